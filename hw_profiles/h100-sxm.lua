@@ -1,0 +1,23 @@
+-- NVIDIA H100 SXM5 80GB, one GPU.  Dense peaks only: the datasheet's bf16
+-- "1,979 TFLOPS*" is 2:4 sparse; dense is 989 (issue 3 pitfall).
+--   flops: 9.89e14 bf16/fp16, 1.979e15 fp8/int8 (NVIDIA H100 datasheet,
+--          halved "*" figures; 989.4 / 1978.9 dense)
+--   hbm:   80 GB HBM3 = 80e9 bytes at 3.35 TB/s (H100 datasheet)
+--   nvlink: NVLink 4, 900 GB/s per GPU both directions = 450 GB/s one-way,
+--          18 links of 25 GB/s one-way, NVSwitch in an 8-GPU HGX node
+--   host:  PCIe Gen5 x16, 64 GB/s one-way (datasheet "128 GB/s" both ways)
+--   net:   one 400 Gb/s NDR InfiniBand NIC per GPU = 5e10 B/s (MLPerf
+--          inference v3.1 system descriptions: "8x 400Gb Infiniband")
+--   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
+--          order NCCL's small-message times show; no datasheet gives them)
+return {
+  name = "h100-sxm",
+  source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
+  flops = { bf16 = 9.89e14, fp16 = 9.89e14, fp8 = 1.979e15, int8 = 1.979e15 },
+  hbm_bytes = 80e9,
+  hbm_bw = 3.35e12,
+  topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
+  domain_chips = 8,
+  net_bw = 5e10, net_latency = 5e-6,
+  host_bw = 6.4e10,
+}

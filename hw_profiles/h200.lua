@@ -1,0 +1,21 @@
+-- NVIDIA H200 SXM 141GB, one GPU.  Dense peaks only.
+--   flops: 9.89e14 bf16/fp16, 1.979e15 fp8/int8 (NVIDIA H200 datasheet: the
+--          same Hopper core as H100 SXM; "3,958 TFLOPS*" fp8 is sparse)
+--   hbm:   141 GB HBM3e = 141e9 bytes at 4.8 TB/s (H200 datasheet)
+--   nvlink: NVLink 4, 18 links, 900 GB/s both directions = 25 GB/s one-way
+--          per link (MLPerf inference v4.1 NVIDIA H200-SXM-141GBx8 system
+--          description: "18x 4th Gen NVLink, 900GB/s")
+--   host:  PCIe Gen5 x16, 64 GB/s one-way
+--   net:   400 Gb/s InfiniBand per GPU = 5e10 B/s (same system description)
+--   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
+return {
+  name = "h200",
+  source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
+  flops = { bf16 = 9.89e14, fp16 = 9.89e14, fp8 = 1.979e15, int8 = 1.979e15 },
+  hbm_bytes = 141e9,
+  hbm_bw = 4.8e12,
+  topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
+  domain_chips = 8,
+  net_bw = 5e10, net_latency = 5e-6,
+  host_bw = 6.4e10,
+}

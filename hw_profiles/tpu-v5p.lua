@@ -1,0 +1,19 @@
+-- Google TPU v5p, one chip.
+--   flops: 4.59e14 bf16, 9.18e14 int8 (Google Cloud "TPU v5p" doc: 459 TFLOPs
+--          bf16; Scaling Book TPU table: int8 9.18e14)
+--   hbm:   95 GiB usable = 102005473280 bytes at 2765 GBps (Google Cloud TPU
+--          v5p doc: "HBM capacity per chip (GiB) 95", "2765 GBps")
+--   ici:   3D torus, 6 links, 9e10 B/s one-way per link (Scaling Book TPU
+--          table); 1 us per hop (seed 000 Appendix C); pod of 8960 chips
+--   net:   DCN 50 Gbps = 6.25e9 B/s per chip (Google doc); PCIe 1.6e10 B/s
+return {
+  name = "tpu-v5p",
+  source = "Google Cloud TPU v5p documentation; Scaling Book TPU spec table",
+  flops = { bf16 = 4.59e14, int8 = 9.18e14 },
+  hbm_bytes = 102005473280,
+  hbm_bw = 2.765e12,
+  topology = "torus3d", ici_links = 6, ici_bw = 9e10, ici_latency = 1e-6,
+  domain_chips = 8960,
+  net_bw = 6.25e9, net_latency = 1e-5,
+  host_bw = 1.6e10,
+}

@@ -1,0 +1,18 @@
+-- Google TPU v6e (Trillium), one chip.
+--   flops: 9.18e14 bf16, 1.836e15 int8 (Google Cloud "TPU v6e" doc: 918 TFLOPs,
+--          1836 TOPs)
+--   hbm:   32 GB = 32e9 bytes at 1638 GBps (Google Cloud TPU v6e doc)
+--   ici:   2D torus, 4 links, 9e10 B/s one-way per link (Scaling Book TPU
+--          table); 1 us per hop (seed 000 Appendix C); 256-chip pod
+--   net:   DCN 1.25e10 B/s per chip; PCIe 3.2e10 B/s (Scaling Book)
+return {
+  name = "tpu-v6e",
+  source = "Google Cloud TPU v6e documentation; Scaling Book TPU spec table",
+  flops = { bf16 = 9.18e14, int8 = 1.836e15 },
+  hbm_bytes = 32e9,
+  hbm_bw = 1.638e12,
+  topology = "torus2d", ici_links = 4, ici_bw = 9e10, ici_latency = 1e-6,
+  domain_chips = 256,
+  net_bw = 1.25e10, net_latency = 1e-5,
+  host_bw = 3.2e10,
+}

@@ -1,0 +1,61 @@
+/* arch.h — architecture arithmetic: parameter counts, FLOPs per token, KV
+ * bytes per token, MoE total/active and expert coverage.
+ *
+ * Owns every formula that depends on the model alone (plus dtypes).  Uses
+ * spec (rl_model), dtype.  Sources: seed 000 section 1 "What about memory?"
+ * (parameter table, KV formula) and section 5 problems 1 and 5. */
+#ifndef RL_ARCH_H
+#define RL_ARCH_H
+
+#include "dtype.h"
+#include "spec.h"
+
+/* Parameter counts (elements, not bytes), all layers. */
+typedef struct {
+    double attention;  /* W_Q, W_K, W_V, W_O: L * 2 * D * H * (N + K) */
+    double mlp;        /* every MLP / expert matrix */
+    double mlp_active; /* MLP matrices one token uses (k routed + shared experts) */
+    double router;     /* MoE gates: D * E per MoE layer */
+    double embedding;  /* input embedding table V * D */
+    double lm_head;    /* output projection V * D; 0 when tied to the embedding */
+    double norms;      /* RMSNorm gains: (2 L + 1) * D */
+    double total;
+    double active;     /* used per token; equals total for dense models */
+    double routed_experts; /* routed-expert matrices only (subset of mlp) */
+} rl_params;
+
+/* Parameter counts of a model.  For an abstract model only total and active
+ * are known (the others are 0).  Formula: seed 000 section 5 problem 1,
+ * L*D*(3F + 2H(N+K)) + D*V, extended with norms, untied heads, GELU's two
+ * matrices and MoE experts (problem 5). */
+rl_params rl_arch_params(const rl_model *m);
+
+/* Matmul FLOPs per token from the weights alone (no attention scores):
+ * 2 * (attention + active MLP + router + V*D LM head).  The embedding lookup
+ * costs none; the LM head costs 2*V*D whether or not it is tied.  Abstract
+ * models: 2 * params_active (seed 000 section 5 problem 5 (4)). */
+double rl_arch_flops_per_token(const rl_model *m);
+
+/* Attention-score FLOPs of one new token against `context` cached tokens:
+ * QK^T and PV, 2 * 2 * context * N * H per layer (seed 000 section 1
+ * "What about attention?", 2BSTD each with T = 1).  0 for abstract models. */
+double rl_arch_attention_flops_per_token(const rl_model *m, double context);
+
+/* KV-cache bytes per token over all layers: 2 * L * K * H * bytes(kv)
+ * (seed 000 section 1 "What about memory?").  Abstract models return their
+ * given kv_bytes_per_token, whatever `kv` is. */
+double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv);
+
+/* Expected distinct routed experts one MoE layer reads for `tokens` tokens
+ * routed uniformly: E * (1 - (1 - k/E)^tokens).  Returns 0 for dense models. */
+double rl_arch_expected_experts(const rl_model *m, double tokens);
+
+/* Parameters whose bytes a step over `tokens` tokens reads from HBM: every
+ * non-expert weight plus the routed experts actually touched.  Equals total
+ * for dense and abstract models (seed 000 formula (1) reads all parameters). */
+double rl_arch_params_read(const rl_model *m, double tokens);
+
+/* MLP matrices per expert or dense block: 3 for SwiGLU, 2 for GELU. */
+int rl_arch_mlp_matrices(const rl_model *m);
+
+#endif

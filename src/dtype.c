@@ -1,0 +1,30 @@
+/* dtype.c — numeric formats: names and bytes per element. */
+#include "dtype.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    double bytes;
+} DTYPES[RL_DTYPE_COUNT] = {
+    [RL_FP32] = {"fp32", 4.0}, [RL_BF16] = {"bf16", 2.0}, [RL_FP16] = {"fp16", 2.0},
+    [RL_FP8] = {"fp8", 1.0},   [RL_INT8] = {"int8", 1.0}, [RL_INT4] = {"int4", 0.5},
+    [RL_FP4] = {"fp4", 0.5},
+};
+
+double rl_dtype_bytes(rl_dtype t) { return DTYPES[t].bytes; }
+
+const char *rl_dtype_name(rl_dtype t) { return DTYPES[t].name; }
+
+int rl_dtype_parse(const char *name, rl_dtype *out)
+{
+    for (int i = 0; i < RL_DTYPE_COUNT; i++) {
+        if (strcmp(name, DTYPES[i].name) == 0) {
+            *out = (rl_dtype)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *rl_dtype_list(void) { return "fp32, bf16, fp16, fp8, int8, int4, fp4"; }

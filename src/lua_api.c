@@ -1,0 +1,436 @@
+/* lua_api.c — the `roofline` Lua module (after Lua's own l*lib.c files:
+ * every argument through luaL_check* / luaL_opt*). */
+#include "lua_api.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "report.h"
+#include "result.h"
+#include "sandbox.h"
+#include "spec.h"
+
+#define ERRLEN 1024
+#define MAX_BATCHES 4096
+
+/* ---- JSON <-> Lua ------------------------------------------------------- */
+
+void rl_lua_push_json(lua_State *L, const cJSON *j)
+{
+    luaL_checkstack(L, 4, "result too deeply nested");
+    if (cJSON_IsNumber(j)) {
+        double x = j->valuedouble;
+        if (x == floor(x) && fabs(x) < 9e15)
+            lua_pushinteger(L, (lua_Integer)x);
+        else
+            lua_pushnumber(L, x);
+    } else if (cJSON_IsBool(j)) {
+        lua_pushboolean(L, cJSON_IsTrue(j));
+    } else if (cJSON_IsString(j)) {
+        lua_pushstring(L, j->valuestring);
+    } else if (cJSON_IsArray(j)) {
+        lua_createtable(L, cJSON_GetArraySize(j), 0);
+        lua_Integer i = 1;
+        for (const cJSON *v = j->child; v; v = v->next) {
+            rl_lua_push_json(L, v);
+            lua_rawseti(L, -2, i++);
+        }
+    } else if (cJSON_IsObject(j)) {
+        lua_newtable(L);
+        for (const cJSON *v = j->child; v; v = v->next) {
+            rl_lua_push_json(L, v);
+            lua_setfield(L, -2, v->string);
+        }
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "rows");
+        if (cJSON_IsArray(rows) && rows->child) {
+            lua_newtable(L);
+            lua_Integer i = 1;
+            for (const cJSON *k = rows->child->child; k; k = k->next) {
+                lua_pushstring(L, k->string);
+                lua_rawseti(L, -2, i++);
+            }
+            lua_setfield(L, -2, "columns");
+        }
+    } else {
+        lua_pushnil(L);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen);
+
+/* Object from a table with string keys: keys in `columns` order when given,
+ * otherwise sorted; the key "columns" itself is dropped. */
+static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
+                              size_t errlen)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t n = 0, cap = 16;
+    const char **keys = malloc(cap * sizeof *keys);
+    if (!o || !keys)
+        goto oom;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            snprintf(err, errlen, "table mixes list entries and named fields");
+            goto fail;
+        }
+        if (n == cap) {
+            const char **k = realloc(keys, 2 * cap * sizeof *keys);
+            if (!k) {
+                lua_pop(L, 1);
+                goto oom;
+            }
+            keys = k;
+            cap *= 2;
+        }
+        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key */
+    }
+    if (columns_idx) {
+        /* put the listed columns first, in their order; the rest sorted after */
+        size_t placed = 0;
+        lua_Integer nc = (lua_Integer)lua_rawlen(L, columns_idx);
+        for (lua_Integer c = 1; c <= nc; c++) {
+            lua_rawgeti(L, columns_idx, c);
+            const char *want = lua_tostring(L, -1);
+            for (size_t i = placed; want && i < n; i++) {
+                if (strcmp(keys[i], want) == 0) {
+                    const char *t = keys[placed];
+                    keys[placed++] = keys[i];
+                    keys[i] = t;
+                    break;
+                }
+            }
+            lua_pop(L, 1);
+        }
+        qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
+    } else {
+        qsort(keys, n, sizeof *keys, cmp_str);
+    }
+    lua_getfield(L, idx, "columns");
+    int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(keys[i], "columns") == 0 && cols)
+            continue;
+        lua_getfield(L, idx, keys[i]);
+        int child_cols = strcmp(keys[i], "rows") == 0 ? cols : 0;
+        cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
+        lua_pop(L, 1);
+        if (!v) {
+            lua_pop(L, 1);
+            goto fail;
+        }
+        cJSON_AddItemToObject(o, keys[i], v);
+    }
+    lua_pop(L, 1);
+    free(keys);
+    return o;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    free(keys);
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen)
+{
+    if (depth > 64) {
+        snprintf(err, errlen, "table nested more than 64 levels (a cycle?)");
+        return NULL;
+    }
+    luaL_checkstack(L, 8, "table too deeply nested");
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: {
+        double x = lua_tonumber(L, idx);
+        if (!isfinite(x)) {
+            snprintf(err, errlen, "number %g is not finite", x);
+            return NULL;
+        }
+        return cJSON_CreateNumber(x);
+    }
+    case LUA_TBOOLEAN:
+        return cJSON_CreateBool(lua_toboolean(L, idx));
+    case LUA_TSTRING:
+        return cJSON_CreateString(lua_tostring(L, idx));
+    case LUA_TTABLE: {
+        lua_Unsigned len = lua_rawlen(L, idx);
+        if (len == 0)
+            return table_to_object(L, idx, depth, 0, err, errlen);
+        cJSON *a = cJSON_CreateArray();
+        for (lua_Unsigned i = 1; a && i <= len; i++) {
+            lua_rawgeti(L, idx, (lua_Integer)i);
+            cJSON *v = lua_istable(L, -1)
+                           ? table_to_object(L, lua_gettop(L), depth + 1, columns_idx, err, errlen)
+                           : to_json(L, lua_gettop(L), depth + 1, 0, err, errlen);
+            lua_pop(L, 1);
+            if (!v) {
+                cJSON_Delete(a);
+                return NULL;
+            }
+            cJSON_AddItemToArray(a, v);
+        }
+        return a;
+    }
+    default:
+        snprintf(err, errlen, "a %s cannot be written as a result", luaL_typename(L, idx));
+        return NULL;
+    }
+}
+
+cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen)
+{
+    return to_json(L, lua_absindex(L, idx), 0, 0, err, errlen);
+}
+
+/* ---- argument helpers ------------------------------------------------------ */
+
+/* Model from a preset name / path (arg is a string) or a spec table, with an
+ * optional table of field overrides at `ov_idx` (0 = none). */
+static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
+{
+    char err[ERRLEN];
+    int rc;
+    if (lua_type(L, arg) == LUA_TSTRING && !ov_idx) {
+        rc = rl_model_load(lua_tostring(L, arg), NULL, 0, m, err, sizeof err);
+    } else {
+        if (lua_type(L, arg) == LUA_TSTRING) {
+            if (rl_model_load(lua_tostring(L, arg), NULL, 0, m, err, sizeof err) != 0)
+                return (void)luaL_error(L, "%s", err);
+            rl_model_push(L, m);
+        } else {
+            luaL_checktype(L, arg, LUA_TTABLE);
+            lua_newtable(L); /* shallow copy: overrides must not change the caller's table */
+            lua_pushnil(L);
+            while (lua_next(L, arg)) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_settable(L, -4);
+            }
+        }
+        if (ov_idx) {
+            luaL_checktype(L, ov_idx, LUA_TTABLE);
+            lua_pushnil(L);
+            while (lua_next(L, ov_idx)) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_settable(L, -4);
+            }
+        }
+        rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
+        lua_pop(L, 1);
+    }
+    if (rc != 0)
+        luaL_error(L, "%s", err);
+}
+
+static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
+{
+    char err[ERRLEN];
+    int rc;
+    if (lua_type(L, arg) == LUA_TSTRING)
+        rc = rl_hw_load(lua_tostring(L, arg), NULL, 0, h, err, sizeof err);
+    else {
+        luaL_checktype(L, arg, LUA_TTABLE);
+        rc = rl_hw_from_table(L, arg, "(scenario hw table)", h, err, sizeof err);
+    }
+    if (rc == 0 && ov_idx) {
+        luaL_checktype(L, ov_idx, LUA_TTABLE);
+        rl_hw_push(L, h);
+        lua_pushnil(L);
+        while (lua_next(L, ov_idx)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_settable(L, -4);
+        }
+        rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
+        lua_pop(L, 1);
+    }
+    if (rc != 0)
+        luaL_error(L, "%s", err);
+}
+
+static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
+{
+    if (!opts)
+        return def;
+    lua_getfield(L, opts, key);
+    rl_dtype t = def;
+    if (!lua_isnil(L, -1)) {
+        const char *name = lua_tostring(L, -1);
+        if (!name || rl_dtype_parse(name, &t) != 0)
+            luaL_error(L, "option '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                       rl_dtype_list());
+    }
+    lua_pop(L, 1);
+    return t;
+}
+
+static long long opt_count(lua_State *L, int opts, const char *key, long long def)
+{
+    lua_getfield(L, opts, key);
+    long long v = def;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        lua_Integer i = lua_tointegerx(L, -1, &ok);
+        if (!ok || i < 1 || i > 1000000000)
+            luaL_error(L, "option '%s': expected an integer in 1..1e9", key);
+        v = (long long)i;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static rl_precision opt_precision(lua_State *L, int opts)
+{
+    rl_precision p = rl_precision_default();
+    p.weights = opt_dtype(L, opts, "weights", p.weights);
+    p.kv = opt_dtype(L, opts, "kv", p.kv);
+    p.compute = opt_dtype(L, opts, "compute", p.compute);
+    return p;
+}
+
+static int push_result(lua_State *L, cJSON *r)
+{
+    if (!r)
+        return luaL_error(L, "out of memory");
+    rl_lua_push_json(L, r);
+    cJSON_Delete(r);
+    return 1;
+}
+
+/* ---- module functions ------------------------------------------------------ */
+
+/* roofline.model(name|path|table [, overrides]) -> validated spec table */
+static int l_model(lua_State *L)
+{
+    rl_model m;
+    check_model(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &m);
+    rl_model_push(L, &m);
+    return 1;
+}
+
+/* roofline.hw(name|path|table [, overrides]) -> validated spec table */
+static int l_hw(lua_State *L)
+{
+    rl_hw h;
+    check_hw(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &h);
+    rl_hw_push(L, &h);
+    return 1;
+}
+
+/* roofline.info(model [, {weights=, kv=, compute=, context=}]) */
+static int l_info(lua_State *L)
+{
+    rl_model m;
+    check_model(L, 1, 0, &m);
+    int opts = lua_istable(L, 2) ? 2 : 0;
+    rl_precision p = opt_precision(L, opts);
+    long long context = opts ? opt_count(L, opts, "context", 0) : 0;
+    return push_result(L, rl_result_info(&m, p, context));
+}
+
+/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
+ * kv=, compute=} */
+static int l_step(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    rl_model m;
+    rl_hw h;
+    lua_getfield(L, 1, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, &m);
+    lua_getfield(L, 1, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, &h);
+    lua_pop(L, 2);
+    long long chips = opt_count(L, 1, "chips", 1);
+    long long context = opt_count(L, 1, "context", 0);
+    luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    rl_precision p = opt_precision(L, 1);
+    long long batch[MAX_BATCHES];
+    int nb = 0;
+    lua_getfield(L, 1, "batch");
+    if (lua_istable(L, -1)) {
+        lua_Unsigned n = lua_rawlen(L, -1);
+        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
+        for (lua_Unsigned i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            int ok;
+            lua_Integer b = lua_tointegerx(L, -1, &ok);
+            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
+                          "field 'batch': sizes must be integers in 1..1e9");
+            batch[nb++] = (long long)b;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        lua_pop(L, 1);
+        batch[nb++] = opt_count(L, 1, "batch", 1);
+    }
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
+        return luaL_error(L, "%s", err);
+    return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* roofline.format(result, "table"|"csv"|"json") -> string */
+static int l_format(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    rl_format fmt;
+    const char *name = luaL_optstring(L, 2, "table");
+    luaL_argcheck(L, rl_format_parse(name, &fmt) == 0, 2, "format must be table, csv or json");
+    char err[ERRLEN];
+    cJSON *j = rl_lua_to_json(L, 1, err, sizeof err);
+    if (!j)
+        return luaL_error(L, "roofline.format: %s", err);
+    char *s = rl_report_render(j, fmt, err, sizeof err);
+    cJSON_Delete(j);
+    if (!s)
+        return luaL_error(L, "roofline.format: %s", err);
+    lua_pushstring(L, s);
+    free(s);
+    return 1;
+}
+
+static const luaL_Reg FUNCS[] = {
+    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
+    {NULL, NULL},
+};
+
+void rl_lua_open(lua_State *L)
+{
+    luaL_newlib(L, FUNCS);
+    lua_setglobal(L, "roofline");
+}
+
+int rl_lua_run_scenario(const char *path, int argc, char **argv, char *err, size_t errlen)
+{
+    lua_State *L = rl_sandbox_new(&RL_SCENARIO_LIMITS);
+    if (!L) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    rl_lua_open(L);
+    lua_createtable(L, argc, 1);
+    lua_pushstring(L, path);
+    lua_rawseti(L, -2, 0);
+    for (int i = 0; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setglobal(L, "arg");
+    int rc = rl_sandbox_dofile(L, path, 0, err, errlen);
+    rl_sandbox_close(L);
+    return rc;
+}

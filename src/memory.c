@@ -1,0 +1,29 @@
+/* memory.c — weights + KV footprint against HBM, and the largest batch. */
+#include "memory.h"
+
+#include <math.h>
+
+#include "arch.h"
+
+rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                        long long context, rl_dtype weights, rl_dtype kv)
+{
+    rl_memory r;
+    r.weight_bytes = rl_arch_params(m).total * rl_dtype_bytes(weights);
+    r.kv_bytes = (double)batch * (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    r.total_bytes = r.weight_bytes + r.kv_bytes;
+    r.capacity_bytes = (double)chips * h->hbm_bytes;
+    r.fits = r.total_bytes <= r.capacity_bytes;
+    return r;
+}
+
+long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
+                              rl_dtype weights, rl_dtype kv)
+{
+    rl_memory r = rl_memory_use(m, h, chips, 0, context, weights, kv);
+    double per_seq = (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    double room = r.capacity_bytes - r.weight_bytes;
+    if (room <= 0 || per_seq <= 0)
+        return 0;
+    return (long long)floor(room / per_seq);
+}

@@ -1,0 +1,30 @@
+/* memory.h — HBM footprint: weights, KV cache, fit and the largest batch.
+ *
+ * Owns the memory side of capacity planning for B sequences at context S
+ * over `chips` chips holding one fully sharded copy.  Uses arch, spec,
+ * dtype.  Source: seed 000 section 1 "What about memory?" (weights + KV) and
+ * section 5 problem 2 (max batch = (HBM - weights) / KV per sequence). */
+#ifndef RL_MEMORY_H
+#define RL_MEMORY_H
+
+#include "dtype.h"
+#include "spec.h"
+
+typedef struct {
+    double weight_bytes;   /* all parameters, bytes(weights) each */
+    double kv_bytes;       /* B * S * KV bytes per token */
+    double total_bytes;    /* weights + KV (activations are negligible in decode) */
+    double capacity_bytes; /* chips * hbm_bytes */
+    int fits;              /* total <= capacity */
+} rl_memory;
+
+rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                        long long context, rl_dtype weights, rl_dtype kv);
+
+/* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
+ * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
+ * not fit.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
+                              rl_dtype weights, rl_dtype kv);
+
+#endif

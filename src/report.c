@@ -1,0 +1,286 @@
+/* report.c — table / CSV / JSON rendering and atomic file writes. */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int rl_format_parse(const char *s, rl_format *out)
+{
+    static const char *names[] = {"table", "csv", "json"};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = (rl_format)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* A growing string. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} buf;
+
+static void put(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(buf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)n + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB. */
+static double table_scale(const char *key, char *label, size_t n)
+{
+    size_t len = strlen(key);
+    if (ends_with(key, "_s") && !ends_with(key, "_per_s")) {
+        snprintf(label, n, "%.*s_ms", (int)(len - 2), key);
+        return 1e3;
+    }
+    if (ends_with(key, "_bytes")) {
+        snprintf(label, n, "%.*s_GB", (int)(len - 6), key);
+        return 1e-9;
+    }
+    snprintf(label, n, "%s", key);
+    return 1.0;
+}
+
+static void put_value(buf *b, const cJSON *v, double scale, int csv)
+{
+    if (cJSON_IsBool(v))
+        put(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNumber(v)) {
+        double x = v->valuedouble * scale;
+        if (x == floor(x) && fabs(x) < 1e15)
+            put(b, "%.0f", x);
+        else
+            put(b, csv ? "%.10g" : "%.4g", x);
+    } else if (cJSON_IsString(v)) {
+        if (csv && strpbrk(v->valuestring, ",\"\n")) {
+            put(b, "\"");
+            for (const char *c = v->valuestring; *c; c++)
+                put(b, *c == '"' ? "\"\"" : "%c", *c);
+            put(b, "\"");
+        } else {
+            put(b, "%s", v->valuestring);
+        }
+    } else if (cJSON_IsNull(v))
+        put(b, "%s", csv ? "" : "-");
+    else
+        put(b, "%s", "(nested)");
+}
+
+/* Flatten scalar fields (nested objects as dotted keys) as "key: value"
+ * (table) or "key,value" (csv). */
+static void put_scalars(buf *b, const cJSON *o, const char *prefix, int csv)
+{
+    for (const cJSON *v = o->child; v; v = v->next) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s", prefix, v->string);
+        if (cJSON_IsArray(v))
+            continue;
+        if (cJSON_IsObject(v)) {
+            char p[260];
+            snprintf(p, sizeof p, "%s.", key);
+            put_scalars(b, v, p, csv);
+            continue;
+        }
+        char label[300];
+        double scale = csv ? 1.0 : table_scale(key, label, sizeof label);
+        put(b, csv ? "%s," : "%-28s ", csv ? key : label);
+        put_value(b, v, scale, csv);
+        put(b, "\n");
+    }
+}
+
+static void put_rows(buf *b, const cJSON *rows, int csv)
+{
+    const cJSON *first = rows->child;
+    if (!first)
+        return;
+    int ncol = cJSON_GetArraySize(first);
+    int *width = calloc((size_t)ncol, sizeof *width);
+    if (!width) {
+        b->oom = 1;
+        return;
+    }
+    int c = 0;
+    for (const cJSON *k = first->child; k; k = k->next, c++) {
+        char label[300];
+        table_scale(k->string, label, sizeof label);
+        width[c] = (int)strlen(csv ? k->string : label);
+        if (width[c] < 9)
+            width[c] = 9;
+    }
+    c = 0;
+    for (const cJSON *k = first->child; k; k = k->next, c++) {
+        char label[300];
+        table_scale(k->string, label, sizeof label);
+        if (csv)
+            put(b, "%s%s", c ? "," : "", k->string);
+        else
+            put(b, "%s%*s", c ? "  " : "", width[c], label);
+    }
+    put(b, "\n");
+    for (const cJSON *r = rows->child; r; r = r->next) {
+        c = 0;
+        for (const cJSON *k = first->child; k; k = k->next, c++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
+            char label[300];
+            double scale = csv ? 1.0 : table_scale(k->string, label, sizeof label);
+            if (csv) {
+                put(b, "%s", c ? "," : "");
+                if (v)
+                    put_value(b, v, 1.0, 1);
+                continue;
+            }
+            buf cell = {0};
+            if (v)
+                put_value(&cell, v, scale, 0);
+            put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
+            free(cell.s);
+        }
+        put(b, "\n");
+    }
+    free(width);
+}
+
+/* First non-finite number in the tree, or NULL. */
+static const cJSON *find_nonfinite(const cJSON *o)
+{
+    for (const cJSON *v = o->child; v; v = v->next) {
+        if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
+            return v;
+        if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+            const cJSON *bad = find_nonfinite(v);
+            if (bad)
+                return bad;
+        }
+    }
+    return NULL;
+}
+
+char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen)
+{
+    const cJSON *bad = find_nonfinite(result);
+    if (bad) {
+        snprintf(err, errlen, "internal error: result field '%s' is not a finite number",
+                 bad->string ? bad->string : "?");
+        return NULL;
+    }
+    if (fmt == RL_FMT_JSON) {
+        char *s = cJSON_Print(result);
+        if (!s) {
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        size_t n = strlen(s);
+        char *out = realloc(s, n + 2);
+        if (!out) {
+            free(s);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        memcpy(out + n, "\n", 2);
+        return out;
+    }
+    buf b = {0};
+    int csv = fmt == RL_FMT_CSV;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
+    if (!csv || !cJSON_IsArray(rows))
+        put_scalars(&b, result, "", csv);
+    if (cJSON_IsArray(rows)) {
+        if (!csv)
+            put(&b, "\n");
+        put_rows(&b, rows, csv);
+    }
+    if (!b.s)
+        put(&b, "%s", "");
+    if (b.oom) {
+        free(b.s);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return b.s;
+}
+
+int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    int saved = errno;
+    int ok = done == len && fsync(fd) == 0;
+    if (!ok && done == len)
+        saved = errno;
+    if (close(fd) != 0 && ok) {
+        saved = errno;
+        ok = 0;
+    }
+    if (!ok) {
+        unlink(tmp);
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(saved));
+        return -1;
+    }
+    /* mkstemp makes the file 0600; results are ordinary readable files */
+    if (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        saved = errno;
+        unlink(tmp);
+        snprintf(err, errlen, "%s: cannot move into place: %s", path, strerror(saved));
+        return -1;
+    }
+    return 0;
+}

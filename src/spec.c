@@ -1,0 +1,576 @@
+/* spec.c — model and hardware specs: field tables, validation, presets,
+ * overrides.  Every rule lives in the two field tables below plus the
+ * cross-field checks in check_model / check_hw. */
+#include "spec.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+
+#include "sandbox.h"
+
+/* Dimensions above this are refused as absurd: it keeps every product of
+ * a few dimensions far inside the 2^53 range where doubles count exactly. */
+#define DIM_MAX 1e9
+
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS } ftype;
+
+enum {
+    REQ = 1,      /* required (concrete models; every hw spec) */
+    ABS = 2,      /* allowed in an abstract model */
+    ABS_REQ = 4,  /* required in an abstract model */
+    ABS_ONLY = 8, /* allowed only in an abstract model */
+    POS = 16,     /* must be > 0 (otherwise >= 0); 0 then means "unset" */
+};
+
+typedef struct {
+    const char *name;
+    ftype type;
+    size_t off;
+    size_t size; /* T_STR: buffer size */
+    const char *const *choices; /* T_ENUM: NULL-terminated names, index = value */
+    int flags;
+} field;
+
+static const char *const MLP_NAMES[] = {"swiglu", "gelu", NULL};
+static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
+
+#define MF(n, t, fl) {#n, t, offsetof(rl_model, n), 0, NULL, fl}
+#define MS(n, fl) {#n, T_STR, offsetof(rl_model, n), sizeof(((rl_model *)0)->n), NULL, fl}
+static const field MODEL_FIELDS[] = {
+    MS(name, REQ | ABS | ABS_REQ),
+    MS(source, ABS),
+    MF(params, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
+    MF(params_active, T_NUM, ABS | ABS_ONLY | POS),
+    MF(kv_bytes_per_token, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
+    MF(layers, T_INT, REQ | POS),
+    MF(d_model, T_INT, REQ | POS),
+    MF(d_ff, T_INT, REQ | POS),
+    MF(heads, T_INT, REQ | POS),
+    MF(kv_heads, T_INT, REQ | POS),
+    MF(head_dim, T_INT, POS),
+    MF(vocab, T_INT, REQ | POS),
+    MF(tied_embeddings, T_BOOL, 0),
+    {"mlp", T_ENUM, offsetof(rl_model, mlp), 0, MLP_NAMES, 0},
+    MF(experts, T_INT, 0),
+    MF(top_k, T_INT, 0),
+    MF(shared_experts, T_INT, 0),
+    MF(d_ff_expert, T_INT, POS),
+    MF(dense_layers, T_INT, 0),
+    MF(max_context, T_INT, ABS | POS),
+    {NULL, 0, 0, 0, NULL, 0},
+};
+
+#define HF(n, t, fl) {#n, t, offsetof(rl_hw, n), 0, NULL, fl}
+#define HS(n, fl) {#n, T_STR, offsetof(rl_hw, n), sizeof(((rl_hw *)0)->n), NULL, fl}
+static const field HW_FIELDS[] = {
+    HS(name, REQ),
+    HS(source, 0),
+    HF(flops, T_FLOPS, REQ),
+    HF(hbm_bytes, T_NUM, REQ | POS),
+    HF(hbm_bw, T_NUM, REQ | POS),
+    {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
+    HF(ici_bw, T_NUM, 0),
+    HF(ici_links, T_INT, 0),
+    HF(ici_latency, T_NUM, 0),
+    HF(domain_chips, T_INT, 0),
+    HF(net_bw, T_NUM, 0),
+    HF(net_latency, T_NUM, 0),
+    HF(host_bw, T_NUM, 0),
+    HF(host_bytes, T_NUM, 0),
+    HF(price_per_chip_hour, T_NUM, 0),
+    HS(price_source, 0),
+    {NULL, 0, 0, 0, NULL, 0},
+};
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+/* ---- reading one field ---------------------------------------------------- */
+
+static int read_number(lua_State *L, const char *origin, const char *fname, double *out, char *err,
+                       size_t errlen)
+{
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        FAIL("%s: field '%s': expected a number, got %s", origin, fname, luaL_typename(L, -1));
+    double v = lua_tonumber(L, -1);
+    if (!isfinite(v))
+        FAIL("%s: field '%s': must be a finite number, got %g", origin, fname, v);
+    *out = v;
+    return 0;
+}
+
+static int read_flops(lua_State *L, const char *origin, double *flops, char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1))
+        FAIL("%s: field 'flops': expected a table of FLOP/s by dtype (flops = { bf16 = 1.97e14 }), "
+             "got %s",
+             origin, luaL_typename(L, -1));
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        char fname[64];
+        rl_dtype t;
+        if (lua_type(L, -2) != LUA_TSTRING || rl_dtype_parse(lua_tostring(L, -2), &t) != 0) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            lua_pop(L, 2);
+            FAIL("%s: field 'flops.%s': unknown dtype (known: %s)", origin, k, rl_dtype_list());
+        }
+        snprintf(fname, sizeof fname, "flops.%s", rl_dtype_name(t));
+        double v;
+        if (read_number(L, origin, fname, &v, err, errlen) != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        if (v <= 0) {
+            lua_pop(L, 2);
+            FAIL("%s: field '%s': must be > 0, got %g", origin, fname, v);
+        }
+        flops[t] = v;
+        n++;
+        lua_pop(L, 1);
+    }
+    if (n == 0)
+        FAIL("%s: field 'flops': needs at least one dtype (e.g. bf16)", origin);
+    return 0;
+}
+
+/* Read the value on top of the stack into the struct at `base`. */
+static int read_field(lua_State *L, const field *f, void *base, const char *origin, char *err,
+                      size_t errlen)
+{
+    char *dst = (char *)base + f->off;
+    switch (f->type) {
+    case T_STR: {
+        if (lua_type(L, -1) != LUA_TSTRING)
+            FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
+        size_t len;
+        const char *s = lua_tolstring(L, -1, &len);
+        if (len == 0 && (f->flags & REQ))
+            FAIL("%s: field '%s': must not be empty", origin, f->name);
+        if (len >= f->size)
+            FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
+        memcpy(dst, s, len + 1);
+        return 0;
+    }
+    case T_BOOL:
+        if (!lua_isboolean(L, -1))
+            FAIL("%s: field '%s': expected true or false, got %s", origin, f->name,
+                 luaL_typename(L, -1));
+        *(int *)dst = lua_toboolean(L, -1);
+        return 0;
+    case T_ENUM: {
+        if (lua_type(L, -1) != LUA_TSTRING)
+            FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
+        const char *s = lua_tostring(L, -1);
+        for (int i = 0; f->choices[i]; i++) {
+            if (strcmp(s, f->choices[i]) == 0) {
+                *(int *)dst = i;
+                return 0;
+            }
+        }
+        char list[256] = "";
+        for (int i = 0; f->choices[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                     f->choices[i]);
+        FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
+    }
+    case T_FLOPS:
+        return read_flops(L, origin, (double *)dst, err, errlen);
+    case T_INT:
+    case T_NUM: {
+        double v;
+        if (read_number(L, origin, f->name, &v, err, errlen) != 0)
+            return -1;
+        if ((f->flags & POS) ? !(v > 0) : !(v >= 0))
+            FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
+                 (f->flags & POS) ? "> 0" : ">= 0", v);
+        if (f->type == T_NUM) {
+            *(double *)dst = v;
+            return 0;
+        }
+        if (v != floor(v))
+            FAIL("%s: field '%s': must be an integer, got %g", origin, f->name, v);
+        if (v > DIM_MAX)
+            FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, f->name, v, DIM_MAX);
+        *(long long *)dst = (long long)v;
+        return 0;
+    }
+    }
+    FAIL("%s: field '%s': internal error (unknown field type)", origin, f->name);
+}
+
+static const field *find_field(const field *fields, const char *name)
+{
+    for (const field *f = fields; f->name; f++)
+        if (strcmp(f->name, name) == 0)
+            return f;
+    return NULL;
+}
+
+/* Walk the table at idx: unknown keys are errors, known ones are read.
+ * `present` gets one flag per field.  `abstract` restricts the allowed set. */
+static int read_table(lua_State *L, int idx, const field *fields, void *base, int *present,
+                      const char *origin, const char *what, char *err, size_t errlen)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx))
+        FAIL("%s: must return a table (the %s spec), got %s", origin, what, luaL_typename(L, idx));
+    luaL_checkstack(L, 8, NULL);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            lua_pop(L, 2);
+            FAIL("%s: %s spec has a key that is not a field name (a list entry?)", origin, what);
+        }
+        const char *key = lua_tostring(L, -2);
+        const field *f = find_field(fields, key);
+        if (!f) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "%s", key);
+            lua_pop(L, 2);
+            FAIL("%s: field '%s': unknown %s field (a typo?)", origin, msg, what);
+        }
+        if (read_field(L, f, base, origin, err, errlen) != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        present[f - fields] = 1;
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* ---- models -------------------------------------------------------------- */
+
+static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
+{
+    const field *F = MODEL_FIELDS;
+    m->abstract = present[find_field(F, "params") - F];
+    for (const field *f = F; f->name; f++) {
+        int have = present[f - F];
+        int need = m->abstract ? (f->flags & ABS_REQ) : (f->flags & REQ);
+        if (need && !have)
+            FAIL("%s: field '%s': missing (required for %s model)", origin, f->name,
+                 m->abstract ? "an abstract" : "a");
+        if (m->abstract && have && !(f->flags & ABS))
+            FAIL("%s: field '%s': not allowed in an abstract model (one that gives 'params'); "
+                 "allowed: name, source, params, params_active, kv_bytes_per_token, max_context",
+                 origin, f->name);
+        if (!m->abstract && have && (f->flags & ABS_ONLY))
+            FAIL("%s: field '%s': only for abstract models; this one gives layers, d_model, ...",
+                 origin, f->name);
+    }
+    if (m->abstract) {
+        if (!present[find_field(F, "params_active") - F])
+            m->params_active = m->params;
+        if (m->params_active > m->params)
+            FAIL("%s: field 'params_active': %g exceeds params %g", origin, m->params_active,
+                 m->params);
+        return 0;
+    }
+    if (m->heads % m->kv_heads != 0)
+        FAIL("%s: field 'kv_heads': %lld does not divide heads (%lld)", origin, m->kv_heads,
+             m->heads);
+    if (!present[find_field(F, "head_dim") - F]) {
+        if (m->d_model % m->heads != 0)
+            FAIL("%s: field 'head_dim': missing, and d_model (%lld) is not a multiple of heads "
+                 "(%lld)",
+                 origin, m->d_model, m->heads);
+        m->head_dim = m->d_model / m->heads;
+    }
+    if (m->experts == 1)
+        FAIL("%s: field 'experts': 1 expert is a dense MLP; use 0 (dense) or >= 2", origin);
+    if (m->experts > 0 && m->top_k < 1)
+        FAIL("%s: field 'top_k': missing or 0, but experts = %lld", origin, m->experts);
+    if (m->experts == 0 && (m->top_k > 0 || m->shared_experts > 0))
+        FAIL("%s: field '%s': set, but experts = 0 (dense model)", origin,
+             m->top_k > 0 ? "top_k" : "shared_experts");
+    if (m->top_k > m->experts)
+        FAIL("%s: field 'top_k': %lld exceeds experts (%lld)", origin, m->top_k, m->experts);
+    if (m->dense_layers > m->layers)
+        FAIL("%s: field 'dense_layers': %lld exceeds layers (%lld)", origin, m->dense_layers,
+             m->layers);
+    if (m->experts == 0 && m->dense_layers > 0)
+        FAIL("%s: field 'dense_layers': set, but experts = 0 (every layer is dense)", origin);
+    if (!present[find_field(F, "d_ff_expert") - F])
+        m->d_ff_expert = m->d_ff;
+    return 0;
+}
+
+int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
+                        size_t errlen)
+{
+    rl_model m = {0};
+    int present[sizeof MODEL_FIELDS / sizeof MODEL_FIELDS[0]] = {0};
+    snprintf(m.origin, sizeof m.origin, "%s", origin);
+    if (read_table(L, idx, MODEL_FIELDS, &m, present, origin, "model", err, errlen) != 0)
+        return -1;
+    if (check_model(&m, present, origin, err, errlen) != 0)
+        return -1;
+    *out = m;
+    return 0;
+}
+
+/* ---- hardware ------------------------------------------------------------ */
+
+static int check_hw(rl_hw *h, const int *present, const char *origin, char *err, size_t errlen)
+{
+    for (const field *f = HW_FIELDS; f->name; f++)
+        if ((f->flags & REQ) && !present[f - HW_FIELDS])
+            FAIL("%s: field '%s': missing (required for a hardware spec)", origin, f->name);
+    if (h->ici_bw > 0 && h->ici_links < 1)
+        FAIL("%s: field 'ici_links': ici_bw is set, so at least one link is needed", origin);
+    return 0;
+}
+
+int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen)
+{
+    rl_hw h = {0};
+    int present[sizeof HW_FIELDS / sizeof HW_FIELDS[0]] = {0};
+    snprintf(h.origin, sizeof h.origin, "%s", origin);
+    if (read_table(L, idx, HW_FIELDS, &h, present, origin, "hardware", err, errlen) != 0)
+        return -1;
+    if (check_hw(&h, present, origin, err, errlen) != 0)
+        return -1;
+    *out = h;
+    return 0;
+}
+
+/* ---- back to Lua ------------------------------------------------------------ */
+
+static void push_fields(lua_State *L, const field *fields, const void *base, int abstract)
+{
+    lua_newtable(L);
+    for (const field *f = fields; f->name; f++) {
+        if (abstract >= 0 && (abstract ? !(f->flags & ABS) : (f->flags & ABS_ONLY)))
+            continue;
+        const char *src = (const char *)base + f->off;
+        if ((f->flags & POS) && !(f->flags & REQ) &&
+            (f->type == T_INT ? *(const long long *)src == 0 : *(const double *)src == 0))
+            continue; /* unset optional field */
+        switch (f->type) {
+        case T_STR:
+            if (!*src)
+                continue;
+            lua_pushstring(L, src);
+            break;
+        case T_BOOL:
+            lua_pushboolean(L, *(const int *)src);
+            break;
+        case T_ENUM:
+            lua_pushstring(L, f->choices[*(const int *)src]);
+            break;
+        case T_INT:
+            lua_pushinteger(L, *(const long long *)src);
+            break;
+        case T_NUM:
+            lua_pushnumber(L, *(const double *)src);
+            break;
+        case T_FLOPS:
+            lua_newtable(L);
+            for (int t = 0; t < RL_DTYPE_COUNT; t++) {
+                if (((const double *)src)[t] > 0) {
+                    lua_pushnumber(L, ((const double *)src)[t]);
+                    lua_setfield(L, -2, rl_dtype_name((rl_dtype)t));
+                }
+            }
+            break;
+        }
+        lua_setfield(L, -2, f->name);
+    }
+}
+
+void rl_model_push(lua_State *L, const rl_model *m) { push_fields(L, MODEL_FIELDS, m, m->abstract); }
+
+void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
+
+/* ---- overrides ------------------------------------------------------------- */
+
+int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)
+{
+    char *eq = strchr(arg, '=');
+    char *dot = strchr(arg, '.');
+    if (!eq || !dot || dot > eq)
+        FAIL("--set '%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg);
+    *dot = '\0';
+    *eq = '\0';
+    if (strcmp(arg, "model") == 0)
+        *kind = 0;
+    else if (strcmp(arg, "hw") == 0)
+        *kind = 1;
+    else
+        FAIL("--set '%s...': the prefix must be 'model' or 'hw'", arg);
+    out->field = dot + 1;
+    out->value = eq + 1;
+    if (!*out->field)
+        FAIL("--set: empty field name");
+    return 0;
+}
+
+int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,
+                           size_t errlen)
+{
+    idx = lua_absindex(L, idx);
+    char path[256];
+    snprintf(path, sizeof path, "%s", ov->field);
+    lua_pushvalue(L, idx);
+    char *part = path;
+    for (char *dot; (dot = strchr(part, '.')) != NULL; part = dot + 1) {
+        *dot = '\0';
+        lua_getfield(L, -1, part);
+        if (lua_isnil(L, -1)) { /* make the sub-table (e.g. flops) */
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -3, part);
+        } else if (!lua_istable(L, -1)) {
+            lua_pop(L, 2);
+            FAIL("%s: --set %s: '%s' is not a table", origin, ov->field, part);
+        }
+        lua_remove(L, -2);
+    }
+    const char *v = ov->value;
+    char *end;
+    double num = strtod(v, &end);
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+        lua_pushboolean(L, v[0] == 't');
+    else if (*v && *end == '\0' && num == floor(num) && fabs(num) < 9e15)
+        lua_pushinteger(L, (lua_Integer)num);
+    else if (*v && *end == '\0')
+        lua_pushnumber(L, num);
+    else
+        lua_pushstring(L, v);
+    lua_setfield(L, -2, part);
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* ---- files and presets -------------------------------------------------------- */
+
+/* Directories that may hold <kind>/<name>.lua, in search order. */
+static int search_dirs(char dirs[3][1024])
+{
+    int n = 0;
+    const char *env = getenv("ROOFLINE_DATA");
+    if (env && *env)
+        snprintf(dirs[n++], 1024, "%s", env);
+    char exe[900];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(dirs[n++], 1024, "%s/..", exe);
+            snprintf(dirs[n++], 1024, "%s/../share/roofline", exe);
+        }
+    }
+    return n;
+}
+
+static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    for (int i = 0; i < ndirs && !out[0]; i++) {
+        char d[4096];
+        snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
+        DIR *dir = opendir(d);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL) {
+            size_t l = strlen(e->d_name);
+            if (l > 4 && strcmp(e->d_name + l - 4, ".lua") == 0 && strlen(out) + l < outlen - 8)
+                snprintf(out + strlen(out), outlen - strlen(out), "%s%.*s", out[0] ? ", " : "",
+                         (int)(l - 4), e->d_name);
+        }
+        closedir(dir);
+    }
+}
+
+int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
+                    size_t errlen)
+{
+    size_t l = strlen(name);
+    if (l == 0)
+        FAIL("empty %s name", kind);
+    if (strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0)) {
+        if (access(name, R_OK) != 0)
+            FAIL("%s: cannot read this %s file", name, kind);
+        snprintf(path, pathlen, "%s", name);
+        return 0;
+    }
+    char dirs[3][1024];
+    int n = search_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, pathlen, "%s/%s/%s.lua", dirs[i], kind, name);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    char known[1024];
+    list_presets(kind, dirs, n, known, sizeof known);
+    FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)",
+         strcmp(kind, "model") == 0 ? "model" : "hardware", name, kind, name,
+         known[0] ? known : "none found; set ROOFLINE_DATA");
+}
+
+typedef int (*from_table_fn)(lua_State *, int, const char *, void *, char *, size_t);
+
+static int model_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
+                            size_t errlen)
+{
+    return rl_model_from_table(L, idx, origin, out, err, errlen);
+}
+
+static int hw_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
+                         size_t errlen)
+{
+    return rl_hw_from_table(L, idx, origin, out, err, errlen);
+}
+
+static int load_spec(const char *kind, const char *name, const rl_override *ov, int nov,
+                     from_table_fn convert, void *out, char *err, size_t errlen)
+{
+    char path[1024];
+    if (rl_spec_resolve(kind, name, path, sizeof path, err, errlen) != 0)
+        return -1;
+    lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+    if (!L)
+        FAIL("%s: out of memory", path);
+    int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
+    for (int i = 0; rc == 0 && i < nov; i++) {
+        if (!lua_istable(L, -1)) {
+            snprintf(err, errlen, "%s: must return a table, got %s", path, luaL_typename(L, -1));
+            rc = -1;
+        } else {
+            rc = rl_spec_apply_override(L, -1, path, &ov[i], err, errlen);
+        }
+    }
+    if (rc == 0)
+        rc = convert(L, -1, path, out, err, errlen);
+    rl_sandbox_close(L);
+    return rc;
+}
+
+int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_model *out, char *err,
+                  size_t errlen)
+{
+    return load_spec("model", name_or_path, ov, nov, model_from_table, out, err,
+                     errlen);
+}
+
+int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
+               size_t errlen)
+{
+    return load_spec("hw_profiles", name_or_path, ov, nov, hw_from_table, out, err,
+                     errlen);
+}

@@ -1,0 +1,126 @@
+/* spec.h — model and hardware specs: load from sandboxed Lua, validate, override.
+ *
+ * Owns the spec formats (field names, types, defaults, cross-field rules), the
+ * search for preset files, `--set` overrides and the conversion between Lua
+ * tables and the C structs below.  Uses sandbox (Lua state), dtype.
+ *
+ * Field names follow the Scaling Book's symbols (seed 000, section 1
+ * "What about memory?" table: L, D, F, N, K, H, V) and Hugging Face config
+ * names.  Every size is a count (elements) or SI unit: bytes, bytes/s, FLOP/s,
+ * seconds.  Unknown fields are errors: a typo must not silently change a result. */
+#ifndef RL_SPEC_H
+#define RL_SPEC_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "dtype.h"
+
+typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU } rl_mlp;
+
+typedef struct {
+    char name[64];
+    char source[512];
+    char origin[512]; /* file it came from, for error messages */
+
+    /* Abstract ("napkin") model: totals given directly (seed 000 section 1,
+     * the 30B example).  When set, only name/params/params_active/
+     * kv_bytes_per_token/max_context/source may be given. */
+    int abstract;
+    double params;             /* total parameter count */
+    double params_active;      /* parameters used per token (default params) */
+    double kv_bytes_per_token; /* bytes of K and V per token over all layers */
+
+    long long layers;   /* L */
+    long long d_model;  /* D */
+    long long d_ff;     /* F: hidden width of a dense MLP */
+    long long heads;    /* N: query heads */
+    long long kv_heads; /* K: key/value heads (K = N is MHA, K < N is GQA) */
+    long long head_dim; /* H: default d_model / heads */
+    long long vocab;    /* V */
+    int tied_embeddings;
+    rl_mlp mlp;         /* swiglu: 3 matrices; gelu: 2 matrices */
+
+    long long experts;        /* E: routed experts per MoE layer; 0 = dense */
+    long long top_k;          /* k: experts each token uses */
+    long long shared_experts; /* always-on experts per MoE layer */
+    long long d_ff_expert;    /* hidden width of one expert (default d_ff) */
+    long long dense_layers;   /* first layers that use the dense MLP */
+
+    long long max_context; /* longest sequence the model supports (tokens) */
+} rl_model;
+
+typedef enum {
+    RL_TOPO_RING,
+    RL_TOPO_TORUS2D,
+    RL_TOPO_TORUS3D,
+    RL_TOPO_SWITCH,
+} rl_topology;
+
+typedef struct {
+    char name[64];
+    char source[512];
+    char origin[512];
+
+    double flops[RL_DTYPE_COUNT]; /* dense peak FLOP/s per compute dtype; 0 = absent */
+    double hbm_bytes;             /* HBM capacity per chip, bytes */
+    double hbm_bw;                /* HBM bandwidth per chip, bytes/s */
+
+    /* Chip-to-chip interconnect (TPU ICI or NVLink). */
+    rl_topology topology;
+    double ici_bw;       /* one-way bandwidth of one link, bytes/s */
+    long long ici_links; /* links per chip */
+    double ici_latency;  /* per-hop latency, seconds */
+    long long domain_chips; /* chips one ICI/NVLink domain holds (pod or node) */
+    /* Scale-out network between domains (InfiniBand/RoCE/DCN). */
+    double net_bw;       /* one-way bytes/s per chip */
+    double net_latency;  /* seconds */
+    /* Host link (PCIe) and host memory. */
+    double host_bw;      /* one-way bytes/s per chip */
+    double host_bytes;   /* host memory per chip, bytes */
+
+    double price_per_chip_hour; /* USD, on-demand; 0 = unknown */
+    char price_source[256];
+} rl_hw;
+
+/* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
+typedef struct {
+    const char *field;
+    const char *value;
+} rl_override;
+
+/* Find the file for a preset name or path.  `kind` is "model" or
+ * "hw_profiles".  A name containing '/' or ending in ".lua" is a path.
+ * Presets are searched in $ROOFLINE_DATA/<kind>, <exe>/../<kind> and the
+ * compile-time data directory.  Returns 0, or -1 with err set. */
+int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
+                    size_t errlen);
+
+/* Load, override and validate.  `ov` may be NULL when nov == 0.  Returns 0,
+ * or -1 with "FILE: field 'F': reason" in err. */
+int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_model *out, char *err,
+                  size_t errlen);
+int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
+               size_t errlen);
+
+/* Validate the table at stack index `idx` of L into *out.  `origin` names it
+ * in errors.  The table is not modified. */
+int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
+                        size_t errlen);
+int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen);
+
+/* Push a validated spec as a Lua table (the inverse of *_from_table). */
+void rl_model_push(lua_State *L, const rl_model *m);
+void rl_hw_push(lua_State *L, const rl_hw *h);
+
+/* Apply one override to the table at `idx`: the value is parsed as a boolean
+ * ("true"/"false"), a number, or else kept as a string.  Returns 0 or -1. */
+int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,
+                           size_t errlen);
+
+/* Parse "model.F=V" / "hw.F=V" into kind (0 model, 1 hw) and override
+ * (pointers into `arg`, which is modified).  Returns 0 or -1. */
+int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen);
+
+#endif

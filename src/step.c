@@ -1,0 +1,62 @@
+/* step.c — decode step time by formula (1) of seed 000 section 1. */
+#include "step.h"
+
+#include <stdio.h>
+
+#include "arch.h"
+
+rl_precision rl_precision_default(void) { return (rl_precision){RL_BF16, RL_BF16, RL_BF16}; }
+
+rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                       long long context, rl_precision p)
+{
+    rl_step r = {0};
+    double bw = (double)chips * h->hbm_bw;
+    double peak = (double)chips * rl_hw_peak(h, p.compute);
+    double B = (double)batch;
+    r.batch = batch;
+    r.context = context;
+    r.mem = rl_memory_use(m, h, chips, batch, context, p.weights, p.kv);
+    r.kv_load_s = r.mem.kv_bytes / bw;
+    double p_bytes = rl_arch_params_read(m, B) * rl_dtype_bytes(p.weights);
+    rl_roofline mlp = rl_roofline_time(B * rl_arch_flops_per_token(m), p_bytes, peak, bw);
+    r.weight_load_s = mlp.memory_s;
+    r.compute_s = mlp.compute_s;
+    r.bound = mlp.bound;
+    r.step_s = r.kv_load_s + mlp.time_s;
+    r.tokens_per_s = B / r.step_s;
+    r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
+    return r;
+}
+
+int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
+                  rl_precision p, char *err, size_t errlen)
+{
+    if (chips < 1) {
+        snprintf(err, errlen, "chips: must be >= 1, got %lld", chips);
+        return -1;
+    }
+    if (context < 1) {
+        snprintf(err, errlen, "context: must be >= 1 token, got %lld", context);
+        return -1;
+    }
+    if (m->max_context > 0 && context > m->max_context) {
+        snprintf(err, errlen, "context: %lld tokens exceeds the model's max_context (%lld, %s)",
+                 context, m->max_context, m->origin);
+        return -1;
+    }
+    if (rl_hw_peak(h, p.compute) <= 0) {
+        snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used",
+                 h->origin, rl_dtype_name(p.compute), rl_dtype_name(p.compute));
+        return -1;
+    }
+    return 0;
+}
+
+double rl_step_b_crit(const rl_model *m, const rl_hw *h, rl_precision p)
+{
+    double b = rl_b_crit(h, p.weights, p.compute);
+    if (!m->abstract && m->experts > 0)
+        b *= (double)m->experts / (double)m->top_k;
+    return b;
+}

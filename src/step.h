@@ -1,0 +1,60 @@
+/* step.h — one generation (decode) step by the chapter's formula (1).
+ *
+ * Owns the decode step time over `chips` chips holding one fully sharded
+ * copy of the model (ideal: aggregate bandwidth and FLOP/s, perfect overlap):
+ *
+ *   T_step = B * S * kv_bytes / BW_total
+ *          + max(2 * B * P_active / FLOPs_total, P_bytes / BW_total)   (1)
+ *
+ * (seed 000 section 1 "Theoretical estimates for LLM latency and
+ * throughput").  P_active are the matmul parameters a token uses
+ * (arch_flops_per_token / 2); P_bytes are the parameter bytes the step reads
+ * (all of them for dense models; the touched experts for MoE).  Uses arch,
+ * memory, roofline, spec, dtype. */
+#ifndef RL_STEP_H
+#define RL_STEP_H
+
+#include "dtype.h"
+#include "memory.h"
+#include "roofline.h"
+#include "spec.h"
+
+typedef struct {
+    rl_dtype weights; /* dtype parameters are stored in */
+    rl_dtype kv;      /* dtype of the KV cache */
+    rl_dtype compute; /* dtype of the matmuls: picks the FLOP/s peak */
+} rl_precision;
+
+/* The defaults: bf16 everywhere. */
+rl_precision rl_precision_default(void);
+
+typedef struct {
+    long long batch;   /* B: sequences decoding together */
+    long long context; /* S: tokens already in each sequence's KV cache */
+    double kv_load_s;     /* B * S * kv / BW_total */
+    double weight_load_s; /* P_bytes / BW_total */
+    double compute_s;     /* 2 * B * P_active / FLOPs_total */
+    double step_s;        /* formula (1) */
+    double tokens_per_s;  /* B / step_s */
+    double tokens_per_s_per_chip;
+    rl_bound bound;       /* compute when the MLP term is FLOPs-bound */
+    rl_memory mem;
+} rl_step;
+
+/* Evaluate formula (1).  Inputs must be validated: chips, batch, context >= 1
+ * and the compute dtype present in h->flops (see rl_step_check). */
+rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                       long long context, rl_precision p);
+
+/* Check the arguments of rl_step_decode: positive sizes, context within the
+ * model's max_context, the compute dtype's peak present in the hardware spec.
+ * Returns 0 or -1 with err naming the field. */
+int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
+                  rl_precision p, char *err, size_t errlen);
+
+/* B_crit of the model's weight matmuls on this chip: rl_b_crit for dense
+ * models, times E/k for MoE (expert weights are read E/k times more often
+ * than a token uses them; seed 000 section 5 problem 5 (2)). */
+double rl_step_b_crit(const rl_model *m, const rl_hw *h, rl_precision p);
+
+#endif

@@ -1,0 +1,84 @@
+/* testutil.h — shared helpers for the cmocka suites: relative-tolerance
+ * assertions, spec loading from the source tree, temporary files, and a
+ * check that a deliberately wrong test really fails. */
+#ifndef RL_TESTUTIL_H
+#define RL_TESTUTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "spec.h"
+
+/* |actual - expected| <= tol * |expected|, with both values in the message. */
+#define assert_rel(actual, expected, tol)                                                          \
+    do {                                                                                           \
+        double a_ = (actual), e_ = (expected), t_ = (tol);                                         \
+        if (!(fabs(a_ - e_) <= t_ * fabs(e_)))                                                     \
+            fail_msg("%s = %.9g, expected %.9g within %.3g%% (off by %.3g%%)", #actual, a_, e_,    \
+                     t_ * 100, 100 * fabs(a_ - e_) / fabs(e_));                                    \
+    } while (0)
+
+/* Presets come from the source tree, whatever the working directory. */
+static inline void use_source_tree(void) { setenv("ROOFLINE_DATA", RL_SRCDIR, 1); }
+
+static inline rl_model load_model(const char *name, const rl_override *ov, int nov)
+{
+    rl_model m;
+    char err[1024];
+    use_source_tree();
+    if (rl_model_load(name, ov, nov, &m, err, sizeof err) != 0)
+        fail_msg("loading model %s: %s", name, err);
+    return m;
+}
+
+static inline rl_hw load_hw(const char *name, const rl_override *ov, int nov)
+{
+    rl_hw h;
+    char err[1024];
+    use_source_tree();
+    if (rl_hw_load(name, ov, nov, &h, err, sizeof err) != 0)
+        fail_msg("loading hw %s: %s", name, err);
+    return h;
+}
+
+/* Write `text` to a new temporary file whose name ends in ".lua"; the path
+ * is written to `path` (at least 64 bytes).  The caller unlinks it. */
+static inline void write_temp(char *path, const char *suffix, const char *text)
+{
+    snprintf(path, 64, "/tmp/rl_test_XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    assert_true(fd >= 0);
+    size_t len = strlen(text);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+}
+
+/* Run `group` in a child process and return its exit status: the way a test
+ * proves that a wrong expectation makes the harness fail. */
+static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, const char *name)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* keep the child's deliberately failing report out of the log */
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        _exit(_cmocka_run_group_tests(name, tests, n, NULL, NULL) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+#endif
