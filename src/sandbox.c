@@ -10,15 +10,25 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "interrupt.h"
+
 const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20};
 const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20};
 
 #define HOOK_EVERY 1000
 
+/* Upper bound on the steps one string.find/match/gmatch/gsub call may take,
+ * estimated from the pattern (see pattern_guard).  Lua's matcher runs in C,
+ * out of reach of the instruction hook, and backtracks: "a*a*a*...c" on a
+ * line of a's takes exponential time.  1e10 steps is seconds to minutes. */
+#define PATTERN_STEPS_MAX 1e10
+
 typedef struct {
     rl_sandbox_limits lim;
     size_t used;
     long executed;
+    const char *stopped; /* why the script is being stopped, or NULL */
+    int over_budget;     /* stopped by the instruction budget (not SIGINT) */
 } sandbox_state;
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -43,13 +53,120 @@ static sandbox_state *state_of(lua_State *L)
     return *(sandbox_state **)lua_getextraspace(L);
 }
 
+/* Count instructions; stop on budget exhaustion or SIGINT.  Once stopped, the
+ * hook fires on every instruction and raises again, so a script cannot catch
+ * the error with pcall and carry on: the first instruction after the pcall
+ * returns raises it outside. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     sandbox_state *s = state_of(L);
-    s->executed += HOOK_EVERY;
-    if (s->executed > s->lim.instructions)
-        luaL_error(L, "instruction budget of %ld exceeded (endless loop?)", s->lim.instructions);
+    if (!s->stopped) {
+        s->executed += HOOK_EVERY;
+        if (rl_interrupted())
+            s->stopped = "interrupted (SIGINT)";
+        else if ((s->over_budget = s->executed > s->lim.instructions))
+            s->stopped = "instruction budget exceeded (an endless loop?)";
+        if (!s->stopped)
+            return;
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    }
+    if (s->over_budget)
+        luaL_error(L, "%s: %I VM instructions allowed", s->stopped, (lua_Integer)s->lim.instructions);
+    luaL_error(L, "%s", s->stopped);
+}
+
+/* Worst-case steps of matching pattern p against a subject of n bytes: a
+ * pattern with k unbounded repetitions ('*', '+', '-') backtracks over at
+ * most (n+1)^k splits per start position, times n+1 start positions, times
+ * 2 per optional item ('?').  Escapes (%x) and sets ([...]) are skipped. */
+static double pattern_steps(const char *p, size_t plen, size_t n)
+{
+    int k = 0, opt = 0;
+    for (size_t i = 0; i < plen; i++) {
+        if (p[i] == '%') {
+            i++;
+        } else if (p[i] == '[') {
+            i++;
+            if (i < plen && p[i] == '^')
+                i++;
+            if (i < plen && p[i] == ']')
+                i++; /* a leading ']' is literal */
+            while (i < plen && p[i] != ']')
+                i += p[i] == '%' ? 2 : 1;
+        } else if (p[i] == '*' || p[i] == '+' || p[i] == '-') {
+            k++;
+        } else if (p[i] == '?') {
+            opt++;
+        }
+    }
+    double steps = (double)n + 1.0;
+    for (int i = 0; i < k && steps <= PATTERN_STEPS_MAX; i++)
+        steps *= (double)n + 1.0;
+    for (int i = 0; i < opt && steps <= PATTERN_STEPS_MAX; i++)
+        steps *= 2.0;
+    return steps;
+}
+
+/* string.find / match / gmatch / gsub with the original as upvalue 1:
+ * refuse a pattern whose worst case exceeds PATTERN_STEPS_MAX. */
+static int pattern_guard(lua_State *L)
+{
+    size_t n, plen;
+    luaL_checklstring(L, 1, &n);
+    const char *p = luaL_checklstring(L, 2, &plen);
+    const char *name = lua_tostring(L, lua_upvalueindex(2));
+    int plain = strcmp(name, "find") == 0 && lua_toboolean(L, 4);
+    if (!plain && pattern_steps(p, plen, n) > PATTERN_STEPS_MAX) {
+        char msg[256]; /* lua_pushfstring has no precision: format here */
+        snprintf(msg, sizeof msg,
+                 "string.%s: pattern \"%.40s\" on a %zu-byte subject could backtrack more than "
+                 "%.0e steps (the sandbox's limit); use fewer repetitions or a shorter subject",
+                 name, p, n, PATTERN_STEPS_MAX);
+        return luaL_error(L, "%s", msg);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Lua runs two kinds of code with hooks off, out of the budget's reach:
+ * finalizers (__gc, ldo.c GCTM) and a message handler called for an error
+ * raised inside the hook.  So setmetatable refuses a metatable with a __gc
+ * field (Lua marks an object for finalization only at setmetatable time), and
+ * xpcall calls its handler only after unwinding, as an ordinary call. */
+static int safe_setmetatable(lua_State *L)
+{
+    if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
+        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* xpcall(f, handler, ...): like pcall; on error returns false and
+ * handler(err) (or handler's own error). */
+static int safe_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, 1); /* f, then the extra arguments */
+    for (int i = 3; i <= n; i++)
+        lua_pushvalue(L, i);
+    if (lua_pcall(L, n - 2, LUA_MULTRET, 0) == LUA_OK) {
+        lua_pushboolean(L, 1);
+        lua_replace(L, n); /* true where the last argument was; results after */
+        return lua_gettop(L) - n + 1;
+    }
+    lua_pushvalue(L, 2);
+    lua_insert(L, -2);
+    lua_pcall(L, 1, 1, 0); /* handler(err); its error, if any, is the result */
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
 }
 
 static int undefined_global(lua_State *L)
@@ -82,14 +199,30 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
         lua_pushnil(L);
         lua_setglobal(L, *r);
     }
+    lua_getglobal(L, "setmetatable");
+    lua_pushcclosure(L, safe_setmetatable, 1);
+    lua_setglobal(L, "setmetatable");
+    lua_pushcfunction(L, safe_xpcall);
+    lua_setglobal(L, "xpcall");
     lua_getglobal(L, "string"); /* string.dump makes bytecode: nothing may use it */
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    static const char *matchers[] = {"find", "match", "gmatch", "gsub", NULL};
+    for (const char **m = matchers; *m; m++) {
+        lua_getfield(L, -1, *m);
+        lua_pushstring(L, *m);
+        lua_pushcclosure(L, pattern_guard, 2);
+        lua_setfield(L, -2, *m);
+    }
     lua_pop(L, 1);
+    /* undefined globals are errors; __metatable locks the metatable so
+     * setmetatable(_G, nil) cannot lift the rule */
     lua_pushglobaltable(L);
     lua_newtable(L);
     lua_pushcfunction(L, undefined_global);
     lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked by the roofline sandbox");
+    lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     lua_pop(L, 1);
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
@@ -105,7 +238,15 @@ void rl_sandbox_close(lua_State *L)
     free(s);
 }
 
-void rl_sandbox_reset_budget(lua_State *L) { state_of(L)->executed = 0; }
+void rl_sandbox_reset_budget(lua_State *L)
+{
+    sandbox_state *s = state_of(L);
+    s->executed = 0;
+    if (s->stopped) {
+        s->stopped = NULL;
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    }
+}
 
 static int traceback(lua_State *L)
 {
