@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
+#include "sandbox.h"
 #include "spec.h"
 #include "step.h"
 
@@ -30,6 +32,7 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_OUT = 1 << 9,    /* --out DIR --max-instructions N (scenarios) */
 };
 
 typedef struct {
@@ -44,6 +47,8 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
+    const char *outdir;         /* --out */
+    long long max_instructions; /* --max-instructions */
     int nargs; /* positional arguments left after the options */
     char **args;
 } cli_opts;
@@ -109,6 +114,7 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
+    {"out", required_argument, 0, 'O'},     {"max-instructions", required_argument, 0, 'I'},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -124,6 +130,7 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'O': case 'I': return O_OUT;
     }
     return 0;
 }
@@ -141,6 +148,12 @@ static void print_usage(const command *c, FILE *f)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
                    "  --output FILE                      write there (atomically) instead of stdout\n");
+    if (c->accepts & O_OUT)
+        fprintf(f, "  --out DIR                          the only directory roofline.write may"
+                   " write to\n"
+                   "  --max-instructions N               Lua VM instruction budget (default"
+                   " %ld)\n",
+                RL_SCENARIO_LIMITS.instructions);
     fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua files.\n");
 }
 
@@ -219,6 +232,11 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case 'O': o->outdir = optarg; break;
+        case 'I':
+            if (parse_count("--max-instructions", optarg, 1000000000000LL, &o->max_instructions) != 0)
+                return -1;
+            break;
         }
     }
     o->nargs = argc - optind;
@@ -312,12 +330,29 @@ static int cmd_run(cli_opts *o)
     if (need(o, "run", "a scenario file", o->nargs >= 1) != 0)
         return RL_EXIT_INPUT;
     char err[4096];
-    if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, err, sizeof err) != 0) {
+    rl_outdir out = {0};
+    rl_scenario_opts opts = {NULL, (long)o->max_instructions};
+    if (o->outdir) {
+        if (rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline run: %s\n", err);
+            return RL_EXIT_IO;
+        }
+        opts.out = &out;
+    }
+    int rc = RL_EXIT_OK;
+    if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
-        return RL_EXIT_INPUT;
+        rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+        if (o->outdir) { /* say what the failed run left: only complete files */
+            rl_outdir_kept(&out, err, sizeof err);
+            fprintf(stderr, "roofline run: %s\n", err);
+        }
+    } else if (fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
     }
-    return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+    rl_outdir_close(&out);
+    return rc;
 }
 
 static const command COMMANDS[] = {
@@ -330,10 +365,11 @@ static const command COMMANDS[] = {
      "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
      "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--set ...] [--format F]"},
-    {"run", cmd_run, 0,
+    {"run", cmd_run, O_OUT,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format) in a sandbox (no io/os/require; instruction and memory budgets).",
-     "SCRIPT.lua [ARGS...]"},
+     "format, write) in a sandbox (no io/os/require; instruction and memory budgets).\n"
+     "Files go only through roofline.write(name, text), into the --out directory.",
+     "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -351,6 +387,7 @@ static void print_help(FILE *f)
 
 int rl_cli_main(int argc, char **argv)
 {
+    rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         print_help(argc < 2 ? stderr : stdout);

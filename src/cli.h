@@ -2,12 +2,13 @@
  *
  * Owns argument parsing (lists such as --batch 1,8,16, --set overrides,
  * precisions, --format, --output) and the command table.  Exit codes: 0 ok,
- * 2 bad input (usage, specs, values), 1 failure writing output.  Uses every
+ * 2 bad input (usage, specs, values), 1 failure writing output, 130
+ * interrupted by SIGINT (after finishing or removing any file in flight).  Uses every
  * core module; the library never exits, only this layer does. */
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
-enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2 };
+enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_INTERRUPTED = 130 };
 
 /* Run the CLI; returns the process exit code. */
 int rl_cli_main(int argc, char **argv);

@@ -403,9 +403,38 @@ static int l_format(lua_State *L)
     return 1;
 }
 
+/* Registry key of the scenario's rl_outdir (light userdata). */
+static const char OUTDIR_KEY[] = "roofline.outdir";
+
+rl_outdir *rl_lua_outdir(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, OUTDIR_KEY);
+    rl_outdir *o = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (!o)
+        luaL_error(L, "no output directory: run the scenario with `roofline run --out DIR "
+                      "SCRIPT.lua` to let it write files");
+    return o;
+}
+
+/* roofline.write(name, text) -> name: write text to NAME inside the --out
+ * directory, atomically (outdir.h: no absolute names, '..' or symlinks). */
+static int l_write(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    size_t len;
+    const char *text = luaL_checklstring(L, 2, &len);
+    rl_outdir *o = rl_lua_outdir(L);
+    char err[ERRLEN];
+    if (rl_outdir_write(o, name, text, len, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.write: %s", err);
+    lua_settop(L, 1);
+    return 1;
+}
+
 static const luaL_Reg FUNCS[] = {
     {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
-    {NULL, NULL},
+    {"write", l_write}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)
@@ -414,14 +443,22 @@ void rl_lua_open(lua_State *L)
     lua_setglobal(L, "roofline");
 }
 
-int rl_lua_run_scenario(const char *path, int argc, char **argv, char *err, size_t errlen)
+int rl_lua_run_scenario(const char *path, int argc, char **argv, const rl_scenario_opts *opts,
+                        char *err, size_t errlen)
 {
-    lua_State *L = rl_sandbox_new(&RL_SCENARIO_LIMITS);
+    rl_sandbox_limits lim = RL_SCENARIO_LIMITS;
+    if (opts && opts->instructions > 0)
+        lim.instructions = opts->instructions;
+    lua_State *L = rl_sandbox_new(&lim);
     if (!L) {
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
     rl_lua_open(L);
+    if (opts && opts->out) {
+        lua_pushlightuserdata(L, opts->out);
+        lua_setfield(L, LUA_REGISTRYINDEX, OUTDIR_KEY);
+    }
     lua_createtable(L, argc, 1);
     lua_pushstring(L, path);
     lua_rawseti(L, -2, 0);

@@ -1,7 +1,7 @@
 /* lua_api.h — the `roofline` Lua module and the scenario runner.
  *
  * Owns the Lua face of the core: roofline.model, roofline.hw, roofline.info,
- * roofline.step and roofline.format, each returning plain Lua tables with
+ * roofline.step, roofline.format and roofline.write, each returning plain Lua tables with
  * the same keys as the CLI's JSON (see result.h), plus the conversions
  * between Lua tables and cJSON.  Scenarios run in the sandbox (sandbox.h)
  * with this module as the global `roofline`.  Uses result, report, spec,
@@ -13,6 +13,15 @@
 
 #include <cjson/cJSON.h>
 #include <lua.h>
+
+#include "outdir.h"
+
+/* How a scenario runs.  A zeroed struct means: no output directory
+ * (roofline.write refuses), the default RL_SCENARIO_LIMITS budget. */
+typedef struct {
+    rl_outdir *out;    /* `--out DIR`; roofline.write confines files there */
+    long instructions; /* VM instruction budget; 0 = RL_SCENARIO_LIMITS */
+} rl_scenario_opts;
 
 /* Set the global `roofline` in L. */
 void rl_lua_open(lua_State *L);
@@ -27,8 +36,14 @@ void rl_lua_push_json(lua_State *L, const cJSON *j);
 cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen);
 
 /* Run a scenario file with `argc` extra arguments in the global `arg`
- * (arg[0] = path).  Returns 0, or -1 with err holding the Lua error and its
- * traceback. */
-int rl_lua_run_scenario(const char *path, int argc, char **argv, char *err, size_t errlen);
+ * (arg[0] = path).  `opts` may be NULL (defaults).  Returns 0, or -1 with
+ * err holding the Lua error and its traceback. */
+int rl_lua_run_scenario(const char *path, int argc, char **argv, const rl_scenario_opts *opts,
+                        char *err, size_t errlen);
+
+/* The output directory of the scenario running in L; raises a Lua error
+ * ("no output directory: ... --out DIR") when the run has none.  For every
+ * module function that writes a file (roofline.write, roofline.plot). */
+rl_outdir *rl_lua_outdir(lua_State *L);
 
 #endif

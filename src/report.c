@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+
 int rl_format_parse(const char *s, rl_format *out)
 {
     static const char *names[] = {"table", "csv", "json"};
@@ -253,6 +255,7 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
                  strerror(errno));
         return -1;
     }
+    rl_interrupt_track_temp(tmp); /* a second Ctrl-C removes it before exiting */
     size_t done = 0;
     while (done < len) {
         ssize_t n = write(fd, data + done, len - done);
@@ -272,6 +275,7 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     }
     if (!ok) {
         unlink(tmp);
+        rl_interrupt_track_temp(NULL);
         snprintf(err, errlen, "%s: write failed: %s", path, strerror(saved));
         return -1;
     }
@@ -279,8 +283,10 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     if (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
         saved = errno;
         unlink(tmp);
+        rl_interrupt_track_temp(NULL);
         snprintf(err, errlen, "%s: cannot move into place: %s", path, strerror(saved));
         return -1;
     }
+    rl_interrupt_track_temp(NULL);
     return 0;
 }

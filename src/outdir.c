@@ -1,0 +1,174 @@
+/* outdir.c — confined output directory (see outdir.h for the rules). */
+#include "outdir.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define NAME_MAX_LEN 1024
+#define COMPONENT_MAX 255
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    if (!dir || !*dir)
+        FAIL("--out: empty directory name");
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        FAIL("%s: cannot create the output directory: %s", dir, strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        FAIL("%s: cannot use as output directory: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        FAIL("%s: output path exists and is not a directory", dir);
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        FAIL("%s: cannot resolve the output directory: %s", dir, strerror(errno));
+    if (strlen(real) >= sizeof o->root)
+        FAIL("%s: output directory path too long", dir);
+    memcpy(o->root, real, strlen(real) + 1);
+    return 0;
+}
+
+void rl_outdir_close(rl_outdir *o)
+{
+    for (int i = 0; i < o->nkept; i++)
+        free(o->kept[i]);
+    free(o->kept);
+    o->kept = NULL;
+    o->nkept = o->cap = 0;
+}
+
+/* Check the name's syntax: relative, no '..', '.', or empty component, no
+ * control characters, bounded lengths. */
+static int check_name(const char *name, char *err, size_t errlen)
+{
+    size_t len = strlen(name);
+    if (len == 0)
+        FAIL("output name is empty");
+    if (len > NAME_MAX_LEN)
+        FAIL("output name longer than %d bytes", NAME_MAX_LEN);
+    if (name[0] == '/')
+        FAIL("%s: absolute output names are refused; give a name inside the --out directory",
+             name);
+    for (const char *c = name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            FAIL("output name has a control character (byte 0x%02x)", (unsigned char)*c);
+    const char *p = name;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == 0)
+            FAIL("%s: empty path component ('//' or a trailing '/')", name);
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            FAIL("%s: '.' and '..' components are refused (outputs stay inside the --out "
+                 "directory)",
+                 name);
+        if (n > COMPONENT_MAX)
+            FAIL("%s: a path component is longer than %d bytes", name, COMPONENT_MAX);
+        if (!slash)
+            return 0;
+        p = slash + 1;
+    }
+}
+
+int rl_outdir_resolve(const rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
+                      size_t errlen)
+{
+    if (!o->root[0])
+        FAIL("no output directory: run the scenario with `roofline run --out DIR`");
+    if (check_name(name, err, errlen) != 0)
+        return -1;
+    if ((size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
+        FAIL("%s: output path too long", name);
+    /* walk the intermediate components: each must be a real directory (not
+     * a symbolic link); create the missing ones */
+    size_t rootlen = strlen(o->root);
+    for (char *c = path + rootlen + 1; (c = strchr(c, '/')) != NULL; c++) {
+        *c = '\0';
+        struct stat st;
+        int rc = lstat(path, &st);
+        if (rc != 0 && errno == ENOENT && mkdir(path, 0755) == 0)
+            rc = lstat(path, &st);
+        if (rc != 0) {
+            snprintf(err, errlen, "%s: cannot create directory '%s': %s", name, path + rootlen + 1,
+                     strerror(errno));
+            return -1;
+        }
+        if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: '%s' is %s; outputs stay inside the --out directory", name,
+                     path + rootlen + 1, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+            return -1;
+        }
+        *c = '/';
+    }
+    struct stat st;
+    if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
+        FAIL("%s: exists and is %s; refusing to replace it", name,
+             S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory");
+    /* belt and braces: the parent, resolved, must lie under the root */
+    char parent[PATH_MAX], real[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", path);
+    *strrchr(parent, '/') = '\0';
+    if (!realpath(parent, real))
+        FAIL("%s: cannot resolve its directory: %s", name, strerror(errno));
+    if (strncmp(real, o->root, rootlen) != 0 || (real[rootlen] != '\0' && real[rootlen] != '/'))
+        FAIL("%s: resolves outside the --out directory", name);
+    return 0;
+}
+
+int rl_outdir_note(rl_outdir *o, const char *name)
+{
+    for (int i = 0; i < o->nkept; i++)
+        if (strcmp(o->kept[i], name) == 0)
+            return 0; /* rewritten: listed once */
+    if (o->nkept == o->cap) {
+        int cap = o->cap ? 2 * o->cap : 8;
+        char **k = realloc(o->kept, (size_t)cap * sizeof *k);
+        if (!k)
+            return -1;
+        o->kept = k;
+        o->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    o->kept[o->nkept++] = copy;
+    return 0;
+}
+
+int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,
+                    size_t errlen)
+{
+    char path[PATH_MAX + 8];
+    if (rl_outdir_resolve(o, name, path, sizeof path, err, errlen) != 0)
+        return -1;
+    if (rl_write_atomic(path, data, len, err, errlen) != 0)
+        return -1;
+    if (rl_outdir_note(o, name) != 0)
+        FAIL("%s: written, but out of memory recording it", name);
+    return 0;
+}
+
+void rl_outdir_kept(const rl_outdir *o, char *buf, size_t buflen)
+{
+    if (o->nkept == 0) {
+        snprintf(buf, buflen, "kept nothing in %s", o->root[0] ? o->root : "(no --out directory)");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, buflen, "kept %d complete file%s in %s:", o->nkept,
+                                o->nkept == 1 ? "" : "s", o->root);
+    for (int i = 0; i < o->nkept && n < buflen; i++)
+        n += (size_t)snprintf(buf + n, buflen - n, "%s %s", i ? "," : "", o->kept[i]);
+}

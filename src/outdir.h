@@ -1,0 +1,56 @@
+/* outdir.h — an output directory that generated files cannot escape.
+ *
+ * Owns the rule for where scenario and plot outputs may go: a name given by
+ * a script (roofline.write, roofline.plot, ...) is a relative path inside
+ * the directory named on the command line (`roofline run --out DIR`).
+ * Absolute names, ".." components, empty components, control characters and
+ * paths through symbolic links are refused; missing subdirectories are
+ * created.  Files are written atomically (report.h rl_write_atomic: a
+ * temporary name beside the target, renamed when complete), and the
+ * directory keeps the list of files it completed so an interrupted run can
+ * say what it kept.  Uses report (rl_write_atomic) and POSIX file calls.
+ *
+ * Writers that produce the file themselves (gnuplot) call rl_outdir_resolve
+ * for the confined path, write to a temporary name beside it, rename, then
+ * rl_outdir_note the name. */
+#ifndef RL_OUTDIR_H
+#define RL_OUTDIR_H
+
+#include <stddef.h>
+
+typedef struct {
+    char root[4096]; /* canonical absolute path of the directory */
+    char **kept;     /* names written (relative, as given), in order */
+    int nkept, cap;
+} rl_outdir;
+
+/* Open (creating it, one level, mode 0755, if missing) the directory `dir`.
+ * Returns 0, or -1 with "DIR: reason" in err (not a directory, cannot
+ * create, path too long). */
+int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
+
+/* Free the list of kept names (the directory and its files stay). */
+void rl_outdir_close(rl_outdir *o);
+
+/* Check `name` and write the confined absolute path of it to `path`
+ * (pathlen bytes), creating missing subdirectories.  Returns 0, or -1 with
+ * "NAME: reason" in err: empty, absolute, '..' or empty component, control
+ * character, longer than 255 bytes a component or 1024 in all, a component
+ * that is a symbolic link or not a directory, a target that is a directory
+ * or a symbolic link, or a resolved parent outside the root. */
+int rl_outdir_resolve(const rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
+                      size_t errlen);
+
+/* Record a completed file (for the "kept" list).  Returns 0 or -1 (no memory). */
+int rl_outdir_note(rl_outdir *o, const char *name);
+
+/* rl_outdir_resolve + rl_write_atomic + rl_outdir_note: write `len` bytes
+ * of `data` to NAME inside the directory.  Returns 0, or -1 with err set and
+ * no file (complete or partial) left by this call. */
+int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,
+                    size_t errlen);
+
+/* Print "kept N file(s) in ROOT: a, b, ..." (or "nothing") into buf. */
+void rl_outdir_kept(const rl_outdir *o, char *buf, size_t buflen);
+
+#endif
