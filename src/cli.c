@@ -11,6 +11,7 @@
 
 #include "interrupt.h"
 #include "lua_api.h"
+#include "memory.h"
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
@@ -301,8 +302,13 @@ static int emit(const cli_opts *o, cJSON *result)
 static int cmd_info(cli_opts *o)
 {
     rl_model m;
+    char err[ERRLEN];
     if (need(o, "info", "--model M", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
+    if (o->context > 0 && rl_memory_check_exact(&m, 1, o->context, o->prec.kv, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline info: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
@@ -318,7 +324,11 @@ static int cmd_step(cli_opts *o)
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
     char err[ERRLEN];
-    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+    long long bmax = 0;
+    for (int i = 0; i < o->nbatch; i++)
+        bmax = o->batch[i] > bmax ? o->batch[i] : bmax;
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
+        rl_memory_check_exact(&m, bmax, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }

@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "memory.h"
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
@@ -378,7 +379,11 @@ static int l_step(lua_State *L)
         batch[nb++] = opt_count(L, 1, "batch", 1);
     }
     char err[ERRLEN];
-    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
+    long long bmax = 0;
+    for (int i = 0; i < nb; i++)
+        bmax = batch[i] > bmax ? batch[i] : bmax;
+    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0 ||
+        rl_memory_check_exact(&m, bmax, context, p.kv, err, sizeof err) != 0)
         return luaL_error(L, "%s", err);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
 }

@@ -2,6 +2,7 @@
 #include "memory.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "arch.h"
 
@@ -25,5 +26,19 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     double room = r.capacity_bytes - r.weight_bytes;
     if (room <= 0 || per_seq <= 0)
         return 0;
-    return (long long)floor(room / per_seq);
+    double b = floor(room / per_seq);
+    return b < RL_EXACT_MAX ? (long long)b : (long long)RL_EXACT_MAX;
+}
+
+int rl_memory_check_exact(const rl_model *m, long long batch, long long context, rl_dtype kv,
+                          char *err, size_t errlen)
+{
+    double bytes = (double)batch * (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    if (bytes <= RL_EXACT_MAX)
+        return 0;
+    snprintf(err, errlen,
+             "batch %lld x context %lld: the KV cache would be %.4g bytes, beyond the 2^53 "
+             "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
+             batch, context, bytes, RL_EXACT_MAX, m->origin);
+    return -1;
 }

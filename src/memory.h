@@ -7,6 +7,8 @@
 #ifndef RL_MEMORY_H
 #define RL_MEMORY_H
 
+#include <stddef.h>
+
 #include "dtype.h"
 #include "spec.h"
 
@@ -21,9 +23,21 @@ typedef struct {
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
 
+/* Byte counts are doubles, exact for integers up to 2^53 (9.007e15 bytes,
+ * about 9 PB).  Nothing here wraps; a configuration whose KV cache would pass
+ * that is refused rather than rounded. */
+#define RL_EXACT_MAX 9007199254740992.0 /* 2^53 */
+
+/* Check that B * S * KV bytes per token (kv dtype) is at most 2^53 bytes, so
+ * rl_memory_use counts it exactly.  Returns 0, or -1 with err naming batch and
+ * context.  Call it with the largest batch before rl_memory_use / step. */
+int rl_memory_check_exact(const rl_model *m, long long batch, long long context, rl_dtype kv,
+                          char *err, size_t errlen);
+
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
- * not fit.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+ * not fit; capped at 2^53 (an absurd spec, e.g. 1e-300 KV bytes per token,
+ * cannot overflow the integer).  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
 

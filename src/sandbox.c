@@ -278,11 +278,11 @@ static char *slurp(const char *path, size_t *len)
         buf = bigger;
         cap *= 2;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), saved = errno;
     fclose(f);
-    if (buf && (bad || n == cap)) { /* read error, or over 64 MiB */
+    if (buf && (bad || n == cap)) { /* read error (a directory: EISDIR), or over 64 MiB */
         free(buf);
-        errno = bad ? EIO : EFBIG;
+        errno = bad ? (saved ? saved : EIO) : EFBIG;
         return NULL;
     }
     *len = n;

@@ -14,9 +14,13 @@
 
 #include "sandbox.h"
 
-/* Dimensions above this are refused as absurd: it keeps every product of
- * a few dimensions far inside the 2^53 range where doubles count exactly. */
+/* Dimensions above this are refused as absurd.  Products of several
+ * dimensions can still pass 2^53, where doubles stop counting exactly: the
+ * parameter bound in check_model refuses such models. */
 #define DIM_MAX 1e9
+/* Largest parameter count accepted: 2^51, so that fp32 weight bytes (4 per
+ * parameter) and every partial sum stay exact integers in a double (< 2^53). */
+#define PARAMS_MAX 2251799813685248.0
 
 typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS } ftype;
 
@@ -272,6 +276,14 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
     if (m->abstract) {
         if (!present[find_field(F, "params_active") - F])
             m->params_active = m->params;
+        if (m->params > PARAMS_MAX)
+            FAIL("%s: field 'params': %g is beyond the 2^51 (%.4g) that sizes in bytes can count "
+                 "exactly",
+                 origin, m->params, PARAMS_MAX);
+        if (m->kv_bytes_per_token < 1)
+            FAIL("%s: field 'kv_bytes_per_token': %g is under one byte per token (not a real KV "
+                 "cache)",
+                 origin, m->kv_bytes_per_token);
         if (m->params_active > m->params)
             FAIL("%s: field 'params_active': %g exceeds params %g", origin, m->params_active,
                  m->params);
@@ -303,6 +315,18 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
         FAIL("%s: field 'dense_layers': set, but experts = 0 (every layer is dense)", origin);
     if (!present[find_field(F, "d_ff_expert") - F])
         m->d_ff_expert = m->d_ff;
+    /* An upper bound of every term arch.c sums (3 MLP matrices, every expert,
+     * the router, both embeddings): all terms are non-negative products of
+     * integers, so if the bound is below 2^51 each product and sum is exact. */
+    double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
+    double E = (double)m->experts, S = (double)m->shared_experts;
+    double bound = L * (2.0 * D * H * (double)(m->heads + m->kv_heads) + 3.0 * D * (double)m->d_ff +
+                        3.0 * D * (double)m->d_ff_expert * (E + S) + D * E + 2.0 * D) +
+                   2.0 * (double)m->vocab * D + D;
+    if (bound > PARAMS_MAX)
+        FAIL("%s: field 'layers': this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
+             "that sizes in bytes can count exactly; refused",
+             origin, bound, PARAMS_MAX);
     return 0;
 }
 

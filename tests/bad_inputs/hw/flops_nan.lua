@@ -1,0 +1,7 @@
+-- NaN peak
+return {
+  name = "hw",
+  flops = { bf16 = 0/0 },
+  hbm_bytes = 80e9,
+  hbm_bw = 3.35e12,
+}

@@ -1,0 +1,8 @@
+-- link bandwidth but no links
+return {
+  name = "hw",
+  flops = { bf16 = 9.89e14 },
+  hbm_bytes = 80e9,
+  hbm_bw = 3.35e12,
+  ici_bw = 2.5e10,
+}

@@ -1,0 +1,2 @@
+-- never returns
+while true do end

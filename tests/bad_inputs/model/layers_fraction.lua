@@ -1,0 +1,12 @@
+-- not an integer
+return {
+  name = "m",
+  layers = 32.5,
+  d_model = 4096,
+  d_ff = 14336,
+  heads = 32,
+  kv_heads = 8,
+  head_dim = 128,
+  vocab = 128256,
+  max_context = 8192,
+}

@@ -1,0 +1,2 @@
+-- not a table
+return 42

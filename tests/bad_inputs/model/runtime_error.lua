@@ -1,0 +1,2 @@
+-- raises
+error('spec author gave up')

@@ -1,0 +1,2 @@
+-- two commas
+return { name = 'm', layers = 32,, }

@@ -1,0 +1,3 @@
+return {
+  name = "m",
+  layers = 32, d_model = 40

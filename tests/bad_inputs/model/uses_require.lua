@@ -1,0 +1,3 @@
+-- no require in the sandbox
+local m = require('os')
+return {}

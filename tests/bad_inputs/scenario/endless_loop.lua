@@ -1,0 +1,2 @@
+-- a runaway loop: stopped by the instruction budget
+while true do end

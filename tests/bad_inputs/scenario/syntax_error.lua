@@ -1,0 +1,3 @@
+-- a missing 'end'
+for i = 1, 10 do
+  print(i)

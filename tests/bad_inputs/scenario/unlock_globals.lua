@@ -1,0 +1,2 @@
+-- tries to lift the undefined-global rule
+setmetatable(_G, nil)

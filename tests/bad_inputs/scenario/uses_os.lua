@@ -1,0 +1,2 @@
+-- no os in the sandbox
+os.execute("touch /tmp/roofline_pwned")

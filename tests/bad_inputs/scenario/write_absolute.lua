@@ -1,0 +1,2 @@
+-- an absolute path
+roofline.write("/tmp/roofline_escaped.txt", "x")

@@ -1,0 +1,2 @@
+-- escapes the output directory with '..'
+roofline.write("../escaped.txt", "x")

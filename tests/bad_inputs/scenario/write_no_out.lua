@@ -1,0 +1,2 @@
+-- writes without --out
+roofline.write("x.txt", "x")

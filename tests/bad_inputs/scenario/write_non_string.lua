@@ -1,0 +1,2 @@
+-- text must be a string
+roofline.write("x.txt", {})

@@ -1,0 +1,323 @@
+/* test_bad_inputs.c — runs every case of tests/bad_inputs/cases.txt through
+ * the CLI binary (RL_BIN) and checks: the exit status, the stderr fragment,
+ * no death by a signal, no hang (a per-case timeout), no nan/inf printed on
+ * stdout, and no output file or *.tmp.* temporary left behind.
+ *
+ * Environment: RL_CASE_TIMEOUT (seconds, default 60) and RL_WRAP, a command
+ * prefix such as "valgrind -q --error-exitcode=99" (make test-valgrind). */
+#include "testutil.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define CASES RL_SRCDIR "/tests/bad_inputs/cases.txt"
+#define MAX_ARGS 64
+#define MIN_CASES 50
+
+typedef struct {
+    int line;
+    char args[2048];
+    int exit_code;
+    char fragment[512];
+} bad_case;
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* Parse "ARGS | EXIT | FRAGMENT"; returns 1 for a case, 0 for a comment or
+ * blank line, -1 for a malformed line. */
+static int parse_case(char *line, int lineno, bad_case *c)
+{
+    char *s = trim(line);
+    if (!*s || *s == '#')
+        return 0;
+    char *bar1 = strchr(s, '|');
+    char *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+    if (!bar2)
+        return -1;
+    *bar1 = *bar2 = '\0';
+    c->line = lineno;
+    snprintf(c->args, sizeof c->args, "%s", trim(s));
+    char *end;
+    c->exit_code = (int)strtol(trim(bar1 + 1), &end, 10);
+    if (*end)
+        return -1;
+    snprintf(c->fragment, sizeof c->fragment, "%s", trim(bar2 + 1));
+    return 1;
+}
+
+/* Replace @D@, @OUT@ and @OUTDIR@ in one token. */
+static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    while (*tok && n < outlen - 1) {
+        const char *rep = NULL;
+        size_t skip = 0;
+        char buf[600];
+        if (strncmp(tok, "@D@", 3) == 0) {
+            rep = RL_SRCDIR "/tests/bad_inputs", skip = 3;
+        } else if (strncmp(tok, "@OUTDIR@", 8) == 0) {
+            snprintf(buf, sizeof buf, "%s/outdir", tmpdir);
+            rep = buf, skip = 8;
+        } else if (strncmp(tok, "@OUT@", 5) == 0) {
+            snprintf(buf, sizeof buf, "%s/out.txt", tmpdir);
+            rep = buf, skip = 5;
+        }
+        if (rep) {
+            n += (size_t)snprintf(out + n, outlen - n, "%s", rep);
+            tok += skip;
+        } else {
+            out[n++] = *tok++;
+            out[n] = '\0';
+        }
+    }
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)len + 1);
+    size_t got = s ? fread(s, 1, (size_t)len, f) : 0;
+    if (s)
+        s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* A "nan" or "inf" word (any case) in text: never a valid result. */
+static int has_nonfinite(const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (p > text && isalnum((unsigned char)p[-1]))
+            continue;
+        if (strncasecmp(p, "nan", 3) == 0 && !isalnum((unsigned char)p[3]))
+            return 1;
+        if (strncasecmp(p, "inf", 3) == 0 &&
+            (!isalnum((unsigned char)p[3]) || strncasecmp(p, "infinity", 8) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Any *.tmp.* file, or a path named out.txt, under dir (recursively). */
+static int leftover(const char *dir, char *found, size_t foundlen)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int bad = 0;
+    while (!bad && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (strstr(e->d_name, ".tmp.") || strcmp(e->d_name, "out.txt") == 0) {
+            snprintf(found, foundlen, "%s", p);
+            bad = 1;
+        }
+        struct stat st;
+        if (!bad && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            bad = leftover(p, found, foundlen);
+    }
+    closedir(d);
+    return bad;
+}
+
+/* Run one case; return NULL when it passes, else a malloc'd reason. */
+static char *run_case(const bad_case *c, int timeout_s)
+{
+    char tmpdir[] = "/tmp/rl_bad_XXXXXX";
+    if (!mkdtemp(tmpdir))
+        return strdup("mkdtemp failed");
+    char tokens[MAX_ARGS][1024], outp[600], errp[600];
+    char *argv[MAX_ARGS + 16];
+    int argc = 0;
+    const char *wrap = getenv("RL_WRAP");
+    char wrapbuf[1024];
+    if (wrap && *wrap) {
+        snprintf(wrapbuf, sizeof wrapbuf, "%s", wrap);
+        for (char *t = strtok(wrapbuf, " "); t && argc < 12; t = strtok(NULL, " "))
+            argv[argc++] = t;
+    }
+    argv[argc++] = (char *)RL_BIN;
+    char argsbuf[2048];
+    snprintf(argsbuf, sizeof argsbuf, "%s", c->args);
+    int nt = 0;
+    for (char *t = strtok(argsbuf, " \t"); t && nt < MAX_ARGS; t = strtok(NULL, " \t")) {
+        if (strcmp(t, "''") == 0)
+            tokens[nt][0] = '\0';
+        else
+            expand(t, tmpdir, tokens[nt], sizeof tokens[nt]);
+        argv[argc++] = tokens[nt++];
+    }
+    argv[argc] = NULL;
+    snprintf(outp, sizeof outp, "%s.stdout", tmpdir);
+    snprintf(errp, sizeof errp, "%s.stderr", tmpdir);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("ROOFLINE_DATA", RL_SRCDIR, 1);
+        if (!freopen(outp, "w", stdout) || !freopen(errp, "w", stderr))
+            _exit(126);
+        setpgid(0, 0);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    int timed_out = 0;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > timeout_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            timed_out = 1;
+            break;
+        }
+        usleep(5000);
+    }
+    char *out = read_all(outp), *err = read_all(errp);
+    char *why = malloc(4096);
+    why[0] = '\0';
+    char found[1024];
+    if (timed_out)
+        snprintf(why, 4096, "hung: killed after %d s", timeout_s);
+    else if (WIFSIGNALED(status))
+        snprintf(why, 4096, "died by signal %d", WTERMSIG(status));
+    else if (WEXITSTATUS(status) != c->exit_code)
+        snprintf(why, 4096, "exit %d, expected %d", WEXITSTATUS(status), c->exit_code);
+    else if (!strstr(err, c->fragment))
+        snprintf(why, 4096, "stderr lacks '%s'", c->fragment);
+    else if (has_nonfinite(out))
+        snprintf(why, 4096, "stdout prints nan/inf");
+    else if (leftover(tmpdir, found, sizeof found))
+        snprintf(why, 4096, "left %s behind", found);
+    if (why[0]) {
+        size_t n = strlen(why);
+        snprintf(why + n, 4096 - n, "\n      stderr: %.1500s", err);
+    }
+    free(out);
+    free(err);
+    unlink(outp);
+    unlink(errp);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", tmpdir);
+    if (!why[0]) {
+        free(why);
+        return NULL;
+    }
+    return why;
+}
+
+static int case_timeout(void)
+{
+    const char *t = getenv("RL_CASE_TIMEOUT");
+    int v = t ? atoi(t) : 0;
+    return v > 0 ? v : 60;
+}
+
+/* Run a list of cases; fail listing every case that did not pass. */
+static void run_cases(bad_case *cases, int n)
+{
+    int failed = 0, timeout_s = case_timeout();
+    for (int i = 0; i < n; i++) {
+        char *why = run_case(&cases[i], timeout_s);
+        if (why) {
+            print_error("cases.txt:%d: roofline %s\n      %s\n", cases[i].line, cases[i].args, why);
+            failed++;
+            free(why);
+        }
+    }
+    if (failed)
+        fail_msg("%d of %d bad-input cases failed", failed, n);
+}
+
+static void corpus(void **state)
+{
+    (void)state;
+    FILE *f = fopen(CASES, "r");
+    assert_non_null(f);
+    static bad_case cases[1024];
+    int n = 0, lineno = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, f) && n < 1024) {
+        lineno++;
+        int rc = parse_case(line, lineno, &cases[n]);
+        if (rc < 0)
+            fail_msg("cases.txt:%d: expected 'ARGS | EXIT | FRAGMENT'", lineno);
+        n += rc;
+    }
+    fclose(f);
+    if (n < MIN_CASES)
+        fail_msg("only %d cases; the corpus needs at least %d", n, MIN_CASES);
+    printf("running %d bad-input cases\n", n);
+    run_cases(cases, n);
+}
+
+/* Cases whose expectations are wrong: the harness must report them. */
+static void wrong_expectations(void **state)
+{
+    (void)state;
+    bad_case c[] = {
+        {1, "info --model llama3-8b", 2, "anything"},              /* it succeeds */
+        {2, "info --model nosuch", 2, "a fragment never printed"}, /* wrong text */
+        {3, "info --model llama3-8b --output @OUT@", 0, ""},       /* leaves out.txt */
+    };
+    for (int i = 0; i < 3; i++) {
+        char *why = run_case(&c[i], case_timeout());
+        if (!why)
+            fail_msg("case %d passed but should not", i + 1);
+        free(why);
+    }
+    run_cases(c, 1); /* and run_cases fails the test */
+}
+
+static void harness_can_fail(void **state)
+{
+    (void)state;
+    const struct CMUnitTest bad[] = {cmocka_unit_test(wrong_expectations)};
+    assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
+}
+
+static void nonfinite_detector(void **state)
+{
+    (void)state;
+    assert_true(has_nonfinite("step_s,nan\n"));
+    assert_true(has_nonfinite("x = -inf"));
+    assert_true(has_nonfinite("Infinity"));
+    assert_false(has_nonfinite("info: information, infer, finance, nano"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nonfinite_detector),
+        cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,72 @@
+/* test_numeric.c — sizes are exact or refused, never wrapped or rounded. */
+#include "testutil.h"
+
+#include <limits.h>
+
+#include "arch.h"
+#include "memory.h"
+
+/* LLaMA-3-405B, 1,048,576 tokens of context, batch 4096, bf16 KV:
+ * KV bytes per token 2 * L * K * H * 2 = 2 * 126 * 8 * 128 * 2 = 516,096
+ * (meta-llama/Llama-3.1-405B config.json: 126 layers, 8 KV heads, head 128);
+ * times 2^20 * 4096 = 2,216,615,441,596,416 bytes, below 2^53: exact. */
+static void llama3_405b_million_context_exact(void **state)
+{
+    (void)state;
+    rl_override ov[] = {{"max_context", "1048576"}};
+    rl_model m = load_model("llama3-405b", ov, 1);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    assert_int_equal(rl_memory_check_exact(&m, 4096, 1048576, RL_BF16, err, sizeof err), 0);
+    rl_memory r = rl_memory_use(&m, &h, 1000000, 4096, 1048576, RL_BF16, RL_BF16);
+    assert_true(r.kv_bytes == 2216615441596416.0);
+    /* 2^53 / (2^20 * 516,096) = 16,644.06: batch 16,644 is exact, 16,645 refused */
+    assert_int_equal(rl_memory_check_exact(&m, 16644, 1048576, RL_BF16, err, sizeof err), 0);
+    assert_int_equal(rl_memory_check_exact(&m, 16645, 1048576, RL_BF16, err, sizeof err), -1);
+    assert_non_null(strstr(err, "2^53"));
+    /* in fp32 KV the limit halves (8,322) */
+    assert_int_equal(rl_memory_check_exact(&m, 8322, 1048576, RL_FP32, err, sizeof err), 0);
+    assert_int_equal(rl_memory_check_exact(&m, 8323, 1048576, RL_FP32, err, sizeof err), -1);
+}
+
+/* max_batch never overflows its integer, whatever the spec: an abstract model
+ * with 1 byte of KV per token on a million 80 GB chips gives 8e16 / 1 per
+ * token -> capped at 2^53. */
+static void max_batch_capped(void **state)
+{
+    (void)state;
+    rl_model m = {0};
+    snprintf(m.name, sizeof m.name, "tiny");
+    m.abstract = 1;
+    m.params = m.params_active = 1;
+    m.kv_bytes_per_token = 1;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long b = rl_memory_max_batch(&m, &h, 1000000, 1, RL_BF16, RL_BF16);
+    assert_true(b == 9007199254740992LL);
+    assert_true(b > 0 && b < LLONG_MAX);
+}
+
+/* A shape whose parameter count passes 2^51 is refused at load time. */
+static void huge_shape_refused(void **state)
+{
+    (void)state;
+    rl_override ov[] = {{"layers", "1000000"}, {"d_ff", "1000000000"}};
+    rl_model m;
+    char err[1024];
+    use_source_tree();
+    assert_int_equal(rl_model_load("llama3-8b", ov, 2, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "beyond the 2^51"));
+    /* the largest real models are far inside the limit */
+    m = load_model("llama3-405b", NULL, 0);
+    assert_true(rl_arch_params(&m).total < 2251799813685248.0 / 1000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(llama3_405b_million_context_exact),
+        cmocka_unit_test(max_batch_capped),
+        cmocka_unit_test(huge_shape_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
