@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_hf.h"
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
@@ -30,6 +31,7 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
 };
 
@@ -52,6 +54,7 @@ typedef struct {
     double mfu;
     rl_dtype act;
     int materialized, non_causal;
+    const char *name, *source; /* import-hf */
     int nargs; /* positional arguments left after the options */
     char **args;
 } cli_opts;
@@ -121,6 +124,7 @@ static const struct option LONGOPTS[] = {
     {"prefix", required_argument, 0, 'P'},  {"mfu", required_argument, 0, 'u'},
     {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
     {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
+    {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -136,6 +140,7 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'N': case 'R': return O_IMPORT;
     case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
     }
     return 0;
@@ -174,7 +179,9 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", LONGOPTS, NULL)) != -1) {
+    /* `run` passes everything after the script to it; others permute */
+    const char *shortopts = strcmp(c->name, "run") == 0 ? "+h" : "h";
+    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, NULL)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
@@ -279,6 +286,8 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             o->materialized = optarg[0] == 'm';
             break;
         case 'n': o->non_causal = 1; break;
+        case 'N': o->name = optarg; break;
+        case 'R': o->source = optarg; break;
         }
     }
     o->nargs = argc - optind;
@@ -463,6 +472,30 @@ static int cmd_prefill(cli_opts *o)
     return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
 }
 
+static int cmd_import_hf(cli_opts *o)
+{
+    if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
+        return RL_EXIT_INPUT;
+    char err[ERRLEN];
+    int io_error;
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &io_error, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "roofline import-hf: %s\n", err);
+        return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    int rc = RL_EXIT_OK;
+    if (o->output) {
+        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline import-hf: %s\n", err);
+            rc = RL_EXIT_IO;
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
@@ -488,6 +521,12 @@ static const command COMMANDS[] = {
      "list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+    {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
+     "Convert a Hugging Face config.json (llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss) into a model spec: roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
+     "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
+     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, 0,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format) in a sandbox (no io/os/require; instruction and memory budgets).",
@@ -522,7 +561,7 @@ int rl_cli_main(int argc, char **argv)
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
-        if (o.nargs > 0 && COMMANDS[i].run != cmd_run) {
+        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
         }
