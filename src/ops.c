@@ -81,16 +81,18 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
 }
 
 /* A weight matmul: `copies` [din, dout] matrices are read (experts touched,
- * or heads of a per-head projection); `rows` token-rows are multiplied in
- * all (M for a dense projection, M k for routed experts); `use_frac` is the
- * fraction of the copies one token uses (k/E for experts, else 1).  Output
- * goes to the KV cache when to_kv. */
-static rl_op *matmul(builder *x, const char *name, double layers, double rows, double din,
-                     double dout, double copies, double use_frac, int to_kv)
+ * or heads of a per-head projection); each of `tokens` tokens is multiplied
+ * by `per_token` of them (k for routed experts, N for a per-head
+ * projection, else 1); `use_frac` is the fraction of all copies one token
+ * uses (k/E for routed experts, else 1), which scales B_crit.  Output goes
+ * to the KV cache when to_kv. */
+static rl_op *matmul(builder *x, const char *name, double layers, double tokens, double per_token,
+                     double din, double dout, double copies, double use_frac, int to_kv)
 {
     rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, layers);
     double mat = rl_dtype_matrix_bytes(x->c->prec.weights, din, dout);
-    op->tokens = rows;
+    double rows = tokens * per_token;
+    op->tokens = tokens;
     op->flops = 2.0 * rows * din * dout;
     op->weight_bytes = copies * mat;
     op->act_read = rows * din * x->ab;
@@ -191,14 +193,14 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     const rl_model *m = x->m;
     double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
     double N = (double)m->heads, K = (double)m->kv_heads;
-    matmul(x, "q_proj", L, x->M, D, N * H, 1, 1, 0);
-    matmul(x, "k_proj", L, x->M, D, K * H, 1, 1, 1);
-    matmul(x, "v_proj", L, x->M, D, K * H, 1, 1, 1);
+    matmul(x, "q_proj", L, x->M, 1, D, N * H, 1, 1, 0);
+    matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1);
+    matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
     elementwise(x, "rope", L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
     attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
     for (int i = 0; i < nseg; i++)
         attention_layers(x, &seg[i], &a);
-    matmul(x, "o_proj", L, x->M, N * H, D, 1, 1, 0);
+    matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0);
 }
 
 static void mla_block(builder *x, const segment *seg, int nseg)
@@ -209,12 +211,12 @@ static void mla_block(builder *x, const segment *seg, int nseg)
     double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
     double v = (double)m->v_head_dim;
     if (cq > 0) {
-        matmul(x, "q_a_proj", L, x->M, D, cq, 1, 1, 0);
-        matmul(x, "q_b_proj", L, x->M, cq, N * (nope + rope), 1, 1, 0);
+        matmul(x, "q_a_proj", L, x->M, 1, D, cq, 1, 1, 0);
+        matmul(x, "q_b_proj", L, x->M, 1, cq, N * (nope + rope), 1, 1, 0);
     } else {
-        matmul(x, "q_proj", L, x->M, D, N * (nope + rope), 1, 1, 0);
+        matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
     }
-    matmul(x, "kv_a_proj", L, x->M, D, ckv + rope, 1, 1, 1);
+    matmul(x, "kv_a_proj", L, x->M, 1, D, ckv + rope, 1, 1, 1);
     elementwise(x, "latent_norm", L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
     elementwise(x, "rope", L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
     for (int i = 0; i < nseg; i++) {
@@ -223,15 +225,15 @@ static void mla_block(builder *x, const segment *seg, int nseg)
             continue;
         double rows = s->seqs * s->T;
         if (s->T == 1) { /* decode: absorbed form over the cached latent */
-            matmul(x, "q_absorb", L, rows * N, nope, ckv, N, 1, 0);
+            matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
             attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
                             (ckv + rope) * x->kb, 0,
                             x->c->materialized ? ckv * x->kb : 0, 0};
             attention_layers(x, s, &a);
-            matmul(x, "v_absorb", L, rows * N, ckv, v, N, 1, 0);
+            matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
         } else { /* prefill: up-project the latents of all P + T tokens */
-            rl_op *kvb = matmul(x, "kv_b_proj", L, s->seqs * (s->P + s->T), ckv, N * (nope + v), 1,
-                                1, 0);
+            rl_op *kvb = matmul(x, "kv_b_proj", L, s->seqs * (s->P + s->T), 1, ckv, N * (nope + v),
+                                1, 1, 0);
             kvb->act_read = rows * ckv * x->ab;
             kvb->kv_read = s->seqs * s->P * ckv * x->kb;
             attn_shape a = {nope + rope, v, N * (nope + rope) * x->ab, N * v * x->ab, rope * x->kb,
@@ -239,12 +241,13 @@ static void mla_block(builder *x, const segment *seg, int nseg)
             attention_layers(x, s, &a);
         }
     }
-    matmul(x, "o_proj", L, x->M, N * v, D, 1, 1, 0);
+    matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0);
 }
 
-/* gate/up/down (or up/down) of `copies` [D, F] blocks on `rows` rows. */
-static void mlp(builder *x, const char *prefix, double layers, double rows, double F, double copies,
-                double use_frac)
+/* gate/up/down (or up/down) of `copies` [D, F] blocks, each token using
+ * `per_token` of them (see matmul). */
+static void mlp(builder *x, const char *prefix, double layers, double per_token, double F,
+                double copies, double use_frac)
 {
     if (layers <= 0 || copies <= 0)
         return;
@@ -252,12 +255,12 @@ static void mlp(builder *x, const char *prefix, double layers, double rows, doub
     char name[32];
     if (rl_arch_mlp_matrices(x->m) == 3) {
         snprintf(name, sizeof name, "%s_gate", prefix);
-        matmul(x, name, layers, rows, D, F, copies, use_frac, 0);
+        matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
     }
     snprintf(name, sizeof name, "%s_up", prefix);
-    matmul(x, name, layers, rows, D, F, copies, use_frac, 0);
+    matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
     snprintf(name, sizeof name, "%s_down", prefix);
-    matmul(x, name, layers, rows, F, D, copies, use_frac, 0);
+    matmul(x, name, layers, x->M, per_token, F, D, copies, use_frac, 0);
 }
 
 static void finish(builder *x)
@@ -316,19 +319,18 @@ int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_o
     elementwise(&x, "attn_residual", L, x.M * D, 1, 2, 0);
     elementwise(&x, "mlp_norm", L, x.M * D, NORM_FLOPS, 1, D);
     if (m->experts == 0) {
-        mlp(&x, "mlp", L, x.M, (double)m->d_ff, 1, 1);
+        mlp(&x, "mlp", L, 1, (double)m->d_ff, 1, 1);
     } else {
         double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
-        mlp(&x, "mlp", (double)m->dense_layers, x.M, (double)m->d_ff, 1, 1);
-        matmul(&x, "router", moe, x.M, D, E, 1, 1, 0);
-        mlp(&x, "expert", moe, x.M * k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M),
-            k / E);
+        mlp(&x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
+        matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
+        mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
         double sh = (double)m->shared_experts;
-        mlp(&x, "shared", moe, x.M * sh, (double)m->d_ff_expert, sh, 1);
+        mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
     elementwise(&x, "mlp_residual", L, x.M * D, 1, 2, 0);
     elementwise(&x, "final_norm", 1, x.M * D, NORM_FLOPS, 1, D);
-    matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, D, V, 1, 1, 0);
+    matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
     finish(&x);
     return 0;
 }
