@@ -433,7 +433,16 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
     }
 }
 
-void rl_model_push(lua_State *L, const rl_model *m) { push_fields(L, MODEL_FIELDS, m, m->abstract); }
+void rl_model_push(lua_State *L, const rl_model *m)
+{
+    push_fields(L, MODEL_FIELDS, m, m->abstract);
+    /* mha/gqa is derived from kv_heads: leave it out so that an override of
+     * kv_heads on the pushed table (a what-if) is not contradicted */
+    if (!m->abstract && m->attention != RL_ATTN_MLA) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, "attention");
+    }
+}
 
 void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
 
