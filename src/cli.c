@@ -322,6 +322,23 @@ static int load_hw(const cli_opts *o, rl_hw *h)
     return -1;
 }
 
+/* Print (or write to --output) a malloc'd text and free it. */
+static int emit_text(const cli_opts *o, char *text)
+{
+    char err[ERRLEN];
+    int rc = RL_EXIT_OK;
+    if (o->output) {
+        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            rc = RL_EXIT_IO;
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
+}
+
 /* Print (or write to --output) a result and free it. */
 static int emit(const cli_opts *o, cJSON *result)
 {
@@ -336,17 +353,7 @@ static int emit(const cli_opts *o, cJSON *result)
         fprintf(stderr, "roofline: %s\n", err);
         return RL_EXIT_IO;
     }
-    int rc = RL_EXIT_OK;
-    if (o->output) {
-        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
-            rc = RL_EXIT_IO;
-        }
-    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
-    }
-    free(text);
-    return rc;
+    return emit_text(o, text);
 }
 
 static int cmd_info(cli_opts *o)
@@ -483,17 +490,7 @@ static int cmd_import_hf(cli_opts *o)
         fprintf(stderr, "roofline import-hf: %s\n", err);
         return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
-    int rc = RL_EXIT_OK;
-    if (o->output) {
-        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline import-hf: %s\n", err);
-            rc = RL_EXIT_IO;
-        }
-    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
-    }
-    free(text);
-    return rc;
+    return emit_text(o, text);
 }
 
 static const command COMMANDS[] = {

@@ -290,6 +290,32 @@ static long long opt_count(lua_State *L, int opts, const char *key, long long de
     return v;
 }
 
+/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
+ * integers in 1..1e9 into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_count(L, opts, key, def);
+        return 1;
+    }
+    lua_Unsigned n = lua_rawlen(L, -1);
+    if (n < 1 || n > MAX_BATCHES)
+        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        if (!ok || v < 1 || v > 1000000000)
+            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        out[i - 1] = (long long)v;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)n;
+}
+
 static rl_precision opt_precision(lua_State *L, int opts)
 {
     rl_precision p = rl_precision_default();
@@ -358,25 +384,7 @@ static int l_step(lua_State *L)
     luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     rl_precision p = opt_precision(L, 1);
     long long batch[MAX_BATCHES];
-    int nb = 0;
-    lua_getfield(L, 1, "batch");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned n = lua_rawlen(L, -1);
-        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
-        for (lua_Unsigned i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer b = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
-                          "field 'batch': sizes must be integers in 1..1e9");
-            batch[nb++] = (long long)b;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        batch[nb++] = opt_count(L, 1, "batch", 1);
-    }
+    int nb = opt_count_list(L, 1, "batch", 1, batch);
     char err[ERRLEN];
     if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
         return luaL_error(L, "%s", err);
@@ -465,26 +473,8 @@ static int l_prefill(lua_State *L)
     rl_ops_config c;
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
-    int n = 0;
-    lua_getfield(L, 1, "tokens");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned len = lua_rawlen(L, -1);
-        luaL_argcheck(L, len >= 1 && len <= MAX_BATCHES, 1, "field 'tokens': 1 to 4096 lengths");
-        for (lua_Unsigned i = 1; i <= len; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer t = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && t >= 1 && t <= 1000000000, 1,
-                          "field 'tokens': lengths must be integers in 1..1e9");
-            tokens[n++] = (long long)t;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        tokens[n++] = opt_count(L, 1, "tokens", 0);
-        luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
-    }
+    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
     long long chunk = opt_count(L, 1, "chunk", 0);
     c.prefill_seqs = 1;
     for (int i = 0; i < n; i++) {
