@@ -55,7 +55,8 @@ typedef struct {
     rl_dtype act;
     int materialized, non_causal;
     const char *name, *source; /* import-hf */
-    int nargs; /* positional arguments left after the options */
+    int kv_given; /* --kv was on the command line */
+    int nargs;    /* positional arguments left after the options */
     char **args;
 } cli_opts;
 
@@ -76,16 +77,19 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || (*end && *end != ',') || errno) {
-            snprintf(err, errlen, "'%s': expected comma-separated integers", s);
+        /* echo at most 40 characters of the list: the reason must show */
+        const char *more = strlen(s) > 40 ? "..." : "";
+        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+            snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
-        if (v < min || v > max) {
-            snprintf(err, errlen, "'%s': %lld is outside %lld..%lld", s, v, min, max);
+        if (errno == ERANGE || v < min || v > max) {
+            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more,
+                     (int)(end - p) > 24 ? 24 : (int)(end - p), p, min, max);
             return -1;
         }
         if (n == cap) {
-            snprintf(err, errlen, "'%s': more than %d values", s, cap);
+            snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
         out[n++] = v;
@@ -98,6 +102,10 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
 static int parse_count(const char *flag, const char *s, long long max, long long *out)
 {
     char err[ERRLEN];
+    if (strchr(s, ',')) {
+        fprintf(stderr, "roofline: %s '%.40s': takes one integer, not a list\n", flag, s);
+        return -1;
+    }
     if (rl_cli_parse_list(s, 1, max, out, 1, err, sizeof err) != 1) {
         fprintf(stderr, "roofline: %s %s\n", flag, err);
         return -1;
@@ -187,11 +195,18 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             return 1;
         }
         if (ch == '?' || ch == ':' || !(option_flag(ch) & c->accepts)) {
-            const char *bad = argv[optind - 1];
-            fprintf(stderr, "roofline %s: %s '%s' (see roofline %s --help)\n", c->name,
-                    ch == ':' || (ch == '?' && optopt) ? "missing value or bad option"
-                                                       : "unknown option",
-                    bad, c->name);
+            /* name the option itself, never its value */
+            const char *name = argv[optind - 1];
+            for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
+                if (lo->val == ch)
+                    name = lo->name;
+            if (ch == '?' && optopt)
+                fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n",
+                        c->name, name, c->name);
+            else
+                fprintf(stderr, "roofline %s: %s option '%s%s' (see roofline %s --help)\n", c->name,
+                        ch == '?' ? "unknown" : "this command takes no", ch == '?' ? "" : "--",
+                        name, c->name);
             return -1;
         }
         char err[ERRLEN];
@@ -220,6 +235,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'k':
             if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
                 return -1;
+            o->kv_given = 1;
             break;
         case 'C':
             if (parse_dtype("--compute", optarg, &o->prec.compute) != 0)
@@ -290,6 +306,11 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'R': o->source = optarg; break;
         }
     }
+    if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
+        fprintf(stderr, "roofline %s: --set hw.%s: this command takes no hardware spec\n", c->name,
+                o->sets[1][0].field);
+        return -1;
+    }
     o->nargs = argc - optind;
     o->args = argv + optind;
     return 0;
@@ -304,13 +325,23 @@ static int need(const cli_opts *o, const char *cmd, const char *what, int have)
     return -1;
 }
 
+/* Load --model with its overrides; refuse options that cannot apply to it
+ * (--kv for an abstract model, --context beyond max_context). */
 static int load_model(const cli_opts *o, rl_model *m)
 {
     char err[ERRLEN];
-    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "roofline: %s\n", err);
-    return -1;
+    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) != 0 ||
+        (o->context > 0 && rl_model_check_context(m, o->context, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (m->abstract && o->kv_given) {
+        fprintf(stderr, "roofline: --kv: %s is an abstract model whose kv_bytes_per_token is given "
+                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)\n",
+                m->origin);
+        return -1;
+    }
+    return 0;
 }
 
 static int load_hw(const cli_opts *o, rl_hw *h)
@@ -495,18 +526,21 @@ static int cmd_import_hf(cli_opts *o)
 
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
-     "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
+     "Parameters, KV bytes and FLOPs per token of a model.\n"
+     "Parameter counts in total, active and per component (attention, MLP, router,\n"
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
-     "Decode step time, tokens/s and memory by the Scaling Book's formula (1), over --chips\n"
-     "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
-     "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
+     "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
+     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "largest batch that fits.  --batch defaults to 1.",
+     "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--set ...] [--format F]"},
     {"ops", cmd_ops,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
-     "Operator-by-operator roofline of one step: FLOPs, weight/activation/KV bytes, intensity,\n"
-     "bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
+     "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
+     "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
@@ -514,19 +548,21 @@ static const command COMMANDS[] = {
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
     {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
-     "Prefill time (TTFT without queueing) of one prompt per --tokens value, from the operator\n"
-     "list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
+     "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
     {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
-     "Convert a Hugging Face config.json (llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3,\n"
-     "deepseek_v2/v3, gpt_oss) into a model spec: roofline import-hf config.json > model/NAME.lua.\n"
+     "Convert a Hugging Face config.json into a model spec (Lua).\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
+     "roofline import-hf config.json > model/NAME.lua: roofline import-hf config.json > model/NAME.lua.\n"
      "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
      "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, 0,
-     "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format) in a sandbox (no io/os/require; instruction and memory budgets).",
+     "Run a what-if scenario: a Lua script with the `roofline` module.\n"
+     "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
+     "its arguments are in the global table `arg` (arg[0] is the script).",
      "SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

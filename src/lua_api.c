@@ -194,6 +194,55 @@ cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen)
 
 /* ---- argument helpers ------------------------------------------------------ */
 
+/* Copy every field of the table at `src` into the table at `dst`; where
+ * both hold a table under one key, merge recursively (so { flops = { fp4 =
+ * 4e15 } } adds fp4 and keeps bf16, like --set hw.flops.fp4). */
+static void merge_into(lua_State *L, int dst, int src)
+{
+    dst = lua_absindex(L, dst);
+    src = lua_absindex(L, src);
+    luaL_checkstack(L, 6, "override tables nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_gettable(L, dst);
+        if (lua_istable(L, -1) && lua_istable(L, -2)) {
+            merge_into(L, -1, -2);
+            lua_pop(L, 2);
+            continue;
+        }
+        lua_pop(L, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, dst);
+    }
+}
+
+/* Refuse keys of the option table at idx that are not in `known`
+ * (NULL-terminated): a typo must not silently fall back to a default. */
+static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int ok = 0;
+        for (const char *const *n = known; k && *n && !ok; n++)
+            ok = strcmp(k, *n) == 0;
+        if (!ok) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (const char *const *n = known; *n; n++) {
+                luaL_addstring(&b, n == known ? "" : ", ");
+                luaL_addstring(&b, *n);
+            }
+            luaL_pushresult(&b);
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
+                       lua_tostring(L, -1));
+        }
+    }
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
@@ -209,22 +258,12 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
             rl_model_push(L, m);
         } else {
             luaL_checktype(L, arg, LUA_TTABLE);
-            lua_newtable(L); /* shallow copy: overrides must not change the caller's table */
-            lua_pushnil(L);
-            while (lua_next(L, arg)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            lua_newtable(L); /* a copy: overrides must not change the caller's table */
+            merge_into(L, -1, arg);
         }
         if (ov_idx) {
             luaL_checktype(L, ov_idx, LUA_TTABLE);
-            lua_pushnil(L);
-            while (lua_next(L, ov_idx)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            merge_into(L, -1, ov_idx);
         }
         rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
         lua_pop(L, 1);
@@ -246,12 +285,7 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         rl_hw_push(L, h);
-        lua_pushnil(L);
-        while (lua_next(L, ov_idx)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -4);
-        }
+        merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
     }
@@ -360,6 +394,9 @@ static int l_info(lua_State *L)
     rl_model m;
     check_model(L, 1, 0, &m);
     int opts = lua_istable(L, 2) ? 2 : 0;
+    static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
+    if (opts)
+        check_keys(L, opts, "roofline.info", known);
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, "context", 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
@@ -370,6 +407,9 @@ static int l_info(lua_State *L)
 static int l_step(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"model",   "hw", "chips",   "batch", "context",
+                                        "weights", "kv", "compute", "ideal", NULL};
+    check_keys(L, 1, "roofline.step", known);
     rl_model m;
     rl_hw h;
     lua_getfield(L, 1, "model");
@@ -441,6 +481,10 @@ static int l_ops(lua_State *L)
     rl_model m;
     rl_hw h;
     rl_ops_config c;
+    static const char *const known[] = {"model", "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",  "causal",  "mfu",
+                                        "prefix", "phase", "batch", "context", "tokens", NULL};
+    check_keys(L, 1, "roofline.ops", known);
     opt_ops(L, &m, &h, &c);
     lua_getfield(L, 1, "phase");
     const char *phase = luaL_optstring(L, -1, "decode");
@@ -471,6 +515,10 @@ static int l_prefill(lua_State *L)
     rl_model m;
     rl_hw h;
     rl_ops_config c;
+    static const char *const known[] = {"model",  "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",   "causal",  "mfu",
+                                        "prefix", "tokens", "chunk", NULL};
+    check_keys(L, 1, "roofline.prefill", known);
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, "tokens", 0, tokens);

@@ -2,6 +2,8 @@
  * overrides, exit codes and error messages. */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include <cjson/cJSON.h>
 
 static char out[1 << 16];
@@ -127,6 +129,21 @@ static void bad_input(void **state)
         {"info --model /nonexistent/m.lua", "cannot read"},
         {"frobnicate", "unknown command"},
         {"run /nonexistent.lua", "cannot read"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --chips 8,16", "takes one integer"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.hbm_bw=1e-300",
+         "with --set hbm_bw=1e-300: field 'hbm_bw': must be >= 1"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.flops.bf16=nan",
+         "must be a finite number, got NaN"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.domain_chips=0",
+         "field 'domain_chips': must be > 0"},
+        {"step --model llama3-8b --hw " RL_SRCDIR "/model/llama3-8b.lua --context 10",
+         "is this a model spec?"},
+        {"info --model llama3-8b --set hw.hbm_bw=1", "takes no hardware spec"},
+        {"info --model llama3-8b --context 9000", "max_context"},
+        {"info --model llama3-8b.lua", "preset names take no .lua"},
+        {"info --model /tmp", "is a directory"},
+        {"info --model llama3-8b --format", "needs a value"},
+        {"run --format json x.lua", "takes no option '--format'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);
@@ -134,9 +151,20 @@ static void bad_input(void **state)
             fail_msg("roofline %s: exit %d, expected 2 (%s)", cases[i].args, rc, out);
         if (!strstr(out, cases[i].fragment))
             fail_msg("roofline %s: \"%s\" lacks \"%s\"", cases[i].args, out, cases[i].fragment);
-        if (strstr(out, "nan") || strstr(out, "\"rows\""))
+        if (strstr(out, "-nan") || strstr(out, " nan\n") || strstr(out, "\"rows\""))
             fail_msg("roofline %s printed a result: %s", cases[i].args, out);
     }
+}
+
+/* --output never replaces what is not a regular file (exit 1, device kept). */
+static void output_not_regular(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("info --model llama3-8b --output /dev/null", out, sizeof out), 1);
+    assert_non_null(strstr(out, "not a regular file"));
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
 }
 
 /* The demo scenario prints both chapter tables. */
@@ -198,6 +226,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
+        cmocka_unit_test(output_not_regular),
         cmocka_unit_test(ops_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,19 @@ static void errors(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "batch"));
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', context = 10,"
+                         " bogus = 1 }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "unknown field 'bogus'"));
+}
+
+/* Override tables merge into nested spec tables (like --set hw.flops.fp4). */
+static void nested_overrides(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.hw('h100-sxm', { flops = { fp4 = 4e15 } }).flops.bf16") ==
+                9.89e14);
 }
 
 /* format keeps the column order of step rows and SI units in CSV. */
@@ -126,6 +139,7 @@ int main(void)
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(errors),
         cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(nested_overrides),
         cmocka_unit_test(ops_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
