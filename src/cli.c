@@ -12,6 +12,7 @@
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 
@@ -30,6 +31,8 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_SHARD = 1 << 9,  /* --tp --ep --sp --pp --x --sharding --kv-split --attn --overlap */
+    O_OVERLAP = 1 << 10,
 };
 
 typedef struct {
@@ -44,6 +47,8 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
+    rl_shard_plan plan;
+    int sharded; /* a sharding option was given */
     int nargs; /* positional arguments left after the options */
     char **args;
 } cli_opts;
@@ -109,6 +114,11 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
+    {"tp", required_argument, 0, 'T'},      {"ep", required_argument, 0, 'E'},
+    {"sp", required_argument, 0, 'Q'},      {"pp", required_argument, 0, 'P'},
+    {"x", required_argument, 0, 'X'},       {"sharding", required_argument, 0, 'L'},
+    {"kv-split", required_argument, 0, 'K'}, {"attn", required_argument, 0, 'A'},
+    {"overlap", no_argument, 0, 'V'},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -124,6 +134,8 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'T': case 'E': case 'Q': case 'P': case 'X': case 'L': case 'K': case 'A': return O_SHARD;
+    case 'V': return O_SHARD | O_OVERLAP;
     }
     return 0;
 }
@@ -137,6 +149,14 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_SHARD)
+        fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
+                   "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
+                   "  --sharding 1d|2d [--x X]           Megatron or 2D weight-stationary (X chips on D)\n"
+                   "  --kv-split batch|seq|replicate     KV cache beyond K heads (default batch)\n"
+                   "  --attn tp|replicated               MoE attention with --ep (default tp)\n");
+    if (c->accepts & O_OVERLAP)
+        fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -150,6 +170,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->chips = 1;
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
+    o->plan = rl_shard_plan_default();
     optind = 1;
     opterr = 0;
     int ch;
@@ -219,6 +240,40 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case 'T': case 'E': case 'Q': case 'P': case 'X': {
+            long long *dst = ch == 'T' ? &o->plan.tp : ch == 'E' ? &o->plan.ep
+                           : ch == 'Q' ? &o->plan.sp : ch == 'P' ? &o->plan.pp : &o->plan.x;
+            const char *flag = ch == 'T' ? "--tp" : ch == 'E' ? "--ep" : ch == 'Q' ? "--sp"
+                             : ch == 'P' ? "--pp" : "--x";
+            if (parse_count(flag, optarg, 1000000, dst) != 0)
+                return -1;
+            o->sharded = 1;
+            break;
+        }
+        case 'L':
+            if (rl_layout_parse(optarg, &o->plan.layout) != 0) {
+                fprintf(stderr, "roofline: --sharding '%s': expected 1d or 2d\n", optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case 'K':
+            if (rl_kv_split_parse(optarg, &o->plan.kv) != 0) {
+                fprintf(stderr, "roofline: --kv-split '%s': expected batch, seq or replicate\n",
+                        optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case 'A':
+            if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
+                fprintf(stderr, "roofline: --attn '%s': expected tp or replicated\n", optarg);
+                return -1;
+            }
+            o->plan.attn_replicated = optarg[0] == 'r';
+            o->sharded = 1;
+            break;
+        case 'V': o->plan.overlap = 1; break;
         }
     }
     o->nargs = argc - optind;
@@ -304,7 +359,35 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    if (o->sharded || o->plan.overlap) {
+        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+}
+
+static int cmd_shard(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "shard", "--model M", o->model != NULL) != 0 ||
+        need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
+        need(o, "shard", "--context S", o->context > 0) != 0 ||
+        need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline shard: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
 }
 
 static int cmd_run(cli_opts *o)
@@ -325,11 +408,22 @@ static const command COMMANDS[] = {
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
+         O_SET | O_FORMAT,
      "Decode step time, tokens/s and memory by the Scaling Book's formula (1), over --chips\n"
      "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
      "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
-     "       [--compute D] [--ideal] [--set ...] [--format F]"},
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]\n"
+     "With a sharding option the step is per chip plus collectives (\"communication\": \"included\")."},
+    {"shard", cmd_shard,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
+     "Compare sharding strategies side by side for prefill (prompt of S tokens) and generation\n"
+     "(S cached tokens) on --chips chips: per-chip memory, HBM/compute/communication time, each\n"
+     "collective's time and latency-bound flag, the chapter's limits, the best plan for latency\n"
+     "and for throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
     {"run", cmd_run, 0,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format) in a sandbox (no io/os/require; instruction and memory budgets).",

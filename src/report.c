@@ -148,6 +148,21 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
         if (width[c] < 9)
             width[c] = 9;
     }
+    /* widen columns to their longest cell */
+    for (const cJSON *r = rows->child; r && !csv; r = r->next) {
+        c = 0;
+        for (const cJSON *k = first->child; k; k = k->next, c++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
+            char label[300];
+            double scale = table_scale(k->string, label, sizeof label);
+            buf cell = {0};
+            if (v)
+                put_value(&cell, v, scale, 0);
+            if (cell.s && (int)strlen(cell.s) > width[c])
+                width[c] = (int)strlen(cell.s);
+            free(cell.s);
+        }
+    }
     c = 0;
     for (const cJSON *k = first->child; k; k = k->next, c++) {
         char label[300];
@@ -229,6 +244,13 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
         if (!csv)
             put(&b, "\n");
         put_rows(&b, rows, csv);
+    }
+    /* table format: every other top-level array of objects is a titled table */
+    for (const cJSON *v = result->child; v && !csv; v = v->next) {
+        if (v == rows || !cJSON_IsArray(v) || !cJSON_IsObject(v->child))
+            continue;
+        put(&b, "\n%s:\n", v->string);
+        put_rows(&b, v, 0);
     }
     if (!b.s)
         put(&b, "%s", "");
