@@ -139,7 +139,8 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound", s->latency_bound);
-    cJSON_AddStringToObject(r, "best", best);
+    if (best)
+        cJSON_AddStringToObject(r, "best", best);
     cJSON_AddItemToArray(rows, r);
 }
 
@@ -160,7 +161,7 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
 
 /* One sentence on why the best plans of a phase win. */
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
-                    const rl_shard_limits *l, const rl_hw *h)
+                    const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit)
 {
     if (!lat) {
         snprintf(out, n, "no strategy fits in %.3g GB of HBM per chip", h->hbm_bytes * 1e-9);
@@ -175,6 +176,12 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                      thr->name, thr->tokens_per_s_per_chip);
     if (k < 0 || (size_t)k >= n)
         return;
+    if (nfit < nplans) {
+        int k2 = snprintf(out + k, n - k, "%d of %d plans do not fit in %.3g GB per chip. ",
+                          nplans - nfit, nplans, h->hbm_bytes * 1e-9);
+        if (k2 < 0 || (size_t)(k += k2) >= n)
+            return;
+    }
     if (pre)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
@@ -235,7 +242,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         cJSON_AddStringToObject(advice, key, bl >= 0 ? r[bl].name : "none fits");
         snprintf(key, sizeof key, "%s_throughput", pn);
         cJSON_AddStringToObject(advice, key, bt >= 0 ? r[bt].name : "none fits");
-        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, bt >= 0 ? &r[bt] : NULL, &l, h);
+        int nfit = 0;
+        for (int i = 0; i < n; i++)
+            nfit += r[i].fits;
+        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, bt >= 0 ? &r[bt] : NULL, &l, h, n,
+                nfit);
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -273,7 +284,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, &s, "");
+        add_shard_row(rows, &s, NULL);
         add_collectives(colls, &s, batch[i]);
     }
     return o;

@@ -381,10 +381,15 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                           sizeof err) != 0)
             continue;
         if (out[n].fits) {
-            if (*best_latency < 0 || out[n].step_s < out[*best_latency].step_s)
+            /* ties (within 0.1%) go to the plan leaving more HBM for the KV cache */
+            const rl_shard_result *b = *best_latency < 0 ? NULL : &out[*best_latency];
+            if (!b || out[n].step_s < b->step_s * 0.999 ||
+                (out[n].step_s <= b->step_s * 1.001 && out[n].total_bytes < b->total_bytes))
                 *best_latency = n;
-            if (*best_throughput < 0 ||
-                out[n].tokens_per_s_per_chip > out[*best_throughput].tokens_per_s_per_chip)
+            b = *best_throughput < 0 ? NULL : &out[*best_throughput];
+            if (!b || out[n].tokens_per_s_per_chip > b->tokens_per_s_per_chip * 1.001 ||
+                (out[n].tokens_per_s_per_chip >= b->tokens_per_s_per_chip * 0.999 &&
+                 out[n].total_bytes < b->total_bytes))
                 *best_throughput = n;
         }
         n++;

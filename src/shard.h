@@ -107,7 +107,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
  * all chips.  Writes up to `cap` results (plans that fail to evaluate are
  * skipped) and returns how many.  *best_latency / *best_throughput index
  * the fitting result with the least step_s / most tokens_per_s_per_chip
- * (-1 if none fits). */
+ * (ties within 0.1% go to the least HBM per chip; -1 if none fits). */
 int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
                      long long batch, long long context, rl_precision p, int overlap,
                      rl_shard_result *out, int cap, int *best_latency, int *best_throughput);
