@@ -15,6 +15,15 @@ static void add_precision(cJSON *o, rl_precision p, int abstract)
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(p.compute));
 }
 
+/* The fields every run result opens with. */
+static void add_run_header(cJSON *o, const rl_model *m, const rl_hw *h, long long chips)
+{
+    cJSON_AddStringToObject(o, "mode", "ideal");
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddNumberToObject(o, "chips", (double)chips);
+}
+
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
 {
     cJSON *o = cJSON_CreateObject();
@@ -76,10 +85,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_run_header(o, m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -209,10 +215,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         free(res);
         return NULL;
     }
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_run_header(o, m, h, chips);
     cJSON_AddNumberToObject(o, "batch", (double)batch);
     cJSON_AddNumberToObject(o, "prefill_batch", 1);
     cJSON_AddNumberToObject(o, "context", (double)context);
@@ -265,10 +268,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_run_header(o, m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication", "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
