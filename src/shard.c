@@ -339,7 +339,7 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
         for (long long ep = 1; ep * tp <= chips; ep *= 2) {
             if (chips % (tp * ep) || (ep > 1 && (E == 0 || E % ep)))
                 continue;
-            for (int rep = 0; rep <= (ep > 1); rep++) {
+            for (int rep = 0; rep <= (ep > 1 && tp > 1); rep++) {
                 rl_shard_plan pl = rl_shard_plan_default();
                 pl.tp = tp;
                 pl.ep = ep;
