@@ -408,11 +408,14 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
         l.w_ici = 2.0 * h->ici_bw;
     double F = m->abstract ? 0 : (double)m->d_ff, D = m->abstract ? 0 : (double)m->d_model;
     double B = (double)batch, C = rl_hw_peak(h, p.compute);
+    double ab = rl_dtype_bytes(p.compute), wb = rl_dtype_bytes(p.weights);
+    /* 4BDF/(Y C) of MLP math vs an AllGather + ReduceScatter of B D ab bytes */
     if (l.w_ici > 0 && C > 0)
-        l.prefill_tp_max = F * l.w_ici / C;
+        l.prefill_tp_max = 2.0 * F * l.w_ici / (C * ab);
     if (l.w_ici > 0) {
         l.beta = h->hbm_bw / l.w_ici;
-        l.generate_tp_max = F / (B * l.beta);
+        /* D F wb / (Y W_hbm) of weights vs B D ab / W_ici of activations */
+        l.generate_tp_max = F * wb / (B * l.beta * ab);
         l.t_1d_s = 4.0 * B * D / (3.0 * l.w_ici);
         l.t_2d_s = 2.0 * B * sqrt(8.0 * D * F / (double)chips) / l.w_ici;
     }

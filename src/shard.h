@@ -116,9 +116,11 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
 typedef struct {
     double w_ici;            /* bytes/s an AllGather moves per second on one axis
                                 (bidirectional ring: 2 * ici_bw; switch: links * ici_bw) */
-    double prefill_tp_max;   /* F * W_ici / peak: ~F / 2200 on v5e (sec. 3, Prefill) */
+    double prefill_tp_max;   /* 2 F W_ici / (peak bytes(act)): F W_ici / peak = ~F / 2200
+                                on v5e in bf16 (sec. 3, Prefill) */
     double beta;             /* W_hbm / W_ici */
-    double generate_tp_max;  /* F / (B * beta) (sec. 3, Generation) */
+    double generate_tp_max;  /* F / (B beta) (sec. 3, Generation), times
+                                bytes(weights) / bytes(act) off bf16/bf16 */
     double crossover_2d;     /* chips beyond which 2D beats 1D: 18 F / D (App. B) */
     double t_1d_s;           /* 4 B D / (3 W_ici): 1D MLP comm on a 3D torus (App. B) */
     double t_2d_s;           /* sqrt(128 (F/4D)) B D / (sqrt(chips) W_ici) at the optimum */
@@ -128,8 +130,8 @@ typedef struct {
 } rl_shard_limits;
 
 /* Limits for batch B (tokens in flight) on `chips` chips (tp group for the
- * latency threshold).  bf16 activations in the closed forms, as the
- * chapter's. */
+ * latency threshold).  Activations in the compute dtype; t_1d_s, t_2d_s
+ * and crossover_2d are the chapter's bf16 closed forms. */
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);
 

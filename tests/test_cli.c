@@ -196,6 +196,10 @@ static void shard_json(void **state)
                              "--context 8", out, sizeof out), 2);
     assert_int_equal(run_cli("shard --model llama3-70b --hw tpu-v5e --chips 16 --tp 4 "
                              "--context 8", out, sizeof out), 2);
+    /* the worked-problem-4 scenario: 5.20 ms (test_shard.c derives it) */
+    assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/sharding_worked_problem_4.lua", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "tp16 kv=seq: step 5.20 ms"));
 }
 
 int main(void)

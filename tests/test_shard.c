@@ -140,6 +140,12 @@ static void section_3_limits(void **state)
     assert_rel(l.prefill_tp_max, 16384.0 / 2200, 0.01);
     assert_rel(l.beta, 8.19e11 / 9e10, 1e-12);
     assert_rel(l.generate_tp_max, 16384.0 / (32 * 9.1), 1e-9);
+    /* int8 math doubles the peak and halves the activation bytes: the same
+     * 2 * 16384 * 9e10 / (3.94e14 * 1) = 7.485; int8 weights with bf16
+     * activations halve the generation bound (28.13) */
+    assert_rel(rl_shard_limits_of(&m, &h, 16, 32, INT8).prefill_tp_max, 7.485, 1e-3);
+    rl_precision w8 = {RL_INT8, RL_BF16, RL_BF16};
+    assert_rel(rl_shard_limits_of(&m, &h, 16, 32, w8).generate_tp_max, 16384.0 / (32 * 9.1 * 2), 1e-9);
 }
 
 /* Appendix C: B = 16, D = 8192 int8 activations (131,072 B) on an 8-chip
