@@ -14,9 +14,9 @@
  * the AllToAll's array summed over the group (the Scaling Book's V).
  *
  * Per level (g chips, W = hw->ici_bw one-way per link, a = per-hop latency):
- *   ring / torus axis of size g, with wraparound: a bidirectional ring does
- *     ceil((g-1)/2) steps; each moves bytes/g over one link per direction.
- *     AllGather = ReduceScatter: latency ceil((g-1)/2)*a,
+ *   ring / torus axis of size s, with wraparound: a bidirectional ring does
+ *     ceil((s-1)/2) = floor(s/2) steps; each moves bytes/g over one link per
+ *     direction.  AllGather = ReduceScatter: latency floor(s/2) a per axis,
  *     bandwidth bytes / (2 W n_axes) (the book's V / (W_ici n_axes) with
  *     W_ici = 2W bidirectional; exact for even g).  A group spanning several
  *     torus axes pays each axis's latency and gets n_axes times the links.
@@ -32,11 +32,12 @@
  *     every chip sends (g-1)/g of its bytes/g directly: bytes (g-1)/(g^2 W
  *     links), latency a.
  *   point-to-point: bytes / W (one link; a switch's links * W), latency a.
- * Two levels (g > domain_chips, domain_chips divides g): hierarchical — the
- * inner collective over d = domain_chips chips on ICI/NVLink and the outer
- * one over g/d domains on the network (net_bw per chip, net_latency per
- * step, ring algorithm: g/d - 1 steps) carrying bytes/d per chip; the two
- * levels add.  The torus axis sizes of a group come from rl_comm_torus_axes
+ * Two levels (the group crosses domains, see rl_comm_time): hierarchical —
+ * the inner collective over the d members sharing a domain on ICI/NVLink and
+ * the outer one over g/d of them on the network (net_bw per chip,
+ * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
+ * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
+ * the network; the two levels add.  The torus axis sizes of a group come from rl_comm_torus_axes
  * (TPU slice shapes; every axis treated as having wraparound). */
 #ifndef RL_COMM_H
 #define RL_COMM_H
