@@ -137,6 +137,7 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
     cJSON_AddBoolToObject(r, "fits", s->fits);
+    cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
@@ -144,7 +145,7 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddNumberToObject(r, "step_s", s->step_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
-    cJSON_AddNumberToObject(r, "latency_bound", s->latency_bound);
+    cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
     if (best)
         cJSON_AddStringToObject(r, "best", best);
     cJSON_AddItemToArray(rows, r);
