@@ -189,7 +189,11 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         if (k2 < 0 || (size_t)(k += k2) >= n)
             return;
     }
-    if (pre)
+    if (l->activation_bytes <= 0)
+        snprintf(out + k, n - k,
+                 "An abstract model has no D or F: collectives and the chapter's limits are not"
+                 " modelled.");
+    else if (pre)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
                  " beyond it sequence parallelism or replicas.",

@@ -23,8 +23,10 @@
  * Assumptions (stated once): weights and FLOPs split evenly; embeddings and
  * the LM head vocab-parallel over tp; K/V projections and KV heads
  * replicated beyond K chips (the chapter's advice); routing balanced over
- * experts; activations in the compute dtype; prefill attention at the
- * causal average context T/2. */
+ * experts; tokens (and prefill FLOPs) split evenly over a stage's chips;
+ * activations in the compute dtype; prefill attention at the causal average
+ * context T/2.  Abstract models (totals only) shard by totals with no
+ * collectives: without D there is no activation to move. */
 #ifndef RL_SHARD_H
 #define RL_SHARD_H
 

@@ -235,6 +235,25 @@ static void compare_picks(void **state)
             assert_true(i != bl && i != bt);
 }
 
+/* An abstract model (seed 000's 30B napkin model: totals only) shards by
+ * totals: 8 v5e, tp8, int8 weights: 30e9 / 8 bytes per chip, no
+ * collectives (no D to move). */
+static void abstract_model(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, ".lua", "return { name = 'abs30b', params = 30e9, kv_bytes_per_token = 1e5 }");
+    rl_model m = load_model(path, NULL, 0);
+    unlink(path);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 8;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 8, 4096, INT8);
+    assert_rel(r.weight_bytes, 30e9 / 8, 1e-12);
+    assert_rel(r.kv_bytes, 8 * 4096 * 1e5 / 8, 1e-12);
+    assert_int_equal(r.ncoll, 0);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -290,7 +309,8 @@ int main(void)
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
-        cmocka_unit_test(errors),                    cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(abstract_model),            cmocka_unit_test(errors),
+        cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
