@@ -330,10 +330,16 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
 {
     int n = 0;
     char err[512];
-    rl_shard_plan cand[256];
+#define MAX_CAND 512
+    rl_shard_plan cand[MAX_CAND];
+#define PUSH(plan_)                                                                                \
+    do {                                                                                           \
+        if (nc < MAX_CAND)                                                                         \
+            cand[nc++] = (plan_);                                                                  \
+    } while (0)
     int nc = 0;
     long long E = m->abstract ? 0 : m->experts;
-    for (long long tp = 1; tp <= chips && nc < 240; tp *= 2) {
+    for (long long tp = 1; tp <= chips; tp *= 2) {
         if (chips % tp)
             continue;
         for (long long ep = 1; ep * tp <= chips; ep *= 2) {
@@ -349,21 +355,21 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                 if (phase == RL_PHASE_GENERATE && beyond_k) {
                     for (int k = 0; k < 3; k++) {
                         pl.kv = (rl_kv_split)k;
-                        cand[nc++] = pl;
+                        PUSH(pl);
                     }
                 } else {
-                    cand[nc++] = pl;
+                    PUSH(pl);
                 }
                 if (ep == 1 && !rep && tp >= 4 && !m->abstract && E == 0) {
                     rl_shard_plan d2 = pl;
                     d2.layout = RL_LAYOUT_2D;
                     d2.kv = RL_KV_BATCH;
-                    cand[nc++] = d2;
+                    PUSH(d2);
                 }
                 if (phase == RL_PHASE_PREFILL && ep == 1 && tp < chips) {
                     rl_shard_plan s = pl; /* sequence parallel over all remaining chips */
                     s.sp = chips / tp;
-                    cand[nc++] = s;
+                    PUSH(s);
                 }
             }
         }
@@ -372,9 +378,10 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
             pl.tp = tp;
             pl.pp = chips / tp;
             pl.overlap = overlap;
-            cand[nc++] = pl;
+            PUSH(pl);
         }
     }
+#undef PUSH
     *best_latency = *best_throughput = -1;
     for (int i = 0; i < nc && n < cap; i++) {
         if (rl_shard_eval(m, h, &cand[i], phase, chips, batch, context, p, &out[n], err,
