@@ -233,6 +233,11 @@ static void compare_picks(void **state)
     for (int i = 0; i < n; i++)
         if (!res[i].fits)
             assert_true(i != bl && i != bt);
+    /* thousands of chips across pods: the candidate list stays bounded and
+     * some plan fits (run under ASan by make test-asan) */
+    rl_model moe = load_model("mixtral-8x7b", NULL, 0);
+    n = rl_shard_compare(&moe, &v5e, RL_PHASE_GENERATE, 4096, 4096, 4096, p, 0, res, 256, &bl, &bt);
+    assert_true(n > 0 && n <= 256 && bl >= 0 && bt >= 0);
 }
 
 /* An abstract model (seed 000's 30B napkin model: totals only) shards by
