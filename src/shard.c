@@ -64,6 +64,15 @@ static long long best_x(const rl_model *m, long long tp)
     return best;
 }
 
+/* Chips the KV cache splits over by heads: min(tp, K); 1 for MLA, whose
+ * latent cache every head shares (DeepSeek-V2 section 2.1). */
+static long long kv_head_shards(const rl_model *m, long long tp)
+{
+    if (m->attention == RL_ATTN_MLA)
+        return 1;
+    return tp < m->kv_heads ? tp : m->kv_heads;
+}
+
 typedef struct {
     const rl_hw *h;
     rl_shard_result *r;
@@ -112,7 +121,7 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
     if (!m->abstract) {
         if (pl->tp > m->heads)
             FAIL("tp: %lld exceeds the %lld query heads (N) of %s", pl->tp, m->heads, m->name);
-        if (pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
+        if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
             FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
                  m->kv_heads);
         if (pl->pp > m->layers)
@@ -149,7 +158,8 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
         k += snprintf(out + k, n - k, " ep%lld%s", pl->ep, pl->attn_replicated ? " attn=rep" : "");
     if (pl->sp > 1)
         k += snprintf(out + k, n - k, " sp%lld", pl->sp);
-    if (!prefill && !m->abstract && pl->tp > m->kv_heads && !(pl->ep > 1 && pl->attn_replicated))
+    if (!prefill && !m->abstract && pl->tp > kv_head_shards(m, pl->tp) &&
+        !(pl->ep > 1 && pl->attn_replicated))
         k += snprintf(out + k, n - k, " kv=%s", rl_kv_split_name(pl->kv));
     if (pl->pp > 1)
         k += snprintf(out + k, n - k, " pp%lld", pl->pp);
@@ -198,8 +208,11 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         read = stored;
     } else {
         double D = (double)m->d_model, H = (double)m->head_dim, L = (double)m->layers;
-        double N = (double)m->heads, K = (double)m->kv_heads;
-        double qo = L * 2.0 * D * H * N, kvp = L * 2.0 * D * H * K;
+        double K = (double)m->kv_heads;
+        /* K/V projections shard over at most K chips; the rest of the
+         * attention weights over heads (MLA: all of them, by heads) */
+        double kvp = m->attention == RL_ATTN_MLA ? 0.0 : L * 2.0 * D * H * K;
+        double qo = pc.attention - kvp;
         double kv_shards = fmin(Mtp, K);
         double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp : qo / Mtp + kvp / kv_shards;
         double vocab = (pc.embedding + pc.lm_head) / Mtp;
@@ -216,15 +229,16 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     double weight_read = read * wb;
 
     /* ---- KV cache per chip ---- */
-    double kvpt = rl_arch_kv_bytes_per_token(m, p.kv);
-    double seq_len = (double)context; /* generation: S cached; prefill: T written */
+    /* one sequence's cache: S cached (generation) or T written (prefill),
+     * windowed layers capped at their window */
+    double kv_seq = rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context, RL_KV_IDEAL);
     double kv_chip_seqs, kv_chip_frac; /* sequences per chip and fraction of each */
     if (m->abstract) {
         kv_chip_seqs = (double)ceil_div(bm, ep);
         kv_chip_frac = 1.0 / (double)(tp * sp);
     } else {
-        long long kh = tp < m->kv_heads ? tp : m->kv_heads; /* head shards */
-        long long z = tp / kh;                              /* tp chips beyond the heads */
+        long long kh = kv_head_shards(m, tp); /* head shards */
+        long long z = tp / kh;                /* tp chips beyond the heads */
         long long bz = pl->attn_replicated && ep > 1 ? M : ep; /* batch split for EP */
         if (pl->attn_replicated && ep > 1) {
             kh = 1;
@@ -238,7 +252,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         else if (z > 1 && !prefill && pl->kv == RL_KV_SEQ)
             kv_chip_frac /= (double)z;
     }
-    double kv_tick = kv_chip_seqs * seq_len * kvpt * kv_chip_frac / P;
+    double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
     /* storage: every micro-batch's cache stays resident */
     r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
@@ -262,7 +276,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     double L = stage_layers;
     if (!m->abstract) {
         double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
-        long long kh = tp < m->kv_heads ? tp : m->kv_heads, z = tp / kh;
+        long long kh = kv_head_shards(m, tp), z = tp / kh;
         double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) / P : 0.0;
         double dense_layers = L - moe_layers;
         if (pl->layout == RL_LAYOUT_2D) {
@@ -309,7 +323,8 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         }
         if (sp > 1) /* ring attention: every chip sees the whole prompt's K and V */
             add_coll(&cx, "KV AllGather (seq)", RL_ALLGATHER,
-                     (double)bm * (double)context * 2.0 * K / (double)kh * Hd * rl_dtype_bytes(p.kv),
+                     (double)bm * (double)context * rl_arch_kv_elems_per_token_layer(m) /
+                         (double)kh * rl_dtype_bytes(p.kv),
                      sp, M, 1, L);
     }
     if (pp > 1)
@@ -351,7 +366,7 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                 pl.ep = ep;
                 pl.attn_replicated = rep;
                 pl.overlap = overlap;
-                int beyond_k = !m->abstract && tp > m->kv_heads && !rep;
+                int beyond_k = !m->abstract && tp > kv_head_shards(m, tp) && !rep;
                 if (phase == RL_PHASE_GENERATE && beyond_k) {
                     for (int k = 0; k < 3; k++) {
                         pl.kv = (rl_kv_split)k;

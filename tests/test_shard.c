@@ -259,6 +259,25 @@ static void abstract_model(void **state)
     assert_int_equal(r.ncoll, 0);
 }
 
+/* MLA (DeepSeek-V3): the latent cache is shared by every head, so it
+ * cannot split by heads (DeepSeek-V2 section 2.1); tp16 with kv=batch holds
+ * ceil(64 / 16) = 4 whole sequences per chip: 4 * 4096 * 61 * (512 + 64)
+ * * 2 bytes (by hand, bf16), and pays the two AllToAlls per layer. */
+static void mla_cache_by_batch(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 16;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 64, 4096, rl_precision_default());
+    assert_rel(r.kv_bytes, 4.0 * 4096 * 61 * (512 + 64) * 2, 1e-12);
+    int alltoall = 0;
+    for (int i = 0; i < r.ncoll; i++)
+        alltoall += r.coll[i].c.kind == RL_ALLTOALL;
+    assert_int_equal(alltoall, 2);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -314,7 +333,8 @@ int main(void)
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
-        cmocka_unit_test(abstract_model),            cmocka_unit_test(errors),
+        cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
+        cmocka_unit_test(errors),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
