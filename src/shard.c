@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "ops.h"
 #include "roofline.h"
 
 rl_shard_plan rl_shard_plan_default(void)
@@ -259,9 +260,22 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     r->fits = r->total_bytes <= h->hbm_bytes;
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
-    double per_token = rl_arch_flops_per_token(m) +
-                       rl_arch_attention_flops_per_token(m, prefill ? context / 2.0 : context);
-    r->flops = tokens * per_token / (double)(M * sp * pp);
+    if (prefill && !m->abstract) {
+        /* the operator list counts causal pairs T(T+1)/2, windows, norms and
+         * the LM head on the last token only (ops.h) */
+        rl_ops_config oc = rl_ops_config_default();
+        oc.prec = p;
+        oc.act = p.compute;
+        oc.prefill_seqs = bm;
+        oc.prefill_tokens = context;
+        rl_ops ops;
+        if (rl_ops_build(m, h, &oc, &ops, err, errlen) != 0)
+            return -1;
+        r->flops = ops.flops / (double)(M * sp * pp);
+    } else {
+        double per_token = rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context);
+        r->flops = tokens * per_token / (double)(M * sp * pp);
+    }
     rl_roofline mm = rl_roofline_time(r->flops, weight_read, rl_hw_peak(h, p.compute), h->hbm_bw);
     r->compute_s = mm.compute_s;
     r->weight_load_s = mm.memory_s;

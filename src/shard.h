@@ -10,7 +10,8 @@
  * replicated; expert parallelism for MoE (AllToAll dispatch and combine,
  * attention TP-sharded or replicated); sequence parallelism in prefill;
  * pipeline stages; independent replicas.  Uses arch (params, FLOPs, KV),
- * roofline (peak), step (precision), comm (collective cost), spec.
+ * ops (prefill FLOPs), roofline (peak), step (precision), comm (collective
+ * cost), spec.
  *
  * A plan's chips: tp * ep * sp * pp per replica, times replicas.  Mesh order
  * (for strides in comm): tp innermost, then ep, sp, pp.  Per chip, per step:
@@ -24,8 +25,8 @@
  * the LM head vocab-parallel over tp; K/V projections and KV heads
  * replicated beyond K chips (the chapter's advice); routing balanced over
  * experts; tokens (and prefill FLOPs) split evenly over a stage's chips;
- * activations in the compute dtype; prefill attention at the causal average
- * context T/2.  Abstract models (totals only) shard by totals with no
+ * activations in the compute dtype; prefill FLOPs from the operator list
+ * (ops.h: causal pairs, windows, LM head on the last token).  Abstract models (totals only) shard by totals with no
  * collectives: without D there is no activation to move. */
 #ifndef RL_SHARD_H
 #define RL_SHARD_H

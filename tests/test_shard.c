@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "ops.h"
 #include "shard.h"
 
 static const rl_precision INT8 = {RL_INT8, RL_INT8, RL_INT8};
@@ -184,6 +185,17 @@ static void one_chip_is_formula_1(void **state)
     assert_rel(r.weight_bytes, s.mem.weight_bytes, 1e-12);
     assert_rel(r.kv_bytes, s.mem.kv_bytes, 1e-12);
     assert_int_equal(r.ncoll, 0);
+    /* prefill FLOPs are the operator list's (ops.h), split over the chips */
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 4;
+    rl_shard_result pre = eval(&m, &h, pl, RL_PHASE_PREFILL, 4, 1, 4096, p);
+    rl_ops_config oc = rl_ops_config_default();
+    oc.prefill_seqs = 1;
+    oc.prefill_tokens = 4096;
+    rl_ops ops;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m, &h, &oc, &ops, err, sizeof err), 0);
+    assert_rel(pre.flops, ops.flops / 4, 1e-12);
 }
 
 /* Replicas and pipelines (seed 000 section 3: replicas, not DP).  8 H100,
