@@ -8,6 +8,14 @@
 
 static const rl_precision INT8 = {RL_INT8, RL_INT8, RL_INT8};
 
+/* The default plan with `tp` tensor-parallel chips. */
+static rl_shard_plan tp_plan(long long tp)
+{
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = tp;
+    return pl;
+}
+
 static rl_shard_result eval(const rl_model *m, const rl_hw *h, rl_shard_plan pl, rl_phase ph,
                             long long chips, long long batch, long long context, rl_precision p)
 {
@@ -41,8 +49,7 @@ static void worked_problem_4(void **state)
     (void)state;
     rl_model m = load_model("scaling-book-18b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 16;
+    rl_shard_plan pl = tp_plan(16);
     pl.kv = RL_KV_SEQ;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 1, 128000, INT8);
     assert_rel(r.kv_load_s, 262144.0 * 128000 / 16 / 8.19e11, 1e-9);
@@ -84,8 +91,7 @@ static void worked_problem_6(void **state)
     (void)state;
     rl_model m = load_model("scaling-book-18b-moe", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 8;
+    rl_shard_plan pl = tp_plan(8);
     pl.ep = 16;
     double experts = 3.0 * 4096 * 2048 * 64, attn = 2.0 * 4096 * 256 * 40 * 64;
     double rest = 4096.0 * 32128 / 8 + 4096.0 * 16 * 64 + 129.0 * 4096;
@@ -164,8 +170,7 @@ static void appendix_c(void **state)
     assert_true(l.activation_latency_bound);
     assert_false(rl_shard_limits_of(&m, &h, 8, 64, INT8).activation_latency_bound);
     /* the strategy's own AllReduces agree */
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 8;
+    rl_shard_plan pl = tp_plan(8);
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 16, 1024, INT8);
     assert_int_equal(r.ncoll, 2);
     assert_int_equal(r.latency_bound, 2);
@@ -186,8 +191,7 @@ static void one_chip_is_formula_1(void **state)
     assert_rel(r.kv_bytes, s.mem.kv_bytes, 1e-12);
     assert_int_equal(r.ncoll, 0);
     /* prefill FLOPs are the operator list's (ops.h), split over the chips */
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 4;
+    rl_shard_plan pl = tp_plan(4);
     rl_shard_result pre = eval(&m, &h, pl, RL_PHASE_PREFILL, 4, 1, 4096, p);
     rl_ops_config oc = rl_ops_config_default();
     oc.prefill_seqs = 1;
@@ -208,8 +212,7 @@ static void replicas_pipeline_overlap(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = rl_precision_default();
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 2;
+    rl_shard_plan pl = tp_plan(2);
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 64, 4096, p);
     assert_int_equal(r.replicas, 4);
     assert_int_equal(r.replica_batch, 16);
@@ -263,8 +266,7 @@ static void abstract_model(void **state)
     rl_model m = load_model(path, NULL, 0);
     unlink(path);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 8;
+    rl_shard_plan pl = tp_plan(8);
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 8, 4096, INT8);
     assert_rel(r.weight_bytes, 30e9 / 8, 1e-12);
     assert_rel(r.kv_bytes, 8 * 4096 * 1e5 / 8, 1e-12);
@@ -280,8 +282,7 @@ static void mla_cache_by_batch(void **state)
     (void)state;
     rl_model m = load_model("deepseek-v3", NULL, 0);
     rl_hw h = load_hw("h200", NULL, 0);
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 16;
+    rl_shard_plan pl = tp_plan(16);
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 64, 4096, rl_precision_default());
     assert_rel(r.kv_bytes, 4.0 * 4096 * 61 * (512 + 64) * 2, 1e-12);
     int alltoall = 0;
@@ -299,8 +300,7 @@ static void errors(void **state)
     rl_precision p = rl_precision_default();
     rl_shard_result r;
     char err[512];
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 3;
+    rl_shard_plan pl = tp_plan(3);
     assert_int_equal(rl_shard_eval(&m, &h, &pl, RL_PHASE_GENERATE, 16, 1, 8, p, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "chips"));
     pl.tp = 1;
@@ -324,8 +324,7 @@ static void wrong_expectation(void **state)
     (void)state;
     rl_model m = load_model("scaling-book-18b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
-    rl_shard_plan pl = rl_shard_plan_default();
-    pl.tp = 16;
+    rl_shard_plan pl = tp_plan(16);
     pl.kv = RL_KV_SEQ;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 1, 128000, INT8);
     assert_rel(r.step_s, r.kv_load_s + r.weight_load_s, 0.01);
