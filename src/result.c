@@ -127,6 +127,7 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
         cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
         cJSON_AddNumberToObject(o, "group", (double)c->c.group);
         cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
+        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
         cJSON_AddNumberToObject(o, "count", c->count);
         cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
         cJSON_AddNumberToObject(o, "total_s", c->total_s);

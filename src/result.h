@@ -33,8 +33,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
  * plan and phase: strategy, weight/kv bytes per chip, fits, flops_per_chip
  * (one tick), the terms, comm_s, step_s, tokens_per_s_per_chip, collectives,
  * latency_bound_collectives, best) and
- * collectives (what, collective, group, bytes, count, each_s, total_s,
- * latency_bound, fabric) of the best plans.  NULL when out of memory. */
+ * collectives (what, collective, group, bytes, per_layer, count (per step),
+ * each_s, total_s, latency_bound, fabric) of the best plans.  NULL when out of memory. */
 cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p, int overlap);
 

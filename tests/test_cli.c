@@ -168,7 +168,7 @@ static void shard_json(void **state)
     const cJSON *colls = cJSON_GetObjectItem(j, "collectives");
     assert_true(cJSON_GetArraySize(colls) >= 2);
     static const char *ck[] = {"phase", "strategy", "what", "collective", "group", "bytes",
-                               "count", "each_s", "total_s", "latency_bound"};
+                               "per_layer", "count", "each_s", "total_s", "latency_bound"};
     for (const cJSON *c = colls->child; c; c = c->next)
         for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
             assert_non_null(cJSON_GetObjectItem(c, ck[k]));
