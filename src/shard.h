@@ -23,10 +23,12 @@
  *     token (decode) or a prompt batch (prefill) takes pp ticks.
  * Assumptions (stated once): weights and FLOPs split evenly; embeddings and
  * the LM head vocab-parallel over tp; K/V projections and KV heads
- * replicated beyond K chips (the chapter's advice); routing balanced over
- * experts; tokens (and prefill FLOPs) split evenly over a stage's chips;
- * activations in the compute dtype; prefill FLOPs from the operator list
- * (ops.h: causal pairs, windows, LM head on the last token).  Abstract models (totals only) shard by totals with no
+ * replicated beyond K chips (the chapter's advice; MLA's latent cache never
+ * splits by heads); routing balanced over experts; tokens (and prefill
+ * FLOPs) split evenly over a stage's chips; activations in the compute
+ * dtype; prefill FLOPs from the operator list (ops.h: causal pairs,
+ * windows, LM head on the last token); KV caches of windowed layers capped
+ * at the window.  Abstract models (totals only) shard by totals with no
  * collectives: without D there is no activation to move. */
 #ifndef RL_SHARD_H
 #define RL_SHARD_H
