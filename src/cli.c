@@ -13,6 +13,7 @@
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 
@@ -33,7 +34,13 @@ enum {
     O_FORMAT = 1 << 8, /* --format --output */
     O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
+    O_OVERLAP = 1 << 12,
 };
+
+/* getopt values of the sharding options (beyond every short-option char) */
+enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
+       OPT_OVERLAP };
 
 typedef struct {
     const char *model, *hw;
@@ -55,6 +62,8 @@ typedef struct {
     rl_dtype act;
     int materialized, non_causal;
     const char *name, *source; /* import-hf */
+    rl_shard_plan plan;
+    int sharded;  /* a sharding option was given */
     int kv_given; /* --kv was on the command line */
     int nargs;    /* positional arguments left after the options */
     char **args;
@@ -133,6 +142,12 @@ static const struct option LONGOPTS[] = {
     {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
     {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
     {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
+    {"tp", required_argument, 0, OPT_TP},   {"ep", required_argument, 0, OPT_EP},
+    {"sp", required_argument, 0, OPT_SP},   {"pp", required_argument, 0, OPT_PP},
+    {"x", required_argument, 0, OPT_X},     {"sharding", required_argument, 0, OPT_SHARDING},
+    {"kv-split", required_argument, 0, OPT_KV_SPLIT},
+    {"moe-attn", required_argument, 0, OPT_MOE_ATTN},
+    {"overlap", no_argument, 0, OPT_OVERLAP},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -150,6 +165,9 @@ static int option_flag(int c)
     case 'f': case 'o': return O_FORMAT;
     case 'N': case 'R': return O_IMPORT;
     case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
+    case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
+    case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
+    case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     }
     return 0;
 }
@@ -163,6 +181,14 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_SHARD)
+        fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
+                   "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
+                   "  --sharding 1d|2d [--x X]           Megatron or 2D weight-stationary (X chips on D)\n"
+                   "  --kv-split batch|seq|replicate     KV cache beyond K heads (default batch)\n"
+                   "  --moe-attn tp|replicated           MoE attention with --ep (default tp)\n");
+    if (c->accepts & O_OVERLAP)
+        fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -184,6 +210,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
     o->act = RL_BF16;
+    o->plan = rl_shard_plan_default();
     optind = 1;
     opterr = 0;
     int ch;
@@ -304,6 +331,40 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'n': o->non_causal = 1; break;
         case 'N': o->name = optarg; break;
         case 'R': o->source = optarg; break;
+        case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: {
+            long long *dst = ch == OPT_TP ? &o->plan.tp : ch == OPT_EP ? &o->plan.ep
+                           : ch == OPT_SP ? &o->plan.sp : ch == OPT_PP ? &o->plan.pp : &o->plan.x;
+            const char *flag = ch == OPT_TP ? "--tp" : ch == OPT_EP ? "--ep" : ch == OPT_SP ? "--sp"
+                             : ch == OPT_PP ? "--pp" : "--x";
+            if (parse_count(flag, optarg, 1000000, dst) != 0)
+                return -1;
+            o->sharded = 1;
+            break;
+        }
+        case OPT_SHARDING:
+            if (rl_layout_parse(optarg, &o->plan.layout) != 0) {
+                fprintf(stderr, "roofline: --sharding '%s': expected 1d or 2d\n", optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_KV_SPLIT:
+            if (rl_kv_split_parse(optarg, &o->plan.kv) != 0) {
+                fprintf(stderr, "roofline: --kv-split '%s': expected batch, seq or replicate\n",
+                        optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_MOE_ATTN:
+            if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
+                fprintf(stderr, "roofline: --moe-attn '%s': expected tp or replicated\n", optarg);
+                return -1;
+            }
+            o->plan.attn_replicated = optarg[0] == 'r';
+            o->sharded = 1;
+            break;
+        case OPT_OVERLAP: o->plan.overlap = 1; break;
         }
     }
     if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
@@ -411,7 +472,35 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    if (o->sharded || o->plan.overlap) {
+        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+}
+
+static int cmd_shard(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "shard", "--model M", o->model != NULL) != 0 ||
+        need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
+        need(o, "shard", "--context S", o->context > 0) != 0 ||
+        need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline shard: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
 }
 
 static int cmd_run(cli_opts *o)
@@ -531,12 +620,24 @@ static const command COMMANDS[] = {
      "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
+         O_SET | O_FORMAT,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
-     "largest batch that fits.  --batch defaults to 1.",
+     "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
+     "is per chip plus collectives (\"communication\": \"included\").",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
-     "       [--compute D] [--ideal] [--set ...] [--format F]"},
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]"},
+    {"shard", cmd_shard,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
+     "Compare sharding strategies for prefill and generation side by side.\n"
+     "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
+     "per-chip memory, HBM/compute/communication time, each collective's time and\n"
+     "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
+     "throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
      "Operator-by-operator roofline of one decode, prefill or mixed step.\n"

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
+#include "shard.h"
 #include "spec.h"
 
 #define ERRLEN 1024
@@ -402,33 +403,120 @@ static int l_info(lua_State *L)
     return push_result(L, rl_result_info(&m, p, context));
 }
 
-/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
- * kv=, compute=} */
-static int l_step(lua_State *L)
+/* The fields every run takes: model, hw (required), chips (default 1),
+ * context (required), weights/kv/compute.  Errors are Lua errors. */
+static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
+                      rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"model",   "hw", "chips",   "batch", "context",
-                                        "weights", "kv", "compute", "ideal", NULL};
-    check_keys(L, 1, "roofline.step", known);
-    rl_model m;
-    rl_hw h;
     lua_getfield(L, 1, "model");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
+    check_model(L, lua_gettop(L), 0, m);
     lua_getfield(L, 1, "hw");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, &h);
+    check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
-    long long chips = opt_count(L, 1, "chips", 1);
-    long long context = opt_count(L, 1, "context", 0);
-    luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
-    rl_precision p = opt_precision(L, 1);
+    *chips = opt_count(L, 1, "chips", 1);
+    *context = opt_count(L, 1, "context", 0);
+    luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    *p = opt_precision(L, 1);
+    char err[ERRLEN];
+    if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+static const char *opt_string(lua_State *L, int opts, const char *key)
+{
+    lua_getfield(L, opts, key);
+    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+    if (!lua_isnil(L, -1) && !s)
+        luaL_error(L, "option '%s': expected a string", key);
+    lua_pop(L, 1); /* the table still holds the string */
+    return s;
+}
+
+/* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
+ * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
+ * Returns 1 if any was given. */
+static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
+{
+    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
+                                       "moe_attn", "overlap"};
+    int given = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        lua_getfield(L, opts, keys[i]);
+        given |= !lua_isnil(L, -1);
+        lua_pop(L, 1);
+    }
+    *pl = rl_shard_plan_default();
+    pl->tp = opt_count(L, opts, "tp", 1);
+    pl->ep = opt_count(L, opts, "ep", 1);
+    pl->sp = opt_count(L, opts, "sp", 1);
+    pl->pp = opt_count(L, opts, "pp", 1);
+    pl->x = opt_count(L, opts, "x", 0);
+    const char *s = opt_string(L, opts, "sharding");
+    if (s && rl_layout_parse(s, &pl->layout) != 0)
+        luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
+    s = opt_string(L, opts, "kv_split");
+    if (s && rl_kv_split_parse(s, &pl->kv) != 0)
+        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
+    s = opt_string(L, opts, "moe_attn");
+    if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
+    pl->attn_replicated = s && s[0] == 'r';
+    lua_getfield(L, opts, "overlap");
+    pl->overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return given;
+}
+
+/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
+ * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
+ * overlap=]}: with a sharding field the step adds collectives. */
+static int l_step(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips", "batch",    "context",  "weights",
+                                        "kv",    "compute", "ideal", "tp",  "ep",       "sp",
+                                        "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
+                                        NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.step", known);
+    check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, "batch", 1, batch);
-    char err[ERRLEN];
-    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
-        return luaL_error(L, "%s", err);
+    rl_shard_plan pl;
+    if (opt_plan(L, 1, &pl)) {
+        char err[ERRLEN] = "";
+        cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
+        if (!r && err[0])
+            return luaL_error(L, "%s", err);
+        return push_result(L, r);
+    }
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
+ * compute=, overlap=false}: strategies side by side (rl_result_shard). */
+static int l_shard(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
+                                        "weights", "kv", "compute", "overlap", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.shard", known);
+    check_run(L, &m, &h, &chips, &context, &p);
+    long long batch = opt_count(L, 1, "batch", 1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
 }
 
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
@@ -553,8 +641,8 @@ static int l_format(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
-    {"ops", l_ops},     {"prefill", l_prefill},
+    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
+    {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
     {NULL, NULL},
 };
 

@@ -274,6 +274,13 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
             put_rows(&b, rows);
         }
     }
+    /* table format: every other top-level array of objects is a titled table */
+    for (const cJSON *v = result->child; v && !csv; v = v->next) {
+        if (v == rows || !cJSON_IsArray(v) || !cJSON_IsObject(v->child))
+            continue;
+        put(&b, "\n%s:\n", v->string);
+        put_rows(&b, v);
+    }
     if (!b.s)
         put(&b, "%s", "");
     if (b.oom) {
