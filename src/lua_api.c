@@ -12,6 +12,7 @@
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
+#include "shard.h"
 #include "spec.h"
 
 #define ERRLEN 1024
@@ -195,6 +196,55 @@ cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen)
 
 /* ---- argument helpers ------------------------------------------------------ */
 
+/* Copy every field of the table at `src` into the table at `dst`; where
+ * both hold a table under one key, merge recursively (so { flops = { fp4 =
+ * 4e15 } } adds fp4 and keeps bf16, like --set hw.flops.fp4). */
+static void merge_into(lua_State *L, int dst, int src)
+{
+    dst = lua_absindex(L, dst);
+    src = lua_absindex(L, src);
+    luaL_checkstack(L, 6, "override tables nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_gettable(L, dst);
+        if (lua_istable(L, -1) && lua_istable(L, -2)) {
+            merge_into(L, -1, -2);
+            lua_pop(L, 2);
+            continue;
+        }
+        lua_pop(L, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, dst);
+    }
+}
+
+/* Refuse keys of the option table at idx that are not in `known`
+ * (NULL-terminated): a typo must not silently fall back to a default. */
+static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int ok = 0;
+        for (const char *const *n = known; k && *n && !ok; n++)
+            ok = strcmp(k, *n) == 0;
+        if (!ok) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (const char *const *n = known; *n; n++) {
+                luaL_addstring(&b, n == known ? "" : ", ");
+                luaL_addstring(&b, *n);
+            }
+            luaL_pushresult(&b);
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
+                       lua_tostring(L, -1));
+        }
+    }
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
@@ -210,22 +260,12 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
             rl_model_push(L, m);
         } else {
             luaL_checktype(L, arg, LUA_TTABLE);
-            lua_newtable(L); /* shallow copy: overrides must not change the caller's table */
-            lua_pushnil(L);
-            while (lua_next(L, arg)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            lua_newtable(L); /* a copy: overrides must not change the caller's table */
+            merge_into(L, -1, arg);
         }
         if (ov_idx) {
             luaL_checktype(L, ov_idx, LUA_TTABLE);
-            lua_pushnil(L);
-            while (lua_next(L, ov_idx)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            merge_into(L, -1, ov_idx);
         }
         rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
         lua_pop(L, 1);
@@ -247,12 +287,7 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         rl_hw_push(L, h);
-        lua_pushnil(L);
-        while (lua_next(L, ov_idx)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -4);
-        }
+        merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
     }
@@ -289,6 +324,32 @@ static long long opt_count(lua_State *L, int opts, const char *key, long long de
     }
     lua_pop(L, 1);
     return v;
+}
+
+/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
+ * integers in 1..1e9 into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_count(L, opts, key, def);
+        return 1;
+    }
+    lua_Unsigned n = lua_rawlen(L, -1);
+    if (n < 1 || n > MAX_BATCHES)
+        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        if (!ok || v < 1 || v > 1000000000)
+            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        out[i - 1] = (long long)v;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)n;
 }
 
 static rl_precision opt_precision(lua_State *L, int opts)
@@ -335,57 +396,235 @@ static int l_info(lua_State *L)
     rl_model m;
     check_model(L, 1, 0, &m);
     int opts = lua_istable(L, 2) ? 2 : 0;
+    static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
+    if (opts)
+        check_keys(L, opts, "roofline.info", known);
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, "context", 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
-/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
- * kv=, compute=} */
-static int l_step(lua_State *L)
+/* The fields every run takes: model, hw (required), chips (default 1),
+ * context (required), weights/kv/compute.  Errors are Lua errors. */
+static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
+                      rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    rl_model m;
-    rl_hw h;
     lua_getfield(L, 1, "model");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
+    check_model(L, lua_gettop(L), 0, m);
     lua_getfield(L, 1, "hw");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, &h);
+    check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
-    long long chips = opt_count(L, 1, "chips", 1);
-    long long context = opt_count(L, 1, "context", 0);
-    luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
-    rl_precision p = opt_precision(L, 1);
-    long long batch[MAX_BATCHES];
-    int nb = 0;
-    lua_getfield(L, 1, "batch");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned n = lua_rawlen(L, -1);
-        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
-        for (lua_Unsigned i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer b = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
-                          "field 'batch': sizes must be integers in 1..1e9");
-            batch[nb++] = (long long)b;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        batch[nb++] = opt_count(L, 1, "batch", 1);
-    }
+    *chips = opt_count(L, 1, "chips", 1);
+    *context = opt_count(L, 1, "context", 0);
+    luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    *p = opt_precision(L, 1);
     char err[ERRLEN];
+    if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+static const char *opt_string(lua_State *L, int opts, const char *key)
+{
+    lua_getfield(L, opts, key);
+    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+    if (!lua_isnil(L, -1) && !s)
+        luaL_error(L, "option '%s': expected a string", key);
+    lua_pop(L, 1); /* the table still holds the string */
+    return s;
+}
+
+/* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
+ * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
+ * Returns 1 if any was given. */
+static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
+{
+    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
+                                       "moe_attn", "overlap"};
+    int given = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        lua_getfield(L, opts, keys[i]);
+        given |= !lua_isnil(L, -1);
+        lua_pop(L, 1);
+    }
+    *pl = rl_shard_plan_default();
+    pl->tp = opt_count(L, opts, "tp", 1);
+    pl->ep = opt_count(L, opts, "ep", 1);
+    pl->sp = opt_count(L, opts, "sp", 1);
+    pl->pp = opt_count(L, opts, "pp", 1);
+    pl->x = opt_count(L, opts, "x", 0);
+    const char *s = opt_string(L, opts, "sharding");
+    if (s && rl_layout_parse(s, &pl->layout) != 0)
+        luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
+    s = opt_string(L, opts, "kv_split");
+    if (s && rl_kv_split_parse(s, &pl->kv) != 0)
+        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
+    s = opt_string(L, opts, "moe_attn");
+    if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
+    pl->attn_replicated = s && s[0] == 'r';
+    lua_getfield(L, opts, "overlap");
+    pl->overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return given;
+}
+
+/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
+ * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
+ * overlap=]}: with a sharding field the step adds collectives. */
+static int l_step(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips", "batch",    "context",  "weights",
+                                        "kv",    "compute", "ideal", "tp",  "ep",       "sp",
+                                        "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
+                                        NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.step", known);
+    check_run(L, &m, &h, &chips, &context, &p);
+    long long batch[MAX_BATCHES];
+    int nb = opt_count_list(L, 1, "batch", 1, batch);
+    rl_shard_plan pl;
     long long bmax = 0;
     for (int i = 0; i < nb; i++)
         bmax = batch[i] > bmax ? batch[i] : bmax;
-    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0 ||
-        rl_memory_check_exact(&m, bmax, context, p.kv, err, sizeof err) != 0)
-        return luaL_error(L, "%s", err);
+    char xerr[ERRLEN];
+    if (rl_memory_check_exact(&m, bmax, context, p.kv, xerr, sizeof xerr) != 0)
+        return luaL_error(L, "%s", xerr);
+    if (opt_plan(L, 1, &pl)) {
+        char err[ERRLEN] = "";
+        cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
+        if (!r && err[0])
+            return luaL_error(L, "%s", err);
+        return push_result(L, r);
+    }
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
+ * compute=, overlap=false}: strategies side by side (rl_result_shard). */
+static int l_shard(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
+                                        "weights", "kv", "compute", "overlap", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.shard", known);
+    check_run(L, &m, &h, &chips, &context, &p);
+    long long batch = opt_count(L, 1, "batch", 1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
+}
+
+/* Fields of roofline.ops / roofline.prefill shared with the CLI options:
+ * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix. */
+static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, m);
+    lua_getfield(L, 1, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, h);
+    lua_pop(L, 2);
+    *c = rl_ops_config_default();
+    c->chips = opt_count(L, 1, "chips", 1);
+    c->prec = opt_precision(L, 1);
+    c->act = opt_dtype(L, 1, "act", RL_BF16);
+    lua_getfield(L, 1, "attn");
+    const char *attn = luaL_optstring(L, -1, "fused");
+    luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
+                  "field 'attn' must be \"fused\" or \"materialized\"");
+    c->materialized = attn[0] == 'm';
+    lua_getfield(L, 1, "causal");
+    c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
+    lua_getfield(L, 1, "mfu");
+    c->mfu = luaL_optnumber(L, -1, 0);
+    lua_getfield(L, 1, "prefix");
+    lua_Integer prefix = luaL_optinteger(L, -1, 0);
+    luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
+    c->prefill_prefix = (long long)prefix;
+    lua_pop(L, 4);
+}
+
+static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract)
+        luaL_error(L, "%s: an abstract model has no operators", m->origin);
+    if (rl_ops_check(m, h, c, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
+ * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
+ * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
+ * result (rows = operators). */
+static int l_ops(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    static const char *const known[] = {"model", "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",  "causal",  "mfu",
+                                        "prefix", "phase", "batch", "context", "tokens", NULL};
+    check_keys(L, 1, "roofline.ops", known);
+    opt_ops(L, &m, &h, &c);
+    lua_getfield(L, 1, "phase");
+    const char *phase = luaL_optstring(L, -1, "decode");
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    luaL_argcheck(L, prefill || decode, 1, "field 'phase' must be decode, prefill or mixed");
+    lua_pop(L, 1);
+    long long batch = opt_count(L, 1, "batch", 1);
+    if (prefill) {
+        c.prefill_seqs = decode ? 1 : batch;
+        c.prefill_tokens = opt_count(L, 1, "tokens", 0);
+        luaL_argcheck(L, c.prefill_tokens > 0, 1, "field 'tokens' is required for prefill");
+    }
+    if (decode) {
+        c.decode_batch = batch;
+        c.decode_context = opt_count(L, 1, "context", 0);
+        luaL_argcheck(L, c.decode_context > 0, 1, "field 'context' is required for decode");
+    }
+    check_ops_config(L, &m, &h, &c);
+    return push_result(L, rl_result_ops(&m, &h, &c));
+}
+
+/* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
+ * precision/attention fields of roofline.ops} -> the `roofline prefill`
+ * result (rows: tokens, ttft_s, chunked_s, achieved_mfu, ...). */
+static int l_prefill(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    static const char *const known[] = {"model",  "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",   "causal",  "mfu",
+                                        "prefix", "tokens", "chunk", NULL};
+    check_keys(L, 1, "roofline.prefill", known);
+    opt_ops(L, &m, &h, &c);
+    long long tokens[MAX_BATCHES];
+    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
+    long long chunk = opt_count(L, 1, "chunk", 0);
+    c.prefill_seqs = 1;
+    for (int i = 0; i < n; i++) {
+        c.prefill_tokens = tokens[i];
+        check_ops_config(L, &m, &h, &c);
+    }
+    return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
 }
 
 /* roofline.format(result, "table"|"csv"|"json") -> string */
@@ -438,8 +677,9 @@ static int l_write(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
-    {"write", l_write}, {NULL, NULL},
+    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
+    {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill}, {"write", l_write},
+    {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)

@@ -14,7 +14,8 @@
 
 typedef struct {
     double weight_bytes;   /* all parameters, bytes(weights) each */
-    double kv_bytes;       /* B * S * KV bytes per token */
+    double kv_bytes;       /* B * KV bytes of a sequence at S (windowed layers capped
+                            * at W: rl_arch_kv_bytes_per_sequence, ideal view) */
     double total_bytes;    /* weights + KV (activations are negligible in decode) */
     double capacity_bytes; /* chips * hbm_bytes */
     int fits;              /* total <= capacity */
@@ -36,8 +37,11 @@ int rl_memory_check_exact(const rl_model *m, long long batch, long long context,
 
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
- * not fit; capped at 2^53 (an absurd spec, e.g. 1e-300 KV bytes per token,
- * cannot overflow the integer).  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+ * not fit; at most RL_MAX_BATCH.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+/* The largest batch the tool reasons about (the CLI's --batch limit too);
+ * rl_memory_max_batch saturates here rather than overflow. */
+#define RL_MAX_BATCH 1e9
+
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
 

@@ -6,14 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
 
 #include "interrupt.h"
 
-const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20};
-const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20};
+const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20, 10.0};
+const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 600.0};
 
 #define HOOK_EVERY 1000
 
@@ -27,9 +28,16 @@ typedef struct {
     rl_sandbox_limits lim;
     size_t used;
     long executed;
-    const char *stopped; /* why the script is being stopped, or NULL */
-    int over_budget;     /* stopped by the instruction budget (not SIGINT) */
+    double deadline; /* CLOCK_MONOTONIC seconds */
+    char spent[128]; /* non-empty once a budget is exhausted: the reason */
 } sandbox_state;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -53,27 +61,64 @@ static sandbox_state *state_of(lua_State *L)
     return *(sandbox_state **)lua_getextraspace(L);
 }
 
-/* Count instructions; stop on budget exhaustion or SIGINT.  Once stopped, the
- * hook fires on every instruction and raises again, so a script cannot catch
- * the error with pcall and carry on: the first instruction after the pcall
- * returns raises it outside. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     sandbox_state *s = state_of(L);
-    if (!s->stopped) {
+    if (!s->spent[0]) {
         s->executed += HOOK_EVERY;
-        if (rl_interrupted())
-            s->stopped = "interrupted (SIGINT)";
-        else if ((s->over_budget = s->executed > s->lim.instructions))
-            s->stopped = "instruction budget exceeded (an endless loop?)";
-        if (!s->stopped)
+        if (s->executed > s->lim.instructions)
+            snprintf(s->spent, sizeof s->spent,
+                     "instruction budget of %ld exceeded (endless loop?)", s->lim.instructions);
+        else if (now_s() > s->deadline)
+            snprintf(s->spent, sizeof s->spent, "time limit of %.0f s exceeded", s->lim.seconds);
+        else if (rl_interrupted())
+            snprintf(s->spent, sizeof s->spent, "interrupted (SIGINT)");
+        else
             return;
+        /* from now on every instruction fails, so pcall cannot keep it alive */
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
     }
-    if (s->over_budget)
-        luaL_error(L, "%s: %I VM instructions allowed", s->stopped, (lua_Integer)s->lim.instructions);
-    luaL_error(L, "%s", s->stopped);
+    luaL_error(L, "%s", s->spent);
+}
+
+/* Lua runs two kinds of code with hooks off, out of the budget's reach:
+ * finalizers (__gc, ldo.c GCTM) and a message handler called for an error
+ * raised inside the hook.  So setmetatable refuses a metatable with a __gc
+ * field (Lua marks an object for finalization only at setmetatable time; the
+ * real setmetatable is upvalue 1, out of any script's reach), and xpcall
+ * calls its handler only after unwinding, as an ordinary hooked call. */
+static int safe_setmetatable(lua_State *L)
+{
+    if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
+        return luaL_error(L, "__gc metamethods are not allowed in the sandbox");
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* xpcall(f, handler, ...): like pcall; on error returns false and
+ * handler(err) (or handler's own error). */
+static int safe_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, 1); /* f, then the extra arguments */
+    for (int i = 3; i <= n; i++)
+        lua_pushvalue(L, i);
+    if (lua_pcall(L, n - 2, LUA_MULTRET, 0) == LUA_OK) {
+        lua_pushboolean(L, 1);
+        lua_replace(L, n); /* true where the last argument was; results after */
+        return lua_gettop(L) - n + 1;
+    }
+    lua_pushvalue(L, 2);
+    lua_insert(L, -2);
+    lua_pcall(L, 1, 1, 0); /* handler(err); its error, if any, is the result */
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
 }
 
 /* Worst-case steps of matching pattern p against a subject of n bytes: a
@@ -108,8 +153,9 @@ static double pattern_steps(const char *p, size_t plen, size_t n)
     return steps;
 }
 
-/* string.find / match / gmatch / gsub with the original as upvalue 1:
- * refuse a pattern whose worst case exceeds PATTERN_STEPS_MAX. */
+/* string.find / match / gmatch / gsub with the original as upvalue 1 and
+ * its name as upvalue 2: refuse a pattern whose worst case exceeds
+ * PATTERN_STEPS_MAX, since the hook cannot stop a C call. */
 static int pattern_guard(lua_State *L)
 {
     size_t n, plen;
@@ -129,44 +175,6 @@ static int pattern_guard(lua_State *L)
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
-}
-
-/* Lua runs two kinds of code with hooks off, out of the budget's reach:
- * finalizers (__gc, ldo.c GCTM) and a message handler called for an error
- * raised inside the hook.  So setmetatable refuses a metatable with a __gc
- * field (Lua marks an object for finalization only at setmetatable time), and
- * xpcall calls its handler only after unwinding, as an ordinary call. */
-static int safe_setmetatable(lua_State *L)
-{
-    if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
-        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
-    lua_settop(L, 2);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 2, 1);
-    return 1;
-}
-
-/* xpcall(f, handler, ...): like pcall; on error returns false and
- * handler(err) (or handler's own error). */
-static int safe_xpcall(lua_State *L)
-{
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    int n = lua_gettop(L);
-    lua_pushvalue(L, 1); /* f, then the extra arguments */
-    for (int i = 3; i <= n; i++)
-        lua_pushvalue(L, i);
-    if (lua_pcall(L, n - 2, LUA_MULTRET, 0) == LUA_OK) {
-        lua_pushboolean(L, 1);
-        lua_replace(L, n); /* true where the last argument was; results after */
-        return lua_gettop(L) - n + 1;
-    }
-    lua_pushvalue(L, 2);
-    lua_insert(L, -2);
-    lua_pcall(L, 1, 1, 0); /* handler(err); its error, if any, is the result */
-    lua_pushboolean(L, 0);
-    lua_insert(L, -2);
-    return 2;
 }
 
 static int undefined_global(lua_State *L)
@@ -199,6 +207,8 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
         lua_pushnil(L);
         lua_setglobal(L, *r);
     }
+    /* the real setmetatable lives only as the wrapper's upvalue (a global,
+     * even under an odd name, is reachable through rawget(_G, name)) */
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, safe_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
@@ -225,7 +235,7 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     lua_pop(L, 1);
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    rl_sandbox_reset_budget(L);
     return L;
 }
 
@@ -242,10 +252,9 @@ void rl_sandbox_reset_budget(lua_State *L)
 {
     sandbox_state *s = state_of(L);
     s->executed = 0;
-    if (s->stopped) {
-        s->stopped = NULL;
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
-    }
+    s->spent[0] = '\0';
+    s->deadline = now_s() + s->lim.seconds;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
 }
 
 static int traceback(lua_State *L)
@@ -263,6 +272,7 @@ static char *slurp(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    errno = 0;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -278,9 +288,10 @@ static char *slurp(const char *path, size_t *len)
         buf = bigger;
         cap *= 2;
     }
-    int bad = ferror(f), saved = errno;
+    int saved = errno;
+    int bad = ferror(f);
     fclose(f);
-    if (buf && (bad || n == cap)) { /* read error (a directory: EISDIR), or over 64 MiB */
+    if (buf && (bad || n == cap)) { /* read error (EISDIR for a directory), or over 64 MiB */
         free(buf);
         errno = bad ? (saved ? saved : EIO) : EFBIG;
         return NULL;
@@ -301,16 +312,37 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
     char chunkname[1024];
     snprintf(chunkname, sizeof chunkname, "@%s", path);
     lua_pushcfunction(L, traceback);
-    int rc = luaL_loadbufferx(L, src, len, chunkname, "t");
+    /* like luaL_loadfile: skip a UTF-8 BOM and a first line starting with
+     * '#' (a shebang), keeping the newline so line numbers stay right */
+    const char *text = src;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    if (len > 0 && text[0] == '#') {
+        const char *nl = memchr(text, '\n', len);
+        len -= nl ? (size_t)(nl - text) : len;
+        text = nl ? nl : text + len;
+    }
+    int loaded = luaL_loadbufferx(L, text, len, chunkname, "t");
     free(src);
+    int rc = loaded;
     if (rc == LUA_OK) {
         rl_sandbox_reset_budget(L);
         rc = lua_pcall(L, 0, nresults, top + 1);
     }
     if (rc != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
+        if (loaded != LUA_OK && loaded != LUA_ERRMEM) {
+            snprintf(err, errlen, "%s: syntax error: %s", path, msg ? msg : "?");
+            lua_settop(L, top);
+            return -1;
+        }
+        sandbox_state *s = state_of(L);
         /* load errors already carry the chunk name; runtime ones carry file:line */
-        if (msg && strstr(msg, path) == msg)
+        if (s->spent[0])
+            snprintf(err, errlen, "%s: %s", path, s->spent);
+        else if (msg && strstr(msg, path) == msg)
             snprintf(err, errlen, "%s", msg);
         else
             snprintf(err, errlen, "%s: %s", path, msg ? msg : "error object is not a string");

@@ -2,8 +2,15 @@
  *
  * Owns: which libraries a script sees (base without load/loadfile/dofile/
  * collectgarbage, math, string, table, utf8), the error on reads of undefined
- * globals, the instruction budget, and the memory cap enforced through the Lua
- * allocator.  Uses only Lua's C API. */
+ * globals, the instruction budget and wall-clock limit (checked by a count
+ * hook; once spent, every further instruction fails, so pcall cannot swallow
+ * it), the memory cap enforced through the Lua allocator, and the refusal of
+ * __gc finalizers (Lua runs them with hooks off, so they could loop forever).
+ * A C call cannot be interrupted, so string.find/match/gmatch/gsub refuse a
+ * pattern whose worst-case backtracking on the subject passes 1e10 steps;
+ * xpcall's handler runs after unwinding (hooked); _G's metatable is locked.
+ * SIGINT (interrupt.h) stops a script like an exhausted budget.
+ * Uses only Lua's C API. */
 #ifndef RL_SANDBOX_H
 #define RL_SANDBOX_H
 
@@ -14,6 +21,7 @@
 typedef struct {
     long instructions; /* VM instructions before the script is stopped */
     size_t memory;     /* bytes the state may hold at once */
+    double seconds;    /* wall-clock seconds per top-level run */
 } rl_sandbox_limits;
 
 /* Limits for spec files: small, a spec is a table literal. */
@@ -33,7 +41,8 @@ void rl_sandbox_close(lua_State *L);
  * errors, runtime errors, budget and memory exhaustion, unreadable file). */
 int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen);
 
-/* Reset the instruction counter (call before each top-level run). */
+/* Reset the instruction counter and the clock (call before each top-level
+ * run; rl_sandbox_dofile does). */
 void rl_sandbox_reset_budget(lua_State *L);
 
 #endif
