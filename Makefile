@@ -19,7 +19,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan demo deps help clean install
+.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -48,6 +48,40 @@ test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
 
+# libFuzzer harnesses (fuzz/fuzz_*.c), built with clang against the library
+# under ASan+UBSan in build-fuzz/, each run FUZZ_SECONDS from its seeds
+# (fuzz/seeds/NAME plus the spec, config.json and bad-input files).  New
+# corpus entries go to build-fuzz/corpus/NAME, crashes to build-fuzz/crashes/.
+FUZZ_CC      ?= $(shell command -v clang-14 || command -v clang)
+FUZZ_SECONDS ?= 20
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
+fuzz_seeds_fuzz_spec      := model hw_profiles tests/bad_inputs/model tests/bad_inputs/hw
+fuzz_seeds_fuzz_import_hf := tests/data/hf tests/bad_inputs/hf
+fuzz_seeds_fuzz_cli       := fuzz/seeds/cli
+
+fuzz:
+	@if [ -z "$(FUZZ_CC)" ]; then echo "make fuzz: clang not found (skipped)"; exit 1; fi
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' \
+	    SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libroofline.a
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
+	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc $(PKG_CFLAGS) -DRL_SRCDIR='"$(CURDIR)"' \
+	    -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a $(PKG_LIBS) -lm -o build-fuzz/$$n \
+	    || exit 1; done
+	@fail=0; summary=""; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
+	  mkdir -p build-fuzz/corpus/$$n build-fuzz/crashes; seeds=""; \
+	  case $$n in fuzz_spec) seeds="$(fuzz_seeds_fuzz_spec)";; \
+	    fuzz_import_hf) seeds="$(fuzz_seeds_fuzz_import_hf)";; fuzz_cli) seeds="$(fuzz_seeds_fuzz_cli)";; esac; \
+	  echo "== $$n: $(FUZZ_SECONDS) s"; \
+	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -close_fd_mask=2 \
+	    -artifact_prefix=build-fuzz/crashes/$$n- build-fuzz/corpus/$$n $$seeds \
+	    > build-fuzz/$$n.log 2>&1 || fail=1; \
+	  line=$$(grep -E '^Done [0-9]+ runs' build-fuzz/$$n.log || echo "FAILED, see build-fuzz/$$n.log"); \
+	  cov=$$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' build-fuzz/$$n.log | tail -1); \
+	  summary="$$summary$$n: $$line ($$cov)\n"; done; \
+	printf "$$summary"; if [ $$fail -ne 0 ]; then echo "make fuzz: a harness failed"; exit 1; fi
+
 # The main job on a built-in example: the Scaling Book's LLaMA-2-13B tables.
 demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
@@ -72,12 +106,14 @@ help:
 	@echo "make            build bin/roofline"
 	@echo "make test       build and run the cmocka suite (exit non-zero on failure)"
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
+	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
+	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d)

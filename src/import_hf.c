@@ -55,7 +55,8 @@ static void put(out_t *o, const char *fmt, ...)
     while (!o->oom) {
         va_list ap;
         va_start(ap, fmt);
-        int n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
+        /* NULL + 0 is undefined behaviour: pass NULL itself while empty */
+        int n = vsnprintf(o->s ? o->s + o->len : NULL, o->cap - o->len, fmt, ap);
         va_end(ap);
         if (n >= 0 && (size_t)n < o->cap - o->len) {
             o->len += (size_t)n;

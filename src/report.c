@@ -41,7 +41,8 @@ static void put(buf *b, const char *fmt, ...)
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        /* NULL + 0 is undefined behaviour: pass NULL itself while empty */
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->cap - b->len, fmt, ap);
         va_end(ap);
         if (n < 0) {
             b->oom = 1;

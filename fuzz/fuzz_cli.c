@@ -1,0 +1,40 @@
+/* fuzz_cli.c — libFuzzer harness for the CLI argument parser and the
+ * commands behind it (cli.h rl_cli_main).  The input is argv: arguments
+ * separated by NUL bytes, the first one the command.  So that a run cannot
+ * touch the file system, arguments holding '/' (paths) or starting with
+ * "--o" (--output, --out and their abbreviations) are dropped; presets come
+ * from the source tree.  stdout goes to /dev/null. */
+#include "fuzz_util.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_ARGS 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int ready;
+    if (!ready) {
+        fuzz_init(1);
+        ready = 1;
+    }
+    if (size > 4096)
+        return 0;
+    char buf[4097];
+    memcpy(buf, data, size);
+    buf[size] = '\0';
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = "roofline";
+    for (size_t i = 0; i <= size && argc < MAX_ARGS;) {
+        char *arg = buf + i;
+        size_t len = strlen(arg);
+        if (!strchr(arg, '/') && strncmp(arg, "--o", 3) != 0)
+            argv[argc++] = arg;
+        i += len + 1;
+    }
+    argv[argc] = NULL;
+    (void)rl_cli_main(argc, argv);
+    return 0;
+}
