@@ -48,6 +48,14 @@ test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
 
+# The CLI end-to-end tests (every bad-input case through bin/roofline) under
+# valgrind: memory errors and definite leaks make the binary exit 99, which no
+# case expects.  (Not under ASan: the plain build.)
+VALGRIND ?= valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+            --show-leak-kinds=definite
+test-valgrind: $(BIN) $(BUILD)/tests/test_bad_inputs
+	RL_WRAP="$(VALGRIND)" RL_CASE_TIMEOUT=300 $(BUILD)/tests/test_bad_inputs
+
 # libFuzzer harnesses (fuzz/fuzz_*.c), built with clang against the library
 # under ASan+UBSan in build-fuzz/, each run FUZZ_SECONDS from its seeds
 # (fuzz/seeds/NAME plus the spec, config.json and bad-input files).  New
@@ -87,7 +95,7 @@ demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
 
 # Debian packages the project needs (run as root; CI calls this).
-DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config
+DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang
 deps:
 	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
