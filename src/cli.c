@@ -1,4 +1,4 @@
-/* cli.c — `roofline` commands: info, step, run.  Each command parses the
+/* cli.c — `roofline` commands: info, step, pareto, run.  Each command parses the
  * common options it accepts, builds a result (result.h) and prints it in the
  * chosen format (report.h). */
 #include "cli.h"
@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "lua_api.h"
+#include "plot.h"
 #include "report.h"
 #include "result.h"
 #include "spec.h"
 #include "step.h"
+#include "sweep.h"
 
 #define ERRLEN 1024
 #define MAX_LIST 4096
@@ -30,6 +32,9 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_LISTS = 1 << 9,  /* --chips, --weights, --kv take comma-separated lists */
+    O_PLOT = 1 << 10,  /* --plot FILE.png|.svg, --prompt P */
+    O_OUTDIR = 1 << 11, /* --outdir DIR (scenario output files) */
 };
 
 typedef struct {
@@ -44,6 +49,12 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
+    long long chips_list[64];
+    int nchips;
+    rl_dtype weights[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
+    int nweights, nkv;
+    const char *plot, *outdir;
+    long long prompt;
     int nargs; /* positional arguments left after the options */
     char **args;
 } cli_opts;
@@ -102,6 +113,22 @@ static int parse_dtype(const char *flag, const char *s, rl_dtype *out)
     return -1;
 }
 
+/* A comma-separated list of dtypes into out[RL_DTYPE_COUNT]; returns the count or -1. */
+static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == RL_DTYPE_COUNT || parse_dtype(flag, t, &out[n]) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0)
+        fprintf(stderr, "roofline: %s: expected a dtype\n", flag);
+    return n ? n : -1;
+}
+
 static const struct option LONGOPTS[] = {
     {"model", required_argument, 0, 'm'},   {"hw", required_argument, 0, 'H'},
     {"chips", required_argument, 0, 'c'},   {"batch", required_argument, 0, 'b'},
@@ -109,7 +136,9 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
-    {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
+    {"plot", required_argument, 0, 'P'},    {"prompt", required_argument, 0, 'p'},
+    {"outdir", required_argument, 0, 'O'},  {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
 };
 
 static int option_flag(int c)
@@ -124,6 +153,8 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'P': case 'p': return O_PLOT;
+    case 'O': return O_OUTDIR;
     }
     return 0;
 }
@@ -137,6 +168,14 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_LISTS)
+        fprintf(f, "  --chips, --weights, --kv take comma-separated lists (the sweep's grid)\n");
+    if (c->accepts & O_PLOT)
+        fprintf(f, "  --plot FILE.png|.svg               also draw the figure (data + .gp kept beside"
+                   " it)\n  --prompt P                         prompt tokens for TTFT (default:"
+                   " the context)\n");
+    if (c->accepts & O_OUTDIR)
+        fprintf(f, "  --outdir DIR                       where roofline.plot writes (default out)\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -171,8 +210,13 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'm': o->model = optarg; break;
         case 'H': o->hw = optarg; break;
         case 'c':
-            if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+            o->nchips = rl_cli_parse_list(optarg, 1, 1000000, o->chips_list,
+                                          c->accepts & O_LISTS ? 64 : 1, err, sizeof err);
+            if (o->nchips < 0) {
+                fprintf(stderr, "roofline: --chips %s\n", err);
                 return -1;
+            }
+            o->chips = o->chips_list[0];
             break;
         case 'b':
             o->nbatch = rl_cli_parse_list(optarg, 1, 1000000000, o->batch, MAX_LIST, err, sizeof err);
@@ -186,11 +230,19 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             break;
         case 'w':
-            if (parse_dtype("--weights", optarg, &o->prec.weights) != 0)
+            if (c->accepts & O_LISTS) {
+                if ((o->nweights = parse_dtype_list("--weights", optarg, o->weights)) < 0)
+                    return -1;
+                o->prec.weights = o->weights[0];
+            } else if (parse_dtype("--weights", optarg, &o->prec.weights) != 0)
                 return -1;
             break;
         case 'k':
-            if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
+            if (c->accepts & O_LISTS) {
+                if ((o->nkv = parse_dtype_list("--kv", optarg, o->kv)) < 0)
+                    return -1;
+                o->prec.kv = o->kv[0];
+            } else if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
                 return -1;
             break;
         case 'C':
@@ -219,6 +271,12 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case 'P': o->plot = optarg; break;
+        case 'O': o->outdir = optarg; break;
+        case 'p':
+            if (parse_count("--prompt", optarg, 1000000000, &o->prompt) != 0)
+                return -1;
+            break;
         }
     }
     o->nargs = argc - optind;
@@ -312,12 +370,76 @@ static int cmd_run(cli_opts *o)
     if (need(o, "run", "a scenario file", o->nargs >= 1) != 0)
         return RL_EXIT_INPUT;
     char err[4096];
+    rl_lua_set_outdir(o->outdir ? o->outdir : "out");
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
         return RL_EXIT_INPUT;
     }
     return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+}
+
+/* Fill the sweep's precision grid (weights x kv) from the options. */
+static int precision_grid(const cli_opts *o, rl_precision *out)
+{
+    int n = 0;
+    for (int w = 0; w < (o->nweights ? o->nweights : 1); w++)
+        for (int k = 0; k < (o->nkv ? o->nkv : 1); k++) {
+            out[n] = o->prec;
+            if (o->nweights)
+                out[n].weights = o->weights[w];
+            if (o->nkv)
+                out[n].kv = o->kv[k];
+            n++;
+        }
+    return n;
+}
+
+static int cmd_pareto(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "pareto", "--model M", o->model != NULL) != 0 ||
+        need(o, "pareto", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
+        for (long long b = 1; b <= 2048; b *= 2)
+            o->batch[o->nbatch++] = b;
+    if (o->context == 0) /* default: 2048 tokens, or the model's max_context if shorter */
+        o->context = m.max_context > 0 && m.max_context < 2048 ? m.max_context : 2048;
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int nprec = precision_grid(o, prec);
+    rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
+                         prec, nprec, o->prompt, 0};
+    rl_sweep s;
+    char err[ERRLEN];
+    if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
+    long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    int rc = RL_EXIT_OK;
+    if (nf < 0) {
+        fprintf(stderr, "roofline pareto: out of memory\n");
+        rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK && o->plot) {
+        char title[256];
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, ideal roofline)",
+                 m.name, h.name, o->context);
+        int pr = rl_plot_sweep_pareto(o->plot, title, &h, &s, prec, nprec, err, sizeof err);
+        if (pr != 0)
+            fprintf(stderr, "roofline pareto: %s\n", err);
+        if (pr < 0)
+            rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK)
+        rc = emit(o, rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf));
+    free(idx);
+    rl_sweep_free(&s);
+    return rc;
 }
 
 static const command COMMANDS[] = {
@@ -330,10 +452,18 @@ static const command COMMANDS[] = {
      "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
      "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--set ...] [--format F]"},
-    {"run", cmd_run, 0,
+    {"pareto", cmd_pareto,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_LISTS | O_PLOT,
+     "Sweep chips x batch x precision (weights x KV) at one context and print the latency / cost\n"
+     "Pareto frontier (chips, layout, batch, precision, step_s, ttft_s, cost per token); points\n"
+     "that do not fit in HBM are counted and kept out.  --chips defaults to every valid slice.",
+     "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--plot F.png|.svg]\n"
+     "       [--set ...] [--format F]"},
+    {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format) in a sandbox (no io/os/require; instruction and memory budgets).",
-     "SCRIPT.lua [ARGS...]"},
+     "format, sweep, pareto, plot) in a sandbox (no io/os/require; instruction and memory budgets).",
+     "[--outdir DIR] SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

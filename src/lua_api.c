@@ -9,9 +9,11 @@
 #include <lauxlib.h>
 
 #include "report.h"
+#include "plot.h"
 #include "result.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "sweep.h"
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
@@ -259,6 +261,18 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_error(L, "%s", err);
 }
 
+/* Fields `model` and `hw` (required) of the options table at `opts`. */
+static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
+{
+    lua_getfield(L, opts, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, m);
+    lua_getfield(L, opts, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, h);
+    lua_pop(L, 2);
+}
+
 static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
 {
     if (!opts)
@@ -288,6 +302,63 @@ static long long opt_count(lua_State *L, int opts, const char *key, long long de
     }
     lua_pop(L, 1);
     return v;
+}
+
+/* Field `key` of the table at `opts`: an integer or a list of 1..cap
+ * integers in 1..1e9, into out; `def` (if > 0) when absent, else 0 values.
+ * Returns the count. */
+static int opt_list(lua_State *L, int opts, const char *key, long long *out, int cap, long long def)
+{
+    int n = 0;
+    lua_getfield(L, opts, key);
+    if (lua_istable(L, -1)) {
+        lua_Unsigned len = lua_rawlen(L, -1);
+        if (len < 1 || len > (lua_Unsigned)cap)
+            luaL_error(L, "field '%s': 1 to %d values", key, cap);
+        for (lua_Unsigned i = 1; i <= len; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (!ok || v < 1 || v > 1000000000)
+                luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+            out[n++] = (long long)v;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        lua_pop(L, 1);
+        long long v = opt_count(L, opts, key, def);
+        if (v > 0)
+            out[n++] = v;
+    }
+    return n;
+}
+
+/* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
+ * `def` when absent.  Returns the count. */
+static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_dtype(L, opts, key, def);
+        return 1;
+    }
+    int n = 0;
+    lua_Unsigned len = lua_rawlen(L, -1);
+    if (len < 1 || len > RL_DTYPE_COUNT)
+        luaL_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
+    for (lua_Unsigned i = 1; i <= len; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        const char *name = lua_tostring(L, -1);
+        if (!name || rl_dtype_parse(name, &out[n]) != 0)
+            luaL_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                       rl_dtype_list());
+        n++;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return n;
 }
 
 static rl_precision opt_precision(lua_State *L, int opts)
@@ -346,41 +417,207 @@ static int l_step(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     rl_model m;
     rl_hw h;
-    lua_getfield(L, 1, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
-    lua_getfield(L, 1, "hw");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, &h);
-    lua_pop(L, 2);
+    check_model_hw(L, 1, &m, &h);
     long long chips = opt_count(L, 1, "chips", 1);
     long long context = opt_count(L, 1, "context", 0);
     luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     rl_precision p = opt_precision(L, 1);
     long long batch[MAX_BATCHES];
-    int nb = 0;
-    lua_getfield(L, 1, "batch");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned n = lua_rawlen(L, -1);
-        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
-        for (lua_Unsigned i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer b = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
-                          "field 'batch': sizes must be integers in 1..1e9");
-            batch[nb++] = (long long)b;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        batch[nb++] = opt_count(L, 1, "batch", 1);
-    }
+    int nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 1);
     char err[ERRLEN];
     if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
         return luaL_error(L, "%s", err);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* ---- sweeps and figures ---------------------------------------------------- */
+
+static char g_outdir[1024] = "out";
+
+void rl_lua_set_outdir(const char *dir) { snprintf(g_outdir, sizeof g_outdir, "%s", dir); }
+
+/* The sweep described by the options table at 1: model, hw, chips, batch,
+ * context, weights, kv, compute, prompt.  Raises a Lua error on bad input. */
+static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_model_hw(L, 1, m, h);
+    static long long chips[64], batch[MAX_BATCHES], ctx[64];
+    int nchips = opt_list(L, 1, "chips", chips, 64, 0);
+    int nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 0);
+    if (nb == 0)
+        for (long long b = 1; b <= 2048; b *= 2)
+            batch[nb++] = b;
+    int nctx = opt_list(L, 1, "context", ctx, 64, 0);
+    luaL_argcheck(L, nctx > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
+    rl_precision base = opt_precision(L, 1);
+    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
+    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int np = 0;
+    for (int i = 0; i < nw; i++)
+        for (int j = 0; j < nkv; j++)
+            prec[np++] = (rl_precision){w[i], kv[j], base.compute};
+    lua_getfield(L, 1, "prompt");
+    *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
+    lua_pop(L, 1);
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0};
+    char err[ERRLEN];
+    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
+ * weights=d|{..}, kv=d|{..}, compute=, prompt=} -> every feasible point */
+static int l_sweep(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_sweep s;
+    long long prompt;
+    run_sweep(L, &m, &h, &s, &prompt);
+    cJSON *r = rl_result_sweep(&m, &h, &s, prompt, NULL, 0);
+    rl_sweep_free(&s);
+    return push_result(L, r);
+}
+
+/* roofline.pareto{same fields as sweep} -> the latency / cost frontier */
+static int l_pareto(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_sweep s;
+    long long prompt;
+    run_sweep(L, &m, &h, &s, &prompt);
+    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
+    long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
+    free(idx);
+    rl_sweep_free(&s);
+    return push_result(L, r);
+}
+
+/* Number field `key` of the table at -1 (0 when absent). */
+static double row_number(lua_State *L, const char *key)
+{
+    lua_getfield(L, -1, key);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Series {title=, rows={...}} list at field "series" into points. */
+static int plot_pareto_series(lua_State *L, const char *path, const char *title, char *err,
+                              size_t errlen)
+{
+    lua_getfield(L, 1, "series");
+    luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
+    int ns = (int)lua_rawlen(L, -1);
+    luaL_argcheck(L, ns >= 1 && ns <= 16, 1, "field 'series': 1 to 16 curves");
+    rl_plot_series ser[16];
+    size_t total = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
+        lua_getfield(L, -1, "rows");
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
+        total += lua_rawlen(L, -1);
+        lua_pop(L, 2);
+    }
+    rl_sweep_point *pts = lua_newuserdatauv(L, (total ? total : 1) * sizeof *pts, 0);
+    lua_insert(L, -2); /* keep the buffer below the series table */
+    int usd = 1;
+    size_t used = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_getfield(L, -1, "title");
+        ser[i - 1].title = luaL_optstring(L, -1, "");
+        lua_pop(L, 1); /* the string stays referenced by the series table */
+        lua_getfield(L, -1, "rows");
+        int n = (int)lua_rawlen(L, -1);
+        ser[i - 1].pts = pts + used;
+        ser[i - 1].n = (size_t)n;
+        for (int j = 1; j <= n; j++) {
+            lua_rawgeti(L, -1, j);
+            rl_sweep_point *p = &pts[used++];
+            memset(p, 0, sizeof *p);
+            p->chips = (long long)row_number(L, "chips");
+            p->batch = (long long)row_number(L, "batch");
+            p->step_s = row_number(L, "step_s");
+            p->chip_s_per_token = row_number(L, "chip_s_per_token");
+            lua_getfield(L, -1, "usd_per_mtok");
+            if (lua_isnil(L, -1))
+                usd = 0;
+            p->usd_per_mtok = lua_tonumber(L, -1);
+            lua_pop(L, 2);
+            luaL_argcheck(L, p->step_s > 0 && p->chip_s_per_token > 0, 1,
+                          "series rows need step_s and chip_s_per_token (rows of sweep/pareto)");
+        }
+        lua_pop(L, 2);
+    }
+    int rc = rl_plot_pareto(path, title, ser, ns, usd, err, errlen);
+    lua_pop(L, 2);
+    return rc;
+}
+
+/* roofline.plot{kind="pareto"|"step"|"roofline"|"memory", file="NAME.png"|".svg",
+ * title=, series= (pareto), model=, hw=, chips=, batch={..}, context=n|{..},
+ * weights=, kv=, compute=} -> path of the figure, or nil and a message when
+ * gnuplot is missing (data and script kept).  Files go to the output
+ * directory (roofline run --outdir, default out/); `file` is a plain name. */
+static int l_plot(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "kind");
+    const char *kind = luaL_checkstring(L, -1);
+    lua_getfield(L, 1, "file");
+    const char *file = luaL_checkstring(L, -1);
+    luaL_argcheck(L, !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.', 1,
+                  "field 'file': a plain file name (written into the output directory)");
+    lua_getfield(L, 1, "title");
+    const char *title = luaL_optstring(L, -1, "");
+    char path[2048], err[ERRLEN];
+    snprintf(path, sizeof path, "%s/%s", g_outdir, file);
+    if (rl_mkdir_p(g_outdir, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    int rc;
+    if (strcmp(kind, "pareto") == 0) {
+        rc = plot_pareto_series(L, path, title, err, sizeof err);
+    } else {
+        rl_model m;
+        rl_hw h;
+        check_model_hw(L, 1, &m, &h);
+        rl_precision p = opt_precision(L, 1);
+        long long chips = opt_count(L, 1, "chips", 1);
+        static long long batch[MAX_BATCHES], ctx[64];
+        int nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 0);
+        if (nb == 0)
+            for (long long b = 1; b <= 1024; b *= 2)
+                batch[nb++] = b;
+        int nctx = opt_list(L, 1, "context", ctx, 64, 0);
+        luaL_argcheck(L, nctx > 0, 1, "field 'context' is required");
+        for (int i = 0; i < nctx; i++)
+            if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
+                return luaL_error(L, "roofline.plot: %s", err);
+        if (strcmp(kind, "step") == 0)
+            rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
+        else if (strcmp(kind, "roofline") == 0)
+            rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
+        else if (strcmp(kind, "memory") == 0)
+            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+        else
+            return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory", kind);
+    }
+    if (rc < 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    if (rc == RL_PLOT_NO_GNUPLOT) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushstring(L, path);
+    return 1;
 }
 
 /* roofline.format(result, "table"|"csv"|"json") -> string */
@@ -404,7 +641,8 @@ static int l_format(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
+    {"model", l_model}, {"hw", l_hw},         {"info", l_info},     {"step", l_step},
+    {"sweep", l_sweep}, {"pareto", l_pareto}, {"plot", l_plot},     {"format", l_format},
     {NULL, NULL},
 };
 

@@ -11,6 +11,7 @@
 
 #include "spec.h"
 #include "step.h"
+#include "sweep.h"
 
 /* `roofline info`: params_total, params_active, per-component params,
  * kv_bytes_per_token, weight_bytes, flops_per_token; with context > 0 also
@@ -23,5 +24,15 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
  * formula (1)).  Arguments must have passed rl_step_check. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p);
+
+/* `roofline pareto` and roofline.sweep / roofline.pareto: mode, model, hw,
+ * context_note, prompt, price_per_chip_hour, price_source, evaluated,
+ * infeasible (kept out: weights + KV exceed HBM), feasible, and one row per
+ * point (chips, layout, batch, context, weights, kv, compute, step_s,
+ * ttft_s, tokens_per_s, chip_s_per_token, usd_per_mtok when the hardware has
+ * a price, weight_load_s, kv_load_s, compute_s, total_bytes).  `idx` picks
+ * and orders the rows (the frontier); NULL means every feasible point. */
+cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
+                       const size_t *idx, long nidx);
 
 #endif

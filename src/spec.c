@@ -523,6 +523,18 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
          known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
+int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
+{
+    char dirs[3][1024];
+    int n = search_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, pathlen, "%s/%s/%s", dirs[i], kind, file);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 typedef int (*from_table_fn)(lua_State *, int, const char *, void *, char *, size_t);
 
 static int model_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,

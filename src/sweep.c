@@ -1,0 +1,196 @@
+/* sweep.c — the design-space grid, evaluated point by point with formula (1). */
+#include "sweep.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "memory.h"
+#include "pareto.h"
+#include "roofline.h"
+
+const char *rl_layout_name(rl_layout l)
+{
+    (void)l;
+    return "tp";
+}
+
+static int is_torus(const rl_hw *h)
+{
+    return h->topology == RL_TOPO_TORUS2D || h->topology == RL_TOPO_TORUS3D;
+}
+
+int rl_sweep_valid_chips(const rl_hw *h, long long chips)
+{
+    long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
+    if (chips < 1)
+        return 0;
+    if (chips > dom)
+        return chips % dom == 0;
+    if ((chips & (chips - 1)) != 0)
+        return 0; /* slices inside a domain are powers of two */
+    if (is_torus(h))
+        return chips >= 4 || (chips == 1 && h->topology == RL_TOPO_TORUS2D);
+    return 1;
+}
+
+int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
+{
+    long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
+    if (max <= 0)
+        max = dom;
+    int n = 0;
+    for (long long c = 1; c <= max && c <= dom && n < cap; c *= 2)
+        if (rl_sweep_valid_chips(h, c))
+            out[n++] = c;
+    for (long long c = 2 * dom; c <= max && n < cap; c += dom)
+        out[n++] = c;
+    return n;
+}
+
+double rl_sweep_prefill_s(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
+                          rl_precision p)
+{
+    double P = (double)prompt;
+    double flops = P * (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, P / 2.0));
+    double bytes = rl_arch_params(m).total * rl_dtype_bytes(p.weights);
+    double c = (double)chips;
+    return rl_roofline_time(flops, bytes, c * rl_hw_peak(h, p.compute), c * h->hbm_bw).time_s;
+}
+
+static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, char *err,
+                       size_t errlen)
+{
+    if (sp->nbatch < 1 || sp->ncontext < 1 || sp->nprec < 1 || sp->nchips < 0) {
+        snprintf(err, errlen, "sweep: batch, context and precision lists need at least one value");
+        return -1;
+    }
+    for (int i = 0; i < sp->nchips; i++) {
+        if (!rl_sweep_valid_chips(h, sp->chips[i])) {
+            long long v[64];
+            int nv = rl_sweep_topologies(h, 0, v, 64);
+            char list[512] = "";
+            for (int j = 0; j < nv; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", j ? ", " : "",
+                         v[j]);
+            snprintf(err, errlen,
+                     "sweep: field 'chips': %lld is not a valid slice of %s (valid: %s, then "
+                     "multiples of %lld)",
+                     sp->chips[i], h->name, list, h->domain_chips);
+            return -1;
+        }
+    }
+    for (int i = 0; i < sp->nbatch; i++)
+        if (sp->batch[i] < 1) {
+            snprintf(err, errlen, "sweep: field 'batch': %lld must be >= 1", sp->batch[i]);
+            return -1;
+        }
+    for (int c = 0; c < sp->ncontext; c++)
+        for (int q = 0; q < sp->nprec; q++)
+            if (rl_step_check(m, h, 1, sp->context[c], sp->prec[q], err, errlen) != 0)
+                return -1;
+    if (sp->prompt < 0) {
+        snprintf(err, errlen, "sweep: field 'prompt': must be >= 0");
+        return -1;
+    }
+    return 0;
+}
+
+int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
+                 char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_space(m, h, sp, err, errlen) != 0)
+        return -1;
+    long long defchips[64];
+    const long long *chips = sp->chips;
+    int nchips = sp->nchips;
+    if (nchips == 0) {
+        nchips = rl_sweep_topologies(h, sp->max_chips, defchips, 64);
+        chips = defchips;
+    }
+    size_t cap = (size_t)nchips * (size_t)sp->nbatch * (size_t)sp->ncontext * (size_t)sp->nprec;
+    out->pts = malloc((cap ? cap : 1) * sizeof *out->pts);
+    if (!out->pts) {
+        snprintf(err, errlen, "sweep: out of memory for %zu points", cap);
+        return -1;
+    }
+    double price = h->price_per_chip_hour;
+    for (int c = 0; c < nchips; c++) {
+        for (int q = 0; q < sp->nprec; q++) {
+            rl_precision p = sp->prec[q];
+            for (int s = 0; s < sp->ncontext; s++) {
+                long long S = sp->context[s];
+                double ttft = rl_sweep_prefill_s(m, h, chips[c], sp->prompt ? sp->prompt : S, p);
+                for (int b = 0; b < sp->nbatch; b++) {
+                    out->evaluated++;
+                    rl_step st = rl_step_decode(m, h, chips[c], sp->batch[b], S, p);
+                    if (!st.mem.fits) {
+                        out->infeasible++;
+                        continue;
+                    }
+                    rl_sweep_point *pt = &out->pts[out->n++];
+                    pt->chips = chips[c];
+                    pt->batch = sp->batch[b];
+                    pt->context = S;
+                    pt->layout = RL_LAYOUT_TP;
+                    pt->prec = p;
+                    pt->step_s = st.step_s;
+                    pt->ttft_s = ttft;
+                    pt->weight_load_s = st.weight_load_s;
+                    pt->kv_load_s = st.kv_load_s;
+                    pt->compute_s = st.compute_s;
+                    pt->tokens_per_s = st.tokens_per_s;
+                    pt->chip_s_per_token = (double)chips[c] / st.tokens_per_s;
+                    pt->usd_per_mtok = pt->chip_s_per_token * 1e6 * price / 3600.0;
+                    pt->total_bytes = st.mem.total_bytes;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+void rl_sweep_free(rl_sweep *s)
+{
+    free(s->pts);
+    memset(s, 0, sizeof *s);
+}
+
+static int same_prec(rl_precision a, rl_precision b)
+{
+    return a.weights == b.weights && a.kv == b.kv && a.compute == b.compute;
+}
+
+long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx)
+{
+    if (!only)
+        return rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
+                               offsetof(rl_sweep_point, chip_s_per_token), idx);
+    size_t n = 0, cap = s->n ? s->n : 1;
+    rl_sweep_point *sub = malloc(cap * sizeof *sub);
+    size_t *map = malloc(cap * sizeof *map);
+    long m = -1;
+    if (sub && map) {
+        for (size_t i = 0; i < s->n; i++)
+            if (same_prec(s->pts[i].prec, *only)) {
+                map[n] = i;
+                sub[n++] = s->pts[i];
+            }
+        m = rl_pareto_front(sub, n, sizeof *sub, offsetof(rl_sweep_point, step_s),
+                            offsetof(rl_sweep_point, chip_s_per_token), idx);
+        for (long i = 0; i < m; i++)
+            idx[i] = map[idx[i]];
+    }
+    free(sub);
+    free(map);
+    return m;
+}
+
+void rl_precision_label(rl_precision p, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "weights %s, KV %s%s%s", rl_dtype_name(p.weights), rl_dtype_name(p.kv),
+             p.compute == RL_BF16 ? "" : ", compute ", p.compute == RL_BF16 ? "" : rl_dtype_name(p.compute));
+}

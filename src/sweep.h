@@ -1,0 +1,98 @@
+/* sweep.h — design-space sweeps: chips x layout x batch x precision x context.
+ *
+ * Owns the cross product of deployment choices for one model on one chip
+ * type, the valid slice sizes of a chip, the per-point cost (chip-seconds and
+ * USD per generated token) and the count of points kept out because they do
+ * not fit in HBM.  Each point is evaluated in C (no Lua per point) with
+ * rl_step_decode (formula (1), seed 000 section 1 "Theoretical estimates for
+ * LLM latency and throughput"); frontiers with pareto.  TTFT comes from rl_sweep_prefill_s, a
+ * PLACEHOLDER compute-bound prefill estimate kept here until the operator
+ * module (ops.c) provides prefill.  Uses step, memory, arch, roofline, pareto, spec. */
+#ifndef RL_SWEEP_H
+#define RL_SWEEP_H
+
+#include <stddef.h>
+
+#include "spec.h"
+#include "step.h"
+
+/* Parallelism layouts a point may use.  Until the sharding module lands the
+ * only layout is the one formula (1) assumes: one copy of the model fully
+ * sharded over all the point's chips (1D tensor parallelism, weights and KV
+ * split evenly, communication ignored). */
+typedef enum { RL_LAYOUT_TP, RL_LAYOUT_COUNT } rl_layout;
+
+/* "tp" */
+const char *rl_layout_name(rl_layout l);
+
+/* The grid.  Every list must hold at least one value (chips may be empty: the
+ * valid slice sizes up to `max_chips` are used, see rl_sweep_topologies). */
+typedef struct {
+    const long long *chips;   int nchips;   /* chips per model copy */
+    const long long *batch;   int nbatch;   /* B, sequences per step */
+    const long long *context; int ncontext; /* S, tokens in each KV cache */
+    const rl_precision *prec; int nprec;    /* weight / KV / compute dtypes */
+    long long prompt;   /* tokens prefilled for TTFT; 0 = each point's context */
+    long long max_chips; /* bound for the default chip list; 0 = domain_chips */
+} rl_sweep_space;
+
+typedef struct {
+    long long chips, batch, context;
+    rl_layout layout;
+    rl_precision prec;
+    double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
+    double ttft_s;           /* time to first token for `prompt` tokens, seconds */
+    double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1) */
+    double tokens_per_s;     /* B / step_s */
+    double chip_s_per_token; /* chips * step_s / B: chip-seconds per generated token */
+    double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */
+    double total_bytes;      /* weights + KV over all chips, bytes */
+} rl_sweep_point;
+
+typedef struct {
+    rl_sweep_point *pts; /* feasible points, in grid order (chips, prec, context, batch) */
+    size_t n;
+    long long evaluated;  /* grid points looked at */
+    long long infeasible; /* grid points kept out: weights + KV exceed chips * HBM */
+} rl_sweep;
+
+/* Valid slice sizes of `h` up to `max` chips (max <= 0: domain_chips), in
+ * ascending order, into out[cap].  Torus slices (TPU) are 1 and then 4, 8,
+ * 16, ... (2x2, 2x4, 4x4 ...; 3D tori start at 4); NVLink-switch and ring
+ * domains are powers of two 1..domain_chips.  Beyond one domain, whole
+ * multiples of domain_chips (scale-out over the data-center network).
+ * Returns the count. */
+int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
+
+/* 1 if `chips` is a valid slice size of h (see rl_sweep_topologies). */
+int rl_sweep_valid_chips(const rl_hw *h, long long chips);
+
+/* PLACEHOLDER until ops.c provides prefill: time to prefill `prompt` tokens
+ * of one sequence over `chips` chips, compute-bound roofline:
+ * max((P * flops_per_token + L-summed attention FLOPs) / (chips * peak),
+ *     weight_bytes / (chips * BW)), where the attention FLOPs of a causal
+ * prompt are sum over positions of 4*t*N*H*L ~ 2 * P^2 * N * H * L
+ * (seed 000 section 1 "What about attention?", T = S = P, halved for the
+ * causal mask).  Seconds. */
+double rl_sweep_prefill_s(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
+                          rl_precision p);
+
+/* Evaluate the grid.  Returns 0 with *out filled (free with
+ * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a
+ * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond
+ * max_context, a compute dtype the chip lacks, out of memory). */
+int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
+                 char *err, size_t errlen);
+
+void rl_sweep_free(rl_sweep *s);
+
+/* The latency / cost frontier of the sweep's points (x = step_s, y =
+ * chip_s_per_token; see rl_pareto_front), or of those with precision
+ * `*only` when it is not NULL.  idx must hold s->n entries; they index
+ * s->pts in latency order.  Returns the count, or -1 when memory runs out. */
+long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx);
+
+/* "weights int8, KV bf16" (the compute dtype is added when it is not bf16). */
+void rl_precision_label(rl_precision p, char *out, size_t outlen);
+
+#endif
