@@ -3,7 +3,7 @@
 # Variables set by roofline: datafile, outfile, plottitle, ylabel, nseries, titles[].
 # datafile: one block per series; columns latency_ms cost label("C:B").
 set title plottitle noenhanced
-set xlabel 'per-token latency (ms), log scale'
+set xlabel 'per-token latency (ms), log scale;  points labelled C:B = chips:batch'
 set ylabel ylabel noenhanced
 set logscale xy
 set format x '%g'
@@ -11,11 +11,11 @@ set format y '%g'
 set xtics (0.1,0.2,0.5,1,2,3,5,7,10,15,20,30,50,70,100,150,200,300,500,1000,2000,5000)
 set ytics (1e-4,2e-4,5e-4,0.001,0.002,0.005,0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000,2000,5000,1e4)
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1
-set key top right box opaque samplen 2 spacing 1.2 noenhanced
+set key outside below center horizontal maxrows 2 box samplen 2 spacing 1.1 width 1 noenhanced
 set autoscale fix
 set offsets graph 0.04, graph 0.14, graph 0.08, graph 0.08
-set label 1 'points labelled C:B = chips:batch' at graph 0.01, graph -0.1 font ',11' tc rgb '#555555'
-set bmargin 5
+set bmargin 7
+
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints lw 2 pt 7 ps 1.1 lc i title titles[i], \
      for [i=1:nseries:2] datafile index (i-1) using 1:2:3 with labels offset char 0.7,0.5 left font ',10' tc lt i notitle, \
      for [i=2:nseries:2] datafile index (i-1) using 1:2:3 with labels offset char -0.7,-0.5 right font ',10' tc lt i notitle

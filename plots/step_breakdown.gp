@@ -1,6 +1,7 @@
 # Decode step time vs batch, split into the terms of formula (1) (seed 000 section 1).
 # Variables: datafile, outfile, plottitle, bcrit, bmin, bmax, ncontexts, titles[].
-# datafile: one block per context; columns batch weight_ms kv_ms flops_ms step_ms.
+# datafile: one block per context; columns batch weight_ms kv_ms flops_ms step_ms
+# (KV and step are NaN where weights + KV exceed HBM, so those curves end there).
 set title plottitle noenhanced
 set xlabel 'batch B (sequences), log scale'
 set ylabel 'time per decode step (ms), log scale'
@@ -9,10 +10,11 @@ set logscale y
 set format y '%g'
 set xrange [bmin:bmax]
 set grid xtics ytics mytics lc rgb '#e4e4e4', lc rgb '#f2f2f2'
-set key top left box opaque samplen 2.5 spacing 1.15 font ',12'
+set key outside right top box samplen 2.5 spacing 1.15 font ',12'
+set label 2 'curves end where weights + KV no longer fit in HBM' at graph 0.99, graph 0.97 right font ',11' tc rgb '#555555'
 if (bcrit < bmax) {
   set object 1 rect from bcrit, graph 0 to bmax, graph 1 fc rgb '#fbe3d6' fs solid 1.0 noborder behind
-  set label 1 sprintf('MLP compute-bound (B > B_{crit} = %.0f)', bcrit) at bcrit, graph 0.04 offset char 1,0 font ',12' tc rgb '#a0522d'
+  set label 1 sprintf("MLP compute-bound\nB > B_{crit} = %.0f", bcrit) at bmax, graph 0.08 right offset char -1,0 font ',12' tc rgb '#a0522d'
 }
 plot datafile index 0 using 1:2 with lines lw 3 lc rgb '#000000' title 'parameter loading', \
      datafile index 0 using 1:4 with lines lw 3 dt 2 lc rgb '#777777' title 'matmul FLOPs', \

@@ -319,8 +319,12 @@ int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, l
         fprintf(d.f, "%s# context %lld tokens\n", c ? "\n\n" : "", ctx[c]);
         for (int b = 0; b < nb; b++) {
             rl_step s = rl_step_decode(m, h, chips, batch[b], ctx[c], p);
-            fprintf(d.f, "%lld %.6g %.6g %.6g %.6g\n", batch[b], s.weight_load_s * 1e3,
-                    s.kv_load_s * 1e3, s.compute_s * 1e3, s.step_s * 1e3);
+            if (s.mem.fits)
+                fprintf(d.f, "%lld %.6g %.6g %.6g %.6g\n", batch[b], s.weight_load_s * 1e3,
+                        s.kv_load_s * 1e3, s.compute_s * 1e3, s.step_s * 1e3);
+            else /* out of HBM: gnuplot leaves NaN undrawn */
+                fprintf(d.f, "%lld %.6g NaN %.6g NaN\n", batch[b], s.weight_load_s * 1e3,
+                        s.compute_s * 1e3);
         }
     }
     return finish("step_breakdown.gp", out, &v, &d, err, errlen);
@@ -342,7 +346,7 @@ int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_prec
         double B = (double)batch[b];
         double ai = B * rl_arch_flops_per_token(m) /
                     (rl_arch_params_read(m, B) * rl_dtype_bytes(p.weights));
-        fprintf(d.f, "%.6g %.6g \"matmuls B=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
+        fprintf(d.f, "%.6g %.6g \"B=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
                 batch[b]);
     }
     /* Decode attention: QK^T and PV FLOPs over the KV bytes (independent of B). */
@@ -350,7 +354,7 @@ int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_prec
     double af = rl_arch_attention_flops_per_token(m, (double)context);
     if (af > 0 && kv > 0) {
         double ai = af / kv;
-        fprintf(d.f, "%.6g %.6g \"attention S=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
+        fprintf(d.f, "\n\n%.6g %.6g \"attention S=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
                 context);
     }
     return finish("roofline.gp", out, &v, &d, err, errlen);
@@ -365,8 +369,9 @@ int rl_plot_memory(const char *out, const rl_model *m, const rl_hw *h, long long
         return -1;
     put_title(v.f, "plottitle", "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
               m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv));
-    fprintf(v.f, "capacity = %.6g\nbmin = %lld\nbmax = %lld\n", (double)chips * h->hbm_bytes / 1e9,
-            batch[0], batch[nb - 1]);
+    fprintf(v.f, "capacity = %.6g\nbmin = %lld\nbmax = %lld\nmaxbatch = %lld\n",
+            (double)chips * h->hbm_bytes / 1e9, batch[0], batch[nb - 1],
+            rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     fprintf(d.f, "# batch, weights (GB), KV cache (GB), activations (GB); 1 GB = 1e9 bytes\n");
     for (int b = 0; b < nb; b++) {
         rl_memory mem = rl_memory_use(m, h, chips, batch[b], context, p.weights, p.kv);

@@ -50,7 +50,8 @@ int rl_plot_sweep_pareto(const char *out, const char *title, const rl_hw *h, con
 
 /* Step time vs batch over `chips` chips for each context in ctx[nctx],
  * split into the terms of formula (1): parameter loading, KV loading (one
- * curve per context) and matmul FLOPs time, with B > B_crit shaded as the
+ * curve per context, ending where weights + KV exceed HBM) and matmul FLOPs
+ * time, with B > B_crit shaded as the
  * compute-bound region of the weight matmuls.  batch[nb] ascending. */
 int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, long long chips,
                            rl_precision p, const long long *ctx, int nctx, const long long *batch,
