@@ -22,22 +22,19 @@ static char g_outdir[64];
 /* Run one scenario; fail unless it exits 0.  Collects its check lines. */
 static void run_scenario(const char *file, checks *out)
 {
-    use_source_tree();
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' run --outdir '%s' '%s/scenarios/%s' 2>&1", RL_BIN, g_outdir,
-             RL_SRCDIR, file);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    char line[1024];
+    static char text[1 << 16];
+    char args[1024];
+    snprintf(args, sizeof args, "run --outdir '%s' '%s/scenarios/%s'", g_outdir, RL_SRCDIR, file);
+    int st = run_cli(args, text, sizeof text);
+    if (st != 0)
+        fail_msg("scenario %s failed (exit %d):\n%s", file, st, text);
     out->n = 0;
-    while (fgets(line, sizeof line, p)) {
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         check c;
         if (sscanf(line, "check %63s %lf", c.name, &c.value) == 2 && out->n < MAX_CHECKS)
             out->c[out->n++] = c;
     }
-    int st = pclose(p);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        fail_msg("scenario %s failed (status %d); run: %s", file, st, cmd);
 }
 
 static double get(const checks *cs, const char *name)

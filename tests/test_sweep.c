@@ -209,20 +209,6 @@ static void test_prefill_placeholder(void **state)
     assert_rel(rl_sweep_prefill_s(&m, &h, 16, 8192, BF16), 2 * 30e9 * 8192 / (16 * 1.97e14), 1e-9);
 }
 
-/* Run the CLI, capture stdout; returns the exit status. */
-static int run_cli(const char *args, char *out, size_t outlen)
-{
-    use_source_tree();
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", RL_BIN, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* `roofline pareto` JSON: the grid of the issue's example (4 slice sizes x 12
  * default batches x 1 precision = 48 points), infeasible + feasible = 48,
  * frontier rows carry the documented keys, latency ascending and cost
