@@ -129,6 +129,19 @@ static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out)
     return n ? n : -1;
 }
 
+/* --weights / --kv: a list for commands with O_LISTS (first value also in
+ * *one), a single dtype otherwise.  Returns 0 or -1 (message printed). */
+static int parse_dtype_opt(const command *c, const char *flag, const char *arg, rl_dtype *list,
+                           int *n, rl_dtype *one)
+{
+    if (!(c->accepts & O_LISTS))
+        return parse_dtype(flag, arg, one);
+    if ((*n = parse_dtype_list(flag, arg, list)) < 0)
+        return -1;
+    *one = list[0];
+    return 0;
+}
+
 static const struct option LONGOPTS[] = {
     {"model", required_argument, 0, 'm'},   {"hw", required_argument, 0, 'H'},
     {"chips", required_argument, 0, 'c'},   {"batch", required_argument, 0, 'b'},
@@ -230,19 +243,12 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             break;
         case 'w':
-            if (c->accepts & O_LISTS) {
-                if ((o->nweights = parse_dtype_list("--weights", optarg, o->weights)) < 0)
-                    return -1;
-                o->prec.weights = o->weights[0];
-            } else if (parse_dtype("--weights", optarg, &o->prec.weights) != 0)
+            if (parse_dtype_opt(c, "--weights", optarg, o->weights, &o->nweights,
+                                &o->prec.weights) != 0)
                 return -1;
             break;
         case 'k':
-            if (c->accepts & O_LISTS) {
-                if ((o->nkv = parse_dtype_list("--kv", optarg, o->kv)) < 0)
-                    return -1;
-                o->prec.kv = o->kv[0];
-            } else if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
+            if (parse_dtype_opt(c, "--kv", optarg, o->kv, &o->nkv, &o->prec.kv) != 0)
                 return -1;
             break;
         case 'C':

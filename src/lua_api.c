@@ -436,6 +436,19 @@ static char g_outdir[1024] = "out";
 
 void rl_lua_set_outdir(const char *dir) { snprintf(g_outdir, sizeof g_outdir, "%s", dir); }
 
+/* Fields batch (default 1, 2, 4, ..., max_batch) and context (required) of
+ * the options table at 1, into batch[MAX_BATCHES] and ctx[64]. */
+static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
+                              long long *ctx, int *nctx)
+{
+    *nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 0);
+    if (*nb == 0)
+        for (long long b = 1; b <= max_batch; b *= 2)
+            batch[(*nb)++] = b;
+    *nctx = opt_list(L, 1, "context", ctx, 64, 0);
+    luaL_argcheck(L, *nctx > 0, 1, "field 'context' is required (tokens in the KV cache)");
+}
+
 /* The sweep described by the options table at 1: model, hw, chips, batch,
  * context, weights, kv, compute, prompt.  Raises a Lua error on bad input. */
 static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
@@ -444,12 +457,8 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
     check_model_hw(L, 1, m, h);
     static long long chips[64], batch[MAX_BATCHES], ctx[64];
     int nchips = opt_list(L, 1, "chips", chips, 64, 0);
-    int nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 0);
-    if (nb == 0)
-        for (long long b = 1; b <= 2048; b *= 2)
-            batch[nb++] = b;
-    int nctx = opt_list(L, 1, "context", ctx, 64, 0);
-    luaL_argcheck(L, nctx > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    int nb, nctx;
+    opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = opt_precision(L, 1);
     int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
@@ -469,29 +478,19 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
 }
 
 /* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
- * weights=d|{..}, kv=d|{..}, compute=, prompt=} -> every feasible point */
+ * weights=d|{..}, kv=d|{..}, compute=, prompt=} -> every feasible point;
+ * roofline.pareto{same fields} -> the latency / cost frontier.  The upvalue
+ * says which. */
 static int l_sweep(lua_State *L)
 {
+    int frontier = lua_toboolean(L, lua_upvalueindex(1));
     rl_model m;
     rl_hw h;
     rl_sweep s;
     long long prompt;
     run_sweep(L, &m, &h, &s, &prompt);
-    cJSON *r = rl_result_sweep(&m, &h, &s, prompt, NULL, 0);
-    rl_sweep_free(&s);
-    return push_result(L, r);
-}
-
-/* roofline.pareto{same fields as sweep} -> the latency / cost frontier */
-static int l_pareto(lua_State *L)
-{
-    rl_model m;
-    rl_hw h;
-    rl_sweep s;
-    long long prompt;
-    run_sweep(L, &m, &h, &s, &prompt);
-    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
-    long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    size_t *idx = frontier ? malloc((s.n ? s.n : 1) * sizeof *idx) : NULL;
+    long nf = !frontier ? 0 : idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
     cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
     free(idx);
     rl_sweep_free(&s);
@@ -591,12 +590,8 @@ static int l_plot(lua_State *L)
         rl_precision p = opt_precision(L, 1);
         long long chips = opt_count(L, 1, "chips", 1);
         static long long batch[MAX_BATCHES], ctx[64];
-        int nb = opt_list(L, 1, "batch", batch, MAX_BATCHES, 0);
-        if (nb == 0)
-            for (long long b = 1; b <= 1024; b *= 2)
-                batch[nb++] = b;
-        int nctx = opt_list(L, 1, "context", ctx, 64, 0);
-        luaL_argcheck(L, nctx > 0, 1, "field 'context' is required");
+        int nb, nctx;
+        opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
         for (int i = 0; i < nctx; i++)
             if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
                 return luaL_error(L, "roofline.plot: %s", err);
@@ -641,14 +636,18 @@ static int l_format(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw},         {"info", l_info},     {"step", l_step},
-    {"sweep", l_sweep}, {"pareto", l_pareto}, {"plot", l_plot},     {"format", l_format},
-    {NULL, NULL},
+    {"model", l_model}, {"hw", l_hw},     {"info", l_info},     {"step", l_step},
+    {"plot", l_plot},   {"format", l_format}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)
 {
     luaL_newlib(L, FUNCS);
+    for (int frontier = 0; frontier <= 1; frontier++) {
+        lua_pushboolean(L, frontier);
+        lua_pushcclosure(L, l_sweep, 1);
+        lua_setfield(L, -2, frontier ? "pareto" : "sweep");
+    }
     lua_setglobal(L, "roofline");
 }
 

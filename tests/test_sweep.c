@@ -42,6 +42,17 @@ static void test_topologies_gpu(void **state)
         assert_int_equal(v[i], want[i]);
 }
 
+/* The chapter's abstract 30B dense model: 30e9 parameters, 100 kB of KV per
+ * token (seed 000 section 1, case study). */
+static rl_model model_30b(void)
+{
+    char path[64];
+    write_temp(path, ".lua", "return { name = '30b', params = 30e9, kv_bytes_per_token = 100e3 }");
+    rl_model m = load_model(path, NULL, 0);
+    unlink(path);
+    return m;
+}
+
 /* The chapter's 30B case study (seed 000 section 1): int8 weights, 100 kB of
  * KV per token, S = 8192, 16 v5e at 8.1e11 B/s: B = 4 -> ~2.5 ms (the book
  * rounds; formula (1) gives 2.568 ms), B = 256 -> ~21 ms (21.05 ms).  Cost:
@@ -51,10 +62,7 @@ static void test_topologies_gpu(void **state)
 static void test_case_study_cost(void **state)
 {
     (void)state;
-    char path[64];
-    write_temp(path, ".lua", "return { name = '30b', params = 30e9, kv_bytes_per_token = 100e3 }");
-    rl_model m = load_model(path, NULL, 0);
-    unlink(path);
+    rl_model m = model_30b();
     rl_override ho[] = {{"hbm_bw", "8.1e11"}};
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long chips = 16, batch[] = {4, 256}, ctx = 8192;
@@ -201,10 +209,7 @@ static void test_sweep_frontier(void **state)
 static void test_prefill_placeholder(void **state)
 {
     (void)state;
-    char path[64];
-    write_temp(path, ".lua", "return { name = '30b', params = 30e9, kv_bytes_per_token = 1e5 }");
-    rl_model m = load_model(path, NULL, 0);
-    unlink(path);
+    rl_model m = model_30b();
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     assert_rel(rl_sweep_prefill_s(&m, &h, 16, 8192, BF16), 2 * 30e9 * 8192 / (16 * 1.97e14), 1e-9);
 }
