@@ -460,7 +460,8 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
     int nb, nctx;
     opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
-    rl_precision base = opt_precision(L, 1);
+    rl_precision base = rl_precision_default(); /* weights and kv may be lists */
+    base.compute = opt_dtype(L, 1, "compute", base.compute);
     int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
     int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
@@ -574,6 +575,13 @@ static int l_plot(lua_State *L)
     const char *file = luaL_checkstring(L, -1);
     luaL_argcheck(L, !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.', 1,
                   "field 'file': a plain file name (written into the output directory)");
+    static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
+    int k = 0;
+    while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
+        k++;
+    if (!KINDS[k])
+        return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
+                          kind);
     lua_getfield(L, 1, "title");
     const char *title = luaL_optstring(L, -1, "");
     char path[2048], err[ERRLEN];
@@ -599,10 +607,8 @@ static int l_plot(lua_State *L)
             rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
         else if (strcmp(kind, "roofline") == 0)
             rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
-        else if (strcmp(kind, "memory") == 0)
-            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
         else
-            return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory", kind);
+            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
     }
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);
