@@ -431,6 +431,12 @@ static int cmd_pareto(cli_opts *o)
         fprintf(stderr, "roofline pareto: out of memory\n");
         rc = RL_EXIT_IO;
     }
+    if (rc == RL_EXIT_OK && s.n == 0) {
+        fprintf(stderr, "roofline pareto: none of the %lld points fits in HBM (more chips, int8"
+                        " weights or KV, a shorter context?)\n", s.evaluated);
+        if (o->plot)
+            rc = RL_EXIT_INPUT; /* nothing to draw */
+    }
     if (rc == RL_EXIT_OK && o->plot) {
         char title[256];
         snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, ideal roofline)",

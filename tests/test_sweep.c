@@ -217,7 +217,8 @@ static void test_prefill_placeholder(void **state)
 /* `roofline pareto` JSON: the grid of the issue's example (4 slice sizes x 12
  * default batches x 1 precision = 48 points), infeasible + feasible = 48,
  * frontier rows carry the documented keys, latency ascending and cost
- * descending.  A chip count that is no slice of the chip exits 2. */
+ * descending.  A chip count that is no slice of the chip exits 2, and so
+ * does a figure of a sweep where nothing fits. */
 static void test_cli_pareto(void **state)
 {
     (void)state;
@@ -246,6 +247,11 @@ static void test_cli_pareto(void **state)
     }
     cJSON_Delete(j);
     assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 3", out, sizeof out), 2);
+    /* 141 GB of bf16 weights fit on neither 4 nor 8 v5e: nothing to draw, exit 2 */
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 4,8 --plot /tmp/rl_none.png",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "fits in HBM"));
+    assert_int_equal(access("/tmp/rl_none.png", F_OK), -1);
     assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --chips 4,8 --context 8", out,
                              sizeof out), 2);
 }
