@@ -95,7 +95,7 @@ static void add_point(cJSON *rows, const rl_sweep_point *p, int abstract, int pr
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "chips", (double)p->chips);
-    cJSON_AddStringToObject(r, "layout", rl_layout_name(p->layout));
+    cJSON_AddStringToObject(r, "layout", p->layout);
     cJSON_AddNumberToObject(r, "batch", (double)p->batch);
     cJSON_AddNumberToObject(r, "context", (double)p->context);
     add_precision(r, p->prec, abstract);

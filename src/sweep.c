@@ -11,12 +11,6 @@
 #include "pareto.h"
 #include "roofline.h"
 
-const char *rl_layout_name(rl_layout l)
-{
-    (void)l;
-    return "tp";
-}
-
 static int is_torus(const rl_hw *h)
 {
     return h->topology == RL_TOPO_TORUS2D || h->topology == RL_TOPO_TORUS3D;
@@ -135,7 +129,7 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
                     pt->chips = chips[c];
                     pt->batch = sp->batch[b];
                     pt->context = S;
-                    pt->layout = RL_LAYOUT_TP;
+                    pt->layout = "tp";
                     pt->prec = p;
                     pt->step_s = st.step_s;
                     pt->ttft_s = ttft;

@@ -16,15 +16,6 @@
 #include "spec.h"
 #include "step.h"
 
-/* Parallelism layouts a point may use.  Until the sharding module lands the
- * only layout is the one formula (1) assumes: one copy of the model fully
- * sharded over all the point's chips (1D tensor parallelism, weights and KV
- * split evenly, communication ignored). */
-typedef enum { RL_LAYOUT_TP, RL_LAYOUT_COUNT } rl_layout;
-
-/* "tp" */
-const char *rl_layout_name(rl_layout l);
-
 /* The grid.  Every list must hold at least one value (chips may be empty: the
  * valid slice sizes up to `max_chips` are used, see rl_sweep_topologies). */
 typedef struct {
@@ -38,7 +29,11 @@ typedef struct {
 
 typedef struct {
     long long chips, batch, context;
-    rl_layout layout;
+    /* How the chips hold the model.  Until the sharding module lands the
+     * only layout is the one formula (1) assumes, "tp": one copy fully
+     * sharded over all the point's chips (weights and KV split evenly,
+     * communication ignored).  A static string. */
+    const char *layout;
     rl_precision prec;
     double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
     double ttft_s;           /* time to first token for `prompt` tokens, seconds */
