@@ -34,7 +34,7 @@ enum {
     O_FORMAT = 1 << 8, /* --format --output */
     O_LISTS = 1 << 9,  /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 10,  /* --plot FILE.png|.svg, --prompt P */
-    O_OUTDIR = 1 << 11, /* --outdir DIR (scenario output files) */
+    O_OUTDIR = 1 << 11, /* --out DIR (scenario output files) */
 };
 
 typedef struct {
@@ -150,7 +150,7 @@ static const struct option LONGOPTS[] = {
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
     {"plot", required_argument, 0, 'P'},    {"prompt", required_argument, 0, 'p'},
-    {"outdir", required_argument, 0, 'O'},  {"help", no_argument, 0, 'h'},
+    {"out", required_argument, 0, 'O'},     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
 
@@ -188,7 +188,7 @@ static void print_usage(const command *c, FILE *f)
                    " it)\n  --prompt P                         prompt tokens for TTFT (default:"
                    " the context)\n");
     if (c->accepts & O_OUTDIR)
-        fprintf(f, "  --outdir DIR                       where roofline.plot writes (default out)\n");
+        fprintf(f, "  --out DIR                          where roofline.plot writes (default out)\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -475,7 +475,7 @@ static const command COMMANDS[] = {
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format, sweep, pareto, plot) in a sandbox (no io/os/require; instruction and memory budgets).",
-     "[--outdir DIR] SCRIPT.lua [ARGS...]"},
+     "[--out DIR] SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

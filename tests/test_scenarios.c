@@ -1,5 +1,5 @@
 /* test_scenarios.c — every scenario in scenarios/ runs through the CLI
- * binary (RL_BIN run --outdir DIR), and the numbers each prints as
+ * binary (RL_BIN run --out DIR), and the numbers each prints as
  * "check NAME VALUE" are asserted against the source it reproduces. */
 #include "testutil.h"
 
@@ -24,7 +24,7 @@ static void run_scenario(const char *file, checks *out)
 {
     static char text[1 << 16];
     char args[1024];
-    snprintf(args, sizeof args, "run --outdir '%s' '%s/scenarios/%s'", g_outdir, RL_SRCDIR, file);
+    snprintf(args, sizeof args, "run --out '%s' '%s/scenarios/%s'", g_outdir, RL_SRCDIR, file);
     int st = run_cli(args, text, sizeof text);
     if (st != 0)
         fail_msg("scenario %s failed (exit %d):\n%s", file, st, text);
