@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_hf.h"
 #include "lua_api.h"
 #include "plot.h"
 #include "report.h"
 #include "result.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 #include "sweep.h"
@@ -32,10 +34,18 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
-    O_LISTS = 1 << 9,  /* --chips, --weights, --kv take comma-separated lists */
-    O_PLOT = 1 << 10,  /* --plot FILE.png|.svg, --prompt P */
-    O_OUTDIR = 1 << 11, /* --out DIR (scenario output files) */
+    O_IMPORT = 1 << 10, /* --name --source */
+    O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
+    O_OVERLAP = 1 << 12,
+    O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
+    O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
+    O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
 };
+
+/* getopt values of the sharding options (beyond every short-option char) */
+enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
+       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT };
 
 typedef struct {
     const char *model, *hw;
@@ -49,13 +59,24 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
-    long long chips_list[64];
+    const char *phase;           /* decode | prefill | mixed */
+    long long tokens[MAX_LIST];  /* prefill: T (a list for `prefill`) */
+    int ntokens;
+    long long prefix, chunk;
+    double mfu;
+    rl_dtype act;
+    int materialized, non_causal;
+    const char *name, *source; /* import-hf */
+    rl_shard_plan plan;
+    int sharded;  /* a sharding option was given */
+    int kv_given; /* --kv was on the command line */
+    long long chips_list[64]; /* pareto: --chips as a list */
     int nchips;
-    rl_dtype weights[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
+    rl_dtype weights[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT]; /* pareto: dtype lists */
     int nweights, nkv;
     const char *plot, *outdir;
     long long prompt;
-    int nargs; /* positional arguments left after the options */
+    int nargs;    /* positional arguments left after the options */
     char **args;
 } cli_opts;
 
@@ -76,16 +97,19 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || (*end && *end != ',') || errno) {
-            snprintf(err, errlen, "'%s': expected comma-separated integers", s);
+        /* echo at most 40 characters of the list: the reason must show */
+        const char *more = strlen(s) > 40 ? "..." : "";
+        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+            snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
-        if (v < min || v > max) {
-            snprintf(err, errlen, "'%s': %lld is outside %lld..%lld", s, v, min, max);
+        if (errno == ERANGE || v < min || v > max) {
+            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more,
+                     (int)(end - p) > 24 ? 24 : (int)(end - p), p, min, max);
             return -1;
         }
         if (n == cap) {
-            snprintf(err, errlen, "'%s': more than %d values", s, cap);
+            snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
         out[n++] = v;
@@ -98,6 +122,10 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
 static int parse_count(const char *flag, const char *s, long long max, long long *out)
 {
     char err[ERRLEN];
+    if (strchr(s, ',')) {
+        fprintf(stderr, "roofline: %s '%.40s': takes one integer, not a list\n", flag, s);
+        return -1;
+    }
     if (rl_cli_parse_list(s, 1, max, out, 1, err, sizeof err) != 1) {
         fprintf(stderr, "roofline: %s %s\n", flag, err);
         return -1;
@@ -149,9 +177,20 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
-    {"plot", required_argument, 0, 'P'},    {"prompt", required_argument, 0, 'p'},
-    {"out", required_argument, 0, 'O'},     {"help", no_argument, 0, 'h'},
-    {0, 0, 0, 0},
+    {"phase", required_argument, 0, 'p'},   {"tokens", required_argument, 0, 'T'},
+    {"prefix", required_argument, 0, 'P'},  {"mfu", required_argument, 0, 'u'},
+    {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
+    {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
+    {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
+    {"tp", required_argument, 0, OPT_TP},   {"ep", required_argument, 0, OPT_EP},
+    {"sp", required_argument, 0, OPT_SP},   {"pp", required_argument, 0, OPT_PP},
+    {"x", required_argument, 0, OPT_X},     {"sharding", required_argument, 0, OPT_SHARDING},
+    {"kv-split", required_argument, 0, OPT_KV_SPLIT},
+    {"moe-attn", required_argument, 0, OPT_MOE_ATTN},
+    {"overlap", no_argument, 0, OPT_OVERLAP},
+    {"plot", required_argument, 0, OPT_PLOT}, {"prompt", required_argument, 0, OPT_PROMPT},
+    {"out", required_argument, 0, OPT_OUT},
+    {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
 static int option_flag(int c)
@@ -166,8 +205,13 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
-    case 'P': case 'p': return O_PLOT;
-    case 'O': return O_OUTDIR;
+    case 'N': case 'R': return O_IMPORT;
+    case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
+    case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
+    case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
+    case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
+    case OPT_PLOT: case OPT_PROMPT: return O_PLOT;
+    case OPT_OUT: return O_OUTDIR;
     }
     return 0;
 }
@@ -181,6 +225,14 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_SHARD)
+        fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
+                   "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
+                   "  --sharding 1d|2d [--x X]           Megatron or 2D weight-stationary (X chips on D)\n"
+                   "  --kv-split batch|seq|replicate     KV cache beyond K heads (default batch)\n"
+                   "  --moe-attn tp|replicated           MoE attention with --ep (default tp)\n");
+    if (c->accepts & O_OVERLAP)
+        fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
     if (c->accepts & O_LISTS)
         fprintf(f, "  --chips, --weights, --kv take comma-separated lists (the sweep's grid)\n");
     if (c->accepts & O_PLOT)
@@ -193,6 +245,13 @@ static void print_usage(const command *c, FILE *f)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
                    "  --output FILE                      write there (atomically) instead of stdout\n");
+    if (c->accepts & O_OPS)
+        fprintf(f, "  --act D                            activation dtype (default bf16)\n"
+                   "  --attn fused|materialized          FlashAttention (default) or scores in HBM\n"
+                   "  --non-causal                       prefill counts T(P+T) pairs, not the"
+                   " causal T(T+1)/2 + TP\n"
+                   "  --mfu F                            compute at F * peak (e.g. 0.4); default"
+                   " ideal peak\n");
     fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua files.\n");
 }
 
@@ -202,20 +261,31 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->chips = 1;
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
+    o->act = RL_BF16;
+    o->plan = rl_shard_plan_default();
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", LONGOPTS, NULL)) != -1) {
+    /* `run` passes everything after the script to it; others permute */
+    const char *shortopts = strcmp(c->name, "run") == 0 ? "+h" : "h";
+    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, NULL)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
         }
         if (ch == '?' || ch == ':' || !(option_flag(ch) & c->accepts)) {
-            const char *bad = argv[optind - 1];
-            fprintf(stderr, "roofline %s: %s '%s' (see roofline %s --help)\n", c->name,
-                    ch == ':' || (ch == '?' && optopt) ? "missing value or bad option"
-                                                       : "unknown option",
-                    bad, c->name);
+            /* name the option itself, never its value */
+            const char *name = argv[optind - 1];
+            for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
+                if (lo->val == ch)
+                    name = lo->name;
+            if (ch == '?' && optopt)
+                fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n",
+                        c->name, name, c->name);
+            else
+                fprintf(stderr, "roofline %s: %s option '%s%s' (see roofline %s --help)\n", c->name,
+                        ch == '?' ? "unknown" : "this command takes no", ch == '?' ? "" : "--",
+                        name, c->name);
             return -1;
         }
         char err[ERRLEN];
@@ -223,8 +293,12 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'm': o->model = optarg; break;
         case 'H': o->hw = optarg; break;
         case 'c':
-            o->nchips = rl_cli_parse_list(optarg, 1, 1000000, o->chips_list,
-                                          c->accepts & O_LISTS ? 64 : 1, err, sizeof err);
+            if (!(c->accepts & O_LISTS)) {
+                if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+                    return -1;
+                break;
+            }
+            o->nchips = rl_cli_parse_list(optarg, 1, 1000000, o->chips_list, 64, err, sizeof err);
             if (o->nchips < 0) {
                 fprintf(stderr, "roofline: --chips %s\n", err);
                 return -1;
@@ -250,6 +324,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'k':
             if (parse_dtype_opt(c, "--kv", optarg, o->kv, &o->nkv, &o->prec.kv) != 0)
                 return -1;
+            o->kv_given = 1;
             break;
         case 'C':
             if (parse_dtype("--compute", optarg, &o->prec.compute) != 0)
@@ -277,13 +352,93 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
-        case 'P': o->plot = optarg; break;
-        case 'O': o->outdir = optarg; break;
-        case 'p':
+        case OPT_PLOT: o->plot = optarg; break;
+        case OPT_OUT: o->outdir = optarg; break;
+        case OPT_PROMPT:
             if (parse_count("--prompt", optarg, 1000000000, &o->prompt) != 0)
                 return -1;
             break;
+        case 'p': o->phase = optarg; break;
+        case 'T':
+            o->ntokens = rl_cli_parse_list(optarg, 1, 1000000000, o->tokens, MAX_LIST, err, sizeof err);
+            if (o->ntokens < 0) {
+                fprintf(stderr, "roofline: --tokens %s\n", err);
+                return -1;
+            }
+            break;
+        case 'P':
+            if (rl_cli_parse_list(optarg, 0, 1000000000, &o->prefix, 1, err, sizeof err) != 1) {
+                fprintf(stderr, "roofline: --prefix %s\n", err);
+                return -1;
+            }
+            break;
+        case 'K':
+            if (parse_count("--chunk", optarg, 1000000000, &o->chunk) != 0)
+                return -1;
+            break;
+        case 'u': {
+            char *end;
+            o->mfu = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->mfu > 0 && o->mfu <= 1)) {
+                fprintf(stderr, "roofline: --mfu '%s': expected a fraction in (0, 1]\n", optarg);
+                return -1;
+            }
+            break;
         }
+        case 'a':
+            if (parse_dtype("--act", optarg, &o->act) != 0)
+                return -1;
+            break;
+        case 'A':
+            if (strcmp(optarg, "fused") != 0 && strcmp(optarg, "materialized") != 0) {
+                fprintf(stderr, "roofline: --attn '%s': expected fused or materialized\n", optarg);
+                return -1;
+            }
+            o->materialized = optarg[0] == 'm';
+            break;
+        case 'n': o->non_causal = 1; break;
+        case 'N': o->name = optarg; break;
+        case 'R': o->source = optarg; break;
+        case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: {
+            long long *dst = ch == OPT_TP ? &o->plan.tp : ch == OPT_EP ? &o->plan.ep
+                           : ch == OPT_SP ? &o->plan.sp : ch == OPT_PP ? &o->plan.pp : &o->plan.x;
+            const char *flag = ch == OPT_TP ? "--tp" : ch == OPT_EP ? "--ep" : ch == OPT_SP ? "--sp"
+                             : ch == OPT_PP ? "--pp" : "--x";
+            if (parse_count(flag, optarg, 1000000, dst) != 0)
+                return -1;
+            o->sharded = 1;
+            break;
+        }
+        case OPT_SHARDING:
+            if (rl_layout_parse(optarg, &o->plan.layout) != 0) {
+                fprintf(stderr, "roofline: --sharding '%s': expected 1d or 2d\n", optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_KV_SPLIT:
+            if (rl_kv_split_parse(optarg, &o->plan.kv) != 0) {
+                fprintf(stderr, "roofline: --kv-split '%s': expected batch, seq or replicate\n",
+                        optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_MOE_ATTN:
+            if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
+                fprintf(stderr, "roofline: --moe-attn '%s': expected tp or replicated\n", optarg);
+                return -1;
+            }
+            o->plan.attn_replicated = optarg[0] == 'r';
+            o->sharded = 1;
+            break;
+        case OPT_OVERLAP: o->plan.overlap = 1; break;
+        }
+    }
+    if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
+        fprintf(stderr, "roofline %s: --set hw.%s: this command takes no hardware spec\n", c->name,
+                o->sets[1][0].field);
+        return -1;
     }
     o->nargs = argc - optind;
     o->args = argv + optind;
@@ -299,13 +454,23 @@ static int need(const cli_opts *o, const char *cmd, const char *what, int have)
     return -1;
 }
 
+/* Load --model with its overrides; refuse options that cannot apply to it
+ * (--kv for an abstract model, --context beyond max_context). */
 static int load_model(const cli_opts *o, rl_model *m)
 {
     char err[ERRLEN];
-    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "roofline: %s\n", err);
-    return -1;
+    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) != 0 ||
+        (o->context > 0 && rl_model_check_context(m, o->context, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (m->abstract && o->kv_given) {
+        fprintf(stderr, "roofline: --kv: %s is an abstract model whose kv_bytes_per_token is given "
+                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)\n",
+                m->origin);
+        return -1;
+    }
+    return 0;
 }
 
 static int load_hw(const cli_opts *o, rl_hw *h)
@@ -315,6 +480,23 @@ static int load_hw(const cli_opts *o, rl_hw *h)
         return 0;
     fprintf(stderr, "roofline: %s\n", err);
     return -1;
+}
+
+/* Print (or write to --output) a malloc'd text and free it. */
+static int emit_text(const cli_opts *o, char *text)
+{
+    char err[ERRLEN];
+    int rc = RL_EXIT_OK;
+    if (o->output) {
+        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            rc = RL_EXIT_IO;
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
 }
 
 /* Print (or write to --output) a result and free it. */
@@ -331,17 +513,7 @@ static int emit(const cli_opts *o, cJSON *result)
         fprintf(stderr, "roofline: %s\n", err);
         return RL_EXIT_IO;
     }
-    int rc = RL_EXIT_OK;
-    if (o->output) {
-        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
-            rc = RL_EXIT_IO;
-        }
-    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
-    }
-    free(text);
-    return rc;
+    return emit_text(o, text);
 }
 
 static int cmd_info(cli_opts *o)
@@ -368,7 +540,35 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    if (o->sharded || o->plan.overlap) {
+        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+}
+
+static int cmd_shard(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "shard", "--model M", o->model != NULL) != 0 ||
+        need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
+        need(o, "shard", "--context S", o->context > 0) != 0 ||
+        need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline shard: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
 }
 
 static int cmd_run(cli_opts *o)
@@ -383,6 +583,103 @@ static int cmd_run(cli_opts *o)
         return RL_EXIT_INPUT;
     }
     return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+}
+
+/* Model, hardware and the ops configuration common to `ops` and `prefill`. */
+static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    if (need(o, cmd, "--model M", o->model != NULL) != 0 ||
+        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0)
+        return -1;
+    *c = rl_ops_config_default();
+    c->chips = o->chips;
+    c->prec = o->prec;
+    c->act = o->act;
+    c->materialized = o->materialized;
+    c->non_causal = o->non_causal;
+    c->mfu = o->mfu;
+    c->prefill_prefix = o->prefix;
+    return 0;
+}
+
+static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract) {
+        fprintf(stderr, "roofline %s: %s: an abstract model has no operators\n", cmd, m->origin);
+        return -1;
+    }
+    if (rl_ops_check(m, h, c, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "roofline %s: %s\n", cmd, err);
+    return -1;
+}
+
+static int cmd_ops(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    const char *phase = o->phase ? o->phase : "decode";
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    if (!prefill && !decode) {
+        fprintf(stderr, "roofline ops: --phase '%s': expected decode, prefill or mixed\n", phase);
+        return RL_EXIT_INPUT;
+    }
+    if (o->ntokens > 1 || o->nbatch > 1) {
+        fprintf(stderr, "roofline ops: --tokens and --batch take one value here\n");
+        return RL_EXIT_INPUT;
+    }
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    if (prefill) {
+        if (need(o, "ops", "--tokens T (new tokens per prefill sequence)", o->ntokens == 1) != 0)
+            return RL_EXIT_INPUT;
+        c.prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
+        c.prefill_tokens = o->tokens[0];
+    }
+    if (decode) {
+        if (need(o, "ops", "--context S", o->context > 0) != 0)
+            return RL_EXIT_INPUT;
+        c.decode_batch = batch;
+        c.decode_context = o->context;
+    }
+    if (check_ops("ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    return emit(o, rl_result_ops(&m, &h, &c));
+}
+
+static int cmd_prefill(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "prefill", &m, &h, &c) != 0 ||
+        need(o, "prefill", "--tokens T[,T...]", o->ntokens > 0) != 0)
+        return RL_EXIT_INPUT;
+    for (int i = 0; i < o->ntokens; i++) {
+        c.prefill_seqs = 1;
+        c.prefill_tokens = o->tokens[i];
+        if (check_ops("prefill", &m, &h, &c) != 0)
+            return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+}
+
+static int cmd_import_hf(cli_opts *o)
+{
+    if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
+        return RL_EXIT_INPUT;
+    char err[ERRLEN];
+    int io_error;
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &io_error, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "roofline import-hf: %s\n", err);
+        return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    return emit_text(o, text);
 }
 
 /* Fill the sweep's precision grid (weights x kv) from the options. */
@@ -456,14 +753,20 @@ static int cmd_pareto(cli_opts *o)
 
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
-     "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
+     "Parameters, KV bytes and FLOPs per token of a model.\n"
+     "Parameter counts in total, active and per component (attention, MLP, router,\n"
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
-     "Decode step time, tokens/s and memory by the Scaling Book's formula (1), over --chips\n"
-     "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
-     "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
-     "       [--compute D] [--ideal] [--set ...] [--format F]"},
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
+         O_SET | O_FORMAT,
+     "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
+     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
+     "is per chip plus collectives (\"communication\": \"included\").",
+     "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]"},
     {"pareto", cmd_pareto,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_LISTS | O_PLOT,
      "Sweep chips x batch x precision (weights x KV) at one context and print the latency / cost\n"
@@ -472,9 +775,42 @@ static const command COMMANDS[] = {
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--plot F.png|.svg]\n"
      "       [--set ...] [--format F]"},
+    {"shard", cmd_shard,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
+     "Compare sharding strategies for prefill and generation side by side.\n"
+     "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
+     "per-chip memory, HBM/compute/communication time, each collective's time and\n"
+     "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
+     "throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
+    {"ops", cmd_ops,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
+     "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
+     "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
+     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
+     "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
+     "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
+     "       [--format F]"},
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
+     "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+    {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
+     "Convert a Hugging Face config.json into a model spec (Lua).\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
+     "roofline import-hf config.json > model/NAME.lua: roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
+     "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
+     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, O_OUTDIR,
-     "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format, sweep, pareto, plot) in a sandbox (no io/os/require; instruction and memory budgets).",
+     "Run a what-if scenario: a Lua script with the `roofline` module.\n"
+     "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
+     "its arguments are in the global table `arg` (arg[0] is the script); roofline.plot writes\n"
+     "into --out DIR (default out).",
      "[--out DIR] SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -506,7 +842,7 @@ int rl_cli_main(int argc, char **argv)
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
-        if (o.nargs > 0 && COMMANDS[i].run != cmd_run) {
+        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
         }

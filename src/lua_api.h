@@ -1,13 +1,14 @@
 /* lua_api.h — the `roofline` Lua module and the scenario runner.
  *
  * Owns the Lua face of the core: roofline.model, roofline.hw, roofline.info,
- * roofline.step, roofline.sweep, roofline.pareto, roofline.plot and
- * roofline.format, each returning plain Lua tables with
- * the same keys as the CLI's JSON (see result.h), plus the conversions
- * between Lua tables and cJSON.  Scenarios run in the sandbox (sandbox.h)
- * with this module as the global `roofline`.  Uses result, report, spec,
- * step, sweep, plot, sandbox, cJSON.  Scenario output files go only through
- * roofline.plot, into the output directory (rl_lua_set_outdir). */
+ * roofline.step, roofline.shard, roofline.ops, roofline.prefill,
+ * roofline.sweep, roofline.pareto, roofline.plot and roofline.format, each
+ * returning plain Lua tables with the same keys as the CLI's JSON (see
+ * result.h), plus the conversions between Lua tables and cJSON.  Scenarios
+ * run in the sandbox (sandbox.h) with this module as the global `roofline`.
+ * Uses result, report, spec, step, ops, sweep, plot, sandbox, cJSON.
+ * Scenario output files go only through roofline.plot, into the output
+ * directory (rl_lua_set_outdir). */
 #ifndef RL_LUA_API_H
 #define RL_LUA_API_H
 

@@ -76,6 +76,19 @@ static void errors(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "batch"));
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', context = 10,"
+                         " bogus = 1 }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "unknown field 'bogus'"));
+}
+
+/* Override tables merge into nested spec tables (like --set hw.flops.fp4). */
+static void nested_overrides(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.hw('h100-sxm', { flops = { fp4 = 4e15 } }).flops.bf16") ==
+                9.89e14);
 }
 
 /* format keeps the column order of step rows and SI units in CSV. */
@@ -128,6 +141,52 @@ static void sweep_pareto_plot(void **state)
     assert_non_null(strstr(err, "not a valid slice"));
 }
 
+/* roofline.shard and the step's sharding options give the C results:
+ * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
+static void shard_from_lua(void **state)
+{
+    (void)state;
+    double comm = run_number(
+        "local r = roofline.step{ model = 'scaling-book-18b', hw = 'tpu-v5e', chips = 16,"
+        " tp = 16, kv_split = 'seq', batch = 1, context = 128000, weights = 'int8',"
+        " kv = 'int8', compute = 'int8' } return r.rows[1].comm_s");
+    assert_rel(comm, 64 * 18e-6, 1e-9);
+    double n = run_number(
+        "local r = roofline.shard{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8, batch = 32,"
+        " context = 8192 } assert(r.advice.generate_latency == 'tp8') return #r.collectives");
+    assert_true(n >= 2);
+    char err[1024];
+    assert_int_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'tpu-v5e', chips = 16,"
+                         " context = 8, kv_split = 'heads' }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_split"));
+}
+
+/* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
+ * decode B = 8, S = 4096 reads 10,737,418,240 KV bytes (test_ops.c); the
+ * op rows keep their order (first the embedding); errors name the field. */
+static void ops_from_lua(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.ops{ model = 'llama2-70b', hw = 'h100-sxm', batch = 8,"
+                           " context = 4096 }.kv_read_bytes") == 10737418240.0);
+    assert_true(run_number("local r = roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm',"
+                           " phase = 'prefill', tokens = 512 } return r.rows[1].op == 'embedding'"
+                           " and r.tokens or -1") == 512);
+    assert_true(run_number("local r = roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm',"
+                           " tokens = { 512, 4096 }, chunk = 1024 }"
+                           " return r.rows[2].chunked_s > r.rows[2].ttft_s and #r.rows or -1") == 2);
+    char err[1024];
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', phase = 'prefill' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "tokens"));
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 10,"
+                         " attn = 'flash' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "attn"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +194,9 @@ int main(void)
         cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
         cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(nested_overrides),
+        cmocka_unit_test(shard_from_lua),
+        cmocka_unit_test(ops_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
