@@ -1,7 +1,9 @@
 /* bench_sweep.c — sweep evaluation rate on one core (`make bench`).
  *
- * Times rl_sweep_run over a grid (every valid slice of the chip x 2048
- * batch sizes x 4 contexts x 4 precisions) and a bare rl_step_decode loop,
+ * Times rl_sweep_run in ideal mode over a grid (every valid slice of the
+ * chip x 2048 batch sizes x 4 contexts x 4 precisions), a bare
+ * rl_step_decode loop, and the sharded mode (every plan of the sharding
+ * module, collectives included) on a smaller grid,
  * after one warm-up, over REPS repetitions, and prints the median and the
  * spread of evaluations per second with commit, host and UTC time (the
  * llama-bench convention of STYLE.md).  Target: >= 1e7 step evaluations/s.
@@ -59,7 +61,7 @@ static int bench(const char *model, const char *hw)
     long long ctx[] = {1024, 2048, 4096, 8192};
     rl_precision prec[] = {{RL_BF16, RL_BF16, RL_BF16}, {RL_INT8, RL_BF16, RL_BF16},
                            {RL_BF16, RL_INT8, RL_BF16}, {RL_INT8, RL_INT8, RL_BF16}};
-    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0};
+    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0};
     double rate[REPS];
     long long evals = 0;
     for (int r = -1; r < REPS; r++) { /* r = -1: warm-up */
@@ -75,7 +77,10 @@ static int bench(const char *model, const char *hw)
         if (r >= 0)
             rate[r] = (double)evals / dt;
     }
-    report("rl_sweep_run", rate, model, hw);
+    report("rl_sweep_run (ideal)", rate, model, hw);
+    printf("  grid: %lld points per sweep (every valid slice x 2048 batches x 4 contexts x 4 "
+           "precisions)\n", evals);
+
     volatile double sink = 0;
     for (int r = -1; r < REPS; r++) {
         double t0 = now();
@@ -88,9 +93,27 @@ static int bench(const char *model, const char *hw)
             rate[r] = (double)n / dt;
     }
     report("rl_step_decode (bare)", rate, model, hw);
+    /* sharded mode: every plan of the sharding module per point (collectives
+     * included); a smaller grid, rated per plan evaluated */
+    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0};
+    long long plans = 0;
+    for (int r = -1; r < REPS; r++) {
+        rl_sweep s;
+        double t0 = now();
+        if (rl_sweep_run(&m, &h, &sh, &s, err, sizeof err) != 0) {
+            fprintf(stderr, "bench: %s\n", err);
+            return 1;
+        }
+        double dt = now() - t0;
+        plans = s.evaluated;
+        rl_sweep_free(&s);
+        if (r >= 0)
+            rate[r] = (double)plans / dt;
+    }
+    report("rl_sweep_run (sharded)", rate, model, hw);
+    printf("  sharded grid: %lld plan evaluations per sweep (every valid slice x 64 batches x 2 "
+           "precisions x every plan)\n", plans);
     (void)sink;
-    printf("  grid: %lld points per sweep (every valid slice x 2048 batches x 4 contexts x 4 "
-           "precisions)\n", evals);
     return 0;
 }
 

@@ -17,7 +17,8 @@ local contexts, c = {}, 1024
 while c <= 131072 do contexts[#contexts + 1] = c; c = c * 2 end
 
 for _, B in ipairs({ 1, 8, 32 }) do
-  local s = roofline.sweep{ model = m, hw = "tpu-v5e", chips = { 32 }, batch = { B }, context = contexts }
+  local s = roofline.sweep{ model = m, hw = "tpu-v5e", chips = { 32 }, batch = { B }, context = contexts,
+                            ideal = true }
   local closed = p_bytes / (B * info.kv_bytes_per_token)
   local first
   for _, row in ipairs(s.rows) do

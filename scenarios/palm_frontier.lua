@@ -26,7 +26,8 @@ local series = {}
 for i, m in ipairs(models) do
   local params = roofline.info(m).params_total
   print(string.format("check params_%s %.6g", tags[i], params))
-  local f = roofline.pareto{ model = m, hw = "tpu-v4", chips = chips, batch = batch, context = 2048 }
+  local f = roofline.pareto{ model = m, hw = "tpu-v4", chips = chips, batch = batch, context = 2048,
+                             ideal = true }
   local cheapest = f.rows[#f.rows]
   print(string.format("%-9s %.2fe9 params: %2d frontier points, fastest %.2f ms/token (%d:%d), "
                       .. "cheapest %.3f chip-ms/token at C:B = %d:%d",
@@ -40,7 +41,7 @@ end
 local floor = {}
 for _, w in ipairs({ "bf16", "int8" }) do
   local f = roofline.pareto{ model = models[3], hw = "tpu-v4", chips = chips, batch = batch,
-                             context = 2048, weights = w }
+                             context = 2048, weights = w, ideal = true }
   floor[w] = f.rows[#f.rows].chip_s_per_token
   if w == "int8" then series[#series + 1] = { title = "PaLM 540B int8 weights", rows = f.rows } end
 end

@@ -18,7 +18,7 @@ print(string.format("check moe_chips_for_weights %d", math.ceil(weights_gb / 16)
 
 -- Every valid slice (chips left out = all of them) at B = 1; infeasible ones are dropped.
 local s = roofline.sweep{ model = moe, hw = "tpu-v5e", batch = { 1 }, context = S,
-                          weights = "int8", kv = "int8" }
+                          weights = "int8", kv = "int8", ideal = true }
 local smallest = math.huge
 for _, row in ipairs(s.rows) do smallest = math.min(smallest, row.chips) end
 print(string.format("smallest v5e slice for one %d-token request: %d chips (%d of %d slices too small)",

@@ -714,7 +714,7 @@ static int cmd_pareto(cli_opts *o)
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int nprec = precision_grid(o, prec);
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
     rl_sweep s;
     char err[ERRLEN];
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
@@ -736,8 +736,8 @@ static int cmd_pareto(cli_opts *o)
     }
     if (rc == RL_EXIT_OK && o->plot) {
         char title[256];
-        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, ideal roofline)",
-                 m.name, h.name, o->context);
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, %s)", m.name,
+                 h.name, o->context, o->ideal ? "ideal: no communication" : "shard plans + collectives");
         int pr = rl_plot_sweep_pareto(o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)
             fprintf(stderr, "roofline pareto: %s\n", err);
@@ -768,13 +768,17 @@ static const command COMMANDS[] = {
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
     {"pareto", cmd_pareto,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_LISTS | O_PLOT,
-     "Sweep chips x batch x precision (weights x KV) at one context and print the latency / cost\n"
-     "Pareto frontier (chips, layout, batch, precision, step_s, ttft_s, cost per token); points\n"
-     "that do not fit in HBM are counted and kept out.  --chips defaults to every valid slice.",
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_OVERLAP | O_SET |
+         O_FORMAT | O_LISTS | O_PLOT,
+     "Latency / cost Pareto frontier of a sweep over chips x layout x batch x precision.\n"
+     "Every sharding plan (roofline shard's candidates, collectives included) for each chip\n"
+     "count, batch and weight x KV precision at one context; rows: chips, layout, batch,\n"
+     "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
+     "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
+     "--ideal uses formula (1) on all chips without communication instead.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
-     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--plot F.png|.svg]\n"
-     "       [--set ...] [--format F]"},
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--plot F.png|.svg] [--set ...] [--format F]"},
     {"shard", cmd_shard,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
      "Compare sharding strategies for prefill and generation side by side.\n"

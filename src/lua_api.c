@@ -669,12 +669,14 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long *batc
 }
 
 /* The sweep described by the options table at 1: model, hw, chips, batch,
- * context, weights, kv, compute, prompt.  Raises a Lua error on bad input. */
+ * context, weights, kv, compute, prompt, ideal, overlap.  Raises a Lua error
+ * on bad input. */
 static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"model", "hw", "chips",   "batch",  "context",
-                                        "weights", "kv", "compute", "prompt", NULL};
+    static const char *const known[] = {"model",  "hw",    "chips",   "batch",   "context",
+                                        "weights", "kv",   "compute", "prompt", "ideal",
+                                        "overlap", NULL};
     check_keys(L, 1, lua_toboolean(L, lua_upvalueindex(1)) ? "roofline.pareto" : "roofline.sweep",
                known);
     check_model_hw(L, 1, m, h);
@@ -697,14 +699,20 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
     lua_getfield(L, 1, "prompt");
     *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
     lua_pop(L, 1);
-    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0};
+    lua_getfield(L, 1, "ideal");
+    int ideal = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
     char err[ERRLEN];
     if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
 }
 
 /* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
- * weights=d|{..}, kv=d|{..}, compute=, prompt=} -> every feasible point;
+ * weights=d|{..}, kv=d|{..}, compute=, prompt=, ideal=false, overlap=false}
+ * -> every feasible point (shard plans; ideal=true: formula (1), no comm);
  * roofline.pareto{same fields} -> the latency / cost frontier.  The upvalue
  * says which. */
 static int l_sweep(lua_State *L)

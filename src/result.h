@@ -67,13 +67,17 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
 cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          const long long *tokens, int ntokens, long long chunk);
 
-/* `roofline pareto` and roofline.sweep / roofline.pareto: mode, model, hw,
- * context_note, prompt, price_per_chip_hour, price_source, evaluated,
- * infeasible (kept out: weights + KV exceed HBM), feasible, and one row per
- * point (chips, layout, batch, context, weights, kv, compute, step_s,
- * ttft_s, tokens_per_s, chip_s_per_token, usd_per_mtok when the hardware has
- * a price, weight_load_s, kv_load_s, compute_s, total_bytes).  `idx` picks
- * and orders the rows (the frontier); NULL means every feasible point. */
+/* `roofline pareto` and roofline.sweep / roofline.pareto: mode ("ideal":
+ * peak FLOP/s and bandwidth), communication ("included": shard plans with
+ * their collectives; "ignored": formula (1) on all chips), model, hw, prompt,
+ * price_per_chip_hour, price_source, evaluated, infeasible (kept out: weights
+ * + KV exceed HBM), feasible, and one row per point: chips, layout, batch,
+ * context, weights, kv, compute, step_s, ttft_s (null for abstract models in
+ * ideal mode), prefill_layout (sharded), tokens_per_s, chip_s_per_token,
+ * usd_per_mtok (when the hardware has a price), weight_load_s, kv_load_s,
+ * compute_s, comm_s (sharded), and total_bytes (ideal, all chips) or
+ * bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
+ * NULL means every feasible point. */
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
 

@@ -1,4 +1,4 @@
-/* sweep.c — the design-space grid, evaluated point by point with formula (1). */
+/* sweep.c — the design-space grid: formula (1) (ideal) or the shard plans per point. */
 #include "sweep.h"
 
 #include <stddef.h>
@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "memory.h"
+#include "ops.h"
 #include "pareto.h"
-#include "roofline.h"
+#include "shard.h"
 
 static int is_torus(const rl_hw *h)
 {
@@ -42,16 +41,6 @@ int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
     for (long long c = 2 * dom; c <= max && n < cap; c += dom)
         out[n++] = c;
     return n;
-}
-
-double rl_sweep_prefill_s(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
-                          rl_precision p)
-{
-    double P = (double)prompt;
-    double flops = P * (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, P / 2.0));
-    double bytes = rl_arch_params(m).total * rl_dtype_bytes(p.weights);
-    double c = (double)chips;
-    return rl_roofline_time(flops, bytes, c * rl_hw_peak(h, p.compute), c * h->hbm_bw).time_s;
 }
 
 static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, char *err,
@@ -92,6 +81,115 @@ static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     return 0;
 }
 
+/* Room for one more point; 0 or -1 (out of memory). */
+static int grow(rl_sweep *s)
+{
+    if (s->n < s->cap)
+        return 0;
+    size_t cap = s->cap ? 2 * s->cap : 1024;
+    rl_sweep_point *p = realloc(s->pts, cap * sizeof *p);
+    if (!p)
+        return -1;
+    s->pts = p;
+    s->cap = cap;
+    return 0;
+}
+
+/* Cost fields of a point from chips, tokens_per_s and the price. */
+static void set_cost(rl_sweep_point *pt, const rl_hw *h)
+{
+    pt->chip_s_per_token = (double)pt->chips / pt->tokens_per_s;
+    pt->usd_per_mtok = pt->chip_s_per_token * 1e6 * h->price_per_chip_hour / 3600.0;
+}
+
+/* TTFT of one prompt on `chips` chips, no communication (ops.c); -1 for
+ * abstract models, which have no operator list. */
+static double ideal_ttft(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
+                         rl_precision p)
+{
+    if (m->abstract)
+        return -1;
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = chips;
+    c.prec = p;
+    return rl_ops_prefill_time(m, h, &c, prompt, 0);
+}
+
+/* One (chips, precision, context) cell in ideal mode: every batch. */
+static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, long long chips,
+                     rl_precision p, long long S, rl_sweep *out)
+{
+    double ttft = ideal_ttft(m, h, chips, sp->prompt ? sp->prompt : S, p);
+    for (int b = 0; b < sp->nbatch; b++) {
+        out->evaluated++;
+        rl_step st = rl_step_decode(m, h, chips, sp->batch[b], S, p);
+        if (!st.mem.fits) {
+            out->infeasible++;
+            continue;
+        }
+        if (grow(out) != 0)
+            return -1;
+        rl_sweep_point *pt = &out->pts[out->n++];
+        *pt = (rl_sweep_point){.chips = chips, .batch = sp->batch[b], .context = S, .prec = p};
+        snprintf(pt->layout, sizeof pt->layout, "ideal");
+        pt->step_s = st.step_s;
+        pt->ttft_s = ttft;
+        pt->weight_load_s = st.weight_load_s;
+        pt->kv_load_s = st.kv_load_s;
+        pt->compute_s = st.compute_s;
+        pt->tokens_per_s = st.tokens_per_s;
+        pt->total_bytes = st.mem.total_bytes;
+        set_cost(pt, h);
+    }
+    return 0;
+}
+
+#define PLANS 256
+
+/* One (chips, precision, context) cell in sharded mode: every batch x plan. */
+static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                       long long chips, rl_precision p, long long S, rl_shard_result *res,
+                       rl_sweep *out)
+{
+    int bl, bt;
+    long long prompt = sp->prompt ? sp->prompt : S;
+    int n = rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, 1, prompt, p, sp->overlap, res, PLANS,
+                             &bl, &bt);
+    double ttft = bl >= 0 ? res[bl].step_s : -1;
+    char prefill_layout[64] = "";
+    if (bl >= 0)
+        snprintf(prefill_layout, sizeof prefill_layout, "%s", res[bl].name);
+    (void)n;
+    for (int b = 0; b < sp->nbatch; b++) {
+        n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap, res,
+                             PLANS, &bl, &bt);
+        for (int i = 0; i < n; i++) {
+            const rl_shard_result *r = &res[i];
+            out->evaluated++;
+            if (!r->fits) {
+                out->infeasible++;
+                continue;
+            }
+            if (grow(out) != 0)
+                return -1;
+            rl_sweep_point *pt = &out->pts[out->n++];
+            *pt = (rl_sweep_point){.chips = chips, .batch = sp->batch[b], .context = S, .prec = p};
+            snprintf(pt->layout, sizeof pt->layout, "%s", r->name);
+            snprintf(pt->prefill_layout, sizeof pt->prefill_layout, "%s", prefill_layout);
+            pt->step_s = r->step_s;
+            pt->ttft_s = ttft;
+            pt->weight_load_s = r->weight_load_s;
+            pt->kv_load_s = r->kv_load_s;
+            pt->compute_s = r->compute_s;
+            pt->comm_s = r->comm_s;
+            pt->tokens_per_s = r->tokens_per_s;
+            pt->total_bytes = r->total_bytes;
+            set_cost(pt, h);
+        }
+    }
+    return 0;
+}
+
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen)
 {
@@ -105,46 +203,21 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
         nchips = rl_sweep_topologies(h, sp->max_chips, defchips, 64);
         chips = defchips;
     }
-    size_t cap = (size_t)nchips * (size_t)sp->nbatch * (size_t)sp->ncontext * (size_t)sp->nprec;
-    out->pts = malloc((cap ? cap : 1) * sizeof *out->pts);
-    if (!out->pts) {
-        snprintf(err, errlen, "sweep: out of memory for %zu points", cap);
-        return -1;
+    out->sharded = sp->sharded;
+    rl_shard_result *res = sp->sharded ? malloc(PLANS * sizeof *res) : NULL;
+    int rc = sp->sharded && !res ? -1 : 0;
+    for (int c = 0; rc == 0 && c < nchips; c++)
+        for (int q = 0; rc == 0 && q < sp->nprec; q++)
+            for (int s = 0; rc == 0 && s < sp->ncontext; s++)
+                rc = sp->sharded
+                         ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
+                         : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
+    free(res);
+    if (rc != 0) {
+        rl_sweep_free(out);
+        snprintf(err, errlen, "sweep: out of memory");
     }
-    double price = h->price_per_chip_hour;
-    for (int c = 0; c < nchips; c++) {
-        for (int q = 0; q < sp->nprec; q++) {
-            rl_precision p = sp->prec[q];
-            for (int s = 0; s < sp->ncontext; s++) {
-                long long S = sp->context[s];
-                double ttft = rl_sweep_prefill_s(m, h, chips[c], sp->prompt ? sp->prompt : S, p);
-                for (int b = 0; b < sp->nbatch; b++) {
-                    out->evaluated++;
-                    rl_step st = rl_step_decode(m, h, chips[c], sp->batch[b], S, p);
-                    if (!st.mem.fits) {
-                        out->infeasible++;
-                        continue;
-                    }
-                    rl_sweep_point *pt = &out->pts[out->n++];
-                    pt->chips = chips[c];
-                    pt->batch = sp->batch[b];
-                    pt->context = S;
-                    pt->layout = "tp";
-                    pt->prec = p;
-                    pt->step_s = st.step_s;
-                    pt->ttft_s = ttft;
-                    pt->weight_load_s = st.weight_load_s;
-                    pt->kv_load_s = st.kv_load_s;
-                    pt->compute_s = st.compute_s;
-                    pt->tokens_per_s = st.tokens_per_s;
-                    pt->chip_s_per_token = (double)chips[c] / st.tokens_per_s;
-                    pt->usd_per_mtok = pt->chip_s_per_token * 1e6 * price / 3600.0;
-                    pt->total_bytes = st.mem.total_bytes;
-                }
-            }
-        }
-    }
-    return 0;
+    return rc;
 }
 
 void rl_sweep_free(rl_sweep *s)

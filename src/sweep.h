@@ -3,11 +3,19 @@
  * Owns the cross product of deployment choices for one model on one chip
  * type, the valid slice sizes of a chip, the per-point cost (chip-seconds and
  * USD per generated token) and the count of points kept out because they do
- * not fit in HBM.  Each point is evaluated in C (no Lua per point) with
- * rl_step_decode (formula (1), seed 000 section 1 "Theoretical estimates for
- * LLM latency and throughput"); frontiers with pareto.  TTFT comes from rl_sweep_prefill_s, a
- * PLACEHOLDER compute-bound prefill estimate kept here until the operator
- * module (ops.c) provides prefill.  Uses step, memory, arch, roofline, pareto, spec. */
+ * not fit in HBM.  Every point is evaluated in C (no Lua per point), in one
+ * of two modes:
+ *  - ideal: formula (1) over all the point's chips, one fully sharded copy,
+ *    communication ignored (rl_step_decode; seed 000 section 1 "Theoretical
+ *    estimates for LLM latency and throughput"); layout "ideal"; TTFT from
+ *    the operator list (rl_ops_prefill_time);
+ *  - sharded: every candidate plan of the sharding module on the point's
+ *    chips (rl_shard_compare: 1D/2D tensor parallelism, KV splits, expert
+ *    parallelism, pipelines, replicas), per-chip HBM and the collectives'
+ *    time included; layout = the plan's name; TTFT from the best-latency
+ *    prefill plan on the same chips (seed 000 section 3: prefill and
+ *    generation may shard differently), named in prefill_layout.
+ * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
 
@@ -19,36 +27,38 @@
 /* The grid.  Every list must hold at least one value (chips may be empty: the
  * valid slice sizes up to `max_chips` are used, see rl_sweep_topologies). */
 typedef struct {
-    const long long *chips;   int nchips;   /* chips per model copy */
-    const long long *batch;   int nbatch;   /* B, sequences per step */
+    const long long *chips;   int nchips;   /* chips per deployment */
+    const long long *batch;   int nbatch;   /* B, sequences per step (all replicas) */
     const long long *context; int ncontext; /* S, tokens in each KV cache */
     const rl_precision *prec; int nprec;    /* weight / KV / compute dtypes */
-    long long prompt;   /* tokens prefilled for TTFT; 0 = each point's context */
+    long long prompt;    /* tokens prefilled for TTFT; 0 = each point's context */
     long long max_chips; /* bound for the default chip list; 0 = domain_chips */
+    int sharded;         /* 0: ideal (formula (1), no communication); 1: shard plans */
+    int overlap;         /* sharded: step = max(local, comm) instead of local + comm */
 } rl_sweep_space;
 
 typedef struct {
     long long chips, batch, context;
-    /* How the chips hold the model.  Until the sharding module lands the
-     * only layout is the one formula (1) assumes, "tp": one copy fully
-     * sharded over all the point's chips (weights and KV split evenly,
-     * communication ignored).  A static string. */
-    const char *layout;
+    char layout[64];         /* "ideal", or the shard plan ("tp8 kv=batch x2") */
+    char prefill_layout[64]; /* sharded: the plan that gives ttft_s; "" otherwise */
     rl_precision prec;
     double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
-    double ttft_s;           /* time to first token for `prompt` tokens, seconds */
-    double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1) */
-    double tokens_per_s;     /* B / step_s */
-    double chip_s_per_token; /* chips * step_s / B: chip-seconds per generated token */
+    double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
+                                list (abstract model) */
+    double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */
+    double comm_s;           /* collectives per step (0 in ideal mode) */
+    double tokens_per_s;     /* all replicas */
+    double chip_s_per_token; /* chips / tokens_per_s: chip-seconds per generated token */
     double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */
-    double total_bytes;      /* weights + KV over all chips, bytes */
+    double total_bytes;      /* ideal: weights + KV over all chips; sharded: per chip */
 } rl_sweep_point;
 
 typedef struct {
-    rl_sweep_point *pts; /* feasible points, in grid order (chips, prec, context, batch) */
-    size_t n;
-    long long evaluated;  /* grid points looked at */
-    long long infeasible; /* grid points kept out: weights + KV exceed chips * HBM */
+    rl_sweep_point *pts; /* feasible points, in grid order (chips, prec, context, batch, plan) */
+    size_t n, cap;
+    long long evaluated;  /* grid points (times plans) looked at */
+    long long infeasible; /* kept out: weights + KV exceed HBM */
+    int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
 } rl_sweep;
 
 /* Valid slice sizes of `h` up to `max` chips (max <= 0: domain_chips), in
@@ -61,16 +71,6 @@ int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
 
 /* 1 if `chips` is a valid slice size of h (see rl_sweep_topologies). */
 int rl_sweep_valid_chips(const rl_hw *h, long long chips);
-
-/* PLACEHOLDER until ops.c provides prefill: time to prefill `prompt` tokens
- * of one sequence over `chips` chips, compute-bound roofline:
- * max((P * flops_per_token + L-summed attention FLOPs) / (chips * peak),
- *     weight_bytes / (chips * BW)), where the attention FLOPs of a causal
- * prompt are sum over positions of 4*t*N*H*L ~ 2 * P^2 * N * H * L
- * (seed 000 section 1 "What about attention?", T = S = P, halved for the
- * causal mask).  Seconds. */
-double rl_sweep_prefill_s(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
-                          rl_precision p);
 
 /* Evaluate the grid.  Returns 0 with *out filled (free with
  * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a

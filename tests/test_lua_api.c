@@ -114,7 +114,7 @@ static void sweep_pareto_plot(void **state)
 {
     (void)state;
     const char *grid = "{ model = 'llama3-70b', hw = 'tpu-v5e', chips = { 8, 16, 32 },"
-                       " batch = { 1, 16, 64, 256 }, context = 4096, weights = { 'bf16', 'int8' } }";
+                       " batch = { 1, 16, 64, 256 }, context = 4096, weights = { 'bf16', 'int8' }, ideal = true }";
     char code[1024], err[1024];
     snprintf(code, sizeof code, "local s = roofline.sweep%s return s.infeasible + s.feasible", grid);
     assert_true(run_number(code) == 24.0); /* 3 chips x 4 batches x 2 precisions */

@@ -168,6 +168,20 @@ static void test_long_context(void **state)
     }
 }
 
+/* Seed 000 section 5 worked problem 4: ~4.8 ms per decode step at B = 1,
+ * S = 128k on 16 v5e in int8 (2.58 KV + 1.42 weights + ~0.8 collectives);
+ * 10%: the sharding module's collectives cost 1.15 ms (4 latency-bound ones
+ * per layer at 1 us per hop) where the seed rounds to 0.8.  Prefill and
+ * generation pick different plans (exact). */
+static void test_prefill_vs_generation(void **state)
+{
+    (void)state;
+    checks cs;
+    run_scenario("prefill_vs_generation.lua", &cs);
+    assert_rel(get(&cs, "wp4_step_ms"), 4.8, 0.10);
+    assert_rel(get(&cs, "wp4_prefill_differs"), 1, 0);
+}
+
 /* The v5e ridge point: the chapter's 240 FLOPs/byte (1%). */
 static void test_figures(void **state)
 {
@@ -184,7 +198,7 @@ static void test_every_scenario_runs(void **state)
     (void)state;
     static const char *known[] = {"scaling_book_llama2_13b.lua", "int8_weights.lua", "kv_int8.lua",
                                   "smallest_slice.lua", "palm_frontier.lua", "long_context.lua",
-                                  "figures.lua"};
+                                  "figures.lua", "prefill_vs_generation.lua"};
     DIR *d = opendir(RL_SRCDIR "/scenarios");
     assert_non_null(d);
     struct dirent *e;
@@ -243,7 +257,7 @@ int main(void)
         cmocka_unit_test(test_llama2_13b_tables), cmocka_unit_test(test_int8_weights),
         cmocka_unit_test(test_kv_int8),           cmocka_unit_test(test_smallest_slice),
         cmocka_unit_test(test_palm_frontier),     cmocka_unit_test(test_long_context),
-        cmocka_unit_test(test_figures),           cmocka_unit_test(test_every_scenario_runs),
+        cmocka_unit_test(test_figures),           cmocka_unit_test(test_prefill_vs_generation),           cmocka_unit_test(test_every_scenario_runs),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,12 +1,14 @@
-/* test_sweep.c — the sweep grid, slice sizes, cost per token, the Pareto
- * frontier and the placeholder prefill estimate. */
+/* test_sweep.c — the sweep grid (ideal and sharded), slice sizes, cost per
+ * token, TTFT, the Pareto frontier and `roofline pareto`. */
 #include "testutil.h"
 
 #include <cjson/cJSON.h>
 
 #include "arch.h"
 #include "memory.h"
+#include "ops.h"
 #include "pareto.h"
+#include "shard.h"
 #include "sweep.h"
 
 static const rl_precision BF16 = {RL_BF16, RL_BF16, RL_BF16};
@@ -67,7 +69,7 @@ static void test_case_study_cost(void **state)
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long chips = 16, batch[] = {4, 256}, ctx = 8192;
     rl_precision p = {RL_INT8, RL_BF16, RL_BF16};
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -89,7 +91,7 @@ static void test_infeasible_counted(void **state)
     rl_model m = load_model("llama3-70b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {4, 8, 16}, batch[] = {1, 16, 32, 64, 128}, ctx = 8192;
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -111,7 +113,7 @@ static void test_bad_chips(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 3, batch = 1, ctx = 1024;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), -1);
@@ -185,7 +187,7 @@ static void test_sweep_frontier(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {1, 4, 8}, batch[] = {1, 4, 16, 64, 256}, ctx = 2048;
     rl_precision prec[] = {BF16, {RL_INT8, RL_BF16, RL_BF16}};
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -203,40 +205,86 @@ static void test_sweep_frontier(void **state)
     rl_sweep_free(&s);
 }
 
-/* PLACEHOLDER prefill: an abstract 30B model (no attention term) prefilling
- * 8192 tokens on 16 v5e is compute-bound: 2 * 30e9 * 8192 / (16 * 1.97e14)
- * = 0.1559 s (seed 000 section 1: prefill is FLOPs-bound).  Tolerance 1e-9. */
-static void test_prefill_placeholder(void **state)
+/* Ideal mode takes TTFT from the operator list: the prefill of the prompt
+ * on the point's chips is rl_ops_prefill_time (ops.c), exactly.  Abstract
+ * models have no operator list: ttft_s < 0 (null in JSON). */
+static void test_ideal_ttft_from_ops(void **state)
 {
     (void)state;
-    rl_model m = model_30b();
+    rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
-    assert_rel(rl_sweep_prefill_s(&m, &h, 16, 8192, BF16), 2 * 30e9 * 8192 / (16 * 1.97e14), 1e-9);
+    long long chips = 4, batch = 8, ctx = 2048;
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = 4;
+    assert_rel(s.pts[0].ttft_s, rl_ops_prefill_time(&m, &h, &c, 4096, 0), 1e-12);
+    rl_sweep_free(&s);
+    rl_model a = model_30b();
+    assert_int_equal(rl_sweep_run(&a, &h, &sp, &s, err, sizeof err), 0);
+    assert_true(s.pts[0].ttft_s < 0);
+    rl_sweep_free(&s);
 }
 
-/* `roofline pareto` JSON: the grid of the issue's example (4 slice sizes x 12
- * default batches x 1 precision = 48 points), infeasible + feasible = 48,
- * frontier rows carry the documented keys, latency ascending and cost
- * descending.  A chip count that is no slice of the chip exits 2, and so
- * does a figure of a sweep where nothing fits. */
-static void test_cli_pareto(void **state)
+/* Sharded mode: the seed's worked problem 4 (18.4B dense model, int8, 16
+ * TPU v5e, B = 1, S = 128k).  Each generation plan of the sharding module is
+ * a point (evaluated = plans, infeasible = plans that overflow 16 GB per
+ * chip); the fastest point is the module's best-latency plan with the same
+ * step time, and every point's TTFT is the best prefill plan's (seed 000
+ * section 5 problem 4: TP or sequence parallelism for prefill, the KV split
+ * for generation).  Cost = chips / tokens_per_s. */
+static void test_sharded_worked_problem_4(void **state)
 {
     (void)state;
-    static char out[1 << 16];
-    assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --format json",
-                             out, sizeof out), 0);
+    rl_model m = load_model("scaling-book-18b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_precision p = {RL_INT8, RL_INT8, RL_INT8};
+    long long chips = 16, batch = 1, ctx = 128000;
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    static rl_shard_result res[256];
+    int bl, bt;
+    int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 16, 1, 128000, p, 0, res, 256, &bl, &bt);
+    int fit = 0;
+    for (int i = 0; i < n; i++)
+        fit += res[i].fits;
+    assert_int_equal(s.evaluated, n);
+    assert_int_equal((long long)s.n, fit);
+    assert_int_equal(s.infeasible, n - fit);
+    size_t idx[256];
+    assert_true(rl_sweep_frontier(&s, NULL, idx) >= 1);
+    const rl_sweep_point *fast = &s.pts[idx[0]];
+    assert_string_equal(fast->layout, res[bl].name);
+    assert_rel(fast->step_s, res[bl].step_s, 1e-12);
+    assert_true(fast->comm_s > 0);
+    assert_rel(fast->chip_s_per_token, 16 / fast->tokens_per_s, 1e-12);
+    n = rl_shard_compare(&m, &h, RL_PHASE_PREFILL, 16, 1, 128000, p, 0, res, 256, &bl, &bt);
+    assert_true(bl >= 0);
+    assert_string_equal(fast->prefill_layout, res[bl].name);
+    assert_rel(fast->ttft_s, res[bl].step_s, 1e-12);
+    rl_sweep_free(&s);
+}
+
+/* Parse a `roofline pareto --format json` run; check the frontier rows carry
+ * `keys` and run latency ascending, cost descending.  Returns the document. */
+static cJSON *pareto_json(const char *args, const char *const *keys, size_t nkeys)
+{
+    static char out[1 << 17];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "pareto %s --format json", args);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     cJSON *j = cJSON_Parse(out);
     assert_non_null(j);
-    assert_int_equal(cJSON_GetObjectItem(j, "evaluated")->valuedouble, 48);
-    assert_int_equal(cJSON_GetObjectItem(j, "infeasible")->valuedouble +
-                         cJSON_GetObjectItem(j, "feasible")->valuedouble, 48);
     const cJSON *rows = cJSON_GetObjectItem(j, "rows");
     assert_true(cJSON_GetArraySize(rows) > 1);
     double last_s = 0, last_c = 1e30;
     for (const cJSON *r = rows->child; r; r = r->next) {
-        static const char *keys[] = {"chips", "layout", "batch", "weights", "kv", "step_s",
-                                     "ttft_s", "chip_s_per_token", "usd_per_mtok"};
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        for (size_t k = 0; k < nkeys; k++)
             if (!cJSON_GetObjectItem(r, keys[k]))
                 fail_msg("frontier row lacks '%s'", keys[k]);
         double st = cJSON_GetObjectItem(r, "step_s")->valuedouble;
@@ -245,7 +293,31 @@ static void test_cli_pareto(void **state)
         last_s = st;
         last_c = c;
     }
+    return j;
+}
+
+/* `roofline pareto` JSON.  --ideal: the grid of the issue's example (4 slice
+ * sizes x 12 default batches x 1 precision = 48 points, infeasible +
+ * feasible = 48).  Default (shard plans): more points than the grid (one per
+ * plan), rows with comm_s and prefill_layout.  A chip count that is no slice
+ * of the chip exits 2, and so does a figure of a sweep where nothing fits. */
+static void test_cli_pareto(void **state)
+{
+    (void)state;
+    static const char *keys[] = {"chips", "layout", "batch", "weights", "kv", "step_s",
+                                 "ttft_s", "chip_s_per_token", "usd_per_mtok", "prefill_layout",
+                                 "comm_s"};
+    cJSON *j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --ideal", keys, 9);
+    assert_int_equal(cJSON_GetObjectItem(j, "evaluated")->valuedouble, 48);
+    assert_int_equal(cJSON_GetObjectItem(j, "infeasible")->valuedouble +
+                         cJSON_GetObjectItem(j, "feasible")->valuedouble, 48);
+    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "ignored");
     cJSON_Delete(j);
+    j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32", keys, 11);
+    assert_true(cJSON_GetObjectItem(j, "evaluated")->valuedouble > 48);
+    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "included");
+    cJSON_Delete(j);
+    static char out[1 << 12];
     assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 3", out, sizeof out), 2);
     /* 141 GB of bf16 weights fit on neither 4 nor 8 v5e: nothing to draw, exit 2 */
     assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 4,8 --plot /tmp/rl_none.png",
@@ -279,7 +351,8 @@ int main(void)
         cmocka_unit_test(test_case_study_cost),    cmocka_unit_test(test_infeasible_counted),
         cmocka_unit_test(test_bad_chips),          cmocka_unit_test(test_pareto_small),
         cmocka_unit_test(test_pareto_brute_force), cmocka_unit_test(test_sweep_frontier),
-        cmocka_unit_test(test_prefill_placeholder), cmocka_unit_test(test_cli_pareto),
+        cmocka_unit_test(test_ideal_ttft_from_ops),
+        cmocka_unit_test(test_sharded_worked_problem_4), cmocka_unit_test(test_cli_pareto),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
