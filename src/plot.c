@@ -12,6 +12,7 @@
 
 #include "arch.h"
 #include "memory.h"
+#include "ops.h"
 #include "report.h"
 #include "roofline.h"
 
@@ -330,32 +331,65 @@ int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, l
     return finish("step_breakdown.gp", out, &v, &d, err, errlen);
 }
 
+/* One operator-kind point: its FLOPs over its bytes, on the roof. */
+static void put_op_point(FILE *f, const rl_ops *o, rl_op_kind k, double peak, double bw,
+                         const char *label)
+{
+    double fl, by;
+    rl_ops_sum_kind(o, k, &fl, &by);
+    if (fl <= 0 || by <= 0)
+        return;
+    double ai = fl / by;
+    fprintf(f, "%.6g %.6g \"%s\"\n", ai, ai * bw < peak ? ai * bw : peak, label);
+}
+
 int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
                      const long long *batch, int nb, long long context, char *err, size_t errlen)
 {
-    text v, d;
-    if (open_pair(&v, &d, out, err, errlen) != 0)
+    if (m->abstract) {
+        snprintf(err, errlen, "%s: the roofline chart needs an operator list, and an abstract "
+                 "model has none", m->origin);
         return -1;
+    }
+    rl_ops *ops = malloc(sizeof *ops); /* large: keep it off the stack */
+    text v, d;
+    if (!ops || open_pair(&v, &d, out, err, errlen) != 0) {
+        free(ops);
+        if (!ops)
+            snprintf(err, errlen, "%s: out of memory", out);
+        return -1;
+    }
     double peak = rl_hw_peak(h, p.compute), bw = h->hbm_bw;
     put_title(v.f, "plottitle", "Roofline of one %s chip (%s compute) with %s's decode step",
               h->name, rl_dtype_name(p.compute), m->name);
     fprintf(v.f, "peak = %.6g\nbw = %.6g\n", peak, bw);
-    fprintf(d.f, "# arithmetic intensity (FLOPs/byte), attainable (FLOP/s), operator\n");
-    /* Weight matmuls: B * flops_per_token FLOPs over the parameter bytes read. */
-    for (int b = 0; b < nb; b++) {
-        double B = (double)batch[b];
-        double ai = B * rl_arch_flops_per_token(m) /
-                    (rl_arch_params_read(m, B) * rl_dtype_bytes(p.weights));
-        fprintf(d.f, "%.6g %.6g \"B=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
-                batch[b]);
+    fprintf(d.f, "# arithmetic intensity (FLOPs/byte), attainable (FLOP/s), operators (ops.c);\n"
+                 "# block 0: weight matmuls per batch, 1: attention, 2: elementwise (largest batch)\n");
+    rl_ops_config c = rl_ops_config_default();
+    c.prec = p;
+    c.decode_context = context;
+    int rc = 0;
+    for (int b = 0; b < nb && rc == 0; b++) {
+        c.decode_batch = batch[b];
+        rc = rl_ops_build(m, h, &c, ops, err, errlen);
+        char label[32];
+        snprintf(label, sizeof label, "B=%lld", batch[b]);
+        if (rc == 0)
+            put_op_point(d.f, ops, RL_OP_WEIGHT, peak, bw, label);
     }
-    /* Decode attention: QK^T and PV FLOPs over the KV bytes (independent of B). */
-    double kv = rl_arch_kv_bytes_per_token(m, p.kv) * (double)context;
-    double af = rl_arch_attention_flops_per_token(m, (double)context);
-    if (af > 0 && kv > 0) {
-        double ai = af / kv;
-        fprintf(d.f, "\n\n%.6g %.6g \"attention S=%lld\"\n", ai, ai * bw < peak ? ai * bw : peak,
-                context);
+    if (rc == 0) { /* *ops is the last batch's step */
+        char label[64];
+        snprintf(label, sizeof label, "attention S=%lld", context);
+        fprintf(d.f, "\n\n");
+        put_op_point(d.f, ops, RL_OP_ATTENTION, peak, bw, label);
+        fprintf(d.f, "\n\n");
+        put_op_point(d.f, ops, RL_OP_ELEMENTWISE, peak, bw, "norms, RoPE, adds");
+    }
+    free(ops);
+    if (rc != 0) {
+        free(text_close(&v));
+        free(text_close(&d));
+        return -1;
     }
     return finish("roofline.gp", out, &v, &d, err, errlen);
 }

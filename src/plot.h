@@ -9,7 +9,7 @@
  * (no partial figure is ever left).  The terminal follows the figure's
  * extension: .png (pngcairo) or .svg.  Where gnuplot is missing the data and
  * script are kept and the call says so.  Uses sweep, step, arch, memory,
- * roofline, report (rl_write_atomic), spec (rl_data_find). */
+ * roofline, ops, report (rl_write_atomic), spec (rl_data_find). */
 #ifndef RL_PLOT_H
 #define RL_PLOT_H
 
@@ -58,10 +58,11 @@ int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, l
                            int nb, char *err, size_t errlen);
 
 /* Roofline chart of one chip: attainable FLOP/s = min(peak, I * BW) against
- * arithmetic intensity I (FLOPs/byte), log-log, with the step's operators
- * placed on it: the weight matmuls at each batch in batch[nb] and decode
- * attention at `context` (aggregate points until ops.c gives per-operator
- * FLOPs and bytes).  Source: seed 000 section 1 "Linear operations". */
+ * arithmetic intensity I (FLOPs/byte), log-log, with a decode step's
+ * operators from ops.c placed on it: the weight matmuls summed per batch in
+ * batch[nb], and (at the last batch) the attention and the elementwise
+ * operators at `context`.  Abstract models (no operator list) are an error.
+ * Source: seed 000 section 1 "Linear operations" and "What about attention?". */
 int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
                      const long long *batch, int nb, long long context, char *err, size_t errlen);
 
