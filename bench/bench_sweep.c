@@ -45,6 +45,29 @@ static void report(const char *what, double *rate, const char *model, const char
            what, model, hw, rate[REPS / 2], rate[0], rate[REPS - 1], REPS, RL_COMMIT, host, when);
 }
 
+/* Warm-up, then REPS timed runs of the sweep: evaluations per second into
+ * rate[REPS].  Returns the evaluations of one run, or -1 (message printed). */
+static long long time_sweep(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                            double *rate)
+{
+    long long evals = 0;
+    for (int r = -1; r < REPS; r++) { /* r = -1: warm-up */
+        rl_sweep s;
+        char err[1024];
+        double t0 = now();
+        if (rl_sweep_run(m, h, sp, &s, err, sizeof err) != 0) {
+            fprintf(stderr, "bench: %s\n", err);
+            return -1;
+        }
+        double dt = now() - t0;
+        evals = s.evaluated;
+        rl_sweep_free(&s);
+        if (r >= 0)
+            rate[r] = (double)evals / dt;
+    }
+    return evals;
+}
+
 static int bench(const char *model, const char *hw)
 {
     rl_model m;
@@ -63,20 +86,9 @@ static int bench(const char *model, const char *hw)
                            {RL_BF16, RL_INT8, RL_BF16}, {RL_INT8, RL_INT8, RL_BF16}};
     rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0};
     double rate[REPS];
-    long long evals = 0;
-    for (int r = -1; r < REPS; r++) { /* r = -1: warm-up */
-        rl_sweep s;
-        double t0 = now();
-        if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
-            fprintf(stderr, "bench: %s\n", err);
-            return 1;
-        }
-        double dt = now() - t0;
-        evals = s.evaluated;
-        rl_sweep_free(&s);
-        if (r >= 0)
-            rate[r] = (double)evals / dt;
-    }
+    long long evals = time_sweep(&m, &h, &sp, rate);
+    if (evals < 0)
+        return 1;
     report("rl_sweep_run (ideal)", rate, model, hw);
     printf("  grid: %lld points per sweep (every valid slice x 2048 batches x 4 contexts x 4 "
            "precisions)\n", evals);
@@ -96,20 +108,9 @@ static int bench(const char *model, const char *hw)
     /* sharded mode: every plan of the sharding module per point (collectives
      * included); a smaller grid, rated per plan evaluated */
     rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0};
-    long long plans = 0;
-    for (int r = -1; r < REPS; r++) {
-        rl_sweep s;
-        double t0 = now();
-        if (rl_sweep_run(&m, &h, &sh, &s, err, sizeof err) != 0) {
-            fprintf(stderr, "bench: %s\n", err);
-            return 1;
-        }
-        double dt = now() - t0;
-        plans = s.evaluated;
-        rl_sweep_free(&s);
-        if (r >= 0)
-            rate[r] = (double)plans / dt;
-    }
+    long long plans = time_sweep(&m, &h, &sh, rate);
+    if (plans < 0)
+        return 1;
     report("rl_sweep_run (sharded)", rate, model, hw);
     printf("  sharded grid: %lld plan evaluations per sweep (every valid slice x 64 batches x 2 "
            "precisions x every plan)\n", plans);

@@ -411,11 +411,13 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     return o;
 }
 
-static void add_point(cJSON *rows, const rl_sweep_point *p, int abstract, int priced, int sharded)
+static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, int abstract,
+                      int priced)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "chips", (double)p->chips);
-    cJSON_AddStringToObject(r, "layout", p->layout);
+    int sharded = s->sharded;
+    cJSON_AddStringToObject(r, "layout", rl_sweep_name(s, p->layout));
     cJSON_AddNumberToObject(r, "batch", (double)p->batch);
     cJSON_AddNumberToObject(r, "context", (double)p->context);
     add_precision(r, p->prec, abstract);
@@ -425,7 +427,7 @@ static void add_point(cJSON *rows, const rl_sweep_point *p, int abstract, int pr
     else
         cJSON_AddNullToObject(r, "ttft_s");
     if (sharded)
-        cJSON_AddStringToObject(r, "prefill_layout", p->prefill_layout);
+        cJSON_AddStringToObject(r, "prefill_layout", rl_sweep_name(s, p->prefill_layout));
     cJSON_AddNumberToObject(r, "tokens_per_s", p->tokens_per_s);
     cJSON_AddNumberToObject(r, "chip_s_per_token", p->chip_s_per_token);
     if (priced)
@@ -459,6 +461,6 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;
     for (size_t i = 0; i < n; i++)
-        add_point(rows, &s->pts[idx ? idx[i] : i], m->abstract, priced, s->sharded);
+        add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
     return o;
 }

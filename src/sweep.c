@@ -81,25 +81,46 @@ static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     return 0;
 }
 
-/* Room for one more point; 0 or -1 (out of memory). */
-static int grow(rl_sweep *s)
+const char *rl_sweep_name(const rl_sweep *s, int i) { return s->names[i]; }
+
+/* Index of `name` in the sweep's name table, adding it if new; `hint` is
+ * tried first (plans come in the same order for every batch).  -1 when
+ * memory runs out. */
+static int name_index(rl_sweep *s, const char *name, int hint)
 {
-    if (s->n < s->cap)
-        return 0;
-    size_t cap = s->cap ? 2 * s->cap : 1024;
-    rl_sweep_point *p = realloc(s->pts, cap * sizeof *p);
-    if (!p)
-        return -1;
-    s->pts = p;
-    s->cap = cap;
-    return 0;
+    if (hint >= 0 && hint < s->nnames && strcmp(s->names[hint], name) == 0)
+        return hint;
+    for (int i = 0; i < s->nnames; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return i;
+    if (s->nnames == s->capnames) {
+        int cap = s->capnames ? 2 * s->capnames : 64;
+        char(*n)[64] = realloc(s->names, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        s->names = n;
+        s->capnames = cap;
+    }
+    snprintf(s->names[s->nnames], sizeof s->names[0], "%s", name);
+    return s->nnames++;
 }
 
-/* Cost fields of a point from chips, tokens_per_s and the price. */
-static void set_cost(rl_sweep_point *pt, const rl_hw *h)
+/* Append *pt with its cost fields (chips / tokens_per_s, price); 0 or -1
+ * when memory runs out. */
+static int push(rl_sweep *s, rl_sweep_point *pt, const rl_hw *h)
 {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        rl_sweep_point *p = realloc(s->pts, cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->pts = p;
+        s->cap = cap;
+    }
     pt->chip_s_per_token = (double)pt->chips / pt->tokens_per_s;
     pt->usd_per_mtok = pt->chip_s_per_token * 1e6 * h->price_per_chip_hour / 3600.0;
+    s->pts[s->n++] = *pt;
+    return 0;
 }
 
 /* TTFT of one prompt on `chips` chips, no communication (ops.c); -1 for
@@ -127,19 +148,13 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
             out->infeasible++;
             continue;
         }
-        if (grow(out) != 0)
+        rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
+                             .layout = 1 /* "ideal" */, .step_s = st.step_s, .ttft_s = ttft,
+                             .weight_load_s = st.weight_load_s, .kv_load_s = st.kv_load_s,
+                             .compute_s = st.compute_s, .tokens_per_s = st.tokens_per_s,
+                             .total_bytes = st.mem.total_bytes};
+        if (push(out, &pt, h) != 0)
             return -1;
-        rl_sweep_point *pt = &out->pts[out->n++];
-        *pt = (rl_sweep_point){.chips = chips, .batch = sp->batch[b], .context = S, .prec = p};
-        snprintf(pt->layout, sizeof pt->layout, "ideal");
-        pt->step_s = st.step_s;
-        pt->ttft_s = ttft;
-        pt->weight_load_s = st.weight_load_s;
-        pt->kv_load_s = st.kv_load_s;
-        pt->compute_s = st.compute_s;
-        pt->tokens_per_s = st.tokens_per_s;
-        pt->total_bytes = st.mem.total_bytes;
-        set_cost(pt, h);
     }
     return 0;
 }
@@ -153,16 +168,18 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
 {
     int bl, bt;
     long long prompt = sp->prompt ? sp->prompt : S;
-    int n = rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, 1, prompt, p, sp->overlap, res, PLANS,
-                             &bl, &bt);
+    rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, 1, prompt, p, sp->overlap, res, PLANS, &bl,
+                     &bt); /* the best-latency prefill plan gives every point's TTFT */
     double ttft = bl >= 0 ? res[bl].step_s : -1;
-    char prefill_layout[64] = "";
-    if (bl >= 0)
-        snprintf(prefill_layout, sizeof prefill_layout, "%s", res[bl].name);
-    (void)n;
+    int prefill_layout = bl >= 0 ? name_index(out, res[bl].name, -1) : 0;
+    int hint[PLANS]; /* name index of plan i in the previous batch */
+    for (int i = 0; i < PLANS; i++)
+        hint[i] = -1;
+    if (prefill_layout < 0)
+        return -1;
     for (int b = 0; b < sp->nbatch; b++) {
-        n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap, res,
-                             PLANS, &bl, &bt);
+        int n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap,
+                                 res, PLANS, &bl, &bt);
         for (int i = 0; i < n; i++) {
             const rl_shard_result *r = &res[i];
             out->evaluated++;
@@ -170,21 +187,17 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                 out->infeasible++;
                 continue;
             }
-            if (grow(out) != 0)
+            rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
+                                 .step_s = r->step_s, .ttft_s = ttft,
+                                 .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
+                                 .compute_s = r->compute_s, .comm_s = r->comm_s,
+                                 .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes};
+            pt.layout = hint[i] = name_index(out, r->name, hint[i]);
+            pt.prefill_layout = prefill_layout;
+            if (pt.layout < 0)
                 return -1;
-            rl_sweep_point *pt = &out->pts[out->n++];
-            *pt = (rl_sweep_point){.chips = chips, .batch = sp->batch[b], .context = S, .prec = p};
-            snprintf(pt->layout, sizeof pt->layout, "%s", r->name);
-            snprintf(pt->prefill_layout, sizeof pt->prefill_layout, "%s", prefill_layout);
-            pt->step_s = r->step_s;
-            pt->ttft_s = ttft;
-            pt->weight_load_s = r->weight_load_s;
-            pt->kv_load_s = r->kv_load_s;
-            pt->compute_s = r->compute_s;
-            pt->comm_s = r->comm_s;
-            pt->tokens_per_s = r->tokens_per_s;
-            pt->total_bytes = r->total_bytes;
-            set_cost(pt, h);
+            if (push(out, &pt, h) != 0)
+                return -1;
         }
     }
     return 0;
@@ -204,6 +217,11 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
         chips = defchips;
     }
     out->sharded = sp->sharded;
+    if (name_index(out, "", -1) != 0 || name_index(out, "ideal", -1) != 1) {
+        rl_sweep_free(out);
+        snprintf(err, errlen, "sweep: out of memory");
+        return -1;
+    }
     rl_shard_result *res = sp->sharded ? malloc(PLANS * sizeof *res) : NULL;
     int rc = sp->sharded && !res ? -1 : 0;
     for (int c = 0; rc == 0 && c < nchips; c++)
@@ -223,6 +241,7 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
 void rl_sweep_free(rl_sweep *s)
 {
     free(s->pts);
+    free(s->names);
     memset(s, 0, sizeof *s);
 }
 

@@ -39,8 +39,9 @@ typedef struct {
 
 typedef struct {
     long long chips, batch, context;
-    char layout[64];         /* "ideal", or the shard plan ("tp8 kv=batch x2") */
-    char prefill_layout[64]; /* sharded: the plan that gives ttft_s; "" otherwise */
+    int layout;              /* name index (rl_sweep_name): "ideal", or the shard plan
+                                ("tp8 kv=batch x2") */
+    int prefill_layout;      /* name index: sharded, the plan that gives ttft_s; else "" */
     rl_precision prec;
     double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
     double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
@@ -59,7 +60,12 @@ typedef struct {
     long long evaluated;  /* grid points (times plans) looked at */
     long long infeasible; /* kept out: weights + KV exceed HBM */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
+    char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
+    int nnames, capnames;
 } rl_sweep;
+
+/* The layout name with index i (a point's layout or prefill_layout). */
+const char *rl_sweep_name(const rl_sweep *s, int i);
 
 /* Valid slice sizes of `h` up to `max` chips (max <= 0: domain_chips), in
  * ascending order, into out[cap].  Torus slices (TPU) are 1 and then 4, 8,
