@@ -19,7 +19,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install
+.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -90,6 +90,25 @@ fuzz:
 	  summary="$$summary$$n: $$line ($$cov)\n"; done; \
 	printf "$$summary"; if [ $$fail -ne 0 ]; then echo "make fuzz: a harness failed"; exit 1; fi
 
+# Sweep rate on one core (reported, never asserted; target >= 1e7 evals/s).
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DRL_COMMIT='"$(COMMIT)"' $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+bench: $(BENCHES)
+	@for b in $(BENCHES); do ROOFLINE_DATA=$(CURDIR) $$b || exit 1; done
+
+# The README's figures, into out/figures (needs gnuplot; data + .gp are kept either way).
+FIG := out/figures
+figures: $(BIN)
+	@mkdir -p $(FIG)
+	@command -v gnuplot >/dev/null || echo "figures: gnuplot not found; writing data and .gp scripts only"
+	$(BIN) pareto --model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --weights bf16,int8 \
+	    --kv bf16,int8 --plot $(FIG)/frontier.png --output $(FIG)/frontier.txt
+	$(BIN) run --out $(FIG) scenarios/figures.lua
+
 # The main job on a built-in example: the Scaling Book's LLaMA-2-13B tables.
 demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
@@ -109,6 +128,8 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/roofline
 	install -m 644 model/*.lua $(DESTDIR)$(PREFIX)/share/roofline/model
 	install -m 644 hw_profiles/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles
+	install -d $(DESTDIR)$(PREFIX)/share/roofline/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/roofline/plots
 
 help:
 	@echo "make            build bin/roofline"
@@ -117,6 +138,8 @@ help:
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
+	@echo "make bench      sweep evaluations per second on one core"
+	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"
@@ -124,4 +147,4 @@ help:
 clean:
 	rm -rf build build-asan build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d) $(BENCHES:=.d)

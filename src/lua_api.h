@@ -1,13 +1,15 @@
 /* lua_api.h — the `roofline` Lua module and the scenario runner.
  *
  * Owns the Lua face of the core: roofline.model, roofline.hw, roofline.info,
- * roofline.step, roofline.ops, roofline.prefill, roofline.format and
- * roofline.write, each
+ * roofline.step, roofline.shard, roofline.ops, roofline.prefill,
+ * roofline.sweep, roofline.pareto, roofline.plot, roofline.write and
+ * roofline.format, each
  * returning plain Lua tables with the same keys as the CLI's JSON (see
- * result.h), plus the conversions
- * between Lua tables and cJSON.  Scenarios run in the sandbox (sandbox.h)
- * with this module as the global `roofline`.  Uses result, report, spec,
- * step, ops, sandbox, cJSON. */
+ * result.h), plus the conversions between Lua tables and cJSON.  Scenarios
+ * run in the sandbox (sandbox.h) with this module as the global `roofline`.
+ * Uses result, report, spec, step, ops, sweep, plot, sandbox, cJSON.
+ * Scenario output files go only through roofline.write and roofline.plot,
+ * into the run's output directory (outdir.h: confined, atomic). */
 #ifndef RL_LUA_API_H
 #define RL_LUA_API_H
 

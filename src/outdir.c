@@ -25,9 +25,9 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     if (!dir || !*dir)
         FAIL("--out: empty directory name");
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        FAIL("%s: cannot create the output directory: %s", dir, strerror(errno));
     struct stat st;
+    if (stat(dir, &st) != 0 && rl_mkdir_p(dir, err, errlen) != 0)
+        return -1;
     if (stat(dir, &st) != 0)
         FAIL("%s: cannot use as output directory: %s", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
@@ -39,6 +39,12 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
         FAIL("%s: output directory path too long", dir);
     memcpy(o->root, real, strlen(real) + 1);
     return 0;
+}
+
+void rl_outdir_defer(rl_outdir *o, const char *dir)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->pending, sizeof o->pending, "%s", dir);
 }
 
 void rl_outdir_close(rl_outdir *o)
@@ -83,13 +89,21 @@ static int check_name(const char *name, char *err, size_t errlen)
     }
 }
 
-int rl_outdir_resolve(const rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
+int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen)
 {
-    if (!o->root[0])
-        FAIL("no output directory: run the scenario with `roofline run --out DIR`");
     if (check_name(name, err, errlen) != 0)
         return -1;
+    if (!o->root[0] && o->pending[0]) {
+        char dir[sizeof o->pending];
+        memcpy(dir, o->pending, sizeof dir);
+        if (rl_outdir_open(o, dir, err, errlen) != 0) {
+            snprintf(o->pending, sizeof o->pending, "%s", dir); /* open cleared it */
+            return -1;
+        }
+    }
+    if (!o->root[0])
+        FAIL("no output directory: run the scenario with `roofline run --out DIR`");
     if ((size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
         FAIL("%s: output path too long", name);
     /* walk the intermediate components: each must be a real directory (not

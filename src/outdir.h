@@ -19,15 +19,20 @@
 #include <stddef.h>
 
 typedef struct {
-    char root[4096]; /* canonical absolute path of the directory */
+    char root[4096];    /* canonical absolute path of the directory ("" until open) */
+    char pending[4096]; /* rl_outdir_defer: the directory to open on first use */
     char **kept;     /* names written (relative, as given), in order */
     int nkept, cap;
 } rl_outdir;
 
-/* Open (creating it, one level, mode 0755, if missing) the directory `dir`.
+/* Open (creating it and its parents, report.h rl_mkdir_p, if missing) `dir`.
  * Returns 0, or -1 with "DIR: reason" in err (not a directory, cannot
  * create, path too long). */
 int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
+
+/* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that
+ * writes nothing creates nothing (the default `out` of `roofline run`). */
+void rl_outdir_defer(rl_outdir *o, const char *dir);
 
 /* Free the list of kept names (the directory and its files stay). */
 void rl_outdir_close(rl_outdir *o);
@@ -38,7 +43,7 @@ void rl_outdir_close(rl_outdir *o);
  * character, longer than 255 bytes a component or 1024 in all, a component
  * that is a symbolic link or not a directory, a target that is a directory
  * or a symbolic link, or a resolved parent outside the root. */
-int rl_outdir_resolve(const rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
+int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen);
 
 /* Record a completed file (for the "kept" list).  Returns 0 or -1 (no memory). */

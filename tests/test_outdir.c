@@ -105,12 +105,32 @@ static void open_refuses_a_file(void **state)
     unlink(path);
 }
 
+/* The default `out` of `roofline run` is created only when something is
+ * written into it. */
+static void deferred_open(void **state)
+{
+    (void)state;
+    char lazy[128], err[1024], path[4200];
+    snprintf(lazy, sizeof lazy, "%s/lazy/deeper", root);
+    rl_outdir o;
+    rl_outdir_defer(&o, lazy);
+    struct stat st;
+    assert_int_not_equal(stat(lazy, &st), 0); /* nothing yet */
+    expect_refused(&o, "../x", "'..'"); /* a refused name creates nothing either */
+    assert_int_not_equal(stat(lazy, &st), 0);
+    assert_int_equal(rl_outdir_resolve(&o, "f.txt", path, sizeof path, err, sizeof err), 0);
+    assert_int_equal(stat(lazy, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    rl_outdir_close(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refuses_escapes),
         cmocka_unit_test(writes_atomically_and_lists),
         cmocka_unit_test(open_refuses_a_file),
+        cmocka_unit_test(deferred_open),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

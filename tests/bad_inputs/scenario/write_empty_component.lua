@@ -1,0 +1,2 @@
+-- an empty path component ('//')
+roofline.write("a//b.csv", "x")

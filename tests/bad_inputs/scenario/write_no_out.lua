@@ -1,2 +1,0 @@
--- writes without --out
-roofline.write("x.txt", "x")
