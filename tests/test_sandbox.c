@@ -82,6 +82,8 @@ static void instruction_budget(void **state)
     /* a __gc finalizer runs with hooks off: refused at setmetatable */
     expect_error(&SMALL, "setmetatable({}, {__gc = function() while true do end end})",
                  "__gc metamethods are not allowed");
+    /* and the unchecked setmetatable is nowhere a script can reach */
+    expect_ok("assert(rawget(_G, '\\1setmetatable') == nil)");
     /* xpcall's handler runs as an ordinary (hooked) call */
     expect_ok("local ok, m = xpcall(error, function(e) return 'h:' .. e end, 'x')\n"
               "assert(not ok and m == 'h:x')");
