@@ -68,6 +68,7 @@ FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
 fuzz_seeds_fuzz_spec      := model hw_profiles tests/bad_inputs/model tests/bad_inputs/hw
 fuzz_seeds_fuzz_import_hf := tests/data/hf tests/bad_inputs/hf
 fuzz_seeds_fuzz_cli       := fuzz/seeds/cli
+fuzz_seeds_fuzz_scenario  := scenarios tests/bad_inputs/scenario
 
 fuzz:
 	@if [ -z "$(FUZZ_CC)" ]; then echo "make fuzz: clang not found (skipped)"; exit 1; fi
@@ -80,7 +81,8 @@ fuzz:
 	@fail=0; summary=""; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 	  mkdir -p build-fuzz/corpus/$$n build-fuzz/crashes; seeds=""; \
 	  case $$n in fuzz_spec) seeds="$(fuzz_seeds_fuzz_spec)";; \
-	    fuzz_import_hf) seeds="$(fuzz_seeds_fuzz_import_hf)";; fuzz_cli) seeds="$(fuzz_seeds_fuzz_cli)";; esac; \
+	    fuzz_import_hf) seeds="$(fuzz_seeds_fuzz_import_hf)";; fuzz_cli) seeds="$(fuzz_seeds_fuzz_cli)";; \
+	    fuzz_scenario) seeds="$(fuzz_seeds_fuzz_scenario)";; esac; \
 	  echo "== $$n: $(FUZZ_SECONDS) s"; \
 	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -close_fd_mask=2 \
 	    -artifact_prefix=build-fuzz/crashes/$$n- build-fuzz/corpus/$$n $$seeds \
