@@ -760,7 +760,7 @@ static int cmd_pareto(cli_opts *o)
     char err[ERRLEN];
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline pareto: %s\n", err);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
     long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;

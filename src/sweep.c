@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "ops.h"
 #include "pareto.h"
 #include "shard.h"
@@ -227,13 +228,18 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
     for (int c = 0; rc == 0 && c < nchips; c++)
         for (int q = 0; rc == 0 && q < sp->nprec; q++)
             for (int s = 0; rc == 0 && s < sp->ncontext; s++)
-                rc = sp->sharded
+                rc = rl_interrupted() ? -2 /* SIGINT: stop between slices */
+                     : sp->sharded
                          ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
                          : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
     free(res);
     if (rc != 0) {
+        snprintf(err, errlen, rc == -2 ? "sweep: interrupted (SIGINT) after %lld points; no result "
+                                         "written"
+                                       : "sweep: out of memory (%lld points)",
+                 out->evaluated);
         rl_sweep_free(out);
-        snprintf(err, errlen, "sweep: out of memory");
+        rc = -1;
     }
     return rc;
 }

@@ -81,7 +81,8 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips);
 /* Evaluate the grid.  Returns 0 with *out filled (free with
  * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a
  * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond
- * max_context, a compute dtype the chip lacks, out of memory). */
+ * max_context, a compute dtype the chip lacks, out of memory, or
+ * "interrupted (SIGINT)" when rl_interrupted() turns true: interrupt.h). */
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen);
 

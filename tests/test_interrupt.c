@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "interrupt.h"
+#include "sweep.h"
 
 static char dir[64], outdir[128], errpath[128];
 
@@ -139,10 +140,34 @@ static void flag_roundtrip(void **state)
     signal(SIGINT, SIG_DFL);
 }
 
+/* A sweep polls the flag between slices and stops with nothing kept. */
+static void sweep_stops(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long chips[] = {1, 2, 4, 8}, batch[] = {1, 8, 64}, ctx[] = {2048};
+    rl_precision prec[] = {rl_precision_default()};
+    rl_sweep_space sp = {chips, 4, batch, 3, ctx, 1, prec, 1, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[1024];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0); /* runs normally */
+    assert_true(s.n > 0);
+    rl_sweep_free(&s);
+    rl_interrupt_raise();
+    int rc = rl_sweep_run(&m, &h, &sp, &s, err, sizeof err);
+    rl_interrupt_clear();
+    assert_int_equal(rc, -1);
+    if (!strstr(err, "interrupted (SIGINT)"))
+        fail_msg("sweep error lacks 'interrupted (SIGINT)': %s", err);
+    assert_null(s.pts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flag_roundtrip),
+        cmocka_unit_test(sweep_stops),
         cmocka_unit_test(sigint_stops_and_says_what_it_kept),
         cmocka_unit_test(second_sigint_leaves_no_temporary),
     };
