@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "arch.h"
 #include "memory.h"
 #include "ops.h"
@@ -154,7 +155,9 @@ int rl_plot_render(const char *tmpl, const char *out, const char *vars, const ch
         return -1;
     }
     close(fd);
+    rl_interrupt_track_temp(tmp); /* a second Ctrl-C removes it (interrupt.h) */
     int st = run_gnuplot(gp, tmp);
+    rl_interrupt_track_temp(NULL); /* each path below renames or unlinks it */
     struct stat sb;
     if (st == 127) {
         unlink(tmp);
