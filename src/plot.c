@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "interrupt.h"
 #include "arch.h"
+#include "interrupt.h"
 #include "memory.h"
 #include "ops.h"
 #include "report.h"
