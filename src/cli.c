@@ -545,7 +545,9 @@ static int cmd_info(cli_opts *o)
     char err[ERRLEN];
     if (need(o, "info", "--model M", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
-    if (o->context > 0 && rl_memory_check_exact(&m, 1, o->context, o->prec.kv, err, sizeof err) != 0) {
+    static const long long one = 1;
+    if (o->context > 0 &&
+        rl_memory_check_exact(&m, &one, 1, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline info: %s\n", err);
         return RL_EXIT_INPUT;
     }
@@ -564,11 +566,8 @@ static int cmd_step(cli_opts *o)
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
     char err[ERRLEN];
-    long long bmax = 0;
-    for (int i = 0; i < o->nbatch; i++)
-        bmax = o->batch[i] > bmax ? o->batch[i] : bmax;
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
-        rl_memory_check_exact(&m, bmax, o->context, o->prec.kv, err, sizeof err) != 0) {
+        rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }

@@ -525,11 +525,8 @@ static int l_step(lua_State *L)
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, "batch", 1, batch);
     rl_shard_plan pl;
-    long long bmax = 0;
-    for (int i = 0; i < nb; i++)
-        bmax = batch[i] > bmax ? batch[i] : bmax;
     char xerr[ERRLEN];
-    if (rl_memory_check_exact(&m, bmax, context, p.kv, xerr, sizeof xerr) != 0)
+    if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
     if (opt_plan(L, 1, &pl)) {
         char err[ERRLEN] = "";

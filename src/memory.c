@@ -30,16 +30,19 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
 
-int rl_memory_check_exact(const rl_model *m, long long batch, long long context, rl_dtype kv,
-                          char *err, size_t errlen)
+int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch, long long context,
+                          rl_dtype kv, char *err, size_t errlen)
 {
-    double bytes = (double)batch * (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    long long B = 0;
+    for (int i = 0; i < nbatch; i++)
+        B = batch[i] > B ? batch[i] : B;
+    double bytes = (double)B * (double)context * rl_arch_kv_bytes_per_token(m, kv);
     if (bytes <= RL_EXACT_MAX)
         return 0;
     snprintf(err, errlen,
              "batch %lld x context %lld: the KV cache would be %.4g bytes, beyond the 2^53 "
              "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
-             batch, context, bytes, RL_EXACT_MAX, m->origin);
+             B, context, bytes, RL_EXACT_MAX, m->origin);
     return -1;
 }
 

@@ -29,11 +29,12 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
  * that is refused rather than rounded. */
 #define RL_EXACT_MAX 9007199254740992.0 /* 2^53 */
 
-/* Check that B * S * KV bytes per token (kv dtype) is at most 2^53 bytes, so
- * rl_memory_use counts it exactly.  Returns 0, or -1 with err naming batch and
- * context.  Call it with the largest batch before rl_memory_use / step. */
-int rl_memory_check_exact(const rl_model *m, long long batch, long long context, rl_dtype kv,
-                          char *err, size_t errlen);
+/* Check that B * S * KV bytes per token (kv dtype) is at most 2^53 bytes for
+ * the largest B of batch[nbatch], so rl_memory_use counts it exactly.  Returns
+ * 0, or -1 with err naming batch and context.  Call it before rl_memory_use /
+ * step with the batches about to be evaluated. */
+int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch, long long context,
+                          rl_dtype kv, char *err, size_t errlen);
 
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do

@@ -6,6 +6,13 @@
 #include "arch.h"
 #include "memory.h"
 
+/* rl_memory_check_exact for one batch size. */
+static int check(const rl_model *m, long long batch, long long context, rl_dtype kv, char *err,
+                 size_t errlen)
+{
+    return rl_memory_check_exact(m, &batch, 1, context, kv, err, errlen);
+}
+
 /* LLaMA-3-405B, 1,048,576 tokens of context, batch 4096, bf16 KV:
  * KV bytes per token 2 * L * K * H * 2 = 2 * 126 * 8 * 128 * 2 = 516,096
  * (meta-llama/Llama-3.1-405B config.json: 126 layers, 8 KV heads, head 128);
@@ -17,16 +24,20 @@ static void llama3_405b_million_context_exact(void **state)
     rl_model m = load_model("llama3-405b", ov, 1);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
-    assert_int_equal(rl_memory_check_exact(&m, 4096, 1048576, RL_BF16, err, sizeof err), 0);
+    assert_int_equal(check(&m, 4096, 1048576, RL_BF16, err, sizeof err), 0);
     rl_memory r = rl_memory_use(&m, &h, 1000000, 4096, 1048576, RL_BF16, RL_BF16);
     assert_true(r.kv_bytes == 2216615441596416.0);
     /* 2^53 / (2^20 * 516,096) = 16,644.06: batch 16,644 is exact, 16,645 refused */
-    assert_int_equal(rl_memory_check_exact(&m, 16644, 1048576, RL_BF16, err, sizeof err), 0);
-    assert_int_equal(rl_memory_check_exact(&m, 16645, 1048576, RL_BF16, err, sizeof err), -1);
+    assert_int_equal(check(&m, 16644, 1048576, RL_BF16, err, sizeof err), 0);
+    assert_int_equal(check(&m, 16645, 1048576, RL_BF16, err, sizeof err), -1);
     assert_non_null(strstr(err, "2^53"));
+    /* a list is checked at its largest batch */
+    long long list[] = {1, 16645, 8};
+    assert_int_equal(rl_memory_check_exact(&m, list, 3, 1048576, RL_BF16, err, sizeof err), -1);
+    assert_non_null(strstr(err, "batch 16645"));
     /* in fp32 KV the limit halves (8,322) */
-    assert_int_equal(rl_memory_check_exact(&m, 8322, 1048576, RL_FP32, err, sizeof err), 0);
-    assert_int_equal(rl_memory_check_exact(&m, 8323, 1048576, RL_FP32, err, sizeof err), -1);
+    assert_int_equal(check(&m, 8322, 1048576, RL_FP32, err, sizeof err), 0);
+    assert_int_equal(check(&m, 8323, 1048576, RL_FP32, err, sizeof err), -1);
 }
 
 /* max_batch never overflows its integer, whatever the spec: an abstract model
