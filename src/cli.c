@@ -299,6 +299,8 @@ static int cmd_step(cli_opts *o)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
+    if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
+        h.efficiency.present = 0;
     char err[ERRLEN];
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);

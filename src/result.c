@@ -72,7 +72,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    cJSON_AddStringToObject(o, "mode", "ideal");
+    cJSON_AddStringToObject(o, "mode", h->efficiency.present ? "calibrated" : "ideal");
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);

@@ -18,7 +18,7 @@
  * a few dimensions far inside the 2^53 range where doubles count exactly. */
 #define DIM_MAX 1e9
 
-typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS } ftype;
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF } ftype;
 
 enum {
     REQ = 1,      /* required (concrete models; every hw spec) */
@@ -85,6 +85,7 @@ static const field HW_FIELDS[] = {
     HF(host_bytes, T_NUM, 0),
     HF(price_per_chip_hour, T_NUM, 0),
     HS(price_source, 0),
+    HF(efficiency, T_EFF, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -185,6 +186,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
     }
     case T_FLOPS:
         return read_flops(L, origin, (double *)dst, err, errlen);
+    case T_EFF:
+        return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
     case T_INT:
     case T_NUM: {
         double v;
@@ -374,6 +377,11 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
             break;
         case T_NUM:
             lua_pushnumber(L, *(const double *)src);
+            break;
+        case T_EFF:
+            if (!((const rl_efficiency *)(const void *)src)->present)
+                continue;
+            rl_efficiency_push(L, (const rl_efficiency *)(const void *)src);
             break;
         case T_FLOPS:
             lua_newtable(L);

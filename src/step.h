@@ -10,7 +10,14 @@
  * throughput").  P_active are the matmul parameters a token uses
  * (arch_flops_per_token / 2); P_bytes are the parameter bytes the step reads
  * (all of them for dense models; the touched experts for MoE).  Uses arch,
- * memory, roofline, spec, dtype. */
+ * memory, roofline, spec, dtype, efficiency.
+ *
+ * Calibrated mode (the hardware spec has `efficiency`, efficiency.h): the
+ * KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
+ * layer); the weight term L*(4 + MLP matrices) + 1 matmul kernels of equal
+ * FLOPs, mm * overhead + max(...) / frac_gemm(FLOPs per matmul); plus
+ * (7 L + 2) * overhead for norms, RoPE, KV writes, adds and the embedding.
+ * A dense model's per-operator prediction (calib/engine_ops.h) is finer. */
 #ifndef RL_STEP_H
 #define RL_STEP_H
 
@@ -38,6 +45,7 @@ typedef struct {
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
     rl_bound bound;       /* compute when the MLP term is FLOPs-bound */
+    int calibrated;       /* 1 when the efficiency tables were used */
     rl_memory mem;
 } rl_step;
 

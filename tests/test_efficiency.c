@@ -1,0 +1,90 @@
+/* test_efficiency.c — the hardware spec's `efficiency` field: reading and
+ * errors, interpolation, the calibrated kernel time (C), and step's mode. */
+#include "testutil.h"
+
+#include "efficiency.h"
+#include "result.h"
+#include "step.h"
+
+static const char *HW = "return { name = 'x', flops = { fp32 = 1e11 }, hbm_bytes = 1e10, "
+                        "hbm_bw = 1e10, efficiency = { overhead_s = 1e-6, "
+                        "gemm = { {1e6, 0.25}, {1e8, 0.75} }, attention = { {1e3, 0.5} } } }";
+
+static void test_read_and_interpolate(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, ".lua", HW);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    assert_true(h.efficiency.present);
+    const rl_eff_curve *g = &h.efficiency.curve[RL_EFF_GEMM];
+    /* log-linear: 1e7 is half way between 1e6 and 1e8 -> (0.25 + 0.75) / 2 */
+    assert_rel(rl_eff_frac(g, 1e7), 0.5, 1e-12);
+    assert_rel(rl_eff_frac(g, 1e3), 0.25, 1e-12); /* held below the first point */
+    assert_rel(rl_eff_frac(g, 1e12), 0.75, 1e-12);
+    assert_rel(rl_eff_frac(&h.efficiency.curve[RL_EFF_ELEMENTWISE], 5), 1.0, 0); /* no points */
+    /* (C): 1e7 FLOPs, 1e6 bytes on 1e11 FLOP/s, 1e10 B/s: ideal max(1e-4, 1e-4)
+     * = 1e-4 s, / 0.5 + 1e-6 = 2.01e-4 s */
+    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_GEMM, 1e7, 1e6, 1e11, 1e10), 2.01e-4, 1e-12);
+    assert_rel(rl_eff_time(NULL, RL_EFF_GEMM, 1e7, 1e6, 1e11, 1e10), 1e-4, 1e-12);
+}
+
+static void test_step_mode(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, ".lua", HW);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    rl_model m = load_model("tiny-test", NULL, 0);
+    rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
+    long long b = 1;
+    cJSON *r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "calibrated");
+    cJSON_Delete(r);
+    rl_step cal = rl_step_decode(&m, &h, 1, 1, 128, p);
+    h.efficiency.present = 0;
+    rl_step ideal = rl_step_decode(&m, &h, 1, 1, 128, p);
+    r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
+    cJSON_Delete(r);
+    /* tiny-test at B=1 is memory-bound; its 15 matmuls of ~2*P/15 FLOPs
+     * (< 1e6) run at 0.25 of the roofline: weight term >= 4x ideal, and 15 +
+     * 2 (attention) + 16 (others) kernels add 33 us of overhead. */
+    assert_true(cal.calibrated && !ideal.calibrated);
+    assert_rel(cal.weight_load_s, 4 * ideal.weight_load_s + 15e-6, 1e-9);
+    assert_rel(cal.step_s - cal.kv_load_s - cal.weight_load_s, 16e-6, 1e-9);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "efficiency = { gemm = { {1e6, 0.5}, {1e5, 0.6} } }", "sizes must be > 0 and increasing",
+        "efficiency = { gemm = { {1e6, 2} } }",               "fraction must be in (0, 1.5]",
+        "efficiency = { gemn = {} }",                         "field 'efficiency.gemn': unknown",
+        "efficiency = { overhead_s = -1 }",                   "efficiency.overhead_s",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i += 2) {
+        char text[512], path[64], err[1024];
+        snprintf(text, sizeof text,
+                 "return { name = 'x', flops = { fp32 = 1 }, hbm_bytes = 1, hbm_bw = 1, %s }", bad[i]);
+        write_temp(path, ".lua", text);
+        rl_hw h;
+        assert_int_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), -1);
+        unlink(path);
+        if (!strstr(err, bad[i + 1]))
+            fail_msg("%s: error '%s' lacks '%s'", bad[i], err, bad[i + 1]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_and_interpolate),
+        cmocka_unit_test(test_step_mode),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
