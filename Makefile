@@ -5,7 +5,7 @@ PKGS    := lua5.4 libcjson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc $(PKG_CFLAGS) $(SAN)
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
 LDLIBS  += $(PKG_LIBS) -lm
 
@@ -20,7 +20,7 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 # CUDA backend joins only in `make cuda` builds (CUDA=1).
 ENGINE_SRC := $(wildcard reference_engine/*.c reference_engine/cpu/*.c calib/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
-ENGINE_CFLAGS := -Ireference_engine -Icalib -fopenmp
+ENGINE_CFLAGS := -fopenmp
 LIB_OBJ += $(ENGINE_OBJ)
 LDLIBS  += -fopenmp -lopenblas
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)

@@ -15,6 +15,8 @@
 typedef struct rl_backend {
     const char *name;
     void *ctx;
+    int weight_bytes;          /* bytes per stored weight element: 4 cpu, 2 cuda */
+    const char *compute_dtype; /* the matmul dtype: "fp32" cpu, "bf16" cuda */
     /* Activation buffer of n floats (zeroed), or NULL. */
     float *(*alloc)(void *ctx, size_t n);
     void (*free)(void *ctx, void *p);

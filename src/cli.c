@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "calib.h"
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
@@ -30,6 +32,7 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_BACKEND = 1 << 9, /* --backend --profile --quick (calibrate, validate) */
 };
 
 typedef struct {
@@ -44,6 +47,7 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
+    rl_calib_opts calib;
     int nargs; /* positional arguments left after the options */
     char **args;
 } cli_opts;
@@ -109,6 +113,8 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
+    {"backend", required_argument, 0, 'K'}, {"profile", required_argument, 0, 'P'},
+    {"quick", no_argument, 0, 'Q'},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -124,6 +130,7 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'K': case 'P': case 'Q': return O_BACKEND;
     }
     return 0;
 }
@@ -219,6 +226,9 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case 'K': o->calib.backend = optarg; break;
+        case 'P': o->calib.profile = optarg; break;
+        case 'Q': o->calib.quick = 1; break;
         }
     }
     o->nargs = argc - optind;
@@ -322,6 +332,41 @@ static int cmd_run(cli_opts *o)
     return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
 }
 
+static int cmd_calibrate(cli_opts *o)
+{
+    char err[ERRLEN];
+    o->calib.model = o->model;
+    cJSON *r = rl_calibrate(&o->calib, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
+static int cmd_validate(cli_opts *o)
+{
+    char err[ERRLEN];
+    o->calib.model = o->model;
+    cJSON *r = rl_validate(&o->calib, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "roofline validate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
+        fprintf(stderr, "validate: %d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s\n",
+                cJSON_GetObjectItem(r, "runs")->valueint,
+                100 * cJSON_GetObjectItem(r, "median_abs_error")->valuedouble,
+                100 * cJSON_GetObjectItem(r, "p90_abs_error")->valuedouble,
+                100 * cJSON_GetObjectItem(r, "max_abs_error")->valuedouble,
+                cJSON_GetObjectItem(r, "plot")->valuestring);
+        cJSON_DeleteItemFromObject(r, "plot_points");
+        cJSON_DeleteItemFromObject(r, "op_residuals");
+        cJSON_DeleteItemFromObject(r, "operators");
+    }
+    return emit(o, r);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
@@ -332,6 +377,16 @@ static const command COMMANDS[] = {
      "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
      "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--set ...] [--format F]"},
+    {"calibrate", cmd_calibrate, O_MODEL | O_BACKEND | O_FORMAT,
+     "Measure this host through the reference engine's kernels (stream, GEMM/GEMV grid,\n"
+     "attention, norms, overhead), fit efficiency tables and write\n"
+     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
+     "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--quick] [--format F]"},
+    {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
+     "Run the reference engine over decode B x S and prefill T grids, predict each run from\n"
+     "the calibrated profile and print predicted vs measured, per run and per operator.",
+     "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
+     "       [--format F]"},
     {"run", cmd_run, 0,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format) in a sandbox (no io/os/require; instruction and memory budgets).",
@@ -361,6 +416,14 @@ int rl_cli_main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name) != 0)
             continue;
+        /* The engine's OpenMP kernels and OpenBLAS's threads share the cores:
+         * spinning OpenMP workers starve OpenBLAS (10-100x slower GEMMs), so
+         * commands that run the engine restart once with passive waiting
+         * (libgomp reads OMP_WAIT_POLICY only at load). */
+        if ((COMMANDS[i].accepts & O_BACKEND) && !getenv("OMP_WAIT_POLICY")) {
+            setenv("OMP_WAIT_POLICY", "passive", 1);
+            execv("/proc/self/exe", argv);
+        }
         static cli_opts o;
         memset(&o, 0, sizeof o);
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);

@@ -14,8 +14,8 @@
         return -1;                                                                                 \
     } while (0)
 
-static const char *const CLASS_NAMES[RL_EFF_CLASSES] = {"gemm", "attention", "prefill_attention",
-                                                        "elementwise"};
+static const char *const CLASS_NAMES[RL_EFF_CLASSES] = {
+    "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise"};
 
 const char *rl_eff_class_name(rl_eff_class c) { return c < RL_EFF_CLASSES ? CLASS_NAMES[c] : "?"; }
 
@@ -34,13 +34,17 @@ double rl_eff_frac(const rl_eff_curve *c, double size)
     return c->frac[c->n - 1];
 }
 
-double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double flops, double bytes, double peak,
-                   double bw)
+double rl_eff_size(rl_eff_class c, double tokens, double flops, double bytes)
+{
+    return c == RL_EFF_GEMM ? tokens : c == RL_EFF_PREFILL_ATTENTION ? flops : bytes;
+}
+
+double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double flops, double bytes,
+                   double peak, double bw)
 {
     double ideal = fmax(flops / peak, bytes / bw);
     if (!e || !e->present)
         return ideal;
-    double size = (c == RL_EFF_GEMM || c == RL_EFF_PREFILL_ATTENTION) ? flops : bytes;
     return e->overhead_s + ideal / rl_eff_frac(&e->curve[c], size);
 }
 
@@ -107,7 +111,7 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
             rc = read_curve(L, origin, k, &out->curve[cls], err, errlen);
         } else {
             snprintf(err, errlen, "%s: field 'efficiency.%s': unknown (known: overhead_s, gemm, "
-                                  "attention, prefill_attention, elementwise)",
+                                  "attention, prefill_attention, norm, rope, elementwise)",
                      origin, k);
             rc = -1;
         }

@@ -7,10 +7,12 @@
  *
  *   efficiency = {
  *     overhead_s = 2e-6,                        -- seconds per kernel launch
- *     gemm = { {2e6, 0.35}, {4e9, 0.80} },      -- {FLOPs of one matmul, fraction}
+ *     gemm = { {1, 0.6}, {32, 0.2}, {2048, 0.8} }, -- {tokens M of an (M,K)x(K,N) matmul, fraction}
  *     attention = { {1e5, 0.4}, {3e8, 0.9} },   -- decode attention: {bytes, fraction}
  *     prefill_attention = { {1e7, 0.3}, ... },  -- {FLOPs, fraction}
- *     elementwise = { {1e4, 0.2}, ... },        -- norms, RoPE, SwiGLU, adds: {bytes, fraction}
+ *     norm = { {4e3, 0.1}, ... },               -- RMSNorm: {bytes, fraction}
+ *     rope = { {4e3, 0.1}, ... },               -- RoPE: {bytes, fraction}
+ *     elementwise = { {1e4, 0.2}, ... },        -- SwiGLU, adds, copies: {bytes, fraction}
  *   }
  *
  * A kernel of class c doing F FLOPs and moving Y bytes then takes
@@ -34,13 +36,15 @@ typedef enum {
     RL_EFF_GEMM,
     RL_EFF_ATTENTION,
     RL_EFF_PREFILL_ATTENTION,
+    RL_EFF_NORM,
+    RL_EFF_ROPE,
     RL_EFF_ELEMENTWISE,
     RL_EFF_CLASSES
 } rl_eff_class;
 
 typedef struct {
     int n;
-    double size[RL_EFF_POINTS]; /* increasing; FLOPs or bytes by class */
+    double size[RL_EFF_POINTS]; /* increasing; tokens, FLOPs or bytes by class */
     double frac[RL_EFF_POINTS]; /* in (0, 1.5]: achieved / ideal roofline speed */
 } rl_eff_curve;
 
@@ -50,18 +54,21 @@ typedef struct {
     rl_eff_curve curve[RL_EFF_CLASSES];
 } rl_efficiency;
 
-/* "gemm", "attention", "prefill_attention", "elementwise". */
+/* "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise". */
 const char *rl_eff_class_name(rl_eff_class c);
 
 /* frac_c(size) as described above. */
 double rl_eff_frac(const rl_eff_curve *c, double size);
 
-/* Time (C) of one kernel of class c: flops FLOPs, bytes bytes, on `peak`
- * FLOP/s and `bw` bytes/s; the size is FLOPs for gemm and
- * prefill_attention, bytes otherwise.  With e == NULL or not present: the
- * ideal roofline max(F / peak, Y / bw). */
-double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double flops, double bytes, double peak,
-                   double bw);
+/* The size a class's curve is keyed by: tokens (rows M) for gemm, FLOPs
+ * for prefill_attention, bytes otherwise. */
+double rl_eff_size(rl_eff_class c, double tokens, double flops, double bytes);
+
+/* Time (C) of one kernel of class c of the given size (rl_eff_size) doing
+ * flops FLOPs and moving bytes bytes, on `peak` FLOP/s and `bw` bytes/s.
+ * With e == NULL or not present: the ideal roofline max(F / peak, Y / bw). */
+double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double flops, double bytes,
+                   double peak, double bw);
 
 /* Read the table on top of L's stack into *out (present = 1).  Errors name
  * "ORIGIN: field 'efficiency.gemm[2]': reason": unknown keys, sizes not

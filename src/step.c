@@ -29,11 +29,10 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
         double L = m->abstract ? 1.0 : (double)m->layers;
         double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
         double other = m->abstract ? 0.0 : 7.0 * L + 2;
-        double per_mm = B * rl_arch_flops_per_token(m) / mm;
         r.calibrated = 1;
         r.kv_load_s = L * e->overhead_s +
                       r.kv_load_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
-        double mlp_s = mm * e->overhead_s + mlp.time_s / rl_eff_frac(&e->curve[RL_EFF_GEMM], per_mm);
+        double mlp_s = mm * e->overhead_s + mlp.time_s / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
         r.weight_load_s = mlp.bound == RL_MEMORY_BOUND ? mlp_s : r.weight_load_s;
         r.compute_s = mlp.bound == RL_COMPUTE_BOUND ? mlp_s : r.compute_s;
         r.step_s = r.kv_load_s + mlp_s + other * e->overhead_s;

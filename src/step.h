@@ -14,8 +14,8 @@
  *
  * Calibrated mode (the hardware spec has `efficiency`, efficiency.h): the
  * KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
- * layer); the weight term L*(4 + MLP matrices) + 1 matmul kernels of equal
- * FLOPs, mm * overhead + max(...) / frac_gemm(FLOPs per matmul); plus
+ * layer); the weight term over mm = L*(4 + MLP matrices) + 1 matmul
+ * kernels of B tokens each, mm * overhead + max(...) / frac_gemm(B); plus
  * (7 L + 2) * overhead for norms, RoPE, KV writes, adds and the embedding.
  * A dense model's per-operator prediction (calib/engine_ops.h) is finer. */
 #ifndef RL_STEP_H

@@ -8,7 +8,7 @@
 
 static const char *HW = "return { name = 'x', flops = { fp32 = 1e11 }, hbm_bytes = 1e10, "
                         "hbm_bw = 1e10, efficiency = { overhead_s = 1e-6, "
-                        "gemm = { {1e6, 0.25}, {1e8, 0.75} }, attention = { {1e3, 0.5} } } }";
+                        "gemm = { {1, 0.25}, {100, 0.75} }, attention = { {1e3, 0.5} } } }";
 
 static void test_read_and_interpolate(void **state)
 {
@@ -19,15 +19,17 @@ static void test_read_and_interpolate(void **state)
     unlink(path);
     assert_true(h.efficiency.present);
     const rl_eff_curve *g = &h.efficiency.curve[RL_EFF_GEMM];
-    /* log-linear: 1e7 is half way between 1e6 and 1e8 -> (0.25 + 0.75) / 2 */
-    assert_rel(rl_eff_frac(g, 1e7), 0.5, 1e-12);
-    assert_rel(rl_eff_frac(g, 1e3), 0.25, 1e-12); /* held below the first point */
-    assert_rel(rl_eff_frac(g, 1e12), 0.75, 1e-12);
+    /* log-linear: 10 tokens is half way between 1 and 100 -> (0.25 + 0.75) / 2 */
+    assert_rel(rl_eff_frac(g, 10), 0.5, 1e-12);
+    assert_rel(rl_eff_frac(g, 0.5), 0.25, 1e-12); /* held below the first point */
+    assert_rel(rl_eff_frac(g, 1e4), 0.75, 1e-12);
     assert_rel(rl_eff_frac(&h.efficiency.curve[RL_EFF_ELEMENTWISE], 5), 1.0, 0); /* no points */
-    /* (C): 1e7 FLOPs, 1e6 bytes on 1e11 FLOP/s, 1e10 B/s: ideal max(1e-4, 1e-4)
-     * = 1e-4 s, / 0.5 + 1e-6 = 2.01e-4 s */
-    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_GEMM, 1e7, 1e6, 1e11, 1e10), 2.01e-4, 1e-12);
-    assert_rel(rl_eff_time(NULL, RL_EFF_GEMM, 1e7, 1e6, 1e11, 1e10), 1e-4, 1e-12);
+    /* (C): 10 tokens, 1e7 FLOPs, 1e6 bytes on 1e11 FLOP/s, 1e10 B/s: ideal
+     * max(1e-4, 1e-4) = 1e-4 s, / 0.5 + 1e-6 = 2.01e-4 s */
+    assert_rel(rl_eff_size(RL_EFF_GEMM, 10, 1e7, 1e6), 10, 0);
+    assert_rel(rl_eff_size(RL_EFF_NORM, 10, 1e7, 1e6), 1e6, 0);
+    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_GEMM, 10, 1e7, 1e6, 1e11, 1e10), 2.01e-4, 1e-12);
+    assert_rel(rl_eff_time(NULL, RL_EFF_GEMM, 10, 1e7, 1e6, 1e11, 1e10), 1e-4, 1e-12);
 }
 
 static void test_step_mode(void **state)
@@ -49,8 +51,8 @@ static void test_step_mode(void **state)
     r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
     cJSON_Delete(r);
-    /* tiny-test at B=1 is memory-bound; its 15 matmuls of ~2*P/15 FLOPs
-     * (< 1e6) run at 0.25 of the roofline: weight term >= 4x ideal, and 15 +
+    /* tiny-test at B=1 is memory-bound; its 15 matmuls of 1 token run at
+     * 0.25 of the roofline (the first gemm point): weight term >= 4x ideal, and 15 +
      * 2 (attention) + 16 (others) kernels add 33 us of overhead. */
     assert_true(cal.calibrated && !ideal.calibrated);
     assert_rel(cal.weight_load_s, 4 * ideal.weight_load_s + 15e-6, 1e-9);
@@ -61,7 +63,7 @@ static void test_errors(void **state)
 {
     (void)state;
     const char *bad[] = {
-        "efficiency = { gemm = { {1e6, 0.5}, {1e5, 0.6} } }", "sizes must be > 0 and increasing",
+        "efficiency = { gemm = { {16, 0.5}, {8, 0.6} } }",    "sizes must be > 0 and increasing",
         "efficiency = { gemm = { {1e6, 2} } }",               "fraction must be in (0, 1.5]",
         "efficiency = { gemn = {} }",                         "field 'efficiency.gemn': unknown",
         "efficiency = { overhead_s = -1 }",                   "efficiency.overhead_s",

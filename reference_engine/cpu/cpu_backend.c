@@ -243,6 +243,8 @@ int rl_backend_cpu(rl_backend *out, int threads, char *err, size_t errlen)
     *out = (rl_backend){
         .name = "cpu",
         .ctx = NULL,
+        .weight_bytes = 4,
+        .compute_dtype = "fp32",
         .alloc = cpu_alloc,
         .free = cpu_free,
         .to_dev = cpu_copy_in,
