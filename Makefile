@@ -67,7 +67,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
 # Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
-test: $(BIN) $(TESTS)
+test: $(BIN) $(TESTS) cuda-compile
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all passed"
 

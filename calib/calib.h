@@ -2,8 +2,8 @@
  * through the reference engine's kernels, the efficiency fit, and the
  * predicted-vs-measured comparison of whole engine runs.
  *
- * Benchmarks follow llama-bench: one warm-up, repetitions until 3..25
- * samples and ~30 ms, raw samples kept, median, MAD and minimum reported
+ * Benchmarks follow llama-bench: one warm-up, repetitions until 5..25
+ * samples and ~50 ms, raw samples kept, median, MAD and minimum reported
  * (the fit and validate use the minimum: on a shared host other load only
  * adds time, so it is the reproducible figure), rows
  * stamped with commit, host and UTC time, progress on stderr.  Weights and

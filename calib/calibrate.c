@@ -55,6 +55,7 @@ struct bench {
     const char *name; /* gemm, gemv, attention, prefill_attention, rmsnorm, ... */
     rl_eff_class cls;
     int M, N, K, S; /* shape; meaning per bench */
+    int hd;         /* head_dim of attention and RoPE benches */
     double flops, bytes;
     void (*run)(bench *b, int rep);
     const rl_backend *be;
@@ -74,7 +75,7 @@ static void time_bench(bench *b)
     b->be->sync(b->be->ctx);
     double total = 0;
     b->n = 0;
-    while (b->n < MAXS && (b->n < 3 || total < 0.03)) {
+    while (b->n < MAXS && (b->n < 5 || total < 0.05)) {
         double t0 = now();
         b->run(b, b->n + 1);
         b->be->sync(b->be->ctx);
@@ -113,7 +114,7 @@ static void run_rmsnorm(bench *b, int r)
 static void run_rope(bench *b, int r)
 {
     (void)r;
-    b->be->rope(b->be->ctx, b->x, b->len, b->M, b->N, 64, 10000.0f);
+    b->be->rope(b->be->ctx, b->x, b->len, b->M, b->N, b->hd, 10000.0f);
 }
 static void run_swiglu(bench *b, int r)
 {
@@ -129,12 +130,12 @@ static void run_attn(bench *b, int r)
     int off = (r % b->nrot) * b->M * mb;
     for (int i = 0; i < b->M * mb; i++)
         b->bt[i] = off + i;
-    be->attn_decode(be->ctx, b->x, kp, vp, b->bt, b->len, b->M, mb, 16, b->N, b->K, 64, b->y);
+    be->attn_decode(be->ctx, b->x, kp, vp, b->bt, b->len, b->M, mb, 16, b->N, b->K, b->hd, b->y);
 }
 static void run_prefill_attn(bench *b, int r)
 {
     (void)r;
-    b->be->attn_prefill(b->be->ctx, b->x, b->z, b->z, b->y, b->M, b->N, b->K, 64);
+    b->be->attn_prefill(b->be->ctx, b->x, b->z, b->z, b->y, b->M, b->N, b->K, b->hd);
 }
 
 /* ---- the grid ---------------------------------------------------------------- */
@@ -196,8 +197,9 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
         b->M = rows[i], b->N = D, b->bytes = 4.0 * (2.0 * b->M * D + D);
         b->flops = 3.0 * b->M * D;
         b = add(l, "rope", RL_EFF_ROPE, run_rope);
-        b->M = rows[i], b->N = (int)(m->heads + m->kv_heads), b->bytes = 8.0 * b->M * b->N * 64;
-        b->flops = 3.0 * b->M * b->N * 64;
+        b->M = rows[i], b->N = (int)(m->heads + m->kv_heads), b->hd = (int)m->head_dim;
+        b->bytes = 8.0 * b->M * b->N * b->hd;
+        b->flops = 3.0 * b->M * b->N * b->hd;
         b = add(l, "add", RL_EFF_ELEMENTWISE, run_add);
         b->M = rows[i], b->N = D, b->bytes = 12.0 * b->M * D;
         b = add(l, "swiglu", RL_EFF_ELEMENTWISE, run_swiglu);
@@ -210,13 +212,14 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
         for (int j = 0; j < (quick ? 2 : 4); j++) {
             bench *b = add(l, "attention", RL_EFF_ATTENTION, run_attn);
             b->M = Bs[i], b->S = Ss[j] + 1, b->N = (int)m->heads, b->K = (int)m->kv_heads;
+            b->hd = (int)m->head_dim;
             b->flops = 4.0 * b->M * b->S * qd;
             b->bytes = 4.0 * (2.0 * b->M * b->S * kd + 2.0 * b->M * qd);
         }
     int Ts[] = {32, 128, 512, 2048};
     for (int i = 0; i < (quick ? 2 : 4); i++) {
         bench *b = add(l, "prefill_attention", RL_EFF_PREFILL_ATTENTION, run_prefill_attn);
-        b->M = Ts[i], b->N = (int)m->heads, b->K = (int)m->kv_heads;
+        b->M = Ts[i], b->N = (int)m->heads, b->K = (int)m->kv_heads, b->hd = (int)m->head_dim;
         b->flops = 4.0 * qd * b->M * (b->M + 1) / 2;
         b->bytes = 4.0 * (2.0 * b->M * qd + 2.0 * b->M * kd);
     }
@@ -241,7 +244,7 @@ static void measure(bench *b, const rl_backend *be)
         b->y = be->alloc(be->ctx, (size_t)b->M * b->N);
     } else if (b->run == run_attn) {
         int mb = (b->S + 15) / 16;
-        size_t per = (size_t)b->M * mb * 16 * b->K * 64;
+        size_t per = (size_t)b->M * mb * 16 * b->K * b->hd;
         b->nrot = (int)fmax(1, fmin(16, ceil(ROTATE_BYTES / (8.0 * per))));
         b->bufs = calloc(2, sizeof *b->bufs);
         b->bufs[0] = filled(be, per * b->nrot);
@@ -250,14 +253,14 @@ static void measure(bench *b, const rl_backend *be)
         b->len = malloc((size_t)b->M * sizeof(int));
         for (int i = 0; i < b->M; i++)
             b->len[i] = b->S;
-        b->x = filled(be, (size_t)b->M * b->N * 64);
-        b->y = be->alloc(be->ctx, (size_t)b->M * b->N * 64);
+        b->x = filled(be, (size_t)b->M * b->N * b->hd);
+        b->y = be->alloc(be->ctx, (size_t)b->M * b->N * b->hd);
     } else {
         big = b->run == run_copy ? (size_t)b->M : (size_t)b->M * b->N;
         if (b->run == run_prefill_attn)
-            big = (size_t)b->M * b->N * 64;
+            big = (size_t)b->M * b->N * b->hd;
         if (b->run == run_rope) {
-            big = (size_t)b->M * b->N * 64;
+            big = (size_t)b->M * b->N * b->hd;
             b->len = malloc((size_t)b->M * sizeof(int));
             for (int i = 0; i < b->M; i++)
                 b->len[i] = i;
@@ -416,6 +419,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddItemToArray(rows, r);
     }
     free(l.v);
+    if (be.destroy)
+        be.destroy(be.ctx);
     char jpath[1024], lpath[1024];
     snprintf(jpath, sizeof jpath, "%s/%s.json", dir, host);
     snprintf(lpath, sizeof lpath, "%s/%s.lua", dir, host);

@@ -17,7 +17,8 @@
 #include "roofline.h"
 #include "spec.h"
 
-#define REPS 5
+#define REPS 9 /* decode; prefill uses PREFILL_REPS */
+#define PREFILL_REPS 3
 
 static double now(void)
 {
@@ -100,19 +101,20 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             phase, M, S, 1e3 * meas, 1e3 * pred, 100 * err);
 }
 
-/* Best (minimum) over REPS repetitions after one warm-up of the step time
+/* Best (minimum) over REPS (decode) or PREFILL_REPS repetitions after one warm-up of the step time
  * and of each operator's time: on a shared host the minimum is the
  * reproducible figure (other load only adds time); calibrate uses the same
  * estimator.  The median step time goes to *med. */
 static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *step, double *med,
                       double *op, char *err, size_t errlen)
 {
+    int reps = decode ? REPS : PREFILL_REPS;
     double t[REPS], prev[RL_OP_COUNT], cur[RL_OP_COUNT];
     rl_engine_set_timing(e, 1);
     rl_engine_timers_reset(e);
     for (int i = 0; i < RL_OP_COUNT; i++)
         op[i] = INFINITY;
-    for (int r = 0; r <= REPS; r++) {
+    for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
         double t0 = now();
         if (decode) {
@@ -132,8 +134,8 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
         for (int i = 0; i < RL_OP_COUNT; i++)
             op[i] = fmin(op[i], cur[i] - prev[i]);
     }
-    *med = quantile(t, REPS, 0.5);
-    *step = quantile(t, REPS, 0.0);
+    *med = quantile(t, reps, 0.5);
+    *step = quantile(t, reps, 0.0);
     return 0;
 }
 

@@ -10,6 +10,13 @@
 --          inference v3.1 system descriptions: "8x 400Gb Infiniband")
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
+--   efficiency: measured figures (H200 figures applied to H100 SXM, the same Hopper core, until an H100 is calibrated; issue 5: one H200 of
+--          the project's GPU hosts): device-to-device copy 4.3 TB/s =
+--          0.896 of 4.8 TB/s (memory-bound kernels and a 1-token GEMV), an
+--          8192^3 bf16 GEMM 790 TFLOP/s = 0.80 of 989 (M = 8192 tokens); the
+--          gemm fraction between them is log-interpolated (src/efficiency.h),
+--          an assumption until `roofline calibrate --backend cuda` runs on
+--          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
 return {
   name = "h100-sxm",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
@@ -20,4 +27,12 @@ return {
   domain_chips = 8,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
+  efficiency = {
+    overhead_s = 0,
+    gemm = { {1, 0.896}, {8192, 0.80} },
+    attention = { {1, 0.896} },
+    norm = { {1, 0.896} },
+    rope = { {1, 0.896} },
+    elementwise = { {1, 0.896} },
+  },
 }

@@ -81,12 +81,34 @@ static void test_errors(void **state)
     }
 }
 
+/* The CLI: h200 carries measured efficiencies (hw_profiles/h200.lua), so
+ * `step` is calibrated unless --ideal is given. */
+static void test_cli_ideal_flag(void **state)
+{
+    (void)state;
+    const char *flags[2] = {"", "--ideal"}, *want[2] = {"\"mode\":\t\"calibrated\"", "\"mode\":\t\"ideal\""};
+    for (int i = 0; i < 2; i++) {
+        char cmd[1024], out[4096] = "";
+        snprintf(cmd, sizeof cmd,
+                 "ROOFLINE_DATA=%s %s step --model tiny-test --hw h200 --context 16 %s --format json",
+                 RL_SRCDIR, RL_BIN, flags[i]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        assert_int_equal(pclose(p), 0);
+        if (!strstr(out, want[i]))
+            fail_msg("%s: output lacks %s:\n%s", cmd, want[i], out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_and_interpolate),
         cmocka_unit_test(test_step_mode),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_cli_ideal_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
