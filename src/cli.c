@@ -1,4 +1,4 @@
-/* cli.c — `roofline` commands: info, step, run.  Each command parses the
+/* cli.c — `roofline` commands: info, step, pareto, run.  Each command parses the
  * common options it accepts, builds a result (result.h) and prints it in the
  * chosen format (report.h). */
 #include "cli.h"
@@ -11,11 +11,15 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "import_hf.h"
 #include "lua_api.h"
+#include "plot.h"
 #include "report.h"
 #include "result.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "sweep.h"
 
 #define ERRLEN 1024
 #define MAX_LIST 4096
@@ -32,8 +36,19 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
-    O_BACKEND = 1 << 9, /* --backend --profile --quick (calibrate, validate) */
+    O_IMPORT = 1 << 10, /* --name --source */
+    O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
+    O_OVERLAP = 1 << 12,
+    O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
+    O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
+    O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
+    O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
 };
+
+/* getopt values of the sharding options (beyond every short-option char) */
+enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
+       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK };
 
 typedef struct {
     const char *model, *hw;
@@ -47,8 +62,25 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
-    rl_calib_opts calib;
-    int nargs; /* positional arguments left after the options */
+    const char *phase;           /* decode | prefill | mixed */
+    long long tokens[MAX_LIST];  /* prefill: T (a list for `prefill`) */
+    int ntokens;
+    long long prefix, chunk;
+    double mfu;
+    rl_dtype act;
+    int materialized, non_causal;
+    const char *name, *source; /* import-hf */
+    rl_shard_plan plan;
+    int sharded;  /* a sharding option was given */
+    int kv_given; /* --kv was on the command line */
+    long long chips_list[64]; /* pareto: --chips as a list */
+    int nchips;
+    rl_dtype weights[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT]; /* pareto: dtype lists */
+    int nweights, nkv;
+    const char *plot, *outdir;
+    long long prompt;
+    rl_calib_opts calib; /* calibrate, validate */
+    int nargs;    /* positional arguments left after the options */
     char **args;
 } cli_opts;
 
@@ -69,16 +101,19 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || (*end && *end != ',') || errno) {
-            snprintf(err, errlen, "'%s': expected comma-separated integers", s);
+        /* echo at most 40 characters of the list: the reason must show */
+        const char *more = strlen(s) > 40 ? "..." : "";
+        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+            snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
-        if (v < min || v > max) {
-            snprintf(err, errlen, "'%s': %lld is outside %lld..%lld", s, v, min, max);
+        if (errno == ERANGE || v < min || v > max) {
+            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more,
+                     (int)(end - p) > 24 ? 24 : (int)(end - p), p, min, max);
             return -1;
         }
         if (n == cap) {
-            snprintf(err, errlen, "'%s': more than %d values", s, cap);
+            snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
         out[n++] = v;
@@ -91,6 +126,10 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
 static int parse_count(const char *flag, const char *s, long long max, long long *out)
 {
     char err[ERRLEN];
+    if (strchr(s, ',')) {
+        fprintf(stderr, "roofline: %s '%.40s': takes one integer, not a list\n", flag, s);
+        return -1;
+    }
     if (rl_cli_parse_list(s, 1, max, out, 1, err, sizeof err) != 1) {
         fprintf(stderr, "roofline: %s %s\n", flag, err);
         return -1;
@@ -106,6 +145,35 @@ static int parse_dtype(const char *flag, const char *s, rl_dtype *out)
     return -1;
 }
 
+/* A comma-separated list of dtypes into out[RL_DTYPE_COUNT]; returns the count or -1. */
+static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == RL_DTYPE_COUNT || parse_dtype(flag, t, &out[n]) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0)
+        fprintf(stderr, "roofline: %s: expected a dtype\n", flag);
+    return n ? n : -1;
+}
+
+/* --weights / --kv: a list for commands with O_LISTS (first value also in
+ * *one), a single dtype otherwise.  Returns 0 or -1 (message printed). */
+static int parse_dtype_opt(const command *c, const char *flag, const char *arg, rl_dtype *list,
+                           int *n, rl_dtype *one)
+{
+    if (!(c->accepts & O_LISTS))
+        return parse_dtype(flag, arg, one);
+    if ((*n = parse_dtype_list(flag, arg, list)) < 0)
+        return -1;
+    *one = list[0];
+    return 0;
+}
+
 static const struct option LONGOPTS[] = {
     {"model", required_argument, 0, 'm'},   {"hw", required_argument, 0, 'H'},
     {"chips", required_argument, 0, 'c'},   {"batch", required_argument, 0, 'b'},
@@ -113,8 +181,21 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
-    {"backend", required_argument, 0, 'K'}, {"profile", required_argument, 0, 'P'},
-    {"quick", no_argument, 0, 'Q'},
+    {"phase", required_argument, 0, 'p'},   {"tokens", required_argument, 0, 'T'},
+    {"prefix", required_argument, 0, 'P'},  {"mfu", required_argument, 0, 'u'},
+    {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
+    {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
+    {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
+    {"tp", required_argument, 0, OPT_TP},   {"ep", required_argument, 0, OPT_EP},
+    {"sp", required_argument, 0, OPT_SP},   {"pp", required_argument, 0, OPT_PP},
+    {"x", required_argument, 0, OPT_X},     {"sharding", required_argument, 0, OPT_SHARDING},
+    {"kv-split", required_argument, 0, OPT_KV_SPLIT},
+    {"moe-attn", required_argument, 0, OPT_MOE_ATTN},
+    {"overlap", no_argument, 0, OPT_OVERLAP},
+    {"plot", required_argument, 0, OPT_PLOT}, {"prompt", required_argument, 0, OPT_PROMPT},
+    {"out", required_argument, 0, OPT_OUT},
+    {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
+    {"quick", no_argument, 0, OPT_QUICK},
     {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 };
 
@@ -130,7 +211,14 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
-    case 'K': case 'P': case 'Q': return O_BACKEND;
+    case 'N': case 'R': return O_IMPORT;
+    case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
+    case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
+    case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
+    case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
+    case OPT_PLOT: case OPT_PROMPT: return O_PLOT;
+    case OPT_OUT: return O_OUTDIR;
+    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: return O_BACKEND;
     }
     return 0;
 }
@@ -144,10 +232,33 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_SHARD)
+        fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
+                   "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
+                   "  --sharding 1d|2d [--x X]           Megatron or 2D weight-stationary (X chips on D)\n"
+                   "  --kv-split batch|seq|replicate     KV cache beyond K heads (default batch)\n"
+                   "  --moe-attn tp|replicated           MoE attention with --ep (default tp)\n");
+    if (c->accepts & O_OVERLAP)
+        fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
+    if (c->accepts & O_LISTS)
+        fprintf(f, "  --chips, --weights, --kv take comma-separated lists (the sweep's grid)\n");
+    if (c->accepts & O_PLOT)
+        fprintf(f, "  --plot FILE.png|.svg               also draw the figure (data + .gp kept beside"
+                   " it)\n  --prompt P                         prompt tokens for TTFT (default:"
+                   " the context)\n");
+    if (c->accepts & O_OUTDIR)
+        fprintf(f, "  --out DIR                          where roofline.plot writes (default out)\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
                    "  --output FILE                      write there (atomically) instead of stdout\n");
+    if (c->accepts & O_OPS)
+        fprintf(f, "  --act D                            activation dtype (default bf16)\n"
+                   "  --attn fused|materialized          FlashAttention (default) or scores in HBM\n"
+                   "  --non-causal                       prefill counts T(P+T) pairs, not the"
+                   " causal T(T+1)/2 + TP\n"
+                   "  --mfu F                            compute at F * peak (e.g. 0.4); default"
+                   " ideal peak\n");
     fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua files.\n");
 }
 
@@ -157,20 +268,31 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->chips = 1;
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
+    o->act = RL_BF16;
+    o->plan = rl_shard_plan_default();
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", LONGOPTS, NULL)) != -1) {
+    /* `run` passes everything after the script to it; others permute */
+    const char *shortopts = strcmp(c->name, "run") == 0 ? "+h" : "h";
+    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, NULL)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
         }
         if (ch == '?' || ch == ':' || !(option_flag(ch) & c->accepts)) {
-            const char *bad = argv[optind - 1];
-            fprintf(stderr, "roofline %s: %s '%s' (see roofline %s --help)\n", c->name,
-                    ch == ':' || (ch == '?' && optopt) ? "missing value or bad option"
-                                                       : "unknown option",
-                    bad, c->name);
+            /* name the option itself, never its value */
+            const char *name = argv[optind - 1];
+            for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
+                if (lo->val == ch)
+                    name = lo->name;
+            if (ch == '?' && optopt)
+                fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n",
+                        c->name, name, c->name);
+            else
+                fprintf(stderr, "roofline %s: %s option '%s%s' (see roofline %s --help)\n", c->name,
+                        ch == '?' ? "unknown" : "this command takes no", ch == '?' ? "" : "--",
+                        name, c->name);
             return -1;
         }
         char err[ERRLEN];
@@ -178,8 +300,17 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'm': o->model = optarg; break;
         case 'H': o->hw = optarg; break;
         case 'c':
-            if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+            if (!(c->accepts & O_LISTS)) {
+                if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+                    return -1;
+                break;
+            }
+            o->nchips = rl_cli_parse_list(optarg, 1, 1000000, o->chips_list, 64, err, sizeof err);
+            if (o->nchips < 0) {
+                fprintf(stderr, "roofline: --chips %s\n", err);
                 return -1;
+            }
+            o->chips = o->chips_list[0];
             break;
         case 'b':
             o->nbatch = rl_cli_parse_list(optarg, 1, 1000000000, o->batch, MAX_LIST, err, sizeof err);
@@ -193,12 +324,14 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             break;
         case 'w':
-            if (parse_dtype("--weights", optarg, &o->prec.weights) != 0)
+            if (parse_dtype_opt(c, "--weights", optarg, o->weights, &o->nweights,
+                                &o->prec.weights) != 0)
                 return -1;
             break;
         case 'k':
-            if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
+            if (parse_dtype_opt(c, "--kv", optarg, o->kv, &o->nkv, &o->prec.kv) != 0)
                 return -1;
+            o->kv_given = 1;
             break;
         case 'C':
             if (parse_dtype("--compute", optarg, &o->prec.compute) != 0)
@@ -226,10 +359,96 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
-        case 'K': o->calib.backend = optarg; break;
-        case 'P': o->calib.profile = optarg; break;
-        case 'Q': o->calib.quick = 1; break;
+        case OPT_PLOT: o->plot = optarg; break;
+        case OPT_OUT: o->outdir = optarg; break;
+        case OPT_BACKEND: o->calib.backend = optarg; break;
+        case OPT_PROFILE: o->calib.profile = optarg; break;
+        case OPT_QUICK: o->calib.quick = 1; break;
+        case OPT_PROMPT:
+            if (parse_count("--prompt", optarg, 1000000000, &o->prompt) != 0)
+                return -1;
+            break;
+        case 'p': o->phase = optarg; break;
+        case 'T':
+            o->ntokens = rl_cli_parse_list(optarg, 1, 1000000000, o->tokens, MAX_LIST, err, sizeof err);
+            if (o->ntokens < 0) {
+                fprintf(stderr, "roofline: --tokens %s\n", err);
+                return -1;
+            }
+            break;
+        case 'P':
+            if (rl_cli_parse_list(optarg, 0, 1000000000, &o->prefix, 1, err, sizeof err) != 1) {
+                fprintf(stderr, "roofline: --prefix %s\n", err);
+                return -1;
+            }
+            break;
+        case 'K':
+            if (parse_count("--chunk", optarg, 1000000000, &o->chunk) != 0)
+                return -1;
+            break;
+        case 'u': {
+            char *end;
+            o->mfu = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->mfu > 0 && o->mfu <= 1)) {
+                fprintf(stderr, "roofline: --mfu '%s': expected a fraction in (0, 1]\n", optarg);
+                return -1;
+            }
+            break;
         }
+        case 'a':
+            if (parse_dtype("--act", optarg, &o->act) != 0)
+                return -1;
+            break;
+        case 'A':
+            if (strcmp(optarg, "fused") != 0 && strcmp(optarg, "materialized") != 0) {
+                fprintf(stderr, "roofline: --attn '%s': expected fused or materialized\n", optarg);
+                return -1;
+            }
+            o->materialized = optarg[0] == 'm';
+            break;
+        case 'n': o->non_causal = 1; break;
+        case 'N': o->name = optarg; break;
+        case 'R': o->source = optarg; break;
+        case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: {
+            long long *dst = ch == OPT_TP ? &o->plan.tp : ch == OPT_EP ? &o->plan.ep
+                           : ch == OPT_SP ? &o->plan.sp : ch == OPT_PP ? &o->plan.pp : &o->plan.x;
+            const char *flag = ch == OPT_TP ? "--tp" : ch == OPT_EP ? "--ep" : ch == OPT_SP ? "--sp"
+                             : ch == OPT_PP ? "--pp" : "--x";
+            if (parse_count(flag, optarg, 1000000, dst) != 0)
+                return -1;
+            o->sharded = 1;
+            break;
+        }
+        case OPT_SHARDING:
+            if (rl_layout_parse(optarg, &o->plan.layout) != 0) {
+                fprintf(stderr, "roofline: --sharding '%s': expected 1d or 2d\n", optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_KV_SPLIT:
+            if (rl_kv_split_parse(optarg, &o->plan.kv) != 0) {
+                fprintf(stderr, "roofline: --kv-split '%s': expected batch, seq or replicate\n",
+                        optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_MOE_ATTN:
+            if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
+                fprintf(stderr, "roofline: --moe-attn '%s': expected tp or replicated\n", optarg);
+                return -1;
+            }
+            o->plan.attn_replicated = optarg[0] == 'r';
+            o->sharded = 1;
+            break;
+        case OPT_OVERLAP: o->plan.overlap = 1; break;
+        }
+    }
+    if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
+        fprintf(stderr, "roofline %s: --set hw.%s: this command takes no hardware spec\n", c->name,
+                o->sets[1][0].field);
+        return -1;
     }
     o->nargs = argc - optind;
     o->args = argv + optind;
@@ -245,13 +464,23 @@ static int need(const cli_opts *o, const char *cmd, const char *what, int have)
     return -1;
 }
 
+/* Load --model with its overrides; refuse options that cannot apply to it
+ * (--kv for an abstract model, --context beyond max_context). */
 static int load_model(const cli_opts *o, rl_model *m)
 {
     char err[ERRLEN];
-    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "roofline: %s\n", err);
-    return -1;
+    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) != 0 ||
+        (o->context > 0 && rl_model_check_context(m, o->context, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (m->abstract && o->kv_given) {
+        fprintf(stderr, "roofline: --kv: %s is an abstract model whose kv_bytes_per_token is given "
+                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)\n",
+                m->origin);
+        return -1;
+    }
+    return 0;
 }
 
 static int load_hw(const cli_opts *o, rl_hw *h)
@@ -261,6 +490,23 @@ static int load_hw(const cli_opts *o, rl_hw *h)
         return 0;
     fprintf(stderr, "roofline: %s\n", err);
     return -1;
+}
+
+/* Print (or write to --output) a malloc'd text and free it. */
+static int emit_text(const cli_opts *o, char *text)
+{
+    char err[ERRLEN];
+    int rc = RL_EXIT_OK;
+    if (o->output) {
+        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            rc = RL_EXIT_IO;
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
 }
 
 /* Print (or write to --output) a result and free it. */
@@ -277,17 +523,7 @@ static int emit(const cli_opts *o, cJSON *result)
         fprintf(stderr, "roofline: %s\n", err);
         return RL_EXIT_IO;
     }
-    int rc = RL_EXIT_OK;
-    if (o->output) {
-        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
-            rc = RL_EXIT_IO;
-        }
-    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
-    }
-    free(text);
-    return rc;
+    return emit_text(o, text);
 }
 
 static int cmd_info(cli_opts *o)
@@ -316,7 +552,35 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    if (o->sharded || o->plan.overlap) {
+        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+}
+
+static int cmd_shard(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "shard", "--model M", o->model != NULL) != 0 ||
+        need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
+        need(o, "shard", "--context S", o->context > 0) != 0 ||
+        need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline shard: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
 }
 
 static int cmd_run(cli_opts *o)
@@ -324,12 +588,179 @@ static int cmd_run(cli_opts *o)
     if (need(o, "run", "a scenario file", o->nargs >= 1) != 0)
         return RL_EXIT_INPUT;
     char err[4096];
+    rl_lua_set_outdir(o->outdir ? o->outdir : "out");
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
         return RL_EXIT_INPUT;
     }
     return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+}
+
+/* Model, hardware and the ops configuration common to `ops` and `prefill`. */
+static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    if (need(o, cmd, "--model M", o->model != NULL) != 0 ||
+        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0)
+        return -1;
+    *c = rl_ops_config_default();
+    c->chips = o->chips;
+    c->prec = o->prec;
+    c->act = o->act;
+    c->materialized = o->materialized;
+    c->non_causal = o->non_causal;
+    c->mfu = o->mfu;
+    c->prefill_prefix = o->prefix;
+    return 0;
+}
+
+static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract) {
+        fprintf(stderr, "roofline %s: %s: an abstract model has no operators\n", cmd, m->origin);
+        return -1;
+    }
+    if (rl_ops_check(m, h, c, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "roofline %s: %s\n", cmd, err);
+    return -1;
+}
+
+static int cmd_ops(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    const char *phase = o->phase ? o->phase : "decode";
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    if (!prefill && !decode) {
+        fprintf(stderr, "roofline ops: --phase '%s': expected decode, prefill or mixed\n", phase);
+        return RL_EXIT_INPUT;
+    }
+    if (o->ntokens > 1 || o->nbatch > 1) {
+        fprintf(stderr, "roofline ops: --tokens and --batch take one value here\n");
+        return RL_EXIT_INPUT;
+    }
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    if (prefill) {
+        if (need(o, "ops", "--tokens T (new tokens per prefill sequence)", o->ntokens == 1) != 0)
+            return RL_EXIT_INPUT;
+        c.prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
+        c.prefill_tokens = o->tokens[0];
+    }
+    if (decode) {
+        if (need(o, "ops", "--context S", o->context > 0) != 0)
+            return RL_EXIT_INPUT;
+        c.decode_batch = batch;
+        c.decode_context = o->context;
+    }
+    if (check_ops("ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    return emit(o, rl_result_ops(&m, &h, &c));
+}
+
+static int cmd_prefill(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "prefill", &m, &h, &c) != 0 ||
+        need(o, "prefill", "--tokens T[,T...]", o->ntokens > 0) != 0)
+        return RL_EXIT_INPUT;
+    for (int i = 0; i < o->ntokens; i++) {
+        c.prefill_seqs = 1;
+        c.prefill_tokens = o->tokens[i];
+        if (check_ops("prefill", &m, &h, &c) != 0)
+            return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+}
+
+static int cmd_import_hf(cli_opts *o)
+{
+    if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
+        return RL_EXIT_INPUT;
+    char err[ERRLEN];
+    int io_error;
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &io_error, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "roofline import-hf: %s\n", err);
+        return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    return emit_text(o, text);
+}
+
+/* Fill the sweep's precision grid (weights x kv) from the options. */
+static int precision_grid(const cli_opts *o, rl_precision *out)
+{
+    int n = 0;
+    for (int w = 0; w < (o->nweights ? o->nweights : 1); w++)
+        for (int k = 0; k < (o->nkv ? o->nkv : 1); k++) {
+            out[n] = o->prec;
+            if (o->nweights)
+                out[n].weights = o->weights[w];
+            if (o->nkv)
+                out[n].kv = o->kv[k];
+            n++;
+        }
+    return n;
+}
+
+static int cmd_pareto(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "pareto", "--model M", o->model != NULL) != 0 ||
+        need(o, "pareto", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
+        for (long long b = 1; b <= 2048; b *= 2)
+            o->batch[o->nbatch++] = b;
+    if (o->context == 0) /* default: 2048 tokens, or the model's max_context if shorter */
+        o->context = m.max_context > 0 && m.max_context < 2048 ? m.max_context : 2048;
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int nprec = precision_grid(o, prec);
+    rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
+    rl_sweep s;
+    char err[ERRLEN];
+    if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
+    long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    int rc = RL_EXIT_OK;
+    if (nf < 0) {
+        fprintf(stderr, "roofline pareto: out of memory\n");
+        rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK && s.n == 0) {
+        fprintf(stderr, "roofline pareto: none of the %lld points fits in HBM (more chips, int8"
+                        " weights or KV, a shorter context?)\n", s.evaluated);
+        if (o->plot)
+            rc = RL_EXIT_INPUT; /* nothing to draw */
+    }
+    if (rc == RL_EXIT_OK && o->plot) {
+        char title[256];
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, %s)", m.name,
+                 h.name, o->context, o->ideal ? "ideal: no communication" : "shard plans + collectives");
+        int pr = rl_plot_sweep_pareto(o->plot, title, &h, &s, prec, nprec, err, sizeof err);
+        if (pr != 0)
+            fprintf(stderr, "roofline pareto: %s\n", err);
+        if (pr < 0)
+            rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK)
+        rc = emit(o, rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf));
+    free(idx);
+    rl_sweep_free(&s);
+    return rc;
 }
 
 static int cmd_calibrate(cli_opts *o)
@@ -369,14 +800,63 @@ static int cmd_validate(cli_opts *o)
 
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
-     "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
+     "Parameters, KV bytes and FLOPs per token of a model.\n"
+     "Parameter counts in total, active and per component (attention, MLP, router,\n"
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
-     "Decode step time, tokens/s and memory by the Scaling Book's formula (1), over --chips\n"
-     "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
-     "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
-     "       [--compute D] [--ideal] [--set ...] [--format F]"},
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
+         O_SET | O_FORMAT,
+     "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
+     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
+     "is per chip plus collectives (\"communication\": \"included\").",
+     "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]"},
+    {"pareto", cmd_pareto,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_OVERLAP | O_SET |
+         O_FORMAT | O_LISTS | O_PLOT,
+     "Latency / cost Pareto frontier of a sweep over chips x layout x batch x precision.\n"
+     "Every sharding plan (roofline shard's candidates, collectives included) for each chip\n"
+     "count, batch and weight x KV precision at one context; rows: chips, layout, batch,\n"
+     "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
+     "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
+     "--ideal uses formula (1) on all chips without communication instead.",
+     "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--plot F.png|.svg] [--set ...] [--format F]"},
+    {"shard", cmd_shard,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
+     "Compare sharding strategies for prefill and generation side by side.\n"
+     "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
+     "per-chip memory, HBM/compute/communication time, each collective's time and\n"
+     "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
+     "throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
+    {"ops", cmd_ops,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
+     "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
+     "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
+     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
+     "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
+     "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
+     "       [--format F]"},
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
+     "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+    {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
+     "Convert a Hugging Face config.json into a model spec (Lua).\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
+     "roofline import-hf config.json > model/NAME.lua: roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
+     "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
+     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"calibrate", cmd_calibrate, O_MODEL | O_BACKEND | O_FORMAT,
      "Measure this host through the reference engine's kernels (stream, GEMM/GEMV grid,\n"
      "attention, norms, overhead), fit efficiency tables and write\n"
@@ -387,10 +867,12 @@ static const command COMMANDS[] = {
      "the calibrated profile and print predicted vs measured, per run and per operator.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--format F]"},
-    {"run", cmd_run, 0,
-     "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format) in a sandbox (no io/os/require; instruction and memory budgets).",
-     "SCRIPT.lua [ARGS...]"},
+    {"run", cmd_run, O_OUTDIR,
+     "Run a what-if scenario: a Lua script with the `roofline` module.\n"
+     "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
+     "its arguments are in the global table `arg` (arg[0] is the script); roofline.plot writes\n"
+     "into --out DIR (default out).",
+     "[--out DIR] SCRIPT.lua [ARGS...]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -429,7 +911,7 @@ int rl_cli_main(int argc, char **argv)
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
-        if (o.nargs > 0 && COMMANDS[i].run != cmd_run) {
+        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
         }

@@ -8,10 +8,13 @@
 
 #include <lauxlib.h>
 
+#include "plot.h"
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
+#include "shard.h"
 #include "spec.h"
+#include "sweep.h"
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
@@ -194,6 +197,55 @@ cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen)
 
 /* ---- argument helpers ------------------------------------------------------ */
 
+/* Copy every field of the table at `src` into the table at `dst`; where
+ * both hold a table under one key, merge recursively (so { flops = { fp4 =
+ * 4e15 } } adds fp4 and keeps bf16, like --set hw.flops.fp4). */
+static void merge_into(lua_State *L, int dst, int src)
+{
+    dst = lua_absindex(L, dst);
+    src = lua_absindex(L, src);
+    luaL_checkstack(L, 6, "override tables nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_gettable(L, dst);
+        if (lua_istable(L, -1) && lua_istable(L, -2)) {
+            merge_into(L, -1, -2);
+            lua_pop(L, 2);
+            continue;
+        }
+        lua_pop(L, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, dst);
+    }
+}
+
+/* Refuse keys of the option table at idx that are not in `known`
+ * (NULL-terminated): a typo must not silently fall back to a default. */
+static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int ok = 0;
+        for (const char *const *n = known; k && *n && !ok; n++)
+            ok = strcmp(k, *n) == 0;
+        if (!ok) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (const char *const *n = known; *n; n++) {
+                luaL_addstring(&b, n == known ? "" : ", ");
+                luaL_addstring(&b, *n);
+            }
+            luaL_pushresult(&b);
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
+                       lua_tostring(L, -1));
+        }
+    }
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
@@ -209,22 +261,12 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
             rl_model_push(L, m);
         } else {
             luaL_checktype(L, arg, LUA_TTABLE);
-            lua_newtable(L); /* shallow copy: overrides must not change the caller's table */
-            lua_pushnil(L);
-            while (lua_next(L, arg)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            lua_newtable(L); /* a copy: overrides must not change the caller's table */
+            merge_into(L, -1, arg);
         }
         if (ov_idx) {
             luaL_checktype(L, ov_idx, LUA_TTABLE);
-            lua_pushnil(L);
-            while (lua_next(L, ov_idx)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            merge_into(L, -1, ov_idx);
         }
         rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
         lua_pop(L, 1);
@@ -246,17 +288,24 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         rl_hw_push(L, h);
-        lua_pushnil(L);
-        while (lua_next(L, ov_idx)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -4);
-        }
+        merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
     }
     if (rc != 0)
         luaL_error(L, "%s", err);
+}
+
+/* Fields `model` and `hw` (required) of the options table at `opts`. */
+static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
+{
+    lua_getfield(L, opts, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, m);
+    lua_getfield(L, opts, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, h);
+    lua_pop(L, 2);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
@@ -288,6 +337,59 @@ static long long opt_count(lua_State *L, int opts, const char *key, long long de
     }
     lua_pop(L, 1);
     return v;
+}
+
+/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
+ * integers in 1..1e9 into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_count(L, opts, key, def);
+        return 1;
+    }
+    lua_Unsigned n = lua_rawlen(L, -1);
+    if (n < 1 || n > MAX_BATCHES)
+        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        if (!ok || v < 1 || v > 1000000000)
+            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        out[i - 1] = (long long)v;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)n;
+}
+
+/* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
+ * `def` when absent.  Returns the count. */
+static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_dtype(L, opts, key, def);
+        return 1;
+    }
+    int n = 0;
+    lua_Unsigned len = lua_rawlen(L, -1);
+    if (len < 1 || len > RL_DTYPE_COUNT)
+        luaL_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
+    for (lua_Unsigned i = 1; i <= len; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        const char *name = lua_tostring(L, -1);
+        if (!name || rl_dtype_parse(name, &out[n]) != 0)
+            luaL_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                       rl_dtype_list());
+        n++;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return n;
 }
 
 static rl_precision opt_precision(lua_State *L, int opts)
@@ -334,53 +436,431 @@ static int l_info(lua_State *L)
     rl_model m;
     check_model(L, 1, 0, &m);
     int opts = lua_istable(L, 2) ? 2 : 0;
+    static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
+    if (opts)
+        check_keys(L, opts, "roofline.info", known);
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, "context", 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
-/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
- * kv=, compute=} */
-static int l_step(lua_State *L)
+/* The fields every run takes: model, hw (required), chips (default 1),
+ * context (required), weights/kv/compute.  Errors are Lua errors. */
+static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
+                      rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    check_model_hw(L, 1, m, h);
+    *chips = opt_count(L, 1, "chips", 1);
+    *context = opt_count(L, 1, "context", 0);
+    luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    *p = opt_precision(L, 1);
+    char err[ERRLEN];
+    if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+static const char *opt_string(lua_State *L, int opts, const char *key)
+{
+    lua_getfield(L, opts, key);
+    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+    if (!lua_isnil(L, -1) && !s)
+        luaL_error(L, "option '%s': expected a string", key);
+    lua_pop(L, 1); /* the table still holds the string */
+    return s;
+}
+
+/* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
+ * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
+ * Returns 1 if any was given. */
+static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
+{
+    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
+                                       "moe_attn", "overlap"};
+    int given = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        lua_getfield(L, opts, keys[i]);
+        given |= !lua_isnil(L, -1);
+        lua_pop(L, 1);
+    }
+    *pl = rl_shard_plan_default();
+    pl->tp = opt_count(L, opts, "tp", 1);
+    pl->ep = opt_count(L, opts, "ep", 1);
+    pl->sp = opt_count(L, opts, "sp", 1);
+    pl->pp = opt_count(L, opts, "pp", 1);
+    pl->x = opt_count(L, opts, "x", 0);
+    const char *s = opt_string(L, opts, "sharding");
+    if (s && rl_layout_parse(s, &pl->layout) != 0)
+        luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
+    s = opt_string(L, opts, "kv_split");
+    if (s && rl_kv_split_parse(s, &pl->kv) != 0)
+        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
+    s = opt_string(L, opts, "moe_attn");
+    if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
+    pl->attn_replicated = s && s[0] == 'r';
+    lua_getfield(L, opts, "overlap");
+    pl->overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return given;
+}
+
+/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
+ * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
+ * overlap=, ideal=]}: with a sharding field the step adds collectives; without,
+ * it is calibrated when the hw spec has `efficiency` unless ideal=true. */
+static int l_step(lua_State *L)
+{
     rl_model m;
     rl_hw h;
-    lua_getfield(L, 1, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
-    lua_getfield(L, 1, "hw");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, &h);
-    lua_pop(L, 2);
-    long long chips = opt_count(L, 1, "chips", 1);
-    long long context = opt_count(L, 1, "context", 0);
-    luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
-    rl_precision p = opt_precision(L, 1);
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips", "batch",    "context",  "weights",
+                                        "kv",    "compute", "ideal", "tp",  "ep",       "sp",
+                                        "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
+                                        NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.step", known);
+    check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
-    int nb = 0;
-    lua_getfield(L, 1, "batch");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned n = lua_rawlen(L, -1);
-        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
-        for (lua_Unsigned i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer b = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
-                          "field 'batch': sizes must be integers in 1..1e9");
-            batch[nb++] = (long long)b;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        batch[nb++] = opt_count(L, 1, "batch", 1);
+    int nb = opt_count_list(L, 1, "batch", 1, batch);
+    rl_shard_plan pl;
+    if (opt_plan(L, 1, &pl)) {
+        char err[ERRLEN] = "";
+        cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
+        if (!r && err[0])
+            return luaL_error(L, "%s", err);
+        return push_result(L, r);
     }
-    char err[ERRLEN];
-    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
-        return luaL_error(L, "%s", err);
+    lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
+    if (lua_toboolean(L, -1))
+        h.efficiency.present = 0;
+    lua_pop(L, 1);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
+ * compute=, overlap=false}: strategies side by side (rl_result_shard). */
+static int l_shard(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
+                                        "weights", "kv", "compute", "overlap", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.shard", known);
+    check_run(L, &m, &h, &chips, &context, &p);
+    long long batch = opt_count(L, 1, "batch", 1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
+}
+
+/* Fields of roofline.ops / roofline.prefill shared with the CLI options:
+ * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix. */
+static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_model_hw(L, 1, m, h);
+    *c = rl_ops_config_default();
+    c->chips = opt_count(L, 1, "chips", 1);
+    c->prec = opt_precision(L, 1);
+    c->act = opt_dtype(L, 1, "act", RL_BF16);
+    lua_getfield(L, 1, "attn");
+    const char *attn = luaL_optstring(L, -1, "fused");
+    luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
+                  "field 'attn' must be \"fused\" or \"materialized\"");
+    c->materialized = attn[0] == 'm';
+    lua_getfield(L, 1, "causal");
+    c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
+    lua_getfield(L, 1, "mfu");
+    c->mfu = luaL_optnumber(L, -1, 0);
+    lua_getfield(L, 1, "prefix");
+    lua_Integer prefix = luaL_optinteger(L, -1, 0);
+    luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
+    c->prefill_prefix = (long long)prefix;
+    lua_pop(L, 4);
+}
+
+static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract)
+        luaL_error(L, "%s: an abstract model has no operators", m->origin);
+    if (rl_ops_check(m, h, c, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
+ * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
+ * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
+ * result (rows = operators). */
+static int l_ops(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    static const char *const known[] = {"model", "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",  "causal",  "mfu",
+                                        "prefix", "phase", "batch", "context", "tokens", NULL};
+    check_keys(L, 1, "roofline.ops", known);
+    opt_ops(L, &m, &h, &c);
+    lua_getfield(L, 1, "phase");
+    const char *phase = luaL_optstring(L, -1, "decode");
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    luaL_argcheck(L, prefill || decode, 1, "field 'phase' must be decode, prefill or mixed");
+    lua_pop(L, 1);
+    long long batch = opt_count(L, 1, "batch", 1);
+    if (prefill) {
+        c.prefill_seqs = decode ? 1 : batch;
+        c.prefill_tokens = opt_count(L, 1, "tokens", 0);
+        luaL_argcheck(L, c.prefill_tokens > 0, 1, "field 'tokens' is required for prefill");
+    }
+    if (decode) {
+        c.decode_batch = batch;
+        c.decode_context = opt_count(L, 1, "context", 0);
+        luaL_argcheck(L, c.decode_context > 0, 1, "field 'context' is required for decode");
+    }
+    check_ops_config(L, &m, &h, &c);
+    return push_result(L, rl_result_ops(&m, &h, &c));
+}
+
+/* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
+ * precision/attention fields of roofline.ops} -> the `roofline prefill`
+ * result (rows: tokens, ttft_s, chunked_s, achieved_mfu, ...). */
+static int l_prefill(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    static const char *const known[] = {"model",  "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",   "causal",  "mfu",
+                                        "prefix", "tokens", "chunk", NULL};
+    check_keys(L, 1, "roofline.prefill", known);
+    opt_ops(L, &m, &h, &c);
+    long long tokens[MAX_BATCHES];
+    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
+    long long chunk = opt_count(L, 1, "chunk", 0);
+    c.prefill_seqs = 1;
+    for (int i = 0; i < n; i++) {
+        c.prefill_tokens = tokens[i];
+        check_ops_config(L, &m, &h, &c);
+    }
+    return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
+}
+
+/* ---- sweeps and figures ---------------------------------------------------- */
+
+static char g_outdir[1024] = "out";
+
+void rl_lua_set_outdir(const char *dir) { snprintf(g_outdir, sizeof g_outdir, "%s", dir); }
+
+/* Fields batch (default 1, 2, 4, ..., max_batch) and context (required) of
+ * the options table at 1, into batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
+static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
+                              long long *ctx, int *nctx)
+{
+    *nb = opt_count_list(L, 1, "batch", 0, batch);
+    if (batch[0] == 0) /* absent */
+        for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
+            batch[*nb] = 1LL << *nb;
+    *nctx = opt_count_list(L, 1, "context", 0, ctx);
+    luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
+}
+
+/* The sweep described by the options table at 1: model, hw, chips, batch,
+ * context, weights, kv, compute, prompt, ideal, overlap.  Raises a Lua error
+ * on bad input. */
+static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"model",  "hw",    "chips",   "batch",   "context",
+                                        "weights", "kv",   "compute", "prompt", "ideal",
+                                        "overlap", NULL};
+    check_keys(L, 1, lua_toboolean(L, lua_upvalueindex(1)) ? "roofline.pareto" : "roofline.sweep",
+               known);
+    check_model_hw(L, 1, m, h);
+    static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
+    int nchips = opt_count_list(L, 1, "chips", 0, chips);
+    if (chips[0] == 0) /* absent: every valid slice */
+        nchips = 0;
+    int nb, nctx;
+    opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
+    rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
+    rl_precision base = rl_precision_default(); /* weights and kv may be lists */
+    base.compute = opt_dtype(L, 1, "compute", base.compute);
+    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
+    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int np = 0;
+    for (int i = 0; i < nw; i++)
+        for (int j = 0; j < nkv; j++)
+            prec[np++] = (rl_precision){w[i], kv[j], base.compute};
+    lua_getfield(L, 1, "prompt");
+    *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 1, "ideal");
+    int ideal = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
+    char err[ERRLEN];
+    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
+ * weights=d|{..}, kv=d|{..}, compute=, prompt=, ideal=false, overlap=false}
+ * -> every feasible point (shard plans; ideal=true: formula (1), no comm);
+ * roofline.pareto{same fields} -> the latency / cost frontier.  The upvalue
+ * says which. */
+static int l_sweep(lua_State *L)
+{
+    int frontier = lua_toboolean(L, lua_upvalueindex(1));
+    rl_model m;
+    rl_hw h;
+    rl_sweep s;
+    long long prompt;
+    run_sweep(L, &m, &h, &s, &prompt);
+    size_t *idx = frontier ? malloc((s.n ? s.n : 1) * sizeof *idx) : NULL;
+    long nf = !frontier ? 0 : idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
+    free(idx);
+    rl_sweep_free(&s);
+    return push_result(L, r);
+}
+
+/* Number field `key` of the table at -1 (0 when absent). */
+static double row_number(lua_State *L, const char *key)
+{
+    lua_getfield(L, -1, key);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Series {title=, rows={...}} list at field "series" into points. */
+static int plot_pareto_series(lua_State *L, const char *path, const char *title, char *err,
+                              size_t errlen)
+{
+    lua_getfield(L, 1, "series");
+    luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
+    int ns = (int)lua_rawlen(L, -1);
+    luaL_argcheck(L, ns >= 1 && ns <= 16, 1, "field 'series': 1 to 16 curves");
+    rl_plot_series ser[16];
+    size_t total = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
+        lua_getfield(L, -1, "rows");
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
+        total += lua_rawlen(L, -1);
+        lua_pop(L, 2);
+    }
+    rl_sweep_point *pts = lua_newuserdatauv(L, (total ? total : 1) * sizeof *pts, 0);
+    lua_insert(L, -2); /* keep the buffer below the series table */
+    int usd = 1;
+    size_t used = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_getfield(L, -1, "title");
+        ser[i - 1].title = luaL_optstring(L, -1, "");
+        lua_pop(L, 1); /* the string stays referenced by the series table */
+        lua_getfield(L, -1, "rows");
+        int n = (int)lua_rawlen(L, -1);
+        ser[i - 1].pts = pts + used;
+        ser[i - 1].n = (size_t)n;
+        for (int j = 1; j <= n; j++) {
+            lua_rawgeti(L, -1, j);
+            rl_sweep_point *p = &pts[used++];
+            memset(p, 0, sizeof *p);
+            p->chips = (long long)row_number(L, "chips");
+            p->batch = (long long)row_number(L, "batch");
+            p->step_s = row_number(L, "step_s");
+            p->chip_s_per_token = row_number(L, "chip_s_per_token");
+            lua_getfield(L, -1, "usd_per_mtok");
+            if (lua_isnil(L, -1))
+                usd = 0;
+            p->usd_per_mtok = lua_tonumber(L, -1);
+            lua_pop(L, 2);
+            luaL_argcheck(L, p->step_s > 0 && p->chip_s_per_token > 0, 1,
+                          "series rows need step_s and chip_s_per_token (rows of sweep/pareto)");
+        }
+        lua_pop(L, 2);
+    }
+    int rc = rl_plot_pareto(path, title, ser, ns, usd, err, errlen);
+    lua_pop(L, 2);
+    return rc;
+}
+
+/* roofline.plot{kind="pareto"|"step"|"roofline"|"memory", file="NAME.png"|".svg",
+ * title=, series= (pareto), model=, hw=, chips=, batch={..}, context=n|{..},
+ * weights=, kv=, compute=} -> path of the figure, or nil and a message when
+ * gnuplot is missing (data and script kept).  Files go to the output
+ * directory (roofline run --out, default out/); `file` is a plain name. */
+static int l_plot(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"kind",  "file",  "title", "series",  "model",
+                                        "hw",    "chips", "batch", "context", "weights",
+                                        "kv",    "compute", NULL};
+    check_keys(L, 1, "roofline.plot", known);
+    lua_getfield(L, 1, "kind");
+    const char *kind = luaL_checkstring(L, -1);
+    lua_getfield(L, 1, "file");
+    const char *file = luaL_checkstring(L, -1);
+    luaL_argcheck(L, !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.', 1,
+                  "field 'file': a plain file name (written into the output directory)");
+    static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
+    int k = 0;
+    while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
+        k++;
+    if (!KINDS[k])
+        return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
+                          kind);
+    lua_getfield(L, 1, "title");
+    const char *title = luaL_optstring(L, -1, "");
+    char path[2048], err[ERRLEN];
+    snprintf(path, sizeof path, "%s/%s", g_outdir, file);
+    if (rl_mkdir_p(g_outdir, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    int rc;
+    if (strcmp(kind, "pareto") == 0) {
+        rc = plot_pareto_series(L, path, title, err, sizeof err);
+    } else {
+        rl_model m;
+        rl_hw h;
+        check_model_hw(L, 1, &m, &h);
+        rl_precision p = opt_precision(L, 1);
+        long long chips = opt_count(L, 1, "chips", 1);
+        static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
+        int nb, nctx;
+        opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
+        for (int i = 0; i < nctx; i++)
+            if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
+                return luaL_error(L, "roofline.plot: %s", err);
+        if (strcmp(kind, "step") == 0)
+            rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
+        else if (strcmp(kind, "roofline") == 0)
+            rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
+        else
+            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+    }
+    if (rc < 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    if (rc == RL_PLOT_NO_GNUPLOT) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushstring(L, path);
+    return 1;
 }
 
 /* roofline.format(result, "table"|"csv"|"json") -> string */
@@ -404,13 +884,19 @@ static int l_format(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
-    {NULL, NULL},
+    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
+    {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
+    {"plot", l_plot}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)
 {
     luaL_newlib(L, FUNCS);
+    for (int frontier = 0; frontier <= 1; frontier++) { /* sweep and pareto share l_sweep */
+        lua_pushboolean(L, frontier);
+        lua_pushcclosure(L, l_sweep, 1);
+        lua_setfield(L, -2, frontier ? "pareto" : "sweep");
+    }
     lua_setglobal(L, "roofline");
 }
 

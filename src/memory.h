@@ -12,7 +12,8 @@
 
 typedef struct {
     double weight_bytes;   /* all parameters, bytes(weights) each */
-    double kv_bytes;       /* B * S * KV bytes per token */
+    double kv_bytes;       /* B * KV bytes of a sequence at S (windowed layers capped
+                            * at W: rl_arch_kv_bytes_per_sequence, ideal view) */
     double total_bytes;    /* weights + KV (activations are negligible in decode) */
     double capacity_bytes; /* chips * hbm_bytes */
     int fits;              /* total <= capacity */
@@ -23,8 +24,21 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
 
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
- * not fit.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+ * not fit; at most RL_MAX_BATCH.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+/* The largest batch the tool reasons about (the CLI's --batch limit too);
+ * rl_memory_max_batch saturates here rather than overflow. */
+#define RL_MAX_BATCH 1e9
+
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
+
+/* Live activation bytes of one decode step of B tokens, all chips together:
+ * the larger of one layer's working set, B * (D + (N + 2K) * H + 2 * F_active)
+ * elements in the compute dtype (residual, Q/K/V, the two MLP inputs of the
+ * active experts), and the logits B * V in fp32.  Our estimate, not the
+ * book's: the chapter treats decode activations as negligible (seed 000
+ * section 1 "What about memory?"); drawn in the memory figure to show it.
+ * 0 for abstract models. */
+double rl_memory_activation_bytes(const rl_model *m, long long batch, rl_dtype compute);
 
 #endif

@@ -3,18 +3,23 @@
  * Owns the keys of every result the tool prints (a contract: scripts rely on
  * them).  SI units throughout; keys carry their unit (_s, _bytes, _per_s).
  * Each builder returns a new cJSON object the caller frees, or NULL when
- * memory is exhausted.  Uses arch, step, memory, spec, cJSON. */
+ * memory is exhausted.  Uses arch, step, memory, spec, sweep, cJSON. */
 #ifndef RL_RESULT_H
 #define RL_RESULT_H
 
 #include <cjson/cJSON.h>
 
+#include "ops.h"
 #include "spec.h"
+#include "shard.h"
 #include "step.h"
+#include "sweep.h"
 
 /* `roofline info`: params_total, params_active, per-component params,
- * kv_bytes_per_token, weight_bytes, flops_per_token; with context > 0 also
- * attention_flops_per_token at that context. */
+ * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
+ * "gqa" | "mla") and local_layers (windowed); with context > 0 also
+ * attention_flops_per_token, kv_bytes_per_sequence (windowed layers capped)
+ * and kv_bytes_per_sequence_allocator (full-length pages) at that context. */
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 
 /* `roofline step`: mode ("calibrated" when h has efficiency tables, else
@@ -24,5 +29,57 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
  * formula (1)).  Arguments must have passed rl_step_check. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p);
+
+/* `roofline shard`: limits (rl_shard_limits), advice (best plan names per
+ * phase for latency and throughput, and a sentence why), rows (one per
+ * plan and phase: strategy, weight/kv bytes per chip, fits, flops_per_chip
+ * (one tick), the terms, comm_s, step_s, tokens_per_s_per_chip, collectives,
+ * latency_bound_collectives, best) and
+ * collectives (what, collective, group, bytes, per_layer, count (per step),
+ * each_s, total_s, latency_bound, fabric) of the best plans.  NULL when out of memory. */
+cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                       long long context, rl_precision p, int overlap);
+
+/* `roofline step --tp ...`: one sharded generation step per batch size,
+ * with "communication": "included" and every collective.  NULL with err set
+ * when the plan is invalid (rl_shard_eval's errors), or out of memory. */
+cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                              long long chips, const long long *batch, int nbatch,
+                              long long context, rl_precision p, char *err, size_t errlen);
+
+/* `roofline ops`: mode ("ideal" or "mfu"), model, hw, chips, precisions
+ * (weights, kv, compute, act), attention_impl ("fused" | "materialized"),
+ * causal, the workload (prefill_seqs, tokens, prefix, batch, context), step
+ * totals (flops, weight_bytes, act_bytes, kv_read_bytes, kv_write_bytes,
+ * compute_s, memory_s, step_s, tokens_per_s, achieved_mfu) and one row per
+ * operator: op, kind, layers, tokens (weight matmul rows), flops,
+ * weight_bytes, act_bytes, kv_bytes (read + written), intensity (FLOPs/byte;
+ * null when the op moves no bytes), bound, b_crit (null unless a weight
+ * matmul), time_s (one instance), total_s (layers * time_s), share (of
+ * step_s).  Per-instance values are for one layer.  The configuration must
+ * have passed rl_ops_check; NULL on out of memory or an abstract model. */
+cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+
+/* `roofline prefill`: one row per prompt length T (one sequence on a cached
+ * prefix P): tokens, prefix, ttft_s (queueing-free prefill time, ops list),
+ * flops, achieved_mfu (flops / (ttft_s * chips * peak)), tokens_per_s and,
+ * with chunk > 0, chunked_s (chunks of `chunk` tokens, each on the prefix
+ * so far).  NULL on out of memory or invalid input. */
+cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                         const long long *tokens, int ntokens, long long chunk);
+
+/* `roofline pareto` and roofline.sweep / roofline.pareto: mode ("ideal":
+ * peak FLOP/s and bandwidth), communication ("included": shard plans with
+ * their collectives; "ignored": formula (1) on all chips), model, hw, prompt,
+ * price_per_chip_hour, price_source, evaluated, infeasible (kept out: weights
+ * + KV exceed HBM), feasible, and one row per point: chips, layout, batch,
+ * context, weights, kv, compute, step_s, ttft_s (null for abstract models in
+ * ideal mode), prefill_layout (sharded), tokens_per_s, chip_s_per_token,
+ * usd_per_mtok (when the hardware has a price), weight_load_s, kv_load_s,
+ * compute_s, comm_s (sharded), and total_bytes (ideal, all chips) or
+ * bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
+ * NULL means every feasible point. */
+cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
+                       const size_t *idx, long nidx);
 
 #endif

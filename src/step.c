@@ -24,19 +24,41 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     r.compute_s = mlp.compute_s;
     r.bound = mlp.bound;
     r.step_s = r.kv_load_s + mlp.time_s;
-    const rl_efficiency *e = &h->efficiency;
-    if (e->present) { /* formula (1) under the efficiency tables (C), see step.h */
-        double L = m->abstract ? 1.0 : (double)m->layers;
-        double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
-        double other = m->abstract ? 0.0 : 7.0 * L + 2;
-        r.calibrated = 1;
-        r.kv_load_s = L * e->overhead_s +
-                      r.kv_load_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
-        double mlp_s = mm * e->overhead_s + mlp.time_s / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
-        r.weight_load_s = mlp.bound == RL_MEMORY_BOUND ? mlp_s : r.weight_load_s;
-        r.compute_s = mlp.bound == RL_COMPUTE_BOUND ? mlp_s : r.compute_s;
-        r.step_s = r.kv_load_s + mlp_s + other * e->overhead_s;
+    r.tokens_per_s = B / r.step_s;
+    r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
+    return r;
+}
+
+int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen)
+{
+    if (m->max_context > 0 && context > m->max_context) {
+        snprintf(err, errlen, "context: %lld tokens exceeds the model's max_context (%lld, %s)",
+                 context, m->max_context, m->origin);
+        return -1;
     }
+    return 0;
+}
+
+rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                           long long context, rl_precision p)
+{
+    rl_step r = rl_step_decode(m, h, chips, batch, context, p);
+    const rl_efficiency *e = &h->efficiency;
+    if (!e->present)
+        return r;
+    double B = (double)batch, mlp_ideal = r.step_s - r.kv_load_s;
+    double L = m->abstract ? 1.0 : (double)m->layers;
+    double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
+    double other = m->abstract ? 0.0 : 7.0 * L + 2;
+    r.calibrated = 1;
+    r.kv_load_s = L * e->overhead_s +
+                  r.kv_load_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
+    double mlp_s = mm * e->overhead_s + mlp_ideal / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
+    if (r.bound == RL_MEMORY_BOUND)
+        r.weight_load_s = mlp_s;
+    else
+        r.compute_s = mlp_s;
+    r.step_s = r.kv_load_s + mlp_s + other * e->overhead_s;
     r.tokens_per_s = B / r.step_s;
     r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
     return r;
@@ -53,11 +75,8 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
         snprintf(err, errlen, "context: must be >= 1 token, got %lld", context);
         return -1;
     }
-    if (m->max_context > 0 && context > m->max_context) {
-        snprintf(err, errlen, "context: %lld tokens exceeds the model's max_context (%lld, %s)",
-                 context, m->max_context, m->origin);
+    if (rl_model_check_context(m, context, err, errlen) != 0)
         return -1;
-    }
     if (rl_hw_peak(h, p.compute) <= 0) {
         snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used",
                  h->origin, rl_dtype_name(p.compute), rl_dtype_name(p.compute));

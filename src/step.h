@@ -12,8 +12,8 @@
  * (all of them for dense models; the touched experts for MoE).  Uses arch,
  * memory, roofline, spec, dtype, efficiency.
  *
- * Calibrated mode (the hardware spec has `efficiency`, efficiency.h): the
- * KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
+ * Calibrated mode (rl_step_calibrated, when the hardware spec has
+ * `efficiency`, efficiency.h): the KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
  * layer); the weight term over mm = L*(4 + MLP matrices) + 1 matmul
  * kernels of B tokens each, mm * overhead + max(...) / frac_gemm(B); plus
  * (7 L + 2) * overhead for norms, RoPE, KV writes, adds and the embedding.
@@ -49,10 +49,19 @@ typedef struct {
     rl_memory mem;
 } rl_step;
 
-/* Evaluate formula (1).  Inputs must be validated: chips, batch, context >= 1
+/* Evaluate formula (1) (ideal: efficiency tables are ignored).  Inputs must be validated: chips, batch, context >= 1
  * and the compute dtype present in h->flops (see rl_step_check). */
 rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p);
+
+/* A context (tokens) the model supports: <= max_context when the spec sets
+ * it.  Returns 0 or -1 with err naming the model file. */
+int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen);
+
+/* rl_step_decode under h's efficiency tables (calibrated mode, above; the
+ * `calibrated` flag set), or exactly rl_step_decode when h has none. */
+rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                           long long context, rl_precision p);
 
 /* Check the arguments of rl_step_decode: positive sizes, context within the
  * model's max_context, the compute dtype's peak present in the hardware spec.

@@ -45,9 +45,12 @@ static void test_step_mode(void **state)
     cJSON *r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "calibrated");
     cJSON_Delete(r);
-    rl_step cal = rl_step_decode(&m, &h, 1, 1, 128, p);
+    rl_step cal = rl_step_calibrated(&m, &h, 1, 1, 128, p);
+    rl_step ideal = rl_step_decode(&m, &h, 1, 1, 128, p); /* always ideal */
     h.efficiency.present = 0;
-    rl_step ideal = rl_step_decode(&m, &h, 1, 1, 128, p);
+    rl_step same = rl_step_calibrated(&m, &h, 1, 1, 128, p);
+    assert_rel(same.step_s, ideal.step_s, 0);
+    assert_false(same.calibrated);
     r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
     cJSON_Delete(r);
