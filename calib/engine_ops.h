@@ -2,7 +2,7 @@
  * and kernel counts for one prefill or decode step, and their calibrated
  * predicted time.
  *
- * Owns the analytic cost of each engine operator (names: engine.h rl_op).
+ * Owns the analytic cost of each engine operator (names: engine.h rl_eop).
  * Activations and KV are fp32; weights take `weight_bytes` per element.
  * Sources: matmul 2*M*N*K FLOPs and (N*K weights + M*K + M*N activations)
  * bytes (seed 000 section 1 "Linear operations"); decode attention reads the
@@ -28,7 +28,7 @@ typedef struct {
 /* Operators of one step: prefill of M = T tokens (context 0), or decode of
  * M = B sequences each holding `context` cached tokens before the step. */
 void rl_engine_ops(const rl_model *m, int prefill, long long M, long long context,
-                   double weight_bytes, rl_engine_op out[RL_OP_COUNT]);
+                   double weight_bytes, rl_engine_op out[RL_EOP_COUNT]);
 
 /* Predicted seconds of op: kernels * t(C) of one kernel of flops/kernels,
  * bytes/kernels on `peak` FLOP/s and `bw` bytes/s under h's efficiency

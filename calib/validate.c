@@ -49,8 +49,8 @@ typedef struct {
     cJSON *rows, *ops, *resid; /* ops: per-op points for the plot; resid: per-op residuals */
     double abs_err[256];
     int n;
-    double op_abs[RL_OP_COUNT][256];
-    int op_n[RL_OP_COUNT];
+    double op_abs[RL_EOP_COUNT][256];
+    int op_n[RL_EOP_COUNT];
 } run_ctx;
 
 /* Record one run: measured per-op seconds per step (meas_op), step wall
@@ -58,21 +58,21 @@ typedef struct {
 static void record(run_ctx *c, const char *phase, int M, int S, double meas, double med,
                    const double *meas_op)
 {
-    rl_engine_op ops[RL_OP_COUNT];
+    rl_engine_op ops[RL_EOP_COUNT];
     rl_engine_ops(c->m, phase[0] == 'p', M, S, c->be->weight_bytes, ops);
     double pred = 0;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", phase);
     cJSON_AddNumberToObject(r, "batch", phase[0] == 'p' ? 1 : M);
     cJSON_AddNumberToObject(r, "context", phase[0] == 'p' ? M : S);
-    for (int i = 0; i < RL_OP_COUNT; i++) {
+    for (int i = 0; i < RL_EOP_COUNT; i++) {
         double p = rl_engine_op_predict(&ops[i], &c->h->efficiency, c->peak, c->h->hbm_bw);
         pred += p;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "phase", phase);
         cJSON_AddNumberToObject(o, "batch", phase[0] == 'p' ? 1 : M);
         cJSON_AddNumberToObject(o, "context", phase[0] == 'p' ? M : S);
-        cJSON_AddStringToObject(o, "op", rl_op_name((rl_op)i));
+        cJSON_AddStringToObject(o, "op", rl_eop_name((rl_eop)i));
         cJSON_AddItemToArray(c->resid, o);
         cJSON_AddNumberToObject(o, "measured_s", meas_op[i]);
         cJSON_AddNumberToObject(o, "predicted_s", p);
@@ -82,7 +82,7 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             c->op_abs[i][c->op_n[i]++] = fabs(e);
         if (ops[i].bytes > 0 && meas_op[i] > 0 && ops[i].cls == RL_EFF_GEMM) {
             cJSON *pt = cJSON_CreateObject();
-            cJSON_AddStringToObject(pt, "op", rl_op_name((rl_op)i));
+            cJSON_AddStringToObject(pt, "op", rl_eop_name((rl_eop)i));
             cJSON_AddNumberToObject(pt, "intensity", ops[i].flops / ops[i].bytes);
             cJSON_AddNumberToObject(pt, "measured_flops_per_s", ops[i].flops / meas_op[i]);
             cJSON_AddNumberToObject(pt, "predicted_flops_per_s", ops[i].flops / p);
@@ -109,10 +109,10 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
                       double *op, char *err, size_t errlen)
 {
     int reps = decode ? REPS : PREFILL_REPS;
-    double t[REPS], prev[RL_OP_COUNT], cur[RL_OP_COUNT];
+    double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT];
     rl_engine_set_timing(e, 1);
     rl_engine_timers_reset(e);
-    for (int i = 0; i < RL_OP_COUNT; i++)
+    for (int i = 0; i < RL_EOP_COUNT; i++)
         op[i] = INFINITY;
     for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
@@ -131,7 +131,7 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
         if (r == 0)
             continue; /* warm-up */
         t[r - 1] = dt;
-        for (int i = 0; i < RL_OP_COUNT; i++)
+        for (int i = 0; i < RL_EOP_COUNT; i++)
             op[i] = fmin(op[i], cur[i] - prev[i]);
     }
     *med = quantile(t, reps, 0.5);
@@ -208,7 +208,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     c.rows = cJSON_AddArrayToObject(res, "rows");
     c.ops = cJSON_CreateArray();
     c.resid = cJSON_CreateArray();
-    double op[RL_OP_COUNT], step, med;
+    double op[RL_EOP_COUNT], step, med;
     int ok = 1;
     for (int j = 0; ok && j < nS; j++)
         for (int i = 0; ok && i < nB; i++) {
@@ -241,8 +241,8 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddNumberToObject(res, "p90_abs_error", quantile(c.abs_err, c.n, 0.9));
     cJSON_AddNumberToObject(res, "max_abs_error", quantile(c.abs_err, c.n, 1.0));
     cJSON *per = cJSON_AddObjectToObject(res, "operators");
-    for (int i = 0; i < RL_OP_COUNT; i++) {
-        cJSON *x = cJSON_AddObjectToObject(per, rl_op_name((rl_op)i));
+    for (int i = 0; i < RL_EOP_COUNT; i++) {
+        cJSON *x = cJSON_AddObjectToObject(per, rl_eop_name((rl_eop)i));
         cJSON_AddNumberToObject(x, "median_abs_error", quantile(c.op_abs[i], c.op_n[i], 0.5));
         cJSON_AddNumberToObject(x, "p90_abs_error", quantile(c.op_abs[i], c.op_n[i], 0.9));
     }

@@ -13,12 +13,13 @@
 #define ROPE_THETA 10000.0f /* LLaMA-2 rope_theta (config.json) */
 #define NORM_EPS 1e-5f      /* LLaMA-2 rms_norm_eps */
 
-static const char *const OP_NAMES[RL_OP_COUNT] = {
-    "embed",   "rmsnorm",  "q_proj",   "k_proj",  "v_proj", "rope",     "kv_write", "attention",
-    "o_proj",  "residual", "mlp_gate", "mlp_up",  "swiglu", "mlp_down", "lm_head",
+static const char *const OP_NAMES[RL_EOP_COUNT] = {
+    "embedding", "attn_norm", "q_proj",   "k_proj",       "v_proj",   "rope",
+    "kv_write",  "attention", "o_proj",   "attn_residual", "mlp_norm", "mlp_gate",
+    "mlp_up",    "swiglu",    "mlp_down", "mlp_residual", "final_norm", "lm_head",
 };
 
-const char *rl_op_name(rl_op op) { return op < RL_OP_COUNT ? OP_NAMES[op] : "?"; }
+const char *rl_eop_name(rl_eop op) { return op < RL_EOP_COUNT ? OP_NAMES[op] : "?"; }
 
 typedef struct {
     float *attn_norm, *mlp_norm; /* (D) in activation memory */
@@ -45,8 +46,8 @@ struct rl_engine {
     seq_slot *slots;
     int *bt; /* (max_slots, max_blocks) compacted block table of a step */
     int timing;
-    double op_s[RL_OP_COUNT];
-    long op_n[RL_OP_COUNT];
+    double op_s[RL_EOP_COUNT];
+    long op_n[RL_EOP_COUNT];
 };
 
 #define FAIL(...)                                                                                  \
@@ -308,32 +309,32 @@ static void layer_forward(rl_engine *e, int l, int M, const int *pos, const int 
     void *cx = e->be.ctx;
     const rl_backend *b = &e->be;
     int D = e->D, qd = e->N * e->H, kd = e->K * e->H, F = e->F, P = e->c.page_size;
-    RUN(e, RL_OP_RMSNORM, b->rmsnorm(cx, e->x, y->attn_norm, e->xn, M, D, NORM_EPS));
-    RUN(e, RL_OP_Q_PROJ, b->matmul(cx, e->xn, y->wq, e->q, M, qd, D));
-    RUN(e, RL_OP_K_PROJ, b->matmul(cx, e->xn, y->wk, e->k, M, kd, D));
-    RUN(e, RL_OP_V_PROJ, b->matmul(cx, e->xn, y->wv, e->v, M, kd, D));
-    RUN(e, RL_OP_ROPE, {
+    RUN(e, RL_EOP_ATTN_NORM, b->rmsnorm(cx, e->x, y->attn_norm, e->xn, M, D, NORM_EPS));
+    RUN(e, RL_EOP_Q_PROJ, b->matmul(cx, e->xn, y->wq, e->q, M, qd, D));
+    RUN(e, RL_EOP_K_PROJ, b->matmul(cx, e->xn, y->wk, e->k, M, kd, D));
+    RUN(e, RL_EOP_V_PROJ, b->matmul(cx, e->xn, y->wv, e->v, M, kd, D));
+    RUN(e, RL_EOP_ROPE, {
         b->rope(cx, e->q, pos, M, e->N, e->H, ROPE_THETA);
         b->rope(cx, e->k, pos, M, e->K, e->H, ROPE_THETA);
     });
     if (prefill) {
-        RUN(e, RL_OP_KV_WRITE, b->kv_write(cx, e->k, e->v, y->kp, y->vp, blocks, pos, M, P, e->K, e->H));
-        RUN(e, RL_OP_ATTENTION, b->attn_prefill(cx, e->q, e->k, e->v, e->att, M, e->N, e->K, e->H));
+        RUN(e, RL_EOP_KV_WRITE, b->kv_write(cx, e->k, e->v, y->kp, y->vp, blocks, pos, M, P, e->K, e->H));
+        RUN(e, RL_EOP_ATTENTION, b->attn_prefill(cx, e->q, e->k, e->v, e->att, M, e->N, e->K, e->H));
     } else {
-        RUN(e, RL_OP_KV_WRITE, for (int m = 0; m < M; m++)
+        RUN(e, RL_EOP_KV_WRITE, for (int m = 0; m < M; m++)
             b->kv_write(cx, e->k + (size_t)m * kd, e->v + (size_t)m * kd, y->kp, y->vp,
                         blocks + (size_t)m * e->max_blocks, pos + m, 1, P, e->K, e->H));
-        RUN(e, RL_OP_ATTENTION, b->attn_decode(cx, e->q, y->kp, y->vp, blocks, len, M,
+        RUN(e, RL_EOP_ATTENTION, b->attn_decode(cx, e->q, y->kp, y->vp, blocks, len, M,
                                                e->max_blocks, P, e->N, e->K, e->H, e->att));
     }
-    RUN(e, RL_OP_O_PROJ, b->matmul(cx, e->att, y->wo, e->tmp, M, D, qd));
-    RUN(e, RL_OP_RESIDUAL, b->add(cx, e->x, e->tmp, (size_t)M * D));
-    RUN(e, RL_OP_RMSNORM, b->rmsnorm(cx, e->x, y->mlp_norm, e->xn, M, D, NORM_EPS));
-    RUN(e, RL_OP_MLP_GATE, b->matmul(cx, e->xn, y->wg, e->gate, M, F, D));
-    RUN(e, RL_OP_MLP_UP, b->matmul(cx, e->xn, y->wu, e->up, M, F, D));
-    RUN(e, RL_OP_SWIGLU, b->swiglu(cx, e->gate, e->up, e->gate, (size_t)M * F));
-    RUN(e, RL_OP_MLP_DOWN, b->matmul(cx, e->gate, y->wd, e->tmp, M, D, F));
-    RUN(e, RL_OP_RESIDUAL, b->add(cx, e->x, e->tmp, (size_t)M * D));
+    RUN(e, RL_EOP_O_PROJ, b->matmul(cx, e->att, y->wo, e->tmp, M, D, qd));
+    RUN(e, RL_EOP_ATTN_RESIDUAL, b->add(cx, e->x, e->tmp, (size_t)M * D));
+    RUN(e, RL_EOP_MLP_NORM, b->rmsnorm(cx, e->x, y->mlp_norm, e->xn, M, D, NORM_EPS));
+    RUN(e, RL_EOP_MLP_GATE, b->matmul(cx, e->xn, y->wg, e->gate, M, F, D));
+    RUN(e, RL_EOP_MLP_UP, b->matmul(cx, e->xn, y->wu, e->up, M, F, D));
+    RUN(e, RL_EOP_SWIGLU, b->swiglu(cx, e->gate, e->up, e->gate, (size_t)M * F));
+    RUN(e, RL_EOP_MLP_DOWN, b->matmul(cx, e->gate, y->wd, e->tmp, M, D, F));
+    RUN(e, RL_EOP_MLP_RESIDUAL, b->add(cx, e->x, e->tmp, (size_t)M * D));
 }
 
 /* Final norm and LM head over `rows` rows of e->x starting at row `first`,
@@ -342,8 +343,8 @@ static void head_forward(rl_engine *e, int first, int rows)
 {
     const rl_backend *b = &e->be;
     float *xr = e->x + (size_t)first * e->D;
-    RUN(e, RL_OP_RMSNORM, b->rmsnorm(b->ctx, xr, e->final_norm, e->xn, rows, e->D, NORM_EPS));
-    RUN(e, RL_OP_LM_HEAD, b->matmul(b->ctx, e->xn, e->lm_head, e->logits, rows, e->V, e->D));
+    RUN(e, RL_EOP_FINAL_NORM, b->rmsnorm(b->ctx, xr, e->final_norm, e->xn, rows, e->D, NORM_EPS));
+    RUN(e, RL_EOP_LM_HEAD, b->matmul(b->ctx, e->xn, e->lm_head, e->logits, rows, e->V, e->D));
 }
 
 static int check_tokens(const rl_engine *e, const int *tok, int n, char *err, size_t errlen)
@@ -372,7 +373,7 @@ int rl_engine_prefill(rl_engine *e, const int *tokens, int T, rl_prefix *out, fl
     }
     for (int t = 0; t < T; t++)
         pos[t] = t;
-    RUN(e, RL_OP_EMBED, e->be.embed(e->be.ctx, e->embed, tokens, e->x, T, e->D));
+    RUN(e, RL_EOP_EMBEDDING, e->be.embed(e->be.ctx, e->embed, tokens, e->x, T, e->D));
     for (int l = 0; l < e->L; l++)
         layer_forward(e, l, T, pos, blocks, NULL, 1);
     head_forward(e, T - 1, 1);
@@ -444,7 +445,7 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
     }
     if (B == 0)
         return 0;
-    RUN(e, RL_OP_EMBED, e->be.embed(e->be.ctx, e->embed, tok, e->x, B, e->D));
+    RUN(e, RL_EOP_EMBEDDING, e->be.embed(e->be.ctx, e->embed, tok, e->x, B, e->D));
     for (int l = 0; l < e->L; l++)
         layer_forward(e, l, B, pos, e->bt, len, 0);
     head_forward(e, 0, B);

@@ -17,29 +17,36 @@
 #include "backend.h"
 #include "spec.h"
 
-/* Operators timed by the engine, named after the analytic operator list
- * (`roofline ops`): one timer per kernel kind, summed over layers. */
+/* Operators timed by the engine, named as in the analytic operator list
+ * (src/ops.c, `roofline ops`), one timer per operator summed over layers.
+ * Differences: `attention` is the fused qk + softmax + pv of ops.c;
+ * `kv_write` (appending K/V to the pages) and `swiglu` (silu(gate) * up)
+ * are separate kernels here where ops.c folds them into k_proj/v_proj and
+ * the MLP. */
 typedef enum {
-    RL_OP_EMBED,     /* token embedding lookup */
-    RL_OP_RMSNORM,   /* both norms of every layer and the final norm */
-    RL_OP_Q_PROJ,
-    RL_OP_K_PROJ,
-    RL_OP_V_PROJ,
-    RL_OP_ROPE,      /* on q and k */
-    RL_OP_KV_WRITE,  /* append k, v to the pages */
-    RL_OP_ATTENTION, /* QK^T, softmax, PV (fused) */
-    RL_OP_O_PROJ,
-    RL_OP_RESIDUAL,  /* both residual adds */
-    RL_OP_MLP_GATE,
-    RL_OP_MLP_UP,
-    RL_OP_SWIGLU,    /* silu(gate) * up */
-    RL_OP_MLP_DOWN,
-    RL_OP_LM_HEAD,
-    RL_OP_COUNT
-} rl_op;
+    RL_EOP_EMBEDDING,     /* token embedding lookup */
+    RL_EOP_ATTN_NORM,     /* RMSNorm before attention */
+    RL_EOP_Q_PROJ,
+    RL_EOP_K_PROJ,
+    RL_EOP_V_PROJ,
+    RL_EOP_ROPE,          /* on q and k */
+    RL_EOP_KV_WRITE,      /* append k, v to the pages */
+    RL_EOP_ATTENTION,     /* QK^T, softmax, PV (fused) */
+    RL_EOP_O_PROJ,
+    RL_EOP_ATTN_RESIDUAL,
+    RL_EOP_MLP_NORM,
+    RL_EOP_MLP_GATE,
+    RL_EOP_MLP_UP,
+    RL_EOP_SWIGLU,        /* silu(gate) * up */
+    RL_EOP_MLP_DOWN,
+    RL_EOP_MLP_RESIDUAL,
+    RL_EOP_FINAL_NORM,
+    RL_EOP_LM_HEAD,
+    RL_EOP_COUNT
+} rl_eop;
 
 /* "q_proj", "attention", ... */
-const char *rl_op_name(rl_op op);
+const char *rl_eop_name(rl_eop op);
 
 typedef struct {
     int page_size;     /* tokens per KV page (default 16) */

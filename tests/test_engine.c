@@ -283,13 +283,14 @@ static void test_errors_and_timers(void **state)
     tok[3] = 1;
     rl_engine_set_timing(e, 1);
     assert_int_equal(rl_engine_prefill(e, tok, 8, &p, NULL, err, sizeof err), 0);
-    double s[RL_OP_COUNT];
-    long n[RL_OP_COUNT];
+    double s[RL_EOP_COUNT];
+    long n[RL_EOP_COUNT];
     rl_engine_timers(e, s, n);
-    assert_int_equal(n[RL_OP_Q_PROJ], 2);  /* one per layer */
-    assert_int_equal(n[RL_OP_RMSNORM], 5); /* 2 per layer + final */
-    assert_true(s[RL_OP_MLP_UP] > 0);
-    assert_string_equal(rl_op_name(RL_OP_ATTENTION), "attention");
+    assert_int_equal(n[RL_EOP_Q_PROJ], 2);  /* one per layer */
+    assert_int_equal(n[RL_EOP_MLP_NORM], 2);   /* one per layer */
+    assert_int_equal(n[RL_EOP_FINAL_NORM], 1); /* once, on the last position */
+    assert_true(s[RL_EOP_MLP_UP] > 0);
+    assert_string_equal(rl_eop_name(RL_EOP_ATTENTION), "attention");
     assert_int_equal(rl_engine_insert(e, &p, 9, 0, err, sizeof err), -1);
     assert_int_equal(rl_engine_insert(e, &p, 0, 0, err, sizeof err), 0);
     assert_int_equal(rl_engine_fill_slot(e, 0, 10, err, sizeof err), -1); /* busy */
