@@ -611,6 +611,7 @@ static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_
     c->non_causal = o->non_causal;
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
+    c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
     return 0;
 }
 
@@ -836,7 +837,7 @@ static const command COMMANDS[] = {
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
      "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
      "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
@@ -845,7 +846,7 @@ static const command COMMANDS[] = {
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
-    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"

@@ -307,7 +307,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : "ideal", m, h, c->chips);
+    add_run_header(o, c->calibrated && h->efficiency.present ? "calibrated"
+                      : c->mfu > 0 && c->mfu < 1                 ? "mfu"
+                                                                 : "ideal",
+                   m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");

@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "efficiency.h"
+#include "ops.h"
 #include "result.h"
 #include "step.h"
 
@@ -84,6 +85,35 @@ static void test_errors(void **state)
     }
 }
 
+/* ops in calibrated mode: each op is overhead + ideal / frac of its class:
+ * weight matmuls of 1 token 0.25 (gemm), decode attention 0.5 (attention
+ * point at 1e3 bytes, held), norms/RoPE/adds 1 (no points). */
+static void test_ops_calibrated(void **state)
+{
+    (void)state;
+    char path[64], err[256];
+    write_temp(path, ".lua", HW);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    rl_model m = load_model("tiny-test", NULL, 0);
+    rl_ops_config c = rl_ops_config_default();
+    c.prec = (rl_precision){RL_FP32, RL_FP32, RL_FP32};
+    c.decode_batch = 1;
+    c.decode_context = 64;
+    rl_ops ideal, cal;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &ideal, err, sizeof err), 0);
+    c.calibrated = 1;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &cal, err, sizeof err), 0);
+    assert_int_equal(cal.n, ideal.n);
+    for (int i = 0; i < cal.n; i++) {
+        double frac = ideal.op[i].kind == RL_OP_WEIGHT      ? 0.25
+                      : ideal.op[i].kind == RL_OP_ATTENTION ? 0.5
+                                                             : 1.0;
+        assert_rel(cal.op[i].t.time_s, 1e-6 + ideal.op[i].t.time_s / frac, 1e-12);
+    }
+    assert_true(cal.step_s > ideal.step_s);
+}
+
 /* The CLI: h200 carries measured efficiencies (hw_profiles/h200.lua), so
  * `step` is calibrated unless --ideal is given. */
 static void test_cli_ideal_flag(void **state)
@@ -111,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_read_and_interpolate),
         cmocka_unit_test(test_step_mode),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_ops_calibrated),
         cmocka_unit_test(test_cli_ideal_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
