@@ -2,8 +2,8 @@
  * through the reference engine's kernels, the efficiency fit, and the
  * predicted-vs-measured comparison of whole engine runs.
  *
- * Benchmarks follow llama-bench: one warm-up, repetitions until 5..25
- * samples and ~50 ms, raw samples kept, median, MAD and minimum reported
+ * Benchmarks follow llama-bench: per pass over the grid (3 passes) one
+ * warm-up and 3..8 samples (~20 ms), raw samples kept, median, MAD and minimum reported
  * (the fit and validate use the minimum: on a shared host other load only
  * adds time, so it is the reproducible figure), rows
  * stamped with commit, host and UTC time, progress on stderr.  Weights and
@@ -30,7 +30,8 @@ typedef struct {
  * a summary (paths, hbm_bw, flops, rows) or NULL with err set. */
 cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
 
-/* Run the engine over the grid, predict each run from the profile, and
+/* Run the engine over the grid (two passes, each point keeping its
+ * minimum; about 2.5 minutes on a 2-core host), predict each run from the profile, and
  * return the comparison: rows (phase, batch, context, measured_s,
  * predicted_s, error), per-operator residuals, median/p90/max |error|; the
  * plot goes to plots/validate-<host>-<backend>.png.  NULL with err set. */

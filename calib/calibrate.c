@@ -15,7 +15,9 @@
 #include "report.h"
 #include "spec.h"
 
-#define MAXS 25
+#define PASSES 3       /* passes over the whole grid: contention bursts hit few of them */
+#define PASS_SAMPLES 8 /* at most per bench and pass */
+#define MAXS (PASSES * PASS_SAMPLES)
 #define ROTATE_BYTES (256.0 * 1024 * 1024) /* > 4x a 32 MiB LLC */
 
 void rl_calib_host(char *out, size_t len)
@@ -59,8 +61,9 @@ struct bench {
     double flops, bytes;
     void (*run)(bench *b, int rep);
     const rl_backend *be;
-    void **bufs; /* rotated copies */
-    int nrot;
+    char *arena[2]; /* shared rotation memory (weights; K and V pages) */
+    size_t arena_bytes;
+    int nrot;       /* distinct weight copies / page sets in the arena */
     float *x, *y, *z;
     int *bt, *len;
     /* results */
@@ -69,19 +72,23 @@ struct bench {
     double med, mad, best; /* median, median absolute deviation, minimum */
 };
 
+/* One pass: a warm-up, then 3..PASS_SAMPLES samples (~20 ms) appended. */
 static void time_bench(bench *b)
 {
     b->run(b, 0); /* warm-up */
     b->be->sync(b->be->ctx);
     double total = 0;
-    b->n = 0;
-    while (b->n < MAXS && (b->n < 5 || total < 0.05)) {
+    for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
         double t0 = now();
         b->run(b, b->n + 1);
         b->be->sync(b->be->ctx);
         b->t[b->n] = now() - t0;
         total += b->t[b->n++];
     }
+}
+
+static void summarize(bench *b)
+{
     b->med = median(b->t, b->n);
     double dev[MAXS];
     for (int i = 0; i < b->n; i++)
@@ -94,7 +101,8 @@ static void time_bench(bench *b)
 
 static void run_gemm(bench *b, int r)
 {
-    b->be->matmul(b->be->ctx, b->x, b->bufs[r % b->nrot], b->y, b->M, b->N, b->K);
+    size_t w = (size_t)b->N * b->K * b->be->weight_bytes;
+    b->be->matmul(b->be->ctx, b->x, b->arena[0] + (size_t)(r % b->nrot) * w, b->y, b->M, b->N, b->K);
 }
 static void run_copy(bench *b, int r)
 {
@@ -126,7 +134,7 @@ static void run_attn(bench *b, int r)
     /* M = B slots, S = context, N = heads, K = kv heads, rotate page sets */
     int mb = (b->S + 15) / 16;
     const rl_backend *be = b->be;
-    float *kp = b->bufs[0], *vp = b->bufs[1];
+    float *kp = (float *)(void *)b->arena[0], *vp = (float *)(void *)b->arena[1];
     int off = (r % b->nrot) * b->M * mb;
     for (int i = 0; i < b->M * mb; i++)
         b->bt[i] = off + i;
@@ -162,6 +170,12 @@ static bench *add(bench_list *l, const char *name, rl_eff_class cls, void (*run)
 static float *filled(const rl_backend *be, size_t n)
 {
     float *h = malloc(n * sizeof *h), *d = be->alloc(be->ctx, n);
+    if (!h || !d) {
+        free(h);
+        if (d)
+            be->free(be->ctx, d);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++)
         h[i] = (float)((i * 2654435761u) % 1000) * 1e-3f - 0.5f;
     be->to_dev(be->ctx, d, h, n);
@@ -225,30 +239,29 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
     }
 }
 
-/* Allocate inputs, time, free. */
-static void measure(bench *b, const rl_backend *be)
+/* Bytes of one rotation unit: a weight copy, or one K (or V) page set. */
+static size_t unit_bytes(const bench *b)
+{
+    if (b->run == run_gemm)
+        return (size_t)b->N * b->K * b->be->weight_bytes;
+    if (b->run == run_attn)
+        return (size_t)b->M * ((b->S + 15) / 16) * 16 * b->K * b->hd * sizeof(float);
+    return 0;
+}
+
+/* Allocate inputs, time one pass, free (the arenas stay). */
+static void measure(bench *b, const rl_backend *be, char *arena[2], size_t arena_bytes)
 {
     b->be = be;
-    size_t big = 0;
+    b->arena[0] = arena[0], b->arena[1] = arena[1];
+    size_t unit = unit_bytes(b), big = 0;
+    if (unit)
+        b->nrot = (int)fmax(1, fmin(64, (double)(arena_bytes / unit)));
     if (b->run == run_gemm) {
-        size_t w = (size_t)b->N * b->K;
-        b->nrot = (int)fmin(64, ceil(ROTATE_BYTES / (w * be->weight_bytes)));
-        b->bufs = calloc((size_t)b->nrot, sizeof *b->bufs);
-        float *h = malloc(w * sizeof *h);
-        for (size_t i = 0; i < w; i++)
-            h[i] = (float)((i * 2654435761u) % 1000) * 1e-3f - 0.5f;
-        for (int r = 0; r < b->nrot; r++)
-            b->bufs[r] = be->upload_weight(be->ctx, h, w);
-        free(h);
         b->x = filled(be, (size_t)b->M * b->K);
         b->y = be->alloc(be->ctx, (size_t)b->M * b->N);
     } else if (b->run == run_attn) {
         int mb = (b->S + 15) / 16;
-        size_t per = (size_t)b->M * mb * 16 * b->K * b->hd;
-        b->nrot = (int)fmax(1, fmin(16, ceil(ROTATE_BYTES / (8.0 * per))));
-        b->bufs = calloc(2, sizeof *b->bufs);
-        b->bufs[0] = filled(be, per * b->nrot);
-        b->bufs[1] = filled(be, per * b->nrot);
         b->bt = malloc((size_t)b->M * mb * sizeof(int));
         b->len = malloc((size_t)b->M * sizeof(int));
         for (int i = 0; i < b->M; i++)
@@ -270,19 +283,13 @@ static void measure(bench *b, const rl_backend *be)
         b->z = filled(be, b->run == run_rmsnorm ? (size_t)b->N : big);
     }
     time_bench(b);
-    if (b->bufs) {
-        int nb = b->run == run_attn ? 2 : b->nrot;
-        for (int r = 0; r < nb; r++)
-            be->free(be->ctx, b->bufs[r]);
-        free(b->bufs);
-    }
     be->free(be->ctx, b->x);
     be->free(be->ctx, b->y);
     if (b->z)
         be->free(be->ctx, b->z);
     free(b->bt);
     free(b->len);
-    b->bufs = NULL, b->x = b->y = b->z = NULL, b->bt = b->len = NULL;
+    b->x = b->y = b->z = NULL, b->bt = b->len = NULL;
 }
 
 /* Fit one class: per bench ideal roofline time and measured time less the
@@ -362,11 +369,31 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     bench_list l = {0};
     build_grid(&l, &m, &be, o->quick);
+    /* Two arenas of at least 256 MiB (beyond the LLC) that hold every
+     * bench's largest rotation unit; their contents are finite values. */
+    size_t arena_bytes = (size_t)ROTATE_BYTES;
     for (int i = 0; i < l.n; i++) {
-        progress(i, l.n, &l.v[i]);
-        measure(&l.v[i], &be);
+        l.v[i].be = &be;
+        arena_bytes = unit_bytes(&l.v[i]) > arena_bytes ? unit_bytes(&l.v[i]) : arena_bytes;
     }
-    progress(l.n, l.n, NULL);
+    char *arena[2] = {(char *)filled(&be, arena_bytes / sizeof(float)),
+                      (char *)filled(&be, arena_bytes / sizeof(float))};
+    if (!arena[0] || !arena[1]) {
+        snprintf(err, errlen, "calibrate: out of %s memory for 2 x %zu bytes", be.name, arena_bytes);
+        free(l.v);
+        return NULL;
+    }
+    int passes = o->quick ? 1 : PASSES;
+    for (int p = 0; p < passes; p++)
+        for (int i = 0; i < l.n; i++) {
+            progress(p * l.n + i, passes * l.n, &l.v[i]);
+            measure(&l.v[i], &be, arena, arena_bytes);
+        }
+    progress(passes * l.n, passes * l.n, NULL);
+    for (int i = 0; i < l.n; i++)
+        summarize(&l.v[i]);
+    be.free(be.ctx, arena[0]);
+    be.free(be.ctx, arena[1]);
     /* Peaks: bandwidth = best stream copy of >= 64 MiB (or the largest);
      * FLOP/s = best GEMM. */
     double bw = 0, peak = 0, overhead = 0;

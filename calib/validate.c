@@ -18,7 +18,8 @@
 #include "spec.h"
 
 #define REPS 9 /* decode; prefill uses PREFILL_REPS */
-#define PREFILL_REPS 3
+#define PREFILL_REPS 2
+#define VALIDATE_PASSES 2
 
 static double now(void)
 {
@@ -89,11 +90,17 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             cJSON_AddItemToArray(c->ops, pt);
         }
     }
-    double err = pred / meas - 1;
+    double err = pred / meas - 1, bytes = 0;
+    for (int i = 0; i < RL_EOP_COUNT; i++)
+        bytes += ops[i].bytes;
     cJSON_AddNumberToObject(r, "measured_s", meas);
     cJSON_AddNumberToObject(r, "measured_median_s", med);
     cJSON_AddNumberToObject(r, "predicted_s", pred);
     cJSON_AddNumberToObject(r, "error", err);
+    /* bytes the step moves / measured time, and as a fraction of the
+     * profile's hbm_bw (the stream figure of a calibrated profile) */
+    cJSON_AddNumberToObject(r, "achieved_bytes_per_s", bytes / meas);
+    cJSON_AddNumberToObject(r, "fraction_of_stream", bytes / meas / c->h->hbm_bw);
     cJSON_AddItemToArray(c->rows, r);
     if (c->n < 256)
         c->abs_err[c->n++] = fabs(err);
@@ -137,6 +144,18 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
     *med = quantile(t, reps, 0.5);
     *step = quantile(t, reps, 0.0);
     return 0;
+}
+
+/* Fold one measurement into the running minimum (step and each op); the
+ * median is that of the first pass. */
+static void keep_min(double *step, double *med, double *op, const double *cstep, double cmed,
+                     const double *cop, int pass)
+{
+    if (pass == 0)
+        *med = cmed;
+    *step = fmin(*step, *cstep);
+    for (int i = 0; i < RL_EOP_COUNT; i++)
+        op[i] = pass == 0 ? cop[i] : fmin(op[i], cop[i]);
 }
 
 static void plot(const run_ctx *c, const char *png)
@@ -208,27 +227,50 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     c.rows = cJSON_AddArrayToObject(res, "rows");
     c.ops = cJSON_CreateArray();
     c.resid = cJSON_CreateArray();
-    double op[RL_EOP_COUNT], step, med;
-    int ok = 1;
-    for (int j = 0; ok && j < nS; j++)
-        for (int i = 0; ok && i < nB; i++) {
-            for (int s = 0; ok && s < Bs[i]; s++)
-                ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
-            ok = ok && time_steps(e, 1, NULL, 0, &step, &med, op, err, errlen) == 0;
-            if (ok)
-                record(&c, "decode", Bs[i], Ss[j] + 1, step, med, op);
-            for (int s = 0; s < Bs[i]; s++)
-                rl_engine_release(e, s);
-        }
+    /* Every grid point is measured in VALIDATE_PASSES passes over the grid
+     * and keeps its minimum: a burst of other load rarely covers a point in
+     * every pass. */
+    enum { NRUNS = 6 * 4 + 7 };
+    typedef struct {
+        double step, med, op[RL_EOP_COUNT];
+    } meas;
+    meas best[NRUNS];
+    for (int k = 0; k < NRUNS; k++)
+        best[k].step = INFINITY;
     int *tok = malloc((size_t)Ts[nT - 1] * sizeof *tok);
     for (int t = 0; t < Ts[nT - 1]; t++)
         tok[t] = (t * 7919) % (int)m.vocab;
-    for (int i = 0; ok && i < nT; i++) {
-        ok = time_steps(e, 0, tok, Ts[i], &step, &med, op, err, errlen) == 0;
-        if (ok)
-            record(&c, "prefill", Ts[i], 0, step, med, op);
+    int ok = 1, passes = o->quick ? 1 : VALIDATE_PASSES;
+    for (int pass = 0; ok && pass < passes; pass++) {
+        int k = 0;
+        for (int j = 0; ok && j < nS; j++)
+            for (int i = 0; ok && i < nB; i++, k++) {
+                meas cur;
+                for (int s = 0; ok && s < Bs[i]; s++)
+                    ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
+                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.med, cur.op, err, errlen) == 0;
+                for (int s = 0; s < Bs[i]; s++)
+                    rl_engine_release(e, s);
+                if (ok)
+                    keep_min(&best[k].step, &best[k].med, best[k].op, &cur.step, cur.med, cur.op, pass);
+            }
+        for (int i = 0; ok && i < nT; i++, k++) {
+            meas cur;
+            ok = time_steps(e, 0, tok, Ts[i], &cur.step, &cur.med, cur.op, err, errlen) == 0;
+            if (ok)
+                keep_min(&best[k].step, &best[k].med, best[k].op, &cur.step, cur.med, cur.op, pass);
+        }
+        fprintf(stderr, "validate: pass %d/%d done\n", pass + 1, passes);
     }
     free(tok);
+    if (ok) {
+        int k = 0;
+        for (int j = 0; j < nS; j++)
+            for (int i = 0; i < nB; i++, k++)
+                record(&c, "decode", Bs[i], Ss[j] + 1, best[k].step, best[k].med, best[k].op);
+        for (int i = 0; i < nT; i++, k++)
+            record(&c, "prefill", Ts[i], 0, best[k].step, best[k].med, best[k].op);
+    }
     rl_engine_free(e);
     if (!ok) {
         cJSON_Delete(c.ops);
