@@ -37,6 +37,13 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
  * plot goes to plots/validate-<host>-<backend>.png.  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
 
+/* Monotonic clock, seconds. */
+double rl_calib_now(void);
+
+/* p-quantile (0..1) of v (n >= 1) by nearest rank (p = 0: the minimum,
+ * 0.5: the median); sorts v in place. */
+double rl_calib_quantile(double *v, int n, double p);
+
 /* This machine's short host name. */
 void rl_calib_host(char *out, size_t len);
 

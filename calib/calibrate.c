@@ -30,7 +30,7 @@ void rl_calib_host(char *out, size_t len)
         *dot = '\0';
 }
 
-static double now(void)
+double rl_calib_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -43,9 +43,17 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double rl_calib_quantile(double *v, int n, double p)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    int i = p <= 0 ? 0 : (int)ceil(p * n) - 1;
+    return v[i < 0 ? 0 : i];
+}
+
+/* Median of v (n) without reordering it. */
 static double median(const double *v, int n)
 {
-    double s[256];
+    double s[MAXS];
     memcpy(s, v, (size_t)n * sizeof *s);
     qsort(s, (size_t)n, sizeof *s, cmp);
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
@@ -79,10 +87,10 @@ static void time_bench(bench *b)
     b->be->sync(b->be->ctx);
     double total = 0;
     for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
-        double t0 = now();
+        double t0 = rl_calib_now();
         b->run(b, b->n + 1);
         b->be->sync(b->be->ctx);
-        b->t[b->n] = now() - t0;
+        b->t[b->n] = rl_calib_now() - t0;
         total += b->t[b->n++];
     }
 }

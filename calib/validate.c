@@ -21,27 +21,6 @@
 #define PREFILL_REPS 2
 #define VALIDATE_PASSES 2
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* p-quantile (0..1) of v (n), nearest rank; v is sorted in place. */
-static double quantile(double *v, int n, double p)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    int i = p <= 0 ? 0 : (int)ceil(p * n) - 1;
-    return v[i < 0 ? 0 : i];
-}
-
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
@@ -123,7 +102,7 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
         op[i] = INFINITY;
     for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
-        double t0 = now();
+        double t0 = rl_calib_now();
         if (decode) {
             if (rl_engine_generate(e, NULL, err, errlen) < 0)
                 return -1;
@@ -133,7 +112,7 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
                 return -1;
             rl_engine_prefix_free(e, &p);
         }
-        double dt = now() - t0;
+        double dt = rl_calib_now() - t0;
         rl_engine_timers(e, cur, NULL);
         if (r == 0)
             continue; /* warm-up */
@@ -141,8 +120,8 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
         for (int i = 0; i < RL_EOP_COUNT; i++)
             op[i] = fmin(op[i], cur[i] - prev[i]);
     }
-    *med = quantile(t, reps, 0.5);
-    *step = quantile(t, reps, 0.0);
+    *med = rl_calib_quantile(t, reps, 0.5);
+    *step = rl_calib_quantile(t, reps, 0.0);
     return 0;
 }
 
@@ -279,14 +258,14 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     }
     cJSON_AddNumberToObject(res, "runs", c.n);
-    cJSON_AddNumberToObject(res, "median_abs_error", quantile(c.abs_err, c.n, 0.5));
-    cJSON_AddNumberToObject(res, "p90_abs_error", quantile(c.abs_err, c.n, 0.9));
-    cJSON_AddNumberToObject(res, "max_abs_error", quantile(c.abs_err, c.n, 1.0));
+    cJSON_AddNumberToObject(res, "median_abs_error", rl_calib_quantile(c.abs_err, c.n, 0.5));
+    cJSON_AddNumberToObject(res, "p90_abs_error", rl_calib_quantile(c.abs_err, c.n, 0.9));
+    cJSON_AddNumberToObject(res, "max_abs_error", rl_calib_quantile(c.abs_err, c.n, 1.0));
     cJSON *per = cJSON_AddObjectToObject(res, "operators");
     for (int i = 0; i < RL_EOP_COUNT; i++) {
         cJSON *x = cJSON_AddObjectToObject(per, rl_eop_name((rl_eop)i));
-        cJSON_AddNumberToObject(x, "median_abs_error", quantile(c.op_abs[i], c.op_n[i], 0.5));
-        cJSON_AddNumberToObject(x, "p90_abs_error", quantile(c.op_abs[i], c.op_n[i], 0.9));
+        cJSON_AddNumberToObject(x, "median_abs_error", rl_calib_quantile(c.op_abs[i], c.op_n[i], 0.5));
+        cJSON_AddNumberToObject(x, "p90_abs_error", rl_calib_quantile(c.op_abs[i], c.op_n[i], 0.9));
     }
     mkdir("plots", 0777);
     char png[512];

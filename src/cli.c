@@ -780,27 +780,30 @@ static int cmd_pareto(cli_opts *o)
     return rc;
 }
 
-static int cmd_calibrate(cli_opts *o)
+/* Run calibrate or validate (fn) with the command's options; NULL on error
+ * (printed as "roofline NAME: ..."). */
+static cJSON *run_calib(cli_opts *o, const char *name,
+                        cJSON *(*fn)(const rl_calib_opts *, char *, size_t))
 {
     char err[ERRLEN];
     o->calib.model = o->model;
-    cJSON *r = rl_calibrate(&o->calib, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "roofline calibrate: %s\n", err);
-        return RL_EXIT_INPUT;
-    }
-    return emit(o, r);
+    cJSON *r = fn(&o->calib, err, sizeof err);
+    if (!r)
+        fprintf(stderr, "roofline %s: %s\n", name, err);
+    return r;
+}
+
+static int cmd_calibrate(cli_opts *o)
+{
+    cJSON *r = run_calib(o, "calibrate", rl_calibrate);
+    return r ? emit(o, r) : RL_EXIT_INPUT;
 }
 
 static int cmd_validate(cli_opts *o)
 {
-    char err[ERRLEN];
-    o->calib.model = o->model;
-    cJSON *r = rl_validate(&o->calib, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "roofline validate: %s\n", err);
+    cJSON *r = run_calib(o, "validate", rl_validate);
+    if (!r)
         return RL_EXIT_INPUT;
-    }
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
         fprintf(stderr, "validate: %d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s\n",
                 cJSON_GetObjectItem(r, "runs")->valueint,
