@@ -129,7 +129,10 @@ static void cpu_kv_write(void *ctx, const float *k, const float *v, float *kp, f
     }
 }
 
-/* Softmax of s (n) in place, returning nothing; max-subtracted. */
+/* Softmax of s (n) in place, max-subtracted.  Weights below e^-80 (1.8e-35)
+ * are flushed to 0: their exp and the products with V would be subnormal,
+ * which x86 cores run tens of times slower, making the kernel's speed
+ * depend on the data. */
 static void softmax(float *s, int n)
 {
     float mx = -INFINITY;
@@ -137,7 +140,8 @@ static void softmax(float *s, int n)
         mx = s[j] > mx ? s[j] : mx;
     double sum = 0;
     for (int j = 0; j < n; j++) {
-        s[j] = expf(s[j] - mx);
+        float d = s[j] - mx;
+        s[j] = d < -80.0f ? 0.0f : expf(d);
         sum += s[j];
     }
     float inv = (float)(1.0 / sum);
