@@ -44,6 +44,11 @@ double rl_calib_now(void);
  * 0.5: the median); sorts v in place. */
 double rl_calib_quantile(double *v, int n, double p);
 
+/* 1 with "WHO: interrupted (SIGINT) ...; nothing written" in err when
+ * SIGINT has arrived (interrupt.h), else 0: polled between benchmarks and
+ * grid points, so an interrupted run stops before writing any file. */
+int rl_calib_interrupted(const char *who, char *err, size_t errlen);
+
 /* This machine's short host name. */
 void rl_calib_host(char *out, size_t len);
 

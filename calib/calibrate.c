@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "efficiency.h"
+#include "interrupt.h"
 #include "report.h"
 #include "spec.h"
 
@@ -41,6 +42,15 @@ static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+int rl_calib_interrupted(const char *who, char *err, size_t errlen)
+{
+    if (!rl_interrupted())
+        return 0;
+    snprintf(err, errlen, "%s: interrupted (SIGINT); nothing written (no profile, raw data or plot "
+                          "kept)", who);
+    return 1;
 }
 
 double rl_calib_quantile(double *v, int n, double p)
@@ -391,12 +401,20 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         free(l.v);
         return NULL;
     }
-    int passes = o->quick ? 1 : PASSES;
-    for (int p = 0; p < passes; p++)
-        for (int i = 0; i < l.n; i++) {
+    int passes = o->quick ? 1 : PASSES, stopped = 0;
+    for (int p = 0; p < passes && !stopped; p++)
+        for (int i = 0; i < l.n && !(stopped = rl_calib_interrupted("calibrate", err, errlen)); i++) {
             progress(p * l.n + i, passes * l.n, &l.v[i]);
             measure(&l.v[i], &be, arena, arena_bytes);
         }
+    if (stopped) {
+        be.free(be.ctx, arena[0]);
+        be.free(be.ctx, arena[1]);
+        free(l.v);
+        if (be.destroy)
+            be.destroy(be.ctx);
+        return NULL;
+    }
     progress(passes * l.n, passes * l.n, NULL);
     for (int i = 0; i < l.n; i++)
         summarize(&l.v[i]);

@@ -2,12 +2,14 @@
  * steps, predict each from a calibrated profile, compare (see calib.h). */
 #include "calib.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "dtype.h"
@@ -137,12 +139,18 @@ static void keep_min(double *step, double *med, double *op, const double *cstep,
         op[i] = pass == 0 ? cop[i] : fmin(op[i], cop[i]);
 }
 
+/* The measured-vs-predicted figure: PNG.dat and PNG.gp written atomically,
+ * then gnuplot renders to a temporary name renamed onto PNG when it
+ * succeeds (no partial file is ever left; report.h rl_write_atomic). */
 static void plot(const run_ctx *c, const char *png)
 {
-    char dat[1100], gp[1100];
+    char dat[1100], gp[1100], tmp[1100], err[1024];
     snprintf(dat, sizeof dat, "%s.dat", png);
     snprintf(gp, sizeof gp, "%s.gp", png);
-    FILE *f = fopen(dat, "w");
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", png);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f)
         return;
     const cJSON *p;
@@ -152,9 +160,19 @@ static void plot(const run_ctx *c, const char *png)
                 cJSON_GetObjectItem(p, "predicted_flops_per_s")->valuedouble);
     }
     fclose(f);
-    f = fopen(gp, "w");
-    if (!f)
+    int rc = rl_write_atomic(dat, text, len, err, sizeof err);
+    free(text);
+    int fd = rc == 0 ? mkstemp(tmp) : -1;
+    if (fd < 0) {
+        fprintf(stderr, "validate: no plot: %s\n", rc == 0 ? strerror(errno) : err);
         return;
+    }
+    close(fd);
+    f = open_memstream(&text, &len);
+    if (!f) {
+        unlink(tmp);
+        return;
+    }
     fprintf(f,
             "set terminal pngcairo size 1000,700\nset output '%s'\nset logscale xy\n"
             "set xlabel 'arithmetic intensity (FLOP/byte)'\nset ylabel 'FLOP/s'\n"
@@ -163,12 +181,18 @@ static void plot(const run_ctx *c, const char *png)
             "roof(x) = x * %g < %g ? x * %g : %g\n"
             "plot roof(x) title 'ideal roofline' lw 2, '%s' using 1:2 title 'measured' pt 7, "
             "'%s' using 1:3 title 'predicted (calibrated)' pt 6 ps 1.5\n",
-            png, c->be->name, c->h->name, c->h->hbm_bw, c->peak, c->h->hbm_bw, c->peak, dat, dat);
+            tmp, c->be->name, c->h->name, c->h->hbm_bw, c->peak, c->h->hbm_bw, c->peak, dat, dat);
     fclose(f);
+    rc = rl_write_atomic(gp, text, len, err, sizeof err);
+    free(text);
     char cmd[2400];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
-    if (system(cmd) != 0)
+    struct stat st;
+    if (rc != 0 || system(cmd) != 0 || stat(tmp, &st) != 0 || st.st_size == 0 ||
+        rename(tmp, png) != 0) {
+        unlink(tmp);
         fprintf(stderr, "validate: gnuplot failed; data in %s\n", dat);
+    }
 }
 
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
@@ -225,6 +249,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         for (int j = 0; ok && j < nS; j++)
             for (int i = 0; ok && i < nB; i++, k++) {
                 meas cur;
+                ok = !rl_calib_interrupted("validate", err, errlen);
                 for (int s = 0; ok && s < Bs[i]; s++)
                     ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
                 ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.med, cur.op, err, errlen) == 0;
@@ -235,7 +260,8 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
             }
         for (int i = 0; ok && i < nT; i++, k++) {
             meas cur;
-            ok = time_steps(e, 0, tok, Ts[i], &cur.step, &cur.med, cur.op, err, errlen) == 0;
+            ok = !rl_calib_interrupted("validate", err, errlen) &&
+                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.med, cur.op, err, errlen) == 0;
             if (ok)
                 keep_min(&best[k].step, &best[k].med, best[k].op, &cur.step, cur.med, cur.op, pass);
         }

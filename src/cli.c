@@ -836,14 +836,14 @@ static cJSON *run_calib(cli_opts *o, const char *name,
 static int cmd_calibrate(cli_opts *o)
 {
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
-    return r ? emit(o, r) : RL_EXIT_INPUT;
+    return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
 
 static int cmd_validate(cli_opts *o)
 {
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
         fprintf(stderr, "validate: %d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s\n",
                 cJSON_GetObjectItem(r, "runs")->valueint,

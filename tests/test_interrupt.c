@@ -1,6 +1,7 @@
 /* test_interrupt.c — SIGINT during a long run: the CLI stops at the next
  * check, says which complete files it kept, exits 130 and leaves no
- * temporary file; a second SIGINT during writes still leaves none. */
+ * temporary file; a second SIGINT during writes still leaves none; sweeps
+ * and calibration stop without writing. */
 #include "testutil.h"
 
 #include <signal.h>
@@ -127,6 +128,38 @@ static void second_sigint_leaves_no_temporary(void **state)
     unlink(script);
 }
 
+/* SIGINT during a full calibration: it stops at the next benchmark, exits
+ * 130, says nothing was written, and leaves no profile directory. */
+static void calibrate_stops_writing_nothing(void **state)
+{
+    (void)state;
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("ROOFLINE_DATA", RL_SRCDIR, 1);
+        if (chdir(dir) != 0 || !freopen("/dev/null", "w", stdout) || !freopen(errpath, "w", stderr))
+            _exit(126);
+        execl(RL_BIN, RL_BIN, "calibrate", "--backend", "cpu", (char *)NULL);
+        _exit(127);
+    }
+    usleep(500000); /* inside the benchmark loop (a full run takes tens of seconds) */
+    kill(pid, SIGINT);
+    assert_int_equal(wait_exit(pid), 130);
+    char err[1 << 16] = "";
+    FILE *f = fopen(errpath, "r");
+    assert_non_null(f);
+    size_t n = fread(err, 1, sizeof err - 1, f);
+    err[n] = '\0';
+    fclose(f);
+    if (!strstr(err, "interrupted (SIGINT); nothing written"))
+        fail_msg("calibrate did not say it was interrupted: %.300s", err + (n > 300 ? n - 300 : 0));
+    char cal[256];
+    snprintf(cal, sizeof cal, "%s/hw_profiles/calibrated", dir);
+    struct stat st;
+    assert_int_not_equal(stat(cal, &st), 0);
+}
+
 /* The flag itself: raised by the handler, cleared by hand. */
 static void flag_roundtrip(void **state)
 {
@@ -170,6 +203,7 @@ int main(void)
         cmocka_unit_test(sweep_stops),
         cmocka_unit_test(sigint_stops_and_says_what_it_kept),
         cmocka_unit_test(second_sigint_leaves_no_temporary),
+        cmocka_unit_test(calibrate_stops_writing_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
