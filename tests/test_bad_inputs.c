@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "weights.h"
+
 #define CASES RL_SRCDIR "/tests/bad_inputs/cases.txt"
 #define MAX_ARGS 64
 #define MIN_CASES 50
@@ -312,12 +314,51 @@ static void nonfinite_detector(void **state)
     assert_false(has_nonfinite("info: information, infer, finance, nano"));
 }
 
+/* Broken .safetensors files through the reader itself (no CLI command opens
+ * weight files yet): each must be refused with its fragment, under ASan in
+ * make test-asan. */
+static void safetensors_corpus(void **state)
+{
+    (void)state;
+    const char *dir = RL_SRCDIR "/tests/bad_inputs/safetensors";
+    char manifest[512], line[1024];
+    snprintf(manifest, sizeof manifest, "%s/cases.txt", dir);
+    FILE *f = fopen(manifest, "r");
+    assert_non_null(f);
+    int n = 0, failed = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *s = trim(line), *bar = strchr(s, '|');
+        if (!*s || *s == '#')
+            continue;
+        assert_non_null(bar);
+        *bar = '\0';
+        char path[1024], err[1024] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, trim(s));
+        const char *fragment = trim(bar + 1);
+        rl_safetensors *st = rl_safetensors_open(path, err, sizeof err);
+        n++;
+        if (st) {
+            print_error("%s: opened, expected '%s'\n", path, fragment);
+            rl_safetensors_close(st);
+            failed++;
+        } else if (!strstr(err, fragment)) {
+            print_error("%s: error lacks '%s': %s\n", path, fragment, err);
+            failed++;
+        }
+    }
+    fclose(f);
+    assert_true(n >= 10);
+    if (failed)
+        fail_msg("%d of %d safetensors cases failed", failed, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nonfinite_detector),
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(corpus),
+        cmocka_unit_test(safetensors_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
