@@ -48,7 +48,7 @@ enum {
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
-    O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
+    O_BACKEND = 1 << 17, /* --backend --profile --quick (calibrate, validate); not 16 (O_FMT) */
 };
 
 /* getopt values of the sharding options (beyond every short-option char) */
