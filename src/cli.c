@@ -48,7 +48,8 @@ enum {
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
-    O_BACKEND = 1 << 17, /* --backend --profile --quick (calibrate, validate); not 16 (O_FMT) */
+    O_BACKEND = 1 << 18, /* --backend --profile --quick (calibrate, validate); 16 is O_FMT, 17 is
+                            issue 7's O_SERVE */
 };
 
 /* getopt values of the sharding options (beyond every short-option char) */
