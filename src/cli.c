@@ -14,6 +14,9 @@
 #include "result.h"
 #include "spec.h"
 #include "step.h"
+#include "serve.h"
+#include "arch.h"
+#include <math.h>
 
 #define ERRLEN 1024
 #define MAX_LIST 4096
@@ -30,6 +33,15 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
+    O_SERVE = 1 << 9,  /* simulate/size workload and engine options (SV_*) */
+};
+
+/* simulate/size options, kept as strings and parsed by serve_setup. */
+enum {
+    SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
+    SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
+    SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_PLOT, SV_REPORT, SV_SAVE, SV_RESERVE,
+    SV_COUNT
 };
 
 typedef struct {
@@ -46,6 +58,7 @@ typedef struct {
     const char *output;
     int nargs; /* positional arguments left after the options */
     char **args;
+    const char *sv[SV_COUNT]; /* O_SERVE option values */
 } cli_opts;
 
 typedef struct {
@@ -109,7 +122,31 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
-    {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
+    {"help", no_argument, 0, 'h'},
+    {"qps", required_argument, 0, 1000 + SV_QPS},
+    {"prompt", required_argument, 0, 1000 + SV_PROMPT},
+    {"trace", required_argument, 0, 1000 + SV_TRACE},
+    {"policy", required_argument, 0, 1000 + SV_POLICY},
+    {"replicas", required_argument, 0, 1000 + SV_REPLICAS},
+    {"prefill-replicas", required_argument, 0, 1000 + SV_PREFILL_REPLICAS},
+    {"route", required_argument, 0, 1000 + SV_ROUTE},
+    {"max-seqs", required_argument, 0, 1000 + SV_MAX_SEQS},
+    {"max-tokens", required_argument, 0, 1000 + SV_MAX_TOKENS},
+    {"page", required_argument, 0, 1000 + SV_PAGE},
+    {"preempt", required_argument, 0, 1000 + SV_PREEMPT},
+    {"prefix-cache", required_argument, 0, 1000 + SV_PREFIX_CACHE},
+    {"prefixes", required_argument, 0, 1000 + SV_PREFIXES},
+    {"spec", required_argument, 0, 1000 + SV_SPEC},
+    {"requests", required_argument, 0, 1000 + SV_REQUESTS},
+    {"seed", required_argument, 0, 1000 + SV_SEED},
+    {"burst", required_argument, 0, 1000 + SV_BURST},
+    {"ttft-p99", required_argument, 0, 1000 + SV_TTFT},
+    {"tpot-p99", required_argument, 0, 1000 + SV_TPOT},
+    {"plot", required_argument, 0, 1000 + SV_PLOT},
+    {"report", required_argument, 0, 1000 + SV_REPORT},
+    {"save", required_argument, 0, 1000 + SV_SAVE},
+    {"hbm-reserve", required_argument, 0, 1000 + SV_RESERVE},
+    {0, 0, 0, 0},
 };
 
 static int option_flag(int c)
@@ -125,6 +162,8 @@ static int option_flag(int c)
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
     }
+    if (c >= 1000 && c < 1000 + SV_COUNT)
+        return O_SERVE;
     return 0;
 }
 
@@ -219,6 +258,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        default: o->sv[ch - 1000] = optarg; break;
         }
     }
     o->nargs = argc - optind;
@@ -320,6 +360,236 @@ static int cmd_run(cli_opts *o)
     return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
 }
 
+/* ---- simulate / size: workload and engine options (serve.h) ---- */
+
+/* Parse option k as a number in [lo, hi] into *v (left as is when absent). */
+static int sv_num(const cli_opts *o, int k, const char *flag, double lo, double hi, double *v)
+{
+    if (!o->sv[k])
+        return 0;
+    char *end;
+    errno = 0;
+    double x = strtod(o->sv[k], &end);
+    if (end == o->sv[k] || *end || errno || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "roofline: %s '%s': expected a number in [%g, %g]\n", flag, o->sv[k], lo, hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* "A:B[:C]" into up to 3 numbers; returns how many were given or -1. */
+static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int min, int max)
+{
+    if (!o->sv[k])
+        return 0;
+    int n = 0;
+    const char *p = o->sv[k];
+    while (n < max) {
+        char *end;
+        v[n++] = strtod(p, &end);
+        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+            break;
+        if (!*end) {
+            if (n >= min)
+                return n;
+            break;
+        }
+        p = end + 1;
+    }
+    fprintf(stderr, "roofline: %s '%s': expected %d to %d non-negative numbers separated by ':'\n",
+            flag, o->sv[k], min, max);
+    return -1;
+}
+
+/* Requests from --trace FILE, or generated from --qps/--prompt/--output
+ * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
+static int serve_workload(const cli_opts *o, rl_workload *w, rl_request **req, long long *n)
+{
+    char err[ERRLEN];
+    double v[3] = {0}, d;
+    memset(w, 0, sizeof *w);
+    w->n = 20000;
+    w->seed = 1;
+    if (sv_tuple(o, SV_PREFIXES, "--prefixes", v, 2, 2) < 0)
+        return -1;
+    w->prefixes = (int)v[0];
+    w->prefix_len = (int)v[1];
+    if (o->sv[SV_TRACE]) {
+        *n = rl_trace_read(o->sv[SV_TRACE], w->prefix_len, req, err, sizeof err);
+        if (*n < 0) {
+            fprintf(stderr, "roofline: --trace %s\n", err);
+            return -1;
+        }
+        w->n = *n;
+        w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
+        w->prompt.kind = w->output.kind = RL_DIST_TRACE;
+        return 0;
+    }
+    if (!o->sv[SV_QPS] || !o->sv[SV_PROMPT] || !o->output) {
+        fprintf(stderr, "roofline: need --trace FILE, or --qps Q --prompt DIST --output DIST\n");
+        return -1;
+    }
+    d = (double)w->n;
+    if (sv_num(o, SV_QPS, "--qps", 1e-9, 1e9, &w->qps) || sv_num(o, SV_REQUESTS, "--requests", 1, 1e8, &d))
+        return -1;
+    w->n = (long long)d;
+    d = 1;
+    if (sv_num(o, SV_SEED, "--seed", 0, 1e18, &d))
+        return -1;
+    w->seed = (uint64_t)d;
+    if (o->sv[SV_BURST]) {
+        w->arrival = RL_ARRIVAL_GAMMA;
+        if (sv_num(o, SV_BURST, "--burst", 0.01, 100, &w->burst_cv))
+            return -1;
+    }
+    if (rl_dist_parse(o->sv[SV_PROMPT], "--prompt", &w->prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(o->output, "--output", &w->output, err, sizeof err) != 0 ||
+        rl_workload_generate(w, req, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    *n = w->n;
+    return 0;
+}
+
+/* Engine options into c for replicas of `chips` chips of h running m. */
+static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c)
+{
+    *c = rl_serve_config_default();
+    double v[3] = {0}, reserve = 0.1, x;
+    if (o->sv[SV_POLICY] && rl_policy_parse(o->sv[SV_POLICY], &c->policy) != 0) {
+        fprintf(stderr, "roofline: --policy '%s': expected static, interleaved, continuous, chunked "
+                        "or disagg\n", o->sv[SV_POLICY]);
+        return -1;
+    }
+    if (c->policy == RL_POLICY_CHUNKED)
+        c->max_tokens = 512;
+    if (o->sv[SV_ROUTE]) {
+        if (strcmp(o->sv[SV_ROUTE], "round-robin") == 0)
+            c->route = RL_ROUTE_ROUND_ROBIN;
+        else if (strcmp(o->sv[SV_ROUTE], "least-outstanding") != 0) {
+            fprintf(stderr, "roofline: --route: expected round-robin or least-outstanding\n");
+            return -1;
+        }
+    }
+    if (o->sv[SV_PREEMPT]) {
+        if (strcmp(o->sv[SV_PREEMPT], "swap") == 0)
+            c->preempt = RL_PREEMPT_SWAP;
+        else if (strcmp(o->sv[SV_PREEMPT], "recompute") != 0) {
+            fprintf(stderr, "roofline: --preempt: expected recompute or swap\n");
+            return -1;
+        }
+    }
+    struct { int k; const char *flag; double lo, hi; int *i; long long *ll; } ints[] = {
+        {SV_REPLICAS, "--replicas", 1, 1e5, &c->replicas, NULL},
+        {SV_PREFILL_REPLICAS, "--prefill-replicas", 1, 1e5, &c->prefill_replicas, NULL},
+        {SV_MAX_SEQS, "--max-seqs", 1, 1e6, &c->max_seqs, NULL},
+        {SV_MAX_TOKENS, "--max-tokens", 1, 1e9, NULL, &c->max_tokens},
+        {SV_PAGE, "--page", 1, 1e5, &c->page_tokens, NULL},
+    };
+    for (size_t j = 0; j < sizeof ints / sizeof ints[0]; j++) {
+        x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
+        if (sv_num(o, ints[j].k, ints[j].flag, ints[j].lo, ints[j].hi, &x))
+            return -1;
+        if (ints[j].i)
+            *ints[j].i = (int)x;
+        else
+            *ints[j].ll = (long long)x;
+    }
+    if (sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &reserve) ||
+        sv_num(o, SV_TTFT, "--ttft-p99", 0, 1e6, &c->slo_ttft) ||
+        sv_num(o, SV_TPOT, "--tpot-p99", 0, 1e6, &c->slo_tpot))
+        return -1;
+    c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, o->prec.kv);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, o->chips, o->prec, reserve);
+    c->host_bw = (double)o->chips * h->host_bw;
+    c->net_bw = (double)o->chips * h->net_bw;
+    c->net_latency = h->net_latency;
+    int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
+    if (np < 0)
+        return -1;
+    c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
+    c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
+    v[0] = v[1] = 0;
+    v[2] = 0.05;
+    int ns = sv_tuple(o, SV_SPEC, "--spec", v, 2, 3);
+    if (ns < 0)
+        return -1;
+    c->spec_alpha = v[0];
+    c->spec_gamma = (int)v[1];
+    c->spec_draft_frac = v[2];
+    c->keep_requests = o->sv[SV_PLOT] != NULL;
+    return 0;
+}
+
+static int cmd_simulate(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    char err[ERRLEN];
+    const char *out_dist = o->output;
+    if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
+        need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    rl_workload w;
+    rl_serve_config c;
+    rl_request *req = NULL;
+    long long n = 0;
+    if (serve_workload(o, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
+    rl_analytic_cost ac = {&m, &h, o->chips, o->prec};
+    rl_step_cost cost = {rl_serve_analytic_time, &ac};
+    rl_serve_result r;
+    int rc = rl_serve_run(req, n, &c, &cost, &cost, &r, err, sizeof err);
+    free(req);
+    if (rc != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
+    cJSON *j = rl_serve_result_json(&r, c.policy, chips);
+    if (j) {
+        cJSON_AddStringToObject(j, "model", m.name);
+        cJSON_AddStringToObject(j, "hw", h.name);
+        cJSON_AddStringToObject(j, "mode", "ideal");
+        cJSON_AddStringToObject(j, "step_cost", "provisional: formula (1) + prefill FLOPs");
+        cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
+        cJSON_AddNumberToObject(j, "chips_total", (double)chips);
+        cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c.kv_capacity_tokens);
+        cJSON_AddStringToObject(j, "prompt", o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT]);
+        cJSON_AddStringToObject(j, "output_dist", o->sv[SV_TRACE] ? "trace" : out_dist);
+        cJSON_AddNumberToObject(j, "qps", w.qps);
+        if (o->fmt != RL_FMT_JSON)
+            cJSON_DeleteItemFromObject(j, "kv_timeline");
+    }
+    if (o->sv[SV_PLOT]) {
+        char title[256];
+        int plotted;
+        snprintf(title, sizeof title, "%s on %lld x %s, %s", m.name, o->chips, h.name,
+                 rl_policy_name(c.policy));
+        if (rl_serve_write_plots(&r, o->sv[SV_PLOT], title, &plotted, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline simulate: %s\n", err);
+            rl_serve_result_free(&r);
+            cJSON_Delete(j);
+            return RL_EXIT_IO;
+        }
+        if (!plotted)
+            fprintf(stderr, "roofline simulate: gnuplot not found; wrote %s/simulate.gp and data\n",
+                    o->sv[SV_PLOT]);
+    }
+    rl_serve_result_free(&r);
+    return emit(o, j);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
@@ -334,6 +604,20 @@ static const command COMMANDS[] = {
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format) in a sandbox (no io/os/require; instruction and memory budgets).",
      "SCRIPT.lua [ARGS...]"},
+    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_SERVE,
+     "Discrete-event serving simulation: TTFT/TPOT/end-to-end percentiles, throughput, goodput,\n"
+     "KV occupancy under a batching policy (seed 000 section 4).  --chips N is per replica.\n"
+     "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
+     "  --trace CSV: arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]\n"
+     "  --policy static|interleaved|continuous|chunked|disagg   --replicas R\n"
+     "  --prefill-replicas P (disagg)  --route round-robin|least-outstanding\n"
+     "  --max-seqs B --max-tokens T (chunked: the per-step budget, default 512) --page 16\n"
+     "  --preempt recompute|swap  --prefix-cache HBM_GB[:HOST_GB] --prefixes N:LEN\n"
+     "  --spec ALPHA:GAMMA[:DRAFT_FRAC]  --burst CV (gamma arrivals)  --requests N --seed S\n"
+     "  --ttft-p99 S --tpot-p99 S (SLOs for goodput)  --hbm-reserve F (default 0.1)\n"
+     "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
+     "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
+     "       [--policy P] [options]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -1,0 +1,1305 @@
+/* serve.c — discrete-event serving simulator (see serve.h).
+ *
+ * One global event heap holds each busy replica's step end and each KV
+ * transfer in flight (disagg); arrivals are read in order from the request
+ * array.  A replica's decoding sequences are kept in O(1) aggregate form:
+ * with E tokens per step, a sequence that joined at decode step k0 with
+ * context c0 has context c0 + (k - k0) E at step k, so the sum of contexts
+ * is A + n E k with A = sum(c0 - k0 E); completions come from a min-heap of
+ * finishing step numbers.  No allocation happens per event. */
+#include "serve.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arch.h"
+#include "memory.h"
+#include "report.h"
+
+/* ---- analytic step cost (provisional) -------------------------------- */
+
+double rl_serve_analytic_time(void *ctx, double prefill_tokens, double prefill_context,
+                              double decode_batch, double decode_context)
+{
+    const rl_analytic_cost *c = ctx;
+    long long B = (long long)ceil(decode_batch);
+    long long S = decode_context < 1 ? 1 : (long long)ceil(decode_context);
+    /* Formula (1) at the step's decode batch: its KV, weight and compute terms. */
+    rl_step d = rl_step_decode(c->m, c->h, c->chips, B, S, c->p);
+    if (decode_batch <= 0)
+        d.kv_load_s = d.compute_s = 0;
+    if (prefill_tokens <= 0)
+        return decode_batch <= 0 ? 0 : d.step_s;
+    double bw = (double)c->chips * c->h->hbm_bw;
+    double peak = (double)c->chips * rl_hw_peak(c->h, c->p.compute);
+    double T = prefill_tokens;
+    double flops = T * (rl_arch_flops_per_token(c->m) +
+                        rl_arch_attention_flops_per_token(c->m, prefill_context));
+    double kv_write = T * rl_arch_kv_bytes_per_token(c->m, c->p.kv) / bw;
+    double compute = d.compute_s + flops / peak;
+    return d.kv_load_s + kv_write + (compute > d.weight_load_s ? compute : d.weight_load_s);
+}
+
+/* ---- PRNG and distributions ------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void rl_rng_seed(rl_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rl_rng_next(rl_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return out;
+}
+
+double rl_rng_uniform(rl_rng *r) { return ((double)(rl_rng_next(r) >> 11) + 0.5) * 0x1.0p-53; }
+
+static double rng_normal(rl_rng *r)
+{
+    /* Box-Muller; one of the pair is enough here. */
+    return sqrt(-2 * log(rl_rng_uniform(r))) * cos(2 * M_PI * rl_rng_uniform(r));
+}
+
+/* Gamma(shape k, scale 1) by Marsaglia & Tsang (ACM TOMS 26(3), 2000),
+ * with the k < 1 boost G(k) = G(k+1) U^(1/k). */
+static double rng_gamma(rl_rng *r, double k)
+{
+    if (k < 1)
+        return rng_gamma(r, k + 1) * pow(rl_rng_uniform(r), 1 / k);
+    double d = k - 1.0 / 3, c = 1 / sqrt(9 * d);
+    for (;;) {
+        double x = rng_normal(r), v = 1 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = rl_rng_uniform(r);
+        if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v;
+    }
+}
+
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *parts[4] = {0};
+    int np = 0;
+    for (char *p = buf; np < 4;) {
+        parts[np++] = p;
+        char *c = strchr(p, ':');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    memset(out, 0, sizeof *out);
+    double a = 0, b = 0;
+    if (np == 1 && strcmp(parts[0], "trace") == 0) {
+        out->kind = RL_DIST_TRACE;
+        return 0;
+    }
+    if (np == 1 && parse_num(parts[0], &a) == 0 && a >= 1) {
+        *out = (rl_dist){RL_DIST_FIXED, floor(a), 0};
+        return 0;
+    }
+    if (np == 3 && strcmp(parts[0], "uniform") == 0 && parse_num(parts[1], &a) == 0 &&
+        parse_num(parts[2], &b) == 0 && a >= 1 && b >= a) {
+        *out = (rl_dist){RL_DIST_UNIFORM, floor(a), floor(b)};
+        return 0;
+    }
+    if (np == 3 && strcmp(parts[0], "lognormal") == 0 && parse_num(parts[1], &a) == 0 &&
+        parse_num(parts[2], &b) == 0 && a >= 1 && b >= 0 && b <= 4) {
+        *out = (rl_dist){RL_DIST_LOGNORMAL, a, b};
+        return 0;
+    }
+    snprintf(err, errlen,
+             "%s: '%s': expected N (tokens >= 1), uniform:MIN:MAX, lognormal:MEAN:SIGMA "
+             "(0 <= SIGMA <= 4) or trace",
+             field, s);
+    return -1;
+}
+
+int rl_dist_sample(const rl_dist *d, rl_rng *r)
+{
+    double v = d->a;
+    if (d->kind == RL_DIST_UNIFORM)
+        v = d->a + floor(rl_rng_uniform(r) * (d->b - d->a + 1));
+    else if (d->kind == RL_DIST_LOGNORMAL)
+        v = round(exp(log(d->a) - d->b * d->b / 2 + d->b * rng_normal(r)));
+    if (v > 1e7)
+        v = 1e7;
+    return v < 1 ? 1 : (int)v;
+}
+
+double rl_dist_mean(const rl_dist *d)
+{
+    return d->kind == RL_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
+}
+
+/* ---- workload -------------------------------------------------------- */
+
+int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen)
+{
+    if (w->n < 1 || !(w->qps > 0) || w->prompt.kind == RL_DIST_TRACE ||
+        w->output.kind == RL_DIST_TRACE) {
+        snprintf(err, errlen, "workload: need requests >= 1, qps > 0 and sampled lengths");
+        return -1;
+    }
+    if (w->arrival == RL_ARRIVAL_GAMMA && !(w->burst_cv > 0)) {
+        snprintf(err, errlen, "burst: coefficient of variation must be > 0");
+        return -1;
+    }
+    rl_request *r = malloc((size_t)w->n * sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "workload: out of memory for %lld requests", w->n);
+        return -1;
+    }
+    rl_rng g;
+    rl_rng_seed(&g, w->seed);
+    double t = 0, k = w->arrival == RL_ARRIVAL_GAMMA ? 1 / (w->burst_cv * w->burst_cv) : 1;
+    for (long long i = 0; i < w->n; i++) {
+        /* Inter-arrival gap with mean 1/qps: exponential (Poisson process)
+         * or gamma with shape 1/cv^2 (cv > 1 is burstier than Poisson). */
+        double gap = w->arrival == RL_ARRIVAL_GAMMA ? rng_gamma(&g, k) / (k * w->qps)
+                                                    : -log(rl_rng_uniform(&g)) / w->qps;
+        t += gap;
+        r[i].arrival = t;
+        r[i].prompt = rl_dist_sample(&w->prompt, &g);
+        r[i].output = rl_dist_sample(&w->output, &g);
+        r[i].prefix_id = -1;
+        r[i].prefix_len = 0;
+        if (w->prefixes > 0 && w->prefix_len > 0) {
+            r[i].prefix_id = (int)(rl_rng_next(&g) % (uint64_t)w->prefixes);
+            r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
+        }
+    }
+    *out = r;
+    return 0;
+}
+
+/* Parse field i of a CSV line as a number in [lo, hi]. */
+static int trace_field(char *f, const char *name, double lo, double hi, int integer, double *v,
+                       const char *path, long long line, char *err, size_t errlen)
+{
+    while (*f == ' ' || *f == '\t')
+        f++;
+    size_t n = strlen(f);
+    while (n && (f[n - 1] == ' ' || f[n - 1] == '\t' || f[n - 1] == '\r'))
+        f[--n] = 0;
+    if (parse_num(f, v) != 0 || *v < lo || *v > hi || (integer && *v != floor(*v))) {
+        snprintf(err, errlen, "%s:%lld: field '%s': '%s' is not %s in [%g, %g]", path, line, name, f,
+                 integer ? "an integer" : "a number", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
+                        size_t errlen)
+{
+    static const char *names[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
+                                  "prefix_tokens"};
+    static const double lo[] = {0, 1, 1, 0, 0}, hi[] = {1e12, 1e7, 1e7, 1e9, 1e7};
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    long long n = 0, cap = 0, line = 0;
+    rl_request *r = NULL;
+    char buf[1024];
+    double last = 0;
+    int header = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        char *fld[6];
+        int nf = 0;
+        for (char *s = p; nf < 6;) {
+            fld[nf++] = s;
+            char *c = strchr(s, ',');
+            if (!c)
+                break;
+            *c = 0;
+            s = c + 1;
+        }
+        char *nl = strchr(fld[nf - 1], '\n');
+        if (nl)
+            *nl = 0;
+        double probe;
+        if (n == 0 && !header && parse_num(fld[0], &probe) != 0 &&
+            (fld[0][0] < '0' || fld[0][0] > '9')) {
+            header = 1; /* one header line before the data */
+            continue;
+        }
+        if (nf < 3 || nf > 5) {
+            snprintf(err, errlen, "%s:%lld: field '%s': expected 3 to 5 comma-separated fields, got %d",
+                     path, line, nf < 3 ? names[nf] : "line", nf);
+            goto fail;
+        }
+        double v[5] = {0, 0, 0, -1, default_prefix_len};
+        for (int i = 0; i < nf; i++)
+            if (trace_field(fld[i], names[i], lo[i], hi[i], i > 0, &v[i], path, line, err, errlen))
+                goto fail;
+        if (v[0] < last) {
+            snprintf(err, errlen, "%s:%lld: field 'arrival_s': %g is before the previous arrival %g",
+                     path, line, v[0], last);
+            goto fail;
+        }
+        if (nf >= 4 && v[4] <= 0) {
+            snprintf(err, errlen,
+                     "%s:%lld: field 'prefix_tokens': a prefix id needs its length (5th field or "
+                     "--prefix-tokens)",
+                     path, line);
+            goto fail;
+        }
+        if (v[4] >= v[1] && nf >= 4) {
+            snprintf(err, errlen, "%s:%lld: field 'prefix_tokens': %g must be below prompt_tokens %g",
+                     path, line, v[4], v[1]);
+            goto fail;
+        }
+        last = v[0];
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            rl_request *nr = realloc(r, (size_t)cap * sizeof *r);
+            if (!nr) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                goto fail;
+            }
+            r = nr;
+        }
+        r[n++] = (rl_request){v[0], (int)v[1], (int)v[2], nf >= 4 ? (int)v[3] : -1,
+                              nf >= 4 ? (int)v[4] : 0};
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: read error", path);
+        goto fail;
+    }
+    fclose(f);
+    if (n == 0) {
+        free(r);
+        snprintf(err, errlen, "%s: no requests", path);
+        return -1;
+    }
+    *out = r;
+    return n;
+fail:
+    fclose(f);
+    free(r);
+    return -1;
+}
+
+/* ---- simulator -------------------------------------------------------- */
+
+static const char *POLICY_NAMES[RL_POLICY_COUNT] = {"static", "interleaved", "continuous", "chunked",
+                                                    "disagg"};
+
+int rl_policy_parse(const char *s, rl_policy *out)
+{
+    for (int i = 0; i < RL_POLICY_COUNT; i++)
+        if (strcmp(s, POLICY_NAMES[i]) == 0) {
+            *out = (rl_policy)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *rl_policy_name(rl_policy p) { return p < RL_POLICY_COUNT ? POLICY_NAMES[p] : "?"; }
+
+double rl_spec_tokens_per_step(double alpha, int gamma)
+{
+    if (gamma <= 0)
+        return 1;
+    return (1 - pow(alpha, gamma + 1)) / (1 - alpha);
+}
+
+rl_serve_config rl_serve_config_default(void)
+{
+    rl_serve_config c;
+    memset(&c, 0, sizeof c);
+    c.policy = RL_POLICY_CONTINUOUS;
+    c.replicas = 1;
+    c.prefill_replicas = 1;
+    c.route = RL_ROUTE_LEAST_OUTSTANDING;
+    c.max_seqs = 256;
+    c.max_tokens = 8192;
+    c.page_tokens = 16;
+    c.preempt = RL_PREEMPT_RECOMPUTE;
+    c.kv_samples = 200;
+    return c;
+}
+
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                            double reserve)
+{
+    rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
+    return (mem.capacity_bytes * (1 - reserve) - mem.weight_bytes) /
+           rl_arch_kv_bytes_per_token(m, p.kv);
+}
+
+enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
+
+typedef struct {
+    long long kfin, k0; /* finishing decode step; decode step at join */
+    double c0;          /* context (tokens) at join */
+    int need;           /* KV tokens prefill must build (prompt, + generated after a recompute) */
+    int prefilled;      /* of those, built or taken from the prefix cache */
+    int gen0;           /* output tokens generated at join */
+    int hpos;           /* index in the replica's finish heap */
+    int prev, next;     /* decoding list in admission order */
+    int qnext;          /* wait/swap queue link */
+    int state;
+    double t_first;
+} seq;
+
+typedef struct {
+    int head, tail;
+} fifo;
+
+typedef struct {
+    fifo wait, swapped;
+    int ahead, atail, nactive, npartial;
+    int *heap, nheap; /* sequence ids by kfin, capacity max_seqs */
+    long long k;      /* decode steps done */
+    double A;         /* sum over decoding sequences of c0 - k0 E */
+    double pf_held;   /* KV tokens of sequences still in prefill */
+    int busy, is_prefill, static_b;
+    long long outstanding;
+    int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
+    int decoding;
+    /* prefix cache: per prefix id, its tier (0 none, 1 HBM, 2 host) and LRU links */
+    int *lp, *ln;
+    char *tier;
+    int lhead[3], ltail[3];
+    double lused[3];
+} replica;
+
+typedef struct {
+    double t;
+    int kind; /* 0: replica step end, 1: KV transfer arrival */
+    int id;
+} event;
+
+typedef struct {
+    const rl_request *req;
+    long long n;
+    const rl_serve_config *c;
+    const rl_step_cost *pcost, *dcost;
+    seq *s;
+    replica *r;
+    int nr, nprefill; /* replicas; the first nprefill are the prefill pool (disagg) */
+    event *ev;
+    long long nev;
+    double E, cap_pages, kv_tok, *plen;
+    int nprefix, rr[2];
+    double extra_s; /* host-link time of the step being composed */
+    /* statistics */
+    double busy_s, area, tlast, nsys, sum_b, sum_ctx, sum_dstep, freed, hits, lookups;
+    double saved, done_tokens, kv_peak;
+    long long steps, dsteps, preempt, completed;
+    double *ttft, *tpot, *e2e;
+    double next_sample, dt_sample;
+    int nkv, kvcap;
+    double *kv_t, *kv_f;
+} sim;
+
+/* Min-heap of events by time. */
+static void ev_push(sim *S, event e)
+{
+    long long i = S->nev++;
+    while (i > 0) {
+        long long p = (i - 1) / 2;
+        if (S->ev[p].t <= e.t)
+            break;
+        S->ev[i] = S->ev[p];
+        i = p;
+    }
+    S->ev[i] = e;
+}
+
+static event ev_pop(sim *S)
+{
+    event top = S->ev[0], last = S->ev[--S->nev];
+    long long i = 0, n = S->nev;
+    for (;;) {
+        long long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && S->ev[c + 1].t < S->ev[c].t)
+            c++;
+        if (last.t <= S->ev[c].t)
+            break;
+        S->ev[i] = S->ev[c];
+        i = c;
+    }
+    if (n > 0)
+        S->ev[i] = last;
+    return top;
+}
+
+/* Finish heap of a replica: sequence ids by kfin, positions kept in seq.hpos. */
+static void fh_set(sim *S, replica *r, int i, int id)
+{
+    r->heap[i] = id;
+    S->s[id].hpos = i;
+}
+
+static void fh_up(sim *S, replica *r, int i)
+{
+    int id = r->heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (S->s[r->heap[p]].kfin <= S->s[id].kfin)
+            break;
+        fh_set(S, r, i, r->heap[p]);
+        i = p;
+    }
+    fh_set(S, r, i, id);
+}
+
+static void fh_down(sim *S, replica *r, int i)
+{
+    int id = r->heap[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= r->nheap)
+            break;
+        if (c + 1 < r->nheap && S->s[r->heap[c + 1]].kfin < S->s[r->heap[c]].kfin)
+            c++;
+        if (S->s[id].kfin <= S->s[r->heap[c]].kfin)
+            break;
+        fh_set(S, r, i, r->heap[c]);
+        i = c;
+    }
+    fh_set(S, r, i, id);
+}
+
+static void fh_remove(sim *S, replica *r, int id)
+{
+    int i = S->s[id].hpos, last = r->heap[--r->nheap];
+    if (i < r->nheap) {
+        fh_set(S, r, i, last);
+        fh_up(S, r, i);
+        fh_down(S, r, S->s[last].hpos);
+    }
+}
+
+static void q_push(sim *S, fifo *q, int id, int front)
+{
+    S->s[id].qnext = -1;
+    if (q->head < 0) {
+        q->head = q->tail = id;
+    } else if (front) {
+        S->s[id].qnext = q->head;
+        q->head = id;
+    } else {
+        S->s[q->tail].qnext = id;
+        q->tail = id;
+    }
+}
+
+static int q_pop(sim *S, fifo *q)
+{
+    int id = q->head;
+    q->head = S->s[id].qnext;
+    if (q->head < 0)
+        q->tail = -1;
+    return id;
+}
+
+/* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
+ * sequences: tokens / page plus half a page of fragmentation per sequence
+ * (the expected waste of the last, partly filled page). */
+static double kv_pages(const sim *S, const replica *r, double extra, int extra_seqs)
+{
+    double tokens = r->A + r->nactive * S->E * (double)r->k + r->pf_held + extra;
+    double pg = S->c->page_tokens;
+    return (tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2) / pg;
+}
+
+static int kv_fits(const sim *S, const replica *r, double extra, int extra_seqs)
+{
+    return kv_pages(S, r, extra, extra_seqs) <= S->cap_pages;
+}
+
+/* ---- prefix cache: LRU lists per tier, head = most recent ---- */
+
+static void lru_unlink(replica *r, int id)
+{
+    int t = r->tier[id];
+    if (r->lp[id] >= 0)
+        r->ln[r->lp[id]] = r->ln[id];
+    else
+        r->lhead[t] = r->ln[id];
+    if (r->ln[id] >= 0)
+        r->lp[r->ln[id]] = r->lp[id];
+    else
+        r->ltail[t] = r->lp[id];
+    r->tier[id] = 0;
+}
+
+static void lru_front(replica *r, int id, int t)
+{
+    r->tier[id] = (char)t;
+    r->lp[id] = -1;
+    r->ln[id] = r->lhead[t];
+    if (r->lhead[t] >= 0)
+        r->lp[r->lhead[t]] = id;
+    else
+        r->ltail[t] = id;
+    r->lhead[t] = id;
+}
+
+/* Insert prefix `id` into tier t (1 HBM, 2 host), demoting LRU entries:
+ * HBM -> host -> dropped. */
+static void lru_insert(sim *S, replica *r, int id, int t)
+{
+    double cap = t == 1 ? S->c->prefix_hbm_tokens : S->c->prefix_host_tokens;
+    if (t > 2 || S->plen[id] > cap)
+        return;
+    while (r->lused[t] + S->plen[id] > cap) {
+        int v = r->ltail[t];
+        r->lused[t] -= S->plen[v];
+        lru_unlink(r, v);
+        lru_insert(S, r, v, t + 1);
+    }
+    r->lused[t] += S->plen[id];
+    lru_front(r, id, t);
+}
+
+/* Tokens of request i's prompt found in the prefix cache; a host-tier hit
+ * adds its copy to HBM over the host link to the step. */
+static int prefix_lookup(sim *S, replica *r, int i)
+{
+    int id = S->req[i].prefix_id;
+    if (!r->tier || id < 0)
+        return 0;
+    S->lookups++;
+    int t = r->tier[id];
+    if (t) {
+        r->lused[t] -= S->plen[id];
+        lru_unlink(r, id);
+    }
+    lru_insert(S, r, id, 1);
+    if (!t)
+        return 0;
+    S->hits++;
+    if (t == 2)
+        S->extra_s += S->plen[id] * S->kv_tok / S->c->host_bw;
+    return S->req[i].prefix_len;
+}
+
+/* ---- sequence transitions ---- */
+
+static void done(sim *S, int i, double now)
+{
+    const rl_request *q = &S->req[i];
+    S->s[i].state = S_DONE;
+    S->ttft[i] = S->s[i].t_first - q->arrival;
+    S->e2e[i] = now - q->arrival;
+    S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
+    S->completed++;
+    S->nsys--;
+    S->done_tokens += q->output;
+}
+
+static void join_decode(sim *S, replica *r, int i, double c0)
+{
+    seq *s = &S->s[i];
+    s->state = S_DECODE;
+    s->k0 = r->k;
+    s->c0 = c0;
+    double left = S->req[i].output - s->gen0;
+    s->kfin = s->k0 + (long long)ceil(left / S->E - 1e-9);
+    r->A += c0 - (double)s->k0 * S->E;
+    s->prev = r->atail;
+    s->next = -1;
+    if (r->atail >= 0)
+        S->s[r->atail].next = i;
+    else
+        r->ahead = i;
+    r->atail = i;
+    r->nactive++;
+    r->heap[r->nheap] = i;
+    s->hpos = r->nheap++;
+    fh_up(S, r, s->hpos);
+}
+
+/* Remove a decoding sequence; returns its context (tokens). */
+static double leave_decode(sim *S, replica *r, int i)
+{
+    seq *s = &S->s[i];
+    double ctx = s->c0 + (double)(r->k - s->k0) * S->E;
+    r->A -= s->c0 - (double)s->k0 * S->E;
+    if (s->prev >= 0)
+        S->s[s->prev].next = s->next;
+    else
+        r->ahead = s->next;
+    if (s->next >= 0)
+        S->s[s->next].prev = s->prev;
+    else
+        r->atail = s->prev;
+    r->nactive--;
+    fh_remove(S, r, i);
+    return ctx;
+}
+
+static int route(sim *S, int first, int count, int pool)
+{
+    if (S->c->route == RL_ROUTE_ROUND_ROBIN)
+        return first + (S->rr[pool]++ % count);
+    int best = first;
+    for (int j = first + 1; j < first + count; j++)
+        if (S->r[j].outstanding < S->r[best].outstanding)
+            best = j;
+    return best;
+}
+
+/* Preempt the most recently admitted sequences until one more decode step
+ * fits (at least one keeps running). */
+static void make_room(sim *S, replica *r)
+{
+    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0)) {
+        int i = r->atail;
+        seq *s = &S->s[i];
+        int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
+        double ctx = leave_decode(S, r, i);
+        s->gen0 = gen;
+        S->preempt++;
+        if (S->c->preempt == RL_PREEMPT_SWAP) {
+            S->extra_s += ctx * S->kv_tok / S->c->host_bw;
+            s->c0 = ctx;
+            s->state = S_SWAPPED;
+            q_push(S, &r->swapped, i, 0);
+        } else {
+            s->need = S->req[i].prompt + gen;
+            s->prefilled = 0;
+            s->state = S_WAIT;
+            q_push(S, &r->wait, i, 1);
+        }
+    }
+}
+
+/* Add prefill work for the head of the wait queue: up to `budget` tokens.
+ * Returns the tokens taken (0: nothing fits). */
+static int take_prefill(sim *S, replica *r, long long budget, int whole, double *tok, double *ctxw)
+{
+    int i = r->wait.head;
+    seq *s = &S->s[i];
+    if (s->state == S_WAIT) {
+        int left = s->need;
+        if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
+            return 0;
+        s->state = S_PREFILL;
+        s->prefilled = prefix_lookup(S, r, i);
+        S->saved += s->prefilled;
+        r->pf_held += s->prefilled;
+        r->npartial++;
+    }
+    int left = s->need - s->prefilled;
+    int chunk = left;
+    if (!whole && chunk > budget)
+        chunk = (int)budget;
+    if (chunk <= 0)
+        return 0;
+    r->pf[r->npf] = i;
+    r->pf_tok[r->npf++] = chunk;
+    *tok += chunk;
+    *ctxw += chunk * (s->prefilled + chunk / 2.0);
+    r->pf_held += chunk;
+    if (chunk == left)
+        q_pop(S, &r->wait);
+    return chunk;
+}
+
+static void start_step(sim *S, int ri, double now)
+{
+    replica *r = &S->r[ri];
+    const rl_serve_config *c = S->c;
+    double tok = 0, ctxw = 0;
+    r->npf = 0;
+    r->decoding = 0;
+    S->extra_s = 0;
+    if (r->is_prefill) {
+        long long used = 0;
+        while (r->wait.head >= 0 && r->npf < c->max_seqs &&
+               (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
+            used += take_prefill(S, r, 0, 1, &tok, &ctxw);
+    } else if (c->policy == RL_POLICY_STATIC) {
+        if (r->nactive == 0) {
+            r->static_b = 0;
+            int maxp = 0;
+            while (r->wait.head >= 0 && r->npf < c->max_seqs) {
+                int i = r->wait.head;
+                if (r->npf > 0 && !kv_fits(S, r, S->s[i].need + S->req[i].output, 1))
+                    break;
+                int p = take_prefill(S, r, 0, 1, &tok, &ctxw);
+                if (p == 0)
+                    break;
+                maxp = p > maxp ? p : maxp;
+            }
+            /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
+            ctxw *= r->npf * (double)maxp / (tok > 0 ? tok : 1);
+            tok = r->npf * (double)maxp;
+            r->static_b = r->npf;
+        }
+    } else {
+        make_room(S, r);
+        while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
+               kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
+            int i = q_pop(S, &r->swapped);
+            S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
+            join_decode(S, r, i, S->s[i].c0);
+        }
+        if (c->policy == RL_POLICY_DISAGG) {
+            /* transferred KV joins the decode batch directly */
+            while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
+                   kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
+                int i = q_pop(S, &r->wait);
+                join_decode(S, r, i, S->s[i].need);
+            }
+        } else if (c->policy == RL_POLICY_INTERLEAVED) {
+            if (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs)
+                take_prefill(S, r, 0, 1, &tok, &ctxw);
+        } else {
+            int chunked = c->policy == RL_POLICY_CHUNKED;
+            long long budget = c->max_tokens - (chunked ? r->nactive : 0);
+            while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
+                int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
+                if (!chunked && r->npf > 0 && need > budget)
+                    break;
+                int t = take_prefill(S, r, budget, !chunked, &tok, &ctxw);
+                if (t == 0)
+                    break;
+                budget -= t;
+            }
+        }
+    }
+    if (r->is_prefill || c->policy == RL_POLICY_INTERLEAVED ? r->npf == 0 : 1)
+        r->decoding = r->nactive > 0;
+    if (c->policy == RL_POLICY_STATIC && r->npf > 0)
+        r->decoding = 0;
+    double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
+    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
+    if (tok == 0 && B == 0 && S->extra_s == 0) {
+        r->busy = 0;
+        return;
+    }
+    const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
+    double t;
+    if (B > 0 && c->spec_gamma > 0) {
+        /* verify g drafted tokens per sequence in one step, plus g draft steps */
+        double vt = B * c->spec_gamma;
+        t = cost->time(cost->ctx, tok + vt, (ctxw + vt * Sctx) / (tok + vt), B, Sctx) +
+            c->spec_gamma * c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx);
+    } else {
+        t = cost->time(cost->ctx, tok, tok > 0 ? ctxw / tok : 0, B, Sctx);
+    }
+    t += S->extra_s;
+    if (!(t > 0))
+        t = 1e-9;
+    S->steps++;
+    if (B > 0) {
+        S->dsteps++;
+        S->sum_b += B;
+        S->sum_ctx += Sctx;
+        S->sum_dstep += t;
+    }
+    S->busy_s += t;
+    r->busy = 1;
+    ev_push(S, (event){now + t, 0, ri});
+}
+
+static void end_step(sim *S, int ri, double now)
+{
+    replica *r = &S->r[ri];
+    if (r->decoding) {
+        r->k++;
+        while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
+            int i = r->heap[0];
+            S->freed += leave_decode(S, r, i);
+            r->outstanding--;
+            done(S, i, now);
+        }
+    }
+    for (int j = 0; j < r->npf; j++) {
+        int i = r->pf[j];
+        seq *s = &S->s[i];
+        s->prefilled += r->pf_tok[j];
+        if (s->prefilled < s->need)
+            continue;
+        r->pf_held -= s->need;
+        r->npartial--;
+        if (s->t_first < 0)
+            s->t_first = now; /* prefill emits the first token */
+        if (s->gen0 < 1)
+            s->gen0 = 1;
+        if (s->gen0 >= S->req[i].output) {
+            S->freed += s->need;
+            r->outstanding--;
+            done(S, i, now);
+        } else if (r->is_prefill) {
+            /* KV to a decode replica: each of the replica's chips sends its shard */
+            r->outstanding--;
+            s->state = S_XFER;
+            double t = S->c->net_latency + s->need * S->kv_tok / S->c->net_bw;
+            ev_push(S, (event){now + t, 1, i});
+        } else {
+            join_decode(S, r, i, s->need);
+        }
+    }
+    r->npf = 0;
+}
+
+static void sample_kv(sim *S, double now)
+{
+    while (S->dt_sample > 0 && now >= S->next_sample && S->nkv < S->kvcap) {
+        double pages = 0;
+        for (int j = S->nprefill; j < S->nr; j++)
+            pages += kv_pages(S, &S->r[j], 0, 0);
+        double f = pages / (S->cap_pages * (S->nr - S->nprefill));
+        S->kv_t[S->nkv] = S->next_sample;
+        S->kv_f[S->nkv++] = f;
+        if (f > S->kv_peak)
+            S->kv_peak = f;
+        S->next_sample += S->dt_sample;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort the finite values to the front; fill percentiles; returns their count. */
+static long long pcts(double *v, long long n, rl_pcts *p)
+{
+    long long m = 0;
+    double sum = 0;
+    for (long long i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            sum += v[i];
+            v[m++] = v[i];
+        }
+    memset(p, 0, sizeof *p);
+    if (m == 0)
+        return 0;
+    qsort(v, (size_t)m, sizeof *v, cmp_double);
+    /* nearest-rank percentile: the ceil(q m)-th smallest */
+    double q[3] = {0.5, 0.9, 0.99}, *o[3] = {&p->p50, &p->p90, &p->p99};
+    for (int j = 0; j < 3; j++) {
+        long long k = (long long)ceil(q[j] * (double)m);
+        *o[j] = v[(k < 1 ? 1 : k) - 1];
+    }
+    p->mean = sum / (double)m;
+    p->max = v[m - 1];
+    return m;
+}
+
+static int check_config(const rl_serve_config *c, const rl_request *req, long long n, char *err,
+                        size_t errlen)
+{
+#define BAD(...) return snprintf(err, errlen, __VA_ARGS__), -1
+    if (n < 1)
+        BAD("requests: need at least one");
+    if (c->policy >= RL_POLICY_COUNT)
+        BAD("policy: unknown");
+    if (c->replicas < 1 || (c->policy == RL_POLICY_DISAGG && c->prefill_replicas < 1))
+        BAD("replicas: need at least one replica per pool");
+    if (c->max_seqs < 1 || c->max_tokens < 1 || c->page_tokens < 1)
+        BAD("max_seqs, max_tokens, page_tokens: must be >= 1");
+    if (!(c->kv_capacity_tokens - c->prefix_hbm_tokens >= c->page_tokens))
+        BAD("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
+            "than one page: the weights leave no room",
+            c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
+    if (c->spec_gamma < 0 || !(c->spec_alpha >= 0 && c->spec_alpha < 1) || c->spec_draft_frac < 0)
+        BAD("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
+    if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
+        (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
+        BAD("kv_bytes_per_token, host_bw, net_bw: must be > 0");
+    double cap = c->kv_capacity_tokens - c->prefix_hbm_tokens;
+    for (long long i = 0; i < n; i++) {
+        if (req[i].prompt < 1 || req[i].output < 1)
+            BAD("request %lld: prompt and output must be >= 1 token", i);
+        if (req[i].prompt + req[i].output + 2.0 * c->page_tokens > cap)
+            BAD("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
+                req[i].prompt + req[i].output, cap);
+        if (i > 0 && req[i].arrival < req[i - 1].arrival)
+            BAD("request %lld: arrivals must be sorted", i);
+        if (req[i].prefix_id >= (1 << 22))
+            BAD("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
+    }
+    return 0;
+#undef BAD
+}
+
+static void sim_free(sim *S)
+{
+    if (S->r)
+        for (int j = 0; j < S->nr; j++) {
+            free(S->r[j].heap);
+            free(S->r[j].pf);
+            free(S->r[j].pf_tok);
+            free(S->r[j].lp);
+            free(S->r[j].ln);
+            free(S->r[j].tier);
+        }
+    free(S->r);
+    free(S->s);
+    free(S->ev);
+    free(S->plen);
+}
+
+int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
+                 const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                 rl_serve_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_config(c, req, n, err, errlen) != 0)
+        return -1;
+    sim S;
+    memset(&S, 0, sizeof S);
+    S.req = req;
+    S.n = n;
+    S.c = c;
+    S.pcost = prefill_cost;
+    S.dcost = decode_cost;
+    S.E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
+    S.cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    S.kv_tok = c->kv_bytes_per_token;
+    S.nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
+    S.nr = S.nprefill + c->replicas;
+    int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
+    for (long long i = 0; i < n; i++)
+        if (req[i].prefix_id >= S.nprefix)
+            S.nprefix = req[i].prefix_id + 1;
+    S.s = malloc((size_t)n * sizeof *S.s);
+    S.r = calloc((size_t)S.nr, sizeof *S.r);
+    S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
+    S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
+    out->ttft_s = malloc((size_t)n * sizeof(double));
+    out->tpot_s = malloc((size_t)n * sizeof(double));
+    out->e2e_s = malloc((size_t)n * sizeof(double));
+    out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
+    out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
+    S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
+    int oom = !S.s || !S.r || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
+              !out->kv_frac || !S.plen;
+    for (int j = 0; !oom && j < S.nr; j++) {
+        replica *r = &S.r[j];
+        r->wait = r->swapped = (fifo){-1, -1};
+        r->ahead = r->atail = -1;
+        r->is_prefill = j < S.nprefill;
+        r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
+        r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
+        r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
+        oom |= !r->heap || !r->pf || !r->pf_tok;
+        if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
+            r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
+            r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);
+            r->tier = calloc((size_t)S.nprefix, 1);
+            oom |= !r->lp || !r->ln || !r->tier;
+            for (int t = 0; t < 3; t++)
+                r->lhead[t] = r->ltail[t] = -1;
+        }
+    }
+    if (oom) {
+        sim_free(&S);
+        rl_serve_result_free(out);
+        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
+        return -1;
+    }
+    for (long long i = 0; i < n; i++) {
+        S.s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
+                       .t_first = -1};
+        if (req[i].prefix_id >= 0 && S.plen[req[i].prefix_id] == 0)
+            S.plen[req[i].prefix_id] = req[i].prefix_len;
+    }
+    S.ttft = out->ttft_s;
+    S.tpot = out->tpot_s;
+    S.e2e = out->e2e_s;
+    S.kv_t = out->kv_t;
+    S.kv_f = out->kv_frac;
+    S.dt_sample = c->kv_samples > 0 ? (req[n - 1].arrival - req[0].arrival) / c->kv_samples : 0;
+    if (S.dt_sample <= 0 && c->kv_samples > 0)
+        S.dt_sample = 1e-3;
+    S.next_sample = req[0].arrival;
+    S.tlast = req[0].arrival;
+    long long next = 0;
+    double now = req[0].arrival;
+    int pool_n = S.nprefill ? S.nprefill : S.nr; /* arrivals go to the prefill pool or all */
+    while (next < n || S.nev > 0) {
+        int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
+        double t = arrival ? req[next].arrival : S.ev[0].t;
+        S.area += S.nsys * (t - S.tlast);
+        S.tlast = now = t;
+        sample_kv(&S, now);
+        if (arrival) {
+            int ri = route(&S, 0, pool_n, 0);
+            S.nsys++;
+            S.r[ri].outstanding++;
+            q_push(&S, &S.r[ri].wait, (int)next++, 0);
+            if (!S.r[ri].busy)
+                start_step(&S, ri, now);
+            continue;
+        }
+        event e = ev_pop(&S);
+        if (e.kind == 0) {
+            end_step(&S, e.id, now);
+            start_step(&S, e.id, now);
+        } else {
+            int ri = route(&S, S.nprefill, c->replicas, 1);
+            S.s[e.id].state = S_WAIT;
+            S.r[ri].outstanding++;
+            q_push(&S, &S.r[ri].wait, e.id, 0);
+            if (!S.r[ri].busy)
+                start_step(&S, ri, now);
+        }
+    }
+    double dur = now - req[0].arrival;
+    out->requests = n;
+    out->completed = S.completed;
+    out->duration_s = dur;
+    out->steps = S.steps;
+    out->decode_steps = S.dsteps;
+    out->preemptions = S.preempt;
+    out->kv_freed_tokens = S.freed;
+    out->spec_tokens_per_step = S.E;
+    out->mean_decode_batch = S.dsteps ? S.sum_b / (double)S.dsteps : 0;
+    out->mean_decode_context = S.dsteps ? S.sum_ctx / (double)S.dsteps : 0;
+    out->mean_decode_step_s = S.dsteps ? S.sum_dstep / (double)S.dsteps : 0;
+    out->prefix_hit_rate = S.lookups > 0 ? S.hits / S.lookups : 0;
+    out->prefill_tokens_saved = S.saved;
+    out->nkv = S.nkv;
+    out->kv_peak_frac = S.kv_peak;
+    long long good = 0;
+    for (long long i = 0; i < n; i++) {
+        double tp = isfinite(S.tpot[i]) ? S.tpot[i] : 0;
+        if ((c->slo_ttft <= 0 || S.ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
+            good++;
+        out->prefill_tokens_done += req[i].prompt;
+    }
+    out->prefill_tokens_done -= S.saved;
+    if (dur > 0) {
+        out->req_per_s = (double)n / dur;
+        out->out_tokens_per_s = S.done_tokens / dur;
+        out->total_tokens_per_s = (S.done_tokens + out->prefill_tokens_done + S.saved) / dur;
+        out->goodput_req_per_s = (double)good / dur;
+        out->utilization = S.busy_s / (dur * S.nr);
+        out->mean_in_system = S.area / dur;
+    }
+    out->slo_attainment = (double)good / (double)n;
+    pcts(out->ttft_s, n, &out->ttft);
+    pcts(out->tpot_s, n, &out->tpot);
+    pcts(out->e2e_s, n, &out->e2e);
+    if (!c->keep_requests) {
+        free(out->ttft_s);
+        free(out->tpot_s);
+        free(out->e2e_s);
+        out->ttft_s = out->tpot_s = out->e2e_s = NULL;
+    }
+    sim_free(&S);
+    return 0;
+}
+
+void rl_serve_result_free(rl_serve_result *r)
+{
+    free(r->kv_t);
+    free(r->kv_frac);
+    free(r->ttft_s);
+    free(r->tpot_s);
+    free(r->e2e_s);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
+{
+    const char *q[5] = {"p50", "p90", "p99", "mean", "max"};
+    double v[5] = {p->p50, p->p90, p->p99, p->mean, p->max};
+    for (int i = 0; i < 5; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
+        cJSON_AddNumberToObject(o, key, v[i]);
+    }
+}
+
+cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(policy));
+    cJSON_AddNumberToObject(o, "requests", (double)r->requests);
+    cJSON_AddNumberToObject(o, "completed", (double)r->completed);
+    cJSON_AddNumberToObject(o, "duration_s", r->duration_s);
+    add_pcts(o, "ttft", &r->ttft);
+    add_pcts(o, "tpot", &r->tpot);
+    add_pcts(o, "e2e", &r->e2e);
+    cJSON_AddNumberToObject(o, "req_per_s", r->req_per_s);
+    cJSON_AddNumberToObject(o, "out_tokens_per_s", r->out_tokens_per_s);
+    cJSON_AddNumberToObject(o, "out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips);
+    cJSON_AddNumberToObject(o, "total_tokens_per_s", r->total_tokens_per_s);
+    cJSON_AddNumberToObject(o, "goodput_req_per_s", r->goodput_req_per_s);
+    cJSON_AddNumberToObject(o, "slo_attainment", r->slo_attainment);
+    cJSON_AddNumberToObject(o, "utilization", r->utilization);
+    cJSON_AddNumberToObject(o, "mean_in_system", r->mean_in_system);
+    cJSON_AddNumberToObject(o, "mean_decode_batch", r->mean_decode_batch);
+    cJSON_AddNumberToObject(o, "mean_decode_context", r->mean_decode_context);
+    cJSON_AddNumberToObject(o, "mean_decode_step_s", r->mean_decode_step_s);
+    cJSON_AddNumberToObject(o, "steps", (double)r->steps);
+    cJSON_AddNumberToObject(o, "decode_steps", (double)r->decode_steps);
+    cJSON_AddNumberToObject(o, "preemptions", (double)r->preemptions);
+    cJSON_AddNumberToObject(o, "prefix_hit_rate", r->prefix_hit_rate);
+    cJSON_AddNumberToObject(o, "prefill_tokens_saved", r->prefill_tokens_saved);
+    cJSON_AddNumberToObject(o, "kv_peak_frac", r->kv_peak_frac);
+    cJSON_AddNumberToObject(o, "spec_tokens_per_step", r->spec_tokens_per_step);
+    cJSON *tl = cJSON_AddArrayToObject(o, "kv_timeline");
+    for (int i = 0; tl && i < r->nkv; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "t_s", r->kv_t[i]);
+        cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
+        cJSON_AddItemToArray(tl, p);
+    }
+    return o;
+}
+
+/* Write the text of an open_memstream to dir/name atomically. */
+static int flush_file(FILE *f, char **text, size_t *len, const char *dir, const char *name,
+                      char *err, size_t errlen)
+{
+    if (fclose(f) != 0 || !*text) {
+        snprintf(err, errlen, "%s/%s: out of memory", dir, name);
+        free(*text);
+        return -1;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int rc = rl_write_atomic(path, *text, *len, err, errlen);
+    free(*text);
+    *text = NULL;
+    return rc;
+}
+
+int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
+                         char *err, size_t errlen)
+{
+    *plotted = 0;
+    if (!r->ttft_s) {
+        snprintf(err, errlen, "plots: per-request latencies were not kept");
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return snprintf(err, errlen, "plots: out of memory"), -1;
+    /* latency CDFs: quantiles of the sorted arrays, one gnuplot data block each */
+    const double *v[3] = {r->ttft_s, r->tpot_s, r->e2e_s};
+    long long m[3] = {r->completed, 0, r->completed};
+    for (long long i = 0; i < r->completed && isfinite(r->tpot_s[i]); i++)
+        m[1]++;
+    const char *names[3] = {"TTFT", "TPOT", "end-to-end"};
+    for (int k = 0; k < 3; k++) {
+        fprintf(f, "# %s: latency_s cdf\n", names[k]);
+        long long pts = m[k] < 500 ? m[k] : 500;
+        for (long long j = 1; j <= pts; j++) {
+            long long idx = (long long)ceil((double)j / (double)pts * (double)m[k]) - 1;
+            fprintf(f, "%.9g %.6g\n", v[k][idx], (double)(idx + 1) / (double)m[k]);
+        }
+        fprintf(f, "\n\n");
+    }
+    if (flush_file(f, &text, &len, dir, "latency_cdf.dat", err, errlen) != 0)
+        return -1;
+    if (!(f = open_memstream(&text, &len)))
+        return snprintf(err, errlen, "plots: out of memory"), -1;
+    fprintf(f, "# t_s kv_occupancy_fraction\n");
+    for (int i = 0; i < r->nkv; i++)
+        fprintf(f, "%.9g %.6g\n", r->kv_t[i], r->kv_frac[i]);
+    if (flush_file(f, &text, &len, dir, "kv_occupancy.dat", err, errlen) != 0)
+        return -1;
+    if (!(f = open_memstream(&text, &len)))
+        return snprintf(err, errlen, "plots: out of memory"), -1;
+    fprintf(f,
+            "# roofline simulate: %s\n"
+            "set terminal svg size 800,500 dynamic\n"
+            "set grid\nset key bottom right\n"
+            "set output 'latency_cdf.svg.tmp'\n"
+            "set title 'Latency CDF: %s'\nset xlabel 'seconds'\nset ylabel 'fraction of requests'\n"
+            "set logscale x\n"
+            "plot 'latency_cdf.dat' index 0 with lines lw 2 title 'TTFT', \\\n"
+            "     '' index 1 with lines lw 2 title 'TPOT', \\\n"
+            "     '' index 2 with lines lw 2 title 'end-to-end'\n"
+            "unset logscale x\n"
+            "set output 'kv_occupancy.svg.tmp'\n"
+            "set title 'KV cache occupancy (all decode replicas): %s'\nset xlabel 'time (s)'\n"
+            "set ylabel 'fraction of KV pages in use'\nset yrange [0:1.05]\n"
+            "plot 'kv_occupancy.dat' with lines lw 2 title 'KV occupancy'\n",
+            title, title, title);
+    if (flush_file(f, &text, &len, dir, "simulate.gp", err, errlen) != 0)
+        return -1;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        return 0;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot simulate.gp 2>/dev/null", dir);
+    if (strchr(dir, '\'') || system(cmd) != 0) {
+        snprintf(err, errlen, "%s/simulate.gp: gnuplot failed", dir);
+        return -1;
+    }
+    const char *svg[2] = {"latency_cdf.svg", "kv_occupancy.svg"};
+    for (int k = 0; k < 2; k++) {
+        char from[1120], to[1100];
+        snprintf(to, sizeof to, "%s/%s", dir, svg[k]);
+        snprintf(from, sizeof from, "%s.tmp", to);
+        if (rename(from, to) != 0) {
+            snprintf(err, errlen, "%s: %s", to, strerror(errno));
+            return -1;
+        }
+    }
+    *plotted = 1;
+    return 0;
+}

@@ -1,0 +1,259 @@
+/* serve.h — discrete-event serving simulator.
+ *
+ * Owns: request workloads (Poisson / gamma-bursty arrivals at a QPS or a
+ * trace CSV; fixed, uniform or lognormal lengths), the seeded PRNG, the
+ * scheduling policies of seed 000 section 4 "Designing an Effective
+ * Inference Engine" (static batching, interleaved prefill at B=1,
+ * continuous batching, chunked prefill, disaggregated prefill/decode pools
+ * with the KV transfer over the network), replicas behind a router, KV
+ * capacity in pages with preemption (recompute or swap to host), prefix
+ * caching (LRU in HBM and host tiers), speculative decoding, and the metrics
+ * (TTFT, TPOT, end-to-end latency percentiles, throughput, goodput, KV
+ * occupancy over time).
+ *
+ * Uses spec, step (formula (1)), arch, memory.  Every step's time comes from
+ * an rl_step_cost (a function pointer + ctx), so the cost model can be the
+ * analytic one here or an operator-list one.  SI units: seconds, bytes,
+ * tokens.
+ *
+ * Engine model (one replica = `chips` chips holding one copy of the model):
+ * a step processes `prefill_tokens` new prompt tokens (after a cached prefix)
+ * and one token for each of `decode_batch` decoding sequences; a prefill that
+ * completes emits the request's first token at the step's end (TTFT); each
+ * decode step emits one more token per sequence (or (1 - a^(g+1))/(1 - a)
+ * expected tokens with speculative decoding, seed 000 Appendix D and
+ * Leviathan et al. arXiv:2211.17192 eq. (1)). */
+#ifndef RL_SERVE_H
+#define RL_SERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "spec.h"
+#include "step.h"
+
+/* ---- step cost ------------------------------------------------------- */
+
+/* Time in seconds of one engine step on one replica: `prefill_tokens` new
+ * prompt tokens (T, all prefills of the step together) each attending to
+ * `prefill_context` tokens on average (its cached prefix, earlier chunks and
+ * the causal half of its own chunk), and `decode_batch` sequences (B)
+ * generating one token each at a mean context of `decode_context` tokens
+ * (S).  Must return > 0 when any work is given. */
+typedef struct {
+    double (*time)(void *ctx, double prefill_tokens, double prefill_context, double decode_batch,
+                   double decode_context);
+    void *ctx;
+} rl_step_cost;
+
+/* Context of the analytic cost below. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    long long chips;
+    rl_precision p;
+} rl_analytic_cost;
+
+/* PROVISIONAL (replaced by the operator list's mixed step once ops.c lands):
+ * decode terms from formula (1) (rl_step_decode at the step's batch and
+ * context) plus the prefill tokens' matmul FLOPs 2 * P_active * T and their
+ * attention FLOPs (T * rl_arch_attention_flops_per_token(prefill_context)) on the
+ * compute side of the max, and their KV writes T * kv on the memory side:
+ *   t = B S kv / BW + T kv / BW + max((2 P_active (B + T) + A_T) / FLOPs, P_bytes / BW)
+ * (seed 000 section 1 formula (1); prefill is compute-bound at large T,
+ * section 1 "prefill").  Ideal mode: peak FLOP/s and bandwidth, TP
+ * collectives not counted.  ctx is an rl_analytic_cost. */
+double rl_serve_analytic_time(void *ctx, double prefill_tokens, double prefill_context,
+                              double decode_batch, double decode_context);
+
+/* ---- PRNG and distributions ---------------------------------------- */
+
+/* xoshiro256** (Blackman & Vigna, https://prng.di.unimi.it/), state seeded
+ * by splitmix64 from one 64-bit seed: the same seed gives the same
+ * workload on every platform. */
+typedef struct {
+    uint64_t s[4];
+} rl_rng;
+
+void rl_rng_seed(rl_rng *r, uint64_t seed);
+uint64_t rl_rng_next(rl_rng *r);
+double rl_rng_uniform(rl_rng *r); /* in (0, 1): 53 random bits, never 0 */
+
+typedef enum { RL_DIST_FIXED, RL_DIST_UNIFORM, RL_DIST_LOGNORMAL, RL_DIST_TRACE } rl_dist_kind;
+
+/* A token-length distribution.  Syntax (rl_dist_parse):
+ *   "2000"                 fixed 2000 tokens
+ *   "uniform:100:4000"     integer uniform in [100, 4000]
+ *   "lognormal:MEAN:SIGMA" lognormal with that MEAN (tokens) and log-space
+ *                          SIGMA: mu = ln(MEAN) - SIGMA^2/2; rounded, >= 1
+ *   "trace"                lengths from the trace file */
+typedef struct {
+    rl_dist_kind kind;
+    double a, b; /* fixed: a; uniform: [a, b]; lognormal: mean a, sigma b */
+} rl_dist;
+
+/* Returns 0, or -1 with err "FIELD: reason" (field names the flag). */
+int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen);
+/* A sample >= 1 (tokens); trace distributions are not sampled here. */
+int rl_dist_sample(const rl_dist *d, rl_rng *r);
+/* The distribution's mean in tokens. */
+double rl_dist_mean(const rl_dist *d);
+
+/* ---- workload ------------------------------------------------------- */
+
+typedef struct {
+    double arrival; /* seconds from the start */
+    int prompt;     /* P: prompt tokens */
+    int output;     /* G: output tokens (the first comes from prefill) */
+    int prefix_id;  /* shared-prefix id, -1 for none */
+    int prefix_len; /* tokens of the prompt that are the shared prefix */
+} rl_request;
+
+typedef enum { RL_ARRIVAL_POISSON, RL_ARRIVAL_GAMMA } rl_arrival_kind;
+
+typedef struct {
+    long long n;          /* requests */
+    double qps;           /* mean arrival rate, requests/s */
+    rl_arrival_kind arrival;
+    double burst_cv;      /* gamma: coefficient of variation of inter-arrival times (>1 burstier) */
+    rl_dist prompt, output;
+    int prefixes;         /* synthetic shared prefixes: ids drawn uniformly in [0, prefixes) */
+    int prefix_len;       /* their length (tokens, capped at the prompt) */
+    uint64_t seed;
+} rl_workload;
+
+/* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
+int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
+
+/* Read a trace CSV: one request per line, "arrival_s,prompt_tokens,
+ * output_tokens[,prefix_id[,prefix_tokens]]"; an optional header line whose
+ * first field is not a number; '#' comments and blank lines skipped.
+ * prefix_tokens defaults to `default_prefix_len` (an error when that is 0
+ * and a prefix id is given).  Arrivals must be non-decreasing.  Returns the
+ * number of requests (>= 1) in *out (malloc'd), or -1 with err
+ * "FILE:LINE: field 'F': reason". */
+long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
+                        size_t errlen);
+
+/* ---- simulator ------------------------------------------------------ */
+
+typedef enum {
+    RL_POLICY_STATIC,      /* batch-switching: prefill a batch, decode it to the end */
+    RL_POLICY_INTERLEAVED, /* prefill at B=1 pausing decode whenever a slot is free */
+    RL_POLICY_CONTINUOUS,  /* whole prompts joined to decode steps (max seqs, max tokens) */
+    RL_POLICY_CHUNKED,     /* prompts split to fill a token budget per step */
+    RL_POLICY_DISAGG,      /* prefill pool -> KV over the network -> decode pool */
+    RL_POLICY_COUNT
+} rl_policy;
+
+typedef enum { RL_ROUTE_ROUND_ROBIN, RL_ROUTE_LEAST_OUTSTANDING } rl_route;
+typedef enum { RL_PREEMPT_RECOMPUTE, RL_PREEMPT_SWAP } rl_preempt;
+
+int rl_policy_parse(const char *s, rl_policy *out);
+const char *rl_policy_name(rl_policy p);
+
+typedef struct {
+    rl_policy policy;
+    int replicas;           /* independent replicas (disagg: decode replicas) */
+    int prefill_replicas;   /* disagg: prefill replicas */
+    rl_route route;
+    int max_seqs;           /* sequences decoding at once per replica */
+    long long max_tokens;   /* continuous: tokens per step; chunked: the chunk budget */
+    int page_tokens;        /* KV page size, tokens */
+    double kv_capacity_tokens; /* KV tokens one replica holds (HBM after weights), > 0 */
+    rl_preempt preempt;
+    double kv_bytes_per_token; /* for swap, prefix-cache and disagg transfer times */
+    double host_bw;         /* bytes/s per replica to host memory (all its chips) */
+    double net_bw;          /* bytes/s per replica over the scale-out network */
+    double net_latency;     /* seconds */
+    /* prefix cache (0 disables): tokens of prefix KV per replica per tier */
+    double prefix_hbm_tokens, prefix_host_tokens;
+    /* speculative decoding (gamma 0 disables) */
+    int spec_gamma;         /* draft tokens per verify step */
+    double spec_alpha;      /* acceptance rate in [0, 1) */
+    double spec_draft_frac; /* one draft step's time / one target decode step's time */
+    /* SLOs for goodput (seconds; 0 = none) */
+    double slo_ttft, slo_tpot;
+    int kv_samples;         /* points in the KV occupancy timeline (0: none) */
+    int keep_requests;      /* keep per-request latencies in the result */
+} rl_serve_config;
+
+/* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,
+ * max_tokens 8192, 16-token pages, recompute, 200 timeline samples. */
+rl_serve_config rl_serve_config_default(void);
+
+/* KV tokens one replica of `chips` chips holds after the weights:
+ * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
+ * less when the weights do not fit (seed 000 section 1 "What about memory?",
+ * section 5 problem 2).  `reserve` is the HBM fraction kept for activations
+ * and workspace (e.g. 0.1). */
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                            double reserve);
+
+typedef struct {
+    double p50, p90, p99, mean, max;
+} rl_pcts;
+
+typedef struct {
+    long long requests, completed;
+    double duration_s;      /* first arrival to last completion */
+    rl_pcts ttft, tpot, e2e; /* seconds; TPOT over requests with >= 2 output tokens */
+    double req_per_s, out_tokens_per_s, total_tokens_per_s;
+    double goodput_req_per_s; /* completed within both SLOs, per second */
+    double slo_attainment;    /* fraction of requests within both SLOs */
+    double utilization;       /* busy time / (replicas * duration) */
+    double mean_in_system;    /* time-average of requests in the system (Little's L) */
+    double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
+    double mean_decode_context;
+    double mean_decode_step_s;
+    long long steps, decode_steps;
+    double kv_freed_tokens;   /* KV tokens released by completed sequences */
+    long long preemptions;
+    double prefix_hit_rate;   /* requests with a prefix whose KV was cached (HBM or host) */
+    double prefill_tokens_saved, prefill_tokens_done;
+    double kv_peak_frac;
+    double spec_tokens_per_step; /* expected tokens per verify step; 1 without speculation */
+    int nkv;
+    double *kv_t, *kv_frac;   /* KV occupancy timeline (all replicas), nkv points */
+    double *ttft_s, *tpot_s, *e2e_s; /* per request, sorted ascending (keep_requests) */
+} rl_serve_result;
+
+/* Simulate the requests (sorted by arrival) on cfg's replicas with each
+ * step timed by `prefill_cost` (prefill replicas under disagg) and
+ * `decode_cost` (every other step).  Returns 0, or -1 with err naming the
+ * config field.  Free with rl_serve_result_free. */
+int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
+                 const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                 rl_serve_result *out, char *err, size_t errlen);
+
+void rl_serve_result_free(rl_serve_result *r);
+
+/* Expected tokens per verify step with acceptance rate a and g draft
+ * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */
+double rl_spec_tokens_per_step(double alpha, int gamma);
+
+
+/* ---- output ----------------------------------------------------------- */
+
+/* The result as JSON (keys are a contract; SI units): policy, requests,
+ * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
+ * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
+ * goodput_req_per_s, slo_attainment, utilization, mean_in_system,
+ * mean_decode_batch, mean_decode_context, mean_decode_step_s, steps,
+ * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,
+ * kv_peak_frac, spec_tokens_per_step, and "kv_timeline": [{t_s, kv_frac}].
+ * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
+cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips);
+
+/* Write gnuplot figures of a result kept with keep_requests into directory
+ * `dir` (created if missing): latency_cdf.dat (TTFT, TPOT, E2E quantiles,
+ * <= 500 points each, gnuplot index 0..2), kv_occupancy.dat, simulate.gp,
+ * and, when gnuplot is on PATH, latency_cdf.svg and kv_occupancy.svg.
+ * Every file is written atomically.  Returns 0, or -1 with err set; sets
+ * *plotted to 1 when gnuplot ran. */
+int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
+                         char *err, size_t errlen);
+
+#endif
