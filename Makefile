@@ -19,7 +19,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan demo deps help clean install
+.PHONY: all test test-asan demo deps help clean install bench
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -52,6 +52,14 @@ test-asan:
 demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
 
+# Speed figures (never timed tests): simulated requests/s of the serving simulator.
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+
+bench: $(BUILD)/bench/bench_serve
+	ROOFLINE_DATA=$(CURDIR) $(BUILD)/bench/bench_serve
+
 # Debian packages the project needs (run as root; CI calls this).
 DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config
 deps:
@@ -73,6 +81,7 @@ help:
 	@echo "make test       build and run the cmocka suite (exit non-zero on failure)"
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
+	@echo "make bench      speed figures: simulated requests/s of the serving simulator"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"

@@ -546,7 +546,7 @@ static int cmd_simulate(cli_opts *o)
         return RL_EXIT_INPUT;
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
-    rl_analytic_cost ac = {&m, &h, o->chips, o->prec};
+    rl_analytic_cost ac = rl_analytic_cost_make(&m, &h, o->chips, o->prec);
     rl_step_cost cost = {rl_serve_analytic_time, &ac};
     rl_serve_result r;
     int rc = rl_serve_run(req, n, &c, &cost, &cost, &r, err, sizeof err);

@@ -22,26 +22,38 @@
 
 /* ---- analytic step cost (provisional) -------------------------------- */
 
+rl_analytic_cost rl_analytic_cost_make(const rl_model *m, const rl_hw *h, long long chips,
+                                       rl_precision p)
+{
+    return (rl_analytic_cost){.m = m, .h = h, .chips = chips, .p = p};
+}
+
 double rl_serve_analytic_time(void *ctx, double prefill_tokens, double prefill_context,
                               double decode_batch, double decode_context)
 {
-    const rl_analytic_cost *c = ctx;
-    long long B = (long long)ceil(decode_batch);
-    long long S = decode_context < 1 ? 1 : (long long)ceil(decode_context);
-    /* Formula (1) at the step's decode batch: its KV, weight and compute terms. */
-    rl_step d = rl_step_decode(c->m, c->h, c->chips, B, S, c->p);
-    if (decode_batch <= 0)
-        d.kv_load_s = d.compute_s = 0;
-    if (prefill_tokens <= 0)
-        return decode_batch <= 0 ? 0 : d.step_s;
-    double bw = (double)c->chips * c->h->hbm_bw;
-    double peak = (double)c->chips * rl_hw_peak(c->h, c->p.compute);
-    double T = prefill_tokens;
-    double flops = T * (rl_arch_flops_per_token(c->m) +
-                        rl_arch_attention_flops_per_token(c->m, prefill_context));
-    double kv_write = T * rl_arch_kv_bytes_per_token(c->m, c->p.kv) / bw;
-    double compute = d.compute_s + flops / peak;
-    return d.kv_load_s + kv_write + (compute > d.weight_load_s ? compute : d.weight_load_s);
+    rl_analytic_cost *c = ctx;
+    double B = decode_batch > 0 ? decode_batch : 0, T = prefill_tokens > 0 ? prefill_tokens : 0;
+    double S = decode_context < 1 ? 1 : decode_context;
+    if (!c->ready || (c->m->experts > 0 && !c->m->abstract)) {
+        /* Formula (1)'s terms: linear in B * S (KV) and B (compute); the
+         * weight term is constant for dense models (MoE: re-evaluated each
+         * step, the experts read depend on B). */
+        rl_step d = rl_step_decode(c->m, c->h, c->chips, B > 0 ? (long long)ceil(B) : 1, 1, c->p);
+        double b1 = B > 0 ? ceil(B) : 1;
+        double bw = (double)c->chips * c->h->hbm_bw;
+        double peak = (double)c->chips * rl_hw_peak(c->h, c->p.compute);
+        c->kv_s = d.kv_load_s / b1;
+        c->weight_s = d.weight_load_s;
+        c->compute_s = d.compute_s / b1;
+        c->prefill_s = rl_arch_flops_per_token(c->m) / peak;
+        c->attn_s = rl_arch_attention_flops_per_token(c->m, 1) / peak;
+        c->kv_write_s = rl_arch_kv_bytes_per_token(c->m, c->p.kv) / bw;
+        c->ready = 1;
+    }
+    if (B == 0 && T == 0)
+        return 0;
+    double compute = B * c->compute_s + T * (c->prefill_s + c->attn_s * prefill_context);
+    return B * S * c->kv_s + T * c->kv_write_s + (compute > c->weight_s ? compute : c->weight_s);
 }
 
 /* ---- PRNG and distributions ------------------------------------------ */
@@ -432,7 +444,7 @@ typedef struct {
     int nprefix, rr[2];
     double extra_s; /* host-link time of the step being composed */
     /* statistics */
-    double busy_s, area, tlast, nsys, sum_b, sum_ctx, sum_dstep, freed, hits, lookups;
+    double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak;
     long long steps, dsteps, preempt, completed;
     double *ttft, *tpot, *e2e;
@@ -842,6 +854,7 @@ static void start_step(sim *S, int ri, double now)
         S->sum_b += B;
         S->sum_ctx += Sctx;
         S->sum_dstep += t;
+        S->sum_bt += B * t;
     }
     S->busy_s += t;
     r->busy = 1;
@@ -910,28 +923,65 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sort the finite values to the front; fill percentiles; returns their count. */
-static long long pcts(double *v, long long n, rl_pcts *p)
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
+ * (Hoare's quickselect, median-of-three pivot): O(n) on average. */
+static void select_kth(double *v, long long n, long long k)
+{
+    long long lo = 0, hi = n - 1;
+    while (hi > lo) {
+        long long mid = lo + (hi - lo) / 2;
+        double a = v[lo], b = v[mid], c = v[hi];
+        double piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        long long i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < piv)
+                i++;
+            while (v[j] > piv)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+/* Move the finite values to the front and fill the percentiles (nearest
+ * rank: the ceil(q m)-th smallest); `sorted` sorts them fully (for CDFs),
+ * else selection keeps it O(m).  Returns their count m. */
+static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
 {
     long long m = 0;
     double sum = 0;
+    memset(p, 0, sizeof *p);
     for (long long i = 0; i < n; i++)
         if (isfinite(v[i])) {
             sum += v[i];
+            p->max = m == 0 || v[i] > p->max ? v[i] : p->max;
             v[m++] = v[i];
         }
-    memset(p, 0, sizeof *p);
     if (m == 0)
         return 0;
-    qsort(v, (size_t)m, sizeof *v, cmp_double);
-    /* nearest-rank percentile: the ceil(q m)-th smallest */
-    double q[3] = {0.5, 0.9, 0.99}, *o[3] = {&p->p50, &p->p90, &p->p99};
+    if (sorted)
+        qsort(v, (size_t)m, sizeof *v, cmp_double);
+    double q[3] = {0.99, 0.9, 0.5}, *o[3] = {&p->p99, &p->p90, &p->p50};
+    long long hi = m;
     for (int j = 0; j < 3; j++) {
         long long k = (long long)ceil(q[j] * (double)m);
-        *o[j] = v[(k < 1 ? 1 : k) - 1];
+        k = (k < 1 ? 1 : k) - 1;
+        if (!sorted)
+            select_kth(v, hi, k);
+        *o[j] = v[k];
+        hi = k + 1;
     }
     p->mean = sum / (double)m;
-    p->max = v[m - 1];
     return m;
 }
 
@@ -1105,6 +1155,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     out->kv_freed_tokens = S.freed;
     out->spec_tokens_per_step = S.E;
     out->mean_decode_batch = S.dsteps ? S.sum_b / (double)S.dsteps : 0;
+    out->mean_decode_batch_time = S.sum_dstep > 0 ? S.sum_bt / S.sum_dstep : 0;
     out->mean_decode_context = S.dsteps ? S.sum_ctx / (double)S.dsteps : 0;
     out->mean_decode_step_s = S.dsteps ? S.sum_dstep / (double)S.dsteps : 0;
     out->prefix_hit_rate = S.lookups > 0 ? S.hits / S.lookups : 0;
@@ -1128,9 +1179,9 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         out->mean_in_system = S.area / dur;
     }
     out->slo_attainment = (double)good / (double)n;
-    pcts(out->ttft_s, n, &out->ttft);
-    pcts(out->tpot_s, n, &out->tpot);
-    pcts(out->e2e_s, n, &out->e2e);
+    pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     if (!c->keep_requests) {
         free(out->ttft_s);
         free(out->tpot_s);
@@ -1185,6 +1236,7 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
     cJSON_AddNumberToObject(o, "utilization", r->utilization);
     cJSON_AddNumberToObject(o, "mean_in_system", r->mean_in_system);
     cJSON_AddNumberToObject(o, "mean_decode_batch", r->mean_decode_batch);
+    cJSON_AddNumberToObject(o, "mean_decode_batch_time", r->mean_decode_batch_time);
     cJSON_AddNumberToObject(o, "mean_decode_context", r->mean_decode_context);
     cJSON_AddNumberToObject(o, "mean_decode_step_s", r->mean_decode_step_s);
     cJSON_AddNumberToObject(o, "steps", (double)r->steps);

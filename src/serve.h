@@ -48,13 +48,21 @@ typedef struct {
     void *ctx;
 } rl_step_cost;
 
-/* Context of the analytic cost below. */
+/* Context of the analytic cost below: set the first four fields, zero the
+ * rest (the cost caches the per-token terms of formula (1) there). */
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
     long long chips;
     rl_precision p;
+    int ready;                       /* cache filled */
+    double kv_s, weight_s, compute_s; /* formula (1) at B = S = 1 */
+    double prefill_s, attn_s, kv_write_s; /* per prefill token; attention per context token */
 } rl_analytic_cost;
+
+/* An rl_analytic_cost for `chips` chips of h holding one copy of m. */
+rl_analytic_cost rl_analytic_cost_make(const rl_model *m, const rl_hw *h, long long chips,
+                                       rl_precision p);
 
 /* PROVISIONAL (replaced by the operator list's mixed step once ops.c lands):
  * decode terms from formula (1) (rl_step_decode at the step's batch and
@@ -206,6 +214,7 @@ typedef struct {
     double utilization;       /* busy time / (replicas * duration) */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
+    double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */
     double mean_decode_context;
     double mean_decode_step_s;
     long long steps, decode_steps;
@@ -241,7 +250,7 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
  * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
  * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
  * goodput_req_per_s, slo_attainment, utilization, mean_in_system,
- * mean_decode_batch, mean_decode_context, mean_decode_step_s, steps,
+ * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
  * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,
  * kv_peak_frac, spec_tokens_per_step, and "kv_timeline": [{t_s, kv_frac}].
  * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
