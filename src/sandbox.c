@@ -49,7 +49,8 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     sandbox_state *s = state_of(L);
     s->executed += HOOK_EVERY;
     if (s->executed > s->lim.instructions)
-        luaL_error(L, "instruction budget of %ld exceeded (endless loop?)", s->lim.instructions);
+        luaL_error(L, "instruction budget of %I exceeded (endless loop?)",
+                   (lua_Integer)s->lim.instructions);
 }
 
 static int undefined_global(lua_State *L)
@@ -160,14 +161,20 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
     char chunkname[1024];
     snprintf(chunkname, sizeof chunkname, "@%s", path);
     lua_pushcfunction(L, traceback);
-    int rc = luaL_loadbufferx(L, src, len, chunkname, "t");
+    int loaded = luaL_loadbufferx(L, src, len, chunkname, "t");
     free(src);
+    int rc = loaded;
     if (rc == LUA_OK) {
         rl_sandbox_reset_budget(L);
         rc = lua_pcall(L, 0, nresults, top + 1);
     }
     if (rc != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
+        if (loaded != LUA_OK && loaded != LUA_ERRMEM) {
+            snprintf(err, errlen, "%s: syntax error: %s", path, msg ? msg : "?");
+            lua_settop(L, top);
+            return -1;
+        }
         /* load errors already carry the chunk name; runtime ones carry file:line */
         if (msg && strstr(msg, path) == msg)
             snprintf(err, errlen, "%s", msg);

@@ -254,7 +254,9 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
 static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
 {
     const field *F = MODEL_FIELDS;
-    m->abstract = present[find_field(F, "params") - F];
+    /* 'params' without 'layers' makes an abstract model; with both, the
+     * abstract-only check below names 'params' as the stray field */
+    m->abstract = present[find_field(F, "params") - F] && !present[find_field(F, "layers") - F];
     for (const field *f = F; f->name; f++) {
         int have = present[f - F];
         int need = m->abstract ? (f->flags & ABS_REQ) : (f->flags & REQ);

@@ -81,4 +81,22 @@ static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* Run `RL_BIN args` through the shell with stderr merged into stdout;
+ * the output goes to `out` (truncated to n - 1 bytes).  Returns the exit
+ * status, or 128 + signal when the CLI was killed by one. */
+static inline int run_cli(const char *args, char *out, size_t n)
+{
+    char cmd[4096];
+    use_source_tree();
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", RL_BIN, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = '\0';
+    while (fgetc(p) != EOF) /* drain */
+        ;
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 #endif

@@ -1,0 +1,160 @@
+/* test_cli.c — bin/roofline end to end: JSON contract keys, formats,
+ * overrides, exit codes and error messages. */
+#include "testutil.h"
+
+#include <cjson/cJSON.h>
+
+static char out[1 << 16];
+
+static cJSON *run_json(const char *args)
+{
+    int rc = run_cli(args, out, sizeof out);
+    if (rc != 0)
+        fail_msg("roofline %s exited %d: %s", args, rc, out);
+    cJSON *j = cJSON_Parse(out);
+    if (!j)
+        fail_msg("roofline %s printed no JSON: %s", args, out);
+    return j;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v))
+        fail_msg("missing number '%s'", key);
+    return v->valuedouble;
+}
+
+/* info: the contract keys; LLaMA-2-13B's exact count. */
+static void info_json(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("info --model llama2-13b --format json");
+    assert_true(num(j, "params_total") == 13015864320.0);
+    assert_true(num(j, "params_active") == 13015864320.0);
+    assert_true(num(j, "kv_bytes_per_token") == 819200.0);
+    assert_true(num(j, "flops_per_token") > 2 * 12.8e9);
+    cJSON_Delete(j);
+    j = run_json("info --model scaling-book-18b --kv int8 --format json");
+    assert_true(num(j, "kv_bytes_per_token") == 262144.0); /* worked problem 1 */
+    cJSON_Delete(j);
+}
+
+/* step: contract keys of the result and of every row; the chapter's B = 1
+ * figure (4.98 ms, seed 000 section 1) through --set overrides. */
+static void step_json(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("step --model llama2-13b --hw tpu-v5e --chips 8 --batch 1,8,16 "
+                        "--context 8192 --set hw.hbm_bw=8.2e11 --set model.max_context=8192 "
+                        "--format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    assert_rel(num(j, "b_crit"), 240, 0.01);
+    assert_true(num(j, "max_batch") == 15);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 3);
+    static const char *keys[] = {"batch",       "context",      "step_s",      "tokens_per_s",
+                                 "tokens_per_s_per_chip",       "weight_bytes", "kv_bytes",
+                                 "total_bytes", "fits",         "bound"};
+    for (const cJSON *r = rows->child; r; r = r->next)
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (!cJSON_GetObjectItem(r, keys[k]))
+                fail_msg("row lacks '%s'", keys[k]);
+    assert_rel(num(rows->child, "step_s"), 4.98e-3, 0.01);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(rows->child, "fits")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 2), "fits")));
+    cJSON_Delete(j);
+}
+
+static void csv_and_table(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,2 --context 1024 "
+                             "--format csv",
+                             out, sizeof out),
+                     0);
+    assert_non_null(strstr(out, "batch,context,step_s,tokens_per_s,"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024", out, sizeof out), 0);
+    assert_non_null(strstr(out, "step_ms"));
+    assert_int_equal(run_cli("step --help", out, sizeof out), 0);
+    assert_non_null(strstr(out, "usage: roofline step"));
+}
+
+/* --output writes the file atomically; nothing on stdout. */
+static void output_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rl_cli_XXXXXX.json";
+    int fd = mkstemps(path, 5);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "info --model llama3-8b --format json --output %s", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_string_equal(out, "");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    unlink(path);
+    assert_non_null(strstr(out, "\"params_total\""));
+}
+
+/* Bad input: exit 2, a message naming the file/field/reason, no result. */
+static void bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *fragment;
+    } cases[] = {
+        {"step --model llama3-8b --hw tpu-v5e --context 9000", "max_context"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --batch 0", "--batch"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --batch 1,,2", "--batch"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --weights int3", "unknown dtype 'int3'"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --compute fp8", "flops.fp8"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --set model.kv_heads=5",
+         "field 'kv_heads': 5 does not divide heads (32)"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --set model.kv_head=8",
+         "field 'kv_head': unknown model field"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --set hw.hbm_bw=-1",
+         "field 'hbm_bw': must be > 0"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --set gpu.x=1", "prefix"},
+        {"step --model nosuch --hw tpu-v5e --context 100", "unknown model 'nosuch'"},
+        {"step --model llama3-8b --hw tpu-v5e", "--context S is required"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --chips 0", "--chips"},
+        {"step --model llama3-8b --hw tpu-v5e --context 100 --bogus", "unknown option"},
+        {"info --model llama3-8b --format xml", "--format"},
+        {"info --model /nonexistent/m.lua", "cannot read"},
+        {"frobnicate", "unknown command"},
+        {"run /nonexistent.lua", "cannot read"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc = run_cli(cases[i].args, out, sizeof out);
+        if (rc != 2)
+            fail_msg("roofline %s: exit %d, expected 2 (%s)", cases[i].args, rc, out);
+        if (!strstr(out, cases[i].fragment))
+            fail_msg("roofline %s: \"%s\" lacks \"%s\"", cases[i].args, out, cases[i].fragment);
+        if (strstr(out, "nan") || strstr(out, "\"rows\""))
+            fail_msg("roofline %s printed a result: %s", cases[i].args, out);
+    }
+}
+
+/* The demo scenario prints both chapter tables. */
+static void demo_scenario(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/scaling_book_llama2_13b.lua", out, sizeof out), 0);
+    assert_non_null(strstr(out, "MHA (K = 40)"));
+    assert_non_null(strstr(out, "GQA (K = 8"));
+    assert_non_null(strstr(out, "   240       1610.6       1636.6       249.49"));
+    assert_non_null(strstr(out, "NO (out of HBM)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
+        cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,105 @@
+/* test_lua_api.c — the `roofline` Lua module: same numbers as the C core,
+ * argument errors, format round trip. */
+#include "testutil.h"
+
+#include <lauxlib.h>
+
+#include "lua_api.h"
+#include "sandbox.h"
+
+static lua_State *L;
+
+static int setup(void **state)
+{
+    (void)state;
+    use_source_tree();
+    L = rl_sandbox_new(&RL_SCENARIO_LIMITS);
+    rl_lua_open(L);
+    return L ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rl_sandbox_close(L);
+    return 0;
+}
+
+/* Run a chunk; returns 0 or -1 and leaves the message in err. */
+static int run(const char *code, char *err, size_t n)
+{
+    rl_sandbox_reset_budget(L);
+    if (luaL_loadstring(L, code) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
+        snprintf(err, n, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return -1;
+    }
+    return 0;
+}
+
+static double run_number(const char *code)
+{
+    char err[1024];
+    if (run(code, err, sizeof err) != 0)
+        fail_msg("%s: %s", code, err);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* The chapter's B = 240 MHA figure, 249.09 ms (seed 000 section 1, 1%). */
+static void step_from_lua(void **state)
+{
+    (void)state;
+    double ms = run_number(
+        "local r = roofline.step{ model = roofline.model('llama2-13b', { max_context = 8192 }),"
+        " hw = roofline.hw('tpu-v5e', { hbm_bw = 8.2e11 }), chips = 8, batch = { 1, 240 },"
+        " context = 8192 } return r.rows[2].step_s * 1e3");
+    assert_rel(ms, 249.09, 0.01);
+    assert_true(run_number("return roofline.info('llama2-13b').params_total") == 13015864320.0);
+    assert_true(run_number("return roofline.info('scaling-book-18b', { kv = 'int8' })"
+                           ".kv_bytes_per_token") == 262144.0);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    char err[1024];
+    assert_int_equal(run("return roofline.model('llama2-13b', { kv_heads = 7 })", err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_heads"));
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e' }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "context"));
+    assert_int_equal(run("return roofline.info('llama3-8b', { weights = 'int3' })", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown dtype"));
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', context = 10,"
+                         " batch = { 1, -2 } }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "batch"));
+}
+
+/* format keeps the column order of step rows and SI units in CSV. */
+static void format_round_trip(void **state)
+{
+    (void)state;
+    char err[1024];
+    assert_int_equal(run("return roofline.format(roofline.step{ model = 'llama3-8b', hw = 'h100-sxm',"
+                         " context = 1024, batch = { 1, 4 } }, 'csv')",
+                         err, sizeof err),
+                     0);
+    const char *csv = lua_tostring(L, -1);
+    assert_non_null(strstr(csv, "batch,context,step_s,tokens_per_s,tokens_per_s_per_chip,"));
+    lua_pop(L, 1);
+    assert_int_equal(run("return roofline.format({ a = 0/0 }, 'json')", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not finite"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(format_round_trip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

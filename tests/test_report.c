@@ -1,0 +1,109 @@
+/* test_report.c — table / CSV / JSON rendering and atomic writes. */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include "report.h"
+
+static cJSON *sample(void)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "mode", "ideal");
+    cJSON_AddNumberToObject(o, "b_crit", 240.5);
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    for (int b = 1; b <= 2; b++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, "batch", b);
+        cJSON_AddNumberToObject(r, "step_s", 0.004991 * b);
+        cJSON_AddNumberToObject(r, "kv_bytes", 6.711e9 * b);
+        cJSON_AddStringToObject(r, "bound", "memory, mostly");
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+static void formats(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = sample();
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_non_null(strstr(t, "step_ms")); /* _s shown in ms */
+    assert_non_null(strstr(t, "4.991"));
+    assert_non_null(strstr(t, "kv_GB")); /* _bytes shown in GB (1e9) */
+    assert_non_null(strstr(t, "6.711"));
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_non_null(strstr(c, "batch,step_s,kv_bytes,bound\n"));
+    assert_non_null(strstr(c, "1,0.004991,6711000000,\"memory, mostly\"\n")); /* SI, quoted */
+    free(c);
+    char *j = rl_report_render(o, RL_FMT_JSON, err, sizeof err);
+    cJSON *back = cJSON_Parse(j);
+    assert_non_null(back);
+    assert_true(cJSON_GetObjectItem(back, "b_crit")->valuedouble == 240.5);
+    cJSON_Delete(back);
+    free(j);
+    cJSON_Delete(o);
+    rl_format f;
+    assert_int_equal(rl_format_parse("csv", &f), 0);
+    assert_int_equal(f, RL_FMT_CSV);
+    assert_int_equal(rl_format_parse("xml", &f), -1);
+}
+
+/* A NaN or infinity is a bug, never output. */
+static void refuses_nonfinite(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = sample();
+    cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 1);
+    cJSON_ReplaceItemInObject(row, "step_s", cJSON_CreateNumber(NAN));
+    for (int f = 0; f < 3; f++) {
+        assert_null(rl_report_render(o, (rl_format)f, err, sizeof err));
+        assert_non_null(strstr(err, "step_s"));
+    }
+    cJSON_Delete(o);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* Writes land whole under the final name; failures leave nothing. */
+static void atomic_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_report_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    assert_int_equal(rl_write_atomic(path, "a,b\n", 4, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 4);
+    assert_int_equal(count_entries(dir), 1); /* no temporary left */
+    char bad[160];
+    snprintf(bad, sizeof bad, "%s/missing-dir/out.csv", dir);
+    assert_int_equal(rl_write_atomic(bad, "x", 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "missing-dir"));
+    assert_int_equal(count_entries(dir), 1);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(formats),
+        cmocka_unit_test(refuses_nonfinite),
+        cmocka_unit_test(atomic_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

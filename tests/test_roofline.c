@@ -1,0 +1,55 @@
+/* test_roofline.c — op roofline and B_crit (seed 000 section 1, "Linear
+ * operations: what bottlenecks us?"). */
+#include "testutil.h"
+
+#include "roofline.h"
+
+/* B_crit = peak * bytes(weight) / (2 * bw).  Sources:
+ * - v5e bf16: 1.97e14 / 8.2e11 = 240 (seed 000 section 1); the preset's
+ *   8.19e11 B/s gives 240.5, within 1%.
+ * - int8 weights, bf16 compute: 120; int8 x int8 (3.94e14): 240 (same section).
+ * - H100 SXM bf16: 9.89e14 / 3.35e12 = 295 (datasheet figures; the book
+ *   says "about 280" from rounder numbers — the datasheet wins). */
+static void b_crit_values(void **state)
+{
+    (void)state;
+    rl_hw v5e = load_hw("tpu-v5e", NULL, 0);
+    rl_hw h100 = load_hw("h100-sxm", NULL, 0);
+    assert_rel(rl_b_crit(&v5e, RL_BF16, RL_BF16), 240, 0.01);
+    assert_rel(rl_b_crit(&v5e, RL_INT8, RL_BF16), 120, 0.01);
+    assert_rel(rl_b_crit(&v5e, RL_INT8, RL_INT8), 240, 0.01);
+    assert_rel(rl_b_crit(&h100, RL_BF16, RL_BF16), 295, 0.01);
+}
+
+/* Pitfall (issue 3): H100 SXM's dense bf16 peak is 989 TFLOP/s, not the
+ * datasheet's 2:4-sparse 1979. */
+static void dense_not_sparse(void **state)
+{
+    (void)state;
+    rl_hw h100 = load_hw("h100-sxm", NULL, 0);
+    assert_rel(rl_hw_peak(&h100, RL_BF16), 989e12, 0.001);
+}
+
+/* max(FLOPs/peak, bytes/bw): 2e12 FLOPs at 1e12 FLOP/s = 2 s vs 1e9 bytes
+ * at 1e9 B/s = 1 s -> 2 s, compute-bound; and the mirror case. */
+static void roofline_time(void **state)
+{
+    (void)state;
+    rl_roofline r = rl_roofline_time(2e12, 1e9, 1e12, 1e9);
+    assert_rel(r.time_s, 2.0, 1e-12);
+    assert_int_equal(r.bound, RL_COMPUTE_BOUND);
+    r = rl_roofline_time(1e12, 3e9, 1e12, 1e9);
+    assert_rel(r.time_s, 3.0, 1e-12);
+    assert_int_equal(r.bound, RL_MEMORY_BOUND);
+    assert_string_equal(rl_bound_name(r.bound), "memory");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(b_crit_values),
+        cmocka_unit_test(dense_not_sparse),
+        cmocka_unit_test(roofline_time),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

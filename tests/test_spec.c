@@ -1,0 +1,178 @@
+/* test_spec.c — spec loading: every error class names file, field and
+ * reason; overrides; presets; the sandbox seen from a spec file. */
+#include "testutil.h"
+
+#include "arch.h"
+
+#define VALID_MODEL                                                                                \
+    "name = 't', layers = 2, d_model = 64, d_ff = 128, heads = 4, kv_heads = 2, vocab = 100"
+
+/* Load a model spec whose text is `body`; returns rl_model_load's status
+ * and leaves the message in err. */
+static int load_text(const char *body, char *err, size_t errlen, rl_model *m)
+{
+    char path[64];
+    write_temp(path, ".lua", body);
+    int rc = rl_model_load(path, NULL, 0, m, err, errlen);
+    unlink(path);
+    return rc;
+}
+
+static void expect_error(const char *body, const char *fragment)
+{
+    char err[1024] = "";
+    rl_model m;
+    if (load_text(body, err, sizeof err, &m) == 0)
+        fail_msg("expected an error containing \"%s\" for: %s", fragment, body);
+    if (!strstr(err, fragment))
+        fail_msg("error \"%s\" lacks \"%s\"", err, fragment);
+    if (!strstr(err, "/tmp/rl_test_"))
+        fail_msg("error \"%s\" does not name the file", err);
+}
+
+static void valid_spec(void **state)
+{
+    (void)state;
+    char err[1024];
+    rl_model m;
+    assert_int_equal(load_text("return { " VALID_MODEL " }", err, sizeof err, &m), 0);
+    assert_int_equal(m.head_dim, 16); /* default d_model / heads */
+    assert_int_equal(m.mlp, RL_MLP_SWIGLU);
+}
+
+static void error_classes(void **state)
+{
+    (void)state;
+    expect_error("return { " VALID_MODEL ", layer = 3 }", "field 'layer': unknown model field");
+    expect_error("return { name = 't', layers = 2, d_model = 64, d_ff = 128, heads = 4, vocab = 100 }",
+                 "field 'kv_heads': missing");
+    expect_error("return { " VALID_MODEL ", tied_embeddings = 'yes' }",
+                 "field 'tied_embeddings': expected true or false, got string");
+    expect_error("return { name = 't', layers = '2', d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'layers': expected a number, got string");
+    expect_error("return { name = 't', layers = 0, d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'layers': must be > 0");
+    expect_error("return { name = 't', layers = 2, d_model = -64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'd_model': must be > 0");
+    expect_error("return { name = 't', layers = 2.5, d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'layers': must be an integer");
+    expect_error("return { name = 't', layers = 2, d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 3, vocab = 100 }",
+                 "field 'kv_heads': 3 does not divide heads (4)");
+    expect_error("return { " VALID_MODEL ", experts = 4, top_k = 5 }",
+                 "field 'top_k': 5 exceeds experts (4)");
+    expect_error("return { " VALID_MODEL ", mlp = 'relu' }", "field 'mlp': unknown value \"relu\"");
+    expect_error("return { " VALID_MODEL ", d_ff_expert = 0/0 }", "must be a finite number");
+    expect_error("return { " VALID_MODEL ", d_ff_expert = math.huge }", "must be a finite number");
+    expect_error("return { " VALID_MODEL ", params = 1e9 }", "field 'params': only for abstract");
+    expect_error("return 42", "must return a table");
+    expect_error("return { " VALID_MODEL, "syntax"); /* unclosed brace */
+}
+
+static void abstract_models(void **state)
+{
+    (void)state;
+    char err[1024];
+    rl_model m;
+    assert_int_equal(
+        load_text("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e5 }", err, sizeof err, &m),
+        0);
+    assert_true(m.abstract && m.params_active == 30e9);
+    expect_error("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e5, max_context = 8, "
+                 "d_ff = 4 }",
+                 "field 'd_ff': not allowed in an abstract model");
+    expect_error("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e5, layers = 4 }",
+                 "field 'params': only for abstract models");
+    expect_error("return { name = 'a', params = 30e9 }", "field 'kv_bytes_per_token': missing");
+}
+
+/* The sandbox as a spec sees it: no io/os/require, undefined globals are
+ * errors, a runaway loop ends on the instruction budget, no bytecode. */
+static void sandbox_from_spec(void **state)
+{
+    (void)state;
+    expect_error("io.open('/etc/passwd') return {}", "undefined global 'io'");
+    expect_error("os.exit(1) return {}", "undefined global 'os'");
+    expect_error("require('x') return {}", "undefined global 'require'");
+    expect_error("return { name = typo_var }", "undefined global 'typo_var'");
+    expect_error("while true do end", "instruction budget");
+    expect_error("local t = {} for i = 1, 1e9 do t[i] = i end", "memory");
+    expect_error("\x1bLua", "binary"); /* a bytecode header is refused */
+}
+
+static void overrides(void **state)
+{
+    (void)state;
+    rl_override ov[] = {{"kv_heads", "8"}, {"tied_embeddings", "true"}, {"name", "x"}};
+    rl_model m = load_model("llama2-13b", ov, 3);
+    assert_int_equal(m.kv_heads, 8);
+    assert_true(m.tied_embeddings);
+    assert_string_equal(m.name, "x");
+    rl_override hw_ov[] = {{"flops.fp8", "1e15"}, {"hbm_bytes", "16e9"}};
+    rl_hw h = load_hw("tpu-v5e", hw_ov, 2);
+    assert_true(h.flops[RL_FP8] == 1e15 && h.flops[RL_BF16] == 1.97e14);
+    /* an override goes through the same validation */
+    char err[1024];
+    rl_override bad = {"kv_heads", "7"};
+    rl_model m2;
+    use_source_tree();
+    assert_int_equal(rl_model_load("llama2-13b", &bad, 1, &m2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_heads"));
+    rl_override typo = {"kv_head", "8"};
+    assert_int_equal(rl_model_load("llama2-13b", &typo, 1, &m2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown model field"));
+}
+
+static void override_parse(void **state)
+{
+    (void)state;
+    char a[] = "model.kv_heads=8", b[] = "gpu.x=1", c[] = "model.x", d[] = "hw.flops.bf16=2e14";
+    int kind;
+    rl_override ov;
+    char err[256];
+    assert_int_equal(rl_override_parse(a, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(kind, 0);
+    assert_string_equal(ov.field, "kv_heads");
+    assert_string_equal(ov.value, "8");
+    assert_int_equal(rl_override_parse(b, &kind, &ov, err, sizeof err), -1);
+    assert_int_equal(rl_override_parse(c, &kind, &ov, err, sizeof err), -1);
+    assert_int_equal(rl_override_parse(d, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(kind, 1);
+    assert_string_equal(ov.field, "flops.bf16");
+}
+
+/* Every shipped preset loads and validates. */
+static void presets_load(void **state)
+{
+    (void)state;
+    static const char *models[] = {"llama2-7b",  "llama2-13b",   "llama2-70b",       "llama3-8b",
+                                   "llama3-70b", "llama3-405b",  "mistral-7b",       "mixtral-8x7b",
+                                   "scaling-book-18b", "scaling-book-18b-moe"};
+    static const char *hws[] = {"tpu-v4",       "tpu-v5e",  "tpu-v5p",   "tpu-v6e", "a100-sxm-80g",
+                                "h100-sxm",     "h100-pcie", "h200",     "b200"};
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++)
+        (void)load_model(models[i], NULL, 0);
+    for (size_t i = 0; i < sizeof hws / sizeof *hws; i++) {
+        rl_hw h = load_hw(hws[i], NULL, 0);
+        assert_true(h.flops[RL_BF16] > 0 && h.hbm_bytes > 0 && h.hbm_bw > 0 && h.ici_bw > 0);
+    }
+    char err[1024], path[1024];
+    assert_int_equal(rl_spec_resolve("model", "llama-9000", path, sizeof path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown model 'llama-9000'"));
+    assert_non_null(strstr(err, "llama3-8b")); /* lists the presets */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(valid_spec),        cmocka_unit_test(error_classes),
+        cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
+        cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
+        cmocka_unit_test(presets_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
