@@ -15,6 +15,8 @@
 #include "spec.h"
 #include "step.h"
 #include "serve.h"
+#include "size.h"
+#include "sizereport.h"
 #include "arch.h"
 #include <math.h>
 
@@ -41,6 +43,7 @@ enum {
     SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
     SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
     SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_PLOT, SV_REPORT, SV_SAVE, SV_RESERVE,
+    SV_MAX_CHIPS, SV_KEEP_PREC,
     SV_COUNT
 };
 
@@ -146,6 +149,8 @@ static const struct option LONGOPTS[] = {
     {"report", required_argument, 0, 1000 + SV_REPORT},
     {"save", required_argument, 0, 1000 + SV_SAVE},
     {"hbm-reserve", required_argument, 0, 1000 + SV_RESERVE},
+    {"max-chips", required_argument, 0, 1000 + SV_MAX_CHIPS},
+    {"keep-precision", no_argument, 0, 1000 + SV_KEEP_PREC},
     {0, 0, 0, 0},
 };
 
@@ -258,7 +263,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
-        default: o->sv[ch - 1000] = optarg; break;
+        default: o->sv[ch - 1000] = optarg ? optarg : "1"; break;
         }
     }
     o->nargs = argc - optind;
@@ -404,12 +409,13 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
 
 /* Requests from --trace FILE, or generated from --qps/--prompt/--output
  * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
-static int serve_workload(const cli_opts *o, rl_workload *w, rl_request **req, long long *n)
+static int serve_workload(const cli_opts *o, long long default_n, rl_workload *w, rl_request **req,
+                          long long *n)
 {
     char err[ERRLEN];
     double v[3] = {0}, d;
     memset(w, 0, sizeof *w);
-    w->n = 20000;
+    w->n = default_n;
     w->seed = 1;
     if (sv_tuple(o, SV_PREFIXES, "--prefixes", v, 2, 2) < 0)
         return -1;
@@ -541,7 +547,7 @@ static int cmd_simulate(cli_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    if (serve_workload(o, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
+    if (serve_workload(o, 20000, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -590,6 +596,140 @@ static int cmd_simulate(cli_opts *o)
     return emit(o, j);
 }
 
+/* "Poisson 20 req/s, prompt DIST, output DIST" for reports. */
+static void workload_desc(const cli_opts *o, const rl_workload *w, const char *out_dist, char *buf,
+                          size_t len)
+{
+    if (o->sv[SV_TRACE])
+        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)", o->sv[SV_TRACE], w->n, w->qps);
+    else
+        snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
+                 w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
+                 o->sv[SV_PROMPT], out_dist, (unsigned long long)w->seed);
+}
+
+static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "model", in->m->name);
+    cJSON_AddStringToObject(j, "mode", "ideal");
+    cJSON_AddNumberToObject(j, "qps", in->w.qps);
+    cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
+    cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    cJSON_AddNumberToObject(j, "meeting", r->nmeet);
+    cJSON_AddNumberToObject(j, "simulated_configs", r->n);
+    cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
+    cJSON_AddNumberToObject(j, "search_s", r->search_s);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; rows && i < r->n; i++) {
+        const rl_size_candidate *c = &r->c[i];
+        char label[128];
+        rl_size_label(in, c, label, sizeof label);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "config", label);
+        cJSON_AddNumberToObject(o, "chips_total", (double)c->chips_total);
+        cJSON_AddNumberToObject(o, "cost", c->cost_per_hour);
+        cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
+        cJSON_AddNumberToObject(o, "tpot_p99_s", c->tpot_p99);
+        cJSON_AddNumberToObject(o, "e2e_p50_s", c->e2e_p50);
+        cJSON_AddNumberToObject(o, "out_tokens_per_s", c->out_tokens_per_s);
+        cJSON_AddBoolToObject(o, "meets", c->meets);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return j;
+}
+
+static int cmd_size(cli_opts *o)
+{
+    enum { MAX_HW = 8 };
+    rl_model m;
+    static rl_hw hw[MAX_HW];
+    char err[ERRLEN];
+    const char *out_dist = o->output;
+    if (need(o, "size", "--model M", o->model != NULL) != 0 ||
+        need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
+        need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->sv[SV_TTFT] && o->sv[SV_TPOT]) != 0 ||
+        load_model(o, &m) != 0)
+        return RL_EXIT_INPUT;
+    char hwnames[1024];
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
+    int nhw = 0;
+    for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nhw == MAX_HW) {
+            fprintf(stderr, "roofline size: more than %d hardware profiles\n", MAX_HW);
+            return RL_EXIT_INPUT;
+        }
+        if (rl_hw_load(t, o->sets[1], o->nsets[1], &hw[nhw], err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        nhw++;
+    }
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1};
+    rl_request *req = NULL;
+    long long n = 0;
+    double maxc = 0;
+    if (serve_workload(o, 4000, &in.w, &req, &n) != 0 ||
+        sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
+        sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
+        sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||
+        sv_num(o, SV_MAX_CHIPS, "--max-chips", 1, 4096, &maxc)) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    in.max_chips = (long long)maxc;
+    if (o->sv[SV_KEEP_PREC]) {
+        in.prec = &o->prec;
+        in.nprec = 1;
+    }
+    if (o->sv[SV_TRACE]) {
+        in.trace = req;
+        in.ntrace = n;
+    } else {
+        free(req);
+        req = NULL;
+    }
+    o->output = o->sv[SV_SAVE];
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline size: %s\n", err);
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    int rc = RL_EXIT_OK;
+    if (r.nmeet == 0)
+        fprintf(stderr, "roofline size: no configuration meets both targets; closest listed\n");
+    if (o->sv[SV_REPORT]) {
+        rl_size_curve curve;
+        rl_size_sensitivity sens[3];
+        int studied = r.nmeet > 0 &&
+                      rl_size_study(&in, &r.c[0], &curve, sens, err, sizeof err) == 0;
+        if (r.nmeet > 0 && !studied)
+            fprintf(stderr, "roofline size: %s\n", err);
+        char desc[512];
+        workload_desc(o, &in.w, out_dist, desc, sizeof desc);
+        const char *rp = o->sv[SV_REPORT];
+        size_t rl = strlen(rp);
+        int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
+        rl_size_report_data d = {&in, &r, studied ? &curve : NULL, studied ? sens : NULL, desc,
+                                 "roofline size (see Method)"};
+        char *text = rl_size_report_render(&d, html);
+        if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline size: %s\n", text ? err : "out of memory");
+            rc = RL_EXIT_IO;
+        }
+        free(text);
+    }
+    cJSON *j = size_json(&in, &r);
+    rl_size_result_free(&r);
+    free(req);
+    int erc = emit(o, j);
+    return rc != RL_EXIT_OK ? rc : erc;
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
@@ -618,6 +758,18 @@ static const command COMMANDS[] = {
      "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [options]"},
+    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_SET | O_FORMAT | O_SERVE,
+     "Deployment sizing: the cheapest configuration (hardware, precision, chips per replica,\n"
+     "policy, batch cap, chunk budget, replicas, prefill:decode split) meeting TTFT and TPOT\n"
+     "p99 targets at a load; analytic pruning, then simulation.  Cost from price_per_chip_hour\n"
+     "when every profile has one, else chips.\n"
+     "  --hw H[,H2...]  --qps Q --prompt DIST --output DIST (or --trace F.csv)\n"
+     "  --ttft-p99 S --tpot-p99 S  --max-chips N  --requests N (simulated, default 4000)\n"
+     "  --keep-precision: only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)\n"
+     "  --report FILE.md|FILE.html (recommendation, alternatives, frontier, load curve, memory,\n"
+     "  sensitivity, assumptions)  --save FILE",
+     "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
+     "       [--report out.html|out.md] [options]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
