@@ -97,7 +97,9 @@ static void row(doc *d, int header, int n, char cells[][96])
             fputs("<table>\n", d->f);
         fputs("<tr>", d->f);
         for (int i = 0; i < n; i++) {
-            fputs(header ? "<th>" : "<td>", d->f);
+            /* numbers right-aligned, text left */
+            int text = !strchr("0123456789-.", cells[i][0]);
+            fputs(header ? "<th>" : text ? "<td class=\"t\">" : "<td>", d->f);
             esc(d, cells[i]);
             fputs(header ? "</th>" : "</td>", d->f);
         }
@@ -157,6 +159,9 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
         x1 = x0 + 1;
     if (y1 <= y0)
         y1 = y0 + 1;
+    int clipped = hline > 0 && y1 > 4 * hline;
+    if (clipped)
+        y1 = 4 * hline; /* keep the target readable; larger values sit on the top edge */
     double xs = nice_step(x1 - x0), ys = nice_step(y1 * 1.1 - y0);
     x0 = floor(x0 / xs) * xs;
     x1 = ceil(x1 / xs) * xs;
@@ -211,6 +216,9 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" "
                 "stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                 PX(x0), PY(hline), PX(x1), PY(hline), PX(x1) + 4, PY(hline) + 4, hlabel);
+    if (clipped)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">values above %g clipped</text>\n",
+                PX(x0) + 4, PY(y1) - 4, y1);
     fputs("</svg>", f);
 #undef PX
 #undef PY
@@ -283,6 +291,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
          b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
          100 * b->utilization);
+    const rl_size_curve *c = x->curve;
+    if (c && b == &x->res->c[0]) {
+        int ok = -1;
+        for (int i = 0; i < c->n; i++)
+            if (c->ttft_p99[i] <= in->slo_ttft && c->tpot_p99[i] <= in->slo_tpot)
+                ok = i;
+            else
+                break;
+        if (ok >= 0 && ok + 1 < c->n)
+            item(d, "Headroom: within both targets up to %.3g req/s; at %.3g req/s TTFT p99 is "
+                    "%.0f ms and TPOT p99 %.1f ms (load curve below). Size for your peak, not "
+                    "your mean.",
+                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, c->tpot_p99[ok + 1] * 1e3);
+        else if (ok + 1 == c->n)
+            item(d, "Headroom: within both targets up to at least %.3g req/s.", c->qps[ok]);
+    }
     end_list(d);
     if (d->html)
         fputs("</div>\n", d->f);
@@ -305,7 +329,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 "<title>Sizing: %s</title><style>body{font-family:sans-serif;max-width:980px;"
                 "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}"
-                "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:nth-child(2){text-align:left}"
+                "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td.t{text-align:left}"
                 "th{background:#f3f3f3}.rec{background:#eef7ee;border:1px solid #9c9;padding:1em}"
                 "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
                 m->name);
