@@ -6,6 +6,44 @@
 
 int rl_arch_mlp_matrices(const rl_model *m) { return m->mlp == RL_MLP_GELU ? 2 : 3; }
 
+double rl_arch_attention_params_layer(const rl_model *m)
+{
+    double D = (double)m->d_model, N = (double)m->heads;
+    if (m->attention != RL_ATTN_MLA)
+        return 2.0 * D * (double)m->head_dim * (N + (double)m->kv_heads);
+    double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim), cq = (double)m->q_lora_rank;
+    double ckv = (double)m->kv_lora_rank;
+    double q = cq > 0 ? D * cq + cq * N * qk : D * N * qk;
+    double kv_a = D * (ckv + (double)m->qk_rope_head_dim);
+    double kv_b = ckv * N * (double)(m->qk_nope_head_dim + m->v_head_dim);
+    return q + kv_a + kv_b + N * (double)m->v_head_dim * D;
+}
+
+int rl_arch_layer_is_local(const rl_model *m, long long l)
+{
+    if (m->abstract || m->sliding_window == 0)
+        return 0;
+    long long P = m->sliding_window_pattern;
+    return P == 0 || l % P != P - 1;
+}
+
+long long rl_arch_local_layers(const rl_model *m)
+{
+    long long n = 0;
+    for (long long l = 0; l < m->layers; l++)
+        n += rl_arch_layer_is_local(m, l);
+    return n;
+}
+
+/* Sum over layers of the context each layer attends to / caches. */
+static double layer_context_sum(const rl_model *m, double context, rl_kv_view view)
+{
+    double local = (double)rl_arch_local_layers(m);
+    double W = (double)m->sliding_window;
+    double capped = view == RL_KV_IDEAL && local > 0 && context > W ? W : context;
+    return ((double)m->layers - local) * context + local * capped;
+}
+
 rl_params rl_arch_params(const rl_model *m)
 {
     rl_params p = {0};
@@ -14,10 +52,9 @@ rl_params rl_arch_params(const rl_model *m)
         p.active = m->params_active;
         return p;
     }
-    double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
-    double N = (double)m->heads, K = (double)m->kv_heads, V = (double)m->vocab;
+    double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
     double mats = rl_arch_mlp_matrices(m);
-    p.attention = L * 2.0 * D * H * (N + K);
+    p.attention = L * rl_arch_attention_params_layer(m);
     double dense_block = mats * D * (double)m->d_ff;
     if (m->experts == 0) {
         p.mlp = p.mlp_active = L * dense_block;
@@ -32,7 +69,7 @@ rl_params rl_arch_params(const rl_model *m)
     }
     p.embedding = V * D;
     p.lm_head = m->tied_embeddings ? 0.0 : V * D;
-    p.norms = (2.0 * L + 1.0) * D;
+    p.norms = (2.0 * L + 1.0) * D + L * (double)(m->q_lora_rank + m->kv_lora_rank);
     double shared_part = p.attention + p.router + p.embedding + p.lm_head + p.norms;
     p.total = shared_part + p.mlp;
     p.active = shared_part + p.mlp_active;
@@ -51,14 +88,35 @@ double rl_arch_attention_flops_per_token(const rl_model *m, double context)
 {
     if (m->abstract)
         return 0.0;
-    return 4.0 * context * (double)m->heads * (double)m->head_dim * (double)m->layers;
+    double ctx = layer_context_sum(m, context, RL_KV_IDEAL), N = (double)m->heads;
+    if (m->attention == RL_ATTN_MLA)
+        return 2.0 * N * (2.0 * (double)m->kv_lora_rank + (double)m->qk_rope_head_dim) * ctx;
+    return 4.0 * N * (double)m->head_dim * ctx;
+}
+
+double rl_arch_kv_elems_per_token_layer(const rl_model *m)
+{
+    if (m->abstract)
+        return 0.0;
+    if (m->attention == RL_ATTN_MLA)
+        return (double)(m->kv_lora_rank + m->qk_rope_head_dim);
+    return 2.0 * (double)m->kv_heads * (double)m->head_dim;
+}
+
+double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double context,
+                                     rl_kv_view view)
+{
+    if (m->abstract)
+        return context * m->kv_bytes_per_token;
+    return rl_arch_kv_elems_per_token_layer(m) * rl_dtype_bytes(kv) *
+           layer_context_sum(m, context, view);
 }
 
 double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv)
 {
     if (m->abstract)
         return m->kv_bytes_per_token;
-    return 2.0 * (double)m->layers * (double)m->kv_heads * (double)m->head_dim * rl_dtype_bytes(kv);
+    return (double)m->layers * rl_arch_kv_elems_per_token_layer(m) * rl_dtype_bytes(kv);
 }
 
 double rl_arch_expected_experts(const rl_model *m, double tokens)

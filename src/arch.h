@@ -10,9 +10,15 @@
 #include "dtype.h"
 #include "spec.h"
 
+/* Which KV footprint a windowed (local) layer has: `ideal` caps it at the
+ * window W (a ring buffer); `allocator` is what a paged engine that reserves
+ * full-length pages for every layer holds (no cap). */
+typedef enum { RL_KV_IDEAL, RL_KV_ALLOCATOR } rl_kv_view;
+
 /* Parameter counts (elements, not bytes), all layers. */
 typedef struct {
-    double attention;  /* W_Q, W_K, W_V, W_O: L * 2 * D * H * (N + K) */
+    double attention;  /* W_Q, W_K, W_V, W_O: L * 2 * D * H * (N + K); MLA: see
+                        * rl_arch_attention_params_layer */
     double mlp;        /* every MLP / expert matrix */
     double mlp_active; /* MLP matrices one token uses (k routed + shared experts) */
     double router;     /* MoE gates: D * E per MoE layer */
@@ -38,13 +44,41 @@ double rl_arch_flops_per_token(const rl_model *m);
 
 /* Attention-score FLOPs of one new token against `context` cached tokens:
  * QK^T and PV, 2 * 2 * context * N * H per layer (seed 000 section 1
- * "What about attention?", 2BSTD each with T = 1).  0 for abstract models. */
+ * "What about attention?", 2BSTD each with T = 1), with context capped at
+ * the window on local layers.  MLA in the absorbed form (DeepSeek-V2 paper
+ * section 2.1.3: W_UK folded into the query, W_UV into the output): scores
+ * over the latent plus RoPE key, 2 * N * (d_c + d_h^R), and the weighted sum
+ * of latents, 2 * N * d_c, per cached token.  0 for abstract models. */
 double rl_arch_attention_flops_per_token(const rl_model *m, double context);
 
-/* KV-cache bytes per token over all layers: 2 * L * K * H * bytes(kv)
- * (seed 000 section 1 "What about memory?").  Abstract models return their
- * given kv_bytes_per_token, whatever `kv` is. */
+/* KV-cache bytes per token over all layers, no window cap (every layer
+ * holds the token): 2 * L * K * H * bytes(kv) (seed 000 section 1 "What
+ * about memory?"); MLA: L * (kv_lora_rank + qk_rope_head_dim) * bytes(kv)
+ * (DeepSeek-V2 paper, Table 1: (d_c + d_h^R) l elements per token).
+ * Abstract models return their given kv_bytes_per_token, whatever `kv` is. */
 double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv);
+
+/* KV elements one token adds to one layer's cache: 2 K H, or d_c + d_h^R
+ * for MLA.  0 for abstract models. */
+double rl_arch_kv_elems_per_token_layer(const rl_model *m);
+
+/* KV-cache bytes of one sequence holding `context` tokens, all layers.
+ * Local layers hold min(context, W) tokens in the ideal view and `context`
+ * in the allocator view (see rl_kv_view).  Abstract: context * given bytes. */
+double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double context,
+                                     rl_kv_view view);
+
+/* 1 if layer `l` (0-based) uses the sliding window, per sliding_window and
+ * sliding_window_pattern (spec.h). */
+int rl_arch_layer_is_local(const rl_model *m, long long l);
+
+/* Number of local (windowed) layers. */
+long long rl_arch_local_layers(const rl_model *m);
+
+/* Attention weights of one layer (elements).  MHA/GQA: 2 D H (N + K).  MLA:
+ * q (D d_c' + d_c' N (nope + rope), or D N (nope + rope) without a query
+ * latent) + kv_a D (d_c + d_h^R) + kv_b d_c N (nope + v) + o N v D. */
+double rl_arch_attention_params_layer(const rl_model *m);
 
 /* Expected distinct routed experts one MoE layer reads for `tokens` tokens
  * routed uniformly: E * (1 - (1 - k/E)^tokens).  Returns 0 for dense models. */

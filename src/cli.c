@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_hf.h"
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
@@ -35,7 +36,9 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
-    O_SERVE = 1 << 9,  /* simulate/size workload and engine options (SV_*) */
+    O_SERVE = 1 << 11,  /* simulate/size workload and engine options (SV_*) */
+    O_IMPORT = 1 << 10, /* --name --source */
+    O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
 };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
@@ -59,6 +62,14 @@ typedef struct {
     int nsets[2];
     rl_format fmt;
     const char *output;
+    const char *phase;           /* decode | prefill | mixed */
+    long long tokens[MAX_LIST];  /* prefill: T (a list for `prefill`) */
+    int ntokens;
+    long long prefix, chunk;
+    double mfu;
+    rl_dtype act;
+    int materialized, non_causal;
+    const char *name, *source; /* import-hf */
     int nargs; /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
@@ -125,6 +136,11 @@ static const struct option LONGOPTS[] = {
     {"kv", required_argument, 0, 'k'},      {"compute", required_argument, 0, 'C'},
     {"ideal", no_argument, 0, 'i'},         {"set", required_argument, 0, 'S'},
     {"format", required_argument, 0, 'f'},  {"output", required_argument, 0, 'o'},
+    {"phase", required_argument, 0, 'p'},   {"tokens", required_argument, 0, 'T'},
+    {"prefix", required_argument, 0, 'P'},  {"mfu", required_argument, 0, 'u'},
+    {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
+    {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
+    {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"prompt", required_argument, 0, 1000 + SV_PROMPT},
@@ -166,6 +182,8 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': case 'o': return O_FORMAT;
+    case 'N': case 'R': return O_IMPORT;
+    case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -185,6 +203,13 @@ static void print_usage(const command *c, FILE *f)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
                    "  --output FILE                      write there (atomically) instead of stdout\n");
+    if (c->accepts & O_OPS)
+        fprintf(f, "  --act D                            activation dtype (default bf16)\n"
+                   "  --attn fused|materialized          FlashAttention (default) or scores in HBM\n"
+                   "  --non-causal                       prefill counts T(P+T) pairs, not the"
+                   " causal T(T+1)/2 + TP\n"
+                   "  --mfu F                            compute at F * peak (e.g. 0.4); default"
+                   " ideal peak\n");
     fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua files.\n");
 }
 
@@ -194,10 +219,13 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->chips = 1;
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
+    o->act = RL_BF16;
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", LONGOPTS, NULL)) != -1) {
+    /* `run` passes everything after the script to it; others permute */
+    const char *shortopts = strcmp(c->name, "run") == 0 ? "+h" : "h";
+    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, NULL)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
@@ -263,6 +291,47 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case 'p': o->phase = optarg; break;
+        case 'T':
+            o->ntokens = rl_cli_parse_list(optarg, 1, 1000000000, o->tokens, MAX_LIST, err, sizeof err);
+            if (o->ntokens < 0) {
+                fprintf(stderr, "roofline: --tokens %s\n", err);
+                return -1;
+            }
+            break;
+        case 'P':
+            if (rl_cli_parse_list(optarg, 0, 1000000000, &o->prefix, 1, err, sizeof err) != 1) {
+                fprintf(stderr, "roofline: --prefix %s\n", err);
+                return -1;
+            }
+            break;
+        case 'K':
+            if (parse_count("--chunk", optarg, 1000000000, &o->chunk) != 0)
+                return -1;
+            break;
+        case 'u': {
+            char *end;
+            o->mfu = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->mfu > 0 && o->mfu <= 1)) {
+                fprintf(stderr, "roofline: --mfu '%s': expected a fraction in (0, 1]\n", optarg);
+                return -1;
+            }
+            break;
+        }
+        case 'a':
+            if (parse_dtype("--act", optarg, &o->act) != 0)
+                return -1;
+            break;
+        case 'A':
+            if (strcmp(optarg, "fused") != 0 && strcmp(optarg, "materialized") != 0) {
+                fprintf(stderr, "roofline: --attn '%s': expected fused or materialized\n", optarg);
+                return -1;
+            }
+            o->materialized = optarg[0] == 'm';
+            break;
+        case 'n': o->non_causal = 1; break;
+        case 'N': o->name = optarg; break;
+        case 'R': o->source = optarg; break;
         default: o->sv[ch - 1000] = optarg ? optarg : "1"; break;
         }
     }
@@ -298,6 +367,23 @@ static int load_hw(const cli_opts *o, rl_hw *h)
     return -1;
 }
 
+/* Print (or write to --output) a malloc'd text and free it. */
+static int emit_text(const cli_opts *o, char *text)
+{
+    char err[ERRLEN];
+    int rc = RL_EXIT_OK;
+    if (o->output) {
+        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            rc = RL_EXIT_IO;
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
+}
+
 /* Print (or write to --output) a result and free it. */
 static int emit(const cli_opts *o, cJSON *result)
 {
@@ -312,17 +398,7 @@ static int emit(const cli_opts *o, cJSON *result)
         fprintf(stderr, "roofline: %s\n", err);
         return RL_EXIT_IO;
     }
-    int rc = RL_EXIT_OK;
-    if (o->output) {
-        if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
-            rc = RL_EXIT_IO;
-        }
-    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
-    }
-    free(text);
-    return rc;
+    return emit_text(o, text);
 }
 
 static int cmd_info(cli_opts *o)
@@ -730,6 +806,103 @@ static int cmd_size(cli_opts *o)
     return rc != RL_EXIT_OK ? rc : erc;
 }
 
+/* Model, hardware and the ops configuration common to `ops` and `prefill`. */
+static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    if (need(o, cmd, "--model M", o->model != NULL) != 0 ||
+        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0)
+        return -1;
+    *c = rl_ops_config_default();
+    c->chips = o->chips;
+    c->prec = o->prec;
+    c->act = o->act;
+    c->materialized = o->materialized;
+    c->non_causal = o->non_causal;
+    c->mfu = o->mfu;
+    c->prefill_prefix = o->prefix;
+    return 0;
+}
+
+static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract) {
+        fprintf(stderr, "roofline %s: %s: an abstract model has no operators\n", cmd, m->origin);
+        return -1;
+    }
+    if (rl_ops_check(m, h, c, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "roofline %s: %s\n", cmd, err);
+    return -1;
+}
+
+static int cmd_ops(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    const char *phase = o->phase ? o->phase : "decode";
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    if (!prefill && !decode) {
+        fprintf(stderr, "roofline ops: --phase '%s': expected decode, prefill or mixed\n", phase);
+        return RL_EXIT_INPUT;
+    }
+    if (o->ntokens > 1 || o->nbatch > 1) {
+        fprintf(stderr, "roofline ops: --tokens and --batch take one value here\n");
+        return RL_EXIT_INPUT;
+    }
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    if (prefill) {
+        if (need(o, "ops", "--tokens T (new tokens per prefill sequence)", o->ntokens == 1) != 0)
+            return RL_EXIT_INPUT;
+        c.prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
+        c.prefill_tokens = o->tokens[0];
+    }
+    if (decode) {
+        if (need(o, "ops", "--context S", o->context > 0) != 0)
+            return RL_EXIT_INPUT;
+        c.decode_batch = batch;
+        c.decode_context = o->context;
+    }
+    if (check_ops("ops", &m, &h, &c) != 0)
+        return RL_EXIT_INPUT;
+    return emit(o, rl_result_ops(&m, &h, &c));
+}
+
+static int cmd_prefill(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    if (load_ops(o, "prefill", &m, &h, &c) != 0 ||
+        need(o, "prefill", "--tokens T[,T...]", o->ntokens > 0) != 0)
+        return RL_EXIT_INPUT;
+    for (int i = 0; i < o->ntokens; i++) {
+        c.prefill_seqs = 1;
+        c.prefill_tokens = o->tokens[i];
+        if (check_ops("prefill", &m, &h, &c) != 0)
+            return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+}
+
+static int cmd_import_hf(cli_opts *o)
+{
+    if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
+        return RL_EXIT_INPUT;
+    char err[ERRLEN];
+    int io_error;
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &io_error, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "roofline import-hf: %s\n", err);
+        return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    return emit_text(o, text);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
@@ -740,6 +913,27 @@ static const command COMMANDS[] = {
      "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
      "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--set ...] [--format F]"},
+    {"ops", cmd_ops,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Operator-by-operator roofline of one step: FLOPs, weight/activation/KV bytes, intensity,\n"
+     "bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
+     "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
+     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
+     "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
+     "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
+     "       [--format F]"},
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
+     "Prefill time (TTFT without queueing) of one prompt per --tokens value, from the operator\n"
+     "list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+    {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
+     "Convert a Hugging Face config.json (llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss) into a model spec: roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
+     "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
+     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, 0,
      "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
      "format) in a sandbox (no io/os/require; instruction and memory budgets).",
@@ -800,7 +994,7 @@ int rl_cli_main(int argc, char **argv)
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
-        if (o.nargs > 0 && COMMANDS[i].run != cmd_run) {
+        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
         }

@@ -1,6 +1,7 @@
 /* dtype.c — numeric formats: names and bytes per element. */
 #include "dtype.h"
 
+#include <math.h>
 #include <string.h>
 
 static const struct {
@@ -13,6 +14,16 @@ static const struct {
 };
 
 double rl_dtype_bytes(rl_dtype t) { return DTYPES[t].bytes; }
+
+double rl_dtype_matrix_bytes(rl_dtype t, double rows, double cols)
+{
+    double scales = 0.0;
+    if (t == RL_INT4 || t == RL_FP4)
+        scales = ceil(rows / 128.0) * cols * 2.0;
+    else if (t == RL_INT8 || t == RL_FP8)
+        scales = cols * 2.0;
+    return rows * cols * DTYPES[t].bytes + scales;
+}
 
 const char *rl_dtype_name(rl_dtype t) { return DTYPES[t].name; }
 

@@ -19,6 +19,15 @@ typedef enum {
 /* Bytes per element (int4/fp4 are 0.5).  Source: the formats' bit widths. */
 double rl_dtype_bytes(rl_dtype t);
 
+/* Bytes of a [rows, cols] weight matrix (rows = input dim, cols = output
+ * dim) stored in `t`, quantization scales included.  Assumptions (stated,
+ * not from one standard): int4 and fp4 carry one bf16 scale per group of 128
+ * elements along the input dimension (GPTQ/AWQ-style group size 128: +2/128
+ * bytes per element); int8 and fp8 carry one bf16 scale per output channel
+ * (+2 * cols bytes); fp32/bf16/fp16 carry none.  Activation and KV-cache
+ * scales are taken as per-tensor (negligible). */
+double rl_dtype_matrix_bytes(rl_dtype t, double rows, double cols);
+
 /* Canonical lower-case name ("bf16"). */
 const char *rl_dtype_name(rl_dtype t);
 

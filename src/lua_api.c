@@ -290,6 +290,32 @@ static long long opt_count(lua_State *L, int opts, const char *key, long long de
     return v;
 }
 
+/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
+ * integers in 1..1e9 into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_count(L, opts, key, def);
+        return 1;
+    }
+    lua_Unsigned n = lua_rawlen(L, -1);
+    if (n < 1 || n > MAX_BATCHES)
+        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        if (!ok || v < 1 || v > 1000000000)
+            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        out[i - 1] = (long long)v;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)n;
+}
+
 static rl_precision opt_precision(lua_State *L, int opts)
 {
     rl_precision p = rl_precision_default();
@@ -358,29 +384,104 @@ static int l_step(lua_State *L)
     luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     rl_precision p = opt_precision(L, 1);
     long long batch[MAX_BATCHES];
-    int nb = 0;
-    lua_getfield(L, 1, "batch");
-    if (lua_istable(L, -1)) {
-        lua_Unsigned n = lua_rawlen(L, -1);
-        luaL_argcheck(L, n >= 1 && n <= MAX_BATCHES, 1, "field 'batch': 1 to 4096 sizes");
-        for (lua_Unsigned i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int ok;
-            lua_Integer b = lua_tointegerx(L, -1, &ok);
-            luaL_argcheck(L, ok && b >= 1 && b <= 1000000000, 1,
-                          "field 'batch': sizes must be integers in 1..1e9");
-            batch[nb++] = (long long)b;
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        lua_pop(L, 1);
-        batch[nb++] = opt_count(L, 1, "batch", 1);
-    }
+    int nb = opt_count_list(L, 1, "batch", 1, batch);
     char err[ERRLEN];
     if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
         return luaL_error(L, "%s", err);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* Fields of roofline.ops / roofline.prefill shared with the CLI options:
+ * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix. */
+static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, m);
+    lua_getfield(L, 1, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, h);
+    lua_pop(L, 2);
+    *c = rl_ops_config_default();
+    c->chips = opt_count(L, 1, "chips", 1);
+    c->prec = opt_precision(L, 1);
+    c->act = opt_dtype(L, 1, "act", RL_BF16);
+    lua_getfield(L, 1, "attn");
+    const char *attn = luaL_optstring(L, -1, "fused");
+    luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
+                  "field 'attn' must be \"fused\" or \"materialized\"");
+    c->materialized = attn[0] == 'm';
+    lua_getfield(L, 1, "causal");
+    c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
+    lua_getfield(L, 1, "mfu");
+    c->mfu = luaL_optnumber(L, -1, 0);
+    lua_getfield(L, 1, "prefix");
+    lua_Integer prefix = luaL_optinteger(L, -1, 0);
+    luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
+    c->prefill_prefix = (long long)prefix;
+    lua_pop(L, 4);
+}
+
+static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[ERRLEN];
+    if (m->abstract)
+        luaL_error(L, "%s: an abstract model has no operators", m->origin);
+    if (rl_ops_check(m, h, c, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
+ * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
+ * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
+ * result (rows = operators). */
+static int l_ops(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    opt_ops(L, &m, &h, &c);
+    lua_getfield(L, 1, "phase");
+    const char *phase = luaL_optstring(L, -1, "decode");
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    luaL_argcheck(L, prefill || decode, 1, "field 'phase' must be decode, prefill or mixed");
+    lua_pop(L, 1);
+    long long batch = opt_count(L, 1, "batch", 1);
+    if (prefill) {
+        c.prefill_seqs = decode ? 1 : batch;
+        c.prefill_tokens = opt_count(L, 1, "tokens", 0);
+        luaL_argcheck(L, c.prefill_tokens > 0, 1, "field 'tokens' is required for prefill");
+    }
+    if (decode) {
+        c.decode_batch = batch;
+        c.decode_context = opt_count(L, 1, "context", 0);
+        luaL_argcheck(L, c.decode_context > 0, 1, "field 'context' is required for decode");
+    }
+    check_ops_config(L, &m, &h, &c);
+    return push_result(L, rl_result_ops(&m, &h, &c));
+}
+
+/* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
+ * precision/attention fields of roofline.ops} -> the `roofline prefill`
+ * result (rows: tokens, ttft_s, chunked_s, achieved_mfu, ...). */
+static int l_prefill(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    rl_ops_config c;
+    opt_ops(L, &m, &h, &c);
+    long long tokens[MAX_BATCHES];
+    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
+    long long chunk = opt_count(L, 1, "chunk", 0);
+    c.prefill_seqs = 1;
+    for (int i = 0; i < n; i++) {
+        c.prefill_tokens = tokens[i];
+        check_ops_config(L, &m, &h, &c);
+    }
+    return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
 }
 
 /* roofline.format(result, "table"|"csv"|"json") -> string */
@@ -405,6 +506,7 @@ static int l_format(lua_State *L)
 
 static const luaL_Reg FUNCS[] = {
     {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
+    {"ops", l_ops},     {"prefill", l_prefill},
     {NULL, NULL},
 };
 

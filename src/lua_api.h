@@ -1,11 +1,12 @@
 /* lua_api.h — the `roofline` Lua module and the scenario runner.
  *
  * Owns the Lua face of the core: roofline.model, roofline.hw, roofline.info,
- * roofline.step and roofline.format, each returning plain Lua tables with
- * the same keys as the CLI's JSON (see result.h), plus the conversions
+ * roofline.step, roofline.ops, roofline.prefill and roofline.format, each
+ * returning plain Lua tables with the same keys as the CLI's JSON (see
+ * result.h), plus the conversions
  * between Lua tables and cJSON.  Scenarios run in the sandbox (sandbox.h)
  * with this module as the global `roofline`.  Uses result, report, spec,
- * step, sandbox, cJSON. */
+ * step, ops, sandbox, cJSON. */
 #ifndef RL_LUA_API_H
 #define RL_LUA_API_H
 

@@ -10,7 +10,7 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
 {
     rl_memory r;
     r.weight_bytes = rl_arch_params(m).total * rl_dtype_bytes(weights);
-    r.kv_bytes = (double)batch * (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
     r.capacity_bytes = (double)chips * h->hbm_bytes;
     r.fits = r.total_bytes <= r.capacity_bytes;
@@ -21,7 +21,7 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
                               rl_dtype weights, rl_dtype kv)
 {
     rl_memory r = rl_memory_use(m, h, chips, 0, context, weights, kv);
-    double per_seq = (double)context * rl_arch_kv_bytes_per_token(m, kv);
+    double per_seq = rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     double room = r.capacity_bytes - r.weight_bytes;
     if (room <= 0 || per_seq <= 0)
         return 0;

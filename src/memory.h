@@ -12,7 +12,8 @@
 
 typedef struct {
     double weight_bytes;   /* all parameters, bytes(weights) each */
-    double kv_bytes;       /* B * S * KV bytes per token */
+    double kv_bytes;       /* B * KV bytes of a sequence at S (windowed layers capped
+                            * at W: rl_arch_kv_bytes_per_sequence, ideal view) */
     double total_bytes;    /* weights + KV (activations are negligible in decode) */
     double capacity_bytes; /* chips * hbm_bytes */
     int fits;              /* total <= capacity */

@@ -129,6 +129,18 @@ static void put_scalars(buf *b, const cJSON *o, const char *prefix, int csv)
     }
 }
 
+/* The table-format text of row r's `key` (cell.s NULL when absent). */
+static buf table_cell(const cJSON *r, const char *key)
+{
+    buf cell = {0};
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
+    char label[300];
+    double scale = table_scale(key, label, sizeof label);
+    if (v)
+        put_value(&cell, v, scale, 0);
+    return cell;
+}
+
 static void put_rows(buf *b, const cJSON *rows, int csv)
 {
     const cJSON *first = rows->child;
@@ -148,6 +160,15 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
         if (width[c] < 9)
             width[c] = 9;
     }
+    for (const cJSON *r = rows->child; !csv && r; r = r->next) { /* widest cell */
+        c = 0;
+        for (const cJSON *k = first->child; k; k = k->next, c++) {
+            buf cell = table_cell(r, k->string);
+            if (cell.s && (int)strlen(cell.s) > width[c])
+                width[c] = (int)strlen(cell.s);
+            free(cell.s);
+        }
+    }
     c = 0;
     for (const cJSON *k = first->child; k; k = k->next, c++) {
         char label[300];
@@ -162,17 +183,13 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
         c = 0;
         for (const cJSON *k = first->child; k; k = k->next, c++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
-            char label[300];
-            double scale = csv ? 1.0 : table_scale(k->string, label, sizeof label);
             if (csv) {
                 put(b, "%s", c ? "," : "");
                 if (v)
                     put_value(b, v, 1.0, 1);
                 continue;
             }
-            buf cell = {0};
-            if (v)
-                put_value(&cell, v, scale, 0);
+            buf cell = table_cell(r, k->string);
             put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
             free(cell.s);
         }

@@ -9,12 +9,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "ops.h"
 #include "spec.h"
 #include "step.h"
 
 /* `roofline info`: params_total, params_active, per-component params,
- * kv_bytes_per_token, weight_bytes, flops_per_token; with context > 0 also
- * attention_flops_per_token at that context. */
+ * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
+ * "gqa" | "mla") and local_layers (windowed); with context > 0 also
+ * attention_flops_per_token, kv_bytes_per_sequence (windowed layers capped)
+ * and kv_bytes_per_sequence_allocator (full-length pages) at that context. */
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 
 /* `roofline step`: mode, b_crit, max_batch and one row per batch size
@@ -23,5 +26,26 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
  * formula (1)).  Arguments must have passed rl_step_check. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p);
+
+/* `roofline ops`: mode ("ideal" or "mfu"), model, hw, chips, precisions
+ * (weights, kv, compute, act), attention_impl ("fused" | "materialized"),
+ * causal, the workload (prefill_seqs, tokens, prefix, batch, context), step
+ * totals (flops, weight_bytes, act_bytes, kv_read_bytes, kv_write_bytes,
+ * compute_s, memory_s, step_s, tokens_per_s, achieved_mfu) and one row per
+ * operator: op, kind, layers, tokens (weight matmul rows), flops,
+ * weight_bytes, act_bytes, kv_bytes (read + written), intensity (FLOPs/byte;
+ * null when the op moves no bytes), bound, b_crit (null unless a weight
+ * matmul), time_s (one instance), total_s (layers * time_s), share (of
+ * step_s).  Per-instance values are for one layer.  The configuration must
+ * have passed rl_ops_check; NULL on out of memory or an abstract model. */
+cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+
+/* `roofline prefill`: one row per prompt length T (one sequence on a cached
+ * prefix P): tokens, prefix, ttft_s (queueing-free prefill time, ops list),
+ * flops, achieved_mfu (flops / (ttft_s * chips * peak)), tokens_per_s and,
+ * with chunk > 0, chunked_s (chunks of `chunk` tokens, each on the prefix
+ * so far).  NULL on out of memory or invalid input. */
+cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                         const long long *tokens, int ntokens, long long chunk);
 
 #endif

@@ -37,7 +37,8 @@ typedef struct {
     int flags;
 } field;
 
-static const char *const MLP_NAMES[] = {"swiglu", "gelu", NULL};
+static const char *const MLP_NAMES[] = {"swiglu", "gelu", "geglu", NULL};
+static const char *const ATTN_NAMES[] = {"mha", "gqa", "mla", NULL};
 static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
 
 #define MF(n, t, fl) {#n, t, offsetof(rl_model, n), 0, NULL, fl}
@@ -62,6 +63,14 @@ static const field MODEL_FIELDS[] = {
     MF(shared_experts, T_INT, 0),
     MF(d_ff_expert, T_INT, POS),
     MF(dense_layers, T_INT, 0),
+    {"attention", T_ENUM, offsetof(rl_model, attention), 0, ATTN_NAMES, 0},
+    MF(kv_lora_rank, T_INT, POS),
+    MF(q_lora_rank, T_INT, POS),
+    MF(qk_rope_head_dim, T_INT, POS),
+    MF(qk_nope_head_dim, T_INT, POS),
+    MF(v_head_dim, T_INT, POS),
+    MF(sliding_window, T_INT, POS),
+    MF(sliding_window_pattern, T_INT, POS),
     MF(max_context, T_INT, ABS | POS),
     {NULL, 0, 0, 0, NULL, 0},
 };
@@ -251,6 +260,35 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
 
 /* ---- models -------------------------------------------------------------- */
 
+/* Attention kind, MLA dims and the sliding window (see spec.h). */
+static int check_attention(rl_model *m, const int *present, const char *origin, char *err,
+                           size_t errlen)
+{
+    static const char *const MLA_DIMS[] = {"kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+                                           "v_head_dim", "q_lora_rank", NULL};
+    const field *F = MODEL_FIELDS;
+    if (!present[find_field(F, "attention") - F])
+        m->attention = m->kv_heads == m->heads ? RL_ATTN_MHA : RL_ATTN_GQA;
+    if (m->attention == RL_ATTN_MHA && m->kv_heads != m->heads)
+        FAIL("%s: field 'attention': \"mha\" needs kv_heads = heads (%lld), got %lld; use \"gqa\"",
+             origin, m->heads, m->kv_heads);
+    for (int i = 0; MLA_DIMS[i]; i++) {
+        int have = present[find_field(F, MLA_DIMS[i]) - F];
+        if (m->attention != RL_ATTN_MLA && have)
+            FAIL("%s: field '%s': only for attention = \"mla\"", origin, MLA_DIMS[i]);
+        if (m->attention == RL_ATTN_MLA && !have && i < 4)
+            FAIL("%s: field '%s': missing (required when attention = \"mla\")", origin,
+                 MLA_DIMS[i]);
+    }
+    if (m->sliding_window_pattern > 0 && m->sliding_window == 0)
+        FAIL("%s: field 'sliding_window_pattern': set, but sliding_window is not", origin);
+    if (m->sliding_window_pattern == 1)
+        FAIL("%s: field 'sliding_window_pattern': 1 would leave no local layer; use >= 2, or "
+             "leave it unset for all-local",
+             origin);
+    return 0;
+}
+
 static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
 {
     const field *F = MODEL_FIELDS;
@@ -282,7 +320,11 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
     if (m->heads % m->kv_heads != 0)
         FAIL("%s: field 'kv_heads': %lld does not divide heads (%lld)", origin, m->kv_heads,
              m->heads);
-    if (!present[find_field(F, "head_dim") - F]) {
+    if (check_attention(m, present, origin, err, errlen) != 0)
+        return -1;
+    if (!present[find_field(F, "head_dim") - F] && m->attention == RL_ATTN_MLA) {
+        m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    } else if (!present[find_field(F, "head_dim") - F]) {
         if (m->d_model % m->heads != 0)
             FAIL("%s: field 'head_dim': missing, and d_model (%lld) is not a multiple of heads "
                  "(%lld)",
@@ -391,7 +433,16 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
     }
 }
 
-void rl_model_push(lua_State *L, const rl_model *m) { push_fields(L, MODEL_FIELDS, m, m->abstract); }
+void rl_model_push(lua_State *L, const rl_model *m)
+{
+    push_fields(L, MODEL_FIELDS, m, m->abstract);
+    /* mha/gqa is derived from kv_heads: leave it out so that an override of
+     * kv_heads on the pushed table (a what-if) is not contradicted */
+    if (!m->abstract && m->attention != RL_ATTN_MLA) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, "attention");
+    }
+}
 
 void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
 

@@ -17,7 +17,12 @@
 
 #include "dtype.h"
 
-typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU } rl_mlp;
+/* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
+typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
+
+/* mha: K = N; gqa: K < N (K divides N); mla: DeepSeek-V2/V3 multi-head
+ * latent attention (kv_lora_rank ... below).  Default: mha when K = N, else gqa. */
+typedef enum { RL_ATTN_MHA, RL_ATTN_GQA, RL_ATTN_MLA } rl_attention;
 
 typedef struct {
     char name[64];
@@ -47,6 +52,30 @@ typedef struct {
     long long shared_experts; /* always-on experts per MoE layer */
     long long d_ff_expert;    /* hidden width of one expert (default d_ff) */
     long long dense_layers;   /* first layers that use the dense MLP */
+
+    /* Attention kind and MLA's latent dims (DeepSeek-V2 arXiv:2405.04434
+     * section 2.1; HF DeepseekV3Config names).  Only with attention = "mla":
+     * kv_lora_rank (d_c, required) is the cached latent width; qk_rope_head_dim
+     * (d_h^R, required) the decoupled RoPE key shared by all heads, cached too;
+     * qk_nope_head_dim and v_head_dim (required) the per-head widths of the
+     * non-RoPE query/key part and of the values; q_lora_rank (d_c', optional,
+     * 0 = a direct D x N(nope+rope) query projection) the query latent.
+     * The cache holds kv_lora_rank + qk_rope_head_dim elements per token per
+     * layer.  head_dim defaults to qk_nope_head_dim + qk_rope_head_dim. */
+    rl_attention attention;
+    long long kv_lora_rank;
+    long long q_lora_rank;
+    long long qk_rope_head_dim;
+    long long qk_nope_head_dim;
+    long long v_head_dim;
+
+    /* Sliding-window (local) attention: `sliding_window` tokens (W; 0 = none).
+     * sliding_window_pattern P (>= 2): in each run of P layers the first P-1
+     * are local and the last is global (gpt-oss and Gemma 2: 2, alternating
+     * starting with a local layer; Gemma 3: 6, i.e. 5 local : 1 global);
+     * unset (0) with a window means every layer is local (Mistral v0.1). */
+    long long sliding_window;
+    long long sliding_window_pattern;
 
     long long max_context; /* longest sequence the model supports (tokens) */
 } rl_model;

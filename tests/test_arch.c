@@ -97,13 +97,116 @@ static void expected_experts(void **state)
     assert_rel(p.active, 12.9e9, 0.01);
 }
 
+/* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json; the paper's "671B total,
+ * 37B activated", arXiv:2412.19437), by hand:
+ *   attention per layer (MLA): q_a 7168*1536 + q_b 1536*128*192 + kv_a
+ *     7168*576 + kv_b 512*128*256 + o 128*128*7168 = 187,105,280; x 61 =
+ *     11,413,422,080
+ *   dense MLP (3 layers): 3 * 3*7168*18432 = 1,189,085,184
+ *   experts (58 MoE layers, 256 routed + 1 shared): 58*257*3*7168*2048 =
+ *     656,463,101,952; router 58*7168*256 = 106,430,464
+ *   embedding + LM head: 2*129280*7168 = 1,853,358,080
+ *   norms: 123*7168 + 61*(1536 + 512) = 1,006,592
+ *   total 671,026,404,352; active (8 routed + 1 shared) 37,552,282,624.
+ * KV per token (bf16): 61 * (512 + 64) * 2 = 70,272 B, versus
+ * 2*61*128*192*2 = 5,996,544 B had the heads been cached (85x). */
+static void deepseek_v3_mla(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_params p = rl_arch_params(&m);
+    assert_int_equal(m.attention, RL_ATTN_MLA);
+    assert_true(p.attention == 11413422080.0);
+    assert_true(p.total == 671026404352.0);
+    assert_true(p.active == 37552282624.0);
+    assert_true(rl_arch_kv_bytes_per_token(&m, RL_BF16) == 70272.0);
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 1000, RL_KV_IDEAL) == 70272000.0);
+}
+
+/* gpt-oss-120b: 36 layers alternating local (W = 128, even layers) and
+ * global; 2*8*64*2 = 2048 B per token per layer.  S = 8192:
+ * ideal 18*8192*2048 + 18*128*2048 = 306,708,480 B; allocator (full pages
+ * everywhere) 36*8192*2048 = 603,979,776 B; at S = 100 < W both are
+ * 36*100*2048 = 7,372,800 B.  Total parameters 116.8e9 (OpenAI model card:
+ * 116.8B). */
+static void gpt_oss_window(void **state)
+{
+    (void)state;
+    rl_model m = load_model("gpt-oss-120b", NULL, 0);
+    assert_int_equal(rl_arch_local_layers(&m), 18);
+    assert_true(rl_arch_layer_is_local(&m, 0) && !rl_arch_layer_is_local(&m, 1));
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 8192, RL_KV_IDEAL) == 306708480.0);
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 8192, RL_KV_ALLOCATOR) == 603979776.0);
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_IDEAL) == 7372800.0);
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_ALLOCATOR) == 7372800.0);
+    assert_rel(rl_arch_params(&m).total, 116.8e9, 0.001);
+}
+
+/* Gemma 3's 5:1 local:global (sliding_window_pattern 6): of 62 layers the
+ * global ones are 5, 11, ..., 59 (10), so 52 are local.  Mistral v0.1 has
+ * every layer local (no pattern). */
+static void window_patterns(void **state)
+{
+    (void)state;
+    rl_override g3[] = {{"layers", "62"}, {"sliding_window_pattern", "6"}};
+    rl_model m = load_model("gemma2-27b", g3, 2);
+    assert_int_equal(rl_arch_local_layers(&m), 52);
+    assert_false(rl_arch_layer_is_local(&m, 5));
+    rl_model mi = load_model("mistral-7b", NULL, 0);
+    assert_int_equal(rl_arch_local_layers(&mi), 32);
+}
+
+/* Explicit head_dim: Qwen3-32B attention is 2*5120*128*(64 + 8) =
+ * 94,371,840 per layer (q_proj 5120 x 8192, not 5120 x 5120); total
+ * 32.76e9 (Qwen3 technical report: 32.8B). */
+static void qwen3_attention_params(void **state)
+{
+    (void)state;
+    rl_model m = load_model("qwen3-32b", NULL, 0);
+    assert_true(rl_arch_attention_params_layer(&m) == 94371840.0);
+    assert_rel(rl_arch_params(&m).total, 32.8e9, 0.002);
+}
+
+/* Spec rules for the new fields: each error names the field. */
+static void attention_field_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *extra, *field;
+    } cases[] = {
+        {"kv_lora_rank = 512", "'kv_lora_rank': only for attention"},
+        {"attention = 'mha'", "'attention'"},
+        {"attention = 'mla', qk_rope_head_dim = 64, qk_nope_head_dim = 128, v_head_dim = 128",
+         "'kv_lora_rank': missing"},
+        {"sliding_window_pattern = 2", "'sliding_window_pattern': set, but"},
+        {"sliding_window = 128, sliding_window_pattern = 1", "'sliding_window_pattern': 1"},
+        {"attention = 'sparse'", "'attention': unknown value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512], path[64], err[1024];
+        snprintf(text, sizeof text,
+                 "return { name = 'x', layers = 2, d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100, %s }",
+                 cases[i].extra);
+        write_temp(path, ".lua", text);
+        rl_model m;
+        int rc = rl_model_load(path, NULL, 0, &m, err, sizeof err);
+        unlink(path);
+        assert_int_equal(rc, -1);
+        if (!strstr(err, cases[i].field))
+            fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].field);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(llama2_13b_params_exact), cmocka_unit_test(llama2_13b_kv),
         cmocka_unit_test(worked_problem_1),        cmocka_unit_test(worked_problem_5),
         cmocka_unit_test(swiglu_three_matrices),   cmocka_unit_test(tied_embeddings),
-        cmocka_unit_test(expected_experts),
+        cmocka_unit_test(expected_experts),        cmocka_unit_test(deepseek_v3_mla),
+        cmocka_unit_test(gpt_oss_window),          cmocka_unit_test(window_patterns),
+        cmocka_unit_test(qwen3_attention_params),  cmocka_unit_test(attention_field_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

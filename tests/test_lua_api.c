@@ -94,12 +94,39 @@ static void format_round_trip(void **state)
     assert_non_null(strstr(err, "not finite"));
 }
 
+/* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
+ * decode B = 8, S = 4096 reads 10,737,418,240 KV bytes (test_ops.c); the
+ * op rows keep their order (first the embedding); errors name the field. */
+static void ops_from_lua(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.ops{ model = 'llama2-70b', hw = 'h100-sxm', batch = 8,"
+                           " context = 4096 }.kv_read_bytes") == 10737418240.0);
+    assert_true(run_number("local r = roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm',"
+                           " phase = 'prefill', tokens = 512 } return r.rows[1].op == 'embedding'"
+                           " and r.tokens or -1") == 512);
+    assert_true(run_number("local r = roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm',"
+                           " tokens = { 512, 4096 }, chunk = 1024 }"
+                           " return r.rows[2].chunked_s > r.rows[2].ttft_s and #r.rows or -1") == 2);
+    char err[1024];
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', phase = 'prefill' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "tokens"));
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 10,"
+                         " attn = 'flash' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "attn"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(errors),
         cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(ops_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -98,10 +98,42 @@ static void atomic_write(void **state)
     rmdir(dir);
 }
 
+/* Table columns are as wide as their widest cell, so a long operator name
+ * ("attn_residual", 13 characters, wider than its 9-wide header) keeps the
+ * columns aligned: every line of the table has the same length. */
+static void table_columns_fit_cells(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    const char *names[] = {"qk", "attn_residual"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "op", names[i]);
+        cJSON_AddNumberToObject(r, "flops", i ? 1.5e14 : 1);
+        cJSON_AddItemToArray(rows, r);
+    }
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    cJSON_Delete(o);
+    assert_non_null(t);
+    const char *hdr = strstr(t, "op");
+    assert_non_null(hdr);
+    while (hdr > t && hdr[-1] == ' ')
+        hdr--;
+    size_t len = strcspn(hdr, "\n"), lines = 0;
+    for (const char *l = hdr; *l; l += strcspn(l, "\n") + 1, lines++)
+        assert_int_equal(strcspn(l, "\n"), len);
+    assert_int_equal(lines, 3);
+    assert_non_null(strstr(t, "attn_residual"));
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
+        cmocka_unit_test(table_columns_fit_cells),
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),
     };

@@ -1,0 +1,406 @@
+/* import_hf.c — Hugging Face config.json -> Lua model spec (mapping in
+ * import_hf.h). */
+#include "import_hf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <lauxlib.h>
+
+#include "sandbox.h"
+#include "spec.h"
+
+enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS };
+enum { WIN_NONE, WIN_ALL, WIN_QWEN, WIN_GEMMA2, WIN_GEMMA3, WIN_LAYER_TYPES };
+
+typedef struct {
+    const char *model_type;
+    int moe, window, mla, tied_default;
+    const char *act_key; /* key naming the MLP activation */
+} family;
+
+static const family FAMILIES[] = {
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act"},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act"},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act"},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
+    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation"},
+    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation"},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act"},
+};
+#define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
+
+/* A growing Lua text plus the error state of one import. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+    const char *path;
+    const char *type;
+    char *err;
+    size_t errlen;
+} out_t;
+
+static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(out_t *o, const char *fmt, ...)
+{
+    while (!o->oom) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < o->cap - o->len) {
+            o->len += (size_t)n;
+            return;
+        }
+        size_t cap = o->cap * 2 + (n > 0 ? (size_t)n : 0) + 256;
+        char *s = n < 0 ? NULL : realloc(o->s, cap);
+        if (!s) { /* o->s stays owned and is freed by the caller */
+            o->oom = 1;
+            return;
+        }
+        o->s = s;
+        o->cap = cap;
+    }
+}
+
+static int fail(out_t *o, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(out_t *o, const char *key, const char *fmt, ...)
+{
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    snprintf(o->err, o->errlen, "%s: key '%s': %s", o->path, key, reason);
+    return -1;
+}
+
+/* Integer key: 0 and *v set, or -1 with the error.  A missing or null key
+ * takes `def` when def >= 0, else is an error. */
+static int get_int(out_t *o, const cJSON *cfg, const char *key, long long def, long long *v)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, key);
+    if (!j || cJSON_IsNull(j)) {
+        if (def >= 0) {
+            *v = def;
+            return 0;
+        }
+        return fail(o, key, "missing (required for model_type \"%s\")", o->type);
+    }
+    if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) || j->valuedouble < 0 ||
+        j->valuedouble > 1e12)
+        return fail(o, key, "expected a non-negative integer");
+    *v = (long long)j->valuedouble;
+    return 0;
+}
+
+static int get_bool(out_t *o, const cJSON *cfg, const char *key, int def, int *v)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, key);
+    if (!j || cJSON_IsNull(j)) {
+        *v = def;
+        return 0;
+    }
+    if (!cJSON_IsBool(j))
+        return fail(o, key, "expected true or false");
+    *v = cJSON_IsTrue(j);
+    return 0;
+}
+
+/* The MLP activation: silu -> swiglu, gelu* -> geglu (all gated). */
+static int get_mlp(out_t *o, const cJSON *cfg, const family *f, const char **mlp)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, f->act_key);
+    const char *def = f->tied_default ? "gelu_pytorch_tanh" : NULL; /* Gemma's config default */
+    const char *act = cJSON_IsString(j) ? j->valuestring : def;
+    if (!act)
+        return fail(o, f->act_key, "missing or not a string (required for model_type \"%s\")",
+                    f->model_type);
+    if (strcmp(act, "silu") == 0 || strcmp(act, "swish") == 0)
+        *mlp = "swiglu";
+    else if (strncmp(act, "gelu", 4) == 0)
+        *mlp = "geglu";
+    else
+        return fail(o, f->act_key, "activation \"%s\" is not one the importer maps (silu, gelu*)",
+                    act);
+    return 0;
+}
+
+/* gpt-oss layer_types: must alternate sliding/full starting with sliding
+ * (pattern 2); anything else is refused rather than guessed. */
+static int layer_types_pattern(out_t *o, const cJSON *cfg, long long layers, long long *pattern)
+{
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
+    if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != layers)
+        return fail(o, "layer_types", "expected a list of %lld layer types", layers);
+    long long i = 0;
+    for (const cJSON *t = lt->child; t; t = t->next, i++) {
+        const char *want = i % 2 == 0 ? "sliding_attention" : "full_attention";
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, want) != 0)
+            return fail(o, "layer_types", "entry %lld is not \"%s\": only the alternating "
+                        "sliding/full pattern is supported", i, want);
+    }
+    *pattern = 2;
+    return 0;
+}
+
+static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long layers)
+{
+    long long W = 0, pattern = 0;
+    if (f->window == WIN_NONE)
+        return 0;
+    if (get_int(o, cfg, "sliding_window", 0, &W) != 0)
+        return -1;
+    if (f->window == WIN_QWEN) {
+        int use;
+        if (get_bool(o, cfg, "use_sliding_window", 0, &use) != 0)
+            return -1;
+        if (!use)
+            W = 0;
+    }
+    if (W == 0)
+        return 0;
+    if (f->window == WIN_GEMMA2)
+        pattern = 2;
+    else if (f->window == WIN_GEMMA3 && get_int(o, cfg, "sliding_window_pattern", 6, &pattern) != 0)
+        return -1;
+    else if (f->window == WIN_LAYER_TYPES && layer_types_pattern(o, cfg, layers, &pattern) != 0)
+        return -1;
+    put(o, "  sliding_window = %lld,\n", W);
+    if (pattern)
+        put(o, "  sliding_window_pattern = %lld,\n", pattern);
+    return 0;
+}
+
+static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long d_ff)
+{
+    long long E = 0, k = 0, shared = 0, d_exp = 0, dense = 0;
+    if (f->moe == MOE_NONE)
+        return 0;
+    const char *ekey = f->moe == MOE_DEEPSEEK ? "n_routed_experts" : "num_local_experts";
+    if (get_int(o, cfg, ekey, -1, &E) != 0 || get_int(o, cfg, "num_experts_per_tok", -1, &k) != 0)
+        return -1;
+    if (f->moe == MOE_DEEPSEEK &&
+        (get_int(o, cfg, "n_shared_experts", 0, &shared) != 0 ||
+         get_int(o, cfg, "moe_intermediate_size", -1, &d_exp) != 0 ||
+         get_int(o, cfg, "first_k_dense_replace", 0, &dense) != 0))
+        return -1;
+    if (f->moe == MOE_DEEPSEEK) {
+        long long freq;
+        if (get_int(o, cfg, "moe_layer_freq", 1, &freq) != 0)
+            return -1;
+        if (freq != 1)
+            return fail(o, "moe_layer_freq", "%lld: only every layer after the dense ones being "
+                        "MoE (1) is supported", freq);
+    }
+    put(o, "  experts = %lld, top_k = %lld,\n", E, k);
+    if (shared)
+        put(o, "  shared_experts = %lld,\n", shared);
+    if (d_exp && d_exp != d_ff)
+        put(o, "  d_ff_expert = %lld,\n", d_exp);
+    if (dense)
+        put(o, "  dense_layers = %lld,\n", dense);
+    return 0;
+}
+
+static int emit_mla(out_t *o, const cJSON *cfg)
+{
+    long long ckv, cq, rope, nope, v;
+    if (get_int(o, cfg, "kv_lora_rank", -1, &ckv) != 0 ||
+        get_int(o, cfg, "q_lora_rank", 0, &cq) != 0 ||
+        get_int(o, cfg, "qk_rope_head_dim", -1, &rope) != 0 ||
+        get_int(o, cfg, "qk_nope_head_dim", -1, &nope) != 0 ||
+        get_int(o, cfg, "v_head_dim", -1, &v) != 0)
+        return -1;
+    put(o, "  attention = \"mla\",\n  kv_lora_rank = %lld, qk_rope_head_dim = %lld,\n"
+           "  qk_nope_head_dim = %lld, v_head_dim = %lld,\n",
+        ckv, rope, nope, v);
+    if (cq)
+        put(o, "  q_lora_rank = %lld,\n", cq);
+    return 0;
+}
+
+static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
+{
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (!cJSON_IsString(mt))
+        return fail(o, "model_type", "missing or not a string");
+    const cJSON *cfg = root;
+    const char *type = mt->valuestring;
+    if (strcmp(type, "gemma3") == 0) { /* multimodal: the language model is text_config */
+        cfg = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+        if (!cJSON_IsObject(cfg))
+            return fail(o, "text_config", "missing (a gemma3 config keeps the language model there)");
+        type = "gemma3_text";
+    }
+    const family *f = NULL;
+    for (size_t i = 0; i < NFAMILIES; i++)
+        if (strcmp(type, FAMILIES[i].model_type) == 0)
+            f = &FAMILIES[i];
+    if (!f) {
+        char list[512] = "";
+        for (size_t i = 0; i < NFAMILIES; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     FAMILIES[i].model_type);
+        return fail(o, "model_type", "\"%s\" is not a supported family (supported: %s, gemma3)",
+                    type, list);
+    }
+    o->type = f->model_type;
+    int gemma3 = f->window == WIN_GEMMA3;
+    long long L, D, F, N, K, H = 0, V, ctx;
+    int tied = 0;
+    const char *mlp = NULL;
+    if (get_int(o, cfg, "num_hidden_layers", -1, &L) != 0 ||
+        get_int(o, cfg, "hidden_size", -1, &D) != 0 ||
+        get_int(o, cfg, "intermediate_size", -1, &F) != 0 ||
+        get_int(o, cfg, "num_attention_heads", -1, &N) != 0 ||
+        get_int(o, cfg, "num_key_value_heads", N, &K) != 0 ||
+        get_int(o, cfg, "head_dim", 0, &H) != 0 ||
+        get_int(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
+        get_int(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
+        get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
+        get_mlp(o, cfg, f, &mlp) != 0)
+        return -1;
+    put(o, "-- Imported by `roofline import-hf` from %s (model_type \"%s\").\n", o->path,
+        f->model_type);
+    put(o, "return {\n  name = \"%s\",\n", name);
+    put(o, "  source = \"");
+    for (const char *c = source; *c; c++) /* a Lua string literal */
+        put(o, strchr("\"\\\n", *c) ? "\\%c" : "%c", *c == '\n' ? 'n' : *c);
+    put(o, "\",\n");
+    put(o, "  layers = %lld, d_model = %lld, d_ff = %lld,\n", L, D, F);
+    put(o, "  heads = %lld, kv_heads = %lld,\n", N, K);
+    if (H && !f->mla)
+        put(o, "  head_dim = %lld,\n", H);
+    put(o, "  vocab = %lld, tied_embeddings = %s, mlp = \"%s\",\n", V, tied ? "true" : "false", mlp);
+    if (f->mla && emit_mla(o, cfg) != 0)
+        return -1;
+    if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0)
+        return -1;
+    put(o, "  max_context = %lld,\n}\n", ctx);
+    if (o->oom) {
+        snprintf(o->err, o->errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Load the produced text in the sandbox and validate it as a model spec. */
+static int validate(out_t *o)
+{
+    lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+    if (!L) {
+        snprintf(o->err, o->errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    char origin[600], err[1024];
+    snprintf(origin, sizeof origin, "%s (imported)", o->path);
+    int rc = -1;
+    rl_model m;
+    if (luaL_loadbufferx(L, o->s, o->len, origin, "t") != LUA_OK ||
+        lua_pcall(L, 0, 1, 0) != LUA_OK)
+        snprintf(o->err, o->errlen, "%s: internal error: %s", origin, lua_tostring(L, -1));
+    else if (rl_model_from_table(L, -1, origin, &m, err, sizeof err) != 0)
+        snprintf(o->err, o->errlen, "%s", err);
+    else
+        rc = 0;
+    rl_sandbox_close(L);
+    return rc;
+}
+
+/* Default name: the file's stem, or the folder's name for .../config.json. */
+static void default_name(const char *path, char *name, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strcmp(base, "config.json") == 0 && base > path) {
+        const char *end = base - 1, *start = end;
+        while (start > path && start[-1] != '/')
+            start--;
+        snprintf(name, len, "%.*s", (int)(end - start), start);
+    } else {
+        const char *dot = strrchr(base, '.');
+        snprintf(name, len, "%.*s", (int)(dot ? dot - base : (long)strlen(base)), base);
+    }
+    for (char *c = name; *c; c++)
+        if (*c == '"' || *c == '\\')
+            *c = '_';
+}
+
+char *rl_import_hf(const char *path, const char *name, const char *source, int *io_error, char *err,
+                   size_t errlen)
+{
+    *io_error = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        *io_error = 1;
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = (cap + 4096) * 2;
+            char *t = realloc(text, cap);
+            if (!t) {
+                free(text);
+                fclose(fp);
+                snprintf(err, errlen, "%s: out of memory", path);
+                *io_error = 1;
+                return NULL;
+            }
+            text = t;
+        }
+        size_t n = fread(text + len, 1, 4096, fp);
+        len += n;
+        if (n < 4096)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(text);
+        snprintf(err, errlen, "%s: read error", path);
+        *io_error = 1;
+        return NULL;
+    }
+    text[len] = '\0';
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        snprintf(err, errlen, "%s: not valid JSON (near byte %ld)", path,
+                 at && at >= text && at <= text + len ? (long)(at - text) : -1L);
+        free(text);
+        return NULL;
+    }
+    free(text);
+    char nm[64], src[512];
+    if (name)
+        snprintf(nm, sizeof nm, "%s", name);
+    else
+        default_name(path, nm, sizeof nm);
+    snprintf(src, sizeof src, "%s", source ? source : "");
+    if (!source)
+        snprintf(src, sizeof src, "Hugging Face config.json (%s)", path);
+    out_t o = {NULL, 0, 0, 0, path, "?", err, errlen};
+    int rc = cJSON_IsObject(root) ? convert(&o, root, nm, src)
+                                  : fail(&o, "(top level)", "expected a JSON object");
+    cJSON_Delete(root);
+    if (rc == 0)
+        rc = validate(&o);
+    if (rc != 0) {
+        free(o.s);
+        return NULL;
+    }
+    return o.s;
+}

@@ -1,0 +1,49 @@
+/* import_hf.h — Hugging Face config.json -> model spec (Lua text).
+ *
+ * Owns the mapping from the config.json keys of supported families to the
+ * model spec fields (spec.h).  Uses cJSON to parse (no hand-written parser)
+ * and spec (the produced text is validated by loading it in the sandbox).
+ *
+ * Families (model_type): llama, mistral, mixtral, qwen2, qwen3, gemma2,
+ * gemma3 (text_config of the multimodal config) / gemma3_text,
+ * deepseek_v2 / deepseek_v3, gpt_oss.  Key mapping (HF -> spec):
+ *   num_hidden_layers -> layers, hidden_size -> d_model, intermediate_size
+ *   -> d_ff, num_attention_heads -> heads, num_key_value_heads -> kv_heads,
+ *   head_dim -> head_dim (when given), vocab_size -> vocab,
+ *   max_position_embeddings -> max_context, tie_word_embeddings ->
+ *   tied_embeddings; hidden_act "silu" -> mlp "swiglu", Gemma's
+ *   hidden_activation "gelu_pytorch_tanh" -> "geglu" (all listed families
+ *   use a gated 3-matrix MLP).
+ *   MoE: num_local_experts (mixtral, gpt_oss) or n_routed_experts
+ *   (deepseek) -> experts; num_experts_per_tok -> top_k; n_shared_experts ->
+ *   shared_experts; moe_intermediate_size -> d_ff_expert (gpt_oss:
+ *   intermediate_size); first_k_dense_replace -> dense_layers.
+ *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
+ *   qk_nope_head_dim, v_head_dim, attention = "mla".
+ *   Windows: sliding_window (mistral: every layer; qwen2/3: only when
+ *   use_sliding_window is true; gemma2: alternating, pattern 2; gemma3:
+ *   sliding_window_pattern, default 6; gpt_oss: layer_types, which must
+ *   alternate "sliding_attention", "full_attention").
+ * Defaults, only where the family's transformers config class defines one
+ * and published configs omit the key: num_key_value_heads = heads;
+ * tie_word_embeddings false (true for Gemma); gemma3_text vocab_size 262208,
+ * max_position_embeddings 131072.  Every other key is required.
+ * Not modelled (small or no effect on bytes/FLOPs): biases, q/k norms,
+ * Gemma's extra post-norms and softcapping, DeepSeek's multi-token
+ * prediction layer, quantization_config (choose --weights instead). */
+#ifndef RL_IMPORT_HF_H
+#define RL_IMPORT_HF_H
+
+#include <stddef.h>
+
+/* Read `path` and return a malloc'd Lua model spec the caller frees, named
+ * `name` (NULL: the file's stem, or its folder's name for "config.json")
+ * with `source` as its source field (NULL: "Hugging Face config.json
+ * (<path>)").  On failure returns NULL with err as "FILE: key 'K': reason"
+ * and *io_error 1 when the file could not be read, 0 for bad content
+ * (unknown model_type, a missing or ill-typed key, a spec that fails
+ * validation). */
+char *rl_import_hf(const char *path, const char *name, const char *source, int *io_error, char *err,
+                   size_t errlen);
+
+#endif

@@ -1,0 +1,405 @@
+/* ops.c — operator list of one step (see ops.h for every counting
+ * convention and its source). */
+#include "ops.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+/* FLOPs per element of the elementwise operators (ops.h). */
+#define SOFTMAX_FLOPS 5.0
+#define NORM_FLOPS 4.0
+#define ROPE_FLOPS 3.0
+
+rl_ops_config rl_ops_config_default(void)
+{
+    rl_ops_config c = {0};
+    c.chips = 1;
+    c.prec = rl_precision_default();
+    c.act = RL_BF16;
+    return c;
+}
+
+const char *rl_op_kind_name(rl_op_kind k)
+{
+    static const char *const NAMES[] = {"weight", "attention", "elementwise"};
+    return NAMES[k];
+}
+
+int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
+                 size_t errlen)
+{
+    if (c->prefill_seqs < 0 || c->prefill_tokens < 0 || c->prefill_prefix < 0 ||
+        c->decode_batch < 0 || c->decode_context < 0)
+        FAIL("tokens, prefix, batch, context: must be >= 0");
+    if (c->prefill_seqs > 0 && c->prefill_tokens < 1)
+        FAIL("tokens: a prefill needs at least 1 new token");
+    if (c->prefill_seqs * c->prefill_tokens + c->decode_batch < 1)
+        FAIL("tokens/batch: the step processes no token (give prefill tokens or a decode batch)");
+    if (c->decode_batch > 0 && c->decode_context < 1)
+        FAIL("context: decode needs context >= 1 token");
+    long long longest = c->prefill_seqs > 0 ? c->prefill_prefix + c->prefill_tokens : 0;
+    if (c->decode_batch > 0 && c->decode_context > longest)
+        longest = c->decode_context;
+    if (m->max_context > 0 && longest > m->max_context)
+        FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
+             m->max_context, m->origin);
+    if (!(c->mfu >= 0 && c->mfu <= 1))
+        FAIL("mfu: must be in (0, 1] (or 0 for the ideal peak), got %g", c->mfu);
+    return rl_step_check(m, h, c->chips, 1, c->prec, err, errlen);
+}
+
+/* ---- builder --------------------------------------------------------------- */
+
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    const rl_ops_config *c;
+    rl_ops *o;
+    double wb, ab, kb; /* bytes per element: weights, activations, KV */
+    double M;          /* rows through every layer: all new tokens */
+    int mixed;         /* prefill and decode in one step: prefix attention rows */
+} builder;
+
+static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind kind, double layers)
+{
+    rl_op *op = &x->o->op[x->o->n++];
+    memset(op, 0, sizeof *op);
+    if (x->mixed && segment)
+        snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
+    else
+        snprintf(op->name, sizeof op->name, "%s", name);
+    op->kind = kind;
+    op->layers = layers;
+    return op;
+}
+
+/* A weight matmul: `copies` [din, dout] matrices are read (experts touched,
+ * or heads of a per-head projection); each of `tokens` tokens is multiplied
+ * by `per_token` of them (k for routed experts, N for a per-head
+ * projection, else 1); `use_frac` is the fraction of all copies one token
+ * uses (k/E for routed experts, else 1), which scales B_crit.  Output goes
+ * to the KV cache when to_kv. */
+static rl_op *matmul(builder *x, const char *name, double layers, double tokens, double per_token,
+                     double din, double dout, double copies, double use_frac, int to_kv)
+{
+    rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, layers);
+    double mat = rl_dtype_matrix_bytes(x->c->prec.weights, din, dout);
+    double rows = tokens * per_token;
+    op->tokens = tokens;
+    op->flops = 2.0 * rows * din * dout;
+    op->weight_bytes = copies * mat;
+    op->act_read = rows * din * x->ab;
+    if (to_kv)
+        op->kv_write = rows * dout * x->kb;
+    else
+        op->act_write = rows * dout * x->ab;
+    op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
+    return op;
+}
+
+/* An elementwise op over `elems` elements: reads `reads` tensors of that
+ * size, writes one, `weights` weight elements (norm gains). */
+static void elementwise(builder *x, const char *name, double layers, double elems, double fpe,
+                        double reads, double weights)
+{
+    rl_op *op = add(x, name, NULL, RL_OP_ELEMENTWISE, layers);
+    op->flops = fpe * elems;
+    op->act_read = reads * elems * x->ab;
+    op->act_write = elems * x->ab;
+    op->weight_bytes = weights * x->wb;
+}
+
+/* One attention segment: `seqs` sequences of T new tokens on prefix P. */
+typedef struct {
+    const char *name; /* "prefill" | "decode" */
+    double seqs, T, P;
+} segment;
+
+/* Query-key pairs per sequence and distinct keys the T queries read, with
+ * keys capped at W (0 = no window). */
+static void pairs_keys(const builder *x, const segment *s, double W, double *pairs, double *keys)
+{
+    double T = s->T, P = s->P, all = P + T;
+    if (x->c->non_causal) {
+        *keys = W > 0 && all > W ? W : all;
+        *pairs = T * *keys;
+        return;
+    }
+    if (W <= 0 || P + T <= W) {
+        *pairs = T * P + T * (T + 1.0) / 2.0;
+        *keys = all;
+        return;
+    }
+    /* query i (0-based) sees min(P + i + 1, W) keys */
+    double n1 = W - P > 0 ? fmin(T, W - P) : 0.0;
+    *pairs = n1 * P + n1 * (n1 + 1.0) / 2.0 + (T - n1) * W;
+    *keys = fmin(all, W + T - 1.0);
+}
+
+/* QK^T, softmax, PV of one segment on `layers` layers with window W.  qk_dim
+ * and v_dim: per-head widths of the scores and values; q_bytes / o_bytes
+ * per token; k_* / v_*: bytes per key from the KV cache (kv) and from
+ * activations (act). */
+typedef struct {
+    double qk_dim, v_dim;
+    double q_bytes, o_bytes;
+    double k_kv, k_act, v_kv, v_act;
+} attn_shape;
+
+static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
+                      const attn_shape *a)
+{
+    if (layers <= 0 || s->seqs <= 0)
+        return;
+    double N = (double)x->m->heads, pairs, keys;
+    pairs_keys(x, s, W, &pairs, &keys);
+    double scores = x->c->materialized ? s->seqs * N * s->T * keys * x->ab : 0.0;
+    char name[32];
+    snprintf(name, sizeof name, "qk%s", suffix);
+    rl_op *qk = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    qk->flops = 2.0 * s->seqs * pairs * N * a->qk_dim;
+    qk->act_read = s->seqs * (s->T * a->q_bytes + keys * a->k_act);
+    qk->kv_read = s->seqs * keys * a->k_kv;
+    qk->act_write = scores;
+    snprintf(name, sizeof name, "softmax%s", suffix);
+    rl_op *sm = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    sm->flops = SOFTMAX_FLOPS * s->seqs * pairs * N;
+    sm->act_read = sm->act_write = scores;
+    snprintf(name, sizeof name, "pv%s", suffix);
+    rl_op *pv = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    pv->flops = 2.0 * s->seqs * pairs * N * a->v_dim;
+    pv->act_read = scores + s->seqs * keys * a->v_act;
+    pv->kv_read = s->seqs * keys * a->v_kv;
+    pv->act_write = s->seqs * s->T * a->o_bytes;
+}
+
+/* Attention of one segment on global and local layers. */
+static void attention_layers(builder *x, const segment *s, const attn_shape *a)
+{
+    double local = (double)rl_arch_local_layers(x->m);
+    attention(x, s, (double)x->m->layers - local, 0, "", a);
+    attention(x, s, local, (double)x->m->sliding_window, "(local)", a);
+}
+
+static void mha_block(builder *x, const segment *seg, int nseg)
+{
+    const rl_model *m = x->m;
+    double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
+    double N = (double)m->heads, K = (double)m->kv_heads;
+    matmul(x, "q_proj", L, x->M, 1, D, N * H, 1, 1, 0);
+    matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1);
+    matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
+    elementwise(x, "rope", L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
+    attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
+    for (int i = 0; i < nseg; i++)
+        attention_layers(x, &seg[i], &a);
+    matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0);
+}
+
+static void mla_block(builder *x, const segment *seg, int nseg)
+{
+    const rl_model *m = x->m;
+    double L = (double)m->layers, D = (double)m->d_model, N = (double)m->heads;
+    double cq = (double)m->q_lora_rank, ckv = (double)m->kv_lora_rank;
+    double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
+    double v = (double)m->v_head_dim;
+    if (cq > 0) {
+        matmul(x, "q_a_proj", L, x->M, 1, D, cq, 1, 1, 0);
+        matmul(x, "q_b_proj", L, x->M, 1, cq, N * (nope + rope), 1, 1, 0);
+    } else {
+        matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
+    }
+    matmul(x, "kv_a_proj", L, x->M, 1, D, ckv + rope, 1, 1, 1);
+    elementwise(x, "latent_norm", L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
+    elementwise(x, "rope", L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
+    for (int i = 0; i < nseg; i++) {
+        const segment *s = &seg[i];
+        if (s->seqs <= 0)
+            continue;
+        double rows = s->seqs * s->T;
+        if (s->T == 1) { /* decode: absorbed form over the cached latent */
+            matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
+            attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
+                            (ckv + rope) * x->kb, 0,
+                            x->c->materialized ? ckv * x->kb : 0, 0};
+            attention_layers(x, s, &a);
+            matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
+        } else { /* prefill: up-project the latents of all P + T tokens */
+            rl_op *kvb = matmul(x, "kv_b_proj", L, s->seqs * (s->P + s->T), 1, ckv, N * (nope + v),
+                                1, 1, 0);
+            kvb->act_read = rows * ckv * x->ab;
+            kvb->kv_read = s->seqs * s->P * ckv * x->kb;
+            attn_shape a = {nope + rope, v, N * (nope + rope) * x->ab, N * v * x->ab, rope * x->kb,
+                            N * nope * x->ab, 0, N * v * x->ab};
+            attention_layers(x, s, &a);
+        }
+    }
+    matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0);
+}
+
+/* gate/up/down (or up/down) of `copies` [D, F] blocks, each token using
+ * `per_token` of them (see matmul). */
+static void mlp(builder *x, const char *prefix, double layers, double per_token, double F,
+                double copies, double use_frac)
+{
+    if (layers <= 0 || copies <= 0)
+        return;
+    double D = (double)x->m->d_model;
+    char name[32];
+    if (rl_arch_mlp_matrices(x->m) == 3) {
+        snprintf(name, sizeof name, "%s_gate", prefix);
+        matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
+    }
+    snprintf(name, sizeof name, "%s_up", prefix);
+    matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
+    snprintf(name, sizeof name, "%s_down", prefix);
+    matmul(x, name, layers, x->M, per_token, F, D, copies, use_frac, 0);
+}
+
+static void finish(builder *x)
+{
+    rl_ops *o = x->o;
+    double peak = (double)x->c->chips * rl_hw_peak(x->h, x->c->prec.compute);
+    if (x->c->mfu > 0)
+        peak *= x->c->mfu;
+    double bw = (double)x->c->chips * x->h->hbm_bw;
+    for (int i = 0; i < o->n; i++) {
+        rl_op *op = &o->op[i];
+        double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
+        op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
+        op->t = rl_roofline_time(op->flops, bytes, peak, bw);
+        o->flops += op->layers * op->flops;
+        o->weight_bytes += op->layers * op->weight_bytes;
+        o->act_bytes += op->layers * (op->act_read + op->act_write);
+        o->kv_read += op->layers * op->kv_read;
+        o->kv_write += op->layers * op->kv_write;
+        o->step_s += op->layers * op->t.time_s;
+        o->compute_s += op->layers * op->t.compute_s;
+        o->memory_s += op->layers * op->t.memory_s;
+    }
+}
+
+int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
+                 size_t errlen)
+{
+    if (m->abstract)
+        FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
+             "give layers, d_model, d_ff, heads, kv_heads, vocab",
+             m->origin);
+    if (rl_ops_check(m, h, c, err, errlen) != 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
+                 rl_dtype_bytes(c->prec.kv), 0, 0};
+    segment seg[2] = {
+        {"prefill", (double)c->prefill_seqs, (double)c->prefill_tokens, (double)c->prefill_prefix},
+        {"decode", (double)c->decode_batch, 1.0, (double)c->decode_context - 1.0},
+    };
+    x.M = seg[0].seqs * seg[0].T + seg[1].seqs;
+    x.mixed = seg[0].seqs > 0 && seg[1].seqs > 0;
+    out->tokens = x.M;
+    double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
+
+    rl_op *emb = add(&x, "embedding", NULL, RL_OP_WEIGHT, 1);
+    emb->tokens = x.M;
+    emb->weight_bytes = x.M * D * x.wb; /* gathered rows only */
+    emb->act_write = x.M * D * x.ab;
+    elementwise(&x, "attn_norm", L, x.M * D, NORM_FLOPS, 1, D);
+    if (m->attention == RL_ATTN_MLA)
+        mla_block(&x, seg, 2);
+    else
+        mha_block(&x, seg, 2);
+    elementwise(&x, "attn_residual", L, x.M * D, 1, 2, 0);
+    elementwise(&x, "mlp_norm", L, x.M * D, NORM_FLOPS, 1, D);
+    if (m->experts == 0) {
+        mlp(&x, "mlp", L, 1, (double)m->d_ff, 1, 1);
+    } else {
+        double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
+        mlp(&x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
+        matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
+        mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
+        double sh = (double)m->shared_experts;
+        mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
+    }
+    elementwise(&x, "mlp_residual", L, x.M * D, 1, 2, 0);
+    elementwise(&x, "final_norm", 1, x.M * D, NORM_FLOPS, 1, D);
+    matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
+    finish(&x);
+    return 0;
+}
+
+void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes)
+{
+    double f = 0, b = 0;
+    for (int i = 0; i < o->n; i++) {
+        const rl_op *op = &o->op[i];
+        if (op->kind != kind)
+            continue;
+        f += op->layers * op->flops;
+        b += op->layers *
+             (op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write);
+    }
+    if (flops)
+        *flops = f;
+    if (bytes)
+        *bytes = b;
+}
+
+/* Step time of a configuration, or -1. */
+static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    rl_ops o;
+    char err[256];
+    if (rl_ops_build(m, h, c, &o, err, sizeof err) != 0)
+        return -1.0;
+    return o.step_s;
+}
+
+double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                           long long tokens, long long prefix)
+{
+    rl_ops_config p = *c;
+    p.prefill_seqs = 1;
+    p.prefill_tokens = tokens;
+    p.prefill_prefix = prefix;
+    p.decode_batch = 0;
+    return step_time(m, h, &p);
+}
+
+double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                   long long tokens, long long prefix, long long chunk)
+{
+    if (chunk < 1 || tokens < 1)
+        return -1.0;
+    double total = 0.0;
+    for (long long done = 0; done < tokens; done += chunk) {
+        long long n = tokens - done < chunk ? tokens - done : chunk;
+        double t = rl_ops_prefill_time(m, h, c, n, prefix + done);
+        if (t < 0)
+            return -1.0;
+        total += t;
+    }
+    return total;
+}
+
+double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                              long long prefill_tokens, long long prefill_prefix,
+                              long long decode_batch, long long decode_context)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = chips;
+    c.prec = p;
+    c.prefill_seqs = prefill_tokens > 0 ? 1 : 0;
+    c.prefill_tokens = prefill_tokens;
+    c.prefill_prefix = prefill_prefix;
+    c.decode_batch = decode_batch;
+    c.decode_context = decode_context;
+    return step_time(m, h, &c);
+}

@@ -1,0 +1,147 @@
+/* ops.h — the operator list of one step: per-operator FLOPs, bytes, bound,
+ * B_crit and ideal time; prefill / TTFT / chunked prefill / mixed steps.
+ *
+ * Owns the breakdown of a transformer step into operators (embedding, norms,
+ * q/k/v/o projections, RoPE, QK^T, softmax, PV, MLP gate/up/down, MoE router
+ * and experts, residual adds, final norm, LM head) for a workload of
+ * prefill tokens (T new tokens per sequence on a cached prefix P) and decode
+ * sequences (B sequences at context S), and the step totals.  Uses arch
+ * (params, KV, windows, expected experts), roofline (rl_roofline_time,
+ * rl_b_crit), step (rl_precision), spec, dtype.
+ *
+ * Sources: seed 000 section 1 "Linear operations: what bottlenecks us?"
+ * (matmul bytes and FLOPs, B_crit) and "What about attention?" (FlashAttention
+ * data flow: read Q, K, V, write O; 2BSTD FLOPs for QK^T and for PV;
+ * intensity ST/(S+T): T/2 in prefill, ~1 in decode).  MLA: DeepSeek-V2
+ * (arXiv:2405.04434) section 2.1 — decode uses the absorbed form (W_UK folded
+ * into the query, W_UV into the output, attention over the cached latent);
+ * prefill uses the non-absorbed form (kv_b up-projects the latents of all
+ * P + T tokens, then ordinary attention with qk width nope + rope), as
+ * vLLM and SGLang do.
+ *
+ * Counting conventions (each an assumption, stated here once):
+ *  - A decode sequence at context S is one new token attending to S keys
+ *    (its own included), so it reads B * S tokens of KV as formula (1) does.
+ *  - Causal prefill counts T(T+1)/2 + T P query-key pairs per sequence (the
+ *    lower triangle plus the prefix); local layers cap each query's keys at
+ *    the window W.  Non-causal (option) counts T (P + T).
+ *  - Fused attention (FlashAttention) reads Q and each K/V head once (GQA:
+ *    per KV head, not per query head) and writes O; scores stay on chip.
+ *    Materialized attention also writes the score matrix (the full
+ *    T x (P + T) rectangle per head, as eager attention allocates it), which
+ *    softmax reads and writes and PV reads.
+ *  - Softmax costs 5 FLOPs per score (max, subtract, exp, sum, divide);
+ *    RMSNorm 4 FLOPs per element; RoPE 3 per rotated element; a residual add 1.
+ *  - k_proj / v_proj (MLA: kv_a_proj) write their output into the KV cache
+ *    (kv_write), the rest of the projections write activations.
+ *  - The embedding lookup reads only the rows it gathers (tokens * D).  The
+ *    LM head runs on every decode token but only on the last token of each
+ *    prefill sequence (engines skip the logits of prompt tokens).
+ *  - MoE experts' weight bytes are those of the E (1 - (1 - k/E)^M) distinct
+ *    experts M routed tokens touch (rl_arch_expected_experts); their FLOPs
+ *    are 2 M k D F_e per matrix; shared experts run on every token.
+ *  - Everything is spread over `chips` chips at chips * peak FLOP/s and
+ *    chips * HBM bandwidth (ideal, no communication), like formula (1). */
+#ifndef RL_OPS_H
+#define RL_OPS_H
+
+#include <stddef.h>
+
+#include "arch.h"
+#include "roofline.h"
+#include "spec.h"
+#include "step.h"
+
+typedef enum { RL_OP_WEIGHT, RL_OP_ATTENTION, RL_OP_ELEMENTWISE } rl_op_kind;
+
+/* One operator: per-instance values (one layer), `layers` instances a step. */
+typedef struct {
+    char name[40];
+    rl_op_kind kind;
+    double layers;       /* instances per step (layers it appears in; 1 for head/tail) */
+    double tokens;       /* rows M of a weight matmul (0 otherwise) */
+    double flops;        /* FLOPs */
+    double weight_bytes; /* weights read */
+    double act_read;     /* activation bytes read */
+    double act_write;    /* activation bytes written */
+    double kv_read;      /* KV-cache bytes read */
+    double kv_write;     /* KV-cache bytes written */
+    double intensity;    /* flops / all bytes, FLOPs per byte */
+    double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0 */
+    rl_roofline t;       /* ideal time of one instance */
+} rl_op;
+
+#define RL_OPS_MAX 64
+
+/* What a step computes, and how. */
+typedef struct {
+    long long prefill_seqs;   /* sequences being prefilled (0 = none) */
+    long long prefill_tokens; /* T: new tokens per prefill sequence */
+    long long prefill_prefix; /* P: tokens already cached per prefill sequence */
+    long long decode_batch;   /* B: decoding sequences (0 = none) */
+    long long decode_context; /* S: keys each decode token attends to (>= 1) */
+    long long chips;          /* >= 1 */
+    rl_precision prec;        /* weights, kv, compute */
+    rl_dtype act;             /* activations (default bf16) */
+    int materialized;         /* 1: scores written to HBM; 0: fused (default) */
+    int non_causal;           /* 1: prefill counts T (P + T) pairs; 0: causal (default) */
+    double mfu;               /* 0 or 1: ideal peak; in (0, 1): compute at mfu * peak */
+} rl_ops_config;
+
+/* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
+rl_ops_config rl_ops_config_default(void);
+
+typedef struct {
+    rl_op op[RL_OPS_MAX];
+    int n;
+    /* step totals: sum over ops of layers * per-instance value */
+    double flops, weight_bytes, act_bytes, kv_read, kv_write;
+    double step_s;       /* sum of op times: each op at its own roofline */
+    double compute_s;    /* sum of layers * compute term */
+    double memory_s;     /* sum of layers * memory term */
+    double tokens;       /* tokens processed: prefill_seqs * T + B */
+} rl_ops;
+
+/* Check a configuration against model and chip: sizes >= 0 with at least
+ * one token, decode_context >= 1 when decode_batch > 0, contexts within
+ * max_context, mfu in [0, 1], the compute dtype's peak present.  Returns 0 or
+ * -1 with err naming the field. */
+int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
+                 size_t errlen);
+
+/* Build the operator list of one step.  Abstract models have no operators:
+ * returns -1 with err set.  Otherwise 0. */
+int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
+                 size_t errlen);
+
+/* Sum of layers * (flops, bytes) over the ops of one kind; *flops and *bytes
+ * may be NULL. */
+void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes);
+
+/* Queueing-free prefill time (TTFT) of one sequence of `tokens` new tokens on
+ * a cached `prefix`, seconds: the op-list step time with prefill_seqs = 1.
+ * Returns -1 on invalid input (see rl_ops_check). */
+double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                           long long tokens, long long prefix);
+
+/* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
+ * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
+ * prefix P + i * chunk, seconds.  -1 on invalid input. */
+double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                   long long tokens, long long prefix, long long chunk);
+
+/* Ideal time of one mixed step (as continuous batching / chunked prefill
+ * runs): `prefill_tokens` new tokens of one sequence on a cached
+ * `prefill_prefix`, plus `decode_batch` sequences decoding one token each at
+ * context `decode_context`; the weight matmuls are shared by all
+ * prefill_tokens + decode_batch rows, attention is per sequence.  Either
+ * part may be 0.  Bf16 activations, fused causal attention, ideal peak.
+ * Returns seconds, or -1 on invalid input.  For the serving simulator. */
+double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                              long long prefill_tokens, long long prefill_prefix,
+                              long long decode_batch, long long decode_context);
+
+/* "weight" | "attention" | "elementwise". */
+const char *rl_op_kind_name(rl_op_kind k);
+
+#endif

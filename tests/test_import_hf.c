@@ -1,0 +1,182 @@
+/* test_import_hf.c — Hugging Face config.json import: round trips against
+ * the hand-written and shipped presets, family mappings, clear errors. */
+#include "testutil.h"
+
+#include <cjson/cJSON.h>
+
+#include "arch.h"
+#include "import_hf.h"
+#include "result.h"
+
+#define HF RL_SRCDIR "/tests/data/hf/"
+
+/* Import `file` (in tests/data/hf) and load the result as a model. */
+static rl_model import_model(const char *file, const char *name)
+{
+    char err[1024], path[64];
+    int io;
+    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err);
+    if (!text)
+        fail_msg("import %s: %s", file, err);
+    write_temp(path, ".lua", text);
+    free(text);
+    rl_model m = load_model(path, NULL, 0);
+    unlink(path);
+    return m;
+}
+
+/* `info` JSON text of a model with the name and provenance removed. */
+static char *info_text(const rl_model *m)
+{
+    cJSON *j = rl_result_info(m, rl_precision_default(), 8192);
+    assert_non_null(j);
+    cJSON_DeleteItemFromObject(j, "model");
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return s;
+}
+
+static void assert_same_info(const rl_model *a, const rl_model *b)
+{
+    char *x = info_text(a), *y = info_text(b);
+    if (strcmp(x, y) != 0)
+        fail_msg("info differs:\n  %s\n  %s", x, y);
+    free(x);
+    free(y);
+}
+
+/* Round trip: the imported meta-llama/Meta-Llama-3-8B config gives the same
+ * `info` (params, KV, FLOPs, context 8192) as the hand-written
+ * model/llama3-8b.lua; likewise Mistral-7B (sliding_window 4096 on every
+ * layer). */
+static void round_trip_hand_written(void **state)
+{
+    (void)state;
+    rl_model a = import_model(HF "llama3-8b.json", NULL);
+    rl_model b = load_model("llama3-8b", NULL, 0);
+    assert_string_equal(a.name, "llama3-8b"); /* default name: the file stem */
+    assert_same_info(&a, &b);
+    rl_model c = import_model(HF "mistral-7b.json", NULL);
+    rl_model d = load_model("mistral-7b", NULL, 0);
+    assert_same_info(&c, &d);
+}
+
+/* The shipped presets are what the importer makes of the fixtures. */
+static void presets_match_import(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"qwen3-32b", "gemma2-27b", "deepseek-v3", "mixtral-8x22b",
+                                        "gpt-oss-120b"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char file[512];
+        snprintf(file, sizeof file, HF "%s.json", names[i]);
+        rl_model a = import_model(file, names[i]);
+        rl_model b = load_model(names[i], NULL, 0);
+        assert_same_info(&a, &b);
+    }
+}
+
+/* Family mappings, values from the fixtures' configs:
+ *  - Qwen3-32B: head_dim 128 kept (64 x 128 = 8192 != 5120);
+ *  - Gemma 2 27B: tie_word_embeddings absent -> true (Gemma2Config
+ *    default), gelu_pytorch_tanh -> geglu, alternating window 4096;
+ *  - Gemma 3 27B: text_config read; sliding_window_pattern default 6,
+ *    vocab_size default 262208;
+ *  - Qwen2.5-7B: use_sliding_window false -> no window;
+ *  - Mixtral-8x22B: 8 experts, top 2; 140.6e9 total, 39.2e9 active
+ *    (Mistral AI: "141B ... 39B active");
+ *  - DeepSeek-V3: MLA dims, 3 dense layers, 1 shared expert. */
+static void family_mappings(void **state)
+{
+    (void)state;
+    rl_model q = import_model(HF "qwen3-32b.json", NULL);
+    assert_int_equal(q.head_dim, 128);
+    assert_int_equal(q.heads * q.head_dim, 8192);
+    rl_model g = import_model(HF "gemma2-27b.json", NULL);
+    assert_true(g.tied_embeddings);
+    assert_int_equal(g.mlp, RL_MLP_GEGLU);
+    assert_int_equal(g.sliding_window, 4096);
+    assert_int_equal(g.sliding_window_pattern, 2);
+    rl_model g3 = import_model(HF "gemma3-27b.json", NULL);
+    assert_int_equal(g3.sliding_window_pattern, 6);
+    assert_int_equal(g3.vocab, 262208);
+    assert_int_equal(g3.layers, 62);
+    rl_model q2 = import_model(HF "qwen2.5-7b.json", NULL);
+    assert_int_equal(q2.sliding_window, 0);
+    rl_model x = import_model(HF "mixtral-8x22b.json", NULL);
+    assert_int_equal(x.experts, 8);
+    assert_int_equal(x.top_k, 2);
+    assert_rel(rl_arch_params(&x).total, 140.6e9, 0.001);
+    assert_rel(rl_arch_params(&x).active, 39.15e9, 0.001);
+    rl_model d = import_model(HF "deepseek-v3.json", NULL);
+    assert_int_equal(d.attention, RL_ATTN_MLA);
+    assert_int_equal(d.kv_lora_rank, 512);
+    assert_int_equal(d.q_lora_rank, 1536);
+    assert_int_equal(d.dense_layers, 3);
+    assert_int_equal(d.shared_experts, 1);
+    assert_int_equal(d.d_ff_expert, 2048);
+}
+
+static void expect_error(const char *file_or_text, int is_text, const char *want, int want_io)
+{
+    char err[1024], path[64];
+    const char *file = file_or_text;
+    if (is_text) {
+        write_temp(path, ".json", file_or_text);
+        file = path;
+    }
+    int io = -1;
+    char *text = rl_import_hf(file, NULL, NULL, &io, err, sizeof err);
+    if (is_text)
+        unlink(path);
+    assert_null(text);
+    assert_int_equal(io, want_io);
+    if (!strstr(err, want))
+        fail_msg("error '%s' lacks '%s'", err, want);
+    if (!strstr(err, file))
+        fail_msg("error '%s' does not name the file", err);
+}
+
+/* Unknown model_type, missing keys, bad JSON, a bad layer pattern and an
+ * unreadable file each give a clear error naming file and key. */
+static void errors(void **state)
+{
+    (void)state;
+    expect_error(HF "bad-unknown-type.json", 0, "key 'model_type': \"falcon\" is not a supported", 0);
+    expect_error(HF "bad-missing-key.json", 0, "key 'intermediate_size': missing", 0);
+    expect_error("{\"model_type\": \"llama\",", 1, "not valid JSON", 0);
+    expect_error("[1, 2]", 1, "expected a JSON object", 0);
+    expect_error("{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+                 " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
+                 " \"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 8,"
+                 " \"layer_types\": [\"full_attention\", \"sliding_attention\"]}",
+                 1, "key 'layer_types'", 0);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2.5}", 1,
+                 "key 'num_hidden_layers': expected a non-negative integer", 0);
+    expect_error("/nonexistent/config.json", 0, "cannot read", 1);
+}
+
+/* The CLI exits 2 on bad content and 1 on an unreadable file. */
+static void cli_exit_codes(void **state)
+{
+    (void)state;
+    int rc = system(RL_BIN " import-hf " HF "bad-unknown-type.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 2);
+    rc = system(RL_BIN " import-hf /nonexistent/config.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 1);
+    rc = system(RL_BIN " import-hf " HF "llama3-8b.json --name x >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_hand_written),
+        cmocka_unit_test(presets_match_import),
+        cmocka_unit_test(family_mappings),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(cli_exit_codes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

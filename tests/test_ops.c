@@ -1,0 +1,506 @@
+/* test_ops.c — the operator list: attention intensity, B_crit per op,
+ * agreement with formula (1), the pitfalls of issue 3, MoE / MLA / window
+ * operators, precisions, prefill, chunked and mixed steps. */
+#include "testutil.h"
+
+#include "arch.h"
+#include "ops.h"
+#include "step.h"
+
+static rl_ops OPS; /* one list at a time; keeps ~12 KB off the stack */
+
+static const rl_ops *build(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    char err[1024];
+    if (rl_ops_build(m, h, c, &OPS, err, sizeof err) != 0)
+        fail_msg("rl_ops_build: %s", err);
+    return &OPS;
+}
+
+static rl_ops_config decode_cfg(long long B, long long S)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.decode_batch = B;
+    c.decode_context = S;
+    return c;
+}
+
+static rl_ops_config prefill_cfg(long long T, long long P)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.prefill_seqs = 1;
+    c.prefill_tokens = T;
+    c.prefill_prefix = P;
+    return c;
+}
+
+static const rl_op *find(const rl_ops *o, const char *name)
+{
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->op[i].name, name) == 0)
+            return &o->op[i];
+    fail_msg("no operator '%s'", name);
+    return NULL;
+}
+
+static int has(const rl_ops *o, const char *name)
+{
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->op[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static double bytes_of(const rl_op *op)
+{
+    return op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
+}
+
+/* Intensity of QK^T + PV together (the fused kernel of seed 000). */
+static double attn_intensity(const rl_ops *o, const char *qk, const char *pv)
+{
+    const rl_op *a = find(o, qk), *b = find(o, pv);
+    return (a->flops + b->flops) / (bytes_of(a) + bytes_of(b));
+}
+
+/* Seed 000 section 1 "What about attention?": MHA intensity ST/(S+T); in
+ * decode T = 1 so S/(S+1) ~ 1.  LLaMA-2-13B is MHA (N = K = 40); S = 4096:
+ * 4096/4097, exact up to rounding. */
+static void decode_attention_intensity_mha(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = decode_cfg(8, 4096);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(attn_intensity(o, "qk", "pv"), 4096.0 / 4097.0, 1e-12);
+}
+
+/* GQA: each KV head serves N/K query heads, so decode intensity is
+ * S N / (N + S K) -> N/K.  LLaMA-3-70B (N 64, K 8), S = 4096:
+ * 4096*64/(64 + 4096*8) = 7.98441 (by hand), within 0.3% of N/K = 8. */
+static void decode_attention_intensity_gqa(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(16, 4096);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(attn_intensity(o, "qk", "pv"), 4096.0 * 64 / (64 + 4096.0 * 8), 1e-12);
+    assert_rel(attn_intensity(o, "qk", "pv"), 8.0, 0.003);
+}
+
+/* Prefill, the book's accounting (all S x T pairs, S = T): T/2 exactly
+ * (4 T^2 N H FLOPs over Q, K, V, O of 2 T N H bytes each).  Causal masking
+ * keeps T(T+1)/2 pairs: (T+1)/4.  LLaMA-2-13B, T = 2048: 1024 and 512.25. */
+static void prefill_attention_intensity(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = prefill_cfg(2048, 0);
+    c.non_causal = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(attn_intensity(o, "qk", "pv"), 1024.0, 1e-12);
+    double full = find(o, "qk")->flops;
+    c.non_causal = 0;
+    o = build(&m, &h, &c);
+    assert_rel(attn_intensity(o, "qk", "pv"), 2049.0 / 4.0, 1e-12);
+    /* pitfall: causal prefill counts the lower triangle, T(T+1)/2 of T^2 */
+    assert_rel(find(o, "qk")->flops, full * 2049.0 / 4096.0, 1e-12);
+}
+
+/* Chunked prefill: T new tokens on a prefix P make T P + T(T+1)/2 pairs.
+ * T = 512, P = 3584: 1,835,008 + 131,328 = 1,966,336 pairs; QK^T per layer
+ * 2 * pairs * N * H with N = 40, H = 128 (LLaMA-2-13B); K/V read for all
+ * P + T = 4096 tokens: 2 * 4096 * 40 * 128 * 2 bytes per layer. */
+static void prefill_with_prefix(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = prefill_cfg(512, 3584);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(find(o, "qk")->flops, 2.0 * 1966336 * 40 * 128, 1e-12);
+    assert_rel(find(o, "qk")->kv_read + find(o, "pv")->kv_read, 2.0 * 4096 * 40 * 128 * 2, 1e-12);
+}
+
+/* Pitfall: fused attention reads K/V once per KV head.  LLaMA-2-70B (64
+ * query heads, 8 KV heads, H 128, L 80), B = 8, S = 4096, bf16:
+ * 8 * 4096 * 80 * 2 * 8 * 128 * 2 = 10,737,418,240 bytes; per query head
+ * it would be 8x that. */
+static void gqa_kv_read_per_kv_head(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(8, 4096);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 10737418240.0);
+}
+
+/* B_crit of each weight matmul (seed 000 section 1: peak * bytes(w) / (2 *
+ * bw)).  H100 SXM bf16: 9.89e14 / 3.35e12 = 295.22; MoE experts times E/k
+ * (Mixtral 8/2: 1180.9); TPU v5e int8 weights, bf16 compute: 1.97e14 /
+ * 8.19e11 / 2 = 120.27, times (1 + 2/D) for the per-channel bf16 scales
+ * (the scale assumption in dtype.h), D = 4096. */
+static void b_crit_per_op(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(4, 1024);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(find(o, "q_proj")->b_crit, 9.89e14 / 3.35e12, 1e-12);
+    assert_rel(find(o, "expert_up")->b_crit, 9.89e14 / 3.35e12 * 4, 1e-12);
+    assert_true(find(o, "qk")->b_crit == 0); /* not a weight matmul */
+    rl_hw v5e = load_hw("tpu-v5e", NULL, 0);
+    rl_model l = load_model("llama2-13b", NULL, 0);
+    c.prec.weights = RL_INT8;
+    o = build(&l, &v5e, &c);
+    assert_rel(find(o, "mlp_up")->b_crit, 1.97e14 / 8.19e11 / 2 * (1 + 2.0 / 5120), 1e-12);
+}
+
+/* Formula (1) (seed 000 section 1) from the operator list, LLaMA-2-13B on
+ * 8 TPU v5e, S = 4096, below B_crit:
+ *  - weight-matmul FLOPs = B * rl_arch_flops_per_token (exact);
+ *  - QK^T + PV FLOPs = B * rl_arch_attention_flops_per_token (exact);
+ *  - KV bytes read = formula (1)'s B * S * kv bytes (exact);
+ *  - weight bytes = formula (1)'s parameter bytes minus the embedding table
+ *    plus the B gathered rows (exact);
+ *  - step time within 1.5%: the op list reads B*D instead of V*D embedding
+ *    bytes (-1.3% of the weights), adds activations and norms (growing with
+ *    B: the elementwise ops are memory-bound) and times each op by its own
+ *    roofline; the differences seen are -1.07% (B 1), -0.12% (16) and
+ *    +0.25% (64). */
+static void llama2_13b_matches_formula_1(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_precision p = rl_precision_default();
+    long long batches[] = {1, 16, 64};
+    for (int i = 0; i < 3; i++) {
+        long long B = batches[i];
+        rl_ops_config c = decode_cfg(B, 4096);
+        c.chips = 8;
+        const rl_ops *o = build(&m, &h, &c);
+        rl_step s = rl_step_decode(&m, &h, 8, B, 4096, p);
+        double wf;
+        rl_ops_sum_kind(o, RL_OP_WEIGHT, &wf, NULL);
+        assert_rel(wf, B * rl_arch_flops_per_token(&m), 1e-12);
+        double af = 40 * (find(o, "qk")->flops + find(o, "pv")->flops);
+        assert_rel(af, B * rl_arch_attention_flops_per_token(&m, 4096), 1e-12);
+        assert_rel(o->kv_read, s.mem.kv_bytes, 1e-12);
+        double VD = 32000.0 * 5120;
+        assert_rel(o->weight_bytes, rl_arch_params_read(&m, B) * 2 - VD * 2 + B * 5120.0 * 2, 1e-12);
+        assert_rel(o->step_s, s.step_s, 0.015);
+    }
+}
+
+/* Pitfall: head_dim is not D/N.  Qwen3-32B: 64 heads x 128 = 8192 != 5120,
+ * so q_proj is [5120, 8192] and o_proj [8192, 5120]. */
+static void qwen3_head_dim(void **state)
+{
+    (void)state;
+    rl_model m = load_model("qwen3-32b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 1024);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(find(o, "q_proj")->flops == 2.0 * 5120 * 8192);
+    assert_true(find(o, "q_proj")->weight_bytes == 5120.0 * 8192 * 2);
+    assert_true(find(o, "o_proj")->act_read == 8192.0 * 2);
+    assert_true(find(o, "k_proj")->kv_write == 8.0 * 128 * 2);
+}
+
+/* Pitfall: tied embeddings.  The LM head costs 2 V D FLOPs per token either
+ * way and reads the V x D table; the lookup costs no FLOPs.
+ * scaling-book-18b: V 32128, D 4096, B = 4. */
+static void tied_lm_head(void **state)
+{
+    (void)state;
+    rl_model m = load_model("scaling-book-18b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = decode_cfg(4, 1024);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(m.tied_embeddings);
+    assert_true(find(o, "lm_head")->flops == 2.0 * 4 * 32128 * 4096);
+    assert_true(find(o, "lm_head")->weight_bytes == 32128.0 * 4096 * 2);
+    assert_true(find(o, "embedding")->flops == 0);
+    assert_true(find(o, "embedding")->weight_bytes == 4.0 * 4096 * 2);
+}
+
+/* Pitfall: SwiGLU has 3 matrices: LLaMA-3-8B 3 * 4096 * 14336 =
+ * 176,160,768 parameters per layer; a GELU MLP has 2 (no gate). */
+static void swiglu_ops(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 1024);
+    const rl_ops *o = build(&m, &h, &c);
+    double w = find(o, "mlp_gate")->weight_bytes + find(o, "mlp_up")->weight_bytes +
+               find(o, "mlp_down")->weight_bytes;
+    assert_true(w == 176160768.0 * 2);
+    rl_override gelu = {"mlp", "gelu"};
+    rl_model g = load_model("llama3-8b", &gelu, 1);
+    o = build(&g, &h, &c);
+    assert_false(has(o, "mlp_gate"));
+    assert_true(has(o, "mlp_up"));
+}
+
+/* Pitfall: dense, not 2:4-sparse, datasheet FLOP/s.  H100 SXM bf16 is
+ * 989e12 (the datasheet's 1979 TFLOPS carries the sparsity asterisk): a
+ * compute-bound op's time is FLOPs / 989e12. */
+static void dense_peak(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    assert_true(h.flops[RL_BF16] == 9.89e14);
+    rl_ops_config c = prefill_cfg(8192, 0);
+    const rl_ops *o = build(&m, &h, &c);
+    const rl_op *up = find(o, "mlp_up");
+    assert_int_equal(up->t.bound, RL_COMPUTE_BOUND);
+    assert_rel(up->t.time_s, 2.0 * 8192 * 4096 * 14336 / 9.89e14, 1e-12);
+}
+
+/* Pitfall: GB vs GiB and "16k".  Qwen3-32B holds 2 * 64 * 8 * 128 * 2 =
+ * 262,144 B of KV per token; S = 16384 tokens read 4,294,967,296 B = 4 GiB
+ * exactly = 4.295 GB; reading "16k" as 16,000 would give 4.194e9 (-2.3%). */
+static void gb_vs_gib(void **state)
+{
+    (void)state;
+    rl_model m = load_model("qwen3-32b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 16384);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 4.0 * 1073741824.0);
+    assert_rel(o->kv_read / 1e9, 4.294967296, 1e-12);
+    assert_true(fabs(o->kv_read - 16000.0 * 262144) > 0.02 * o->kv_read);
+}
+
+/* MoE: the experts' weight bytes follow E (1 - (1 - k/E)^B): Mixtral-8x7B
+ * (E 8, k 2) reads 2 experts at B = 1 and 7.91982 at B = 16 (by hand);
+ * FLOPs are 2 B k D F_e per matrix regardless. */
+static void moe_expected_experts(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double mat = 4096.0 * 14336 * 2;
+    rl_ops_config c = decode_cfg(1, 1024);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 2 * mat, 1e-12);
+    c.decode_batch = 16;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 7.91982 * mat, 1e-5);
+    assert_rel(find(o, "expert_up")->flops, 2.0 * 16 * 2 * 4096 * 14336, 1e-12);
+    assert_true(find(o, "router")->weight_bytes == 4096.0 * 8 * 2);
+}
+
+/* MLA decode, absorbed form (DeepSeek-V3: L 61, N 128, d_c 512, d_h^R 64).
+ * B = 4, S = 4096, bf16 KV: the cache read is B S L (512 + 64) 2 =
+ * 4*4096*61*576*2 = 1,151,336,448 B (MHA over 128 heads of 192/128 would
+ * read 4*4096*61*128*(192+128)*2 = 40.9e9 B).  Per layer QK^T + PV =
+ * 2 B S N (2*512 + 64) = 2*4*4096*128*1088 = 4,563,402,752 FLOPs. */
+static void mla_decode(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_ops_config c = decode_cfg(4, 4096);
+    c.chips = 8;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 1151336448.0);
+    assert_true(find(o, "qk")->flops + find(o, "pv")->flops == 4563402752.0);
+    assert_rel(61 * (find(o, "qk")->flops + find(o, "pv")->flops),
+               4 * rl_arch_attention_flops_per_token(&m, 4096), 1e-12);
+    assert_true(has(o, "q_absorb") && has(o, "v_absorb") && !has(o, "kv_b_proj"));
+    /* each weight is used once per token in the absorbed form */
+    double wf;
+    rl_ops_sum_kind(o, RL_OP_WEIGHT, &wf, NULL);
+    assert_rel(wf, 4 * rl_arch_flops_per_token(&m), 1e-12);
+}
+
+/* MLA prefill, non-absorbed: kv_b up-projects the P + T latents; attention
+ * runs over 192-wide q/k and 128-wide v.  T = 1024, P = 0: kv_b FLOPs
+ * 2 * 1024 * 512 * 128 * (128 + 128) = 34,359,738,368; QK^T
+ * 2 * (1024*1025/2) * 128 * 192 = 25,794,969,600. */
+static void mla_prefill(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_ops_config c = prefill_cfg(1024, 0);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(find(o, "kv_b_proj")->flops == 34359738368.0);
+    assert_true(find(o, "qk")->flops == 25794969600.0);
+    assert_false(has(o, "q_absorb"));
+    assert_true(find(o, "lm_head")->tokens == 1); /* logits of the last token only */
+}
+
+/* Sliding window, gpt-oss-120b (36 layers alternating local W = 128 /
+ * global, K 8, H 64: 2*8*64*2 = 2048 B per token per layer).  Decode B = 1,
+ * S = 8192: KV read 18*8192*2048 + 18*128*2048 = 306,708,480 B.  Prefill
+ * T = 1024, P = 0, local pairs: the first 128 queries see 1..128 keys
+ * (8,256 pairs), the other 896 see 128 (114,688): 122,944; QK^T on a local
+ * layer 2 * 122,944 * 64 * 64 = 1,007,157,248 FLOPs. */
+static void sliding_window_ops(void **state)
+{
+    (void)state;
+    rl_model m = load_model("gpt-oss-120b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 8192);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 306708480.0);
+    assert_true(find(o, "qk(local)")->layers == 18 && find(o, "qk")->layers == 18);
+    c = prefill_cfg(1024, 0);
+    o = build(&m, &h, &c);
+    assert_true(find(o, "qk(local)")->flops == 1007157248.0);
+}
+
+/* Materialized attention writes the T x (P + T) score matrix per head,
+ * N T^2 2 bytes; fused writes none.  LLaMA-2-13B T = 2048:
+ * 40 * 2048 * 2048 * 2 = 335,544,320 B per layer. */
+static void materialized_scores(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = prefill_cfg(2048, 0);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(find(o, "qk")->act_write == 0 && find(o, "softmax")->act_read == 0);
+    c.materialized = 1;
+    o = build(&m, &h, &c);
+    assert_true(find(o, "qk")->act_write == 335544320.0);
+    assert_true(find(o, "softmax")->act_read == 335544320.0);
+}
+
+/* Quantization scales (dtype.h assumption): int4 q_proj of LLaMA-3-8B is
+ * 4096*4096/2 = 8,388,608 B plus (4096/128)*4096 bf16 scales = 262,144 B. */
+static void int4_scales(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 1024);
+    c.prec.weights = RL_INT4;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(find(o, "q_proj")->weight_bytes == 8388608.0 + 262144.0);
+}
+
+/* An assumed MFU stretches every compute term by 1/mfu: the book's 40% for
+ * LLaMA-3-70B prefill. */
+static void assumed_mfu(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = prefill_cfg(4096, 0);
+    c.chips = 8;
+    double ideal = build(&m, &h, &c)->compute_s;
+    c.mfu = 0.4;
+    assert_rel(build(&m, &h, &c)->compute_s, ideal / 0.4, 1e-12);
+}
+
+/* Mixed step: a decode-only mixed step equals the decode op list; a
+ * prefill-only one equals rl_ops_prefill_time; together they cost more than
+ * either and less than both apart (the weights are read once). */
+static void mixed_and_chunked(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_ops_config d = decode_cfg(16, 2048);
+    double dec = build(&m, &h, &d)->step_s;
+    assert_rel(rl_ops_mixed_step_time(&m, &h, 1, p, 0, 0, 16, 2048), dec, 1e-12);
+    rl_ops_config c = rl_ops_config_default();
+    double pre = rl_ops_prefill_time(&m, &h, &c, 512, 1024);
+    assert_rel(rl_ops_mixed_step_time(&m, &h, 1, p, 512, 1024, 0, 0), pre, 1e-12);
+    double mix = rl_ops_mixed_step_time(&m, &h, 1, p, 512, 1024, 16, 2048);
+    assert_true(mix > pre && mix > dec && mix < pre + dec);
+    /* chunked prefill = the sum of its chunks on a growing prefix */
+    double sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += rl_ops_prefill_time(&m, &h, &c, 1024, 1024LL * i);
+    assert_rel(rl_ops_chunked_prefill_time(&m, &h, &c, 4096, 0, 1024), sum, 1e-12);
+    assert_rel(rl_ops_chunked_prefill_time(&m, &h, &c, 4096, 0, 8192),
+               rl_ops_prefill_time(&m, &h, &c, 4096, 0), 1e-12);
+    assert_true(rl_ops_mixed_step_time(&m, &h, 1, p, 0, 0, 0, 0) < 0); /* no token */
+}
+
+/* Bad input is an error naming the field. */
+static void errors(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    rl_ops_config c = decode_cfg(1, 9000); /* max_context 8192 */
+    assert_int_equal(rl_ops_build(&m, &h, &c, &OPS, err, sizeof err), -1);
+    assert_non_null(strstr(err, "max_context"));
+    c = decode_cfg(1, 100);
+    c.prec.compute = RL_FP4; /* not in the H100 spec */
+    assert_int_equal(rl_ops_build(&m, &h, &c, &OPS, err, sizeof err), -1);
+    assert_non_null(strstr(err, "flops.fp4"));
+    c = decode_cfg(1, 100);
+    c.mfu = 1.5;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &OPS, err, sizeof err), -1);
+    assert_non_null(strstr(err, "mfu"));
+    char path[64];
+    write_temp(path, ".lua", "return { name = 'x', params = 1e9, kv_bytes_per_token = 1e5 }");
+    rl_model a = load_model(path, NULL, 0);
+    unlink(path);
+    c = decode_cfg(1, 100);
+    assert_int_equal(rl_ops_build(&a, &h, &c, &OPS, err, sizeof err), -1);
+    assert_non_null(strstr(err, "abstract"));
+}
+
+/* A wrong expectation must fail: the harness can fail. */
+static void wrong_gqa_expectation(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(8, 4096);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 8 * 10737418240.0); /* per query head: wrong */
+}
+
+static void harness_can_fail(void **state)
+{
+    (void)state;
+    const struct CMUnitTest bad[] = {cmocka_unit_test(wrong_gqa_expectation)};
+    assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(decode_attention_intensity_mha),
+        cmocka_unit_test(decode_attention_intensity_gqa),
+        cmocka_unit_test(prefill_attention_intensity),
+        cmocka_unit_test(prefill_with_prefix),
+        cmocka_unit_test(gqa_kv_read_per_kv_head),
+        cmocka_unit_test(b_crit_per_op),
+        cmocka_unit_test(llama2_13b_matches_formula_1),
+        cmocka_unit_test(qwen3_head_dim),
+        cmocka_unit_test(tied_lm_head),
+        cmocka_unit_test(swiglu_ops),
+        cmocka_unit_test(dense_peak),
+        cmocka_unit_test(gb_vs_gib),
+        cmocka_unit_test(moe_expected_experts),
+        cmocka_unit_test(mla_decode),
+        cmocka_unit_test(mla_prefill),
+        cmocka_unit_test(sliding_window_ops),
+        cmocka_unit_test(materialized_scores),
+        cmocka_unit_test(int4_scales),
+        cmocka_unit_test(assumed_mfu),
+        cmocka_unit_test(mixed_and_chunked),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(harness_can_fail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
