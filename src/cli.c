@@ -628,10 +628,16 @@ static int cmd_simulate(cli_opts *o)
         return RL_EXIT_INPUT;
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
-    rl_analytic_cost ac = rl_analytic_cost_make(&m, &h, o->chips, o->prec);
-    rl_step_cost cost = {rl_serve_analytic_time, &ac};
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, &m, &h, o->chips, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    rl_step_cost cost = {rl_serve_ops_time, &oc};
     rl_serve_result r;
     int rc = rl_serve_run(req, n, &c, &cost, &cost, &r, err, sizeof err);
+    rl_ops_cost_free(&oc);
     free(req);
     if (rc != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
@@ -643,7 +649,7 @@ static int cmd_simulate(cli_opts *o)
         cJSON_AddStringToObject(j, "model", m.name);
         cJSON_AddStringToObject(j, "hw", h.name);
         cJSON_AddStringToObject(j, "mode", "ideal");
-        cJSON_AddStringToObject(j, "step_cost", "provisional: formula (1) + prefill FLOPs");
+        cJSON_AddStringToObject(j, "step_cost", "operator list (ops), no TP collectives");
         cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
         cJSON_AddNumberToObject(j, "chips_total", (double)chips);
         cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c.kv_capacity_tokens);

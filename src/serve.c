@@ -18,42 +18,78 @@
 
 #include "arch.h"
 #include "memory.h"
+#include "ops.h"
 #include "report.h"
 
 /* ---- analytic step cost (provisional) -------------------------------- */
 
-rl_analytic_cost rl_analytic_cost_make(const rl_model *m, const rl_hw *h, long long chips,
-                                       rl_precision p)
+int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                     rl_precision p, char *err, size_t errlen)
 {
-    return (rl_analytic_cost){.m = m, .h = h, .chips = chips, .p = p};
+    memset(c, 0, sizeof *c);
+    if (m->abstract) {
+        snprintf(err, errlen, "%s: an abstract model has no operator list to cost steps with",
+                 m->origin);
+        return -1;
+    }
+    if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
+        return -1;
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 4096};
+    c->smax = m->max_context > 0 ? m->max_context : 8192;
+    c->t1 = malloc((size_t)(c->cap + 1) * sizeof *c->t1);
+    c->slope = malloc((size_t)(c->cap + 1) * sizeof *c->slope);
+    if (!c->t1 || !c->slope) {
+        rl_ops_cost_free(c);
+        snprintf(err, errlen, "step cost: out of memory");
+        return -1;
+    }
+    for (int b = 0; b <= c->cap; b++)
+        c->slope[b] = NAN;
+    return 0;
 }
 
-double rl_serve_analytic_time(void *ctx, double prefill_tokens, double prefill_context,
-                              double decode_batch, double decode_context)
+void rl_ops_cost_free(rl_ops_cost *c)
 {
-    rl_analytic_cost *c = ctx;
-    double B = decode_batch > 0 ? decode_batch : 0, T = prefill_tokens > 0 ? prefill_tokens : 0;
-    double S = decode_context < 1 ? 1 : decode_context;
-    if (!c->ready || (c->m->experts > 0 && !c->m->abstract)) {
-        /* Formula (1)'s terms: linear in B * S (KV) and B (compute); the
-         * weight term is constant for dense models (MoE: re-evaluated each
-         * step, the experts read depend on B). */
-        rl_step d = rl_step_decode(c->m, c->h, c->chips, B > 0 ? (long long)ceil(B) : 1, 1, c->p);
-        double b1 = B > 0 ? ceil(B) : 1;
-        double bw = (double)c->chips * c->h->hbm_bw;
-        double peak = (double)c->chips * rl_hw_peak(c->h, c->p.compute);
-        c->kv_s = d.kv_load_s / b1;
-        c->weight_s = d.weight_load_s;
-        c->compute_s = d.compute_s / b1;
-        c->prefill_s = rl_arch_flops_per_token(c->m) / peak;
-        c->attn_s = rl_arch_attention_flops_per_token(c->m, 1) / peak;
-        c->kv_write_s = rl_arch_kv_bytes_per_token(c->m, c->p.kv) / bw;
-        c->ready = 1;
-    }
-    if (B == 0 && T == 0)
+    free(c->t1);
+    free(c->slope);
+    c->t1 = c->slope = NULL;
+}
+
+static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
+{
+    return rl_ops_mixed_step_time(c->m, c->h, c->chips, c->p, T, P, B, S);
+}
+
+double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
+                         double decode_batch, double decode_context)
+{
+    rl_ops_cost *c = ctx;
+    long long T = (long long)llround(prefill_tokens), B = (long long)ceil(decode_batch);
+    long long S = (long long)llround(decode_context);
+    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
+    if (T <= 0 && B <= 0)
         return 0;
-    double compute = B * c->compute_s + T * (c->prefill_s + c->attn_s * prefill_context);
-    return B * S * c->kv_s + T * c->kv_write_s + (compute > c->weight_s ? compute : c->weight_s);
+    if (T > 0) {
+        long long P = (long long)llround(prefill_context - prefill_tokens / 2);
+        P = P < 0 ? 0 : P;
+        if (P + T > c->smax)
+            P = c->smax > T ? c->smax - T : 0;
+        if (T > c->smax)
+            T = c->smax; /* one step's prompts beyond max_context: attention capped */
+        return ops_step(c, T, P, B > 0 ? B : 0, S);
+    }
+    if (B > c->cap)
+        return ops_step(c, 0, 0, B, S);
+    if (isnan(c->slope[B])) {
+        double t1 = ops_step(c, 0, 0, B, 1), t2 = ops_step(c, 0, 0, B, c->smax);
+        double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
+        double mid = ops_step(c, 0, 0, B, (long long)sm);
+        c->t1[B] = t1;
+        c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
+    }
+    if (c->slope[B] < 0)
+        return ops_step(c, 0, 0, B, S);
+    return c->t1[B] + c->slope[B] * (double)(S - 1);
 }
 
 /* ---- PRNG and distributions ------------------------------------------ */

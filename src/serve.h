@@ -11,9 +11,9 @@
  * (TTFT, TPOT, end-to-end latency percentiles, throughput, goodput, KV
  * occupancy over time).
  *
- * Uses spec, step (formula (1)), arch, memory.  Every step's time comes from
- * an rl_step_cost (a function pointer + ctx), so the cost model can be the
- * analytic one here or an operator-list one.  SI units: seconds, bytes,
+ * Uses ops (the operator list's mixed step), spec, step, arch, memory.
+ * Every step's time comes from an rl_step_cost (a function pointer + ctx):
+ * the operator list here, or any other model (calibrated, sharded).  SI units: seconds, bytes,
  * tokens.
  *
  * Engine model (one replica = `chips` chips holding one copy of the model):
@@ -48,33 +48,34 @@ typedef struct {
     void *ctx;
 } rl_step_cost;
 
-/* Context of the analytic cost below: set the first four fields, zero the
- * rest (the cost caches the per-token terms of formula (1) there). */
+/* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
+ * every operator of the step at its own roofline over `chips` chips, ideal
+ * peak, no collectives.  The step's prefills are costed as one sequence of
+ * T tokens on a prefix of prefill_context - T/2 tokens; contexts are capped
+ * at the model's max_context.  Decode-only steps are linear in S at a given
+ * B (weights do not depend on S, attention is memory-bound and linear), so
+ * they are interpolated from two op-list evaluations per batch size, each
+ * batch checked at a third point (a batch where the check fails is always
+ * evaluated in full). */
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
     long long chips;
     rl_precision p;
-    int ready;                       /* cache filled */
-    double kv_s, weight_s, compute_s; /* formula (1) at B = S = 1 */
-    double prefill_s, attn_s, kv_write_s; /* per prefill token; attention per context token */
-} rl_analytic_cost;
+    long long smax;  /* second sample of S: the model's max_context or 8192 */
+    int cap;         /* batches cached: 1..cap */
+    double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
+} rl_ops_cost;
 
-/* An rl_analytic_cost for `chips` chips of h holding one copy of m. */
-rl_analytic_cost rl_analytic_cost_make(const rl_model *m, const rl_hw *h, long long chips,
-                                       rl_precision p);
+/* Fill *c for m on `chips` chips of h at precision p.  Returns 0, or -1
+ * with err set (abstract models have no operator list; missing peak). */
+int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                     rl_precision p, char *err, size_t errlen);
+void rl_ops_cost_free(rl_ops_cost *c);
 
-/* PROVISIONAL (replaced by the operator list's mixed step once ops.c lands):
- * decode terms from formula (1) (rl_step_decode at the step's batch and
- * context) plus the prefill tokens' matmul FLOPs 2 * P_active * T and their
- * attention FLOPs (T * rl_arch_attention_flops_per_token(prefill_context)) on the
- * compute side of the max, and their KV writes T * kv on the memory side:
- *   t = B S kv / BW + T kv / BW + max((2 P_active (B + T) + A_T) / FLOPs, P_bytes / BW)
- * (seed 000 section 1 formula (1); prefill is compute-bound at large T,
- * section 1 "prefill").  Ideal mode: peak FLOP/s and bandwidth, TP
- * collectives not counted.  ctx is an rl_analytic_cost. */
-double rl_serve_analytic_time(void *ctx, double prefill_tokens, double prefill_context,
-                              double decode_batch, double decode_context);
+/* rl_step_cost.time for an rl_ops_cost ctx. */
+double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
+                         double decode_batch, double decode_context);
 
 /* ---- PRNG and distributions ---------------------------------------- */
 

@@ -90,10 +90,15 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
-    rl_analytic_cost ac = rl_analytic_cost_make(in->m, &in->hw[c->hw], c->chips, c->p);
-    rl_step_cost cost = {rl_serve_analytic_time, &ac};
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, in->m, &in->hw[c->hw], c->chips, c->p, err, errlen) != 0) {
+        free(req);
+        return -1;
+    }
+    rl_step_cost cost = {rl_serve_ops_time, &oc};
     rl_serve_result r;
     int rc = rl_serve_run(req, n, &s, &cost, &cost, &r, err, errlen);
+    rl_ops_cost_free(&oc);
     free(req);
     if (rc != 0)
         return -1;
@@ -267,10 +272,15 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                     continue;
                 }
                 double kvcap = rl_serve_kv_capacity(in->m, h, chips, p, in->hbm_reserve);
-                rl_analytic_cost ac = rl_analytic_cost_make(in->m, h, chips, p);
-                double t_pref = rl_serve_analytic_time(&ac, P, P / 2, 0, 0);
+                rl_ops_cost oc;
+                if (rl_ops_cost_init(&oc, in->m, h, chips, p, err, errlen) != 0) {
+                    free(plans);
+                    return -1;
+                }
+                double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
                 /* prune: weights leave no room for a few sequences; prefill alone breaks TTFT */
                 if (kvcap < 4 * (P + G) || t_pref > in->slo_ttft) {
+                    rl_ops_cost_free(&oc);
                     out->pruned += 20;
                     continue;
                 }
@@ -282,9 +292,9 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                             out->pruned++; /* the KV limit already binds at the smaller cap */
                             continue;
                         }
-                        double td = rl_serve_analytic_time(&ac, 0, 0, B, P + G / 2);
+                        double td = rl_serve_ops_time(&oc, 0, 0, B, P + G / 2);
                         if (td > in->slo_tpot) {
-                            out->pruned++; /* TPOT at the batch cap over target (formula (1)) */
+                            out->pruned++; /* TPOT at the batch cap over target */
                             continue;
                         }
                         plan pl;
@@ -317,6 +327,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                         }
                         plans[nplans++] = pl;
                     }
+                rl_ops_cost_free(&oc);
             }
     }
     /* the cheapest analytic plans of each hardware get simulated (chips of

@@ -5,10 +5,10 @@
  * sharded copy of the model per replica), batching policy, batch cap, chunk
  * budget, replica count and the prefill:decode split, and the sensitivity
  * and load-curve runs the sizing report shows.  Analytic pruning first
- * (memory fit, TPOT at the batch cap by formula (1), the replica count
+ * (memory fit, TPOT at the batch cap from the operator list, the replica count
  * from per-replica capacity), then the serving simulator confirms each
  * survivor and searches its replica count upward until the targets hold.
- * Uses serve, step, memory, arch, spec.  SI units; cost in USD per hour
+ * Uses serve, ops (via serve's step cost), step, memory, arch, spec.  SI units; cost in USD per hour
  * from hw price_per_chip_hour, or chips when a profile has no price. */
 #ifndef RL_SIZE_H
 #define RL_SIZE_H

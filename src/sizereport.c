@@ -503,10 +503,10 @@ static void write_report(doc *d, const rl_size_report_data *x)
     item(d, "Mode: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; efficiency 1.0). "
             "A real engine reaches less: treat latencies as lower bounds and capacities as upper "
             "bounds until a calibrated profile is used.");
-    item(d, "Step cost: formula (1) of the Scaling Book inference chapter for decode (KV read + "
-            "max(weight read, matmul FLOPs)) plus the prefill tokens' matmul and attention FLOPs in "
-            "the same step (provisional, until the per-operator model lands). Tensor-parallel "
-            "collectives inside a replica are not yet counted.");
+    item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
+            "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
+            "step's actual mix of prefill tokens and decode sequences. Tensor-parallel collectives "
+            "inside a replica are not yet counted (optimistic for large replicas).");
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
@@ -535,7 +535,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "domain) x policy (continuous, chunked prefill with 512 or 2048-token budgets, "
             "disaggregated prefill/decode) x batch cap (16..256) x replica count.");
     item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
-            "TTFT target; formula (1) at the batch cap must fit the TPOT target; replica counts from "
+            "TTFT target; the decode step at the batch cap must fit the TPOT target; replica counts from "
             "per-replica capacity at 85%% load. %lld configurations pruned.",
          r->pruned);
     item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
