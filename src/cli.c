@@ -13,6 +13,7 @@
 #include "lua_api.h"
 #include "report.h"
 #include "result.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 #include "serve.h"
@@ -36,10 +37,16 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
-    O_SERVE = 1 << 11,  /* simulate/size workload and engine options (SV_*) */
+    O_SERVE = 1 << 13,  /* simulate/size workload and engine options (SV_*) */
     O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
+    O_OVERLAP = 1 << 12,
 };
+
+/* getopt values of the sharding options (beyond every short-option char) */
+enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
+       OPT_OVERLAP };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
@@ -70,7 +77,10 @@ typedef struct {
     rl_dtype act;
     int materialized, non_causal;
     const char *name, *source; /* import-hf */
-    int nargs; /* positional arguments left after the options */
+    rl_shard_plan plan;
+    int sharded;  /* a sharding option was given */
+    int kv_given; /* --kv was on the command line */
+    int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
 } cli_opts;
@@ -92,16 +102,19 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || (*end && *end != ',') || errno) {
-            snprintf(err, errlen, "'%s': expected comma-separated integers", s);
+        /* echo at most 40 characters of the list: the reason must show */
+        const char *more = strlen(s) > 40 ? "..." : "";
+        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+            snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
-        if (v < min || v > max) {
-            snprintf(err, errlen, "'%s': %lld is outside %lld..%lld", s, v, min, max);
+        if (errno == ERANGE || v < min || v > max) {
+            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more,
+                     (int)(end - p) > 24 ? 24 : (int)(end - p), p, min, max);
             return -1;
         }
         if (n == cap) {
-            snprintf(err, errlen, "'%s': more than %d values", s, cap);
+            snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
         out[n++] = v;
@@ -114,6 +127,10 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
 static int parse_count(const char *flag, const char *s, long long max, long long *out)
 {
     char err[ERRLEN];
+    if (strchr(s, ',')) {
+        fprintf(stderr, "roofline: %s '%.40s': takes one integer, not a list\n", flag, s);
+        return -1;
+    }
     if (rl_cli_parse_list(s, 1, max, out, 1, err, sizeof err) != 1) {
         fprintf(stderr, "roofline: %s %s\n", flag, err);
         return -1;
@@ -141,6 +158,12 @@ static const struct option LONGOPTS[] = {
     {"act", required_argument, 0, 'a'},     {"attn", required_argument, 0, 'A'},
     {"non-causal", no_argument, 0, 'n'},    {"chunk", required_argument, 0, 'K'},
     {"name", required_argument, 0, 'N'},    {"source", required_argument, 0, 'R'},
+    {"tp", required_argument, 0, OPT_TP},   {"ep", required_argument, 0, OPT_EP},
+    {"sp", required_argument, 0, OPT_SP},   {"pp", required_argument, 0, OPT_PP},
+    {"x", required_argument, 0, OPT_X},     {"sharding", required_argument, 0, OPT_SHARDING},
+    {"kv-split", required_argument, 0, OPT_KV_SPLIT},
+    {"moe-attn", required_argument, 0, OPT_MOE_ATTN},
+    {"overlap", no_argument, 0, OPT_OVERLAP},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"prompt", required_argument, 0, 1000 + SV_PROMPT},
@@ -184,6 +207,9 @@ static int option_flag(int c)
     case 'f': case 'o': return O_FORMAT;
     case 'N': case 'R': return O_IMPORT;
     case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
+    case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
+    case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
+    case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -199,6 +225,14 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if (c->accepts & O_SHARD)
+        fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
+                   "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
+                   "  --sharding 1d|2d [--x X]           Megatron or 2D weight-stationary (X chips on D)\n"
+                   "  --kv-split batch|seq|replicate     KV cache beyond K heads (default batch)\n"
+                   "  --moe-attn tp|replicated           MoE attention with --ep (default tp)\n");
+    if (c->accepts & O_OVERLAP)
+        fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -220,6 +254,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->prec = rl_precision_default();
     o->fmt = RL_FMT_TABLE;
     o->act = RL_BF16;
+    o->plan = rl_shard_plan_default();
     optind = 1;
     opterr = 0;
     int ch;
@@ -231,11 +266,18 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             return 1;
         }
         if (ch == '?' || ch == ':' || !(option_flag(ch) & c->accepts)) {
-            const char *bad = argv[optind - 1];
-            fprintf(stderr, "roofline %s: %s '%s' (see roofline %s --help)\n", c->name,
-                    ch == ':' || (ch == '?' && optopt) ? "missing value or bad option"
-                                                       : "unknown option",
-                    bad, c->name);
+            /* name the option itself, never its value */
+            const char *name = argv[optind - 1];
+            for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
+                if (lo->val == ch)
+                    name = lo->name;
+            if (ch == '?' && optopt)
+                fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n",
+                        c->name, name, c->name);
+            else
+                fprintf(stderr, "roofline %s: %s option '%s%s' (see roofline %s --help)\n", c->name,
+                        ch == '?' ? "unknown" : "this command takes no", ch == '?' ? "" : "--",
+                        name, c->name);
             return -1;
         }
         char err[ERRLEN];
@@ -264,6 +306,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'k':
             if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
                 return -1;
+            o->kv_given = 1;
             break;
         case 'C':
             if (parse_dtype("--compute", optarg, &o->prec.compute) != 0)
@@ -332,8 +375,47 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'n': o->non_causal = 1; break;
         case 'N': o->name = optarg; break;
         case 'R': o->source = optarg; break;
+        case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: {
+            long long *dst = ch == OPT_TP ? &o->plan.tp : ch == OPT_EP ? &o->plan.ep
+                           : ch == OPT_SP ? &o->plan.sp : ch == OPT_PP ? &o->plan.pp : &o->plan.x;
+            const char *flag = ch == OPT_TP ? "--tp" : ch == OPT_EP ? "--ep" : ch == OPT_SP ? "--sp"
+                             : ch == OPT_PP ? "--pp" : "--x";
+            if (parse_count(flag, optarg, 1000000, dst) != 0)
+                return -1;
+            o->sharded = 1;
+            break;
+        }
+        case OPT_SHARDING:
+            if (rl_layout_parse(optarg, &o->plan.layout) != 0) {
+                fprintf(stderr, "roofline: --sharding '%s': expected 1d or 2d\n", optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_KV_SPLIT:
+            if (rl_kv_split_parse(optarg, &o->plan.kv) != 0) {
+                fprintf(stderr, "roofline: --kv-split '%s': expected batch, seq or replicate\n",
+                        optarg);
+                return -1;
+            }
+            o->sharded = 1;
+            break;
+        case OPT_MOE_ATTN:
+            if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
+                fprintf(stderr, "roofline: --moe-attn '%s': expected tp or replicated\n", optarg);
+                return -1;
+            }
+            o->plan.attn_replicated = optarg[0] == 'r';
+            o->sharded = 1;
+            break;
+        case OPT_OVERLAP: o->plan.overlap = 1; break;
         default: o->sv[ch - 1000] = optarg ? optarg : "1"; break;
         }
+    }
+    if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
+        fprintf(stderr, "roofline %s: --set hw.%s: this command takes no hardware spec\n", c->name,
+                o->sets[1][0].field);
+        return -1;
     }
     o->nargs = argc - optind;
     o->args = argv + optind;
@@ -349,13 +431,23 @@ static int need(const cli_opts *o, const char *cmd, const char *what, int have)
     return -1;
 }
 
+/* Load --model with its overrides; refuse options that cannot apply to it
+ * (--kv for an abstract model, --context beyond max_context). */
 static int load_model(const cli_opts *o, rl_model *m)
 {
     char err[ERRLEN];
-    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "roofline: %s\n", err);
-    return -1;
+    if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) != 0 ||
+        (o->context > 0 && rl_model_check_context(m, o->context, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (m->abstract && o->kv_given) {
+        fprintf(stderr, "roofline: --kv: %s is an abstract model whose kv_bytes_per_token is given "
+                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)\n",
+                m->origin);
+        return -1;
+    }
+    return 0;
 }
 
 static int load_hw(const cli_opts *o, rl_hw *h)
@@ -425,7 +517,35 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    if (o->sharded || o->plan.overlap) {
+        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+}
+
+static int cmd_shard(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "shard", "--model M", o->model != NULL) != 0 ||
+        need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
+        need(o, "shard", "--context S", o->context > 0) != 0 ||
+        need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    long long batch = o->nbatch ? o->batch[0] : 1;
+    char err[ERRLEN];
+    if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline shard: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
 }
 
 static int cmd_run(cli_opts *o)
@@ -911,18 +1031,33 @@ static int cmd_import_hf(cli_opts *o)
 
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
-     "Parameter counts (total, active, per component), KV bytes per token and FLOPs per token.",
+     "Parameters, KV bytes and FLOPs per token of a model.\n"
+     "Parameter counts in total, active and per component (attention, MLP, router,\n"
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT,
-     "Decode step time, tokens/s and memory by the Scaling Book's formula (1), over --chips\n"
-     "chips holding one fully sharded copy of the model; B_crit and the largest batch that fits.",
-     "--model M --hw H [--chips N] --batch 1,8,16 --context S [--weights D] [--kv D]\n"
-     "       [--compute D] [--ideal] [--set ...] [--format F]"},
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
+         O_SET | O_FORMAT,
+     "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
+     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
+     "is per chip plus collectives (\"communication\": \"included\").",
+     "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]"},
+    {"shard", cmd_shard,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
+     "Compare sharding strategies for prefill and generation side by side.\n"
+     "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
+     "per-chip memory, HBM/compute/communication time, each collective's time and\n"
+     "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
+     "throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
-     "Operator-by-operator roofline of one step: FLOPs, weight/activation/KV bytes, intensity,\n"
-     "bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
+     "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
+     "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
@@ -930,19 +1065,21 @@ static const command COMMANDS[] = {
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
     {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
-     "Prefill time (TTFT without queueing) of one prompt per --tokens value, from the operator\n"
-     "list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
+     "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
     {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
-     "Convert a Hugging Face config.json (llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3,\n"
-     "deepseek_v2/v3, gpt_oss) into a model spec: roofline import-hf config.json > model/NAME.lua.\n"
+     "Convert a Hugging Face config.json into a model spec (Lua).\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
+     "roofline import-hf config.json > model/NAME.lua: roofline import-hf config.json > model/NAME.lua.\n"
      "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
      "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, 0,
-     "Run a what-if scenario: a Lua script with the `roofline` module (model, hw, info, step,\n"
-     "format) in a sandbox (no io/os/require; instruction and memory budgets).",
+     "Run a what-if scenario: a Lua script with the `roofline` module.\n"
+     "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
+     "its arguments are in the global table `arg` (arg[0] is the script).",
      "SCRIPT.lua [ARGS...]"},
     {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_SERVE,
      "Discrete-event serving simulation: TTFT/TPOT/end-to-end percentiles, throughput, goodput,\n"

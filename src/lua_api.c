@@ -11,6 +11,7 @@
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
+#include "shard.h"
 #include "spec.h"
 
 #define ERRLEN 1024
@@ -194,6 +195,55 @@ cJSON *rl_lua_to_json(lua_State *L, int idx, char *err, size_t errlen)
 
 /* ---- argument helpers ------------------------------------------------------ */
 
+/* Copy every field of the table at `src` into the table at `dst`; where
+ * both hold a table under one key, merge recursively (so { flops = { fp4 =
+ * 4e15 } } adds fp4 and keeps bf16, like --set hw.flops.fp4). */
+static void merge_into(lua_State *L, int dst, int src)
+{
+    dst = lua_absindex(L, dst);
+    src = lua_absindex(L, src);
+    luaL_checkstack(L, 6, "override tables nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_gettable(L, dst);
+        if (lua_istable(L, -1) && lua_istable(L, -2)) {
+            merge_into(L, -1, -2);
+            lua_pop(L, 2);
+            continue;
+        }
+        lua_pop(L, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, dst);
+    }
+}
+
+/* Refuse keys of the option table at idx that are not in `known`
+ * (NULL-terminated): a typo must not silently fall back to a default. */
+static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int ok = 0;
+        for (const char *const *n = known; k && *n && !ok; n++)
+            ok = strcmp(k, *n) == 0;
+        if (!ok) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (const char *const *n = known; *n; n++) {
+                luaL_addstring(&b, n == known ? "" : ", ");
+                luaL_addstring(&b, *n);
+            }
+            luaL_pushresult(&b);
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
+                       lua_tostring(L, -1));
+        }
+    }
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
@@ -209,22 +259,12 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
             rl_model_push(L, m);
         } else {
             luaL_checktype(L, arg, LUA_TTABLE);
-            lua_newtable(L); /* shallow copy: overrides must not change the caller's table */
-            lua_pushnil(L);
-            while (lua_next(L, arg)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            lua_newtable(L); /* a copy: overrides must not change the caller's table */
+            merge_into(L, -1, arg);
         }
         if (ov_idx) {
             luaL_checktype(L, ov_idx, LUA_TTABLE);
-            lua_pushnil(L);
-            while (lua_next(L, ov_idx)) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_settable(L, -4);
-            }
+            merge_into(L, -1, ov_idx);
         }
         rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
         lua_pop(L, 1);
@@ -246,12 +286,7 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         rl_hw_push(L, h);
-        lua_pushnil(L);
-        while (lua_next(L, ov_idx)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -4);
-        }
+        merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
     }
@@ -360,35 +395,128 @@ static int l_info(lua_State *L)
     rl_model m;
     check_model(L, 1, 0, &m);
     int opts = lua_istable(L, 2) ? 2 : 0;
+    static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
+    if (opts)
+        check_keys(L, opts, "roofline.info", known);
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, "context", 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
-/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
- * kv=, compute=} */
-static int l_step(lua_State *L)
+/* The fields every run takes: model, hw (required), chips (default 1),
+ * context (required), weights/kv/compute.  Errors are Lua errors. */
+static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
+                      rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    rl_model m;
-    rl_hw h;
     lua_getfield(L, 1, "model");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
+    check_model(L, lua_gettop(L), 0, m);
     lua_getfield(L, 1, "hw");
     luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, &h);
+    check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
-    long long chips = opt_count(L, 1, "chips", 1);
-    long long context = opt_count(L, 1, "context", 0);
-    luaL_argcheck(L, context > 0, 1, "field 'context' is required (tokens in the KV cache)");
-    rl_precision p = opt_precision(L, 1);
+    *chips = opt_count(L, 1, "chips", 1);
+    *context = opt_count(L, 1, "context", 0);
+    luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    *p = opt_precision(L, 1);
+    char err[ERRLEN];
+    if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+static const char *opt_string(lua_State *L, int opts, const char *key)
+{
+    lua_getfield(L, opts, key);
+    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+    if (!lua_isnil(L, -1) && !s)
+        luaL_error(L, "option '%s': expected a string", key);
+    lua_pop(L, 1); /* the table still holds the string */
+    return s;
+}
+
+/* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
+ * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
+ * Returns 1 if any was given. */
+static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
+{
+    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
+                                       "moe_attn", "overlap"};
+    int given = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        lua_getfield(L, opts, keys[i]);
+        given |= !lua_isnil(L, -1);
+        lua_pop(L, 1);
+    }
+    *pl = rl_shard_plan_default();
+    pl->tp = opt_count(L, opts, "tp", 1);
+    pl->ep = opt_count(L, opts, "ep", 1);
+    pl->sp = opt_count(L, opts, "sp", 1);
+    pl->pp = opt_count(L, opts, "pp", 1);
+    pl->x = opt_count(L, opts, "x", 0);
+    const char *s = opt_string(L, opts, "sharding");
+    if (s && rl_layout_parse(s, &pl->layout) != 0)
+        luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
+    s = opt_string(L, opts, "kv_split");
+    if (s && rl_kv_split_parse(s, &pl->kv) != 0)
+        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
+    s = opt_string(L, opts, "moe_attn");
+    if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
+    pl->attn_replicated = s && s[0] == 'r';
+    lua_getfield(L, opts, "overlap");
+    pl->overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return given;
+}
+
+/* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
+ * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
+ * overlap=]}: with a sharding field the step adds collectives. */
+static int l_step(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips", "batch",    "context",  "weights",
+                                        "kv",    "compute", "ideal", "tp",  "ep",       "sp",
+                                        "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
+                                        NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.step", known);
+    check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, "batch", 1, batch);
-    char err[ERRLEN];
-    if (rl_step_check(&m, &h, chips, context, p, err, sizeof err) != 0)
-        return luaL_error(L, "%s", err);
+    rl_shard_plan pl;
+    if (opt_plan(L, 1, &pl)) {
+        char err[ERRLEN] = "";
+        cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
+        if (!r && err[0])
+            return luaL_error(L, "%s", err);
+        return push_result(L, r);
+    }
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+}
+
+/* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
+ * compute=, overlap=false}: strategies side by side (rl_result_shard). */
+static int l_shard(lua_State *L)
+{
+    rl_model m;
+    rl_hw h;
+    long long chips, context;
+    rl_precision p;
+    static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
+                                        "weights", "kv", "compute", "overlap", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L, 1, "roofline.shard", known);
+    check_run(L, &m, &h, &chips, &context, &p);
+    long long batch = opt_count(L, 1, "batch", 1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
 }
 
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
@@ -441,6 +569,10 @@ static int l_ops(lua_State *L)
     rl_model m;
     rl_hw h;
     rl_ops_config c;
+    static const char *const known[] = {"model", "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",  "causal",  "mfu",
+                                        "prefix", "phase", "batch", "context", "tokens", NULL};
+    check_keys(L, 1, "roofline.ops", known);
     opt_ops(L, &m, &h, &c);
     lua_getfield(L, 1, "phase");
     const char *phase = luaL_optstring(L, -1, "decode");
@@ -471,6 +603,10 @@ static int l_prefill(lua_State *L)
     rl_model m;
     rl_hw h;
     rl_ops_config c;
+    static const char *const known[] = {"model",  "hw",   "chips",  "weights", "kv",
+                                        "compute", "act", "attn",   "causal",  "mfu",
+                                        "prefix", "tokens", "chunk", NULL};
+    check_keys(L, 1, "roofline.prefill", known);
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, "tokens", 0, tokens);
@@ -505,8 +641,8 @@ static int l_format(lua_State *L)
 }
 
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"format", l_format},
-    {"ops", l_ops},     {"prefill", l_prefill},
+    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
+    {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
     {NULL, NULL},
 };
 

@@ -25,5 +25,6 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     double room = r.capacity_bytes - r.weight_bytes;
     if (room <= 0 || per_seq <= 0)
         return 0;
-    return (long long)floor(room / per_seq);
+    double b = floor(room / per_seq);
+    return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }

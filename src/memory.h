@@ -24,7 +24,11 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
 
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
- * not fit.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+ * not fit; at most RL_MAX_BATCH.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+/* The largest batch the tool reasons about (the CLI's --batch limit too);
+ * rl_memory_max_batch saturates here rather than overflow. */
+#define RL_MAX_BATCH 1e9
+
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
 

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,7 +142,8 @@ static buf table_cell(const cJSON *r, const char *key)
     return cell;
 }
 
-static void put_rows(buf *b, const cJSON *rows, int csv)
+/* The rows as an aligned table for people. */
+static void put_rows(buf *b, const cJSON *rows)
 {
     const cJSON *first = rows->child;
     if (!first)
@@ -156,11 +158,11 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
     for (const cJSON *k = first->child; k; k = k->next, c++) {
         char label[300];
         table_scale(k->string, label, sizeof label);
-        width[c] = (int)strlen(csv ? k->string : label);
+        width[c] = (int)strlen(label);
         if (width[c] < 9)
             width[c] = 9;
     }
-    for (const cJSON *r = rows->child; !csv && r; r = r->next) { /* widest cell */
+    for (const cJSON *r = rows->child; r; r = r->next) { /* widest cell */
         c = 0;
         for (const cJSON *k = first->child; k; k = k->next, c++) {
             buf cell = table_cell(r, k->string);
@@ -173,22 +175,12 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
     for (const cJSON *k = first->child; k; k = k->next, c++) {
         char label[300];
         table_scale(k->string, label, sizeof label);
-        if (csv)
-            put(b, "%s%s", c ? "," : "", k->string);
-        else
-            put(b, "%s%*s", c ? "  " : "", width[c], label);
+        put(b, "%s%*s", c ? "  " : "", width[c], label);
     }
     put(b, "\n");
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
         for (const cJSON *k = first->child; k; k = k->next, c++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
-            if (csv) {
-                put(b, "%s", c ? "," : "");
-                if (v)
-                    put_value(b, v, 1.0, 1);
-                continue;
-            }
             buf cell = table_cell(r, k->string);
             put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
             free(cell.s);
@@ -196,6 +188,39 @@ static void put_rows(buf *b, const cJSON *rows, int csv)
         put(b, "\n");
     }
     free(width);
+}
+
+/* The rows as CSV in SI units.  The result's top-level scalars (mode,
+ * model, hw, b_crit, ...) lead every line as constant columns, so each row
+ * says what made it and files from several runs can be concatenated. */
+static void put_csv(buf *b, const cJSON *result, const cJSON *rows)
+{
+    const cJSON *first = rows->child;
+    if (!first)
+        return;
+    int c = 0;
+    for (const cJSON *v = result->child; v; v = v->next)
+        if (!cJSON_IsArray(v) && !cJSON_IsObject(v) && !cJSON_GetObjectItemCaseSensitive(first, v->string))
+            put(b, "%s%s", c++ ? "," : "", v->string);
+    for (const cJSON *k = first->child; k; k = k->next)
+        put(b, "%s%s", c++ ? "," : "", k->string);
+    put(b, "\n");
+    for (const cJSON *r = rows->child; r; r = r->next) {
+        c = 0;
+        for (const cJSON *v = result->child; v; v = v->next) {
+            if (cJSON_IsArray(v) || cJSON_IsObject(v) || cJSON_GetObjectItemCaseSensitive(first, v->string))
+                continue;
+            put(b, "%s", c++ ? "," : "");
+            put_value(b, v, 1.0, 1);
+        }
+        for (const cJSON *k = first->child; k; k = k->next) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
+            put(b, "%s", c++ ? "," : "");
+            if (v)
+                put_value(b, v, 1.0, 1);
+        }
+        put(b, "\n");
+    }
 }
 
 /* First non-finite number in the tree, or NULL. */
@@ -240,12 +265,21 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     buf b = {0};
     int csv = fmt == RL_FMT_CSV;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
-    if (!csv || !cJSON_IsArray(rows))
+    if (csv && cJSON_IsArray(rows)) {
+        put_csv(&b, result, rows);
+    } else {
         put_scalars(&b, result, "", csv);
-    if (cJSON_IsArray(rows)) {
-        if (!csv)
+        if (cJSON_IsArray(rows)) {
             put(&b, "\n");
-        put_rows(&b, rows, csv);
+            put_rows(&b, rows);
+        }
+    }
+    /* table format: every other top-level array of objects is a titled table */
+    for (const cJSON *v = result->child; v && !csv; v = v->next) {
+        if (v == rows || !cJSON_IsArray(v) || !cJSON_IsObject(v->child))
+            continue;
+        put(&b, "\n%s:\n", v->string);
+        put_rows(&b, v);
     }
     if (!b.s)
         put(&b, "%s", "");
@@ -259,6 +293,26 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
 
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
+    /* a symlink is written through (its target is replaced); anything that
+     * is not a regular file (/dev/null, a FIFO, a directory) is refused,
+     * since renaming over it would destroy it */
+    char resolved[PATH_MAX];
+    struct stat st;
+    const char *user_path = path;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, resolved)) {
+            snprintf(err, errlen, "%s: a symlink whose target cannot be resolved: %s", path,
+                     strerror(errno));
+            return -1;
+        }
+        path = resolved;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: exists and is not a regular file; refusing to replace it "
+                              "(print to stdout instead)",
+                 user_path);
+        return -1;
+    }
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
         snprintf(err, errlen, "%s: path too long", path);

@@ -1,14 +1,28 @@
-/* result.c — JSON documents for info and step results. */
+/* result.c — JSON documents for info, step, ops, prefill and shard results. */
 #include "result.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "arch.h"
 #include "memory.h"
+#include "shard.h"
 
 static void add_precision(cJSON *o, rl_precision p, int abstract)
 {
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(p.weights));
     cJSON_AddStringToObject(o, "kv", abstract ? "as given" : rl_dtype_name(p.kv));
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(p.compute));
+}
+
+/* The fields every run result opens with; mode "ideal" or "mfu". */
+static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
+                           long long chips)
+{
+    cJSON_AddStringToObject(o, "mode", mode);
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddNumberToObject(o, "chips", (double)chips);
 }
 
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
@@ -80,11 +94,10 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_run_header(o, "ideal", m, h, chips);
     add_precision(o, p, m->abstract);
+    cJSON_AddStringToObject(o, "communication",
+                            "none: one fully sharded copy, no collectives (use --tp to add them)");
     cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
     cJSON_AddNumberToObject(o, "max_batch",
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
@@ -99,12 +112,202 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     return o;
 }
 
+/* ---- sharded results (shard.h) ---------------------------------------------- */
+
+static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)
+{
+    for (int i = 0; i < s->ncoll; i++) {
+        const rl_shard_coll *c = &s->coll[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "phase", rl_phase_name(s->phase));
+        cJSON_AddStringToObject(o, "strategy", s->name);
+        if (batch > 0)
+            cJSON_AddNumberToObject(o, "batch", (double)batch);
+        cJSON_AddStringToObject(o, "what", c->what);
+        cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
+        cJSON_AddNumberToObject(o, "group", (double)c->c.group);
+        cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
+        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
+        cJSON_AddNumberToObject(o, "count", c->count);
+        cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
+        cJSON_AddNumberToObject(o, "total_s", c->total_s);
+        cJSON_AddBoolToObject(o, "latency_bound", c->c.latency_bound);
+        cJSON_AddStringToObject(o, "fabric", c->c.levels > 1 ? "ici+net" : "ici");
+        cJSON_AddItemToArray(arr, o);
+    }
+}
+
+static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *best)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
+    cJSON_AddStringToObject(r, "strategy", s->name);
+    if (s->phase == RL_PHASE_GENERATE)
+        cJSON_AddNumberToObject(r, "batch", (double)s->batch);
+    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
+    cJSON_AddBoolToObject(r, "fits", s->fits);
+    cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
+    cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
+    cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
+    cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
+    cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
+    cJSON_AddNumberToObject(r, "step_s", s->step_s);
+    cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
+    cJSON_AddNumberToObject(r, "collectives", s->ncoll);
+    cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
+    if (best)
+        cJSON_AddStringToObject(r, "best", best);
+    cJSON_AddItemToArray(rows, r);
+}
+
+static void add_limits(cJSON *o, const rl_shard_limits *l)
+{
+    cJSON *j = cJSON_AddObjectToObject(o, "limits");
+    cJSON_AddNumberToObject(j, "w_ici_bytes_per_s", l->w_ici);
+    cJSON_AddNumberToObject(j, "prefill_tp_max", l->prefill_tp_max);
+    cJSON_AddNumberToObject(j, "beta", l->beta);
+    cJSON_AddNumberToObject(j, "generate_tp_max", l->generate_tp_max);
+    cJSON_AddNumberToObject(j, "crossover_2d_chips", l->crossover_2d);
+    cJSON_AddNumberToObject(j, "mlp_comm_1d_s", l->t_1d_s);
+    cJSON_AddNumberToObject(j, "mlp_comm_2d_s", l->t_2d_s);
+    cJSON_AddNumberToObject(j, "latency_threshold_bytes", l->latency_bytes);
+    cJSON_AddNumberToObject(j, "activation_bytes", l->activation_bytes);
+    cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+}
+
+/* One sentence on why the best plans of a phase win. */
+static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
+                    const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit)
+{
+    if (!lat) {
+        snprintf(out, n, "no strategy fits in %.3g GB of HBM per chip", h->hbm_bytes * 1e-9);
+        return;
+    }
+    int pre = lat->phase == RL_PHASE_PREFILL;
+    int k = snprintf(out, n,
+                     "lowest %s: %s, %.3g ms (local %.3g ms: %s-bound; %d collectives %.3g ms, %d"
+                     " latency-bound); most tokens/s per chip: %s, %.4g. ",
+                     pre ? "TTFT" : "TPOT", lat->name, lat->step_s * 1e3, lat->local_s * 1e3,
+                     rl_bound_name(lat->bound), lat->ncoll, lat->comm_s * 1e3, lat->latency_bound,
+                     thr->name, thr->tokens_per_s_per_chip);
+    if (k < 0 || (size_t)k >= n)
+        return;
+    if (nfit < nplans) {
+        int k2 = snprintf(out + k, n - k, "%d of %d plans do not fit in %.3g GB per chip. ",
+                          nplans - nfit, nplans, h->hbm_bytes * 1e-9);
+        if (k2 < 0 || (size_t)(k += k2) >= n)
+            return;
+    }
+    if (l->activation_bytes <= 0)
+        snprintf(out + k, n - k,
+                 "An abstract model has no D or F: collectives and the chapter's limits are not"
+                 " modelled.");
+    else if (pre)
+        snprintf(out + k, n - k,
+                 "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
+                 " beyond it sequence parallelism or replicas.",
+                 l->prefill_tp_max);
+    else
+        snprintf(out + k, n - k,
+                 "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = %.3g); a [B,D]"
+                 " activation of %.3g kB is %s the %.3g kB latency threshold, so its collectives"
+                 " are %s.",
+                 l->generate_tp_max, l->beta, l->activation_bytes * 1e-3,
+                 l->activation_latency_bound ? "below" : "above", l->latency_bytes * 1e-3,
+                 l->activation_latency_bound ? "latency-bound" : "bandwidth-bound");
+}
+
+#define SHARD_CAP 256
+
+cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                       long long context, rl_precision p, int overlap)
+{
+    cJSON *o = cJSON_CreateObject();
+    rl_shard_result *res = malloc(2 * SHARD_CAP * sizeof *res);
+    if (!o || !res) {
+        cJSON_Delete(o);
+        free(res);
+        return NULL;
+    }
+    add_run_header(o, "ideal", m, h, chips);
+    cJSON_AddNumberToObject(o, "batch", (double)batch);
+    cJSON_AddNumberToObject(o, "prefill_batch", 1);
+    cJSON_AddNumberToObject(o, "context", (double)context);
+    add_precision(o, p, m->abstract);
+    cJSON_AddStringToObject(o, "overlap", overlap ? "max(local, comm)" : "local + comm");
+    rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
+    add_limits(o, &l);
+    cJSON *advice = cJSON_AddObjectToObject(o, "advice");
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+    for (int ph = 0; ph < 2; ph++) {
+        rl_shard_result *r = res + ph * SHARD_CAP;
+        int bl, bt;
+        /* prefill: one prompt of `context` tokens (the chapter's single-sequence case) */
+        long long b = ph == RL_PHASE_PREFILL ? 1 : batch;
+        int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
+                                 &bl, &bt);
+        for (int i = 0; i < n; i++)
+            add_shard_row(rows, &r[i],
+                          i == bl && i == bt ? "latency+throughput"
+                          : i == bl          ? "latency"
+                          : i == bt          ? "throughput"
+                                             : "");
+        const char *pn = rl_phase_name((rl_phase)ph);
+        char key[64], why[1024];
+        snprintf(key, sizeof key, "%s_latency", pn);
+        cJSON_AddStringToObject(advice, key, bl >= 0 ? r[bl].name : "none fits");
+        snprintf(key, sizeof key, "%s_throughput", pn);
+        cJSON_AddStringToObject(advice, key, bt >= 0 ? r[bt].name : "none fits");
+        int nfit = 0;
+        for (int i = 0; i < n; i++)
+            nfit += r[i].fits;
+        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, bt >= 0 ? &r[bt] : NULL, &l, h, n,
+                nfit);
+        cJSON_AddStringToObject(advice, pn, why);
+        if (bl >= 0)
+            add_collectives(colls, &r[bl], 0);
+        if (bt >= 0 && bt != bl)
+            add_collectives(colls, &r[bt], 0);
+    }
+    free(res);
+    return o;
+}
+
+cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                              long long chips, const long long *batch, int nbatch,
+                              long long context, rl_precision p, char *err, size_t errlen)
+{
+    rl_shard_result s;
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_run_header(o, "ideal", m, h, chips);
+    add_precision(o, p, m->abstract);
+    cJSON_AddStringToObject(o, "communication", "included: per-chip formula (1) plus collectives");
+    cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+    for (int i = 0; i < nbatch; i++) {
+        if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s, err,
+                          errlen) != 0) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+        if (i == 0) {
+            cJSON_AddStringToObject(o, "sharding", s.name);
+            cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
+        }
+        add_shard_row(rows, &s, NULL);
+        add_collectives(colls, &s, batch[i]);
+    }
+    return o;
+}
+
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    cJSON_AddStringToObject(o, "mode", c->mfu > 0 && c->mfu < 1 ? "mfu" : "ideal");
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)c->chips);
+    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : "ideal", m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");

@@ -11,6 +11,7 @@
 
 #include "ops.h"
 #include "spec.h"
+#include "shard.h"
 #include "step.h"
 
 /* `roofline info`: params_total, params_active, per-component params,
@@ -26,6 +27,23 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
  * formula (1)).  Arguments must have passed rl_step_check. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p);
+
+/* `roofline shard`: limits (rl_shard_limits), advice (best plan names per
+ * phase for latency and throughput, and a sentence why), rows (one per
+ * plan and phase: strategy, weight/kv bytes per chip, fits, flops_per_chip
+ * (one tick), the terms, comm_s, step_s, tokens_per_s_per_chip, collectives,
+ * latency_bound_collectives, best) and
+ * collectives (what, collective, group, bytes, per_layer, count (per step),
+ * each_s, total_s, latency_bound, fabric) of the best plans.  NULL when out of memory. */
+cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                       long long context, rl_precision p, int overlap);
+
+/* `roofline step --tp ...`: one sharded generation step per batch size,
+ * with "communication": "included" and every collective.  NULL with err set
+ * when the plan is invalid (rl_shard_eval's errors), or out of memory. */
+cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                              long long chips, const long long *batch, int nbatch,
+                              long long context, rl_precision p, char *err, size_t errlen);
 
 /* `roofline ops`: mode ("ideal" or "mfu"), model, hw, chips, precisions
  * (weights, kv, compute, act), attention_impl ("fused" | "materialized"),

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
 
-const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20};
-const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20};
+const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20, 10.0};
+const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 600.0};
 
 #define HOOK_EVERY 1000
 
@@ -19,7 +20,16 @@ typedef struct {
     rl_sandbox_limits lim;
     size_t used;
     long executed;
+    double deadline; /* CLOCK_MONOTONIC seconds */
+    char spent[128]; /* non-empty once a budget is exhausted: the reason */
 } sandbox_state;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -47,10 +57,31 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     sandbox_state *s = state_of(L);
-    s->executed += HOOK_EVERY;
-    if (s->executed > s->lim.instructions)
-        luaL_error(L, "instruction budget of %I exceeded (endless loop?)",
-                   (lua_Integer)s->lim.instructions);
+    if (!s->spent[0]) {
+        s->executed += HOOK_EVERY;
+        if (s->executed > s->lim.instructions)
+            snprintf(s->spent, sizeof s->spent,
+                     "instruction budget of %ld exceeded (endless loop?)", s->lim.instructions);
+        else if (now_s() > s->deadline)
+            snprintf(s->spent, sizeof s->spent, "time limit of %.0f s exceeded", s->lim.seconds);
+        else
+            return;
+        /* from now on every instruction fails, so pcall cannot keep it alive */
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    }
+    luaL_error(L, "%s", s->spent);
+}
+
+/* setmetatable without __gc: finalizers run with hooks off, out of budget. */
+static int safe_setmetatable(lua_State *L)
+{
+    if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
+        return luaL_error(L, "__gc metamethods are not allowed in the sandbox");
+    lua_settop(L, 2);
+    lua_getglobal(L, "\x01setmetatable");
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
 }
 
 static int undefined_global(lua_State *L)
@@ -83,6 +114,12 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
         lua_pushnil(L);
         lua_setglobal(L, *r);
     }
+    /* keep the real setmetatable under a name no script can spell as an
+     * identifier; scripts get the checked wrapper */
+    lua_getglobal(L, "setmetatable");
+    lua_setglobal(L, "\x01setmetatable");
+    lua_pushcfunction(L, safe_setmetatable);
+    lua_setglobal(L, "setmetatable");
     lua_getglobal(L, "string"); /* string.dump makes bytecode: nothing may use it */
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
@@ -93,7 +130,7 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
     lua_setfield(L, -2, "__index");
     lua_setmetatable(L, -2);
     lua_pop(L, 1);
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    rl_sandbox_reset_budget(L);
     return L;
 }
 
@@ -106,7 +143,14 @@ void rl_sandbox_close(lua_State *L)
     free(s);
 }
 
-void rl_sandbox_reset_budget(lua_State *L) { state_of(L)->executed = 0; }
+void rl_sandbox_reset_budget(lua_State *L)
+{
+    sandbox_state *s = state_of(L);
+    s->executed = 0;
+    s->spent[0] = '\0';
+    s->deadline = now_s() + s->lim.seconds;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+}
 
 static int traceback(lua_State *L)
 {
@@ -123,6 +167,7 @@ static char *slurp(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    errno = 0;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -138,11 +183,12 @@ static char *slurp(const char *path, size_t *len)
         buf = bigger;
         cap *= 2;
     }
+    int saved = errno;
     int bad = ferror(f);
     fclose(f);
-    if (buf && (bad || n == cap)) { /* read error, or over 64 MiB */
+    if (buf && (bad || n == cap)) { /* read error (EISDIR for a directory), or over 64 MiB */
         free(buf);
-        errno = bad ? EIO : EFBIG;
+        errno = bad ? (saved ? saved : EIO) : EFBIG;
         return NULL;
     }
     *len = n;
@@ -161,7 +207,19 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
     char chunkname[1024];
     snprintf(chunkname, sizeof chunkname, "@%s", path);
     lua_pushcfunction(L, traceback);
-    int loaded = luaL_loadbufferx(L, src, len, chunkname, "t");
+    /* like luaL_loadfile: skip a UTF-8 BOM and a first line starting with
+     * '#' (a shebang), keeping the newline so line numbers stay right */
+    const char *text = src;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    if (len > 0 && text[0] == '#') {
+        const char *nl = memchr(text, '\n', len);
+        len -= nl ? (size_t)(nl - text) : len;
+        text = nl ? nl : text + len;
+    }
+    int loaded = luaL_loadbufferx(L, text, len, chunkname, "t");
     free(src);
     int rc = loaded;
     if (rc == LUA_OK) {
@@ -175,8 +233,11 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
             lua_settop(L, top);
             return -1;
         }
+        sandbox_state *s = state_of(L);
         /* load errors already carry the chunk name; runtime ones carry file:line */
-        if (msg && strstr(msg, path) == msg)
+        if (s->spent[0])
+            snprintf(err, errlen, "%s: %s", path, s->spent);
+        else if (msg && strstr(msg, path) == msg)
             snprintf(err, errlen, "%s", msg);
         else
             snprintf(err, errlen, "%s: %s", path, msg ? msg : "error object is not a string");

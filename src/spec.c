@@ -4,10 +4,12 @@
 #include "spec.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <lauxlib.h>
@@ -17,6 +19,11 @@
 /* Dimensions above this are refused as absurd: it keeps every product of
  * a few dimensions far inside the 2^53 range where doubles count exactly. */
 #define DIM_MAX 1e9
+/* Bounds for other numbers: positive quantities (bytes, bytes/s, FLOP/s,
+ * parameter counts) are at least 1 in their SI unit, and nothing exceeds
+ * 1e24, so every result the model derives stays finite. */
+#define NUM_MIN_POS 1.0
+#define NUM_MAX 1e24
 
 typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS } ftype;
 
@@ -87,7 +94,7 @@ static const field HW_FIELDS[] = {
     HF(ici_bw, T_NUM, 0),
     HF(ici_links, T_INT, 0),
     HF(ici_latency, T_NUM, 0),
-    HF(domain_chips, T_INT, 0),
+    HF(domain_chips, T_INT, POS),
     HF(net_bw, T_NUM, 0),
     HF(net_latency, T_NUM, 0),
     HF(host_bw, T_NUM, 0),
@@ -112,7 +119,10 @@ static int read_number(lua_State *L, const char *origin, const char *fname, doub
         FAIL("%s: field '%s': expected a number, got %s", origin, fname, luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
     if (!isfinite(v))
-        FAIL("%s: field '%s': must be a finite number, got %g", origin, fname, v);
+        FAIL("%s: field '%s': must be a finite number, got %s", origin, fname,
+             isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
+    if (fabs(v) > NUM_MAX)
+        FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, fname, v, NUM_MAX);
     *out = v;
     return 0;
 }
@@ -129,9 +139,16 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
         char fname[64];
         rl_dtype t;
         if (lua_type(L, -2) != LUA_TSTRING || rl_dtype_parse(lua_tostring(L, -2), &t) != 0) {
-            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-            lua_pop(L, 2);
-            FAIL("%s: field 'flops.%s': unknown dtype (known: %s)", origin, k, rl_dtype_list());
+            char k[64];
+            int named = lua_type(L, -2) == LUA_TSTRING;
+            if (named)
+                snprintf(k, sizeof k, "flops.%s", lua_tostring(L, -2));
+            else
+                snprintf(k, sizeof k, "flops[%s]", luaL_tolstring(L, -2, NULL));
+            lua_pop(L, named ? 2 : 3);
+            FAIL("%s: field '%s': unknown dtype; give peaks by name, e.g. flops = { bf16 = 1e15 } "
+                 "(known: %s)",
+                 origin, k, rl_dtype_list());
         }
         snprintf(fname, sizeof fname, "flops.%s", rl_dtype_name(t));
         double v;
@@ -139,9 +156,9 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
             lua_pop(L, 2);
             return -1;
         }
-        if (v <= 0) {
+        if (v < NUM_MIN_POS) {
             lua_pop(L, 2);
-            FAIL("%s: field '%s': must be > 0, got %g", origin, fname, v);
+            FAIL("%s: field '%s': must be >= %g FLOP/s, got %g", origin, fname, NUM_MIN_POS, v);
         }
         flops[t] = v;
         n++;
@@ -167,6 +184,9 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             FAIL("%s: field '%s': must not be empty", origin, f->name);
         if (len >= f->size)
             FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+                FAIL("%s: field '%s': contains a control character (byte %zu)", origin, f->name, i);
         memcpy(dst, s, len + 1);
         return 0;
     }
@@ -203,6 +223,9 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
                  (f->flags & POS) ? "> 0" : ">= 0", v);
         if (f->type == T_NUM) {
+            if ((f->flags & POS) && v < NUM_MIN_POS)
+                FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %g",
+                     origin, f->name, NUM_MIN_POS, v);
             *(double *)dst = v;
             return 0;
         }
@@ -237,16 +260,28 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING) {
-            lua_pop(L, 2);
-            FAIL("%s: %s spec has a key that is not a field name (a list entry?)", origin, what);
+            char k[64];
+            snprintf(k, sizeof k, "%s", luaL_tolstring(L, -2, NULL));
+            lua_pop(L, 3);
+            FAIL("%s: key [%s]: %s spec entries must be named fields (name = value), not list "
+                 "entries",
+                 origin, k, what);
         }
         const char *key = lua_tostring(L, -2);
         const field *f = find_field(fields, key);
         if (!f) {
             char msg[128];
             snprintf(msg, sizeof msg, "%s", key);
+            /* a spec of the other kind is a common mix-up: say so */
+            int other = fields == HW_FIELDS ? find_field(MODEL_FIELDS, msg) != NULL
+                                            : find_field(HW_FIELDS, msg) != NULL;
             lua_pop(L, 2);
-            FAIL("%s: field '%s': unknown %s field (a typo?)", origin, msg, what);
+            FAIL("%s: field '%s': unknown %s field (%s)", origin, msg, what,
+                 other ? (fields == HW_FIELDS ? "is this a model spec? hardware specs give flops, "
+                                                "hbm_bytes, hbm_bw"
+                                              : "is this a hardware spec? model specs give layers, "
+                                                "d_model, heads")
+                       : "a typo?");
         }
         if (read_field(L, f, base, origin, err, errlen) != 0) {
             lua_pop(L, 2);
@@ -345,6 +380,8 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
              m->layers);
     if (m->experts == 0 && m->dense_layers > 0)
         FAIL("%s: field 'dense_layers': set, but experts = 0 (every layer is dense)", origin);
+    if (m->experts == 0 && present[find_field(F, "d_ff_expert") - F])
+        FAIL("%s: field 'd_ff_expert': set, but experts = 0 (dense model)", origin);
     if (!present[find_field(F, "d_ff_expert") - F])
         m->d_ff_expert = m->d_ff;
     return 0;
@@ -442,6 +479,11 @@ void rl_model_push(lua_State *L, const rl_model *m)
         lua_pushnil(L);
         lua_setfield(L, -2, "attention");
     }
+    /* likewise d_ff_expert, derived from d_ff, on a dense model */
+    if (!m->abstract && m->experts == 0) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, "d_ff_expert");
+    }
 }
 
 void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
@@ -530,24 +572,31 @@ static int search_dirs(char dirs[3][1024])
     return n;
 }
 
+static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* Comma-separated, sorted preset names of the first directory that has any. */
 static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *out, size_t outlen)
 {
+    enum { MAX_PRESETS = 128 };
+    static char names[MAX_PRESETS][64];
+    int n = 0;
     out[0] = '\0';
-    for (int i = 0; i < ndirs && !out[0]; i++) {
+    for (int i = 0; i < ndirs && n == 0; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
         DIR *dir = opendir(d);
         if (!dir)
             continue;
-        struct dirent *e;
-        while ((e = readdir(dir)) != NULL) {
+        for (struct dirent *e; (e = readdir(dir)) != NULL && n < MAX_PRESETS;) {
             size_t l = strlen(e->d_name);
-            if (l > 4 && strcmp(e->d_name + l - 4, ".lua") == 0 && strlen(out) + l < outlen - 8)
-                snprintf(out + strlen(out), outlen - strlen(out), "%s%.*s", out[0] ? ", " : "",
-                         (int)(l - 4), e->d_name);
+            if (l > 4 && l < 64 + 4 && strcmp(e->d_name + l - 4, ".lua") == 0)
+                snprintf(names[n++], 64, "%.*s", (int)(l - 4), e->d_name);
         }
         closedir(dir);
     }
+    qsort(names, (size_t)n, sizeof names[0], cmp_name);
+    for (int i = 0; i < n && strlen(out) + strlen(names[i]) + 3 < outlen; i++)
+        snprintf(out + strlen(out), outlen - strlen(out), "%s%s", i ? ", " : "", names[i]);
 }
 
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
@@ -556,9 +605,18 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     size_t l = strlen(name);
     if (l == 0)
         FAIL("empty %s name", kind);
+    const char *what = strcmp(kind, "model") == 0 ? "model" : "hardware";
     if (strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0)) {
-        if (access(name, R_OK) != 0)
-            FAIL("%s: cannot read this %s file", name, kind);
+        struct stat st;
+        if (stat(name, &st) != 0 || access(name, R_OK) != 0) {
+            int e = errno;
+            if (!strchr(name, '/'))
+                FAIL("%s: cannot read this %s spec: %s (preset names take no .lua: '%.*s')", name,
+                     what, strerror(e), (int)(l - 4), name);
+            FAIL("%s: cannot read this %s spec: %s", name, what, strerror(e));
+        }
+        if (S_ISDIR(st.st_mode))
+            FAIL("%s: is a directory, not a %s spec file", name, what);
         snprintf(path, pathlen, "%s", name);
         return 0;
     }
@@ -571,8 +629,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     }
     char known[1024];
     list_presets(kind, dirs, n, known, sizeof known);
-    FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)",
-         strcmp(kind, "model") == 0 ? "model" : "hardware", name, kind, name,
+    FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,
+         kind, name,
          known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
@@ -600,16 +658,22 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     if (!L)
         FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
+    /* with overrides, errors name them: the preset file itself may be fine */
+    char origin[1024];
+    int used = snprintf(origin, sizeof origin, "%s", path);
+    for (int i = 0; i < nov && used < (int)sizeof origin; i++)
+        used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
+                         i ? ", " : " with --set ", ov[i].field, ov[i].value);
     for (int i = 0; rc == 0 && i < nov; i++) {
         if (!lua_istable(L, -1)) {
             snprintf(err, errlen, "%s: must return a table, got %s", path, luaL_typename(L, -1));
             rc = -1;
         } else {
-            rc = rl_spec_apply_override(L, -1, path, &ov[i], err, errlen);
+            rc = rl_spec_apply_override(L, -1, origin, &ov[i], err, errlen);
         }
     }
     if (rc == 0)
-        rc = convert(L, -1, path, out, err, errlen);
+        rc = convert(L, -1, origin, out, err, errlen);
     rl_sandbox_close(L);
     return rc;
 }

@@ -29,6 +29,16 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     return r;
 }
 
+int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen)
+{
+    if (m->max_context > 0 && context > m->max_context) {
+        snprintf(err, errlen, "context: %lld tokens exceeds the model's max_context (%lld, %s)",
+                 context, m->max_context, m->origin);
+        return -1;
+    }
+    return 0;
+}
+
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen)
 {
@@ -40,11 +50,8 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
         snprintf(err, errlen, "context: must be >= 1 token, got %lld", context);
         return -1;
     }
-    if (m->max_context > 0 && context > m->max_context) {
-        snprintf(err, errlen, "context: %lld tokens exceeds the model's max_context (%lld, %s)",
-                 context, m->max_context, m->origin);
+    if (rl_model_check_context(m, context, err, errlen) != 0)
         return -1;
-    }
     if (rl_hw_peak(h, p.compute) <= 0) {
         snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used",
                  h->origin, rl_dtype_name(p.compute), rl_dtype_name(p.compute));

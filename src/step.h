@@ -46,6 +46,10 @@ typedef struct {
 rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p);
 
+/* A context (tokens) the model supports: <= max_context when the spec sets
+ * it.  Returns 0 or -1 with err naming the model file. */
+int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen);
+
 /* Check the arguments of rl_step_decode: positive sizes, context within the
  * model's max_context, the compute dtype's peak present in the hardware spec.
  * Returns 0 or -1 with err naming the field. */

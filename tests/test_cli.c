@@ -2,6 +2,8 @@
  * overrides, exit codes and error messages. */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include <cjson/cJSON.h>
 
 static char out[1 << 16];
@@ -127,6 +129,21 @@ static void bad_input(void **state)
         {"info --model /nonexistent/m.lua", "cannot read"},
         {"frobnicate", "unknown command"},
         {"run /nonexistent.lua", "cannot read"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --chips 8,16", "takes one integer"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.hbm_bw=1e-300",
+         "with --set hbm_bw=1e-300: field 'hbm_bw': must be >= 1"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.flops.bf16=nan",
+         "must be a finite number, got NaN"},
+        {"step --model llama3-8b --hw h100-sxm --context 10 --set hw.domain_chips=0",
+         "field 'domain_chips': must be > 0"},
+        {"step --model llama3-8b --hw " RL_SRCDIR "/model/llama3-8b.lua --context 10",
+         "is this a model spec?"},
+        {"info --model llama3-8b --set hw.hbm_bw=1", "takes no hardware spec"},
+        {"info --model llama3-8b --context 9000", "max_context"},
+        {"info --model llama3-8b.lua", "preset names take no .lua"},
+        {"info --model /tmp", "is a directory"},
+        {"info --model llama3-8b --format", "needs a value"},
+        {"run --format json x.lua", "takes no option '--format'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);
@@ -134,9 +151,20 @@ static void bad_input(void **state)
             fail_msg("roofline %s: exit %d, expected 2 (%s)", cases[i].args, rc, out);
         if (!strstr(out, cases[i].fragment))
             fail_msg("roofline %s: \"%s\" lacks \"%s\"", cases[i].args, out, cases[i].fragment);
-        if (strstr(out, "nan") || strstr(out, "\"rows\""))
+        if (strstr(out, "-nan") || strstr(out, " nan\n") || strstr(out, "\"rows\""))
             fail_msg("roofline %s printed a result: %s", cases[i].args, out);
     }
+}
+
+/* --output never replaces what is not a regular file (exit 1, device kept). */
+static void output_not_regular(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("info --model llama3-8b --output /dev/null", out, sizeof out), 1);
+    assert_non_null(strstr(out, "not a regular file"));
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
 }
 
 /* The demo scenario prints both chapter tables. */
@@ -148,6 +176,58 @@ static void demo_scenario(void **state)
     assert_non_null(strstr(out, "GQA (K = 8"));
     assert_non_null(strstr(out, "   240       1610.6       1636.6       249.49"));
     assert_non_null(strstr(out, "NO (out of HBM)"));
+}
+
+/* shard: the contract keys; the done-when cases of issue 4 (llama3-70b on 16
+ * v5e and 8 H100) name a best plan per phase and list each collective with
+ * its time and latency-bound flag.  step --tp says communication is
+ * included (and plain step says it is not). */
+static void shard_json(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("shard --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 "
+                        "--context 8192 --format json");
+    const cJSON *adv = cJSON_GetObjectItem(j, "advice");
+    assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp16 kv=batch");
+    assert_non_null(cJSON_GetObjectItem(adv, "prefill_latency"));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(adv, "generate")));
+    const cJSON *lim = cJSON_GetObjectItem(j, "limits");
+    assert_rel(num(lim, "prefill_tp_max"), 28672.0 * 9e10 / 1.97e14, 1e-9);
+    const cJSON *colls = cJSON_GetObjectItem(j, "collectives");
+    assert_true(cJSON_GetArraySize(colls) >= 2);
+    static const char *ck[] = {"phase", "strategy", "what", "collective", "group", "bytes",
+                               "per_layer", "count", "each_s", "total_s", "latency_bound"};
+    for (const cJSON *c = colls->child; c; c = c->next)
+        for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
+            assert_non_null(cJSON_GetObjectItem(c, ck[k]));
+    cJSON_Delete(j);
+    j = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 --context 8192 "
+                 "--format json");
+    adv = cJSON_GetObjectItem(j, "advice");
+    assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp8");
+    cJSON_Delete(j);
+    j = run_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
+                 "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 --format json");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "included"));
+    assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "comm_s"), 64 * 18e-6, 1e-9);
+    cJSON_Delete(j);
+    j = run_json("step --model llama3-8b --hw h100-sxm --context 1024 --format json");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "none"));
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("shard --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 "
+                             "--context 8192", out, sizeof out), 0);
+    assert_non_null(strstr(out, "collectives:"));
+    assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --chips 16 --tp 3 --context 8",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "tp*ep*sp*pp"));
+    assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --chips 16 --sharding 3d "
+                             "--context 8", out, sizeof out), 2);
+    assert_int_equal(run_cli("shard --model llama3-70b --hw tpu-v5e --chips 16 --tp 4 "
+                             "--context 8", out, sizeof out), 2);
+    /* the worked-problem-4 scenario: 5.20 ms (test_shard.c derives it) */
+    assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/sharding_worked_problem_4.lua", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "tp16 kv=seq: step 5.20 ms"));
 }
 
 /* The issue's "done when": ops explains a decode step of LLaMA-3-70B on
@@ -198,6 +278,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
+        cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(shard_json),
         cmocka_unit_test(ops_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

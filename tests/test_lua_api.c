@@ -76,6 +76,19 @@ static void errors(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "batch"));
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', context = 10,"
+                         " bogus = 1 }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "unknown field 'bogus'"));
+}
+
+/* Override tables merge into nested spec tables (like --set hw.flops.fp4). */
+static void nested_overrides(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.hw('h100-sxm', { flops = { fp4 = 4e15 } }).flops.bf16") ==
+                9.89e14);
 }
 
 /* format keeps the column order of step rows and SI units in CSV. */
@@ -92,6 +105,26 @@ static void format_round_trip(void **state)
     lua_pop(L, 1);
     assert_int_equal(run("return roofline.format({ a = 0/0 }, 'json')", err, sizeof err), -1);
     assert_non_null(strstr(err, "not finite"));
+}
+
+/* roofline.shard and the step's sharding options give the C results:
+ * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
+static void shard_from_lua(void **state)
+{
+    (void)state;
+    double comm = run_number(
+        "local r = roofline.step{ model = 'scaling-book-18b', hw = 'tpu-v5e', chips = 16,"
+        " tp = 16, kv_split = 'seq', batch = 1, context = 128000, weights = 'int8',"
+        " kv = 'int8', compute = 'int8' } return r.rows[1].comm_s");
+    assert_rel(comm, 64 * 18e-6, 1e-9);
+    double n = run_number(
+        "local r = roofline.shard{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8, batch = 32,"
+        " context = 8192 } assert(r.advice.generate_latency == 'tp8') return #r.collectives");
+    assert_true(n >= 2);
+    char err[1024];
+    assert_int_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'tpu-v5e', chips = 16,"
+                         " context = 8, kv_split = 'heads' }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_split"));
 }
 
 /* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
@@ -126,6 +159,8 @@ int main(void)
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(errors),
         cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(nested_overrides),
+        cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(ops_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -68,6 +68,13 @@ static void error_classes(void **state)
     expect_error("return { " VALID_MODEL ", mlp = 'relu' }", "field 'mlp': unknown value \"relu\"");
     expect_error("return { " VALID_MODEL ", d_ff_expert = 0/0 }", "must be a finite number");
     expect_error("return { " VALID_MODEL ", d_ff_expert = math.huge }", "must be a finite number");
+    expect_error("return { " VALID_MODEL ", d_ff_expert = 64 }", "experts = 0 (dense model)");
+    expect_error("return { " VALID_MODEL ", name = 'a\\nb' }", "control character");
+    expect_error("return { " VALID_MODEL ", 42 }", "must be named fields");
+    expect_error("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e-9 }",
+                 "field 'kv_bytes_per_token': must be >= 1");
+    expect_error("return { name = 'a', params = 1e300, kv_bytes_per_token = 1 }",
+                 "beyond the supported maximum");
     expect_error("return { " VALID_MODEL ", params = 1e9 }", "field 'params': only for abstract");
     expect_error("return 42", "must return a table");
     expect_error("return { " VALID_MODEL, "syntax"); /* unclosed brace */
@@ -102,6 +109,23 @@ static void sandbox_from_spec(void **state)
     expect_error("while true do end", "instruction budget");
     expect_error("local t = {} for i = 1, 1e9 do t[i] = i end", "memory");
     expect_error("\x1bLua", "binary"); /* a bytecode header is refused */
+    /* pcall cannot swallow a spent budget: every later instruction fails */
+    expect_error("while true do pcall(function() while true do end end) end", "instruction budget");
+    /* finalizers run with hooks off, so __gc is refused outright */
+    expect_error("setmetatable({}, { __gc = function() while true do end end }) return {}",
+                 "__gc metamethods are not allowed");
+    /* time spent in C calls is bounded by the wall clock (10 s for specs) */
+}
+
+/* A shebang line and a UTF-8 BOM are skipped, as luaL_loadfile does. */
+static void shebang_and_bom(void **state)
+{
+    (void)state;
+    char err[1024];
+    rl_model m;
+    assert_int_equal(load_text("#!/usr/bin/env roofline\nreturn { " VALID_MODEL " }", err, sizeof err, &m), 0);
+    assert_int_equal(load_text("\xEF\xBB\xBFreturn { " VALID_MODEL " }", err, sizeof err, &m), 0);
+    expect_error("#!/x\nreturn { " VALID_MODEL ", bad = 1 }", ":"); /* still reports errors */
 }
 
 static void overrides(void **state)
@@ -172,7 +196,7 @@ int main(void)
         cmocka_unit_test(valid_spec),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
-        cmocka_unit_test(presets_load),
+        cmocka_unit_test(presets_load),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,202 @@
+/* comm.c — alpha-beta cost of collectives on ring, torus, switch and
+ * two-level fabrics (seed 000 Appendix C; Scaling Book "Sharded Matrices"). */
+#include "comm.h"
+
+#include <math.h>
+#include <stdio.h>
+
+const char *rl_collective_name(rl_collective c)
+{
+    static const char *const names[] = {"AllGather", "ReduceScatter", "AllReduce", "AllToAll",
+                                        "P2P"};
+    return names[c];
+}
+
+int rl_comm_torus_axes(long long g, int dims, long long *axes)
+{
+    for (int i = 0; i < dims; i++)
+        axes[i] = 1;
+    long long rest = g;
+    /* fill from the last (largest) axis: each takes the smallest divisor of
+     * what is left that is >= the (dims-i)-th root, so the shape stays square */
+    for (int i = dims - 1; i > 0 && rest > 1; i--) {
+        double root = pow((double)rest, 1.0 / (double)(i + 1));
+        long long best = rest;
+        for (long long d = (long long)ceil(root - 1e-9); d <= rest; d++) {
+            if (rest % d == 0) {
+                best = d;
+                break;
+            }
+        }
+        axes[i] = best;
+        rest /= best;
+    }
+    axes[0] = rest;
+    /* ascending order */
+    for (int i = 0; i < dims; i++)
+        for (int j = i + 1; j < dims; j++)
+            if (axes[j] < axes[i]) {
+                long long t = axes[i];
+                axes[i] = axes[j];
+                axes[j] = t;
+            }
+    int n = 0;
+    for (int i = 0; i < dims; i++)
+        n += axes[i] > 1;
+    return n;
+}
+
+/* Latency and bandwidth terms of one level.  AllReduce is handled by the
+ * caller as twice an AllGather. */
+typedef struct {
+    double lat, bw;
+} terms;
+
+/* Inside one ICI/NVLink domain. */
+static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
+{
+    terms t = {0, 0};
+    if (g <= 1)
+        return t;
+    double a = h->ici_latency, W = h->ici_bw, G = (double)g;
+    if (h->topology == RL_TOPO_SWITCH) {
+        double Wc = W * (double)h->ici_links; /* one GPU's NVLink bandwidth, one way */
+        switch (kind) {
+        case RL_ALLGATHER:
+        case RL_REDUCESCATTER:
+        case RL_ALLREDUCE:
+            t.lat = a; /* direct: every GPU writes its piece to all others at once */
+            t.bw = bytes * (G - 1) / (G * Wc);
+            break;
+        case RL_ALLTOALL:
+            t.lat = a;
+            t.bw = bytes * (G - 1) / (G * G * Wc);
+            break;
+        case RL_P2P:
+            t.lat = a;
+            t.bw = bytes / Wc;
+            break;
+        }
+        return t;
+    }
+    int dims = h->topology == RL_TOPO_RING ? 1 : h->topology == RL_TOPO_TORUS2D ? 2 : 3;
+    long long axes[3];
+    int nax = rl_comm_torus_axes(g, dims, axes);
+    /* ring steps of a bidirectional axis of size s: ceil((s-1)/2) = floor(s/2),
+     * which is also the hop count to the farthest chip */
+    double steps = 0;
+    for (int i = 0; i < dims; i++)
+        steps += (double)(axes[i] / 2);
+    switch (kind) {
+    case RL_ALLGATHER:
+    case RL_REDUCESCATTER:
+    case RL_ALLREDUCE:
+        t.lat = steps * a;
+        t.bw = bytes / (2.0 * W * nax);
+        break;
+    case RL_ALLTOALL:
+        t.lat = steps * a;
+        t.bw = bytes / (4.0 * 2.0 * W * nax);
+        break;
+    case RL_P2P:
+        t.lat = a;
+        t.bw = bytes / W;
+        break;
+    }
+    return t;
+}
+
+/* Between n domains over the network: ring algorithm, one NIC per chip. */
+static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long long n)
+{
+    terms t = {0, 0};
+    double N = (double)n, a = h->net_latency, W = h->net_bw;
+    switch (kind) {
+    case RL_ALLGATHER:
+    case RL_REDUCESCATTER:
+    case RL_ALLREDUCE:
+        t.lat = (N - 1) * a;
+        t.bw = bytes * (N - 1) / (N * W);
+        break;
+    case RL_ALLTOALL:
+    case RL_P2P:
+        t.lat = a;
+        t.bw = bytes / W;
+        break;
+    }
+    return t;
+}
+
+int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                 long long stride, rl_comm *out, char *err, size_t errlen)
+{
+    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1};
+    if (group < 1 || stride < 1 || !(bytes >= 0)) {
+        snprintf(err, errlen,
+                 "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
+                 rl_collective_name(kind), group, stride, bytes);
+        return -1;
+    }
+    if (group == 1) {
+        *out = r;
+        return 0;
+    }
+    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
+        snprintf(err, errlen,
+                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': needed for a %s over %lld chips",
+                 h->origin, rl_collective_name(kind), group);
+        return -1;
+    }
+    long long d = group, n = 1;
+    if (h->domain_chips > 0 && stride * group > h->domain_chips) {
+        d = stride >= h->domain_chips ? 1 : h->domain_chips / stride;
+        if (d > group)
+            d = group;
+        if (group % d != 0 || h->net_bw <= 0 || h->net_latency <= 0) {
+            snprintf(err, errlen,
+                     "%s: field 'domain_chips': a group of %lld chips %lld apart crosses domains of"
+                     " %lld chips, so %lld must divide it and net_bw/net_latency must be set",
+                     h->origin, group, stride, h->domain_chips, d);
+            return -1;
+        }
+        n = group / d;
+        r.levels = 2;
+    }
+    /* AllReduce = ReduceScatter + AllGather: twice the AllGather terms */
+    double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
+    terms in, outr = {0, 0};
+    if (n == 1) {
+        in = inner_level(h, kind, bytes, d);
+    } else if (kind == RL_ALLTOALL) {
+        /* each chip sends bytes/g^2 to every other chip: (d-1) of those pieces
+         * stay in the domain (an inner AllToAll of bytes*d^2/g^2), (g-d) leave */
+        double G = (double)group, D = (double)d;
+        in = inner_level(h, kind, bytes * D * D / (G * G), d);
+        outr = outer_level(h, kind, bytes / G * (G - D) / G, n);
+    } else if (kind == RL_P2P) {
+        outr = outer_level(h, kind, bytes, n);
+        in.lat = in.bw = 0;
+    } else if (d == 1) {
+        outr = outer_level(h, kind, bytes, n);
+        in.lat = in.bw = 0;
+    } else {
+        in = inner_level(h, kind, bytes, d);
+        outr = outer_level(h, kind, bytes / (double)d, n);
+    }
+    r.latency_s = twice * (in.lat + outr.lat);
+    r.bandwidth_s = twice * (in.bw + outr.bw);
+    r.time_s = twice * (fmax(in.lat, in.bw) + fmax(outr.lat, outr.bw));
+    r.latency_bound = r.latency_s > r.bandwidth_s;
+    *out = r;
+    return 0;
+}
+
+double rl_comm_latency_threshold(const rl_hw *h, long long group)
+{
+    rl_comm c;
+    char err[256];
+    if (group <= 1 || rl_comm_time(h, RL_ALLGATHER, 1.0, group, 1, &c, err, sizeof err) != 0 ||
+        c.bandwidth_s <= 0)
+        return 0.0;
+    return c.latency_s / c.bandwidth_s;
+}

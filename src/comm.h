@@ -1,0 +1,98 @@
+/* comm.h — cost of collectives over a group of chips on a topology.
+ *
+ * Owns the alpha-beta model of AllGather, ReduceScatter, AllReduce, AllToAll
+ * and point-to-point on a 1D ring, a 2D/3D torus (TPU ICI, per axis), an
+ * NVLink switch domain and a two-level fabric (ICI/NVLink inside a domain of
+ * hw->domain_chips chips, InfiniBand/RoCE/DCN between domains).  Uses spec
+ * (rl_hw).
+ *
+ * Each level costs time = max(latency term, bandwidth term) (seed 000
+ * Appendix C: T = max(T_min * |X| / 2, B / W_ici)); the result says which
+ * term won ("latency-bound" when the latency term is the larger).  `bytes`
+ * is always the size of the whole (unsharded) array the collective works on:
+ * the AllGather's output, the ReduceScatter's input, the AllReduce's array,
+ * the AllToAll's array summed over the group (the Scaling Book's V).
+ *
+ * Per level (g chips, W = hw->ici_bw one-way per link, a = per-hop latency):
+ *   ring / torus axis of size s, with wraparound: a bidirectional ring does
+ *     ceil((s-1)/2) = floor(s/2) steps; each moves bytes/g over one link per
+ *     direction.  AllGather = ReduceScatter: latency floor(s/2) a per axis,
+ *     bandwidth bytes / (2 W n_axes) (the book's V / (W_ici n_axes) with
+ *     W_ici = 2W bidirectional; exact for even g).  A group spanning several
+ *     torus axes pays each axis's latency and gets n_axes times the links.
+ *   switch (NVLink + NVSwitch): every GPU reaches every other in one hop,
+ *     so the direct algorithm (each GPU writes its piece to all others at
+ *     once, as NCCL's NVLS and TensorRT-LLM's one-shot kernels do) takes one
+ *     step: latency a, bandwidth bytes (g-1) / (g W links) (the ring's
+ *     bandwidth: each GPU still receives (g-1)/g of the array).
+ *   AllReduce = ReduceScatter + AllGather (twice both terms).
+ *   AllToAll: a quarter of an AllGather's bandwidth term on a ring/torus
+ *     (Scaling Book, "Sharded Matrices": V / (4 W_ici)), one hop of
+ *     latency per ring step to the farthest chip (floor(g/2) a); on a switch
+ *     every chip sends (g-1)/g of its bytes/g directly: bytes (g-1)/(g^2 W
+ *     links), latency a.
+ *   point-to-point: bytes / W (one link; a switch's links * W), latency a.
+ * Two levels (the group crosses domains, see rl_comm_time): hierarchical —
+ * the inner collective over the d members sharing a domain on ICI/NVLink and
+ * the outer one over g/d of them on the network (net_bw per chip,
+ * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
+ * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
+ * the network; the two levels add.  The torus axis sizes of a group come from rl_comm_torus_axes
+ * (TPU slice shapes; every axis treated as having wraparound). */
+#ifndef RL_COMM_H
+#define RL_COMM_H
+
+#include <stddef.h>
+
+#include "spec.h"
+
+typedef enum {
+    RL_ALLGATHER,
+    RL_REDUCESCATTER,
+    RL_ALLREDUCE,
+    RL_ALLTOALL,
+    RL_P2P,
+} rl_collective;
+
+typedef struct {
+    rl_collective kind;
+    long long group;    /* chips taking part */
+    double bytes;       /* whole array, bytes (see above) */
+    double latency_s;   /* sum over levels of the latency terms */
+    double bandwidth_s; /* sum over levels of the bandwidth terms */
+    double time_s;      /* sum over levels of max(latency, bandwidth) */
+    int latency_bound;  /* latency_s > bandwidth_s */
+    int levels;         /* 1: inside one ICI/NVLink domain; 2: also the network */
+} rl_comm;
+
+/* "AllGather", "ReduceScatter", "AllReduce", "AllToAll", "P2P". */
+const char *rl_collective_name(rl_collective c);
+
+/* Split a group of g chips into torus axes (at most `dims` of them, sizes
+ * ascending, product g): the most nearly square factorization, as TPU
+ * slices are shaped (16 -> 4x4, 128 -> 8x16, 64 on a 3D torus -> 4x4x4).
+ * Writes `dims` sizes (1 for unused axes) and returns how many are > 1. */
+int rl_comm_torus_axes(long long g, int dims, long long *axes);
+
+/* Cost of one collective of `bytes` (>= 0) over `group` (>= 1) chips of
+ * hardware h, the group's chips `stride` (>= 1) apart in the machine's chip
+ * order (1: neighbours; a mesh axis outside a tp-chip axis has stride tp).
+ * The group stays inside one ICI/NVLink domain when stride * group <=
+ * domain_chips (or domain_chips is 0); otherwise the domain_chips / stride
+ * members sharing a domain form the inner level and the rest go over the
+ * network (all of it when stride >= domain_chips).  A group of 1 costs
+ * nothing.  Errors (-1, err set): no interconnect (ici_bw, ici_links or
+ * ici_latency unset) for group > 1; a group crossing domains whose inner
+ * part does not divide it, or without net_bw/net_latency. */
+int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                 long long stride, rl_comm *out, char *err, size_t errlen);
+
+/* Appendix C's threshold: the array size in bytes at which an AllGather
+ * over `group` chips of h has equal latency and bandwidth terms; below it
+ * the collective is latency-bound.  On one ring axis it is
+ * 2 W a ceil((g-1)/2) = g W a for even g (each hop's bytes/g under one
+ * hop's latency): TPU v5e, 8 shards, 8 * 4.5e10 * 1e-6 = 360 kB.  Returns
+ * 0 when the group is 1 or the hardware has no interconnect. */
+double rl_comm_latency_threshold(const rl_hw *h, long long group);
+
+#endif

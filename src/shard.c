@@ -1,0 +1,464 @@
+/* shard.c — sharding strategies for prefill and generation (seed 000
+ * section 3, Appendices B and C, worked problems 4, 6, 7). */
+#include "shard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch.h"
+#include "ops.h"
+#include "roofline.h"
+
+rl_shard_plan rl_shard_plan_default(void)
+{
+    rl_shard_plan p = {1, 0, 1, 1, 1, RL_LAYOUT_1D, RL_KV_BATCH, 0, 0};
+    return p;
+}
+
+const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }
+
+static const char *const KV_NAMES[] = {"replicate", "batch", "seq"};
+
+const char *rl_kv_split_name(rl_kv_split k) { return KV_NAMES[k]; }
+
+int rl_kv_split_parse(const char *s, rl_kv_split *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, KV_NAMES[i]) == 0) {
+            *out = (rl_kv_split)i;
+            return 0;
+        }
+    return -1;
+}
+
+int rl_layout_parse(const char *s, rl_layout *out)
+{
+    if (strcmp(s, "1d") == 0)
+        *out = RL_LAYOUT_1D;
+    else if (strcmp(s, "2d") == 0)
+        *out = RL_LAYOUT_2D;
+    else
+        return -1;
+    return 0;
+}
+
+static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/* Appendix B's optimal X: sqrt(tp * D / (2F)) (X = sqrt(N/8) for F = 4D),
+ * rounded to the divisor of tp nearest in log scale, at least 2 and at
+ * most tp/2 so both axes exist. */
+static long long best_x(const rl_model *m, long long tp)
+{
+    double want = sqrt((double)tp * (double)m->d_model / (2.0 * (double)m->d_ff));
+    long long best = 0;
+    double bd = 1e300;
+    for (long long x = 2; x <= tp / 2; x++) {
+        if (tp % x)
+            continue;
+        double d = fabs(log((double)x / want));
+        if (d < bd) {
+            bd = d;
+            best = x;
+        }
+    }
+    return best;
+}
+
+/* Chips the KV cache splits over by heads: min(tp, K); 1 for MLA, whose
+ * latent cache every head shares (DeepSeek-V2 section 2.1). */
+static long long kv_head_shards(const rl_model *m, long long tp)
+{
+    if (m->attention == RL_ATTN_MLA)
+        return 1;
+    return tp < m->kv_heads ? tp : m->kv_heads;
+}
+
+typedef struct {
+    const rl_hw *h;
+    rl_shard_result *r;
+    char *err;
+    size_t errlen;
+    int failed;
+} coll_ctx;
+
+/* Add a collective: `per_layer` occurrences in each of `layers` layers. */
+static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double bytes,
+                     long long group, long long stride, double per_layer, double layers)
+{
+    if (cx->failed || group <= 1 || per_layer * layers <= 0)
+        return;
+    rl_shard_result *r = cx->r;
+    if (r->ncoll == RL_SHARD_MAX_COLL)
+        return;
+    rl_shard_coll *c = &r->coll[r->ncoll];
+    if (rl_comm_time(cx->h, kind, bytes, group, stride, &c->c, cx->err, cx->errlen) != 0) {
+        cx->failed = 1;
+        return;
+    }
+    snprintf(c->what, sizeof c->what, "%s", what);
+    c->per_layer = per_layer;
+    c->count = per_layer * layers;
+    c->total_s = c->count * c->c.time_s;
+    r->comm_s += c->total_s;
+    r->latency_bound += c->c.latency_bound;
+    r->ncoll++;
+}
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase, long long chips,
+                      char *err, size_t errlen)
+{
+    if (pl->tp < 1 || pl->ep < 1 || pl->sp < 1 || pl->pp < 1)
+        FAIL("sharding: tp, ep, sp and pp must be >= 1");
+    long long per = pl->tp * pl->ep * pl->sp * pl->pp;
+    if (chips % per != 0)
+        FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, per);
+    if (!m->abstract) {
+        if (pl->tp > m->heads)
+            FAIL("tp: %lld exceeds the %lld query heads (N) of %s", pl->tp, m->heads, m->name);
+        if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
+            FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
+                 m->kv_heads);
+        if (pl->pp > m->layers)
+            FAIL("pp: %lld stages for %lld layers", pl->pp, m->layers);
+    }
+    if (pl->ep > 1 && (m->abstract || m->experts == 0))
+        FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
+    if (pl->ep > 1 && m->experts % pl->ep != 0)
+        FAIL("ep: %lld does not divide E = %lld experts", pl->ep, m->experts);
+    if (pl->sp > 1 && phase != RL_PHASE_PREFILL)
+        FAIL("sp: sequence parallelism applies to prefill only (T = 1 in generation; use"
+             " --kv seq to split the KV cache by sequence)");
+    if (pl->layout == RL_LAYOUT_2D) {
+        if (m->abstract || m->experts > 0)
+            FAIL("sharding: 2d weight-stationary is modelled for dense concrete models only");
+        if (pl->x != 0 && (pl->x < 1 || pl->tp % pl->x != 0 || pl->x == pl->tp))
+            FAIL("x: %lld must divide tp = %lld and leave YZ > 1", pl->x, pl->tp);
+        if (pl->x == 0 && best_x(m, pl->tp) == 0)
+            FAIL("tp: 2d needs tp >= 4 (two axes of >= 2 chips), got %lld", pl->tp);
+    }
+    return 0;
+}
+
+/* Plan label for tables: "tp8 kv=batch", "2d 2x8", "tp4 ep8", "pp4", "... x2". */
+static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, long long x,
+                      long long replicas, char *out, size_t n)
+{
+    int k = 0;
+    if (pl->layout == RL_LAYOUT_2D)
+        k += snprintf(out + k, n - k, "2d %lldx%lld", x, pl->tp / x);
+    else
+        k += snprintf(out + k, n - k, "tp%lld", pl->tp);
+    if (pl->ep > 1)
+        k += snprintf(out + k, n - k, " ep%lld%s", pl->ep, pl->attn_replicated ? " attn=rep" : "");
+    if (pl->sp > 1)
+        k += snprintf(out + k, n - k, " sp%lld", pl->sp);
+    if (!prefill && !m->abstract && pl->tp > kv_head_shards(m, pl->tp) &&
+        !(pl->ep > 1 && pl->attn_replicated))
+        k += snprintf(out + k, n - k, " kv=%s", rl_kv_split_name(pl->kv));
+    if (pl->pp > 1)
+        k += snprintf(out + k, n - k, " pp%lld", pl->pp);
+    if (replicas > 1)
+        snprintf(out + k, n - k, " x%lld", replicas);
+}
+
+int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                  long long chips, long long batch, long long context, rl_precision p,
+                  rl_shard_result *out, char *err, size_t errlen)
+{
+    if (batch < 1)
+        FAIL("batch: must be >= 1, got %lld", batch);
+    if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
+        return -1;
+    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+        return -1;
+    rl_shard_result *r = out;
+    memset(r, 0, sizeof *r);
+    const rl_shard_plan *pl = plan;
+    r->plan = *pl;
+    r->phase = phase;
+    r->chips = chips;
+    r->batch = batch;
+    r->context = context;
+    long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp;
+    long long M = tp * ep; /* model-parallel chips of one stage */
+    r->replicas = chips / (M * sp * pp);
+    r->replica_batch = ceil_div(batch, r->replicas);
+    long long x = pl->layout == RL_LAYOUT_2D ? (pl->x ? pl->x : best_x(m, tp)) : 1;
+    r->plan.x = x;
+    int prefill = phase == RL_PHASE_PREFILL;
+    plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
+
+    double wb = rl_dtype_bytes(p.weights), ab = rl_dtype_bytes(p.compute);
+    double P = (double)pp, Mtp = (double)tp;
+    long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
+    double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
+    double stage_layers = (double)(m->abstract ? 1 : m->layers) / P;
+
+    /* ---- weights per chip (stored, and read per tick) ---- */
+    rl_params pc = rl_arch_params(m);
+    double stored, read;
+    if (m->abstract) {
+        stored = pc.total / (double)(M * pp);
+        read = stored;
+    } else {
+        double D = (double)m->d_model, H = (double)m->head_dim, L = (double)m->layers;
+        double K = (double)m->kv_heads;
+        /* K/V projections shard over at most K chips; the rest of the
+         * attention weights over heads (MLA: all of them, by heads) */
+        double kvp = m->attention == RL_ATTN_MLA ? 0.0 : L * 2.0 * D * H * K;
+        double qo = pc.attention - kvp;
+        double kv_shards = fmin(Mtp, K);
+        double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp : qo / Mtp + kvp / kv_shards;
+        double vocab = (pc.embedding + pc.lm_head) / Mtp;
+        double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
+        double experts = pc.routed_experts / (double)M;
+        double touched = 1.0;
+        if (m->experts > 0) /* the replica's tokens of one tick, routed uniformly */
+            touched = rl_arch_expected_experts(m, tokens) / (double)m->experts;
+        double rest = pc.router + pc.norms;
+        stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
+        read = (attn + vocab + dense_mlp / Mtp + experts * touched + rest) / P;
+    }
+    r->weight_bytes = stored * wb;
+    double weight_read = read * wb;
+
+    /* ---- KV cache per chip ---- */
+    /* one sequence's cache: S cached (generation) or T written (prefill),
+     * windowed layers capped at their window */
+    double kv_seq = rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context, RL_KV_IDEAL);
+    double kv_chip_seqs, kv_chip_frac; /* sequences per chip and fraction of each */
+    if (m->abstract) {
+        kv_chip_seqs = (double)ceil_div(bm, ep);
+        kv_chip_frac = 1.0 / (double)(tp * sp);
+    } else {
+        long long kh = kv_head_shards(m, tp); /* head shards */
+        long long z = tp / kh;                /* tp chips beyond the heads */
+        long long bz = pl->attn_replicated && ep > 1 ? M : ep; /* batch split for EP */
+        if (pl->attn_replicated && ep > 1) {
+            kh = 1;
+            z = 1;
+        }
+        kv_chip_seqs = (double)ceil_div(bm, bz);
+        kv_chip_frac = 1.0 / (double)(kh * sp);
+        /* prefill: K/V projections replicated beyond K chips, cache with them */
+        if (z > 1 && !prefill && pl->kv == RL_KV_BATCH)
+            kv_chip_seqs = (double)ceil_div(ceil_div(bm, bz), z);
+        else if (z > 1 && !prefill && pl->kv == RL_KV_SEQ)
+            kv_chip_frac /= (double)z;
+    }
+    double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
+    /* storage: every micro-batch's cache stays resident */
+    r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
+    r->total_bytes = r->weight_bytes + r->kv_bytes;
+    r->fits = r->total_bytes <= h->hbm_bytes;
+
+    /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
+    if (prefill && !m->abstract) {
+        /* the operator list counts causal pairs T(T+1)/2, windows, norms and
+         * the LM head on the last token only (ops.h) */
+        rl_ops_config oc = rl_ops_config_default();
+        oc.prec = p;
+        oc.act = p.compute;
+        oc.prefill_seqs = bm;
+        oc.prefill_tokens = context;
+        rl_ops ops;
+        if (rl_ops_build(m, h, &oc, &ops, err, errlen) != 0)
+            return -1;
+        r->flops = ops.flops / (double)(M * sp * pp);
+    } else {
+        double per_token = rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context);
+        r->flops = tokens * per_token / (double)(M * sp * pp);
+    }
+    rl_roofline mm = rl_roofline_time(r->flops, weight_read, rl_hw_peak(h, p.compute), h->hbm_bw);
+    r->compute_s = mm.compute_s;
+    r->weight_load_s = mm.memory_s;
+    r->bound = mm.bound;
+    r->kv_load_s = kv_tick / h->hbm_bw;
+    r->local_s = r->kv_load_s + mm.time_s;
+
+    /* ---- collectives of one tick ---- */
+    coll_ctx cx = {h, r, err, errlen, 0};
+    double D = (double)(m->abstract ? 0 : m->d_model);
+    double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
+    double L = stage_layers;
+    if (!m->abstract) {
+        double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
+        long long kh = kv_head_shards(m, tp), z = tp / kh;
+        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) / P : 0.0;
+        double dense_layers = L - moe_layers;
+        if (pl->layout == RL_LAYOUT_2D) {
+            long long yz = tp / x;
+            double in = act / (double)x; /* In[B, D_X] */
+            add_coll(&cx, "AllGather_YZ in", RL_ALLGATHER, in, yz, 1, 2, L);
+            add_coll(&cx, "MLP AllReduce_X", RL_ALLREDUCE,
+                     tokens / (double)sp * (double)m->d_ff / (double)yz * ab, x, yz, 1, L);
+            add_coll(&cx, "attn AllReduce_X", RL_ALLREDUCE,
+                     tokens / (double)sp * (N + 2 * K) * Hd / (double)yz * ab, x, yz, 1, L);
+            add_coll(&cx, "ReduceScatter_YZ out", RL_REDUCESCATTER, in, yz, 1, 2, L);
+        } else if (ep > 1) {
+            double k = (double)m->top_k;
+            double bz = act / (double)(pl->attn_replicated ? M : ep);
+            if (!pl->attn_replicated)
+                add_coll(&cx, "attn out AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, L);
+            long long g = pl->attn_replicated ? M : ep, stride = pl->attn_replicated ? 1 : tp;
+            add_coll(&cx, "MoE dispatch", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
+            if (pl->attn_replicated) {
+                add_coll(&cx, "expert AllGather_Y", RL_ALLGATHER, act * k / (double)ep, tp, 1, 1,
+                         moe_layers);
+                add_coll(&cx, "expert ReduceScatter_Y", RL_REDUCESCATTER, act * k / (double)ep,
+                         tp, 1, 1, moe_layers);
+            } else {
+                add_coll(&cx, "expert AllReduce_Y", RL_ALLREDUCE, act * k / (double)ep, tp, 1, 1,
+                         moe_layers);
+            }
+            add_coll(&cx, "MoE combine", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
+            add_coll(&cx, "dense MLP AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, dense_layers);
+        } else {
+            add_coll(&cx, "attn out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
+            add_coll(&cx, "MLP out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
+        }
+        if (z > 1 && !prefill && !(ep > 1 && pl->attn_replicated)) {
+            /* Q of this head group: [B, N/kh, H], moved among the z chips */
+            double q = tokens / (double)(ep > 1 ? ep : 1) * N / (double)kh * Hd * ab;
+            if (pl->kv == RL_KV_BATCH) {
+                add_coll(&cx, "Q AllToAll heads->batch", RL_ALLTOALL, q, z, kh, 1, L);
+                add_coll(&cx, "O AllToAll batch->heads", RL_ALLTOALL, q, z, kh, 1, L);
+            } else if (pl->kv == RL_KV_SEQ) {
+                add_coll(&cx, "Q AllGather (seq)", RL_ALLGATHER, q, z, kh, 1, L);
+                add_coll(&cx, "O ReduceScatter (seq)", RL_REDUCESCATTER, q, z, kh, 1, L);
+            }
+        }
+        if (sp > 1) /* ring attention: every chip sees the whole prompt's K and V */
+            add_coll(&cx, "KV AllGather (seq)", RL_ALLGATHER,
+                     (double)bm * (double)context * rl_arch_kv_elems_per_token_layer(m) /
+                         (double)kh * rl_dtype_bytes(p.kv),
+                     sp, M, 1, L);
+    }
+    if (pp > 1)
+        add_coll(&cx, "stage P2P", RL_P2P, act, M * sp * pp, 1, 1, 1);
+    if (cx.failed)
+        return -1;
+    r->tick_s = pl->overlap ? fmax(r->local_s, r->comm_s) : r->local_s + r->comm_s;
+    r->step_s = P * r->tick_s;
+    double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
+    r->tokens_per_s = step_tokens / r->step_s;
+    r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
+    return 0;
+}
+
+int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                     long long batch, long long context, rl_precision p, int overlap,
+                     rl_shard_result *out, int cap, int *best_latency, int *best_throughput)
+{
+    int n = 0;
+    char err[512];
+#define MAX_CAND 512
+    rl_shard_plan cand[MAX_CAND];
+#define PUSH(plan_)                                                                                \
+    do {                                                                                           \
+        if (nc < MAX_CAND)                                                                         \
+            cand[nc++] = (plan_);                                                                  \
+    } while (0)
+    int nc = 0;
+    long long E = m->abstract ? 0 : m->experts;
+    for (long long tp = 1; tp <= chips; tp *= 2) {
+        if (chips % tp)
+            continue;
+        for (long long ep = 1; ep * tp <= chips; ep *= 2) {
+            if (chips % (tp * ep) || (ep > 1 && (E == 0 || E % ep)))
+                continue;
+            for (int rep = 0; rep <= (ep > 1 && tp > 1); rep++) {
+                rl_shard_plan pl = rl_shard_plan_default();
+                pl.tp = tp;
+                pl.ep = ep;
+                pl.attn_replicated = rep;
+                pl.overlap = overlap;
+                int beyond_k = !m->abstract && tp > kv_head_shards(m, tp) && !rep;
+                if (phase == RL_PHASE_GENERATE && beyond_k) {
+                    for (int k = 0; k < 3; k++) {
+                        pl.kv = (rl_kv_split)k;
+                        PUSH(pl);
+                    }
+                } else {
+                    PUSH(pl);
+                }
+                if (ep == 1 && !rep && tp >= 4 && !m->abstract && E == 0) {
+                    rl_shard_plan d2 = pl;
+                    d2.layout = RL_LAYOUT_2D;
+                    d2.kv = RL_KV_BATCH;
+                    PUSH(d2);
+                }
+                if (phase == RL_PHASE_PREFILL && ep == 1 && tp < chips) {
+                    rl_shard_plan s = pl; /* sequence parallel over all remaining chips */
+                    s.sp = chips / tp;
+                    PUSH(s);
+                }
+            }
+        }
+        if (tp > 1 && tp < chips && chips / tp <= 16) {
+            rl_shard_plan pl = rl_shard_plan_default(); /* pipeline over the rest */
+            pl.tp = tp;
+            pl.pp = chips / tp;
+            pl.overlap = overlap;
+            PUSH(pl);
+        }
+    }
+#undef PUSH
+    *best_latency = *best_throughput = -1;
+    for (int i = 0; i < nc && n < cap; i++) {
+        if (rl_shard_eval(m, h, &cand[i], phase, chips, batch, context, p, &out[n], err,
+                          sizeof err) != 0)
+            continue;
+        if (out[n].fits) {
+            /* ties (within 0.1%) go to the plan leaving more HBM for the KV cache */
+            const rl_shard_result *b = *best_latency < 0 ? NULL : &out[*best_latency];
+            if (!b || out[n].step_s < b->step_s * 0.999 ||
+                (out[n].step_s <= b->step_s * 1.001 && out[n].total_bytes < b->total_bytes))
+                *best_latency = n;
+            b = *best_throughput < 0 ? NULL : &out[*best_throughput];
+            if (!b || out[n].tokens_per_s_per_chip > b->tokens_per_s_per_chip * 1.001 ||
+                (out[n].tokens_per_s_per_chip >= b->tokens_per_s_per_chip * 0.999 &&
+                 out[n].total_bytes < b->total_bytes))
+                *best_throughput = n;
+        }
+        n++;
+    }
+    return n;
+}
+
+rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
+                                   long long batch, rl_precision p)
+{
+    rl_shard_limits l = {0};
+    /* W_ici: bytes/s of a large AllGather along one axis (comm.h) */
+    if (h->topology == RL_TOPO_SWITCH)
+        l.w_ici = h->ici_bw * (double)h->ici_links;
+    else
+        l.w_ici = 2.0 * h->ici_bw;
+    double F = m->abstract ? 0 : (double)m->d_ff, D = m->abstract ? 0 : (double)m->d_model;
+    double B = (double)batch, C = rl_hw_peak(h, p.compute);
+    double ab = rl_dtype_bytes(p.compute), wb = rl_dtype_bytes(p.weights);
+    /* 4BDF/(Y C) of MLP math vs an AllGather + ReduceScatter of B D ab bytes */
+    if (l.w_ici > 0 && C > 0)
+        l.prefill_tp_max = 2.0 * F * l.w_ici / (C * ab);
+    if (l.w_ici > 0) {
+        l.beta = h->hbm_bw / l.w_ici;
+        /* D F wb / (Y W_hbm) of weights vs B D ab / W_ici of activations */
+        l.generate_tp_max = F * wb / (B * l.beta * ab);
+        l.t_1d_s = 4.0 * B * D / (3.0 * l.w_ici);
+        l.t_2d_s = 2.0 * B * sqrt(8.0 * D * F / (double)chips) / l.w_ici;
+    }
+    if (D > 0)
+        l.crossover_2d = 18.0 * F / D;
+    l.latency_bytes = rl_comm_latency_threshold(h, chips);
+    l.activation_bytes = B * D * rl_dtype_bytes(p.compute);
+    l.activation_latency_bound = l.activation_bytes < l.latency_bytes;
+    return l;
+}

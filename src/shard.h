@@ -1,0 +1,149 @@
+/* shard.h — sharding strategies: per-chip memory, FLOPs, HBM time,
+ * collectives and the step time of prefill and generation on many chips.
+ *
+ * Owns the strategies of seed 000 section 3 ("Distributing Inference Over
+ * Multiple Accelerators"), Appendix B (2D weight-stationary) and worked
+ * problems 4, 6, 7: 1D Megatron tensor parallelism (heads and MLP hidden
+ * dim F), 2D weight-stationary (weights split D over X and F over YZ), the
+ * KV cache split by KV heads and, beyond K chips, by batch (the two
+ * AllToAlls of the chapter's 12-step algorithm), by sequence, or
+ * replicated; expert parallelism for MoE (AllToAll dispatch and combine,
+ * attention TP-sharded or replicated); sequence parallelism in prefill;
+ * pipeline stages; independent replicas.  Uses arch (params, FLOPs, KV),
+ * ops (prefill FLOPs), roofline (peak), step (precision), comm (collective
+ * cost), spec.
+ *
+ * A plan's chips: tp * ep * sp * pp per replica, times replicas.  Mesh order
+ * (for strides in comm): tp innermost, then ep, sp, pp.  Per chip, per step:
+ *   local time = KV bytes / W_hbm + max(FLOPs / peak, weight bytes / W_hbm)
+ *     (formula (1) of seed 000 section 1, on one chip's share);
+ *   step time  = local + comm, or max(local, comm) with overlap;
+ *   pipeline: the replica batch runs as pp micro-batches; a tick is one
+ *     stage's step on a micro-batch plus the P2P to the next stage, and a
+ *     token (decode) or a prompt batch (prefill) takes pp ticks.
+ * Assumptions (stated once): weights and FLOPs split evenly; embeddings and
+ * the LM head vocab-parallel over tp; K/V projections and KV heads
+ * replicated beyond K chips (the chapter's advice; MLA's latent cache never
+ * splits by heads); routing balanced over experts; tokens (and prefill
+ * FLOPs) split evenly over a stage's chips; activations in the compute
+ * dtype; prefill FLOPs from the operator list (ops.h: causal pairs,
+ * windows, LM head on the last token); KV caches of windowed layers capped
+ * at the window.  Abstract models (totals only) shard by totals with no
+ * collectives: without D there is no activation to move. */
+#ifndef RL_SHARD_H
+#define RL_SHARD_H
+
+#include <stddef.h>
+
+#include "comm.h"
+#include "spec.h"
+#include "step.h"
+
+typedef enum { RL_PHASE_PREFILL, RL_PHASE_GENERATE } rl_phase;
+typedef enum { RL_LAYOUT_1D, RL_LAYOUT_2D } rl_layout;
+/* What tp chips beyond the K KV heads do with the KV cache (generation). */
+typedef enum { RL_KV_REPLICATE, RL_KV_BATCH, RL_KV_SEQ } rl_kv_split;
+
+typedef struct {
+    long long tp; /* Y: tensor-parallel chips (heads, F); 2D: x * (tp / x) */
+    long long x;  /* 2D: chips on the D axis X; 0 picks the optimum (Appendix B) */
+    long long ep; /* Z: expert-parallel chips (MoE only) */
+    long long sp; /* sequence-parallel chips (prefill only) */
+    long long pp; /* pipeline stages */
+    rl_layout layout;
+    rl_kv_split kv;
+    int attn_replicated; /* EP: attention weights on every chip, batch over tp*ep */
+    int overlap;         /* step = max(local, comm) instead of local + comm */
+} rl_shard_plan;
+
+/* tp = ep = sp = pp = 1, 1D, KV by batch beyond K heads, no overlap. */
+rl_shard_plan rl_shard_plan_default(void);
+
+#define RL_SHARD_MAX_COLL 10
+
+typedef struct {
+    char what[40];    /* e.g. "attn out", "MoE dispatch" */
+    rl_comm c;        /* one occurrence */
+    double per_layer; /* occurrences per layer it applies to */
+    double count;     /* occurrences per step on the critical path */
+    double total_s;   /* count * c.time_s */
+} rl_shard_coll;
+
+typedef struct {
+    rl_shard_plan plan;
+    rl_phase phase;
+    long long chips;    /* tp * ep * sp * pp * replicas */
+    long long replicas;
+    long long batch;    /* B over all replicas */
+    long long replica_batch; /* ceil(B / replicas) */
+    long long context;  /* S (generation) or prompt length T (prefill) */
+    char name[64];      /* e.g. "tp8 kv=batch x2" */
+    double weight_bytes; /* stored per chip */
+    double kv_bytes;     /* stored per chip */
+    double total_bytes;  /* weights + KV per chip */
+    int fits;            /* total_bytes <= hbm_bytes */
+    double flops;        /* per chip per tick */
+    double weight_load_s, kv_load_s, compute_s; /* per tick */
+    double local_s;      /* per tick: formula (1) on one chip */
+    double comm_s;       /* per tick: sum of the collectives */
+    double tick_s;       /* local + comm (or max with overlap) */
+    double step_s;       /* pp * tick: TPOT (generation) or TTFT (prefill) */
+    double tokens_per_s; /* all replicas */
+    double tokens_per_s_per_chip;
+    rl_bound bound;      /* of the local matmul term */
+    int latency_bound;   /* collectives whose latency term wins */
+    int ncoll;
+    rl_shard_coll coll[RL_SHARD_MAX_COLL];
+} rl_shard_result;
+
+/* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
+ * sequences (all replicas) at context / prompt length `context`.  Errors
+ * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
+ * multiple or divisor of K, or above N; ep on a dense model or not dividing
+ * E; sp in generation; 2D on an MoE model, or x not dividing tp; missing
+ * interconnect fields; and those of rl_step_check. */
+int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                  long long chips, long long batch, long long context, rl_precision p,
+                  rl_shard_result *out, char *err, size_t errlen);
+
+/* Candidate plans for `chips` chips and a phase: tp over powers of two (with
+ * the remaining chips as replicas), 2D for dense models, the KV splits when
+ * tp > K, ep over divisors of E for MoE, sp in prefill, pipelines that fill
+ * all chips.  Writes up to `cap` results (plans that fail to evaluate are
+ * skipped) and returns how many.  *best_latency / *best_throughput index
+ * the fitting result with the least step_s / most tokens_per_s_per_chip
+ * (ties within 0.1% go to the least HBM per chip; -1 if none fits). */
+int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                     long long batch, long long context, rl_precision p, int overlap,
+                     rl_shard_result *out, int cap, int *best_latency, int *best_throughput);
+
+/* Limits the chapter derives (seed 000 section 3 and Appendices B, C). */
+typedef struct {
+    double w_ici;            /* bytes/s an AllGather moves per second on one axis
+                                (bidirectional ring: 2 * ici_bw; switch: links * ici_bw) */
+    double prefill_tp_max;   /* 2 F W_ici / (peak bytes(act)): F W_ici / peak = ~F / 2200
+                                on v5e in bf16 (sec. 3, Prefill) */
+    double beta;             /* W_hbm / W_ici */
+    double generate_tp_max;  /* F / (B beta) (sec. 3, Generation), times
+                                bytes(weights) / bytes(act) off bf16/bf16 */
+    double crossover_2d;     /* chips beyond which 2D beats 1D: 18 F / D (App. B) */
+    double t_1d_s;           /* 4 B D / (3 W_ici): 1D MLP comm on a 3D torus (App. B) */
+    double t_2d_s;           /* sqrt(128 (F/4D)) B D / (sqrt(chips) W_ici) at the optimum */
+    double latency_bytes;    /* Appendix C threshold for a tp-chip group (comm.h) */
+    double activation_bytes; /* B * D * bytes(compute): one [B, D] activation */
+    int activation_latency_bound; /* activation_bytes < latency_bytes */
+} rl_shard_limits;
+
+/* Limits for batch B (tokens in flight) on `chips` chips (tp group for the
+ * latency threshold).  Activations in the compute dtype; t_1d_s, t_2d_s
+ * and crossover_2d are the chapter's bf16 closed forms. */
+rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
+                                   long long batch, rl_precision p);
+
+const char *rl_phase_name(rl_phase ph);
+const char *rl_kv_split_name(rl_kv_split k);
+/* "1d" / "2d" / "replicate" / "batch" / "seq"; return 0 or -1. */
+int rl_layout_parse(const char *s, rl_layout *out);
+int rl_kv_split_parse(const char *s, rl_kv_split *out);
+
+#endif
