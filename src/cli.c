@@ -769,7 +769,7 @@ static int cmd_simulate(cli_opts *o)
         cJSON_AddStringToObject(j, "model", m.name);
         cJSON_AddStringToObject(j, "hw", h.name);
         cJSON_AddStringToObject(j, "mode", "ideal");
-        cJSON_AddStringToObject(j, "step_cost", "operator list (ops), no TP collectives");
+        cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
         cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
         cJSON_AddNumberToObject(j, "chips_total", (double)chips);
         cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c.kv_capacity_tokens);

@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "memory.h"
 #include "ops.h"
+#include "shard.h"
 #include "report.h"
 
 /* ---- analytic step cost (provisional) -------------------------------- */
@@ -34,25 +35,53 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     }
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
-    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 4096};
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
+    if (chips > 1) {
+        rl_shard_plan plan = rl_shard_plan_default();
+        plan.tp = chips;
+        rl_shard_result r;
+        if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, errlen) != 0)
+            return -1;
+    }
     c->t1 = malloc((size_t)(c->cap + 1) * sizeof *c->t1);
     c->slope = malloc((size_t)(c->cap + 1) * sizeof *c->slope);
-    if (!c->t1 || !c->slope) {
+    c->comm = malloc((size_t)(c->cap + 1) * sizeof *c->comm);
+    if (!c->t1 || !c->slope || !c->comm) {
         rl_ops_cost_free(c);
         snprintf(err, errlen, "step cost: out of memory");
         return -1;
     }
     for (int b = 0; b <= c->cap; b++)
-        c->slope[b] = NAN;
+        c->slope[b] = c->comm[b] = NAN;
     return 0;
+}
+
+/* TP collectives of one step over `rows` token rows (1D Megatron, tp =
+ * chips); 0 on one chip. */
+static double tp_comm(rl_ops_cost *c, long long rows)
+{
+    if (c->chips <= 1 || rows <= 0)
+        return 0;
+    if (rows <= c->cap && !isnan(c->comm[rows]))
+        return c->comm[rows];
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->chips;
+    rl_shard_result r;
+    char err[256];
+    double t = rl_shard_eval(c->m, c->h, &plan, RL_PHASE_GENERATE, c->chips, rows, 1, c->p, &r, err,
+                             sizeof err) == 0 ? r.comm_s : 0;
+    if (rows <= c->cap)
+        c->comm[rows] = t;
+    return t;
 }
 
 void rl_ops_cost_free(rl_ops_cost *c)
 {
     free(c->t1);
     free(c->slope);
-    c->t1 = c->slope = NULL;
+    free(c->comm);
+    c->t1 = c->slope = c->comm = NULL;
 }
 
 static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
@@ -76,10 +105,10 @@ double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_contex
             P = c->smax > T ? c->smax - T : 0;
         if (T > c->smax)
             T = c->smax; /* one step's prompts beyond max_context: attention capped */
-        return ops_step(c, T, P, B > 0 ? B : 0, S);
+        return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
     }
     if (B > c->cap)
-        return ops_step(c, 0, 0, B, S);
+        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
     if (isnan(c->slope[B])) {
         double t1 = ops_step(c, 0, 0, B, 1), t2 = ops_step(c, 0, 0, B, c->smax);
         double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
@@ -88,8 +117,8 @@ double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_contex
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return ops_step(c, 0, 0, B, S);
-    return c->t1[B] + c->slope[B] * (double)(S - 1);
+        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+    return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
 /* ---- PRNG and distributions ------------------------------------------ */

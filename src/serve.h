@@ -11,7 +11,8 @@
  * (TTFT, TPOT, end-to-end latency percentiles, throughput, goodput, KV
  * occupancy over time).
  *
- * Uses ops (the operator list's mixed step), spec, step, arch, memory.
+ * Uses ops (the operator list's mixed step), shard (TP collectives), spec,
+ * step, arch, memory.
  * Every step's time comes from an rl_step_cost (a function pointer + ctx):
  * the operator list here, or any other model (calibrated, sharded).  SI units: seconds, bytes,
  * tokens.
@@ -50,25 +51,31 @@ typedef struct {
 
 /* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
  * every operator of the step at its own roofline over `chips` chips, ideal
- * peak, no collectives.  The step's prefills are costed as one sequence of
- * T tokens on a prefix of prefill_context - T/2 tokens; contexts are capped
- * at the model's max_context.  Decode-only steps are linear in S at a given
- * B (weights do not depend on S, attention is memory-bound and linear), so
- * they are interpolated from two op-list evaluations per batch size, each
- * batch checked at a third point (a batch where the check fails is always
- * evaluated in full). */
+ * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
+ * the replica's chips (shard.h, rl_shard_eval with tp = chips, generation
+ * phase, for the step's T + B token rows; no overlap).  The step's prefills
+ * are costed as one sequence of T tokens on a prefix of
+ * prefill_context - T/2 tokens; contexts are capped at the model's
+ * max_context.  Decode-only compute is linear in S at a given B (weights do
+ * not depend on S, attention is memory-bound and linear), so it is
+ * interpolated from two op-list evaluations per batch size, each batch
+ * checked at a third point (a batch where the check fails is always
+ * evaluated in full); the collectives depend on the rows only and are
+ * cached per row count. */
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
     long long chips;
     rl_precision p;
     long long smax;  /* second sample of S: the model's max_context or 8192 */
-    int cap;         /* batches cached: 1..cap */
+    int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
+    double *comm;    /* per token rows: TP collective time, NAN = not yet */
 } rl_ops_cost;
 
 /* Fill *c for m on `chips` chips of h at precision p.  Returns 0, or -1
- * with err set (abstract models have no operator list; missing peak). */
+ * with err set (abstract models have no operator list; missing peak; a TP
+ * degree the model's heads do not allow, see rl_shard_eval). */
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
                      rl_precision p, char *err, size_t errlen);
 void rl_ops_cost_free(rl_ops_cost *c);

@@ -274,8 +274,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                 double kvcap = rl_serve_kv_capacity(in->m, h, chips, p, in->hbm_reserve);
                 rl_ops_cost oc;
                 if (rl_ops_cost_init(&oc, in->m, h, chips, p, err, errlen) != 0) {
-                    free(plans);
-                    return -1;
+                    out->pruned += 20; /* e.g. more TP chips than the model has heads */
+                    continue;
                 }
                 double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
                 /* prune: weights leave no room for a few sequences; prefill alone breaks TTFT */

@@ -505,8 +505,9 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "bounds until a calibrated profile is used.");
     item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
             "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
-            "step's actual mix of prefill tokens and decode sequences. Tensor-parallel collectives "
-            "inside a replica are not yet counted (optimistic for large replicas).");
+            "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "
+            "(Megatron) collectives over the replica's chips for the step's token rows, not "
+            "overlapped with compute (shard and comm modules).");
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
