@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "ops.h"
 #include "serve.h"
+#include "shard.h"
 #include "step.h"
 
 typedef struct {
@@ -81,6 +82,28 @@ static rl_serve_result run(const fixture *f, const rl_request *r, long long n,
  * S; prefill steps are the op list as is.  The decode step agrees with
  * formula (1) (seed 000 section 1) within 3% for llama3-8b on one H100 (the
  * op list adds norms, RoPE and softmax; 0.5% for llama3-70b). */
+/* On 8 chips the step adds the 1D TP collectives of shard.h for the
+ * step's token rows (T + B), exactly (same arithmetic, 1e-12). */
+static void test_cost_adds_tp_collectives(void **state)
+{
+    fixture *f = *state;
+    rl_precision p = rl_precision_default();
+    rl_ops_cost oc;
+    char err[512];
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 8, p, err, sizeof err), 0);
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = 8;
+    rl_shard_result r;
+    assert_int_equal(rl_shard_eval(&f->m, &f->h, &plan, RL_PHASE_GENERATE, 8, 32 + 512, 1, p, &r, err,
+                                   sizeof err), 0);
+    assert_true(r.comm_s > 0);
+    assert_rel(rl_serve_ops_time(&oc, 512, 1256, 32, 4096),
+               rl_ops_mixed_step_time(&f->m, &f->h, 8, p, 512, 1000, 32, 4096) + r.comm_s, 1e-12);
+    rl_ops_cost_free(&oc);
+    /* a TP degree above the model's heads is refused (llama3-8b: N = 32) */
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, err, sizeof err), -1);
+}
+
 static void test_cost_is_the_op_list(void **state)
 {
     fixture *f = *state;
@@ -386,6 +409,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_is_the_op_list),
+        cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
