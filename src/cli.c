@@ -579,6 +579,21 @@ static int sv_num(const cli_opts *o, int k, const char *flag, double lo, double 
     return 0;
 }
 
+/* Option k as one of two names: *second set to 1 for `b`, 0 for `a`
+ * (left as is when absent).  Returns 0 or -1. */
+static int sv_choice(const cli_opts *o, int k, const char *flag, const char *a, const char *b,
+                     int *second)
+{
+    if (!o->sv[k])
+        return 0;
+    if (strcmp(o->sv[k], a) != 0 && strcmp(o->sv[k], b) != 0) {
+        fprintf(stderr, "roofline: %s '%s': expected %s or %s\n", flag, o->sv[k], a, b);
+        return -1;
+    }
+    *second = strcmp(o->sv[k], b) == 0;
+    return 0;
+}
+
 /* "A:B[:C]" into up to 3 numbers; returns how many were given or -1. */
 static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int min, int max)
 {
@@ -667,22 +682,12 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
     }
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
-    if (o->sv[SV_ROUTE]) {
-        if (strcmp(o->sv[SV_ROUTE], "round-robin") == 0)
-            c->route = RL_ROUTE_ROUND_ROBIN;
-        else if (strcmp(o->sv[SV_ROUTE], "least-outstanding") != 0) {
-            fprintf(stderr, "roofline: --route: expected round-robin or least-outstanding\n");
-            return -1;
-        }
-    }
-    if (o->sv[SV_PREEMPT]) {
-        if (strcmp(o->sv[SV_PREEMPT], "swap") == 0)
-            c->preempt = RL_PREEMPT_SWAP;
-        else if (strcmp(o->sv[SV_PREEMPT], "recompute") != 0) {
-            fprintf(stderr, "roofline: --preempt: expected recompute or swap\n");
-            return -1;
-        }
-    }
+    int rr = 0, swap = 0;
+    if (sv_choice(o, SV_ROUTE, "--route", "least-outstanding", "round-robin", &rr) != 0 ||
+        sv_choice(o, SV_PREEMPT, "--preempt", "recompute", "swap", &swap) != 0)
+        return -1;
+    c->route = rr ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+    c->preempt = swap ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
     struct { int k; const char *flag; double lo, hi; int *i; long long *ll; } ints[] = {
         {SV_REPLICAS, "--replicas", 1, 1e5, &c->replicas, NULL},
         {SV_PREFILL_REPLICAS, "--prefill-replicas", 1, 1e5, &c->prefill_replicas, NULL},
@@ -832,12 +837,12 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
         rl_size_label(in, c, label, sizeof label);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "config", label);
-        cJSON_AddNumberToObject(o, "chips_total", (double)c->chips_total);
-        cJSON_AddNumberToObject(o, "cost", c->cost_per_hour);
-        cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
-        cJSON_AddNumberToObject(o, "tpot_p99_s", c->tpot_p99);
-        cJSON_AddNumberToObject(o, "e2e_p50_s", c->e2e_p50);
-        cJSON_AddNumberToObject(o, "out_tokens_per_s", c->out_tokens_per_s);
+        const char *keys[] = {"chips_total", "cost", "ttft_p99_s", "tpot_p99_s", "e2e_p50_s",
+                              "out_tokens_per_s"};
+        double v[] = {(double)c->chips_total, c->cost_per_hour, c->ttft_p99, c->tpot_p99,
+                      c->e2e_p50, c->out_tokens_per_s};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            cJSON_AddNumberToObject(o, keys[k], v[k]);
         cJSON_AddBoolToObject(o, "meets", c->meets);
         cJSON_AddItemToArray(rows, o);
     }

@@ -178,6 +178,21 @@ static double rng_gamma(rl_rng *r, double k)
     }
 }
 
+/* Split s in place at each `sep` into at most max parts; returns the count. */
+static int split(char *s, char sep, char **parts, int max)
+{
+    int n = 0;
+    while (n < max) {
+        parts[n++] = s;
+        char *c = strchr(s, sep);
+        if (!c)
+            break;
+        *c = 0;
+        s = c + 1;
+    }
+    return n;
+}
+
 static int parse_num(const char *s, double *out)
 {
     char *end;
@@ -194,15 +209,7 @@ int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, siz
     char buf[128];
     snprintf(buf, sizeof buf, "%s", s);
     char *parts[4] = {0};
-    int np = 0;
-    for (char *p = buf; np < 4;) {
-        parts[np++] = p;
-        char *c = strchr(p, ':');
-        if (!c)
-            break;
-        *c = 0;
-        p = c + 1;
-    }
+    int np = split(buf, ':', parts, 4);
     memset(out, 0, sizeof *out);
     double a = 0, b = 0;
     if (np == 1 && strcmp(parts[0], "trace") == 0) {
@@ -329,15 +336,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
         if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
             continue;
         char *fld[6];
-        int nf = 0;
-        for (char *s = p; nf < 6;) {
-            fld[nf++] = s;
-            char *c = strchr(s, ',');
-            if (!c)
-                break;
-            *c = 0;
-            s = c + 1;
-        }
+        int nf = split(p, ',', fld, 6);
         char *nl = strchr(fld[nf - 1], '\n');
         if (nl)
             *nl = 0;
@@ -1286,31 +1285,41 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
     if (!o)
         return NULL;
     cJSON_AddStringToObject(o, "policy", rl_policy_name(policy));
-    cJSON_AddNumberToObject(o, "requests", (double)r->requests);
-    cJSON_AddNumberToObject(o, "completed", (double)r->completed);
-    cJSON_AddNumberToObject(o, "duration_s", r->duration_s);
-    add_pcts(o, "ttft", &r->ttft);
-    add_pcts(o, "tpot", &r->tpot);
-    add_pcts(o, "e2e", &r->e2e);
-    cJSON_AddNumberToObject(o, "req_per_s", r->req_per_s);
-    cJSON_AddNumberToObject(o, "out_tokens_per_s", r->out_tokens_per_s);
-    cJSON_AddNumberToObject(o, "out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips);
-    cJSON_AddNumberToObject(o, "total_tokens_per_s", r->total_tokens_per_s);
-    cJSON_AddNumberToObject(o, "goodput_req_per_s", r->goodput_req_per_s);
-    cJSON_AddNumberToObject(o, "slo_attainment", r->slo_attainment);
-    cJSON_AddNumberToObject(o, "utilization", r->utilization);
-    cJSON_AddNumberToObject(o, "mean_in_system", r->mean_in_system);
-    cJSON_AddNumberToObject(o, "mean_decode_batch", r->mean_decode_batch);
-    cJSON_AddNumberToObject(o, "mean_decode_batch_time", r->mean_decode_batch_time);
-    cJSON_AddNumberToObject(o, "mean_decode_context", r->mean_decode_context);
-    cJSON_AddNumberToObject(o, "mean_decode_step_s", r->mean_decode_step_s);
-    cJSON_AddNumberToObject(o, "steps", (double)r->steps);
-    cJSON_AddNumberToObject(o, "decode_steps", (double)r->decode_steps);
-    cJSON_AddNumberToObject(o, "preemptions", (double)r->preemptions);
-    cJSON_AddNumberToObject(o, "prefix_hit_rate", r->prefix_hit_rate);
-    cJSON_AddNumberToObject(o, "prefill_tokens_saved", r->prefill_tokens_saved);
-    cJSON_AddNumberToObject(o, "kv_peak_frac", r->kv_peak_frac);
-    cJSON_AddNumberToObject(o, "spec_tokens_per_step", r->spec_tokens_per_step);
+    const struct {
+        const char *key;
+        double v;
+    } nums[] = {
+        {"requests", (double)r->requests},
+        {"completed", (double)r->completed},
+        {"duration_s", r->duration_s},
+        {"req_per_s", r->req_per_s},
+        {"out_tokens_per_s", r->out_tokens_per_s},
+        {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
+        {"total_tokens_per_s", r->total_tokens_per_s},
+        {"goodput_req_per_s", r->goodput_req_per_s},
+        {"slo_attainment", r->slo_attainment},
+        {"utilization", r->utilization},
+        {"mean_in_system", r->mean_in_system},
+        {"mean_decode_batch", r->mean_decode_batch},
+        {"mean_decode_batch_time", r->mean_decode_batch_time},
+        {"mean_decode_context", r->mean_decode_context},
+        {"mean_decode_step_s", r->mean_decode_step_s},
+        {"steps", (double)r->steps},
+        {"decode_steps", (double)r->decode_steps},
+        {"preemptions", (double)r->preemptions},
+        {"prefix_hit_rate", r->prefix_hit_rate},
+        {"prefill_tokens_saved", r->prefill_tokens_saved},
+        {"kv_peak_frac", r->kv_peak_frac},
+        {"spec_tokens_per_step", r->spec_tokens_per_step},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
+        if (i == 2) {
+            add_pcts(o, "ttft", &r->ttft);
+            add_pcts(o, "tpot", &r->tpot);
+            add_pcts(o, "e2e", &r->e2e);
+        }
+    }
     cJSON *tl = cJSON_AddArrayToObject(o, "kv_timeline");
     for (int i = 0; tl && i < r->nkv; i++) {
         cJSON *p = cJSON_CreateObject();

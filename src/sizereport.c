@@ -63,30 +63,35 @@ static void heading(doc *d, int level, const char *fmt, ...)
     fprintf(d->f, d->html ? "</h%d>\n" : "\n\n", level);
 }
 
+/* A paragraph (list 0) or a list item (list 1) of formatted text. */
+static void block(doc *d, int list, const char *fmt, va_list ap)
+{
+    if (!list)
+        end_list(d);
+    else if (!d->in_list && d->html)
+        fputs("<ul>\n", d->f);
+    d->in_list = list;
+    fputs(d->html ? (list ? "<li>" : "<p>") : (list ? "- " : ""), d->f);
+    vtext(d, fmt, ap);
+    fputs(d->html ? (list ? "</li>\n" : "</p>\n") : (list ? "\n" : "\n\n"), d->f);
+}
+
 static void para(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void para(doc *d, const char *fmt, ...)
 {
-    end_list(d);
     va_list ap;
     va_start(ap, fmt);
-    fputs(d->html ? "<p>" : "", d->f);
-    vtext(d, fmt, ap);
+    block(d, 0, fmt, ap);
     va_end(ap);
-    fputs(d->html ? "</p>\n" : "\n\n", d->f);
 }
 
 static void item(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void item(doc *d, const char *fmt, ...)
 {
-    if (!d->in_list && d->html)
-        fputs("<ul>\n", d->f);
-    d->in_list = 1;
     va_list ap;
     va_start(ap, fmt);
-    fputs(d->html ? "<li>" : "- ", d->f);
-    vtext(d, fmt, ap);
+    block(d, 1, fmt, ap);
     va_end(ap);
-    fputs(d->html ? "</li>\n" : "\n", d->f);
 }
 
 static void row(doc *d, int header, int n, char cells[][96])
