@@ -620,8 +620,8 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
 
 /* Requests from --trace FILE, or generated from --qps/--prompt/--output
  * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
-static int serve_workload(const cli_opts *o, long long default_n, rl_workload *w, rl_request **req,
-                          long long *n)
+static int serve_workload(const cli_opts *o, long long default_n, long long max_context,
+                          rl_workload *w, rl_request **req, long long *n)
 {
     char err[ERRLEN];
     double v[3] = {0}, d;
@@ -638,6 +638,7 @@ static int serve_workload(const cli_opts *o, long long default_n, rl_workload *w
             fprintf(stderr, "roofline: --trace %s\n", err);
             return -1;
         }
+        rl_requests_truncate(*req, *n, max_context);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
@@ -655,6 +656,7 @@ static int serve_workload(const cli_opts *o, long long default_n, rl_workload *w
     if (sv_num(o, SV_SEED, "--seed", 0, 1e18, &d))
         return -1;
     w->seed = (uint64_t)d;
+    w->max_context = max_context;
     if (o->sv[SV_BURST]) {
         w->arrival = RL_ARRIVAL_GAMMA;
         if (sv_num(o, SV_BURST, "--burst", 0.01, 100, &w->burst_cv))
@@ -748,7 +750,7 @@ static int cmd_simulate(cli_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    if (serve_workload(o, 20000, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
+    if (serve_workload(o, 20000, m.max_context, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -879,7 +881,7 @@ static int cmd_size(cli_opts *o)
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
-    if (serve_workload(o, 4000, &in.w, &req, &n) != 0 ||
+    if (serve_workload(o, 4000, m.max_context, &in.w, &req, &n) != 0 ||
         sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
         sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
         sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||

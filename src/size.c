@@ -39,11 +39,13 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
             r[i].prompt = (int)fmax(1, round(r[i].prompt * ps));
             r[i].prefix_len = (int)fmin(r[i].prefix_len, r[i].prompt - 1);
         }
+        rl_requests_truncate(r, in->ntrace, in->m->max_context);
         *req = r;
         *n = in->ntrace;
         return 0;
     }
     rl_workload w = in->w;
+    w.max_context = in->m->max_context;
     w.qps *= qs;
     w.prompt = scale_dist(w.prompt, ps);
     *n = w.n;

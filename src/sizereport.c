@@ -519,7 +519,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "with half a page of fragmentation per sequence; preemption by recompute.",
          100 * in->hbm_reserve, 16);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
-            "(no warm-up discarded).",
+            "(no warm-up discarded); prompt + output truncated to the model's max_context.",
          in->trace ? "replayed from the trace" : "seeded synthetic arrivals", in->trace ? in->ntrace : in->w.n);
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];

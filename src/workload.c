@@ -177,8 +177,28 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
             r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
         }
     }
+    rl_requests_truncate(r, w->n, w->max_context);
     *out = r;
     return 0;
+}
+
+long long rl_requests_truncate(rl_request *r, long long n, long long max_context)
+{
+    long long cut = 0;
+    for (long long i = 0; max_context > 1 && i < n; i++) {
+        if (r[i].prompt + (long long)r[i].output <= max_context)
+            continue;
+        cut++;
+        if (r[i].output > max_context / 2)
+            r[i].output = (int)(max_context / 2 > max_context - r[i].prompt
+                                    ? max_context / 2
+                                    : max_context - r[i].prompt);
+        if (r[i].prompt + (long long)r[i].output > max_context)
+            r[i].prompt = (int)(max_context - r[i].output);
+        if (r[i].prefix_len >= r[i].prompt)
+            r[i].prefix_len = r[i].prompt - 1;
+    }
+    return cut;
 }
 
 /* Parse field i of a CSV line as a number in [lo, hi]. */

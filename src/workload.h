@@ -65,10 +65,19 @@ typedef struct {
     int prefixes;         /* synthetic shared prefixes: ids drawn uniformly in [0, prefixes) */
     int prefix_len;       /* their length (tokens, capped at the prompt) */
     uint64_t seed;
+    long long max_context; /* > 0: each request's prompt + output truncated to it
+                              (output first kept up to half of it, then the prompt) */
 } rl_workload;
 
 /* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
 int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
+
+/* Truncate requests to prompt + output <= max_context tokens (a model
+ * cannot hold more): the output is cut to what the prompt leaves but never
+ * below max_context / 2, then the prompt takes the rest; shared prefixes
+ * shrink with it.  No-op when max_context
+ * <= 1.  Returns the number of requests changed. */
+long long rl_requests_truncate(rl_request *r, long long n, long long max_context);
 
 /* Read a trace CSV: one request per line, "arrival_s,prompt_tokens,
  * output_tokens[,prefix_id[,prefix_tokens]]"; an optional header line whose

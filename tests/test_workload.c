@@ -83,12 +83,33 @@ static void test_poisson_rate(void **state)
     assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), -1);
 }
 
+/* Truncation to max_context 8192: (9000, 300) -> (7892, 300); (4000, 6000)
+ * -> (4000, 4192): a long output takes what the prompt leaves; (7000, 3000)
+ * -> (5192, 3000): an output up to half is kept, the prompt shrinks; a
+ * fitting request is untouched. */
+static void test_truncate(void **state)
+{
+    (void)state;
+    rl_request r[4] = {{0, 9000, 300, 1, 8500}, {1, 4000, 6000, -1, 0}, {2, 100, 10, -1, 0},
+                       {3, 7000, 3000, -1, 0}};
+    assert_int_equal(rl_requests_truncate(r, 4, 8192), 3);
+    assert_int_equal(r[0].prompt, 7892);
+    assert_int_equal(r[0].output, 300);
+    assert_int_equal(r[0].prefix_len, 7891);
+    assert_int_equal(r[1].prompt, 4000);
+    assert_int_equal(r[1].output, 4192);
+    assert_int_equal(r[2].prompt, 100);
+    assert_int_equal(r[3].prompt, 5192);
+    assert_int_equal(r[3].output, 3000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_trace_csv),
         cmocka_unit_test(test_poisson_rate),
+        cmocka_unit_test(test_truncate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
