@@ -19,7 +19,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan demo deps help clean install bench
+.PHONY: all test test-asan demo deps help clean install bench figures
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -48,17 +48,28 @@ test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
 
+# Sweep rate on one core (reported, never asserted; target >= 1e7 evals/s).
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DRL_COMMIT='"$(COMMIT)"' $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+bench: $(BENCHES)
+	@for b in $(BENCHES); do ROOFLINE_DATA=$(CURDIR) $$b || exit 1; done
+
+# The README's figures, into out/figures (needs gnuplot; data + .gp are kept either way).
+FIG := out/figures
+figures: $(BIN)
+	@mkdir -p $(FIG)
+	@command -v gnuplot >/dev/null || echo "figures: gnuplot not found; writing data and .gp scripts only"
+	$(BIN) pareto --model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --weights bf16,int8 \
+	    --kv bf16,int8 --plot $(FIG)/frontier.png --output $(FIG)/frontier.txt
+	$(BIN) run --out $(FIG) scenarios/figures.lua
+
 # The main job on a built-in example: the Scaling Book's LLaMA-2-13B tables.
 demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
-
-# Speed figures (never timed tests): simulated requests/s of the serving simulator.
-$(BUILD)/bench/%: bench/%.c $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
-
-bench: $(BUILD)/bench/bench_serve
-	ROOFLINE_DATA=$(CURDIR) $(BUILD)/bench/bench_serve
 
 # Debian packages the project needs (run as root; CI calls this).
 DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config
@@ -75,13 +86,16 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/roofline
 	install -m 644 model/*.lua $(DESTDIR)$(PREFIX)/share/roofline/model
 	install -m 644 hw_profiles/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles
+	install -d $(DESTDIR)$(PREFIX)/share/roofline/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/roofline/plots
 
 help:
 	@echo "make            build bin/roofline"
 	@echo "make test       build and run the cmocka suite (exit non-zero on failure)"
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
-	@echo "make bench      speed figures: simulated requests/s of the serving simulator"
+	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
+	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"
@@ -89,4 +103,4 @@ help:
 clean:
 	rm -rf build build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d) $(BENCHES:=.d)

@@ -9,6 +9,7 @@
 --   net:   one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100) = 2.5e10 B/s
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
+--   price: USD 2.25 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "a100-sxm-80g",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
@@ -19,4 +20,6 @@ return {
   domain_chips = 8,
   net_bw = 2.5e10, net_latency = 5e-6,
   host_bw = 3.2e10,
+  price_per_chip_hour = 2.25,
+  price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand A100 80GB USD 1.50-3.00 per GPU-hour, midpoint; retrieved 2026-11-29",
 }

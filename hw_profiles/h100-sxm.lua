@@ -10,6 +10,7 @@
 --          inference v3.1 system descriptions: "8x 400Gb Infiniband")
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
+--   price: USD 4.25 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "h100-sxm",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
@@ -20,4 +21,6 @@ return {
   domain_chips = 8,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
+  price_per_chip_hour = 4.25,
+  price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
 }

@@ -8,6 +8,7 @@
 --   host:  PCIe Gen5 x16, 64 GB/s one-way
 --   net:   400 Gb/s InfiniBand per GPU = 5e10 B/s (same system description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
+--   price: USD 10.00 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "h200",
   source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
@@ -18,4 +19,6 @@ return {
   domain_chips = 8,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
+  price_per_chip_hour = 10.0,
+  price_source = "Scaling Book gpus chapter: 'around $10/hour for an H200 compared to $4/hour for a TPU v5p' (hyperscaler on-demand); mercatus-ai.com 'Cloud GPU pricing' (May 2026) gives USD 4.50-7.00 at hyperscalers; retrieved 2026-11-29",
 }

@@ -7,6 +7,7 @@
 --   ici:   2D torus, 4 links per chip, 4.5e10 B/s one-way per link (Scaling
 --          Book TPU table); 1 us per hop (seed 000 Appendix C); 256-chip pod
 --   net:   DCN 3.125e9 B/s per chip; PCIe host link 1.6e10 B/s (Scaling Book)
+--   price: USD 1.20 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "tpu-v5e",
   source = "Google Cloud TPU v5e documentation; Scaling Book TPU spec table",
@@ -17,4 +18,6 @@ return {
   domain_chips = 256,
   net_bw = 3.125e9, net_latency = 1e-5,
   host_bw = 1.6e10,
+  price_per_chip_hour = 1.2,
+  price_source = "Google Cloud on-demand, USD 1.20 per chip-hour (artificial-intelligence-wiki.com 'Google TPU v5 Guide', updated 2026-01-27, quoting cloud.google.com/tpu/pricing); retrieved 2026-11-29",
 }

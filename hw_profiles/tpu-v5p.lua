@@ -6,6 +6,7 @@
 --   ici:   3D torus, 6 links, 9e10 B/s one-way per link (Scaling Book TPU
 --          table); 1 us per hop (seed 000 Appendix C); pod of 8960 chips
 --   net:   DCN 50 Gbps = 6.25e9 B/s per chip (Google doc); PCIe 1.6e10 B/s
+--   price: USD 4.20 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "tpu-v5p",
   source = "Google Cloud TPU v5p documentation; Scaling Book TPU spec table",
@@ -16,4 +17,6 @@ return {
   domain_chips = 8960,
   net_bw = 6.25e9, net_latency = 1e-5,
   host_bw = 1.6e10,
+  price_per_chip_hour = 4.2,
+  price_source = "Google Cloud on-demand, USD 4.20 per chip-hour (artificial-intelligence-wiki.com 'Google TPU v5 Guide', updated 2026-01-27); Scaling Book gpus chapter: 'around $4/hour for a TPU v5p'; retrieved 2026-11-29",
 }

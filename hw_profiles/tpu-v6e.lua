@@ -5,6 +5,7 @@
 --   ici:   2D torus, 4 links, 9e10 B/s one-way per link (Scaling Book TPU
 --          table); 1 us per hop (seed 000 Appendix C); 256-chip pod
 --   net:   DCN 1.25e10 B/s per chip; PCIe 3.2e10 B/s (Scaling Book)
+--   price: USD 2.70 per chip-hour on demand; see price_source (prices move: check)
 return {
   name = "tpu-v6e",
   source = "Google Cloud TPU v6e documentation; Scaling Book TPU spec table",
@@ -15,4 +16,6 @@ return {
   domain_chips = 256,
   net_bw = 1.25e10, net_latency = 1e-5,
   host_bw = 3.2e10,
+  price_per_chip_hour = 2.7,
+  price_source = "Google Cloud Trillium GA announcement (neowin.net, 2024-12-11): 'starting at $2.7000 per chip-hour' on demand; retrieved 2026-11-29",
 }

@@ -21,7 +21,9 @@ local gqa = roofline.model({
 
 local batches = { 1, 8, 16, 32, 64, 240 }
 
-local function show(title, model)
+-- Each "check NAME VALUE" line is asserted by tests/test_scenarios.c against
+-- the book's number.
+local function show(title, model, tag)
   local r = roofline.step{ model = model, hw = hw, chips = 8, batch = batches, context = 8192 }
   print(string.format("%s — 8 x %s, %s mode, B_crit %.0f, largest batch that fits %d",
                       title, r.hw, r.mode, r.b_crit, r.max_batch))
@@ -32,10 +34,13 @@ local function show(title, model)
                         row.total_bytes / 1e9, row.step_s * 1e3, row.tokens_per_s,
                         row.fits and "yes" or "NO (out of HBM)"))
   end
+  for _, row in ipairs(r.rows) do
+    print(string.format("check %s_step_ms_b%d %.6g", tag, row.batch, row.step_s * 1e3))
+  end
   print()
 end
 
-show("LLaMA-2-13B, MHA (K = 40)", mha)
-show("LLaMA-2-13B, GQA (K = 8, parameters kept at 13.0e9)", gqa)
+show("LLaMA-2-13B, MHA (K = 40)", mha, "mha")
+show("LLaMA-2-13B, GQA (K = 8, parameters kept at 13.0e9)", gqa, "gqa")
 print("Book (seed 000 section 1): MHA step ms 4.98 12.13 20.30 36.65 69.33 249.09;")
 print("                           GQA step ms 4.17 5.60 7.23 10.50 17.04 52.99.")

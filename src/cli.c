@@ -1,4 +1,4 @@
-/* cli.c — `roofline` commands: info, step, run.  Each command parses the
+/* cli.c — `roofline` commands: info, step, pareto, run.  Each command parses the
  * common options it accepts, builds a result (result.h) and prints it in the
  * chosen format (report.h). */
 #include "cli.h"
@@ -11,11 +11,13 @@
 
 #include "import_hf.h"
 #include "lua_api.h"
+#include "plot.h"
 #include "report.h"
 #include "result.h"
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "sweep.h"
 #include "serve.h"
 #include "size.h"
 #include "sizereport.h"
@@ -37,22 +39,25 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_FORMAT = 1 << 8, /* --format --output */
-    O_SERVE = 1 << 13,  /* simulate/size workload and engine options (SV_*) */
+    O_SERVE = 1 << 16,  /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR) */
     O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
     O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
     O_OVERLAP = 1 << 12,
+    O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
+    O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
+    O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
 };
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
-       OPT_OVERLAP };
+       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
     SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
     SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
-    SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_PLOT, SV_REPORT, SV_SAVE, SV_RESERVE,
+    SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
     SV_MAX_CHIPS, SV_KEEP_PREC,
     SV_COUNT
 };
@@ -80,6 +85,12 @@ typedef struct {
     rl_shard_plan plan;
     int sharded;  /* a sharding option was given */
     int kv_given; /* --kv was on the command line */
+    long long chips_list[64]; /* pareto: --chips as a list */
+    int nchips;
+    rl_dtype weights[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT]; /* pareto: dtype lists */
+    int nweights, nkv;
+    const char *plot, *outdir;
+    long long prompt;
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
@@ -146,6 +157,35 @@ static int parse_dtype(const char *flag, const char *s, rl_dtype *out)
     return -1;
 }
 
+/* A comma-separated list of dtypes into out[RL_DTYPE_COUNT]; returns the count or -1. */
+static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == RL_DTYPE_COUNT || parse_dtype(flag, t, &out[n]) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0)
+        fprintf(stderr, "roofline: %s: expected a dtype\n", flag);
+    return n ? n : -1;
+}
+
+/* --weights / --kv: a list for commands with O_LISTS (first value also in
+ * *one), a single dtype otherwise.  Returns 0 or -1 (message printed). */
+static int parse_dtype_opt(const command *c, const char *flag, const char *arg, rl_dtype *list,
+                           int *n, rl_dtype *one)
+{
+    if (!(c->accepts & O_LISTS))
+        return parse_dtype(flag, arg, one);
+    if ((*n = parse_dtype_list(flag, arg, list)) < 0)
+        return -1;
+    *one = list[0];
+    return 0;
+}
+
 static const struct option LONGOPTS[] = {
     {"model", required_argument, 0, 'm'},   {"hw", required_argument, 0, 'H'},
     {"chips", required_argument, 0, 'c'},   {"batch", required_argument, 0, 'b'},
@@ -164,9 +204,10 @@ static const struct option LONGOPTS[] = {
     {"kv-split", required_argument, 0, OPT_KV_SPLIT},
     {"moe-attn", required_argument, 0, OPT_MOE_ATTN},
     {"overlap", no_argument, 0, OPT_OVERLAP},
+    {"plot", required_argument, 0, OPT_PLOT}, {"prompt", required_argument, 0, OPT_PROMPT},
+    {"out", required_argument, 0, OPT_OUT},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
-    {"prompt", required_argument, 0, 1000 + SV_PROMPT},
     {"trace", required_argument, 0, 1000 + SV_TRACE},
     {"policy", required_argument, 0, 1000 + SV_POLICY},
     {"replicas", required_argument, 0, 1000 + SV_REPLICAS},
@@ -184,7 +225,6 @@ static const struct option LONGOPTS[] = {
     {"burst", required_argument, 0, 1000 + SV_BURST},
     {"ttft-p99", required_argument, 0, 1000 + SV_TTFT},
     {"tpot-p99", required_argument, 0, 1000 + SV_TPOT},
-    {"plot", required_argument, 0, 1000 + SV_PLOT},
     {"report", required_argument, 0, 1000 + SV_REPORT},
     {"save", required_argument, 0, 1000 + SV_SAVE},
     {"hbm-reserve", required_argument, 0, 1000 + SV_RESERVE},
@@ -210,6 +250,8 @@ static int option_flag(int c)
     case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
     case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
+    case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
+    case OPT_OUT: return O_OUTDIR;
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -233,6 +275,14 @@ static void print_usage(const command *c, FILE *f)
                    "  --moe-attn tp|replicated           MoE attention with --ep (default tp)\n");
     if (c->accepts & O_OVERLAP)
         fprintf(f, "  --overlap                          step = max(local, comm) instead of the sum\n");
+    if (c->accepts & O_LISTS)
+        fprintf(f, "  --chips, --weights, --kv take comma-separated lists (the sweep's grid)\n");
+    if (c->accepts & O_PLOT)
+        fprintf(f, "  --plot FILE.png|.svg               also draw the figure (data + .gp kept beside"
+                   " it)\n  --prompt P                         prompt tokens for TTFT (default:"
+                   " the context)\n");
+    if (c->accepts & O_OUTDIR)
+        fprintf(f, "  --out DIR                          where roofline.plot writes (default out)\n");
     if (c->accepts & O_FORMAT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
                    " CSV in SI units)\n"
@@ -285,8 +335,17 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'm': o->model = optarg; break;
         case 'H': o->hw = optarg; break;
         case 'c':
-            if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+            if (!(c->accepts & O_LISTS)) {
+                if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
+                    return -1;
+                break;
+            }
+            o->nchips = rl_cli_parse_list(optarg, 1, 1000000, o->chips_list, 64, err, sizeof err);
+            if (o->nchips < 0) {
+                fprintf(stderr, "roofline: --chips %s\n", err);
                 return -1;
+            }
+            o->chips = o->chips_list[0];
             break;
         case 'b':
             o->nbatch = rl_cli_parse_list(optarg, 1, 1000000000, o->batch, MAX_LIST, err, sizeof err);
@@ -300,11 +359,12 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             break;
         case 'w':
-            if (parse_dtype("--weights", optarg, &o->prec.weights) != 0)
+            if (parse_dtype_opt(c, "--weights", optarg, o->weights, &o->nweights,
+                                &o->prec.weights) != 0)
                 return -1;
             break;
         case 'k':
-            if (parse_dtype("--kv", optarg, &o->prec.kv) != 0)
+            if (parse_dtype_opt(c, "--kv", optarg, o->kv, &o->nkv, &o->prec.kv) != 0)
                 return -1;
             o->kv_given = 1;
             break;
@@ -334,6 +394,16 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             }
             break;
         case 'o': o->output = optarg; break;
+        case OPT_PLOT: o->plot = optarg; break;
+        case OPT_OUT: o->outdir = optarg; break;
+        case OPT_PROMPT:
+            if (c->accepts & O_SERVE) { /* simulate/size: a length distribution */
+                o->sv[SV_PROMPT] = optarg;
+                break;
+            }
+            if (parse_count("--prompt", optarg, 1000000000, &o->prompt) != 0)
+                return -1;
+            break;
         case 'p': o->phase = optarg; break;
         case 'T':
             o->ntokens = rl_cli_parse_list(optarg, 1, 1000000000, o->tokens, MAX_LIST, err, sizeof err);
@@ -553,6 +623,7 @@ static int cmd_run(cli_opts *o)
     if (need(o, "run", "a scenario file", o->nargs >= 1) != 0)
         return RL_EXIT_INPUT;
     char err[4096];
+    rl_lua_set_outdir(o->outdir ? o->outdir : "out");
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
@@ -728,7 +799,7 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
     c->spec_alpha = v[0];
     c->spec_gamma = (int)v[1];
     c->spec_draft_frac = v[2];
-    c->keep_requests = o->sv[SV_PLOT] != NULL;
+    c->keep_requests = o->plot != NULL;
     return 0;
 }
 
@@ -786,12 +857,12 @@ static int cmd_simulate(cli_opts *o)
         if (o->fmt != RL_FMT_JSON)
             cJSON_DeleteItemFromObject(j, "kv_timeline");
     }
-    if (o->sv[SV_PLOT]) {
+    if (o->plot) {
         char title[256];
         int plotted;
         snprintf(title, sizeof title, "%s on %lld x %s, %s", m.name, o->chips, h.name,
                  rl_policy_name(c.policy));
-        if (rl_serve_write_plots(&r, o->sv[SV_PLOT], title, &plotted, err, sizeof err) != 0) {
+        if (rl_serve_write_plots(&r, o->plot, title, &plotted, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: %s\n", err);
             rl_serve_result_free(&r);
             cJSON_Delete(j);
@@ -799,7 +870,7 @@ static int cmd_simulate(cli_opts *o)
         }
         if (!plotted)
             fprintf(stderr, "roofline simulate: gnuplot not found; wrote %s/simulate.gp and data\n",
-                    o->sv[SV_PLOT]);
+                    o->plot);
     }
     rl_serve_result_free(&r);
     return emit(o, j);
@@ -1036,6 +1107,75 @@ static int cmd_import_hf(cli_opts *o)
     return emit_text(o, text);
 }
 
+/* Fill the sweep's precision grid (weights x kv) from the options. */
+static int precision_grid(const cli_opts *o, rl_precision *out)
+{
+    int n = 0;
+    for (int w = 0; w < (o->nweights ? o->nweights : 1); w++)
+        for (int k = 0; k < (o->nkv ? o->nkv : 1); k++) {
+            out[n] = o->prec;
+            if (o->nweights)
+                out[n].weights = o->weights[w];
+            if (o->nkv)
+                out[n].kv = o->kv[k];
+            n++;
+        }
+    return n;
+}
+
+static int cmd_pareto(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    if (need(o, "pareto", "--model M", o->model != NULL) != 0 ||
+        need(o, "pareto", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
+        for (long long b = 1; b <= 2048; b *= 2)
+            o->batch[o->nbatch++] = b;
+    if (o->context == 0) /* default: 2048 tokens, or the model's max_context if shorter */
+        o->context = m.max_context > 0 && m.max_context < 2048 ? m.max_context : 2048;
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int nprec = precision_grid(o, prec);
+    rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
+    rl_sweep s;
+    char err[ERRLEN];
+    if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
+    long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    int rc = RL_EXIT_OK;
+    if (nf < 0) {
+        fprintf(stderr, "roofline pareto: out of memory\n");
+        rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK && s.n == 0) {
+        fprintf(stderr, "roofline pareto: none of the %lld points fits in HBM (more chips, int8"
+                        " weights or KV, a shorter context?)\n", s.evaluated);
+        if (o->plot)
+            rc = RL_EXIT_INPUT; /* nothing to draw */
+    }
+    if (rc == RL_EXIT_OK && o->plot) {
+        char title[256];
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, %s)", m.name,
+                 h.name, o->context, o->ideal ? "ideal: no communication" : "shard plans + collectives");
+        int pr = rl_plot_sweep_pareto(o->plot, title, &h, &s, prec, nprec, err, sizeof err);
+        if (pr != 0)
+            fprintf(stderr, "roofline pareto: %s\n", err);
+        if (pr < 0)
+            rc = RL_EXIT_IO;
+    }
+    if (rc == RL_EXIT_OK)
+        rc = emit(o, rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf));
+    free(idx);
+    rl_sweep_free(&s);
+    return rc;
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameters, KV bytes and FLOPs per token of a model.\n"
@@ -1052,6 +1192,18 @@ static const command COMMANDS[] = {
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
+    {"pareto", cmd_pareto,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_OVERLAP | O_SET |
+         O_FORMAT | O_LISTS | O_PLOT,
+     "Latency / cost Pareto frontier of a sweep over chips x layout x batch x precision.\n"
+     "Every sharding plan (roofline shard's candidates, collectives included) for each chip\n"
+     "count, batch and weight x KV precision at one context; rows: chips, layout, batch,\n"
+     "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
+     "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
+     "--ideal uses formula (1) on all chips without communication instead.",
+     "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--plot F.png|.svg] [--set ...] [--format F]"},
     {"shard", cmd_shard,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_OVERLAP | O_SET | O_FORMAT,
      "Compare sharding strategies for prefill and generation side by side.\n"
@@ -1083,11 +1235,12 @@ static const command COMMANDS[] = {
      "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
      "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
-    {"run", cmd_run, 0,
+    {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
-     "its arguments are in the global table `arg` (arg[0] is the script).",
-     "SCRIPT.lua [ARGS...]"},
+     "its arguments are in the global table `arg` (arg[0] is the script); roofline.plot writes\n"
+     "into --out DIR (default out).",
+     "[--out DIR] SCRIPT.lua [ARGS...]"},
     {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_SERVE,
      "Discrete-event serving simulation: TTFT/TPOT/end-to-end percentiles, throughput, goodput,\n"
      "KV occupancy under a batching policy (seed 000 section 4).  --chips N is per replica.\n"

@@ -8,11 +8,13 @@
 
 #include <lauxlib.h>
 
+#include "plot.h"
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
 #include "shard.h"
 #include "spec.h"
+#include "sweep.h"
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
@@ -294,6 +296,18 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_error(L, "%s", err);
 }
 
+/* Fields `model` and `hw` (required) of the options table at `opts`. */
+static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
+{
+    lua_getfield(L, opts, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, m);
+    lua_getfield(L, opts, "hw");
+    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
+    check_hw(L, lua_gettop(L), 0, h);
+    lua_pop(L, 2);
+}
+
 static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
 {
     if (!opts)
@@ -349,6 +363,33 @@ static int opt_count_list(lua_State *L, int opts, const char *key, long long def
     }
     lua_pop(L, 1);
     return (int)n;
+}
+
+/* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
+ * `def` when absent.  Returns the count. */
+static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+{
+    lua_getfield(L, opts, key);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        out[0] = opt_dtype(L, opts, key, def);
+        return 1;
+    }
+    int n = 0;
+    lua_Unsigned len = lua_rawlen(L, -1);
+    if (len < 1 || len > RL_DTYPE_COUNT)
+        luaL_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
+    for (lua_Unsigned i = 1; i <= len; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i);
+        const char *name = lua_tostring(L, -1);
+        if (!name || rl_dtype_parse(name, &out[n]) != 0)
+            luaL_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                       rl_dtype_list());
+        n++;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return n;
 }
 
 static rl_precision opt_precision(lua_State *L, int opts)
@@ -409,13 +450,7 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
                       rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_getfield(L, 1, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, m);
-    lua_getfield(L, 1, "hw");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, h);
-    lua_pop(L, 2);
+    check_model_hw(L, 1, m, h);
     *chips = opt_count(L, 1, "chips", 1);
     *context = opt_count(L, 1, "context", 0);
     luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
@@ -524,13 +559,7 @@ static int l_shard(lua_State *L)
 static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_getfield(L, 1, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, m);
-    lua_getfield(L, 1, "hw");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, h);
-    lua_pop(L, 2);
+    check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
     c->chips = opt_count(L, 1, "chips", 1);
     c->prec = opt_precision(L, 1);
@@ -620,6 +649,215 @@ static int l_prefill(lua_State *L)
     return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
 }
 
+/* ---- sweeps and figures ---------------------------------------------------- */
+
+static char g_outdir[1024] = "out";
+
+void rl_lua_set_outdir(const char *dir) { snprintf(g_outdir, sizeof g_outdir, "%s", dir); }
+
+/* Fields batch (default 1, 2, 4, ..., max_batch) and context (required) of
+ * the options table at 1, into batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
+static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
+                              long long *ctx, int *nctx)
+{
+    *nb = opt_count_list(L, 1, "batch", 0, batch);
+    if (batch[0] == 0) /* absent */
+        for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
+            batch[*nb] = 1LL << *nb;
+    *nctx = opt_count_list(L, 1, "context", 0, ctx);
+    luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
+}
+
+/* The sweep described by the options table at 1: model, hw, chips, batch,
+ * context, weights, kv, compute, prompt, ideal, overlap.  Raises a Lua error
+ * on bad input. */
+static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"model",  "hw",    "chips",   "batch",   "context",
+                                        "weights", "kv",   "compute", "prompt", "ideal",
+                                        "overlap", NULL};
+    check_keys(L, 1, lua_toboolean(L, lua_upvalueindex(1)) ? "roofline.pareto" : "roofline.sweep",
+               known);
+    check_model_hw(L, 1, m, h);
+    static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
+    int nchips = opt_count_list(L, 1, "chips", 0, chips);
+    if (chips[0] == 0) /* absent: every valid slice */
+        nchips = 0;
+    int nb, nctx;
+    opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
+    rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
+    rl_precision base = rl_precision_default(); /* weights and kv may be lists */
+    base.compute = opt_dtype(L, 1, "compute", base.compute);
+    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
+    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
+    int np = 0;
+    for (int i = 0; i < nw; i++)
+        for (int j = 0; j < nkv; j++)
+            prec[np++] = (rl_precision){w[i], kv[j], base.compute};
+    lua_getfield(L, 1, "prompt");
+    *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 1, "ideal");
+    int ideal = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "overlap");
+    int overlap = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
+    char err[ERRLEN];
+    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
+/* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
+ * weights=d|{..}, kv=d|{..}, compute=, prompt=, ideal=false, overlap=false}
+ * -> every feasible point (shard plans; ideal=true: formula (1), no comm);
+ * roofline.pareto{same fields} -> the latency / cost frontier.  The upvalue
+ * says which. */
+static int l_sweep(lua_State *L)
+{
+    int frontier = lua_toboolean(L, lua_upvalueindex(1));
+    rl_model m;
+    rl_hw h;
+    rl_sweep s;
+    long long prompt;
+    run_sweep(L, &m, &h, &s, &prompt);
+    size_t *idx = frontier ? malloc((s.n ? s.n : 1) * sizeof *idx) : NULL;
+    long nf = !frontier ? 0 : idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
+    cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
+    free(idx);
+    rl_sweep_free(&s);
+    return push_result(L, r);
+}
+
+/* Number field `key` of the table at -1 (0 when absent). */
+static double row_number(lua_State *L, const char *key)
+{
+    lua_getfield(L, -1, key);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Series {title=, rows={...}} list at field "series" into points. */
+static int plot_pareto_series(lua_State *L, const char *path, const char *title, char *err,
+                              size_t errlen)
+{
+    lua_getfield(L, 1, "series");
+    luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
+    int ns = (int)lua_rawlen(L, -1);
+    luaL_argcheck(L, ns >= 1 && ns <= 16, 1, "field 'series': 1 to 16 curves");
+    rl_plot_series ser[16];
+    size_t total = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
+        lua_getfield(L, -1, "rows");
+        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
+        total += lua_rawlen(L, -1);
+        lua_pop(L, 2);
+    }
+    rl_sweep_point *pts = lua_newuserdatauv(L, (total ? total : 1) * sizeof *pts, 0);
+    lua_insert(L, -2); /* keep the buffer below the series table */
+    int usd = 1;
+    size_t used = 0;
+    for (int i = 1; i <= ns; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_getfield(L, -1, "title");
+        ser[i - 1].title = luaL_optstring(L, -1, "");
+        lua_pop(L, 1); /* the string stays referenced by the series table */
+        lua_getfield(L, -1, "rows");
+        int n = (int)lua_rawlen(L, -1);
+        ser[i - 1].pts = pts + used;
+        ser[i - 1].n = (size_t)n;
+        for (int j = 1; j <= n; j++) {
+            lua_rawgeti(L, -1, j);
+            rl_sweep_point *p = &pts[used++];
+            memset(p, 0, sizeof *p);
+            p->chips = (long long)row_number(L, "chips");
+            p->batch = (long long)row_number(L, "batch");
+            p->step_s = row_number(L, "step_s");
+            p->chip_s_per_token = row_number(L, "chip_s_per_token");
+            lua_getfield(L, -1, "usd_per_mtok");
+            if (lua_isnil(L, -1))
+                usd = 0;
+            p->usd_per_mtok = lua_tonumber(L, -1);
+            lua_pop(L, 2);
+            luaL_argcheck(L, p->step_s > 0 && p->chip_s_per_token > 0, 1,
+                          "series rows need step_s and chip_s_per_token (rows of sweep/pareto)");
+        }
+        lua_pop(L, 2);
+    }
+    int rc = rl_plot_pareto(path, title, ser, ns, usd, err, errlen);
+    lua_pop(L, 2);
+    return rc;
+}
+
+/* roofline.plot{kind="pareto"|"step"|"roofline"|"memory", file="NAME.png"|".svg",
+ * title=, series= (pareto), model=, hw=, chips=, batch={..}, context=n|{..},
+ * weights=, kv=, compute=} -> path of the figure, or nil and a message when
+ * gnuplot is missing (data and script kept).  Files go to the output
+ * directory (roofline run --out, default out/); `file` is a plain name. */
+static int l_plot(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const known[] = {"kind",  "file",  "title", "series",  "model",
+                                        "hw",    "chips", "batch", "context", "weights",
+                                        "kv",    "compute", NULL};
+    check_keys(L, 1, "roofline.plot", known);
+    lua_getfield(L, 1, "kind");
+    const char *kind = luaL_checkstring(L, -1);
+    lua_getfield(L, 1, "file");
+    const char *file = luaL_checkstring(L, -1);
+    luaL_argcheck(L, !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.', 1,
+                  "field 'file': a plain file name (written into the output directory)");
+    static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
+    int k = 0;
+    while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
+        k++;
+    if (!KINDS[k])
+        return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
+                          kind);
+    lua_getfield(L, 1, "title");
+    const char *title = luaL_optstring(L, -1, "");
+    char path[2048], err[ERRLEN];
+    snprintf(path, sizeof path, "%s/%s", g_outdir, file);
+    if (rl_mkdir_p(g_outdir, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    int rc;
+    if (strcmp(kind, "pareto") == 0) {
+        rc = plot_pareto_series(L, path, title, err, sizeof err);
+    } else {
+        rl_model m;
+        rl_hw h;
+        check_model_hw(L, 1, &m, &h);
+        rl_precision p = opt_precision(L, 1);
+        long long chips = opt_count(L, 1, "chips", 1);
+        static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
+        int nb, nctx;
+        opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
+        for (int i = 0; i < nctx; i++)
+            if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
+                return luaL_error(L, "roofline.plot: %s", err);
+        if (strcmp(kind, "step") == 0)
+            rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
+        else if (strcmp(kind, "roofline") == 0)
+            rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
+        else
+            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+    }
+    if (rc < 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    if (rc == RL_PLOT_NO_GNUPLOT) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushstring(L, path);
+    return 1;
+}
+
 /* roofline.format(result, "table"|"csv"|"json") -> string */
 static int l_format(lua_State *L)
 {
@@ -643,12 +881,17 @@ static int l_format(lua_State *L)
 static const luaL_Reg FUNCS[] = {
     {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
     {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
-    {NULL, NULL},
+    {"plot", l_plot}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)
 {
     luaL_newlib(L, FUNCS);
+    for (int frontier = 0; frontier <= 1; frontier++) { /* sweep and pareto share l_sweep */
+        lua_pushboolean(L, frontier);
+        lua_pushcclosure(L, l_sweep, 1);
+        lua_setfield(L, -2, frontier ? "pareto" : "sweep");
+    }
     lua_setglobal(L, "roofline");
 }
 

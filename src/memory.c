@@ -28,3 +28,16 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     double b = floor(room / per_seq);
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
+
+double rl_memory_activation_bytes(const rl_model *m, long long batch, rl_dtype compute)
+{
+    if (m->abstract)
+        return 0.0;
+    double B = (double)batch;
+    double f = m->experts > 0 ? (double)m->d_ff_expert * (double)(m->top_k + m->shared_experts)
+                              : (double)m->d_ff;
+    double layer = B * ((double)m->d_model + (double)(m->heads + 2 * m->kv_heads) *
+                        (double)m->head_dim + 2.0 * f) * rl_dtype_bytes(compute);
+    double logits = B * (double)m->vocab * rl_dtype_bytes(RL_FP32);
+    return layer > logits ? layer : logits;
+}

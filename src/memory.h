@@ -32,4 +32,13 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
 
+/* Live activation bytes of one decode step of B tokens, all chips together:
+ * the larger of one layer's working set, B * (D + (N + 2K) * H + 2 * F_active)
+ * elements in the compute dtype (residual, Q/K/V, the two MLP inputs of the
+ * active experts), and the logits B * V in fp32.  Our estimate, not the
+ * book's: the chapter treats decode activations as negligible (seed 000
+ * section 1 "What about memory?"); drawn in the memory figure to show it.
+ * 0 for abstract models. */
+double rl_memory_activation_bytes(const rl_model *m, long long batch, rl_dtype compute);
+
 #endif

@@ -355,3 +355,25 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     }
     return 0;
 }
+
+int rl_mkdir_p(const char *dir, char *err, size_t errlen)
+{
+    char p[4096];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return -1;
+    }
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: cannot create directory: %s", p, strerror(errno));
+            return -1;
+        }
+        *s = c;
+        if (!c)
+            return 0;
+    }
+}

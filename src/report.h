@@ -29,4 +29,8 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
  * err set and no file left behind. */
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
+ * Returns 0, or -1 with err set. */
+int rl_mkdir_p(const char *dir, char *err, size_t errlen);
+
 #endif

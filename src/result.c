@@ -1,4 +1,4 @@
-/* result.c — JSON documents for info, step, ops, prefill and shard results. */
+/* result.c — JSON documents for info, step, ops, prefill, shard and sweep results. */
 #include "result.h"
 
 #include <stdio.h>
@@ -408,5 +408,59 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ops.step_s);
         cJSON_AddItemToArray(rows, r);
     }
+    return o;
+}
+
+static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, int abstract,
+                      int priced)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "chips", (double)p->chips);
+    int sharded = s->sharded;
+    cJSON_AddStringToObject(r, "layout", rl_sweep_name(s, p->layout));
+    cJSON_AddNumberToObject(r, "batch", (double)p->batch);
+    cJSON_AddNumberToObject(r, "context", (double)p->context);
+    add_precision(r, p->prec, abstract);
+    cJSON_AddNumberToObject(r, "step_s", p->step_s);
+    if (p->ttft_s >= 0)
+        cJSON_AddNumberToObject(r, "ttft_s", p->ttft_s);
+    else
+        cJSON_AddNullToObject(r, "ttft_s");
+    if (sharded)
+        cJSON_AddStringToObject(r, "prefill_layout", rl_sweep_name(s, p->prefill_layout));
+    cJSON_AddNumberToObject(r, "tokens_per_s", p->tokens_per_s);
+    cJSON_AddNumberToObject(r, "chip_s_per_token", p->chip_s_per_token);
+    if (priced)
+        cJSON_AddNumberToObject(r, "usd_per_mtok", p->usd_per_mtok);
+    cJSON_AddNumberToObject(r, "weight_load_s", p->weight_load_s);
+    cJSON_AddNumberToObject(r, "kv_load_s", p->kv_load_s);
+    cJSON_AddNumberToObject(r, "compute_s", p->compute_s);
+    if (sharded)
+        cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
+    cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
+    cJSON_AddItemToArray(rows, r);
+}
+
+cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
+                       const size_t *idx, long nidx)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    int priced = h->price_per_chip_hour > 0;
+    cJSON_AddStringToObject(o, "mode", "ideal");
+    cJSON_AddStringToObject(o, "communication", s->sharded ? "included" : "ignored");
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddNumberToObject(o, "prompt", (double)prompt);
+    cJSON_AddNumberToObject(o, "price_per_chip_hour", h->price_per_chip_hour);
+    cJSON_AddStringToObject(o, "price_source", priced ? h->price_source : "no price in profile");
+    cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
+    cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
+    cJSON_AddNumberToObject(o, "feasible", (double)s->n);
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    size_t n = idx ? (size_t)nidx : s->n;
+    for (size_t i = 0; i < n; i++)
+        add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
     return o;
 }

@@ -3,7 +3,7 @@
  * Owns the keys of every result the tool prints (a contract: scripts rely on
  * them).  SI units throughout; keys carry their unit (_s, _bytes, _per_s).
  * Each builder returns a new cJSON object the caller frees, or NULL when
- * memory is exhausted.  Uses arch, step, memory, spec, cJSON. */
+ * memory is exhausted.  Uses arch, step, memory, spec, sweep, cJSON. */
 #ifndef RL_RESULT_H
 #define RL_RESULT_H
 
@@ -13,6 +13,7 @@
 #include "spec.h"
 #include "shard.h"
 #include "step.h"
+#include "sweep.h"
 
 /* `roofline info`: params_total, params_active, per-component params,
  * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
@@ -65,5 +66,19 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
  * so far).  NULL on out of memory or invalid input. */
 cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          const long long *tokens, int ntokens, long long chunk);
+
+/* `roofline pareto` and roofline.sweep / roofline.pareto: mode ("ideal":
+ * peak FLOP/s and bandwidth), communication ("included": shard plans with
+ * their collectives; "ignored": formula (1) on all chips), model, hw, prompt,
+ * price_per_chip_hour, price_source, evaluated, infeasible (kept out: weights
+ * + KV exceed HBM), feasible, and one row per point: chips, layout, batch,
+ * context, weights, kv, compute, step_s, ttft_s (null for abstract models in
+ * ideal mode), prefill_layout (sharded), tokens_per_s, chip_s_per_token,
+ * usd_per_mtok (when the hardware has a price), weight_load_s, kv_load_s,
+ * compute_s, comm_s (sharded), and total_bytes (ideal, all chips) or
+ * bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
+ * NULL means every feasible point. */
+cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
+                       const size_t *idx, long nidx);
 
 #endif

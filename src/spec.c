@@ -599,6 +599,18 @@ static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *
         snprintf(out + strlen(out), outlen - strlen(out), "%s%s", i ? ", " : "", names[i]);
 }
 
+int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
+{
+    char dirs[3][1024];
+    int n = search_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, pathlen, "%s/%s/%s", dirs[i], kind, file);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen)
 {
@@ -620,13 +632,12 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
         snprintf(path, pathlen, "%s", name);
         return 0;
     }
+    char file[1024];
+    snprintf(file, sizeof file, "%s.lua", name);
+    if (rl_data_find(kind, file, path, pathlen) == 0)
+        return 0;
     char dirs[3][1024];
     int n = search_dirs(dirs);
-    for (int i = 0; i < n; i++) {
-        snprintf(path, pathlen, "%s/%s/%s.lua", dirs[i], kind, name);
-        if (access(path, R_OK) == 0)
-            return 0;
-    }
     char known[1024];
     list_presets(kind, dirs, n, known, sizeof known);
     FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,

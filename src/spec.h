@@ -126,6 +126,10 @@ typedef struct {
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
+/* Find a data file (a plot template, ...) as <dir>/<kind>/<file> in the same
+ * directories as presets.  Returns 0 with path set, or -1 if none is readable. */
+int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen);
+
 /* Load, override and validate.  `ov` may be NULL when nov == 0.  Returns 0,
  * or -1 with "FILE: field 'F': reason" in err. */
 int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_model *out, char *err,

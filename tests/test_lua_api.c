@@ -1,5 +1,5 @@
 /* test_lua_api.c — the `roofline` Lua module: same numbers as the C core,
- * argument errors, format round trip. */
+ * argument errors, format round trip, sweep / pareto / plot. */
 #include "testutil.h"
 
 #include <lauxlib.h>
@@ -107,6 +107,40 @@ static void format_round_trip(void **state)
     assert_non_null(strstr(err, "not finite"));
 }
 
+/* sweep and pareto: counts add up (infeasible + feasible = grid), the
+ * frontier is a subset of the sweep in latency order; plot checks its
+ * arguments before writing anything. */
+static void sweep_pareto_plot(void **state)
+{
+    (void)state;
+    const char *grid = "{ model = 'llama3-70b', hw = 'tpu-v5e', chips = { 8, 16, 32 },"
+                       " batch = { 1, 16, 64, 256 }, context = 4096, weights = { 'bf16', 'int8' }, ideal = true }";
+    char code[1024], err[1024];
+    snprintf(code, sizeof code, "local s = roofline.sweep%s return s.infeasible + s.feasible", grid);
+    assert_true(run_number(code) == 24.0); /* 3 chips x 4 batches x 2 precisions */
+    snprintf(code, sizeof code,
+             "local s, f = roofline.sweep%s, roofline.pareto%s\n"
+             "for i, r in ipairs(f.rows) do\n"
+             "  if i > 1 and not (r.step_s > f.rows[i-1].step_s and"
+             "      r.chip_s_per_token < f.rows[i-1].chip_s_per_token) then return -1 end\n"
+             "  local found = false\n"
+             "  for _, q in ipairs(s.rows) do found = found or (q.chips == r.chips and"
+             "    q.batch == r.batch and q.weights == r.weights) end\n"
+             "  if not found then return -2 end\n"
+             "end\nreturn #f.rows",
+             grid, grid);
+    assert_true(run_number(code) >= 2);
+    assert_int_equal(run("return roofline.plot{ kind = 'pie', file = 'x.png', model = 'llama3-8b',"
+                         " hw = 'tpu-v5e', context = 8 }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "expected pareto, step, roofline or memory"));
+    assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '../x.png' }", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "plain file name"));
+    assert_int_equal(run("return roofline.sweep{ model = 'llama3-8b', hw = 'tpu-v5e', chips = { 3 },"
+                         " context = 8 }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a valid slice"));
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -157,6 +191,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),

@@ -21,9 +21,9 @@ static int setup(void **state)
     static fixture f;
     memset(&f, 0, sizeof f);
     f.m = load_model("llama3-8b", NULL, 0);
-    rl_override price = {"price_per_chip_hour", "2.5"};
+    rl_override price = {"price_per_chip_hour", "2.5"}, none = {"price_per_chip_hour", "0"};
     f.h[0] = load_hw("h100-sxm", &price, 1);
-    f.h[1] = load_hw("tpu-v5e", NULL, 0);
+    f.h[1] = load_hw("tpu-v5e", &none, 1);
     f.in = (rl_size_input){.m = &f.m, .hw = f.h, .nhw = 1, .hbm_reserve = 0.1,
                            .slo_ttft = 0.5, .slo_tpot = 0.03};
     f.in.w = (rl_workload){.n = 2000, .qps = 30, .prompt = {RL_DIST_LOGNORMAL, 1500, 0.6},
@@ -103,7 +103,7 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), -1);
 }
 
-/* Unpriced hardware: cost is the chip count. */
+/* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
     fixture *f = *state;

@@ -1,0 +1,126 @@
+/* bench_sweep.c — sweep evaluation rate on one core (`make bench`).
+ *
+ * Times rl_sweep_run in ideal mode over a grid (every valid slice of the
+ * chip x 2048 batch sizes x 4 contexts x 4 precisions), a bare
+ * rl_step_decode loop, and the sharded mode (every plan of the sharding
+ * module, collectives included) on a smaller grid,
+ * after one warm-up, over REPS repetitions, and prints the median and the
+ * spread of evaluations per second with commit, host and UTC time (the
+ * llama-bench convention of STYLE.md).  Target: >= 1e7 step evaluations/s.
+ * The figure is reported, never asserted. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spec.h"
+#include "step.h"
+#include "sweep.h"
+
+#define REPS 7
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void report(const char *what, double *rate, const char *model, const char *hw)
+{
+    qsort(rate, REPS, sizeof *rate, cmp);
+    char host[256] = "?";
+    gethostname(host, sizeof host);
+    time_t t = time(NULL);
+    char when[64];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    printf("%-26s %-12s %-10s median %.3g evals/s  (min %.3g, max %.3g; %d reps)  "
+           "commit %s host %s %s\n",
+           what, model, hw, rate[REPS / 2], rate[0], rate[REPS - 1], REPS, RL_COMMIT, host, when);
+}
+
+/* Warm-up, then REPS timed runs of the sweep: evaluations per second into
+ * rate[REPS].  Returns the evaluations of one run, or -1 (message printed). */
+static long long time_sweep(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                            double *rate)
+{
+    long long evals = 0;
+    for (int r = -1; r < REPS; r++) { /* r = -1: warm-up */
+        rl_sweep s;
+        char err[1024];
+        double t0 = now();
+        if (rl_sweep_run(m, h, sp, &s, err, sizeof err) != 0) {
+            fprintf(stderr, "bench: %s\n", err);
+            return -1;
+        }
+        double dt = now() - t0;
+        evals = s.evaluated;
+        rl_sweep_free(&s);
+        if (r >= 0)
+            rate[r] = (double)evals / dt;
+    }
+    return evals;
+}
+
+static int bench(const char *model, const char *hw)
+{
+    rl_model m;
+    rl_hw h;
+    char err[1024];
+    if (rl_model_load(model, NULL, 0, &m, err, sizeof err) != 0 ||
+        rl_hw_load(hw, NULL, 0, &h, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 1;
+    }
+    static long long batch[2048];
+    for (int i = 0; i < 2048; i++)
+        batch[i] = i + 1;
+    long long ctx[] = {1024, 2048, 4096, 8192};
+    rl_precision prec[] = {{RL_BF16, RL_BF16, RL_BF16}, {RL_INT8, RL_BF16, RL_BF16},
+                           {RL_BF16, RL_INT8, RL_BF16}, {RL_INT8, RL_INT8, RL_BF16}};
+    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0};
+    double rate[REPS];
+    long long evals = time_sweep(&m, &h, &sp, rate);
+    if (evals < 0)
+        return 1;
+    report("rl_sweep_run (ideal)", rate, model, hw);
+    printf("  grid: %lld points per sweep (every valid slice x 2048 batches x 4 contexts x 4 "
+           "precisions)\n", evals);
+
+    volatile double sink = 0;
+    for (int r = -1; r < REPS; r++) {
+        double t0 = now();
+        long long n = 0;
+        for (int c = 0; c < 4; c++)
+            for (int b = 0; b < 2048; b++, n++)
+                sink += rl_step_decode(&m, &h, 16, batch[b], ctx[c], prec[c]).step_s;
+        double dt = now() - t0;
+        if (r >= 0)
+            rate[r] = (double)n / dt;
+    }
+    report("rl_step_decode (bare)", rate, model, hw);
+    /* sharded mode: every plan of the sharding module per point (collectives
+     * included); a smaller grid, rated per plan evaluated */
+    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0};
+    long long plans = time_sweep(&m, &h, &sh, rate);
+    if (plans < 0)
+        return 1;
+    report("rl_sweep_run (sharded)", rate, model, hw);
+    printf("  sharded grid: %lld plan evaluations per sweep (every valid slice x 64 batches x 2 "
+           "precisions x every plan)\n", plans);
+    (void)sink;
+    return 0;
+}
+
+int main(void)
+{
+    int rc = bench("llama3-70b", "tpu-v5e");
+    rc |= bench("mixtral-8x7b", "h100-sxm");
+    return rc;
+}

@@ -1,0 +1,29 @@
+# Latency / cost Pareto frontier (ESTI-style, seed 000 section 1).
+# Odd series are labelled to the right of their points, even ones to the left.
+# Variables set by roofline: datafile, outfile, plottitle, ylabel, nseries, titles[].
+# datafile: one block per series; columns latency_ms cost label("C:B").
+set title plottitle noenhanced
+set xlabel 'per-token latency (ms), log scale;  points labelled C:B = chips:batch'
+set ylabel ylabel noenhanced
+set logscale xy
+set format x '%g'
+set format y '%g'
+set xtics (0.05,0.1,0.15,0.2,0.3,0.5,0.7,1,1.5,2,3,4,5,6,7,8,10,12,15,20,30,40,50,70,100,150,200,300,500,1000,2000,5000)
+set ytics (1e-4,2e-4,5e-4,0.001,0.002,0.005,0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000,2000,5000,1e4)
+set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1
+set key outside below center horizontal maxrows 2 box samplen 2 spacing 1.1 width 1 noenhanced
+set autoscale fix
+set offsets graph 0.04, graph 0.14, graph 0.08, graph 0.08
+set bmargin 7
+
+# (gnuplot 5.4 runs a `for` over an empty range once, hence the if.)
+nodd = (nseries + 1) / 2
+neven = nseries / 2
+if (neven > 0) {
+  plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints lw 2 pt 7 ps 1.1 lc i title titles[i], \
+       for [j=1:nodd] datafile index (2*j-2) using 1:2:3 with labels offset char 0.7,0.5 left font ',10' tc lt (2*j-1) notitle, \
+       for [j=1:neven] datafile index (2*j-1) using 1:2:3 with labels offset char -0.7,-0.5 right font ',10' tc lt (2*j) notitle
+} else {
+  plot datafile index 0 using 1:2 with linespoints lw 2 pt 7 ps 1.1 lc 1 title titles[1], \
+       datafile index 0 using 1:2:3 with labels offset char 0.7,0.5 left font ',10' tc lt 1 notitle
+}

@@ -1,0 +1,76 @@
+/* plot.h — figures through gnuplot: data file + script from a template, then PNG/SVG.
+ *
+ * Owns the figures the tool draws and how they are made: each figure writes
+ * STEM.dat (whitespace-separated columns, SI-derived units named in the
+ * header comment) and STEM.gp (a header setting the terminal, `datafile`,
+ * `outfile` and the figure's variables, followed by the template
+ * plots/NAME.gp), then runs `gnuplot STEM.gp` with the output pointed at a
+ * temporary file beside the figure, renamed into place when gnuplot succeeds
+ * (no partial figure is ever left).  The terminal follows the figure's
+ * extension: .png (pngcairo) or .svg.  Where gnuplot is missing the data and
+ * script are kept and the call says so.  Uses sweep, step, arch, memory,
+ * roofline, ops, report (rl_write_atomic), spec (rl_data_find). */
+#ifndef RL_PLOT_H
+#define RL_PLOT_H
+
+#include <stddef.h>
+
+#include "spec.h"
+#include "step.h"
+#include "sweep.h"
+
+/* Returned when the data and script were written but gnuplot is not
+ * installed (err says which files were kept). */
+#define RL_PLOT_NO_GNUPLOT 1
+
+/* Write STEM.dat from `data`, STEM.gp from `vars` (gnuplot statements) and
+ * plots/`tmpl`, and render `out` (.png or .svg).  Returns 0, RL_PLOT_NO_GNUPLOT,
+ * or -1 with err set (unknown extension, quote in a path, missing template,
+ * write failure, gnuplot error). */
+int rl_plot_render(const char *tmpl, const char *out, const char *vars, const char *data, char *err,
+                   size_t errlen);
+
+/* One curve of a frontier figure. */
+typedef struct {
+    const char *title;
+    const rl_sweep_point *pts; /* in latency order (rl_pareto_front's order) */
+    size_t n;
+} rl_plot_series;
+
+/* Cost vs per-token latency, log-log, each point labelled C:B (chips:batch),
+ * one curve per series (ESTI figure in seed 000 section 1).  Cost is USD per
+ * million tokens when `usd` is set, else chip-milliseconds per token. */
+int rl_plot_pareto(const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
+                   char *err, size_t errlen);
+
+/* The frontier of each precision in prec[nprec] among the sweep's points,
+ * one curve each, through rl_plot_pareto (USD when the hardware is priced). */
+int rl_plot_sweep_pareto(const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
+                         const rl_precision *prec, int nprec, char *err, size_t errlen);
+
+/* Step time vs batch over `chips` chips for each context in ctx[nctx],
+ * split into the terms of formula (1): parameter loading, KV loading (one
+ * curve per context, ending where weights + KV exceed HBM) and matmul FLOPs
+ * time, with B > B_crit shaded as the
+ * compute-bound region of the weight matmuls.  batch[nb] ascending. */
+int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, long long chips,
+                           rl_precision p, const long long *ctx, int nctx, const long long *batch,
+                           int nb, char *err, size_t errlen);
+
+/* Roofline chart of one chip: attainable FLOP/s = min(peak, I * BW) against
+ * arithmetic intensity I (FLOPs/byte), log-log, with a decode step's
+ * operators from ops.c placed on it: the weight matmuls summed per batch in
+ * batch[nb], and (at the last batch) the attention and the elementwise
+ * operators at `context`.  Abstract models (no operator list) are an error.
+ * Source: seed 000 section 1 "Linear operations" and "What about attention?". */
+int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
+                     const long long *batch, int nb, long long context, char *err, size_t errlen);
+
+/* Memory stack vs batch at `context` over `chips` chips: weights, KV cache
+ * and activations (rl_memory_activation_bytes) against the HBM capacity
+ * line.  batch[nb] ascending. */
+int rl_plot_memory(const char *out, const rl_model *m, const rl_hw *h, long long chips,
+                   rl_precision p, long long context, const long long *batch, int nb, char *err,
+                   size_t errlen);
+
+#endif

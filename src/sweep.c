@@ -1,0 +1,282 @@
+/* sweep.c — the design-space grid: formula (1) (ideal) or the shard plans per point. */
+#include "sweep.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "pareto.h"
+#include "shard.h"
+
+static int is_torus(const rl_hw *h)
+{
+    return h->topology == RL_TOPO_TORUS2D || h->topology == RL_TOPO_TORUS3D;
+}
+
+int rl_sweep_valid_chips(const rl_hw *h, long long chips)
+{
+    long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
+    if (chips < 1)
+        return 0;
+    if (chips > dom)
+        return chips % dom == 0;
+    if ((chips & (chips - 1)) != 0)
+        return 0; /* slices inside a domain are powers of two */
+    if (is_torus(h))
+        return chips >= 4 || (chips == 1 && h->topology == RL_TOPO_TORUS2D);
+    return 1;
+}
+
+int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
+{
+    long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
+    if (max <= 0)
+        max = dom;
+    int n = 0;
+    for (long long c = 1; c <= max && c <= dom && n < cap; c *= 2)
+        if (rl_sweep_valid_chips(h, c))
+            out[n++] = c;
+    for (long long c = 2 * dom; c <= max && n < cap; c += dom)
+        out[n++] = c;
+    return n;
+}
+
+static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, char *err,
+                       size_t errlen)
+{
+    if (sp->nbatch < 1 || sp->ncontext < 1 || sp->nprec < 1 || sp->nchips < 0) {
+        snprintf(err, errlen, "sweep: batch, context and precision lists need at least one value");
+        return -1;
+    }
+    for (int i = 0; i < sp->nchips; i++) {
+        if (!rl_sweep_valid_chips(h, sp->chips[i])) {
+            long long v[64];
+            int nv = rl_sweep_topologies(h, 0, v, 64);
+            char list[512] = "";
+            for (int j = 0; j < nv; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", j ? ", " : "",
+                         v[j]);
+            snprintf(err, errlen,
+                     "sweep: field 'chips': %lld is not a valid slice of %s (valid: %s, then "
+                     "multiples of %lld)",
+                     sp->chips[i], h->name, list, h->domain_chips);
+            return -1;
+        }
+    }
+    for (int i = 0; i < sp->nbatch; i++)
+        if (sp->batch[i] < 1) {
+            snprintf(err, errlen, "sweep: field 'batch': %lld must be >= 1", sp->batch[i]);
+            return -1;
+        }
+    for (int c = 0; c < sp->ncontext; c++)
+        for (int q = 0; q < sp->nprec; q++)
+            if (rl_step_check(m, h, 1, sp->context[c], sp->prec[q], err, errlen) != 0)
+                return -1;
+    if (sp->prompt < 0) {
+        snprintf(err, errlen, "sweep: field 'prompt': must be >= 0");
+        return -1;
+    }
+    return 0;
+}
+
+const char *rl_sweep_name(const rl_sweep *s, int i) { return s->names[i]; }
+
+/* Index of `name` in the sweep's name table, adding it if new; `hint` is
+ * tried first (plans come in the same order for every batch).  -1 when
+ * memory runs out. */
+static int name_index(rl_sweep *s, const char *name, int hint)
+{
+    if (hint >= 0 && hint < s->nnames && strcmp(s->names[hint], name) == 0)
+        return hint;
+    for (int i = 0; i < s->nnames; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return i;
+    if (s->nnames == s->capnames) {
+        int cap = s->capnames ? 2 * s->capnames : 64;
+        char(*n)[64] = realloc(s->names, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        s->names = n;
+        s->capnames = cap;
+    }
+    snprintf(s->names[s->nnames], sizeof s->names[0], "%s", name);
+    return s->nnames++;
+}
+
+/* Append *pt with its cost fields (chips / tokens_per_s, price); 0 or -1
+ * when memory runs out. */
+static int push(rl_sweep *s, rl_sweep_point *pt, const rl_hw *h)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        rl_sweep_point *p = realloc(s->pts, cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->pts = p;
+        s->cap = cap;
+    }
+    pt->chip_s_per_token = (double)pt->chips / pt->tokens_per_s;
+    pt->usd_per_mtok = pt->chip_s_per_token * 1e6 * h->price_per_chip_hour / 3600.0;
+    s->pts[s->n++] = *pt;
+    return 0;
+}
+
+/* TTFT of one prompt on `chips` chips, no communication (ops.c); -1 for
+ * abstract models, which have no operator list. */
+static double ideal_ttft(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
+                         rl_precision p)
+{
+    if (m->abstract)
+        return -1;
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = chips;
+    c.prec = p;
+    return rl_ops_prefill_time(m, h, &c, prompt, 0);
+}
+
+/* One (chips, precision, context) cell in ideal mode: every batch. */
+static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, long long chips,
+                     rl_precision p, long long S, rl_sweep *out)
+{
+    double ttft = ideal_ttft(m, h, chips, sp->prompt ? sp->prompt : S, p);
+    for (int b = 0; b < sp->nbatch; b++) {
+        out->evaluated++;
+        rl_step st = rl_step_decode(m, h, chips, sp->batch[b], S, p);
+        if (!st.mem.fits) {
+            out->infeasible++;
+            continue;
+        }
+        rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
+                             .layout = 1 /* "ideal" */, .step_s = st.step_s, .ttft_s = ttft,
+                             .weight_load_s = st.weight_load_s, .kv_load_s = st.kv_load_s,
+                             .compute_s = st.compute_s, .tokens_per_s = st.tokens_per_s,
+                             .total_bytes = st.mem.total_bytes};
+        if (push(out, &pt, h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+#define PLANS 256
+
+/* One (chips, precision, context) cell in sharded mode: every batch x plan. */
+static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                       long long chips, rl_precision p, long long S, rl_shard_result *res,
+                       rl_sweep *out)
+{
+    int bl, bt;
+    long long prompt = sp->prompt ? sp->prompt : S;
+    rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, 1, prompt, p, sp->overlap, res, PLANS, &bl,
+                     &bt); /* the best-latency prefill plan gives every point's TTFT */
+    double ttft = bl >= 0 ? res[bl].step_s : -1;
+    int prefill_layout = bl >= 0 ? name_index(out, res[bl].name, -1) : 0;
+    int hint[PLANS]; /* name index of plan i in the previous batch */
+    for (int i = 0; i < PLANS; i++)
+        hint[i] = -1;
+    if (prefill_layout < 0)
+        return -1;
+    for (int b = 0; b < sp->nbatch; b++) {
+        int n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap,
+                                 res, PLANS, &bl, &bt);
+        for (int i = 0; i < n; i++) {
+            const rl_shard_result *r = &res[i];
+            out->evaluated++;
+            if (!r->fits) {
+                out->infeasible++;
+                continue;
+            }
+            rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
+                                 .step_s = r->step_s, .ttft_s = ttft,
+                                 .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
+                                 .compute_s = r->compute_s, .comm_s = r->comm_s,
+                                 .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes};
+            pt.layout = hint[i] = name_index(out, r->name, hint[i]);
+            pt.prefill_layout = prefill_layout;
+            if (pt.layout < 0)
+                return -1;
+            if (push(out, &pt, h) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
+                 char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_space(m, h, sp, err, errlen) != 0)
+        return -1;
+    long long defchips[64];
+    const long long *chips = sp->chips;
+    int nchips = sp->nchips;
+    if (nchips == 0) {
+        nchips = rl_sweep_topologies(h, sp->max_chips, defchips, 64);
+        chips = defchips;
+    }
+    out->sharded = sp->sharded;
+    if (name_index(out, "", -1) != 0 || name_index(out, "ideal", -1) != 1) {
+        rl_sweep_free(out);
+        snprintf(err, errlen, "sweep: out of memory");
+        return -1;
+    }
+    rl_shard_result *res = sp->sharded ? malloc(PLANS * sizeof *res) : NULL;
+    int rc = sp->sharded && !res ? -1 : 0;
+    for (int c = 0; rc == 0 && c < nchips; c++)
+        for (int q = 0; rc == 0 && q < sp->nprec; q++)
+            for (int s = 0; rc == 0 && s < sp->ncontext; s++)
+                rc = sp->sharded
+                         ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
+                         : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
+    free(res);
+    if (rc != 0) {
+        rl_sweep_free(out);
+        snprintf(err, errlen, "sweep: out of memory");
+    }
+    return rc;
+}
+
+void rl_sweep_free(rl_sweep *s)
+{
+    free(s->pts);
+    free(s->names);
+    memset(s, 0, sizeof *s);
+}
+
+static int same_prec(rl_precision a, rl_precision b)
+{
+    return a.weights == b.weights && a.kv == b.kv && a.compute == b.compute;
+}
+
+long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx)
+{
+    if (!only)
+        return rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
+                               offsetof(rl_sweep_point, chip_s_per_token), idx);
+    size_t n = 0, cap = s->n ? s->n : 1;
+    rl_sweep_point *sub = malloc(cap * sizeof *sub);
+    size_t *map = malloc(cap * sizeof *map);
+    long m = -1;
+    if (sub && map) {
+        for (size_t i = 0; i < s->n; i++)
+            if (same_prec(s->pts[i].prec, *only)) {
+                map[n] = i;
+                sub[n++] = s->pts[i];
+            }
+        m = rl_pareto_front(sub, n, sizeof *sub, offsetof(rl_sweep_point, step_s),
+                            offsetof(rl_sweep_point, chip_s_per_token), idx);
+        for (long i = 0; i < m; i++)
+            idx[i] = map[idx[i]];
+    }
+    free(sub);
+    free(map);
+    return m;
+}
+
+void rl_precision_label(rl_precision p, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "weights %s, KV %s%s%s", rl_dtype_name(p.weights), rl_dtype_name(p.kv),
+             p.compute == RL_BF16 ? "" : ", compute ", p.compute == RL_BF16 ? "" : rl_dtype_name(p.compute));
+}

@@ -1,0 +1,99 @@
+/* sweep.h — design-space sweeps: chips x layout x batch x precision x context.
+ *
+ * Owns the cross product of deployment choices for one model on one chip
+ * type, the valid slice sizes of a chip, the per-point cost (chip-seconds and
+ * USD per generated token) and the count of points kept out because they do
+ * not fit in HBM.  Every point is evaluated in C (no Lua per point), in one
+ * of two modes:
+ *  - ideal: formula (1) over all the point's chips, one fully sharded copy,
+ *    communication ignored (rl_step_decode; seed 000 section 1 "Theoretical
+ *    estimates for LLM latency and throughput"); layout "ideal"; TTFT from
+ *    the operator list (rl_ops_prefill_time);
+ *  - sharded: every candidate plan of the sharding module on the point's
+ *    chips (rl_shard_compare: 1D/2D tensor parallelism, KV splits, expert
+ *    parallelism, pipelines, replicas), per-chip HBM and the collectives'
+ *    time included; layout = the plan's name; TTFT from the best-latency
+ *    prefill plan on the same chips (seed 000 section 3: prefill and
+ *    generation may shard differently), named in prefill_layout.
+ * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
+#ifndef RL_SWEEP_H
+#define RL_SWEEP_H
+
+#include <stddef.h>
+
+#include "spec.h"
+#include "step.h"
+
+/* The grid.  Every list must hold at least one value (chips may be empty: the
+ * valid slice sizes up to `max_chips` are used, see rl_sweep_topologies). */
+typedef struct {
+    const long long *chips;   int nchips;   /* chips per deployment */
+    const long long *batch;   int nbatch;   /* B, sequences per step (all replicas) */
+    const long long *context; int ncontext; /* S, tokens in each KV cache */
+    const rl_precision *prec; int nprec;    /* weight / KV / compute dtypes */
+    long long prompt;    /* tokens prefilled for TTFT; 0 = each point's context */
+    long long max_chips; /* bound for the default chip list; 0 = domain_chips */
+    int sharded;         /* 0: ideal (formula (1), no communication); 1: shard plans */
+    int overlap;         /* sharded: step = max(local, comm) instead of local + comm */
+} rl_sweep_space;
+
+typedef struct {
+    long long chips, batch, context;
+    int layout;              /* name index (rl_sweep_name): "ideal", or the shard plan
+                                ("tp8 kv=batch x2") */
+    int prefill_layout;      /* name index: sharded, the plan that gives ttft_s; else "" */
+    rl_precision prec;
+    double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
+    double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
+                                list (abstract model) */
+    double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */
+    double comm_s;           /* collectives per step (0 in ideal mode) */
+    double tokens_per_s;     /* all replicas */
+    double chip_s_per_token; /* chips / tokens_per_s: chip-seconds per generated token */
+    double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */
+    double total_bytes;      /* ideal: weights + KV over all chips; sharded: per chip */
+} rl_sweep_point;
+
+typedef struct {
+    rl_sweep_point *pts; /* feasible points, in grid order (chips, prec, context, batch, plan) */
+    size_t n, cap;
+    long long evaluated;  /* grid points (times plans) looked at */
+    long long infeasible; /* kept out: weights + KV exceed HBM */
+    int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
+    char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
+    int nnames, capnames;
+} rl_sweep;
+
+/* The layout name with index i (a point's layout or prefill_layout). */
+const char *rl_sweep_name(const rl_sweep *s, int i);
+
+/* Valid slice sizes of `h` up to `max` chips (max <= 0: domain_chips), in
+ * ascending order, into out[cap].  Torus slices (TPU) are 1 and then 4, 8,
+ * 16, ... (2x2, 2x4, 4x4 ...; 3D tori start at 4); NVLink-switch and ring
+ * domains are powers of two 1..domain_chips.  Beyond one domain, whole
+ * multiples of domain_chips (scale-out over the data-center network).
+ * Returns the count. */
+int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
+
+/* 1 if `chips` is a valid slice size of h (see rl_sweep_topologies). */
+int rl_sweep_valid_chips(const rl_hw *h, long long chips);
+
+/* Evaluate the grid.  Returns 0 with *out filled (free with
+ * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a
+ * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond
+ * max_context, a compute dtype the chip lacks, out of memory). */
+int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
+                 char *err, size_t errlen);
+
+void rl_sweep_free(rl_sweep *s);
+
+/* The latency / cost frontier of the sweep's points (x = step_s, y =
+ * chip_s_per_token; see rl_pareto_front), or of those with precision
+ * `*only` when it is not NULL.  idx must hold s->n entries; they index
+ * s->pts in latency order.  Returns the count, or -1 when memory runs out. */
+long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx);
+
+/* "weights int8, KV bf16" (the compute dtype is added when it is not bf16). */
+void rl_precision_label(rl_precision p, char *out, size_t outlen);
+
+#endif

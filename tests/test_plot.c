@@ -1,0 +1,187 @@
+/* test_plot.c — figure files: data + script always, PNG/SVG through gnuplot
+ * written atomically, a clear status when gnuplot is missing. */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include "plot.h"
+#include "step.h"
+
+static const rl_precision BF16 = {RL_BF16, RL_BF16, RL_BF16};
+
+static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
+static void make_dir(char *dir)
+{
+    snprintf(dir, 64, "/tmp/rl_plot_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static long file_size(const char *dir, const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    struct stat st;
+    return stat(p, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* No "NAME.tmp.XXXXXX" is left behind; removes the directory's files. */
+static void check_no_temp_and_clean(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (strstr(e->d_name, ".tmp."))
+            fail_msg("temporary file left behind: %s/%s", dir, e->d_name);
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void read_head(const char *path, unsigned char *buf, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(buf, 1, n, f), n);
+    fclose(f);
+}
+
+/* PNG and SVG from the frontier template; the PNG starts with the PNG
+ * signature (89 50 4E 47), the SVG holds "<svg". */
+static void test_pareto_png_svg(void **state)
+{
+    (void)state;
+    if (!have_gnuplot()) {
+        print_message("gnuplot not installed: skipping the rendering check\n");
+        skip();
+    }
+    use_source_tree();
+    char dir[64], out[128], err[512];
+    make_dir(dir);
+    rl_sweep_point pts[2] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2},
+                             {.chips = 8, .batch = 64, .step_s = 9e-3, .chip_s_per_token = 1.1e-3}};
+    rl_plot_series s = {"test series", pts, 2};
+    snprintf(out, sizeof out, "%s/front.png", dir);
+    assert_int_equal(rl_plot_pareto(out, "test", &s, 1, 0, err, sizeof err), 0);
+    unsigned char sig[4];
+    read_head(out, sig, 4);
+    assert_memory_equal(sig, "\x89PNG", 4);
+    assert_true(file_size(dir, "front.dat") > 0);
+    assert_true(file_size(dir, "front.gp") > 0);
+    snprintf(out, sizeof out, "%s/front.svg", dir);
+    assert_int_equal(rl_plot_pareto(out, "test", &s, 1, 0, err, sizeof err), 0);
+    char head[512] = {0};
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    assert_true(fread(head, 1, sizeof head - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(head, "<svg"));
+    check_no_temp_and_clean(dir);
+}
+
+/* Without gnuplot on PATH: RL_PLOT_NO_GNUPLOT, the .dat and .gp kept, no
+ * figure and no temporary file. */
+static void test_missing_gnuplot(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[64], out[128], err[512];
+    make_dir(dir);
+    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", dir, 1); /* an empty directory */
+    snprintf(out, sizeof out, "%s/mem.png", dir);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long batch[] = {1, 8, 64};
+    int rc = rl_plot_memory(out, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
+    setenv("PATH", old, 1);
+    free(old);
+    assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
+    assert_non_null(strstr(err, "gnuplot not found"));
+    assert_true(file_size(dir, "mem.dat") > 0);
+    assert_true(file_size(dir, "mem.gp") > 0);
+    assert_int_equal(file_size(dir, "mem.png"), -1);
+    check_no_temp_and_clean(dir);
+}
+
+/* The step figure's data are formula (1)'s terms: the first row at S = 8192
+ * for LLaMA-2-13B on 8 v5e (8.2e11 B/s) is B = 1 with step 4.98 ms (seed 000
+ * section 1 MHA table; 0.5% as in the scenario test). */
+static void test_step_data(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[64], out[128], err[512], dat[160];
+    make_dir(dir);
+    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", dir, 1); /* data only: no need to render */
+    snprintf(out, sizeof out, "%s/step.svg", dir);
+    rl_override mo[] = {{"max_context", "8192"}};
+    rl_model m = load_model("llama2-13b", mo, 1);
+    rl_override ho[] = {{"hbm_bw", "8.2e11"}};
+    rl_hw h = load_hw("tpu-v5e", ho, 1);
+    long long ctx = 8192, batch[] = {1, 8};
+    int rc = rl_plot_step_breakdown(out, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
+    setenv("PATH", old, 1);
+    free(old);
+    assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
+    snprintf(dat, sizeof dat, "%s/step.dat", dir);
+    FILE *f = fopen(dat, "r");
+    assert_non_null(f);
+    char line[256];
+    long long b = 0;
+    double w, kv, fl, st = 0;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' && sscanf(line, "%lld %lf %lf %lf %lf", &b, &w, &kv, &fl, &st) == 5)
+            break;
+    fclose(f);
+    assert_int_equal(b, 1);
+    assert_rel(st, 4.98, 0.005);
+    check_no_temp_and_clean(dir);
+}
+
+static void test_bad_extension(void **state)
+{
+    (void)state;
+    char err[512];
+    assert_int_equal(rl_plot_render("pareto.gp", "/tmp/x.jpg", "", "", err, sizeof err), -1);
+    assert_non_null(strstr(err, ".png or .svg"));
+}
+
+/* The other figures render (roofline chart, memory stack). */
+static void test_other_figures(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    use_source_tree();
+    char dir[64], out[128], err[512];
+    make_dir(dir);
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long batch[] = {1, 16, 256};
+    snprintf(out, sizeof out, "%s/roof.png", dir);
+    assert_int_equal(rl_plot_roofline(out, &m, &h, BF16, batch, 3, 4096, err, sizeof err), 0);
+    assert_true(file_size(dir, "roof.png") > 1000);
+    snprintf(out, sizeof out, "%s/mem.svg", dir);
+    assert_int_equal(rl_plot_memory(out, &m, &h, 16, BF16, 4096, batch, 3, err, sizeof err), 0);
+    assert_true(file_size(dir, "mem.svg") > 1000);
+    check_no_temp_and_clean(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_missing_gnuplot),
+        cmocka_unit_test(test_step_data),      cmocka_unit_test(test_bad_extension),
+        cmocka_unit_test(test_other_figures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,359 @@
+/* test_sweep.c — the sweep grid (ideal and sharded), slice sizes, cost per
+ * token, TTFT, the Pareto frontier and `roofline pareto`. */
+#include "testutil.h"
+
+#include <cjson/cJSON.h>
+
+#include "arch.h"
+#include "memory.h"
+#include "ops.h"
+#include "pareto.h"
+#include "shard.h"
+#include "sweep.h"
+
+static const rl_precision BF16 = {RL_BF16, RL_BF16, RL_BF16};
+
+/* TPU v5e slices: 1 chip, then 2x2, 2x4, 4x4, ... 16x16 (256-chip pod):
+ * Google Cloud TPU v5e doc "v5litepod-1/4/8/16/32/64/128/256". */
+static void test_topologies_tpu(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long v[64];
+    int n = rl_sweep_topologies(&h, 0, v, 64);
+    long long want[] = {1, 4, 8, 16, 32, 64, 128, 256};
+    assert_int_equal(n, 8);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(v[i], want[i]);
+    assert_false(rl_sweep_valid_chips(&h, 2));
+    assert_false(rl_sweep_valid_chips(&h, 12));
+    assert_true(rl_sweep_valid_chips(&h, 512)); /* two pods over DCN */
+    assert_false(rl_sweep_valid_chips(&h, 300));
+}
+
+/* An 8-GPU NVLink node: 1, 2, 4, 8, then whole nodes (16, 24, ...). */
+static void test_topologies_gpu(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long v[64];
+    int n = rl_sweep_topologies(&h, 32, v, 64);
+    long long want[] = {1, 2, 4, 8, 16, 24, 32};
+    assert_int_equal(n, 7);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(v[i], want[i]);
+}
+
+/* The chapter's abstract 30B dense model: 30e9 parameters, 100 kB of KV per
+ * token (seed 000 section 1, case study). */
+static rl_model model_30b(void)
+{
+    char path[64];
+    write_temp(path, ".lua", "return { name = '30b', params = 30e9, kv_bytes_per_token = 100e3 }");
+    rl_model m = load_model(path, NULL, 0);
+    unlink(path);
+    return m;
+}
+
+/* The chapter's 30B case study (seed 000 section 1): int8 weights, 100 kB of
+ * KV per token, S = 8192, 16 v5e at 8.1e11 B/s: B = 4 -> ~2.5 ms (the book
+ * rounds; formula (1) gives 2.568 ms), B = 256 -> ~21 ms (21.05 ms).  Cost:
+ * chip-seconds per token = chips * step / B, USD per 1e6 tokens = that *
+ * 1e6 * price / 3600 at the profile's 1.20 USD per chip-hour.  Tolerance 2%
+ * against the book's rounded figures. */
+static void test_case_study_cost(void **state)
+{
+    (void)state;
+    rl_model m = model_30b();
+    rl_override ho[] = {{"hbm_bw", "8.1e11"}};
+    rl_hw h = load_hw("tpu-v5e", ho, 1);
+    long long chips = 16, batch[] = {4, 256}, ctx = 8192;
+    rl_precision p = {RL_INT8, RL_BF16, RL_BF16};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.infeasible, 0);
+    assert_rel(s.pts[0].step_s, 2.5e-3, 0.03);
+    assert_rel(s.pts[1].step_s, 21e-3, 0.02);
+    assert_rel(s.pts[1].chip_s_per_token, 16 * s.pts[1].step_s / 256, 1e-12);
+    assert_rel(s.pts[1].usd_per_mtok, s.pts[1].chip_s_per_token * 1e6 * 1.20 / 3600, 1e-12);
+    rl_sweep_free(&s);
+}
+
+/* Points whose weights + KV exceed chips x HBM are counted and kept out:
+ * LLaMA-3-70B in bf16 (141.1 GB of weights) cannot fit on 4 or 8 v5e
+ * (64 / 128 GB); on 16 (256 GB) a batch fits iff B <= rl_memory_max_batch. */
+static void test_infeasible_counted(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long chips[] = {4, 8, 16}, batch[] = {1, 16, 32, 64, 128}, ctx = 8192;
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    long long maxb = rl_memory_max_batch(&m, &h, 16, ctx, RL_BF16, RL_BF16);
+    long long fit16 = 0;
+    for (int i = 0; i < 5; i++)
+        fit16 += batch[i] <= maxb;
+    assert_int_equal(s.evaluated, 15);
+    assert_int_equal((long long)s.n, fit16);
+    assert_int_equal(s.infeasible, 15 - fit16);
+    for (size_t i = 0; i < s.n; i++)
+        assert_int_equal(s.pts[i].chips, 16);
+    rl_sweep_free(&s);
+}
+
+static void test_bad_chips(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long chips = 3, batch = 1, ctx = 1024;
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'chips'"));
+    assert_non_null(strstr(err, "not a valid slice"));
+    assert_null(s.pts);
+}
+
+/* Hand example: (1,5) (2,3) (3,4) (4,1) and a duplicate (2,3): the frontier
+ * is points 0, 1 and 3 in x order; (3,4) is dominated by (2,3). */
+static void test_pareto_small(void **state)
+{
+    (void)state;
+    double xy[][2] = {{1, 5}, {2, 3}, {3, 4}, {4, 1}, {2, 3}};
+    size_t idx[5];
+    long n = rl_pareto_front(xy, 5, sizeof xy[0], 0, sizeof(double), idx);
+    assert_int_equal(n, 3);
+    assert_int_equal(idx[0], 0);
+    assert_int_equal(idx[1], 1);
+    assert_int_equal(idx[2], 3);
+    assert_int_equal(rl_pareto_front(xy, 0, sizeof xy[0], 0, sizeof(double), idx), 0);
+}
+
+/* Against the O(n^2) definition on pseudo-random points (with ties on a
+ * coarse grid): every returned point is non-dominated, every non-dominated
+ * point is returned (one per duplicate group). */
+static void test_pareto_brute_force(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    static double xy[N][2];
+    unsigned long long r = 12345;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        xy[i][0] = (double)((r >> 33) % 50);
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        xy[i][1] = (double)((r >> 33) % 50);
+    }
+    size_t idx[N];
+    long n = rl_pareto_front(xy, N, sizeof xy[0], 0, sizeof(double), idx);
+    int expect = 0;
+    for (int i = 0; i < N; i++) {
+        int dominated = 0, dup_before = 0;
+        for (int j = 0; j < N; j++) {
+            if (xy[j][0] <= xy[i][0] && xy[j][1] <= xy[i][1] &&
+                (xy[j][0] < xy[i][0] || xy[j][1] < xy[i][1]))
+                dominated = 1;
+            if (j < i && xy[j][0] == xy[i][0] && xy[j][1] == xy[i][1])
+                dup_before = 1;
+        }
+        int on = 0;
+        for (long k = 0; k < n; k++)
+            on |= idx[k] == (size_t)i;
+        assert_int_equal(on, !dominated && !dup_before);
+        expect += !dominated && !dup_before;
+    }
+    assert_int_equal(n, expect);
+    for (long k = 1; k < n; k++) {
+        assert_true(xy[idx[k]][0] > xy[idx[k - 1]][0]);
+        assert_true(xy[idx[k]][1] < xy[idx[k - 1]][1]);
+    }
+}
+
+/* Frontier of a sweep per precision: int8 weights reach lower latency than
+ * bf16 at B = 1 (half the parameter bytes, seed 000 section 1); restricting
+ * to one precision returns only points of it. */
+static void test_sweep_frontier(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long chips[] = {1, 4, 8}, batch[] = {1, 4, 16, 64, 256}, ctx = 2048;
+    rl_precision prec[] = {BF16, {RL_INT8, RL_BF16, RL_BF16}};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    size_t idx[64];
+    long n = rl_sweep_frontier(&s, &prec[0], idx);
+    assert_true(n > 1);
+    double fastest_bf16 = s.pts[idx[0]].step_s;
+    for (long i = 0; i < n; i++)
+        assert_int_equal(s.pts[idx[i]].prec.weights, RL_BF16);
+    n = rl_sweep_frontier(&s, &prec[1], idx);
+    assert_true(n > 1);
+    assert_true(s.pts[idx[0]].step_s < 0.6 * fastest_bf16);
+    n = rl_sweep_frontier(&s, NULL, idx);
+    assert_int_equal(s.pts[idx[0]].prec.weights, RL_INT8);
+    rl_sweep_free(&s);
+}
+
+/* Ideal mode takes TTFT from the operator list: the prefill of the prompt
+ * on the point's chips is rl_ops_prefill_time (ops.c), exactly.  Abstract
+ * models have no operator list: ttft_s < 0 (null in JSON). */
+static void test_ideal_ttft_from_ops(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long chips = 4, batch = 8, ctx = 2048;
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = 4;
+    assert_rel(s.pts[0].ttft_s, rl_ops_prefill_time(&m, &h, &c, 4096, 0), 1e-12);
+    rl_sweep_free(&s);
+    rl_model a = model_30b();
+    assert_int_equal(rl_sweep_run(&a, &h, &sp, &s, err, sizeof err), 0);
+    assert_true(s.pts[0].ttft_s < 0);
+    rl_sweep_free(&s);
+}
+
+/* Sharded mode: the seed's worked problem 4 (18.4B dense model, int8, 16
+ * TPU v5e, B = 1, S = 128k).  Each generation plan of the sharding module is
+ * a point (evaluated = plans, infeasible = plans that overflow 16 GB per
+ * chip); the fastest point is the module's best-latency plan with the same
+ * step time, and every point's TTFT is the best prefill plan's (seed 000
+ * section 5 problem 4: TP or sequence parallelism for prefill, the KV split
+ * for generation).  Cost = chips / tokens_per_s. */
+static void test_sharded_worked_problem_4(void **state)
+{
+    (void)state;
+    rl_model m = load_model("scaling-book-18b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_precision p = {RL_INT8, RL_INT8, RL_INT8};
+    long long chips = 16, batch = 1, ctx = 128000;
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    static rl_shard_result res[256];
+    int bl, bt;
+    int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 16, 1, 128000, p, 0, res, 256, &bl, &bt);
+    int fit = 0;
+    for (int i = 0; i < n; i++)
+        fit += res[i].fits;
+    assert_int_equal(s.evaluated, n);
+    assert_int_equal((long long)s.n, fit);
+    assert_int_equal(s.infeasible, n - fit);
+    size_t idx[256];
+    assert_true(rl_sweep_frontier(&s, NULL, idx) >= 1);
+    const rl_sweep_point *fast = &s.pts[idx[0]];
+    assert_string_equal(rl_sweep_name(&s, fast->layout), res[bl].name);
+    assert_rel(fast->step_s, res[bl].step_s, 1e-12);
+    assert_true(fast->comm_s > 0);
+    assert_rel(fast->chip_s_per_token, 16 / fast->tokens_per_s, 1e-12);
+    n = rl_shard_compare(&m, &h, RL_PHASE_PREFILL, 16, 1, 128000, p, 0, res, 256, &bl, &bt);
+    assert_true(bl >= 0);
+    assert_string_equal(rl_sweep_name(&s, fast->prefill_layout), res[bl].name);
+    assert_rel(fast->ttft_s, res[bl].step_s, 1e-12);
+    rl_sweep_free(&s);
+}
+
+/* Parse a `roofline pareto --format json` run; check the frontier rows carry
+ * `keys` and run latency ascending, cost descending.  Returns the document. */
+static cJSON *pareto_json(const char *args, const char *const *keys, size_t nkeys)
+{
+    static char out[1 << 17];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "pareto %s --format json", args);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_true(cJSON_GetArraySize(rows) > 1);
+    double last_s = 0, last_c = 1e30;
+    for (const cJSON *r = rows->child; r; r = r->next) {
+        for (size_t k = 0; k < nkeys; k++)
+            if (!cJSON_GetObjectItem(r, keys[k]))
+                fail_msg("frontier row lacks '%s'", keys[k]);
+        double st = cJSON_GetObjectItem(r, "step_s")->valuedouble;
+        double c = cJSON_GetObjectItem(r, "chip_s_per_token")->valuedouble;
+        assert_true(st > last_s && c < last_c);
+        last_s = st;
+        last_c = c;
+    }
+    return j;
+}
+
+/* `roofline pareto` JSON.  --ideal: the grid of the issue's example (4 slice
+ * sizes x 12 default batches x 1 precision = 48 points, infeasible +
+ * feasible = 48).  Default (shard plans): more points than the grid (one per
+ * plan), rows with comm_s and prefill_layout.  A chip count that is no slice
+ * of the chip exits 2, and so does a figure of a sweep where nothing fits. */
+static void test_cli_pareto(void **state)
+{
+    (void)state;
+    static const char *keys[] = {"chips", "layout", "batch", "weights", "kv", "step_s",
+                                 "ttft_s", "chip_s_per_token", "usd_per_mtok", "prefill_layout",
+                                 "comm_s"};
+    cJSON *j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --ideal", keys, 9);
+    assert_int_equal(cJSON_GetObjectItem(j, "evaluated")->valuedouble, 48);
+    assert_int_equal(cJSON_GetObjectItem(j, "infeasible")->valuedouble +
+                         cJSON_GetObjectItem(j, "feasible")->valuedouble, 48);
+    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "ignored");
+    cJSON_Delete(j);
+    j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32", keys, 11);
+    assert_true(cJSON_GetObjectItem(j, "evaluated")->valuedouble > 48);
+    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "included");
+    cJSON_Delete(j);
+    static char out[1 << 12];
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 3", out, sizeof out), 2);
+    /* 141 GB of bf16 weights fit on neither 4 nor 8 v5e: nothing to draw, exit 2 */
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 4,8 --plot /tmp/rl_none.png",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "fits in HBM"));
+    assert_int_equal(access("/tmp/rl_none.png", F_OK), -1);
+    assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --chips 4,8 --context 8", out,
+                             sizeof out), 2);
+}
+
+/* A wrong expectation must fail (proves the harness can fail). */
+static void wrong_frontier_size(void **state)
+{
+    (void)state;
+    double xy[][2] = {{1, 5}, {2, 3}};
+    size_t idx[2];
+    assert_int_equal(rl_pareto_front(xy, 2, sizeof xy[0], 0, sizeof(double), idx), 1);
+}
+
+static void test_harness_can_fail(void **state)
+{
+    (void)state;
+    const struct CMUnitTest bad[] = {cmocka_unit_test(wrong_frontier_size)};
+    assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_topologies_tpu),     cmocka_unit_test(test_topologies_gpu),
+        cmocka_unit_test(test_case_study_cost),    cmocka_unit_test(test_infeasible_counted),
+        cmocka_unit_test(test_bad_chips),          cmocka_unit_test(test_pareto_small),
+        cmocka_unit_test(test_pareto_brute_force), cmocka_unit_test(test_sweep_frontier),
+        cmocka_unit_test(test_ideal_ttft_from_ops),
+        cmocka_unit_test(test_sharded_worked_problem_4), cmocka_unit_test(test_cli_pareto),
+        cmocka_unit_test(test_harness_can_fail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
