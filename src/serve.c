@@ -20,6 +20,7 @@
 #include "memory.h"
 #include "ops.h"
 #include "shard.h"
+#include "plot.h"
 #include "report.h"
 
 /* ---- step cost: operator list + TP collectives ------------------------- */
@@ -1048,21 +1049,17 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
     return o;
 }
 
-/* Write the text of an open_memstream to dir/name atomically. */
-static int flush_file(FILE *f, char **text, size_t *len, const char *dir, const char *name,
-                      char *err, size_t errlen)
+/* Render one figure through plot.c: DIR/NAME.svg from `data` and the
+ * template plots/NAME.gp.  Returns 0, RL_PLOT_NO_GNUPLOT or -1. */
+static int figure(const char *dir, const char *name, const char *title, const char *data, char *err,
+                  size_t errlen)
 {
-    if (fclose(f) != 0 || !*text) {
-        snprintf(err, errlen, "%s/%s: out of memory", dir, name);
-        free(*text);
-        return -1;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = rl_write_atomic(path, *text, *len, err, errlen);
-    free(*text);
-    *text = NULL;
-    return rc;
+    char out[1024], vars[600];
+    snprintf(out, sizeof out, "%s/%s.svg", dir, name);
+    snprintf(vars, sizeof vars, "plottitle = '%s'", title);
+    char tmpl[64];
+    snprintf(tmpl, sizeof tmpl, "%s.gp", name);
+    return rl_plot_render(tmpl, out, vars, data, err, errlen);
 }
 
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
@@ -1071,6 +1068,10 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
     *plotted = 0;
     if (!r->ttft_s) {
         snprintf(err, errlen, "plots: per-request latencies were not kept");
+        return -1;
+    }
+    if (strchr(title, '\'')) {
+        snprintf(err, errlen, "plots: title must not contain quotes");
         return -1;
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -1089,7 +1090,7 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
         m[1]++;
     const char *names[3] = {"TTFT", "TPOT", "end-to-end"};
     for (int k = 0; k < 3; k++) {
-        fprintf(f, "# %s: latency_s cdf\n", names[k]);
+        fprintf(f, "# %s: latency_s fraction_of_requests\n", names[k]);
         long long pts = m[k] < 500 ? m[k] : 500;
         for (long long j = 1; j <= pts; j++) {
             long long idx = (long long)ceil((double)j / (double)pts * (double)m[k]) - 1;
@@ -1097,53 +1098,27 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
         }
         fprintf(f, "\n\n");
     }
-    if (flush_file(f, &text, &len, dir, "latency_cdf.dat", err, errlen) != 0)
+    if (fclose(f) != 0 || !text)
+        return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
+    char t1[512];
+    snprintf(t1, sizeof t1, "Latency CDF: %s", title);
+    int rc = figure(dir, "latency_cdf", t1, text, err, errlen);
+    free(text);
+    if (rc < 0)
         return -1;
+    text = NULL;
     if (!(f = open_memstream(&text, &len)))
         return snprintf(err, errlen, "plots: out of memory"), -1;
-    fprintf(f, "# t_s kv_occupancy_fraction\n");
+    fprintf(f, "# t_s kv_fraction\n");
     for (int i = 0; i < r->nkv; i++)
         fprintf(f, "%.9g %.6g\n", r->kv_t[i], r->kv_frac[i]);
-    if (flush_file(f, &text, &len, dir, "kv_occupancy.dat", err, errlen) != 0)
+    if (fclose(f) != 0 || !text)
+        return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
+    snprintf(t1, sizeof t1, "KV cache occupancy: %s", title);
+    int rc2 = figure(dir, "kv_occupancy", t1, text, err, errlen);
+    free(text);
+    if (rc2 < 0)
         return -1;
-    if (!(f = open_memstream(&text, &len)))
-        return snprintf(err, errlen, "plots: out of memory"), -1;
-    fprintf(f,
-            "# roofline simulate: %s\n"
-            "set terminal svg size 800,500 dynamic\n"
-            "set grid\nset key bottom right\n"
-            "set output 'latency_cdf.svg.tmp'\n"
-            "set title 'Latency CDF: %s'\nset xlabel 'seconds'\nset ylabel 'fraction of requests'\n"
-            "set logscale x\n"
-            "plot 'latency_cdf.dat' index 0 with lines lw 2 title 'TTFT', \\\n"
-            "     '' index 1 with lines lw 2 title 'TPOT', \\\n"
-            "     '' index 2 with lines lw 2 title 'end-to-end'\n"
-            "unset logscale x\n"
-            "set output 'kv_occupancy.svg.tmp'\n"
-            "set title 'KV cache occupancy (all decode replicas): %s'\nset xlabel 'time (s)'\n"
-            "set ylabel 'fraction of KV pages in use'\nset yrange [0:1.05]\n"
-            "plot 'kv_occupancy.dat' with lines lw 2 title 'KV occupancy'\n",
-            title, title, title);
-    if (flush_file(f, &text, &len, dir, "simulate.gp", err, errlen) != 0)
-        return -1;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-        return 0;
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot simulate.gp 2>/dev/null", dir);
-    if (strchr(dir, '\'') || system(cmd) != 0) {
-        snprintf(err, errlen, "%s/simulate.gp: gnuplot failed", dir);
-        return -1;
-    }
-    const char *svg[2] = {"latency_cdf.svg", "kv_occupancy.svg"};
-    for (int k = 0; k < 2; k++) {
-        char from[1120], to[1100];
-        snprintf(to, sizeof to, "%s/%s", dir, svg[k]);
-        snprintf(from, sizeof from, "%s.tmp", to);
-        if (rename(from, to) != 0) {
-            snprintf(err, errlen, "%s: %s", to, strerror(errno));
-            return -1;
-        }
-    }
-    *plotted = 1;
+    *plotted = rc == 0 && rc2 == 0;
     return 0;
 }

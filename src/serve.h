@@ -11,7 +11,7 @@
  * and gnuplot output.
  *
  * Uses workload (requests), ops (the operator list's mixed step), shard (TP
- * collectives), spec, step, arch, memory, report (atomic writes).  Every
+ * collectives), plot (gnuplot figures), spec, step, arch, memory.  Every
  * step's time comes from an rl_step_cost (a function pointer + ctx): the
  * operator list here, or any other model (calibrated, for instance).  SI
  * units: seconds, bytes, tokens.
@@ -195,12 +195,12 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
  * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
 cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips);
 
-/* Write gnuplot figures of a result kept with keep_requests into directory
- * `dir` (created if missing): latency_cdf.dat (TTFT, TPOT, E2E quantiles,
- * <= 500 points each, gnuplot index 0..2), kv_occupancy.dat, simulate.gp,
- * and, when gnuplot is on PATH, latency_cdf.svg and kv_occupancy.svg.
- * Every file is written atomically.  Returns 0, or -1 with err set; sets
- * *plotted to 1 when gnuplot ran. */
+/* Figures of a result kept with keep_requests, into directory `dir`
+ * (created if missing) through plot.c (rl_plot_render, templates
+ * plots/latency_cdf.gp and plots/kv_occupancy.gp): latency_cdf.svg (TTFT,
+ * TPOT, end-to-end quantiles, <= 500 points each) and kv_occupancy.svg, each
+ * with its .dat and .gp.  Returns 0 (*plotted 0 when gnuplot is missing:
+ * data and scripts kept), or -1 with err set. */
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
                          char *err, size_t errlen);
 
