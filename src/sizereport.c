@@ -349,6 +349,17 @@ static void write_report(doc *d, const rl_size_report_data *x)
                 "listed below; relax the targets, allow larger replicas (--max-chips) or add hardware.");
     } else if (r->priced || in->nhw == 1) {
         recommend(d, x, &r->c[0]);
+        for (int h = 0; h < in->nhw; h++)
+            for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
+                if (r->c[i].hw == h) {
+                    char label[128];
+                    rl_size_label(in, &r->c[i], label, sizeof label);
+                    item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation).",
+                         in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
+                         r->c[i].cost_per_hour / r->c[0].cost_per_hour);
+                    break;
+                }
+        end_list(d);
     } else {
         para(d, "The hardware profiles carry no prices, so chips of different hardware cannot be "
                 "compared: the cheapest configuration of each is given. Choose with your prices.");
