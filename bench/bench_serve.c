@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "serve.h"
 #include "arch.h"
+#include "serve.h"
+
+#ifndef RL_COMMIT
+#define RL_COMMIT "unknown"
+#endif
 
 static double now_s(void)
 {
@@ -71,9 +75,9 @@ int main(void)
     time_t now = time(NULL);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    printf("# bench_serve %s: llama3-70b on 8 x h100-sxm per replica, 32 replicas, %lld requests,\n"
+    printf("# bench_serve commit %s %s: llama3-70b on 8 x h100-sxm per replica, 32 replicas, %lld requests,\n"
            "# qps %.0f, lognormal prompt 1000 / output 200; workload generation %.3f s (untimed below)\n",
-           stamp, n, w.qps, tgen);
+           RL_COMMIT, stamp, n, w.qps, tgen);
     printf("%-11s %-12s %12s %12s %14s %10s\n", "cost", "policy", "median_s", "spread_s",
            "requests_per_s", "steps");
     int rc = 0;
