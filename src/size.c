@@ -226,6 +226,22 @@ static int precisions(const rl_hw *h, rl_precision *out)
 
 #define MAX_SIMULATED 24 /* per hardware: the cheapest analytic plans get simulated */
 
+void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output)
+{
+    if (!in->trace) {
+        *prompt = rl_dist_mean(&in->w.prompt);
+        *output = rl_dist_mean(&in->w.output);
+        return;
+    }
+    double P = 0, G = 0;
+    for (long long i = 0; i < in->ntrace; i++) {
+        P += in->trace[i].prompt;
+        G += in->trace[i].output;
+    }
+    *prompt = P / (double)in->ntrace;
+    *output = G / (double)in->ntrace;
+}
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -234,16 +250,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         snprintf(err, errlen, "size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
         return -1;
     }
-    double P = in->trace ? 0 : rl_dist_mean(&in->w.prompt), G = in->trace ? 0 : rl_dist_mean(&in->w.output);
-    double qps = in->w.qps;
-    if (in->trace) {
-        for (long long i = 0; i < in->ntrace; i++) {
-            P += in->trace[i].prompt;
-            G += in->trace[i].output;
-        }
-        P /= (double)in->ntrace;
-        G /= (double)in->ntrace;
-    }
+    double P, G, qps = in->w.qps;
+    rl_size_mean_lengths(in, &P, &G);
     static const int caps[] = {16, 32, 64, 128, 256};
     static const struct {
         rl_policy p;

@@ -60,6 +60,10 @@ typedef struct {
     double search_s;      /* wall time of the search */
 } rl_size_result;
 
+/* Mean prompt and output lengths (tokens) of the input's workload: the
+ * distributions' means, or the trace's averages. */
+void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output);
+
 /* Search.  Returns 0 (out->nmeet may be 0: nothing meets the targets within
  * the search space), or -1 with err set for bad input.  Free with
  * rl_size_result_free. */

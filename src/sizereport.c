@@ -478,10 +478,11 @@ static void write_report(doc *d, const rl_size_report_data *x)
             row(d, 0, 2, v);
         }
         table_end(d);
+        double P, G;
+        rl_size_mean_lengths(in, &P, &G);
         para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
-                "output length.",
-             b->kv_capacity_tokens,
-             b->kv_capacity_tokens / (rl_dist_mean(&in->w.prompt) + rl_dist_mean(&in->w.output)));
+                "output length (%.0f + %.0f tokens).",
+             b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
     }
 
     if (x->sens && r->nmeet > 0) {
