@@ -562,10 +562,12 @@ static void start_step(sim *S, int ri, double now)
         if (r->nactive == 0) {
             r->static_b = 0;
             int maxp = 0;
+            double outputs = 0; /* the batch's decode growth, reserved up front */
             while (r->wait.head >= 0 && r->npf < c->max_seqs) {
                 int i = r->wait.head;
-                if (r->npf > 0 && !kv_fits(S, r, S->s[i].need + S->req[i].output, 1))
+                if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
                     break;
+                outputs += S->req[i].output;
                 int p = take_prefill(S, r, 0, 1, &tok, &ctxw);
                 if (p == 0)
                     break;
