@@ -687,19 +687,37 @@ static void end_step(sim *S, int ri, double now)
     r->npf = 0;
 }
 
+/* The KV timeline (all decode replicas together) at a fixed interval; when
+ * it fills, every other point is dropped and the interval doubles, so the
+ * whole run is covered with kv_samples..2 kv_samples points. */
 static void sample_kv(sim *S, double now)
 {
-    while (S->dt_sample > 0 && now >= S->next_sample && S->nkv < S->kvcap) {
+    while (S->dt_sample > 0 && now >= S->next_sample) {
+        if (S->nkv == S->kvcap) {
+            for (int i = 0; i < S->kvcap / 2; i++) {
+                S->kv_t[i] = S->kv_t[2 * i];
+                S->kv_f[i] = S->kv_f[2 * i];
+            }
+            S->nkv = S->kvcap / 2;
+            S->dt_sample *= 2;
+            S->next_sample = S->kv_t[S->nkv - 1] + S->dt_sample;
+            continue;
+        }
         double pages = 0;
         for (int j = S->nprefill; j < S->nr; j++)
             pages += kv_pages(S, &S->r[j], 0, 0);
-        double f = pages / (S->cap_pages * (S->nr - S->nprefill));
         S->kv_t[S->nkv] = S->next_sample;
-        S->kv_f[S->nkv++] = f;
-        if (f > S->kv_peak)
-            S->kv_peak = f;
+        S->kv_f[S->nkv++] = pages / (S->cap_pages * (S->nr - S->nprefill));
         S->next_sample += S->dt_sample;
     }
+}
+
+/* Peak occupancy of one replica's KV pages, checked at each of its steps. */
+static void peak_kv(sim *S, const replica *r)
+{
+    double f = kv_pages(S, r, 0, 0) / S->cap_pages;
+    if (f > S->kv_peak)
+        S->kv_peak = f;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -921,6 +939,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         if (e.kind == 0) {
             end_step(&S, e.id, now);
             start_step(&S, e.id, now);
+            if (!S.r[e.id].is_prefill)
+                peak_kv(&S, &S.r[e.id]);
         } else {
             int ri = route(&S, S.nprefill, c->replicas, 1);
             S.s[e.id].state = S_WAIT;

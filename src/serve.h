@@ -161,7 +161,7 @@ typedef struct {
     long long preemptions;
     double prefix_hit_rate;   /* requests with a prefix whose KV was cached (HBM or host) */
     double prefill_tokens_saved, prefill_tokens_done;
-    double kv_peak_frac;
+    double kv_peak_frac;      /* highest KV page occupancy of any decode replica (at step starts) */
     double spec_tokens_per_step; /* expected tokens per verify step; 1 without speculation */
     int nkv;
     double *kv_t, *kv_frac;   /* KV occupancy timeline (all replicas), nkv points */

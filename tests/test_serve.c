@@ -266,6 +266,16 @@ static void test_preemption(void **state)
     c.preempt = RL_PREEMPT_SWAP;
     rl_serve_result swp = run(f, r, n, &c);
     assert_true(swp.preemptions > 0);
+    /* static batching reserves each batch's outputs: never over capacity, never preempts */
+    c.policy = RL_POLICY_STATIC;
+    c.kv_samples = 2000;
+    rl_serve_result st = run(f, r, n, &c);
+    assert_int_equal(st.preemptions, 0);
+    assert_true(st.kv_peak_frac <= 1.0 && st.kv_peak_frac > 0.5);
+    /* the timeline spans the run although every request arrived at once */
+    assert_true(st.nkv >= 2000 && st.nkv <= 4000);
+    assert_true(st.kv_t[st.nkv - 1] >= 0.5 * st.duration_s);
+    rl_serve_result_free(&st);
     rl_serve_result_free(&rec);
     rl_serve_result_free(&swp);
     free(r);
