@@ -744,7 +744,8 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
 }
 
 /* Engine options into c for replicas of `chips` chips of h running m. */
-static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c)
+static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
+                        const char **draft_model)
 {
     *c = rl_serve_config_default();
     double v[3] = {0}, reserve = 0.1, x;
@@ -791,14 +792,36 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
         return -1;
     c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
     c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
-    v[0] = v[1] = 0;
-    v[2] = 0.05;
-    int ns = sv_tuple(o, SV_SPEC, "--spec", v, 2, 3);
-    if (ns < 0)
-        return -1;
-    c->spec_alpha = v[0];
-    c->spec_gamma = (int)v[1];
-    c->spec_draft_frac = v[2];
+    c->spec_draft_frac = 0.05;
+    *draft_model = NULL;
+    if (o->sv[SV_SPEC]) {
+        /* ALPHA:GAMMA[:DRAFT], DRAFT a fraction of a target step or a model spec */
+        char buf[512], *end;
+        snprintf(buf, sizeof buf, "%s", o->sv[SV_SPEC]);
+        char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
+        if (d)
+            *d++ = 0;
+        if (g)
+            *g++ = 0;
+        c->spec_alpha = strtod(buf, &end);
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        double gamma = ok ? strtod(g, &end) : 0;
+        ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
+        if (ok && d) {
+            double frac = strtod(d, &end);
+            if (*end == 0 && end != d)
+                ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
+            else
+                *draft_model = o->sv[SV_SPEC] + (d - buf);
+        }
+        if (!ok) {
+            fprintf(stderr, "roofline: --spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA "
+                            "< 1, GAMMA in 1..64, DRAFT a fraction in [0, 1] or a model\n",
+                    o->sv[SV_SPEC]);
+            return -1;
+        }
+        c->spec_gamma = (int)gamma;
+    }
     c->keep_requests = o->plot != NULL;
     return 0;
 }
@@ -821,14 +844,30 @@ static int cmd_simulate(cli_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    if (serve_workload(o, 20000, m.max_context, &w, &req, &n) != 0 || serve_config(o, &m, &h, &c) != 0) {
+    const char *draft_name;
+    static rl_model draft;
+    rl_ops_cost dc = {0};
+    rl_step_cost dcost = {rl_serve_ops_time, &dc};
+    if (serve_workload(o, 20000, m.max_context, &w, &req, &n) != 0 ||
+        serve_config(o, &m, &h, &c, &draft_name) != 0) {
         free(req);
         return RL_EXIT_INPUT;
+    }
+    if (draft_name) {
+        /* the draft model runs on the same chips, its own op list per draft step */
+        if (rl_model_load(draft_name, NULL, 0, &draft, err, sizeof err) != 0 ||
+            rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
+            free(req);
+            return RL_EXIT_INPUT;
+        }
+        c.spec_draft = &dcost;
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, &m, &h, o->chips, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
+        rl_ops_cost_free(&dc);
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -836,6 +875,7 @@ static int cmd_simulate(cli_opts *o)
     rl_serve_result r;
     int rc = rl_serve_run(req, n, &c, &cost, &cost, &r, err, sizeof err);
     rl_ops_cost_free(&oc);
+    rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
@@ -1250,7 +1290,8 @@ static const command COMMANDS[] = {
      "  --prefill-replicas P (disagg)  --route round-robin|least-outstanding\n"
      "  --max-seqs B --max-tokens T (chunked: the per-step budget, default 512) --page 16\n"
      "  --preempt recompute|swap  --prefix-cache HBM_GB[:HOST_GB] --prefixes N:LEN\n"
-     "  --spec ALPHA:GAMMA[:DRAFT_FRAC]  --burst CV (gamma arrivals)  --requests N --seed S\n"
+     "  --spec ALPHA:GAMMA[:DRAFT] (DRAFT: fraction of a target step, default 0.05, or a draft\n"
+     "  model spec costed on its op list)  --burst CV (gamma arrivals)  --requests N --seed S\n"
      "  --ttft-p99 S --tpot-p99 S (SLOs for goodput)  --hbm-reserve F (default 0.1)\n"
      "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"

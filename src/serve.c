@@ -626,7 +626,8 @@ static void start_step(sim *S, int ri, double now)
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
         double vt = B * c->spec_gamma;
         t = cost->time(cost->ctx, tok + vt, (ctxw + vt * Sctx) / (tok + vt), B, Sctx) +
-            c->spec_gamma * c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx);
+            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, 0, 0, B, Sctx)
+                                           : c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx));
     } else {
         t = cost->time(cost->ctx, tok, tok > 0 ? ctxw / tok : 0, B, Sctx);
     }

@@ -121,6 +121,8 @@ typedef struct {
     int spec_gamma;         /* draft tokens per verify step */
     double spec_alpha;      /* acceptance rate in [0, 1) */
     double spec_draft_frac; /* one draft step's time / one target decode step's time */
+    const rl_step_cost *spec_draft; /* a draft model's step cost (decode at the batch and
+                                       context) instead of spec_draft_frac; NULL: none */
     /* SLOs for goodput (seconds; 0 = none) */
     double slo_ttft, slo_tpot;
     int kv_samples;         /* points in the KV occupancy timeline (0: none) */

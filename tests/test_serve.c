@@ -208,6 +208,13 @@ static void test_tokens_freed_per_step_and_little(void **state)
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
+/* A draft model's step: 1 ms, whatever the batch. */
+static double draft_1ms(void *ctx, double T, double c, double B, double S)
+{
+    (void)ctx, (void)T, (void)c, (void)B, (void)S;
+    return 1e-3;
+}
+
 static void test_speculative(void **state)
 {
     fixture *f = *state;
@@ -220,6 +227,14 @@ static void test_speculative(void **state)
     c.spec_gamma = 4;
     rl_serve_result out = run(f, r, 1, &c);
     assert_int_equal(out.decode_steps, (long long)ceil(100 / 3.3616));
+    /* spec_draft_frac is 0 here (free draft, multi-token heads); a draft model costing
+     * 1 ms a step makes each verify step g * 1 ms = 4 ms longer (same steps: 1e-9) */
+    rl_step_cost draft = {draft_1ms, NULL};
+    c.spec_draft = &draft;
+    rl_serve_result d = run(f, r, 1, &c);
+    assert_int_equal(d.decode_steps, out.decode_steps);
+    assert_rel(d.mean_decode_step_s, out.mean_decode_step_s + 4e-3, 1e-9);
+    rl_serve_result_free(&d);
     rl_serve_result_free(&out);
     free(r);
 }
