@@ -130,7 +130,10 @@ typedef struct {
 } rl_serve_config;
 
 /* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,
- * max_tokens 8192, 16-token pages, recompute, 200 timeline samples. */
+ * max_tokens 8192, 16-token pages, recompute, 200 timeline samples; no
+ * speculation (gamma 0; a draft step is free unless spec_draft_frac or
+ * spec_draft is set), no prefix cache, no SLOs.  The KV, host, network and
+ * capacity fields must be filled by the caller. */
 rl_serve_config rl_serve_config_default(void);
 
 /* KV tokens one replica of `chips` chips holds after the weights:
