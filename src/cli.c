@@ -38,8 +38,11 @@ enum {
     O_PREC = 1 << 5, /* --weights --kv --compute */
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
-    O_FORMAT = 1 << 8, /* --format --output */
-    O_SERVE = 1 << 16,  /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR) */
+    O_OUTPUT = 1 << 8, /* --output */
+    O_FMT = 1 << 16,   /* --format */
+    O_FORMAT = O_FMT | O_OUTPUT,
+    O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
+                          --output DIST) */
     O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
     O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
@@ -244,7 +247,8 @@ static int option_flag(int c)
     case 'w': case 'k': case 'C': return O_PREC;
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
-    case 'f': case 'o': return O_FORMAT;
+    case 'f': return O_FMT;
+    case 'o': return O_OUTPUT | O_SERVE; /* simulate/size: the output-length DIST */
     case 'N': case 'R': return O_IMPORT;
     case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
     case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
@@ -283,10 +287,11 @@ static void print_usage(const command *c, FILE *f)
                    " the context)\n");
     if (c->accepts & O_OUTDIR)
         fprintf(f, "  --out DIR                          where roofline.plot writes (default out)\n");
-    if (c->accepts & O_FORMAT)
+    if (c->accepts & O_FMT)
         fprintf(f, "  --format table|csv|json            output format (default table; JSON and"
-                   " CSV in SI units)\n"
-                   "  --output FILE                      write there (atomically) instead of stdout\n");
+                   " CSV in SI units)\n");
+    if (c->accepts & O_OUTPUT)
+        fprintf(f, "  --output FILE                      write there (atomically) instead of stdout\n");
     if (c->accepts & O_OPS)
         fprintf(f, "  --act D                            activation dtype (default bf16)\n"
                    "  --attn fused|materialized          FlashAttention (default) or scores in HBM\n"
@@ -294,7 +299,9 @@ static void print_usage(const command *c, FILE *f)
                    " causal T(T+1)/2 + TP\n"
                    "  --mfu F                            compute at F * peak (e.g. 0.4); default"
                    " ideal peak\n");
-    fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua files.\n");
+    if (c->accepts & O_MODEL)
+        fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua "
+                   "files.\n");
 }
 
 /* Parse argv for command c.  Returns 0, 1 for --help (printed), or -1. */
@@ -425,8 +432,9 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'u': {
             char *end;
             o->mfu = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->mfu > 0 && o->mfu <= 1)) {
-                fprintf(stderr, "roofline: --mfu '%s': expected a fraction in (0, 1]\n", optarg);
+            if (end == optarg || *end || !(o->mfu >= RL_MFU_MIN && o->mfu <= 1)) {
+                fprintf(stderr, "roofline: --mfu '%s': expected a fraction in [%g, 1]\n", optarg,
+                        RL_MFU_MIN);
                 return -1;
             }
             break;
@@ -623,6 +631,10 @@ static int cmd_run(cli_opts *o)
     if (need(o, "run", "a scenario file", o->nargs >= 1) != 0)
         return RL_EXIT_INPUT;
     char err[4096];
+    for (int i = 1; i < o->nargs; i++)
+        if (strcmp(o->args[i], "--out") == 0)
+            fprintf(stderr, "roofline run: note: '--out' after the script goes to the script "
+                            "(in arg); give it before: roofline run --out DIR SCRIPT.lua\n");
     rl_lua_set_outdir(o->outdir ? o->outdir : "out");
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, err, sizeof err) != 0) {
         fflush(stdout);
@@ -1171,6 +1183,12 @@ static int cmd_pareto(cli_opts *o)
         need(o, "pareto", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    char err[ERRLEN];
+    if ((o->prompt > 0 && rl_model_check_context(&m, o->prompt, err, sizeof err) != 0) ||
+        (o->plot && rl_plot_check_path(o->plot, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline pareto: %s%s\n", o->prompt > 0 && !o->plot ? "--prompt " : "", err);
+        return RL_EXIT_INPUT;
+    }
     if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
         for (long long b = 1; b <= 2048; b *= 2)
             o->batch[o->nbatch++] = b;
@@ -1181,7 +1199,6 @@ static int cmd_pareto(cli_opts *o)
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
     rl_sweep s;
-    char err[ERRLEN];
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline pareto: %s\n", err);
         return RL_EXIT_INPUT;
@@ -1268,12 +1285,12 @@ static const command COMMANDS[] = {
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
-    {"import-hf", cmd_import_hf, O_IMPORT | O_FORMAT,
+    {"import-hf", cmd_import_hf, O_IMPORT | O_OUTPUT,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
      "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "roofline import-hf config.json > model/NAME.lua: roofline import-hf config.json > model/NAME.lua.\n"
-     "The spec is validated before it is printed; an unknown model_type or a missing key is an\n"
-     "error (exit 2) naming the file and key.  --format is ignored (the output is Lua).",
+     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
+     "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
@@ -1281,7 +1298,7 @@ static const command COMMANDS[] = {
      "its arguments are in the global table `arg` (arg[0] is the script); roofline.plot writes\n"
      "into --out DIR (default out).",
      "[--out DIR] SCRIPT.lua [ARGS...]"},
-    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_SERVE,
+    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FMT | O_SERVE,
      "Discrete-event serving simulation: TTFT/TPOT/end-to-end percentiles, throughput, goodput,\n"
      "KV occupancy under a batching policy (seed 000 section 4).  --chips N is per replica.\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
@@ -1296,7 +1313,7 @@ static const command COMMANDS[] = {
      "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [options]"},
-    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_SET | O_FORMAT | O_SERVE,
+    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_SET | O_FMT | O_SERVE,
      "Deployment sizing: the cheapest configuration (hardware, precision, chips per replica,\n"
      "policy, batch cap, chunk budget, replicas, prefill:decode split) meeting TTFT and TPOT\n"
      "p99 targets at a load; analytic pruning, then simulation.  Cost from price_per_chip_hour\n"

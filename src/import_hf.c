@@ -375,9 +375,21 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         return NULL;
     }
     text[len] = '\0';
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    /* the whole file must be one JSON value: trailing garbage is an error */
+    const char *end = NULL, *at = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (root && end) {
+        while (end < text + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+            end++;
+        if (end < text + len) {
+            cJSON_Delete(root);
+            root = NULL;
+            at = end;
+        }
+    }
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
+        if (!at)
+            at = cJSON_GetErrorPtr();
         snprintf(err, errlen, "%s: not valid JSON (near byte %ld)", path,
                  at && at >= text && at <= text + len ? (long)(at - text) : -1L);
         free(text);

@@ -50,8 +50,8 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (m->max_context > 0 && longest > m->max_context)
         FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
              m->max_context, m->origin);
-    if (!(c->mfu >= 0 && c->mfu <= 1))
-        FAIL("mfu: must be in (0, 1] (or 0 for the ideal peak), got %g", c->mfu);
+    if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
+        FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     return rl_step_check(m, h, c->chips, 1, c->prec, err, errlen);
 }
 

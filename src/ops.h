@@ -52,6 +52,9 @@
 #include "spec.h"
 #include "step.h"
 
+/* The smallest assumed MFU accepted: below 1% a "roofline" is meaningless. */
+#define RL_MFU_MIN 0.01
+
 typedef enum { RL_OP_WEIGHT, RL_OP_ATTENTION, RL_OP_ELEMENTWISE } rl_op_kind;
 
 /* One operator: per-instance values (one layer), `layers` instances a step. */

@@ -101,19 +101,29 @@ static int run_gnuplot(const char *script, const char *tmp)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+int rl_plot_check_path(const char *out, char *err, size_t errlen)
+{
+    const char *base = strrchr(out, '/');
+    base = base ? base + 1 : out;
+    if (!terminal_for(out) || strlen(base) <= 4) {
+        snprintf(err, errlen, "%s: figure name must be NAME.png or NAME.svg", out);
+        return -1;
+    }
+    if (strchr(out, '\'') || strchr(out, '\n') || strlen(out) > PATHLEN - 32) {
+        snprintf(err, errlen, "%s: figure path must be shorter than %d bytes, without quotes or "
+                              "newlines",
+                 out, PATHLEN - 32);
+        return -1;
+    }
+    return 0;
+}
+
 int rl_plot_render(const char *tmpl, const char *out, const char *vars, const char *data, char *err,
                    size_t errlen)
 {
+    if (rl_plot_check_path(out, err, errlen) != 0)
+        return -1;
     const char *term = terminal_for(out);
-    if (!term) {
-        snprintf(err, errlen, "%s: figure name must end in .png or .svg", out);
-        return -1;
-    }
-    if (strchr(out, '\'') || strlen(out) > PATHLEN - 32) {
-        snprintf(err, errlen, "%s: figure path must be shorter than %d bytes, without quotes", out,
-                 PATHLEN - 32);
-        return -1;
-    }
     char stem[PATHLEN - 32], dat[PATHLEN], gp[PATHLEN], tpath[PATHLEN], tmp[PATHLEN];
     snprintf(stem, sizeof stem, "%.*s", (int)(strrchr(out, '.') - out), out); /* fits: checked above */
     snprintf(dat, sizeof dat, "%s.dat", stem);
@@ -206,14 +216,23 @@ static int open_pair(text *vars, text *data, const char *out, char *err, size_t 
 }
 
 /* gnuplot single-quoted string: ' doubled. */
+/* Write user text with every control character (newline included) made a
+ * space: a newline inside a gnuplot string or comment would end it and let
+ * the rest run as gnuplot commands (`!cmd` runs a shell). */
+static void put_clean(FILE *f, const char *s, int quoted)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (quoted && c == '\'')
+            fputc('\'', f);
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+    }
+}
+
 static void put_quoted(FILE *f, const char *s)
 {
     fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
+    put_clean(f, s, 1);
     fputc('\'', f);
 }
 
@@ -235,8 +254,11 @@ int rl_plot_pareto(const char *out, const char *title, const rl_plot_series *s, 
                    char *err, size_t errlen)
 {
     text v, d;
-    if (ns < 1) {
-        snprintf(err, errlen, "%s: a frontier figure needs at least one series", out);
+    size_t npts = 0;
+    for (int i = 0; i < ns; i++)
+        npts += s[i].n;
+    if (ns < 1 || npts == 0) {
+        snprintf(err, errlen, "%s: a frontier figure needs at least one series with points", out);
         return -1;
     }
     if (open_pair(&v, &d, out, err, errlen) != 0)
@@ -251,7 +273,9 @@ int rl_plot_pareto(const char *out, const char *title, const rl_plot_series *s, 
         fprintf(v.f, "titles[%d] = ", i + 1);
         put_quoted(v.f, s[i].title);
         fputc('\n', v.f);
-        fprintf(d.f, "%s# series %d: %s\n", i ? "\n\n" : "", i + 1, s[i].title);
+        fprintf(d.f, "%s# series %d: ", i ? "\n\n" : "", i + 1);
+        put_clean(d.f, s[i].title, 0);
+        fputc('\n', d.f);
         for (size_t j = 0; j < s[i].n; j++) {
             const rl_sweep_point *p = &s[i].pts[j];
             fprintf(d.f, "%.6g %.6g \"%lld:%lld\"\n", p->step_s * 1e3,

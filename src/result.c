@@ -85,6 +85,7 @@ static void add_row(cJSON *rows, const rl_step *s)
     cJSON_AddNumberToObject(r, "total_bytes", s->mem.total_bytes);
     cJSON_AddBoolToObject(r, "fits", s->mem.fits);
     cJSON_AddStringToObject(r, "bound", rl_bound_name(s->bound));
+    cJSON_AddStringToObject(r, "mlp_bound", rl_bound_name(s->mlp_bound));
     cJSON_AddItemToArray(rows, r);
 }
 

@@ -6,9 +6,14 @@ rl_roofline rl_roofline_time(double flops, double bytes, double peak, double bw)
     rl_roofline r;
     r.compute_s = flops / peak;
     r.memory_s = bytes / bw;
-    r.bound = r.compute_s > r.memory_s ? RL_COMPUTE_BOUND : RL_MEMORY_BOUND;
+    r.bound = rl_bound_of(r.compute_s, r.memory_s);
     r.time_s = r.bound == RL_COMPUTE_BOUND ? r.compute_s : r.memory_s;
     return r;
+}
+
+rl_bound rl_bound_of(double compute_s, double memory_s)
+{
+    return compute_s > memory_s ? RL_COMPUTE_BOUND : RL_MEMORY_BOUND;
 }
 
 const char *rl_bound_name(rl_bound b) { return b == RL_COMPUTE_BOUND ? "compute" : "memory"; }

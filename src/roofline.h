@@ -23,6 +23,9 @@ typedef struct {
  * hardware with `peak` FLOP/s and `bw` bytes/s (both > 0). */
 rl_roofline rl_roofline_time(double flops, double bytes, double peak, double bw);
 
+/* Compute-bound when compute_s exceeds memory_s (memory on ties). */
+rl_bound rl_bound_of(double compute_s, double memory_s);
+
 /* "memory" or "compute". */
 const char *rl_bound_name(rl_bound b);
 

@@ -279,8 +279,8 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     rl_roofline mm = rl_roofline_time(r->flops, weight_read, rl_hw_peak(h, p.compute), h->hbm_bw);
     r->compute_s = mm.compute_s;
     r->weight_load_s = mm.memory_s;
-    r->bound = mm.bound;
     r->kv_load_s = kv_tick / h->hbm_bw;
+    r->bound = rl_bound_of(r->compute_s, r->kv_load_s + r->weight_load_s);
     r->local_s = r->kv_load_s + mm.time_s;
 
     /* ---- collectives of one tick ---- */

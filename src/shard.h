@@ -90,7 +90,7 @@ typedef struct {
     double step_s;       /* pp * tick: TPOT (generation) or TTFT (prefill) */
     double tokens_per_s; /* all replicas */
     double tokens_per_s_per_chip;
-    rl_bound bound;      /* of the local matmul term */
+    rl_bound bound;      /* of the local step: compute when compute_s exceeds the HBM time */
     int latency_bound;   /* collectives whose latency term wins */
     int ncoll;
     rl_shard_coll coll[RL_SHARD_MAX_COLL];

@@ -33,6 +33,7 @@ enum {
     ABS_REQ = 4,  /* required in an abstract model */
     ABS_ONLY = 8, /* allowed only in an abstract model */
     POS = 16,     /* must be > 0 (otherwise >= 0); 0 then means "unset" */
+    MIN1 = 32,    /* 0 (absent) or >= 1: a rate or size that is never tiny */
 };
 
 typedef struct {
@@ -91,14 +92,14 @@ static const field HW_FIELDS[] = {
     HF(hbm_bytes, T_NUM, REQ | POS),
     HF(hbm_bw, T_NUM, REQ | POS),
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
-    HF(ici_bw, T_NUM, 0),
+    HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
     HF(ici_latency, T_NUM, 0),
     HF(domain_chips, T_INT, POS),
-    HF(net_bw, T_NUM, 0),
+    HF(net_bw, T_NUM, MIN1),
     HF(net_latency, T_NUM, 0),
-    HF(host_bw, T_NUM, 0),
-    HF(host_bytes, T_NUM, 0),
+    HF(host_bw, T_NUM, MIN1),
+    HF(host_bytes, T_NUM, MIN1),
     HF(price_per_chip_hour, T_NUM, 0),
     HS(price_source, 0),
     {NULL, 0, 0, 0, NULL, 0},
@@ -223,7 +224,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
                  (f->flags & POS) ? "> 0" : ">= 0", v);
         if (f->type == T_NUM) {
-            if ((f->flags & POS) && v < NUM_MIN_POS)
+            if ((f->flags & (POS | MIN1)) && v != 0 && v < NUM_MIN_POS)
                 FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %g",
                      origin, f->name, NUM_MIN_POS, v);
             *(double *)dst = v;
@@ -618,6 +619,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     if (l == 0)
         FAIL("empty %s name", kind);
     const char *what = strcmp(kind, "model") == 0 ? "model" : "hardware";
+    if (strchr(name, '/') && !(l > 4 && strcmp(name + l - 4, ".lua") == 0))
+        FAIL("%s: a %s spec file name must end in .lua", name, what);
     if (strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0)) {
         struct stat st;
         if (stat(name, &st) != 0 || access(name, R_OK) != 0) {

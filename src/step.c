@@ -22,7 +22,8 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     rl_roofline mlp = rl_roofline_time(B * rl_arch_flops_per_token(m), p_bytes, peak, bw);
     r.weight_load_s = mlp.memory_s;
     r.compute_s = mlp.compute_s;
-    r.bound = mlp.bound;
+    r.mlp_bound = mlp.bound;
+    r.bound = rl_bound_of(r.compute_s, r.kv_load_s + r.weight_load_s);
     r.step_s = r.kv_load_s + mlp.time_s;
     r.tokens_per_s = B / r.step_s;
     r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;

@@ -37,7 +37,9 @@ typedef struct {
     double step_s;        /* formula (1) */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
-    rl_bound bound;       /* compute when the MLP term is FLOPs-bound */
+    rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
+    rl_bound bound;       /* the whole step: compute when compute_s exceeds all HBM time
+                           * (kv_load_s + weight_load_s), else memory */
     rl_memory mem;
 } rl_step;
 

@@ -141,7 +141,9 @@ static void bad_input(void **state)
         {"info --model llama3-8b --set hw.hbm_bw=1", "takes no hardware spec"},
         {"info --model llama3-8b --context 9000", "max_context"},
         {"info --model llama3-8b.lua", "preset names take no .lua"},
-        {"info --model /tmp", "is a directory"},
+        {"info --model /tmp", "must end in .lua"},
+        {"info --model /tmp/dir.lua/", "must end in .lua"},
+        {"info --model /etc/passwd", "must end in .lua"},
         {"info --model llama3-8b --format", "needs a value"},
         {"run --format json x.lua", "takes no option '--format'"},
     };

@@ -86,6 +86,33 @@ static void test_pareto_png_svg(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* User text cannot break out of a gnuplot string: a newline followed by
+ * `!cmd` (gnuplot's shell escape) in a title or series name is made a
+ * space, so the command never runs.  An empty frontier is refused before
+ * anything is written. */
+static void test_title_injection(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    use_source_tree();
+    char dir[64], out[128], err[512], marker[160], title[256];
+    make_dir(dir);
+    snprintf(marker, sizeof marker, "%s/PWNED", dir);
+    snprintf(title, sizeof title, "x\n!touch %s\n", marker);
+    rl_sweep_point pts[1] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2}};
+    rl_plot_series s = {title, pts, 1};
+    snprintf(out, sizeof out, "%s/front.png", dir);
+    assert_int_equal(rl_plot_pareto(out, title, &s, 1, 0, err, sizeof err), 0);
+    assert_int_equal(access(marker, F_OK), -1);
+    rl_plot_series empty = {"none", pts, 0};
+    snprintf(out, sizeof out, "%s/empty.png", dir);
+    assert_int_equal(rl_plot_pareto(out, "t", &empty, 1, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "with points"));
+    assert_int_equal(file_size(dir, "empty.dat"), -1);
+    check_no_temp_and_clean(dir);
+}
+
 /* Without gnuplot on PATH: RL_PLOT_NO_GNUPLOT, the .dat and .gp kept, no
  * figure and no temporary file. */
 static void test_missing_gnuplot(void **state)
@@ -152,7 +179,8 @@ static void test_bad_extension(void **state)
     (void)state;
     char err[512];
     assert_int_equal(rl_plot_render("pareto.gp", "/tmp/x.jpg", "", "", err, sizeof err), -1);
-    assert_non_null(strstr(err, ".png or .svg"));
+    assert_non_null(strstr(err, "NAME.png or NAME.svg"));
+    assert_int_equal(rl_plot_render("pareto.gp", "/tmp/.png", "", "", err, sizeof err), -1);
 }
 
 /* The other figures render (roofline chart, memory stack). */
@@ -181,7 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data),      cmocka_unit_test(test_bad_extension),
-        cmocka_unit_test(test_other_figures),
+        cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
