@@ -1299,8 +1299,8 @@ static const command COMMANDS[] = {
      "into --out DIR (default out).",
      "[--out DIR] SCRIPT.lua [ARGS...]"},
     {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FMT | O_SERVE,
-     "Discrete-event serving simulation: TTFT/TPOT/end-to-end percentiles, throughput, goodput,\n"
-     "KV occupancy under a batching policy (seed 000 section 4).  --chips N is per replica.\n"
+     "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
+     "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
      "  --trace CSV: arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]\n"
      "  --policy static|interleaved|continuous|chunked|disagg   --replicas R\n"
@@ -1314,10 +1314,10 @@ static const command COMMANDS[] = {
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [options]"},
     {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_SET | O_FMT | O_SERVE,
-     "Deployment sizing: the cheapest configuration (hardware, precision, chips per replica,\n"
-     "policy, batch cap, chunk budget, replicas, prefill:decode split) meeting TTFT and TPOT\n"
-     "p99 targets at a load; analytic pruning, then simulation.  Cost from price_per_chip_hour\n"
-     "when every profile has one, else chips.\n"
+     "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
+     "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
+     "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"
+     "price_per_chip_hour when every profile has one, else chips.\n"
      "  --hw H[,H2...]  --qps Q --prompt DIST --output DIST (or --trace F.csv)\n"
      "  --ttft-p99 S --tpot-p99 S  --max-chips N  --requests N (simulated, default 4000)\n"
      "  --keep-precision: only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)\n"
