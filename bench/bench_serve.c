@@ -89,11 +89,7 @@ int main(void)
         c.policy = (rl_policy)pol;
         c.replicas = pol == RL_POLICY_DISAGG ? 16 : 32;
         c.prefill_replicas = 16;
-        c.kv_bytes_per_token = rl_arch_kv_bytes_per_token(&m, p.kv);
-        c.kv_capacity_tokens = rl_serve_kv_capacity(&m, &h, chips, p, 0.1);
-        c.host_bw = chips * h.host_bw;
-        c.net_bw = chips * h.net_bw;
-        c.net_latency = h.net_latency;
+        rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
         double t[4];
         long long steps = 0;
         for (int k = 0; k < 4; k++) {

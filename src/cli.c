@@ -794,11 +794,7 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
         sv_num(o, SV_TTFT, "--ttft-p99", 0, 1e6, &c->slo_ttft) ||
         sv_num(o, SV_TPOT, "--tpot-p99", 0, 1e6, &c->slo_tpot))
         return -1;
-    c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, o->prec.kv);
-    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, o->chips, o->prec, reserve);
-    c->host_bw = (double)o->chips * h->host_bw;
-    c->net_bw = (double)o->chips * h->net_bw;
-    c->net_latency = h->net_latency;
+    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
     if (np < 0)
         return -1;

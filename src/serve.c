@@ -162,6 +162,16 @@ rl_serve_config rl_serve_config_default(void)
     return c;
 }
 
+void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
+                        rl_precision p, double reserve)
+{
+    c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve);
+    c->host_bw = (double)chips * h->host_bw;
+    c->net_bw = (double)chips * h->net_bw;
+    c->net_latency = h->net_latency;
+}
+
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve)
 {

@@ -136,6 +136,13 @@ typedef struct {
  * capacity fields must be filled by the caller. */
 rl_serve_config rl_serve_config_default(void);
 
+/* Fill the hardware-dependent fields of c for replicas of `chips` chips of
+ * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
+ * (rl_serve_kv_capacity with `reserve`), host_bw and net_bw (per chip times
+ * chips: every chip moves its shard) and net_latency. */
+void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
+                        rl_precision p, double reserve);
+
 /* KV tokens one replica of `chips` chips holds after the weights:
  * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
  * less when the weights do not fit (seed 000 section 1 "What about memory?",

@@ -61,11 +61,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.prefill_replicas = c->prefill_replicas;
     s.max_seqs = c->max_seqs;
     s.max_tokens = c->max_tokens;
-    s.kv_bytes_per_token = rl_arch_kv_bytes_per_token(in->m, c->p.kv);
-    s.kv_capacity_tokens = c->kv_capacity_tokens;
-    s.host_bw = (double)c->chips * h->host_bw;
-    s.net_bw = (double)c->chips * h->net_bw;
-    s.net_latency = h->net_latency;
+    rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;

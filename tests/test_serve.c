@@ -47,11 +47,7 @@ static rl_serve_config config(const fixture *f, rl_policy p)
 {
     rl_serve_config c = rl_serve_config_default();
     c.policy = p;
-    c.kv_bytes_per_token = rl_arch_kv_bytes_per_token(&f->m, RL_BF16);
-    c.kv_capacity_tokens = rl_serve_kv_capacity(&f->m, &f->h, 1, rl_precision_default(), 0.1);
-    c.host_bw = f->h.host_bw;
-    c.net_bw = f->h.net_bw;
-    c.net_latency = f->h.net_latency;
+    rl_serve_config_hw(&c, &f->m, &f->h, 1, rl_precision_default(), 0.1);
     return c;
 }
 
