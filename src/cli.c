@@ -872,17 +872,8 @@ static int cmd_simulate(cli_opts *o)
         c.spec_draft = &dcost;
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
-    rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, &m, &h, o->chips, o->prec, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline simulate: %s\n", err);
-        rl_ops_cost_free(&dc);
-        free(req);
-        return RL_EXIT_INPUT;
-    }
-    rl_step_cost cost = {rl_serve_ops_time, &oc};
     rl_serve_result r;
-    int rc = rl_serve_run(req, n, &c, &cost, &cost, &r, err, sizeof err);
-    rl_ops_cost_free(&oc);
+    int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, req, n, &c, &r, err, sizeof err);
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {

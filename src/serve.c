@@ -1008,6 +1008,19 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     return 0;
 }
 
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      const rl_request *req, long long n, const rl_serve_config *cfg,
+                      rl_serve_result *out, char *err, size_t errlen)
+{
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, m, h, chips, p, err, errlen) != 0)
+        return -1;
+    rl_step_cost cost = {rl_serve_ops_time, &oc};
+    int rc = rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen);
+    rl_ops_cost_free(&oc);
+    return rc;
+}
+
 void rl_serve_result_free(rl_serve_result *r)
 {
     free(r->kv_t);

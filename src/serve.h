@@ -190,6 +190,13 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
 
 void rl_serve_result_free(rl_serve_result *r);
 
+/* rl_serve_run with every step costed by the operator list of m on `chips`
+ * chips of h at precision p (rl_ops_cost, prefill and decode replicas
+ * alike).  Returns 0, or -1 with err set (cost set-up or run). */
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      const rl_request *req, long long n, const rl_serve_config *cfg,
+                      rl_serve_result *out, char *err, size_t errlen);
+
 /* Expected tokens per verify step with acceptance rate a and g draft
  * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */
 double rl_spec_tokens_per_step(double alpha, int gamma);

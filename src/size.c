@@ -88,15 +88,8 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
-    rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, in->m, &in->hw[c->hw], c->chips, c->p, err, errlen) != 0) {
-        free(req);
-        return -1;
-    }
-    rl_step_cost cost = {rl_serve_ops_time, &oc};
     rl_serve_result r;
-    int rc = rl_serve_run(req, n, &s, &cost, &cost, &r, err, errlen);
-    rl_ops_cost_free(&oc);
+    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, req, n, &s, &r, err, errlen);
     free(req);
     if (rc != 0)
         return -1;
