@@ -5,7 +5,7 @@ PKGS    := lua5.4 libcjson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc $(PKG_CFLAGS) $(SAN)
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
 LDLIBS  += $(PKG_LIBS) -lm
 
@@ -15,16 +15,43 @@ BIN     ?= bin/roofline
 
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+
+# The reference engine and calibration (issue 5): OpenBLAS + OpenMP; the
+# CUDA backend joins only in `make cuda` builds (CUDA=1).
+ENGINE_SRC := $(wildcard reference_engine/*.c reference_engine/cpu/*.c calib/*.c)
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
+ENGINE_CFLAGS := -fopenmp
+LIB_OBJ += $(ENGINE_OBJ)
+LDLIBS  += -fopenmp -lopenblas
+NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_ARCH := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+ifeq ($(CUDA),1)
+CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+LIB_OBJ += $(BUILD)/obj/reference_engine/cuda/cuda_backend.o
+CFLAGS  += -DRL_HAVE_CUDA
+LDLIBS  += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++
+endif
 LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan demo deps help clean install bench figures
+.PHONY: all test test-asan demo deps help clean install bench figures cuda cuda-compile calib
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/reference_engine/%.o $(BUILD)/obj/calib/%.o: CFLAGS += $(ENGINE_CFLAGS)
+$(BUILD)/obj/reference_engine/%.o: reference_engine/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/calib/%.o: calib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/reference_engine/cuda/%.o: reference_engine/cuda/%.cu reference_engine/backend.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 $(CUDA_ARCH) -Ireference_engine -Xcompiler -Wall,-Werror -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -35,11 +62,12 @@ $(BIN): $(BUILD)/obj/main.o $(LIB)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -DRL_SRCDIR='"$(CURDIR)"' -DRL_BIN='"$(abspath $(BIN))"' \
+	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -Itests -DRL_SRCDIR='"$(CURDIR)"' -DRL_BIN='"$(abspath $(BIN))"' \
 	    $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
-test: $(BIN) $(TESTS)
+# Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
+test: $(BIN) $(TESTS) cuda-compile
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all passed"
 
@@ -71,6 +99,20 @@ figures: $(BIN)
 demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
 
+# CUDA backend: compile it for sm_80 and sm_90 where nvcc exists; `make cuda`
+# also links bin/roofline-cuda and the CUDA tests (they skip without a GPU).
+cuda-compile:
+	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory $(BUILD)/obj/reference_engine/cuda/cuda_backend.o; \
+	else echo "cuda: nvcc not found (PATH, /usr/local/cuda/bin): CUDA backend not built"; fi
+cuda:
+	@if [ -z "$(NVCC)" ]; then echo "cuda: nvcc not found (PATH, /usr/local/cuda/bin): skipped"; \
+	else $(MAKE) --no-print-directory CUDA=1 BUILD=build-cuda BIN=bin/roofline-cuda \
+	    bin/roofline-cuda build-cuda/tests/test_cuda; fi
+
+# Calibrate this host's CPU through the reference engine's kernels (<= 60 s).
+calib: $(BIN)
+	$(BIN) calibrate --backend cpu
+
 # Debian packages the project needs (run as root; CI calls this).
 DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config
 deps:
@@ -97,10 +139,12 @@ help:
 	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
+	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"
+	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-cuda bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TESTS:=.d) $(BENCHES:=.d)
+-include $(filter %.d,$(LIB_OBJ:.o=.d)) $(BUILD)/obj/main.d $(TESTS:=.d) $(BENCHES:=.d)

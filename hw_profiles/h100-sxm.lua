@@ -11,6 +11,13 @@
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
 --   price: USD 4.25 per chip-hour on demand; see price_source (prices move: check)
+--   efficiency: measured figures (H200 figures applied to H100 SXM, the same Hopper core, until an H100 is calibrated; issue 5: one H200 of
+--          the project's GPU hosts): device-to-device copy 4.3 TB/s =
+--          0.896 of 4.8 TB/s (memory-bound kernels and a 1-token GEMV), an
+--          8192^3 bf16 GEMM 790 TFLOP/s = 0.80 of 989 (M = 8192 tokens); the
+--          gemm fraction between them is log-interpolated (src/efficiency.h),
+--          an assumption until `roofline calibrate --backend cuda` runs on
+--          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
 return {
   name = "h100-sxm",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
@@ -23,4 +30,12 @@ return {
   host_bw = 6.4e10,
   price_per_chip_hour = 4.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
+  efficiency = {
+    overhead_s = 0,
+    gemm = { {1, 0.896}, {8192, 0.80} },
+    attention = { {1, 0.896} },
+    norm = { {1, 0.896} },
+    rope = { {1, 0.896} },
+    elementwise = { {1, 0.896} },
+  },
 }

@@ -9,6 +9,13 @@
 --   net:   400 Gb/s InfiniBand per GPU = 5e10 B/s (same system description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
 --   price: USD 10.00 per chip-hour on demand; see price_source (prices move: check)
+--   efficiency: measured figures (measured on an H200; issue 5: one H200 of
+--          the project's GPU hosts): device-to-device copy 4.3 TB/s =
+--          0.896 of 4.8 TB/s (memory-bound kernels and a 1-token GEMV), an
+--          8192^3 bf16 GEMM 790 TFLOP/s = 0.80 of 989 (M = 8192 tokens); the
+--          gemm fraction between them is log-interpolated (src/efficiency.h),
+--          an assumption until `roofline calibrate --backend cuda` runs on
+--          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
 return {
   name = "h200",
   source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
@@ -21,4 +28,12 @@ return {
   host_bw = 6.4e10,
   price_per_chip_hour = 10.0,
   price_source = "Scaling Book gpus chapter: 'around $10/hour for an H200 compared to $4/hour for a TPU v5p' (hyperscaler on-demand); mercatus-ai.com 'Cloud GPU pricing' (May 2026) gives USD 4.50-7.00 at hyperscalers; retrieved 2026-11-29",
+  efficiency = {
+    overhead_s = 0,
+    gemm = { {1, 0.896}, {8192, 0.80} },
+    attention = { {1, 0.896} },
+    norm = { {1, 0.896} },
+    rope = { {1, 0.896} },
+    elementwise = { {1, 0.896} },
+  },
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "calib.h"
 #include "import_hf.h"
 #include "lua_api.h"
 #include "plot.h"
@@ -50,11 +52,12 @@ enum {
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
+    O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
 };
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
-       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT };
+       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
@@ -94,6 +97,7 @@ typedef struct {
     int nweights, nkv;
     const char *plot, *outdir;
     long long prompt;
+    rl_calib_opts calib; /* calibrate, validate */
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
@@ -209,6 +213,8 @@ static const struct option LONGOPTS[] = {
     {"overlap", no_argument, 0, OPT_OVERLAP},
     {"plot", required_argument, 0, OPT_PLOT}, {"prompt", required_argument, 0, OPT_PROMPT},
     {"out", required_argument, 0, OPT_OUT},
+    {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
+    {"quick", no_argument, 0, OPT_QUICK},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"trace", required_argument, 0, 1000 + SV_TRACE},
@@ -256,6 +262,7 @@ static int option_flag(int c)
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
     case OPT_OUT: return O_OUTDIR;
+    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: return O_BACKEND;
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -403,6 +410,9 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'o': o->output = optarg; break;
         case OPT_PLOT: o->plot = optarg; break;
         case OPT_OUT: o->outdir = optarg; break;
+        case OPT_BACKEND: o->calib.backend = optarg; break;
+        case OPT_PROFILE: o->calib.profile = optarg; break;
+        case OPT_QUICK: o->calib.quick = 1; break;
         case OPT_PROMPT:
             if (c->accepts & O_SERVE) { /* simulate/size: a length distribution */
                 o->sv[SV_PROMPT] = optarg;
@@ -590,6 +600,8 @@ static int cmd_step(cli_opts *o)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
+    if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
+        h.efficiency.present = 0;
     char err[ERRLEN];
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
@@ -1063,6 +1075,7 @@ static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_
     c->non_causal = o->non_causal;
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
+    c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
     return 0;
 }
 
@@ -1220,6 +1233,44 @@ static int cmd_pareto(cli_opts *o)
     return rc;
 }
 
+/* Run calibrate or validate (fn) with the command's options; NULL on error
+ * (printed as "roofline NAME: ..."). */
+static cJSON *run_calib(cli_opts *o, const char *name,
+                        cJSON *(*fn)(const rl_calib_opts *, char *, size_t))
+{
+    char err[ERRLEN];
+    o->calib.model = o->model;
+    cJSON *r = fn(&o->calib, err, sizeof err);
+    if (!r)
+        fprintf(stderr, "roofline %s: %s\n", name, err);
+    return r;
+}
+
+static int cmd_calibrate(cli_opts *o)
+{
+    cJSON *r = run_calib(o, "calibrate", rl_calibrate);
+    return r ? emit(o, r) : RL_EXIT_INPUT;
+}
+
+static int cmd_validate(cli_opts *o)
+{
+    cJSON *r = run_calib(o, "validate", rl_validate);
+    if (!r)
+        return RL_EXIT_INPUT;
+    if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
+        fprintf(stderr, "validate: %d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s\n",
+                cJSON_GetObjectItem(r, "runs")->valueint,
+                100 * cJSON_GetObjectItem(r, "median_abs_error")->valuedouble,
+                100 * cJSON_GetObjectItem(r, "p90_abs_error")->valuedouble,
+                100 * cJSON_GetObjectItem(r, "max_abs_error")->valuedouble,
+                cJSON_GetObjectItem(r, "plot")->valuestring);
+        cJSON_DeleteItemFromObject(r, "plot_points");
+        cJSON_DeleteItemFromObject(r, "op_residuals");
+        cJSON_DeleteItemFromObject(r, "operators");
+    }
+    return emit(o, r);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameters, KV bytes and FLOPs per token of a model.\n"
@@ -1258,7 +1309,7 @@ static const command COMMANDS[] = {
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_SET | O_FORMAT | O_OPS,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
      "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
      "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
@@ -1267,7 +1318,7 @@ static const command COMMANDS[] = {
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
-    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FORMAT | O_OPS,
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
@@ -1279,6 +1330,16 @@ static const command COMMANDS[] = {
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
+    {"calibrate", cmd_calibrate, O_MODEL | O_BACKEND | O_FORMAT,
+     "Measure this host through the reference engine's kernels (stream, GEMM/GEMV grid,\n"
+     "attention, norms, overhead), fit efficiency tables and write\n"
+     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
+     "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--quick] [--format F]"},
+    {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
+     "Run the reference engine over decode B x S and prefill T grids, predict each run from\n"
+     "the calibrated profile and print predicted vs measured, per run and per operator.",
+     "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
+     "       [--format F]"},
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
@@ -1337,6 +1398,14 @@ int rl_cli_main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name) != 0)
             continue;
+        /* The engine's OpenMP kernels and OpenBLAS's threads share the cores:
+         * spinning OpenMP workers starve OpenBLAS (10-100x slower GEMMs), so
+         * commands that run the engine restart once with passive waiting
+         * (libgomp reads OMP_WAIT_POLICY only at load). */
+        if ((COMMANDS[i].accepts & O_BACKEND) && !getenv("OMP_WAIT_POLICY")) {
+            setenv("OMP_WAIT_POLICY", "passive", 1);
+            execv("/proc/self/exe", argv);
+        }
         static cli_opts o;
         memset(&o, 0, sizeof o);
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);

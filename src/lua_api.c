@@ -508,7 +508,8 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
- * overlap=]}: with a sharding field the step adds collectives. */
+ * overlap=, ideal=]}: with a sharding field the step adds collectives; without,
+ * it is calibrated when the hw spec has `efficiency` unless ideal=true. */
 static int l_step(lua_State *L)
 {
     rl_model m;
@@ -532,6 +533,10 @@ static int l_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
+    lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
+    if (lua_toboolean(L, -1))
+        h.efficiency.present = 0;
+    lua_pop(L, 1);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
 }
 

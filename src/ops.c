@@ -263,6 +263,25 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
     matmul(x, name, layers, x->M, per_token, F, D, copies, use_frac, 0);
 }
 
+/* The efficiency class of an op (efficiency.h) and its time (C). */
+static double calibrated_time(const builder *x, const rl_op *op, double bytes, double peak,
+                              double bw)
+{
+    rl_eff_class c = RL_EFF_ELEMENTWISE;
+    if (op->kind == RL_OP_WEIGHT)
+        c = RL_EFF_GEMM;
+    else if (op->kind == RL_OP_ATTENTION)
+        c = strncmp(op->name, "prefill:", 8) == 0 || (!x->mixed && x->c->prefill_seqs > 0)
+                ? RL_EFF_PREFILL_ATTENTION
+                : RL_EFF_ATTENTION;
+    else if (strstr(op->name, "norm"))
+        c = RL_EFF_NORM;
+    else if (strstr(op->name, "rope"))
+        c = RL_EFF_ROPE;
+    return rl_eff_time(&x->h->efficiency, c, rl_eff_size(c, op->tokens, op->flops, bytes),
+                       op->flops, bytes, peak, bw);
+}
+
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
@@ -275,6 +294,8 @@ static void finish(builder *x)
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
+        if (x->c->calibrated && x->h->efficiency.present)
+            op->t.time_s = calibrated_time(x, op, bytes, peak, bw);
         o->flops += op->layers * op->flops;
         o->weight_bytes += op->layers * op->weight_bytes;
         o->act_bytes += op->layers * (op->act_read + op->act_write);

@@ -89,6 +89,10 @@ typedef struct {
     int materialized;         /* 1: scores written to HBM; 0: fused (default) */
     int non_causal;           /* 1: prefill counts T (P + T) pairs; 0: causal (default) */
     double mfu;               /* 0 or 1: ideal peak; in (0, 1): compute at mfu * peak */
+    int calibrated;           /* 1: time each op by h's efficiency tables when present
+                                 (efficiency.h (C): weight matmuls as gemm by tokens,
+                                 decode attention by bytes, prefill attention by FLOPs,
+                                 norms, RoPE, the rest elementwise); 0: ideal (default) */
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */

@@ -95,7 +95,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, "ideal", m, h, chips);
+    add_run_header(o, h->efficiency.present ? "calibrated" : "ideal", m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -107,7 +107,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < nbatch; i++) {
-        rl_step s = rl_step_decode(m, h, chips, batch[i], context, p);
+        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p);
         add_row(rows, &s);
     }
     return o;
@@ -308,7 +308,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : "ideal", m, h, c->chips);
+    add_run_header(o, c->calibrated && h->efficiency.present ? "calibrated"
+                      : c->mfu > 0 && c->mfu < 1                 ? "mfu"
+                                                                 : "ideal",
+                   m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");

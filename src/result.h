@@ -22,7 +22,8 @@
  * and kv_bytes_per_sequence_allocator (full-length pages) at that context. */
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 
-/* `roofline step`: mode, b_crit, max_batch and one row per batch size
+/* `roofline step`: mode ("calibrated" when h has efficiency tables, else
+ * "ideal"), b_crit, max_batch and one row per batch size
  * (batch, context, step_s, tokens_per_s, tokens_per_s_per_chip,
  * weight_bytes, kv_bytes, total_bytes, fits, bound, and the three terms of
  * formula (1)).  Arguments must have passed rl_step_check. */

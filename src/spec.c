@@ -25,7 +25,7 @@
 #define NUM_MIN_POS 1.0
 #define NUM_MAX 1e24
 
-typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS } ftype;
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF } ftype;
 
 enum {
     REQ = 1,      /* required (concrete models; every hw spec) */
@@ -102,6 +102,7 @@ static const field HW_FIELDS[] = {
     HF(host_bytes, T_NUM, MIN1),
     HF(price_per_chip_hour, T_NUM, 0),
     HS(price_source, 0),
+    HF(efficiency, T_EFF, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -215,6 +216,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
     }
     case T_FLOPS:
         return read_flops(L, origin, (double *)dst, err, errlen);
+    case T_EFF:
+        return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
     case T_INT:
     case T_NUM: {
         double v;
@@ -456,6 +459,11 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
             break;
         case T_NUM:
             lua_pushnumber(L, *(const double *)src);
+            break;
+        case T_EFF:
+            if (!((const rl_efficiency *)(const void *)src)->present)
+                continue;
+            rl_efficiency_push(L, (const rl_efficiency *)(const void *)src);
             break;
         case T_FLOPS:
             lua_newtable(L);

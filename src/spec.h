@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include "dtype.h"
+#include "efficiency.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -111,6 +112,10 @@ typedef struct {
 
     double price_per_chip_hour; /* USD, on-demand; 0 = unknown */
     char price_source[256];
+
+    /* Measured efficiency tables (efficiency.h); present = 0 when absent:
+     * then every estimate is the ideal roofline. */
+    rl_efficiency efficiency;
 } rl_hw;
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */

@@ -10,7 +10,14 @@
  * throughput").  P_active are the matmul parameters a token uses
  * (arch_flops_per_token / 2); P_bytes are the parameter bytes the step reads
  * (all of them for dense models; the touched experts for MoE).  Uses arch,
- * memory, roofline, spec, dtype. */
+ * memory, roofline, spec, dtype, efficiency.
+ *
+ * Calibrated mode (rl_step_calibrated, when the hardware spec has
+ * `efficiency`, efficiency.h): the KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
+ * layer); the weight term over mm = L*(4 + MLP matrices) + 1 matmul
+ * kernels of B tokens each, mm * overhead + max(...) / frac_gemm(B); plus
+ * (7 L + 2) * overhead for norms, RoPE, KV writes, adds and the embedding.
+ * A dense model's per-operator prediction (calib/engine_ops.h) is finer. */
 #ifndef RL_STEP_H
 #define RL_STEP_H
 
@@ -40,10 +47,11 @@ typedef struct {
     rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
     rl_bound bound;       /* the whole step: compute when compute_s exceeds all HBM time
                            * (kv_load_s + weight_load_s), else memory */
+    int calibrated;       /* 1 when the efficiency tables were used */
     rl_memory mem;
 } rl_step;
 
-/* Evaluate formula (1).  Inputs must be validated: chips, batch, context >= 1
+/* Evaluate formula (1) (ideal: efficiency tables are ignored).  Inputs must be validated: chips, batch, context >= 1
  * and the compute dtype present in h->flops (see rl_step_check). */
 rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p);
@@ -51,6 +59,11 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
 /* A context (tokens) the model supports: <= max_context when the spec sets
  * it.  Returns 0 or -1 with err naming the model file. */
 int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen);
+
+/* rl_step_decode under h's efficiency tables (calibrated mode, above; the
+ * `calibrated` flag set), or exactly rl_step_decode when h has none. */
+rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
+                           long long context, rl_precision p);
 
 /* Check the arguments of rl_step_decode: positive sizes, context within the
  * model's max_context, the compute dtype's peak present in the hardware spec.

@@ -1,0 +1,50 @@
+/* calib.h — `roofline calibrate` and `roofline validate`: microbenchmarks
+ * through the reference engine's kernels, the efficiency fit, and the
+ * predicted-vs-measured comparison of whole engine runs.
+ *
+ * Benchmarks follow llama-bench: per pass over the grid (3 passes) one
+ * warm-up and 3..8 samples (~20 ms), raw samples kept, median, MAD and minimum reported
+ * (the fit and validate use the minimum: on a shared host other load only
+ * adds time, so it is the reproducible figure), rows
+ * stamped with commit, host and UTC time, progress on stderr.  Weights and
+ * KV pages rotate through copies larger than the last-level cache so every
+ * kernel reads them from DRAM as in the engine.  Uses engine, backend,
+ * engine_ops, efficiency, spec, report, cJSON. */
+#ifndef RL_CALIB_H
+#define RL_CALIB_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+typedef struct {
+    const char *backend; /* "cpu" | "cuda" */
+    const char *model;   /* spec whose shapes the GEMM grid uses (default tiny-ref) */
+    const char *outdir;  /* default hw_profiles/calibrated */
+    const char *profile; /* validate: hardware spec (default calibrated/<host>) */
+    int quick;           /* smaller grid (tests) */
+} rl_calib_opts;
+
+/* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with
+ * `efficiency`, atomically) plus OUTDIR/<host>.json (raw samples).  Returns
+ * a summary (paths, hbm_bw, flops, rows) or NULL with err set. */
+cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
+
+/* Run the engine over the grid (two passes, each point keeping its
+ * minimum; about 2.5 minutes on a 2-core host), predict each run from the profile, and
+ * return the comparison: rows (phase, batch, context, measured_s,
+ * predicted_s, error), per-operator residuals, median/p90/max |error|; the
+ * plot goes to plots/validate-<host>-<backend>.png.  NULL with err set. */
+cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
+
+/* Monotonic clock, seconds. */
+double rl_calib_now(void);
+
+/* p-quantile (0..1) of v (n >= 1) by nearest rank (p = 0: the minimum,
+ * 0.5: the median); sorts v in place. */
+double rl_calib_quantile(double *v, int n, double p);
+
+/* This machine's short host name. */
+void rl_calib_host(char *out, size_t len);
+
+#endif

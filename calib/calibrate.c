@@ -1,0 +1,513 @@
+/* calibrate.c — microbenchmarks through the engine's kernels and the fit
+ * into efficiency tables (see calib.h). */
+#include "calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "efficiency.h"
+#include "report.h"
+#include "spec.h"
+
+#define PASSES 3       /* passes over the whole grid: contention bursts hit few of them */
+#define PASS_SAMPLES 8 /* at most per bench and pass */
+#define MAXS (PASSES * PASS_SAMPLES)
+#define ROTATE_BYTES (256.0 * 1024 * 1024) /* > 4x a 32 MiB LLC */
+
+void rl_calib_host(char *out, size_t len)
+{
+    if (gethostname(out, len) != 0)
+        snprintf(out, len, "host");
+    out[len - 1] = '\0';
+    char *dot = strchr(out, '.');
+    if (dot)
+        *dot = '\0';
+}
+
+double rl_calib_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double rl_calib_quantile(double *v, int n, double p)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    int i = p <= 0 ? 0 : (int)ceil(p * n) - 1;
+    return v[i < 0 ? 0 : i];
+}
+
+/* Median of v (n) without reordering it. */
+static double median(const double *v, int n)
+{
+    double s[MAXS];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* One benchmark: kernel k of a bench run `rep` times with rotating inputs. */
+typedef struct bench bench;
+struct bench {
+    const char *name; /* gemm, gemv, attention, prefill_attention, rmsnorm, ... */
+    rl_eff_class cls;
+    int M, N, K, S; /* shape; meaning per bench */
+    int hd;         /* head_dim of attention and RoPE benches */
+    double flops, bytes;
+    void (*run)(bench *b, int rep);
+    const rl_backend *be;
+    char *arena[2]; /* shared rotation memory (weights; K and V pages) */
+    size_t arena_bytes;
+    int nrot;       /* distinct weight copies / page sets in the arena */
+    float *x, *y, *z;
+    int *bt, *len;
+    /* results */
+    int n;
+    double t[MAXS];
+    double med, mad, best; /* median, median absolute deviation, minimum */
+};
+
+/* One pass: a warm-up, then 3..PASS_SAMPLES samples (~20 ms) appended. */
+static void time_bench(bench *b)
+{
+    b->run(b, 0); /* warm-up */
+    b->be->sync(b->be->ctx);
+    double total = 0;
+    for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
+        double t0 = rl_calib_now();
+        b->run(b, b->n + 1);
+        b->be->sync(b->be->ctx);
+        b->t[b->n] = rl_calib_now() - t0;
+        total += b->t[b->n++];
+    }
+}
+
+static void summarize(bench *b)
+{
+    b->med = median(b->t, b->n);
+    double dev[MAXS];
+    for (int i = 0; i < b->n; i++)
+        dev[i] = fabs(b->t[i] - b->med);
+    b->mad = median(dev, b->n);
+    b->best = b->t[0];
+    for (int i = 1; i < b->n; i++)
+        b->best = fmin(b->best, b->t[i]);
+}
+
+static void run_gemm(bench *b, int r)
+{
+    size_t w = (size_t)b->N * b->K * b->be->weight_bytes;
+    b->be->matmul(b->be->ctx, b->x, b->arena[0] + (size_t)(r % b->nrot) * w, b->y, b->M, b->N, b->K);
+}
+static void run_copy(bench *b, int r)
+{
+    (void)r;
+    b->be->copy(b->be->ctx, b->y, b->x, (size_t)b->M);
+}
+static void run_add(bench *b, int r)
+{
+    (void)r;
+    b->be->add(b->be->ctx, b->y, b->x, (size_t)b->M * b->N);
+}
+static void run_rmsnorm(bench *b, int r)
+{
+    (void)r;
+    b->be->rmsnorm(b->be->ctx, b->x, b->z, b->y, b->M, b->N, 1e-5f);
+}
+static void run_rope(bench *b, int r)
+{
+    (void)r;
+    b->be->rope(b->be->ctx, b->x, b->len, b->M, b->N, b->hd, 10000.0f);
+}
+static void run_swiglu(bench *b, int r)
+{
+    (void)r;
+    b->be->swiglu(b->be->ctx, b->x, b->z, b->y, (size_t)b->M * b->N);
+}
+static void run_attn(bench *b, int r)
+{
+    /* M = B slots, S = context, N = heads, K = kv heads, rotate page sets */
+    int mb = (b->S + 15) / 16;
+    const rl_backend *be = b->be;
+    float *kp = (float *)(void *)b->arena[0], *vp = (float *)(void *)b->arena[1];
+    int off = (r % b->nrot) * b->M * mb;
+    for (int i = 0; i < b->M * mb; i++)
+        b->bt[i] = off + i;
+    be->attn_decode(be->ctx, b->x, kp, vp, b->bt, b->len, b->M, mb, 16, b->N, b->K, b->hd, b->y);
+}
+static void run_prefill_attn(bench *b, int r)
+{
+    (void)r;
+    b->be->attn_prefill(b->be->ctx, b->x, b->z, b->z, b->y, b->M, b->N, b->K, b->hd);
+}
+
+/* ---- the grid ---------------------------------------------------------------- */
+
+typedef struct {
+    bench *v;
+    int n, cap;
+} bench_list;
+
+static bench *add(bench_list *l, const char *name, rl_eff_class cls, void (*run)(bench *, int))
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+    }
+    bench *b = &l->v[l->n++];
+    memset(b, 0, sizeof *b);
+    b->name = name;
+    b->cls = cls;
+    b->run = run;
+    return b;
+}
+
+static float *filled(const rl_backend *be, size_t n)
+{
+    float *h = malloc(n * sizeof *h), *d = be->alloc(be->ctx, n);
+    if (!h || !d) {
+        free(h);
+        if (d)
+            be->free(be->ctx, d);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        h[i] = (float)((i * 2654435761u) % 1000) * 1e-3f - 0.5f;
+    be->to_dev(be->ctx, d, h, n);
+    free(h);
+    return d;
+}
+
+static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, int quick)
+{
+    int D = (int)m->d_model, F = (int)m->d_ff, qd = (int)(m->heads * m->head_dim),
+        kd = (int)(m->kv_heads * m->head_dim), V = (int)m->vocab;
+    int shapes[5][2] = {{qd, D}, {kd, D}, {F, D}, {D, F}, {V, D}};
+    int Ms[] = {1, 2, 4, 8, 16, 32, 128, 512, 2048};
+    int nM = quick ? 3 : 9;
+    /* gemm points are merged by M over the five shapes (fit_class) */
+    for (int s = 0; s < 5; s++)
+        for (int i = 0; i < nM; i++) {
+            if (s == 4 && Ms[i] > 32)
+                continue; /* the LM head runs on one row in prefill */
+            bench *b = add(l, Ms[i] == 1 ? "gemv" : "gemm", RL_EFF_GEMM, run_gemm);
+            b->M = Ms[i], b->N = shapes[s][0], b->K = shapes[s][1];
+            b->flops = 2.0 * b->M * b->N * b->K;
+            b->bytes = (double)b->N * b->K * be->weight_bytes + 4.0 * b->M * (b->N + b->K);
+        }
+    for (int e = 16; e <= (quick ? 20 : 26); e += 2) {
+        bench *b = add(l, "stream_copy", RL_EFF_ELEMENTWISE, run_copy);
+        b->M = 1 << e;
+        b->bytes = 8.0 * b->M;
+    }
+    int rows[] = {1, 2, 4, 8, 16, 32, 128, 512, 2048};
+    for (int i = 0; i < (quick ? 2 : 9); i++) {
+        bench *b = add(l, "rmsnorm", RL_EFF_NORM, run_rmsnorm);
+        b->M = rows[i], b->N = D, b->bytes = 4.0 * (2.0 * b->M * D + D);
+        b->flops = 3.0 * b->M * D;
+        b = add(l, "rope", RL_EFF_ROPE, run_rope);
+        b->M = rows[i], b->N = (int)(m->heads + m->kv_heads), b->hd = (int)m->head_dim;
+        b->bytes = 8.0 * b->M * b->N * b->hd;
+        b->flops = 3.0 * b->M * b->N * b->hd;
+        b = add(l, "add", RL_EFF_ELEMENTWISE, run_add);
+        b->M = rows[i], b->N = D, b->bytes = 12.0 * b->M * D;
+        b = add(l, "swiglu", RL_EFF_ELEMENTWISE, run_swiglu);
+        b->M = rows[i], b->N = F, b->bytes = 12.0 * b->M * F;
+    }
+    bench *o = add(l, "overhead", RL_EFF_ELEMENTWISE, run_add);
+    o->M = 1, o->N = 1, o->bytes = 12;
+    int Bs[] = {1, 4, 16, 32}, Ss[] = {128, 512, 2048, 4096};
+    for (int i = 0; i < (quick ? 2 : 4); i++)
+        for (int j = 0; j < (quick ? 2 : 4); j++) {
+            bench *b = add(l, "attention", RL_EFF_ATTENTION, run_attn);
+            b->M = Bs[i], b->S = Ss[j] + 1, b->N = (int)m->heads, b->K = (int)m->kv_heads;
+            b->hd = (int)m->head_dim;
+            b->flops = 4.0 * b->M * b->S * qd;
+            b->bytes = 4.0 * (2.0 * b->M * b->S * kd + 2.0 * b->M * qd);
+        }
+    int Ts[] = {32, 128, 512, 2048};
+    for (int i = 0; i < (quick ? 2 : 4); i++) {
+        bench *b = add(l, "prefill_attention", RL_EFF_PREFILL_ATTENTION, run_prefill_attn);
+        b->M = Ts[i], b->N = (int)m->heads, b->K = (int)m->kv_heads, b->hd = (int)m->head_dim;
+        b->flops = 4.0 * qd * b->M * (b->M + 1) / 2;
+        b->bytes = 4.0 * (2.0 * b->M * qd + 2.0 * b->M * kd);
+    }
+}
+
+/* Bytes of one rotation unit: a weight copy, or one K (or V) page set. */
+static size_t unit_bytes(const bench *b)
+{
+    if (b->run == run_gemm)
+        return (size_t)b->N * b->K * b->be->weight_bytes;
+    if (b->run == run_attn)
+        return (size_t)b->M * ((b->S + 15) / 16) * 16 * b->K * b->hd * sizeof(float);
+    return 0;
+}
+
+/* Allocate inputs, time one pass, free (the arenas stay). */
+static void measure(bench *b, const rl_backend *be, char *arena[2], size_t arena_bytes)
+{
+    b->be = be;
+    b->arena[0] = arena[0], b->arena[1] = arena[1];
+    size_t unit = unit_bytes(b), big = 0;
+    if (unit)
+        b->nrot = (int)fmax(1, fmin(64, (double)(arena_bytes / unit)));
+    if (b->run == run_gemm) {
+        b->x = filled(be, (size_t)b->M * b->K);
+        b->y = be->alloc(be->ctx, (size_t)b->M * b->N);
+    } else if (b->run == run_attn) {
+        int mb = (b->S + 15) / 16;
+        b->bt = malloc((size_t)b->M * mb * sizeof(int));
+        b->len = malloc((size_t)b->M * sizeof(int));
+        for (int i = 0; i < b->M; i++)
+            b->len[i] = b->S;
+        b->x = filled(be, (size_t)b->M * b->N * b->hd);
+        b->y = be->alloc(be->ctx, (size_t)b->M * b->N * b->hd);
+    } else {
+        big = b->run == run_copy ? (size_t)b->M : (size_t)b->M * b->N;
+        if (b->run == run_prefill_attn)
+            big = (size_t)b->M * b->N * b->hd;
+        if (b->run == run_rope) {
+            big = (size_t)b->M * b->N * b->hd;
+            b->len = malloc((size_t)b->M * sizeof(int));
+            for (int i = 0; i < b->M; i++)
+                b->len[i] = i;
+        }
+        b->x = filled(be, big);
+        b->y = be->alloc(be->ctx, big);
+        b->z = filled(be, b->run == run_rmsnorm ? (size_t)b->N : big);
+    }
+    time_bench(b);
+    be->free(be->ctx, b->x);
+    be->free(be->ctx, b->y);
+    if (b->z)
+        be->free(be->ctx, b->z);
+    free(b->bt);
+    free(b->len);
+    b->x = b->y = b->z = NULL, b->bt = b->len = NULL;
+}
+
+/* Fit one class: per bench ideal roofline time and measured time less the
+ * overhead; benches whose sizes lie within 5% are merged as
+ * frac = sum(ideal) / sum(time) (the big shapes weigh most, as they do in a
+ * step), sorted by size. */
+static void fit_class(const bench_list *l, rl_eff_class c, double overhead, double peak, double bw,
+                      rl_eff_curve *out)
+{
+    double sz[256], id[256], tm[256];
+    int n = 0;
+    for (int i = 0; i < l->n && n < 256; i++) {
+        const bench *b = &l->v[i];
+        if (b->cls != c || strcmp(b->name, "overhead") == 0 || strcmp(b->name, "stream_copy") == 0)
+            continue;
+        sz[n] = rl_eff_size(c, b->M, b->flops, b->bytes);
+        id[n] = fmax(b->flops / peak, b->bytes / bw);
+        tm[n++] = fmax(b->best - overhead, 0.05 * b->best);
+    }
+    for (int i = 1; i < n; i++) /* insertion sort by size */
+        for (int j = i; j > 0 && sz[j] < sz[j - 1]; j--) {
+            double a = sz[j]; sz[j] = sz[j - 1]; sz[j - 1] = a;
+            a = id[j]; id[j] = id[j - 1]; id[j - 1] = a;
+            a = tm[j]; tm[j] = tm[j - 1]; tm[j - 1] = a;
+        }
+    out->n = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        double s = 0, ideal = 0, t = 0;
+        while (j < n && sz[j] <= sz[i] * 1.05)
+            s += sz[j], ideal += id[j], t += tm[j], j++;
+        if (out->n < RL_EFF_POINTS) {
+            out->size[out->n] = s / (j - i);
+            out->frac[out->n++] = fmin(1.5, fmax(1e-3, ideal / t));
+        }
+        i = j;
+    }
+}
+
+static void stamp(char *commit, size_t cl, char *utc, size_t ul)
+{
+    snprintf(commit, cl, "unknown");
+    FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (p) {
+        if (fgets(commit, (int)cl, p))
+            commit[strcspn(commit, "\n")] = '\0';
+        pclose(p);
+    }
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(utc, ul, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void progress(int i, int n, const bench *b)
+{
+    int w = 30, f = n ? w * i / n : w;
+    fprintf(stderr, "\rcalibrate [%.*s%*s] %3d/%d %-18s M=%-5d N=%-5d K=%-5d S=%-5d", f,
+            "##############################", w - f, "", i, n, b ? b->name : "done", b ? b->M : 0,
+            b ? b->N : 0, b ? b->K : 0, b ? b->S : 0);
+    if (i == n)
+        fputc('\n', stderr);
+}
+
+static double mem_total(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 1e9;
+}
+
+cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
+{
+    rl_backend be;
+    rl_model m;
+    if (rl_backend_open(o->backend ? o->backend : "cpu", &be, err, errlen) != 0 ||
+        rl_model_load(o->model ? o->model : "tiny-ref", NULL, 0, &m, err, errlen) != 0)
+        return NULL;
+    bench_list l = {0};
+    build_grid(&l, &m, &be, o->quick);
+    /* Two arenas of at least 256 MiB (beyond the LLC) that hold every
+     * bench's largest rotation unit; their contents are finite values. */
+    size_t arena_bytes = (size_t)ROTATE_BYTES;
+    for (int i = 0; i < l.n; i++) {
+        l.v[i].be = &be;
+        arena_bytes = unit_bytes(&l.v[i]) > arena_bytes ? unit_bytes(&l.v[i]) : arena_bytes;
+    }
+    char *arena[2] = {(char *)filled(&be, arena_bytes / sizeof(float)),
+                      (char *)filled(&be, arena_bytes / sizeof(float))};
+    if (!arena[0] || !arena[1]) {
+        snprintf(err, errlen, "calibrate: out of %s memory for 2 x %zu bytes", be.name, arena_bytes);
+        free(l.v);
+        return NULL;
+    }
+    int passes = o->quick ? 1 : PASSES;
+    for (int p = 0; p < passes; p++)
+        for (int i = 0; i < l.n; i++) {
+            progress(p * l.n + i, passes * l.n, &l.v[i]);
+            measure(&l.v[i], &be, arena, arena_bytes);
+        }
+    progress(passes * l.n, passes * l.n, NULL);
+    for (int i = 0; i < l.n; i++)
+        summarize(&l.v[i]);
+    be.free(be.ctx, arena[0]);
+    be.free(be.ctx, arena[1]);
+    /* Peaks: bandwidth = best stream copy of >= 64 MiB (or the largest);
+     * FLOP/s = best GEMM. */
+    double bw = 0, peak = 0, overhead = 0;
+    for (int i = 0; i < l.n; i++) {
+        bench *b = &l.v[i];
+        if (!strcmp(b->name, "stream_copy") && (b->bytes >= 6.4e7 || o->quick))
+            bw = fmax(bw, b->bytes / b->best);
+        if (b->cls == RL_EFF_GEMM)
+            peak = fmax(peak, b->flops / b->best);
+        if (!strcmp(b->name, "overhead"))
+            overhead = b->best;
+    }
+    rl_efficiency eff = {.present = 1, .overhead_s = overhead};
+    for (int c = 0; c < RL_EFF_CLASSES; c++)
+        fit_class(&l, (rl_eff_class)c, overhead, peak, bw, &eff.curve[c]);
+
+    char host[128], commit[64], utc[32];
+    rl_calib_host(host, sizeof host);
+    stamp(commit, sizeof commit, utc, sizeof utc);
+    const char *dir = o->outdir ? o->outdir : "hw_profiles/calibrated";
+    mkdir(dir, 0777);
+    /* raw samples */
+    cJSON *raw = cJSON_CreateObject();
+    cJSON_AddStringToObject(raw, "host", host);
+    cJSON_AddStringToObject(raw, "commit", commit);
+    cJSON_AddStringToObject(raw, "utc", utc);
+    cJSON_AddStringToObject(raw, "backend", be.name);
+    cJSON_AddStringToObject(raw, "model", m.name);
+    cJSON *rows = cJSON_AddArrayToObject(raw, "rows");
+    for (int i = 0; i < l.n; i++) {
+        bench *b = &l.v[i];
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "bench", b->name);
+        cJSON_AddStringToObject(r, "class", rl_eff_class_name(b->cls));
+        cJSON_AddNumberToObject(r, "M", b->M);
+        cJSON_AddNumberToObject(r, "N", b->N);
+        cJSON_AddNumberToObject(r, "K", b->K);
+        cJSON_AddNumberToObject(r, "S", b->S);
+        cJSON_AddNumberToObject(r, "flops", b->flops);
+        cJSON_AddNumberToObject(r, "bytes", b->bytes);
+        cJSON_AddNumberToObject(r, "median_s", b->med);
+        cJSON_AddNumberToObject(r, "mad_s", b->mad);
+        cJSON_AddNumberToObject(r, "min_s", b->best);
+        cJSON_AddNumberToObject(r, "flops_per_s", b->flops / b->best);
+        cJSON_AddNumberToObject(r, "bytes_per_s", b->bytes / b->best);
+        cJSON_AddItemToObject(r, "samples_s", cJSON_CreateDoubleArray(b->t, b->n));
+        cJSON_AddStringToObject(r, "commit", commit);
+        cJSON_AddStringToObject(r, "host", host);
+        cJSON_AddStringToObject(r, "utc", utc);
+        cJSON_AddItemToArray(rows, r);
+    }
+    free(l.v);
+    if (be.destroy)
+        be.destroy(be.ctx);
+    char jpath[1024], lpath[1024];
+    snprintf(jpath, sizeof jpath, "%s/%s.json", dir, host);
+    snprintf(lpath, sizeof lpath, "%s/%s.lua", dir, host);
+    char *json = cJSON_Print(raw);
+    int rc = json ? rl_write_atomic(jpath, json, strlen(json), err, errlen) : -1;
+    free(json);
+    /* the profile */
+    size_t cap = 65536, at = 0;
+    char *lua = malloc(cap);
+    at += (size_t)snprintf(lua + at, cap - at,
+        "-- Calibrated on %s (%s backend, commit %s, %s) by `roofline calibrate`.\n"
+        "-- flops: best GEMM through the engine's matmul; hbm_bw: best stream copy of\n"
+        "-- >= 64 MiB; hbm_bytes: physical memory.  efficiency: fraction of the ideal\n"
+        "-- roofline achieved vs size, per kernel class (src/efficiency.h); raw\n"
+        "-- samples in %s.json.\n"
+        "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate, %s\",\n"
+        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n"
+        "  efficiency = {\n    overhead_s = %.6g,\n",
+        host, be.name, commit, utc, host, host, be.name, utc, be.compute_dtype, peak, mem_total(),
+        bw, overhead);
+    for (int c = 0; c < RL_EFF_CLASSES; c++) {
+        at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));
+        for (int i = 0; i < eff.curve[c].n; i++)
+            at += (size_t)snprintf(lua + at, cap - at, "%s{%.6g, %.4f}", i ? ", " : " ",
+                                   eff.curve[c].size[i], eff.curve[c].frac[i]);
+        at += (size_t)snprintf(lua + at, cap - at, " },\n");
+    }
+    at += (size_t)snprintf(lua + at, cap - at, "  },\n}\n");
+    if (rc == 0)
+        rc = rl_write_atomic(lpath, lua, at, err, errlen);
+    free(lua);
+    if (rc != 0) {
+        cJSON_Delete(raw);
+        return NULL;
+    }
+    cJSON *sum = cJSON_CreateObject();
+    cJSON_AddStringToObject(sum, "profile", lpath);
+    cJSON_AddStringToObject(sum, "raw", jpath);
+    cJSON_AddStringToObject(sum, "host", host);
+    cJSON_AddStringToObject(sum, "backend", be.name);
+    cJSON_AddNumberToObject(sum, "hbm_bw", bw);
+    cJSON_AddNumberToObject(sum, "peak_flops", peak);
+    cJSON_AddNumberToObject(sum, "overhead_s", overhead);
+    cJSON *srows = cJSON_AddArrayToObject(sum, "rows");
+    cJSON *r;
+    cJSON_ArrayForEach(r, rows) {
+        cJSON *s = cJSON_CreateObject();
+        const char *keys[] = {"bench", "M", "N", "K", "S", "median_s", "mad_s", "min_s", "flops_per_s", "bytes_per_s"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            cJSON_AddItemToObject(s, keys[k], cJSON_Duplicate(cJSON_GetObjectItem(r, keys[k]), 1));
+        cJSON_AddItemToArray(srows, s);
+    }
+    cJSON_Delete(raw);
+    return sum;
+}

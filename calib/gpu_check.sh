@@ -1,0 +1,41 @@
+#!/bin/sh
+# calib/gpu_check.sh — the GPU check, ready to run on a CUDA host (< 8 min):
+# builds the CUDA backend (`make cuda`), runs the CUDA-vs-CPU kernel tests,
+# calibrates the GPU through the engine's kernels, validates the engine's
+# decode/prefill grid against the calibrated prediction, and writes every
+# output under one folder:
+#
+#   calib/gpu_check.sh [OUT]     (default out/gpu-check-<host>-<UTC>)
+#   MODEL=ref-1b                 model spec for calibration shapes and validation
+#
+# OUT holds nvidia-smi.txt, build.log, test_cuda.log, calibrate.json,
+# <host>.lua / <host>.json (the calibrated profile and raw samples),
+# validate.json, validate.txt and the roofline plot.  Exit status: 0 when
+# every step ran, 1 otherwise (later steps still run).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+HOST=$(hostname -s 2>/dev/null || hostname)
+OUT=${1:-out/gpu-check-$HOST-$(date -u +%Y%m%dT%H%M%SZ)}
+MODEL=${MODEL:-ref-1b}
+mkdir -p "$OUT" || exit 1
+status=0
+step() { # NAME SECONDS CMD...: run with a time limit, log to OUT/NAME.log
+    name=$1; limit=$2; shift 2
+    echo "gpu_check: $name" >&2
+    start=$(date +%s)
+    timeout "$limit" "$@" > "$OUT/$name.log" 2>&1 || { echo "gpu_check: $name FAILED (see $OUT/$name.log)" >&2; status=1; }
+    echo "gpu_check: $name took $(( $(date +%s) - start )) s" >&2
+}
+nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1 || echo "gpu_check: nvidia-smi not found" >&2
+step build 240 make -j"$(nproc)" cuda
+step test_cuda 60 build-cuda/tests/test_cuda
+step calibrate 120 bin/roofline-cuda calibrate --backend cuda --model "$MODEL" --format json --output "$OUT/calibrate.json"
+cp "hw_profiles/calibrated/$HOST.lua" "hw_profiles/calibrated/$HOST.json" "$OUT/" 2>/dev/null
+step validate 180 bin/roofline-cuda validate --backend cuda --model "$MODEL" --format json --output "$OUT/validate.json"
+cp "plots/validate-$HOST-cuda.png" "plots/validate-$HOST-cuda.png.dat" "$OUT/" 2>/dev/null
+if [ -f "$OUT/validate.json" ]; then
+    grep -E '"(runs|median_abs_error|p90_abs_error|max_abs_error)"' "$OUT/validate.json" > "$OUT/validate.txt"
+    cat "$OUT/validate.txt" >&2
+fi
+echo "gpu_check: results in $OUT (status $status)" >&2
+exit $status
