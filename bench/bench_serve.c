@@ -64,7 +64,7 @@ int main(void)
     }
     double tgen = now_s() - t0;
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, &m, &h, chips, p, err, sizeof err)) {
+    if (rl_ops_cost_init(&oc, &m, &h, chips, p, 1, err, sizeof err)) {
         fprintf(stderr, "bench_serve: %s\n", err);
         return 1;
     }

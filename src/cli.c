@@ -876,7 +876,7 @@ static int cmd_simulate(cli_opts *o)
     if (draft_name) {
         /* the draft model runs on the same chips, its own op list per draft step */
         if (rl_model_load(draft_name, NULL, 0, &draft, err, sizeof err) != 0 ||
-            rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, err, sizeof err) != 0) {
+            rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
@@ -885,7 +885,7 @@ static int cmd_simulate(cli_opts *o)
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
     rl_serve_result r;
-    int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, req, n, &c, &r, err, sizeof err);
+    int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
@@ -897,7 +897,7 @@ static int cmd_simulate(cli_opts *o)
     if (j) {
         cJSON_AddStringToObject(j, "model", m.name);
         cJSON_AddStringToObject(j, "hw", h.name);
-        cJSON_AddStringToObject(j, "mode", "ideal");
+        cJSON_AddStringToObject(j, "mode", !o->ideal && h.efficiency.present ? "calibrated" : "ideal");
         cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
         cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
         cJSON_AddNumberToObject(j, "chips_total", (double)chips);
@@ -945,7 +945,10 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
-    cJSON_AddStringToObject(j, "mode", "ideal");
+    int cal = 0;
+    for (int i = 0; i < in->nhw; i++)
+        cal |= in->calibrated && in->hw[i].efficiency.present;
+    cJSON_AddStringToObject(j, "mode", cal ? "calibrated" : "ideal");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
@@ -999,7 +1002,7 @@ static int cmd_size(cli_opts *o)
         }
         nhw++;
     }
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .calibrated = !o->ideal};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1346,7 +1349,7 @@ static const command COMMANDS[] = {
      "its arguments are in the global table `arg` (arg[0] is the script); roofline.plot writes\n"
      "into --out DIR (default out).",
      "[--out DIR] SCRIPT.lua [ARGS...]"},
-    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_SET | O_FMT | O_SERVE,
+    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
@@ -1361,7 +1364,7 @@ static const command COMMANDS[] = {
      "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [options]"},
-    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_SET | O_FMT | O_SERVE,
+    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
      "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
      "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"

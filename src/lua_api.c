@@ -887,7 +887,7 @@ static int l_format(lua_State *L)
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
  * requests=2000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_slo=, tpot_slo=, weights=, kv=,
- * compute=} -> the `roofline simulate` result (serve.h keys, without the
+ * compute=, ideal=false} -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
 static int l_simulate(lua_State *L)
@@ -896,7 +896,7 @@ static int l_simulate(lua_State *L)
         "model",    "hw",       "chips",    "qps",      "prompt",           "output",
         "requests", "seed",     "policy",   "max_seqs", "max_tokens",       "replicas",
         "prefill_replicas",     "ttft_slo", "tpot_slo", "weights",          "kv",
-        "compute",  NULL};
+        "compute",  "ideal",    NULL};
     rl_model m;
     rl_hw h;
     char err[ERRLEN];
@@ -931,12 +931,15 @@ static int l_simulate(lua_State *L)
     lua_pop(L, 2);
     c.kv_samples = 0;
     rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
+    lua_getfield(L, 1, "ideal");
+    int calibrated = !lua_toboolean(L, -1);
+    lua_pop(L, 1);
     /* everything that can raise a Lua error is checked: allocate now */
     rl_request *req = NULL;
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
-    int rc = rl_serve_simulate(&m, &h, chips, p, req, w.n, &c, &r, err, sizeof err);
+    int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
     free(req);
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);

@@ -26,7 +26,7 @@
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
-                     rl_precision p, char *err, size_t errlen)
+                     rl_precision p, int calibrated, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     if (m->abstract) {
@@ -36,7 +36,8 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     }
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
-    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384};
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
+                       .calibrated = calibrated && h->efficiency.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -87,7 +88,9 @@ void rl_ops_cost_free(rl_ops_cost *c)
 
 static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
 {
-    return rl_ops_mixed_step_time(c->m, c->h, c->chips, c->p, T, P, B, S);
+    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, T, P, B, S);
+    oc.calibrated = c->calibrated;
+    return rl_ops_step_time(c->m, c->h, &oc);
 }
 
 double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
@@ -1009,11 +1012,11 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
 }
 
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                      const rl_request *req, long long n, const rl_serve_config *cfg,
-                      rl_serve_result *out, char *err, size_t errlen)
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
 {
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, m, h, chips, p, err, errlen) != 0)
+    if (rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
         return -1;
     rl_step_cost cost = {rl_serve_ops_time, &oc};
     int rc = rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen);

@@ -67,17 +67,20 @@ typedef struct {
     const rl_hw *h;
     long long chips;
     rl_precision p;
+    int calibrated;  /* 1: every op timed by h's efficiency tables (when present) */
     long long smax;  /* second sample of S: the model's max_context or 8192 */
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
 } rl_ops_cost;
 
-/* Fill *c for m on `chips` chips of h at precision p.  Returns 0, or -1
+/* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
+ * op list timed by h's efficiency tables, efficiency.h, when h has them) or
+ * ideal (0).  Returns 0, or -1
  * with err set (abstract models have no operator list; missing peak; a TP
  * degree the model's heads do not allow, see rl_shard_eval). */
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
-                     rl_precision p, char *err, size_t errlen);
+                     rl_precision p, int calibrated, char *err, size_t errlen);
 void rl_ops_cost_free(rl_ops_cost *c);
 
 /* rl_step_cost.time for an rl_ops_cost ctx. */
@@ -192,10 +195,10 @@ void rl_serve_result_free(rl_serve_result *r);
 
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
- * alike).  Returns 0, or -1 with err set (cost set-up or run). */
+ * alike; calibrated: h's efficiency tables when present).  Returns 0, or -1 with err set (cost set-up or run). */
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                      const rl_request *req, long long n, const rl_serve_config *cfg,
-                      rl_serve_result *out, char *err, size_t errlen);
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);
 
 /* Expected tokens per verify step with acceptance rate a and g draft
  * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */

@@ -89,7 +89,8 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
         return -1;
     rl_serve_config s = candidate_config(in, c);
     rl_serve_result r;
-    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, req, n, &s, &r, err, errlen);
+    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
+                               err, errlen);
     free(req);
     if (rc != 0)
         return -1;
@@ -272,7 +273,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                 }
                 double kvcap = rl_serve_kv_capacity(in->m, h, chips, p, in->hbm_reserve);
                 rl_ops_cost oc;
-                if (rl_ops_cost_init(&oc, in->m, h, chips, p, err, errlen) != 0) {
+                if (rl_ops_cost_init(&oc, in->m, h, chips, p, in->calibrated, err, errlen) != 0) {
                     out->pruned += 20; /* e.g. more TP chips than the model has heads */
                     continue;
                 }

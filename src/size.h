@@ -28,6 +28,7 @@ typedef struct {
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
+    int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
 } rl_size_input;
 

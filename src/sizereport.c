@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "arch.h"
+#include "efficiency.h"
 
 /* ---- a document that is Markdown or HTML ---- */
 
@@ -517,9 +518,28 @@ static void write_report(doc *d, const rl_size_report_data *x)
     }
 
     heading(d, 2, "Assumptions");
-    item(d, "Mode: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; efficiency 1.0). "
-            "A real engine reaches less: treat latencies as lower bounds and capacities as upper "
-            "bounds until a calibrated profile is used.");
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (in->calibrated && h->efficiency.present) {
+            char tab[512] = "";
+            for (int c = 0; c < RL_EFF_CLASSES; c++) {
+                const rl_eff_curve *cv = &h->efficiency.curve[c];
+                for (int k = 0; k < cv->n; k++)
+                    snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
+                             tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
+            }
+            item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
+                    "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
+                    "%s (%s).",
+                 h->name, h->efficiency.overhead_s, tab, h->origin);
+        } else {
+            item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
+                    "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
+                    "bounds and capacities as upper bounds.",
+                 h->name, h->efficiency.present ? " (--ideal given)" : ": the profile has no "
+                                                                      "efficiency tables");
+        }
+    }
     item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
             "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
             "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "

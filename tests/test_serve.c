@@ -24,7 +24,7 @@ static int setup(void **state)
     f.m = load_model("llama3-8b", NULL, 0);
     f.h = load_hw("h100-sxm", NULL, 0);
     char err[512];
-    if (rl_ops_cost_init(&f.oc, &f.m, &f.h, 1, rl_precision_default(), err, sizeof err) != 0)
+    if (rl_ops_cost_init(&f.oc, &f.m, &f.h, 1, rl_precision_default(), 0, err, sizeof err) != 0)
         fail_msg("%s", err);
     f.cost = (rl_step_cost){rl_serve_ops_time, &f.oc};
     *state = &f;
@@ -79,14 +79,15 @@ static rl_serve_result run(const fixture *f, const rl_request *r, long long n,
  * formula (1) (seed 000 section 1) within 3% for llama3-8b on one H100 (the
  * op list adds norms, RoPE and softmax; 0.5% for llama3-70b). */
 /* On 8 chips the step adds the 1D TP collectives of shard.h for the
- * step's token rows (T + B), exactly (same arithmetic, 1e-12). */
+ * step's token rows (T + B), exactly (same arithmetic, 1e-12); calibrated
+ * mode is the op list under the efficiency tables. */
 static void test_cost_adds_tp_collectives(void **state)
 {
     fixture *f = *state;
     rl_precision p = rl_precision_default();
     rl_ops_cost oc;
     char err[512];
-    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 8, p, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 8, p, 0, err, sizeof err), 0);
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = 8;
     rl_shard_result r;
@@ -96,8 +97,17 @@ static void test_cost_adds_tp_collectives(void **state)
     assert_rel(rl_serve_ops_time(&oc, 512, 1256, 32, 4096),
                rl_ops_mixed_step_time(&f->m, &f->h, 8, p, 512, 1000, 32, 4096) + r.comm_s, 1e-12);
     rl_ops_cost_free(&oc);
+    /* calibrated: the op list under the profile's efficiency tables (h100-sxm carries
+     * measured fractions < 1), so slower than ideal; the same call as ops.c (1e-12) */
+    assert_true(f->h.efficiency.present);
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 1, p, 1, err, sizeof err), 0);
+    rl_ops_config cc = rl_ops_mixed_config(1, p, 0, 0, 32, 4096);
+    cc.calibrated = 1;
+    assert_rel(rl_serve_ops_time(&oc, 0, 0, 32, 4096), rl_ops_step_time(&f->m, &f->h, &cc), 1e-9);
+    assert_true(rl_serve_ops_time(&oc, 0, 0, 32, 4096) > step_time(f, 0, 0, 32, 4096));
+    rl_ops_cost_free(&oc);
     /* a TP degree above the model's heads is refused (llama3-8b: N = 32) */
-    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, err, sizeof err), -1);
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, 0, err, sizeof err), -1);
 }
 
 static void test_cost_is_the_op_list(void **state)
