@@ -23,6 +23,7 @@
 #include "serve.h"
 #include "size.h"
 #include "sizereport.h"
+#include "serve_validate.h"
 #include "arch.h"
 #include <math.h>
 
@@ -1274,6 +1275,44 @@ static int cmd_validate(cli_opts *o)
     return emit(o, r);
 }
 
+/* validate-serve: the simulator against the engine serving a trace. */
+static int cmd_validate_serve(cli_opts *o)
+{
+    char err[ERRLEN], host[128], prof[256];
+    rl_model m;
+    static rl_hw h;
+    rl_calib_host(host, sizeof host);
+    snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
+    const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
+    if (rl_model_load(mname, NULL, 0, &m, err, sizeof err) != 0 ||
+        rl_hw_load(pname, NULL, 0, &h, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline validate-serve: %s (run `roofline calibrate` first)\n", err);
+        return RL_EXIT_INPUT;
+    }
+    /* a small trace: Poisson arrivals, prompts 32..256, outputs 8..64 */
+    rl_workload w = {.n = 40, .qps = 1, .prompt = {RL_DIST_UNIFORM, 32, 256},
+                     .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
+    double d = (double)w.n, seed = 1, slots = 4;
+    if (sv_num(o, SV_REQUESTS, "--requests", 1, 10000, &d) || sv_num(o, SV_QPS, "--qps", 1e-6, 1e6, &w.qps) ||
+        sv_num(o, SV_SEED, "--seed", 0, 1e18, &seed) || sv_num(o, SV_MAX_SEQS, "--max-seqs", 1, 64, &slots))
+        return RL_EXIT_INPUT;
+    w.n = (long long)d;
+    w.seed = (uint64_t)seed;
+    rl_request *req;
+    if (rl_workload_generate(&w, &req, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    cJSON *r = rl_serve_validate(&m, &h, o->calib.backend ? o->calib.backend : "cpu", (int)slots, req,
+                                 w.n, err, sizeof err);
+    free(req);
+    if (!r) {
+        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameters, KV bytes and FLOPs per token of a model.\n"
@@ -1376,6 +1415,13 @@ static const command COMMANDS[] = {
      "  sensitivity, assumptions)  --save FILE",
      "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
      "       [--report out.html|out.md] [options]"},
+    {"validate-serve", cmd_validate_serve, O_MODEL | O_BACKEND | O_FORMAT | O_SERVE,
+     "The serving simulator against the reference engine serving a trace (TTFT/TPOT p50/p90).\n"
+     "The engine serves a seeded trace with the interleaved policy (prefill at B=1 when a slot\n"
+     "is free, else one generate step) on a virtual clock of measured calls; the simulator\n"
+     "predicts the same trace from the calibrated profile.  --requests N (40) --qps Q (1)\n"
+     "--max-seqs SLOTS (4) --seed S; --model (tiny-ref) --profile (calibrated/<host>).",
+     "--backend cpu|cuda [--model M] [--profile P] [--requests N] [--qps Q] [--max-seqs B]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
