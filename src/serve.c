@@ -90,6 +90,8 @@ static double ops_step(const rl_ops_cost *c, long long T, long long P, long long
 {
     rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, T, P, B, S);
     oc.calibrated = c->calibrated;
+    if (c->p.compute == RL_FP32)
+        oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
     return rl_ops_step_time(c->m, c->h, &oc);
 }
 
