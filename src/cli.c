@@ -42,19 +42,25 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_OUTPUT = 1 << 8, /* --output */
-    O_FMT = 1 << 16,   /* --format */
-    O_FORMAT = O_FMT | O_OUTPUT,
-    O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
-                          --output DIST) */
-    O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_IMPORT = 1 << 10, /* --name --source */
     O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
     O_OVERLAP = 1 << 12,
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
     O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
+    O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
+                          --output DIST) */
+    O_FMT = 1 << 18,   /* --format */
+    O_FORMAT = O_FMT | O_OUTPUT,
 };
+/* every O_* above is a distinct bit: a shared bit would let one option in
+ * through another's flag */
+_Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET |
+                         O_OUTPUT | O_OPS | O_IMPORT | O_SHARD | O_OVERLAP | O_LISTS | O_PLOT |
+                         O_OUTDIR | O_BACKEND | O_SERVE)) == 0,
+               "O_FMT overlaps another option flag");
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
