@@ -191,7 +191,7 @@ help:
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
-	@echo "make bench      sweep evaluations per second on one core"
+	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"

@@ -23,6 +23,12 @@
 #include "spec.h"
 #include "step.h"
 #include "sweep.h"
+#include "serve.h"
+#include "size.h"
+#include "sizereport.h"
+#include "serve_validate.h"
+#include "arch.h"
+#include <math.h>
 
 #define ERRLEN 1024
 #define MAX_LIST 4096
@@ -39,22 +45,38 @@ enum {
     O_IDEAL = 1 << 6,
     O_SET = 1 << 7,
     O_OUTPUT = 1 << 8, /* --output */
-    O_FMT = 1 << 16,   /* --format */
-    O_FORMAT = O_FMT | O_OUTPUT,
-    O_IMPORT = 1 << 10, /* --name --source */
     O_OPS = 1 << 9,    /* --phase --tokens --prefix --mfu --act --attn --non-causal --chunk */
+    O_IMPORT = 1 << 10, /* --name --source */
     O_SHARD = 1 << 11, /* --tp --ep --sp --pp --x --sharding --kv-split --moe-attn --overlap */
     O_OVERLAP = 1 << 12,
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
-    O_BACKEND = 1 << 18, /* --backend --profile --quick (calibrate, validate); 16 is O_FMT, 17 is
-                            issue 7's O_SERVE */
+    O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
+    O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
+                          --output DIST) */
+    O_FMT = 1 << 18,   /* --format */
+    O_FORMAT = O_FMT | O_OUTPUT,
 };
+/* every O_* above is a distinct bit: a shared bit would let one option in
+ * through another's flag */
+_Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET |
+                         O_OUTPUT | O_OPS | O_IMPORT | O_SHARD | O_OVERLAP | O_LISTS | O_PLOT |
+                         O_OUTDIR | O_BACKEND | O_SERVE)) == 0,
+               "O_FMT overlaps another option flag");
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
        OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK };
+
+/* simulate/size options, kept as strings and parsed by serve_setup. */
+enum {
+    SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
+    SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
+    SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
+    SV_MAX_CHIPS, SV_KEEP_PREC,
+    SV_COUNT
+};
 
 typedef struct {
     const char *model, *hw;
@@ -89,6 +111,7 @@ typedef struct {
     rl_calib_opts calib; /* calibrate, validate */
     int nargs;    /* positional arguments left after the options */
     char **args;
+    const char *sv[SV_COUNT]; /* O_SERVE option values */
 } cli_opts;
 
 typedef struct {
@@ -204,7 +227,31 @@ static const struct option LONGOPTS[] = {
     {"out", required_argument, 0, OPT_OUT},
     {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
     {"quick", no_argument, 0, OPT_QUICK},
-    {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
+    {"help", no_argument, 0, 'h'},
+    {"qps", required_argument, 0, 1000 + SV_QPS},
+    {"trace", required_argument, 0, 1000 + SV_TRACE},
+    {"policy", required_argument, 0, 1000 + SV_POLICY},
+    {"replicas", required_argument, 0, 1000 + SV_REPLICAS},
+    {"prefill-replicas", required_argument, 0, 1000 + SV_PREFILL_REPLICAS},
+    {"route", required_argument, 0, 1000 + SV_ROUTE},
+    {"max-seqs", required_argument, 0, 1000 + SV_MAX_SEQS},
+    {"max-tokens", required_argument, 0, 1000 + SV_MAX_TOKENS},
+    {"page", required_argument, 0, 1000 + SV_PAGE},
+    {"preempt", required_argument, 0, 1000 + SV_PREEMPT},
+    {"prefix-cache", required_argument, 0, 1000 + SV_PREFIX_CACHE},
+    {"prefixes", required_argument, 0, 1000 + SV_PREFIXES},
+    {"spec", required_argument, 0, 1000 + SV_SPEC},
+    {"requests", required_argument, 0, 1000 + SV_REQUESTS},
+    {"seed", required_argument, 0, 1000 + SV_SEED},
+    {"burst", required_argument, 0, 1000 + SV_BURST},
+    {"ttft-p99", required_argument, 0, 1000 + SV_TTFT},
+    {"tpot-p99", required_argument, 0, 1000 + SV_TPOT},
+    {"report", required_argument, 0, 1000 + SV_REPORT},
+    {"save", required_argument, 0, 1000 + SV_SAVE},
+    {"hbm-reserve", required_argument, 0, 1000 + SV_RESERVE},
+    {"max-chips", required_argument, 0, 1000 + SV_MAX_CHIPS},
+    {"keep-precision", no_argument, 0, 1000 + SV_KEEP_PREC},
+    {0, 0, 0, 0},
 };
 
 static int option_flag(int c)
@@ -219,17 +266,19 @@ static int option_flag(int c)
     case 'i': return O_IDEAL;
     case 'S': return O_SET;
     case 'f': return O_FMT;
-    case 'o': return O_OUTPUT;
+    case 'o': return O_OUTPUT | O_SERVE; /* simulate/size: the output-length DIST */
     case 'I': return O_OUTDIR;
     case 'N': case 'R': return O_IMPORT;
     case 'p': case 'T': case 'P': case 'u': case 'a': case 'A': case 'n': case 'K': return O_OPS;
     case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
     case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
-    case OPT_PLOT: case OPT_PROMPT: return O_PLOT;
+    case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
     case OPT_OUT: return O_OUTDIR;
     case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: return O_BACKEND;
     }
+    if (c >= 1000 && c < 1000 + SV_COUNT)
+        return O_SERVE;
     return 0;
 }
 
@@ -388,6 +437,10 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case OPT_PROFILE: o->calib.profile = optarg; break;
         case OPT_QUICK: o->calib.quick = 1; break;
         case OPT_PROMPT:
+            if (c->accepts & O_SERVE) { /* simulate/size: a length distribution */
+                o->sv[SV_PROMPT] = optarg;
+                break;
+            }
             if (parse_count("--prompt", optarg, 1000000000, &o->prompt) != 0)
                 return -1;
             break;
@@ -467,6 +520,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             o->sharded = 1;
             break;
         case OPT_OVERLAP: o->plan.overlap = 1; break;
+        default: o->sv[ch - 1000] = optarg ? optarg : "1"; break;
         }
     }
     if (o->nsets[1] > 0 && !(c->accepts & O_HW)) {
@@ -647,6 +701,414 @@ static int cmd_run(cli_opts *o)
     }
     rl_outdir_close(&out);
     return rc;
+}
+
+/* ---- simulate / size: workload and engine options (serve.h) ---- */
+
+/* Parse option k as a number in [lo, hi] into *v (left as is when absent). */
+static int sv_num(const cli_opts *o, int k, const char *flag, double lo, double hi, double *v)
+{
+    if (!o->sv[k])
+        return 0;
+    char *end;
+    errno = 0;
+    double x = strtod(o->sv[k], &end);
+    if (end == o->sv[k] || *end || errno || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "roofline: %s '%s': expected a number in [%g, %g]\n", flag, o->sv[k], lo, hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* Option k as one of two names: *second set to 1 for `b`, 0 for `a`
+ * (left as is when absent).  Returns 0 or -1. */
+static int sv_choice(const cli_opts *o, int k, const char *flag, const char *a, const char *b,
+                     int *second)
+{
+    if (!o->sv[k])
+        return 0;
+    if (strcmp(o->sv[k], a) != 0 && strcmp(o->sv[k], b) != 0) {
+        fprintf(stderr, "roofline: %s '%s': expected %s or %s\n", flag, o->sv[k], a, b);
+        return -1;
+    }
+    *second = strcmp(o->sv[k], b) == 0;
+    return 0;
+}
+
+/* "A:B[:C]" into up to 3 numbers; returns how many were given or -1. */
+static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int min, int max)
+{
+    if (!o->sv[k])
+        return 0;
+    int n = 0;
+    const char *p = o->sv[k];
+    while (n < max) {
+        char *end;
+        v[n++] = strtod(p, &end);
+        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+            break;
+        if (!*end) {
+            if (n >= min)
+                return n;
+            break;
+        }
+        p = end + 1;
+    }
+    fprintf(stderr, "roofline: %s '%s': expected %d to %d non-negative numbers separated by ':'\n",
+            flag, o->sv[k], min, max);
+    return -1;
+}
+
+/* Requests from --trace FILE, or generated from --qps/--prompt/--output
+ * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
+static int serve_workload(const cli_opts *o, long long default_n, long long max_context,
+                          rl_workload *w, rl_request **req, long long *n)
+{
+    char err[ERRLEN];
+    double v[3] = {0}, d;
+    memset(w, 0, sizeof *w);
+    w->n = default_n;
+    w->seed = 1;
+    if (sv_tuple(o, SV_PREFIXES, "--prefixes", v, 2, 2) < 0)
+        return -1;
+    w->prefixes = (int)v[0];
+    w->prefix_len = (int)v[1];
+    if (o->sv[SV_TRACE]) {
+        *n = rl_trace_read(o->sv[SV_TRACE], w->prefix_len, req, err, sizeof err);
+        if (*n < 0) {
+            fprintf(stderr, "roofline: --trace %s\n", err);
+            return -1;
+        }
+        rl_requests_truncate(*req, *n, max_context);
+        w->n = *n;
+        w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
+        w->prompt.kind = w->output.kind = RL_DIST_TRACE;
+        return 0;
+    }
+    if (!o->sv[SV_QPS] || !o->sv[SV_PROMPT] || !o->output) {
+        fprintf(stderr, "roofline: need --trace FILE, or --qps Q --prompt DIST --output DIST\n");
+        return -1;
+    }
+    d = (double)w->n;
+    if (sv_num(o, SV_QPS, "--qps", 1e-9, 1e9, &w->qps) || sv_num(o, SV_REQUESTS, "--requests", 1, 1e8, &d))
+        return -1;
+    w->n = (long long)d;
+    d = 1;
+    if (sv_num(o, SV_SEED, "--seed", 0, 1e18, &d))
+        return -1;
+    w->seed = (uint64_t)d;
+    w->max_context = max_context;
+    if (o->sv[SV_BURST]) {
+        w->arrival = RL_ARRIVAL_GAMMA;
+        if (sv_num(o, SV_BURST, "--burst", 0.01, 100, &w->burst_cv))
+            return -1;
+    }
+    if (rl_dist_parse(o->sv[SV_PROMPT], "--prompt", &w->prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(o->output, "--output", &w->output, err, sizeof err) != 0 ||
+        rl_workload_generate(w, req, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    *n = w->n;
+    return 0;
+}
+
+/* Engine options into c for replicas of `chips` chips of h running m. */
+static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
+                        const char **draft_model)
+{
+    *c = rl_serve_config_default();
+    double v[3] = {0}, reserve = 0.1, x;
+    if (o->sv[SV_POLICY] && rl_policy_parse(o->sv[SV_POLICY], &c->policy) != 0) {
+        fprintf(stderr, "roofline: --policy '%s': expected static, interleaved, continuous, chunked "
+                        "or disagg\n", o->sv[SV_POLICY]);
+        return -1;
+    }
+    if (c->policy == RL_POLICY_CHUNKED)
+        c->max_tokens = 512;
+    int rr = 0, swap = 0;
+    if (sv_choice(o, SV_ROUTE, "--route", "least-outstanding", "round-robin", &rr) != 0 ||
+        sv_choice(o, SV_PREEMPT, "--preempt", "recompute", "swap", &swap) != 0)
+        return -1;
+    c->route = rr ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+    c->preempt = swap ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
+    struct { int k; const char *flag; double lo, hi; int *i; long long *ll; } ints[] = {
+        {SV_REPLICAS, "--replicas", 1, 1e5, &c->replicas, NULL},
+        {SV_PREFILL_REPLICAS, "--prefill-replicas", 1, 1e5, &c->prefill_replicas, NULL},
+        {SV_MAX_SEQS, "--max-seqs", 1, 1e6, &c->max_seqs, NULL},
+        {SV_MAX_TOKENS, "--max-tokens", 1, 1e9, NULL, &c->max_tokens},
+        {SV_PAGE, "--page", 1, 1e5, &c->page_tokens, NULL},
+    };
+    for (size_t j = 0; j < sizeof ints / sizeof ints[0]; j++) {
+        x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
+        if (sv_num(o, ints[j].k, ints[j].flag, ints[j].lo, ints[j].hi, &x))
+            return -1;
+        if (ints[j].i)
+            *ints[j].i = (int)x;
+        else
+            *ints[j].ll = (long long)x;
+    }
+    if (sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &reserve) ||
+        sv_num(o, SV_TTFT, "--ttft-p99", 0, 1e6, &c->slo_ttft) ||
+        sv_num(o, SV_TPOT, "--tpot-p99", 0, 1e6, &c->slo_tpot))
+        return -1;
+    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
+    if (np < 0)
+        return -1;
+    c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
+    c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
+    c->spec_draft_frac = 0.05;
+    *draft_model = NULL;
+    if (o->sv[SV_SPEC]) {
+        /* ALPHA:GAMMA[:DRAFT], DRAFT a fraction of a target step or a model spec */
+        char buf[512], *end;
+        snprintf(buf, sizeof buf, "%s", o->sv[SV_SPEC]);
+        char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
+        if (d)
+            *d++ = 0;
+        if (g)
+            *g++ = 0;
+        c->spec_alpha = strtod(buf, &end);
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        double gamma = ok ? strtod(g, &end) : 0;
+        ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
+        if (ok && d) {
+            double frac = strtod(d, &end);
+            if (*end == 0 && end != d)
+                ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
+            else
+                *draft_model = o->sv[SV_SPEC] + (d - buf);
+        }
+        if (!ok) {
+            fprintf(stderr, "roofline: --spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA "
+                            "< 1, GAMMA in 1..64, DRAFT a fraction in [0, 1] or a model\n",
+                    o->sv[SV_SPEC]);
+            return -1;
+        }
+        c->spec_gamma = (int)gamma;
+    }
+    c->keep_requests = o->plot != NULL;
+    return 0;
+}
+
+static int cmd_simulate(cli_opts *o)
+{
+    rl_model m;
+    rl_hw h;
+    char err[ERRLEN];
+    const char *out_dist = o->output;
+    if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
+        need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
+        load_hw(o, &h) != 0)
+        return RL_EXIT_INPUT;
+    if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    rl_workload w;
+    rl_serve_config c;
+    rl_request *req = NULL;
+    long long n = 0;
+    const char *draft_name;
+    static rl_model draft;
+    rl_ops_cost dc = {0};
+    rl_step_cost dcost = {rl_serve_ops_time, &dc};
+    if (serve_workload(o, 20000, m.max_context, &w, &req, &n) != 0 ||
+        serve_config(o, &m, &h, &c, &draft_name) != 0) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    if (draft_name) {
+        /* the draft model runs on the same chips, its own op list per draft step */
+        if (rl_model_load(draft_name, NULL, 0, &draft, err, sizeof err) != 0 ||
+            rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
+            free(req);
+            return RL_EXIT_INPUT;
+        }
+        c.spec_draft = &dcost;
+    }
+    o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
+    rl_serve_result r;
+    int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    rl_ops_cost_free(&dc);
+    free(req);
+    if (rc != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
+    cJSON *j = rl_serve_result_json(&r, c.policy, chips);
+    if (j) {
+        cJSON_AddStringToObject(j, "model", m.name);
+        cJSON_AddStringToObject(j, "hw", h.name);
+        cJSON_AddStringToObject(j, "mode", !o->ideal && h.efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+        cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
+        cJSON_AddNumberToObject(j, "chips_total", (double)chips);
+        cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c.kv_capacity_tokens);
+        cJSON_AddStringToObject(j, "prompt", o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT]);
+        cJSON_AddStringToObject(j, "output_dist", o->sv[SV_TRACE] ? "trace" : out_dist);
+        cJSON_AddNumberToObject(j, "qps", w.qps);
+        if (o->fmt != RL_FMT_JSON)
+            cJSON_DeleteItemFromObject(j, "kv_timeline");
+    }
+    if (o->plot) {
+        char title[256];
+        int plotted;
+        snprintf(title, sizeof title, "%s on %lld x %s, %s", m.name, o->chips, h.name,
+                 rl_policy_name(c.policy));
+        if (rl_serve_write_plots(&r, o->plot, title, &plotted, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline simulate: %s\n", err);
+            rl_serve_result_free(&r);
+            cJSON_Delete(j);
+            return RL_EXIT_IO;
+        }
+        if (!plotted)
+            fprintf(stderr, "roofline simulate: gnuplot not found; wrote %s/simulate.gp and data\n",
+                    o->plot);
+    }
+    rl_serve_result_free(&r);
+    return emit(o, j);
+}
+
+/* "Poisson 20 req/s, prompt DIST, output DIST" for reports. */
+static void workload_desc(const cli_opts *o, const rl_workload *w, const char *out_dist, char *buf,
+                          size_t len)
+{
+    if (o->sv[SV_TRACE])
+        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)", o->sv[SV_TRACE], w->n, w->qps);
+    else
+        snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
+                 w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
+                 o->sv[SV_PROMPT], out_dist, (unsigned long long)w->seed);
+}
+
+static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "model", in->m->name);
+    int cal = 0;
+    for (int i = 0; i < in->nhw; i++)
+        cal |= in->calibrated && in->hw[i].efficiency.present;
+    cJSON_AddStringToObject(j, "mode", cal ? "calibrated" : "ideal");
+    cJSON_AddNumberToObject(j, "qps", in->w.qps);
+    cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
+    cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    cJSON_AddNumberToObject(j, "meeting", r->nmeet);
+    cJSON_AddNumberToObject(j, "simulated_configs", r->n);
+    cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
+    cJSON_AddNumberToObject(j, "search_s", r->search_s);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; rows && i < r->n; i++) {
+        const rl_size_candidate *c = &r->c[i];
+        char label[128];
+        rl_size_label(in, c, label, sizeof label);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "config", label);
+        const char *keys[] = {"chips_total", "cost", "ttft_p99_s", "tpot_p99_s", "e2e_p50_s",
+                              "out_tokens_per_s"};
+        double v[] = {(double)c->chips_total, c->cost_per_hour, c->ttft_p99, c->tpot_p99,
+                      c->e2e_p50, c->out_tokens_per_s};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            cJSON_AddNumberToObject(o, keys[k], v[k]);
+        cJSON_AddBoolToObject(o, "meets", c->meets);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return j;
+}
+
+static int cmd_size(cli_opts *o)
+{
+    enum { MAX_HW = 8 };
+    rl_model m;
+    static rl_hw hw[MAX_HW];
+    char err[ERRLEN];
+    const char *out_dist = o->output;
+    if (need(o, "size", "--model M", o->model != NULL) != 0 ||
+        need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
+        need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->sv[SV_TTFT] && o->sv[SV_TPOT]) != 0 ||
+        load_model(o, &m) != 0)
+        return RL_EXIT_INPUT;
+    char hwnames[1024];
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
+    int nhw = 0;
+    for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nhw == MAX_HW) {
+            fprintf(stderr, "roofline size: more than %d hardware profiles\n", MAX_HW);
+            return RL_EXIT_INPUT;
+        }
+        if (rl_hw_load(t, o->sets[1], o->nsets[1], &hw[nhw], err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        nhw++;
+    }
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .calibrated = !o->ideal};
+    rl_request *req = NULL;
+    long long n = 0;
+    double maxc = 0;
+    if (serve_workload(o, 4000, m.max_context, &in.w, &req, &n) != 0 ||
+        sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
+        sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
+        sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||
+        sv_num(o, SV_MAX_CHIPS, "--max-chips", 1, 4096, &maxc)) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    in.max_chips = (long long)maxc;
+    if (o->sv[SV_KEEP_PREC]) {
+        in.prec = &o->prec;
+        in.nprec = 1;
+    }
+    if (o->sv[SV_TRACE]) {
+        in.trace = req;
+        in.ntrace = n;
+    } else {
+        free(req);
+        req = NULL;
+    }
+    o->output = o->sv[SV_SAVE];
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline size: %s\n", err);
+        free(req);
+        return RL_EXIT_INPUT;
+    }
+    int rc = RL_EXIT_OK;
+    if (r.nmeet == 0)
+        fprintf(stderr, "roofline size: no configuration meets both targets; closest listed\n");
+    if (o->sv[SV_REPORT]) {
+        rl_size_curve curve;
+        rl_size_sensitivity sens[3];
+        int studied = r.nmeet > 0 &&
+                      rl_size_study(&in, &r.c[0], &curve, sens, err, sizeof err) == 0;
+        if (r.nmeet > 0 && !studied)
+            fprintf(stderr, "roofline size: %s\n", err);
+        char desc[512];
+        workload_desc(o, &in.w, out_dist, desc, sizeof desc);
+        const char *rp = o->sv[SV_REPORT];
+        size_t rl = strlen(rp);
+        int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
+        rl_size_report_data d = {&in, &r, studied ? &curve : NULL, studied ? sens : NULL, desc,
+                                 "roofline size (see Method)"};
+        char *text = rl_size_report_render(&d, html);
+        if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
+            fprintf(stderr, "roofline size: %s\n", text ? err : "out of memory");
+            rc = RL_EXIT_IO;
+        }
+        free(text);
+    }
+    cJSON *j = size_json(&in, &r);
+    rl_size_result_free(&r);
+    free(req);
+    int erc = emit(o, j);
+    return rc != RL_EXIT_OK ? rc : erc;
 }
 
 /* Model, hardware and the ops configuration common to `ops` and `prefill`. */
@@ -859,6 +1321,44 @@ static int cmd_validate(cli_opts *o)
     return emit(o, r);
 }
 
+/* validate-serve: the simulator against the engine serving a trace. */
+static int cmd_validate_serve(cli_opts *o)
+{
+    char err[ERRLEN], host[128], prof[256];
+    rl_model m;
+    static rl_hw h;
+    rl_calib_host(host, sizeof host);
+    snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
+    const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
+    if (rl_model_load(mname, NULL, 0, &m, err, sizeof err) != 0 ||
+        rl_hw_load(pname, NULL, 0, &h, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline validate-serve: %s (run `roofline calibrate` first)\n", err);
+        return RL_EXIT_INPUT;
+    }
+    /* a small trace: Poisson arrivals, prompts 32..256, outputs 8..64 */
+    rl_workload w = {.n = 40, .qps = 1, .prompt = {RL_DIST_UNIFORM, 32, 256},
+                     .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
+    double d = (double)w.n, seed = 1, slots = 4;
+    if (sv_num(o, SV_REQUESTS, "--requests", 1, 10000, &d) || sv_num(o, SV_QPS, "--qps", 1e-6, 1e6, &w.qps) ||
+        sv_num(o, SV_SEED, "--seed", 0, 1e18, &seed) || sv_num(o, SV_MAX_SEQS, "--max-seqs", 1, 64, &slots))
+        return RL_EXIT_INPUT;
+    w.n = (long long)d;
+    w.seed = (uint64_t)seed;
+    rl_request *req;
+    if (rl_workload_generate(&w, &req, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    cJSON *r = rl_serve_validate(&m, &h, o->calib.backend ? o->calib.backend : "cpu", (int)slots, req,
+                                 w.n, err, sizeof err);
+    free(req);
+    if (!r) {
+        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
 static const command COMMANDS[] = {
     {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
      "Parameters, KV bytes and FLOPs per token of a model.\n"
@@ -934,6 +1434,40 @@ static const command COMMANDS[] = {
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
      "through roofline.write and roofline.plot, into --out DIR (default out), confined there.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
+    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
+     "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
+     "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
+     "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
+     "  --trace CSV: arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]\n"
+     "  --policy static|interleaved|continuous|chunked|disagg   --replicas R\n"
+     "  --prefill-replicas P (disagg)  --route round-robin|least-outstanding\n"
+     "  --max-seqs B --max-tokens T (chunked: the per-step budget, default 512) --page 16\n"
+     "  --preempt recompute|swap  --prefix-cache HBM_GB[:HOST_GB] --prefixes N:LEN\n"
+     "  --spec ALPHA:GAMMA[:DRAFT] (DRAFT: fraction of a target step, default 0.05, or a draft\n"
+     "  model spec costed on its op list)  --burst CV (gamma arrivals)  --requests N --seed S\n"
+     "  --ttft-p99 S --tpot-p99 S (SLOs for goodput)  --hbm-reserve F (default 0.1)\n"
+     "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
+     "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
+     "       [--policy P] [options]"},
+    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
+     "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
+     "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
+     "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"
+     "price_per_chip_hour when every profile has one, else chips.\n"
+     "  --hw H[,H2...]  --qps Q --prompt DIST --output DIST (or --trace F.csv)\n"
+     "  --ttft-p99 S --tpot-p99 S  --max-chips N  --requests N (simulated, default 4000)\n"
+     "  --keep-precision: only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)\n"
+     "  --report FILE.md|FILE.html (recommendation, alternatives, frontier, load curve, memory,\n"
+     "  sensitivity, assumptions)  --save FILE",
+     "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
+     "       [--report out.html|out.md] [options]"},
+    {"validate-serve", cmd_validate_serve, O_MODEL | O_BACKEND | O_FORMAT | O_SERVE,
+     "The serving simulator against the reference engine serving a trace (TTFT/TPOT p50/p90).\n"
+     "The engine serves a seeded trace with the interleaved policy (prefill at B=1 when a slot\n"
+     "is free, else one generate step) on a virtual clock of measured calls; the simulator\n"
+     "predicts the same trace from the calibrated profile.  --requests N (40) --qps Q (1)\n"
+     "--max-seqs SLOTS (4) --seed S; --model (tiny-ref) --profile (calibrated/<host>).",
+     "--backend cpu|cuda [--model M] [--profile P] [--requests N] [--qps Q] [--max-seqs B]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

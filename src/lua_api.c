@@ -13,6 +13,7 @@
 #include "report.h"
 #include "result.h"
 #include "sandbox.h"
+#include "serve.h"
 #include "shard.h"
 #include "spec.h"
 #include "sweep.h"
@@ -913,10 +914,77 @@ static int l_write(lua_State *L)
     return 1;
 }
 
+/* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
+ * requests=2000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
+ * replicas=1, prefill_replicas=1, ttft_slo=, tpot_slo=, weights=, kv=,
+ * compute=, ideal=false} -> the `roofline simulate` result (serve.h keys, without the
+ * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
+ * "lognormal:2000:0.8"). */
+static int l_simulate(lua_State *L)
+{
+    static const char *const known[] = {
+        "model",    "hw",       "chips",    "qps",      "prompt",           "output",
+        "requests", "seed",     "policy",   "max_seqs", "max_tokens",       "replicas",
+        "prefill_replicas",     "ttft_slo", "tpot_slo", "weights",          "kv",
+        "compute",  "ideal",    NULL};
+    rl_model m;
+    rl_hw h;
+    char err[ERRLEN];
+    check_keys(L, 1, "roofline.simulate", known);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_model_hw(L, 1, &m, &h);
+    long long chips = opt_count(L, 1, "chips", 1);
+    rl_precision p = opt_precision(L, 1);
+    rl_workload w = {.n = opt_count(L, 1, "requests", 2000), .seed = (uint64_t)opt_count(L, 1, "seed", 1),
+                     .max_context = m.max_context};
+    lua_getfield(L, 1, "qps");
+    w.qps = luaL_optnumber(L, -1, 0);
+    lua_pop(L, 1);
+    luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
+    const char *ps = opt_string(L, 1, "prompt"), *os = opt_string(L, 1, "output");
+    luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
+    if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.simulate: %s", err);
+    rl_serve_config c = rl_serve_config_default();
+    const char *pol = opt_string(L, 1, "policy");
+    if (pol && rl_policy_parse(pol, &c.policy) != 0)
+        return luaL_error(L, "roofline.simulate: field 'policy': unknown '%s'", pol);
+    c.max_seqs = (int)opt_count(L, 1, "max_seqs", 256);
+    c.max_tokens = opt_count(L, 1, "max_tokens", c.policy == RL_POLICY_CHUNKED ? 512 : 8192);
+    c.replicas = (int)opt_count(L, 1, "replicas", 1);
+    c.prefill_replicas = (int)opt_count(L, 1, "prefill_replicas", 1);
+    lua_getfield(L, 1, "ttft_slo");
+    c.slo_ttft = luaL_optnumber(L, -1, 0);
+    lua_getfield(L, 1, "tpot_slo");
+    c.slo_tpot = luaL_optnumber(L, -1, 0);
+    lua_pop(L, 2);
+    c.kv_samples = 0;
+    rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
+    lua_getfield(L, 1, "ideal");
+    int calibrated = !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    /* everything that can raise a Lua error is checked: allocate now */
+    rl_request *req = NULL;
+    rl_serve_result r;
+    if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.simulate: %s", err);
+    int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
+    free(req);
+    if (rc != 0)
+        return luaL_error(L, "roofline.simulate: %s", err);
+    long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
+    cJSON *j = rl_serve_result_json(&r, c.policy, total);
+    rl_serve_result_free(&r);
+    if (j)
+        cJSON_DeleteItemFromObject(j, "kv_timeline");
+    return push_result(L, j);
+}
+
 static const luaL_Reg FUNCS[] = {
     {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
     {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
-    {"plot", l_plot}, {"write", l_write}, {NULL, NULL},
+    {"plot", l_plot}, {"simulate", l_simulate}, {"write", l_write}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)

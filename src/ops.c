@@ -410,9 +410,9 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
     return total;
 }
 
-double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                              long long prefill_tokens, long long prefill_prefix,
-                              long long decode_batch, long long decode_context)
+rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long prefill_tokens,
+                                  long long prefill_prefix, long long decode_batch,
+                                  long long decode_context)
 {
     rl_ops_config c = rl_ops_config_default();
     c.chips = chips;
@@ -422,5 +422,19 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
     c.prefill_prefix = prefill_prefix;
     c.decode_batch = decode_batch;
     c.decode_context = decode_context;
+    return c;
+}
+
+double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+{
+    return step_time(m, h, c);
+}
+
+double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                              long long prefill_tokens, long long prefill_prefix,
+                              long long decode_batch, long long decode_context)
+{
+    rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefill_prefix, decode_batch,
+                                          decode_context);
     return step_time(m, h, &c);
 }

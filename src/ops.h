@@ -148,6 +148,14 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
                               long long prefill_tokens, long long prefill_prefix,
                               long long decode_batch, long long decode_context);
 
+/* The configuration of that mixed step (ideal; set .calibrated to time it
+ * by the hardware's efficiency tables), and the step time of any
+ * configuration (rl_ops_build's step_s, or -1 on invalid input). */
+rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long prefill_tokens,
+                                  long long prefill_prefix, long long decode_batch,
+                                  long long decode_context);
+double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+
 /* "weight" | "attention" | "elementwise". */
 const char *rl_op_kind_name(rl_op_kind k);
 

@@ -1,5 +1,5 @@
 /* test_lua_api.c — the `roofline` Lua module: same numbers as the C core,
- * argument errors, format round trip, sweep / pareto / plot. */
+ * argument errors, format round trip, sweep / pareto / plot, simulate. */
 #include "testutil.h"
 
 #include <lauxlib.h>
@@ -187,6 +187,33 @@ static void ops_from_lua(void **state)
     assert_non_null(strstr(err, "attn"));
 }
 
+/* roofline.simulate: every request completes (500 here); the same seed gives
+ * the same p99 as a second call; errors name the field or the DIST. */
+static void simulate_from_lua(void **state)
+{
+    (void)state;
+    const char *sim = "return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5,"
+                      " prompt = 'lognormal:1000:0.5', output = '100', requests = 500,"
+                      " policy = 'chunked' }";
+    char code[512];
+    snprintf(code, sizeof code, "local a = (function() %s end)() return a.completed", sim);
+    assert_true(run_number(code) == 500.0);
+    snprintf(code, sizeof code,
+             "local f = function() %s end return f().ttft_p99_s == f().ttft_p99_s and 1 or 0", sim);
+    assert_true(run_number(code) == 1.0);
+    char err[1024];
+    assert_int_equal(run("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5,"
+                         " prompt = 'uniform:9:1', output = '10' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "prompt"));
+    assert_int_equal(run("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5,"
+                         " prompt = '10', output = '10', policy = 'fifo' }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "policy"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +224,7 @@ int main(void)
         cmocka_unit_test(nested_overrides),
         cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(ops_from_lua),
+        cmocka_unit_test(simulate_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,115 @@
+/* bench_serve.c — `make bench`: simulated requests per second of the serving
+ * simulator (target: 1e6 requests in under 2 s on one core), per policy,
+ * median of 3 runs after one warm-up, stamped with the UTC time.  Two step
+ * costs: the operator list (what simulate/size use; every step with a
+ * prefill builds the op list, ~2 us), and a linearised cost fitted to it at
+ * start-up (decode from the op-list cache, prefill at a fixed cost per
+ * token) that isolates the simulator's own speed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "arch.h"
+#include "serve.h"
+
+#ifndef RL_COMMIT
+#define RL_COMMIT "unknown"
+#endif
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Linearised step: the op-list decode step plus a per-token prefill cost. */
+typedef struct {
+    rl_ops_cost *oc;
+    double per_token;
+} lin_cost;
+
+static double lin_time(void *ctx, double T, double tctx, double B, double S)
+{
+    lin_cost *l = ctx;
+    (void)tctx;
+    return (B > 0 ? rl_serve_ops_time(l->oc, 0, 0, B, S) : 0) + T * l->per_token;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(void)
+{
+    char err[1024];
+    rl_model m;
+    rl_hw h;
+    if (rl_model_load("llama3-70b", NULL, 0, &m, err, sizeof err) ||
+        rl_hw_load("h100-sxm", NULL, 0, &h, err, sizeof err)) {
+        fprintf(stderr, "bench_serve: %s\n", err);
+        return 1;
+    }
+    long long chips = 8, n = 1000000;
+    rl_precision p = rl_precision_default();
+    rl_workload w = {.n = n, .qps = 400, .prompt = {RL_DIST_LOGNORMAL, 1000, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 200, 0.8}, .seed = 1};
+    rl_request *req;
+    double t0 = now_s();
+    if (rl_workload_generate(&w, &req, err, sizeof err)) {
+        fprintf(stderr, "bench_serve: %s\n", err);
+        return 1;
+    }
+    double tgen = now_s() - t0;
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, &m, &h, chips, p, 1, err, sizeof err)) {
+        fprintf(stderr, "bench_serve: %s\n", err);
+        return 1;
+    }
+    rl_step_cost costs[2] = {{rl_serve_ops_time, &oc}, {lin_time, NULL}};
+    lin_cost lc = {&oc, rl_serve_ops_time(&oc, 2048, 1024, 0, 0) / 2048};
+    costs[1].ctx = &lc;
+    const char *cost_names[2] = {"op-list", "linearised"};
+    time_t now = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("# bench_serve commit %s %s: llama3-70b on 8 x h100-sxm per replica, 32 replicas, %lld requests,\n"
+           "# qps %.0f, lognormal prompt 1000 / output 200; workload generation %.3f s (untimed below)\n",
+           RL_COMMIT, stamp, n, w.qps, tgen);
+    printf("%-11s %-12s %12s %12s %14s %10s\n", "cost", "policy", "median_s", "spread_s",
+           "requests_per_s", "steps");
+    int rc = 0;
+    for (int ci = 0; ci < 2; ci++)
+    for (int pol = 0; pol < RL_POLICY_COUNT; pol++) {
+        if (pol == RL_POLICY_STATIC)
+            continue; /* static batching is unstable at this load */
+        rl_serve_config c = rl_serve_config_default();
+        c.policy = (rl_policy)pol;
+        c.replicas = pol == RL_POLICY_DISAGG ? 16 : 32;
+        c.prefill_replicas = 16;
+        rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
+        double t[4];
+        long long steps = 0;
+        for (int k = 0; k < 4; k++) {
+            rl_serve_result r;
+            double s = now_s();
+            if (rl_serve_run(req, n, &c, &costs[ci], &costs[ci], &r, err, sizeof err)) {
+                fprintf(stderr, "bench_serve: %s\n", err);
+                rc = 1;
+                break;
+            }
+            t[k] = now_s() - s;
+            steps = r.steps;
+            rl_serve_result_free(&r);
+        }
+        qsort(t + 1, 3, sizeof t[0], cmp);
+        printf("%-11s %-12s %12.3f %12.3f %14.0f %10lld\n", cost_names[ci], rl_policy_name(c.policy),
+               t[2], t[3] - t[1],
+               (double)n / t[2], steps);
+    }
+    rl_ops_cost_free(&oc);
+    free(req);
+    return rc;
+}

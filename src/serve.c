@@ -1,0 +1,1175 @@
+/* serve.c — discrete-event serving simulator (see serve.h).
+ *
+ * One global event heap holds each busy replica's step end and each KV
+ * transfer in flight (disagg); arrivals are read in order from the request
+ * array.  A replica's decoding sequences are kept in O(1) aggregate form:
+ * with E tokens per step, a sequence that joined at decode step k0 with
+ * context c0 has context c0 + (k - k0) E at step k, so the sum of contexts
+ * is A + n E k with A = sum(c0 - k0 E); completions come from a min-heap of
+ * finishing step numbers.  No allocation happens per event. */
+#include "serve.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arch.h"
+#include "memory.h"
+#include "ops.h"
+#include "shard.h"
+#include "plot.h"
+#include "report.h"
+
+/* ---- step cost: operator list + TP collectives ------------------------- */
+
+int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                     rl_precision p, int calibrated, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    if (m->abstract) {
+        snprintf(err, errlen, "%s: an abstract model has no operator list to cost steps with",
+                 m->origin);
+        return -1;
+    }
+    if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
+        return -1;
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
+                       .calibrated = calibrated && h->efficiency.present};
+    c->smax = m->max_context > 0 ? m->max_context : 8192;
+    if (chips > 1) {
+        rl_shard_plan plan = rl_shard_plan_default();
+        plan.tp = chips;
+        rl_shard_result r;
+        if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, errlen) != 0)
+            return -1;
+    }
+    c->t1 = malloc((size_t)(c->cap + 1) * sizeof *c->t1);
+    c->slope = malloc((size_t)(c->cap + 1) * sizeof *c->slope);
+    c->comm = malloc((size_t)(c->cap + 1) * sizeof *c->comm);
+    if (!c->t1 || !c->slope || !c->comm) {
+        rl_ops_cost_free(c);
+        snprintf(err, errlen, "step cost: out of memory");
+        return -1;
+    }
+    for (int b = 0; b <= c->cap; b++)
+        c->slope[b] = c->comm[b] = NAN;
+    return 0;
+}
+
+/* TP collectives of one step over `rows` token rows (1D Megatron, tp =
+ * chips); 0 on one chip. */
+static double tp_comm(rl_ops_cost *c, long long rows)
+{
+    if (c->chips <= 1 || rows <= 0)
+        return 0;
+    if (rows <= c->cap && !isnan(c->comm[rows]))
+        return c->comm[rows];
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->chips;
+    rl_shard_result r;
+    char err[256];
+    double t = rl_shard_eval(c->m, c->h, &plan, RL_PHASE_GENERATE, c->chips, rows, 1, c->p, &r, err,
+                             sizeof err) == 0 ? r.comm_s : 0;
+    if (rows <= c->cap)
+        c->comm[rows] = t;
+    return t;
+}
+
+void rl_ops_cost_free(rl_ops_cost *c)
+{
+    free(c->t1);
+    free(c->slope);
+    free(c->comm);
+    c->t1 = c->slope = c->comm = NULL;
+}
+
+static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
+{
+    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, T, P, B, S);
+    oc.calibrated = c->calibrated;
+    if (c->p.compute == RL_FP32)
+        oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+    return rl_ops_step_time(c->m, c->h, &oc);
+}
+
+double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
+                         double decode_batch, double decode_context)
+{
+    rl_ops_cost *c = ctx;
+    long long T = (long long)llround(prefill_tokens), B = (long long)ceil(decode_batch);
+    long long S = (long long)llround(decode_context);
+    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
+    if (T <= 0 && B <= 0)
+        return 0;
+    if (T > 0) {
+        long long P = (long long)llround(prefill_context - prefill_tokens / 2);
+        P = P < 0 ? 0 : P;
+        if (P + T > c->smax)
+            P = c->smax > T ? c->smax - T : 0;
+        if (T > c->smax)
+            T = c->smax; /* one step's prompts beyond max_context: attention capped */
+        return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
+    }
+    if (B > c->cap)
+        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+    if (isnan(c->slope[B])) {
+        double t1 = ops_step(c, 0, 0, B, 1), t2 = ops_step(c, 0, 0, B, c->smax);
+        double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
+        double mid = ops_step(c, 0, 0, B, (long long)sm);
+        c->t1[B] = t1;
+        c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
+    }
+    if (c->slope[B] < 0)
+        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+    return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+}
+
+/* ---- simulator -------------------------------------------------------- */
+
+static const char *POLICY_NAMES[RL_POLICY_COUNT] = {"static", "interleaved", "continuous", "chunked",
+                                                    "disagg"};
+
+int rl_policy_parse(const char *s, rl_policy *out)
+{
+    for (int i = 0; i < RL_POLICY_COUNT; i++)
+        if (strcmp(s, POLICY_NAMES[i]) == 0) {
+            *out = (rl_policy)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *rl_policy_name(rl_policy p) { return p < RL_POLICY_COUNT ? POLICY_NAMES[p] : "?"; }
+
+double rl_spec_tokens_per_step(double alpha, int gamma)
+{
+    if (gamma <= 0)
+        return 1;
+    return (1 - pow(alpha, gamma + 1)) / (1 - alpha);
+}
+
+rl_serve_config rl_serve_config_default(void)
+{
+    rl_serve_config c;
+    memset(&c, 0, sizeof c);
+    c.policy = RL_POLICY_CONTINUOUS;
+    c.replicas = 1;
+    c.prefill_replicas = 1;
+    c.route = RL_ROUTE_LEAST_OUTSTANDING;
+    c.max_seqs = 256;
+    c.max_tokens = 8192;
+    c.page_tokens = 16;
+    c.preempt = RL_PREEMPT_RECOMPUTE;
+    c.kv_samples = 200;
+    return c;
+}
+
+void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
+                        rl_precision p, double reserve)
+{
+    c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve);
+    c->host_bw = (double)chips * h->host_bw;
+    c->net_bw = (double)chips * h->net_bw;
+    c->net_latency = h->net_latency;
+}
+
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                            double reserve)
+{
+    rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
+    return (mem.capacity_bytes * (1 - reserve) - mem.weight_bytes) /
+           rl_arch_kv_bytes_per_token(m, p.kv);
+}
+
+enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
+
+typedef struct {
+    long long kfin, k0; /* finishing decode step; decode step at join */
+    double c0;          /* context (tokens) at join */
+    int need;           /* KV tokens prefill must build (prompt, + generated after a recompute) */
+    int prefilled;      /* of those, built or taken from the prefix cache */
+    int gen0;           /* output tokens generated at join */
+    int hpos;           /* index in the replica's finish heap */
+    int prev, next;     /* decoding list in admission order */
+    int qnext;          /* wait/swap queue link */
+    int state;
+    double t_first;
+} seq;
+
+typedef struct {
+    int head, tail;
+} fifo;
+
+typedef struct {
+    fifo wait, swapped;
+    int ahead, atail, nactive, npartial;
+    int *heap, nheap; /* sequence ids by kfin, capacity max_seqs */
+    long long k;      /* decode steps done */
+    double A;         /* sum over decoding sequences of c0 - k0 E */
+    double pf_held;   /* KV tokens of sequences still in prefill */
+    int busy, is_prefill, static_b;
+    long long outstanding;
+    int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
+    int decoding;
+    /* prefix cache: per prefix id, its tier (0 none, 1 HBM, 2 host) and LRU links */
+    int *lp, *ln;
+    char *tier;
+    int lhead[3], ltail[3];
+    double lused[3];
+} replica;
+
+typedef struct {
+    double t;
+    int kind; /* 0: replica step end, 1: KV transfer arrival */
+    int id;
+} event;
+
+typedef struct {
+    const rl_request *req;
+    long long n;
+    const rl_serve_config *c;
+    const rl_step_cost *pcost, *dcost;
+    seq *s;
+    replica *r;
+    int nr, nprefill; /* replicas; the first nprefill are the prefill pool (disagg) */
+    event *ev;
+    long long nev;
+    double E, cap_pages, kv_tok, *plen;
+    int nprefix, rr[2];
+    double extra_s; /* host-link time of the step being composed */
+    /* statistics */
+    double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
+    double saved, done_tokens, kv_peak;
+    long long steps, dsteps, preempt, completed;
+    double *ttft, *tpot, *e2e;
+    double next_sample, dt_sample;
+    int nkv, kvcap;
+    double *kv_t, *kv_f;
+} sim;
+
+/* Min-heap of events by time. */
+static void ev_push(sim *S, event e)
+{
+    long long i = S->nev++;
+    while (i > 0) {
+        long long p = (i - 1) / 2;
+        if (S->ev[p].t <= e.t)
+            break;
+        S->ev[i] = S->ev[p];
+        i = p;
+    }
+    S->ev[i] = e;
+}
+
+static event ev_pop(sim *S)
+{
+    event top = S->ev[0], last = S->ev[--S->nev];
+    long long i = 0, n = S->nev;
+    for (;;) {
+        long long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && S->ev[c + 1].t < S->ev[c].t)
+            c++;
+        if (last.t <= S->ev[c].t)
+            break;
+        S->ev[i] = S->ev[c];
+        i = c;
+    }
+    if (n > 0)
+        S->ev[i] = last;
+    return top;
+}
+
+/* Finish heap of a replica: sequence ids by kfin, positions kept in seq.hpos. */
+static void fh_set(sim *S, replica *r, int i, int id)
+{
+    r->heap[i] = id;
+    S->s[id].hpos = i;
+}
+
+static void fh_up(sim *S, replica *r, int i)
+{
+    int id = r->heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (S->s[r->heap[p]].kfin <= S->s[id].kfin)
+            break;
+        fh_set(S, r, i, r->heap[p]);
+        i = p;
+    }
+    fh_set(S, r, i, id);
+}
+
+static void fh_down(sim *S, replica *r, int i)
+{
+    int id = r->heap[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= r->nheap)
+            break;
+        if (c + 1 < r->nheap && S->s[r->heap[c + 1]].kfin < S->s[r->heap[c]].kfin)
+            c++;
+        if (S->s[id].kfin <= S->s[r->heap[c]].kfin)
+            break;
+        fh_set(S, r, i, r->heap[c]);
+        i = c;
+    }
+    fh_set(S, r, i, id);
+}
+
+static void fh_remove(sim *S, replica *r, int id)
+{
+    int i = S->s[id].hpos, last = r->heap[--r->nheap];
+    if (i < r->nheap) {
+        fh_set(S, r, i, last);
+        fh_up(S, r, i);
+        fh_down(S, r, S->s[last].hpos);
+    }
+}
+
+static void q_push(sim *S, fifo *q, int id, int front)
+{
+    S->s[id].qnext = -1;
+    if (q->head < 0) {
+        q->head = q->tail = id;
+    } else if (front) {
+        S->s[id].qnext = q->head;
+        q->head = id;
+    } else {
+        S->s[q->tail].qnext = id;
+        q->tail = id;
+    }
+}
+
+static int q_pop(sim *S, fifo *q)
+{
+    int id = q->head;
+    q->head = S->s[id].qnext;
+    if (q->head < 0)
+        q->tail = -1;
+    return id;
+}
+
+/* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
+ * sequences: tokens / page plus half a page of fragmentation per sequence
+ * (the expected waste of the last, partly filled page). */
+static double kv_pages(const sim *S, const replica *r, double extra, int extra_seqs)
+{
+    double tokens = r->A + r->nactive * S->E * (double)r->k + r->pf_held + extra;
+    double pg = S->c->page_tokens;
+    return (tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2) / pg;
+}
+
+static int kv_fits(const sim *S, const replica *r, double extra, int extra_seqs)
+{
+    return kv_pages(S, r, extra, extra_seqs) <= S->cap_pages;
+}
+
+/* ---- prefix cache: LRU lists per tier, head = most recent ---- */
+
+static void lru_unlink(replica *r, int id)
+{
+    int t = r->tier[id];
+    if (r->lp[id] >= 0)
+        r->ln[r->lp[id]] = r->ln[id];
+    else
+        r->lhead[t] = r->ln[id];
+    if (r->ln[id] >= 0)
+        r->lp[r->ln[id]] = r->lp[id];
+    else
+        r->ltail[t] = r->lp[id];
+    r->tier[id] = 0;
+}
+
+static void lru_front(replica *r, int id, int t)
+{
+    r->tier[id] = (char)t;
+    r->lp[id] = -1;
+    r->ln[id] = r->lhead[t];
+    if (r->lhead[t] >= 0)
+        r->lp[r->lhead[t]] = id;
+    else
+        r->ltail[t] = id;
+    r->lhead[t] = id;
+}
+
+/* Insert prefix `id` into tier t (1 HBM, 2 host), demoting LRU entries:
+ * HBM -> host -> dropped. */
+static void lru_insert(sim *S, replica *r, int id, int t)
+{
+    double cap = t == 1 ? S->c->prefix_hbm_tokens : S->c->prefix_host_tokens;
+    if (t > 2 || S->plen[id] > cap)
+        return;
+    while (r->lused[t] + S->plen[id] > cap) {
+        int v = r->ltail[t];
+        r->lused[t] -= S->plen[v];
+        lru_unlink(r, v);
+        lru_insert(S, r, v, t + 1);
+    }
+    r->lused[t] += S->plen[id];
+    lru_front(r, id, t);
+}
+
+/* Tokens of request i's prompt found in the prefix cache; a host-tier hit
+ * adds its copy to HBM over the host link to the step. */
+static int prefix_lookup(sim *S, replica *r, int i)
+{
+    int id = S->req[i].prefix_id;
+    if (!r->tier || id < 0)
+        return 0;
+    S->lookups++;
+    int t = r->tier[id];
+    if (t) {
+        r->lused[t] -= S->plen[id];
+        lru_unlink(r, id);
+    }
+    lru_insert(S, r, id, 1);
+    if (!t)
+        return 0;
+    S->hits++;
+    if (t == 2)
+        S->extra_s += S->plen[id] * S->kv_tok / S->c->host_bw;
+    return S->req[i].prefix_len;
+}
+
+/* ---- sequence transitions ---- */
+
+static void done(sim *S, int i, double now)
+{
+    const rl_request *q = &S->req[i];
+    S->s[i].state = S_DONE;
+    S->ttft[i] = S->s[i].t_first - q->arrival;
+    S->e2e[i] = now - q->arrival;
+    S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
+    S->completed++;
+    S->nsys--;
+    S->done_tokens += q->output;
+}
+
+static void join_decode(sim *S, replica *r, int i, double c0)
+{
+    seq *s = &S->s[i];
+    s->state = S_DECODE;
+    s->k0 = r->k;
+    s->c0 = c0;
+    double left = S->req[i].output - s->gen0;
+    s->kfin = s->k0 + (long long)ceil(left / S->E - 1e-9);
+    r->A += c0 - (double)s->k0 * S->E;
+    s->prev = r->atail;
+    s->next = -1;
+    if (r->atail >= 0)
+        S->s[r->atail].next = i;
+    else
+        r->ahead = i;
+    r->atail = i;
+    r->nactive++;
+    r->heap[r->nheap] = i;
+    s->hpos = r->nheap++;
+    fh_up(S, r, s->hpos);
+}
+
+/* Remove a decoding sequence; returns its context (tokens). */
+static double leave_decode(sim *S, replica *r, int i)
+{
+    seq *s = &S->s[i];
+    double ctx = s->c0 + (double)(r->k - s->k0) * S->E;
+    r->A -= s->c0 - (double)s->k0 * S->E;
+    if (s->prev >= 0)
+        S->s[s->prev].next = s->next;
+    else
+        r->ahead = s->next;
+    if (s->next >= 0)
+        S->s[s->next].prev = s->prev;
+    else
+        r->atail = s->prev;
+    r->nactive--;
+    fh_remove(S, r, i);
+    return ctx;
+}
+
+static int route(sim *S, int first, int count, int pool)
+{
+    if (S->c->route == RL_ROUTE_ROUND_ROBIN)
+        return first + (S->rr[pool]++ % count);
+    int best = first;
+    for (int j = first + 1; j < first + count; j++)
+        if (S->r[j].outstanding < S->r[best].outstanding)
+            best = j;
+    return best;
+}
+
+/* Preempt the most recently admitted sequences until one more decode step
+ * fits (at least one keeps running). */
+static void make_room(sim *S, replica *r)
+{
+    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0)) {
+        int i = r->atail;
+        seq *s = &S->s[i];
+        int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
+        double ctx = leave_decode(S, r, i);
+        s->gen0 = gen;
+        S->preempt++;
+        if (S->c->preempt == RL_PREEMPT_SWAP) {
+            S->extra_s += ctx * S->kv_tok / S->c->host_bw;
+            s->c0 = ctx;
+            s->state = S_SWAPPED;
+            q_push(S, &r->swapped, i, 0);
+        } else {
+            s->need = S->req[i].prompt + gen;
+            s->prefilled = 0;
+            s->state = S_WAIT;
+            q_push(S, &r->wait, i, 1);
+        }
+    }
+}
+
+/* Add prefill work for the head of the wait queue: up to `budget` tokens.
+ * Returns the tokens taken (0: nothing fits). */
+static int take_prefill(sim *S, replica *r, long long budget, int whole, double *tok, double *ctxw)
+{
+    int i = r->wait.head;
+    seq *s = &S->s[i];
+    if (s->state == S_WAIT) {
+        int left = s->need;
+        if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
+            return 0;
+        s->state = S_PREFILL;
+        s->prefilled = prefix_lookup(S, r, i);
+        S->saved += s->prefilled;
+        r->pf_held += s->prefilled;
+        r->npartial++;
+    }
+    int left = s->need - s->prefilled;
+    int chunk = left;
+    if (!whole && chunk > budget)
+        chunk = (int)budget;
+    if (chunk <= 0)
+        return 0;
+    r->pf[r->npf] = i;
+    r->pf_tok[r->npf++] = chunk;
+    *tok += chunk;
+    *ctxw += chunk * (s->prefilled + chunk / 2.0);
+    r->pf_held += chunk;
+    if (chunk == left)
+        q_pop(S, &r->wait);
+    return chunk;
+}
+
+static void start_step(sim *S, int ri, double now)
+{
+    replica *r = &S->r[ri];
+    const rl_serve_config *c = S->c;
+    double tok = 0, ctxw = 0;
+    r->npf = 0;
+    r->decoding = 0;
+    S->extra_s = 0;
+    if (r->is_prefill) {
+        long long used = 0;
+        while (r->wait.head >= 0 && r->npf < c->max_seqs &&
+               (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
+            used += take_prefill(S, r, 0, 1, &tok, &ctxw);
+    } else if (c->policy == RL_POLICY_STATIC) {
+        if (r->nactive == 0) {
+            r->static_b = 0;
+            int maxp = 0;
+            double outputs = 0; /* the batch's decode growth, reserved up front */
+            while (r->wait.head >= 0 && r->npf < c->max_seqs) {
+                int i = r->wait.head;
+                if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
+                    break;
+                outputs += S->req[i].output;
+                int p = take_prefill(S, r, 0, 1, &tok, &ctxw);
+                if (p == 0)
+                    break;
+                maxp = p > maxp ? p : maxp;
+            }
+            /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
+            ctxw *= r->npf * (double)maxp / (tok > 0 ? tok : 1);
+            tok = r->npf * (double)maxp;
+            r->static_b = r->npf;
+        }
+    } else {
+        make_room(S, r);
+        while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
+               kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
+            int i = q_pop(S, &r->swapped);
+            S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
+            join_decode(S, r, i, S->s[i].c0);
+        }
+        if (c->policy == RL_POLICY_DISAGG) {
+            /* transferred KV joins the decode batch directly */
+            while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
+                   kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
+                int i = q_pop(S, &r->wait);
+                join_decode(S, r, i, S->s[i].need);
+            }
+        } else if (c->policy == RL_POLICY_INTERLEAVED) {
+            if (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs)
+                take_prefill(S, r, 0, 1, &tok, &ctxw);
+        } else {
+            int chunked = c->policy == RL_POLICY_CHUNKED;
+            long long budget = c->max_tokens - (chunked ? r->nactive : 0);
+            while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
+                int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
+                if (!chunked && r->npf > 0 && need > budget)
+                    break;
+                int t = take_prefill(S, r, budget, !chunked, &tok, &ctxw);
+                if (t == 0)
+                    break;
+                budget -= t;
+            }
+        }
+    }
+    if (r->is_prefill || c->policy == RL_POLICY_INTERLEAVED ? r->npf == 0 : 1)
+        r->decoding = r->nactive > 0;
+    if (c->policy == RL_POLICY_STATIC && r->npf > 0)
+        r->decoding = 0;
+    double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
+    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
+    if (tok == 0 && B == 0 && S->extra_s == 0) {
+        r->busy = 0;
+        return;
+    }
+    const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
+    double t;
+    if (B > 0 && c->spec_gamma > 0) {
+        /* verify g drafted tokens per sequence in one step, plus g draft steps */
+        double vt = B * c->spec_gamma;
+        t = cost->time(cost->ctx, tok + vt, (ctxw + vt * Sctx) / (tok + vt), B, Sctx) +
+            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, 0, 0, B, Sctx)
+                                           : c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx));
+    } else {
+        t = cost->time(cost->ctx, tok, tok > 0 ? ctxw / tok : 0, B, Sctx);
+    }
+    t += S->extra_s;
+    if (!(t > 0))
+        t = 1e-9;
+    S->steps++;
+    if (B > 0) {
+        S->dsteps++;
+        S->sum_b += B;
+        S->sum_ctx += Sctx;
+        S->sum_dstep += t;
+        S->sum_bt += B * t;
+    }
+    S->busy_s += t;
+    r->busy = 1;
+    ev_push(S, (event){now + t, 0, ri});
+}
+
+static void end_step(sim *S, int ri, double now)
+{
+    replica *r = &S->r[ri];
+    if (r->decoding) {
+        r->k++;
+        while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
+            int i = r->heap[0];
+            S->freed += leave_decode(S, r, i);
+            r->outstanding--;
+            done(S, i, now);
+        }
+    }
+    for (int j = 0; j < r->npf; j++) {
+        int i = r->pf[j];
+        seq *s = &S->s[i];
+        s->prefilled += r->pf_tok[j];
+        if (s->prefilled < s->need)
+            continue;
+        r->pf_held -= s->need;
+        r->npartial--;
+        if (s->t_first < 0)
+            s->t_first = now; /* prefill emits the first token */
+        if (s->gen0 < 1)
+            s->gen0 = 1;
+        if (s->gen0 >= S->req[i].output) {
+            S->freed += s->need;
+            r->outstanding--;
+            done(S, i, now);
+        } else if (r->is_prefill) {
+            /* KV to a decode replica: each of the replica's chips sends its shard */
+            r->outstanding--;
+            s->state = S_XFER;
+            double t = S->c->net_latency + s->need * S->kv_tok / S->c->net_bw;
+            ev_push(S, (event){now + t, 1, i});
+        } else {
+            join_decode(S, r, i, s->need);
+        }
+    }
+    r->npf = 0;
+}
+
+/* The KV timeline (all decode replicas together) at a fixed interval; when
+ * it fills, every other point is dropped and the interval doubles, so the
+ * whole run is covered with kv_samples..2 kv_samples points. */
+static void sample_kv(sim *S, double now)
+{
+    while (S->dt_sample > 0 && now >= S->next_sample) {
+        if (S->nkv == S->kvcap) {
+            for (int i = 0; i < S->kvcap / 2; i++) {
+                S->kv_t[i] = S->kv_t[2 * i];
+                S->kv_f[i] = S->kv_f[2 * i];
+            }
+            S->nkv = S->kvcap / 2;
+            S->dt_sample *= 2;
+            S->next_sample = S->kv_t[S->nkv - 1] + S->dt_sample;
+            continue;
+        }
+        double pages = 0;
+        for (int j = S->nprefill; j < S->nr; j++)
+            pages += kv_pages(S, &S->r[j], 0, 0);
+        S->kv_t[S->nkv] = S->next_sample;
+        S->kv_f[S->nkv++] = pages / (S->cap_pages * (S->nr - S->nprefill));
+        S->next_sample += S->dt_sample;
+    }
+}
+
+/* Peak occupancy of one replica's KV pages, checked at each of its steps. */
+static void peak_kv(sim *S, const replica *r)
+{
+    double f = kv_pages(S, r, 0, 0) / S->cap_pages;
+    if (f > S->kv_peak)
+        S->kv_peak = f;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
+ * (Hoare's quickselect, median-of-three pivot): O(n) on average. */
+static void select_kth(double *v, long long n, long long k)
+{
+    long long lo = 0, hi = n - 1;
+    while (hi > lo) {
+        long long mid = lo + (hi - lo) / 2;
+        double a = v[lo], b = v[mid], c = v[hi];
+        double piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        long long i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < piv)
+                i++;
+            while (v[j] > piv)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+/* Move the finite values to the front and fill the percentiles (nearest
+ * rank: the ceil(q m)-th smallest); `sorted` sorts them fully (for CDFs),
+ * else selection keeps it O(m).  Returns their count m. */
+static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
+{
+    long long m = 0;
+    double sum = 0;
+    memset(p, 0, sizeof *p);
+    for (long long i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            sum += v[i];
+            p->max = m == 0 || v[i] > p->max ? v[i] : p->max;
+            v[m++] = v[i];
+        }
+    if (m == 0)
+        return 0;
+    if (sorted)
+        qsort(v, (size_t)m, sizeof *v, cmp_double);
+    double q[3] = {0.99, 0.9, 0.5}, *o[3] = {&p->p99, &p->p90, &p->p50};
+    long long hi = m;
+    for (int j = 0; j < 3; j++) {
+        long long k = (long long)ceil(q[j] * (double)m);
+        k = (k < 1 ? 1 : k) - 1;
+        if (!sorted)
+            select_kth(v, hi, k);
+        *o[j] = v[k];
+        hi = k + 1;
+    }
+    p->mean = sum / (double)m;
+    return m;
+}
+
+static int check_config(const rl_serve_config *c, const rl_request *req, long long n, char *err,
+                        size_t errlen)
+{
+#define BAD(...) return snprintf(err, errlen, __VA_ARGS__), -1
+    if (n < 1)
+        BAD("requests: need at least one");
+    if (c->policy >= RL_POLICY_COUNT)
+        BAD("policy: unknown");
+    if (c->replicas < 1 || (c->policy == RL_POLICY_DISAGG && c->prefill_replicas < 1))
+        BAD("replicas: need at least one replica per pool");
+    if (c->max_seqs < 1 || c->max_tokens < 1 || c->page_tokens < 1)
+        BAD("max_seqs, max_tokens, page_tokens: must be >= 1");
+    if (!(c->kv_capacity_tokens - c->prefix_hbm_tokens >= c->page_tokens))
+        BAD("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
+            "than one page: the weights leave no room",
+            c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
+    if (c->spec_gamma < 0 || !(c->spec_alpha >= 0 && c->spec_alpha < 1) || c->spec_draft_frac < 0)
+        BAD("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
+    if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
+        (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
+        BAD("kv_bytes_per_token, host_bw, net_bw: must be > 0");
+    double cap = c->kv_capacity_tokens - c->prefix_hbm_tokens;
+    for (long long i = 0; i < n; i++) {
+        if (req[i].prompt < 1 || req[i].output < 1)
+            BAD("request %lld: prompt and output must be >= 1 token", i);
+        if (req[i].prompt + req[i].output + 2.0 * c->page_tokens > cap)
+            BAD("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
+                req[i].prompt + req[i].output, cap);
+        if (i > 0 && req[i].arrival < req[i - 1].arrival)
+            BAD("request %lld: arrivals must be sorted", i);
+        if (req[i].prefix_id >= (1 << 22))
+            BAD("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
+    }
+    return 0;
+#undef BAD
+}
+
+static void sim_free(sim *S)
+{
+    if (S->r)
+        for (int j = 0; j < S->nr; j++) {
+            free(S->r[j].heap);
+            free(S->r[j].pf);
+            free(S->r[j].pf_tok);
+            free(S->r[j].lp);
+            free(S->r[j].ln);
+            free(S->r[j].tier);
+        }
+    free(S->r);
+    free(S->s);
+    free(S->ev);
+    free(S->plen);
+}
+
+int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
+                 const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                 rl_serve_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (check_config(c, req, n, err, errlen) != 0)
+        return -1;
+    sim S;
+    memset(&S, 0, sizeof S);
+    S.req = req;
+    S.n = n;
+    S.c = c;
+    S.pcost = prefill_cost;
+    S.dcost = decode_cost;
+    S.E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
+    S.cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    S.kv_tok = c->kv_bytes_per_token;
+    S.nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
+    S.nr = S.nprefill + c->replicas;
+    int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
+    for (long long i = 0; i < n; i++)
+        if (req[i].prefix_id >= S.nprefix)
+            S.nprefix = req[i].prefix_id + 1;
+    S.s = malloc((size_t)n * sizeof *S.s);
+    S.r = calloc((size_t)S.nr, sizeof *S.r);
+    S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
+    S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
+    out->ttft_s = malloc((size_t)n * sizeof(double));
+    out->tpot_s = malloc((size_t)n * sizeof(double));
+    out->e2e_s = malloc((size_t)n * sizeof(double));
+    out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
+    out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
+    S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
+    int oom = !S.s || !S.r || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
+              !out->kv_frac || !S.plen;
+    for (int j = 0; !oom && j < S.nr; j++) {
+        replica *r = &S.r[j];
+        r->wait = r->swapped = (fifo){-1, -1};
+        r->ahead = r->atail = -1;
+        r->is_prefill = j < S.nprefill;
+        r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
+        r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
+        r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
+        oom |= !r->heap || !r->pf || !r->pf_tok;
+        if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
+            r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
+            r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);
+            r->tier = calloc((size_t)S.nprefix, 1);
+            oom |= !r->lp || !r->ln || !r->tier;
+            for (int t = 0; t < 3; t++)
+                r->lhead[t] = r->ltail[t] = -1;
+        }
+    }
+    if (oom) {
+        sim_free(&S);
+        rl_serve_result_free(out);
+        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
+        return -1;
+    }
+    for (long long i = 0; i < n; i++) {
+        S.s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
+                       .t_first = -1};
+        if (req[i].prefix_id >= 0 && S.plen[req[i].prefix_id] == 0)
+            S.plen[req[i].prefix_id] = req[i].prefix_len;
+    }
+    S.ttft = out->ttft_s;
+    S.tpot = out->tpot_s;
+    S.e2e = out->e2e_s;
+    S.kv_t = out->kv_t;
+    S.kv_f = out->kv_frac;
+    S.dt_sample = c->kv_samples > 0 ? (req[n - 1].arrival - req[0].arrival) / c->kv_samples : 0;
+    if (S.dt_sample <= 0 && c->kv_samples > 0)
+        S.dt_sample = 1e-3;
+    S.next_sample = req[0].arrival;
+    S.tlast = req[0].arrival;
+    long long next = 0;
+    double now = req[0].arrival;
+    int pool_n = S.nprefill ? S.nprefill : S.nr; /* arrivals go to the prefill pool or all */
+    while (next < n || S.nev > 0) {
+        int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
+        double t = arrival ? req[next].arrival : S.ev[0].t;
+        S.area += S.nsys * (t - S.tlast);
+        S.tlast = now = t;
+        sample_kv(&S, now);
+        if (arrival) {
+            int ri = route(&S, 0, pool_n, 0);
+            S.nsys++;
+            S.r[ri].outstanding++;
+            q_push(&S, &S.r[ri].wait, (int)next++, 0);
+            if (!S.r[ri].busy)
+                start_step(&S, ri, now);
+            continue;
+        }
+        event e = ev_pop(&S);
+        if (e.kind == 0) {
+            end_step(&S, e.id, now);
+            start_step(&S, e.id, now);
+            if (!S.r[e.id].is_prefill)
+                peak_kv(&S, &S.r[e.id]);
+        } else {
+            int ri = route(&S, S.nprefill, c->replicas, 1);
+            S.s[e.id].state = S_WAIT;
+            S.r[ri].outstanding++;
+            q_push(&S, &S.r[ri].wait, e.id, 0);
+            if (!S.r[ri].busy)
+                start_step(&S, ri, now);
+        }
+    }
+    double dur = now - req[0].arrival;
+    out->requests = n;
+    out->completed = S.completed;
+    out->duration_s = dur;
+    out->steps = S.steps;
+    out->decode_steps = S.dsteps;
+    out->preemptions = S.preempt;
+    out->kv_freed_tokens = S.freed;
+    out->spec_tokens_per_step = S.E;
+    out->mean_decode_batch = S.dsteps ? S.sum_b / (double)S.dsteps : 0;
+    out->mean_decode_batch_time = S.sum_dstep > 0 ? S.sum_bt / S.sum_dstep : 0;
+    out->mean_decode_context = S.dsteps ? S.sum_ctx / (double)S.dsteps : 0;
+    out->mean_decode_step_s = S.dsteps ? S.sum_dstep / (double)S.dsteps : 0;
+    out->prefix_hit_rate = S.lookups > 0 ? S.hits / S.lookups : 0;
+    out->prefill_tokens_saved = S.saved;
+    out->nkv = S.nkv;
+    out->kv_peak_frac = S.kv_peak;
+    long long good = 0;
+    for (long long i = 0; i < n; i++) {
+        double tp = isfinite(S.tpot[i]) ? S.tpot[i] : 0;
+        if ((c->slo_ttft <= 0 || S.ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
+            good++;
+        out->prefill_tokens_done += req[i].prompt;
+    }
+    out->prefill_tokens_done -= S.saved;
+    if (dur > 0) {
+        out->req_per_s = (double)n / dur;
+        out->out_tokens_per_s = S.done_tokens / dur;
+        out->total_tokens_per_s = (S.done_tokens + out->prefill_tokens_done + S.saved) / dur;
+        out->goodput_req_per_s = (double)good / dur;
+        out->utilization = S.busy_s / (dur * S.nr);
+        out->mean_in_system = S.area / dur;
+    }
+    out->slo_attainment = (double)good / (double)n;
+    pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
+    if (!c->keep_requests) {
+        free(out->ttft_s);
+        free(out->tpot_s);
+        free(out->e2e_s);
+        out->ttft_s = out->tpot_s = out->e2e_s = NULL;
+    }
+    sim_free(&S);
+    return 0;
+}
+
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
+{
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
+        return -1;
+    rl_step_cost cost = {rl_serve_ops_time, &oc};
+    int rc = rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen);
+    rl_ops_cost_free(&oc);
+    return rc;
+}
+
+void rl_serve_result_free(rl_serve_result *r)
+{
+    free(r->kv_t);
+    free(r->kv_frac);
+    free(r->ttft_s);
+    free(r->tpot_s);
+    free(r->e2e_s);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
+{
+    const char *q[5] = {"p50", "p90", "p99", "mean", "max"};
+    double v[5] = {p->p50, p->p90, p->p99, p->mean, p->max};
+    for (int i = 0; i < 5; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
+        cJSON_AddNumberToObject(o, key, v[i]);
+    }
+}
+
+cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(policy));
+    const struct {
+        const char *key;
+        double v;
+    } nums[] = {
+        {"requests", (double)r->requests},
+        {"completed", (double)r->completed},
+        {"duration_s", r->duration_s},
+        {"req_per_s", r->req_per_s},
+        {"out_tokens_per_s", r->out_tokens_per_s},
+        {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
+        {"total_tokens_per_s", r->total_tokens_per_s},
+        {"goodput_req_per_s", r->goodput_req_per_s},
+        {"slo_attainment", r->slo_attainment},
+        {"utilization", r->utilization},
+        {"mean_in_system", r->mean_in_system},
+        {"mean_decode_batch", r->mean_decode_batch},
+        {"mean_decode_batch_time", r->mean_decode_batch_time},
+        {"mean_decode_context", r->mean_decode_context},
+        {"mean_decode_step_s", r->mean_decode_step_s},
+        {"steps", (double)r->steps},
+        {"decode_steps", (double)r->decode_steps},
+        {"preemptions", (double)r->preemptions},
+        {"prefix_hit_rate", r->prefix_hit_rate},
+        {"prefill_tokens_saved", r->prefill_tokens_saved},
+        {"kv_peak_frac", r->kv_peak_frac},
+        {"spec_tokens_per_step", r->spec_tokens_per_step},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
+        if (i == 2) {
+            add_pcts(o, "ttft", &r->ttft);
+            add_pcts(o, "tpot", &r->tpot);
+            add_pcts(o, "e2e", &r->e2e);
+        }
+    }
+    cJSON *tl = cJSON_AddArrayToObject(o, "kv_timeline");
+    for (int i = 0; tl && i < r->nkv; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "t_s", r->kv_t[i]);
+        cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
+        cJSON_AddItemToArray(tl, p);
+    }
+    return o;
+}
+
+/* Render one figure through plot.c: DIR/NAME.svg from `data` and the
+ * template plots/NAME.gp.  Returns 0, RL_PLOT_NO_GNUPLOT or -1. */
+static int figure(const char *dir, const char *name, const char *title, const char *data, char *err,
+                  size_t errlen)
+{
+    char out[1024], vars[600];
+    snprintf(out, sizeof out, "%s/%s.svg", dir, name);
+    snprintf(vars, sizeof vars, "plottitle = '%s'", title);
+    char tmpl[64];
+    snprintf(tmpl, sizeof tmpl, "%s.gp", name);
+    return rl_plot_render(tmpl, out, vars, data, err, errlen);
+}
+
+int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
+                         char *err, size_t errlen)
+{
+    *plotted = 0;
+    if (!r->ttft_s) {
+        snprintf(err, errlen, "plots: per-request latencies were not kept");
+        return -1;
+    }
+    if (strchr(title, '\'')) {
+        snprintf(err, errlen, "plots: title must not contain quotes");
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return snprintf(err, errlen, "plots: out of memory"), -1;
+    /* latency CDFs: quantiles of the sorted arrays, one gnuplot data block each */
+    const double *v[3] = {r->ttft_s, r->tpot_s, r->e2e_s};
+    long long m[3] = {r->completed, 0, r->completed};
+    for (long long i = 0; i < r->completed && isfinite(r->tpot_s[i]); i++)
+        m[1]++;
+    const char *names[3] = {"TTFT", "TPOT", "end-to-end"};
+    for (int k = 0; k < 3; k++) {
+        fprintf(f, "# %s: latency_s fraction_of_requests\n", names[k]);
+        long long pts = m[k] < 500 ? m[k] : 500;
+        for (long long j = 1; j <= pts; j++) {
+            long long idx = (long long)ceil((double)j / (double)pts * (double)m[k]) - 1;
+            fprintf(f, "%.9g %.6g\n", v[k][idx], (double)(idx + 1) / (double)m[k]);
+        }
+        fprintf(f, "\n\n");
+    }
+    if (fclose(f) != 0 || !text)
+        return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
+    char t1[512];
+    snprintf(t1, sizeof t1, "Latency CDF: %s", title);
+    int rc = figure(dir, "latency_cdf", t1, text, err, errlen);
+    free(text);
+    if (rc < 0)
+        return -1;
+    text = NULL;
+    if (!(f = open_memstream(&text, &len)))
+        return snprintf(err, errlen, "plots: out of memory"), -1;
+    fprintf(f, "# t_s kv_fraction\n");
+    for (int i = 0; i < r->nkv; i++)
+        fprintf(f, "%.9g %.6g\n", r->kv_t[i], r->kv_frac[i]);
+    if (fclose(f) != 0 || !text)
+        return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
+    snprintf(t1, sizeof t1, "KV cache occupancy: %s", title);
+    int rc2 = figure(dir, "kv_occupancy", t1, text, err, errlen);
+    free(text);
+    if (rc2 < 0)
+        return -1;
+    *plotted = rc == 0 && rc2 == 0;
+    return 0;
+}

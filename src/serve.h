@@ -1,0 +1,229 @@
+/* serve.h — discrete-event serving simulator.
+ *
+ * Owns: the scheduling policies of seed 000 section 4 "Designing an
+ * Effective Inference Engine" (static batching, interleaved prefill at B=1,
+ * continuous batching, chunked prefill, disaggregated prefill/decode pools
+ * with the KV transfer over the network), replicas behind a router, KV
+ * capacity in pages with preemption (recompute or swap to host), prefix
+ * caching (LRU in HBM and host tiers), speculative decoding, the step cost
+ * from the operator list, and the metrics (TTFT, TPOT, end-to-end latency
+ * percentiles, throughput, goodput, KV occupancy over time) with their JSON
+ * and gnuplot output.
+ *
+ * Uses workload (requests), ops (the operator list's mixed step), shard (TP
+ * collectives), plot (gnuplot figures), spec, step, arch, memory.  Every
+ * step's time comes from an rl_step_cost (a function pointer + ctx): the
+ * operator list here, or any other model (calibrated, for instance).  SI
+ * units: seconds, bytes, tokens.
+ *
+ * Engine model (one replica = `chips` chips holding one copy of the model):
+ * a step processes `prefill_tokens` new prompt tokens (after a cached prefix)
+ * and one token for each of `decode_batch` decoding sequences; a prefill that
+ * completes emits the request's first token at the step's end (TTFT); each
+ * decode step emits one more token per sequence (or (1 - a^(g+1))/(1 - a)
+ * expected tokens with speculative decoding, seed 000 Appendix D and
+ * Leviathan et al. arXiv:2211.17192 eq. (1)). */
+#ifndef RL_SERVE_H
+#define RL_SERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "spec.h"
+#include "step.h"
+#include "workload.h"
+
+/* ---- step cost ------------------------------------------------------- */
+
+/* Time in seconds of one engine step on one replica: `prefill_tokens` new
+ * prompt tokens (T, all prefills of the step together) each attending to
+ * `prefill_context` tokens on average (its cached prefix, earlier chunks and
+ * the causal half of its own chunk), and `decode_batch` sequences (B)
+ * generating one token each at a mean context of `decode_context` tokens
+ * (S).  Must return > 0 when any work is given. */
+typedef struct {
+    double (*time)(void *ctx, double prefill_tokens, double prefill_context, double decode_batch,
+                   double decode_context);
+    void *ctx;
+} rl_step_cost;
+
+/* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
+ * every operator of the step at its own roofline over `chips` chips, ideal
+ * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
+ * the replica's chips (shard.h, rl_shard_eval with tp = chips, generation
+ * phase, for the step's T + B token rows; no overlap).  The step's prefills
+ * are costed as one sequence of T tokens on a prefix of
+ * prefill_context - T/2 tokens; contexts are capped at the model's
+ * max_context.  Decode-only compute is linear in S at a given B (weights do
+ * not depend on S, attention is memory-bound and linear), so it is
+ * interpolated from two op-list evaluations per batch size, each batch
+ * checked at a third point (a batch where the check fails is always
+ * evaluated in full); the collectives depend on the rows only and are
+ * cached per row count. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    long long chips;
+    rl_precision p;
+    int calibrated;  /* 1: every op timed by h's efficiency tables (when present) */
+    long long smax;  /* second sample of S: the model's max_context or 8192 */
+    int cap;         /* batches / rows cached: 1..cap */
+    double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
+    double *comm;    /* per token rows: TP collective time, NAN = not yet */
+} rl_ops_cost;
+
+/* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
+ * op list timed by h's efficiency tables, efficiency.h, when h has them) or
+ * ideal (0).  Returns 0, or -1
+ * with err set (abstract models have no operator list; missing peak; a TP
+ * degree the model's heads do not allow, see rl_shard_eval). */
+int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                     rl_precision p, int calibrated, char *err, size_t errlen);
+void rl_ops_cost_free(rl_ops_cost *c);
+
+/* rl_step_cost.time for an rl_ops_cost ctx. */
+double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
+                         double decode_batch, double decode_context);
+
+/* ---- simulator ------------------------------------------------------ */
+
+typedef enum {
+    RL_POLICY_STATIC,      /* batch-switching: prefill a batch, decode it to the end */
+    RL_POLICY_INTERLEAVED, /* prefill at B=1 pausing decode whenever a slot is free */
+    RL_POLICY_CONTINUOUS,  /* whole prompts joined to decode steps (max seqs, max tokens) */
+    RL_POLICY_CHUNKED,     /* prompts split to fill a token budget per step */
+    RL_POLICY_DISAGG,      /* prefill pool -> KV over the network -> decode pool */
+    RL_POLICY_COUNT
+} rl_policy;
+
+typedef enum { RL_ROUTE_ROUND_ROBIN, RL_ROUTE_LEAST_OUTSTANDING } rl_route;
+typedef enum { RL_PREEMPT_RECOMPUTE, RL_PREEMPT_SWAP } rl_preempt;
+
+int rl_policy_parse(const char *s, rl_policy *out);
+const char *rl_policy_name(rl_policy p);
+
+typedef struct {
+    rl_policy policy;
+    int replicas;           /* independent replicas (disagg: decode replicas) */
+    int prefill_replicas;   /* disagg: prefill replicas */
+    rl_route route;
+    int max_seqs;           /* sequences decoding at once per replica */
+    long long max_tokens;   /* continuous: tokens per step; chunked: the chunk budget */
+    int page_tokens;        /* KV page size, tokens */
+    double kv_capacity_tokens; /* KV tokens one replica holds (HBM after weights), > 0 */
+    rl_preempt preempt;
+    double kv_bytes_per_token; /* for swap, prefix-cache and disagg transfer times */
+    double host_bw;         /* bytes/s per replica to host memory (all its chips) */
+    double net_bw;          /* bytes/s per replica over the scale-out network */
+    double net_latency;     /* seconds */
+    /* prefix cache (0 disables): tokens of prefix KV per replica per tier */
+    double prefix_hbm_tokens, prefix_host_tokens;
+    /* speculative decoding (gamma 0 disables) */
+    int spec_gamma;         /* draft tokens per verify step */
+    double spec_alpha;      /* acceptance rate in [0, 1) */
+    double spec_draft_frac; /* one draft step's time / one target decode step's time */
+    const rl_step_cost *spec_draft; /* a draft model's step cost (decode at the batch and
+                                       context) instead of spec_draft_frac; NULL: none */
+    /* SLOs for goodput (seconds; 0 = none) */
+    double slo_ttft, slo_tpot;
+    int kv_samples;         /* points in the KV occupancy timeline (0: none) */
+    int keep_requests;      /* keep per-request latencies in the result */
+} rl_serve_config;
+
+/* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,
+ * max_tokens 8192, 16-token pages, recompute, 200 timeline samples; no
+ * speculation (gamma 0; a draft step is free unless spec_draft_frac or
+ * spec_draft is set), no prefix cache, no SLOs.  The KV, host, network and
+ * capacity fields must be filled by the caller. */
+rl_serve_config rl_serve_config_default(void);
+
+/* Fill the hardware-dependent fields of c for replicas of `chips` chips of
+ * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
+ * (rl_serve_kv_capacity with `reserve`), host_bw and net_bw (per chip times
+ * chips: every chip moves its shard) and net_latency. */
+void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
+                        rl_precision p, double reserve);
+
+/* KV tokens one replica of `chips` chips holds after the weights:
+ * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
+ * less when the weights do not fit (seed 000 section 1 "What about memory?",
+ * section 5 problem 2).  `reserve` is the HBM fraction kept for activations
+ * and workspace (e.g. 0.1). */
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                            double reserve);
+
+typedef struct {
+    double p50, p90, p99, mean, max;
+} rl_pcts;
+
+typedef struct {
+    long long requests, completed;
+    double duration_s;      /* first arrival to last completion */
+    rl_pcts ttft, tpot, e2e; /* seconds; TPOT over requests with >= 2 output tokens */
+    double req_per_s, out_tokens_per_s, total_tokens_per_s;
+    double goodput_req_per_s; /* completed within both SLOs, per second */
+    double slo_attainment;    /* fraction of requests within both SLOs */
+    double utilization;       /* busy time / (replicas * duration) */
+    double mean_in_system;    /* time-average of requests in the system (Little's L) */
+    double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
+    double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */
+    double mean_decode_context;
+    double mean_decode_step_s;
+    long long steps, decode_steps;
+    double kv_freed_tokens;   /* KV tokens released by completed sequences */
+    long long preemptions;
+    double prefix_hit_rate;   /* requests with a prefix whose KV was cached (HBM or host) */
+    double prefill_tokens_saved, prefill_tokens_done;
+    double kv_peak_frac;      /* highest KV page occupancy of any decode replica (at step starts) */
+    double spec_tokens_per_step; /* expected tokens per verify step; 1 without speculation */
+    int nkv;
+    double *kv_t, *kv_frac;   /* KV occupancy timeline (all replicas), nkv points */
+    double *ttft_s, *tpot_s, *e2e_s; /* per request, sorted ascending (keep_requests) */
+} rl_serve_result;
+
+/* Simulate the requests (sorted by arrival) on cfg's replicas with each
+ * step timed by `prefill_cost` (prefill replicas under disagg) and
+ * `decode_cost` (every other step).  Returns 0, or -1 with err naming the
+ * config field.  Free with rl_serve_result_free. */
+int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
+                 const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                 rl_serve_result *out, char *err, size_t errlen);
+
+void rl_serve_result_free(rl_serve_result *r);
+
+/* rl_serve_run with every step costed by the operator list of m on `chips`
+ * chips of h at precision p (rl_ops_cost, prefill and decode replicas
+ * alike; calibrated: h's efficiency tables when present).  Returns 0, or -1 with err set (cost set-up or run). */
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);
+
+/* Expected tokens per verify step with acceptance rate a and g draft
+ * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */
+double rl_spec_tokens_per_step(double alpha, int gamma);
+
+
+/* ---- output ----------------------------------------------------------- */
+
+/* The result as JSON (keys are a contract; SI units): policy, requests,
+ * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
+ * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
+ * goodput_req_per_s, slo_attainment, utilization, mean_in_system,
+ * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
+ * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,
+ * kv_peak_frac, spec_tokens_per_step, and "kv_timeline": [{t_s, kv_frac}].
+ * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
+cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips);
+
+/* Figures of a result kept with keep_requests, into directory `dir`
+ * (created if missing) through plot.c (rl_plot_render, templates
+ * plots/latency_cdf.gp and plots/kv_occupancy.gp): latency_cdf.svg (TTFT,
+ * TPOT, end-to-end quantiles, <= 500 points each) and kv_occupancy.svg, each
+ * with its .dat and .gp.  Returns 0 (*plotted 0 when gnuplot is missing:
+ * data and scripts kept), or -1 with err set. */
+int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
+                         char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,444 @@
+/* size.c — deployment sizing search (see size.h). */
+#include "size.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch.h"
+#include "memory.h"
+
+static double wall_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static rl_dist scale_dist(rl_dist d, double k)
+{
+    d.a = d.a * k < 1 ? 1 : round(d.a * k);
+    if (d.kind == RL_DIST_UNIFORM)
+        d.b = round(d.b * k);
+    return d;
+}
+
+/* The workload of a run: the trace, or w with the QPS and prompts scaled. */
+static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
+                         long long *n, char *err, size_t errlen)
+{
+    if (in->trace) {
+        rl_request *r = malloc((size_t)in->ntrace * sizeof *r);
+        if (!r)
+            return snprintf(err, errlen, "size: out of memory"), -1;
+        for (long long i = 0; i < in->ntrace; i++) {
+            r[i] = in->trace[i];
+            r[i].arrival /= qs;
+            r[i].prompt = (int)fmax(1, round(r[i].prompt * ps));
+            r[i].prefix_len = (int)fmin(r[i].prefix_len, r[i].prompt - 1);
+        }
+        rl_requests_truncate(r, in->ntrace, in->m->max_context);
+        *req = r;
+        *n = in->ntrace;
+        return 0;
+    }
+    rl_workload w = in->w;
+    w.max_context = in->m->max_context;
+    w.qps *= qs;
+    w.prompt = scale_dist(w.prompt, ps);
+    *n = w.n;
+    return rl_workload_generate(&w, req, err, errlen);
+}
+
+static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    rl_serve_config s = rl_serve_config_default();
+    s.policy = c->policy;
+    s.replicas = c->replicas;
+    s.prefill_replicas = c->prefill_replicas;
+    s.max_seqs = c->max_seqs;
+    s.max_tokens = c->max_tokens;
+    rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
+    s.slo_ttft = in->slo_ttft;
+    s.slo_tpot = in->slo_tpot;
+    s.kv_samples = 0;
+    return s;
+}
+
+static void price(const rl_size_input *in, rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    c->chips_total =
+        c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
+    c->cost_per_hour = h->price_per_chip_hour > 0 ? (double)c->chips_total * h->price_per_chip_hour
+                                                  : (double)c->chips_total;
+    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->out_tokens_per_s > 0
+                          ? c->cost_per_hour / (c->out_tokens_per_s * 3600) * 1e6
+                          : 0;
+}
+
+int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                     double prompt_scale, char *err, size_t errlen)
+{
+    rl_request *req;
+    long long n;
+    if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
+        return -1;
+    rl_serve_config s = candidate_config(in, c);
+    rl_serve_result r;
+    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
+                               err, errlen);
+    free(req);
+    if (rc != 0)
+        return -1;
+    c->ttft_p50 = r.ttft.p50;
+    c->ttft_p99 = r.ttft.p99;
+    c->tpot_p50 = r.tpot.p50;
+    c->tpot_p99 = r.tpot.p99;
+    c->e2e_p50 = r.e2e.p50;
+    c->e2e_p99 = r.e2e.p99;
+    c->out_tokens_per_s = r.out_tokens_per_s;
+    c->goodput_req_per_s = r.goodput_req_per_s;
+    c->slo_attainment = r.slo_attainment;
+    c->utilization = r.utilization;
+    c->mean_decode_batch = r.mean_decode_batch;
+    c->meets = r.completed == n && r.ttft.p99 <= in->slo_ttft && r.tpot.p99 <= in->slo_tpot;
+    rl_serve_result_free(&r);
+    price(in, c);
+    return 0;
+}
+
+/* Set the replica counts for a decode-pool size R (disagg keeps its ratio). */
+static void set_replicas(rl_size_candidate *c, int R, double ratio)
+{
+    c->replicas = R;
+    if (c->policy == RL_POLICY_DISAGG)
+        c->prefill_replicas = (int)fmax(1, ceil(R * ratio - 1e-9));
+}
+
+int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                   double prompt_scale, char *err, size_t errlen)
+{
+    double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
+    int R0 = c->replicas, lo = 0, hi = -1;
+    /* grow geometrically until the targets hold, then bisect down */
+    for (int R = R0; R <= 4 * R0 + 4; R = R + (R + 3) / 4) {
+        set_replicas(c, R, ratio);
+        if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+            return -2;
+        if (c->meets) {
+            hi = R;
+            break;
+        }
+        lo = R;
+    }
+    if (hi < 0) {
+        set_replicas(c, R0, ratio);
+        return -1;
+    }
+    if (lo == 0) {
+        /* R0 met the targets: try fewer (the analytic estimate is conservative) */
+        for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {
+            set_replicas(c, R, ratio);
+            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+                return -2;
+            if (!c->meets)
+                break;
+            hi = R;
+        }
+    } else {
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            set_replicas(c, mid, ratio);
+            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+                return -2;
+            if (c->meets)
+                hi = mid;
+            else
+                lo = mid;
+        }
+    }
+    set_replicas(c, hi, ratio);
+    if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+        return -2;
+    return hi;
+}
+
+typedef struct {
+    rl_size_candidate c;
+    double est_cost; /* analytic cost estimate, for ordering */
+} plan;
+
+static int cmp_plan(const void *a, const void *b)
+{
+    double x = ((const plan *)a)->est_cost, y = ((const plan *)b)->est_cost;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const rl_size_candidate *x = a, *y = b;
+    if (x->meets != y->meets)
+        return y->meets - x->meets;
+    if (x->cost_per_hour != y->cost_per_hour)
+        return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
+    if (x->tpot_p99 != y->tpot_p99)
+        return x->tpot_p99 < y->tpot_p99 ? -1 : 1;
+    return x->max_seqs - y->max_seqs;
+}
+
+/* Same deployment but a larger batch cap that never bound: the same result. */
+static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return a->hw == b->hw && a->chips == b->chips && a->policy == b->policy &&
+           a->max_tokens == b->max_tokens && a->replicas == b->replicas &&
+           a->prefill_replicas == b->prefill_replicas && !memcmp(&a->p, &b->p, sizeof a->p) &&
+           a->ttft_p99 == b->ttft_p99 && a->tpot_p99 == b->tpot_p99 && a->e2e_p50 == b->e2e_p50;
+}
+
+/* The precisions tried on a chip: bf16; int8 weights and KV with bf16
+ * compute (weight-only quantization); fp8 (else int8) end to end where the
+ * chip has that peak. */
+static int precisions(const rl_hw *h, rl_precision *out)
+{
+    int n = 0;
+    out[n++] = rl_precision_default();
+    out[n++] = (rl_precision){RL_INT8, RL_INT8, RL_BF16};
+    if (rl_hw_peak(h, RL_FP8) > 0)
+        out[n++] = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
+    else if (rl_hw_peak(h, RL_INT8) > 0)
+        out[n++] = (rl_precision){RL_INT8, RL_INT8, RL_INT8};
+    return n;
+}
+
+#define MAX_SIMULATED 24 /* per hardware: the cheapest analytic plans get simulated */
+
+void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output)
+{
+    if (!in->trace) {
+        *prompt = rl_dist_mean(&in->w.prompt);
+        *output = rl_dist_mean(&in->w.output);
+        return;
+    }
+    double P = 0, G = 0;
+    for (long long i = 0; i < in->ntrace; i++) {
+        P += in->trace[i].prompt;
+        G += in->trace[i].output;
+    }
+    *prompt = P / (double)in->ntrace;
+    *output = G / (double)in->ntrace;
+}
+
+int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = wall_s();
+    if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0))) {
+        snprintf(err, errlen, "size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
+        return -1;
+    }
+    double P, G, qps = in->w.qps;
+    rl_size_mean_lengths(in, &P, &G);
+    static const int caps[] = {16, 32, 64, 128, 256};
+    static const struct {
+        rl_policy p;
+        long long tokens;
+    } pols[] = {{RL_POLICY_CONTINUOUS, 8192}, {RL_POLICY_CHUNKED, 512}, {RL_POLICY_CHUNKED, 2048},
+                {RL_POLICY_DISAGG, 8192}};
+    int cap_plans = 4096, nplans = 0;
+    plan *plans = malloc((size_t)cap_plans * sizeof *plans);
+    if (!plans)
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    out->priced = 1;
+    for (int hi = 0; hi < in->nhw; hi++) {
+        const rl_hw *h = &in->hw[hi];
+        if (!(h->price_per_chip_hour > 0))
+            out->priced = 0;
+        rl_precision precs[8];
+        int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(h, precs);
+        if (in->prec && in->nprec > 0)
+            memcpy(precs, in->prec, (size_t)np * sizeof *precs);
+        long long maxc = in->max_chips > 0 ? in->max_chips : (h->domain_chips > 0 ? h->domain_chips : 8);
+        if (maxc > 64)
+            maxc = 64;
+        for (int pi = 0; pi < np; pi++)
+            for (long long chips = 1; chips <= maxc; chips *= 2) {
+                rl_precision p = precs[pi];
+                if (rl_hw_peak(h, p.compute) <= 0) {
+                    out->pruned += 20; /* no peak for that compute dtype on this chip */
+                    continue;
+                }
+                double kvcap = rl_serve_kv_capacity(in->m, h, chips, p, in->hbm_reserve);
+                rl_ops_cost oc;
+                if (rl_ops_cost_init(&oc, in->m, h, chips, p, in->calibrated, err, errlen) != 0) {
+                    out->pruned += 20; /* e.g. more TP chips than the model has heads */
+                    continue;
+                }
+                double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
+                /* prune: weights leave no room for a few sequences; prefill alone breaks TTFT */
+                if (kvcap < 4 * (P + G) || t_pref > in->slo_ttft) {
+                    rl_ops_cost_free(&oc);
+                    out->pruned += 20;
+                    continue;
+                }
+                for (size_t po = 0; po < sizeof pols / sizeof pols[0]; po++)
+                    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
+                        double bkv = kvcap / (P + G);
+                        double B = fmin(caps[ci], bkv);
+                        if (ci > 0 && caps[ci - 1] >= bkv) {
+                            out->pruned++; /* the KV limit already binds at the smaller cap */
+                            continue;
+                        }
+                        double td = rl_serve_ops_time(&oc, 0, 0, B, P + G / 2);
+                        if (td > in->slo_tpot) {
+                            out->pruned++; /* TPOT at the batch cap over target */
+                            continue;
+                        }
+                        plan pl;
+                        memset(&pl, 0, sizeof pl);
+                        rl_size_candidate *c = &pl.c;
+                        c->hw = hi;
+                        c->p = p;
+                        c->chips = chips;
+                        c->policy = pols[po].p;
+                        c->max_seqs = caps[ci];
+                        c->max_tokens = pols[po].tokens;
+                        c->kv_capacity_tokens = kvcap;
+                        rl_memory mem = rl_memory_use(in->m, h, chips, 0, 1, p.weights, p.kv);
+                        c->weight_bytes_per_chip = mem.weight_bytes / (double)chips;
+                        c->kv_bytes_per_chip =
+                            kvcap * rl_arch_kv_bytes_per_token(in->m, p.kv) / (double)chips;
+                        double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
+                        if (c->policy == RL_POLICY_DISAGG) {
+                            /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
+                            c->replicas = (int)fmax(1, ceil(qps * slot_s / 0.85));
+                            c->prefill_replicas = (int)fmax(1, ceil(qps * t_pref / 0.8));
+                        } else {
+                            c->replicas = (int)fmax(1, ceil(qps * (t_pref + slot_s) / 0.85));
+                        }
+                        price(in, c);
+                        pl.est_cost = c->cost_per_hour + 1e-3 * (double)c->chips; /* ties: smaller replicas */
+                        if (nplans == cap_plans) {
+                            out->pruned++;
+                            continue;
+                        }
+                        plans[nplans++] = pl;
+                    }
+                rl_ops_cost_free(&oc);
+            }
+    }
+    /* the cheapest analytic plans of each hardware get simulated (chips of
+     * different hardware are not comparable without prices) */
+    qsort(plans, (size_t)nplans, sizeof *plans, cmp_plan);
+    out->c = calloc((size_t)(nplans > 0 ? nplans : 1), sizeof *out->c);
+    if (!out->c) {
+        free(plans);
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    }
+    int *taken = calloc((size_t)in->nhw, sizeof *taken);
+    if (!taken) {
+        free(plans);
+        rl_size_result_free(out);
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    }
+    for (int i = 0; i < nplans; i++) {
+        rl_size_candidate c = plans[i].c;
+        if (taken[c.hw] >= MAX_SIMULATED) {
+            out->pruned++;
+            continue;
+        }
+        taken[c.hw]++;
+        int R = rl_size_resize(in, &c, 1, 1, err, errlen);
+        if (R == -2) {
+            free(taken);
+            free(plans);
+            rl_size_result_free(out);
+            return -1;
+        }
+        out->c[out->n++] = c;
+    }
+    free(taken);
+    free(plans);
+    qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
+    int kept = 0;
+    for (int i = 0; i < out->n; i++) {
+        int dup = 0;
+        for (int j = 0; j < kept && !dup; j++)
+            dup = same_outcome(&out->c[j], &out->c[i]);
+        if (!dup)
+            out->c[kept++] = out->c[i];
+    }
+    out->n = kept;
+    for (int i = 0; i < out->n; i++)
+        out->nmeet += out->c[i].meets;
+    out->search_s = wall_s() - t0;
+    return 0;
+}
+
+void rl_size_result_free(rl_size_result *r)
+{
+    free(r->c);
+    memset(r, 0, sizeof *r);
+}
+
+int rl_size_frontier(const rl_size_result *r, int *idx)
+{
+    int n = 0;
+    double best = INFINITY;
+    for (int i = 0; i < r->n && r->c[i].meets; i++)
+        if (r->c[i].tpot_p99 < best) {
+            best = r->c[i].tpot_p99;
+            idx[n++] = i;
+        }
+    return n;
+}
+
+void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
+{
+    char pol[48], rep[48];
+    if (c->policy == RL_POLICY_CHUNKED)
+        snprintf(pol, sizeof pol, "chunked:%lld", c->max_tokens);
+    else
+        snprintf(pol, sizeof pol, "%s", rl_policy_name(c->policy));
+    if (c->policy == RL_POLICY_DISAGG)
+        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld", c->prefill_replicas, c->replicas, c->chips);
+    else
+        snprintf(rep, sizeof rep, "%dx%lld", c->replicas, c->chips);
+    snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
+             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
+}
+
+int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
+                  rl_size_sensitivity *sens, char *err, size_t errlen)
+{
+    static const double scales[RL_SIZE_CURVE_POINTS] = {0.25, 0.5, 0.75, 1.0, 1.125, 1.25, 1.5};
+    curve->n = RL_SIZE_CURVE_POINTS;
+    for (int i = 0; i < RL_SIZE_CURVE_POINTS; i++) {
+        rl_size_candidate x = *c;
+        if (rl_size_evaluate(in, &x, scales[i], 1, err, errlen) != 0)
+            return -1;
+        curve->qps[i] = in->w.qps * scales[i];
+        curve->ttft_p99[i] = x.ttft_p99;
+        curve->tpot_p99[i] = x.tpot_p99;
+        curve->e2e_p50[i] = x.e2e_p50;
+        curve->utilization[i] = x.utilization;
+    }
+    static const double qs[3] = {0.5, 1.5, 1}, ps[3] = {1, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        rl_size_sensitivity *s = &sens[i];
+        s->qps_scale = qs[i];
+        s->prompt_scale = ps[i];
+        s->fixed = *c;
+        if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0)
+            return -1;
+        s->resized = *c;
+        int R = rl_size_resize(in, &s->resized, qs[i], ps[i], err, errlen);
+        if (R == -2)
+            return -1;
+        s->resized_ok = R > 0;
+    }
+    return 0;
+}

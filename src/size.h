@@ -1,0 +1,119 @@
+/* size.h — deployment sizing: the cheapest serving configuration that meets
+ * TTFT and TPOT p99 targets at a given load.
+ *
+ * Owns the search over hardware, precision, chips per replica (one fully
+ * sharded copy of the model per replica), batching policy, batch cap, chunk
+ * budget, replica count and the prefill:decode split, and the sensitivity
+ * and load-curve runs the sizing report shows.  Analytic pruning first
+ * (memory fit, TPOT at the batch cap from the operator list, the replica count
+ * from per-replica capacity), then the serving simulator confirms each
+ * survivor and searches its replica count upward until the targets hold.
+ * Uses serve, ops (via serve's step cost), step, memory, arch, spec.  SI units; cost in USD per hour
+ * from hw price_per_chip_hour, or chips when a profile has no price. */
+#ifndef RL_SIZE_H
+#define RL_SIZE_H
+
+#include <stddef.h>
+
+#include "serve.h"
+
+typedef struct {
+    const rl_model *m;
+    const rl_hw *hw; /* candidate hardware profiles */
+    int nhw;
+    rl_workload w;       /* qps, prompt/output distributions, seed; n = simulated requests */
+    const rl_request *trace; /* optional: simulate this trace instead of w (ntrace requests) */
+    long long ntrace;
+    double slo_ttft, slo_tpot; /* p99 targets, seconds (> 0) */
+    double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
+    long long max_chips; /* largest replica (default: the hw's domain_chips) */
+    const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
+    int calibrated;      /* time steps by the profiles' efficiency tables when present */
+    int nprec;
+} rl_size_input;
+
+typedef struct {
+    int hw;            /* index into rl_size_input.hw */
+    rl_precision p;
+    long long chips;   /* per replica */
+    rl_policy policy;
+    int max_seqs;
+    long long max_tokens;
+    int replicas;          /* decode replicas under disagg */
+    int prefill_replicas;  /* disagg only */
+    long long chips_total;
+    double cost_per_hour;  /* USD/hour, or chips_total when unpriced */
+    double usd_per_mtok;   /* USD per million output tokens; 0 when unpriced */
+    int meets;             /* both p99 targets met and every request completed */
+    double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
+    double out_tokens_per_s, goodput_req_per_s, slo_attainment, utilization, mean_decode_batch;
+    double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
+    double kv_capacity_tokens;                       /* per replica */
+} rl_size_candidate;
+
+typedef struct {
+    rl_size_candidate *c; /* evaluated configurations: meeting ones first, cheapest first */
+    int n;
+    int nmeet;
+    int priced;           /* every profile has a price (else cost = chips) */
+    long long pruned;     /* configurations rejected analytically */
+    long long sims;       /* simulations run */
+    double search_s;      /* wall time of the search */
+} rl_size_result;
+
+/* Mean prompt and output lengths (tokens) of the input's workload: the
+ * distributions' means, or the trace's averages. */
+void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output);
+
+/* Search.  Returns 0 (out->nmeet may be 0: nothing meets the targets within
+ * the search space), or -1 with err set for bad input.  Free with
+ * rl_size_result_free. */
+int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen);
+
+void rl_size_result_free(rl_size_result *r);
+
+/* Simulate candidate c (its replica counts as given) on in's workload with
+ * the QPS scaled by qps_scale and prompt lengths by prompt_scale; fills
+ * c's latency and throughput fields and c->meets.  Returns 0 or -1. */
+int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                     double prompt_scale, char *err, size_t errlen);
+
+/* The replica count (prefill replicas scaled with it under disagg) that
+ * meets the targets for c's per-replica configuration under the scaled
+ * workload, searching upward from c's; -1 when none up to 4x does. */
+int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                   double prompt_scale, char *err, size_t errlen);
+
+/* The Pareto frontier of meeting candidates over (cost, TPOT p99): indices
+ * into r->c, cheapest first; returns the count (idx holds r->n entries). */
+int rl_size_frontier(const rl_size_result *r, int *idx);
+
+/* A short label: "h100-sxm x8 bf16 continuous B<=128 x3". */
+void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
+
+
+/* ---- studies of one configuration for the report ---- */
+
+#define RL_SIZE_CURVE_POINTS 7
+
+typedef struct {
+    double qps_scale, prompt_scale;
+    rl_size_candidate fixed;   /* the recommended deployment as is, under the change */
+    rl_size_candidate resized; /* the same replica config resized to meet the targets */
+    int resized_ok;            /* 0: nothing up to 4x the replicas meets them */
+} rl_size_sensitivity;
+
+typedef struct {
+    int n;
+    double qps[RL_SIZE_CURVE_POINTS];
+    double ttft_p99[RL_SIZE_CURVE_POINTS], tpot_p99[RL_SIZE_CURVE_POINTS],
+        e2e_p50[RL_SIZE_CURVE_POINTS], utilization[RL_SIZE_CURVE_POINTS];
+} rl_size_curve;
+
+/* Load -> latency of candidate c at 0.25..1.5 x the QPS (fixed replicas),
+ * and its sensitivity to QPS x0.5, x1.5 and prompts x2 (sens holds 3).
+ * Returns 0 or -1. */
+int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
+                  rl_size_sensitivity *sens, char *err, size_t errlen);
+
+#endif

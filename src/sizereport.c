@@ -1,0 +1,602 @@
+/* sizereport.c — sizing report in Markdown or HTML with inline SVG (see sizereport.h). */
+#include "sizereport.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch.h"
+#include "efficiency.h"
+
+/* ---- a document that is Markdown or HTML ---- */
+
+typedef struct {
+    FILE *f;
+    int html;
+    int in_list;
+} doc;
+
+static void esc(doc *d, const char *s)
+{
+    for (; *s; s++) {
+        if (d->html && *s == '<')
+            fputs("&lt;", d->f);
+        else if (d->html && *s == '>')
+            fputs("&gt;", d->f);
+        else if (d->html && *s == '&')
+            fputs("&amp;", d->f);
+        else if (!d->html && *s == '|')
+            fputs("\\|", d->f);
+        else
+            fputc(*s, d->f);
+    }
+}
+
+static void vtext(doc *d, const char *fmt, va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    esc(d, buf);
+}
+
+static void end_list(doc *d)
+{
+    if (d->in_list)
+        fputs(d->html ? "</ul>\n" : "\n", d->f);
+    d->in_list = 0;
+}
+
+static void heading(doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void heading(doc *d, int level, const char *fmt, ...)
+{
+    end_list(d);
+    va_list ap;
+    va_start(ap, fmt);
+    if (d->html)
+        fprintf(d->f, "<h%d>", level);
+    else
+        fprintf(d->f, "%.*s ", level, "######");
+    vtext(d, fmt, ap);
+    va_end(ap);
+    fprintf(d->f, d->html ? "</h%d>\n" : "\n\n", level);
+}
+
+/* A paragraph (list 0) or a list item (list 1) of formatted text. */
+static void block(doc *d, int list, const char *fmt, va_list ap)
+{
+    if (!list)
+        end_list(d);
+    else if (!d->in_list && d->html)
+        fputs("<ul>\n", d->f);
+    d->in_list = list;
+    fputs(d->html ? (list ? "<li>" : "<p>") : (list ? "- " : ""), d->f);
+    vtext(d, fmt, ap);
+    fputs(d->html ? (list ? "</li>\n" : "</p>\n") : (list ? "\n" : "\n\n"), d->f);
+}
+
+static void para(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void para(doc *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    block(d, 0, fmt, ap);
+    va_end(ap);
+}
+
+static void item(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void item(doc *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    block(d, 1, fmt, ap);
+    va_end(ap);
+}
+
+static void row(doc *d, int header, int n, char cells[][96])
+{
+    end_list(d);
+    if (d->html) {
+        if (header)
+            fputs("<table>\n", d->f);
+        fputs("<tr>", d->f);
+        for (int i = 0; i < n; i++) {
+            /* numbers right-aligned, text left */
+            int text = !strchr("0123456789-.", cells[i][0]);
+            fputs(header ? "<th>" : text ? "<td class=\"t\">" : "<td>", d->f);
+            esc(d, cells[i]);
+            fputs(header ? "</th>" : "</td>", d->f);
+        }
+        fputs("</tr>\n", d->f);
+        return;
+    }
+    fputs("|", d->f);
+    for (int i = 0; i < n; i++) {
+        fputc(' ', d->f);
+        esc(d, cells[i]);
+        fputs(" |", d->f);
+    }
+    fputc('\n', d->f);
+    if (header) {
+        fputs("|", d->f);
+        for (int i = 0; i < n; i++)
+            fputs(" --- |", d->f);
+        fputc('\n', d->f);
+    }
+}
+
+static void table_end(doc *d) { fputs(d->html ? "</table>\n" : "\n", d->f); }
+
+/* HTML: the chart inline; Markdown: nothing (the tables carry the data). */
+static void figure(doc *d, char *svg, const char *caption)
+{
+    if (d->html && svg)
+        fprintf(d->f, "<figure>%s<figcaption>%s</figcaption></figure>\n", svg, caption);
+    free(svg);
+}
+
+/* ---- SVG charts ---- */
+
+static double nice_step(double span)
+{
+    double e = pow(10, floor(log10(span / 5))), m = span / 5 / e;
+    return e * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
+}
+
+char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
+                   const rl_svg_series *s, int ns, double hline, const char *hlabel)
+{
+    static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd"};
+    const double W = 640, H = 360, L = 70, R = 160, T = 30, B = 50;
+    double x0 = INFINITY, x1 = -INFINITY, y0 = 0, y1 = hline > 0 ? hline : -INFINITY;
+    for (int k = 0; k < ns; k++)
+        for (int i = 0; i < s[k].n; i++) {
+            if (!isfinite(s[k].x[i]) || !isfinite(s[k].y[i]))
+                continue;
+            x0 = fmin(x0, s[k].x[i]);
+            x1 = fmax(x1, s[k].x[i]);
+            y1 = fmax(y1, s[k].y[i]);
+        }
+    if (!isfinite(x0) || !isfinite(y1))
+        x0 = 0, x1 = 1, y1 = 1;
+    if (x1 <= x0)
+        x1 = x0 + 1;
+    if (y1 <= y0)
+        y1 = y0 + 1;
+    int clipped = hline > 0 && y1 > 4 * hline;
+    if (clipped)
+        y1 = 4 * hline; /* keep the target readable; larger values sit on the top edge */
+    double xs = nice_step(x1 - x0), ys = nice_step(y1 * 1.1 - y0);
+    x0 = floor(x0 / xs) * xs;
+    x1 = ceil(x1 / xs) * xs;
+    y1 = ceil(y1 * 1.1 / ys) * ys;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+#define PX(x) (L + ((x) - x0) / (x1 - x0) * (W - L - R))
+#define PY(y) (H - B - ((y) - y0) / (y1 - y0) * (H - T - B))
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">"
+            "<title>%s</title><rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>"
+            "<text x=\"%.0f\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>\n",
+            W, H, W, H, title, L, title);
+    for (double x = x0; x <= x1 + xs / 2; x += xs)
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+                PX(x), PY(y0), PX(x), PY(y1), PX(x), PY(y0) + 16, x);
+    for (double y = y0; y <= y1 + ys / 2; y += ys)
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                PX(x0), PY(y), PX(x1), PY(y), PX(x0) - 6, PY(y) + 4, y);
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>"
+            "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
+            (PX(x0) + PX(x1)) / 2, H - 12, xlabel, (PY(y0) + PY(y1)) / 2, ylabel);
+    for (int k = 0; k < ns; k++) {
+        const char *col = colors[k % 5];
+        if (!s[k].points_only) {
+            fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+            for (int i = 0; i < s[k].n; i++)
+                if (isfinite(s[k].y[i]))
+                    fprintf(f, "%.1f,%.1f ", PX(s[k].x[i]), PY(fmin(s[k].y[i], y1)));
+            fputs("\"/>\n", f);
+        }
+        for (int i = 0; i < s[k].n; i++)
+            if (isfinite(s[k].y[i]))
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>", PX(s[k].x[i]),
+                        PY(fmin(s[k].y[i], y1)), col);
+        fprintf(f,
+                "\n<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                W - R + 12, T + 10 + 20.0 * k, col, W - R + 30, T + 20 + 20.0 * k, s[k].name);
+    }
+    if (hline > 0)
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" "
+                "stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                PX(x0), PY(hline), PX(x1), PY(hline), PX(x1) + 4, PY(hline) + 4, hlabel);
+    if (clipped)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">values above %g clipped</text>\n",
+                PX(x0) + 4, PY(y1) - 4, y1);
+    fputs("</svg>", f);
+#undef PX
+#undef PY
+    if (fclose(f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* ---- the report ---- */
+
+static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/h" : "chips"; }
+
+static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
+{
+    char cells[10][96];
+    snprintf(cells[0], 96, "%d", rank);
+    rl_size_label(x->in, c, cells[1], 96);
+    snprintf(cells[2], 96, "%lld", c->chips_total);
+    snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
+    snprintf(cells[4], 96, "%.0f", c->ttft_p99 * 1e3);
+    snprintf(cells[5], 96, "%.1f", c->tpot_p99 * 1e3);
+    snprintf(cells[6], 96, "%.2f", c->e2e_p50);
+    snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
+    snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
+    snprintf(cells[9], 96, "%s", c->meets ? "yes" : "no");
+    row(d, 0, 10, cells);
+}
+
+static void candidate_header(doc *d, const rl_size_result *r)
+{
+    char h[10][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms)", "TPOT p99 (ms)",
+                      "E2E p50 (s)", "output tok/s", "busy", "meets SLO"};
+    snprintf(h[3], 96, "cost (%s)", cost_unit(r));
+    row(d, 1, 10, h);
+}
+
+/* The recommendation block for candidate b. */
+static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candidate *b)
+{
+    const rl_size_input *in = x->in;
+    char label[128];
+    rl_size_label(in, b, label, sizeof label);
+    if (d->html)
+        fputs("<div class=\"rec\">", d->f);
+    para(d, "Deploy %lld x %s: %s.", b->chips_total, in->hw[b->hw].name, label);
+    if (b->policy == RL_POLICY_DISAGG)
+        item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
+                "the scale-out network.",
+             b->prefill_replicas, b->replicas, b->chips);
+    else
+        item(d, "%d replica(s) of %lld chips each (one copy of the weights per replica), "
+                "least-outstanding routing, at most %d sequences per replica, %s.",
+             b->replicas, b->chips, b->max_seqs,
+             b->policy == RL_POLICY_CHUNKED ? "chunked prefill" : "continuous batching");
+    item(d, "Precision: weights %s, KV cache %s, compute %s.", rl_dtype_name(b->p.weights),
+         rl_dtype_name(b->p.kv), rl_dtype_name(b->p.compute));
+    if (x->res->priced)
+        item(d, "Cost: %.2f USD/hour on demand (%.2f USD per chip-hour, %s); %.3f USD per "
+                "million output tokens at this load.",
+             b->cost_per_hour, in->hw[b->hw].price_per_chip_hour, in->hw[b->hw].price_source,
+             b->usd_per_mtok);
+    else
+        item(d, "Cost: %lld chips (the hardware profiles carry no prices, so chips are the cost).",
+             b->chips_total);
+    item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT p50 %.1f ms / p99 "
+            "%.1f ms; end-to-end p50 %.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of "
+            "requests within both targets; replicas busy %.0f%% of the time.",
+         in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
+         b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
+         100 * b->utilization);
+    const rl_size_curve *c = x->curve;
+    if (c && b == &x->res->c[0]) {
+        int ok = -1;
+        for (int i = 0; i < c->n; i++)
+            if (c->ttft_p99[i] <= in->slo_ttft && c->tpot_p99[i] <= in->slo_tpot)
+                ok = i;
+            else
+                break;
+        if (ok >= 0 && ok + 1 < c->n)
+            item(d, "Headroom: within both targets up to %.3g req/s; at %.3g req/s TTFT p99 is "
+                    "%.0f ms and TPOT p99 %.1f ms (load curve below). Size for your peak, not "
+                    "your mean.",
+                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, c->tpot_p99[ok + 1] * 1e3);
+        else if (ok + 1 == c->n)
+            item(d, "Headroom: within both targets up to at least %.3g req/s.", c->qps[ok]);
+    }
+    end_list(d);
+    if (d->html)
+        fputs("</div>\n", d->f);
+}
+
+static void write_report(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    const rl_model *m = in->m;
+    char hwlist[512] = "";
+    for (int i = 0; i < in->nhw; i++)
+        snprintf(hwlist + strlen(hwlist), sizeof hwlist - strlen(hwlist), "%s%s", i ? ", " : "",
+                 in->hw[i].name);
+    time_t now = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    if (d->html)
+        fprintf(d->f,
+                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                "<title>Sizing: %s</title><style>body{font-family:sans-serif;max-width:980px;"
+                "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+                "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td.t{text-align:left}"
+                "th{background:#f3f3f3}.rec{background:#eef7ee;border:1px solid #9c9;padding:1em}"
+                "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
+                m->name);
+    heading(d, 1, "Deployment sizing: %s at %.3g req/s", m->name, in->w.qps);
+    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.0f ms, "
+            "TPOT p99 <= %.1f ms.",
+         stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
+
+    heading(d, 2, "Recommendation");
+    if (r->nmeet == 0) {
+        para(d, "No configuration in the search space meets both targets. The closest ones are "
+                "listed below; relax the targets, allow larger replicas (--max-chips) or add hardware.");
+    } else if (r->priced || in->nhw == 1) {
+        recommend(d, x, &r->c[0]);
+        for (int h = 0; h < in->nhw; h++)
+            for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
+                if (r->c[i].hw == h) {
+                    char label[128];
+                    rl_size_label(in, &r->c[i], label, sizeof label);
+                    item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation).",
+                         in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
+                         r->c[i].cost_per_hour / r->c[0].cost_per_hour);
+                    break;
+                }
+        end_list(d);
+    } else {
+        para(d, "The hardware profiles carry no prices, so chips of different hardware cannot be "
+                "compared: the cheapest configuration of each is given. Choose with your prices.");
+        for (int h = 0; h < in->nhw; h++)
+            for (int i = 0; i < r->n && r->c[i].meets; i++)
+                if (r->c[i].hw == h) {
+                    heading(d, 3, "On %s", in->hw[h].name);
+                    recommend(d, x, &r->c[i]);
+                    break;
+                }
+    }
+
+    heading(d, 2, "Workload and targets");
+    item(d, "Model: %s (%s), %.1fB parameters, %.0f KB of KV cache per token in bf16.", m->name,
+         m->source, rl_arch_params(m).total / 1e9, rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3);
+    item(d, "Traffic: %s.", x->workload_desc);
+    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests).",
+         in->slo_ttft * 1e3, in->slo_tpot * 1e3);
+
+    heading(d, 2, "Alternatives");
+    para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
+            "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
+            "that miss the targets even at 4x the estimated replicas come last).");
+    candidate_header(d, r);
+    for (int i = 0; i < r->n && i < 12; i++)
+        candidate_row(d, x, i + 1, &r->c[i]);
+    table_end(d);
+
+    heading(d, 2, "Cost / latency frontier");
+    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
+    int nf = fr ? rl_size_frontier(r, fr) : 0;
+    para(d, "Configurations that meet the targets where no cheaper one has a lower TPOT p99: "
+            "paying more buys faster token streaming.");
+    candidate_header(d, r);
+    for (int i = 0; i < nf; i++)
+        candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
+    table_end(d);
+    if (d->html && r->n > 0) {
+        double *cx = malloc((size_t)r->n * 2 * sizeof *cx), *fx = malloc((size_t)(nf + 1) * 2 * sizeof *fx);
+        if (cx && fx) {
+            double *cy = cx + r->n, *fy = fx + nf + 1;
+            int nm = 0;
+            for (int i = 0; i < r->n; i++)
+                if (r->c[i].meets) {
+                    cx[nm] = r->c[i].cost_per_hour;
+                    cy[nm++] = r->c[i].tpot_p99 * 1e3;
+                }
+            for (int i = 0; i < nf; i++) {
+                fx[i] = r->c[fr[i]].cost_per_hour;
+                fy[i] = r->c[fr[i]].tpot_p99 * 1e3;
+            }
+            rl_svg_series s[2] = {{"meets targets", cx, cy, nm, 1}, {"frontier", fx, fy, nf, 0}};
+            char xl[64];
+            snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
+            figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
+                                   "TPOT target"),
+                   "Every simulated configuration that meets both targets; the line joins the frontier.");
+        }
+        free(cx);
+        free(fx);
+    }
+    free(fr);
+
+    if (x->curve && r->nmeet > 0) {
+        const rl_size_curve *c = x->curve;
+        char lab[128];
+        rl_size_label(in, &r->c[0], lab, sizeof lab);
+        heading(d, 2, "Load vs latency: %s", lab);
+        para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
+                "stated QPS.");
+        char h[5][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy"};
+        row(d, 1, 5, h);
+        for (int i = 0; i < c->n; i++) {
+            char v[5][96];
+            snprintf(v[0], 96, "%.3g", c->qps[i]);
+            snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
+            snprintf(v[2], 96, "%.1f", c->tpot_p99[i] * 1e3);
+            snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
+            snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
+            row(d, 0, 5, v);
+        }
+        table_end(d);
+        if (d->html) {
+            double ttft[RL_SIZE_CURVE_POINTS], tpot[RL_SIZE_CURVE_POINTS];
+            for (int i = 0; i < c->n; i++) {
+                ttft[i] = c->ttft_p99[i] * 1e3;
+                tpot[i] = c->tpot_p99[i] * 1e3;
+            }
+            rl_svg_series s1 = {"TTFT p99", c->qps, ttft, c->n, 0};
+            figure(d, rl_svg_chart("Load vs TTFT p99", "QPS (req/s)", "TTFT p99 (ms)", &s1, 1,
+                                   in->slo_ttft * 1e3, "TTFT target"),
+                   "TTFT p99 of the recommended deployment against offered load.");
+            rl_svg_series s2 = {"TPOT p99", c->qps, tpot, c->n, 0};
+            figure(d, rl_svg_chart("Load vs TPOT p99", "QPS (req/s)", "TPOT p99 (ms)", &s2, 1,
+                                   in->slo_tpot * 1e3, "TPOT target"),
+                   "TPOT p99 of the recommended deployment against offered load.");
+        }
+    }
+
+    if (r->nmeet > 0) {
+        const rl_size_candidate *b = &r->c[0];
+        const rl_hw *h = &in->hw[b->hw];
+        char lab[128];
+        rl_size_label(in, b, lab, sizeof lab);
+        heading(d, 2, "Memory per chip: %s", lab);
+        char hd[2][96] = {"item", "GB per chip (1 GB = 1e9 bytes)"};
+        row(d, 1, 2, hd);
+        char v[2][96];
+        double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
+                           h->hbm_bytes * in->hbm_reserve};
+        const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
+                                "KV cache pool", "reserve (activations, workspace)"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(v[0], 96, "%s", names[i]);
+            snprintf(v[1], 96, "%.1f", items[i] / 1e9);
+            row(d, 0, 2, v);
+        }
+        table_end(d);
+        double P, G;
+        rl_size_mean_lengths(in, &P, &G);
+        para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
+                "output length (%.0f + %.0f tokens).",
+             b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+    }
+
+    if (x->sens && r->nmeet > 0) {
+        char lab[128];
+        rl_size_label(in, &r->c[0], lab, sizeof lab);
+        heading(d, 2, "Sensitivity: %s", lab);
+        para(d, "The recommended deployment under changed traffic, and the replica count of the "
+                "same configuration that restores the targets.");
+        char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
+        snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
+        row(d, 1, 6, h);
+        for (int i = 0; i < 3; i++) {
+            const rl_size_sensitivity *s = &x->sens[i];
+            char v[6][96];
+            if (s->prompt_scale != 1)
+                snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);
+            else
+                snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
+            snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
+            snprintf(v[2], 96, "%.1f", s->fixed.tpot_p99 * 1e3);
+            snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
+            if (s->resized_ok) {
+                snprintf(v[4], 96, "%lld", s->resized.chips_total);
+                snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
+            } else {
+                snprintf(v[4], 96, "not within 4x");
+                snprintf(v[5], 96, "-");
+            }
+            row(d, 0, 6, v);
+        }
+        table_end(d);
+    }
+
+    heading(d, 2, "Assumptions");
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (in->calibrated && h->efficiency.present) {
+            char tab[512] = "";
+            for (int c = 0; c < RL_EFF_CLASSES; c++) {
+                const rl_eff_curve *cv = &h->efficiency.curve[c];
+                for (int k = 0; k < cv->n; k++)
+                    snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
+                             tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
+            }
+            item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
+                    "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
+                    "%s (%s).",
+                 h->name, h->efficiency.overhead_s, tab, h->origin);
+        } else {
+            item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
+                    "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
+                    "bounds and capacities as upper bounds.",
+                 h->name, h->efficiency.present ? " (--ideal given)" : ": the profile has no "
+                                                                      "efficiency tables");
+        }
+    }
+    item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
+            "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
+            "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "
+            "(Megatron) collectives over the replica's chips for the step's token rows, not "
+            "overlapped with compute (shard and comm modules).");
+    item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
+            "your evaluations; --keep-precision restricts the search to the given dtypes).");
+    item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
+            "with half a page of fragmentation per sequence; preemption by recompute.",
+         100 * in->hbm_reserve, 16);
+    item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
+            "(no warm-up discarded); prompt + output truncated to the model's max_context.",
+         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", in->trace ? in->ntrace : in->w.n);
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (h->price_per_chip_hour > 0)
+            item(d, "Price of %s: %.2f USD per chip-hour (%s).", h->name, h->price_per_chip_hour,
+                 h->price_source[0] ? h->price_source : "no source given");
+        else
+            item(d, "Price of %s: none in the profile (%s); cost is counted in chips.", h->name,
+                 h->origin);
+        item(d, "%s: %.0f GB HBM at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
+                "chip (%s).",
+             h->name, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
+             h->net_bw / 1e9, h->source);
+    }
+
+    heading(d, 2, "Method");
+    item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
+            "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
+            "domain) x policy (continuous, chunked prefill with 512 or 2048-token budgets, "
+            "disaggregated prefill/decode) x batch cap (16..256) x replica count.");
+    item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
+            "TTFT target; the decode step at the batch cap must fit the TPOT target; replica counts from "
+            "per-replica capacity at 85%% load. %lld configurations pruned.",
+         r->pruned);
+    item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
+            "simulator, each replica count searched until the targets hold: %.1f s in total.",
+         r->n, r->search_s);
+    if (x->command)
+        item(d, "Command: %s", x->command);
+    end_list(d);
+    if (d->html)
+        fputs("</body></html>\n", d->f);
+}
+
+char *rl_size_report_render(const rl_size_report_data *x, int html)
+{
+    char *out = NULL;
+    size_t len = 0;
+    doc d = {open_memstream(&out, &len), html, 0};
+    if (!d.f)
+        return NULL;
+    write_report(&d, x);
+    if (fclose(d.f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

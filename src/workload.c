@@ -1,0 +1,311 @@
+/* workload.c — seeded request workloads and trace CSV (see workload.h). */
+#include "workload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- PRNG and distributions ------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void rl_rng_seed(rl_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rl_rng_next(rl_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return out;
+}
+
+double rl_rng_uniform(rl_rng *r) { return ((double)(rl_rng_next(r) >> 11) + 0.5) * 0x1.0p-53; }
+
+static double rng_normal(rl_rng *r)
+{
+    /* Box-Muller; one of the pair is enough here. */
+    return sqrt(-2 * log(rl_rng_uniform(r))) * cos(2 * M_PI * rl_rng_uniform(r));
+}
+
+/* Gamma(shape k, scale 1) by Marsaglia & Tsang (ACM TOMS 26(3), 2000),
+ * with the k < 1 boost G(k) = G(k+1) U^(1/k). */
+static double rng_gamma(rl_rng *r, double k)
+{
+    if (k < 1)
+        return rng_gamma(r, k + 1) * pow(rl_rng_uniform(r), 1 / k);
+    double d = k - 1.0 / 3, c = 1 / sqrt(9 * d);
+    for (;;) {
+        double x = rng_normal(r), v = 1 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = rl_rng_uniform(r);
+        if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v;
+    }
+}
+
+/* Split s in place at each `sep` into at most max parts; returns the count. */
+static int split(char *s, char sep, char **parts, int max)
+{
+    int n = 0;
+    while (n < max) {
+        parts[n++] = s;
+        char *c = strchr(s, sep);
+        if (!c)
+            break;
+        *c = 0;
+        s = c + 1;
+    }
+    return n;
+}
+
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *parts[4] = {0};
+    int np = split(buf, ':', parts, 4);
+    memset(out, 0, sizeof *out);
+    double a = 0, b = 0;
+    if (np == 1 && strcmp(parts[0], "trace") == 0) {
+        out->kind = RL_DIST_TRACE;
+        return 0;
+    }
+    if (np == 1 && parse_num(parts[0], &a) == 0 && a >= 1) {
+        *out = (rl_dist){RL_DIST_FIXED, floor(a), 0};
+        return 0;
+    }
+    if (np == 3 && strcmp(parts[0], "uniform") == 0 && parse_num(parts[1], &a) == 0 &&
+        parse_num(parts[2], &b) == 0 && a >= 1 && b >= a) {
+        *out = (rl_dist){RL_DIST_UNIFORM, floor(a), floor(b)};
+        return 0;
+    }
+    if (np == 3 && strcmp(parts[0], "lognormal") == 0 && parse_num(parts[1], &a) == 0 &&
+        parse_num(parts[2], &b) == 0 && a >= 1 && b >= 0 && b <= 4) {
+        *out = (rl_dist){RL_DIST_LOGNORMAL, a, b};
+        return 0;
+    }
+    snprintf(err, errlen,
+             "%s: '%s': expected N (tokens >= 1), uniform:MIN:MAX, lognormal:MEAN:SIGMA "
+             "(0 <= SIGMA <= 4) or trace",
+             field, s);
+    return -1;
+}
+
+int rl_dist_sample(const rl_dist *d, rl_rng *r)
+{
+    double v = d->a;
+    if (d->kind == RL_DIST_UNIFORM)
+        v = d->a + floor(rl_rng_uniform(r) * (d->b - d->a + 1));
+    else if (d->kind == RL_DIST_LOGNORMAL)
+        v = round(exp(log(d->a) - d->b * d->b / 2 + d->b * rng_normal(r)));
+    if (v > 1e7)
+        v = 1e7;
+    return v < 1 ? 1 : (int)v;
+}
+
+double rl_dist_mean(const rl_dist *d)
+{
+    return d->kind == RL_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
+}
+
+/* ---- workload -------------------------------------------------------- */
+
+int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen)
+{
+    if (w->n < 1 || !(w->qps > 0) || w->prompt.kind == RL_DIST_TRACE ||
+        w->output.kind == RL_DIST_TRACE) {
+        snprintf(err, errlen, "workload: need requests >= 1, qps > 0 and sampled lengths");
+        return -1;
+    }
+    if (w->arrival == RL_ARRIVAL_GAMMA && !(w->burst_cv > 0)) {
+        snprintf(err, errlen, "burst: coefficient of variation must be > 0");
+        return -1;
+    }
+    rl_request *r = malloc((size_t)w->n * sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "workload: out of memory for %lld requests", w->n);
+        return -1;
+    }
+    rl_rng g;
+    rl_rng_seed(&g, w->seed);
+    double t = 0, k = w->arrival == RL_ARRIVAL_GAMMA ? 1 / (w->burst_cv * w->burst_cv) : 1;
+    for (long long i = 0; i < w->n; i++) {
+        /* Inter-arrival gap with mean 1/qps: exponential (Poisson process)
+         * or gamma with shape 1/cv^2 (cv > 1 is burstier than Poisson). */
+        double gap = w->arrival == RL_ARRIVAL_GAMMA ? rng_gamma(&g, k) / (k * w->qps)
+                                                    : -log(rl_rng_uniform(&g)) / w->qps;
+        t += gap;
+        r[i].arrival = t;
+        r[i].prompt = rl_dist_sample(&w->prompt, &g);
+        r[i].output = rl_dist_sample(&w->output, &g);
+        r[i].prefix_id = -1;
+        r[i].prefix_len = 0;
+        if (w->prefixes > 0 && w->prefix_len > 0) {
+            r[i].prefix_id = (int)(rl_rng_next(&g) % (uint64_t)w->prefixes);
+            r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
+        }
+    }
+    rl_requests_truncate(r, w->n, w->max_context);
+    *out = r;
+    return 0;
+}
+
+long long rl_requests_truncate(rl_request *r, long long n, long long max_context)
+{
+    long long cut = 0;
+    for (long long i = 0; max_context > 1 && i < n; i++) {
+        if (r[i].prompt + (long long)r[i].output <= max_context)
+            continue;
+        cut++;
+        if (r[i].output > max_context / 2)
+            r[i].output = (int)(max_context / 2 > max_context - r[i].prompt
+                                    ? max_context / 2
+                                    : max_context - r[i].prompt);
+        if (r[i].prompt + (long long)r[i].output > max_context)
+            r[i].prompt = (int)(max_context - r[i].output);
+        if (r[i].prefix_len >= r[i].prompt)
+            r[i].prefix_len = r[i].prompt - 1;
+    }
+    return cut;
+}
+
+/* Parse field i of a CSV line as a number in [lo, hi]. */
+static int trace_field(char *f, const char *name, double lo, double hi, int integer, double *v,
+                       const char *path, long long line, char *err, size_t errlen)
+{
+    while (*f == ' ' || *f == '\t')
+        f++;
+    size_t n = strlen(f);
+    while (n && (f[n - 1] == ' ' || f[n - 1] == '\t' || f[n - 1] == '\r'))
+        f[--n] = 0;
+    if (parse_num(f, v) != 0 || *v < lo || *v > hi || (integer && *v != floor(*v))) {
+        snprintf(err, errlen, "%s:%lld: field '%s': '%s' is not %s in [%g, %g]", path, line, name, f,
+                 integer ? "an integer" : "a number", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
+                        size_t errlen)
+{
+    static const char *names[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
+                                  "prefix_tokens"};
+    static const double lo[] = {0, 1, 1, 0, 0}, hi[] = {1e12, 1e7, 1e7, 1e9, 1e7};
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    long long n = 0, cap = 0, line = 0;
+    rl_request *r = NULL;
+    char buf[1024];
+    double last = 0;
+    int header = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        char *fld[6];
+        int nf = split(p, ',', fld, 6);
+        char *nl = strchr(fld[nf - 1], '\n');
+        if (nl)
+            *nl = 0;
+        double probe;
+        if (n == 0 && !header && parse_num(fld[0], &probe) != 0 &&
+            (fld[0][0] < '0' || fld[0][0] > '9')) {
+            header = 1; /* one header line before the data */
+            continue;
+        }
+        if (nf < 3 || nf > 5) {
+            snprintf(err, errlen, "%s:%lld: field '%s': expected 3 to 5 comma-separated fields, got %d",
+                     path, line, nf < 3 ? names[nf] : "line", nf);
+            goto fail;
+        }
+        double v[5] = {0, 0, 0, -1, default_prefix_len};
+        for (int i = 0; i < nf; i++)
+            if (trace_field(fld[i], names[i], lo[i], hi[i], i > 0, &v[i], path, line, err, errlen))
+                goto fail;
+        if (v[0] < last) {
+            snprintf(err, errlen, "%s:%lld: field 'arrival_s': %g is before the previous arrival %g",
+                     path, line, v[0], last);
+            goto fail;
+        }
+        if (nf >= 4 && v[4] <= 0) {
+            snprintf(err, errlen,
+                     "%s:%lld: field 'prefix_tokens': a prefix id needs its length (5th field or "
+                     "--prefix-tokens)",
+                     path, line);
+            goto fail;
+        }
+        if (v[4] >= v[1] && nf >= 4) {
+            snprintf(err, errlen, "%s:%lld: field 'prefix_tokens': %g must be below prompt_tokens %g",
+                     path, line, v[4], v[1]);
+            goto fail;
+        }
+        last = v[0];
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            rl_request *nr = realloc(r, (size_t)cap * sizeof *r);
+            if (!nr) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                goto fail;
+            }
+            r = nr;
+        }
+        r[n++] = (rl_request){v[0], (int)v[1], (int)v[2], nf >= 4 ? (int)v[3] : -1,
+                              nf >= 4 ? (int)v[4] : 0};
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: read error", path);
+        goto fail;
+    }
+    fclose(f);
+    if (n == 0) {
+        free(r);
+        snprintf(err, errlen, "%s: no requests", path);
+        return -1;
+    }
+    *out = r;
+    return n;
+fail:
+    fclose(f);
+    free(r);
+    return -1;
+}
+

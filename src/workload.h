@@ -1,0 +1,92 @@
+/* workload.h — request workloads for the serving simulator: the seeded
+ * PRNG, token-length distributions, Poisson and gamma (bursty) arrivals at
+ * a QPS, and trace CSV files.
+ *
+ * Owns the request record (arrival, prompt and output tokens, shared
+ * prefix), the DIST syntax of --prompt/--output and the trace format.
+ * Uses nothing else in the project.  SI units: seconds, tokens. */
+#ifndef RL_WORKLOAD_H
+#define RL_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- PRNG and distributions ---------------------------------------- */
+
+/* xoshiro256** (Blackman & Vigna, https://prng.di.unimi.it/), state seeded
+ * by splitmix64 from one 64-bit seed: the same seed gives the same
+ * workload on every platform. */
+typedef struct {
+    uint64_t s[4];
+} rl_rng;
+
+void rl_rng_seed(rl_rng *r, uint64_t seed);
+uint64_t rl_rng_next(rl_rng *r);
+double rl_rng_uniform(rl_rng *r); /* in (0, 1): 53 random bits, never 0 */
+
+typedef enum { RL_DIST_FIXED, RL_DIST_UNIFORM, RL_DIST_LOGNORMAL, RL_DIST_TRACE } rl_dist_kind;
+
+/* A token-length distribution.  Syntax (rl_dist_parse):
+ *   "2000"                 fixed 2000 tokens
+ *   "uniform:100:4000"     integer uniform in [100, 4000]
+ *   "lognormal:MEAN:SIGMA" lognormal with that MEAN (tokens) and log-space
+ *                          SIGMA: mu = ln(MEAN) - SIGMA^2/2; rounded, >= 1
+ *   "trace"                lengths from the trace file */
+typedef struct {
+    rl_dist_kind kind;
+    double a, b; /* fixed: a; uniform: [a, b]; lognormal: mean a, sigma b */
+} rl_dist;
+
+/* Returns 0, or -1 with err "FIELD: reason" (field names the flag). */
+int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen);
+/* A sample >= 1 (tokens); trace distributions are not sampled here. */
+int rl_dist_sample(const rl_dist *d, rl_rng *r);
+/* The distribution's mean in tokens. */
+double rl_dist_mean(const rl_dist *d);
+
+/* ---- workload ------------------------------------------------------- */
+
+typedef struct {
+    double arrival; /* seconds from the start */
+    int prompt;     /* P: prompt tokens */
+    int output;     /* G: output tokens (the first comes from prefill) */
+    int prefix_id;  /* shared-prefix id, -1 for none */
+    int prefix_len; /* tokens of the prompt that are the shared prefix */
+} rl_request;
+
+typedef enum { RL_ARRIVAL_POISSON, RL_ARRIVAL_GAMMA } rl_arrival_kind;
+
+typedef struct {
+    long long n;          /* requests */
+    double qps;           /* mean arrival rate, requests/s */
+    rl_arrival_kind arrival;
+    double burst_cv;      /* gamma: coefficient of variation of inter-arrival times (>1 burstier) */
+    rl_dist prompt, output;
+    int prefixes;         /* synthetic shared prefixes: ids drawn uniformly in [0, prefixes) */
+    int prefix_len;       /* their length (tokens, capped at the prompt) */
+    uint64_t seed;
+    long long max_context; /* > 0: each request's prompt + output truncated to it
+                              (output first kept up to half of it, then the prompt) */
+} rl_workload;
+
+/* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
+int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
+
+/* Truncate requests to prompt + output <= max_context tokens (a model
+ * cannot hold more): the output is cut to what the prompt leaves but never
+ * below max_context / 2, then the prompt takes the rest; shared prefixes
+ * shrink with it.  No-op when max_context
+ * <= 1.  Returns the number of requests changed. */
+long long rl_requests_truncate(rl_request *r, long long n, long long max_context);
+
+/* Read a trace CSV: one request per line, "arrival_s,prompt_tokens,
+ * output_tokens[,prefix_id[,prefix_tokens]]"; an optional header line whose
+ * first field is not a number; '#' comments and blank lines skipped.
+ * prefix_tokens defaults to `default_prefix_len` (an error when that is 0
+ * and a prefix id is given).  Arrivals must be non-decreasing.  Returns the
+ * number of requests (>= 1) in *out (malloc'd), or -1 with err
+ * "FILE:LINE: field 'F': reason". */
+long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
+                        size_t errlen);
+
+#endif

@@ -1,0 +1,300 @@
+/* test_size.c — the sizing search and its report: the recommendation meets
+ * the targets and is minimal in replicas, impossible targets yield none,
+ * prices turn chips into USD, the frontier is monotone, the Markdown and
+ * HTML reports carry every section and no network fetch, the CLI end to
+ * end (simulate and size, trace errors with file and line), and the HTML in
+ * headless Chromium when it is installed. */
+#include "testutil.h"
+
+#include "size.h"
+#include "sizereport.h"
+
+typedef struct {
+    rl_model m;
+    rl_hw h[2];
+    rl_size_input in;
+    rl_size_result res;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture f;
+    memset(&f, 0, sizeof f);
+    f.m = load_model("llama3-8b", NULL, 0);
+    rl_override price = {"price_per_chip_hour", "2.5"}, none = {"price_per_chip_hour", "0"};
+    f.h[0] = load_hw("h100-sxm", &price, 1);
+    f.h[1] = load_hw("tpu-v5e", &none, 1);
+    f.in = (rl_size_input){.m = &f.m, .hw = f.h, .nhw = 1, .hbm_reserve = 0.1,
+                           .slo_ttft = 0.5, .slo_tpot = 0.03};
+    f.in.w = (rl_workload){.n = 2000, .qps = 30, .prompt = {RL_DIST_LOGNORMAL, 1500, 0.6},
+                           .output = {RL_DIST_UNIFORM, 50, 400}, .seed = 5};
+    char err[512];
+    if (rl_size_search(&f.in, &f.res, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    rl_size_result_free(&f->res);
+    return 0;
+}
+
+/* The cheapest meeting configuration is listed first; simulating it again
+ * gives the same verdict; one replica fewer of it misses the targets
+ * (the replica search is minimal).  Cost = chips * 2.5 USD/h. */
+static void test_recommendation_is_minimal(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    assert_true(f->res.priced);
+    rl_size_candidate b = f->res.c[0];
+    assert_true(b.meets);
+    assert_true(b.ttft_p99 <= f->in.slo_ttft && b.tpot_p99 <= f->in.slo_tpot);
+    assert_rel(b.cost_per_hour, 2.5 * (double)b.chips_total, 1e-12);
+    /* USD per million output tokens = USD/h / (tokens/s * 3600) * 1e6 */
+    assert_rel(b.usd_per_mtok, b.cost_per_hour / (b.out_tokens_per_s * 3600) * 1e6, 1e-12);
+    for (int i = 1; i < f->res.n; i++)
+        if (f->res.c[i].meets)
+            assert_true(f->res.c[i].cost_per_hour >= b.cost_per_hour);
+    char err[512];
+    rl_size_candidate again = b;
+    assert_int_equal(rl_size_evaluate(&f->in, &again, 1, 1, err, sizeof err), 0);
+    assert_true(again.meets);
+    if (b.policy != RL_POLICY_DISAGG && b.replicas > 1) {
+        rl_size_candidate fewer = b;
+        fewer.replicas--;
+        assert_int_equal(rl_size_evaluate(&f->in, &fewer, 1, 1, err, sizeof err), 0);
+        assert_false(fewer.meets);
+    }
+}
+
+/* Frontier: cheapest first, each with a strictly lower TPOT p99. */
+static void test_frontier_monotone(void **state)
+{
+    fixture *f = *state;
+    int idx[256];
+    assert_true(f->res.n <= 256);
+    int n = rl_size_frontier(&f->res, idx);
+    assert_true(n >= 1);
+    assert_int_equal(idx[0], 0);
+    for (int i = 1; i < n; i++) {
+        assert_true(f->res.c[idx[i]].cost_per_hour >= f->res.c[idx[i - 1]].cost_per_hour);
+        assert_true(f->res.c[idx[i]].tpot_p99 < f->res.c[idx[i - 1]].tpot_p99);
+    }
+}
+
+/* A TPOT target below the weight-read time of the whole domain (llama3-8b
+ * bf16, 16 GB over 8 x 3.35 TB/s = 0.6 ms) cannot be met: no candidate. */
+static void test_impossible_targets(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.slo_tpot = 1e-4;
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_int_equal(r.nmeet, 0);
+    assert_true(r.pruned > 0);
+    rl_size_result_free(&r);
+    in.slo_tpot = 0;
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), -1);
+}
+
+/* Unpriced hardware (its price overridden to 0): cost is the chip count. */
+static void test_unpriced_cost_is_chips(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.hw = &f->h[1];
+    in.w.qps = 5;
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_false(r.priced);
+    assert_true(r.nmeet > 0);
+    assert_rel(r.c[0].cost_per_hour, (double)r.c[0].chips_total, 0);
+    rl_size_result_free(&r);
+}
+
+static void test_report_sections(void **state)
+{
+    fixture *f = *state;
+    rl_size_curve curve;
+    rl_size_sensitivity sens[3];
+    char err[512];
+    assert_int_equal(rl_size_study(&f->in, &f->res.c[0], &curve, sens, err, sizeof err), 0);
+    /* the load curve is the deployment at 1x in its fourth point */
+    assert_rel(curve.qps[3], f->in.w.qps, 1e-12);
+    assert_rel(curve.tpot_p99[3], f->res.c[0].tpot_p99, 1e-12);
+    /* more load never needs fewer chips to meet the targets */
+    assert_true(sens[1].resized.chips_total >= f->res.c[0].chips_total);
+    assert_true(sens[0].resized.chips_total <= f->res.c[0].chips_total);
+    rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
+    const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
+                              "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour"};
+    for (int html = 0; html < 2; html++) {
+        char *t = rl_size_report_render(&d, html);
+        assert_non_null(t);
+        for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+            if (!strstr(t, sections[i]))
+                fail_msg("%s report lacks '%s'", html ? "HTML" : "Markdown", sections[i]);
+        if (html) {
+            assert_non_null(strstr(t, "<svg"));
+            assert_null(strstr(t, "<script"));
+            /* self-contained: the only URL is the SVG namespace */
+            for (const char *p = strstr(t, "http"); p; p = strstr(p + 1, "http"))
+                assert_true(strncmp(p, "http://www.w3.org/2000/svg", 26) == 0);
+        } else {
+            assert_null(strstr(t, "<svg"));
+        }
+        free(t);
+    }
+}
+
+/* A chart with a target line: one polyline per line series, a circle per
+ * point, the dashed target. */
+static void test_svg_chart(void **state)
+{
+    (void)state;
+    double x[3] = {1, 2, 3}, y[3] = {10, 20, 15};
+    rl_svg_series s = {"a<b", x, y, 3, 0};
+    char *svg = rl_svg_chart("t", "x", "y", &s, 1, 18, "target");
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "<polyline"));
+    assert_non_null(strstr(svg, "stroke-dasharray"));
+    int circles = 0;
+    for (const char *p = strstr(svg, "<circle"); p; p = strstr(p + 1, "<circle"))
+        circles++;
+    assert_int_equal(circles, 3);
+    assert_non_null(strstr(svg, "</svg>"));
+    free(svg);
+}
+
+static char out[1 << 16];
+
+static void test_cli_simulate_and_size(void **state)
+{
+    (void)state;
+    char path[64], dir[] = "/tmp/rl_plot_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[1024];
+    snprintf(args, sizeof args,
+             "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt uniform:100:2000 "
+             "--output 100 --requests 500 --policy chunked --format json --plot %s",
+             dir);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"ttft_p99_s\""));
+    assert_non_null(strstr(out, "\"kv_timeline\""));
+    char f[256];
+    snprintf(f, sizeof f, "%s/latency_cdf.dat", dir);
+    assert_int_equal(access(f, R_OK), 0);
+    snprintf(f, sizeof f, "rm -rf '%s'", dir);
+    assert_int_equal(system(f), 0);
+    /* trace errors name the file, line and field; exit code 2 */
+    write_temp(path, ".csv", "0,100,10\n0.5,100,x\n");
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    unlink(path);
+    assert_non_null(strstr(out, ":2: field 'output_tokens'"));
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt bad "
+                             "--output 10", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--prompt"));
+    /* size writes a report */
+    char rep[64];
+    write_temp(rep, ".md", "");
+    snprintf(args, sizeof args,
+             "size --model llama3-8b --hw h100-sxm --qps 10 --prompt 1000 --output 200 "
+             "--ttft-p99 0.5 --tpot-p99 0.03 --requests 1000 --report %s --format csv", rep);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "config,chips_total"));
+    FILE *fp = fopen(rep, "r");
+    assert_non_null(fp);
+    char head[64] = "";
+    assert_non_null(fgets(head, sizeof head, fp));
+    fclose(fp);
+    unlink(rep);
+    assert_non_null(strstr(head, "# Deployment sizing: llama3-8b"));
+}
+
+/* Headless Chromium loads the HTML report with no console errors and its
+ * SVG figures have a size (skipped when chromium is not installed). */
+static void test_html_in_chromium(void **state)
+{
+    fixture *f = *state;
+    if (system("command -v chromium >/dev/null 2>&1") != 0)
+        skip();
+    rl_size_curve curve;
+    rl_size_sensitivity sens[3];
+    char err[512];
+    assert_int_equal(rl_size_study(&f->in, &f->res.c[0], &curve, sens, err, sizeof err), 0);
+    rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 1);
+    assert_non_null(t);
+    /* a script that reports each figure's rendered size into the DOM */
+    const char *probe =
+        "<script>window.onload=function(){var s=document.querySelectorAll('svg'),o=[];"
+        "for(var i=0;i<s.length;i++){var b=s[i].getBoundingClientRect(),c=s[i].querySelectorAll('circle,polyline').length;o.push(b.width>100&&b.height>100&&c>0?'ok':'bad'+b.width+'x'+b.height+'c'+c);}"
+        "document.title='FIGS:'+o.join(',');};</script></body>";
+    char *end = strstr(t, "</body>");
+    assert_non_null(end);
+    *end = 0;
+    char html[64], dom[96];
+    char *full = malloc(strlen(t) + strlen(probe) + 16);
+    sprintf(full, "%s%s</html>\n", t, probe);
+    free(t);
+    write_temp(html, ".html", full);
+    free(full);
+    snprintf(dom, sizeof dom, "%s.log", html);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 "
+             "--virtual-time-budget=2000 --dump-dom file://%s >%s.dom 2>%s",
+             html, html, dom);
+    int rc = system(cmd);
+    char buf[1 << 16];
+    snprintf(cmd, sizeof cmd, "%s.dom", html);
+    FILE *fp = fopen(cmd, "r");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = 0;
+    if (fp)
+        fclose(fp);
+    char log[1 << 14];
+    fp = fopen(dom, "r");
+    size_t ln = fp ? fread(log, 1, sizeof log - 1, fp) : 0;
+    log[ln] = 0;
+    if (fp)
+        fclose(fp);
+    unlink(html);
+    unlink(dom);
+    unlink(cmd);
+    assert_int_equal(rc, 0);
+    if (strstr(log, "Uncaught") || strstr(log, ":ERROR:CONSOLE"))
+        fail_msg("console errors: %s", log);
+    char *title = strstr(buf, "FIGS:");
+    if (!title)
+        fail_msg("the probe did not run; DOM: %.300s", buf);
+    char *lt = strchr(title, '<');
+    if (lt)
+        *lt = 0;
+    if (strstr(title, "bad"))
+        fail_msg("a figure did not render: %.200s", title);
+    assert_non_null(strstr(title, "ok,ok,ok"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recommendation_is_minimal),
+        cmocka_unit_test(test_frontier_monotone),
+        cmocka_unit_test(test_impossible_targets),
+        cmocka_unit_test(test_unpriced_cost_is_chips),
+        cmocka_unit_test(test_report_sections),
+        cmocka_unit_test(test_svg_chart),
+        cmocka_unit_test(test_cli_simulate_and_size),
+        cmocka_unit_test(test_html_in_chromium),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,115 @@
+/* test_workload.c — request workloads: the lognormal mean, DIST syntax
+ * errors naming the flag, Poisson arrival rate, and trace CSV parsing with
+ * errors that name file, line and field. */
+#include "testutil.h"
+
+#include "workload.h"
+
+/* lognormal:MEAN:SIGMA has that mean (1e5 samples: standard error
+ * sigma_x / sqrt(n) ~ 0.3% at SIGMA 0.8; tolerance 2%); bad syntax names the flag. */
+static void test_distributions(void **state)
+{
+    (void)state;
+    rl_dist d;
+    char err[256];
+    assert_int_equal(rl_dist_parse("lognormal:500:0.8", "--prompt", &d, err, sizeof err), 0);
+    rl_rng g;
+    rl_rng_seed(&g, 1);
+    double sum = 0;
+    for (int i = 0; i < 100000; i++)
+        sum += rl_dist_sample(&d, &g);
+    assert_rel(sum / 100000, 500, 0.02);
+    assert_int_equal(rl_dist_parse("uniform:10:5", "--prompt", &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--prompt"));
+    assert_int_equal(rl_dist_parse("0", "--output", &d, err, sizeof err), -1);
+    assert_int_equal(rl_dist_parse("uniform:10:20", "--output", &d, err, sizeof err), 0);
+    assert_rel(rl_dist_mean(&d), 15, 0);
+}
+
+static void expect_trace_error(const char *text, const char *want)
+{
+    char path[64], err[512];
+    rl_request *r = NULL;
+    write_temp(path, ".csv", text);
+    long long n = rl_trace_read(path, 0, &r, err, sizeof err);
+    unlink(path);
+    assert_int_equal(n, -1);
+    assert_null(r);
+    if (!strstr(err, path) || !strstr(err, want))
+        fail_msg("error '%s' lacks '%s' or the file name", err, want);
+}
+
+static void test_trace_csv(void **state)
+{
+    (void)state;
+    char path[64], err[512];
+    rl_request *r = NULL;
+    write_temp(path, ".csv",
+               "arrival_s,prompt_tokens,output_tokens,prefix_id,prefix_tokens\n"
+               "# a comment\n0.0,100,10\n0.5, 200 ,20,3,50\n\n1.5,300,30\n");
+    assert_int_equal(rl_trace_read(path, 0, &r, err, sizeof err), 3);
+    unlink(path);
+    assert_int_equal(r[1].prompt, 200);
+    assert_int_equal(r[1].prefix_id, 3);
+    assert_int_equal(r[1].prefix_len, 50);
+    assert_int_equal(r[2].prefix_id, -1);
+    free(r);
+    expect_trace_error("0,100,10\n1,abc,10\n", ":2: field 'prompt_tokens'");
+    expect_trace_error("0,100,10\n1,100\n", ":2: field 'output_tokens'");
+    expect_trace_error("1,100,10\n0.5,100,10\n", ":2: field 'arrival_s'");
+    expect_trace_error("0,100,10,7\n", ":1: field 'prefix_tokens'");
+    expect_trace_error("0,100,10,7,100\n", ":1: field 'prefix_tokens'");
+    expect_trace_error("0,100,1.5\n", ":1: field 'output_tokens'");
+    assert_int_equal(rl_trace_read("/nonexistent/t.csv", 0, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/t.csv"));
+}
+
+/* A Poisson workload at 10 req/s: n arrivals span n/10 s (1e5 arrivals:
+ * standard error 0.3%; tolerance 2%); the same seed gives the same requests. */
+static void test_poisson_rate(void **state)
+{
+    (void)state;
+    rl_workload w = {.n = 100000, .qps = 10, .prompt = {RL_DIST_FIXED, 100, 0},
+                     .output = {RL_DIST_FIXED, 10, 0}, .seed = 3};
+    rl_request *a, *b;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), 0);
+    assert_int_equal(rl_workload_generate(&w, &b, err, sizeof err), 0);
+    assert_rel(a[w.n - 1].arrival, w.n / 10.0, 0.02);
+    assert_memory_equal(a, b, (size_t)w.n * sizeof *a);
+    free(a);
+    free(b);
+    w.qps = 0;
+    assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), -1);
+}
+
+/* Truncation to max_context 8192: (9000, 300) -> (7892, 300); (4000, 6000)
+ * -> (4000, 4192): a long output takes what the prompt leaves; (7000, 3000)
+ * -> (5192, 3000): an output up to half is kept, the prompt shrinks; a
+ * fitting request is untouched. */
+static void test_truncate(void **state)
+{
+    (void)state;
+    rl_request r[4] = {{0, 9000, 300, 1, 8500}, {1, 4000, 6000, -1, 0}, {2, 100, 10, -1, 0},
+                       {3, 7000, 3000, -1, 0}};
+    assert_int_equal(rl_requests_truncate(r, 4, 8192), 3);
+    assert_int_equal(r[0].prompt, 7892);
+    assert_int_equal(r[0].output, 300);
+    assert_int_equal(r[0].prefix_len, 7891);
+    assert_int_equal(r[1].prompt, 4000);
+    assert_int_equal(r[1].output, 4192);
+    assert_int_equal(r[2].prompt, 100);
+    assert_int_equal(r[3].prompt, 5192);
+    assert_int_equal(r[3].output, 3000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_distributions),
+        cmocka_unit_test(test_trace_csv),
+        cmocka_unit_test(test_poisson_rate),
+        cmocka_unit_test(test_truncate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
