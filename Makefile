@@ -97,7 +97,7 @@ fuzz_seeds_fuzz_spec      := model hw_profiles tests/bad_inputs/model tests/bad_
 fuzz_seeds_fuzz_import_hf := tests/data/hf tests/bad_inputs/hf
 fuzz_seeds_fuzz_cli       := fuzz/seeds/cli
 fuzz_seeds_fuzz_scenario  := scenarios tests/bad_inputs/scenario
-fuzz_seeds_fuzz_trace     := fuzz/seeds/trace
+fuzz_seeds_fuzz_trace     := fuzz/seeds/trace tests/bad_inputs/trace
 fuzz_seeds_fuzz_safetensors := fuzz/seeds/safetensors tests/bad_inputs/safetensors
 # Harnesses for modules still on their way are skipped until their header lands.
 fuzz_needs_fuzz_trace       := src/workload.h
