@@ -1,9 +1,9 @@
 /* fuzz_cli.c — libFuzzer harness for the CLI argument parser and the
  * commands behind it (cli.h rl_cli_main).  The input is argv: arguments
  * separated by NUL bytes, the first one the command.  So that a run cannot
- * touch the file system, arguments holding '/' (paths) or starting with
- * "--o" (--output, --out and their abbreviations) are dropped; presets come
- * from the source tree.  stdout goes to /dev/null.  calibrate and validate
+ * touch the file system, arguments holding '/' (paths) or naming an option
+ * that writes files (--output, --out, --plot, --report, --save and their
+ * abbreviations) are dropped; presets come from the source tree.  stdout goes to /dev/null.  calibrate and validate
  * are skipped: they run real benchmarks for tens of seconds (and restart the
  * process unless OMP_WAIT_POLICY is set, which fuzz_init's caller sets). */
 #include "fuzz_util.h"
@@ -13,6 +13,16 @@
 #include "cli.h"
 
 #define MAX_ARGS 64
+
+/* An option (or unambiguous abbreviation) that names an output file. */
+static int writes_files(const char *arg)
+{
+    static const char *const prefixes[] = {"--o", "--pl", "--repo", "--sa", NULL};
+    for (const char *const *p = prefixes; *p; p++)
+        if (strncmp(arg, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i <= size && argc < MAX_ARGS;) {
         char *arg = buf + i;
         size_t len = strlen(arg);
-        if (!strchr(arg, '/') && strncmp(arg, "--o", 3) != 0)
+        if (!strchr(arg, '/') && !writes_files(arg))
             argv[argc++] = arg;
         i += len + 1;
     }
