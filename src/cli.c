@@ -937,7 +937,7 @@ static int cmd_simulate(cli_opts *o)
     free(req);
     if (rc != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     cJSON *j = rl_serve_result_json(&r, c.policy, chips);
@@ -1078,7 +1078,7 @@ static int cmd_size(cli_opts *o)
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         fprintf(stderr, "roofline size: %s\n", err);
         free(req);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
     if (r.nmeet == 0)
@@ -1090,6 +1090,11 @@ static int cmd_size(cli_opts *o)
                       rl_size_study(&in, &r.c[0], &curve, sens, err, sizeof err) == 0;
         if (r.nmeet > 0 && !studied)
             fprintf(stderr, "roofline size: %s\n", err);
+        if (rl_interrupted()) { /* SIGINT during the study: write no report */
+            rl_size_result_free(&r);
+            free(req);
+            return RL_EXIT_INTERRUPTED;
+        }
         char desc[512];
         workload_desc(o, &in.w, out_dist, desc, sizeof desc);
         const char *rp = o->sv[SV_REPORT];

@@ -9,6 +9,8 @@
  * finishing step numbers.  No allocation happens per event. */
 #include "serve.h"
 
+#include "interrupt.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -936,7 +938,16 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     long long next = 0;
     double now = req[0].arrival;
     int pool_n = S.nprefill ? S.nprefill : S.nr; /* arrivals go to the prefill pool or all */
+    unsigned long long events = 0;
     while (next < n || S.nev > 0) {
+        if ((++events & 0xffff) == 0 && rl_interrupted()) { /* SIGINT: stop, keep nothing */
+            sim_free(&S);
+            rl_serve_result_free(out);
+            snprintf(err, errlen, "simulate: interrupted (SIGINT) after %lld of %lld arrivals; no "
+                                  "result kept",
+                     next, n);
+            return -1;
+        }
         int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
         double t = arrival ? req[next].arrival : S.ev[0].t;
         S.area += S.nsys * (t - S.tlast);

@@ -48,6 +48,11 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     w.max_context = in->m->max_context;
     w.qps *= qs;
     w.prompt = scale_dist(w.prompt, ps);
+    /* at least RL_SIZE_MIN_WINDOW_S of arrivals (capped): a short run hides a
+     * queue that grows without bound, and would pass an overloaded system */
+    double want = ceil(w.qps * RL_SIZE_MIN_WINDOW_S);
+    if (w.n < want)
+        w.n = want > RL_SIZE_MAX_REQUESTS ? RL_SIZE_MAX_REQUESTS : (long long)want;
     *n = w.n;
     return rl_workload_generate(&w, req, err, errlen);
 }
@@ -91,6 +96,7 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     rl_serve_result r;
     int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
                                err, errlen);
+    double span = req[n - 1].arrival - req[0].arrival;
     free(req);
     if (rc != 0)
         return -1;
@@ -105,7 +111,12 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
-    c->meets = r.completed == n && r.ttft.p99 <= in->slo_ttft && r.tpot.p99 <= in->slo_tpot;
+    /* keeping up: completions per second over the whole run (the drain tail
+     * included) reach RL_SIZE_KEEP_UP of the offered arrival rate; an
+     * overloaded system that has not yet breached p99 in a finite run fails */
+    int keeps_up = span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
+    c->meets = r.completed == n && keeps_up && r.ttft.p99 <= in->slo_ttft &&
+               r.tpot.p99 <= in->slo_tpot;
     rl_serve_result_free(&r);
     price(in, c);
     return 0;

@@ -17,6 +17,14 @@
 
 #include "serve.h"
 
+/* A candidate is simulated over at least this many seconds of arrivals
+ * (qps x window requests, at most RL_SIZE_MAX_REQUESTS), and must complete
+ * requests at RL_SIZE_KEEP_UP of the offered rate or more to count as
+ * meeting the targets. */
+#define RL_SIZE_MIN_WINDOW_S 120.0
+#define RL_SIZE_MAX_REQUESTS 200000.0
+#define RL_SIZE_KEEP_UP 0.8
+
 typedef struct {
     const rl_model *m;
     const rl_hw *hw; /* candidate hardware profiles */

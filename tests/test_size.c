@@ -72,6 +72,25 @@ static void test_recommendation_is_minimal(void **state)
 }
 
 /* Frontier: cheapest first, each with a strictly lower TPOT p99. */
+/* An overloaded deployment does not meet the targets even when its p99
+ * latencies look fine: the recommendation at 30 req/s, with its replicas cut
+ * to a quarter, completes requests at under RL_SIZE_KEEP_UP (80%) of the
+ * offered rate, so it fails however lax the latency targets. */
+static void test_overload_never_meets(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    rl_size_candidate c = f->res.c[0];
+    rl_size_input lax = f->in;
+    lax.slo_ttft = lax.slo_tpot = 1e9;
+    char err[512];
+    assert_int_equal(rl_size_evaluate(&lax, &c, 1, 1, err, sizeof err), 0);
+    assert_true(c.meets);
+    c.replicas = c.replicas / 4 > 0 ? c.replicas / 4 : 1;
+    assert_int_equal(rl_size_evaluate(&lax, &c, 8, 1, err, sizeof err), 0); /* 8x the load */
+    assert_false(c.meets);
+}
+
 static void test_frontier_monotone(void **state)
 {
     fixture *f = *state;
@@ -289,6 +308,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_frontier_monotone),
+        cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_report_sections),
