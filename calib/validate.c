@@ -188,8 +188,9 @@ static void plot(const run_ctx *c, const char *png)
     char cmd[2400];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
     struct stat st;
+    /* mkstemp made the file 0600: figures are ordinary readable files */
     if (rc != 0 || system(cmd) != 0 || stat(tmp, &st) != 0 || st.st_size == 0 ||
-        rename(tmp, png) != 0) {
+        chmod(tmp, 0644) != 0 || rename(tmp, png) != 0) {
         unlink(tmp);
         fprintf(stderr, "validate: gnuplot failed; data in %s\n", dat);
     }

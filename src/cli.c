@@ -762,6 +762,17 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
 
 /* Requests from --trace FILE, or generated from --qps/--prompt/--output
  * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
+/* Requests longer than the model's context are shortened to fit (prompt +
+ * output <= max_context); say how many, since the results then describe
+ * shorter requests than asked for. */
+static void warn_truncated(long long cut, long long n, long long max_context)
+{
+    if (cut > 0)
+        fprintf(stderr, "roofline: note: %lld of %lld requests exceed the model's max_context "
+                        "(%lld tokens) and were shortened to fit\n",
+                cut, n, max_context);
+}
+
 static int serve_workload(const cli_opts *o, long long default_n, long long max_context,
                           rl_workload *w, rl_request **req, long long *n)
 {
@@ -780,7 +791,7 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
             fprintf(stderr, "roofline: --trace %s\n", err);
             return -1;
         }
-        rl_requests_truncate(*req, *n, max_context);
+        warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
@@ -798,7 +809,7 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
     if (sv_num(o, SV_SEED, "--seed", 0, 1e18, &d))
         return -1;
     w->seed = (uint64_t)d;
-    w->max_context = max_context;
+    w->max_context = 0; /* the CLI truncates below, and says so */
     if (o->sv[SV_BURST]) {
         w->arrival = RL_ARRIVAL_GAMMA;
         if (sv_num(o, SV_BURST, "--burst", 0.01, 100, &w->burst_cv))
@@ -810,7 +821,9 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
         fprintf(stderr, "roofline: %s\n", err);
         return -1;
     }
+    w->max_context = max_context;
     *n = w->n;
+    warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
     return 0;
 }
 

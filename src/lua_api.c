@@ -903,7 +903,9 @@ rl_outdir *rl_lua_outdir(lua_State *L)
  * directory, atomically (outdir.h: no absolute names, '..' or symlinks). */
 static int l_write(lua_State *L)
 {
-    const char *name = luaL_checkstring(L, 1);
+    size_t nlen;
+    const char *name = luaL_checklstring(L, 1, &nlen);
+    luaL_argcheck(L, strlen(name) == nlen, 1, "file name contains a NUL byte");
     size_t len;
     const char *text = luaL_checklstring(L, 2, &len);
     rl_outdir *o = rl_lua_outdir(L);
