@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "arch.h"
 
 #include "weights.h"
 
@@ -219,6 +222,21 @@ done:
 rl_engine *rl_engine_new(const rl_model *m, const rl_backend *be, const rl_engine_config *cfg,
                          char *err, size_t errlen)
 {
+    /* refuse a model whose fp32 weights cannot fit in this host's memory
+     * before allocating: the kernel's OOM killer would end the run instead */
+    double need = rl_arch_params(m).total * 4.0;
+    double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (m->abstract) {
+        snprintf(err, errlen, "engine: %s is an abstract model; the engine needs its shapes",
+                 m->origin);
+        return NULL;
+    }
+    if (have > 0 && need > 0.8 * have) {
+        snprintf(err, errlen, "engine: %s needs %.1f GB of fp32 weights; this host has %.1f GB of "
+                              "memory (use a smaller model such as tiny-ref)",
+                 m->name, need * 1e-9, have * 1e-9);
+        return NULL;
+    }
     rl_engine *e = calloc(1, sizeof *e);
     if (!e) {
         snprintf(err, errlen, "engine: out of memory");
