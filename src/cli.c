@@ -954,20 +954,11 @@ static int cmd_simulate(cli_opts *o)
     }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     cJSON *j = rl_serve_result_json(&r, c.policy, chips);
-    if (j) {
-        cJSON_AddStringToObject(j, "model", m.name);
-        cJSON_AddStringToObject(j, "hw", h.name);
-        cJSON_AddStringToObject(j, "mode", !o->ideal && h.efficiency.present ? "calibrated" : "ideal");
-        cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
-        cJSON_AddNumberToObject(j, "chips_per_replica", (double)o->chips);
-        cJSON_AddNumberToObject(j, "chips_total", (double)chips);
-        cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c.kv_capacity_tokens);
-        cJSON_AddStringToObject(j, "prompt", o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT]);
-        cJSON_AddStringToObject(j, "output_dist", o->sv[SV_TRACE] ? "trace" : out_dist);
-        cJSON_AddNumberToObject(j, "qps", w.qps);
-        if (o->fmt != RL_FMT_JSON)
-            cJSON_DeleteItemFromObject(j, "kv_timeline");
-    }
+    rl_serve_describe_run(j, &m, &h, !o->ideal, o->chips, chips, &c,
+                          o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT],
+                          o->sv[SV_TRACE] ? "trace" : out_dist, w.qps);
+    if (j && o->fmt != RL_FMT_JSON)
+        cJSON_DeleteItemFromObject(j, "kv_timeline");
     if (o->plot) {
         char title[256];
         int plotted;

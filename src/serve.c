@@ -1037,6 +1037,25 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
     return rc;
 }
 
+void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
+                           long long chips_per_replica, long long chips_total,
+                           const rl_serve_config *c, const char *prompt, const char *output,
+                           double qps)
+{
+    if (!j)
+        return;
+    cJSON_AddStringToObject(j, "model", m->name);
+    cJSON_AddStringToObject(j, "hw", h->name);
+    cJSON_AddStringToObject(j, "mode", calibrated && h->efficiency.present ? "calibrated" : "ideal");
+    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddNumberToObject(j, "chips_per_replica", (double)chips_per_replica);
+    cJSON_AddNumberToObject(j, "chips_total", (double)chips_total);
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c->kv_capacity_tokens);
+    cJSON_AddStringToObject(j, "prompt", prompt);
+    cJSON_AddStringToObject(j, "output_dist", output);
+    cJSON_AddNumberToObject(j, "qps", qps);
+}
+
 void rl_serve_result_free(rl_serve_result *r)
 {
     free(r->kv_t);

@@ -217,6 +217,17 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
  * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
 cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips);
 
+/* Add what describes the run to a result object (shared by `roofline
+ * simulate` and roofline.simulate, so both carry the same keys): model, hw,
+ * mode ("calibrated" when `calibrated` and the profile has efficiency
+ * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
+ * kv_capacity_tokens_per_replica, prompt and output_dist (the DIST texts,
+ * or "trace"), qps (requests/s offered). */
+void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
+                           long long chips_per_replica, long long chips_total,
+                           const rl_serve_config *c, const char *prompt, const char *output,
+                           double qps);
+
 /* Figures of a result kept with keep_requests, into directory `dir`
  * (created if missing) through plot.c (rl_plot_render, templates
  * plots/latency_cdf.gp and plots/kv_occupancy.gp): latency_cdf.svg (TTFT,

@@ -201,6 +201,13 @@ static void simulate_from_lua(void **state)
     snprintf(code, sizeof code,
              "local f = function() %s end return f().ttft_p99_s == f().ttft_p99_s and 1 or 0", sim);
     assert_true(run_number(code) == 1.0);
+    /* the same run-describing keys as the CLI's JSON (rl_serve_describe_run) */
+    snprintf(code, sizeof code,
+             "local r = (function() %s end)() return (r.mode == 'calibrated' and r.model == "
+             "'llama3-8b' and r.chips_total == 1 and r.qps == 5 and r.prompt == "
+             "'lognormal:1000:0.5') and 1 or 0",
+             sim);
+    assert_true(run_number(code) == 1.0);
     char err[1024];
     assert_int_equal(run("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5,"
                          " prompt = 'uniform:9:1', output = '10' }",
