@@ -786,6 +786,9 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
     if (o->sv[SV_TRACE]) {
+        if (o->sv[SV_QPS] || o->sv[SV_REQUESTS] || o->sv[SV_PROMPT])
+            fprintf(stderr, "roofline: note: --trace sets arrivals and lengths; --qps, --requests "
+                            "and --prompt are ignored\n");
         *n = rl_trace_read(o->sv[SV_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             fprintf(stderr, "roofline: --trace %s\n", err);
