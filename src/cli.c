@@ -1161,29 +1161,15 @@ static int cmd_ops(cli_opts *o)
     rl_ops_config c;
     if (load_ops(o, "ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
-    const char *phase = o->phase ? o->phase : "decode";
-    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
-    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
-    if (!prefill && !decode) {
-        fprintf(stderr, "roofline ops: --phase '%s': expected decode, prefill or mixed\n", phase);
-        return RL_EXIT_INPUT;
-    }
     if (o->ntokens > 1 || o->nbatch > 1) {
         fprintf(stderr, "roofline ops: --tokens and --batch take one value here\n");
         return RL_EXIT_INPUT;
     }
-    long long batch = o->nbatch ? o->batch[0] : 1;
-    if (prefill) {
-        if (need(o, "ops", "--tokens T (new tokens per prefill sequence)", o->ntokens == 1) != 0)
-            return RL_EXIT_INPUT;
-        c.prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
-        c.prefill_tokens = o->tokens[0];
-    }
-    if (decode) {
-        if (need(o, "ops", "--context S", o->context > 0) != 0)
-            return RL_EXIT_INPUT;
-        c.decode_batch = batch;
-        c.decode_context = o->context;
+    char err[ERRLEN];
+    if (rl_ops_config_phase(&c, o->phase ? o->phase : "decode", o->nbatch ? o->batch[0] : 1,
+                            o->ntokens ? o->tokens[0] : 0, o->context, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline ops: --%s\n", err);
+        return RL_EXIT_INPUT;
     }
     if (check_ops("ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;

@@ -613,23 +613,13 @@ static int l_ops(lua_State *L)
                                         "prefix", "phase", "batch", "context", "tokens", NULL};
     check_keys(L, 1, "roofline.ops", known);
     opt_ops(L, &m, &h, &c);
-    lua_getfield(L, 1, "phase");
-    const char *phase = luaL_optstring(L, -1, "decode");
-    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
-    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
-    luaL_argcheck(L, prefill || decode, 1, "field 'phase' must be decode, prefill or mixed");
-    lua_pop(L, 1);
+    const char *phase = opt_string(L, 1, "phase");
     long long batch = opt_count(L, 1, "batch", 1);
-    if (prefill) {
-        c.prefill_seqs = decode ? 1 : batch;
-        c.prefill_tokens = opt_count(L, 1, "tokens", 0);
-        luaL_argcheck(L, c.prefill_tokens > 0, 1, "field 'tokens' is required for prefill");
-    }
-    if (decode) {
-        c.decode_batch = batch;
-        c.decode_context = opt_count(L, 1, "context", 0);
-        luaL_argcheck(L, c.decode_context > 0, 1, "field 'context' is required for decode");
-    }
+    long long tokens = opt_count(L, 1, "tokens", 0), context = opt_count(L, 1, "context", 0);
+    char err[ERRLEN];
+    if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
+                            sizeof err) != 0)
+        return luaL_error(L, "roofline.ops: field %s", err);
     check_ops_config(L, &m, &h, &c);
     return push_result(L, rl_result_ops(&m, &h, &c));
 }

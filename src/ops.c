@@ -26,6 +26,28 @@ rl_ops_config rl_ops_config_default(void)
     return c;
 }
 
+int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, long long tokens,
+                        long long context, char *err, size_t errlen)
+{
+    int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
+    int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
+    if (!prefill && !decode)
+        FAIL("phase '%s': expected decode, prefill or mixed", phase);
+    if (prefill) {
+        if (tokens < 1)
+            FAIL("tokens T (new tokens per prefill sequence) is required for phase %s", phase);
+        c->prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
+        c->prefill_tokens = tokens;
+    }
+    if (decode) {
+        if (context < 1)
+            FAIL("context S (tokens in each sequence's KV cache) is required for phase %s", phase);
+        c->decode_batch = batch;
+        c->decode_context = context;
+    }
+    return 0;
+}
+
 const char *rl_op_kind_name(rl_op_kind k)
 {
     static const char *const NAMES[] = {"weight", "attention", "elementwise"};
