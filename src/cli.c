@@ -1189,6 +1189,11 @@ static int cmd_prefill(cli_opts *o)
         c.prefill_tokens = o->tokens[i];
         if (check_ops("prefill", &m, &h, &c) != 0)
             return RL_EXIT_INPUT;
+        char err[ERRLEN];
+        if (rl_ops_check_chunks(o->tokens[i], o->chunk, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline prefill: --%s\n", err);
+            return RL_EXIT_INPUT;
+        }
     }
     return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
 }

@@ -230,6 +230,23 @@ static int emit_mla(out_t *o, const cJSON *cfg)
     return 0;
 }
 
+/* A Lua string literal: quotes, backslashes and control characters escaped
+ * (user text such as --name and --source must not end the literal). */
+static void put_lua_string(out_t *o, const char *s)
+{
+    put(o, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            put(o, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            put(o, "\\%03u", c);
+        else
+            put(o, "%c", c);
+    }
+    put(o, "\"");
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -271,13 +288,14 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
         get_mlp(o, cfg, f, &mlp) != 0)
         return -1;
-    put(o, "-- Imported by `roofline import-hf` from %s (model_type \"%s\").\n", o->path,
-        f->model_type);
-    put(o, "return {\n  name = \"%s\",\n", name);
-    put(o, "  source = \"");
-    for (const char *c = source; *c; c++) /* a Lua string literal */
-        put(o, strchr("\"\\\n", *c) ? "\\%c" : "%c", *c == '\n' ? 'n' : *c);
-    put(o, "\",\n");
+    put(o, "-- Imported by `roofline import-hf` from ");
+    for (const char *c = o->path; *c; c++) /* a comment ends at a newline */
+        put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
+    put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
+    put_lua_string(o, name);
+    put(o, ",\n  source = ");
+    put_lua_string(o, source);
+    put(o, ",\n");
     put(o, "  layers = %lld, d_model = %lld, d_ff = %lld,\n", L, D, F);
     put(o, "  heads = %lld, kv_heads = %lld,\n", N, K);
     if (H && !f->mla)

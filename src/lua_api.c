@@ -645,6 +645,9 @@ static int l_prefill(lua_State *L)
     for (int i = 0; i < n; i++) {
         c.prefill_tokens = tokens[i];
         check_ops_config(L, &m, &h, &c);
+        char err[ERRLEN];
+        if (rl_ops_check_chunks(tokens[i], chunk, err, sizeof err) != 0)
+            return luaL_error(L, "roofline.prefill: field %s", err);
     }
     return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
 }

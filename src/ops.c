@@ -432,6 +432,14 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
     return total;
 }
 
+int rl_ops_check_chunks(long long tokens, long long chunk, char *err, size_t errlen)
+{
+    if (chunk > 0 && (tokens + chunk - 1) / chunk > RL_OPS_MAX_CHUNKS)
+        FAIL("chunk %lld: a %lld-token prompt would take %lld chunks, more than %d", chunk, tokens,
+             (tokens + chunk - 1) / chunk, RL_OPS_MAX_CHUNKS);
+    return 0;
+}
+
 rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long prefill_tokens,
                                   long long prefill_prefix, long long decode_batch,
                                   long long decode_context)

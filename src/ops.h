@@ -146,6 +146,15 @@ double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_confi
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                                    long long tokens, long long prefix, long long chunk);
 
+/* The most chunks one chunked prefill is evaluated over: each chunk builds
+ * an operator list, so more would run for minutes. */
+#define RL_OPS_MAX_CHUNKS 100000
+
+/* Check a chunked prefill of `tokens` tokens in `chunk`-token chunks (chunk
+ * 0: none): at most RL_OPS_MAX_CHUNKS chunks.  Returns 0, or -1 with err
+ * "chunk ...: reason". */
+int rl_ops_check_chunks(long long tokens, long long chunk, char *err, size_t errlen);
+
 /* Ideal time of one mixed step (as continuous batching / chunked prefill
  * runs): `prefill_tokens` new tokens of one sequence on a cached
  * `prefill_prefix`, plus `decode_batch` sequences decoding one token each at
