@@ -2,7 +2,7 @@
  * simulator (target: 1e6 requests in under 2 s on one core), per policy,
  * median of 3 runs after one warm-up, stamped with the UTC time.  Two step
  * costs: the operator list (what simulate/size use; every step with a
- * prefill builds the op list, ~2 us), and a linearised cost fitted to it at
+ * prefill builds the op list, ~1 us), and a linearised cost fitted to it at
  * start-up (decode from the op-list cache, prefill at a fixed cost per
  * token) that isolates the simulator's own speed. */
 #include <stdio.h>

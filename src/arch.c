@@ -29,10 +29,10 @@ int rl_arch_layer_is_local(const rl_model *m, long long l)
 
 long long rl_arch_local_layers(const rl_model *m)
 {
-    long long n = 0;
-    for (long long l = 0; l < m->layers; l++)
-        n += rl_arch_layer_is_local(m, l);
-    return n;
+    if (m->abstract || m->sliding_window == 0)
+        return 0;
+    long long P = m->sliding_window_pattern; /* layer l is global when l % P == P - 1 */
+    return P == 0 ? m->layers : m->layers - m->layers / P;
 }
 
 /* Sum over layers of the context each layer attends to / caches. */

@@ -87,17 +87,23 @@ typedef struct {
     double wb, ab, kb; /* bytes per element: weights, activations, KV */
     double M;          /* rows through every layer: all new tokens */
     int mixed;         /* prefill and decode in one step: prefix attention rows */
+    int named;         /* 0: leave op names empty (step time only: formatting
+                          names was half the cost of a build) */
 } builder;
 
-static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind kind, double layers)
+/* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
+ * name of attention ops in a mixed step. */
+static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind kind,
+                  rl_eff_class eff, double layers)
 {
     rl_op *op = &x->o->op[x->o->n++];
     memset(op, 0, sizeof *op);
-    if (x->mixed && segment)
+    if (x->named && x->mixed && segment)
         snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
-    else
+    else if (x->named)
         snprintf(op->name, sizeof op->name, "%s", name);
     op->kind = kind;
+    op->eff = eff;
     op->layers = layers;
     return op;
 }
@@ -111,7 +117,7 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
 static rl_op *matmul(builder *x, const char *name, double layers, double tokens, double per_token,
                      double din, double dout, double copies, double use_frac, int to_kv)
 {
-    rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, layers);
+    rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, RL_EFF_GEMM, layers);
     double mat = rl_dtype_matrix_bytes(x->c->prec.weights, din, dout);
     double rows = tokens * per_token;
     op->tokens = tokens;
@@ -126,12 +132,21 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     return op;
 }
 
-/* An elementwise op over `elems` elements: reads `reads` tensors of that
- * size, writes one, `weights` weight elements (norm gains). */
-static void elementwise(builder *x, const char *name, double layers, double elems, double fpe,
-                        double reads, double weights)
+/* a followed by b in buf (size n), when ops are named; else "". */
+static const char *join(const builder *x, char *buf, size_t n, const char *a, const char *b)
 {
-    rl_op *op = add(x, name, NULL, RL_OP_ELEMENTWISE, layers);
+    if (!x->named)
+        return "";
+    snprintf(buf, n, "%s%s", a, b);
+    return buf;
+}
+
+/* An elementwise op of class eff over `elems` elements: reads `reads`
+ * tensors of that size, writes one, `weights` weight elements (norm gains). */
+static void elementwise(builder *x, const char *name, rl_eff_class eff, double layers,
+                        double elems, double fpe, double reads, double weights)
+{
+    rl_op *op = add(x, name, NULL, RL_OP_ELEMENTWISE, eff, layers);
     op->flops = fpe * elems;
     op->act_read = reads * elems * x->ab;
     op->act_write = elems * x->ab;
@@ -141,6 +156,7 @@ static void elementwise(builder *x, const char *name, double layers, double elem
 /* One attention segment: `seqs` sequences of T new tokens on prefix P. */
 typedef struct {
     const char *name; /* "prefill" | "decode" */
+    rl_eff_class eff; /* of its attention ops */
     double seqs, T, P;
 } segment;
 
@@ -184,18 +200,18 @@ static void attention(builder *x, const segment *s, double layers, double W, con
     pairs_keys(x, s, W, &pairs, &keys);
     double scores = x->c->materialized ? s->seqs * N * s->T * keys * x->ab : 0.0;
     char name[32];
-    snprintf(name, sizeof name, "qk%s", suffix);
-    rl_op *qk = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    rl_op *qk = add(x, join(x, name, sizeof name, "qk", suffix), s->name, RL_OP_ATTENTION,
+                    s->eff, layers);
     qk->flops = 2.0 * s->seqs * pairs * N * a->qk_dim;
     qk->act_read = s->seqs * (s->T * a->q_bytes + keys * a->k_act);
     qk->kv_read = s->seqs * keys * a->k_kv;
     qk->act_write = scores;
-    snprintf(name, sizeof name, "softmax%s", suffix);
-    rl_op *sm = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    rl_op *sm = add(x, join(x, name, sizeof name, "softmax", suffix), s->name, RL_OP_ATTENTION,
+                    s->eff, layers);
     sm->flops = SOFTMAX_FLOPS * s->seqs * pairs * N;
     sm->act_read = sm->act_write = scores;
-    snprintf(name, sizeof name, "pv%s", suffix);
-    rl_op *pv = add(x, name, s->name, RL_OP_ATTENTION, layers);
+    rl_op *pv = add(x, join(x, name, sizeof name, "pv", suffix), s->name, RL_OP_ATTENTION,
+                    s->eff, layers);
     pv->flops = 2.0 * s->seqs * pairs * N * a->v_dim;
     pv->act_read = scores + s->seqs * keys * a->v_act;
     pv->kv_read = s->seqs * keys * a->v_kv;
@@ -218,7 +234,7 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     matmul(x, "q_proj", L, x->M, 1, D, N * H, 1, 1, 0);
     matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1);
     matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
-    elementwise(x, "rope", L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
+    elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
     attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
     for (int i = 0; i < nseg; i++)
         attention_layers(x, &seg[i], &a);
@@ -239,8 +255,8 @@ static void mla_block(builder *x, const segment *seg, int nseg)
         matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
     }
     matmul(x, "kv_a_proj", L, x->M, 1, D, ckv + rope, 1, 1, 1);
-    elementwise(x, "latent_norm", L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
-    elementwise(x, "rope", L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
+    elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
+    elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
     for (int i = 0; i < nseg; i++) {
         const segment *s = &seg[i];
         if (s->seqs <= 0)
@@ -275,33 +291,13 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
         return;
     double D = (double)x->m->d_model;
     char name[32];
-    if (rl_arch_mlp_matrices(x->m) == 3) {
-        snprintf(name, sizeof name, "%s_gate", prefix);
-        matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
-    }
-    snprintf(name, sizeof name, "%s_up", prefix);
-    matmul(x, name, layers, x->M, per_token, D, F, copies, use_frac, 0);
-    snprintf(name, sizeof name, "%s_down", prefix);
-    matmul(x, name, layers, x->M, per_token, F, D, copies, use_frac, 0);
-}
-
-/* The efficiency class of an op (efficiency.h) and its time (C). */
-static double calibrated_time(const builder *x, const rl_op *op, double bytes, double peak,
-                              double bw)
-{
-    rl_eff_class c = RL_EFF_ELEMENTWISE;
-    if (op->kind == RL_OP_WEIGHT)
-        c = RL_EFF_GEMM;
-    else if (op->kind == RL_OP_ATTENTION)
-        c = strncmp(op->name, "prefill:", 8) == 0 || (!x->mixed && x->c->prefill_seqs > 0)
-                ? RL_EFF_PREFILL_ATTENTION
-                : RL_EFF_ATTENTION;
-    else if (strstr(op->name, "norm"))
-        c = RL_EFF_NORM;
-    else if (strstr(op->name, "rope"))
-        c = RL_EFF_ROPE;
-    return rl_eff_time(&x->h->efficiency, c, rl_eff_size(c, op->tokens, op->flops, bytes),
-                       op->flops, bytes, peak, bw);
+    if (rl_arch_mlp_matrices(x->m) == 3)
+        matmul(x, join(x, name, sizeof name, prefix, "_gate"), layers, x->M, per_token, D, F, copies,
+               use_frac, 0);
+    matmul(x, join(x, name, sizeof name, prefix, "_up"), layers, x->M, per_token, D, F, copies,
+           use_frac, 0);
+    matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token, F, D, copies,
+           use_frac, 0);
 }
 
 static void finish(builder *x)
@@ -311,13 +307,17 @@ static void finish(builder *x)
     if (x->c->mfu > 0)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
+    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
+    o->step_s = o->compute_s = o->memory_s = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
         if (x->c->calibrated && x->h->efficiency.present)
-            op->t.time_s = calibrated_time(x, op, bytes, peak, bw);
+            op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
+                                       rl_eff_size(op->eff, op->tokens, op->flops, bytes),
+                                       op->flops, bytes, peak, bw);
         o->flops += op->layers * op->flops;
         o->weight_bytes += op->layers * op->weight_bytes;
         o->act_bytes += op->layers * (op->act_read + op->act_write);
@@ -329,8 +329,9 @@ static void finish(builder *x)
     }
 }
 
-int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
-                 size_t errlen)
+/* rl_ops_build, with op names when `named`. */
+static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, rl_ops *out,
+                 char *err, size_t errlen)
 {
     if (m->abstract)
         FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
@@ -338,29 +339,30 @@ int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_o
              m->origin);
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
-    memset(out, 0, sizeof *out);
+    out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0};
+                 rl_dtype_bytes(c->prec.kv), 0, 0, named};
     segment seg[2] = {
-        {"prefill", (double)c->prefill_seqs, (double)c->prefill_tokens, (double)c->prefill_prefix},
-        {"decode", (double)c->decode_batch, 1.0, (double)c->decode_context - 1.0},
+        {"prefill", RL_EFF_PREFILL_ATTENTION, (double)c->prefill_seqs, (double)c->prefill_tokens,
+         (double)c->prefill_prefix},
+        {"decode", RL_EFF_ATTENTION, (double)c->decode_batch, 1.0, (double)c->decode_context - 1.0},
     };
     x.M = seg[0].seqs * seg[0].T + seg[1].seqs;
     x.mixed = seg[0].seqs > 0 && seg[1].seqs > 0;
     out->tokens = x.M;
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
 
-    rl_op *emb = add(&x, "embedding", NULL, RL_OP_WEIGHT, 1);
+    rl_op *emb = add(&x, "embedding", NULL, RL_OP_WEIGHT, RL_EFF_GEMM, 1);
     emb->tokens = x.M;
     emb->weight_bytes = x.M * D * x.wb; /* gathered rows only */
     emb->act_write = x.M * D * x.ab;
-    elementwise(&x, "attn_norm", L, x.M * D, NORM_FLOPS, 1, D);
+    elementwise(&x, "attn_norm", RL_EFF_NORM, L, x.M * D, NORM_FLOPS, 1, D);
     if (m->attention == RL_ATTN_MLA)
         mla_block(&x, seg, 2);
     else
         mha_block(&x, seg, 2);
-    elementwise(&x, "attn_residual", L, x.M * D, 1, 2, 0);
-    elementwise(&x, "mlp_norm", L, x.M * D, NORM_FLOPS, 1, D);
+    elementwise(&x, "attn_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
+    elementwise(&x, "mlp_norm", RL_EFF_NORM, L, x.M * D, NORM_FLOPS, 1, D);
     if (m->experts == 0) {
         mlp(&x, "mlp", L, 1, (double)m->d_ff, 1, 1);
     } else {
@@ -371,11 +373,17 @@ int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_o
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
-    elementwise(&x, "mlp_residual", L, x.M * D, 1, 2, 0);
-    elementwise(&x, "final_norm", 1, x.M * D, NORM_FLOPS, 1, D);
+    elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
+    elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
     matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
     finish(&x);
     return 0;
+}
+
+int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
+                 size_t errlen)
+{
+    return build(m, h, c, 1, out, err, errlen);
 }
 
 void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes)
@@ -400,7 +408,7 @@ static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 {
     rl_ops o;
     char err[256];
-    if (rl_ops_build(m, h, c, &o, err, sizeof err) != 0)
+    if (build(m, h, c, 0, &o, err, sizeof err) != 0)
         return -1.0;
     return o.step_s;
 }

@@ -71,7 +71,8 @@ typedef struct {
     double kv_write;     /* KV-cache bytes written */
     double intensity;    /* flops / all bytes, FLOPs per byte */
     double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0 */
-    rl_roofline t;       /* ideal time of one instance */
+    rl_eff_class eff;    /* the efficiency curve that times it in calibrated mode */
+    rl_roofline t;       /* time of one instance (ideal, or calibrated) */
 } rl_op;
 
 #define RL_OPS_MAX 64

@@ -431,6 +431,40 @@ static void mixed_and_chunked(void **state)
     assert_true(rl_ops_mixed_step_time(&m, &h, 1, p, 0, 0, 0, 0) < 0); /* no token */
 }
 
+/* Each op carries the efficiency class that times it in calibrated mode:
+ * matmuls gemm, attention of the prefill segment prefill_attention and of
+ * the decode segment attention, norms norm, RoPE rope, the rest
+ * elementwise (efficiency.h).  The step time ops builds without names (what
+ * the serving simulator calls per step) equals the named list's (1e-12). */
+static void calibrated_classes(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    assert_true(h.efficiency.present);
+    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 512, 1024, 16, 2048);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    int seen[RL_EFF_CLASSES] = {0};
+    for (int i = 0; i < o->n; i++) {
+        const rl_op *op = &o->op[i];
+        rl_eff_class want = op->kind == RL_OP_WEIGHT                 ? RL_EFF_GEMM
+                            : strncmp(op->name, "prefill:", 8) == 0 ? RL_EFF_PREFILL_ATTENTION
+                            : strncmp(op->name, "decode:", 7) == 0  ? RL_EFF_ATTENTION
+                            : strstr(op->name, "norm")              ? RL_EFF_NORM
+                            : strstr(op->name, "rope")              ? RL_EFF_ROPE
+                                                                    : RL_EFF_ELEMENTWISE;
+        assert_int_equal(op->eff, want);
+        seen[op->eff] = 1;
+    }
+    for (int k = 0; k < RL_EFF_CLASSES; k++)
+        assert_true(seen[k]);
+    assert_rel(rl_ops_step_time(&m, &h, &c), o->step_s, 1e-12);
+    c = decode_cfg(16, 2048);
+    c.calibrated = 1;
+    assert_rel(rl_ops_step_time(&m, &h, &c), build(&m, &h, &c)->step_s, 1e-12);
+}
+
 /* Bad input is an error naming the field. */
 static void errors(void **state)
 {
@@ -499,6 +533,7 @@ int main(void)
         cmocka_unit_test(int4_scales),
         cmocka_unit_test(assumed_mfu),
         cmocka_unit_test(mixed_and_chunked),
+        cmocka_unit_test(calibrated_classes),
         cmocka_unit_test(errors),
         cmocka_unit_test(harness_can_fail),
     };
