@@ -23,6 +23,9 @@ typedef struct {
     const char *outdir;  /* default hw_profiles/calibrated */
     const char *profile; /* validate: hardware spec (default calibrated/<host>) */
     int quick;           /* smaller grid (tests) */
+    int threads;         /* cpu backend threads (<= 0: every core); the CLI's default is 1:
+                            one thread's timings are the reproducible ones on a shared host,
+                            and profile and engine runs must use the same count */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with

@@ -325,7 +325,7 @@ static void fit_class(const bench_list *l, rl_eff_class c, double overhead, doub
             continue;
         sz[n] = rl_eff_size(c, b->M, b->flops, b->bytes);
         id[n] = fmax(b->flops / peak, b->bytes / bw);
-        tm[n++] = fmax(b->best - overhead, 0.05 * b->best);
+        tm[n++] = fmax(b->med - overhead, 0.05 * b->med);
     }
     for (int i = 1; i < n; i++) /* insertion sort by size */
         for (int j = i; j > 0 && sz[j] < sz[j - 1]; j--) {
@@ -382,7 +382,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
 {
     rl_backend be;
     rl_model m;
-    if (rl_backend_open(o->backend ? o->backend : "cpu", &be, err, errlen) != 0 ||
+    if (rl_backend_open(o->backend ? o->backend : "cpu", o->threads, &be, err, errlen) != 0 ||
         rl_model_load(o->model ? o->model : "tiny-ref", NULL, 0, &m, err, errlen) != 0)
         return NULL;
     bench_list l = {0};
@@ -447,6 +447,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddStringToObject(raw, "commit", commit);
     cJSON_AddStringToObject(raw, "utc", utc);
     cJSON_AddStringToObject(raw, "backend", be.name);
+    char threads[32];
+    snprintf(threads, sizeof threads, strcmp(be.name, "cpu") ? "device" : o->threads > 0 ? "%d thread(s)" : "every core",
+             o->threads);
+    cJSON_AddStringToObject(raw, "threads", threads);
     cJSON_AddStringToObject(raw, "model", m.name);
     cJSON *rows = cJSON_AddArrayToObject(raw, "rows");
     for (int i = 0; i < l.n; i++) {
@@ -484,15 +488,15 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     size_t cap = 65536, at = 0;
     char *lua = malloc(cap);
     at += (size_t)snprintf(lua + at, cap - at,
-        "-- Calibrated on %s (%s backend, commit %s, %s) by `roofline calibrate`.\n"
+        "-- Calibrated on %s (%s backend, %s, commit %s, %s) by `roofline calibrate`.\n"
         "-- flops: best GEMM through the engine's matmul; hbm_bw: best stream copy of\n"
-        "-- >= 64 MiB; hbm_bytes: physical memory.  efficiency: fraction of the ideal\n"
-        "-- roofline achieved vs size, per kernel class (src/efficiency.h); raw\n"
+        "-- >= 64 MiB; hbm_bytes: physical memory.  efficiency: ideal roofline time /\n"
+        "-- median measured time vs size, per kernel class (src/efficiency.h); raw\n"
         "-- samples in %s.json.\n"
-        "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate, %s\",\n"
+        "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
         "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n"
         "  efficiency = {\n    overhead_s = %.6g,\n",
-        host, be.name, commit, utc, host, host, be.name, utc, be.compute_dtype, peak, mem_total(),
+        host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
         bw, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));

@@ -105,8 +105,8 @@ static double quantile(const double *v, long long n, double p)
     return q;
 }
 
-cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend, int slots,
-                         const rl_request *req, long long n, char *err, size_t errlen)
+cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend, int threads,
+                         int slots, const rl_request *req, long long n, char *err, size_t errlen)
 {
     int maxp = 1, maxc = 1;
     for (long long i = 0; i < n; i++) {
@@ -114,14 +114,14 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend,
         maxc = req[i].prompt + req[i].output > maxc ? req[i].prompt + req[i].output : maxc;
     }
     rl_backend be;
-    if (rl_backend_open(backend, &be, err, errlen) != 0)
+    if (rl_backend_open(backend, threads, &be, err, errlen) != 0)
         return NULL;
     rl_engine_config ec = {.page_size = 16, .max_slots = slots, .max_context = maxc + 1,
                            .max_prefill = maxp, .seed = 1};
     rl_engine *e = rl_engine_new(m, &be, &ec, err, errlen);
     double *ttft = malloc((size_t)n * sizeof *ttft), *tpot = malloc((size_t)n * sizeof *tpot);
     cJSON *out = NULL;
-    double busy = 0;
+    double busy = 0, q[2][2][RL_SERVE_VALIDATE_RUNS]; /* [ttft|tpot][p50|p90][run] */
     if (!e || !ttft || !tpot) {
         if (e)
             snprintf(err, errlen, "validate-serve: out of memory");
@@ -130,9 +130,16 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend,
     /* warm-up: one prefill and one step, not measured */
     rl_request warm = {0, req[0].prompt, 2, -1, 0};
     double w1, w2;
-    if (serve_on_engine(e, slots, m->vocab, &warm, 1, &w1, &w2, &busy, err, errlen) != 0 ||
-        serve_on_engine(e, slots, m->vocab, req, n, ttft, tpot, &busy, err, errlen) != 0)
+    if (serve_on_engine(e, slots, m->vocab, &warm, 1, &w1, &w2, &busy, err, errlen) != 0)
         goto done;
+    for (int run = 0; run < RL_SERVE_VALIDATE_RUNS; run++) {
+        if (serve_on_engine(e, slots, m->vocab, req, n, ttft, tpot, &busy, err, errlen) != 0)
+            goto done;
+        for (int j = 0; j < 2; j++) {
+            q[0][j][run] = quantile(ttft, n, j ? 0.9 : 0.5);
+            q[1][j][run] = quantile(tpot, n, j ? 0.9 : 0.5);
+        }
+    }
     /* the simulator on the same trace: the engine runs fp32 everywhere */
     rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
     rl_serve_config c = rl_serve_config_default();
@@ -154,20 +161,25 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend,
     cJSON_AddStringToObject(out, "mode", h->efficiency.present ? "calibrated" : "ideal");
     cJSON_AddNumberToObject(out, "requests", (double)n);
     cJSON_AddNumberToObject(out, "slots", slots);
-    cJSON_AddNumberToObject(out, "engine_busy_s", busy);
+    cJSON_AddNumberToObject(out, "engine_runs", RL_SERVE_VALIDATE_RUNS);
+    cJSON_AddNumberToObject(out, "engine_busy_s", busy); /* the last run's busy time */
     cJSON *rows = cJSON_AddArrayToObject(out, "rows");
     const char *names[2] = {"ttft", "tpot"};
-    const double *meas[2] = {ttft, tpot}, qs[2] = {0.5, 0.9};
     const rl_pcts *sim[2] = {&r.ttft, &r.tpot};
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 2; j++) {
-            double mv = quantile(meas[k], n, qs[j]), sv = j ? sim[k]->p90 : sim[k]->p50;
+            double lo = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 0);
+            double hi = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 1);
+            double mv = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 0.5);
+            double sv = j ? sim[k]->p90 : sim[k]->p50;
             cJSON *row = cJSON_CreateObject();
             cJSON_AddStringToObject(row, "metric", names[k]);
             cJSON_AddStringToObject(row, "quantile", j ? "p90" : "p50");
             cJSON_AddNumberToObject(row, "measured_s", mv);
             cJSON_AddNumberToObject(row, "simulated_s", sv);
             cJSON_AddNumberToObject(row, "error", sv / mv - 1);
+            cJSON_AddNumberToObject(row, "measured_min_s", lo); /* spread over the runs */
+            cJSON_AddNumberToObject(row, "measured_max_s", hi);
             cJSON_AddItemToArray(rows, row);
         }
     rl_serve_result_free(&r);

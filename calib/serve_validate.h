@@ -19,13 +19,19 @@
 #include "spec.h"
 #include "workload.h"
 
+/* The engine serves the trace this many times; each measured percentile is
+ * the median over the runs (one run's TPOT p50 moved by up to 20% between
+ * back-to-back runs on the shared development VM). */
+#define RL_SERVE_VALIDATE_RUNS 3
+
 /* Serve req[0..n) (prompts <= 512 tokens) on the engine for m with backend
- * `backend` ("cpu" | "cuda") and `slots` decode slots, simulate the same
- * trace on hardware h (calibrated when h has efficiency tables; fp32
+ * `backend` ("cpu" on `threads` threads | "cuda") and `slots` decode
+ * slots, simulate the same trace on hardware h (calibrated when h has efficiency tables; fp32
  * weights, KV and compute as the engine runs), and return rows (metric,
- * quantile, measured_s, simulated_s, error) for TTFT and TPOT p50 / p90
- * plus the run's totals.  NULL with err set. */
-cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend, int slots,
-                         const rl_request *req, long long n, char *err, size_t errlen);
+ * quantile, measured_s (median of the runs), simulated_s, error,
+ * measured_min_s and measured_max_s over the runs) for TTFT and TPOT p50 /
+ * p90, plus the run's totals.  NULL with err set. */
+cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend, int threads,
+                         int slots, const rl_request *req, long long n, char *err, size_t errlen);
 
 #endif

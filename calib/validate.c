@@ -37,7 +37,7 @@ typedef struct {
 
 /* Record one run: measured per-op seconds per step (meas_op), step wall
  * seconds (meas). */
-static void record(run_ctx *c, const char *phase, int M, int S, double meas, double med,
+static void record(run_ctx *c, const char *phase, int M, int S, double meas, double fastest,
                    const double *meas_op)
 {
     rl_engine_op ops[RL_EOP_COUNT];
@@ -75,7 +75,7 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     for (int i = 0; i < RL_EOP_COUNT; i++)
         bytes += ops[i].bytes;
     cJSON_AddNumberToObject(r, "measured_s", meas);
-    cJSON_AddNumberToObject(r, "measured_median_s", med);
+    cJSON_AddNumberToObject(r, "measured_min_s", fastest);
     cJSON_AddNumberToObject(r, "predicted_s", pred);
     cJSON_AddNumberToObject(r, "error", err);
     /* bytes the step moves / measured time, and as a fraction of the
@@ -89,19 +89,17 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             phase, M, S, 1e3 * meas, 1e3 * pred, 100 * err);
 }
 
-/* Best (minimum) over REPS (decode) or PREFILL_REPS repetitions after one warm-up of the step time
- * and of each operator's time: on a shared host the minimum is the
- * reproducible figure (other load only adds time); calibrate uses the same
- * estimator.  The median step time goes to *med. */
-static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *step, double *med,
+/* Median over REPS (decode) or PREFILL_REPS repetitions, after one
+ * warm-up, of the step time and of each operator's time: the typical time a
+ * step takes, the estimator calibrate fits its efficiencies to.  The
+ * fastest repetition goes to *best. */
+static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *step, double *best,
                       double *op, char *err, size_t errlen)
 {
     int reps = decode ? REPS : PREFILL_REPS;
-    double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT];
+    double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT], per_op[RL_EOP_COUNT][REPS];
     rl_engine_set_timing(e, 1);
     rl_engine_timers_reset(e);
-    for (int i = 0; i < RL_EOP_COUNT; i++)
-        op[i] = INFINITY;
     for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
         double t0 = rl_calib_now();
@@ -120,20 +118,22 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
             continue; /* warm-up */
         t[r - 1] = dt;
         for (int i = 0; i < RL_EOP_COUNT; i++)
-            op[i] = fmin(op[i], cur[i] - prev[i]);
+            per_op[i][r - 1] = cur[i] - prev[i];
     }
-    *med = rl_calib_quantile(t, reps, 0.5);
-    *step = rl_calib_quantile(t, reps, 0.0);
+    *step = rl_calib_quantile(t, reps, 0.5);
+    *best = rl_calib_quantile(t, reps, 0.0);
+    for (int i = 0; i < RL_EOP_COUNT; i++)
+        op[i] = rl_calib_quantile(per_op[i], reps, 0.5);
     return 0;
 }
 
-/* Fold one measurement into the running minimum (step and each op); the
- * median is that of the first pass. */
-static void keep_min(double *step, double *med, double *op, const double *cstep, double cmed,
-                     const double *cop, int pass)
+/* Fold one pass's medians (step and each op) and fastest step into the
+ * minimum over passes: a burst of other load rarely covers a point in every
+ * pass. */
+static void keep_min(double *step, double *fastest, double *op, const double *cstep,
+                     double cfastest, const double *cop, int pass)
 {
-    if (pass == 0)
-        *med = cmed;
+    *fastest = pass == 0 ? cfastest : fmin(*fastest, cfastest);
     *step = fmin(*step, *cstep);
     for (int i = 0; i < RL_EOP_COUNT; i++)
         op[i] = pass == 0 ? cop[i] : fmin(op[i], cop[i]);
@@ -204,7 +204,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     char host[128], prof[256];
     rl_calib_host(host, sizeof host);
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
-    if (rl_backend_open(o->backend ? o->backend : "cpu", &be, err, errlen) != 0 ||
+    if (rl_backend_open(o->backend ? o->backend : "cpu", o->threads, &be, err, errlen) != 0 ||
         rl_model_load(o->model ? o->model : "tiny-ref", NULL, 0, &m, err, errlen) != 0 ||
         rl_hw_load(o->profile ? o->profile : prof, NULL, 0, &h, err, errlen) != 0)
         return NULL;
@@ -232,11 +232,10 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     c.ops = cJSON_CreateArray();
     c.resid = cJSON_CreateArray();
     /* Every grid point is measured in VALIDATE_PASSES passes over the grid
-     * and keeps its minimum: a burst of other load rarely covers a point in
-     * every pass. */
+     * and keeps the smallest of its per-pass medians (keep_min). */
     enum { NRUNS = 6 * 4 + 7 };
     typedef struct {
-        double step, med, op[RL_EOP_COUNT];
+        double step, fastest, op[RL_EOP_COUNT];
     } meas;
     meas best[NRUNS];
     for (int k = 0; k < NRUNS; k++)
@@ -253,18 +252,18 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
                 ok = !rl_calib_interrupted("validate", err, errlen);
                 for (int s = 0; ok && s < Bs[i]; s++)
                     ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
-                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.med, cur.op, err, errlen) == 0;
+                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.fastest, cur.op, err, errlen) == 0;
                 for (int s = 0; s < Bs[i]; s++)
                     rl_engine_release(e, s);
                 if (ok)
-                    keep_min(&best[k].step, &best[k].med, best[k].op, &cur.step, cur.med, cur.op, pass);
+                    keep_min(&best[k].step, &best[k].fastest, best[k].op, &cur.step, cur.fastest, cur.op, pass);
             }
         for (int i = 0; ok && i < nT; i++, k++) {
             meas cur;
             ok = !rl_calib_interrupted("validate", err, errlen) &&
-                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.med, cur.op, err, errlen) == 0;
+                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.fastest, cur.op, err, errlen) == 0;
             if (ok)
-                keep_min(&best[k].step, &best[k].med, best[k].op, &cur.step, cur.med, cur.op, pass);
+                keep_min(&best[k].step, &best[k].fastest, best[k].op, &cur.step, cur.fastest, cur.op, pass);
         }
         fprintf(stderr, "validate: pass %d/%d done\n", pass + 1, passes);
     }
@@ -273,9 +272,9 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         int k = 0;
         for (int j = 0; j < nS; j++)
             for (int i = 0; i < nB; i++, k++)
-                record(&c, "decode", Bs[i], Ss[j] + 1, best[k].step, best[k].med, best[k].op);
+                record(&c, "decode", Bs[i], Ss[j] + 1, best[k].step, best[k].fastest, best[k].op);
         for (int i = 0; i < nT; i++, k++)
-            record(&c, "prefill", Ts[i], 0, best[k].step, best[k].med, best[k].op);
+            record(&c, "prefill", Ts[i], 0, best[k].step, best[k].fastest, best[k].op);
     }
     rl_engine_free(e);
     if (!ok) {

@@ -15,10 +15,10 @@ int rl_backend_cuda(rl_backend *out, char *err, size_t errlen)
 }
 #endif
 
-int rl_backend_open(const char *name, rl_backend *out, char *err, size_t errlen)
+int rl_backend_open(const char *name, int threads, rl_backend *out, char *err, size_t errlen)
 {
     if (strcmp(name, "cpu") == 0)
-        return rl_backend_cpu(out, 0, err, errlen);
+        return rl_backend_cpu(out, threads, err, errlen);
     if (strcmp(name, "cuda") == 0)
         return rl_backend_cuda(out, err, errlen);
     snprintf(err, errlen, "--backend '%s': expected cpu or cuda", name);

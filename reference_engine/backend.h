@@ -69,7 +69,8 @@ int rl_backend_cpu(rl_backend *out, int threads, char *err, size_t errlen);
  * -1 with err set when built without CUDA or when no GPU is visible. */
 int rl_backend_cuda(rl_backend *out, char *err, size_t errlen);
 
-/* "cpu" (every core) or "cuda"; -1 with err set for another name. */
-int rl_backend_open(const char *name, rl_backend *out, char *err, size_t errlen);
+/* "cpu" (on `threads` threads; <= 0: every core) or "cuda" (threads
+ * ignored); -1 with err set for another name. */
+int rl_backend_open(const char *name, int threads, rl_backend *out, char *err, size_t errlen);
 
 #endif

@@ -52,7 +52,7 @@ enum {
     O_LISTS = 1 << 13, /* --chips, --weights, --kv take comma-separated lists */
     O_PLOT = 1 << 14,  /* --plot FILE.png|.svg, --prompt P */
     O_OUTDIR = 1 << 15, /* --out DIR (scenario output files) */
-    O_BACKEND = 1 << 16, /* --backend --profile --quick (calibrate, validate) */
+    O_BACKEND = 1 << 16, /* --backend --profile --quick --threads (calibrate, validate) */
     O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
                           --output DIST) */
     O_FMT = 1 << 18,   /* --format */
@@ -67,7 +67,8 @@ _Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
-       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK };
+       OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK,
+       OPT_THREADS };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
@@ -112,7 +113,27 @@ typedef struct {
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
+    int argc;                 /* the whole command line, for reports */
+    char **argv;
 } cli_opts;
+
+/* o's command line as a shell would take it back ("roofline size --qps 20
+ * ..."): arguments with characters beyond [A-Za-z0-9_./:,=+@%-] in single
+ * quotes; cut at len - 1 bytes. */
+static void command_line(const cli_opts *o, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "roofline");
+    for (int i = 1; i < o->argc && at < len; i++) {
+        const char *a = o->argv[i];
+        int plain = a[0] != '\0' && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                "0123456789_./:,=+@%-") == strlen(a);
+        at += (size_t)snprintf(buf + at, len - at, plain ? " %s" : " '", a);
+        for (const char *c = a; !plain && *c && at < len; c++)
+            at += (size_t)snprintf(buf + at, len - at, *c == '\'' ? "'\\''" : "%c", *c);
+        if (!plain && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "'");
+    }
+}
 
 typedef struct {
     const char *name;
@@ -226,7 +247,7 @@ static const struct option LONGOPTS[] = {
     {"plot", required_argument, 0, OPT_PLOT}, {"prompt", required_argument, 0, OPT_PROMPT},
     {"out", required_argument, 0, OPT_OUT},
     {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
-    {"quick", no_argument, 0, OPT_QUICK},
+    {"quick", no_argument, 0, OPT_QUICK}, {"threads", required_argument, 0, OPT_THREADS},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"trace", required_argument, 0, 1000 + SV_TRACE},
@@ -275,7 +296,7 @@ static int option_flag(int c)
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
     case OPT_OUT: return O_OUTDIR;
-    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: return O_BACKEND;
+    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: case OPT_THREADS: return O_BACKEND;
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -436,6 +457,13 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case OPT_BACKEND: o->calib.backend = optarg; break;
         case OPT_PROFILE: o->calib.profile = optarg; break;
         case OPT_QUICK: o->calib.quick = 1; break;
+        case OPT_THREADS: {
+            long long t;
+            if (parse_count("--threads", optarg, 1024, &t) != 0)
+                return -1;
+            o->calib.threads = (int)t;
+            break;
+        }
         case OPT_PROMPT:
             if (c->accepts & O_SERVE) { /* simulate/size: a length distribution */
                 o->sv[SV_PROMPT] = optarg;
@@ -1107,8 +1135,10 @@ static int cmd_size(cli_opts *o)
         const char *rp = o->sv[SV_REPORT];
         size_t rl = strlen(rp);
         int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
+        char cmdline[2048];
+        command_line(o, cmdline, sizeof cmdline);
         rl_size_report_data d = {&in, &r, studied ? &curve : NULL, studied ? sens : NULL, desc,
-                                 "roofline size (see Method)"};
+                                 cmdline};
         char *text = rl_size_report_render(&d, html);
         if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
             fprintf(stderr, "roofline size: %s\n", text ? err : "out of memory");
@@ -1333,13 +1363,19 @@ static int cmd_validate_serve(cli_opts *o)
     rl_calib_host(host, sizeof host);
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
     const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
+    if (!o->calib.profile) { /* a fresh profile: this host's speed drifts over minutes */
+        cJSON *c = run_calib(o, "validate-serve", rl_calibrate);
+        if (!c)
+            return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+        cJSON_Delete(c);
+    }
     if (rl_model_load(mname, NULL, 0, &m, err, sizeof err) != 0 ||
         rl_hw_load(pname, NULL, 0, &h, err, sizeof err) != 0) {
         fprintf(stderr, "roofline validate-serve: %s (run `roofline calibrate` first)\n", err);
         return RL_EXIT_INPUT;
     }
     /* a small trace: Poisson arrivals, prompts 32..256, outputs 8..64 */
-    rl_workload w = {.n = 40, .qps = 1, .prompt = {RL_DIST_UNIFORM, 32, 256},
+    rl_workload w = {.n = 40, .qps = 0.5, .prompt = {RL_DIST_UNIFORM, 32, 256},
                      .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
     double d = (double)w.n, seed = 1, slots = 4;
     if (sv_num(o, SV_REQUESTS, "--requests", 1, 10000, &d) || sv_num(o, SV_QPS, "--qps", 1e-6, 1e6, &w.qps) ||
@@ -1352,8 +1388,8 @@ static int cmd_validate_serve(cli_opts *o)
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    cJSON *r = rl_serve_validate(&m, &h, o->calib.backend ? o->calib.backend : "cpu", (int)slots, req,
-                                 w.n, err, sizeof err);
+    cJSON *r = rl_serve_validate(&m, &h, o->calib.backend ? o->calib.backend : "cpu", o->calib.threads,
+                                 (int)slots, req, w.n, err, sizeof err);
     free(req);
     if (!r) {
         fprintf(stderr, "roofline validate-serve: %s\n", err);
@@ -1425,12 +1461,13 @@ static const command COMMANDS[] = {
      "Measure this host through the reference engine's kernels (stream, GEMM/GEMV grid,\n"
      "attention, norms, overhead), fit efficiency tables and write\n"
      "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
-     "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--quick] [--format F]"},
+     "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
+     "       [--quick] [--format F]"},
     {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
      "Run the reference engine over decode B x S and prefill T grids, predict each run from\n"
      "the calibrated profile and print predicted vs measured, per run and per operator.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
@@ -1468,9 +1505,12 @@ static const command COMMANDS[] = {
      "The serving simulator against the reference engine serving a trace (TTFT/TPOT p50/p90).\n"
      "The engine serves a seeded trace with the interleaved policy (prefill at B=1 when a slot\n"
      "is free, else one generate step) on a virtual clock of measured calls; the simulator\n"
-     "predicts the same trace from the calibrated profile.  --requests N (40) --qps Q (1)\n"
-     "--max-seqs SLOTS (4) --seed S; --model (tiny-ref) --profile (calibrated/<host>).",
-     "--backend cpu|cuda [--model M] [--profile P] [--requests N] [--qps Q] [--max-seqs B]"},
+     "predicts the same trace from the calibrated profile.  Without --profile it first runs\n"
+     "calibrate (rewriting hw_profiles/calibrated/<host>.lua): a profile minutes old can be off\n"
+     "by 20% on a shared host.  The engine serves the trace 3 times; measured = the median.\n"
+     "--requests N (40) --qps Q (0.5) --max-seqs SLOTS (4) --seed S; --model (tiny-ref).",
+     "--backend cpu|cuda [--model M] [--profile P] [--threads N (cpu, 1: as calibrated)]\n"
+     "       [--requests N] [--qps Q] [--max-seqs B]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -1507,6 +1547,9 @@ int rl_cli_main(int argc, char **argv)
         }
         static cli_opts o;
         memset(&o, 0, sizeof o);
+        o.calib.threads = 1; /* --threads: one CPU thread unless asked (calib.h) */
+        o.argc = argc;
+        o.argv = argv;
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;

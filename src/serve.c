@@ -246,6 +246,7 @@ typedef struct {
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak;
+    double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long steps, dsteps, preempt, completed;
     double *ttft, *tpot, *e2e;
     double next_sample, dt_sample;
@@ -451,6 +452,14 @@ static void done(sim *S, int i, double now)
     S->completed++;
     S->nsys--;
     S->done_tokens += q->output;
+    /* completions come in time order: the window opens at the
+     * RL_SERVE_STEADY_FROM-th and closes at the last arrival */
+    if (S->completed == (long long)ceil(RL_SERVE_STEADY_FROM * (double)S->n))
+        S->w0 = now;
+    else if (S->completed > (long long)ceil(RL_SERVE_STEADY_FROM * (double)S->n) && now <= S->w1) {
+        S->win_done++;
+        S->win_tokens += q->output;
+    }
 }
 
 static void join_decode(sim *S, replica *r, int i, double c0)
@@ -877,6 +886,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     S.E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
     S.cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
     S.kv_tok = c->kv_bytes_per_token;
+    S.w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S.nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
     S.nr = S.nprefill + c->replicas;
     int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
@@ -1010,6 +1020,10 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         out->utilization = S.busy_s / (dur * S.nr);
         out->mean_in_system = S.area / dur;
     }
+    double win = S.w1 - S.w0;
+    int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= RL_SERVE_STEADY_FROM * (double)n;
+    out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
+    out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
     pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
     pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
@@ -1096,6 +1110,8 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
         {"out_tokens_per_s", r->out_tokens_per_s},
         {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
         {"total_tokens_per_s", r->total_tokens_per_s},
+        {"steady_req_per_s", r->steady_req_per_s},
+        {"steady_out_tokens_per_s", r->steady_out_tokens_per_s},
         {"goodput_req_per_s", r->goodput_req_per_s},
         {"slo_attainment", r->slo_attainment},
         {"utilization", r->utilization},

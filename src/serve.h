@@ -158,11 +158,22 @@ typedef struct {
     double p50, p90, p99, mean, max;
 } rl_pcts;
 
+#define RL_SERVE_STEADY_MIN 50     /* requests for a steady-state window */
+#define RL_SERVE_STEADY_FROM 0.1   /* fraction of requests completed as warm-up */
+
 typedef struct {
     long long requests, completed;
     double duration_s;      /* first arrival to last completion */
     rl_pcts ttft, tpot, e2e; /* seconds; TPOT over requests with >= 2 output tokens */
-    double req_per_s, out_tokens_per_s, total_tokens_per_s;
+    double req_per_s, out_tokens_per_s, total_tokens_per_s; /* whole run: the drain tail in */
+    /* Steady state: requests and their output tokens completed from the
+     * completion of the first RL_SERVE_STEADY_FROM of the requests (the
+     * warm-up: about one end-to-end latency) to the last arrival (before the
+     * drain tail), per second of that window: the offered load when the
+     * system keeps up, its capacity when it does not.  The whole-run figures
+     * when there are fewer than RL_SERVE_STEADY_MIN requests or fewer than
+     * RL_SERVE_STEADY_FROM of them complete in the window. */
+    double steady_req_per_s, steady_out_tokens_per_s;
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
     double utilization;       /* busy time / (replicas * duration) */
@@ -210,6 +221,7 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
 /* The result as JSON (keys are a contract; SI units): policy, requests,
  * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
  * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
+ * steady_req_per_s, steady_out_tokens_per_s,
  * goodput_req_per_s, slo_attainment, utilization, mean_in_system,
  * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
  * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,

@@ -106,15 +106,15 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     c->tpot_p99 = r.tpot.p99;
     c->e2e_p50 = r.e2e.p50;
     c->e2e_p99 = r.e2e.p99;
-    c->out_tokens_per_s = r.out_tokens_per_s;
+    c->out_tokens_per_s = r.steady_out_tokens_per_s; /* no drain tail in the cost per token */
     c->goodput_req_per_s = r.goodput_req_per_s;
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
-    /* keeping up: completions per second over the whole run (the drain tail
-     * included) reach RL_SIZE_KEEP_UP of the offered arrival rate; an
-     * overloaded system that has not yet breached p99 in a finite run fails */
-    int keeps_up = span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
+    /* keeping up: steady-state completions per second (serve.h) reach
+     * RL_SIZE_KEEP_UP of the offered arrival rate; an overloaded system that
+     * has not yet breached p99 in a finite run fails */
+    int keeps_up = span <= 0 || r.steady_req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
     c->meets = r.completed == n && keeps_up && r.ttft.p99 <= in->slo_ttft &&
                r.tpot.p99 <= in->slo_tpot;
     rl_serve_result_free(&r);
@@ -146,10 +146,8 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
         }
         lo = R;
     }
-    if (hi < 0) {
-        set_replicas(c, R0, ratio);
-        return -1;
-    }
+    if (hi < 0)
+        return -1; /* c stays at the largest count tried, with that count's results */
     if (lo == 0) {
         /* R0 met the targets: try fewer (the analytic estimate is conservative) */
         for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {

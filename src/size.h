@@ -54,7 +54,10 @@ typedef struct {
     double usd_per_mtok;   /* USD per million output tokens; 0 when unpriced */
     int meets;             /* both p99 targets met and every request completed */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
-    double out_tokens_per_s, goodput_req_per_s, slo_attainment, utilization, mean_decode_batch;
+    double out_tokens_per_s;  /* steady state (serve.h steady_out_tokens_per_s) */
+    double goodput_req_per_s, slo_attainment;
+    double utilization;       /* fraction of time replicas run a step, whatever its batch */
+    double mean_decode_batch; /* decode sequences per decode step: how full the steps are */
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
     double kv_capacity_tokens;                       /* per replica */
 } rl_size_candidate;
@@ -88,7 +91,9 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
 
 /* The replica count (prefill replicas scaled with it under disagg) that
  * meets the targets for c's per-replica configuration under the scaled
- * workload, searching upward from c's; -1 when none up to 4x does. */
+ * workload, searching upward from c's; c holds that count and its results.
+ * -1 when none up to 4x does (c then holds the largest count tried and its
+ * results, so its label and chip count agree); -2 on error. */
 int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                    double prompt_scale, char *err, size_t errlen);
 

@@ -241,7 +241,7 @@ static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/
 
 static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
 {
-    char cells[10][96];
+    char cells[11][96];
     snprintf(cells[0], 96, "%d", rank);
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
@@ -251,16 +251,17 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     snprintf(cells[6], 96, "%.2f", c->e2e_p50);
     snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
-    snprintf(cells[9], 96, "%s", c->meets ? "yes" : "no");
-    row(d, 0, 10, cells);
+    snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
+    snprintf(cells[10], 96, "%s", c->meets ? "yes" : "no");
+    row(d, 0, 11, cells);
 }
 
 static void candidate_header(doc *d, const rl_size_result *r)
 {
-    char h[10][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms)", "TPOT p99 (ms)",
-                      "E2E p50 (s)", "output tok/s", "busy", "meets SLO"};
+    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms)", "TPOT p99 (ms)",
+                      "E2E p50 (s)", "output tok/s", "busy", "mean batch", "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
-    row(d, 1, 10, h);
+    row(d, 1, 11, h);
 }
 
 /* The recommendation block for candidate b. */
@@ -293,10 +294,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              b->chips_total);
     item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT p50 %.1f ms / p99 "
             "%.1f ms; end-to-end p50 %.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of "
-            "requests within both targets; replicas busy %.0f%% of the time.",
+            "requests within both targets; replicas run a step %.0f%% of the time, with "
+            "%.1f sequences per decode step on average.",
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
          b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
-         100 * b->utilization);
+         100 * b->utilization, b->mean_decode_batch);
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
         int ok = -1;
@@ -383,7 +385,9 @@ static void write_report(doc *d, const rl_size_report_data *x)
     heading(d, 2, "Alternatives");
     para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
             "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
-            "that miss the targets even at 4x the estimated replicas come last).");
+            "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
+            "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
+            "step of any size, mean batch the sequences per decode step.");
     candidate_header(d, r);
     for (int i = 0; i < r->n && i < 12; i++)
         candidate_row(d, x, i + 1, &r->c[i]);
@@ -580,7 +584,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "simulator, each replica count searched until the targets hold: %.1f s in total.",
          r->n, r->search_s);
     if (x->command)
-        item(d, "Command: %s", x->command);
+        item(d, d->html ? "Command: %s" : "Command: `%s`", x->command);
     end_list(d);
     if (d->html)
         fputs("</body></html>\n", d->f);

@@ -16,7 +16,7 @@ static void test_calibrate_then_validate(void **state)
     assert_non_null(mkdtemp(dir));
     assert_non_null(getcwd(old, sizeof old));
     assert_int_equal(chdir(dir), 0);
-    rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .outdir = dir, .quick = 1};
+    rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .outdir = dir, .quick = 1, .threads = 1};
     cJSON *sum = rl_calibrate(&o, err, sizeof err);
     if (!sum)
         fail_msg("calibrate: %s", err);

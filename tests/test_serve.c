@@ -152,6 +152,32 @@ static void test_decode_step_at_realised_batch(void **state)
                                (long long)llround(out.mean_decode_context), rl_precision_default());
     assert_rel(out.tpot.mean, d.step_s, 0.06);
     assert_rel(out.mean_decode_batch_time, qps * (G - 1) * out.tpot.mean, 0.02);
+    /* steady state (10th..90th percentile arrivals): completions at the
+     * offered rate, G tokens each (2%: Poisson counts over ~800 s) */
+    assert_rel(out.steady_req_per_s, qps, 0.02);
+    assert_rel(out.steady_out_tokens_per_s, qps * G, 0.02);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
+/* A short run: 200 requests evenly spaced at 20 req/s (10 s of arrivals),
+ * each taking ~1.5 s to finish.  Over the whole run the drain tail after
+ * the last arrival pulls the rate below 92% of the offered 20 req/s; the
+ * steady-state window (from the 20th completion to the last arrival, ~7 s)
+ * sees completions at the offered rate (one request in ~140: 1%, plus 1%). */
+static void test_steady_state_excludes_drain(void **state)
+{
+    fixture *f = *state;
+    long long n = 200;
+    rl_request *r = workload(n, 20, 1000, 200, 1);
+    for (long long i = 0; i < n; i++)
+        r[i].arrival = (double)i / 20;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    rl_serve_result out = run(f, r, n, &c);
+    assert_true(out.e2e.p50 > 1.0); /* the tail is long against 10 s of arrivals */
+    assert_true(out.req_per_s < 0.92 * 20);
+    assert_rel(out.steady_req_per_s, 20, 0.02);
+    assert_rel(out.steady_out_tokens_per_s, 20 * 200, 0.02);
     rl_serve_result_free(&out);
     free(r);
 }
@@ -182,6 +208,13 @@ static void test_prefill_decode_ratio(void **state)
     c.replicas = 1;
     rl_serve_result one = run(f, r, n, &c);
     assert_rel(one.req_per_s, mu_p, 0.03); /* 1:1 is prefill-bound */
+    /* offered at twice the prefill capacity: the steady-state rate is that
+     * capacity (3%) while the offered rate is not */
+    rl_request *r2 = workload(4000, 2 * mu_p, P, G, 3);
+    rl_serve_result two = run(f, r2, 4000, &c);
+    assert_rel(two.steady_req_per_s, mu_p, 0.03);
+    rl_serve_result_free(&two);
+    free(r2);
     c.prefill_replicas = (int)ceil(ratio);
     rl_serve_result bal = run(f, r, n, &c);
     assert_rel(bal.req_per_s, mu_d, 0.03);
@@ -383,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_cost_is_the_op_list),
         cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_decode_step_at_realised_batch),
+        cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_speculative),

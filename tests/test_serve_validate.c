@@ -19,7 +19,7 @@ static void runs_end_to_end(void **state)
     rl_request req[4] = {{0, 24, 6, -1, 0}, {0.001, 16, 4, -1, 0}, {0.002, 32, 5, -1, 0},
                          {5, 8, 1, -1, 0}};
     char err[512];
-    cJSON *r = rl_serve_validate(&m, &h, "cpu", 2, req, 4, err, sizeof err);
+    cJSON *r = rl_serve_validate(&m, &h, "cpu", 1, 2, req, 4, err, sizeof err);
     if (!r)
         fail_msg("%s", err);
     cJSON *rows = cJSON_GetObjectItem(r, "rows");
@@ -31,7 +31,7 @@ static void runs_end_to_end(void **state)
     }
     cJSON_Delete(r);
     /* an unknown backend is an error with a message */
-    assert_null(rl_serve_validate(&m, &h, "nosuch", 1, req, 1, err, sizeof err));
+    assert_null(rl_serve_validate(&m, &h, "nosuch", 1, 1, req, 1, err, sizeof err));
     assert_true(err[0] != 0);
 }
 

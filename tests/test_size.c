@@ -89,6 +89,15 @@ static void test_overload_never_meets(void **state)
     c.replicas = c.replicas / 4 > 0 ? c.replicas / 4 : 1;
     assert_int_equal(rl_size_evaluate(&lax, &c, 8, 1, err, sizeof err), 0); /* 8x the load */
     assert_false(c.meets);
+    /* at 20x the load even 4x the replicas miss: the candidate keeps the
+     * largest count tried, and its chips and cost are that count's */
+    rl_size_candidate big = f->res.c[0];
+    int R0 = big.replicas;
+    assert_int_equal(rl_size_resize(&f->in, &big, 20, 1, err, sizeof err), -1);
+    assert_true(big.replicas > R0);
+    assert_int_equal(big.chips_total,
+                     big.chips * (big.replicas + (big.policy == RL_POLICY_DISAGG ? big.prefill_replicas : 0)));
+    assert_rel(big.cost_per_hour, 2.5 * (double)big.chips_total, 1e-12);
 }
 
 static void test_frontier_monotone(void **state)
