@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -351,6 +352,26 @@ static void print_usage(const command *c, FILE *f)
                    "files.\n");
 }
 
+/* The long option an argument "--NAME[=VALUE]" names (NAME in full or a
+ * prefix getopt_long accepts as unique), or NULL. */
+static const struct option *long_option(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    size_t n = strcspn(arg + 2, "=");
+    const struct option *hit = NULL;
+    int hits = 0;
+    for (const struct option *lo = LONGOPTS; lo->name; lo++) {
+        if (strncmp(lo->name, arg + 2, n) != 0)
+            continue;
+        if (strlen(lo->name) == n)
+            return lo;
+        hit = lo;
+        hits++;
+    }
+    return hits == 1 ? hit : NULL;
+}
+
 /* Parse argv for command c.  Returns 0, 1 for --help (printed), or -1. */
 static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
 {
@@ -375,7 +396,11 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
                 if (lo->val == ch)
                     name = lo->name;
-            if (ch == '?' && optopt)
+            const struct option *lo = ch == '?' ? long_option(name) : NULL;
+            if (lo && strchr(name, '=') && lo->has_arg == no_argument)
+                fprintf(stderr, "roofline %s: option '--%s' takes no value (see roofline %s --help)\n",
+                        c->name, lo->name, c->name);
+            else if (lo && !strchr(name, '=') && lo->has_arg == required_argument)
                 fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n",
                         c->name, name, c->name);
             else
@@ -556,6 +581,8 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 o->sets[1][0].field);
         return -1;
     }
+    if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
+        fprintf(stderr, "roofline %s: note: --x applies to --sharding 2d only; ignored\n", c->name);
     o->nargs = argc - optind;
     o->args = argv + optind;
     return 0;
@@ -708,12 +735,17 @@ static int cmd_run(cli_opts *o)
                             "(in arg); give it before: roofline run --out DIR SCRIPT.lua\n");
     rl_outdir out = {0};
     rl_scenario_opts opts = {NULL, (long)o->max_instructions};
-    if (o->outdir && rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline run: %s\n", err);
-        return RL_EXIT_IO;
+    /* an existing --out is checked now; a missing one (or the default out)
+     * is created only if the script writes */
+    struct stat st;
+    if (o->outdir && (!*o->outdir || stat(o->outdir, &st) == 0)) {
+        if (rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline run: %s\n", err);
+            return RL_EXIT_IO;
+        }
+    } else {
+        rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
     }
-    if (!o->outdir)
-        rl_outdir_defer(&out, "out"); /* created only if the script writes */
     opts.out = &out;
     int rc = RL_EXIT_OK;
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
@@ -1203,6 +1235,12 @@ static int cmd_ops(cli_opts *o)
     }
     if (check_ops("ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
+    if (c.prefill_seqs == 0 && (o->ntokens || o->prefix))
+        fprintf(stderr, "roofline ops: note: --tokens and --prefix apply to the prefill and mixed "
+                        "phases; ignored in decode\n");
+    if (c.decode_batch == 0 && o->context)
+        fprintf(stderr, "roofline ops: note: --context is the decode KV length; a prefill's cached "
+                        "prefix is --prefix; --context ignored\n");
     return emit(o, rl_result_ops(&m, &h, &c));
 }
 
@@ -1214,6 +1252,8 @@ static int cmd_prefill(cli_opts *o)
     if (load_ops(o, "prefill", &m, &h, &c) != 0 ||
         need(o, "prefill", "--tokens T[,T...]", o->ntokens > 0) != 0)
         return RL_EXIT_INPUT;
+    if (o->phase)
+        fprintf(stderr, "roofline prefill: note: --phase is for `roofline ops`; ignored\n");
     for (int i = 0; i < o->ntokens; i++) {
         c.prefill_seqs = 1;
         c.prefill_tokens = o->tokens[i];
@@ -1296,8 +1336,7 @@ static int cmd_pareto(cli_opts *o)
     if (rc == RL_EXIT_OK && s.n == 0) {
         fprintf(stderr, "roofline pareto: none of the %lld points fits in HBM (more chips, int8"
                         " weights or KV, a shorter context?)\n", s.evaluated);
-        if (o->plot)
-            rc = RL_EXIT_INPUT; /* nothing to draw */
+        rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {
         char title[256];

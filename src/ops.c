@@ -74,6 +74,13 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
              m->max_context, m->origin);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
+    double cached = (double)c->prefill_seqs * (double)(c->prefill_prefix + c->prefill_tokens) +
+                    (double)c->decode_batch * (double)c->decode_context;
+    double kv = cached * rl_arch_kv_bytes_per_token(m, c->prec.kv);
+    if (kv > RL_EXACT_MAX) /* as step's rl_memory_check_exact */
+        FAIL("batch/tokens/context: the step's KV cache would be %.4g bytes, beyond the 2^53 "
+             "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
+             kv, RL_EXACT_MAX, m->origin);
     return rl_step_check(m, h, c->chips, 1, c->prec, err, errlen);
 }
 

@@ -458,7 +458,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);
     cJSON_AddNumberToObject(o, "price_per_chip_hour", h->price_per_chip_hour);
-    cJSON_AddStringToObject(o, "price_source", priced ? h->price_source : "no price in profile");
+    cJSON_AddStringToObject(o, "price_source", priced ? h->price_source : "no price (price_per_chip_hour absent or 0)");
     cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);

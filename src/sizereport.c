@@ -563,7 +563,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
             item(d, "Price of %s: %.2f USD per chip-hour (%s).", h->name, h->price_per_chip_hour,
                  h->price_source[0] ? h->price_source : "no source given");
         else
-            item(d, "Price of %s: none in the profile (%s); cost is counted in chips.", h->name,
+            item(d, "Price of %s: none (price_per_chip_hour absent or 0 in %s); cost is counted in chips.", h->name,
                  h->origin);
         item(d, "%s: %.0f GB HBM at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
                 "chip (%s).",
