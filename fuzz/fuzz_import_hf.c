@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const char *path = fuzz_file("hf", ".json", data, size);
     char err[1024];
-    int io_error;
-    char *text = rl_import_hf(path, NULL, NULL, &io_error, err, sizeof err);
+    int oom;
+    char *text = rl_import_hf(path, NULL, NULL, &oom, err, sizeof err);
     free(text);
     return 0;
 }

@@ -1273,11 +1273,11 @@ static int cmd_import_hf(cli_opts *o)
     if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
         return RL_EXIT_INPUT;
     char err[ERRLEN];
-    int io_error;
-    char *text = rl_import_hf(o->args[0], o->name, o->source, &io_error, err, sizeof err);
+    int oom;
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err);
     if (!text) {
         fprintf(stderr, "roofline import-hf: %s\n", err);
-        return io_error ? RL_EXIT_IO : RL_EXIT_INPUT;
+        return oom ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
     return emit_text(o, text);
 }

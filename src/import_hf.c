@@ -355,14 +355,13 @@ static void default_name(const char *path, char *name, size_t len)
             *c = '_';
 }
 
-char *rl_import_hf(const char *path, const char *name, const char *source, int *io_error, char *err,
+char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
                    size_t errlen)
 {
-    *io_error = 0;
+    *oom = 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        *io_error = 1;
         return NULL;
     }
     char *text = NULL;
@@ -375,7 +374,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                 free(text);
                 fclose(fp);
                 snprintf(err, errlen, "%s: out of memory", path);
-                *io_error = 1;
+                *oom = 1;
                 return NULL;
             }
             text = t;
@@ -389,8 +388,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     fclose(fp);
     if (bad) {
         free(text);
-        snprintf(err, errlen, "%s: read error", path);
-        *io_error = 1;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
     text[len] = '\0';

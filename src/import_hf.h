@@ -40,10 +40,10 @@
  * `name` (NULL: the file's stem, or its folder's name for "config.json")
  * with `source` as its source field (NULL: "Hugging Face config.json
  * (<path>)").  On failure returns NULL with err as "FILE: key 'K': reason"
- * and *io_error 1 when the file could not be read, 0 for bad content
- * (unknown model_type, a missing or ill-typed key, a spec that fails
+ * and *oom 1 when memory ran out, 0 for bad input (a file that cannot be
+ * read, unknown model_type, a missing or ill-typed key, a spec that fails
  * validation). */
-char *rl_import_hf(const char *path, const char *name, const char *source, int *io_error, char *err,
+char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
                    size_t errlen);
 
 #endif

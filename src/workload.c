@@ -90,6 +90,24 @@ static int parse_num(const char *s, double *out)
     return 0;
 }
 
+/* Whether any of the n fields reads whole as a number (nan and inf
+ * included: such a line is data with a bad value, not a header). */
+static int any_numeric(char **fld, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        const char *s = fld[i];
+        while (*s == ' ' || *s == '\t')
+            s++;
+        strtod(s, &end);
+        while (*end == ' ' || *end == '\t' || *end == '\r')
+            end++;
+        if (end != s && !*end)
+            return 1;
+    }
+    return 0;
+}
+
 int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen)
 {
     char buf[128];
@@ -246,10 +264,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
         char *nl = strchr(fld[nf - 1], '\n');
         if (nl)
             *nl = 0;
-        double probe;
-        if (n == 0 && !header && parse_num(fld[0], &probe) != 0 &&
-            (fld[0][0] < '0' || fld[0][0] > '9')) {
-            header = 1; /* one header line before the data */
+        if (n == 0 && !header && !any_numeric(fld, nf)) {
+            header = 1; /* one header line before the data: no field reads as a number */
             continue;
         }
         if (nf < 3 || nf > 5) {
