@@ -434,6 +434,7 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         curve->tpot_p99[i] = x.tpot_p99;
         curve->e2e_p50[i] = x.e2e_p50;
         curve->utilization[i] = x.utilization;
+        curve->mean_decode_batch[i] = x.mean_decode_batch;
     }
     static const double qs[3] = {0.5, 1.5, 1}, ps[3] = {1, 1, 2};
     for (int i = 0; i < 3; i++) {

@@ -120,7 +120,8 @@ typedef struct {
     int n;
     double qps[RL_SIZE_CURVE_POINTS];
     double ttft_p99[RL_SIZE_CURVE_POINTS], tpot_p99[RL_SIZE_CURVE_POINTS],
-        e2e_p50[RL_SIZE_CURVE_POINTS], utilization[RL_SIZE_CURVE_POINTS];
+        e2e_p50[RL_SIZE_CURVE_POINTS], utilization[RL_SIZE_CURVE_POINTS],
+        mean_decode_batch[RL_SIZE_CURVE_POINTS];
 } rl_size_curve;
 
 /* Load -> latency of candidate c at 0.25..1.5 x the QPS (fixed replicas),

@@ -199,6 +199,10 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
             "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>"
             "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
             (PX(x0) + PX(x1)) / 2, H - 12, xlabel, (PY(y0) + PY(y1)) / 2, ylabel);
+    /* the legend (and the clipping note) in the right margin, at the top or
+     * the bottom, away from the target line's label */
+    int notes = ns + clipped;
+    double ly = hline > 0 && PY(hline) < (T + H - B) / 2 ? H - B - 20.0 * notes : T + 10;
     for (int k = 0; k < ns; k++) {
         const char *col = colors[k % 5];
         if (!s[k].points_only) {
@@ -215,7 +219,7 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
         fprintf(f,
                 "\n<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
                 "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                W - R + 12, T + 10 + 20.0 * k, col, W - R + 30, T + 20 + 20.0 * k, s[k].name);
+                W - R + 12, ly + 20.0 * k, col, W - R + 30, ly + 10 + 20.0 * k, s[k].name);
     }
     if (hline > 0)
         fprintf(f,
@@ -224,7 +228,7 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
                 PX(x0), PY(hline), PX(x1), PY(hline), PX(x1) + 4, PY(hline) + 4, hlabel);
     if (clipped)
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">values above %g clipped</text>\n",
-                PX(x0) + 4, PY(y1) - 4, y1);
+                W - R + 12, ly + 10 + 20.0 * ns, y1);
     fputs("</svg>", f);
 #undef PX
 #undef PY
@@ -435,16 +439,18 @@ static void write_report(doc *d, const rl_size_report_data *x)
         heading(d, 2, "Load vs latency: %s", lab);
         para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
                 "stated QPS.");
-        char h[5][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy"};
-        row(d, 1, 5, h);
+        char h[6][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy",
+                         "mean batch"};
+        row(d, 1, 6, h);
         for (int i = 0; i < c->n; i++) {
-            char v[5][96];
+            char v[6][96];
             snprintf(v[0], 96, "%.3g", c->qps[i]);
             snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
             snprintf(v[2], 96, "%.1f", c->tpot_p99[i] * 1e3);
             snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
             snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
-            row(d, 0, 5, v);
+            snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
+            row(d, 0, 6, v);
         }
         table_end(d);
         if (d->html) {
