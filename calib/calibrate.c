@@ -362,8 +362,14 @@ static void stamp(char *commit, size_t cl, char *utc, size_t ul)
     strftime(utc, ul, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A progress bar on a terminal; on a log or pipe, a line at each quarter. */
 static void progress(int i, int n, const bench *b)
 {
+    if (!isatty(STDERR_FILENO)) {
+        if (n > 0 && (i == n || (i * 4 / n != (i - 1) * 4 / n && i > 0)))
+            fprintf(stderr, "calibrate: %d/%d benchmarks done\n", i, n);
+        return;
+    }
     int w = 30, f = n ? w * i / n : w;
     fprintf(stderr, "\rcalibrate [%.*s%*s] %3d/%d %-18s M=%-5d N=%-5d K=%-5d S=%-5d", f,
             "##############################", w - f, "", i, n, b ? b->name : "done", b ? b->M : 0,
@@ -495,9 +501,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "-- samples in %s.json.\n"
         "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
         "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n"
-        "  efficiency = {\n    overhead_s = %.6g,\n",
+        "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
+        "    overhead_s = %.6g,\n",
         host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
-        bw, overhead);
+        bw, host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));
         for (int i = 0; i < eff.curve[c].n; i++)

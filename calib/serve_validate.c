@@ -163,6 +163,8 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend,
     cJSON_AddNumberToObject(out, "slots", slots);
     cJSON_AddNumberToObject(out, "engine_runs", RL_SERVE_VALIDATE_RUNS);
     cJSON_AddNumberToObject(out, "engine_busy_s", busy); /* the last run's busy time */
+    cJSON_AddNumberToObject(out, "target_abs_error", RL_SERVE_VALIDATE_TARGET);
+    cJSON *all = cJSON_AddTrueToObject(out, "all_within_target");
     cJSON *rows = cJSON_AddArrayToObject(out, "rows");
     const char *names[2] = {"ttft", "tpot"};
     const rl_pcts *sim[2] = {&r.ttft, &r.tpot};
@@ -178,6 +180,10 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend,
             cJSON_AddNumberToObject(row, "measured_s", mv);
             cJSON_AddNumberToObject(row, "simulated_s", sv);
             cJSON_AddNumberToObject(row, "error", sv / mv - 1);
+            int ok = fabs(sv / mv - 1) <= RL_SERVE_VALIDATE_TARGET;
+            cJSON_AddBoolToObject(row, "within_target", ok);
+            if (!ok && all)
+                all->type = cJSON_False;
             cJSON_AddNumberToObject(row, "measured_min_s", lo); /* spread over the runs */
             cJSON_AddNumberToObject(row, "measured_max_s", hi);
             cJSON_AddItemToArray(rows, row);

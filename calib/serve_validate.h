@@ -24,6 +24,10 @@
  * back-to-back runs on the shared development VM). */
 #define RL_SERVE_VALIDATE_RUNS 3
 
+/* The accuracy target of issue 7: |simulated / measured - 1| <= 10% for
+ * TTFT and TPOT p50 and p90 (each row's within_target; all_within_target). */
+#define RL_SERVE_VALIDATE_TARGET 0.10
+
 /* Serve req[0..n) (prompts <= 512 tokens) on the engine for m with backend
  * `backend` ("cpu" on `threads` threads | "cuda") and `slots` decode
  * slots, simulate the same trace on hardware h (calibrated when h has efficiency tables; fp32

@@ -773,8 +773,12 @@ static int sv_num(const cli_opts *o, int k, const char *flag, double lo, double 
     char *end;
     errno = 0;
     double x = strtod(o->sv[k], &end);
-    if (end == o->sv[k] || *end || errno || !(x >= lo && x <= hi)) {
-        fprintf(stderr, "roofline: %s '%s': expected a number in [%g, %g]\n", flag, o->sv[k], lo, hi);
+    /* counts are whole: a fraction is an error, not silently cut */
+    int whole = k == SV_REQUESTS || k == SV_SEED || k == SV_MAX_SEQS || k == SV_MAX_TOKENS ||
+                k == SV_PAGE || k == SV_REPLICAS || k == SV_PREFILL_REPLICAS || k == SV_MAX_CHIPS;
+    if (end == o->sv[k] || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+        fprintf(stderr, "roofline: %s '%s': expected %s in [%g, %g]\n", flag, o->sv[k],
+                whole ? "a whole number" : "a number", lo, hi);
         return -1;
     }
     *v = x;
@@ -820,8 +824,6 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
     return -1;
 }
 
-/* Requests from --trace FILE, or generated from --qps/--prompt/--output
- * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes. */
 /* Requests longer than the model's context are shortened to fit (prompt +
  * output <= max_context); say how many, since the results then describe
  * shorter requests than asked for. */
@@ -833,8 +835,19 @@ static void warn_truncated(long long cut, long long n, long long max_context)
                 cut, n, max_context);
 }
 
+/* Percentiles of a handful of requests mean little: say so. */
+static void warn_few(long long n)
+{
+    if (n < 100)
+        fprintf(stderr, "roofline: note: only %lld requests: p99 needs 100 or more, and throughput "
+                        "over so short a run is noise\n", n);
+}
+
+/* Requests from --trace FILE, or generated from --qps/--prompt/--output
+ * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes;
+ * few_note: say so when there are fewer than 100. */
 static int serve_workload(const cli_opts *o, long long default_n, long long max_context,
-                          rl_workload *w, rl_request **req, long long *n)
+                          int few_note, rl_workload *w, rl_request **req, long long *n)
 {
     char err[ERRLEN];
     double v[3] = {0}, d;
@@ -855,6 +868,8 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
             return -1;
         }
         warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
+        if (few_note)
+            warn_few(*n);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
@@ -879,20 +894,34 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
             return -1;
     }
     if (rl_dist_parse(o->sv[SV_PROMPT], "--prompt", &w->prompt, err, sizeof err) != 0 ||
-        rl_dist_parse(o->output, "--output", &w->output, err, sizeof err) != 0 ||
-        rl_workload_generate(w, req, err, sizeof err) != 0) {
+        rl_dist_parse(o->output, "--output", &w->output, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline: %s%s\n", err,
+                strpbrk(o->output, "./") && rl_dist_parse(o->output, "--output", &w->output, NULL, 0)
+                    ? " (here --output is the output-length DIST; write the result with --save FILE)"
+                    : "");
+        return -1;
+    }
+    if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE) {
+        fprintf(stderr, "roofline: --prompt/--output 'trace' take lengths from --trace FILE; give "
+                        "--trace, or a DIST\n");
+        return -1;
+    }
+    if (rl_workload_generate(w, req, err, sizeof err) != 0) {
         fprintf(stderr, "roofline: %s\n", err);
         return -1;
     }
     w->max_context = max_context;
     *n = w->n;
     warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
+    if (few_note)
+        warn_few(*n);
     return 0;
 }
 
-/* Engine options into c for replicas of `chips` chips of h running m. */
+/* Engine options into c for replicas of `chips` chips of h running m; a
+ * draft model given in --spec is loaded into *draft (*has_draft 1). */
 static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        const char **draft_model)
+                        rl_model *draft, int *has_draft)
 {
     *c = rl_serve_config_default();
     double v[3] = {0}, reserve = 0.1, x;
@@ -903,6 +932,11 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
     }
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
+    if (o->sv[SV_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
+        fprintf(stderr, "roofline: note: --prefill-replicas applies to --policy disagg; ignored\n");
+    if (o->sv[SV_MAX_TOKENS] && (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
+        fprintf(stderr, "roofline: note: --max-tokens applies to continuous, chunked and disagg "
+                        "batching; ignored with --policy %s\n", rl_policy_name(c->policy));
     int rr = 0, swap = 0;
     if (sv_choice(o, SV_ROUTE, "--route", "least-outstanding", "round-robin", &rr) != 0 ||
         sv_choice(o, SV_PREEMPT, "--preempt", "recompute", "swap", &swap) != 0)
@@ -926,17 +960,11 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
             *ints[j].ll = (long long)x;
     }
     if (sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &reserve) ||
-        sv_num(o, SV_TTFT, "--ttft-p99", 0, 1e6, &c->slo_ttft) ||
-        sv_num(o, SV_TPOT, "--tpot-p99", 0, 1e6, &c->slo_tpot))
+        sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &c->slo_ttft) ||
+        sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &c->slo_tpot))
         return -1;
-    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
-    int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
-    if (np < 0)
-        return -1;
-    c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
-    c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
     c->spec_draft_frac = 0.05;
-    *draft_model = NULL;
+    const char *draft_name = NULL;
     if (o->sv[SV_SPEC]) {
         /* ALPHA:GAMMA[:DRAFT], DRAFT a fraction of a target step or a model spec */
         char buf[512], *end;
@@ -955,7 +983,7 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
             if (*end == 0 && end != d)
                 ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
             else
-                *draft_model = o->sv[SV_SPEC] + (d - buf);
+                draft_name = o->sv[SV_SPEC] + (d - buf);
         }
         if (!ok) {
             fprintf(stderr, "roofline: --spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA "
@@ -964,6 +992,40 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
             return -1;
         }
         c->spec_gamma = (int)gamma;
+    }
+    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    *has_draft = draft_name != NULL;
+    if (draft_name) { /* its weights and KV share the replica's HBM */
+        char err[ERRLEN];
+        if (rl_model_load(draft_name, NULL, 0, draft, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline: --spec draft: %s\n", err);
+            return -1;
+        }
+        rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+    }
+    int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
+    if (np < 0)
+        return -1;
+    c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
+    c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
+    if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
+        fprintf(stderr, "roofline: note: --prefix-cache: the host tier holds prefixes evicted from "
+                        "the HBM tier; with no HBM tier it stays empty\n");
+    /* the HBM budget in words: weights, then the prefix cache, must leave a page of KV */
+    double usable = (double)o->chips * h->hbm_bytes * (1 - reserve);
+    double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
+    if (c->kv_capacity_tokens < c->page_tokens) {
+        fprintf(stderr, "roofline: the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
+                        "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more --chips, or "
+                        "int8/fp8 --weights\n", (usable - room) / 1e9,
+                *has_draft ? ", target and draft" : "", usable / 1e9, o->chips, h->name,
+                h->hbm_bytes / 1e9, 100 * reserve);
+        return -1;
+    }
+    if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens) {
+        fprintf(stderr, "roofline: --prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
+                        "running sequences: the weights leave %.1f GB for KV\n", v[0], room / 1e9);
+        return -1;
     }
     c->keep_requests = o->plot != NULL;
     return 0;
@@ -987,19 +1049,18 @@ static int cmd_simulate(cli_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    const char *draft_name;
+    int has_draft;
     static rl_model draft;
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc};
-    if (serve_workload(o, 20000, m.max_context, &w, &req, &n) != 0 ||
-        serve_config(o, &m, &h, &c, &draft_name) != 0) {
+    if (serve_workload(o, 20000, m.max_context, 1, &w, &req, &n) != 0 ||
+        serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
         return RL_EXIT_INPUT;
     }
-    if (draft_name) {
+    if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_model_load(draft_name, NULL, 0, &draft, err, sizeof err) != 0 ||
-            rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
@@ -1017,9 +1078,10 @@ static int cmd_simulate(cli_opts *o)
     }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     cJSON *j = rl_serve_result_json(&r, c.policy, chips);
-    rl_serve_describe_run(j, &m, &h, !o->ideal, o->chips, chips, &c,
+    rl_serve_describe_run(j, &m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                           o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT],
-                          o->sv[SV_TRACE] ? "trace" : out_dist, w.qps);
+                          o->sv[SV_TRACE] ? "trace" : out_dist, w.qps,
+                          o->sv[SV_TRACE] ? -1 : (double)w.seed);
     if (j && o->fmt != RL_FMT_JSON)
         cJSON_DeleteItemFromObject(j, "kv_timeline");
     if (o->plot) {
@@ -1053,7 +1115,9 @@ static void workload_desc(const cli_opts *o, const rl_workload *w, const char *o
                  o->sv[SV_PROMPT], out_dist, (unsigned long long)w->seed);
 }
 
-static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
+/* The size result; `detail` adds each row's configuration fields and more
+ * metrics (JSON, CSV), which the table leaves out to stay readable. */
+static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
     if (!j)
@@ -1061,8 +1125,9 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
     cJSON_AddStringToObject(j, "model", in->m->name);
     int cal = 0;
     for (int i = 0; i < in->nhw; i++)
-        cal |= in->calibrated && in->hw[i].efficiency.present;
-    cJSON_AddStringToObject(j, "mode", cal ? "calibrated" : "ideal");
+        cal += in->calibrated && in->hw[i].efficiency.present;
+    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
+                                                                         : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
@@ -1085,9 +1150,60 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r)
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
             cJSON_AddNumberToObject(o, keys[k], v[k]);
         cJSON_AddBoolToObject(o, "meets", c->meets);
+        if (detail) {
+            const rl_hw *h = &in->hw[c->hw];
+            cJSON_AddStringToObject(o, "hw", h->name);
+            cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
+                                                                                       : "ideal");
+            cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
+            cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
+            cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
+            cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
+            const char *more[] = {"chips_per_replica", "replicas", "prefill_replicas", "max_seqs",
+                                  "max_tokens", "usd_per_mtok", "ttft_p50_s", "tpot_p50_s",
+                                  "e2e_p99_s", "slo_attainment", "utilization",
+                                  "mean_decode_batch", "kv_capacity_tokens_per_replica"};
+            double mv[] = {(double)c->chips, c->replicas,
+                           c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0, c->max_seqs,
+                           (double)c->max_tokens, c->usd_per_mtok, c->ttft_p50, c->tpot_p50,
+                           c->e2e_p99, c->slo_attainment, c->utilization, c->mean_decode_batch,
+                           floor(c->kv_capacity_tokens)};
+            for (size_t k = 0; k < sizeof mv / sizeof mv[0]; k++)
+                cJSON_AddNumberToObject(o, more[k], mv[k]);
+        }
         cJSON_AddItemToArray(rows, o);
     }
     return j;
+}
+
+/* A --report path must end in .md or .html, and its folder must exist and
+ * take a new file; an existing path must be a regular file.  0, or -1 with
+ * the reason printed. */
+static int report_path_check(const char *path)
+{
+    size_t n = strlen(path);
+    const char *why = NULL;
+    struct stat st;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (!((n > 3 && strcmp(path + n - 3, ".md") == 0) || (n > 5 && strcmp(path + n - 5, ".html") == 0)))
+        why = "expected a FILE.md (Markdown) or FILE.html name";
+    else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        why = "exists and is not a regular file";
+    else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        why = "its folder does not exist";
+    else if (access(dir, W_OK) != 0)
+        why = "its folder is not writable";
+    if (why)
+        fprintf(stderr, "roofline size: --report '%s': %s\n", path, why);
+    return why ? -1 : 0;
 }
 
 static int cmd_size(cli_opts *o)
@@ -1102,6 +1218,8 @@ static int cmd_size(cli_opts *o)
         need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->sv[SV_TTFT] && o->sv[SV_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
+    if (o->sv[SV_REPORT] && report_path_check(o->sv[SV_REPORT]) != 0)
+        return RL_EXIT_INPUT; /* before a search that may take a minute */
     char hwnames[1024];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0;
@@ -1114,13 +1232,28 @@ static int cmd_size(cli_opts *o)
             fprintf(stderr, "roofline: %s\n", err);
             return RL_EXIT_INPUT;
         }
+        for (int i = 0; i < nhw; i++)
+            if (strcmp(hw[i].name, hw[nhw].name) == 0) {
+                fprintf(stderr, "roofline size: --hw: %s is given twice\n", hw[nhw].name);
+                return RL_EXIT_INPUT;
+            }
+        /* what simulate would refuse: a compute dtype the chip has no peak for */
+        if (o->sv[SV_KEEP_PREC] && rl_step_check(&m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
+            return RL_EXIT_INPUT;
+        }
         nhw++;
+    }
+    if (m.abstract) {
+        fprintf(stderr, "roofline size: %s: an abstract model has no operator list to simulate "
+                        "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
+        return RL_EXIT_INPUT;
     }
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .calibrated = !o->ideal};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
-    if (serve_workload(o, 4000, m.max_context, &in.w, &req, &n) != 0 ||
+    if (serve_workload(o, 4000, m.max_context, o->sv[SV_TRACE] != NULL, &in.w, &req, &n) != 0 ||
         sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
         sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
         sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||
@@ -1148,8 +1281,16 @@ static int cmd_size(cli_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
-    if (r.nmeet == 0)
-        fprintf(stderr, "roofline size: no configuration meets both targets; closest listed\n");
+    if (r.nmeet == 0) {
+        char why[512];
+        rl_size_why_none(&in, &r, why, sizeof why);
+        fprintf(stderr, "roofline size: no configuration meets both targets: %s\n", why);
+        if (r.n == 0) { /* nothing simulated: nothing to report */
+            rl_size_result_free(&r);
+            free(req);
+            return RL_EXIT_INPUT;
+        }
+    }
     if (o->sv[SV_REPORT]) {
         rl_size_curve curve;
         rl_size_sensitivity sens[3];
@@ -1178,10 +1319,13 @@ static int cmd_size(cli_opts *o)
         }
         free(text);
     }
-    cJSON *j = size_json(&in, &r);
+    int none = r.nmeet == 0;
+    cJSON *j = size_json(&in, &r, o->fmt != RL_FMT_TABLE);
     rl_size_result_free(&r);
     free(req);
     int erc = emit(o, j);
+    if (rc == RL_EXIT_OK && erc == RL_EXIT_OK && none)
+        return RL_EXIT_INPUT; /* no deployment meets the targets: the outputs say why */
     return rc != RL_EXIT_OK ? rc : erc;
 }
 
@@ -1434,6 +1578,9 @@ static int cmd_validate_serve(cli_opts *o)
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    fprintf(stderr, "validate-serve: TTFT and TPOT p50/p90 %s within %.0f%% of the engine\n",
+            cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target")) ? "all" : "NOT all",
+            100 * RL_SERVE_VALIDATE_TARGET);
     return emit(o, r);
 }
 
@@ -1497,14 +1644,16 @@ static const command COMMANDS[] = {
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
     {"calibrate", cmd_calibrate, O_MODEL | O_BACKEND | O_FORMAT,
-     "Measure this host through the reference engine's kernels (stream, GEMM/GEMV grid,\n"
-     "attention, norms, overhead), fit efficiency tables and write\n"
+     "Measure this host's kernels and write its calibrated profile.\n"
+     "Runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
+     "overhead), fits efficiency tables to their median times and writes\n"
      "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--format F]"},
     {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
-     "Run the reference engine over decode B x S and prefill T grids, predict each run from\n"
-     "the calibrated profile and print predicted vs measured, per run and per operator.",
+     "The operator model against the reference engine's measured steps.\n"
+     "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
+     "calibrated profile and prints predicted vs measured, per run and per operator.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
     {"run", cmd_run, O_OUTDIR,
@@ -1518,16 +1667,17 @@ static const command COMMANDS[] = {
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
      "  --trace CSV: arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]\n"
-     "  --policy static|interleaved|continuous|chunked|disagg   --replicas R\n"
+     "  --policy static|interleaved|continuous|chunked|disagg (default continuous)  --replicas R\n"
      "  --prefill-replicas P (disagg)  --route round-robin|least-outstanding\n"
      "  --max-seqs B --max-tokens T (chunked: the per-step budget, default 512) --page 16\n"
      "  --preempt recompute|swap  --prefix-cache HBM_GB[:HOST_GB] --prefixes N:LEN\n"
      "  --spec ALPHA:GAMMA[:DRAFT] (DRAFT: fraction of a target step, default 0.05, or a draft\n"
      "  model spec costed on its op list)  --burst CV (gamma arrivals)  --requests N --seed S\n"
      "  --ttft-p99 S --tpot-p99 S (SLOs for goodput)  --hbm-reserve F (default 0.1)\n"
-     "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format)",
+     "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format, instead of stdout)\n"
+     "  --ideal: the pure roofline even when the profile has efficiency tables",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
-     "       [--policy P] [options]"},
+     "       [--policy P] [--ideal] [options]"},
     {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
      "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
@@ -1537,7 +1687,10 @@ static const command COMMANDS[] = {
      "  --ttft-p99 S --tpot-p99 S  --max-chips N  --requests N (simulated, default 4000)\n"
      "  --keep-precision: only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)\n"
      "  --report FILE.md|FILE.html (recommendation, alternatives, frontier, load curve, memory,\n"
-     "  sensitivity, assumptions)  --save FILE",
+     "  sensitivity, assumptions)  --save FILE (result in --format, instead of stdout)\n"
+     "  --ideal: the pure roofline even for profiles with efficiency tables\n"
+     "  Exit 2 when no configuration meets the targets; the report and result then list the\n"
+     "  closest simulated ones (nothing is written when none could be simulated).",
      "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
      "       [--report out.html|out.md] [options]"},
     {"validate-serve", cmd_validate_serve, O_MODEL | O_BACKEND | O_FORMAT | O_SERVE,
@@ -1548,8 +1701,8 @@ static const command COMMANDS[] = {
      "calibrate (rewriting hw_profiles/calibrated/<host>.lua): a profile minutes old can be off\n"
      "by 20% on a shared host.  The engine serves the trace 3 times; measured = the median.\n"
      "--requests N (40) --qps Q (0.5) --max-seqs SLOTS (4) --seed S; --model (tiny-ref).",
-     "--backend cpu|cuda [--model M] [--profile P] [--threads N (cpu, 1: as calibrated)]\n"
-     "       [--requests N] [--qps Q] [--max-seqs B]"},
+     "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
+     "       calibrated)] [--requests N] [--qps Q] [--max-seqs B]"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -1561,7 +1714,7 @@ static void print_help(FILE *f)
     for (size_t i = 0; i < NCOMMANDS; i++) {
         const char *nl = strchr(COMMANDS[i].summary, '\n');
         int len = nl ? (int)(nl - COMMANDS[i].summary) : (int)strlen(COMMANDS[i].summary);
-        fprintf(f, "  %-10s %.*s\n", COMMANDS[i].name, len, COMMANDS[i].summary);
+        fprintf(f, "  %-14s %.*s\n", COMMANDS[i].name, len, COMMANDS[i].summary);
     }
 }
 

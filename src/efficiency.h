@@ -52,6 +52,7 @@ typedef struct {
     int present;       /* the spec gave `efficiency` */
     double overhead_s; /* per kernel, seconds */
     rl_eff_curve curve[RL_EFF_CLASSES];
+    char source[256];  /* optional: where the fractions come from ("" when not given) */
 } rl_efficiency;
 
 /* "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise". */

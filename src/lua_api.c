@@ -971,7 +971,7 @@ static int l_simulate(lua_State *L)
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     cJSON *j = rl_serve_result_json(&r, c.policy, total);
     rl_serve_result_free(&r);
-    rl_serve_describe_run(j, &m, &h, calibrated, chips, total, &c, ps, os, w.qps);
+    rl_serve_describe_run(j, &m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed);
     if (j)
         cJSON_DeleteItemFromObject(j, "kv_timeline");
     return push_result(L, j);

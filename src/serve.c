@@ -179,6 +179,18 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->net_latency = h->net_latency;
 }
 
+void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
+                           long long chips, rl_precision p)
+{
+    double wd = rl_memory_use(draft, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
+    double kd = rl_arch_kv_bytes_per_token(draft, p.kv);
+    /* capacity * kv_bytes = HBM usable - target weights; now less the draft's
+     * weights, over the KV of both models per token */
+    c->kv_capacity_tokens = (c->kv_capacity_tokens * c->kv_bytes_per_token - wd) /
+                            (c->kv_bytes_per_token + kd);
+    c->kv_bytes_per_token += kd;
+}
+
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve)
 {
@@ -797,6 +809,7 @@ static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
             p->max = m == 0 || v[i] > p->max ? v[i] : p->max;
             v[m++] = v[i];
         }
+    p->n = m;
     if (m == 0)
         return 0;
     if (sorted)
@@ -1025,6 +1038,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
     out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
+    out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
     pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
     pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
     pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
@@ -1053,8 +1067,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 
 void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
                            long long chips_per_replica, long long chips_total,
-                           const rl_serve_config *c, const char *prompt, const char *output,
-                           double qps)
+                           const rl_serve_config *c, rl_precision p, const char *prompt,
+                           const char *output, double qps, double seed)
 {
     if (!j)
         return;
@@ -1064,10 +1078,27 @@ void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int cali
     cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)chips_total);
-    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", c->kv_capacity_tokens);
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
     cJSON_AddStringToObject(j, "prompt", prompt);
     cJSON_AddStringToObject(j, "output_dist", output);
     cJSON_AddNumberToObject(j, "qps", qps);
+    cJSON_AddNumberToObject(j, "seed", seed);
+    cJSON_AddStringToObject(j, "weights", rl_dtype_name(p.weights));
+    cJSON_AddStringToObject(j, "kv", rl_dtype_name(p.kv));
+    cJSON_AddStringToObject(j, "compute", rl_dtype_name(p.compute));
+    cJSON_AddNumberToObject(j, "replicas", c->replicas);
+    if (c->policy == RL_POLICY_DISAGG)
+        cJSON_AddNumberToObject(j, "prefill_replicas", c->prefill_replicas);
+    cJSON_AddNumberToObject(j, "max_seqs", c->max_seqs);
+    cJSON_AddNumberToObject(j, "max_tokens", (double)c->max_tokens);
+    cJSON_AddNumberToObject(j, "page_tokens", c->page_tokens);
+    cJSON_AddStringToObject(j, "route", c->route == RL_ROUTE_ROUND_ROBIN ? "round-robin"
+                                                                          : "least-outstanding");
+    cJSON_AddStringToObject(j, "preempt", c->preempt == RL_PREEMPT_SWAP ? "swap" : "recompute");
+    if (c->spec_gamma > 0) {
+        cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
+        cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
+    }
 }
 
 void rl_serve_result_free(rl_serve_result *r)
@@ -1089,7 +1120,10 @@ static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
     for (int i = 0; i < 5; i++) {
         char key[64];
         snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
-        cJSON_AddNumberToObject(o, key, v[i]);
+        if (p->n > 0)
+            cJSON_AddNumberToObject(o, key, v[i]);
+        else
+            cJSON_AddNullToObject(o, key); /* e.g. TPOT when every output is one token */
     }
 }
 
@@ -1129,7 +1163,12 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
         {"spec_tokens_per_step", r->spec_tokens_per_step},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
+        int slo_key = strcmp(nums[i].key, "goodput_req_per_s") == 0 ||
+                      strcmp(nums[i].key, "slo_attainment") == 0;
+        if (slo_key && !r->slo_given)
+            cJSON_AddNullToObject(o, nums[i].key); /* no SLO, no goodput */
+        else
+            cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
         if (i == 2) {
             add_pcts(o, "ttft", &r->ttft);
             add_pcts(o, "tpot", &r->tpot);

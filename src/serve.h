@@ -146,6 +146,14 @@ rl_serve_config rl_serve_config_default(void);
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
 
+/* Speculative decoding with a draft model on the same chips: its weights
+ * (sharded like the target's) leave less HBM for KV, and every sequence
+ * caches the draft's KV beside the target's.  Updates c->kv_capacity_tokens
+ * and c->kv_bytes_per_token (both models per token) after
+ * rl_serve_config_hw. */
+void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
+                           long long chips, rl_precision p);
+
 /* KV tokens one replica of `chips` chips holds after the weights:
  * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
  * less when the weights do not fit (seed 000 section 1 "What about memory?",
@@ -156,6 +164,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
 
 typedef struct {
     double p50, p90, p99, mean, max;
+    long long n; /* requests counted (TPOT: those with >= 2 output tokens); 0: JSON nulls */
 } rl_pcts;
 
 #define RL_SERVE_STEADY_MIN 50     /* requests for a steady-state window */
@@ -176,6 +185,7 @@ typedef struct {
     double steady_req_per_s, steady_out_tokens_per_s;
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
+    int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
@@ -222,7 +232,7 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
  * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
  * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
  * steady_req_per_s, steady_out_tokens_per_s,
- * goodput_req_per_s, slo_attainment, utilization, mean_in_system,
+ * goodput_req_per_s, slo_attainment (both null when no SLO is set), utilization, mean_in_system,
  * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
  * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,
  * kv_peak_frac, spec_tokens_per_step, and "kv_timeline": [{t_s, kv_frac}].
@@ -233,12 +243,15 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
  * simulate` and roofline.simulate, so both carry the same keys): model, hw,
  * mode ("calibrated" when `calibrated` and the profile has efficiency
  * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
- * kv_capacity_tokens_per_replica, prompt and output_dist (the DIST texts,
- * or "trace"), qps (requests/s offered). */
+ * kv_capacity_tokens_per_replica (whole tokens), prompt and output_dist
+ * (the DIST texts, or "trace"), qps (requests/s offered), seed (-1 for a
+ * trace), the precision (weights, kv, compute) and the engine settings
+ * (replicas, prefill_replicas under disagg, max_seqs, max_tokens,
+ * page_tokens, route, preempt, spec_alpha and spec_gamma with speculation). */
 void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
                            long long chips_per_replica, long long chips_total,
-                           const rl_serve_config *c, const char *prompt, const char *output,
-                           double qps);
+                           const rl_serve_config *c, rl_precision p, const char *prompt,
+                           const char *output, double qps, double seed);
 
 /* Figures of a result kept with keep_requests, into directory `dir`
  * (created if missing) through plot.c (rl_plot_render, templates

@@ -26,6 +26,18 @@ static rl_dist scale_dist(rl_dist d, double k)
 }
 
 /* The workload of a run: the trace, or w with the QPS and prompts scaled. */
+long long rl_size_requests(const rl_size_input *in, double qps_scale)
+{
+    if (in->trace)
+        return in->ntrace;
+    /* at least RL_SIZE_MIN_WINDOW_S of arrivals (capped): a short run hides a
+     * queue that grows without bound, and would pass an overloaded system */
+    double want = ceil(in->w.qps * qps_scale * RL_SIZE_MIN_WINDOW_S);
+    if ((double)in->w.n >= want)
+        return in->w.n;
+    return want > RL_SIZE_MAX_REQUESTS ? (long long)RL_SIZE_MAX_REQUESTS : (long long)want;
+}
+
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
@@ -48,11 +60,7 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     w.max_context = in->m->max_context;
     w.qps *= qs;
     w.prompt = scale_dist(w.prompt, ps);
-    /* at least RL_SIZE_MIN_WINDOW_S of arrivals (capped): a short run hides a
-     * queue that grows without bound, and would pass an overloaded system */
-    double want = ceil(w.qps * RL_SIZE_MIN_WINDOW_S);
-    if (w.n < want)
-        w.n = want > RL_SIZE_MAX_REQUESTS ? RL_SIZE_MAX_REQUESTS : (long long)want;
+    w.n = rl_size_requests(in, qs);
     *n = w.n;
     return rl_workload_generate(&w, req, err, errlen);
 }
@@ -73,15 +81,27 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     return s;
 }
 
+/* Whether every profile searched has a price (else cost is chips for all:
+ * USD and chips never mix in one ranking). */
+static int all_priced(const rl_size_input *in)
+{
+    for (int i = 0; i < in->nhw; i++)
+        if (!(in->hw[i].price_per_chip_hour > 0))
+            return 0;
+    return 1;
+}
+
 static void price(const rl_size_input *in, rl_size_candidate *c)
 {
     const rl_hw *h = &in->hw[c->hw];
+    int usd = all_priced(in);
     c->chips_total =
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
-    c->cost_per_hour = h->price_per_chip_hour > 0 ? (double)c->chips_total * h->price_per_chip_hour
-                                                  : (double)c->chips_total;
+    c->cost_per_hour = usd ? (double)c->chips_total * h->price_per_chip_hour
+                           : (double)c->chips_total;
     c->usd_per_mtok = h->price_per_chip_hour > 0 && c->out_tokens_per_s > 0
-                          ? c->cost_per_hour / (c->out_tokens_per_s * 3600) * 1e6
+                          ? (double)c->chips_total * h->price_per_chip_hour /
+                                (c->out_tokens_per_s * 3600) * 1e6
                           : 0;
 }
 
@@ -194,6 +214,13 @@ static int cmp_cand(const void *a, const void *b)
         return y->meets - x->meets;
     if (x->cost_per_hour != y->cost_per_hour)
         return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
+    /* at equal cost, no quantization risk for no saving: wider weights, then KV */
+    double xw = rl_dtype_bytes(x->p.weights), yw = rl_dtype_bytes(y->p.weights);
+    double xk = rl_dtype_bytes(x->p.kv), yk = rl_dtype_bytes(y->p.kv);
+    if (xw != yw)
+        return xw > yw ? -1 : 1;
+    if (xk != yk)
+        return xk > yk ? -1 : 1;
     if (x->tpot_p99 != y->tpot_p99)
         return x->tpot_p99 < y->tpot_p99 ? -1 : 1;
     return x->max_seqs - y->max_seqs;
@@ -244,6 +271,7 @@ void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *outpu
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    out->min_ttft_s = out->min_tpot_s = INFINITY;
     double t0 = wall_s();
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0))) {
         snprintf(err, errlen, "size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
@@ -261,11 +289,9 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     plan *plans = malloc((size_t)cap_plans * sizeof *plans);
     if (!plans)
         return snprintf(err, errlen, "size: out of memory"), -1;
-    out->priced = 1;
+    out->priced = all_priced(in);
     for (int hi = 0; hi < in->nhw; hi++) {
         const rl_hw *h = &in->hw[hi];
-        if (!(h->price_per_chip_hour > 0))
-            out->priced = 0;
         rl_precision precs[8];
         int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(h, precs);
         if (in->prec && in->nprec > 0)
@@ -287,8 +313,13 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                     continue;
                 }
                 double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
-                /* prune: weights leave no room for a few sequences; prefill alone breaks TTFT */
-                if (kvcap < 4 * (P + G) || t_pref > in->slo_ttft) {
+                if (kvcap >= P + G) { /* the best any fitting configuration could do */
+                    out->min_ttft_s = fmin(out->min_ttft_s, t_pref);
+                    out->min_tpot_s = fmin(out->min_tpot_s,
+                                           rl_serve_ops_time(&oc, 0, 0, 1, P + G / 2));
+                }
+                /* prune: weights leave no KV room for one mean sequence; prefill alone breaks TTFT */
+                if (kvcap < P + G || t_pref > in->slo_ttft) {
                     rl_ops_cost_free(&oc);
                     out->pruned += 20;
                     continue;
@@ -403,6 +434,31 @@ int rl_size_frontier(const rl_size_result *r, int *idx)
             idx[n++] = i;
         }
     return n;
+}
+
+void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len)
+{
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    if (r->n > 0)
+        snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
+                           "closest are listed", r->n);
+    else if (!isfinite(r->min_ttft_s))
+        snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
+                           "(--max-chips), its weights leave no KV room for one sequence of %.0f "
+                           "tokens", P + G);
+    else if (r->min_ttft_s > in->slo_ttft)
+        snprintf(buf, len, "the TTFT target (%.0f ms) is below the fastest prefill of the mean "
+                           "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",
+                 in->slo_ttft * 1e3, P, r->min_ttft_s * 1e3);
+    else if (r->min_tpot_s > in->slo_tpot)
+        snprintf(buf, len, "the TPOT target (%.1f ms) is below the fastest decode step in the "
+                           "search space (one sequence), %.2f ms", in->slo_tpot * 1e3,
+                 r->min_tpot_s * 1e3);
+    else
+        snprintf(buf, len, "every configuration was ruled out analytically: prefill of the mean "
+                           "prompt over the TTFT target, or the decode step at the smallest batch "
+                           "cap (16) over the TPOT target");
 }
 
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)

@@ -23,6 +23,7 @@
  * meeting the targets. */
 #define RL_SIZE_MIN_WINDOW_S 120.0
 #define RL_SIZE_MAX_REQUESTS 200000.0
+
 #define RL_SIZE_KEEP_UP 0.8
 
 typedef struct {
@@ -39,6 +40,11 @@ typedef struct {
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
 } rl_size_input;
+
+/* Requests simulated per configuration at qps_scale x the stated load: the
+ * trace's, or the workload's n raised to RL_SIZE_MIN_WINDOW_S of arrivals
+ * (at most RL_SIZE_MAX_REQUESTS). */
+long long rl_size_requests(const rl_size_input *in, double qps_scale);
 
 typedef struct {
     int hw;            /* index into rl_size_input.hw */
@@ -70,6 +76,10 @@ typedef struct {
     long long pruned;     /* configurations rejected analytically */
     long long sims;       /* simulations run */
     double search_s;      /* wall time of the search */
+    /* over every configuration whose weights leave KV room for one sequence
+     * (INFINITY when none does): the shortest prefill of the mean prompt
+     * (a TTFT no load can beat) and the shortest decode step at B = 1 */
+    double min_ttft_s, min_tpot_s;
 } rl_size_result;
 
 /* Mean prompt and output lengths (tokens) of the input's workload: the
@@ -100,6 +110,12 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
 /* The Pareto frontier of meeting candidates over (cost, TPOT p99): indices
  * into r->c, cheapest first; returns the count (idx holds r->n entries). */
 int rl_size_frontier(const rl_size_result *r, int *idx);
+
+/* Why r holds no configuration meeting the targets, in one sentence for the
+ * CLI and the report: nothing fits, the TTFT or TPOT target is below what
+ * any configuration reaches (min_ttft_s, min_tpot_s), or the simulated ones
+ * all miss. */
+void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
 /* A short label: "h100-sxm x8 bf16 continuous B<=128 x3". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);

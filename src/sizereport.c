@@ -294,7 +294,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              b->cost_per_hour, in->hw[b->hw].price_per_chip_hour, in->hw[b->hw].price_source,
              b->usd_per_mtok);
     else
-        item(d, "Cost: %lld chips (the hardware profiles carry no prices, so chips are the cost).",
+        item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
              b->chips_total);
     item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT p50 %.1f ms / p99 "
             "%.1f ms; end-to-end p50 %.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of "
@@ -352,8 +352,10 @@ static void write_report(doc *d, const rl_size_report_data *x)
 
     heading(d, 2, "Recommendation");
     if (r->nmeet == 0) {
-        para(d, "No configuration in the search space meets both targets. The closest ones are "
-                "listed below; relax the targets, allow larger replicas (--max-chips) or add hardware.");
+        char why[512];
+        rl_size_why_none(in, r, why, sizeof why);
+        para(d, "No configuration in the search space meets both targets: %s. Relax the targets, "
+                "allow larger replicas (--max-chips) or add hardware.", why);
     } else if (r->priced || in->nhw == 1) {
         recommend(d, x, &r->c[0]);
         for (int h = 0; h < in->nhw; h++)
@@ -361,15 +363,28 @@ static void write_report(doc *d, const rl_size_report_data *x)
                 if (r->c[i].hw == h) {
                     char label[128];
                     rl_size_label(in, &r->c[i], label, sizeof label);
-                    item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation).",
+                    int cal_h = in->calibrated && in->hw[h].efficiency.present;
+                    int cal_0 = in->calibrated && in->hw[r->c[0].hw].efficiency.present;
+                    item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
                          in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
-                         r->c[i].cost_per_hour / r->c[0].cost_per_hour);
+                         r->c[i].cost_per_hour / r->c[0].cost_per_hour,
+                         cal_h == cal_0 ? "."
+                         : cal_h ? "; note: calibrated there, ideal for the recommendation's hardware."
+                                 : "; note: ideal mode there (no efficiency tables: optimistic), "
+                                   "calibrated for the recommendation's hardware.");
                     break;
                 }
         end_list(d);
     } else {
-        para(d, "The hardware profiles carry no prices, so chips of different hardware cannot be "
-                "compared: the cheapest configuration of each is given. Choose with your prices.");
+        char unpriced[512] = "";
+        for (int h = 0; h < in->nhw; h++)
+            if (!(in->hw[h].price_per_chip_hour > 0))
+                snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
+                         unpriced[0] ? ", " : "", in->hw[h].name);
+        para(d, "No price for %s (price_per_chip_hour absent or 0), so cost is counted in chips, "
+                "and chips of different hardware cannot be compared: the cheapest configuration "
+                "of each is given. Choose with your prices. The load curve, memory and "
+                "sensitivity sections below are for the first one (the fewest chips).", unpriced);
         for (int h = 0; h < in->nhw; h++)
             for (int i = 0; i < r->n && r->c[i].meets; i++)
                 if (r->c[i].hw == h) {
@@ -391,15 +406,20 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
             "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
             "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
-            "step of any size, mean batch the sequences per decode step.");
+            "step of any size, mean batch the sequences per decode step.  The first 12 rows, "
+            "and any row of the frontier below ranked beyond them.");
+    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
+    int nf = fr ? rl_size_frontier(r, fr) : 0;
     candidate_header(d, r);
-    for (int i = 0; i < r->n && i < 12; i++)
-        candidate_row(d, x, i + 1, &r->c[i]);
+    for (int i = 0, k = 0; i < r->n; i++) {
+        while (k < nf && fr[k] < i)
+            k++;
+        if (i < 12 || (k < nf && fr[k] == i))
+            candidate_row(d, x, i + 1, &r->c[i]);
+    }
     table_end(d);
 
     heading(d, 2, "Cost / latency frontier");
-    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
-    int nf = fr ? rl_size_frontier(r, fr) : 0;
     para(d, "Configurations that meet the targets where no cheaper one has a lower TPOT p99: "
             "paying more buys faster token streaming.");
     candidate_header(d, r);
@@ -541,7 +561,8 @@ static void write_report(doc *d, const rl_size_report_data *x)
             item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
                     "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
                     "%s (%s).",
-                 h->name, h->efficiency.overhead_s, tab, h->origin);
+                 h->name, h->efficiency.overhead_s, tab,
+                 h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
         } else {
             item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
                     "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
@@ -562,7 +583,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
          100 * in->hbm_reserve, 16);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
             "(no warm-up discarded); prompt + output truncated to the model's max_context.",
-         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", in->trace ? in->ntrace : in->w.n);
+         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
         if (h->price_per_chip_hour > 0)

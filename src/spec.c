@@ -730,6 +730,17 @@ int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_m
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
-    return load_spec("hw_profiles", name_or_path, ov, nov, hw_from_table, out, err,
-                     errlen);
+    if (load_spec("hw_profiles", name_or_path, ov, nov, hw_from_table, out, err, errlen) != 0)
+        return -1;
+    /* a price given with --set is not the profile's source's price */
+    const char *price = NULL;
+    int source = 0;
+    for (int i = 0; i < nov; i++) {
+        price = strcmp(ov[i].field, "price_per_chip_hour") == 0 ? ov[i].value : price;
+        source |= strcmp(ov[i].field, "price_source") == 0;
+    }
+    if (price && !source)
+        snprintf(out->price_source, sizeof out->price_source,
+                 "given with --set hw.price_per_chip_hour=%s", price);
+    return 0;
 }

@@ -120,13 +120,14 @@ int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, siz
         out->kind = RL_DIST_TRACE;
         return 0;
     }
-    if (np == 1 && parse_num(parts[0], &a) == 0 && a >= 1) {
-        *out = (rl_dist){RL_DIST_FIXED, floor(a), 0};
+    /* token counts are whole: N, MIN and MAX must be integers (a MEAN need not) */
+    if (np == 1 && parse_num(parts[0], &a) == 0 && a >= 1 && a == floor(a)) {
+        *out = (rl_dist){RL_DIST_FIXED, a, 0};
         return 0;
     }
     if (np == 3 && strcmp(parts[0], "uniform") == 0 && parse_num(parts[1], &a) == 0 &&
-        parse_num(parts[2], &b) == 0 && a >= 1 && b >= a) {
-        *out = (rl_dist){RL_DIST_UNIFORM, floor(a), floor(b)};
+        parse_num(parts[2], &b) == 0 && a >= 1 && b >= a && a == floor(a) && b == floor(b)) {
+        *out = (rl_dist){RL_DIST_UNIFORM, a, b};
         return 0;
     }
     if (np == 3 && strcmp(parts[0], "lognormal") == 0 && parse_num(parts[1], &a) == 0 &&
@@ -135,8 +136,8 @@ int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, siz
         return 0;
     }
     snprintf(err, errlen,
-             "%s: '%s': expected N (tokens >= 1), uniform:MIN:MAX, lognormal:MEAN:SIGMA "
-             "(0 <= SIGMA <= 4) or trace",
+             "%s: '%s': expected N (whole tokens >= 1), uniform:MIN:MAX (whole tokens), "
+             "lognormal:MEAN:SIGMA (0 <= SIGMA <= 4), or trace (with --trace)",
              field, s);
     return -1;
 }
@@ -284,8 +285,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
         }
         if (nf >= 4 && v[4] <= 0) {
             snprintf(err, errlen,
-                     "%s:%lld: field 'prefix_tokens': a prefix id needs its length (5th field or "
-                     "--prefix-tokens)",
+                     "%s:%lld: field 'prefix_tokens': a prefix id needs its length (a 5th field, or "
+                     "LEN of --prefixes N:LEN for the whole trace)",
                      path, line);
             goto fail;
         }

@@ -276,6 +276,39 @@ static void test_speculative(void **state)
     rl_serve_result_free(&d);
     rl_serve_result_free(&out);
     free(r);
+    /* a draft model shares the HBM: llama3-8b drafting for itself on one
+     * H100 (80e9 B, 10% reserve) leaves 72e9 - 2 W bytes for the KV of both
+     * models, 2 x 131072 B per token (GQA K = 8, bf16) */
+    rl_serve_config dc = config(f, RL_POLICY_CONTINUOUS);
+    double W = 2.0 * (double)rl_arch_params(&f->m).total;
+    rl_serve_config_draft(&dc, &f->m, &f->h, 1, rl_precision_default());
+    assert_rel(dc.kv_bytes_per_token, 2 * 131072.0, 1e-12);
+    assert_rel(dc.kv_capacity_tokens, (72e9 - 2 * W) / (2 * 131072.0), 1e-9);
+}
+
+/* Without SLOs there is no goodput: the JSON gives goodput_req_per_s and
+ * slo_attainment as null; with one-token outputs TPOT has no sample and its
+ * percentiles are null, not 0. */
+static void test_json_nulls(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(50, 1, 100, 1, 1);
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    rl_serve_result out = run(f, r, 50, &c);
+    cJSON *j = rl_serve_result_json(&out, c.policy, 1);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "tpot_p50_s")));
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(j, "ttft_p50_s")));
+    cJSON_Delete(j);
+    rl_serve_result_free(&out);
+    c.slo_ttft = 1;
+    out = run(f, r, 50, &c);
+    j = rl_serve_result_json(&out, c.policy, 1);
+    assert_rel(cJSON_GetObjectItem(j, "slo_attainment")->valuedouble, 1.0, 0);
+    cJSON_Delete(j);
+    rl_serve_result_free(&out);
+    free(r);
 }
 
 /* All requests share one 1000-token prefix: every request after the first
@@ -423,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
         cmocka_unit_test(test_determinism_and_policies),
+        cmocka_unit_test(test_json_nulls),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_harness_can_fail),
     };

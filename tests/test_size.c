@@ -126,24 +126,67 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     assert_int_equal(r.nmeet, 0);
     assert_true(r.pruned > 0);
+    /* the reason names the target and the best any configuration reaches:
+     * one sequence's decode step, llama3-8b on 8 x H100 ~ 16 GB / 26.8 TB/s */
+    char why[512];
+    rl_size_why_none(&in, &r, why, sizeof why);
+    assert_non_null(strstr(why, "TPOT target (0.1 ms)"));
+    assert_true(r.min_tpot_s > 3e-4 && r.min_tpot_s < 3e-3);
     rl_size_result_free(&r);
+    in.slo_tpot = f->in.slo_tpot;
+    in.slo_ttft = 1e-4; /* below any prefill of 1500 tokens */
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_int_equal(r.n, 0);
+    rl_size_why_none(&in, &r, why, sizeof why);
+    assert_non_null(strstr(why, "TTFT target (0 ms) is below the fastest prefill"));
+    rl_size_result_free(&r);
+    in.slo_ttft = f->in.slo_ttft;
     in.slo_tpot = 0;
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), -1);
 }
 
-/* Unpriced hardware (its price overridden to 0): cost is the chip count. */
-static void test_unpriced_cost_is_chips(void **state)
+/* The search at 5 req/s over nhw profiles from hw, where at least one has
+ * no price: cost is then counted in chips; something meets. */
+static rl_size_result unpriced_search(const fixture *f, const rl_hw *hw, int nhw)
 {
-    fixture *f = *state;
     rl_size_input in = f->in;
-    in.hw = &f->h[1];
+    in.hw = hw;
+    in.nhw = nhw;
     in.w.qps = 5;
     rl_size_result r;
     char err[512];
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     assert_false(r.priced);
     assert_true(r.nmeet > 0);
+    return r;
+}
+
+/* Unpriced hardware (its price overridden to 0): cost is the chip count. */
+static void test_unpriced_cost_is_chips(void **state)
+{
+    fixture *f = *state;
+    rl_size_result r = unpriced_search(f, &f->h[1], 1);
     assert_rel(r.c[0].cost_per_hour, (double)r.c[0].chips_total, 0);
+    rl_size_result_free(&r);
+}
+
+/* One priced profile (h100-sxm at 2.5 USD) and one without a price
+ * (tpu-v5e at 0): cost is counted in chips for every row, never USD for
+ * some and chips for others; USD per million tokens stays for the priced
+ * rows.  At equal cost, a wider precision ranks first (no quantization
+ * risk for no saving). */
+static void test_mixed_prices_count_chips(void **state)
+{
+    fixture *f = *state;
+    rl_size_result r = unpriced_search(f, f->h, 2);
+    for (int i = 0; i < r.n; i++) {
+        assert_rel(r.c[i].cost_per_hour, (double)r.c[i].chips_total, 0);
+        if (r.c[i].hw == 0 && r.c[i].out_tokens_per_s > 0)
+            assert_rel(r.c[i].usd_per_mtok,
+                       2.5 * r.c[i].chips_total / (r.c[i].out_tokens_per_s * 3600) * 1e6, 1e-12);
+        if (i > 0 && r.c[i].meets && r.c[i].cost_per_hour == r.c[i - 1].cost_per_hour)
+            assert_true(rl_dtype_bytes(r.c[i].p.weights) <= rl_dtype_bytes(r.c[i - 1].p.weights));
+    }
     rl_size_result_free(&r);
 }
 
@@ -320,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_unpriced_cost_is_chips),
+        cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_cli_simulate_and_size),
