@@ -1002,7 +1002,14 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
             return -1;
         }
         rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+        if (draft->vocab != m->vocab)
+            fprintf(stderr, "roofline: note: --spec draft %s has vocab %lld, the target %lld: "
+                            "speculative decoding needs one tokenizer\n", draft->name,
+                    draft->vocab, m->vocab);
     }
+    if (m->max_context > 0 && c->page_tokens > m->max_context)
+        fprintf(stderr, "roofline: note: --page %d is longer than the model's max_context (%lld): "
+                        "every sequence holds a whole page\n", c->page_tokens, m->max_context);
     int np = sv_tuple(o, SV_PREFIX_CACHE, "--prefix-cache", v, 1, 2);
     if (np < 0)
         return -1;
