@@ -1736,14 +1736,6 @@ int rl_cli_main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name) != 0)
             continue;
-        /* The engine's OpenMP kernels and OpenBLAS's threads share the cores:
-         * spinning OpenMP workers starve OpenBLAS (10-100x slower GEMMs), so
-         * commands that run the engine restart once with passive waiting
-         * (libgomp reads OMP_WAIT_POLICY only at load). */
-        if ((COMMANDS[i].accepts & O_BACKEND) && !getenv("OMP_WAIT_POLICY")) {
-            setenv("OMP_WAIT_POLICY", "passive", 1);
-            execv("/proc/self/exe", argv);
-        }
         static cli_opts o;
         memset(&o, 0, sizeof o);
         o.calib.threads = 1; /* --threads: one CPU thread unless asked (calib.h) */
@@ -1752,6 +1744,16 @@ int rl_cli_main(int argc, char **argv)
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
+        /* With several CPU threads the engine's OpenMP kernels and OpenBLAS's
+         * threads share the cores: spinning OpenMP workers starve OpenBLAS
+         * (10-100x slower GEMMs), so such a run restarts once with passive
+         * waiting (libgomp reads OMP_WAIT_POLICY only at load).  One thread
+         * (the default) needs none of it. */
+        if ((COMMANDS[i].accepts & O_BACKEND) && o.calib.threads != 1 &&
+            !getenv("OMP_WAIT_POLICY")) {
+            setenv("OMP_WAIT_POLICY", "passive", 1);
+            execv("/proc/self/exe", argv);
+        }
         if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
