@@ -3,8 +3,9 @@
  * separated by NUL bytes, the first one the command.  So that a run cannot
  * touch the file system, arguments holding '/' (paths) or naming an option
  * that writes files (--output, --out, --plot, --report, --save and their
- * abbreviations) are dropped; presets come from the source tree.  stdout goes to /dev/null.  calibrate and validate
- * are skipped: they run real benchmarks for tens of seconds (and restart the
+ * abbreviations) are dropped; presets come from the source tree.  stdout goes to /dev/null.
+ * calibrate, validate and validate-serve are skipped: they run real
+ * benchmarks for tens of seconds and write a profile (and restart the
  * process unless OMP_WAIT_POLICY is set, which fuzz_init's caller sets). */
 #include "fuzz_util.h"
 
@@ -48,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i += len + 1;
     }
     argv[argc] = NULL;
-    if (argc > 1 && (strcmp(argv[1], "calibrate") == 0 || strcmp(argv[1], "validate") == 0))
+    if (argc > 1 && (strcmp(argv[1], "calibrate") == 0 || strcmp(argv[1], "validate") == 0 ||
+                     strcmp(argv[1], "validate-serve") == 0))
         return 0;
     (void)rl_cli_main(argc, argv);
     return 0;

@@ -380,7 +380,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
     o->fmt = RL_FMT_TABLE;
     o->act = RL_BF16;
     o->plan = rl_shard_plan_default();
-    optind = 1;
+    optind = 0; /* glibc: 0 also resets getopt's place inside a cluster left by an earlier call */
     opterr = 0;
     int ch;
     /* `run` passes everything after the script to it; others permute */
@@ -392,7 +392,8 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         }
         if (ch == '?' || ch == ':' || !(option_flag(ch) & c->accepts)) {
             /* name the option itself, never its value */
-            const char *name = argv[optind - 1];
+            const char *name = optind >= 1 && optind <= argc && argv[optind - 1] ? argv[optind - 1]
+                                                                                  : "?";
             for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
                 if (lo->val == ch)
                     name = lo->name;
