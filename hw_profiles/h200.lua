@@ -8,7 +8,8 @@
 --   host:  PCIe Gen5 x16, 64 GB/s one-way
 --   net:   400 Gb/s InfiniBand per GPU = 5e10 B/s (same system description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
---   price: USD 10.00 per chip-hour on demand; see price_source (prices move: check)
+--   price: USD 5.75 per chip-hour on demand (the midpoint of the May 2026
+--          hyperscaler range, as for h100-sxm); see price_source (prices move: check)
 --   efficiency: measured figures (measured on an H200; issue 5: one H200 of
 --          the project's GPU hosts): device-to-device copy 4.3 TB/s =
 --          0.896 of 4.8 TB/s (memory-bound kernels and a 1-token GEMV), an
@@ -26,8 +27,8 @@ return {
   domain_chips = 8,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
-  price_per_chip_hour = 10.0,
-  price_source = "Scaling Book gpus chapter: 'around $10/hour for an H200 compared to $4/hour for a TPU v5p' (hyperscaler on-demand); mercatus-ai.com 'Cloud GPU pricing' (May 2026) gives USD 4.50-7.00 at hyperscalers; retrieved 2026-11-29",
+  price_per_chip_hour = 5.75,
+  price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H200 USD 4.50-7.00 per GPU-hour, midpoint (the Scaling Book's older figure: around USD 10); retrieved 2026-11-29",
   efficiency = {
     source = "H200 measurements: 4.3 TB/s device copy, 790 TFLOP/s 8192^3 bf16 GEMM",
     overhead_s = 0,

@@ -114,8 +114,9 @@ typedef struct {
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
-    int argc;                 /* the whole command line, for reports */
+    int argc;                 /* the whole command line */
     char **argv;
+    char cmdline[2048];       /* it shell-quoted, taken before parsing (--set edits its argument) */
 } cli_opts;
 
 /* o's command line as a shell would take it back ("roofline size --qps 20
@@ -473,7 +474,13 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             }
             break;
-        case 'o': o->output = optarg; break;
+        case 'o':
+            if (!*optarg) {
+                fprintf(stderr, "roofline %s: --output: empty name\n", c->name);
+                return -1;
+            }
+            o->output = optarg;
+            break;
         case OPT_PLOT: o->plot = optarg; break;
         case OPT_OUT: o->outdir = optarg; break;
         case 'I':
@@ -828,12 +835,47 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
 /* Requests longer than the model's context are shortened to fit (prompt +
  * output <= max_context); say how many, since the results then describe
  * shorter requests than asked for. */
-static void warn_truncated(long long cut, long long n, long long max_context)
+static int warn_truncated(long long cut, long long n, long long max_context)
 {
-    if (cut > 0)
-        fprintf(stderr, "roofline: note: %lld of %lld requests exceed the model's max_context "
-                        "(%lld tokens) and were shortened to fit\n",
+    if (2 * cut > n) {
+        fprintf(stderr, "roofline: %lld of %lld requests exceed the model's max_context (%lld "
+                        "tokens): shorten --prompt/--output, or raise it with --set "
+                        "model.max_context=N if the model supports longer contexts\n",
                 cut, n, max_context);
+        return -1;
+    }
+    if (cut > 0)
+        fprintf(stderr, "roofline: note: %lld of %lld requests (%.1f%%) exceed the model's "
+                        "max_context (%lld tokens) and were shortened to fit: the results "
+                        "describe shorter requests than asked for\n",
+                cut, n, 100.0 * (double)cut / (double)n, max_context);
+    return 0;
+}
+
+/* Refuse the serving options (SV_*, and --plot unless `plot_ok`) that
+ * command `cmd` does not use, instead of ignoring them: `allowed` lists
+ * the SV_* it takes, ending in -1.  0, or -1 with the option named. */
+static int sv_only(const cli_opts *o, const char *cmd, const int *allowed, int plot_ok,
+                   const char *why)
+{
+    for (int k = 0; k < SV_COUNT; k++) {
+        if (!o->sv[k])
+            continue;
+        int ok = 0;
+        for (const int *a = allowed; *a >= 0; a++)
+            ok |= *a == k;
+        for (const struct option *lo = LONGOPTS; !ok && lo->name; lo++)
+            if (lo->val == 1000 + k) {
+                fprintf(stderr, "roofline %s: --%s is not an option of %s (%s)\n", cmd, lo->name,
+                        cmd, why);
+                return -1;
+            }
+    }
+    if (o->plot && !plot_ok) {
+        fprintf(stderr, "roofline %s: --plot is not an option of %s (%s)\n", cmd, cmd, why);
+        return -1;
+    }
+    return 0;
 }
 
 /* Percentiles of a handful of requests mean little: say so. */
@@ -846,9 +888,11 @@ static void warn_few(long long n)
 
 /* Requests from --trace FILE, or generated from --qps/--prompt/--output
  * (DIST, taken from o->output here)/--requests/--seed/--burst/--prefixes;
- * few_note: say so when there are fewer than 100. */
+ * few_note: say so when there are fewer than 100.  *truncated: requests
+ * shortened to max_context (an error when they are more than half). */
 static int serve_workload(const cli_opts *o, long long default_n, long long max_context,
-                          int few_note, rl_workload *w, rl_request **req, long long *n)
+                          int few_note, rl_workload *w, rl_request **req, long long *n,
+                          long long *truncated)
 {
     char err[ERRLEN];
     double v[3] = {0}, d;
@@ -868,7 +912,9 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
             fprintf(stderr, "roofline: --trace %s\n", err);
             return -1;
         }
-        warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
+        *truncated = rl_requests_truncate(*req, *n, max_context);
+        if (warn_truncated(*truncated, *n, max_context) != 0)
+            return -1;
         if (few_note)
             warn_few(*n);
         w->n = *n;
@@ -913,7 +959,9 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
     }
     w->max_context = max_context;
     *n = w->n;
-    warn_truncated(rl_requests_truncate(*req, *n, max_context), *n, max_context);
+    *truncated = rl_requests_truncate(*req, *n, max_context);
+    if (warn_truncated(*truncated, *n, max_context) != 0)
+        return -1;
     if (few_note)
         warn_few(*n);
     return 0;
@@ -1053,6 +1101,12 @@ static int cmd_simulate(cli_opts *o)
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    static const int sim_opts[] = {SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS,
+                                   SV_PREFILL_REPLICAS, SV_ROUTE, SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE,
+                                   SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC, SV_REQUESTS,
+                                   SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_SAVE, SV_RESERVE, -1};
+    if (sv_only(o, "simulate", sim_opts, 1, "it is a `size` option") != 0)
+        return RL_EXIT_INPUT;
     rl_workload w;
     rl_serve_config c;
     rl_request *req = NULL;
@@ -1061,7 +1115,8 @@ static int cmd_simulate(cli_opts *o)
     static rl_model draft;
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc};
-    if (serve_workload(o, 20000, m.max_context, 1, &w, &req, &n) != 0 ||
+    long long truncated = 0;
+    if (serve_workload(o, 20000, m.max_context, 1, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
         return RL_EXIT_INPUT;
@@ -1090,6 +1145,13 @@ static int cmd_simulate(cli_opts *o)
                           o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT],
                           o->sv[SV_TRACE] ? "trace" : out_dist, w.qps,
                           o->sv[SV_TRACE] ? -1 : (double)w.seed);
+    if (j)
+        cJSON_AddNumberToObject(j, "truncated_requests", (double)truncated);
+    double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
+    if (n >= 2 && done_rate < 0.8 * w.qps)
+        fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
+                        "offered; the queue grows, so the latency percentiles grow with "
+                        "--requests\n", done_rate, w.qps);
     if (j && o->fmt != RL_FMT_JSON)
         cJSON_DeleteItemFromObject(j, "kv_timeline");
     if (o->plot) {
@@ -1201,10 +1263,13 @@ static int report_path_check(const char *path)
         dir[1] = 0;
     else
         *slash = 0;
-    if (!((n > 3 && strcmp(path + n - 3, ".md") == 0) || (n > 5 && strcmp(path + n - 5, ".html") == 0)))
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t bn = strlen(base);
+    if (!((bn > 3 && strcmp(path + n - 3, ".md") == 0) ||
+          (bn > 5 && strcmp(path + n - 5, ".html") == 0)))
         why = "expected a FILE.md (Markdown) or FILE.html name";
-    else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        why = "exists and is not a regular file";
+    else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        why = "exists and is not a regular file (symbolic links are refused too)";
     else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         why = "its folder does not exist";
     else if (access(dir, W_OK) != 0)
@@ -1226,8 +1291,19 @@ static int cmd_size(cli_opts *o)
         need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->sv[SV_TTFT] && o->sv[SV_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
+    static const int size_opts[] = {SV_QPS, SV_PROMPT, SV_TRACE, SV_PREFIXES, SV_REQUESTS, SV_SEED,
+                                    SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
+                                    SV_MAX_CHIPS, SV_KEEP_PREC, -1};
+    if (sv_only(o, "size", size_opts, 0, "size searches policy, batch caps and replicas itself; "
+                                         "check one configuration with `simulate`") != 0)
+        return RL_EXIT_INPUT;
     if (o->sv[SV_REPORT] && report_path_check(o->sv[SV_REPORT]) != 0)
         return RL_EXIT_INPUT; /* before a search that may take a minute */
+    if (o->sv[SV_REPORT] && o->sv[SV_SAVE] && strcmp(o->sv[SV_REPORT], o->sv[SV_SAVE]) == 0) {
+        fprintf(stderr, "roofline size: --report and --save name the same file '%s'\n",
+                o->sv[SV_SAVE]);
+        return RL_EXIT_INPUT;
+    }
     char hwnames[1024];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0;
@@ -1261,7 +1337,9 @@ static int cmd_size(cli_opts *o)
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
-    if (serve_workload(o, 4000, m.max_context, o->sv[SV_TRACE] != NULL, &in.w, &req, &n) != 0 ||
+    long long truncated = 0;
+    if (serve_workload(o, 4000, m.max_context, o->sv[SV_TRACE] != NULL, &in.w, &req, &n,
+                       &truncated) != 0 ||
         sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
         sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
         sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||
@@ -1270,6 +1348,7 @@ static int cmd_size(cli_opts *o)
         return RL_EXIT_INPUT;
     }
     in.max_chips = (long long)maxc;
+    in.truncated_frac = n > 0 ? (double)truncated / (double)n : 0;
     if (o->sv[SV_KEEP_PREC]) {
         in.prec = &o->prec;
         in.nprec = 1;
@@ -1316,10 +1395,8 @@ static int cmd_size(cli_opts *o)
         const char *rp = o->sv[SV_REPORT];
         size_t rl = strlen(rp);
         int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
-        char cmdline[2048];
-        command_line(o, cmdline, sizeof cmdline);
         rl_size_report_data d = {&in, &r, studied ? &curve : NULL, studied ? sens : NULL, desc,
-                                 cmdline};
+                                 o->cmdline};
         char *text = rl_size_report_render(&d, html);
         if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
             fprintf(stderr, "roofline size: %s\n", text ? err : "out of memory");
@@ -1554,6 +1631,10 @@ static int cmd_validate_serve(cli_opts *o)
     rl_calib_host(host, sizeof host);
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
     const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
+    static const int vs_opts[] = {SV_REQUESTS, SV_QPS, SV_SEED, SV_MAX_SEQS, -1};
+    if (sv_only(o, "validate-serve", vs_opts, 0, "it serves its own trace with the interleaved "
+                                                 "policy") != 0)
+        return RL_EXIT_INPUT;
     if (!o->calib.profile) { /* a fresh profile: this host's speed drifts over minutes */
         cJSON *c = run_calib(o, "validate-serve", rl_calibrate);
         if (!c)
@@ -1742,6 +1823,7 @@ int rl_cli_main(int argc, char **argv)
         o.calib.threads = 1; /* --threads: one CPU thread unless asked (calib.h) */
         o.argc = argc;
         o.argv = argv;
+        command_line(&o, o.cmdline, sizeof o.cmdline);
         int rc = parse_options(&COMMANDS[i], argc - 1, argv + 1, &o);
         if (rc != 0)
             return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;

@@ -909,6 +909,22 @@ static int l_write(lua_State *L)
     return 1;
 }
 
+/* An SLO field of roofline.simulate's options (table at index 1): absent
+ * (0: none), or seconds in [1e-6, 1e6] as the CLI's --ttft-p99/--tpot-p99. */
+static double opt_slo(lua_State *L, const char *key)
+{
+    lua_getfield(L, 1, key);
+    double v = 0;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        v = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(v >= 1e-6 && v <= 1e6))
+            luaL_error(L, "roofline.simulate: field '%s': expected seconds in [1e-06, 1e+06]", key);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
  * requests=2000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_slo=, tpot_slo=, weights=, kv=,
@@ -949,11 +965,8 @@ static int l_simulate(lua_State *L)
     c.max_tokens = opt_count(L, 1, "max_tokens", c.policy == RL_POLICY_CHUNKED ? 512 : 8192);
     c.replicas = (int)opt_count(L, 1, "replicas", 1);
     c.prefill_replicas = (int)opt_count(L, 1, "prefill_replicas", 1);
-    lua_getfield(L, 1, "ttft_slo");
-    c.slo_ttft = luaL_optnumber(L, -1, 0);
-    lua_getfield(L, 1, "tpot_slo");
-    c.slo_tpot = luaL_optnumber(L, -1, 0);
-    lua_pop(L, 2);
+    c.slo_ttft = opt_slo(L, "ttft_slo");
+    c.slo_tpot = opt_slo(L, "tpot_slo");
     c.kv_samples = 0;
     rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
     lua_getfield(L, 1, "ideal");

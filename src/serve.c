@@ -1034,7 +1034,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         out->mean_in_system = S.area / dur;
     }
     double win = S.w1 - S.w0;
-    int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= RL_SERVE_STEADY_FROM * (double)n;
+    int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= 20;
+    out->steady_valid = steady;
     out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
     out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
@@ -1165,8 +1166,9 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         int slo_key = strcmp(nums[i].key, "goodput_req_per_s") == 0 ||
                       strcmp(nums[i].key, "slo_attainment") == 0;
-        if (slo_key && !r->slo_given)
-            cJSON_AddNullToObject(o, nums[i].key); /* no SLO, no goodput */
+        int steady_key = strncmp(nums[i].key, "steady_", 7) == 0;
+        if ((slo_key && !r->slo_given) || (steady_key && !r->steady_valid))
+            cJSON_AddNullToObject(o, nums[i].key); /* no SLO, no goodput; no window */
         else
             cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
         if (i == 2) {

@@ -181,8 +181,9 @@ typedef struct {
      * drain tail), per second of that window: the offered load when the
      * system keeps up, its capacity when it does not.  The whole-run figures
      * when there are fewer than RL_SERVE_STEADY_MIN requests or fewer than
-     * RL_SERVE_STEADY_FROM of them complete in the window. */
+     * 20 complete in the window (steady_valid 0). */
     double steady_req_per_s, steady_out_tokens_per_s;
+    int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
@@ -231,7 +232,7 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
 /* The result as JSON (keys are a contract; SI units): policy, requests,
  * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
  * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
- * steady_req_per_s, steady_out_tokens_per_s,
+ * steady_req_per_s, steady_out_tokens_per_s (null when the run is too short),
  * goodput_req_per_s, slo_attainment (both null when no SLO is set), utilization, mean_in_system,
  * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
  * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,

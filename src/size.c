@@ -279,6 +279,15 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     }
     double P, G, qps = in->w.qps;
     rl_size_mean_lengths(in, &P, &G);
+    /* a replica must hold the longest request of the simulated workload */
+    double longest = P + G;
+    rl_request *sample;
+    long long ns;
+    if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
+        return -1;
+    for (long long i = 0; i < ns; i++)
+        longest = fmax(longest, (double)sample[i].prompt + sample[i].output);
+    free(sample);
     static const int caps[] = {16, 32, 64, 128, 256};
     static const struct {
         rl_policy p;
@@ -313,13 +322,13 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                     continue;
                 }
                 double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
-                if (kvcap >= P + G) { /* the best any fitting configuration could do */
+                if (kvcap >= longest) { /* the best any fitting configuration could do */
                     out->min_ttft_s = fmin(out->min_ttft_s, t_pref);
                     out->min_tpot_s = fmin(out->min_tpot_s,
                                            rl_serve_ops_time(&oc, 0, 0, 1, P + G / 2));
                 }
-                /* prune: weights leave no KV room for one mean sequence; prefill alone breaks TTFT */
-                if (kvcap < P + G || t_pref > in->slo_ttft) {
+                /* prune: no KV room for the longest request; prefill alone breaks TTFT */
+                if (kvcap < longest || t_pref > in->slo_ttft) {
                     rl_ops_cost_free(&oc);
                     out->pruned += 20;
                     continue;
@@ -370,30 +379,47 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                 rl_ops_cost_free(&oc);
             }
     }
-    /* the cheapest analytic plans of each hardware get simulated (chips of
-     * different hardware are not comparable without prices) */
+    /* simulated: the cheapest analytic plan of every (hardware, replica
+     * size), since the estimate can misjudge a replica size (long prompts:
+     * 2-chip replicas estimated cheaper than 8-chip ones that alone meet
+     * TTFT), then the cheapest plans of each hardware up to MAX_SIMULATED
+     * (chips of different hardware are not comparable without prices) */
     qsort(plans, (size_t)nplans, sizeof *plans, cmp_plan);
     out->c = calloc((size_t)(nplans > 0 ? nplans : 1), sizeof *out->c);
     if (!out->c) {
         free(plans);
         return snprintf(err, errlen, "size: out of memory"), -1;
     }
-    int *taken = calloc((size_t)in->nhw, sizeof *taken);
-    if (!taken) {
+    int *taken = calloc((size_t)in->nhw * 2, sizeof *taken); /* [hw]: count; [nhw + hw]: sizes seen */
+    char *pick = calloc((size_t)(nplans > 0 ? nplans : 1), 1);
+    if (!taken || !pick) {
+        free(taken);
+        free(pick);
         free(plans);
         rl_size_result_free(out);
         return snprintf(err, errlen, "size: out of memory"), -1;
     }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nplans; i++) {
+            const rl_size_candidate *c = &plans[i].c;
+            int size_bit = 1 << (int)fmin(30, log2((double)c->chips));
+            if (pick[i] || (pass == 0 && (taken[in->nhw + c->hw] & size_bit)) ||
+                (pass == 1 && taken[c->hw] >= MAX_SIMULATED))
+                continue;
+            pick[i] = 1;
+            taken[c->hw]++;
+            taken[in->nhw + c->hw] |= size_bit;
+        }
     for (int i = 0; i < nplans; i++) {
         rl_size_candidate c = plans[i].c;
-        if (taken[c.hw] >= MAX_SIMULATED) {
+        if (!pick[i]) {
             out->pruned++;
             continue;
         }
-        taken[c.hw]++;
         int R = rl_size_resize(in, &c, 1, 1, err, errlen);
         if (R == -2) {
             free(taken);
+            free(pick);
             free(plans);
             rl_size_result_free(out);
             return -1;
@@ -401,6 +427,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         out->c[out->n++] = c;
     }
     free(taken);
+    free(pick);
     free(plans);
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
@@ -445,8 +472,8 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "closest are listed", r->n);
     else if (!isfinite(r->min_ttft_s))
         snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
-                           "(--max-chips), its weights leave no KV room for one sequence of %.0f "
-                           "tokens", P + G);
+                           "(--max-chips), its weights leave no KV room for the longest request "
+                           "(the mean is %.0f tokens)", P + G);
     else if (r->min_ttft_s > in->slo_ttft)
         snprintf(buf, len, "the TTFT target (%.0f ms) is below the fastest prefill of the mean "
                            "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",

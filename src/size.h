@@ -36,6 +36,7 @@ typedef struct {
     double slo_ttft, slo_tpot; /* p99 targets, seconds (> 0) */
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
+    double truncated_frac; /* requests shortened to max_context (for the report) */
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
@@ -76,7 +77,7 @@ typedef struct {
     long long pruned;     /* configurations rejected analytically */
     long long sims;       /* simulations run */
     double search_s;      /* wall time of the search */
-    /* over every configuration whose weights leave KV room for one sequence
+    /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt
      * (a TTFT no load can beat) and the shortest decode step at B = 1 */
     double min_ttft_s, min_tpot_s;

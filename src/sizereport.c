@@ -357,6 +357,17 @@ static void write_report(doc *d, const rl_size_report_data *x)
         para(d, "No configuration in the search space meets both targets: %s. Relax the targets, "
                 "allow larger replicas (--max-chips) or add hardware.", why);
     } else if (r->priced || in->nhw == 1) {
+        int ncal = 0;
+        for (int h = 0; h < in->nhw; h++)
+            ncal += in->calibrated && in->hw[h].efficiency.present;
+        if (ncal > 0 && ncal < in->nhw)
+            para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
+                    "without efficiency tables are ideal rooflines (efficiency 1.0), optimistic "
+                    "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
+                 in->hw[r->c[0].hw].name,
+                 in->calibrated && in->hw[r->c[0].hw].efficiency.present
+                     ? "calibrated (measured efficiencies)"
+                     : "in ideal mode (no efficiency tables)");
         recommend(d, x, &r->c[0]);
         for (int h = 0; h < in->nhw; h++)
             for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
@@ -398,6 +409,11 @@ static void write_report(doc *d, const rl_size_report_data *x)
     item(d, "Model: %s (%s), %.1fB parameters, %.0f KB of KV cache per token in bf16.", m->name,
          m->source, rl_arch_params(m).total / 1e9, rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3);
     item(d, "Traffic: %s.", x->workload_desc);
+    if (in->truncated_frac > 0)
+        item(d, "Caution: %.1f%% of the requests exceed %s's max_context (%lld tokens) and are "
+                "shortened to fit, so this sizing describes shorter requests than the traffic; "
+                "if the model serves longer contexts, rerun with --set model.max_context=N.",
+             100 * in->truncated_frac, m->name, m->max_context);
     item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3);
 
