@@ -145,6 +145,32 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), -1);
 }
 
+/* Long prompts (lognormal mean 6000 tokens, llama3-70b with a 128k
+ * context) at 30 req/s under TTFT p99 0.8 s: only 8-chip H100 replicas
+ * prefill fast enough, while the analytic estimate ranks 2- and 4-chip
+ * replicas cheaper.  The search simulates the cheapest plan of every
+ * replica size, so it finds the 8-chip answer (a user test saw none: 24
+ * smaller plans took every simulation slot). */
+static void test_every_replica_size_simulated(void **state)
+{
+    fixture *f = *state;
+    rl_override ctx = {"max_context", "131072"};
+    rl_model m = load_model("llama3-70b", &ctx, 1);
+    rl_size_input in = f->in;
+    in.m = &m;
+    in.slo_ttft = 0.8;
+    in.slo_tpot = 0.04;
+    in.w.qps = 30;
+    in.w.prompt = (rl_dist){RL_DIST_LOGNORMAL, 6000, 0.8};
+    in.w.output = (rl_dist){RL_DIST_LOGNORMAL, 250, 0.8};
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_true(r.nmeet > 0);
+    assert_int_equal(r.c[0].chips, 8);
+    rl_size_result_free(&r);
+}
+
 /* The search at 5 req/s over nhw profiles from hw, where at least one has
  * no price: cost is then counted in chips; something meets. */
 static rl_size_result unpriced_search(const fixture *f, const rl_hw *hw, int nhw)
@@ -364,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_mixed_prices_count_chips),
+        cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_cli_simulate_and_size),
