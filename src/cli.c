@@ -353,6 +353,15 @@ static void print_usage(const command *c, FILE *f)
                    "files.\n");
 }
 
+/* The long name of the option getopt reports as `val`, or NULL. */
+static const char *long_name(int val)
+{
+    for (const struct option *lo = LONGOPTS; lo->name; lo++)
+        if (lo->val == val)
+            return lo->name;
+    return NULL;
+}
+
 /* The long option an argument "--NAME[=VALUE]" names (NAME in full or a
  * prefix getopt_long accepts as unique), or NULL. */
 static const struct option *long_option(const char *arg)
@@ -395,9 +404,8 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
             /* name the option itself, never its value */
             const char *name = optind >= 1 && optind <= argc && argv[optind - 1] ? argv[optind - 1]
                                                                                   : "?";
-            for (const struct option *lo = LONGOPTS; lo->name && ch != '?' && ch != ':'; lo++)
-                if (lo->val == ch)
-                    name = lo->name;
+            if (ch != '?' && ch != ':' && long_name(ch))
+                name = long_name(ch);
             const struct option *lo = ch == '?' ? long_option(name) : NULL;
             if (lo && strchr(name, '=') && lo->has_arg == no_argument)
                 fprintf(stderr, "roofline %s: option '--%s' takes no value (see roofline %s --help)\n",
@@ -864,12 +872,11 @@ static int sv_only(const cli_opts *o, const char *cmd, const int *allowed, int p
         int ok = 0;
         for (const int *a = allowed; *a >= 0; a++)
             ok |= *a == k;
-        for (const struct option *lo = LONGOPTS; !ok && lo->name; lo++)
-            if (lo->val == 1000 + k) {
-                fprintf(stderr, "roofline %s: --%s is not an option of %s (%s)\n", cmd, lo->name,
-                        cmd, why);
-                return -1;
-            }
+        if (!ok) {
+            fprintf(stderr, "roofline %s: --%s is not an option of %s (%s)\n", cmd,
+                    long_name(1000 + k), cmd, why);
+            return -1;
+        }
     }
     if (o->plot && !plot_ok) {
         fprintf(stderr, "roofline %s: --plot is not an option of %s (%s)\n", cmd, cmd, why);

@@ -37,13 +37,13 @@ typedef struct {
     size_t n;
 } rl_plot_series;
 
-/* Cost vs per-token latency, log-log, each point labelled C:B (chips:batch),
- * one curve per series (ESTI figure in seed 000 section 1).  Cost is USD per
- * million tokens when `usd` is set, else chip-milliseconds per token. */
 /* Check a figure path before any work: NAME.png or NAME.svg, no quotes or
  * newlines, short enough.  Returns 0 or -1 with err set (bad input). */
 int rl_plot_check_path(const char *out, char *err, size_t errlen);
 
+/* Cost vs per-token latency, log-log, each point labelled C:B (chips:batch),
+ * one curve per series (ESTI figure in seed 000 section 1).  Cost is USD per
+ * million tokens when `usd` is set, else chip-milliseconds per token. */
 int rl_plot_pareto(const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
                    char *err, size_t errlen);
 

@@ -259,6 +259,7 @@ typedef struct {
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak;
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
+    long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
     double *ttft, *tpot, *e2e;
     double next_sample, dt_sample;
@@ -464,11 +465,11 @@ static void done(sim *S, int i, double now)
     S->completed++;
     S->nsys--;
     S->done_tokens += q->output;
-    /* completions come in time order: the window opens at the
-     * RL_SERVE_STEADY_FROM-th and closes at the last arrival */
-    if (S->completed == (long long)ceil(RL_SERVE_STEADY_FROM * (double)S->n))
+    /* completions come in time order: the window opens at the warm-th and
+     * closes at the last arrival */
+    if (S->completed == S->warm)
         S->w0 = now;
-    else if (S->completed > (long long)ceil(RL_SERVE_STEADY_FROM * (double)S->n) && now <= S->w1) {
+    else if (S->completed > S->warm && now <= S->w1) {
         S->win_done++;
         S->win_tokens += q->output;
     }
@@ -900,6 +901,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     S.cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
     S.kv_tok = c->kv_bytes_per_token;
     S.w1 = req[n - 1].arrival; /* steady-state window: see done() */
+    S.warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
     S.nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
     S.nr = S.nprefill + c->replicas;
     int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
@@ -1164,19 +1166,22 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
         {"spec_tokens_per_step", r->spec_tokens_per_step},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        int slo_key = strcmp(nums[i].key, "goodput_req_per_s") == 0 ||
-                      strcmp(nums[i].key, "slo_attainment") == 0;
-        int steady_key = strncmp(nums[i].key, "steady_", 7) == 0;
-        if ((slo_key && !r->slo_given) || (steady_key && !r->steady_valid))
-            cJSON_AddNullToObject(o, nums[i].key); /* no SLO, no goodput; no window */
-        else
-            cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
+        cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
         if (i == 2) {
             add_pcts(o, "ttft", &r->ttft);
             add_pcts(o, "tpot", &r->tpot);
             add_pcts(o, "e2e", &r->e2e);
         }
     }
+    /* no value where there is none: no window, no SLO (so no goodput) */
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    if (!r->steady_valid)
+        none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
+    if (!r->slo_given)
+        none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
+    for (int k = 0; k < 4; k++)
+        if (none[k])
+            cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
     cJSON *tl = cJSON_AddArrayToObject(o, "kv_timeline");
     for (int i = 0; tl && i < r->nkv; i++) {
         cJSON *p = cJSON_CreateObject();

@@ -25,7 +25,6 @@ static rl_dist scale_dist(rl_dist d, double k)
     return d;
 }
 
-/* The workload of a run: the trace, or w with the QPS and prompts scaled. */
 long long rl_size_requests(const rl_size_input *in, double qps_scale)
 {
     if (in->trace)
@@ -38,6 +37,7 @@ long long rl_size_requests(const rl_size_input *in, double qps_scale)
     return want > RL_SIZE_MAX_REQUESTS ? (long long)RL_SIZE_MAX_REQUESTS : (long long)want;
 }
 
+/* The workload of a run: the trace, or w with the QPS and prompts scaled. */
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
@@ -390,7 +390,10 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         free(plans);
         return snprintf(err, errlen, "size: out of memory"), -1;
     }
-    int *taken = calloc((size_t)in->nhw * 2, sizeof *taken); /* [hw]: count; [nhw + hw]: sizes seen */
+    struct {
+        int picked;     /* plans of this hardware picked */
+        unsigned sizes; /* bit log2(chips): a plan of that replica size is picked */
+    } *taken = calloc((size_t)in->nhw, sizeof *taken);
     char *pick = calloc((size_t)(nplans > 0 ? nplans : 1), 1);
     if (!taken || !pick) {
         free(taken);
@@ -399,16 +402,16 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         rl_size_result_free(out);
         return snprintf(err, errlen, "size: out of memory"), -1;
     }
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
         for (int i = 0; i < nplans; i++) {
             const rl_size_candidate *c = &plans[i].c;
-            int size_bit = 1 << (int)fmin(30, log2((double)c->chips));
-            if (pick[i] || (pass == 0 && (taken[in->nhw + c->hw] & size_bit)) ||
-                (pass == 1 && taken[c->hw] >= MAX_SIMULATED))
+            unsigned size_bit = 1u << (int)fmin(31, log2((double)c->chips));
+            if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
+                (pass == 1 && taken[c->hw].picked >= MAX_SIMULATED))
                 continue;
             pick[i] = 1;
-            taken[c->hw]++;
-            taken[in->nhw + c->hw] |= size_bit;
+            taken[c->hw].picked++;
+            taken[c->hw].sizes |= size_bit;
         }
     for (int i = 0; i < nplans; i++) {
         rl_size_candidate c = plans[i].c;

@@ -152,8 +152,9 @@ static void test_decode_step_at_realised_batch(void **state)
                                (long long)llround(out.mean_decode_context), rl_precision_default());
     assert_rel(out.tpot.mean, d.step_s, 0.06);
     assert_rel(out.mean_decode_batch_time, qps * (G - 1) * out.tpot.mean, 0.02);
-    /* steady state (10th..90th percentile arrivals): completions at the
-     * offered rate, G tokens each (2%: Poisson counts over ~800 s) */
+    /* steady state (from the 2,000th completion to the last arrival):
+     * completions at the offered rate, G tokens each (2%: Poisson counts
+     * over ~900 s) */
     assert_rel(out.steady_req_per_s, qps, 0.02);
     assert_rel(out.steady_out_tokens_per_s, qps * G, 0.02);
     rl_serve_result_free(&out);
