@@ -102,7 +102,8 @@ typedef struct {
     int materialized, non_causal;
     const char *name, *source; /* import-hf */
     rl_shard_plan plan;
-    int sharded;  /* a sharding option was given */
+    int sharded;  /* a plan option was given: --tp --ep --sp --pp --x --sharding */
+    int plan_modifier; /* --kv-split or --moe-attn: they refine a plan, none alone */
     int kv_given; /* --kv was on the command line */
     long long chips_list[64]; /* pareto: --chips as a list */
     int nchips;
@@ -578,7 +579,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                         optarg);
                 return -1;
             }
-            o->sharded = 1;
+            o->plan_modifier = 1;
             break;
         case OPT_MOE_ATTN:
             if (strcmp(optarg, "tp") != 0 && strcmp(optarg, "replicated") != 0) {
@@ -586,7 +587,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             }
             o->plan.attn_replicated = optarg[0] == 'r';
-            o->sharded = 1;
+            o->plan_modifier = 1;
             break;
         case OPT_OVERLAP: o->plan.overlap = 1; break;
         default: o->sv[ch - 1000] = optarg ? optarg : "1"; break;
@@ -709,7 +710,10 @@ static int cmd_step(cli_opts *o)
         fprintf(stderr, "roofline step: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    if (o->sharded || o->plan.overlap) {
+    if (!o->sharded && (o->plan_modifier || o->plan.overlap))
+        fprintf(stderr, "roofline step: note: --kv-split, --moe-attn and --overlap refine a sharded "
+                        "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored\n");
+    if (o->sharded) {
         cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
                                           o->context, o->prec, err, sizeof err);
         if (!r && err[0]) {
