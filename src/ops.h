@@ -77,8 +77,20 @@ typedef struct {
 
 #define RL_OPS_MAX 64
 
+/* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
+ * new tokens on a cached prefix of `prefix` (P) tokens. */
+typedef struct {
+    long long seqs, tokens, prefix;
+} rl_ops_part;
+
 /* What a step computes, and how. */
 typedef struct {
+    /* the step's prompts, each attending to its own prefix and tokens only
+     * (varlen attention: one kernel, their FLOPs and bytes add up); the
+     * weight matmuls and elementwise ops run once over all their rows.
+     * nparts 0: prefill_seqs x (prefill_tokens on prefill_prefix) below */
+    const rl_ops_part *parts;
+    int nparts;
     long long prefill_seqs;   /* sequences being prefilled (0 = none) */
     long long prefill_tokens; /* T: new tokens per prefill sequence */
     long long prefill_prefix; /* P: tokens already cached per prefill sequence */

@@ -85,48 +85,79 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->t1);
     free(c->slope);
     free(c->comm);
+    free(c->parts);
     c->t1 = c->slope = c->comm = NULL;
+    c->parts = NULL;
 }
 
-static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
+/* The op list's step time for the prompts `parts` (n of them) beside a
+ * decode batch of B at context S. */
+static double ops_step(const rl_ops_cost *c, const rl_ops_part *parts, int n, long long B,
+                       long long S)
 {
-    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, T, P, B, S);
+    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, B, S);
+    oc.parts = parts;
+    oc.nparts = n;
     oc.calibrated = c->calibrated;
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
     return rl_ops_step_time(c->m, c->h, &oc);
 }
 
-double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
-                         double decode_batch, double decode_context)
+/* Decode-only step at batch B, context S: interpolated in S per batch
+ * (serve.h). */
+static double decode_step(rl_ops_cost *c, long long B, long long S)
 {
-    rl_ops_cost *c = ctx;
-    long long T = (long long)llround(prefill_tokens), B = (long long)ceil(decode_batch);
-    long long S = (long long)llround(decode_context);
-    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
-    if (T <= 0 && B <= 0)
-        return 0;
-    if (T > 0) {
-        long long P = (long long)llround(prefill_context - prefill_tokens / 2);
-        P = P < 0 ? 0 : P;
-        if (P + T > c->smax)
-            P = c->smax > T ? c->smax - T : 0;
-        if (T > c->smax)
-            T = c->smax; /* one step's prompts beyond max_context: attention capped */
-        return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
-    }
     if (B > c->cap)
-        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+        return ops_step(c, NULL, 0, B, S) + tp_comm(c, B);
     if (isnan(c->slope[B])) {
-        double t1 = ops_step(c, 0, 0, B, 1), t2 = ops_step(c, 0, 0, B, c->smax);
+        double t1 = ops_step(c, NULL, 0, B, 1), t2 = ops_step(c, NULL, 0, B, c->smax);
         double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
-        double mid = ops_step(c, 0, 0, B, (long long)sm);
+        double mid = ops_step(c, NULL, 0, B, (long long)sm);
         c->t1[B] = t1;
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+        return ops_step(c, NULL, 0, B, S) + tp_comm(c, B);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+}
+
+double rl_serve_ops_time(void *ctx, const rl_step_work *w)
+{
+    rl_ops_cost *c = ctx;
+    long long B = w->decode_batch > 0 ? (long long)ceil(w->decode_batch) : 0;
+    long long S = (long long)llround(w->decode_context);
+    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
+    if (w->nprefill > c->nparts) {
+        int n = w->nprefill > 2 * c->nparts ? w->nprefill : 2 * c->nparts;
+        rl_ops_part *p = realloc(c->parts, (size_t)n * sizeof *p);
+        if (!p)
+            return INFINITY; /* out of memory: a step that never ends, never a wrong time */
+        c->parts = p;
+        c->nparts = n;
+    }
+    long long rows = 0;
+    int n = 0;
+    for (int i = 0; i < w->nprefill; i++) {
+        rl_ops_part q = w->prefill[i];
+        if (q.seqs <= 0 || q.tokens <= 0)
+            continue;
+        q.tokens = q.tokens > c->smax ? c->smax : q.tokens;
+        q.prefix = q.prefix < 0 ? 0 : q.prefix + q.tokens > c->smax ? c->smax - q.tokens : q.prefix;
+        rows += q.seqs * q.tokens;
+        c->parts[n++] = q;
+    }
+    if (n == 0)
+        return B > 0 ? decode_step(c, B, S) : 0;
+    return ops_step(c, c->parts, n, B, S) + tp_comm(c, rows + B);
+}
+
+double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
+                          double context)
+{
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
+    rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
+    return rl_serve_ops_time(c, &w);
 }
 
 /* ---- simulator -------------------------------------------------------- */
@@ -228,6 +259,7 @@ typedef struct {
     int busy, is_prefill, static_b;
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
+    rl_ops_part *part;     /* their shapes for the step cost (npf, + 1 for verify) */
     int decoding;
     /* prefix cache: per prefix id, its tier (0 none, 1 HBM, 2 host) and LRU links */
     int *lp, *ln;
@@ -554,7 +586,7 @@ static void make_room(sim *S, replica *r)
 
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
-static int take_prefill(sim *S, replica *r, long long budget, int whole, double *tok, double *ctxw)
+static int take_prefill(sim *S, replica *r, long long budget, int whole)
 {
     int i = r->wait.head;
     seq *s = &S->s[i];
@@ -575,9 +607,8 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole, double 
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
     r->pf_tok[r->npf++] = chunk;
-    *tok += chunk;
-    *ctxw += chunk * (s->prefilled + chunk / 2.0);
     r->pf_held += chunk;
     if (chunk == left)
         q_pop(S, &r->wait);
@@ -588,7 +619,6 @@ static void start_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
     const rl_serve_config *c = S->c;
-    double tok = 0, ctxw = 0;
     r->npf = 0;
     r->decoding = 0;
     S->extra_s = 0;
@@ -596,7 +626,7 @@ static void start_step(sim *S, int ri, double now)
         long long used = 0;
         while (r->wait.head >= 0 && r->npf < c->max_seqs &&
                (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
-            used += take_prefill(S, r, 0, 1, &tok, &ctxw);
+            used += take_prefill(S, r, 0, 1);
     } else if (c->policy == RL_POLICY_STATIC) {
         if (r->nactive == 0) {
             r->static_b = 0;
@@ -607,14 +637,14 @@ static void start_step(sim *S, int ri, double now)
                 if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
                     break;
                 outputs += S->req[i].output;
-                int p = take_prefill(S, r, 0, 1, &tok, &ctxw);
+                int p = take_prefill(S, r, 0, 1);
                 if (p == 0)
                     break;
                 maxp = p > maxp ? p : maxp;
             }
             /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
-            ctxw *= r->npf * (double)maxp / (tok > 0 ? tok : 1);
-            tok = r->npf * (double)maxp;
+            for (int j = 0; j < r->npf; j++)
+                r->part[j].tokens = maxp;
             r->static_b = r->npf;
         }
     } else {
@@ -634,7 +664,7 @@ static void start_step(sim *S, int ri, double now)
             }
         } else if (c->policy == RL_POLICY_INTERLEAVED) {
             if (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs)
-                take_prefill(S, r, 0, 1, &tok, &ctxw);
+                take_prefill(S, r, 0, 1);
         } else {
             int chunked = c->policy == RL_POLICY_CHUNKED;
             long long budget = c->max_tokens - (chunked ? r->nactive : 0);
@@ -642,7 +672,7 @@ static void start_step(sim *S, int ri, double now)
                 int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
                 if (!chunked && r->npf > 0 && need > budget)
                     break;
-                int t = take_prefill(S, r, budget, !chunked, &tok, &ctxw);
+                int t = take_prefill(S, r, budget, !chunked);
                 if (t == 0)
                     break;
                 budget -= t;
@@ -655,20 +685,21 @@ static void start_step(sim *S, int ri, double now)
         r->decoding = 0;
     double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
     double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
-    if (tok == 0 && B == 0 && S->extra_s == 0) {
+    if (r->npf == 0 && B == 0 && S->extra_s == 0) {
         r->busy = 0;
         return;
     }
     const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
+    rl_step_work w = {r->part, r->npf, B, Sctx}, dec = {NULL, 0, B, Sctx};
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        double vt = B * c->spec_gamma;
-        t = cost->time(cost->ctx, tok + vt, (ctxw + vt * Sctx) / (tok + vt), B, Sctx) +
-            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, 0, 0, B, Sctx)
-                                           : c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx));
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        t = cost->time(cost->ctx, &w) +
+            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
+                                           : c->spec_draft_frac * cost->time(cost->ctx, &dec));
     } else {
-        t = cost->time(cost->ctx, tok, tok > 0 ? ctxw / tok : 0, B, Sctx);
+        t = cost->time(cost->ctx, &w);
     }
     t += S->extra_s;
     if (!(t > 0))
@@ -873,6 +904,7 @@ static void sim_free(sim *S)
             free(S->r[j].heap);
             free(S->r[j].pf);
             free(S->r[j].pf_tok);
+            free(S->r[j].part);
             free(S->r[j].lp);
             free(S->r[j].ln);
             free(S->r[j].tier);
@@ -928,7 +960,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
         r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
         r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
-        oom |= !r->heap || !r->pf || !r->pf_tok;
+        r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
+        oom |= !r->heap || !r->pf || !r->pf_tok || !r->part;
         if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
             r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
             r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);

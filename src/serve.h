@@ -32,31 +32,39 @@
 #include <cjson/cJSON.h>
 
 #include "spec.h"
+#include "ops.h"
 #include "step.h"
 #include "workload.h"
 
 /* ---- step cost ------------------------------------------------------- */
 
-/* Time in seconds of one engine step on one replica: `prefill_tokens` new
- * prompt tokens (T, all prefills of the step together) each attending to
- * `prefill_context` tokens on average (its cached prefix, earlier chunks and
- * the causal half of its own chunk), and `decode_batch` sequences (B)
- * generating one token each at a mean context of `decode_context` tokens
- * (S).  Must return > 0 when any work is given. */
+/* The work of one engine step on one replica: the prompts being prefilled,
+ * each `tokens` (T) new tokens on its own cached `prefix` (P: a prefix-cache
+ * hit, earlier chunks) in `seqs` sequences of that shape, and
+ * `decode_batch` sequences (B) generating one token each at a mean context
+ * of `decode_context` tokens (S).  Each prompt attends to its own prefix and
+ * tokens only. */
 typedef struct {
-    double (*time)(void *ctx, double prefill_tokens, double prefill_context, double decode_batch,
-                   double decode_context);
+    const rl_ops_part *prefill; /* ops.h: {seqs, tokens, prefix} */
+    int nprefill;
+    double decode_batch, decode_context;
+} rl_step_work;
+
+/* Time in seconds of one step's work; must return > 0 when any work is
+ * given. */
+typedef struct {
+    double (*time)(void *ctx, const rl_step_work *w);
     void *ctx;
 } rl_step_cost;
 
-/* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
- * every operator of the step at its own roofline over `chips` chips, ideal
- * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
- * the replica's chips (shard.h, rl_shard_eval with tp = chips, generation
- * phase, for the step's T + B token rows; no overlap).  The step's prefills
- * are costed as one sequence of T tokens on a prefix of
- * prefill_context - T/2 tokens; contexts are capped at the model's
- * max_context.  Decode-only compute is linear in S at a given B (weights do
+/* The step cost from the operator list (ops.h, rl_ops_step_time with the
+ * step's prompts as parts): every operator of the step at its own roofline
+ * over `chips` chips, ideal peak, plus the tensor-parallel collectives of 1D
+ * Megatron sharding over the replica's chips (shard.h, rl_shard_eval with
+ * tp = chips, generation phase, for the step's prompt + decode token rows;
+ * no overlap).  Each prompt's prefix + tokens are capped at the model's
+ * max_context (requests are truncated to it before they are simulated) and
+ * so is S.  Decode-only compute is linear in S at a given B (weights do
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
@@ -72,6 +80,8 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
+    int nparts;
 } rl_ops_cost;
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
@@ -83,9 +93,14 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
                      rl_precision p, int calibrated, char *err, size_t errlen);
 void rl_ops_cost_free(rl_ops_cost *c);
 
-/* rl_step_cost.time for an rl_ops_cost ctx. */
-double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
-                         double decode_batch, double decode_context);
+/* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
+ * operator-list step cost. */
+double rl_serve_ops_time(void *ctx, const rl_step_work *w);
+
+/* The same for one prompt of `tokens` new tokens on a cached `prefix`
+ * (tokens 0: none) beside a decode batch of `batch` at context `context`. */
+double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
+                          double context);
 
 /* ---- simulator ------------------------------------------------------ */
 

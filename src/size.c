@@ -321,11 +321,11 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                     out->pruned += 20; /* e.g. more TP chips than the model has heads */
                     continue;
                 }
-                double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
+                double t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
                 if (kvcap >= longest) { /* the best any fitting configuration could do */
                     out->min_ttft_s = fmin(out->min_ttft_s, t_pref);
                     out->min_tpot_s = fmin(out->min_tpot_s,
-                                           rl_serve_ops_time(&oc, 0, 0, 1, P + G / 2));
+                                           rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
                 }
                 /* prune: no KV room for the longest request; prefill alone breaks TTFT */
                 if (kvcap < longest || t_pref > in->slo_ttft) {
@@ -341,7 +341,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                             out->pruned++; /* the KV limit already binds at the smaller cap */
                             continue;
                         }
-                        double td = rl_serve_ops_time(&oc, 0, 0, B, P + G / 2);
+                        double td = rl_serve_ops_time1(&oc, 0, 0, B, P + G / 2);
                         if (td > in->slo_tpot) {
                             out->pruned++; /* TPOT at the batch cap over target */
                             continue;

@@ -38,9 +38,10 @@ static int teardown(void **state)
     return 0;
 }
 
-static double step_time(fixture *f, double T, double ctx, double B, double S)
+/* One prompt of T new tokens on a cached prefix P beside B sequences at S. */
+static double step_time(fixture *f, double T, double P, double B, double S)
 {
-    return rl_serve_ops_time(&f->oc, T, ctx, B, S);
+    return rl_serve_ops_time1(&f->oc, T, P, B, S);
 }
 
 static rl_serve_config config(const fixture *f, rl_policy p)
@@ -94,7 +95,7 @@ static void test_cost_adds_tp_collectives(void **state)
     assert_int_equal(rl_shard_eval(&f->m, &f->h, &plan, RL_PHASE_GENERATE, 8, 32 + 512, 1, p, &r, err,
                                    sizeof err), 0);
     assert_true(r.comm_s > 0);
-    assert_rel(rl_serve_ops_time(&oc, 512, 1256, 32, 4096),
+    assert_rel(rl_serve_ops_time1(&oc, 512, 1000, 32, 4096),
                rl_ops_mixed_step_time(&f->m, &f->h, 8, p, 512, 1000, 32, 4096) + r.comm_s, 1e-12);
     rl_ops_cost_free(&oc);
     /* calibrated: the op list under the profile's efficiency tables (h100-sxm carries
@@ -103,8 +104,8 @@ static void test_cost_adds_tp_collectives(void **state)
     assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 1, p, 1, err, sizeof err), 0);
     rl_ops_config cc = rl_ops_mixed_config(1, p, 0, 0, 32, 4096);
     cc.calibrated = 1;
-    assert_rel(rl_serve_ops_time(&oc, 0, 0, 32, 4096), rl_ops_step_time(&f->m, &f->h, &cc), 1e-9);
-    assert_true(rl_serve_ops_time(&oc, 0, 0, 32, 4096) > step_time(f, 0, 0, 32, 4096));
+    assert_rel(rl_serve_ops_time1(&oc, 0, 0, 32, 4096), rl_ops_step_time(&f->m, &f->h, &cc), 1e-9);
+    assert_true(rl_serve_ops_time1(&oc, 0, 0, 32, 4096) > step_time(f, 0, 0, 32, 4096));
     rl_ops_cost_free(&oc);
     /* a TP degree above the model's heads is refused (llama3-8b: N = 32) */
     assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, 0, err, sizeof err), -1);
@@ -118,14 +119,14 @@ static void test_cost_is_the_op_list(void **state)
         for (int S = 1; S <= 8192; S *= 8)
             assert_rel(step_time(f, 0, 0, B, S), rl_ops_mixed_step_time(&f->m, &f->h, 1, p, 0, 0, B, S),
                        1e-9);
-    assert_rel(step_time(f, 512, 1256, 32, 4096),
+    assert_rel(step_time(f, 512, 1000, 32, 4096),
                rl_ops_mixed_step_time(&f->m, &f->h, 1, p, 512, 1000, 32, 4096), 1e-12);
     rl_step d = rl_step_decode(&f->m, &f->h, 1, 32, 4096, p);
     assert_rel(step_time(f, 0, 0, 32, 4096), d.step_s, 0.03);
     /* prefill at large T is compute-bound: near 2 * P_active * T / FLOPs (seed 000 section 1);
      * attention and elementwise ops add up to 30% at T = 8192 */
     double T = 8192, ideal = T * rl_arch_flops_per_token(&f->m) / rl_hw_peak(&f->h, RL_BF16);
-    double t = step_time(f, T, T / 2, 0, 0);
+    double t = step_time(f, T, 0, 0, 0);
     assert_true(t >= 0.95 * ideal && t < 1.3 * ideal);
 }
 
@@ -194,7 +195,7 @@ static void test_prefill_decode_ratio(void **state)
 {
     fixture *f = *state;
     int P = 2000, G = 100, B = 64;
-    double tp = step_time(f, P, P / 2.0, 0, 0);
+    double tp = step_time(f, P, 0, 0, 0);
     double S = P + (G - 1) / 2.0;
     double td = step_time(f, 0, 0, B, S);
     double mu_p = 1 / tp, mu_d = B / ((G - 1) * td);
@@ -249,9 +250,9 @@ static void test_tokens_freed_per_step_and_little(void **state)
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
 /* A draft model's step: 1 ms, whatever the batch. */
-static double draft_1ms(void *ctx, double T, double c, double B, double S)
+static double draft_1ms(void *ctx, const rl_step_work *w)
 {
-    (void)ctx, (void)T, (void)c, (void)B, (void)S;
+    (void)ctx, (void)w;
     return 1e-3;
 }
 
