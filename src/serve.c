@@ -257,6 +257,7 @@ typedef struct {
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
     int busy, is_prefill, static_b;
+    int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
     rl_ops_part *part;     /* their shapes for the step cost (npf, + 1 for verify) */
@@ -282,6 +283,7 @@ typedef struct {
     seq *s;
     replica *r;
     int nr, nprefill; /* replicas; the first nprefill are the prefill pool (disagg) */
+    int *start;       /* replicas to start after simultaneous arrivals (nr) */
     event *ev;
     long long nev;
     double E, cap_pages, kv_tok, *plen;
@@ -910,6 +912,7 @@ static void sim_free(sim *S)
             free(S->r[j].tier);
         }
     free(S->r);
+    free(S->start);
     free(S->s);
     free(S->ev);
     free(S->plen);
@@ -942,6 +945,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
             S.nprefix = req[i].prefix_id + 1;
     S.s = malloc((size_t)n * sizeof *S.s);
     S.r = calloc((size_t)S.nr, sizeof *S.r);
+    S.start = malloc((size_t)S.nr * sizeof *S.start);
     S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
     S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
     out->ttft_s = malloc((size_t)n * sizeof(double));
@@ -950,7 +954,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
-    int oom = !S.s || !S.r || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
+    int oom = !S.s || !S.r || !S.start || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
               !out->kv_frac || !S.plen;
     for (int j = 0; !oom && j < S.nr; j++) {
         replica *r = &S.r[j];
@@ -1012,12 +1016,23 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         S.tlast = now = t;
         sample_kv(&S, now);
         if (arrival) {
-            int ri = route(&S, 0, pool_n, 0);
-            S.nsys++;
-            S.r[ri].outstanding++;
-            q_push(&S, &S.r[ri].wait, (int)next++, 0);
-            if (!S.r[ri].busy)
-                start_step(&S, ri, now);
+            /* every request arriving at this instant is queued before an idle
+             * replica starts: simultaneous arrivals share its first step */
+            int nstart = 0;
+            do {
+                int ri = route(&S, 0, pool_n, 0);
+                S.nsys++;
+                S.r[ri].outstanding++;
+                q_push(&S, &S.r[ri].wait, (int)next++, 0);
+                if (!S.r[ri].busy && !S.r[ri].to_start) {
+                    S.r[ri].to_start = 1;
+                    S.start[nstart++] = ri;
+                }
+            } while (next < n && req[next].arrival == t);
+            for (int k = 0; k < nstart; k++) {
+                S.r[S.start[k]].to_start = 0;
+                start_step(&S, S.start[k], now);
+            }
             continue;
         }
         event e = ev_pop(&S);
