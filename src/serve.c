@@ -242,7 +242,10 @@ typedef struct {
     int prev, next;     /* decoding list in admission order */
     int qnext;          /* wait/swap queue link */
     int state;
-    double t_first;
+    int itl_pending;    /* joined decode since its replica's last decode step */
+    double t_first;     /* first token (end of its prefill) */
+    double t_start;     /* its first prefill step began (TTFT less queueing) */
+    double t_last;      /* its last token before it joined decode (ITL) */
 } seq;
 
 typedef struct {
@@ -260,6 +263,9 @@ typedef struct {
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
+    int *joined, njoined, joined_cap; /* sequences with itl_pending */
+    int step_active;  /* sequences decoding in this step */
+    double last_dec;  /* end of the previous decode step (every older sequence's last token) */
     rl_ops_part *part;     /* their shapes for the step cost (npf, + 1 for verify) */
     int decoding;
     /* prefix cache: per prefix id, its tier (0 none, 1 HBM, 2 host) and LRU links */
@@ -295,7 +301,9 @@ typedef struct {
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
-    double *ttft, *tpot, *e2e;
+    double *ttft, *tpot, *e2e, *ttft_svc;
+    double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
+    int oom;          /* a joiner list could not grow */
     double next_sample, dt_sample;
     int nkv, kvcap;
     double *kv_t, *kv_f;
@@ -487,6 +495,84 @@ static int prefix_lookup(sim *S, replica *r, int i)
     return S->req[i].prefix_len;
 }
 
+/* ---- inter-token latency: a log-binned histogram of every gap ---- */
+
+/* Bins of relative width ITL_REL from ITL_MIN seconds (the percentiles are
+ * the bins' geometric centres: within ITL_REL / 2 of the gap; mean and max
+ * are exact). */
+#define ITL_MIN 1e-7
+#define ITL_REL 1e-3
+#define ITL_BINS 27700 /* ln(1e12) / ln(1 + ITL_REL): up to 1e5 s */
+
+static void itl_add(sim *S, double gap, double count)
+{
+    if (count <= 0)
+        return;
+    int b = gap > ITL_MIN ? (int)(log(gap / ITL_MIN) / log1p(ITL_REL)) : 0;
+    S->itl_w[b < ITL_BINS ? b : ITL_BINS - 1] += count;
+    S->itl_sum += gap * count;
+    S->itl_n += count;
+    S->itl_max = gap > S->itl_max ? gap : S->itl_max;
+}
+
+static void itl_pcts(const sim *S, rl_pcts *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!(S->itl_n > 0))
+        return;
+    double q[3] = {0.5, 0.9, 0.99}, *o[3] = {&p->p50, &p->p90, &p->p99}, cum = 0;
+    int j = 0;
+    for (int b = 0; b < ITL_BINS && j < 3; b++) {
+        cum += S->itl_w[b];
+        while (j < 3 && cum >= q[j] * S->itl_n) {
+            double v = ITL_MIN * exp((b + 0.5) * log1p(ITL_REL));
+            *o[j++] = v < S->itl_max ? v : S->itl_max;
+        }
+    }
+    p->mean = S->itl_sum / S->itl_n;
+    p->max = S->itl_max;
+    p->n = (long long)S->itl_n;
+}
+
+/* A sequence joined a replica's decode batch: its next gap runs from its
+ * own last token, not from the replica's last decode step. */
+static void itl_join(sim *S, replica *r, int i)
+{
+    if (S->s[i].itl_pending)
+        return;
+    if (r->njoined == r->joined_cap) {
+        int cap = 2 * r->joined_cap;
+        int *j = realloc(r->joined, (size_t)cap * sizeof *j);
+        if (!j) {
+            S->oom = 1;
+            return;
+        }
+        r->joined = j;
+        r->joined_cap = cap;
+    }
+    S->s[i].itl_pending = 1;
+    r->joined[r->njoined++] = i;
+}
+
+/* The gaps of one decode step ending at `now`: the sequences that joined
+ * since the last decode step wait from their own last token, the others
+ * from that step. */
+static void itl_step(sim *S, replica *r, double now)
+{
+    int fresh = 0;
+    for (int j = 0; j < r->njoined; j++) {
+        seq *s = &S->s[r->joined[j]];
+        s->itl_pending = 0;
+        if (s->state != S_DECODE)
+            continue; /* preempted again before a decode step */
+        itl_add(S, now - s->t_last, 1);
+        fresh++;
+    }
+    r->njoined = 0;
+    itl_add(S, now - r->last_dec, r->step_active - fresh);
+    r->last_dec = now;
+}
+
 /* ---- sequence transitions ---- */
 
 static void done(sim *S, int i, double now)
@@ -494,6 +580,7 @@ static void done(sim *S, int i, double now)
     const rl_request *q = &S->req[i];
     S->s[i].state = S_DONE;
     S->ttft[i] = S->s[i].t_first - q->arrival;
+    S->ttft_svc[i] = S->s[i].t_first - S->s[i].t_start;
     S->e2e[i] = now - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->completed++;
@@ -526,6 +613,7 @@ static void join_decode(sim *S, replica *r, int i, double c0)
         r->ahead = i;
     r->atail = i;
     r->nactive++;
+    itl_join(S, r, i);
     r->heap[r->nheap] = i;
     s->hpos = r->nheap++;
     fh_up(S, r, s->hpos);
@@ -570,6 +658,8 @@ static void make_room(sim *S, replica *r)
         seq *s = &S->s[i];
         int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
         double ctx = leave_decode(S, r, i);
+        if (!s->itl_pending)
+            s->t_last = r->last_dec; /* its last token came with the last decode step */
         s->gen0 = gen;
         S->preempt++;
         if (S->c->preempt == RL_PREEMPT_SWAP) {
@@ -597,6 +687,8 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
         if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
             return 0;
         s->state = S_PREFILL;
+        if (s->t_start < 0)
+            s->t_start = S->tlast; /* the current time */
         s->prefilled = prefix_lookup(S, r, i);
         S->saved += s->prefilled;
         r->pf_held += s->prefilled;
@@ -686,6 +778,7 @@ static void start_step(sim *S, int ri, double now)
     if (c->policy == RL_POLICY_STATIC && r->npf > 0)
         r->decoding = 0;
     double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
+    r->step_active = r->decoding ? r->nactive : 0;
     double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
     if (r->npf == 0 && B == 0 && S->extra_s == 0) {
         r->busy = 0;
@@ -723,6 +816,7 @@ static void end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
     if (r->decoding) {
+        itl_step(S, r, now);
         r->k++;
         while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
             int i = r->heap[0];
@@ -740,7 +834,7 @@ static void end_step(sim *S, int ri, double now)
         r->pf_held -= s->need;
         r->npartial--;
         if (s->t_first < 0)
-            s->t_first = now; /* prefill emits the first token */
+            s->t_first = s->t_last = now; /* prefill emits the first token */
         if (s->gen0 < 1)
             s->gen0 = 1;
         if (s->gen0 >= S->req[i].output) {
@@ -907,6 +1001,7 @@ static void sim_free(sim *S)
             free(S->r[j].pf);
             free(S->r[j].pf_tok);
             free(S->r[j].part);
+            free(S->r[j].joined);
             free(S->r[j].lp);
             free(S->r[j].ln);
             free(S->r[j].tier);
@@ -916,6 +1011,8 @@ static void sim_free(sim *S)
     free(S->s);
     free(S->ev);
     free(S->plen);
+    free(S->ttft_svc);
+    free(S->itl_w);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
@@ -949,12 +1046,14 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
     S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
     out->ttft_s = malloc((size_t)n * sizeof(double));
+    S.ttft_svc = malloc((size_t)n * sizeof(double));
+    S.itl_w = calloc(ITL_BINS, sizeof *S.itl_w);
     out->tpot_s = malloc((size_t)n * sizeof(double));
     out->e2e_s = malloc((size_t)n * sizeof(double));
     out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
-    int oom = !S.s || !S.r || !S.start || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
+    int oom = !S.s || !S.r || !S.start || !S.ev || !S.ttft_svc || !S.itl_w || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
               !out->kv_frac || !S.plen;
     for (int j = 0; !oom && j < S.nr; j++) {
         replica *r = &S.r[j];
@@ -965,7 +1064,9 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
         r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
         r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
-        oom |= !r->heap || !r->pf || !r->pf_tok || !r->part;
+        r->joined_cap = 2 * c->max_seqs + 2;
+        r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
+        oom |= !r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined;
         if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
             r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
             r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);
@@ -983,7 +1084,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     }
     for (long long i = 0; i < n; i++) {
         S.s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
-                       .t_first = -1};
+                       .t_first = -1, .t_start = -1};
         if (req[i].prefix_id >= 0 && S.plen[req[i].prefix_id] == 0)
             S.plen[req[i].prefix_id] = req[i].prefix_len;
     }
@@ -1050,6 +1151,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                 start_step(&S, ri, now);
         }
     }
+    if (S.oom) {
+        sim_free(&S);
+        rl_serve_result_free(out);
+        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
+        return -1;
+    }
     double dur = now - req[0].arrival;
     out->requests = n;
     out->completed = S.completed;
@@ -1091,6 +1198,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
     pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    pcts(S.ttft_svc, n, &out->ttft_service, 0);
+    itl_pcts(&S, &out->itl);
     pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
     pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     if (!c->keep_requests) {
@@ -1219,6 +1328,8 @@ cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long lon
             add_pcts(o, "ttft", &r->ttft);
             add_pcts(o, "tpot", &r->tpot);
             add_pcts(o, "e2e", &r->e2e);
+            add_pcts(o, "ttft_service", &r->ttft_service);
+            add_pcts(o, "itl", &r->itl);
         }
     }
     /* no value where there is none: no window, no SLO (so no goodput) */

@@ -177,6 +177,22 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve);
 
+/* Metric definitions (the JSON keys' meaning):
+ *  - TTFT: arrival to the first token, queueing included; the first token
+ *    comes at the end of the step that completes the request's prefill.
+ *  - TTFT service (ttft_service_*): the same less the wait before its first
+ *    prefill step started (prefill time, chunks and stalls between them).
+ *  - TPOT, per request: (e2e - TTFT) / (output tokens - 1), over requests
+ *    with at least 2 output tokens; the percentiles are over requests.
+ *  - ITL (itl_*): every gap between consecutive output tokens of every
+ *    request, pooled (a request of G tokens gives G - 1 gaps), so a prefill
+ *    that pauses decoding shows in its tail; with speculative decoding a
+ *    verify step's tokens come together (one gap per step).  Percentiles
+ *    from a histogram of 0.1%-wide bins (mean and max exact).
+ *  - e2e: arrival to the last token.
+ *  - utilization: the fraction of time a replica runs a step, whatever its
+ *    batch (busy time / (replicas x duration)); not headroom: a replica
+ *    stepping at batch 1 is as busy as one at its batch cap. */
 typedef struct {
     double p50, p90, p99, mean, max;
     long long n; /* requests counted (TPOT: those with >= 2 output tokens); 0: JSON nulls */
@@ -188,7 +204,10 @@ typedef struct {
 typedef struct {
     long long requests, completed;
     double duration_s;      /* first arrival to last completion */
-    rl_pcts ttft, tpot, e2e; /* seconds; TPOT over requests with >= 2 output tokens */
+    /* Seconds, per request (serve.h's metric definitions below): */
+    rl_pcts ttft, tpot, e2e;
+    rl_pcts ttft_service; /* TTFT less queueing: from its first prefill step's start */
+    rl_pcts itl;          /* every inter-token gap of every request (not per request) */
     double req_per_s, out_tokens_per_s, total_tokens_per_s; /* whole run: the drain tail in */
     /* Steady state: requests and their output tokens completed from the
      * completion of the first RL_SERVE_STEADY_FROM of the requests (the
@@ -245,7 +264,8 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
 /* ---- output ----------------------------------------------------------- */
 
 /* The result as JSON (keys are a contract; SI units): policy, requests,
- * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
+ * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s, ttft_service_*_s,
+ * itl_*_s,
  * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
  * steady_req_per_s, steady_out_tokens_per_s (null when the run is too short),
  * goodput_req_per_s, slo_attainment (both null when no SLO is set), utilization, mean_in_system,

@@ -297,10 +297,51 @@ static void test_static_batch_closed_form(void **state)
     assert_rel(out.ttft.p50, t_pf, 1e-12);
     assert_rel(out.ttft.max, t_pf, 1e-12);
     assert_rel(out.duration_s, expect, 1e-9);
+    /* no queueing: TTFT is all service; every gap is a decode step, so the
+     * pooled ITL mean is the TPOT (1e-9) and its median the median step
+     * (k = 63 of 0..126; 0.1% histogram bins) */
+    assert_rel(out.ttft_service.p99, t_pf, 1e-12);
+    assert_rel(out.itl.mean, out.tpot.mean, 1e-9);
+    assert_int_equal(out.itl.n, (long long)B * (G - 1));
+    assert_rel(out.itl.p50, rl_serve_ops_time1(&oc, 0, 0, B, T + 63), 1e-3);
     rl_serve_result_free(&out);
     rl_ops_cost_free(&oc);
     free(parts);
     free(r);
+}
+
+/* The metric definitions (serve.h): two 100-token prompts at t = 0 under
+ * interleaved batching with one slot: the second waits for the first to
+ * finish, so its TTFT is e2e_1 + t_prefill while both TTFT services are
+ * t_prefill (1e-9); each TPOT is (e2e - TTFT) / (G - 1) and the pooled ITL
+ * mean equals the TPOT mean (equal G).  With two slots and the second
+ * prompt arriving mid-decode, its prefill pauses the first's decode: the
+ * ITL's max holds that stall (> t_prefill), its median does not. */
+static void test_metric_definitions(void **state)
+{
+    fixture *f = *state;
+    int P = 100, G = 10;
+    rl_request r[2] = {{.arrival = 0, .prompt = P, .output = G, .prefix_id = -1},
+                       {.arrival = 0, .prompt = P, .output = G, .prefix_id = -1}};
+    rl_serve_config c = config(f, RL_POLICY_INTERLEAVED);
+    c.max_seqs = 1;
+    c.keep_requests = 1;
+    rl_serve_result out = run(f, r, 2, &c);
+    double tp = step_time(f, P, 0, 0, 0);
+    assert_rel(out.ttft.p50, tp, 1e-9);
+    assert_rel(out.ttft.max, out.e2e.p50 + tp, 1e-9);
+    assert_rel(out.ttft_service.max, tp, 1e-9);
+    assert_rel(out.ttft_service.p50, tp, 1e-9);
+    assert_rel(out.tpot_s[0], (out.e2e_s[0] - out.ttft_s[0]) / (G - 1), 1e-9);
+    assert_rel(out.itl.mean, out.tpot.mean, 1e-9);
+    assert_int_equal(out.itl.n, 2 * (G - 1));
+    rl_serve_result_free(&out);
+    c.max_seqs = 2;
+    r[1].arrival = tp + 3 * step_time(f, 0, 0, 1, P);
+    out = run(f, r, 2, &c);
+    assert_true(out.itl.max > tp);
+    assert_true(out.itl.p50 < tp);
+    rl_serve_result_free(&out);
 }
 
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
@@ -512,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
+        cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
