@@ -76,7 +76,7 @@ enum {
     SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
     SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
     SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
-    SV_MAX_CHIPS, SV_KEEP_PREC,
+    SV_MAX_CHIPS, SV_KEEP_PREC, SV_OFFLINE,
     SV_COUNT
 };
 
@@ -275,6 +275,7 @@ static const struct option LONGOPTS[] = {
     {"hbm-reserve", required_argument, 0, 1000 + SV_RESERVE},
     {"max-chips", required_argument, 0, 1000 + SV_MAX_CHIPS},
     {"keep-precision", no_argument, 0, 1000 + SV_KEEP_PREC},
+    {"offline", no_argument, 0, 1000 + SV_OFFLINE},
     {0, 0, 0, 0},
 };
 
@@ -914,6 +915,13 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
         return -1;
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
+    if (o->sv[SV_OFFLINE] && (o->sv[SV_QPS] || o->sv[SV_TRACE] || o->sv[SV_BURST])) {
+        fprintf(stderr, "roofline: --offline puts every request at t = 0 (maximum throughput, as "
+                        "trtllm-bench's throughput mode and MLPerf Offline): it takes no %s\n",
+                o->sv[SV_TRACE] ? "--trace (whose arrivals are its own)" : o->sv[SV_QPS] ? "--qps"
+                                                                         : "--burst");
+        return -1;
+    }
     if (o->sv[SV_TRACE]) {
         if (o->sv[SV_QPS] || o->sv[SV_REQUESTS] || o->sv[SV_PROMPT])
             fprintf(stderr, "roofline: note: --trace sets arrivals and lengths; --qps, --requests "
@@ -933,11 +941,13 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
-    if (!o->sv[SV_QPS] || !o->sv[SV_PROMPT] || !o->output) {
-        fprintf(stderr, "roofline: need --trace FILE, or --qps Q --prompt DIST --output DIST\n");
+    if ((!o->sv[SV_QPS] && !o->sv[SV_OFFLINE]) || !o->sv[SV_PROMPT] || !o->output) {
+        fprintf(stderr, "roofline: need --trace FILE, or --qps Q (or --offline) --prompt DIST "
+                        "--output DIST\n");
         return -1;
     }
     d = (double)w->n;
+    w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
     if (sv_num(o, SV_QPS, "--qps", 1e-9, 1e9, &w->qps) || sv_num(o, SV_REQUESTS, "--requests", 1, 1e8, &d))
         return -1;
     w->n = (long long)d;
@@ -970,6 +980,11 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
     }
     w->max_context = max_context;
     *n = w->n;
+    if (o->sv[SV_OFFLINE]) {
+        for (long long i = 0; i < *n; i++)
+            (*req)[i].arrival = 0;
+        w->qps = 0;
+    }
     *truncated = rl_requests_truncate(*req, *n, max_context);
     if (warn_truncated(*truncated, *n, max_context) != 0)
         return -1;
@@ -1115,7 +1130,8 @@ static int cmd_simulate(cli_opts *o)
     static const int sim_opts[] = {SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS,
                                    SV_PREFILL_REPLICAS, SV_ROUTE, SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE,
                                    SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC, SV_REQUESTS,
-                                   SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_SAVE, SV_RESERVE, -1};
+                                   SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_SAVE, SV_RESERVE,
+                                   SV_OFFLINE, -1};
     if (sv_only(o, "simulate", sim_opts, 1, "it is a `size` option") != 0)
         return RL_EXIT_INPUT;
     rl_workload w;
@@ -1156,8 +1172,12 @@ static int cmd_simulate(cli_opts *o)
                           o->sv[SV_TRACE] ? "trace" : o->sv[SV_PROMPT],
                           o->sv[SV_TRACE] ? "trace" : out_dist, w.qps,
                           o->sv[SV_TRACE] ? -1 : (double)w.seed);
-    if (j)
+    if (j) {
         cJSON_AddNumberToObject(j, "truncated_requests", (double)truncated);
+        cJSON_AddBoolToObject(j, "offline", o->sv[SV_OFFLINE] != NULL);
+        if (o->sv[SV_OFFLINE]) /* no arrival rate: every request at t = 0 */
+            cJSON_ReplaceItemInObject(j, "qps", cJSON_CreateNull());
+    }
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
@@ -1767,6 +1787,7 @@ static const command COMMANDS[] = {
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
      "  --trace CSV: arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]\n"
+     "  --offline: every request at t = 0 instead of --qps (maximum throughput: MLPerf Offline)\n"
      "  --policy static|interleaved|continuous|chunked|disagg (default continuous)  --replicas R\n"
      "  --prefill-replicas P (disagg)  --route round-robin|least-outstanding\n"
      "  --max-seqs B --max-tokens T (chunked: the per-step budget, default 512) --page 16\n"
@@ -1776,7 +1797,7 @@ static const command COMMANDS[] = {
      "  --ttft-p99 S --tpot-p99 S (SLOs for goodput)  --hbm-reserve F (default 0.1)\n"
      "  --plot DIR (latency CDF, KV timeline)  --save FILE (result in --format, instead of stdout)\n"
      "  --ideal: the pure roofline even when the profile has efficiency tables",
-     "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
+     "--model M --hw H [--chips N] (--qps Q|--offline --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [--ideal] [options]"},
     {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
