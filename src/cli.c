@@ -1159,7 +1159,11 @@ static int cmd_simulate(cli_opts *o)
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
     rl_serve_result r;
+    double max_qps = NAN;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
@@ -1175,6 +1179,7 @@ static int cmd_simulate(cli_opts *o)
     if (j) {
         cJSON_AddNumberToObject(j, "truncated_requests", (double)truncated);
         cJSON_AddBoolToObject(j, "offline", o->sv[SV_OFFLINE] != NULL);
+        rl_serve_add_capacity(j, w.qps, max_qps); /* null offline or with too few requests */
         if (o->sv[SV_OFFLINE]) /* no arrival rate: every request at t = 0 */
             cJSON_ReplaceItemInObject(j, "qps", cJSON_CreateNull());
     }

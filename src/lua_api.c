@@ -977,7 +977,11 @@ static int l_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    double max_qps = NAN;
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     free(req);
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
@@ -985,6 +989,7 @@ static int l_simulate(lua_State *L)
     cJSON *j = rl_serve_result_json(&r, c.policy, total);
     rl_serve_result_free(&r);
     rl_serve_describe_run(j, &m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed);
+    rl_serve_add_capacity(j, w.qps, max_qps);
     if (j)
         cJSON_DeleteItemFromObject(j, "kv_timeline");
     return push_result(L, j);

@@ -1194,6 +1194,19 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= 20;
     out->steady_valid = steady;
     out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
+    double span = req[n - 1].arrival - req[0].arrival;
+    out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
+    if (steady) { /* completions over arrivals in the window (arrivals after w0, up to w1) */
+        long long lo = 0, hi = n; /* first arrival after w0 */
+        while (lo < hi) {
+            long long mid = lo + (hi - lo) / 2;
+            if (req[mid].arrival <= S.w0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        out->keep_up = n - lo > 0 ? S.win_done / (double)(n - lo) : 1;
+    }
     out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
@@ -1212,17 +1225,117 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     return 0;
 }
 
-int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                      int calibrated, const rl_request *req, long long n,
-                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
+/* rl_serve_run (out) or rl_serve_capacity (qps) with every step costed by
+ * the operator list. */
+static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         int calibrated, const rl_request *req, long long n,
+                         const rl_serve_config *cfg, rl_serve_result *out, double *qps, char *err,
+                         size_t errlen)
 {
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
         return -1;
     rl_step_cost cost = {rl_serve_ops_time, &oc};
-    int rc = rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen);
+    int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
+                 : rl_serve_capacity(req, n, cfg, &cost, &cost, qps, err, errlen);
     rl_ops_cost_free(&oc);
     return rc;
+}
+
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
+{
+    return with_ops_cost(m, h, chips, p, calibrated, req, n, cfg, out, NULL, err, errlen);
+}
+
+/* Whether a run sustained its load: every request completed, completions
+ * kept up with arrivals (RL_SERVE_KEEP_UP) and the SLOs given hold at p99. */
+static int sustained(const rl_serve_result *r, const rl_serve_config *c)
+{
+    return r->completed == r->requests && r->keep_up >= RL_SERVE_KEEP_UP &&
+           (c->slo_ttft <= 0 || r->ttft.p99 <= c->slo_ttft) &&
+           (c->slo_tpot <= 0 || r->tpot.n == 0 || r->tpot.p99 <= c->slo_tpot);
+}
+
+/* Simulate the first n requests with their arrival gaps divided by `scale`
+ * (into `buf`); *ok: sustained.  Returns 0 or -1. */
+static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
+                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
+                      int *ok, char *err, size_t errlen)
+{
+    for (long long i = 0; i < n; i++) {
+        buf[i] = req[i];
+        buf[i].arrival = req[0].arrival + (req[i].arrival - req[0].arrival) / scale;
+    }
+    rl_serve_result r;
+    if (rl_serve_run(buf, n, c, pc, dc, &r, err, errlen) != 0)
+        return -1;
+    *ok = sustained(&r, c);
+    rl_serve_result_free(&r);
+    return 0;
+}
+
+int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
+                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                      double *qps, char *err, size_t errlen)
+{
+    *qps = NAN;
+    long long m = n < RL_SERVE_CAPACITY_REQUESTS ? n : RL_SERVE_CAPACITY_REQUESTS;
+    if (m < RL_SERVE_STEADY_MIN || !(req[m - 1].arrival > req[0].arrival))
+        return 0; /* too few requests for a steady window, or no arrival rate (offline) */
+    double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
+    rl_serve_config c = *cfg;
+    c.kv_samples = 0;
+    c.keep_requests = 0;
+    rl_request *buf = malloc((size_t)m * sizeof *buf);
+    if (!buf)
+        return snprintf(err, errlen, "capacity: out of memory"), -1;
+    /* bracket by doubling or halving the load, then bisect in log scale */
+    double lo = 0, hi = 0, s = 1;
+    int ok, rc = 0, runs = 0;
+    for (; runs < RL_SERVE_CAPACITY_RUNS && (lo == 0 || hi == 0); runs++) {
+        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
+            break;
+        if (ok)
+            lo = s, s *= 2;
+        else
+            hi = s, s /= 2;
+        if ((lo == 0 && s < 1e-6) || (hi == 0 && s > 1e9))
+            break; /* sustains nothing, or everything up to offline */
+    }
+    for (; rc == 0 && lo > 0 && hi > 0 && hi / lo > 1 + RL_SERVE_CAPACITY_TOL &&
+           runs < RL_SERVE_CAPACITY_RUNS; runs++) {
+        s = sqrt(lo * hi);
+        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
+            break;
+        *(ok ? &lo : &hi) = s;
+    }
+    free(buf);
+    if (rc == 0 && hi > 0)
+        *qps = lo * q0; /* 0 when even a 1e-6 fraction of the load fails */
+    return rc;
+}
+
+int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                               int calibrated, const rl_request *req, long long n,
+                               const rl_serve_config *cfg, double *qps, char *err, size_t errlen)
+{
+    return with_ops_cost(m, h, chips, p, calibrated, req, n, cfg, NULL, qps, err, errlen);
+}
+
+void rl_serve_add_capacity(cJSON *j, double offered_qps, double max_qps)
+{
+    if (!j)
+        return;
+    if (isfinite(max_qps))
+        cJSON_AddNumberToObject(j, "max_sustainable_qps", max_qps);
+    else
+        cJSON_AddNullToObject(j, "max_sustainable_qps");
+    if (isfinite(max_qps) && max_qps > 0 && offered_qps > 0)
+        cJSON_AddNumberToObject(j, "capacity_utilization", offered_qps / max_qps);
+    else
+        cJSON_AddNullToObject(j, "capacity_utilization");
 }
 
 void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,

@@ -217,6 +217,8 @@ typedef struct {
      * when there are fewer than RL_SERVE_STEADY_MIN requests or fewer than
      * 20 complete in the window (steady_valid 0). */
     double steady_req_per_s, steady_out_tokens_per_s;
+    double keep_up;   /* completions / arrivals over the steady window (whole run without one):
+                         about 1 while the system keeps up, capacity / load beyond */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
@@ -255,6 +257,34 @@ void rl_serve_result_free(rl_serve_result *r);
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                       int calibrated, const rl_request *req, long long n,
                       const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);
+
+/* Capacity: the largest arrival rate the configuration sustains, found by
+ * simulation: the first RL_SERVE_CAPACITY_REQUESTS requests with their
+ * arrival gaps rescaled (the same lengths and arrival pattern at another
+ * rate), the load doubled or halved until it is bracketed, then bisected in
+ * log scale to RL_SERVE_CAPACITY_TOL, at most RL_SERVE_CAPACITY_RUNS runs.
+ * A load is sustained when every request completes, completions keep up
+ * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
+ * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
+ * *qps: that rate (requests/s); NAN when there are too few requests
+ * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
+ * bracket within the runs.  Returns 0, or -1 with err set. */
+#define RL_SERVE_CAPACITY_REQUESTS 4000
+#define RL_SERVE_CAPACITY_TOL 0.02
+#define RL_SERVE_CAPACITY_RUNS 40
+#define RL_SERVE_KEEP_UP 0.98
+int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
+                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                      double *qps, char *err, size_t errlen);
+
+/* rl_serve_capacity with every step costed as rl_serve_simulate does. */
+int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                               int calibrated, const rl_request *req, long long n,
+                               const rl_serve_config *cfg, double *qps, char *err, size_t errlen);
+
+/* Add max_sustainable_qps (null when NAN) and capacity_utilization =
+ * offered / max_sustainable_qps (null without both) to a result object. */
+void rl_serve_add_capacity(cJSON *j, double offered_qps, double max_qps);
 
 /* Expected tokens per verify step with acceptance rate a and g draft
  * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */

@@ -344,6 +344,59 @@ static void test_metric_definitions(void **state)
     rl_serve_result_free(&out);
 }
 
+/* Capacity against M/D/1 (Poisson arrivals, one server, deterministic
+ * service D): one replica serving 300-token prompts with one output token
+ * under interleaved batching with one slot serves each request in one
+ * prefill step of D.  The queue is stable below 1/D requests/s, so the
+ * simulator's max_sustainable_qps (without SLOs) is 1/D within the search's
+ * 2% and the keep-up criterion's 2% (found: within [0.93, 1.03] / D), and
+ * capacity_utilization = lambda / capacity is rho = lambda D, which for one
+ * server is the busy fraction (utilization) too (2%, 20000 requests).  The
+ * mean TTFT is the Pollaczek-Khinchine D + rho D / (2 (1 - rho)) = 1.5 D at
+ * rho = 0.5 (3%, sampling).  With a TTFT p99 target of 4 D the capacity is
+ * lower, sustained there and not at 10% more (the search's requests). */
+static void test_capacity_md1(void **state)
+{
+    fixture *f = *state;
+    int P = 300;
+    double D = step_time(f, P, 0, 0, 0), lambda = 0.5 / D;
+    rl_request *r = workload(20000, lambda, P, 1, 7);
+    rl_serve_config c = config(f, RL_POLICY_INTERLEAVED);
+    c.max_seqs = 1;
+    rl_serve_result out = run(f, r, 20000, &c);
+    double cap;
+    char err[256];
+    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, &cap, err, sizeof err), 0);
+    assert_true(cap * D >= 0.93 && cap * D <= 1.03);
+    assert_rel(out.utilization, 0.5, 0.02);
+    assert_rel(lambda / cap, out.utilization, 0.08);
+    assert_rel(out.ttft.mean, 1.5 * D, 0.03);
+    rl_serve_result_free(&out);
+    c.slo_ttft = 4 * D;
+    double cap_slo;
+    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, &cap_slo, err, sizeof err), 0);
+    assert_true(cap_slo < cap);
+    /* the search's requests (the first 4000) at its load and 10% above */
+    rl_request *q = malloc(4000 * sizeof *q);
+    double q0 = 3999 / (r[3999].arrival - r[0].arrival);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 4000; i++) {
+            q[i] = r[i];
+            q[i].arrival = (r[i].arrival - r[0].arrival) * q0 / (cap_slo * (k ? 1.1 : 1));
+        }
+        out = run(f, q, 4000, &c);
+        assert_true(k ? out.ttft.p99 > 4 * D : out.ttft.p99 <= 4 * D);
+        rl_serve_result_free(&out);
+    }
+    free(q);
+    /* all arrivals at one instant (offline): no rate, no capacity (NAN: JSON null) */
+    for (int i = 0; i < 100; i++)
+        r[i].arrival = 0;
+    assert_int_equal(rl_serve_capacity(r, 100, &c, &f->cost, &f->cost, &cap, err, sizeof err), 0);
+    assert_true(isnan(cap));
+    free(r);
+}
+
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
@@ -554,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
         cmocka_unit_test(test_metric_definitions),
+        cmocka_unit_test(test_capacity_md1),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
