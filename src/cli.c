@@ -76,7 +76,7 @@ enum {
     SV_QPS, SV_PROMPT, SV_TRACE, SV_POLICY, SV_REPLICAS, SV_PREFILL_REPLICAS, SV_ROUTE,
     SV_MAX_SEQS, SV_MAX_TOKENS, SV_PAGE, SV_PREEMPT, SV_PREFIX_CACHE, SV_PREFIXES, SV_SPEC,
     SV_REQUESTS, SV_SEED, SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
-    SV_MAX_CHIPS, SV_KEEP_PREC, SV_OFFLINE,
+    SV_MAX_CHIPS, SV_KEEP_PREC, SV_OFFLINE, SV_HEADROOM,
     SV_COUNT
 };
 
@@ -276,6 +276,7 @@ static const struct option LONGOPTS[] = {
     {"max-chips", required_argument, 0, 1000 + SV_MAX_CHIPS},
     {"keep-precision", no_argument, 0, 1000 + SV_KEEP_PREC},
     {"offline", no_argument, 0, 1000 + SV_OFFLINE},
+    {"headroom", required_argument, 0, 1000 + SV_HEADROOM},
     {0, 0, 0, 0},
 };
 
@@ -1159,7 +1160,7 @@ static int cmd_simulate(cli_opts *o)
     }
     o->output = o->sv[SV_SAVE]; /* --output was the DIST; --save FILE writes the result */
     rl_serve_result r;
-    double max_qps = NAN;
+    double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
@@ -1237,6 +1238,11 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int de
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    cJSON_AddNumberToObject(j, "headroom", in->headroom);
+    cJSON_AddNumberToObject(j, "sized_for_qps", in->w.qps * (1 + in->headroom));
+    cJSON_AddNumberToObject(j, "max_replicas", RL_SIZE_MAX_REPLICAS);
+    cJSON_AddNumberToObject(j, "beyond_replica_bound", (double)r->beyond_bound);
+    cJSON_AddNumberToObject(j, "skipped_for_time", (double)r->skipped_for_time);
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
@@ -1256,6 +1262,10 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int de
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
             cJSON_AddNumberToObject(o, keys[k], v[k]);
         cJSON_AddBoolToObject(o, "meets", c->meets);
+        if (isfinite(c->max_qps))
+            cJSON_AddNumberToObject(o, "max_sustainable_qps", c->max_qps);
+        else
+            cJSON_AddNullToObject(o, "max_sustainable_qps");
         if (detail) {
             const rl_hw *h = &in->hw[c->hw];
             cJSON_AddStringToObject(o, "hw", h->name);
@@ -1329,7 +1339,7 @@ static int cmd_size(cli_opts *o)
         return RL_EXIT_INPUT;
     static const int size_opts[] = {SV_QPS, SV_PROMPT, SV_TRACE, SV_PREFIXES, SV_REQUESTS, SV_SEED,
                                     SV_BURST, SV_TTFT, SV_TPOT, SV_REPORT, SV_SAVE, SV_RESERVE,
-                                    SV_MAX_CHIPS, SV_KEEP_PREC, -1};
+                                    SV_MAX_CHIPS, SV_KEEP_PREC, SV_HEADROOM, -1};
     if (sv_only(o, "size", size_opts, 0, "size searches policy, batch caps and replicas itself; "
                                          "check one configuration with `simulate`") != 0)
         return RL_EXIT_INPUT;
@@ -1369,7 +1379,8 @@ static int cmd_size(cli_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .calibrated = !o->ideal};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .calibrated = !o->ideal,
+                        .headroom = RL_SIZE_HEADROOM};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1379,7 +1390,8 @@ static int cmd_size(cli_opts *o)
         sv_num(o, SV_TTFT, "--ttft-p99", 1e-6, 1e6, &in.slo_ttft) ||
         sv_num(o, SV_TPOT, "--tpot-p99", 1e-6, 1e6, &in.slo_tpot) ||
         sv_num(o, SV_RESERVE, "--hbm-reserve", 0, 0.9, &in.hbm_reserve) ||
-        sv_num(o, SV_MAX_CHIPS, "--max-chips", 1, 4096, &maxc)) {
+        sv_num(o, SV_MAX_CHIPS, "--max-chips", 1, 4096, &maxc) ||
+        sv_num(o, SV_HEADROOM, "--headroom", 0, RL_SIZE_MAX_HEADROOM, &in.headroom)) {
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -1404,6 +1416,10 @@ static int cmd_size(cli_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
+    if (r.skipped_for_time > 0)
+        fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
+                        "stops starting plans after %.0f s of CPU time\n",
+                r.skipped_for_time, RL_SIZE_MAX_CPU_S);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

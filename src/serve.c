@@ -497,19 +497,42 @@ static int prefix_lookup(sim *S, replica *r, int i)
 
 /* ---- inter-token latency: a log-binned histogram of every gap ---- */
 
-/* Bins of relative width ITL_REL from ITL_MIN seconds (the percentiles are
- * the bins' geometric centres: within ITL_REL / 2 of the gap; mean and max
- * are exact). */
-#define ITL_MIN 1e-7
-#define ITL_REL 1e-3
-#define ITL_BINS 27700 /* ln(1e12) / ln(1 + ITL_REL): up to 1e5 s */
+/* Log-linear bins (as HdrHistogram): the top ITL_SUB_BITS bits of a gap's
+ * mantissa and its exponent index the bin, so each octave from 2^ITL_EXP_MIN
+ * s (~1e-7 s) to 2^(ITL_EXP_MIN + ITL_OCTAVES) s (~2e5 s) has 2^ITL_SUB_BITS
+ * bins, each under 0.4% wide; a percentile is its bin's centre (within
+ * 0.2%), mean and max are exact. */
+#define ITL_SUB_BITS 8
+#define ITL_EXP_MIN (-23)
+#define ITL_OCTAVES 41
+#define ITL_BINS (ITL_OCTAVES << ITL_SUB_BITS)
+
+static int itl_bin(double gap)
+{
+    if (!(gap >= ldexp(1, ITL_EXP_MIN)))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &gap, sizeof bits);
+    long long b = (long long)(bits >> (52 - ITL_SUB_BITS)) -
+                  ((long long)(1023 + ITL_EXP_MIN) << ITL_SUB_BITS);
+    return b < ITL_BINS ? (int)b : ITL_BINS - 1;
+}
+
+static double itl_centre(int b)
+{
+    uint64_t lo = ((uint64_t)b + ((uint64_t)(1023 + ITL_EXP_MIN) << ITL_SUB_BITS))
+                  << (52 - ITL_SUB_BITS);
+    uint64_t mid = lo + (1ull << (51 - ITL_SUB_BITS));
+    double v;
+    memcpy(&v, &mid, sizeof v);
+    return v;
+}
 
 static void itl_add(sim *S, double gap, double count)
 {
     if (count <= 0)
         return;
-    int b = gap > ITL_MIN ? (int)(log(gap / ITL_MIN) / log1p(ITL_REL)) : 0;
-    S->itl_w[b < ITL_BINS ? b : ITL_BINS - 1] += count;
+    S->itl_w[itl_bin(gap)] += count;
     S->itl_sum += gap * count;
     S->itl_n += count;
     S->itl_max = gap > S->itl_max ? gap : S->itl_max;
@@ -525,7 +548,7 @@ static void itl_pcts(const sim *S, rl_pcts *p)
     for (int b = 0; b < ITL_BINS && j < 3; b++) {
         cum += S->itl_w[b];
         while (j < 3 && cum >= q[j] * S->itl_n) {
-            double v = ITL_MIN * exp((b + 0.5) * log1p(ITL_REL));
+            double v = itl_centre(b);
             *o[j++] = v < S->itl_max ? v : S->itl_max;
         }
     }
@@ -1196,16 +1219,13 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
-    if (steady) { /* completions over arrivals in the window (arrivals after w0, up to w1) */
-        long long lo = 0, hi = n; /* first arrival after w0 */
-        while (lo < hi) {
-            long long mid = lo + (hi - lo) / 2;
-            if (req[mid].arrival <= S.w0)
-                lo = mid + 1;
-            else
-                hi = mid;
+    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
+        double arrived = 0, admitted = 0;
+        for (long long i = 0; i < n; i++) {
+            arrived += req[i].arrival > S.w0;
+            admitted += S.s[i].t_start > S.w0 && S.s[i].t_start <= S.w1;
         }
-        out->keep_up = n - lo > 0 ? S.win_done / (double)(n - lo) : 1;
+        out->keep_up = arrived > 0 ? admitted / arrived : 1;
     }
     out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
@@ -1237,7 +1257,7 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
         return -1;
     rl_step_cost cost = {rl_serve_ops_time, &oc};
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
-                 : rl_serve_capacity(req, n, cfg, &cost, &cost, qps, err, errlen);
+                 : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);
     rl_ops_cost_free(&oc);
     return rc;
 }
@@ -1278,12 +1298,17 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
 
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
-                      double *qps, char *err, size_t errlen)
+                      double hint, double *qps, char *err, size_t errlen)
 {
     *qps = NAN;
-    long long m = n < RL_SERVE_CAPACITY_REQUESTS ? n : RL_SERVE_CAPACITY_REQUESTS;
-    if (m < RL_SERVE_STEADY_MIN || !(req[m - 1].arrival > req[0].arrival))
+    if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
         return 0; /* too few requests for a steady window, or no arrival rate (offline) */
+    double rate = hint > 0 ? hint : (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
+    double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
+                       RL_SERVE_CAPACITY_MAX);
+    long long m = (double)n < want ? n : (long long)want;
+    if (!(req[m - 1].arrival > req[0].arrival))
+        return 0;
     double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
     rl_serve_config c = *cfg;
     c.kv_samples = 0;
@@ -1291,16 +1316,16 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     rl_request *buf = malloc((size_t)m * sizeof *buf);
     if (!buf)
         return snprintf(err, errlen, "capacity: out of memory"), -1;
-    /* bracket by doubling or halving the load, then bisect in log scale */
-    double lo = 0, hi = 0, s = 1;
+    /* bracket by stepping the load up or down (from the hint), then bisect in log scale */
+    double lo = 0, hi = 0, s = hint > 0 ? hint / q0 : 1, step = hint > 0 ? 1.25 : 2;
     int ok, rc = 0, runs = 0;
     for (; runs < RL_SERVE_CAPACITY_RUNS && (lo == 0 || hi == 0); runs++) {
         if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
             break;
         if (ok)
-            lo = s, s *= 2;
+            lo = s, s *= step;
         else
-            hi = s, s /= 2;
+            hi = s, s /= step;
         if ((lo == 0 && s < 1e-6) || (hi == 0 && s > 1e9))
             break; /* sustains nothing, or everything up to offline */
     }

@@ -188,7 +188,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
  *    request, pooled (a request of G tokens gives G - 1 gaps), so a prefill
  *    that pauses decoding shows in its tail; with speculative decoding a
  *    verify step's tokens come together (one gap per step).  Percentiles
- *    from a histogram of 0.1%-wide bins (mean and max exact).
+ *    from a histogram of bins under 0.4% wide (mean and max exact).
  *  - e2e: arrival to the last token.
  *  - utilization: the fraction of time a replica runs a step, whatever its
  *    batch (busy time / (replicas x duration)); not headroom: a replica
@@ -217,8 +217,10 @@ typedef struct {
      * when there are fewer than RL_SERVE_STEADY_MIN requests or fewer than
      * 20 complete in the window (steady_valid 0). */
     double steady_req_per_s, steady_out_tokens_per_s;
-    double keep_up;   /* completions / arrivals over the steady window (whole run without one):
-                         about 1 while the system keeps up, capacity / load beyond */
+    double keep_up;   /* requests whose first prefill step started over those that arrived
+                         in the steady window (the whole run's completion rate over the
+                         arrival rate without one): about 1 while the waiting queue stays
+                         bounded, less when it grows (admission falls behind) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
@@ -259,10 +261,14 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
                       const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);
 
 /* Capacity: the largest arrival rate the configuration sustains, found by
- * simulation: the first RL_SERVE_CAPACITY_REQUESTS requests with their
+ * simulation: the first RL_SERVE_CAPACITY_REQUESTS requests (or
+ * RL_SERVE_CAPACITY_WINDOW_S of arrivals at the hint or the requests' rate
+ * when that is more, at most RL_SERVE_CAPACITY_MAX) with their
  * arrival gaps rescaled (the same lengths and arrival pattern at another
- * rate), the load doubled or halved until it is bracketed, then bisected in
- * log scale to RL_SERVE_CAPACITY_TOL, at most RL_SERVE_CAPACITY_RUNS runs.
+ * rate), the load doubled or halved until it is bracketed (stepped by 1.25
+ * from `hint` when hint > 0: a load in requests/s thought near the
+ * capacity), then bisected in log scale to RL_SERVE_CAPACITY_TOL, at most
+ * RL_SERVE_CAPACITY_RUNS runs.
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
@@ -270,14 +276,17 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
 #define RL_SERVE_CAPACITY_REQUESTS 4000
+#define RL_SERVE_CAPACITY_WINDOW_S 30.0
+#define RL_SERVE_CAPACITY_MAX 30000
 #define RL_SERVE_CAPACITY_TOL 0.02
 #define RL_SERVE_CAPACITY_RUNS 40
 #define RL_SERVE_KEEP_UP 0.98
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
-                      double *qps, char *err, size_t errlen);
+                      double hint, double *qps, char *err, size_t errlen);
 
-/* rl_serve_capacity with every step costed as rl_serve_simulate does. */
+/* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
+ * holds the hint on entry (0: none). */
 int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                                int calibrated, const rl_request *req, long long n,
                                const rl_serve_config *cfg, double *qps, char *err, size_t errlen);

@@ -299,11 +299,11 @@ static void test_static_batch_closed_form(void **state)
     assert_rel(out.duration_s, expect, 1e-9);
     /* no queueing: TTFT is all service; every gap is a decode step, so the
      * pooled ITL mean is the TPOT (1e-9) and its median the median step
-     * (k = 63 of 0..126; 0.1% histogram bins) */
+     * (k = 63 of 0..126; bins under 0.4% wide: 0.2%) */
     assert_rel(out.ttft_service.p99, t_pf, 1e-12);
     assert_rel(out.itl.mean, out.tpot.mean, 1e-9);
     assert_int_equal(out.itl.n, (long long)B * (G - 1));
-    assert_rel(out.itl.p50, rl_serve_ops_time1(&oc, 0, 0, B, T + 63), 1e-3);
+    assert_rel(out.itl.p50, rl_serve_ops_time1(&oc, 0, 0, B, T + 63), 2e-3);
     rl_serve_result_free(&out);
     rl_ops_cost_free(&oc);
     free(parts);
@@ -366,7 +366,7 @@ static void test_capacity_md1(void **state)
     rl_serve_result out = run(f, r, 20000, &c);
     double cap;
     char err[256];
-    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, &cap, err, sizeof err), 0);
+    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err), 0);
     assert_true(cap * D >= 0.93 && cap * D <= 1.03);
     assert_rel(out.utilization, 0.5, 0.02);
     assert_rel(lambda / cap, out.utilization, 0.08);
@@ -374,7 +374,7 @@ static void test_capacity_md1(void **state)
     rl_serve_result_free(&out);
     c.slo_ttft = 4 * D;
     double cap_slo;
-    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, &cap_slo, err, sizeof err), 0);
+    assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, 0, &cap_slo, err, sizeof err), 0);
     assert_true(cap_slo < cap);
     /* the search's requests (the first 4000) at its load and 10% above */
     rl_request *q = malloc(4000 * sizeof *q);
@@ -392,7 +392,7 @@ static void test_capacity_md1(void **state)
     /* all arrivals at one instant (offline): no rate, no capacity (NAN: JSON null) */
     for (int i = 0; i < 100; i++)
         r[i].arrival = 0;
-    assert_int_equal(rl_serve_capacity(r, 100, &c, &f->cost, &f->cost, &cap, err, sizeof err), 0);
+    assert_int_equal(rl_serve_capacity(r, 100, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err), 0);
     assert_true(isnan(cap));
     free(r);
 }
