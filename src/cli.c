@@ -14,6 +14,7 @@
 
 #include "calib.h"
 #include "interrupt.h"
+#include "number.h"
 #include "import_hf.h"
 #include "lua_api.h"
 #include "memory.h"
@@ -534,9 +535,8 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
                 return -1;
             break;
         case 'u': {
-            char *end;
-            o->mfu = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->mfu >= RL_MFU_MIN && o->mfu <= 1)) {
+            if (rl_parse_number(optarg, &o->mfu, NULL) != 0 ||
+                !(o->mfu >= RL_MFU_MIN && o->mfu <= 1)) {
                 fprintf(stderr, "roofline: --mfu '%s': expected a fraction in [%g, 1]\n", optarg,
                         RL_MFU_MIN);
                 return -1;
@@ -791,13 +791,17 @@ static int sv_num(const cli_opts *o, int k, const char *flag, double lo, double 
 {
     if (!o->sv[k])
         return 0;
-    char *end;
-    errno = 0;
-    double x = strtod(o->sv[k], &end);
+    double x = 0;
+    const char *why;
+    int bad = rl_parse_number(o->sv[k], &x, &why);
+    if (bad == -2) {
+        fprintf(stderr, "roofline: %s '%s': %s\n", flag, o->sv[k], why);
+        return -1;
+    }
     /* counts are whole: a fraction is an error, not silently cut */
     int whole = k == SV_REQUESTS || k == SV_SEED || k == SV_MAX_SEQS || k == SV_MAX_TOKENS ||
                 k == SV_PAGE || k == SV_REPLICAS || k == SV_PREFILL_REPLICAS || k == SV_MAX_CHIPS;
-    if (end == o->sv[k] || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
         fprintf(stderr, "roofline: %s '%s': expected %s in [%g, %g]\n", flag, o->sv[k],
                 whole ? "a whole number" : "a number", lo, hi);
         return -1;
@@ -831,7 +835,7 @@ static int sv_tuple(const cli_opts *o, int k, const char *flag, double *v, int m
     while (n < max) {
         char *end;
         v[n++] = strtod(p, &end);
-        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
             break;
         if (!*end) {
             if (n >= min)
@@ -1036,7 +1040,8 @@ static int serve_config(const cli_opts *o, const rl_model *m, const rl_hw *h, rl
         if (g)
             *g++ = 0;
         c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
+                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
         double gamma = ok ? strtod(g, &end) : 0;
         ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
         if (ok && d) {

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <lauxlib.h>
 
+#include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 
@@ -313,6 +314,47 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     return 0;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse an object (at any depth) naming a key twice: JSON leaves the
+ * meaning open and cJSON would silently take the first.  Sorting the keys
+ * keeps a hostile config with many keys O(n log n).  `where` names the
+ * object ("top level" or its key).  Returns 0, or -1 with the error (or
+ * *oom). */
+static int check_duplicates(out_t *o, const cJSON *obj, const char *where, int *oom)
+{
+    int n = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        n++;
+    const char **keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    if (!keys) {
+        *oom = 1;
+        snprintf(o->err, o->errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    int i = 0, rc = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        keys[i++] = c->string ? c->string : "";
+    qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+    for (i = 1; i < n && rc == 0; i++)
+        if (strcmp(keys[i - 1], keys[i]) == 0)
+            rc = fail(o, keys[i], "appears twice in %s (which one is meant is unclear; keep one)",
+                      where);
+    free(keys);
+    for (const cJSON *c = obj->child; c && rc == 0; c = c->next) {
+        if (cJSON_IsObject(c))
+            rc = check_duplicates(o, c, c->string ? c->string : "an array entry", oom);
+        else if (cJSON_IsArray(c))
+            for (const cJSON *e = c->child; e && rc == 0; e = e->next)
+                if (cJSON_IsObject(e))
+                    rc = check_duplicates(o, e, c->string ? c->string : "an array entry", oom);
+    }
+    return rc;
+}
+
 /* Load the produced text in the sandbox and validate it as a model spec. */
 static int validate(out_t *o)
 {
@@ -359,11 +401,9 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                    size_t errlen)
 {
     *oom = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    FILE *fp = rl_fopen_input(path, err, errlen); /* a FIFO would block forever */
+    if (!fp)
         return NULL;
-    }
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -422,8 +462,9 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", path);
     out_t o = {NULL, 0, 0, 0, path, "?", err, errlen};
-    int rc = cJSON_IsObject(root) ? convert(&o, root, nm, src)
-                                  : fail(&o, "(top level)", "expected a JSON object");
+    int rc = !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
+             : check_duplicates(&o, root, "the top level", oom) != 0 ? -1
+                                                                      : convert(&o, root, nm, src);
     cJSON_Delete(root);
     if (rc == 0)
         rc = validate(&o);

@@ -12,6 +12,7 @@
 #include <lualib.h>
 
 #include "interrupt.h"
+#include "report.h"
 
 const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20, 10.0};
 const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 600.0};
@@ -266,10 +267,11 @@ static int traceback(lua_State *L)
     return 1;
 }
 
-/* Read a whole file into a malloc'd buffer; NULL on failure (errno set). */
-static char *slurp(const char *path, size_t *len)
+/* Read a whole regular file into a malloc'd buffer; NULL on failure (err
+ * set by rl_fopen_input, else errno set). */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = rl_fopen_input(path, err, errlen);
     if (!f)
         return NULL;
     errno = 0;
@@ -303,9 +305,11 @@ static char *slurp(const char *path, size_t *len)
 int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen)
 {
     size_t len = 0;
-    char *src = slurp(path, &len);
+    err[0] = '\0';
+    char *src = slurp(path, &len, err, errlen);
     if (!src) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        if (!err[0])
+            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     int top = lua_gettop(L);

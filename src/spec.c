@@ -14,6 +14,7 @@
 
 #include <lauxlib.h>
 
+#include "number.h"
 #include "sandbox.h"
 
 /* Dimensions above this are refused as absurd.  Products of several
@@ -537,6 +538,11 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     out->value = eq + 1;
     if (!*out->field)
         FAIL("--set: empty field name");
+    char *end;
+    strtod(out->value, &end);
+    if (rl_number_is_hex(out->value) && end != out->value && !*end)
+        FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
+             out->field, out->value);
     return 0;
 }
 
@@ -563,7 +569,7 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
         lua_remove(L, -2);
     }
     const char *v = ov->value;
-    char *end;
+    char *end; /* hex was refused by rl_override_parse; nan and inf reach the field's check */
     double num = strtod(v, &end);
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
         lua_pushboolean(L, v[0] == 't');
