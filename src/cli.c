@@ -709,20 +709,16 @@ int rl_cli_simulate(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
-    cJSON *j = rl_serve_result_json(&r, c.policy, chips);
-    rl_serve_describe_run(j, &m, &h, !o->ideal, o->chips, chips, &c, o->prec,
-                          o->given[RL_P_TRACE] ? "trace" : o->given[RL_P_PROMPT_DIST],
-                          o->given[RL_P_TRACE] ? "trace" : out_dist, w.qps,
-                          o->given[RL_P_TRACE] ? -1 : (double)w.seed);
-    if (j)
-        cJSON_AddNumberToObject(j, "truncated_requests", (double)truncated);
+    int trace = o->given[RL_P_TRACE] != NULL;
+    rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
+                           trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
+                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
+    cJSON *j = rl_result_simulate(&r, &run);
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
                         "offered; the queue grows, so the latency percentiles grow with "
                         "--requests\n", done_rate, w.qps);
-    if (j && o->fmt != RL_FMT_JSON)
-        cJSON_DeleteItemFromObject(j, "kv_timeline");
     if (o->plot) {
         char title[256];
         int plotted;
@@ -752,67 +748,6 @@ static void workload_desc(const rl_opts *o, const rl_workload *w, const char *ou
         snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
                  w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
                  o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
-}
-
-/* The size result; `detail` adds each row's configuration fields and more
- * metrics (JSON, CSV), which the table leaves out to stay readable. */
-static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int detail)
-{
-    cJSON *j = cJSON_CreateObject();
-    if (!j)
-        return NULL;
-    cJSON_AddStringToObject(j, "model", in->m->name);
-    int cal = 0;
-    for (int i = 0; i < in->nhw; i++)
-        cal += in->calibrated && in->hw[i].efficiency.present;
-    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
-                                                                         : "mixed (see each row)");
-    cJSON_AddNumberToObject(j, "qps", in->w.qps);
-    cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
-    cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
-    cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
-    cJSON_AddNumberToObject(j, "meeting", r->nmeet);
-    cJSON_AddNumberToObject(j, "simulated_configs", r->n);
-    cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
-    cJSON_AddNumberToObject(j, "search_s", r->search_s);
-    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
-    for (int i = 0; rows && i < r->n; i++) {
-        const rl_size_candidate *c = &r->c[i];
-        char label[128];
-        rl_size_label(in, c, label, sizeof label);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "config", label);
-        const char *keys[] = {"chips_total", "cost", "ttft_p99_s", "tpot_p99_s", "e2e_p50_s",
-                              "out_tokens_per_s"};
-        double v[] = {(double)c->chips_total, c->cost_per_hour, c->ttft_p99, c->tpot_p99,
-                      c->e2e_p50, c->out_tokens_per_s};
-        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-            cJSON_AddNumberToObject(o, keys[k], v[k]);
-        cJSON_AddBoolToObject(o, "meets", c->meets);
-        if (detail) {
-            const rl_hw *h = &in->hw[c->hw];
-            cJSON_AddStringToObject(o, "hw", h->name);
-            cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
-                                                                                       : "ideal");
-            cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
-            cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
-            cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
-            cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
-            const char *more[] = {"chips_per_replica", "replicas", "prefill_replicas", "max_seqs",
-                                  "max_tokens", "usd_per_mtok", "ttft_p50_s", "tpot_p50_s",
-                                  "e2e_p99_s", "slo_attainment", "utilization",
-                                  "mean_decode_batch", "kv_capacity_tokens_per_replica"};
-            double mv[] = {(double)c->chips, c->replicas,
-                           c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0, c->max_seqs,
-                           (double)c->max_tokens, c->usd_per_mtok, c->ttft_p50, c->tpot_p50,
-                           c->e2e_p99, c->slo_attainment, c->utilization, c->mean_decode_batch,
-                           floor(c->kv_capacity_tokens)};
-            for (size_t k = 0; k < sizeof mv / sizeof mv[0]; k++)
-                cJSON_AddNumberToObject(o, more[k], mv[k]);
-        }
-        cJSON_AddItemToArray(rows, o);
-    }
-    return j;
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
@@ -968,7 +903,7 @@ int rl_cli_size(rl_opts *o)
         free(text);
     }
     int none = r.nmeet == 0;
-    cJSON *j = size_json(&in, &r, o->fmt != RL_FMT_TABLE);
+    cJSON *j = rl_result_size(&in, &r, o->fmt != RL_FMT_TABLE);
     rl_size_result_free(&r);
     free(req);
     int erc = emit(o, j);

@@ -980,11 +980,10 @@ int rl_lua_simulate(lua_State *L)
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
-    cJSON *j = rl_serve_result_json(&r, c.policy, total);
+    rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
+                           -1, 0};
+    cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
-    rl_serve_describe_run(j, &m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed);
-    if (j)
-        cJSON_DeleteItemFromObject(j, "kv_timeline");
     return push_result(L, j);
 }
 
