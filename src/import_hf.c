@@ -16,7 +16,7 @@
 #include "sandbox.h"
 #include "spec.h"
 
-enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS };
+enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS, MOE_QWEN3 };
 enum { WIN_NONE, WIN_ALL, WIN_QWEN, WIN_GEMMA2, WIN_GEMMA3, WIN_LAYER_TYPES };
 
 typedef struct {
@@ -31,6 +31,8 @@ static const family FAMILIES[] = {
     {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act"},
     {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
     {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act"},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act"},
     {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation"},
     {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation"},
     {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
@@ -183,18 +185,40 @@ static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long la
     return 0;
 }
 
+/* Qwen3-MoE: every layer routed (decoder_sparse_step 1, no mlp_only_layers,
+ * as in Qwen3-30B-A3B and Qwen3-235B-A22B); experts of
+ * moe_intermediate_size.  Other layouts are refused, not guessed. */
+static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long *d_exp)
+{
+    long long step;
+    if (get_int(o, cfg, "moe_intermediate_size", -1, d_exp) != 0 ||
+        get_int(o, cfg, "decoder_sparse_step", 1, &step) != 0)
+        return -1;
+    if (step != 1)
+        return fail(o, "decoder_sparse_step", "%lld: only every layer being MoE (1) is supported",
+                    step);
+    const cJSON *dense = cJSON_GetObjectItemCaseSensitive(cfg, "mlp_only_layers");
+    if (dense && !cJSON_IsNull(dense) && !(cJSON_IsArray(dense) && !dense->child))
+        return fail(o, "mlp_only_layers", "only an empty list is supported (every layer MoE)");
+    return 0;
+}
+
 static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long d_ff)
 {
     long long E = 0, k = 0, shared = 0, d_exp = 0, dense = 0;
     if (f->moe == MOE_NONE)
         return 0;
-    const char *ekey = f->moe == MOE_DEEPSEEK ? "n_routed_experts" : "num_local_experts";
+    const char *ekey = f->moe == MOE_DEEPSEEK ? "n_routed_experts"
+                       : f->moe == MOE_QWEN3  ? "num_experts"
+                                              : "num_local_experts";
     if (get_int(o, cfg, ekey, -1, &E) != 0 || get_int(o, cfg, "num_experts_per_tok", -1, &k) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK &&
         (get_int(o, cfg, "n_shared_experts", 0, &shared) != 0 ||
          get_int(o, cfg, "moe_intermediate_size", -1, &d_exp) != 0 ||
          get_int(o, cfg, "first_k_dense_replace", 0, &dense) != 0))
+        return -1;
+    if (f->moe == MOE_QWEN3 && qwen3_moe_layers(o, cfg, &d_exp) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK) {
         long long freq;

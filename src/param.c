@@ -323,8 +323,9 @@ const rl_command RL_COMMANDS[] = {
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
     {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
-     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
