@@ -140,6 +140,14 @@ static void gpt_oss_window(void **state)
     assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_IDEAL) == 7372800.0);
     assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_ALLOCATOR) == 7372800.0);
     assert_rel(rl_arch_params(&m).total, 116.8e9, 0.001);
+    /* params_active counts the 201088 x 2880 input embedding table (5.71e9);
+     * OpenAI's "5.13B active" (model card Table 1) leaves it out, as
+     * params_active_nonembedding does, and flops_per_token is twice that
+     * less the norm gains (issue 16). */
+    rl_params p = rl_arch_params(&m);
+    assert_rel(p.active_nonembedding, 5.13e9, 0.001);
+    assert_true(p.active - p.active_nonembedding == 201088.0 * 2880);
+    assert_rel(rl_arch_flops_per_token(&m), 2 * (p.active_nonembedding - p.norms), 1e-12);
 }
 
 /* Gemma 3's 5:1 local:global (sliding_window_pattern 6): of 62 layers the
