@@ -272,6 +272,22 @@ static void put_lua_string(out_t *o, const char *s)
     put(o, "\"");
 }
 
+/* The config's name for provenance: FOLDER/config.json (the folder is the
+ * model's, as Hugging Face downloads keep it) or the file's own name, never
+ * the directories above, which are this machine's. */
+static const char *short_path(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    if (!base)
+        return path;
+    if (strcmp(base + 1, "config.json") != 0)
+        return base + 1;
+    const char *start = base;
+    while (start > path && start[-1] != '/')
+        start--;
+    return start < base ? start : base + 1;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -314,7 +330,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_mlp(o, cfg, f, &mlp) != 0)
         return -1;
     put(o, "-- Imported by `roofline import-hf` from ");
-    for (const char *c = o->path; *c; c++) /* a comment ends at a newline */
+    for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
         put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
     put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
     put_lua_string(o, name);
@@ -484,7 +500,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         default_name(path, nm, sizeof nm);
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
-        snprintf(src, sizeof src, "Hugging Face config.json (%s)", path);
+        snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
     out_t o = {NULL, 0, 0, 0, path, "?", err, errlen};
     int rc = !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
              : check_duplicates(&o, root, "the top level", oom) != 0 ? -1

@@ -41,7 +41,8 @@
 /* Read `path` and return a malloc'd Lua model spec the caller frees, named
  * `name` (NULL: the file's stem, or its folder's name for "config.json")
  * with `source` as its source field (NULL: "Hugging Face config.json
- * (<path>)").  On failure returns NULL with err as "FILE: key 'K': reason"
+ * (FOLDER/config.json)", or the file's name: no directories of this
+ * machine).  On failure returns NULL with err as "FILE: key 'K': reason"
  * and *oom 1 when memory ran out, 0 for bad input (a file that cannot be
  * read, unknown model_type, a missing or ill-typed key, a spec that fails
  * validation). */

@@ -706,9 +706,14 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     if (!L)
         FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
-    /* with overrides, errors name them: the preset file itself may be fine */
+    /* with overrides, errors name them: the preset file itself may be fine.
+     * A preset is named as the user gave it, KIND/NAME.lua, not by where this
+     * install keeps it (an absolute path leaked into reports); a path stays
+     * as given (rl_spec_resolve copies it). */
     char origin[1024];
-    int used = snprintf(origin, sizeof origin, "%s", path);
+    int preset = strcmp(path, name) != 0;
+    int used = preset ? snprintf(origin, sizeof origin, "%s/%s.lua", kind, name)
+                      : snprintf(origin, sizeof origin, "%s", path);
     for (int i = 0; i < nov && used < (int)sizeof origin; i++)
         used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
                          i ? ", " : " with --set ", ov[i].field, ov[i].value);

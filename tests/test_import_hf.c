@@ -2,6 +2,8 @@
  * the hand-written and shipped presets, family mappings, clear errors. */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include <cjson/cJSON.h>
 
 #include "arch.h"
@@ -157,6 +159,30 @@ static void errors(void **state)
     expect_error("/nonexistent/config.json", 0, "cannot read", 0); /* bad input, not out of memory */
 }
 
+/* The spec's provenance names the model's folder and config.json, not the
+ * directories above it, which are this machine's (issue 16: the absolute
+ * path was written into `source`). */
+static void source_without_local_directories(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_hf_XXXXXX", sub[128], cfg[160], cmd[400], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/Model-X", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(cfg, sizeof cfg, "%s/config.json", sub);
+    snprintf(cmd, sizeof cmd, "cp %sllama3-8b.json %s", HF, cfg);
+    assert_int_equal(system(cmd), 0);
+    int io;
+    char *text = rl_import_hf(cfg, NULL, NULL, &io, err, sizeof err);
+    assert_non_null(text);
+    if (!strstr(text, "source = \"Hugging Face config.json (Model-X/config.json)\"") ||
+        strstr(text, dir))
+        fail_msg("the spec leaks the local path or lacks the short one:\n%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The CLI exits 2 on bad content and on a missing file (bad input, like
  * every other input file), 0 on success. */
 static void cli_exit_codes(void **state)
@@ -238,6 +264,7 @@ int main(void)
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
+        cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(cli_exit_codes),
     };

@@ -169,6 +169,23 @@ static void override_parse(void **state)
     assert_string_equal(ov.field, "flops.bf16");
 }
 
+/* A preset is named as the user gave it, KIND/NAME.lua, wherever this
+ * install keeps it (issue 16: the sizing report printed "price absent in
+ * <clone>/bin/../hw_profiles/b200.lua"). */
+static void preset_origin_as_given(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    assert_string_equal(m.origin, "model/llama3-8b.lua");
+    rl_hw h = load_hw("b200", NULL, 0);
+    assert_string_equal(h.origin, "hw_profiles/b200.lua");
+    char err[1024];
+    rl_override ov[] = {{"layers", "x"}};
+    assert_int_equal(rl_model_load("llama3-8b", ov, 1, &m, err, sizeof err), -1);
+    if (strncmp(err, "model/llama3-8b.lua with --set layers=x: ", 41) != 0)
+        fail_msg("error does not start with the preset as named: %s", err);
+}
+
 /* Every shipped preset loads and validates. */
 static void presets_load(void **state)
 {
@@ -197,7 +214,7 @@ int main(void)
         cmocka_unit_test(valid_spec),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
-        cmocka_unit_test(presets_load),      cmocka_unit_test(shebang_and_bom),
+        cmocka_unit_test(presets_load),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
