@@ -254,32 +254,40 @@ static int trace_field(char *f, const char *name, double lo, double hi, int inte
 
 #define TRACE_LINE_MAX (64 << 10) /* a request is a few dozen bytes; a longer line is not one */
 
+/* Why read_line stopped short of a line. */
+enum { LINE_OK, LINE_TOO_LONG, LINE_OOM, LINE_NUL };
+
 /* Read one line of any length up to TRACE_LINE_MAX into *buf (grown as
- * needed, newline kept).  Returns its length, 0 at end of file, or -1 when
- * it is longer than TRACE_LINE_MAX or memory runs out (*toolong says which). */
-static long read_line(FILE *f, char **buf, size_t *cap, int *toolong)
+ * needed, newline kept, NUL-terminated).  Returns its length, 0 at end of
+ * file, or -1 with *why set: longer than TRACE_LINE_MAX - 2 bytes (room for
+ * the newline and the terminator), out of memory, or
+ * a NUL byte (binary data; a C string would silently end there). */
+static long read_line(FILE *f, char **buf, size_t *cap, int *why)
 {
     size_t n = 0;
-    *toolong = 0;
-    for (;;) {
+    *why = LINE_OK;
+    for (int c; (c = getc(f)) != EOF;) {
         if (n + 2 > *cap) {
-            if (*cap >= TRACE_LINE_MAX) {
-                *toolong = 1;
+            size_t grown = *cap ? *cap * 4 : 1024;
+            char *b = *cap >= TRACE_LINE_MAX ? NULL : realloc(*buf, grown);
+            if (!b) {
+                *why = *cap >= TRACE_LINE_MAX ? LINE_TOO_LONG : LINE_OOM;
                 return -1;
             }
-            size_t c = *cap ? *cap * 4 : 1024;
-            char *b = realloc(*buf, c);
-            if (!b)
-                return -1;
             *buf = b;
-            *cap = c;
+            *cap = grown;
         }
-        if (!fgets(*buf + n, (int)(*cap - n), f))
-            return (long)n;
-        n += strlen(*buf + n);
-        if ((*buf)[n - 1] == '\n')
-            return (long)n;
+        if (c == 0) {
+            *why = LINE_NUL;
+            return -1;
+        }
+        (*buf)[n++] = (char)c;
+        if (c == '\n')
+            break;
     }
+    if (n)
+        (*buf)[n] = '\0';
+    return (long)n;
 }
 
 long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
@@ -296,14 +304,18 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     char *buf = NULL;
     size_t bufcap = 0;
     double last = 0;
-    int header = 0, toolong;
-    for (long len; (len = read_line(f, &buf, &bufcap, &toolong)) != 0;) {
+    int header = 0, why;
+    for (long len; (len = read_line(f, &buf, &bufcap, &why)) != 0;) {
         line++;
         if (len < 0) {
-            snprintf(err, errlen, toolong ? "%s:%lld: line longer than %d bytes (one request is "
-                                            "a few dozen)"
-                                          : "%s:%lld: out of memory reading the line",
-                     path, line, TRACE_LINE_MAX);
+            if (why == LINE_TOO_LONG)
+                snprintf(err, errlen, "%s:%lld: line longer than %d bytes (one request is a few "
+                                      "dozen)", path, line, TRACE_LINE_MAX - 2);
+            else if (why == LINE_NUL)
+                snprintf(err, errlen, "%s:%lld: a NUL byte: binary data, not a CSV text line",
+                         path, line);
+            else
+                snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
             goto fail;
         }
         char *p = buf;
