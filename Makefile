@@ -171,13 +171,10 @@ cuda:
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
 
-# Debian packages the project needs (run as root; CI calls this).
-DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang
+# Debian packages the project needs, build tools included (scripts/deps.sh
+# lists them; run as root or with sudo; CI calls this).
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "deps: all present"; fi
+	sh scripts/deps.sh
 
 PREFIX ?= /usr/local
 install: $(BIN)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -1071,7 +1072,7 @@ int rl_cli_pareto(rl_opts *o)
         char title[256];
         snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, %s)", m.name,
                  h.name, o->context, o->ideal ? "ideal: no communication" : "shard plans + collectives");
-        int pr = rl_plot_sweep_pareto(o->plot, title, &h, &s, prec, nprec, err, sizeof err);
+        int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)
             fprintf(stderr, "roofline pareto: %s\n", err);
         if (pr < 0)

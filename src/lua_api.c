@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 
@@ -755,8 +756,8 @@ static double row_number(lua_State *L, const char *key)
 }
 
 /* Series {title=, rows={...}} list at field "series" into points. */
-static int plot_pareto_series(lua_State *L, const char *path, const char *title, char *err,
-                              size_t errlen)
+static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, const char *title,
+                              char *err, size_t errlen)
 {
     lua_getfield(L, 1, "series");
     luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
@@ -803,7 +804,10 @@ static int plot_pareto_series(lua_State *L, const char *path, const char *title,
         }
         lua_pop(L, 2);
     }
-    int rc = rl_plot_pareto(path, title, ser, ns, usd, err, errlen);
+    int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
+    int rc = dir < 0 ? -1 : rl_plot_pareto(dir, file, title, ser, ns, usd, err, errlen);
+    if (dir >= 0)
+        close(dir);
     lua_pop(L, 2);
     return rc;
 }
@@ -834,11 +838,15 @@ int rl_lua_plot(lua_State *L)
     const char *title = luaL_optstring(L, -1, "");
     char path[8192], err[ERRLEN];
     rl_outdir *out = rl_lua_outdir(L);
-    if (rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err) != 0)
+    /* the name is checked now; the folder is opened again (from the held
+     * root) only around the rendering, so a Lua error between leaks nothing */
+    int dir = rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
+    if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
+    close(dir);
     int rc;
     if (strcmp(kind, "pareto") == 0) {
-        rc = plot_pareto_series(L, path, title, err, sizeof err);
+        rc = plot_pareto_series(L, out, file, title, err, sizeof err);
     } else {
         rl_model m;
         rl_hw h;
@@ -851,12 +859,17 @@ int rl_lua_plot(lua_State *L)
         for (int i = 0; i < nctx; i++)
             if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
                 return luaL_error(L, "roofline.plot: %s", err);
-        if (strcmp(kind, "step") == 0)
-            rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
+        if ((dir = rl_outdir_resolve(out, file, NULL, 0, err, sizeof err)) < 0)
+            rc = -1;
+        else if (strcmp(kind, "step") == 0)
+            rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err,
+                                        sizeof err);
         else if (strcmp(kind, "roofline") == 0)
-            rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
+            rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
         else
-            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+            rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+        if (dir >= 0)
+            close(dir);
     }
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);

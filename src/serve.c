@@ -12,6 +12,7 @@
 #include "interrupt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -968,9 +969,9 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         if ((++events & 0xffff) == 0 && rl_interrupted()) { /* SIGINT: stop, keep nothing */
             sim_free(&S);
             rl_serve_result_free(out);
-            snprintf(err, errlen, "simulate: interrupted (SIGINT) after %lld of %lld arrivals; no "
+            snprintf(err, errlen, "simulate: interrupted (%s) after %lld of %lld arrivals; no "
                                   "result kept",
-                     next, n);
+                     rl_interrupt_name(), next, n);
             return -1;
         }
         int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
@@ -1090,7 +1091,7 @@ static int figure(const char *dir, const char *name, const char *title, const ch
     snprintf(vars, sizeof vars, "plottitle = '%s'", title);
     char tmpl[64];
     snprintf(tmpl, sizeof tmpl, "%s.gp", name);
-    return rl_plot_render(tmpl, out, vars, data, err, errlen);
+    return rl_plot_render(AT_FDCWD, tmpl, out, vars, data, err, errlen);
 }
 
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
