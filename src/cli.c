@@ -938,7 +938,7 @@ static int serve_workload(const cli_opts *o, long long default_n, long long max_
         return -1;
     }
     d = (double)w->n;
-    if (sv_num(o, SV_QPS, "--qps", 1e-9, 1e9, &w->qps) || sv_num(o, SV_REQUESTS, "--requests", 1, 1e8, &d))
+    if (sv_num(o, SV_QPS, "--qps", 1e-9, 1e9, &w->qps) || sv_num(o, SV_REQUESTS, "--requests", 1, (double)RL_REQUESTS_MAX, &d))
         return -1;
     w->n = (long long)d;
     d = 1;

@@ -10,14 +10,18 @@ static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t temp_valid;
 static char temp_path[4096];
 
+void rl_interrupt_exit(int status)
+{
+    if (temp_valid)
+        unlink(temp_path);
+    _exit(status);
+}
+
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (interrupted) { /* second Ctrl-C: the user insists */
-        if (temp_valid)
-            unlink(temp_path);
-        _exit(128 + SIGINT);
-    }
+    if (interrupted) /* second Ctrl-C: the user insists */
+        rl_interrupt_exit(128 + SIGINT);
     interrupted = 1;
 }
 

@@ -27,4 +27,9 @@ void rl_interrupt_clear(void);
  * unlinks it before exiting. */
 void rl_interrupt_track_temp(const char *path);
 
+/* Remove the temporary file in flight and end the process at once with
+ * `status` (async-signal-safe: unlink and _exit only).  The second SIGINT
+ * does this; so does the Lua sandbox's watchdog for a run stuck in C. */
+void rl_interrupt_exit(int status);
+
 #endif

@@ -20,6 +20,9 @@
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
+/* Bytes one feasible sweep point costs until roofline.sweep returns: its
+ * rl_sweep_point, its cJSON row (about 20 items) and its Lua row table. */
+#define SWEEP_POINT_BYTES 4096
 
 /* ---- JSON <-> Lua ------------------------------------------------------- */
 
@@ -84,9 +87,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
+        char desc[64];
+        if (!rl_sandbox_key(L, -1, desc, sizeof desc)) {
+            int named = lua_type(L, -1) == LUA_TSTRING;
             lua_pop(L, 1);
-            snprintf(err, errlen, "table mixes list entries and named fields");
+            if (named)
+                snprintf(err, errlen, "field name '%s' contains a NUL byte", desc);
+            else
+                snprintf(err, errlen, "table mixes list entries and named fields");
             goto fail;
         }
         if (n == cap) {
@@ -98,7 +106,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
             keys = k;
             cap *= 2;
         }
-        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key */
+        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key, and below
+                                            only raw access touches it (no metamethod runs) */
     }
     if (columns_idx) {
         /* put the listed columns first, in their order; the rest sorted after */
@@ -121,12 +130,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     } else {
         qsort(keys, n, sizeof *keys, cmp_str);
     }
-    lua_getfield(L, idx, "columns");
+    lua_pushliteral(L, "columns");
+    lua_rawget(L, idx);
     int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(keys[i], "columns") == 0 && cols)
             continue;
-        lua_getfield(L, idx, keys[i]);
+        lua_pushstring(L, keys[i]);
+        lua_rawget(L, idx);
         int child_cols = strcmp(keys[i], "rows") == 0 ? cols : 0;
         cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
@@ -223,14 +234,18 @@ static void merge_into(lua_State *L, int dst, int src)
     }
 }
 
-/* Refuse keys of the option table at idx that are not in `known`
- * (NULL-terminated): a typo must not silently fall back to a default. */
+/* The one check of every options table: argument idx must be a table (as
+ * luaL_checktype: "bad argument #1 to 'simulate' (options table expected,
+ * got number)"), and its keys must be in `known` (NULL-terminated) -- a
+ * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
 {
+    luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        char desc[64];
+        const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
         int ok = 0;
         for (const char *const *n = known; k && *n && !ok; n++)
             ok = strcmp(k, *n) == 0;
@@ -242,8 +257,7 @@ static void check_keys(lua_State *L, int idx, const char *fn, const char *const 
                 luaL_addstring(&b, *n);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
-                       lua_tostring(L, -1));
+            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : desc, lua_tostring(L, -1));
         }
     }
 }
@@ -437,7 +451,7 @@ static int l_info(lua_State *L)
 {
     rl_model m;
     check_model(L, 1, 0, &m);
-    int opts = lua_istable(L, 2) ? 2 : 0;
+    int opts = lua_isnoneornil(L, 2) ? 0 : 2;
     static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
     if (opts)
         check_keys(L, opts, "roofline.info", known);
@@ -521,7 +535,6 @@ static int l_step(lua_State *L)
                                         "kv",    "compute", "ideal", "tp",  "ep",       "sp",
                                         "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
                                         NULL};
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "roofline.step", known);
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
@@ -554,7 +567,6 @@ static int l_shard(lua_State *L)
     rl_precision p;
     static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
                                         "weights", "kv", "compute", "overlap", NULL};
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "roofline.shard", known);
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch = opt_count(L, 1, "batch", 1);
@@ -672,7 +684,6 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long *batc
  * on bad input. */
 static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     static const char *const known[] = {"model",  "hw",    "chips",   "batch",   "context",
                                         "weights", "kv",   "compute", "prompt", "ideal",
                                         "overlap", NULL};
@@ -705,7 +716,10 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
     lua_pop(L, 2);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
     char err[ERRLEN];
-    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+    /* the points, their JSON rows and their Lua rows count against the
+     * scenario's memory budget: bound the points to what it still holds */
+    size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;
+    if (rl_sweep_run_bounded(m, h, &sp, max_points, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
 }
 
@@ -800,7 +814,6 @@ static int plot_pareto_series(lua_State *L, const char *path, const char *title,
  * directory (roofline run --out, default out/); `file` is a plain name. */
 static int l_plot(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     static const char *const known[] = {"kind",  "file",  "title", "series",  "model",
                                         "hw",    "chips", "batch", "context", "weights",
                                         "kv",    "compute", NULL};
@@ -942,7 +955,6 @@ static int l_simulate(lua_State *L)
     rl_hw h;
     char err[ERRLEN];
     check_keys(L, 1, "roofline.simulate", known);
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, &m, &h);
     long long chips = opt_count(L, 1, "chips", 1);
     rl_precision p = opt_precision(L, 1);
@@ -972,6 +984,15 @@ static int l_simulate(lua_State *L)
     lua_getfield(L, 1, "ideal");
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
+    /* one bound with the CLI, and the simulator's memory counts against the
+     * scenario's budget: refuse up front what it cannot hold */
+    double need = (double)w.n * (double)rl_serve_bytes_per_request();
+    if (w.n > RL_REQUESTS_MAX || need > (double)rl_sandbox_memory_left(L))
+        return luaL_error(L, "roofline.simulate: field 'requests': %I requests need about %d MiB "
+                             "in the simulator; the limit is %I requests and %d MiB (what is left "
+                             "of the scenario's memory budget)",
+                          (lua_Integer)w.n, (int)(need / 1048576.0), (lua_Integer)RL_REQUESTS_MAX,
+                          (int)(rl_sandbox_memory_left(L) >> 20));
     /* everything that can raise a Lua error is checked: allocate now */
     rl_request *req = NULL;
     rl_serve_result r;
