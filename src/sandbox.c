@@ -192,6 +192,12 @@ static double cost_rep(lua_State *L, const char *name)
     return n > 0 ? (double)n : 0.0;
 }
 
+/* Steps per element that table.insert/remove/move shift with lua_geti and
+ * lua_seti: moving absent elements (nil into a missing key) took 190 ns
+ * each against 29 ns per VM instruction of a numeric for loop, on the
+ * development machine (table.move({}, 1, 1e8, 1): 19.4 s). */
+#define ELEMENT_STEPS 8.0
+
 /* table.insert / table.remove: they shift up to #t elements; #t of a table
  * with a __len metamethod is whatever it returns (asked here once more).
  * A plain table's length is bounded by the memory cap. */
@@ -202,7 +208,7 @@ static double cost_shift(lua_State *L, const char *name)
         return 0.0;
     lua_pop(L, 1);
     lua_Integer len = luaL_len(L, 1);
-    return len > 0 ? (double)len : 0.0;
+    return len > 0 ? ELEMENT_STEPS * (double)len : 0.0;
 }
 
 /* table.move(a1, f, e, t [, a2]): e - f + 1 elements. */
@@ -210,7 +216,7 @@ static double cost_move(lua_State *L, const char *name)
 {
     (void)name;
     lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
-    return e >= f ? (double)e - (double)f + 1.0 : 0.0;
+    return e >= f ? ELEMENT_STEPS * ((double)e - (double)f + 1.0) : 0.0;
 }
 
 static const struct {
