@@ -70,6 +70,17 @@ static int wait_exit(pid_t pid)
     return -1;
 }
 
+/* The child's stderr into buf[n] (NUL-terminated); returns its length. */
+static size_t read_stderr(char *buf, size_t n)
+{
+    FILE *f = fopen(errpath, "r");
+    assert_non_null(f);
+    size_t len = fread(buf, 1, n - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return len;
+}
+
 static int no_temporaries(void)
 {
     char cmd[256];
@@ -90,12 +101,8 @@ static void sigint_stops_and_says_what_it_kept(void **state)
     wait_for(marker);
     kill(pid, SIGINT);
     assert_int_equal(wait_exit(pid), 130);
-    FILE *f = fopen(errpath, "r");
-    assert_non_null(f);
-    char err[4096] = "";
-    size_t n = fread(err, 1, sizeof err - 1, f);
-    err[n] = '\0';
-    fclose(f);
+    char err[4096];
+    read_stderr(err, sizeof err);
     if (!strstr(err, "interrupted (SIGINT)") || !strstr(err, "kept 1 complete file in") ||
         !strstr(err, "first.csv"))
         fail_msg("stderr does not say it was interrupted and what it kept: %s", err);
@@ -146,12 +153,8 @@ static void calibrate_stops_writing_nothing(void **state)
     usleep(500000); /* inside the benchmark loop (a full run takes tens of seconds) */
     kill(pid, SIGINT);
     assert_int_equal(wait_exit(pid), 130);
-    char err[1 << 16] = "";
-    FILE *f = fopen(errpath, "r");
-    assert_non_null(f);
-    size_t n = fread(err, 1, sizeof err - 1, f);
-    err[n] = '\0';
-    fclose(f);
+    char err[1 << 16];
+    size_t n = read_stderr(err, sizeof err);
     if (!strstr(err, "interrupted (SIGINT); nothing written"))
         fail_msg("calibrate did not say it was interrupted: %.300s", err + (n > 300 ? n - 300 : 0));
     char cal[256];
@@ -212,12 +215,8 @@ static void sigint_stops_a_long_c_call(void **state)
     wait_for(marker);
     kill(pid, SIGINT);
     assert_int_equal(wait_exit(pid), 130);
-    FILE *f = fopen(errpath, "r");
-    assert_non_null(f);
-    char err[4096] = "";
-    size_t n = fread(err, 1, sizeof err - 1, f);
-    err[n] = '\0';
-    fclose(f);
+    char err[4096];
+    read_stderr(err, sizeof err);
     if (!strstr(err, "interrupted (SIGINT) inside a C call"))
         fail_msg("stderr does not say where it was interrupted: %s", err);
     assert_true(no_temporaries());
