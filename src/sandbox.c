@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,14 @@ const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 6
 
 #define HOOK_EVERY 1000
 
-/* Seconds the watchdog waits past the time limit, or past a SIGINT, before
- * it ends a run stuck in C: the hook stops VM code within microseconds and
- * the long C loops of the roofline module poll rl_interrupted(). */
+/* Seconds the watchdog waits past the time limit, or past a SIGINT or
+ * SIGTERM, before it ends a run stuck in C.  The hook stops VM code within
+ * microseconds; the roofline module's own C calls stop themselves at their
+ * next check (a sweep between slices, a figure once gnuplot is done: 0.4 s
+ * each on the loaded development machine, over 1 s at times), so a signal
+ * gets the longer grace: ending the process mid-write is the last resort. */
 #define WATCHDOG_GRACE_S 1.0
+#define WATCHDOG_SIGNAL_GRACE_S 5.0
 
 /* Estimates stop multiplying past this many steps (no budget is larger). */
 #define CALL_STEPS_CAP 1e13
@@ -64,10 +69,19 @@ static sandbox_state *state_of(lua_State *L)
     return *(sandbox_state **)lua_getextraspace(L);
 }
 
+/* Count events (every HOOK_EVERY instructions) check the budget, the clock
+ * and the signal flag; call events only the flag, so a SIGINT or SIGTERM
+ * stops a loop of long C calls (a figure per iteration) at its next call,
+ * not 1000 instructions later. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
-    (void)ar;
     sandbox_state *s = state_of(L);
+    if (!s->spent[0] && ar->event != LUA_HOOKCOUNT) {
+        if (!rl_interrupted())
+            return;
+        snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    }
     if (!s->spent[0]) {
         s->executed += HOOK_EVERY;
         if (s->executed > s->lim.instructions)
@@ -76,7 +90,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         else if (now_s() > s->deadline)
             snprintf(s->spent, sizeof s->spent, "time limit of %.0f s exceeded", s->lim.seconds);
         else if (rl_interrupted())
-            snprintf(s->spent, sizeof s->spent, "interrupted (SIGINT)");
+            snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
         else
             return;
         /* from now on every instruction fails, so pcall cannot keep it alive */
@@ -336,7 +350,7 @@ void rl_sandbox_reset_budget(lua_State *L)
     s->executed = 0;
     s->spent[0] = '\0';
     s->deadline = now_s() + s->lim.seconds;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKCALL, HOOK_EVERY);
 }
 
 const char *rl_sandbox_key(lua_State *L, int idx, char *desc, size_t desclen)
@@ -377,10 +391,10 @@ const char *rl_sandbox_key(lua_State *L, int idx, char *desc, size_t desclen)
 /* ---- the watchdog -------------------------------------------------------------
  * The backstop for what the hook cannot reach: a thread per top-level run
  * that wakes every 50 ms.  When the run is still going WATCHDOG_GRACE_S
- * after its time limit, or after a SIGINT, it is stuck in a C call that
- * cannot be unwound safely, so the watchdog ends the process the way a
- * second Ctrl-C does (rl_interrupt_exit: the temporary file in flight is
- * removed): status 2 for the time limit, 130 for SIGINT. */
+ * after its time limit, or WATCHDOG_SIGNAL_GRACE_S after a SIGINT or
+ * SIGTERM, it is stuck in a C call that cannot be unwound safely, so the watchdog ends the process the
+ * way a second signal does (rl_interrupt_exit: the temporary file in flight
+ * is removed): status 2 for the time limit, 128 + the signal otherwise. */
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -393,13 +407,14 @@ typedef struct {
 static void *watch(void *arg)
 {
     watchdog *w = arg;
-    double sigint_at = 0;
+    double sigint_at = 0; /* when SIGINT or SIGTERM arrived */
     pthread_mutex_lock(&w->mu);
     while (!w->done) {
         double t = now_s();
         if (!sigint_at && rl_interrupted())
             sigint_at = t;
-        if (t > w->deadline + WATCHDOG_GRACE_S || (sigint_at && t > sigint_at + WATCHDOG_GRACE_S))
+        if (t > w->deadline + WATCHDOG_GRACE_S ||
+            (sigint_at && t > sigint_at + WATCHDOG_SIGNAL_GRACE_S))
             break;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -414,13 +429,14 @@ static void *watch(void *arg)
     pthread_mutex_unlock(&w->mu);
     if (done)
         return NULL;
+    const char *sig = rl_interrupt_name();
     if (sigint_at)
-        fprintf(stderr, "roofline: %s: interrupted (SIGINT) inside a C call that cannot be "
-                        "unwound; run ended\n", w->path);
+        fprintf(stderr, "roofline: %s: interrupted (%s) inside a C call that cannot be unwound; "
+                        "run ended\n", w->path, sig);
     else
         fprintf(stderr, "roofline: %s: time limit of %.3g s exceeded inside a C call that the "
                         "instruction budget cannot stop; run ended\n", w->path, w->seconds);
-    rl_interrupt_exit(sigint_at ? 130 : 2);
+    rl_interrupt_exit(!sigint_at ? 2 : 128 + (strcmp(sig, "SIGTERM") == 0 ? SIGTERM : SIGINT));
     return NULL;
 }
 

@@ -10,10 +10,11 @@
  * arguments can make unbounded (string.find/match/gmatch/gsub, string.rep,
  * table.insert/remove/move) refuse a call whose worst-case steps exceed the
  * instruction budget; a watchdog thread ends the process when a run is
- * still stuck in C one second past its time limit or a SIGINT (status 2 or
- * 130, like a second Ctrl-C: interrupt.h).  xpcall's handler runs after
- * unwinding (hooked); _G's metatable is locked.  SIGINT stops a script like
- * an exhausted budget.  Uses Lua's C API and POSIX threads. */
+ * still stuck in C 1 s past its time limit or 5 s past a SIGINT/SIGTERM
+ * (status 2, or 128 + the signal like a second one: interrupt.h).  xpcall's
+ * handler runs after unwinding (hooked); _G's metatable is locked.  SIGINT
+ * and SIGTERM stop a script like an exhausted budget.  Uses Lua's C API and
+ * POSIX threads. */
 #ifndef RL_SANDBOX_H
 #define RL_SANDBOX_H
 

@@ -249,11 +249,11 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
                               "holds; narrow the grid (fewer chip counts, batch sizes, contexts or "
                               "precisions)",
                  max_points);
+    else if (rc == -2)
+        snprintf(err, errlen, "sweep: interrupted (%s) after %lld points; no result written",
+                 rl_interrupt_name(), out->evaluated);
     else if (rc != 0)
-        snprintf(err, errlen, rc == -2 ? "sweep: interrupted (SIGINT) after %lld points; no result "
-                                         "written"
-                                       : "sweep: out of memory (%lld points)",
-                 out->evaluated);
+        snprintf(err, errlen, "sweep: out of memory (%lld points)", out->evaluated);
     if (rc != 0) {
         rl_sweep_free(out);
         rc = -1;
