@@ -482,13 +482,16 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
+/* Field `key` as a string (a number is converted), NULL when absent.  The
+ * value stays on the stack until the calling C function returns: a number
+ * converted here, or a string an __index made, is held by nothing else. */
 static const char *opt_string(lua_State *L, int opts, const char *key)
 {
+    luaL_checkstack(L, 1, "too many options");
     lua_getfield(L, opts, key);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
         luaL_error(L, "option '%s': expected a string", key);
-    lua_pop(L, 1); /* the table still holds the string */
     return s;
 }
 
