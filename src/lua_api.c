@@ -424,13 +424,24 @@ static rl_precision opt_precision(lua_State *L, int opts)
     return p;
 }
 
+static int push_json_protected(lua_State *L)
+{
+    rl_lua_push_json(L, lua_touserdata(L, 1));
+    return 1;
+}
+
+/* Push result r as Lua tables and free it.  The conversion runs under a
+ * protected call, so r is freed also when it runs into the memory cap (the
+ * error is raised again after). */
 static int push_result(lua_State *L, cJSON *r)
 {
     if (!r)
         return luaL_error(L, "out of memory");
-    rl_lua_push_json(L, r);
+    lua_pushcfunction(L, push_json_protected);
+    lua_pushlightuserdata(L, r);
+    int rc = lua_pcall(L, 1, 1, 0);
     cJSON_Delete(r);
-    return 1;
+    return rc == LUA_OK ? 1 : lua_error(L);
 }
 
 /* ---- module functions ------------------------------------------------------ */
