@@ -15,6 +15,7 @@
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
+#include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
 #define NOWHERE RL_AT_GIVEN, 0, 0
@@ -173,7 +174,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
                    NOWHERE, RL_PF_SERVE},
-    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1,
+                       (double)RL_REQUESTS_MAX,
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
