@@ -83,6 +83,7 @@ enum {
 typedef struct {
     const char *model, *hw;
     long long chips;
+    int chips_given; /* --chips was on the command line */
     long long batch[MAX_LIST];
     int nbatch;
     long long context;
@@ -425,6 +426,7 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case 'm': o->model = optarg; break;
         case 'H': o->hw = optarg; break;
         case 'c':
+            o->chips_given = 1;
             if (!(c->accepts & O_LISTS)) {
                 if (parse_count("--chips", optarg, 1000000, &o->chips) != 0)
                     return -1;
@@ -691,6 +693,68 @@ static int cmd_info(cli_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
+/* The largest tensor-parallel degree that divides `chips`, stays inside one
+ * NVLink/ICI domain (h's domain_chips; engines keep TP inside a node) and
+ * splits the model's heads evenly (N divisible by it; for GQA/MHA a divisor
+ * or multiple of K, shard.h's rule). */
+static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
+{
+    for (long long t = chips; t > 1; t--)
+        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
+            m->heads % t == 0 &&
+            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
+            return t;
+    return 1;
+}
+
+/* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
+ * and o->chips set to tp * ep when --chips was not given.  In calibrated
+ * mode, chips without a plan run tensor parallel (a note says so): over all
+ * of them, or over the largest degree the model allows with the rest as
+ * replicas (`one_replica`: ops and prefill then cost one replica's step
+ * and set o->chips to it); in ideal mode they stay formula (1)'s fully
+ * sharded chips (tp = ep = 1).  --sp, --pp, --sharding 2d and --overlap are
+ * refused for ops and prefill (`step --ideal` and `shard` evaluate them).
+ * 0 or -1. */
+static int replica_plan(cli_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
+                        int calibrated, long long *tp, long long *ep)
+{
+    int step = strcmp(cmd, "step") == 0;
+    *tp = *ep = 1;
+    if (o->sharded) {
+        if (!step && (o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D ||
+                      o->plan.overlap)) {
+            fprintf(stderr, "roofline %s: takes --tp and --ep (one replica's 1D plan); --sp, --pp, "
+                            "--sharding 2d and --overlap are evaluated by `roofline step --ideal` "
+                            "and `roofline shard`\n", cmd);
+            return -1;
+        }
+        *tp = o->plan.tp;
+        *ep = o->plan.ep;
+        if (!o->chips_given)
+            o->chips = *tp * *ep;
+        return 0;
+    }
+    if (!calibrated || o->chips <= 1 || m->abstract)
+        return 0;
+    *tp = tp_degree(m, h, o->chips);
+    if (*tp == o->chips)
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
+                        "parallel over them (tp%lld, its AllReduces included); --ideal gives "
+                        "formula (1) over %lld fully sharded chips without communication\n",
+                cmd, o->chips, *tp, o->chips);
+    else
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tp%lld "
+                        "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
+                        "allow) %s %lld replicas; --tp "
+                        "sets the plan, --ideal gives formula (1) over fully sharded chips\n",
+                cmd, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
+                o->chips / *tp);
+    if (!step)
+        o->chips = *tp;
+    return 0;
+}
+
 static int cmd_step(cli_opts *o)
 {
     rl_model m;
@@ -705,6 +769,36 @@ static int cmd_step(cli_opts *o)
     if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
         h.efficiency.present = 0;
     char err[ERRLEN];
+    if (o->sharded && !o->chips_given) /* --tp 8 alone: one replica of the plan */
+        o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+    /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
+    int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
+    int tp_path = h.efficiency.present && (o->sharded || o->chips > 1);
+    if (tp_path && !one_d)
+        fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
+                        "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+    if (tp_path && one_d) {
+        rl_shard_plan plan = o->plan;
+        err[0] = '\0';
+        if (plan.overlap)
+            fprintf(stderr, "roofline step: note: the calibrated step adds its collectives to the "
+                            "local time (no overlap measured); --overlap ignored\n");
+        plan.overlap = 0;
+        if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
+            rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
+                                  sizeof err) != 0) {
+            if (err[0])
+                fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        cJSON *r = rl_result_step_tp(&m, &h, &plan, o->chips, o->batch, o->nbatch, o->context,
+                                     o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
@@ -1440,6 +1534,10 @@ static int load_ops(cli_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
+    if (replica_plan(o, cmd, m, h, c->calibrated && h->efficiency.present, &c->tp, &c->ep) != 0)
+        return -1;
+    c->chips = o->chips;
+    c->attn_replicated = o->plan.attn_replicated;
     return 0;
 }
 
@@ -1722,7 +1820,8 @@ static const command COMMANDS[] = {
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS |
+         O_SHARD,
      "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
      "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
@@ -1731,7 +1830,8 @@ static const command COMMANDS[] = {
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
-    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
+    {"prefill", cmd_prefill,
+     O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS | O_SHARD,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"

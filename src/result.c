@@ -89,22 +89,33 @@ static void add_row(cJSON *rows, const rl_step *s)
     cJSON_AddItemToArray(rows, r);
 }
 
-cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
-                      int nbatch, long long context, rl_precision p)
+/* The header of `roofline step`: mode, model, hw, chips, precisions,
+ * communication, b_crit, max_batch, capacity and bandwidth totals. */
+static cJSON *step_header(const rl_model *m, const rl_hw *h, long long chips, long long context,
+                          rl_precision p, const char *communication)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
     add_run_header(o, h->efficiency.present ? "calibrated" : "ideal", m, h, chips);
     add_precision(o, p, m->abstract);
-    cJSON_AddStringToObject(o, "communication",
-                            "none: one fully sharded copy, no collectives (use --tp to add them)");
+    cJSON_AddStringToObject(o, "communication", communication);
     cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
     cJSON_AddNumberToObject(o, "max_batch",
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     cJSON_AddNumberToObject(o, "capacity_bytes", (double)chips * h->hbm_bytes);
     cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
+    return o;
+}
+
+cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
+                      int nbatch, long long context, rl_precision p)
+{
+    cJSON *o = step_header(m, h, chips, context, p,
+                           "none: one fully sharded copy, no collectives (use --tp to add them)");
+    if (!o)
+        return NULL;
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p);
@@ -115,6 +126,25 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
 
+/* One collective's keys into o: what, collective, group, bytes, per_layer
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
+                            double count)
+{
+    cJSON_AddStringToObject(o, "what", what);
+    cJSON_AddStringToObject(o, "collective", rl_collective_name(c->kind));
+    cJSON_AddNumberToObject(o, "group", (double)c->group);
+    cJSON_AddNumberToObject(o, "bytes", c->bytes);
+    if (per_layer > 0)
+        cJSON_AddNumberToObject(o, "per_layer", per_layer);
+    cJSON_AddNumberToObject(o, "count", count);
+    cJSON_AddNumberToObject(o, "each_s", c->time_s);
+    cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
+    cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
+    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    cJSON_AddStringToObject(o, "timed_by", c->measured ? "measured" : "alpha-beta model");
+}
+
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)
 {
     for (int i = 0; i < s->ncoll; i++) {
@@ -124,18 +154,38 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
         cJSON_AddStringToObject(o, "strategy", s->name);
         if (batch > 0)
             cJSON_AddNumberToObject(o, "batch", (double)batch);
-        cJSON_AddStringToObject(o, "what", c->what);
-        cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
-        cJSON_AddNumberToObject(o, "group", (double)c->c.group);
-        cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
-        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
-        cJSON_AddNumberToObject(o, "count", c->count);
-        cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
-        cJSON_AddNumberToObject(o, "total_s", c->total_s);
-        cJSON_AddBoolToObject(o, "latency_bound", c->c.latency_bound);
-        cJSON_AddStringToObject(o, "fabric", c->c.levels > 1 ? "ici+net" : "ici");
+        fill_collective(o, c->what, &c->c, c->per_layer, c->count);
         cJSON_AddItemToArray(arr, o);
     }
+}
+
+cJSON *rl_result_step_tp(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                         long long chips, const long long *batch, int nbatch, long long context,
+                         rl_precision p, char *err, size_t errlen)
+{
+    cJSON *o = step_header(m, h, chips, context, p,
+                           "included: each replica's step plus its TP/EP collectives");
+    if (!o)
+        return NULL;
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+    for (int i = 0; i < nbatch; i++) {
+        rl_step s;
+        rl_shard_result c;
+        if (rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, &c, err,
+                                     errlen) != 0) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+        if (i == 0) {
+            cJSON_AddStringToObject(o, "sharding", c.name);
+            cJSON_AddNumberToObject(o, "replicas", (double)c.replicas);
+        }
+        add_row(rows, &s);
+        cJSON_AddNumberToObject(cJSON_GetArrayItem(rows, i), "comm_s", s.comm_s);
+        add_collectives(colls, &c, batch[i]);
+    }
+    return o;
 }
 
 static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *best)
@@ -318,6 +368,17 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
+    char plan[96];
+    if (c->tp > 1 || c->ep > 1) {
+        int k = snprintf(plan, sizeof plan, "tp%lld", c->tp > 1 ? c->tp : 1);
+        if (c->ep > 1)
+            k += snprintf(plan + k, sizeof plan - (size_t)k, " ep%lld", c->ep);
+        snprintf(plan + k, sizeof plan - (size_t)k, ": included, the plan's collectives");
+    } else
+        snprintf(plan, sizeof plan, "none: %s", c->chips > 1 ? "fully sharded chips, no collectives "
+                                                               "(--tp adds them)"
+                                                             : "one chip");
+    cJSON_AddStringToObject(o, "communication", plan);
 }
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -342,6 +403,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "kv_write_bytes", ops.kv_write);
     cJSON_AddNumberToObject(o, "compute_s", ops.compute_s);
     cJSON_AddNumberToObject(o, "memory_s", ops.memory_s);
+    cJSON_AddNumberToObject(o, "comm_s", ops.comm_s);
     cJSON_AddNumberToObject(o, "step_s", ops.step_s);
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
@@ -363,7 +425,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else
             cJSON_AddNullToObject(r, "intensity");
-        cJSON_AddStringToObject(r, "bound", rl_bound_name(op->t.bound));
+        cJSON_AddStringToObject(r, "bound", op->kind != RL_OP_COMM ? rl_bound_name(op->t.bound)
+                                            : op->comm.latency_bound ? "latency"
+                                                                     : "bandwidth");
         if (op->kind == RL_OP_WEIGHT && op->b_crit > 0)
             cJSON_AddNumberToObject(r, "b_crit", op->b_crit);
         else
@@ -372,6 +436,15 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "total_s", op->layers * op->t.time_s);
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
         cJSON_AddItemToArray(rows, r);
+    }
+    if (ops.comm_s > 0 || c->tp > 1 || c->ep > 1) {
+        cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+        for (int i = 0; i < ops.n; i++)
+            if (ops.op[i].kind == RL_OP_COMM) {
+                cJSON *r = cJSON_CreateObject();
+                fill_collective(r, ops.op[i].name, &ops.op[i].comm, 0, ops.op[i].layers);
+                cJSON_AddItemToArray(colls, r);
+            }
     }
     return o;
 }

@@ -30,6 +30,15 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p);
 
+/* `roofline step --tp ...` in calibrated mode (rl_shard_step_calibrated):
+ * the header and rows of rl_result_step over each replica's tp*ep chips,
+ * each row with comm_s (included in step_s), plus sharding, replicas and
+ * every collective (as rl_result_step_sharded's).  NULL with err set when
+ * the plan is invalid, or out of memory. */
+cJSON *rl_result_step_tp(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                         long long chips, const long long *batch, int nbatch, long long context,
+                         rl_precision p, char *err, size_t errlen);
+
 /* `roofline shard`: limits (rl_shard_limits), advice (best plan names per
  * phase for latency and throughput, and a sentence why), rows (one per
  * plan and phase: strategy, weight/kv bytes per chip, fits, flops_per_chip
