@@ -413,6 +413,22 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->step_s += st->comm_s;
     st->tokens_per_s = (double)batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    /* the per-chip view of rl_shard_eval's result, for the same report */
+    double Md = (double)M;
+    coll->weight_bytes = st->mem.weight_bytes / Md;
+    coll->kv_bytes = st->mem.kv_bytes / Md;
+    coll->total_bytes = coll->weight_bytes + coll->kv_bytes;
+    coll->fits = coll->total_bytes <= h->hbm_bytes;
+    coll->flops = (double)rb *
+                  (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context)) / Md;
+    coll->weight_load_s = st->weight_load_s;
+    coll->kv_load_s = st->kv_load_s;
+    coll->compute_s = st->compute_s;
+    coll->local_s = st->step_s - st->comm_s;
+    coll->tick_s = coll->step_s = st->step_s;
+    coll->tokens_per_s = st->tokens_per_s;
+    coll->tokens_per_s_per_chip = st->tokens_per_s_per_chip;
+    coll->bound = st->bound;
     return 0;
 }
 

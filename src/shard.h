@@ -121,7 +121,9 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
  * batch, ceil(batch / replicas), plus the plan's collectives over those
  * rows (rl_shard_collectives; comm.h, measured where h has them) added to
  * step_s (st->comm_s).  Throughput counts all `batch` sequences over
- * `chips`.  *coll gets the collectives and the plan's name.  Errors (-1):
+ * `chips`.  *coll gets the collectives, the plan's name and the per-chip
+ * view rl_shard_eval gives (bytes, FLOPs, the terms, local, step and
+ * throughput; abstract models count FLOPs by totals).  Errors (-1):
  * sp, pp or 2D (not modelled here: rl_shard_eval), chips not a multiple of
  * tp*ep, and those of rl_shard_collectives. */
 int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
