@@ -129,6 +129,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
+    [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
+                     "passes over the validation grid; each point keeps its fastest pass's "
+                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt", "prompt", NULL, "prompt", RL_PT_STRING, "DIST", "tokens", 0, 0,
@@ -255,8 +258,8 @@ static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL 
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_FORMAT, RL_P_OUTPUT, END};
-static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                               RL_P_FORMAT, RL_P_OUTPUT, END};
+static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
+                               RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
@@ -345,7 +348,7 @@ const rl_command RL_COMMANDS[] = {
      "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
      "calibrated profile and prints predicted vs measured, per run and per operator.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
