@@ -372,7 +372,7 @@ int rl_cli_step(rl_opts *o)
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
-    int tp_path = h.efficiency.present && (o->sharded || o->chips > 1);
+    int tp_path = h.efficiency.present && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");

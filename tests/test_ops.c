@@ -457,8 +457,8 @@ static void calibrated_classes(void **state)
         assert_int_equal(op->eff, want);
         seen[op->eff] = 1;
     }
-    for (int k = 0; k < RL_EFF_CLASSES; k++)
-        assert_true(seen[k]);
+    for (int k = 0; k < RL_EFF_CLASSES; k++) /* SwiGLU is the reference engine's kernel: */
+        assert_true(seen[k] || k == RL_EFF_SWIGLU); /* ops folds it into the MLP matmuls */
     assert_rel(rl_ops_step_time(&m, &h, &c), o->step_s, 1e-12);
     c = decode_cfg(16, 2048);
     c.calibrated = 1;
