@@ -283,6 +283,16 @@ static void fit_closed_form(void **state)
     assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
     assert_non_null(strstr(err, ":1: column 'nccl_dtype' or 'allreduce_dtype': missing"));
     unlink(path);
+    /* the same size twice, 0.01 and 0.03 ms: more than 2x apart, refused by the fit */
+    write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+                             "all_gather,NCCL,half,4,256,0.01\nall_gather,NCCL,half,4,256,0.03\n"
+                             "all_gather,NCCL,half,4,1048576,0.05\n"
+                             "all_gather,NCCL,half,4,4194304,0.09\n");
+    n = 0;
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), 4);
+    assert_int_equal(rl_collfit_fit(s, n, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "measured twice"));
+    unlink(path);
     free(s);
 }
 
