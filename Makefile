@@ -116,7 +116,7 @@ fuzz:
 	    SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libroofline.a
 	@$(foreach f,$(FUZZ_SKIP),echo "make fuzz: $(f) skipped ($(fuzz_needs_$(basename $(notdir $(f)))) not in this tree)";) true
 	@for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
-	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine $(PKG_CFLAGS) \
+	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) \
 	    -DRL_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a \
 	    $(LDLIBS) -o build-fuzz/$$n || exit 1; done
 	@fail=0; summary=""; for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \

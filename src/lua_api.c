@@ -316,8 +316,9 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     lua_pop(L, 2);
 }
 
-static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
+static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
 {
+    const char *key = RL_PARAMS[id].lua;
     if (!opts)
         return def;
     lua_getfield(L, opts, key);
@@ -332,40 +333,60 @@ static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
     return t;
 }
 
-static long long opt_count(lua_State *L, int opts, const char *key, long long def)
+/* "MIN..MAX" of a count row, powers of ten as 1eN ("1..1e9"). */
+static const char *bounds_text(const rl_param *p)
 {
-    lua_getfield(L, opts, key);
+    static char buf[64];
+    char *at = buf;
+    double v[2] = {p->min, p->max};
+    for (int k = 0; k < 2; k++) {
+        int e = v[k] >= 1e6 ? (int)lround(log10(v[k])) : 0;
+        if (e && v[k] == pow(10, e))
+            at += snprintf(at, 24, "%s1e%d", k ? ".." : "", e);
+        else
+            at += snprintf(at, 24, "%s%.0f", k ? ".." : "", v[k]);
+    }
+    return buf;
+}
+
+/* Field of parameter id (its Lua key, param.h) of the table at opts: a
+ * whole number within the row's bounds, `def` when absent. */
+static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     long long v = def;
     if (!lua_isnil(L, -1)) {
         int ok;
         lua_Integer i = lua_tointegerx(L, -1, &ok);
-        if (!ok || i < 1 || i > 1000000000)
-            luaL_error(L, "option '%s': expected an integer in 1..1e9", key);
+        if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max)
+            luaL_error(L, "option '%s': expected an integer in %s", p->lua, bounds_text(p));
         v = (long long)i;
     }
     lua_pop(L, 1);
     return v;
 }
 
-/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
- * integers in 1..1e9 into out (def when absent); returns how many. */
-static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+/* Field of parameter id as n or {n, ...}: 1 to MAX_BATCHES whole numbers
+ * within the row's bounds into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def, long long *out)
 {
-    lua_getfield(L, opts, key);
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_count(L, opts, key, def);
+        out[0] = opt_count(L, opts, id, def);
         return 1;
     }
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n < 1 || n > MAX_BATCHES)
-        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+        luaL_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
     for (lua_Unsigned i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
         int ok;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
-        if (!ok || v < 1 || v > 1000000000)
-            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
+            luaL_error(L, "field '%s': values must be integers in %s", p->lua, bounds_text(p));
         out[i - 1] = (long long)v;
         lua_pop(L, 1);
     }
@@ -375,12 +396,13 @@ static int opt_count_list(lua_State *L, int opts, const char *key, long long def
 
 /* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
  * `def` when absent.  Returns the count. */
-static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, rl_dtype *out)
 {
+    const char *key = RL_PARAMS[id].lua;
     lua_getfield(L, opts, key);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_dtype(L, opts, key, def);
+        out[0] = opt_dtype(L, opts, id, def);
         return 1;
     }
     int n = 0;
@@ -403,9 +425,9 @@ static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def,
 static rl_precision opt_precision(lua_State *L, int opts)
 {
     rl_precision p = rl_precision_default();
-    p.weights = opt_dtype(L, opts, "weights", p.weights);
-    p.kv = opt_dtype(L, opts, "kv", p.kv);
-    p.compute = opt_dtype(L, opts, "compute", p.compute);
+    p.weights = opt_dtype(L, opts, RL_P_WEIGHTS, p.weights);
+    p.kv = opt_dtype(L, opts, RL_P_KV, p.kv);
+    p.compute = opt_dtype(L, opts, RL_P_COMPUTE, p.compute);
     return p;
 }
 
@@ -447,7 +469,7 @@ int rl_lua_info(lua_State *L)
     if (opts)
         check_keys(L, opts, "info");
     rl_precision p = opt_precision(L, opts);
-    long long context = opts ? opt_count(L, opts, "context", 0) : 0;
+    long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
@@ -458,8 +480,8 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
-    *chips = opt_count(L, 1, "chips", 1);
-    *context = opt_count(L, 1, "context", 0);
+    *chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    *context = opt_count(L, 1, RL_P_CONTEXT, 0);
     luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     *p = opt_precision(L, 1);
     char err[ERRLEN];
@@ -467,8 +489,9 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
-static const char *opt_string(lua_State *L, int opts, const char *key)
+static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
+    const char *key = RL_PARAMS[id].lua;
     lua_getfield(L, opts, key);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
@@ -482,31 +505,32 @@ static const char *opt_string(lua_State *L, int opts, const char *key)
  * Returns 1 if any was given. */
 static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 {
-    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
-                                       "moe_attn", "overlap"};
+    static const rl_param_id keys[] = {RL_P_TP,       RL_P_EP,       RL_P_SP,
+                                       RL_P_PP,       RL_P_X,        RL_P_SHARDING,
+                                       RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP};
     int given = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        lua_getfield(L, opts, keys[i]);
+        lua_getfield(L, opts, RL_PARAMS[keys[i]].lua);
         given |= !lua_isnil(L, -1);
         lua_pop(L, 1);
     }
     *pl = rl_shard_plan_default();
-    pl->tp = opt_count(L, opts, "tp", 1);
-    pl->ep = opt_count(L, opts, "ep", 1);
-    pl->sp = opt_count(L, opts, "sp", 1);
-    pl->pp = opt_count(L, opts, "pp", 1);
-    pl->x = opt_count(L, opts, "x", 0);
-    const char *s = opt_string(L, opts, "sharding");
+    pl->tp = opt_count(L, opts, RL_P_TP, 1);
+    pl->ep = opt_count(L, opts, RL_P_EP, 1);
+    pl->sp = opt_count(L, opts, RL_P_SP, 1);
+    pl->pp = opt_count(L, opts, RL_P_PP, 1);
+    pl->x = opt_count(L, opts, RL_P_X, 0);
+    const char *s = opt_string(L, opts, RL_P_SHARDING);
     if (s && rl_layout_parse(s, &pl->layout) != 0)
         luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
-    s = opt_string(L, opts, "kv_split");
+    s = opt_string(L, opts, RL_P_KV_SPLIT);
     if (s && rl_kv_split_parse(s, &pl->kv) != 0)
         luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
-    s = opt_string(L, opts, "moe_attn");
+    s = opt_string(L, opts, RL_P_MOE_ATTN);
     if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
         luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
     pl->attn_replicated = s && s[0] == 'r';
-    lua_getfield(L, opts, "overlap");
+    lua_getfield(L, opts, RL_PARAMS[RL_P_OVERLAP].lua);
     pl->overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return given;
@@ -526,7 +550,7 @@ int rl_lua_step(lua_State *L)
     check_keys(L, 1, "step");
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
-    int nb = opt_count_list(L, 1, "batch", 1, batch);
+    int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
@@ -538,7 +562,7 @@ int rl_lua_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
     if (lua_toboolean(L, -1))
         h.efficiency.present = 0;
     lua_pop(L, 1);
@@ -556,8 +580,8 @@ int rl_lua_shard(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "shard");
     check_run(L, &m, &h, &chips, &context, &p);
-    long long batch = opt_count(L, 1, "batch", 1);
-    lua_getfield(L, 1, "overlap");
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
@@ -570,19 +594,19 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
-    c->chips = opt_count(L, 1, "chips", 1);
+    c->chips = opt_count(L, 1, RL_P_CHIPS, 1);
     c->prec = opt_precision(L, 1);
-    c->act = opt_dtype(L, 1, "act", RL_BF16);
-    lua_getfield(L, 1, "attn");
+    c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
     luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
                   "field 'attn' must be \"fused\" or \"materialized\"");
     c->materialized = attn[0] == 'm';
-    lua_getfield(L, 1, "causal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CAUSAL].lua);
     c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
-    lua_getfield(L, 1, "mfu");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_MFU].lua);
     c->mfu = luaL_optnumber(L, -1, 0);
-    lua_getfield(L, 1, "prefix");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PREFIX].lua);
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
@@ -609,9 +633,9 @@ int rl_lua_ops(lua_State *L)
     rl_ops_config c;
     check_keys(L, 1, "ops");
     opt_ops(L, &m, &h, &c);
-    const char *phase = opt_string(L, 1, "phase");
-    long long batch = opt_count(L, 1, "batch", 1);
-    long long tokens = opt_count(L, 1, "tokens", 0), context = opt_count(L, 1, "context", 0);
+    const char *phase = opt_string(L, 1, RL_P_PHASE);
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
@@ -631,9 +655,9 @@ int rl_lua_prefill(lua_State *L)
     check_keys(L, 1, "prefill");
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
-    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
-    long long chunk = opt_count(L, 1, "chunk", 0);
+    long long chunk = opt_count(L, 1, RL_P_CHUNK, 0);
     c.prefill_seqs = 1;
     for (int i = 0; i < n; i++) {
         c.prefill_tokens = tokens[i];
@@ -652,11 +676,11 @@ int rl_lua_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
                               long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, "batch", 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
-    *nctx = opt_count_list(L, 1, "context", 0, ctx);
+    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, 0, ctx);
     luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
 }
 
@@ -670,27 +694,27 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     check_keys(L, 1, frontier ? "pareto" : "sweep");
     check_model_hw(L, 1, m, h);
     static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
-    int nchips = opt_count_list(L, 1, "chips", 0, chips);
+    int nchips = opt_count_list(L, 1, RL_P_CHIPS_LIST, 0, chips);
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
     int nb, nctx;
     opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
-    base.compute = opt_dtype(L, 1, "compute", base.compute);
-    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
-    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
+    int nw = opt_dtype_list(L, 1, RL_P_WEIGHTS_LIST, base.weights, w);
+    int nkv = opt_dtype_list(L, 1, RL_P_KV_LIST, base.kv, kv);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int np = 0;
     for (int i = 0; i < nw; i++)
         for (int j = 0; j < nkv; j++)
             prec[np++] = (rl_precision){w[i], kv[j], base.compute};
-    lua_getfield(L, 1, "prompt");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
     *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
     lua_pop(L, 1);
-    lua_getfield(L, 1, "ideal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int ideal = lua_toboolean(L, -1);
-    lua_getfield(L, 1, "overlap");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
@@ -828,7 +852,7 @@ int rl_lua_plot(lua_State *L)
         rl_hw h;
         check_model_hw(L, 1, &m, &h);
         rl_precision p = opt_precision(L, 1);
-        long long chips = opt_count(L, 1, "chips", 1);
+        long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
         static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
         int nb, nctx;
         opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
@@ -954,20 +978,20 @@ int rl_lua_simulate(lua_State *L)
     check_keys(L, 1, "simulate");
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, &m, &h);
-    long long chips = opt_count(L, 1, "chips", 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
                      .max_context = m.max_context};
     w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
-    const char *ps = opt_string(L, 1, "prompt"), *os = opt_string(L, 1, "output");
+    const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     rl_serve_config c = rl_serve_config_default();
-    const char *pol = opt_string(L, 1, "policy");
+    const char *pol = opt_string(L, 1, RL_P_POLICY);
     if (pol && rl_policy_parse(pol, &c.policy) != 0)
         return luaL_error(L, "roofline.simulate: field 'policy': unknown '%s'", pol);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
@@ -980,7 +1004,7 @@ int rl_lua_simulate(lua_State *L)
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     c.kv_samples = 0;
     rl_serve_config_hw(&c, &m, &h, chips, p, rl_param_default(RL_P_RESERVE));
-    lua_getfield(L, 1, "ideal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
     /* everything that can raise a Lua error is checked: allocate now */

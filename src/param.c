@@ -561,8 +561,6 @@ static int parse_set(rl_opts *o, const char *arg)
 int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *arg)
 {
     const rl_param *p = &RL_PARAMS[id];
-    void *at = (char *)o + p->at;
-    int *n = (int *)((char *)o + p->at_n);
     char err[1024], names[256];
     double x;
     o->given[id] = arg ? arg : "1";
@@ -572,6 +570,8 @@ int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *ar
         return parse_set(o, arg);
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
+    void *at = (char *)o + p->at;
+    int *n = (int *)((char *)o + p->at_n);
     switch (p->type) {
     case RL_PT_SWITCH: *(int *)at = 1; return 0;
     case RL_PT_COUNT: return parse_count(p, arg, at);
