@@ -17,7 +17,7 @@
     } while (0)
 
 static const char *const CLASS_NAMES[RL_EFF_CLASSES] = {
-    "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise"};
+    "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise", "swiglu"};
 
 const char *rl_eff_class_name(rl_eff_class c) { return c < RL_EFF_CLASSES ? CLASS_NAMES[c] : "?"; }
 
@@ -47,7 +47,10 @@ double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double f
     double ideal = fmax(flops / peak, bytes / bw);
     if (!e || !e->present)
         return ideal;
-    return e->overhead_s + ideal / rl_eff_frac(&e->curve[c], size);
+    const rl_eff_curve *cv = &e->curve[c];
+    if (c == RL_EFF_SWIGLU && cv->n == 0) /* older profiles: the shared curve */
+        cv = &e->curve[RL_EFF_ELEMENTWISE];
+    return e->overhead_s + ideal / rl_eff_frac(cv, size);
 }
 
 static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff_curve *c,
@@ -133,7 +136,7 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
             rc = read_curve(L, origin, k, &out->curve[cls], err, errlen);
         } else {
             snprintf(err, errlen, "%s: field 'efficiency.%s': unknown (known: overhead_s, source, "
-                                  "gemm, attention, prefill_attention, norm, rope, elementwise)",
+                                  "gemm, attention, prefill_attention, norm, rope, elementwise, swiglu)",
                      origin, k);
             rc = -1;
         }

@@ -47,8 +47,10 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                        long long context, rl_precision p, int overlap);
 
 /* `roofline step --tp ...`: one sharded generation step per batch size,
- * with "communication": "included" and every collective.  NULL with err set
- * when the plan is invalid (rl_shard_eval's errors), or out of memory. */
+ * with "communication": "included" and every collective.  Calibrated (mode
+ * "calibrated") when h has efficiency tables and the plan is 1D tp/ep
+ * without overlap: rl_shard_step_calibrated; else ideal: rl_shard_eval.
+ * NULL with err set when the plan is invalid, or out of memory. */
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen);

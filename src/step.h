@@ -41,7 +41,8 @@ typedef struct {
     double kv_load_s;     /* B * S * kv / BW_total */
     double weight_load_s; /* P_bytes / BW_total */
     double compute_s;     /* 2 * B * P_active / FLOPs_total */
-    double step_s;        /* formula (1) */
+    double comm_s;        /* collectives of a TP/EP plan (rl_shard_step_calibrated), else 0 */
+    double step_s;        /* formula (1), plus comm_s */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
     rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
