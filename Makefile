@@ -7,7 +7,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS  += $(PKG_LIBS) -lm
+LDLIBS  += $(PKG_LIBS) -lz -lm -pthread
 
 # BUILD holds objects, the library and test binaries; BIN is the CLI.
 BUILD   ?= build
@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -64,6 +64,11 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -Itests -DRL_SRCDIR='"$(CURDIR)"' -DRL_BIN='"$(abspath $(BIN))"' \
 	    $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
+
+# docs/cli.md: the command reference, generated from the parameter and
+# command tables (src/param.c); tests/test_param.c fails when it is stale.
+docs: $(BIN)
+	$(BIN) help --markdown > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
 # Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
@@ -111,7 +116,7 @@ fuzz:
 	    SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libroofline.a
 	@$(foreach f,$(FUZZ_SKIP),echo "make fuzz: $(f) skipped ($(fuzz_needs_$(basename $(notdir $(f)))) not in this tree)";) true
 	@for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
-	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine $(PKG_CFLAGS) \
+	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) \
 	    -DRL_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a \
 	    $(LDLIBS) -o build-fuzz/$$n || exit 1; done
 	@fail=0; summary=""; for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
@@ -166,13 +171,22 @@ cuda:
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
 
-# Debian packages the project needs (run as root; CI calls this).
-DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang
+# The hardware profiles' `collectives` tables, refitted from NVIDIA
+# AIConfigurator's measurements in ../shared/data/silicon (collfit.h):
+# out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit
+# error per implementation is printed.
+SILICON ?= ../shared/data/silicon
+$(BUILD)/roofline-collfit: tools/collfit.c $(LIB)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+collectives: $(BUILD)/roofline-collfit
+	@mkdir -p out/collectives
+	@for d in $(SILICON)/*/; do g=$$(basename $$d); \
+	  $(BUILD)/roofline-collfit $$d > out/collectives/$$g.lua || exit 1; done
+
+# Debian packages the project needs, build tools included (scripts/deps.sh
+# lists them; run as root or with sudo; CI calls this).
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "deps: all present"; fi
+	sh scripts/deps.sh
 
 PREFIX ?= /usr/local
 install: $(BIN)
@@ -190,11 +204,13 @@ help:
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
+	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"
+	@echo "make collectives  refit the profiles' collectives tables (out/collectives/<gpu>.lua)"
 	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"

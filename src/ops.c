@@ -50,7 +50,7 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
 
 const char *rl_op_kind_name(rl_op_kind k)
 {
-    static const char *const NAMES[] = {"weight", "attention", "elementwise"};
+    static const char *const NAMES[] = {"weight", "attention", "elementwise", "communication"};
     return NAMES[k];
 }
 
@@ -98,6 +98,10 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (m->max_context > 0 && longest > m->max_context)
         FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
              m->max_context, m->origin);
+    long long mp = (c->tp > 1 ? c->tp : 1) * (c->ep > 1 ? c->ep : 1);
+    if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
+        FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
+             "tp*ep must equal the chips)", mp, c->chips);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     cached += (double)c->decode_batch * (double)c->decode_context;
@@ -121,6 +125,7 @@ typedef struct {
     int mixed;         /* prefill and decode in one step: prefix attention rows */
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
+    int prefills;      /* the step prefills (some prompt rows) */
 } builder;
 
 /* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
@@ -366,8 +371,14 @@ static void finish(builder *x)
     double bw = (double)x->c->chips * x->h->hbm_bw;
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = 0;
+    o->comm_s = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
+        if (op->kind == RL_OP_COMM) {
+            o->comm_s += op->layers * op->t.time_s;
+            o->step_s += op->layers * op->t.time_s;
+            continue;
+        }
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
@@ -386,6 +397,30 @@ static void finish(builder *x)
     }
 }
 
+/* The collectives of the configuration's TP/EP plan over the step's M
+ * token rows (ops.h): prefill phase when the step prefills (K/V
+ * projections replicated beyond K chips), else generation. */
+static int add_collectives(builder *x, char *err, size_t errlen)
+{
+    const rl_ops_config *c = x->c;
+    if ((c->tp <= 1 && c->ep <= 1) || x->M <= 0)
+        return 0;
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->tp > 1 ? c->tp : 1;
+    plan.ep = c->ep > 1 ? c->ep : 1;
+    plan.attn_replicated = c->attn_replicated;
+    rl_phase ph = x->prefills ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
+    rl_shard_result r;
+    if (rl_shard_collectives(x->m, x->h, &plan, ph, x->M, c->prec, &r, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < r.ncoll; i++) {
+        rl_op *op = add(x, r.coll[i].what, NULL, RL_OP_COMM, RL_EFF_ELEMENTWISE, r.coll[i].count);
+        op->comm = r.coll[i].c;
+        op->t.time_s = r.coll[i].c.time_s;
+    }
+    return 0;
+}
+
 /* rl_ops_build, with op names when `named`. */
 static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, rl_ops *out,
                  char *err, size_t errlen)
@@ -398,14 +433,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0, named};
+                 rl_dtype_bytes(c->prec.kv), 0, 0, named, 0};
     rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
     segment seg[2] = {{"prefill", RL_EFF_PREFILL_ATTENTION, pp, np},
                       {"decode", RL_EFF_ATTENTION, &dec, 1}};
     x.M = seg_rows(&seg[0]) + seg_rows(&seg[1]);
-    x.mixed = seg_seqs(&seg[0]) > 0 && seg_seqs(&seg[1]) > 0;
+    x.prefills = seg_seqs(&seg[0]) > 0;
+    x.mixed = x.prefills && seg_seqs(&seg[1]) > 0;
     out->tokens = x.M;
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
 
@@ -433,6 +469,8 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
     elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
     matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1, D, V, 1, 1, 0);
+    if (add_collectives(&x, err, errlen) != 0)
+        return -1;
     finish(&x);
     return 0;
 }

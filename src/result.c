@@ -1,6 +1,8 @@
-/* result.c — JSON documents for info, step, ops, prefill, shard and sweep results. */
+/* result.c — JSON documents for info, step, ops, prefill, shard, sweep,
+ * simulate and size results: every key the tool prints is written here. */
 #include "result.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +38,8 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     add_precision(o, p, m->abstract);
     cJSON_AddNumberToObject(o, "params_total", pc.total);
     cJSON_AddNumberToObject(o, "params_active", pc.active);
+    if (!m->abstract) /* arch.h: without the embedding lookup, as flops_per_token */
+        cJSON_AddNumberToObject(o, "params_active_nonembedding", pc.active_nonembedding);
     if (!m->abstract) {
         cJSON *c = cJSON_AddObjectToObject(o, "params");
         cJSON_AddNumberToObject(c, "attention", pc.attention);
@@ -115,6 +119,25 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
 
+/* One collective's keys into o: what, collective, group, bytes, per_layer
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
+                            double count)
+{
+    cJSON_AddStringToObject(o, "what", what);
+    cJSON_AddStringToObject(o, "collective", rl_collective_name(c->kind));
+    cJSON_AddNumberToObject(o, "group", (double)c->group);
+    cJSON_AddNumberToObject(o, "bytes", c->bytes);
+    if (per_layer > 0)
+        cJSON_AddNumberToObject(o, "per_layer", per_layer);
+    cJSON_AddNumberToObject(o, "count", count);
+    cJSON_AddNumberToObject(o, "each_s", c->time_s);
+    cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
+    cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
+    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    cJSON_AddStringToObject(o, "timed_by", c->measured ? "measured" : "alpha-beta model");
+}
+
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)
 {
     for (int i = 0; i < s->ncoll; i++) {
@@ -124,16 +147,7 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
         cJSON_AddStringToObject(o, "strategy", s->name);
         if (batch > 0)
             cJSON_AddNumberToObject(o, "batch", (double)batch);
-        cJSON_AddStringToObject(o, "what", c->what);
-        cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
-        cJSON_AddNumberToObject(o, "group", (double)c->c.group);
-        cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
-        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
-        cJSON_AddNumberToObject(o, "count", c->count);
-        cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
-        cJSON_AddNumberToObject(o, "total_s", c->total_s);
-        cJSON_AddBoolToObject(o, "latency_bound", c->c.latency_bound);
-        cJSON_AddStringToObject(o, "fabric", c->c.levels > 1 ? "ici+net" : "ici");
+        fill_collective(o, c->what, &c->c, c->per_layer, c->count);
         cJSON_AddItemToArray(arr, o);
     }
 }
@@ -284,15 +298,23 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, "ideal", m, h, chips);
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
+    int cal = h->efficiency.present && plan->sp <= 1 && plan->pp <= 1 &&
+              plan->layout == RL_LAYOUT_1D && !plan->overlap;
+    add_run_header(o, cal ? "calibrated" : "ideal", m, h, chips);
     add_precision(o, p, m->abstract);
-    cJSON_AddStringToObject(o, "communication", "included: per-chip formula (1) plus collectives");
+    cJSON_AddStringToObject(o, "communication",
+                            cal ? "included: each replica's calibrated step plus its collectives"
+                                : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     for (int i = 0; i < nbatch; i++) {
-        if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s, err,
-                          errlen) != 0) {
+        rl_step st;
+        if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
+                                            errlen)
+                 : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
+                                 err, errlen)) != 0) {
             cJSON_Delete(o);
             return NULL;
         }
@@ -318,6 +340,17 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
+    char plan[96];
+    if (c->tp > 1 || c->ep > 1) {
+        int k = snprintf(plan, sizeof plan, "tp%lld", c->tp > 1 ? c->tp : 1);
+        if (c->ep > 1)
+            k += snprintf(plan + k, sizeof plan - (size_t)k, " ep%lld", c->ep);
+        snprintf(plan + k, sizeof plan - (size_t)k, ": included, the plan's collectives");
+    } else
+        snprintf(plan, sizeof plan, "none: %s", c->chips > 1 ? "fully sharded chips, no collectives "
+                                                               "(--tp adds them)"
+                                                             : "one chip");
+    cJSON_AddStringToObject(o, "communication", plan);
 }
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -342,6 +375,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "kv_write_bytes", ops.kv_write);
     cJSON_AddNumberToObject(o, "compute_s", ops.compute_s);
     cJSON_AddNumberToObject(o, "memory_s", ops.memory_s);
+    cJSON_AddNumberToObject(o, "comm_s", ops.comm_s);
     cJSON_AddNumberToObject(o, "step_s", ops.step_s);
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
@@ -363,7 +397,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else
             cJSON_AddNullToObject(r, "intensity");
-        cJSON_AddStringToObject(r, "bound", rl_bound_name(op->t.bound));
+        cJSON_AddStringToObject(r, "bound", op->kind != RL_OP_COMM ? rl_bound_name(op->t.bound)
+                                            : op->comm.latency_bound ? "latency"
+                                                                     : "bandwidth");
         if (op->kind == RL_OP_WEIGHT && op->b_crit > 0)
             cJSON_AddNumberToObject(r, "b_crit", op->b_crit);
         else
@@ -372,6 +408,15 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "total_s", op->layers * op->t.time_s);
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
         cJSON_AddItemToArray(rows, r);
+    }
+    if (ops.comm_s > 0 || c->tp > 1 || c->ep > 1) {
+        cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+        for (int i = 0; i < ops.n; i++)
+            if (ops.op[i].kind == RL_OP_COMM) {
+                cJSON *r = cJSON_CreateObject();
+                fill_collective(r, ops.op[i].name, &ops.op[i].comm, 0, ops.op[i].layers);
+                cJSON_AddItemToArray(colls, r);
+            }
     }
     return o;
 }
@@ -467,4 +512,233 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     for (size_t i = 0; i < n; i++)
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
     return o;
+}
+
+/* ---- serving ----------------------------------------------------------- */
+
+/* NAME_{p50,p90,p99,mean,max}_s of p; null when p has no sample (e.g. TPOT
+ * when every output is one token). */
+static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
+{
+    const char *q[5] = {"p50", "p90", "p99", "mean", "max"};
+    double v[5] = {p->p50, p->p90, p->p99, p->mean, p->max};
+    for (int i = 0; i < 5; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
+        if (p->n > 0)
+            cJSON_AddNumberToObject(o, key, v[i]);
+        else
+            cJSON_AddNullToObject(o, key);
+    }
+}
+
+typedef struct {
+    const char *key;
+    double v;
+} keyed;
+
+static void add_number_or_null(cJSON *o, const char *key, double v, int have)
+{
+    if (have)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static void add_numbers(cJSON *o, const keyed *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddNumberToObject(o, k[i].key, k[i].v);
+}
+
+/* The simulator's measurements: counts, then the latency percentiles, then
+ * throughput and engine statistics, nulls where there is no value. */
+static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chips)
+{
+    const keyed counts[] = {
+        {"requests", (double)r->requests},
+        {"completed", (double)r->completed},
+        {"duration_s", r->duration_s},
+    };
+    const keyed rates[] = {
+        {"req_per_s", r->req_per_s},
+        {"out_tokens_per_s", r->out_tokens_per_s},
+        {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
+        {"total_tokens_per_s", r->total_tokens_per_s},
+        {"steady_req_per_s", r->steady_req_per_s},
+        {"steady_out_tokens_per_s", r->steady_out_tokens_per_s},
+        {"goodput_req_per_s", r->goodput_req_per_s},
+        {"slo_attainment", r->slo_attainment},
+        {"utilization", r->utilization},
+        {"mean_in_system", r->mean_in_system},
+        {"mean_decode_batch", r->mean_decode_batch},
+        {"mean_decode_batch_time", r->mean_decode_batch_time},
+        {"mean_decode_context", r->mean_decode_context},
+        {"mean_decode_step_s", r->mean_decode_step_s},
+        {"steps", (double)r->steps},
+        {"decode_steps", (double)r->decode_steps},
+        {"preemptions", (double)r->preemptions},
+        {"prefix_hit_rate", r->prefix_hit_rate},
+        {"prefill_tokens_saved", r->prefill_tokens_saved},
+        {"kv_peak_frac", r->kv_peak_frac},
+        {"spec_tokens_per_step", r->spec_tokens_per_step},
+    };
+    add_numbers(o, counts, sizeof counts / sizeof counts[0]);
+    add_pcts(o, "ttft", &r->ttft);
+    add_pcts(o, "tpot", &r->tpot);
+    add_pcts(o, "e2e", &r->e2e);
+    add_pcts(o, "ttft_service", &r->ttft_service);
+    add_pcts(o, "itl", &r->itl);
+    add_numbers(o, rates, sizeof rates / sizeof rates[0]);
+    /* no value where there is none: no window, no SLO (so no goodput) */
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    if (!r->steady_valid)
+        none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
+    if (!r->slo_given)
+        none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
+    for (int k = 0; k < 4; k++)
+        if (none[k])
+            cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
+}
+
+/* What describes the run: model, hardware, mode, chips, workload, precision
+ * and engine settings. */
+static void add_serve_run(cJSON *j, const rl_simulate_run *run)
+{
+    const rl_serve_config *c = run->c;
+    cJSON_AddStringToObject(j, "model", run->m->name);
+    cJSON_AddStringToObject(j, "hw", run->h->name);
+    cJSON_AddStringToObject(j, "mode", run->calibrated && run->h->efficiency.present ? "calibrated"
+                                                                                   : "ideal");
+    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
+    cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
+    cJSON_AddStringToObject(j, "prompt", run->prompt);
+    cJSON_AddStringToObject(j, "output_dist", run->output);
+    cJSON_AddNumberToObject(j, "qps", run->qps);
+    cJSON_AddNumberToObject(j, "seed", run->seed);
+    cJSON_AddStringToObject(j, "weights", rl_dtype_name(run->p.weights));
+    cJSON_AddStringToObject(j, "kv", rl_dtype_name(run->p.kv));
+    cJSON_AddStringToObject(j, "compute", rl_dtype_name(run->p.compute));
+    cJSON_AddNumberToObject(j, "replicas", c->replicas);
+    if (c->policy == RL_POLICY_DISAGG)
+        cJSON_AddNumberToObject(j, "prefill_replicas", c->prefill_replicas);
+    cJSON_AddNumberToObject(j, "max_seqs", c->max_seqs);
+    cJSON_AddNumberToObject(j, "max_tokens", (double)c->max_tokens);
+    cJSON_AddNumberToObject(j, "page_tokens", c->page_tokens);
+    cJSON_AddStringToObject(j, "route", c->route == RL_ROUTE_ROUND_ROBIN ? "round-robin"
+                                                                          : "least-outstanding");
+    cJSON_AddStringToObject(j, "preempt", c->preempt == RL_PREEMPT_SWAP ? "swap" : "recompute");
+    if (c->spec_gamma > 0) {
+        cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
+        cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
+    }
+}
+
+cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(run->c->policy));
+    add_serve_numbers(o, r, run->chips_total);
+    cJSON *tl = run->timeline ? cJSON_AddArrayToObject(o, "kv_timeline") : NULL;
+    for (int i = 0; tl && i < r->nkv; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "t_s", r->kv_t[i]);
+        cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
+        cJSON_AddItemToArray(tl, p);
+    }
+    add_serve_run(o, run);
+    if (run->truncated >= 0)
+        cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
+    cJSON_AddBoolToObject(o, "offline", run->offline);
+    if (run->offline) /* no arrival rate: every request at t = 0 */
+        cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());
+    /* null offline or with too few requests; utilization null when nothing is sustained */
+    add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
+    add_number_or_null(o, "capacity_utilization", run->qps / run->max_qps,
+                       isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
+    return o;
+}
+
+/* One `size` row: the configuration, its cost and latencies; with `detail`
+ * the configuration's fields and more metrics. */
+static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
+{
+    char label[128];
+    rl_size_label(in, c, label, sizeof label);
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "config", label);
+    const keyed main[] = {
+        {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
+        {"ttft_p99_s", c->ttft_p99},             {"tpot_p99_s", c->tpot_p99},
+        {"e2e_p50_s", c->e2e_p50},               {"out_tokens_per_s", c->out_tokens_per_s},
+    };
+    add_numbers(o, main, sizeof main / sizeof main[0]);
+    cJSON_AddBoolToObject(o, "meets", c->meets);
+    add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    if (!detail)
+        return o;
+    const rl_hw *h = &in->hw[c->hw];
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
+                                                                               : "ideal");
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
+    cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
+    cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
+    cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
+    const keyed more[] = {
+        {"chips_per_replica", (double)c->chips},
+        {"replicas", c->replicas},
+        {"prefill_replicas", c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0},
+        {"max_seqs", c->max_seqs},
+        {"max_tokens", (double)c->max_tokens},
+        {"usd_per_mtok", c->usd_per_mtok},
+        {"ttft_p50_s", c->ttft_p50},
+        {"tpot_p50_s", c->tpot_p50},
+        {"e2e_p99_s", c->e2e_p99},
+        {"slo_attainment", c->slo_attainment},
+        {"utilization", c->utilization},
+        {"mean_decode_batch", c->mean_decode_batch},
+        {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
+    };
+    add_numbers(o, more, sizeof more / sizeof more[0]);
+    return o;
+}
+
+cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "model", in->m->name);
+    int cal = 0;
+    for (int i = 0; i < in->nhw; i++)
+        cal += in->calibrated && in->hw[i].efficiency.present;
+    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
+                                                                         : "mixed (see each row)");
+    cJSON_AddNumberToObject(j, "qps", in->w.qps);
+    cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
+    cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    const keyed sizing[] = {
+        {"headroom", in->headroom},
+        {"sized_for_qps", in->w.qps * (1 + in->headroom)},
+        {"max_replicas", RL_SIZE_MAX_REPLICAS},
+        {"beyond_replica_bound", (double)r->beyond_bound},
+        {"skipped_for_time", (double)r->skipped_for_time},
+    };
+    add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
+    cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    cJSON_AddNumberToObject(j, "meeting", r->nmeet);
+    cJSON_AddNumberToObject(j, "simulated_configs", r->n);
+    cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
+    cJSON_AddNumberToObject(j, "search_s", r->search_s);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; rows && i < r->n; i++)
+        cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
+    return j;
 }

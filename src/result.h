@@ -3,19 +3,25 @@
  * Owns the keys of every result the tool prints (a contract: scripts rely on
  * them).  SI units throughout; keys carry their unit (_s, _bytes, _per_s).
  * Each builder returns a new cJSON object the caller frees, or NULL when
- * memory is exhausted.  Uses arch, step, memory, spec, sweep, cJSON. */
+ * memory is exhausted.  Uses arch, step, memory, spec, sweep, serve, size,
+ * cJSON.  tests/test_keys.c pins every command's keys (tests/data/result_keys.txt). */
 #ifndef RL_RESULT_H
 #define RL_RESULT_H
 
 #include <cjson/cJSON.h>
 
 #include "ops.h"
+#include "serve.h"
+#include "size.h"
 #include "spec.h"
 #include "shard.h"
 #include "step.h"
 #include "sweep.h"
 
-/* `roofline info`: params_total, params_active, per-component params,
+/* `roofline info`: params_total, params_active (every parameter one token
+ * touches, the input embedding table included), params_active_nonembedding
+ * (spec models: less that table, which a token only reads one row of; the
+ * count flops_per_token is 2x of, norms aside), per-component params,
  * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
  * "gqa" | "mla") and local_layers (windowed); with context > 0 also
  * attention_flops_per_token, kv_bytes_per_sequence (windowed layers capped)
@@ -41,8 +47,10 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                        long long context, rl_precision p, int overlap);
 
 /* `roofline step --tp ...`: one sharded generation step per batch size,
- * with "communication": "included" and every collective.  NULL with err set
- * when the plan is invalid (rl_shard_eval's errors), or out of memory. */
+ * with "communication": "included" and every collective.  Calibrated (mode
+ * "calibrated") when h has efficiency tables and the plan is 1D tp/ep
+ * without overlap: rl_shard_step_calibrated; else ideal: rl_shard_eval.
+ * NULL with err set when the plan is invalid, or out of memory. */
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen);
@@ -81,5 +89,56 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
  * NULL means every feasible point. */
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
+
+/* What describes a serving run beside the simulator's result. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    int calibrated; /* the profile's efficiency tables are used when it has them */
+    long long chips_per_replica, chips_total;
+    const rl_serve_config *c;
+    rl_precision p;
+    const char *prompt, *output; /* the DIST texts, or "trace" */
+    double qps;                  /* requests/s offered */
+    double seed;                 /* -1 for a trace */
+    long long truncated;         /* requests shortened to max_context; -1: not counted (no key) */
+    int timeline;                /* add kv_timeline */
+    int offline;                 /* every request at t = 0: offline true, qps null */
+    double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
+} rl_simulate_run;
+
+/* `roofline simulate` and roofline.simulate (keys are a contract; SI
+ * units): policy, requests, completed, duration_s, ttft_{p50,p90,p99,mean,
+ * max}_s, tpot_*_s, e2e_*_s, ttft_service_*_s, itl_*_s (null without a
+ * sample; serve.h defines each), req_per_s,
+ * out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
+ * steady_req_per_s, steady_out_tokens_per_s (null when the run is too
+ * short), goodput_req_per_s, slo_attainment (both null when no SLO is set),
+ * utilization, mean_in_system, mean_decode_batch, mean_decode_batch_time,
+ * mean_decode_context, mean_decode_step_s, steps, decode_steps, preemptions,
+ * prefix_hit_rate, prefill_tokens_saved, kv_peak_frac, spec_tokens_per_step,
+ * kv_timeline [{t_s, kv_frac}] (with run->timeline); then the run: model,
+ * hw, mode ("calibrated" when calibrated and the profile has efficiency
+ * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
+ * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
+ * seed, weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
+ * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
+ * speculation), truncated_requests (when counted), offline,
+ * max_sustainable_qps and capacity_utilization (offered / that; both null
+ * offline or without a capacity).  NULL on OOM. */
+cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
+
+/* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
+ * headroom, sized_for_qps, max_replicas, beyond_replica_bound,
+ * skipped_for_time,
+ * cost_unit ("usd_per_hour" | "chips"), meeting, simulated_configs, pruned,
+ * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
+ * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets, max_sustainable_qps (null
+ * when unknown); `detail` (JSON, CSV) adds
+ * hw, mode, policy, weights, kv, compute, chips_per_replica, replicas,
+ * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,
+ * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,
+ * kv_capacity_tokens_per_replica.  NULL on OOM. */
+cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
 #endif

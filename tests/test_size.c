@@ -196,12 +196,14 @@ static rl_size_result unpriced_search(const fixture *f, const rl_hw *hw, int nhw
     return r;
 }
 
-/* Issue 14's DeepSeek-V3 case (10 req/s, prompts lognormal 2000 / outputs
- * 500, TTFT p99 <= 2 s, TPOT p99 <= 50 ms): on one 8 x B200 replica in fp8,
- * continuous batching (B <= 256) and chunked prefill of 512 tokens
+/* Issue 14's DeepSeek-V3 case (prompts lognormal 2000 / outputs 500, TTFT
+ * p99 <= 2 s, TPOT p99 <= 50 ms) at 6 req/s: on one 8 x B200 replica in
+ * fp8, continuous batching (B <= 256) and chunked prefill of 512 tokens
  * (B <= 128) both meet the targets at the same cost (8 chips); the
- * continuous plan sustains more than 5% more load (its TTFT is far from the
- * target), so it ranks first: the most margin at equal cost. */
+ * continuous plan sustains more than 5% more load (about 17 vs 8 req/s with
+ * issue 12's collectives in the step; its TTFT is far from the target), so
+ * it ranks first: the most margin at equal cost.  (At the issue's 10 req/s
+ * the chunked plan no longer meets with the merged step cost.) */
 static void test_tie_prefers_margin(void **state)
 {
     (void)state;
@@ -209,7 +211,7 @@ static void test_tie_prefers_margin(void **state)
     rl_hw h = load_hw("b200", NULL, 0);
     rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
                         .slo_tpot = 0.05, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
-    in.w = (rl_workload){.n = 1000, .qps = 10, .prompt = {RL_DIST_LOGNORMAL, 2000, 0.8},
+    in.w = (rl_workload){.n = 1000, .qps = 6, .prompt = {RL_DIST_LOGNORMAL, 2000, 0.8},
                          .output = {RL_DIST_LOGNORMAL, 500, 0.8}, .seed = 1,
                          .max_context = m.max_context};
     rl_size_candidate a = {.hw = 0, .p = {RL_FP8, RL_FP8, RL_FP8}, .chips = 8,
