@@ -489,10 +489,22 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
+/* Push field id of the table at opts: its Lua key, else its old spelling
+ * (param.h lua_old); returns the key found (the new one when neither). */
+static const char *get_param(lua_State *L, int opts, rl_param_id id)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
+    if (!lua_isnil(L, -1) || !p->lua_old)
+        return p->lua;
+    lua_pop(L, 1);
+    lua_getfield(L, opts, p->lua_old);
+    return lua_isnil(L, -1) ? p->lua : p->lua_old;
+}
+
 static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
-    const char *key = RL_PARAMS[id].lua;
-    lua_getfield(L, opts, key);
+    const char *key = get_param(L, opts, id);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
         luaL_error(L, "option '%s': expected a string", key);
@@ -502,18 +514,18 @@ static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 
 /* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
  * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
- * Returns 1 if any was given. */
+ * Returns 1 if a field that chooses a plan (param.h RL_PF_PLAN: tp, ep, sp,
+ * pp, x, sharding) was given: kv_split, moe_attn and overlap alone refine
+ * none, as on the command line. */
 static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 {
-    static const rl_param_id keys[] = {RL_P_TP,       RL_P_EP,       RL_P_SP,
-                                       RL_P_PP,       RL_P_X,        RL_P_SHARDING,
-                                       RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP};
     int given = 0;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        lua_getfield(L, opts, RL_PARAMS[keys[i]].lua);
-        given |= !lua_isnil(L, -1);
-        lua_pop(L, 1);
-    }
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if ((RL_PARAMS[i].flags & RL_PF_PLAN) && RL_PARAMS[i].lua) {
+            lua_getfield(L, opts, RL_PARAMS[i].lua);
+            given |= !lua_isnil(L, -1);
+            lua_pop(L, 1);
+        }
     *pl = rl_shard_plan_default();
     pl->tp = opt_count(L, opts, RL_P_TP, 1);
     pl->ep = opt_count(L, opts, RL_P_EP, 1);
@@ -588,7 +600,9 @@ int rl_lua_shard(lua_State *L)
 }
 
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
- * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix. */
+ * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix,
+ * ideal (calibrated by the profile's efficiency tables unless ideal or mfu,
+ * as on the command line). */
 static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -610,7 +624,9 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
-    lua_pop(L, 4);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
+    c->calibrated = !lua_toboolean(L, -1) && c->mfu == 0; /* as the CLI: tables unless ideal/mfu */
+    lua_pop(L, 5);
 }
 
 static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -671,16 +687,17 @@ int rl_lua_prefill(lua_State *L)
 
 /* ---- sweeps and figures ---------------------------------------------------- */
 
-/* Fields batch (default 1, 2, 4, ..., max_batch) and context (required) of
- * the options table at 1, into batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
-static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
-                              long long *ctx, int *nctx)
+/* Fields batch (default 1, 2, 4, ..., max_batch) and context (default
+ * def_ctx; required when it is 0) of the options table at 1, into
+ * batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
+static void opt_batch_context(lua_State *L, long long max_batch, long long def_ctx,
+                              long long *batch, int *nb, long long *ctx, int *nctx)
 {
     *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
-    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, 0, ctx);
+    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, def_ctx, ctx);
     luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
 }
 
@@ -698,7 +715,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
     int nb, nctx;
-    opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
+    opt_batch_context(L, 2048, rl_sweep_default_context(m), batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
     base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
@@ -721,6 +738,8 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     char err[ERRLEN];
     if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
+    if (*prompt == 0 && nctx == 1) /* echoed as on the command line: the prompt is the context */
+        *prompt = ctx[0];
 }
 
 /* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
@@ -855,7 +874,7 @@ int rl_lua_plot(lua_State *L)
         long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
         static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
         int nb, nctx;
-        opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
+        opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);
         for (int i = 0; i < nctx; i++)
             if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
                 return luaL_error(L, "roofline.plot: %s", err);
@@ -940,13 +959,7 @@ static int l_write(lua_State *L)
 static double opt_param(lua_State *L, rl_param_id id, double def)
 {
     const rl_param *p = &RL_PARAMS[id];
-    const char *key = p->lua;
-    lua_getfield(L, 1, key);
-    if (lua_isnil(L, -1) && p->lua_old) {
-        lua_pop(L, 1);
-        key = p->lua_old;
-        lua_getfield(L, 1, key);
-    }
+    const char *key = get_param(L, 1, id);
     double v = def;
     if (!lua_isnil(L, -1)) {
         int ok, whole = p->type != RL_PT_NUMBER;
@@ -963,7 +976,8 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     return v;
 }
 
-/* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
+/* roofline.simulate{model=, hw=, chips=1, qps=, prompt_len="DIST", out_len="DIST" (old:
+ * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
  * tpot_slo=), weights=, kv=, compute=, ideal=false} (defaults and bounds:
@@ -986,9 +1000,9 @@ int rl_lua_simulate(lua_State *L)
     w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
-    luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
-    if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
-        rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
+    luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    if (rl_dist_parse(ps, "prompt_len", &w.prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(os, "out_len", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     rl_serve_config c = rl_serve_config_default();
     const char *pol = opt_string(L, 1, RL_P_POLICY);

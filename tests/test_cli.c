@@ -82,24 +82,35 @@ static void csv_and_table(void **state)
     assert_non_null(strstr(out, "usage: roofline step"));
 }
 
-/* --output writes the file atomically; nothing on stdout. */
+/* The file `roofline ARGS PATH` writes, into out. */
+static void written_by(const char *args, const char *path, char *text, size_t len)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s %s", args, path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, len - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(path);
+}
+
+/* --save writes the file atomically; nothing on stdout.  The old spelling
+ * --output writes the same file, with a note naming the new one. */
 static void output_file(void **state)
 {
     (void)state;
     char path[] = "/tmp/rl_cli_XXXXXX.json";
     int fd = mkstemps(path, 5);
     close(fd);
-    char args[256];
-    snprintf(args, sizeof args, "info --model llama3-8b --format json --output %s", path);
-    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    static char saved[1 << 16], old[1 << 16];
+    written_by("info --model llama3-8b --format json --save", path, saved, sizeof saved);
     assert_string_equal(out, "");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = '\0';
-    fclose(f);
-    unlink(path);
-    assert_non_null(strstr(out, "\"params_total\""));
+    assert_non_null(strstr(saved, "\"params_total\""));
+    written_by("info --model llama3-8b --format json --output", path, old, sizeof old);
+    assert_non_null(strstr(out, "roofline info: note: --output here is --save now"));
+    assert_string_equal(saved, old);
 }
 
 /* Bad input: exit 2, a message naming the file/field/reason, no result. */
