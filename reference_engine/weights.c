@@ -13,8 +13,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "report.h"
 #include "error.h"
+#include "report.h"
 
 static int add(rl_tensor_info *out, int n, int cap, const char *name, long long r, long long c)
 {
@@ -131,9 +131,11 @@ rl_safetensors *rl_safetensors_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
-    int fd = open(path, O_RDONLY);
+    int fd = rl_open_input(path, err, errlen); /* regular files only: a FIFO would block */
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
+    if (fd < 0)
+        goto fail;
+    if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "%s: cannot open", path);
         goto fail;
     }

@@ -13,7 +13,9 @@
 
 #include "cli.h"
 #include "lua_api.h"
+#include "number.h"
 #include "ops.h"
+#include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
 #define NOWHERE RL_AT_GIVEN, 0, 0
@@ -129,6 +131,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
+    [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
+                     "passes over the validation grid; each point keeps its fastest pass's "
+                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
@@ -174,7 +179,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
                    NOWHERE, RL_PF_SERVE},
-    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1,
+                       (double)RL_REQUESTS_MAX,
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
@@ -250,16 +256,19 @@ static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP, OUTPUT, END};
+/* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
+#define REPLICA_PLAN RL_P_TP | RL_CLI_ONLY, RL_P_EP | RL_CLI_ONLY, RL_P_MOE_ATTN | RL_CLI_ONLY
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL, RL_P_PHASE, RL_P_TOKENS, OPS,
-                            RL_P_CHUNK | RL_CLI_ONLY, OUTPUT, END};
+                            RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
-                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, OUTPUT, END};
+                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
+                              OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_FORMAT, RL_P_SUMMARY, END};
-static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                               RL_P_FORMAT, RL_P_OUTPUT, END};
+static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
+                               RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
@@ -284,7 +293,9 @@ const rl_command RL_COMMANDS[] = {
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
-     "is per chip plus collectives (\"communication\": \"included\").",
+     "is per chip plus collectives (\"communication\": \"included\").  In calibrated mode\n"
+     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
+     "without a plan runs tensor parallel over the chips (a note says so).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -318,18 +329,20 @@ const rl_command RL_COMMANDS[] = {
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
-     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
-     "       [--format F]"},
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"prefill", rl_cli_prefill, rl_lua_prefill, PREFILL, NULL, 0,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also "
      "the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
-     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
-     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
@@ -346,7 +359,7 @@ const rl_command RL_COMMANDS[] = {
      "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
      "calibrated profile and prints predicted vs measured, per run and per operator.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
@@ -555,11 +568,13 @@ static int parse_number(const rl_opts *o, rl_param_id id, const char *s, double 
                         double *v)
 {
     const rl_param *p = &RL_PARAMS[id];
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
+    double x = 0;
+    const char *why;
+    int bad = rl_parse_number(s, &x, &why); /* number.h: hex, overflow, underflow said */
+    if (bad == -2)
+        return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, id), s, why);
     int whole = p->type != RL_PT_NUMBER;
-    if (end == s || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x)))
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x)))
         return rl_cli_say(o, "--%s '%s': expected %s in [%g, %g]", rl_param_flag(o, id), s,
                           whole ? "a whole number"
                           : strcmp(p->unit, "fraction") == 0 ? "a fraction"

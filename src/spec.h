@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include "dtype.h"
+#include "collectives.h"
 #include "efficiency.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
@@ -116,6 +117,9 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Measured collective times (collectives.h); present = 0 when absent:
+     * then collectives follow comm.h's alpha-beta model. */
+    rl_collectives collectives;
 } rl_hw;
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
