@@ -1293,6 +1293,60 @@ int rl_cli_validate_serve(rl_opts *o)
     return emit(o, r);
 }
 
+/* Load every preset of kind into specs[cap] (elements of `size` bytes)
+ * with `load`; a preset that does not load is said and left out.  Returns
+ * how many loaded; *bad counts the others. */
+static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
+                        int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
+                        int *bad)
+{
+    static char names[RL_MAX_PRESETS][64];
+    char err[ERRLEN];
+    int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0)
+            k++;
+        else
+            *bad += rl_cli_say(o, "%s", err) < 0;
+    }
+    if (n == 0)
+        *bad += rl_cli_say(o, "no %s presets found (set ROOFLINE_DATA to the source tree)", kind) < 0;
+    return k;
+}
+
+static int load_model_any(const char *n, const rl_override *ov, int nov, void *m, char *e, size_t l)
+{
+    return rl_model_load(n, ov, nov, m, e, l);
+}
+
+static int load_hw_any(const char *n, const rl_override *ov, int nov, void *h, char *e, size_t l)
+{
+    return rl_hw_load(n, ov, nov, h, e, l);
+}
+
+/* roofline list models|hw|engines: the presets, one line each. */
+int rl_cli_list(rl_opts *o)
+{
+    const char *what = o->nargs == 1 ? o->args[0] : "";
+    int bad = 0, rc;
+    if (strcmp(what, "models") == 0) {
+        static rl_model m[RL_MAX_PRESETS];
+        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
+        rc = emit(o, rl_result_list_models(m, n));
+    } else if (strcmp(what, "hw") == 0) {
+        static rl_hw h[RL_MAX_PRESETS];
+        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
+        rc = emit(o, rl_result_list_hw(h, n));
+    } else if (strcmp(what, "engines") == 0) {
+        rc = emit(o, rl_result_list_engines());
+    } else {
+        rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
+                   o->nargs ? o->args[0] : "", o->nargs ? "')" : "");
+        return RL_EXIT_INPUT;
+    }
+    return rc == RL_EXIT_OK && bad ? RL_EXIT_INPUT : rc;
+}
+
 static void print_help(FILE *f)
 {
     fprintf(f, "roofline — roofline performance model and capacity planner for LLM inference\n\n"

@@ -46,6 +46,7 @@ int rl_cli_run(rl_opts *o);
 int rl_cli_simulate(rl_opts *o);
 int rl_cli_size(rl_opts *o);
 int rl_cli_validate_serve(rl_opts *o);
+int rl_cli_list(rl_opts *o);
 
 /* Parse a comma-separated list of integers in [min, max] into out (at most
  * cap entries).  Returns the count, or -1 with err set (empty items,

@@ -280,6 +280,7 @@ static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_SET, RL_P
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_SEED, RL_P_MAX_SEQS, END};
+static const int LIST[] = {RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
                            RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC, END};
 
@@ -400,6 +401,14 @@ const rl_command RL_COMMANDS[] = {
      "--model (tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
      "       calibrated)] [--requests N] [--qps Q] [--max-seqs B]"},
+    {"list", rl_cli_list, NULL, LIST, NULL, 1,
+     "The presets, one line each: models, hardware or engines.\n"
+     "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
+     "HBM capacity and bandwidth, and the mode its estimates take (calibrated when the\n"
+     "profile has efficiency tables, else ideal); engines: the engines step costs can follow\n"
+     "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
+     "does not load is named on stderr (exit 2 after the list).",
+     "models|hw|engines [--format F] [--save FILE]"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"
      "when gnuplot is missing (data and script kept).",

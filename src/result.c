@@ -716,3 +716,63 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
     return j;
 }
+
+/* ---- roofline list ------------------------------------------------------ */
+
+static cJSON *list_doc(const char *what, cJSON **rows)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o)
+        cJSON_AddStringToObject(o, "list", what);
+    *rows = o ? cJSON_AddArrayToObject(o, "rows") : NULL;
+    return o;
+}
+
+cJSON *rl_result_list_models(const rl_model *m, int n)
+{
+    cJSON *rows, *o = list_doc("models", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        rl_params pc = rl_arch_params(&m[i]);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", m[i].name);
+        cJSON_AddNumberToObject(r, "params", pc.total);
+        cJSON_AddNumberToObject(r, "params_active", pc.active);
+        cJSON_AddNumberToObject(r, "max_context", (double)m[i].max_context);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_hw(const rl_hw *h, int n)
+{
+    cJSON *rows, *o = list_doc("hw", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", h[i].name);
+        cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
+        cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
+        cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
+        cJSON_AddStringToObject(r, "mode", h[i].efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_engines(void)
+{
+    cJSON *rows, *o = list_doc("engines", &rows);
+    cJSON *r = cJSON_CreateObject();
+    if (!rows || !r) {
+        cJSON_Delete(r);
+        return o;
+    }
+    cJSON_AddStringToObject(r, "name", "ideal");
+    cJSON_AddStringToObject(r, "description",
+                            "the roofline at the profile's peaks (--ideal), on every hardware");
+    cJSON_AddItemToArray(rows, r);
+    cJSON_AddStringToObject(o, "note",
+                            "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
+                            "that carry an engines field; this build reads none (a profile's "
+                            "efficiency tables give mode calibrated: roofline list hw)");
+    return o;
+}

@@ -614,20 +614,17 @@ static int search_dirs(char dirs[3][1024])
 
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
-/* Comma-separated, sorted preset names of the first directory that has any. */
-static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *out, size_t outlen)
+int rl_spec_presets(const char *kind, char (*names)[64], int cap)
 {
-    enum { MAX_PRESETS = 128 };
-    static char names[MAX_PRESETS][64];
-    int n = 0;
-    out[0] = '\0';
+    char dirs[3][1024];
+    int ndirs = search_dirs(dirs), n = 0;
     for (int i = 0; i < ndirs && n == 0; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
         DIR *dir = opendir(d);
         if (!dir)
             continue;
-        for (struct dirent *e; (e = readdir(dir)) != NULL && n < MAX_PRESETS;) {
+        for (struct dirent *e; (e = readdir(dir)) != NULL && n < cap;) {
             size_t l = strlen(e->d_name);
             if (l > 4 && l < 64 + 4 && strcmp(e->d_name + l - 4, ".lua") == 0)
                 snprintf(names[n++], 64, "%.*s", (int)(l - 4), e->d_name);
@@ -635,6 +632,15 @@ static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *
         closedir(dir);
     }
     qsort(names, (size_t)n, sizeof names[0], cmp_name);
+    return n;
+}
+
+/* Comma-separated, sorted preset names of kind into out. */
+static void list_presets(const char *kind, char *out, size_t outlen)
+{
+    static char names[RL_MAX_PRESETS][64];
+    int n = rl_spec_presets(kind, names, RL_MAX_PRESETS);
+    out[0] = '\0';
     for (int i = 0; i < n && strlen(out) + strlen(names[i]) + 3 < outlen; i++)
         snprintf(out + strlen(out), outlen - strlen(out), "%s%s", i ? ", " : "", names[i]);
 }
@@ -678,10 +684,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     snprintf(file, sizeof file, "%s.lua", name);
     if (rl_data_find(kind, file, path, pathlen) == 0)
         return 0;
-    char dirs[3][1024];
-    int n = search_dirs(dirs);
     char known[1024];
-    list_presets(kind, dirs, n, known, sizeof known);
+    list_presets(kind, known, sizeof known);
     RL_FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,
             kind, name,
             known[0] ? known : "none found; set ROOFLINE_DATA");
