@@ -656,25 +656,28 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     return 0;
 }
 
-/* Engine options into c for replicas of `chips` chips of h running m; a
- * draft model given in --spec is loaded into *draft (*has_draft 1). */
-static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        rl_model *draft, int *has_draft)
+/* --policy into c (chunked: a 512-token chunk budget), with notes for the
+ * options it makes moot. */
+static int serve_policy(const rl_opts *o, rl_serve_config *c)
 {
-    *c = rl_serve_config_default();
-    double v[3] = {0}, reserve = rl_param_default(RL_P_RESERVE), x;
-    if (o->given[RL_P_POLICY] && rl_policy_parse(o->given[RL_P_POLICY], &c->policy) != 0) {
-        rl_cli_say(o, "--policy '%s': expected static, interleaved, continuous, chunked "
-                        "or disagg", o->given[RL_P_POLICY]);
-        return -1;
-    }
+    if (o->given[RL_P_POLICY] && rl_policy_parse(o->given[RL_P_POLICY], &c->policy) != 0)
+        return rl_cli_say(o, "--policy '%s': expected static, interleaved, continuous, chunked or "
+                             "disagg", o->given[RL_P_POLICY]);
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
         rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
-    if (o->given[RL_P_MAX_TOKENS] && (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
-        rl_cli_say(o, "note: --max-tokens applies to continuous, chunked and disagg "
-                        "batching; ignored with --policy %s", rl_policy_name(c->policy));
+    if (o->given[RL_P_MAX_TOKENS] &&
+        (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
+        rl_cli_say(o, "note: --max-tokens applies to continuous, chunked and disagg batching; "
+                      "ignored with --policy %s", rl_policy_name(c->policy));
+    return 0;
+}
+
+/* --route, --preempt, the counts (replicas, batch caps, page), --hbm-reserve
+ * and the SLOs into c and *reserve. */
+static int serve_numbers(const rl_opts *o, rl_serve_config *c, double *reserve)
+{
     int rr = 0, swap = 0;
     if (sv_choice(o, RL_P_ROUTE, "least-outstanding", "round-robin", &rr) != 0 ||
         sv_choice(o, RL_P_PREEMPT, "recompute", "swap", &swap) != 0)
@@ -689,7 +692,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         {RL_P_PAGE, &c->page_tokens, NULL},
     };
     for (size_t j = 0; j < sizeof ints / sizeof ints[0]; j++) {
-        x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
+        double x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
         if (rl_param_number(o, ints[j].id, &x))
             return -1;
         if (ints[j].i)
@@ -697,82 +700,110 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         else
             *ints[j].ll = (long long)x;
     }
-    if (rl_param_number(o, RL_P_RESERVE, &reserve) ||
-        rl_param_number(o, RL_P_TTFT, &c->slo_ttft) ||
+    if (rl_param_number(o, RL_P_RESERVE, reserve) || rl_param_number(o, RL_P_TTFT, &c->slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &c->slo_tpot))
         return -1;
+    return 0;
+}
+
+/* --spec ALPHA:GAMMA[:DRAFT] into c; DRAFT a fraction of a target step
+ * (default 0.05), or a model spec whose name goes to *draft_name. */
+static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_name)
+{
     c->spec_draft_frac = 0.05;
-    const char *draft_name = NULL;
-    if (o->given[RL_P_SPEC]) {
-        /* ALPHA:GAMMA[:DRAFT], DRAFT a fraction of a target step or a model spec */
-        char buf[512], *end;
-        snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
-        char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
-        if (d)
-            *d++ = 0;
-        if (g)
-            *g++ = 0;
-        c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
-                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
-        double gamma = ok ? strtod(g, &end) : 0;
-        ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
-        if (ok && d) {
-            double frac = strtod(d, &end);
-            if (*end == 0 && end != d)
-                ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
-            else
-                draft_name = o->given[RL_P_SPEC] + (d - buf);
-        }
-        if (!ok) {
-            rl_cli_say(o, "--spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA "
-                            "< 1, GAMMA in 1..64, DRAFT a fraction in [0, 1] or a model",
-                    o->given[RL_P_SPEC]);
-            return -1;
-        }
-        c->spec_gamma = (int)gamma;
+    *draft_name = NULL;
+    if (!o->given[RL_P_SPEC])
+        return 0;
+    char buf[512], *end;
+    snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
+    char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
+    if (d)
+        *d++ = 0;
+    if (g)
+        *g++ = 0;
+    c->spec_alpha = strtod(buf, &end);
+    int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 && !rl_number_is_hex(buf) &&
+             !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
+    double gamma = ok ? strtod(g, &end) : 0;
+    ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
+    if (ok && d) {
+        double frac = strtod(d, &end);
+        if (*end == 0 && end != d)
+            ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
+        else
+            *draft_name = o->given[RL_P_SPEC] + (d - buf);
     }
-    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
-    *has_draft = draft_name != NULL;
-    if (draft_name) { /* its weights and KV share the replica's HBM */
-        char err[ERRLEN];
-        if (rl_model_load(draft_name, NULL, 0, draft, err, sizeof err) != 0) {
-            rl_cli_say(o, "--spec draft: %s", err);
-            return -1;
-        }
-        rl_serve_config_draft(c, draft, h, o->chips, o->prec);
-        if (draft->vocab != m->vocab)
-            rl_cli_say(o, "note: --spec draft %s has vocab %lld, the target %lld: "
-                            "speculative decoding needs one tokenizer", draft->name,
-                    draft->vocab, m->vocab);
-    }
+    if (!ok)
+        return rl_cli_say(o, "--spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA < 1, GAMMA "
+                             "in 1..64, DRAFT a fraction in [0, 1] or a model",
+                          o->given[RL_P_SPEC]);
+    c->spec_gamma = (int)gamma;
+    return 0;
+}
+
+/* The draft model named in --spec into *draft; its weights and KV share the
+ * replica's HBM (c). */
+static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, const char *name,
+                       rl_serve_config *c, rl_model *draft)
+{
+    char err[ERRLEN];
+    if (rl_model_load(name, NULL, 0, draft, err, sizeof err) != 0)
+        return rl_cli_say(o, "--spec draft: %s", err);
+    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+    if (draft->vocab != m->vocab)
+        rl_cli_say(o, "note: --spec draft %s has vocab %lld, the target %lld: speculative "
+                      "decoding needs one tokenizer", draft->name, draft->vocab, m->vocab);
+    return 0;
+}
+
+/* --prefix-cache into c, then the HBM budget in words: the weights, then the
+ * prefix cache, must leave a page of KV. */
+static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double reserve,
+                     int has_draft, rl_serve_config *c)
+{
+    double v[3] = {0};
     if (m->max_context > 0 && c->page_tokens > m->max_context)
-        rl_cli_say(o, "note: --page %d is longer than the model's max_context (%lld): "
-                        "every sequence holds a whole page", c->page_tokens, m->max_context);
+        rl_cli_say(o, "note: --page %d is longer than the model's max_context (%lld): every "
+                      "sequence holds a whole page", c->page_tokens, m->max_context);
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;
     c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
     c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
-        rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from "
-                        "the HBM tier; with no HBM tier it stays empty");
-    /* the HBM budget in words: weights, then the prefix cache, must leave a page of KV */
+        rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
+                      "tier; with no HBM tier it stays empty");
     double usable = (double)o->chips * h->hbm_bytes * (1 - reserve);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
-    if (c->kv_capacity_tokens < c->page_tokens) {
-        rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                        "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more --chips, or "
-                        "int8/fp8 --weights", (usable - room) / 1e9,
-                *has_draft ? ", target and draft" : "", usable / 1e9, o->chips, h->name,
-                h->hbm_bytes / 1e9, 100 * reserve);
+    if (c->kv_capacity_tokens < c->page_tokens)
+        return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
+                             "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more "
+                             "--chips, or int8/fp8 --weights",
+                          (usable - room) / 1e9, has_draft ? ", target and draft" : "",
+                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, 100 * reserve);
+    if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
+        return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
+                             "running sequences: the weights leave %.1f GB for KV",
+                          v[0], room / 1e9);
+    return 0;
+}
+
+/* Engine options into c for replicas of `chips` chips of h running m; a
+ * draft model given in --spec is loaded into *draft (*has_draft 1). */
+static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
+                        rl_model *draft, int *has_draft)
+{
+    *c = rl_serve_config_default();
+    double reserve = rl_param_default(RL_P_RESERVE);
+    const char *draft_name;
+    if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
+        serve_spec(o, c, &draft_name) != 0)
         return -1;
-    }
-    if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens) {
-        rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
-                        "running sequences: the weights leave %.1f GB for KV", v[0], room / 1e9);
+    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    *has_draft = draft_name != NULL;
+    if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
+        serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
         return -1;
-    }
     c->keep_requests = o->plot != NULL;
     return 0;
 }

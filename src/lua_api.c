@@ -9,6 +9,7 @@
 
 #include <lauxlib.h>
 
+#include "error.h"
 #include "memory.h"
 #include "param.h"
 #include "plot.h"
@@ -76,16 +77,16 @@ static int cmp_str(const void *a, const void *b)
 
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen);
 
-/* Object from a table with string keys: keys in `columns` order when given,
- * otherwise sorted; the key "columns" itself is dropped. */
-static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
-                              size_t errlen)
+/* The string keys of the table at idx, malloc'd into *keys (each stays
+ * valid while the table holds it: below only raw access touches the table,
+ * no metamethod runs).  Returns how many, or -1 with err set (a list entry,
+ * a NUL byte in a name, out of memory). */
+static long table_keys(lua_State *L, int idx, const char ***keys, char *err, size_t errlen)
 {
-    cJSON *o = cJSON_CreateObject();
     size_t n = 0, cap = 16;
-    const char **keys = malloc(cap * sizeof *keys);
-    if (!o || !keys)
-        goto oom;
+    *keys = malloc(cap * sizeof **keys);
+    if (!*keys)
+        return rl_fail(err, errlen, "out of memory");
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -94,48 +95,61 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
             int named = lua_type(L, -1) == LUA_TSTRING;
             lua_pop(L, 1);
             if (named)
-                snprintf(err, errlen, "field name '%s' contains a NUL byte", desc);
-            else
-                snprintf(err, errlen, "table mixes list entries and named fields");
-            goto fail;
+                return rl_fail(err, errlen, "field name '%s' contains a NUL byte", desc);
+            return rl_fail(err, errlen, "table mixes list entries and named fields");
         }
         if (n == cap) {
-            const char **k = realloc(keys, 2 * cap * sizeof *keys);
+            const char **k = realloc(*keys, 2 * cap * sizeof **keys);
             if (!k) {
                 lua_pop(L, 1);
-                goto oom;
+                return rl_fail(err, errlen, "out of memory");
             }
-            keys = k;
+            *keys = k;
             cap *= 2;
         }
-        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key, and below
-                                            only raw access touches it (no metamethod runs) */
+        (*keys)[n++] = lua_tostring(L, -1);
     }
-    if (columns_idx) {
-        /* put the listed columns first, in their order; the rest sorted after */
-        size_t placed = 0;
-        lua_Integer nc = (lua_Integer)lua_rawlen(L, columns_idx);
-        for (lua_Integer c = 1; c <= nc; c++) {
-            lua_rawgeti(L, columns_idx, c);
-            const char *want = lua_tostring(L, -1);
-            for (size_t i = placed; want && i < n; i++) {
-                if (strcmp(keys[i], want) == 0) {
-                    const char *t = keys[placed];
-                    keys[placed++] = keys[i];
-                    keys[i] = t;
-                    break;
-                }
+    return (long)n;
+}
+
+/* keys[n] in output order: those listed in the table at columns_idx (0:
+ * none) first, in their order, the rest sorted. */
+static void order_keys(lua_State *L, int columns_idx, const char **keys, size_t n)
+{
+    size_t placed = 0;
+    lua_Integer nc = columns_idx ? (lua_Integer)lua_rawlen(L, columns_idx) : 0;
+    for (lua_Integer c = 1; c <= nc; c++) {
+        lua_rawgeti(L, columns_idx, c);
+        const char *want = lua_tostring(L, -1);
+        for (size_t i = placed; want && i < n; i++) {
+            if (strcmp(keys[i], want) == 0) {
+                const char *t = keys[placed];
+                keys[placed++] = keys[i];
+                keys[i] = t;
+                break;
             }
-            lua_pop(L, 1);
         }
-        qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
-    } else {
-        qsort(keys, n, sizeof *keys, cmp_str);
+        lua_pop(L, 1);
     }
+    qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
+}
+
+/* Object from a table with string keys: keys in `columns` order when given,
+ * otherwise sorted; the key "columns" itself is dropped. */
+static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
+                              size_t errlen)
+{
+    const char **keys = NULL;
+    long n = table_keys(L, idx, &keys, err, errlen);
+    cJSON *o = n < 0 ? NULL : cJSON_CreateObject();
+    if (n >= 0 && !o)
+        rl_fail(err, errlen, "out of memory");
+    if (o)
+        order_keys(L, columns_idx, keys, (size_t)n);
     lua_pushliteral(L, "columns");
     lua_rawget(L, idx);
     int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
-    for (size_t i = 0; i < n; i++) {
+    for (long i = 0; o && i < n; i++) {
         if (strcmp(keys[i], "columns") == 0 && cols)
             continue;
         lua_pushstring(L, keys[i]);
@@ -144,20 +158,15 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
         cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
         if (!v) {
-            lua_pop(L, 1);
-            goto fail;
+            cJSON_Delete(o);
+            o = NULL;
+        } else {
+            cJSON_AddItemToObject(o, keys[i], v);
         }
-        cJSON_AddItemToObject(o, keys[i], v);
     }
     lua_pop(L, 1);
     free(keys);
     return o;
-oom:
-    snprintf(err, errlen, "out of memory");
-fail:
-    free(keys);
-    cJSON_Delete(o);
-    return NULL;
 }
 
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen)
@@ -872,6 +881,36 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     return rc;
 }
 
+/* The step, roofline or memory figure (kind) of the model and hardware in
+ * the options at 1 (chips, precision, batch, context) into `file` of the
+ * output directory; plot.h's return, err set.  Bad fields raise. */
+static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file, char *err,
+                      size_t errlen)
+{
+    rl_model m;
+    rl_hw h;
+    check_model_hw(L, 1, &m, &h);
+    rl_precision p = opt_precision(L, 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
+    int nb, nctx, rc;
+    opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);
+    for (int i = 0; i < nctx; i++)
+        if (rl_step_check(&m, &h, chips, ctx[i], p, err, errlen) != 0)
+            return luaL_error(L, "roofline.plot: %s", err);
+    int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
+    if (dir < 0)
+        return -1;
+    if (strcmp(kind, "step") == 0)
+        rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err, errlen);
+    else if (strcmp(kind, "roofline") == 0)
+        rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, errlen);
+    else
+        rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, errlen);
+    close(dir);
+    return rc;
+}
+
 /* roofline.plot{kind="pareto"|"step"|"roofline"|"memory", file="NAME.png"|".svg",
  * title=, series= (pareto), model=, hw=, chips=, batch={..}, context=n|{..},
  * weights=, kv=, compute=} -> path of the figure, or nil and a message when
@@ -903,33 +942,8 @@ int rl_lua_plot(lua_State *L)
     if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     close(dir);
-    int rc;
-    if (strcmp(kind, "pareto") == 0) {
-        rc = plot_pareto_series(L, out, file, title, err, sizeof err);
-    } else {
-        rl_model m;
-        rl_hw h;
-        check_model_hw(L, 1, &m, &h);
-        rl_precision p = opt_precision(L, 1);
-        long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
-        static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
-        int nb, nctx;
-        opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);
-        for (int i = 0; i < nctx; i++)
-            if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
-                return luaL_error(L, "roofline.plot: %s", err);
-        if ((dir = rl_outdir_resolve(out, file, NULL, 0, err, sizeof err)) < 0)
-            rc = -1;
-        else if (strcmp(kind, "step") == 0)
-            rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err,
-                                        sizeof err);
-        else if (strcmp(kind, "roofline") == 0)
-            rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
-        else
-            rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
-        if (dir >= 0)
-            close(dir);
-    }
+    int rc = strcmp(kind, "pareto") == 0 ? plot_pareto_series(L, out, file, title, err, sizeof err)
+                                         : plot_model(L, out, kind, file, err, sizeof err);
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     if (rc == RL_PLOT_NO_GNUPLOT) {
