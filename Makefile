@@ -7,7 +7,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS  += $(PKG_LIBS) -lz -lm
+LDLIBS  += $(PKG_LIBS) -lz -lm -pthread
 
 # BUILD holds objects, the library and test binaries; BIN is the CLI.
 BUILD   ?= build

@@ -14,6 +14,7 @@
 
 #include "calib.h"
 #include "interrupt.h"
+#include "number.h"
 #include "import_hf.h"
 #include "lua_api.h"
 #include "memory.h"
@@ -503,7 +504,7 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
     while (n < max) {
         char *end;
         v[n++] = strtod(p, &end);
-        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
             break;
         if (!*end) {
             if (n >= min)
@@ -684,7 +685,8 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         if (g)
             *g++ = 0;
         c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
+                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
         double gamma = ok ? strtod(g, &end) : 0;
         ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
         if (ok && d) {

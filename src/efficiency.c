@@ -8,6 +8,8 @@
 
 #include <lauxlib.h>
 
+#include "sandbox.h"
+
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
         snprintf(err, errlen, __VA_ARGS__);                                                        \
@@ -97,7 +99,14 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        char desc[64];
+        const char *k = rl_sandbox_key(L, -2, desc, sizeof desc);
+        if (!k) {
+            lua_pop(L, 2);
+            FAIL("%s: field 'efficiency': key [%s] must be a named field (overhead_s, source, "
+                 "gemm, ...)",
+                 origin, desc);
+        }
         int cls = -1;
         for (int c = 0; c < RL_EFF_CLASSES; c++)
             if (strcmp(k, CLASS_NAMES[c]) == 0)

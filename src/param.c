@@ -13,7 +13,9 @@
 
 #include "cli.h"
 #include "lua_api.h"
+#include "number.h"
 #include "ops.h"
+#include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
 #define NOWHERE RL_AT_GIVEN, 0, 0
@@ -175,7 +177,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
                    NOWHERE, RL_PF_SERVE},
-    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1,
+                       (double)RL_REQUESTS_MAX,
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
@@ -331,8 +334,9 @@ const rl_command RL_COMMANDS[] = {
      "       [--set ...] [--format F]"},
     {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
-     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
@@ -526,11 +530,15 @@ static int parse_count(const rl_param *p, const char *s, long long *out)
 /* A number in [lo, hi] (a whole one for counts) from s into *v. */
 static int parse_number(const rl_param *p, const char *s, double lo, double hi, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
+    double x = 0;
+    const char *why;
+    int bad = rl_parse_number(s, &x, &why); /* number.h: hex, overflow, underflow said */
+    if (bad == -2) {
+        fprintf(stderr, "roofline: --%s '%s': %s\n", p->flag, s, why);
+        return -1;
+    }
     int whole = p->type != RL_PT_NUMBER;
-    if (end == s || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
         fprintf(stderr, "roofline: --%s '%s': expected %s in [%g, %g]\n", p->flag, s,
                 whole ? "a whole number" : strcmp(p->unit, "fraction") == 0 ? "a fraction"
                                                                             : "a number",

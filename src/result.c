@@ -38,6 +38,8 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     add_precision(o, p, m->abstract);
     cJSON_AddNumberToObject(o, "params_total", pc.total);
     cJSON_AddNumberToObject(o, "params_active", pc.active);
+    if (!m->abstract) /* arch.h: without the embedding lookup, as flops_per_token */
+        cJSON_AddNumberToObject(o, "params_active_nonembedding", pc.active_nonembedding);
     if (!m->abstract) {
         cJSON *c = cJSON_AddObjectToObject(o, "params");
         cJSON_AddNumberToObject(c, "attention", pc.attention);

@@ -18,7 +18,10 @@
 #include "step.h"
 #include "sweep.h"
 
-/* `roofline info`: params_total, params_active, per-component params,
+/* `roofline info`: params_total, params_active (every parameter one token
+ * touches, the input embedding table included), params_active_nonembedding
+ * (spec models: less that table, which a token only reads one row of; the
+ * count flops_per_token is 2x of, norms aside), per-component params,
  * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
  * "gqa" | "mla") and local_layers (windowed); with context > 0 also
  * attention_flops_per_token, kv_bytes_per_sequence (windowed layers capped)
