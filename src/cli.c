@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "e2e.h"
 #include "interrupt.h"
 #include "import_hf.h"
 #include "lua_api.h"
@@ -57,19 +58,20 @@ enum {
     O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
                           --output DIST) */
     O_FMT = 1 << 18,   /* --format */
+    O_FIT = 1 << 19,   /* --against --engine --band --folds --save --plot (fit, validate --against) */
     O_FORMAT = O_FMT | O_OUTPUT,
 };
 /* every O_* above is a distinct bit: a shared bit would let one option in
  * through another's flag */
 _Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET |
                          O_OUTPUT | O_OPS | O_IMPORT | O_SHARD | O_OVERLAP | O_LISTS | O_PLOT |
-                         O_OUTDIR | O_BACKEND | O_SERVE)) == 0,
+                         O_OUTDIR | O_BACKEND | O_SERVE | O_FIT)) == 0,
                "O_FMT overlaps another option flag");
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
        OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK,
-       OPT_THREADS };
+       OPT_THREADS, OPT_AGAINST, OPT_ENGINE, OPT_BAND, OPT_FOLDS };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
@@ -112,6 +114,8 @@ typedef struct {
     const char *plot, *outdir;
     long long prompt;
     rl_calib_opts calib; /* calibrate, validate */
+    const char *against, *engine, *band; /* validate --against, fit */
+    long long folds;
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
@@ -251,6 +255,8 @@ static const struct option LONGOPTS[] = {
     {"out", required_argument, 0, OPT_OUT},
     {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
     {"quick", no_argument, 0, OPT_QUICK}, {"threads", required_argument, 0, OPT_THREADS},
+    {"against", required_argument, 0, OPT_AGAINST}, {"engine", required_argument, 0, OPT_ENGINE},
+    {"band", required_argument, 0, OPT_BAND}, {"folds", required_argument, 0, OPT_FOLDS},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"trace", required_argument, 0, 1000 + SV_TRACE},
@@ -297,7 +303,10 @@ static int option_flag(int c)
     case OPT_TP: case OPT_EP: case OPT_SP: case OPT_PP: case OPT_X: case OPT_SHARDING:
     case OPT_KV_SPLIT: case OPT_MOE_ATTN: return O_SHARD;
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
-    case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
+    case OPT_PLOT: return O_PLOT | O_SERVE | O_FIT;
+    case OPT_PROMPT: return O_PLOT | O_SERVE;
+    case OPT_AGAINST: case OPT_ENGINE: case OPT_BAND: case OPT_FOLDS: return O_FIT;
+    case 1000 + SV_SAVE: return O_SERVE | O_FIT;
     case OPT_OUT: return O_OUTDIR;
     case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: case OPT_THREADS: return O_BACKEND;
     }
@@ -499,6 +508,13 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case OPT_BACKEND: o->calib.backend = optarg; break;
         case OPT_PROFILE: o->calib.profile = optarg; break;
         case OPT_QUICK: o->calib.quick = 1; break;
+        case OPT_AGAINST: o->against = optarg; break;
+        case OPT_ENGINE: o->engine = optarg; break;
+        case OPT_BAND: o->band = optarg; break;
+        case OPT_FOLDS:
+            if (parse_count("--folds", optarg, 1000, &o->folds) != 0)
+                return -1;
+            break;
         case OPT_THREADS: {
             long long t;
             if (parse_count("--threads", optarg, 1024, &t) != 0)
@@ -1614,8 +1630,85 @@ static int cmd_calibrate(cli_opts *o)
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
 
+/* The options of fit and validate --against, and the measurement CSV `file`
+ * read into *m (free with rl_measure_free).  Returns 0 or -1 (printed). */
+static int e2e_setup(const cli_opts *o, const char *cmd, const char *file, rl_e2e_opts *e,
+                     rl_meas *m)
+{
+    memset(e, 0, sizeof *e);
+    e->model = o->model;
+    e->hw = o->hw;
+    e->engine = o->engine;
+    e->prec = o->prec;
+    for (int k = 0; k < 2; k++) {
+        e->sets[k] = o->sets[k];
+        e->nsets[k] = o->nsets[k];
+    }
+    e->folds = o->folds ? (int)o->folds : 5;
+    e->save = o->sv[SV_SAVE];
+    e->plot = o->plot;
+    e->band_lo = 0.1;
+    e->band_hi = 0.9;
+    if (o->band && strcmp(o->band, "p5-p95") == 0) {
+        e->band_lo = 0.05;
+        e->band_hi = 0.95;
+    } else if (o->band && strcmp(o->band, "p10-p90") != 0) {
+        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, o->band);
+        return -1;
+    }
+    if (e->folds < 2) {
+        fprintf(stderr, "roofline %s: --folds: at least 2, got %d\n", cmd, e->folds);
+        return -1;
+    }
+    size_t n = o->engine ? strspn(o->engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_.-") : 0;
+    if (o->engine && (n == 0 || n != strlen(o->engine) || n > 40)) {
+        fprintf(stderr, "roofline %s: --engine '%s': a name of 1-40 letters, digits, '_', '.' or "
+                        "'-'\n", cmd, o->engine);
+        return -1;
+    }
+    char err[ERRLEN];
+    if (rl_measure_read(file, m, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run fit or validate --against (fn) on the CSV `file`. */
+static int run_e2e(cli_opts *o, const char *cmd, const char *file,
+                   cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    rl_e2e_opts e;
+    rl_meas m;
+    char err[ERRLEN];
+    if (e2e_setup(o, cmd, file, &e, &m) != 0)
+        return RL_EXIT_INPUT;
+    cJSON *r = fn(&m, &e, err, sizeof err);
+    rl_measure_free(&m);
+    if (!r) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
+static int cmd_fit(cli_opts *o)
+{
+    if (need(o, "fit", "a measurement CSV (roofline fit FILE.csv ...)", o->nargs == 1) != 0 ||
+        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0)
+        return RL_EXIT_INPUT;
+    return run_e2e(o, "fit", o->args[0], rl_e2e_fit);
+}
+
 static int cmd_validate(cli_opts *o)
 {
+    if (o->against && o->calib.backend) {
+        fprintf(stderr, "roofline validate: give one of --backend and --against\n");
+        return RL_EXIT_INPUT;
+    }
+    if (o->against)
+        return run_e2e(o, "validate", o->against, rl_e2e_validate);
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
@@ -1750,12 +1843,35 @@ static const command COMMANDS[] = {
      "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--format F]"},
-    {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
-     "The operator model against the reference engine's measured steps.\n"
-     "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
-     "calibrated profile and prints predicted vs measured, per run and per operator.",
+    {"validate", cmd_validate, O_MODEL | O_HW | O_PREC | O_SET | O_BACKEND | O_FORMAT | O_FIT,
+     "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
+     "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
+     "from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
+     "with its hardware's fitted engine costs (ideal op-list roofline + TP collectives when\n"
+     "the profile has none): error = predicted / measured - 1 per row, median_abs_error,\n"
+     "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot F.png|.svg draws\n"
+     "predicted vs measured (log-log, y = x and +-10%); a fitted profile adds\n"
+     "predicted_s_low/_high (--band p10-p90 (default) | p5-p95) and band_coverage.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--format F]\n"
+     "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
+     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]"},
+    {"fit", cmd_fit, O_MODEL | O_HW | O_PREC | O_SET | O_FORMAT | O_FIT,
+     "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
+     "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
+     "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
+     "  the command line), pp, ep (1 only).  Rows of another --hw (or --engine) are left out.\n"
+     "Fits per-step costs (decode, prefill), per sequence, per kernel launch and compute /\n"
+     "memory / communication efficiencies (robust least squares on log error, bounded; see\n"
+     "src/e2e.h, src/fit.h); prints each with its sd, each row's residual, --folds K (5)\n"
+     "cross-validated |error| over whole configurations; --save writes --hw plus\n"
+     "engine_costs (what it was fitted on, CV error, band), loadable with --hw PROFILE.lua;\n"
+     "--plot F.png|.svg draws the cross-validated predictions against the measurements.",
+     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
+     "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
@@ -1848,7 +1964,8 @@ int rl_cli_main(int argc, char **argv)
             setenv("OMP_WAIT_POLICY", "passive", 1);
             execv("/proc/self/exe", argv);
         }
-        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf) {
+        if (o.nargs > 0 && COMMANDS[i].run != cmd_run && COMMANDS[i].run != cmd_import_hf &&
+            COMMANDS[i].run != cmd_fit) {
             fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
             return RL_EXIT_INPUT;
         }

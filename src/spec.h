@@ -17,6 +17,7 @@
 
 #include "dtype.h"
 #include "efficiency.h"
+#include "enginecost.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -116,6 +117,9 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Fitted engine costs (enginecost.h, written by `roofline fit`);
+     * present = 0 when absent. */
+    rl_engine_costs engine_costs;
 } rl_hw;
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
