@@ -31,7 +31,8 @@ static int make_rows(rl_meas *m, const rl_model *mod, const rl_hw *h)
     rl_engine_costs c = rl_engine_costs_ideal();
     c.v[RL_EC_DECODE_STEP] = 0.03;
     c.v[RL_EC_PREFILL_STEP] = 0.05;
-    c.v[RL_EC_SEQ] = 3e-4;
+    c.v[RL_EC_DECODE_SEQ] = 3e-4;
+    c.v[RL_EC_PREFILL_SEQ] = 5e-3;
     c.v[RL_EC_COMPUTE] = 0.6;
     c.v[RL_EC_MEMORY] = 0.6;
     c.v[RL_EC_COMM] = 0.2;

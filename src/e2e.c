@@ -96,10 +96,11 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
                 dm += s->op_m[i];
             dev += c > m ? c : m;
         }
-        time += s->count * ((host > dev ? host : dev) + x[RL_EC_SEQ] * s->batch);
+        rl_ec_param seq = s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ;
+        time += s->count * ((host > dev ? host : dev) + x[seq] * s->batch);
         if (!grad)
             continue;
-        grad[RL_EC_SEQ] += s->count * s->batch;
+        grad[seq] += s->count * s->batch;
         if (host > dev) {
             grad[fixed] += s->count;
             grad[RL_EC_LAUNCH] += s->count * s->launches;
@@ -526,7 +527,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         const rl_ec_step *s = &t->step[k];
         cols[s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP] += s->count;
         cols[RL_EC_LAUNCH] += s->count * s->launches;
-        cols[RL_EC_SEQ] += s->count * s->batch;
+        cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[RL_EC_COMM] += s->count * s->comm_s;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
@@ -538,7 +539,8 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
 #define NSTART 3
 
 /* Starts of the fit: the step floors at 30%, 60% and 90% of the shortest
- * measured step of their phase (10 ms without one), 0.1 ms a sequence, no
+ * measured step of their phase (10 ms without one), 0.1 ms a decoding and
+ * 1 ms a prefilled sequence, no
  * launch cost, half the peak FLOP/s, 80% of the HBM bandwidth, half the
  * collective speed.  A floor above every step's device time starts with no
  * gradient toward the device terms, one below all of them with none toward
@@ -556,7 +558,8 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         double *x = x0 + s * RL_EC_N;
         x[RL_EC_DECODE_STEP] = isfinite(shortest[0]) ? frac[s] * shortest[0] : 0.01;
         x[RL_EC_PREFILL_STEP] = isfinite(shortest[1]) ? frac[s] * shortest[1] : 0.01;
-        x[RL_EC_SEQ] = 1e-4;
+        x[RL_EC_DECODE_SEQ] = 1e-4;
+        x[RL_EC_PREFILL_SEQ] = 1e-3;
         x[RL_EC_LAUNCH] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
@@ -666,8 +669,9 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     if (rs.n < RL_EC_N) {
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
-                 "parameters (decode_step_s, prefill_step_s, seq_s, compute_eff, memory_eff, "
-                 "comm_eff, launch_s); nothing written", m->path, rs.n, base.name, RL_EC_N);
+                 "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
+                 "compute_eff, memory_eff, comm_eff, launch_s); nothing written",
+                 m->path, rs.n, base.name, RL_EC_N);
         goto done;
     }
     double lo[RL_EC_N], hi[RL_EC_N];

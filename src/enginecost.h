@@ -10,8 +10,8 @@
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
  *          + T_comm / comm_eff
  *
- * with step_s = decode_step_s or prefill_step_s by the step's phase and B
- * the sequences in the step; a measured row's time is the sum over its
+ * with step_s = decode_step_s or prefill_step_s and seq_s = decode_seq_s or
+ * prefill_seq_s by the step's phase, B the sequences in the step; a measured row's time is the sum over its
  * steps.  The host issues a step's kernels asynchronously, so a step takes
  * the longer of the host's time to issue them and the device's time to run
  * them (the launch-bound regime CUDA Graphs address: NVIDIA, "Getting
@@ -29,7 +29,8 @@
  *
  *   engine_costs = {
  *     engine = "splitwise", source = "...",
- *     decode_step_s = 0.02, prefill_step_s = 0.03, seq_s = 1e-4, launch_s = 0,
+ *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
+ *     prefill_seq_s = 0.01, launch_s = 0,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
  *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
@@ -50,8 +51,8 @@
 /* Parameters of (E), in the fit's order of precedence: when two cannot be
  * separated the later one is held and the earlier absorbs it. */
 typedef enum {
-    RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_SEQ, RL_EC_COMPUTE, RL_EC_MEMORY, RL_EC_COMM,
-    RL_EC_LAUNCH, RL_EC_N
+    RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_LAUNCH, RL_EC_N
 } rl_ec_param;
 
 typedef struct {
@@ -68,8 +69,8 @@ typedef struct {
     double cv_median, cv_p90;
 } rl_engine_costs;
 
-/* "decode_step_s", "prefill_step_s", "seq_s", "compute_eff", "memory_eff",
- * "comm_eff", "launch_s". */
+/* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
+ * "compute_eff", "memory_eff", "comm_eff", "launch_s". */
 const char *rl_ec_name(rl_ec_param p);
 /* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
 int rl_ec_is_eff(rl_ec_param p);

@@ -100,7 +100,7 @@ static void static_is_prefill_plus_decode_steps(void **state)
     assert_rel(ideal_time(&st), ideal_time(&pf) + 128 * ideal_time(&dc), 1e-12);
 }
 
-/* The step takes max(host, device) + seq_s * B: a host floor above the
+/* The step takes max(host, device) + decode_seq_s * B: a host floor above the
  * device time sets it, below it does not. */
 static void host_and_device_overlap(void **state)
 {
@@ -110,7 +110,7 @@ static void host_and_device_overlap(void **state)
     rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, 4, 1024, 0, 0));
     double dev = ideal_time(&t);
     rl_engine_costs c = rl_engine_costs_ideal();
-    c.v[RL_EC_SEQ] = 1e-4;
+    c.v[RL_EC_DECODE_SEQ] = 1e-4;
     double x[RL_EC_N], g[RL_EC_N];
     c.v[RL_EC_DECODE_STEP] = 2 * dev;
     rl_ec_to_x(&c, x);
@@ -158,7 +158,8 @@ static void fit_recovers_known_costs(void **state)
     rl_engine_costs truth = rl_engine_costs_ideal();
     truth.v[RL_EC_DECODE_STEP] = 0.03;
     truth.v[RL_EC_PREFILL_STEP] = 0.05;
-    truth.v[RL_EC_SEQ] = 3e-4;
+    truth.v[RL_EC_DECODE_SEQ] = 3e-4;
+    truth.v[RL_EC_PREFILL_SEQ] = 5e-3;
     truth.v[RL_EC_COMPUTE] = 0.6;
     truth.v[RL_EC_MEMORY] = 0.7;
     truth.v[RL_EC_COMM] = 0.2;
@@ -180,7 +181,8 @@ static void fit_recovers_known_costs(void **state)
         fail_msg("%s", err);
     assert_rel(param(res, "decode_step_s"), 0.03, 0.01);
     assert_rel(param(res, "prefill_step_s"), 0.05, 0.01);
-    assert_rel(param(res, "seq_s"), 3e-4, 0.01);
+    assert_rel(param(res, "decode_seq_s"), 3e-4, 0.01);
+    assert_rel(param(res, "prefill_seq_s"), 5e-3, 0.01);
     assert_rel(param(res, "compute_eff"), 0.6, 0.01);
     assert_rel(param(res, "memory_eff"), 0.7, 0.01);
     assert_rel(param(res, "comm_eff"), 0.2, 0.01);
