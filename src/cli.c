@@ -59,13 +59,14 @@ enum {
                           --output DIST) */
     O_FMT = 1 << 18,   /* --format */
     O_FIT = 1 << 19,   /* --against --engine --band --folds --save --plot (fit, validate --against) */
+    O_BAND = 1 << 20,  /* --band (step, prefill: a fitted profile's band) */
     O_FORMAT = O_FMT | O_OUTPUT,
 };
 /* every O_* above is a distinct bit: a shared bit would let one option in
  * through another's flag */
 _Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET |
                          O_OUTPUT | O_OPS | O_IMPORT | O_SHARD | O_OVERLAP | O_LISTS | O_PLOT |
-                         O_OUTDIR | O_BACKEND | O_SERVE | O_FIT)) == 0,
+                         O_OUTDIR | O_BACKEND | O_SERVE | O_FIT | O_BAND)) == 0,
                "O_FMT overlaps another option flag");
 
 /* getopt values of the sharding options (beyond every short-option char) */
@@ -305,7 +306,8 @@ static int option_flag(int c)
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     case OPT_PLOT: return O_PLOT | O_SERVE | O_FIT;
     case OPT_PROMPT: return O_PLOT | O_SERVE;
-    case OPT_AGAINST: case OPT_ENGINE: case OPT_BAND: case OPT_FOLDS: return O_FIT;
+    case OPT_AGAINST: case OPT_ENGINE: case OPT_FOLDS: return O_FIT;
+    case OPT_BAND: return O_FIT | O_BAND;
     case 1000 + SV_SAVE: return O_SERVE | O_FIT;
     case OPT_OUT: return O_OUTDIR;
     case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: case OPT_THREADS: return O_BACKEND;
@@ -692,6 +694,42 @@ static int emit(const cli_opts *o, cJSON *result)
     return emit_text(o, text);
 }
 
+/* --band p10-p90 (default) | p5-p95 as quantiles.  Returns 0 or -1 (printed). */
+static int parse_band(const cli_opts *o, const char *cmd, double *lo, double *hi)
+{
+    int wide = o->band && strcmp(o->band, "p5-p95") == 0;
+    if (o->band && !wide && strcmp(o->band, "p10-p90") != 0) {
+        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, o->band);
+        return -1;
+    }
+    *lo = wide ? 0.05 : 0.1;
+    *hi = wide ? 0.95 : 0.9;
+    return 0;
+}
+
+/* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
+ * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
+static int emit_fitted(const cli_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
+                       const rl_hw *h)
+{
+    double lo, hi;
+    char err[ERRLEN];
+    if (parse_band(o, cmd, &lo, &hi) != 0) {
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    if (r && h->engine_costs.present && !o->ideal && o->mfu == 0 &&
+        rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    if (o->band && !h->engine_costs.present)
+        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
+                        "%s has none\n", cmd, h->origin);
+    return emit(o, r);
+}
+
 static int cmd_info(cli_opts *o)
 {
     rl_model m;
@@ -738,7 +776,9 @@ static int cmd_step(cli_opts *o)
         }
         return emit(o, r);
     }
-    return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+    return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
+                                                 o->prec),
+                       0, &m, &h);
 }
 
 static int cmd_shard(cli_opts *o)
@@ -1521,7 +1561,8 @@ static int cmd_prefill(cli_opts *o)
             return RL_EXIT_INPUT;
         }
     }
-    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+    return emit_fitted(o, "prefill", rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1,
+                       &m, &h);
 }
 
 static int cmd_import_hf(cli_opts *o)
@@ -1647,15 +1688,8 @@ static int e2e_setup(const cli_opts *o, const char *cmd, const char *file, rl_e2
     e->folds = o->folds ? (int)o->folds : 5;
     e->save = o->sv[SV_SAVE];
     e->plot = o->plot;
-    e->band_lo = 0.1;
-    e->band_hi = 0.9;
-    if (o->band && strcmp(o->band, "p5-p95") == 0) {
-        e->band_lo = 0.05;
-        e->band_hi = 0.95;
-    } else if (o->band && strcmp(o->band, "p10-p90") != 0) {
-        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, o->band);
+    if (parse_band(o, cmd, &e->band_lo, &e->band_hi) != 0)
         return -1;
-    }
     if (e->folds < 2) {
         fprintf(stderr, "roofline %s: --folds: at least 2, got %d\n", cmd, e->folds);
         return -1;
@@ -1785,7 +1819,7 @@ static const command COMMANDS[] = {
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
     {"step", cmd_step,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
-         O_SET | O_FORMAT,
+         O_SET | O_FORMAT | O_BAND,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
@@ -1824,7 +1858,7 @@ static const command COMMANDS[] = {
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
-    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
+    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS | O_BAND,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"

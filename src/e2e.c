@@ -780,9 +780,9 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"
                  "-- %s: %d rows, %d configurations, %s, %s.\n"
                  "-- %d-fold cross-validated |error| (folds of whole configurations): median\n"
-                 "-- %.1f%%, p90 %.1f%%.  Base spec: %s.\n",
+                 "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n",
                  base.name, c.engine, c.file, rs.n, nconf, c.hash, c.date, k, 100 * cv.median_abs,
-                 100 * cv.p90_abs, base.origin);
+                 100 * cv.p90_abs, base.name);
         if (save_profile(o->save, &prof, comment, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
@@ -797,4 +797,79 @@ done:
     free(logr);
     rows_free(&rs);
     return res;
+}
+
+/* ---- fitted profiles in step and prefill ----------------------------------------- */
+
+static void set_number(cJSON *o, const char *k, double v)
+{
+    cJSON *it = cJSON_GetObjectItem(o, k);
+    if (it)
+        cJSON_SetNumberValue(it, v);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+static double get_number(const cJSON *o, const char *k)
+{
+    const cJSON *it = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(it) ? it->valuedouble : 0;
+}
+
+int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
+                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    rl_e2e_opts o = {.band_lo = band_lo, .band_hi = band_hi};
+    double x[RL_EC_N], lo, hi;
+    rl_ec_to_x(c, x);
+    band_of(c, &o, &lo, &hi);
+    const char *key = prefill ? "ttft_s" : "step_s";
+    char klo[32], khi[32];
+    snprintf(klo, sizeof klo, "%s_low", key);
+    snprintf(khi, sizeof khi, "%s_high", key);
+    int kept = 0;
+    cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        rl_meas_row r = {.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = chips,
+                         .batch = prefill ? 1 : (long long)get_number(row, "batch"), .pp = 1,
+                         .ep = 1, .context = (long long)get_number(row, "context"),
+                         .tokens = (long long)get_number(row, "tokens")};
+        if (prefill && get_number(row, "prefix") > 0) {
+            kept++;
+            continue;
+        }
+        rl_ec_terms t;
+        if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
+            return -1;
+        double s = rl_ec_time(&t, x, NULL), old = get_number(row, key);
+        set_number(row, key, s);
+        cJSON_AddNumberToObject(row, klo, s * exp(lo));
+        cJSON_AddNumberToObject(row, khi, s * exp(hi));
+        if (prefill) {
+            set_number(row, "tokens_per_s", (double)r.tokens / s);
+            set_number(row, "achieved_mfu", get_number(row, "achieved_mfu") * old / s);
+        } else {
+            set_number(row, "tokens_per_s", (double)r.batch / s);
+            set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
+        }
+    }
+    cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
+    if (mode)
+        cJSON_SetValuestring(mode, "fitted");
+    if (comm && chips > 1)
+        cJSON_SetValuestring(comm, "included: tensor parallel over the chips (1D plan), at the fitted "
+                                   "comm_eff");
+    cJSON_AddStringToObject(result, "engine", c->engine);
+    cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
+    char band[32], note[256];
+    snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
+    cJSON_AddStringToObject(result, "band", band);
+    snprintf(note, sizeof note,
+             "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s",
+             key, chips,
+             prefill ? (kept ? "; rows with a prefix keep the op-list time" : "")
+                     : "; kv_load_s, weight_load_s and compute_s stay formula (1)'s terms");
+    cJSON_AddStringToObject(result, "fitted", note);
+    return 0;
 }

@@ -81,3 +81,15 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 #endif
+
+/* With h's engine_costs (fitted profile), re-time a `step` result's rows
+ * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
+ * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /
+ * ttft_s become the fitted time, the throughput keys follow, and
+ * <key>_low / <key>_high give the band (quantiles band_lo/band_hi, 0.1/0.9
+ * or 0.05/0.95, of the fit's cross-validated residuals).  The result's mode
+ * becomes "fitted" with the engine's name and source.  Rows it cannot
+ * re-time (a prefix) keep their values and the result says so.  Returns 0,
+ * or -1 with err set. */
+int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
+                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen);

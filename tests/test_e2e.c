@@ -7,6 +7,7 @@
 
 #include "e2e.h"
 #include "measure.h"
+#include "result.h"
 #include "shard.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"
@@ -230,6 +231,53 @@ static void fit_selects_its_hardware(void **state)
     rl_measure_free(&m);
 }
 
+/* The shipped profiles (calib/fit_splitwise.sh) carry their fit record, and
+ * their recorded cross-validated median |error| is the README's (A100 3.8%,
+ * H100 2.4%, within 0.1 point). */
+static void shipped_profiles(void **state)
+{
+    (void)state;
+    static const char *names[] = {"a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
+    static const double cv[] = {0.038, 0.024};
+    for (int i = 0; i < 2; i++) {
+        rl_hw h = load_hw(names[i], NULL, 0);
+        assert_true(h.engine_costs.present);
+        assert_string_equal(h.engine_costs.engine, "splitwise");
+        assert_string_equal(h.engine_costs.file, "splitwise_llama2-70b.csv");
+        assert_int_equal(h.engine_costs.rows, 94);
+        assert_true(fabs(h.engine_costs.cv_median - cv[i]) < 0.001);
+        assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
+    }
+}
+
+/* step with a fitted profile: step_s is (E) of the decode step over the
+ * chips, inside its band, and the mode says fitted. */
+static void step_retimed_by_the_fit(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    long long batch[] = {1, 32};
+    cJSON *r = rl_result_step(&m, &h, 8, batch, 2, 1024, rl_precision_default());
+    char err[256];
+    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, rl_precision_default(), 0.1, 0.9, err,
+                                   sizeof err),
+                     0);
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
+    double x[RL_EC_N];
+    rl_ec_to_x(&h.engine_costs, x);
+    for (int i = 0; i < 2; i++) {
+        cJSON *out = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), i);
+        rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 1024, 0, 0));
+        double s = rl_ec_time(&t, x, NULL);
+        assert_rel(num(out, "step_s"), s, 1e-12);
+        assert_rel(num(out, "step_s_low"), s * exp(h.engine_costs.band_p10), 1e-12);
+        assert_rel(num(out, "step_s_high"), s * exp(h.engine_costs.band_p90), 1e-12);
+        assert_rel(num(out, "tokens_per_s"), batch[i] / s, 1e-12);
+    }
+    cJSON_Delete(r);
+}
+
 static void wrong_expectation(void **state)
 {
     (void)state;
@@ -256,6 +304,8 @@ int main(void)
         cmocka_unit_test(host_and_device_overlap),
         cmocka_unit_test(fit_recovers_known_costs),
         cmocka_unit_test(fit_selects_its_hardware),
+        cmocka_unit_test(shipped_profiles),
+        cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,65 @@
+-- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:80f9c4679d05d3b6, 2026-12-01T15:35:10Z.
+-- 5-fold cross-validated |error| (folds of whole configurations): median
+-- 2.4%, p90 10.8%.  Every other field is h100-sxm's, as loaded.
+return {
+  name = "h100-sxm-splitwise",
+  source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
+  domain_chips = 8,
+  efficiency = {
+    source = "H200 measurements (4.3 TB/s copy, 790 TFLOP/s 8192^3 bf16 GEMM) applied to H100 SXM until calibrated on one",
+    attention = { { 1, 0.896 } },
+    elementwise = { { 1, 0.896 } },
+    gemm = { { 1, 0.896 }, { 8192, 0.8 } },
+    norm = { { 1, 0.896 } },
+    overhead_s = 0,
+    prefill_attention = {
+    },
+    rope = { { 1, 0.896 } },
+  },
+  engine_costs = {
+    source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:80f9c4679d05d3b6, 2026-12-01T15:35:10Z)",
+    band = {
+      p10 = -0.06103235491,
+      p5 = -0.09798197204,
+      p90 = 0.07694919278,
+      p95 = 0.1052901126,
+    },
+    comm_eff = 0.1785252421,
+    compute_eff = 0.6136146828,
+    decode_seq_s = 0.0003183061492,
+    decode_step_s = 0.02950658938,
+    engine = "splitwise",
+    fitted_on = {
+      configs = 94,
+      cv_median_abs_error = 0.0243024655,
+      cv_p90_abs_error = 0.1081554499,
+      date = "2026-12-01T15:35:10Z",
+      file = "splitwise_llama2-70b.csv",
+      hash = "fnv1a64:80f9c4679d05d3b6",
+      rows = 94,
+    },
+    launch_s = 0,
+    memory_eff = 0.6144088373,
+    prefill_seq_s = 0,
+    prefill_step_s = 0.05157072335,
+  },
+  flops = {
+    bf16 = 9.89e+14,
+    fp16 = 9.89e+14,
+    fp8 = 1.979e+15,
+    int8 = 1.979e+15,
+  },
+  hbm_bw = 3.35e+12,
+  hbm_bytes = 8e+10,
+  host_bw = 6.4e+10,
+  host_bytes = 0,
+  ici_bw = 2.5e+10,
+  ici_latency = 2e-06,
+  ici_links = 18,
+  net_bw = 5e+10,
+  net_latency = 5e-06,
+  price_per_chip_hour = 4.25,
+  price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
+  topology = "switch",
+}
