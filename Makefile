@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -64,6 +64,11 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -Itests -DRL_SRCDIR='"$(CURDIR)"' -DRL_BIN='"$(abspath $(BIN))"' \
 	    $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
+
+# docs/cli.md: the command reference, generated from the parameter and
+# command tables (src/param.c); tests/test_param.c fails when it is stale.
+docs: $(BIN)
+	$(BIN) help --markdown > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
 # Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
@@ -174,13 +179,10 @@ cuda:
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
 
-# Debian packages the project needs (run as root; CI calls this).
-DEPS := liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang
+# Debian packages the project needs, build tools included (scripts/deps.sh
+# lists them; run as root or with sudo; CI calls this).
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "deps: all present"; fi
+	sh scripts/deps.sh
 
 PREFIX ?= /usr/local
 install: $(BIN)
@@ -198,6 +200,7 @@ help:
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
+	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows"
 	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the e2e engine-cost fit"

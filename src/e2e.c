@@ -2,6 +2,7 @@
  * fit (see e2e.h). */
 #include "e2e.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,7 +309,7 @@ static int plot_validate(const char *out, const char *what, const rows *rs, cons
     fprintf(v, "plottitle = '%s (%d rows)'\n", what, rs->n);
     fclose(d);
     fclose(v);
-    int rc = rl_plot_render("validate_e2e.gp", out, vars, data, err, errlen);
+    int rc = rl_plot_render(AT_FDCWD, "validate_e2e.gp", out, vars, data, err, errlen);
     free(data);
     free(vars);
     return rc;
