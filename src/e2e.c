@@ -265,12 +265,28 @@ static void add_summary(cJSON *o, const char *prefix, const double *e, int n)
     }
 }
 
-/* The band's log quantiles of costs c for quantiles (lo, hi). */
-static void band_of(const rl_engine_costs *c, const rl_e2e_opts *o, double *lo, double *hi)
+/* The shape of row r on the grid's axes (0 where an axis does not apply). */
+static void shape_of(const rl_meas_row *r, double *v)
 {
-    int wide = o->band_lo < 0.075;
-    *lo = wide ? c->band_p5 : c->band_p10;
-    *hi = wide ? c->band_p95 : c->band_p90;
+    v[RL_EC_TP] = (double)r->tp;
+    v[RL_EC_BATCH] = (double)r->batch;
+    v[RL_EC_CONTEXT] = r->phase == RL_MEAS_DECODE   ? (double)r->context
+                       : r->phase == RL_MEAS_STATIC ? (double)(r->tokens + r->output / 2)
+                                                    : 0;
+    v[RL_EC_TOKENS] = (double)r->tokens;
+}
+
+/* The band's log quantiles of costs c for quantiles band_lo/band_hi at row
+ * r's shape, widened by (1 + octaves outside the fitted grid) (enginecost.h). */
+static void band_of(const rl_engine_costs *c, double band_lo, const rl_meas_row *r, double *lo,
+                    double *hi)
+{
+    int wide = band_lo < 0.075;
+    double v[RL_EC_AXES];
+    shape_of(r, v);
+    double k = 1 + rl_ec_outside(c, v);
+    *lo = k * (wide ? c->band_p5 : c->band_p10);
+    *hi = k * (wide ? c->band_p95 : c->band_p90);
 }
 
 /* ---- validate ------------------------------------------------------------------- */
@@ -363,7 +379,7 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         cJSON *row = row_json(rs.row[i], h, rs.meas_s[i], pred[i]);
         if (h->engine_costs.present) {
             double lo, hi;
-            band_of(&c, o, &lo, &hi);
+            band_of(&c, o->band_lo, rs.row[i], &lo, &hi);
             cJSON_AddNumberToObject(row, "predicted_s_low", pred[i] * exp(lo));
             cJSON_AddNumberToObject(row, "predicted_s_high", pred[i] * exp(hi));
             banded++;
@@ -744,6 +760,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.configs = nconf;
     c.cv_median = cv.median_abs;
     c.cv_p90 = cv.p90_abs;
+    for (int i = 0; i < rs.n; i++) { /* the fitted grid */
+        double v[RL_EC_AXES];
+        shape_of(rs.row[i], v);
+        for (int a = 0; a < RL_EC_AXES; a++)
+            if (v[a] > 0) {
+                c.grid[a][0] = c.grid[a][0] > 0 ? fmin(c.grid[a][0], v[a]) : v[a];
+                c.grid[a][1] = fmax(c.grid[a][1], v[a]);
+            }
+    }
     snprintf(c.source, sizeof c.source, "roofline fit on %s (%d rows, %d configurations, %s, %s)",
              c.file, rs.n, nconf, c.hash, c.date);
 
@@ -821,10 +846,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
 {
     const rl_engine_costs *c = &h->engine_costs;
-    rl_e2e_opts o = {.band_lo = band_lo, .band_hi = band_hi};
     double x[RL_EC_N], lo, hi;
     rl_ec_to_x(c, x);
-    band_of(c, &o, &lo, &hi);
+    (void)band_hi; /* the quantile pair follows band_lo */
     const char *key = prefill ? "ttft_s" : "step_s";
     char klo[32], khi[32];
     snprintf(klo, sizeof klo, "%s_low", key);
@@ -843,6 +867,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         rl_ec_terms t;
         if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
             return -1;
+        band_of(c, band_lo, &r, &lo, &hi);
         double s = rl_ec_time(&t, x, NULL), old = get_number(row, key);
         set_number(row, key, s);
         cJSON_AddNumberToObject(row, klo, s * exp(lo));

@@ -122,6 +122,43 @@ static int band_field(lua_State *L, const char *origin, const char *key, rl_engi
     FAIL("%s: field 'engine_costs.band.%s': unknown (known: p5, p10, p90, p95)", origin, key);
 }
 
+static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
+
+/* fitted_on.grid.AXIS = {smallest, largest} */
+static int grid_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                      char *err, size_t errlen)
+{
+    int a = 0;
+    while (a < RL_EC_AXES && strcmp(key, AXES[a]) != 0)
+        a++;
+    if (a == RL_EC_AXES)
+        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': unknown (known: tp, batch, context, "
+             "tokens)", origin, key);
+    if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
+        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
+             "[1, 1e9]", origin, key);
+    for (int i = 0; i < 2; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        double v = lua_tonumber(L, -1);
+        int ok = lua_type(L, -1) == LUA_TNUMBER && v >= 1 && v <= 1e9;
+        lua_pop(L, 1);
+        if (!ok || (i == 1 && v < c->grid[a][0]))
+            FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
+                 "[1, 1e9]", origin, key);
+        c->grid[a][i] = v;
+    }
+    return 0;
+}
+
+double rl_ec_outside(const rl_engine_costs *c, const double *v)
+{
+    double d = 0;
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (v[a] > 0 && c->grid[a][0] > 0)
+            d += fmax(0, fmax(log2(v[a] / c->grid[a][1]), log2(c->grid[a][0] / v[a])));
+    return d;
+}
+
 static int fitted_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
                         char *err, size_t errlen)
 {
@@ -142,8 +179,10 @@ static int fitted_field(lua_State *L, const char *origin, const char *key, rl_en
         return read_num(L, origin, "fitted_on.cv_median_abs_error", 0, 1e3, &c->cv_median, err, errlen);
     if (strcmp(key, "cv_p90_abs_error") == 0)
         return read_num(L, origin, "fitted_on.cv_p90_abs_error", 0, 1e3, &c->cv_p90, err, errlen);
+    if (strcmp(key, "grid") == 0)
+        return each_field(L, origin, "engine_costs.fitted_on.grid", c, grid_field, err, errlen);
     FAIL("%s: field 'engine_costs.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-         "cv_median_abs_error, cv_p90_abs_error)", origin, key);
+         "cv_median_abs_error, cv_p90_abs_error, grid)", origin, key);
 }
 
 static int top_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
@@ -214,6 +253,17 @@ void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c)
         set_num(L, "configs", (double)c->configs);
         set_num(L, "cv_median_abs_error", c->cv_median);
         set_num(L, "cv_p90_abs_error", c->cv_p90);
+        lua_newtable(L);
+        for (int a = 0; a < RL_EC_AXES; a++)
+            if (c->grid[a][0] > 0) {
+                lua_newtable(L);
+                for (int i = 0; i < 2; i++) {
+                    lua_pushnumber(L, c->grid[a][i]);
+                    lua_rawseti(L, -2, i + 1);
+                }
+                lua_setfield(L, -2, AXES[a]);
+            }
+        lua_setfield(L, -2, "grid");
         lua_setfield(L, -2, "fitted_on");
     }
 }

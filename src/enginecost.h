@@ -33,9 +33,13 @@
  *     prefill_seq_s = 0.01, launch_s = 0,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
+ *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
+ *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
+ *     --  not fitted, that trusts an extrapolation less the farther it reaches)
  *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
- *                   cv_p90_abs_error = 0.1 },
+ *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
+ *                   context = {192, 8256}, tokens = {128, 8192} } },
  *   }
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
@@ -55,6 +59,9 @@ typedef enum {
     RL_EC_MEMORY, RL_EC_COMM, RL_EC_LAUNCH, RL_EC_N
 } rl_ec_param;
 
+/* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
+typedef enum { RL_EC_TP, RL_EC_BATCH, RL_EC_CONTEXT, RL_EC_TOKENS, RL_EC_AXES } rl_ec_axis;
+
 typedef struct {
     int present;
     char engine[64];
@@ -67,7 +74,16 @@ typedef struct {
     char file[256], hash[32], date[32];
     long long rows, configs;
     double cv_median, cv_p90;
+    /* the fitted rows' range of each shape axis (rl_ec_axis), {0, 0}
+     * where no row has it */
+    double grid[RL_EC_AXES][2];
 } rl_engine_costs;
+
+/* Octaves by which a shape lies outside the fitted grid: the sum over the
+ * axes of log2(value / largest fitted) or log2(smallest fitted / value),
+ * whichever is positive; axes whose value is 0 or that no fitted row had are
+ * skipped.  v[RL_EC_AXES] in the order of rl_ec_axis. */
+double rl_ec_outside(const rl_engine_costs *c, const double *v);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
  * "compute_eff", "memory_eff", "comm_eff", "launch_s". */

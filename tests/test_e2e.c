@@ -247,6 +247,8 @@ static void shipped_profiles(void **state)
         assert_int_equal(h.engine_costs.rows, 94);
         assert_true(fabs(h.engine_costs.cv_median - cv[i]) < 0.001);
         assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
+        assert_rel(h.engine_costs.grid[RL_EC_TP][0], 2, 0); /* TP 2..8 were fitted */
+        assert_rel(h.engine_costs.grid[RL_EC_TP][1], 8, 0);
     }
 }
 
@@ -278,6 +280,22 @@ static void step_retimed_by_the_fit(void **state)
     cJSON_Delete(r);
 }
 
+/* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
+ * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
+static void band_widens_outside_the_grid(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    double grid[RL_EC_AXES][2] = {{2, 4}, {1, 64}, {0, 0}, {128, 8192}};
+    memcpy(c.grid, grid, sizeof grid);
+    double in[] = {4, 8, 1024, 512}, tp8[] = {8, 8, 0, 512}, both[] = {8, 128, 0, 512};
+    assert_true(rl_ec_outside(&c, in) == 0); /* context: no fitted row had it */
+    assert_rel(rl_ec_outside(&c, tp8), 1, 1e-12);
+    assert_rel(rl_ec_outside(&c, both), 2, 1e-12);
+    double small[] = {1, 1, 0, 32}; /* below: tp 1 octave, tokens 2 octaves */
+    assert_rel(rl_ec_outside(&c, small), 3, 1e-12);
+}
+
 static void wrong_expectation(void **state)
 {
     (void)state;
@@ -306,6 +324,7 @@ int main(void)
         cmocka_unit_test(fit_selects_its_hardware),
         cmocka_unit_test(shipped_profiles),
         cmocka_unit_test(step_retimed_by_the_fit),
+        cmocka_unit_test(band_widens_outside_the_grid),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
