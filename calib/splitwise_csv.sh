@@ -22,23 +22,24 @@
 #    own without a profile here, and is left out;
 #  - tensor_parallel 2 with batch 64 is left out (README: anomalous, the
 #    prefill of 64 prompts measures less than that of 32);
-#  - MODEL (argument 2, default llama2-70b) picks the model's rows.
+#  - MODEL (argument 2, default llama2-70b; `all` for every model) picks the
+#    rows; the model column names roofline's preset (llama2-70b, bloom-176b).
 #
-# usage: calib/splitwise_csv.sh SPLITWISE.csv [MODEL] > out.csv
+# usage: calib/splitwise_csv.sh SPLITWISE.csv [MODEL|all] > out.csv
 set -eu
 in=${1:?usage: splitwise_csv.sh SPLITWISE.csv [MODEL]}
 model=${2:-llama2-70b}
-echo "phase,hw,tp,batch,context,tokens,measured_s"
+echo "phase,model,hw,tp,batch,context,tokens,measured_s"
 awk -F, -v model="$model" '
 NR == 1 { next }
-$1 != model { next }
+model != "all" && $1 != model { next }
 $2 == "a100-80gb" { hw = "a100-sxm-80g" }
 $2 == "h100-80gb" { hw = "h100-sxm" }
 $2 != "a100-80gb" && $2 != "h100-80gb" { next }
 $11 == 2 && $4 == 64 { next }
 {
-    printf "prefill,%s,%d,%d,,%d|%.9g\n", hw, $11, $4, $3, $8 / 1000
-    printf "decode,%s,%d,%d,%d,|%.9g\n", hw, $11, $4, $3 + $5 / 2, $9 / 1000
+    printf "prefill,%s,%s,%d,%d,,%d|%.9g\n", $1, hw, $11, $4, $3, $8 / 1000
+    printf "decode,%s,%s,%d,%d,%d,|%.9g\n", $1, hw, $11, $4, $3 + $5 / 2, $9 / 1000
 }' "$in" | sort -t'|' -k1,1 -k2,2g | awk -F'|' '
 function flush() {
     if (n == 0) return
