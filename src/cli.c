@@ -311,9 +311,17 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
-    if (r && h->engine_costs.present && !o->ideal && o->mfu == 0 &&
-        rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+    int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
+    if (fitted && (m->abstract || o->sharded)) {
+        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
+                        "ignores them\n", cmd, h->name,
+                m->abstract ? "models with an operator list (not abstract ones)"
+                            : "a step without a plan option (--tp ... sets one)");
+        fitted = 0;
+    }
+    if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
+                        "%s\n", cmd, o->chips, h->name, err);
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
@@ -367,7 +375,7 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
-        return emit(o, r);
+        return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
     return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
                                                  o->prec),
