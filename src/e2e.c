@@ -20,6 +20,17 @@
 
 /* ---- the terms of a row ------------------------------------------------------ */
 
+/* The operator terms and launches of one step from its op list. */
+static void fill_ops(rl_ec_step *s, const rl_ops *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        s->op_c[i] = o->op[i].layers * o->op[i].t.compute_s;
+        s->op_m[i] = o->op[i].layers * o->op[i].t.memory_s;
+        s->launches += o->op[i].layers;
+    }
+    s->nops = o->n;
+}
+
 /* Add `count` steps of configuration c: their operators, launches,
  * sequences and the plan's collectives. */
 static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_phase ph,
@@ -33,12 +44,7 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     s->count = count;
     s->prefill = ph == RL_PHASE_PREFILL;
     s->batch = (double)batch;
-    for (int i = 0; i < o.n; i++) {
-        s->op_c[i] = o.op[i].layers * o.op[i].t.compute_s;
-        s->op_m[i] = o.op[i].layers * o.op[i].t.memory_s;
-        s->launches += o.op[i].layers;
-    }
-    s->nops = o.n;
+    fill_ops(s, &o);
     if (c->chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
         plan.tp = c->chips;
@@ -898,4 +904,25 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                      : "; kv_load_s, weight_load_s and compute_s stay formula (1)'s terms");
     cJSON_AddStringToObject(result, "fitted", note);
     return 0;
+}
+
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         long long prefill_tokens, long long prefix, long long decode_batch,
+                         long long decode_context, double comm_s)
+{
+    rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefix, decode_batch,
+                                          decode_context);
+    rl_ops o;
+    char err[256];
+    if (rl_ops_build(m, h, &c, &o, err, sizeof err) != 0)
+        return -1;
+    rl_ec_terms t = {1, {{.count = 1, .prefill = prefill_tokens > 0,
+                          .batch = (double)decode_batch, .comm_s = comm_s}}};
+    fill_ops(&t.step[0], &o);
+    double x[RL_EC_N];
+    rl_ec_to_x(&h->engine_costs, x);
+    double time = rl_ec_time(&t, x, NULL);
+    if (prefill_tokens > 0) /* decode_seq_s was charged per row; the prefill's own cost */
+        time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * (double)decode_batch;
+    return time;
 }

@@ -82,6 +82,17 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
 
 #endif
 
+/* One serving step under h's engine_costs (E): `prefill_tokens` new tokens
+ * of a prefill on `prefix` cached ones beside `decode_batch` sequences
+ * decoding at `decode_context`, over `chips` GPUs, with the step's ideal TP
+ * collective time comm_s (scaled by 1 / comm_eff here).  The host floor is
+ * the prefill one when the step prefills, the per-sequence costs count the
+ * decoding sequences and one prefill.  Seconds, or -1 on invalid input.
+ * For the serving simulator's step cost (serve.h). */
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         long long prefill_tokens, long long prefix, long long decode_batch,
+                         long long decode_context, double comm_s);
+
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /

@@ -280,6 +280,30 @@ static void step_retimed_by_the_fit(void **state)
     cJSON_Delete(r);
 }
 
+/* The simulator's fitted step: decode-only equals (E) of the decode row; a
+ * mixed step waits at least for the prefill floor and pays one prefill's
+ * per-sequence cost beside the decoding ones. */
+static void simulator_step_is_e(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("a100-sxm-80g-splitwise", NULL, 0);
+    rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, 16, 2048, 0, 0));
+    double x[RL_EC_N];
+    rl_ec_to_x(&h.engine_costs, x);
+    double e = rl_ec_time(&t, x, NULL);
+    assert_rel(rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 0, 0, 16, 2048,
+                                 t.step[0].comm_s),
+               e, 1e-12);
+    double mixed = rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 256, 0, 16, 2048,
+                                     t.step[0].comm_s);
+    const double *v = h.engine_costs.v;
+    /* here the host floor wins: equal to rounding */
+    assert_true(mixed >= (v[RL_EC_PREFILL_STEP] + v[RL_EC_PREFILL_SEQ] + 16 * v[RL_EC_DECODE_SEQ]) *
+                             (1 - 1e-12));
+    assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
+}
+
 /* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
  * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
 static void band_widens_outside_the_grid(void **state)
@@ -325,6 +349,7 @@ int main(void)
         cmocka_unit_test(shipped_profiles),
         cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(band_widens_outside_the_grid),
+        cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
