@@ -763,6 +763,14 @@ int rl_cli_simulate(rl_opts *o)
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
     cJSON *j = rl_result_simulate(&r, &run);
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_serve_result_free(&r);
+        cJSON_Delete(j);
+        return RL_EXIT_INPUT;
+    }
+    if (j && h.engine_costs.present && !o->ideal)
+        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "

@@ -926,3 +926,30 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_
         time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * (double)decode_batch;
     return time;
 }
+
+void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo)
+{
+    int wide = band_lo < 0.075;
+    double lo = wide ? c->band_p5 : c->band_p10, hi = wide ? c->band_p95 : c->band_p90;
+    const char *keys[64];
+    double val[64];
+    int n = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, result) {
+        const char *k = it->string;
+        size_t len = k ? strlen(k) : 0;
+        if (n < 64 && cJSON_IsNumber(it) && len > 2 && strcmp(k + len - 2, "_s") == 0 &&
+            (!strncmp(k, "ttft_", 5) || !strncmp(k, "tpot_", 5) || !strncmp(k, "e2e_", 4))) {
+            keys[n] = k;
+            val[n++] = it->valuedouble;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        char k[96];
+        snprintf(k, sizeof k, "%s_low", keys[i]);
+        cJSON_AddNumberToObject(result, k, val[i] * exp(lo));
+        snprintf(k, sizeof k, "%s_high", keys[i]);
+        cJSON_AddNumberToObject(result, k, val[i] * exp(hi));
+    }
+    cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
+}

@@ -93,6 +93,12 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_
                          long long prefill_tokens, long long prefix, long long decode_batch,
                          long long decode_context, double comm_s);
 
+/* Add KEY_low / KEY_high beside every top-level time of a simulate result
+ * (ttft_*_s, tpot_*_s, e2e_*_s) from c's band (band_lo 0.1: p10-p90, 0.05:
+ * p5-p95), unwidened: a simulation spans many step shapes.  The result
+ * names the band. */
+void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo);
+
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /

@@ -304,6 +304,24 @@ static void simulator_step_is_e(void **state)
     assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
 }
 
+/* simulate's times get the band unwidened; other keys are left alone. */
+static void simulate_band_keys(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.band_p10 = -0.1;
+    c.band_p90 = 0.2;
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "ttft_p99_s", 2.0);
+    cJSON_AddNumberToObject(r, "req_per_s", 5.0);
+    rl_e2e_band_keys(r, &c, 0.1);
+    assert_rel(num(r, "ttft_p99_s_low"), 2.0 * exp(-0.1), 1e-12);
+    assert_rel(num(r, "ttft_p99_s_high"), 2.0 * exp(0.2), 1e-12);
+    assert_null(cJSON_GetObjectItem(r, "req_per_s_low"));
+    assert_string_equal(cJSON_GetObjectItem(r, "band")->valuestring, "p10-p90");
+    cJSON_Delete(r);
+}
+
 /* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
  * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
 static void band_widens_outside_the_grid(void **state)
@@ -350,6 +368,7 @@ int main(void)
         cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(band_widens_outside_the_grid),
         cmocka_unit_test(simulator_step_is_e),
+        cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
