@@ -7,7 +7,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS  += $(PKG_LIBS) -lm
+LDLIBS  += $(PKG_LIBS) -lz -lm -pthread
 
 # BUILD holds objects, the library and test binaries; BIN is the CLI.
 BUILD   ?= build
@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -116,7 +116,7 @@ fuzz:
 	    SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libroofline.a
 	@$(foreach f,$(FUZZ_SKIP),echo "make fuzz: $(f) skipped ($(fuzz_needs_$(basename $(notdir $(f)))) not in this tree)";) true
 	@for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
-	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine $(PKG_CFLAGS) \
+	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) \
 	    -DRL_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a \
 	    $(LDLIBS) -o build-fuzz/$$n || exit 1; done
 	@fail=0; summary=""; for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
@@ -179,6 +179,18 @@ cuda:
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
 
+# The hardware profiles' `collectives` tables, refitted from NVIDIA
+# AIConfigurator's measurements in ../shared/data/silicon (collfit.h):
+# out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit
+# error per implementation is printed.
+SILICON ?= ../shared/data/silicon
+$(BUILD)/roofline-collfit: tools/collfit.c $(LIB)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+collectives: $(BUILD)/roofline-collfit
+	@mkdir -p out/collectives
+	@for d in $(SILICON)/*/; do g=$$(basename $$d); \
+	  $(BUILD)/roofline-collfit $$d > out/collectives/$$g.lua || exit 1; done
+
 # Debian packages the project needs, build tools included (scripts/deps.sh
 # lists them; run as root or with sudo; CI calls this).
 deps:
@@ -207,6 +219,7 @@ help:
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"
+	@echo "make collectives  refit the profiles' collectives tables (out/collectives/<gpu>.lua)"
 	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"

@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "e2e.h"
 #include "interrupt.h"
+#include "number.h"
 #include "import_hf.h"
 #include "lua_api.h"
 #include "memory.h"
@@ -346,6 +347,60 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
+/* The largest tensor-parallel degree that divides `chips`, stays inside one
+ * NVLink/ICI domain (h's domain_chips; engines keep TP inside a node) and
+ * splits the model's heads evenly (N divisible by it; for GQA/MHA a divisor
+ * or multiple of K, shard.h's rule). */
+static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
+{
+    for (long long t = chips; t > 1; t--)
+        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
+            m->heads % t == 0 &&
+            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
+            return t;
+    return 1;
+}
+
+/* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
+ * and o->chips set to the plan's chips when --chips was not given.  In
+ * calibrated mode, chips without a plan run tensor parallel (a note says
+ * so): over all of them, or over the widest degree tp_degree allows with
+ * the rest as replicas (ops and prefill then cost one replica's step and
+ * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
+ * chips (tp = ep = 1).  0 (no error is possible yet; the plan's own checks
+ * come later). */
+static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
+                        int calibrated, long long *tp, long long *ep)
+{
+    int step = strcmp(cmd, "step") == 0;
+    *tp = *ep = 1;
+    if (o->sharded) {
+        *tp = o->plan.tp;
+        *ep = o->plan.ep;
+        if (!o->given[RL_P_CHIPS])
+            o->chips = *tp * *ep;
+        return 0;
+    }
+    if (!calibrated || o->chips <= 1 || m->abstract)
+        return 0;
+    *tp = tp_degree(m, h, o->chips);
+    if (*tp == o->chips)
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
+                        "parallel over them (tp%lld, its AllReduces included); --ideal gives "
+                        "formula (1) over %lld fully sharded chips without communication\n",
+                cmd, o->chips, *tp, o->chips);
+    else
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tp%lld "
+                        "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
+                        "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
+                        "over fully sharded chips\n",
+                cmd, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
+                o->chips / *tp);
+    if (!step)
+        o->chips = *tp;
+    return 0;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -360,6 +415,38 @@ int rl_cli_step(rl_opts *o)
     if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
         h.efficiency.present = 0;
     char err[ERRLEN];
+    if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
+        o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+    /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
+    int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
+    /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
+    int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
+    int tp_path = !fitted && h.efficiency.present && (o->sharded || (o->chips > 1 && !m.abstract));
+    if (tp_path && !one_d)
+        fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
+                        "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+    if (tp_path && one_d) {
+        rl_shard_plan plan = o->plan;
+        err[0] = '\0';
+        if (plan.overlap)
+            fprintf(stderr, "roofline step: note: the calibrated step adds its collectives to the "
+                            "local time (no overlap measured); --overlap ignored\n");
+        plan.overlap = 0;
+        if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
+            rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
+                                  sizeof err) != 0) {
+            if (err[0])
+                fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        cJSON *r = rl_result_step_sharded(&m, &h, &plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
@@ -467,7 +554,7 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
     while (n < max) {
         char *end;
         v[n++] = strtod(p, &end);
-        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
             break;
         if (!*end) {
             if (n >= min)
@@ -648,7 +735,8 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         if (g)
             *g++ = 0;
         c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
+                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
         double gamma = ok ? strtod(g, &end) : 0;
         ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
         if (ok && d) {
@@ -984,6 +1072,10 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
+    if (replica_plan(o, cmd, m, h, c->calibrated && h->efficiency.present, &c->tp, &c->ep) != 0)
+        return -1;
+    c->chips = o->chips;
+    c->attn_replicated = o->plan.attn_replicated;
     return 0;
 }
 

@@ -22,6 +22,9 @@
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
+/* Bytes one feasible sweep point costs until roofline.sweep returns: its
+ * rl_sweep_point, its cJSON row (about 20 items) and its Lua row table. */
+#define SWEEP_POINT_BYTES 4096
 
 /* ---- JSON <-> Lua ------------------------------------------------------- */
 
@@ -86,9 +89,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
+        char desc[64];
+        if (!rl_sandbox_key(L, -1, desc, sizeof desc)) {
+            int named = lua_type(L, -1) == LUA_TSTRING;
             lua_pop(L, 1);
-            snprintf(err, errlen, "table mixes list entries and named fields");
+            if (named)
+                snprintf(err, errlen, "field name '%s' contains a NUL byte", desc);
+            else
+                snprintf(err, errlen, "table mixes list entries and named fields");
             goto fail;
         }
         if (n == cap) {
@@ -100,7 +108,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
             keys = k;
             cap *= 2;
         }
-        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key */
+        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key, and below
+                                            only raw access touches it (no metamethod runs) */
     }
     if (columns_idx) {
         /* put the listed columns first, in their order; the rest sorted after */
@@ -123,12 +132,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     } else {
         qsort(keys, n, sizeof *keys, cmp_str);
     }
-    lua_getfield(L, idx, "columns");
+    lua_pushliteral(L, "columns");
+    lua_rawget(L, idx);
     int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(keys[i], "columns") == 0 && cols)
             continue;
-        lua_getfield(L, idx, keys[i]);
+        lua_pushstring(L, keys[i]);
+        lua_rawget(L, idx);
         int child_cols = strcmp(keys[i], "rows") == 0 ? cols : 0;
         cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
@@ -225,18 +236,22 @@ static void merge_into(lua_State *L, int dst, int src)
     }
 }
 
-/* Refuse keys of the option table at idx that command `cmd` does not take
- * in Lua (param.h: its parameters with a Lua key, old spellings included):
- * a typo must not silently fall back to a default. */
+/* The one check of every options table: argument idx must be a table (as
+ * luaL_checktype: "bad argument #1 to 'simulate' (options table expected,
+ * got number)"), and its keys must be ones command `cmd` takes in Lua
+ * (param.h: its parameters with a Lua key, old spellings included) -- a
+ * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
+    luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
     const char *known[RL_P_COUNT * 2 + 1];
     int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
     known[n] = NULL;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        char desc[64];
+        const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
         int ok = 0;
         for (const char *const *n = known; k && *n && !ok; n++)
             ok = strcmp(k, *n) == 0;
@@ -248,8 +263,8 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
                 luaL_addstring(&b, *n);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "roofline.%s: unknown field '%s' (known: %s)", cmd,
-                       k ? k : luaL_typename(L, -2), lua_tostring(L, -1));
+            luaL_error(L, "roofline.%s: unknown field '%s' (known: %s)", cmd, k ? k : desc,
+                       lua_tostring(L, -1));
         }
     }
 }
@@ -316,8 +331,9 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     lua_pop(L, 2);
 }
 
-static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
+static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
 {
+    const char *key = RL_PARAMS[id].lua;
     if (!opts)
         return def;
     lua_getfield(L, opts, key);
@@ -332,40 +348,60 @@ static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
     return t;
 }
 
-static long long opt_count(lua_State *L, int opts, const char *key, long long def)
+/* "MIN..MAX" of a count row, powers of ten as 1eN ("1..1e9"). */
+static const char *bounds_text(const rl_param *p)
 {
-    lua_getfield(L, opts, key);
+    static char buf[64];
+    char *at = buf;
+    double v[2] = {p->min, p->max};
+    for (int k = 0; k < 2; k++) {
+        int e = v[k] >= 1e6 ? (int)lround(log10(v[k])) : 0;
+        if (e && v[k] == pow(10, e))
+            at += snprintf(at, 24, "%s1e%d", k ? ".." : "", e);
+        else
+            at += snprintf(at, 24, "%s%.0f", k ? ".." : "", v[k]);
+    }
+    return buf;
+}
+
+/* Field of parameter id (its Lua key, param.h) of the table at opts: a
+ * whole number within the row's bounds, `def` when absent. */
+static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     long long v = def;
     if (!lua_isnil(L, -1)) {
         int ok;
         lua_Integer i = lua_tointegerx(L, -1, &ok);
-        if (!ok || i < 1 || i > 1000000000)
-            luaL_error(L, "option '%s': expected an integer in 1..1e9", key);
+        if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max)
+            luaL_error(L, "option '%s': expected an integer in %s", p->lua, bounds_text(p));
         v = (long long)i;
     }
     lua_pop(L, 1);
     return v;
 }
 
-/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
- * integers in 1..1e9 into out (def when absent); returns how many. */
-static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+/* Field of parameter id as n or {n, ...}: 1 to MAX_BATCHES whole numbers
+ * within the row's bounds into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def, long long *out)
 {
-    lua_getfield(L, opts, key);
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_count(L, opts, key, def);
+        out[0] = opt_count(L, opts, id, def);
         return 1;
     }
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n < 1 || n > MAX_BATCHES)
-        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+        luaL_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
     for (lua_Unsigned i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
         int ok;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
-        if (!ok || v < 1 || v > 1000000000)
-            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
+            luaL_error(L, "field '%s': values must be integers in %s", p->lua, bounds_text(p));
         out[i - 1] = (long long)v;
         lua_pop(L, 1);
     }
@@ -375,12 +411,13 @@ static int opt_count_list(lua_State *L, int opts, const char *key, long long def
 
 /* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
  * `def` when absent.  Returns the count. */
-static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, rl_dtype *out)
 {
+    const char *key = RL_PARAMS[id].lua;
     lua_getfield(L, opts, key);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_dtype(L, opts, key, def);
+        out[0] = opt_dtype(L, opts, id, def);
         return 1;
     }
     int n = 0;
@@ -403,19 +440,30 @@ static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def,
 static rl_precision opt_precision(lua_State *L, int opts)
 {
     rl_precision p = rl_precision_default();
-    p.weights = opt_dtype(L, opts, "weights", p.weights);
-    p.kv = opt_dtype(L, opts, "kv", p.kv);
-    p.compute = opt_dtype(L, opts, "compute", p.compute);
+    p.weights = opt_dtype(L, opts, RL_P_WEIGHTS, p.weights);
+    p.kv = opt_dtype(L, opts, RL_P_KV, p.kv);
+    p.compute = opt_dtype(L, opts, RL_P_COMPUTE, p.compute);
     return p;
 }
 
+static int push_json_protected(lua_State *L)
+{
+    rl_lua_push_json(L, lua_touserdata(L, 1));
+    return 1;
+}
+
+/* Push result r as Lua tables and free it.  The conversion runs under a
+ * protected call, so r is freed also when it runs into the memory cap (the
+ * error is raised again after). */
 static int push_result(lua_State *L, cJSON *r)
 {
     if (!r)
         return luaL_error(L, "out of memory");
-    rl_lua_push_json(L, r);
+    lua_pushcfunction(L, push_json_protected);
+    lua_pushlightuserdata(L, r);
+    int rc = lua_pcall(L, 1, 1, 0);
     cJSON_Delete(r);
-    return 1;
+    return rc == LUA_OK ? 1 : lua_error(L);
 }
 
 /* ---- module functions ------------------------------------------------------ */
@@ -443,11 +491,11 @@ int rl_lua_info(lua_State *L)
 {
     rl_model m;
     check_model(L, 1, 0, &m);
-    int opts = lua_istable(L, 2) ? 2 : 0;
+    int opts = lua_isnoneornil(L, 2) ? 0 : 2;
     if (opts)
         check_keys(L, opts, "info");
     rl_precision p = opt_precision(L, opts);
-    long long context = opts ? opt_count(L, opts, "context", 0) : 0;
+    long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
@@ -458,8 +506,8 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
-    *chips = opt_count(L, 1, "chips", 1);
-    *context = opt_count(L, 1, "context", 0);
+    *chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    *context = opt_count(L, 1, RL_P_CONTEXT, 0);
     luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     *p = opt_precision(L, 1);
     char err[ERRLEN];
@@ -467,13 +515,18 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
-static const char *opt_string(lua_State *L, int opts, const char *key)
+/* Parameter `id` as a string (a number is converted), NULL when absent.
+ * The value stays on the stack until the calling C function returns: a
+ * number converted here, or a string an __index made, is held by nothing
+ * else. */
+static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
+    const char *key = RL_PARAMS[id].lua;
+    luaL_checkstack(L, 1, "too many options");
     lua_getfield(L, opts, key);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
         luaL_error(L, "option '%s': expected a string", key);
-    lua_pop(L, 1); /* the table still holds the string */
     return s;
 }
 
@@ -482,31 +535,32 @@ static const char *opt_string(lua_State *L, int opts, const char *key)
  * Returns 1 if any was given. */
 static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 {
-    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
-                                       "moe_attn", "overlap"};
+    static const rl_param_id keys[] = {RL_P_TP,       RL_P_EP,       RL_P_SP,
+                                       RL_P_PP,       RL_P_X,        RL_P_SHARDING,
+                                       RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP};
     int given = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        lua_getfield(L, opts, keys[i]);
+        lua_getfield(L, opts, RL_PARAMS[keys[i]].lua);
         given |= !lua_isnil(L, -1);
         lua_pop(L, 1);
     }
     *pl = rl_shard_plan_default();
-    pl->tp = opt_count(L, opts, "tp", 1);
-    pl->ep = opt_count(L, opts, "ep", 1);
-    pl->sp = opt_count(L, opts, "sp", 1);
-    pl->pp = opt_count(L, opts, "pp", 1);
-    pl->x = opt_count(L, opts, "x", 0);
-    const char *s = opt_string(L, opts, "sharding");
+    pl->tp = opt_count(L, opts, RL_P_TP, 1);
+    pl->ep = opt_count(L, opts, RL_P_EP, 1);
+    pl->sp = opt_count(L, opts, RL_P_SP, 1);
+    pl->pp = opt_count(L, opts, RL_P_PP, 1);
+    pl->x = opt_count(L, opts, RL_P_X, 0);
+    const char *s = opt_string(L, opts, RL_P_SHARDING);
     if (s && rl_layout_parse(s, &pl->layout) != 0)
         luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
-    s = opt_string(L, opts, "kv_split");
+    s = opt_string(L, opts, RL_P_KV_SPLIT);
     if (s && rl_kv_split_parse(s, &pl->kv) != 0)
         luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
-    s = opt_string(L, opts, "moe_attn");
+    s = opt_string(L, opts, RL_P_MOE_ATTN);
     if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
         luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
     pl->attn_replicated = s && s[0] == 'r';
-    lua_getfield(L, opts, "overlap");
+    lua_getfield(L, opts, RL_PARAMS[RL_P_OVERLAP].lua);
     pl->overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return given;
@@ -522,11 +576,10 @@ int rl_lua_step(lua_State *L)
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "step");
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
-    int nb = opt_count_list(L, 1, "batch", 1, batch);
+    int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
@@ -538,7 +591,7 @@ int rl_lua_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
     if (lua_toboolean(L, -1))
         h.efficiency.present = 0;
     lua_pop(L, 1);
@@ -553,11 +606,10 @@ int rl_lua_shard(lua_State *L)
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "shard");
     check_run(L, &m, &h, &chips, &context, &p);
-    long long batch = opt_count(L, 1, "batch", 1);
-    lua_getfield(L, 1, "overlap");
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
@@ -570,19 +622,19 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
-    c->chips = opt_count(L, 1, "chips", 1);
+    c->chips = opt_count(L, 1, RL_P_CHIPS, 1);
     c->prec = opt_precision(L, 1);
-    c->act = opt_dtype(L, 1, "act", RL_BF16);
-    lua_getfield(L, 1, "attn");
+    c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
     luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
                   "field 'attn' must be \"fused\" or \"materialized\"");
     c->materialized = attn[0] == 'm';
-    lua_getfield(L, 1, "causal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CAUSAL].lua);
     c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
-    lua_getfield(L, 1, "mfu");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_MFU].lua);
     c->mfu = luaL_optnumber(L, -1, 0);
-    lua_getfield(L, 1, "prefix");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PREFIX].lua);
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
@@ -609,9 +661,9 @@ int rl_lua_ops(lua_State *L)
     rl_ops_config c;
     check_keys(L, 1, "ops");
     opt_ops(L, &m, &h, &c);
-    const char *phase = opt_string(L, 1, "phase");
-    long long batch = opt_count(L, 1, "batch", 1);
-    long long tokens = opt_count(L, 1, "tokens", 0), context = opt_count(L, 1, "context", 0);
+    const char *phase = opt_string(L, 1, RL_P_PHASE);
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
@@ -631,9 +683,9 @@ int rl_lua_prefill(lua_State *L)
     check_keys(L, 1, "prefill");
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
-    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
-    long long chunk = opt_count(L, 1, "chunk", 0);
+    long long chunk = opt_count(L, 1, RL_P_CHUNK, 0);
     c.prefill_seqs = 1;
     for (int i = 0; i < n; i++) {
         c.prefill_tokens = tokens[i];
@@ -652,11 +704,11 @@ int rl_lua_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
                               long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, "batch", 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
-    *nctx = opt_count_list(L, 1, "context", 0, ctx);
+    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, 0, ctx);
     luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
 }
 
@@ -666,36 +718,38 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long *batc
 static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_sweep *s,
                       long long *prompt)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, frontier ? "pareto" : "sweep");
     check_model_hw(L, 1, m, h);
     static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
-    int nchips = opt_count_list(L, 1, "chips", 0, chips);
+    int nchips = opt_count_list(L, 1, RL_P_CHIPS_LIST, 0, chips);
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
     int nb, nctx;
     opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
-    base.compute = opt_dtype(L, 1, "compute", base.compute);
-    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
-    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
+    int nw = opt_dtype_list(L, 1, RL_P_WEIGHTS_LIST, base.weights, w);
+    int nkv = opt_dtype_list(L, 1, RL_P_KV_LIST, base.kv, kv);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int np = 0;
     for (int i = 0; i < nw; i++)
         for (int j = 0; j < nkv; j++)
             prec[np++] = (rl_precision){w[i], kv[j], base.compute};
-    lua_getfield(L, 1, "prompt");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
     *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
     lua_pop(L, 1);
-    lua_getfield(L, 1, "ideal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int ideal = lua_toboolean(L, -1);
-    lua_getfield(L, 1, "overlap");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
     char err[ERRLEN];
-    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+    /* the points, their JSON rows and their Lua rows count against the
+     * scenario's memory budget: bound the points to what it still holds */
+    size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;
+    if (rl_sweep_run_bounded(m, h, &sp, max_points, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
 }
 
@@ -722,10 +776,20 @@ int rl_lua_sweep(lua_State *L) { return sweep(L, 0); }
 
 int rl_lua_pareto(lua_State *L) { return sweep(L, 1); }
 
+/* Push field `key` of the table at idx, read raw: while the series are
+ * read no Lua code may run (an __index could drop a title whose pointer is
+ * kept, and force a collection).  Returns its type. */
+static int raw_field(lua_State *L, int idx, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, idx);
+}
+
 /* Number field `key` of the table at -1 (0 when absent). */
 static double row_number(lua_State *L, const char *key)
 {
-    lua_getfield(L, -1, key);
+    raw_field(L, -1, key);
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -744,7 +808,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
         luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
-        lua_getfield(L, -1, "rows");
+        raw_field(L, -1, "rows");
         luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
         total += lua_rawlen(L, -1);
         lua_pop(L, 2);
@@ -755,10 +819,11 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     size_t used = 0;
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
-        lua_getfield(L, -1, "title");
-        ser[i - 1].title = luaL_optstring(L, -1, "");
-        lua_pop(L, 1); /* the string stays referenced by the series table */
-        lua_getfield(L, -1, "rows");
+        int t = raw_field(L, -1, "title");
+        luaL_argcheck(L, t == LUA_TNIL || t == LUA_TSTRING, 1, "field 'series': a title is a string");
+        ser[i - 1].title = t == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        lua_pop(L, 1); /* the string stays referenced by the entry (raw reads only below) */
+        raw_field(L, -1, "rows");
         int n = (int)lua_rawlen(L, -1);
         ser[i - 1].pts = pts + used;
         ser[i - 1].n = (size_t)n;
@@ -770,7 +835,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
             p->batch = (long long)row_number(L, "batch");
             p->step_s = row_number(L, "step_s");
             p->chip_s_per_token = row_number(L, "chip_s_per_token");
-            lua_getfield(L, -1, "usd_per_mtok");
+            raw_field(L, -1, "usd_per_mtok");
             if (lua_isnil(L, -1))
                 usd = 0;
             p->usd_per_mtok = lua_tonumber(L, -1);
@@ -795,7 +860,6 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
  * directory (roofline run --out, default out/); `file` is a plain name. */
 int rl_lua_plot(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "plot");
     lua_getfield(L, 1, "kind");
     const char *kind = luaL_checkstring(L, -1);
@@ -828,7 +892,7 @@ int rl_lua_plot(lua_State *L)
         rl_hw h;
         check_model_hw(L, 1, &m, &h);
         rl_precision p = opt_precision(L, 1);
-        long long chips = opt_count(L, 1, "chips", 1);
+        long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
         static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
         int nb, nctx;
         opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
@@ -952,22 +1016,21 @@ int rl_lua_simulate(lua_State *L)
     rl_hw h;
     char err[ERRLEN];
     check_keys(L, 1, "simulate");
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, &m, &h);
-    long long chips = opt_count(L, 1, "chips", 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
                      .max_context = m.max_context};
     w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
-    const char *ps = opt_string(L, 1, "prompt"), *os = opt_string(L, 1, "output");
+    const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     rl_serve_config c = rl_serve_config_default();
-    const char *pol = opt_string(L, 1, "policy");
+    const char *pol = opt_string(L, 1, RL_P_POLICY);
     if (pol && rl_policy_parse(pol, &c.policy) != 0)
         return luaL_error(L, "roofline.simulate: field 'policy': unknown '%s'", pol);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
@@ -980,9 +1043,19 @@ int rl_lua_simulate(lua_State *L)
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     c.kv_samples = 0;
     rl_serve_config_hw(&c, &m, &h, chips, p, rl_param_default(RL_P_RESERVE));
-    lua_getfield(L, 1, "ideal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
+    /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
+     * --requests); the simulator's memory counts against the scenario's
+     * budget: refuse up front what it cannot hold */
+    double need = (double)w.n * (double)rl_serve_bytes_per_request();
+    if (need > (double)rl_sandbox_memory_left(L))
+        return luaL_error(L, "roofline.simulate: field 'requests': %I requests need about %d MiB "
+                             "in the simulator, beyond the %d MiB left of the scenario's memory "
+                             "budget",
+                          (lua_Integer)w.n, (int)(need / 1048576.0),
+                          (int)(rl_sandbox_memory_left(L) >> 20));
     /* everything that can raise a Lua error is checked: allocate now */
     rl_request *req = NULL;
     rl_serve_result r;

@@ -50,7 +50,7 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
 
 const char *rl_op_kind_name(rl_op_kind k)
 {
-    static const char *const NAMES[] = {"weight", "attention", "elementwise"};
+    static const char *const NAMES[] = {"weight", "attention", "elementwise", "communication"};
     return NAMES[k];
 }
 
@@ -72,6 +72,10 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (m->max_context > 0 && longest > m->max_context)
         FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
              m->max_context, m->origin);
+    long long mp = (c->tp > 1 ? c->tp : 1) * (c->ep > 1 ? c->ep : 1);
+    if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
+        FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
+             "tp*ep must equal the chips)", mp, c->chips);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     double cached = (double)c->prefill_seqs * (double)(c->prefill_prefix + c->prefill_tokens) +
@@ -316,8 +320,14 @@ static void finish(builder *x)
     double bw = (double)x->c->chips * x->h->hbm_bw;
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = 0;
+    o->comm_s = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
+        if (op->kind == RL_OP_COMM) {
+            o->comm_s += op->layers * op->t.time_s;
+            o->step_s += op->layers * op->t.time_s;
+            continue;
+        }
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
@@ -334,6 +344,30 @@ static void finish(builder *x)
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
     }
+}
+
+/* The collectives of the configuration's TP/EP plan over the step's M
+ * token rows (ops.h): prefill phase when the step prefills (K/V
+ * projections replicated beyond K chips), else generation. */
+static int add_collectives(builder *x, char *err, size_t errlen)
+{
+    const rl_ops_config *c = x->c;
+    if ((c->tp <= 1 && c->ep <= 1) || x->M <= 0)
+        return 0;
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->tp > 1 ? c->tp : 1;
+    plan.ep = c->ep > 1 ? c->ep : 1;
+    plan.attn_replicated = c->attn_replicated;
+    rl_phase ph = c->prefill_seqs > 0 ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
+    rl_shard_result r;
+    if (rl_shard_collectives(x->m, x->h, &plan, ph, x->M, c->prec, &r, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < r.ncoll; i++) {
+        rl_op *op = add(x, r.coll[i].what, NULL, RL_OP_COMM, RL_EFF_ELEMENTWISE, r.coll[i].count);
+        op->comm = r.coll[i].c;
+        op->t.time_s = r.coll[i].c.time_s;
+    }
+    return 0;
 }
 
 /* rl_ops_build, with op names when `named`. */
@@ -383,6 +417,8 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
     elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
     matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
+    if (add_collectives(&x, err, errlen) != 0)
+        return -1;
     finish(&x);
     return 0;
 }

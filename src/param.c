@@ -13,7 +13,9 @@
 
 #include "cli.h"
 #include "lua_api.h"
+#include "number.h"
 #include "ops.h"
+#include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
 #define NOWHERE RL_AT_GIVEN, 0, 0
@@ -129,6 +131,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
+    [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
+                     "passes over the validation grid; each point keeps its fastest pass's "
+                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt", "prompt", NULL, "prompt", RL_PT_STRING, "DIST", "tokens", 0, 0,
@@ -172,7 +177,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
                    NOWHERE, RL_PF_SERVE},
-    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1,
+                       (double)RL_REQUESTS_MAX,
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
@@ -249,17 +255,20 @@ static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP, OUTPUT, END};
+/* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
+#define REPLICA_PLAN RL_P_TP | RL_CLI_ONLY, RL_P_EP | RL_CLI_ONLY, RL_P_MOE_ATTN | RL_CLI_ONLY
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL | RL_CLI_ONLY, RL_P_PHASE, RL_P_TOKENS, OPS,
-                            RL_P_CHUNK | RL_CLI_ONLY, OUTPUT, END};
+                            RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
-                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY,
+                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_FORMAT, RL_P_OUTPUT, END};
-static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                               RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT, OUTPUT, END};
+static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
+                               RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT, OUTPUT,
+                               END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
                           RL_P_PLOT, OUTPUT, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
@@ -286,7 +295,9 @@ const rl_command RL_COMMANDS[] = {
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
-     "is per chip plus collectives (\"communication\": \"included\").",
+     "is per chip plus collectives (\"communication\": \"included\").  In calibrated mode\n"
+     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
+     "without a plan runs tensor parallel over the chips (a note says so).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -320,18 +331,20 @@ const rl_command RL_COMMANDS[] = {
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
-     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
-     "       [--format F]"},
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"prefill", rl_cli_prefill, rl_lua_prefill, PREFILL, NULL, 0,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also "
      "the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
-     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
-     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
@@ -353,7 +366,7 @@ const rl_command RL_COMMANDS[] = {
      "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
      "(--band) and band_coverage.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]\n"
+     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
      "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
      "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
@@ -549,11 +562,15 @@ static int parse_count(const rl_param *p, const char *s, long long *out)
 /* A number in [lo, hi] (a whole one for counts) from s into *v. */
 static int parse_number(const rl_param *p, const char *s, double lo, double hi, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
+    double x = 0;
+    const char *why;
+    int bad = rl_parse_number(s, &x, &why); /* number.h: hex, overflow, underflow said */
+    if (bad == -2) {
+        fprintf(stderr, "roofline: --%s '%s': %s\n", p->flag, s, why);
+        return -1;
+    }
     int whole = p->type != RL_PT_NUMBER;
-    if (end == s || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
         fprintf(stderr, "roofline: --%s '%s': expected %s in [%g, %g]\n", p->flag, s,
                 whole ? "a whole number" : strcmp(p->unit, "fraction") == 0 ? "a fraction"
                                                                             : "a number",
@@ -584,8 +601,6 @@ static int parse_set(rl_opts *o, const char *arg)
 int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *arg)
 {
     const rl_param *p = &RL_PARAMS[id];
-    void *at = (char *)o + p->at;
-    int *n = (int *)((char *)o + p->at_n);
     char err[1024], names[256];
     double x;
     o->given[id] = arg ? arg : "1";
@@ -595,6 +610,8 @@ int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *ar
         return parse_set(o, arg);
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
+    void *at = (char *)o + p->at;
+    int *n = (int *)((char *)o + p->at_n);
     switch (p->type) {
     case RL_PT_SWITCH: *(int *)at = 1; return 0;
     case RL_PT_COUNT: return parse_count(p, arg, at);

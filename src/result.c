@@ -39,6 +39,8 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     add_precision(o, p, m->abstract);
     cJSON_AddNumberToObject(o, "params_total", pc.total);
     cJSON_AddNumberToObject(o, "params_active", pc.active);
+    if (!m->abstract) /* arch.h: without the embedding lookup, as flops_per_token */
+        cJSON_AddNumberToObject(o, "params_active_nonembedding", pc.active_nonembedding);
     if (!m->abstract) {
         cJSON *c = cJSON_AddObjectToObject(o, "params");
         cJSON_AddNumberToObject(c, "attention", pc.attention);
@@ -118,6 +120,25 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
 
+/* One collective's keys into o: what, collective, group, bytes, per_layer
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
+                            double count)
+{
+    cJSON_AddStringToObject(o, "what", what);
+    cJSON_AddStringToObject(o, "collective", rl_collective_name(c->kind));
+    cJSON_AddNumberToObject(o, "group", (double)c->group);
+    cJSON_AddNumberToObject(o, "bytes", c->bytes);
+    if (per_layer > 0)
+        cJSON_AddNumberToObject(o, "per_layer", per_layer);
+    cJSON_AddNumberToObject(o, "count", count);
+    cJSON_AddNumberToObject(o, "each_s", c->time_s);
+    cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
+    cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
+    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    cJSON_AddStringToObject(o, "timed_by", c->measured ? "measured" : "alpha-beta model");
+}
+
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)
 {
     for (int i = 0; i < s->ncoll; i++) {
@@ -127,16 +148,7 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
         cJSON_AddStringToObject(o, "strategy", s->name);
         if (batch > 0)
             cJSON_AddNumberToObject(o, "batch", (double)batch);
-        cJSON_AddStringToObject(o, "what", c->what);
-        cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
-        cJSON_AddNumberToObject(o, "group", (double)c->c.group);
-        cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
-        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
-        cJSON_AddNumberToObject(o, "count", c->count);
-        cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
-        cJSON_AddNumberToObject(o, "total_s", c->total_s);
-        cJSON_AddBoolToObject(o, "latency_bound", c->c.latency_bound);
-        cJSON_AddStringToObject(o, "fabric", c->c.levels > 1 ? "ici+net" : "ici");
+        fill_collective(o, c->what, &c->c, c->per_layer, c->count);
         cJSON_AddItemToArray(arr, o);
     }
 }
@@ -287,15 +299,23 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, "ideal", m, h, chips);
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
+    int cal = h->efficiency.present && plan->sp <= 1 && plan->pp <= 1 &&
+              plan->layout == RL_LAYOUT_1D && !plan->overlap;
+    add_run_header(o, cal ? "calibrated" : "ideal", m, h, chips);
     add_precision(o, p, m->abstract);
-    cJSON_AddStringToObject(o, "communication", "included: per-chip formula (1) plus collectives");
+    cJSON_AddStringToObject(o, "communication",
+                            cal ? "included: each replica's calibrated step plus its collectives"
+                                : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     for (int i = 0; i < nbatch; i++) {
-        if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s, err,
-                          errlen) != 0) {
+        rl_step st;
+        if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
+                                            errlen)
+                 : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
+                                 err, errlen)) != 0) {
             cJSON_Delete(o);
             return NULL;
         }
@@ -321,6 +341,17 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
+    char plan[96];
+    if (c->tp > 1 || c->ep > 1) {
+        int k = snprintf(plan, sizeof plan, "tp%lld", c->tp > 1 ? c->tp : 1);
+        if (c->ep > 1)
+            k += snprintf(plan + k, sizeof plan - (size_t)k, " ep%lld", c->ep);
+        snprintf(plan + k, sizeof plan - (size_t)k, ": included, the plan's collectives");
+    } else
+        snprintf(plan, sizeof plan, "none: %s", c->chips > 1 ? "fully sharded chips, no collectives "
+                                                               "(--tp adds them)"
+                                                             : "one chip");
+    cJSON_AddStringToObject(o, "communication", plan);
 }
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -345,6 +376,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "kv_write_bytes", ops.kv_write);
     cJSON_AddNumberToObject(o, "compute_s", ops.compute_s);
     cJSON_AddNumberToObject(o, "memory_s", ops.memory_s);
+    cJSON_AddNumberToObject(o, "comm_s", ops.comm_s);
     cJSON_AddNumberToObject(o, "step_s", ops.step_s);
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
@@ -366,7 +398,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else
             cJSON_AddNullToObject(r, "intensity");
-        cJSON_AddStringToObject(r, "bound", rl_bound_name(op->t.bound));
+        cJSON_AddStringToObject(r, "bound", op->kind != RL_OP_COMM ? rl_bound_name(op->t.bound)
+                                            : op->comm.latency_bound ? "latency"
+                                                                     : "bandwidth");
         if (op->kind == RL_OP_WEIGHT && op->b_crit > 0)
             cJSON_AddNumberToObject(r, "b_crit", op->b_crit);
         else
@@ -375,6 +409,15 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "total_s", op->layers * op->t.time_s);
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
         cJSON_AddItemToArray(rows, r);
+    }
+    if (ops.comm_s > 0 || c->tp > 1 || c->ep > 1) {
+        cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+        for (int i = 0; i < ops.n; i++)
+            if (ops.op[i].kind == RL_OP_COMM) {
+                cJSON *r = cJSON_CreateObject();
+                fill_collective(r, ops.op[i].name, &ops.op[i].comm, 0, ops.op[i].layers);
+                cJSON_AddItemToArray(colls, r);
+            }
     }
     return o;
 }

@@ -891,6 +891,11 @@ static void sim_free(sim *S)
     free(S->plen);
 }
 
+size_t rl_serve_bytes_per_request(void)
+{
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 3 * sizeof(double);
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)

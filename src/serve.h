@@ -217,6 +217,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
 
 void rl_serve_result_free(rl_serve_result *r);
 
+/* Bytes a simulation holds per request: the request itself (workload.h),
+ * rl_serve_run's sequence state and event slot, and the three per-request
+ * latencies of the result.  A caller with a memory budget (the Lua
+ * sandbox) sizes a run with it before starting. */
+size_t rl_serve_bytes_per_request(void);
+
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
  * alike; calibrated: h's efficiency tables when present).  Returns 0, or -1 with err set (cost set-up or run). */

@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include "dtype.h"
+#include "collectives.h"
 #include "efficiency.h"
 #include "enginecost.h"
 
@@ -120,6 +121,9 @@ typedef struct {
     /* Fitted engine costs (enginecost.h, written by `roofline fit`);
      * present = 0 when absent. */
     rl_engine_costs engine_costs;
+    /* Measured collective times (collectives.h); present = 0 when absent:
+     * then collectives follow comm.h's alpha-beta model. */
+    rl_collectives collectives;
 } rl_hw;
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */

@@ -232,13 +232,13 @@ static void fit_selects_its_hardware(void **state)
 }
 
 /* The shipped profiles (calib/fit_splitwise.sh) carry their fit record, and
- * their recorded cross-validated median |error| is the README's (A100 3.8%,
- * H100 2.4%, within 0.1 point). */
+ * their recorded cross-validated median |error| is the README's (A100 4.2%,
+ * H100 3.1%, within 0.1 point). */
 static void shipped_profiles(void **state)
 {
     (void)state;
     static const char *names[] = {"a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
-    static const double cv[] = {0.038, 0.024};
+    static const double cv[] = {0.042, 0.031};
     for (int i = 0; i < 2; i++) {
         rl_hw h = load_hw(names[i], NULL, 0);
         assert_true(h.engine_costs.present);

@@ -1,7 +1,8 @@
 /* test_keys.c — every command's JSON keys, their types and units, pinned.
  *
  * tests/data/result_keys.txt lists, for each command line run here through
- * bin/roofline with small inputs, every key path of its JSON result
+ * bin/roofline with small inputs (and each Lua command through
+ * tests/data/keys.lua, which prints its result as JSON), every key path of its JSON result
  * ("rows[].step_s" for the keys of the objects in an array), its JSON type
  * (null counts as a number: the nullable keys are numbers) and its unit.
  * The unit comes from the parameter table when the key echoes a parameter
@@ -24,12 +25,16 @@
 
 static char out[1 << 20];
 
-/* Run `RL_BIN args` (stderr dropped) and parse its JSON. */
+/* Run `RL_BIN args` (stderr dropped; @SRC@ is the source tree) and parse
+ * its JSON. */
 static cJSON *run_json(const char *args)
 {
     char cmd[4096];
     use_source_tree();
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", RL_BIN, args);
+    const char *src = strstr(args, "@SRC@");
+    int pre = src ? (int)(src - args) : (int)strlen(args);
+    snprintf(cmd, sizeof cmd, "%s %.*s%s%s 2>/dev/null", RL_BIN, pre, args, src ? RL_SRCDIR : "",
+             src ? src + 5 : "");
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t len = fread(out, 1, sizeof out - 1, p);
