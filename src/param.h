@@ -46,11 +46,15 @@ typedef enum {
     RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS, RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT,
     RL_P_PREFIX_CACHE, RL_P_PREFIXES, RL_P_SPEC, RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT,
     RL_P_TPOT, RL_P_REPORT, RL_P_RESERVE, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_PLOT_DIR,
-    /* calibrate: the profile is its product (--save); --output keeps the printed summary */
+    /* calibrate and fit: the profile is their product (--save); --output keeps the printed
+     * result */
     RL_P_SAVE_PROFILE, RL_P_SUMMARY,
     /* roofline.plot (Lua only) */
     RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
-    /* declared for the accuracy and serving issues: no command takes them yet */
+    /* fitted engine costs (fit, validate --against, the band of step and prefill) */
+    RL_P_FOLDS,
+    /* declared for the accuracy and serving issues; fit and validate take --engine,
+     * --against and --band, the rest no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE, RL_P_HEADROOM,
     RL_P_OFFLINE,
     RL_P_COUNT
