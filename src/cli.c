@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "e2e.h"
 #include "interrupt.h"
 #include "number.h"
 #include "import_hf.h"
@@ -286,6 +287,51 @@ static int emit(const rl_opts *o, cJSON *result)
     return emit_text(o, text);
 }
 
+/* --band p10-p90 (default) | p5-p95 as quantiles.  Returns 0 or -1 (printed). */
+static int parse_band(const rl_opts *o, const char *cmd, double *lo, double *hi)
+{
+    const char *band = o->given[RL_P_BAND];
+    int wide = band && strcmp(band, "p5-p95") == 0;
+    if (band && !wide && strcmp(band, "p10-p90") != 0) {
+        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, band);
+        return -1;
+    }
+    *lo = wide ? 0.05 : 0.1;
+    *hi = wide ? 0.95 : 0.9;
+    return 0;
+}
+
+/* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
+ * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
+static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
+                       const rl_hw *h)
+{
+    double lo, hi;
+    char err[ERRLEN];
+    if (parse_band(o, cmd, &lo, &hi) != 0) {
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
+    if (fitted && (m->abstract || o->sharded)) {
+        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
+                        "ignores them\n", cmd, h->name,
+                m->abstract ? "models with an operator list (not abstract ones)"
+                            : "a step without a plan option (--tp ... sets one)");
+        fitted = 0;
+    }
+    if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
+                        "%s\n", cmd, o->chips, h->name, err);
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    if (o->given[RL_P_BAND] && !h->engine_costs.present)
+        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
+                        "%s has none\n", cmd, h->origin);
+    return emit(o, r);
+}
+
 int rl_cli_info(rl_opts *o)
 {
     rl_model m;
@@ -373,7 +419,9 @@ int rl_cli_step(rl_opts *o)
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
-    int tp_path = h.efficiency.present && (o->sharded || (o->chips > 1 && !m.abstract));
+    /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
+    int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
+    int tp_path = !fitted && h.efficiency.present && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
@@ -414,9 +462,11 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
-        return emit(o, r);
+        return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
-    return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+    return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
+                                                 o->prec),
+                       0, &m, &h);
 }
 
 int rl_cli_shard(rl_opts *o)
@@ -801,6 +851,14 @@ int rl_cli_simulate(rl_opts *o)
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
     cJSON *j = rl_result_simulate(&r, &run);
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_serve_result_free(&r);
+        cJSON_Delete(j);
+        return RL_EXIT_INPUT;
+    }
+    if (j && h.engine_costs.present && !o->ideal)
+        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
@@ -1085,7 +1143,8 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         }
     }
-    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+    return emit_fitted(o, "prefill", rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1,
+                       &m, &h);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -1194,8 +1253,76 @@ int rl_cli_calibrate(rl_opts *o)
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
 
+/* The options of fit and validate --against, and the measurement CSV `file`
+ * read into *m (free with rl_measure_free).  Returns 0 or -1 (printed). */
+static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e_opts *e,
+                     rl_meas *m)
+{
+    memset(e, 0, sizeof *e);
+    e->model = o->model;
+    e->hw = o->hw;
+    e->engine = o->given[RL_P_ENGINE];
+    e->prec = o->prec;
+    for (int k = 0; k < 2; k++) {
+        e->sets[k] = o->sets[k];
+        e->nsets[k] = o->nsets[k];
+    }
+    double folds = rl_param_default(RL_P_FOLDS);
+    if (rl_param_number(o, RL_P_FOLDS, &folds) != 0 || parse_band(o, cmd, &e->band_lo, &e->band_hi))
+        return -1;
+    e->folds = (int)folds;
+    e->save = o->given[RL_P_SAVE_PROFILE];
+    e->plot = o->plot;
+    size_t n = e->engine ? strspn(e->engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_.-") : 0;
+    if (e->engine && (n == 0 || n != strlen(e->engine) || n > 40)) {
+        fprintf(stderr, "roofline %s: --engine '%s': a name of 1-40 letters, digits, '_', '.' or "
+                        "'-'\n", cmd, e->engine);
+        return -1;
+    }
+    char err[ERRLEN];
+    if (rl_measure_read(file, m, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run fit or validate --against (fn) on the CSV `file`. */
+static int run_e2e(rl_opts *o, const char *cmd, const char *file,
+                   cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    rl_e2e_opts e;
+    rl_meas m;
+    char err[ERRLEN];
+    if (e2e_setup(o, cmd, file, &e, &m) != 0)
+        return RL_EXIT_INPUT;
+    cJSON *r = fn(&m, &e, err, sizeof err);
+    rl_measure_free(&m);
+    if (!r) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
+int rl_cli_fit(rl_opts *o)
+{
+    if (need(o, "fit", "a measurement CSV (roofline fit FILE.csv ...)", o->nargs == 1) != 0 ||
+        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0)
+        return RL_EXIT_INPUT;
+    return run_e2e(o, "fit", o->args[0], rl_e2e_fit);
+}
+
 int rl_cli_validate(rl_opts *o)
 {
+    const char *against = o->given[RL_P_AGAINST];
+    if (against && o->calib.backend) {
+        fprintf(stderr, "roofline validate: give one of --backend and --against\n");
+        return RL_EXIT_INPUT;
+    }
+    if (against)
+        return run_e2e(o, "validate", against, rl_e2e_validate);
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;

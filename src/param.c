@@ -215,6 +215,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_PLOT_SERIES] = {NULL, "series", NULL, NULL, RL_PT_STRING, "{{title=, rows=}, ...}", "", 0,
                           0, NULL, NULL, "pareto: 1 to 16 curves of sweep/pareto rows", NOWHERE,
                           0},
+    [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
+                    "cross-validation folds (whole configurations each)", NOWHERE, 0},
+    [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
+                           NULL, "write the fitted profile (a hardware spec) there", NOWHERE,
+                           RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "trtllm|vllm|reference|ideal",
                      "", 0, 0, NULL, NULL, "engine profile the step costs follow", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -245,7 +250,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 
 static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_CONTEXT, PREC, OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, PLAN, RL_P_OVERLAP, OUTPUT, END};
+                           RL_P_IDEAL, PLAN, RL_P_OVERLAP, RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
@@ -257,18 +262,21 @@ static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
                             RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
-                              OUTPUT, END};
+                              RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
-                               RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, END};
+                               RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT, OUTPUT,
+                               END};
+static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
+                          RL_P_PLOT, OUTPUT, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
-                               RL_P_SPEC, RL_P_PLOT_DIR, END};
+                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
@@ -348,11 +356,35 @@ const rl_command RL_COMMANDS[] = {
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
-     "The operator model against the reference engine's measured steps.\n"
-     "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
-     "calibrated profile and prints predicted vs measured, per run and per operator.",
+     "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
+     "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
+     "from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
+     "with its hardware's fitted engine costs (ideal op-list roofline + TP collectives when\n"
+     "the profile has none): error = predicted / measured - 1 per row, median_abs_error,\n"
+     "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
+     "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
+     "(--band) and band_coverage.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
+     "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
+     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]"},
+    {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
+     "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
+     "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
+     "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
+     "  the command line), pp, ep (1 only).  Rows of another --hw (or --engine) are left out.\n"
+     "Per step: max(host: step floor + launches, device: op list at fitted compute/memory\n"
+     "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
+     "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
+     "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
+     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
+     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "cross-validated predictions against the measurements.",
+     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
+     "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"

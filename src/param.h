@@ -49,7 +49,10 @@ typedef enum {
     RL_P_PLOT_DIR,
     /* roofline.plot (Lua only) */
     RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
-    /* declared for the accuracy and serving issues: no command takes them yet */
+    /* fitted engine costs (fit, validate --against, the band of step and prefill) */
+    RL_P_FOLDS, RL_P_SAVE_PROFILE,
+    /* declared for the accuracy and serving issues; fit and validate take --engine,
+     * --against and --band, the rest no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE, RL_P_HEADROOM,
     RL_P_OFFLINE,
     RL_P_COUNT

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arch.h"
 #include "memory.h"
@@ -593,14 +594,25 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
+/* The mode of a serving run's step cost (serve.h rl_ops_cost_init): fitted
+ * engine costs, calibrated efficiency tables, or the ideal op list. */
+static const char *serve_mode(int calibrated, const rl_hw *h)
+{
+    return !calibrated ? "ideal" : h->engine_costs.present ? "fitted"
+                                 : h->efficiency.present   ? "calibrated"
+                                                           : "ideal";
+}
+
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", run->calibrated && run->h->efficiency.present ? "calibrated"
-                                                                                   : "ideal");
-    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddStringToObject(j, "mode", serve_mode(run->calibrated, run->h));
+    cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
+                                                ? "fitted engine costs (enginecost.h (E)) on the "
+                                                  "operator list + 1D TP collectives"
+                                                : "operator list (ops) + 1D TP collectives (shard)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
@@ -667,8 +679,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
-                                                                               : "ideal");
+    cJSON_AddStringToObject(o, "mode", serve_mode(in->calibrated, h));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -698,11 +709,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
-    int cal = 0;
-    for (int i = 0; i < in->nhw; i++)
-        cal += in->calibrated && in->hw[i].efficiency.present;
-    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
-                                                                         : "mixed (see each row)");
+    int same = 1;
+    for (int i = 1; i < in->nhw; i++)
+        same &= strcmp(serve_mode(in->calibrated, &in->hw[i]), serve_mode(in->calibrated, in->hw)) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? serve_mode(in->calibrated, in->hw) : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

@@ -22,6 +22,7 @@
 #include "arch.h"
 #include "memory.h"
 #include "ops.h"
+#include "e2e.h"
 #include "shard.h"
 #include "plot.h"
 #include "report.h"
@@ -40,7 +41,8 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
-                       .calibrated = calibrated && h->efficiency.present};
+                       .calibrated = calibrated && h->efficiency.present,
+                       .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -116,8 +118,13 @@ double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_contex
             P = c->smax > T ? c->smax - T : 0;
         if (T > c->smax)
             T = c->smax; /* one step's prompts beyond max_context: attention capped */
+        if (c->fitted)
+            return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, T, P, B > 0 ? B : 0, S,
+                                     tp_comm(c, T + (B > 0 ? B : 0)));
         return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
     }
+    if (c->fitted)
+        return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, 0, 0, B, S, tp_comm(c, B));
     if (B > c->cap)
         return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
     if (isnan(c->slope[B])) {

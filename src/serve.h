@@ -73,11 +73,13 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
- * op list timed by h's efficiency tables, efficiency.h, when h has them) or
- * ideal (0).  Returns 0, or -1
+ * op list timed by h's efficiency tables, efficiency.h, when h has them;
+ * with fitted engine costs, h's engine_costs instead: every step by
+ * rl_e2e_mixed_time, uncached) or ideal (0).  Returns 0, or -1
  * with err set (abstract models have no operator list; missing peak; a TP
  * degree the model's heads do not allow, see rl_shard_eval). */
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,

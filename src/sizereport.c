@@ -566,7 +566,16 @@ static void write_report(doc *d, const rl_size_report_data *x)
     heading(d, 2, "Assumptions");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
-        if (in->calibrated && h->efficiency.present) {
+        const rl_engine_costs *ec = &h->engine_costs;
+        if (in->calibrated && ec->present) {
+            item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
+                    "device time) plus per-sequence costs, the device at compute %.2f, memory %.2f "
+                    "and communication %.2f of peak (src/enginecost.h); cross-validated |error| on "
+                    "the benchmark rows it was fitted on: median %.1f%%, p90 %.1f%%.",
+                 h->name, ec->engine, ec->source[0] ? ec->source : "source not given",
+                 ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
+                 100 * ec->cv_p90);
+        } else if (in->calibrated && h->efficiency.present) {
             char tab[512] = "";
             for (int c = 0; c < RL_EFF_CLASSES; c++) {
                 const rl_eff_curve *cv = &h->efficiency.curve[c];

@@ -30,7 +30,7 @@
 #define NUM_MIN_POS 1.0
 #define NUM_MAX 1e24
 
-typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_COLL } ftype;
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_COSTS, T_COLL } ftype;
 
 enum {
     REQ = 1,      /* required (concrete models; every hw spec) */
@@ -108,6 +108,7 @@ static const field HW_FIELDS[] = {
     HF(price_per_chip_hour, T_NUM, 0),
     HS(price_source, 0),
     HF(efficiency, T_EFF, 0),
+    HF(engine_costs, T_COSTS, 0),
     HF(collectives, T_COLL, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
@@ -224,6 +225,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         return read_flops(L, origin, (double *)dst, err, errlen);
     case T_EFF:
         return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
+    case T_COSTS:
+        return rl_engine_costs_read(L, origin, (rl_engine_costs *)(void *)dst, err, errlen);
     case T_COLL:
         return rl_collectives_read(L, origin, (rl_collectives *)(void *)dst, err, errlen);
     case T_INT:
@@ -490,6 +493,11 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
             if (!((const rl_efficiency *)(const void *)src)->present)
                 continue;
             rl_efficiency_push(L, (const rl_efficiency *)(const void *)src);
+            break;
+        case T_COSTS:
+            if (!((const rl_engine_costs *)(const void *)src)->present)
+                continue;
+            rl_engine_costs_push(L, (const rl_engine_costs *)(const void *)src);
             break;
         case T_COLL:
             if (!((const rl_collectives *)(const void *)src)->present)

@@ -18,6 +18,7 @@
 #include "dtype.h"
 #include "collectives.h"
 #include "efficiency.h"
+#include "enginecost.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -117,6 +118,9 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Fitted engine costs (enginecost.h, written by `roofline fit`);
+     * present = 0 when absent. */
+    rl_engine_costs engine_costs;
     /* Measured collective times (collectives.h); present = 0 when absent:
      * then collectives follow comm.h's alpha-beta model. */
     rl_collectives collectives;
