@@ -568,8 +568,9 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
- * overlap=, ideal=]}: with a sharding field the step adds collectives; without,
- * it is calibrated when the hw spec has `efficiency` unless ideal=true. */
+ * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
+ * calibrated when the hw spec has `efficiency` unless ideal=true (a plan:
+ * for 1D tp/ep plans, rl_result_step_sharded). */
 int rl_lua_step(lua_State *L)
 {
     rl_model m;
@@ -584,6 +585,10 @@ int rl_lua_step(lua_State *L)
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
+    if (lua_toboolean(L, -1))
+        h.efficiency.present = 0;
+    lua_pop(L, 1);
     if (opt_plan(L, 1, &pl)) {
         char err[ERRLEN] = "";
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
@@ -591,10 +596,6 @@ int rl_lua_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
-    if (lua_toboolean(L, -1))
-        h.efficiency.present = 0;
-    lua_pop(L, 1);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
 }
 
@@ -639,6 +640,17 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
     lua_pop(L, 4);
+    /* one replica's 1D TP/EP plan: its collectives join the step (ops.h) */
+    c->tp = opt_count(L, 1, RL_P_TP, 1);
+    c->ep = opt_count(L, 1, RL_P_EP, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    if (lua_isnil(L, -1))
+        c->chips = c->tp * c->ep;
+    lua_pop(L, 1);
+    const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
+    if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
+    c->attn_replicated = moe && moe[0] == 'r';
 }
 
 static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -652,8 +664,9 @@ static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, co
 
 /* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
  * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
- * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
- * result (rows = operators). */
+ * attn="fused"|"materialized", causal=true, mfu=, tp=, ep=, moe_attn=} ->
+ * the `roofline ops` result (rows = operators, the plan's collectives among
+ * them). */
 int rl_lua_ops(lua_State *L)
 {
     rl_model m;

@@ -347,8 +347,9 @@ static void finish(builder *x)
 }
 
 /* The collectives of the configuration's TP/EP plan over the step's M
- * token rows (ops.h): prefill phase when the step prefills (K/V
- * projections replicated beyond K chips), else generation. */
+ * token rows (ops.h), moving activations of the configuration's act dtype:
+ * prefill phase when the step prefills (K/V projections replicated beyond K
+ * chips), else generation. */
 static int add_collectives(builder *x, char *err, size_t errlen)
 {
     const rl_ops_config *c = x->c;
@@ -359,8 +360,10 @@ static int add_collectives(builder *x, char *err, size_t errlen)
     plan.ep = c->ep > 1 ? c->ep : 1;
     plan.attn_replicated = c->attn_replicated;
     rl_phase ph = c->prefill_seqs > 0 ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
+    rl_precision moved = c->prec;
+    moved.compute = c->act; /* the activations the collectives move (shard.h) */
     rl_shard_result r;
-    if (rl_shard_collectives(x->m, x->h, &plan, ph, x->M, c->prec, &r, err, errlen) != 0)
+    if (rl_shard_collectives(x->m, x->h, &plan, ph, x->M, moved, &r, err, errlen) != 0)
         return -1;
     for (int i = 0; i < r.ncoll; i++) {
         rl_op *op = add(x, r.coll[i].what, NULL, RL_OP_COMM, RL_EFF_ELEMENTWISE, r.coll[i].count);

@@ -256,7 +256,7 @@ static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP, OUTPUT, END};
 /* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
-#define REPLICA_PLAN RL_P_TP | RL_CLI_ONLY, RL_P_EP | RL_CLI_ONLY, RL_P_MOE_ATTN | RL_CLI_ONLY
+#define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL | RL_CLI_ONLY, RL_P_PHASE, RL_P_TOKENS, OPS,
                             RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};

@@ -74,10 +74,12 @@ static double tp_comm(rl_ops_cost *c, long long rows)
         return c->comm[rows];
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = c->chips;
+    rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
+    moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
     rl_shard_result r;
     char err[256];
-    double t = rl_shard_eval(c->m, c->h, &plan, RL_PHASE_GENERATE, c->chips, rows, 1, c->p, &r, err,
-                             sizeof err) == 0 ? r.comm_s : 0;
+    double t = rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, (double)rows, moved, &r,
+                                    err, sizeof err) == 0 ? r.comm_s : 0;
     if (rows <= c->cap)
         c->comm[rows] = t;
     return t;

@@ -52,8 +52,9 @@ typedef struct {
 /* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
  * every operator of the step at its own roofline over `chips` chips, ideal
  * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
- * the replica's chips (shard.h, rl_shard_eval with tp = chips, generation
- * phase, for the step's T + B token rows; no overlap).  The step's prefills
+ * the replica's chips (shard.h, rl_shard_collectives with tp = chips,
+ * generation phase, for the step's T + B token rows of bf16 activations
+ * (fp32 with fp32 compute), as the op list's; no overlap).  The step's prefills
  * are costed as one sequence of T tokens on a prefix of
  * prefill_context - T/2 tokens; contexts are capped at the model's
  * max_context.  Decode-only compute is linear in S at a given B (weights do

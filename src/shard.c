@@ -399,7 +399,10 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     if (rl_step_check(m, h, M, context, p, err, errlen) != 0)
         return -1;
     long long replicas = chips / M, rb = ceil_div(batch, replicas);
-    if (rl_shard_collectives(m, h, plan, RL_PHASE_GENERATE, (double)rb, p, coll, err, errlen) != 0)
+    rl_precision moved = p; /* bf16 activations (fp32 in an fp32 engine), shard.h */
+    moved.compute = p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    if (rl_shard_collectives(m, h, plan, RL_PHASE_GENERATE, (double)rb, moved, coll, err,
+                             errlen) != 0)
         return -1;
     coll->chips = chips;
     coll->replicas = replicas;

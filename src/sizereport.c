@@ -601,6 +601,19 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "
             "(Megatron) collectives over the replica's chips for the step's token rows, not "
             "overlapped with compute (shard and comm modules).");
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (h->collectives.present)
+            item(d, "Collectives on %s: measured %s times (%s; fitted on %s), interpolated between "
+                    "measured sizes; group sizes not measured and groups crossing a %lld-chip "
+                    "domain use the alpha-beta model.",
+                 h->name, h->collectives.impl, h->collectives.source,
+                 h->collectives.fitted_on[0] ? h->collectives.fitted_on : "rows not stated",
+                 h->domain_chips);
+        else
+            item(d, "Collectives on %s: the alpha-beta model (per-hop latency and link bandwidth "
+                    "of the profile; no measured table).", h->name);
+    }
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
