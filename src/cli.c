@@ -1026,6 +1026,15 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
             return RL_EXIT_INPUT;
         }
+        if (o->given[RL_P_CONSERVATIVE]) { /* size against the slow end of the band */
+            if (!hw[nhw].engine_costs.present || o->ideal) {
+                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a fitted "
+                                "profile's band; %s has none%s (roofline fit)\n", hw[nhw].name,
+                        o->ideal ? " under --ideal" : "");
+                return RL_EXIT_INPUT;
+            }
+            rl_e2e_slow_edge(&hw[nhw].engine_costs);
+        }
         nhw++;
     }
     if (m.abstract) {

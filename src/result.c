@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "e2e.h"
 #include "memory.h"
 #include "shard.h"
 
@@ -700,6 +701,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
     };
     add_numbers(o, more, sizeof more / sizeof more[0]);
+    /* every searched hardware fitted: the band beside the times (same columns
+     * on every row) */
+    int fitted = in->calibrated;
+    for (int i = 0; i < in->nhw; i++)
+        fitted &= in->hw[i].engine_costs.present;
+    if (fitted)
+        rl_e2e_band_keys(o, &h->engine_costs, 0.1);
     return o;
 }
 
