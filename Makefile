@@ -144,13 +144,21 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 bench: $(BENCHES)
 	@for b in $(BENCHES); do ROOFLINE_DATA=$(CURDIR) $$b || exit 1; done
 
+# Accuracy reports against measured data in ../shared/data (printed, never
+# asserted).  Each part is its own target; `accuracy` runs them all.
+.PHONY: accuracy accuracy-e2e
+accuracy: accuracy-e2e
+# The engine-cost fit on SplitwiseSim's end-to-end rows (calib/accuracy_e2e.sh).
+accuracy-e2e: $(BIN)
+	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
+
 # The README's figures, into out/figures (needs gnuplot; data + .gp are kept either way).
 FIG := out/figures
 figures: $(BIN)
 	@mkdir -p $(FIG)
 	@command -v gnuplot >/dev/null || echo "figures: gnuplot not found; writing data and .gp scripts only"
 	$(BIN) pareto --model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --weights bf16,int8 \
-	    --kv bf16,int8 --plot $(FIG)/frontier.png --output $(FIG)/frontier.txt
+	    --kv bf16,int8 --plot $(FIG)/frontier.png --save $(FIG)/frontier.txt
 	$(BIN) run --out $(FIG) scenarios/figures.lua
 
 # The main job on a built-in example: the Scaling Book's LLaMA-2-13B tables.
@@ -206,7 +214,8 @@ help:
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
-	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
+	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows"
+	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the e2e engine-cost fit"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"

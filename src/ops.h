@@ -159,6 +159,10 @@ typedef struct {
 int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
                  size_t errlen);
 
+/* New prompt rows of a step: the sum over its prefill parts (or
+ * prefill_seqs x prefill_tokens) of seqs x tokens. */
+double rl_ops_prefill_rows(const rl_ops_config *c);
+
 /* Build the operator list of one step.  Abstract models have no operators:
  * returns -1 with err set.  Otherwise 0. */
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,

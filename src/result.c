@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arch.h"
+#include "e2e.h"
 #include "memory.h"
 #include "shard.h"
 
@@ -603,14 +605,25 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
+/* The mode of a serving run's step cost (serve.h rl_ops_cost_init): fitted
+ * engine costs, calibrated efficiency tables, or the ideal op list. */
+static const char *serve_mode(int calibrated, const rl_hw *h)
+{
+    return !calibrated ? "ideal" : h->engine_costs.present ? "fitted"
+                                 : h->efficiency.present   ? "calibrated"
+                                                           : "ideal";
+}
+
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", run->calibrated && run->h->efficiency.present ? "calibrated"
-                                                                                   : "ideal");
-    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddStringToObject(j, "mode", serve_mode(run->calibrated, run->h));
+    cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
+                                                ? "fitted engine costs (enginecost.h (E)) on the "
+                                                  "operator list + 1D TP collectives"
+                                                : "operator list (ops) + 1D TP collectives (shard)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
@@ -685,8 +698,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
-                                                                               : "ideal");
+    cJSON_AddStringToObject(o, "mode", serve_mode(in->calibrated, h));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -707,6 +719,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
     };
     add_numbers(o, more, sizeof more / sizeof more[0]);
+    /* every searched hardware fitted: the band beside the times (same columns
+     * on every row) */
+    int fitted = in->calibrated;
+    for (int i = 0; i < in->nhw; i++)
+        fitted &= in->hw[i].engine_costs.present;
+    if (fitted)
+        rl_e2e_band_keys(o, &h->engine_costs, 0.1);
     return o;
 }
 
@@ -716,11 +735,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
-    int cal = 0;
-    for (int i = 0; i < in->nhw; i++)
-        cal += in->calibrated && in->hw[i].efficiency.present;
-    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
-                                                                         : "mixed (see each row)");
+    int same = 1;
+    for (int i = 1; i < in->nhw; i++)
+        same &= strcmp(serve_mode(in->calibrated, &in->hw[i]), serve_mode(in->calibrated, in->hw)) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? serve_mode(in->calibrated, in->hw) : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
@@ -741,4 +759,64 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     for (int i = 0; rows && i < r->n; i++)
         cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
     return j;
+}
+
+/* ---- roofline list ------------------------------------------------------ */
+
+static cJSON *list_doc(const char *what, cJSON **rows)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o)
+        cJSON_AddStringToObject(o, "list", what);
+    *rows = o ? cJSON_AddArrayToObject(o, "rows") : NULL;
+    return o;
+}
+
+cJSON *rl_result_list_models(const rl_model *m, int n)
+{
+    cJSON *rows, *o = list_doc("models", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        rl_params pc = rl_arch_params(&m[i]);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", m[i].name);
+        cJSON_AddNumberToObject(r, "params", pc.total);
+        cJSON_AddNumberToObject(r, "params_active", pc.active);
+        cJSON_AddNumberToObject(r, "max_context", (double)m[i].max_context);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_hw(const rl_hw *h, int n)
+{
+    cJSON *rows, *o = list_doc("hw", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", h[i].name);
+        cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
+        cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
+        cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
+        cJSON_AddStringToObject(r, "mode", h[i].efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_engines(void)
+{
+    cJSON *rows, *o = list_doc("engines", &rows);
+    cJSON *r = cJSON_CreateObject();
+    if (!rows || !r) {
+        cJSON_Delete(r);
+        return o;
+    }
+    cJSON_AddStringToObject(r, "name", "ideal");
+    cJSON_AddStringToObject(r, "description",
+                            "the roofline at the profile's peaks (--ideal), on every hardware");
+    cJSON_AddItemToArray(rows, r);
+    cJSON_AddStringToObject(o, "note",
+                            "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
+                            "that carry an engines field; this build reads none (a profile's "
+                            "efficiency tables give mode calibrated: roofline list hw)");
+    return o;
 }

@@ -22,9 +22,11 @@
 #include "arch.h"
 #include "memory.h"
 #include "ops.h"
+#include "e2e.h"
 #include "shard.h"
 #include "plot.h"
 #include "report.h"
+#include "error.h"
 
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
@@ -40,7 +42,8 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
-                       .calibrated = calibrated && h->efficiency.present};
+                       .calibrated = calibrated && h->efficiency.present,
+                       .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -72,10 +75,12 @@ static double tp_comm(rl_ops_cost *c, long long rows)
         return c->comm[rows];
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = c->chips;
+    rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
+    moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
     rl_shard_result r;
     char err[256];
-    double t = rl_shard_eval(c->m, c->h, &plan, RL_PHASE_GENERATE, c->chips, rows, 1, c->p, &r, err,
-                             sizeof err) == 0 ? r.comm_s : 0;
+    double t = rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, (double)rows, moved, &r,
+                                    err, sizeof err) == 0 ? r.comm_s : 0;
     if (rows <= c->cap)
         c->comm[rows] = t;
     return t;
@@ -91,10 +96,10 @@ void rl_ops_cost_free(rl_ops_cost *c)
     c->parts = NULL;
 }
 
-/* The op list's step time for the prompts `parts` (n of them) beside a
+/* The step's configuration: the prompts `parts` (n of them) beside a
  * decode batch of B at context S. */
-static double ops_step(const rl_ops_cost *c, const rl_ops_part *parts, int n, long long B,
-                       long long S)
+static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts, int n,
+                                 long long B, long long S)
 {
     rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, B, S);
     oc.parts = parts;
@@ -102,24 +107,37 @@ static double ops_step(const rl_ops_cost *c, const rl_ops_part *parts, int n, lo
     oc.calibrated = c->calibrated;
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
-    return rl_ops_step_time(c->m, c->h, &oc);
+    return oc;
+}
+
+/* The step's time with `rows` token rows: the op list's plus the TP
+ * collectives, or h's fitted engine costs (e2e.h) given those collectives. */
+static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long long B, long long S,
+                        long long rows)
+{
+    rl_ops_config oc = step_config(c, parts, n, B, S);
+    if (c->fitted)
+        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
+    return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
 }
 
 /* Decode-only step at batch B, context S: interpolated in S per batch
- * (serve.h). */
+ * (serve.h; fitted engine costs are evaluated every time). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
 {
-    if (B > c->cap)
-        return ops_step(c, NULL, 0, B, S) + tp_comm(c, B);
+    if (B > c->cap || c->fitted)
+        return step_time(c, NULL, 0, B, S, B);
     if (isnan(c->slope[B])) {
-        double t1 = ops_step(c, NULL, 0, B, 1), t2 = ops_step(c, NULL, 0, B, c->smax);
+        rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
+        double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
         double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
-        double mid = ops_step(c, NULL, 0, B, (long long)sm);
+        rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
+        double mid = rl_ops_step_time(c->m, c->h, &om);
         c->t1[B] = t1;
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return ops_step(c, NULL, 0, B, S) + tp_comm(c, B);
+        return step_time(c, NULL, 0, B, S, B);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
@@ -150,7 +168,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
     }
     if (n == 0)
         return B > 0 ? decode_step(c, B, S) : 0;
-    return ops_step(c, c->parts, n, B, S) + tp_comm(c, rows + B);
+    return step_time(c, c->parts, n, B, S, rows + B);
 }
 
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
@@ -983,35 +1001,34 @@ static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
 static int check_config(const rl_serve_config *c, const rl_request *req, long long n, char *err,
                         size_t errlen)
 {
-#define BAD(...) return snprintf(err, errlen, __VA_ARGS__), -1
     if (n < 1)
-        BAD("requests: need at least one");
+        RL_FAIL("requests: need at least one");
     if (c->policy >= RL_POLICY_COUNT)
-        BAD("policy: unknown");
+        RL_FAIL("policy: unknown");
     if (c->replicas < 1 || (c->policy == RL_POLICY_DISAGG && c->prefill_replicas < 1))
-        BAD("replicas: need at least one replica per pool");
+        RL_FAIL("replicas: need at least one replica per pool");
     if (c->max_seqs < 1 || c->max_tokens < 1 || c->page_tokens < 1)
-        BAD("max_seqs, max_tokens, page_tokens: must be >= 1");
+        RL_FAIL("max_seqs, max_tokens, page_tokens: must be >= 1");
     if (!(c->kv_capacity_tokens - c->prefix_hbm_tokens >= c->page_tokens))
-        BAD("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
-            "than one page: the weights leave no room",
-            c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
+        RL_FAIL("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
+               "than one page: the weights leave no room",
+               c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
     if (c->spec_gamma < 0 || !(c->spec_alpha >= 0 && c->spec_alpha < 1) || c->spec_draft_frac < 0)
-        BAD("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
+        RL_FAIL("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
     if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
         (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
-        BAD("kv_bytes_per_token, host_bw, net_bw: must be > 0");
+        RL_FAIL("kv_bytes_per_token, host_bw, net_bw: must be > 0");
     double cap = c->kv_capacity_tokens - c->prefix_hbm_tokens;
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
-            BAD("request %lld: prompt and output must be >= 1 token", i);
+            RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
         if (req[i].prompt + req[i].output + 2.0 * c->page_tokens > cap)
-            BAD("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
-                req[i].prompt + req[i].output, cap);
+            RL_FAIL("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
+                   req[i].prompt + req[i].output, cap);
         if (i > 0 && req[i].arrival < req[i - 1].arrival)
-            BAD("request %lld: arrivals must be sorted", i);
+            RL_FAIL("request %lld: arrivals must be sorted", i);
         if (req[i].prefix_id >= (1 << 22))
-            BAD("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
+            RL_FAIL("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
     }
     return 0;
 #undef BAD

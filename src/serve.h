@@ -60,9 +60,10 @@ typedef struct {
 /* The step cost from the operator list (ops.h, rl_ops_step_time with the
  * step's prompts as parts): every operator of the step at its own roofline
  * over `chips` chips, ideal peak, plus the tensor-parallel collectives of 1D
- * Megatron sharding over the replica's chips (shard.h, rl_shard_eval with
- * tp = chips, generation phase, for the step's prompt + decode token rows;
- * no overlap).  Each prompt's prefix + tokens are capped at the model's
+ * Megatron sharding over the replica's chips (shard.h, rl_shard_collectives
+ * with tp = chips, generation phase, for the step's prompt + decode token
+ * rows of bf16 activations (fp32 with fp32 compute), as the op list's; no
+ * overlap).  Each prompt's prefix + tokens are capped at the model's
  * max_context (requests are truncated to it before they are simulated) and
  * so is S.  Decode-only compute is linear in S at a given B (weights do
  * not depend on S, attention is memory-bound and linear), so it is
@@ -82,11 +83,13 @@ typedef struct {
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
+    int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
- * op list timed by h's efficiency tables, efficiency.h, when h has them) or
- * ideal (0).  Returns 0, or -1
+ * op list timed by h's efficiency tables, efficiency.h, when h has them;
+ * with fitted engine costs, h's engine_costs instead: every step by
+ * rl_e2e_mixed_time, uncached) or ideal (0).  Returns 0, or -1
  * with err set (abstract models have no operator list; missing peak; a TP
  * degree the model's heads do not allow, see rl_shard_eval). */
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,

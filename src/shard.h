@@ -107,7 +107,9 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
                   rl_shard_result *out, char *err, size_t errlen);
 
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
- * 2D's x resolved as in rl_shard_eval) over `tokens` token rows, into out's
+ * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of
+ * activations in p.compute's dtype (callers pass the dtype activations
+ * travel in), into out's
  * coll, ncoll, comm_s and latency_bound (the rest of *out zero but plan,
  * phase, chips and replicas = 1).  For the operator list (ops.h).  Errors as
  * rl_shard_eval's plan checks and interconnect fields. */
@@ -120,7 +122,10 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
  * under h's efficiency tables, or ideal when h has none) on its share of the
  * batch, ceil(batch / replicas), plus the plan's collectives over those
  * rows (rl_shard_collectives; comm.h, measured where h has them) added to
- * step_s (st->comm_s).  Throughput counts all `batch` sequences over
+ * step_s (st->comm_s).  The collectives move bf16 activations (fp32 with an
+ * fp32 compute dtype), as engines do with fp8 or int8 matmuls, whose outputs
+ * are bf16 (the serving simulator's rule, serve.h); rl_shard_eval keeps the
+ * Scaling Book's activations in the compute dtype.  Throughput counts all `batch` sequences over
  * `chips`.  *coll gets the collectives, the plan's name and the per-chip
  * view rl_shard_eval gives (bytes, FLOPs, the terms, local, step and
  * throughput; abstract models count FLOPs by totals).  Errors (-1):

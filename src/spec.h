@@ -18,6 +18,7 @@
 #include "dtype.h"
 #include "collectives.h"
 #include "efficiency.h"
+#include "enginecost.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -117,6 +118,9 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Fitted engine costs (enginecost.h, written by `roofline fit`);
+     * present = 0 when absent. */
+    rl_engine_costs engine_costs;
     /* Measured collective times (collectives.h); present = 0 when absent:
      * then collectives follow comm.h's alpha-beta model. */
     rl_collectives collectives;
@@ -134,6 +138,11 @@ typedef struct {
  * compile-time data directory.  Returns 0, or -1 with err set. */
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
+
+/* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
+ * first search directory that has any, into names[cap]; returns how many. */
+#define RL_MAX_PRESETS 128
+int rl_spec_presets(const char *kind, char (*names)[64], int cap);
 
 /* Find a data file (a plot template, ...) as <dir>/<kind>/<file> in the same
  * directories as presets.  Returns 0 with path set, or -1 if none is readable. */

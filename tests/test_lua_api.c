@@ -271,8 +271,11 @@ static void ops_from_lua(void **state)
                            " phase = 'prefill', tokens = 512 } return r.rows[1].op == 'embedding'"
                            " and r.tokens or -1") == 512);
     assert_true(run_number("local r = roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm',"
-                           " tokens = { 512, 4096 }, chunk = 1024 }"
+                           " tokens = { 512, 4096 }, chunk = 1024, ideal = true }"
                            " return r.rows[2].chunked_s > r.rows[2].ttft_s and #r.rows or -1") == 2);
+    /* calibrated by the profile's tables by default, as on the command line */
+    assert_true(run_number("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 64"
+                           " }.mode == 'calibrated' and 1 or 0") == 1);
     char err[1024];
     assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', phase = 'prefill' }",
                          err, sizeof err),
@@ -283,6 +286,16 @@ static void ops_from_lua(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "attn"));
+    /* tp = 8 as on the command line: 160 AllReduces of a [1, 8192] bf16
+     * activation on 8 H100, 18.98 us each as NCCL measured them (h100-sxm's
+     * collectives table, AIConfigurator); chips default to tp * ep */
+    assert_rel(run_number("local r = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
+                          " context = 4096 } return r.chips == 8 and r.comm_s or -1"),
+               160 * 1.898e-5, 1e-3);
+    /* ideal = true holds for a plan too: mode ideal, not the calibrated step */
+    assert_true(run_number("local r = roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
+                           " chips = 8, context = 4096, ideal = true }"
+                           " return r.mode == 'ideal' and 1 or 0") == 1);
 }
 
 /* roofline.simulate: every request completes (500 here); the same seed gives

@@ -374,6 +374,12 @@ static void calibrated_tp2_step(void **state)
                1e-12);
     assert_rel(st.tokens_per_s, 4 / st.step_s, 1e-12);
     assert_string_equal(c.name, "tp2 x2");
+    /* fp8 matmuls: the AllReduces still move the bf16 activations (32768
+     * bytes for 4 rows), as engines reduce the matmuls' bf16 outputs */
+    rl_precision f8 = {RL_FP8, RL_BF16, RL_FP8};
+    if (rl_shard_step_calibrated(&m, &h, &plan, 2, 4, 1024, f8, &st, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(c.coll[0].c.bytes == 32768);
     plan.pp = 2; /* not modelled calibrated */
     assert_int_equal(rl_shard_step_calibrated(&m, &h, &plan, 4, 4, 1024, p, &st, &c, err,
                                               sizeof err), -1);

@@ -172,6 +172,7 @@ static void test_every_replica_size_simulated(void **state)
     in.w.qps = 30;
     in.w.prompt = (rl_dist){RL_DIST_LOGNORMAL, 6000, 0.8};
     in.w.output = (rl_dist){RL_DIST_LOGNORMAL, 250, 0.8};
+    in.headroom = 0; /* the replica sizes searched, at the load as stated */
     rl_size_result r;
     char err[512];
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
@@ -285,7 +286,8 @@ static void test_report_sections(void **state)
     assert_true(sens[0].resized.chips_total <= f->res.c[0].chips_total);
     rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
     const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
-                              "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour"};
+                              "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour",
+                              "Collectives on"};
     for (int html = 0; html < 2; html++) {
         char *t = rl_size_report_render(&d, html);
         assert_non_null(t);

@@ -242,9 +242,10 @@ static void presets_load(void **state)
     static const char *models[] = {"llama2-7b",  "llama2-13b",   "llama2-70b",       "llama3-8b",
                                    "llama3-70b", "llama3-405b",  "mistral-7b",       "mixtral-8x7b",
                                    "scaling-book-18b", "scaling-book-18b-moe", "llama3.1-8b",
-                                   "llama3.1-70b", "llama3.1-405b", "llama3.3-70b"};
+                                   "llama3.1-70b", "llama3.1-405b", "llama3.3-70b", "bloom-176b"};
     static const char *hws[] = {"tpu-v4",       "tpu-v5e",  "tpu-v5p",   "tpu-v6e", "a100-sxm-80g",
-                                "h100-sxm",     "h100-pcie", "h200",     "b200"};
+                                "h100-sxm",     "h100-pcie", "h200",     "b200",
+                                "a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
     for (size_t i = 0; i < sizeof models / sizeof *models; i++)
         (void)load_model(models[i], NULL, 0);
     for (size_t i = 0; i < sizeof hws / sizeof *hws; i++) {
