@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "arch.h"
+#include "error.h"
 #include "memory.h"
 
 static double wall_s(void)
@@ -276,8 +277,6 @@ static int precisions(const rl_hw *h, rl_precision *out)
     return n;
 }
 
-#define MAX_SIMULATED 24 /* per hardware: the cheapest analytic plans get simulated */
-
 void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output)
 {
     if (!in->trace) {
@@ -294,38 +293,127 @@ void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *outpu
     *output = G / (double)in->ntrace;
 }
 
-int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+const int rl_size_batch_caps[RL_SIZE_NCAPS] = {16, 32, 64, 128, 256};
+
+/* The policies searched and their token budget per step (size.h). */
+static const struct {
+    rl_policy p;
+    long long tokens;
+} POLICIES[RL_SIZE_NPOLICIES] = {{RL_POLICY_CONTINUOUS, 8192},
+                                 {RL_POLICY_CHUNKED, RL_SIZE_CHUNK_SMALL},
+                                 {RL_POLICY_CHUNKED, RL_SIZE_CHUNK_LARGE},
+                                 {RL_POLICY_DISAGG, 8192}};
+
+/* Plans of one search, growing up to RL_SIZE_MAX_PLANS. */
+typedef struct {
+    plan *p;
+    int n;
+} plan_list;
+
+/* One (hardware, precision, replica size) of the search, with the figures
+ * its plans share. */
+typedef struct {
+    int hw;
+    rl_precision p;
+    long long chips;
+    double kvcap;  /* KV tokens per replica */
+    double t_pref; /* prefill of the mean prompt, s */
+} replica_kind;
+
+/* The plan of kind k at batch cap caps[ci] under POLICIES[po], appended to
+ * pl; counted in out->pruned instead when the analytic bounds reject it. */
+static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost *oc,
+                     double P, double G, double qps, size_t po, size_t ci, plan_list *pl,
+                     rl_size_result *out)
 {
-    memset(out, 0, sizeof *out);
-    out->min_ttft_s = out->min_tpot_s = INFINITY;
-    double t0 = wall_s();
-    clock_t cpu0 = clock();
-    if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0))) {
-        snprintf(err, errlen, "size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
-        return -1;
+    const int *caps = rl_size_batch_caps;
+    double bkv = k->kvcap / (P + G);
+    double B = fmin(caps[ci], bkv);
+    if (ci > 0 && caps[ci - 1] >= bkv) {
+        out->pruned++; /* the KV limit already binds at the smaller cap */
+        return;
     }
+    double td = rl_serve_ops_time1(oc, 0, 0, B, P + G / 2);
+    if (td > in->slo_tpot) {
+        out->pruned++; /* TPOT at the batch cap over target */
+        return;
+    }
+    const rl_hw *h = &in->hw[k->hw];
+    plan one;
+    memset(&one, 0, sizeof one);
+    rl_size_candidate *c = &one.c;
+    c->hw = k->hw;
+    c->p = k->p;
+    c->chips = k->chips;
+    c->policy = POLICIES[po].p;
+    c->max_seqs = caps[ci];
+    c->max_tokens = POLICIES[po].tokens;
+    c->kv_capacity_tokens = k->kvcap;
+    rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
+    c->weight_bytes_per_chip = mem.weight_bytes / (double)k->chips;
+    c->kv_bytes_per_chip = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) / (double)k->chips;
+    double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
+    double rd, rp = 0;
+    if (c->policy == RL_POLICY_DISAGG) {
+        /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
+        rd = fmax(1, ceil(qps * slot_s / RL_SIZE_DECODE_LOAD));
+        rp = fmax(1, ceil(qps * k->t_pref / RL_SIZE_PREFILL_LOAD));
+    } else {
+        rd = fmax(1, ceil(qps * (k->t_pref + slot_s) / RL_SIZE_DECODE_LOAD));
+    }
+    if (fmax(rd, rp) > RL_SIZE_MAX_REPLICAS) {
+        out->pruned++; /* beyond the replica bound (size.h) */
+        double need = fmin(fmax(rd, rp), 1e9);
+        if (out->beyond_bound++ == 0 || need < out->fewest_replicas)
+            out->fewest_replicas = (int)need;
+        return;
+    }
+    c->replicas = (int)rd;
+    c->prefill_replicas = (int)rp;
+    price(in, c);
+    one.est_cost = c->cost_per_hour + 1e-3 * (double)c->chips; /* ties: smaller replicas */
+    if (pl->n == RL_SIZE_MAX_PLANS) {
+        out->pruned++;
+        return;
+    }
+    pl->p[pl->n++] = one;
+}
+
+/* The plans of replica kind k (every policy x batch cap), appended to pl;
+ * returns 0, or 1 when the kind is pruned as a whole: no peak for its
+ * compute dtype, a plan the step cost refuses (more TP chips than heads),
+ * no KV room for the longest request, or prefill alone over the TTFT
+ * target.  Records the best TTFT and TPOT any fitting kind reaches. */
+static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G, double longest,
+                    double qps, plan_list *pl, rl_size_result *out, char *err, size_t errlen)
+{
+    const rl_hw *h = &in->hw[k->hw];
+    if (rl_hw_peak(h, k->p.compute) <= 0)
+        return 1;
+    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve);
+    rl_ops_cost oc;
+    if (rl_ops_cost_init(&oc, in->m, h, k->chips, k->p, in->calibrated, err, errlen) != 0)
+        return 1;
+    k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
+    if (k->kvcap >= longest) { /* the best any fitting configuration could do */
+        out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
+        out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
+    }
+    int pruned = k->kvcap < longest || k->t_pref > in->slo_ttft;
+    for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
+        for (size_t ci = 0; ci < RL_SIZE_NCAPS; ci++)
+            add_plan(in, k, &oc, P, G, qps, po, ci, pl, out);
+    rl_ops_cost_free(&oc);
+    return pruned;
+}
+
+/* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
+ * allocated); the rejected ones counted in out. */
+static void enumerate_plans(const rl_size_input *in, double longest, plan_list *pl,
+                            rl_size_result *out, char *err, size_t errlen)
+{
     double P, G, qps = in->w.qps * (1 + in->headroom); /* the load sized for */
     rl_size_mean_lengths(in, &P, &G);
-    /* a replica must hold the longest request of the simulated workload */
-    double longest = P + G;
-    rl_request *sample;
-    long long ns;
-    if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
-        return -1;
-    for (long long i = 0; i < ns; i++)
-        longest = fmax(longest, (double)sample[i].prompt + sample[i].output);
-    free(sample);
-    static const int caps[] = {16, 32, 64, 128, 256};
-    static const struct {
-        rl_policy p;
-        long long tokens;
-    } pols[] = {{RL_POLICY_CONTINUOUS, 8192}, {RL_POLICY_CHUNKED, 512}, {RL_POLICY_CHUNKED, 2048},
-                {RL_POLICY_DISAGG, 8192}};
-    int cap_plans = 4096, nplans = 0;
-    plan *plans = malloc((size_t)cap_plans * sizeof *plans);
-    if (!plans)
-        return snprintf(err, errlen, "size: out of memory"), -1;
-    out->priced = all_priced(in);
     for (int hi = 0; hi < in->nhw; hi++) {
         const rl_hw *h = &in->hw[hi];
         rl_precision precs[8];
@@ -333,124 +421,55 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         if (in->prec && in->nprec > 0)
             memcpy(precs, in->prec, (size_t)np * sizeof *precs);
         long long maxc = in->max_chips > 0 ? in->max_chips : (h->domain_chips > 0 ? h->domain_chips : 8);
-        if (maxc > 64)
-            maxc = 64;
+        if (maxc > RL_SIZE_MAX_REPLICA_CHIPS)
+            maxc = RL_SIZE_MAX_REPLICA_CHIPS;
         for (int pi = 0; pi < np; pi++)
             for (long long chips = 1; chips <= maxc; chips *= 2) {
-                rl_precision p = precs[pi];
-                if (rl_hw_peak(h, p.compute) <= 0) {
-                    out->pruned += 20; /* no peak for that compute dtype on this chip */
-                    continue;
-                }
-                double kvcap = rl_serve_kv_capacity(in->m, h, chips, p, in->hbm_reserve);
-                rl_ops_cost oc;
-                if (rl_ops_cost_init(&oc, in->m, h, chips, p, in->calibrated, err, errlen) != 0) {
-                    out->pruned += 20; /* e.g. more TP chips than the model has heads */
-                    continue;
-                }
-                double t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
-                if (kvcap >= longest) { /* the best any fitting configuration could do */
-                    out->min_ttft_s = fmin(out->min_ttft_s, t_pref);
-                    out->min_tpot_s = fmin(out->min_tpot_s,
-                                           rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
-                }
-                /* prune: no KV room for the longest request; prefill alone breaks TTFT */
-                if (kvcap < longest || t_pref > in->slo_ttft) {
-                    rl_ops_cost_free(&oc);
-                    out->pruned += 20;
-                    continue;
-                }
-                for (size_t po = 0; po < sizeof pols / sizeof pols[0]; po++)
-                    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
-                        double bkv = kvcap / (P + G);
-                        double B = fmin(caps[ci], bkv);
-                        if (ci > 0 && caps[ci - 1] >= bkv) {
-                            out->pruned++; /* the KV limit already binds at the smaller cap */
-                            continue;
-                        }
-                        double td = rl_serve_ops_time1(&oc, 0, 0, B, P + G / 2);
-                        if (td > in->slo_tpot) {
-                            out->pruned++; /* TPOT at the batch cap over target */
-                            continue;
-                        }
-                        plan pl;
-                        memset(&pl, 0, sizeof pl);
-                        rl_size_candidate *c = &pl.c;
-                        c->hw = hi;
-                        c->p = p;
-                        c->chips = chips;
-                        c->policy = pols[po].p;
-                        c->max_seqs = caps[ci];
-                        c->max_tokens = pols[po].tokens;
-                        c->kv_capacity_tokens = kvcap;
-                        rl_memory mem = rl_memory_use(in->m, h, chips, 0, 1, p.weights, p.kv);
-                        c->weight_bytes_per_chip = mem.weight_bytes / (double)chips;
-                        c->kv_bytes_per_chip =
-                            kvcap * rl_arch_kv_bytes_per_token(in->m, p.kv) / (double)chips;
-                        double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
-                        double rd, rp = 0;
-                        if (c->policy == RL_POLICY_DISAGG) {
-                            /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
-                            rd = fmax(1, ceil(qps * slot_s / 0.85));
-                            rp = fmax(1, ceil(qps * t_pref / 0.8));
-                        } else {
-                            rd = fmax(1, ceil(qps * (t_pref + slot_s) / 0.85));
-                        }
-                        if (fmax(rd, rp) > RL_SIZE_MAX_REPLICAS) {
-                            out->pruned++; /* beyond the replica bound (size.h) */
-                            double need = fmin(fmax(rd, rp), 1e9);
-                            if (out->beyond_bound++ == 0 || need < out->fewest_replicas)
-                                out->fewest_replicas = (int)need;
-                            continue;
-                        }
-                        c->replicas = (int)rd;
-                        c->prefill_replicas = (int)rp;
-                        price(in, c);
-                        pl.est_cost = c->cost_per_hour + 1e-3 * (double)c->chips; /* ties: smaller replicas */
-                        if (nplans == cap_plans) {
-                            out->pruned++;
-                            continue;
-                        }
-                        plans[nplans++] = pl;
-                    }
-                rl_ops_cost_free(&oc);
+                replica_kind k = {hi, precs[pi], chips, 0, 0};
+                if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+                    out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
             }
     }
-    /* simulated: the cheapest analytic plan of every (hardware, replica
-     * size), since the estimate can misjudge a replica size (long prompts:
-     * 2-chip replicas estimated cheaper than 8-chip ones that alone meet
-     * TTFT), then the cheapest plans of each hardware up to MAX_SIMULATED
-     * (chips of different hardware are not comparable without prices) */
-    qsort(plans, (size_t)nplans, sizeof *plans, cmp_plan);
-    out->c = calloc((size_t)(nplans > 0 ? nplans : 1), sizeof *out->c);
-    if (!out->c) {
-        free(plans);
-        return snprintf(err, errlen, "size: out of memory"), -1;
-    }
+}
+
+/* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
+ * the cheapest analytic plan of every (hardware, replica size), since the
+ * estimate can misjudge a replica size (long prompts: 2-chip replicas
+ * estimated cheaper than 8-chip ones that alone meet TTFT), then the
+ * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
+ * different hardware are not comparable without prices).  Returns 0 or -1
+ * (out of memory). */
+static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
+{
     struct {
         int picked;     /* plans of this hardware picked */
         unsigned sizes; /* bit log2(chips): a plan of that replica size is picked */
     } *taken = calloc((size_t)in->nhw, sizeof *taken);
-    char *pick = calloc((size_t)(nplans > 0 ? nplans : 1), 1);
-    if (!taken || !pick) {
-        free(taken);
-        free(pick);
-        free(plans);
-        rl_size_result_free(out);
-        return snprintf(err, errlen, "size: out of memory"), -1;
-    }
+    if (!taken)
+        return -1;
     for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
-        for (int i = 0; i < nplans; i++) {
+        for (int i = 0; i < n; i++) {
             const rl_size_candidate *c = &plans[i].c;
             unsigned size_bit = 1u << (int)fmin(31, log2((double)c->chips));
             if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
-                (pass == 1 && taken[c->hw].picked >= MAX_SIMULATED))
+                (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
                 continue;
             pick[i] = 1;
             taken[c->hw].picked++;
             taken[c->hw].sizes |= size_bit;
         }
-    for (int i = 0; i < nplans; i++) {
+    free(taken);
+    return 0;
+}
+
+/* Simulate the picked plans into out->c (each resized to meet the targets
+ * at the load plus headroom, then measured at the load and its capacity
+ * searched); the others counted in out->pruned, those past the CPU bound in
+ * out->skipped_for_time.  Returns 0 or -1. */
+static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
+                          clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
         rl_size_candidate c = plans[i].c;
         if (!pick[i]) {
             out->pruned++;
@@ -464,20 +483,17 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         int meets_hr = c.meets;
         if (R == -2 || (in->headroom > 0 && rl_size_evaluate(in, &c, 1, 1, err, errlen) != 0) ||
             rl_size_capacity(in, &c, err, errlen) != 0)
-            R = -2;
-        c.meets = meets_hr && c.meets;
-        if (R == -2) {
-            free(taken);
-            free(pick);
-            free(plans);
-            rl_size_result_free(out);
             return -1;
-        }
+        c.meets = meets_hr && c.meets;
         out->c[out->n++] = c;
     }
-    free(taken);
-    free(pick);
-    free(plans);
+    return 0;
+}
+
+/* Rank out->c and drop the rows that repeat another's outcome; count the
+ * meeting ones. */
+static void rank_results(rl_size_result *out)
+{
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
     for (int i = 0; i < out->n; i++) {
@@ -490,8 +506,59 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     out->n = kept;
     for (int i = 0; i < out->n; i++)
         out->nmeet += out->c[i].meets;
-    out->search_s = wall_s() - t0;
+}
+
+/* The longest request (prompt + output tokens) of the simulated workload,
+ * at least the mean one's.  Returns 0 or -1. */
+static int longest_request(const rl_size_input *in, double *longest, char *err, size_t errlen)
+{
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    *longest = P + G;
+    rl_request *sample;
+    long long ns;
+    if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
+        return -1;
+    for (long long i = 0; i < ns; i++)
+        *longest = fmax(*longest, (double)sample[i].prompt + sample[i].output);
+    free(sample);
     return 0;
+}
+
+int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->min_ttft_s = out->min_tpot_s = INFINITY;
+    double t0 = wall_s();
+    clock_t cpu0 = clock();
+    if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0)))
+        RL_FAIL("size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
+    double longest; /* a replica must hold the longest request of the simulated workload */
+    if (longest_request(in, &longest, err, errlen) != 0)
+        return -1;
+    int rc = -1;
+    char *pick = NULL;
+    plan_list pl = {malloc(RL_SIZE_MAX_PLANS * sizeof *pl.p), 0};
+    if (!pl.p)
+        RL_FAIL_GOTO(done, "size: out of memory");
+    out->priced = all_priced(in);
+    enumerate_plans(in, longest, &pl, out, err, errlen);
+    qsort(pl.p, (size_t)pl.n, sizeof *pl.p, cmp_plan);
+    out->c = calloc((size_t)(pl.n > 0 ? pl.n : 1), sizeof *out->c);
+    pick = calloc((size_t)(pl.n > 0 ? pl.n : 1), 1);
+    if (!out->c || !pick || pick_plans(in, pl.p, pl.n, pick) != 0)
+        RL_FAIL_GOTO(done, "size: out of memory");
+    if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
+        goto done;
+    rank_results(out);
+    out->search_s = wall_s() - t0;
+    rc = 0;
+done:
+    free(pick);
+    free(pl.p);
+    if (rc != 0)
+        rl_size_result_free(out);
+    return rc;
 }
 
 void rl_size_result_free(rl_size_result *r)

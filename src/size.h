@@ -46,6 +46,27 @@
 #define RL_SIZE_MAX_REPLICAS 256
 #define RL_SIZE_MAX_CPU_S 60.0
 
+/* The search space (size.c; the report's Method text reads these): batch
+ * caps RL_SIZE_BATCH_CAPS; continuous batching, chunked prefill with a
+ * RL_SIZE_CHUNK_SMALL or RL_SIZE_CHUNK_LARGE token budget, disaggregated
+ * prefill/decode (RL_SIZE_NPOLICIES); chips per replica in powers of 2 up
+ * to the NVLink/ICI domain, at most RL_SIZE_MAX_REPLICA_CHIPS.  Replica
+ * counts are estimated from per-replica capacity with decode replicas at
+ * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
+ * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
+ * delay stays moderate).  At most RL_SIZE_MAX_PLANS analytic plans are
+ * kept, and RL_SIZE_MAX_SIMULATED per hardware simulated (the cheapest). */
+#define RL_SIZE_NCAPS 5
+extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences */
+#define RL_SIZE_NPOLICIES 4
+#define RL_SIZE_CHUNK_SMALL 512
+#define RL_SIZE_CHUNK_LARGE 2048
+#define RL_SIZE_MAX_REPLICA_CHIPS 64
+#define RL_SIZE_DECODE_LOAD 0.85
+#define RL_SIZE_PREFILL_LOAD 0.8
+#define RL_SIZE_MAX_PLANS 4096
+#define RL_SIZE_MAX_SIMULATED 24
+
 
 typedef struct {
     const rl_model *m;
