@@ -329,10 +329,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         fputs("</div>\n", d->f);
 }
 
-static void write_report(doc *d, const rl_size_report_data *x)
+/* The HTML head, the title and what was asked. */
+static void report_head(doc *d, const rl_size_report_data *x)
 {
     const rl_size_input *in = x->in;
-    const rl_size_result *r = x->res;
     const rl_model *m = in->m;
     char hwlist[512] = "";
     for (int i = 0; i < in->nhw; i++)
@@ -354,62 +354,98 @@ static void write_report(doc *d, const rl_size_report_data *x)
     para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.0f ms, "
             "TPOT p99 <= %.1f ms.",
          stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
+}
 
+/* Nothing meets the targets: why, and what to change. */
+static void recommend_none(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    char why[512];
+    rl_size_why_none(in, r, why, sizeof why);
+    para(d, "No configuration in the search space meets both targets: %s. Relax the targets, "
+            "allow larger replicas (--max-chips) or add hardware.", why);
+}
+
+/* One recommendation (prices compare the hardware, or one hardware): the
+ * cheapest, and the cheapest on each other hardware. */
+static void recommend_cheapest(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    int ncal = 0;
+    for (int h = 0; h < in->nhw; h++)
+        ncal += in->calibrated && in->hw[h].efficiency.present;
+    if (ncal > 0 && ncal < in->nhw)
+        para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
+                "without efficiency tables are ideal rooflines (efficiency 1.0), optimistic "
+                "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
+             in->hw[r->c[0].hw].name,
+             in->calibrated && in->hw[r->c[0].hw].efficiency.present
+                 ? "calibrated (measured efficiencies)"
+                 : "in ideal mode (no efficiency tables)");
+    recommend(d, x, &r->c[0]);
+    for (int h = 0; h < in->nhw; h++)
+        for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
+            if (r->c[i].hw == h) {
+                char label[128];
+                rl_size_label(in, &r->c[i], label, sizeof label);
+                int cal_h = in->calibrated && in->hw[h].efficiency.present;
+                int cal_0 = in->calibrated && in->hw[r->c[0].hw].efficiency.present;
+                item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
+                     in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
+                     r->c[i].cost_per_hour / r->c[0].cost_per_hour,
+                     cal_h == cal_0 ? "."
+                     : cal_h ? "; note: calibrated there, ideal for the recommendation's hardware."
+                             : "; note: ideal mode there (no efficiency tables: optimistic), "
+                               "calibrated for the recommendation's hardware.");
+                break;
+            }
+    end_list(d);
+}
+
+/* No price for every profile: the cheapest configuration of each hardware. */
+static void recommend_each_hw(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    char unpriced[512] = "";
+    for (int h = 0; h < in->nhw; h++)
+        if (!(in->hw[h].price_per_chip_hour > 0))
+            snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
+                     unpriced[0] ? ", " : "", in->hw[h].name);
+    para(d, "No price for %s (price_per_chip_hour absent or 0), so cost is counted in chips, "
+            "and chips of different hardware cannot be compared: the cheapest configuration "
+            "of each is given. Choose with your prices. The load curve, memory and "
+            "sensitivity sections below are for the first one (the fewest chips).", unpriced);
+    for (int h = 0; h < in->nhw; h++)
+        for (int i = 0; i < r->n && r->c[i].meets; i++)
+            if (r->c[i].hw == h) {
+                heading(d, 3, "On %s", in->hw[h].name);
+                recommend(d, x, &r->c[i]);
+                break;
+            }
+}
+
+/* The recommendation section. */
+static void report_recommendation(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
     heading(d, 2, "Recommendation");
-    if (r->nmeet == 0) {
-        char why[512];
-        rl_size_why_none(in, r, why, sizeof why);
-        para(d, "No configuration in the search space meets both targets: %s. Relax the targets, "
-                "allow larger replicas (--max-chips) or add hardware.", why);
-    } else if (r->priced || in->nhw == 1) {
-        int ncal = 0;
-        for (int h = 0; h < in->nhw; h++)
-            ncal += in->calibrated && in->hw[h].efficiency.present;
-        if (ncal > 0 && ncal < in->nhw)
-            para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
-                    "without efficiency tables are ideal rooflines (efficiency 1.0), optimistic "
-                    "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
-                 in->hw[r->c[0].hw].name,
-                 in->calibrated && in->hw[r->c[0].hw].efficiency.present
-                     ? "calibrated (measured efficiencies)"
-                     : "in ideal mode (no efficiency tables)");
-        recommend(d, x, &r->c[0]);
-        for (int h = 0; h < in->nhw; h++)
-            for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
-                if (r->c[i].hw == h) {
-                    char label[128];
-                    rl_size_label(in, &r->c[i], label, sizeof label);
-                    int cal_h = in->calibrated && in->hw[h].efficiency.present;
-                    int cal_0 = in->calibrated && in->hw[r->c[0].hw].efficiency.present;
-                    item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
-                         in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
-                         r->c[i].cost_per_hour / r->c[0].cost_per_hour,
-                         cal_h == cal_0 ? "."
-                         : cal_h ? "; note: calibrated there, ideal for the recommendation's hardware."
-                                 : "; note: ideal mode there (no efficiency tables: optimistic), "
-                                   "calibrated for the recommendation's hardware.");
-                    break;
-                }
-        end_list(d);
-    } else {
-        char unpriced[512] = "";
-        for (int h = 0; h < in->nhw; h++)
-            if (!(in->hw[h].price_per_chip_hour > 0))
-                snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
-                         unpriced[0] ? ", " : "", in->hw[h].name);
-        para(d, "No price for %s (price_per_chip_hour absent or 0), so cost is counted in chips, "
-                "and chips of different hardware cannot be compared: the cheapest configuration "
-                "of each is given. Choose with your prices. The load curve, memory and "
-                "sensitivity sections below are for the first one (the fewest chips).", unpriced);
-        for (int h = 0; h < in->nhw; h++)
-            for (int i = 0; i < r->n && r->c[i].meets; i++)
-                if (r->c[i].hw == h) {
-                    heading(d, 3, "On %s", in->hw[h].name);
-                    recommend(d, x, &r->c[i]);
-                    break;
-                }
-    }
+    if (r->nmeet == 0)
+        recommend_none(d, x);
+    else if (r->priced || in->nhw == 1)
+        recommend_cheapest(d, x);
+    else
+        recommend_each_hw(d, x);
+}
 
+/* The model, the traffic and the targets. */
+static void report_workload(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_model *m = in->m;
     heading(d, 2, "Workload and targets");
     item(d, "Model: %s (%s), %.1fB parameters, %.0f KB of KV cache per token in bf16.", m->name,
          m->source, rl_arch_params(m).total / 1e9, rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3);
@@ -422,7 +458,12 @@ static void write_report(doc *d, const rl_size_report_data *x)
     item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
+}
 
+/* The cheapest rows, and any frontier row (fr[nf]) ranked beyond them. */
+static void report_alternatives(doc *d, const rl_size_report_data *x, const int *fr, int nf)
+{
+    const rl_size_result *r = x->res;
     heading(d, 2, "Alternatives");
     para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
             "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
@@ -430,8 +471,6 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
             "step of any size, mean batch the sequences per decode step.  The first 12 rows, "
             "and any row of the frontier below ranked beyond them.");
-    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
-    int nf = fr ? rl_size_frontier(r, fr) : 0;
     candidate_header(d, r);
     for (int i = 0, k = 0; i < r->n; i++) {
         while (k < nf && fr[k] < i)
@@ -440,7 +479,12 @@ static void write_report(doc *d, const rl_size_report_data *x)
             candidate_row(d, x, i + 1, &r->c[i]);
     }
     table_end(d);
+}
 
+/* The cost / TPOT frontier (fr[nf]) as a table. */
+static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr, int nf)
+{
+    const rl_size_result *r = x->res;
     heading(d, 2, "Cost / latency frontier");
     para(d, "Configurations that meet the targets where no cheaper one has a lower TPOT p99: "
             "paying more buys faster token streaming.");
@@ -448,160 +492,198 @@ static void write_report(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < nf; i++)
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
     table_end(d);
-    if (d->html && r->n > 0) {
-        double *cx = malloc((size_t)r->n * 2 * sizeof *cx), *fx = malloc((size_t)(nf + 1) * 2 * sizeof *fx);
-        if (cx && fx) {
-            double *cy = cx + r->n, *fy = fx + nf + 1;
-            int nm = 0;
-            for (int i = 0; i < r->n; i++)
-                if (r->c[i].meets) {
-                    cx[nm] = r->c[i].cost_per_hour;
-                    cy[nm++] = r->c[i].tpot_p99 * 1e3;
-                }
-            for (int i = 0; i < nf; i++) {
-                fx[i] = r->c[fr[i]].cost_per_hour;
-                fy[i] = r->c[fr[i]].tpot_p99 * 1e3;
-            }
-            rl_svg_series s[2] = {{"meets targets", cx, cy, nm, 1}, {"frontier", fx, fy, nf, 0}};
-            char xl[64];
-            snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
-            figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
-                                   "TPOT target"),
-                   "Every simulated configuration that meets both targets; the line joins the frontier.");
-        }
-        free(cx);
-        free(fx);
-    }
-    free(fr);
+}
 
-    if (x->curve && r->nmeet > 0) {
-        const rl_size_curve *c = x->curve;
-        char lab[128];
-        rl_size_label(in, &r->c[0], lab, sizeof lab);
-        heading(d, 2, "Load vs latency: %s", lab);
-        para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
-                "stated QPS.");
-        char h[6][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy",
-                         "mean batch"};
-        row(d, 1, 6, h);
-        for (int i = 0; i < c->n; i++) {
-            char v[6][96];
-            snprintf(v[0], 96, "%.3g", c->qps[i]);
-            snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
-            snprintf(v[2], 96, "%.1f", c->tpot_p99[i] * 1e3);
-            snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
-            snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
-            snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
-            row(d, 0, 6, v);
-        }
-        table_end(d);
-        if (d->html) {
-            double ttft[RL_SIZE_CURVE_POINTS], tpot[RL_SIZE_CURVE_POINTS];
-            for (int i = 0; i < c->n; i++) {
-                ttft[i] = c->ttft_p99[i] * 1e3;
-                tpot[i] = c->tpot_p99[i] * 1e3;
+/* Cost against TPOT p99 of every meeting row, the frontier (fr[nf]) joined (HTML). */
+static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, int nf)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    if (!d->html || r->n == 0)
+        return;
+    double *cx = malloc((size_t)r->n * 2 * sizeof *cx), *fx = malloc((size_t)(nf + 1) * 2 * sizeof *fx);
+    if (cx && fx) {
+        double *cy = cx + r->n, *fy = fx + nf + 1;
+        int nm = 0;
+        for (int i = 0; i < r->n; i++)
+            if (r->c[i].meets) {
+                cx[nm] = r->c[i].cost_per_hour;
+                cy[nm++] = r->c[i].tpot_p99 * 1e3;
             }
-            rl_svg_series s1 = {"TTFT p99", c->qps, ttft, c->n, 0};
-            figure(d, rl_svg_chart("Load vs TTFT p99", "QPS (req/s)", "TTFT p99 (ms)", &s1, 1,
-                                   in->slo_ttft * 1e3, "TTFT target"),
-                   "TTFT p99 of the recommended deployment against offered load.");
-            rl_svg_series s2 = {"TPOT p99", c->qps, tpot, c->n, 0};
-            figure(d, rl_svg_chart("Load vs TPOT p99", "QPS (req/s)", "TPOT p99 (ms)", &s2, 1,
-                                   in->slo_tpot * 1e3, "TPOT target"),
-                   "TPOT p99 of the recommended deployment against offered load.");
+        for (int i = 0; i < nf; i++) {
+            fx[i] = r->c[fr[i]].cost_per_hour;
+            fy[i] = r->c[fr[i]].tpot_p99 * 1e3;
         }
+        rl_svg_series s[2] = {{"meets targets", cx, cy, nm, 1}, {"frontier", fx, fy, nf, 0}};
+        char xl[64];
+        snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
+        figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
+                               "TPOT target"),
+               "Every simulated configuration that meets both targets; the line joins the frontier.");
     }
+    free(cx);
+    free(fx);
+}
 
-    if (r->nmeet > 0) {
-        const rl_size_candidate *b = &r->c[0];
-        const rl_hw *h = &in->hw[b->hw];
-        char lab[128];
-        rl_size_label(in, b, lab, sizeof lab);
-        heading(d, 2, "Memory per chip: %s", lab);
-        char hd[2][96] = {"item", "GB per chip (1 GB = 1e9 bytes)"};
-        row(d, 1, 2, hd);
-        char v[2][96];
-        double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
-                           h->hbm_bytes * in->hbm_reserve};
-        const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
-                                "KV cache pool", "reserve (activations, workspace)"};
-        for (int i = 0; i < 4; i++) {
-            snprintf(v[0], 96, "%s", names[i]);
-            snprintf(v[1], 96, "%.1f", items[i] / 1e9);
-            row(d, 0, 2, v);
-        }
-        table_end(d);
-        double P, G;
-        rl_size_mean_lengths(in, &P, &G);
-        para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
-                "output length (%.0f + %.0f tokens).",
-             b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+/* Load against TTFT and TPOT p99 of the recommendation (HTML). */
+static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c)
+{
+    double ttft[RL_SIZE_CURVE_POINTS], tpot[RL_SIZE_CURVE_POINTS];
+    for (int i = 0; i < c->n; i++) {
+        ttft[i] = c->ttft_p99[i] * 1e3;
+        tpot[i] = c->tpot_p99[i] * 1e3;
     }
+    rl_svg_series s1 = {"TTFT p99", c->qps, ttft, c->n, 0};
+    figure(d, rl_svg_chart("Load vs TTFT p99", "QPS (req/s)", "TTFT p99 (ms)", &s1, 1,
+                           in->slo_ttft * 1e3, "TTFT target"),
+           "TTFT p99 of the recommended deployment against offered load.");
+    rl_svg_series s2 = {"TPOT p99", c->qps, tpot, c->n, 0};
+    figure(d, rl_svg_chart("Load vs TPOT p99", "QPS (req/s)", "TPOT p99 (ms)", &s2, 1,
+                           in->slo_tpot * 1e3, "TPOT target"),
+           "TPOT p99 of the recommended deployment against offered load.");
+}
 
-    if (x->sens && r->nmeet > 0) {
-        char lab[128];
-        rl_size_label(in, &r->c[0], lab, sizeof lab);
-        heading(d, 2, "Sensitivity: %s", lab);
-        para(d, "The recommended deployment under changed traffic, and the replica count of the "
-                "same configuration that restores the targets.");
-        char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
-        snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
-        row(d, 1, 6, h);
-        for (int i = 0; i < 3; i++) {
-            const rl_size_sensitivity *s = &x->sens[i];
-            char v[6][96];
-            if (s->prompt_scale != 1)
-                snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);
-            else
-                snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
-            snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
-            snprintf(v[2], 96, "%.1f", s->fixed.tpot_p99 * 1e3);
-            snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
-            if (s->resized_ok) {
-                snprintf(v[4], 96, "%lld", s->resized.chips_total);
-                snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
-            } else {
-                snprintf(v[4], 96, "not within 4x");
-                snprintf(v[5], 96, "-");
-            }
-            row(d, 0, 6, v);
-        }
-        table_end(d);
+/* The recommendation as the load varies. */
+static void report_load_curve(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    const rl_size_curve *c = x->curve;
+    if (!c || r->nmeet == 0)
+        return;
+    char lab[128];
+    rl_size_label(in, &r->c[0], lab, sizeof lab);
+    heading(d, 2, "Load vs latency: %s", lab);
+    para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
+            "stated QPS.");
+    char h[6][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy",
+                     "mean batch"};
+    row(d, 1, 6, h);
+    for (int i = 0; i < c->n; i++) {
+        char v[6][96];
+        snprintf(v[0], 96, "%.3g", c->qps[i]);
+        snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
+        snprintf(v[2], 96, "%.1f", c->tpot_p99[i] * 1e3);
+        snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
+        snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
+        snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
+        row(d, 0, 6, v);
     }
+    table_end(d);
+    if (d->html)
+        curve_charts(d, in, c);
+}
 
-    heading(d, 2, "Assumptions");
-    for (int i = 0; i < in->nhw; i++) {
-        const rl_hw *h = &in->hw[i];
-        const rl_engine_costs *ec = &h->engine_costs;
-        if (in->calibrated && ec->present) {
-            item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
-                    "device time) plus per-sequence costs, the device at compute %.2f, memory %.2f "
-                    "and communication %.2f of peak (src/enginecost.h); cross-validated |error| on "
-                    "the benchmark rows it was fitted on: median %.1f%%, p90 %.1f%%.",
-                 h->name, ec->engine, ec->source[0] ? ec->source : "source not given",
-                 ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
-                 100 * ec->cv_p90);
-        } else if (in->calibrated && h->efficiency.present) {
-            char tab[512] = "";
-            for (int c = 0; c < RL_EFF_CLASSES; c++) {
-                const rl_eff_curve *cv = &h->efficiency.curve[c];
-                for (int k = 0; k < cv->n; k++)
-                    snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
-                             tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
-            }
-            item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
-                    "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
-                    "%s (%s).",
-                 h->name, h->efficiency.overhead_s, tab,
-                 h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
+/* HBM per chip of the recommendation. */
+static void report_memory(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    if (r->nmeet == 0)
+        return;
+    const rl_size_candidate *b = &r->c[0];
+    const rl_hw *h = &in->hw[b->hw];
+    char lab[128];
+    rl_size_label(in, b, lab, sizeof lab);
+    heading(d, 2, "Memory per chip: %s", lab);
+    char hd[2][96] = {"item", "GB per chip (1 GB = 1e9 bytes)"};
+    row(d, 1, 2, hd);
+    char v[2][96];
+    double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
+                       h->hbm_bytes * in->hbm_reserve};
+    const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
+                            "KV cache pool", "reserve (activations, workspace)"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(v[0], 96, "%s", names[i]);
+        snprintf(v[1], 96, "%.1f", items[i] / 1e9);
+        row(d, 0, 2, v);
+    }
+    table_end(d);
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
+            "output length (%.0f + %.0f tokens).",
+         b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+}
+
+/* The recommendation under changed traffic, and resized to meet it. */
+static void report_sensitivity(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    if (!x->sens || r->nmeet == 0)
+        return;
+    char lab[128];
+    rl_size_label(in, &r->c[0], lab, sizeof lab);
+    heading(d, 2, "Sensitivity: %s", lab);
+    para(d, "The recommended deployment under changed traffic, and the replica count of the "
+            "same configuration that restores the targets.");
+    char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
+    snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
+    row(d, 1, 6, h);
+    for (int i = 0; i < 3; i++) {
+        const rl_size_sensitivity *s = &x->sens[i];
+        char v[6][96];
+        if (s->prompt_scale != 1)
+            snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);
+        else
+            snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
+        snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
+        snprintf(v[2], 96, "%.1f", s->fixed.tpot_p99 * 1e3);
+        snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
+        if (s->resized_ok) {
+            snprintf(v[4], 96, "%lld", s->resized.chips_total);
+            snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
         } else {
-            item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
-                    "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
-                    "bounds and capacities as upper bounds.",
-                 h->name, h->efficiency.present ? " (--ideal given)" : ": the profile has no "
-                                                                      "efficiency tables");
+            snprintf(v[4], 96, "not within 4x");
+            snprintf(v[5], 96, "-");
         }
+        row(d, 0, 6, v);
     }
+    table_end(d);
+}
+
+/* How steps on hardware h are timed: fitted engine costs, calibrated or ideal. */
+static void assume_mode(doc *d, const rl_size_input *in, const rl_hw *h)
+{
+    const rl_engine_costs *ec = &h->engine_costs;
+    if (in->calibrated && ec->present) {
+        item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
+                "device time) plus per-sequence costs, the device at compute %.2f, memory %.2f "
+                "and communication %.2f of peak (src/enginecost.h); cross-validated |error| on "
+                "the benchmark rows it was fitted on: median %.1f%%, p90 %.1f%%.",
+             h->name, ec->engine, ec->source[0] ? ec->source : "source not given",
+             ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
+             100 * ec->cv_p90);
+    } else if (in->calibrated && h->efficiency.present) {
+        char tab[512] = "";
+        for (int c = 0; c < RL_EFF_CLASSES; c++) {
+            const rl_eff_curve *cv = &h->efficiency.curve[c];
+            for (int k = 0; k < cv->n; k++)
+                snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
+                         tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
+        }
+        item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
+                "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
+                "%s (%s).",
+             h->name, h->efficiency.overhead_s, tab,
+             h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
+    } else {
+        item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
+                "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
+                "bounds and capacities as upper bounds.",
+             h->name, h->efficiency.present ? " (--ideal given)" : ": the profile has no "
+                                                                  "efficiency tables");
+    }
+}
+
+/* Every assumption the figures rest on. */
+static void report_assumptions(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    heading(d, 2, "Assumptions");
+    for (int i = 0; i < in->nhw; i++)
+        assume_mode(d, in, &in->hw[i]);
     item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
             "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
             "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "
@@ -624,7 +706,7 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
             "with half a page of fragmentation per sequence; preemption by recompute.",
-         100 * in->hbm_reserve, 16);
+         100 * in->hbm_reserve, rl_serve_config_default().page_tokens);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
             "(no warm-up discarded); prompt + output truncated to the model's max_context.",
          in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));
@@ -641,21 +723,48 @@ static void write_report(doc *d, const rl_size_report_data *x)
              h->name, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
              h->net_bw / 1e9, h->source);
     }
+}
 
+/* How the search ran, and the command line. */
+static void report_method(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_result *r = x->res;
     heading(d, 2, "Method");
     item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
             "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
-            "domain) x policy (continuous, chunked prefill with 512 or 2048-token budgets, "
-            "disaggregated prefill/decode) x batch cap (16..256) x replica count.");
+            "domain) x policy (continuous, chunked prefill with %d or %d-token budgets, "
+            "disaggregated prefill/decode) x batch cap (%d..%d) x replica count.",
+         RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
+         rl_size_batch_caps[RL_SIZE_NCAPS - 1]);
     item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
             "TTFT target; the decode step at the batch cap must fit the TPOT target; replica counts from "
-            "per-replica capacity at 85%% load. %lld configurations pruned.",
-         r->pruned);
+            "per-replica capacity at %.0f%% load. %lld configurations pruned.",
+         100 * RL_SIZE_DECODE_LOAD, r->pruned);
     item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
             "simulator, each replica count searched until the targets hold: %.1f s in total.",
          r->n, r->search_s);
     if (x->command)
         item(d, d->html ? "Command: %s" : "Command: `%s`", x->command);
+}
+
+/* The whole report, section by section. */
+static void write_report(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_result *r = x->res;
+    report_head(d, x);
+    report_recommendation(d, x);
+    report_workload(d, x);
+    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
+    int nf = fr ? rl_size_frontier(r, fr) : 0;
+    report_alternatives(d, x, fr, nf);
+    report_frontier(d, x, fr, nf);
+    frontier_chart(d, x, fr, nf);
+    free(fr);
+    report_load_curve(d, x);
+    report_memory(d, x);
+    report_sensitivity(d, x);
+    report_assumptions(d, x);
+    report_method(d, x);
     end_list(d);
     if (d->html)
         fputs("</body></html>\n", d->f);
