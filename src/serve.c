@@ -751,81 +751,122 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     return chunk;
 }
 
-static void start_step(sim *S, int ri, double now)
+/* A prefill replica (disagg): whole prompts up to the token budget. */
+static void admit_prefill_pool(sim *S, replica *r)
 {
-    replica *r = &S->r[ri];
     const rl_serve_config *c = S->c;
-    r->npf = 0;
-    r->decoding = 0;
-    S->extra_s = 0;
-    if (r->is_prefill) {
-        long long used = 0;
-        while (r->wait.head >= 0 && r->npf < c->max_seqs &&
-               (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
-            used += take_prefill(S, r, 0, 1);
-    } else if (c->policy == RL_POLICY_STATIC) {
-        if (r->nactive == 0) {
-            r->static_b = 0;
-            int maxp = 0;
-            double outputs = 0; /* the batch's decode growth, reserved up front */
-            while (r->wait.head >= 0 && r->npf < c->max_seqs) {
-                int i = r->wait.head;
-                if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
-                    break;
-                outputs += S->req[i].output;
-                int p = take_prefill(S, r, 0, 1);
-                if (p == 0)
-                    break;
-                maxp = p > maxp ? p : maxp;
-            }
-            /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
-            for (int j = 0; j < r->npf; j++)
-                r->part[j].tokens = maxp;
-            r->static_b = r->npf;
-        }
-    } else {
-        make_room(S, r);
-        while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
-               kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
-            int i = q_pop(S, &r->swapped);
-            S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
-            join_decode(S, r, i, S->s[i].c0);
-        }
-        if (c->policy == RL_POLICY_DISAGG) {
-            /* transferred KV joins the decode batch directly */
-            while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
-                   kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
-                int i = q_pop(S, &r->wait);
-                join_decode(S, r, i, S->s[i].need);
-            }
-        } else if (c->policy == RL_POLICY_INTERLEAVED) {
-            if (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs)
-                take_prefill(S, r, 0, 1);
-        } else {
-            int chunked = c->policy == RL_POLICY_CHUNKED;
-            long long budget = c->max_tokens - (chunked ? r->nactive : 0);
-            while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
-                int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
-                if (!chunked && r->npf > 0 && need > budget)
-                    break;
-                int t = take_prefill(S, r, budget, !chunked);
-                if (t == 0)
-                    break;
-                budget -= t;
-            }
-        }
+    long long used = 0;
+    while (r->wait.head >= 0 && r->npf < c->max_seqs &&
+           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
+        used += take_prefill(S, r, 0, 1);
+}
+
+/* Static batching: a new batch only when the last one has finished, with
+ * room for every output reserved up front. */
+static void admit_static(sim *S, replica *r)
+{
+    const rl_serve_config *c = S->c;
+    if (r->nactive != 0)
+        return;
+    r->static_b = 0;
+    int maxp = 0;
+    double outputs = 0; /* the batch's decode growth, reserved up front */
+    while (r->wait.head >= 0 && r->npf < c->max_seqs) {
+        int i = r->wait.head;
+        if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
+            break;
+        outputs += S->req[i].output;
+        int p = take_prefill(S, r, 0, 1);
+        if (p == 0)
+            break;
+        maxp = p > maxp ? p : maxp;
     }
-    if (r->is_prefill || c->policy == RL_POLICY_INTERLEAVED ? r->npf == 0 : 1)
-        r->decoding = r->nactive > 0;
-    if (c->policy == RL_POLICY_STATIC && r->npf > 0)
-        r->decoding = 0;
-    double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
-    r->step_active = r->decoding ? r->nactive : 0;
-    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
-    if (r->npf == 0 && B == 0 && S->extra_s == 0) {
-        r->busy = 0;
+    /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
+    for (int j = 0; j < r->npf; j++)
+        r->part[j].tokens = maxp;
+    r->static_b = r->npf;
+}
+
+/* Swapped-out sequences back into the decode batch while they fit; the
+ * transfer from host memory adds to the step. */
+static void resume_swapped(sim *S, replica *r)
+{
+    const rl_serve_config *c = S->c;
+    while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
+           kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
+        int i = q_pop(S, &r->swapped);
+        S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
+        join_decode(S, r, i, S->s[i].c0);
+    }
+}
+
+/* A decode replica (disagg): transferred KV joins the decode batch directly. */
+static void admit_transferred(sim *S, replica *r)
+{
+    const rl_serve_config *c = S->c;
+    while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
+           kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
+        int i = q_pop(S, &r->wait);
+        join_decode(S, r, i, S->s[i].need);
+    }
+}
+
+/* Interleaved: one prompt at a time, its steps alternating with decode. */
+static void admit_interleaved(sim *S, replica *r)
+{
+    if (r->wait.head >= 0 && r->nactive + r->npartial < S->c->max_seqs)
+        take_prefill(S, r, 0, 1);
+}
+
+/* Continuous batching (whole prompts within the step's token budget) or
+ * chunked prefill (prompts cut to the budget left by the decode tokens). */
+static void admit_batched(sim *S, replica *r, int chunked)
+{
+    const rl_serve_config *c = S->c;
+    long long budget = c->max_tokens - (chunked ? r->nactive : 0);
+    while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
+        int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
+        if (!chunked && r->npf > 0 && need > budget)
+            break;
+        int t = take_prefill(S, r, budget, !chunked);
+        if (t == 0)
+            break;
+        budget -= t;
+    }
+}
+
+/* What joins replica r's next step, by its role and the policy. */
+static void admit(sim *S, replica *r)
+{
+    if (r->is_prefill) {
+        admit_prefill_pool(S, r);
         return;
     }
+    if (S->c->policy == RL_POLICY_STATIC) {
+        admit_static(S, r);
+        return;
+    }
+    make_room(S, r);
+    resume_swapped(S, r);
+    switch (S->c->policy) {
+    case RL_POLICY_DISAGG:
+        admit_transferred(S, r);
+        break;
+    case RL_POLICY_INTERLEAVED:
+        admit_interleaved(S, r);
+        break;
+    default:
+        admit_batched(S, r, S->c->policy == RL_POLICY_CHUNKED);
+        break;
+    }
+}
+
+/* Seconds of replica r's step: its prefill parts and B decode sequences at
+ * mean context Sctx (with speculation: the verify pass and the draft
+ * steps), plus the swap-in transfer S->extra_s; at least 1 ns. */
+static double replica_step_time(sim *S, replica *r, double B, double Sctx)
+{
+    const rl_serve_config *c = S->c;
     const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
     rl_step_work w = {r->part, r->npf, B, Sctx}, dec = {NULL, 0, B, Sctx};
     double t;
@@ -841,6 +882,12 @@ static void start_step(sim *S, int ri, double now)
     t += S->extra_s;
     if (!(t > 0))
         t = 1e-9;
+    return t;
+}
+
+/* The step statistics: every step, and decode steps of B sequences. */
+static void count_step(sim *S, double B, double Sctx, double t)
+{
     S->steps++;
     if (B > 0) {
         S->dsteps++;
@@ -850,6 +897,31 @@ static void start_step(sim *S, int ri, double now)
         S->sum_bt += B * t;
     }
     S->busy_s += t;
+}
+
+/* Replica ri starts its next step at now: admit work by the policy, then
+ * time the step and schedule its end (or leave the replica idle). */
+static void start_step(sim *S, int ri, double now)
+{
+    replica *r = &S->r[ri];
+    const rl_serve_config *c = S->c;
+    r->npf = 0;
+    r->decoding = 0;
+    S->extra_s = 0;
+    admit(S, r);
+    if (r->is_prefill || c->policy == RL_POLICY_INTERLEAVED ? r->npf == 0 : 1)
+        r->decoding = r->nactive > 0;
+    if (c->policy == RL_POLICY_STATIC && r->npf > 0)
+        r->decoding = 0;
+    double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
+    r->step_active = r->decoding ? r->nactive : 0;
+    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
+    if (r->npf == 0 && B == 0 && S->extra_s == 0) {
+        r->busy = 0;
+        return;
+    }
+    double t = replica_step_time(S, r, B, Sctx);
+    count_step(S, B, Sctx, t);
     r->busy = 1;
     ev_push(S, (event){now + t, 0, ri});
 }
