@@ -1134,6 +1134,248 @@ size_t rl_serve_bytes_per_request(void)
     return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 4 * sizeof(double);
 }
 
+/* Replica j's queues and buffers (prefix-cache lists when caching).
+ * Returns 0 or -1 (out of memory; sim_free releases what was allocated). */
+static int alloc_replica(sim *S, int j, int caching)
+{
+    const rl_serve_config *c = S->c;
+    replica *r = &S->r[j];
+    r->wait = r->swapped = (fifo){-1, -1};
+    r->ahead = r->atail = -1;
+    r->is_prefill = j < S->nprefill;
+    r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
+    r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
+    r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
+    r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
+    r->joined_cap = 2 * c->max_seqs + 2;
+    r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
+    if (!r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined)
+        return -1;
+    if (caching && S->nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
+        r->lp = malloc((size_t)S->nprefix * sizeof *r->lp);
+        r->ln = malloc((size_t)S->nprefix * sizeof *r->ln);
+        r->tier = calloc((size_t)S->nprefix, 1);
+        for (int t = 0; t < 3; t++)
+            r->lhead[t] = r->ltail[t] = -1;
+        if (!r->lp || !r->ln || !r->tier)
+            return -1;
+    }
+    return 0;
+}
+
+/* The simulator's state for n requests req under c, writing into out's
+ * per-request arrays.  Returns 0 or -1 (out of memory). */
+static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_config *c,
+                    rl_serve_result *out)
+{
+    S->req = req;
+    S->n = n;
+    S->c = c;
+    S->E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
+    S->cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    S->kv_tok = c->kv_bytes_per_token;
+    S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
+    S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
+    S->nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
+    S->nr = S->nprefill + c->replicas;
+    int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
+    for (long long i = 0; i < n; i++)
+        if (req[i].prefix_id >= S->nprefix)
+            S->nprefix = req[i].prefix_id + 1;
+    S->s = malloc((size_t)n * sizeof *S->s);
+    S->r = calloc((size_t)S->nr, sizeof *S->r);
+    S->start = malloc((size_t)S->nr * sizeof *S->start);
+    S->ev = malloc((size_t)(n + S->nr) * sizeof *S->ev);
+    S->kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
+    out->ttft_s = malloc((size_t)n * sizeof(double));
+    S->ttft_svc = malloc((size_t)n * sizeof(double));
+    S->itl_w = calloc(ITL_BINS, sizeof *S->itl_w);
+    out->tpot_s = malloc((size_t)n * sizeof(double));
+    out->e2e_s = malloc((size_t)n * sizeof(double));
+    out->kv_t = malloc((size_t)(S->kvcap + 1) * sizeof(double));
+    out->kv_frac = malloc((size_t)(S->kvcap + 1) * sizeof(double));
+    S->plen = calloc((size_t)S->nprefix + 1, sizeof *S->plen);
+    if (!S->s || !S->r || !S->start || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
+        !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
+        return -1;
+    for (int j = 0; j < S->nr; j++)
+        if (alloc_replica(S, j, caching) != 0)
+            return -1;
+    for (long long i = 0; i < n; i++) {
+        S->s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
+                       .t_first = -1, .t_start = -1};
+        if (req[i].prefix_id >= 0 && S->plen[req[i].prefix_id] == 0)
+            S->plen[req[i].prefix_id] = req[i].prefix_len;
+    }
+    S->ttft = out->ttft_s;
+    S->tpot = out->tpot_s;
+    S->e2e = out->e2e_s;
+    S->kv_t = out->kv_t;
+    S->kv_f = out->kv_frac;
+    S->dt_sample = c->kv_samples > 0 ? (req[n - 1].arrival - req[0].arrival) / c->kv_samples : 0;
+    if (S->dt_sample <= 0 && c->kv_samples > 0)
+        S->dt_sample = 1e-3;
+    S->next_sample = req[0].arrival;
+    S->tlast = req[0].arrival;
+    return 0;
+}
+
+/* Every request arriving at now is queued (next: the first not yet arrived)
+ * before an idle replica starts: simultaneous arrivals share its first
+ * step.  Arrivals go to the prefill pool, or to every replica. */
+static void arrive(sim *S, long long *next, double now)
+{
+    int pool_n = S->nprefill ? S->nprefill : S->nr;
+    const rl_request *req = S->req;
+    long long n = S->n;
+    int nstart = 0;
+    do {
+        int ri = route(S, 0, pool_n, 0);
+        S->nsys++;
+        S->r[ri].outstanding++;
+        q_push(S, &S->r[ri].wait, (int)(*next)++, 0);
+        if (!S->r[ri].busy && !S->r[ri].to_start) {
+            S->r[ri].to_start = 1;
+            S->start[nstart++] = ri;
+        }
+    } while (*next < n && req[*next].arrival == now);
+    for (int k = 0; k < nstart; k++) {
+        S->r[S->start[k]].to_start = 0;
+        start_step(S, S->start[k], now);
+    }
+}
+
+/* A step ends (kind 0: the replica starts its next one), or a prefilled
+ * request moves to a decode replica (disagg). */
+static void handle_event(sim *S, event e, double now)
+{
+    const rl_serve_config *c = S->c;
+    if (e.kind == 0) {
+        end_step(S, e.id, now);
+        start_step(S, e.id, now);
+        if (!S->r[e.id].is_prefill)
+            peak_kv(S, &S->r[e.id]);
+    } else {
+        int ri = route(S, S->nprefill, c->replicas, 1);
+        S->s[e.id].state = S_WAIT;
+        S->r[ri].outstanding++;
+        q_push(S, &S->r[ri].wait, e.id, 0);
+        if (!S->r[ri].busy)
+            start_step(S, ri, now);
+    }
+}
+
+/* Arrivals and events in time order until every request is done.  Returns
+ * 0, or -1 when interrupted (SIGINT/SIGTERM) after *next arrivals. */
+static int run_events(sim *S, long long *next)
+{
+    const rl_request *req = S->req;
+    long long n = S->n;
+    double now = req[0].arrival;
+    unsigned long long events = 0;
+    while (*next < n || S->nev > 0) {
+        if ((++events & 0xffff) == 0 && rl_interrupted())
+            return -1;
+        int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
+        double t = arrival ? req[*next].arrival : S->ev[0].t;
+        S->area += S->nsys * (t - S->tlast);
+        S->tlast = now = t;
+        sample_kv(S, now);
+        if (arrival)
+            arrive(S, next, now);
+        else
+            handle_event(S, ev_pop(S), now);
+    }
+    return 0;
+}
+
+/* The steady-state window's rates and keep-up (serve.h steady_*); the
+ * whole run's when the window is too short. */
+static void steady_window(sim *S, rl_serve_result *out)
+{
+    const rl_request *req = S->req;
+    long long n = S->n;
+    double win = S->w1 - S->w0;
+    int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S->win_done >= 20;
+    out->steady_valid = steady;
+    out->steady_req_per_s = steady ? S->win_done / win : out->req_per_s;
+    double span = req[n - 1].arrival - req[0].arrival;
+    out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
+    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
+        double arrived = 0, admitted = 0;
+        for (long long i = 0; i < n; i++) {
+            arrived += req[i].arrival > S->w0;
+            admitted += S->s[i].t_start > S->w0 && S->s[i].t_start <= S->w1;
+        }
+        out->keep_up = arrived > 0 ? admitted / arrived : 1;
+    }
+    out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
+}
+
+/* The latency percentiles; the per-request arrays kept only when asked. */
+static void percentiles(sim *S, rl_serve_result *out)
+{
+    const rl_serve_config *c = S->c;
+    long long n = S->n;
+    pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    pcts(S->ttft_svc, n, &out->ttft_service, 0);
+    itl_pcts(S, &out->itl);
+    pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
+    if (!c->keep_requests) {
+        free(out->ttft_s);
+        free(out->tpot_s);
+        free(out->e2e_s);
+        out->ttft_s = out->tpot_s = out->e2e_s = NULL;
+    }
+}
+
+/* The result of a finished run: counts, rates, the steady window, SLO
+ * attainment and percentiles. */
+static void summarize(sim *S, rl_serve_result *out)
+{
+    const rl_request *req = S->req;
+    const rl_serve_config *c = S->c;
+    long long n = S->n;
+    double dur = S->tlast - req[0].arrival; /* the last event */
+    out->requests = n;
+    out->completed = S->completed;
+    out->duration_s = dur;
+    out->steps = S->steps;
+    out->decode_steps = S->dsteps;
+    out->preemptions = S->preempt;
+    out->kv_freed_tokens = S->freed;
+    out->spec_tokens_per_step = S->E;
+    out->mean_decode_batch = S->dsteps ? S->sum_b / (double)S->dsteps : 0;
+    out->mean_decode_batch_time = S->sum_dstep > 0 ? S->sum_bt / S->sum_dstep : 0;
+    out->mean_decode_context = S->dsteps ? S->sum_ctx / (double)S->dsteps : 0;
+    out->mean_decode_step_s = S->dsteps ? S->sum_dstep / (double)S->dsteps : 0;
+    out->prefix_hit_rate = S->lookups > 0 ? S->hits / S->lookups : 0;
+    out->prefill_tokens_saved = S->saved;
+    out->nkv = S->nkv;
+    out->kv_peak_frac = S->kv_peak;
+    long long good = 0;
+    for (long long i = 0; i < n; i++) {
+        double tp = isfinite(S->tpot[i]) ? S->tpot[i] : 0;
+        if ((c->slo_ttft <= 0 || S->ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
+            good++;
+        out->prefill_tokens_done += req[i].prompt;
+    }
+    out->prefill_tokens_done -= S->saved;
+    if (dur > 0) {
+        out->req_per_s = (double)n / dur;
+        out->out_tokens_per_s = S->done_tokens / dur;
+        out->total_tokens_per_s = (S->done_tokens + out->prefill_tokens_done + S->saved) / dur;
+        out->goodput_req_per_s = (double)good / dur;
+        out->utilization = S->busy_s / (dur * S->nr);
+        out->mean_in_system = S->area / dur;
+    }
+    steady_window(S, out);
+    out->slo_attainment = (double)good / (double)n;
+    out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
+    percentiles(S, out);
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)
@@ -1143,202 +1385,24 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         return -1;
     sim S;
     memset(&S, 0, sizeof S);
-    S.req = req;
-    S.n = n;
-    S.c = c;
     S.pcost = prefill_cost;
     S.dcost = decode_cost;
-    S.E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
-    S.cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
-    S.kv_tok = c->kv_bytes_per_token;
-    S.w1 = req[n - 1].arrival; /* steady-state window: see done() */
-    S.warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
-    S.nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
-    S.nr = S.nprefill + c->replicas;
-    int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
-    for (long long i = 0; i < n; i++)
-        if (req[i].prefix_id >= S.nprefix)
-            S.nprefix = req[i].prefix_id + 1;
-    S.s = malloc((size_t)n * sizeof *S.s);
-    S.r = calloc((size_t)S.nr, sizeof *S.r);
-    S.start = malloc((size_t)S.nr * sizeof *S.start);
-    S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
-    S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
-    out->ttft_s = malloc((size_t)n * sizeof(double));
-    S.ttft_svc = malloc((size_t)n * sizeof(double));
-    S.itl_w = calloc(ITL_BINS, sizeof *S.itl_w);
-    out->tpot_s = malloc((size_t)n * sizeof(double));
-    out->e2e_s = malloc((size_t)n * sizeof(double));
-    out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
-    out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
-    S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
-    int oom = !S.s || !S.r || !S.start || !S.ev || !S.ttft_svc || !S.itl_w || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
-              !out->kv_frac || !S.plen;
-    for (int j = 0; !oom && j < S.nr; j++) {
-        replica *r = &S.r[j];
-        r->wait = r->swapped = (fifo){-1, -1};
-        r->ahead = r->atail = -1;
-        r->is_prefill = j < S.nprefill;
-        r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
-        r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
-        r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
-        r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
-        r->joined_cap = 2 * c->max_seqs + 2;
-        r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
-        oom |= !r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined;
-        if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
-            r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
-            r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);
-            r->tier = calloc((size_t)S.nprefix, 1);
-            oom |= !r->lp || !r->ln || !r->tier;
-            for (int t = 0; t < 3; t++)
-                r->lhead[t] = r->ltail[t] = -1;
-        }
-    }
-    if (oom) {
-        sim_free(&S);
-        rl_serve_result_free(out);
-        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
-        return -1;
-    }
-    for (long long i = 0; i < n; i++) {
-        S.s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
-                       .t_first = -1, .t_start = -1};
-        if (req[i].prefix_id >= 0 && S.plen[req[i].prefix_id] == 0)
-            S.plen[req[i].prefix_id] = req[i].prefix_len;
-    }
-    S.ttft = out->ttft_s;
-    S.tpot = out->tpot_s;
-    S.e2e = out->e2e_s;
-    S.kv_t = out->kv_t;
-    S.kv_f = out->kv_frac;
-    S.dt_sample = c->kv_samples > 0 ? (req[n - 1].arrival - req[0].arrival) / c->kv_samples : 0;
-    if (S.dt_sample <= 0 && c->kv_samples > 0)
-        S.dt_sample = 1e-3;
-    S.next_sample = req[0].arrival;
-    S.tlast = req[0].arrival;
+    int rc = -1;
     long long next = 0;
-    double now = req[0].arrival;
-    int pool_n = S.nprefill ? S.nprefill : S.nr; /* arrivals go to the prefill pool or all */
-    unsigned long long events = 0;
-    while (next < n || S.nev > 0) {
-        if ((++events & 0xffff) == 0 && rl_interrupted()) { /* SIGINT: stop, keep nothing */
-            sim_free(&S);
-            rl_serve_result_free(out);
-            snprintf(err, errlen, "simulate: interrupted (%s) after %lld of %lld arrivals; no "
-                                  "result kept",
+    if (sim_init(&S, req, n, c, out) != 0)
+        RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
+    if (run_events(&S, &next) != 0) /* SIGINT: stop, keep nothing */
+        RL_FAIL_GOTO(done, "simulate: interrupted (%s) after %lld of %lld arrivals; no result kept",
                      rl_interrupt_name(), next, n);
-            return -1;
-        }
-        int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
-        double t = arrival ? req[next].arrival : S.ev[0].t;
-        S.area += S.nsys * (t - S.tlast);
-        S.tlast = now = t;
-        sample_kv(&S, now);
-        if (arrival) {
-            /* every request arriving at this instant is queued before an idle
-             * replica starts: simultaneous arrivals share its first step */
-            int nstart = 0;
-            do {
-                int ri = route(&S, 0, pool_n, 0);
-                S.nsys++;
-                S.r[ri].outstanding++;
-                q_push(&S, &S.r[ri].wait, (int)next++, 0);
-                if (!S.r[ri].busy && !S.r[ri].to_start) {
-                    S.r[ri].to_start = 1;
-                    S.start[nstart++] = ri;
-                }
-            } while (next < n && req[next].arrival == t);
-            for (int k = 0; k < nstart; k++) {
-                S.r[S.start[k]].to_start = 0;
-                start_step(&S, S.start[k], now);
-            }
-            continue;
-        }
-        event e = ev_pop(&S);
-        if (e.kind == 0) {
-            end_step(&S, e.id, now);
-            start_step(&S, e.id, now);
-            if (!S.r[e.id].is_prefill)
-                peak_kv(&S, &S.r[e.id]);
-        } else {
-            int ri = route(&S, S.nprefill, c->replicas, 1);
-            S.s[e.id].state = S_WAIT;
-            S.r[ri].outstanding++;
-            q_push(&S, &S.r[ri].wait, e.id, 0);
-            if (!S.r[ri].busy)
-                start_step(&S, ri, now);
-        }
-    }
-    if (S.oom) {
-        sim_free(&S);
-        rl_serve_result_free(out);
-        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
-        return -1;
-    }
-    double dur = now - req[0].arrival;
-    out->requests = n;
-    out->completed = S.completed;
-    out->duration_s = dur;
-    out->steps = S.steps;
-    out->decode_steps = S.dsteps;
-    out->preemptions = S.preempt;
-    out->kv_freed_tokens = S.freed;
-    out->spec_tokens_per_step = S.E;
-    out->mean_decode_batch = S.dsteps ? S.sum_b / (double)S.dsteps : 0;
-    out->mean_decode_batch_time = S.sum_dstep > 0 ? S.sum_bt / S.sum_dstep : 0;
-    out->mean_decode_context = S.dsteps ? S.sum_ctx / (double)S.dsteps : 0;
-    out->mean_decode_step_s = S.dsteps ? S.sum_dstep / (double)S.dsteps : 0;
-    out->prefix_hit_rate = S.lookups > 0 ? S.hits / S.lookups : 0;
-    out->prefill_tokens_saved = S.saved;
-    out->nkv = S.nkv;
-    out->kv_peak_frac = S.kv_peak;
-    long long good = 0;
-    for (long long i = 0; i < n; i++) {
-        double tp = isfinite(S.tpot[i]) ? S.tpot[i] : 0;
-        if ((c->slo_ttft <= 0 || S.ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
-            good++;
-        out->prefill_tokens_done += req[i].prompt;
-    }
-    out->prefill_tokens_done -= S.saved;
-    if (dur > 0) {
-        out->req_per_s = (double)n / dur;
-        out->out_tokens_per_s = S.done_tokens / dur;
-        out->total_tokens_per_s = (S.done_tokens + out->prefill_tokens_done + S.saved) / dur;
-        out->goodput_req_per_s = (double)good / dur;
-        out->utilization = S.busy_s / (dur * S.nr);
-        out->mean_in_system = S.area / dur;
-    }
-    double win = S.w1 - S.w0;
-    int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= 20;
-    out->steady_valid = steady;
-    out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
-    double span = req[n - 1].arrival - req[0].arrival;
-    out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
-    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
-        double arrived = 0, admitted = 0;
-        for (long long i = 0; i < n; i++) {
-            arrived += req[i].arrival > S.w0;
-            admitted += S.s[i].t_start > S.w0 && S.s[i].t_start <= S.w1;
-        }
-        out->keep_up = arrived > 0 ? admitted / arrived : 1;
-    }
-    out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
-    out->slo_attainment = (double)good / (double)n;
-    out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
-    pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
-    pcts(S.ttft_svc, n, &out->ttft_service, 0);
-    itl_pcts(&S, &out->itl);
-    pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
-    pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
-    if (!c->keep_requests) {
-        free(out->ttft_s);
-        free(out->tpot_s);
-        free(out->e2e_s);
-        out->ttft_s = out->tpot_s = out->e2e_s = NULL;
-    }
+    if (S.oom)
+        RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
+    summarize(&S, out);
+    rc = 0;
+done:
     sim_free(&S);
-    return 0;
+    if (rc != 0)
+        rl_serve_result_free(out);
+    return rc;
 }
 
 /* rl_serve_run (out) or rl_serve_capacity (qps) with every step costed by
