@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -26,6 +27,7 @@
 #include "sweep.h"
 #include "serve.h"
 #include "size.h"
+#include "silicon.h"
 #include "sizereport.h"
 #include "serve_validate.h"
 #include "arch.h"
@@ -57,19 +59,20 @@ enum {
     O_SERVE = 1 << 17, /* simulate/size workload and engine options (SV_*; --prompt DIST, --plot DIR,
                           --output DIST) */
     O_FMT = 1 << 18,   /* --format */
+    O_ENGINE = 1 << 19, /* --engine NAME: the hw spec's serving engine (or ideal) */
     O_FORMAT = O_FMT | O_OUTPUT,
 };
 /* every O_* above is a distinct bit: a shared bit would let one option in
  * through another's flag */
 _Static_assert((O_FMT & (O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET |
                          O_OUTPUT | O_OPS | O_IMPORT | O_SHARD | O_OVERLAP | O_LISTS | O_PLOT |
-                         O_OUTDIR | O_BACKEND | O_SERVE)) == 0,
+                         O_OUTDIR | O_BACKEND | O_SERVE | O_ENGINE)) == 0,
                "O_FMT overlaps another option flag");
 
 /* getopt values of the sharding options (beyond every short-option char) */
 enum { OPT_TP = 256, OPT_EP, OPT_SP, OPT_PP, OPT_X, OPT_SHARDING, OPT_KV_SPLIT, OPT_MOE_ATTN,
        OPT_OVERLAP, OPT_PLOT, OPT_PROMPT, OPT_OUT, OPT_BACKEND, OPT_PROFILE, OPT_QUICK,
-       OPT_THREADS };
+       OPT_THREADS, OPT_ENGINE, OPT_TABLES, OPT_HOLDOUT };
 
 /* simulate/size options, kept as strings and parsed by serve_setup. */
 enum {
@@ -112,6 +115,9 @@ typedef struct {
     const char *plot, *outdir;
     long long prompt;
     rl_calib_opts calib; /* calibrate, validate */
+    const char *engine;  /* --engine */
+    const char *tables;  /* --tables DIR (calibrate, validate) */
+    int holdout;         /* --holdout K (validate --tables) */
     int nargs;    /* positional arguments left after the options */
     char **args;
     const char *sv[SV_COUNT]; /* O_SERVE option values */
@@ -251,6 +257,8 @@ static const struct option LONGOPTS[] = {
     {"out", required_argument, 0, OPT_OUT},
     {"backend", required_argument, 0, OPT_BACKEND}, {"profile", required_argument, 0, OPT_PROFILE},
     {"quick", no_argument, 0, OPT_QUICK}, {"threads", required_argument, 0, OPT_THREADS},
+    {"engine", required_argument, 0, OPT_ENGINE}, {"tables", required_argument, 0, OPT_TABLES},
+    {"holdout", required_argument, 0, OPT_HOLDOUT},
     {"help", no_argument, 0, 'h'},
     {"qps", required_argument, 0, 1000 + SV_QPS},
     {"trace", required_argument, 0, 1000 + SV_TRACE},
@@ -299,7 +307,10 @@ static int option_flag(int c)
     case OPT_OVERLAP: return O_SHARD | O_OVERLAP;
     case OPT_PLOT: case OPT_PROMPT: return O_PLOT | O_SERVE;
     case OPT_OUT: return O_OUTDIR;
-    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: case OPT_THREADS: return O_BACKEND;
+    case OPT_BACKEND: case OPT_PROFILE: case OPT_QUICK: case OPT_THREADS: case OPT_TABLES:
+    case OPT_HOLDOUT: return O_BACKEND;
+    case OPT_ENGINE: return O_ENGINE;
+    case 1000 + SV_SAVE: return O_SERVE | O_BACKEND; /* calibrate --tables --save FILE */
     }
     if (c >= 1000 && c < 1000 + SV_COUNT)
         return O_SERVE;
@@ -499,6 +510,20 @@ static int parse_options(const command *c, int argc, char **argv, cli_opts *o)
         case OPT_BACKEND: o->calib.backend = optarg; break;
         case OPT_PROFILE: o->calib.profile = optarg; break;
         case OPT_QUICK: o->calib.quick = 1; break;
+        case OPT_ENGINE: o->engine = optarg; break;
+        case OPT_TABLES: o->tables = optarg; break;
+        case OPT_HOLDOUT: {
+            long long k;
+            if (parse_count("--holdout", optarg, 1000000, &k) != 0)
+                return -1;
+            if (k < 2) {
+                fprintf(stderr, "roofline %s: --holdout: K >= 2 (every K-th configuration held "
+                        "back), got %lld\n", c->name, k);
+                return -1;
+            }
+            o->holdout = (int)k;
+            break;
+        }
         case OPT_THREADS: {
             long long t;
             if (parse_count("--threads", optarg, 1024, &t) != 0)
@@ -636,10 +661,14 @@ static int load_model(const cli_opts *o, rl_model *m)
 static int load_hw(const cli_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "roofline: %s\n", err);
-    return -1;
+    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+        (o->engine && rl_engines_select(&h->engines, o->engine, h->origin, err, sizeof err) != 0)) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
+        h->efficiency.present = 0;
+    return 0;
 }
 
 /* Print (or write to --output) a malloc'd text and free it. */
@@ -1608,14 +1637,88 @@ static cJSON *run_calib(cli_opts *o, const char *name,
     return r;
 }
 
+/* calibrate/validate --tables DIR --hw H --engine E: import the measured
+ * kernel tables of DIR/E for H into *s (holding back every --holdout-th
+ * configuration) with *h loaded.  Returns 0 or an exit code (printed). */
+static int import_tables(cli_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
+{
+    char err[ERRLEN];
+    if (o->calib.backend) {
+        fprintf(stderr, "roofline %s: give --backend or --tables, not both\n", cmd);
+        return RL_EXIT_INPUT;
+    }
+    if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
+        need(o, cmd, "--engine E", o->engine != NULL) != 0)
+        return RL_EXIT_INPUT;
+    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+        rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return RL_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* calibrate --tables: write the calibrated spec to --save FILE. */
+static int cmd_calibrate_tables(cli_opts *o)
+{
+    const char *save = o->sv[SV_SAVE];
+    if (need(o, "calibrate", "--save FILE.lua", save != NULL) != 0)
+        return RL_EXIT_INPUT;
+    rl_hw h;
+    rl_silicon s;
+    int rc = import_tables(o, "calibrate", &h, &s);
+    if (rc != 0)
+        return rc;
+    char err[ERRLEN], date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    if (rl_silicon_save(&s, &h, o->hw, o->engine, o->tables, date, save, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rl_silicon_free(&s);
+        return RL_EXIT_IO;
+    }
+    cJSON *r = rl_silicon_summary(&s);
+    cJSON_AddStringToObject(r, "profile", save);
+    cJSON_AddStringToObject(r, "engine", o->engine);
+    rl_silicon_free(&s);
+    return emit(o, r);
+}
+
+/* validate --tables: predicted vs measured on held-back configurations. */
+static int cmd_validate_tables(cli_opts *o)
+{
+    if (!o->holdout)
+        o->holdout = 5;
+    rl_hw h;
+    rl_silicon s;
+    int rc = import_tables(o, "validate", &h, &s);
+    if (rc != 0)
+        return rc;
+    char err[ERRLEN];
+    cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
+    rl_silicon_free(&s);
+    if (!r) {
+        fprintf(stderr, "roofline validate: %s\n", err);
+        return RL_EXIT_IO;
+    }
+    cJSON_AddStringToObject(r, "hw", h.name);
+    cJSON_AddStringToObject(r, "engine", o->engine);
+    cJSON_AddNumberToObject(r, "holdout", o->holdout);
+    return emit(o, r);
+}
+
 static int cmd_calibrate(cli_opts *o)
 {
+    if (o->tables)
+        return cmd_calibrate_tables(o);
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
 
 static int cmd_validate(cli_opts *o)
 {
+    if (o->tables)
+        return cmd_validate_tables(o);
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
@@ -1743,19 +1846,27 @@ static const command COMMANDS[] = {
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
-    {"calibrate", cmd_calibrate, O_MODEL | O_BACKEND | O_FORMAT,
-     "Measure this host's kernels and write its calibrated profile.\n"
-     "Runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
+    {"calibrate", cmd_calibrate, O_MODEL | O_HW | O_SET | O_ENGINE | O_BACKEND | O_FORMAT,
+     "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
+     "--backend: runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
      "overhead), fits efficiency tables to their median times and writes\n"
-     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
+     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.\n"
+     "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
+     "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
-     "       [--quick] [--format F]"},
-    {"validate", cmd_validate, O_MODEL | O_BACKEND | O_FORMAT,
-     "The operator model against the reference engine's measured steps.\n"
-     "Runs the engine over decode B x S and prefill T grids, predicts each run from the\n"
-     "calibrated profile and prints predicted vs measured, per run and per operator.",
+     "       [--quick] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E --save FILE.lua [--format F]"},
+    {"validate", cmd_validate, O_MODEL | O_HW | O_SET | O_ENGINE | O_BACKEND | O_PLOT | O_FORMAT,
+     "The operator model against measurements.\n"
+     "--backend: runs the reference engine over decode B x S and prefill T grids, predicts each\n"
+     "run from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
+     "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
+     "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured).",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]"},
+     "       [--threads N (cpu, 1: as calibrated)] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"run", cmd_run, O_OUTDIR,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"

@@ -93,6 +93,15 @@ static double roofline_ratio(rl_kt_ideal_fn ideal, const void *ctx, const double
     return a > 0 && b > 0 && isfinite(a) && isfinite(b) ? a / b : 1.0;
 }
 
+/* Grid steps between nodes a and b. */
+static int steps(const rl_ktable *t, const int *a, const int *b)
+{
+    int s = 0;
+    for (int i = 0; i < t->naxes; i++)
+        s += abs(a[i] - b[i]);
+    return s;
+}
+
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
 {
     size_t measured = 0;
@@ -107,29 +116,28 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
         if (!isnan(t->logv[h]) || t->filled[h])
             continue;
         coords(t, h, hi);
-        size_t best = 0;
-        int best_steps = -1;
-        double best_dist = 0;
+        node_shape(t, hi, hx);
+        int best = -1;
         for (size_t m = 0; m < t->n; m++) {
             if (isnan(t->logv[m]) || t->filled[m])
                 continue;
             coords(t, m, mi);
-            int steps = 0;
-            double dist = 0;
-            for (int a = 0; a < t->naxes; a++) {
-                steps += abs(hi[a] - mi[a]);
-                dist += fabs(log(t->axis[a][hi[a]] / t->axis[a][mi[a]]));
-            }
-            if (best_steps < 0 || steps < best_steps || (steps == best_steps && dist < best_dist)) {
-                best = m;
-                best_steps = steps;
-                best_dist = dist;
-            }
+            int s = steps(t, hi, mi);
+            best = best < 0 || s < best ? s : best;
         }
-        coords(t, best, mi);
-        node_shape(t, hi, hx);
-        node_shape(t, mi, mx);
-        t->logv[h] = t->logv[best] + log(roofline_ratio(ideal, ctx, hx, mx));
+        double sum = 0;
+        int n = 0;
+        for (size_t m = 0; m < t->n; m++) {
+            if (isnan(t->logv[m]) || t->filled[m])
+                continue;
+            coords(t, m, mi);
+            if (steps(t, hi, mi) != best)
+                continue;
+            node_shape(t, mi, mx);
+            sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+            n++;
+        }
+        t->logv[h] = sum / n;
         t->filled[h] = 1;
         filled++;
     }
@@ -384,8 +392,14 @@ void rl_kt_write(FILE *f, const rl_ktable *t, int indent)
         fprintf(f, " },\n");
     }
     fprintf(f, "%*svalues = {", indent + 2, "");
-    for (size_t i = 0; i < t->n; i++)
-        fprintf(f, "%s%.4g", i ? (i % 16 ? "," : ",\n    ") : "\n    ", exp(t->logv[i]));
+    for (size_t i = 0; i < t->n; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%.4g", exp(t->logv[i]));
+        char *e = strstr(v, "e-0"); /* 1.234e-05 -> 1.234e-5: a tenth of the file */
+        if (e)
+            memmove(e + 2, e + 3, strlen(e + 3) + 1);
+        fprintf(f, "%s%s", i ? (i % 16 ? "," : ",\n    ") : "\n    ", v);
+    }
     fprintf(f, " },\n");
     size_t holes = 0;
     for (size_t i = 0; i < t->n; i++)

@@ -75,9 +75,10 @@ void rl_kt_free(rl_ktable *t);
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);
 
-/* Fill every hole (NaN node) from the nearest measured node (fewest grid
- * steps, then smallest log distance) scaled by ideal(hole) / ideal(node),
- * marking it filled.  Returns the number of holes filled, or -1 when the
+/* Fill every hole (NaN node) from the measured nodes nearest to it (fewest
+ * grid steps): the geometric mean of their latencies each scaled by
+ * ideal(hole) / ideal(node) (their efficiencies averaged), marking it
+ * filled.  Returns the number of holes filled, or -1 when the
  * table has no measured node. */
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx);
 

@@ -17,6 +17,7 @@
 
 #include "dtype.h"
 #include "efficiency.h"
+#include "engines.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -116,7 +117,17 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Serving engines with measured kernel tables (engines.h); n = 0 when
+     * absent.  engines.sel is the one calibrated mode uses. */
+    rl_engines engines;
 } rl_hw;
+
+/* The mode of estimates on h: "ideal" when !calibrated or h has no
+ * measurements; "calibrated" when the selected engine's tables (or, without
+ * an engine, the efficiency tables) were measured on this chip (measured_on
+ * equals h's name, or is not given for efficiency); "estimated" when they
+ * were borrowed from another chip. */
+const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {

@@ -92,12 +92,11 @@ static void test_fill_holes(void **state)
     int hole[3] = {2, 1, 2}; /* (16, 8, 27) */
     size_t h = rl_kt_index(&t, hole);
     t.logv[h] = NAN;
-    /* nearest measured node by grid steps then log distance: one step
-     * away are (4, 8, 27), (16, 2, 27) and (16, 8, 9); log distances ln 4,
-     * ln 4, ln 3, so (16, 8, 9): 1e-6 * 4 * 8 * 81 = 2.592e-3, times the
-     * ideal ratio 27/9 = 7.776e-3 */
+    /* the measured nodes one grid step away are (4, 8, 27), (16, 2, 27) and
+     * (16, 8, 9); each scaled by the ideal ratio (m n k here): 4, 4 and 3 */
     assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
-    assert_rel(exp(t.logv[h]), 7.776e-3, 1e-12);
+    double e1 = 1e-6 * 2 * 8 * 729 * 4, e2 = 1e-6 * 4 * 2 * 729 * 4, e3 = 1e-6 * 4 * 8 * 81 * 3;
+    assert_rel(exp(t.logv[h]), cbrt(e1 * e2 * e3), 1e-12);
     assert_int_equal(t.filled[h], 1);
     rl_provenance p;
     double x[3] = {16, 8, 27};
