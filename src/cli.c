@@ -326,6 +326,13 @@ static void print_usage(const command *c, FILE *f)
     if (c->accepts & O_PREC)
         fprintf(f, "  --weights D --kv D --compute D     dtypes (%s); default bf16\n",
                 rl_dtype_list());
+    if ((c->accepts & O_ENGINE) && (c->accepts & O_HW) && !(c->accepts & O_BACKEND))
+        fprintf(f, "  --engine NAME                      the hw spec's serving engine whose kernel"
+                   " tables time\n"
+                   "                                     the operators (default: the spec's"
+                   " default; ideal =\n"
+                   "                                     --ideal; roofline info --hw H lists"
+                   " them)\n");
     if (c->accepts & O_SHARD)
         fprintf(f, "  --tp Y --ep Z --pp P               tensor / expert parallel chips, pipeline stages\n"
                    "                                     (chips / (Y*Z*P) replicas); adds collectives\n"
@@ -667,7 +674,7 @@ static int load_hw(const cli_opts *o, rl_hw *h)
         return -1;
     }
     if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
-        h->efficiency.present = 0;
+        rl_hw_set_ideal(h);
     return 0;
 }
 
@@ -709,7 +716,18 @@ static int cmd_info(cli_opts *o)
 {
     rl_model m;
     char err[ERRLEN];
-    if (need(o, "info", "--model M", o->model != NULL) != 0 || load_model(o, &m) != 0)
+    if (!o->hw && o->nsets[1] > 0) {
+        fprintf(stderr, "roofline info: --set hw.%s: info --model takes no hardware spec (give "
+                "--hw H alone for its engines)\n", o->sets[1][0].field);
+        return RL_EXIT_INPUT;
+    }
+    if (o->hw && !o->model) {
+        rl_hw h;
+        if (load_hw(o, &h) != 0)
+            return RL_EXIT_INPUT;
+        return emit(o, rl_result_engines(&h));
+    }
+    if (need(o, "info", "--model M (or --hw H)", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     static const long long one = 1;
     if (o->context > 0 &&
@@ -731,8 +749,8 @@ static int cmd_step(cli_opts *o)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
-    if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
-        h.efficiency.present = 0;
+    if (o->ideal) /* --ideal: the pure roofline even with measured tables */
+        rl_hw_set_ideal(&h);
     char err[ERRLEN];
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
@@ -1235,7 +1253,7 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int de
     cJSON_AddStringToObject(j, "model", in->m->name);
     int cal = 0;
     for (int i = 0; i < in->nhw; i++)
-        cal += in->calibrated && in->hw[i].efficiency.present;
+        cal += in->calibrated && rl_hw_measured(&in->hw[i]);
     cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
                                                                          : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
@@ -1263,8 +1281,7 @@ static cJSON *size_json(const rl_size_input *in, const rl_size_result *r, int de
         if (detail) {
             const rl_hw *h = &in->hw[c->hw];
             cJSON_AddStringToObject(o, "hw", h->name);
-            cJSON_AddStringToObject(o, "mode", in->calibrated && h->efficiency.present ? "calibrated"
-                                                                                       : "ideal");
+            cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, in->calibrated));
             cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
             cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
             cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -1788,14 +1805,17 @@ static int cmd_validate_serve(cli_opts *o)
 }
 
 static const command COMMANDS[] = {
-    {"info", cmd_info, O_MODEL | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
-     "Parameters, KV bytes and FLOPs per token of a model.\n"
+    {"info", cmd_info, O_MODEL | O_HW | O_CONTEXT | O_PREC | O_SET | O_FORMAT,
+     "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
-     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
-     "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H: the serving\n"
+     "engines H carries (version, source, chip measured, kernel tables), the default and the\n"
+     "mode each gives.",
+     "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
+     "   or: --hw H [--set ...] [--format F]"},
     {"step", cmd_step,
      O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SHARD | O_OVERLAP |
-         O_SET | O_FORMAT,
+         O_SET | O_FORMAT | O_ENGINE,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
@@ -1825,7 +1845,8 @@ static const command COMMANDS[] = {
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", cmd_ops,
-     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
+     O_MODEL | O_HW | O_CHIPS | O_BATCH | O_CONTEXT | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS |
+         O_ENGINE,
      "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
      "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
@@ -1834,7 +1855,8 @@ static const command COMMANDS[] = {
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
      "       [--format F]"},
-    {"prefill", cmd_prefill, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS,
+    {"prefill", cmd_prefill,
+     O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FORMAT | O_OPS | O_ENGINE,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
@@ -1873,7 +1895,8 @@ static const command COMMANDS[] = {
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
      "through roofline.write and roofline.plot, into --out DIR (default out), confined there.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
-    {"simulate", cmd_simulate, O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
+    {"simulate", cmd_simulate,
+     O_MODEL | O_HW | O_CHIPS | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE | O_ENGINE,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "  DIST: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA   (tokens; SIGMA in log space)\n"
@@ -1889,7 +1912,7 @@ static const command COMMANDS[] = {
      "  --ideal: the pure roofline even when the profile has efficiency tables",
      "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
      "       [--policy P] [--ideal] [options]"},
-    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE,
+    {"size", cmd_size, O_MODEL | O_HW | O_PREC | O_IDEAL | O_SET | O_FMT | O_SERVE | O_ENGINE,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
      "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
      "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"

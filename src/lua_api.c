@@ -539,7 +539,7 @@ static int l_step(lua_State *L)
     }
     lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
     if (lua_toboolean(L, -1))
-        h.efficiency.present = 0;
+        rl_hw_set_ideal(&h);
     lua_pop(L, 1);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
 }

@@ -98,6 +98,16 @@ typedef struct {
                           names was half the cost of a build) */
 } builder;
 
+/* Time op (and the span - 1 ops after it) by kernel table `cls` at `shape`
+ * times `scale` in calibrated mode. */
+static void table(rl_op *op, rl_kclass cls, int span, const double *shape, double scale)
+{
+    op->kclass = (int)cls;
+    op->kspan = span;
+    memcpy(op->kshape, shape, sizeof op->kshape);
+    op->kscale = scale;
+}
+
 /* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
  * name of attention ops in a mixed step. */
 static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind kind,
@@ -112,6 +122,7 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     op->kind = kind;
     op->eff = eff;
     op->layers = layers;
+    op->kclass = -1;
     return op;
 }
 
@@ -136,6 +147,10 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     else
         op->act_write = rows * dout * x->ab;
     op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
+    if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
+        double shape[4] = {tokens, dout / (double)x->c->chips, din, 0};
+        table(op, RL_KC_GEMM, 1, shape, 1.0);
+    }
     return op;
 }
 
@@ -223,6 +238,16 @@ static void attention(builder *x, const segment *s, double layers, double W, con
     pv->act_read = scores + s->seqs * keys * a->v_act;
     pv->kv_read = s->seqs * keys * a->v_kv;
     pv->act_write = s->seqs * s->T * a->o_bytes;
+    if (x->c->materialized || x->m->attention == RL_ATTN_MLA)
+        return; /* the tables time fused MHA/GQA kernels */
+    double chips = (double)x->c->chips, K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
+    if (s->T == 1) {
+        double shape[4] = {s->seqs * fmax(1.0, K / chips), keys, N / K, H};
+        table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
+    } else {
+        double isl = s->P + s->T, shape[4] = {s->seqs, isl, N / chips, H};
+        table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs / (isl * (isl + 1.0) / 2.0));
+    }
 }
 
 /* Attention of one segment on global and local layers. */
@@ -307,6 +332,29 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
+/* Time op[i .. i + kspan) from the selected engine's table, when it has
+ * one for op i: the table time split in the ratio of their current times. */
+static void time_from_table(builder *x, const rl_serving_engine *e, int i)
+{
+    rl_op *op = &x->o->op[i];
+    const rl_precision *p = &x->c->prec;
+    int v = op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
+                                     : rl_kvariant_kv(p->kv);
+    rl_provenance prov;
+    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
+                              rl_hw_peak(x->h, p->compute), x->h->hbm_bw, &prov);
+    if (t <= 0)
+        return;
+    double sum = 0;
+    for (int k = i; k < i + op->kspan; k++)
+        sum += x->o->op[k].t.time_s;
+    for (int k = i; k < i + op->kspan; k++) {
+        rl_op *o = &x->o->op[k];
+        o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        o->prov = prov;
+    }
+}
+
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
@@ -314,17 +362,27 @@ static void finish(builder *x)
     if (x->c->mfu > 0)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
-    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = 0;
+    const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
+        op->prov = RL_PROV_ROOFLINE;
         if (x->c->calibrated && x->h->efficiency.present)
             op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
                                        rl_eff_size(op->eff, op->tokens, op->flops, bytes),
                                        op->flops, bytes, peak, bw);
+    }
+    for (int i = 0; e && e->tables && i < o->n; i++)
+        if (o->op[i].kclass >= 0 && o->op[i].kspan > 0)
+            time_from_table(x, e, i);
+    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
+    o->step_s = o->compute_s = o->memory_s = o->engine_s = 0;
+    memset(o->prov, 0, sizeof o->prov);
+    double launches = 0;
+    for (int i = 0; i < o->n; i++) {
+        rl_op *op = &o->op[i];
         o->flops += op->layers * op->flops;
         o->weight_bytes += op->layers * op->weight_bytes;
         o->act_bytes += op->layers * (op->act_read + op->act_write);
@@ -333,6 +391,13 @@ static void finish(builder *x)
         o->step_s += op->layers * op->t.time_s;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
+        o->prov[op->prov]++;
+        launches += op->layers;
+    }
+    if (e) {
+        double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
+        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
+        o->step_s += o->engine_s;
     }
 }
 

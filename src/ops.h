@@ -48,6 +48,7 @@
 #include <stddef.h>
 
 #include "arch.h"
+#include "ktable.h"
 #include "roofline.h"
 #include "spec.h"
 #include "step.h"
@@ -72,6 +73,13 @@ typedef struct {
     double intensity;    /* flops / all bytes, FLOPs per byte */
     double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0 */
     rl_eff_class eff;    /* the efficiency curve that times it in calibrated mode */
+    int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
+    int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv
+                            = 3, split in the ratio of their own times); 0 for the others */
+    double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
+    double kscale;       /* table time multiplier (prefill attention: query-key pairs
+                            over those of a causal prompt of the same length) */
+    rl_provenance prov;  /* where its time comes from */
     rl_roofline t;       /* time of one instance (ideal, or calibrated) */
 } rl_op;
 
@@ -93,7 +101,9 @@ typedef struct {
     int calibrated;           /* 1: time each op by h's efficiency tables when present
                                  (efficiency.h (C): weight matmuls as gemm by tokens,
                                  decode attention by bytes, prefill attention by FLOPs,
-                                 norms, RoPE, the rest elementwise); 0: ideal (default) */
+                                 norms, RoPE, the rest elementwise), and where the selected
+                                 engine has a kernel table for an op, by that table at the
+                                 op's own shape (see rl_ops_build); 0: ideal (default) */
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
@@ -117,6 +127,8 @@ typedef struct {
     double compute_s;    /* sum of layers * compute term */
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
+    int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
 } rl_ops;
 
 /* Check a configuration against model and chip: sizes >= 0 with at least
@@ -127,7 +139,20 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
                  size_t errlen);
 
 /* Build the operator list of one step.  Abstract models have no operators:
- * returns -1 with err set.  Otherwise 0. */
+ * returns -1 with err set.  Otherwise 0.
+ *
+ * Calibrated with an engine (engines.h): a dense weight matmul of M tokens,
+ * [din, dout] on c chips is the table's gemm (m = M, n = dout / c, k = din)
+ * of the precision's variant; fused MHA/GQA attention (not MLA) of a
+ * segment is one table kernel shared by qk, softmax and pv in the ratio of
+ * their own times: decode (T = 1) as decode_attention (streams = seqs x
+ * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
+ * prefill_attention (batch = seqs, isl = P + T, heads = N / c, head_dim)
+ * scaled by its query-key pairs over those of a causal P + T prompt (a
+ * cached prefix or a window does less work).  Other ops keep their
+ * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
+ * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
+ * to the step. */
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen);
 

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arch.h"
 #include "memory.h"
@@ -23,6 +24,59 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (e && strcmp(mode, "ideal") != 0) {
+        cJSON_AddStringToObject(o, "engine", e->name);
+        cJSON_AddStringToObject(o, "engine_version", e->version);
+        cJSON_AddStringToObject(o, "engine_source", e->source);
+    } else {
+        cJSON_AddNullToObject(o, "engine");
+    }
+}
+
+/* How many operators of an op list were timed measured, interpolated,
+ * extrapolated or by the roofline. */
+static void add_provenance(cJSON *o, const rl_ops *ops)
+{
+    cJSON *p = cJSON_AddObjectToObject(o, "provenance");
+    for (int i = 0; i < RL_PROV_COUNT; i++)
+        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
+}
+
+cJSON *rl_result_engines(const rl_hw *h)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, 1));
+    const rl_serving_engine *d = rl_engines_selected(&h->engines);
+    if (d)
+        cJSON_AddStringToObject(o, "default_engine", d->name);
+    else
+        cJSON_AddNullToObject(o, "default_engine");
+    cJSON *rows = cJSON_AddArrayToObject(o, "engines");
+    for (int i = 0; i < h->engines.n; i++) {
+        const rl_serving_engine *e = &h->engines.e[i];
+        rl_hw one = *h;
+        one.engines.sel = i;
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "engine", e->name);
+        cJSON_AddBoolToObject(r, "default", i == h->engines.def);
+        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&one, 1));
+        cJSON_AddStringToObject(r, "version", e->version);
+        cJSON_AddStringToObject(r, "measured_on", e->measured_on);
+        cJSON_AddStringToObject(r, "date", e->date);
+        char tables[256] = "";
+        for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
+            for (int v = 0; v < RL_KV_COUNT; v++)
+                if (e->tables->t[c][v])
+                    snprintf(tables + strlen(tables), sizeof tables - strlen(tables), "%s%s/%s",
+                             tables[0] ? " " : "", rl_kclass_name((rl_kclass)c),
+                             rl_kvariant_name((rl_kvariant)v));
+        cJSON_AddStringToObject(r, "tables", tables);
+        cJSON_AddStringToObject(r, "source", e->source);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
 }
 
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
@@ -95,7 +149,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, h->efficiency.present ? "calibrated" : "ideal", m, h, chips);
+    add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -105,10 +159,28 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON_AddNumberToObject(o, "capacity_bytes", (double)chips * h->hbm_bytes);
     cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int tables = e && e->tables && !m->abstract;
+    if (tables)
+        cJSON_AddStringToObject(o, "step_time", "the operator list timed by the engine's kernel "
+                                "tables (step_s, tokens_per_s); the other time columns are the "
+                                "formula's ideal split");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < nbatch; i++) {
-        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p);
+        rl_step s = tables ? rl_step_decode(m, h, chips, batch[i], context, p)
+                           : rl_step_calibrated(m, h, chips, batch[i], context, p);
+        rl_ops ops;
+        char err[256];
+        rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, batch[i], context);
+        c.calibrated = 1;
+        if (tables && rl_ops_build(m, h, &c, &ops, err, sizeof err) == 0) {
+            s.step_s = ops.step_s;
+            s.tokens_per_s = (double)batch[i] / s.step_s;
+            s.tokens_per_s_per_chip = s.tokens_per_s / (double)chips;
+        }
         add_row(rows, &s);
+        if (tables)
+            add_provenance(cJSON_GetArrayItem(rows, i), &ops);
     }
     return o;
 }
@@ -308,9 +380,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->calibrated && h->efficiency.present ? "calibrated"
-                      : c->mfu > 0 && c->mfu < 1                 ? "mfu"
-                                                                 : "ideal",
+    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated),
                    m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
@@ -346,6 +416,8 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
+    cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
+    add_provenance(o, &ops);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < ops.n; i++) {
         const rl_op *op = &ops.op[i];
@@ -371,6 +443,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "time_s", op->t.time_s);
         cJSON_AddNumberToObject(r, "total_s", op->layers * op->t.time_s);
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
+        cJSON_AddStringToObject(r, "provenance", rl_provenance_name(op->prov));
         cJSON_AddItemToArray(rows, r);
     }
     return o;
@@ -410,6 +483,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "flops", ops.flops);
         cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ops.step_s * peak));
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ops.step_s);
+        add_provenance(r, &ops);
         cJSON_AddItemToArray(rows, r);
     }
     return o;

@@ -39,7 +39,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
-                       .calibrated = calibrated && h->efficiency.present};
+                       .calibrated = calibrated && rl_hw_measured(h)};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -1077,7 +1077,7 @@ void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int cali
         return;
     cJSON_AddStringToObject(j, "model", m->name);
     cJSON_AddStringToObject(j, "hw", h->name);
-    cJSON_AddStringToObject(j, "mode", calibrated && h->efficiency.present ? "calibrated" : "ideal");
+    cJSON_AddStringToObject(j, "mode", rl_hw_mode(h, calibrated));
     cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)chips_total);

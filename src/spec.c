@@ -525,6 +525,18 @@ void rl_model_push(lua_State *L, const rl_model *m)
 
 void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
 
+int rl_hw_measured(const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    return h->efficiency.present || (e && e->tables);
+}
+
+void rl_hw_set_ideal(rl_hw *h)
+{
+    h->efficiency.present = 0;
+    h->engines.sel = -1;
+}
+
 const char *rl_hw_mode(const rl_hw *h, int calibrated)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);

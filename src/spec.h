@@ -122,6 +122,13 @@ typedef struct {
     rl_engines engines;
 } rl_hw;
 
+/* Whether h carries measurements calibrated mode uses: efficiency tables,
+ * or a selected engine with kernel tables. */
+int rl_hw_measured(const rl_hw *h);
+
+/* Drop them (--ideal, --engine ideal): the pure roofline. */
+void rl_hw_set_ideal(rl_hw *h);
+
 /* The mode of estimates on h: "ideal" when !calibrated or h has no
  * measurements; "calibrated" when the selected engine's tables (or, without
  * an engine, the efficiency tables) were measured on this chip (measured_on

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "ops.h"
 #include "silicon.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
@@ -86,20 +87,14 @@ static void test_holdout(void **state)
     rl_silicon_free(&s);
 }
 
+static void save_excerpt(char *path);
+
 static void test_saved_spec_and_mode(void **state)
 {
     (void)state;
-    rl_silicon s;
-    import_excerpt(&s, 0);
+    char path[64], err[1024];
+    save_excerpt(path);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
-    char path[] = "/tmp/rl_silicon_XXXXXX.lua", err[1024];
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", "trtllm", "tests/data", "2026-12-01", path,
-                                     err, sizeof err),
-                     0);
-    rl_silicon_free(&s);
     rl_hw c = load_hw(path, NULL, 0);
     assert_int_equal(c.engines.n, 1);
     const rl_serving_engine *e = rl_engines_selected(&c.engines);
@@ -121,6 +116,73 @@ static void test_saved_spec_and_mode(void **state)
     assert_int_equal(rl_engines_select(&c.engines, "vllm", path, err, sizeof err), -1);
     assert_true(strstr(err, "no engine 'vllm' (it has: ideal, trtllm)") != NULL);
     unlink(path);
+}
+
+/* A spec saved from the excerpt, at `path` (64 bytes). */
+static void save_excerpt(char *path)
+{
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    snprintf(path, 64, "/tmp/rl_silicon_XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", "trtllm", "tests/data", "2026-12-01", path,
+                                     err, sizeof err),
+                     0);
+    rl_silicon_free(&s);
+}
+
+/* A model whose decode shapes fall on the excerpt's grid nodes: D = N H =
+ * 4096 (32 heads of 128, 8 KV heads), F = 1024. */
+static const char *GRID_MODEL = "return { name = 'grid', layers = 2, d_model = 4096, d_ff = 1024, "
+                                "heads = 32, kv_heads = 8, vocab = 1000, max_context = 8192 }";
+
+static void test_ops_timed_by_tables(void **state)
+{
+    (void)state;
+    char hw[64], mp[64];
+    save_excerpt(hw);
+    write_temp(mp, ".lua", GRID_MODEL);
+    rl_hw h = load_hw(hw, NULL, 0);
+    rl_model m = load_model(mp, NULL, 0);
+    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 1, 1024);
+    c.calibrated = 1;
+    rl_ops o;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    double attn = 0;
+    for (int i = 0; i < o.n; i++) {
+        const rl_op *op = &o.op[i];
+        if (!strcmp(op->name, "q_proj")) { /* row 1,4096,4096: 0.01655999943614006 ms */
+            assert_rel(op->t.time_s, 0.01655999943614006e-3, 5e-4);
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+        }
+        if (!strcmp(op->name, "mlp_down")) { /* row 1,4096,1024: 0.00602346658706665 ms */
+            assert_rel(op->t.time_s, 0.00602346658706665e-3, 5e-4);
+        }
+        if (!strcmp(op->name, "lm_head")) /* n = 1000 is below the grid's 1024 */
+            assert_int_equal(op->prov, RL_PROV_EXTRAPOLATED);
+        if (!strcmp(op->name, "attn_norm"))
+            assert_int_equal(op->prov, RL_PROV_ROOFLINE);
+        if (op->kind == RL_OP_ATTENTION) {
+            attn += op->t.time_s;
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+        }
+    }
+    /* qk + softmax + pv = the decode row 1,1,32,8,128,...,1023: 0.012618667135636011 ms
+     * (streams 1 x 8, context 1024, group 4) */
+    assert_rel(attn, 0.012618667135636011e-3, 5e-4);
+    assert_true(o.prov[RL_PROV_MEASURED] > 0);
+    assert_string_equal(rl_hw_mode(&h, 1), "calibrated");
+    /* ideal: nothing from the tables */
+    c.calibrated = 0;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    assert_int_equal(o.prov[RL_PROV_ROOFLINE], o.n);
+    unlink(hw);
+    unlink(mp);
 }
 
 /* A table directory holding one gemm file of `body` (after the header). */
@@ -203,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_grids_hold_the_measured_rows),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_saved_spec_and_mode),
+        cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_bad_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
