@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib
+.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib profiles accuracy
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -165,6 +165,30 @@ cuda:
 # Calibrate this host's CPU through the reference engine's kernels (<= 60 s).
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
+
+# Calibrated profiles from the measured kernel tables (NVIDIA AIConfigurator data,
+# Apache-2.0) in $(SILICON): hw_profiles/engines/<hw>-<engine>.lua, which the
+# presets' `engines` name.  PRESET:GPU-directory pairs.
+SILICON ?= ../shared/data/silicon
+SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm
+SILICON_ENGINES := trtllm vllm
+profiles: $(BIN)
+	@mkdir -p hw_profiles/engines
+	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	    out=hw_profiles/engines/$${p%%:*}-$$e.lua; \
+	    ROOFLINE_DATA=$(CURDIR) $(BIN) calibrate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
+	        --engine $$e --save $$out --format csv >/dev/null || exit 1; \
+	    echo "profiles: $$out ($$(wc -c < $$out) bytes)"; done; done
+
+# Per-operator accuracy of the kernel-table fit on held-back configurations
+# (every 5th), for each shipped GPU and engine; figures in out/accuracy.
+accuracy: $(BIN)
+	@mkdir -p out/accuracy
+	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5"; \
+	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
+	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
+	        || exit 1; done; done
 
 # Debian packages the project needs (run as root; CI calls this).
 DEPS := zlib1g-dev liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang

@@ -10,6 +10,12 @@
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
 --   price: USD 2.25 per chip-hour on demand; see price_source (prices move: check)
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.3.0rc* and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/a100-sxm-80g-trtllm.lua and engines/a100-sxm-80g-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 return {
   name = "a100-sxm-80g",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
@@ -22,4 +28,9 @@ return {
   host_bw = 3.2e10,
   price_per_chip_hour = 2.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand A100 80GB USD 1.50-3.00 per GPU-hour, midpoint; retrieved 2026-11-29",
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/a100-sxm-80g-trtllm.lua",
+    vllm = "engines/a100-sxm-80g-vllm.lua",
+  },
 }

@@ -17,6 +17,12 @@
 --          gemm fraction between them is log-interpolated (src/efficiency.h),
 --          an assumption until `roofline calibrate --backend cuda` runs on
 --          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.3.0rc* and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/h200-trtllm.lua and engines/h200-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 return {
   name = "h200",
   source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
@@ -37,5 +43,10 @@ return {
     norm = { {1, 0.896} },
     rope = { {1, 0.896} },
     elementwise = { {1, 0.896} },
+  },
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/h200-trtllm.lua",
+    vllm = "engines/h200-vllm.lua",
   },
 }

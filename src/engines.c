@@ -376,8 +376,10 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
             snprintf(err, errlen, "%s: field 'engines.%s': at most %d engines", origin, k,
                      RL_ENGINES_MAX);
             rc = -1;
-        } else if (lua_type(L, -1) == LUA_TSTRING) {
-            rc = read_engine_file(origin, k, lua_tostring(L, -1), &out->e[out->n++], err, errlen);
+        } else if (lua_type(L, -1) == LUA_TSTRING) { /* read when selected */
+            rl_serving_engine *e = &out->e[out->n++];
+            snprintf(e->name, sizeof e->name, "%s", k);
+            rc = read_string(L, origin, k, e->ref, sizeof e->ref, err, errlen);
         } else if (lua_istable(L, -1)) {
             rc = read_engine(L, origin, k, &out->e[out->n++], err, errlen);
         } else {
@@ -400,8 +402,7 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
     if (out->def < 0)
         FAIL("%s: field 'engines.default': %s", origin,
              def[0] ? "names no engine of the table" : "required with several engines");
-    out->sel = out->def;
-    return 0;
+    return rl_engines_select(out, out->e[out->def].name, origin, err, errlen);
 }
 
 static void push_string(lua_State *L, const char *key, const char *v)
@@ -450,6 +451,14 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
     }
     for (int i = 0; i < e->n; i++)
         if (!strcmp(e->e[i].name, name)) {
+            rl_serving_engine *g = &e->e[i];
+            if (g->ref[0]) { /* a file reference not read yet */
+                char ref[sizeof g->ref], gname[sizeof g->name];
+                snprintf(ref, sizeof ref, "%s", g->ref);
+                snprintf(gname, sizeof gname, "%s", g->name);
+                if (read_engine_file(origin, gname, ref, g, err, errlen) != 0)
+                    return -1;
+            }
             e->sel = i;
             return 0;
         }

@@ -84,6 +84,7 @@ typedef struct {
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
     char costs_source[512];
+    char ref[512]; /* the spec file it comes from, until read (on selection); else "" */
 } rl_serving_engine;
 
 typedef struct {
@@ -124,8 +125,9 @@ typedef struct {
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
-/* Read the `engines` table on top of L's stack into *out (sel = def).
- * String entries name spec files found like presets (rl_spec_resolve).
+/* Read the `engines` table on top of L's stack into *out and select the
+ * default.  String entries name spec files (found under the preset
+ * directories, else as paths) read when the engine is first selected.
  * Errors: "ORIGIN: field 'engines.vllm.tables.gemm.fp8.values[3]': reason".
  * Returns 0 or -1. */
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen);
@@ -135,8 +137,9 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
  * through Lua; they cannot make one). */
 void rl_engines_push(lua_State *L, const rl_engines *e);
 
-/* Select engine `name` ("ideal": none).  Returns 0, or -1 with err naming
- * the engines the spec carries. */
+/* Select engine `name` ("ideal": none), reading its file when it has not
+ * been.  Returns 0, or -1 with err naming the engines the spec carries (or
+ * why its file cannot be read). */
 int rl_engines_select(rl_engines *e, const char *name, const char *origin, char *err,
                       size_t errlen);
 

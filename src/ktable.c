@@ -208,41 +208,69 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
 
 /* ---- Lua form ------------------------------------------------------------- */
 
-/* The array at t[key] (t at idx) as numbers into out[max]; *n its length. */
+/* One number of an array at position i (1-based) into *out. */
+static int check_number(double v, int isnum, const char *origin, const char *field,
+                        const char *key, size_t i, double *out, char *err, size_t errlen)
+{
+    if (!isnum || !isfinite(v))
+        FAIL("%s: field '%s.%s[%zu]': expected a finite number", origin, field, key, i);
+    *out = v;
+    return 0;
+}
+
+/* t[key] (t at idx) into out[max], *n its length: an array of numbers, or
+ * a string of numbers separated by spaces, commas or newlines (the compact
+ * form rl_kt_write uses: Lua parses a long string far faster than as many
+ * numeric constants). */
 static int read_array(lua_State *L, int idx, const char *key, const char *origin,
                       const char *field, double *out, size_t max, size_t *n, char *err,
                       size_t errlen)
 {
     lua_getfield(L, idx, key);
-    if (!lua_istable(L, -1)) {
+    int rc = 0;
+    size_t len = 0;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *p = lua_tostring(L, -1);
+        for (;;) {
+            p += strspn(p, " ,\t\r\n");
+            if (!*p)
+                break;
+            char *end;
+            double v = strtod(p, &end);
+            if (len == max) {
+                snprintf(err, errlen, "%s: field '%s.%s': more than %zu values", origin, field,
+                         key, max);
+                rc = -1;
+                break;
+            }
+            if ((rc = check_number(v, end != p && strchr(" ,\t\r\n", *end), origin, field, key,
+                                   len + 1, &out[len], err, errlen)) != 0)
+                break;
+            len++;
+            p = end;
+        }
+    } else if (lua_istable(L, -1)) {
+        len = (size_t)lua_rawlen(L, -1);
+        if (len > max) {
+            snprintf(err, errlen, "%s: field '%s.%s': at most %zu values, got %zu", origin, field,
+                     key, max, len);
+            rc = -1;
+        }
+        for (size_t i = 0; rc == 0 && i < len; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i + 1);
+            int isnum;
+            double v = lua_tonumberx(L, -1, &isnum);
+            lua_pop(L, 1);
+            rc = check_number(v, isnum, origin, field, key, i + 1, &out[i], err, errlen);
+        }
+    } else {
         snprintf(err, errlen, "%s: field '%s.%s': expected an array of numbers, got %s", origin,
                  field, key, luaL_typename(L, -1));
-        lua_pop(L, 1);
-        return -1;
+        rc = -1;
     }
-    size_t len = (size_t)lua_rawlen(L, -1);
-    if (len > max) {
-        snprintf(err, errlen, "%s: field '%s.%s': at most %zu values, got %zu", origin, field, key,
-                 max, len);
-        lua_pop(L, 1);
-        return -1;
-    }
-    for (size_t i = 0; i < len; i++) {
-        lua_rawgeti(L, -1, (lua_Integer)i + 1);
-        int isnum;
-        double v = lua_tonumberx(L, -1, &isnum);
-        lua_pop(L, 1);
-        if (!isnum || !isfinite(v)) {
-            snprintf(err, errlen, "%s: field '%s.%s[%zu]': expected a finite number", origin, field,
-                     key, i + 1);
-            lua_pop(L, 1);
-            return -1;
-        }
-        out[i] = v;
-    }
-    *n = len;
     lua_pop(L, 1);
-    return 0;
+    *n = len;
+    return rc;
 }
 
 /* Check that every key of the table at idx is "axes", "values", "filled" or
@@ -304,32 +332,30 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
     return 0;
 }
 
-/* The optional `filled` array of 1-based node numbers into t->filled. */
+/* The optional `filled` node numbers (1-based) into t->filled. */
 static int read_filled(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *t,
                        char *err, size_t errlen)
 {
     lua_getfield(L, idx, "filled");
-    int rc = 0;
-    if (!lua_isnil(L, -1) && !lua_istable(L, -1)) {
-        snprintf(err, errlen, "%s: field '%s.filled': expected an array of node numbers", origin,
-                 field);
-        rc = -1;
-    }
-    size_t n = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
+    int absent = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (absent)
+        return 0;
+    double *k = malloc(t->n * sizeof *k);
+    size_t n = 0;
+    int rc = k ? read_array(L, idx, "filled", origin, field, k, t->n, &n, err, errlen) : -1;
+    if (!k)
+        snprintf(err, errlen, "%s: field '%s.filled': out of memory", origin, field);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        lua_rawgeti(L, -1, (lua_Integer)i + 1);
-        int isnum;
-        lua_Integer k = lua_tointegerx(L, -1, &isnum);
-        lua_pop(L, 1);
-        if (!isnum || k < 1 || (size_t)k > t->n) {
+        if (k[i] != floor(k[i]) || k[i] < 1 || k[i] > (double)t->n) {
             snprintf(err, errlen, "%s: field '%s.filled[%zu]': expected a node number in 1..%zu",
                      origin, field, i + 1, t->n);
             rc = -1;
         } else {
-            t->filled[k - 1] = 1;
+            t->filled[(size_t)k[i] - 1] = 1;
         }
     }
-    lua_pop(L, 1);
+    free(k);
     return rc;
 }
 
@@ -391,26 +417,26 @@ void rl_kt_write(FILE *f, const rl_ktable *t, int indent)
             fprintf(f, "%s%.10g", i ? ", " : " ", t->axis[a][i]);
         fprintf(f, " },\n");
     }
-    fprintf(f, "%*svalues = {", indent + 2, "");
+    fprintf(f, "%*svalues = [[", indent + 2, "");
     for (size_t i = 0; i < t->n; i++) {
         char v[32];
         snprintf(v, sizeof v, "%.4g", exp(t->logv[i]));
         char *e = strstr(v, "e-0"); /* 1.234e-05 -> 1.234e-5: a tenth of the file */
         if (e)
             memmove(e + 2, e + 3, strlen(e + 3) + 1);
-        fprintf(f, "%s%s", i ? (i % 16 ? "," : ",\n    ") : "\n    ", v);
+        fprintf(f, "%s%s", i % 16 ? " " : "\n", v);
     }
-    fprintf(f, " },\n");
+    fprintf(f, "\n%*s]],\n", indent + 2, "");
     size_t holes = 0;
     for (size_t i = 0; i < t->n; i++)
         holes += t->filled[i];
     if (holes) {
-        fprintf(f, "%*sfilled = {", indent + 2, "");
+        fprintf(f, "%*sfilled = [[", indent + 2, "");
         size_t k = 0;
         for (size_t i = 0; i < t->n; i++)
             if (t->filled[i])
-                fprintf(f, "%s%zu", k++ ? (k % 16 ? "," : ",\n    ") : "\n    ", i + 1);
-        fprintf(f, " },\n");
+                fprintf(f, "%s%zu", k++ % 16 ? " " : "\n", i + 1);
+        fprintf(f, "\n%*s]],\n", indent + 2, "");
     }
     fprintf(f, "%*s}", indent, "");
 }

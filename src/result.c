@@ -55,9 +55,13 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON_AddNullToObject(o, "default_engine");
     cJSON *rows = cJSON_AddArrayToObject(o, "engines");
     for (int i = 0; i < h->engines.n; i++) {
-        const rl_serving_engine *e = &h->engines.e[i];
         rl_hw one = *h;
-        one.engines.sel = i;
+        char err[512];
+        if (rl_engines_select(&one.engines, h->engines.e[i].name, h->origin, err, sizeof err) != 0) {
+            cJSON_Delete(o);
+            return NULL; /* an unreadable engine file */
+        }
+        const rl_serving_engine *e = &one.engines.e[i];
         cJSON *r = cJSON_CreateObject();
         cJSON_AddStringToObject(r, "engine", e->name);
         cJSON_AddBoolToObject(r, "default", i == h->engines.def);

@@ -178,6 +178,13 @@ static void test_lua_errors(void **state)
     expect_error("return { axes = {'m'}, m = {1}, values = {1e-6}, filled = {2} }",
                  "field 'tables.gemm.filled[1]': expected a node number in 1..1");
     expect_error("return { m = {1}, values = {1e-6} }", "field 'tables.gemm.axes'");
+    /* the compact string form */
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6 2e-6x' }",
+                 "field 'tables.gemm.values[2]': expected a finite number");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6, 2e-6, 3e-6' }",
+                 "field 'tables.gemm.values': more than 2 values");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6 2e-6', filled = '1.5' }",
+                 "field 'tables.gemm.filled[1]': expected a node number in 1..2");
 }
 
 int main(void)
