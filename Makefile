@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib profiles accuracy
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib profiles accuracy
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -64,6 +64,11 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -Itests -DRL_SRCDIR='"$(CURDIR)"' -DRL_BIN='"$(abspath $(BIN))"' \
 	    $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
+
+# docs/cli.md: the command reference, generated from the parameter and
+# command tables (src/param.c); tests/test_param.c fails when it is stale.
+docs: $(BIN)
+	$(BIN) help --markdown > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
 # Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
@@ -111,7 +116,7 @@ fuzz:
 	    SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libroofline.a
 	@$(foreach f,$(FUZZ_SKIP),echo "make fuzz: $(f) skipped ($(fuzz_needs_$(basename $(notdir $(f)))) not in this tree)";) true
 	@for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
-	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine $(PKG_CFLAGS) \
+	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) \
 	    -DRL_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a \
 	    $(LDLIBS) -o build-fuzz/$$n || exit 1; done
 	@fail=0; summary=""; for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
@@ -190,13 +195,10 @@ accuracy: $(BIN)
 	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
 	        || exit 1; done; done
 
-# Debian packages the project needs (run as root; CI calls this).
-DEPS := zlib1g-dev liblua5.4-dev libcmocka-dev libcjson-dev gnuplot-nox libopenblas-dev pkg-config valgrind clang
+# Debian packages the project needs, build tools included (scripts/deps.sh
+# lists them; run as root or with sudo; CI calls this).
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "deps: all present"; fi
+	sh scripts/deps.sh
 
 PREFIX ?= /usr/local
 install: $(BIN)
@@ -214,6 +216,7 @@ help:
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
+	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"

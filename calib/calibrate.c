@@ -48,8 +48,8 @@ int rl_calib_interrupted(const char *who, char *err, size_t errlen)
 {
     if (!rl_interrupted())
         return 0;
-    snprintf(err, errlen, "%s: interrupted (SIGINT); nothing written (no profile, raw data or plot "
-                          "kept)", who);
+    snprintf(err, errlen, "%s: interrupted (%s); nothing written (no profile, raw data or plot "
+                          "kept)", who, rl_interrupt_name());
     return 1;
 }
 

@@ -2,8 +2,9 @@
  * commands behind it (cli.h rl_cli_main).  The input is argv: arguments
  * separated by NUL bytes, the first one the command.  So that a run cannot
  * touch the file system, arguments holding '/' (paths) or naming an option
- * that writes files (--output, --out, --plot, --report, --save and their
- * abbreviations) are dropped; presets come from the source tree.  stdout goes to /dev/null.
+ * that writes files (the parameter table's RL_PF_WRITES rows: --output,
+ * --out, --plot, --report, --save, and any abbreviation of them) are
+ * dropped; presets come from the source tree.  stdout goes to /dev/null.
  * calibrate, validate and validate-serve are skipped: they run real
  * benchmarks for tens of seconds and write a profile (and restart the
  * process unless OMP_WAIT_POLICY is set, which fuzz_init's caller sets). */
@@ -12,15 +13,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "param.h"
 
 #define MAX_ARGS 64
 
-/* An option (or unambiguous abbreviation) that names an output file. */
+/* An option "--NAME[=V]" whose NAME is a prefix (an abbreviation getopt
+ * may take) of a flag that names an output file or folder. */
 static int writes_files(const char *arg)
 {
-    static const char *const prefixes[] = {"--o", "--pl", "--repo", "--sa", NULL};
-    for (const char *const *p = prefixes; *p; p++)
-        if (strncmp(arg, *p, strlen(*p)) == 0)
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    size_t n = strcspn(arg + 2, "=");
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if (RL_PARAMS[i].flag && (RL_PARAMS[i].flags & RL_PF_WRITES) &&
+            strncmp(RL_PARAMS[i].flag, arg + 2, n) == 0)
             return 1;
     return 0;
 }

@@ -1,7 +1,8 @@
 /* cli.h — the `roofline` command line: option parsing, commands, exit codes.
  *
- * Owns argument parsing (lists such as --batch 1,8,16, --set overrides,
- * precisions, --format, --output) and the command table.  Exit codes: 0 ok,
+ * Owns the commands' command-line runs and option parsing through the
+ * parameter and command tables (param.h: lists such as --batch 1,8,16,
+ * --set overrides, precisions, --format, --output).  Exit codes: 0 ok,
  * 2 bad input (usage, specs, values), 1 failure writing output, 130
  * interrupted by SIGINT (after finishing or removing any file in flight).  Uses every
  * core module; the library never exits, only this layer does. */
@@ -10,8 +11,26 @@
 
 enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_INTERRUPTED = 130 };
 
+#include "param.h"
+
 /* Run the CLI; returns the process exit code. */
 int rl_cli_main(int argc, char **argv);
+
+/* The commands (param.h RL_COMMANDS): each runs on the parsed options and
+ * returns the exit code, the result printed or written to --output. */
+int rl_cli_info(rl_opts *o);
+int rl_cli_step(rl_opts *o);
+int rl_cli_shard(rl_opts *o);
+int rl_cli_pareto(rl_opts *o);
+int rl_cli_ops(rl_opts *o);
+int rl_cli_prefill(rl_opts *o);
+int rl_cli_import_hf(rl_opts *o);
+int rl_cli_calibrate(rl_opts *o);
+int rl_cli_validate(rl_opts *o);
+int rl_cli_run(rl_opts *o);
+int rl_cli_simulate(rl_opts *o);
+int rl_cli_size(rl_opts *o);
+int rl_cli_validate_serve(rl_opts *o);
 
 /* Parse a comma-separated list of integers in [min, max] into out (at most
  * cap entries).  Returns the count, or -1 with err set (empty items,

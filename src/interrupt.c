@@ -1,47 +1,53 @@
-/* interrupt.c — SIGINT flag and the temporary file in flight (see .h). */
+/* interrupt.c — SIGINT/SIGTERM flag and the temporary file in flight (see .h). */
 #include "interrupt.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* 0, or the signal's number */
 static volatile sig_atomic_t temp_valid;
-static char temp_path[4096];
+static volatile sig_atomic_t temp_dir;
+static char temp_name[4096];
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-    (void)sig;
-    if (interrupted) { /* second Ctrl-C: the user insists */
+    if (interrupted) { /* second signal: the user (or the service manager) insists */
         if (temp_valid)
-            unlink(temp_path);
-        _exit(128 + SIGINT);
+            unlinkat(temp_dir, temp_name, 0);
+        _exit(128 + sig);
     }
-    interrupted = 1;
+    interrupted = sig;
 }
 
 int rl_interrupt_install(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sa.sa_flags = SA_RESTART; /* a write in progress completes */
-    return sigaction(SIGINT, &sa, NULL);
+    return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
 }
 
 int rl_interrupted(void) { return interrupted != 0; }
 
-void rl_interrupt_raise(void) { interrupted = 1; }
+const char *rl_interrupt_name(void) { return interrupted == SIGTERM ? "SIGTERM" : "SIGINT"; }
+
+void rl_interrupt_raise(void) { interrupted = SIGINT; }
 
 void rl_interrupt_clear(void) { interrupted = 0; }
 
-void rl_interrupt_track_temp(const char *path)
+void rl_interrupt_track_temp(int dir, const char *name)
 {
     temp_valid = 0;
-    if (!path || strlen(path) >= sizeof temp_path)
+    if (!name || strlen(name) >= sizeof temp_name)
         return;
-    memcpy(temp_path, path, strlen(path) + 1);
+    memcpy(temp_name, name, strlen(name) + 1);
+    temp_dir = dir;
     temp_valid = 1;
 }

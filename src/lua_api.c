@@ -5,10 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 
 #include "memory.h"
+#include "param.h"
 #include "plot.h"
 #include "report.h"
 #include "result.h"
@@ -223,10 +225,14 @@ static void merge_into(lua_State *L, int dst, int src)
     }
 }
 
-/* Refuse keys of the option table at idx that are not in `known`
- * (NULL-terminated): a typo must not silently fall back to a default. */
-static void check_keys(lua_State *L, int idx, const char *fn, const char *const *known)
+/* Refuse keys of the option table at idx that command `cmd` does not take
+ * in Lua (param.h: its parameters with a Lua key, old spellings included):
+ * a typo must not silently fall back to a default. */
+static void check_keys(lua_State *L, int idx, const char *cmd)
 {
+    const char *known[RL_P_COUNT * 2 + 1];
+    int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
+    known[n] = NULL;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -242,8 +248,8 @@ static void check_keys(lua_State *L, int idx, const char *fn, const char *const 
                 luaL_addstring(&b, *n);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "%s: unknown field '%s' (known: %s)", fn, k ? k : luaL_typename(L, -2),
-                       lua_tostring(L, -1));
+            luaL_error(L, "roofline.%s: unknown field '%s' (known: %s)", cmd,
+                       k ? k : luaL_typename(L, -2), lua_tostring(L, -1));
         }
     }
 }
@@ -310,8 +316,9 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     lua_pop(L, 2);
 }
 
-static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
+static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
 {
+    const char *key = RL_PARAMS[id].lua;
     if (!opts)
         return def;
     lua_getfield(L, opts, key);
@@ -326,40 +333,60 @@ static rl_dtype opt_dtype(lua_State *L, int opts, const char *key, rl_dtype def)
     return t;
 }
 
-static long long opt_count(lua_State *L, int opts, const char *key, long long def)
+/* "MIN..MAX" of a count row, powers of ten as 1eN ("1..1e9"). */
+static const char *bounds_text(const rl_param *p)
 {
-    lua_getfield(L, opts, key);
+    static char buf[64];
+    char *at = buf;
+    double v[2] = {p->min, p->max};
+    for (int k = 0; k < 2; k++) {
+        int e = v[k] >= 1e6 ? (int)lround(log10(v[k])) : 0;
+        if (e && v[k] == pow(10, e))
+            at += snprintf(at, 24, "%s1e%d", k ? ".." : "", e);
+        else
+            at += snprintf(at, 24, "%s%.0f", k ? ".." : "", v[k]);
+    }
+    return buf;
+}
+
+/* Field of parameter id (its Lua key, param.h) of the table at opts: a
+ * whole number within the row's bounds, `def` when absent. */
+static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     long long v = def;
     if (!lua_isnil(L, -1)) {
         int ok;
         lua_Integer i = lua_tointegerx(L, -1, &ok);
-        if (!ok || i < 1 || i > 1000000000)
-            luaL_error(L, "option '%s': expected an integer in 1..1e9", key);
+        if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max)
+            luaL_error(L, "option '%s': expected an integer in %s", p->lua, bounds_text(p));
         v = (long long)i;
     }
     lua_pop(L, 1);
     return v;
 }
 
-/* Field `key` of the table at opts as n or {n, ...}: 1 to MAX_BATCHES
- * integers in 1..1e9 into out (def when absent); returns how many. */
-static int opt_count_list(lua_State *L, int opts, const char *key, long long def, long long *out)
+/* Field of parameter id as n or {n, ...}: 1 to MAX_BATCHES whole numbers
+ * within the row's bounds into out (def when absent); returns how many. */
+static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def, long long *out)
 {
-    lua_getfield(L, opts, key);
+    const rl_param *p = &RL_PARAMS[id];
+    lua_getfield(L, opts, p->lua);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_count(L, opts, key, def);
+        out[0] = opt_count(L, opts, id, def);
         return 1;
     }
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n < 1 || n > MAX_BATCHES)
-        luaL_error(L, "field '%s': 1 to %d values", key, MAX_BATCHES);
+        luaL_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
     for (lua_Unsigned i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
         int ok;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
-        if (!ok || v < 1 || v > 1000000000)
-            luaL_error(L, "field '%s': values must be integers in 1..1e9", key);
+        if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
+            luaL_error(L, "field '%s': values must be integers in %s", p->lua, bounds_text(p));
         out[i - 1] = (long long)v;
         lua_pop(L, 1);
     }
@@ -369,12 +396,13 @@ static int opt_count_list(lua_State *L, int opts, const char *key, long long def
 
 /* Field `key`: a dtype name or a list of names, into out[RL_DTYPE_COUNT];
  * `def` when absent.  Returns the count. */
-static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def, rl_dtype *out)
+static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, rl_dtype *out)
 {
+    const char *key = RL_PARAMS[id].lua;
     lua_getfield(L, opts, key);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        out[0] = opt_dtype(L, opts, key, def);
+        out[0] = opt_dtype(L, opts, id, def);
         return 1;
     }
     int n = 0;
@@ -397,9 +425,9 @@ static int opt_dtype_list(lua_State *L, int opts, const char *key, rl_dtype def,
 static rl_precision opt_precision(lua_State *L, int opts)
 {
     rl_precision p = rl_precision_default();
-    p.weights = opt_dtype(L, opts, "weights", p.weights);
-    p.kv = opt_dtype(L, opts, "kv", p.kv);
-    p.compute = opt_dtype(L, opts, "compute", p.compute);
+    p.weights = opt_dtype(L, opts, RL_P_WEIGHTS, p.weights);
+    p.kv = opt_dtype(L, opts, RL_P_KV, p.kv);
+    p.compute = opt_dtype(L, opts, RL_P_COMPUTE, p.compute);
     return p;
 }
 
@@ -433,16 +461,15 @@ static int l_hw(lua_State *L)
 }
 
 /* roofline.info(model [, {weights=, kv=, compute=, context=}]) */
-static int l_info(lua_State *L)
+int rl_lua_info(lua_State *L)
 {
     rl_model m;
     check_model(L, 1, 0, &m);
     int opts = lua_istable(L, 2) ? 2 : 0;
-    static const char *const known[] = {"weights", "kv", "compute", "context", NULL};
     if (opts)
-        check_keys(L, opts, "roofline.info", known);
+        check_keys(L, opts, "info");
     rl_precision p = opt_precision(L, opts);
-    long long context = opts ? opt_count(L, opts, "context", 0) : 0;
+    long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     return push_result(L, rl_result_info(&m, p, context));
 }
 
@@ -453,8 +480,8 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
-    *chips = opt_count(L, 1, "chips", 1);
-    *context = opt_count(L, 1, "context", 0);
+    *chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    *context = opt_count(L, 1, RL_P_CONTEXT, 0);
     luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     *p = opt_precision(L, 1);
     char err[ERRLEN];
@@ -462,8 +489,9 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
-static const char *opt_string(lua_State *L, int opts, const char *key)
+static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
+    const char *key = RL_PARAMS[id].lua;
     lua_getfield(L, opts, key);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
@@ -477,31 +505,32 @@ static const char *opt_string(lua_State *L, int opts, const char *key)
  * Returns 1 if any was given. */
 static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 {
-    static const char *const keys[] = {"tp", "ep", "sp", "pp", "x", "sharding", "kv_split",
-                                       "moe_attn", "overlap"};
+    static const rl_param_id keys[] = {RL_P_TP,       RL_P_EP,       RL_P_SP,
+                                       RL_P_PP,       RL_P_X,        RL_P_SHARDING,
+                                       RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP};
     int given = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        lua_getfield(L, opts, keys[i]);
+        lua_getfield(L, opts, RL_PARAMS[keys[i]].lua);
         given |= !lua_isnil(L, -1);
         lua_pop(L, 1);
     }
     *pl = rl_shard_plan_default();
-    pl->tp = opt_count(L, opts, "tp", 1);
-    pl->ep = opt_count(L, opts, "ep", 1);
-    pl->sp = opt_count(L, opts, "sp", 1);
-    pl->pp = opt_count(L, opts, "pp", 1);
-    pl->x = opt_count(L, opts, "x", 0);
-    const char *s = opt_string(L, opts, "sharding");
+    pl->tp = opt_count(L, opts, RL_P_TP, 1);
+    pl->ep = opt_count(L, opts, RL_P_EP, 1);
+    pl->sp = opt_count(L, opts, RL_P_SP, 1);
+    pl->pp = opt_count(L, opts, RL_P_PP, 1);
+    pl->x = opt_count(L, opts, RL_P_X, 0);
+    const char *s = opt_string(L, opts, RL_P_SHARDING);
     if (s && rl_layout_parse(s, &pl->layout) != 0)
         luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
-    s = opt_string(L, opts, "kv_split");
+    s = opt_string(L, opts, RL_P_KV_SPLIT);
     if (s && rl_kv_split_parse(s, &pl->kv) != 0)
         luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
-    s = opt_string(L, opts, "moe_attn");
+    s = opt_string(L, opts, RL_P_MOE_ATTN);
     if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
         luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
     pl->attn_replicated = s && s[0] == 'r';
-    lua_getfield(L, opts, "overlap");
+    lua_getfield(L, opts, RL_PARAMS[RL_P_OVERLAP].lua);
     pl->overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return given;
@@ -511,21 +540,17 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
  * overlap=, ideal=]}: with a sharding field the step adds collectives; without,
  * it is calibrated when the hw spec has `efficiency` unless ideal=true. */
-static int l_step(lua_State *L)
+int rl_lua_step(lua_State *L)
 {
     rl_model m;
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    static const char *const known[] = {"model", "hw", "chips", "batch",    "context",  "weights",
-                                        "kv",    "compute", "ideal", "tp",  "ep",       "sp",
-                                        "pp",    "x",  "sharding", "kv_split", "moe_attn", "overlap",
-                                        NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_keys(L, 1, "roofline.step", known);
+    check_keys(L, 1, "step");
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
-    int nb = opt_count_list(L, 1, "batch", 1, batch);
+    int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
@@ -537,7 +562,7 @@ static int l_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    lua_getfield(L, 1, "ideal"); /* ideal=true: the pure roofline despite efficiency tables */
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
     if (lua_toboolean(L, -1))
         rl_hw_set_ideal(&h);
     lua_pop(L, 1);
@@ -546,19 +571,17 @@ static int l_step(lua_State *L)
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
  * compute=, overlap=false}: strategies side by side (rl_result_shard). */
-static int l_shard(lua_State *L)
+int rl_lua_shard(lua_State *L)
 {
     rl_model m;
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    static const char *const known[] = {"model", "hw", "chips",   "batch",   "context",
-                                        "weights", "kv", "compute", "overlap", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_keys(L, 1, "roofline.shard", known);
+    check_keys(L, 1, "shard");
     check_run(L, &m, &h, &chips, &context, &p);
-    long long batch = opt_count(L, 1, "batch", 1);
-    lua_getfield(L, 1, "overlap");
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return push_result(L, rl_result_shard(&m, &h, chips, batch, context, p, overlap));
@@ -571,19 +594,19 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
-    c->chips = opt_count(L, 1, "chips", 1);
+    c->chips = opt_count(L, 1, RL_P_CHIPS, 1);
     c->prec = opt_precision(L, 1);
-    c->act = opt_dtype(L, 1, "act", RL_BF16);
-    lua_getfield(L, 1, "attn");
+    c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
     luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
                   "field 'attn' must be \"fused\" or \"materialized\"");
     c->materialized = attn[0] == 'm';
-    lua_getfield(L, 1, "causal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CAUSAL].lua);
     c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
-    lua_getfield(L, 1, "mfu");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_MFU].lua);
     c->mfu = luaL_optnumber(L, -1, 0);
-    lua_getfield(L, 1, "prefix");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PREFIX].lua);
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
@@ -603,19 +626,16 @@ static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, co
  * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
  * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
  * result (rows = operators). */
-static int l_ops(lua_State *L)
+int rl_lua_ops(lua_State *L)
 {
     rl_model m;
     rl_hw h;
     rl_ops_config c;
-    static const char *const known[] = {"model", "hw",   "chips",  "weights", "kv",
-                                        "compute", "act", "attn",  "causal",  "mfu",
-                                        "prefix", "phase", "batch", "context", "tokens", NULL};
-    check_keys(L, 1, "roofline.ops", known);
+    check_keys(L, 1, "ops");
     opt_ops(L, &m, &h, &c);
-    const char *phase = opt_string(L, 1, "phase");
-    long long batch = opt_count(L, 1, "batch", 1);
-    long long tokens = opt_count(L, 1, "tokens", 0), context = opt_count(L, 1, "context", 0);
+    const char *phase = opt_string(L, 1, RL_P_PHASE);
+    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
@@ -627,20 +647,17 @@ static int l_ops(lua_State *L)
 /* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
  * precision/attention fields of roofline.ops} -> the `roofline prefill`
  * result (rows: tokens, ttft_s, chunked_s, achieved_mfu, ...). */
-static int l_prefill(lua_State *L)
+int rl_lua_prefill(lua_State *L)
 {
     rl_model m;
     rl_hw h;
     rl_ops_config c;
-    static const char *const known[] = {"model",  "hw",   "chips",  "weights", "kv",
-                                        "compute", "act", "attn",   "causal",  "mfu",
-                                        "prefix", "tokens", "chunk", NULL};
-    check_keys(L, 1, "roofline.prefill", known);
+    check_keys(L, 1, "prefill");
     opt_ops(L, &m, &h, &c);
     long long tokens[MAX_BATCHES];
-    int n = opt_count_list(L, 1, "tokens", 0, tokens);
+    int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
-    long long chunk = opt_count(L, 1, "chunk", 0);
+    long long chunk = opt_count(L, 1, RL_P_CHUNK, 0);
     c.prefill_seqs = 1;
     for (int i = 0; i < n; i++) {
         c.prefill_tokens = tokens[i];
@@ -659,48 +676,45 @@ static int l_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
                               long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, "batch", 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
-    *nctx = opt_count_list(L, 1, "context", 0, ctx);
+    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, 0, ctx);
     luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
 }
 
 /* The sweep described by the options table at 1: model, hw, chips, batch,
  * context, weights, kv, compute, prompt, ideal, overlap.  Raises a Lua error
  * on bad input. */
-static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long long *prompt)
+static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_sweep *s,
+                      long long *prompt)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"model",  "hw",    "chips",   "batch",   "context",
-                                        "weights", "kv",   "compute", "prompt", "ideal",
-                                        "overlap", NULL};
-    check_keys(L, 1, lua_toboolean(L, lua_upvalueindex(1)) ? "roofline.pareto" : "roofline.sweep",
-               known);
+    check_keys(L, 1, frontier ? "pareto" : "sweep");
     check_model_hw(L, 1, m, h);
     static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
-    int nchips = opt_count_list(L, 1, "chips", 0, chips);
+    int nchips = opt_count_list(L, 1, RL_P_CHIPS_LIST, 0, chips);
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
     int nb, nctx;
     opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
-    base.compute = opt_dtype(L, 1, "compute", base.compute);
-    int nw = opt_dtype_list(L, 1, "weights", base.weights, w);
-    int nkv = opt_dtype_list(L, 1, "kv", base.kv, kv);
+    base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
+    int nw = opt_dtype_list(L, 1, RL_P_WEIGHTS_LIST, base.weights, w);
+    int nkv = opt_dtype_list(L, 1, RL_P_KV_LIST, base.kv, kv);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int np = 0;
     for (int i = 0; i < nw; i++)
         for (int j = 0; j < nkv; j++)
             prec[np++] = (rl_precision){w[i], kv[j], base.compute};
-    lua_getfield(L, 1, "prompt");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
     *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
     lua_pop(L, 1);
-    lua_getfield(L, 1, "ideal");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int ideal = lua_toboolean(L, -1);
-    lua_getfield(L, 1, "overlap");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
@@ -712,16 +726,14 @@ static void run_sweep(lua_State *L, rl_model *m, rl_hw *h, rl_sweep *s, long lon
 /* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
  * weights=d|{..}, kv=d|{..}, compute=, prompt=, ideal=false, overlap=false}
  * -> every feasible point (shard plans; ideal=true: formula (1), no comm);
- * roofline.pareto{same fields} -> the latency / cost frontier.  The upvalue
- * says which. */
-static int l_sweep(lua_State *L)
+ * roofline.pareto{same fields} -> the latency / cost frontier. */
+static int sweep(lua_State *L, int frontier)
 {
-    int frontier = lua_toboolean(L, lua_upvalueindex(1));
     rl_model m;
     rl_hw h;
     rl_sweep s;
     long long prompt;
-    run_sweep(L, &m, &h, &s, &prompt);
+    run_sweep(L, frontier, &m, &h, &s, &prompt);
     size_t *idx = frontier ? malloc((s.n ? s.n : 1) * sizeof *idx) : NULL;
     long nf = !frontier ? 0 : idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
     cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
@@ -729,6 +741,10 @@ static int l_sweep(lua_State *L)
     rl_sweep_free(&s);
     return push_result(L, r);
 }
+
+int rl_lua_sweep(lua_State *L) { return sweep(L, 0); }
+
+int rl_lua_pareto(lua_State *L) { return sweep(L, 1); }
 
 /* Number field `key` of the table at -1 (0 when absent). */
 static double row_number(lua_State *L, const char *key)
@@ -740,8 +756,8 @@ static double row_number(lua_State *L, const char *key)
 }
 
 /* Series {title=, rows={...}} list at field "series" into points. */
-static int plot_pareto_series(lua_State *L, const char *path, const char *title, char *err,
-                              size_t errlen)
+static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, const char *title,
+                              char *err, size_t errlen)
 {
     lua_getfield(L, 1, "series");
     luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
@@ -788,7 +804,10 @@ static int plot_pareto_series(lua_State *L, const char *path, const char *title,
         }
         lua_pop(L, 2);
     }
-    int rc = rl_plot_pareto(path, title, ser, ns, usd, err, errlen);
+    int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
+    int rc = dir < 0 ? -1 : rl_plot_pareto(dir, file, title, ser, ns, usd, err, errlen);
+    if (dir >= 0)
+        close(dir);
     lua_pop(L, 2);
     return rc;
 }
@@ -798,13 +817,10 @@ static int plot_pareto_series(lua_State *L, const char *path, const char *title,
  * weights=, kv=, compute=} -> path of the figure, or nil and a message when
  * gnuplot is missing (data and script kept).  Files go to the output
  * directory (roofline run --out, default out/); `file` is a plain name. */
-static int l_plot(lua_State *L)
+int rl_lua_plot(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const known[] = {"kind",  "file",  "title", "series",  "model",
-                                        "hw",    "chips", "batch", "context", "weights",
-                                        "kv",    "compute", NULL};
-    check_keys(L, 1, "roofline.plot", known);
+    check_keys(L, 1, "plot");
     lua_getfield(L, 1, "kind");
     const char *kind = luaL_checkstring(L, -1);
     lua_getfield(L, 1, "file");
@@ -822,29 +838,38 @@ static int l_plot(lua_State *L)
     const char *title = luaL_optstring(L, -1, "");
     char path[8192], err[ERRLEN];
     rl_outdir *out = rl_lua_outdir(L);
-    if (rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err) != 0)
+    /* the name is checked now; the folder is opened again (from the held
+     * root) only around the rendering, so a Lua error between leaks nothing */
+    int dir = rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
+    if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
+    close(dir);
     int rc;
     if (strcmp(kind, "pareto") == 0) {
-        rc = plot_pareto_series(L, path, title, err, sizeof err);
+        rc = plot_pareto_series(L, out, file, title, err, sizeof err);
     } else {
         rl_model m;
         rl_hw h;
         check_model_hw(L, 1, &m, &h);
         rl_precision p = opt_precision(L, 1);
-        long long chips = opt_count(L, 1, "chips", 1);
+        long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
         static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
         int nb, nctx;
         opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
         for (int i = 0; i < nctx; i++)
             if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
                 return luaL_error(L, "roofline.plot: %s", err);
-        if (strcmp(kind, "step") == 0)
-            rc = rl_plot_step_breakdown(path, &m, &h, chips, p, ctx, nctx, batch, nb, err, sizeof err);
+        if ((dir = rl_outdir_resolve(out, file, NULL, 0, err, sizeof err)) < 0)
+            rc = -1;
+        else if (strcmp(kind, "step") == 0)
+            rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err,
+                                        sizeof err);
         else if (strcmp(kind, "roofline") == 0)
-            rc = rl_plot_roofline(path, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
+            rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
         else
-            rc = rl_plot_memory(path, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+            rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
+        if (dir >= 0)
+            close(dir);
     }
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);
@@ -909,67 +934,77 @@ static int l_write(lua_State *L)
     return 1;
 }
 
-/* An SLO field of roofline.simulate's options (table at index 1): absent
- * (0: none), or seconds in [1e-6, 1e6] as the CLI's --ttft-p99/--tpot-p99. */
-static double opt_slo(lua_State *L, const char *key)
+/* Field of parameter id (param.h: its Lua key, or the old spelling) in
+ * roofline.simulate's options (table at 1) as a number within the row's
+ * bounds, a whole one for counts; `def` when absent. */
+static double opt_param(lua_State *L, rl_param_id id, double def)
 {
+    const rl_param *p = &RL_PARAMS[id];
+    const char *key = p->lua;
     lua_getfield(L, 1, key);
-    double v = 0;
+    if (lua_isnil(L, -1) && p->lua_old) {
+        lua_pop(L, 1);
+        key = p->lua_old;
+        lua_getfield(L, 1, key);
+    }
+    double v = def;
     if (!lua_isnil(L, -1)) {
-        int ok;
+        int ok, whole = p->type != RL_PT_NUMBER;
         v = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(v >= 1e-6 && v <= 1e6))
-            luaL_error(L, "roofline.simulate: field '%s': expected seconds in [1e-06, 1e+06]", key);
+        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v))) {
+            char msg[256]; /* lua_pushfstring has no %g */
+            snprintf(msg, sizeof msg, "roofline.simulate: field '%s': expected %s in [%g, %g]", key,
+                     whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
+                     p->min, p->max);
+            luaL_error(L, "%s", msg);
+        }
     }
     lua_pop(L, 1);
     return v;
 }
 
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
- * requests=2000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
- * replicas=1, prefill_replicas=1, ttft_slo=, tpot_slo=, weights=, kv=,
- * compute=, ideal=false} -> the `roofline simulate` result (serve.h keys, without the
+ * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
+ * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
+ * tpot_slo=), weights=, kv=, compute=, ideal=false} (defaults and bounds:
+ * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
-static int l_simulate(lua_State *L)
+int rl_lua_simulate(lua_State *L)
 {
-    static const char *const known[] = {
-        "model",    "hw",       "chips",    "qps",      "prompt",           "output",
-        "requests", "seed",     "policy",   "max_seqs", "max_tokens",       "replicas",
-        "prefill_replicas",     "ttft_slo", "tpot_slo", "weights",          "kv",
-        "compute",  "ideal",    NULL};
     rl_model m;
     rl_hw h;
     char err[ERRLEN];
-    check_keys(L, 1, "roofline.simulate", known);
+    check_keys(L, 1, "simulate");
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, &m, &h);
-    long long chips = opt_count(L, 1, "chips", 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
     rl_precision p = opt_precision(L, 1);
-    rl_workload w = {.n = opt_count(L, 1, "requests", 2000), .seed = (uint64_t)opt_count(L, 1, "seed", 1),
+    rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
+                     .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
                      .max_context = m.max_context};
-    lua_getfield(L, 1, "qps");
-    w.qps = luaL_optnumber(L, -1, 0);
-    lua_pop(L, 1);
+    w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
-    const char *ps = opt_string(L, 1, "prompt"), *os = opt_string(L, 1, "output");
+    const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     rl_serve_config c = rl_serve_config_default();
-    const char *pol = opt_string(L, 1, "policy");
+    const char *pol = opt_string(L, 1, RL_P_POLICY);
     if (pol && rl_policy_parse(pol, &c.policy) != 0)
         return luaL_error(L, "roofline.simulate: field 'policy': unknown '%s'", pol);
-    c.max_seqs = (int)opt_count(L, 1, "max_seqs", 256);
-    c.max_tokens = opt_count(L, 1, "max_tokens", c.policy == RL_POLICY_CHUNKED ? 512 : 8192);
-    c.replicas = (int)opt_count(L, 1, "replicas", 1);
-    c.prefill_replicas = (int)opt_count(L, 1, "prefill_replicas", 1);
-    c.slo_ttft = opt_slo(L, "ttft_slo");
-    c.slo_tpot = opt_slo(L, "tpot_slo");
+    c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
+    if (c.policy == RL_POLICY_CHUNKED)
+        c.max_tokens = 512; /* the chunk budget, as on the command line */
+    c.max_tokens = (long long)opt_param(L, RL_P_MAX_TOKENS, (double)c.max_tokens);
+    c.replicas = (int)opt_param(L, RL_P_REPLICAS, c.replicas);
+    c.prefill_replicas = (int)opt_param(L, RL_P_PREFILL_REPLICAS, c.prefill_replicas);
+    c.slo_ttft = opt_param(L, RL_P_TTFT, 0);
+    c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     c.kv_samples = 0;
-    rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
-    lua_getfield(L, 1, "ideal");
+    rl_serve_config_hw(&c, &m, &h, chips, p, rl_param_default(RL_P_RESERVE));
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
     /* everything that can raise a Lua error is checked: allocate now */
@@ -982,28 +1017,26 @@ static int l_simulate(lua_State *L)
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
-    cJSON *j = rl_serve_result_json(&r, c.policy, total);
+    rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
+                           -1, 0};
+    cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
-    rl_serve_describe_run(j, &m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed);
-    if (j)
-        cJSON_DeleteItemFromObject(j, "kv_timeline");
     return push_result(L, j);
 }
 
+/* The functions that are not commands; the commands come from param.h. */
 static const luaL_Reg FUNCS[] = {
-    {"model", l_model}, {"hw", l_hw}, {"info", l_info}, {"step", l_step}, {"shard", l_shard},
-    {"format", l_format}, {"ops", l_ops}, {"prefill", l_prefill},
-    {"plot", l_plot}, {"simulate", l_simulate}, {"write", l_write}, {NULL, NULL},
+    {"model", l_model}, {"hw", l_hw}, {"format", l_format}, {"write", l_write}, {NULL, NULL},
 };
 
 void rl_lua_open(lua_State *L)
 {
     luaL_newlib(L, FUNCS);
-    for (int frontier = 0; frontier <= 1; frontier++) { /* sweep and pareto share l_sweep */
-        lua_pushboolean(L, frontier);
-        lua_pushcclosure(L, l_sweep, 1);
-        lua_setfield(L, -2, frontier ? "pareto" : "sweep");
-    }
+    for (size_t i = 0; i < RL_NCOMMANDS; i++)
+        if (RL_COMMANDS[i].lua) {
+            lua_pushcfunction(L, RL_COMMANDS[i].lua);
+            lua_setfield(L, -2, RL_COMMANDS[i].name);
+        }
     lua_setglobal(L, "roofline");
 }
 

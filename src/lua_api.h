@@ -27,6 +27,19 @@ typedef struct {
     long instructions; /* VM instruction budget; 0 = RL_SCENARIO_LIMITS */
 } rl_scenario_opts;
 
+/* The module's commands (param.h RL_COMMANDS): each takes its option table
+ * (roofline.info: a model, then the table) and returns the command's result
+ * as a Lua table; a bad field is a Lua error naming it. */
+int rl_lua_info(lua_State *L);
+int rl_lua_step(lua_State *L);
+int rl_lua_shard(lua_State *L);
+int rl_lua_ops(lua_State *L);
+int rl_lua_prefill(lua_State *L);
+int rl_lua_sweep(lua_State *L);
+int rl_lua_pareto(lua_State *L);
+int rl_lua_plot(lua_State *L);
+int rl_lua_simulate(lua_State *L);
+
 /* Set the global `roofline` in L. */
 void rl_lua_open(lua_State *L);
 

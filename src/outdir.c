@@ -2,6 +2,7 @@
 #include "outdir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "report.h"
 
 #define NAME_MAX_LEN 1024
-#define COMPONENT_MAX 255
+#define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
@@ -37,6 +38,9 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
         FAIL("%s: cannot resolve the output directory: %s", dir, strerror(errno));
     if (strlen(real) >= sizeof o->root)
         FAIL("%s: output directory path too long", dir);
+    o->fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->fd < 0)
+        FAIL("%s: cannot open the output directory: %s", dir, strerror(errno));
     memcpy(o->root, real, strlen(real) + 1);
     return 0;
 }
@@ -52,6 +56,9 @@ void rl_outdir_close(rl_outdir *o)
     for (int i = 0; i < o->nkept; i++)
         free(o->kept[i]);
     free(o->kept);
+    if (o->root[0])
+        close(o->fd);
+    o->root[0] = '\0';
     o->kept = NULL;
     o->nkept = o->cap = 0;
 }
@@ -82,11 +89,35 @@ static int check_name(const char *name, char *err, size_t errlen)
                  "directory)",
                  name);
         if (n > COMPONENT_MAX)
-            FAIL("%s: a path component is longer than %d bytes", name, COMPONENT_MAX);
+            FAIL("%s: a path component is longer than %d bytes (a file's temporary name adds "
+                 "11 to it, and 255 is the limit)", name, COMPONENT_MAX);
         if (!slash)
             return 0;
         p = slash + 1;
     }
+}
+
+/* Open component `comp` (n bytes) of `name` inside `dir` as a directory,
+ * creating it if missing; never through a symbolic link.  Returns the
+ * descriptor or -1 with err set. */
+static int open_component(int dir, const char *name, const char *comp, size_t n, char *err,
+                          size_t errlen)
+{
+    char c[COMPONENT_MAX + 1];
+    memcpy(c, comp, n); /* n <= COMPONENT_MAX: check_name */
+    c[n] = '\0';
+    const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int fd = openat(dir, c, flags);
+    if (fd < 0 && errno == ENOENT && (mkdirat(dir, c, 0755) == 0 || errno == EEXIST))
+        fd = openat(dir, c, flags);
+    if (fd >= 0)
+        return fd;
+    int e = errno;
+    struct stat st;
+    if ((e == ELOOP || e == ENOTDIR) && fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        FAIL("%s: '%.*s' is %s; outputs stay inside the --out directory", name,
+             (int)(comp + n - name), name, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+    FAIL("%s: cannot create directory '%.*s': %s", name, (int)(comp + n - name), name, strerror(e));
 }
 
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
@@ -104,42 +135,26 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     }
     if (!o->root[0])
         FAIL("no output directory: run the scenario with `roofline run --out DIR`");
-    if ((size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
+    if (path && (size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
         FAIL("%s: output path too long", name);
-    /* walk the intermediate components: each must be a real directory (not
-     * a symbolic link); create the missing ones */
-    size_t rootlen = strlen(o->root);
-    for (char *c = path + rootlen + 1; (c = strchr(c, '/')) != NULL; c++) {
-        *c = '\0';
-        struct stat st;
-        int rc = lstat(path, &st);
-        if (rc != 0 && errno == ENOENT && mkdir(path, 0755) == 0)
-            rc = lstat(path, &st);
-        if (rc != 0) {
-            snprintf(err, errlen, "%s: cannot create directory '%s': %s", name, path + rootlen + 1,
-                     strerror(errno));
+    int dir = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
+    if (dir < 0)
+        FAIL("%s: %s", name, strerror(errno));
+    const char *c = name;
+    for (const char *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+        int next = open_component(dir, name, c, (size_t)(slash - c), err, errlen);
+        close(dir);
+        if (next < 0)
             return -1;
-        }
-        if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "%s: '%s' is %s; outputs stay inside the --out directory", name,
-                     path + rootlen + 1, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
-            return -1;
-        }
-        *c = '/';
+        dir = next;
     }
     struct stat st;
-    if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)))
+    if (fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
+        close(dir);
         FAIL("%s: exists and is %s; refusing to replace it", name,
              S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory");
-    /* belt and braces: the parent, resolved, must lie under the root */
-    char parent[PATH_MAX], real[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s", path);
-    *strrchr(parent, '/') = '\0';
-    if (!realpath(parent, real))
-        FAIL("%s: cannot resolve its directory: %s", name, strerror(errno));
-    if (strncmp(real, o->root, rootlen) != 0 || (real[rootlen] != '\0' && real[rootlen] != '/'))
-        FAIL("%s: resolves outside the --out directory", name);
-    return 0;
+    }
+    return dir;
 }
 
 int rl_outdir_note(rl_outdir *o, const char *name)
@@ -165,10 +180,13 @@ int rl_outdir_note(rl_outdir *o, const char *name)
 int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,
                     size_t errlen)
 {
-    char path[PATH_MAX + 8];
-    if (rl_outdir_resolve(o, name, path, sizeof path, err, errlen) != 0)
+    int dir = rl_outdir_resolve(o, name, NULL, 0, err, errlen);
+    if (dir < 0)
         return -1;
-    if (rl_write_atomic(path, data, len, err, errlen) != 0)
+    const char *leaf = strrchr(name, '/');
+    int rc = rl_write_atomic_at(dir, leaf ? leaf + 1 : name, name, data, len, err, errlen);
+    close(dir);
+    if (rc != 0)
         return -1;
     if (rl_outdir_note(o, name) != 0)
         FAIL("%s: written, but out of memory recording it", name);

@@ -5,14 +5,19 @@
  * the directory named on the command line (`roofline run --out DIR`).
  * Absolute names, ".." components, empty components, control characters and
  * paths through symbolic links are refused; missing subdirectories are
- * created.  Files are written atomically (report.h rl_write_atomic: a
- * temporary name beside the target, renamed when complete), and the
+ * created.  The directory is held open for the run and every name is
+ * resolved from that descriptor one component at a time (openat with
+ * O_NOFOLLOW | O_DIRECTORY, mkdirat), never by re-walking a path string, so
+ * a directory inside it renamed or swapped for a symbolic link while the run
+ * writes cannot send a file outside.  Files are written atomically
+ * (report.h rl_write_atomic_at: a temporary name beside the target, renamed
+ * when complete, both relative to the file's open directory), and the
  * directory keeps the list of files it completed so an interrupted run can
- * say what it kept.  Uses report (rl_write_atomic) and POSIX file calls.
+ * say what it kept.  Uses report (rl_write_atomic_at, rl_mkdir_p) and POSIX
+ * *at file calls.
  *
- * Writers that produce the file themselves (gnuplot) call rl_outdir_resolve
- * for the confined path, write to a temporary name beside it, rename, then
- * rl_outdir_note the name. */
+ * Writers that produce several files (plot.c) call rl_outdir_resolve for the
+ * file's open directory, write relative to it, then rl_outdir_note the name. */
 #ifndef RL_OUTDIR_H
 #define RL_OUTDIR_H
 
@@ -20,6 +25,7 @@
 
 typedef struct {
     char root[4096];    /* canonical absolute path of the directory ("" until open) */
+    int fd;             /* the directory, open while root[0] is set */
     char pending[4096]; /* rl_outdir_defer: the directory to open on first use */
     char **kept;     /* names written (relative, as given), in order */
     int nkept, cap;
@@ -34,15 +40,18 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
  * writes nothing creates nothing (the default `out` of `roofline run`). */
 void rl_outdir_defer(rl_outdir *o, const char *dir);
 
-/* Free the list of kept names (the directory and its files stay). */
+/* Free the list of kept names and close the directory (it and its files stay). */
 void rl_outdir_close(rl_outdir *o);
 
-/* Check `name` and write the confined absolute path of it to `path`
- * (pathlen bytes), creating missing subdirectories.  Returns 0, or -1 with
+/* Check `name` and open the directory it goes in (creating missing
+ * subdirectories), walking from the held root one component at a time.
+ * Returns that directory's descriptor (the caller closes it; the file's own
+ * name is the last component of `name`) and, when path is not NULL, the
+ * absolute path for messages in path (pathlen bytes).  Returns -1 with
  * "NAME: reason" in err: empty, absolute, '..' or empty component, control
- * character, longer than 255 bytes a component or 1024 in all, a component
- * that is a symbolic link or not a directory, a target that is a directory
- * or a symbolic link, or a resolved parent outside the root. */
+ * character, longer than 1024 bytes in all or RL_NAME_MAX (244) a component
+ * (room for the temporary's suffix), a component that is a symbolic link or
+ * not a directory, a target that is a directory or a symbolic link. */
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen);
 

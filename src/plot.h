@@ -4,12 +4,19 @@
  * STEM.dat (whitespace-separated columns, SI-derived units named in the
  * header comment) and STEM.gp (a header setting the terminal, `datafile`,
  * `outfile` and the figure's variables, followed by the template
- * plots/NAME.gp), then runs `gnuplot STEM.gp` with the output pointed at a
- * temporary file beside the figure, renamed into place when gnuplot succeeds
- * (no partial figure is ever left).  The terminal follows the figure's
- * extension: .png (pngcairo) or .svg.  Where gnuplot is missing the data and
- * script are kept and the call says so.  Uses sweep, step, arch, memory,
- * roofline, ops, report (rl_write_atomic), spec (rl_data_find). */
+ * plots/NAME.gp; rerun it in its folder: `gnuplot STEM.gp`), then runs
+ * gnuplot on the same script held in memory, with it, the data and the
+ * output handed over as open descriptors (/dev/fd/5, 4, 3): the output is a
+ * temporary file beside the figure, renamed into place when gnuplot
+ * succeeds (no partial figure is ever left), and gnuplot opens nothing by
+ * name, so a link planted or swapped in the output folder can neither
+ * redirect a write nor feed it another script.  Every file is created
+ * relative to the figure's open folder (`dir`, an open directory from
+ * outdir.h, or AT_FDCWD for a command-line path).  The terminal follows the
+ * figure's extension: .png (pngcairo) or .svg.  Where gnuplot is missing the
+ * data and script are kept and the call says so.  Uses sweep, step, arch,
+ * memory, roofline, ops, report (rl_write_atomic_at, rl_temp_at), interrupt,
+ * spec (rl_data_find). */
 #ifndef RL_PLOT_H
 #define RL_PLOT_H
 
@@ -24,10 +31,12 @@
 #define RL_PLOT_NO_GNUPLOT 1
 
 /* Write STEM.dat from `data`, STEM.gp from `vars` (gnuplot statements) and
- * plots/`tmpl`, and render `out` (.png or .svg).  Returns 0, RL_PLOT_NO_GNUPLOT,
+ * plots/`tmpl`, and render `out` (.png or .svg), a path relative to the open
+ * directory `dir` (AT_FDCWD: the working directory).  The figure functions
+ * below take `dir` and `out` the same way.  Returns 0, RL_PLOT_NO_GNUPLOT,
  * or -1 with err set (unknown extension, quote in a path, missing template,
  * write failure, gnuplot error). */
-int rl_plot_render(const char *tmpl, const char *out, const char *vars, const char *data, char *err,
+int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data, char *err,
                    size_t errlen);
 
 /* One curve of a frontier figure. */
@@ -44,12 +53,12 @@ int rl_plot_check_path(const char *out, char *err, size_t errlen);
 /* Cost vs per-token latency, log-log, each point labelled C:B (chips:batch),
  * one curve per series (ESTI figure in seed 000 section 1).  Cost is USD per
  * million tokens when `usd` is set, else chip-milliseconds per token. */
-int rl_plot_pareto(const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
+int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
                    char *err, size_t errlen);
 
 /* The frontier of each precision in prec[nprec] among the sweep's points,
  * one curve each, through rl_plot_pareto (USD when the hardware is priced). */
-int rl_plot_sweep_pareto(const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
+int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
                          const rl_precision *prec, int nprec, char *err, size_t errlen);
 
 /* Step time vs batch over `chips` chips for each context in ctx[nctx],
@@ -57,7 +66,7 @@ int rl_plot_sweep_pareto(const char *out, const char *title, const rl_hw *h, con
  * curve per context, ending where weights + KV exceed HBM) and matmul FLOPs
  * time, with B > B_crit shaded as the
  * compute-bound region of the weight matmuls.  batch[nb] ascending. */
-int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, long long chips,
+int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
                            rl_precision p, const long long *ctx, int nctx, const long long *batch,
                            int nb, char *err, size_t errlen);
 
@@ -67,13 +76,13 @@ int rl_plot_step_breakdown(const char *out, const rl_model *m, const rl_hw *h, l
  * batch[nb], and (at the last batch) the attention and the elementwise
  * operators at `context`.  Abstract models (no operator list) are an error.
  * Source: seed 000 section 1 "Linear operations" and "What about attention?". */
-int rl_plot_roofline(const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
+int rl_plot_roofline(int dir, const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
                      const long long *batch, int nb, long long context, char *err, size_t errlen);
 
 /* Memory stack vs batch at `context` over `chips` chips: weights, KV cache
  * and activations (rl_memory_activation_bytes) against the HBM capacity
  * line.  batch[nb] ascending. */
-int rl_plot_memory(const char *out, const rl_model *m, const rl_hw *h, long long chips,
+int rl_plot_memory(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
                    rl_precision p, long long context, const long long *batch, int nb, char *err,
                    size_t errlen);
 

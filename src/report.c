@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -294,6 +296,81 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     return b.s;
 }
 
+int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t tmplen, char *err,
+               size_t errlen)
+{
+    if (strlen(name) > RL_NAME_MAX) {
+        snprintf(err, errlen, "%s: file name longer than %d bytes (its temporary '.tmp.XXXXXX' "
+                              "must fit in 255)", shown, RL_NAME_MAX);
+        return -1;
+    }
+    static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static unsigned long long counter;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long x = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^
+                               (unsigned long long)getpid() << 32 ^ ++counter * 0xBF58476D1CE4E5B9ull;
+        char suffix[7];
+        for (int i = 0; i < 6; i++, x /= 62)
+            suffix[i] = alnum[x % 62];
+        suffix[6] = '\0';
+        snprintf(tmp, tmplen, "%s.tmp.%s", name, suffix);
+        int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            rl_interrupt_track_temp(dir, tmp); /* a second Ctrl-C removes it before exiting */
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", shown, strerror(errno));
+    return -1;
+}
+
+int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                       char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", shown,
+                 S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory"
+                                                                               : "not a regular file");
+        return -1;
+    }
+    char tmp[300];
+    int fd = rl_temp_at(dir, name, shown, tmp, sizeof tmp, err, errlen);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    int saved = errno;
+    int ok = done == len && fsync(fd) == 0;
+    if (!ok && done == len)
+        saved = errno;
+    if (close(fd) != 0 && ok) {
+        saved = errno;
+        ok = 0;
+    }
+    if (ok && renameat(dir, tmp, dir, name) != 0) {
+        saved = errno;
+        ok = 0;
+    }
+    if (!ok)
+        unlinkat(dir, tmp, 0);
+    rl_interrupt_track_temp(AT_FDCWD, NULL);
+    if (!ok)
+        snprintf(err, errlen, "%s: write failed: %s", shown, strerror(saved));
+    return ok ? 0 : -1;
+}
+
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
     /* a symlink is written through (its target is replaced); anything that
@@ -316,51 +393,28 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
                  user_path);
         return -1;
     }
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return -1;
+    const char *slash = strrchr(path, '/');
+    int dir = AT_FDCWD;
+    if (slash) {
+        char parent[PATH_MAX];
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        if (n >= sizeof parent) {
+            snprintf(err, errlen, "%s: path too long", user_path);
+            return -1;
+        }
+        memcpy(parent, path, n);
+        parent[n] = '\0';
+        dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0) {
+            snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+                     strerror(errno));
+            return -1;
+        }
     }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
-                 strerror(errno));
-        return -1;
-    }
-    rl_interrupt_track_temp(tmp); /* a second Ctrl-C removes it before exiting */
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    int saved = errno;
-    int ok = done == len && fsync(fd) == 0;
-    if (!ok && done == len)
-        saved = errno;
-    if (close(fd) != 0 && ok) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok) {
-        unlink(tmp);
-        rl_interrupt_track_temp(NULL);
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(saved));
-        return -1;
-    }
-    /* mkstemp makes the file 0600; results are ordinary readable files */
-    if (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
-        saved = errno;
-        unlink(tmp);
-        rl_interrupt_track_temp(NULL);
-        snprintf(err, errlen, "%s: cannot move into place: %s", path, strerror(saved));
-        return -1;
-    }
-    rl_interrupt_track_temp(NULL);
-    return 0;
+    int rc = rl_write_atomic_at(dir, slash ? slash + 1 : path, path, data, len, err, errlen);
+    if (dir != AT_FDCWD)
+        close(dir);
+    return rc;
 }
 
 int rl_mkdir_p(const char *dir, char *err, size_t errlen)

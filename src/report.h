@@ -25,9 +25,32 @@ int rl_format_parse(const char *s, rl_format *out);
 char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen);
 
 /* Write `len` bytes to `path` through a temporary file in the same
- * directory, renamed into place only when complete.  Returns 0, or -1 with
- * err set and no file left behind. */
+ * directory, renamed into place only when complete.  A symbolic link at
+ * `path` is written through (its target replaced); anything else that is
+ * not a regular file is refused.  Returns 0, or -1 with err set and no file
+ * left behind. */
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+/* The temporary's suffix ".tmp.XXXXXX": a file name (one component) may be
+ * at most RL_NAME_MAX bytes so that its temporary fits in NAME_MAX (255). */
+#define RL_TEMP_SUFFIX_LEN 11
+#define RL_NAME_MAX (255 - RL_TEMP_SUFFIX_LEN)
+
+/* Create NAME.tmp.XXXXXX (random, exclusive, never through a link, mode
+ * 0644) inside the open directory `dir`; its name goes to tmp (tmplen >= 256
+ * bytes) and is tracked for interrupts (interrupt.h).  Returns the open
+ * descriptor, or -1 with "SHOWN: reason" in err. */
+int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t tmplen, char *err,
+               size_t errlen);
+
+/* rl_write_atomic relative to the open directory `dir`: `name` is one
+ * component; an existing link, directory or other non-regular file there
+ * is refused (renameat replaces a name, it never writes through it).  Every
+ * step is relative to `dir`, so a directory above it renamed or swapped for
+ * a link during the write cannot redirect it.  `shown` names the file in
+ * messages. */
+int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                       char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
  * Returns 0, or -1 with err set. */

@@ -1,6 +1,8 @@
-/* result.c — JSON documents for info, step, ops, prefill, shard and sweep results. */
+/* result.c — JSON documents for info, step, ops, prefill, shard, sweep,
+ * simulate and size results: every key the tool prints is written here. */
 #include "result.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,7 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
         cJSON_AddStringToObject(o, "engine_version", e->version);
         cJSON_AddStringToObject(o, "engine_source", e->source);
     } else {
-        cJSON_AddNullToObject(o, "engine");
+        cJSON_AddStringToObject(o, "engine", "none");
     }
 }
 
@@ -545,4 +547,205 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     for (size_t i = 0; i < n; i++)
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
     return o;
+}
+
+/* ---- serving ----------------------------------------------------------- */
+
+/* NAME_{p50,p90,p99,mean,max}_s of p; null when p has no sample (e.g. TPOT
+ * when every output is one token). */
+static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
+{
+    const char *q[5] = {"p50", "p90", "p99", "mean", "max"};
+    double v[5] = {p->p50, p->p90, p->p99, p->mean, p->max};
+    for (int i = 0; i < 5; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
+        if (p->n > 0)
+            cJSON_AddNumberToObject(o, key, v[i]);
+        else
+            cJSON_AddNullToObject(o, key);
+    }
+}
+
+typedef struct {
+    const char *key;
+    double v;
+} keyed;
+
+static void add_numbers(cJSON *o, const keyed *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddNumberToObject(o, k[i].key, k[i].v);
+}
+
+/* The simulator's measurements: counts, then the latency percentiles, then
+ * throughput and engine statistics, nulls where there is no value. */
+static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chips)
+{
+    const keyed counts[] = {
+        {"requests", (double)r->requests},
+        {"completed", (double)r->completed},
+        {"duration_s", r->duration_s},
+    };
+    const keyed rates[] = {
+        {"req_per_s", r->req_per_s},
+        {"out_tokens_per_s", r->out_tokens_per_s},
+        {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
+        {"total_tokens_per_s", r->total_tokens_per_s},
+        {"steady_req_per_s", r->steady_req_per_s},
+        {"steady_out_tokens_per_s", r->steady_out_tokens_per_s},
+        {"goodput_req_per_s", r->goodput_req_per_s},
+        {"slo_attainment", r->slo_attainment},
+        {"utilization", r->utilization},
+        {"mean_in_system", r->mean_in_system},
+        {"mean_decode_batch", r->mean_decode_batch},
+        {"mean_decode_batch_time", r->mean_decode_batch_time},
+        {"mean_decode_context", r->mean_decode_context},
+        {"mean_decode_step_s", r->mean_decode_step_s},
+        {"steps", (double)r->steps},
+        {"decode_steps", (double)r->decode_steps},
+        {"preemptions", (double)r->preemptions},
+        {"prefix_hit_rate", r->prefix_hit_rate},
+        {"prefill_tokens_saved", r->prefill_tokens_saved},
+        {"kv_peak_frac", r->kv_peak_frac},
+        {"spec_tokens_per_step", r->spec_tokens_per_step},
+    };
+    add_numbers(o, counts, sizeof counts / sizeof counts[0]);
+    add_pcts(o, "ttft", &r->ttft);
+    add_pcts(o, "tpot", &r->tpot);
+    add_pcts(o, "e2e", &r->e2e);
+    add_numbers(o, rates, sizeof rates / sizeof rates[0]);
+    /* no value where there is none: no window, no SLO (so no goodput) */
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    if (!r->steady_valid)
+        none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
+    if (!r->slo_given)
+        none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
+    for (int k = 0; k < 4; k++)
+        if (none[k])
+            cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
+}
+
+/* What describes the run: model, hardware, mode, chips, workload, precision
+ * and engine settings. */
+static void add_serve_run(cJSON *j, const rl_simulate_run *run)
+{
+    const rl_serve_config *c = run->c;
+    cJSON_AddStringToObject(j, "model", run->m->name);
+    cJSON_AddStringToObject(j, "hw", run->h->name);
+    cJSON_AddStringToObject(j, "mode", rl_hw_mode(run->h, run->calibrated));
+    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
+    cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
+    cJSON_AddStringToObject(j, "prompt", run->prompt);
+    cJSON_AddStringToObject(j, "output_dist", run->output);
+    cJSON_AddNumberToObject(j, "qps", run->qps);
+    cJSON_AddNumberToObject(j, "seed", run->seed);
+    cJSON_AddStringToObject(j, "weights", rl_dtype_name(run->p.weights));
+    cJSON_AddStringToObject(j, "kv", rl_dtype_name(run->p.kv));
+    cJSON_AddStringToObject(j, "compute", rl_dtype_name(run->p.compute));
+    cJSON_AddNumberToObject(j, "replicas", c->replicas);
+    if (c->policy == RL_POLICY_DISAGG)
+        cJSON_AddNumberToObject(j, "prefill_replicas", c->prefill_replicas);
+    cJSON_AddNumberToObject(j, "max_seqs", c->max_seqs);
+    cJSON_AddNumberToObject(j, "max_tokens", (double)c->max_tokens);
+    cJSON_AddNumberToObject(j, "page_tokens", c->page_tokens);
+    cJSON_AddStringToObject(j, "route", c->route == RL_ROUTE_ROUND_ROBIN ? "round-robin"
+                                                                          : "least-outstanding");
+    cJSON_AddStringToObject(j, "preempt", c->preempt == RL_PREEMPT_SWAP ? "swap" : "recompute");
+    if (c->spec_gamma > 0) {
+        cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
+        cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
+    }
+}
+
+cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(run->c->policy));
+    add_serve_numbers(o, r, run->chips_total);
+    cJSON *tl = run->timeline ? cJSON_AddArrayToObject(o, "kv_timeline") : NULL;
+    for (int i = 0; tl && i < r->nkv; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "t_s", r->kv_t[i]);
+        cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
+        cJSON_AddItemToArray(tl, p);
+    }
+    add_serve_run(o, run);
+    if (run->truncated >= 0)
+        cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
+    return o;
+}
+
+/* One `size` row: the configuration, its cost and latencies; with `detail`
+ * the configuration's fields and more metrics. */
+static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
+{
+    char label[128];
+    rl_size_label(in, c, label, sizeof label);
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "config", label);
+    const keyed main[] = {
+        {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
+        {"ttft_p99_s", c->ttft_p99},             {"tpot_p99_s", c->tpot_p99},
+        {"e2e_p50_s", c->e2e_p50},               {"out_tokens_per_s", c->out_tokens_per_s},
+    };
+    add_numbers(o, main, sizeof main / sizeof main[0]);
+    cJSON_AddBoolToObject(o, "meets", c->meets);
+    if (!detail)
+        return o;
+    const rl_hw *h = &in->hw[c->hw];
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, in->calibrated));
+    cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
+    cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
+    cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
+    cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
+    const keyed more[] = {
+        {"chips_per_replica", (double)c->chips},
+        {"replicas", c->replicas},
+        {"prefill_replicas", c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0},
+        {"max_seqs", c->max_seqs},
+        {"max_tokens", (double)c->max_tokens},
+        {"usd_per_mtok", c->usd_per_mtok},
+        {"ttft_p50_s", c->ttft_p50},
+        {"tpot_p50_s", c->tpot_p50},
+        {"e2e_p99_s", c->e2e_p99},
+        {"slo_attainment", c->slo_attainment},
+        {"utilization", c->utilization},
+        {"mean_decode_batch", c->mean_decode_batch},
+        {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
+    };
+    add_numbers(o, more, sizeof more / sizeof more[0]);
+    return o;
+}
+
+cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "model", in->m->name);
+    int cal = 0;
+    for (int i = 0; i < in->nhw; i++)
+        cal += in->calibrated && rl_hw_measured(&in->hw[i]);
+    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
+                                                                         : "mixed (see each row)");
+    cJSON_AddNumberToObject(j, "qps", in->w.qps);
+    cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
+    cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    cJSON_AddNumberToObject(j, "meeting", r->nmeet);
+    cJSON_AddNumberToObject(j, "simulated_configs", r->n);
+    cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
+    cJSON_AddNumberToObject(j, "search_s", r->search_s);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; rows && i < r->n; i++)
+        cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
+    return j;
 }

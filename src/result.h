@@ -3,13 +3,16 @@
  * Owns the keys of every result the tool prints (a contract: scripts rely on
  * them).  SI units throughout; keys carry their unit (_s, _bytes, _per_s).
  * Each builder returns a new cJSON object the caller frees, or NULL when
- * memory is exhausted.  Uses arch, step, memory, spec, sweep, cJSON. */
+ * memory is exhausted.  Uses arch, step, memory, spec, sweep, serve, size,
+ * cJSON.  tests/test_keys.c pins every command's keys (tests/data/result_keys.txt). */
 #ifndef RL_RESULT_H
 #define RL_RESULT_H
 
 #include <cjson/cJSON.h>
 
 #include "ops.h"
+#include "serve.h"
+#include "size.h"
 #include "spec.h"
 #include "shard.h"
 #include "step.h"
@@ -85,5 +88,48 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
  * NULL means every feasible point. */
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
+
+/* What describes a serving run beside the simulator's result. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    int calibrated; /* the profile's efficiency tables are used when it has them */
+    long long chips_per_replica, chips_total;
+    const rl_serve_config *c;
+    rl_precision p;
+    const char *prompt, *output; /* the DIST texts, or "trace" */
+    double qps;                  /* requests/s offered */
+    double seed;                 /* -1 for a trace */
+    long long truncated;         /* requests shortened to max_context; -1: not counted (no key) */
+    int timeline;                /* add kv_timeline */
+} rl_simulate_run;
+
+/* `roofline simulate` and roofline.simulate (keys are a contract; SI
+ * units): policy, requests, completed, duration_s, ttft_{p50,p90,p99,mean,
+ * max}_s, tpot_*_s, e2e_*_s (null without a sample), req_per_s,
+ * out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
+ * steady_req_per_s, steady_out_tokens_per_s (null when the run is too
+ * short), goodput_req_per_s, slo_attainment (both null when no SLO is set),
+ * utilization, mean_in_system, mean_decode_batch, mean_decode_batch_time,
+ * mean_decode_context, mean_decode_step_s, steps, decode_steps, preemptions,
+ * prefix_hit_rate, prefill_tokens_saved, kv_peak_frac, spec_tokens_per_step,
+ * kv_timeline [{t_s, kv_frac}] (with run->timeline); then the run: model,
+ * hw, mode ("calibrated" when calibrated and the profile has efficiency
+ * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
+ * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
+ * seed, weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
+ * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
+ * speculation), truncated_requests (when counted).  NULL on OOM. */
+cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
+
+/* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
+ * cost_unit ("usd_per_hour" | "chips"), meeting, simulated_configs, pruned,
+ * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
+ * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets; `detail` (JSON, CSV) adds
+ * hw, mode, policy, weights, kv, compute, chips_per_replica, replicas,
+ * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,
+ * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,
+ * kv_capacity_tokens_per_replica.  NULL on OOM. */
+cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
 #endif

@@ -73,7 +73,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         else if (now_s() > s->deadline)
             snprintf(s->spent, sizeof s->spent, "time limit of %.0f s exceeded", s->lim.seconds);
         else if (rl_interrupted())
-            snprintf(s->spent, sizeof s->spent, "interrupted (SIGINT)");
+            snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
         else
             return;
         /* from now on every instruction fails, so pcall cannot keep it alive */

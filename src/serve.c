@@ -12,6 +12,7 @@
 #include "interrupt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -968,9 +969,9 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         if ((++events & 0xffff) == 0 && rl_interrupted()) { /* SIGINT: stop, keep nothing */
             sim_free(&S);
             rl_serve_result_free(out);
-            snprintf(err, errlen, "simulate: interrupted (SIGINT) after %lld of %lld arrivals; no "
+            snprintf(err, errlen, "simulate: interrupted (%s) after %lld of %lld arrivals; no "
                                   "result kept",
-                     next, n);
+                     rl_interrupt_name(), next, n);
             return -1;
         }
         int arrival = next < n && (S.nev == 0 || req[next].arrival <= S.ev[0].t);
@@ -1068,42 +1069,6 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
     return rc;
 }
 
-void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
-                           long long chips_per_replica, long long chips_total,
-                           const rl_serve_config *c, rl_precision p, const char *prompt,
-                           const char *output, double qps, double seed)
-{
-    if (!j)
-        return;
-    cJSON_AddStringToObject(j, "model", m->name);
-    cJSON_AddStringToObject(j, "hw", h->name);
-    cJSON_AddStringToObject(j, "mode", rl_hw_mode(h, calibrated));
-    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
-    cJSON_AddNumberToObject(j, "chips_per_replica", (double)chips_per_replica);
-    cJSON_AddNumberToObject(j, "chips_total", (double)chips_total);
-    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
-    cJSON_AddStringToObject(j, "prompt", prompt);
-    cJSON_AddStringToObject(j, "output_dist", output);
-    cJSON_AddNumberToObject(j, "qps", qps);
-    cJSON_AddNumberToObject(j, "seed", seed);
-    cJSON_AddStringToObject(j, "weights", rl_dtype_name(p.weights));
-    cJSON_AddStringToObject(j, "kv", rl_dtype_name(p.kv));
-    cJSON_AddStringToObject(j, "compute", rl_dtype_name(p.compute));
-    cJSON_AddNumberToObject(j, "replicas", c->replicas);
-    if (c->policy == RL_POLICY_DISAGG)
-        cJSON_AddNumberToObject(j, "prefill_replicas", c->prefill_replicas);
-    cJSON_AddNumberToObject(j, "max_seqs", c->max_seqs);
-    cJSON_AddNumberToObject(j, "max_tokens", (double)c->max_tokens);
-    cJSON_AddNumberToObject(j, "page_tokens", c->page_tokens);
-    cJSON_AddStringToObject(j, "route", c->route == RL_ROUTE_ROUND_ROBIN ? "round-robin"
-                                                                          : "least-outstanding");
-    cJSON_AddStringToObject(j, "preempt", c->preempt == RL_PREEMPT_SWAP ? "swap" : "recompute");
-    if (c->spec_gamma > 0) {
-        cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
-        cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
-    }
-}
-
 void rl_serve_result_free(rl_serve_result *r)
 {
     free(r->kv_t);
@@ -1116,82 +1081,6 @@ void rl_serve_result_free(rl_serve_result *r)
 
 /* ---- output ----------------------------------------------------------- */
 
-static void add_pcts(cJSON *o, const char *name, const rl_pcts *p)
-{
-    const char *q[5] = {"p50", "p90", "p99", "mean", "max"};
-    double v[5] = {p->p50, p->p90, p->p99, p->mean, p->max};
-    for (int i = 0; i < 5; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "%s_%s_s", name, q[i]);
-        if (p->n > 0)
-            cJSON_AddNumberToObject(o, key, v[i]);
-        else
-            cJSON_AddNullToObject(o, key); /* e.g. TPOT when every output is one token */
-    }
-}
-
-cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "policy", rl_policy_name(policy));
-    const struct {
-        const char *key;
-        double v;
-    } nums[] = {
-        {"requests", (double)r->requests},
-        {"completed", (double)r->completed},
-        {"duration_s", r->duration_s},
-        {"req_per_s", r->req_per_s},
-        {"out_tokens_per_s", r->out_tokens_per_s},
-        {"out_tokens_per_s_per_chip", r->out_tokens_per_s / (double)chips},
-        {"total_tokens_per_s", r->total_tokens_per_s},
-        {"steady_req_per_s", r->steady_req_per_s},
-        {"steady_out_tokens_per_s", r->steady_out_tokens_per_s},
-        {"goodput_req_per_s", r->goodput_req_per_s},
-        {"slo_attainment", r->slo_attainment},
-        {"utilization", r->utilization},
-        {"mean_in_system", r->mean_in_system},
-        {"mean_decode_batch", r->mean_decode_batch},
-        {"mean_decode_batch_time", r->mean_decode_batch_time},
-        {"mean_decode_context", r->mean_decode_context},
-        {"mean_decode_step_s", r->mean_decode_step_s},
-        {"steps", (double)r->steps},
-        {"decode_steps", (double)r->decode_steps},
-        {"preemptions", (double)r->preemptions},
-        {"prefix_hit_rate", r->prefix_hit_rate},
-        {"prefill_tokens_saved", r->prefill_tokens_saved},
-        {"kv_peak_frac", r->kv_peak_frac},
-        {"spec_tokens_per_step", r->spec_tokens_per_step},
-    };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        cJSON_AddNumberToObject(o, nums[i].key, nums[i].v);
-        if (i == 2) {
-            add_pcts(o, "ttft", &r->ttft);
-            add_pcts(o, "tpot", &r->tpot);
-            add_pcts(o, "e2e", &r->e2e);
-        }
-    }
-    /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[4] = {NULL, NULL, NULL, NULL};
-    if (!r->steady_valid)
-        none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
-    if (!r->slo_given)
-        none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
-    for (int k = 0; k < 4; k++)
-        if (none[k])
-            cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
-    cJSON *tl = cJSON_AddArrayToObject(o, "kv_timeline");
-    for (int i = 0; tl && i < r->nkv; i++) {
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "t_s", r->kv_t[i]);
-        cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
-        cJSON_AddItemToArray(tl, p);
-    }
-    return o;
-}
-
 /* Render one figure through plot.c: DIR/NAME.svg from `data` and the
  * template plots/NAME.gp.  Returns 0, RL_PLOT_NO_GNUPLOT or -1. */
 static int figure(const char *dir, const char *name, const char *title, const char *data, char *err,
@@ -1202,7 +1091,7 @@ static int figure(const char *dir, const char *name, const char *title, const ch
     snprintf(vars, sizeof vars, "plottitle = '%s'", title);
     char tmpl[64];
     snprintf(tmpl, sizeof tmpl, "%s.gp", name);
-    return rl_plot_render(tmpl, out, vars, data, err, errlen);
+    return rl_plot_render(AT_FDCWD, tmpl, out, vars, data, err, errlen);
 }
 
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,

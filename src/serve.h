@@ -229,31 +229,6 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
 
 /* ---- output ----------------------------------------------------------- */
 
-/* The result as JSON (keys are a contract; SI units): policy, requests,
- * completed, duration_s, ttft_{p50,p90,p99,mean,max}_s, tpot_*_s, e2e_*_s,
- * req_per_s, out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
- * steady_req_per_s, steady_out_tokens_per_s (null when the run is too short),
- * goodput_req_per_s, slo_attainment (both null when no SLO is set), utilization, mean_in_system,
- * mean_decode_batch, mean_decode_batch_time, mean_decode_context, mean_decode_step_s, steps,
- * decode_steps, preemptions, prefix_hit_rate, prefill_tokens_saved,
- * kv_peak_frac, spec_tokens_per_step, and "kv_timeline": [{t_s, kv_frac}].
- * `chips` is the total chip count (for per-chip throughput).  NULL on OOM. */
-cJSON *rl_serve_result_json(const rl_serve_result *r, rl_policy policy, long long chips);
-
-/* Add what describes the run to a result object (shared by `roofline
- * simulate` and roofline.simulate, so both carry the same keys): model, hw,
- * mode ("calibrated" when `calibrated` and the profile has efficiency
- * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
- * kv_capacity_tokens_per_replica (whole tokens), prompt and output_dist
- * (the DIST texts, or "trace"), qps (requests/s offered), seed (-1 for a
- * trace), the precision (weights, kv, compute) and the engine settings
- * (replicas, prefill_replicas under disagg, max_seqs, max_tokens,
- * page_tokens, route, preempt, spec_alpha and spec_gamma with speculation). */
-void rl_serve_describe_run(cJSON *j, const rl_model *m, const rl_hw *h, int calibrated,
-                           long long chips_per_replica, long long chips_total,
-                           const rl_serve_config *c, rl_precision p, const char *prompt,
-                           const char *output, double qps, double seed);
-
 /* Figures of a result kept with keep_requests, into directory `dir`
  * (created if missing) through plot.c (rl_plot_render, templates
  * plots/latency_cdf.gp and plots/kv_occupancy.gp): latency_cdf.svg (TTFT,

@@ -5,6 +5,7 @@
 #include "silicon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -814,7 +815,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     if (plot) {
         char vars[512];
         snprintf(vars, sizeof vars, "plottitle = 'held-back kernel latencies: %s'\n", h->name);
-        int rc = rl_plot_render("kernel_accuracy.gp", plot, vars, dat, err, errlen);
+        int rc = rl_plot_render(AT_FDCWD, "kernel_accuracy.gp", plot, vars, dat, err, errlen);
         if (rc < 0) {
             free(dat);
             cJSON_Delete(j);

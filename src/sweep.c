@@ -233,11 +233,12 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
                          ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
                          : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
     free(res);
+    if (rc == -2)
+        snprintf(err, errlen, "sweep: interrupted (%s) after %lld points; no result written",
+                 rl_interrupt_name(), out->evaluated);
+    else if (rc != 0)
+        snprintf(err, errlen, "sweep: out of memory (%lld points)", out->evaluated);
     if (rc != 0) {
-        snprintf(err, errlen, rc == -2 ? "sweep: interrupted (SIGINT) after %lld points; no result "
-                                         "written"
-                                       : "sweep: out of memory (%lld points)",
-                 out->evaluated);
         rl_sweep_free(out);
         rc = -1;
     }

@@ -77,6 +77,16 @@ static int no_temporaries(void)
     return system(cmd) != 0;
 }
 
+/* The run's stderr, NUL-terminated, into err (len bytes at most). */
+static void read_stderr(char *err, size_t len)
+{
+    FILE *f = fopen(errpath, "r");
+    assert_non_null(f);
+    size_t n = fread(err, 1, len - 1, f);
+    err[n] = '\0';
+    fclose(f);
+}
+
 static void sigint_stops_and_says_what_it_kept(void **state)
 {
     (void)state;
@@ -90,12 +100,8 @@ static void sigint_stops_and_says_what_it_kept(void **state)
     wait_for(marker);
     kill(pid, SIGINT);
     assert_int_equal(wait_exit(pid), 130);
-    FILE *f = fopen(errpath, "r");
-    assert_non_null(f);
-    char err[4096] = "";
-    size_t n = fread(err, 1, sizeof err - 1, f);
-    err[n] = '\0';
-    fclose(f);
+    char err[4096];
+    read_stderr(err, sizeof err);
     if (!strstr(err, "interrupted (SIGINT)") || !strstr(err, "kept 1 complete file in") ||
         !strstr(err, "first.csv"))
         fail_msg("stderr does not say it was interrupted and what it kept: %s", err);
@@ -125,6 +131,44 @@ static void second_sigint_leaves_no_temporary(void **state)
     struct stat st;
     assert_int_equal(stat(marker, &st), 0);
     assert_int_equal(st.st_size, 8 * 1024 * 1024); /* whole, never partial */
+    unlink(script);
+}
+
+/* SIGTERM (what `timeout`, `kill` and service managers send) is treated as
+ * SIGINT (issue 16: it left *.tmp.* files during figure rendering): sent
+ * while a scenario renders figures in a loop, the run stops, says
+ * "interrupted (SIGTERM)", exits 130 and leaves no temporary; a second
+ * SIGTERM exits at once (143) and leaves none either. */
+static void sigterm_during_figures(void **state)
+{
+    (void)state;
+    char script[64], marker[256];
+    write_temp(script, ".lua",
+               "while true do\n"
+               "  roofline.plot{kind='memory', file='m.png', model='llama3-8b', hw='h100-sxm',\n"
+               "                batch={1, 8, 64}, context=2048}\n"
+               "end\n");
+    snprintf(marker, sizeof marker, "%s/m.gp", outdir);
+    for (int twice = 0; twice < 2; twice++) {
+        unlink(marker);
+        pid_t pid = start_scenario(script);
+        wait_for(marker);
+        usleep(50000); /* inside a later rendering */
+        kill(pid, SIGTERM);
+        if (twice)
+            kill(pid, SIGTERM);
+        int code = wait_exit(pid);
+        if (twice) {
+            assert_true(code == 143 || code == 130); /* 130: the first stopped it already */
+        } else {
+            assert_int_equal(code, 130);
+            char err[4096];
+            read_stderr(err, sizeof err);
+            if (!strstr(err, "interrupted (SIGTERM)"))
+                fail_msg("stderr does not say SIGTERM stopped it: %s", err);
+        }
+        assert_true(no_temporaries());
+    }
     unlink(script);
 }
 
@@ -203,6 +247,7 @@ int main(void)
         cmocka_unit_test(sweep_stops),
         cmocka_unit_test(sigint_stops_and_says_what_it_kept),
         cmocka_unit_test(second_sigint_leaves_no_temporary),
+        cmocka_unit_test(sigterm_during_figures),
         cmocka_unit_test(calibrate_stops_writing_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -219,6 +219,21 @@ static void simulate_from_lua(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "policy"));
+    /* as on the command line (param.h): seed 0 is a seed; the latency targets are
+     * ttft_p99/tpot_p99, the old ttft_slo/tpot_slo spellings give the same run */
+    const char *base = "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5,"
+                       " prompt = '200', output = '20', requests = 100";
+    snprintf(code, sizeof code, "return %s, seed = 0 }.seed", base);
+    assert_true(run_number(code) == 0.0);
+    snprintf(code, sizeof code,
+             "local a = %s, ttft_p99 = 0.01, tpot_p99 = 0.005 }\n"
+             "local b = %s, ttft_slo = 0.01, tpot_slo = 0.005 }\n"
+             "return (a.slo_attainment == b.slo_attainment and a.slo_attainment < 1) and 1 or 0",
+             base, base);
+    assert_true(run_number(code) == 1.0);
+    snprintf(code, sizeof code, "return %s, seed = -1 }", base);
+    assert_int_equal(run(code, err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'seed'"));
 }
 
 int main(void)

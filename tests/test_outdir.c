@@ -1,7 +1,12 @@
 /* test_outdir.c — output confinement: names that would escape the --out
  * directory are refused, good names are written atomically and listed. */
+#define _GNU_SOURCE /* renameat2 */
 #include "testutil.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "outdir.h"
@@ -35,8 +40,11 @@ static int teardown(void **state)
 static void expect_refused(rl_outdir *o, const char *name, const char *fragment)
 {
     char path[4200], err[1024] = "";
-    if (rl_outdir_resolve(o, name, path, sizeof path, err, sizeof err) == 0)
+    int fd = rl_outdir_resolve(o, name, path, sizeof path, err, sizeof err);
+    if (fd >= 0) {
+        close(fd);
         fail_msg("'%s' was accepted as %s", name, path);
+    }
     if (!strstr(err, fragment))
         fail_msg("refusal of '%s' lacks '%s': %s", name, fragment, err);
 }
@@ -118,10 +126,98 @@ static void deferred_open(void **state)
     assert_int_not_equal(stat(lazy, &st), 0); /* nothing yet */
     expect_refused(&o, "../x", "'..'"); /* a refused name creates nothing either */
     assert_int_not_equal(stat(lazy, &st), 0);
-    assert_int_equal(rl_outdir_resolve(&o, "f.txt", path, sizeof path, err, sizeof err), 0);
+    int fd = rl_outdir_resolve(&o, "f.txt", path, sizeof path, err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
     assert_int_equal(stat(lazy, &st), 0);
     assert_true(S_ISDIR(st.st_mode));
     rl_outdir_close(&o);
+}
+
+/* A file name of 244 bytes is written (its temporary, + ".tmp.XXXXXX", is
+ * 255 bytes, the file system's limit); 245 bytes is refused up front and
+ * says why (issue 16: a 255-byte name passed the check, then failed on its
+ * temporary's name). */
+static void name_leaves_room_for_the_temporary(void **state)
+{
+    (void)state;
+    rl_outdir o;
+    char err[1024], name[300];
+    assert_int_equal(rl_outdir_open(&o, root, err, sizeof err), 0);
+    memset(name, 'n', 244);
+    name[244] = '\0';
+    if (rl_outdir_write(&o, name, "x", 1, err, sizeof err) != 0)
+        fail_msg("244-byte name refused: %s", err);
+    name[244] = 'n';
+    name[245] = '\0';
+    assert_int_equal(rl_outdir_write(&o, name, "x", 1, err, sizeof err), -1);
+    if (!strstr(err, "longer than 244") || !strstr(err, "temporary"))
+        fail_msg("245-byte name: %s", err);
+    rl_outdir_close(&o);
+}
+
+/* The race of issue 16: while the run writes into out/sub, another thread
+ * keeps exchanging sub with a symbolic link to a folder outside
+ * (renameat2 RENAME_EXCHANGE, a bounded number of swaps).  Each write either
+ * lands inside the output folder or is refused; the folder outside stays
+ * empty.  Probabilistic by nature: the same loop against the previous
+ * check-then-write-by-path code put files outside in 4 of 6 runs. */
+static atomic_int racing;
+static char race_a[200], race_b[200];
+
+static void *swapper(void *arg)
+{
+    long *swaps = arg;
+    while (atomic_load(&racing) && *swaps < 2000000) {
+        if (renameat2(AT_FDCWD, race_a, AT_FDCWD, race_b, RENAME_EXCHANGE) == 0)
+            ++*swaps;
+        usleep(0); /* let the writer run between swaps */
+    }
+    return NULL;
+}
+
+static void swapped_directory_race(void **state)
+{
+    (void)state;
+    char outside[128], race_root[160], p[512], err[1024];
+    snprintf(outside, sizeof outside, "%s.outside", root);
+    assert_int_equal(mkdir(outside, 0755), 0);
+    snprintf(race_root, sizeof race_root, "%s/race", root);
+    assert_int_equal(mkdir(race_root, 0755), 0);
+    snprintf(race_a, sizeof race_a, "%s/sub", race_root);
+    snprintf(race_b, sizeof race_b, "%s/lnk", race_root);
+    assert_int_equal(mkdir(race_a, 0755), 0);
+    assert_int_equal(symlink(outside, race_b), 0);
+    rl_outdir o;
+    assert_int_equal(rl_outdir_open(&o, race_root, err, sizeof err), 0);
+    long swaps = 0;
+    pthread_t t;
+    atomic_store(&racing, 1);
+    assert_int_equal(pthread_create(&t, NULL, swapper, &swaps), 0);
+    int written = 0, refused = 0;
+    for (int i = 0; i < 20000; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sub/deeper/f%d.txt", i % 50);
+        if (rl_outdir_write(&o, name, "data\n", 5, err, sizeof err) == 0)
+            written++;
+        else if (strstr(err, "symbolic link") || strstr(err, "not a directory"))
+            refused++;
+        else
+            fail_msg("unexpected error: %s", err);
+    }
+    atomic_store(&racing, 0);
+    pthread_join(t, NULL);
+    rl_outdir_close(&o);
+    print_message("race: %ld swaps, %d writes inside, %d refused\n", swaps, written, refused);
+    snprintf(p, sizeof p, "find %s -mindepth 1 | grep -q .", outside);
+    if (system(p) == 0) {
+        snprintf(p, sizeof p, "find %s -mindepth 1 >&2; rm -rf %s", outside, outside);
+        (void)!system(p);
+        fail_msg("files were written outside the output folder (listed above)");
+    }
+    rmdir(outside);
+    assert_true(swaps > 0);
+    assert_true(written > 0);
 }
 
 int main(void)
@@ -131,6 +227,8 @@ int main(void)
         cmocka_unit_test(writes_atomically_and_lists),
         cmocka_unit_test(open_refuses_a_file),
         cmocka_unit_test(deferred_open),
+        cmocka_unit_test(name_leaves_room_for_the_temporary),
+        cmocka_unit_test(swapped_directory_race),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

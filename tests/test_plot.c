@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "plot.h"
@@ -69,14 +70,14 @@ static void test_pareto_png_svg(void **state)
                              {.chips = 8, .batch = 64, .step_s = 9e-3, .chip_s_per_token = 1.1e-3}};
     rl_plot_series s = {"test series", pts, 2};
     snprintf(out, sizeof out, "%s/front.png", dir);
-    assert_int_equal(rl_plot_pareto(out, "test", &s, 1, 0, err, sizeof err), 0);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "test", &s, 1, 0, err, sizeof err), 0);
     unsigned char sig[4];
     read_head(out, sig, 4);
     assert_memory_equal(sig, "\x89PNG", 4);
     assert_true(file_size(dir, "front.dat") > 0);
     assert_true(file_size(dir, "front.gp") > 0);
     snprintf(out, sizeof out, "%s/front.svg", dir);
-    assert_int_equal(rl_plot_pareto(out, "test", &s, 1, 0, err, sizeof err), 0);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "test", &s, 1, 0, err, sizeof err), 0);
     char head[512] = {0};
     FILE *f = fopen(out, "r");
     assert_non_null(f);
@@ -103,11 +104,11 @@ static void test_title_injection(void **state)
     rl_sweep_point pts[1] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2}};
     rl_plot_series s = {title, pts, 1};
     snprintf(out, sizeof out, "%s/front.png", dir);
-    assert_int_equal(rl_plot_pareto(out, title, &s, 1, 0, err, sizeof err), 0);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, title, &s, 1, 0, err, sizeof err), 0);
     assert_int_equal(access(marker, F_OK), -1);
     rl_plot_series empty = {"none", pts, 0};
     snprintf(out, sizeof out, "%s/empty.png", dir);
-    assert_int_equal(rl_plot_pareto(out, "t", &empty, 1, 0, err, sizeof err), -1);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &empty, 1, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "with points"));
     assert_int_equal(file_size(dir, "empty.dat"), -1);
     check_no_temp_and_clean(dir);
@@ -127,7 +128,7 @@ static void test_missing_gnuplot(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long batch[] = {1, 8, 64};
-    int rc = rl_plot_memory(out, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
+    int rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
     setenv("PATH", old, 1);
     free(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
@@ -155,7 +156,7 @@ static void test_step_data(void **state)
     rl_override ho[] = {{"hbm_bw", "8.2e11"}};
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long ctx = 8192, batch[] = {1, 8};
-    int rc = rl_plot_step_breakdown(out, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
+    int rc = rl_plot_step_breakdown(AT_FDCWD, out, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
     setenv("PATH", old, 1);
     free(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
@@ -174,13 +175,64 @@ static void test_step_data(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* Links planted in the output folder (issue 16: fig.dat and fig.gp pointing
+ * elsewhere were overwritten, then gnuplot ran the planted script): the data
+ * and script are refused, the targets untouched, no figure made, and the
+ * planted script never runs even where the .gp is a regular file the
+ * attacker wrote (gnuplot reads the script from roofline, not the folder). */
+static void test_planted_links(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[64], err[512], victim[160], marker[160], p[200];
+    make_dir(dir);
+    snprintf(victim, sizeof victim, "%s.victim", dir);
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("precious\n", f);
+    fclose(f);
+    rl_sweep_point pts[1] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2}};
+    rl_plot_series s = {"s", pts, 1};
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    const char *names[] = {"fig.dat", "fig.gp"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        assert_int_equal(symlink(victim, p), 0);
+        assert_int_equal(rl_plot_pareto(fd, "fig.png", "t", &s, 1, 0, err, sizeof err), -1);
+        if (!strstr(err, names[i]) || !strstr(err, "symbolic link"))
+            fail_msg("refusal does not name the link %s: %s", names[i], err);
+        assert_int_equal(file_size(dir, "fig.png"), -1);
+        unlink(p);
+    }
+    f = fopen(victim, "r");
+    char line[32] = "";
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "precious\n");
+    if (have_gnuplot()) { /* a planted regular fig.gp is replaced, never run */
+        snprintf(marker, sizeof marker, "%s.PWNED", dir);
+        snprintf(p, sizeof p, "%s/fig.gp", dir);
+        f = fopen(p, "w");
+        assert_non_null(f);
+        fprintf(f, "system('touch %s')\n", marker);
+        fclose(f);
+        assert_int_equal(rl_plot_pareto(fd, "fig.png", "t", &s, 1, 0, err, sizeof err), 0);
+        assert_int_equal(access(marker, F_OK), -1);
+        assert_true(file_size(dir, "fig.png") > 1000);
+    }
+    close(fd);
+    unlink(victim);
+    check_no_temp_and_clean(dir);
+}
+
 static void test_bad_extension(void **state)
 {
     (void)state;
     char err[512];
-    assert_int_equal(rl_plot_render("pareto.gp", "/tmp/x.jpg", "", "", err, sizeof err), -1);
+    assert_int_equal(rl_plot_render(AT_FDCWD, "pareto.gp", "/tmp/x.jpg", "", "", err, sizeof err), -1);
     assert_non_null(strstr(err, "NAME.png or NAME.svg"));
-    assert_int_equal(rl_plot_render("pareto.gp", "/tmp/.png", "", "", err, sizeof err), -1);
+    assert_int_equal(rl_plot_render(AT_FDCWD, "pareto.gp", "/tmp/.png", "", "", err, sizeof err), -1);
 }
 
 /* The other figures render (roofline chart, memory stack). */
@@ -196,10 +248,10 @@ static void test_other_figures(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long batch[] = {1, 16, 256};
     snprintf(out, sizeof out, "%s/roof.png", dir);
-    assert_int_equal(rl_plot_roofline(out, &m, &h, BF16, batch, 3, 4096, err, sizeof err), 0);
+    assert_int_equal(rl_plot_roofline(AT_FDCWD, out, &m, &h, BF16, batch, 3, 4096, err, sizeof err), 0);
     assert_true(file_size(dir, "roof.png") > 1000);
     snprintf(out, sizeof out, "%s/mem.svg", dir);
-    assert_int_equal(rl_plot_memory(out, &m, &h, 16, BF16, 4096, batch, 3, err, sizeof err), 0);
+    assert_int_equal(rl_plot_memory(AT_FDCWD, out, &m, &h, 16, BF16, 4096, batch, 3, err, sizeof err), 0);
     assert_true(file_size(dir, "mem.svg") > 1000);
     check_no_temp_and_clean(dir);
 }
@@ -207,7 +259,7 @@ static void test_other_figures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_missing_gnuplot),
+        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
     };

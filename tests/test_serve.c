@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "result.h"
 #include "ops.h"
 #include "serve.h"
 #include "shard.h"
@@ -296,7 +297,8 @@ static void test_json_nulls(void **state)
     rl_request *r = workload(50, 1, 100, 1, 1);
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_serve_result out = run(f, r, 50, &c);
-    cJSON *j = rl_serve_result_json(&out, c.policy, 1);
+    rl_simulate_run desc = {&f->m, &f->h, 0, 1, 1, &c, rl_precision_default(), "10", "1", 1, 1, -1, 0};
+    cJSON *j = rl_result_simulate(&out, &desc);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "tpot_p50_s")));
@@ -305,7 +307,7 @@ static void test_json_nulls(void **state)
     rl_serve_result_free(&out);
     c.slo_ttft = 1;
     out = run(f, r, 50, &c);
-    j = rl_serve_result_json(&out, c.policy, 1);
+    j = rl_result_simulate(&out, &desc);
     assert_rel(cJSON_GetObjectItem(j, "slo_attainment")->valuedouble, 1.0, 0);
     cJSON_Delete(j);
     rl_serve_result_free(&out);

@@ -1,0 +1,735 @@
+/* param.c — the parameter and command tables (param.h) and what reads them
+ * generically: parsing one value into rl_opts, the option lines of --help
+ * and docs/cli.md.  Defaults and bounds are the ones the commands applied
+ * before the tables existed; their sources are in the modules that use them
+ * (serve.h: serving defaults after vLLM's, ops.h: RL_MFU_MIN, sandbox.h:
+ * the scenario budget). */
+#include "param.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lua_api.h"
+#include "ops.h"
+
+#define AT(field) offsetof(rl_opts, field)
+#define NOWHERE RL_AT_GIVEN, 0, 0
+/* flag, lua, lua_old, json, type, arg, unit, min, max, def, choices, help, at, at_n, cap, flags */
+const rl_param RL_PARAMS[RL_P_COUNT] = {
+    [RL_P_MODEL] = {"model", "model", NULL, "model", RL_PT_STRING, "M", "", 0, 0, NULL, NULL,
+                    "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
+    [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
+                 "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec", AT(hw), 0, 0,
+                 0},
+    [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
+                    "chips (one replica, or the slice the model is sharded over)", AT(chips), 0, 0,
+                    0},
+    [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
+                         1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
+                         AT(chips_list), AT(nchips), 64, 0},
+    [RL_P_BATCH] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]", "sequences", 1,
+                    1e9, "1", NULL, "sequences decoded together (a list gives one row each)",
+                    AT(batch), AT(nbatch), RL_MAX_LIST, 0},
+    [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
+                      NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
+    [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
+                      "weight dtype", AT(prec.weights), 0, 0, 0},
+    [RL_P_WEIGHTS_LIST] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE_LIST, "D[,D...]", "", 0,
+                           0, "bf16", NULL, "weight dtypes to sweep", AT(weights), AT(nweights),
+                           RL_DTYPE_COUNT, 0},
+    [RL_P_KV] = {"kv", "kv", NULL, "kv", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL, "KV-cache dtype",
+                 AT(prec.kv), 0, 0, 0},
+    [RL_P_KV_LIST] = {"kv", "kv", NULL, "kv", RL_PT_DTYPE_LIST, "D[,D...]", "", 0, 0, "bf16", NULL,
+                      "KV-cache dtypes to sweep", AT(kv), AT(nkv), RL_DTYPE_COUNT, 0},
+    [RL_P_COMPUTE] = {"compute", "compute", NULL, "compute", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
+                      "dtype of the matrix units (selects the FLOP/s peak)", AT(prec.compute), 0, 0,
+                      0},
+    [RL_P_IDEAL] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                    "the pure roofline even when the profile has efficiency tables", AT(ideal), 0, 0,
+                    0},
+    [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
+                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14)",
+                  NOWHERE, 0},
+    [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
+                     "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},
+    [RL_P_OUTPUT] = {"output", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
+                     "write the result there (atomically) instead of stdout", AT(output), 0, 0,
+                     RL_PF_WRITES | RL_PF_NONEMPTY},
+    [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
+                   "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
+                   RL_PF_WRITES},
+    [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
+                  "the only directory roofline.write and roofline.plot write to (names cannot "
+                  "leave it)",
+                  AT(outdir), 0, 0, RL_PF_WRITES},
+    [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
+                               1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
+                               AT(max_instructions), 0, 0, 0},
+    [RL_P_PHASE] = {"phase", "phase", NULL, "phase", RL_PT_STRING, "decode|prefill|mixed", "", 0, 0,
+                    "decode", NULL, "the step: a decode batch, prefills, or one prefill chunk beside "
+                    "a decode batch", AT(phase), 0, 0, 0},
+    [RL_P_TOKENS] = {"tokens", "tokens", NULL, "tokens", RL_PT_COUNT_LIST, "T[,T...]", "tokens", 1,
+                     1e9, NULL, NULL, "new tokens per prefill sequence (prefill: one row each)",
+                     AT(tokens), AT(ntokens), RL_MAX_LIST, 0},
+    [RL_P_PREFIX] = {"prefix", "prefix", NULL, "prefix", RL_PT_COUNT, "P", "tokens", 0, 1e9, "0",
+                     NULL, "tokens already cached before a prefill", AT(prefix), 0, 0, 0},
+    [RL_P_MFU] = {"mfu", "mfu", NULL, NULL, RL_PT_NUMBER, "F", "fraction", RL_MFU_MIN, 1, NULL, NULL,
+                  "compute at F * peak (e.g. 0.4) instead of the ideal peak", AT(mfu), 0, 0, 0},
+    [RL_P_ACT] = {"act", "act", NULL, NULL, RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
+                  "activation dtype", AT(act), 0, 0, 0},
+    [RL_P_ATTN] = {"attn", "attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "fused",
+                   "fused|materialized", "FlashAttention, or scores written to HBM",
+                   AT(materialized), 0, 0, 0},
+    [RL_P_NON_CAUSAL] = {"non-causal", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                         "prefill counts T(P+T) pairs, not the causal T(T+1)/2 + TP",
+                         AT(non_causal), 0, 0, 0},
+    [RL_P_CAUSAL] = {NULL, "causal", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, "true", NULL,
+                     "false: the non-causal prefill of --non-causal", NOWHERE, 0},
+    [RL_P_CHUNK] = {"chunk", "chunk", NULL, "chunked_s", RL_PT_COUNT, "C", "tokens", 1, 1e9, NULL,
+                    NULL, "also the chunked-prefill time, C tokens a chunk", AT(chunk), 0, 0, 0},
+    [RL_P_PROMPT] = {"prompt", "prompt", NULL, NULL, RL_PT_COUNT, "P", "tokens", 1, 1e9, NULL, NULL,
+                     "prompt tokens for TTFT (default: the context)", AT(prompt), 0, 0, 0},
+    [RL_P_NAME] = {"name", NULL, NULL, NULL, RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
+                   "the spec's name (default: from the config)", AT(name), 0, 0, 0},
+    [RL_P_SOURCE] = {"source", NULL, NULL, NULL, RL_PT_STRING, "TEXT", "", 0, 0, NULL, NULL,
+                     "the spec's source line", AT(source), 0, 0, 0},
+    [RL_P_TP] = {"tp", "tp", NULL, NULL, RL_PT_COUNT, "Y", "chips", 1, 1e6, "1", NULL,
+                 "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
+                 0, 0, RL_PF_PLAN},
+    [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
+                 "expert-parallel chips (MoE)", AT(plan.ep), 0, 0, RL_PF_PLAN},
+    [RL_P_SP] = {"sp", "sp", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
+                 "sequence-parallel chips (prefill)", AT(plan.sp), 0, 0, RL_PF_PLAN},
+    [RL_P_PP] = {"pp", "pp", NULL, NULL, RL_PT_COUNT, "P", "stages", 1, 1e6, "1", NULL,
+                 "pipeline stages", AT(plan.pp), 0, 0, RL_PF_PLAN},
+    [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
+                "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
+                RL_PF_PLAN},
+    [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
+                       "1d|2d", "Megatron (1d) or 2D weight-stationary sharding",
+                       AT(plan.layout), 0, 0, RL_PF_PLAN},
+    [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
+                       "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "
+                       "cache", AT(plan.kv), 0, 0, RL_PF_REFINES},
+    [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
+                       "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
+                       AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},
+    [RL_P_OVERLAP] = {"overlap", "overlap", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                      "step = max(local, comm) instead of the sum", AT(plan.overlap), 0, 0, 0},
+    [RL_P_BACKEND] = {"backend", NULL, NULL, "backend", RL_PT_STRING, "cpu|cuda", "", 0, 0, NULL,
+                      NULL, "the reference engine's backend", AT(calib.backend), 0, 0, 0},
+    [RL_P_PROFILE] = {"profile", NULL, NULL, NULL, RL_PT_STRING, "P", "", 0, 0, NULL, NULL,
+                      "calibrated hardware profile (default hw_profiles/calibrated/<host>.lua)",
+                      AT(calib.profile), 0, 0, 0},
+    [RL_P_QUICK] = {"quick", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                    "a smaller grid (tests)", AT(calib.quick), 0, 0, 0},
+    [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
+                      "CPU threads of the cpu backend (profile and engine runs must match)",
+                      AT(calib.threads), 0, 0, 0},
+    [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
+                      "validate --tables: every K-th configuration held back from the fit",
+                      AT(holdout), 0, 0, 0},
+    [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
+                  "mean arrival rate", NOWHERE, 0},
+    [RL_P_PROMPT_DIST] = {"prompt", "prompt", NULL, "prompt", RL_PT_STRING, "DIST", "tokens", 0, 0,
+                          NULL, NULL,
+                          "prompt lengths: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA (SIGMA in "
+                          "log space)",
+                          NOWHERE, RL_PF_SERVE},
+    [RL_P_OUTPUT_DIST] = {"output", "output", NULL, "output_dist", RL_PT_STRING, "DIST", "tokens", 0,
+                          0, NULL, NULL, "output lengths, a DIST as --prompt", NOWHERE, RL_PF_SERVE},
+    [RL_P_TRACE] = {"trace", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
+                    "arrivals and lengths: arrival_s,prompt_tokens,output_tokens[,prefix_id[,"
+                    "prefix_tokens]]",
+                    NOWHERE, RL_PF_SERVE},
+    [RL_P_POLICY] = {"policy", "policy", NULL, "policy", RL_PT_STRING,
+                     "static|interleaved|continuous|chunked|disagg", "", 0, 0, "continuous", NULL,
+                     "batching policy", NOWHERE, RL_PF_SERVE},
+    [RL_P_REPLICAS] = {"replicas", "replicas", NULL, "replicas", RL_PT_COUNT, "R", "replicas", 1, 1e5,
+                       "1", NULL, "replicas of --chips chips (disagg: decode replicas)", NOWHERE,
+                       RL_PF_SERVE},
+    [RL_P_PREFILL_REPLICAS] = {"prefill-replicas", "prefill_replicas", NULL, "prefill_replicas",
+                               RL_PT_COUNT, "P", "replicas", 1, 1e5, "1", NULL,
+                               "prefill replicas (--policy disagg)", NOWHERE, RL_PF_SERVE},
+    [RL_P_ROUTE] = {"route", NULL, NULL, "route", RL_PT_STRING, "least-outstanding|round-robin", "",
+                    0, 0, "least-outstanding", NULL, "how requests are spread over replicas",
+                    NOWHERE, RL_PF_SERVE},
+    [RL_P_MAX_SEQS] = {"max-seqs", "max_seqs", NULL, "max_seqs", RL_PT_COUNT, "B", "sequences", 1,
+                       1e6, "256", NULL, "batch cap: sequences running at once", NOWHERE,
+                       RL_PF_SERVE},
+    [RL_P_MAX_TOKENS] = {"max-tokens", "max_tokens", NULL, "max_tokens", RL_PT_COUNT, "T", "tokens", 1,
+                         1e9, "8192", NULL, "tokens per step (--policy chunked: the chunk budget, "
+                         "default 512)", NOWHERE, RL_PF_SERVE},
+    [RL_P_PAGE] = {"page", NULL, NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
+                   "KV page size", NOWHERE, RL_PF_SERVE},
+    [RL_P_PREEMPT] = {"preempt", NULL, NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
+                      "recompute", NULL, "what a preempted sequence does with its KV", NOWHERE,
+                      RL_PF_SERVE},
+    [RL_P_PREFIX_CACHE] = {"prefix-cache", NULL, NULL, NULL, RL_PT_STRING, "HBM_GB[:HOST_GB]", "GB", 0,
+                           0, NULL, NULL, "prefix cache sizes", NOWHERE, RL_PF_SERVE},
+    [RL_P_PREFIXES] = {"prefixes", NULL, NULL, NULL, RL_PT_STRING, "N:LEN", "tokens", 0, 0, NULL, NULL,
+                       "N shared prompt prefixes of LEN tokens", NOWHERE, RL_PF_SERVE},
+    [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
+                   "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
+                   NOWHERE, RL_PF_SERVE},
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+                       "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
+    [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
+                   "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
+    [RL_P_BURST] = {"burst", NULL, NULL, NULL, RL_PT_NUMBER, "CV", "", 0.01, 100, NULL, NULL,
+                    "gamma arrivals with this coefficient of variation (default Poisson)", NOWHERE,
+                    RL_PF_SERVE},
+    [RL_P_TTFT] = {"ttft-p99", "ttft_p99", "ttft_slo", "slo_ttft_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
+                   1e6, NULL, NULL, "TTFT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+    [RL_P_TPOT] = {"tpot-p99", "tpot_p99", "tpot_slo", "slo_tpot_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
+                   1e6, NULL, NULL, "TPOT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+    [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
+                     NULL, "also write the sizing report (recommendation, alternatives, frontier, "
+                     "load curve, memory, sensitivity, assumptions)",
+                     NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
+    [RL_P_SAVE] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
+                   "simulate/size: write the result (in --format) there instead of stdout; "
+                   "calibrate --tables: the calibrated hardware spec (Lua)", NOWHERE,
+                   RL_PF_WRITES | RL_PF_SERVE},
+    [RL_P_RESERVE] = {"hbm-reserve", NULL, NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
+                      NULL, "HBM kept free of weights and KV", NOWHERE, RL_PF_SERVE},
+    [RL_P_MAX_CHIPS] = {"max-chips", NULL, NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
+                        "most chips of a deployment", NOWHERE, RL_PF_SERVE},
+    [RL_P_KEEP_PREC] = {"keep-precision", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                        "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
+                        NOWHERE, RL_PF_SERVE},
+    [RL_P_PLOT_DIR] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
+                       "also draw the latency CDF and KV timeline into DIR", AT(plot), 0, 0,
+                       RL_PF_WRITES | RL_PF_SERVE},
+    [RL_P_PLOT_KIND] = {NULL, "kind", NULL, NULL, RL_PT_STRING, "pareto|step|roofline|memory", "", 0,
+                        0, NULL, NULL, "the figure", NOWHERE, 0},
+    [RL_P_PLOT_FILE] = {NULL, "file", NULL, NULL, RL_PT_STRING, "NAME.png|.svg", "", 0, 0, NULL, NULL,
+                        "a plain file name in the output directory", NOWHERE, RL_PF_WRITES},
+    [RL_P_PLOT_TITLE] = {NULL, "title", NULL, NULL, RL_PT_STRING, "TEXT", "", 0, 0, NULL, NULL,
+                         "the figure's title", NOWHERE, 0},
+    [RL_P_PLOT_SERIES] = {NULL, "series", NULL, NULL, RL_PT_STRING, "{{title=, rows=}, ...}", "", 0,
+                          0, NULL, NULL, "pareto: 1 to 16 curves of sweep/pareto rows", NOWHERE,
+                          0},
+    [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
+                     "the hw spec's serving engine whose kernel tables time the operators "
+                     "(default: the spec's default; ideal = --ideal; info --hw H lists them); "
+                     "calibrate/validate --tables: the engine's tables to import",
+                     AT(engine), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
+                     "measured kernel tables laid out as ../shared/data/silicon/<gpu>/ "
+                     "(DIR/ENGINE/*_perf.csv.gz)",
+                     AT(tables), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
+                      "measurements to compare the prediction with", NOWHERE, 0},
+    [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
+                   "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
+    [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
+                           NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
+    [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
+                       0.9, NULL, NULL, "load headroom kept free", NOWHERE, 0},
+    [RL_P_OFFLINE] = {"offline", "offline", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                      "offline (throughput) serving: no latency targets", NOWHERE, 0},
+};
+
+/* ---- commands ---------------------------------------------------------- */
+
+#define PREC RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE
+#define PLAN RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN
+#define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
+#define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
+#define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
+    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL, RL_P_OVERLAP, RL_P_PROMPT
+#define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
+    RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_SAVE, RL_P_RESERVE
+#define END RL_PARAM_END
+
+static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
+                           OUTPUT, END};
+static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
+                           RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY, PLAN, RL_P_OVERLAP, OUTPUT, END};
+static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
+static const int SWEEP_P[] = {SWEEP, END};
+static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
+                            RL_P_OVERLAP, OUTPUT, END};
+static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
+                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_ENGINE | RL_CLI_ONLY, RL_P_PHASE,
+                            RL_P_TOKENS, OPS,
+                            RL_P_CHUNK | RL_CLI_ONLY, OUTPUT, END};
+static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
+                              RL_P_ENGINE | RL_CLI_ONLY,
+                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, OUTPUT, END};
+static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
+static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
+                                RL_P_TABLES, RL_P_HW, RL_P_ENGINE, RL_P_SAVE,
+                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT, END};
+static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
+                               RL_P_TABLES, RL_P_HW, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_PLOT,
+                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT, END};
+static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
+static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
+                               RL_P_ENGINE | RL_CLI_ONLY,
+                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
+                               RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
+                               RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
+                               RL_P_SPEC, RL_P_PLOT_DIR, END};
+static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
+                           RL_P_SET, RL_P_FORMAT, WORKLOAD,
+                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, END};
+static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
+                                     RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
+                                     RL_P_QPS, RL_P_SEED, RL_P_MAX_SEQS, END};
+static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
+                           RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC, END};
+
+const rl_command RL_COMMANDS[] = {
+    {"info", rl_cli_info, rl_lua_info, INFO, NULL, 0,
+     "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
+     "Parameter counts in total, active and per component (attention, MLP, router,\n"
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
+     "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
+     "and the mode each gives.",
+     "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
+     "   or: --hw H [--set ...] [--format F]"},
+    {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
+     "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
+     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
+     "is per chip plus collectives (\"communication\": \"included\").",
+     "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
+     "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
+     "       [--format F]"},
+    {"pareto", rl_cli_pareto, rl_lua_pareto, PARETO, NULL, 0,
+     "Latency / cost Pareto frontier of a sweep over chips x layout x batch x precision.\n"
+     "Every sharding plan (roofline shard's candidates, collectives included) for each chip\n"
+     "count, batch and weight x KV precision at one context; rows: chips, layout, batch,\n"
+     "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
+     "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
+     "--ideal uses formula (1) on all chips without communication instead.  --context\n"
+     "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.",
+     "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--plot F.png|.svg] [--set ...] [--format F]"},
+    {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
+     "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",
+     "(Lua only) roofline.sweep{model=, hw=, ...}"},
+    {"shard", rl_cli_shard, rl_lua_shard, SHARD, NULL, 0,
+     "Compare sharding strategies for prefill and generation side by side.\n"
+     "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
+     "per-chip memory, HBM/compute/communication time, each collective's time and\n"
+     "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
+     "throughput per chip.",
+     "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
+     "       [--compute D] [--set ...] [--format F]"},
+    {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,
+     "Operator-by-operator roofline of one decode, prefill or mixed step.\n"
+     "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every "
+     "operator of a layer, the embedding and the LM head.\n"
+     "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
+     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
+     "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
+     "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
+     "       [--format F]"},
+    {"prefill", rl_cli_prefill, rl_lua_prefill, PREFILL, NULL, 0,
+     "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
+     "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also "
+     "the chunked-prefill time (chunks on the prefix so far).",
+     "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+    {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
+     "Convert a Hugging Face config.json into a model spec (Lua).\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
+     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
+     "and key.",
+     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
+    {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
+     "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
+     "--backend: runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
+     "overhead), fits efficiency tables to their median times and writes\n"
+     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.\n"
+     "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
+     "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
+     "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
+     "       [--quick] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E --save FILE.lua [--format F]"},
+    {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
+     "The operator model against measurements.\n"
+     "--backend: runs the reference engine over decode B x S and prefill T grids, predicts each\n"
+     "run from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
+     "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
+     "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured).",
+     "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
+     "       [--threads N (cpu, 1: as calibrated)] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
+    {"run", rl_cli_run, NULL, RUN, NULL, 1,
+     "Run a what-if scenario: a Lua script with the `roofline` module.\n"
+     "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
+     "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
+     "through roofline.write and roofline.plot, into --out DIR (default out), confined there.",
+     "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
+    {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
+     "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
+     "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
+     "Here --prompt and --output are length DISTs; --save FILE writes the result.\n"
+     "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace, route, page,\n"
+     "preempt, prefix cache or speculation yet) and returns the result without the KV timeline.",
+     "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
+     "       [--policy P] [--ideal] [options]"},
+    {"size", rl_cli_size, NULL, SIZE,
+     "size searches policy, batch caps and replicas itself; check one configuration with "
+     "`simulate`",
+     0,
+     "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
+     "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
+     "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"
+     "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
+     "configuration simulates --requests requests (default 4000 here, not 20000).\n"
+     "Exit 2 when no configuration meets the targets; the report and result then list the\n"
+     "closest simulated ones (nothing is written when none could be simulated).",
+     "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
+     "       [--report out.html|out.md] [options]"},
+    {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,
+     "it serves its own trace with the interleaved policy", 0,
+     "The serving simulator against the reference engine serving a trace (TTFT/TPOT p50/p90).\n"
+     "The engine serves a seeded trace with the interleaved policy (prefill at B=1 when a slot\n"
+     "is free, else one generate step) on a virtual clock of measured calls; the simulator\n"
+     "predicts the same trace from the calibrated profile.  Without --profile it first runs\n"
+     "calibrate (rewriting hw_profiles/calibrated/<host>.lua): a profile minutes old can be off\n"
+     "by 20% on a shared host.  The engine serves the trace 3 times; measured = the median.\n"
+     "Here: --requests N (40, at most 10000) --qps Q (0.5) --max-seqs SLOTS (4, at most 64);\n"
+     "--model (tiny-ref).",
+     "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
+     "       calibrated)] [--requests N] [--qps Q] [--max-seqs B]"},
+    {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
+     "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"
+     "when gnuplot is missing (data and script kept).",
+     "(Lua only) roofline.plot{kind=, file=, ...}"},
+};
+const size_t RL_NCOMMANDS = sizeof RL_COMMANDS / sizeof RL_COMMANDS[0];
+
+const rl_command *rl_command_find(const char *name)
+{
+    for (size_t i = 0; i < RL_NCOMMANDS; i++)
+        if (strcmp(RL_COMMANDS[i].name, name) == 0)
+            return &RL_COMMANDS[i];
+    return NULL;
+}
+
+/* Whether list entry e serves the command line (cli = 1) or Lua (cli = 0). */
+static int entry_for(int e, int cli)
+{
+    const rl_param *p = &RL_PARAMS[e & 0xfff];
+    if (cli)
+        return p->flag && !(e & RL_LUA_ONLY);
+    return p->lua && !(e & RL_CLI_ONLY);
+}
+
+int rl_command_takes(const rl_command *c, rl_param_id id, int cli)
+{
+    for (const int *e = c->params; *e != RL_PARAM_END; e++)
+        if ((*e & 0xfff) == (int)id && entry_for(*e, cli))
+            return 1;
+    return 0;
+}
+
+int rl_command_flag(const rl_command *c, const char *flag)
+{
+    for (const int *e = c->params; *e != RL_PARAM_END; e++)
+        if (entry_for(*e, 1) && strcmp(RL_PARAMS[*e & 0xfff].flag, flag) == 0)
+            return *e & 0xfff;
+    return -1;
+}
+
+int rl_command_lua_keys(const rl_command *c, const char **keys, int cap)
+{
+    int n = 0;
+    for (const int *e = c->params; *e != RL_PARAM_END && n + 2 <= cap; e++) {
+        const rl_param *p = &RL_PARAMS[*e & 0xfff];
+        if (!entry_for(*e, 0))
+            continue;
+        keys[n++] = p->lua;
+        if (p->lua_old)
+            keys[n++] = p->lua_old;
+    }
+    return n;
+}
+
+int rl_param_by_flag(const char *flag)
+{
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if (RL_PARAMS[i].flag && strcmp(RL_PARAMS[i].flag, flag) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+/* "a, b or c" from "a|b|c" into buf. */
+static void choice_list(const char *choices, char *buf, size_t len)
+{
+    size_t n = 0, bars = 0;
+    for (const char *s = choices; *s; s++)
+        bars += *s == '|';
+    size_t seen = 0;
+    for (const char *s = choices; *s && n + 5 < len; s++) {
+        if (*s != '|') {
+            buf[n++] = *s;
+            continue;
+        }
+        seen++;
+        n += (size_t)snprintf(buf + n, len - n, seen == bars ? " or " : ", ");
+    }
+    buf[n < len ? n : len - 1] = '\0';
+}
+
+/* The index of `s` among "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *s)
+{
+    size_t len = strlen(s);
+    int i = 0;
+    for (const char *c = choices; *c; i++) {
+        size_t n = strcspn(c, "|");
+        if (n == len && strncmp(c, s, n) == 0)
+            return i;
+        c += n + (c[n] == '|');
+    }
+    return -1;
+}
+
+static int parse_dtype(const char *flag, const char *s, rl_dtype *out)
+{
+    if (rl_dtype_parse(s, out) == 0)
+        return 0;
+    fprintf(stderr, "roofline: --%s: unknown dtype '%s' (known: %s)\n", flag, s, rl_dtype_list());
+    return -1;
+}
+
+/* A comma-separated list of dtypes into out[cap]; returns the count or -1. */
+static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out, int cap)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == cap || parse_dtype(flag, t, &out[n]) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0)
+        fprintf(stderr, "roofline: --%s: expected a dtype\n", flag);
+    return n ? n : -1;
+}
+
+/* One whole number in [min, max]. */
+static int parse_count(const rl_param *p, const char *s, long long *out)
+{
+    char err[1024];
+    if (strchr(s, ',')) {
+        fprintf(stderr, "roofline: --%s '%.40s': takes one integer, not a list\n", p->flag, s);
+        return -1;
+    }
+    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) != 1) {
+        fprintf(stderr, "roofline: --%s %s\n", p->flag, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* A number in [lo, hi] (a whole one for counts) from s into *v. */
+static int parse_number(const rl_param *p, const char *s, double lo, double hi, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    int whole = p->type != RL_PT_NUMBER;
+    if (end == s || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+        fprintf(stderr, "roofline: --%s '%s': expected %s in [%g, %g]\n", p->flag, s,
+                whole ? "a whole number" : strcmp(p->unit, "fraction") == 0 ? "a fraction"
+                                                                            : "a number",
+                lo, hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+static int parse_set(rl_opts *o, const char *arg)
+{
+    char err[1024];
+    int kind;
+    rl_override ov;
+    if (rl_override_parse((char *)arg, &kind, &ov, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline: %s\n", err);
+        return -1;
+    }
+    if (o->nsets[kind] == RL_MAX_SETS) {
+        fprintf(stderr, "roofline: more than %d --set options\n", RL_MAX_SETS);
+        return -1;
+    }
+    o->sets[kind][o->nsets[kind]++] = ov;
+    return 0;
+}
+
+int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *arg)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    char err[1024], names[256];
+    double x;
+    o->given[id] = arg ? arg : "1";
+    o->sharded |= !!(p->flags & RL_PF_PLAN);
+    o->plan_modifier |= !!(p->flags & RL_PF_REFINES);
+    if (p->type == RL_PT_SET)
+        return parse_set(o, arg);
+    if (p->at == RL_AT_GIVEN)
+        return 0; /* the command parses the text */
+    void *at = (char *)o + p->at;
+    int *n = (int *)((char *)o + p->at_n);
+    switch (p->type) {
+    case RL_PT_SWITCH: *(int *)at = 1; return 0;
+    case RL_PT_COUNT: return parse_count(p, arg, at);
+    case RL_PT_INT: {
+        long long v;
+        if (parse_count(p, arg, &v) != 0)
+            return -1;
+        *(int *)at = (int)v;
+        return 0;
+    }
+    case RL_PT_COUNT_LIST:
+        *n = rl_cli_parse_list(arg, (long long)p->min, (long long)p->max, at, p->cap, err,
+                               sizeof err);
+        if (*n < 0)
+            fprintf(stderr, "roofline: --%s %s\n", p->flag, err);
+        return *n < 0 ? -1 : 0;
+    case RL_PT_NUMBER:
+        if (parse_number(p, arg, p->min, p->max, &x) != 0)
+            return -1;
+        *(double *)at = x;
+        return 0;
+    case RL_PT_STRING:
+        if ((p->flags & RL_PF_NONEMPTY) && !*arg) {
+            fprintf(stderr, "roofline %s: --%s: empty name\n", c->name, p->flag);
+            return -1;
+        }
+        *(const char **)at = arg;
+        return 0;
+    case RL_PT_DTYPE: return parse_dtype(p->flag, arg, at);
+    case RL_PT_DTYPE_LIST:
+        *n = parse_dtype_list(p->flag, arg, at, p->cap);
+        return *n < 0 ? -1 : 0;
+    case RL_PT_CHOICE: {
+        int i = choice_index(p->choices, arg);
+        if (i < 0) {
+            choice_list(p->choices, names, sizeof names);
+            fprintf(stderr, "roofline: --%s '%s': expected %s\n", p->flag, arg, names);
+            return -1;
+        }
+        *(int *)at = i;
+        return 0;
+    }
+    case RL_PT_SET: break;
+    }
+    return 0;
+}
+
+int rl_param_number_in(const rl_opts *o, rl_param_id id, double lo, double hi, double *v)
+{
+    return o->given[id] ? parse_number(&RL_PARAMS[id], o->given[id], lo, hi, v) : 0;
+}
+
+int rl_param_number(const rl_opts *o, rl_param_id id, double *v)
+{
+    return rl_param_number_in(o, id, RL_PARAMS[id].min, RL_PARAMS[id].max, v);
+}
+
+double rl_param_default(rl_param_id id)
+{
+    return RL_PARAMS[id].def ? strtod(RL_PARAMS[id].def, NULL) : 0;
+}
+
+/* ---- help and docs ----------------------------------------------------- */
+
+/* "--flag ARG" (or the choices) of p into buf. */
+static void synopsis(const rl_param *p, char *buf, size_t len)
+{
+    const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
+    snprintf(buf, len, "--%s%s%s", p->flag, arg ? " " : "", arg ? arg : "");
+}
+
+/* The bounds and unit of p as text ("1..1e+06 chips"), or "". */
+static void bounds(const rl_param *p, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (p->type == RL_PT_COUNT || p->type == RL_PT_INT || p->type == RL_PT_COUNT_LIST ||
+        p->type == RL_PT_NUMBER)
+        snprintf(buf, len, "%.*g..%.*g%s%s", p->min < 1e13 ? 13 : 1, p->min,
+                 p->max < 1e13 ? 13 : 1, p->max, *p->unit ? " " : "", p->unit);
+    else if (*p->unit)
+        snprintf(buf, len, "%s", p->unit);
+}
+
+void rl_param_usage(const rl_command *c, FILE *f)
+{
+    for (const int *e = c->params; *e != RL_PARAM_END; e++) {
+        if (!entry_for(*e, 1))
+            continue;
+        const rl_param *p = &RL_PARAMS[*e & 0xfff];
+        char syn[128], b[64];
+        synopsis(p, syn, sizeof syn);
+        bounds(p, b, sizeof b);
+        fprintf(f, strlen(syn) > 34 ? "  %s\n%37s%s" : "  %-34s %s%s", syn, "", p->help);
+        if (*b)
+            fprintf(f, " [%s]", b);
+        if (p->def)
+            fprintf(f, " (default %s)", p->def);
+        fputc('\n', f);
+    }
+}
+
+/* A Markdown table cell: s with '|' escaped, then " |". */
+static void cell(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    for (; s && *s; s++)
+        fprintf(f, *s == '|' ? "\\|" : "%c", *s);
+    fputs(" |", f);
+}
+
+void rl_param_markdown(FILE *f)
+{
+    fprintf(f, "# roofline command reference\n\n"
+               "Generated from the parameter and command tables (src/param.c) by\n"
+               "`roofline help --markdown`; `make docs` rewrites this file and `make test`\n"
+               "fails when it is stale.  JSON and CSV results are in SI units.\n");
+    for (size_t i = 0; i < RL_NCOMMANDS; i++) {
+        const rl_command *c = &RL_COMMANDS[i];
+        fprintf(f, "\n## %s\n\n", c->name);
+        if (c->cli)
+            fprintf(f, "    roofline %s %s\n\n", c->name, c->usage);
+        fprintf(f, "%s\n\n", c->summary);
+        if (c->lua)
+            fprintf(f, "Lua: `roofline.%s{...}`.\n\n", c->name);
+        fprintf(f, "| option | Lua key | JSON key | value | bounds, unit | default | meaning |\n"
+                   "|---|---|---|---|---|---|---|\n|");
+        for (const int *e = c->params; *e != RL_PARAM_END; e++) {
+            const rl_param *p = &RL_PARAMS[*e & 0xfff];
+            char opt[64] = "", lua[96] = "", b[64];
+            if (entry_for(*e, 1))
+                snprintf(opt, sizeof opt, "--%s", p->flag);
+            if (entry_for(*e, 0))
+                snprintf(lua, sizeof lua, "%s%s%s%s", p->lua, p->lua_old ? " (old: " : "",
+                         p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");
+            bounds(p, b, sizeof b);
+            const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
+            const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b, p->def, p->help};
+            for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
+                cell(f, cells[k]);
+            fputs(e[1] != RL_PARAM_END ? "\n|" : "\n", f);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+/* test_keys.c — every command's JSON keys, their types and units, pinned.
+ *
+ * tests/data/result_keys.txt lists, for each command line run here through
+ * bin/roofline with small inputs (and each Lua command through
+ * tests/data/keys.lua, which prints its result as JSON), every key path of its JSON result
+ * ("rows[].step_s" for the keys of the objects in an array), its JSON type
+ * (null counts as a number: the nullable keys are numbers) and its unit.
+ * The unit comes from the parameter table when the key echoes a parameter
+ * (param.h: json and unit) and otherwise from the key's suffix (_s seconds,
+ * _bytes bytes, _per_s per second, ...; "-" for counts, names and ratios
+ * without one).  A renamed, dropped or added key, a changed type or unit
+ * fails here (the keys are a contract: result.h).  After an intended change
+ * rewrite the file with  RL_PIN_KEYS=1 build/tests/test_keys  and say in the
+ * commit which keys changed and which old spellings stay as aliases. */
+#include "testutil.h"
+
+#include <errno.h>
+
+#include <cjson/cJSON.h>
+
+#include "param.h"
+
+#define PINNED RL_SRCDIR "/tests/data/result_keys.txt"
+#define MAX_KEYS 4096
+
+static char out[1 << 20];
+
+/* Run `RL_BIN args` (stderr dropped; @SRC@ is the source tree) and parse
+ * its JSON. */
+static cJSON *run_json(const char *args)
+{
+    char cmd[4096];
+    use_source_tree();
+    const char *src = strstr(args, "@SRC@");
+    int pre = src ? (int)(src - args) : (int)strlen(args);
+    snprintf(cmd, sizeof cmd, "%s %.*s%s%s 2>/dev/null", RL_BIN, pre, args, src ? RL_SRCDIR : "",
+             src ? src + 5 : "");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    int status = pclose(p);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("roofline %s failed (status %d)", args, status);
+    cJSON *j = cJSON_Parse(out);
+    if (!j)
+        fail_msg("roofline %s printed no JSON", args);
+    return j;
+}
+
+/* The unit of a key: the parameter table's when the key echoes a
+ * parameter, else what its suffix says, else "-". */
+static const char *unit_of(const char *key)
+{
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if (RL_PARAMS[i].json && strcmp(RL_PARAMS[i].json, key) == 0)
+            return *RL_PARAMS[i].unit ? RL_PARAMS[i].unit : "-";
+    static const struct {
+        const char *suffix, *unit;
+    } rules[] = { /* the first match counts: longer suffixes first */
+        {"bytes_per_token", "bytes/token"},
+        {"bytes_per_sequence_allocator", "bytes/sequence"},
+        {"bytes_per_sequence", "bytes/sequence"},
+        {"flops_per_token", "FLOP/token"},
+        {"_s_per_token", "s/token"},
+        {"_bytes_per_s", "bytes/s"},
+        {"tokens_per_s_per_chip", "tokens/s/chip"},
+        {"tokens_per_s", "tokens/s"},
+        {"req_per_s", "requests/s"},
+        {"_per_s", "1/s"},
+        {"bytes_per_chip", "bytes/chip"},
+        {"flops_per_chip", "FLOP/chip"},
+        {"usd_per_mtok", "USD/Mtoken"},
+        {"chip_hour", "USD/chip-hour"},
+        {"bytes", "bytes"},
+        {"_s", "s"},
+        {"_frac", "fraction"},
+        {"_mfu", "fraction"},
+        {"utilization", "fraction"},
+        {"attainment", "fraction"},
+        {"share", "fraction"},
+        {"_rate", "fraction"},
+        {"_bw_total", "bytes/s"},
+        {"_tokens_per_replica", "tokens"},
+        {"_tokens", "tokens"},
+        {"_context", "tokens"},
+        {"flops", "FLOP"},
+    };
+    if (strncmp(key, "params", 6) == 0)
+        return "params";
+    size_t n = strlen(key);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        size_t m = strlen(rules[i].suffix);
+        if (n >= m && strcmp(key + n - m, rules[i].suffix) == 0)
+            return rules[i].unit;
+    }
+    return "-";
+}
+
+static const char *type_of(const cJSON *v)
+{
+    if (cJSON_IsNumber(v) || cJSON_IsNull(v))
+        return "number";
+    if (cJSON_IsString(v))
+        return "string";
+    if (cJSON_IsBool(v))
+        return "bool";
+    if (cJSON_IsArray(v))
+        return "array";
+    return "object";
+}
+
+typedef struct {
+    char *line[MAX_KEYS];
+    int n;
+} key_set;
+
+static void add_line(key_set *s, const char *line)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->line[i], line) == 0)
+            return;
+    assert_true(s->n < MAX_KEYS);
+    s->line[s->n++] = strdup(line);
+}
+
+/* Every key path under `prefix` of the object j: "path type unit". */
+static void collect(const cJSON *j, const char *prefix, key_set *s)
+{
+    for (const cJSON *v = j->child; v; v = v->next) {
+        char path[512], line[768];
+        snprintf(path, sizeof path, "%s%s", prefix, v->string);
+        snprintf(line, sizeof line, "%s %s %s", path, type_of(v), unit_of(v->string));
+        add_line(s, line);
+        if (cJSON_IsObject(v)) {
+            char sub[520];
+            snprintf(sub, sizeof sub, "%s.", path);
+            collect(v, sub, s);
+        } else if (cJSON_IsArray(v)) {
+            char sub[520];
+            snprintf(sub, sizeof sub, "%s[].", path);
+            for (const cJSON *e = v->child; e; e = e->next)
+                if (cJSON_IsObject(e))
+                    collect(e, sub, s);
+        }
+    }
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_set(key_set *s)
+{
+    for (int i = 0; i < s->n; i++)
+        free(s->line[i]);
+    s->n = 0;
+}
+
+/* Lines of `a` missing from `b`, printed with `what`; returns how many. */
+static int missing(const key_set *a, const key_set *b, const char *cmd, const char *what)
+{
+    int n = 0;
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int k = 0; k < b->n && !found; k++)
+            found = strcmp(a->line[i], b->line[k]) == 0;
+        if (!found) {
+            printf("roofline %s: %s '%s'\n", cmd, what, a->line[i]);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The keys of one pinned section against those of the live run: the
+ * differences, printed. */
+static int compare(const char *cmd, const key_set *pinned, const key_set *live)
+{
+    return missing(pinned, live, cmd, "lost (renamed, dropped or retyped?)") +
+           missing(live, pinned, cmd, "new, not pinned");
+}
+
+/* Read the pinned file: sections "## ARGS" then "path type unit" lines.
+ * For each section run ARGS; RL_PIN_KEYS set rewrites the file from the
+ * live runs instead.  Returns the number of differences. */
+static int check_file(const char *path, int rewrite)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s: %s", path, strerror(errno));
+    static char head[1 << 14], text[1 << 18];
+    size_t hn = 0, tn = 0;
+    char line[1024], cmd[1024] = "";
+    static key_set pinned, live;
+    int diffs = 0;
+    for (int more = 1; more;) {
+        more = fgets(line, sizeof line, f) != NULL;
+        line[strcspn(line, "\n")] = '\0';
+        if (more && line[0] == '#' && line[1] != '#' && !cmd[0]) { /* the header comment */
+            hn += (size_t)snprintf(head + hn, sizeof head - hn, "%s\n", line);
+            continue;
+        }
+        if (more && strncmp(line, "## ", 3) != 0) {
+            if (line[0])
+                add_line(&pinned, line);
+            continue;
+        }
+        if (cmd[0]) { /* the section before ends: run it */
+            cJSON *j = run_json(cmd);
+            collect(j, "", &live);
+            cJSON_Delete(j);
+            qsort(live.line, (size_t)live.n, sizeof live.line[0], by_text);
+            tn += (size_t)snprintf(text + tn, sizeof text - tn, "\n## %s\n", cmd);
+            for (int i = 0; i < live.n; i++)
+                tn += (size_t)snprintf(text + tn, sizeof text - tn, "%s\n", live.line[i]);
+            if (!rewrite)
+                diffs += compare(cmd, &pinned, &live);
+            free_set(&pinned);
+            free_set(&live);
+        }
+        if (more)
+            snprintf(cmd, sizeof cmd, "%s", line + 3);
+    }
+    fclose(f);
+    if (rewrite) {
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "%s%s", head, text);
+        assert_int_equal(fclose(f), 0);
+    }
+    return diffs;
+}
+
+static void keys_pinned(void **state)
+{
+    (void)state;
+    int rewrite = getenv("RL_PIN_KEYS") != NULL;
+    int diffs = check_file(PINNED, rewrite);
+    if (diffs)
+        fail_msg("%d result keys differ from %s (see above)", diffs, PINNED);
+}
+
+/* The comparison can fail: a pinned section with one key renamed and one
+ * dropped reports both ways. */
+static void compare_can_fail(void **state)
+{
+    (void)state;
+    key_set a = {{0}, 0}, b = {{0}, 0};
+    add_line(&a, "step_s number s");
+    add_line(&a, "b_crit number -");
+    add_line(&b, "step_time_s number s");
+    assert_int_equal(compare("(test)", &a, &b), 3);
+    free_set(&a);
+    free_set(&b);
+    assert_string_equal(unit_of("tokens_per_s_per_chip"), "tokens/s/chip");
+    assert_string_equal(unit_of("context"), "tokens"); /* from the parameter table */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compare_can_fail),
+        cmocka_unit_test(keys_pinned),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
