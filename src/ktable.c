@@ -38,6 +38,7 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
             if (i > 0 && !(v > t->axis[a][i - 1]))
                 FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
                      i + 1, v, t->axis[a][i - 1]);
+            t->logaxis[a][i] = log(v);
         }
         t->n *= (size_t)t->len[a];
     }
@@ -168,34 +169,44 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
             xc[a] = ax[n - 1];
             continue;
         }
-        int i = 0;
-        while (ax[i + 1] <= v)
-            i++;
+        int i = 0, j = n - 1; /* ax[i] <= v < ax[j] */
+        while (j - i > 1) {
+            int k = (i + j) / 2;
+            if (ax[k] <= v)
+                i = k;
+            else
+                j = k;
+        }
+        const double *la = t->logaxis[a];
         lo[a] = i;
         xc[a] = v;
-        w[a] = v == ax[i] ? 0.0 : log(v / ax[i]) / log(ax[i + 1] / ax[i]);
+        w[a] = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
         between |= w[a] > 0;
     }
-    /* sum over the 2^naxes corners of the cell, skipping zero weights */
+    /* sum over the corners of the cell along the axes strictly between
+     * nodes (the others contribute their node): 2^k corners for k such axes */
+    int act[RL_KT_AXES], k = 0;
+    size_t stride[RL_KT_AXES], base = rl_kt_index(t, lo), st = 1;
+    for (int a = t->naxes - 1; a >= 0; a--) {
+        stride[a] = st;
+        st *= (size_t)t->len[a];
+        if (w[a] > 0)
+            act[k++] = a;
+    }
     double logt = 0;
-    int idx[RL_KT_AXES];
-    for (unsigned corner = 0; corner < (1u << t->naxes); corner++) {
+    for (unsigned corner = 0; corner < (1u << k); corner++) {
         double wt = 1;
-        for (int a = 0; a < t->naxes && wt > 0; a++) {
-            int up = (corner >> a) & 1;
-            if (up && w[a] == 0) {
-                wt = 0;
-                break;
-            }
-            wt *= up ? w[a] : 1.0 - w[a];
-            idx[a] = lo[a] + up;
+        size_t at = base;
+        for (int j = 0; j < k; j++) {
+            int up = (corner >> j) & 1;
+            wt *= up ? w[act[j]] : 1.0 - w[act[j]];
+            at += up ? stride[act[j]] : 0;
         }
-        if (wt > 0)
-            logt += wt * t->logv[rl_kt_index(t, idx)];
+        logt += wt * t->logv[at];
     }
     double time = exp(logt);
     rl_provenance p = between ? RL_PROV_INTERPOLATED : RL_PROV_MEASURED;
-    if (p == RL_PROV_MEASURED && t->filled[rl_kt_index(t, lo)])
+    if (p == RL_PROV_MEASURED && t->filled[base])
         p = RL_PROV_INTERPOLATED;
     if (outside) {
         time *= roofline_ratio(ideal, ctx, x, xc);

@@ -56,6 +56,7 @@ typedef struct {
     char axis_name[RL_KT_AXES][24];
     int len[RL_KT_AXES];
     double axis[RL_KT_AXES][RL_KT_AXIS_MAX]; /* increasing, > 0 */
+    double logaxis[RL_KT_AXES][RL_KT_AXIS_MAX]; /* ln(axis), set by rl_kt_alloc */
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
