@@ -653,8 +653,10 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     fputs(",\n      date = ", f);
     put_string(f, date);
     fputs(",\n      costs = {\n        step_s = 0, seq_s = 0, launch_s = 0,\n"
-          "        source = \"none sourced yet: per-step, per-sequence and per-launch costs "
-          "are 0 (not measured by the kernel tables)\",\n      },\n      tables = {\n", f);
+          "        source = \"0: kernel tables do not measure per-step, per-sequence or "
+          "per-launch costs, and no public figure for this engine version was found (vLLM "
+          "issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and "
+          "async scheduling); to be fitted on end-to-end data\",\n      },\n      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int any = 0;
         for (int v = 0; v < RL_KV_COUNT; v++)

@@ -11,6 +11,7 @@ return {
     attention = { { 1, 0.89600000000000002 } },
     elementwise = { { 1, 0.89600000000000002 } },
     gemm = { { 1, 0.89600000000000002 }, { 8192, 0.80000000000000004 } },
+    measured_on = "h200",
     norm = { { 1, 0.89600000000000002 } },
     overhead_s = 0,
     prefill_attention = {
@@ -47,7 +48,7 @@ return {
       date = "2026-12-01",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0,
-        source = "none sourced yet: per-step, per-sequence and per-launch costs are 0 (not measured by the kernel tables)",
+        source = "0: kernel tables do not measure per-step, per-sequence or per-launch costs, and no public figure for this engine version was found (vLLM issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and async scheduling); to be fitted on end-to-end data",
       },
       tables = {
         gemm = {
