@@ -11,7 +11,7 @@
 --          order NCCL's small-message times show; no datasheet gives them)
 --   price: USD 2.25 per chip-hour on demand; see price_source (prices move: check)
 --   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
---          1.3.0rc* and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          1.0.0 and vLLM 0.14.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
 --          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
 --          --tables) into engines/a100-sxm-80g-trtllm.lua and engines/a100-sxm-80g-vllm.lua; calibrated
 --          mode times GEMMs and attention from them (src/engines.h).  Engine costs

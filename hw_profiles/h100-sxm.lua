@@ -19,7 +19,7 @@
 --          an assumption until `roofline calibrate --backend cuda` runs on
 --          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
 --   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
---          1.3.0rc* and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          1.3.0rc20 and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
 --          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
 --          --tables) into engines/h100-sxm-trtllm.lua and engines/h100-sxm-vllm.lua; calibrated
 --          mode times GEMMs and attention from them (src/engines.h).  Engine costs

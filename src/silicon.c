@@ -595,7 +595,7 @@ static void put_value(FILE *f, lua_State *L, int indent)
         if (lua_isinteger(L, -1))
             fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
         else
-            fprintf(f, "%.17g", lua_tonumber(L, -1));
+            fprintf(f, "%.15g", lua_tonumber(L, -1));
         return;
     case LUA_TTABLE:
         break;
@@ -695,11 +695,12 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
     }
     fprintf(f, "-- Calibrated hardware spec: %s with the %s kernel tables of %s.\n"
                "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
-               "-- Kernel tables: %s (NVIDIA AIConfigurator, Apache-2.0), engine version %s,\n"
+               "-- Kernel tables: %s, engine version %s,\n"
                "-- device '%s'.  Other fields copied from %s (see its sources).\n"
                "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and\n"
-               "-- 3 * 2^i; attention averaged over the dimension that is not an axis;\n"
-               "-- unmeasured nodes filled from the nearest measured ones along the roofline.\n",
+               "-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by\n"
+               "-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes\n"
+               "-- filled from the nearest measured ones along the roofline.\n",
             base, engine, dir, dir, base, engine, date, s->source, s->version, s->device, base);
     rl_hw_push(L, h);
     lua_pushnil(L);

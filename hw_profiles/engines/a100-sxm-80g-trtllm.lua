@@ -1,16 +1,17 @@
 -- Calibrated hardware spec: a100-sxm-80g with the trtllm kernel tables of ../shared/data/silicon/a100_sxm.
 -- Written by `roofline calibrate --tables ../shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine trtllm` on 2026-12-01.
--- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/trtllm/1.0.0 (NVIDIA AIConfigurator, Apache-2.0), engine version 1.0.0,
+-- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/trtllm/1.0.0, engine version 1.0.0,
 -- device 'NVIDIA A100-SXM4-80GB'.  Other fields copied from a100-sxm-80g (see its sources).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and
--- 3 * 2^i; attention averaged over the dimension that is not an axis;
--- unmeasured nodes filled from the nearest measured ones along the roofline.
+-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by
+-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes
+-- filled from the nearest measured ones along the roofline.
 return {
   domain_chips = 8,
   flops = {
     bf16 = 312000000000000,
     fp16 = 312000000000000,
-    int4 = 1248000000000000,
+    int4 = 1.248e+15,
     int8 = 624000000000000,
   },
   hbm_bw = 2039000000000,
@@ -18,11 +19,11 @@ return {
   host_bw = 32000000000,
   host_bytes = 0,
   ici_bw = 25000000000,
-  ici_latency = 1.9999999999999999e-06,
+  ici_latency = 2e-06,
   ici_links = 12,
   name = "a100-sxm-80g",
   net_bw = 25000000000,
-  net_latency = 5.0000000000000004e-06,
+  net_latency = 5e-06,
   price_per_chip_hour = 2.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand A100 80GB USD 1.50-3.00 per GPU-hour, midpoint; retrieved 2026-11-29",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",

@@ -1,29 +1,30 @@
 -- Calibrated hardware spec: b200 with the trtllm kernel tables of ../shared/data/silicon/b200_sxm.
 -- Written by `roofline calibrate --tables ../shared/data/silicon/b200_sxm --hw b200 --engine trtllm` on 2026-12-01.
--- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/trtllm/1.3.0rc20 (NVIDIA AIConfigurator, Apache-2.0), engine version 1.3.0rc20,
+-- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA B200'.  Other fields copied from b200 (see its sources).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and
--- 3 * 2^i; attention averaged over the dimension that is not an axis;
--- unmeasured nodes filled from the nearest measured ones along the roofline.
+-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by
+-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes
+-- filled from the nearest measured ones along the roofline.
 return {
   domain_chips = 8,
   flops = {
-    bf16 = 2250000000000000,
-    fp16 = 2250000000000000,
-    fp4 = 9000000000000000,
-    fp8 = 4500000000000000,
-    int8 = 4500000000000000,
+    bf16 = 2.25e+15,
+    fp16 = 2.25e+15,
+    fp4 = 9e+15,
+    fp8 = 4.5e+15,
+    int8 = 4.5e+15,
   },
   hbm_bw = 8000000000000,
   hbm_bytes = 180000000000,
   host_bw = 64000000000,
   host_bytes = 0,
   ici_bw = 50000000000,
-  ici_latency = 1.9999999999999999e-06,
+  ici_latency = 2e-06,
   ici_links = 18,
   name = "b200",
   net_bw = 50000000000,
-  net_latency = 5.0000000000000004e-06,
+  net_latency = 5e-06,
   price_per_chip_hour = 0,
   source = "NVIDIA DGX/HGX B200 specifications",
   topology = "switch",

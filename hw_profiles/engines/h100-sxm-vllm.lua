@@ -1,40 +1,41 @@
 -- Calibrated hardware spec: h100-sxm with the vllm kernel tables of ../shared/data/silicon/h100_sxm.
 -- Written by `roofline calibrate --tables ../shared/data/silicon/h100_sxm --hw h100-sxm --engine vllm` on 2026-12-01.
--- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h100_sxm/gemm/vllm/0.24.0 (NVIDIA AIConfigurator, Apache-2.0), engine version 0.24.0,
+-- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h100_sxm/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA H100 80GB HBM3'.  Other fields copied from h100-sxm (see its sources).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and
--- 3 * 2^i; attention averaged over the dimension that is not an axis;
--- unmeasured nodes filled from the nearest measured ones along the roofline.
+-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by
+-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes
+-- filled from the nearest measured ones along the roofline.
 return {
   domain_chips = 8,
   efficiency = {
-    attention = { { 1, 0.89600000000000002 } },
-    elementwise = { { 1, 0.89600000000000002 } },
-    gemm = { { 1, 0.89600000000000002 }, { 8192, 0.80000000000000004 } },
+    attention = { { 1, 0.896 } },
+    elementwise = { { 1, 0.896 } },
+    gemm = { { 1, 0.896 }, { 8192, 0.8 } },
     measured_on = "h200",
-    norm = { { 1, 0.89600000000000002 } },
+    norm = { { 1, 0.896 } },
     overhead_s = 0,
     prefill_attention = {
     },
-    rope = { { 1, 0.89600000000000002 } },
+    rope = { { 1, 0.896 } },
     source = "H200 measurements (4.3 TB/s copy, 790 TFLOP/s 8192^3 bf16 GEMM) applied to H100 SXM until calibrated on one",
   },
   flops = {
     bf16 = 989000000000000,
     fp16 = 989000000000000,
-    fp8 = 1979000000000000,
-    int8 = 1979000000000000,
+    fp8 = 1.979e+15,
+    int8 = 1.979e+15,
   },
   hbm_bw = 3350000000000,
   hbm_bytes = 80000000000,
   host_bw = 64000000000,
   host_bytes = 0,
   ici_bw = 25000000000,
-  ici_latency = 1.9999999999999999e-06,
+  ici_latency = 2e-06,
   ici_links = 18,
   name = "h100-sxm",
   net_bw = 50000000000,
-  net_latency = 5.0000000000000004e-06,
+  net_latency = 5e-06,
   price_per_chip_hour = 4.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",

@@ -1,39 +1,40 @@
 -- Calibrated hardware spec: h200 with the trtllm kernel tables of ../shared/data/silicon/h200_sxm.
 -- Written by `roofline calibrate --tables ../shared/data/silicon/h200_sxm --hw h200 --engine trtllm` on 2026-12-01.
--- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/trtllm/1.3.0rc20 (NVIDIA AIConfigurator, Apache-2.0), engine version 1.3.0rc20,
+-- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA H200'.  Other fields copied from h200 (see its sources).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and
--- 3 * 2^i; attention averaged over the dimension that is not an axis;
--- unmeasured nodes filled from the nearest measured ones along the roofline.
+-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by
+-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes
+-- filled from the nearest measured ones along the roofline.
 return {
   domain_chips = 8,
   efficiency = {
-    attention = { { 1, 0.89600000000000002 } },
-    elementwise = { { 1, 0.89600000000000002 } },
-    gemm = { { 1, 0.89600000000000002 }, { 8192, 0.80000000000000004 } },
-    norm = { { 1, 0.89600000000000002 } },
+    attention = { { 1, 0.896 } },
+    elementwise = { { 1, 0.896 } },
+    gemm = { { 1, 0.896 }, { 8192, 0.8 } },
+    norm = { { 1, 0.896 } },
     overhead_s = 0,
     prefill_attention = {
     },
-    rope = { { 1, 0.89600000000000002 } },
+    rope = { { 1, 0.896 } },
     source = "H200 measurements: 4.3 TB/s device copy, 790 TFLOP/s 8192^3 bf16 GEMM",
   },
   flops = {
     bf16 = 989000000000000,
     fp16 = 989000000000000,
-    fp8 = 1979000000000000,
-    int8 = 1979000000000000,
+    fp8 = 1.979e+15,
+    int8 = 1.979e+15,
   },
   hbm_bw = 4800000000000,
   hbm_bytes = 141000000000,
   host_bw = 64000000000,
   host_bytes = 0,
   ici_bw = 25000000000,
-  ici_latency = 1.9999999999999999e-06,
+  ici_latency = 2e-06,
   ici_links = 18,
   name = "h200",
   net_bw = 50000000000,
-  net_latency = 5.0000000000000004e-06,
+  net_latency = 5e-06,
   price_per_chip_hour = 5.75,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H200 USD 4.50-7.00 per GPU-hour, midpoint (the Scaling Book's older figure: around USD 10); retrieved 2026-11-29",
   source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
