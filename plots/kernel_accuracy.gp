@@ -7,6 +7,8 @@ set title plottitle noenhanced
 set xlabel 'measured latency (s)'
 set ylabel 'predicted latency (s)'
 set logscale xy
+set format x '%.0e'
+set format y '%.0e'
 set grid xtics ytics lc rgb '#e4e4e4'
 set key top left box opaque
 plot datafile using ($1 == 0 ? $3 : 1/0):4 with points pt 7 ps 0.3 lc rgb '#4c72b0' title 'GEMM', \

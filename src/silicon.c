@@ -817,7 +817,11 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     free(e);
     if (plot) {
         char vars[512];
-        snprintf(vars, sizeof vars, "plottitle = 'held-back kernel latencies: %s'\n", h->name);
+        snprintf(vars, sizeof vars, "plottitle = 'held-back kernel latencies: %s, engine version "
+                 "%s'\n", h->name, s->version);
+        for (char *c = vars + strlen("plottitle = '"); c[1] && c[2]; c++)
+            if (*c == '\'' || *c == '\\' || (unsigned char)*c < 0x20) /* names from files */
+                *c = '_';
         int rc = rl_plot_render(AT_FDCWD, "kernel_accuracy.gp", plot, vars, dat, err, errlen);
         if (rc < 0) {
             free(dat);
