@@ -420,6 +420,11 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
     lua_setfield(L, -2, "default");
     for (int i = 0; i < e->n; i++) {
         const rl_serving_engine *g = &e->e[i];
+        if (g->ref[0]) { /* not read yet: the file reference */
+            lua_pushstring(L, g->ref);
+            lua_setfield(L, -2, g->name);
+            continue;
+        }
         lua_createtable(L, 0, 8);
         push_string(L, "version", g->version);
         push_string(L, "source", g->source);

@@ -304,6 +304,18 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_error(L, "%s", err);
 }
 
+/* The string option `id` of the table at opts, or NULL when absent. */
+static const char *opt_string(lua_State *L, int opts, rl_param_id id)
+{
+    const char *key = RL_PARAMS[id].lua;
+    lua_getfield(L, opts, key);
+    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+    if (!lua_isnil(L, -1) && !s)
+        luaL_error(L, "option '%s': expected a string", key);
+    lua_pop(L, 1); /* the table still holds the string */
+    return s;
+}
+
 /* Fields `model` and `hw` (required) of the options table at `opts`. */
 static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
@@ -314,6 +326,12 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
+    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
+    char err[ERRLEN];
+    if (engine && rl_engines_select(&h->engines, engine, h->origin, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+    if (engine && strcmp(engine, "ideal") == 0)
+        rl_hw_set_ideal(h);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -489,17 +507,6 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
-static const char *opt_string(lua_State *L, int opts, rl_param_id id)
-{
-    const char *key = RL_PARAMS[id].lua;
-    lua_getfield(L, opts, key);
-    const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
-    if (!lua_isnil(L, -1) && !s)
-        luaL_error(L, "option '%s': expected a string", key);
-    lua_pop(L, 1); /* the table still holds the string */
-    return s;
-}
-
 /* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
  * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
  * Returns 1 if any was given. */
@@ -594,6 +601,10 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
+    /* Lua ops/prefill are ideal unless an engine is named (the CLI's calibrated default
+       would change every scenario's figures) */
+    const char *engine = opt_string(L, 1, RL_P_ENGINE);
+    c->calibrated = engine && strcmp(engine, "ideal") != 0;
     c->chips = opt_count(L, 1, RL_P_CHIPS, 1);
     c->prec = opt_precision(L, 1);
     c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);

@@ -249,17 +249,17 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY, PLAN, RL_P_OVERLAP, OUTPUT, END};
+                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP, OUTPUT, END};
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_ENGINE | RL_CLI_ONLY, RL_P_PHASE,
+                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_ENGINE, RL_P_PHASE,
                             RL_P_TOKENS, OPS,
                             RL_P_CHUNK | RL_CLI_ONLY, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
-                              RL_P_ENGINE | RL_CLI_ONLY,
+                              RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,

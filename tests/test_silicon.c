@@ -185,6 +185,29 @@ static void test_ops_timed_by_tables(void **state)
     unlink(mp);
 }
 
+/* Lua: engine= selects the engine (step, ops), through a pushed hw table
+ * too; ops stays ideal without one. */
+static void test_lua_engine(void **state)
+{
+    (void)state;
+    char path[64], cmd[512], out[512] = "";
+    write_temp(path, ".lua",
+               "local h = roofline.hw('h100-sxm', {price_per_chip_hour = 1})\n"
+               "local s = roofline.step{model='llama3-8b', hw='h100-sxm', context=4096, engine='vllm'}\n"
+               "local o = roofline.ops{model='llama3-8b', hw=h, context=4096, engine='vllm'}\n"
+               "local i = roofline.ops{model='llama3-8b', hw=h, context=4096}\n"
+               "print(s.engine, s.mode, o.engine, o.mode, i.mode, o.step_s == s.rows[1].step_s)\n");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s run %s", RL_SRCDIR, RL_BIN, path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    assert_int_equal(pclose(p), 0);
+    unlink(path);
+    if (!strstr(out, "vllm\tcalibrated\tvllm\tcalibrated\tideal\ttrue"))
+        fail_msg("unexpected: %s", out);
+}
+
 /* A table directory holding one gemm file of `body` (after the header). */
 static void bad_dir(char *dir, const char *header, const char *body)
 {
@@ -266,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_ops_timed_by_tables),
+        cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
