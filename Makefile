@@ -7,7 +7,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE $(OPT) -Wall -Wextra -Werror -MMD -MP -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS  += $(PKG_LIBS) -lz -lm
+LDLIBS  += $(PKG_LIBS) -lz -lm -pthread
 
 # BUILD holds objects, the library and test binaries; BIN is the CLI.
 BUILD   ?= build
@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib profiles accuracy
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -144,6 +144,14 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 bench: $(BENCHES)
 	@for b in $(BENCHES); do ROOFLINE_DATA=$(CURDIR) $$b || exit 1; done
 
+# Accuracy reports against measured data in ../shared/data (printed, never
+# asserted).  Each part is its own target; `accuracy` runs them all.
+.PHONY: accuracy accuracy-e2e accuracy-kernels
+accuracy: accuracy-e2e accuracy-kernels
+# The engine-cost fit on SplitwiseSim's end-to-end rows (calib/accuracy_e2e.sh).
+accuracy-e2e: $(BIN)
+	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
+
 # The README's figures, into out/figures (needs gnuplot; data + .gp are kept either way).
 FIG := out/figures
 figures: $(BIN)
@@ -174,7 +182,6 @@ calib: $(BIN)
 # Calibrated profiles from the measured kernel tables (NVIDIA AIConfigurator data,
 # Apache-2.0) in $(SILICON): hw_profiles/engines/<hw>-<engine>.lua, which the
 # presets' `engines` name.  PRESET:GPU-directory pairs.
-SILICON ?= ../shared/data/silicon
 SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm
 SILICON_ENGINES := trtllm vllm
 profiles: $(BIN)
@@ -187,13 +194,24 @@ profiles: $(BIN)
 
 # Per-operator accuracy of the kernel-table fit on held-back configurations
 # (every 5th), for each shipped GPU and engine; figures in out/accuracy.
-accuracy: $(BIN)
+accuracy-kernels: $(BIN)
 	@mkdir -p out/accuracy
 	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5"; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
 	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
 	        || exit 1; done; done
+# The hardware profiles' `collectives` tables, refitted from NVIDIA
+# AIConfigurator's measurements in ../shared/data/silicon (collfit.h):
+# out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit
+# error per implementation is printed.
+SILICON ?= ../shared/data/silicon
+$(BUILD)/roofline-collfit: tools/collfit.c $(LIB)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+collectives: $(BUILD)/roofline-collfit
+	@mkdir -p out/collectives
+	@for d in $(SILICON)/*/; do g=$$(basename $$d); \
+	  $(BUILD)/roofline-collfit $$d > out/collectives/$$g.lua || exit 1; done
 
 # Debian packages the project needs, build tools included (scripts/deps.sh
 # lists them; run as root or with sudo; CI calls this).
@@ -218,10 +236,12 @@ help:
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
-	@echo "make bench      sweep evaluations/s and serving-simulator requests/s"
+	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows"
+	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the e2e engine-cost fit"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"
+	@echo "make collectives  refit the profiles' collectives tables (out/collectives/<gpu>.lua)"
 	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make clean      remove build outputs"

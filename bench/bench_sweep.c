@@ -3,7 +3,9 @@
  * Times rl_sweep_run in ideal mode over a grid (every valid slice of the
  * chip x 2048 batch sizes x 4 contexts x 4 precisions), a bare
  * rl_step_decode loop, and the sharded mode (every plan of the sharding
- * module, collectives included) on a smaller grid,
+ * module, collectives included) on a smaller grid, and on profiles with
+ * efficiency tables the calibrated decode step of a tp8 plan with its
+ * collectives (rl_shard_step_calibrated; issue 12 target >= 3e5 evals/s),
  * after one warm-up, over REPS repetitions, and prints the median and the
  * spread of evaluations per second with commit, host and UTC time (the
  * llama-bench convention of STYLE.md).  Target: >= 1e7 step evaluations/s.
@@ -13,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 #include "sweep.h"
@@ -105,6 +108,29 @@ static int bench(const char *model, const char *hw)
             rate[r] = (double)n / dt;
     }
     report("rl_step_decode (bare)", rate, model, hw);
+    if (h.efficiency.present) {
+        rl_shard_plan tp8 = rl_shard_plan_default();
+        tp8.tp = 8;
+        for (int r = -1; r < REPS; r++) {
+            double t0 = now();
+            long long n = 0;
+            for (int c = 0; c < 4; c++)
+                for (int b = 0; b < 2048; b++, n++) {
+                    rl_step st;
+                    rl_shard_result coll;
+                    if (rl_shard_step_calibrated(&m, &h, &tp8, 8, batch[b], ctx[c], prec[0], &st,
+                                                 &coll, err, sizeof err) != 0) {
+                        fprintf(stderr, "bench: %s\n", err);
+                        return 1;
+                    }
+                    sink += st.step_s;
+                }
+            double dt = now() - t0;
+            if (r >= 0)
+                rate[r] = (double)n / dt;
+        }
+        report("calibrated tp8 step + comm", rate, model, hw);
+    }
     /* sharded mode: every plan of the sharding module per point (collectives
      * included); a smaller grid, rated per plan evaluated */
     rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0};

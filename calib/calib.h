@@ -26,6 +26,7 @@ typedef struct {
     int threads;         /* cpu backend threads (<= 0: every core); the CLI's default is 1:
                             one thread's timings are the reproducible ones on a shared host,
                             and profile and engine runs must use the same count */
+    int passes;          /* validate: passes over the grid (<= 0: 2) */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with
@@ -36,9 +37,18 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
 /* Run the engine over the grid (two passes, each point keeping its
  * minimum; about 2.5 minutes on a 2-core host), predict each run from the profile, and
  * return the comparison: rows (phase, batch, context, measured_s,
- * predicted_s, error), per-operator residuals, median/p90/max |error|; the
- * plot goes to plots/validate-<host>-<backend>.png.  NULL with err set. */
+ * predicted_s, error, noise = MAD / median of the repeats), per-operator
+ * residuals, median/p90/max |error|, noisy_runs (noise > RL_CALIB_NOISE,
+ * with a warning on stderr); two figures: plots/validate-<host>-<backend>.png
+ * (matmul FLOP/s vs intensity) and ...-steps.png (every step's predicted vs
+ * measured time).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
+
+/* Repeated measurements are noisy when their median absolute deviation
+ * exceeds this fraction of their median: calibrate and validate then warn
+ * (on a shared host other load shows up there first; the validation target
+ * is a 5% median error, so noise beyond 5% makes it unjudgeable). */
+#define RL_CALIB_NOISE 0.05
 
 /* Monotonic clock, seconds. */
 double rl_calib_now(void);

@@ -234,7 +234,7 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
         b->flops = 3.0 * b->M * b->N * b->hd;
         b = add(l, "add", RL_EFF_ELEMENTWISE, run_add);
         b->M = rows[i], b->N = D, b->bytes = 12.0 * b->M * D;
-        b = add(l, "swiglu", RL_EFF_ELEMENTWISE, run_swiglu);
+        b = add(l, "swiglu", RL_EFF_SWIGLU, run_swiglu);
         b->M = rows[i], b->N = F, b->bytes = 12.0 * b->M * F;
     }
     bench *o = add(l, "overhead", RL_EFF_ELEMENTWISE, run_add);
@@ -422,8 +422,19 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     }
     progress(passes * l.n, passes * l.n, NULL);
-    for (int i = 0; i < l.n; i++)
+    int noisy = 0;
+    double worst = 0;
+    for (int i = 0; i < l.n; i++) {
         summarize(&l.v[i]);
+        if (l.v[i].mad > RL_CALIB_NOISE * l.v[i].med) {
+            noisy++;
+            worst = fmax(worst, l.v[i].mad / l.v[i].med);
+        }
+    }
+    if (noisy > 0)
+        fprintf(stderr, "calibrate: warning: %d of %d benchmarks had noisy repeats (median absolute "
+                        "deviation over median above %.0f%%, worst %.0f%%): this host is busy; the "
+                        "fit uses medians\n", noisy, l.n, 100 * RL_CALIB_NOISE, 100 * worst);
     be.free(be.ctx, arena[0]);
     be.free(be.ctx, arena[1]);
     /* Peaks: bandwidth = best stream copy of >= 64 MiB (or the largest);
@@ -528,6 +539,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddNumberToObject(sum, "hbm_bw", bw);
     cJSON_AddNumberToObject(sum, "peak_flops", peak);
     cJSON_AddNumberToObject(sum, "overhead_s", overhead);
+    cJSON_AddNumberToObject(sum, "noisy_benchmarks", noisy);
     cJSON *srows = cJSON_AddArrayToObject(sum, "rows");
     cJSON *r;
     cJSON_ArrayForEach(r, rows) {

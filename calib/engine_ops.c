@@ -40,7 +40,7 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
     out[RL_EOP_MLP_RESIDUAL] = out[RL_EOP_ATTN_RESIDUAL];
     gemm(&out[RL_EOP_MLP_GATE], L, M, F, D, wb);
     gemm(&out[RL_EOP_MLP_UP], L, M, F, D, wb);
-    set(&out[RL_EOP_SWIGLU], L * 5 * M * F, L * 4 * 3 * M * F, L, RL_EFF_ELEMENTWISE);
+    set(&out[RL_EOP_SWIGLU], L * 5 * M * F, L * 4 * 3 * M * F, L, RL_EFF_SWIGLU);
     gemm(&out[RL_EOP_MLP_DOWN], L, M, D, F, wb);
     gemm(&out[RL_EOP_LM_HEAD], 1, head_rows, V, D, wb);
 }

@@ -33,12 +33,14 @@ typedef struct {
     int n;
     double op_abs[RL_EOP_COUNT][256];
     int op_n[RL_EOP_COUNT];
+    int noisy;          /* runs whose repeats' MAD / median > RL_CALIB_NOISE */
+    double worst_noise; /* the largest such ratio */
 } run_ctx;
 
 /* Record one run: measured per-op seconds per step (meas_op), step wall
  * seconds (meas). */
 static void record(run_ctx *c, const char *phase, int M, int S, double meas, double fastest,
-                   const double *meas_op)
+                   double noise, const double *meas_op)
 {
     rl_engine_op ops[RL_EOP_COUNT];
     rl_engine_ops(c->m, phase[0] == 'p', M, S, c->be->weight_bytes, ops);
@@ -78,6 +80,11 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     cJSON_AddNumberToObject(r, "measured_min_s", fastest);
     cJSON_AddNumberToObject(r, "predicted_s", pred);
     cJSON_AddNumberToObject(r, "error", err);
+    cJSON_AddNumberToObject(r, "noise", noise);
+    if (noise > RL_CALIB_NOISE) {
+        c->noisy++;
+        c->worst_noise = fmax(c->worst_noise, noise);
+    }
     /* bytes the step moves / measured time, and as a fraction of the
      * profile's hbm_bw (the stream figure of a calibrated profile) */
     cJSON_AddNumberToObject(r, "achieved_bytes_per_s", bytes / meas);
@@ -92,9 +99,10 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
 /* Median over REPS (decode) or PREFILL_REPS repetitions, after one
  * warm-up, of the step time and of each operator's time: the typical time a
  * step takes, the estimator calibrate fits its efficiencies to.  The
- * fastest repetition goes to *best. */
+ * fastest repetition goes to *best, the repeats' median absolute deviation
+ * over their median to *noise. */
 static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *step, double *best,
-                      double *op, char *err, size_t errlen)
+                      double *noise, double *op, char *err, size_t errlen)
 {
     int reps = decode ? REPS : PREFILL_REPS;
     double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT], per_op[RL_EOP_COUNT][REPS];
@@ -122,6 +130,9 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
     }
     *step = rl_calib_quantile(t, reps, 0.5);
     *best = rl_calib_quantile(t, reps, 0.0);
+    for (int r = 0; r < reps; r++)
+        t[r] = fabs(t[r] - *step);
+    *noise = rl_calib_quantile(t, reps, 0.5) / *step; /* MAD / median */
     for (int i = 0; i < RL_EOP_COUNT; i++)
         op[i] = rl_calib_quantile(per_op[i], reps, 0.5);
     return 0;
@@ -129,59 +140,43 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
 
 /* Fold one pass's medians (step and each op) and fastest step into the
  * minimum over passes: a burst of other load rarely covers a point in every
- * pass. */
-static void keep_min(double *step, double *fastest, double *op, const double *cstep,
-                     double cfastest, const double *cop, int pass)
+ * pass.  *noise follows the kept step median. */
+static void keep_min(double *step, double *fastest, double *noise, double *op, const double *cstep,
+                     double cfastest, double cnoise, const double *cop, int pass)
 {
     *fastest = pass == 0 ? cfastest : fmin(*fastest, cfastest);
+    if (*cstep < *step)
+        *noise = cnoise; /* the noise of the pass whose median is kept */
     *step = fmin(*step, *cstep);
     for (int i = 0; i < RL_EOP_COUNT; i++)
         op[i] = pass == 0 ? cop[i] : fmin(op[i], cop[i]);
 }
 
-/* The measured-vs-predicted figure: PNG.dat and PNG.gp written atomically,
- * then gnuplot renders to a temporary name renamed onto PNG when it
- * succeeds (no partial file is ever left; report.h rl_write_atomic). */
-static void plot(const run_ctx *c, const char *png)
+/* A figure: PNG.dat (`data`) and PNG.gp written atomically, the script
+ * preceded by `out = '<temporary>'` and `dat = 'PNG.dat'`; then gnuplot
+ * renders to the temporary name, renamed onto PNG when it succeeds (no
+ * partial file is ever left; report.h rl_write_atomic). */
+static void figure(const char *png, const char *data, size_t dlen, const char *script)
 {
     char dat[1100], gp[1100], tmp[1100], err[1024];
     snprintf(dat, sizeof dat, "%s.dat", png);
     snprintf(gp, sizeof gp, "%s.gp", png);
     snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", png);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, c->ops) {
-        fprintf(f, "%g %g %g\n", cJSON_GetObjectItem(p, "intensity")->valuedouble,
-                cJSON_GetObjectItem(p, "measured_flops_per_s")->valuedouble,
-                cJSON_GetObjectItem(p, "predicted_flops_per_s")->valuedouble);
-    }
-    fclose(f);
-    int rc = rl_write_atomic(dat, text, len, err, sizeof err);
-    free(text);
+    int rc = rl_write_atomic(dat, data, dlen, err, sizeof err);
     int fd = rc == 0 ? mkstemp(tmp) : -1;
     if (fd < 0) {
         fprintf(stderr, "validate: no plot: %s\n", rc == 0 ? strerror(errno) : err);
         return;
     }
     close(fd);
-    f = open_memstream(&text, &len);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
         unlink(tmp);
         return;
     }
-    fprintf(f,
-            "set terminal pngcairo size 1000,700\nset output '%s'\nset logscale xy\n"
-            "set xlabel 'arithmetic intensity (FLOP/byte)'\nset ylabel 'FLOP/s'\n"
-            "set title 'reference engine (%s) matmuls on %s: measured vs predicted'\n"
-            "set key left top\nset xrange [0.1:2000]\n"
-            "roof(x) = x * %g < %g ? x * %g : %g\n"
-            "plot roof(x) title 'ideal roofline' lw 2, '%s' using 1:2 title 'measured' pt 7, "
-            "'%s' using 1:3 title 'predicted (calibrated)' pt 6 ps 1.5\n",
-            tmp, c->be->name, c->h->name, c->h->hbm_bw, c->peak, c->h->hbm_bw, c->peak, dat, dat);
+    fprintf(f, "out = '%s'\ndat = '%s'\n%s", tmp, dat, script);
     fclose(f);
     rc = rl_write_atomic(gp, text, len, err, sizeof err);
     free(text);
@@ -194,6 +189,71 @@ static void plot(const run_ctx *c, const char *png)
         unlink(tmp);
         fprintf(stderr, "validate: gnuplot failed; data in %s\n", dat);
     }
+}
+
+/* The matmuls' measured and predicted FLOP/s against intensity, under the
+ * ideal roofline of the profile. */
+static void plot_matmuls(const run_ctx *c, const char *png)
+{
+    char *data = NULL, script[1024];
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, c->ops) {
+        fprintf(f, "%g %g %g\n", cJSON_GetObjectItem(p, "intensity")->valuedouble,
+                cJSON_GetObjectItem(p, "measured_flops_per_s")->valuedouble,
+                cJSON_GetObjectItem(p, "predicted_flops_per_s")->valuedouble);
+    }
+    fclose(f);
+    snprintf(script, sizeof script,
+             "set terminal pngcairo size 1000,700\nset output out\nset logscale xy\n"
+             "set xlabel 'arithmetic intensity (FLOP/byte)'\nset ylabel 'FLOP/s'\n"
+             "set title 'reference engine (%s) matmuls on %s: measured vs predicted'\n"
+             "set key left top\nset xrange [0.1:2000]\n"
+             "roof(x) = x * %g < %g ? x * %g : %g\n"
+             "plot roof(x) title 'ideal roofline' lw 2, dat using 1:2 title 'measured' pt 7, "
+             "dat using 1:3 title 'predicted (calibrated)' pt 6 ps 1.5\n",
+             c->be->name, c->h->name, c->h->hbm_bw, c->peak, c->h->hbm_bw, c->peak);
+    figure(png, data, len, script);
+    free(data);
+}
+
+/* Every step's predicted time against its measured time (decode and
+ * prefill apart), with the y = x line and the +-5% / +-15% bands of the
+ * validation targets. */
+static void plot_steps(const run_ctx *c, const char *png)
+{
+    char *data = NULL, script[1400];
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return;
+    for (int ph = 0; ph < 2; ph++) { /* gnuplot index 0: decode, 1: prefill */
+        const cJSON *r;
+        cJSON_ArrayForEach(r, c->rows) {
+            if ((cJSON_GetObjectItem(r, "phase")->valuestring[0] == 'p') != ph)
+                continue;
+            fprintf(f, "%g %g\n", cJSON_GetObjectItem(r, "measured_s")->valuedouble,
+                    cJSON_GetObjectItem(r, "predicted_s")->valuedouble);
+        }
+        fprintf(f, "\n\n");
+    }
+    fclose(f);
+    snprintf(script, sizeof script,
+             "set terminal pngcairo size 900,800\nset output out\nset logscale xy\n"
+             "set xlabel 'measured step time (s)'\nset ylabel 'predicted step time (s)'\n"
+             "set title 'reference engine (%s) steps on %s: predicted vs measured'\n"
+             "set key left top\nset size ratio -1\n"
+             "plot x title 'predicted = measured' lw 2 lc 'black', "
+             "1.05 * x title '+-5%%' dt 2 lc 'gray', 0.95 * x notitle dt 2 lc 'gray', "
+             "1.15 * x title '+-15%%' dt 3 lc 'gray', 0.85 * x notitle dt 3 lc 'gray', "
+             "dat index 0 using 1:2 title 'decode' pt 7, "
+             "dat index 1 using 1:2 title 'prefill' pt 5\n",
+             c->be->name, c->h->name);
+    figure(png, data, len, script);
+    free(data);
 }
 
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
@@ -235,7 +295,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
      * and keeps the smallest of its per-pass medians (keep_min). */
     enum { NRUNS = 6 * 4 + 7 };
     typedef struct {
-        double step, fastest, op[RL_EOP_COUNT];
+        double step, fastest, noise, op[RL_EOP_COUNT];
     } meas;
     meas best[NRUNS];
     for (int k = 0; k < NRUNS; k++)
@@ -243,7 +303,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     int *tok = malloc((size_t)Ts[nT - 1] * sizeof *tok);
     for (int t = 0; t < Ts[nT - 1]; t++)
         tok[t] = (t * 7919) % (int)m.vocab;
-    int ok = 1, passes = o->quick ? 1 : VALIDATE_PASSES;
+    int ok = 1, passes = o->quick ? 1 : o->passes > 0 ? o->passes : VALIDATE_PASSES;
     for (int pass = 0; ok && pass < passes; pass++) {
         int k = 0;
         for (int j = 0; ok && j < nS; j++)
@@ -252,18 +312,22 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
                 ok = !rl_calib_interrupted("validate", err, errlen);
                 for (int s = 0; ok && s < Bs[i]; s++)
                     ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
-                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.fastest, cur.op, err, errlen) == 0;
+                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.fastest, &cur.noise, cur.op,
+                                      err, errlen) == 0;
                 for (int s = 0; s < Bs[i]; s++)
                     rl_engine_release(e, s);
                 if (ok)
-                    keep_min(&best[k].step, &best[k].fastest, best[k].op, &cur.step, cur.fastest, cur.op, pass);
+                    keep_min(&best[k].step, &best[k].fastest, &best[k].noise, best[k].op, &cur.step,
+                             cur.fastest, cur.noise, cur.op, pass);
             }
         for (int i = 0; ok && i < nT; i++, k++) {
             meas cur;
             ok = !rl_calib_interrupted("validate", err, errlen) &&
-                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.fastest, cur.op, err, errlen) == 0;
+                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.fastest, &cur.noise, cur.op, err,
+                            errlen) == 0;
             if (ok)
-                keep_min(&best[k].step, &best[k].fastest, best[k].op, &cur.step, cur.fastest, cur.op, pass);
+                keep_min(&best[k].step, &best[k].fastest, &best[k].noise, best[k].op, &cur.step,
+                         cur.fastest, cur.noise, cur.op, pass);
         }
         fprintf(stderr, "validate: pass %d/%d done\n", pass + 1, passes);
     }
@@ -272,9 +336,11 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         int k = 0;
         for (int j = 0; j < nS; j++)
             for (int i = 0; i < nB; i++, k++)
-                record(&c, "decode", Bs[i], Ss[j] + 1, best[k].step, best[k].fastest, best[k].op);
+                record(&c, "decode", Bs[i], Ss[j] + 1, best[k].step, best[k].fastest, best[k].noise,
+                       best[k].op);
         for (int i = 0; i < nT; i++, k++)
-            record(&c, "prefill", Ts[i], 0, best[k].step, best[k].fastest, best[k].op);
+            record(&c, "prefill", Ts[i], 0, best[k].step, best[k].fastest, best[k].noise,
+                   best[k].op);
     }
     rl_engine_free(e);
     if (!ok) {
@@ -284,6 +350,13 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     }
     cJSON_AddNumberToObject(res, "runs", c.n);
+    cJSON_AddNumberToObject(res, "noise_threshold", RL_CALIB_NOISE);
+    cJSON_AddNumberToObject(res, "noisy_runs", c.noisy);
+    if (c.noisy > 0)
+        fprintf(stderr, "validate: warning: %d of %d runs had noisy repeats (median absolute "
+                        "deviation over median above %.0f%%, worst %.0f%%): this host is busy, and "
+                        "errors within that noise say little about the model\n",
+                c.noisy, c.n, 100 * RL_CALIB_NOISE, 100 * c.worst_noise);
     cJSON_AddNumberToObject(res, "median_abs_error", rl_calib_quantile(c.abs_err, c.n, 0.5));
     cJSON_AddNumberToObject(res, "p90_abs_error", rl_calib_quantile(c.abs_err, c.n, 0.9));
     cJSON_AddNumberToObject(res, "max_abs_error", rl_calib_quantile(c.abs_err, c.n, 1.0));
@@ -294,10 +367,13 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddNumberToObject(x, "p90_abs_error", rl_calib_quantile(c.op_abs[i], c.op_n[i], 0.9));
     }
     mkdir("plots", 0777);
-    char png[512];
+    char png[512], steps[540];
     snprintf(png, sizeof png, "plots/validate-%s-%s.png", host, be.name);
-    plot(&c, png);
+    snprintf(steps, sizeof steps, "plots/validate-%s-%s-steps.png", host, be.name);
+    plot_matmuls(&c, png);
+    plot_steps(&c, steps);
     cJSON_AddStringToObject(res, "plot", png);
+    cJSON_AddStringToObject(res, "plot_steps", steps);
     cJSON_AddItemToObject(res, "plot_points", c.ops);
     cJSON_AddItemToObject(res, "op_residuals", c.resid);
     return res;

@@ -15,6 +15,8 @@
 
 #include "report.h"
 
+#include "report.h"
+
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
         snprintf(err, errlen, __VA_ARGS__);                                                        \
@@ -136,9 +138,11 @@ rl_safetensors *rl_safetensors_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
-    int fd = open(path, O_RDONLY);
+    int fd = rl_open_input(path, err, errlen); /* regular files only: a FIFO would block */
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
+    if (fd < 0)
+        goto fail;
+    if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "%s: cannot open", path);
         goto fail;
     }

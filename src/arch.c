@@ -49,7 +49,7 @@ rl_params rl_arch_params(const rl_model *m)
     rl_params p = {0};
     if (m->abstract) {
         p.total = m->params;
-        p.active = m->params_active;
+        p.active = p.active_nonembedding = m->params_active;
         return p;
     }
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
@@ -73,6 +73,7 @@ rl_params rl_arch_params(const rl_model *m)
     double shared_part = p.attention + p.router + p.embedding + p.lm_head + p.norms;
     p.total = shared_part + p.mlp;
     p.active = shared_part + p.mlp_active;
+    p.active_nonembedding = p.active - (m->tied_embeddings ? 0.0 : p.embedding);
     return p;
 }
 

@@ -26,7 +26,14 @@ typedef struct {
     double lm_head;    /* output projection V * D; 0 when tied to the embedding */
     double norms;      /* RMSNorm gains: (2 L + 1) * D */
     double total;
-    double active;     /* used per token; equals total for dense models */
+    double active;     /* used per token; equals total for dense models.  Counts the
+                        * input embedding table, which a token only reads one row of */
+    double active_nonembedding; /* active less the input embedding table (untied
+                        * models; a tied table is the LM head's matmul and stays):
+                        * the weights one token multiplies by, so flops_per_token
+                        * = 2 x (this - norms); OpenAI's convention for gpt-oss
+                        * ("5.13B active" for gpt-oss-120b, model card Table 1).
+                        * Abstract models: equals active */
     double routed_experts; /* routed-expert matrices only (subset of mlp) */
 } rl_params;
 

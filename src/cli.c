@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "e2e.h"
 #include "interrupt.h"
+#include "number.h"
 #include "import_hf.h"
 #include "lua_api.h"
 #include "memory.h"
@@ -291,6 +293,51 @@ static int emit(const rl_opts *o, cJSON *result)
     return emit_text(o, text);
 }
 
+/* --band p10-p90 (default) | p5-p95 as quantiles.  Returns 0 or -1 (printed). */
+static int parse_band(const rl_opts *o, const char *cmd, double *lo, double *hi)
+{
+    const char *band = o->given[RL_P_BAND];
+    int wide = band && strcmp(band, "p5-p95") == 0;
+    if (band && !wide && strcmp(band, "p10-p90") != 0) {
+        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, band);
+        return -1;
+    }
+    *lo = wide ? 0.05 : 0.1;
+    *hi = wide ? 0.95 : 0.9;
+    return 0;
+}
+
+/* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
+ * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
+static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
+                       const rl_hw *h)
+{
+    double lo, hi;
+    char err[ERRLEN];
+    if (parse_band(o, cmd, &lo, &hi) != 0) {
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
+    if (fitted && (m->abstract || o->sharded)) {
+        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
+                        "ignores them\n", cmd, h->name,
+                m->abstract ? "models with an operator list (not abstract ones)"
+                            : "a step without a plan option (--tp ... sets one)");
+        fitted = 0;
+    }
+    if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
+                        "%s\n", cmd, o->chips, h->name, err);
+        cJSON_Delete(r);
+        return RL_EXIT_INPUT;
+    }
+    if (o->given[RL_P_BAND] && !h->engine_costs.present)
+        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
+                        "%s has none\n", cmd, h->origin);
+    return emit(o, r);
+}
+
 int rl_cli_info(rl_opts *o)
 {
     rl_model m;
@@ -317,6 +364,60 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
+/* The largest tensor-parallel degree that divides `chips`, stays inside one
+ * NVLink/ICI domain (h's domain_chips; engines keep TP inside a node) and
+ * splits the model's heads evenly (N divisible by it; for GQA/MHA a divisor
+ * or multiple of K, shard.h's rule). */
+static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
+{
+    for (long long t = chips; t > 1; t--)
+        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
+            m->heads % t == 0 &&
+            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
+            return t;
+    return 1;
+}
+
+/* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
+ * and o->chips set to the plan's chips when --chips was not given.  In
+ * calibrated mode, chips without a plan run tensor parallel (a note says
+ * so): over all of them, or over the widest degree tp_degree allows with
+ * the rest as replicas (ops and prefill then cost one replica's step and
+ * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
+ * chips (tp = ep = 1).  0 (no error is possible yet; the plan's own checks
+ * come later). */
+static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
+                        int calibrated, long long *tp, long long *ep)
+{
+    int step = strcmp(cmd, "step") == 0;
+    *tp = *ep = 1;
+    if (o->sharded) {
+        *tp = o->plan.tp;
+        *ep = o->plan.ep;
+        if (!o->given[RL_P_CHIPS])
+            o->chips = *tp * *ep;
+        return 0;
+    }
+    if (!calibrated || o->chips <= 1 || m->abstract)
+        return 0;
+    *tp = tp_degree(m, h, o->chips);
+    if (*tp == o->chips)
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
+                        "parallel over them (tp%lld, its AllReduces included); --ideal gives "
+                        "formula (1) over %lld fully sharded chips without communication\n",
+                cmd, o->chips, *tp, o->chips);
+    else
+        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tp%lld "
+                        "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
+                        "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
+                        "over fully sharded chips\n",
+                cmd, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
+                o->chips / *tp);
+    if (!step)
+        o->chips = *tp;
+    return 0;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -331,6 +432,38 @@ int rl_cli_step(rl_opts *o)
     if (o->ideal) /* --ideal: the pure roofline even with measured tables */
         rl_hw_set_ideal(&h);
     char err[ERRLEN];
+    if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
+        o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+    /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
+    int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
+    /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
+    int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
+    int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
+    if (tp_path && !one_d)
+        fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
+                        "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+    if (tp_path && one_d) {
+        rl_shard_plan plan = o->plan;
+        err[0] = '\0';
+        if (plan.overlap)
+            fprintf(stderr, "roofline step: note: the calibrated step adds its collectives to the "
+                            "local time (no overlap measured); --overlap ignored\n");
+        plan.overlap = 0;
+        if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
+            rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
+                                  sizeof err) != 0) {
+            if (err[0])
+                fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        cJSON *r = rl_result_step_sharded(&m, &h, &plan, o->chips, o->batch, o->nbatch,
+                                          o->context, o->prec, err, sizeof err);
+        if (!r && err[0]) {
+            fprintf(stderr, "roofline step: %s\n", err);
+            return RL_EXIT_INPUT;
+        }
+        return emit(o, r);
+    }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         fprintf(stderr, "roofline step: %s\n", err);
@@ -346,9 +479,11 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
-        return emit(o, r);
+        return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
-    return emit(o, rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec));
+    return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
+                                                 o->prec),
+                       0, &m, &h);
 }
 
 int rl_cli_shard(rl_opts *o)
@@ -436,7 +571,7 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
     while (n < max) {
         char *end;
         v[n++] = strtod(p, &end);
-        if (end == p || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
+        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
             break;
         if (!*end) {
             if (n >= min)
@@ -617,7 +752,8 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         if (g)
             *g++ = 0;
         c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1;
+        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
+                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
         double gamma = ok ? strtod(g, &end) : 0;
         ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
         if (ok && d) {
@@ -732,6 +868,14 @@ int rl_cli_simulate(rl_opts *o)
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
     cJSON *j = rl_result_simulate(&r, &run);
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_serve_result_free(&r);
+        cJSON_Delete(j);
+        return RL_EXIT_INPUT;
+    }
+    if (j && h.engine_costs.present && !o->ideal)
+        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
@@ -945,6 +1089,10 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
+    if (replica_plan(o, cmd, m, h, c->calibrated && rl_hw_measured(h), &c->tp, &c->ep) != 0)
+        return -1;
+    c->chips = o->chips;
+    c->attn_replicated = o->plan.attn_replicated;
     return 0;
 }
 
@@ -1012,7 +1160,8 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         }
     }
-    return emit(o, rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk));
+    return emit_fitted(o, "prefill", rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1,
+                       &m, &h);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -1193,10 +1342,78 @@ int rl_cli_calibrate(rl_opts *o)
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
 
+/* The options of fit and validate --against, and the measurement CSV `file`
+ * read into *m (free with rl_measure_free).  Returns 0 or -1 (printed). */
+static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e_opts *e,
+                     rl_meas *m)
+{
+    memset(e, 0, sizeof *e);
+    e->model = o->model;
+    e->hw = o->hw;
+    e->engine = o->given[RL_P_ENGINE];
+    e->prec = o->prec;
+    for (int k = 0; k < 2; k++) {
+        e->sets[k] = o->sets[k];
+        e->nsets[k] = o->nsets[k];
+    }
+    double folds = rl_param_default(RL_P_FOLDS);
+    if (rl_param_number(o, RL_P_FOLDS, &folds) != 0 || parse_band(o, cmd, &e->band_lo, &e->band_hi))
+        return -1;
+    e->folds = (int)folds;
+    e->save = o->given[RL_P_SAVE_PROFILE];
+    e->plot = o->plot;
+    size_t n = e->engine ? strspn(e->engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_.-") : 0;
+    if (e->engine && (n == 0 || n != strlen(e->engine) || n > 40)) {
+        fprintf(stderr, "roofline %s: --engine '%s': a name of 1-40 letters, digits, '_', '.' or "
+                        "'-'\n", cmd, e->engine);
+        return -1;
+    }
+    char err[ERRLEN];
+    if (rl_measure_read(file, m, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run fit or validate --against (fn) on the CSV `file`. */
+static int run_e2e(rl_opts *o, const char *cmd, const char *file,
+                   cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    rl_e2e_opts e;
+    rl_meas m;
+    char err[ERRLEN];
+    if (e2e_setup(o, cmd, file, &e, &m) != 0)
+        return RL_EXIT_INPUT;
+    cJSON *r = fn(&m, &e, err, sizeof err);
+    rl_measure_free(&m);
+    if (!r) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return RL_EXIT_INPUT;
+    }
+    return emit(o, r);
+}
+
+int rl_cli_fit(rl_opts *o)
+{
+    if (need(o, "fit", "a measurement CSV (roofline fit FILE.csv ...)", o->nargs == 1) != 0 ||
+        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0)
+        return RL_EXIT_INPUT;
+    return run_e2e(o, "fit", o->args[0], rl_e2e_fit);
+}
+
 int rl_cli_validate(rl_opts *o)
 {
+    const char *against = o->given[RL_P_AGAINST];
+    if (!!against + !!o->calib.backend + !!o->tables > 1) {
+        fprintf(stderr, "roofline validate: give one of --backend, --tables and --against\n");
+        return RL_EXIT_INPUT;
+    }
     if (o->tables)
         return validate_tables(o);
+    if (against)
+        return run_e2e(o, "validate", against, rl_e2e_validate);
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;

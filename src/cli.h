@@ -27,6 +27,7 @@ int rl_cli_prefill(rl_opts *o);
 int rl_cli_import_hf(rl_opts *o);
 int rl_cli_calibrate(rl_opts *o);
 int rl_cli_validate(rl_opts *o);
+int rl_cli_fit(rl_opts *o);
 int rl_cli_run(rl_opts *o);
 int rl_cli_simulate(rl_opts *o);
 int rl_cli_size(rl_opts *o);

@@ -1,16 +1,10 @@
 /* comm.c — alpha-beta cost of collectives on ring, torus, switch and
- * two-level fabrics (seed 000 Appendix C; Scaling Book "Sharded Matrices"). */
+ * two-level fabrics (seed 000 Appendix C; Scaling Book "Sharded Matrices"),
+ * or the hardware's measured collective table (collectives.h). */
 #include "comm.h"
 
 #include <math.h>
 #include <stdio.h>
-
-const char *rl_collective_name(rl_collective c)
-{
-    static const char *const names[] = {"AllGather", "ReduceScatter", "AllReduce", "AllToAll",
-                                        "P2P"};
-    return names[c];
-}
 
 int rl_comm_torus_axes(long long g, int dims, long long *axes)
 {
@@ -130,7 +124,7 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
 int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                  long long stride, rl_comm *out, char *err, size_t errlen)
 {
-    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1};
+    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -138,6 +132,18 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         return -1;
     }
     if (group == 1) {
+        *out = r;
+        return 0;
+    }
+    const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
+    if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
+        /* measured (collectives.h (M)): one level, the fitted terms */
+        r.bandwidth_s = bytes / row->bw;
+        r.latency_s = r.bandwidth_s + row->latency_s < row->floor_s ? row->floor_s - r.bandwidth_s
+                                                                     : row->latency_s;
+        r.time_s = rl_coll_time(row, bytes);
+        r.latency_bound = r.latency_s > r.bandwidth_s;
+        r.measured = 1;
         *out = r;
         return 0;
     }

@@ -38,21 +38,22 @@
  * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
  * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
  * the network; the two levels add.  The torus axis sizes of a group come from rl_comm_torus_axes
- * (TPU slice shapes; every axis treated as having wraparound). */
+ * (TPU slice shapes; every axis treated as having wraparound).
+ *
+ * Measured times take precedence: when the hardware spec has a
+ * `collectives` table (collectives.h) with a row for the operation and the
+ * group size, and the group stays inside one domain, the collective costs
+ * that row's fit (M): latency_s = max(alpha, floor - bytes/bw), bandwidth_s
+ * = bytes / bw, time_s = max(floor, alpha + bytes / bw), measured = 1.
+ * Other groups (sizes not measured, groups crossing domains, P2P) use the
+ * model above. */
 #ifndef RL_COMM_H
 #define RL_COMM_H
 
 #include <stddef.h>
 
+#include "collectives.h"
 #include "spec.h"
-
-typedef enum {
-    RL_ALLGATHER,
-    RL_REDUCESCATTER,
-    RL_ALLREDUCE,
-    RL_ALLTOALL,
-    RL_P2P,
-} rl_collective;
 
 typedef struct {
     rl_collective kind;
@@ -63,10 +64,8 @@ typedef struct {
     double time_s;      /* sum over levels of max(latency, bandwidth) */
     int latency_bound;  /* latency_s > bandwidth_s */
     int levels;         /* 1: inside one ICI/NVLink domain; 2: also the network */
+    int measured;       /* 1: timed by the hardware's collectives table (M); 0: the model */
 } rl_comm;
-
-/* "AllGather", "ReduceScatter", "AllReduce", "AllToAll", "P2P". */
-const char *rl_collective_name(rl_collective c);
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes
  * ascending, product g): the most nearly square factorization, as TPU

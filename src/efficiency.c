@@ -8,6 +8,8 @@
 
 #include <lauxlib.h>
 
+#include "sandbox.h"
+
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
         snprintf(err, errlen, __VA_ARGS__);                                                        \
@@ -15,7 +17,7 @@
     } while (0)
 
 static const char *const CLASS_NAMES[RL_EFF_CLASSES] = {
-    "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise"};
+    "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise", "swiglu"};
 
 const char *rl_eff_class_name(rl_eff_class c) { return c < RL_EFF_CLASSES ? CLASS_NAMES[c] : "?"; }
 
@@ -45,7 +47,10 @@ double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double f
     double ideal = fmax(flops / peak, bytes / bw);
     if (!e || !e->present)
         return ideal;
-    return e->overhead_s + ideal / rl_eff_frac(&e->curve[c], size);
+    const rl_eff_curve *cv = &e->curve[c];
+    if (c == RL_EFF_SWIGLU && cv->n == 0) /* older profiles: the shared curve */
+        cv = &e->curve[RL_EFF_ELEMENTWISE];
+    return e->overhead_s + ideal / rl_eff_frac(cv, size);
 }
 
 static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff_curve *c,
@@ -94,7 +99,14 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        char desc[64];
+        const char *k = rl_sandbox_key(L, -2, desc, sizeof desc);
+        if (!k) {
+            lua_pop(L, 2);
+            FAIL("%s: field 'efficiency': key [%s] must be a named field (overhead_s, source, "
+                 "gemm, ...)",
+                 origin, desc);
+        }
         int cls = -1;
         for (int c = 0; c < RL_EFF_CLASSES; c++)
             if (strcmp(k, CLASS_NAMES[c]) == 0)
@@ -127,7 +139,7 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
             rc = read_curve(L, origin, k, &out->curve[cls], err, errlen);
         } else {
             snprintf(err, errlen, "%s: field 'efficiency.%s': unknown (known: overhead_s, source, measured_on, "
-                                  "gemm, attention, prefill_attention, norm, rope, elementwise)",
+                                  "gemm, attention, prefill_attention, norm, rope, elementwise, swiglu)",
                      origin, k);
             rc = -1;
         }

@@ -13,7 +13,8 @@
  *     prefill_attention = { {1e7, 0.3}, ... },  -- {FLOPs, fraction}
  *     norm = { {4e3, 0.1}, ... },               -- RMSNorm: {bytes, fraction}
  *     rope = { {4e3, 0.1}, ... },               -- RoPE: {bytes, fraction}
- *     elementwise = { {1e4, 0.2}, ... },        -- SwiGLU, adds, copies: {bytes, fraction}
+ *     elementwise = { {1e4, 0.2}, ... },        -- adds, copies, gathers: {bytes, fraction}
+ *     swiglu = { {1e4, 0.2}, ... },             -- SwiGLU/GeGLU activation: {bytes, fraction}
  *   }
  *
  * A kernel of class c doing F FLOPs and moving Y bytes then takes
@@ -21,7 +22,12 @@
  *   t = overhead_s + max(F / peak, Y / bw) / frac_c(size)            (C)
  *
  * with frac_c interpolated linearly in log(size) between the points and held
- * constant beyond them (a class without points has frac 1).  `calibrate`
+ * constant beyond them (a class without points has frac 1, except swiglu,
+ * which then takes the elementwise curve: profiles written before it had its
+ * own class timed it there).  Each class is fitted on its own kernels:
+ * SwiGLU reads two tensors and evaluates an exponential per element, a
+ * residual add streams three, and one curve for both zig-zagged between
+ * their efficiencies at neighbouring sizes (issue 12).  `calibrate`
  * writes these tables from measurements (calib/); the ideal roofline of seed
  * 000 section 1 is frac = 1, overhead 0.  Uses roofline, Lua. */
 #ifndef RL_EFFICIENCY_H
@@ -40,6 +46,7 @@ typedef enum {
     RL_EFF_NORM,
     RL_EFF_ROPE,
     RL_EFF_ELEMENTWISE,
+    RL_EFF_SWIGLU,
     RL_EFF_CLASSES
 } rl_eff_class;
 
@@ -58,7 +65,8 @@ typedef struct {
                              ("": this chip); another name makes the mode `estimated` */
 } rl_efficiency;
 
-/* "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise". */
+/* "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise",
+ * "swiglu". */
 const char *rl_eff_class_name(rl_eff_class c);
 
 /* frac_c(size) as described above. */

@@ -339,6 +339,8 @@ static int read_engine_file(const char *origin, const char *name, const char *re
     }
     if (rc == 0)
         rc = read_engine(L, path, name, e, err, errlen);
+    if (rc == 0)
+        snprintf(e->file, sizeof e->file, "%s", path);
     rl_sandbox_close(L);
     cached *c = rc == 0 ? malloc(sizeof *c) : NULL;
     if (c) {
@@ -416,12 +418,12 @@ static void push_string(lua_State *L, const char *key, const char *v)
 void rl_engines_push(lua_State *L, const rl_engines *e)
 {
     lua_createtable(L, 0, e->n + 1);
-    lua_pushstring(L, e->e[e->def].name);
+    lua_pushstring(L, e->e[e->sel >= 0 ? e->sel : e->def].name); /* the selection survives */
     lua_setfield(L, -2, "default");
     for (int i = 0; i < e->n; i++) {
         const rl_serving_engine *g = &e->e[i];
-        if (g->ref[0]) { /* not read yet: the file reference */
-            lua_pushstring(L, g->ref);
+        if (g->ref[0] || g->file[0]) { /* from a file: the file reference */
+            lua_pushstring(L, g->ref[0] ? g->ref : g->file);
             lua_setfield(L, -2, g->name);
             continue;
         }

@@ -84,7 +84,8 @@ typedef struct {
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
     char costs_source[512];
-    char ref[512]; /* the spec file it comes from, until read (on selection); else "" */
+    char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
+    char file[1024]; /* the spec file it was read from ("" when inline) */
 } rl_serving_engine;
 
 typedef struct {
@@ -132,9 +133,10 @@ double rl_kideal(const double *x, const void *ctx);
  * Returns 0 or -1. */
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen);
 
-/* Push *e as a Lua table like the above, each engine's `tables` as a light
- * userdata that rl_engines_read takes back (scenario scripts pass specs
- * through Lua; they cannot make one). */
+/* Push *e as a Lua table like the above: an engine read from a file as
+ * that file's name, an inline one with its `tables` as a light userdata
+ * that rl_engines_read takes back (scenario scripts pass specs through Lua;
+ * they cannot make one); `default` names the selected engine. */
 void rl_engines_push(lua_State *L, const rl_engines *e);
 
 /* Select engine `name` ("ideal": none), reading its file when it has not

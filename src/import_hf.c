@@ -12,10 +12,11 @@
 #include <cjson/cJSON.h>
 #include <lauxlib.h>
 
+#include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 
-enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS };
+enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS, MOE_QWEN3 };
 enum { WIN_NONE, WIN_ALL, WIN_QWEN, WIN_GEMMA2, WIN_GEMMA3, WIN_LAYER_TYPES };
 
 typedef struct {
@@ -30,6 +31,8 @@ static const family FAMILIES[] = {
     {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act"},
     {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
     {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act"},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act"},
     {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation"},
     {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation"},
     {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
@@ -182,18 +185,40 @@ static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long la
     return 0;
 }
 
+/* Qwen3-MoE: every layer routed (decoder_sparse_step 1, no mlp_only_layers,
+ * as in Qwen3-30B-A3B and Qwen3-235B-A22B); experts of
+ * moe_intermediate_size.  Other layouts are refused, not guessed. */
+static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long *d_exp)
+{
+    long long step;
+    if (get_int(o, cfg, "moe_intermediate_size", -1, d_exp) != 0 ||
+        get_int(o, cfg, "decoder_sparse_step", 1, &step) != 0)
+        return -1;
+    if (step != 1)
+        return fail(o, "decoder_sparse_step", "%lld: only every layer being MoE (1) is supported",
+                    step);
+    const cJSON *dense = cJSON_GetObjectItemCaseSensitive(cfg, "mlp_only_layers");
+    if (dense && !cJSON_IsNull(dense) && !(cJSON_IsArray(dense) && !dense->child))
+        return fail(o, "mlp_only_layers", "only an empty list is supported (every layer MoE)");
+    return 0;
+}
+
 static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long d_ff)
 {
     long long E = 0, k = 0, shared = 0, d_exp = 0, dense = 0;
     if (f->moe == MOE_NONE)
         return 0;
-    const char *ekey = f->moe == MOE_DEEPSEEK ? "n_routed_experts" : "num_local_experts";
+    const char *ekey = f->moe == MOE_DEEPSEEK ? "n_routed_experts"
+                       : f->moe == MOE_QWEN3  ? "num_experts"
+                                              : "num_local_experts";
     if (get_int(o, cfg, ekey, -1, &E) != 0 || get_int(o, cfg, "num_experts_per_tok", -1, &k) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK &&
         (get_int(o, cfg, "n_shared_experts", 0, &shared) != 0 ||
          get_int(o, cfg, "moe_intermediate_size", -1, &d_exp) != 0 ||
          get_int(o, cfg, "first_k_dense_replace", 0, &dense) != 0))
+        return -1;
+    if (f->moe == MOE_QWEN3 && qwen3_moe_layers(o, cfg, &d_exp) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK) {
         long long freq;
@@ -247,6 +272,22 @@ static void put_lua_string(out_t *o, const char *s)
     put(o, "\"");
 }
 
+/* The config's name for provenance: FOLDER/config.json (the folder is the
+ * model's, as Hugging Face downloads keep it) or the file's own name, never
+ * the directories above, which are this machine's. */
+static const char *short_path(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    if (!base)
+        return path;
+    if (strcmp(base + 1, "config.json") != 0)
+        return base + 1;
+    const char *start = base;
+    while (start > path && start[-1] != '/')
+        start--;
+    return start < base ? start : base + 1;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -289,7 +330,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_mlp(o, cfg, f, &mlp) != 0)
         return -1;
     put(o, "-- Imported by `roofline import-hf` from ");
-    for (const char *c = o->path; *c; c++) /* a comment ends at a newline */
+    for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
         put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
     put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
     put_lua_string(o, name);
@@ -311,6 +352,47 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         return -1;
     }
     return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse an object (at any depth) naming a key twice: JSON leaves the
+ * meaning open and cJSON would silently take the first.  Sorting the keys
+ * keeps a hostile config with many keys O(n log n).  `where` names the
+ * object ("top level" or its key).  Returns 0, or -1 with the error (or
+ * *oom). */
+static int check_duplicates(out_t *o, const cJSON *obj, const char *where, int *oom)
+{
+    int n = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        n++;
+    const char **keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    if (!keys) {
+        *oom = 1;
+        snprintf(o->err, o->errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    int i = 0, rc = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        keys[i++] = c->string ? c->string : "";
+    qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+    for (i = 1; i < n && rc == 0; i++)
+        if (strcmp(keys[i - 1], keys[i]) == 0)
+            rc = fail(o, keys[i], "appears twice in %s (which one is meant is unclear; keep one)",
+                      where);
+    free(keys);
+    for (const cJSON *c = obj->child; c && rc == 0; c = c->next) {
+        if (cJSON_IsObject(c))
+            rc = check_duplicates(o, c, c->string ? c->string : "an array entry", oom);
+        else if (cJSON_IsArray(c))
+            for (const cJSON *e = c->child; e && rc == 0; e = e->next)
+                if (cJSON_IsObject(e))
+                    rc = check_duplicates(o, e, c->string ? c->string : "an array entry", oom);
+    }
+    return rc;
 }
 
 /* Load the produced text in the sandbox and validate it as a model spec. */
@@ -359,11 +441,9 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                    size_t errlen)
 {
     *oom = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    FILE *fp = rl_fopen_input(path, err, errlen); /* a FIFO would block forever */
+    if (!fp)
         return NULL;
-    }
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -420,10 +500,11 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         default_name(path, nm, sizeof nm);
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
-        snprintf(src, sizeof src, "Hugging Face config.json (%s)", path);
+        snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
     out_t o = {NULL, 0, 0, 0, path, "?", err, errlen};
-    int rc = cJSON_IsObject(root) ? convert(&o, root, nm, src)
-                                  : fail(&o, "(top level)", "expected a JSON object");
+    int rc = !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
+             : check_duplicates(&o, root, "the top level", oom) != 0 ? -1
+                                                                      : convert(&o, root, nm, src);
     cJSON_Delete(root);
     if (rc == 0)
         rc = validate(&o);

@@ -4,9 +4,9 @@
  * model spec fields (spec.h).  Uses cJSON to parse (no hand-written parser)
  * and spec (the produced text is validated by loading it in the sandbox).
  *
- * Families (model_type): llama, mistral, mixtral, qwen2, qwen3, gemma2,
- * gemma3 (text_config of the multimodal config) / gemma3_text,
- * deepseek_v2 / deepseek_v3, gpt_oss.  Key mapping (HF -> spec):
+ * Families (model_type): llama, mistral, mixtral, qwen2, qwen3, qwen3_moe,
+ * phi3 (Phi-3, Phi-3.5, Phi-4), gemma2, gemma3 (text_config of the
+ * multimodal config) / gemma3_text, deepseek_v2 / deepseek_v3, gpt_oss.  Key mapping (HF -> spec):
  *   num_hidden_layers -> layers, hidden_size -> d_model, intermediate_size
  *   -> d_ff, num_attention_heads -> heads, num_key_value_heads -> kv_heads,
  *   head_dim -> head_dim (when given), vocab_size -> vocab,
@@ -14,13 +14,15 @@
  *   tied_embeddings; hidden_act "silu" -> mlp "swiglu", Gemma's
  *   hidden_activation "gelu_pytorch_tanh" -> "geglu" (all listed families
  *   use a gated 3-matrix MLP).
- *   MoE: num_local_experts (mixtral, gpt_oss) or n_routed_experts
- *   (deepseek) -> experts; num_experts_per_tok -> top_k; n_shared_experts ->
+ *   MoE: num_local_experts (mixtral, gpt_oss), n_routed_experts
+ *   (deepseek) or num_experts (qwen3_moe) -> experts; num_experts_per_tok -> top_k; n_shared_experts ->
  *   shared_experts; moe_intermediate_size -> d_ff_expert (gpt_oss:
- *   intermediate_size); first_k_dense_replace -> dense_layers.
+ *   intermediate_size); first_k_dense_replace -> dense_layers; qwen3_moe
+ *   only with every layer routed (decoder_sparse_step 1, mlp_only_layers
+ *   empty; Qwen3MoeConfig's defaults).
  *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
  *   qk_nope_head_dim, v_head_dim, attention = "mla".
- *   Windows: sliding_window (mistral: every layer; qwen2/3: only when
+ *   Windows: sliding_window (mistral, phi3: every layer; qwen2/3: only when
  *   use_sliding_window is true; gemma2: alternating, pattern 2; gemma3:
  *   sliding_window_pattern, default 6; gpt_oss: layer_types, which must
  *   alternate "sliding_attention", "full_attention").
@@ -39,7 +41,8 @@
 /* Read `path` and return a malloc'd Lua model spec the caller frees, named
  * `name` (NULL: the file's stem, or its folder's name for "config.json")
  * with `source` as its source field (NULL: "Hugging Face config.json
- * (<path>)").  On failure returns NULL with err as "FILE: key 'K': reason"
+ * (FOLDER/config.json)", or the file's name: no directories of this
+ * machine).  On failure returns NULL with err as "FILE: key 'K': reason"
  * and *oom 1 when memory ran out, 0 for bad input (a file that cannot be
  * read, unknown model_type, a missing or ill-typed key, a spec that fails
  * validation). */

@@ -12,13 +12,17 @@ static volatile sig_atomic_t temp_valid;
 static volatile sig_atomic_t temp_dir;
 static char temp_name[4096];
 
+void rl_interrupt_exit(int status)
+{
+    if (temp_valid)
+        unlinkat(temp_dir, temp_name, 0);
+    _exit(status);
+}
+
 static void on_signal(int sig)
 {
-    if (interrupted) { /* second signal: the user (or the service manager) insists */
-        if (temp_valid)
-            unlinkat(temp_dir, temp_name, 0);
-        _exit(128 + sig);
-    }
+    if (interrupted) /* second signal: the user (or the service manager) insists */
+        rl_interrupt_exit(128 + sig);
     interrupted = sig;
 }
 

@@ -34,4 +34,9 @@ void rl_interrupt_clear(void);
  * tracked; the second-signal path unlinks it before exiting. */
 void rl_interrupt_track_temp(int dir, const char *name);
 
+/* Remove the temporary file in flight and end the process at once with
+ * `status` (async-signal-safe: unlinkat and _exit only).  The second signal
+ * does this; so does the Lua sandbox's watchdog for a run stuck in C. */
+void rl_interrupt_exit(int status);
+
 #endif

@@ -22,6 +22,9 @@
 
 #define ERRLEN 1024
 #define MAX_BATCHES 4096
+/* Bytes one feasible sweep point costs until roofline.sweep returns: its
+ * rl_sweep_point, its cJSON row (about 20 items) and its Lua row table. */
+#define SWEEP_POINT_BYTES 4096
 
 /* ---- JSON <-> Lua ------------------------------------------------------- */
 
@@ -86,9 +89,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
+        char desc[64];
+        if (!rl_sandbox_key(L, -1, desc, sizeof desc)) {
+            int named = lua_type(L, -1) == LUA_TSTRING;
             lua_pop(L, 1);
-            snprintf(err, errlen, "table mixes list entries and named fields");
+            if (named)
+                snprintf(err, errlen, "field name '%s' contains a NUL byte", desc);
+            else
+                snprintf(err, errlen, "table mixes list entries and named fields");
             goto fail;
         }
         if (n == cap) {
@@ -100,7 +108,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
             keys = k;
             cap *= 2;
         }
-        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key */
+        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key, and below
+                                            only raw access touches it (no metamethod runs) */
     }
     if (columns_idx) {
         /* put the listed columns first, in their order; the rest sorted after */
@@ -123,12 +132,14 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     } else {
         qsort(keys, n, sizeof *keys, cmp_str);
     }
-    lua_getfield(L, idx, "columns");
+    lua_pushliteral(L, "columns");
+    lua_rawget(L, idx);
     int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(keys[i], "columns") == 0 && cols)
             continue;
-        lua_getfield(L, idx, keys[i]);
+        lua_pushstring(L, keys[i]);
+        lua_rawget(L, idx);
         int child_cols = strcmp(keys[i], "rows") == 0 ? cols : 0;
         cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
@@ -225,18 +236,22 @@ static void merge_into(lua_State *L, int dst, int src)
     }
 }
 
-/* Refuse keys of the option table at idx that command `cmd` does not take
- * in Lua (param.h: its parameters with a Lua key, old spellings included):
- * a typo must not silently fall back to a default. */
+/* The one check of every options table: argument idx must be a table (as
+ * luaL_checktype: "bad argument #1 to 'simulate' (options table expected,
+ * got number)"), and its keys must be ones command `cmd` takes in Lua
+ * (param.h: its parameters with a Lua key, old spellings included) -- a
+ * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
+    luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
     const char *known[RL_P_COUNT * 2 + 1];
     int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
     known[n] = NULL;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        char desc[64];
+        const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
         int ok = 0;
         for (const char *const *n = known; k && *n && !ok; n++)
             ok = strcmp(k, *n) == 0;
@@ -248,8 +263,8 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
                 luaL_addstring(&b, *n);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "roofline.%s: unknown field '%s' (known: %s)", cmd,
-                       k ? k : luaL_typename(L, -2), lua_tostring(L, -1));
+            luaL_error(L, "roofline.%s: unknown field '%s' (known: %s)", cmd, k ? k : desc,
+                       lua_tostring(L, -1));
         }
     }
 }
@@ -304,15 +319,18 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_error(L, "%s", err);
 }
 
-/* The string option `id` of the table at opts, or NULL when absent. */
+/* Parameter `id` as a string (a number is converted), NULL when absent.
+ * The value stays on the stack until the calling C function returns: a
+ * number converted here, or a string an __index made, is held by nothing
+ * else. */
 static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
     const char *key = RL_PARAMS[id].lua;
+    luaL_checkstack(L, 1, "too many options");
     lua_getfield(L, opts, key);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
         luaL_error(L, "option '%s': expected a string", key);
-    lua_pop(L, 1); /* the table still holds the string */
     return s;
 }
 
@@ -449,13 +467,24 @@ static rl_precision opt_precision(lua_State *L, int opts)
     return p;
 }
 
+static int push_json_protected(lua_State *L)
+{
+    rl_lua_push_json(L, lua_touserdata(L, 1));
+    return 1;
+}
+
+/* Push result r as Lua tables and free it.  The conversion runs under a
+ * protected call, so r is freed also when it runs into the memory cap (the
+ * error is raised again after). */
 static int push_result(lua_State *L, cJSON *r)
 {
     if (!r)
         return luaL_error(L, "out of memory");
-    rl_lua_push_json(L, r);
+    lua_pushcfunction(L, push_json_protected);
+    lua_pushlightuserdata(L, r);
+    int rc = lua_pcall(L, 1, 1, 0);
     cJSON_Delete(r);
-    return 1;
+    return rc == LUA_OK ? 1 : lua_error(L);
 }
 
 /* ---- module functions ------------------------------------------------------ */
@@ -483,7 +512,7 @@ int rl_lua_info(lua_State *L)
 {
     rl_model m;
     check_model(L, 1, 0, &m);
-    int opts = lua_istable(L, 2) ? 2 : 0;
+    int opts = lua_isnoneornil(L, 2) ? 0 : 2;
     if (opts)
         check_keys(L, opts, "info");
     rl_precision p = opt_precision(L, opts);
@@ -545,15 +574,15 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
- * overlap=, ideal=]}: with a sharding field the step adds collectives; without,
- * it is calibrated when the hw spec has `efficiency` unless ideal=true. */
+ * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
+ * calibrated when the hw spec has `efficiency` unless ideal=true (a plan:
+ * for 1D tp/ep plans, rl_result_step_sharded). */
 int rl_lua_step(lua_State *L)
 {
     rl_model m;
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "step");
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
@@ -562,6 +591,10 @@ int rl_lua_step(lua_State *L)
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
+    if (lua_toboolean(L, -1))
+        rl_hw_set_ideal(&h);
+    lua_pop(L, 1);
     if (opt_plan(L, 1, &pl)) {
         char err[ERRLEN] = "";
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
@@ -569,10 +602,6 @@ int rl_lua_step(lua_State *L)
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
-    if (lua_toboolean(L, -1))
-        rl_hw_set_ideal(&h);
-    lua_pop(L, 1);
     return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
 }
 
@@ -584,7 +613,6 @@ int rl_lua_shard(lua_State *L)
     rl_hw h;
     long long chips, context;
     rl_precision p;
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "shard");
     check_run(L, &m, &h, &chips, &context, &p);
     long long batch = opt_count(L, 1, RL_P_BATCH, 1);
@@ -622,6 +650,17 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
     lua_pop(L, 4);
+    /* one replica's 1D TP/EP plan: its collectives join the step (ops.h) */
+    c->tp = opt_count(L, 1, RL_P_TP, 1);
+    c->ep = opt_count(L, 1, RL_P_EP, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    if (lua_isnil(L, -1))
+        c->chips = c->tp * c->ep;
+    lua_pop(L, 1);
+    const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
+    if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)
+        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
+    c->attn_replicated = moe && moe[0] == 'r';
 }
 
 static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -635,8 +674,9 @@ static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, co
 
 /* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
  * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
- * attn="fused"|"materialized", causal=true, mfu=} -> the `roofline ops`
- * result (rows = operators). */
+ * attn="fused"|"materialized", causal=true, mfu=, tp=, ep=, moe_attn=} ->
+ * the `roofline ops` result (rows = operators, the plan's collectives among
+ * them). */
 int rl_lua_ops(lua_State *L)
 {
     rl_model m;
@@ -701,7 +741,6 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long *batc
 static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_sweep *s,
                       long long *prompt)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, frontier ? "pareto" : "sweep");
     check_model_hw(L, 1, m, h);
     static long long chips[MAX_BATCHES], batch[MAX_BATCHES], ctx[MAX_BATCHES];
@@ -730,7 +769,10 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_pop(L, 2);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
     char err[ERRLEN];
-    if (rl_sweep_run(m, h, &sp, s, err, sizeof err) != 0)
+    /* the points, their JSON rows and their Lua rows count against the
+     * scenario's memory budget: bound the points to what it still holds */
+    size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;
+    if (rl_sweep_run_bounded(m, h, &sp, max_points, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
 }
 
@@ -757,10 +799,20 @@ int rl_lua_sweep(lua_State *L) { return sweep(L, 0); }
 
 int rl_lua_pareto(lua_State *L) { return sweep(L, 1); }
 
+/* Push field `key` of the table at idx, read raw: while the series are
+ * read no Lua code may run (an __index could drop a title whose pointer is
+ * kept, and force a collection).  Returns its type. */
+static int raw_field(lua_State *L, int idx, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, idx);
+}
+
 /* Number field `key` of the table at -1 (0 when absent). */
 static double row_number(lua_State *L, const char *key)
 {
-    lua_getfield(L, -1, key);
+    raw_field(L, -1, key);
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
@@ -779,7 +831,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
         luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
-        lua_getfield(L, -1, "rows");
+        raw_field(L, -1, "rows");
         luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
         total += lua_rawlen(L, -1);
         lua_pop(L, 2);
@@ -790,10 +842,11 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     size_t used = 0;
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
-        lua_getfield(L, -1, "title");
-        ser[i - 1].title = luaL_optstring(L, -1, "");
-        lua_pop(L, 1); /* the string stays referenced by the series table */
-        lua_getfield(L, -1, "rows");
+        int t = raw_field(L, -1, "title");
+        luaL_argcheck(L, t == LUA_TNIL || t == LUA_TSTRING, 1, "field 'series': a title is a string");
+        ser[i - 1].title = t == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        lua_pop(L, 1); /* the string stays referenced by the entry (raw reads only below) */
+        raw_field(L, -1, "rows");
         int n = (int)lua_rawlen(L, -1);
         ser[i - 1].pts = pts + used;
         ser[i - 1].n = (size_t)n;
@@ -805,7 +858,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
             p->batch = (long long)row_number(L, "batch");
             p->step_s = row_number(L, "step_s");
             p->chip_s_per_token = row_number(L, "chip_s_per_token");
-            lua_getfield(L, -1, "usd_per_mtok");
+            raw_field(L, -1, "usd_per_mtok");
             if (lua_isnil(L, -1))
                 usd = 0;
             p->usd_per_mtok = lua_tonumber(L, -1);
@@ -830,7 +883,6 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
  * directory (roofline run --out, default out/); `file` is a plain name. */
 int rl_lua_plot(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_keys(L, 1, "plot");
     lua_getfield(L, 1, "kind");
     const char *kind = luaL_checkstring(L, -1);
@@ -987,7 +1039,6 @@ int rl_lua_simulate(lua_State *L)
     rl_hw h;
     char err[ERRLEN];
     check_keys(L, 1, "simulate");
-    luaL_checktype(L, 1, LUA_TTABLE);
     check_model_hw(L, 1, &m, &h);
     long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
     rl_precision p = opt_precision(L, 1);
@@ -1018,6 +1069,16 @@ int rl_lua_simulate(lua_State *L)
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
+    /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
+     * --requests); the simulator's memory counts against the scenario's
+     * budget: refuse up front what it cannot hold */
+    double need = (double)w.n * (double)rl_serve_bytes_per_request();
+    if (need > (double)rl_sandbox_memory_left(L))
+        return luaL_error(L, "roofline.simulate: field 'requests': %I requests need about %d MiB "
+                             "in the simulator, beyond the %d MiB left of the scenario's memory "
+                             "budget",
+                          (lua_Integer)w.n, (int)(need / 1048576.0),
+                          (int)(rl_sandbox_memory_left(L) >> 20));
     /* everything that can raise a Lua error is checked: allocate now */
     rl_request *req = NULL;
     rl_serve_result r;

@@ -50,7 +50,7 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
 
 const char *rl_op_kind_name(rl_op_kind k)
 {
-    static const char *const NAMES[] = {"weight", "attention", "elementwise"};
+    static const char *const NAMES[] = {"weight", "attention", "elementwise", "communication"};
     return NAMES[k];
 }
 
@@ -72,6 +72,10 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (m->max_context > 0 && longest > m->max_context)
         FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
              m->max_context, m->origin);
+    long long mp = (c->tp > 1 ? c->tp : 1) * (c->ep > 1 ? c->ep : 1);
+    if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
+        FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
+             "tp*ep must equal the chips)", mp, c->chips);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     double cached = (double)c->prefill_seqs * (double)(c->prefill_prefix + c->prefill_tokens) +
@@ -365,10 +369,13 @@ static void finish(builder *x)
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
+        op->prov = op->kind == RL_OP_COMM && op->comm.measured ? RL_PROV_MEASURED
+                                                               : RL_PROV_ROOFLINE;
+        if (op->kind == RL_OP_COMM)
+            continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
-        op->prov = RL_PROV_ROOFLINE;
         if (x->c->calibrated && x->h->efficiency.present)
             op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
                                        rl_eff_size(op->eff, op->tokens, op->flops, bytes),
@@ -378,11 +385,18 @@ static void finish(builder *x)
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 0)
             time_from_table(x, e, i);
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = o->engine_s = 0;
+    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
     memset(o->prov, 0, sizeof o->prov);
     double launches = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
+        o->prov[op->prov]++;
+        launches += op->layers;
+        if (op->kind == RL_OP_COMM) {
+            o->comm_s += op->layers * op->t.time_s;
+            o->step_s += op->layers * op->t.time_s;
+            continue;
+        }
         o->flops += op->layers * op->flops;
         o->weight_bytes += op->layers * op->weight_bytes;
         o->act_bytes += op->layers * (op->act_read + op->act_write);
@@ -391,14 +405,39 @@ static void finish(builder *x)
         o->step_s += op->layers * op->t.time_s;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
-        o->prov[op->prov]++;
-        launches += op->layers;
     }
     if (e) {
         double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
         o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
         o->step_s += o->engine_s;
     }
+}
+
+/* The collectives of the configuration's TP/EP plan over the step's M
+ * token rows (ops.h), moving activations of the configuration's act dtype:
+ * prefill phase when the step prefills (K/V projections replicated beyond K
+ * chips), else generation. */
+static int add_collectives(builder *x, char *err, size_t errlen)
+{
+    const rl_ops_config *c = x->c;
+    if ((c->tp <= 1 && c->ep <= 1) || x->M <= 0)
+        return 0;
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->tp > 1 ? c->tp : 1;
+    plan.ep = c->ep > 1 ? c->ep : 1;
+    plan.attn_replicated = c->attn_replicated;
+    rl_phase ph = c->prefill_seqs > 0 ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
+    rl_precision moved = c->prec;
+    moved.compute = c->act; /* the activations the collectives move (shard.h) */
+    rl_shard_result r;
+    if (rl_shard_collectives(x->m, x->h, &plan, ph, x->M, moved, &r, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < r.ncoll; i++) {
+        rl_op *op = add(x, r.coll[i].what, NULL, RL_OP_COMM, RL_EFF_ELEMENTWISE, r.coll[i].count);
+        op->comm = r.coll[i].c;
+        op->t.time_s = r.coll[i].c.time_s;
+    }
+    return 0;
 }
 
 /* rl_ops_build, with op names when `named`. */
@@ -448,6 +487,8 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
     elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
     matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
+    if (add_collectives(&x, err, errlen) != 0)
+        return -1;
     finish(&x);
     return 0;
 }
@@ -547,4 +588,19 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
     rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefill_prefix, decode_batch,
                                           decode_context);
     return step_time(m, h, &c);
+}
+
+int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
+                       rl_precision p, rl_ops *ops)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char err[256];
+    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
+    c.calibrated = 1;
+    if (!e || !e->tables || m->abstract || rl_ops_build(m, h, &c, ops, err, sizeof err) != 0)
+        return 0;
+    st->step_s = ops->step_s;
+    st->tokens_per_s = (double)st->batch / st->step_s;
+    st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    return 1;
 }

@@ -7,7 +7,8 @@
  * prefill tokens (T new tokens per sequence on a cached prefix P) and decode
  * sequences (B sequences at context S), and the step totals.  Uses arch
  * (params, KV, windows, expected experts), roofline (rl_roofline_time,
- * rl_b_crit), step (rl_precision), spec, dtype.
+ * rl_b_crit), step (rl_precision), shard (a plan's collectives), comm,
+ * spec, dtype.
  *
  * Sources: seed 000 section 1 "Linear operations: what bottlenecks us?"
  * (matmul bytes and FLOPs, B_crit) and "What about attention?" (FlashAttention
@@ -41,7 +42,11 @@
  *    experts M routed tokens touch (rl_arch_expected_experts); their FLOPs
  *    are 2 M k D F_e per matrix; shared experts run on every token.
  *  - Everything is spread over `chips` chips at chips * peak FLOP/s and
- *    chips * HBM bandwidth (ideal, no communication), like formula (1). */
+ *    chips * HBM bandwidth, like formula (1); communication only when the
+ *    configuration names a TP/EP plan (rl_ops_config.tp, .ep): then one
+ *    RL_OP_COMM op per collective of the plan (shard.h), as the sharded
+ *    step counts them; the vocab-parallel embedding's AllReduce and the
+ *    logits' gather are not counted (one small collective each per step). */
 #ifndef RL_OPS_H
 #define RL_OPS_H
 
@@ -49,14 +54,16 @@
 
 #include "arch.h"
 #include "ktable.h"
+#include "comm.h"
 #include "roofline.h"
+#include "shard.h"
 #include "spec.h"
 #include "step.h"
 
 /* The smallest assumed MFU accepted: below 1% a "roofline" is meaningless. */
 #define RL_MFU_MIN 0.01
 
-typedef enum { RL_OP_WEIGHT, RL_OP_ATTENTION, RL_OP_ELEMENTWISE } rl_op_kind;
+typedef enum { RL_OP_WEIGHT, RL_OP_ATTENTION, RL_OP_ELEMENTWISE, RL_OP_COMM } rl_op_kind;
 
 /* One operator: per-instance values (one layer), `layers` instances a step. */
 typedef struct {
@@ -80,10 +87,13 @@ typedef struct {
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
     rl_provenance prov;  /* where its time comes from */
-    rl_roofline t;       /* time of one instance (ideal, or calibrated) */
+    rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
+                            time_s only, comm.h) */
+    /* RL_OP_COMM only: one collective of the plan (`layers` = its count per step) */
+    rl_comm comm;
 } rl_op;
 
-#define RL_OPS_MAX 64
+#define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
 /* What a step computes, and how. */
 typedef struct {
@@ -104,6 +114,16 @@ typedef struct {
                                  norms, RoPE, the rest elementwise), and where the selected
                                  engine has a kernel table for an op, by that table at the
                                  op's own shape (see rl_ops_build); 0: ideal (default) */
+    /* A 1D tensor / expert parallel plan over the chips (tp * ep == chips):
+     * the step adds the plan's collectives (shard.h, rl_shard_collectives:
+     * under Megatron TP two AllReduces per layer in the forward pass, after
+     * the attention output and the MLP down projection, Shoeybi et al.,
+     * "Megatron-LM", arXiv:1909.08053 section 3; EP's AllToAll dispatch and
+     * combine), each timed by comm.h (measured tables where the hardware
+     * has them).  tp = ep = 0 or 1: no collectives (formula (1)'s fully
+     * sharded chips, the default). */
+    long long tp, ep;
+    int attn_replicated;      /* with ep > 1: MoE attention replicated (shard.h) */
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
@@ -129,6 +149,7 @@ typedef struct {
     double tokens;       /* tokens processed: prefill_seqs * T + B */
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
     double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
+    double comm_s;       /* of step_s: the plan's collectives */
 } rl_ops;
 
 /* Check a configuration against model and chip: sizes >= 0 with at least
@@ -200,7 +221,14 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
                                   long long decode_context);
 double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
 
-/* "weight" | "attention" | "elementwise". */
+/* With h's selected engine carrying kernel tables and a concrete model: the
+ * decode step st (batch, context) on `chips` chips takes its step_s and
+ * tokens/s from the calibrated operator list (*ops gets it).  Returns 1
+ * when it did, 0 (st unchanged) otherwise. */
+int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
+                       rl_precision p, rl_ops *ops);
+
+/* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);
 
 #endif

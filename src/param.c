@@ -13,7 +13,9 @@
 
 #include "cli.h"
 #include "lua_api.h"
+#include "number.h"
 #include "ops.h"
+#include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
 #define NOWHERE RL_AT_GIVEN, 0, 0
@@ -132,6 +134,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
                       "validate --tables: every K-th configuration held back from the fit",
                       AT(holdout), 0, 0, 0},
+    [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
+                     "passes over the validation grid; each point keeps its fastest pass's "
+                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt", "prompt", NULL, "prompt", RL_PT_STRING, "DIST", "tokens", 0, 0,
@@ -175,7 +180,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
                    NOWHERE, RL_PF_SERVE},
-    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1, 1e8,
+    [RL_P_REQUESTS] = {"requests", "requests", NULL, NULL, RL_PT_COUNT, "N", "requests", 1,
+                       (double)RL_REQUESTS_MAX,
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
@@ -216,8 +222,14 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
                      "(default: the spec's default; ideal = --ideal; info --hw H lists them); "
-                     "calibrate/validate --tables: the engine's tables to import",
+                     "calibrate/validate --tables: the engine's tables to import; fit: the "
+                     "engine the CSV rows are kept for",
                      AT(engine), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
+                    "cross-validation folds (whole configurations each)", NOWHERE, 0},
+    [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
+                           NULL, "write the fitted profile (a hardware spec) there", NOWHERE,
+                           RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
                      "measured kernel tables laid out as ../shared/data/silicon/<gpu>/ "
                      "(DIR/ENGINE/*_perf.csv.gz)",
@@ -249,32 +261,36 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, OUTPUT, END};
+                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND | RL_CLI_ONLY,
+                           OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP, OUTPUT, END};
+/* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
+#define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_ENGINE, RL_P_PHASE,
-                            RL_P_TOKENS, OPS,
-                            RL_P_CHUNK | RL_CLI_ONLY, OUTPUT, END};
+                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
+                            RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
-                              RL_P_ENGINE,
-                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, OUTPUT, END};
+                              RL_P_ENGINE, RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
+                              RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_TABLES, RL_P_HW, RL_P_ENGINE, RL_P_SAVE,
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT, END};
-static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                               RL_P_TABLES, RL_P_HW, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_PLOT,
-                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT, END};
+static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
+                               RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
+                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, OUTPUT, END};
+static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
+                          RL_P_PLOT, OUTPUT, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_ENGINE | RL_CLI_ONLY,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
-                               RL_P_SPEC, RL_P_PLOT_DIR, END};
+                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, END};
@@ -297,7 +313,9 @@ const rl_command RL_COMMANDS[] = {
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
-     "is per chip plus collectives (\"communication\": \"included\").",
+     "is per chip plus collectives (\"communication\": \"included\").  In calibrated mode\n"
+     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
+     "without a plan runs tensor parallel over the chips (a note says so).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -331,18 +349,20 @@ const rl_command RL_COMMANDS[] = {
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
-     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--set ...]\n"
-     "       [--format F]"},
+     "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"prefill", rl_cli_prefill, rl_lua_prefill, PREFILL, NULL, 0,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, from the operator list; achieved MFU; with --chunk c also "
      "the chunked-prefill time (chunks on the prefix so far).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
-     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--set ...] [--format F]"},
+     "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
+     "       [--set ...] [--format F]"},
     {"import-hf", rl_cli_import_hf, NULL, IMPORT_HF, NULL, 1,
      "Convert a Hugging Face config.json into a model spec (Lua).\n"
-     "Families: llama, mistral, mixtral, qwen2, qwen3, gemma2, gemma3, deepseek_v2/v3, gpt_oss;\n"
-     "e.g. roofline import-hf config.json > model/NAME.lua.  The spec is validated before it\n"
+     "Families: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3,\n"
+     "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
+     "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
@@ -358,15 +378,39 @@ const rl_command RL_COMMANDS[] = {
      "       [--quick] [--format F]\n"
      "   or: --tables DIR --hw H --engine E --save FILE.lua [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
-     "The operator model against measurements.\n"
-     "--backend: runs the reference engine over decode B x S and prefill T grids, predicts each\n"
-     "run from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
+     "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
+     "from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
+     "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
+     "with its hardware's fitted engine costs (ideal op-list roofline + TP collectives when\n"
+     "the profile has none): error = predicted / measured - 1 per row, median_abs_error,\n"
+     "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
+     "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
+     "(--band) and band_coverage.\n"
      "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
      "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
      "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured).",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
-     "       [--threads N (cpu, 1: as calibrated)] [--format F]\n"
+     "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
+     "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
+     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]\n"
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
+    {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
+     "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
+     "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
+     "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
+     "  the command line), pp, ep (1 only).  Rows of another --hw (or --engine) are left out.\n"
+     "Per step: max(host: step floor + launches, device: op list at fitted compute/memory\n"
+     "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
+     "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
+     "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
+     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
+     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "cross-validated predictions against the measurements.",
+     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
+     "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
@@ -544,11 +588,15 @@ static int parse_count(const rl_param *p, const char *s, long long *out)
 /* A number in [lo, hi] (a whole one for counts) from s into *v. */
 static int parse_number(const rl_param *p, const char *s, double lo, double hi, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
+    double x = 0;
+    const char *why;
+    int bad = rl_parse_number(s, &x, &why); /* number.h: hex, overflow, underflow said */
+    if (bad == -2) {
+        fprintf(stderr, "roofline: --%s '%s': %s\n", p->flag, s, why);
+        return -1;
+    }
     int whole = p->type != RL_PT_NUMBER;
-    if (end == s || *end || errno || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
         fprintf(stderr, "roofline: --%s '%s': expected %s in [%g, %g]\n", p->flag, s,
                 whole ? "a whole number" : strcmp(p->unit, "fraction") == 0 ? "a fraction"
                                                                             : "a number",

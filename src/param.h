@@ -40,7 +40,7 @@ typedef enum {
     RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN,
     RL_P_OVERLAP,
     /* calibration */
-    RL_P_BACKEND, RL_P_PROFILE, RL_P_QUICK, RL_P_THREADS, RL_P_HOLDOUT,
+    RL_P_BACKEND, RL_P_PROFILE, RL_P_QUICK, RL_P_THREADS, RL_P_PASSES, RL_P_HOLDOUT,
     /* serving workload and engine (simulate, size, validate-serve) */
     RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_POLICY, RL_P_REPLICAS,
     RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS, RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT,
@@ -49,8 +49,10 @@ typedef enum {
     RL_P_PLOT_DIR,
     /* roofline.plot (Lua only) */
     RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
-    /* engines and kernel tables (issue 12); declared for the accuracy and serving issues:
-     * --against and the rest no command takes yet */
+    /* fitted engine costs (fit, validate --against, the band of step and prefill) */
+    RL_P_FOLDS, RL_P_SAVE_PROFILE,
+    /* engines and kernel tables (--engine, --tables: issue 12), fit and validate
+     * (--against, --band); conservative, headroom and offline no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE, RL_P_HEADROOM,
     RL_P_OFFLINE,
     RL_P_COUNT

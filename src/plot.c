@@ -61,11 +61,9 @@ static const char *terminal_for(const char *out)
 
 static char *read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    FILE *f = rl_fopen_input(path, err, errlen);
+    if (!f)
         return NULL;
-    }
     text t;
     if (text_open(&t) != 0) {
         fclose(f);

@@ -417,6 +417,41 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     return rc;
 }
 
+int rl_open_input(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (%s); give a file", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+                 S_ISSOCK(st.st_mode) ? "a socket" : "a device or other special file");
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
+{
+    int fd = rl_open_input(path, err, errlen);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (fd >= 0 && !f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int rl_mkdir_p(const char *dir, char *err, size_t errlen)
 {
     char p[4096];

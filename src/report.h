@@ -11,6 +11,7 @@
 #define RL_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -51,6 +52,16 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
  * messages. */
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
                        char *err, size_t errlen);
+
+/* Open `path` for reading, refusing anything but a regular file (a FIFO
+ * would block forever, a device never end, a directory read as empty):
+ * opened with O_NONBLOCK so a FIFO cannot block the open itself, checked
+ * with fstat, then made blocking.  Returns the descriptor, or -1 with
+ * "PATH: reason" in err. */
+int rl_open_input(const char *path, char *err, size_t errlen);
+
+/* rl_open_input as a stdio stream ("rb"). */
+FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
  * Returns 0, or -1 with err set. */

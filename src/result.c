@@ -96,6 +96,8 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     add_precision(o, p, m->abstract);
     cJSON_AddNumberToObject(o, "params_total", pc.total);
     cJSON_AddNumberToObject(o, "params_active", pc.active);
+    if (!m->abstract) /* arch.h: without the embedding lookup, as flops_per_token */
+        cJSON_AddNumberToObject(o, "params_active_nonembedding", pc.active_nonembedding);
     if (!m->abstract) {
         cJSON *c = cJSON_AddObjectToObject(o, "params");
         cJSON_AddNumberToObject(c, "attention", pc.attention);
@@ -176,14 +178,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         rl_step s = tables ? rl_step_decode(m, h, chips, batch[i], context, p)
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
-        char err[256];
-        rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, batch[i], context);
-        c.calibrated = 1;
-        if (tables && rl_ops_build(m, h, &c, &ops, err, sizeof err) == 0) {
-            s.step_s = ops.step_s;
-            s.tokens_per_s = (double)batch[i] / s.step_s;
-            s.tokens_per_s_per_chip = s.tokens_per_s / (double)chips;
-        }
+        if (tables)
+            rl_ops_engine_step(m, h, chips, &s, p, &ops);
         add_row(rows, &s);
         if (tables)
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
@@ -192,6 +188,25 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 }
 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
+
+/* One collective's keys into o: what, collective, group, bytes, per_layer
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
+                            double count)
+{
+    cJSON_AddStringToObject(o, "what", what);
+    cJSON_AddStringToObject(o, "collective", rl_collective_name(c->kind));
+    cJSON_AddNumberToObject(o, "group", (double)c->group);
+    cJSON_AddNumberToObject(o, "bytes", c->bytes);
+    if (per_layer > 0)
+        cJSON_AddNumberToObject(o, "per_layer", per_layer);
+    cJSON_AddNumberToObject(o, "count", count);
+    cJSON_AddNumberToObject(o, "each_s", c->time_s);
+    cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
+    cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
+    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    cJSON_AddStringToObject(o, "timed_by", c->measured ? "measured" : "alpha-beta model");
+}
 
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)
 {
@@ -202,16 +217,7 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
         cJSON_AddStringToObject(o, "strategy", s->name);
         if (batch > 0)
             cJSON_AddNumberToObject(o, "batch", (double)batch);
-        cJSON_AddStringToObject(o, "what", c->what);
-        cJSON_AddStringToObject(o, "collective", rl_collective_name(c->c.kind));
-        cJSON_AddNumberToObject(o, "group", (double)c->c.group);
-        cJSON_AddNumberToObject(o, "bytes", c->c.bytes);
-        cJSON_AddNumberToObject(o, "per_layer", c->per_layer);
-        cJSON_AddNumberToObject(o, "count", c->count);
-        cJSON_AddNumberToObject(o, "each_s", c->c.time_s);
-        cJSON_AddNumberToObject(o, "total_s", c->total_s);
-        cJSON_AddBoolToObject(o, "latency_bound", c->c.latency_bound);
-        cJSON_AddStringToObject(o, "fabric", c->c.levels > 1 ? "ici+net" : "ici");
+        fill_collective(o, c->what, &c->c, c->per_layer, c->count);
         cJSON_AddItemToArray(arr, o);
     }
 }
@@ -362,15 +368,23 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, "ideal", m, h, chips);
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
+    int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
+              plan->layout == RL_LAYOUT_1D && !plan->overlap;
+    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
     add_precision(o, p, m->abstract);
-    cJSON_AddStringToObject(o, "communication", "included: per-chip formula (1) plus collectives");
+    cJSON_AddStringToObject(o, "communication",
+                            cal ? "included: each replica's calibrated step plus its collectives"
+                                : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     for (int i = 0; i < nbatch; i++) {
-        if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s, err,
-                          errlen) != 0) {
+        rl_step st;
+        if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
+                                            errlen)
+                 : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
+                                 err, errlen)) != 0) {
             cJSON_Delete(o);
             return NULL;
         }
@@ -394,6 +408,17 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
+    char plan[96];
+    if (c->tp > 1 || c->ep > 1) {
+        int k = snprintf(plan, sizeof plan, "tp%lld", c->tp > 1 ? c->tp : 1);
+        if (c->ep > 1)
+            k += snprintf(plan + k, sizeof plan - (size_t)k, " ep%lld", c->ep);
+        snprintf(plan + k, sizeof plan - (size_t)k, ": included, the plan's collectives");
+    } else
+        snprintf(plan, sizeof plan, "none: %s", c->chips > 1 ? "fully sharded chips, no collectives "
+                                                               "(--tp adds them)"
+                                                             : "one chip");
+    cJSON_AddStringToObject(o, "communication", plan);
 }
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -418,6 +443,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "kv_write_bytes", ops.kv_write);
     cJSON_AddNumberToObject(o, "compute_s", ops.compute_s);
     cJSON_AddNumberToObject(o, "memory_s", ops.memory_s);
+    cJSON_AddNumberToObject(o, "comm_s", ops.comm_s);
     cJSON_AddNumberToObject(o, "step_s", ops.step_s);
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
@@ -441,7 +467,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else
             cJSON_AddNullToObject(r, "intensity");
-        cJSON_AddStringToObject(r, "bound", rl_bound_name(op->t.bound));
+        cJSON_AddStringToObject(r, "bound", op->kind != RL_OP_COMM ? rl_bound_name(op->t.bound)
+                                            : op->comm.latency_bound ? "latency"
+                                                                     : "bandwidth");
         if (op->kind == RL_OP_WEIGHT && op->b_crit > 0)
             cJSON_AddNumberToObject(r, "b_crit", op->b_crit);
         else
@@ -451,6 +479,15 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
         cJSON_AddStringToObject(r, "provenance", rl_provenance_name(op->prov));
         cJSON_AddItemToArray(rows, r);
+    }
+    if (ops.comm_s > 0 || c->tp > 1 || c->ep > 1) {
+        cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+        for (int i = 0; i < ops.n; i++)
+            if (ops.op[i].kind == RL_OP_COMM) {
+                cJSON *r = cJSON_CreateObject();
+                fill_collective(r, ops.op[i].name, &ops.op[i].comm, 0, ops.op[i].layers);
+                cJSON_AddItemToArray(colls, r);
+            }
     }
     return o;
 }
@@ -628,13 +665,23 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
+/* The mode of a serving run's step cost (serve.h rl_ops_cost_init): fitted
+ * engine costs, calibrated efficiency tables, or the ideal op list. */
+static const char *serve_mode(int calibrated, const rl_hw *h)
+{
+    return calibrated && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
+}
+
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", rl_hw_mode(run->h, run->calibrated));
-    cJSON_AddStringToObject(j, "step_cost", "operator list (ops) + 1D TP collectives (shard)");
+    cJSON_AddStringToObject(j, "mode", serve_mode(run->calibrated, run->h));
+    cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
+                                                ? "fitted engine costs (enginecost.h (E)) on the "
+                                                  "operator list + 1D TP collectives"
+                                                : "operator list (ops) + 1D TP collectives (shard)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
@@ -701,7 +748,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, in->calibrated));
+    cJSON_AddStringToObject(o, "mode", serve_mode(in->calibrated, h));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -731,11 +778,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
-    int cal = 0;
-    for (int i = 0; i < in->nhw; i++)
-        cal += in->calibrated && rl_hw_measured(&in->hw[i]);
-    cJSON_AddStringToObject(j, "mode", cal == in->nhw ? "calibrated" : cal == 0 ? "ideal"
-                                                                         : "mixed (see each row)");
+    int same = 1;
+    for (int i = 1; i < in->nhw; i++)
+        same &= strcmp(serve_mode(in->calibrated, &in->hw[i]), serve_mode(in->calibrated, in->hw)) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? serve_mode(in->calibrated, in->hw) : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

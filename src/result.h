@@ -18,7 +18,10 @@
 #include "step.h"
 #include "sweep.h"
 
-/* `roofline info`: params_total, params_active, per-component params,
+/* `roofline info`: params_total, params_active (every parameter one token
+ * touches, the input embedding table included), params_active_nonembedding
+ * (spec models: less that table, which a token only reads one row of; the
+ * count flops_per_token is 2x of, norms aside), per-component params,
  * kv_bytes_per_token, weight_bytes, flops_per_token, attention ("mha" |
  * "gqa" | "mla") and local_layers (windowed); with context > 0 also
  * attention_flops_per_token, kv_bytes_per_sequence (windowed layers capped)
@@ -48,8 +51,10 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                        long long context, rl_precision p, int overlap);
 
 /* `roofline step --tp ...`: one sharded generation step per batch size,
- * with "communication": "included" and every collective.  NULL with err set
- * when the plan is invalid (rl_shard_eval's errors), or out of memory. */
+ * with "communication": "included" and every collective.  Calibrated (mode
+ * "calibrated") when h has efficiency tables and the plan is 1D tp/ep
+ * without overlap: rl_shard_step_calibrated; else ideal: rl_shard_eval.
+ * NULL with err set when the plan is invalid, or out of memory. */
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen);

@@ -3,6 +3,8 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +14,24 @@
 #include <lualib.h>
 
 #include "interrupt.h"
+#include "report.h"
 
 const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20, 10.0};
 const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 600.0};
 
 #define HOOK_EVERY 1000
 
-/* Upper bound on the steps one string.find/match/gmatch/gsub call may take,
- * estimated from the pattern (see pattern_guard).  Lua's matcher runs in C,
- * out of reach of the instruction hook, and backtracks: "a*a*a*...c" on a
- * line of a's takes exponential time.  1e10 steps is seconds to minutes. */
-#define PATTERN_STEPS_MAX 1e10
+/* Seconds the watchdog waits past the time limit, or past a SIGINT or
+ * SIGTERM, before it ends a run stuck in C.  The hook stops VM code within
+ * microseconds; the roofline module's own C calls stop themselves at their
+ * next check (a sweep between slices, a figure once gnuplot is done: 0.4 s
+ * each on the loaded development machine, over 1 s at times), so a signal
+ * gets the longer grace: ending the process mid-write is the last resort. */
+#define WATCHDOG_GRACE_S 1.0
+#define WATCHDOG_SIGNAL_GRACE_S 5.0
+
+/* Estimates stop multiplying past this many steps (no budget is larger). */
+#define CALL_STEPS_CAP 1e13
 
 typedef struct {
     rl_sandbox_limits lim;
@@ -61,10 +70,19 @@ static sandbox_state *state_of(lua_State *L)
     return *(sandbox_state **)lua_getextraspace(L);
 }
 
+/* Count events (every HOOK_EVERY instructions) check the budget, the clock
+ * and the signal flag; call events only the flag, so a SIGINT or SIGTERM
+ * stops a loop of long C calls (a figure per iteration) at its next call,
+ * not 1000 instructions later. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
-    (void)ar;
     sandbox_state *s = state_of(L);
+    if (!s->spent[0] && ar->event != LUA_HOOKCOUNT) {
+        if (!rl_interrupted())
+            return;
+        snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    }
     if (!s->spent[0]) {
         s->executed += HOOK_EVERY;
         if (s->executed > s->lim.instructions)
@@ -121,16 +139,32 @@ static int safe_xpcall(lua_State *L)
     return 2;
 }
 
-/* Worst-case steps of matching pattern p against a subject of n bytes: a
- * pattern with k unbounded repetitions ('*', '+', '-') backtracks over at
- * most (n+1)^k splits per start position, times n+1 start positions, times
- * 2 per optional item ('?').  Escapes (%x) and sets ([...]) are skipped. */
+/* ---- C calls the hook cannot interrupt -------------------------------------
+ * A library function written in C runs to its end without the count hook
+ * firing, so a call that loops 2^63 times (string.rep('', math.maxinteger))
+ * or backtracks exponentially stops no budget.  Each function below is
+ * wrapped: its worst-case work in steps (about one VM instruction's worth:
+ * a byte compared, an element moved) is computed from the arguments, and a
+ * call costing more than the state's whole instruction budget is refused
+ * before it starts.  Anything still stuck in C at the time limit is ended
+ * by the watchdog (see rl_sandbox_dofile). */
+
+/* Worst-case steps of matching pattern p against a subject of n bytes.  Per
+ * start position (n+1 of them) the matcher walks the pattern's items (at
+ * most plen), and each item that may scan the subject -- an unbounded
+ * repetition ('*', '+', '-'), a balance %b, a back-reference %1-%9 --
+ * multiplies the work by n+1 (backtracking over its splits); each optional
+ * item ('?') doubles it.  Sets ([...]) are one item. */
 static double pattern_steps(const char *p, size_t plen, size_t n)
 {
     int k = 0, opt = 0;
     for (size_t i = 0; i < plen; i++) {
         if (p[i] == '%') {
             i++;
+            if (i < plen && (p[i] == 'b' || (p[i] >= '1' && p[i] <= '9')))
+                k++;
+            if (i < plen && p[i] == 'b')
+                i += 2; /* the two delimiters are not items */
         } else if (p[i] == '[') {
             i++;
             if (i < plen && p[i] == '^')
@@ -145,36 +179,105 @@ static double pattern_steps(const char *p, size_t plen, size_t n)
             opt++;
         }
     }
-    double steps = (double)n + 1.0;
-    for (int i = 0; i < k && steps <= PATTERN_STEPS_MAX; i++)
+    double steps = ((double)n + 1.0) * ((double)plen + 1.0);
+    for (int i = 0; i < k && steps <= CALL_STEPS_CAP; i++)
         steps *= (double)n + 1.0;
-    for (int i = 0; i < opt && steps <= PATTERN_STEPS_MAX; i++)
+    for (int i = 0; i < opt && steps <= CALL_STEPS_CAP; i++)
         steps *= 2.0;
     return steps;
 }
 
-/* string.find / match / gmatch / gsub with the original as upvalue 1 and
- * its name as upvalue 2: refuse a pattern whose worst case exceeds
- * PATTERN_STEPS_MAX, since the hook cannot stop a C call. */
-static int pattern_guard(lua_State *L)
+/* string.find / match / gmatch / gsub (s, p [, init [, plain]]): the
+ * pattern's worst case, or for a plain find the naive search's n * plen. */
+static double cost_pattern(lua_State *L, const char *name)
 {
     size_t n, plen;
     luaL_checklstring(L, 1, &n);
     const char *p = luaL_checklstring(L, 2, &plen);
-    const char *name = lua_tostring(L, lua_upvalueindex(2));
-    int plain = strcmp(name, "find") == 0 && lua_toboolean(L, 4);
-    if (!plain && pattern_steps(p, plen, n) > PATTERN_STEPS_MAX) {
+    if (strcmp(name, "find") == 0 && lua_toboolean(L, 4))
+        return ((double)n + 1.0) * ((double)plen + 1.0);
+    return pattern_steps(p, plen, n);
+}
+
+/* string.rep(s, n [, sep]): n copies, even of an empty string. */
+static double cost_rep(lua_State *L, const char *name)
+{
+    (void)name;
+    lua_Integer n = luaL_checkinteger(L, 2);
+    return n > 0 ? (double)n : 0.0;
+}
+
+/* Steps per element that table.insert/remove/move shift with lua_geti and
+ * lua_seti: moving absent elements (nil into a missing key) took 190 ns
+ * each against 29 ns per VM instruction of a numeric for loop, on the
+ * development machine (table.move({}, 1, 1e8, 1): 19.4 s). */
+#define ELEMENT_STEPS 8.0
+
+/* table.insert / table.remove: they shift up to #t elements; #t of a table
+ * with a __len metamethod is whatever it returns (asked here once more).
+ * A plain table's length is bounded by the memory cap. */
+static double cost_shift(lua_State *L, const char *name)
+{
+    (void)name;
+    if (luaL_getmetafield(L, 1, "__len") == LUA_TNIL)
+        return 0.0;
+    lua_pop(L, 1);
+    lua_Integer len = luaL_len(L, 1);
+    return len > 0 ? ELEMENT_STEPS * (double)len : 0.0;
+}
+
+/* table.move(a1, f, e, t [, a2]): e - f + 1 elements. */
+static double cost_move(lua_State *L, const char *name)
+{
+    (void)name;
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    return e >= f ? ELEMENT_STEPS * ((double)e - (double)f + 1.0) : 0.0;
+}
+
+static const struct {
+    const char *lib, *name;
+    double (*cost)(lua_State *L, const char *name);
+} GUARDED[] = {
+    {LUA_STRLIBNAME, "find", cost_pattern}, {LUA_STRLIBNAME, "match", cost_pattern},
+    {LUA_STRLIBNAME, "gmatch", cost_pattern}, {LUA_STRLIBNAME, "gsub", cost_pattern},
+    {LUA_STRLIBNAME, "rep", cost_rep},      {LUA_TABLIBNAME, "insert", cost_shift},
+    {LUA_TABLIBNAME, "remove", cost_shift}, {LUA_TABLIBNAME, "move", cost_move},
+};
+
+/* The wrapper: upvalue 1 is the original function, upvalue 2 its index in
+ * GUARDED.  Refuses a call whose cost exceeds the instruction budget. */
+static int guarded_call(lua_State *L)
+{
+    int g = (int)lua_tointeger(L, lua_upvalueindex(2));
+    double cost = GUARDED[g].cost(L, GUARDED[g].name);
+    double limit = (double)state_of(L)->lim.instructions;
+    if (cost > limit) {
         char msg[256]; /* lua_pushfstring has no precision: format here */
         snprintf(msg, sizeof msg,
-                 "string.%s: pattern \"%.40s\" on a %zu-byte subject could backtrack more than "
-                 "%.0e steps (the sandbox's limit); use fewer repetitions or a shorter subject",
-                 name, p, n, PATTERN_STEPS_MAX);
+                 "%s.%s: this call could take up to %.3g steps inside C, where the instruction "
+                 "hook cannot stop it; one call may take at most the instruction budget (%.3g)%s",
+                 GUARDED[g].lib, GUARDED[g].name, cost, limit,
+                 GUARDED[g].cost == cost_pattern ? "; use a shorter subject or pattern, or fewer "
+                                                   "repetitions"
+                                                 : "");
         return luaL_error(L, "%s", msg);
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
+}
+
+static void guard_library_calls(lua_State *L)
+{
+    for (size_t g = 0; g < sizeof GUARDED / sizeof GUARDED[0]; g++) {
+        lua_getglobal(L, GUARDED[g].lib);
+        lua_getfield(L, -1, GUARDED[g].name);
+        lua_pushinteger(L, (lua_Integer)g);
+        lua_pushcclosure(L, guarded_call, 2);
+        lua_setfield(L, -2, GUARDED[g].name);
+        lua_pop(L, 1);
+    }
 }
 
 static int undefined_global(lua_State *L)
@@ -217,14 +320,8 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
     lua_getglobal(L, "string"); /* string.dump makes bytecode: nothing may use it */
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    static const char *matchers[] = {"find", "match", "gmatch", "gsub", NULL};
-    for (const char **m = matchers; *m; m++) {
-        lua_getfield(L, -1, *m);
-        lua_pushstring(L, *m);
-        lua_pushcclosure(L, pattern_guard, 2);
-        lua_setfield(L, -2, *m);
-    }
     lua_pop(L, 1);
+    guard_library_calls(L);
     /* undefined globals are errors; __metatable locks the metatable so
      * setmetatable(_G, nil) cannot lift the rule */
     lua_pushglobaltable(L);
@@ -254,7 +351,137 @@ void rl_sandbox_reset_budget(lua_State *L)
     s->executed = 0;
     s->spent[0] = '\0';
     s->deadline = now_s() + s->lim.seconds;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKCALL, HOOK_EVERY);
+}
+
+const char *rl_sandbox_key(lua_State *L, int idx, char *desc, size_t desclen)
+{
+    size_t len;
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+        const char *k = lua_tolstring(L, idx, &len); /* a string: no conversion, no metamethod */
+        if (strlen(k) == len)
+            return k;
+        size_t o = 0; /* printable: NUL as \0, other control bytes as ?, cut to fit */
+        for (size_t i = 0; i < len && o + 3 < desclen; i++) {
+            unsigned char c = (unsigned char)k[i];
+            if (c == 0)
+                desc[o++] = '\\', desc[o++] = '0';
+            else
+                desc[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        }
+        if (desclen)
+            desc[o] = '\0';
+        return NULL;
+    }
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx))
+            snprintf(desc, desclen, LUA_INTEGER_FMT, lua_tointeger(L, idx));
+        else
+            snprintf(desc, desclen, "%.14g", lua_tonumber(L, idx));
+        return NULL;
+    case LUA_TBOOLEAN:
+        snprintf(desc, desclen, "%s", lua_toboolean(L, idx) ? "true" : "false");
+        return NULL;
+    default:
+        snprintf(desc, desclen, "a %s", lua_typename(L, lua_type(L, idx)));
+        return NULL;
+    }
+}
+
+/* ---- the watchdog -------------------------------------------------------------
+ * The backstop for what the hook cannot reach: a thread per top-level run
+ * that wakes every 50 ms.  When the run is still going WATCHDOG_GRACE_S
+ * after its time limit, or WATCHDOG_SIGNAL_GRACE_S after a SIGINT or
+ * SIGTERM, it is stuck in a C call that cannot be unwound safely, so the watchdog ends the process the
+ * way a second signal does (rl_interrupt_exit: the temporary file in flight
+ * is removed): status 2 for the time limit, 128 + the signal otherwise. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    double deadline; /* CLOCK_MONOTONIC seconds */
+    double seconds;  /* the limit, for the message */
+    const char *path;
+} watchdog;
+
+static void *watch(void *arg)
+{
+    watchdog *w = arg;
+    double sigint_at = 0; /* when SIGINT or SIGTERM arrived */
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) {
+        double t = now_s();
+        if (!sigint_at && rl_interrupted())
+            sigint_at = t;
+        if (t > w->deadline + WATCHDOG_GRACE_S ||
+            (sigint_at && t > sigint_at + WATCHDOG_SIGNAL_GRACE_S))
+            break;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += 50 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+    }
+    int done = w->done;
+    pthread_mutex_unlock(&w->mu);
+    if (done)
+        return NULL;
+    const char *sig = rl_interrupt_name();
+    if (sigint_at)
+        fprintf(stderr, "roofline: %s: interrupted (%s) inside a C call that cannot be unwound; "
+                        "run ended\n", w->path, sig);
+    else
+        fprintf(stderr, "roofline: %s: time limit of %.3g s exceeded inside a C call that the "
+                        "instruction budget cannot stop; run ended\n", w->path, w->seconds);
+    rl_interrupt_exit(!sigint_at ? 2 : 128 + (strcmp(sig, "SIGTERM") == 0 ? SIGTERM : SIGINT));
+    return NULL;
+}
+
+static int watchdog_start(watchdog *w, pthread_t *thread, const char *path, double seconds)
+{
+    pthread_condattr_t ca;
+    w->done = 0;
+    w->seconds = seconds;
+    w->deadline = now_s() + seconds;
+    w->path = path;
+    if (pthread_condattr_init(&ca) != 0)
+        return -1;
+    int rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    rc = rc ? rc : pthread_cond_init(&w->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    if (rc != 0)
+        return -1;
+    if (pthread_mutex_init(&w->mu, NULL) != 0) {
+        pthread_cond_destroy(&w->cv);
+        return -1;
+    }
+    if (pthread_create(thread, NULL, watch, w) != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        return -1;
+    }
+    return 0;
+}
+
+static void watchdog_stop(watchdog *w, pthread_t thread)
+{
+    pthread_mutex_lock(&w->mu);
+    w->done = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+}
+
+size_t rl_sandbox_memory_left(lua_State *L)
+{
+    sandbox_state *s = state_of(L);
+    return s->used < s->lim.memory ? s->lim.memory - s->used : 0;
 }
 
 static int traceback(lua_State *L)
@@ -266,10 +493,11 @@ static int traceback(lua_State *L)
     return 1;
 }
 
-/* Read a whole file into a malloc'd buffer; NULL on failure (errno set). */
-static char *slurp(const char *path, size_t *len)
+/* Read a whole regular file into a malloc'd buffer; NULL on failure (err
+ * set by rl_fopen_input, else errno set). */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = rl_fopen_input(path, err, errlen);
     if (!f)
         return NULL;
     errno = 0;
@@ -300,18 +528,51 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+int rl_sandbox_pcall(lua_State *L, int nargs, int nresults, const char *path, char *err,
+                     size_t errlen)
+{
+    int base = lua_gettop(L) - nargs; /* the function */
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, base);
+    watchdog w;
+    pthread_t thread;
+    if (watchdog_start(&w, &thread, path, state_of(L)->lim.seconds) != 0) {
+        snprintf(err, errlen, "%s: cannot start the time-limit watchdog", path);
+        lua_settop(L, base - 1);
+        return -1;
+    }
+    rl_sandbox_reset_budget(L);
+    int rc = lua_pcall(L, nargs, nresults, base);
+    watchdog_stop(&w, thread);
+    if (rc != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        sandbox_state *s = state_of(L);
+        /* runtime errors carry file:line */
+        if (s->spent[0])
+            snprintf(err, errlen, "%s: %s", path, s->spent);
+        else if (msg && strstr(msg, path) == msg)
+            snprintf(err, errlen, "%s", msg);
+        else
+            snprintf(err, errlen, "%s: %s", path, msg ? msg : "error object is not a string");
+        lua_settop(L, base - 1);
+        return -1;
+    }
+    lua_remove(L, base); /* the traceback handler */
+    return 0;
+}
+
 int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen)
 {
     size_t len = 0;
-    char *src = slurp(path, &len);
+    err[0] = '\0';
+    char *src = slurp(path, &len, err, errlen);
     if (!src) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        if (!err[0])
+            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
-    int top = lua_gettop(L);
     char chunkname[1024];
     snprintf(chunkname, sizeof chunkname, "@%s", path);
-    lua_pushcfunction(L, traceback);
     /* like luaL_loadfile: skip a UTF-8 BOM and a first line starting with
      * '#' (a shebang), keeping the newline so line numbers stay right */
     const char *text = src;
@@ -326,29 +587,14 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
     }
     int loaded = luaL_loadbufferx(L, text, len, chunkname, "t");
     free(src);
-    int rc = loaded;
-    if (rc == LUA_OK) {
-        rl_sandbox_reset_budget(L);
-        rc = lua_pcall(L, 0, nresults, top + 1);
-    }
-    if (rc != LUA_OK) {
+    if (loaded != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
-        if (loaded != LUA_OK && loaded != LUA_ERRMEM) {
-            snprintf(err, errlen, "%s: syntax error: %s", path, msg ? msg : "?");
-            lua_settop(L, top);
-            return -1;
-        }
-        sandbox_state *s = state_of(L);
-        /* load errors already carry the chunk name; runtime ones carry file:line */
-        if (s->spent[0])
-            snprintf(err, errlen, "%s: %s", path, s->spent);
-        else if (msg && strstr(msg, path) == msg)
-            snprintf(err, errlen, "%s", msg);
+        if (loaded == LUA_ERRMEM) /* load errors already carry the chunk name */
+            snprintf(err, errlen, "%s: %s", path, msg ? msg : "not enough memory");
         else
-            snprintf(err, errlen, "%s: %s", path, msg ? msg : "error object is not a string");
-        lua_settop(L, top);
+            snprintf(err, errlen, "%s: syntax error: %s", path, msg ? msg : "?");
+        lua_pop(L, 1);
         return -1;
     }
-    lua_remove(L, top + 1); /* the traceback handler */
-    return 0;
+    return rl_sandbox_pcall(L, 0, nresults, path, err, errlen);
 }

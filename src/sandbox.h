@@ -6,11 +6,15 @@
  * hook; once spent, every further instruction fails, so pcall cannot swallow
  * it), the memory cap enforced through the Lua allocator, and the refusal of
  * __gc finalizers (Lua runs them with hooks off, so they could loop forever).
- * A C call cannot be interrupted, so string.find/match/gmatch/gsub refuse a
- * pattern whose worst-case backtracking on the subject passes 1e10 steps;
- * xpcall's handler runs after unwinding (hooked); _G's metatable is locked.
- * SIGINT (interrupt.h) stops a script like an exhausted budget.
- * Uses only Lua's C API. */
+ * A C call cannot be interrupted, so the library functions whose work the
+ * arguments can make unbounded (string.find/match/gmatch/gsub, string.rep,
+ * table.insert/remove/move) refuse a call whose worst-case steps exceed the
+ * instruction budget; a watchdog thread ends the process when a run is
+ * still stuck in C 1 s past its time limit or 5 s past a SIGINT/SIGTERM
+ * (status 2, or 128 + the signal like a second one: interrupt.h).  xpcall's
+ * handler runs after unwinding (hooked); _G's metatable is locked.  SIGINT
+ * and SIGTERM stop a script like an exhausted budget.  Uses Lua's C API and
+ * POSIX threads. */
 #ifndef RL_SANDBOX_H
 #define RL_SANDBOX_H
 
@@ -38,8 +42,28 @@ void rl_sandbox_close(lua_State *L);
 /* Load the text chunk in `path` (binary chunks are refused) and call it with
  * no arguments, leaving `nresults` values on the stack.  On failure returns
  * -1, leaves the stack as it was and writes "path: reason" to err (syntax
- * errors, runtime errors, budget and memory exhaustion, unreadable file). */
+ * errors, runtime errors, budget and memory exhaustion, unreadable file).
+ * A run still stuck in one C call past the time limit ends the process
+ * (see above): the watchdog runs for the duration of the call. */
 int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen);
+
+/* Call the function below the `nargs` arguments on top of the stack as a
+ * new top-level run (budget reset, watchdog), leaving `nresults` values.
+ * On failure pops the function and arguments, writes "path: reason" to err
+ * and returns -1. */
+int rl_sandbox_pcall(lua_State *L, int nargs, int nresults, const char *path, char *err,
+                     size_t errlen);
+
+/* Bytes the state may still allocate before its memory cap: C code called
+ * from a script sizes (or refuses) its own allocations with this. */
+size_t rl_sandbox_memory_left(lua_State *L);
+
+/* The table key at idx as a field name: the string itself when the key is
+ * a string without NUL bytes; otherwise NULL, with desc describing the key
+ * ("1", "true", "a table", "layers\0x") read without calling any
+ * metamethod (a hostile __tostring may raise, loop or return a non-string,
+ * and spec checking runs outside a protected call). */
+const char *rl_sandbox_key(lua_State *L, int idx, char *desc, size_t desclen);
 
 /* Reset the instruction counter and the clock (call before each top-level
  * run; rl_sandbox_dofile does). */

@@ -22,6 +22,7 @@
 #include "arch.h"
 #include "memory.h"
 #include "ops.h"
+#include "e2e.h"
 #include "shard.h"
 #include "plot.h"
 #include "report.h"
@@ -40,7 +41,8 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
-                       .calibrated = calibrated && rl_hw_measured(h)};
+                       .calibrated = calibrated && rl_hw_measured(h),
+                       .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -72,10 +74,12 @@ static double tp_comm(rl_ops_cost *c, long long rows)
         return c->comm[rows];
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = c->chips;
+    rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
+    moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
     rl_shard_result r;
     char err[256];
-    double t = rl_shard_eval(c->m, c->h, &plan, RL_PHASE_GENERATE, c->chips, rows, 1, c->p, &r, err,
-                             sizeof err) == 0 ? r.comm_s : 0;
+    double t = rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, (double)rows, moved, &r,
+                                    err, sizeof err) == 0 ? r.comm_s : 0;
     if (rows <= c->cap)
         c->comm[rows] = t;
     return t;
@@ -114,8 +118,13 @@ double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_contex
             P = c->smax > T ? c->smax - T : 0;
         if (T > c->smax)
             T = c->smax; /* one step's prompts beyond max_context: attention capped */
+        if (c->fitted)
+            return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, T, P, B > 0 ? B : 0, S,
+                                     tp_comm(c, T + (B > 0 ? B : 0)));
         return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
     }
+    if (c->fitted)
+        return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, 0, 0, B, S, tp_comm(c, B));
     if (B > c->cap)
         return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
     if (isnan(c->slope[B])) {
@@ -882,6 +891,11 @@ static void sim_free(sim *S)
     free(S->s);
     free(S->ev);
     free(S->plen);
+}
+
+size_t rl_serve_bytes_per_request(void)
+{
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 3 * sizeof(double);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,

@@ -52,8 +52,9 @@ typedef struct {
 /* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
  * every operator of the step at its own roofline over `chips` chips, ideal
  * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
- * the replica's chips (shard.h, rl_shard_eval with tp = chips, generation
- * phase, for the step's T + B token rows; no overlap).  The step's prefills
+ * the replica's chips (shard.h, rl_shard_collectives with tp = chips,
+ * generation phase, for the step's T + B token rows of bf16 activations
+ * (fp32 with fp32 compute), as the op list's; no overlap).  The step's prefills
  * are costed as one sequence of T tokens on a prefix of
  * prefill_context - T/2 tokens; contexts are capped at the model's
  * max_context.  Decode-only compute is linear in S at a given B (weights do
@@ -72,11 +73,13 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
- * op list timed by h's efficiency tables, efficiency.h, when h has them) or
- * ideal (0).  Returns 0, or -1
+ * op list timed by h's efficiency tables, efficiency.h, when h has them;
+ * with fitted engine costs, h's engine_costs instead: every step by
+ * rl_e2e_mixed_time, uncached) or ideal (0).  Returns 0, or -1
  * with err set (abstract models have no operator list; missing peak; a TP
  * degree the model's heads do not allow, see rl_shard_eval). */
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
@@ -214,6 +217,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
                  rl_serve_result *out, char *err, size_t errlen);
 
 void rl_serve_result_free(rl_serve_result *r);
+
+/* Bytes a simulation holds per request: the request itself (workload.h),
+ * rl_serve_run's sequence state and event slot, and the three per-request
+ * latencies of the result.  A caller with a memory budget (the Lua
+ * sandbox) sizes a run with it before starting. */
+size_t rl_serve_bytes_per_request(void);
 
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas

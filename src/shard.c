@@ -105,6 +105,79 @@ static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double 
     r->ncoll++;
 }
 
+/* The collectives of one tick of plan `pl` (x: 2D's X axis, resolved) over
+ * `tokens` token rows of `bm` sequences at `context` into r's coll, ncoll,
+ * comm_s and latency_bound.  0, or -1 with err set (no interconnect). */
+static int add_plan_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                                long long x, int prefill, double tokens, long long bm,
+                                long long context, rl_precision p, rl_shard_result *r, char *err,
+                                size_t errlen)
+{
+    long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp, M = tp * ep;
+    double P = (double)pp, ab = rl_dtype_bytes(p.compute);
+    double stage_layers = (double)(m->abstract ? 1 : m->layers) / P;
+    coll_ctx cx = {h, r, err, errlen, 0};
+    double D = (double)(m->abstract ? 0 : m->d_model);
+    double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
+    double L = stage_layers;
+    if (!m->abstract) {
+        double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
+        long long kh = kv_head_shards(m, tp), z = tp / kh;
+        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) / P : 0.0;
+        double dense_layers = L - moe_layers;
+        if (pl->layout == RL_LAYOUT_2D) {
+            long long yz = tp / x;
+            double in = act / (double)x; /* In[B, D_X] */
+            add_coll(&cx, "AllGather_YZ in", RL_ALLGATHER, in, yz, 1, 2, L);
+            add_coll(&cx, "MLP AllReduce_X", RL_ALLREDUCE,
+                     tokens / (double)sp * (double)m->d_ff / (double)yz * ab, x, yz, 1, L);
+            add_coll(&cx, "attn AllReduce_X", RL_ALLREDUCE,
+                     tokens / (double)sp * (N + 2 * K) * Hd / (double)yz * ab, x, yz, 1, L);
+            add_coll(&cx, "ReduceScatter_YZ out", RL_REDUCESCATTER, in, yz, 1, 2, L);
+        } else if (ep > 1) {
+            double k = (double)m->top_k;
+            double bz = act / (double)(pl->attn_replicated ? M : ep);
+            if (!pl->attn_replicated)
+                add_coll(&cx, "attn out AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, L);
+            long long g = pl->attn_replicated ? M : ep, stride = pl->attn_replicated ? 1 : tp;
+            add_coll(&cx, "MoE dispatch", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
+            if (pl->attn_replicated) {
+                add_coll(&cx, "expert AllGather_Y", RL_ALLGATHER, act * k / (double)ep, tp, 1, 1,
+                         moe_layers);
+                add_coll(&cx, "expert ReduceScatter_Y", RL_REDUCESCATTER, act * k / (double)ep,
+                         tp, 1, 1, moe_layers);
+            } else {
+                add_coll(&cx, "expert AllReduce_Y", RL_ALLREDUCE, act * k / (double)ep, tp, 1, 1,
+                         moe_layers);
+            }
+            add_coll(&cx, "MoE combine", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
+            add_coll(&cx, "dense MLP AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, dense_layers);
+        } else {
+            add_coll(&cx, "attn out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
+            add_coll(&cx, "MLP out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
+        }
+        if (z > 1 && !prefill && !(ep > 1 && pl->attn_replicated)) {
+            /* Q of this head group: [B, N/kh, H], moved among the z chips */
+            double q = tokens / (double)(ep > 1 ? ep : 1) * N / (double)kh * Hd * ab;
+            if (pl->kv == RL_KV_BATCH) {
+                add_coll(&cx, "Q AllToAll heads->batch", RL_ALLTOALL, q, z, kh, 1, L);
+                add_coll(&cx, "O AllToAll batch->heads", RL_ALLTOALL, q, z, kh, 1, L);
+            } else if (pl->kv == RL_KV_SEQ) {
+                add_coll(&cx, "Q AllGather (seq)", RL_ALLGATHER, q, z, kh, 1, L);
+                add_coll(&cx, "O ReduceScatter (seq)", RL_REDUCESCATTER, q, z, kh, 1, L);
+            }
+        }
+        if (sp > 1) /* ring attention: every chip sees the whole prompt's K and V */
+            add_coll(&cx, "KV AllGather (seq)", RL_ALLGATHER,
+                     (double)bm * (double)context * rl_arch_kv_elems_per_token_layer(m) /
+                         (double)kh * rl_dtype_bytes(p.kv),
+                     sp, M, 1, L);
+    }
+    if (pp > 1)
+        add_coll(&cx, "stage P2P", RL_P2P, act, M * sp * pp, 1, 1, 1);
+    return cx.failed ? -1 : 0;
+}
+
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
         snprintf(err, errlen, __VA_ARGS__);                                                        \
@@ -195,11 +268,10 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     int prefill = phase == RL_PHASE_PREFILL;
     plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
 
-    double wb = rl_dtype_bytes(p.weights), ab = rl_dtype_bytes(p.compute);
+    double wb = rl_dtype_bytes(p.weights);
     double P = (double)pp, Mtp = (double)tp;
     long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
-    double stage_layers = (double)(m->abstract ? 1 : m->layers) / P;
 
     /* ---- weights per chip (stored, and read per tick) ---- */
     rl_params pc = rl_arch_params(m);
@@ -284,72 +356,84 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     r->local_s = r->kv_load_s + mm.time_s;
 
     /* ---- collectives of one tick ---- */
-    coll_ctx cx = {h, r, err, errlen, 0};
-    double D = (double)(m->abstract ? 0 : m->d_model);
-    double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
-    double L = stage_layers;
-    if (!m->abstract) {
-        double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
-        long long kh = kv_head_shards(m, tp), z = tp / kh;
-        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) / P : 0.0;
-        double dense_layers = L - moe_layers;
-        if (pl->layout == RL_LAYOUT_2D) {
-            long long yz = tp / x;
-            double in = act / (double)x; /* In[B, D_X] */
-            add_coll(&cx, "AllGather_YZ in", RL_ALLGATHER, in, yz, 1, 2, L);
-            add_coll(&cx, "MLP AllReduce_X", RL_ALLREDUCE,
-                     tokens / (double)sp * (double)m->d_ff / (double)yz * ab, x, yz, 1, L);
-            add_coll(&cx, "attn AllReduce_X", RL_ALLREDUCE,
-                     tokens / (double)sp * (N + 2 * K) * Hd / (double)yz * ab, x, yz, 1, L);
-            add_coll(&cx, "ReduceScatter_YZ out", RL_REDUCESCATTER, in, yz, 1, 2, L);
-        } else if (ep > 1) {
-            double k = (double)m->top_k;
-            double bz = act / (double)(pl->attn_replicated ? M : ep);
-            if (!pl->attn_replicated)
-                add_coll(&cx, "attn out AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, L);
-            long long g = pl->attn_replicated ? M : ep, stride = pl->attn_replicated ? 1 : tp;
-            add_coll(&cx, "MoE dispatch", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
-            if (pl->attn_replicated) {
-                add_coll(&cx, "expert AllGather_Y", RL_ALLGATHER, act * k / (double)ep, tp, 1, 1,
-                         moe_layers);
-                add_coll(&cx, "expert ReduceScatter_Y", RL_REDUCESCATTER, act * k / (double)ep,
-                         tp, 1, 1, moe_layers);
-            } else {
-                add_coll(&cx, "expert AllReduce_Y", RL_ALLREDUCE, act * k / (double)ep, tp, 1, 1,
-                         moe_layers);
-            }
-            add_coll(&cx, "MoE combine", RL_ALLTOALL, act * k, g, stride, 1, moe_layers);
-            add_coll(&cx, "dense MLP AllReduce_Y", RL_ALLREDUCE, bz, tp, 1, 1, dense_layers);
-        } else {
-            add_coll(&cx, "attn out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
-            add_coll(&cx, "MLP out AllReduce", RL_ALLREDUCE, act, tp, 1, 1, L);
-        }
-        if (z > 1 && !prefill && !(ep > 1 && pl->attn_replicated)) {
-            /* Q of this head group: [B, N/kh, H], moved among the z chips */
-            double q = tokens / (double)(ep > 1 ? ep : 1) * N / (double)kh * Hd * ab;
-            if (pl->kv == RL_KV_BATCH) {
-                add_coll(&cx, "Q AllToAll heads->batch", RL_ALLTOALL, q, z, kh, 1, L);
-                add_coll(&cx, "O AllToAll batch->heads", RL_ALLTOALL, q, z, kh, 1, L);
-            } else if (pl->kv == RL_KV_SEQ) {
-                add_coll(&cx, "Q AllGather (seq)", RL_ALLGATHER, q, z, kh, 1, L);
-                add_coll(&cx, "O ReduceScatter (seq)", RL_REDUCESCATTER, q, z, kh, 1, L);
-            }
-        }
-        if (sp > 1) /* ring attention: every chip sees the whole prompt's K and V */
-            add_coll(&cx, "KV AllGather (seq)", RL_ALLGATHER,
-                     (double)bm * (double)context * rl_arch_kv_elems_per_token_layer(m) /
-                         (double)kh * rl_dtype_bytes(p.kv),
-                     sp, M, 1, L);
-    }
-    if (pp > 1)
-        add_coll(&cx, "stage P2P", RL_P2P, act, M * sp * pp, 1, 1, 1);
-    if (cx.failed)
+    if (add_plan_collectives(m, h, pl, x, prefill, tokens, bm, context, p, r, err, errlen) != 0)
         return -1;
     r->tick_s = pl->overlap ? fmax(r->local_s, r->comm_s) : r->local_s + r->comm_s;
     r->step_s = P * r->tick_s;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
+    return 0;
+}
+
+int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                         rl_phase phase, double tokens, rl_precision p, rl_shard_result *out,
+                         char *err, size_t errlen)
+{
+    long long chips = plan->tp * plan->ep * plan->sp * plan->pp;
+    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->plan = *plan;
+    out->phase = phase;
+    out->chips = chips;
+    out->replicas = 1;
+    long long x = plan->layout == RL_LAYOUT_2D ? (plan->x ? plan->x : best_x(m, plan->tp)) : 1;
+    out->plan.x = x;
+    return add_plan_collectives(m, h, plan, x, phase == RL_PHASE_PREFILL, tokens,
+                                (long long)ceil(tokens), 1, p, out, err, errlen);
+}
+
+int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                             long long chips, long long batch, long long context, rl_precision p,
+                             rl_step *st, rl_shard_result *coll, char *err, size_t errlen)
+{
+    if (plan->sp > 1 || plan->pp > 1 || plan->layout != RL_LAYOUT_1D)
+        FAIL("sharding: the calibrated step models 1D tp/ep plans; sp, pp and 2d are evaluated "
+             "ideal (rl_shard_eval)");
+    long long M = plan->tp * plan->ep;
+    if (batch < 1)
+        FAIL("batch: must be >= 1, got %lld", batch);
+    if (chips < 1 || chips % M != 0)
+        FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, M);
+    if (rl_step_check(m, h, M, context, p, err, errlen) != 0)
+        return -1;
+    long long replicas = chips / M, rb = ceil_div(batch, replicas);
+    rl_precision moved = p; /* bf16 activations (fp32 in an fp32 engine), shard.h */
+    moved.compute = p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    if (rl_shard_collectives(m, h, plan, RL_PHASE_GENERATE, (double)rb, moved, coll, err,
+                             errlen) != 0)
+        return -1;
+    coll->chips = chips;
+    coll->replicas = replicas;
+    coll->batch = batch;
+    coll->replica_batch = rb;
+    coll->context = context;
+    plan_name(m, plan, 0, 1, replicas, coll->name, sizeof coll->name);
+    *st = rl_step_calibrated(m, h, M, rb, context, p);
+    rl_ops ops; /* an engine's kernel tables time the replica's operators */
+    rl_ops_engine_step(m, h, M, st, p, &ops);
+    st->batch = batch;
+    st->comm_s = coll->comm_s;
+    st->step_s += st->comm_s;
+    st->tokens_per_s = (double)batch / st->step_s;
+    st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    /* the per-chip view of rl_shard_eval's result, for the same report */
+    double Md = (double)M;
+    coll->weight_bytes = st->mem.weight_bytes / Md;
+    coll->kv_bytes = st->mem.kv_bytes / Md;
+    coll->total_bytes = coll->weight_bytes + coll->kv_bytes;
+    coll->fits = coll->total_bytes <= h->hbm_bytes;
+    coll->flops = (double)rb *
+                  (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context)) / Md;
+    coll->weight_load_s = st->weight_load_s;
+    coll->kv_load_s = st->kv_load_s;
+    coll->compute_s = st->compute_s;
+    coll->local_s = st->step_s - st->comm_s;
+    coll->tick_s = coll->step_s = st->step_s;
+    coll->tokens_per_s = st->tokens_per_s;
+    coll->tokens_per_s_per_chip = st->tokens_per_s_per_chip;
+    coll->bound = st->bound;
     return 0;
 }
 

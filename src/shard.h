@@ -106,6 +106,35 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
                   long long chips, long long batch, long long context, rl_precision p,
                   rl_shard_result *out, char *err, size_t errlen);
 
+/* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
+ * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of
+ * activations in p.compute's dtype (callers pass the dtype activations
+ * travel in), into out's
+ * coll, ncoll, comm_s and latency_bound (the rest of *out zero but plan,
+ * phase, chips and replicas = 1).  For the operator list (ops.h).  Errors as
+ * rl_shard_eval's plan checks and interconnect fields. */
+int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                         rl_phase phase, double tokens, rl_precision p, rl_shard_result *out,
+                         char *err, size_t errlen);
+
+/* The decode step of a 1D TP/EP plan in calibrated mode: each replica of
+ * tp*ep chips runs rl_step_calibrated (step.h: formula (1) over its chips
+ * under h's efficiency tables, or ideal when h has none) on its share of the
+ * batch, ceil(batch / replicas), plus the plan's collectives over those
+ * rows (rl_shard_collectives; comm.h, measured where h has them) added to
+ * step_s (st->comm_s).  The collectives move bf16 activations (fp32 with an
+ * fp32 compute dtype), as engines do with fp8 or int8 matmuls, whose outputs
+ * are bf16 (the serving simulator's rule, serve.h); rl_shard_eval keeps the
+ * Scaling Book's activations in the compute dtype.  Throughput counts all `batch` sequences over
+ * `chips`.  *coll gets the collectives, the plan's name and the per-chip
+ * view rl_shard_eval gives (bytes, FLOPs, the terms, local, step and
+ * throughput; abstract models count FLOPs by totals).  Errors (-1):
+ * sp, pp or 2D (not modelled here: rl_shard_eval), chips not a multiple of
+ * tp*ep, and those of rl_shard_collectives. */
+int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                             long long chips, long long batch, long long context, rl_precision p,
+                             rl_step *st, rl_shard_result *coll, char *err, size_t errlen);
+
 /* Candidate plans for `chips` chips and a phase: tp over powers of two (with
  * the remaining chips as replicas), 2D for dense models, the KV splits when
  * tp > K, ep over divisors of E for MoE, sp in prefill, pipelines that fill

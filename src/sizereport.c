@@ -566,7 +566,16 @@ static void write_report(doc *d, const rl_size_report_data *x)
     heading(d, 2, "Assumptions");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
-        if (in->calibrated && h->efficiency.present) {
+        const rl_engine_costs *ec = &h->engine_costs;
+        if (in->calibrated && ec->present) {
+            item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
+                    "device time) plus per-sequence costs, the device at compute %.2f, memory %.2f "
+                    "and communication %.2f of peak (src/enginecost.h); cross-validated |error| on "
+                    "the benchmark rows it was fitted on: median %.1f%%, p90 %.1f%%.",
+                 h->name, ec->engine, ec->source[0] ? ec->source : "source not given",
+                 ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
+                 100 * ec->cv_p90);
+        } else if (in->calibrated && h->efficiency.present) {
             char tab[512] = "";
             for (int c = 0; c < RL_EFF_CLASSES; c++) {
                 const rl_eff_curve *cv = &h->efficiency.curve[c];
@@ -592,6 +601,19 @@ static void write_report(doc *d, const rl_size_report_data *x)
             "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "
             "(Megatron) collectives over the replica's chips for the step's token rows, not "
             "overlapped with compute (shard and comm modules).");
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (h->collectives.present)
+            item(d, "Collectives on %s: measured %s times (%s; fitted on %s), interpolated between "
+                    "measured sizes; group sizes not measured and groups crossing a %lld-chip "
+                    "domain use the alpha-beta model.",
+                 h->name, h->collectives.impl, h->collectives.source,
+                 h->collectives.fitted_on[0] ? h->collectives.fitted_on : "rows not stated",
+                 h->domain_chips);
+        else
+            item(d, "Collectives on %s: the alpha-beta model (per-hop latency and link bandwidth "
+                    "of the profile; no measured table).", h->name);
+    }
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "

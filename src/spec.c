@@ -14,6 +14,7 @@
 
 #include <lauxlib.h>
 
+#include "number.h"
 #include "sandbox.h"
 
 /* Dimensions above this are refused as absurd.  Products of several
@@ -29,7 +30,7 @@
 #define NUM_MIN_POS 1.0
 #define NUM_MAX 1e24
 
-typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_ENGINES } ftype;
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_ENGINES, T_COSTS, T_COLL } ftype;
 
 enum {
     REQ = 1,      /* required (concrete models; every hw spec) */
@@ -108,6 +109,8 @@ static const field HW_FIELDS[] = {
     HS(price_source, 0),
     HF(efficiency, T_EFF, 0),
     HF(engines, T_ENGINES, 0),
+    HF(engine_costs, T_COSTS, 0),
+    HF(collectives, T_COLL, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -143,19 +146,19 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
     int n = 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        char fname[64];
+        char fname[64], desc[64];
         rl_dtype t;
-        if (lua_type(L, -2) != LUA_TSTRING || rl_dtype_parse(lua_tostring(L, -2), &t) != 0) {
-            char k[64];
+        const char *name = rl_sandbox_key(L, -2, desc, sizeof desc);
+        if (!name || rl_dtype_parse(name, &t) != 0) {
             int named = lua_type(L, -2) == LUA_TSTRING;
+            lua_pop(L, 2);
             if (named)
-                snprintf(k, sizeof k, "flops.%s", lua_tostring(L, -2));
-            else
-                snprintf(k, sizeof k, "flops[%s]", luaL_tolstring(L, -2, NULL));
-            lua_pop(L, named ? 2 : 3);
-            FAIL("%s: field '%s': unknown dtype; give peaks by name, e.g. flops = { bf16 = 1e15 } "
-                 "(known: %s)",
-                 origin, k, rl_dtype_list());
+                FAIL("%s: field 'flops.%.40s': unknown dtype; give peaks by name, e.g. flops = { "
+                     "bf16 = 1e15 } (known: %s)",
+                     origin, name ? name : desc, rl_dtype_list());
+            FAIL("%s: field 'flops': key [%s] must be a named field (a dtype name, e.g. flops = { "
+                 "bf16 = 1e15 })",
+                 origin, desc);
         }
         snprintf(fname, sizeof fname, "flops.%s", rl_dtype_name(t));
         double v;
@@ -225,6 +228,10 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
     case T_ENGINES:
         return rl_engines_read(L, origin, (rl_engines *)(void *)dst, err, errlen);
+    case T_COSTS:
+        return rl_engine_costs_read(L, origin, (rl_engine_costs *)(void *)dst, err, errlen);
+    case T_COLL:
+        return rl_collectives_read(L, origin, (rl_collectives *)(void *)dst, err, errlen);
     case T_INT:
     case T_NUM: {
         double v;
@@ -270,15 +277,17 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        if (lua_type(L, -2) != LUA_TSTRING) {
-            char k[64];
-            snprintf(k, sizeof k, "%s", luaL_tolstring(L, -2, NULL));
-            lua_pop(L, 3);
-            FAIL("%s: key [%s]: %s spec entries must be named fields (name = value), not list "
+        char desc[64];
+        const char *key = rl_sandbox_key(L, -2, desc, sizeof desc);
+        if (!key) {
+            int named = lua_type(L, -2) == LUA_TSTRING;
+            lua_pop(L, 2);
+            if (named)
+                FAIL("%s: field '%s': a field name must not contain a NUL byte", origin, desc);
+            FAIL("%s: key [%s] must be a named field (name = value): %s spec entries are not list "
                  "entries",
-                 origin, k, what);
+                 origin, desc, what);
         }
-        const char *key = lua_tostring(L, -2);
         const field *f = find_field(fields, key);
         if (!f) {
             char msg[128];
@@ -493,6 +502,16 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
                 continue;
             rl_engines_push(L, (const rl_engines *)(const void *)src);
             break;
+        case T_COSTS:
+            if (!((const rl_engine_costs *)(const void *)src)->present)
+                continue;
+            rl_engine_costs_push(L, (const rl_engine_costs *)(const void *)src);
+            break;
+        case T_COLL:
+            if (!((const rl_collectives *)(const void *)src)->present)
+                continue;
+            rl_collectives_push(L, (const rl_collectives *)(const void *)src);
+            break;
         case T_FLOPS:
             lua_newtable(L);
             for (int t = 0; t < RL_DTYPE_COUNT; t++) {
@@ -571,6 +590,11 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     out->value = eq + 1;
     if (!*out->field)
         FAIL("--set: empty field name");
+    char *end;
+    strtod(out->value, &end);
+    if (rl_number_is_hex(out->value) && end != out->value && !*end)
+        FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
+             out->field, out->value);
     return 0;
 }
 
@@ -597,7 +621,7 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
         lua_remove(L, -2);
     }
     const char *v = ov->value;
-    char *end;
+    char *end; /* hex was refused by rl_override_parse; nan and inf reach the field's check */
     double num = strtod(v, &end);
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
         lua_pushboolean(L, v[0] == 't');
@@ -724,6 +748,39 @@ static int hw_from_table(lua_State *L, int idx, const char *origin, void *out, c
     return rl_hw_from_table(L, idx, origin, out, err, errlen);
 }
 
+/* What load_spec hands to convert_protected. */
+typedef struct {
+    const rl_override *ov;
+    int nov;
+    const char *path, *origin;
+    from_table_fn convert;
+    void *out;
+    char *err;
+    size_t errlen;
+    int rc;
+} convert_job;
+
+/* Apply the overrides to the spec table (argument 2) and convert it.  Runs
+ * under a protected call: --set reaches the table through lua_getfield and
+ * lua_setfield, which run a hostile spec's __index / __newindex, and any
+ * allocation may raise a memory error; both must unwind, not abort. */
+static int convert_protected(lua_State *L)
+{
+    convert_job *j = lua_touserdata(L, 1);
+    for (int i = 0; j->rc == 0 && i < j->nov; i++) {
+        if (!lua_istable(L, 2)) {
+            snprintf(j->err, j->errlen, "%s: must return a table, got %s", j->path,
+                     luaL_typename(L, 2));
+            j->rc = -1;
+        } else {
+            j->rc = rl_spec_apply_override(L, 2, j->origin, &j->ov[i], j->err, j->errlen);
+        }
+    }
+    if (j->rc == 0)
+        j->rc = j->convert(L, 2, j->origin, j->out, j->err, j->errlen);
+    return 0;
+}
+
 static int load_spec(const char *kind, const char *name, const rl_override *ov, int nov,
                      from_table_fn convert, void *out, char *err, size_t errlen)
 {
@@ -734,22 +791,24 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     if (!L)
         FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
-    /* with overrides, errors name them: the preset file itself may be fine */
+    /* with overrides, errors name them: the preset file itself may be fine.
+     * A preset is named as the user gave it, KIND/NAME.lua, not by where this
+     * install keeps it (an absolute path leaked into reports); a path stays
+     * as given (rl_spec_resolve copies it). */
     char origin[1024];
-    int used = snprintf(origin, sizeof origin, "%s", path);
+    int preset = strcmp(path, name) != 0;
+    int used = preset ? snprintf(origin, sizeof origin, "%s/%s.lua", kind, name)
+                      : snprintf(origin, sizeof origin, "%s", path);
     for (int i = 0; i < nov && used < (int)sizeof origin; i++)
         used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
                          i ? ", " : " with --set ", ov[i].field, ov[i].value);
-    for (int i = 0; rc == 0 && i < nov; i++) {
-        if (!lua_istable(L, -1)) {
-            snprintf(err, errlen, "%s: must return a table, got %s", path, luaL_typename(L, -1));
-            rc = -1;
-        } else {
-            rc = rl_spec_apply_override(L, -1, origin, &ov[i], err, errlen);
-        }
+    if (rc == 0) {
+        convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
+        lua_pushcfunction(L, convert_protected);
+        lua_pushlightuserdata(L, &j);
+        lua_pushvalue(L, -3); /* the spec table */
+        rc = rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0 ? -1 : j.rc;
     }
-    if (rc == 0)
-        rc = convert(L, -1, origin, out, err, errlen);
     rl_sandbox_close(L);
     return rc;
 }

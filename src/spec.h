@@ -16,8 +16,10 @@
 #include <lua.h>
 
 #include "dtype.h"
+#include "collectives.h"
 #include "efficiency.h"
 #include "engines.h"
+#include "enginecost.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
 typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
@@ -120,6 +122,12 @@ typedef struct {
     /* Serving engines with measured kernel tables (engines.h); n = 0 when
      * absent.  engines.sel is the one calibrated mode uses. */
     rl_engines engines;
+    /* Fitted engine costs (enginecost.h, written by `roofline fit`);
+     * present = 0 when absent. */
+    rl_engine_costs engine_costs;
+    /* Measured collective times (collectives.h); present = 0 when absent:
+     * then collectives follow comm.h's alpha-beta model. */
+    rl_collectives collectives;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,

@@ -84,6 +84,15 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
                  h->origin, rl_dtype_name(p.compute), rl_dtype_name(p.compute));
         return -1;
     }
+    if (rl_dtype_bytes(p.compute) < rl_dtype_bytes(p.weights)) {
+        const char *w = rl_dtype_name(p.weights), *c = rl_dtype_name(p.compute);
+        snprintf(err, errlen, "compute %s with %s weights: engines run %s matmuls only on %s "
+                 "weights, quantizing a %s checkpoint once at load (vLLM --quantization, "
+                 "TensorRT-LLM), so the weights in HBM are %s: give --weights %s (or --compute "
+                 "%s; %s weights with wider compute is weight-only quantization, which is "
+                 "modelled)", c, w, c, c, w, c, c, w, c);
+        return -1;
+    }
     return 0;
 }
 

@@ -41,7 +41,8 @@ typedef struct {
     double kv_load_s;     /* B * S * kv / BW_total */
     double weight_load_s; /* P_bytes / BW_total */
     double compute_s;     /* 2 * B * P_active / FLOPs_total */
-    double step_s;        /* formula (1) */
+    double comm_s;        /* collectives of a TP/EP plan (rl_shard_step_calibrated), else 0 */
+    double step_s;        /* formula (1), plus comm_s */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
     rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
@@ -66,7 +67,15 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
                            long long context, rl_precision p);
 
 /* Check the arguments of rl_step_decode: positive sizes, context within the
- * model's max_context, the compute dtype's peak present in the hardware spec.
+ * model's max_context, the compute dtype's peak present in the hardware spec,
+ * and compute no narrower than the weights.  Engines do not run fp8 (int8,
+ * int4) matmuls on bf16 weights cast per step: they quantize the checkpoint
+ * once at load (vLLM --quantization fp8, TensorRT-LLM's quantized engines),
+ * after which the weights in HBM are fp8, which is --weights fp8.  The
+ * other way round, narrower weights with wider compute (W8A16, W4A16:
+ * weight-only quantization, dequantized in the kernel), is modelled: weight
+ * bytes of the weights' format, FLOPs at the compute format's peak.  Equal
+ * widths (int8 weights, fp8 compute) are taken as a cast at load at no cost.
  * Returns 0 or -1 with err naming the field. */
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen);

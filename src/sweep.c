@@ -106,10 +106,12 @@ static int name_index(rl_sweep *s, const char *name, int hint)
     return s->nnames++;
 }
 
-/* Append *pt with its cost fields (chips / tokens_per_s, price); 0 or -1
- * when memory runs out. */
+/* Append *pt with its cost fields (chips / tokens_per_s, price); 0, -1
+ * when memory runs out, -3 past s->max_points. */
 static int push(rl_sweep *s, rl_sweep_point *pt, const rl_hw *h)
 {
+    if (s->max_points && s->n >= s->max_points)
+        return -3;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 1024;
         rl_sweep_point *p = realloc(s->pts, cap * sizeof *p);
@@ -154,8 +156,9 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
                              .weight_load_s = st.weight_load_s, .kv_load_s = st.kv_load_s,
                              .compute_s = st.compute_s, .tokens_per_s = st.tokens_per_s,
                              .total_bytes = st.mem.total_bytes};
-        if (push(out, &pt, h) != 0)
-            return -1;
+        int rc = push(out, &pt, h);
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }
@@ -197,8 +200,9 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
             pt.prefill_layout = prefill_layout;
             if (pt.layout < 0)
                 return -1;
-            if (push(out, &pt, h) != 0)
-                return -1;
+            int rc = push(out, &pt, h);
+            if (rc != 0)
+                return rc;
         }
     }
     return 0;
@@ -207,7 +211,14 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen)
 {
+    return rl_sweep_run_bounded(m, h, sp, 0, out, err, errlen);
+}
+
+int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                         size_t max_points, rl_sweep *out, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
+    out->max_points = max_points;
     if (check_space(m, h, sp, err, errlen) != 0)
         return -1;
     long long defchips[64];
@@ -233,7 +244,12 @@ int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl
                          ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
                          : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
     free(res);
-    if (rc == -2)
+    if (rc == -3)
+        snprintf(err, errlen, "sweep: more than %zu feasible points, more than the memory budget "
+                              "holds; narrow the grid (fewer chip counts, batch sizes, contexts or "
+                              "precisions)",
+                 max_points);
+    else if (rc == -2)
         snprintf(err, errlen, "sweep: interrupted (%s) after %lld points; no result written",
                  rl_interrupt_name(), out->evaluated);
     else if (rc != 0)

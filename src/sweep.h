@@ -62,6 +62,7 @@ typedef struct {
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;
+    size_t max_points;    /* the bound it ran under (rl_sweep_run_bounded); 0: none */
 } rl_sweep;
 
 /* The layout name with index i (a point's layout or prefill_layout). */
@@ -85,6 +86,12 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips);
  * "interrupted (SIGINT)" when rl_interrupted() turns true: interrupt.h). */
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen);
+
+/* rl_sweep_run that fails ("sweep: more than N feasible points ...") past
+ * max_points feasible points (0: no bound), for a caller with a memory
+ * budget such as the Lua sandbox. */
+int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
+                         size_t max_points, rl_sweep *out, char *err, size_t errlen);
 
 void rl_sweep_free(rl_sweep *s);
 

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+#include "report.h"
+
 /* ---- PRNG and distributions ------------------------------------------ */
 
 static uint64_t splitmix64(uint64_t *x)
@@ -79,16 +82,7 @@ static int split(char *s, char sep, char **parts, int max)
     return n;
 }
 
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
+static int parse_num(const char *s, double *out) { return rl_parse_number(s, out, NULL); }
 
 /* Whether any of the n fields reads whole as a number (nan and inf
  * included: such a line is data with a bad value, not a header). */
@@ -220,6 +214,19 @@ long long rl_requests_truncate(rl_request *r, long long n, long long max_context
     return cut;
 }
 
+/* `s` for a message: bytes outside printable ASCII as \xHH (a byte-order
+ * mark or a control character would otherwise print invisibly). */
+static const char *visible(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *s && n + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        n += (size_t)snprintf(buf + n, len - n, c < 0x20 || c >= 0x7f ? "\\x%02X" : "%c", c);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
 /* Parse field i of a CSV line as a number in [lo, hi]. */
 static int trace_field(char *f, const char *name, double lo, double hi, int integer, double *v,
                        const char *path, long long line, char *err, size_t errlen)
@@ -229,12 +236,58 @@ static int trace_field(char *f, const char *name, double lo, double hi, int inte
     size_t n = strlen(f);
     while (n && (f[n - 1] == ' ' || f[n - 1] == '\t' || f[n - 1] == '\r'))
         f[--n] = 0;
-    if (parse_num(f, v) != 0 || *v < lo || *v > hi || (integer && *v != floor(*v))) {
-        snprintf(err, errlen, "%s:%lld: field '%s': '%s' is not %s in [%g, %g]", path, line, name, f,
-                 integer ? "an integer" : "a number", lo, hi);
+    const char *why = NULL;
+    char shown[200];
+    int bad = rl_parse_number(f, v, &why);
+    if (bad == -2) {
+        snprintf(err, errlen, "%s:%lld: field '%s': '%s': %s", path, line, name,
+                 visible(f, shown, sizeof shown), why);
+        return -1;
+    }
+    if (bad || *v < lo || *v > hi || (integer && *v != floor(*v))) {
+        snprintf(err, errlen, "%s:%lld: field '%s': '%s' is not %s in [%g, %g]", path, line, name,
+                 visible(f, shown, sizeof shown), integer ? "an integer" : "a number", lo, hi);
         return -1;
     }
     return 0;
+}
+
+#define TRACE_LINE_MAX (64 << 10) /* a request is a few dozen bytes; a longer line is not one */
+
+/* Why read_line stopped short of a line. */
+enum { LINE_OK, LINE_TOO_LONG, LINE_OOM, LINE_NUL };
+
+/* Read one line of any length up to TRACE_LINE_MAX into *buf (grown as
+ * needed, newline kept, NUL-terminated).  Returns its length, 0 at end of
+ * file, or -1 with *why set: longer than TRACE_LINE_MAX - 2 bytes (room for
+ * the newline and the terminator), out of memory, or
+ * a NUL byte (binary data; a C string would silently end there). */
+static long read_line(FILE *f, char **buf, size_t *cap, int *why)
+{
+    size_t n = 0;
+    *why = LINE_OK;
+    for (int c; (c = getc(f)) != EOF;) {
+        if (n + 2 > *cap) {
+            size_t grown = *cap ? *cap * 4 : 1024;
+            char *b = *cap >= TRACE_LINE_MAX ? NULL : realloc(*buf, grown);
+            if (!b) {
+                *why = *cap >= TRACE_LINE_MAX ? LINE_TOO_LONG : LINE_OOM;
+                return -1;
+            }
+            *buf = b;
+            *cap = grown;
+        }
+        if (c == 0) {
+            *why = LINE_NUL;
+            return -1;
+        }
+        (*buf)[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (n)
+        (*buf)[n] = '\0';
+    return (long)n;
 }
 
 long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
@@ -243,19 +296,37 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     static const char *names[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
                                   "prefix_tokens"};
     static const double lo[] = {0, 1, 1, 0, 0}, hi[] = {1e12, 1e7, 1e7, 1e9, 1e7};
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    FILE *f = rl_fopen_input(path, err, errlen);
+    if (!f)
         return -1;
-    }
     long long n = 0, cap = 0, line = 0;
     rl_request *r = NULL;
-    char buf[1024];
+    char *buf = NULL;
+    size_t bufcap = 0;
     double last = 0;
-    int header = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    int header = 0, why;
+    for (long len; (len = read_line(f, &buf, &bufcap, &why)) != 0;) {
         line++;
+        if (len < 0) {
+            if (why == LINE_TOO_LONG)
+                snprintf(err, errlen, "%s:%lld: line longer than %d bytes (one request is a few "
+                                      "dozen)", path, line, TRACE_LINE_MAX - 2);
+            else if (why == LINE_NUL)
+                snprintf(err, errlen, "%s:%lld: a NUL byte: binary data, not a CSV text line",
+                         path, line);
+            else
+                snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
+            goto fail;
+        }
         char *p = buf;
+        if (line == 1 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+            p += 3; /* a UTF-8 byte-order mark opening the file, as editors write it */
+        else if (memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+            snprintf(err, errlen, "%s:%lld: the line starts with a UTF-8 byte-order mark (bytes EF "
+                                  "BB BF), which belongs only at the start of a file; remove it",
+                     path, line);
+            goto fail;
+        }
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
@@ -313,6 +384,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
         goto fail;
     }
     fclose(f);
+    free(buf);
     if (n == 0) {
         free(r);
         snprintf(err, errlen, "%s: no requests", path);
@@ -322,6 +394,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     return n;
 fail:
     fclose(f);
+    free(buf);
     free(r);
     return -1;
 }

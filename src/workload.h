@@ -54,6 +54,11 @@ typedef struct {
     int prefix_len; /* tokens of the prompt that are the shared prefix */
 } rl_request;
 
+/* The most requests one simulated workload may hold, for `simulate
+ * --requests` and roofline.simulate{requests=} alike: 1e8 requests are
+ * about 13 GB in the simulator (rl_serve_bytes_per_request). */
+#define RL_REQUESTS_MAX 100000000LL
+
 typedef enum { RL_ARRIVAL_POISSON, RL_ARRIVAL_GAMMA } rl_arrival_kind;
 
 typedef struct {

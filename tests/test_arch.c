@@ -140,6 +140,14 @@ static void gpt_oss_window(void **state)
     assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_IDEAL) == 7372800.0);
     assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 100, RL_KV_ALLOCATOR) == 7372800.0);
     assert_rel(rl_arch_params(&m).total, 116.8e9, 0.001);
+    /* params_active counts the 201088 x 2880 input embedding table (5.71e9);
+     * OpenAI's "5.13B active" (model card Table 1) leaves it out, as
+     * params_active_nonembedding does, and flops_per_token is twice that
+     * less the norm gains (issue 16). */
+    rl_params p = rl_arch_params(&m);
+    assert_rel(p.active_nonembedding, 5.13e9, 0.001);
+    assert_true(p.active - p.active_nonembedding == 201088.0 * 2880);
+    assert_rel(rl_arch_flops_per_token(&m), 2 * (p.active_nonembedding - p.norms), 1e-12);
 }
 
 /* Gemma 3's 5:1 local:global (sliding_window_pattern 6): of 62 layers the
@@ -165,6 +173,26 @@ static void qwen3_attention_params(void **state)
     rl_model m = load_model("qwen3-32b", NULL, 0);
     assert_true(rl_arch_attention_params_layer(&m) == 94371840.0);
     assert_rel(rl_arch_params(&m).total, 32.8e9, 0.002);
+}
+
+/* The Llama 3.1 / 3.3 presets (issue 16): 128k context (max_position_embeddings
+ * 131072 in their config.json) and the parameter counts Hugging Face shows
+ * for the checkpoints (safetensors totals, "8.03B", "70.6B", "406B" params on
+ * the meta-llama/Llama-3.1-8B, -70B, -405B pages; Llama-3.3-70B-Instruct
+ * "70.6B"); those figures have 3 significant figures, so 0.1%. */
+static void llama31_presets(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double params;
+    } want[] = {{"llama3.1-8b", 8.03e9}, {"llama3.1-70b", 70.6e9}, {"llama3.1-405b", 406e9},
+                {"llama3.3-70b", 70.6e9}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        rl_model m = load_model(want[i].name, NULL, 0);
+        assert_int_equal(m.max_context, 131072);
+        assert_rel(rl_arch_params(&m).total, want[i].params, 0.001);
+    }
 }
 
 /* Spec rules for the new fields: each error names the field. */
@@ -206,7 +234,7 @@ int main(void)
         cmocka_unit_test(swiglu_three_matrices),   cmocka_unit_test(tied_embeddings),
         cmocka_unit_test(expected_experts),        cmocka_unit_test(deepseek_v3_mla),
         cmocka_unit_test(gpt_oss_window),          cmocka_unit_test(window_patterns),
-        cmocka_unit_test(qwen3_attention_params),  cmocka_unit_test(attention_field_errors),
+        cmocka_unit_test(qwen3_attention_params), cmocka_unit_test(llama31_presets),  cmocka_unit_test(attention_field_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

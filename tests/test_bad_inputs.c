@@ -59,10 +59,13 @@ static int parse_case(char *line, int lineno, bad_case *c)
     return 1;
 }
 
-/* Replace @D@, @OUT@ and @OUTDIR@ in one token. */
+/* Replace @D@, @OUT@, @OUTDIR@ and @FIFO@ in one token; a token naming
+ * @FIFO@ (tmpdir/fifo plus what follows, e.g. @FIFO@.lua) is created as a
+ * named pipe with no writer, which blocks any reader forever. */
 static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen)
 {
     size_t n = 0;
+    int fifo = 0;
     out[0] = '\0';
     while (*tok && n < outlen - 1) {
         const char *rep = NULL;
@@ -76,6 +79,9 @@ static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen
         } else if (strncmp(tok, "@OUT@", 5) == 0) {
             snprintf(buf, sizeof buf, "%s/out.txt", tmpdir);
             rep = buf, skip = 5;
+        } else if (strncmp(tok, "@FIFO@", 6) == 0) {
+            snprintf(buf, sizeof buf, "%s/fifo", tmpdir);
+            rep = buf, skip = 6, fifo = 1;
         }
         if (rep) {
             n += (size_t)snprintf(out + n, outlen - n, "%s", rep);
@@ -85,6 +91,8 @@ static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen
             out[n] = '\0';
         }
     }
+    if (fifo && mkfifo(out, 0600) != 0)
+        fprintf(stderr, "warning: mkfifo %s: %s\n", out, strerror(errno));
 }
 
 static char *read_all(const char *path)

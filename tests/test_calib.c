@@ -29,6 +29,11 @@ static void test_calibrate_then_validate(void **state)
     assert_true(h.efficiency.present);
     assert_true(h.flops[RL_FP32] > 0);
     assert_true(h.efficiency.curve[RL_EFF_GEMM].n >= 3); /* M = 1, 2, 4 of the quick grid */
+    /* SwiGLU and the residual add are fitted apart (issue 12): each its own
+     * curve from its own benches, rows 1 and 2 of the quick grid */
+    assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);
+    assert_true(h.efficiency.curve[RL_EFF_ELEMENTWISE].n >= 1);
+    assert_true(cJSON_GetObjectItem(sum, "noisy_benchmarks")->valuedouble >= 0);
     struct stat st;
     assert_int_equal(stat(cJSON_GetObjectItem(sum, "raw")->valuestring, &st), 0);
     cJSON_Delete(sum);
@@ -46,7 +51,15 @@ static void test_calibrate_then_validate(void **state)
         double pred = cJSON_GetObjectItem(r, "predicted_s")->valuedouble;
         assert_true(meas > 0 && pred > 0);
         assert_rel(cJSON_GetObjectItem(r, "error")->valuedouble + 1, pred / meas, 1e-9);
+        assert_true(cJSON_GetObjectItem(r, "noise")->valuedouble >= 0);
     }
+    assert_true(cJSON_GetObjectItem(v, "noisy_runs")->valueint >= 0 &&
+                cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);
+    assert_rel(cJSON_GetObjectItem(v, "noise_threshold")->valuedouble, RL_CALIB_NOISE, 0);
+    /* the step-level figure's data: 3 runs, decode and prefill blocks */
+    char dat[1200];
+    snprintf(dat, sizeof dat, "%s.dat", cJSON_GetObjectItem(v, "plot_steps")->valuestring);
+    assert_int_equal(stat(dat, &st), 0);
     assert_true(cJSON_GetObjectItem(v, "max_abs_error")->valuedouble >=
                 cJSON_GetObjectItem(v, "median_abs_error")->valuedouble);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "op_residuals")), 3 * 18);

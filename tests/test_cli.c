@@ -243,7 +243,7 @@ static void ops_json(void **state)
     static const char *keys[] = {"op",       "kind",      "layers",    "tokens", "flops",
                                  "weight_bytes", "act_bytes", "kv_bytes", "intensity", "bound",
                                  "b_crit",   "time_s",    "total_s",   "share"};
-    cJSON *j = run_json("ops --model llama3-70b --hw h100-sxm --chips 8 --phase decode --batch 16 "
+    cJSON *j = run_json("ops --model llama3-70b --hw h100-sxm --tp 8 --phase decode --batch 16 "
                         "--context 4096 --format json");
     assert_true(num(j, "kv_read_bytes") == 21474836480.0);
     const cJSON *rows = cJSON_GetObjectItem(j, "rows");
@@ -258,7 +258,7 @@ static void ops_json(void **state)
     assert_string_equal(cJSON_GetObjectItem(r, "bound")->valuestring, "memory");
     assert_rel(num(r, "b_crit"), 9.89e14 / 3.35e12, 1e-9);
     cJSON_Delete(j);
-    j = run_json("ops --model deepseek-v3 --hw h200 --chips 8 --phase prefill --tokens 4096 "
+    j = run_json("ops --model deepseek-v3 --hw h200 --tp 8 --phase prefill --tokens 4096 "
                  "--weights fp8 --compute fp8 --format json");
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")) > 20);
     assert_true(num(j, "achieved_mfu") > 0 && num(j, "achieved_mfu") <= 1);
@@ -275,6 +275,44 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
 }
 
+/* Item 3 of issue 12: in calibrated mode `step --chips 8` runs tp8 and says
+ * so, with its collectives; --ideal keeps formula (1) without them; `ops
+ * --tp` lists the communication operators; ops refuses a pipeline. */
+static void tp_in_calibrated_mode(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --tp 8 --batch 1 --context 4096 "
+                        "--format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp8");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    /* 160 AllReduces of 16384 bytes on 8 H100, NCCL measured 0.01898 ms each */
+    assert_rel(num(row, "comm_s"), 160 * 1.898e-5, 1e-3);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "collectives")), 2);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --context 4096", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "run tensor parallel over them (tp8"));
+    assert_non_null(strstr(out, "tp8"));
+    assert_non_null(strstr(out, "collectives:"));
+    j = run_json("step --model llama3-70b --hw h100-sxm --chips 8 --context 4096 --ideal "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "collectives"));
+    cJSON_Delete(j);
+    j = run_json("ops --model llama3-70b --hw h100-sxm --tp 8 --batch 1 --context 4096 "
+                 "--format json");
+    assert_rel(num(j, "comm_s"), 160 * 1.898e-5, 1e-3);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
+    assert_string_equal(cJSON_GetObjectItem(c, "timed_by")->valuestring, "measured");
+    cJSON_Delete(j);
+    j = run_json("prefill --model llama3-70b --hw h100-sxm --tp 8 --tokens 1024 --format json");
+    assert_true(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "tp8") != NULL);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("ops --model llama3-70b --hw h100-sxm --tp 4 --pp 2 --context 8",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "takes no option"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +321,7 @@ int main(void)
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(ops_json),
+        cmocka_unit_test(tp_in_calibrated_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

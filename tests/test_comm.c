@@ -1,9 +1,20 @@
 /* test_comm.c — collective costs on ring, torus, switch and two-level
  * fabrics against hand-computed values, in both regimes; Appendix C's
- * latency-bound threshold. */
+ * latency-bound threshold; measured collective tables (collectives.h) and
+ * their fit (collfit.h) on an excerpt of NCCL measurements. */
 #include "testutil.h"
 
+#include "collfit.h"
 #include "comm.h"
+
+/* h100-sxm with its measured collectives table set aside: the alpha-beta
+ * model of comm.h alone. */
+static rl_hw h100_model(void)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    h.collectives.present = 0;
+    return h;
+}
 
 static rl_comm must(const rl_hw *h, rl_collective k, double bytes, long long g, long long stride)
 {
@@ -93,7 +104,7 @@ static void torus_axes(void **state)
 static void switch_both_regimes(void **state)
 {
     (void)state;
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_hw h = h100_model();
     rl_comm big = must(&h, RL_ALLREDUCE, 1e9, 8, 1);
     assert_rel(big.time_s, 3.8888888889e-3, 1e-9);
     assert_false(big.latency_bound);
@@ -114,7 +125,7 @@ static void switch_both_regimes(void **state)
 static void two_level(void **state)
 {
     (void)state;
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_hw h = h100_model();
     rl_comm c = must(&h, RL_ALLREDUCE, 1e9, 16, 1);
     assert_int_equal(c.levels, 2);
     assert_rel(c.time_s, 6.3888888889e-3, 1e-9);
@@ -172,6 +183,119 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
 }
 
+/* h100-sxm's measured table (NVIDIA AIConfigurator, NCCL 2.29.2 on 8 H100
+ * SXM; tests/data/collectives/README.md): an AllReduce of 8192 half
+ * elements = 16384 bytes over 8 GPUs measured 0.01898 ms, of 16384
+ * elements 0.01844 ms.  At 24576 bytes, log-log interpolation gives
+ * 1.898e-5 * (1.844e-5 / 1.898e-5)^(log 1.5 / log 2) = 1.8664e-5 s (by
+ * hand); 100 bytes (below the smallest size, 512 bytes: 0.01559 ms) costs the
+ * floor 1.559e-5 s.  The alpha-beta model charged 2 * 2 us = 4 us for both
+ * (switch_both_regimes).  A group crossing the node (16) or of a size not
+ * measured (3) falls back to the model.  Tolerance 1e-3 (the profile keeps
+ * 4 significant digits). */
+static void measured_table(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_comm c = must(&h, RL_ALLREDUCE, 16384, 8, 1);
+    assert_true(c.measured);
+    assert_rel(c.time_s, 1.898e-5, 1e-3);
+    assert_rel(must(&h, RL_ALLREDUCE, 24576, 8, 1).time_s, 1.8664e-5, 1e-3);
+    rl_comm small = must(&h, RL_ALLREDUCE, 100, 8, 1);
+    assert_rel(small.time_s, 1.559e-5, 1e-3);
+    assert_true(small.latency_bound);
+    assert_false(must(&h, RL_ALLREDUCE, 1e6, 16, 1).measured);
+    assert_false(must(&h, RL_ALLREDUCE, 1e6, 3, 1).measured);
+    assert_false(must(&h, RL_P2P, 1e6, 2, 1).measured);
+    /* another impl's rows: TensorRT-LLM's own AllReduce, 128 bf16 elements
+     * over 8 GPUs measured 0.00323 ms (trtllm/custom_allreduce_perf.csv.gz) */
+    snprintf(h.collectives.impl, sizeof h.collectives.impl, "trtllm");
+    assert_rel(must(&h, RL_ALLREDUCE, 256, 8, 1).time_s, 3.230e-6, 1e-3);
+    /* no trtllm AllGather rows: the model (latency 2 us) */
+    assert_false(must(&h, RL_ALLGATHER, 256, 8, 1).measured);
+}
+
+/* The excerpt: 21 half rows (int8 rows skipped) of one (AllReduce, nccl, 8)
+ * group.  The fit keeps every measured point, the floor is the smallest
+ * time (0.01559 ms at 256 elements), and each point is reproduced exactly. */
+static void fit_excerpt(void **state)
+{
+    (void)state;
+    rl_coll_sample *s = NULL;
+    size_t n = 0, cap = 0;
+    char err[512];
+    long got = rl_collfit_read(RL_SRCDIR "/tests/data/collectives/h100_sxm_nccl_allreduce8.csv.gz",
+                               &s, &n, &cap, err, sizeof err);
+    if (got < 0)
+        fail_msg("%s", err);
+    assert_int_equal(got, 21);
+    static rl_collectives t;
+    snprintf(t.impl, sizeof t.impl, "nccl");
+    if (rl_collfit_fit(s, n, &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(t.n, 1);
+    assert_int_equal(t.row[0].np, 21);
+    assert_rel(t.row[0].floor_s, 1.559e-5, 1e-12);
+    assert_rel(rl_coll_time(&t.row[0], 16384), 1.898e-5, 1e-12);
+    double med, p90;
+    assert_int_equal(rl_collfit_error(&t, s, n, "nccl", 1, &med, &p90), 19);
+    assert_true(med > 0 && p90 >= med);
+    free(s);
+}
+
+/* Synthetic rows on the line t = 10 us + bytes / 1e11 B/s (16-bit elements
+ * from 256 to 2^27): the weighted least squares recovers latency 1e-5 s and
+ * bw 1e11 B/s (tolerance 1e-9), the floor is the first row's time and (M)'s
+ * error is 0.  A row with a zero latency is bad input naming line and
+ * column. */
+static void fit_closed_form(void **state)
+{
+    (void)state;
+    char path[64], text[8192];
+    int k = snprintf(text, sizeof text, "# synthetic\nop_name,kernel_source,nccl_dtype,num_gpus,"
+                                        "message_size,latency\n");
+    for (double e = 256; e <= 134217728; e *= 2)
+        k += snprintf(text + k, sizeof text - (size_t)k, "all_gather,NCCL,half,4,%.0f,%.17g\n", e,
+                      (1e-5 + 2 * e / 1e11) * 1e3);
+    write_temp(path, ".csv", text);
+    rl_coll_sample *s = NULL;
+    size_t n = 0, cap = 0;
+    char err[512];
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), 20);
+    static rl_collectives t;
+    assert_int_equal(rl_collfit_fit(s, n, &t, err, sizeof err), 0);
+    assert_rel(t.row[0].latency_s, 1e-5, 1e-9);
+    assert_rel(t.row[0].bw, 1e11, 1e-9);
+    assert_rel(t.row[0].floor_s, 1e-5 + 512 / 1e11, 1e-12);
+    double med, p90;
+    rl_collfit_error(&t, s, n, NULL, 0, &med, &p90);
+    assert_true(p90 < 1e-9);
+    free(s);
+    unlink(path);
+    write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+                             "all_gather,NCCL,half,4,256,0\n");
+    s = NULL;
+    n = cap = 0;
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2: column 'latency': expected milliseconds > 0"));
+    unlink(path);
+    write_temp(path, ".csv", "op_name,kernel_source,num_gpus,message_size,latency\n");
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":1: column 'nccl_dtype' or 'allreduce_dtype': missing"));
+    unlink(path);
+    /* the same size twice, 0.01 and 0.03 ms: more than 2x apart, refused by the fit */
+    write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+                             "all_gather,NCCL,half,4,256,0.01\nall_gather,NCCL,half,4,256,0.03\n"
+                             "all_gather,NCCL,half,4,1048576,0.05\n"
+                             "all_gather,NCCL,half,4,4194304,0.09\n");
+    n = 0;
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), 4);
+    assert_int_equal(rl_collfit_fit(s, n, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "measured twice"));
+    unlink(path);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +306,9 @@ int main(void)
         cmocka_unit_test(two_level),
         cmocka_unit_test(appendix_c_threshold),
         cmocka_unit_test(errors),
+        cmocka_unit_test(measured_table),
+        cmocka_unit_test(fit_excerpt),
+        cmocka_unit_test(fit_closed_form),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,6 +135,31 @@ static void test_cli_ideal_flag(void **state)
     }
 }
 
+/* SwiGLU has its own class; a profile without a swiglu curve times it by
+ * the elementwise curve (written before the split).  1e6 bytes on 1e10 B/s
+ * = 1e-4 s ideal: / 0.5 (elementwise) + 1e-6 = 2.01e-4 s; with swiglu =
+ * {{1, 0.25}}: / 0.25 + 1e-6 = 4.01e-4 s, elementwise unchanged. */
+static void test_swiglu_class(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, ".lua", "return { name = 'x', flops = { fp32 = 1e11 }, hbm_bytes = 1e10, "
+                             "hbm_bw = 1e10, efficiency = { overhead_s = 1e-6, "
+                             "elementwise = { {1, 0.5} } } }");
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    assert_string_equal(rl_eff_class_name(RL_EFF_SWIGLU), "swiglu");
+    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_SWIGLU, 1e6, 0, 1e6, 1e11, 1e10), 2.01e-4, 1e-12);
+    write_temp(path, ".lua", "return { name = 'x', flops = { fp32 = 1e11 }, hbm_bytes = 1e10, "
+                             "hbm_bw = 1e10, efficiency = { overhead_s = 1e-6, "
+                             "elementwise = { {1, 0.5} }, swiglu = { {1, 0.25} } } }");
+    h = load_hw(path, NULL, 0);
+    unlink(path);
+    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_SWIGLU, 1e6, 0, 1e6, 1e11, 1e10), 4.01e-4, 1e-12);
+    assert_rel(rl_eff_time(&h.efficiency, RL_EFF_ELEMENTWISE, 1e6, 0, 1e6, 1e11, 1e10), 2.01e-4,
+               1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_ops_calibrated),
         cmocka_unit_test(test_cli_ideal_flag),
+        cmocka_unit_test(test_swiglu_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

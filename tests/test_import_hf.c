@@ -2,6 +2,8 @@
  * the hand-written and shipped presets, family mappings, clear errors. */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include <cjson/cJSON.h>
 
 #include "arch.h"
@@ -157,6 +159,30 @@ static void errors(void **state)
     expect_error("/nonexistent/config.json", 0, "cannot read", 0); /* bad input, not out of memory */
 }
 
+/* The spec's provenance names the model's folder and config.json, not the
+ * directories above it, which are this machine's (issue 16: the absolute
+ * path was written into `source`). */
+static void source_without_local_directories(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_hf_XXXXXX", sub[128], cfg[160], cmd[400], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/Model-X", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(cfg, sizeof cfg, "%s/config.json", sub);
+    snprintf(cmd, sizeof cmd, "cp %sllama3-8b.json %s", HF, cfg);
+    assert_int_equal(system(cmd), 0);
+    int io;
+    char *text = rl_import_hf(cfg, NULL, NULL, &io, err, sizeof err);
+    assert_non_null(text);
+    if (!strstr(text, "source = \"Hugging Face config.json (Model-X/config.json)\"") ||
+        strstr(text, dir))
+        fail_msg("the spec leaks the local path or lacks the short one:\n%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The CLI exits 2 on bad content and on a missing file (bad input, like
  * every other input file), 0 on success. */
 static void cli_exit_codes(void **state)
@@ -170,12 +196,75 @@ static void cli_exit_codes(void **state)
     assert_int_equal(WEXITSTATUS(rc), 0);
 }
 
+/* The families added after users reached for them (issue 16), against the
+ * published parameter counts:
+ *  - Qwen3-30B-A3B: "30.5B in total and 3.3B activated", "Non-Embedding:
+ *    29.9B" (Qwen/Qwen3-30B-A3B model card); Qwen3-235B-A22B: "235B in
+ *    total and 22B activated", "Non-Embedding: 234B" (its card).  The cards
+ *    round to 2-3 significant figures: totals within 0.2%, active counts
+ *    within 2% (3.35e9 is printed 3.3B), non-embedding (total less the
+ *    embedding table and the untied LM head) within 0.5%.
+ *  - Phi-3-mini: "3.8 billion parameters" (Phi-3 technical report,
+ *    arXiv:2404.14219, abstract), MHA, sliding_window 2047 on every layer;
+ *    Phi-4-mini: "3.8-billion-parameter" (arXiv:2503.01743, abstract),
+ *    tied embeddings, 24 heads / 8 KV heads; both within 1.5% (two
+ *    significant figures). */
+static void qwen3_moe_and_phi3(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        double total, active, nonemb, tol_total, tol_active;
+    } want[] = {
+        {"qwen3-30b-a3b.json", 30.5e9, 3.3e9, 29.9e9, 0.002, 0.02},
+        {"qwen3-235b-a22b.json", 235e9, 22e9, 234e9, 0.002, 0.02},
+        {"phi3-mini-4k.json", 3.8e9, 3.8e9, 0, 0.015, 0.015},
+        {"phi4-mini.json", 3.8e9, 3.8e9, 0, 0.015, 0.015},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char file[512];
+        snprintf(file, sizeof file, HF "%s", want[i].file);
+        rl_model m = import_model(file, NULL);
+        rl_params p = rl_arch_params(&m);
+        assert_rel(p.total, want[i].total, want[i].tol_total);
+        assert_rel(p.active, want[i].active, want[i].tol_active);
+        if (want[i].nonemb > 0)
+            assert_rel(p.total - p.embedding - p.lm_head, want[i].nonemb, 0.005);
+    }
+    rl_model q = import_model(HF "qwen3-30b-a3b.json", NULL);
+    assert_int_equal(q.experts, 128);
+    assert_int_equal(q.top_k, 8);
+    assert_int_equal(q.d_ff_expert, 768);
+    assert_int_equal(q.dense_layers, 0);
+    assert_int_equal(q.sliding_window, 0);
+    rl_model p3 = import_model(HF "phi3-mini-4k.json", NULL);
+    assert_int_equal(p3.sliding_window, 2047);
+    assert_int_equal(p3.sliding_window_pattern, 0);
+    rl_model p4 = import_model(HF "phi4-mini.json", NULL);
+    assert_true(p4.tied_embeddings);
+    assert_int_equal(p4.kv_heads, 8);
+    assert_int_equal(p4.heads * 128, 3072);
+    /* other Qwen3-MoE layouts are refused, not guessed */
+    expect_error("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"moe_intermediate_size\": 32, \"num_attention_heads\": 4,"
+                 " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
+                 " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"decoder_sparse_step\": 2}",
+                 1, "key 'decoder_sparse_step': 2: only every layer", 0);
+    expect_error("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"moe_intermediate_size\": 32, \"num_attention_heads\": 4,"
+                 " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
+                 " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"mlp_only_layers\": [0]}",
+                 1, "key 'mlp_only_layers'", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_hand_written),
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
+        cmocka_unit_test(qwen3_moe_and_phi3),
+        cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(cli_exit_codes),
     };

@@ -240,6 +240,31 @@ static void sweep_stops(void **state)
     assert_null(s.pts);
 }
 
+/* Issue 16: one SIGINT during a single long C call (a table.move of 2e8
+ * absent elements: within the instruction budget, so allowed, and tens of
+ * seconds in C where the hook cannot run) stops it through the sandbox's
+ * watchdog: status 130, and stderr says so. */
+static void sigint_stops_a_long_c_call(void **state)
+{
+    (void)state;
+    char script[64], marker[256];
+    write_temp(script, ".lua",
+               "roofline.write('started', 'x')\n"
+               "table.move({}, 1, 200000000, 1)\n");
+    snprintf(marker, sizeof marker, "%s/started", outdir);
+    pid_t pid = start_scenario(script);
+    wait_for(marker);
+    kill(pid, SIGINT);
+    assert_int_equal(wait_exit(pid), 130);
+    char err[4096];
+    read_stderr(err, sizeof err);
+    if (!strstr(err, "interrupted (SIGINT) inside a C call"))
+        fail_msg("stderr does not say where it was interrupted: %s", err);
+    assert_true(no_temporaries());
+    unlink(script);
+    unlink(marker);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +274,7 @@ int main(void)
         cmocka_unit_test(second_sigint_leaves_no_temporary),
         cmocka_unit_test(sigterm_during_figures),
         cmocka_unit_test(calibrate_stops_writing_nothing),
+        cmocka_unit_test(sigint_stops_a_long_c_call),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

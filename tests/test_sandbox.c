@@ -2,6 +2,8 @@
  * memory cap, pcall cannot swallow a stop, SIGINT, pattern backtracking. */
 #include "testutil.h"
 
+#include <signal.h>
+
 #include <lauxlib.h>
 
 #include "interrupt.h"
@@ -94,8 +96,9 @@ static void instruction_budget(void **state)
 static void memory_cap(void **state)
 {
     (void)state;
-    expect_error(&SMALL, "local s = string.rep('x', 1e10)", "too large");
-    expect_error(&SMALL, "local s = string.rep('x', 1e8)", "not enough memory");
+    rl_sandbox_limits many = {100L * 1000 * 1000 * 1000, 8u << 20, 60.0}; /* instructions to spare */
+    expect_error(&many, "local s = string.rep('x', 1e10)", "too large");
+    expect_error(&many, "local s = string.rep('x', 1e8)", "not enough memory");
     expect_error(&SMALL, "local t = {} for i = 1, 1e8 do t[i] = i end", "not enough memory");
     expect_error(&SMALL, "local s = 'x' for i = 1, 40 do s = s .. s end", "not enough memory");
 }
@@ -122,10 +125,108 @@ static void pattern_backtracking(void **state)
     (void)state;
     expect_error(&SMALL, "local s = string.rep('a', 30) .. 'b'\n"
                          "s:find(string.rep('a*', 30) .. 'c')",
-                 "could backtrack");
+                 "string.find: this call could take up to");
     expect_ok("assert(('k=v'):match('(%w+)=(%w+)') == 'k')");
     expect_ok("assert(('a*b'):find('*', 1, true) == 2)"); /* plain find: no pattern */
     expect_ok("assert(select(2, ('a b  c'):gsub('%s+', ' ')) == 2)");
+}
+
+/* Issue 16: single C calls that ran past 40 s against a 10 s limit.  Each
+ * is refused before it starts: its worst-case steps exceed the instruction
+ * budget (SMALL: 1e6; the estimate each message states is in brackets). */
+static void guarded_library_calls(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"string.rep('', math.maxinteger)", "string.rep: this call could take up to 9.22e+18"},
+        {"table.move({}, 1, math.maxinteger - 1, 1)", "table.move: this call could take up to 7.38e+19"},
+        {"table.insert(setmetatable({}, {__len = function() return math.maxinteger - 1 end}), 1, 'x')",
+         "table.insert: this call could take up to 7.38e+19"},
+        {"table.remove(setmetatable({}, {__len = function() return math.maxinteger - 1 end}), 1)",
+         "table.remove: this call could take up to 7.38e+19"},
+        /* no repetition, but (n+1) starts x (plen+1) items: 2001 x 1002 */
+        {"local s = ('a'):rep(2000) s:match(('a'):rep(1000) .. 'b')",
+         "string.match: this call could take up to 2.0"},
+        {"local s = ('a'):rep(2000) s:find(('a'):rep(1000) .. 'b', 1, true)",
+         "string.find: this call could take up to 2.0"},
+        /* %b scans to the end from every start: (n+1)^2 x (plen+1) */
+        {"local s = ('('):rep(3000) s:find('%b()')", "string.find: this call could take up to 4.5e+07"},
+        {"for k in ('('):rep(3000):gmatch('%b()') do end", "string.gmatch: this call could take up to"},
+        {"local s = ('a'):rep(1000) s:gsub('(a*)%1', '')", "string.gsub: this call could take up to"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_error(&SMALL, cases[i][0], cases[i][1]);
+    /* what stays allowed: the same functions within the budget */
+    expect_ok("assert(('ab'):rep(3, ',') == 'ab,ab,ab' and ('x'):rep(0) == '')");
+    expect_ok("local t = {1, 2, 3} table.insert(t, 1, 0) assert(table.remove(t) == 3)\n"
+              "assert(#table.move({1, 2, 3}, 1, 3, 2) == 4)");
+    expect_ok("local t = setmetatable({}, {__len = function() return 2 end})\n"
+              "table.insert(t, 'x') assert(rawget(t, 3) == 'x')");
+    expect_ok("assert(('a,b,c'):gsub(',', ';') == 'a;b;c' and ('(x)'):find('%b()') == 1)");
+}
+
+/* A C function that never returns: what no guard foresaw.  It raises the
+ * SIGINT flag first when its upvalue says so. */
+static int spin(lua_State *Ls)
+{
+    if (lua_toboolean(Ls, lua_upvalueindex(1)))
+        rl_interrupt_raise();
+    for (volatile unsigned long i = 0;; i++)
+        ;
+    return 0;
+}
+
+/* Run `spin()` in a forked child with `seconds` as the time limit; return
+ * its exit status (128 + signal when killed) with its stderr in out.  The
+ * parent kills a child still running after 60 s: the watchdog failed. */
+static int run_stuck_child(double seconds, int sigint, char *out, size_t n)
+{
+    int fds[2];
+    char path[64];
+    write_temp(path, ".lua", "spin()");
+    assert_int_equal(pipe(fds), 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        rl_sandbox_limits lim = {1000 * 1000, 8u << 20, seconds};
+        char err[256];
+        lua_State *Ls = rl_sandbox_new(&lim);
+        lua_pushboolean(Ls, sigint);
+        lua_pushcclosure(Ls, spin, 1);
+        lua_setglobal(Ls, "spin");
+        rl_sandbox_dofile(Ls, path, 0, err, sizeof err);
+        _exit(0); /* not reached: the watchdog ends the process */
+    }
+    close(fds[1]);
+    int status = 0;
+    for (int i = 0; i < 600 && waitpid(pid, &status, WNOHANG) == 0; i++)
+        usleep(100 * 1000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    ssize_t len = read(fds[0], out, n - 1);
+    out[len > 0 ? len : 0] = '\0';
+    close(fds[0]);
+    unlink(path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The backstop: a run stuck in C past its time limit (0.2 s here), or past
+ * a SIGINT, ends with status 2 / 130 and says why. */
+static void watchdog_ends_stuck_run(void **state)
+{
+    (void)state;
+    char out[1024];
+    assert_int_equal(run_stuck_child(0.2, 0, out, sizeof out), 2);
+    if (!strstr(out, "time limit of 0.2 s exceeded inside a C call"))
+        fail_msg("watchdog message: %s", out);
+    assert_int_equal(run_stuck_child(600.0, 1, out, sizeof out), 130);
+    if (!strstr(out, "interrupted (SIGINT) inside a C call"))
+        fail_msg("watchdog message: %s", out);
 }
 
 static void sigint_stops_script(void **state)
@@ -161,6 +262,7 @@ int main(void)
         cmocka_unit_test(binary_chunk_refused), cmocka_unit_test(instruction_budget),
         cmocka_unit_test(memory_cap),           cmocka_unit_test(deep_recursion),
         cmocka_unit_test(pattern_backtracking), cmocka_unit_test(sigint_stops_script),
+        cmocka_unit_test(guarded_library_calls), cmocka_unit_test(watchdog_ends_stuck_run),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,7 +231,8 @@ static void test_report_sections(void **state)
     assert_true(sens[0].resized.chips_total <= f->res.c[0].chips_total);
     rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
     const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
-                              "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour"};
+                              "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour",
+                              "Collectives on"};
     for (int html = 0; html < 2; html++) {
         char *t = rl_size_report_render(&d, html);
         assert_non_null(t);

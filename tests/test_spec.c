@@ -30,6 +30,55 @@ static void expect_error(const char *body, const char *fragment)
         fail_msg("error \"%s\" does not name the file", err);
 }
 
+/* Issue 16: a key whose __tostring raises, loops or returns a non-string
+ * aborted the process (luaL_tolstring outside a protected call); keys are
+ * now described by type.  'layers\0x' was read as 'layers'.  Metamethods
+ * reached by --set run under a protected call. */
+static void hostile_keys(void **state)
+{
+    (void)state;
+    static const char *const tostrings[] = {"error('boom')", "while true do end", "return 42"};
+    for (int i = 0; i < 3; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "return { " VALID_MODEL ", [setmetatable({}, {__tostring = function() %s end})] = 1 }",
+                 tostrings[i]);
+        expect_error(body, "key [a table] must be a named field");
+    }
+    expect_error("return { " VALID_MODEL ", [true] = 1 }", "key [true] must be a named field");
+    expect_error("return { " VALID_MODEL ", [0.5] = 1 }", "key [0.5] must be a named field");
+    expect_error("return { name = 't', ['layers\\0x'] = 2, d_model = 64, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'layers\\0x': a field name must not contain a NUL byte");
+    char path[64], err[1024] = "";
+    rl_hw h;
+    write_temp(path, ".lua",
+               "return { name = 'x', hbm_bytes = 8e10, hbm_bw = 3e12, flops = {"
+               " [setmetatable({}, {__tostring = function() error('boom') end})] = 1e15 } }");
+    assert_int_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'flops': key [a table] must be a named field"));
+    unlink(path);
+    write_temp(path, ".lua", "return { name = 'x', hbm_bytes = 8e10, hbm_bw = 3e12, "
+                             "flops = { bf16 = 1e15 }, efficiency = { ['source\\0x'] = 'a' } }");
+    assert_int_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'efficiency': key [source\\0x] must be a named field"));
+    unlink(path);
+    /* __index / __newindex met by --set: a Lua error, not an abort */
+    write_temp(path, ".lua", "return setmetatable({}, {__index = function() error('ix') end,"
+                             " __newindex = function() error('nx') end})");
+    char f1[] = "model.flops.x=1", f2[] = "model.layers=1";
+    rl_override ov;
+    int kind;
+    rl_model m;
+    assert_int_equal(rl_override_parse(f1, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(rl_model_load(path, &ov, 1, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ix"));
+    assert_int_equal(rl_override_parse(f2, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(rl_model_load(path, &ov, 1, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nx"));
+    unlink(path);
+}
+
 static void valid_spec(void **state)
 {
     (void)state;
@@ -70,7 +119,7 @@ static void error_classes(void **state)
     expect_error("return { " VALID_MODEL ", d_ff_expert = math.huge }", "must be a finite number");
     expect_error("return { " VALID_MODEL ", d_ff_expert = 64 }", "experts = 0 (dense model)");
     expect_error("return { " VALID_MODEL ", name = 'a\\nb' }", "control character");
-    expect_error("return { " VALID_MODEL ", 42 }", "must be named fields");
+    expect_error("return { " VALID_MODEL ", 42 }", "key [1] must be a named field");
     expect_error("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e-9 }",
                  "field 'kv_bytes_per_token': must be >= 1");
     expect_error("return { name = 'a', params = 1e300, kv_bytes_per_token = 1 }",
@@ -169,15 +218,34 @@ static void override_parse(void **state)
     assert_string_equal(ov.field, "flops.bf16");
 }
 
+/* A preset is named as the user gave it, KIND/NAME.lua, wherever this
+ * install keeps it (issue 16: the sizing report printed "price absent in
+ * <clone>/bin/../hw_profiles/b200.lua"). */
+static void preset_origin_as_given(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    assert_string_equal(m.origin, "model/llama3-8b.lua");
+    rl_hw h = load_hw("b200", NULL, 0);
+    assert_string_equal(h.origin, "hw_profiles/b200.lua");
+    char err[1024];
+    rl_override ov[] = {{"layers", "x"}};
+    assert_int_equal(rl_model_load("llama3-8b", ov, 1, &m, err, sizeof err), -1);
+    if (strncmp(err, "model/llama3-8b.lua with --set layers=x: ", 41) != 0)
+        fail_msg("error does not start with the preset as named: %s", err);
+}
+
 /* Every shipped preset loads and validates. */
 static void presets_load(void **state)
 {
     (void)state;
     static const char *models[] = {"llama2-7b",  "llama2-13b",   "llama2-70b",       "llama3-8b",
                                    "llama3-70b", "llama3-405b",  "mistral-7b",       "mixtral-8x7b",
-                                   "scaling-book-18b", "scaling-book-18b-moe"};
+                                   "scaling-book-18b", "scaling-book-18b-moe", "llama3.1-8b",
+                                   "llama3.1-70b", "llama3.1-405b", "llama3.3-70b", "bloom-176b"};
     static const char *hws[] = {"tpu-v4",       "tpu-v5e",  "tpu-v5p",   "tpu-v6e", "a100-sxm-80g",
-                                "h100-sxm",     "h100-pcie", "h200",     "b200"};
+                                "h100-sxm",     "h100-pcie", "h200",     "b200",
+                                "a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
     for (size_t i = 0; i < sizeof models / sizeof *models; i++)
         (void)load_model(models[i], NULL, 0);
     for (size_t i = 0; i < sizeof hws / sizeof *hws; i++) {
@@ -193,10 +261,11 @@ static void presets_load(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(valid_spec),        cmocka_unit_test(error_classes),
+        cmocka_unit_test(valid_spec),
+        cmocka_unit_test(hostile_keys),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
-        cmocka_unit_test(presets_load),      cmocka_unit_test(shebang_and_bom),
+        cmocka_unit_test(presets_load),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# accuracy_e2e.sh — `make accuracy`'s end-to-end part: the engine-cost fit
+# (src/e2e.h) on SplitwiseSim's measured Llama-2-70B rows (medians of the
+# repeats, calib/splitwise_csv.sh), predicting configurations it was not
+# fitted on, per hardware:
+#   alternate  fit on every other configuration, predict the rest, both
+#              ways (target: median |error| <= 5%)
+#   tp8        fit on the TP2 and TP4 configurations, predict TP8
+#              (target: median |error| <= 15% for decode and prefill apart)
+#   bloom      fit on every Llama-2-70B configuration, predict BLOOM-176B's
+#              (TP8 only in the data; model/bloom-176b.lua): a transfer
+#              across models, no target
+# and the coverage of the p10-p90 band on the predicted rows (target 70-90%).
+# SplitwiseSim ran Llama-2-70B on prompts up to 8192 tokens, beyond its
+# 4096-token max_context: the runs raise it (--set model.max_context=16384).
+#
+# usage: calib/accuracy_e2e.sh [BIN] [SPLITWISE.csv]
+set -eu
+bin=${1:-bin/roofline}
+src=${2:-../shared/data/e2e/splitwise_perf_model.csv}
+if [ ! -r "$src" ]; then
+    echo "accuracy (e2e fit): $src not found; skipped"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+here=$(dirname "$0")
+"$here/splitwise_csv.sh" "$src" all > "$tmp/all.csv"
+set_ctx="--set model.max_context=16384"
+
+# rows of hardware $1 (without the hw column) matching awk condition $2 on
+# phase, model, tp and the row number n among the model's rows
+select_rows() {
+    awk -F, -v hw="$1" "NR == 1 { print \"phase,model,tp,batch,context,tokens,measured_s\"; next }
+        \$3 != hw { next }
+        { phase = \$1; model = \$2; tp = \$4; n = ++seen[model] }
+        $2 { print \$1 \",\" \$2 \",\" \$4 \",\" \$5 \",\" \$6 \",\" \$7 \",\" \$8 }" "$tmp/all.csv"
+}
+
+# the summary value KEY from a table-format result
+value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+
+# fit on $2, validate on $3; print one line labelled $1
+run() {
+    label=$1
+    "$bin" fit "$2" --model llama2-70b --hw "$hw" --engine splitwise $set_ctx \
+        --save "$tmp/prof.lua" > "$tmp/fit.txt"
+    "$bin" validate --against "$3" --model llama2-70b --hw "$tmp/prof.lua" $set_ctx \
+        > "$tmp/val.txt"
+    awk -v l="$label" -v n="$(value measured_rows "$tmp/val.txt")" \
+        -v med="$(value median_abs_error "$tmp/val.txt")" -v p90="$(value p90_abs_error "$tmp/val.txt")" \
+        -v bias="$(value bias "$tmp/val.txt")" -v cov="$(value band_coverage "$tmp/val.txt")" \
+        -v cv="$(value cv_median_abs_error "$tmp/fit.txt")" 'BEGIN {
+        printf "  %-34s %3d rows  median %5.1f%%  p90 %5.1f%%  bias %+5.1f%%  p10-p90 coverage %3.0f%%  (fit CV median %.1f%%)\n",
+            l, n, 100 * med, 100 * p90, 100 * bias, 100 * cov, 100 * cv }'
+}
+
+echo "accuracy (e2e fit): SplitwiseSim Llama-2-70B and BLOOM-176B fp16 ($src), medians of repeats"
+for hw in a100-sxm-80g h100-sxm; do
+    echo "$hw:"
+    llama='model == "llama2-70b"'
+    for half in 1 0; do
+        select_rows "$hw" "$llama && n % 2 == $half" > "$tmp/train.csv"
+        select_rows "$hw" "$llama && n % 2 != $half" > "$tmp/test.csv"
+        run "alternate configs, half $((2 - half)) (target <= 5%)" "$tmp/train.csv" "$tmp/test.csv"
+    done
+    select_rows "$hw" "$llama && tp != 8" > "$tmp/train.csv"
+    for ph in decode prefill; do
+        select_rows "$hw" "$llama && tp == 8 && phase == \"$ph\"" > "$tmp/test.csv"
+        run "TP2+TP4 -> TP8 $ph (target <= 15%)" "$tmp/train.csv" "$tmp/test.csv"
+    done
+    select_rows "$hw" "$llama" > "$tmp/train.csv"
+    select_rows "$hw" 'model == "bloom-176b"' > "$tmp/test.csv"
+    run "Llama-2-70B -> BLOOM-176B (no target)" "$tmp/train.csv" "$tmp/test.csv"
+done

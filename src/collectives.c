@@ -1,0 +1,313 @@
+/* collectives.c — measured collective tables: reading, lookup and the
+ * time (M) of collectives.h. */
+#include "collectives.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+static const char *const OP_NAMES[] = {"AllGather", "ReduceScatter", "AllReduce", "AllToAll",
+                                       "P2P"};
+
+const char *rl_collective_name(rl_collective c) { return OP_NAMES[c]; }
+
+const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long long gpus)
+{
+    if (!t->present)
+        return NULL;
+    for (int i = 0; i < t->n; i++) {
+        const rl_coll_row *r = &t->row[i];
+        if (r->op == op && r->gpus == gpus && strcmp(r->impl, t->impl) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+double rl_coll_fit_time(const rl_coll_row *r, double bytes)
+{
+    return fmax(r->floor_s, r->latency_s + bytes / r->bw);
+}
+
+double rl_coll_time(const rl_coll_row *r, double bytes)
+{
+    if (r->np == 0 || bytes > r->bytes[r->np - 1])
+        return rl_coll_fit_time(r, bytes);
+    if (bytes <= r->bytes[0])
+        return r->seconds[0];
+    int i = 1;
+    while (bytes > r->bytes[i])
+        i++;
+    double w = log(bytes / r->bytes[i - 1]) / log(r->bytes[i] / r->bytes[i - 1]);
+    return r->seconds[i - 1] * pow(r->seconds[i] / r->seconds[i - 1], w);
+}
+
+/* The string on top of the stack into dst (size n): one line, fits.  The
+ * error names `field`. */
+static int read_text(lua_State *L, const char *origin, const char *field, char *dst, size_t n,
+                     char *err, size_t errlen)
+{
+    size_t len = 0;
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+    int ctrl = 0;
+    for (size_t i = 0; s && i < len; i++)
+        ctrl |= (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
+    if (!s || len == 0 || len >= n || ctrl) {
+        snprintf(err, errlen, "%s: field '%s': expected a non-empty one-line string of at most %zu "
+                              "characters", origin, field, n - 1);
+        return -1;
+    }
+    memcpy(dst, s, len + 1);
+    return 0;
+}
+
+/* The number on top of the stack into *v: finite, >= 0 (> 0 when `pos`). */
+static int read_num(lua_State *L, const char *origin, const char *field, int pos, double *v,
+                    char *err, size_t errlen)
+{
+    *v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(*v) || (pos ? !(*v > 0) : !(*v >= 0)) ||
+        *v > 1e300) {
+        snprintf(err, errlen, "%s: field '%s': expected a finite number %s", origin, field,
+                 pos ? "> 0" : ">= 0");
+        return -1;
+    }
+    return 0;
+}
+
+/* The {bytes, seconds} list on top of the stack into r's points. */
+static int read_points(lua_State *L, const char *origin, const char *field, rl_coll_row *r,
+                       char *err, size_t errlen)
+{
+    lua_Integer n = lua_istable(L, -1) ? luaL_len(L, -1) : -1;
+    if (n < 0 || n > RL_COLL_POINTS) {
+        snprintf(err, errlen, "%s: field '%s': expected a list of at most %d {bytes, seconds} "
+                              "pairs", origin, field, RL_COLL_POINTS);
+        return -1;
+    }
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        double v[2] = {0, 0};
+        int ok = lua_istable(L, -1);
+        for (int j = 0; ok && j < 2; j++) {
+            lua_rawgeti(L, -1, j + 1);
+            v[j] = lua_tonumber(L, -1);
+            ok = lua_type(L, -1) == LUA_TNUMBER && isfinite(v[j]) && v[j] > 0 && v[j] < 1e300;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!ok || (i > 1 && !(v[0] > r->bytes[i - 2]))) {
+            snprintf(err, errlen, "%s: field '%s[%lld]': expected {bytes, seconds}, both finite "
+                                  "and > 0, bytes increasing", origin, field, (long long)i);
+            return -1;
+        }
+        r->bytes[i - 1] = v[0];
+        r->seconds[i - 1] = v[1];
+    }
+    r->np = (int)n;
+    return 0;
+}
+
+/* Row i (1-based) on top of the stack into *r. */
+static int read_row(lua_State *L, const char *origin, lua_Integer i, rl_coll_row *r, char *err,
+                    size_t errlen)
+{
+    char f[96];
+    snprintf(f, sizeof f, "collectives.rows[%lld]", (long long)i);
+    if (!lua_istable(L, -1)) {
+        snprintf(err, errlen, "%s: field '%s': expected a table {op, impl, gpus, latency_s, bw, "
+                              "floor_s}", origin, f);
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    r->op = RL_P2P; /* "not given" */
+    int seen = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        char kf[128];
+        snprintf(kf, sizeof kf, "%s.%s", f, k);
+        int rc = 0;
+        double v = 0;
+        if (strcmp(k, "op") == 0) {
+            const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            for (int o = 0; o < RL_P2P; o++)
+                if (strcmp(s, OP_NAMES[o]) == 0)
+                    r->op = (rl_collective)o;
+            if (r->op == RL_P2P) {
+                snprintf(err, errlen, "%s: field '%s': expected AllGather, ReduceScatter, "
+                                      "AllReduce or AllToAll", origin, kf);
+                rc = -1;
+            }
+            seen |= 1;
+        } else if (strcmp(k, "impl") == 0) {
+            rc = read_text(L, origin, kf, r->impl, sizeof r->impl, err, errlen);
+            seen |= 2;
+        } else if (strcmp(k, "gpus") == 0) {
+            rc = read_num(L, origin, kf, 1, &v, err, errlen);
+            if (rc == 0 && (v < 2 || v != floor(v) || v > 1e6)) {
+                snprintf(err, errlen, "%s: field '%s': expected a whole number of GPUs >= 2, got %g",
+                         origin, kf, v);
+                rc = -1;
+            }
+            r->gpus = (long long)v;
+            seen |= 4;
+        } else if (strcmp(k, "latency_s") == 0) {
+            rc = read_num(L, origin, kf, 0, &r->latency_s, err, errlen);
+            seen |= 8;
+        } else if (strcmp(k, "bw") == 0) {
+            rc = read_num(L, origin, kf, 1, &r->bw, err, errlen);
+            seen |= 16;
+        } else if (strcmp(k, "floor_s") == 0) {
+            rc = read_num(L, origin, kf, 0, &r->floor_s, err, errlen);
+            seen |= 32;
+        } else if (strcmp(k, "points") == 0) {
+            rc = read_points(L, origin, kf, r, err, errlen);
+        } else {
+            snprintf(err, errlen, "%s: field '%s': unknown (known: op, impl, gpus, latency_s, bw, "
+                                  "floor_s, points)", origin, kf);
+            rc = -1;
+        }
+        lua_pop(L, 1);
+        if (rc != 0) {
+            lua_pop(L, 1);
+            return -1;
+        }
+    }
+    static const char *const NEED[] = {"op", "impl", "gpus", "latency_s", "bw", "floor_s"};
+    for (int b = 0; b < 6; b++)
+        if (!(seen & (1 << b))) {
+            snprintf(err, errlen, "%s: field '%s.%s': missing", origin, f, NEED[b]);
+            return -1;
+        }
+    if (r->latency_s + r->floor_s <= 0) {
+        snprintf(err, errlen, "%s: field '%s': latency_s and floor_s are both 0 (a collective "
+                              "takes time)", origin, f);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_rows(lua_State *L, const char *origin, rl_collectives *out, char *err,
+                     size_t errlen)
+{
+    if (!lua_istable(L, -1)) {
+        snprintf(err, errlen, "%s: field 'collectives.rows': expected a list of rows", origin);
+        return -1;
+    }
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 1 || n > RL_COLL_ROWS) {
+        snprintf(err, errlen, "%s: field 'collectives.rows': %lld rows, expected 1 to %d", origin,
+                 (long long)n, RL_COLL_ROWS);
+        return -1;
+    }
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        rl_coll_row *r = &out->row[out->n];
+        int rc = read_row(L, origin, i, r, err, errlen);
+        lua_pop(L, 1);
+        if (rc != 0)
+            return -1;
+        for (int j = 0; j < out->n; j++)
+            if (out->row[j].op == r->op && out->row[j].gpus == r->gpus &&
+                strcmp(out->row[j].impl, r->impl) == 0) {
+                snprintf(err, errlen, "%s: field 'collectives.rows[%lld]': %s over %lld GPUs "
+                                      "(impl %s) is given twice (rows %d and %lld)",
+                         origin, (long long)i, OP_NAMES[r->op], r->gpus, r->impl, j + 1,
+                         (long long)i);
+                return -1;
+            }
+        out->n++;
+    }
+    return 0;
+}
+
+int rl_collectives_read(lua_State *L, const char *origin, rl_collectives *out, char *err,
+                        size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->impl, sizeof out->impl, "nccl");
+    if (!lua_istable(L, -1)) {
+        snprintf(err, errlen, "%s: field 'collectives': expected a table (source, fitted_on, impl, "
+                              "rows), got %s", origin, luaL_typename(L, -1));
+        return -1;
+    }
+    luaL_checkstack(L, 8, NULL);
+    int has_rows = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int rc;
+        if (strcmp(k, "source") == 0) {
+            rc = read_text(L, origin, "collectives.source", out->source, sizeof out->source, err,
+                           errlen);
+        } else if (strcmp(k, "fitted_on") == 0) {
+            rc = read_text(L, origin, "collectives.fitted_on", out->fitted_on,
+                           sizeof out->fitted_on, err, errlen);
+        } else if (strcmp(k, "impl") == 0) {
+            rc = read_text(L, origin, "collectives.impl", out->impl, sizeof out->impl, err, errlen);
+        } else if (strcmp(k, "rows") == 0) {
+            rc = read_rows(L, origin, out, err, errlen);
+            has_rows = 1;
+        } else {
+            snprintf(err, errlen, "%s: field 'collectives.%s': unknown (known: source, fitted_on, "
+                                  "impl, rows)", origin, k);
+            rc = -1;
+        }
+        lua_pop(L, 1);
+        if (rc != 0) {
+            lua_pop(L, 1);
+            return -1;
+        }
+    }
+    if (!has_rows || !out->source[0]) {
+        snprintf(err, errlen, "%s: field 'collectives.%s': missing (a measured table names its "
+                              "source and rows)", origin, has_rows ? "source" : "rows");
+        return -1;
+    }
+    out->present = 1;
+    return 0;
+}
+
+void rl_collectives_push(lua_State *L, const rl_collectives *t)
+{
+    lua_newtable(L);
+    lua_pushstring(L, t->source);
+    lua_setfield(L, -2, "source");
+    if (t->fitted_on[0]) {
+        lua_pushstring(L, t->fitted_on);
+        lua_setfield(L, -2, "fitted_on");
+    }
+    lua_pushstring(L, t->impl);
+    lua_setfield(L, -2, "impl");
+    lua_createtable(L, t->n, 0);
+    for (int i = 0; i < t->n; i++) {
+        const rl_coll_row *r = &t->row[i];
+        lua_createtable(L, 0, 7);
+        lua_pushstring(L, OP_NAMES[r->op]);
+        lua_setfield(L, -2, "op");
+        lua_pushstring(L, r->impl);
+        lua_setfield(L, -2, "impl");
+        lua_pushinteger(L, r->gpus);
+        lua_setfield(L, -2, "gpus");
+        lua_pushnumber(L, r->latency_s);
+        lua_setfield(L, -2, "latency_s");
+        lua_pushnumber(L, r->bw);
+        lua_setfield(L, -2, "bw");
+        lua_pushnumber(L, r->floor_s);
+        lua_setfield(L, -2, "floor_s");
+        lua_createtable(L, r->np, 0);
+        for (int p = 0; p < r->np; p++) {
+            lua_createtable(L, 2, 0);
+            lua_pushnumber(L, r->bytes[p]);
+            lua_rawseti(L, -2, 1);
+            lua_pushnumber(L, r->seconds[p]);
+            lua_rawseti(L, -2, 2);
+            lua_rawseti(L, -2, p + 1);
+        }
+        lua_setfield(L, -2, "points");
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "rows");
+}

@@ -1,0 +1,108 @@
+/* collectives.h — measured collective times of a hardware spec.
+ *
+ * Owns the `collectives` field of a hardware spec: per operation, group size
+ * and implementation, an alpha-beta fit of measured collective latencies
+ * with a small-message floor, and the time it gives.  Uses Lua.
+ *
+ *   collectives = {
+ *     source = "NVIDIA AIConfigurator ... (Apache-2.0)",   -- where the times come from
+ *     fitted_on = "16-bit rows of silicon/h100_sxm/...",  -- which rows
+ *     impl = "nccl",       -- the rows that time a plan's collectives (default "nccl")
+ *     rows = {
+ *       { op = "AllReduce", impl = "nccl", gpus = 8,
+ *         latency_s = 2.2e-5, bw = 2.2e11, floor_s = 1.56e-5,   -- the fit (M)
+ *         points = { {512, 1.559e-5}, {1024, 1.56e-5}, ... } }, -- {bytes, seconds}, measured
+ *       ...
+ *     },
+ *   }
+ *
+ * One collective of `bytes` (the whole array, comm.h's convention, which is
+ * also nccl-tests' "size": the AllGather's output, the ReduceScatter's
+ * input, the AllReduce's array, the AllToAll's total) over `gpus` GPUs
+ * takes, inside the measured sizes, the measured time interpolated linearly
+ * in log(bytes)-log(seconds) between the two nearest points; below the
+ * smallest measured size, the smallest size's time (the floor: NCCL's
+ * small-message times are flat there); above the largest, or for a row
+ * without points, the alpha-beta fit
+ *
+ *   t = max(floor_s, latency_s + bytes / bw)                          (M)
+ *
+ * (Hockney, "The communication challenge for MPP", Parallel Computing
+ * 20(3), 1994: alpha = latency_s, beta = 1/bw; floor_s is the smallest time
+ * measured).  (M) alone misses NCCL's protocol switches (LL, LL128, Simple)
+ * and the engines' switch from their own AllReduce kernel to NCCL at a size
+ * threshold: collfit.h gives both errors.  `op` is one of "AllGather",
+ * "ReduceScatter", "AllReduce", "AllToAll" (rl_collective_name).  `impl`
+ * names the implementation a row was measured with: "nccl", or an engine's
+ * own AllReduce ("trtllm", "vllm_graph", "vllm_eager"); a serving engine
+ * picks its rows by setting the table's `impl`.  A group size without a row
+ * of the chosen impl, a group crossing NVLink domains and point-to-point
+ * fall back to the alpha-beta model of comm.h.  `roofline-collfit`
+ * (tools/collfit.c, `make collectives`) writes the rows from
+ * AIConfigurator's tables. */
+#ifndef RL_COLLECTIVES_H
+#define RL_COLLECTIVES_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+typedef enum {
+    RL_ALLGATHER,
+    RL_REDUCESCATTER,
+    RL_ALLREDUCE,
+    RL_ALLTOALL,
+    RL_P2P,
+} rl_collective;
+
+/* "AllGather", "ReduceScatter", "AllReduce", "AllToAll", "P2P". */
+const char *rl_collective_name(rl_collective c);
+
+#define RL_COLL_ROWS 32
+#define RL_COLL_POINTS 32
+
+typedef struct {
+    rl_collective op;
+    char impl[24];    /* "nccl", "trtllm", ... */
+    long long gpus;   /* group size, >= 2 */
+    double latency_s; /* alpha, seconds (>= 0) */
+    double bw;        /* 1 / beta, bytes/s (> 0) */
+    double floor_s;   /* smallest time, seconds (>= 0) */
+    int np;           /* measured points (0: the fit alone) */
+    double bytes[RL_COLL_POINTS];   /* increasing, > 0 */
+    double seconds[RL_COLL_POINTS]; /* > 0 */
+} rl_coll_row;
+
+typedef struct {
+    int present;        /* the spec gave `collectives` */
+    char source[256];   /* where the measured times come from */
+    char fitted_on[256];
+    char impl[24];      /* rows used for a plan's collectives (default "nccl") */
+    int n;
+    rl_coll_row row[RL_COLL_ROWS];
+} rl_collectives;
+
+/* The row of t's chosen impl for operation `op` over `gpus` GPUs, or NULL
+ * when there is none (or t is absent). */
+const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long long gpus);
+
+/* Time of `bytes` (>= 0) through row r, seconds: the points inside their
+ * range, (M) above it (see above). */
+double rl_coll_time(const rl_coll_row *r, double bytes);
+
+/* (M) alone. */
+double rl_coll_fit_time(const rl_coll_row *r, double bytes);
+
+/* Read the table on top of L's stack into *out (present = 1).  Errors name
+ * "ORIGIN: field 'collectives.rows[3].bw': reason": unknown keys, an
+ * unknown op, gpus < 2, negative or non-finite times, bw <= 0, points not
+ * {bytes, seconds} > 0 with bytes increasing, more than RL_COLL_POINTS
+ * points, the same (op, impl, gpus) twice, more than RL_COLL_ROWS rows,
+ * no rows. */
+int rl_collectives_read(lua_State *L, const char *origin, rl_collectives *out, char *err,
+                        size_t errlen);
+
+/* Push *t as the Lua table above. */
+void rl_collectives_push(lua_State *L, const rl_collectives *t);
+
+#endif

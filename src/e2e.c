@@ -1,0 +1,959 @@
+/* e2e.c — end-to-end benchmark rows: predicted times, validate --against,
+ * fit (see e2e.h). */
+#include "e2e.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "fit.h"
+#include "plot.h"
+#include "report.h"
+#include "shard.h"
+
+/* ---- the terms of a row ------------------------------------------------------ */
+
+/* The operator terms and launches of one step from its op list. */
+static void fill_ops(rl_ec_step *s, const rl_ops *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        s->op_c[i] = o->op[i].layers * o->op[i].t.compute_s;
+        s->op_m[i] = o->op[i].layers * o->op[i].t.memory_s;
+        s->launches += o->op[i].layers;
+    }
+    s->nops = o->n;
+}
+
+/* Add `count` steps of configuration c: their operators, launches,
+ * sequences and the plan's collectives. */
+static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_phase ph,
+                    long long batch, long long len, double count, rl_ec_terms *t, char *err,
+                    size_t errlen)
+{
+    rl_ops o;
+    if (rl_ops_check(m, h, c, err, errlen) != 0 || rl_ops_build(m, h, c, &o, err, errlen) != 0)
+        return -1;
+    rl_ec_step *s = &t->step[t->n++];
+    s->count = count;
+    s->prefill = ph == RL_PHASE_PREFILL;
+    s->batch = (double)batch;
+    fill_ops(s, &o);
+    if (c->chips > 1) {
+        rl_shard_plan plan = rl_shard_plan_default();
+        plan.tp = c->chips;
+        rl_shard_result sr;
+        if (rl_shard_eval(m, h, &plan, ph, c->chips, batch, len, c->prec, &sr, err, errlen) != 0)
+            return -1;
+        s->comm_s = sr.comm_s;
+    }
+    return 0;
+}
+
+int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
+                   rl_ec_terms *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = r->tp;
+    c.prec = p;
+    if (r->phase == RL_MEAS_DECODE) {
+        c.decode_batch = r->batch;
+        c.decode_context = r->context;
+        return add_step(m, h, &c, RL_PHASE_GENERATE, r->batch, r->context, 1, out, err, errlen);
+    }
+    c.prefill_seqs = r->batch;
+    c.prefill_tokens = r->tokens;
+    if (add_step(m, h, &c, RL_PHASE_PREFILL, r->batch, r->tokens, 1, out, err, errlen) != 0)
+        return -1;
+    if (r->phase == RL_MEAS_PREFILL)
+        return 0;
+    /* static: `output` decode steps at their mean context (a step is linear
+     * in the context it attends to) */
+    rl_ops_config d = rl_ops_config_default();
+    d.chips = r->tp;
+    d.prec = p;
+    d.decode_batch = r->batch;
+    d.decode_context = r->tokens + r->output / 2;
+    return add_step(m, h, &d, RL_PHASE_GENERATE, r->batch, d.decode_context, (double)r->output, out,
+                    err, errlen);
+}
+
+double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
+{
+    double time = 0;
+    if (grad)
+        memset(grad, 0, RL_EC_N * sizeof *grad);
+    for (int k = 0; k < t->n; k++) {
+        const rl_ec_step *s = &t->step[k];
+        rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
+        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[RL_EC_COMM] * s->comm_s;
+        double dc = 0, dm = 0; /* device time under the compute / memory term */
+        for (int i = 0; i < s->nops; i++) {
+            double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
+            if (c > m)
+                dc += s->op_c[i];
+            else
+                dm += s->op_m[i];
+            dev += c > m ? c : m;
+        }
+        rl_ec_param seq = s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ;
+        time += s->count * ((host > dev ? host : dev) + x[seq] * s->batch);
+        if (!grad)
+            continue;
+        grad[seq] += s->count * s->batch;
+        if (host > dev) {
+            grad[fixed] += s->count;
+            grad[RL_EC_LAUNCH] += s->count * s->launches;
+        } else {
+            grad[RL_EC_COMPUTE] += s->count * dc;
+            grad[RL_EC_MEMORY] += s->count * dm;
+            grad[RL_EC_COMM] += s->count * s->comm_s;
+        }
+    }
+    return time;
+}
+
+/* ---- rows with their specs ---------------------------------------------------- */
+
+#define MAX_SPECS 32
+
+typedef struct {
+    int n;                     /* rows kept */
+    const rl_meas_row **row;   /* [n] */
+    rl_ec_terms *t;            /* [n] */
+    double *meas_s;            /* [n] measured time, seconds (rl_meas_time) */
+    int *hw;                   /* [n] index into hws */
+    int nhw, nmodel;
+    rl_hw hws[MAX_SPECS];
+    char hw_names[MAX_SPECS][256];
+    rl_model models[MAX_SPECS];
+    char model_names[MAX_SPECS][256];
+} rows;
+
+static void rows_free(rows *r)
+{
+    free(r->row);
+    free(r->t);
+    free(r->meas_s);
+    free(r->hw);
+}
+
+/* The index of spec `name` in the cache, loading it on first use; -1 with
+ * err "FILE:LINE: column 'COL': reason" (or "--model"/"--hw" when the name
+ * came from the command line). */
+static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *o,
+                      const rl_meas_row *r, const char *file, int from_column, char *err,
+                      size_t errlen)
+{
+    int *n = is_hw ? &rs->nhw : &rs->nmodel;
+    char(*names)[256] = is_hw ? rs->hw_names : rs->model_names;
+    for (int i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    char e[1024];
+    const char *col = is_hw ? "hw" : "model";
+    if (*n == MAX_SPECS) {
+        snprintf(err, errlen, "%s:%d: column '%s': more than %d different %s specs", file, r->line,
+                 col, MAX_SPECS, col);
+        return -1;
+    }
+    int rc = is_hw ? rl_hw_load(name, o->sets[1], o->nsets[1], &rs->hws[*n], e, sizeof e)
+                   : rl_model_load(name, o->sets[0], o->nsets[0], &rs->models[*n], e, sizeof e);
+    if (rc == 0 && !is_hw && rs->models[*n].abstract) {
+        snprintf(e, sizeof e, "%s: an abstract model has no operators to cost", name);
+        rc = -1;
+    }
+    if (rc != 0) {
+        if (from_column)
+            snprintf(err, errlen, "%s:%d: column '%s': %s", file, r->line, col, e);
+        else
+            snprintf(err, errlen, "%s:%d: --%s: %s", file, r->line, col, e);
+        return -1;
+    }
+    snprintf(names[*n], sizeof names[0], "%s", name);
+    return (*n)++;
+}
+
+/* The precision of row r: the command line's, overridden by its columns. */
+static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file, char *err,
+                         size_t errlen)
+{
+    const char *cell[3] = {r->weights, r->kv, r->compute}, *col[3] = {"weights", "kv", "compute"};
+    rl_dtype *dst[3] = {&p->weights, &p->kv, &p->compute};
+    for (int i = 0; i < 3; i++)
+        if (*cell[i] && rl_dtype_parse(cell[i], dst[i]) != 0) {
+            snprintf(err, errlen, "%s:%d: column '%s': unknown dtype '%s' (one of %s)", file,
+                     r->line, col[i], cell[i], rl_dtype_list());
+            return -1;
+        }
+    return 0;
+}
+
+/* Load the rows of m: every row, or with only_hw / only_engine set, the rows
+ * whose hardware spec has that name and whose engine column is empty or
+ * that engine.  Returns 0, or -1 with err set. */
+static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
+                     const char *only_engine, rows *rs, char *err, size_t errlen)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->row = malloc((size_t)m->n * sizeof *rs->row);
+    rs->t = malloc((size_t)m->n * sizeof *rs->t);
+    rs->meas_s = malloc((size_t)m->n * sizeof *rs->meas_s);
+    rs->hw = malloc((size_t)m->n * sizeof *rs->hw);
+    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw) {
+        snprintf(err, errlen, "%s: out of memory", m->path);
+        return -1;
+    }
+    for (int i = 0; i < m->n; i++) {
+        const rl_meas_row *r = &m->row[i];
+        const char *mname = *r->model ? r->model : o->model, *hname = *r->hw ? r->hw : o->hw;
+        if (!mname || !hname) {
+            snprintf(err, errlen, "%s:%d: no %s: give --%s or a '%s' column", m->path, r->line,
+                     mname ? "hardware" : "model", mname ? "hw" : "model", mname ? "hw" : "model");
+            return -1;
+        }
+        int hi = spec_index(rs, 1, hname, o, r, m->path, *r->hw != 0, err, errlen);
+        int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m->path, *r->model != 0, err, errlen);
+        if (mi < 0)
+            return -1;
+        if ((only_hw && strcmp(rs->hws[hi].name, only_hw) != 0) ||
+            (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0))
+            continue;
+        rl_precision p = o->prec;
+        char e[1024];
+        if (row_precision(r, &p, m->path, err, errlen) != 0)
+            return -1;
+        if (rl_ec_terms_of(&rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], e, sizeof e) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
+            return -1;
+        }
+        rs->row[rs->n] = r;
+        rs->meas_s[rs->n] = rl_meas_time(r);
+        rs->hw[rs->n] = hi;
+        rs->n++;
+    }
+    return 0;
+}
+
+/* A row of the result: the configuration and its measured time. */
+static cJSON *row_json(const rl_meas_row *r, const rl_hw *h, double meas_s, double pred_s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "line", r->line);
+    cJSON_AddStringToObject(o, "phase", rl_meas_phase_name(r->phase));
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddNumberToObject(o, "tp", (double)r->tp);
+    cJSON_AddNumberToObject(o, "batch", (double)r->batch);
+    cJSON_AddNumberToObject(o, "context", (double)r->context);
+    cJSON_AddNumberToObject(o, "tokens", (double)r->tokens);
+    cJSON_AddNumberToObject(o, "output", (double)r->output);
+    cJSON_AddNumberToObject(o, "measured_s", meas_s);
+    cJSON_AddNumberToObject(o, "predicted_s", pred_s);
+    return o;
+}
+
+static void add_summary(cJSON *o, const char *prefix, const double *e, int n)
+{
+    rl_fit_summary s = rl_fit_summarize(e, n);
+    char k[64];
+    const char *key[] = {"median_abs_error", "p90_abs_error", "max_abs_error", "bias"};
+    double v[] = {s.median_abs, s.p90_abs, s.max_abs, s.bias};
+    for (int i = 0; i < 4; i++) {
+        snprintf(k, sizeof k, "%s%s", prefix, key[i]);
+        cJSON_AddNumberToObject(o, k, v[i]);
+    }
+}
+
+/* The shape of row r on the grid's axes (0 where an axis does not apply). */
+static void shape_of(const rl_meas_row *r, double *v)
+{
+    v[RL_EC_TP] = (double)r->tp;
+    v[RL_EC_BATCH] = (double)r->batch;
+    v[RL_EC_CONTEXT] = r->phase == RL_MEAS_DECODE   ? (double)r->context
+                       : r->phase == RL_MEAS_STATIC ? (double)(r->tokens + r->output / 2)
+                                                    : 0;
+    v[RL_EC_TOKENS] = (double)r->tokens;
+}
+
+/* The band's log quantiles of costs c for quantiles band_lo/band_hi at row
+ * r's shape, widened by (1 + octaves outside the fitted grid) (enginecost.h). */
+static void band_of(const rl_engine_costs *c, double band_lo, const rl_meas_row *r, double *lo,
+                    double *hi)
+{
+    int wide = band_lo < 0.075;
+    double v[RL_EC_AXES];
+    shape_of(r, v);
+    double k = 1 + rl_ec_outside(c, v);
+    *lo = k * (wide ? c->band_p5 : c->band_p10);
+    *hi = k * (wide ? c->band_p95 : c->band_p90);
+}
+
+/* ---- validate ------------------------------------------------------------------- */
+
+/* The predicted-vs-measured figure: one block per phase, columns
+ * measured_s predicted_s. */
+static int plot_validate(const char *out, const char *what, const rows *rs, const double *pred,
+                         char *err, size_t errlen)
+{
+    char *data = NULL, *vars = NULL;
+    size_t dl = 0, vl = 0;
+    FILE *d = open_memstream(&data, &dl), *v = open_memstream(&vars, &vl);
+    if (!d || !v) {
+        if (d)
+            fclose(d);
+        if (v)
+            fclose(v);
+        free(data);
+        free(vars);
+        snprintf(err, errlen, "%s: out of memory", out);
+        return -1;
+    }
+    fprintf(d, "# measured_s predicted_s, one block per phase (decode, prefill, static)\n");
+    for (int ph = 0; ph < 3; ph++) {
+        fprintf(d, "# %s\n", rl_meas_phase_name((rl_meas_phase)ph));
+        int any = 0;
+        for (int i = 0; i < rs->n; i++)
+            if ((int)rs->row[i]->phase == ph) {
+                fprintf(d, "%.6g %.6g\n", rs->meas_s[i], pred[i]);
+                any = 1;
+            }
+        if (!any) /* an empty block would shift the index: a point off the chart */
+            fprintf(d, "NaN NaN\n");
+        fprintf(d, "\n\n");
+    }
+    fprintf(v, "plottitle = '%s (%d rows)'\n", what, rs->n);
+    fclose(d);
+    fclose(v);
+    int rc = rl_plot_render(AT_FDCWD, "validate_e2e.gp", out, vars, data, err, errlen);
+    free(data);
+    free(vars);
+    return rc;
+}
+
+/* Draw the figure and name it in res ("plot"); a missing gnuplot is a
+ * note on stderr, not an error.  Returns 0 or -1 with err set. */
+static int add_plot(cJSON *res, const char *out, const char *what, const rows *rs,
+                    const double *pred, char *err, size_t errlen)
+{
+    char perr[1024];
+    int rc = plot_validate(out, what, rs, pred, perr, sizeof perr);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", perr);
+        return -1;
+    }
+    if (rc == RL_PLOT_NO_GNUPLOT)
+        fprintf(stderr, "roofline: %s\n", perr);
+    cJSON_AddStringToObject(res, "plot", out);
+    return 0;
+}
+
+cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
+{
+    rows rs;
+    cJSON *res = NULL;
+    double *pred = NULL, *e = NULL;
+    if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
+        return NULL;
+    if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0)
+        goto done;
+    pred = malloc((size_t)rs.n * sizeof *pred);
+    e = malloc((size_t)rs.n * sizeof *e);
+    res = cJSON_CreateObject();
+    if (!pred || !e || !res) {
+        snprintf(err, errlen, "out of memory");
+        cJSON_Delete(res);
+        res = NULL;
+        goto done;
+    }
+    int fitted = 0, banded = 0, inside = 0;
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < rs.n; i++) {
+        const rl_hw *h = &rs.hws[rs.hw[i]];
+        rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
+        double x[RL_EC_N];
+        rl_ec_to_x(&c, x);
+        pred[i] = rl_ec_time(&rs.t[i], x, NULL);
+        e[i] = pred[i] / rs.meas_s[i] - 1;
+        fitted += h->engine_costs.present;
+        cJSON *row = row_json(rs.row[i], h, rs.meas_s[i], pred[i]);
+        if (h->engine_costs.present) {
+            double lo, hi;
+            band_of(&c, o->band_lo, rs.row[i], &lo, &hi);
+            cJSON_AddNumberToObject(row, "predicted_s_low", pred[i] * exp(lo));
+            cJSON_AddNumberToObject(row, "predicted_s_high", pred[i] * exp(hi));
+            banded++;
+            inside += rs.meas_s[i] >= pred[i] * exp(lo) && rs.meas_s[i] <= pred[i] * exp(hi);
+        }
+        cJSON_AddNumberToObject(row, "error", e[i]);
+        cJSON_AddItemToArray(arr, row);
+    }
+    cJSON_AddStringToObject(res, "file", m->path);
+    cJSON_AddStringToObject(res, "mode", fitted == rs.n ? "fitted" : fitted ? "mixed" : "ideal");
+    cJSON_AddNumberToObject(res, "measured_rows", rs.n);
+    add_summary(res, "", e, rs.n);
+    if (banded) {
+        char band[32];
+        snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * o->band_lo, 100 * o->band_hi);
+        cJSON_AddStringToObject(res, "band", band);
+        cJSON_AddNumberToObject(res, "band_coverage", (double)inside / banded);
+    }
+    if (o->plot) {
+        if (add_plot(res, o->plot, "roofline validate: predicted vs measured", &rs, pred, err,
+                     errlen) != 0) {
+            cJSON_Delete(res);
+            cJSON_Delete(arr);
+            res = NULL;
+            goto done;
+        }
+    }
+    cJSON_AddItemToObject(res, "rows", arr);
+done:
+    free(pred);
+    free(e);
+    rows_free(&rs);
+    return res;
+}
+
+/* ---- the saved profile ---------------------------------------------------------- */
+
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(f, "\\%03u", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int px = strcmp(x, "name") == 0 ? 0 : strcmp(x, "source") == 0 ? 1 : 2;
+    int py = strcmp(y, "name") == 0 ? 0 : strcmp(y, "source") == 0 ? 1 : 2;
+    return px != py ? px - py : strcmp(x, y);
+}
+
+/* The value on top of L as Lua source: tables with name keys sorted (name
+ * and source first), lists (1..n) in order. */
+static void put_value(FILE *f, lua_State *L, int depth)
+{
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        put_string(f, lua_tostring(L, -1));
+        return;
+    }
+    if (lua_type(L, -1) == LUA_TBOOLEAN) {
+        fputs(lua_toboolean(L, -1) ? "true" : "false", f);
+        return;
+    }
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        if (lua_isinteger(L, -1))
+            fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
+        else
+            fprintf(f, "%.10g", lua_tonumber(L, -1));
+        return;
+    }
+    if (!lua_istable(L, -1)) { /* an inline engine's tables (engines.h): not written */
+        fputs("nil", f);
+        return;
+    }
+    lua_Integer n = luaL_len(L, -1);
+    if (n > 0) { /* a list, e.g. efficiency {size, fraction} pairs */
+        fputs("{ ", f);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            put_value(f, L, depth + 1);
+            lua_pop(L, 1);
+            fputs(i < n ? ", " : " ", f);
+        }
+        fputc('}', f);
+        return;
+    }
+    const char *keys[64];
+    int nk = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        if (nk < 64)
+            keys[nk++] = lua_tostring(L, -2); /* the key stays in the table: the pointer lives */
+        lua_pop(L, 1);
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_key);
+    fputs("{\n", f);
+    for (int i = 0; i < nk; i++) {
+        fprintf(f, "%*s%s = ", 2 * (depth + 1), "", keys[i]);
+        lua_getfield(L, -1, keys[i]);
+        put_value(f, L, depth + 1);
+        lua_pop(L, 1);
+        fputs(",\n", f);
+    }
+    fprintf(f, "%*s}", 2 * depth, "");
+}
+
+/* Write h (with its engine_costs) to path as a hardware spec, atomically,
+ * then load it back to check it.  Returns 0 or -1 with err set (nothing left). */
+static int save_profile(const char *path, const rl_hw *h, const char *comment, char *err,
+                        size_t errlen)
+{
+    lua_State *L = luaL_newstate();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = L ? open_memstream(&text, &len) : NULL;
+    if (!f) {
+        if (L)
+            lua_close(L);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    fprintf(f, "%sreturn ", comment);
+    rl_hw_push(L, h);
+    put_value(f, L, 0);
+    fputs("\n", f);
+    fclose(f);
+    lua_close(L);
+    int rc = rl_write_atomic(path, text, len, err, errlen);
+    free(text);
+    if (rc != 0)
+        return -1;
+    rl_hw back;
+    char e[1024];
+    if (rl_hw_load(path, NULL, 0, &back, e, sizeof e) != 0) {
+        unlink(path);
+        snprintf(err, errlen, "the written profile does not load back (removed): %s", e);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- fit ------------------------------------------------------------------------- */
+
+static double predict_row(void *ctx, int i, const double *x, double *grad)
+{
+    const rows *rs = ctx;
+    return rl_ec_time(&rs->t[i], x, grad);
+}
+
+/* Every term of (E) at once: the design columns of the identifiability
+ * check (fit.h). */
+static void columns_row(void *ctx, int i, const double *x, double *cols)
+{
+    const rl_ec_terms *t = &((const rows *)ctx)->t[i];
+    memset(cols, 0, RL_EC_N * sizeof *cols);
+    for (int k = 0; k < t->n; k++) {
+        const rl_ec_step *s = &t->step[k];
+        cols[s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP] += s->count;
+        cols[RL_EC_LAUNCH] += s->count * s->launches;
+        cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
+        cols[RL_EC_COMM] += s->count * s->comm_s;
+        for (int j = 0; j < s->nops; j++) {
+            int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
+            cols[compute ? RL_EC_COMPUTE : RL_EC_MEMORY] += s->count * (compute ? s->op_c[j] : s->op_m[j]);
+        }
+    }
+}
+
+#define NSTART 3
+
+/* Starts of the fit: the step floors at 30%, 60% and 90% of the shortest
+ * measured step of their phase (10 ms without one), 0.1 ms a decoding and
+ * 1 ms a prefilled sequence, no
+ * launch cost, half the peak FLOP/s, 80% of the HBM bandwidth, half the
+ * collective speed.  A floor above every step's device time starts with no
+ * gradient toward the device terms, one below all of them with none toward
+ * the floor: the three cover both sides. */
+static void starts(const rows *rs, const unsigned char *use, double *x0)
+{
+    double shortest[2] = {INFINITY, INFINITY};
+    for (int i = 0; i < rs->n; i++)
+        if ((!use || use[i]) && rs->t[i].n == 1) {
+            int ph = rs->t[i].step[0].prefill;
+            shortest[ph] = fmin(shortest[ph], rs->meas_s[i]);
+        }
+    static const double frac[NSTART] = {0.3, 0.6, 0.9};
+    for (int s = 0; s < NSTART; s++) {
+        double *x = x0 + s * RL_EC_N;
+        x[RL_EC_DECODE_STEP] = isfinite(shortest[0]) ? frac[s] * shortest[0] : 0.01;
+        x[RL_EC_PREFILL_STEP] = isfinite(shortest[1]) ? frac[s] * shortest[1] : 0.01;
+        x[RL_EC_DECODE_SEQ] = 1e-4;
+        x[RL_EC_PREFILL_SEQ] = 1e-3;
+        x[RL_EC_LAUNCH] = 0;
+        x[RL_EC_COMPUTE] = 2.0;
+        x[RL_EC_MEMORY] = 1.25;
+        x[RL_EC_COMM] = 2.0;
+        for (int p = 0; p < RL_EC_N; p++) { /* inside the bounds */
+            double lo, hi;
+            rl_ec_range((rl_ec_param)p, &lo, &hi);
+            if (!rl_ec_is_eff((rl_ec_param)p))
+                x[p] = fmin(x[p], hi);
+        }
+    }
+}
+
+static cJSON *param_json(const rl_fit_result *f, int p)
+{
+    cJSON *o = cJSON_CreateObject();
+    int eff = rl_ec_is_eff((rl_ec_param)p);
+    double v = eff ? 1 / f->x[p] : f->x[p], sd = eff ? f->sd[p] / (f->x[p] * f->x[p]) : f->sd[p];
+    cJSON_AddStringToObject(o, "parameter", rl_ec_name((rl_ec_param)p));
+    cJSON_AddNumberToObject(o, "value", v);
+    if (f->held[p] || !isfinite(sd))
+        cJSON_AddNullToObject(o, "sd");
+    else
+        cJSON_AddNumberToObject(o, "sd", sd);
+    cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak" : "s");
+    cJSON_AddStringToObject(o, "status", f->held[p] ? "not identifiable (held)"
+                                         : f->at_bound[p] ? "at a bound of its range"
+                                                          : "fitted");
+    return o;
+}
+
+/* k-fold cross-validation over whole configurations: cvp[i] gets row i's
+ * prediction from the fit without its fold.  Returns the folds run, or -1
+ * with err set. */
+static int cross_validate(const rl_fit_problem *pb, const rows *rs, int k, double *cvp, char *err,
+                          size_t errlen)
+{
+    int *fold = malloc((size_t)rs->n * sizeof *fold), *seen = malloc((size_t)rs->n * sizeof *seen);
+    unsigned char *use = malloc((size_t)rs->n);
+    int nc = 0, rc = -1;
+    if (!fold || !seen || !use) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < rs->n; i++) { /* configurations numbered in order of appearance */
+        int c = 0;
+        while (c < nc && seen[c] != rs->row[i]->config)
+            c++;
+        if (c == nc)
+            seen[nc++] = rs->row[i]->config;
+        fold[i] = c % k;
+    }
+    for (int f = 0; f < k; f++) {
+        for (int i = 0; i < rs->n; i++)
+            use[i] = fold[i] != f;
+        rl_fit_result r;
+        char e[512];
+        double x0[NSTART * RL_EC_N];
+        starts(rs, use, x0);
+        if (rl_fit_best(pb, x0, NSTART, use, &r, e, sizeof e) != 0) {
+            snprintf(err, errlen, "cross-validation fold %d of %d: %s", f + 1, k, e);
+            goto done;
+        }
+        for (int i = 0; i < rs->n; i++)
+            if (!use[i])
+                cvp[i] = rl_ec_time(&rs->t[i], r.x, NULL);
+    }
+    rc = k;
+done:
+    free(fold);
+    free(seen);
+    free(use);
+    return rc;
+}
+
+static int count_configs(const rows *rs)
+{
+    int n = 0;
+    for (int i = 0; i < rs->n; i++) {
+        int j = 0;
+        while (j < i && rs->row[j]->config != rs->row[i]->config)
+            j++;
+        n += j == i;
+    }
+    return n;
+}
+
+cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
+{
+    rows rs;
+    rl_hw base;
+    char e[1024];
+    if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
+        return NULL;
+    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], &base, e, sizeof e) != 0) {
+        snprintf(err, errlen, "--hw: %s", e);
+        return NULL;
+    }
+    cJSON *res = NULL;
+    double *cvp = NULL, *err_fit = NULL, *err_cv = NULL, *logr = NULL;
+    if (load_rows(m, o, base.name, o->engine, &rs, err, errlen) != 0)
+        goto done;
+    if (rs.n == 0) {
+        snprintf(err, errlen, "%s: no rows for hardware %s%s%s", m->path, base.name,
+                 o->engine ? " and engine " : "", o->engine ? o->engine : "");
+        goto done;
+    }
+    if (rs.n < RL_EC_N) {
+        snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
+                 "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
+                 "compute_eff, memory_eff, comm_eff, launch_s); nothing written",
+                 m->path, rs.n, base.name, RL_EC_N);
+        goto done;
+    }
+    double lo[RL_EC_N], hi[RL_EC_N];
+    const char *names[RL_EC_N];
+    for (int p = 0; p < RL_EC_N; p++) {
+        double a, b;
+        rl_ec_range((rl_ec_param)p, &a, &b);
+        int eff = rl_ec_is_eff((rl_ec_param)p);
+        lo[p] = eff ? 1 / b : a;
+        hi[p] = eff ? 1 / a : b;
+        names[p] = rl_ec_name((rl_ec_param)p);
+    }
+    rl_fit_problem pb = {RL_EC_N, rs.n, names, lo, hi, rs.meas_s, predict_row, columns_row, &rs};
+    rl_fit_result fr;
+    double x0[NSTART * RL_EC_N];
+    starts(&rs, NULL, x0);
+    if (rl_fit_best(&pb, x0, NSTART, NULL, &fr, e, sizeof e) != 0) {
+        snprintf(err, errlen, "%s: %s", m->path, e);
+        goto done;
+    }
+    cvp = malloc((size_t)rs.n * sizeof *cvp);
+    err_fit = malloc((size_t)rs.n * sizeof *err_fit);
+    err_cv = malloc((size_t)rs.n * sizeof *err_cv);
+    logr = malloc((size_t)rs.n * sizeof *logr);
+    if (!cvp || !err_fit || !err_cv || !logr) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    int nconf = count_configs(&rs), k = o->folds < nconf ? o->folds : nconf;
+    if (k < 2) {
+        snprintf(err, errlen, "%s: %d configuration%s: cross-validation needs at least 2", m->path,
+                 nconf, nconf == 1 ? "" : "s");
+        goto done;
+    }
+    if (cross_validate(&pb, &rs, k, cvp, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: %s", m->path, e);
+        goto done;
+    }
+    res = cJSON_CreateObject();
+    cJSON *rows_arr = cJSON_CreateArray();
+    for (int i = 0; i < rs.n; i++) {
+        double t = rl_ec_time(&rs.t[i], fr.x, NULL);
+        err_fit[i] = t / rs.meas_s[i] - 1;
+        err_cv[i] = cvp[i] / rs.meas_s[i] - 1;
+        logr[i] = log(rs.meas_s[i] / cvp[i]);
+        cJSON *row = row_json(rs.row[i], &base, rs.meas_s[i], t);
+        cJSON_AddNumberToObject(row, "residual", err_fit[i]);
+        cJSON_AddNumberToObject(row, "cv_predicted_s", cvp[i]);
+        cJSON_AddNumberToObject(row, "cv_error", err_cv[i]);
+        cJSON_AddItemToArray(rows_arr, row);
+    }
+    rl_engine_costs c = rl_engine_costs_ideal();
+    rl_ec_from_x(fr.x, &c);
+    c.present = 1;
+    c.band_p5 = rl_fit_quantile(logr, rs.n, 0.05);
+    c.band_p10 = rl_fit_quantile(logr, rs.n, 0.10);
+    c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
+    c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
+    rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
+    snprintf(c.engine, sizeof c.engine, "%.63s", o->engine ? o->engine : "fitted");
+    const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+    snprintf(c.file, sizeof c.file, "%.255s", base_name);
+    snprintf(c.hash, sizeof c.hash, "fnv1a64:%016llx", m->hash);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(c.date, sizeof c.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    c.rows = rs.n;
+    c.configs = nconf;
+    c.cv_median = cv.median_abs;
+    c.cv_p90 = cv.p90_abs;
+    for (int i = 0; i < rs.n; i++) { /* the fitted grid */
+        double v[RL_EC_AXES];
+        shape_of(rs.row[i], v);
+        for (int a = 0; a < RL_EC_AXES; a++)
+            if (v[a] > 0) {
+                c.grid[a][0] = c.grid[a][0] > 0 ? fmin(c.grid[a][0], v[a]) : v[a];
+                c.grid[a][1] = fmax(c.grid[a][1], v[a]);
+            }
+    }
+    snprintf(c.source, sizeof c.source, "roofline fit on %s (%d rows, %d configurations, %s, %s)",
+             c.file, rs.n, nconf, c.hash, c.date);
+
+    cJSON_AddStringToObject(res, "file", m->path);
+    cJSON_AddStringToObject(res, "hash", c.hash);
+    cJSON_AddStringToObject(res, "hw", base.name);
+    cJSON_AddStringToObject(res, "engine", c.engine);
+    cJSON_AddNumberToObject(res, "fitted_rows", rs.n);
+    cJSON_AddNumberToObject(res, "configurations", nconf);
+    cJSON_AddNumberToObject(res, "left_out_rows", m->n - rs.n);
+    cJSON_AddNumberToObject(res, "iterations", fr.iterations);
+    cJSON_AddNumberToObject(res, "residual_sd_log", fr.scale);
+    cJSON_AddStringToObject(res, "identifiability", *fr.note ? fr.note : "every parameter identified");
+    add_summary(res, "fit_", err_fit, rs.n);
+    cJSON_AddNumberToObject(res, "cv_folds", k);
+    add_summary(res, "cv_", err_cv, rs.n);
+    cJSON_AddNumberToObject(res, "band_p10", c.band_p10);
+    cJSON_AddNumberToObject(res, "band_p90", c.band_p90);
+    cJSON *params = cJSON_AddArrayToObject(res, "parameters");
+    for (int p = 0; p < RL_EC_N; p++)
+        cJSON_AddItemToArray(params, param_json(&fr, p));
+    cJSON_AddItemToObject(res, "rows", rows_arr);
+    if (o->plot && add_plot(res, o->plot, "roofline fit: cross-validated prediction vs measured",
+                            &rs, cvp, err, errlen) != 0) {
+        cJSON_Delete(res);
+        res = NULL;
+        goto done;
+    }
+    if (o->save) {
+        rl_hw prof = base;
+        prof.engine_costs = c;
+        snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
+        char comment[2048];
+        snprintf(comment, sizeof comment,
+                 "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"
+                 "-- %s: %d rows, %d configurations, %s, %s.\n"
+                 "-- %d-fold cross-validated |error| (folds of whole configurations): median\n"
+                 "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n",
+                 base.name, c.engine, c.file, rs.n, nconf, c.hash, c.date, k, 100 * cv.median_abs,
+                 100 * cv.p90_abs, base.name);
+        if (save_profile(o->save, &prof, comment, err, errlen) != 0) {
+            cJSON_Delete(res);
+            res = NULL;
+            goto done;
+        }
+        cJSON_AddStringToObject(res, "profile", o->save);
+    }
+done:
+    free(cvp);
+    free(err_fit);
+    free(err_cv);
+    free(logr);
+    rows_free(&rs);
+    return res;
+}
+
+/* ---- fitted profiles in step and prefill ----------------------------------------- */
+
+static void set_number(cJSON *o, const char *k, double v)
+{
+    cJSON *it = cJSON_GetObjectItem(o, k);
+    if (it)
+        cJSON_SetNumberValue(it, v);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+static double get_number(const cJSON *o, const char *k)
+{
+    const cJSON *it = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(it) ? it->valuedouble : 0;
+}
+
+int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
+                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    double x[RL_EC_N], lo, hi;
+    rl_ec_to_x(c, x);
+    (void)band_hi; /* the quantile pair follows band_lo */
+    const char *key = prefill ? "ttft_s" : "step_s";
+    char klo[32], khi[32];
+    snprintf(klo, sizeof klo, "%s_low", key);
+    snprintf(khi, sizeof khi, "%s_high", key);
+    int kept = 0;
+    cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        rl_meas_row r = {.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = chips,
+                         .batch = prefill ? 1 : (long long)get_number(row, "batch"), .pp = 1,
+                         .ep = 1, .context = (long long)get_number(row, "context"),
+                         .tokens = (long long)get_number(row, "tokens")};
+        if (prefill && get_number(row, "prefix") > 0) {
+            kept++;
+            continue;
+        }
+        rl_ec_terms t;
+        if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
+            return -1;
+        band_of(c, band_lo, &r, &lo, &hi);
+        double s = rl_ec_time(&t, x, NULL), old = get_number(row, key);
+        set_number(row, key, s);
+        cJSON_AddNumberToObject(row, klo, s * exp(lo));
+        cJSON_AddNumberToObject(row, khi, s * exp(hi));
+        if (prefill) {
+            set_number(row, "tokens_per_s", (double)r.tokens / s);
+            set_number(row, "achieved_mfu", get_number(row, "achieved_mfu") * old / s);
+        } else {
+            set_number(row, "tokens_per_s", (double)r.batch / s);
+            set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
+        }
+    }
+    cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
+    if (mode)
+        cJSON_SetValuestring(mode, "fitted");
+    if (comm && chips > 1)
+        cJSON_SetValuestring(comm, "included: tensor parallel over the chips (1D plan), at the fitted "
+                                   "comm_eff");
+    cJSON_AddStringToObject(result, "engine", c->engine);
+    cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
+    char band[32], note[256];
+    snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
+    cJSON_AddStringToObject(result, "band", band);
+    snprintf(note, sizeof note,
+             "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s",
+             key, chips,
+             prefill ? (kept ? "; rows with a prefix keep the op-list time" : "")
+                     : "; kv_load_s, weight_load_s and compute_s stay formula (1)'s terms");
+    cJSON_AddStringToObject(result, "fitted", note);
+    return 0;
+}
+
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         long long prefill_tokens, long long prefix, long long decode_batch,
+                         long long decode_context, double comm_s)
+{
+    rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefix, decode_batch,
+                                          decode_context);
+    rl_ops o;
+    char err[256];
+    if (rl_ops_build(m, h, &c, &o, err, sizeof err) != 0)
+        return -1;
+    rl_ec_terms t = {1, {{.count = 1, .prefill = prefill_tokens > 0,
+                          .batch = (double)decode_batch, .comm_s = comm_s}}};
+    fill_ops(&t.step[0], &o);
+    double x[RL_EC_N];
+    rl_ec_to_x(&h->engine_costs, x);
+    double time = rl_ec_time(&t, x, NULL);
+    if (prefill_tokens > 0) /* decode_seq_s was charged per row; the prefill's own cost */
+        time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * (double)decode_batch;
+    return time;
+}
+
+void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo)
+{
+    int wide = band_lo < 0.075;
+    double lo = wide ? c->band_p5 : c->band_p10, hi = wide ? c->band_p95 : c->band_p90;
+    const char *keys[64];
+    double val[64];
+    int n = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, result) {
+        const char *k = it->string;
+        size_t len = k ? strlen(k) : 0;
+        if (n < 64 && cJSON_IsNumber(it) && len > 2 && strcmp(k + len - 2, "_s") == 0 &&
+            (!strncmp(k, "ttft_", 5) || !strncmp(k, "tpot_", 5) || !strncmp(k, "e2e_", 4))) {
+            keys[n] = k;
+            val[n++] = it->valuedouble;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        char k[96];
+        snprintf(k, sizeof k, "%s_low", keys[i]);
+        cJSON_AddNumberToObject(result, k, val[i] * exp(lo));
+        snprintf(k, sizeof k, "%s_high", keys[i]);
+        cJSON_AddNumberToObject(result, k, val[i] * exp(hi));
+    }
+    cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
+}

@@ -1,0 +1,112 @@
+/* e2e.h — end-to-end benchmark rows: their predicted times, `roofline
+ * validate --against` and `roofline fit`.
+ *
+ * Owns the terms of the cost model (E) of enginecost.h for a measured row
+ * (measure.h) and its evaluation; loading each row's model and hardware
+ * (command line, overridden by the row's columns); the comparison of
+ * predicted and measured values (error = predicted / measured - 1; summary:
+ * median, p90 and max |error|, bias = mean signed error); the fit of the
+ * engine costs (fit.h) with k-fold cross-validation over whole
+ * configurations (repeats share a fold: configuration c goes to fold c mod
+ * k, so k = 2 fits on every other configuration); the band (quantiles of
+ * the cross-validated log(measured / predicted)); the saved profile (the
+ * hardware spec plus `engine_costs`, loadable with --hw); the
+ * predicted-vs-measured figure (plots/validate_e2e.gp).  Uses enginecost,
+ * fit, measure, ops, shard, spec, plot, report, cJSON. */
+#ifndef RL_E2E_H
+#define RL_E2E_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "enginecost.h"
+#include "measure.h"
+#include "ops.h"
+#include "spec.h"
+
+/* One kind of step of a measured row, before the parameters apply. */
+typedef struct {
+    double count;    /* steps of this kind */
+    int prefill;     /* 1: a prefill step, 0: a decode step */
+    double batch;    /* sequences in each step */
+    double launches; /* kernel launches a step: operator instances */
+    double comm_s;   /* ideal collective time a step */
+    int nops;
+    double op_c[RL_OPS_MAX]; /* instances * FLOPs / (tp * peak) of each operator, seconds */
+    double op_m[RL_OPS_MAX]; /* instances * bytes / (tp * bw), seconds */
+} rl_ec_step;
+
+/* What (E) sums for one measured row: a decode step, a prefill, or a
+ * prefill and `output` decode steps (static). */
+typedef struct {
+    int n;
+    rl_ec_step step[2];
+} rl_ec_terms;
+
+/* The terms of row r for model m on hardware h (tp GPUs, 1D plan) at
+ * precision p.  A static row is its batch's prefill plus `output` decode
+ * steps at the mean context tokens + output / 2 (a step is linear in the
+ * keys it attends to).  Returns 0, or -1 with err naming the field (the op
+ * list's and the plan's checks). */
+int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
+                   rl_ec_terms *out, char *err, size_t errlen);
+
+/* (E) in seconds with internal parameters x (rl_ec_to_x); grad[RL_EC_N]
+ * (may be NULL) gets d t / d x. */
+double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad);
+
+/* Command-line defaults a row's columns override. */
+typedef struct {
+    const char *model, *hw, *engine; /* engine may be NULL */
+    rl_precision prec;
+    const rl_override *sets[2];      /* --set model.* / hw.* */
+    int nsets[2];
+    int folds;                       /* fit: k of the cross-validation (>= 2) */
+    const char *save;                /* fit: the profile to write */
+    const char *plot;                /* validate: the figure (.png / .svg), or NULL */
+    double band_lo, band_hi;         /* quantiles of the band: 0.1, 0.9 or 0.05, 0.95 */
+} rl_e2e_opts;
+
+/* Predict every row of m with its hardware's engine_costs (ideal costs when
+ * the spec has none) and compare.  Returns the result (rows; rows,
+ * median_abs_error, p90_abs_error, max_abs_error, bias; band coverage when
+ * the hardware carries a band) or NULL with err set ("FILE:LINE: ..."). */
+cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
+
+/* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine
+ * when given), cross-validate, write o->save.  Returns the result
+ * (parameters with uncertainty, rows with residuals, cv summary, notes) or
+ * NULL with err set; nothing is written on error. */
+cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
+
+#endif
+
+/* One serving step under h's engine_costs (E): `prefill_tokens` new tokens
+ * of a prefill on `prefix` cached ones beside `decode_batch` sequences
+ * decoding at `decode_context`, over `chips` GPUs, with the step's ideal TP
+ * collective time comm_s (scaled by 1 / comm_eff here).  The host floor is
+ * the prefill one when the step prefills, the per-sequence costs count the
+ * decoding sequences and one prefill.  Seconds, or -1 on invalid input.
+ * For the serving simulator's step cost (serve.h). */
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         long long prefill_tokens, long long prefix, long long decode_batch,
+                         long long decode_context, double comm_s);
+
+/* Add KEY_low / KEY_high beside every top-level time of a simulate result
+ * (ttft_*_s, tpot_*_s, e2e_*_s) from c's band (band_lo 0.1: p10-p90, 0.05:
+ * p5-p95), unwidened: a simulation spans many step shapes.  The result
+ * names the band. */
+void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo);
+
+/* With h's engine_costs (fitted profile), re-time a `step` result's rows
+ * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
+ * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /
+ * ttft_s become the fitted time, the throughput keys follow, and
+ * <key>_low / <key>_high give the band (quantiles band_lo/band_hi, 0.1/0.9
+ * or 0.05/0.95, of the fit's cross-validated residuals).  The result's mode
+ * becomes "fitted" with the engine's name and source.  Rows it cannot
+ * re-time (a prefix) keep their values and the result says so.  Returns 0,
+ * or -1 with err set. */
+int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
+                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen);

@@ -1,0 +1,270 @@
+/* enginecost.c — fitted engine costs and the end-to-end time (E) of a
+ * measured row (see enginecost.h). */
+#include "enginecost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
+                                           "prefill_seq_s", "compute_eff",    "memory_eff",
+                                           "comm_eff",      "launch_s"};
+
+/* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
+ * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
+ * 100 ms per decoding sequence and 1 s per prefilled one, up to 1 ms per
+ * kernel launch (CUDA launches cost a few
+ * microseconds).  Efficiencies: the datasheet peak is the ceiling (1); the
+ * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
+ * collective speed) are far below anything measured. */
+static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1e-3};
+
+const char *rl_ec_name(rl_ec_param p) { return p < RL_EC_N ? NAMES[p] : "?"; }
+
+int rl_ec_is_eff(rl_ec_param p) { return p == RL_EC_COMPUTE || p == RL_EC_MEMORY || p == RL_EC_COMM; }
+
+void rl_ec_range(rl_ec_param p, double *lo, double *hi)
+{
+    *lo = LO[p];
+    *hi = HI[p];
+}
+
+rl_engine_costs rl_engine_costs_ideal(void)
+{
+    rl_engine_costs c = {0};
+    for (int p = 0; p < RL_EC_N; p++)
+        c.v[p] = rl_ec_is_eff((rl_ec_param)p) ? 1.0 : 0.0;
+    return c;
+}
+
+void rl_ec_to_x(const rl_engine_costs *c, double *x)
+{
+    for (int p = 0; p < RL_EC_N; p++)
+        x[p] = rl_ec_is_eff((rl_ec_param)p) ? 1.0 / c->v[p] : c->v[p];
+}
+
+void rl_ec_from_x(const double *x, rl_engine_costs *c)
+{
+    for (int p = 0; p < RL_EC_N; p++)
+        c->v[p] = rl_ec_is_eff((rl_ec_param)p) ? 1.0 / x[p] : x[p];
+}
+
+/* ---- Lua ------------------------------------------------------------------- */
+
+static int read_string(lua_State *L, const char *origin, const char *key, char *out, size_t cap,
+                       char *err, size_t errlen)
+{
+    size_t n = 0;
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : NULL;
+    for (size_t i = 0; s && i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            s = NULL;
+    if (!s || n >= cap)
+        FAIL("%s: field 'engine_costs.%s': expected a one-line string of at most %zu characters",
+             origin, key, cap - 1);
+    memcpy(out, s, n + 1);
+    return 0;
+}
+
+static int read_num(lua_State *L, const char *origin, const char *key, double lo, double hi,
+                    double *out, char *err, size_t errlen)
+{
+    double v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi)
+        FAIL("%s: field 'engine_costs.%s': expected a number in [%g, %g]", origin, key, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* Walk the table on top of L, calling one(L, key) for each string key. */
+typedef int (*field_fn)(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                        char *err, size_t errlen);
+
+static int each_field(lua_State *L, const char *origin, const char *what, rl_engine_costs *c,
+                      field_fn one, char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1))
+        FAIL("%s: field '%s': expected a table, got %s", origin, what, luaL_typename(L, -1));
+    luaL_checkstack(L, 8, NULL);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            lua_pop(L, 2);
+            FAIL("%s: field '%s': keys must be names", origin, what);
+        }
+        if (one(L, origin, lua_tostring(L, -2), c, err, errlen) != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+static int band_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                      char *err, size_t errlen)
+{
+    static const char *const K[] = {"p5", "p10", "p90", "p95"};
+    double *dst[] = {&c->band_p5, &c->band_p10, &c->band_p90, &c->band_p95};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(key, K[i]) == 0)
+            return read_num(L, origin, "band", -5, 5, dst[i], err, errlen);
+    FAIL("%s: field 'engine_costs.band.%s': unknown (known: p5, p10, p90, p95)", origin, key);
+}
+
+static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
+
+/* fitted_on.grid.AXIS = {smallest, largest} */
+static int grid_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                      char *err, size_t errlen)
+{
+    int a = 0;
+    while (a < RL_EC_AXES && strcmp(key, AXES[a]) != 0)
+        a++;
+    if (a == RL_EC_AXES)
+        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': unknown (known: tp, batch, context, "
+             "tokens)", origin, key);
+    if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
+        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
+             "[1, 1e9]", origin, key);
+    for (int i = 0; i < 2; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        double v = lua_tonumber(L, -1);
+        int ok = lua_type(L, -1) == LUA_TNUMBER && v >= 1 && v <= 1e9;
+        lua_pop(L, 1);
+        if (!ok || (i == 1 && v < c->grid[a][0]))
+            FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
+                 "[1, 1e9]", origin, key);
+        c->grid[a][i] = v;
+    }
+    return 0;
+}
+
+double rl_ec_outside(const rl_engine_costs *c, const double *v)
+{
+    double d = 0;
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (v[a] > 0 && c->grid[a][0] > 0)
+            d += fmax(0, fmax(log2(v[a] / c->grid[a][1]), log2(c->grid[a][0] / v[a])));
+    return d;
+}
+
+static int fitted_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                        char *err, size_t errlen)
+{
+    double v;
+    if (strcmp(key, "file") == 0)
+        return read_string(L, origin, "fitted_on.file", c->file, sizeof c->file, err, errlen);
+    if (strcmp(key, "hash") == 0)
+        return read_string(L, origin, "fitted_on.hash", c->hash, sizeof c->hash, err, errlen);
+    if (strcmp(key, "date") == 0)
+        return read_string(L, origin, "fitted_on.date", c->date, sizeof c->date, err, errlen);
+    if (strcmp(key, "rows") == 0 || strcmp(key, "configs") == 0) {
+        if (read_num(L, origin, "fitted_on.rows", 1, 1e9, &v, err, errlen) != 0)
+            return -1;
+        *(key[0] == 'r' ? &c->rows : &c->configs) = (long long)v;
+        return 0;
+    }
+    if (strcmp(key, "cv_median_abs_error") == 0)
+        return read_num(L, origin, "fitted_on.cv_median_abs_error", 0, 1e3, &c->cv_median, err, errlen);
+    if (strcmp(key, "cv_p90_abs_error") == 0)
+        return read_num(L, origin, "fitted_on.cv_p90_abs_error", 0, 1e3, &c->cv_p90, err, errlen);
+    if (strcmp(key, "grid") == 0)
+        return each_field(L, origin, "engine_costs.fitted_on.grid", c, grid_field, err, errlen);
+    FAIL("%s: field 'engine_costs.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
+         "cv_median_abs_error, cv_p90_abs_error, grid)", origin, key);
+}
+
+static int top_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
+                     char *err, size_t errlen)
+{
+    for (int p = 0; p < RL_EC_N; p++)
+        if (strcmp(key, NAMES[p]) == 0)
+            return read_num(L, origin, key, LO[p], HI[p], &c->v[p], err, errlen);
+    if (strcmp(key, "engine") == 0)
+        return read_string(L, origin, key, c->engine, sizeof c->engine, err, errlen);
+    if (strcmp(key, "source") == 0)
+        return read_string(L, origin, key, c->source, sizeof c->source, err, errlen);
+    if (strcmp(key, "band") == 0)
+        return each_field(L, origin, "engine_costs.band", c, band_field, err, errlen);
+    if (strcmp(key, "fitted_on") == 0)
+        return each_field(L, origin, "engine_costs.fitted_on", c, fitted_field, err, errlen);
+    FAIL("%s: field 'engine_costs.%s': unknown (known: engine, source, decode_step_s, "
+         "prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, fitted_on)",
+         origin, key);
+}
+
+int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
+                         size_t errlen)
+{
+    *out = rl_engine_costs_ideal();
+    if (each_field(L, origin, "engine_costs", out, top_field, err, errlen) != 0)
+        return -1;
+    if (!(out->band_p5 <= out->band_p10 && out->band_p10 <= out->band_p90 &&
+          out->band_p90 <= out->band_p95))
+        FAIL("%s: field 'engine_costs.band': expected p5 <= p10 <= p90 <= p95", origin);
+    out->present = 1;
+    return 0;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+    if (!*v)
+        return;
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c)
+{
+    lua_newtable(L);
+    set_str(L, "engine", c->engine);
+    set_str(L, "source", c->source);
+    for (int p = 0; p < RL_EC_N; p++)
+        set_num(L, NAMES[p], c->v[p]);
+    lua_newtable(L);
+    set_num(L, "p5", c->band_p5);
+    set_num(L, "p10", c->band_p10);
+    set_num(L, "p90", c->band_p90);
+    set_num(L, "p95", c->band_p95);
+    lua_setfield(L, -2, "band");
+    if (c->rows > 0) {
+        lua_newtable(L);
+        set_str(L, "file", c->file);
+        set_str(L, "hash", c->hash);
+        set_str(L, "date", c->date);
+        set_num(L, "rows", (double)c->rows);
+        set_num(L, "configs", (double)c->configs);
+        set_num(L, "cv_median_abs_error", c->cv_median);
+        set_num(L, "cv_p90_abs_error", c->cv_p90);
+        lua_newtable(L);
+        for (int a = 0; a < RL_EC_AXES; a++)
+            if (c->grid[a][0] > 0) {
+                lua_newtable(L);
+                for (int i = 0; i < 2; i++) {
+                    lua_pushnumber(L, c->grid[a][i]);
+                    lua_rawseti(L, -2, i + 1);
+                }
+                lua_setfield(L, -2, AXES[a]);
+            }
+        lua_setfield(L, -2, "grid");
+        lua_setfield(L, -2, "fitted_on");
+    }
+}
+

@@ -1,0 +1,111 @@
+/* enginecost.h — a serving engine's fitted costs: the `engine_costs` field
+ * of a hardware spec.
+ *
+ * Owns the field (written by `roofline fit`, read wherever the spec loads),
+ * its parameters, their physical ranges, and the cost model they
+ * parameterize:
+ *
+ *   t_step = max(host, device) + seq_s * B                           (E)
+ *   host   = step_s + launch_s * kernel launches
+ *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
+ *          + T_comm / comm_eff
+ *
+ * with step_s = decode_step_s or prefill_step_s and seq_s = decode_seq_s or
+ * prefill_seq_s by the step's phase, B the sequences in the step; a measured row's time is the sum over its
+ * steps.  The host issues a step's kernels asynchronously, so a step takes
+ * the longer of the host's time to issue them and the device's time to run
+ * them (the launch-bound regime CUDA Graphs address: NVIDIA, "Getting
+ * Started with CUDA Graphs", 2019); per-sequence work (sampling, stop checks,
+ * bookkeeping) waits for the step's logits and adds to it.
+ * The operators, their FLOPs F and bytes Y come from the op list (ops.h) of
+ * the step spread over tp GPUs; T_comm from the 1D Megatron plan's
+ * collectives (shard.h: two AllReduces per layer, alpha-beta times from
+ * comm.h).  A kernel launch is one operator instance (ops.h counts).  The
+ * terms follow the engine costs named in DESIGN.md ("a fixed cost per step,
+ * a cost per kernel launch") and issue 12 (a cost per sequence); the
+ * efficiencies are fractions of the datasheet roofline (<= 1).  With every
+ * cost 0 and every efficiency 1, (E) is the ideal op-list roofline plus the
+ * plan's collectives.
+ *
+ *   engine_costs = {
+ *     engine = "splitwise", source = "...",
+ *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
+ *     prefill_seq_s = 0.01, launch_s = 0,
+ *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
+ *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
+ *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
+ *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
+ *     --  not fitted, that trusts an extrapolation less the farther it reaches)
+ *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
+ *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
+ *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
+ *                   context = {192, 8256}, tokens = {128, 8192} } },
+ *   }
+ *
+ * The terms of (E) for a measured row and its evaluation are in e2e.h.
+ * Uses Lua. */
+#ifndef RL_ENGINECOST_H
+#define RL_ENGINECOST_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+
+/* Parameters of (E), in the fit's order of precedence: when two cannot be
+ * separated the later one is held and the earlier absorbs it. */
+typedef enum {
+    RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_LAUNCH, RL_EC_N
+} rl_ec_param;
+
+/* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
+typedef enum { RL_EC_TP, RL_EC_BATCH, RL_EC_CONTEXT, RL_EC_TOKENS, RL_EC_AXES } rl_ec_axis;
+
+typedef struct {
+    int present;
+    char engine[64];
+    char source[512];
+    /* costs in seconds; efficiencies as fractions (the file's units) */
+    double v[RL_EC_N];
+    /* quantiles of log(measured / predicted) of the fit's cross-validated
+     * residuals: the band of a prediction t is [t e^p10, t e^p90] */
+    double band_p5, band_p10, band_p90, band_p95;
+    char file[256], hash[32], date[32];
+    long long rows, configs;
+    double cv_median, cv_p90;
+    /* the fitted rows' range of each shape axis (rl_ec_axis), {0, 0}
+     * where no row has it */
+    double grid[RL_EC_AXES][2];
+} rl_engine_costs;
+
+/* Octaves by which a shape lies outside the fitted grid: the sum over the
+ * axes of log2(value / largest fitted) or log2(smallest fitted / value),
+ * whichever is positive; axes whose value is 0 or that no fitted row had are
+ * skipped.  v[RL_EC_AXES] in the order of rl_ec_axis. */
+double rl_ec_outside(const rl_engine_costs *c, const double *v);
+
+/* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
+ * "compute_eff", "memory_eff", "comm_eff", "launch_s". */
+const char *rl_ec_name(rl_ec_param p);
+/* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
+int rl_ec_is_eff(rl_ec_param p);
+/* Physical range of each parameter: costs in [0, max]; efficiencies in
+ * (min, 1]. */
+void rl_ec_range(rl_ec_param p, double *lo, double *hi);
+
+/* The ideal costs: 0 s, efficiency 1. */
+rl_engine_costs rl_engine_costs_ideal(void);
+
+/* Read / push the Lua table (above).  Errors name
+ * "ORIGIN: field 'engine_costs.KEY': reason". */
+int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
+                         size_t errlen);
+void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c);
+
+/* Internal parameters x of c for the fit and for (E) (costs in seconds,
+ * efficiencies as their inverses, the slowdowns 1 / eff) and back. */
+void rl_ec_to_x(const rl_engine_costs *c, double *x);
+void rl_ec_from_x(const double *x, rl_engine_costs *c);
+
+#endif

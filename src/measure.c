@@ -1,0 +1,341 @@
+/* measure.c — the measurement CSV (format and checks in measure.h). */
+#include "measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
+#define MAX_COUNT 1000000000LL
+
+enum {
+    C_PHASE, C_TP, C_BATCH, C_CONTEXT, C_TOKENS, C_OUTPUT, C_MEASURED_S, C_TOK_S,
+    C_MODEL, C_HW, C_ENGINE, C_WEIGHTS, C_KV, C_COMPUTE, C_PP, C_EP, C_COUNT
+};
+static const char *const COL_NAMES[C_COUNT] = {
+    "phase", "tp", "batch", "context", "tokens", "output", "measured_s", "measured_tok_s_per_gpu",
+    "model", "hw", "engine", "weights", "kv", "compute", "pp", "ep"};
+static const char *const PHASE_NAMES[] = {"decode", "prefill", "static"};
+
+/* Columns a phase needs (besides phase, tp, batch). */
+static const int NEEDS[3][3] = {
+    {C_CONTEXT, C_MEASURED_S, -1},
+    {C_TOKENS, C_MEASURED_S, -1},
+    {C_TOKENS, C_OUTPUT, C_TOK_S},
+};
+
+const char *rl_meas_phase_name(rl_meas_phase p) { return PHASE_NAMES[p]; }
+
+unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+double rl_meas_time(const rl_meas_row *r)
+{
+    if (r->phase != RL_MEAS_STATIC)
+        return r->measured;
+    return (double)r->batch * (double)r->output / (r->measured * (double)(r->tp * r->pp));
+}
+
+void rl_measure_free(rl_meas *m)
+{
+    free(m->row);
+    m->row = NULL;
+    m->n = 0;
+}
+
+/* Read the whole file (at most MAX_FILE bytes) into a NUL-terminated buffer. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(MAX_FILE + 1);
+    size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
+    int bad = !buf || ferror(f);
+    fclose(f);
+    if (bad || n > MAX_FILE) {
+        snprintf(err, errlen, "%s: %s", path,
+                 !buf ? "out of memory" : n > MAX_FILE ? "larger than 64 MiB" : "read error");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (memchr(buf, '\0', n)) {
+        snprintf(err, errlen, "%s: a NUL byte: not a text CSV", path);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+/* Split line in place on commas into at most cap fields; returns the count
+ * (cap + 1 when there are more). */
+static int split(char *line, char **field, int cap)
+{
+    int n = 0;
+    for (char *p = line;; p++) {
+        char *comma = strchr(p, ',');
+        if (n == cap)
+            return cap + 1;
+        if (comma)
+            *comma = '\0';
+        field[n++] = trim(p);
+        if (!comma)
+            return n;
+        p = comma;
+    }
+}
+
+typedef struct {
+    const char *path;
+    int line;
+    int idx[C_COUNT]; /* column -> field index, -1 when absent */
+    char *err;
+    size_t errlen;
+} ctx;
+
+#define BAD(c, col, ...)                                                                           \
+    do {                                                                                           \
+        int n_ = snprintf((c)->err, (c)->errlen, "%s:%d: column '%s' (column %d): ", (c)->path,   \
+                          (c)->line, COL_NAMES[col], (c)->idx[col] + 1);                           \
+        if (n_ >= 0 && (size_t)n_ < (c)->errlen)                                                   \
+            snprintf((c)->err + n_, (c)->errlen - (size_t)n_, __VA_ARGS__);                        \
+        return -1;                                                                                 \
+    } while (0)
+
+static int parse_header(ctx *c, char **f, int nf)
+{
+    for (int k = 0; k < C_COUNT; k++)
+        c->idx[k] = -1;
+    for (int i = 0; i < nf; i++) {
+        int k = 0;
+        while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
+            k++;
+        if (k == C_COUNT) {
+            snprintf(c->err, c->errlen,
+                     "%s:%d: column %d: unknown column '%.64s' (a header line is required; columns: "
+                     "phase, tp, batch, context, tokens, output, measured_s, "
+                     "measured_tok_s_per_gpu, model, hw, engine, weights, kv, compute, pp, ep)",
+                     c->path, c->line, i + 1, f[i]);
+            return -1;
+        }
+        if (c->idx[k] >= 0)
+            BAD(c, k, "given twice (also column %d)", i + 1);
+        c->idx[k] = i;
+    }
+    for (int k = C_PHASE; k <= C_BATCH; k++)
+        if (c->idx[k] < 0) {
+            snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (required)",
+                     c->path, c->line, COL_NAMES[k]);
+            return -1;
+        }
+    return 0;
+}
+
+static int get_count(ctx *c, char **f, int col, long long *out)
+{
+    const char *s = f[c->idx[col]];
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE)
+        BAD(c, col, "expected a positive integer, got '%.64s'", s);
+    if (!(v >= 1) || v != floor(v) || v > (double)MAX_COUNT)
+        BAD(c, col, "expected a positive integer (1 .. 1e9), got '%.64s'", s);
+    *out = (long long)v;
+    return 0;
+}
+
+static int get_positive(ctx *c, char **f, int col, double *out)
+{
+    const char *s = f[c->idx[col]];
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        BAD(c, col, "expected a number, got '%.64s'", s);
+    if (!(v > 0))
+        BAD(c, col, "must be > 0, got %.64s", s);
+    *out = v;
+    return 0;
+}
+
+static int get_string(ctx *c, char **f, int col, char *out, size_t cap)
+{
+    if (c->idx[col] < 0)
+        return 0;
+    const char *s = f[c->idx[col]];
+    if (strlen(s) >= cap)
+        BAD(c, col, "longer than %zu characters", cap - 1);
+    snprintf(out, cap, "%s", s);
+    return 0;
+}
+
+/* A column the row's phase needs: present in the header, cell not empty. */
+static int needed(ctx *c, char **f, int col, rl_meas_phase ph)
+{
+    if (c->idx[col] < 0) {
+        snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (a %s row needs it)",
+                 c->path, c->line, COL_NAMES[col], PHASE_NAMES[ph]);
+        return -1;
+    }
+    if (!*f[c->idx[col]])
+        BAD(c, col, "empty, but a %s row needs it", PHASE_NAMES[ph]);
+    return 0;
+}
+
+static int parse_row(ctx *c, char **f, rl_meas_row *r)
+{
+    memset(r, 0, sizeof *r);
+    r->line = c->line;
+    r->pp = r->ep = 1;
+    const char *ph = f[c->idx[C_PHASE]];
+    int p = 0;
+    while (p < 3 && strcmp(ph, PHASE_NAMES[p]) != 0)
+        p++;
+    if (p == 3)
+        BAD(c, C_PHASE, "unknown phase '%.64s' (expected decode, prefill or static)", ph);
+    r->phase = (rl_meas_phase)p;
+    if (get_count(c, f, C_TP, &r->tp) || get_count(c, f, C_BATCH, &r->batch))
+        return -1;
+    for (int i = 0; i < 3 && NEEDS[p][i] >= 0; i++)
+        if (needed(c, f, NEEDS[p][i], r->phase) != 0)
+            return -1;
+    if (r->phase == RL_MEAS_DECODE && get_count(c, f, C_CONTEXT, &r->context))
+        return -1;
+    if (r->phase != RL_MEAS_DECODE && get_count(c, f, C_TOKENS, &r->tokens))
+        return -1;
+    if (r->phase == RL_MEAS_STATIC && get_count(c, f, C_OUTPUT, &r->output))
+        return -1;
+    if (get_positive(c, f, r->phase == RL_MEAS_STATIC ? C_TOK_S : C_MEASURED_S, &r->measured))
+        return -1;
+    if ((c->idx[C_PP] >= 0 && *f[c->idx[C_PP]] && get_count(c, f, C_PP, &r->pp)) ||
+        (c->idx[C_EP] >= 0 && *f[c->idx[C_EP]] && get_count(c, f, C_EP, &r->ep)))
+        return -1;
+    if (r->pp > 1 || r->ep > 1)
+        BAD(c, r->pp > 1 ? C_PP : C_EP, "pipeline and expert parallel rows are not modelled yet "
+                                        "(only 1)");
+    return get_string(c, f, C_MODEL, r->model, sizeof r->model) ||
+           get_string(c, f, C_HW, r->hw, sizeof r->hw) ||
+           get_string(c, f, C_ENGINE, r->engine, sizeof r->engine) ||
+           get_string(c, f, C_WEIGHTS, r->weights, sizeof r->weights) ||
+           get_string(c, f, C_KV, r->kv, sizeof r->kv) ||
+           get_string(c, f, C_COMPUTE, r->compute, sizeof r->compute);
+}
+
+/* A hash of everything but the measurement: repeats hash alike. */
+static unsigned long long config_hash(const rl_meas_row *r)
+{
+    long long nums[8] = {r->phase, r->tp, r->batch, r->pp, r->ep, r->context, r->tokens, r->output};
+    unsigned long long h = rl_fnv1a(RL_FNV_BASIS, nums, sizeof nums);
+    const char *s[] = {r->model, r->hw, r->engine, r->weights, r->kv, r->compute};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        h = rl_fnv1a(h, s[i], strlen(s[i]) + 1);
+    return h;
+}
+
+static int assign_configs(rl_meas *m)
+{
+    unsigned long long *seen = malloc((size_t)m->n * sizeof *seen);
+    if (!seen)
+        return -1;
+    m->nconfig = 0;
+    for (int i = 0; i < m->n; i++) {
+        unsigned long long h = config_hash(&m->row[i]);
+        int k = 0;
+        while (k < m->nconfig && seen[k] != h)
+            k++;
+        if (k == m->nconfig)
+            seen[m->nconfig++] = h;
+        m->row[i].config = k;
+    }
+    free(seen);
+    return 0;
+}
+
+int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    size_t len;
+    char *buf = slurp(path, &len, err, errlen);
+    if (!buf)
+        return -1;
+    out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
+    ctx c = {path, 0, {0}, err, errlen};
+    int have_header = 0, cap = 0, rc = -1, nf;
+    char *f[C_COUNT + 1];
+    for (char *line = buf, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        c.line++;
+        char *t = trim(line);
+        if (!*t || *t == '#')
+            continue;
+        nf = split(t, f, C_COUNT);
+        if (!have_header) {
+            if (nf > C_COUNT) {
+                snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, C_COUNT);
+                goto done;
+            }
+            if (parse_header(&c, f, nf) != 0)
+                goto done;
+            have_header = nf;
+            continue;
+        }
+        if (nf != have_header) {
+            snprintf(err, errlen, "%s:%d: %s%d fields, the header has %d", path, c.line,
+                     nf > have_header ? "more than " : "", nf > have_header ? have_header : nf,
+                     have_header);
+            goto done;
+        }
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            rl_meas_row *grown = realloc(out->row, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                goto done;
+            }
+            out->row = grown;
+        }
+        if (parse_row(&c, f, &out->row[out->n]) != 0)
+            goto done;
+        out->n++;
+    }
+    if (!have_header || out->n == 0) {
+        snprintf(err, errlen, "%s: %s", path, !have_header ? "empty: a header line is required"
+                                                             : "no data rows after the header");
+        goto done;
+    }
+    if (assign_configs(out) != 0) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(buf);
+    if (rc != 0)
+        rl_measure_free(out);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* measure.h — the measurement CSV: end-to-end benchmark results, one row per
+ * measured configuration, read for `roofline fit` and `validate --against`.
+ *
+ * Owns the file format and its checks.  A header line is required; blank
+ * lines and lines starting with '#' are skipped; fields are separated by
+ * commas (no quoting), surrounding blanks trimmed.  Columns, in any order:
+ *
+ *   phase        decode | prefill | static                        required
+ *   tp           tensor-parallel GPUs                             required
+ *   batch        sequences in the batch                           required
+ *   context      decode: tokens attended by each sequence's new token
+ *   tokens       prefill and static: prompt tokens per sequence
+ *   output       static: generated tokens per sequence
+ *   measured_s   decode: one step; prefill: the prefill of the whole batch
+ *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs)
+ *   model hw engine weights kv compute pp ep   optional: override the command line
+ *
+ * A cell of a column that does not apply to the row's phase may be empty;
+ * one that applies must hold a positive number (integers for counts).
+ * Errors read "FILE:LINE: column 'NAME' (column C): reason" (column C is
+ * 1-based).  Repeats of one configuration are rows whose every field but
+ * the measurement is equal (rl_measure_config_id); k-fold cross-validation
+ * keeps them in one fold.  Uses nothing but libc. */
+#ifndef RL_MEASURE_H
+#define RL_MEASURE_H
+
+#include <stddef.h>
+
+typedef enum { RL_MEAS_DECODE, RL_MEAS_PREFILL, RL_MEAS_STATIC } rl_meas_phase;
+
+typedef struct {
+    int line;                   /* 1-based line in the file */
+    rl_meas_phase phase;
+    long long tp, batch, pp, ep; /* pp, ep: 1 when not given */
+    long long context;          /* decode: tokens attended (0 otherwise) */
+    long long tokens;           /* prefill, static: prompt tokens per sequence */
+    long long output;           /* static: generated tokens per sequence */
+    double measured;            /* measured_s (decode, prefill) or tok/s per GPU (static) */
+    /* per-row overrides of the command line ("" = not given) */
+    char model[256], hw[256], engine[64], weights[16], kv[16], compute[16];
+    int config;                 /* configuration id: equal for repeats (0-based) */
+} rl_meas_row;
+
+typedef struct {
+    char path[512];
+    rl_meas_row *row;
+    int n;
+    int nconfig;                /* distinct configurations */
+    unsigned long long hash;    /* FNV-1a 64 of the file's bytes */
+} rl_meas;
+
+/* Read and check FILE.  Returns 0 with *out filled (free with
+ * rl_measure_free), or -1 with err naming the file, line and column. */
+int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen);
+
+void rl_measure_free(rl_meas *m);
+
+/* "decode", "prefill", "static". */
+const char *rl_meas_phase_name(rl_meas_phase p);
+
+/* The row's measured time, seconds: measured_s for decode and prefill; for
+ * static the time one batch takes, batch * output / (measured tok/s per GPU
+ * * tp * pp). */
+double rl_meas_time(const rl_meas_row *r);
+
+/* FNV-1a 64 of n bytes (Fowler, Noll, Vo; offset basis 14695981039346656037,
+ * prime 1099511628211), continuing from h (start with RL_FNV_BASIS). */
+#define RL_FNV_BASIS 14695981039346656037ULL
+unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n);
+
+#endif

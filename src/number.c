@@ -1,0 +1,47 @@
+/* number.c — decimal numbers from the user (see number.h). */
+#include "number.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int rl_number_is_hex(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+int rl_parse_number(const char *s, double *out, const char **why)
+{
+    const char *dummy;
+    if (!why)
+        why = &dummy;
+    if (rl_number_is_hex(s)) {
+        *why = "hexadecimal numbers are not accepted; write it in decimal";
+        return -2;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end) {
+        *why = "not a number";
+        return -1;
+    }
+    if (errno == ERANGE && fabs(v) > 1) {
+        *why = "too large for a double (above 1.8e308)";
+        return -2;
+    }
+    if (!isfinite(v)) {
+        *why = "not a finite number";
+        return -1;
+    }
+    if (errno == ERANGE && v == 0) {
+        *why = "so small that it underflows to 0 (below 4.9e-324)";
+        return -2;
+    }
+    *out = v; /* a subnormal (ERANGE, nonzero) is kept */
+    return 0;
+}

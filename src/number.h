@@ -1,0 +1,24 @@
+/* number.h — the one syntax for a decimal number read from the user.
+ *
+ * Owns what counts as a number on the command line (--qps, --mfu, --spec,
+ * A:B tuples), in --set values and in trace files: C's strtod decimal
+ * syntax (sign, digits, '.', exponent), the whole string, finite.
+ * Hexadecimal floats ("0x1p3", which strtod also takes) are refused, as are
+ * "nan"/"inf" and values that overflow a double or underflow to zero; a
+ * subnormal value (1e-320) is kept as it is (callers' range checks judge
+ * it).  Each refusal says which of these it is.  Uses the C library only. */
+#ifndef RL_NUMBER_H
+#define RL_NUMBER_H
+
+/* Parse all of `s` into *out.  Returns 0; -1 when it is no number (text,
+ * nan, inf: *why "not a number" or "not a finite number"); -2 when it is a
+ * number refused for a reason worth saying (*why: "hexadecimal numbers are
+ * not accepted; write it in decimal", too large, underflows to 0).  *why is
+ * set when why is not NULL. */
+int rl_parse_number(const char *s, double *out, const char **why);
+
+/* Whether `s` starts (after blanks and a sign) like a hexadecimal number,
+ * "0x" or "0X". */
+int rl_number_is_hex(const char *s);
+
+#endif

@@ -1,0 +1,2 @@
+-- an options table is required, not a name
+roofline.ops('x')

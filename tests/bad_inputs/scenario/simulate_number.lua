@@ -1,0 +1,2 @@
+-- an options table is required
+roofline.simulate(5)

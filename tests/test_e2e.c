@@ -1,0 +1,375 @@
+/* test_e2e.c — end-to-end rows (e2e.h): the terms of (E) against the op
+ * list and the plan's collectives, the host/device max, recovery of known
+ * engine costs by `fit`, the saved profile loading back, validate. */
+#include "testutil.h"
+
+#include <cjson/cJSON.h>
+
+#include "e2e.h"
+#include "measure.h"
+#include "result.h"
+#include "shard.h"
+
+#define EXCERPT RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"
+
+static rl_meas_row row(rl_meas_phase ph, long long tp, long long batch, long long context,
+                       long long tokens, long long output)
+{
+    rl_meas_row r = {0};
+    r.phase = ph;
+    r.tp = tp;
+    r.batch = batch;
+    r.pp = r.ep = 1;
+    r.context = context;
+    r.tokens = tokens;
+    r.output = output;
+    r.measured = 1;
+    return r;
+}
+
+static rl_ec_terms terms(const rl_model *m, const rl_hw *h, rl_meas_row r)
+{
+    rl_ec_terms t;
+    char err[512];
+    if (rl_ec_terms_of(m, h, rl_precision_default(), &r, &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return t;
+}
+
+static double ideal_time(const rl_ec_terms *t)
+{
+    rl_engine_costs c = rl_engine_costs_ideal();
+    double x[RL_EC_N];
+    rl_ec_to_x(&c, x);
+    return rl_ec_time(t, x, NULL);
+}
+
+/* With ideal costs, a 1-GPU decode step is the op list's ideal step time
+ * (ops.h: the sum of each operator's roofline), to rounding. */
+static void ideal_decode_is_the_op_list(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 1, 8, 1024, 0, 0));
+    rl_ops_config c = rl_ops_config_default();
+    c.decode_batch = 8;
+    c.decode_context = 1024;
+    rl_ops o;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    assert_rel(ideal_time(&t), o.step_s, 1e-12);
+    assert_true(t.step[0].comm_s == 0);
+    assert_rel(t.step[0].batch, 8, 0);
+}
+
+/* TP8: the device term adds the 1D plan's collectives (shard.h), and the
+ * op list runs over 8 GPUs. */
+static void tp_adds_the_plan_collectives(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms t = terms(&m, &h, row(RL_MEAS_PREFILL, 8, 2, 0, 512, 0));
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = 8;
+    rl_shard_result s;
+    char err[256];
+    assert_int_equal(rl_shard_eval(&m, &h, &plan, RL_PHASE_PREFILL, 8, 2, 512, rl_precision_default(),
+                                   &s, err, sizeof err),
+                     0);
+    assert_true(s.comm_s > 0);
+    assert_rel(t.step[0].comm_s, s.comm_s, 1e-12);
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = 8;
+    c.prefill_seqs = 2;
+    c.prefill_tokens = 512;
+    rl_ops o;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    assert_rel(ideal_time(&t), o.step_s + s.comm_s, 1e-12);
+}
+
+/* A static row: its prefill plus `output` decode steps at the mean context. */
+static void static_is_prefill_plus_decode_steps(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_ec_terms st = terms(&m, &h, row(RL_MEAS_STATIC, 4, 8, 0, 512, 128));
+    rl_ec_terms pf = terms(&m, &h, row(RL_MEAS_PREFILL, 4, 8, 0, 512, 0));
+    rl_ec_terms dc = terms(&m, &h, row(RL_MEAS_DECODE, 4, 8, 512 + 64, 0, 0));
+    assert_rel(ideal_time(&st), ideal_time(&pf) + 128 * ideal_time(&dc), 1e-12);
+}
+
+/* The step takes max(host, device) + decode_seq_s * B: a host floor above the
+ * device time sets it, below it does not. */
+static void host_and_device_overlap(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, 4, 1024, 0, 0));
+    double dev = ideal_time(&t);
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.v[RL_EC_DECODE_SEQ] = 1e-4;
+    double x[RL_EC_N], g[RL_EC_N];
+    c.v[RL_EC_DECODE_STEP] = 2 * dev;
+    rl_ec_to_x(&c, x);
+    assert_rel(rl_ec_time(&t, x, g), 2 * dev + 4e-4, 1e-12);
+    assert_rel(g[RL_EC_DECODE_STEP], 1, 0);
+    assert_true(g[RL_EC_MEMORY] == 0);
+    c.v[RL_EC_DECODE_STEP] = 0.5 * dev;
+    rl_ec_to_x(&c, x);
+    assert_rel(rl_ec_time(&t, x, g), dev + 4e-4, 1e-12);
+    assert_true(g[RL_EC_DECODE_STEP] == 0);
+    assert_true(g[RL_EC_MEMORY] > 0);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    if (!cJSON_IsNumber(v))
+        fail_msg("key %s: not a number", k);
+    return v->valuedouble;
+}
+
+static double param(const cJSON *res, const char *name)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters"))
+        if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, name) == 0)
+            return num(p, "value");
+    fail_msg("no parameter %s", name);
+    return 0;
+}
+
+/* Measurements made by (E) itself from known costs on the excerpt's 47
+ * configurations: fit recovers them (launch_s merges into the step floors:
+ * every step of one model launches the same kernels), the profile loads
+ * back with them, and validate against the same rows finds no error. */
+static void fit_recovers_known_costs(void **state)
+{
+    (void)state;
+    use_source_tree();
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_engine_costs truth = rl_engine_costs_ideal();
+    truth.v[RL_EC_DECODE_STEP] = 0.03;
+    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    truth.v[RL_EC_DECODE_SEQ] = 3e-4;
+    truth.v[RL_EC_PREFILL_SEQ] = 5e-3;
+    truth.v[RL_EC_COMPUTE] = 0.6;
+    truth.v[RL_EC_MEMORY] = 0.7;
+    truth.v[RL_EC_COMM] = 0.2;
+    double x[RL_EC_N];
+    rl_ec_to_x(&truth, x);
+    for (int i = 0; i < m.n; i++) {
+        rl_ec_terms t = terms(&mod, &h, m.row[i]);
+        m.row[i].measured = rl_ec_time(&t, x, NULL);
+        m.row[i].hw[0] = '\0'; /* validate below runs on the profile */
+    }
+    char prof[64];
+    write_temp(prof, ".lua", "");
+    rl_override ctx = {"max_context", "16384"};
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                     .folds = 5, .save = prof, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_rel(param(res, "decode_step_s"), 0.03, 0.01);
+    assert_rel(param(res, "prefill_step_s"), 0.05, 0.01);
+    assert_rel(param(res, "decode_seq_s"), 3e-4, 0.01);
+    assert_rel(param(res, "prefill_seq_s"), 5e-3, 0.01);
+    assert_rel(param(res, "compute_eff"), 0.6, 0.01);
+    assert_rel(param(res, "memory_eff"), 0.7, 0.01);
+    assert_rel(param(res, "comm_eff"), 0.2, 0.01);
+    assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
+                           "launch_s cannot be separated from decode_step_s + prefill_step_s"));
+    assert_true(num(res, "cv_median_abs_error") < 1e-3);
+    assert_rel(num(res, "fitted_rows"), 47, 0);
+    cJSON_Delete(res);
+
+    rl_hw back = load_hw(prof, NULL, 0);
+    assert_true(back.engine_costs.present);
+    assert_string_equal(back.engine_costs.engine, "splitwise");
+    assert_string_equal(back.name, "h100-sxm-splitwise");
+    assert_rel(back.engine_costs.v[RL_EC_MEMORY], 0.7, 0.01);
+    assert_int_equal(back.engine_costs.rows, 47);
+    assert_string_equal(back.engine_costs.file, "splitwise_h100.csv");
+    assert_int_equal(strncmp(back.engine_costs.hash, "fnv1a64:", 8), 0);
+    assert_rel(back.hbm_bw, h.hbm_bw, 0); /* the base spec carried over */
+
+    o.hw = prof;
+    o.save = NULL;
+    res = rl_e2e_validate(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "fitted");
+    assert_true(num(res, "median_abs_error") < 1e-3);
+    assert_true(num(res, "max_abs_error") < 0.02);
+    cJSON_Delete(res);
+    unlink(prof);
+    rl_measure_free(&m);
+}
+
+/* The rows of another hardware are left out; none left is an error. */
+static void fit_selects_its_hardware(void **state)
+{
+    (void)state;
+    use_source_tree();
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "a100-sxm-80g", .prec = rl_precision_default(),
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    assert_null(rl_e2e_fit(&m, &o, err, sizeof err));
+    assert_non_null(strstr(err, "no rows for hardware a100-sxm-80g"));
+    rl_measure_free(&m);
+}
+
+/* The shipped profiles (calib/fit_splitwise.sh) carry their fit record, and
+ * their recorded cross-validated median |error| is the README's (A100 4.2%,
+ * H100 3.1%, within 0.1 point). */
+static void shipped_profiles(void **state)
+{
+    (void)state;
+    static const char *names[] = {"a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
+    static const double cv[] = {0.042, 0.031};
+    for (int i = 0; i < 2; i++) {
+        rl_hw h = load_hw(names[i], NULL, 0);
+        assert_true(h.engine_costs.present);
+        assert_string_equal(h.engine_costs.engine, "splitwise");
+        assert_string_equal(h.engine_costs.file, "splitwise_llama2-70b.csv");
+        assert_int_equal(h.engine_costs.rows, 94);
+        assert_true(fabs(h.engine_costs.cv_median - cv[i]) < 0.001);
+        assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
+        assert_rel(h.engine_costs.grid[RL_EC_TP][0], 2, 0); /* TP 2..8 were fitted */
+        assert_rel(h.engine_costs.grid[RL_EC_TP][1], 8, 0);
+    }
+}
+
+/* step with a fitted profile: step_s is (E) of the decode step over the
+ * chips, inside its band, and the mode says fitted. */
+static void step_retimed_by_the_fit(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    long long batch[] = {1, 32};
+    cJSON *r = rl_result_step(&m, &h, 8, batch, 2, 1024, rl_precision_default());
+    char err[256];
+    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, rl_precision_default(), 0.1, 0.9, err,
+                                   sizeof err),
+                     0);
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
+    double x[RL_EC_N];
+    rl_ec_to_x(&h.engine_costs, x);
+    for (int i = 0; i < 2; i++) {
+        cJSON *out = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), i);
+        rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 1024, 0, 0));
+        double s = rl_ec_time(&t, x, NULL);
+        assert_rel(num(out, "step_s"), s, 1e-12);
+        assert_rel(num(out, "step_s_low"), s * exp(h.engine_costs.band_p10), 1e-12);
+        assert_rel(num(out, "step_s_high"), s * exp(h.engine_costs.band_p90), 1e-12);
+        assert_rel(num(out, "tokens_per_s"), batch[i] / s, 1e-12);
+    }
+    cJSON_Delete(r);
+}
+
+/* The simulator's fitted step: decode-only equals (E) of the decode row; a
+ * mixed step waits at least for the prefill floor and pays one prefill's
+ * per-sequence cost beside the decoding ones. */
+static void simulator_step_is_e(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("a100-sxm-80g-splitwise", NULL, 0);
+    rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, 16, 2048, 0, 0));
+    double x[RL_EC_N];
+    rl_ec_to_x(&h.engine_costs, x);
+    double e = rl_ec_time(&t, x, NULL);
+    assert_rel(rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 0, 0, 16, 2048,
+                                 t.step[0].comm_s),
+               e, 1e-12);
+    double mixed = rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 256, 0, 16, 2048,
+                                     t.step[0].comm_s);
+    const double *v = h.engine_costs.v;
+    /* here the host floor wins: equal to rounding */
+    assert_true(mixed >= (v[RL_EC_PREFILL_STEP] + v[RL_EC_PREFILL_SEQ] + 16 * v[RL_EC_DECODE_SEQ]) *
+                             (1 - 1e-12));
+    assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
+}
+
+/* simulate's times get the band unwidened; other keys are left alone. */
+static void simulate_band_keys(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.band_p10 = -0.1;
+    c.band_p90 = 0.2;
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "ttft_p99_s", 2.0);
+    cJSON_AddNumberToObject(r, "req_per_s", 5.0);
+    rl_e2e_band_keys(r, &c, 0.1);
+    assert_rel(num(r, "ttft_p99_s_low"), 2.0 * exp(-0.1), 1e-12);
+    assert_rel(num(r, "ttft_p99_s_high"), 2.0 * exp(0.2), 1e-12);
+    assert_null(cJSON_GetObjectItem(r, "req_per_s_low"));
+    assert_string_equal(cJSON_GetObjectItem(r, "band")->valuestring, "p10-p90");
+    cJSON_Delete(r);
+}
+
+/* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
+ * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
+static void band_widens_outside_the_grid(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    double grid[RL_EC_AXES][2] = {{2, 4}, {1, 64}, {0, 0}, {128, 8192}};
+    memcpy(c.grid, grid, sizeof grid);
+    double in[] = {4, 8, 1024, 512}, tp8[] = {8, 8, 0, 512}, both[] = {8, 128, 0, 512};
+    assert_true(rl_ec_outside(&c, in) == 0); /* context: no fitted row had it */
+    assert_rel(rl_ec_outside(&c, tp8), 1, 1e-12);
+    assert_rel(rl_ec_outside(&c, both), 2, 1e-12);
+    double small[] = {1, 1, 0, 32}; /* below: tp 1 octave, tokens 2 octaves */
+    assert_rel(rl_ec_outside(&c, small), 3, 1e-12);
+}
+
+static void wrong_expectation(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms st = terms(&m, &h, row(RL_MEAS_STATIC, 4, 8, 0, 512, 128));
+    rl_ec_terms pf = terms(&m, &h, row(RL_MEAS_PREFILL, 4, 8, 0, 512, 0));
+    assert_rel(ideal_time(&st), ideal_time(&pf), 1e-3);
+}
+
+static void harness_can_fail(void **state)
+{
+    (void)state;
+    const struct CMUnitTest t[] = {cmocka_unit_test(wrong_expectation)};
+    assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ideal_decode_is_the_op_list),
+        cmocka_unit_test(tp_adds_the_plan_collectives),
+        cmocka_unit_test(static_is_prefill_plus_decode_steps),
+        cmocka_unit_test(host_and_device_overlap),
+        cmocka_unit_test(fit_recovers_known_costs),
+        cmocka_unit_test(fit_selects_its_hardware),
+        cmocka_unit_test(shipped_profiles),
+        cmocka_unit_test(step_retimed_by_the_fit),
+        cmocka_unit_test(band_widens_outside_the_grid),
+        cmocka_unit_test(simulator_step_is_e),
+        cmocka_unit_test(simulate_band_keys),
+        cmocka_unit_test(harness_can_fail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

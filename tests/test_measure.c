@@ -1,0 +1,128 @@
+/* test_measure.c — the measurement CSV (measure.h): rows, configurations,
+ * the static row's time, and errors naming file, line and column. */
+#include "testutil.h"
+
+#include "measure.h"
+
+#define EXCERPT RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"
+
+/* Read `text` as a CSV; returns rl_measure_read's status, err filled. */
+static int read_text(const char *text, rl_meas *m, char *err, size_t errlen)
+{
+    char path[64];
+    write_temp(path, ".csv", text);
+    int rc = rl_measure_read(path, m, err, errlen);
+    unlink(path);
+    return rc;
+}
+
+static void excerpt(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    /* 47 data rows after 5 comment lines and the header (wc -l: 53 lines) */
+    assert_int_equal(m.n, 47);
+    assert_int_equal(m.nconfig, 47); /* medians: one row per configuration */
+    const rl_meas_row *r = &m.row[0];
+    assert_int_equal(r->line, 7);
+    assert_int_equal(r->phase, RL_MEAS_DECODE);
+    assert_int_equal(r->tp, 2);
+    assert_int_equal(r->context, 1024);
+    assert_string_equal(r->hw, "h100-sxm");
+    assert_rel(r->measured, 0.0370666, 1e-12); /* the file's first data row */
+    rl_measure_free(&m);
+}
+
+static void repeats_share_a_configuration(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,context,tokens,output,measured_s,measured_tok_s_per_gpu\n"
+                               "decode,2,1,100,,,0.03,\n"
+                               "decode,2,1,100,,,0.031,\n"
+                               "prefill,2,1,,100,,0.05,\n"
+                               "static,4,8,,512,128,,100\n"
+                               "decode, 2 ,1,100,,,0.029,\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 5);
+    assert_int_equal(m.nconfig, 3);
+    assert_int_equal(m.row[0].config, m.row[1].config);
+    assert_int_equal(m.row[0].config, m.row[4].config);
+    assert_int_not_equal(m.row[0].config, m.row[2].config);
+    /* static: 8 sequences x 128 tokens at 100 tok/s per GPU on 4 GPUs: 2.56 s */
+    assert_rel(rl_meas_time(&m.row[3]), 8.0 * 128 / (100.0 * 4), 1e-12);
+    rl_measure_free(&m);
+}
+
+typedef struct {
+    const char *text;
+    const char *fragment;
+} bad;
+
+static void errors_name_line_and_column(void **state)
+{
+    (void)state;
+    static const bad cases[] = {
+        {"", "empty: a header line is required"},
+        {"phase,tp,batch,context,measured_s\n", "no data rows"},
+        {"phase,tp,context,measured_s\ndecode,2,100,0.1\n", ":1: column 'batch': missing from the header"},
+        {"phase,tp,batch,measured_s\ndecode,2,1,0.1\n", ":2: column 'context': missing from the header (a decode row needs it)"},
+        {"phase,tp,batch,context,measured_s\nsteady,2,1,100,0.1\n", ":2: column 'phase' (column 1): unknown phase 'steady'"},
+        {"phase,tp,batch,context,measured_s\ndecode,two,1,100,0.1\n", ":2: column 'tp' (column 2): expected a positive integer, got 'two'"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,-0.1\n", ":2: column 'measured_s' (column 5): must be > 0"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,nan\n", "column 'measured_s' (column 5): expected a number"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,0,100,0.1\n", "column 'batch' (column 3): expected a positive integer"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1.5,100,0.1\n", "column 'batch' (column 3): expected a positive integer"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,,0.1\n", "column 'context' (column 4): empty, but a decode row needs it"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100\n", ":2: 4 fields, the header has 5"},
+        {"phase,tp,batch,contxt,measured_s\n", ":1: column 4: unknown column 'contxt'"},
+        {"phase,tp,tp,batch\n", "column 'tp' (column 2): given twice"},
+        {"phase,tp,batch,context,measured_s,pp\ndecode,2,1,100,0.1,2\n", "column 'pp' (column 6): pipeline and expert parallel rows"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rl_meas m;
+        char err[1024];
+        assert_int_equal(read_text(cases[i].text, &m, err, sizeof err), -1);
+        if (!strstr(err, cases[i].fragment))
+            fail_msg("case %zu: '%s' does not contain '%s'", i, err, cases[i].fragment);
+        assert_null(m.row);
+    }
+}
+
+/* FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c (the reference vectors of Fowler,
+ * Noll and Vo's FNV page). */
+static void fnv_reference(void **state)
+{
+    (void)state;
+    assert_true(rl_fnv1a(RL_FNV_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(rl_fnv1a(RL_FNV_BASIS, "", 0) == 0xcbf29ce484222325ULL);
+}
+
+static void wrong_expectation(void **state)
+{
+    (void)state;
+    assert_true(rl_fnv1a(RL_FNV_BASIS, "a", 1) == 0xaf63dc4c8601ec8dULL);
+}
+
+static void harness_can_fail(void **state)
+{
+    (void)state;
+    const struct CMUnitTest t[] = {cmocka_unit_test(wrong_expectation)};
+    assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(excerpt),
+        cmocka_unit_test(repeats_share_a_configuration),
+        cmocka_unit_test(errors_name_line_and_column),
+        cmocka_unit_test(fnv_reference),
+        cmocka_unit_test(harness_can_fail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
