@@ -957,3 +957,11 @@ void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo)
     }
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }
+
+void rl_e2e_slow_edge(rl_engine_costs *c)
+{
+    double k = exp(c->band_p90 > 0 ? c->band_p90 : 0);
+    for (int p = 0; p < RL_EC_N; p++)
+        c->v[p] = rl_ec_is_eff((rl_ec_param)p) ? c->v[p] / k : c->v[p] * k;
+    snprintf(c->engine + strlen(c->engine), sizeof c->engine - strlen(c->engine), " (p90 edge)");
+}

@@ -99,6 +99,12 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_
  * names the band. */
 void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo);
 
+/* Make every time (E) gives under c slower by e^p90 (the slow end of the
+ * p10-p90 band): the costs times it, the efficiencies divided by it (every
+ * term of (E) scales by the same factor).  The band then sits around the
+ * slow end.  For `size --conservative`. */
+void rl_e2e_slow_edge(rl_engine_costs *c);
+
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /

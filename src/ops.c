@@ -1,16 +1,11 @@
 /* ops.c — operator list of one step (see ops.h for every counting
  * convention and its source). */
 #include "ops.h"
+#include "error.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
 
 /* FLOPs per element of the elementwise operators (ops.h). */
 #define SOFTMAX_FLOPS 5.0
@@ -32,16 +27,16 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
     int prefill = strcmp(phase, "prefill") == 0 || strcmp(phase, "mixed") == 0;
     int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
     if (!prefill && !decode)
-        FAIL("phase '%s': expected decode, prefill or mixed", phase);
+        RL_FAIL("phase '%s': expected decode, prefill or mixed", phase);
     if (prefill) {
         if (tokens < 1)
-            FAIL("tokens T (new tokens per prefill sequence) is required for phase %s", phase);
+            RL_FAIL("tokens T (new tokens per prefill sequence) is required for phase %s", phase);
         c->prefill_seqs = decode ? 1 : batch; /* mixed: one chunk beside the decode batch */
         c->prefill_tokens = tokens;
     }
     if (decode) {
         if (context < 1)
-            FAIL("context S (tokens in each sequence's KV cache) is required for phase %s", phase);
+            RL_FAIL("context S (tokens in each sequence's KV cache) is required for phase %s", phase);
         c->decode_batch = batch;
         c->decode_context = context;
     }
@@ -59,32 +54,32 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
 {
     if (c->prefill_seqs < 0 || c->prefill_tokens < 0 || c->prefill_prefix < 0 ||
         c->decode_batch < 0 || c->decode_context < 0)
-        FAIL("tokens, prefix, batch, context: must be >= 0");
+        RL_FAIL("tokens, prefix, batch, context: must be >= 0");
     if (c->prefill_seqs > 0 && c->prefill_tokens < 1)
-        FAIL("tokens: a prefill needs at least 1 new token");
+        RL_FAIL("tokens: a prefill needs at least 1 new token");
     if (c->prefill_seqs * c->prefill_tokens + c->decode_batch < 1)
-        FAIL("tokens/batch: the step processes no token (give prefill tokens or a decode batch)");
+        RL_FAIL("tokens/batch: the step processes no token (give prefill tokens or a decode batch)");
     if (c->decode_batch > 0 && c->decode_context < 1)
-        FAIL("context: decode needs context >= 1 token");
+        RL_FAIL("context: decode needs context >= 1 token");
     long long longest = c->prefill_seqs > 0 ? c->prefill_prefix + c->prefill_tokens : 0;
     if (c->decode_batch > 0 && c->decode_context > longest)
         longest = c->decode_context;
     if (m->max_context > 0 && longest > m->max_context)
-        FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
-             m->max_context, m->origin);
+        RL_FAIL("context: %lld tokens exceeds the model's max_context (%lld, %s)", longest,
+                m->max_context, m->origin);
     long long mp = (c->tp > 1 ? c->tp : 1) * (c->ep > 1 ? c->ep : 1);
     if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
-        FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
-             "tp*ep must equal the chips)", mp, c->chips);
+        RL_FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
+                "tp*ep must equal the chips)", mp, c->chips);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
-        FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
+        RL_FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     double cached = (double)c->prefill_seqs * (double)(c->prefill_prefix + c->prefill_tokens) +
                     (double)c->decode_batch * (double)c->decode_context;
     double kv = cached * rl_arch_kv_bytes_per_token(m, c->prec.kv);
     if (kv > RL_EXACT_MAX) /* as step's rl_memory_check_exact */
-        FAIL("batch/tokens/context: the step's KV cache would be %.4g bytes, beyond the 2^53 "
-             "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
-             kv, RL_EXACT_MAX, m->origin);
+        RL_FAIL("batch/tokens/context: the step's KV cache would be %.4g bytes, beyond the 2^53 "
+                "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
+                kv, RL_EXACT_MAX, m->origin);
     return rl_step_check(m, h, c->chips, 1, c->prec, err, errlen);
 }
 
@@ -445,9 +440,9 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
                  char *err, size_t errlen)
 {
     if (m->abstract)
-        FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
-             "give layers, d_model, d_ff, heads, kv_heads, vocab",
-             m->origin);
+        RL_FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
+                "give layers, d_model, d_ff, heads, kv_heads, vocab",
+                m->origin);
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
@@ -556,8 +551,8 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
 int rl_ops_check_chunks(long long tokens, long long chunk, char *err, size_t errlen)
 {
     if (chunk > 0 && (tokens + chunk - 1) / chunk > RL_OPS_MAX_CHUNKS)
-        FAIL("chunk %lld: a %lld-token prompt would take %lld chunks, more than %d", chunk, tokens,
-             (tokens + chunk - 1) / chunk, RL_OPS_MAX_CHUNKS);
+        RL_FAIL("chunk %lld: a %lld-token prompt would take %lld chunks, more than %d", chunk, tokens,
+                (tokens + chunk - 1) / chunk, RL_OPS_MAX_CHUNKS);
     return 0;
 }
 

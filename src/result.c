@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "e2e.h"
 #include "memory.h"
 #include "shard.h"
 
@@ -769,6 +770,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
     };
     add_numbers(o, more, sizeof more / sizeof more[0]);
+    /* every searched hardware fitted: the band beside the times (same columns
+     * on every row) */
+    int fitted = in->calibrated;
+    for (int i = 0; i < in->nhw; i++)
+        fitted &= in->hw[i].engine_costs.present;
+    if (fitted)
+        rl_e2e_band_keys(o, &h->engine_costs, 0.1);
     return o;
 }
 
@@ -794,4 +802,64 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     for (int i = 0; rows && i < r->n; i++)
         cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
     return j;
+}
+
+/* ---- roofline list ------------------------------------------------------ */
+
+static cJSON *list_doc(const char *what, cJSON **rows)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o)
+        cJSON_AddStringToObject(o, "list", what);
+    *rows = o ? cJSON_AddArrayToObject(o, "rows") : NULL;
+    return o;
+}
+
+cJSON *rl_result_list_models(const rl_model *m, int n)
+{
+    cJSON *rows, *o = list_doc("models", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        rl_params pc = rl_arch_params(&m[i]);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", m[i].name);
+        cJSON_AddNumberToObject(r, "params", pc.total);
+        cJSON_AddNumberToObject(r, "params_active", pc.active);
+        cJSON_AddNumberToObject(r, "max_context", (double)m[i].max_context);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_hw(const rl_hw *h, int n)
+{
+    cJSON *rows, *o = list_doc("hw", &rows);
+    for (int i = 0; rows && i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "name", h[i].name);
+        cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
+        cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
+        cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
+        cJSON_AddStringToObject(r, "mode", h[i].efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
+cJSON *rl_result_list_engines(void)
+{
+    cJSON *rows, *o = list_doc("engines", &rows);
+    cJSON *r = cJSON_CreateObject();
+    if (!rows || !r) {
+        cJSON_Delete(r);
+        return o;
+    }
+    cJSON_AddStringToObject(r, "name", "ideal");
+    cJSON_AddStringToObject(r, "description",
+                            "the roofline at the profile's peaks (--ideal), on every hardware");
+    cJSON_AddItemToArray(rows, r);
+    cJSON_AddStringToObject(o, "note",
+                            "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
+                            "that carry an engines field; this build reads none (a profile's "
+                            "efficiency tables give mode calibrated: roofline list hw)");
+    return o;
 }

@@ -135,6 +135,14 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,
  * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,
  * kv_capacity_tokens_per_replica.  NULL on OOM. */
+/* roofline list: one row per preset.  models: name, params, params_active,
+ * max_context; hw: name, bf16_flops_per_s, hbm_bytes, hbm_bw_bytes_per_s,
+ * mode (calibrated when the profile has efficiency tables, else ideal);
+ * engines: the engines the step costs can follow (name, description). */
+cJSON *rl_result_list_models(const rl_model *m, int n);
+cJSON *rl_result_list_hw(const rl_hw *h, int n);
+cJSON *rl_result_list_engines(void);
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
 #endif

@@ -26,6 +26,7 @@
 #include "shard.h"
 #include "plot.h"
 #include "report.h"
+#include "error.h"
 
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
@@ -842,35 +843,34 @@ static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
 static int check_config(const rl_serve_config *c, const rl_request *req, long long n, char *err,
                         size_t errlen)
 {
-#define BAD(...) return snprintf(err, errlen, __VA_ARGS__), -1
     if (n < 1)
-        BAD("requests: need at least one");
+        RL_FAIL("requests: need at least one");
     if (c->policy >= RL_POLICY_COUNT)
-        BAD("policy: unknown");
+        RL_FAIL("policy: unknown");
     if (c->replicas < 1 || (c->policy == RL_POLICY_DISAGG && c->prefill_replicas < 1))
-        BAD("replicas: need at least one replica per pool");
+        RL_FAIL("replicas: need at least one replica per pool");
     if (c->max_seqs < 1 || c->max_tokens < 1 || c->page_tokens < 1)
-        BAD("max_seqs, max_tokens, page_tokens: must be >= 1");
+        RL_FAIL("max_seqs, max_tokens, page_tokens: must be >= 1");
     if (!(c->kv_capacity_tokens - c->prefix_hbm_tokens >= c->page_tokens))
-        BAD("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
-            "than one page: the weights leave no room",
-            c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
+        RL_FAIL("kv_capacity: %.0f KV tokens per replica (after %.0f for the prefix cache) hold less "
+               "than one page: the weights leave no room",
+               c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
     if (c->spec_gamma < 0 || !(c->spec_alpha >= 0 && c->spec_alpha < 1) || c->spec_draft_frac < 0)
-        BAD("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
+        RL_FAIL("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
     if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
         (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
-        BAD("kv_bytes_per_token, host_bw, net_bw: must be > 0");
+        RL_FAIL("kv_bytes_per_token, host_bw, net_bw: must be > 0");
     double cap = c->kv_capacity_tokens - c->prefix_hbm_tokens;
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
-            BAD("request %lld: prompt and output must be >= 1 token", i);
+            RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
         if (req[i].prompt + req[i].output + 2.0 * c->page_tokens > cap)
-            BAD("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
-                req[i].prompt + req[i].output, cap);
+            RL_FAIL("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
+                   req[i].prompt + req[i].output, cap);
         if (i > 0 && req[i].arrival < req[i - 1].arrival)
-            BAD("request %lld: arrivals must be sorted", i);
+            RL_FAIL("request %lld: arrivals must be sorted", i);
         if (req[i].prefix_id >= (1 << 22))
-            BAD("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
+            RL_FAIL("request %lld: prefix id %d >= 2^22", i, req[i].prefix_id);
     }
     return 0;
 #undef BAD

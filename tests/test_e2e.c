@@ -322,6 +322,26 @@ static void simulate_band_keys(void **state)
     cJSON_Delete(r);
 }
 
+/* size --conservative: every step at the slow end of the band, e^p90 times
+ * (E), whichever side of the max wins. */
+static void slow_edge_scales_every_step(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    rl_engine_costs slow = h.engine_costs;
+    rl_e2e_slow_edge(&slow);
+    double x[RL_EC_N], xs[RL_EC_N];
+    rl_ec_to_x(&h.engine_costs, x);
+    rl_ec_to_x(&slow, xs);
+    long long batch[] = {1, 64};
+    for (int i = 0; i < 2; i++) {
+        rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 2048, 0, 0));
+        assert_rel(rl_ec_time(&t, xs, NULL),
+                   rl_ec_time(&t, x, NULL) * exp(h.engine_costs.band_p90), 1e-12);
+    }
+}
+
 /* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
  * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
 static void band_widens_outside_the_grid(void **state)
@@ -369,6 +389,7 @@ int main(void)
         cmocka_unit_test(band_widens_outside_the_grid),
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
+        cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,7 +186,7 @@ static void test_ops_timed_by_tables(void **state)
 }
 
 /* Lua: engine= selects the engine (step, ops), through a pushed hw table
- * too; ops stays ideal without one. */
+ * too; without one ops uses the preset's default engine (calibrated). */
 static void test_lua_engine(void **state)
 {
     (void)state;
@@ -204,7 +204,7 @@ static void test_lua_engine(void **state)
     out[n] = 0;
     assert_int_equal(pclose(p), 0);
     unlink(path);
-    if (!strstr(out, "vllm\tcalibrated\tvllm\tcalibrated\tideal\ttrue"))
+    if (!strstr(out, "vllm\tcalibrated\tvllm\tcalibrated\tcalibrated\ttrue"))
         fail_msg("unexpected: %s", out);
 }
 
