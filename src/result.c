@@ -839,7 +839,12 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
-        cJSON_AddStringToObject(r, "mode", h[i].efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&h[i], 1));
+        char names[256] = "";
+        for (int k = 0; k < h[i].engines.n; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s%s", k ? "," : "",
+                     h[i].engines.e[k].name, k == h[i].engines.def ? "*" : "");
+        cJSON_AddStringToObject(r, "engines", names[0] ? names : "-");
         cJSON_AddItemToArray(rows, r);
     }
     return o;
@@ -859,7 +864,8 @@ cJSON *rl_result_list_engines(void)
     cJSON_AddItemToArray(rows, r);
     cJSON_AddStringToObject(o, "note",
                             "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
-                            "that carry an engines field; this build reads none (a profile's "
-                            "efficiency tables give mode calibrated: roofline list hw)");
+                            "that carry an engines field (roofline list hw: engines, * the "
+                            "default; roofline info --hw H: each one's version, source and "
+                            "tables); select one with --engine NAME");
     return o;
 }
