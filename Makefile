@@ -158,7 +158,7 @@ figures: $(BIN)
 	@mkdir -p $(FIG)
 	@command -v gnuplot >/dev/null || echo "figures: gnuplot not found; writing data and .gp scripts only"
 	$(BIN) pareto --model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --weights bf16,int8 \
-	    --kv bf16,int8 --plot $(FIG)/frontier.png --output $(FIG)/frontier.txt
+	    --kv bf16,int8 --plot $(FIG)/frontier.png --save $(FIG)/frontier.txt
 	$(BIN) run --out $(FIG) scenarios/figures.lua
 
 # The main job on a built-in example: the Scaling Book's LLaMA-2-13B tables.

@@ -21,6 +21,8 @@ typedef struct {
     const char *backend; /* "cpu" | "cuda" */
     const char *model;   /* spec whose shapes the GEMM grid uses (default tiny-ref) */
     const char *outdir;  /* default hw_profiles/calibrated */
+    const char *save;    /* calibrate: the profile's path (default OUTDIR/<host>.lua); the raw
+                            samples go beside it, .lua replaced by .json */
     const char *profile; /* validate: hardware spec (default calibrated/<host>) */
     int quick;           /* smaller grid (tests) */
     int threads;         /* cpu backend threads (<= 0: every core); the CLI's default is 1:

@@ -432,7 +432,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         }
     }
     if (noisy > 0)
-        fprintf(stderr, "calibrate: warning: %d of %d benchmarks had noisy repeats (median absolute "
+        fprintf(stderr, "roofline calibrate: warning: %d of %d benchmarks had noisy repeats (median absolute "
                         "deviation over median above %.0f%%, worst %.0f%%): this host is busy; the "
                         "fit uses medians\n", noisy, l.n, 100 * RL_CALIB_NOISE, 100 * worst);
     be.free(be.ctx, arena[0]);
@@ -457,7 +457,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     rl_calib_host(host, sizeof host);
     stamp(commit, sizeof commit, utc, sizeof utc);
     const char *dir = o->outdir ? o->outdir : "hw_profiles/calibrated";
-    mkdir(dir, 0777);
+    if (!o->save)
+        mkdir(dir, 0777);
     /* raw samples */
     cJSON *raw = cJSON_CreateObject();
     cJSON_AddStringToObject(raw, "host", host);
@@ -498,6 +499,11 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     char jpath[1024], lpath[1024];
     snprintf(jpath, sizeof jpath, "%s/%s.json", dir, host);
     snprintf(lpath, sizeof lpath, "%s/%s.lua", dir, host);
+    if (o->save) { /* --save PROFILE.lua: PROFILE.json beside it */
+        size_t n = strlen(o->save), stem = n > 4 && !strcmp(o->save + n - 4, ".lua") ? n - 4 : n;
+        snprintf(lpath, sizeof lpath, "%s", o->save);
+        snprintf(jpath, sizeof jpath, "%.*s.json", (int)stem, o->save);
+    }
     char *json = cJSON_Print(raw);
     int rc = json ? rl_write_atomic(jpath, json, strlen(json), err, errlen) : -1;
     free(json);

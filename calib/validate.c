@@ -165,7 +165,7 @@ static void figure(const char *png, const char *data, size_t dlen, const char *s
     int rc = rl_write_atomic(dat, data, dlen, err, sizeof err);
     int fd = rc == 0 ? mkstemp(tmp) : -1;
     if (fd < 0) {
-        fprintf(stderr, "validate: no plot: %s\n", rc == 0 ? strerror(errno) : err);
+        fprintf(stderr, "roofline validate: no plot: %s\n", rc == 0 ? strerror(errno) : err);
         return;
     }
     close(fd);
@@ -187,7 +187,7 @@ static void figure(const char *png, const char *data, size_t dlen, const char *s
     if (rc != 0 || system(cmd) != 0 || stat(tmp, &st) != 0 || st.st_size == 0 ||
         chmod(tmp, 0644) != 0 || rename(tmp, png) != 0) {
         unlink(tmp);
-        fprintf(stderr, "validate: gnuplot failed; data in %s\n", dat);
+        fprintf(stderr, "roofline validate: gnuplot failed; data in %s\n", dat);
     }
 }
 
@@ -353,7 +353,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddNumberToObject(res, "noise_threshold", RL_CALIB_NOISE);
     cJSON_AddNumberToObject(res, "noisy_runs", c.noisy);
     if (c.noisy > 0)
-        fprintf(stderr, "validate: warning: %d of %d runs had noisy repeats (median absolute "
+        fprintf(stderr, "roofline validate: warning: %d of %d runs had noisy repeats (median absolute "
                         "deviation over median above %.0f%%, worst %.0f%%): this host is busy, and "
                         "errors within that noise say little about the model\n",
                 c.noisy, c.n, 100 * RL_CALIB_NOISE, 100 * c.worst_noise);

@@ -2,8 +2,9 @@
  * commands behind it (cli.h rl_cli_main).  The input is argv: arguments
  * separated by NUL bytes, the first one the command.  So that a run cannot
  * touch the file system, arguments holding '/' (paths) or naming an option
- * that writes files (the parameter table's RL_PF_WRITES rows: --output,
- * --out, --plot, --report, --save, and any abbreviation of them) are
+ * that writes files (the parameter table's RL_PF_WRITES rows: --save,
+ * --out, --plot, --plot-dir, --report, their old spellings such as --output,
+ * and any abbreviation of them) are
  * dropped; presets come from the source tree.  stdout goes to /dev/null.
  * calibrate, validate and validate-serve are skipped: they run real
  * benchmarks for tens of seconds and write a profile (and restart the
@@ -27,6 +28,10 @@ static int writes_files(const char *arg)
     for (int i = 0; i < RL_P_COUNT; i++)
         if (RL_PARAMS[i].flag && (RL_PARAMS[i].flags & RL_PF_WRITES) &&
             strncmp(RL_PARAMS[i].flag, arg + 2, n) == 0)
+            return 1;
+    for (size_t i = 0; i < RL_NFLAG_ALIASES; i++) /* old spellings: --output FILE, --plot DIR */
+        if ((RL_PARAMS[RL_FLAG_ALIASES[i].id].flags & RL_PF_WRITES) &&
+            strncmp(RL_FLAG_ALIASES[i].old, arg + 2, n) == 0)
             return 1;
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "arch.h"
 
 #include "weights.h"
+#include "error.h"
 
 #define ROPE_THETA 10000.0f /* LLaMA-2 rope_theta (config.json) */
 #define NORM_EPS 1e-5f      /* LLaMA-2 rms_norm_eps */
@@ -52,12 +53,6 @@ struct rl_engine {
     double op_s[RL_EOP_COUNT];
     long op_n[RL_EOP_COUNT];
 };
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
 
 static double now(void)
 {
@@ -185,7 +180,7 @@ static int load_weights(rl_engine *e, char *err, size_t errlen)
     float *buf = NULL;
     rl_safetensors *f = NULL;
     if (!t)
-        FAIL("%s: out of memory", e->m.origin);
+        RL_FAIL("%s: out of memory", e->m.origin);
     int n = rl_weights_list(&e->m, t, cap, err, errlen);
     if (n < 0)
         goto done;
@@ -369,7 +364,7 @@ static int check_tokens(const rl_engine *e, const int *tok, int n, char *err, si
 {
     for (int i = 0; i < n; i++)
         if (tok[i] < 0 || tok[i] >= e->V)
-            FAIL("engine: token %d at position %d outside 0..%d", tok[i], i, e->V - 1);
+            RL_FAIL("engine: token %d at position %d outside 0..%d", tok[i], i, e->V - 1);
     return 0;
 }
 
@@ -379,7 +374,7 @@ int rl_engine_prefill(rl_engine *e, const int *tokens, int T, rl_prefix *out, fl
     out->blocks = NULL;
     out->len = 0;
     if (T < 1 || T > e->c.max_prefill)
-        FAIL("engine: prefill of %d tokens: must be 1..%d (max_prefill)", T, e->c.max_prefill);
+        RL_FAIL("engine: prefill of %d tokens: must be 1..%d (max_prefill)", T, e->c.max_prefill);
     if (check_tokens(e, tokens, T, err, errlen) != 0)
         return -1;
     int *blocks = calloc((size_t)e->max_blocks, sizeof *blocks);
@@ -387,7 +382,7 @@ int rl_engine_prefill(rl_engine *e, const int *tokens, int T, rl_prefix *out, fl
     if (!blocks || !pos || take_pages(e, blocks, 0, pages_for(e, T)) != 0) {
         free(blocks);
         free(pos);
-        FAIL("engine: prefill of %d tokens: no free KV pages (%d left)", T, e->nfree);
+        RL_FAIL("engine: prefill of %d tokens: no free KV pages (%d left)", T, e->nfree);
     }
     for (int t = 0; t < T; t++)
         pos[t] = t;
@@ -416,9 +411,9 @@ void rl_engine_prefix_free(rl_engine *e, rl_prefix *p)
 int rl_engine_insert(rl_engine *e, rl_prefix *p, int slot, int next_token, char *err, size_t errlen)
 {
     if (slot < 0 || slot >= e->c.max_slots)
-        FAIL("engine: slot %d outside 0..%d", slot, e->c.max_slots - 1);
+        RL_FAIL("engine: slot %d outside 0..%d", slot, e->c.max_slots - 1);
     if (e->slots[slot].active)
-        FAIL("engine: slot %d is busy", slot);
+        RL_FAIL("engine: slot %d is busy", slot);
     if (check_tokens(e, &next_token, 1, err, errlen) != 0)
         return -1;
     seq_slot *s = &e->slots[slot];
@@ -450,10 +445,10 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
         if (!sl->active)
             continue;
         if (sl->len >= e->c.max_context)
-            FAIL("engine: slot %d is at max_context (%d tokens)", s, e->c.max_context);
+            RL_FAIL("engine: slot %d is at max_context (%d tokens)", s, e->c.max_context);
         int need = pages_for(e, sl->len + 1), have = pages_for(e, sl->len);
         if (take_pages(e, sl->blocks, have, need) != 0)
-            FAIL("engine: generate: no free KV page for slot %d", s);
+            RL_FAIL("engine: generate: no free KV page for slot %d", s);
         ids[B] = s;
         tok[B] = sl->next;
         pos[B] = sl->len;
@@ -469,7 +464,7 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
     head_forward(e, 0, B);
     float *host = malloc((size_t)B * e->V * sizeof *host);
     if (!host)
-        FAIL("engine: out of memory for %d x %d logits", B, e->V);
+        RL_FAIL("engine: out of memory for %d x %d logits", B, e->V);
     e->be.to_host(e->be.ctx, host, e->logits, (size_t)B * e->V);
     for (int i = 0; i < B; i++) {
         const float *r = host + (size_t)i * e->V;
@@ -489,18 +484,18 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
 int rl_engine_fill_slot(rl_engine *e, int slot, int len, char *err, size_t errlen)
 {
     if (slot < 0 || slot >= e->c.max_slots || e->slots[slot].active)
-        FAIL("engine: slot %d out of range or busy", slot);
+        RL_FAIL("engine: slot %d out of range or busy", slot);
     if (len < 1 || len >= e->c.max_context)
-        FAIL("engine: fill of %d tokens: must be 1..%d", len, e->c.max_context - 1);
+        RL_FAIL("engine: fill of %d tokens: must be 1..%d", len, e->c.max_context - 1);
     seq_slot *s = &e->slots[slot];
     int np = pages_for(e, len);
     if (take_pages(e, s->blocks, 0, np) != 0)
-        FAIL("engine: fill of %d tokens: no free KV pages", len);
+        RL_FAIL("engine: fill of %d tokens: no free KV pages", len);
     size_t n = (size_t)np * e->c.page_size * e->K * e->H;
     float *h = malloc(n * sizeof *h);
     if (!h) {
         give_pages(e, s->blocks, np);
-        FAIL("engine: out of memory");
+        RL_FAIL("engine: out of memory");
     }
     uint64_t st = 0x243F6A8885A308D3ull + (uint64_t)slot;
     for (size_t i = 0; i < n; i++) {

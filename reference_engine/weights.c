@@ -13,15 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "error.h"
 #include "report.h"
-
-#include "report.h"
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
 
 static int add(rl_tensor_info *out, int n, int cap, const char *name, long long r, long long c)
 {
@@ -36,8 +29,8 @@ static int add(rl_tensor_info *out, int n, int cap, const char *name, long long 
 int rl_weights_list(const rl_model *m, rl_tensor_info *out, int cap, char *err, size_t errlen)
 {
     if (m->abstract || m->experts > 0 || m->mlp != RL_MLP_SWIGLU)
-        FAIL("%s: the reference engine runs dense SwiGLU models with layers, d_model, ... given",
-             m->origin);
+        RL_FAIL("%s: the reference engine runs dense SwiGLU models with layers, d_model, ... given",
+                m->origin);
     long long D = m->d_model, F = m->d_ff, qd = m->heads * m->head_dim,
               kd = m->kv_heads * m->head_dim;
     int n = add(out, 0, cap, "model.embed_tokens.weight", m->vocab, D);
@@ -58,7 +51,7 @@ int rl_weights_list(const rl_model *m, rl_tensor_info *out, int cap, char *err, 
     if (!m->tied_embeddings)
         n = add(out, n, cap, "lm_head.weight", m->vocab, D);
     if (n > cap)
-        FAIL("%s: %d tensors exceed the list's capacity %d", m->origin, n, cap);
+        RL_FAIL("%s: %d tensors exceed the list's capacity %d", m->origin, n, cap);
     return n;
 }
 
@@ -110,23 +103,23 @@ static int check_entry(const rl_safetensors *f, const cJSON *e, char *err, size_
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shape");
     const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
     if (!cJSON_IsString(dt) || !elem_bytes(dt->valuestring))
-        FAIL("%s: field '%s': dtype must be \"F32\" or \"BF16\"", f->path, e->string);
+        RL_FAIL("%s: field '%s': dtype must be \"F32\" or \"BF16\"", f->path, e->string);
     if (!cJSON_IsArray(sh) || !cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2)
-        FAIL("%s: field '%s': needs a shape array and data_offsets [begin, end]", f->path, e->string);
+        RL_FAIL("%s: field '%s': needs a shape array and data_offsets [begin, end]", f->path, e->string);
     double count = 1;
     const cJSON *d;
     cJSON_ArrayForEach(d, sh) {
         if (!cJSON_IsNumber(d) || d->valuedouble < 0 || d->valuedouble != floor(d->valuedouble))
-            FAIL("%s: field '%s': shape entries must be integers >= 0", f->path, e->string);
+            RL_FAIL("%s: field '%s': shape entries must be integers >= 0", f->path, e->string);
         count *= d->valuedouble;
     }
     double b = cJSON_GetArrayItem(off, 0)->valuedouble, en = cJSON_GetArrayItem(off, 1)->valuedouble;
     if (!(b >= 0 && en >= b && en <= (double)(f->size - f->data_off)))
-        FAIL("%s: field '%s': data_offsets [%g, %g) outside the %zu data bytes", f->path, e->string,
-             b, en, f->size - f->data_off);
+        RL_FAIL("%s: field '%s': data_offsets [%g, %g) outside the %zu data bytes", f->path, e->string,
+                b, en, f->size - f->data_off);
     if (en - b != count * elem_bytes(dt->valuestring))
-        FAIL("%s: field '%s': data_offsets hold %g bytes, the shape needs %g", f->path, e->string,
-             en - b, count * elem_bytes(dt->valuestring));
+        RL_FAIL("%s: field '%s': data_offsets hold %g bytes, the shape needs %g", f->path, e->string,
+                en - b, count * elem_bytes(dt->valuestring));
     return 0;
 }
 
@@ -189,14 +182,14 @@ int rl_safetensors_read(rl_safetensors *f, const rl_tensor_info *t, float *out, 
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(f->header, t->name);
     if (!e)
-        FAIL("%s: field '%s': tensor missing", f->path, t->name);
+        RL_FAIL("%s: field '%s': tensor missing", f->path, t->name);
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shape");
     int nd = cJSON_GetArraySize(sh);
     double r = nd == 2 ? cJSON_GetArrayItem(sh, 0)->valuedouble : 1;
     double c = nd >= 1 ? cJSON_GetArrayItem(sh, nd - 1)->valuedouble : 0;
     if (nd < 1 || nd > 2 || r != (double)t->rows || c != (double)t->cols)
-        FAIL("%s: field '%s': shape does not match the model spec (%lld x %lld)", f->path, t->name,
-             t->rows, t->cols);
+        RL_FAIL("%s: field '%s': shape does not match the model spec (%lld x %lld)", f->path, t->name,
+                t->rows, t->cols);
     const char *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype")->valuestring;
     const unsigned char *p =
         f->map + f->data_off + (size_t)cJSON_GetArrayItem(cJSON_GetObjectItem(e, "data_offsets"), 0)->valuedouble;
@@ -218,7 +211,7 @@ int rl_safetensors_write_seeded(const char *path, const rl_model *m, uint64_t se
     int cap = 16 + 9 * (int)m->layers;
     rl_tensor_info *t = malloc((size_t)cap * sizeof *t);
     if (!t)
-        FAIL("%s: out of memory", path);
+        RL_FAIL("%s: out of memory", path);
     int n = rl_weights_list(m, t, cap, err, errlen), rc = -1;
     cJSON *h = cJSON_CreateObject();
     char *json = NULL, *buf = NULL;

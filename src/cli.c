@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,20 @@
 #include <math.h>
 
 #define ERRLEN 1024
+
+int rl_cli_say(const rl_opts *o, const char *fmt, ...)
+{
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (o && o->cmd)
+        fprintf(stderr, "roofline %s: %s\n", o->cmd, msg);
+    else
+        fprintf(stderr, "roofline: %s\n", msg);
+    return -1;
+}
 
 /* o's command line as a shell would take it back ("roofline size --qps 20
  * ..."): arguments with characters beyond [A-Za-z0-9_./:,=+@%-] in single
@@ -86,19 +101,28 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
     }
 }
 
-/* getopt's long options: one per distinct flag of the parameter table,
- * val = the first row with that flag + 256 (beyond every short option). */
-static struct option LONGOPTS[RL_P_COUNT + 2];
+/* getopt's long options: one per distinct flag of the parameter table and
+ * of its old spellings (RL_FLAG_ALIASES), val = 256 (beyond every short
+ * option); parse_options reads the name getopt matched. */
+static struct option LONGOPTS[RL_P_COUNT + 32];
+
+static void add_longopt(int *n, const char *name, int id)
+{
+    for (int k = 0; k < *n; k++)
+        if (strcmp(LONGOPTS[k].name, name) == 0)
+            return;
+    LONGOPTS[(*n)++] = (struct option){
+        name, RL_PARAMS[id].type == RL_PT_SWITCH ? no_argument : required_argument, NULL, 256};
+}
 
 static void build_longopts(void)
 {
     int n = 0;
     for (int i = 0; i < RL_P_COUNT; i++)
-        if (RL_PARAMS[i].flag && rl_param_by_flag(RL_PARAMS[i].flag) == i)
-            LONGOPTS[n++] = (struct option){RL_PARAMS[i].flag,
-                                            RL_PARAMS[i].type == RL_PT_SWITCH ? no_argument
-                                                                              : required_argument,
-                                            NULL, 256 + i};
+        if (RL_PARAMS[i].flag)
+            add_longopt(&n, RL_PARAMS[i].flag, i);
+    for (size_t i = 0; i < RL_NFLAG_ALIASES; i++)
+        add_longopt(&n, RL_FLAG_ALIASES[i].old, RL_FLAG_ALIASES[i].id);
     LONGOPTS[n++] = (struct option){"help", no_argument, NULL, 'h'};
     LONGOPTS[n] = (struct option){NULL, 0, NULL, 0};
 }
@@ -158,6 +182,9 @@ static void refuse_other(const rl_command *c, const char *flag)
     for (int i = 0; i < RL_P_COUNT; i++)
         serve |= RL_PARAMS[i].flag && strcmp(RL_PARAMS[i].flag, flag) == 0 &&
                  (RL_PARAMS[i].flags & RL_PF_SERVE);
+    for (size_t i = 0; i < RL_NFLAG_ALIASES; i++)
+        serve |= strcmp(RL_FLAG_ALIASES[i].old, flag) == 0 &&
+                 (RL_PARAMS[RL_FLAG_ALIASES[i].id].flags & RL_PF_SERVE);
     if (serve && c->why_not)
         fprintf(stderr, "roofline %s: --%s is not an option of %s (%s)\n", c->name, flag, c->name,
                 c->why_not);
@@ -177,10 +204,10 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     o->plan = rl_shard_plan_default();
     optind = 0; /* glibc: 0 also resets getopt's place inside a cluster left by an earlier call */
     opterr = 0;
-    int ch;
+    int ch, at;
     /* `run` passes everything after the script to it; others permute */
     const char *shortopts = c->args && strcmp(c->name, "run") == 0 ? "+h" : "h";
-    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, &at)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
@@ -189,13 +216,13 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
             refuse_unknown(c, argc, argv);
             return -1;
         }
-        const char *flag = RL_PARAMS[ch - 256].flag;
+        const char *flag = LONGOPTS[at].name;
         int id = rl_command_flag(c, flag);
         if (id < 0) {
             refuse_other(c, flag);
             return -1;
         }
-        if (rl_param_set(c, o, (rl_param_id)id, optarg) != 0)
+        if (rl_param_set(o, (rl_param_id)id, flag, optarg) != 0)
             return -1;
     }
     if (o->nchips) /* the first value of a list stands for the one value */
@@ -232,12 +259,12 @@ static int load_model(const rl_opts *o, rl_model *m)
     char err[ERRLEN];
     if (rl_model_load(o->model, o->sets[0], o->nsets[0], m, err, sizeof err) != 0 ||
         (o->context > 0 && rl_model_check_context(m, o->context, err, sizeof err) != 0)) {
-        fprintf(stderr, "roofline: %s\n", err);
+        rl_cli_say(o, "%s", err);
         return -1;
     }
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
-        fprintf(stderr, "roofline: --kv: %s is an abstract model whose kv_bytes_per_token is given "
-                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)\n",
+        rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
+                        "in bytes; --kv does not apply (change kv_bytes_per_token instead)",
                 m->origin);
         return -1;
     }
@@ -249,7 +276,7 @@ static int load_hw(const rl_opts *o, rl_hw *h)
     char err[ERRLEN];
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) == 0)
         return 0;
-    fprintf(stderr, "roofline: %s\n", err);
+    rl_cli_say(o, "%s", err);
     return -1;
 }
 
@@ -260,7 +287,7 @@ static int emit_text(const rl_opts *o, char *text)
     int rc = RL_EXIT_OK;
     if (o->output) {
         if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
+            rl_cli_say(o, "%s", err);
             rc = RL_EXIT_IO;
         }
     } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
@@ -275,13 +302,13 @@ static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
     if (!result) {
-        fprintf(stderr, "roofline: out of memory\n");
+        rl_cli_say(o, "out of memory");
         return RL_EXIT_IO;
     }
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
-        fprintf(stderr, "roofline: %s\n", err);
+        rl_cli_say(o, "%s", err);
         return RL_EXIT_IO;
     }
     return emit_text(o, text);
@@ -537,7 +564,7 @@ static int sv_choice(const rl_opts *o, rl_param_id id, const char *a, const char
     if (!s)
         return 0;
     if (strcmp(s, a) != 0 && strcmp(s, b) != 0) {
-        fprintf(stderr, "roofline: --%s '%s': expected %s or %s\n", RL_PARAMS[id].flag, s, a, b);
+        rl_cli_say(o, "--%s '%s': expected %s or %s", RL_PARAMS[id].flag, s, a, b);
         return -1;
     }
     *second = strcmp(s, b) == 0;
@@ -563,7 +590,7 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
         }
         p = end + 1;
     }
-    fprintf(stderr, "roofline: --%s '%s': expected %d to %d non-negative numbers separated by ':'\n",
+    rl_cli_say(o, "--%s '%s': expected %d to %d non-negative numbers separated by ':'",
             RL_PARAMS[id].flag, o->given[id], min, max);
     return -1;
 }
@@ -571,32 +598,32 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
 /* Requests longer than the model's context are shortened to fit (prompt +
  * output <= max_context); say how many, since the results then describe
  * shorter requests than asked for. */
-static int warn_truncated(long long cut, long long n, long long max_context)
+static int warn_truncated(const rl_opts *o, long long cut, long long n, long long max_context)
 {
     if (2 * cut > n) {
-        fprintf(stderr, "roofline: %lld of %lld requests exceed the model's max_context (%lld "
-                        "tokens): shorten --prompt/--output, or raise it with --set "
-                        "model.max_context=N if the model supports longer contexts\n",
+        rl_cli_say(o, "%lld of %lld requests exceed the model's max_context (%lld "
+                        "tokens): shorten --prompt-len/--out-len, or raise it with --set "
+                        "model.max_context=N if the model supports longer contexts",
                 cut, n, max_context);
         return -1;
     }
     if (cut > 0)
-        fprintf(stderr, "roofline: note: %lld of %lld requests (%.1f%%) exceed the model's "
+        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) exceed the model's "
                         "max_context (%lld tokens) and were shortened to fit: the results "
-                        "describe shorter requests than asked for\n",
+                        "describe shorter requests than asked for",
                 cut, n, 100.0 * (double)cut / (double)n, max_context);
     return 0;
 }
 
 /* Percentiles of a handful of requests mean little: say so. */
-static void warn_few(long long n)
+static void warn_few(const rl_opts *o, long long n)
 {
     if (n < 100)
-        fprintf(stderr, "roofline: note: only %lld requests: p99 needs 100 or more, and throughput "
-                        "over so short a run is noise\n", n);
+        rl_cli_say(o, "note: only %lld requests: p99 needs 100 or more, and throughput "
+                        "over so short a run is noise", n);
 }
 
-/* Requests from --trace FILE, or generated from --qps/--prompt/--output
+/* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
  * DIST)/--requests/--seed/--burst/--prefixes;
  * few_note: say so when there are fewer than 100.  *truncated: requests
  * shortened to max_context (an error when they are more than half). */
@@ -614,30 +641,39 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         return -1;
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
+    if (o->given[RL_P_OFFLINE] && (o->given[RL_P_QPS] || o->given[RL_P_TRACE] || o->given[RL_P_BURST]))
+        return rl_cli_say(o, "--offline puts every request at t = 0 (maximum throughput, as "
+                             "trtllm-bench's throughput mode and MLPerf Offline): it takes no %s",
+                          o->given[RL_P_TRACE] ? "--trace (whose arrivals are its own)"
+                          : o->given[RL_P_QPS] ? "--qps"
+                                               : "--burst");
     if (o->given[RL_P_TRACE]) {
         if (o->given[RL_P_QPS] || o->given[RL_P_REQUESTS] || o->given[RL_P_PROMPT_DIST])
-            fprintf(stderr, "roofline: note: --trace sets arrivals and lengths; --qps, --requests "
-                            "and --prompt are ignored\n");
+            rl_cli_say(o, "note: --trace sets arrivals and lengths; --qps, --requests "
+                            "and --prompt-len are ignored");
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
-            fprintf(stderr, "roofline: --trace %s\n", err);
+            rl_cli_say(o, "--trace %s", err);
             return -1;
         }
         *truncated = rl_requests_truncate(*req, *n, max_context);
-        if (warn_truncated(*truncated, *n, max_context) != 0)
+        if (warn_truncated(o, *truncated, *n, max_context) != 0)
             return -1;
         if (few_note)
-            warn_few(*n);
+            warn_few(o, *n);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
-    if (!o->given[RL_P_QPS] || !o->given[RL_P_PROMPT_DIST] || !o->given[RL_P_OUTPUT_DIST]) {
-        fprintf(stderr, "roofline: need --trace FILE, or --qps Q --prompt DIST --output DIST\n");
+    if ((!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE]) || !o->given[RL_P_PROMPT_DIST] ||
+        !o->given[RL_P_OUTPUT_DIST]) {
+        rl_cli_say(o, "need --trace FILE, or --qps Q (or --offline) --prompt-len DIST --out-len "
+                      "DIST");
         return -1;
     }
     d = (double)w->n;
+    w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
     if (rl_param_number(o, RL_P_QPS, &w->qps) || rl_param_number(o, RL_P_REQUESTS, &d))
         return -1;
     w->n = (long long)d;
@@ -651,52 +687,61 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         if (rl_param_number(o, RL_P_BURST, &w->burst_cv))
             return -1;
     }
-    if (rl_dist_parse(o->given[RL_P_PROMPT_DIST], "--prompt", &w->prompt, err, sizeof err) != 0 ||
-        rl_dist_parse(out, "--output", &w->output, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline: %s%s\n", err,
-                strpbrk(out, "./") && rl_dist_parse(out, "--output", &w->output, NULL, 0)
-                    ? " (here --output is the output-length DIST; write the result with --save FILE)"
-                    : "");
-        return -1;
+    char pname[32], oname[32]; /* as spelled: --prompt-len, or the old --prompt */
+    snprintf(pname, sizeof pname, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
+    snprintf(oname, sizeof oname, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
+    if (rl_dist_parse(o->given[RL_P_PROMPT_DIST], pname, &w->prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(out, oname, &w->output, err, sizeof err) != 0) {
+        char hint[128] = ""; /* a file name where the output-length DIST goes */
+        if (strpbrk(out, "./") && rl_dist_parse(out, oname, &w->output, NULL, 0))
+            snprintf(hint, sizeof hint, " (here %s is the output-length DIST; write the result "
+                     "with --save FILE)", oname);
+        return rl_cli_say(o, "%s%s", err, hint);
     }
-    if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE) {
-        fprintf(stderr, "roofline: --prompt/--output 'trace' take lengths from --trace FILE; give "
-                        "--trace, or a DIST\n");
-        return -1;
-    }
+    if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE)
+        return rl_cli_say(o, "%s/%s 'trace' take lengths from --trace FILE; give --trace, or a DIST",
+                          pname, oname);
     if (rl_workload_generate(w, req, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline: %s\n", err);
+        rl_cli_say(o, "%s", err);
         return -1;
     }
     w->max_context = max_context;
     *n = w->n;
+    if (o->given[RL_P_OFFLINE]) {
+        for (long long i = 0; i < *n; i++)
+            (*req)[i].arrival = 0;
+        w->qps = 0;
+    }
     *truncated = rl_requests_truncate(*req, *n, max_context);
-    if (warn_truncated(*truncated, *n, max_context) != 0)
+    if (warn_truncated(o, *truncated, *n, max_context) != 0)
         return -1;
     if (few_note)
-        warn_few(*n);
+        warn_few(o, *n);
     return 0;
 }
 
-/* Engine options into c for replicas of `chips` chips of h running m; a
- * draft model given in --spec is loaded into *draft (*has_draft 1). */
-static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        rl_model *draft, int *has_draft)
+/* --policy into c (chunked: a 512-token chunk budget), with notes for the
+ * options it makes moot. */
+static int serve_policy(const rl_opts *o, rl_serve_config *c)
 {
-    *c = rl_serve_config_default();
-    double v[3] = {0}, reserve = rl_param_default(RL_P_RESERVE), x;
-    if (o->given[RL_P_POLICY] && rl_policy_parse(o->given[RL_P_POLICY], &c->policy) != 0) {
-        fprintf(stderr, "roofline: --policy '%s': expected static, interleaved, continuous, chunked "
-                        "or disagg\n", o->given[RL_P_POLICY]);
-        return -1;
-    }
+    if (o->given[RL_P_POLICY] && rl_policy_parse(o->given[RL_P_POLICY], &c->policy) != 0)
+        return rl_cli_say(o, "--policy '%s': expected static, interleaved, continuous, chunked or "
+                             "disagg", o->given[RL_P_POLICY]);
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
-        fprintf(stderr, "roofline: note: --prefill-replicas applies to --policy disagg; ignored\n");
-    if (o->given[RL_P_MAX_TOKENS] && (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
-        fprintf(stderr, "roofline: note: --max-tokens applies to continuous, chunked and disagg "
-                        "batching; ignored with --policy %s\n", rl_policy_name(c->policy));
+        rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
+    if (o->given[RL_P_MAX_TOKENS] &&
+        (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
+        rl_cli_say(o, "note: --max-tokens applies to continuous, chunked and disagg batching; "
+                      "ignored with --policy %s", rl_policy_name(c->policy));
+    return 0;
+}
+
+/* --route, --preempt, the counts (replicas, batch caps, page), --hbm-reserve
+ * and the SLOs into c and *reserve. */
+static int serve_numbers(const rl_opts *o, rl_serve_config *c, double *reserve)
+{
     int rr = 0, swap = 0;
     if (sv_choice(o, RL_P_ROUTE, "least-outstanding", "round-robin", &rr) != 0 ||
         sv_choice(o, RL_P_PREEMPT, "recompute", "swap", &swap) != 0)
@@ -711,7 +756,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         {RL_P_PAGE, &c->page_tokens, NULL},
     };
     for (size_t j = 0; j < sizeof ints / sizeof ints[0]; j++) {
-        x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
+        double x = ints[j].i ? *ints[j].i : (double)*ints[j].ll;
         if (rl_param_number(o, ints[j].id, &x))
             return -1;
         if (ints[j].i)
@@ -719,82 +764,110 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         else
             *ints[j].ll = (long long)x;
     }
-    if (rl_param_number(o, RL_P_RESERVE, &reserve) ||
-        rl_param_number(o, RL_P_TTFT, &c->slo_ttft) ||
+    if (rl_param_number(o, RL_P_RESERVE, reserve) || rl_param_number(o, RL_P_TTFT, &c->slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &c->slo_tpot))
         return -1;
+    return 0;
+}
+
+/* --spec ALPHA:GAMMA[:DRAFT] into c; DRAFT a fraction of a target step
+ * (default 0.05), or a model spec whose name goes to *draft_name. */
+static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_name)
+{
     c->spec_draft_frac = 0.05;
-    const char *draft_name = NULL;
-    if (o->given[RL_P_SPEC]) {
-        /* ALPHA:GAMMA[:DRAFT], DRAFT a fraction of a target step or a model spec */
-        char buf[512], *end;
-        snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
-        char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
-        if (d)
-            *d++ = 0;
-        if (g)
-            *g++ = 0;
-        c->spec_alpha = strtod(buf, &end);
-        int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 &&
-                 !rl_number_is_hex(buf) && !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
-        double gamma = ok ? strtod(g, &end) : 0;
-        ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
-        if (ok && d) {
-            double frac = strtod(d, &end);
-            if (*end == 0 && end != d)
-                ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
-            else
-                draft_name = o->given[RL_P_SPEC] + (d - buf);
-        }
-        if (!ok) {
-            fprintf(stderr, "roofline: --spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA "
-                            "< 1, GAMMA in 1..64, DRAFT a fraction in [0, 1] or a model\n",
-                    o->given[RL_P_SPEC]);
-            return -1;
-        }
-        c->spec_gamma = (int)gamma;
+    *draft_name = NULL;
+    if (!o->given[RL_P_SPEC])
+        return 0;
+    char buf[512], *end;
+    snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
+    char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
+    if (d)
+        *d++ = 0;
+    if (g)
+        *g++ = 0;
+    c->spec_alpha = strtod(buf, &end);
+    int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 && !rl_number_is_hex(buf) &&
+             !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
+    double gamma = ok ? strtod(g, &end) : 0;
+    ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
+    if (ok && d) {
+        double frac = strtod(d, &end);
+        if (*end == 0 && end != d)
+            ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
+        else
+            *draft_name = o->given[RL_P_SPEC] + (d - buf);
     }
-    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
-    *has_draft = draft_name != NULL;
-    if (draft_name) { /* its weights and KV share the replica's HBM */
-        char err[ERRLEN];
-        if (rl_model_load(draft_name, NULL, 0, draft, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: --spec draft: %s\n", err);
-            return -1;
-        }
-        rl_serve_config_draft(c, draft, h, o->chips, o->prec);
-        if (draft->vocab != m->vocab)
-            fprintf(stderr, "roofline: note: --spec draft %s has vocab %lld, the target %lld: "
-                            "speculative decoding needs one tokenizer\n", draft->name,
-                    draft->vocab, m->vocab);
-    }
+    if (!ok)
+        return rl_cli_say(o, "--spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA < 1, GAMMA "
+                             "in 1..64, DRAFT a fraction in [0, 1] or a model",
+                          o->given[RL_P_SPEC]);
+    c->spec_gamma = (int)gamma;
+    return 0;
+}
+
+/* The draft model named in --spec into *draft; its weights and KV share the
+ * replica's HBM (c). */
+static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, const char *name,
+                       rl_serve_config *c, rl_model *draft)
+{
+    char err[ERRLEN];
+    if (rl_model_load(name, NULL, 0, draft, err, sizeof err) != 0)
+        return rl_cli_say(o, "--spec draft: %s", err);
+    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+    if (draft->vocab != m->vocab)
+        rl_cli_say(o, "note: --spec draft %s has vocab %lld, the target %lld: speculative "
+                      "decoding needs one tokenizer", draft->name, draft->vocab, m->vocab);
+    return 0;
+}
+
+/* --prefix-cache into c, then the HBM budget in words: the weights, then the
+ * prefix cache, must leave a page of KV. */
+static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double reserve,
+                     int has_draft, rl_serve_config *c)
+{
+    double v[3] = {0};
     if (m->max_context > 0 && c->page_tokens > m->max_context)
-        fprintf(stderr, "roofline: note: --page %d is longer than the model's max_context (%lld): "
-                        "every sequence holds a whole page\n", c->page_tokens, m->max_context);
+        rl_cli_say(o, "note: --page %d is longer than the model's max_context (%lld): every "
+                      "sequence holds a whole page", c->page_tokens, m->max_context);
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;
     c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
     c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
-        fprintf(stderr, "roofline: note: --prefix-cache: the host tier holds prefixes evicted from "
-                        "the HBM tier; with no HBM tier it stays empty\n");
-    /* the HBM budget in words: weights, then the prefix cache, must leave a page of KV */
+        rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
+                      "tier; with no HBM tier it stays empty");
     double usable = (double)o->chips * h->hbm_bytes * (1 - reserve);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
-    if (c->kv_capacity_tokens < c->page_tokens) {
-        fprintf(stderr, "roofline: the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                        "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more --chips, or "
-                        "int8/fp8 --weights\n", (usable - room) / 1e9,
-                *has_draft ? ", target and draft" : "", usable / 1e9, o->chips, h->name,
-                h->hbm_bytes / 1e9, 100 * reserve);
+    if (c->kv_capacity_tokens < c->page_tokens)
+        return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
+                             "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more "
+                             "--chips, or int8/fp8 --weights",
+                          (usable - room) / 1e9, has_draft ? ", target and draft" : "",
+                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, 100 * reserve);
+    if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
+        return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
+                             "running sequences: the weights leave %.1f GB for KV",
+                          v[0], room / 1e9);
+    return 0;
+}
+
+/* Engine options into c for replicas of `chips` chips of h running m; a
+ * draft model given in --spec is loaded into *draft (*has_draft 1). */
+static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
+                        rl_model *draft, int *has_draft)
+{
+    *c = rl_serve_config_default();
+    double reserve = rl_param_default(RL_P_RESERVE);
+    const char *draft_name;
+    if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
+        serve_spec(o, c, &draft_name) != 0)
         return -1;
-    }
-    if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens) {
-        fprintf(stderr, "roofline: --prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
-                        "running sequences: the weights leave %.1f GB for KV\n", v[0], room / 1e9);
+    rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    *has_draft = draft_name != NULL;
+    if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
+        serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
         return -1;
-    }
     c->keep_requests = o->plot != NULL;
     return 0;
 }
@@ -836,9 +909,12 @@ int rl_cli_simulate(rl_opts *o)
         }
         c.spec_draft = &dcost;
     }
-    o->output = o->given[RL_P_SAVE]; /* --output is the DIST here; --save FILE writes the result */
     rl_serve_result r;
+    double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
@@ -849,7 +925,8 @@ int rl_cli_simulate(rl_opts *o)
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
-                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
+                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
+                           o->given[RL_P_OFFLINE] != NULL, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     double band_lo, band_hi;
     if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
@@ -942,9 +1019,8 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
         return RL_EXIT_INPUT; /* before a search that may take a minute */
-    if (o->given[RL_P_REPORT] && o->given[RL_P_SAVE] && strcmp(o->given[RL_P_REPORT], o->given[RL_P_SAVE]) == 0) {
-        fprintf(stderr, "roofline size: --report and --save name the same file '%s'\n",
-                o->given[RL_P_SAVE]);
+    if (o->given[RL_P_REPORT] && o->output && strcmp(o->given[RL_P_REPORT], o->output) == 0) {
+        fprintf(stderr, "roofline size: --report and --save name the same file '%s'\n", o->output);
         return RL_EXIT_INPUT;
     }
     char hwnames[1024];
@@ -956,7 +1032,7 @@ int rl_cli_size(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         if (rl_hw_load(t, o->sets[1], o->nsets[1], &hw[nhw], err, sizeof err) != 0) {
-            fprintf(stderr, "roofline: %s\n", err);
+            rl_cli_say(o, "%s", err);
             return RL_EXIT_INPUT;
         }
         for (int i = 0; i < nhw; i++)
@@ -985,7 +1061,8 @@ int rl_cli_size(rl_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE), .calibrated = !o->ideal};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
+                        .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM)};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -995,7 +1072,8 @@ int rl_cli_size(rl_opts *o)
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||
-        rl_param_number(o, RL_P_MAX_CHIPS, &maxc)) {
+        rl_param_number(o, RL_P_MAX_CHIPS, &maxc) ||
+        rl_param_number(o, RL_P_HEADROOM, &in.headroom)) {
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -1012,7 +1090,6 @@ int rl_cli_size(rl_opts *o)
         free(req);
         req = NULL;
     }
-    o->output = o->given[RL_P_SAVE];
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         fprintf(stderr, "roofline size: %s\n", err);
@@ -1020,6 +1097,10 @@ int rl_cli_size(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
+    if (r.skipped_for_time > 0)
+        fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
+                        "stops starting plans after %.0f s of CPU time\n",
+                r.skipped_for_time, RL_SIZE_MAX_CPU_S);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -1203,8 +1284,8 @@ int rl_cli_pareto(rl_opts *o)
     if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
         for (long long b = 1; b <= 2048; b *= 2)
             o->batch[o->nbatch++] = b;
-    if (o->context == 0) /* default: 2048 tokens, or the model's max_context if shorter */
-        o->context = m.max_context > 0 && m.max_context < 2048 ? m.max_context : 2048;
+    if (o->context == 0)
+        o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int nprec = precision_grid(o, prec);
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
@@ -1258,6 +1339,14 @@ static cJSON *run_calib(rl_opts *o, const char *name,
 
 int rl_cli_calibrate(rl_opts *o)
 {
+    const char *save = o->given[RL_P_SAVE_PROFILE]; /* a spec --hw can load */
+    size_t n = save ? strlen(save) : 0;
+    if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0)) {
+        rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware spec)",
+                   save);
+        return RL_EXIT_INPUT;
+    }
+    o->calib.save = save;
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
@@ -1336,7 +1425,7 @@ int rl_cli_validate(rl_opts *o)
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
-        fprintf(stderr, "validate: %d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s\n",
+        rl_cli_say(o, "%d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s",
                 cJSON_GetObjectItem(r, "runs")->valueint,
                 100 * cJSON_GetObjectItem(r, "median_abs_error")->valuedouble,
                 100 * cJSON_GetObjectItem(r, "p90_abs_error")->valuedouble,
@@ -1390,10 +1479,64 @@ int rl_cli_validate_serve(rl_opts *o)
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    fprintf(stderr, "validate-serve: TTFT and TPOT p50/p90 %s within %.0f%% of the engine\n",
+    rl_cli_say(o, "TTFT and TPOT p50/p90 %s within %.0f%% of the engine",
             cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target")) ? "all" : "NOT all",
             100 * RL_SERVE_VALIDATE_TARGET);
     return emit(o, r);
+}
+
+/* Load every preset of kind into specs[cap] (elements of `size` bytes)
+ * with `load`; a preset that does not load is said and left out.  Returns
+ * how many loaded; *bad counts the others. */
+static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
+                        int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
+                        int *bad)
+{
+    static char names[RL_MAX_PRESETS][64];
+    char err[ERRLEN];
+    int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0)
+            k++;
+        else
+            *bad += rl_cli_say(o, "%s", err) < 0;
+    }
+    if (n == 0)
+        *bad += rl_cli_say(o, "no %s presets found (set ROOFLINE_DATA to the source tree)", kind) < 0;
+    return k;
+}
+
+static int load_model_any(const char *n, const rl_override *ov, int nov, void *m, char *e, size_t l)
+{
+    return rl_model_load(n, ov, nov, m, e, l);
+}
+
+static int load_hw_any(const char *n, const rl_override *ov, int nov, void *h, char *e, size_t l)
+{
+    return rl_hw_load(n, ov, nov, h, e, l);
+}
+
+/* roofline list models|hw|engines: the presets, one line each. */
+int rl_cli_list(rl_opts *o)
+{
+    const char *what = o->nargs == 1 ? o->args[0] : "";
+    int bad = 0, rc;
+    if (strcmp(what, "models") == 0) {
+        static rl_model m[RL_MAX_PRESETS];
+        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
+        rc = emit(o, rl_result_list_models(m, n));
+    } else if (strcmp(what, "hw") == 0) {
+        static rl_hw h[RL_MAX_PRESETS];
+        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
+        rc = emit(o, rl_result_list_hw(h, n));
+    } else if (strcmp(what, "engines") == 0) {
+        rc = emit(o, rl_result_list_engines());
+    } else {
+        rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
+                   o->nargs ? o->args[0] : "", o->nargs ? "')" : "");
+        return RL_EXIT_INPUT;
+    }
+    return rc == RL_EXIT_OK && bad ? RL_EXIT_INPUT : rc;
 }
 
 static void print_help(FILE *f)
@@ -1429,6 +1572,7 @@ int rl_cli_main(int argc, char **argv)
     }
     static rl_opts o;
     memset(&o, 0, sizeof o);
+    o.cmd = c->name;
     o.calib.threads = (int)rl_param_default(RL_P_THREADS); /* one CPU thread unless asked (calib.h) */
     o.argc = argc;
     o.argv = argv;

@@ -5,13 +5,28 @@
  * --set overrides, precisions, --format, --output).  Exit codes: 0 ok,
  * 2 bad input (usage, specs, values), 1 failure writing output, 130
  * interrupted by SIGINT (after finishing or removing any file in flight).  Uses every
- * core module; the library never exits, only this layer does. */
+ * core module; the library never exits, only this layer does.
+ *
+ * Messages (one prefix rule): the library never prints; it fills an error
+ * buffer (err, errlen), with RL_FAIL (error.h), and returns -1.  This
+ * layer prints every error and note of a running command on stderr as
+ * "roofline CMD: MESSAGE" through rl_cli_say, notes as "roofline CMD: note:
+ * ...".  Only what comes before a command is known (no or an unknown
+ * command) says "roofline: ...".  Lua functions raise "roofline.FUNC: ..."
+ * errors, which `roofline run` prints after its own prefix.  Progress lines
+ * of calibrate/validate ("calibrate [###  ] 12/80 ...") are not messages and
+ * carry no prefix. */
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
 enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_INTERRUPTED = 130 };
 
 #include "param.h"
+
+/* Print "roofline CMD: " + the printf-style message + a newline on stderr,
+ * CMD being o->cmd ("roofline: " when o or its command is NULL).  Returns
+ * -1, so an error is `return rl_cli_say(o, ...)`. */
+int rl_cli_say(const rl_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Run the CLI; returns the process exit code. */
 int rl_cli_main(int argc, char **argv);
@@ -32,6 +47,7 @@ int rl_cli_run(rl_opts *o);
 int rl_cli_simulate(rl_opts *o);
 int rl_cli_size(rl_opts *o);
 int rl_cli_validate_serve(rl_opts *o);
+int rl_cli_list(rl_opts *o);
 
 /* Parse a comma-separated list of integers in [min, max] into out (at most
  * cap entries).  Returns the count, or -1 with err set (empty items,

@@ -1,6 +1,7 @@
 /* collfit.c — collective tables from AIConfigurator's measurements (see
  * collfit.h for the columns, units and the fit). */
 #include "collfit.h"
+#include "error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,12 +9,6 @@
 #include <string.h>
 
 #include <zlib.h>
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        goto fail;                                                                                 \
-    } while (0)
 
 enum { C_OP, C_SRC, C_DTYPE, C_GPUS, C_SIZE, C_LAT, NCOL };
 static const char *const COLS[NCOL] = {"op_name", "kernel_source", "dtype", "num_gpus",
@@ -115,8 +110,8 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
             header_columns(line, idx);
             for (int c = 0; c < NCOL; c++)
                 if (idx[c] < 0)
-                    FAIL("%s:%ld: column '%s': missing from the header", path, lineno,
-                         c == C_DTYPE ? "nccl_dtype' or 'allreduce_dtype" : COLS[c]);
+                    RL_FAIL_GOTO(fail, "%s:%ld: column '%s': missing from the header", path, lineno,
+                                 c == C_DTYPE ? "nccl_dtype' or 'allreduce_dtype" : COLS[c]);
             have_header = 1;
             continue;
         }
@@ -124,28 +119,28 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
         int nf = split(line, f, 32);
         for (int c = 0; c < NCOL; c++)
             if (idx[c] >= nf)
-                FAIL("%s:%ld: column '%s': missing (the line has %d fields)", path, lineno, COLS[c],
-                     nf);
+                RL_FAIL_GOTO(fail, "%s:%ld: column '%s': missing (the line has %d fields)", path, lineno, COLS[c],
+                             nf);
         rl_coll_sample x = {0};
         double gpus, size, bpe = dtype_bytes(f[idx[C_DTYPE]]);
         const char *impl = impl_of(f[idx[C_SRC]]);
         if (parse_op(f[idx[C_OP]], &x.op) != 0)
-            FAIL("%s:%ld: column 'op_name': unknown operation '%s'", path, lineno, f[idx[C_OP]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column 'op_name': unknown operation '%s'", path, lineno, f[idx[C_OP]]);
         if (!impl)
-            FAIL("%s:%ld: column 'kernel_source': unknown '%s' (NCCL, TRTLLM, vLLM_custom_graph, "
-                 "vLLM_custom_eager)", path, lineno, f[idx[C_SRC]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column 'kernel_source': unknown '%s' (NCCL, TRTLLM, vLLM_custom_graph, "
+                         "vLLM_custom_eager)", path, lineno, f[idx[C_SRC]]);
         if (bpe == 0)
-            FAIL("%s:%ld: column '%s': unknown dtype '%s'", path, lineno,
-                 "nccl_dtype/allreduce_dtype", f[idx[C_DTYPE]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column '%s': unknown dtype '%s'", path, lineno,
+                         "nccl_dtype/allreduce_dtype", f[idx[C_DTYPE]]);
         if (positive(f[idx[C_GPUS]], &gpus) != 0 || gpus < 2 || gpus != floor(gpus) || gpus > 1e6)
-            FAIL("%s:%ld: column 'num_gpus': expected a whole number >= 2, got '%s'", path, lineno,
-                 f[idx[C_GPUS]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column 'num_gpus': expected a whole number >= 2, got '%s'", path, lineno,
+                         f[idx[C_GPUS]]);
         if (positive(f[idx[C_SIZE]], &size) != 0)
-            FAIL("%s:%ld: column 'message_size': expected a number > 0, got '%s'", path, lineno,
-                 f[idx[C_SIZE]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column 'message_size': expected a number > 0, got '%s'", path, lineno,
+                         f[idx[C_SIZE]]);
         if (positive(f[idx[C_LAT]], &x.seconds) != 0)
-            FAIL("%s:%ld: column 'latency': expected milliseconds > 0, got '%s'", path, lineno,
-                 f[idx[C_LAT]]);
+            RL_FAIL_GOTO(fail, "%s:%ld: column 'latency': expected milliseconds > 0, got '%s'", path, lineno,
+                         f[idx[C_LAT]]);
         if (bpe != 2)
             continue; /* 16-bit activations only (collfit.h) */
         snprintf(x.impl, sizeof x.impl, "%s", impl);
@@ -156,7 +151,7 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
             size_t nc = *cap ? 2 * *cap : 256;
             rl_coll_sample *p = realloc(*s, nc * sizeof *p);
             if (!p)
-                FAIL("%s: out of memory", path);
+                RL_FAIL_GOTO(fail, "%s: out of memory", path);
             *s = p;
             *cap = nc;
         }
@@ -164,7 +159,7 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
         added++;
     }
     if (!have_header)
-        FAIL("%s:%ld: no header line (op_name, kernel_source, ...)", path, lineno);
+        RL_FAIL_GOTO(fail, "%s:%ld: no header line (op_name, kernel_source, ...)", path, lineno);
     gzclose(g);
     return added;
 fail:

@@ -9,12 +9,7 @@
 #include <lauxlib.h>
 
 #include "sandbox.h"
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
+#include "error.h"
 
 static const char *const CLASS_NAMES[RL_EFF_CLASSES] = {
     "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise", "swiglu"};
@@ -57,11 +52,11 @@ static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff
                       char *err, size_t errlen)
 {
     if (!lua_istable(L, -1))
-        FAIL("%s: field 'efficiency.%s': expected a list of {size, fraction} pairs", origin, name);
+        RL_FAIL("%s: field 'efficiency.%s': expected a list of {size, fraction} pairs", origin, name);
     lua_Integer n = luaL_len(L, -1);
     if (n > RL_EFF_POINTS)
-        FAIL("%s: field 'efficiency.%s': %lld points, at most %d", origin, name, (long long)n,
-             RL_EFF_POINTS);
+        RL_FAIL("%s: field 'efficiency.%s': %lld points, at most %d", origin, name, (long long)n,
+                RL_EFF_POINTS);
     c->n = 0;
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
@@ -75,14 +70,14 @@ static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff
         }
         lua_pop(L, 1);
         if (!ok)
-            FAIL("%s: field 'efficiency.%s[%lld]': expected {size, fraction}", origin, name,
-                 (long long)i);
+            RL_FAIL("%s: field 'efficiency.%s[%lld]': expected {size, fraction}", origin, name,
+                    (long long)i);
         if (!(v[0] > 0) || (c->n > 0 && !(v[0] > c->size[c->n - 1])))
-            FAIL("%s: field 'efficiency.%s[%lld]': sizes must be > 0 and increasing, got %g",
-                 origin, name, (long long)i, v[0]);
+            RL_FAIL("%s: field 'efficiency.%s[%lld]': sizes must be > 0 and increasing, got %g",
+                    origin, name, (long long)i, v[0]);
         if (!(v[1] > 0 && v[1] <= 1.5))
-            FAIL("%s: field 'efficiency.%s[%lld]': fraction must be in (0, 1.5], got %g", origin,
-                 name, (long long)i, v[1]);
+            RL_FAIL("%s: field 'efficiency.%s[%lld]': fraction must be in (0, 1.5], got %g", origin,
+                    name, (long long)i, v[1]);
         c->size[c->n] = v[0];
         c->frac[c->n++] = v[1];
     }
@@ -94,8 +89,8 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
 {
     memset(out, 0, sizeof *out);
     if (!lua_istable(L, -1))
-        FAIL("%s: field 'efficiency': expected a table (overhead_s, gemm, attention, ...), got %s",
-             origin, luaL_typename(L, -1));
+        RL_FAIL("%s: field 'efficiency': expected a table (overhead_s, gemm, attention, ...), got %s",
+                origin, luaL_typename(L, -1));
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -103,9 +98,9 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
         const char *k = rl_sandbox_key(L, -2, desc, sizeof desc);
         if (!k) {
             lua_pop(L, 2);
-            FAIL("%s: field 'efficiency': key [%s] must be a named field (overhead_s, source, "
-                 "gemm, ...)",
-                 origin, desc);
+            RL_FAIL("%s: field 'efficiency': key [%s] must be a named field (overhead_s, source, "
+                    "gemm, ...)",
+                    origin, desc);
         }
         int cls = -1;
         for (int c = 0; c < RL_EFF_CLASSES; c++)

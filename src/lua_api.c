@@ -9,6 +9,7 @@
 
 #include <lauxlib.h>
 
+#include "error.h"
 #include "memory.h"
 #include "param.h"
 #include "plot.h"
@@ -76,16 +77,16 @@ static int cmp_str(const void *a, const void *b)
 
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen);
 
-/* Object from a table with string keys: keys in `columns` order when given,
- * otherwise sorted; the key "columns" itself is dropped. */
-static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
-                              size_t errlen)
+/* The string keys of the table at idx, malloc'd into *keys (each stays
+ * valid while the table holds it: below only raw access touches the table,
+ * no metamethod runs).  Returns how many, or -1 with err set (a list entry,
+ * a NUL byte in a name, out of memory). */
+static long table_keys(lua_State *L, int idx, const char ***keys, char *err, size_t errlen)
 {
-    cJSON *o = cJSON_CreateObject();
     size_t n = 0, cap = 16;
-    const char **keys = malloc(cap * sizeof *keys);
-    if (!o || !keys)
-        goto oom;
+    *keys = malloc(cap * sizeof **keys);
+    if (!*keys)
+        return rl_fail(err, errlen, "out of memory");
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -94,48 +95,61 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
             int named = lua_type(L, -1) == LUA_TSTRING;
             lua_pop(L, 1);
             if (named)
-                snprintf(err, errlen, "field name '%s' contains a NUL byte", desc);
-            else
-                snprintf(err, errlen, "table mixes list entries and named fields");
-            goto fail;
+                return rl_fail(err, errlen, "field name '%s' contains a NUL byte", desc);
+            return rl_fail(err, errlen, "table mixes list entries and named fields");
         }
         if (n == cap) {
-            const char **k = realloc(keys, 2 * cap * sizeof *keys);
+            const char **k = realloc(*keys, 2 * cap * sizeof **keys);
             if (!k) {
                 lua_pop(L, 1);
-                goto oom;
+                return rl_fail(err, errlen, "out of memory");
             }
-            keys = k;
+            *keys = k;
             cap *= 2;
         }
-        keys[n++] = lua_tostring(L, -1); /* stays valid: the table holds the key, and below
-                                            only raw access touches it (no metamethod runs) */
+        (*keys)[n++] = lua_tostring(L, -1);
     }
-    if (columns_idx) {
-        /* put the listed columns first, in their order; the rest sorted after */
-        size_t placed = 0;
-        lua_Integer nc = (lua_Integer)lua_rawlen(L, columns_idx);
-        for (lua_Integer c = 1; c <= nc; c++) {
-            lua_rawgeti(L, columns_idx, c);
-            const char *want = lua_tostring(L, -1);
-            for (size_t i = placed; want && i < n; i++) {
-                if (strcmp(keys[i], want) == 0) {
-                    const char *t = keys[placed];
-                    keys[placed++] = keys[i];
-                    keys[i] = t;
-                    break;
-                }
+    return (long)n;
+}
+
+/* keys[n] in output order: those listed in the table at columns_idx (0:
+ * none) first, in their order, the rest sorted. */
+static void order_keys(lua_State *L, int columns_idx, const char **keys, size_t n)
+{
+    size_t placed = 0;
+    lua_Integer nc = columns_idx ? (lua_Integer)lua_rawlen(L, columns_idx) : 0;
+    for (lua_Integer c = 1; c <= nc; c++) {
+        lua_rawgeti(L, columns_idx, c);
+        const char *want = lua_tostring(L, -1);
+        for (size_t i = placed; want && i < n; i++) {
+            if (strcmp(keys[i], want) == 0) {
+                const char *t = keys[placed];
+                keys[placed++] = keys[i];
+                keys[i] = t;
+                break;
             }
-            lua_pop(L, 1);
         }
-        qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
-    } else {
-        qsort(keys, n, sizeof *keys, cmp_str);
+        lua_pop(L, 1);
     }
+    qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
+}
+
+/* Object from a table with string keys: keys in `columns` order when given,
+ * otherwise sorted; the key "columns" itself is dropped. */
+static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
+                              size_t errlen)
+{
+    const char **keys = NULL;
+    long n = table_keys(L, idx, &keys, err, errlen);
+    cJSON *o = n < 0 ? NULL : cJSON_CreateObject();
+    if (n >= 0 && !o)
+        rl_fail(err, errlen, "out of memory");
+    if (o)
+        order_keys(L, columns_idx, keys, (size_t)n);
     lua_pushliteral(L, "columns");
     lua_rawget(L, idx);
     int cols = lua_istable(L, -1) ? lua_gettop(L) : 0;
-    for (size_t i = 0; i < n; i++) {
+    for (long i = 0; o && i < n; i++) {
         if (strcmp(keys[i], "columns") == 0 && cols)
             continue;
         lua_pushstring(L, keys[i]);
@@ -144,20 +158,15 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
         cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
         if (!v) {
-            lua_pop(L, 1);
-            goto fail;
+            cJSON_Delete(o);
+            o = NULL;
+        } else {
+            cJSON_AddItemToObject(o, keys[i], v);
         }
-        cJSON_AddItemToObject(o, keys[i], v);
     }
     lua_pop(L, 1);
     free(keys);
     return o;
-oom:
-    snprintf(err, errlen, "out of memory");
-fail:
-    free(keys);
-    cJSON_Delete(o);
-    return NULL;
 }
 
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen)
@@ -515,15 +524,27 @@ static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, lon
         luaL_error(L, "%s", err);
 }
 
+/* Push field id of the table at opts: its Lua key, else its old spelling
+ * (param.h lua_old); returns the key found (the new one when neither). */
+static const char *get_param(lua_State *L, int opts, rl_param_id id)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    luaL_checkstack(L, 1, "too many options");
+    lua_getfield(L, opts, p->lua);
+    if (!lua_isnil(L, -1) || !p->lua_old)
+        return p->lua;
+    lua_pop(L, 1);
+    lua_getfield(L, opts, p->lua_old);
+    return lua_isnil(L, -1) ? p->lua : p->lua_old;
+}
+
 /* Parameter `id` as a string (a number is converted), NULL when absent.
  * The value stays on the stack until the calling C function returns: a
  * number converted here, or a string an __index made, is held by nothing
  * else. */
 static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 {
-    const char *key = RL_PARAMS[id].lua;
-    luaL_checkstack(L, 1, "too many options");
-    lua_getfield(L, opts, key);
+    const char *key = get_param(L, opts, id);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
         luaL_error(L, "option '%s': expected a string", key);
@@ -532,18 +553,18 @@ static const char *opt_string(lua_State *L, int opts, rl_param_id id)
 
 /* Sharding fields tp, ep, sp, pp, x, sharding ("1d"|"2d"), kv_split
  * ("batch"|"seq"|"replicate"), moe_attn ("tp"|"replicated"), overlap (bool).
- * Returns 1 if any was given. */
+ * Returns 1 if a field that chooses a plan (param.h RL_PF_PLAN: tp, ep, sp,
+ * pp, x, sharding) was given: kv_split, moe_attn and overlap alone refine
+ * none, as on the command line. */
 static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 {
-    static const rl_param_id keys[] = {RL_P_TP,       RL_P_EP,       RL_P_SP,
-                                       RL_P_PP,       RL_P_X,        RL_P_SHARDING,
-                                       RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP};
     int given = 0;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        lua_getfield(L, opts, RL_PARAMS[keys[i]].lua);
-        given |= !lua_isnil(L, -1);
-        lua_pop(L, 1);
-    }
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if ((RL_PARAMS[i].flags & RL_PF_PLAN) && RL_PARAMS[i].lua) {
+            lua_getfield(L, opts, RL_PARAMS[i].lua);
+            given |= !lua_isnil(L, -1);
+            lua_pop(L, 1);
+        }
     *pl = rl_shard_plan_default();
     pl->tp = opt_count(L, opts, RL_P_TP, 1);
     pl->ep = opt_count(L, opts, RL_P_EP, 1);
@@ -617,7 +638,9 @@ int rl_lua_shard(lua_State *L)
 }
 
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
- * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix. */
+ * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix,
+ * ideal (calibrated by the profile's efficiency tables unless ideal or mfu,
+ * as on the command line). */
 static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -639,7 +662,9 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
-    lua_pop(L, 4);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
+    c->calibrated = !lua_toboolean(L, -1) && c->mfu == 0; /* as the CLI: tables unless ideal/mfu */
+    lua_pop(L, 5);
     /* one replica's 1D TP/EP plan: its collectives join the step (ops.h) */
     c->tp = opt_count(L, 1, RL_P_TP, 1);
     c->ep = opt_count(L, 1, RL_P_EP, 1);
@@ -712,16 +737,17 @@ int rl_lua_prefill(lua_State *L)
 
 /* ---- sweeps and figures ---------------------------------------------------- */
 
-/* Fields batch (default 1, 2, 4, ..., max_batch) and context (required) of
- * the options table at 1, into batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
-static void opt_batch_context(lua_State *L, long long max_batch, long long *batch, int *nb,
-                              long long *ctx, int *nctx)
+/* Fields batch (default 1, 2, 4, ..., max_batch) and context (default
+ * def_ctx; required when it is 0) of the options table at 1, into
+ * batch[MAX_BATCHES] and ctx[MAX_BATCHES]. */
+static void opt_batch_context(lua_State *L, long long max_batch, long long def_ctx,
+                              long long *batch, int *nb, long long *ctx, int *nctx)
 {
     *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
-    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, 0, ctx);
+    *nctx = opt_count_list(L, 1, RL_P_CONTEXT, def_ctx, ctx);
     luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
 }
 
@@ -738,7 +764,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
     int nb, nctx;
-    opt_batch_context(L, 2048, batch, &nb, ctx, &nctx);
+    opt_batch_context(L, 2048, rl_sweep_default_context(m), batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
     base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
@@ -764,6 +790,8 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;
     if (rl_sweep_run_bounded(m, h, &sp, max_points, s, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
+    if (*prompt == 0 && nctx == 1) /* echoed as on the command line: the prompt is the context */
+        *prompt = ctx[0];
 }
 
 /* roofline.sweep{model=, hw=, chips={..}, batch={..}, context=n|{..},
@@ -866,6 +894,36 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     return rc;
 }
 
+/* The step, roofline or memory figure (kind) of the model and hardware in
+ * the options at 1 (chips, precision, batch, context) into `file` of the
+ * output directory; plot.h's return, err set.  Bad fields raise. */
+static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file, char *err,
+                      size_t errlen)
+{
+    rl_model m;
+    rl_hw h;
+    check_model_hw(L, 1, &m, &h);
+    rl_precision p = opt_precision(L, 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
+    int nb, nctx, rc;
+    opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);
+    for (int i = 0; i < nctx; i++)
+        if (rl_step_check(&m, &h, chips, ctx[i], p, err, errlen) != 0)
+            return luaL_error(L, "roofline.plot: %s", err);
+    int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
+    if (dir < 0)
+        return -1;
+    if (strcmp(kind, "step") == 0)
+        rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err, errlen);
+    else if (strcmp(kind, "roofline") == 0)
+        rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, errlen);
+    else
+        rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, errlen);
+    close(dir);
+    return rc;
+}
+
 /* roofline.plot{kind="pareto"|"step"|"roofline"|"memory", file="NAME.png"|".svg",
  * title=, series= (pareto), model=, hw=, chips=, batch={..}, context=n|{..},
  * weights=, kv=, compute=} -> path of the figure, or nil and a message when
@@ -897,33 +955,8 @@ int rl_lua_plot(lua_State *L)
     if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     close(dir);
-    int rc;
-    if (strcmp(kind, "pareto") == 0) {
-        rc = plot_pareto_series(L, out, file, title, err, sizeof err);
-    } else {
-        rl_model m;
-        rl_hw h;
-        check_model_hw(L, 1, &m, &h);
-        rl_precision p = opt_precision(L, 1);
-        long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
-        static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
-        int nb, nctx;
-        opt_batch_context(L, 1024, batch, &nb, ctx, &nctx);
-        for (int i = 0; i < nctx; i++)
-            if (rl_step_check(&m, &h, chips, ctx[i], p, err, sizeof err) != 0)
-                return luaL_error(L, "roofline.plot: %s", err);
-        if ((dir = rl_outdir_resolve(out, file, NULL, 0, err, sizeof err)) < 0)
-            rc = -1;
-        else if (strcmp(kind, "step") == 0)
-            rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err,
-                                        sizeof err);
-        else if (strcmp(kind, "roofline") == 0)
-            rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, sizeof err);
-        else
-            rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, sizeof err);
-        if (dir >= 0)
-            close(dir);
-    }
+    int rc = strcmp(kind, "pareto") == 0 ? plot_pareto_series(L, out, file, title, err, sizeof err)
+                                         : plot_model(L, out, kind, file, err, sizeof err);
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     if (rc == RL_PLOT_NO_GNUPLOT) {
@@ -993,13 +1026,7 @@ static int l_write(lua_State *L)
 static double opt_param(lua_State *L, rl_param_id id, double def)
 {
     const rl_param *p = &RL_PARAMS[id];
-    const char *key = p->lua;
-    lua_getfield(L, 1, key);
-    if (lua_isnil(L, -1) && p->lua_old) {
-        lua_pop(L, 1);
-        key = p->lua_old;
-        lua_getfield(L, 1, key);
-    }
+    const char *key = get_param(L, 1, id);
     double v = def;
     if (!lua_isnil(L, -1)) {
         int ok, whole = p->type != RL_PT_NUMBER;
@@ -1016,7 +1043,8 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     return v;
 }
 
-/* roofline.simulate{model=, hw=, chips=1, qps=, prompt="DIST", output="DIST",
+/* roofline.simulate{model=, hw=, chips=1, qps=, prompt_len="DIST", out_len="DIST" (old:
+ * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
  * tpot_slo=), weights=, kv=, compute=, ideal=false} (defaults and bounds:
@@ -1038,9 +1066,9 @@ int rl_lua_simulate(lua_State *L)
     w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
-    luaL_argcheck(L, ps && os, 1, "fields 'prompt' and 'output' (length DISTs) are required");
-    if (rl_dist_parse(ps, "prompt", &w.prompt, err, sizeof err) != 0 ||
-        rl_dist_parse(os, "output", &w.output, err, sizeof err) != 0)
+    luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    if (rl_dist_parse(ps, "prompt_len", &w.prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(os, "out_len", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     rl_serve_config c = rl_serve_config_default();
     const char *pol = opt_string(L, 1, RL_P_POLICY);
@@ -1074,13 +1102,17 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     free(req);
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0};
+                           -1, 0, 0, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
     return push_result(L, j);

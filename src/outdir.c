@@ -11,36 +11,31 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "error.h"
 
 #define NAME_MAX_LEN 1024
 #define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
 
 int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     if (!dir || !*dir)
-        FAIL("--out: empty directory name");
+        RL_FAIL("--out: empty directory name");
     struct stat st;
     if (stat(dir, &st) != 0 && rl_mkdir_p(dir, err, errlen) != 0)
         return -1;
     if (stat(dir, &st) != 0)
-        FAIL("%s: cannot use as output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot use as output directory: %s", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        FAIL("%s: output path exists and is not a directory", dir);
+        RL_FAIL("%s: output path exists and is not a directory", dir);
     char real[PATH_MAX];
     if (!realpath(dir, real))
-        FAIL("%s: cannot resolve the output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot resolve the output directory: %s", dir, strerror(errno));
     if (strlen(real) >= sizeof o->root)
-        FAIL("%s: output directory path too long", dir);
+        RL_FAIL("%s: output directory path too long", dir);
     o->fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (o->fd < 0)
-        FAIL("%s: cannot open the output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot open the output directory: %s", dir, strerror(errno));
     memcpy(o->root, real, strlen(real) + 1);
     return 0;
 }
@@ -69,28 +64,28 @@ static int check_name(const char *name, char *err, size_t errlen)
 {
     size_t len = strlen(name);
     if (len == 0)
-        FAIL("output name is empty");
+        RL_FAIL("output name is empty");
     if (len > NAME_MAX_LEN)
-        FAIL("output name longer than %d bytes", NAME_MAX_LEN);
+        RL_FAIL("output name longer than %d bytes", NAME_MAX_LEN);
     if (name[0] == '/')
-        FAIL("%s: absolute output names are refused; give a name inside the --out directory",
-             name);
+        RL_FAIL("%s: absolute output names are refused; give a name inside the --out directory",
+                name);
     for (const char *c = name; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            FAIL("output name has a control character (byte 0x%02x)", (unsigned char)*c);
+            RL_FAIL("output name has a control character (byte 0x%02x)", (unsigned char)*c);
     const char *p = name;
     for (;;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         if (n == 0)
-            FAIL("%s: empty path component ('//' or a trailing '/')", name);
+            RL_FAIL("%s: empty path component ('//' or a trailing '/')", name);
         if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-            FAIL("%s: '.' and '..' components are refused (outputs stay inside the --out "
-                 "directory)",
-                 name);
+            RL_FAIL("%s: '.' and '..' components are refused (outputs stay inside the --out "
+                    "directory)",
+                    name);
         if (n > COMPONENT_MAX)
-            FAIL("%s: a path component is longer than %d bytes (a file's temporary name adds "
-                 "11 to it, and 255 is the limit)", name, COMPONENT_MAX);
+            RL_FAIL("%s: a path component is longer than %d bytes (a file's temporary name adds "
+                    "11 to it, and 255 is the limit)", name, COMPONENT_MAX);
         if (!slash)
             return 0;
         p = slash + 1;
@@ -115,9 +110,9 @@ static int open_component(int dir, const char *name, const char *comp, size_t n,
     int e = errno;
     struct stat st;
     if ((e == ELOOP || e == ENOTDIR) && fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0)
-        FAIL("%s: '%.*s' is %s; outputs stay inside the --out directory", name,
-             (int)(comp + n - name), name, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
-    FAIL("%s: cannot create directory '%.*s': %s", name, (int)(comp + n - name), name, strerror(e));
+        RL_FAIL("%s: '%.*s' is %s; outputs stay inside the --out directory", name,
+                (int)(comp + n - name), name, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+    RL_FAIL("%s: cannot create directory '%.*s': %s", name, (int)(comp + n - name), name, strerror(e));
 }
 
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
@@ -134,12 +129,12 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         }
     }
     if (!o->root[0])
-        FAIL("no output directory: run the scenario with `roofline run --out DIR`");
+        RL_FAIL("no output directory: run the scenario with `roofline run --out DIR`");
     if (path && (size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
-        FAIL("%s: output path too long", name);
+        RL_FAIL("%s: output path too long", name);
     int dir = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
     if (dir < 0)
-        FAIL("%s: %s", name, strerror(errno));
+        RL_FAIL("%s: %s", name, strerror(errno));
     const char *c = name;
     for (const char *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
         int next = open_component(dir, name, c, (size_t)(slash - c), err, errlen);
@@ -151,8 +146,8 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     struct stat st;
     if (fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
         close(dir);
-        FAIL("%s: exists and is %s; refusing to replace it", name,
-             S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory");
+        RL_FAIL("%s: exists and is %s; refusing to replace it", name,
+                S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory");
     }
     return dir;
 }
@@ -189,7 +184,7 @@ int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len
     if (rc != 0)
         return -1;
     if (rl_outdir_note(o, name) != 0)
-        FAIL("%s: written, but out of memory recording it", name);
+        RL_FAIL("%s: written, but out of memory recording it", name);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
+#include "size.h"
 #include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
@@ -57,9 +58,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                   NOWHERE, 0},
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},
-    [RL_P_OUTPUT] = {"output", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
-                     "write the result there (atomically) instead of stdout", AT(output), 0, 0,
-                     RL_PF_WRITES | RL_PF_NONEMPTY},
+    [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
+                     "write the result there (atomically, in --format) instead of stdout",
+                     AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
                    "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
                    RL_PF_WRITES},
@@ -136,13 +137,15 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
-    [RL_P_PROMPT_DIST] = {"prompt", "prompt", NULL, "prompt", RL_PT_STRING, "DIST", "tokens", 0, 0,
+    [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
+                          "tokens", 0, 0,
                           NULL, NULL,
                           "prompt lengths: N | uniform:MIN:MAX | lognormal:MEAN:SIGMA (SIGMA in "
                           "log space)",
                           NOWHERE, RL_PF_SERVE},
-    [RL_P_OUTPUT_DIST] = {"output", "output", NULL, "output_dist", RL_PT_STRING, "DIST", "tokens", 0,
-                          0, NULL, NULL, "output lengths, a DIST as --prompt", NOWHERE, RL_PF_SERVE},
+    [RL_P_OUTPUT_DIST] = {"out-len", "out_len", "output", "output_dist", RL_PT_STRING, "DIST",
+                          "tokens", 0, 0, NULL, NULL, "output lengths, a DIST as --prompt-len",
+                          NOWHERE, RL_PF_SERVE},
     [RL_P_TRACE] = {"trace", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                     "arrivals and lengths: arrival_s,prompt_tokens,output_tokens[,prefix_id[,"
                     "prefix_tokens]]",
@@ -193,9 +196,6 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
-    [RL_P_SAVE] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
-                   "write the result (in --format) there instead of stdout", NOWHERE,
-                   RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", NULL, NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "HBM kept free of weights and KV", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", NULL, NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
@@ -203,9 +203,16 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_KEEP_PREC] = {"keep-precision", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
-    [RL_P_PLOT_DIR] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
+    [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
                        "also draw the latency CDF and KV timeline into DIR", AT(plot), 0, 0,
                        RL_PF_WRITES | RL_PF_SERVE},
+    [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
+                           NULL, "write the profile (a hardware spec) there (calibrate: the raw "
+                           "samples beside it as .json; default hw_profiles/calibrated/<host>.lua)",
+                           NOWHERE, RL_PF_WRITES | RL_PF_NONEMPTY},
+    [RL_P_SUMMARY] = {"output", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
+                      "write the printed summary there (atomically) instead of stdout",
+                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT_KIND] = {NULL, "kind", NULL, NULL, RL_PT_STRING, "pareto|step|roofline|memory", "", 0,
                         0, NULL, NULL, "the figure", NOWHERE, 0},
     [RL_P_PLOT_FILE] = {NULL, "file", NULL, NULL, RL_PT_STRING, "NAME.png|.svg", "", 0, 0, NULL, NULL,
@@ -217,9 +224,6 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           0},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
-    [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
-                           NULL, "write the fitted profile (a hardware spec) there", NOWHERE,
-                           RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "trtllm|vllm|reference|ideal",
                      "", 0, 0, NULL, NULL, "engine profile the step costs follow", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -230,10 +234,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
-    [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
-                       0.9, NULL, NULL, "load headroom kept free", NOWHERE, 0},
-    [RL_P_OFFLINE] = {"offline", "offline", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                      "offline (throughput) serving: no latency targets", NOWHERE, 0},
+    [RL_P_HEADROOM] = {"headroom", NULL, NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
+                       RL_SIZE_MAX_HEADROOM, "0.2", NULL,
+                       "meet the targets at (1 + F) x the load (size.h: our stated rule)",
+                       NOWHERE, RL_PF_SERVE},
+    [RL_P_OFFLINE] = {"offline", NULL, NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                      "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
+                      "Offline)", NOWHERE, RL_PF_SERVE},
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -245,7 +252,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
     RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL, RL_P_OVERLAP, RL_P_PROMPT
 #define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
-    RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_SAVE, RL_P_RESERVE
+    RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
 
 static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_CONTEXT, PREC, OUTPUT, END};
@@ -258,31 +265,33 @@ static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 /* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                            RL_P_IDEAL | RL_CLI_ONLY, RL_P_PHASE, RL_P_TOKENS, OPS,
+                            RL_P_IDEAL, RL_P_PHASE, RL_P_TOKENS, OPS,
                             RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
-static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL | RL_CLI_ONLY,
+static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                                RL_P_FORMAT, RL_P_OUTPUT, END};
+                                RL_P_SAVE_PROFILE, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT, OUTPUT,
                                END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
-                          RL_P_PLOT, OUTPUT, END};
+                          RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
-                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY, END};
+                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
+                               RL_P_OFFLINE | RL_CLI_ONLY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
-                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, END};
+                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_SEED, RL_P_MAX_SEQS, END};
+static const int LIST[] = {RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
                            RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC, END};
 
@@ -312,7 +321,7 @@ const rl_command RL_COMMANDS[] = {
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
-     "       [--plot F.png|.svg] [--set ...] [--format F]"},
+     "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
     {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
      "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",
      "(Lua only) roofline.sweep{model=, hw=, ...}"},
@@ -348,14 +357,15 @@ const rl_command RL_COMMANDS[] = {
      "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.",
-     "CONFIG.json [--name NAME] [--source TEXT] [--output FILE]"},
+     "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile.\n"
      "Runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
      "overhead), fits efficiency tables to their median times and writes\n"
-     "hw_profiles/calibrated/<host>.lua with the raw samples in <host>.json.",
+     "hw_profiles/calibrated/<host>.lua (or --save PROFILE.lua) with the raw samples in\n"
+     "<host>.json (PROFILE.json); --output FILE keeps the printed summary.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
-     "       [--quick] [--format F]"},
+     "       [--quick] [--save PROFILE.lua] [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
      "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
      "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
@@ -395,11 +405,12 @@ const rl_command RL_COMMANDS[] = {
     {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
-     "Here --prompt and --output are length DISTs; --save FILE writes the result.\n"
+     "--prompt-len and --out-len are length DISTs (old spellings --prompt and --output still\n"
+     "work); --save FILE writes the result, --plot-dir DIR (old: --plot) the figures.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace, route, page,\n"
      "preempt, prefix cache or speculation yet) and returns the result without the KV timeline.",
-     "--model M --hw H [--chips N] (--qps Q --prompt DIST --output DIST | --trace F.csv)\n"
-     "       [--policy P] [--ideal] [options]"},
+     "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
+     "       [--policy P] [--ideal] [--save FILE] [options]"},
     {"size", rl_cli_size, NULL, SIZE,
      "size searches policy, batch caps and replicas itself; check one configuration with "
      "`simulate`",
@@ -411,8 +422,8 @@ const rl_command RL_COMMANDS[] = {
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
      "Exit 2 when no configuration meets the targets; the report and result then list the\n"
      "closest simulated ones (nothing is written when none could be simulated).",
-     "--model M --hw H[,H2] --qps Q --prompt DIST --output DIST --ttft-p99 S --tpot-p99 S\n"
-     "       [--report out.html|out.md] [options]"},
+     "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"
+     "       --tpot-p99 S [--report out.html|out.md] [--save FILE] [options]"},
     {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,
      "it serves its own trace with the interleaved policy", 0,
      "The serving simulator against the reference engine serving a trace (TTFT/TPOT p50/p90).\n"
@@ -425,12 +436,37 @@ const rl_command RL_COMMANDS[] = {
      "--model (tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
      "       calibrated)] [--requests N] [--qps Q] [--max-seqs B]"},
+    {"list", rl_cli_list, NULL, LIST, NULL, 1,
+     "The presets, one line each: models, hardware or engines.\n"
+     "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
+     "HBM capacity and bandwidth, and the mode its estimates take (calibrated when the\n"
+     "profile has efficiency tables, else ideal); engines: the engines step costs can follow\n"
+     "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
+     "does not load is named on stderr (exit 2 after the list).",
+     "models|hw|engines [--format F] [--save FILE]"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"
      "when gnuplot is missing (data and script kept).",
      "(Lua only) roofline.plot{kind=, file=, ...}"},
 };
 const size_t RL_NCOMMANDS = sizeof RL_COMMANDS / sizeof RL_COMMANDS[0];
+
+/* One meaning per flag (issue 15): a length distribution is --prompt-len /
+ * --out-len, a command's product --save FILE, a folder of figures
+ * --plot-dir DIR.  The spellings they had keep working where they meant
+ * that: --prompt and --output DIST on simulate and size (pareto's --prompt
+ * is a token count and stays), --output FILE on every command whose result
+ * it wrote (calibrate's --output stays its summary: its product, --save, is
+ * the profile), --plot DIR on simulate (pareto's --plot is a file and
+ * stays).  Order matters for --output: a command with a length DIST reads
+ * it as the DIST, as before. */
+const rl_flag_alias RL_FLAG_ALIASES[] = {
+    {"prompt", RL_P_PROMPT_DIST},
+    {"output", RL_P_OUTPUT_DIST},
+    {"output", RL_P_OUTPUT},
+    {"plot", RL_P_PLOT_DIR},
+};
+const size_t RL_NFLAG_ALIASES = sizeof RL_FLAG_ALIASES / sizeof RL_FLAG_ALIASES[0];
 
 const rl_command *rl_command_find(const char *name)
 {
@@ -462,7 +498,23 @@ int rl_command_flag(const rl_command *c, const char *flag)
     for (const int *e = c->params; *e != RL_PARAM_END; e++)
         if (entry_for(*e, 1) && strcmp(RL_PARAMS[*e & 0xfff].flag, flag) == 0)
             return *e & 0xfff;
+    for (size_t i = 0; i < RL_NFLAG_ALIASES; i++)
+        if (strcmp(RL_FLAG_ALIASES[i].old, flag) == 0 && rl_command_takes(c, RL_FLAG_ALIASES[i].id, 1))
+            return RL_FLAG_ALIASES[i].id;
     return -1;
+}
+
+const char *rl_command_old_flag(const rl_command *c, rl_param_id id)
+{
+    for (size_t i = 0; i < RL_NFLAG_ALIASES; i++)
+        if (RL_FLAG_ALIASES[i].id == id && rl_command_flag(c, RL_FLAG_ALIASES[i].old) == (int)id)
+            return RL_FLAG_ALIASES[i].old;
+    return NULL;
+}
+
+const char *rl_param_flag(const rl_opts *o, rl_param_id id)
+{
+    return o->spelled[id] ? o->spelled[id] : RL_PARAMS[id].flag;
 }
 
 int rl_command_lua_keys(const rl_command *c, const char **keys, int cap)
@@ -521,63 +573,57 @@ static int choice_index(const char *choices, const char *s)
     return -1;
 }
 
-static int parse_dtype(const char *flag, const char *s, rl_dtype *out)
+static int parse_dtype(const rl_opts *o, rl_param_id id, const char *s, rl_dtype *out)
 {
     if (rl_dtype_parse(s, out) == 0)
         return 0;
-    fprintf(stderr, "roofline: --%s: unknown dtype '%s' (known: %s)\n", flag, s, rl_dtype_list());
-    return -1;
+    return rl_cli_say(o, "--%s: unknown dtype '%s' (known: %s)", rl_param_flag(o, id), s,
+                      rl_dtype_list());
 }
 
 /* A comma-separated list of dtypes into out[cap]; returns the count or -1. */
-static int parse_dtype_list(const char *flag, const char *s, rl_dtype *out, int cap)
+static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_dtype *out, int cap)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", s);
     int n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == cap || parse_dtype(flag, t, &out[n]) != 0)
+        if (n == cap || parse_dtype(o, id, t, &out[n]) != 0)
             return -1;
         n++;
     }
-    if (n == 0)
-        fprintf(stderr, "roofline: --%s: expected a dtype\n", flag);
-    return n ? n : -1;
+    return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }
 
 /* One whole number in [min, max]. */
-static int parse_count(const rl_param *p, const char *s, long long *out)
+static int parse_count(const rl_opts *o, rl_param_id id, const char *s, long long *out)
 {
+    const rl_param *p = &RL_PARAMS[id];
     char err[1024];
-    if (strchr(s, ',')) {
-        fprintf(stderr, "roofline: --%s '%.40s': takes one integer, not a list\n", p->flag, s);
-        return -1;
-    }
-    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) != 1) {
-        fprintf(stderr, "roofline: --%s %s\n", p->flag, err);
-        return -1;
-    }
+    if (strchr(s, ','))
+        return rl_cli_say(o, "--%s '%.40s': takes one integer, not a list", rl_param_flag(o, id), s);
+    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) != 1)
+        return rl_cli_say(o, "--%s %s", rl_param_flag(o, id), err);
     return 0;
 }
 
 /* A number in [lo, hi] (a whole one for counts) from s into *v. */
-static int parse_number(const rl_param *p, const char *s, double lo, double hi, double *v)
+static int parse_number(const rl_opts *o, rl_param_id id, const char *s, double lo, double hi,
+                        double *v)
 {
+    const rl_param *p = &RL_PARAMS[id];
     double x = 0;
     const char *why;
     int bad = rl_parse_number(s, &x, &why); /* number.h: hex, overflow, underflow said */
-    if (bad == -2) {
-        fprintf(stderr, "roofline: --%s '%s': %s\n", p->flag, s, why);
-        return -1;
-    }
+    if (bad == -2)
+        return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, id), s, why);
     int whole = p->type != RL_PT_NUMBER;
-    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x))) {
-        fprintf(stderr, "roofline: --%s '%s': expected %s in [%g, %g]\n", p->flag, s,
-                whole ? "a whole number" : strcmp(p->unit, "fraction") == 0 ? "a fraction"
-                                                                            : "a number",
-                lo, hi);
-        return -1;
-    }
+    if (bad || !(x >= lo && x <= hi) || (whole && x != floor(x)))
+        return rl_cli_say(o, "--%s '%s': expected %s in [%g, %g]", rl_param_flag(o, id), s,
+                          whole ? "a whole number"
+                          : strcmp(p->unit, "fraction") == 0 ? "a fraction"
+                                                             : "a number",
+                          lo, hi);
     *v = x;
     return 0;
 }
@@ -587,38 +633,28 @@ static int parse_set(rl_opts *o, const char *arg)
     char err[1024];
     int kind;
     rl_override ov;
-    if (rl_override_parse((char *)arg, &kind, &ov, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline: %s\n", err);
-        return -1;
-    }
-    if (o->nsets[kind] == RL_MAX_SETS) {
-        fprintf(stderr, "roofline: more than %d --set options\n", RL_MAX_SETS);
-        return -1;
-    }
+    if (rl_override_parse((char *)arg, &kind, &ov, err, sizeof err) != 0)
+        return rl_cli_say(o, "%s", err);
+    if (o->nsets[kind] == RL_MAX_SETS)
+        return rl_cli_say(o, "more than %d --set options", RL_MAX_SETS);
     o->sets[kind][o->nsets[kind]++] = ov;
     return 0;
 }
 
-int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *arg)
+/* Store arg as id's value in o (its row's type and destination). */
+static int land(rl_opts *o, rl_param_id id, const char *arg)
 {
     const rl_param *p = &RL_PARAMS[id];
     char err[1024], names[256];
     double x;
-    o->given[id] = arg ? arg : "1";
-    o->sharded |= !!(p->flags & RL_PF_PLAN);
-    o->plan_modifier |= !!(p->flags & RL_PF_REFINES);
-    if (p->type == RL_PT_SET)
-        return parse_set(o, arg);
-    if (p->at == RL_AT_GIVEN)
-        return 0; /* the command parses the text */
     void *at = (char *)o + p->at;
     int *n = (int *)((char *)o + p->at_n);
     switch (p->type) {
     case RL_PT_SWITCH: *(int *)at = 1; return 0;
-    case RL_PT_COUNT: return parse_count(p, arg, at);
+    case RL_PT_COUNT: return parse_count(o, id, arg, at);
     case RL_PT_INT: {
         long long v;
-        if (parse_count(p, arg, &v) != 0)
+        if (parse_count(o, id, arg, &v) != 0)
             return -1;
         *(int *)at = (int)v;
         return 0;
@@ -626,31 +662,26 @@ int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *ar
     case RL_PT_COUNT_LIST:
         *n = rl_cli_parse_list(arg, (long long)p->min, (long long)p->max, at, p->cap, err,
                                sizeof err);
-        if (*n < 0)
-            fprintf(stderr, "roofline: --%s %s\n", p->flag, err);
-        return *n < 0 ? -1 : 0;
+        return *n < 0 ? rl_cli_say(o, "--%s %s", rl_param_flag(o, id), err) : 0;
     case RL_PT_NUMBER:
-        if (parse_number(p, arg, p->min, p->max, &x) != 0)
+        if (parse_number(o, id, arg, p->min, p->max, &x) != 0)
             return -1;
         *(double *)at = x;
         return 0;
     case RL_PT_STRING:
-        if ((p->flags & RL_PF_NONEMPTY) && !*arg) {
-            fprintf(stderr, "roofline %s: --%s: empty name\n", c->name, p->flag);
-            return -1;
-        }
+        if ((p->flags & RL_PF_NONEMPTY) && !*arg)
+            return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
         *(const char **)at = arg;
         return 0;
-    case RL_PT_DTYPE: return parse_dtype(p->flag, arg, at);
+    case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);
     case RL_PT_DTYPE_LIST:
-        *n = parse_dtype_list(p->flag, arg, at, p->cap);
+        *n = parse_dtype_list(o, id, arg, at, p->cap);
         return *n < 0 ? -1 : 0;
     case RL_PT_CHOICE: {
         int i = choice_index(p->choices, arg);
         if (i < 0) {
             choice_list(p->choices, names, sizeof names);
-            fprintf(stderr, "roofline: --%s '%s': expected %s\n", p->flag, arg, names);
-            return -1;
+            return rl_cli_say(o, "--%s '%s': expected %s", rl_param_flag(o, id), arg, names);
         }
         *(int *)at = i;
         return 0;
@@ -660,9 +691,25 @@ int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *ar
     return 0;
 }
 
+int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    o->given[id] = arg ? arg : "1";
+    o->spelled[id] = flag;
+    if (strcmp(flag, p->flag) != 0) /* an old spelling: same meaning, new name */
+        rl_cli_say(o, "note: --%s here is --%s now; the old spelling still works", flag, p->flag);
+    o->sharded |= !!(p->flags & RL_PF_PLAN);
+    o->plan_modifier |= !!(p->flags & RL_PF_REFINES);
+    if (p->type == RL_PT_SET)
+        return parse_set(o, arg);
+    if (p->at == RL_AT_GIVEN)
+        return 0; /* the command parses the text */
+    return land(o, id, arg);
+}
+
 int rl_param_number_in(const rl_opts *o, rl_param_id id, double lo, double hi, double *v)
 {
-    return o->given[id] ? parse_number(&RL_PARAMS[id], o->given[id], lo, hi, v) : 0;
+    return o->given[id] ? parse_number(o, id, o->given[id], lo, hi, v) : 0;
 }
 
 int rl_param_number(const rl_opts *o, rl_param_id id, double *v)
@@ -710,6 +757,9 @@ void rl_param_usage(const rl_command *c, FILE *f)
             fprintf(f, " [%s]", b);
         if (p->def)
             fprintf(f, " (default %s)", p->def);
+        const char *old = rl_command_old_flag(c, (rl_param_id)(*e & 0xfff));
+        if (old)
+            fprintf(f, " (old spelling: --%s)", old);
         fputc('\n', f);
     }
 }
@@ -741,9 +791,11 @@ void rl_param_markdown(FILE *f)
                    "|---|---|---|---|---|---|---|\n|");
         for (const int *e = c->params; *e != RL_PARAM_END; e++) {
             const rl_param *p = &RL_PARAMS[*e & 0xfff];
-            char opt[64] = "", lua[96] = "", b[64];
+            char opt[96] = "", lua[96] = "", b[64];
+            const char *old = rl_command_old_flag(c, (rl_param_id)(*e & 0xfff));
             if (entry_for(*e, 1))
-                snprintf(opt, sizeof opt, "--%s", p->flag);
+                snprintf(opt, sizeof opt, "--%s%s%s%s", p->flag, old ? " (old: --" : "",
+                         old ? old : "", old ? ")" : "");
             if (entry_for(*e, 0))
                 snprintf(lua, sizeof lua, "%s%s%s%s", p->lua, p->lua_old ? " (old: " : "",
                          p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");

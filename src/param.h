@@ -45,12 +45,14 @@ typedef enum {
     RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_POLICY, RL_P_REPLICAS,
     RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS, RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT,
     RL_P_PREFIX_CACHE, RL_P_PREFIXES, RL_P_SPEC, RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT,
-    RL_P_TPOT, RL_P_REPORT, RL_P_SAVE, RL_P_RESERVE, RL_P_MAX_CHIPS, RL_P_KEEP_PREC,
-    RL_P_PLOT_DIR,
+    RL_P_TPOT, RL_P_REPORT, RL_P_RESERVE, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_PLOT_DIR,
+    /* calibrate and fit: the profile is their product (--save); --output keeps the printed
+     * result */
+    RL_P_SAVE_PROFILE, RL_P_SUMMARY,
     /* roofline.plot (Lua only) */
     RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
     /* fitted engine costs (fit, validate --against, the band of step and prefill) */
-    RL_P_FOLDS, RL_P_SAVE_PROFILE,
+    RL_P_FOLDS,
     /* declared for the accuracy and serving issues; fit and validate take --engine,
      * --against and --band, the rest no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE, RL_P_HEADROOM,
@@ -140,7 +142,19 @@ typedef struct {
     int argc;                      /* the whole command line */
     char **argv;
     char cmdline[2048]; /* it shell-quoted, taken before parsing (--set edits its argument) */
+    const char *spelled[RL_P_COUNT]; /* the flag as given (an old spelling too), or NULL */
+    const char *cmd;                 /* the command's name: messages say "roofline CMD: ..." */
 } rl_opts;
+
+/* An older flag spelling kept working (a flag is a contract): --old reads as
+ * parameter id in a command that takes id and has no parameter spelled
+ * --old of its own; among aliases with the same spelling the first the
+ * command takes wins.  Using one prints a note naming the new spelling; the
+ * value means what it meant before. */
+typedef struct {
+    const char *old;
+    rl_param_id id;
+} rl_flag_alias;
 
 /* A command's parameter list entry: an id, optionally marked for one face. */
 #define RL_CLI_ONLY 0x1000 /* the Lua function takes it otherwise (or not at all) */
@@ -163,6 +177,8 @@ typedef struct {
 extern const rl_param RL_PARAMS[RL_P_COUNT];
 extern const rl_command RL_COMMANDS[];
 extern const size_t RL_NCOMMANDS;
+extern const rl_flag_alias RL_FLAG_ALIASES[];
+extern const size_t RL_NFLAG_ALIASES;
 
 /* The command named `name`, or NULL. */
 const rl_command *rl_command_find(const char *name);
@@ -171,8 +187,16 @@ const rl_command *rl_command_find(const char *name);
  * in Lua (cli = 0). */
 int rl_command_takes(const rl_command *c, rl_param_id id, int cli);
 
-/* The parameter of c with command-line flag `flag`, or -1. */
+/* The parameter of c with command-line flag `flag` (its own spelling, else
+ * an old one of RL_FLAG_ALIASES), or -1. */
 int rl_command_flag(const rl_command *c, const char *flag);
+
+/* The old spelling c accepts for parameter id, or NULL. */
+const char *rl_command_old_flag(const rl_command *c, rl_param_id id);
+
+/* The flag of id as the user spelled it in o ("prompt" for an old
+ * --prompt), else the row's own. */
+const char *rl_param_flag(const rl_opts *o, rl_param_id id);
 
 /* The Lua keys c takes (old spellings too) into keys[cap]; returns how many. */
 int rl_command_lua_keys(const rl_command *c, const char **keys, int cap);
@@ -180,9 +204,10 @@ int rl_command_lua_keys(const rl_command *c, const char **keys, int cap);
 /* The first parameter with flag `flag`, or -1. */
 int rl_param_by_flag(const char *flag);
 
-/* Parse `arg` as parameter id of command c into o (the row's type, bounds
- * and destination).  Returns 0, or -1 with the reason printed. */
-int rl_param_set(const rl_command *c, rl_opts *o, rl_param_id id, const char *arg);
+/* Parse `arg` as parameter id, spelled --`flag` on the command line (an
+ * old spelling gets a note), into o (the row's type, bounds and
+ * destination).  Returns 0, or -1 with the reason printed. */
+int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg);
 
 /* The number given for id (a RL_AT_GIVEN row) within [lo, hi], a whole
  * number for counts; *v is left as is when it was not given.  Returns 0 or

@@ -9,6 +9,7 @@
 #include "arch.h"
 #include "ops.h"
 #include "roofline.h"
+#include "error.h"
 
 rl_shard_plan rl_shard_plan_default(void)
 {
@@ -178,43 +179,37 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, const rl_shar
     return cx.failed ? -1 : 0;
 }
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
-
 static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase, long long chips,
                       char *err, size_t errlen)
 {
     if (pl->tp < 1 || pl->ep < 1 || pl->sp < 1 || pl->pp < 1)
-        FAIL("sharding: tp, ep, sp and pp must be >= 1");
+        RL_FAIL("sharding: tp, ep, sp and pp must be >= 1");
     long long per = pl->tp * pl->ep * pl->sp * pl->pp;
     if (chips % per != 0)
-        FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, per);
+        RL_FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, per);
     if (!m->abstract) {
         if (pl->tp > m->heads)
-            FAIL("tp: %lld exceeds the %lld query heads (N) of %s", pl->tp, m->heads, m->name);
+            RL_FAIL("tp: %lld exceeds the %lld query heads (N) of %s", pl->tp, m->heads, m->name);
         if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
-            FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
-                 m->kv_heads);
+            RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
+                    m->kv_heads);
         if (pl->pp > m->layers)
-            FAIL("pp: %lld stages for %lld layers", pl->pp, m->layers);
+            RL_FAIL("pp: %lld stages for %lld layers", pl->pp, m->layers);
     }
     if (pl->ep > 1 && (m->abstract || m->experts == 0))
-        FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
+        RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
     if (pl->ep > 1 && m->experts % pl->ep != 0)
-        FAIL("ep: %lld does not divide E = %lld experts", pl->ep, m->experts);
+        RL_FAIL("ep: %lld does not divide E = %lld experts", pl->ep, m->experts);
     if (pl->sp > 1 && phase != RL_PHASE_PREFILL)
-        FAIL("sp: sequence parallelism applies to prefill only (T = 1 in generation; use"
-             " --kv seq to split the KV cache by sequence)");
+        RL_FAIL("sp: sequence parallelism applies to prefill only (T = 1 in generation; use"
+                " --kv-split seq, Lua kv_split = 'seq', to split the KV cache by sequence)");
     if (pl->layout == RL_LAYOUT_2D) {
         if (m->abstract || m->experts > 0)
-            FAIL("sharding: 2d weight-stationary is modelled for dense concrete models only");
+            RL_FAIL("sharding: 2d weight-stationary is modelled for dense concrete models only");
         if (pl->x != 0 && (pl->x < 1 || pl->tp % pl->x != 0 || pl->x == pl->tp))
-            FAIL("x: %lld must divide tp = %lld and leave YZ > 1", pl->x, pl->tp);
+            RL_FAIL("x: %lld must divide tp = %lld and leave YZ > 1", pl->x, pl->tp);
         if (pl->x == 0 && best_x(m, pl->tp) == 0)
-            FAIL("tp: 2d needs tp >= 4 (two axes of >= 2 chips), got %lld", pl->tp);
+            RL_FAIL("tp: 2d needs tp >= 4 (two axes of >= 2 chips), got %lld", pl->tp);
     }
     return 0;
 }
@@ -246,7 +241,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
                   rl_shard_result *out, char *err, size_t errlen)
 {
     if (batch < 1)
-        FAIL("batch: must be >= 1, got %lld", batch);
+        RL_FAIL("batch: must be >= 1, got %lld", batch);
     if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
         return -1;
     if (check_plan(m, plan, phase, chips, err, errlen) != 0)
@@ -389,13 +384,13 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
                              rl_step *st, rl_shard_result *coll, char *err, size_t errlen)
 {
     if (plan->sp > 1 || plan->pp > 1 || plan->layout != RL_LAYOUT_1D)
-        FAIL("sharding: the calibrated step models 1D tp/ep plans; sp, pp and 2d are evaluated "
-             "ideal (rl_shard_eval)");
+        RL_FAIL("sharding: the calibrated step models 1D tp/ep plans; sp, pp and 2d are evaluated "
+                "ideal (rl_shard_eval)");
     long long M = plan->tp * plan->ep;
     if (batch < 1)
-        FAIL("batch: must be >= 1, got %lld", batch);
+        RL_FAIL("batch: must be >= 1, got %lld", batch);
     if (chips < 1 || chips % M != 0)
-        FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, M);
+        RL_FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, M);
     if (rl_step_check(m, h, M, context, p, err, errlen) != 0)
         return -1;
     long long replicas = chips / M, rb = ceil_div(batch, replicas);

@@ -16,6 +16,7 @@
 
 #include "number.h"
 #include "sandbox.h"
+#include "error.h"
 
 /* Dimensions above this are refused as absurd.  Products of several
  * dimensions can still pass 2^53, where doubles stop counting exactly: the
@@ -113,25 +114,19 @@ static const field HW_FIELDS[] = {
     {NULL, 0, 0, 0, NULL, 0},
 };
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
-
 /* ---- reading one field ---------------------------------------------------- */
 
 static int read_number(lua_State *L, const char *origin, const char *fname, double *out, char *err,
                        size_t errlen)
 {
     if (lua_type(L, -1) != LUA_TNUMBER)
-        FAIL("%s: field '%s': expected a number, got %s", origin, fname, luaL_typename(L, -1));
+        RL_FAIL("%s: field '%s': expected a number, got %s", origin, fname, luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
     if (!isfinite(v))
-        FAIL("%s: field '%s': must be a finite number, got %s", origin, fname,
-             isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
+        RL_FAIL("%s: field '%s': must be a finite number, got %s", origin, fname,
+                isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
     if (fabs(v) > NUM_MAX)
-        FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, fname, v, NUM_MAX);
+        RL_FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, fname, v, NUM_MAX);
     *out = v;
     return 0;
 }
@@ -139,9 +134,9 @@ static int read_number(lua_State *L, const char *origin, const char *fname, doub
 static int read_flops(lua_State *L, const char *origin, double *flops, char *err, size_t errlen)
 {
     if (!lua_istable(L, -1))
-        FAIL("%s: field 'flops': expected a table of FLOP/s by dtype (flops = { bf16 = 1.97e14 }), "
-             "got %s",
-             origin, luaL_typename(L, -1));
+        RL_FAIL("%s: field 'flops': expected a table of FLOP/s by dtype (flops = { bf16 = 1.97e14 }), "
+                "got %s",
+                origin, luaL_typename(L, -1));
     int n = 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -152,12 +147,12 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
             int named = lua_type(L, -2) == LUA_TSTRING;
             lua_pop(L, 2);
             if (named)
-                FAIL("%s: field 'flops.%.40s': unknown dtype; give peaks by name, e.g. flops = { "
-                     "bf16 = 1e15 } (known: %s)",
-                     origin, name ? name : desc, rl_dtype_list());
-            FAIL("%s: field 'flops': key [%s] must be a named field (a dtype name, e.g. flops = { "
-                 "bf16 = 1e15 })",
-                 origin, desc);
+                RL_FAIL("%s: field 'flops.%.40s': unknown dtype; give peaks by name, e.g. flops = { "
+                        "bf16 = 1e15 } (known: %s)",
+                        origin, name ? name : desc, rl_dtype_list());
+            RL_FAIL("%s: field 'flops': key [%s] must be a named field (a dtype name, e.g. flops = { "
+                    "bf16 = 1e15 })",
+                    origin, desc);
         }
         snprintf(fname, sizeof fname, "flops.%s", rl_dtype_name(t));
         double v;
@@ -167,14 +162,14 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
         }
         if (v < NUM_MIN_POS) {
             lua_pop(L, 2);
-            FAIL("%s: field '%s': must be >= %g FLOP/s, got %g", origin, fname, NUM_MIN_POS, v);
+            RL_FAIL("%s: field '%s': must be >= %g FLOP/s, got %g", origin, fname, NUM_MIN_POS, v);
         }
         flops[t] = v;
         n++;
         lua_pop(L, 1);
     }
     if (n == 0)
-        FAIL("%s: field 'flops': needs at least one dtype (e.g. bf16)", origin);
+        RL_FAIL("%s: field 'flops': needs at least one dtype (e.g. bf16)", origin);
     return 0;
 }
 
@@ -186,28 +181,28 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
     switch (f->type) {
     case T_STR: {
         if (lua_type(L, -1) != LUA_TSTRING)
-            FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
+            RL_FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
         size_t len;
         const char *s = lua_tolstring(L, -1, &len);
         if (len == 0 && (f->flags & REQ))
-            FAIL("%s: field '%s': must not be empty", origin, f->name);
+            RL_FAIL("%s: field '%s': must not be empty", origin, f->name);
         if (len >= f->size)
-            FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
+            RL_FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
         for (size_t i = 0; i < len; i++)
             if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-                FAIL("%s: field '%s': contains a control character (byte %zu)", origin, f->name, i);
+                RL_FAIL("%s: field '%s': contains a control character (byte %zu)", origin, f->name, i);
         memcpy(dst, s, len + 1);
         return 0;
     }
     case T_BOOL:
         if (!lua_isboolean(L, -1))
-            FAIL("%s: field '%s': expected true or false, got %s", origin, f->name,
-                 luaL_typename(L, -1));
+            RL_FAIL("%s: field '%s': expected true or false, got %s", origin, f->name,
+                    luaL_typename(L, -1));
         *(int *)dst = lua_toboolean(L, -1);
         return 0;
     case T_ENUM: {
         if (lua_type(L, -1) != LUA_TSTRING)
-            FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
+            RL_FAIL("%s: field '%s': expected a string, got %s", origin, f->name, luaL_typename(L, -1));
         const char *s = lua_tostring(L, -1);
         for (int i = 0; f->choices[i]; i++) {
             if (strcmp(s, f->choices[i]) == 0) {
@@ -219,7 +214,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         for (int i = 0; f->choices[i]; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
                      f->choices[i]);
-        FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
+        RL_FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
     }
     case T_FLOPS:
         return read_flops(L, origin, (double *)dst, err, errlen);
@@ -235,24 +230,24 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         if (read_number(L, origin, f->name, &v, err, errlen) != 0)
             return -1;
         if ((f->flags & POS) ? !(v > 0) : !(v >= 0))
-            FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
-                 (f->flags & POS) ? "> 0" : ">= 0", v);
+            RL_FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
+                    (f->flags & POS) ? "> 0" : ">= 0", v);
         if (f->type == T_NUM) {
             if ((f->flags & (POS | MIN1)) && v != 0 && v < NUM_MIN_POS)
-                FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %g",
-                     origin, f->name, NUM_MIN_POS, v);
+                RL_FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %g",
+                        origin, f->name, NUM_MIN_POS, v);
             *(double *)dst = v;
             return 0;
         }
         if (v != floor(v))
-            FAIL("%s: field '%s': must be an integer, got %g", origin, f->name, v);
+            RL_FAIL("%s: field '%s': must be an integer, got %g", origin, f->name, v);
         if (v > DIM_MAX)
-            FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, f->name, v, DIM_MAX);
+            RL_FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, f->name, v, DIM_MAX);
         *(long long *)dst = (long long)v;
         return 0;
     }
     }
-    FAIL("%s: field '%s': internal error (unknown field type)", origin, f->name);
+    RL_FAIL("%s: field '%s': internal error (unknown field type)", origin, f->name);
 }
 
 static const field *find_field(const field *fields, const char *name)
@@ -270,7 +265,7 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
 {
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx))
-        FAIL("%s: must return a table (the %s spec), got %s", origin, what, luaL_typename(L, idx));
+        RL_FAIL("%s: must return a table (the %s spec), got %s", origin, what, luaL_typename(L, idx));
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
@@ -280,10 +275,10 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
             int named = lua_type(L, -2) == LUA_TSTRING;
             lua_pop(L, 2);
             if (named)
-                FAIL("%s: field '%s': a field name must not contain a NUL byte", origin, desc);
-            FAIL("%s: key [%s] must be a named field (name = value): %s spec entries are not list "
-                 "entries",
-                 origin, desc, what);
+                RL_FAIL("%s: field '%s': a field name must not contain a NUL byte", origin, desc);
+            RL_FAIL("%s: key [%s] must be a named field (name = value): %s spec entries are not list "
+                    "entries",
+                    origin, desc, what);
         }
         const field *f = find_field(fields, key);
         if (!f) {
@@ -293,12 +288,12 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
             int other = fields == HW_FIELDS ? find_field(MODEL_FIELDS, msg) != NULL
                                             : find_field(HW_FIELDS, msg) != NULL;
             lua_pop(L, 2);
-            FAIL("%s: field '%s': unknown %s field (%s)", origin, msg, what,
-                 other ? (fields == HW_FIELDS ? "is this a model spec? hardware specs give flops, "
-                                                "hbm_bytes, hbm_bw"
-                                              : "is this a hardware spec? model specs give layers, "
-                                                "d_model, heads")
-                       : "a typo?");
+            RL_FAIL("%s: field '%s': unknown %s field (%s)", origin, msg, what,
+                    other ? (fields == HW_FIELDS ? "is this a model spec? hardware specs give flops, "
+                                                   "hbm_bytes, hbm_bw"
+                                                 : "is this a hardware spec? model specs give layers, "
+                                                   "d_model, heads")
+                          : "a typo?");
         }
         if (read_field(L, f, base, origin, err, errlen) != 0) {
             lua_pop(L, 2);
@@ -322,22 +317,22 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     if (!present[find_field(F, "attention") - F])
         m->attention = m->kv_heads == m->heads ? RL_ATTN_MHA : RL_ATTN_GQA;
     if (m->attention == RL_ATTN_MHA && m->kv_heads != m->heads)
-        FAIL("%s: field 'attention': \"mha\" needs kv_heads = heads (%lld), got %lld; use \"gqa\"",
-             origin, m->heads, m->kv_heads);
+        RL_FAIL("%s: field 'attention': \"mha\" needs kv_heads = heads (%lld), got %lld; use \"gqa\"",
+                origin, m->heads, m->kv_heads);
     for (int i = 0; MLA_DIMS[i]; i++) {
         int have = present[find_field(F, MLA_DIMS[i]) - F];
         if (m->attention != RL_ATTN_MLA && have)
-            FAIL("%s: field '%s': only for attention = \"mla\"", origin, MLA_DIMS[i]);
+            RL_FAIL("%s: field '%s': only for attention = \"mla\"", origin, MLA_DIMS[i]);
         if (m->attention == RL_ATTN_MLA && !have && i < 4)
-            FAIL("%s: field '%s': missing (required when attention = \"mla\")", origin,
-                 MLA_DIMS[i]);
+            RL_FAIL("%s: field '%s': missing (required when attention = \"mla\")", origin,
+                    MLA_DIMS[i]);
     }
     if (m->sliding_window_pattern > 0 && m->sliding_window == 0)
-        FAIL("%s: field 'sliding_window_pattern': set, but sliding_window is not", origin);
+        RL_FAIL("%s: field 'sliding_window_pattern': set, but sliding_window is not", origin);
     if (m->sliding_window_pattern == 1)
-        FAIL("%s: field 'sliding_window_pattern': 1 would leave no local layer; use >= 2, or "
-             "leave it unset for all-local",
-             origin);
+        RL_FAIL("%s: field 'sliding_window_pattern': 1 would leave no local layer; use >= 2, or "
+                "leave it unset for all-local",
+                origin);
     return 0;
 }
 
@@ -351,58 +346,58 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
         int have = present[f - F];
         int need = m->abstract ? (f->flags & ABS_REQ) : (f->flags & REQ);
         if (need && !have)
-            FAIL("%s: field '%s': missing (required for %s model)", origin, f->name,
-                 m->abstract ? "an abstract" : "a");
+            RL_FAIL("%s: field '%s': missing (required for %s model)", origin, f->name,
+                    m->abstract ? "an abstract" : "a");
         if (m->abstract && have && !(f->flags & ABS))
-            FAIL("%s: field '%s': not allowed in an abstract model (one that gives 'params'); "
-                 "allowed: name, source, params, params_active, kv_bytes_per_token, max_context",
-                 origin, f->name);
+            RL_FAIL("%s: field '%s': not allowed in an abstract model (one that gives 'params'); "
+                    "allowed: name, source, params, params_active, kv_bytes_per_token, max_context",
+                    origin, f->name);
         if (!m->abstract && have && (f->flags & ABS_ONLY))
-            FAIL("%s: field '%s': only for abstract models; this one gives layers, d_model, ...",
-                 origin, f->name);
+            RL_FAIL("%s: field '%s': only for abstract models; this one gives layers, d_model, ...",
+                    origin, f->name);
     }
     if (m->abstract) {
         if (!present[find_field(F, "params_active") - F])
             m->params_active = m->params;
         if (m->params > PARAMS_MAX)
-            FAIL("%s: field 'params': %g is beyond the 2^51 (%.4g) that sizes in bytes can count "
-                 "exactly",
-                 origin, m->params, PARAMS_MAX);
+            RL_FAIL("%s: field 'params': %g is beyond the 2^51 (%.4g) that sizes in bytes can count "
+                    "exactly",
+                    origin, m->params, PARAMS_MAX);
         if (m->params_active > m->params)
-            FAIL("%s: field 'params_active': %g exceeds params %g", origin, m->params_active,
-                 m->params);
+            RL_FAIL("%s: field 'params_active': %g exceeds params %g", origin, m->params_active,
+                    m->params);
         return 0;
     }
     if (m->heads % m->kv_heads != 0)
-        FAIL("%s: field 'kv_heads': %lld does not divide heads (%lld)", origin, m->kv_heads,
-             m->heads);
+        RL_FAIL("%s: field 'kv_heads': %lld does not divide heads (%lld)", origin, m->kv_heads,
+                m->heads);
     if (check_attention(m, present, origin, err, errlen) != 0)
         return -1;
     if (!present[find_field(F, "head_dim") - F] && m->attention == RL_ATTN_MLA) {
         m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
     } else if (!present[find_field(F, "head_dim") - F]) {
         if (m->d_model % m->heads != 0)
-            FAIL("%s: field 'head_dim': missing, and d_model (%lld) is not a multiple of heads "
-                 "(%lld)",
-                 origin, m->d_model, m->heads);
+            RL_FAIL("%s: field 'head_dim': missing, and d_model (%lld) is not a multiple of heads "
+                    "(%lld)",
+                    origin, m->d_model, m->heads);
         m->head_dim = m->d_model / m->heads;
     }
     if (m->experts == 1)
-        FAIL("%s: field 'experts': 1 expert is a dense MLP; use 0 (dense) or >= 2", origin);
+        RL_FAIL("%s: field 'experts': 1 expert is a dense MLP; use 0 (dense) or >= 2", origin);
     if (m->experts > 0 && m->top_k < 1)
-        FAIL("%s: field 'top_k': missing or 0, but experts = %lld", origin, m->experts);
+        RL_FAIL("%s: field 'top_k': missing or 0, but experts = %lld", origin, m->experts);
     if (m->experts == 0 && (m->top_k > 0 || m->shared_experts > 0))
-        FAIL("%s: field '%s': set, but experts = 0 (dense model)", origin,
-             m->top_k > 0 ? "top_k" : "shared_experts");
+        RL_FAIL("%s: field '%s': set, but experts = 0 (dense model)", origin,
+                m->top_k > 0 ? "top_k" : "shared_experts");
     if (m->top_k > m->experts)
-        FAIL("%s: field 'top_k': %lld exceeds experts (%lld)", origin, m->top_k, m->experts);
+        RL_FAIL("%s: field 'top_k': %lld exceeds experts (%lld)", origin, m->top_k, m->experts);
     if (m->dense_layers > m->layers)
-        FAIL("%s: field 'dense_layers': %lld exceeds layers (%lld)", origin, m->dense_layers,
-             m->layers);
+        RL_FAIL("%s: field 'dense_layers': %lld exceeds layers (%lld)", origin, m->dense_layers,
+                m->layers);
     if (m->experts == 0 && m->dense_layers > 0)
-        FAIL("%s: field 'dense_layers': set, but experts = 0 (every layer is dense)", origin);
+        RL_FAIL("%s: field 'dense_layers': set, but experts = 0 (every layer is dense)", origin);
     if (m->experts == 0 && present[find_field(F, "d_ff_expert") - F])
-        FAIL("%s: field 'd_ff_expert': set, but experts = 0 (dense model)", origin);
+        RL_FAIL("%s: field 'd_ff_expert': set, but experts = 0 (dense model)", origin);
     if (!present[find_field(F, "d_ff_expert") - F])
         m->d_ff_expert = m->d_ff;
     /* An upper bound of every term arch.c sums (3 MLP matrices, every expert,
@@ -414,9 +409,9 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
                         3.0 * D * (double)m->d_ff_expert * (E + S) + D * E + 2.0 * D) +
                    2.0 * (double)m->vocab * D + D;
     if (bound > PARAMS_MAX)
-        FAIL("%s: field 'layers': this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
-             "that sizes in bytes can count exactly; refused",
-             origin, bound, PARAMS_MAX);
+        RL_FAIL("%s: field 'layers': this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
+                "that sizes in bytes can count exactly; refused",
+                origin, bound, PARAMS_MAX);
     return 0;
 }
 
@@ -440,9 +435,9 @@ static int check_hw(rl_hw *h, const int *present, const char *origin, char *err,
 {
     for (const field *f = HW_FIELDS; f->name; f++)
         if ((f->flags & REQ) && !present[f - HW_FIELDS])
-            FAIL("%s: field '%s': missing (required for a hardware spec)", origin, f->name);
+            RL_FAIL("%s: field '%s': missing (required for a hardware spec)", origin, f->name);
     if (h->ici_bw > 0 && h->ici_links < 1)
-        FAIL("%s: field 'ici_links': ici_bw is set, so at least one link is needed", origin);
+        RL_FAIL("%s: field 'ici_links': ici_bw is set, so at least one link is needed", origin);
     return 0;
 }
 
@@ -543,7 +538,7 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     char *eq = strchr(arg, '=');
     char *dot = strchr(arg, '.');
     if (!eq || !dot || dot > eq)
-        FAIL("--set '%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg);
+        RL_FAIL("--set '%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg);
     *dot = '\0';
     *eq = '\0';
     if (strcmp(arg, "model") == 0)
@@ -551,16 +546,16 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     else if (strcmp(arg, "hw") == 0)
         *kind = 1;
     else
-        FAIL("--set '%s...': the prefix must be 'model' or 'hw'", arg);
+        RL_FAIL("--set '%s...': the prefix must be 'model' or 'hw'", arg);
     out->field = dot + 1;
     out->value = eq + 1;
     if (!*out->field)
-        FAIL("--set: empty field name");
+        RL_FAIL("--set: empty field name");
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)
-        FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
-             out->field, out->value);
+        RL_FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
+                out->field, out->value);
     return 0;
 }
 
@@ -582,7 +577,7 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
             lua_setfield(L, -3, part);
         } else if (!lua_istable(L, -1)) {
             lua_pop(L, 2);
-            FAIL("%s: --set %s: '%s' is not a table", origin, ov->field, part);
+            RL_FAIL("%s: --set %s: '%s' is not a table", origin, ov->field, part);
         }
         lua_remove(L, -2);
     }
@@ -627,20 +622,17 @@ static int search_dirs(char dirs[3][1024])
 
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
-/* Comma-separated, sorted preset names of the first directory that has any. */
-static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *out, size_t outlen)
+int rl_spec_presets(const char *kind, char (*names)[64], int cap)
 {
-    enum { MAX_PRESETS = 128 };
-    static char names[MAX_PRESETS][64];
-    int n = 0;
-    out[0] = '\0';
+    char dirs[3][1024];
+    int ndirs = search_dirs(dirs), n = 0;
     for (int i = 0; i < ndirs && n == 0; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
         DIR *dir = opendir(d);
         if (!dir)
             continue;
-        for (struct dirent *e; (e = readdir(dir)) != NULL && n < MAX_PRESETS;) {
+        for (struct dirent *e; (e = readdir(dir)) != NULL && n < cap;) {
             size_t l = strlen(e->d_name);
             if (l > 4 && l < 64 + 4 && strcmp(e->d_name + l - 4, ".lua") == 0)
                 snprintf(names[n++], 64, "%.*s", (int)(l - 4), e->d_name);
@@ -648,6 +640,15 @@ static void list_presets(const char *kind, char dirs[3][1024], int ndirs, char *
         closedir(dir);
     }
     qsort(names, (size_t)n, sizeof names[0], cmp_name);
+    return n;
+}
+
+/* Comma-separated, sorted preset names of kind into out. */
+static void list_presets(const char *kind, char *out, size_t outlen)
+{
+    static char names[RL_MAX_PRESETS][64];
+    int n = rl_spec_presets(kind, names, RL_MAX_PRESETS);
+    out[0] = '\0';
     for (int i = 0; i < n && strlen(out) + strlen(names[i]) + 3 < outlen; i++)
         snprintf(out + strlen(out), outlen - strlen(out), "%s%s", i ? ", " : "", names[i]);
 }
@@ -669,21 +670,21 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
 {
     size_t l = strlen(name);
     if (l == 0)
-        FAIL("empty %s name", kind);
+        RL_FAIL("empty %s name", kind);
     const char *what = strcmp(kind, "model") == 0 ? "model" : "hardware";
     if (strchr(name, '/') && !(l > 4 && strcmp(name + l - 4, ".lua") == 0))
-        FAIL("%s: a %s spec file name must end in .lua", name, what);
+        RL_FAIL("%s: a %s spec file name must end in .lua", name, what);
     if (strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0)) {
         struct stat st;
         if (stat(name, &st) != 0 || access(name, R_OK) != 0) {
             int e = errno;
             if (!strchr(name, '/'))
-                FAIL("%s: cannot read this %s spec: %s (preset names take no .lua: '%.*s')", name,
-                     what, strerror(e), (int)(l - 4), name);
-            FAIL("%s: cannot read this %s spec: %s", name, what, strerror(e));
+                RL_FAIL("%s: cannot read this %s spec: %s (preset names take no .lua: '%.*s')", name,
+                        what, strerror(e), (int)(l - 4), name);
+            RL_FAIL("%s: cannot read this %s spec: %s", name, what, strerror(e));
         }
         if (S_ISDIR(st.st_mode))
-            FAIL("%s: is a directory, not a %s spec file", name, what);
+            RL_FAIL("%s: is a directory, not a %s spec file", name, what);
         snprintf(path, pathlen, "%s", name);
         return 0;
     }
@@ -691,13 +692,11 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     snprintf(file, sizeof file, "%s.lua", name);
     if (rl_data_find(kind, file, path, pathlen) == 0)
         return 0;
-    char dirs[3][1024];
-    int n = search_dirs(dirs);
     char known[1024];
-    list_presets(kind, dirs, n, known, sizeof known);
-    FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,
-         kind, name,
-         known[0] ? known : "none found; set ROOFLINE_DATA");
+    list_presets(kind, known, sizeof known);
+    RL_FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,
+            kind, name,
+            known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
 typedef int (*from_table_fn)(lua_State *, int, const char *, void *, char *, size_t);
@@ -755,7 +754,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         return -1;
     lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
     if (!L)
-        FAIL("%s: out of memory", path);
+        RL_FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
     /* with overrides, errors name them: the preset file itself may be fine.
      * A preset is named as the user gave it, KIND/NAME.lua, not by where this

@@ -139,6 +139,11 @@ typedef struct {
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
+/* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
+ * first search directory that has any, into names[cap]; returns how many. */
+#define RL_MAX_PRESETS 128
+int rl_spec_presets(const char *kind, char (*names)[64], int cap);
+
 /* Find a data file (a plot template, ...) as <dir>/<kind>/<file> in the same
  * directories as presets.  Returns 0 with path set, or -1 if none is readable. */
 int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen);

@@ -208,6 +208,11 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     return 0;
 }
 
+long long rl_sweep_default_context(const rl_model *m)
+{
+    return m->max_context > 0 && m->max_context < 2048 ? m->max_context : 2048;
+}
+
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen)
 {

@@ -84,6 +84,10 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips);
  * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond
  * max_context, a compute dtype the chip lacks, out of memory, or
  * "interrupted (SIGINT)" when rl_interrupted() turns true: interrupt.h). */
+/* The context a sweep defaults to (pareto, roofline.pareto, roofline.sweep):
+ * 2048 tokens, or the model's max_context when shorter. */
+long long rl_sweep_default_context(const rl_model *m);
+
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen);
 

@@ -82,24 +82,35 @@ static void csv_and_table(void **state)
     assert_non_null(strstr(out, "usage: roofline step"));
 }
 
-/* --output writes the file atomically; nothing on stdout. */
+/* The file `roofline ARGS PATH` writes, into out. */
+static void written_by(const char *args, const char *path, char *text, size_t len)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s %s", args, path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, len - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(path);
+}
+
+/* --save writes the file atomically; nothing on stdout.  The old spelling
+ * --output writes the same file, with a note naming the new one. */
 static void output_file(void **state)
 {
     (void)state;
     char path[] = "/tmp/rl_cli_XXXXXX.json";
     int fd = mkstemps(path, 5);
     close(fd);
-    char args[256];
-    snprintf(args, sizeof args, "info --model llama3-8b --format json --output %s", path);
-    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    static char saved[1 << 16], old[1 << 16];
+    written_by("info --model llama3-8b --format json --save", path, saved, sizeof saved);
     assert_string_equal(out, "");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = '\0';
-    fclose(f);
-    unlink(path);
-    assert_non_null(strstr(out, "\"params_total\""));
+    assert_non_null(strstr(saved, "\"params_total\""));
+    written_by("info --model llama3-8b --format json --output", path, old, sizeof old);
+    assert_non_null(strstr(out, "roofline info: note: --output here is --save now"));
+    assert_string_equal(saved, old);
 }
 
 /* Bad input: exit 2, a message naming the file/field/reason, no result. */
@@ -275,6 +286,23 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
 }
 
+/* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
+ * throughput mode): 100 prompts under static batching with 100 slots are one
+ * batch, 1 prefill + 127 decode steps for 128-token outputs; the result says
+ * offline and gives no arrival rate. */
+static void simulate_offline(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("simulate --model llama3-8b --hw h100-sxm --offline --prompt-len 128 "
+                        "--out-len 128 --requests 100 --policy static --max-seqs 100 --format json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "offline")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "qps")));
+    assert_true(num(j, "steps") == 128);
+    assert_true(num(j, "mean_decode_batch") == 100);
+    assert_rel(num(j, "req_per_s"), 100 / num(j, "duration_s"), 1e-12);
+    cJSON_Delete(j);
+}
+
 /* Item 3 of issue 12: in calibrated mode `step --chips 8` runs tp8 and says
  * so, with its collectives; --ideal keeps formula (1) without them; `ops
  * --tp` lists the communication operators; ops refuses a pipeline. */
@@ -313,13 +341,59 @@ static void tp_in_calibrated_mode(void **state)
     assert_non_null(strstr(out, "takes no option"));
 }
 
+/* roofline list: one row per preset file (model/NAME.lua: 22 when this was
+ * written, counted here from the directory), each loaded: llama3-8b has
+ * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
+ * h100-sxm carries efficiency tables (calibrated), tpu-v5e none (ideal, 16 GB
+ * of HBM); engines lists ideal; anything else is bad input. */
+static void list_presets(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    cJSON *j = run_cli_json("list models --format json", buf, sizeof buf);
+    cJSON *rows = cJSON_GetObjectItem(j, "rows"), *r;
+    int files = 0, found = 0;
+    FILE *p = popen("ls " RL_SRCDIR "/model/*.lua | wc -l", "r");
+    assert_int_equal(fscanf(p, "%d", &files), 1);
+    pclose(p);
+    assert_int_equal(cJSON_GetArraySize(rows), files);
+    cJSON_ArrayForEach(r, rows) {
+        if (strcmp(cJSON_GetObjectItem(r, "name")->valuestring, "llama3-8b") != 0)
+            continue;
+        found = 1;
+        assert_true(cJSON_GetObjectItem(r, "params")->valuedouble == 8030261248.0);
+        assert_true(cJSON_GetObjectItem(r, "max_context")->valuedouble == 8192);
+    }
+    assert_true(found);
+    cJSON_Delete(j);
+    j = run_cli_json("list hw --format json", buf, sizeof buf);
+    found = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *name = cJSON_GetObjectItem(r, "name")->valuestring;
+        const char *mode = cJSON_GetObjectItem(r, "mode")->valuestring;
+        if (strcmp(name, "h100-sxm") == 0)
+            found += strcmp(mode, "calibrated") == 0;
+        if (strcmp(name, "tpu-v5e") == 0)
+            found += strcmp(mode, "ideal") == 0 &&
+                     cJSON_GetObjectItem(r, "hbm_bytes")->valuedouble == 16e9;
+    }
+    assert_int_equal(found, 2);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("list engines", out, sizeof out), 0);
+    assert_non_null(strstr(out, "ideal"));
+    assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
+        cmocka_unit_test(simulate_offline),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
     };

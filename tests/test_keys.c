@@ -16,8 +16,6 @@
 
 #include <errno.h>
 
-#include <cjson/cJSON.h>
-
 #include "param.h"
 
 #define PINNED RL_SRCDIR "/tests/data/result_keys.txt"
@@ -25,28 +23,7 @@
 
 static char out[1 << 20];
 
-/* Run `RL_BIN args` (stderr dropped; @SRC@ is the source tree) and parse
- * its JSON. */
-static cJSON *run_json(const char *args)
-{
-    char cmd[4096];
-    use_source_tree();
-    const char *src = strstr(args, "@SRC@");
-    int pre = src ? (int)(src - args) : (int)strlen(args);
-    snprintf(cmd, sizeof cmd, "%s %.*s%s%s 2>/dev/null", RL_BIN, pre, args, src ? RL_SRCDIR : "",
-             src ? src + 5 : "");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len = fread(out, 1, sizeof out - 1, p);
-    out[len] = '\0';
-    int status = pclose(p);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("roofline %s failed (status %d)", args, status);
-    cJSON *j = cJSON_Parse(out);
-    if (!j)
-        fail_msg("roofline %s printed no JSON", args);
-    return j;
-}
+static cJSON *run_json(const char *args) { return run_cli_json(args, out, sizeof out); }
 
 /* The unit of a key: the parameter table's when the key echoes a
  * parameter, else what its suffix says, else "-". */

@@ -150,7 +150,7 @@ static void memory_of_c_calls(void **state)
                          " prompt = '100', output = '10', requests = 20000000 }",
                          err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "20000000 requests need about 2441 MiB")); /* 128 B each */
+    assert_non_null(strstr(err, "20000000 requests need about 3051 MiB")); /* 160 B each */
     rl_sandbox_limits small = RL_SCENARIO_LIMITS;
     small.memory = 16u << 20;
     lua_State *big = L;
@@ -271,8 +271,11 @@ static void ops_from_lua(void **state)
                            " phase = 'prefill', tokens = 512 } return r.rows[1].op == 'embedding'"
                            " and r.tokens or -1") == 512);
     assert_true(run_number("local r = roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm',"
-                           " tokens = { 512, 4096 }, chunk = 1024 }"
+                           " tokens = { 512, 4096 }, chunk = 1024, ideal = true }"
                            " return r.rows[2].chunked_s > r.rows[2].ttft_s and #r.rows or -1") == 2);
+    /* calibrated by the profile's tables by default, as on the command line */
+    assert_true(run_number("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 64"
+                           " }.mode == 'calibrated' and 1 or 0") == 1);
     char err[1024];
     assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', phase = 'prefill' }",
                          err, sizeof err),

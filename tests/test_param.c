@@ -3,6 +3,8 @@
  * share equal the modules' own defaults; every command's list is sound. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "param.h"
 #include "sandbox.h"
 #include "serve.h"
@@ -73,6 +75,108 @@ static void defaults_agree(void **state)
     assert_true(rl_param_default(RL_P_SEED) == 1);
 }
 
+/* Whether every value of the Lua result `lua` is in the CLI's `cli` at the
+ * same path, equal (numbers to 1e-12 relative); counts the values compared
+ * in *n and prints the first difference.  The Lua faces leave out a few keys
+ * (simulate's kv_timeline, null values: test_keys.c), never add one. */
+static int same_values(const cJSON *lua, const cJSON *cli, const char *path, int *n)
+{
+    if (!cli || (lua->type & 0xff) != (cli->type & 0xff)) {
+        printf("%s: JSON type %d in Lua, %s on the command line\n", path, lua->type & 0xff,
+               cli ? "another" : "absent");
+        return 0;
+    }
+    if (cJSON_IsArray(lua) && cJSON_GetArraySize(lua) != cJSON_GetArraySize(cli)) {
+        printf("%s: %d values in Lua, %d on the command line\n", path, cJSON_GetArraySize(lua),
+               cJSON_GetArraySize(cli));
+        return 0;
+    }
+    char sub[512];
+    int i = 0;
+    for (const cJSON *c = lua->child; c; c = c->next, i++) {
+        if (cJSON_IsArray(lua))
+            snprintf(sub, sizeof sub, "%s[%d]", path, i);
+        else
+            snprintf(sub, sizeof sub, "%s.%s", path, c->string);
+        const cJSON *d = cJSON_IsArray(lua) ? cJSON_GetArrayItem(cli, i)
+                                            : cJSON_GetObjectItemCaseSensitive(cli, c->string);
+        if (!same_values(c, d, sub, n))
+            return 0;
+    }
+    if (lua->child)
+        return 1;
+    (*n)++;
+    if (cJSON_IsNumber(lua) &&
+        !(fabs(lua->valuedouble - cli->valuedouble) <= 1e-12 * fabs(cli->valuedouble))) {
+        printf("%s: %.17g in Lua, %.17g on the command line\n", path, lua->valuedouble,
+               cli->valuedouble);
+        return 0;
+    }
+    if (cJSON_IsString(lua) && strcmp(lua->valuestring, cli->valuestring) != 0) {
+        printf("%s: '%s' in Lua, '%s' on the command line\n", path, lua->valuestring,
+               cli->valuestring);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether `roofline ARGS --format json` and tests/data/defaults.lua's CALL
+ * give the same values; *n counts them. */
+static int faces_agree(const char *args, const char *call, int *n)
+{
+    static char buf[1 << 20];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --format json", args);
+    cJSON *cli = run_cli_json(cmd, buf, sizeof buf);
+    snprintf(cmd, sizeof cmd, "run @SRC@/tests/data/defaults.lua %s", call);
+    cJSON *lua = run_cli_json(cmd, buf, sizeof buf);
+    int same = same_values(lua, cli, call, n);
+    cJSON_Delete(cli);
+    cJSON_Delete(lua);
+    return same;
+}
+
+/* CLI and Lua default alike: each command with only its required options
+ * gives the same result on the command line and in Lua (tests/data/
+ * defaults.lua): precisions, chips, batch, mode (calibrated by the
+ * profile's tables unless --ideal, for ops and prefill too), pareto's
+ * context and batch grid, simulate's requests, seed and engine settings;
+ * --overlap / overlap and --kv-split / kv_split alone refine no plan in
+ * either; the old spellings prompt/output give the same run as
+ * prompt_len/out_len.  And the check can fail: a step at another context
+ * differs. */
+static void defaults_cli_equal_lua(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *call;
+    } pairs[] = {
+        {"info --model llama3-8b", "info"},
+        {"step --model llama3-8b --hw h100-sxm --context 1024", "step"},
+        {"step --model llama3-8b --hw h100-sxm --context 1024 --overlap --kv-split seq",
+         "step_overlap"},
+        {"step --model llama3-70b --hw h100-sxm --chips 8 --context 1024 --tp 8", "step_tp"},
+        {"shard --model llama3-70b --hw h100-sxm --chips 8 --context 1024", "shard"},
+        {"ops --model llama3-8b --hw h100-sxm --context 1024", "ops"},
+        {"prefill --model llama3-8b --hw h100-sxm --tokens 512", "prefill"},
+        {"pareto --model llama3-8b --hw h100-sxm --chips 1,2", "pareto"},
+        {"simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 100 --out-len 10",
+         "simulate"},
+        {"simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt 100 --output 10",
+         "simulate_old"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        int n = 0;
+        if (!faces_agree(pairs[i].args, pairs[i].call, &n))
+            fail_msg("roofline %s differs from roofline.%s (tests/data/defaults.lua)",
+                     pairs[i].args, pairs[i].call);
+        if (n < 10)
+            fail_msg("%s: only %d values compared", pairs[i].call, n);
+    }
+    int n = 0;
+    assert_false(faces_agree("step --model llama3-8b --hw h100-sxm --context 2048", "step", &n));
+}
+
 /* Each command lists known ids, no flag or Lua key twice (one meaning per
  * command), and every row has help text and a type-consistent shape. */
 static void commands_sound(void **state)
@@ -123,6 +227,7 @@ int main(void)
         cmocka_unit_test(docs_up_to_date),
         cmocka_unit_test(docs_check_can_fail),
         cmocka_unit_test(defaults_agree),
+        cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
         cmocka_unit_test(declared_not_silently_taken),
     };

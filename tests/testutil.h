@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include "spec.h"
 
@@ -97,6 +98,29 @@ static inline int run_cli(const char *args, char *out, size_t n)
         ;
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Run `RL_BIN args` (stderr dropped; @SRC@ stands for the source tree),
+ * which must succeed, and parse the JSON it prints (read into buf[n]). */
+static inline cJSON *run_cli_json(const char *args, char *buf, size_t n)
+{
+    char cmd[4096];
+    use_source_tree();
+    const char *src = strstr(args, "@SRC@");
+    int pre = src ? (int)(src - args) : (int)strlen(args);
+    snprintf(cmd, sizeof cmd, "%s %.*s%s%s 2>/dev/null", RL_BIN, pre, args, src ? RL_SRCDIR : "",
+             src ? src + 5 : "");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(buf, 1, n - 1, p);
+    buf[len] = '\0';
+    int status = pclose(p);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("roofline %s failed (status %d)", args, status);
+    cJSON *j = cJSON_Parse(buf);
+    if (!j)
+        fail_msg("roofline %s printed no JSON", args);
+    return j;
 }
 
 #endif
