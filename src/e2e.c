@@ -858,7 +858,6 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     const rl_engine_costs *c = &h->engine_costs;
     double x[RL_EC_N], lo, hi;
     rl_ec_to_x(c, x);
-    (void)band_hi; /* the quantile pair follows band_lo */
     const char *key = prefill ? "ttft_s" : "step_s";
     char klo[32], khi[32];
     snprintf(klo, sizeof klo, "%s_low", key);
