@@ -465,6 +465,10 @@ static void put_value(FILE *f, lua_State *L, int depth)
             fprintf(f, "%.10g", lua_tonumber(L, -1));
         return;
     }
+    if (!lua_istable(L, -1)) { /* an inline engine's tables (engines.h): not written */
+        fputs("nil", f);
+        return;
+    }
     lua_Integer n = luaL_len(L, -1);
     if (n > 0) { /* a list, e.g. efficiency {size, fraction} pairs */
         fputs("{ ", f);
@@ -854,7 +858,6 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     const rl_engine_costs *c = &h->engine_costs;
     double x[RL_EC_N], lo, hi;
     rl_ec_to_x(c, x);
-    (void)band_hi; /* the quantile pair follows band_lo */
     const char *key = prefill ? "ttft_s" : "step_s";
     char klo[32], khi[32];
     snprintf(klo, sizeof klo, "%s_low", key);

@@ -475,7 +475,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->pruned++;
             continue;
         }
-        if ((double)(clock() - cpu0) / CLOCKS_PER_SEC > RL_SIZE_MAX_CPU_S) {
+        if (in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s) {
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
