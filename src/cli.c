@@ -238,6 +238,10 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     }
     if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
         fprintf(stderr, "roofline %s: note: --x applies to --sharding 2d only; ignored\n", c->name);
+    /* --sharding 1d (the default) or an ignored --x alone choose no plan */
+    if (o->plan.layout == RL_LAYOUT_1D && !o->given[RL_P_TP] && !o->given[RL_P_EP] &&
+        !o->given[RL_P_SP] && !o->given[RL_P_PP])
+        o->sharded = 0;
     o->nargs = argc - optind;
     o->args = argv + optind;
     return 0;
@@ -394,8 +398,10 @@ static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
  * so): over all of them, or over the widest degree tp_degree allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
- * chips (tp = ep = 1).  0 (no error is possible yet; the plan's own checks
- * come later). */
+ * chips (tp = ep = 1).  -1 (printed) when the heads hold that degree below
+ * the chips (or the domain) and one replica's weights do not fit (--chips 3 for 64 heads / 8 KV
+ * heads: tp1 replicas of a 70B model); else 0 (the plan's own checks come
+ * later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -411,6 +417,17 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
     *tp = tp_degree(m, h, o->chips);
+    rl_memory w = rl_memory_use(m, h, *tp, 0, 1, o->prec.weights, o->prec.kv);
+    long long room = h->domain_chips > 0 && h->domain_chips < o->chips ? h->domain_chips : o->chips;
+    if (*tp < room && !w.fits) { /* the heads, not the domain, hold tp below the chips */
+        fprintf(stderr, "roofline %s: --chips %lld: tensor parallelism over them cannot split "
+                        "%s's %lld heads (%lld KV heads) inside one %lld-chip domain; the widest "
+                        "that can, tp%lld, needs %.1f GB of weights per chip on %.1f GB; give "
+                        "--chips a multiple of a degree that fits, --tp, or --ideal\n",
+                cmd, o->chips, m->name, m->heads, m->kv_heads, h->domain_chips, *tp,
+                w.weight_bytes / *tp / 1e9, h->hbm_bytes / 1e9);
+        return -1;
+    }
     if (*tp == o->chips)
         fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "

@@ -324,6 +324,31 @@ static void tp_in_calibrated_mode(void **state)
     assert_non_null(strstr(out, "takes no option"));
 }
 
+/* Tester item 2: the default --sharding 1d, or an --x the note calls
+ * ignored, leave `step --chips 8` the tp8 plan it is without them (10.03 ms
+ * at B = 16 when this was written; compared here, not pinned). */
+static void default_flags_keep_plan(void **state)
+{
+    (void)state;
+    static const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --context 4096 "
+                              "--batch 16 --format json";
+    static const char *extra[] = {"--sharding 1d", "--x 2"};
+    cJSON *ref = run_cli_json(base, out, sizeof out);
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(ref, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(ref, "sharding")->valuestring, "tp8");
+    for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s %s", base, extra[i]);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp8");
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_true(num(r, "step_s") == num(r0, "step_s"));
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")));
+        cJSON_Delete(j);
+    }
+    cJSON_Delete(ref);
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -378,6 +403,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
+        cmocka_unit_test(default_flags_keep_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
