@@ -709,6 +709,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE)
         return rl_cli_say(o, "%s/%s 'trace' take lengths from --trace FILE; give --trace, or a DIST",
                           pname, oname);
+    if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt)) /* as a trace refuses it */
+        return rl_cli_say(o, "--prefixes %s: the prefix (%d tokens) must be below the prompt (%s "
+                          "%s: %.0f tokens%s)", o->given[RL_P_PREFIXES], w->prefix_len, pname,
+                          o->given[RL_P_PROMPT_DIST], rl_dist_mean(&w->prompt),
+                          w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
+                          "caps its prefix");
     if (rl_workload_generate(w, req, err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err);
         return -1;
@@ -1329,16 +1335,23 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     return r;
 }
 
+/* --save of calibrate and fit: a PROFILE.lua name (a spec --hw can load),
+ * checked before any work.  0, or -1 (printed). */
+static int check_profile_name(const rl_opts *o)
+{
+    const char *save = o->given[RL_P_SAVE_PROFILE];
+    size_t n = save ? strlen(save) : 0;
+    if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0))
+        return rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware "
+                             "spec)", save);
+    return 0;
+}
+
 int rl_cli_calibrate(rl_opts *o)
 {
-    const char *save = o->given[RL_P_SAVE_PROFILE]; /* a spec --hw can load */
-    size_t n = save ? strlen(save) : 0;
-    if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0)) {
-        rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware spec)",
-                   save);
+    if (check_profile_name(o) != 0)
         return RL_EXIT_INPUT;
-    }
-    o->calib.save = save;
+    o->calib.save = o->given[RL_P_SAVE_PROFILE];
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
@@ -1385,13 +1398,15 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     rl_e2e_opts e;
     rl_meas m;
     char err[ERRLEN];
+    int save_failed = 0;
     if (e2e_setup(o, cmd, file, &e, &m) != 0)
         return RL_EXIT_INPUT;
+    e.save_failed = &save_failed;
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
-        return RL_EXIT_INPUT;
+        return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
     return emit(o, r);
 }
@@ -1399,7 +1414,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
 int rl_cli_fit(rl_opts *o)
 {
     if (need(o, "fit", "a measurement CSV (roofline fit FILE.csv ...)", o->nargs == 1) != 0 ||
-        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0)
+        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0 ||
+        check_profile_name(o) != 0)
         return RL_EXIT_INPUT;
     return run_e2e(o, "fit", o->args[0], rl_e2e_fit);
 }

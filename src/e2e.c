@@ -498,9 +498,10 @@ static void put_value(FILE *f, lua_State *L, int depth)
 }
 
 /* Write h (with its engine_costs) to path as a hardware spec, atomically,
- * then load it back to check it.  Returns 0 or -1 with err set (nothing left). */
-static int save_profile(const char *path, const rl_hw *h, const char *comment, char *err,
-                        size_t errlen)
+ * then load it back to check it.  Returns 0 or -1 with err set (nothing
+ * left; *io_failed = 1, when not NULL, if the write itself failed). */
+static int save_profile(const char *path, const rl_hw *h, const char *comment, int *io_failed,
+                        char *err, size_t errlen)
 {
     lua_State *L = luaL_newstate();
     char *text = NULL;
@@ -520,6 +521,8 @@ static int save_profile(const char *path, const rl_hw *h, const char *comment, c
     lua_close(L);
     int rc = rl_write_atomic(path, text, len, err, errlen);
     free(text);
+    if (rc != 0 && io_failed)
+        *io_failed = 1;
     if (rc != 0)
         return -1;
     rl_hw back;
@@ -670,12 +673,39 @@ static int count_configs(const rows *rs)
     return n;
 }
 
+/* fit --engine names the engine the rows were measured on: one of the
+ * engines the tool knows (trtllm, vllm, reference, and splitwise: the
+ * SplitwiseSim perf model the shipped *-splitwise profiles are fitted on)
+ * or a name the CSV's 'engine' column carries, so a typo is not fitted
+ * under a new name.  0, or -1 with err listing them. */
+static int check_engine(const rl_meas *m, const char *engine, char *err, size_t errlen)
+{
+    static const char *const KNOWN[] = {"trtllm", "vllm", "reference", "splitwise"};
+    char names[256] = "trtllm, vllm, reference, splitwise";
+    if (!engine)
+        return 0;
+    for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++)
+        if (strcmp(KNOWN[k], engine) == 0)
+            return 0;
+    for (int i = 0; i < m->n; i++) {
+        const char *r = m->row[i].engine;
+        if (strcmp(r, engine) == 0)
+            return 0;
+        if (*r && !strstr(names, r) && strlen(names) + strlen(r) + 3 < sizeof names)
+            strcat(strcat(names, ", "), r);
+    }
+    snprintf(err, errlen, "--engine '%s': expected %s (known engines, or one the 'engine' column "
+                          "of %s names)", engine, names, m->path);
+    return -1;
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
     rl_hw base;
     char e[1024];
-    if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
+    if ((o->plot && rl_plot_check_path(o->plot, err, errlen) != 0) ||
+        check_engine(m, o->engine, err, errlen) != 0)
         return NULL;
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], &base, e, sizeof e) != 0) {
         snprintf(err, errlen, "--hw: %s", e);
@@ -815,7 +845,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n",
                  base.name, c.engine, c.file, rs.n, nconf, c.hash, c.date, k, 100 * cv.median_abs,
                  100 * cv.p90_abs, base.name);
-        if (save_profile(o->save, &prof, comment, err, errlen) != 0) {
+        if (save_profile(o->save, &prof, comment, o->save_failed, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
             goto done;
