@@ -604,16 +604,29 @@ static cJSON *param_json(const rl_fit_result *f, int p)
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
     double v = eff ? 1 / f->x[p] : f->x[p], sd = eff ? f->sd[p] / (f->x[p] * f->x[p]) : f->sd[p];
+    /* an sd above RL_FIT_SD_UNIDENTIFIED times the value (or none: a singular
+     * covariance) says the rows do not pin the parameter: no number is shown */
+    int loose = !f->held[p] && (!isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)));
+    char status[256];
+    if (loose && f->absorber[p] >= 0)
+        snprintf(status, sizeof status, "not identifiable (sd beyond 10x its value): %s absorbs it", rl_ec_name((rl_ec_param)f->absorber[p]));
+    else if (loose)
+        snprintf(status, sizeof status, "not identifiable (%s): no row's time depends on it "
+                 "at the optimum%s", isfinite(sd) ? "sd beyond 10x its value" : "singular covariance",
+                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
+                     ? " (the device side of max(host, device) wins where it enters)" : "");
+    else
+        snprintf(status, sizeof status, "%s", f->held[p] ? "not identifiable (held)"
+                                              : f->at_bound[p] ? "at a bound of its range"
+                                                               : "fitted");
     cJSON_AddStringToObject(o, "parameter", rl_ec_name((rl_ec_param)p));
     cJSON_AddNumberToObject(o, "value", v);
-    if (f->held[p] || !isfinite(sd))
+    if (f->held[p] || loose)
         cJSON_AddNullToObject(o, "sd");
     else
         cJSON_AddNumberToObject(o, "sd", sd);
     cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak" : "s");
-    cJSON_AddStringToObject(o, "status", f->held[p] ? "not identifiable (held)"
-                                         : f->at_bound[p] ? "at a bound of its range"
-                                                          : "fitted");
+    cJSON_AddStringToObject(o, "status", status);
     return o;
 }
 

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "e2e.h"
+#include "fit.h"
 #include "measure.h"
 #include "result.h"
 #include "shard.h"
@@ -375,6 +376,42 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
 }
 
+/* Tester item 6: on rows where the device side of max(host, device) wins
+ * every decode step (tests/data/e2e/tester_device_bound.csv), decode_step_s
+ * is unconstrained (its sd was printed as 5.3e+148, 10^150 times its
+ * value): it gets no sd and a "not identifiable" status that says why;
+ * every sd printed is within RL_FIT_SD_UNIDENTIFIED times its value. */
+static void absurd_sd_not_printed(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", &m, err,
+                                     sizeof err), 0);
+    rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    int loose = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters")) {
+        const cJSON *sd = cJSON_GetObjectItem(p, "sd");
+        const char *status = cJSON_GetObjectItem(p, "status")->valuestring;
+        if (cJSON_IsNumber(sd))
+            assert_true(sd->valuedouble <= RL_FIT_SD_UNIDENTIFIED *
+                                               fabs(cJSON_GetObjectItem(p, "value")->valuedouble));
+        if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, "decode_step_s") == 0) {
+            assert_true(cJSON_IsNull(sd));
+            assert_non_null(strstr(status, "not identifiable (sd beyond 10x its value)"));
+            loose = 1;
+        }
+    }
+    assert_true(loose);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +427,7 @@ int main(void)
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(slow_edge_scales_every_step),
+        cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
