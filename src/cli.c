@@ -417,6 +417,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
     *tp = tp_degree(m, h, o->chips);
+    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, calibrated mode's plan)"
+                                  : "calibrated mode";
     rl_memory w = rl_memory_use(m, h, *tp, 0, 1, o->prec.weights, o->prec.kv);
     long long room = h->domain_chips > 0 && h->domain_chips < o->chips ? h->domain_chips : o->chips;
     if (*tp < room && !w.fits) { /* the heads, not the domain, hold tp below the chips */
@@ -429,16 +431,16 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
         return -1;
     }
     if (*tp == o->chips)
-        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
+        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tensor "
                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                         "formula (1) over %lld fully sharded chips without communication\n",
-                cmd, o->chips, *tp, o->chips);
+                cmd, mode, o->chips, *tp, o->chips);
     else
-        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tp%lld "
+        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
                         "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
                         "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
                         "over fully sharded chips\n",
-                cmd, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
+                cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
                 o->chips / *tp);
     if (!step)
         o->chips = *tp;
@@ -1160,7 +1162,8 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
-    if (replica_plan(o, cmd, m, h, c->calibrated && h->efficiency.present, &c->tp, &c->ep) != 0)
+    /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
+    if (replica_plan(o, cmd, m, h, !o->ideal && h->efficiency.present, &c->tp, &c->ep) != 0)
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
@@ -1178,6 +1181,26 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
         return 0;
     fprintf(stderr, "roofline %s: %s\n", cmd, err);
     return -1;
+}
+
+/* ops and prefill time what they are given; a note when it (or one of
+ * its rows) does not fit in the chips' HBM.  Returns r. */
+static cJSON *note_fit(const char *cmd, cJSON *r)
+{
+    const cJSON *bad = NULL, *rows = r ? cJSON_GetObjectItem(r, "rows") : NULL, *row;
+    if (r && cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
+        bad = r;
+    cJSON_ArrayForEach(row, rows)
+        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
+            bad = row;
+    if (bad)
+        fprintf(stderr, "roofline %s: note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
+                        "on %.1f GB of HBM (fits false); the time is for a configuration that "
+                        "cannot be loaded (more chips, --tp, narrower --weights/--kv)\n", cmd,
+                cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
+                cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
+                cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
+    return r;
 }
 
 int rl_cli_ops(rl_opts *o)
@@ -1207,7 +1230,7 @@ int rl_cli_ops(rl_opts *o)
     if (c.decode_batch == 0 && o->context)
         fprintf(stderr, "roofline ops: note: --context is the decode KV length; a prefill's cached "
                         "prefix is --prefix; --context ignored\n");
-    return emit(o, rl_result_ops(&m, &h, &c));
+    return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
 }
 
 int rl_cli_prefill(rl_opts *o)
@@ -1231,8 +1254,9 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         }
     }
-    return emit_fitted(o, "prefill", rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1,
-                       &m, &h);
+    return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
+                                                                       o->ntokens, o->chunk)),
+                       1, &m, &h);
 }
 
 int rl_cli_import_hf(rl_opts *o)

@@ -349,6 +349,27 @@ static void default_flags_keep_plan(void **state)
     cJSON_Delete(ref);
 }
 
+/* Tester item 11: --mfu scales compute only; `ops --chips 8` on h100-sxm
+ * keeps calibrated mode's tp8 plan and its AllReduces (92.6 ms for 8192
+ * prefill tokens of llama3-70b when this was written: compared with the
+ * run without --mfu, not pinned), in mode "mfu". */
+static void mfu_keeps_collectives(void **state)
+{
+    (void)state;
+    static const char *base = "ops --model llama3-70b --hw h100-sxm --chips 8 --phase prefill "
+                              "--tokens 8192 --format json";
+    char args[512];
+    cJSON *cal = run_cli_json(base, out, sizeof out);
+    snprintf(args, sizeof args, "%s --mfu 0.4", base);
+    cJSON *mfu = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(mfu, "mode")->valuestring, "mfu");
+    assert_true(num(cal, "comm_s") > 0);
+    assert_rel(num(mfu, "comm_s"), num(cal, "comm_s"), 1e-9);
+    assert_non_null(strstr(cJSON_GetObjectItem(mfu, "communication")->valuestring, "tp8"));
+    cJSON_Delete(cal);
+    cJSON_Delete(mfu);
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -404,6 +425,7 @@ int main(void)
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(default_flags_keep_plan),
+        cmocka_unit_test(mfu_keeps_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
