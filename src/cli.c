@@ -332,6 +332,19 @@ static int parse_band(const rl_opts *o, const char *cmd, double *lo, double *hi)
     return 0;
 }
 
+/* A note when h's fitted engine costs are applied outside what they were
+ * fitted on (model, weight dtype, TP over `chips`): the time extrapolates. */
+static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
+                           rl_precision p)
+{
+    char d[600];
+    rl_ec_differs(&h->engine_costs, m->name, rl_dtype_name(p.weights), chips, d, sizeof d);
+    if (*d)
+        fprintf(stderr, "roofline %s: note: %s's engine costs are applied outside what they were "
+                        "fitted on: %s; the time extrapolates their host floor and efficiencies\n",
+                cmd, h->name, d);
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -351,6 +364,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
                             : "a step without a plan option (--tp ... sets one)");
         fitted = 0;
     }
+    if (fitted)
+        note_fitted_on(cmd, m, h, o->chips, o->prec);
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
                         "%s\n", cmd, o->chips, h->name, err);
@@ -940,8 +955,10 @@ int rl_cli_simulate(rl_opts *o)
         cJSON_Delete(j);
         return RL_EXIT_INPUT;
     }
-    if (j && h.engine_costs.present && !o->ideal)
+    if (j && h.engine_costs.present && !o->ideal) {
+        note_fitted_on("simulate", &m, &h, o->chips, o->prec);
         rl_e2e_band_keys(j, &h.engine_costs, band_lo);
+    }
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "

@@ -370,6 +370,21 @@ static void mfu_keeps_collectives(void **state)
     cJSON_Delete(mfu);
 }
 
+/* Tester item 8: with a fitted profile the breakdown columns are the
+ * unfitted (here calibrated: h100-sxm-splitwise carries efficiency tables)
+ * step's terms, and the "fitted" line says so instead of calling them
+ * formula (1)'s. */
+static void fitted_breakdown_label(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--context 2048 --format json", out, sizeof out);
+    const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
+    assert_non_null(strstr(note, "are the calibrated step's terms, not parts of the fitted step_s"));
+    assert_null(strstr(note, "formula (1)"));
+    cJSON_Delete(j);
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -426,6 +441,7 @@ int main(void)
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
+        cmocka_unit_test(fitted_breakdown_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
