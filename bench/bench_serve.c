@@ -29,11 +29,16 @@ typedef struct {
     double per_token;
 } lin_cost;
 
-static double lin_time(void *ctx, double T, double tctx, double B, double S)
+static double lin_time(void *ctx, const rl_step_work *w)
 {
     lin_cost *l = ctx;
-    (void)tctx;
-    return (B > 0 ? rl_serve_ops_time(l->oc, 0, 0, B, S) : 0) + T * l->per_token;
+    double T = 0;
+    for (int i = 0; i < w->nprefill; i++)
+        T += (double)(w->prefill[i].seqs * w->prefill[i].tokens);
+    return (w->decode_batch > 0 ? rl_serve_ops_time1(l->oc, 0, 0, w->decode_batch,
+                                                     w->decode_context)
+                                : 0) +
+           T * l->per_token;
 }
 
 static int cmp(const void *a, const void *b)
@@ -69,7 +74,7 @@ int main(void)
         return 1;
     }
     rl_step_cost costs[2] = {{rl_serve_ops_time, &oc}, {lin_time, NULL}};
-    lin_cost lc = {&oc, rl_serve_ops_time(&oc, 2048, 1024, 0, 0) / 2048};
+    lin_cost lc = {&oc, rl_serve_ops_time1(&oc, 2048, 0, 0, 0) / 2048};
     costs[1].ctx = &lc;
     const char *cost_names[2] = {"op-list", "linearised"};
     time_t now = time(NULL);

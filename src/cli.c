@@ -641,6 +641,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         return -1;
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
+    if (o->given[RL_P_OFFLINE] && (o->given[RL_P_QPS] || o->given[RL_P_TRACE] || o->given[RL_P_BURST]))
+        return rl_cli_say(o, "--offline puts every request at t = 0 (maximum throughput, as "
+                             "trtllm-bench's throughput mode and MLPerf Offline): it takes no %s",
+                          o->given[RL_P_TRACE] ? "--trace (whose arrivals are its own)"
+                          : o->given[RL_P_QPS] ? "--qps"
+                                               : "--burst");
     if (o->given[RL_P_TRACE]) {
         if (o->given[RL_P_QPS] || o->given[RL_P_REQUESTS] || o->given[RL_P_PROMPT_DIST])
             rl_cli_say(o, "note: --trace sets arrivals and lengths; --qps, --requests "
@@ -660,11 +666,14 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
-    if (!o->given[RL_P_QPS] || !o->given[RL_P_PROMPT_DIST] || !o->given[RL_P_OUTPUT_DIST]) {
-        rl_cli_say(o, "need --trace FILE, or --qps Q --prompt-len DIST --out-len DIST");
+    if ((!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE]) || !o->given[RL_P_PROMPT_DIST] ||
+        !o->given[RL_P_OUTPUT_DIST]) {
+        rl_cli_say(o, "need --trace FILE, or --qps Q (or --offline) --prompt-len DIST --out-len "
+                      "DIST");
         return -1;
     }
     d = (double)w->n;
+    w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
     if (rl_param_number(o, RL_P_QPS, &w->qps) || rl_param_number(o, RL_P_REQUESTS, &d))
         return -1;
     w->n = (long long)d;
@@ -698,6 +707,11 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     }
     w->max_context = max_context;
     *n = w->n;
+    if (o->given[RL_P_OFFLINE]) {
+        for (long long i = 0; i < *n; i++)
+            (*req)[i].arrival = 0;
+        w->qps = 0;
+    }
     *truncated = rl_requests_truncate(*req, *n, max_context);
     if (warn_truncated(o, *truncated, *n, max_context) != 0)
         return -1;
@@ -896,7 +910,11 @@ int rl_cli_simulate(rl_opts *o)
         c.spec_draft = &dcost;
     }
     rl_serve_result r;
+    double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
@@ -907,7 +925,8 @@ int rl_cli_simulate(rl_opts *o)
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
-                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON};
+                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
+                           o->given[RL_P_OFFLINE] != NULL, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     double band_lo, band_hi;
     if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
@@ -1042,7 +1061,8 @@ int rl_cli_size(rl_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE), .calibrated = !o->ideal};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
+                        .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM)};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1052,7 +1072,8 @@ int rl_cli_size(rl_opts *o)
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||
-        rl_param_number(o, RL_P_MAX_CHIPS, &maxc)) {
+        rl_param_number(o, RL_P_MAX_CHIPS, &maxc) ||
+        rl_param_number(o, RL_P_HEADROOM, &in.headroom)) {
         free(req);
         return RL_EXIT_INPUT;
     }
@@ -1076,6 +1097,10 @@ int rl_cli_size(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
+    if (r.skipped_for_time > 0)
+        fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
+                        "stops starting plans after %.0f s of CPU time\n",
+                r.skipped_for_time, RL_SIZE_MAX_CPU_S);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

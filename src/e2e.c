@@ -854,7 +854,6 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     const rl_engine_costs *c = &h->engine_costs;
     double x[RL_EC_N], lo, hi;
     rl_ec_to_x(c, x);
-    (void)band_hi; /* the quantile pair follows band_lo */
     const char *key = prefill ? "ttft_s" : "step_s";
     char klo[32], khi[32];
     snprintf(klo, sizeof klo, "%s_low", key);
@@ -906,24 +905,23 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     return 0;
 }
 
-double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                         long long prefill_tokens, long long prefix, long long decode_batch,
-                         long long decode_context, double comm_s)
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                         double comm_s)
 {
-    rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefix, decode_batch,
-                                          decode_context);
     rl_ops o;
     char err[256];
-    if (rl_ops_build(m, h, &c, &o, err, sizeof err) != 0)
+    if (rl_ops_build(m, h, c, &o, err, sizeof err) != 0)
         return -1;
-    rl_ec_terms t = {1, {{.count = 1, .prefill = prefill_tokens > 0,
-                          .batch = (double)decode_batch, .comm_s = comm_s}}};
+    double decode_batch = (double)c->decode_batch;
+    int prefills = rl_ops_prefill_rows(c) > 0;
+    rl_ec_terms t = {1, {{.count = 1, .prefill = prefills, .batch = decode_batch,
+                          .comm_s = comm_s}}};
     fill_ops(&t.step[0], &o);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);
     double time = rl_ec_time(&t, x, NULL);
-    if (prefill_tokens > 0) /* decode_seq_s was charged per row; the prefill's own cost */
-        time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * (double)decode_batch;
+    if (prefills) /* decode_seq_s was charged per row; the prefill's own cost */
+        time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * decode_batch;
     return time;
 }
 

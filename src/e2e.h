@@ -82,16 +82,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
 
 #endif
 
-/* One serving step under h's engine_costs (E): `prefill_tokens` new tokens
- * of a prefill on `prefix` cached ones beside `decode_batch` sequences
- * decoding at `decode_context`, over `chips` GPUs, with the step's ideal TP
- * collective time comm_s (scaled by 1 / comm_eff here).  The host floor is
- * the prefill one when the step prefills, the per-sequence costs count the
- * decoding sequences and one prefill.  Seconds, or -1 on invalid input.
- * For the serving simulator's step cost (serve.h). */
-double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                         long long prefill_tokens, long long prefix, long long decode_batch,
-                         long long decode_context, double comm_s);
+/* One serving step under h's engine_costs (E): the step `c` (ops.h: its
+ * prompts, each on its own prefix, beside a decode batch, over c->chips
+ * GPUs) with the step's ideal TP collective time comm_s (scaled by
+ * 1 / comm_eff here).  The host floor is the prefill one when the step
+ * prefills, the per-sequence costs count the decoding sequences and one
+ * prefill.  Seconds, or -1 on invalid input.  For the serving simulator's
+ * step cost (serve.h). */
+double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                         double comm_s);
 
 /* Add KEY_low / KEY_high beside every top-level time of a simulate result
  * (ttft_*_s, tpot_*_s, e2e_*_s) from c's band (band_lo 0.1: p10-p90, 0.05:

@@ -1102,13 +1102,17 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
+    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
+                                                    &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     free(req);
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0};
+                           -1, 0, 0, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
     return push_result(L, j);

@@ -49,19 +49,56 @@ const char *rl_op_kind_name(rl_op_kind k)
     return NAMES[k];
 }
 
+/* The prefill shapes of a configuration: its parts, or the one shape
+ * prefill_seqs x (prefill_tokens on prefill_prefix) kept in *one. */
+static int prefill_parts(const rl_ops_config *c, rl_ops_part *one, const rl_ops_part **parts)
+{
+    if (c->nparts > 0) {
+        *parts = c->parts;
+        return c->nparts;
+    }
+    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix};
+    *parts = one;
+    return 1;
+}
+
+double rl_ops_prefill_rows(const rl_ops_config *c)
+{
+    rl_ops_part one;
+    const rl_ops_part *pp;
+    int np = prefill_parts(c, &one, &pp);
+    double rows = 0;
+    for (int i = 0; i < np; i++)
+        rows += (double)pp[i].seqs * (double)pp[i].tokens;
+    return rows;
+}
+
 int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
                  size_t errlen)
 {
-    if (c->prefill_seqs < 0 || c->prefill_tokens < 0 || c->prefill_prefix < 0 ||
-        c->decode_batch < 0 || c->decode_context < 0)
+    rl_ops_part one;
+    const rl_ops_part *pp;
+    int np = prefill_parts(c, &one, &pp);
+    double rows = 0, cached = 0;
+    long long longest = 0;
+    if (c->nparts < 0 || (c->nparts > 0 && !c->parts))
+        RL_FAIL("parts: a list of prefill shapes needs its count");
+    for (int i = 0; i < np; i++) {
+        if (pp[i].seqs < 0 || pp[i].tokens < 0 || pp[i].prefix < 0)
+            RL_FAIL("tokens, prefix, batch, context: must be >= 0");
+        if (pp[i].seqs > 0 && pp[i].tokens < 1)
+            RL_FAIL("tokens: a prefill needs at least 1 new token");
+        rows += (double)pp[i].seqs * (double)pp[i].tokens;
+        cached += (double)pp[i].seqs * (double)(pp[i].prefix + pp[i].tokens);
+        if (pp[i].seqs > 0 && pp[i].prefix + pp[i].tokens > longest)
+            longest = pp[i].prefix + pp[i].tokens;
+    }
+    if (c->decode_batch < 0 || c->decode_context < 0)
         RL_FAIL("tokens, prefix, batch, context: must be >= 0");
-    if (c->prefill_seqs > 0 && c->prefill_tokens < 1)
-        RL_FAIL("tokens: a prefill needs at least 1 new token");
-    if (c->prefill_seqs * c->prefill_tokens + c->decode_batch < 1)
+    if (rows + (double)c->decode_batch < 1)
         RL_FAIL("tokens/batch: the step processes no token (give prefill tokens or a decode batch)");
     if (c->decode_batch > 0 && c->decode_context < 1)
         RL_FAIL("context: decode needs context >= 1 token");
-    long long longest = c->prefill_seqs > 0 ? c->prefill_prefix + c->prefill_tokens : 0;
     if (c->decode_batch > 0 && c->decode_context > longest)
         longest = c->decode_context;
     if (m->max_context > 0 && longest > m->max_context)
@@ -73,8 +110,7 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
                 "tp*ep must equal the chips)", mp, c->chips);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         RL_FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
-    double cached = (double)c->prefill_seqs * (double)(c->prefill_prefix + c->prefill_tokens) +
-                    (double)c->decode_batch * (double)c->decode_context;
+    cached += (double)c->decode_batch * (double)c->decode_context;
     double kv = cached * rl_arch_kv_bytes_per_token(m, c->prec.kv);
     if (kv > RL_EXACT_MAX) /* as step's rl_memory_check_exact */
         RL_FAIL("batch/tokens/context: the step's KV cache would be %.4g bytes, beyond the 2^53 "
@@ -95,6 +131,7 @@ typedef struct {
     int mixed;         /* prefill and decode in one step: prefix attention rows */
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
+    int prefills;      /* the step prefills (some prompt rows) */
 } builder;
 
 /* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
@@ -159,18 +196,37 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
     op->weight_bytes = weights * x->wb;
 }
 
-/* One attention segment: `seqs` sequences of T new tokens on prefix P. */
+/* One attention segment: the shapes of one kind ("prefill" | "decode"),
+ * costed as one kernel over all of them (their FLOPs and bytes add up). */
 typedef struct {
-    const char *name; /* "prefill" | "decode" */
+    const char *name;
     rl_eff_class eff; /* of its attention ops */
-    double seqs, T, P;
+    const rl_ops_part *part;
+    int n;
 } segment;
 
-/* Query-key pairs per sequence and distinct keys the T queries read, with
- * keys capped at W (0 = no window). */
-static void pairs_keys(const builder *x, const segment *s, double W, double *pairs, double *keys)
+/* Sequences and new-token rows of a segment. */
+static double seg_seqs(const segment *s)
 {
-    double T = s->T, P = s->P, all = P + T;
+    double v = 0;
+    for (int i = 0; i < s->n; i++)
+        v += (double)s->part[i].seqs;
+    return v;
+}
+
+static double seg_rows(const segment *s)
+{
+    double v = 0;
+    for (int i = 0; i < s->n; i++)
+        v += (double)s->part[i].seqs * (double)s->part[i].tokens;
+    return v;
+}
+
+/* Query-key pairs per sequence of T new tokens on prefix P and distinct
+ * keys the T queries read, with keys capped at W (0 = no window). */
+static void pairs_keys(const builder *x, double T, double P, double W, double *pairs, double *keys)
+{
+    double all = P + T;
     if (x->c->non_causal) {
         *keys = W > 0 && all > W ? W : all;
         *pairs = T * *keys;
@@ -200,28 +256,32 @@ typedef struct {
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
                       const attn_shape *a)
 {
-    if (layers <= 0 || s->seqs <= 0)
+    if (layers <= 0 || seg_seqs(s) <= 0)
         return;
-    double N = (double)x->m->heads, pairs, keys;
-    pairs_keys(x, s, W, &pairs, &keys);
-    double scores = x->c->materialized ? s->seqs * N * s->T * keys * x->ab : 0.0;
+    double N = (double)x->m->heads;
     char name[32];
     rl_op *qk = add(x, join(x, name, sizeof name, "qk", suffix), s->name, RL_OP_ATTENTION,
                     s->eff, layers);
-    qk->flops = 2.0 * s->seqs * pairs * N * a->qk_dim;
-    qk->act_read = s->seqs * (s->T * a->q_bytes + keys * a->k_act);
-    qk->kv_read = s->seqs * keys * a->k_kv;
-    qk->act_write = scores;
     rl_op *sm = add(x, join(x, name, sizeof name, "softmax", suffix), s->name, RL_OP_ATTENTION,
                     s->eff, layers);
-    sm->flops = SOFTMAX_FLOPS * s->seqs * pairs * N;
-    sm->act_read = sm->act_write = scores;
     rl_op *pv = add(x, join(x, name, sizeof name, "pv", suffix), s->name, RL_OP_ATTENTION,
                     s->eff, layers);
-    pv->flops = 2.0 * s->seqs * pairs * N * a->v_dim;
-    pv->act_read = scores + s->seqs * keys * a->v_act;
-    pv->kv_read = s->seqs * keys * a->v_kv;
-    pv->act_write = s->seqs * s->T * a->o_bytes;
+    for (int i = 0; i < s->n; i++) {
+        double seqs = (double)s->part[i].seqs, T = (double)s->part[i].tokens, pairs, keys;
+        pairs_keys(x, T, (double)s->part[i].prefix, W, &pairs, &keys);
+        double scores = x->c->materialized ? seqs * N * T * keys * x->ab : 0.0;
+        qk->flops += 2.0 * seqs * pairs * N * a->qk_dim;
+        qk->act_read += seqs * (T * a->q_bytes + keys * a->k_act);
+        qk->kv_read += seqs * keys * a->k_kv;
+        qk->act_write += scores;
+        sm->flops += SOFTMAX_FLOPS * seqs * pairs * N;
+        sm->act_read += scores;
+        sm->act_write += scores;
+        pv->flops += 2.0 * seqs * pairs * N * a->v_dim;
+        pv->act_read += scores + seqs * keys * a->v_act;
+        pv->kv_read += seqs * keys * a->v_kv;
+        pv->act_write += seqs * T * a->o_bytes;
+    }
 }
 
 /* Attention of one segment on global and local layers. */
@@ -265,10 +325,10 @@ static void mla_block(builder *x, const segment *seg, int nseg)
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
     for (int i = 0; i < nseg; i++) {
         const segment *s = &seg[i];
-        if (s->seqs <= 0)
+        double rows = seg_rows(s);
+        if (seg_seqs(s) <= 0)
             continue;
-        double rows = s->seqs * s->T;
-        if (s->T == 1) { /* decode: absorbed form over the cached latent */
+        if (rows == seg_seqs(s)) { /* one token each (decode): absorbed form over the latent */
             matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
             attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
                             (ckv + rope) * x->kb, 0,
@@ -276,10 +336,12 @@ static void mla_block(builder *x, const segment *seg, int nseg)
             attention_layers(x, s, &a);
             matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
         } else { /* prefill: up-project the latents of all P + T tokens */
-            rl_op *kvb = matmul(x, "kv_b_proj", L, s->seqs * (s->P + s->T), 1, ckv, N * (nope + v),
-                                1, 1, 0);
+            double cached = 0;
+            for (int j = 0; j < s->n; j++)
+                cached += (double)s->part[j].seqs * (double)s->part[j].prefix;
+            rl_op *kvb = matmul(x, "kv_b_proj", L, cached + rows, 1, ckv, N * (nope + v), 1, 1, 0);
             kvb->act_read = rows * ckv * x->ab;
-            kvb->kv_read = s->seqs * s->P * ckv * x->kb;
+            kvb->kv_read = cached * ckv * x->kb;
             attn_shape a = {nope + rope, v, N * (nope + rope) * x->ab, N * v * x->ab, rope * x->kb,
                             N * nope * x->ab, 0, N * v * x->ab};
             attention_layers(x, s, &a);
@@ -354,7 +416,7 @@ static int add_collectives(builder *x, char *err, size_t errlen)
     plan.tp = c->tp > 1 ? c->tp : 1;
     plan.ep = c->ep > 1 ? c->ep : 1;
     plan.attn_replicated = c->attn_replicated;
-    rl_phase ph = c->prefill_seqs > 0 ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
+    rl_phase ph = x->prefills ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
     rl_precision moved = c->prec;
     moved.compute = c->act; /* the activations the collectives move (shard.h) */
     rl_shard_result r;
@@ -380,14 +442,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0, named};
-    segment seg[2] = {
-        {"prefill", RL_EFF_PREFILL_ATTENTION, (double)c->prefill_seqs, (double)c->prefill_tokens,
-         (double)c->prefill_prefix},
-        {"decode", RL_EFF_ATTENTION, (double)c->decode_batch, 1.0, (double)c->decode_context - 1.0},
-    };
-    x.M = seg[0].seqs * seg[0].T + seg[1].seqs;
-    x.mixed = seg[0].seqs > 0 && seg[1].seqs > 0;
+                 rl_dtype_bytes(c->prec.kv), 0, 0, named, 0};
+    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
+    const rl_ops_part *pp;
+    int np = prefill_parts(c, &one, &pp);
+    segment seg[2] = {{"prefill", RL_EFF_PREFILL_ATTENTION, pp, np},
+                      {"decode", RL_EFF_ATTENTION, &dec, 1}};
+    x.M = seg_rows(&seg[0]) + seg_rows(&seg[1]);
+    x.prefills = seg_seqs(&seg[0]) > 0;
+    x.mixed = x.prefills && seg_seqs(&seg[1]) > 0;
     out->tokens = x.M;
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
 
@@ -414,7 +477,7 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     }
     elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
     elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
-    matmul(&x, "lm_head", 1, seg[0].seqs + seg[1].seqs, 1, D, V, 1, 1, 0);
+    matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1, D, V, 1, 1, 0);
     if (add_collectives(&x, err, errlen) != 0)
         return -1;
     finish(&x);

@@ -87,8 +87,20 @@ typedef struct {
 
 #define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
+/* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
+ * new tokens on a cached prefix of `prefix` (P) tokens. */
+typedef struct {
+    long long seqs, tokens, prefix;
+} rl_ops_part;
+
 /* What a step computes, and how. */
 typedef struct {
+    /* the step's prompts, each attending to its own prefix and tokens only
+     * (varlen attention: one kernel, their FLOPs and bytes add up); the
+     * weight matmuls and elementwise ops run once over all their rows.
+     * nparts 0: prefill_seqs x (prefill_tokens on prefill_prefix) below */
+    const rl_ops_part *parts;
+    int nparts;
     long long prefill_seqs;   /* sequences being prefilled (0 = none) */
     long long prefill_tokens; /* T: new tokens per prefill sequence */
     long long prefill_prefix; /* P: tokens already cached per prefill sequence */
@@ -146,6 +158,10 @@ typedef struct {
  * -1 with err naming the field. */
 int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
                  size_t errlen);
+
+/* New prompt rows of a step: the sum over its prefill parts (or
+ * prefill_seqs x prefill_tokens) of seqs x tokens. */
+double rl_ops_prefill_rows(const rl_ops_config *c);
 
 /* Build the operator list of one step.  Abstract models have no operators:
  * returns -1 with err set.  Otherwise 0. */

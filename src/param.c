@@ -15,6 +15,7 @@
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
+#include "size.h"
 #include "workload.h"
 
 #define AT(field) offsetof(rl_opts, field)
@@ -233,10 +234,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
-    [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
-                       0.9, NULL, NULL, "load headroom kept free", NOWHERE, 0},
-    [RL_P_OFFLINE] = {"offline", "offline", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                      "offline (throughput) serving: no latency targets", NOWHERE, 0},
+    [RL_P_HEADROOM] = {"headroom", NULL, NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
+                       RL_SIZE_MAX_HEADROOM, "0.2", NULL,
+                       "meet the targets at (1 + F) x the load (size.h: our stated rule)",
+                       NOWHERE, RL_PF_SERVE},
+    [RL_P_OFFLINE] = {"offline", NULL, NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                      "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
+                      "Offline)", NOWHERE, RL_PF_SERVE},
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -279,10 +283,11 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
-                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY, END};
+                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
+                               RL_P_OFFLINE | RL_CLI_ONLY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
-                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, END};
+                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_SEED, RL_P_MAX_SEQS, END};

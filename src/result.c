@@ -539,6 +539,14 @@ typedef struct {
     double v;
 } keyed;
 
+static void add_number_or_null(cJSON *o, const char *key, double v, int have)
+{
+    if (have)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 static void add_numbers(cJSON *o, const keyed *k, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -581,6 +589,8 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "ttft", &r->ttft);
     add_pcts(o, "tpot", &r->tpot);
     add_pcts(o, "e2e", &r->e2e);
+    add_pcts(o, "ttft_service", &r->ttft_service);
+    add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
     const char *none[4] = {NULL, NULL, NULL, NULL};
@@ -656,6 +666,13 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_serve_run(o, run);
     if (run->truncated >= 0)
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
+    cJSON_AddBoolToObject(o, "offline", run->offline);
+    if (run->offline) /* no arrival rate: every request at t = 0 */
+        cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());
+    /* null offline or with too few requests; utilization null when nothing is sustained */
+    add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
+    add_number_or_null(o, "capacity_utilization", run->qps / run->max_qps,
+                       isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
     return o;
 }
 
@@ -676,6 +693,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     };
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
+    add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
     if (!detail)
         return o;
     const rl_hw *h = &in->hw[c->hw];
@@ -724,6 +742,14 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
+    const keyed sizing[] = {
+        {"headroom", in->headroom},
+        {"sized_for_qps", in->w.qps * (1 + in->headroom)},
+        {"max_replicas", RL_SIZE_MAX_REPLICAS},
+        {"beyond_replica_bound", (double)r->beyond_bound},
+        {"skipped_for_time", (double)r->skipped_for_time},
+    };
+    add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);

@@ -103,11 +103,14 @@ typedef struct {
     double seed;                 /* -1 for a trace */
     long long truncated;         /* requests shortened to max_context; -1: not counted (no key) */
     int timeline;                /* add kv_timeline */
+    int offline;                 /* every request at t = 0: offline true, qps null */
+    double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
  * units): policy, requests, completed, duration_s, ttft_{p50,p90,p99,mean,
- * max}_s, tpot_*_s, e2e_*_s (null without a sample), req_per_s,
+ * max}_s, tpot_*_s, e2e_*_s, ttft_service_*_s, itl_*_s (null without a
+ * sample; serve.h defines each), req_per_s,
  * out_tokens_per_s, out_tokens_per_s_per_chip, total_tokens_per_s,
  * steady_req_per_s, steady_out_tokens_per_s (null when the run is too
  * short), goodput_req_per_s, slo_attainment (both null when no SLO is set),
@@ -120,13 +123,18 @@ typedef struct {
  * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
  * seed, weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
- * speculation), truncated_requests (when counted).  NULL on OOM. */
+ * speculation), truncated_requests (when counted), offline,
+ * max_sustainable_qps and capacity_utilization (offered / that; both null
+ * offline or without a capacity).  NULL on OOM. */
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
+ * headroom, sized_for_qps, max_replicas, beyond_replica_bound,
+ * skipped_for_time,
  * cost_unit ("usd_per_hour" | "chips"), meeting, simulated_configs, pruned,
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
- * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets; `detail` (JSON, CSV) adds
+ * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets, max_sustainable_qps (null
+ * when unknown); `detail` (JSON, CSV) adds
  * hw, mode, policy, weights, kv, compute, chips_per_replica, replicas,
  * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,
  * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,

@@ -91,53 +91,92 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->t1);
     free(c->slope);
     free(c->comm);
+    free(c->parts);
     c->t1 = c->slope = c->comm = NULL;
+    c->parts = NULL;
 }
 
-static double ops_step(const rl_ops_cost *c, long long T, long long P, long long B, long long S)
+/* The step's configuration: the prompts `parts` (n of them) beside a
+ * decode batch of B at context S. */
+static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts, int n,
+                                 long long B, long long S)
 {
-    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, T, P, B, S);
+    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, B, S);
+    oc.parts = parts;
+    oc.nparts = n;
     oc.calibrated = c->calibrated;
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
-    return rl_ops_step_time(c->m, c->h, &oc);
+    return oc;
 }
 
-double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
-                         double decode_batch, double decode_context)
+/* The step's time with `rows` token rows: the op list's plus the TP
+ * collectives, or h's fitted engine costs (e2e.h) given those collectives. */
+static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long long B, long long S,
+                        long long rows)
 {
-    rl_ops_cost *c = ctx;
-    long long T = (long long)llround(prefill_tokens), B = (long long)ceil(decode_batch);
-    long long S = (long long)llround(decode_context);
-    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
-    if (T <= 0 && B <= 0)
-        return 0;
-    if (T > 0) {
-        long long P = (long long)llround(prefill_context - prefill_tokens / 2);
-        P = P < 0 ? 0 : P;
-        if (P + T > c->smax)
-            P = c->smax > T ? c->smax - T : 0;
-        if (T > c->smax)
-            T = c->smax; /* one step's prompts beyond max_context: attention capped */
-        if (c->fitted)
-            return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, T, P, B > 0 ? B : 0, S,
-                                     tp_comm(c, T + (B > 0 ? B : 0)));
-        return ops_step(c, T, P, B > 0 ? B : 0, S) + tp_comm(c, T + (B > 0 ? B : 0));
-    }
+    rl_ops_config oc = step_config(c, parts, n, B, S);
     if (c->fitted)
-        return rl_e2e_mixed_time(c->m, c->h, c->chips, c->p, 0, 0, B, S, tp_comm(c, B));
-    if (B > c->cap)
-        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
+    return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
+}
+
+/* Decode-only step at batch B, context S: interpolated in S per batch
+ * (serve.h; fitted engine costs are evaluated every time). */
+static double decode_step(rl_ops_cost *c, long long B, long long S)
+{
+    if (B > c->cap || c->fitted)
+        return step_time(c, NULL, 0, B, S, B);
     if (isnan(c->slope[B])) {
-        double t1 = ops_step(c, 0, 0, B, 1), t2 = ops_step(c, 0, 0, B, c->smax);
+        rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
+        double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
         double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
-        double mid = ops_step(c, 0, 0, B, (long long)sm);
+        rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
+        double mid = rl_ops_step_time(c->m, c->h, &om);
         c->t1[B] = t1;
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return ops_step(c, 0, 0, B, S) + tp_comm(c, B);
+        return step_time(c, NULL, 0, B, S, B);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+}
+
+double rl_serve_ops_time(void *ctx, const rl_step_work *w)
+{
+    rl_ops_cost *c = ctx;
+    long long B = w->decode_batch > 0 ? (long long)ceil(w->decode_batch) : 0;
+    long long S = (long long)llround(w->decode_context);
+    S = S < 1 ? 1 : S > c->smax ? c->smax : S;
+    if (w->nprefill > c->nparts) {
+        int n = w->nprefill > 2 * c->nparts ? w->nprefill : 2 * c->nparts;
+        rl_ops_part *p = realloc(c->parts, (size_t)n * sizeof *p);
+        if (!p)
+            return INFINITY; /* out of memory: a step that never ends, never a wrong time */
+        c->parts = p;
+        c->nparts = n;
+    }
+    long long rows = 0;
+    int n = 0;
+    for (int i = 0; i < w->nprefill; i++) {
+        rl_ops_part q = w->prefill[i];
+        if (q.seqs <= 0 || q.tokens <= 0)
+            continue;
+        q.tokens = q.tokens > c->smax ? c->smax : q.tokens;
+        q.prefix = q.prefix < 0 ? 0 : q.prefix + q.tokens > c->smax ? c->smax - q.tokens : q.prefix;
+        rows += q.seqs * q.tokens;
+        c->parts[n++] = q;
+    }
+    if (n == 0)
+        return B > 0 ? decode_step(c, B, S) : 0;
+    return step_time(c, c->parts, n, B, S, rows + B);
+}
+
+double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
+                          double context)
+{
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
+    rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
+    return rl_serve_ops_time(c, &w);
 }
 
 /* ---- simulator -------------------------------------------------------- */
@@ -222,7 +261,10 @@ typedef struct {
     int prev, next;     /* decoding list in admission order */
     int qnext;          /* wait/swap queue link */
     int state;
-    double t_first;
+    int itl_pending;    /* joined decode since its replica's last decode step */
+    double t_first;     /* first token (end of its prefill) */
+    double t_start;     /* its first prefill step began (TTFT less queueing) */
+    double t_last;      /* its last token before it joined decode (ITL) */
 } seq;
 
 typedef struct {
@@ -237,8 +279,13 @@ typedef struct {
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
     int busy, is_prefill, static_b;
+    int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
+    int *joined, njoined, joined_cap; /* sequences with itl_pending */
+    int step_active;  /* sequences decoding in this step */
+    double last_dec;  /* end of the previous decode step (every older sequence's last token) */
+    rl_ops_part *part;     /* their shapes for the step cost (npf, + 1 for verify) */
     int decoding;
     /* prefix cache: per prefix id, its tier (0 none, 1 HBM, 2 host) and LRU links */
     int *lp, *ln;
@@ -261,6 +308,7 @@ typedef struct {
     seq *s;
     replica *r;
     int nr, nprefill; /* replicas; the first nprefill are the prefill pool (disagg) */
+    int *start;       /* replicas to start after simultaneous arrivals (nr) */
     event *ev;
     long long nev;
     double E, cap_pages, kv_tok, *plen;
@@ -272,7 +320,9 @@ typedef struct {
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
-    double *ttft, *tpot, *e2e;
+    double *ttft, *tpot, *e2e, *ttft_svc;
+    double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
+    int oom;          /* a joiner list could not grow */
     double next_sample, dt_sample;
     int nkv, kvcap;
     double *kv_t, *kv_f;
@@ -464,6 +514,107 @@ static int prefix_lookup(sim *S, replica *r, int i)
     return S->req[i].prefix_len;
 }
 
+/* ---- inter-token latency: a log-binned histogram of every gap ---- */
+
+/* Log-linear bins (as HdrHistogram): the top ITL_SUB_BITS bits of a gap's
+ * mantissa and its exponent index the bin, so each octave from 2^ITL_EXP_MIN
+ * s (~1e-7 s) to 2^(ITL_EXP_MIN + ITL_OCTAVES) s (~2e5 s) has 2^ITL_SUB_BITS
+ * bins, each under 0.4% wide; a percentile is its bin's centre (within
+ * 0.2%), mean and max are exact. */
+#define ITL_SUB_BITS 8
+#define ITL_EXP_MIN (-23)
+#define ITL_OCTAVES 41
+#define ITL_BINS (ITL_OCTAVES << ITL_SUB_BITS)
+
+static int itl_bin(double gap)
+{
+    if (!(gap >= ldexp(1, ITL_EXP_MIN)))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &gap, sizeof bits);
+    long long b = (long long)(bits >> (52 - ITL_SUB_BITS)) -
+                  ((long long)(1023 + ITL_EXP_MIN) << ITL_SUB_BITS);
+    return b < ITL_BINS ? (int)b : ITL_BINS - 1;
+}
+
+static double itl_centre(int b)
+{
+    uint64_t lo = ((uint64_t)b + ((uint64_t)(1023 + ITL_EXP_MIN) << ITL_SUB_BITS))
+                  << (52 - ITL_SUB_BITS);
+    uint64_t mid = lo + (1ull << (51 - ITL_SUB_BITS));
+    double v;
+    memcpy(&v, &mid, sizeof v);
+    return v;
+}
+
+static void itl_add(sim *S, double gap, double count)
+{
+    if (count <= 0)
+        return;
+    S->itl_w[itl_bin(gap)] += count;
+    S->itl_sum += gap * count;
+    S->itl_n += count;
+    S->itl_max = gap > S->itl_max ? gap : S->itl_max;
+}
+
+static void itl_pcts(const sim *S, rl_pcts *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!(S->itl_n > 0))
+        return;
+    double q[3] = {0.5, 0.9, 0.99}, *o[3] = {&p->p50, &p->p90, &p->p99}, cum = 0;
+    int j = 0;
+    for (int b = 0; b < ITL_BINS && j < 3; b++) {
+        cum += S->itl_w[b];
+        while (j < 3 && cum >= q[j] * S->itl_n) {
+            double v = itl_centre(b);
+            *o[j++] = v < S->itl_max ? v : S->itl_max;
+        }
+    }
+    p->mean = S->itl_sum / S->itl_n;
+    p->max = S->itl_max;
+    p->n = (long long)S->itl_n;
+}
+
+/* A sequence joined a replica's decode batch: its next gap runs from its
+ * own last token, not from the replica's last decode step. */
+static void itl_join(sim *S, replica *r, int i)
+{
+    if (S->s[i].itl_pending)
+        return;
+    if (r->njoined == r->joined_cap) {
+        int cap = 2 * r->joined_cap;
+        int *j = realloc(r->joined, (size_t)cap * sizeof *j);
+        if (!j) {
+            S->oom = 1;
+            return;
+        }
+        r->joined = j;
+        r->joined_cap = cap;
+    }
+    S->s[i].itl_pending = 1;
+    r->joined[r->njoined++] = i;
+}
+
+/* The gaps of one decode step ending at `now`: the sequences that joined
+ * since the last decode step wait from their own last token, the others
+ * from that step. */
+static void itl_step(sim *S, replica *r, double now)
+{
+    int fresh = 0;
+    for (int j = 0; j < r->njoined; j++) {
+        seq *s = &S->s[r->joined[j]];
+        s->itl_pending = 0;
+        if (s->state != S_DECODE)
+            continue; /* preempted again before a decode step */
+        itl_add(S, now - s->t_last, 1);
+        fresh++;
+    }
+    r->njoined = 0;
+    itl_add(S, now - r->last_dec, r->step_active - fresh);
+    r->last_dec = now;
+}
+
 /* ---- sequence transitions ---- */
 
 static void done(sim *S, int i, double now)
@@ -471,6 +622,7 @@ static void done(sim *S, int i, double now)
     const rl_request *q = &S->req[i];
     S->s[i].state = S_DONE;
     S->ttft[i] = S->s[i].t_first - q->arrival;
+    S->ttft_svc[i] = S->s[i].t_first - S->s[i].t_start;
     S->e2e[i] = now - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->completed++;
@@ -503,6 +655,7 @@ static void join_decode(sim *S, replica *r, int i, double c0)
         r->ahead = i;
     r->atail = i;
     r->nactive++;
+    itl_join(S, r, i);
     r->heap[r->nheap] = i;
     s->hpos = r->nheap++;
     fh_up(S, r, s->hpos);
@@ -547,6 +700,8 @@ static void make_room(sim *S, replica *r)
         seq *s = &S->s[i];
         int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
         double ctx = leave_decode(S, r, i);
+        if (!s->itl_pending)
+            s->t_last = r->last_dec; /* its last token came with the last decode step */
         s->gen0 = gen;
         S->preempt++;
         if (S->c->preempt == RL_PREEMPT_SWAP) {
@@ -565,7 +720,7 @@ static void make_room(sim *S, replica *r)
 
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
-static int take_prefill(sim *S, replica *r, long long budget, int whole, double *tok, double *ctxw)
+static int take_prefill(sim *S, replica *r, long long budget, int whole)
 {
     int i = r->wait.head;
     seq *s = &S->s[i];
@@ -574,6 +729,8 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole, double 
         if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
             return 0;
         s->state = S_PREFILL;
+        if (s->t_start < 0)
+            s->t_start = S->tlast; /* the current time */
         s->prefilled = prefix_lookup(S, r, i);
         S->saved += s->prefilled;
         r->pf_held += s->prefilled;
@@ -586,9 +743,8 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole, double 
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
     r->pf_tok[r->npf++] = chunk;
-    *tok += chunk;
-    *ctxw += chunk * (s->prefilled + chunk / 2.0);
     r->pf_held += chunk;
     if (chunk == left)
         q_pop(S, &r->wait);
@@ -599,7 +755,6 @@ static void start_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
     const rl_serve_config *c = S->c;
-    double tok = 0, ctxw = 0;
     r->npf = 0;
     r->decoding = 0;
     S->extra_s = 0;
@@ -607,7 +762,7 @@ static void start_step(sim *S, int ri, double now)
         long long used = 0;
         while (r->wait.head >= 0 && r->npf < c->max_seqs &&
                (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
-            used += take_prefill(S, r, 0, 1, &tok, &ctxw);
+            used += take_prefill(S, r, 0, 1);
     } else if (c->policy == RL_POLICY_STATIC) {
         if (r->nactive == 0) {
             r->static_b = 0;
@@ -618,14 +773,14 @@ static void start_step(sim *S, int ri, double now)
                 if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
                     break;
                 outputs += S->req[i].output;
-                int p = take_prefill(S, r, 0, 1, &tok, &ctxw);
+                int p = take_prefill(S, r, 0, 1);
                 if (p == 0)
                     break;
                 maxp = p > maxp ? p : maxp;
             }
             /* every prompt padded to the batch's longest (seed 000 section 4, point 3) */
-            ctxw *= r->npf * (double)maxp / (tok > 0 ? tok : 1);
-            tok = r->npf * (double)maxp;
+            for (int j = 0; j < r->npf; j++)
+                r->part[j].tokens = maxp;
             r->static_b = r->npf;
         }
     } else {
@@ -645,7 +800,7 @@ static void start_step(sim *S, int ri, double now)
             }
         } else if (c->policy == RL_POLICY_INTERLEAVED) {
             if (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs)
-                take_prefill(S, r, 0, 1, &tok, &ctxw);
+                take_prefill(S, r, 0, 1);
         } else {
             int chunked = c->policy == RL_POLICY_CHUNKED;
             long long budget = c->max_tokens - (chunked ? r->nactive : 0);
@@ -653,7 +808,7 @@ static void start_step(sim *S, int ri, double now)
                 int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
                 if (!chunked && r->npf > 0 && need > budget)
                     break;
-                int t = take_prefill(S, r, budget, !chunked, &tok, &ctxw);
+                int t = take_prefill(S, r, budget, !chunked);
                 if (t == 0)
                     break;
                 budget -= t;
@@ -665,21 +820,23 @@ static void start_step(sim *S, int ri, double now)
     if (c->policy == RL_POLICY_STATIC && r->npf > 0)
         r->decoding = 0;
     double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
+    r->step_active = r->decoding ? r->nactive : 0;
     double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
-    if (tok == 0 && B == 0 && S->extra_s == 0) {
+    if (r->npf == 0 && B == 0 && S->extra_s == 0) {
         r->busy = 0;
         return;
     }
     const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
+    rl_step_work w = {r->part, r->npf, B, Sctx}, dec = {NULL, 0, B, Sctx};
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        double vt = B * c->spec_gamma;
-        t = cost->time(cost->ctx, tok + vt, (ctxw + vt * Sctx) / (tok + vt), B, Sctx) +
-            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, 0, 0, B, Sctx)
-                                           : c->spec_draft_frac * cost->time(cost->ctx, 0, 0, B, Sctx));
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        t = cost->time(cost->ctx, &w) +
+            c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
+                                           : c->spec_draft_frac * cost->time(cost->ctx, &dec));
     } else {
-        t = cost->time(cost->ctx, tok, tok > 0 ? ctxw / tok : 0, B, Sctx);
+        t = cost->time(cost->ctx, &w);
     }
     t += S->extra_s;
     if (!(t > 0))
@@ -701,6 +858,7 @@ static void end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
     if (r->decoding) {
+        itl_step(S, r, now);
         r->k++;
         while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
             int i = r->heap[0];
@@ -718,7 +876,7 @@ static void end_step(sim *S, int ri, double now)
         r->pf_held -= s->need;
         r->npartial--;
         if (s->t_first < 0)
-            s->t_first = now; /* prefill emits the first token */
+            s->t_first = s->t_last = now; /* prefill emits the first token */
         if (s->gen0 < 1)
             s->gen0 = 1;
         if (s->gen0 >= S->req[i].output) {
@@ -883,19 +1041,25 @@ static void sim_free(sim *S)
             free(S->r[j].heap);
             free(S->r[j].pf);
             free(S->r[j].pf_tok);
+            free(S->r[j].part);
+            free(S->r[j].joined);
             free(S->r[j].lp);
             free(S->r[j].ln);
             free(S->r[j].tier);
         }
     free(S->r);
+    free(S->start);
     free(S->s);
     free(S->ev);
     free(S->plen);
+    free(S->ttft_svc);
+    free(S->itl_w);
 }
 
 size_t rl_serve_bytes_per_request(void)
 {
-    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 3 * sizeof(double);
+    /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per request */
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 4 * sizeof(double);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
@@ -925,15 +1089,18 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
             S.nprefix = req[i].prefix_id + 1;
     S.s = malloc((size_t)n * sizeof *S.s);
     S.r = calloc((size_t)S.nr, sizeof *S.r);
+    S.start = malloc((size_t)S.nr * sizeof *S.start);
     S.ev = malloc((size_t)(n + S.nr) * sizeof *S.ev);
     S.kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
     out->ttft_s = malloc((size_t)n * sizeof(double));
+    S.ttft_svc = malloc((size_t)n * sizeof(double));
+    S.itl_w = calloc(ITL_BINS, sizeof *S.itl_w);
     out->tpot_s = malloc((size_t)n * sizeof(double));
     out->e2e_s = malloc((size_t)n * sizeof(double));
     out->kv_t = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S.kvcap + 1) * sizeof(double));
     S.plen = calloc((size_t)S.nprefix + 1, sizeof *S.plen);
-    int oom = !S.s || !S.r || !S.ev || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
+    int oom = !S.s || !S.r || !S.start || !S.ev || !S.ttft_svc || !S.itl_w || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t ||
               !out->kv_frac || !S.plen;
     for (int j = 0; !oom && j < S.nr; j++) {
         replica *r = &S.r[j];
@@ -943,7 +1110,10 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
         r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
         r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
-        oom |= !r->heap || !r->pf || !r->pf_tok;
+        r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
+        r->joined_cap = 2 * c->max_seqs + 2;
+        r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
+        oom |= !r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined;
         if (caching && S.nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
             r->lp = malloc((size_t)S.nprefix * sizeof *r->lp);
             r->ln = malloc((size_t)S.nprefix * sizeof *r->ln);
@@ -961,7 +1131,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     }
     for (long long i = 0; i < n; i++) {
         S.s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
-                       .t_first = -1};
+                       .t_first = -1, .t_start = -1};
         if (req[i].prefix_id >= 0 && S.plen[req[i].prefix_id] == 0)
             S.plen[req[i].prefix_id] = req[i].prefix_len;
     }
@@ -994,12 +1164,23 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         S.tlast = now = t;
         sample_kv(&S, now);
         if (arrival) {
-            int ri = route(&S, 0, pool_n, 0);
-            S.nsys++;
-            S.r[ri].outstanding++;
-            q_push(&S, &S.r[ri].wait, (int)next++, 0);
-            if (!S.r[ri].busy)
-                start_step(&S, ri, now);
+            /* every request arriving at this instant is queued before an idle
+             * replica starts: simultaneous arrivals share its first step */
+            int nstart = 0;
+            do {
+                int ri = route(&S, 0, pool_n, 0);
+                S.nsys++;
+                S.r[ri].outstanding++;
+                q_push(&S, &S.r[ri].wait, (int)next++, 0);
+                if (!S.r[ri].busy && !S.r[ri].to_start) {
+                    S.r[ri].to_start = 1;
+                    S.start[nstart++] = ri;
+                }
+            } while (next < n && req[next].arrival == t);
+            for (int k = 0; k < nstart; k++) {
+                S.r[S.start[k]].to_start = 0;
+                start_step(&S, S.start[k], now);
+            }
             continue;
         }
         event e = ev_pop(&S);
@@ -1016,6 +1197,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
             if (!S.r[ri].busy)
                 start_step(&S, ri, now);
         }
+    }
+    if (S.oom) {
+        sim_free(&S);
+        rl_serve_result_free(out);
+        snprintf(err, errlen, "simulate: out of memory for %lld requests", n);
+        return -1;
     }
     double dur = now - req[0].arrival;
     out->requests = n;
@@ -1054,10 +1241,22 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S.win_done >= 20;
     out->steady_valid = steady;
     out->steady_req_per_s = steady ? S.win_done / win : out->req_per_s;
+    double span = req[n - 1].arrival - req[0].arrival;
+    out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
+    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
+        double arrived = 0, admitted = 0;
+        for (long long i = 0; i < n; i++) {
+            arrived += req[i].arrival > S.w0;
+            admitted += S.s[i].t_start > S.w0 && S.s[i].t_start <= S.w1;
+        }
+        out->keep_up = arrived > 0 ? admitted / arrived : 1;
+    }
     out->steady_out_tokens_per_s = steady ? S.win_tokens / win : out->out_tokens_per_s;
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
     pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    pcts(S.ttft_svc, n, &out->ttft_service, 0);
+    itl_pcts(&S, &out->itl);
     pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
     pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     if (!c->keep_requests) {
@@ -1070,17 +1269,108 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     return 0;
 }
 
-int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                      int calibrated, const rl_request *req, long long n,
-                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
+/* rl_serve_run (out) or rl_serve_capacity (qps) with every step costed by
+ * the operator list. */
+static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                         int calibrated, const rl_request *req, long long n,
+                         const rl_serve_config *cfg, rl_serve_result *out, double *qps, char *err,
+                         size_t errlen)
 {
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
         return -1;
     rl_step_cost cost = {rl_serve_ops_time, &oc};
-    int rc = rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen);
+    int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
+                 : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);
     rl_ops_cost_free(&oc);
     return rc;
+}
+
+int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                      int calibrated, const rl_request *req, long long n,
+                      const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen)
+{
+    return with_ops_cost(m, h, chips, p, calibrated, req, n, cfg, out, NULL, err, errlen);
+}
+
+/* Whether a run sustained its load: every request completed, completions
+ * kept up with arrivals (RL_SERVE_KEEP_UP) and the SLOs given hold at p99. */
+static int sustained(const rl_serve_result *r, const rl_serve_config *c)
+{
+    return r->completed == r->requests && r->keep_up >= RL_SERVE_KEEP_UP &&
+           (c->slo_ttft <= 0 || r->ttft.p99 <= c->slo_ttft) &&
+           (c->slo_tpot <= 0 || r->tpot.n == 0 || r->tpot.p99 <= c->slo_tpot);
+}
+
+/* Simulate the first n requests with their arrival gaps divided by `scale`
+ * (into `buf`); *ok: sustained.  Returns 0 or -1. */
+static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
+                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
+                      int *ok, char *err, size_t errlen)
+{
+    for (long long i = 0; i < n; i++) {
+        buf[i] = req[i];
+        buf[i].arrival = req[0].arrival + (req[i].arrival - req[0].arrival) / scale;
+    }
+    rl_serve_result r;
+    if (rl_serve_run(buf, n, c, pc, dc, &r, err, errlen) != 0)
+        return -1;
+    *ok = sustained(&r, c);
+    rl_serve_result_free(&r);
+    return 0;
+}
+
+int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
+                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                      double hint, double *qps, char *err, size_t errlen)
+{
+    *qps = NAN;
+    if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
+        return 0; /* too few requests for a steady window, or no arrival rate (offline) */
+    double rate = hint > 0 ? hint : (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
+    double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
+                       RL_SERVE_CAPACITY_MAX);
+    long long m = (double)n < want ? n : (long long)want;
+    if (!(req[m - 1].arrival > req[0].arrival))
+        return 0;
+    double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
+    rl_serve_config c = *cfg;
+    c.kv_samples = 0;
+    c.keep_requests = 0;
+    rl_request *buf = malloc((size_t)m * sizeof *buf);
+    if (!buf)
+        return snprintf(err, errlen, "capacity: out of memory"), -1;
+    /* bracket by stepping the load up or down (from the hint), then bisect in log scale */
+    double lo = 0, hi = 0, s = hint > 0 ? hint / q0 : 1, step = hint > 0 ? 1.25 : 2;
+    int ok, rc = 0, runs = 0;
+    for (; runs < RL_SERVE_CAPACITY_RUNS && (lo == 0 || hi == 0); runs++) {
+        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
+            break;
+        if (ok)
+            lo = s, s *= step;
+        else
+            hi = s, s /= step;
+        if ((lo == 0 && s < 1e-6) || (hi == 0 && s > 1e9))
+            break; /* sustains nothing, or everything up to offline */
+    }
+    for (; rc == 0 && lo > 0 && hi > 0 && hi / lo > 1 + RL_SERVE_CAPACITY_TOL &&
+           runs < RL_SERVE_CAPACITY_RUNS; runs++) {
+        s = sqrt(lo * hi);
+        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
+            break;
+        *(ok ? &lo : &hi) = s;
+    }
+    free(buf);
+    if (rc == 0 && hi > 0)
+        *qps = lo * q0; /* 0 when even a 1e-6 fraction of the load fails */
+    return rc;
+}
+
+int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                               int calibrated, const rl_request *req, long long n,
+                               const rl_serve_config *cfg, double *qps, char *err, size_t errlen)
+{
+    return with_ops_cost(m, h, chips, p, calibrated, req, n, cfg, NULL, qps, err, errlen);
 }
 
 void rl_serve_result_free(rl_serve_result *r)

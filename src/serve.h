@@ -32,32 +32,40 @@
 #include <cjson/cJSON.h>
 
 #include "spec.h"
+#include "ops.h"
 #include "step.h"
 #include "workload.h"
 
 /* ---- step cost ------------------------------------------------------- */
 
-/* Time in seconds of one engine step on one replica: `prefill_tokens` new
- * prompt tokens (T, all prefills of the step together) each attending to
- * `prefill_context` tokens on average (its cached prefix, earlier chunks and
- * the causal half of its own chunk), and `decode_batch` sequences (B)
- * generating one token each at a mean context of `decode_context` tokens
- * (S).  Must return > 0 when any work is given. */
+/* The work of one engine step on one replica: the prompts being prefilled,
+ * each `tokens` (T) new tokens on its own cached `prefix` (P: a prefix-cache
+ * hit, earlier chunks) in `seqs` sequences of that shape, and
+ * `decode_batch` sequences (B) generating one token each at a mean context
+ * of `decode_context` tokens (S).  Each prompt attends to its own prefix and
+ * tokens only. */
 typedef struct {
-    double (*time)(void *ctx, double prefill_tokens, double prefill_context, double decode_batch,
-                   double decode_context);
+    const rl_ops_part *prefill; /* ops.h: {seqs, tokens, prefix} */
+    int nprefill;
+    double decode_batch, decode_context;
+} rl_step_work;
+
+/* Time in seconds of one step's work; must return > 0 when any work is
+ * given. */
+typedef struct {
+    double (*time)(void *ctx, const rl_step_work *w);
     void *ctx;
 } rl_step_cost;
 
-/* The step cost from the operator list (ops.h, rl_ops_mixed_step_time):
- * every operator of the step at its own roofline over `chips` chips, ideal
- * peak, plus the tensor-parallel collectives of 1D Megatron sharding over
- * the replica's chips (shard.h, rl_shard_collectives with tp = chips,
- * generation phase, for the step's T + B token rows of bf16 activations
- * (fp32 with fp32 compute), as the op list's; no overlap).  The step's prefills
- * are costed as one sequence of T tokens on a prefix of
- * prefill_context - T/2 tokens; contexts are capped at the model's
- * max_context.  Decode-only compute is linear in S at a given B (weights do
+/* The step cost from the operator list (ops.h, rl_ops_step_time with the
+ * step's prompts as parts): every operator of the step at its own roofline
+ * over `chips` chips, ideal peak, plus the tensor-parallel collectives of 1D
+ * Megatron sharding over the replica's chips (shard.h, rl_shard_collectives
+ * with tp = chips, generation phase, for the step's prompt + decode token
+ * rows of bf16 activations (fp32 with fp32 compute), as the op list's; no
+ * overlap).  Each prompt's prefix + tokens are capped at the model's
+ * max_context (requests are truncated to it before they are simulated) and
+ * so is S.  Decode-only compute is linear in S at a given B (weights do
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
@@ -73,6 +81,8 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
+    int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
 
@@ -86,9 +96,14 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
                      rl_precision p, int calibrated, char *err, size_t errlen);
 void rl_ops_cost_free(rl_ops_cost *c);
 
-/* rl_step_cost.time for an rl_ops_cost ctx. */
-double rl_serve_ops_time(void *ctx, double prefill_tokens, double prefill_context,
-                         double decode_batch, double decode_context);
+/* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
+ * operator-list step cost. */
+double rl_serve_ops_time(void *ctx, const rl_step_work *w);
+
+/* The same for one prompt of `tokens` new tokens on a cached `prefix`
+ * (tokens 0: none) beside a decode batch of `batch` at context `context`. */
+double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
+                          double context);
 
 /* ---- simulator ------------------------------------------------------ */
 
@@ -165,6 +180,22 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve);
 
+/* Metric definitions (the JSON keys' meaning):
+ *  - TTFT: arrival to the first token, queueing included; the first token
+ *    comes at the end of the step that completes the request's prefill.
+ *  - TTFT service (ttft_service_*): the same less the wait before its first
+ *    prefill step started (prefill time, chunks and stalls between them).
+ *  - TPOT, per request: (e2e - TTFT) / (output tokens - 1), over requests
+ *    with at least 2 output tokens; the percentiles are over requests.
+ *  - ITL (itl_*): every gap between consecutive output tokens of every
+ *    request, pooled (a request of G tokens gives G - 1 gaps), so a prefill
+ *    that pauses decoding shows in its tail; with speculative decoding a
+ *    verify step's tokens come together (one gap per step).  Percentiles
+ *    from a histogram of bins under 0.4% wide (mean and max exact).
+ *  - e2e: arrival to the last token.
+ *  - utilization: the fraction of time a replica runs a step, whatever its
+ *    batch (busy time / (replicas x duration)); not headroom: a replica
+ *    stepping at batch 1 is as busy as one at its batch cap. */
 typedef struct {
     double p50, p90, p99, mean, max;
     long long n; /* requests counted (TPOT: those with >= 2 output tokens); 0: JSON nulls */
@@ -176,7 +207,10 @@ typedef struct {
 typedef struct {
     long long requests, completed;
     double duration_s;      /* first arrival to last completion */
-    rl_pcts ttft, tpot, e2e; /* seconds; TPOT over requests with >= 2 output tokens */
+    /* Seconds, per request (serve.h's metric definitions below): */
+    rl_pcts ttft, tpot, e2e;
+    rl_pcts ttft_service; /* TTFT less queueing: from its first prefill step's start */
+    rl_pcts itl;          /* every inter-token gap of every request (not per request) */
     double req_per_s, out_tokens_per_s, total_tokens_per_s; /* whole run: the drain tail in */
     /* Steady state: requests and their output tokens completed from the
      * completion of the first RL_SERVE_STEADY_FROM of the requests (the
@@ -186,6 +220,10 @@ typedef struct {
      * when there are fewer than RL_SERVE_STEADY_MIN requests or fewer than
      * 20 complete in the window (steady_valid 0). */
     double steady_req_per_s, steady_out_tokens_per_s;
+    double keep_up;   /* requests whose first prefill step started over those that arrived
+                         in the steady window (the whole run's completion rate over the
+                         arrival rate without one): about 1 while the waiting queue stays
+                         bounded, less when it grows (admission falls behind) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
@@ -219,8 +257,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
 void rl_serve_result_free(rl_serve_result *r);
 
 /* Bytes a simulation holds per request: the request itself (workload.h),
- * rl_serve_run's sequence state and event slot, and the three per-request
- * latencies of the result.  A caller with a memory budget (the Lua
+ * rl_serve_run's sequence state and event slot, the three per-request
+ * latencies of the result and the TTFT service.  A caller with a memory budget (the Lua
  * sandbox) sizes a run with it before starting. */
 size_t rl_serve_bytes_per_request(void);
 
@@ -230,6 +268,37 @@ size_t rl_serve_bytes_per_request(void);
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                       int calibrated, const rl_request *req, long long n,
                       const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);
+
+/* Capacity: the largest arrival rate the configuration sustains, found by
+ * simulation: the first RL_SERVE_CAPACITY_REQUESTS requests (or
+ * RL_SERVE_CAPACITY_WINDOW_S of arrivals at the hint or the requests' rate
+ * when that is more, at most RL_SERVE_CAPACITY_MAX) with their
+ * arrival gaps rescaled (the same lengths and arrival pattern at another
+ * rate), the load doubled or halved until it is bracketed (stepped by 1.25
+ * from `hint` when hint > 0: a load in requests/s thought near the
+ * capacity), then bisected in log scale to RL_SERVE_CAPACITY_TOL, at most
+ * RL_SERVE_CAPACITY_RUNS runs.
+ * A load is sustained when every request completes, completions keep up
+ * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
+ * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
+ * *qps: that rate (requests/s); NAN when there are too few requests
+ * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
+ * bracket within the runs.  Returns 0, or -1 with err set. */
+#define RL_SERVE_CAPACITY_REQUESTS 4000
+#define RL_SERVE_CAPACITY_WINDOW_S 30.0
+#define RL_SERVE_CAPACITY_MAX 30000
+#define RL_SERVE_CAPACITY_TOL 0.02
+#define RL_SERVE_CAPACITY_RUNS 40
+#define RL_SERVE_KEEP_UP 0.98
+int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
+                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                      double hint, double *qps, char *err, size_t errlen);
+
+/* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
+ * holds the hint on entry (0: none). */
+int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                               int calibrated, const rl_request *req, long long n,
+                               const rl_serve_config *cfg, double *qps, char *err, size_t errlen);
 
 /* Expected tokens per verify step with acceptance rate a and g draft
  * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */

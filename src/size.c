@@ -131,10 +131,12 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
-    /* keeping up: steady-state completions per second (serve.h) reach
-     * RL_SIZE_KEEP_UP of the offered arrival rate; an overloaded system that
-     * has not yet breached p99 in a finite run fails */
-    int keeps_up = span <= 0 || r.steady_req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
+    /* keeping up: completions over arrivals in the steady window reach
+     * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
+     * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
+     * one.  An overloaded system that has not yet breached p99 fails */
+    int keeps_up = r.steady_valid ? r.keep_up >= RL_SERVE_KEEP_UP
+                                  : span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
     c->meets = r.completed == n && keeps_up && r.ttft.p99 <= in->slo_ttft &&
                r.tpot.p99 <= in->slo_tpot;
     rl_serve_result_free(&r);
@@ -156,7 +158,7 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
     int R0 = c->replicas, lo = 0, hi = -1;
     /* grow geometrically until the targets hold, then bisect down */
-    for (int R = R0; R <= 4 * R0 + 4; R = R + (R + 3) / 4) {
+    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
         set_replicas(c, R, ratio);
         if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
             return -2;
@@ -196,6 +198,21 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     return hi;
 }
 
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    rl_request *req;
+    long long n;
+    if (make_requests(in, 1, 1, &req, &n, err, errlen) != 0)
+        return -1;
+    rl_serve_config s = candidate_config(in, c);
+    double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
+    int rc = rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req,
+                                        n, &s, &q, err, errlen);
+    free(req);
+    c->max_qps = q;
+    return rc;
+}
+
 typedef struct {
     rl_size_candidate c;
     double est_cost; /* analytic cost estimate, for ordering */
@@ -209,12 +226,21 @@ static int cmp_plan(const void *a, const void *b)
 
 static int cmp_cand(const void *a, const void *b)
 {
-    const rl_size_candidate *x = a, *y = b;
+    return rl_size_rank(a, b);
+}
+
+int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
+{
     if (x->meets != y->meets)
         return y->meets - x->meets;
     if (x->cost_per_hour != y->cost_per_hour)
         return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
-    /* at equal cost, no quantization risk for no saving: wider weights, then KV */
+    /* at equal cost, the most margin: the higher load sustained, when the two
+     * differ by more than the capacity search's resolution (5% > its 2%) */
+    double xq = isfinite(x->max_qps) ? x->max_qps : 0, yq = isfinite(y->max_qps) ? y->max_qps : 0;
+    if (fabs(xq - yq) > 0.05 * fmax(xq, yq))
+        return xq > yq ? -1 : 1;
+    /* then no quantization risk for no saving: wider weights, then KV */
     double xw = rl_dtype_bytes(x->p.weights), yw = rl_dtype_bytes(y->p.weights);
     double xk = rl_dtype_bytes(x->p.kv), yk = rl_dtype_bytes(y->p.kv);
     if (xw != yw)
@@ -273,11 +299,12 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     memset(out, 0, sizeof *out);
     out->min_ttft_s = out->min_tpot_s = INFINITY;
     double t0 = wall_s();
+    clock_t cpu0 = clock();
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0))) {
         snprintf(err, errlen, "size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
         return -1;
     }
-    double P, G, qps = in->w.qps;
+    double P, G, qps = in->w.qps * (1 + in->headroom); /* the load sized for */
     rl_size_mean_lengths(in, &P, &G);
     /* a replica must hold the longest request of the simulated workload */
     double longest = P + G;
@@ -321,11 +348,11 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                     out->pruned += 20; /* e.g. more TP chips than the model has heads */
                     continue;
                 }
-                double t_pref = rl_serve_ops_time(&oc, P, P / 2, 0, 0);
+                double t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
                 if (kvcap >= longest) { /* the best any fitting configuration could do */
                     out->min_ttft_s = fmin(out->min_ttft_s, t_pref);
                     out->min_tpot_s = fmin(out->min_tpot_s,
-                                           rl_serve_ops_time(&oc, 0, 0, 1, P + G / 2));
+                                           rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
                 }
                 /* prune: no KV room for the longest request; prefill alone breaks TTFT */
                 if (kvcap < longest || t_pref > in->slo_ttft) {
@@ -341,7 +368,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                             out->pruned++; /* the KV limit already binds at the smaller cap */
                             continue;
                         }
-                        double td = rl_serve_ops_time(&oc, 0, 0, B, P + G / 2);
+                        double td = rl_serve_ops_time1(&oc, 0, 0, B, P + G / 2);
                         if (td > in->slo_tpot) {
                             out->pruned++; /* TPOT at the batch cap over target */
                             continue;
@@ -361,13 +388,23 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
                         c->kv_bytes_per_chip =
                             kvcap * rl_arch_kv_bytes_per_token(in->m, p.kv) / (double)chips;
                         double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
+                        double rd, rp = 0;
                         if (c->policy == RL_POLICY_DISAGG) {
                             /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
-                            c->replicas = (int)fmax(1, ceil(qps * slot_s / 0.85));
-                            c->prefill_replicas = (int)fmax(1, ceil(qps * t_pref / 0.8));
+                            rd = fmax(1, ceil(qps * slot_s / 0.85));
+                            rp = fmax(1, ceil(qps * t_pref / 0.8));
                         } else {
-                            c->replicas = (int)fmax(1, ceil(qps * (t_pref + slot_s) / 0.85));
+                            rd = fmax(1, ceil(qps * (t_pref + slot_s) / 0.85));
                         }
+                        if (fmax(rd, rp) > RL_SIZE_MAX_REPLICAS) {
+                            out->pruned++; /* beyond the replica bound (size.h) */
+                            double need = fmin(fmax(rd, rp), 1e9);
+                            if (out->beyond_bound++ == 0 || need < out->fewest_replicas)
+                                out->fewest_replicas = (int)need;
+                            continue;
+                        }
+                        c->replicas = (int)rd;
+                        c->prefill_replicas = (int)rp;
                         price(in, c);
                         pl.est_cost = c->cost_per_hour + 1e-3 * (double)c->chips; /* ties: smaller replicas */
                         if (nplans == cap_plans) {
@@ -419,7 +456,16 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
             out->pruned++;
             continue;
         }
-        int R = rl_size_resize(in, &c, 1, 1, err, errlen);
+        if ((double)(clock() - cpu0) / CLOCKS_PER_SEC > RL_SIZE_MAX_CPU_S) {
+            out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
+            continue;
+        }
+        int R = rl_size_resize(in, &c, 1 + in->headroom, 1, err, errlen);
+        int meets_hr = c.meets;
+        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(in, &c, 1, 1, err, errlen) != 0) ||
+            rl_size_capacity(in, &c, err, errlen) != 0)
+            R = -2;
+        c.meets = meets_hr && c.meets;
         if (R == -2) {
             free(taken);
             free(pick);
@@ -473,6 +519,12 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
     if (r->n > 0)
         snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
                            "closest are listed", r->n);
+    else if (r->beyond_bound > 0)
+        snprintf(buf, len, "refused: %.3g req/s x %.2f (headroom) needs more than %d replicas in "
+                           "every configuration searched (the fewest, by estimate: %d); size stops "
+                           "there to bound its time and memory: split the load across deployments, "
+                           "or allow larger replicas (--max-chips)",
+                 in->w.qps, 1 + in->headroom, RL_SIZE_MAX_REPLICAS, r->fewest_replicas);
     else if (!isfinite(r->min_ttft_s))
         snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
                            "(--max-chips), its weights leave no KV room for the longest request "

@@ -22,9 +22,30 @@
  * requests at RL_SIZE_KEEP_UP of the offered rate or more to count as
  * meeting the targets. */
 #define RL_SIZE_MIN_WINDOW_S 120.0
-#define RL_SIZE_MAX_REQUESTS 200000.0
+#define RL_SIZE_MAX_REQUESTS 30000.0
 
 #define RL_SIZE_KEEP_UP 0.8
+
+/* Headroom: the recommendation must meet the targets at (1 + F) x the
+ * stated load.  Default F = 0.2, our stated rule: size for 20% above the
+ * peak given, the low end of the 20-40% margin capacity planners add above
+ * a forecast peak, because latency past the saturation knee rises steeply
+ * (llama3-70b on H100 at 50 req/s: TTFT p99 0.9 s, 2.2 s at +12%, 10 s at
+ * +25%).  F is refused below 0 or above RL_SIZE_MAX_HEADROOM (a 5x load is
+ * a different deployment, not headroom). */
+#define RL_SIZE_HEADROOM 0.2
+#define RL_SIZE_MAX_HEADROOM 4.0
+
+/* Bounds that keep an absurd load from running for minutes or exhausting
+ * memory: at most RL_SIZE_MAX_REPLICAS replicas per pool of a configuration
+ * (plans needing more are dropped, and a load no plan serves within it is
+ * refused), at most RL_SIZE_MAX_REQUESTS requests per simulation, a bounded
+ * number of runs per plan (the replica search, RL_SERVE_CAPACITY_RUNS), and
+ * no new plan simulated after RL_SIZE_MAX_CPU_S of CPU time (the costlier
+ * plans left are counted in skipped_for_time and the CLI says so). */
+#define RL_SIZE_MAX_REPLICAS 256
+#define RL_SIZE_MAX_CPU_S 60.0
+
 
 typedef struct {
     const rl_model *m;
@@ -34,6 +55,7 @@ typedef struct {
     const rl_request *trace; /* optional: simulate this trace instead of w (ntrace requests) */
     long long ntrace;
     double slo_ttft, slo_tpot; /* p99 targets, seconds (> 0) */
+    double headroom;     /* F in [0, RL_SIZE_MAX_HEADROOM]: meet the targets at (1 + F) x the load */
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
     double truncated_frac; /* requests shortened to max_context (for the report) */
@@ -59,7 +81,10 @@ typedef struct {
     long long chips_total;
     double cost_per_hour;  /* USD/hour, or chips_total when unpriced */
     double usd_per_mtok;   /* USD per million output tokens; 0 when unpriced */
-    int meets;             /* both p99 targets met and every request completed */
+    int meets;             /* both p99 targets met and every request completed, at the load
+                              and at (1 + headroom) x the load; the figures below: at the load */
+    double max_qps;        /* the load (req/s) at which it stops meeting the targets with its
+                              replicas (rl_size_capacity); NAN: unknown */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
     double out_tokens_per_s;  /* steady state (serve.h steady_out_tokens_per_s) */
     double goodput_req_per_s, slo_attainment;
@@ -76,6 +101,9 @@ typedef struct {
     int priced;           /* every profile has a price (else cost = chips) */
     long long pruned;     /* configurations rejected analytically */
     long long sims;       /* simulations run */
+    long long beyond_bound; /* plans needing more than RL_SIZE_MAX_REPLICAS replicas */
+    int fewest_replicas;  /* the fewest replicas any such plan needed (estimate), for the refusal */
+    long long skipped_for_time; /* plans not simulated: RL_SIZE_MAX_CPU_S was spent */
     double search_s;      /* wall time of the search */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt
@@ -99,6 +127,19 @@ void rl_size_result_free(rl_size_result *r);
  * c's latency and throughput fields and c->meets.  Returns 0 or -1. */
 int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                      double prompt_scale, char *err, size_t errlen);
+
+/* c->max_qps: the load (requests/s) at which c, with its replicas, stops
+ * meeting the targets: rl_serve_capacity with the SLOs on the workload's
+ * first requests (serve.h), from a hint of the load it was sized
+ * for ((1 + headroom) x the load when c->meets).  Returns 0 or -1. */
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
+
+/* The ranking of the result (< 0: a first): meeting first, then cheaper;
+ * at equal cost the higher max_qps (the most margin against both targets)
+ * when the two differ by more than 5%, then the wider weights and KV (no
+ * quantization risk for no saving), the lower TPOT p99, the smaller batch
+ * cap. */
+int rl_size_rank(const rl_size_candidate *a, const rl_size_candidate *b);
 
 /* The replica count (prefill replicas scaled with it under disagg) that
  * meets the targets for c's per-replica configuration under the scaled

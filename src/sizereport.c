@@ -303,6 +303,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
          b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
          100 * b->utilization, b->mean_decode_batch);
+    if (isfinite(b->max_qps))
+        item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it stops meeting the targets "
+                "at %.3g req/s (capacity utilization %.0f%% at the load).",
+             in->w.qps * (1 + in->headroom), 100 * in->headroom, b->max_qps,
+             b->max_qps > 0 ? 100 * in->w.qps / b->max_qps : 100.0);
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
         int ok = -1;
@@ -414,8 +419,9 @@ static void write_report(doc *d, const rl_size_report_data *x)
                 "shortened to fit, so this sizing describes shorter requests than the traffic; "
                 "if the model serves longer contexts, rerun with --set model.max_context=N.",
              100 * in->truncated_frac, m->name, m->max_context);
-    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests).",
-         in->slo_ttft * 1e3, in->slo_tpot * 1e3);
+    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests), "
+            "met at the load and at %.0f%% above it (--headroom %.2f).",
+         in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
 
     heading(d, 2, "Alternatives");
     para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "

@@ -286,6 +286,23 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
 }
 
+/* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
+ * throughput mode): 100 prompts under static batching with 100 slots are one
+ * batch, 1 prefill + 127 decode steps for 128-token outputs; the result says
+ * offline and gives no arrival rate. */
+static void simulate_offline(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("simulate --model llama3-8b --hw h100-sxm --offline --prompt-len 128 "
+                        "--out-len 128 --requests 100 --policy static --max-seqs 100 --format json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "offline")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "qps")));
+    assert_true(num(j, "steps") == 128);
+    assert_true(num(j, "mean_decode_batch") == 100);
+    assert_rel(num(j, "req_per_s"), 100 / num(j, "duration_s"), 1e-12);
+    cJSON_Delete(j);
+}
+
 /* Item 3 of issue 12: in calibrated mode `step --chips 8` runs tp8 and says
  * so, with its collectives; --ideal keeps formula (1) without them; `ops
  * --tp` lists the communication operators; ops refuses a pipeline. */
@@ -376,6 +393,7 @@ int main(void)
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
+        cmocka_unit_test(simulate_offline),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
     };

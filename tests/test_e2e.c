@@ -292,11 +292,10 @@ static void simulator_step_is_e(void **state)
     double x[RL_EC_N];
     rl_ec_to_x(&h.engine_costs, x);
     double e = rl_ec_time(&t, x, NULL);
-    assert_rel(rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 0, 0, 16, 2048,
-                                 t.step[0].comm_s),
-               e, 1e-12);
-    double mixed = rl_e2e_mixed_time(&m, &h, 8, rl_precision_default(), 256, 0, 16, 2048,
-                                     t.step[0].comm_s);
+    rl_ops_config dec = rl_ops_mixed_config(8, rl_precision_default(), 0, 0, 16, 2048);
+    rl_ops_config mix = rl_ops_mixed_config(8, rl_precision_default(), 256, 0, 16, 2048);
+    assert_rel(rl_e2e_mixed_time(&m, &h, &dec, t.step[0].comm_s), e, 1e-12);
+    double mixed = rl_e2e_mixed_time(&m, &h, &mix, t.step[0].comm_s);
     const double *v = h.engine_costs.v;
     /* here the host floor wins: equal to rounding */
     assert_true(mixed >= (v[RL_EC_PREFILL_STEP] + v[RL_EC_PREFILL_SEQ] + 16 * v[RL_EC_DECODE_SEQ]) *

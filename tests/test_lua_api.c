@@ -150,7 +150,7 @@ static void memory_of_c_calls(void **state)
                          " prompt = '100', output = '10', requests = 20000000 }",
                          err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "20000000 requests need about 2441 MiB")); /* 128 B each */
+    assert_non_null(strstr(err, "20000000 requests need about 3051 MiB")); /* 160 B each */
     rl_sandbox_limits small = RL_SCENARIO_LIMITS;
     small.memory = 16u << 20;
     lua_State *big = L;

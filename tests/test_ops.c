@@ -503,6 +503,70 @@ static void wrong_gqa_expectation(void **state)
     assert_true(o->kv_read == 8 * 10737418240.0); /* per query head: wrong */
 }
 
+/* A step with several prompts (serve.c's prefill step): each attends to its
+ * own prefix and tokens only, so the attention FLOPs and bytes are the sum
+ * of the per-prompt lists' (exact, 1e-12), while the weights are read once:
+ * the weight bytes equal those of one prompt of all the rows (exact), and
+ * the weight FLOPs add one logits row (2 D V) per further prompt.  MLA's
+ * kv_b_proj up-projects every prompt's own P + T latents.  Equal prompts as
+ * parts and as prefill_seqs give the same list (llama2-70b, 1024 x 128:
+ * `ops --phase prefill --batch 1024 --tokens 128`). */
+static void prefill_parts_per_prompt(void **state)
+{
+    (void)state;
+    const char *models[2] = {"llama2-70b", "deepseek-v3"};
+    rl_hw h = load_hw("h200", NULL, 0);
+    for (int k = 0; k < 2; k++) {
+        rl_model m = load_model(models[k], NULL, 0);
+        rl_ops_part parts[2] = {{1, 100, 0}, {2, 300, 50}};
+        rl_ops_config c = prefill_cfg(1, 0);
+        c.parts = parts;
+        c.nparts = 2;
+        double af, ab, wf;
+        const rl_ops *o = build(&m, &h, &c);
+        double weights = o->weight_bytes;
+        double kvb_rows = has(o, "kv_b_proj") ? find(o, "kv_b_proj")->tokens : 0;
+        rl_ops_sum_kind(o, RL_OP_ATTENTION, &af, &ab);
+        rl_ops_sum_kind(o, RL_OP_WEIGHT, &wf, NULL);
+        double sf = 0, sb = 0;
+        for (int i = 0; i < 2; i++) {
+            rl_ops_config one = prefill_cfg(parts[i].tokens, parts[i].prefix);
+            one.prefill_seqs = parts[i].seqs;
+            double f, b;
+            rl_ops_sum_kind(build(&m, &h, &one), RL_OP_ATTENTION, &f, &b);
+            sf += f;
+            sb += b;
+        }
+        assert_rel(af, sf, 1e-12);
+        assert_rel(ab, sb, 1e-12);
+        if (m.attention != RL_ATTN_MLA) { /* MLA: kv_b_proj also reads the prefixes */
+            rl_ops_config all = prefill_cfg(700, 0);
+            const rl_ops *a = build(&m, &h, &all);
+            assert_rel(weights, a->weight_bytes, 1e-12);
+            double wa;
+            rl_ops_sum_kind(a, RL_OP_WEIGHT, &wa, NULL);
+            assert_rel(wf, wa + 2 * 2.0 * (double)m.d_model * (double)m.vocab, 1e-12);
+        } else {
+            assert_true(kvb_rows == 100 + 2 * 350);
+        }
+    }
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_ops_part same[1024];
+    for (int i = 0; i < 1024; i++)
+        same[i] = (rl_ops_part){1, 128, 0};
+    rl_ops_config c = prefill_cfg(128, 0), p = prefill_cfg(128, 0);
+    c.prec = p.prec = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
+    c.parts = same;
+    c.nparts = 1024;
+    p.prefill_seqs = 1024;
+    assert_rel(rl_ops_step_time(&m, &h, &c), rl_ops_step_time(&m, &h, &p), 1e-12);
+    /* each prompt within max_context (4096), not their sum: 8 x 1024 tokens is fine */
+    for (int i = 0; i < 8; i++)
+        same[i] = (rl_ops_part){1, 1024, 0};
+    c.nparts = 8;
+    assert_true(rl_ops_step_time(&m, &h, &c) > 0);
+}
+
 static void harness_can_fail(void **state)
 {
     (void)state;
@@ -578,6 +642,7 @@ int main(void)
         cmocka_unit_test(moe_expected_experts),
         cmocka_unit_test(mla_decode),
         cmocka_unit_test(mla_prefill),
+        cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
         cmocka_unit_test(materialized_scores),
         cmocka_unit_test(int4_scales),

@@ -25,7 +25,7 @@ static int setup(void **state)
     f.h[0] = load_hw("h100-sxm", &price, 1);
     f.h[1] = load_hw("tpu-v5e", &none, 1);
     f.in = (rl_size_input){.m = &f.m, .hw = f.h, .nhw = 1, .hbm_reserve = 0.1,
-                           .slo_ttft = 0.5, .slo_tpot = 0.03};
+                           .slo_ttft = 0.5, .slo_tpot = 0.03, .headroom = RL_SIZE_HEADROOM};
     f.in.w = (rl_workload){.n = 2000, .qps = 30, .prompt = {RL_DIST_LOGNORMAL, 1500, 0.6},
                            .output = {RL_DIST_UNIFORM, 50, 400}, .seed = 5};
     char err[512];
@@ -43,8 +43,11 @@ static int teardown(void **state)
 }
 
 /* The cheapest meeting configuration is listed first; simulating it again
- * gives the same verdict; one replica fewer of it misses the targets
- * (the replica search is minimal).  Cost = chips * 2.5 USD/h. */
+ * gives the same verdict, at the load and at (1 + F) x the load (headroom
+ * F = 0.2); one replica fewer of it misses the targets at (1 + F) x the
+ * load (the replica search is minimal); the load at which it stops meeting
+ * them is at least (1 + F) x the load (less the capacity search's 2% step
+ * and 2% keep-up tolerance).  Cost = chips * 2.5 USD/h. */
 static void test_recommendation_is_minimal(void **state)
 {
     fixture *f = *state;
@@ -63,12 +66,18 @@ static void test_recommendation_is_minimal(void **state)
     rl_size_candidate again = b;
     assert_int_equal(rl_size_evaluate(&f->in, &again, 1, 1, err, sizeof err), 0);
     assert_true(again.meets);
+    assert_int_equal(rl_size_evaluate(&f->in, &again, 1.2, 1, err, sizeof err), 0);
+    assert_true(again.meets);
+    assert_true(b.max_qps >= 0.96 * 1.2 * f->in.w.qps);
     if (b.policy != RL_POLICY_DISAGG && b.replicas > 1) {
         rl_size_candidate fewer = b;
         fewer.replicas--;
-        assert_int_equal(rl_size_evaluate(&f->in, &fewer, 1, 1, err, sizeof err), 0);
+        assert_int_equal(rl_size_evaluate(&f->in, &fewer, 1.2, 1, err, sizeof err), 0);
         assert_false(fewer.meets);
     }
+    /* every listed row says where it stops meeting the targets */
+    for (int i = 0; i < f->res.n; i++)
+        assert_true(isfinite(f->res.c[i].max_qps));
 }
 
 /* Frontier: cheapest first, each with a strictly lower TPOT p99. */
@@ -163,6 +172,7 @@ static void test_every_replica_size_simulated(void **state)
     in.w.qps = 30;
     in.w.prompt = (rl_dist){RL_DIST_LOGNORMAL, 6000, 0.8};
     in.w.output = (rl_dist){RL_DIST_LOGNORMAL, 250, 0.8};
+    in.headroom = 0; /* the replica sizes searched, at the load as stated */
     rl_size_result r;
     char err[512];
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
@@ -187,6 +197,43 @@ static rl_size_result unpriced_search(const fixture *f, const rl_hw *hw, int nhw
     return r;
 }
 
+/* Issue 14's DeepSeek-V3 case (prompts lognormal 2000 / outputs 500, TTFT
+ * p99 <= 2 s, TPOT p99 <= 50 ms) at 6 req/s: on one 8 x B200 replica in
+ * fp8, continuous batching (B <= 256) and chunked prefill of 512 tokens
+ * (B <= 128) both meet the targets at the same cost (8 chips); the
+ * continuous plan sustains more than 5% more load (about 17 vs 8 req/s with
+ * issue 12's collectives in the step; its TTFT is far from the target), so
+ * it ranks first: the most margin at equal cost.  (At the issue's 10 req/s
+ * the chunked plan no longer meets with the merged step cost.) */
+static void test_tie_prefers_margin(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.05, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
+    in.w = (rl_workload){.n = 1000, .qps = 6, .prompt = {RL_DIST_LOGNORMAL, 2000, 0.8},
+                         .output = {RL_DIST_LOGNORMAL, 500, 0.8}, .seed = 1,
+                         .max_context = m.max_context};
+    rl_size_candidate a = {.hw = 0, .p = {RL_FP8, RL_FP8, RL_FP8}, .chips = 8,
+                           .policy = RL_POLICY_CONTINUOUS, .max_seqs = 256, .max_tokens = 8192,
+                           .replicas = 1};
+    rl_size_candidate b = a;
+    b.policy = RL_POLICY_CHUNKED;
+    b.max_seqs = 128;
+    b.max_tokens = 512;
+    char err[512];
+    rl_size_candidate *c[2] = {&a, &b};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(rl_size_evaluate(&in, c[i], 1, 1, err, sizeof err), 0);
+        assert_true(c[i]->meets);
+        assert_int_equal(rl_size_capacity(&in, c[i], err, sizeof err), 0);
+    }
+    assert_true(a.cost_per_hour == b.cost_per_hour);
+    assert_true(a.max_qps > 1.05 * b.max_qps);
+    assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
+}
+
 /* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
@@ -199,8 +246,9 @@ static void test_unpriced_cost_is_chips(void **state)
 /* One priced profile (h100-sxm at 2.5 USD) and one without a price
  * (tpu-v5e at 0): cost is counted in chips for every row, never USD for
  * some and chips for others; USD per million tokens stays for the priced
- * rows.  At equal cost, a wider precision ranks first (no quantization
- * risk for no saving). */
+ * rows.  At equal cost, the configuration sustaining the higher load ranks
+ * first (issue 14: the most margin), then a wider precision (no
+ * quantization risk for no saving). */
 static void test_mixed_prices_count_chips(void **state)
 {
     fixture *f = *state;
@@ -210,8 +258,15 @@ static void test_mixed_prices_count_chips(void **state)
         if (r.c[i].hw == 0 && r.c[i].out_tokens_per_s > 0)
             assert_rel(r.c[i].usd_per_mtok,
                        2.5 * r.c[i].chips_total / (r.c[i].out_tokens_per_s * 3600) * 1e6, 1e-12);
-        if (i > 0 && r.c[i].meets && r.c[i].cost_per_hour == r.c[i - 1].cost_per_hour)
-            assert_true(rl_dtype_bytes(r.c[i].p.weights) <= rl_dtype_bytes(r.c[i - 1].p.weights));
+        if (i > 0 && r.c[i].meets && r.c[i].cost_per_hour == r.c[i - 1].cost_per_hour) {
+            /* the more margin first (sustained load 5% higher), else the wider precision */
+            double q0 = r.c[i - 1].max_qps, q1 = r.c[i].max_qps;
+            if (fabs(q0 - q1) > 0.05 * fmax(q0, q1))
+                assert_true(q0 > q1);
+            else
+                assert_true(rl_dtype_bytes(r.c[i].p.weights) <=
+                            rl_dtype_bytes(r.c[i - 1].p.weights));
+        }
     }
     rl_size_result_free(&r);
 }
@@ -389,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_frontier_monotone),
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_impossible_targets),
+        cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
