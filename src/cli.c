@@ -1062,7 +1062,8 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
-                        .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM)};
+                        .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
+                        .cpu_budget_s = RL_SIZE_MAX_CPU_S};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;

@@ -456,7 +456,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
             out->pruned++;
             continue;
         }
-        if ((double)(clock() - cpu0) / CLOCKS_PER_SEC > RL_SIZE_MAX_CPU_S) {
+        if (in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s) {
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }

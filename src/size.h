@@ -41,8 +41,9 @@
  * (plans needing more are dropped, and a load no plan serves within it is
  * refused), at most RL_SIZE_MAX_REQUESTS requests per simulation, a bounded
  * number of runs per plan (the replica search, RL_SERVE_CAPACITY_RUNS), and
- * no new plan simulated after RL_SIZE_MAX_CPU_S of CPU time (the costlier
- * plans left are counted in skipped_for_time and the CLI says so). */
+ * no new plan simulated after cpu_budget_s of CPU time (the CLI gives
+ * RL_SIZE_MAX_CPU_S; the costlier plans left are counted in
+ * skipped_for_time and the CLI says so). */
 #define RL_SIZE_MAX_REPLICAS 256
 #define RL_SIZE_MAX_CPU_S 60.0
 
@@ -56,6 +57,8 @@ typedef struct {
     long long ntrace;
     double slo_ttft, slo_tpot; /* p99 targets, seconds (> 0) */
     double headroom;     /* F in [0, RL_SIZE_MAX_HEADROOM]: meet the targets at (1 + F) x the load */
+    double cpu_budget_s; /* > 0: no new plan simulated past this much CPU time; 0: no bound
+                            (the result then depends on nothing but the input) */
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
     double truncated_frac; /* requests shortened to max_context (for the report) */
@@ -103,7 +106,7 @@ typedef struct {
     long long sims;       /* simulations run */
     long long beyond_bound; /* plans needing more than RL_SIZE_MAX_REPLICAS replicas */
     int fewest_replicas;  /* the fewest replicas any such plan needed (estimate), for the refusal */
-    long long skipped_for_time; /* plans not simulated: RL_SIZE_MAX_CPU_S was spent */
+    long long skipped_for_time; /* plans not simulated: cpu_budget_s was spent */
     double search_s;      /* wall time of the search */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt
