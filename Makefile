@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives
+.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -146,8 +146,8 @@ bench: $(BENCHES)
 
 # Accuracy reports against measured data in ../shared/data (printed, never
 # asserted).  Each part is its own target; `accuracy` runs them all.
-.PHONY: accuracy accuracy-e2e
-accuracy: accuracy-e2e
+.PHONY: accuracy accuracy-e2e accuracy-kernels
+accuracy: accuracy-e2e accuracy-kernels
 # The engine-cost fit on SplitwiseSim's end-to-end rows (calib/accuracy_e2e.sh).
 accuracy-e2e: $(BIN)
 	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
@@ -179,6 +179,28 @@ cuda:
 calib: $(BIN)
 	$(BIN) calibrate --backend cpu
 
+# Calibrated profiles from the measured kernel tables (NVIDIA AIConfigurator data,
+# Apache-2.0) in $(SILICON): hw_profiles/engines/<hw>-<engine>.lua, which the
+# presets' `engines` name.  PRESET:GPU-directory pairs.
+SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm
+SILICON_ENGINES := trtllm vllm
+profiles: $(BIN)
+	@mkdir -p hw_profiles/engines
+	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	    out=hw_profiles/engines/$${p%%:*}-$$e.lua; \
+	    ROOFLINE_DATA=$(CURDIR) $(BIN) calibrate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
+	        --engine $$e --save $$out --format csv >/dev/null || exit 1; \
+	    echo "profiles: $$out ($$(wc -c < $$out) bytes)"; done; done
+
+# Per-operator accuracy of the kernel-table fit on held-back configurations
+# (every 5th), for each shipped GPU and engine; figures in out/accuracy.
+accuracy-kernels: $(BIN)
+	@mkdir -p out/accuracy
+	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5"; \
+	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
+	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
+	        || exit 1; done; done
 # The hardware profiles' `collectives` tables, refitted from NVIDIA
 # AIConfigurator's measurements in ../shared/data/silicon (collfit.h):
 # out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit

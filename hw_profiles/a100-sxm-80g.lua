@@ -10,6 +10,12 @@
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
 --   price: USD 2.25 per chip-hour on demand; see price_source (prices move: check)
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.0.0 and vLLM 0.14.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/a100-sxm-80g-trtllm.lua and engines/a100-sxm-80g-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 --   collectives: measured NCCL AllGather/ReduceScatter/AllReduce/AllToAll and
 --          the engines' own AllReduce (TensorRT-LLM; vLLM CUDA-graph and eager)
 --          on 2/4/8 GPUs, NVIDIA AIConfigurator (aiconfigurator-core 0.12.0,
@@ -27,6 +33,11 @@ return {
   host_bw = 3.2e10,
   price_per_chip_hour = 2.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand A100 80GB USD 1.50-3.00 per GPU-hour, midpoint; retrieved 2026-11-29",
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/a100-sxm-80g-trtllm.lua",
+    vllm = "engines/a100-sxm-80g-vllm.lua",
+  },
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm: nccl 2.27.3, trtllm 1.0.0, vllm 0.14.0",
     fitted_on = "16-bit rows of silicon/a100_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",

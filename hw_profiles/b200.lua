@@ -9,6 +9,12 @@
 --   net:   8x ConnectX-7 400 Gb/s = 5e10 B/s per GPU (MLPerf v6.0 B200 system
 --          description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.3.0rc20 and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/b200-trtllm.lua and engines/b200-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 --   collectives: measured NCCL AllGather/ReduceScatter/AllReduce/AllToAll and
 --          the engines' own AllReduce (TensorRT-LLM; vLLM CUDA-graph and eager)
 --          on 2/4/8 GPUs, NVIDIA AIConfigurator (aiconfigurator-core 0.12.0,
@@ -24,6 +30,11 @@ return {
   domain_chips = 8,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/b200-trtllm.lua",
+    vllm = "engines/b200-vllm.lua",
+  },
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",
     fitted_on = "16-bit rows of silicon/b200_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",

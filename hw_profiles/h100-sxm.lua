@@ -18,6 +18,12 @@
 --          gemm fraction between them is log-interpolated (src/efficiency.h),
 --          an assumption until `roofline calibrate --backend cuda` runs on
 --          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.3.0rc20 and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/h100-sxm-trtllm.lua and engines/h100-sxm-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 --   collectives: measured NCCL AllGather/ReduceScatter/AllReduce/AllToAll and
 --          the engines' own AllReduce (TensorRT-LLM; vLLM CUDA-graph and eager)
 --          on 2/4/8 GPUs, NVIDIA AIConfigurator (aiconfigurator-core 0.12.0,
@@ -37,12 +43,18 @@ return {
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
   efficiency = {
     source = "H200 measurements (4.3 TB/s copy, 790 TFLOP/s 8192^3 bf16 GEMM) applied to H100 SXM until calibrated on one",
+    measured_on = "h200", -- borrowed: without an engine (--engine ideal aside) the mode is `estimated`
     overhead_s = 0,
     gemm = { {1, 0.896}, {8192, 0.80} },
     attention = { {1, 0.896} },
     norm = { {1, 0.896} },
     rope = { {1, 0.896} },
     elementwise = { {1, 0.896} },
+  },
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/h100-sxm-trtllm.lua",
+    vllm = "engines/h100-sxm-vllm.lua",
   },
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h100_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",

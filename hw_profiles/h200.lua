@@ -17,6 +17,12 @@
 --          gemm fraction between them is log-interpolated (src/efficiency.h),
 --          an assumption until `roofline calibrate --backend cuda` runs on
 --          the host.  overhead_s 0: not yet measured.  `--ideal` ignores it.
+--   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
+--          1.3.0rc20 and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
+--          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
+--          --tables) into engines/h200-trtllm.lua and engines/h200-vllm.lua; calibrated
+--          mode times GEMMs and attention from them (src/engines.h).  Engine costs
+--          per step / sequence / launch: 0, no sourced figure yet.
 --   collectives: measured NCCL AllGather/ReduceScatter/AllReduce/AllToAll and
 --          the engines' own AllReduce (TensorRT-LLM; vLLM CUDA-graph and eager)
 --          on 2/4/8 GPUs, NVIDIA AIConfigurator (aiconfigurator-core 0.12.0,
@@ -42,6 +48,11 @@ return {
     norm = { {1, 0.896} },
     rope = { {1, 0.896} },
     elementwise = { {1, 0.896} },
+  },
+  engines = {
+    default = "trtllm",
+    trtllm = "engines/h200-trtllm.lua",
+    vllm = "engines/h200-vllm.lua",
   },
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -30,6 +31,7 @@
 #include "sweep.h"
 #include "serve.h"
 #include "size.h"
+#include "silicon.h"
 #include "sizereport.h"
 #include "serve_validate.h"
 #include "arch.h"
@@ -274,10 +276,14 @@ static int load_model(const rl_opts *o, rl_model *m)
 static int load_hw(const rl_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) == 0)
-        return 0;
-    rl_cli_say(o, "%s", err);
-    return -1;
+    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+        (o->engine && rl_engines_select(&h->engines, o->engine, h->origin, err, sizeof err) != 0)) {
+        rl_cli_say(o, "%s", err);
+        return -1;
+    }
+    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
+        rl_hw_set_ideal(h);
+    return 0;
 }
 
 /* Print (or write to --output) a malloc'd text and free it. */
@@ -363,7 +369,18 @@ int rl_cli_info(rl_opts *o)
 {
     rl_model m;
     char err[ERRLEN];
-    if (need(o, "info", "--model M", o->model != NULL) != 0 || load_model(o, &m) != 0)
+    if (!o->hw && o->nsets[1] > 0) {
+        fprintf(stderr, "roofline info: --set hw.%s: info --model takes no hardware spec (give "
+                "--hw H alone for its engines)\n", o->sets[1][0].field);
+        return RL_EXIT_INPUT;
+    }
+    if (o->hw && !o->model) {
+        rl_hw h;
+        if (load_hw(o, &h) != 0)
+            return RL_EXIT_INPUT;
+        return emit(o, rl_result_engines(&h));
+    }
+    if (need(o, "info", "--model M (or --hw H)", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     static const long long one = 1;
     if (o->context > 0 &&
@@ -439,8 +456,8 @@ int rl_cli_step(rl_opts *o)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
-    if (o->ideal) /* --ideal: the pure roofline even with efficiency tables */
-        h.efficiency.present = 0;
+    if (o->ideal) /* --ideal: the pure roofline even with measured tables */
+        rl_hw_set_ideal(&h);
     char err[ERRLEN];
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
@@ -448,7 +465,7 @@ int rl_cli_step(rl_opts *o)
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
     /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
-    int tp_path = !fitted && h.efficiency.present && (o->sharded || (o->chips > 1 && !m.abstract));
+    int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
@@ -1163,7 +1180,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
-    if (replica_plan(o, cmd, m, h, c->calibrated && h->efficiency.present, &c->tp, &c->ep) != 0)
+    if (replica_plan(o, cmd, m, h, c->calibrated && rl_hw_measured(h), &c->tp, &c->ep) != 0)
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
@@ -1338,8 +1355,80 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     return r;
 }
 
+/* calibrate/validate --tables DIR --hw H --engine E: import the measured
+ * kernel tables of DIR/E for H into *s (holding back every --holdout-th
+ * configuration) with *h loaded.  Returns 0 or an exit code (printed). */
+static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
+{
+    char err[ERRLEN];
+    if (o->calib.backend) {
+        fprintf(stderr, "roofline %s: give --backend or --tables, not both\n", cmd);
+        return RL_EXIT_INPUT;
+    }
+    if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
+        need(o, cmd, "--engine E", o->engine != NULL) != 0)
+        return RL_EXIT_INPUT;
+    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+        rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        return RL_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* calibrate --tables: write the calibrated spec to --save FILE. */
+static int calibrate_tables(rl_opts *o)
+{
+    const char *save = o->given[RL_P_SAVE_PROFILE];
+    if (need(o, "calibrate", "--save PROFILE.lua", save != NULL) != 0)
+        return RL_EXIT_INPUT;
+    rl_hw h;
+    rl_silicon s;
+    int rc = import_tables(o, "calibrate", &h, &s);
+    if (rc != 0)
+        return rc;
+    char err[ERRLEN], date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    if (rl_silicon_save(&s, &h, o->hw, o->engine, o->tables, date, save, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rl_silicon_free(&s);
+        return RL_EXIT_IO;
+    }
+    cJSON *r = rl_silicon_summary(&s);
+    cJSON_AddStringToObject(r, "profile", save);
+    cJSON_AddStringToObject(r, "engine", o->engine);
+    rl_silicon_free(&s);
+    return emit(o, r);
+}
+
+/* validate --tables: predicted vs measured on held-back configurations. */
+static int validate_tables(rl_opts *o)
+{
+    if (!o->holdout)
+        o->holdout = 5;
+    rl_hw h;
+    rl_silicon s;
+    int rc = import_tables(o, "validate", &h, &s);
+    if (rc != 0)
+        return rc;
+    char err[ERRLEN];
+    cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
+    rl_silicon_free(&s);
+    if (!r) {
+        fprintf(stderr, "roofline validate: %s\n", err);
+        return RL_EXIT_IO;
+    }
+    cJSON_AddStringToObject(r, "hw", h.name);
+    cJSON_AddStringToObject(r, "engine", o->engine);
+    cJSON_AddNumberToObject(r, "holdout", o->holdout);
+    return emit(o, r);
+}
+
 int rl_cli_calibrate(rl_opts *o)
 {
+    if (o->tables)
+        return calibrate_tables(o);
     const char *save = o->given[RL_P_SAVE_PROFILE]; /* a spec --hw can load */
     size_t n = save ? strlen(save) : 0;
     if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0)) {
@@ -1416,10 +1505,12 @@ int rl_cli_fit(rl_opts *o)
 int rl_cli_validate(rl_opts *o)
 {
     const char *against = o->given[RL_P_AGAINST];
-    if (against && o->calib.backend) {
-        fprintf(stderr, "roofline validate: give one of --backend and --against\n");
+    if (!!against + !!o->calib.backend + !!o->tables > 1) {
+        fprintf(stderr, "roofline validate: give one of --backend, --tables and --against\n");
         return RL_EXIT_INPUT;
     }
+    if (o->tables)
+        return validate_tables(o);
     if (against)
         return run_e2e(o, "validate", against, rl_e2e_validate);
     cJSON *r = run_calib(o, "validate", rl_validate);

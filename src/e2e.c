@@ -465,6 +465,10 @@ static void put_value(FILE *f, lua_State *L, int depth)
             fprintf(f, "%.10g", lua_tonumber(L, -1));
         return;
     }
+    if (!lua_istable(L, -1)) { /* an inline engine's tables (engines.h): not written */
+        fputs("nil", f);
+        return;
+    }
     lua_Integer n = luaL_len(L, -1);
     if (n > 0) { /* a list, e.g. efficiency {size, fraction} pairs */
         fputs("{ ", f);

@@ -114,23 +114,26 @@ int rl_efficiency_read(lua_State *L, const char *origin, rl_efficiency *out, cha
                          origin);
                 rc = -1;
             }
-        } else if (strcmp(k, "source") == 0) {
+        } else if (strcmp(k, "source") == 0 || strcmp(k, "measured_on") == 0) {
+            int src = k[0] == 's';
+            char *dst = src ? out->source : out->measured_on;
+            size_t cap = src ? sizeof out->source : sizeof out->measured_on;
             size_t n = 0;
             const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : NULL;
             int ctrl = 0;
             for (size_t i = 0; s && i < n; i++)
                 ctrl |= (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
-            if (!s || n >= sizeof out->source || ctrl) {
-                snprintf(err, errlen, "%s: field 'efficiency.source': expected a one-line string "
-                                      "of at most %zu characters", origin, sizeof out->source - 1);
+            if (!s || n >= cap || ctrl) {
+                snprintf(err, errlen, "%s: field 'efficiency.%s': expected a one-line string "
+                                      "of at most %zu characters", origin, k, cap - 1);
                 rc = -1;
             } else {
-                memcpy(out->source, s, n + 1);
+                memcpy(dst, s, n + 1);
             }
         } else if (cls >= 0) {
             rc = read_curve(L, origin, k, &out->curve[cls], err, errlen);
         } else {
-            snprintf(err, errlen, "%s: field 'efficiency.%s': unknown (known: overhead_s, source, "
+            snprintf(err, errlen, "%s: field 'efficiency.%s': unknown (known: overhead_s, source, measured_on, "
                                   "gemm, attention, prefill_attention, norm, rope, elementwise, swiglu)",
                      origin, k);
             rc = -1;
@@ -153,6 +156,10 @@ void rl_efficiency_push(lua_State *L, const rl_efficiency *e)
     if (e->source[0]) {
         lua_pushstring(L, e->source);
         lua_setfield(L, -2, "source");
+    }
+    if (e->measured_on[0]) {
+        lua_pushstring(L, e->measured_on);
+        lua_setfield(L, -2, "measured_on");
     }
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         lua_createtable(L, e->curve[c].n, 0);

@@ -7,6 +7,7 @@
  *
  *   efficiency = {
  *     overhead_s = 2e-6,                        -- seconds per kernel launch
+ *     measured_on = "h200",                     -- optional: figures borrowed from that chip
  *     gemm = { {1, 0.6}, {32, 0.2}, {2048, 0.8} }, -- {tokens M of an (M,K)x(K,N) matmul, fraction}
  *     attention = { {1e5, 0.4}, {3e8, 0.9} },   -- decode attention: {bytes, fraction}
  *     prefill_attention = { {1e7, 0.3}, ... },  -- {FLOPs, fraction}
@@ -60,6 +61,8 @@ typedef struct {
     double overhead_s; /* per kernel, seconds */
     rl_eff_curve curve[RL_EFF_CLASSES];
     char source[256];  /* optional: where the fractions come from ("" when not given) */
+    char measured_on[64]; /* optional: hw spec name of the chip measured, when not this one
+                             ("": this chip); another name makes the mode `estimated` */
 } rl_efficiency;
 
 /* "gemm", "attention", "prefill_attention", "norm", "rope", "elementwise",

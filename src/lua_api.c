@@ -328,7 +328,10 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_error(L, "%s", err);
 }
 
-/* Fields `model` and `hw` (required) of the options table at `opts`. */
+static const char *opt_string(lua_State *L, int opts, rl_param_id id);
+
+/* Fields `model` and `hw` (required) of the options table at `opts`, and
+ * `engine` (the hw spec's serving engine, or "ideal"). */
 static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
@@ -338,6 +341,12 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
+    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
+    char err[ERRLEN];
+    if (engine && rl_engines_select(&h->engines, engine, h->origin, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+    if (engine && strcmp(engine, "ideal") == 0)
+        rl_hw_set_ideal(h);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -608,7 +617,7 @@ int rl_lua_step(lua_State *L)
         return luaL_error(L, "%s", xerr);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
     if (lua_toboolean(L, -1))
-        h.efficiency.present = 0;
+        rl_hw_set_ideal(&h);
     lua_pop(L, 1);
     if (opt_plan(L, 1, &pl)) {
         char err[ERRLEN] = "";

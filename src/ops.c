@@ -134,6 +134,16 @@ typedef struct {
     int prefills;      /* the step prefills (some prompt rows) */
 } builder;
 
+/* Time op (and the span - 1 ops after it) by kernel table `cls` at `shape`
+ * times `scale` in calibrated mode. */
+static void table(rl_op *op, rl_kclass cls, int span, const double *shape, double scale)
+{
+    op->kclass = (int)cls;
+    op->kspan = span;
+    memcpy(op->kshape, shape, sizeof op->kshape);
+    op->kscale = scale;
+}
+
 /* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
  * name of attention ops in a mixed step. */
 static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind kind,
@@ -148,6 +158,7 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     op->kind = kind;
     op->eff = eff;
     op->layers = layers;
+    op->kclass = -1;
     return op;
 }
 
@@ -172,6 +183,10 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     else
         op->act_write = rows * dout * x->ab;
     op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
+    if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
+        double shape[4] = {tokens, dout / (double)x->c->chips, din, 0};
+        table(op, RL_KC_GEMM, 1, shape, 1.0);
+    }
     return op;
 }
 
@@ -253,6 +268,37 @@ typedef struct {
     double k_kv, k_act, v_kv, v_act;
 } attn_shape;
 
+/* The kernel table that times a segment's fused MHA/GQA attention (qk,
+ * softmax, pv): one kernel over its sequences at their mean length (decode,
+ * every part one new token: keys read; prefill: prefix + new tokens),
+ * prefill scaled by the segment's query-key pairs over those of causal
+ * prompts of that length (a cached prefix or a window does less work). */
+static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
+{
+    double chips = (double)x->c->chips, N = (double)x->m->heads;
+    double K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
+    double seqs = 0, tokens = 0, len = 0, pairs_all = 0;
+    for (int i = 0; i < s->n; i++) {
+        double n = (double)s->part[i].seqs, T = (double)s->part[i].tokens;
+        double P = (double)s->part[i].prefix, pairs, keys;
+        pairs_keys(x, T, P, W, &pairs, &keys);
+        seqs += n;
+        tokens += n * T;
+        len += n * (T == 1 ? keys : P + T);
+        pairs_all += n * pairs;
+    }
+    if (seqs <= 0)
+        return;
+    len /= seqs;
+    if (tokens == seqs) {
+        double shape[4] = {seqs * fmax(1.0, K / chips), len, N / K, H};
+        table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
+    } else {
+        double shape[4] = {seqs, len, N / chips, H};
+        table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
+    }
+}
+
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
                       const attn_shape *a)
 {
@@ -282,6 +328,8 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         pv->kv_read += seqs * keys * a->v_kv;
         pv->act_write += seqs * T * a->o_bytes;
     }
+    if (!x->c->materialized && x->m->attention != RL_ATTN_MLA)
+        attention_table(x, s, W, qk);
 }
 
 /* Attention of one segment on global and local layers. */
@@ -368,6 +416,29 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
+/* Time op[i .. i + kspan) from the selected engine's table, when it has
+ * one for op i: the table time split in the ratio of their current times. */
+static void time_from_table(builder *x, const rl_serving_engine *e, int i)
+{
+    rl_op *op = &x->o->op[i];
+    const rl_precision *p = &x->c->prec;
+    int v = op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
+                                     : rl_kvariant_kv(p->kv);
+    rl_provenance prov;
+    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
+                              rl_hw_peak(x->h, p->compute), x->h->hbm_bw, &prov);
+    if (t <= 0)
+        return;
+    double sum = 0;
+    for (int k = i; k < i + op->kspan; k++)
+        sum += x->o->op[k].t.time_s;
+    for (int k = i; k < i + op->kspan; k++) {
+        rl_op *o = &x->o->op[k];
+        o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        o->prov = prov;
+    }
+}
+
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
@@ -375,16 +446,13 @@ static void finish(builder *x)
     if (x->c->mfu > 0)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
-    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = 0;
-    o->comm_s = 0;
+    const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
-        if (op->kind == RL_OP_COMM) {
-            o->comm_s += op->layers * op->t.time_s;
-            o->step_s += op->layers * op->t.time_s;
-            continue;
-        }
+        op->prov = op->kind == RL_OP_COMM && op->comm.measured ? RL_PROV_MEASURED
+                                                               : RL_PROV_ROOFLINE;
+        if (op->kind == RL_OP_COMM)
+            continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
@@ -392,6 +460,23 @@ static void finish(builder *x)
             op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
                                        rl_eff_size(op->eff, op->tokens, op->flops, bytes),
                                        op->flops, bytes, peak, bw);
+    }
+    for (int i = 0; e && e->tables && i < o->n; i++)
+        if (o->op[i].kclass >= 0 && o->op[i].kspan > 0)
+            time_from_table(x, e, i);
+    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
+    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
+    memset(o->prov, 0, sizeof o->prov);
+    double launches = 0;
+    for (int i = 0; i < o->n; i++) {
+        rl_op *op = &o->op[i];
+        o->prov[op->prov]++;
+        launches += op->layers;
+        if (op->kind == RL_OP_COMM) {
+            o->comm_s += op->layers * op->t.time_s;
+            o->step_s += op->layers * op->t.time_s;
+            continue;
+        }
         o->flops += op->layers * op->flops;
         o->weight_bytes += op->layers * op->weight_bytes;
         o->act_bytes += op->layers * (op->act_read + op->act_write);
@@ -400,6 +485,11 @@ static void finish(builder *x)
         o->step_s += op->layers * op->t.time_s;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
+    }
+    if (e) {
+        double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
+        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
+        o->step_s += o->engine_s;
     }
 }
 
@@ -579,4 +669,19 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
     rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefill_prefix, decode_batch,
                                           decode_context);
     return step_time(m, h, &c);
+}
+
+int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
+                       rl_precision p, rl_ops *ops)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char err[256];
+    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
+    c.calibrated = 1;
+    if (!e || !e->tables || m->abstract || rl_ops_build(m, h, &c, ops, err, sizeof err) != 0)
+        return 0;
+    st->step_s = ops->step_s;
+    st->tokens_per_s = (double)st->batch / st->step_s;
+    st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    return 1;
 }

@@ -53,6 +53,7 @@
 #include <stddef.h>
 
 #include "arch.h"
+#include "ktable.h"
 #include "comm.h"
 #include "roofline.h"
 #include "shard.h"
@@ -79,6 +80,13 @@ typedef struct {
     double intensity;    /* flops / all bytes, FLOPs per byte */
     double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0 */
     rl_eff_class eff;    /* the efficiency curve that times it in calibrated mode */
+    int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
+    int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv
+                            = 3, split in the ratio of their own times); 0 for the others */
+    double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
+    double kscale;       /* table time multiplier (prefill attention: query-key pairs
+                            over those of a causal prompt of the same length) */
+    rl_provenance prov;  /* where its time comes from */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
     /* RL_OP_COMM only: one collective of the plan (`layers` = its count per step) */
@@ -115,7 +123,9 @@ typedef struct {
     int calibrated;           /* 1: time each op by h's efficiency tables when present
                                  (efficiency.h (C): weight matmuls as gemm by tokens,
                                  decode attention by bytes, prefill attention by FLOPs,
-                                 norms, RoPE, the rest elementwise); 0: ideal (default) */
+                                 norms, RoPE, the rest elementwise), and where the selected
+                                 engine has a kernel table for an op, by that table at the
+                                 op's own shape (see rl_ops_build); 0: ideal (default) */
     /* A 1D tensor / expert parallel plan over the chips (tp * ep == chips):
      * the step adds the plan's collectives (shard.h, rl_shard_collectives:
      * under Megatron TP two AllReduces per layer in the forward pass, after
@@ -149,6 +159,8 @@ typedef struct {
     double compute_s;    /* sum of layers * compute term */
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
+    int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
     double comm_s;       /* of step_s: the plan's collectives */
 } rl_ops;
 
@@ -164,7 +176,20 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
 double rl_ops_prefill_rows(const rl_ops_config *c);
 
 /* Build the operator list of one step.  Abstract models have no operators:
- * returns -1 with err set.  Otherwise 0. */
+ * returns -1 with err set.  Otherwise 0.
+ *
+ * Calibrated with an engine (engines.h): a dense weight matmul of M tokens,
+ * [din, dout] on c chips is the table's gemm (m = M, n = dout / c, k = din)
+ * of the precision's variant; fused MHA/GQA attention (not MLA) of a
+ * segment is one table kernel shared by qk, softmax and pv in the ratio of
+ * their own times: decode (T = 1) as decode_attention (streams = seqs x
+ * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
+ * prefill_attention (batch = seqs, isl = P + T, heads = N / c, head_dim)
+ * scaled by its query-key pairs over those of a causal P + T prompt (a
+ * cached prefix or a window does less work).  Other ops keep their
+ * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
+ * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
+ * to the step. */
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen);
 
@@ -211,6 +236,13 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
                                   long long prefill_prefix, long long decode_batch,
                                   long long decode_context);
 double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+
+/* With h's selected engine carrying kernel tables and a concrete model: the
+ * decode step st (batch, context) on `chips` chips takes its step_s and
+ * tokens/s from the calibrated operator list (*ops gets it).  Returns 1
+ * when it did, 0 (st unchanged) otherwise. */
+int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
+                       rl_precision p, rl_ops *ops);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -132,6 +132,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
+    [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
+                      "validate --tables: every K-th configuration held back from the fit",
+                      AT(holdout), 0, 0, 0},
     [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
                      "passes over the validation grid; each point keeps its fastest pass's "
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
@@ -207,8 +210,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "also draw the latency CDF and KV timeline into DIR", AT(plot), 0, 0,
                        RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
-                           NULL, "write the profile (a hardware spec) there (calibrate: the raw "
-                           "samples beside it as .json; default hw_profiles/calibrated/<host>.lua)",
+                           NULL, "write the profile (a hardware spec) there (calibrate --backend: "
+                           "the raw samples beside it as .json; default "
+                           "hw_profiles/calibrated/<host>.lua; calibrate --tables: required)",
                            NOWHERE, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_SUMMARY] = {"output", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
                       "write the printed summary there (atomically) instead of stdout",
@@ -222,12 +226,18 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_PLOT_SERIES] = {NULL, "series", NULL, NULL, RL_PT_STRING, "{{title=, rows=}, ...}", "", 0,
                           0, NULL, NULL, "pareto: 1 to 16 curves of sweep/pareto rows", NOWHERE,
                           0},
+    [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
+                     "the hw spec's serving engine whose kernel tables time the operators "
+                     "(default: the spec's default; ideal = --ideal; info --hw H lists them); "
+                     "calibrate/validate --tables: the engine's tables to import; fit: the "
+                     "engine the CSV rows are kept for",
+                     AT(engine), 0, 0, RL_PF_NONEMPTY},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
-    [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "trtllm|vllm|reference|ideal",
-                     "", 0, 0, NULL, NULL, "engine profile the step costs follow", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
-                     "directory of measured efficiency tables", NOWHERE, 0},
+                     "measured kernel tables laid out as ../shared/data/silicon/<gpu>/ "
+                     "(DIR/ENGINE/*_perf.csv.gz)",
+                     AT(tables), 0, 0, RL_PF_NONEMPTY},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -255,9 +265,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
 
-static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_CONTEXT, PREC, OUTPUT, END};
+static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
+                           OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, PLAN, RL_P_OVERLAP, RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
+                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND | RL_CLI_ONLY,
+                           OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
@@ -265,27 +277,30 @@ static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 /* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                            RL_P_IDEAL, RL_P_PHASE, RL_P_TOKENS, OPS,
+                            RL_P_IDEAL, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
                             RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
-static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
+static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                                RL_P_SAVE_PROFILE, RL_P_FORMAT, RL_P_SUMMARY, END};
+                                RL_P_SAVE_PROFILE, RL_P_TABLES, RL_P_HW, RL_P_ENGINE,
+                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
-                               RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT, OUTPUT,
-                               END};
+                               RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
+                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, OUTPUT, END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
+                               RL_P_ENGINE | RL_CLI_ONLY,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
                                RL_P_OFFLINE | RL_CLI_ONLY, END};
-static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_SET, RL_P_FORMAT, WORKLOAD,
+static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
+                           RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
@@ -297,10 +312,13 @@ static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P
 
 const rl_command RL_COMMANDS[] = {
     {"info", rl_cli_info, rl_lua_info, INFO, NULL, 0,
-     "Parameters, KV bytes and FLOPs per token of a model.\n"
+     "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
-     "embedding, LM head, norms), KV bytes per token, FLOPs per token.",
-     "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]"},
+     "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
+     "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
+     "and the mode each gives.",
+     "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
+     "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
@@ -359,13 +377,17 @@ const rl_command RL_COMMANDS[] = {
      "and key.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
-     "Measure this host's kernels and write its calibrated profile.\n"
-     "Runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
+     "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
+     "--backend: runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
      "overhead), fits efficiency tables to their median times and writes\n"
      "hw_profiles/calibrated/<host>.lua (or --save PROFILE.lua) with the raw samples in\n"
-     "<host>.json (PROFILE.json); --output FILE keeps the printed summary.",
+     "<host>.json (PROFILE.json); --output FILE keeps the printed summary.\n"
+     "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
+     "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
-     "       [--quick] [--save PROFILE.lua] [--format F]"},
+     "       [--quick] [--save PROFILE.lua] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
      "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
      "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
@@ -375,11 +397,15 @@ const rl_command RL_COMMANDS[] = {
      "the profile has none): error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
      "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
-     "(--band) and band_coverage.",
+     "(--band) and band_coverage.\n"
+     "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
+     "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
+     "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured).",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
      "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
-     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]"},
+     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]\n"
+     "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
      "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"

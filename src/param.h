@@ -40,7 +40,7 @@ typedef enum {
     RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN,
     RL_P_OVERLAP,
     /* calibration */
-    RL_P_BACKEND, RL_P_PROFILE, RL_P_QUICK, RL_P_THREADS, RL_P_PASSES,
+    RL_P_BACKEND, RL_P_PROFILE, RL_P_QUICK, RL_P_THREADS, RL_P_PASSES, RL_P_HOLDOUT,
     /* serving workload and engine (simulate, size, validate-serve) */
     RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_POLICY, RL_P_REPLICAS,
     RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS, RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT,
@@ -136,6 +136,9 @@ typedef struct {
     const char *plot, *outdir;
     long long prompt;
     rl_calib_opts calib;
+    const char *engine; /* --engine: the hw spec's serving engine, or "ideal" */
+    const char *tables; /* --tables DIR (calibrate, validate) */
+    int holdout;        /* --holdout K (validate --tables) */
     int nargs; /* positional arguments left after the options */
     char **args;
     const char *given[RL_P_COUNT]; /* each option's text as given ("1" for a switch), or NULL */

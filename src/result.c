@@ -27,6 +27,63 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (e && strcmp(mode, "ideal") != 0) {
+        cJSON_AddStringToObject(o, "engine", e->name);
+        cJSON_AddStringToObject(o, "engine_version", e->version);
+        cJSON_AddStringToObject(o, "engine_source", e->source);
+    } else {
+        cJSON_AddStringToObject(o, "engine", "none");
+    }
+}
+
+/* How many operators of an op list were timed measured, interpolated,
+ * extrapolated or by the roofline. */
+static void add_provenance(cJSON *o, const rl_ops *ops)
+{
+    cJSON *p = cJSON_AddObjectToObject(o, "provenance");
+    for (int i = 0; i < RL_PROV_COUNT; i++)
+        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
+}
+
+cJSON *rl_result_engines(const rl_hw *h)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, 1));
+    const rl_serving_engine *d = rl_engines_selected(&h->engines);
+    if (d)
+        cJSON_AddStringToObject(o, "default_engine", d->name);
+    else
+        cJSON_AddNullToObject(o, "default_engine");
+    cJSON *rows = cJSON_AddArrayToObject(o, "engines");
+    for (int i = 0; i < h->engines.n; i++) {
+        rl_hw one = *h;
+        char err[512];
+        if (rl_engines_select(&one.engines, h->engines.e[i].name, h->origin, err, sizeof err) != 0) {
+            cJSON_Delete(o);
+            return NULL; /* an unreadable engine file */
+        }
+        const rl_serving_engine *e = &one.engines.e[i];
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "engine", e->name);
+        cJSON_AddBoolToObject(r, "default", i == h->engines.def);
+        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&one, 1));
+        cJSON_AddStringToObject(r, "version", e->version);
+        cJSON_AddStringToObject(r, "measured_on", e->measured_on);
+        cJSON_AddStringToObject(r, "date", e->date);
+        char tables[256] = "";
+        for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
+            for (int v = 0; v < RL_KV_COUNT; v++)
+                if (e->tables->t[c][v])
+                    snprintf(tables + strlen(tables), sizeof tables - strlen(tables), "%s%s/%s",
+                             tables[0] ? " " : "", rl_kclass_name((rl_kclass)c),
+                             rl_kvariant_name((rl_kvariant)v));
+        cJSON_AddStringToObject(r, "tables", tables);
+        cJSON_AddStringToObject(r, "source", e->source);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
 }
 
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
@@ -101,7 +158,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, h->efficiency.present ? "calibrated" : "ideal", m, h, chips);
+    add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -111,10 +168,22 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON_AddNumberToObject(o, "capacity_bytes", (double)chips * h->hbm_bytes);
     cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int tables = e && e->tables && !m->abstract;
+    if (tables)
+        cJSON_AddStringToObject(o, "step_time", "the operator list timed by the engine's kernel "
+                                "tables (step_s, tokens_per_s); the other time columns are the "
+                                "formula's ideal split");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < nbatch; i++) {
-        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p);
+        rl_step s = tables ? rl_step_decode(m, h, chips, batch[i], context, p)
+                           : rl_step_calibrated(m, h, chips, batch[i], context, p);
+        rl_ops ops;
+        if (tables)
+            rl_ops_engine_step(m, h, chips, &s, p, &ops);
         add_row(rows, &s);
+        if (tables)
+            add_provenance(cJSON_GetArrayItem(rows, i), &ops);
     }
     return o;
 }
@@ -301,9 +370,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     if (!o)
         return NULL;
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
-    int cal = h->efficiency.present && plan->sp <= 1 && plan->pp <= 1 &&
+    int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, cal ? "calibrated" : "ideal", m, h, chips);
+    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -332,9 +401,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->calibrated && h->efficiency.present ? "calibrated"
-                      : c->mfu > 0 && c->mfu < 1                 ? "mfu"
-                                                                 : "ideal",
+    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated),
                    m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
@@ -382,6 +449,8 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "tokens_per_s", ops.tokens / ops.step_s);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
+    cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
+    add_provenance(o, &ops);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < ops.n; i++) {
         const rl_op *op = &ops.op[i];
@@ -409,6 +478,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "time_s", op->t.time_s);
         cJSON_AddNumberToObject(r, "total_s", op->layers * op->t.time_s);
         cJSON_AddNumberToObject(r, "share", op->layers * op->t.time_s / ops.step_s);
+        cJSON_AddStringToObject(r, "provenance", rl_provenance_name(op->prov));
         cJSON_AddItemToArray(rows, r);
     }
     if (ops.comm_s > 0 || c->tp > 1 || c->ep > 1) {
@@ -457,6 +527,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "flops", ops.flops);
         cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ops.step_s * peak));
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ops.step_s);
+        add_provenance(r, &ops);
         cJSON_AddItemToArray(rows, r);
     }
     return o;
@@ -609,9 +680,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
  * engine costs, calibrated efficiency tables, or the ideal op list. */
 static const char *serve_mode(int calibrated, const rl_hw *h)
 {
-    return !calibrated ? "ideal" : h->engine_costs.present ? "fitted"
-                                 : h->efficiency.present   ? "calibrated"
-                                                           : "ideal";
+    return calibrated && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
 }
 
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
@@ -796,7 +865,12 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
-        cJSON_AddStringToObject(r, "mode", h[i].efficiency.present ? "calibrated" : "ideal");
+        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&h[i], 1));
+        char names[256] = "";
+        for (int k = 0; k < h[i].engines.n; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s%s", k ? "," : "",
+                     h[i].engines.e[k].name, k == h[i].engines.def ? "*" : "");
+        cJSON_AddStringToObject(r, "engines", names[0] ? names : "-");
         cJSON_AddItemToArray(rows, r);
     }
     return o;
@@ -816,7 +890,8 @@ cJSON *rl_result_list_engines(void)
     cJSON_AddItemToArray(rows, r);
     cJSON_AddStringToObject(o, "note",
                             "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
-                            "that carry an engines field; this build reads none (a profile's "
-                            "efficiency tables give mode calibrated: roofline list hw)");
+                            "that carry an engines field (roofline list hw: engines, * the "
+                            "default; roofline info --hw H: each one's version, source and "
+                            "tables); select one with --engine NAME");
     return o;
 }

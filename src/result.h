@@ -28,6 +28,10 @@
  * and kv_bytes_per_sequence_allocator (full-length pages) at that context. */
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 
+/* `roofline info --hw H`: hw, mode, default_engine and one row per engine
+ * (engine, default, mode, version, measured_on, date, tables, source). */
+cJSON *rl_result_engines(const rl_hw *h);
+
 /* `roofline step`: mode ("calibrated" when h has efficiency tables, else
  * "ideal"), b_crit, max_batch and one row per batch size
  * (batch, context, step_s, tokens_per_s, tokens_per_s_per_chip,

@@ -42,7 +42,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
-                       .calibrated = calibrated && h->efficiency.present,
+                       .calibrated = calibrated && rl_hw_measured(h),
                        .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {

@@ -406,6 +406,8 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->context = context;
     plan_name(m, plan, 0, 1, replicas, coll->name, sizeof coll->name);
     *st = rl_step_calibrated(m, h, M, rb, context, p);
+    rl_ops ops; /* an engine's kernel tables time the replica's operators */
+    rl_ops_engine_step(m, h, M, st, p, &ops);
     st->batch = batch;
     st->comm_s = coll->comm_s;
     st->step_s += st->comm_s;

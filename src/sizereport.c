@@ -364,13 +364,13 @@ static void write_report(doc *d, const rl_size_report_data *x)
     } else if (r->priced || in->nhw == 1) {
         int ncal = 0;
         for (int h = 0; h < in->nhw; h++)
-            ncal += in->calibrated && in->hw[h].efficiency.present;
+            ncal += in->calibrated && rl_hw_measured(&in->hw[h]);
         if (ncal > 0 && ncal < in->nhw)
             para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
                     "without efficiency tables are ideal rooflines (efficiency 1.0), optimistic "
                     "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
                  in->hw[r->c[0].hw].name,
-                 in->calibrated && in->hw[r->c[0].hw].efficiency.present
+                 in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw])
                      ? "calibrated (measured efficiencies)"
                      : "in ideal mode (no efficiency tables)");
         recommend(d, x, &r->c[0]);
@@ -379,8 +379,8 @@ static void write_report(doc *d, const rl_size_report_data *x)
                 if (r->c[i].hw == h) {
                     char label[128];
                     rl_size_label(in, &r->c[i], label, sizeof label);
-                    int cal_h = in->calibrated && in->hw[h].efficiency.present;
-                    int cal_0 = in->calibrated && in->hw[r->c[0].hw].efficiency.present;
+                    int cal_h = in->calibrated && rl_hw_measured(&in->hw[h]);
+                    int cal_0 = in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw]);
                     item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
                          in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
                          r->c[i].cost_per_hour / r->c[0].cost_per_hour,

@@ -31,7 +31,7 @@
 #define NUM_MIN_POS 1.0
 #define NUM_MAX 1e24
 
-typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_COSTS, T_COLL } ftype;
+typedef enum { T_INT, T_NUM, T_BOOL, T_STR, T_ENUM, T_FLOPS, T_EFF, T_ENGINES, T_COSTS, T_COLL } ftype;
 
 enum {
     REQ = 1,      /* required (concrete models; every hw spec) */
@@ -109,6 +109,7 @@ static const field HW_FIELDS[] = {
     HF(price_per_chip_hour, T_NUM, 0),
     HS(price_source, 0),
     HF(efficiency, T_EFF, 0),
+    HF(engines, T_ENGINES, 0),
     HF(engine_costs, T_COSTS, 0),
     HF(collectives, T_COLL, 0),
     {NULL, 0, 0, 0, NULL, 0},
@@ -220,6 +221,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         return read_flops(L, origin, (double *)dst, err, errlen);
     case T_EFF:
         return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
+    case T_ENGINES:
+        return rl_engines_read(L, origin, (rl_engines *)(void *)dst, err, errlen);
     case T_COSTS:
         return rl_engine_costs_read(L, origin, (rl_engine_costs *)(void *)dst, err, errlen);
     case T_COLL:
@@ -489,6 +492,11 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
                 continue;
             rl_efficiency_push(L, (const rl_efficiency *)(const void *)src);
             break;
+        case T_ENGINES:
+            if (((const rl_engines *)(const void *)src)->n == 0)
+                continue;
+            rl_engines_push(L, (const rl_engines *)(const void *)src);
+            break;
         case T_COSTS:
             if (!((const rl_engine_costs *)(const void *)src)->present)
                 continue;
@@ -530,6 +538,32 @@ void rl_model_push(lua_State *L, const rl_model *m)
 }
 
 void rl_hw_push(lua_State *L, const rl_hw *h) { push_fields(L, HW_FIELDS, h, -1); }
+
+int rl_hw_measured(const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    return h->efficiency.present || (e && e->tables);
+}
+
+void rl_hw_set_ideal(rl_hw *h)
+{
+    h->efficiency.present = 0;
+    h->engines.sel = -1;
+}
+
+const char *rl_hw_mode(const rl_hw *h, int calibrated)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!calibrated)
+        return "ideal";
+    if (e && e->tables)
+        return strcmp(e->measured_on, h->name) == 0 ? "calibrated" : "estimated";
+    if (h->efficiency.present)
+        return h->efficiency.measured_on[0] && strcmp(h->efficiency.measured_on, h->name) != 0
+                   ? "estimated"
+                   : "calibrated";
+    return "ideal";
+}
 
 /* ---- overrides ------------------------------------------------------------- */
 

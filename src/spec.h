@@ -18,6 +18,7 @@
 #include "dtype.h"
 #include "collectives.h"
 #include "efficiency.h"
+#include "engines.h"
 #include "enginecost.h"
 
 /* swiglu / geglu: gated, 3 matrices (gate, up, down); gelu: 2 (up, down). */
@@ -118,6 +119,9 @@ typedef struct {
     /* Measured efficiency tables (efficiency.h); present = 0 when absent:
      * then every estimate is the ideal roofline. */
     rl_efficiency efficiency;
+    /* Serving engines with measured kernel tables (engines.h); n = 0 when
+     * absent.  engines.sel is the one calibrated mode uses. */
+    rl_engines engines;
     /* Fitted engine costs (enginecost.h, written by `roofline fit`);
      * present = 0 when absent. */
     rl_engine_costs engine_costs;
@@ -125,6 +129,20 @@ typedef struct {
      * then collectives follow comm.h's alpha-beta model. */
     rl_collectives collectives;
 } rl_hw;
+
+/* Whether h carries measurements calibrated mode uses: efficiency tables,
+ * or a selected engine with kernel tables. */
+int rl_hw_measured(const rl_hw *h);
+
+/* Drop them (--ideal, --engine ideal): the pure roofline. */
+void rl_hw_set_ideal(rl_hw *h);
+
+/* The mode of estimates on h: "ideal" when !calibrated or h has no
+ * measurements; "calibrated" when the selected engine's tables (or, without
+ * an engine, the efficiency tables) were measured on this chip (measured_on
+ * equals h's name, or is not given for efficiency); "estimated" when they
+ * were borrowed from another chip. */
+const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {

@@ -255,8 +255,9 @@ static void test_tokens_freed_per_step_and_little(void **state)
  * t_prefill, and t_prefill is `ops --phase prefill --batch B --tokens T`
  * (rl_ops_step_time with prefill_seqs = B, calibrated like the CLI; the
  * issue asks 1%, it is exact).  Llama-2-70B on one H200 in fp8,
- * B = 1024, T = G = 128: 11.9 s of prefill (the step was costed as one
- * 4096-token sequence before, 0.39 s). */
+ * B = 1024, T = G = 128: 15.5 s of prefill from the H200 TensorRT-LLM
+ * kernel tables (11.9 s by the efficiency curves; the step was costed as
+ * one 4096-token sequence before, 0.39 s). */
 static void test_static_batch_closed_form(void **state)
 {
     (void)state;
@@ -292,7 +293,10 @@ static void test_static_batch_closed_form(void **state)
     pc.prefill_seqs = B;
     pc.prefill_tokens = T;
     assert_rel(t_pf, rl_ops_step_time(&m, &h, &pc), 1e-9);
-    assert_true(t_pf > 11 && t_pf < 13);
+    /* 15.47 s with h200's TensorRT-LLM kernel tables (fp8 GEMMs at m = 131072
+     * extrapolated along the roofline from the tables' m = 32768 edge); 11.9 s
+     * with its efficiency curves alone */
+    assert_true(t_pf > 14 && t_pf < 17);
     assert_int_equal(out.steps, G);
     assert_rel(out.mean_decode_batch, B, 0);
     assert_rel(out.ttft.p50, t_pf, 1e-12);

@@ -1,0 +1,481 @@
+/* engines.c — a hardware spec's serving engines: reading and pushing the
+ * `engines` field, the precision -> dtype variant table, the tables' ideal
+ * roofline, and operator times from the selected engine (engines.h). */
+#include "engines.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "sandbox.h"
+#include "spec.h"
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
+                                                     "decode_attention"};
+static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8",  "int8_wo",
+                                                       "int4_wo",  "sq",   "nvfp4"};
+/* bytes per weight and per activation element of each variant */
+static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5};
+static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5};
+
+const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
+const char *rl_kvariant_name(rl_kvariant v) { return v < RL_KV_COUNT ? VARIANT_NAMES[v] : "?"; }
+double rl_kvariant_weight_bytes(rl_kvariant v) { return WEIGHT_BYTES[v]; }
+double rl_kvariant_act_bytes(rl_kvariant v) { return ACT_BYTES[v]; }
+
+int rl_kvariant_parse(const char *name)
+{
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        if (strcmp(name, VARIANT_NAMES[v]) == 0)
+            return v;
+    return -1;
+}
+
+static int is_half(rl_dtype d) { return d == RL_BF16 || d == RL_FP16; }
+
+/* DTYPE_MAP: the table of engines.h. */
+int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute)
+{
+    if (is_half(weights) && is_half(compute))
+        return RL_KV_BF16;
+    if (weights == RL_FP8 && compute == RL_FP8)
+        return RL_KV_FP8;
+    if (weights == RL_INT8 && is_half(compute))
+        return RL_KV_INT8_WO;
+    if (weights == RL_INT4 && is_half(compute))
+        return RL_KV_INT4_WO;
+    if (weights == RL_INT8 && compute == RL_INT8)
+        return RL_KV_SQ;
+    if (weights == RL_FP4 && compute == RL_FP4)
+        return RL_KV_NVFP4;
+    return -1;
+}
+
+int rl_kvariant_kv(rl_dtype kv) { return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : -1; }
+
+double rl_kideal(const double *x, const void *ctx)
+{
+    const rl_kideal_ctx *c = ctx;
+    double flops = 0, bytes = 0;
+    switch (c->cls) {
+    case RL_KC_GEMM: /* m, n, k */
+        flops = 2.0 * x[0] * x[1] * x[2];
+        bytes = (x[0] * x[2] + x[0] * x[1]) * ACT_BYTES[c->var] + x[2] * x[1] * WEIGHT_BYTES[c->var];
+        break;
+    case RL_KC_PREFILL_ATTN: /* batch, isl, heads, head_dim */
+        flops = 2.0 * x[0] * x[2] * x[3] * x[1] * (x[1] + 1.0);
+        bytes = 4.0 * x[0] * x[1] * x[2] * x[3] * 2.0;
+        break;
+    case RL_KC_DECODE_ATTN: /* streams, context, group, head_dim */
+        flops = 4.0 * x[0] * x[2] * x[1] * x[3];
+        bytes = 2.0 * x[0] * x[1] * x[3] * (c->var == RL_KV_FP8 ? 1.0 : 2.0);
+        break;
+    case RL_KC_COUNT:
+        break;
+    }
+    double tc = c->peak > 0 ? flops / c->peak : 0, tm = c->bw > 0 ? bytes / c->bw : 0;
+    return tc > tm ? tc : tm;
+}
+
+double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
+                      double bw, rl_provenance *prov)
+{
+    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
+        return -1;
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw};
+    return rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, prov);
+}
+
+/* ---- tables kept until exit ------------------------------------------------ */
+
+typedef struct kept {
+    rl_engine_tables *t;
+    struct kept *next;
+} kept;
+static kept *KEPT;
+
+void rl_engine_tables_free(rl_engine_tables *t)
+{
+    for (int c = 0; t && c < RL_KC_COUNT; c++)
+        for (int v = 0; v < RL_KV_COUNT; v++) {
+            rl_ktable *k = (rl_ktable *)(void *)t->t[c][v];
+            if (k) {
+                rl_kt_free(k);
+                free(k);
+            }
+        }
+    free(t);
+}
+
+static void free_kept(void)
+{
+    while (KEPT) {
+        kept *k = KEPT;
+        KEPT = k->next;
+        rl_engine_tables_free(k->t);
+        free(k);
+    }
+}
+
+const rl_engine_tables *rl_engines_keep(rl_engine_tables *t)
+{
+    kept *k = malloc(sizeof *k);
+    if (!k)
+        return NULL;
+    if (!KEPT)
+        atexit(free_kept);
+    k->t = t;
+    k->next = KEPT;
+    KEPT = k;
+    return t;
+}
+
+/* Engines read from referenced files, by resolved path: read once. */
+typedef struct cached {
+    char path[1024];
+    rl_serving_engine e;
+    struct cached *next;
+} cached;
+static cached *CACHE;
+
+static void free_cache(void)
+{
+    while (CACHE) {
+        cached *c = CACHE;
+        CACHE = c->next;
+        free(c);
+    }
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int read_string(lua_State *L, const char *origin, const char *field, char *dst, size_t size,
+                       char *err, size_t errlen)
+{
+    size_t len;
+    if (lua_type(L, -1) != LUA_TSTRING)
+        FAIL("%s: field '%s': expected a string, got %s", origin, field, luaL_typename(L, -1));
+    const char *s = lua_tolstring(L, -1, &len);
+    if (len >= size)
+        FAIL("%s: field '%s': longer than %zu characters", origin, field, size - 1);
+    memcpy(dst, s, len + 1);
+    return 0;
+}
+
+/* tables = { gemm = { bfloat16 = <ktable>, ... }, ... } on top of the stack
+ * into a new kept block. */
+static int read_tables(lua_State *L, const char *origin, const char *field,
+                       const rl_engine_tables **out, char *err, size_t errlen)
+{
+    if (lua_type(L, -1) == LUA_TLIGHTUSERDATA) { /* pushed by rl_engines_push */
+        *out = lua_touserdata(L, -1);
+        return 0;
+    }
+    if (!lua_istable(L, -1))
+        FAIL("%s: field '%s': expected a table of kernel tables, got %s", origin, field,
+             luaL_typename(L, -1));
+    rl_engine_tables *t = calloc(1, sizeof *t);
+    if (!t || !rl_engines_keep(t)) {
+        free(t);
+        FAIL("%s: field '%s': out of memory", origin, field);
+    }
+    *out = t;
+    char f[512];
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *cname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int c = 0;
+        while (c < RL_KC_COUNT && strcmp(cname, CLASS_NAMES[c]) != 0)
+            c++;
+        if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
+            lua_pop(L, 2);
+            FAIL("%s: field '%s.%s': %s", origin, field, cname,
+                 c == RL_KC_COUNT ? "unknown operator class (gemm, prefill_attention, "
+                                    "decode_attention)"
+                                  : "expected a table of dtype variants");
+        }
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            snprintf(f, sizeof f, "%.200s.%.60s.%.60s", field, cname, vname);
+            int v = rl_kvariant_parse(vname);
+            if (v < 0) {
+                lua_pop(L, 4);
+                FAIL("%s: field '%s': unknown dtype variant (bfloat16, fp8, int8_wo, int4_wo, "
+                     "sq, nvfp4)", origin, f);
+            }
+            rl_ktable *kt = calloc(1, sizeof *kt);
+            if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
+                free(kt);
+                lua_pop(L, 4);
+                return -1;
+            }
+            t->t[c][v] = kt;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* What a key of an engine table is read into. */
+typedef struct {
+    const char *origin;
+    const char *field; /* "engines.NAME" or "engines.NAME.costs" */
+    rl_serving_engine *e;
+} reading;
+
+typedef int (*key_fn)(lua_State *L, const char *key, const reading *r, char *err, size_t errlen);
+
+/* fn(key) with each key's value on top of the stack, for every key of the
+ * table on top; stops at the first failure (-1). */
+static int each_key(lua_State *L, key_fn fn, const reading *r, char *err, size_t errlen)
+{
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (fn(L, k, r, err, errlen) != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+static int cost_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
+{
+    char f[512];
+    snprintf(f, sizeof f, "%.200s.%.60s", r->field, k);
+    rl_serving_engine *e = r->e;
+    if (!strcmp(k, "source"))
+        return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
+    double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
+                : !strcmp(k, "launch_s") ? &e->launch_s : NULL;
+    if (!dst)
+        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source)", r->origin, f);
+    int isnum;
+    *dst = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(*dst >= 0) || !isfinite(*dst))
+        FAIL("%s: field '%s': expected seconds >= 0", r->origin, f);
+    return 0;
+}
+
+static int engine_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
+{
+    char f[512];
+    snprintf(f, sizeof f, "%.200s.%.60s", r->field, k);
+    rl_serving_engine *e = r->e;
+#define S(n) {#n, offsetof(rl_serving_engine, n), sizeof e->n}
+    static const struct {
+        const char *key;
+        size_t off, size;
+    } strings[] = {S(version), S(source), S(measured_on), S(date)};
+#undef S
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        if (!strcmp(k, strings[i].key))
+            return read_string(L, r->origin, f, (char *)e + strings[i].off, strings[i].size, err,
+                               errlen);
+    if (!strcmp(k, "tables"))
+        return read_tables(L, r->origin, f, &e->tables, err, errlen);
+    if (!strcmp(k, "costs")) {
+        if (!lua_istable(L, -1))
+            FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+        reading c = {r->origin, f, e};
+        return each_key(L, cost_key, &c, err, errlen);
+    }
+    FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs)",
+         r->origin, f);
+}
+
+/* One inline engine (table on top of the stack) named `name`. */
+static int read_engine(lua_State *L, const char *origin, const char *name, rl_serving_engine *e,
+                       char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    char f[128];
+    snprintf(f, sizeof f, "engines.%.60s", name);
+    reading r = {origin, f, e};
+    return each_key(L, engine_key, &r, err, errlen);
+}
+
+/* An engine from the spec file `ref` (its engines[name] must be inline). */
+static int read_engine_file(const char *origin, const char *name, const char *ref, rl_serving_engine *e,
+                            char *err, size_t errlen)
+{
+    char path[1024], e2[1024];
+    if (rl_data_find("hw_profiles", ref, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "%s", ref);
+    for (const cached *c = CACHE; c; c = c->next)
+        if (!strcmp(c->path, path) && !strcmp(c->e.name, name)) {
+            *e = c->e;
+            return 0;
+        }
+    lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+    if (!L)
+        FAIL("%s: field 'engines.%s': out of memory", origin, name);
+    int rc = rl_sandbox_dofile(L, path, 1, e2, sizeof e2);
+    if (rc != 0)
+        snprintf(err, errlen, "%s: field 'engines.%s': %s", origin, name, e2);
+    if (rc == 0) {
+        if (lua_istable(L, -1))
+            lua_getfield(L, -1, "engines");
+        if (!lua_istable(L, -1) || (lua_getfield(L, -1, name), !lua_istable(L, -1))) {
+            snprintf(err, errlen, "%s: field 'engines.%s': %s has no inline engines.%s table",
+                     origin, name, path, name);
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        rc = read_engine(L, path, name, e, err, errlen);
+    if (rc == 0)
+        snprintf(e->file, sizeof e->file, "%s", path);
+    rl_sandbox_close(L);
+    cached *c = rc == 0 ? malloc(sizeof *c) : NULL;
+    if (c) {
+        if (!CACHE)
+            atexit(free_cache);
+        snprintf(c->path, sizeof c->path, "%s", path);
+        c->e = *e;
+        c->next = CACHE;
+        CACHE = c;
+    }
+    return rc;
+}
+
+int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!lua_istable(L, -1))
+        FAIL("%s: field 'engines': expected a table, got %s", origin, luaL_typename(L, -1));
+    char def[32] = "";
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            lua_pop(L, 2);
+            FAIL("%s: field 'engines': keys must be engine names", origin);
+        }
+        const char *k = lua_tostring(L, -2);
+        int rc = 0;
+        if (!strcmp(k, "default")) {
+            rc = read_string(L, origin, "engines.default", def, sizeof def, err, errlen);
+        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal")) {
+            snprintf(err, errlen, "%s: field 'engines.%s': an engine name has 1 to %zu characters "
+                     "and is not 'ideal'", origin, k, sizeof out->e[0].name - 1);
+            rc = -1;
+        } else if (out->n == RL_ENGINES_MAX) {
+            snprintf(err, errlen, "%s: field 'engines.%s': at most %d engines", origin, k,
+                     RL_ENGINES_MAX);
+            rc = -1;
+        } else if (lua_type(L, -1) == LUA_TSTRING) { /* read when selected */
+            rl_serving_engine *e = &out->e[out->n++];
+            snprintf(e->name, sizeof e->name, "%s", k);
+            rc = read_string(L, origin, k, e->ref, sizeof e->ref, err, errlen);
+        } else if (lua_istable(L, -1)) {
+            rc = read_engine(L, origin, k, &out->e[out->n++], err, errlen);
+        } else {
+            snprintf(err, errlen, "%s: field 'engines.%s': expected an engine table or a spec "
+                     "file name, got %s", origin, k, luaL_typename(L, -1));
+            rc = -1;
+        }
+        if (rc != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    if (out->n == 0)
+        FAIL("%s: field 'engines': no engine given", origin);
+    out->def = -1;
+    for (int i = 0; i < out->n; i++)
+        if (!strcmp(out->e[i].name, def) || (!def[0] && out->n == 1))
+            out->def = i;
+    if (out->def < 0)
+        FAIL("%s: field 'engines.default': %s", origin,
+             def[0] ? "names no engine of the table" : "required with several engines");
+    return rl_engines_select(out, out->e[out->def].name, origin, err, errlen);
+}
+
+static void push_string(lua_State *L, const char *key, const char *v)
+{
+    if (v[0]) {
+        lua_pushstring(L, v);
+        lua_setfield(L, -2, key);
+    }
+}
+
+void rl_engines_push(lua_State *L, const rl_engines *e)
+{
+    lua_createtable(L, 0, e->n + 1);
+    lua_pushstring(L, e->e[e->sel >= 0 ? e->sel : e->def].name); /* the selection survives */
+    lua_setfield(L, -2, "default");
+    for (int i = 0; i < e->n; i++) {
+        const rl_serving_engine *g = &e->e[i];
+        if (g->ref[0] || g->file[0]) { /* from a file: the file reference */
+            lua_pushstring(L, g->ref[0] ? g->ref : g->file);
+            lua_setfield(L, -2, g->name);
+            continue;
+        }
+        lua_createtable(L, 0, 8);
+        push_string(L, "version", g->version);
+        push_string(L, "source", g->source);
+        push_string(L, "measured_on", g->measured_on);
+        push_string(L, "date", g->date);
+        if (g->tables) {
+            lua_pushlightuserdata(L, (void *)(uintptr_t)g->tables);
+            lua_setfield(L, -2, "tables");
+        }
+        lua_createtable(L, 0, 4);
+        lua_pushnumber(L, g->step_s);
+        lua_setfield(L, -2, "step_s");
+        lua_pushnumber(L, g->seq_s);
+        lua_setfield(L, -2, "seq_s");
+        lua_pushnumber(L, g->launch_s);
+        lua_setfield(L, -2, "launch_s");
+        push_string(L, "source", g->costs_source);
+        lua_setfield(L, -2, "costs");
+        lua_setfield(L, -2, g->name);
+    }
+}
+
+int rl_engines_select(rl_engines *e, const char *name, const char *origin, char *err,
+                      size_t errlen)
+{
+    if (!strcmp(name, "ideal")) {
+        e->sel = -1;
+        return 0;
+    }
+    for (int i = 0; i < e->n; i++)
+        if (!strcmp(e->e[i].name, name)) {
+            rl_serving_engine *g = &e->e[i];
+            if (g->ref[0]) { /* a file reference not read yet */
+                char ref[sizeof g->ref], gname[sizeof g->name];
+                snprintf(ref, sizeof ref, "%s", g->ref);
+                snprintf(gname, sizeof gname, "%s", g->name);
+                if (read_engine_file(origin, gname, ref, g, err, errlen) != 0)
+                    return -1;
+            }
+            e->sel = i;
+            return 0;
+        }
+    char list[256] = "ideal";
+    for (int i = 0; i < e->n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", e->e[i].name);
+    FAIL("engine: %s carries no engine '%s' (it has: %s)", origin, name, list);
+}
+
+const rl_serving_engine *rl_engines_selected(const rl_engines *e)
+{
+    return e->n > 0 && e->sel >= 0 ? &e->e[e->sel] : NULL;
+}

@@ -1,0 +1,164 @@
+/* engines.h — the serving engines of a hardware spec: each engine's measured
+ * kernel tables, its costs, where they come from, and the kernel time of one
+ * operator from them.
+ *
+ * Owns the `engines` field of a hardware spec:
+ *
+ *   engines = {
+ *     default = "trtllm",
+ *     trtllm = "calibrated/h100-sxm-trtllm.lua",  -- a spec file whose engines.trtllm is inline
+ *     vllm = {
+ *       version = "0.24.0",
+ *       source = "NVIDIA AIConfigurator ... (Apache-2.0)",
+ *       measured_on = "h100-sxm",   -- the hw spec `name` of the chip the tables were measured on
+ *       date = "2026-12-01",
+ *       tables = {
+ *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k
+ *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- batch, isl, heads, head_dim
+ *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
+ *       },
+ *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },
+ *     },
+ *   }
+ *
+ * (<ktable>: the Lua form of ktable.h.)  Tables are keyed by the dtype
+ * variant names of the measured data; which variant an operator uses for
+ * roofline's precision flags is decided in one table (engines.c, DTYPE_MAP):
+ *
+ *   weights     compute      gemm row    |  KV cache    attention rows
+ *   bf16/fp16   bf16/fp16    bfloat16    |  bf16/fp16   bfloat16
+ *   fp8         fp8          fp8 (per-tensor scaled)   fp8 fp8 (kv_cache_dtype)
+ *   int8        bf16/fp16    int8_wo (weight-only)
+ *   int4        bf16/fp16    int4_wo (weight-only)
+ *   int8        int8         sq (SmoothQuant W8A8)
+ *   fp4         fp4          nvfp4
+ *   anything else: no table (the operator keeps its roofline / efficiency time)
+ *
+ * Prefill attention rows are those with attn_dtype bfloat16 (the engines'
+ * default attention math) and the KV cache dtype above; decode rows likewise
+ * by kv_cache_dtype.  Block-scaled fp8 (fp8_block) has no roofline flag and
+ * is not imported.
+ *
+ * Memory: rl_hw is copied by value throughout the program, so the tables a
+ * spec loads are owned by this module, shared by every copy and kept until
+ * exit; a file referenced by several specs is read once.  Uses ktable,
+ * sandbox, dtype. */
+#ifndef RL_ENGINES_H
+#define RL_ENGINES_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "dtype.h"
+#include "ktable.h"
+
+#define RL_ENGINES_MAX 4
+
+typedef enum { RL_KC_GEMM, RL_KC_PREFILL_ATTN, RL_KC_DECODE_ATTN, RL_KC_COUNT } rl_kclass;
+
+/* Dtype variants of the measured data that have a roofline precision. */
+typedef enum {
+    RL_KV_BF16,    /* "bfloat16" */
+    RL_KV_FP8,     /* "fp8" (per-tensor) */
+    RL_KV_INT8_WO, /* "int8_wo" */
+    RL_KV_INT4_WO, /* "int4_wo" */
+    RL_KV_SQ,      /* "sq" */
+    RL_KV_NVFP4,   /* "nvfp4" */
+    RL_KV_COUNT
+} rl_kvariant;
+
+/* An engine's tables: t[class][variant], NULL where not measured. */
+typedef struct {
+    const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
+} rl_engine_tables;
+
+typedef struct {
+    char name[32];
+    char version[64];
+    char source[512];
+    char measured_on[64]; /* hw spec name of the chip measured */
+    char date[32];
+    const rl_engine_tables *tables; /* kept until exit; NULL: none */
+    double step_s;   /* fixed cost per step, seconds (0: none sourced) */
+    double seq_s;    /* cost per sequence in the batch per step, seconds */
+    double launch_s; /* cost per kernel launch, seconds */
+    char costs_source[512];
+    char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
+    char file[1024]; /* the spec file it was read from ("" when inline) */
+} rl_serving_engine;
+
+typedef struct {
+    int n;          /* engines given (0: none) */
+    int def;        /* index of the default engine */
+    int sel;        /* index of the selected engine; -1: none (ideal) */
+    rl_serving_engine e[RL_ENGINES_MAX];
+} rl_engines;
+
+/* "gemm" | "prefill_attention" | "decode_attention". */
+const char *rl_kclass_name(rl_kclass c);
+/* "bfloat16", "fp8", ...; rl_kvariant_parse returns -1 for other names. */
+const char *rl_kvariant_name(rl_kvariant v);
+int rl_kvariant_parse(const char *name);
+
+/* The gemm variant for weights/compute, the attention variant for a KV
+ * dtype (the table above); -1 when none applies. */
+int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute);
+int rl_kvariant_kv(rl_dtype kv);
+
+/* Per-byte sizes of a variant: weight bytes, activation bytes (GEMM), KV
+ * bytes (attention). */
+double rl_kvariant_weight_bytes(rl_kvariant v);
+double rl_kvariant_act_bytes(rl_kvariant v);
+
+/* The ideal roofline time of one table's operator at a table shape, for
+ * extrapolation and hole filling: max(FLOPs / peak, bytes / bw).
+ *   gemm (m, n, k):              2mnk FLOPs; (mk + mn) activations + kn weights
+ *   prefill (batch, isl, heads, head_dim): causal 2 * 2 b h d isl (isl+1)/2
+ *                                FLOPs; Q, K, V, O of b isl h d elements
+ *   decode (streams = batch x kv_heads, context, group = heads / kv_heads,
+ *          head_dim):            4 s g c d FLOPs; K and V of s c d elements */
+typedef struct {
+    rl_kclass cls;
+    rl_kvariant var;
+    double peak; /* FLOP/s of the variant's compute dtype */
+    double bw;   /* bytes/s */
+} rl_kideal_ctx;
+double rl_kideal(const double *x, const void *ctx);
+
+/* Read the `engines` table on top of L's stack into *out and select the
+ * default.  String entries name spec files (found under the preset
+ * directories, else as paths) read when the engine is first selected.
+ * Errors: "ORIGIN: field 'engines.vllm.tables.gemm.fp8.values[3]': reason".
+ * Returns 0 or -1. */
+int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen);
+
+/* Push *e as a Lua table like the above: an engine read from a file as
+ * that file's name, an inline one with its `tables` as a light userdata
+ * that rl_engines_read takes back (scenario scripts pass specs through Lua;
+ * they cannot make one); `default` names the selected engine. */
+void rl_engines_push(lua_State *L, const rl_engines *e);
+
+/* Select engine `name` ("ideal": none), reading its file when it has not
+ * been.  Returns 0, or -1 with err naming the engines the spec carries (or
+ * why its file cannot be read). */
+int rl_engines_select(rl_engines *e, const char *name, const char *origin, char *err,
+                      size_t errlen);
+
+/* The selected engine, or NULL. */
+const rl_serving_engine *rl_engines_selected(const rl_engines *e);
+
+/* Free a block of tables and its tables (NULL is ignored). */
+void rl_engine_tables_free(rl_engine_tables *t);
+
+/* Keep a block of tables (allocated with malloc, each table too) until
+ * exit: this module frees them then. */
+const rl_engine_tables *rl_engines_keep(rl_engine_tables *t);
+
+/* Time of one operator of class c and variant v at table shape x from the
+ * selected engine's table (e may be NULL); -1 when there is none.  *prov
+ * gets the provenance. */
+double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
+                      double bw, rl_provenance *prov);
+
+#endif

@@ -1,0 +1,453 @@
+/* ktable.c — measured kernel-latency grids: multilinear interpolation in
+ * log space, roofline-ratio extrapolation, hole filling, Lua form.  The
+ * rules are stated in ktable.h. */
+#include "ktable.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+const char *rl_provenance_name(rl_provenance p)
+{
+    static const char *const names[] = {"roofline", "measured", "interpolated", "extrapolated"};
+    return p < RL_PROV_COUNT ? names[p] : "?";
+}
+
+int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
+{
+    t->logv = NULL;
+    t->filled = NULL;
+    if (t->naxes < 1 || t->naxes > RL_KT_AXES)
+        FAIL("a table has 1 to %d axes, got %d", RL_KT_AXES, t->naxes);
+    t->n = 1;
+    for (int a = 0; a < t->naxes; a++) {
+        if (t->len[a] < 1 || t->len[a] > RL_KT_AXIS_MAX)
+            FAIL("axis '%s': 1 to %d values, got %d", t->axis_name[a], RL_KT_AXIS_MAX, t->len[a]);
+        for (int i = 0; i < t->len[a]; i++) {
+            double v = t->axis[a][i];
+            if (!(v > 0) || !isfinite(v))
+                FAIL("axis '%s': value %d must be > 0 and finite, got %g", t->axis_name[a], i + 1, v);
+            if (i > 0 && !(v > t->axis[a][i - 1]))
+                FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
+                     i + 1, v, t->axis[a][i - 1]);
+            t->logaxis[a][i] = log(v);
+        }
+        t->n *= (size_t)t->len[a];
+    }
+    t->logv = malloc(t->n * sizeof *t->logv);
+    t->filled = calloc(t->n, 1);
+    if (!t->logv || !t->filled) {
+        rl_kt_free(t);
+        FAIL("out of memory for a table of %zu nodes", t->n);
+    }
+    for (size_t i = 0; i < t->n; i++)
+        t->logv[i] = NAN;
+    return 0;
+}
+
+void rl_kt_free(rl_ktable *t)
+{
+    free(t->logv);
+    free(t->filled);
+    t->logv = NULL;
+    t->filled = NULL;
+}
+
+size_t rl_kt_index(const rl_ktable *t, const int *idx)
+{
+    size_t at = 0;
+    for (int a = 0; a < t->naxes; a++)
+        at = at * (size_t)t->len[a] + (size_t)idx[a];
+    return at;
+}
+
+/* Grid coordinates of node `at`. */
+static void coords(const rl_ktable *t, size_t at, int *idx)
+{
+    for (int a = t->naxes - 1; a >= 0; a--) {
+        idx[a] = (int)(at % (size_t)t->len[a]);
+        at /= (size_t)t->len[a];
+    }
+}
+
+static void node_shape(const rl_ktable *t, const int *idx, double *x)
+{
+    for (int a = 0; a < t->naxes; a++)
+        x[a] = t->axis[a][idx[a]];
+}
+
+/* ideal(x) / ideal(from), 1 without an ideal function or a usable ratio. */
+static double roofline_ratio(rl_kt_ideal_fn ideal, const void *ctx, const double *x,
+                             const double *from)
+{
+    if (!ideal)
+        return 1.0;
+    double a = ideal(x, ctx), b = ideal(from, ctx);
+    return a > 0 && b > 0 && isfinite(a) && isfinite(b) ? a / b : 1.0;
+}
+
+/* Grid steps between nodes a and b. */
+static int steps(const rl_ktable *t, const int *a, const int *b)
+{
+    int s = 0;
+    for (int i = 0; i < t->naxes; i++)
+        s += abs(a[i] - b[i]);
+    return s;
+}
+
+long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
+{
+    size_t measured = 0;
+    for (size_t i = 0; i < t->n; i++)
+        measured += !isnan(t->logv[i]);
+    if (measured == 0)
+        return -1;
+    long filled = 0;
+    int hi[RL_KT_AXES], mi[RL_KT_AXES];
+    double hx[RL_KT_AXES], mx[RL_KT_AXES];
+    for (size_t h = 0; h < t->n; h++) {
+        if (!isnan(t->logv[h]) || t->filled[h])
+            continue;
+        coords(t, h, hi);
+        node_shape(t, hi, hx);
+        int best = -1;
+        for (size_t m = 0; m < t->n; m++) {
+            if (isnan(t->logv[m]) || t->filled[m])
+                continue;
+            coords(t, m, mi);
+            int s = steps(t, hi, mi);
+            best = best < 0 || s < best ? s : best;
+        }
+        double sum = 0;
+        int n = 0;
+        for (size_t m = 0; m < t->n; m++) {
+            if (isnan(t->logv[m]) || t->filled[m])
+                continue;
+            coords(t, m, mi);
+            if (steps(t, hi, mi) != best)
+                continue;
+            node_shape(t, mi, mx);
+            sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+            n++;
+        }
+        t->logv[h] = sum / n;
+        t->filled[h] = 1;
+        filled++;
+    }
+    return filled;
+}
+
+double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,
+                  rl_provenance *prov)
+{
+    int lo[RL_KT_AXES];
+    double w[RL_KT_AXES], xc[RL_KT_AXES];
+    int outside = 0, between = 0;
+    for (int a = 0; a < t->naxes; a++) {
+        const double *ax = t->axis[a];
+        int n = t->len[a];
+        double v = x[a];
+        if (!(v > ax[0]) || n == 1) { /* at or below the first node (NaN too) */
+            outside |= !(v == ax[0]);
+            lo[a] = 0;
+            w[a] = 0;
+            xc[a] = ax[0];
+            continue;
+        }
+        if (v >= ax[n - 1]) {
+            outside |= v > ax[n - 1];
+            lo[a] = n - 1;
+            w[a] = 0;
+            xc[a] = ax[n - 1];
+            continue;
+        }
+        int i = 0, j = n - 1; /* ax[i] <= v < ax[j] */
+        while (j - i > 1) {
+            int k = (i + j) / 2;
+            if (ax[k] <= v)
+                i = k;
+            else
+                j = k;
+        }
+        const double *la = t->logaxis[a];
+        lo[a] = i;
+        xc[a] = v;
+        w[a] = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
+        between |= w[a] > 0;
+    }
+    /* sum over the corners of the cell along the axes strictly between
+     * nodes (the others contribute their node): 2^k corners for k such axes */
+    int act[RL_KT_AXES], k = 0;
+    size_t stride[RL_KT_AXES], base = rl_kt_index(t, lo), st = 1;
+    for (int a = t->naxes - 1; a >= 0; a--) {
+        stride[a] = st;
+        st *= (size_t)t->len[a];
+        if (w[a] > 0)
+            act[k++] = a;
+    }
+    double logt = 0;
+    for (unsigned corner = 0; corner < (1u << k); corner++) {
+        double wt = 1;
+        size_t at = base;
+        for (int j = 0; j < k; j++) {
+            int up = (corner >> j) & 1;
+            wt *= up ? w[act[j]] : 1.0 - w[act[j]];
+            at += up ? stride[act[j]] : 0;
+        }
+        logt += wt * t->logv[at];
+    }
+    double time = exp(logt);
+    rl_provenance p = between ? RL_PROV_INTERPOLATED : RL_PROV_MEASURED;
+    if (p == RL_PROV_MEASURED && t->filled[base])
+        p = RL_PROV_INTERPOLATED;
+    if (outside) {
+        time *= roofline_ratio(ideal, ctx, x, xc);
+        p = RL_PROV_EXTRAPOLATED;
+    }
+    if (prov)
+        *prov = p;
+    return time;
+}
+
+/* ---- Lua form ------------------------------------------------------------- */
+
+/* One number of an array at position i (1-based) into *out. */
+static int check_number(double v, int isnum, const char *origin, const char *field,
+                        const char *key, size_t i, double *out, char *err, size_t errlen)
+{
+    if (!isnum || !isfinite(v))
+        FAIL("%s: field '%s.%s[%zu]': expected a finite number", origin, field, key, i);
+    *out = v;
+    return 0;
+}
+
+/* t[key] (t at idx) into out[max], *n its length: an array of numbers, or
+ * a string of numbers separated by spaces, commas or newlines (the compact
+ * form rl_kt_write uses: Lua parses a long string far faster than as many
+ * numeric constants). */
+static int read_array(lua_State *L, int idx, const char *key, const char *origin,
+                      const char *field, double *out, size_t max, size_t *n, char *err,
+                      size_t errlen)
+{
+    lua_getfield(L, idx, key);
+    int rc = 0;
+    size_t len = 0;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *p = lua_tostring(L, -1);
+        for (;;) {
+            p += strspn(p, " ,\t\r\n");
+            if (!*p)
+                break;
+            char *end;
+            double v = strtod(p, &end);
+            if (len == max) {
+                snprintf(err, errlen, "%s: field '%s.%s': more than %zu values", origin, field,
+                         key, max);
+                rc = -1;
+                break;
+            }
+            if ((rc = check_number(v, end != p && strchr(" ,\t\r\n", *end), origin, field, key,
+                                   len + 1, &out[len], err, errlen)) != 0)
+                break;
+            len++;
+            p = end;
+        }
+    } else if (lua_istable(L, -1)) {
+        len = (size_t)lua_rawlen(L, -1);
+        if (len > max) {
+            snprintf(err, errlen, "%s: field '%s.%s': at most %zu values, got %zu", origin, field,
+                     key, max, len);
+            rc = -1;
+        }
+        for (size_t i = 0; rc == 0 && i < len; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i + 1);
+            int isnum;
+            double v = lua_tonumberx(L, -1, &isnum);
+            lua_pop(L, 1);
+            rc = check_number(v, isnum, origin, field, key, i + 1, &out[i], err, errlen);
+        }
+    } else {
+        snprintf(err, errlen, "%s: field '%s.%s': expected an array of numbers, got %s", origin,
+                 field, key, luaL_typename(L, -1));
+        rc = -1;
+    }
+    lua_pop(L, 1);
+    *n = len;
+    return rc;
+}
+
+/* Check that every key of the table at idx is "axes", "values", "filled" or
+ * an axis name. */
+static int check_keys(lua_State *L, int idx, const rl_ktable *t, const char *origin,
+                      const char *field, char *err, size_t errlen)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            known = !strcmp(k, "axes") || !strcmp(k, "values") || !strcmp(k, "filled");
+            for (int a = 0; a < t->naxes && !known; a++)
+                known = !strcmp(k, t->axis_name[a]);
+        }
+        if (!known) {
+            snprintf(err, errlen, "%s: field '%s': unknown key '%s' (axes, values, filled, or "
+                     "an axis named in axes)", origin, field,
+                     lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+            lua_pop(L, 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int read_axes(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *t,
+                     char *err, size_t errlen)
+{
+    lua_getfield(L, idx, "axes");
+    int ok = lua_istable(L, -1);
+    int n = ok ? (int)lua_rawlen(L, -1) : 0;
+    if (!ok || n < 1 || n > RL_KT_AXES) {
+        lua_pop(L, 1);
+        FAIL("%s: field '%s.axes': expected an array of 1 to %d axis names", origin, field,
+             RL_KT_AXES);
+    }
+    t->naxes = n;
+    for (int a = 0; a < n; a++) {
+        lua_rawgeti(L, -1, a + 1);
+        size_t len = 0;
+        const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        int bad = !s || len == 0 || len >= sizeof t->axis_name[a] || !strcmp(s, "axes") ||
+                  !strcmp(s, "values") || !strcmp(s, "filled");
+        for (int b = 0; b < a && !bad; b++)
+            bad = !strcmp(s, t->axis_name[b]);
+        if (!bad)
+            memcpy(t->axis_name[a], s, len + 1);
+        lua_pop(L, 1);
+        if (bad) {
+            lua_pop(L, 1);
+            FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
+                 "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
+        }
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* The optional `filled` node numbers (1-based) into t->filled. */
+static int read_filled(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *t,
+                       char *err, size_t errlen)
+{
+    lua_getfield(L, idx, "filled");
+    int absent = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (absent)
+        return 0;
+    double *k = malloc(t->n * sizeof *k);
+    size_t n = 0;
+    int rc = k ? read_array(L, idx, "filled", origin, field, k, t->n, &n, err, errlen) : -1;
+    if (!k)
+        snprintf(err, errlen, "%s: field '%s.filled': out of memory", origin, field);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (k[i] != floor(k[i]) || k[i] < 1 || k[i] > (double)t->n) {
+            snprintf(err, errlen, "%s: field '%s.filled[%zu]': expected a node number in 1..%zu",
+                     origin, field, i + 1, t->n);
+            rc = -1;
+        } else {
+            t->filled[(size_t)k[i] - 1] = 1;
+        }
+    }
+    free(k);
+    return rc;
+}
+
+int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *out,
+               char *err, size_t errlen)
+{
+    idx = lua_absindex(L, idx);
+    rl_ktable t;
+    memset(&t, 0, sizeof t);
+    if (!lua_istable(L, idx))
+        FAIL("%s: field '%s': expected a table, got %s", origin, field, luaL_typename(L, idx));
+    if (read_axes(L, idx, origin, field, &t, err, errlen) != 0 ||
+        check_keys(L, idx, &t, origin, field, err, errlen) != 0)
+        return -1;
+    for (int a = 0; a < t.naxes; a++) {
+        size_t n;
+        if (read_array(L, idx, t.axis_name[a], origin, field, t.axis[a], RL_KT_AXIS_MAX, &n, err,
+                       errlen) != 0)
+            return -1;
+        t.len[a] = (int)n;
+    }
+    char e2[256];
+    if (rl_kt_alloc(&t, e2, sizeof e2) != 0)
+        FAIL("%s: field '%s': %s", origin, field, e2);
+    size_t n;
+    int rc = read_array(L, idx, "values", origin, field, t.logv, t.n, &n, err, errlen);
+    if (rc == 0 && n != t.n) {
+        snprintf(err, errlen, "%s: field '%s.values': expected %zu latencies (the product of "
+                 "the axis lengths), got %zu", origin, field, t.n, n);
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < t.n; i++) {
+        if (!(t.logv[i] > 0)) {
+            snprintf(err, errlen, "%s: field '%s.values[%zu]': a latency must be > 0 seconds, "
+                     "got %g", origin, field, i + 1, t.logv[i]);
+            rc = -1;
+        }
+        t.logv[i] = log(t.logv[i]);
+    }
+    if (rc == 0)
+        rc = read_filled(L, idx, origin, field, &t, err, errlen);
+    if (rc != 0) {
+        rl_kt_free(&t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+void rl_kt_write(FILE *f, const rl_ktable *t, int indent)
+{
+    fprintf(f, "{\n%*saxes = {", indent + 2, "");
+    for (int a = 0; a < t->naxes; a++)
+        fprintf(f, "%s\"%s\"", a ? ", " : " ", t->axis_name[a]);
+    fprintf(f, " },\n");
+    for (int a = 0; a < t->naxes; a++) {
+        fprintf(f, "%*s%s = {", indent + 2, "", t->axis_name[a]);
+        for (int i = 0; i < t->len[a]; i++)
+            fprintf(f, "%s%.10g", i ? ", " : " ", t->axis[a][i]);
+        fprintf(f, " },\n");
+    }
+    fprintf(f, "%*svalues = [[", indent + 2, "");
+    for (size_t i = 0; i < t->n; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%.4g", exp(t->logv[i]));
+        char *e = strstr(v, "e-0"); /* 1.234e-05 -> 1.234e-5: a tenth of the file */
+        if (e)
+            memmove(e + 2, e + 3, strlen(e + 3) + 1);
+        fprintf(f, "%s%s", i % 16 ? " " : "\n", v);
+    }
+    fprintf(f, "\n%*s]],\n", indent + 2, "");
+    size_t holes = 0;
+    for (size_t i = 0; i < t->n; i++)
+        holes += t->filled[i];
+    if (holes) {
+        fprintf(f, "%*sfilled = [[", indent + 2, "");
+        size_t k = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->filled[i])
+                fprintf(f, "%s%zu", k++ % 16 ? " " : "\n", i + 1);
+        fprintf(f, "\n%*s]],\n", indent + 2, "");
+    }
+    fprintf(f, "%*s}", indent, "");
+}

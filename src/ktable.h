@@ -1,0 +1,106 @@
+/* ktable.h — a measured kernel-latency grid over up to RL_KT_AXES shape axes,
+ * its interpolation, and its compact Lua form.
+ *
+ * Owns one table of an engine profile (gemm over m, n, k; prefill attention
+ * over batch, prompt, heads, head_dim; ...): the axes (increasing positive
+ * values), one latency per grid node, and which nodes were filled rather
+ * than measured.  Uses Lua (read) and stdio (write).
+ *
+ * Lookup of a shape x (one value per axis):
+ *  - inside the grid: multilinear interpolation of log(latency) in
+ *    log(shape), i.e. the latency is a product of per-axis power laws between
+ *    neighbouring nodes (GEMM and attention times are near power laws of
+ *    their dimensions, so straight lines in log-log space; this is the
+ *    interpolation AIConfigurator's own perf database uses in log space, and
+ *    an exact reproduction of any t = c * prod x_i^a_i).  `measured` when x
+ *    falls on a measured node, `interpolated` otherwise;
+ *  - outside the grid: x is clamped to the grid on every axis (the nearest
+ *    edge point xc), and the latency there is scaled by the operator's ideal
+ *    roofline time ratio ideal(x) / ideal(xc): the edge point's efficiency is
+ *    held, so large shapes extrapolate along the roofline.  `extrapolated`.
+ *    Without an ideal function the edge latency is held.
+ *
+ * Lua form (latencies in seconds, 4 significant digits):
+ *
+ *   gemm = { axes = { "m", "n", "k" },
+ *            m = { 1, 2, 4, ... }, n = { ... }, k = { ... },
+ *            values = { ... },     -- prod(len) latencies, last axis fastest
+ *            filled = { 17, ... }, -- optional: 1-based nodes filled, not measured
+ *          }
+ *
+ * `values` and `filled` may also be strings of numbers separated by spaces,
+ * commas or newlines; rl_kt_write writes them so (Lua long strings), as
+ * Lua's parser takes about ten times longer over the same numbers as table
+ * constants (a 90,000-value profile: ~110 ms as constants). */
+#ifndef RL_KTABLE_H
+#define RL_KTABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <lua.h>
+
+#define RL_KT_AXES 6
+#define RL_KT_AXIS_MAX 80
+
+typedef enum {
+    RL_PROV_ROOFLINE,     /* no table: the roofline (ideal or efficiency-scaled) */
+    RL_PROV_MEASURED,     /* a measured grid node */
+    RL_PROV_INTERPOLATED, /* inside the grid, between nodes (or on a filled node) */
+    RL_PROV_EXTRAPOLATED, /* outside the grid on some axis */
+    RL_PROV_COUNT
+} rl_provenance;
+
+typedef struct {
+    int naxes;
+    char axis_name[RL_KT_AXES][24];
+    int len[RL_KT_AXES];
+    double axis[RL_KT_AXES][RL_KT_AXIS_MAX]; /* increasing, > 0 */
+    double logaxis[RL_KT_AXES][RL_KT_AXIS_MAX]; /* ln(axis), set by rl_kt_alloc */
+    size_t n;                                /* prod(len) nodes */
+    double *logv;          /* [n] ln(latency in seconds), last axis fastest */
+    unsigned char *filled; /* [n] 1 where the node was filled, not measured */
+} rl_ktable;
+
+/* The ideal roofline time of the table's operator at shape x[naxes],
+ * seconds (> 0), for extrapolation and hole filling. */
+typedef double (*rl_kt_ideal_fn)(const double *x, const void *ctx);
+
+/* "roofline" | "measured" | "interpolated" | "extrapolated". */
+const char *rl_provenance_name(rl_provenance p);
+
+/* Allocate the nodes of a table whose naxes, axis_name, len and axis are
+ * set: every node starts as a hole (logv NaN, filled 0).  Returns 0, or -1
+ * (err set) when out of memory or an axis is empty, too long, not
+ * increasing or not positive. */
+int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen);
+
+/* Free the nodes (the struct itself is the caller's). */
+void rl_kt_free(rl_ktable *t);
+
+/* Node index of grid coordinates idx[naxes]. */
+size_t rl_kt_index(const rl_ktable *t, const int *idx);
+
+/* Fill every hole (NaN node) from the measured nodes nearest to it (fewest
+ * grid steps): the geometric mean of their latencies each scaled by
+ * ideal(hole) / ideal(node) (their efficiencies averaged), marking it
+ * filled.  Returns the number of holes filled, or -1 when the
+ * table has no measured node. */
+long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx);
+
+/* Latency at shape x[naxes], seconds, as described above; *prov (may be
+ * NULL) gets its provenance.  `ideal` may be NULL (hold the edge latency). */
+double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,
+                  rl_provenance *prov);
+
+/* Read the table at stack index idx into *out (allocated: rl_kt_free).
+ * `field` names it in errors: "ORIGIN: field 'FIELD.values[3]': reason".
+ * Returns 0 or -1 with err set and nothing allocated. */
+int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *out,
+               char *err, size_t errlen);
+
+/* Write the Lua form, indented by `indent` spaces, with no trailing comma
+ * or newline.  Holes must be filled first. */
+void rl_kt_write(FILE *f, const rl_ktable *t, int indent);
+
+#endif

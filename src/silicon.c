@@ -1,0 +1,837 @@
+/* silicon.c — the importer of measured kernel tables (silicon.h): gzipped
+ * CSV reading with file/line/column errors, configuration grouping, grid
+ * building and hole filling, and the calibrated spec writer.  Data:
+ * NVIDIA AIConfigurator (aiconfigurator-core, Apache-2.0), systems data. */
+#include "silicon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <zlib.h>
+
+#include "plot.h"
+#include "report.h"
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        return -1;                                                                                 \
+    } while (0)
+
+#define MAX_FIELDS 32
+#define LINE_MAX_LEN 4096
+
+/* Dtype names the tables may carry: those of engines.h's precision table
+ * plus variants read and skipped (no roofline flag selects them). */
+static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8", "fp8_block", "int8_wo",
+                                           "int4_wo",  "sq",      "nvfp4", NULL};
+
+/* What each file holds: its operator class, the columns it must have, the
+ * columns holding dtypes, and the axes of its grid. */
+typedef struct {
+    rl_kclass cls;
+    const char *file;
+    const char *const *cols; /* required; NULL-terminated */
+} filespec;
+
+static const char *const GEMM_COLS[] = {"kernel_source", "gemm_dtype", "m", "n", "k", "latency",
+                                        NULL};
+static const char *const ATTN_COLS[] = {"kernel_source", "batch_size", "isl",
+                                        "num_heads",     "num_key_value_heads", "head_dim",
+                                        "attn_dtype",    "kv_cache_dtype", "step",
+                                        "latency",       NULL};
+static const filespec FILES[RL_KC_COUNT] = {
+    {RL_KC_GEMM, "gemm_perf.csv.gz", GEMM_COLS},
+    {RL_KC_PREFILL_ATTN, "context_attention_perf.csv.gz", ATTN_COLS},
+    {RL_KC_DECODE_ATTN, "generation_attention_perf.csv.gz", ATTN_COLS},
+};
+static const char *const AXES[RL_KC_COUNT][4] = {
+    {"m", "n", "k", NULL},
+    {"batch", "isl", "heads", "head_dim"},
+    {"streams", "context", "group", "head_dim"},
+};
+
+/* Which node values an axis keeps: 0 all; 1: 2^i and 3 * 2^i (gemm m);
+ * 2: 2^i (decode streams and group). */
+static int subsampled(rl_kclass cls, int a)
+{
+    return cls == RL_KC_GEMM ? a == 0 : cls == RL_KC_DECODE_ATTN && (a == 0 || a == 2) ? 2 : 0;
+}
+
+/* ---- gzipped CSV ------------------------------------------------------------ */
+
+typedef struct {
+    gzFile gz;
+    const char *path;
+    long line;
+    char buf[LINE_MAX_LEN];
+    char *f[MAX_FIELDS];
+    int nf;
+} csv;
+
+/* Next non-comment line split at commas: 1, 0 at the end, -1 (err set). */
+static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
+{
+    for (;;) {
+        if (!gzgets(c->gz, c->buf, sizeof c->buf)) {
+            int e;
+            const char *msg = gzerror(c->gz, &e);
+            if (e != Z_OK && e != Z_STREAM_END)
+                FAIL("%s: line %ld: cannot read (%s)", c->path, c->line + 1, msg);
+            return 0;
+        }
+        c->line++;
+        size_t n = strlen(c->buf);
+        if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
+            FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
+        while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
+            c->buf[--n] = 0;
+        if (c->buf[0] == '#') {
+            static const char *const keys[] = {"# version: ", "# source: ", "# device: "};
+            char *dst[] = {s->version, s->source, s->device};
+            size_t cap[] = {sizeof s->version, sizeof s->source, sizeof s->device};
+            for (int i = 0; i < 3; i++)
+                if (!strncmp(c->buf, keys[i], strlen(keys[i])) && !dst[i][0])
+                    snprintf(dst[i], cap[i], "%s", c->buf + strlen(keys[i]));
+            continue;
+        }
+        if (n == 0)
+            continue;
+        c->nf = 0;
+        for (char *p = c->buf;;) {
+            if (c->nf == MAX_FIELDS)
+                FAIL("%s: line %ld: more than %d columns", c->path, c->line, MAX_FIELDS);
+            c->f[c->nf++] = p;
+            char *comma = strchr(p, ',');
+            if (!comma)
+                break;
+            *comma = 0;
+            p = comma + 1;
+        }
+        return 1;
+    }
+}
+
+/* ---- one file's configurations ---------------------------------------------- */
+
+/* One measured row: its configuration key (every column but kernel_source
+ * and latency), kernel, latency and shape. */
+typedef struct {
+    char *key;
+    char *kernel;
+    long line;
+    double lat_s;
+    int var;   /* rl_kvariant, or -1: read and checked, not imported */
+    double x[4];
+    double extra; /* the dimension that is not an axis */
+} row;
+
+typedef struct {
+    row *v;
+    size_t n, cap;
+} rows;
+
+static void rows_free(rows *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].key);
+        free(r->v[i].kernel);
+    }
+    free(r->v);
+}
+
+static int col_index(const csv *c, const char *name)
+{
+    for (int i = 0; i < c->nf; i++)
+        if (!strcmp(c->f[i], name))
+            return i;
+    return -1;
+}
+
+/* Field `name` of the current row as a number; > 0 unless zero_ok. */
+static int num(const csv *c, const int *idx, const char *const *cols, const char *name, int zero_ok,
+               double *out, char *err, size_t errlen)
+{
+    int k = 0;
+    while (strcmp(cols[k], name))
+        k++;
+    const char *s = c->f[idx[k]];
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v < 0 || (!zero_ok && v == 0))
+        FAIL("%s: line %ld, column %d (%s): expected a %s finite number, got '%s'", c->path,
+             c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
+    *out = v;
+    return 0;
+}
+
+static int known_dtype(const char *s)
+{
+    for (int i = 0; KNOWN_DTYPES[i]; i++)
+        if (!strcmp(s, KNOWN_DTYPES[i]))
+            return 1;
+    return 0;
+}
+
+/* Shape, variant and non-axis dimension of the current row of class cls;
+ * var -1 when the row is not one the grids use. */
+static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r, char *err,
+                 size_t errlen)
+{
+    const char *const *cols = FILES[cls].cols;
+    int k = 0;
+    for (; cols[k]; k++)
+        if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
+            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: bfloat16, float16, "
+                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4)", c->path, c->line, idx[k] + 1,
+                 cols[k], c->f[idx[k]]);
+    double lat;
+    if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
+        return -1;
+    r->lat_s = lat * 1e-3;
+    if (cls == RL_KC_GEMM) {
+        r->var = rl_kvariant_parse(c->f[idx[1]]);
+        r->extra = 0;
+        return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
+                       num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
+                       num(c, idx, cols, "k", 0, &r->x[2], err, errlen)
+                   ? -1
+                   : 0;
+    }
+    double b, isl, h, kv, d, step, w = 0;
+    if (num(c, idx, cols, "batch_size", 0, &b, err, errlen) ||
+        num(c, idx, cols, "isl", 0, &isl, err, errlen) ||
+        num(c, idx, cols, "num_heads", 0, &h, err, errlen) ||
+        num(c, idx, cols, "num_key_value_heads", 0, &kv, err, errlen) ||
+        num(c, idx, cols, "head_dim", 0, &d, err, errlen) ||
+        num(c, idx, cols, "step", 1, &step, err, errlen))
+        return -1;
+    if (window >= 0) {
+        char *end;
+        w = strtod(c->f[window], &end);
+        if (end == c->f[window] || *end || !(w >= 0))
+            FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
+                 c->path, c->line, window + 1, c->f[window]);
+    }
+    /* attention math in bf16, the KV cache dtype picks the variant */
+    r->var = strcmp(c->f[idx[6]], "bfloat16") || w != 0 ? -1 : rl_kvariant_kv(
+                 !strcmp(c->f[idx[7]], "bfloat16") ? RL_BF16
+                 : !strcmp(c->f[idx[7]], "fp8")    ? RL_FP8
+                                                   : RL_FP32);
+    if (cls == RL_KC_PREFILL_ATTN) {
+        if (step != 0)
+            r->var = -1;
+        double x[4] = {b, isl, h, d};
+        memcpy(r->x, x, sizeof x);
+        r->extra = kv;
+    } else {
+        double x[4] = {b * kv, isl + step, h / kv, d};
+        memcpy(r->x, x, sizeof x);
+        r->extra = 0;
+    }
+    return 0;
+}
+
+/* Read every row of one file into r.  Returns 0, 1 when the file is absent,
+ * -1 on error. */
+static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, char *err,
+                     size_t errlen)
+{
+    csv c = {.path = path};
+    c.gz = gzopen(path, "rb");
+    if (!c.gz)
+        return errno == ENOENT ? 1 : (snprintf(err, errlen, "%s: cannot open (%s)", path,
+                                               strerror(errno)), -1);
+    int rc = csv_next(&c, s, err, errlen);
+    if (rc == 0) {
+        snprintf(err, errlen, "%s: line %ld: no header line", path, c.line);
+        rc = -1;
+    }
+    const char *const *cols = FILES[cls].cols;
+    int idx[16], ncols = 0, window = -1, lat = -1, ker = -1, nhead = c.nf;
+    for (; rc > 0 && cols[ncols]; ncols++) {
+        idx[ncols] = col_index(&c, cols[ncols]);
+        if (idx[ncols] < 0) {
+            snprintf(err, errlen, "%s: line %ld: missing column '%s'", path, c.line, cols[ncols]);
+            rc = -1;
+        }
+    }
+    if (rc > 0) {
+        window = col_index(&c, "window_size");
+        lat = col_index(&c, "latency");
+        ker = col_index(&c, "kernel_source");
+    }
+    while (rc > 0 && (rc = csv_next(&c, s, err, errlen)) > 0) {
+        if (c.nf != nhead) {
+            snprintf(err, errlen, "%s: line %ld: %d columns, the header has %d", path, c.line,
+                     c.nf, nhead);
+            rc = -1;
+            break;
+        }
+        row x = {.line = c.line};
+        if (shape(&c, cls, idx, window, &x, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
+        char key[LINE_MAX_LEN] = "";
+        size_t at = 0;
+        for (int i = 0; i < c.nf; i++)
+            if (i != lat && i != ker)
+                at += (size_t)snprintf(key + at, sizeof key - at, "%s,", c.f[i]);
+        x.key = strdup(key);
+        x.kernel = strdup(c.f[ker]);
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 4096;
+            row *v = realloc(r->v, r->cap * sizeof *v);
+            if (!v) {
+                r->cap = r->n;
+                free(x.key);
+                free(x.kernel);
+                snprintf(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            r->v = v;
+        }
+        r->v[r->n++] = x;
+        if (!x.key || !x.kernel) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            rc = -1;
+        }
+    }
+    gzclose(c.gz);
+    return rc < 0 ? -1 : 0;
+}
+
+static int by_key_kernel(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (!c)
+        c = strcmp(x->kernel, y->kernel);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int by_line(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Collapse r to one row per configuration (sorted by first line): repeats
+ * of a kernel averaged (error beyond 2x apart), the fastest kernel kept. */
+static int group(const char *path, rows *r, char *err, size_t errlen)
+{
+    qsort(r->v, r->n, sizeof *r->v, by_key_kernel);
+    size_t out = 0;
+    for (size_t i = 0; i < r->n;) {
+        size_t j = i;
+        double best = INFINITY;
+        long first = r->v[i].line;
+        while (j < r->n && !strcmp(r->v[j].key, r->v[i].key)) {
+            size_t k = j;
+            double sum = 0, lo = r->v[j].lat_s, hi = lo;
+            long lo_line = r->v[j].line, hi_line = lo_line;
+            for (; k < r->n && !strcmp(r->v[k].key, r->v[j].key) &&
+                   !strcmp(r->v[k].kernel, r->v[j].kernel);
+                 k++) {
+                sum += r->v[k].lat_s;
+                if (r->v[k].lat_s < lo)
+                    lo = r->v[k].lat_s, lo_line = r->v[k].line;
+                if (r->v[k].lat_s > hi)
+                    hi = r->v[k].lat_s, hi_line = r->v[k].line;
+                first = r->v[k].line < first ? r->v[k].line : first;
+            }
+            if (hi > 2 * lo)
+                FAIL("%s: line %ld, column latency: %.4g ms, but line %ld measures the same "
+                     "kernel, dtype and shape at %.4g ms (more than 2x apart)", path, hi_line,
+                     hi * 1e3, lo_line, lo * 1e3);
+            double mean = sum / (double)(k - j);
+            best = mean < best ? mean : best;
+            j = k;
+        }
+        row keep = r->v[i];
+        keep.lat_s = best;
+        keep.line = first;
+        for (size_t k = i + 1; k < j; k++) {
+            free(r->v[k].key);
+            free(r->v[k].kernel);
+            r->v[k].key = r->v[k].kernel = NULL;
+        }
+        r->v[i].key = r->v[i].kernel = NULL;
+        r->v[out++] = keep;
+        i = j;
+    }
+    r->n = out;
+    qsort(r->v, r->n, sizeof *r->v, by_line);
+    return 0;
+}
+
+/* ---- grids ------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether value v stays a node of an axis subsampled by rule (subsampled). */
+static int keep(int rule, double v)
+{
+    double p = v;
+    while (p >= 2 && fmod(p, 2) == 0)
+        p /= 2;
+    return rule == 0 || p == 1 || (rule == 1 && p == 3);
+}
+
+static int axis_pos(const rl_ktable *t, int a, double v)
+{
+    for (int i = 0; i < t->len[a]; i++)
+        if (t->axis[a][i] == v)
+            return i;
+    return -1;
+}
+
+static double hw_peak(const rl_hw *h, rl_kvariant v)
+{
+    static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
+                                                  RL_FP4};
+    double p = h->flops[compute[v]];
+    return p > 0 ? p : h->flops[RL_BF16];
+}
+
+/* Build the table of class cls, variant v from the fitted rows (held[] = 1
+ * for rows held back).  Returns NULL (no error) when no row fits. */
+static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
+                        const rl_hw *h, long *configs, long *filled, char *err, size_t errlen)
+{
+    int naxes = cls == RL_KC_GEMM ? 3 : 4;
+    rl_ktable *t = calloc(1, sizeof *t);
+    double *vals = malloc(r->n * sizeof *vals);
+    if (!t || !vals) {
+        free(t);
+        free(vals);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    t->naxes = naxes;
+    for (int a = 0; a < naxes; a++) {
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", AXES[cls][a]);
+        size_t n = 0;
+        for (size_t i = 0; i < r->n; i++)
+            if (r->v[i].var == (int)v && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
+                vals[n++] = r->v[i].x[a];
+        qsort(vals, n, sizeof *vals, cmp_double);
+        int len = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((!len || vals[i] != t->axis[a][len - 1]) && len < RL_KT_AXIS_MAX)
+                t->axis[a][len++] = vals[i];
+        t->len[a] = len;
+    }
+    free(vals);
+    if (t->len[0] == 0) {
+        free(t);
+        return NULL;
+    }
+    if (rl_kt_alloc(t, err, errlen) != 0) {
+        free(t);
+        return NULL;
+    }
+    /* geometric mean of the configurations on each node */
+    int *count = calloc(t->n, sizeof *count);
+    for (size_t i = 0; count && i < r->n; i++) {
+        const row *x = &r->v[i];
+        int idx[4];
+        int on = x->var == (int)v && !held[i];
+        for (int a = 0; on && a < naxes; a++)
+            on = (idx[a] = axis_pos(t, a, x->x[a])) >= 0;
+        if (!on)
+            continue;
+        size_t at = rl_kt_index(t, idx);
+        t->logv[at] = count[at] ? t->logv[at] + log(x->lat_s) : log(x->lat_s);
+        count[at]++;
+        (*configs)++;
+    }
+    for (size_t i = 0; count && i < t->n; i++)
+        if (count[i])
+            t->logv[i] /= count[i];
+    free(count);
+    rl_kideal_ctx k = {cls, v, hw_peak(h, v), h->hbm_bw};
+    *filled = rl_kt_fill_holes(t, rl_kideal, &k);
+    return t;
+}
+
+void rl_silicon_free(rl_silicon *s)
+{
+    rl_engine_tables_free(s->tables);
+    free(s->held);
+    memset(s, 0, sizeof *s);
+}
+
+/* Import one file's class into s. */
+static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout,
+                        rl_silicon *s, char *err, size_t errlen)
+{
+    rows r = {0};
+    int rc = read_file(path, cls, s, &r, err, errlen);
+    if (rc == 0)
+        rc = group(path, &r, err, errlen);
+    unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
+    if (rc == 0 && !held) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = -1;
+    }
+    size_t nth = 0, nheld = 0;
+    for (size_t i = 0; rc == 0 && i < r.n; i++)
+        if (r.v[i].var >= 0 && holdout >= 2 && ++nth % (size_t)holdout == 0)
+            held[i] = 1, nheld++;
+    if (rc == 0 && nheld) {
+        rl_silicon_row *v = realloc(s->held, (s->nheld + nheld) * sizeof *v);
+        if (!v) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            rc = -1;
+        } else {
+            s->held = v;
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < r.n; i++)
+        if (held[i]) {
+            rl_silicon_row *o = &s->held[s->nheld++];
+            o->cls = cls;
+            o->var = (rl_kvariant)r.v[i].var;
+            memcpy(o->x, r.v[i].x, sizeof o->x);
+            o->measured_s = r.v[i].lat_s;
+        }
+    int any = 0;
+    for (int v = 0; rc == 0 && v < RL_KV_COUNT; v++) {
+        err[0] = 0;
+        rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, h, &s->configs[cls][v],
+                             &s->filled[cls][v], err, errlen);
+        if (!t && err[0])
+            rc = -1;
+        s->tables->t[cls][v] = t;
+        any |= t != NULL;
+    }
+    if (rc == 0 && !any) {
+        snprintf(err, errlen, "%s: no row of an imported dtype variant (%s: attention in "
+                 "bfloat16 with a bfloat16 or fp8 KV cache, window 0)", path,
+                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq or nvfp4" : "");
+        rc = -1;
+    }
+    free(held);
+    rows_free(&r);
+    return rc;
+}
+
+int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                      rl_silicon *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->tables = calloc(1, sizeof *out->tables);
+    if (!out->tables)
+        FAIL("out of memory");
+    int found = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fclose(f);
+        found++;
+        if (import_class(path, (rl_kclass)c, h, holdout, out, err, errlen) != 0) {
+            rl_silicon_free(out);
+            return -1;
+        }
+    }
+    if (!found) {
+        rl_silicon_free(out);
+        FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
+             FILES[2].file);
+    }
+    return 0;
+}
+
+/* ---- writing ------------------------------------------------------------------- */
+
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\%03u", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The Lua value at the top of L's stack (strings, numbers, booleans and
+ * tables of them, keys sorted), indented. */
+static void put_value(FILE *f, lua_State *L, int indent)
+{
+    switch (lua_type(L, -1)) {
+    case LUA_TSTRING:
+        put_string(f, lua_tostring(L, -1));
+        return;
+    case LUA_TBOOLEAN:
+        fputs(lua_toboolean(L, -1) ? "true" : "false", f);
+        return;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, -1))
+            fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
+        else
+            fprintf(f, "%.15g", lua_tonumber(L, -1));
+        return;
+    case LUA_TTABLE:
+        break;
+    default:
+        fputs("nil", f);
+        return;
+    }
+    size_t n = lua_rawlen(L, -1);
+    if (n > 0) { /* an array */
+        fputs("{", f);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            fputs(i > 1 ? ", " : " ", f);
+            put_value(f, L, indent + 2);
+            lua_pop(L, 1);
+        }
+        fputs(" }", f);
+        return;
+    }
+    char *keys[64];
+    int nk = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING && nk < 64)
+            keys[nk++] = strdup(lua_tostring(L, -1));
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_str);
+    fputs("{\n", f);
+    for (int i = 0; i < nk; i++) {
+        lua_getfield(L, -1, keys[i]);
+        fprintf(f, "%*s%s = ", indent + 2, "", keys[i]);
+        put_value(f, L, indent + 2);
+        fputs(",\n", f);
+        lua_pop(L, 1);
+        free(keys[i]);
+    }
+    fprintf(f, "%*s}", indent, "");
+}
+
+static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char *engine,
+                       const char *date)
+{
+    fprintf(f, "  engines = {\n    default = ");
+    put_string(f, engine);
+    fprintf(f, ",\n    %s = {\n      version = ", engine);
+    put_string(f, s->version);
+    fputs(",\n      source = ", f);
+    char src[1024];
+    snprintf(src, sizeof src, "%s; device '%s'; fastest kernel per shape; imported by roofline "
+             "calibrate --tables", s->source[0] ? s->source : "unknown", s->device);
+    put_string(f, src);
+    fputs(",\n      measured_on = ", f);
+    put_string(f, h->name);
+    fputs(",\n      date = ", f);
+    put_string(f, date);
+    fputs(",\n      costs = {\n        step_s = 0, seq_s = 0, launch_s = 0,\n"
+          "        source = \"0: kernel tables do not measure per-step, per-sequence or "
+          "per-launch costs, and no public figure for this engine version was found (vLLM "
+          "issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and "
+          "async scheduling); to be fitted on end-to-end data\",\n      },\n      tables = {\n", f);
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        int any = 0;
+        for (int v = 0; v < RL_KV_COUNT; v++)
+            any |= s->tables->t[c][v] != NULL;
+        if (!any)
+            continue;
+        fprintf(f, "        %s = {\n", rl_kclass_name((rl_kclass)c));
+        for (int v = 0; v < RL_KV_COUNT; v++) {
+            if (!s->tables->t[c][v])
+                continue;
+            fprintf(f, "          -- %ld configurations, %ld grid nodes filled\n",
+                    s->configs[c][v], s->filled[c][v]);
+            fprintf(f, "          %s = ", rl_kvariant_name((rl_kvariant)v));
+            rl_kt_write(f, s->tables->t[c][v], 10);
+            fputs(",\n", f);
+        }
+        fputs("        },\n", f);
+    }
+    fputs("      },\n    },\n  },\n", f);
+}
+
+int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
+                    const char *dir, const char *date, const char *path, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    lua_State *L = luaL_newstate();
+    if (!f || !L) {
+        if (f)
+            fclose(f);
+        free(buf);
+        if (L)
+            lua_close(L);
+        FAIL("%s: out of memory", path);
+    }
+    fprintf(f, "-- Calibrated hardware spec: %s with the %s kernel tables of %s.\n"
+               "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
+               "-- Kernel tables: %s, engine version %s,\n"
+               "-- device '%s'.  Other fields copied from %s (see its sources).\n"
+               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and\n"
+               "-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by\n"
+               "-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes\n"
+               "-- filled from the nearest measured ones along the roofline.\n",
+            base, engine, dir, dir, base, engine, date, s->source, s->version, s->device, base);
+    rl_hw_push(L, h);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "engines");
+    fputs("return {\n", f);
+    lua_pushnil(L);
+    /* base fields, sorted, then the engine */
+    const char *fields[64];
+    int nf = 0;
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1);
+        if (nf < 64)
+            fields[nf++] = lua_tostring(L, -1);
+    }
+    qsort(fields, (size_t)nf, sizeof *fields, cmp_str);
+    for (int i = 0; i < nf; i++) {
+        lua_getfield(L, -1, fields[i]);
+        fprintf(f, "  %s = ", fields[i]);
+        put_value(f, L, 2);
+        fputs(",\n", f);
+        lua_pop(L, 1);
+    }
+    put_engine(f, s, h, engine, date);
+    fputs("}\n", f);
+    fclose(f);
+    lua_close(L);
+    int rc = rl_write_atomic(path, buf, len, err, errlen);
+    free(buf);
+    return rc;
+}
+
+/* ---- summary and validation -------------------------------------------------- */
+
+cJSON *rl_silicon_summary(const rl_silicon *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "engine_version", s->version);
+    cJSON_AddStringToObject(j, "device", s->device);
+    cJSON_AddStringToObject(j, "source", s->source);
+    cJSON *t = cJSON_AddArrayToObject(j, "tables");
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        for (int v = 0; v < RL_KV_COUNT; v++) {
+            const rl_ktable *k = s->tables->t[c][v];
+            if (!k)
+                continue;
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddStringToObject(r, "class", rl_kclass_name((rl_kclass)c));
+            cJSON_AddStringToObject(r, "dtype", rl_kvariant_name((rl_kvariant)v));
+            cJSON_AddNumberToObject(r, "configurations", (double)s->configs[c][v]);
+            cJSON_AddNumberToObject(r, "nodes", (double)k->n);
+            cJSON_AddNumberToObject(r, "filled", (double)s->filled[c][v]);
+            cJSON_AddItemToArray(t, r);
+        }
+    return j;
+}
+
+static int cmp_abs(const void *a, const void *b) { return cmp_double(a, b); }
+
+/* q-quantile (0..1) of sorted v[n] by the nearest rank. */
+static double quantile(const double *v, size_t n, double q)
+{
+    size_t i = (size_t)ceil(q * (double)n);
+    return v[i > 0 ? i - 1 : 0];
+}
+
+cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot, char *err,
+                           size_t errlen)
+{
+    cJSON *j = cJSON_CreateObject(), *groups = cJSON_AddArrayToObject(j, "operators");
+    double *e = malloc((s->nheld + 1) * sizeof *e);
+    char *dat = NULL;
+    size_t datlen = 0;
+    FILE *df = open_memstream(&dat, &datlen);
+    if (!e || !df) {
+        free(e);
+        if (df)
+            fclose(df);
+        free(dat);
+        cJSON_Delete(j);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        for (int v = 0; v < RL_KV_COUNT; v++) {
+            const rl_ktable *t = s->tables->t[c][v];
+            size_t n = 0, prov[RL_PROV_COUNT] = {0};
+            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v, hw_peak(h, (rl_kvariant)v), h->hbm_bw};
+            for (size_t i = 0; t && i < s->nheld; i++) {
+                const rl_silicon_row *r = &s->held[i];
+                if (r->cls != (rl_kclass)c || r->var != (rl_kvariant)v)
+                    continue;
+                rl_provenance p;
+                double pred = rl_kt_time(t, r->x, rl_kideal, &k, &p);
+                prov[p]++;
+                e[n++] = fabs(pred / r->measured_s - 1.0);
+                fprintf(df, "%d %d %.6g %.6g\n", c, v, r->measured_s, pred);
+            }
+            if (n == 0)
+                continue;
+            qsort(e, n, sizeof *e, cmp_abs);
+            cJSON *g = cJSON_CreateObject();
+            cJSON_AddStringToObject(g, "class", rl_kclass_name((rl_kclass)c));
+            cJSON_AddStringToObject(g, "dtype", rl_kvariant_name((rl_kvariant)v));
+            cJSON_AddNumberToObject(g, "held_back", (double)n);
+            cJSON_AddNumberToObject(g, "median_abs_error", quantile(e, n, 0.5));
+            cJSON_AddNumberToObject(g, "p90_abs_error", quantile(e, n, 0.9));
+            cJSON_AddNumberToObject(g, "max_abs_error", e[n - 1]);
+            for (int p = RL_PROV_MEASURED; p < RL_PROV_COUNT; p++)
+                cJSON_AddNumberToObject(g, rl_provenance_name((rl_provenance)p), (double)prov[p]);
+            cJSON_AddItemToArray(groups, g);
+        }
+    fclose(df);
+    free(e);
+    if (plot) {
+        char vars[512];
+        snprintf(vars, sizeof vars, "plottitle = 'held-back kernel latencies: %s, engine version "
+                 "%s'\n", h->name, s->version);
+        for (char *c = vars + strlen("plottitle = '"); c[1] && c[2]; c++)
+            if (*c == '\'' || *c == '\\' || (unsigned char)*c < 0x20) /* names from files */
+                *c = '_';
+        int rc = rl_plot_render(AT_FDCWD, "kernel_accuracy.gp", plot, vars, dat, err, errlen);
+        if (rc < 0) {
+            free(dat);
+            cJSON_Delete(j);
+            return NULL;
+        }
+        cJSON_AddStringToObject(j, "plot", plot);
+        if (rc == RL_PLOT_NO_GNUPLOT)
+            cJSON_AddStringToObject(j, "plot_note", err);
+    }
+    free(dat);
+    return j;
+}

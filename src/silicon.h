@@ -1,0 +1,95 @@
+/* silicon.h — import measured per-operator kernel tables (the layout of
+ * NVIDIA AIConfigurator's systems data, as converted in
+ * ../shared/data/silicon/GPU/ENGINE/NAME.csv.gz) into an engine's kernel
+ * tables (engines.h), and write them as a calibrated hardware spec.
+ *
+ * Files read from DIR/ENGINE/ (gzipped CSV, `#` header lines carrying
+ * source, framework version and device; latency in milliseconds per call):
+ *   gemm_perf.csv.gz                  kernel_source, gemm_dtype, m, n, k, latency
+ *   context_attention_perf.csv.gz     batch_size, isl, num_heads, num_key_value_heads,
+ *                                     head_dim, [window_size], attn_dtype, kv_cache_dtype,
+ *                                     step, latency (prefill attention)
+ *   generation_attention_perf.csv.gz  the same columns, decode: context = isl + step
+ *
+ * The fit, per operator class and dtype variant (engines.h's precision
+ * table picks the variant; other dtypes are read, checked and skipped):
+ *  - Rows that differ only in kernel_source are one configuration timed by
+ *    several kernels; the fastest stands for it (an engine selects or
+ *    autotunes among its kernels; an assumption, stated in every profile).
+ *  - Grids: gemm over (m, n, k) with m subsampled to 2^i and 3 * 2^i (the
+ *    tables measure ~75 m values; the rest only validate the
+ *    interpolation); prefill attention over (batch, isl, heads, head_dim)
+ *    at window 0, step 0, a node being the geometric mean over KV heads
+ *    (prefill work is set by the query heads); decode attention over
+ *    (streams = batch x KV heads, context, group = heads / KV heads,
+ *    head_dim) at window 0, streams and group subsampled to 2^i: each
+ *    (sequence, KV head) pair is one stream of K/V reads shared by `group`
+ *    query heads (the GQA work split of decode kernels such as
+ *    FlashDecoding / TensorRT-LLM XQA).  Nodes no configuration measured
+ *    are filled (ktable.h, rl_kt_fill_holes) and listed as `filled`.
+ *  - With holdout K >= 2, every K-th configuration (in file order, counted
+ *    per file over the configurations of imported variants) is left out of
+ *    the fit and returned for validation.
+ *
+ * Bad tables (missing columns, unknown dtypes, zero, negative or non-finite
+ * latencies or shapes, the same kernel, dtype and shape twice with
+ * latencies more than 2x apart, a table with no usable row) are errors
+ * naming file, line and column.  Uses zlib, ktable, engines, spec. */
+#ifndef RL_SILICON_H
+#define RL_SILICON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "engines.h"
+#include "spec.h"
+
+/* A configuration held back from the fit. */
+typedef struct {
+    rl_kclass cls;
+    rl_kvariant var;
+    double x[4];       /* its shape on the table's axes */
+    double measured_s; /* fastest kernel's latency, seconds */
+} rl_silicon_row;
+
+typedef struct {
+    rl_engine_tables *tables;   /* owned (rl_silicon_free) until handed to rl_engines_keep */
+    char version[64];           /* engine version from the files' headers */
+    char device[128];           /* device the files name */
+    char source[512];           /* the files' source line */
+    long configs[RL_KC_COUNT][RL_KV_COUNT]; /* configurations fitted */
+    long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
+    rl_silicon_row *held;       /* configurations held back (holdout) */
+    size_t nheld;
+} rl_silicon;
+
+/* Import DIR/<engine>/ for hardware h (its peaks and bandwidth drive the
+ * hole filling), holding back every holdout-th configuration (0: none).
+ * Returns 0, or -1 with err "FILE: line L, column C (NAME): reason". */
+int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                      rl_silicon *out, char *err, size_t errlen);
+
+void rl_silicon_free(rl_silicon *s);
+
+/* Write the calibrated hardware spec: h's fields (without its engines) and
+ * engines = { default = engine, [engine] = { ... tables ... } }, atomically
+ * to path.  `base` names the preset h came from (for the header), `date`
+ * the UTC date.  Returns 0 or -1 with err set and nothing written. */
+int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
+                    const char *dir, const char *date, const char *path, char *err, size_t errlen);
+
+/* What was imported: engine_version, device, source, and per table its
+ * class, dtype, configurations, nodes and filled nodes. */
+cJSON *rl_silicon_summary(const rl_silicon *s);
+
+/* Predict every held-back configuration of s from its tables (ktable's
+ * interpolation and extrapolation) and return, per operator class and
+ * dtype, held_back, median / p90 / max |predicted / measured - 1| and the
+ * count per provenance; with `plot` (.png/.svg) also draw predicted vs
+ * measured (plots/kernel_accuracy.gp).  NULL with err set on failure. */
+cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot, char *err,
+                           size_t errlen);
+
+#endif

@@ -1,0 +1,200 @@
+/* test_ktable.c — measured latency grids: log-space multilinear
+ * interpolation against closed forms, provenance, roofline-ratio
+ * extrapolation, hole filling, and the Lua form (round trip and errors). */
+#include "testutil.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "ktable.h"
+
+/* A 3-axis grid (m, n, k) = {1, 4, 16} x {2, 8} x {3, 9, 27} holding the
+ * power law t = 1e-6 * m^0.5 * n * k^2 (seconds). */
+static double power_law(const double *x) { return 1e-6 * sqrt(x[0]) * x[1] * x[2] * x[2]; }
+
+static void make_grid(rl_ktable *t)
+{
+    memset(t, 0, sizeof *t);
+    t->naxes = 3;
+    static const double ax[3][3] = {{1, 4, 16}, {2, 8, 0}, {3, 9, 27}};
+    static const int len[3] = {3, 2, 3};
+    static const char *names[3] = {"m", "n", "k"};
+    for (int a = 0; a < 3; a++) {
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", names[a]);
+        t->len[a] = len[a];
+        memcpy(t->axis[a], ax[a], sizeof ax[a]);
+    }
+    char err[256];
+    assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
+    int idx[3];
+    for (idx[0] = 0; idx[0] < 3; idx[0]++)
+        for (idx[1] = 0; idx[1] < 2; idx[1]++)
+            for (idx[2] = 0; idx[2] < 3; idx[2]++) {
+                double x[3] = {ax[0][idx[0]], ax[1][idx[1]], ax[2][idx[2]]};
+                t->logv[rl_kt_index(t, idx)] = log(power_law(x));
+            }
+}
+
+/* The "roofline" of the extrapolation tests: t ~ m * n * k. */
+static double ideal_mnk(const double *x, const void *ctx)
+{
+    (void)ctx;
+    return x[0] * x[1] * x[2];
+}
+
+static void test_interpolation_closed_form(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_grid(&t);
+    rl_provenance p;
+    /* on a node: the node's value, measured: 1e-6 * 2 * 8 * 81 = 1.296e-3 */
+    double x0[3] = {4, 8, 9};
+    assert_rel(rl_kt_time(&t, x0, NULL, NULL, &p), 1.296e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    /* between nodes: log-log interpolation reproduces any power law
+     * exactly, e.g. (m, n, k) = (2, 4, 5): 1e-6 * sqrt 2 * 4 * 25 */
+    double x1[3] = {2, 4, 5};
+    assert_rel(rl_kt_time(&t, x1, NULL, NULL, &p), 1e-4 * sqrt(2.0), 1e-12);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+    /* the grid's last corner is measured too */
+    double x2[3] = {16, 8, 27};
+    assert_rel(rl_kt_time(&t, x2, NULL, NULL, &p), power_law(x2), 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_kt_free(&t);
+}
+
+static void test_extrapolation_holds_efficiency(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_grid(&t);
+    rl_provenance p;
+    /* m = 64 is beyond the last node 16: t(16, 8, 9) * ideal ratio 64/16 =
+     * 1e-6 * 4 * 8 * 81 * 4 = 1.0368e-2 */
+    double x[3] = {64, 8, 9};
+    assert_rel(rl_kt_time(&t, x, ideal_mnk, NULL, &p), 1.0368e-2, 1e-12);
+    assert_int_equal(p, RL_PROV_EXTRAPOLATED);
+    /* without an ideal function the edge latency is held: 2.592e-3 */
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 2.592e-3, 1e-12);
+    /* below the first node on two axes: (0.5, 1, 3) from (1, 2, 3): ratio 1/4 */
+    double y[3] = {0.5, 1, 3};
+    assert_rel(rl_kt_time(&t, y, ideal_mnk, NULL, &p), 1e-6 * 2 * 9 / 4, 1e-12);
+    assert_int_equal(p, RL_PROV_EXTRAPOLATED);
+    rl_kt_free(&t);
+}
+
+static void test_fill_holes(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_grid(&t);
+    int hole[3] = {2, 1, 2}; /* (16, 8, 27) */
+    size_t h = rl_kt_index(&t, hole);
+    t.logv[h] = NAN;
+    /* the measured nodes one grid step away are (4, 8, 27), (16, 2, 27) and
+     * (16, 8, 9); each scaled by the ideal ratio (m n k here): 4, 4 and 3 */
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
+    double e1 = 1e-6 * 2 * 8 * 729 * 4, e2 = 1e-6 * 4 * 2 * 729 * 4, e3 = 1e-6 * 4 * 8 * 81 * 3;
+    assert_rel(exp(t.logv[h]), cbrt(e1 * e2 * e3), 1e-12);
+    assert_int_equal(t.filled[h], 1);
+    rl_provenance p;
+    double x[3] = {16, 8, 27};
+    rl_kt_time(&t, x, NULL, NULL, &p);
+    assert_int_equal(p, RL_PROV_INTERPOLATED); /* a filled node is not measured */
+    /* a table with no measured node cannot be filled */
+    for (size_t i = 0; i < t.n; i++)
+        t.logv[i] = NAN, t.filled[i] = 0;
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), -1);
+    rl_kt_free(&t);
+}
+
+/* Write t's Lua form and read it back. */
+static int round_trip(const rl_ktable *t, rl_ktable *back, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fputs("return ", f);
+    rl_kt_write(f, t, 0);
+    fclose(f);
+    lua_State *L = luaL_newstate();
+    int rc = luaL_dostring(L, buf) == LUA_OK ? rl_kt_read(L, -1, "mem", "tables.gemm", back, err,
+                                                            errlen)
+                                             : -1;
+    lua_close(L);
+    free(buf);
+    return rc;
+}
+
+static void test_lua_round_trip(void **state)
+{
+    (void)state;
+    rl_ktable t, back;
+    make_grid(&t);
+    int hole[3] = {0, 0, 1};
+    t.filled[rl_kt_index(&t, hole)] = 1;
+    char err[256];
+    assert_int_equal(round_trip(&t, &back, err, sizeof err), 0);
+    assert_int_equal(back.naxes, 3);
+    assert_string_equal(back.axis_name[2], "k");
+    assert_int_equal(back.len[1], 2);
+    assert_true(back.filled[rl_kt_index(&back, hole)]);
+    /* 4 significant digits: every value within 5e-4 relative */
+    for (size_t i = 0; i < t.n; i++)
+        assert_rel(exp(back.logv[i]), exp(t.logv[i]), 5e-4);
+    rl_kt_free(&t);
+    rl_kt_free(&back);
+}
+
+/* Read `lua` (returning a table) and expect an error containing `want`. */
+static void expect_error(const char *lua, const char *want)
+{
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, lua), LUA_OK);
+    rl_ktable t;
+    char err[512] = "";
+    assert_int_equal(rl_kt_read(L, -1, "f.lua", "tables.gemm", &t, err, sizeof err), -1);
+    if (!strstr(err, want))
+        fail_msg("error '%s' lacks '%s'", err, want);
+    lua_close(L);
+}
+
+static void test_lua_errors(void **state)
+{
+    (void)state;
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = {1e-6} }",
+                 "f.lua: field 'tables.gemm.values': expected 2 latencies");
+    expect_error("return { axes = {'m'}, m = {2, 1}, values = {1e-6, 2e-6} }",
+                 "axis 'm': values must increase");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = {1e-6, 0} }",
+                 "field 'tables.gemm.values[2]': a latency must be > 0 seconds");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = {1e-6, 0/0} }",
+                 "field 'tables.gemm.values[2]': expected a finite number");
+    expect_error("return { axes = {'m'}, m = {1}, values = {1e-6}, n = {1} }",
+                 "unknown key 'n'");
+    expect_error("return { axes = {'m', 'm'}, m = {1}, values = {1e-6} }",
+                 "field 'tables.gemm.axes[2]'");
+    expect_error("return { axes = {'m'}, m = {1}, values = {1e-6}, filled = {2} }",
+                 "field 'tables.gemm.filled[1]': expected a node number in 1..1");
+    expect_error("return { m = {1}, values = {1e-6} }", "field 'tables.gemm.axes'");
+    /* the compact string form */
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6 2e-6x' }",
+                 "field 'tables.gemm.values[2]': expected a finite number");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6, 2e-6, 3e-6' }",
+                 "field 'tables.gemm.values': more than 2 values");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6 2e-6', filled = '1.5' }",
+                 "field 'tables.gemm.filled[1]': expected a node number in 1..2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_interpolation_closed_form),
+        cmocka_unit_test(test_extrapolation_holds_efficiency),
+        cmocka_unit_test(test_fill_holes),
+        cmocka_unit_test(test_lua_round_trip),
+        cmocka_unit_test(test_lua_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

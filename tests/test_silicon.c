@@ -1,0 +1,296 @@
+/* test_silicon.c — the kernel-table importer: grids from the measured rows
+ * of tests/data/silicon (an excerpt of NVIDIA AIConfigurator's H100 SXM
+ * TensorRT-LLM tables, Apache-2.0; see tests/data/silicon/SOURCE.md),
+ * holdout, the saved calibrated spec and its mode label, and bad tables
+ * (file, line, column; exit 2; nothing written). */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "ops.h"
+#include "silicon.h"
+
+#define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
+
+static void import_excerpt(rl_silicon *s, int holdout)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    if (rl_silicon_import(EXCERPT, "trtllm", &h, holdout, s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+}
+
+static void test_grids_hold_the_measured_rows(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    assert_string_equal(s.version, "1.3.0rc20");
+    assert_string_equal(s.device, "NVIDIA H100 80GB HBM3");
+    const rl_ktable *g = s.tables->t[RL_KC_GEMM][RL_KV_BF16];
+    assert_non_null(g);
+    assert_null(s.tables->t[RL_KC_GEMM][RL_KV_FP8]); /* the excerpt has bfloat16 rows only */
+    /* 5 m (1..16) x 2 n x 2 k, all measured: 20 configurations, no hole */
+    assert_int_equal(g->len[0], 5);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 20);
+    assert_int_equal(s.filled[RL_KC_GEMM][RL_KV_BF16], 0);
+    /* a node is its row: gemm,torch_flow,bfloat16,8,4096,4096,0.016413333515326183 (ms) */
+    rl_provenance p;
+    double x[3] = {8, 4096, 4096};
+    assert_rel(rl_kt_time(g, x, NULL, NULL, &p), 0.016413333515326183e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    /* m = 3 between the rows m = 2 (0.016362667083740234 ms) and m = 4
+     * (0.016282666474580765 ms): log-log, weight ln(3/2)/ln 2 */
+    double w = log(1.5) / log(2.0), x3[3] = {3, 4096, 4096};
+    double want = exp((1 - w) * log(0.016362667083740234e-3) + w * log(0.016282666474580765e-3));
+    assert_rel(rl_kt_time(g, x3, NULL, NULL, &p), want, 1e-12);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+    /* decode: generation_attention,...,2,1,32,8,128,0,1,bfloat16,bfloat16,4095,
+     * 0.021781332790851593: streams 2 x 8 = 16, context 1 + 4095, group 32 / 8 */
+    const rl_ktable *d = s.tables->t[RL_KC_DECODE_ATTN][RL_KV_BF16];
+    assert_non_null(d);
+    double xd[4] = {16, 4096, 4, 128};
+    assert_rel(rl_kt_time(d, xd, NULL, NULL, &p), 0.021781332790851593e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    /* prefill: context_attention,...,2,1024,32,8,128,...,0.08539199829101562 */
+    const rl_ktable *c = s.tables->t[RL_KC_PREFILL_ATTN][RL_KV_BF16];
+    double xc[4] = {2, 1024, 32, 128};
+    assert_rel(rl_kt_time(c, xc, NULL, NULL, &p), 0.08539199829101562e-3, 1e-12);
+    rl_silicon_free(&s);
+}
+
+static void test_holdout(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 2);
+    /* every 2nd configuration of each file: gemm 20 -> 10, prefill 4 -> 2, decode 4 -> 2 */
+    assert_int_equal(s.nheld, 14);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 10);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    cJSON *r = rl_silicon_validate(&s, &h, NULL, err, sizeof err);
+    assert_non_null(r);
+    cJSON *ops = cJSON_GetObjectItem(r, "operators");
+    assert_int_equal(cJSON_GetArraySize(ops), 3);
+    cJSON *g = cJSON_GetArrayItem(ops, 0);
+    assert_string_equal(cJSON_GetObjectItem(g, "class")->valuestring, "gemm");
+    assert_int_equal(cJSON_GetObjectItem(g, "held_back")->valueint, 10);
+    /* held rows are not in the fit: each held GEMM sits on a grid node
+     * (m, n, k all grid values), and none of them counts as measured */
+    assert_int_equal(cJSON_GetObjectItem(g, "measured")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(g, "interpolated")->valueint, 10);
+    double med = cJSON_GetObjectItem(g, "median_abs_error")->valuedouble;
+    assert_true(med > 0 && med <= cJSON_GetObjectItem(g, "max_abs_error")->valuedouble);
+    cJSON_Delete(r);
+    rl_silicon_free(&s);
+}
+
+static void save_excerpt(char *path);
+
+static void test_saved_spec_and_mode(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    save_excerpt(path);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_hw c = load_hw(path, NULL, 0);
+    assert_int_equal(c.engines.n, 1);
+    const rl_serving_engine *e = rl_engines_selected(&c.engines);
+    assert_non_null(e);
+    assert_string_equal(e->name, "trtllm");
+    assert_string_equal(e->version, "1.3.0rc20");
+    assert_string_equal(e->measured_on, "h100-sxm");
+    assert_true(strstr(e->source, "AIConfigurator") != NULL);
+    assert_rel(c.hbm_bw, h.hbm_bw, 0);
+    assert_string_equal(rl_hw_mode(&c, 1), "calibrated");
+    assert_string_equal(rl_hw_mode(&c, 0), "ideal");
+    /* the same tables on a chip of another name are borrowed: estimated */
+    rl_override ov = {"name", "h100-pcie"};
+    rl_hw b = load_hw(path, &ov, 1);
+    assert_string_equal(rl_hw_mode(&b, 1), "estimated");
+    /* --engine ideal: no engine */
+    assert_int_equal(rl_engines_select(&c.engines, "ideal", path, err, sizeof err), 0);
+    assert_null(rl_engines_selected(&c.engines));
+    assert_int_equal(rl_engines_select(&c.engines, "vllm", path, err, sizeof err), -1);
+    assert_true(strstr(err, "no engine 'vllm' (it has: ideal, trtllm)") != NULL);
+    unlink(path);
+}
+
+/* A spec saved from the excerpt, at `path` (64 bytes). */
+static void save_excerpt(char *path)
+{
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    snprintf(path, 64, "/tmp/rl_silicon_XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", "trtllm", "tests/data", "2026-12-01", path,
+                                     err, sizeof err),
+                     0);
+    rl_silicon_free(&s);
+}
+
+/* A model whose decode shapes fall on the excerpt's grid nodes: D = N H =
+ * 4096 (32 heads of 128, 8 KV heads), F = 1024. */
+static const char *GRID_MODEL = "return { name = 'grid', layers = 2, d_model = 4096, d_ff = 1024, "
+                                "heads = 32, kv_heads = 8, vocab = 1000, max_context = 8192 }";
+
+static void test_ops_timed_by_tables(void **state)
+{
+    (void)state;
+    char hw[64], mp[64];
+    save_excerpt(hw);
+    write_temp(mp, ".lua", GRID_MODEL);
+    rl_hw h = load_hw(hw, NULL, 0);
+    rl_model m = load_model(mp, NULL, 0);
+    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 1, 1024);
+    c.calibrated = 1;
+    rl_ops o;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    double attn = 0;
+    for (int i = 0; i < o.n; i++) {
+        const rl_op *op = &o.op[i];
+        if (!strcmp(op->name, "q_proj")) { /* row 1,4096,4096: 0.01655999943614006 ms */
+            assert_rel(op->t.time_s, 0.01655999943614006e-3, 5e-4);
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+        }
+        if (!strcmp(op->name, "mlp_down")) { /* row 1,4096,1024: 0.00602346658706665 ms */
+            assert_rel(op->t.time_s, 0.00602346658706665e-3, 5e-4);
+        }
+        if (!strcmp(op->name, "lm_head")) /* n = 1000 is below the grid's 1024 */
+            assert_int_equal(op->prov, RL_PROV_EXTRAPOLATED);
+        if (!strcmp(op->name, "attn_norm"))
+            assert_int_equal(op->prov, RL_PROV_ROOFLINE);
+        if (op->kind == RL_OP_ATTENTION) {
+            attn += op->t.time_s;
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+        }
+    }
+    /* qk + softmax + pv = the decode row 1,1,32,8,128,...,1023: 0.012618667135636011 ms
+     * (streams 1 x 8, context 1024, group 4) */
+    assert_rel(attn, 0.012618667135636011e-3, 5e-4);
+    assert_true(o.prov[RL_PROV_MEASURED] > 0);
+    assert_string_equal(rl_hw_mode(&h, 1), "calibrated");
+    /* ideal: nothing from the tables */
+    c.calibrated = 0;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    assert_int_equal(o.prov[RL_PROV_ROOFLINE], o.n);
+    unlink(hw);
+    unlink(mp);
+}
+
+/* Lua: engine= selects the engine (step, ops), through a pushed hw table
+ * too; without one ops uses the preset's default engine (calibrated). */
+static void test_lua_engine(void **state)
+{
+    (void)state;
+    char path[64], cmd[512], out[512] = "";
+    write_temp(path, ".lua",
+               "local h = roofline.hw('h100-sxm', {price_per_chip_hour = 1})\n"
+               "local s = roofline.step{model='llama3-8b', hw='h100-sxm', context=4096, engine='vllm'}\n"
+               "local o = roofline.ops{model='llama3-8b', hw=h, context=4096, engine='vllm'}\n"
+               "local i = roofline.ops{model='llama3-8b', hw=h, context=4096}\n"
+               "print(s.engine, s.mode, o.engine, o.mode, i.mode, o.step_s == s.rows[1].step_s)\n");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s run %s", RL_SRCDIR, RL_BIN, path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    assert_int_equal(pclose(p), 0);
+    unlink(path);
+    if (!strstr(out, "vllm\tcalibrated\tvllm\tcalibrated\tcalibrated\ttrue"))
+        fail_msg("unexpected: %s", out);
+}
+
+/* A table directory holding one gemm file of `body` (after the header). */
+static void bad_dir(char *dir, const char *header, const char *body)
+{
+    snprintf(dir, 64, "/tmp/rl_silicon_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char sub[128], file[160];
+    snprintf(sub, sizeof sub, "%s/trtllm", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(file, sizeof file, "%s/gemm_perf.csv.gz", sub);
+    gzFile gz = gzopen(file, "wb");
+    assert_non_null(gz);
+    gzprintf(gz, "# version: 1.0\n%s\n%s", header, body);
+    gzclose(gz);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_bad_tables(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,gemm_dtype,m,n,k,latency";
+    static const struct {
+        const char *header, *body, *want;
+    } cases[] = {
+        {"op_name,kernel_source,gemm_dtype,n,k,latency", "gemm,t,bfloat16,1,1,1\n",
+         "gemm_perf.csv.gz: line 2: missing column 'm'"},
+        {NULL, "gemm,t,fp9,1,2,3,0.01\n",
+         "line 3, column 3 (gemm_dtype): unknown dtype 'fp9'"},
+        {NULL, "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,2,2,3,0\n",
+         "line 4, column 7 (latency): expected a positive finite number, got '0'"},
+        {NULL, "gemm,t,bfloat16,1,2,3,-1\n", "line 3, column 7 (latency)"},
+        {NULL, "gemm,t,bfloat16,1,2,3,nan\n", "line 3, column 7 (latency)"},
+        {NULL, "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,1,2,3,0.03\n",
+         "line 4, column latency: 0.03 ms, but line 3 measures the same kernel, dtype and shape "
+         "at 0.01 ms (more than 2x apart)"},
+        {NULL, "gemm,t,bfloat16,1,2\n", "line 3: 5 columns, the header has 7"},
+        {NULL, "gemm,t,fp8_block,1,2,3,0.01\n", "no row of an imported dtype variant"},
+    };
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char dir[64], err[1024] = "";
+        bad_dir(dir, cases[i].header ? cases[i].header : H, cases[i].body);
+        rl_silicon s;
+        assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, &s, err, sizeof err), -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("case %zu: error '%s' lacks '%s'", i, err, cases[i].want);
+        /* the CLI: exit 2, no profile */
+        char cmd[1024], out[128];
+        snprintf(out, sizeof out, "%s/out.lua", dir);
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s calibrate --tables %s --hw h100-sxm "
+                 "--engine trtllm --save %s 2>/dev/null", RL_SRCDIR, RL_BIN, dir, out);
+        int st = system(cmd);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 2);
+        assert_int_equal(access(out, F_OK), -1);
+        remove_dir(dir);
+    }
+    /* within 2x, repeats are averaged: (0.01 + 0.015) / 2 ms */
+    char dir[64], err[256];
+    bad_dir(dir, H, "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,1,2,3,0.015\n");
+    rl_silicon s;
+    assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, &s, err, sizeof err), 0);
+    double x[3] = {1, 2, 3};
+    assert_rel(rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], x, NULL, NULL, NULL), 0.0125e-3,
+               1e-12);
+    rl_silicon_free(&s);
+    remove_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grids_hold_the_measured_rows),
+        cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_saved_spec_and_mode),
+        cmocka_unit_test(test_ops_timed_by_tables),
+        cmocka_unit_test(test_lua_engine),
+        cmocka_unit_test(test_bad_tables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
