@@ -241,7 +241,7 @@ static void fit_selects_its_hardware(void **state)
 }
 
 /* The shipped profiles (calib/fit_splitwise.sh) carry their fit record, and
- * their recorded cross-validated median |error| is the README's (A100 4.2%,
+ * their recorded cross-validated median |error| is docs/validation.md's (A100 4.2%,
  * H100 3.1%, within 0.1 point). */
 static void shipped_profiles(void **state)
 {
