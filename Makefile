@@ -152,7 +152,7 @@ accuracy: accuracy-e2e accuracy-kernels
 accuracy-e2e: $(BIN)
 	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
 
-# The README's figures, into out/figures (needs gnuplot; data + .gp are kept either way).
+# The figures of README.md and docs/model.md, into out/figures (needs gnuplot; data + .gp are kept either way).
 FIG := out/figures
 figures: $(BIN)
 	@mkdir -p $(FIG)

@@ -10,7 +10,7 @@
 # batch_size, token_size, prompt_time (ms, prefill of the batch), token_time
 # (ms, mean decode step over token_size generated tokens), tensor_parallel.
 #
-# Choices (each stated in the README's fit section):
+# Choices (each stated in docs/validation.md, Engine costs):
 #  - prefill rows: tokens = prompt_size, measured_s = prompt_time / 1000; the
 #    prefill does not depend on token_size, so repeats of every token_size
 #    pool into one configuration;
@@ -20,7 +20,7 @@
 #  - hardware: a100-80gb -> a100-sxm-80g, h100-80gb -> h100-sxm (DGX
 #    systems: SXM parts); h100-80gb-pcap (power-capped) is hardware of its
 #    own without a profile here, and is left out;
-#  - tensor_parallel 2 with batch 64 is left out (README: anomalous, the
+#  - tensor_parallel 2 with batch 64 is left out (docs/validation.md: anomalous, the
 #    prefill of 64 prompts measures less than that of 32);
 #  - MODEL (argument 2, default llama2-70b; `all` for every model) picks the
 #    rows; the model column names roofline's preset (llama2-70b, bloom-176b).

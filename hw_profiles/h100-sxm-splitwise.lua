@@ -208,6 +208,8 @@ return {
     engine = "splitwise",
     fitted_on = {
       configs = 94,
+      models = "llama2-70b",
+      weights = "bf16",
       cv_median_abs_error = 0.03101768529,
       cv_p90_abs_error = 0.2149296315,
       date = "2026-12-01T16:04:57Z",

@@ -1,4 +1,4 @@
--- Question: what do the README's figures show?  Draws, into the output
+-- Question: what do the figures of README.md and docs/model.md show?  Draws, into the output
 -- directory (make figures: out/figures):
 --   roofline.png  — the TPU v5e roofline (seed 000 section 1 "Linear
 --                   operations": ridge at peak / BW = 240 FLOPs/byte in bf16)

@@ -240,6 +240,10 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     }
     if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
         fprintf(stderr, "roofline %s: note: --x applies to --sharding 2d only; ignored\n", c->name);
+    /* --sharding 1d (the default) or an ignored --x alone choose no plan */
+    if (o->plan.layout == RL_LAYOUT_1D && !o->given[RL_P_TP] && !o->given[RL_P_EP] &&
+        !o->given[RL_P_SP] && !o->given[RL_P_PP])
+        o->sharded = 0;
     o->nargs = argc - optind;
     o->args = argv + optind;
     return 0;
@@ -334,6 +338,19 @@ static int parse_band(const rl_opts *o, const char *cmd, double *lo, double *hi)
     return 0;
 }
 
+/* A note when h's fitted engine costs are applied outside what they were
+ * fitted on (model, weight dtype, TP over `chips`): the time extrapolates. */
+static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
+                           rl_precision p)
+{
+    char d[600];
+    rl_ec_differs(&h->engine_costs, m->name, rl_dtype_name(p.weights), chips, d, sizeof d);
+    if (*d)
+        fprintf(stderr, "roofline %s: note: %s's engine costs are applied outside what they were "
+                        "fitted on: %s; the time extrapolates their host floor and efficiencies\n",
+                cmd, h->name, d);
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -353,6 +370,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
                             : "a step without a plan option (--tp ... sets one)");
         fitted = 0;
     }
+    if (fitted)
+        note_fitted_on(cmd, m, h, o->chips, o->prec);
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
                         "%s\n", cmd, o->chips, h->name, err);
@@ -411,8 +430,10 @@ static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
  * so): over all of them, or over the widest degree tp_degree allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
- * chips (tp = ep = 1).  0 (no error is possible yet; the plan's own checks
- * come later). */
+ * chips (tp = ep = 1).  -1 (printed) when the heads hold that degree below
+ * the chips (or the domain) and one replica's weights do not fit (--chips 3 for 64 heads / 8 KV
+ * heads: tp1 replicas of a 70B model); else 0 (the plan's own checks come
+ * later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -428,17 +449,30 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
     *tp = tp_degree(m, h, o->chips);
+    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, calibrated mode's plan)"
+                                  : "calibrated mode";
+    rl_memory w = rl_memory_use(m, h, *tp, 0, 1, o->prec.weights, o->prec.kv);
+    long long room = h->domain_chips > 0 && h->domain_chips < o->chips ? h->domain_chips : o->chips;
+    if (*tp < room && !w.fits) { /* the heads, not the domain, hold tp below the chips */
+        fprintf(stderr, "roofline %s: --chips %lld: tensor parallelism over them cannot split "
+                        "%s's %lld heads (%lld KV heads) inside one %lld-chip domain; the widest "
+                        "that can, tp%lld, needs %.1f GB of weights per chip on %.1f GB; give "
+                        "--chips a multiple of a degree that fits, --tp, or --ideal\n",
+                cmd, o->chips, m->name, m->heads, m->kv_heads, h->domain_chips, *tp,
+                w.weight_bytes / *tp / 1e9, h->hbm_bytes / 1e9);
+        return -1;
+    }
     if (*tp == o->chips)
-        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tensor "
+        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tensor "
                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                         "formula (1) over %lld fully sharded chips without communication\n",
-                cmd, o->chips, *tp, o->chips);
+                cmd, mode, o->chips, *tp, o->chips);
     else
-        fprintf(stderr, "roofline %s: note: calibrated mode: %lld chips without a plan run tp%lld "
+        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
                         "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
                         "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
                         "over fully sharded chips\n",
-                cmd, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
+                cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
                 o->chips / *tp);
     if (!step)
         o->chips = *tp;
@@ -718,6 +752,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE)
         return rl_cli_say(o, "%s/%s 'trace' take lengths from --trace FILE; give --trace, or a DIST",
                           pname, oname);
+    if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt)) /* as a trace refuses it */
+        return rl_cli_say(o, "--prefixes %s: the prefix (%d tokens) must be below the prompt (%s "
+                          "%s: %.0f tokens%s)", o->given[RL_P_PREFIXES], w->prefix_len, pname,
+                          o->given[RL_P_PROMPT_DIST], rl_dist_mean(&w->prompt),
+                          w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
+                          "caps its prefix");
     if (rl_workload_generate(w, req, err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err);
         return -1;
@@ -951,8 +991,10 @@ int rl_cli_simulate(rl_opts *o)
         cJSON_Delete(j);
         return RL_EXIT_INPUT;
     }
-    if (j && h.engine_costs.present && !o->ideal)
+    if (j && h.engine_costs.present && !o->ideal) {
+        note_fitted_on("simulate", &m, &h, o->chips, o->prec);
         rl_e2e_band_keys(j, &h.engine_costs, band_lo);
+    }
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
@@ -1180,7 +1222,8 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
-    if (replica_plan(o, cmd, m, h, c->calibrated && rl_hw_measured(h), &c->tp, &c->ep) != 0)
+    /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
+    if (replica_plan(o, cmd, m, h, !o->ideal && rl_hw_measured(h), &c->tp, &c->ep) != 0)
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
@@ -1198,6 +1241,26 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
         return 0;
     fprintf(stderr, "roofline %s: %s\n", cmd, err);
     return -1;
+}
+
+/* ops and prefill time what they are given; a note when it (or one of
+ * its rows) does not fit in the chips' HBM.  Returns r. */
+static cJSON *note_fit(const char *cmd, cJSON *r)
+{
+    const cJSON *bad = NULL, *rows = r ? cJSON_GetObjectItem(r, "rows") : NULL, *row;
+    if (r && cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
+        bad = r;
+    cJSON_ArrayForEach(row, rows)
+        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
+            bad = row;
+    if (bad)
+        fprintf(stderr, "roofline %s: note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
+                        "on %.1f GB of HBM (fits false); the time is for a configuration that "
+                        "cannot be loaded (more chips, --tp, narrower --weights/--kv)\n", cmd,
+                cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
+                cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
+                cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
+    return r;
 }
 
 int rl_cli_ops(rl_opts *o)
@@ -1227,7 +1290,7 @@ int rl_cli_ops(rl_opts *o)
     if (c.decode_batch == 0 && o->context)
         fprintf(stderr, "roofline ops: note: --context is the decode KV length; a prefill's cached "
                         "prefix is --prefix; --context ignored\n");
-    return emit(o, rl_result_ops(&m, &h, &c));
+    return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
 }
 
 int rl_cli_prefill(rl_opts *o)
@@ -1251,8 +1314,9 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         }
     }
-    return emit_fitted(o, "prefill", rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1,
-                       &m, &h);
+    return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
+                                                                       o->ntokens, o->chunk)),
+                       1, &m, &h);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -1425,18 +1489,25 @@ static int validate_tables(rl_opts *o)
     return emit(o, r);
 }
 
+/* --save of calibrate and fit: a PROFILE.lua name (a spec --hw can load),
+ * checked before any work.  0, or -1 (printed). */
+static int check_profile_name(const rl_opts *o)
+{
+    const char *save = o->given[RL_P_SAVE_PROFILE];
+    size_t n = save ? strlen(save) : 0;
+    if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0))
+        return rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware "
+                             "spec)", save);
+    return 0;
+}
+
 int rl_cli_calibrate(rl_opts *o)
 {
+    if (check_profile_name(o) != 0)
+        return RL_EXIT_INPUT;
     if (o->tables)
         return calibrate_tables(o);
-    const char *save = o->given[RL_P_SAVE_PROFILE]; /* a spec --hw can load */
-    size_t n = save ? strlen(save) : 0;
-    if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0)) {
-        rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware spec)",
-                   save);
-        return RL_EXIT_INPUT;
-    }
-    o->calib.save = save;
+    o->calib.save = o->given[RL_P_SAVE_PROFILE];
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
     return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
 }
@@ -1483,13 +1554,15 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     rl_e2e_opts e;
     rl_meas m;
     char err[ERRLEN];
+    int save_failed = 0;
     if (e2e_setup(o, cmd, file, &e, &m) != 0)
         return RL_EXIT_INPUT;
+    e.save_failed = &save_failed;
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
-        return RL_EXIT_INPUT;
+        return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
     return emit(o, r);
 }
@@ -1497,7 +1570,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
 int rl_cli_fit(rl_opts *o)
 {
     if (need(o, "fit", "a measurement CSV (roofline fit FILE.csv ...)", o->nargs == 1) != 0 ||
-        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0)
+        need(o, "fit", "--hw H (the profile's base)", o->hw != NULL) != 0 ||
+        check_profile_name(o) != 0)
         return RL_EXIT_INPUT;
     return run_e2e(o, "fit", o->args[0], rl_e2e_fit);
 }

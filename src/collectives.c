@@ -223,6 +223,31 @@ static int read_rows(lua_State *L, const char *origin, rl_collectives *out, char
     return 0;
 }
 
+/* t->impl must name an implementation some row measures, or "none" (the
+ * alpha-beta model of comm.h times every collective): a typo would
+ * otherwise fall back to that model silently.  0, or -1 with err listing
+ * the valid names. */
+static int check_impl(const char *origin, const rl_collectives *t, char *err, size_t errlen)
+{
+    char names[256] = "";
+    size_t used = 0;
+    if (strcmp(t->impl, "none") == 0)
+        return 0;
+    for (int i = 0; i < t->n; i++) {
+        if (strcmp(t->row[i].impl, t->impl) == 0)
+            return 0;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(t->row[j].impl, t->row[i].impl) == 0;
+        if (!seen && used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     t->row[i].impl);
+    }
+    snprintf(err, errlen, "%s: field 'collectives.impl': unknown value \"%s\" (the rows measure: "
+                          "%s; or none for the alpha-beta model)", origin, t->impl, names);
+    return -1;
+}
+
 int rl_collectives_read(lua_State *L, const char *origin, rl_collectives *out, char *err,
                         size_t errlen)
 {
@@ -266,6 +291,8 @@ int rl_collectives_read(lua_State *L, const char *origin, rl_collectives *out, c
                               "source and rows)", origin, has_rows ? "source" : "rows");
         return -1;
     }
+    if (check_impl(origin, out, err, errlen) != 0)
+        return -1;
     out->present = 1;
     return 0;
 }

@@ -372,10 +372,12 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         res = NULL;
         goto done;
     }
-    int fitted = 0, banded = 0, inside = 0;
+    int fitted = 0, banded = 0, inside = 0, tabled = -1;
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rs.n; i++) {
         const rl_hw *h = &rs.hws[rs.hw[i]];
+        if (!h->engine_costs.present && h->efficiency.present && tabled < 0)
+            tabled = rs.hw[i];
         rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
         double x[RL_EC_N];
         rl_ec_to_x(&c, x);
@@ -396,6 +398,14 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     }
     cJSON_AddStringToObject(res, "file", m->path);
     cJSON_AddStringToObject(res, "mode", fitted == rs.n ? "fitted" : fitted ? "mixed" : "ideal");
+    if (tabled >= 0) { /* the rows are not timed as step/ops/prefill time them there */
+        char note[512];
+        snprintf(note, sizeof note, "rows on %s (efficiency tables, no fitted engine costs) are "
+                 "predicted by the ideal op-list roofline, while step, ops and prefill run "
+                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
+                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+        cJSON_AddStringToObject(res, "mode_note", note);
+    }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     add_summary(res, "", e, rs.n);
     if (banded) {
@@ -502,9 +512,10 @@ static void put_value(FILE *f, lua_State *L, int depth)
 }
 
 /* Write h (with its engine_costs) to path as a hardware spec, atomically,
- * then load it back to check it.  Returns 0 or -1 with err set (nothing left). */
-static int save_profile(const char *path, const rl_hw *h, const char *comment, char *err,
-                        size_t errlen)
+ * then load it back to check it.  Returns 0 or -1 with err set (nothing
+ * left; *io_failed = 1, when not NULL, if the write itself failed). */
+static int save_profile(const char *path, const rl_hw *h, const char *comment, int *io_failed,
+                        char *err, size_t errlen)
 {
     lua_State *L = luaL_newstate();
     char *text = NULL;
@@ -524,6 +535,8 @@ static int save_profile(const char *path, const rl_hw *h, const char *comment, c
     lua_close(L);
     int rc = rl_write_atomic(path, text, len, err, errlen);
     free(text);
+    if (rc != 0 && io_failed)
+        *io_failed = 1;
     if (rc != 0)
         return -1;
     rl_hw back;
@@ -605,16 +618,29 @@ static cJSON *param_json(const rl_fit_result *f, int p)
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
     double v = eff ? 1 / f->x[p] : f->x[p], sd = eff ? f->sd[p] / (f->x[p] * f->x[p]) : f->sd[p];
+    /* an sd above RL_FIT_SD_UNIDENTIFIED times the value (or none: a singular
+     * covariance) says the rows do not pin the parameter: no number is shown */
+    int loose = !f->held[p] && (!isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)));
+    char status[256];
+    if (loose && f->absorber[p] >= 0)
+        snprintf(status, sizeof status, "not identifiable (sd beyond 10x its value): %s absorbs it", rl_ec_name((rl_ec_param)f->absorber[p]));
+    else if (loose)
+        snprintf(status, sizeof status, "not identifiable (%s): no row's time depends on it "
+                 "at the optimum%s", isfinite(sd) ? "sd beyond 10x its value" : "singular covariance",
+                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
+                     ? " (the device side of max(host, device) wins where it enters)" : "");
+    else
+        snprintf(status, sizeof status, "%s", f->held[p] ? "not identifiable (held)"
+                                              : f->at_bound[p] ? "at a bound of its range"
+                                                               : "fitted");
     cJSON_AddStringToObject(o, "parameter", rl_ec_name((rl_ec_param)p));
     cJSON_AddNumberToObject(o, "value", v);
-    if (f->held[p] || !isfinite(sd))
+    if (f->held[p] || loose)
         cJSON_AddNullToObject(o, "sd");
     else
         cJSON_AddNumberToObject(o, "sd", sd);
     cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak" : "s");
-    cJSON_AddStringToObject(o, "status", f->held[p] ? "not identifiable (held)"
-                                         : f->at_bound[p] ? "at a bound of its range"
-                                                          : "fitted");
+    cJSON_AddStringToObject(o, "status", status);
     return o;
 }
 
@@ -674,12 +700,47 @@ static int count_configs(const rows *rs)
     return n;
 }
 
+/* fit --engine names the engine the rows were measured on: one of the
+ * engines the tool knows (trtllm, vllm, reference, and splitwise: the
+ * SplitwiseSim perf model the shipped *-splitwise profiles are fitted on)
+ * or a name the CSV's 'engine' column carries, so a typo is not fitted
+ * under a new name.  0, or -1 with err listing them. */
+static int check_engine(const rl_meas *m, const char *engine, char *err, size_t errlen)
+{
+    static const char *const KNOWN[] = {"trtllm", "vllm", "reference", "splitwise"};
+    char names[256] = "trtllm, vllm, reference, splitwise";
+    if (!engine)
+        return 0;
+    for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++)
+        if (strcmp(KNOWN[k], engine) == 0)
+            return 0;
+    for (int i = 0; i < m->n; i++) {
+        const char *r = m->row[i].engine;
+        if (strcmp(r, engine) == 0)
+            return 0;
+        if (*r && !strstr(names, r) && strlen(names) + strlen(r) + 3 < sizeof names)
+            strcat(strcat(names, ", "), r);
+    }
+    snprintf(err, errlen, "--engine '%s': expected %s (known engines, or one the 'engine' column "
+                          "of %s names)", engine, names, m->path);
+    return -1;
+}
+
+/* Append name to the comma-separated list[cap] unless it is there. */
+static void add_name(char *list, size_t cap, const char *name)
+{
+    size_t k = strlen(list), n = strlen(name);
+    if (!rl_ec_listed(list, name) && k + n + 2 <= cap)
+        snprintf(list + k, cap - k, "%s%s", k ? "," : "", name);
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
     rl_hw base;
     char e[1024];
-    if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
+    if ((o->plot && rl_plot_check_path(o->plot, err, errlen) != 0) ||
+        check_engine(m, o->engine, err, errlen) != 0)
         return NULL;
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], &base, e, sizeof e) != 0) {
         snprintf(err, errlen, "--hw: %s", e);
@@ -770,8 +831,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.configs = nconf;
     c.cv_median = cv.median_abs;
     c.cv_p90 = cv.p90_abs;
-    for (int i = 0; i < rs.n; i++) { /* the fitted grid */
+    for (int i = 0; i < rs.n; i++) { /* the fitted grid, models and weight dtypes */
         double v[RL_EC_AXES];
+        rl_precision pr = o->prec;
+        const char *mn = *rs.row[i]->model ? rs.row[i]->model : o->model;
+        for (int j = 0; j < rs.nmodel; j++)
+            if (strcmp(rs.model_names[j], mn) == 0)
+                add_name(c.models, sizeof c.models, rs.models[j].name);
+        if (row_precision(rs.row[i], &pr, m->path, e, sizeof e) == 0)
+            add_name(c.weights, sizeof c.weights, rl_dtype_name(pr.weights));
         shape_of(rs.row[i], v);
         for (int a = 0; a < RL_EC_AXES; a++)
             if (v[a] > 0) {
@@ -819,7 +887,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n",
                  base.name, c.engine, c.file, rs.n, nconf, c.hash, c.date, k, 100 * cv.median_abs,
                  100 * cv.p90_abs, base.name);
-        if (save_profile(o->save, &prof, comment, err, errlen) != 0) {
+        if (save_profile(o->save, &prof, comment, o->save_failed, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
             goto done;
@@ -890,6 +958,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         }
     }
     cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
+    char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
+    if (mode && cJSON_IsString(mode))
+        snprintf(was, sizeof was, "%s", mode->valuestring);
     if (mode)
         cJSON_SetValuestring(mode, "fitted");
     if (comm && chips > 1)
@@ -897,14 +968,15 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                    "comm_eff");
     cJSON_AddStringToObject(result, "engine", c->engine);
     cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
-    char band[32], note[256];
+    char band[32], note[320], terms[128] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);
+    if (!prefill)
+        snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
+                 "step's terms, not parts of the fitted step_s", was);
     snprintf(note, sizeof note,
-             "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s",
-             key, chips,
-             prefill ? (kept ? "; rows with a prefix keep the op-list time" : "")
-                     : "; kv_load_s, weight_load_s and compute_s stay formula (1)'s terms");
+             "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
+             chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);
     cJSON_AddStringToObject(result, "fitted", note);
     return 0;
 }

@@ -64,6 +64,7 @@ typedef struct {
     int nsets[2];
     int folds;                       /* fit: k of the cross-validation (>= 2) */
     const char *save;                /* fit: the profile to write */
+    int *save_failed;                /* fit: set to 1 when writing it failed (I/O), or NULL */
     const char *plot;                /* validate: the figure (.png / .svg), or NULL */
     double band_lo, band_hi;         /* quantiles of the band: 0.1, 0.9 or 0.05, 0.95 */
 } rl_e2e_opts;
@@ -71,7 +72,9 @@ typedef struct {
 /* Predict every row of m with its hardware's engine_costs (ideal costs when
  * the spec has none) and compare.  Returns the result (rows; rows,
  * median_abs_error, p90_abs_error, max_abs_error, bias; band coverage when
- * the hardware carries a band) or NULL with err set ("FILE:LINE: ..."). */
+ * the hardware carries a band; mode_note when rows on a profile with
+ * efficiency tables but no engine costs are predicted ideal, unlike step)
+ * or NULL with err set ("FILE:LINE: ..."). */
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine

@@ -159,6 +159,31 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v)
     return d;
 }
 
+int rl_ec_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; n && (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
+                   long long tp, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    if (*c->models && !rl_ec_listed(c->models, model))
+        k += (size_t)snprintf(out + k, n - k, "model %s (fitted on %s)", model, c->models);
+    if (k < n && *c->weights && !rl_ec_listed(c->weights, weights))
+        k += (size_t)snprintf(out + k, n - k, "%sweights %s (fitted on %s)", k ? ", " : "",
+                              weights, c->weights);
+    if (k < n && c->grid[RL_EC_TP][0] > 0 &&
+        (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1]))
+        snprintf(out + k, n - k, "%stp %lld (fitted on tp %g-%g)", k ? ", " : "", tp,
+                 c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
+}
+
 static int fitted_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
                         char *err, size_t errlen)
 {
@@ -181,8 +206,13 @@ static int fitted_field(lua_State *L, const char *origin, const char *key, rl_en
         return read_num(L, origin, "fitted_on.cv_p90_abs_error", 0, 1e3, &c->cv_p90, err, errlen);
     if (strcmp(key, "grid") == 0)
         return each_field(L, origin, "engine_costs.fitted_on.grid", c, grid_field, err, errlen);
+    if (strcmp(key, "models") == 0)
+        return read_string(L, origin, "fitted_on.models", c->models, sizeof c->models, err, errlen);
+    if (strcmp(key, "weights") == 0)
+        return read_string(L, origin, "fitted_on.weights", c->weights, sizeof c->weights, err,
+                           errlen);
     FAIL("%s: field 'engine_costs.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-         "cv_median_abs_error, cv_p90_abs_error, grid)", origin, key);
+         "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", origin, key);
 }
 
 static int top_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
@@ -253,6 +283,8 @@ void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c)
         set_num(L, "configs", (double)c->configs);
         set_num(L, "cv_median_abs_error", c->cv_median);
         set_num(L, "cv_p90_abs_error", c->cv_p90);
+        set_str(L, "models", c->models);
+        set_str(L, "weights", c->weights);
         lua_newtable(L);
         for (int a = 0; a < RL_EC_AXES; a++)
             if (c->grid[a][0] > 0) {

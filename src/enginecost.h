@@ -39,7 +39,9 @@
  *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
  *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
- *                   context = {192, 8256}, tokens = {128, 8192} } },
+ *                   context = {192, 8256}, tokens = {128, 8192} },
+ *                   models = "llama2-70b", weights = "bf16" },  -- the rows' models and
+ *     --  weight dtypes (optional; a run outside them, or outside grid.tp, gets a note)
  *   }
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
@@ -77,7 +79,19 @@ typedef struct {
     /* the fitted rows' range of each shape axis (rl_ec_axis), {0, 0}
      * where no row has it */
     double grid[RL_EC_AXES][2];
+    /* the fitted rows' models and weight dtypes, comma-separated
+     * (fitted_on.models, fitted_on.weights; "" in profiles from before) */
+    char models[256], weights[64];
 } rl_engine_costs;
+
+/* 1 when name is one of the comma-separated names of list. */
+int rl_ec_listed(const char *list, const char *name);
+
+/* How a run (model name, weight dtype name, TP degree) differs from what c
+ * was fitted on, as one sentence into out ("" when it does not, or when c
+ * does not record it): "model llama3-8b (fitted on llama3-70b), ...". */
+void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
+                   long long tp, char *out, size_t n);
 
 /* Octaves by which a shape lies outside the fitted grid: the sum over the
  * axes of log2(value / largest fitted) or log2(smallest fitted / value),

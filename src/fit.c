@@ -250,13 +250,29 @@ int rl_fit_solve(const rl_fit_problem *p, const double *x0, const unsigned char 
     }
     int dof = out->rows - k;
     out->scale = dof > 0 ? sqrt(ssw / dof) : 0;
+    double C[RL_FIT_MAXP][RL_FIT_MAXP]; /* C[c]: column c of the inverse (NAN: singular) */
     for (int c = 0; c < k; c++) { /* column c of the inverse: solve A y = e_c */
         double M[RL_FIT_MAXP * RL_FIT_MAXP], y[RL_FIT_MAXP] = {0};
         for (int a = 0; a < k; a++)
             for (int e = 0; e < k; e++)
                 M[a * k + e] = A[idx[a] * np + idx[e]] + (a == e ? 1e-300 : 0);
         y[c] = 1;
-        out->sd[idx[c]] = cholesky_solve(M, y, k) == 0 && y[c] > 0 ? out->scale * sqrt(y[c]) : INFINITY;
+        int ok = cholesky_solve(M, y, k) == 0 && y[c] > 0;
+        out->sd[idx[c]] = ok ? out->scale * sqrt(y[c]) : INFINITY;
+        for (int a = 0; a < k; a++)
+            C[c][a] = ok ? y[a] : NAN;
+    }
+    for (int j = 0; j < np; j++)
+        out->absorber[j] = -1;
+    for (int c = 0; c < k; c++) { /* the largest |correlation| C_ca / sqrt(C_cc C_aa) */
+        double best = 0.9; /* below it no one parameter takes it up */
+        for (int a = 0; a < k; a++) {
+            double r = fabs(C[c][a]) / (sqrt(C[c][c]) * sqrt(C[a][a])); /* no overflow */
+            if (a != c && r > best) { /* NAN compares false */
+                best = r;
+                out->absorber[idx[c]] = idx[a];
+            }
+        }
     }
     return 0;
 }

@@ -42,11 +42,19 @@ typedef struct {
     void *ctx;
 } rl_fit_problem;
 
+/* An sd above this many times its parameter's value means the rows do not
+ * pin it: printed as "not identifiable" with no sd (our threshold: one
+ * order of magnitude of uncertainty is no estimate). */
+#define RL_FIT_SD_UNIDENTIFIED 10.0
+
 typedef struct {
     double x[RL_FIT_MAXP];  /* the optimum */
     double sd[RL_FIT_MAXP]; /* standard deviations (0 when held) */
     int held[RL_FIT_MAXP];  /* 1: not identifiable from these rows, kept at its start value */
     int at_bound[RL_FIT_MAXP];
+    int absorber[RL_FIT_MAXP]; /* the free parameter most correlated with it at the optimum
+                                * (|r| > 0.9), which takes up what the rows cannot tell
+                                * apart (-1: none) */
     int rows;               /* rows fitted */
     int iterations;
     double cost;            /* sum of rho at the optimum */

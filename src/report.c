@@ -71,16 +71,22 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB. */
+/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB; a
+ * band's edge keeps its tag (ttft_p99_s_low -> ttft_p99_ms_low), so a
+ * table never shows seconds beside milliseconds. */
 static double table_scale(const char *key, char *label, size_t n)
 {
     size_t len = strlen(key);
-    if (ends_with(key, "_s") && !ends_with(key, "_per_s")) {
-        snprintf(label, n, "%.*s_ms", (int)(len - 2), key);
+    const char *tag = ends_with(key, "_low") ? "_low" : ends_with(key, "_high") ? "_high" : "";
+    char base[256];
+    snprintf(base, sizeof base, "%.*s", (int)(len - strlen(tag)), key);
+    len = strlen(base);
+    if (ends_with(base, "_s") && !ends_with(base, "_per_s")) {
+        snprintf(label, n, "%.*s_ms%s", (int)(len - 2), base, tag);
         return 1e3;
     }
-    if (ends_with(key, "_bytes")) {
-        snprintf(label, n, "%.*s_GB", (int)(len - 6), key);
+    if (ends_with(base, "_bytes")) {
+        snprintf(label, n, "%.*s_GB%s", (int)(len - 6), base, tag);
         return 1e-9;
     }
     snprintf(label, n, "%s", key);

@@ -399,6 +399,22 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     return o;
 }
 
+/* The HBM the chips of c hold (memory.h's fully sharded view, as step's
+ * ideal rows): all weights plus the KV of dec_b sequences at dec_s and
+ * pre_b at pre_s, against chips * hbm_bytes: hbm_weight_bytes,
+ * hbm_kv_bytes, hbm_capacity_bytes, fits. */
+static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                    long long dec_b, long long dec_s, long long pre_b, long long pre_s)
+{
+    rl_memory d = rl_memory_use(m, h, c->chips, dec_b, dec_s, c->prec.weights, c->prec.kv);
+    rl_memory p = rl_memory_use(m, h, c->chips, pre_b, pre_s, c->prec.weights, c->prec.kv);
+    double kv = d.kv_bytes + p.kv_bytes;
+    cJSON_AddNumberToObject(o, "hbm_weight_bytes", d.weight_bytes);
+    cJSON_AddNumberToObject(o, "hbm_kv_bytes", kv);
+    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", d.capacity_bytes);
+    cJSON_AddBoolToObject(o, "fits", d.weight_bytes + kv <= d.capacity_bytes);
+}
+
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated),
@@ -451,6 +467,8 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
     cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
     add_provenance(o, &ops);
+    add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
+            c->prefill_prefix + c->prefill_tokens);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     for (int i = 0; i < ops.n; i++) {
         const rl_op *op = &ops.op[i];
@@ -528,6 +546,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ops.step_s * peak));
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ops.step_s);
         add_provenance(r, &ops);
+        add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
     }
     return o;

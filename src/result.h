@@ -63,7 +63,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
  * (weights, kv, compute, act), attention_impl ("fused" | "materialized"),
  * causal, the workload (prefill_seqs, tokens, prefix, batch, context), step
  * totals (flops, weight_bytes, act_bytes, kv_read_bytes, kv_write_bytes,
- * compute_s, memory_s, step_s, tokens_per_s, achieved_mfu) and one row per
+ * compute_s, memory_s, step_s, tokens_per_s, achieved_mfu), the HBM held
+ * (hbm_weight_bytes: all weights; hbm_kv_bytes: the KV of the decoding and
+ * prefilling sequences; hbm_capacity_bytes: chips * hbm_bytes; fits) and one row per
  * operator: op, kind, layers, tokens (weight matmul rows), flops,
  * weight_bytes, act_bytes, kv_bytes (read + written), intensity (FLOPs/byte;
  * null when the op moves no bytes), bound, b_crit (null unless a weight
@@ -74,8 +76,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
 
 /* `roofline prefill`: one row per prompt length T (one sequence on a cached
  * prefix P): tokens, prefix, ttft_s (queueing-free prefill time, ops list),
- * flops, achieved_mfu (flops / (ttft_s * chips * peak)), tokens_per_s and,
- * with chunk > 0, chunked_s (chunks of `chunk` tokens, each on the prefix
+ * flops, achieved_mfu (flops / (ttft_s * chips * peak)), tokens_per_s,
+ * hbm_weight_bytes, hbm_kv_bytes (the prompt's KV with its prefix),
+ * hbm_capacity_bytes, fits (as ops) and, with chunk > 0, chunked_s (chunks of `chunk` tokens, each on the prefix
  * so far).  NULL on out of memory or invalid input. */
 cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          const long long *tokens, int ntokens, long long chunk);

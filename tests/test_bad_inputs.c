@@ -126,7 +126,7 @@ static int has_nonfinite(const char *text)
     return 0;
 }
 
-/* Any *.tmp.* file, or a path named out.txt, under dir (recursively). */
+/* Any *.tmp.* file, or a path named out.txt (or out.txt.lua ...), under dir (recursively). */
 static int leftover(const char *dir, char *found, size_t foundlen)
 {
     DIR *d = opendir(dir);
@@ -139,7 +139,7 @@ static int leftover(const char *dir, char *found, size_t foundlen)
             continue;
         char p[1024];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (strstr(e->d_name, ".tmp.") || strcmp(e->d_name, "out.txt") == 0) {
+        if (strstr(e->d_name, ".tmp.") || strncmp(e->d_name, "out.txt", 7) == 0) { /* out.txt.lua too */
             snprintf(found, foundlen, "%s", p);
             bad = 1;
         }

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "e2e.h"
+#include "fit.h"
 #include "measure.h"
 #include "result.h"
 #include "shard.h"
@@ -200,6 +201,14 @@ static void fit_recovers_known_costs(void **state)
     assert_rel(back.engine_costs.v[RL_EC_MEMORY], 0.7, 0.01);
     assert_int_equal(back.engine_costs.rows, 47);
     assert_string_equal(back.engine_costs.file, "splitwise_h100.csv");
+    assert_string_equal(back.engine_costs.models, "llama2-70b"); /* what it was fitted on */
+    assert_string_equal(back.engine_costs.weights, "bf16");
+    char differs[600];
+    rl_ec_differs(&back.engine_costs, "llama3-8b", "fp8", 1, differs, sizeof differs);
+    assert_string_equal(differs, "model llama3-8b (fitted on llama2-70b), weights fp8 (fitted on "
+                                 "bf16), tp 1 (fitted on tp 2-8)");
+    rl_ec_differs(&back.engine_costs, "llama2-70b", "bf16", 4, differs, sizeof differs);
+    assert_string_equal(differs, "");
     assert_int_equal(strncmp(back.engine_costs.hash, "fnv1a64:", 8), 0);
     assert_rel(back.hbm_bw, h.hbm_bw, 0); /* the base spec carried over */
 
@@ -232,7 +241,7 @@ static void fit_selects_its_hardware(void **state)
 }
 
 /* The shipped profiles (calib/fit_splitwise.sh) carry their fit record, and
- * their recorded cross-validated median |error| is the README's (A100 4.2%,
+ * their recorded cross-validated median |error| is docs/validation.md's (A100 4.2%,
  * H100 3.1%, within 0.1 point). */
 static void shipped_profiles(void **state)
 {
@@ -374,6 +383,65 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
 }
 
+/* fn (rl_e2e_fit or rl_e2e_validate) on the tester's device-bound rows
+ * (tests/data/e2e/tester_device_bound.csv) for llama3-70b on h100-sxm. */
+static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    rl_meas m;
+    char err[1024];
+    if (rl_measure_read(RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", &m, err, sizeof err))
+        fail_msg("%s", err);
+    rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = fn(&m, &o, err, sizeof err);
+    rl_measure_free(&m);
+    if (!res)
+        fail_msg("%s", err);
+    return res;
+}
+
+/* Tester item 6: on rows where the device side of max(host, device) wins
+ * every decode step (tests/data/e2e/tester_device_bound.csv), decode_step_s
+ * is unconstrained (its sd was printed as 5.3e+148, 10^150 times its
+ * value): it gets no sd and a "not identifiable" status that says why;
+ * every sd printed is within RL_FIT_SD_UNIDENTIFIED times its value. */
+static void absurd_sd_not_printed(void **state)
+{
+    (void)state;
+    cJSON *res = on_tester_rows(rl_e2e_fit);
+    int loose = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters")) {
+        const cJSON *sd = cJSON_GetObjectItem(p, "sd");
+        const char *status = cJSON_GetObjectItem(p, "status")->valuestring;
+        if (cJSON_IsNumber(sd))
+            assert_true(sd->valuedouble <= RL_FIT_SD_UNIDENTIFIED *
+                                               fabs(cJSON_GetObjectItem(p, "value")->valuedouble));
+        if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, "decode_step_s") == 0) {
+            assert_true(cJSON_IsNull(sd));
+            assert_non_null(strstr(status, "not identifiable (sd beyond 10x its value)"));
+            loose = 1;
+        }
+    }
+    assert_true(loose);
+    cJSON_Delete(res);
+}
+
+/* Tester item 12: validate --against on h100-sxm (efficiency tables, no
+ * engine costs) predicts ideal while step runs calibrated there: the result
+ * says so in mode_note, naming the profile. */
+static void validate_states_its_mode(void **state)
+{
+    (void)state;
+    cJSON *res = on_tester_rows(rl_e2e_validate);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
+    const cJSON *note = cJSON_GetObjectItem(res, "mode_note");
+    assert_true(cJSON_IsString(note));
+    assert_non_null(strstr(note->valuestring, "rows on h100-sxm"));
+    assert_non_null(strstr(note->valuestring, "step, ops and prefill run calibrated there"));
+    cJSON_Delete(res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +457,8 @@ int main(void)
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(slow_edge_scales_every_step),
+        cmocka_unit_test(absurd_sd_not_printed),
+        cmocka_unit_test(validate_states_its_mode),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -210,6 +210,56 @@ static void commands_sound(void **state)
     assert_null(rl_command_find("frobnicate"));
 }
 
+/* docs/lua.md has an entry "### `roofline.NAME ..." for every function of
+ * the module (the commands with a Lua face and the four that are not
+ * commands), and each command's entry names every Lua key it takes (old
+ * spellings too) as `key` before the next entry: a key added to the tables
+ * without a word in the Lua reference fails here. */
+static const char *lua_entry(const char *docs, const char *name, const char **end)
+{
+    char head[96];
+    snprintf(head, sizeof head, "### `roofline.%s ", name);
+    const char *at = strstr(docs, head);
+    if (!at)
+        fail_msg("docs/lua.md has no entry '%s'", head);
+    const char *next = strstr(at + strlen(head), "\n#");
+    *end = next ? next : at + strlen(at);
+    return at;
+}
+
+static void lua_docs_cover_module(void **state)
+{
+    (void)state;
+    static char docs[1 << 16];
+    FILE *f = fopen(RL_SRCDIR "/docs/lua.md", "r");
+    assert_non_null(f);
+    docs[fread(docs, 1, sizeof docs - 1, f)] = '\0';
+    fclose(f);
+    const char *end;
+    static const char *const OTHERS[] = {"model", "hw", "format", "write"};
+    for (size_t i = 0; i < sizeof OTHERS / sizeof *OTHERS; i++)
+        lua_entry(docs, OTHERS[i], &end);
+    int entries = 0;
+    for (size_t c = 0; c < RL_NCOMMANDS; c++) {
+        if (!RL_COMMANDS[c].lua)
+            continue;
+        const char *at = lua_entry(docs, RL_COMMANDS[c].name, &end);
+        const char *keys[RL_P_COUNT * 2];
+        int n = rl_command_lua_keys(&RL_COMMANDS[c], keys, RL_P_COUNT * 2);
+        assert_true(n > 0);
+        for (int k = 0; k < n; k++) {
+            char quoted[80];
+            snprintf(quoted, sizeof quoted, "`%s`", keys[k]);
+            const char *hit = strstr(at, quoted);
+            if (!hit || hit > end)
+                fail_msg("docs/lua.md: roofline.%s does not name its key %s",
+                         RL_COMMANDS[c].name, quoted);
+        }
+        entries++;
+    }
+    assert_true(entries >= 9); /* info step pareto sweep shard ops prefill simulate plot */
+}
+
 /* A declared parameter no command implements yet is refused, not ignored. */
 static void declared_not_silently_taken(void **state)
 {
@@ -229,6 +279,7 @@ int main(void)
         cmocka_unit_test(defaults_agree),
         cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
+        cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,31 @@ static void formats(void **state)
     assert_int_equal(rl_format_parse("xml", &f), -1);
 }
 
+/* Tester item 15: a band's edges follow their key's unit in the table
+ * (ttft_p99_s_low 0.1757 s -> ttft_p99_ms_low 175.7 beside ttft_p99_ms
+ * 197), a rate's edge stays a rate, and JSON keeps the keys. */
+static void band_edges_in_table_units(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "ttft_p99_s", 0.197);
+    cJSON_AddNumberToObject(o, "ttft_p99_s_low", 0.1757);
+    cJSON_AddNumberToObject(o, "kv_bytes_high", 2e9);
+    cJSON_AddNumberToObject(o, "tokens_per_s_low", 12.5);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_non_null(strstr(t, "ttft_p99_ms_low"));
+    assert_non_null(strstr(t, "175.7"));
+    assert_non_null(strstr(t, "kv_GB_high"));
+    assert_non_null(strstr(t, "tokens_per_s_low"));
+    assert_null(strstr(t, "ttft_p99_s_low"));
+    free(t);
+    char *j = rl_report_render(o, RL_FMT_JSON, err, sizeof err);
+    assert_non_null(strstr(j, "\"ttft_p99_s_low\""));
+    free(j);
+    cJSON_Delete(o);
+}
+
 /* A NaN or infinity is a bug, never output. */
 static void refuses_nonfinite(void **state)
 {
@@ -133,6 +158,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
+        cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(table_columns_fit_cells),
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),

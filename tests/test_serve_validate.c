@@ -2,7 +2,7 @@
  * the harness runs end to end on the CPU backend with the tiny-test model
  * and returns TTFT and TPOT p50/p90, measured and simulated, all positive
  * and finite (accuracy is a measurement: `roofline validate-serve` after
- * `roofline calibrate` on the host, reported in README). */
+ * `roofline calibrate` on the host, reported in docs/validation.md). */
 #include "testutil.h"
 
 #include <cjson/cJSON.h>
