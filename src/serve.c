@@ -326,6 +326,7 @@ typedef struct {
     double next_sample, dt_sample;
     int nkv, kvcap;
     double *kv_t, *kv_f;
+    unsigned long long max_events; /* the event budget (serve.h RL_SERVE_STALLED) */
 } sim;
 
 /* Min-heap of events by time. */
@@ -1266,7 +1267,8 @@ static void handle_event(sim *S, event e, double now)
 }
 
 /* Arrivals and events in time order until every request is done.  Returns
- * 0, or -1 when interrupted (SIGINT/SIGTERM) after *next arrivals. */
+ * 0, -1 when interrupted (SIGINT/SIGTERM) after *next arrivals, or
+ * RL_SERVE_STALLED past S->max_events. */
 static int run_events(sim *S, long long *next)
 {
     const rl_request *req = S->req;
@@ -1276,6 +1278,8 @@ static int run_events(sim *S, long long *next)
     while (*next < n || S->nev > 0) {
         if ((++events & 0xffff) == 0 && rl_interrupted())
             return -1;
+        if (events > S->max_events)
+            return RL_SERVE_STALLED;
         int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
         double t = arrival ? req[*next].arrival : S->ev[0].t;
         S->area += S->nsys * (t - S->tlast);
@@ -1376,6 +1380,18 @@ static void summarize(sim *S, rl_serve_result *out)
     percentiles(S, out);
 }
 
+/* The event budget of a run: every step moves at least one token and a
+ * request arrives, transfers and completes once, so a run without
+ * preemption needs at most sum(prompt + output) + 3n events;
+ * RL_SERVE_EVENT_SLACK times that leaves room for recomputed preemptions. */
+static unsigned long long event_budget(const rl_request *req, long long n)
+{
+    double tokens = 0;
+    for (long long i = 0; i < n; i++)
+        tokens += (double)req[i].prompt + (double)req[i].output;
+    return (unsigned long long)(RL_SERVE_EVENT_SLACK * (tokens + 3.0 * (double)n)) + 1000;
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)
@@ -1391,7 +1407,16 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     long long next = 0;
     if (sim_init(&S, req, n, c, out) != 0)
         RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
-    if (run_events(&S, &next) != 0) /* SIGINT: stop, keep nothing */
+    S.max_events = event_budget(req, n);
+    int ev = run_events(&S, &next);
+    if (ev == RL_SERVE_STALLED) {
+        snprintf(err, errlen, "simulate: no progress: %llu events for %lld requests (%lld "
+                 "preemptions: KV thrashing?); give the replicas more HBM or admit fewer "
+                 "sequences (--max-seqs)", S.max_events, n, S.preempt);
+        rc = RL_SERVE_STALLED;
+        goto done;
+    }
+    if (ev != 0) /* SIGINT: stop, keep nothing */
         RL_FAIL_GOTO(done, "simulate: interrupted (%s) after %lld of %lld arrivals; no result kept",
                      rl_interrupt_name(), next, n);
     if (S.oom)
@@ -1449,7 +1474,13 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
         buf[i].arrival = req[0].arrival + (req[i].arrival - req[0].arrival) / scale;
     }
     rl_serve_result r;
-    if (rl_serve_run(buf, n, c, pc, dc, &r, err, errlen) != 0)
+    int rc = rl_serve_run(buf, n, c, pc, dc, &r, err, errlen);
+    if (rc == RL_SERVE_STALLED) { /* thrashing at this load: not sustained */
+        *ok = 0;
+        err[0] = '\0';
+        return 0;
+    }
+    if (rc != 0)
         return -1;
     *ok = sustained(&r, c);
     rl_serve_result_free(&r);

@@ -248,8 +248,13 @@ typedef struct {
 
 /* Simulate the requests (sorted by arrival) on cfg's replicas with each
  * step timed by `prefill_cost` (prefill replicas under disagg) and
- * `decode_cost` (every other step).  Returns 0, or -1 with err naming the
- * config field.  Free with rl_serve_result_free. */
+ * `decode_cost` (every other step).  Returns 0, -1 with err naming the
+ * config field, or RL_SERVE_STALLED with err set when the run exceeds
+ * RL_SERVE_EVENT_SLACK times the events it needs without preemption
+ * (sequences preempted and recomputed over and over: KV thrashing, which
+ * otherwise runs on for hours).  Free with rl_serve_result_free. */
+#define RL_SERVE_STALLED (-2)
+#define RL_SERVE_EVENT_SLACK 4.0
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen);

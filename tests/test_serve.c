@@ -603,6 +603,25 @@ static void test_harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(bad, 1, "wrong"), 0);
 }
 
+/* KV thrashing: at 32 req/s with a 10 GB HBM prefix cache (interleaved
+ * policy, llama3-8b on one H100) the newest sequence is preempted and
+ * readmitted over and over (2.6 million preemptions for 400 requests when
+ * this was found); the run stops at its event budget with a clear error
+ * instead of running for hours.  (The same workload at 2 req/s hung in
+ * max_sustainable_qps's search, which reaches 32 req/s; it now completes
+ * in about 20 s, the thrashing loads read as not sustained.) */
+static void test_thrashing_run_stops(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *cmd = "simulate --model llama3-8b --hw h100-sxm --policy interleaved "
+                    "--prefix-cache 10:40 --prefixes 8:800 --requests 400 "
+                    "--prompt-len lognormal:1500:0.8 --out-len lognormal:200:0.8 --qps 32";
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "no progress"));
+    assert_non_null(strstr(out, "KV thrashing"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -622,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_json_nulls),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_harness_can_fail),
+        cmocka_unit_test(test_thrashing_run_stops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
