@@ -433,84 +433,6 @@ done:
 
 /* ---- the saved profile ---------------------------------------------------------- */
 
-static void put_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(f, "\\%03u", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    int px = strcmp(x, "name") == 0 ? 0 : strcmp(x, "source") == 0 ? 1 : 2;
-    int py = strcmp(y, "name") == 0 ? 0 : strcmp(y, "source") == 0 ? 1 : 2;
-    return px != py ? px - py : strcmp(x, y);
-}
-
-/* The value on top of L as Lua source: tables with name keys sorted (name
- * and source first), lists (1..n) in order. */
-static void put_value(FILE *f, lua_State *L, int depth)
-{
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        put_string(f, lua_tostring(L, -1));
-        return;
-    }
-    if (lua_type(L, -1) == LUA_TBOOLEAN) {
-        fputs(lua_toboolean(L, -1) ? "true" : "false", f);
-        return;
-    }
-    if (lua_type(L, -1) == LUA_TNUMBER) {
-        if (lua_isinteger(L, -1))
-            fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
-        else
-            fprintf(f, "%.10g", lua_tonumber(L, -1));
-        return;
-    }
-    if (!lua_istable(L, -1)) { /* an inline engine's tables (engines.h): not written */
-        fputs("nil", f);
-        return;
-    }
-    lua_Integer n = luaL_len(L, -1);
-    if (n > 0) { /* a list, e.g. efficiency {size, fraction} pairs */
-        fputs("{ ", f);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, i);
-            put_value(f, L, depth + 1);
-            lua_pop(L, 1);
-            fputs(i < n ? ", " : " ", f);
-        }
-        fputc('}', f);
-        return;
-    }
-    const char *keys[64];
-    int nk = 0;
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        if (nk < 64)
-            keys[nk++] = lua_tostring(L, -2); /* the key stays in the table: the pointer lives */
-        lua_pop(L, 1);
-    }
-    qsort(keys, (size_t)nk, sizeof *keys, cmp_key);
-    fputs("{\n", f);
-    for (int i = 0; i < nk; i++) {
-        fprintf(f, "%*s%s = ", 2 * (depth + 1), "", keys[i]);
-        lua_getfield(L, -1, keys[i]);
-        put_value(f, L, depth + 1);
-        lua_pop(L, 1);
-        fputs(",\n", f);
-    }
-    fprintf(f, "%*s}", 2 * depth, "");
-}
-
 /* Write h (with its engine_costs) to path as a hardware spec, atomically,
  * then load it back to check it.  Returns 0 or -1 with err set (nothing
  * left; *io_failed = 1, when not NULL, if the write itself failed). */
@@ -529,7 +451,7 @@ static int save_profile(const char *path, const rl_hw *h, const char *comment, i
     }
     fprintf(f, "%sreturn ", comment);
     rl_hw_push(L, h);
-    put_value(f, L, 0);
+    rl_spec_put_value(f, L, 0);
     fputs("\n", f);
     fclose(f);
     lua_close(L);

@@ -560,98 +560,22 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 
 /* ---- writing ------------------------------------------------------------------- */
 
-static void put_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\%03u", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The Lua value at the top of L's stack (strings, numbers, booleans and
- * tables of them, keys sorted), indented. */
-static void put_value(FILE *f, lua_State *L, int indent)
-{
-    switch (lua_type(L, -1)) {
-    case LUA_TSTRING:
-        put_string(f, lua_tostring(L, -1));
-        return;
-    case LUA_TBOOLEAN:
-        fputs(lua_toboolean(L, -1) ? "true" : "false", f);
-        return;
-    case LUA_TNUMBER:
-        if (lua_isinteger(L, -1))
-            fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
-        else
-            fprintf(f, "%.15g", lua_tonumber(L, -1));
-        return;
-    case LUA_TTABLE:
-        break;
-    default:
-        fputs("nil", f);
-        return;
-    }
-    size_t n = lua_rawlen(L, -1);
-    if (n > 0) { /* an array */
-        fputs("{", f);
-        for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            fputs(i > 1 ? ", " : " ", f);
-            put_value(f, L, indent + 2);
-            lua_pop(L, 1);
-        }
-        fputs(" }", f);
-        return;
-    }
-    char *keys[64];
-    int nk = 0;
-    lua_pushnil(L);
-    while (lua_next(L, -2) != 0) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING && nk < 64)
-            keys[nk++] = strdup(lua_tostring(L, -1));
-    }
-    qsort(keys, (size_t)nk, sizeof *keys, cmp_str);
-    fputs("{\n", f);
-    for (int i = 0; i < nk; i++) {
-        lua_getfield(L, -1, keys[i]);
-        fprintf(f, "%*s%s = ", indent + 2, "", keys[i]);
-        put_value(f, L, indent + 2);
-        fputs(",\n", f);
-        lua_pop(L, 1);
-        free(keys[i]);
-    }
-    fprintf(f, "%*s}", indent, "");
-}
-
 static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char *engine,
                        const char *date)
 {
     fprintf(f, "  engines = {\n    default = ");
-    put_string(f, engine);
+    rl_spec_put_string(f, engine);
     fprintf(f, ",\n    %s = {\n      version = ", engine);
-    put_string(f, s->version);
+    rl_spec_put_string(f, s->version);
     fputs(",\n      source = ", f);
     char src[1024];
     snprintf(src, sizeof src, "%s; device '%s'; fastest kernel per shape; imported by roofline "
              "calibrate --tables", s->source[0] ? s->source : "unknown", s->device);
-    put_string(f, src);
+    rl_spec_put_string(f, src);
     fputs(",\n      measured_on = ", f);
-    put_string(f, h->name);
+    rl_spec_put_string(f, h->name);
     fputs(",\n      date = ", f);
-    put_string(f, date);
+    rl_spec_put_string(f, date);
     fputs(",\n      costs = {\n        step_s = 0, seq_s = 0, launch_s = 0,\n"
           "        source = \"0: kernel tables do not measure per-step, per-sequence or "
           "per-launch costs, and no public figure for this engine version was found (vLLM "
@@ -706,23 +630,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
     lua_pushnil(L);
     lua_setfield(L, -2, "engines");
     fputs("return {\n", f);
-    lua_pushnil(L);
-    /* base fields, sorted, then the engine */
-    const char *fields[64];
-    int nf = 0;
-    while (lua_next(L, -2) != 0) {
-        lua_pop(L, 1);
-        if (nf < 64)
-            fields[nf++] = lua_tostring(L, -1);
-    }
-    qsort(fields, (size_t)nf, sizeof *fields, cmp_str);
-    for (int i = 0; i < nf; i++) {
-        lua_getfield(L, -1, fields[i]);
-        fprintf(f, "  %s = ", fields[i]);
-        put_value(f, L, 2);
-        fputs(",\n", f);
-        lua_pop(L, 1);
-    }
+    rl_spec_put_fields(f, L, 2); /* the base fields, then the engine */
     put_engine(f, s, h, engine, date);
     fputs("}\n", f);
     fclose(f);

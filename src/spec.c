@@ -836,3 +836,87 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
                  "given with --set hw.price_per_chip_hour=%s", price);
     return 0;
 }
+
+/* ---- writing a spec back as Lua source (spec.h) ---- */
+
+void rl_spec_put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\%03u", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* name, then source, then the rest alphabetically */
+static int cmp_field(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int px = strcmp(x, "name") == 0 ? 0 : strcmp(x, "source") == 0 ? 1 : 2;
+    int py = strcmp(y, "name") == 0 ? 0 : strcmp(y, "source") == 0 ? 1 : 2;
+    return px != py ? px - py : strcmp(x, y);
+}
+
+void rl_spec_put_fields(FILE *f, lua_State *L, int indent)
+{
+    const char *keys[64]; /* the table holds the key strings while they are used */
+    int nk = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING && nk < 64)
+            keys[nk++] = lua_tostring(L, -1);
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_field);
+    for (int i = 0; i < nk; i++) {
+        lua_getfield(L, -1, keys[i]);
+        fprintf(f, "%*s%s = ", indent, "", keys[i]);
+        rl_spec_put_value(f, L, indent);
+        fputs(",\n", f);
+        lua_pop(L, 1);
+    }
+}
+
+void rl_spec_put_value(FILE *f, lua_State *L, int indent)
+{
+    switch (lua_type(L, -1)) {
+    case LUA_TSTRING:
+        rl_spec_put_string(f, lua_tostring(L, -1));
+        return;
+    case LUA_TBOOLEAN:
+        fputs(lua_toboolean(L, -1) ? "true" : "false", f);
+        return;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, -1))
+            fprintf(f, "%lld", (long long)lua_tointeger(L, -1));
+        else
+            fprintf(f, "%.15g", lua_tonumber(L, -1));
+        return;
+    case LUA_TTABLE:
+        break;
+    default:
+        fputs("nil", f);
+        return;
+    }
+    size_t n = lua_rawlen(L, -1);
+    if (n > 0) { /* a list, e.g. efficiency {size, fraction} pairs */
+        fputs("{", f);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            fputs(i > 1 ? ", " : " ", f);
+            rl_spec_put_value(f, L, indent + 2);
+            lua_pop(L, 1);
+        }
+        fputs(" }", f);
+        return;
+    }
+    fputs("{\n", f);
+    rl_spec_put_fields(f, L, indent + 2);
+    fprintf(f, "%*s}", indent, "");
+}

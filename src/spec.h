@@ -12,6 +12,7 @@
 #define RL_SPEC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <lua.h>
 
@@ -182,6 +183,17 @@ int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char
 /* Push a validated spec as a Lua table (the inverse of *_from_table). */
 void rl_model_push(lua_State *L, const rl_model *m);
 void rl_hw_push(lua_State *L, const rl_hw *h);
+
+/* Write Lua source that reads back as the value on top of L: a string
+ * literal (quotes, backslashes and control bytes escaped), a boolean, a
+ * number (%.15g), a list (1..n) on one line, or a table of its string keys
+ * sorted (name and source first), one per line, indented `indent` spaces
+ * deeper each level; anything else (a light userdata standing for loaded
+ * tables, engines.h) as nil.  rl_spec_put_fields writes only a table's
+ * "key = value," lines.  For the profiles calibrate --tables and fit save. */
+void rl_spec_put_string(FILE *f, const char *s);
+void rl_spec_put_value(FILE *f, lua_State *L, int indent);
+void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
 
 /* Apply one override to the table at `idx`: the value is parsed as a boolean
  * ("true"/"false"), a number, or else kept as a string.  Returns 0 or -1. */
