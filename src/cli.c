@@ -1446,6 +1446,11 @@ static int calibrate_tables(rl_opts *o)
     const char *save = o->given[RL_P_SAVE_PROFILE];
     if (need(o, "calibrate", "--save PROFILE.lua", save != NULL) != 0)
         return RL_EXIT_INPUT;
+    if (o->calib.tables_out) {
+        fprintf(stderr, "roofline calibrate: --tables-out is where calibrate --backend writes its "
+                        "tables; --tables reads them\n");
+        return RL_EXIT_INPUT;
+    }
     rl_hw h;
     rl_silicon s;
     int rc = import_tables(o, "calibrate", &h, &s);
@@ -1587,6 +1592,7 @@ int rl_cli_validate(rl_opts *o)
         return validate_tables(o);
     if (against)
         return run_e2e(o, "validate", against, rl_e2e_validate);
+    o->calib.engine = o->engine;
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;

@@ -22,11 +22,11 @@
 
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
                                                      "decode_attention"};
-static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8",  "int8_wo",
-                                                       "int4_wo",  "sq",   "nvfp4"};
+static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8", "int8_wo", "int4_wo",
+                                                       "sq",       "nvfp4", "float32"};
 /* bytes per weight and per activation element of each variant */
-static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5};
-static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5};
+static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5, 4};
+static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5, 4};
 
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
 const char *rl_kvariant_name(rl_kvariant v) { return v < RL_KV_COUNT ? VARIANT_NAMES[v] : "?"; }
@@ -58,10 +58,15 @@ int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute)
         return RL_KV_SQ;
     if (weights == RL_FP4 && compute == RL_FP4)
         return RL_KV_NVFP4;
+    if (weights == RL_FP32 && compute == RL_FP32)
+        return RL_KV_FP32;
     return -1;
 }
 
-int rl_kvariant_kv(rl_dtype kv) { return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : -1; }
+int rl_kvariant_kv(rl_dtype kv)
+{
+    return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : kv == RL_FP32 ? RL_KV_FP32 : -1;
+}
 
 double rl_kideal(const double *x, const void *ctx)
 {
@@ -74,11 +79,11 @@ double rl_kideal(const double *x, const void *ctx)
         break;
     case RL_KC_PREFILL_ATTN: /* batch, isl, heads, head_dim */
         flops = 2.0 * x[0] * x[2] * x[3] * x[1] * (x[1] + 1.0);
-        bytes = 4.0 * x[0] * x[1] * x[2] * x[3] * 2.0;
+        bytes = 4.0 * x[0] * x[1] * x[2] * x[3] * (c->var == RL_KV_FP32 ? 4.0 : 2.0);
         break;
     case RL_KC_DECODE_ATTN: /* streams, context, group, head_dim */
         flops = 4.0 * x[0] * x[2] * x[1] * x[3];
-        bytes = 2.0 * x[0] * x[1] * x[3] * (c->var == RL_KV_FP8 ? 1.0 : 2.0);
+        bytes = 2.0 * x[0] * x[1] * x[3] * ACT_BYTES[c->var];
         break;
     case RL_KC_COUNT:
         break;

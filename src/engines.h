@@ -32,11 +32,13 @@
  *   int4        bf16/fp16    int4_wo (weight-only)
  *   int8        int8         sq (SmoothQuant W8A8)
  *   fp4         fp4          nvfp4
+ *   fp32        fp32         float32     |  fp32        float32 (attn_dtype float32 too)
  *   anything else: no table (the operator keeps its roofline / efficiency time)
  *
  * Prefill attention rows are those with attn_dtype bfloat16 (the engines'
  * default attention math) and the KV cache dtype above; decode rows likewise
- * by kv_cache_dtype.  Block-scaled fp8 (fp8_block) has no roofline flag and
+ * by kv_cache_dtype; float32 rows (the reference engine's own tables, written
+ * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.  Block-scaled fp8 (fp8_block) has no roofline flag and
  * is not imported.
  *
  * Memory: rl_hw is copied by value throughout the program, so the tables a
@@ -65,6 +67,7 @@ typedef enum {
     RL_KV_INT4_WO, /* "int4_wo" */
     RL_KV_SQ,      /* "sq" */
     RL_KV_NVFP4,   /* "nvfp4" */
+    RL_KV_FP32,    /* "float32": the CPU reference engine's tables (calibrate --backend cpu) */
     RL_KV_COUNT
 } rl_kvariant;
 

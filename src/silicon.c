@@ -28,8 +28,8 @@
 
 /* Dtype names the tables may carry: those of engines.h's precision table
  * plus variants read and skipped (no roofline flag selects them). */
-static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8", "fp8_block", "int8_wo",
-                                           "int4_wo",  "sq",      "nvfp4", NULL};
+static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8",     "fp8_block", "int8_wo",
+                                           "int4_wo",  "sq",      "nvfp4",   "float32",   NULL};
 
 /* What each file holds: its operator class, the columns it must have, the
  * columns holding dtypes, and the axes of its grid. */
@@ -189,7 +189,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
             FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: bfloat16, float16, "
-                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4)", c->path, c->line, idx[k] + 1,
+                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4, float32)", c->path, c->line, idx[k] + 1,
                  cols[k], c->f[idx[k]]);
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
@@ -219,11 +219,14 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
             FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
                  c->path, c->line, window + 1, c->f[window]);
     }
-    /* attention math in bf16, the KV cache dtype picks the variant */
-    r->var = strcmp(c->f[idx[6]], "bfloat16") || w != 0 ? -1 : rl_kvariant_kv(
-                 !strcmp(c->f[idx[7]], "bfloat16") ? RL_BF16
-                 : !strcmp(c->f[idx[7]], "fp8")    ? RL_FP8
-                                                   : RL_FP32);
+    /* attention math in bf16, the KV cache dtype picks the variant; or all
+     * in fp32 (the reference engine's tables) */
+    const char *math = c->f[idx[6]], *kvd = c->f[idx[7]];
+    r->var = w != 0 ? -1
+             : !strcmp(math, "bfloat16") && !strcmp(kvd, "bfloat16") ? RL_KV_BF16
+             : !strcmp(math, "bfloat16") && !strcmp(kvd, "fp8")      ? RL_KV_FP8
+             : !strcmp(math, "float32") && !strcmp(kvd, "float32")   ? RL_KV_FP32
+                                                                     : -1;
     if (cls == RL_KC_PREFILL_ATTN) {
         if (step != 0)
             r->var = -1;
@@ -401,7 +404,7 @@ static int axis_pos(const rl_ktable *t, int a, double v)
 static double hw_peak(const rl_hw *h, rl_kvariant v)
 {
     static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4};
+                                                  RL_FP4,  RL_FP32};
     double p = h->flops[compute[v]];
     return p > 0 ? p : h->flops[RL_BF16];
 }
@@ -520,8 +523,8 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     }
     if (rc == 0 && !any) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s: attention in "
-                 "bfloat16 with a bfloat16 or fp8 KV cache, window 0)", path,
-                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq or nvfp4" : "");
+                 "bfloat16 with a bfloat16 or fp8 KV cache, or all in float32; window 0)", path,
+                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32" : "");
         rc = -1;
     }
     free(held);

@@ -31,6 +31,10 @@
  *    per file over the configurations of imported variants) is left out of
  *    the fit and returned for validation.
  *
+ * The reference engine's own tables (`calibrate --backend`, calib.h) use
+ * the same files with dtype float32 (attn_dtype and kv_cache_dtype float32
+ * too), imported as variant float32.
+ *
  * Bad tables (missing columns, unknown dtypes, zero, negative or non-finite
  * latencies or shapes, the same kernel, dtype and shape twice with
  * latencies more than 2x apart, a table with no usable row) are errors
