@@ -579,6 +579,8 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     if (sharded)
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
+    if (sharded)
+        cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
     cJSON_AddItemToArray(rows, r);
 }
 
@@ -598,6 +600,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddStringToObject(o, "price_source", priced ? h->price_source : "no price (price_per_chip_hour absent or 0)");
     cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
+    if (s->sharded)
+        cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;
