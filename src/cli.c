@@ -281,12 +281,10 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
-        (o->engine && rl_engines_select(&h->engines, o->engine, h->origin, err, sizeof err) != 0)) {
+        (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
-        rl_hw_set_ideal(h);
     return 0;
 }
 

@@ -262,8 +262,13 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
         return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
     double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
                 : !strcmp(k, "launch_s") ? &e->launch_s : NULL;
+    int fitted = dst ? 1 : rl_engine_costs_key(L, r->origin, r->field, k, &e->fitted, err, errlen);
+    if (fitted <= 0)
+        return fitted;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source)", r->origin, f);
+        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source, and the fitted "
+             "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
+             "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))
@@ -292,7 +297,19 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         if (!lua_istable(L, -1))
             FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
-        return each_key(L, cost_key, &c, err, errlen);
+        e->fitted = rl_engine_costs_ideal();
+        if (each_key(L, cost_key, &c, err, errlen) != 0 ||
+            (e->fitted.present && rl_engine_costs_check(r->origin, f, &e->fitted, err, errlen) != 0))
+            return -1;
+        double lo, hi; /* launch_s is one key: (E)'s launch cost is the engine's */
+        rl_ec_range(RL_EC_LAUNCH, &lo, &hi);
+        if (e->fitted.present && e->launch_s > hi)
+            FAIL("%s: field '%s.launch_s': expected a number in [%g, %g] beside fitted costs",
+                 r->origin, f, lo, hi);
+        e->fitted.v[RL_EC_LAUNCH] = e->launch_s;
+        snprintf(e->fitted.engine, sizeof e->fitted.engine, "%s", e->name);
+        snprintf(e->fitted.source, sizeof e->fitted.source, "%s", e->costs_source);
+        return 0;
     }
     FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs)",
          r->origin, f);
@@ -340,7 +357,7 @@ static int read_engine_file(const char *origin, const char *name, const char *re
     if (rc == 0)
         rc = read_engine(L, path, name, e, err, errlen);
     if (rc == 0)
-        snprintf(e->file, sizeof e->file, "%s", path);
+        snprintf(e->file, sizeof e->file, "%s", ref); /* as written: a pushed spec names it so */
     rl_sandbox_close(L);
     cached *c = rc == 0 ? malloc(sizeof *c) : NULL;
     if (c) {
@@ -444,6 +461,8 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         lua_pushnumber(L, g->launch_s);
         lua_setfield(L, -2, "launch_s");
         push_string(L, "source", g->costs_source);
+        if (g->fitted.present)
+            rl_engine_costs_push_keys(L, &g->fitted);
         lua_setfield(L, -2, "costs");
         lua_setfield(L, -2, g->name);
     }

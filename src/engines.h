@@ -17,7 +17,8 @@
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- batch, isl, heads, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
- *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },
+ *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
+ *                                                  -- keys (enginecost.h)
  *     },
  *   }
  *
@@ -51,6 +52,7 @@
 #include <lua.h>
 
 #include "dtype.h"
+#include "enginecost.h"
 #include "ktable.h"
 
 #define RL_ENGINES_MAX 4
@@ -84,8 +86,13 @@ typedef struct {
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
     char costs_source[512];
+    /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0
+     * when the costs carry none; fitted.engine is name, fitted.source
+     * costs_source */
+    rl_engine_costs fitted;
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
-    char file[1024]; /* the spec file it was read from ("" when inline) */
+    char file[1024]; /* the reference to the spec file it was read from, as the spec
+                        wrote it ("" when inline) */
 } rl_serving_engine;
 
 typedef struct {

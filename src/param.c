@@ -420,8 +420,9 @@ const rl_command RL_COMMANDS[] = {
      "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
      "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
-     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
-     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
+     "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
+     "error, band), its default engine, loadable with --hw PROFILE.lua; --plot draws the\n"
      "cross-validated predictions against the measurements.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},

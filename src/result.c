@@ -60,7 +60,7 @@ cJSON *rl_result_engines(const rl_hw *h)
     for (int i = 0; i < h->engines.n; i++) {
         rl_hw one = *h;
         char err[512];
-        if (rl_engines_select(&one.engines, h->engines.e[i].name, h->origin, err, sizeof err) != 0) {
+        if (rl_hw_select_engine(&one, h->engines.e[i].name, err, sizeof err) != 0) {
             cJSON_Delete(o);
             return NULL; /* an unreadable engine file */
         }

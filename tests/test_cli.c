@@ -388,16 +388,16 @@ static void mfu_keeps_collectives(void **state)
 }
 
 /* Tester item 8: with a fitted profile the breakdown columns are the
- * unfitted (here calibrated: h100-sxm-splitwise carries efficiency tables)
- * step's terms, and the "fitted" line says so instead of calling them
- * formula (1)'s. */
+ * unfitted (here estimated: h100-sxm-splitwise carries h100-sxm's
+ * efficiency tables, measured_on "h200", borrowed) step's terms, and the
+ * "fitted" line says so instead of calling them formula (1)'s. */
 static void fitted_breakdown_label(void **state)
 {
     (void)state;
     cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
-    assert_non_null(strstr(note, "are the calibrated step's terms, not parts of the fitted step_s"));
+    assert_non_null(strstr(note, "are the estimated step's terms, not parts of the fitted step_s"));
     assert_null(strstr(note, "formula (1)"));
     cJSON_Delete(j);
 }
