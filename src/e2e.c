@@ -402,9 +402,10 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     if (tabled >= 0) { /* the rows are not timed as step/ops/prefill time them there */
         char note[512];
         snprintf(note, sizeof note, "rows on %s (efficiency tables, no fitted engine costs) are "
-                 "predicted by the ideal op-list roofline, while step, ops and prefill run "
-                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
-                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+                 "predicted by the ideal op-list roofline (every engine cost 0, every efficiency "
+                 "1), while step, ops and prefill run calibrated there: this error is the ideal "
+                 "model's, not theirs (roofline fit makes a profile whose costs validate "
+                 "measures)", rs.hws[tabled].name);
         cJSON_AddStringToObject(res, "mode_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
