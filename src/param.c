@@ -241,7 +241,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
-                   "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
+                   "p10-p90|p5-p95",
+                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
     [RL_P_HEADROOM] = {"headroom", NULL, NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
@@ -430,8 +432,9 @@ const rl_command RL_COMMANDS[] = {
      "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
      "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
-     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
-     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
+     "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
+     "error, band), its default engine, loadable with --hw PROFILE.lua; --plot draws the\n"
      "cross-validated predictions against the measurements.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
