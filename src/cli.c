@@ -785,6 +785,9 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
                              "disagg", o->given[RL_P_POLICY]);
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
+    if (o->given[RL_P_ATTN_LAYOUT] && rl_attn_layout_parse(o->given[RL_P_ATTN_LAYOUT], &c->layout))
+        return rl_cli_say(o, "--attn-layout '%s': expected tp or attn-dp",
+                          o->given[RL_P_ATTN_LAYOUT]);
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
         rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
     if (o->given[RL_P_MAX_TOKENS] &&
@@ -916,9 +919,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
     const char *draft_name;
+    char err[ERRLEN];
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
+    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--attn-layout: %s", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -946,7 +952,7 @@ int rl_cli_simulate(rl_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    int has_draft;
+    int has_draft = 0;
     static rl_model draft;
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc};
