@@ -500,21 +500,16 @@ static int write_tables(const bench_list *l, const rl_backend *be, const char *d
 }
 
 /* The profile from the tables as `calibrate --tables dir --hw base --engine
- * reference --save lpath` makes it (silicon.c's importer and writer); the
+ * reference --save lpath` makes it (silicon.h rl_silicon_calibrate); the
  * import's summary goes to *summary.  0 or -1 with err set. */
 static int profile_from_tables(const char *dir, const char *base, const char *date,
                                const char *lpath, cJSON **summary, char *err, size_t errlen)
 {
     rl_hw h;
-    rl_silicon s;
-    if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0 ||
-        rl_silicon_import(dir, RL_CALIB_ENGINE, &h, 0, &s, err, errlen) != 0)
+    if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    int rc = rl_silicon_save(&s, &h, base, RL_CALIB_ENGINE, dir, date, lpath, err, errlen);
-    if (rc == 0)
-        *summary = rl_silicon_summary(&s);
-    rl_silicon_free(&s);
-    return rc;
+    return rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, base, date, lpath, summary, err,
+                                errlen) != 0 ? -1 : 0;
 }
 
 static double mem_total(void)

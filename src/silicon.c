@@ -14,6 +14,7 @@
 #include <lualib.h>
 #include <zlib.h>
 
+#include "fit.h"
 #include "plot.h"
 #include "report.h"
 
@@ -602,7 +603,9 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         }
         fputs("        },\n", f);
     }
-    fputs("      },\n    },\n  },\n", f);
+    fputs("      },\n", f);
+    rl_engine_put_residuals(f, s->resid, s->resid_holdout, 6);
+    fputs("    },\n  },\n", f);
 }
 
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
@@ -644,6 +647,34 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
 }
 
 /* ---- summary and validation -------------------------------------------------- */
+
+int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
+                         char *err, size_t errlen)
+{
+    double *r = malloc((from->nheld + 1) * sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memset(to->resid, 0, sizeof to->resid);
+    to->resid_holdout = holdout;
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        int n = 0;
+        for (size_t i = 0; i < from->nheld; i++) {
+            const rl_silicon_row *row = &from->held[i];
+            const rl_ktable *t = from->tables->t[c][row->var];
+            if (row->cls != (rl_kclass)c || !t)
+                continue;
+            rl_kideal_ctx k = {(rl_kclass)c, row->var, hw_peak(h, row->var), h->hbm_bw};
+            r[n++] = log(row->measured_s / rl_kt_time(t, row->x, rl_kideal, &k, NULL));
+        }
+        to->resid[c].n = n;
+        for (int q = 0; n > 0 && q < 4; q++)
+            to->resid[c].q[q] = rl_fit_quantile(r, n, RL_KRESIDUAL_P[q]);
+    }
+    free(r);
+    return 0;
+}
 
 cJSON *rl_silicon_summary(const rl_silicon *s)
 {
@@ -745,4 +776,26 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     }
     free(dat);
     return j;
+}
+
+int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                         const char *base, const char *date, const char *path, cJSON **summary,
+                         char *err, size_t errlen)
+{
+    rl_silicon s, held;
+    if (rl_silicon_import(dir, engine, h, holdout, &s, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    if (holdout)
+        rc = rl_silicon_residuals(&s, &s, h, holdout, err, errlen);
+    else if ((rc = rl_silicon_import(dir, engine, h, 5, &held, err, errlen)) == 0) {
+        rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
+        rl_silicon_free(&held);
+    }
+    if (rc == 0 && rl_silicon_save(&s, h, base, engine, dir, date, path, err, errlen) != 0)
+        rc = -2;
+    if (rc == 0 && summary)
+        *summary = rl_silicon_summary(&s);
+    rl_silicon_free(&s);
+    return rc;
 }

@@ -67,6 +67,8 @@ typedef struct {
     long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
     rl_silicon_row *held;       /* configurations held back (holdout) */
     size_t nheld;
+    rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */
+    int resid_holdout;
 } rl_silicon;
 
 /* Import DIR/<engine>/ for hardware h (its peaks and bandwidth drive the
@@ -83,6 +85,25 @@ void rl_silicon_free(rl_silicon *s);
  * the UTC date.  Returns 0 or -1 with err set and nothing written. */
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
                     const char *dir, const char *date, const char *path, char *err, size_t errlen);
+
+/* The residuals (engines.h, rl_kresidual) of `from`'s held-back
+ * configurations against its tables, per class, into to->resid (to may be
+ * from): log(measured / predicted), type-7 quantiles (fit.h).  Returns 0,
+ * or -1 (err) when out of memory. */
+int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
+                         char *err, size_t errlen);
+
+/* `calibrate --tables`, for the CLI and for calibrate --backend's own
+ * tables (calib.h): import dir/engine for h holding back every holdout-th
+ * configuration, take the residuals the spec carries (of those held back;
+ * with holdout 0, of a second import holding back every 5th, validate
+ * --tables' default, the tables written keeping every configuration), and
+ * save the spec to path (rl_silicon_save; base names h's file).  *summary
+ * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
+ * bad tables or out of memory; -2 (err) when path cannot be written. */
+int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                         const char *base, const char *date, const char *path, cJSON **summary,
+                         char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */
