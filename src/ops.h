@@ -138,7 +138,18 @@ typedef struct {
      * has them).  tp = ep = 0 or 1: no collectives (formula (1)'s fully
      * sharded chips, the default). */
     long long tp, ep;
-    int attn_replicated;      /* with ep > 1: MoE attention replicated (shard.h) */
+    int attn_replicated;      /* MoE attention replicated (shard.h's "epN attn=rep"), on
+                                 more than one chip with ep > 1 or with no tp: every weight
+                                 but the routed experts' is read on every chip (its
+                                 matmuls' weight bytes x chips), each chip on its own
+                                 tokens; with ep > 1 it also selects the plan's collectives */
+    /* Chips of the replica that hold and read each token's KV cache: 0 or 1,
+     * the cache spread over the chips (formula (1)); c > 1 multiplies every
+     * op's KV bytes by c.  Under tensor parallelism with fewer KV heads than
+     * TP chips each head is replicated, tp / min(tp, K) copies (vLLM's
+     * attention layers replicate KV heads when K < TP; MLA's one latent is on
+     * every TP chip: serve.h, rl_serve_kv_copies). */
+    double kv_copies;
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */

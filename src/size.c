@@ -75,6 +75,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.prefill_replicas = c->prefill_replicas;
     s.max_seqs = c->max_seqs;
     s.max_tokens = c->max_tokens;
+    s.layout = c->layout;
     rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
@@ -106,19 +107,27 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
                           : 0;
 }
 
-int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
-                     double prompt_scale, char *err, size_t errlen)
+/* rl_size_evaluate; with verdict_only a run stops once a target is certain
+ * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
+ * as they were.  A run that meets is complete either way. */
+static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                    double prompt_scale, int verdict_only, char *err, size_t errlen)
 {
     rl_request *req;
     long long n;
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
+    s.stop_when_missed = verdict_only;
     rl_serve_result r;
     int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
                                err, errlen);
     double span = req[n - 1].arrival - req[0].arrival;
     free(req);
+    if (rc == RL_SERVE_MISSED) {
+        c->meets = 0;
+        return 0;
+    }
     if (rc != 0)
         return -1;
     c->ttft_p50 = r.ttft.p50;
@@ -145,6 +154,12 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     return 0;
 }
 
+int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                     double prompt_scale, char *err, size_t errlen)
+{
+    return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen);
+}
+
 /* Set the replica counts for a decode-pool size R (disagg keeps its ratio). */
 static void set_replicas(rl_size_candidate *c, int R, double ratio)
 {
@@ -158,44 +173,48 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
 {
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
     int R0 = c->replicas, lo = 0, hi = -1;
-    /* grow geometrically until the targets hold, then bisect down */
+    rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
+    /* grow geometrically until the targets hold, then bisect down; a run that
+     * misses stops early (only its verdict is kept) */
     for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
         set_replicas(c, R, ratio);
-        if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+        if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
             return -2;
         if (c->meets) {
             hi = R;
+            best = *c;
             break;
         }
         lo = R;
     }
-    if (hi < 0)
-        return -1; /* c stays at the largest count tried, with that count's results */
+    if (hi < 0) /* c at the largest count tried, with that count's results */
+        return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
     if (lo == 0) {
         /* R0 met the targets: try fewer (the analytic estimate is conservative) */
         for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {
             set_replicas(c, R, ratio);
-            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
                 return -2;
             if (!c->meets)
                 break;
             hi = R;
+            best = *c;
         }
     } else {
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
             set_replicas(c, mid, ratio);
-            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
                 return -2;
-            if (c->meets)
+            if (c->meets) {
                 hi = mid;
-            else
+                best = *c;
+            } else {
                 lo = mid;
+            }
         }
     }
-    set_replicas(c, hi, ratio);
-    if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
-        return -2;
+    *c = best;
     return hi;
 }
 
@@ -256,7 +275,8 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
 /* Same deployment but a larger batch cap that never bound: the same result. */
 static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->policy == b->policy &&
+    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout &&
+           a->policy == b->policy &&
            a->max_tokens == b->max_tokens && a->replicas == b->replicas &&
            a->prefill_replicas == b->prefill_replicas && !memcmp(&a->p, &b->p, sizeof a->p) &&
            a->ttft_p99 == b->ttft_p99 && a->tpot_p99 == b->tpot_p99 && a->e2e_p50 == b->e2e_p50;
@@ -316,6 +336,7 @@ typedef struct {
     int hw;
     rl_precision p;
     long long chips;
+    rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
     double t_pref; /* prefill of the mean prompt, s */
 } replica_kind;
@@ -345,13 +366,19 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->hw = k->hw;
     c->p = k->p;
     c->chips = k->chips;
+    c->layout = k->layout;
     c->policy = POLICIES[po].p;
     c->max_seqs = caps[ci];
     c->max_tokens = POLICIES[po].tokens;
     c->kv_capacity_tokens = k->kvcap;
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
-    c->weight_bytes_per_chip = mem.weight_bytes / (double)k->chips;
-    c->kv_bytes_per_chip = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) / (double)k->chips;
+    double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
+                      rl_serve_kv_copies(in->m, k->chips, k->layout);
+    c->kv_bytes_per_chip = kv_bytes / (double)k->chips;
+    /* what the KV leaves of the usable HBM (attn-dp replicates weights) */
+    c->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
+                                   ? mem.weight_bytes / (double)k->chips
+                                   : h->hbm_bytes * (1 - in->hbm_reserve) - c->kv_bytes_per_chip;
     double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
     double rd, rp = 0;
     if (c->policy == RL_POLICY_DISAGG) {
@@ -390,10 +417,11 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     const rl_hw *h = &in->hw[k->hw];
     if (rl_hw_peak(h, k->p.compute) <= 0)
         return 1;
-    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve);
+    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve, k->layout);
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, in->m, h, k->chips, k->p, in->calibrated, err, errlen) != 0)
         return 1;
+    oc.layout = k->layout;
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     if (k->kvcap >= longest) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
@@ -424,11 +452,15 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
         if (maxc > RL_SIZE_MAX_REPLICA_CHIPS)
             maxc = RL_SIZE_MAX_REPLICA_CHIPS;
         for (int pi = 0; pi < np; pi++)
-            for (long long chips = 1; chips <= maxc; chips *= 2) {
-                replica_kind k = {hi, precs[pi], chips, 0, 0};
-                if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
-                    out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-            }
+            for (long long chips = 1; chips <= maxc; chips *= 2)
+                for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
+                    char why[256];
+                    if (rl_attn_layout_check(in->m, chips, (rl_attn_layout)l, why, sizeof why))
+                        continue; /* attn-dp: MoE models on chips dividing their experts */
+                    replica_kind k = {hi, precs[pi], chips, (rl_attn_layout)l, 0, 0};
+                    if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+                        out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
+                }
     }
 }
 
@@ -618,9 +650,11 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
     else
         snprintf(pol, sizeof pol, "%s", rl_policy_name(c->policy));
     if (c->policy == RL_POLICY_DISAGG)
-        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld", c->prefill_replicas, c->replicas, c->chips);
+        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s%lld", c->prefill_replicas, c->replicas,
+                 c->chips, rl_attn_layout_name(c->layout), c->chips);
     else
-        snprintf(rep, sizeof rep, "%dx%lld", c->replicas, c->chips);
+        snprintf(rep, sizeof rep, "%dx%lld %s%lld", c->replicas, c->chips,
+                 rl_attn_layout_name(c->layout), c->chips);
     snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
              rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
 }
