@@ -310,6 +310,37 @@ static void test_report_sections(void **state)
     }
 }
 
+/* With fitted engine costs the report shows the p10-p90 band beside TTFT
+ * and TPOT p99: v (v e^p10 - v e^p90) ms, here a made-up band of log
+ * -0.1 / +0.2 on the fixture's first candidate's profile. */
+static void test_report_band(void **state)
+{
+    fixture *f = *state;
+    rl_hw hw[2] = {f->h[0], f->h[1]};
+    const rl_size_candidate *c = &f->res.c[0];
+    hw[c->hw].engine_costs = rl_engine_costs_ideal();
+    hw[c->hw].engine_costs.present = 1;
+    hw[c->hw].engine_costs.band_p10 = -0.1;
+    hw[c->hw].engine_costs.band_p90 = 0.2;
+    rl_size_input in = f->in;
+    in.hw = hw;
+    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0), want[160];
+    assert_non_null(t);
+    snprintf(want, sizeof want, "| %.0f (%.0f-%.0f) | %.1f (%.1f-%.1f) |", c->ttft_p99 * 1e3,
+             c->ttft_p99 * exp(-0.1) * 1e3, c->ttft_p99 * exp(0.2) * 1e3, c->tpot_p99 * 1e3,
+             c->tpot_p99 * exp(-0.1) * 1e3, c->tpot_p99 * exp(0.2) * 1e3);
+    if (!strstr(t, want))
+        fail_msg("report lacks '%s'", want);
+    assert_non_null(strstr(t, "Band (p10-p90"));
+    free(t);
+    /* without fitted costs: no band */
+    d.in = &f->in;
+    t = rl_size_report_render(&d, 0);
+    assert_null(strstr(t, "Band (p10-p90"));
+    free(t);
+}
+
 /* A chart with a target line: one polyline per line series, a circle per
  * point, the dashed target. */
 static void test_svg_chart(void **state)
@@ -452,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
+        cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_html_in_chromium),
