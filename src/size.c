@@ -481,7 +481,7 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every (hardware, replica size), since the
+ * the cheapest analytic plan of every (hardware, replica size, layout), since the
  * estimate can misjudge a replica size (long prompts: 2-chip replicas
  * estimated cheaper than 8-chip ones that alone meet TTFT), then the
  * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
@@ -491,14 +491,14 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
 {
     struct {
         int picked;     /* plans of this hardware picked */
-        unsigned sizes; /* bit log2(chips): a plan of that replica size is picked */
+        unsigned sizes; /* bit 2 log2(chips) + layout: a plan of that replica kind is picked */
     } *taken = calloc((size_t)in->nhw, sizeof *taken);
     if (!taken)
         return -1;
     for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
         for (int i = 0; i < n; i++) {
             const rl_size_candidate *c = &plans[i].c;
-            unsigned size_bit = 1u << (int)fmin(31, log2((double)c->chips));
+            unsigned size_bit = 1u << (int)fmin(31, 2 * log2((double)c->chips) + c->layout);
             if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
                 (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
                 continue;
