@@ -2,6 +2,7 @@
  * fit (see e2e.h). */
 #include "e2e.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -401,9 +402,10 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     if (tabled >= 0) { /* the rows are not timed as step/ops/prefill time them there */
         char note[512];
         snprintf(note, sizeof note, "rows on %s (efficiency tables, no fitted engine costs) are "
-                 "predicted by the ideal op-list roofline, while step, ops and prefill run "
-                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
-                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+                 "predicted by the ideal op-list roofline (every engine cost 0, every efficiency "
+                 "1), while step, ops and prefill run calibrated there: this error is the ideal "
+                 "model's, not theirs (roofline fit makes a profile whose costs validate "
+                 "measures)", rs.hws[tabled].name);
         cJSON_AddStringToObject(res, "mode_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
@@ -656,6 +658,27 @@ static void add_name(char *list, size_t cap, const char *name)
         snprintf(list + k, cap - k, "%s%s", k ? "," : "", name);
 }
 
+/* The engine the fitted costs belong to (engines.NAME.costs): --engine;
+ * else the fitted rows' 'engine' column when they all name one; else the
+ * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
+ * most 31 characters (an engine's name, engines.h), "fitted" when none is
+ * left. */
+static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
+{
+    const char *col = rs->n ? rs->row[0]->engine : "";
+    for (int i = 1; i < rs->n && *col; i++)
+        col = strcmp(rs->row[i]->engine, col) == 0 ? col : "";
+    const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+    const char *dot = strrchr(base, '.');
+    size_t k = 0, cap = n < 32 ? n : 32;
+    for (const char *p = base; *p && p != dot && k + 1 < cap; p++)
+        if (isalnum((unsigned char)*p) || strchr("_.-", *p))
+            out[k++] = *p;
+    out[k] = '\0';
+    if (given || *col || !k)
+        snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -741,7 +764,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
     c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
-    snprintf(c.engine, sizeof c.engine, "%.63s", o->engine ? o->engine : "fitted");
+    engine_name(m, &rs, o->engine, c.engine, sizeof c.engine);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
     snprintf(c.hash, sizeof c.hash, "fnv1a64:%016llx", m->hash);
@@ -799,7 +822,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     if (o->save) {
         rl_hw prof = base;
-        prof.engine_costs = c;
+        if (rl_hw_put_costs(&prof, &c, err, errlen) != 0) {
+            cJSON_Delete(res);
+            res = NULL;
+            goto done;
+        }
         snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
         char comment[2048];
         snprintf(comment, sizeof comment,

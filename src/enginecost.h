@@ -1,8 +1,10 @@
-/* enginecost.h — a serving engine's fitted costs: the `engine_costs` field
- * of a hardware spec.
+/* enginecost.h — a serving engine's fitted costs: the keys of
+ * `engines.NAME.costs` of a hardware spec (engines.h) that `roofline fit`
+ * writes, and the older top-level `engine_costs` field, still read as an
+ * alias (spec.c makes it the engine it names).
  *
- * Owns the field (written by `roofline fit`, read wherever the spec loads),
- * its parameters, their physical ranges, and the cost model they
+ * Owns those keys (written by `roofline fit`, read wherever the spec loads),
+ * the parameters, their physical ranges, and the cost model they
  * parameterize:
  *
  *   t_step = max(host, device) + seq_s * B                           (E)
@@ -27,8 +29,8 @@
  * cost 0 and every efficiency 1, (E) is the ideal op-list roofline plus the
  * plan's collectives.
  *
- *   engine_costs = {
- *     engine = "splitwise", source = "...",
+ *   engines = { default = "splitwise", splitwise = { source = "...", costs = {
+ *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
  *     prefill_seq_s = 0.01, launch_s = 0,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
@@ -42,7 +44,10 @@
  *                   context = {192, 8256}, tokens = {128, 8192} },
  *                   models = "llama2-70b", weights = "bf16" },  -- the rows' models and
  *     --  weight dtypes (optional; a run outside them, or outside grid.tp, gets a note)
- *   }
+ *   } } }
+ *
+ * (the alias: the same keys plus engine = "splitwise" in a top-level
+ * `engine_costs = {...}`).
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
  * Uses Lua. */
@@ -111,11 +116,21 @@ void rl_ec_range(rl_ec_param p, double *lo, double *hi);
 /* The ideal costs: 0 s, efficiency 1. */
 rl_engine_costs rl_engine_costs_ideal(void);
 
-/* Read / push the Lua table (above).  Errors name
+/* Read one key of the costs table (its value on top of L) into c: 0 when
+ * read (c->present becomes 1), 1 when key is not one of the keys above
+ * (the caller reads it or fails), -1 with err "ORIGIN: field 'FIELD.KEY':
+ * reason" (FIELD: "engines.NAME.costs"). */
+int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
+                        rl_engine_costs *c, char *err, size_t errlen);
+/* After the keys: 0, or -1 when the band is not ordered. */
+int rl_engine_costs_check(const char *origin, const char *field, const rl_engine_costs *c,
+                          char *err, size_t errlen);
+/* Read the alias `engine_costs` table on top of L.  Errors name
  * "ORIGIN: field 'engine_costs.KEY': reason". */
 int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
                          size_t errlen);
-void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c);
+/* Set the keys of c (all but engine and source) in the table on top of L. */
+void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c);
 
 /* Internal parameters x of c for the fit and for (E) (costs in seconds,
  * efficiencies as their inverses, the slowdowns 1 / eff) and back. */

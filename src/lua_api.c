@@ -343,10 +343,8 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     lua_pop(L, 2);
     const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
     char err[ERRLEN];
-    if (engine && rl_engines_select(&h->engines, engine, h->origin, err, sizeof err) != 0)
+    if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
-    if (engine && strcmp(engine, "ideal") == 0)
-        rl_hw_set_ideal(h);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)

@@ -436,10 +436,14 @@ static void time_from_table(builder *x, const rl_serving_engine *e, int i)
     double sum = 0;
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
+    const rl_kresidual *r = &e->resid[op->kclass];
+    double widen = 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape);
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
+        for (int q = 0; q < 4; q++)
+            o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
     }
 }
 
@@ -474,6 +478,8 @@ static void finish(builder *x)
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
     memset(o->prov, 0, sizeof o->prov);
+    memset(o->band_s, 0, sizeof o->band_s);
+    o->banded = 0;
     double launches = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
@@ -490,6 +496,9 @@ static void finish(builder *x)
         o->kv_read += op->layers * op->kv_read;
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
+        for (int q = 0; q < 4; q++)
+            o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
+        o->banded |= op->band[0] != 0 || op->band[3] != 0;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
     }
@@ -498,6 +507,8 @@ static void finish(builder *x)
         o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
         o->step_s += o->engine_s;
     }
+    for (int q = 0; q < 4; q++)
+        o->band_s[q] += o->step_s;
 }
 
 /* The collectives of the configuration's TP/EP plan over the step's M

@@ -87,6 +87,9 @@ typedef struct {
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
     rl_provenance prov;  /* where its time comes from */
+    double band[4];      /* timed by a table whose engine has residuals (engines.h,
+                            rl_kresidual): its class's log quantiles p5, p10, p90, p95,
+                            times (1 + octaves outside the table's grid); else 0 */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
     /* RL_OP_COMM only: one collective of the plan (`layers` = its count per step) */
@@ -173,6 +176,12 @@ typedef struct {
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
     double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
     double comm_s;       /* of step_s: the plan's collectives */
+    /* With kernel-table residuals: step_s moved to each quantile of
+     * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
+     * together (a shape's error repeats in every layer, and assuming the
+     * classes move together is the wide side); banded 0 without. */
+    double band_s[4];
+    int banded;
 } rl_ops;
 
 /* Check a configuration against model and chip: sizes >= 0 with at least

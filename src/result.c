@@ -37,6 +37,19 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     }
 }
 
+/* KEY_low / KEY_high: the op list's p10-p90 band from its engine's
+ * kernel-table residuals (ops.h band_s), when it has one. */
+static void add_table_band(cJSON *o, const char *key, const rl_ops *ops)
+{
+    char k[48];
+    if (!ops->banded)
+        return;
+    snprintf(k, sizeof k, "%s_low", key);
+    cJSON_AddNumberToObject(o, k, ops->band_s[1]);
+    snprintf(k, sizeof k, "%s_high", key);
+    cJSON_AddNumberToObject(o, k, ops->band_s[2]);
+}
+
 /* How many operators of an op list were timed measured, interpolated,
  * extrapolated or by the roofline. */
 static void add_provenance(cJSON *o, const rl_ops *ops)
@@ -60,7 +73,7 @@ cJSON *rl_result_engines(const rl_hw *h)
     for (int i = 0; i < h->engines.n; i++) {
         rl_hw one = *h;
         char err[512];
-        if (rl_engines_select(&one.engines, h->engines.e[i].name, h->origin, err, sizeof err) != 0) {
+        if (rl_hw_select_engine(&one, h->engines.e[i].name, err, sizeof err) != 0) {
             cJSON_Delete(o);
             return NULL; /* an unreadable engine file */
         }
@@ -182,8 +195,10 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         if (tables)
             rl_ops_engine_step(m, h, chips, &s, p, &ops);
         add_row(rows, &s);
-        if (tables)
+        if (tables) {
+            add_table_band(cJSON_GetArrayItem(rows, i), "step_s", &ops);
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
+        }
     }
     return o;
 }
@@ -538,6 +553,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "tokens", (double)tokens[i]);
         cJSON_AddNumberToObject(r, "prefix", (double)c->prefill_prefix);
         cJSON_AddNumberToObject(r, "ttft_s", ops.step_s);
+        add_table_band(r, "ttft_s", &ops);
         if (chunk > 0)
             cJSON_AddNumberToObject(r, "chunked_s",
                                     rl_ops_chunked_prefill_time(m, h, c, tokens[i],
@@ -579,6 +595,8 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     if (sharded)
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
+    if (sharded)
+        cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
     cJSON_AddItemToArray(rows, r);
 }
 
@@ -598,6 +616,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddStringToObject(o, "price_source", priced ? h->price_source : "no price (price_per_chip_hour absent or 0)");
     cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
+    if (s->sharded)
+        cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;
