@@ -816,6 +816,21 @@ static void make_room(sim *S, replica *r)
     }
 }
 
+/* KV tokens a recomputed (preempted) sequence must leave free beside its
+ * own when it is readmitted while others decode: one decode step of growth
+ * for each of them plus 1% of the pool, vLLM's watermark (its block
+ * manager admits a waiting sequence only when the free blocks less those it
+ * needs stay at or above watermark = 0.01 of the blocks: docs.vllm.ai
+ * v0.9.2 vllm/core/block_manager.py, SelfAttnBlockSpaceManager
+ * can_allocate).  Without it the newest sequence was readmitted the
+ * moment its own pages were freed and preempted again at the next step. */
+static double readmit_room(const sim *S, const replica *r, const seq *s)
+{
+    if (s->gen0 < 1 || r->nactive == 0)
+        return 0; /* a new sequence, or nothing else to grow */
+    return (double)r->nactive * S->E + 0.01 * S->cap_pages * S->c->page_tokens;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
@@ -824,7 +839,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     seq *s = &S->s[i];
     if (s->state == S_WAIT) {
         int left = s->need;
-        if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
+        if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         s->state = S_PREFILL;
         if (s->t_start < 0)

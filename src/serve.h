@@ -306,8 +306,9 @@ typedef struct {
  * `decode_cost` (every other step).  Returns 0, -1 with err naming the
  * config field, or RL_SERVE_STALLED with err set when the run exceeds
  * RL_SERVE_EVENT_SLACK times the events it needs without preemption
- * (sequences preempted and recomputed over and over: KV thrashing, which
- * otherwise runs on for hours).  Free with rl_serve_result_free. */
+ * (sequences preempted and recomputed over and over: KV thrashing; a guard,
+ * since a preempted sequence waits for room before it is readmitted, serve.c
+ * readmit_room).  Free with rl_serve_result_free. */
 #define RL_SERVE_STALLED (-2)
 #define RL_SERVE_EVENT_SLACK 4.0
 /* With cfg->stop_when_missed: more requests already over a target than the
