@@ -625,6 +625,17 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+    double copies = rl_serve_kv_copies(in->m, b->chips, b->layout);
+    if (b->layout == RL_ATTN_LAYOUT_DP)
+        para(d, "Layout attn-dp (attention data parallel): each chip runs attention for its own "
+                "sequences and holds their whole KV cache, one copy per token; attention, dense "
+                "layers and embeddings are on every chip, the routed experts split over them.");
+    else
+        para(d, "Layout tp (tensor parallel over the replica's %lld chips): %s", b->chips,
+             copies > 1 ? "fewer KV heads than chips, so each token's KV is held on several "
+                          "chips (MLA: its one latent on every chip, as vLLM and SGLang do under "
+                          "TP); the pool above counts each token once."
+                        : "the KV heads split over the chips, one copy per token.");
 }
 
 /* The recommendation under changed traffic, and resized to meet it. */

@@ -237,6 +237,53 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
+/* Item 8 of issue 14: size searches attention data parallel for an MoE
+ * model (serve.h rl_attn_layout).  Mixtral-8x7B (8 experts) on H100 up to 2
+ * chips per replica, 0.5 req/s of 200-token prompts: at least one
+ * simulated row runs attn-dp on 2 chips (each replica size and layout has
+ * its cheapest plan simulated), every row's label names its layout, and
+ * attn-dp holds one copy of the KV (kv_copies 1) where TP on 2 chips of
+ * K = 8 heads holds one too; a dense model gets no attn-dp row. */
+static void test_moe_searches_attn_dp(void **state)
+{
+    fixture *f = *state;
+    rl_model moe = load_model("mixtral-8x7b", NULL, 0);
+    rl_size_input in = f->in;
+    in.m = &moe;
+    in.max_chips = 2;
+    in.headroom = 0;
+    in.slo_ttft = 2;
+    in.slo_tpot = 0.1;
+    in.w = (rl_workload){.n = 200, .qps = 0.5, .prompt = {RL_DIST_FIXED, 200, 0},
+                         .output = {RL_DIST_FIXED, 20, 0}, .seed = 3};
+    rl_size_result r;
+    char err[512], label[160];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    int dp = 0;
+    for (int i = 0; i < r.n; i++) {
+        rl_size_label(&in, &r.c[i], label, sizeof label);
+        const char *name = rl_attn_layout_name(r.c[i].layout);
+        char want[32];
+        snprintf(want, sizeof want, " %s%lld ", name, r.c[i].chips);
+        if (!strstr(label, want))
+            fail_msg("label '%s' does not name its layout '%s'", label, want);
+        dp += r.c[i].layout == RL_ATTN_LAYOUT_DP;
+        if (r.c[i].layout == RL_ATTN_LAYOUT_DP)
+            assert_int_equal(r.c[i].chips, 2);
+    }
+    assert_true(dp > 0);
+    rl_size_result_free(&r);
+    in = f->in; /* llama3-8b: dense */
+    in.max_chips = 2;
+    in.headroom = 0;
+    in.w.n = 200;
+    in.w.qps = 1;
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    for (int i = 0; i < r.n; i++)
+        assert_int_equal(r.c[i].layout, RL_ATTN_LAYOUT_TP);
+    rl_size_result_free(&r);
+}
+
 /* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
@@ -479,7 +526,7 @@ int main(void)
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
-        cmocka_unit_test(test_unpriced_cost_is_chips),
+        cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
