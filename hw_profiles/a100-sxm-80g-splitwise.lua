@@ -1,7 +1,7 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
--- 4.2%, p90 23.9%.  Every other field is a100-sxm-80g's, as loaded.
+-- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 return {
   name = "a100-sxm-80g-splitwise",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
@@ -183,24 +183,24 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
         band = {
-          p10 = -0.128032137473439,
-          p5 = -0.16335652670709,
-          p90 = 0.210449569599137,
-          p95 = 0.32263713766593,
+          p10 = -0.0828990034322261,
+          p5 = -0.148222939055317,
+          p90 = 0.199308446161402,
+          p95 = 0.298443314998058,
         },
-        comm_eff = 0.706521311469867,
-        compute_eff = 0.682484205404313,
-        decode_seq_s = 0.000385544499653028,
-        decode_step_s = 0.0442138906767831,
+        comm_eff = 0.139799949556883,
+        compute_eff = 0.685493639774784,
+        decode_seq_s = 0.0002289722956867,
+        decode_step_s = 0.0446204408134467,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0416192609854465,
-          cv_p90_abs_error = 0.239481142360364,
-          date = "2026-12-01T18:34:31Z",
+          cv_median_abs_error = 0.0365545498856408,
+          cv_p90_abs_error = 0.245070831094535,
+          date = "2026-12-01T18:59:15Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -214,9 +214,10 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.62522784284917,
-        prefill_seq_s = 0.0268993437627517,
-        prefill_step_s = 0.0384478562372483,
+        memory_eff = 0.792632408488928,
+        prefill_comm_eff = 0.756146987248501,
+        prefill_seq_s = 0.0299197937377331,
+        prefill_step_s = 0.0345751486946778,
         seq_s = 0,
         step_s = 0,
       },

@@ -1,7 +1,7 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
--- 3.1%, p90 21.5%.  Every other field is h100-sxm's, as loaded.
+-- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 return {
   name = "h100-sxm-splitwise",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
@@ -197,24 +197,24 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:34:31Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
         band = {
-          p10 = -0.0765693102557943,
-          p5 = -0.188502594680669,
-          p90 = 0.0946693497322475,
-          p95 = 0.27268776967135,
+          p10 = -0.0691729627996822,
+          p5 = -0.185990109137892,
+          p90 = 0.0966673475694279,
+          p95 = 0.249382179393946,
         },
-        comm_eff = 0.362179966871988,
-        compute_eff = 0.602427509375964,
-        decode_seq_s = 0.000315551499867328,
-        decode_step_s = 0.0295173344919956,
+        comm_eff = 0.168932008602233,
+        compute_eff = 0.608161961475307,
+        decode_seq_s = 0.000276112993548797,
+        decode_step_s = 0.0296279908850189,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0310176852884467,
-          cv_p90_abs_error = 0.214929631509095,
-          date = "2026-12-01T18:34:31Z",
+          cv_median_abs_error = 0.0324993875057056,
+          cv_p90_abs_error = 0.211872926101414,
+          date = "2026-12-01T18:59:15Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -228,9 +228,10 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.610004312783856,
-        prefill_seq_s = 0.00380918461747209,
-        prefill_step_s = 0.0473415535852957,
+        memory_eff = 0.681950495414112,
+        prefill_comm_eff = 0.374112007839874,
+        prefill_seq_s = 0.00558166843632745,
+        prefill_step_s = 0.0452718259594614,
         seq_s = 0,
         step_s = 0,
       },

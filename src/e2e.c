@@ -94,7 +94,8 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
     for (int k = 0; k < t->n; k++) {
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
-        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[RL_EC_COMM] * s->comm_s;
+        rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
+        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[comm] * s->comm_s;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
         for (int i = 0; i < s->nops; i++) {
             double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
@@ -115,7 +116,7 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
         } else {
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
-            grad[RL_EC_COMM] += s->count * s->comm_s;
+            grad[comm] += s->count * s->comm_s;
         }
     }
     return time;
@@ -492,7 +493,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP] += s->count;
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
-        cols[RL_EC_COMM] += s->count * s->comm_s;
+        cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
             cols[compute ? RL_EC_COMPUTE : RL_EC_MEMORY] += s->count * (compute ? s->op_c[j] : s->op_m[j]);
@@ -527,7 +528,7 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_LAUNCH] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
-        x[RL_EC_COMM] = 2.0;
+        x[RL_EC_COMM] = x[RL_EC_PREFILL_COMM] = 2.0;
         for (int p = 0; p < RL_EC_N; p++) { /* inside the bounds */
             double lo, hi;
             rl_ec_range((rl_ec_param)p, &lo, &hi);
@@ -703,7 +704,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (rs.n < RL_EC_N) {
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
                  "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
-                 "compute_eff, memory_eff, comm_eff, launch_s); nothing written",
+                 "compute_eff, memory_eff, comm_eff, prefill_comm_eff, launch_s); nothing written",
                  m->path, rs.n, base.name, RL_EC_N);
         goto done;
     }
@@ -913,8 +914,10 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode)
         cJSON_SetValuestring(mode, "fitted");
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, "included: tensor parallel over the chips (1D plan), at the fitted "
-                                   "comm_eff");
+        cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
+                                             "at the fitted prefill_comm_eff"
+                                           : "included: tensor parallel over the chips (1D plan), "
+                                             "at the fitted comm_eff");
     cJSON_AddStringToObject(result, "engine", c->engine);
     cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
     char band[32], note[320], terms[128] = "";

@@ -17,7 +17,7 @@
 
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
-                                           "comm_eff",      "launch_s"};
+                                           "comm_eff",      "prefill_comm_eff", "launch_s"};
 
 /* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
  * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
@@ -26,12 +26,15 @@ static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "d
  * microseconds).  Efficiencies: the datasheet peak is the ceiling (1); the
  * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
  * collective speed) are far below anything measured. */
-static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0};
-static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1e-3};
+static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0.01, 0};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3};
 
 const char *rl_ec_name(rl_ec_param p) { return p < RL_EC_N ? NAMES[p] : "?"; }
 
-int rl_ec_is_eff(rl_ec_param p) { return p == RL_EC_COMPUTE || p == RL_EC_MEMORY || p == RL_EC_COMM; }
+int rl_ec_is_eff(rl_ec_param p)
+{
+    return p == RL_EC_COMPUTE || p == RL_EC_MEMORY || p == RL_EC_COMM || p == RL_EC_PREFILL_COMM;
+}
 
 void rl_ec_range(rl_ec_param p, double *lo, double *hi)
 {
@@ -241,9 +244,18 @@ int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, con
     return rc;
 }
 
-int rl_engine_costs_check(const char *origin, const char *field, const rl_engine_costs *c,
-                          char *err, size_t errlen)
+rl_engine_costs rl_engine_costs_blank(void)
 {
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.v[RL_EC_PREFILL_COMM] = NAN;
+    return c;
+}
+
+int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,
+                          size_t errlen)
+{
+    if (isnan(c->v[RL_EC_PREFILL_COMM])) /* a profile from before prefill_comm_eff */
+        c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
     if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
         FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
     return 0;
@@ -265,7 +277,7 @@ int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out,
                          size_t errlen)
 {
     reading r = {origin, "engine_costs", out};
-    *out = rl_engine_costs_ideal();
+    *out = rl_engine_costs_blank();
     if (!lua_istable(L, -1))
         FAIL("%s: field 'engine_costs': expected a table, got %s", origin, luaL_typename(L, -1));
     if (each_field(L, &r, "", legacy_field, err, errlen) != 0 ||

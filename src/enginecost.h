@@ -12,9 +12,16 @@
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
  *          + T_comm / comm_eff
  *
- * with step_s = decode_step_s or prefill_step_s and seq_s = decode_seq_s or
- * prefill_seq_s by the step's phase, B the sequences in the step; a measured row's time is the sum over its
- * steps.  The host issues a step's kernels asynchronously, so a step takes
+ * with step_s = decode_step_s or prefill_step_s, seq_s = decode_seq_s or
+ * prefill_seq_s and comm_eff = comm_eff or prefill_comm_eff by the step's
+ * phase, B the sequences in the step; a measured row's time is the sum over
+ * its steps.  The collectives get an efficiency per phase because a decode
+ * step's AllReduces carry a few KB each (latency-bound; engines switch to
+ * one-shot custom AllReduce kernels for them, as the measured
+ * `collectives` tables' trtllm/vllm rows show) and a prefill's carry MBs
+ * (bandwidth-bound): one factor cannot scale both.  On SplitwiseSim's H100
+ * rows the split moved the Llama-2-70B -> BLOOM-176B transfer from 16.8% to
+ * 4.2% median |error| (calib/accuracy_e2e.sh; docs/validation.md).  The host issues a step's kernels asynchronously, so a step takes
  * the longer of the host's time to issue them and the device's time to run
  * them (the launch-bound regime CUDA Graphs address: NVIDIA, "Getting
  * Started with CUDA Graphs", 2019); per-sequence work (sampling, stop checks,
@@ -33,7 +40,7 @@
  *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
  *     prefill_seq_s = 0.01, launch_s = 0,
- *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
+ *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
  *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
  *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
@@ -63,7 +70,7 @@
  * separated the later one is held and the earlier absorbs it. */
 typedef enum {
     RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
-    RL_EC_MEMORY, RL_EC_COMM, RL_EC_LAUNCH, RL_EC_N
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_N
 } rl_ec_param;
 
 /* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
@@ -105,7 +112,7 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
 double rl_ec_outside(const rl_engine_costs *c, const double *v);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
- * "compute_eff", "memory_eff", "comm_eff", "launch_s". */
+ * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s". */
 const char *rl_ec_name(rl_ec_param p);
 /* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
 int rl_ec_is_eff(rl_ec_param p);
@@ -122,9 +129,13 @@ rl_engine_costs rl_engine_costs_ideal(void);
  * reason" (FIELD: "engines.NAME.costs"). */
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
                         rl_engine_costs *c, char *err, size_t errlen);
-/* After the keys: 0, or -1 when the band is not ordered. */
-int rl_engine_costs_check(const char *origin, const char *field, const rl_engine_costs *c,
-                          char *err, size_t errlen);
+/* Before the keys: the ideal costs with prefill_comm_eff unset.  After
+ * them, rl_engine_costs_check gives an unset prefill_comm_eff comm_eff's
+ * value (profiles written before the two were apart) and returns 0, or -1
+ * when the band is not ordered. */
+rl_engine_costs rl_engine_costs_blank(void);
+int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,
+                          size_t errlen);
 /* Read the alias `engine_costs` table on top of L.  Errors name
  * "ORIGIN: field 'engine_costs.KEY': reason". */
 int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,

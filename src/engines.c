@@ -428,10 +428,12 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         if (!lua_istable(L, -1))
             FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
-        e->fitted = rl_engine_costs_ideal();
+        e->fitted = rl_engine_costs_blank();
         if (each_key(L, cost_key, &c, err, errlen) != 0 ||
             (e->fitted.present && rl_engine_costs_check(r->origin, f, &e->fitted, err, errlen) != 0))
             return -1;
+        if (!e->fitted.present)
+            e->fitted = rl_engine_costs_ideal();
         double lo, hi; /* launch_s is one key: (E)'s launch cost is the engine's */
         rl_ec_range(RL_EC_LAUNCH, &lo, &hi);
         if (e->fitted.present && e->launch_s > hi)

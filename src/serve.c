@@ -145,6 +145,10 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->slope);
     free(c->comm);
     free(c->parts);
+    free(c->memo_key);
+    free(c->memo_t);
+    c->memo_key = NULL;
+    c->memo_t = NULL;
     c->t1 = c->slope = c->comm = NULL;
     c->parts = NULL;
 }
@@ -176,6 +180,30 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
 }
 
+/* A decode step that is not linear in S: its time, costed once per (B, S)
+ * (serve.h). */
+static double decode_memo(rl_ops_cost *c, long long B, long long S)
+{
+    if (!c->memo_key) {
+        c->memo_key = calloc(RL_OPS_MEMO, sizeof *c->memo_key);
+        c->memo_t = malloc(RL_OPS_MEMO * sizeof *c->memo_t);
+    }
+    if (!c->memo_key || !c->memo_t)
+        return step_time(c, NULL, 0, B, S, B); /* no memory for the memo: cost it */
+    unsigned long long key = (unsigned long long)B << 32 | (unsigned long long)S;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 44) & (RL_OPS_MEMO - 1);
+    for (; c->memo_key[i]; i = (i + 1) & (RL_OPS_MEMO - 1))
+        if (c->memo_key[i] == key)
+            return c->memo_t[i];
+    double t = step_time(c, NULL, 0, B, S, B);
+    if (c->memo_n < RL_OPS_MEMO / 4 * 3) {
+        c->memo_key[i] = key;
+        c->memo_t[i] = t;
+        c->memo_n++;
+    }
+    return t;
+}
+
 /* Decode-only step at batch B, context S: interpolated in S per batch
  * (serve.h; fitted engine costs are evaluated every time). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
@@ -192,7 +220,7 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return step_time(c, NULL, 0, B, S, B);
+        return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
@@ -788,6 +816,21 @@ static void make_room(sim *S, replica *r)
     }
 }
 
+/* KV tokens a recomputed (preempted) sequence must leave free beside its
+ * own when it is readmitted while others decode: one decode step of growth
+ * for each of them plus 1% of the pool, vLLM's watermark (its block
+ * manager admits a waiting sequence only when the free blocks less those it
+ * needs stay at or above watermark = 0.01 of the blocks: docs.vllm.ai
+ * v0.9.2 vllm/core/block_manager.py, SelfAttnBlockSpaceManager
+ * can_allocate).  Without it the newest sequence was readmitted the
+ * moment its own pages were freed and preempted again at the next step. */
+static double readmit_room(const sim *S, const replica *r, const seq *s)
+{
+    if (s->gen0 < 1 || r->nactive == 0)
+        return 0; /* a new sequence, or nothing else to grow */
+    return (double)r->nactive * S->E + 0.01 * S->cap_pages * S->c->page_tokens;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
@@ -796,7 +839,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     seq *s = &S->s[i];
     if (s->state == S_WAIT) {
         int left = s->need;
-        if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
+        if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         s->state = S_PREFILL;
         if (s->t_start < 0)

@@ -69,7 +69,8 @@ typedef struct {
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
- * evaluated in full); the collectives depend on the rows only and are
+ * evaluated in full, and its steps are memoised by (B, S): the same step
+ * is never costed twice); the collectives depend on the rows only and are
  * cached per row count. */
 /* How a replica's chips run attention and hold the KV cache.
  *  - RL_ATTN_LAYOUT_TP (default, "tp"): Megatron tensor parallelism over the
@@ -121,10 +122,17 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    /* decode steps whose batch fails the linear check, memoised exactly by
+     * (B, S): open addressing, RL_OPS_MEMO slots, filled to 3/4 then full */
+    unsigned long long *memo_key; /* B << 32 | S; 0 = empty */
+    double *memo_t;
+    long long memo_n;
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
+
+#define RL_OPS_MEMO (1 << 19)
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
  * op list timed by h's efficiency tables, efficiency.h, when h has them;
@@ -298,8 +306,9 @@ typedef struct {
  * `decode_cost` (every other step).  Returns 0, -1 with err naming the
  * config field, or RL_SERVE_STALLED with err set when the run exceeds
  * RL_SERVE_EVENT_SLACK times the events it needs without preemption
- * (sequences preempted and recomputed over and over: KV thrashing, which
- * otherwise runs on for hours).  Free with rl_serve_result_free. */
+ * (sequences preempted and recomputed over and over: KV thrashing; a guard,
+ * since a preempted sequence waits for room before it is readmitted, serve.c
+ * readmit_room).  Free with rl_serve_result_free. */
 #define RL_SERVE_STALLED (-2)
 #define RL_SERVE_EVENT_SLACK 4.0
 /* With cfg->stop_when_missed: more requests already over a target than the

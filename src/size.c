@@ -107,6 +107,16 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
                           : 0;
 }
 
+/* in's kept step cost when it is c's configuration's (size.h), else NULL. */
+static rl_ops_cost *kept_cost(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_ops_cost *k = in->cost;
+    return k && k->h == &in->hw[c->hw] && k->chips == c->chips && k->layout == c->layout &&
+                   !memcmp(&k->p, &c->p, sizeof k->p)
+               ? in->cost
+               : NULL;
+}
+
 /* rl_size_evaluate; with verdict_only a run stops once a target is certain
  * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
  * as they were.  A run that meets is complete either way. */
@@ -120,8 +130,11 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     rl_serve_config s = candidate_config(in, c);
     s.stop_when_missed = verdict_only;
     rl_serve_result r;
-    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
-                               err, errlen);
+    rl_ops_cost *oc = kept_cost(in, c);
+    rl_step_cost cost = {rl_serve_ops_time, oc};
+    int rc = oc ? rl_serve_run(req, n, &s, &cost, &cost, &r, err, errlen)
+                : rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n,
+                                    &s, &r, err, errlen);
     double span = req[n - 1].arrival - req[0].arrival;
     free(req);
     if (rc == RL_SERVE_MISSED) {
@@ -226,8 +239,11 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
         return -1;
     rl_serve_config s = candidate_config(in, c);
     double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
-    int rc = rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req,
-                                        n, &s, &q, err, errlen);
+    rl_ops_cost *oc = kept_cost(in, c);
+    rl_step_cost cost = {rl_serve_ops_time, oc};
+    int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
+                : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
+                                             req, n, &s, &q, err, errlen);
     free(req);
     c->max_qps = q;
     return rc;
@@ -472,7 +488,7 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every (hardware, replica size), since the
+ * the cheapest analytic plan of every (hardware, replica size, layout), since the
  * estimate can misjudge a replica size (long prompts: 2-chip replicas
  * estimated cheaper than 8-chip ones that alone meet TTFT), then the
  * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
@@ -482,14 +498,14 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
 {
     struct {
         int picked;     /* plans of this hardware picked */
-        unsigned sizes; /* bit log2(chips): a plan of that replica size is picked */
+        unsigned sizes; /* bit 2 log2(chips) + layout: a plan of that replica kind is picked */
     } *taken = calloc((size_t)in->nhw, sizeof *taken);
     if (!taken)
         return -1;
     for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
         for (int i = 0; i < n; i++) {
             const rl_size_candidate *c = &plans[i].c;
-            unsigned size_bit = 1u << (int)fmin(31, log2((double)c->chips));
+            unsigned size_bit = 1u << (int)fmin(31, 2 * log2((double)c->chips) + c->layout);
             if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
                 (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
                 continue;
@@ -501,6 +517,9 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
     return 0;
 }
 
+/* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
+#define SIZE_KEPT_COSTS 4
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the CPU bound in
@@ -508,7 +527,12 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
 static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
                           clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
 {
-    for (int i = 0; i < n; i++) {
+    rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
+    rl_ops_cost pool[SIZE_KEPT_COSTS] = {{0}}; /* the latest configurations' (plans come
+                                                  cheapest first, kinds interleaved) */
+    long long used[SIZE_KEPT_COSTS] = {0};
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
         rl_size_candidate c = plans[i].c;
         if (!pick[i]) {
             out->pruned++;
@@ -518,15 +542,36 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
-        int R = rl_size_resize(in, &c, 1 + in->headroom, 1, err, errlen);
+        int k = 0; /* the pool's entry for c's configuration, else the least recently used */
+        for (int j = 0; j < SIZE_KEPT_COSTS; j++) {
+            run.cost = pool[j].t1 ? &pool[j] : NULL;
+            if (kept_cost(&run, &c)) {
+                k = j;
+                break;
+            }
+            if (used[j] < used[k])
+                k = j;
+        }
+        run.cost = &pool[k];
+        if (!pool[k].t1 || !kept_cost(&run, &c)) { /* a new configuration: its own step cost */
+            rl_ops_cost_free(&pool[k]);
+            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips, c.p,
+                                       in->calibrated, err, errlen)) != 0)
+                break;
+            pool[k].layout = c.layout;
+        }
+        used[k] = i + 1;
+        int R = rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen);
         int meets_hr = c.meets;
-        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(in, &c, 1, 1, err, errlen) != 0) ||
-            rl_size_capacity(in, &c, err, errlen) != 0)
-            return -1;
+        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(&run, &c, 1, 1, err, errlen) != 0) ||
+            rl_size_capacity(&run, &c, err, errlen) != 0)
+            rc = -1;
         c.meets = meets_hr && c.meets;
         out->c[out->n++] = c;
     }
-    return 0;
+    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
+        rl_ops_cost_free(&pool[j]);
+    return rc;
 }
 
 /* Rank out->c and drop the rows that repeat another's outcome; count the

@@ -88,6 +88,8 @@ typedef struct {
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
+    rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
+                            being searched, kept across its runs (rl_size_search sets it) */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
