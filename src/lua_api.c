@@ -1052,11 +1052,33 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     return v;
 }
 
+/* Field of parameter id: one of the words of its row's arg ("a|b"), as its
+ * index; def when absent. */
+static int opt_word(lua_State *L, rl_param_id id, int def)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    const char *v = opt_string(L, 1, id), *a = p->arg;
+    if (!v)
+        return def;
+    for (int i = 0;; i++) {
+        const char *bar = strchr(a, '|');
+        size_t len = bar ? (size_t)(bar - a) : strlen(a);
+        if (strlen(v) == len && strncmp(a, v, len) == 0)
+            return i;
+        if (!bar)
+            return luaL_error(L, "roofline.simulate: field '%s': expected %s, got '%s'", p->lua,
+                              p->arg, v);
+        a = bar + 1;
+    }
+}
+
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt_len="DIST", out_len="DIST" (old:
  * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
- * tpot_slo=), weights=, kv=, compute=, ideal=false} (defaults and bounds:
+ * tpot_slo=), route="least-outstanding", page=16, preempt="recompute",
+ * burst= (gamma arrivals' CV), hbm_reserve=0.1, weights=, kv=, compute=,
+ * ideal=false} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
@@ -1076,6 +1098,9 @@ int rl_lua_simulate(lua_State *L)
     luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    w.burst_cv = opt_param(L, RL_P_BURST, 0);
+    if (w.burst_cv > 0)
+        w.arrival = RL_ARRIVAL_GAMMA;
     if (rl_dist_parse(ps, "prompt_len", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "out_len", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
@@ -1091,8 +1116,11 @@ int rl_lua_simulate(lua_State *L)
     c.prefill_replicas = (int)opt_param(L, RL_P_PREFILL_REPLICAS, c.prefill_replicas);
     c.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
+    c.route = opt_word(L, RL_P_ROUTE, 0) ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+    c.preempt = opt_word(L, RL_P_PREEMPT, 0) ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
+    c.page_tokens = (int)opt_param(L, RL_P_PAGE, c.page_tokens);
     c.kv_samples = 0;
-    rl_serve_config_hw(&c, &m, &h, chips, p, rl_param_default(RL_P_RESERVE));
+    rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
