@@ -281,12 +281,10 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
-        (o->engine && rl_engines_select(&h->engines, o->engine, h->origin, err, sizeof err) != 0)) {
+        (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
-        rl_hw_set_ideal(h);
     return 0;
 }
 
@@ -380,7 +378,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     }
     if (o->given[RL_P_BAND] && !h->engine_costs.present)
         fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
-                        "%s has none\n", cmd, h->origin);
+                        "%s has none (a band from kernel-table residuals is p10-p90)\n", cmd,
+                h->origin);
     return emit(o, r);
 }
 
@@ -786,6 +785,9 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
                              "disagg", o->given[RL_P_POLICY]);
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
+    if (o->given[RL_P_ATTN_LAYOUT] && rl_attn_layout_parse(o->given[RL_P_ATTN_LAYOUT], &c->layout))
+        return rl_cli_say(o, "--attn-layout '%s': expected tp or attn-dp",
+                          o->given[RL_P_ATTN_LAYOUT]);
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
         rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
     if (o->given[RL_P_MAX_TOKENS] &&
@@ -917,9 +919,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
     const char *draft_name;
+    char err[ERRLEN];
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
+    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--attn-layout: %s", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -947,7 +952,7 @@ int rl_cli_simulate(rl_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    int has_draft;
+    int has_draft = 0;
     static rl_model draft;
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc};
@@ -1440,6 +1445,24 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     return 0;
 }
 
+/* The residuals the calibrated spec carries (rl_silicon_residuals): of the
+ * configurations --holdout K held back from s's tables, else of a second
+ * import holding back every 5th (validate --tables' default), the tables
+ * written keeping every configuration.  0, or -1 (printed). */
+static int tables_residuals(rl_opts *o, const rl_hw *h, rl_silicon *s)
+{
+    char err[ERRLEN];
+    if (o->holdout)
+        return rl_silicon_residuals(s, s, h, o->holdout, err, sizeof err) != 0
+                   ? rl_cli_say(o, "%s", err) : 0;
+    rl_silicon held;
+    if (rl_silicon_import(o->tables, o->engine, h, 5, &held, err, sizeof err) != 0)
+        return rl_cli_say(o, "%s", err);
+    int rc = rl_silicon_residuals(s, &held, h, 5, err, sizeof err);
+    rl_silicon_free(&held);
+    return rc != 0 ? rl_cli_say(o, "%s", err) : 0;
+}
+
 /* calibrate --tables: write the calibrated spec to --save FILE. */
 static int calibrate_tables(rl_opts *o)
 {
@@ -1452,6 +1475,10 @@ static int calibrate_tables(rl_opts *o)
     if (rc != 0)
         return rc;
     char err[ERRLEN], date[32];
+    if (tables_residuals(o, &h, &s) != 0) {
+        rl_silicon_free(&s);
+        return RL_EXIT_INPUT;
+    }
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     if (rl_silicon_save(&s, &h, o->hw, o->engine, o->tables, date, save, err, sizeof err) != 0) {
@@ -1564,6 +1591,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
+    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* not only in a key one may skip */
+    if (cJSON_IsString(note))
+        rl_cli_say(o, "warning: %s", note->valuestring);
     return emit(o, r);
 }
 

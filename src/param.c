@@ -201,9 +201,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "HBM kept free of weights and KV", NOWHERE, RL_PF_SERVE},
-    [RL_P_MAX_CHIPS] = {"max-chips", NULL, NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
+    [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of a deployment", NOWHERE, RL_PF_SERVE},
-    [RL_P_KEEP_PREC] = {"keep-precision", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+    [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -241,10 +241,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
-                   "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
+                   "p10-p90|p5-p95",
+                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
-    [RL_P_HEADROOM] = {"headroom", NULL, NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
+    [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (size.h: our stated rule)",
                        NOWHERE, RL_PF_SERVE},
@@ -260,6 +262,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "engine runs per load (and for the capacity); measured = their median, "
                       "beside it their spread",
                       NOWHERE, 0},
+    [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
+                          "tp|attn-dp", "", 0, 0, "tp", NULL,
+                          "a replica's attention: tp (KV heads split, replicated beyond K: "
+                          "MLA's latent cache whole on every chip) or attn-dp (attention data "
+                          "parallel, MoE models: each chip its own sequences' cache)",
+                          NOWHERE, RL_PF_SERVE},
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -307,7 +315,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE | RL_CLI_ONLY, END};
+                               RL_P_OFFLINE | RL_CLI_ONLY, RL_P_ATTN_LAYOUT, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
@@ -430,8 +438,9 @@ const rl_command RL_COMMANDS[] = {
      "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
      "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
-     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
-     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
+     "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
+     "error, band), its default engine, loadable with --hw PROFILE.lua; --plot draws the\n"
      "cross-validated predictions against the measurements.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
@@ -450,7 +459,7 @@ const rl_command RL_COMMANDS[] = {
      "preempt, prefix cache or speculation yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
      "       [--policy P] [--ideal] [--save FILE] [options]"},
-    {"size", rl_cli_size, NULL, SIZE,
+    {"size", rl_cli_size, rl_lua_size, SIZE,
      "size searches policy, batch caps and replicas itself; check one configuration with "
      "`simulate`",
      0,
