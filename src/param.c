@@ -176,9 +176,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_PREEMPT] = {"preempt", "preempt", NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
                       "recompute", NULL, "what a preempted sequence does with its KV", NOWHERE,
                       RL_PF_SERVE},
-    [RL_P_PREFIX_CACHE] = {"prefix-cache", NULL, NULL, NULL, RL_PT_STRING, "HBM_GB[:HOST_GB]", "GB", 0,
+    [RL_P_PREFIX_CACHE] = {"prefix-cache", "prefix_cache", NULL, NULL, RL_PT_STRING, "HBM_GB[:HOST_GB]", "GB", 0,
                            0, NULL, NULL, "prefix cache sizes", NOWHERE, RL_PF_SERVE},
-    [RL_P_PREFIXES] = {"prefixes", NULL, NULL, NULL, RL_PT_STRING, "N:LEN", "tokens", 0, 0, NULL, NULL,
+    [RL_P_PREFIXES] = {"prefixes", "prefixes", NULL, NULL, RL_PT_STRING, "N:LEN", "tokens", 0, 0, NULL, NULL,
                        "N shared prompt prefixes of LEN tokens", NOWHERE, RL_PF_SERVE},
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
@@ -250,7 +250,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (size.h: our stated rule)",
                        NOWHERE, RL_PF_SERVE},
-    [RL_P_OFFLINE] = {"offline", NULL, NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+    [RL_P_OFFLINE] = {"offline", "offline", NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                       "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
                       "Offline)", NOWHERE, RL_PF_SERVE},
     [RL_P_CAPACITY_PCT] = {"capacity-pct", NULL, NULL, NULL, RL_PT_COUNT_LIST, "P[,P...]", "%", 1,
@@ -315,7 +315,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE | RL_CLI_ONLY, RL_P_ATTN_LAYOUT, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
