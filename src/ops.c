@@ -290,13 +290,13 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     if (seqs <= 0)
         return;
     len /= seqs;
-    if (tokens == seqs) {
-        double shape[4] = {seqs * fmax(1.0, K / chips), len, N / K, H};
+    /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
+     * shared by its group of the chip's N / chips query heads */
+    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
-    } else {
-        double shape[4] = {seqs, len, N / chips, H};
+    else
         table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
-    }
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
