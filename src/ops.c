@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,7 +151,7 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
                   rl_eff_class eff, double layers)
 {
     rl_op *op = &x->o->op[x->o->n++];
-    memset(op, 0, sizeof *op);
+    memset(op, 0, offsetof(rl_op, comm)); /* comm: set by add_collectives for its ops */
     if (x->named && x->mixed && segment)
         snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
     else if (x->named)
@@ -416,25 +417,34 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
+/* Op i's time from the selected engine's table, or -1 when it has none
+ * (*prov set when it has). */
+static double table_time(const builder *x, const rl_serving_engine *e, const rl_op *op,
+                         rl_provenance *prov)
+{
+    const rl_precision *p = &x->c->prec;
+    int v = op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
+                                     : rl_kvariant_kv(p->kv);
+    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
+                              rl_hw_peak(x->h, p->compute), x->h->hbm_bw, prov);
+    return t > 0 ? t * op->kscale : -1.0;
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times. */
 static void time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
-    rl_op *op = &x->o->op[i];
-    const rl_precision *p = &x->c->prec;
-    int v = op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
-                                     : rl_kvariant_kv(p->kv);
     rl_provenance prov;
-    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
-                              rl_hw_peak(x->h, p->compute), x->h->hbm_bw, &prov);
+    double t = table_time(x, e, &x->o->op[i], &prov);
     if (t <= 0)
         return;
+    int span = x->o->op[i].kspan;
     double sum = 0;
-    for (int k = i; k < i + op->kspan; k++)
+    for (int k = i; k < i + span; k++)
         sum += x->o->op[k].t.time_s;
-    for (int k = i; k < i + op->kspan; k++) {
+    for (int k = i; k < i + span; k++) {
         rl_op *o = &x->o->op[k];
-        o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        o->t.time_s = t * (sum > 0 ? o->t.time_s / sum : 1.0 / span);
         o->prov = prov;
     }
 }
@@ -447,6 +457,7 @@ static void finish(builder *x)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
+    int tables = e && e->tables;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
         op->prov = op->kind == RL_OP_COMM && op->comm.measured ? RL_PROV_MEASURED
@@ -456,13 +467,19 @@ static void finish(builder *x)
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
+        double t;
+        if (tables && op->kclass >= 0 && op->kspan == 1 &&
+            (t = table_time(x, e, op, &op->prov)) > 0) {
+            op->t.time_s = t; /* a table's kernel alone (a GEMM): no curve needed */
+            continue;
+        }
         if (x->c->calibrated && x->h->efficiency.present)
             op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
                                        rl_eff_size(op->eff, op->tokens, op->flops, bytes),
                                        op->flops, bytes, peak, bw);
     }
-    for (int i = 0; e && e->tables && i < o->n; i++)
-        if (o->op[i].kclass >= 0 && o->op[i].kspan > 0)
+    for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
+        if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
@@ -678,8 +695,8 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
-    if (!e || !e->tables || m->abstract || rl_ops_build(m, h, &c, ops, err, sizeof err) != 0)
-        return 0;
+    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, ops, err, sizeof err) != 0)
+        return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;
     st->tokens_per_s = (double)st->batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
