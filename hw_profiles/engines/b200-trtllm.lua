@@ -7074,6 +7074,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 20177, p5 = -0.103595, p10 = -0.0751202, p90 = 0.0773736, p95 = 0.115181 },
+        prefill_attention = { held_back = 6882, p5 = -0.0798763, p10 = -0.0460789, p90 = 0.0780319, p95 = 0.112749 },
+        decode_attention = { held_back = 7913, p5 = -0.0728675, p10 = -0.0372803, p90 = 0.0624441, p95 = 0.11371 },
+      },
     },
   },
 }

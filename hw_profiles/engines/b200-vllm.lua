@@ -7148,6 +7148,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 21445, p5 = -0.170784, p10 = -0.111658, p90 = 0.108162, p95 = 0.176475 },
+        prefill_attention = { held_back = 5372, p5 = -0.167854, p10 = -0.109354, p90 = 0.132098, p95 = 0.205823 },
+        decode_attention = { held_back = 6763, p5 = -0.114501, p10 = -0.0675067, p90 = 0.103032, p95 = 0.159612 },
+      },
     },
   },
 }

@@ -5944,6 +5944,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14280, p5 = -0.0932888, p10 = -0.0611727, p90 = 0.0687919, p95 = 0.111361 },
+        prefill_attention = { held_back = 7317, p5 = -0.0630988, p10 = -0.0353192, p90 = 0.0549876, p95 = 0.0912744 },
+        decode_attention = { held_back = 8073, p5 = -0.0491549, p10 = -0.0268853, p90 = 0.0639483, p95 = 0.161965 },
+      },
     },
   },
 }

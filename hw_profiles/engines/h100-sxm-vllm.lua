@@ -5796,6 +5796,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14296, p5 = -0.115811, p10 = -0.0828801, p90 = 0.0950154, p95 = 0.134262 },
+        prefill_attention = { held_back = 5378, p5 = -0.168742, p10 = -0.108318, p90 = 0.114175, p95 = 0.178618 },
+        decode_attention = { held_back = 6611, p5 = -0.118818, p10 = -0.0759826, p90 = 0.0889369, p95 = 0.143815 },
+      },
     },
   },
 }

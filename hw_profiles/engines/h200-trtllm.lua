@@ -5943,6 +5943,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14280, p5 = -0.0947656, p10 = -0.0630495, p90 = 0.0757589, p95 = 0.116543 },
+        prefill_attention = { held_back = 7316, p5 = -0.0516955, p10 = -0.027994, p90 = 0.0450118, p95 = 0.0780033 },
+        decode_attention = { held_back = 8073, p5 = -0.0447154, p10 = -0.0223325, p90 = 0.0683604, p95 = 0.181191 },
+      },
     },
   },
 }

@@ -5795,6 +5795,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14296, p5 = -0.113807, p10 = -0.0788318, p90 = 0.0927546, p95 = 0.136249 },
+        prefill_attention = { held_back = 5378, p5 = -0.167024, p10 = -0.105821, p90 = 0.110984, p95 = 0.175781 },
+        decode_attention = { held_back = 6611, p5 = -0.123732, p10 = -0.0795928, p90 = 0.0883311, p95 = 0.147349 },
+      },
     },
   },
 }
