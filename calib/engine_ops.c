@@ -37,10 +37,10 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
     gemm(&out[RL_EOP_V_PROJ], L, M, kd, D, wb);
     set(&out[RL_EOP_ROPE], L * 6 * M * (qd + kd) / 2, L * 4 * 2 * M * (qd + kd), L, RL_EFF_ROPE);
     set(&out[RL_EOP_KV_WRITE], 0, L * 4 * 4 * M * kd, L * (prefill ? 1 : M), RL_EFF_ELEMENTWISE);
-    if (prefill) { /* one prompt of M tokens: batch 1, isl M */
+    if (prefill) { /* one prompt of M tokens: K streams of M keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * N * H * M * (M + 1) / 2, L * 4 * (2 * M * qd + 2 * M * kd), L,
             RL_EFF_PREFILL_ATTENTION);
-        table(&out[RL_EOP_ATTENTION], RL_KC_PREFILL_ATTN, 1, M, N, H);
+        table(&out[RL_EOP_ATTENTION], RL_KC_PREFILL_ATTN, K, M, N / K, H);
     } else { /* M x K streams of S keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * M * S * N * H, L * 4 * (2 * M * S * kd + 2 * M * qd), L,
             RL_EFF_ATTENTION);

@@ -1425,7 +1425,9 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
         need(o, cmd, "--engine E", o->engine != NULL) != 0)
         return RL_EXIT_INPUT;
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+    rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
+    memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
+    if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;

@@ -13,8 +13,8 @@
  *       measured_on = "h100-sxm",   -- the hw spec `name` of the chip the tables were measured on
  *       date = "2026-12-01",
  *       tables = {
- *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k
- *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- batch, isl, heads, head_dim
+ *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
+ *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
  *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
@@ -24,7 +24,9 @@
  *     },
  *   }
  *
- * (<ktable>: the Lua form of ktable.h.)  Tables are keyed by the dtype
+ * `engines = false` is a spec without engines (`calibrate --tables` loads
+ * its base spec so: the base's own tables, perhaps of an older layout, are
+ * not read).  (<ktable>: the Lua form of ktable.h.)  Tables are keyed by the dtype
  * variant names of the measured data; which variant an operator uses for
  * roofline's precision flags is decided in one table (engines.c, DTYPE_MAP):
  *
@@ -127,6 +129,9 @@ typedef struct {
 
 /* "gemm" | "prefill_attention" | "decode_attention". */
 const char *rl_kclass_name(rl_kclass c);
+/* The names of class c's grid axes, NULL-terminated (the table above);
+ * reading an engine checks each table against them. */
+const char *const *rl_kclass_axes(rl_kclass c);
 /* "bfloat16", "fp8", ...; rl_kvariant_parse returns -1 for other names. */
 const char *rl_kvariant_name(rl_kvariant v);
 int rl_kvariant_parse(const char *name);
@@ -144,8 +149,9 @@ double rl_kvariant_act_bytes(rl_kvariant v);
 /* The ideal roofline time of one table's operator at a table shape, for
  * extrapolation and hole filling: max(FLOPs / peak, bytes / bw).
  *   gemm (m, n, k):              2mnk FLOPs; (mk + mn) activations + kn weights
- *   prefill (batch, isl, heads, head_dim): causal 2 * 2 b h d isl (isl+1)/2
- *                                FLOPs; Q, K, V, O of b isl h d elements
+ *   prefill (streams = batch x kv_heads, isl, group = heads / kv_heads,
+ *           head_dim):           causal 2 * 2 s g d isl (isl+1)/2 FLOPs;
+ *                                Q, O of s g isl d and K, V of s isl d elements
  *   decode (streams = batch x kv_heads, context, group = heads / kv_heads,
  *          head_dim):            4 s g c d FLOPs; K and V of s c d elements */
 typedef struct {

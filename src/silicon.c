@@ -32,8 +32,8 @@
 static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8",     "fp8_block", "int8_wo",
                                            "int4_wo",  "sq",      "nvfp4",   "float32",   NULL};
 
-/* What each file holds: its operator class, the columns it must have, the
- * columns holding dtypes, and the axes of its grid. */
+/* What each file holds: its operator class, the columns it must have and
+ * the columns holding dtypes (the axes of its grid: rl_kclass_axes). */
 typedef struct {
     rl_kclass cls;
     const char *file;
@@ -51,17 +51,13 @@ static const filespec FILES[RL_KC_COUNT] = {
     {RL_KC_PREFILL_ATTN, "context_attention_perf.csv.gz", ATTN_COLS},
     {RL_KC_DECODE_ATTN, "generation_attention_perf.csv.gz", ATTN_COLS},
 };
-static const char *const AXES[RL_KC_COUNT][4] = {
-    {"m", "n", "k", NULL},
-    {"batch", "isl", "heads", "head_dim"},
-    {"streams", "context", "group", "head_dim"},
-};
 
-/* Which node values an axis keeps: 0 all; 1: 2^i and 3 * 2^i (gemm m);
- * 2: 2^i (decode streams and group). */
+/* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
+ * one more than those (gemm m: the tables measure m = 2048 and 2049, either
+ * side of a tile step); 2: 2^i (attention streams and group). */
 static int subsampled(rl_kclass cls, int a)
 {
-    return cls == RL_KC_GEMM ? a == 0 : cls == RL_KC_DECODE_ATTN && (a == 0 || a == 2) ? 2 : 0;
+    return cls == RL_KC_GEMM ? a == 0 : a == 0 || a == 2 ? 2 : 0;
 }
 
 /* ---- gzipped CSV ------------------------------------------------------------ */
@@ -129,7 +125,6 @@ typedef struct {
     double lat_s;
     int var;   /* rl_kvariant, or -1: read and checked, not imported */
     double x[4];
-    double extra; /* the dimension that is not an axis */
 } row;
 
 typedef struct {
@@ -198,7 +193,6 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     r->lat_s = lat * 1e-3;
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
-        r->extra = 0;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
                        num(c, idx, cols, "k", 0, &r->x[2], err, errlen)
@@ -228,17 +222,10 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
              : !strcmp(math, "bfloat16") && !strcmp(kvd, "fp8")      ? RL_KV_FP8
              : !strcmp(math, "float32") && !strcmp(kvd, "float32")   ? RL_KV_FP32
                                                                      : -1;
-    if (cls == RL_KC_PREFILL_ATTN) {
-        if (step != 0)
-            r->var = -1;
-        double x[4] = {b, isl, h, d};
-        memcpy(r->x, x, sizeof x);
-        r->extra = kv;
-    } else {
-        double x[4] = {b * kv, isl + step, h / kv, d};
-        memcpy(r->x, x, sizeof x);
-        r->extra = 0;
-    }
+    if (cls == RL_KC_PREFILL_ATTN && step != 0)
+        r->var = -1;
+    double x[4] = {b * kv, cls == RL_KC_PREFILL_ATTN ? isl : isl + step, h / kv, d};
+    memcpy(r->x, x, sizeof x);
     return 0;
 }
 
@@ -385,13 +372,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether v is 2^i, or 3 * 2^i with threes. */
+static int pow2(double v, int threes)
+{
+    while (v >= 2 && fmod(v, 2) == 0)
+        v /= 2;
+    return v == 1 || (threes && v == 3);
+}
+
 /* Whether value v stays a node of an axis subsampled by rule (subsampled). */
 static int keep(int rule, double v)
 {
-    double p = v;
-    while (p >= 2 && fmod(p, 2) == 0)
-        p /= 2;
-    return rule == 0 || p == 1 || (rule == 1 && p == 3);
+    return rule == 0 || pow2(v, rule == 1) || (rule == 1 && v > 2 && pow2(v - 1, 1));
 }
 
 static int axis_pos(const rl_ktable *t, int a, double v)
@@ -426,7 +418,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     }
     t->naxes = naxes;
     for (int a = 0; a < naxes; a++) {
-        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", AXES[cls][a]);
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
         size_t n = 0;
         for (size_t i = 0; i < r->n; i++)
             if (r->v[i].var == (int)v && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
@@ -627,10 +619,10 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
                "-- Kernel tables: %s, engine version %s,\n"
                "-- device '%s'.  Other fields copied from %s (see its sources).\n"
-               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and\n"
-               "-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by\n"
-               "-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes\n"
-               "-- filled from the nearest measured ones along the roofline.\n",
+               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
+               "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
+               "-- heads) and group (heads / KV heads); unmeasured nodes filled from the\n"
+               "-- nearest measured ones along the roofline.\n",
             base, engine, dir, dir, base, engine, date, s->source, s->version, s->device, base);
     rl_hw_push(L, h);
     lua_pushnil(L);

@@ -552,6 +552,7 @@ void rl_hw_set_ideal(rl_hw *h)
 {
     h->efficiency.present = 0;
     h->engines.sel = -1;
+    h->ideal = 1;
     rl_hw_sync_costs(h);
 }
 
@@ -599,7 +600,7 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
 const char *rl_hw_mode(const rl_hw *h, int calibrated)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (!calibrated)
+    if (!calibrated || h->ideal)
         return "ideal";
     if (e && e->tables)
         return strcmp(e->measured_on, h->name) == 0 ? "calibrated" : "estimated";
@@ -607,7 +608,7 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
         return h->efficiency.measured_on[0] && strcmp(h->efficiency.measured_on, h->name) != 0
                    ? "estimated"
                    : "calibrated";
-    return "ideal";
+    return "estimated"; /* datasheet figures only */
 }
 
 /* ---- overrides ------------------------------------------------------------- */
