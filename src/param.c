@@ -474,8 +474,9 @@ const rl_command RL_COMMANDS[] = {
      "`simulate`",
      0,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
-     "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
-     "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"
+     "Searches hardware, precision, chips per replica and their layout (tp; attn-dp for MoE\n"
+     "models), policy, batch cap, chunk budget, replicas and the prefill:decode split;\n"
+     "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
      "Exit 2 when no configuration meets the targets; the report and result then list the\n"

@@ -366,14 +366,18 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
                      double P, double G, double qps, size_t po, size_t ci, plan_list *pl,
                      rl_size_result *out)
 {
-    const int *caps = rl_size_batch_caps;
     if (POLICIES[po].p == RL_POLICY_DISAGG && !(in->hw[k->hw].net_bw > 0)) {
         out->pruned++; /* no network to move KV over (a profile of one CPU host) */
         return;
     }
+    /* attn-dp: the cap is per chip, each a DP rank with its own scheduler
+     * (vLLM runs every DP rank as its own engine core: serving/
+     * data_parallel_deployment), so a replica runs chips x the cap */
+    int per = k->layout == RL_ATTN_LAYOUT_DP ? (int)k->chips : 1;
+    int cap = rl_size_batch_caps[ci] * per;
     double bkv = k->kvcap / (P + G);
-    double B = fmin(caps[ci], bkv);
-    if (ci > 0 && caps[ci - 1] >= bkv) {
+    double B = fmin(cap, bkv);
+    if (ci > 0 && rl_size_batch_caps[ci - 1] * per >= bkv) {
         out->pruned++; /* the KV limit already binds at the smaller cap */
         return;
     }
@@ -391,7 +395,7 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->chips = k->chips;
     c->layout = k->layout;
     c->policy = POLICIES[po].p;
-    c->max_seqs = caps[ci];
+    c->max_seqs = cap;
     c->max_tokens = POLICIES[po].tokens;
     c->kv_capacity_tokens = k->kvcap;
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
