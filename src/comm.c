@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int rl_comm_torus_axes(long long g, int dims, long long *axes)
 {
@@ -121,6 +122,66 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
+/* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
+ * max(alpha, floor - bytes/bw), bandwidth bytes/bw; *time its time. */
+static terms row_terms(const rl_coll_row *row, double bytes, double *time)
+{
+    terms t;
+    t.bw = bytes / row->bw;
+    t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
+    *time = rl_coll_time(row, bytes);
+    return t;
+}
+
+/* The domain level of a hierarchical collective over d chips, measured:
+ * an AllGather or ReduceScatter the row of that operation; an AllReduce its
+ * ReduceScatter before and AllGather after the network level (both rows),
+ * else the AllReduce row itself.  1 with *t and *time set, 0 when the table
+ * has no such row. */
+static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long long d, terms *t,
+                          double *time)
+{
+    const rl_collectives *c = &h->collectives;
+    const rl_coll_row *rs = rl_coll_find(c, RL_REDUCESCATTER, d);
+    const rl_coll_row *ag = rl_coll_find(c, RL_ALLGATHER, d);
+    if (kind == RL_ALLREDUCE && rs && ag) {
+        double ts, tg;
+        terms a = row_terms(rs, bytes, &ts), b = row_terms(ag, bytes, &tg);
+        t->lat = a.lat + b.lat;
+        t->bw = a.bw + b.bw;
+        *time = ts + tg;
+        return 1;
+    }
+    const rl_coll_row *row = rl_coll_find(c, kind, d);
+    if (!row)
+        return 0;
+    *t = row_terms(row, bytes, time);
+    return 1;
+}
+
+/* A modelled collective is never faster than the same one measured over
+ * fewer chips (the largest measured group below `group`, same bytes):
+ * adding chips, or crossing into the network, adds steps.  Raises r's time
+ * (and its latency term) to that floor. */
+static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                              rl_comm *r)
+{
+    const rl_collectives *c = &h->collectives;
+    const rl_coll_row *best = NULL;
+    for (int i = 0; c->present && i < c->n; i++) {
+        const rl_coll_row *row = &c->row[i];
+        if (row->op == kind && row->gpus < group && strcmp(row->impl, c->impl) == 0 &&
+            (!best || row->gpus > best->gpus))
+            best = row;
+    }
+    double t = best ? rl_coll_time(best, bytes) : 0.0;
+    if (t > r->time_s) {
+        r->time_s = t;
+        r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
+    }
+    r->latency_bound = r->latency_s > r->bandwidth_s;
+}
+
 int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                  long long stride, rl_comm *out, char *err, size_t errlen)
 {
@@ -138,10 +199,9 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
-        r.bandwidth_s = bytes / row->bw;
-        r.latency_s = r.bandwidth_s + row->latency_s < row->floor_s ? row->floor_s - r.bandwidth_s
-                                                                     : row->latency_s;
-        r.time_s = rl_coll_time(row, bytes);
+        terms m = row_terms(row, bytes, &r.time_s);
+        r.bandwidth_s = m.bw;
+        r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;
         r.measured = 1;
         *out = r;
@@ -188,11 +248,22 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     } else {
         in = inner_level(h, kind, bytes, d);
         outr = outer_level(h, kind, bytes / (double)d, n);
+        double in_s;
+        if (measured_inner(h, kind, bytes, d, &in, &in_s)) {
+            /* the domain level as measured, the network level modelled */
+            r.latency_s = in.lat + twice * outr.lat;
+            r.bandwidth_s = in.bw + twice * outr.bw;
+            r.time_s = in_s + twice * fmax(outr.lat, outr.bw);
+            r.measured = 2;
+            floor_at_measured(h, kind, bytes, group, &r);
+            *out = r;
+            return 0;
+        }
     }
     r.latency_s = twice * (in.lat + outr.lat);
     r.bandwidth_s = twice * (in.bw + outr.bw);
     r.time_s = twice * (fmax(in.lat, in.bw) + fmax(outr.lat, outr.bw));
-    r.latency_bound = r.latency_s > r.bandwidth_s;
+    floor_at_measured(h, kind, bytes, group, &r);
     *out = r;
     return 0;
 }

@@ -204,7 +204,7 @@ static void measured_table(void **state)
     rl_comm small = must(&h, RL_ALLREDUCE, 100, 8, 1);
     assert_rel(small.time_s, 1.559e-5, 1e-3);
     assert_true(small.latency_bound);
-    assert_false(must(&h, RL_ALLREDUCE, 1e6, 16, 1).measured);
+    assert_int_equal(must(&h, RL_ALLREDUCE, 1e6, 16, 1).measured, 2);
     assert_false(must(&h, RL_ALLREDUCE, 1e6, 3, 1).measured);
     assert_false(must(&h, RL_P2P, 1e6, 2, 1).measured);
     /* another impl's rows: TensorRT-LLM's own AllReduce, 128 bf16 elements
@@ -213,6 +213,39 @@ static void measured_table(void **state)
     assert_rel(must(&h, RL_ALLREDUCE, 256, 8, 1).time_s, 3.230e-6, 1e-3);
     /* no trtllm AllGather rows: the model (latency 2 us) */
     assert_false(must(&h, RL_ALLGATHER, 256, 8, 1).measured);
+}
+
+/* Tester finding 5: crossing the NVLink domain must not make a collective
+ * cheaper than the measured one inside it.  16 H100 = 2 HGX nodes; the
+ * hierarchical AllReduce is the measured 8-GPU ReduceScatter, the network
+ * AllReduce of bytes/8 per GPU (one 400 Gb/s NIC per GPU, 5e10 B/s, 5 us;
+ * h100-sxm.lua) and the measured 8-GPU AllGather.  16384 bytes: RS 10.93 us
+ * + AG 11.16 us (h100-sxm.lua points, NCCL 2.29.2) + network 2 * max(5 us,
+ * 2048 * 1/2 / 5e10) = 10 us -> 32.09 us (by hand), vs 18.98 us measured
+ * over 8 (the model alone said 14 us).  1 MiB: 14.64 + 17.13 + 2 * max(5,
+ * 1.31) us = 41.77 us vs 25.4 us over 8.  An unmeasured group inside the
+ * node (3 GPUs) is floored at the measured 2-GPU AllReduce: 100 bytes
+ * -> 6.18 us (its smallest point, 512 bytes; the model: 2 * 2 us).
+ * Tolerance 1e-3 (4 significant digits in the profile). */
+static void hierarchical_measured(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double sizes[] = {512, 16384, 1048576, 16777216, 1e9};
+    for (int i = 0; i < 5; i++) {
+        rl_comm in = must(&h, RL_ALLREDUCE, sizes[i], 8, 1);
+        rl_comm x = must(&h, RL_ALLREDUCE, sizes[i], 16, 1);
+        assert_int_equal(x.levels, 2);
+        assert_true(x.time_s >= in.time_s);
+    }
+    rl_comm c = must(&h, RL_ALLREDUCE, 16384, 16, 1);
+    assert_int_equal(c.measured, 2);
+    assert_rel(c.time_s, 32.09e-6, 1e-3);
+    assert_rel(must(&h, RL_ALLREDUCE, 1048576, 16, 1).time_s, 41.77e-6, 1e-3);
+    rl_comm three = must(&h, RL_ALLREDUCE, 100, 3, 1);
+    assert_false(three.measured);
+    assert_rel(three.time_s, 6.18e-6, 1e-3);
+    assert_true(three.time_s <= three.latency_s + three.bandwidth_s + 1e-15);
 }
 
 /* The excerpt: 21 half rows (int8 rows skipped) of one (AllReduce, nccl, 8)
@@ -307,6 +340,7 @@ int main(void)
         cmocka_unit_test(appendix_c_threshold),
         cmocka_unit_test(errors),
         cmocka_unit_test(measured_table),
+        cmocka_unit_test(hierarchical_measured),
         cmocka_unit_test(fit_excerpt),
         cmocka_unit_test(fit_closed_form),
         cmocka_unit_test(harness_can_fail),
