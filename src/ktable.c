@@ -25,6 +25,7 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
 {
     t->logv = NULL;
     t->filled = NULL;
+    t->logmono = NULL;
     if (t->naxes < 1 || t->naxes > RL_KT_AXES)
         FAIL("a table has 1 to %d axes, got %d", RL_KT_AXES, t->naxes);
     t->n = 1;
@@ -57,8 +58,46 @@ void rl_kt_free(rl_ktable *t)
 {
     free(t->logv);
     free(t->filled);
+    free(t->logmono);
     t->logv = NULL;
     t->filled = NULL;
+    t->logmono = NULL;
+}
+
+/* t->logmono: the monotone envelope of ktable.h.  M = min over the nodes
+ * at least as large on every axis (one suffix-min pass per axis); a node
+ * keeps its own value unless a strictly larger node (M of its upper
+ * neighbours) is faster by more than RL_KT_NOISE.  -1 when out of memory. */
+static int monotone_envelope(rl_ktable *t)
+{
+    double *m = malloc(t->n * sizeof *m);
+    t->logmono = malloc(t->n * sizeof *t->logmono);
+    if (!m || !t->logmono) {
+        free(m);
+        return -1;
+    }
+    memcpy(m, t->logv, t->n * sizeof *m);
+    size_t stride[RL_KT_AXES], st = 1;
+    for (int a = t->naxes - 1; a >= 0; a--) {
+        stride[a] = st;
+        size_t span = st * (size_t)t->len[a];
+        for (size_t i = t->n; i-- > 0;)
+            if (i % span < span - st && m[i + st] < m[i])
+                m[i] = m[i + st];
+        st = span;
+    }
+    double noise = log(1.0 + RL_KT_NOISE);
+    for (size_t i = 0; i < t->n; i++) {
+        double v = t->logv[i];
+        for (int a = 0; a < t->naxes; a++) {
+            size_t span = stride[a] * (size_t)t->len[a];
+            if (i % span < span - stride[a] && m[i + stride[a]] + noise < v)
+                v = m[i + stride[a]] + noise;
+        }
+        t->logmono[i] = v;
+    }
+    free(m);
+    return 0;
 }
 
 size_t rl_kt_index(const rl_ktable *t, const int *idx)
@@ -193,6 +232,7 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
         if (w[a] > 0)
             act[k++] = a;
     }
+    const double *lv = t->logmono ? t->logmono : t->logv;
     double logt = 0;
     for (unsigned corner = 0; corner < (1u << k); corner++) {
         double wt = 1;
@@ -202,11 +242,11 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
             wt *= up ? w[act[j]] : 1.0 - w[act[j]];
             at += up ? stride[act[j]] : 0;
         }
-        logt += wt * t->logv[at];
+        logt += wt * lv[at];
     }
     double time = exp(logt);
     rl_provenance p = between ? RL_PROV_INTERPOLATED : RL_PROV_MEASURED;
-    if (p == RL_PROV_MEASURED && t->filled[base])
+    if (p == RL_PROV_MEASURED && (t->filled[base] || lv[base] != t->logv[base]))
         p = RL_PROV_INTERPOLATED;
     if (outside) {
         time *= roofline_ratio(ideal, ctx, x, xc);
@@ -408,6 +448,10 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
+    if (rc == 0 && monotone_envelope(&t) != 0) {
+        snprintf(err, errlen, "%s: field '%s': out of memory", origin, field);
+        rc = -1;
+    }
     if (rc != 0) {
         rl_kt_free(&t);
         return -1;

@@ -19,6 +19,22 @@
  *    roofline time ratio ideal(x) / ideal(xc): the edge point's efficiency is
  *    held, so large shapes extrapolate along the roofline.  `extrapolated`.
  *    Without an ideal function the edge latency is held.
+ *  - a table read from a profile (rl_kt_read) is looked up through its
+ *    monotone envelope: a node whose latency exceeds that of some node at
+ *    least as large on every axis by more than RL_KT_NOISE takes that
+ *    smaller latency times (1 + RL_KT_NOISE).  Every axis is a size
+ *    (tokens, n, k, streams, prompt or context, heads, head_dim), and an
+ *    engine can always run a smaller shape padded to a larger one (vLLM and
+ *    TensorRT-LLM pad batches to their CUDA-graph sizes), so a kernel never
+ *    costs more than on a larger measured shape.  Every lookup is then
+ *    non-decreasing along every axis within RL_KT_NOISE (a prompt never
+ *    prefills markedly faster than a shorter one; tester finding 11: b200
+ *    vLLM fp8 GEMMs measured 24.7 us at m = 1 and 9.6 us at m = 16).
+ *    RL_KT_NOISE = 10% is our assumption for run-to-run noise: neighbouring
+ *    weight-bound nodes (m = 1..16) of the AIConfigurator grids differ by a
+ *    few percent (1.7% in tests/data's h100 excerpt), and those stay as
+ *    measured.  A node whose value comes from a larger one is
+ *    `interpolated`, not `measured`.
  *
  * Lua form (latencies in seconds, 4 significant digits):
  *
@@ -42,6 +58,7 @@
 
 #define RL_KT_AXES 6
 #define RL_KT_AXIS_MAX 80
+#define RL_KT_NOISE 0.10 /* measurement noise the monotone envelope tolerates */
 
 typedef enum {
     RL_PROV_ROOFLINE,     /* no table: the roofline (ideal or efficiency-scaled) */
@@ -60,6 +77,8 @@ typedef struct {
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
+    double *logmono;       /* [n] or NULL: ln of the monotone envelope (below), set by
+                            * rl_kt_read; lookups use it in place of logv */
 } rl_ktable;
 
 /* The ideal roofline time of the table's operator at shape x[naxes],

@@ -114,7 +114,8 @@ static void first_row(const char *path, char *row, size_t len, int *at, int *lin
  * (--tables-out), and the profile is silicon.c's import of them as engine
  * `reference`.  Round trip: the profile's gemm table gives the first row's
  * own latency at its shape, a measured node (the profile keeps 4
- * significant digits: tolerance 1e-3).  A bad row added to that file is an
+ * significant digits: tolerance 1e-3), unless a larger shape measured more
+ * than 10% faster (the monotone envelope of ktable.h).  A bad row added to that file is an
  * error naming file, line and column. */
 static void test_calibrate_writes_kernel_tables(void **state)
 {
@@ -162,8 +163,14 @@ static void test_calibrate_writes_kernel_tables(void **state)
     rl_provenance p;
     double s = rl_engine_time(e, RL_KC_GEMM, rl_kvariant_gemm(RL_FP32, RL_FP32), x,
                               h.flops[RL_FP32], h.hbm_bw, &p);
-    assert_rel(s, ms * 1e-3, 1e-3);
-    assert_int_equal(p, RL_PROV_MEASURED);
+    /* a CPU node more than 10% slower than a larger one is replaced by the
+     * monotone envelope (ktable.h): then interpolated and below it */
+    if (p == RL_PROV_MEASURED) {
+        assert_rel(s, ms * 1e-3, 1e-3);
+    } else {
+        assert_int_equal(p, RL_PROV_INTERPOLATED);
+        assert_true(s < ms * 1e-3);
+    }
 
     /* the same file plus a row of latency 0 (copied into bad/reference/) */
     char bad[256], cmd[4096];

@@ -147,6 +147,43 @@ static void test_lua_round_trip(void **state)
     rl_kt_free(&back);
 }
 
+/* The monotone envelope (ktable.h; tester finding 11): a grid (m, n) =
+ * {1, 4, 16} x {2, 8} with latencies (us) m=1: 24, 30; m=4: 10, 20;
+ * m=16: 9.5, 21.  Node (1, 2) is 2.4x slower than the larger (4, 2):
+ * it takes the smallest larger latency, 9.5 at (16, 2), times 1.1 = 10.45 us
+ * (by hand), interpolated; (1, 8) takes 20 * 1.1 = 22 us.  (4, 2) = 10 us
+ * is within 10% of the larger (16, 2) = 9.5 us: noise, it stays measured.
+ * Between, m = 2 at n = 2: sqrt(10.45 * 10) = 10.2225 us (log-log
+ * midpoint).  Tolerance 1e-9 (exact arithmetic). */
+static void test_monotone_envelope(void **state)
+{
+    (void)state;
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, "return { axes = { 'm', 'n' }, m = { 1, 4, 16 }, "
+                                      "n = { 2, 8 }, values = { 24e-6, 30e-6, 10e-6, 20e-6, "
+                                      "9.5e-6, 21e-6 } }"),
+                     LUA_OK);
+    rl_ktable t;
+    char err[256];
+    assert_int_equal(rl_kt_read(L, -1, "mem", "tables.gemm", &t, err, sizeof err), 0);
+    lua_close(L);
+    rl_provenance p;
+    double x[2] = {1, 2};
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10.45e-6, 1e-9);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+    x[1] = 8;
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 22e-6, 1e-9);
+    x[0] = 4;
+    x[1] = 2;
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10e-6, 1e-9);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    x[0] = 2;
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10.2225e-6, 1e-4);
+    /* the stored measurements are untouched (a re-save writes them) */
+    assert_rel(exp(t.logv[0]), 24e-6, 1e-12);
+    rl_kt_free(&t);
+}
+
 /* Read `lua` (returning a table) and expect an error containing `want`. */
 static void expect_error(const char *lua, const char *want)
 {
@@ -194,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_extrapolation_holds_efficiency),
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_lua_round_trip),
+        cmocka_unit_test(test_monotone_envelope),
         cmocka_unit_test(test_lua_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
