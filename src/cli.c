@@ -894,14 +894,20 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
-    double usable = (double)o->chips * h->hbm_bytes * (1 - reserve);
+    rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
+    double usable = mem.engine_memory ? mem.capacity_bytes : mem.capacity_bytes * (1 - reserve);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
+    char rule[128];
+    if (mem.engine_memory)
+        snprintf(rule, sizeof rule, "under the %s engine's memory rule",
+                 rl_engines_selected(&h->engines)->name);
+    else
+        snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                             "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more "
-                             "--chips, or int8/fp8 --weights",
+                             "%lld x %s (%.0f GB each %s): more --chips, or int8/fp8 --weights",
                           (usable - room) / 1e9, has_draft ? ", target and draft" : "",
-                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, 100 * reserve);
+                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, rule);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
                              "running sequences: the weights leave %.1f GB for KV",
@@ -1432,7 +1438,13 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
         need(o, cmd, "--engine E", o->engine != NULL) != 0)
         return RL_EXIT_INPUT;
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+    /* the spec's own engines are not needed (and may be the files being
+     * rebuilt): loaded without them */
+    rl_override ov[RL_MAX_SETS + 1];
+    int nov = o->nsets[1];
+    memcpy(ov, o->sets[1], (size_t)nov * sizeof *ov);
+    ov[nov++] = (rl_override){"engines", NULL};
+    if (rl_hw_load(o->hw, ov, nov, h, err, sizeof err) != 0 ||
         rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
@@ -1454,7 +1466,8 @@ static int calibrate_tables(rl_opts *o)
     char err[ERRLEN], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    if (rl_silicon_save(&s, &h, o->hw, o->engine, o->tables, date, save, err, sizeof err) != 0) {
+    if (rl_silicon_save(&s, &h, o->hw, o->sets[1], o->nsets[1], o->engine, o->tables, date, save,
+                        err, sizeof err) != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
         rl_silicon_free(&s);
         return RL_EXIT_IO;

@@ -13,7 +13,27 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
     r.weight_bytes = rl_arch_params(m).total * rl_dtype_bytes(weights);
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
-    r.capacity_bytes = (double)chips * h->hbm_bytes;
+    r.hbm_bytes = (double)chips * h->hbm_bytes;
+    r.capacity_bytes = r.hbm_bytes;
+    r.engine_memory = 0;
+    r.engine_fraction = 1;
+    r.context_bytes = r.comm_bytes = r.workspace_bytes = 0;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (e && e->mem.present) {
+        const rl_engine_memory *g = &e->mem;
+        double n = (double)chips, w = r.weight_bytes / n;
+        r.engine_memory = 1;
+        r.engine_fraction = g->fraction;
+        r.context_bytes = n * g->context_bytes;
+        r.comm_bytes = chips > 1 ? n * g->comm_bytes : 0;
+        r.workspace_bytes = n * g->workspace_bytes;
+        double over = (r.context_bytes + r.comm_bytes + r.workspace_bytes) / n;
+        double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
+        double per = !g->of_free ? g->fraction * h->hbm_bytes - over
+                   : free > 0    ? w + g->fraction * free
+                                 : h->hbm_bytes - over;
+        r.capacity_bytes = per > 0 ? n * per : 0;
+    }
     r.fits = r.total_bytes <= r.capacity_bytes;
     return r;
 }

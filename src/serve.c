@@ -245,8 +245,9 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
                             double reserve)
 {
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
-    return (mem.capacity_bytes * (1 - reserve) - mem.weight_bytes) /
-           rl_arch_kv_bytes_per_token(m, p.kv);
+    /* an engine's memory rule already keeps its own reserve (memory.h) */
+    double usable = mem.engine_memory ? mem.capacity_bytes : mem.capacity_bytes * (1 - reserve);
+    return (usable - mem.weight_bytes) / rl_arch_kv_bytes_per_token(m, p.kv);
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

@@ -176,7 +176,9 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
  * less when the weights do not fit (seed 000 section 1 "What about memory?",
  * section 5 problem 2).  `reserve` is the HBM fraction kept for activations
- * and workspace (e.g. 0.1). */
+ * and workspace (e.g. 0.1).  With the selected engine's memory rule
+ * (memory.h, calibrated mode) the KV gets what that rule leaves, and
+ * `reserve` does not apply. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve);
 

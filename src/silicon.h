@@ -73,12 +73,15 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 
 void rl_silicon_free(rl_silicon *s);
 
-/* Write the calibrated hardware spec: h's fields (without its engines) and
- * engines = { default = engine, [engine] = { ... tables ... } }, atomically
- * to path.  `base` names the preset h came from (for the header), `date`
- * the UTC date.  Returns 0 or -1 with err set and nothing written. */
-int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
-                    const char *dir, const char *date, const char *path, char *err, size_t errlen);
+/* Write the engine profile: a hardware spec naming `base` (the preset or
+ * spec file h was loaded from; a path is written absolute) and holding only
+ * engines = { default = engine, [engine] = { ... tables ... } } and the
+ * fields the overrides ov[nov] (--set) changed, taken from h (spec.h: a spec
+ * naming a base).  Atomically to path; `date` is the UTC date.  Returns 0 or
+ * -1 with err set and nothing written. */
+int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
+                    int nov, const char *engine, const char *dir, const char *date,
+                    const char *path, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */
