@@ -2,7 +2,7 @@
 # fit_splitwise.sh — the shipped engine profiles fitted on SplitwiseSim's
 # measured Llama-2-70B rows (calib/splitwise_csv.sh: medians of repeats):
 # hw_profiles/a100-sxm-80g-splitwise.lua and hw_profiles/h100-sxm-splitwise.lua,
-# each a copy of its base preset plus engine_costs (what it was fitted on,
+# each a copy of its base preset plus engines.splitwise.costs (what it was fitted on,
 # 5-fold cross-validated error, band).  Rerun after a base preset changes.
 # SplitwiseSim ran prompts of 8192 tokens, beyond Llama-2-70B's 4096-token
 # max_context, hence the --set.

@@ -12,10 +12,12 @@
 #include "serve.h"
 
 /* Measured TTFT and TPOT of every request (seconds; TPOT NAN for one-token
- * outputs) from serving req on the engine.  Returns 0 or -1. */
+ * outputs) from serving req on the engine; *busy = time in engine calls,
+ * *span = first arrival to last completion, on the virtual clock.  Returns
+ * 0 or -1. */
 static int serve_on_engine(rl_engine *e, int slots, long long vocab, const rl_request *req,
-                           long long n, double *ttft, double *tpot, double *busy, char *err,
-                           size_t errlen)
+                           long long n, double *ttft, double *tpot, double *busy, double *span,
+                           char *err, size_t errlen)
 {
     long long *slot_req = malloc((size_t)slots * sizeof *slot_req);
     int *gen = calloc((size_t)slots, sizeof *gen), *tok = NULL, maxp = 1;
@@ -83,6 +85,7 @@ static int serve_on_engine(rl_engine *e, int slots, long long vocab, const rl_re
             t = req[next].arrival; /* idle until the next request */
         }
     }
+    *span = t - req[0].arrival;
     rc = 0;
 done:
     free(slot_req);
@@ -105,94 +108,227 @@ static double quantile(const double *v, long long n, double p)
     return q;
 }
 
-cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const char *backend, int threads,
-                         int slots, const rl_request *req, long long n, char *err, size_t errlen)
+/* The state of one validation: the engine, the trace and its buffers. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    const rl_serve_validate_opts *o;
+    rl_engine *e;
+    const rl_request *req; /* unit-rate trace */
+    rl_request *scaled;    /* the trace at one load */
+    long long n;
+    int maxp;
+    double *ttft, *tpot;
+    double busy;           /* the last run's busy time, s */
+    char *err;
+    size_t errlen;
+} vctx;
+
+/* req at `qps` into v->scaled (qps 0: every arrival at t = 0). */
+static void scale_trace(vctx *v, double qps)
 {
-    int maxp = 1, maxc = 1;
+    for (long long i = 0; i < v->n; i++) {
+        v->scaled[i] = v->req[i];
+        v->scaled[i].arrival = qps > 0 ? v->req[i].arrival / qps : 0;
+    }
+}
+
+/* The simulator on v->scaled: the engine runs fp32 everywhere. */
+static int simulate(vctx *v, rl_serve_result *r)
+{
+    rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
+    rl_serve_config c = rl_serve_config_default();
+    c.policy = RL_POLICY_INTERLEAVED;
+    c.max_seqs = v->o->slots;
+    c.max_tokens = v->maxp;
+    rl_serve_config_hw(&c, v->m, v->h, 1, p, 0);
+    if (!(c.host_bw > 0))
+        c.host_bw = v->h->hbm_bw; /* a calibrated CPU profile has no host link; nothing swaps here */
+    c.kv_samples = 0;
+    c.keep_requests = 1;
+    return rl_serve_simulate(v->m, v->h, 1, p, 1, v->scaled, v->n, &c, r, v->err, v->errlen);
+}
+
+/* The capacity: v->scaled all at t = 0, served o->repeats times; writes
+ * the median, min and max of requests / makespan into cap[3]. */
+static int measure_capacity(vctx *v, double cap[3])
+{
+    int R = v->o->repeats;
+    double *c = malloc((size_t)R * sizeof *c), span;
+    int rc = c ? 0 : -1;
+    scale_trace(v, 0);
+    for (int run = 0; rc == 0 && run < R; run++) {
+        rc = serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
+                             &v->busy, &span, v->err, v->errlen);
+        c[run] = (double)v->n / span;
+    }
+    if (rc == 0) {
+        cap[0] = quantile(c, R, 0.5);
+        cap[1] = quantile(c, R, 0);
+        cap[2] = quantile(c, R, 1);
+    }
+    free(c);
+    return rc;
+}
+
+/* One load at `qps`: o->repeats engine runs, the simulation, rows into
+ * `rows` and the load's entry into `loads`; *all turns false when a row
+ * misses the target.  0 or -1. */
+static int validate_load(vctx *v, double qps, double capacity, cJSON *loads, cJSON *rows,
+                         cJSON *all)
+{
+    int R = v->o->repeats;
+    double *q = malloc((size_t)R * 5 * sizeof *q); /* [ttft p50, p90, tpot p50, p90, busy][run] */
+    if (!q) {
+        snprintf(v->err, v->errlen, "validate-serve: out of memory");
+        return -1;
+    }
+    scale_trace(v, qps);
+    for (int run = 0; run < R; run++) {
+        double span;
+        if (serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
+                            &v->busy, &span, v->err, v->errlen) != 0) {
+            free(q);
+            return -1;
+        }
+        for (int j = 0; j < 2; j++) {
+            q[(0 + j) * R + run] = quantile(v->ttft, v->n, j ? 0.9 : 0.5);
+            q[(2 + j) * R + run] = quantile(v->tpot, v->n, j ? 0.9 : 0.5);
+        }
+        q[4 * R + run] = v->busy / span;
+    }
+    rl_serve_result r;
+    if (simulate(v, &r) != 0) {
+        free(q);
+        return -1;
+    }
+    cJSON *l = cJSON_CreateObject();
+    cJSON_AddNumberToObject(l, "qps", qps);
+    cJSON_AddNumberToObject(l, "capacity_utilization", qps / capacity);
+    cJSON_AddNumberToObject(l, "engine_busy_fraction", quantile(q + 4 * R, R, 0.5));
+    cJSON_AddNumberToObject(l, "simulated_busy_fraction", r.utilization);
+    cJSON_AddItemToArray(loads, l);
+    const char *names[2] = {"ttft", "tpot"};
+    const rl_pcts *sim[2] = {&r.ttft, &r.tpot};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 2; j++) {
+            const double *runs = q + (2 * k + j) * R;
+            double mv = quantile(runs, R, 0.5), lo = quantile(runs, R, 0),
+                   hi = quantile(runs, R, 1);
+            double sv = j ? sim[k]->p90 : sim[k]->p50;
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddNumberToObject(row, "qps", qps);
+            cJSON_AddNumberToObject(row, "capacity_utilization", qps / capacity);
+            cJSON_AddStringToObject(row, "metric", names[k]);
+            cJSON_AddStringToObject(row, "quantile", j ? "p90" : "p50");
+            cJSON_AddNumberToObject(row, "measured_s", mv);
+            cJSON_AddNumberToObject(row, "simulated_s", sv);
+            cJSON_AddNumberToObject(row, "error", sv / mv - 1);
+            cJSON_AddNumberToObject(row, "error_min", sv / hi - 1); /* against each repeat */
+            cJSON_AddNumberToObject(row, "error_max", sv / lo - 1);
+            int ok = fabs(sv / mv - 1) <= RL_SERVE_VALIDATE_TARGET;
+            cJSON_AddBoolToObject(row, "within_target", ok);
+            if (!ok)
+                all->type = cJSON_False;
+            cJSON_AddNumberToObject(row, "measured_min_s", lo); /* spread over the repeats */
+            cJSON_AddNumberToObject(row, "measured_max_s", hi);
+            cJSON_AddItemToArray(rows, row);
+        }
+    rl_serve_result_free(&r);
+    free(q);
+    return 0;
+}
+
+/* The header of the result: what ran, the capacity and its prediction. */
+static cJSON *result_header(const vctx *v, const double cap[3], double sim_cap)
+{
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "model", v->m->name);
+    cJSON_AddStringToObject(out, "hw", v->h->name);
+    cJSON_AddStringToObject(out, "backend", v->o->backend);
+    cJSON_AddStringToObject(out, "mode", v->h->efficiency.present ? "calibrated" : "ideal");
+    cJSON_AddNumberToObject(out, "requests", (double)v->n);
+    cJSON_AddNumberToObject(out, "slots", v->o->slots);
+    cJSON_AddNumberToObject(out, "engine_runs", v->o->repeats);
+    cJSON_AddNumberToObject(out, "capacity_rps", cap[0]);
+    cJSON_AddNumberToObject(out, "capacity_min_rps", cap[1]);
+    cJSON_AddNumberToObject(out, "capacity_max_rps", cap[2]);
+    cJSON_AddNumberToObject(out, "simulated_capacity_rps", sim_cap);
+    cJSON_AddNumberToObject(out, "target_abs_error", RL_SERVE_VALIDATE_TARGET);
+    return out;
+}
+
+static int check_opts(const rl_serve_validate_opts *o, char *err, size_t errlen)
+{
+    if (o->repeats < 1 || o->slots < 1 || (o->nfractions == 0 && !(o->qps > 0))) {
+        snprintf(err, errlen, "validate-serve: repeats and slots must be >= 1, and a load given");
+        return -1;
+    }
+    for (int i = 0; i < o->nfractions; i++)
+        if (!(o->fractions[i] > 0 && o->fractions[i] <= 1)) {
+            snprintf(err, errlen, "validate-serve: capacity fraction %g is not in (0, 1]",
+                     o->fractions[i]);
+            return -1;
+        }
+    return 0;
+}
+
+cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_validate_opts *o,
+                         const rl_request *req, long long n, char *err, size_t errlen)
+{
+    if (check_opts(o, err, errlen) != 0)
+        return NULL;
+    vctx v = {.m = m, .h = h, .o = o, .req = req, .n = n, .maxp = 1, .err = err,
+              .errlen = errlen};
+    int maxc = 1;
     for (long long i = 0; i < n; i++) {
-        maxp = req[i].prompt > maxp ? req[i].prompt : maxp;
+        v.maxp = req[i].prompt > v.maxp ? req[i].prompt : v.maxp;
         maxc = req[i].prompt + req[i].output > maxc ? req[i].prompt + req[i].output : maxc;
     }
     rl_backend be;
-    if (rl_backend_open(backend, threads, &be, err, errlen) != 0)
+    if (rl_backend_open(o->backend, o->threads, &be, err, errlen) != 0)
         return NULL;
-    rl_engine_config ec = {.page_size = 16, .max_slots = slots, .max_context = maxc + 1,
-                           .max_prefill = maxp, .seed = 1};
-    rl_engine *e = rl_engine_new(m, &be, &ec, err, errlen);
-    double *ttft = malloc((size_t)n * sizeof *ttft), *tpot = malloc((size_t)n * sizeof *tpot);
+    rl_engine_config ec = {.page_size = 16, .max_slots = o->slots, .max_context = maxc + 1,
+                           .max_prefill = v.maxp, .seed = 1};
+    v.e = rl_engine_new(m, &be, &ec, err, errlen);
+    v.ttft = malloc((size_t)n * sizeof *v.ttft);
+    v.tpot = malloc((size_t)n * sizeof *v.tpot);
+    v.scaled = malloc((size_t)n * sizeof *v.scaled);
     cJSON *out = NULL;
-    double busy = 0, q[2][2][RL_SERVE_VALIDATE_RUNS]; /* [ttft|tpot][p50|p90][run] */
-    if (!e || !ttft || !tpot) {
-        if (e)
+    double cap[3], span;
+    rl_serve_result sr;
+    if (!v.e || !v.ttft || !v.tpot || !v.scaled) {
+        if (v.e)
             snprintf(err, errlen, "validate-serve: out of memory");
         goto done;
     }
     /* warm-up: one prefill and one step, not measured */
     rl_request warm = {0, req[0].prompt, 2, -1, 0};
     double w1, w2;
-    if (serve_on_engine(e, slots, m->vocab, &warm, 1, &w1, &w2, &busy, err, errlen) != 0)
+    if (serve_on_engine(v.e, o->slots, m->vocab, &warm, 1, &w1, &w2, &v.busy, &span, err,
+                        errlen) != 0 ||
+        measure_capacity(&v, cap) != 0 || simulate(&v, &sr) != 0)
         goto done;
-    for (int run = 0; run < RL_SERVE_VALIDATE_RUNS; run++) {
-        if (serve_on_engine(e, slots, m->vocab, req, n, ttft, tpot, &busy, err, errlen) != 0)
+    out = result_header(&v, cap, (double)n / sr.duration_s);
+    rl_serve_result_free(&sr);
+    cJSON *all = cJSON_AddTrueToObject(out, "all_within_target");
+    cJSON *loads = cJSON_AddArrayToObject(out, "loads");
+    cJSON *rows = cJSON_AddArrayToObject(out, "rows");
+    int nl = o->nfractions ? o->nfractions : 1;
+    for (int i = 0; i < nl; i++) {
+        double qps = o->nfractions ? o->fractions[i] * cap[0] : o->qps;
+        if (validate_load(&v, qps, cap[0], loads, rows, all) != 0) {
+            cJSON_Delete(out);
+            out = NULL;
             goto done;
-        for (int j = 0; j < 2; j++) {
-            q[0][j][run] = quantile(ttft, n, j ? 0.9 : 0.5);
-            q[1][j][run] = quantile(tpot, n, j ? 0.9 : 0.5);
         }
     }
-    /* the simulator on the same trace: the engine runs fp32 everywhere */
-    rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
-    rl_serve_config c = rl_serve_config_default();
-    c.policy = RL_POLICY_INTERLEAVED;
-    c.max_seqs = slots;
-    c.max_tokens = maxp;
-    rl_serve_config_hw(&c, m, h, 1, p, 0);
-    if (!(c.host_bw > 0))
-        c.host_bw = h->hbm_bw; /* a calibrated CPU profile has no host link; nothing swaps here */
-    c.kv_samples = 0;
-    rl_serve_result r;
-    c.keep_requests = 1;
-    if (rl_serve_simulate(m, h, 1, p, 1, req, n, &c, &r, err, errlen) != 0)
-        goto done;
-    out = cJSON_CreateObject();
-    cJSON_AddStringToObject(out, "model", m->name);
-    cJSON_AddStringToObject(out, "hw", h->name);
-    cJSON_AddStringToObject(out, "backend", backend);
-    cJSON_AddStringToObject(out, "mode", h->efficiency.present ? "calibrated" : "ideal");
-    cJSON_AddNumberToObject(out, "requests", (double)n);
-    cJSON_AddNumberToObject(out, "slots", slots);
-    cJSON_AddNumberToObject(out, "engine_runs", RL_SERVE_VALIDATE_RUNS);
-    cJSON_AddNumberToObject(out, "engine_busy_s", busy); /* the last run's busy time */
-    cJSON_AddNumberToObject(out, "target_abs_error", RL_SERVE_VALIDATE_TARGET);
-    cJSON *all = cJSON_AddTrueToObject(out, "all_within_target");
-    cJSON *rows = cJSON_AddArrayToObject(out, "rows");
-    const char *names[2] = {"ttft", "tpot"};
-    const rl_pcts *sim[2] = {&r.ttft, &r.tpot};
-    for (int k = 0; k < 2; k++)
-        for (int j = 0; j < 2; j++) {
-            double lo = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 0);
-            double hi = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 1);
-            double mv = quantile(q[k][j], RL_SERVE_VALIDATE_RUNS, 0.5);
-            double sv = j ? sim[k]->p90 : sim[k]->p50;
-            cJSON *row = cJSON_CreateObject();
-            cJSON_AddStringToObject(row, "metric", names[k]);
-            cJSON_AddStringToObject(row, "quantile", j ? "p90" : "p50");
-            cJSON_AddNumberToObject(row, "measured_s", mv);
-            cJSON_AddNumberToObject(row, "simulated_s", sv);
-            cJSON_AddNumberToObject(row, "error", sv / mv - 1);
-            int ok = fabs(sv / mv - 1) <= RL_SERVE_VALIDATE_TARGET;
-            cJSON_AddBoolToObject(row, "within_target", ok);
-            if (!ok && all)
-                all->type = cJSON_False;
-            cJSON_AddNumberToObject(row, "measured_min_s", lo); /* spread over the runs */
-            cJSON_AddNumberToObject(row, "measured_max_s", hi);
-            cJSON_AddItemToArray(rows, row);
-        }
-    rl_serve_result_free(&r);
+    cJSON_AddNumberToObject(out, "engine_busy_s", v.busy); /* the last run's busy time */
 done:
-    free(ttft);
-    free(tpot);
-    if (e)
-        rl_engine_free(e); /* and its backend */
+    free(v.ttft);
+    free(v.tpot);
+    free(v.scaled);
+    if (v.e)
+        rl_engine_free(v.e); /* and its backend */
     return out;
 }

@@ -281,12 +281,10 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
-        (o->engine && rl_engines_select(&h->engines, o->engine, h->origin, err, sizeof err) != 0)) {
+        (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
-        rl_hw_set_ideal(h);
     return 0;
 }
 
@@ -380,7 +378,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     }
     if (o->given[RL_P_BAND] && !h->engine_costs.present)
         fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
-                        "%s has none\n", cmd, h->origin);
+                        "%s has none (a band from kernel-table residuals is p10-p90)\n", cmd,
+                h->origin);
     return emit(o, r);
 }
 
@@ -786,6 +785,9 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
                              "disagg", o->given[RL_P_POLICY]);
     if (c->policy == RL_POLICY_CHUNKED)
         c->max_tokens = 512;
+    if (o->given[RL_P_ATTN_LAYOUT] && rl_attn_layout_parse(o->given[RL_P_ATTN_LAYOUT], &c->layout))
+        return rl_cli_say(o, "--attn-layout '%s': expected tp or attn-dp",
+                          o->given[RL_P_ATTN_LAYOUT]);
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
         rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
     if (o->given[RL_P_MAX_TOKENS] &&
@@ -923,9 +925,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
     const char *draft_name;
+    char err[ERRLEN];
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
+    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--attn-layout: %s", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -953,7 +958,7 @@ int rl_cli_simulate(rl_opts *o)
     rl_serve_config c;
     rl_request *req = NULL;
     long long n = 0;
-    int has_draft;
+    int has_draft = 0;
     static rl_model draft;
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc};
@@ -1452,6 +1457,24 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     return 0;
 }
 
+/* The residuals the calibrated spec carries (rl_silicon_residuals): of the
+ * configurations --holdout K held back from s's tables, else of a second
+ * import holding back every 5th (validate --tables' default), the tables
+ * written keeping every configuration.  0, or -1 (printed). */
+static int tables_residuals(rl_opts *o, const rl_hw *h, rl_silicon *s)
+{
+    char err[ERRLEN];
+    if (o->holdout)
+        return rl_silicon_residuals(s, s, h, o->holdout, err, sizeof err) != 0
+                   ? rl_cli_say(o, "%s", err) : 0;
+    rl_silicon held;
+    if (rl_silicon_import(o->tables, o->engine, h, 5, &held, err, sizeof err) != 0)
+        return rl_cli_say(o, "%s", err);
+    int rc = rl_silicon_residuals(s, &held, h, 5, err, sizeof err);
+    rl_silicon_free(&held);
+    return rc != 0 ? rl_cli_say(o, "%s", err) : 0;
+}
+
 /* calibrate --tables: write the calibrated spec to --save FILE. */
 static int calibrate_tables(rl_opts *o)
 {
@@ -1464,6 +1487,10 @@ static int calibrate_tables(rl_opts *o)
     if (rc != 0)
         return rc;
     char err[ERRLEN], date[32];
+    if (tables_residuals(o, &h, &s) != 0) {
+        rl_silicon_free(&s);
+        return RL_EXIT_INPUT;
+    }
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     if (rl_silicon_save(&s, &h, o->hw, o->sets[1], o->nsets[1], o->engine, o->tables, date, save,
@@ -1577,6 +1604,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
+    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* not only in a key one may skip */
+    if (cJSON_IsString(note))
+        rl_cli_say(o, "warning: %s", note->valuestring);
     return emit(o, r);
 }
 
@@ -1617,12 +1647,81 @@ int rl_cli_validate(rl_opts *o)
     return emit(o, r);
 }
 
+/* The verdict of validate-serve on stderr: the capacity, then per load its
+ * utilisation and each error with the range over the repeats beside it. */
+static void say_validate_serve(const rl_opts *o, const cJSON *r)
+{
+    rl_cli_say(o, "capacity %.3g req/s (repeats %.3g-%.3g; simulated %.3g)",
+               cJSON_GetObjectItem(r, "capacity_rps")->valuedouble,
+               cJSON_GetObjectItem(r, "capacity_min_rps")->valuedouble,
+               cJSON_GetObjectItem(r, "capacity_max_rps")->valuedouble,
+               cJSON_GetObjectItem(r, "simulated_capacity_rps")->valuedouble);
+    const cJSON *row = cJSON_GetObjectItem(r, "rows")->child;
+    for (const cJSON *l = cJSON_GetObjectItem(r, "loads")->child; l; l = l->next) {
+        char line[512];
+        int k = snprintf(line, sizeof line, "%.3g req/s, %.0f%% of capacity (busy %.0f%%):",
+                         cJSON_GetObjectItem(l, "qps")->valuedouble,
+                         100 * cJSON_GetObjectItem(l, "capacity_utilization")->valuedouble,
+                         100 * cJSON_GetObjectItem(l, "engine_busy_fraction")->valuedouble);
+        for (int i = 0; i < 4 && row; i++, row = row->next)
+            k += snprintf(line + k, sizeof line - (size_t)k, "%s %s %s %+.0f%% [%+.0f%%, %+.0f%%]",
+                          i ? "," : "", cJSON_GetObjectItem(row, "metric")->valuestring,
+                          cJSON_GetObjectItem(row, "quantile")->valuestring,
+                          100 * cJSON_GetObjectItem(row, "error")->valuedouble,
+                          100 * cJSON_GetObjectItem(row, "error_min")->valuedouble,
+                          100 * cJSON_GetObjectItem(row, "error_max")->valuedouble);
+        rl_cli_say(o, "%s", line);
+    }
+    rl_cli_say(o, "TTFT and TPOT p50/p90 %s within %.0f%% of the engine (error [range over the "
+                  "repeats])",
+               cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target")) ? "all" : "NOT all",
+               100 * RL_SERVE_VALIDATE_TARGET);
+}
+
 /* validate-serve: the simulator against the engine serving a trace. */
+/* validate-serve's trace and loads from o, checked before any engine run:
+ * the trace at 1 req/s (scaled to each load; Poisson arrivals, prompts
+ * 32..256, outputs 8..64), fractions of capacity into frac[16] (percent
+ * given or the row's default) unless --qps gives one load.  0 or -1 (said). */
+static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opts *vo,
+                               double *frac)
+{
+    *w = (rl_workload){.n = 24, .qps = 1, .prompt = {RL_DIST_UNIFORM, 32, 256},
+                       .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
+    double d = (double)w->n, seed = 1, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
+    *vo = (rl_serve_validate_opts){.backend = o->calib.backend ? o->calib.backend : "cpu",
+                                   .threads = o->calib.threads, .fractions = frac};
+    if (rl_param_number_in(o, RL_P_REQUESTS, 1, 10000, &d) ||
+        rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_number(o, RL_P_SEED, &seed) ||
+        rl_param_number_in(o, RL_P_MAX_SEQS, 1, 64, &slots) ||
+        rl_param_number(o, RL_P_REPEATS, &repeats))
+        return -1;
+    if (o->given[RL_P_QPS] && o->given[RL_P_CAPACITY_PCT])
+        return rl_cli_say(o, "give --qps (one load) or --capacity-pct (loads as percentages of "
+                             "the measured capacity), not both");
+    if (!o->given[RL_P_QPS] && !o->given[RL_P_CAPACITY_PCT] &&
+        rl_param_set(o, RL_P_CAPACITY_PCT, "capacity-pct", RL_PARAMS[RL_P_CAPACITY_PCT].def) != 0)
+        return -1;
+    for (int i = 0; i < o->ncapacity_pct; i++)
+        frac[i] = (double)o->capacity_pct[i] / 100.0;
+    vo->nfractions = o->given[RL_P_QPS] ? 0 : o->ncapacity_pct;
+    vo->slots = (int)slots;
+    vo->repeats = (int)repeats;
+    w->n = (long long)d;
+    w->seed = (uint64_t)seed;
+    return 0;
+}
+
 int rl_cli_validate_serve(rl_opts *o)
 {
     char err[ERRLEN], host[128], prof[256];
     rl_model m;
     static rl_hw h;
+    rl_workload w;
+    rl_serve_validate_opts vo;
+    double frac[16];
+    if (validate_serve_opts(o, &w, &vo, frac) != 0)
+        return RL_EXIT_INPUT;
     rl_calib_host(host, sizeof host);
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
     const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
@@ -1637,30 +1736,18 @@ int rl_cli_validate_serve(rl_opts *o)
         fprintf(stderr, "roofline validate-serve: %s (run `roofline calibrate` first)\n", err);
         return RL_EXIT_INPUT;
     }
-    /* a small trace: Poisson arrivals, prompts 32..256, outputs 8..64 */
-    rl_workload w = {.n = 40, .qps = 0.5, .prompt = {RL_DIST_UNIFORM, 32, 256},
-                     .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
-    double d = (double)w.n, seed = 1, slots = 4;
-    if (rl_param_number(o, RL_P_REQUESTS, &d) || rl_param_number(o, RL_P_QPS, &w.qps) ||
-        rl_param_number(o, RL_P_SEED, &seed) || rl_param_number(o, RL_P_MAX_SEQS, &slots))
-        return RL_EXIT_INPUT;
-    w.n = (long long)d;
-    w.seed = (uint64_t)seed;
     rl_request *req;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0) {
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    cJSON *r = rl_serve_validate(&m, &h, o->calib.backend ? o->calib.backend : "cpu", o->calib.threads,
-                                 (int)slots, req, w.n, err, sizeof err);
+    cJSON *r = rl_serve_validate(&m, &h, &vo, req, w.n, err, sizeof err);
     free(req);
     if (!r) {
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    rl_cli_say(o, "TTFT and TPOT p50/p90 %s within %.0f%% of the engine",
-            cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target")) ? "all" : "NOT all",
-            100 * RL_SERVE_VALIDATE_TARGET);
+    say_validate_serve(o, r);
     return emit(o, r);
 }
 

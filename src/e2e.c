@@ -2,6 +2,7 @@
  * fit (see e2e.h). */
 #include "e2e.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +94,8 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
     for (int k = 0; k < t->n; k++) {
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
-        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[RL_EC_COMM] * s->comm_s;
+        rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
+        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[comm] * s->comm_s;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
         for (int i = 0; i < s->nops; i++) {
             double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
@@ -114,7 +116,7 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad)
         } else {
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
-            grad[RL_EC_COMM] += s->count * s->comm_s;
+            grad[comm] += s->count * s->comm_s;
         }
     }
     return time;
@@ -401,9 +403,10 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     if (tabled >= 0) { /* the rows are not timed as step/ops/prefill time them there */
         char note[512];
         snprintf(note, sizeof note, "rows on %s (efficiency tables, no fitted engine costs) are "
-                 "predicted by the ideal op-list roofline, while step, ops and prefill run "
-                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
-                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+                 "predicted by the ideal op-list roofline (every engine cost 0, every efficiency "
+                 "1), while step, ops and prefill run calibrated there: this error is the ideal "
+                 "model's, not theirs (roofline fit makes a profile whose costs validate "
+                 "measures)", rs.hws[tabled].name);
         cJSON_AddStringToObject(res, "mode_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
@@ -490,7 +493,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP] += s->count;
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
-        cols[RL_EC_COMM] += s->count * s->comm_s;
+        cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
             cols[compute ? RL_EC_COMPUTE : RL_EC_MEMORY] += s->count * (compute ? s->op_c[j] : s->op_m[j]);
@@ -525,7 +528,7 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_LAUNCH] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
-        x[RL_EC_COMM] = 2.0;
+        x[RL_EC_COMM] = x[RL_EC_PREFILL_COMM] = 2.0;
         for (int p = 0; p < RL_EC_N; p++) { /* inside the bounds */
             double lo, hi;
             rl_ec_range((rl_ec_param)p, &lo, &hi);
@@ -656,6 +659,27 @@ static void add_name(char *list, size_t cap, const char *name)
         snprintf(list + k, cap - k, "%s%s", k ? "," : "", name);
 }
 
+/* The engine the fitted costs belong to (engines.NAME.costs): --engine;
+ * else the fitted rows' 'engine' column when they all name one; else the
+ * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
+ * most 31 characters (an engine's name, engines.h), "fitted" when none is
+ * left. */
+static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
+{
+    const char *col = rs->n ? rs->row[0]->engine : "";
+    for (int i = 1; i < rs->n && *col; i++)
+        col = strcmp(rs->row[i]->engine, col) == 0 ? col : "";
+    const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+    const char *dot = strrchr(base, '.');
+    size_t k = 0, cap = n < 32 ? n : 32;
+    for (const char *p = base; *p && p != dot && k + 1 < cap; p++)
+        if (isalnum((unsigned char)*p) || strchr("_.-", *p))
+            out[k++] = *p;
+    out[k] = '\0';
+    if (given || *col || !k)
+        snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -680,7 +704,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (rs.n < RL_EC_N) {
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
                  "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
-                 "compute_eff, memory_eff, comm_eff, launch_s); nothing written",
+                 "compute_eff, memory_eff, comm_eff, prefill_comm_eff, launch_s); nothing written",
                  m->path, rs.n, base.name, RL_EC_N);
         goto done;
     }
@@ -741,7 +765,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
     c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
-    snprintf(c.engine, sizeof c.engine, "%.63s", o->engine ? o->engine : "fitted");
+    engine_name(m, &rs, o->engine, c.engine, sizeof c.engine);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
     snprintf(c.hash, sizeof c.hash, "fnv1a64:%016llx", m->hash);
@@ -799,7 +823,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     if (o->save) {
         rl_hw prof = base;
-        prof.engine_costs = c;
+        if (rl_hw_put_costs(&prof, &c, err, errlen) != 0) {
+            cJSON_Delete(res);
+            res = NULL;
+            goto done;
+        }
         snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
         char comment[2048];
         snprintf(comment, sizeof comment,
@@ -886,8 +914,10 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode)
         cJSON_SetValuestring(mode, "fitted");
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, "included: tensor parallel over the chips (1D plan), at the fitted "
-                                   "comm_eff");
+        cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
+                                             "at the fitted prefill_comm_eff"
+                                           : "included: tensor parallel over the chips (1D plan), "
+                                             "at the fitted comm_eff");
     cJSON_AddStringToObject(result, "engine", c->engine);
     cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
     char band[32], note[320], terms[128] = "";

@@ -17,7 +17,7 @@
 
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
-                                           "comm_eff",      "launch_s"};
+                                           "comm_eff",      "prefill_comm_eff", "launch_s"};
 
 /* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
  * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
@@ -26,12 +26,15 @@ static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "d
  * microseconds).  Efficiencies: the datasheet peak is the ceiling (1); the
  * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
  * collective speed) are far below anything measured. */
-static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0};
-static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1e-3};
+static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0.01, 0};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3};
 
 const char *rl_ec_name(rl_ec_param p) { return p < RL_EC_N ? NAMES[p] : "?"; }
 
-int rl_ec_is_eff(rl_ec_param p) { return p == RL_EC_COMPUTE || p == RL_EC_MEMORY || p == RL_EC_COMM; }
+int rl_ec_is_eff(rl_ec_param p)
+{
+    return p == RL_EC_COMPUTE || p == RL_EC_MEMORY || p == RL_EC_COMM || p == RL_EC_PREFILL_COMM;
+}
 
 void rl_ec_range(rl_ec_param p, double *lo, double *hi)
 {
@@ -61,7 +64,14 @@ void rl_ec_from_x(const double *x, rl_engine_costs *c)
 
 /* ---- Lua ------------------------------------------------------------------- */
 
-static int read_string(lua_State *L, const char *origin, const char *key, char *out, size_t cap,
+/* Where the keys being read go: the costs c, named FIELD.KEY in errors
+ * (FIELD: "engine_costs" or "engines.NAME.costs"). */
+typedef struct {
+    const char *origin, *field;
+    rl_engine_costs *c;
+} reading;
+
+static int read_string(lua_State *L, const reading *r, const char *key, char *out, size_t cap,
                        char *err, size_t errlen)
 {
     size_t n = 0;
@@ -70,39 +80,41 @@ static int read_string(lua_State *L, const char *origin, const char *key, char *
         if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
             s = NULL;
     if (!s || n >= cap)
-        FAIL("%s: field 'engine_costs.%s': expected a one-line string of at most %zu characters",
-             origin, key, cap - 1);
+        FAIL("%s: field '%s.%s': expected a one-line string of at most %zu characters", r->origin,
+             r->field, key, cap - 1);
     memcpy(out, s, n + 1);
     return 0;
 }
 
-static int read_num(lua_State *L, const char *origin, const char *key, double lo, double hi,
+static int read_num(lua_State *L, const reading *r, const char *key, double lo, double hi,
                     double *out, char *err, size_t errlen)
 {
     double v = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi)
-        FAIL("%s: field 'engine_costs.%s': expected a number in [%g, %g]", origin, key, lo, hi);
+        FAIL("%s: field '%s.%s': expected a number in [%g, %g]", r->origin, r->field, key, lo, hi);
     *out = v;
     return 0;
 }
 
-/* Walk the table on top of L, calling one(L, key) for each string key. */
-typedef int (*field_fn)(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
-                        char *err, size_t errlen);
+/* Walk the table on top of L (named FIELD.what), calling one(L, key) for
+ * each string key. */
+typedef int (*field_fn)(lua_State *L, const reading *r, const char *key, char *err, size_t errlen);
 
-static int each_field(lua_State *L, const char *origin, const char *what, rl_engine_costs *c,
-                      field_fn one, char *err, size_t errlen)
+static int each_field(lua_State *L, const reading *r, const char *what, field_fn one, char *err,
+                      size_t errlen)
 {
     if (!lua_istable(L, -1))
-        FAIL("%s: field '%s': expected a table, got %s", origin, what, luaL_typename(L, -1));
+        FAIL("%s: field '%s%s%s': expected a table, got %s", r->origin, r->field, *what ? "." : "",
+             what, luaL_typename(L, -1));
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         if (lua_type(L, -2) != LUA_TSTRING) {
             lua_pop(L, 2);
-            FAIL("%s: field '%s': keys must be names", origin, what);
+            FAIL("%s: field '%s%s%s': keys must be names", r->origin, r->field, *what ? "." : "",
+                 what);
         }
-        if (one(L, origin, lua_tostring(L, -2), c, err, errlen) != 0) {
+        if (one(L, r, lua_tostring(L, -2), err, errlen) != 0) {
             lua_pop(L, 2);
             return -1;
         }
@@ -111,45 +123,44 @@ static int each_field(lua_State *L, const char *origin, const char *what, rl_eng
     return 0;
 }
 
-static int band_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
-                      char *err, size_t errlen)
+static int band_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
 {
     static const char *const K[] = {"p5", "p10", "p90", "p95"};
+    rl_engine_costs *c = r->c;
     double *dst[] = {&c->band_p5, &c->band_p10, &c->band_p90, &c->band_p95};
     for (int i = 0; i < 4; i++)
         if (strcmp(key, K[i]) == 0)
-            return read_num(L, origin, "band", -5, 5, dst[i], err, errlen);
-    FAIL("%s: field 'engine_costs.band.%s': unknown (known: p5, p10, p90, p95)", origin, key);
+            return read_num(L, r, "band", -5, 5, dst[i], err, errlen);
+    FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, key);
 }
 
 static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
 
 /* fitted_on.grid.AXIS = {smallest, largest} */
-static int grid_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
-                      char *err, size_t errlen)
+static int grid_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
 {
+    rl_engine_costs *c = r->c;
     int a = 0;
     while (a < RL_EC_AXES && strcmp(key, AXES[a]) != 0)
         a++;
     if (a == RL_EC_AXES)
-        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': unknown (known: tp, batch, context, "
-             "tokens)", origin, key);
+        FAIL("%s: field '%s.fitted_on.grid.%s': unknown (known: tp, batch, context, tokens)",
+             r->origin, r->field, key);
     if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
-        FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
-             "[1, 1e9]", origin, key);
+        FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
+             r->origin, r->field, key);
     for (int i = 0; i < 2; i++) {
         lua_rawgeti(L, -1, i + 1);
         double v = lua_tonumber(L, -1);
         int ok = lua_type(L, -1) == LUA_TNUMBER && v >= 1 && v <= 1e9;
         lua_pop(L, 1);
         if (!ok || (i == 1 && v < c->grid[a][0]))
-            FAIL("%s: field 'engine_costs.fitted_on.grid.%s': expected {smallest, largest} in "
-                 "[1, 1e9]", origin, key);
+            FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
+                 r->origin, r->field, key);
         c->grid[a][i] = v;
     }
     return 0;
 }
-
 double rl_ec_outside(const rl_engine_costs *c, const double *v)
 {
     double d = 0;
@@ -184,65 +195,94 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
                  c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
 }
 
-static int fitted_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
-                        char *err, size_t errlen)
+static int fitted_field(lua_State *L, const reading *r, const char *key, char *err,
+                        size_t errlen)
 {
+    rl_engine_costs *c = r->c;
     double v;
     if (strcmp(key, "file") == 0)
-        return read_string(L, origin, "fitted_on.file", c->file, sizeof c->file, err, errlen);
+        return read_string(L, r, "fitted_on.file", c->file, sizeof c->file, err, errlen);
     if (strcmp(key, "hash") == 0)
-        return read_string(L, origin, "fitted_on.hash", c->hash, sizeof c->hash, err, errlen);
+        return read_string(L, r, "fitted_on.hash", c->hash, sizeof c->hash, err, errlen);
     if (strcmp(key, "date") == 0)
-        return read_string(L, origin, "fitted_on.date", c->date, sizeof c->date, err, errlen);
+        return read_string(L, r, "fitted_on.date", c->date, sizeof c->date, err, errlen);
     if (strcmp(key, "rows") == 0 || strcmp(key, "configs") == 0) {
-        if (read_num(L, origin, "fitted_on.rows", 1, 1e9, &v, err, errlen) != 0)
+        if (read_num(L, r, "fitted_on.rows", 1, 1e9, &v, err, errlen) != 0)
             return -1;
         *(key[0] == 'r' ? &c->rows : &c->configs) = (long long)v;
         return 0;
     }
     if (strcmp(key, "cv_median_abs_error") == 0)
-        return read_num(L, origin, "fitted_on.cv_median_abs_error", 0, 1e3, &c->cv_median, err, errlen);
+        return read_num(L, r, "fitted_on.cv_median_abs_error", 0, 1e3, &c->cv_median, err, errlen);
     if (strcmp(key, "cv_p90_abs_error") == 0)
-        return read_num(L, origin, "fitted_on.cv_p90_abs_error", 0, 1e3, &c->cv_p90, err, errlen);
+        return read_num(L, r, "fitted_on.cv_p90_abs_error", 0, 1e3, &c->cv_p90, err, errlen);
     if (strcmp(key, "grid") == 0)
-        return each_field(L, origin, "engine_costs.fitted_on.grid", c, grid_field, err, errlen);
+        return each_field(L, r, "fitted_on.grid", grid_field, err, errlen);
     if (strcmp(key, "models") == 0)
-        return read_string(L, origin, "fitted_on.models", c->models, sizeof c->models, err, errlen);
+        return read_string(L, r, "fitted_on.models", c->models, sizeof c->models, err, errlen);
     if (strcmp(key, "weights") == 0)
-        return read_string(L, origin, "fitted_on.weights", c->weights, sizeof c->weights, err,
-                           errlen);
-    FAIL("%s: field 'engine_costs.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-         "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", origin, key);
+        return read_string(L, r, "fitted_on.weights", c->weights, sizeof c->weights, err, errlen);
+    FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
+         "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
 }
 
-static int top_field(lua_State *L, const char *origin, const char *key, rl_engine_costs *c,
-                     char *err, size_t errlen)
+int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
+                        rl_engine_costs *c, char *err, size_t errlen)
 {
+    reading r = {origin, field, c};
+    int rc = 1;
     for (int p = 0; p < RL_EC_N; p++)
         if (strcmp(key, NAMES[p]) == 0)
-            return read_num(L, origin, key, LO[p], HI[p], &c->v[p], err, errlen);
+            rc = read_num(L, &r, key, LO[p], HI[p], &c->v[p], err, errlen);
     if (strcmp(key, "engine") == 0)
-        return read_string(L, origin, key, c->engine, sizeof c->engine, err, errlen);
-    if (strcmp(key, "source") == 0)
-        return read_string(L, origin, key, c->source, sizeof c->source, err, errlen);
+        rc = read_string(L, &r, key, c->engine, sizeof c->engine, err, errlen);
     if (strcmp(key, "band") == 0)
-        return each_field(L, origin, "engine_costs.band", c, band_field, err, errlen);
+        rc = each_field(L, &r, "band", band_field, err, errlen);
     if (strcmp(key, "fitted_on") == 0)
-        return each_field(L, origin, "engine_costs.fitted_on", c, fitted_field, err, errlen);
-    FAIL("%s: field 'engine_costs.%s': unknown (known: engine, source, decode_step_s, "
-         "prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, fitted_on)",
-         origin, key);
+        rc = each_field(L, &r, "fitted_on", fitted_field, err, errlen);
+    c->present |= rc == 0;
+    return rc;
+}
+
+rl_engine_costs rl_engine_costs_blank(void)
+{
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.v[RL_EC_PREFILL_COMM] = NAN;
+    return c;
+}
+
+int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,
+                          size_t errlen)
+{
+    if (isnan(c->v[RL_EC_PREFILL_COMM])) /* a profile from before prefill_comm_eff */
+        c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
+    if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
+        FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
+    return 0;
+}
+
+static int legacy_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    int rc = strcmp(key, "source") == 0
+                 ? read_string(L, r, key, r->c->source, sizeof r->c->source, err, errlen)
+                 : rl_engine_costs_key(L, r->origin, r->field, key, r->c, err, errlen);
+    if (rc > 0)
+        FAIL("%s: field '%s.%s': unknown (known: engine, source, decode_step_s, prefill_step_s, "
+             "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
+             "fitted_on)", r->origin, r->field, key);
+    return rc;
 }
 
 int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
                          size_t errlen)
 {
-    *out = rl_engine_costs_ideal();
-    if (each_field(L, origin, "engine_costs", out, top_field, err, errlen) != 0)
+    reading r = {origin, "engine_costs", out};
+    *out = rl_engine_costs_blank();
+    if (!lua_istable(L, -1))
+        FAIL("%s: field 'engine_costs': expected a table, got %s", origin, luaL_typename(L, -1));
+    if (each_field(L, &r, "", legacy_field, err, errlen) != 0 ||
+        rl_engine_costs_check(origin, "engine_costs", out, err, errlen) != 0)
         return -1;
-    if (!(out->band_p5 <= out->band_p10 && out->band_p10 <= out->band_p90 &&
-          out->band_p90 <= out->band_p95))
-        FAIL("%s: field 'engine_costs.band': expected p5 <= p10 <= p90 <= p95", origin);
     out->present = 1;
     return 0;
 }
@@ -261,11 +301,8 @@ static void set_str(lua_State *L, const char *k, const char *v)
     lua_setfield(L, -2, k);
 }
 
-void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c)
+void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
 {
-    lua_newtable(L);
-    set_str(L, "engine", c->engine);
-    set_str(L, "source", c->source);
     for (int p = 0; p < RL_EC_N; p++)
         set_num(L, NAMES[p], c->v[p]);
     lua_newtable(L);

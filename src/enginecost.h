@@ -1,8 +1,10 @@
-/* enginecost.h — a serving engine's fitted costs: the `engine_costs` field
- * of a hardware spec.
+/* enginecost.h — a serving engine's fitted costs: the keys of
+ * `engines.NAME.costs` of a hardware spec (engines.h) that `roofline fit`
+ * writes, and the older top-level `engine_costs` field, still read as an
+ * alias (spec.c makes it the engine it names).
  *
- * Owns the field (written by `roofline fit`, read wherever the spec loads),
- * its parameters, their physical ranges, and the cost model they
+ * Owns those keys (written by `roofline fit`, read wherever the spec loads),
+ * the parameters, their physical ranges, and the cost model they
  * parameterize:
  *
  *   t_step = max(host, device) + seq_s * B                           (E)
@@ -10,9 +12,16 @@
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
  *          + T_comm / comm_eff
  *
- * with step_s = decode_step_s or prefill_step_s and seq_s = decode_seq_s or
- * prefill_seq_s by the step's phase, B the sequences in the step; a measured row's time is the sum over its
- * steps.  The host issues a step's kernels asynchronously, so a step takes
+ * with step_s = decode_step_s or prefill_step_s, seq_s = decode_seq_s or
+ * prefill_seq_s and comm_eff = comm_eff or prefill_comm_eff by the step's
+ * phase, B the sequences in the step; a measured row's time is the sum over
+ * its steps.  The collectives get an efficiency per phase because a decode
+ * step's AllReduces carry a few KB each (latency-bound; engines switch to
+ * one-shot custom AllReduce kernels for them, as the measured
+ * `collectives` tables' trtllm/vllm rows show) and a prefill's carry MBs
+ * (bandwidth-bound): one factor cannot scale both.  On SplitwiseSim's H100
+ * rows the split moved the Llama-2-70B -> BLOOM-176B transfer from 16.8% to
+ * 4.2% median |error| (calib/accuracy_e2e.sh; docs/validation.md).  The host issues a step's kernels asynchronously, so a step takes
  * the longer of the host's time to issue them and the device's time to run
  * them (the launch-bound regime CUDA Graphs address: NVIDIA, "Getting
  * Started with CUDA Graphs", 2019); per-sequence work (sampling, stop checks,
@@ -27,11 +36,11 @@
  * cost 0 and every efficiency 1, (E) is the ideal op-list roofline plus the
  * plan's collectives.
  *
- *   engine_costs = {
- *     engine = "splitwise", source = "...",
+ *   engines = { default = "splitwise", splitwise = { source = "...", costs = {
+ *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
  *     prefill_seq_s = 0.01, launch_s = 0,
- *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2,
+ *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
  *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
  *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
@@ -42,7 +51,10 @@
  *                   context = {192, 8256}, tokens = {128, 8192} },
  *                   models = "llama2-70b", weights = "bf16" },  -- the rows' models and
  *     --  weight dtypes (optional; a run outside them, or outside grid.tp, gets a note)
- *   }
+ *   } } }
+ *
+ * (the alias: the same keys plus engine = "splitwise" in a top-level
+ * `engine_costs = {...}`).
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
  * Uses Lua. */
@@ -58,7 +70,7 @@
  * separated the later one is held and the earlier absorbs it. */
 typedef enum {
     RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
-    RL_EC_MEMORY, RL_EC_COMM, RL_EC_LAUNCH, RL_EC_N
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_N
 } rl_ec_param;
 
 /* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
@@ -100,7 +112,7 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
 double rl_ec_outside(const rl_engine_costs *c, const double *v);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
- * "compute_eff", "memory_eff", "comm_eff", "launch_s". */
+ * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s". */
 const char *rl_ec_name(rl_ec_param p);
 /* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
 int rl_ec_is_eff(rl_ec_param p);
@@ -111,11 +123,25 @@ void rl_ec_range(rl_ec_param p, double *lo, double *hi);
 /* The ideal costs: 0 s, efficiency 1. */
 rl_engine_costs rl_engine_costs_ideal(void);
 
-/* Read / push the Lua table (above).  Errors name
+/* Read one key of the costs table (its value on top of L) into c: 0 when
+ * read (c->present becomes 1), 1 when key is not one of the keys above
+ * (the caller reads it or fails), -1 with err "ORIGIN: field 'FIELD.KEY':
+ * reason" (FIELD: "engines.NAME.costs"). */
+int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
+                        rl_engine_costs *c, char *err, size_t errlen);
+/* Before the keys: the ideal costs with prefill_comm_eff unset.  After
+ * them, rl_engine_costs_check gives an unset prefill_comm_eff comm_eff's
+ * value (profiles written before the two were apart) and returns 0, or -1
+ * when the band is not ordered. */
+rl_engine_costs rl_engine_costs_blank(void);
+int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,
+                          size_t errlen);
+/* Read the alias `engine_costs` table on top of L.  Errors name
  * "ORIGIN: field 'engine_costs.KEY': reason". */
 int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
                          size_t errlen);
-void rl_engine_costs_push(lua_State *L, const rl_engine_costs *c);
+/* Set the keys of c (all but engine and source) in the table on top of L. */
+void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c);
 
 /* Internal parameters x of c for the fit and for (E) (costs in seconds,
  * efficiencies as their inverses, the slowdowns 1 / eff) and back. */

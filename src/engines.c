@@ -318,8 +318,13 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
         return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
     double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
                 : !strcmp(k, "launch_s") ? &e->launch_s : NULL;
+    int fitted = dst ? 1 : rl_engine_costs_key(L, r->origin, r->field, k, &e->fitted, err, errlen);
+    if (fitted <= 0)
+        return fitted;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source)", r->origin, f);
+        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source, and the fitted "
+             "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
+             "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))
@@ -358,6 +363,130 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
     return 0;
 }
 
+const double RL_KRESIDUAL_P[4] = {0.05, 0.10, 0.90, 0.95};
+static const char *const QNAMES[4] = {"p5", "p10", "p90", "p95"};
+
+/* residuals.CLASS = { held_back = N, p5 = ..., p10 = ..., p90 = ..., p95 = ... } on top of
+ * the stack into *res (field g names it). */
+static int read_residual(lua_State *L, const char *origin, const char *g, rl_kresidual *res,
+                         char *err, size_t errlen)
+{
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int isnum, q = 0;
+        double v = lua_tonumberx(L, -1, &isnum);
+        while (q < 4 && strcmp(k, QNAMES[q]) != 0)
+            q++;
+        lua_pop(L, 1);
+        if (!strcmp(k, "held_back") && isnum && v >= 1 && v <= 1e12 && v == floor(v))
+            res->n = (long)v;
+        else if (q < 4 && isnum && isfinite(v) && fabs(v) <= 5)
+            res->q[q] = v;
+        else {
+            lua_pop(L, 1);
+            FAIL("%s: field '%s.%.60s': %s", origin, g, k,
+                 !strcmp(k, "held_back") ? "expected a count >= 1"
+                 : q < 4 ? "expected a log ratio in [-5, 5]"
+                         : "unknown key (held_back, p5, p10, p90, p95)");
+        }
+    }
+    if (res->n < 1 || !(res->q[0] <= res->q[1] && res->q[1] <= res->q[2] && res->q[2] <= res->q[3]))
+        FAIL("%s: field '%s': expected held_back >= 1 and p5 <= p10 <= p90 <= p95", origin, g);
+    return 0;
+}
+
+static int read_residuals(lua_State *L, const reading *r, char *err, size_t errlen)
+{
+    char f[512];
+    snprintf(f, sizeof f, "%.200s.residuals", r->field);
+    if (!lua_istable(L, -1))
+        FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+    rl_serving_engine *e = r->e;
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        char g[600];
+        snprintf(g, sizeof g, "%s.%.60s", f, k);
+        int c = 0, isnum;
+        while (c < RL_KC_COUNT && strcmp(k, CLASS_NAMES[c]) != 0)
+            c++;
+        double v = lua_tonumberx(L, -1, &isnum);
+        int rc = 0;
+        if (!strcmp(k, "holdout")) {
+            if (!isnum || !(v >= 2 && v <= 1e6) || v != floor(v))
+                snprintf(err, errlen, "%s: field '%s': expected an integer K >= 2", r->origin, g), rc = -1;
+            e->resid_holdout = (int)v;
+        } else if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
+            snprintf(err, errlen, "%s: field '%s': expected holdout or a class (gemm, "
+                     "prefill_attention, decode_attention) = { held_back, p5, p10, p90, p95 }",
+                     r->origin, g);
+            rc = -1;
+        } else {
+            rc = read_residual(L, r->origin, g, &e->resid[c], err, errlen);
+        }
+        if (rc != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int indent)
+{
+    int any = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        any |= r[c].n > 0;
+    if (!any)
+        return;
+    fprintf(f, "%*sresiduals = { -- log(measured / table time) of held-back configurations\n",
+            indent, "");
+    fprintf(f, "%*s  holdout = %d,\n", indent, "", holdout);
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (r[c].n > 0)
+            fprintf(f, "%*s  %s = { held_back = %ld, p5 = %.6g, p10 = %.6g, p90 = %.6g, "
+                    "p95 = %.6g },\n", indent, "", CLASS_NAMES[c], r[c].n, r[c].q[0], r[c].q[1],
+                    r[c].q[2], r[c].q[3]);
+    fprintf(f, "%*s},\n", indent, "");
+}
+
+static void push_residuals(lua_State *L, const rl_serving_engine *g)
+{
+    int any = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        any |= g->resid[c].n > 0;
+    if (!any)
+        return;
+    lua_createtable(L, 0, RL_KC_COUNT + 1);
+    lua_pushinteger(L, g->resid_holdout);
+    lua_setfield(L, -2, "holdout");
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        if (g->resid[c].n <= 0)
+            continue;
+        lua_createtable(L, 0, 5);
+        lua_pushinteger(L, g->resid[c].n);
+        lua_setfield(L, -2, "held_back");
+        for (int q = 0; q < 4; q++) {
+            lua_pushnumber(L, g->resid[c].q[q]);
+            lua_setfield(L, -2, QNAMES[q]);
+        }
+        lua_setfield(L, -2, CLASS_NAMES[c]);
+    }
+    lua_setfield(L, -2, "residuals");
+}
+
+double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x)
+{
+    const rl_ktable *t = e && e->tables && v >= 0 && v < RL_KV_COUNT ? e->tables->t[c][v] : NULL;
+    double d = 0;
+    for (int a = 0; t && a < t->naxes; a++)
+        if (x[a] > 0)
+            d += fmax(0, fmax(log2(x[a] / t->axis[a][t->len[a] - 1]), log2(t->axis[a][0] / x[a])));
+    return d;
+}
+
 static int engine_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
 {
     char f[512];
@@ -375,11 +504,27 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
                                errlen);
     if (!strcmp(k, "tables"))
         return read_tables(L, r->origin, f, &e->tables, err, errlen);
+    if (!strcmp(k, "residuals"))
+        return read_residuals(L, r, err, errlen);
     if (!strcmp(k, "costs")) {
         if (!lua_istable(L, -1))
             FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
-        return each_key(L, cost_key, &c, err, errlen);
+        e->fitted = rl_engine_costs_blank();
+        if (each_key(L, cost_key, &c, err, errlen) != 0 ||
+            (e->fitted.present && rl_engine_costs_check(r->origin, f, &e->fitted, err, errlen) != 0))
+            return -1;
+        if (!e->fitted.present)
+            e->fitted = rl_engine_costs_ideal();
+        double lo, hi; /* launch_s is one key: (E)'s launch cost is the engine's */
+        rl_ec_range(RL_EC_LAUNCH, &lo, &hi);
+        if (e->fitted.present && e->launch_s > hi)
+            FAIL("%s: field '%s.launch_s': expected a number in [%g, %g] beside fitted costs",
+                 r->origin, f, lo, hi);
+        e->fitted.v[RL_EC_LAUNCH] = e->launch_s;
+        snprintf(e->fitted.engine, sizeof e->fitted.engine, "%s", e->name);
+        snprintf(e->fitted.source, sizeof e->fitted.source, "%s", e->costs_source);
+        return 0;
     }
     if (!strcmp(k, "memory")) {
         if (!lua_istable(L, -1))
@@ -390,7 +535,7 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         return each_key(L, memory_key, &c, err, errlen);
     }
     FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
-         "memory)", r->origin, f);
+         "residuals, memory)", r->origin, f);
 }
 
 /* One inline engine (table on top of the stack) named `name`. */
@@ -435,7 +580,7 @@ static int read_engine_file(const char *origin, const char *name, const char *re
     if (rc == 0)
         rc = read_engine(L, path, name, e, err, errlen);
     if (rc == 0)
-        snprintf(e->file, sizeof e->file, "%s", path);
+        snprintf(e->file, sizeof e->file, "%s", ref); /* as written: a pushed spec names it so */
     rl_sandbox_close(L);
     cached *c = rc == 0 ? malloc(sizeof *c) : NULL;
     if (c) {
@@ -548,11 +693,14 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
             lua_pushlightuserdata(L, (void *)(uintptr_t)g->tables);
             lua_setfield(L, -2, "tables");
         }
+        push_residuals(L, g);
         lua_createtable(L, 0, 4);
         push_number(L, "step_s", g->step_s);
         push_number(L, "seq_s", g->seq_s);
         push_number(L, "launch_s", g->launch_s);
         push_string(L, "source", g->costs_source);
+        if (g->fitted.present)
+            rl_engine_costs_push_keys(L, &g->fitted);
         lua_setfield(L, -2, "costs");
         if (g->mem.present) {
             rl_engine_memory_push(L, &g->mem);

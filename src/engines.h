@@ -18,7 +18,10 @@
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- batch, isl, heads, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
- *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },
+ *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
+ *                                                  -- keys (enginecost.h)
+ *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
+ *                     p90 = 0.1, p95 = 0.2 }, ... },  -- rl_kresidual, per class
  *       memory = { fraction = 0.9, fraction_of = "capacity", ... },  -- below
  *     },
  *   }
@@ -49,10 +52,12 @@
 #define RL_ENGINES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <lua.h>
 
 #include "dtype.h"
+#include "enginecost.h"
 #include "ktable.h"
 
 #define RL_ENGINES_MAX 4
@@ -69,6 +74,21 @@ typedef enum {
     RL_KV_NVFP4,   /* "nvfp4" */
     RL_KV_COUNT
 } rl_kvariant;
+
+/* How far an operator class's table times miss measured ones it was not
+ * fitted on: quantiles of log(measured / predicted) over the configurations
+ * `calibrate --tables` held back (every holdout-th, silicon.h), all dtype
+ * variants of the class together; n 0 when none.  The band of an operator
+ * timed by the table at t is [t e^p10, t e^p90] (or p5, p95) inside the
+ * table's grid, widened (1 + d) times d octaves outside it
+ * (rl_engine_outside), the rule of fitted profiles (enginecost.h). */
+typedef struct {
+    long n;                 /* held-back configurations */
+    double q[4];            /* p5, p10, p90, p95 */
+} rl_kresidual;
+
+/* The quantiles of rl_kresidual.q, in order: 0.05, 0.10, 0.90, 0.95. */
+extern const double RL_KRESIDUAL_P[4];
 
 /* An engine's tables: t[class][variant], NULL where not measured. */
 typedef struct {
@@ -112,13 +132,20 @@ typedef struct {
     char measured_on[64]; /* hw spec name of the chip measured */
     char date[32];
     const rl_engine_tables *tables; /* kept until exit; NULL: none */
+    rl_kresidual resid[RL_KC_COUNT];  /* per class; residuals.holdout below */
+    int resid_holdout;
     double step_s;   /* fixed cost per step, seconds (0: none sourced) */
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
     char costs_source[512];
+    /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0
+     * when the costs carry none; fitted.engine is name, fitted.source
+     * costs_source */
+    rl_engine_costs fitted;
     rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
-    char file[1024]; /* the spec file it was read from ("" when inline) */
+    char file[1024]; /* the reference to the spec file it was read from, as the spec
+                        wrote it ("" when inline) */
 } rl_serving_engine;
 
 typedef struct {
@@ -187,6 +214,14 @@ void rl_engine_tables_free(rl_engine_tables *t);
 /* Keep a block of tables (allocated with malloc, each table too) until
  * exit: this module frees them then. */
 const rl_engine_tables *rl_engines_keep(rl_engine_tables *t);
+
+/* Octaves by which shape x of class c, variant v lies outside the selected
+ * engine's table grid: the sum over axes of log2(x / largest) or
+ * log2(smallest / x), whichever is positive; 0 inside or without a table. */
+double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x);
+
+/* Write e's residuals as `residuals = {...},` at indent (Lua source). */
+void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int indent);
 
 /* Time of one operator of class c and variant v at table shape x from the
  * selected engine's table (e may be NULL); -1 when there is none.  *prov

@@ -343,10 +343,8 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     lua_pop(L, 2);
     const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
     char err[ERRLEN];
-    if (engine && rl_engines_select(&h->engines, engine, h->origin, err, sizeof err) != 0)
+    if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
-    if (engine && strcmp(engine, "ideal") == 0)
-        rl_hw_set_ideal(h);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -1030,8 +1028,8 @@ static int l_write(lua_State *L)
 }
 
 /* Field of parameter id (param.h: its Lua key, or the old spelling) in
- * roofline.simulate's options (table at 1) as a number within the row's
- * bounds, a whole one for counts; `def` when absent. */
+ * roofline.simulate's or roofline.size's options (table at 1) as a number
+ * within the row's bounds, a whole one for counts; `def` when absent. */
 static double opt_param(lua_State *L, rl_param_id id, double def)
 {
     const rl_param *p = &RL_PARAMS[id];
@@ -1042,7 +1040,7 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
         v = lua_tonumberx(L, -1, &ok);
         if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v))) {
             char msg[256]; /* lua_pushfstring has no %g */
-            snprintf(msg, sizeof msg, "roofline.simulate: field '%s': expected %s in [%g, %g]", key,
+            snprintf(msg, sizeof msg, "field '%s': expected %s in [%g, %g]", key,
                      whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
                      p->min, p->max);
             luaL_error(L, "%s", msg);
@@ -1056,7 +1054,7 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
  * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
- * tpot_slo=), weights=, kv=, compute=, ideal=false} (defaults and bounds:
+ * tpot_slo=), weights=, kv=, compute=, ideal=false, attn_layout="tp"} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
@@ -1083,6 +1081,12 @@ int rl_lua_simulate(lua_State *L)
     const char *pol = opt_string(L, 1, RL_P_POLICY);
     if (pol && rl_policy_parse(pol, &c.policy) != 0)
         return luaL_error(L, "roofline.simulate: field 'policy': unknown '%s'", pol);
+    const char *lay = opt_string(L, 1, RL_P_ATTN_LAYOUT);
+    if (lay && rl_attn_layout_parse(lay, &c.layout) != 0)
+        return luaL_error(L, "roofline.simulate: field 'attn_layout': expected tp or attn-dp, got '%s'",
+                          lay);
+    if (rl_attn_layout_check(&m, chips, c.layout, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.simulate: field 'attn_layout': %s", err);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
     if (c.policy == RL_POLICY_CHUNKED)
         c.max_tokens = 512; /* the chunk budget, as on the command line */
@@ -1124,6 +1128,110 @@ int rl_lua_simulate(lua_State *L)
                            -1, 0, 0, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
+    return push_result(L, j);
+}
+
+/* The `hw` field of roofline.size: "a,b" names, or a list of names and
+ * spec tables, or one spec table; into hw (up to cap, a userdatum on the
+ * stack owns them).  Returns how many. */
+static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
+{
+    *hw = lua_newuserdatauv(L, (size_t)cap * sizeof **hw, 0);
+    lua_getfield(L, opts, "hw");
+    int at = lua_gettop(L), n = 0;
+    luaL_argcheck(L, lua_type(L, at) == LUA_TSTRING || lua_type(L, at) == LUA_TTABLE, opts,
+                  "field 'hw' (a name, \"a,b\", or a list of names and spec tables) is required");
+    if (lua_type(L, at) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, at);
+        while (*s) {
+            size_t len = strcspn(s, ",");
+            luaL_argcheck(L, len > 0 && n < cap, opts, "field 'hw': 1 to 8 names, comma-separated");
+            lua_pushlstring(L, s, len);
+            check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
+            lua_pop(L, 1);
+            s += len + (s[len] == ',');
+        }
+    } else if (lua_rawlen(L, at) == 0) {
+        check_hw(L, at, 0, &(*hw)[n++]); /* one spec table */
+    } else {
+        lua_Unsigned len = lua_rawlen(L, at);
+        luaL_argcheck(L, len <= (lua_Unsigned)cap, opts, "field 'hw': at most 8 profiles");
+        for (lua_Unsigned i = 1; i <= len; i++) {
+            lua_rawgeti(L, at, (lua_Integer)i);
+            check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp((*hw)[i].name, (*hw)[j].name) == 0)
+                luaL_error(L, "roofline.size: field 'hw': %s is given twice", (*hw)[i].name);
+    return n;
+}
+
+/* roofline.size{model=, hw="a,b" | {...}, qps=, prompt_len=, out_len=, ttft_p99=,
+ * tpot_p99=, requests=4000, seed=1, weights=, kv=, compute=, keep_precision=false,
+ * max_chips=, headroom=0.2, ideal=false} -> the `roofline size --format json`
+ * result (size.h, result.h rl_result_size): the search of the command line, with
+ * its bounds (replicas, requests, CPU time).  A load nothing serves within the
+ * search space raises the command's reason. */
+int rl_lua_size(lua_State *L)
+{
+    enum { MAX_HW = 8 };
+    rl_model m;
+    rl_hw *hw;
+    char err[ERRLEN];
+    check_keys(L, 1, "size");
+    lua_getfield(L, 1, "model");
+    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
+    check_model(L, lua_gettop(L), 0, &m);
+    lua_pop(L, 1);
+    luaL_argcheck(L, !m.abstract, 1, "field 'model': an abstract model has no operator list");
+    int nhw = size_hw_list(L, 1, &hw, MAX_HW);
+    rl_precision p = opt_precision(L, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_KEEP_PREC].lua);
+    int keep = lua_toboolean(L, -1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
+    int ideal = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
+                        .calibrated = !ideal, .cpu_budget_s = RL_SIZE_MAX_CPU_S,
+                        .prec = keep ? &p : NULL, .nprec = keep};
+    in.headroom = opt_param(L, RL_P_HEADROOM, rl_param_default(RL_P_HEADROOM));
+    in.max_chips = (long long)opt_param(L, RL_P_MAX_CHIPS, 0);
+    in.slo_ttft = opt_param(L, RL_P_TTFT, 0);
+    in.slo_tpot = opt_param(L, RL_P_TPOT, 0);
+    luaL_argcheck(L, in.slo_ttft > 0 && in.slo_tpot > 0, 1,
+                  "fields 'ttft_p99' and 'tpot_p99' (seconds) are required");
+    in.w = (rl_workload){.n = (long long)opt_param(L, RL_P_REQUESTS, 4000),
+                         .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
+                         .max_context = m.max_context};
+    in.w.qps = opt_param(L, RL_P_QPS, 0);
+    luaL_argcheck(L, in.w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
+    const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
+    luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    if (rl_dist_parse(ps, "prompt_len", &in.w.prompt, err, sizeof err) != 0 ||
+        rl_dist_parse(os, "out_len", &in.w.output, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.size: %s", err);
+    for (int i = 0; i < nhw && keep; i++)
+        if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) != 0)
+            return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);
+    double need = RL_SIZE_MAX_REQUESTS * (double)rl_serve_bytes_per_request();
+    if (need > (double)rl_sandbox_memory_left(L))
+        return luaL_error(L, "roofline.size: its simulations need about %d MiB, beyond the %d MiB "
+                             "left of the scenario's memory budget",
+                          (int)(need / 1048576.0), (int)(rl_sandbox_memory_left(L) >> 20));
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.size: %s", err);
+    if (r.n == 0) { /* nothing simulated: the command line's refusal */
+        rl_size_why_none(&in, &r, err, sizeof err);
+        rl_size_result_free(&r);
+        return luaL_error(L, "roofline.size: no configuration meets both targets: %s", err);
+    }
+    cJSON *j = rl_result_size(&in, &r, 1);
+    rl_size_result_free(&r);
     return push_result(L, j);
 }
 

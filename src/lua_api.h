@@ -39,6 +39,7 @@ int rl_lua_sweep(lua_State *L);
 int rl_lua_pareto(lua_State *L);
 int rl_lua_plot(lua_State *L);
 int rl_lua_simulate(lua_State *L);
+int rl_lua_size(lua_State *L);
 
 /* Set the global `roofline` in L. */
 void rl_lua_open(lua_State *L);

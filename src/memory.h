@@ -36,6 +36,10 @@ typedef struct {
  * w the weights per chip (hbm_bytes - overhead when the weights leave no free
  * memory); never below 0.  Without one (ideal mode, or no
  * rule): capacity = hbm_bytes, seed 000's rule. */
+/* What weights + KV may use on `chips` chips holding weight_bytes of
+ * weights in all (the rule above; chips * hbm_bytes without one). */
+double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
+
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
 

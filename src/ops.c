@@ -132,6 +132,8 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int prefills;      /* the step prefills (some prompt rows) */
+    double wrep;       /* chips that each read a weight matmul's whole matrix (attention
+                          replicated: the chips; 1: split over them) */
 } builder;
 
 /* Time op (and the span - 1 ops after it) by kernel table `cls` at `shape`
@@ -176,7 +178,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     double rows = tokens * per_token;
     op->tokens = tokens;
     op->flops = 2.0 * rows * din * dout;
-    op->weight_bytes = copies * mat;
+    op->weight_bytes = copies * mat * x->wrep;
     op->act_read = rows * din * x->ab;
     if (to_kv)
         op->kv_write = rows * dout * x->kb;
@@ -184,7 +186,9 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         op->act_write = rows * dout * x->ab;
     op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
-        double shape[4] = {tokens, dout / (double)x->c->chips, din, 0};
+        double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
+        double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
+                           x->wrep > 1 ? dout : dout / chips, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
     return op;
@@ -432,10 +436,14 @@ static void time_from_table(builder *x, const rl_serving_engine *e, int i)
     double sum = 0;
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
+    const rl_kresidual *r = &e->resid[op->kclass];
+    double widen = 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape);
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
+        for (int q = 0; q < 4; q++)
+            o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
     }
 }
 
@@ -447,8 +455,11 @@ static void finish(builder *x)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
+    double kvc = x->c->kv_copies > 1 ? x->c->kv_copies : 1.0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
+        op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
+        op->kv_write *= kvc;
         op->prov = op->kind == RL_OP_COMM && op->comm.measured ? RL_PROV_MEASURED
                                                                : RL_PROV_ROOFLINE;
         if (op->kind == RL_OP_COMM)
@@ -467,6 +478,8 @@ static void finish(builder *x)
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
     memset(o->prov, 0, sizeof o->prov);
+    memset(o->band_s, 0, sizeof o->band_s);
+    o->banded = 0;
     double launches = 0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
@@ -483,6 +496,9 @@ static void finish(builder *x)
         o->kv_read += op->layers * op->kv_read;
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
+        for (int q = 0; q < 4; q++)
+            o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
+        o->banded |= op->band[0] != 0 || op->band[3] != 0;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;
     }
@@ -491,6 +507,8 @@ static void finish(builder *x)
         o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
         o->step_s += o->engine_s;
     }
+    for (int q = 0; q < 4; q++)
+        o->band_s[q] += o->step_s;
 }
 
 /* The collectives of the configuration's TP/EP plan over the step's M
@@ -532,7 +550,9 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0, named, 0};
+                 rl_dtype_bytes(c->prec.kv), 0, 0, named, 0,
+                 c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
+                     ? (double)c->chips : 1.0};
     rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
@@ -561,7 +581,10 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
         mlp(&x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
         matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
+        double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
+        x.wrep = 1;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
+        x.wrep = wrep;
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }

@@ -87,6 +87,9 @@ typedef struct {
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
     rl_provenance prov;  /* where its time comes from */
+    double band[4];      /* timed by a table whose engine has residuals (engines.h,
+                            rl_kresidual): its class's log quantiles p5, p10, p90, p95,
+                            times (1 + octaves outside the table's grid); else 0 */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
     /* RL_OP_COMM only: one collective of the plan (`layers` = its count per step) */
@@ -135,7 +138,18 @@ typedef struct {
      * has them).  tp = ep = 0 or 1: no collectives (formula (1)'s fully
      * sharded chips, the default). */
     long long tp, ep;
-    int attn_replicated;      /* with ep > 1: MoE attention replicated (shard.h) */
+    int attn_replicated;      /* MoE attention replicated (shard.h's "epN attn=rep"), on
+                                 more than one chip with ep > 1 or with no tp: every weight
+                                 but the routed experts' is read on every chip (its
+                                 matmuls' weight bytes x chips), each chip on its own
+                                 tokens; with ep > 1 it also selects the plan's collectives */
+    /* Chips of the replica that hold and read each token's KV cache: 0 or 1,
+     * the cache spread over the chips (formula (1)); c > 1 multiplies every
+     * op's KV bytes by c.  Under tensor parallelism with fewer KV heads than
+     * TP chips each head is replicated, tp / min(tp, K) copies (vLLM's
+     * attention layers replicate KV heads when K < TP; MLA's one latent is on
+     * every TP chip: serve.h, rl_serve_kv_copies). */
+    double kv_copies;
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
@@ -162,6 +176,12 @@ typedef struct {
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
     double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
     double comm_s;       /* of step_s: the plan's collectives */
+    /* With kernel-table residuals: step_s moved to each quantile of
+     * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
+     * together (a shape's error repeats in every layer, and assuming the
+     * classes move together is the wide side); banded 0 without. */
+    double band_s[4];
+    int banded;
 } rl_ops;
 
 /* Check a configuration against model and chip: sizes >= 0 with at least

@@ -202,9 +202,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_RESERVE] = {"hbm-reserve", NULL, NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "HBM kept free of weights and KV where no engine memory rule "
                       "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
-    [RL_P_MAX_CHIPS] = {"max-chips", NULL, NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
+    [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of a deployment", NOWHERE, RL_PF_SERVE},
-    [RL_P_KEEP_PREC] = {"keep-precision", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+    [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -242,16 +242,33 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
-                   "p10-p90|p5-p95", "the uncertainty band reported", NOWHERE, 0},
+                   "p10-p90|p5-p95",
+                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
-    [RL_P_HEADROOM] = {"headroom", NULL, NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
+    [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (size.h: our stated rule)",
                        NOWHERE, RL_PF_SERVE},
     [RL_P_OFFLINE] = {"offline", NULL, NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                       "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
                       "Offline)", NOWHERE, RL_PF_SERVE},
+    [RL_P_CAPACITY_PCT] = {"capacity-pct", NULL, NULL, NULL, RL_PT_COUNT_LIST, "P[,P...]", "%", 1,
+                           100, "30,60,85", NULL,
+                           "loads as percentages of the engine's measured capacity (its offline "
+                           "throughput; serve_validate.h); not with --qps",
+                           AT(capacity_pct), AT(ncapacity_pct), 16, 0},
+    [RL_P_REPEATS] = {"repeats", NULL, NULL, "engine_runs", RL_PT_INT, "N", "", 1, 20, "3", NULL,
+                      "engine runs per load (and for the capacity); measured = their median, "
+                      "beside it their spread",
+                      NOWHERE, 0},
+    [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
+                          "tp|attn-dp", "", 0, 0, "tp", NULL,
+                          "a replica's attention: tp (KV heads split, replicated beyond K: "
+                          "MLA's latent cache whole on every chip) or attn-dp (attention data "
+                          "parallel, MoE models: each chip its own sequences' cache)",
+                          NOWHERE, RL_PF_SERVE},
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -299,14 +316,15 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE | RL_CLI_ONLY, END};
+                               RL_P_OFFLINE | RL_CLI_ONLY, RL_P_ATTN_LAYOUT, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
-                                     RL_P_QPS, RL_P_SEED, RL_P_MAX_SEQS, END};
+                                     RL_P_QPS, RL_P_CAPACITY_PCT, RL_P_REPEATS, RL_P_SEED,
+                                     RL_P_MAX_SEQS, END};
 static const int LIST[] = {RL_P_FORMAT, RL_P_OUTPUT, END};
 static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
                            RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC, END};
@@ -421,8 +439,9 @@ const rl_command RL_COMMANDS[] = {
      "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
      "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
-     "|error| over whole configurations; --save writes --hw plus engine_costs (what it was\n"
-     "fitted on, CV error, band), loadable with --hw PROFILE.lua; --plot draws the\n"
+     "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
+     "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
+     "error, band), its default engine, loadable with --hw PROFILE.lua; --plot draws the\n"
      "cross-validated predictions against the measurements.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
@@ -441,7 +460,7 @@ const rl_command RL_COMMANDS[] = {
      "preempt, prefix cache or speculation yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
      "       [--policy P] [--ideal] [--save FILE] [options]"},
-    {"size", rl_cli_size, NULL, SIZE,
+    {"size", rl_cli_size, rl_lua_size, SIZE,
      "size searches policy, batch caps and replicas itself; check one configuration with "
      "`simulate`",
      0,
@@ -461,11 +480,15 @@ const rl_command RL_COMMANDS[] = {
      "is free, else one generate step) on a virtual clock of measured calls; the simulator\n"
      "predicts the same trace from the calibrated profile.  Without --profile it first runs\n"
      "calibrate (rewriting hw_profiles/calibrated/<host>.lua): a profile minutes old can be off\n"
-     "by 20% on a shared host.  The engine serves the trace 3 times; measured = the median.\n"
-     "Here: --requests N (40, at most 10000) --qps Q (0.5) --max-seqs SLOTS (4, at most 64);\n"
-     "--model (tiny-ref).",
+     "by 20% on a shared host.  It measures the engine's capacity first (the whole trace at\n"
+     "t = 0: requests / makespan), then serves the trace at each --capacity-pct of it (or at\n"
+     "--qps), --repeats times each; measured = the median, beside each error its range over\n"
+     "the repeats, and each load's capacity utilisation.\n"
+     "Here: --requests N (24, at most 10000) --max-seqs SLOTS (4, at most 64); --model\n"
+     "(tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
-     "       calibrated)] [--requests N] [--qps Q] [--max-seqs B]"},
+     "       calibrated)] [--requests N] [--capacity-pct P,.. | --qps Q] [--repeats N]\n"
+     "       [--max-seqs B]"},
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one line each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"

@@ -56,7 +56,9 @@ typedef enum {
     /* declared for the accuracy and serving issues; fit and validate take --engine,
      * --against and --band, the rest no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE, RL_P_HEADROOM,
-    RL_P_OFFLINE,
+    RL_P_OFFLINE, RL_P_ATTN_LAYOUT,
+    /* validate-serve: its loads and repeats */
+    RL_P_CAPACITY_PCT, RL_P_REPEATS,
     RL_P_COUNT
 } rl_param_id;
 
@@ -139,6 +141,8 @@ typedef struct {
     const char *engine; /* --engine: the hw spec's serving engine, or "ideal" */
     const char *tables; /* --tables DIR (calibrate, validate) */
     int holdout;        /* --holdout K (validate --tables) */
+    long long capacity_pct[16]; /* --capacity-pct (validate-serve), percent */
+    int ncapacity_pct;
     int nargs; /* positional arguments left after the options */
     char **args;
     const char *given[RL_P_COUNT]; /* each option's text as given ("1" for a switch), or NULL */

@@ -87,12 +87,14 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
  * peak FLOP/s and bandwidth), communication ("included": shard plans with
  * their collectives; "ignored": formula (1) on all chips), model, hw, prompt,
  * price_per_chip_hour, price_source, evaluated, infeasible (kept out: weights
- * + KV exceed HBM), feasible, and one row per point: chips, layout, batch,
- * context, weights, kv, compute, step_s, ttft_s (null for abstract models in
- * ideal mode), prefill_layout (sharded), tokens_per_s, chip_s_per_token,
- * usd_per_mtok (when the hardware has a price), weight_load_s, kv_load_s,
- * compute_s, comm_s (sharded), and total_bytes (ideal, all chips) or
- * bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
+ * + KV exceed HBM, or no room to prefill beside the cache), infeasible_prefill
+ * (sharded: of those, kept out for the prefill), feasible, and one row per
+ * point: chips, layout, batch, context, weights, kv, compute, step_s, ttft_s
+ * (null for abstract models in ideal mode), prefill_layout (sharded: the
+ * prefill plan with the layout's weights per chip, sweep.h), tokens_per_s,
+ * chip_s_per_token, usd_per_mtok (when the hardware has a price),
+ * weight_load_s, kv_load_s, compute_s, comm_s (sharded), total_bytes (ideal,
+ * all chips) or bytes_per_chip and prefill_bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
  * NULL means every feasible point. */
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);

@@ -28,6 +28,60 @@
 #include "report.h"
 #include "error.h"
 
+/* ---- replica layout ------------------------------------------------------ */
+
+static const char *const LAYOUT_NAMES[RL_ATTN_LAYOUT_COUNT] = {"tp", "attn-dp"};
+
+const char *rl_attn_layout_name(rl_attn_layout l)
+{
+    return l < RL_ATTN_LAYOUT_COUNT ? LAYOUT_NAMES[l] : "?";
+}
+
+int rl_attn_layout_parse(const char *s, rl_attn_layout *out)
+{
+    for (int i = 0; i < RL_ATTN_LAYOUT_COUNT; i++)
+        if (strcmp(s, LAYOUT_NAMES[i]) == 0) {
+            *out = (rl_attn_layout)i;
+            return 0;
+        }
+    return -1;
+}
+
+int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, char *err,
+                         size_t errlen)
+{
+    if (l != RL_ATTN_LAYOUT_DP)
+        return 0;
+    if (m->abstract || m->experts == 0)
+        RL_FAIL("layout attn-dp: attention data parallel is modelled for MoE models (its expert "
+                "layers then run expert parallel); %s has no experts", m->name);
+    if (chips < 2 || m->experts % chips != 0)
+        RL_FAIL("layout attn-dp: %lld chips per replica; it needs 2 or more that divide the %lld "
+                "experts of %s", chips, m->experts, m->name);
+    return 0;
+}
+
+double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
+{
+    if (l == RL_ATTN_LAYOUT_DP || m->abstract || chips <= 1)
+        return 1;
+    long long heads = m->attention == RL_ATTN_MLA ? 1 : m->kv_heads;
+    return chips > heads ? (double)chips / (double)heads : 1;
+}
+
+rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.kv = RL_KV_REPLICATE; /* as the engines do beyond K heads (serve.h) */
+    if (l == RL_ATTN_LAYOUT_DP) {
+        plan.ep = chips;
+        plan.attn_replicated = 1;
+    } else {
+        plan.tp = chips;
+    }
+    return plan;
+}
+
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
@@ -73,8 +127,7 @@ static double tp_comm(rl_ops_cost *c, long long rows)
         return 0;
     if (rows <= c->cap && !isnan(c->comm[rows]))
         return c->comm[rows];
-    rl_shard_plan plan = rl_shard_plan_default();
-    plan.tp = c->chips;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->layout);
     rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
     moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
     rl_shard_result r;
@@ -92,6 +145,10 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->slope);
     free(c->comm);
     free(c->parts);
+    free(c->memo_key);
+    free(c->memo_t);
+    c->memo_key = NULL;
+    c->memo_t = NULL;
     c->t1 = c->slope = c->comm = NULL;
     c->parts = NULL;
 }
@@ -105,6 +162,8 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     oc.parts = parts;
     oc.nparts = n;
     oc.calibrated = c->calibrated;
+    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips, c->layout);
+    oc.attn_replicated = c->layout == RL_ATTN_LAYOUT_DP; /* weights on every chip (ops.h) */
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
     return oc;
@@ -119,6 +178,30 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     if (c->fitted)
         return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
     return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
+}
+
+/* A decode step that is not linear in S: its time, costed once per (B, S)
+ * (serve.h). */
+static double decode_memo(rl_ops_cost *c, long long B, long long S)
+{
+    if (!c->memo_key) {
+        c->memo_key = calloc(RL_OPS_MEMO, sizeof *c->memo_key);
+        c->memo_t = malloc(RL_OPS_MEMO * sizeof *c->memo_t);
+    }
+    if (!c->memo_key || !c->memo_t)
+        return step_time(c, NULL, 0, B, S, B); /* no memory for the memo: cost it */
+    unsigned long long key = (unsigned long long)B << 32 | (unsigned long long)S;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 44) & (RL_OPS_MEMO - 1);
+    for (; c->memo_key[i]; i = (i + 1) & (RL_OPS_MEMO - 1))
+        if (c->memo_key[i] == key)
+            return c->memo_t[i];
+    double t = step_time(c, NULL, 0, B, S, B);
+    if (c->memo_n < RL_OPS_MEMO / 4 * 3) {
+        c->memo_key[i] = key;
+        c->memo_t[i] = t;
+        c->memo_n++;
+    }
+    return t;
 }
 
 /* Decode-only step at batch B, context S: interpolated in S per batch
@@ -137,7 +220,7 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return step_time(c, NULL, 0, B, S, B);
+        return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
@@ -223,7 +306,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
                         rl_precision p, double reserve)
 {
     c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
-    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
@@ -242,12 +325,25 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 }
 
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                            double reserve)
+                            double reserve, rl_attn_layout l)
 {
+    char err[256];
+    if (rl_attn_layout_check(m, chips, l, err, sizeof err) != 0)
+        return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
-    /* an engine's memory rule already keeps its own reserve (memory.h) */
-    double usable = mem.engine_memory ? mem.capacity_bytes : mem.capacity_bytes * (1 - reserve);
-    return (usable - mem.weight_bytes) / rl_arch_kv_bytes_per_token(m, p.kv);
+    double weights = mem.weight_bytes;
+    if (l == RL_ATTN_LAYOUT_DP) { /* the plan's stored weights on each chip */
+        rl_shard_plan plan = rl_serve_replica_plan(chips, l);
+        rl_shard_result r;
+        if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
+            return 0;
+        weights = r.weight_bytes * (double)chips;
+    }
+    /* an engine's memory rule keeps its own reserve (memory.h) */
+    double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
+                                      : mem.capacity_bytes * (1 - reserve);
+    return (usable - weights) /
+           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips, l));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
@@ -328,6 +424,8 @@ typedef struct {
     int nkv, kvcap;
     double *kv_t, *kv_f;
     unsigned long long max_events; /* the event budget (serve.h RL_SERVE_STALLED) */
+    long long ttft_over, tpot_over; /* requests over the p99 targets so far */
+    long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
 } sim;
 
 /* Min-heap of events by time. */
@@ -627,6 +725,7 @@ static void done(sim *S, int i, double now)
     S->ttft_svc[i] = S->s[i].t_first - S->s[i].t_start;
     S->e2e[i] = now - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
+    S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
     S->completed++;
     S->nsys--;
     S->done_tokens += q->output;
@@ -720,6 +819,21 @@ static void make_room(sim *S, replica *r)
     }
 }
 
+/* KV tokens a recomputed (preempted) sequence must leave free beside its
+ * own when it is readmitted while others decode: one decode step of growth
+ * for each of them plus 1% of the pool, vLLM's watermark (its block
+ * manager admits a waiting sequence only when the free blocks less those it
+ * needs stay at or above watermark = 0.01 of the blocks: docs.vllm.ai
+ * v0.9.2 vllm/core/block_manager.py, SelfAttnBlockSpaceManager
+ * can_allocate).  Without it the newest sequence was readmitted the
+ * moment its own pages were freed and preempted again at the next step. */
+static double readmit_room(const sim *S, const replica *r, const seq *s)
+{
+    if (s->gen0 < 1 || r->nactive == 0)
+        return 0; /* a new sequence, or nothing else to grow */
+    return (double)r->nactive * S->E + 0.01 * S->cap_pages * S->c->page_tokens;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
@@ -728,7 +842,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     seq *s = &S->s[i];
     if (s->state == S_WAIT) {
         int left = s->need;
-        if (!r->is_prefill && !kv_fits(S, r, left + 1, 1))
+        if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         s->state = S_PREFILL;
         if (s->t_start < 0)
@@ -949,8 +1063,10 @@ static void end_step(sim *S, int ri, double now)
             continue;
         r->pf_held -= s->need;
         r->npartial--;
-        if (s->t_first < 0)
+        if (s->t_first < 0) {
             s->t_first = s->t_last = now; /* prefill emits the first token */
+            S->ttft_over += S->c->slo_ttft > 0 && now - S->req[i].arrival > S->c->slo_ttft;
+        }
         if (s->gen0 < 1)
             s->gen0 = 1;
         if (s->gen0 >= S->req[i].output) {
@@ -1178,6 +1294,15 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->kv_tok = c->kv_bytes_per_token;
     S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
+    /* p99 = the ceil(0.99 m)-th smallest of m values (pcts): it exceeds a
+     * target once m - ceil(0.99 m) + 1 values do */
+    long long m_tpot = 0;
+    for (long long i = 0; i < n; i++)
+        m_tpot += req[i].output > 1;
+    S->ttft_room = c->stop_when_missed && c->slo_ttft > 0 ? n - (long long)ceil(0.99 * (double)n)
+                                                          : n;
+    S->tpot_room = c->stop_when_missed && c->slo_tpot > 0
+                       ? m_tpot - (long long)ceil(0.99 * (double)m_tpot) : n;
     S->nprefill = c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0;
     S->nr = S->nprefill + c->replicas;
     int caching = c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0;
@@ -1281,6 +1406,8 @@ static int run_events(sim *S, long long *next)
             return -1;
         if (events > S->max_events)
             return RL_SERVE_STALLED;
+        if (S->ttft_over > S->ttft_room || S->tpot_over > S->tpot_room)
+            return RL_SERVE_MISSED;
         int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
         double t = arrival ? req[*next].arrival : S->ev[0].t;
         S->area += S->nsys * (t - S->tlast);
@@ -1417,6 +1544,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         rc = RL_SERVE_STALLED;
         goto done;
     }
+    if (ev == RL_SERVE_MISSED) {
+        snprintf(err, errlen, "simulate: stopped after %lld of %lld arrivals: the %s p99 target "
+                 "is missed", next, n, S.ttft_over > S.ttft_room ? "TTFT" : "TPOT");
+        rc = RL_SERVE_MISSED;
+        goto done;
+    }
     if (ev != 0) /* SIGINT: stop, keep nothing */
         RL_FAIL_GOTO(done, "simulate: interrupted (%s) after %lld of %lld arrivals; no result kept",
                      rl_interrupt_name(), next, n);
@@ -1439,8 +1572,10 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
                          size_t errlen)
 {
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
+    if (rl_attn_layout_check(m, chips, cfg->layout, err, errlen) != 0 ||
+        rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
         return -1;
+    oc.layout = cfg->layout;
     rl_step_cost cost = {rl_serve_ops_time, &oc};
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);
@@ -1476,7 +1611,7 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     }
     rl_serve_result r;
     int rc = rl_serve_run(buf, n, c, pc, dc, &r, err, errlen);
-    if (rc == RL_SERVE_STALLED) { /* thrashing at this load: not sustained */
+    if (rc == RL_SERVE_STALLED || rc == RL_SERVE_MISSED) { /* thrashing, or a target missed */
         *ok = 0;
         err[0] = '\0';
         return 0;
@@ -1505,6 +1640,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     rl_serve_config c = *cfg;
     c.kv_samples = 0;
     c.keep_requests = 0;
+    c.stop_when_missed = 1; /* only the verdict counts */
     rl_request *buf = malloc((size_t)m * sizeof *buf);
     if (!buf)
         return snprintf(err, errlen, "capacity: out of memory"), -1;

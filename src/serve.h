@@ -69,22 +69,70 @@ typedef struct {
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
- * evaluated in full); the collectives depend on the rows only and are
+ * evaluated in full, and its steps are memoised by (B, S): the same step
+ * is never costed twice); the collectives depend on the rows only and are
  * cached per row count. */
+/* How a replica's chips run attention and hold the KV cache.
+ *  - RL_ATTN_LAYOUT_TP (default, "tp"): Megatron tensor parallelism over the
+ *    replica's chips; KV heads split over min(chips, K) chips and replicated
+ *    beyond: every chip holds (and reads) tp / min(tp, K) copies' share, so
+ *    MLA's single latent cache is whole on every chip.  vLLM replicates KV
+ *    heads when K < TP (model_executor/models/deepseek_v2.py, "we replicate
+ *    the KV heads across multiple tensor parallel GPUs"); SGLang's guide
+ *    says the MLA cache is duplicated on every GPU under TP
+ *    (docs.sglang.io, advanced_features/dp_dpa_smg_guide: "The Problem with
+ *    Tensor Parallelism for MLA Models").
+ *  - RL_ATTN_LAYOUT_DP ("attn-dp"): attention data parallel, for MoE models
+ *    (vLLM docs serving/data_parallel_deployment: "data parallel for the
+ *    attention layers and expert or tensor parallel (EP or TP) for the
+ *    expert layers"; SGLang --enable-dp-attention): each chip runs attention
+ *    for its own sequences and holds their whole cache (KV split over the
+ *    chips, one copy); the plan is shard.h's "tp1 epN attn=rep" (N = chips):
+ *    attention, dense MLP, shared experts and embeddings on every chip,
+ *    routed experts split N ways, AllToAll dispatch and combine.  The
+ *    replica's sequences share one KV pool (an even spread over the chips
+ *    is assumed). */
+typedef enum { RL_ATTN_LAYOUT_TP, RL_ATTN_LAYOUT_DP, RL_ATTN_LAYOUT_COUNT } rl_attn_layout;
+
+const char *rl_attn_layout_name(rl_attn_layout l); /* "tp" | "attn-dp" */
+int rl_attn_layout_parse(const char *s, rl_attn_layout *out); /* 0 or -1 */
+
+/* Whether layout l applies to m on `chips` chips: attn-dp needs an MoE
+ * model whose experts divide over the chips, and more than one chip.
+ * Returns 0, or -1 with err naming the layout and the reason. */
+int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, char *err,
+                         size_t errlen);
+
+/* Copies of each token's KV cache in a replica of `chips` chips under
+ * layout l: TP chips / min(chips, K) (MLA: chips, one latent head); attn-dp 1. */
+double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
+
+/* The shard plan of one replica under layout l (tp = chips; or attn-dp's
+ * tp1 epN attn=rep), KV replicated beyond the heads. */
+rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l);
+
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
     long long chips;
     rl_precision p;
+    rl_attn_layout layout; /* set after rl_ops_cost_init, before the first step (TP) */
     int calibrated;  /* 1: every op timed by h's efficiency tables (when present) */
     long long smax;  /* second sample of S: the model's max_context or 8192 */
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    /* decode steps whose batch fails the linear check, memoised exactly by
+     * (B, S): open addressing, RL_OPS_MEMO slots, filled to 3/4 then full */
+    unsigned long long *memo_key; /* B << 32 | S; 0 = empty */
+    double *memo_t;
+    long long memo_n;
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
+
+#define RL_OPS_MEMO (1 << 19)
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
  * op list timed by h's efficiency tables, efficiency.h, when h has them;
@@ -131,6 +179,7 @@ typedef struct {
     long long max_tokens;   /* continuous: tokens per step; chunked: the chunk budget */
     int page_tokens;        /* KV page size, tokens */
     double kv_capacity_tokens; /* KV tokens one replica holds (HBM after weights), > 0 */
+    rl_attn_layout layout;  /* attention and KV layout of a replica (default TP) */
     rl_preempt preempt;
     double kv_bytes_per_token; /* for swap, prefix-cache and disagg transfer times */
     double host_bw;         /* bytes/s per replica to host memory (all its chips) */
@@ -148,6 +197,9 @@ typedef struct {
     double slo_ttft, slo_tpot;
     int kv_samples;         /* points in the KV occupancy timeline (0: none) */
     int keep_requests;      /* keep per-request latencies in the result */
+    int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
+                               (rl_serve_run returns RL_SERVE_MISSED): searches that need
+                               only the verdict */
 } rl_serve_config;
 
 /* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,
@@ -159,7 +211,7 @@ rl_serve_config rl_serve_config_default(void);
 
 /* Fill the hardware-dependent fields of c for replicas of `chips` chips of
  * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
- * (rl_serve_kv_capacity with `reserve`), host_bw and net_bw (per chip times
+ * (rl_serve_kv_capacity with `reserve` and c->layout), host_bw and net_bw (per chip times
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
@@ -172,15 +224,18 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
                            long long chips, rl_precision p);
 
-/* KV tokens one replica of `chips` chips holds after the weights:
- * (chips * hbm_bytes * (1 - reserve) - weights) / kv_bytes_per_token; 0 or
- * less when the weights do not fit (seed 000 section 1 "What about memory?",
- * section 5 problem 2).  `reserve` is the HBM fraction kept for activations
- * and workspace (e.g. 0.1).  With the selected engine's memory rule
- * (memory.h, calibrated mode) the KV gets what that rule leaves, and
- * `reserve` does not apply. */
+/* KV tokens one replica of `chips` chips holds after the weights under
+ * layout l: (chips * hbm_bytes * (1 - reserve) - weights) /
+ * (kv_bytes_per_token * rl_serve_kv_copies); weights: the model's total
+ * under TP, chips x the per-chip weights of attn-dp's plan (shard.h,
+ * stored).  0 or less when the weights do not fit (seed 000 section 1
+ * "What about memory?", section 5 problem 2).  `reserve` is the HBM
+ * fraction kept for activations and workspace (e.g. 0.1).  With the
+ * selected engine's memory rule (memory.h) the weights and KV get what that
+ * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
+ * that does not apply (rl_attn_layout_check) gives 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                            double reserve);
+                            double reserve, rl_attn_layout l);
 
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token
@@ -253,10 +308,16 @@ typedef struct {
  * `decode_cost` (every other step).  Returns 0, -1 with err naming the
  * config field, or RL_SERVE_STALLED with err set when the run exceeds
  * RL_SERVE_EVENT_SLACK times the events it needs without preemption
- * (sequences preempted and recomputed over and over: KV thrashing, which
- * otherwise runs on for hours).  Free with rl_serve_result_free. */
+ * (sequences preempted and recomputed over and over: KV thrashing; a guard,
+ * since a preempted sequence waits for room before it is readmitted, serve.c
+ * readmit_room).  Free with rl_serve_result_free. */
 #define RL_SERVE_STALLED (-2)
 #define RL_SERVE_EVENT_SLACK 4.0
+/* With cfg->stop_when_missed: more requests already over a target than the
+ * p99 allows (TTFT: n - ceil(0.99 n) + 1 of the n requests; TPOT: of those
+ * with two or more output tokens), so the run's p99 misses it whatever
+ * follows; no result, err says which. */
+#define RL_SERVE_MISSED (-3)
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen);

@@ -15,6 +15,7 @@
 #include <lualib.h>
 #include <zlib.h>
 
+#include "fit.h"
 #include "plot.h"
 #include "report.h"
 
@@ -621,7 +622,9 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         }
         fputs("        },\n", f);
     }
-    fputs("      },\n    },\n  },\n", f);
+    fputs("      },\n", f);
+    rl_engine_put_residuals(f, s->resid, s->resid_holdout, 6);
+    fputs("    },\n  },\n", f);
 }
 
 /* The fields --set changed (their top-level names, once each) from h, so the
@@ -680,6 +683,34 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
 }
 
 /* ---- summary and validation -------------------------------------------------- */
+
+int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
+                         char *err, size_t errlen)
+{
+    double *r = malloc((from->nheld + 1) * sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memset(to->resid, 0, sizeof to->resid);
+    to->resid_holdout = holdout;
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        int n = 0;
+        for (size_t i = 0; i < from->nheld; i++) {
+            const rl_silicon_row *row = &from->held[i];
+            const rl_ktable *t = from->tables->t[c][row->var];
+            if (row->cls != (rl_kclass)c || !t)
+                continue;
+            rl_kideal_ctx k = {(rl_kclass)c, row->var, hw_peak(h, row->var), h->hbm_bw};
+            r[n++] = log(row->measured_s / rl_kt_time(t, row->x, rl_kideal, &k, NULL));
+        }
+        to->resid[c].n = n;
+        for (int q = 0; n > 0 && q < 4; q++)
+            to->resid[c].q[q] = rl_fit_quantile(r, n, RL_KRESIDUAL_P[q]);
+    }
+    free(r);
+    return 0;
+}
 
 cJSON *rl_silicon_summary(const rl_silicon *s)
 {

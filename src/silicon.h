@@ -63,6 +63,8 @@ typedef struct {
     long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
     rl_silicon_row *held;       /* configurations held back (holdout) */
     size_t nheld;
+    rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */
+    int resid_holdout;
 } rl_silicon;
 
 /* Import DIR/<engine>/ for hardware h (its peaks and bandwidth drive the
@@ -82,6 +84,13 @@ void rl_silicon_free(rl_silicon *s);
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
                     int nov, const char *engine, const char *dir, const char *date,
                     const char *path, char *err, size_t errlen);
+
+/* The residuals (engines.h, rl_kresidual) of `from`'s held-back
+ * configurations against its tables, per class, into to->resid (to may be
+ * from): log(measured / predicted), type-7 quantiles (fit.h).  Returns 0,
+ * or -1 (err) when out of memory. */
+int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
+                         char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */

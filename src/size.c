@@ -75,6 +75,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.prefill_replicas = c->prefill_replicas;
     s.max_seqs = c->max_seqs;
     s.max_tokens = c->max_tokens;
+    s.layout = c->layout;
     rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
@@ -106,19 +107,40 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
                           : 0;
 }
 
-int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
-                     double prompt_scale, char *err, size_t errlen)
+/* in's kept step cost when it is c's configuration's (size.h), else NULL. */
+static rl_ops_cost *kept_cost(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_ops_cost *k = in->cost;
+    return k && k->h == &in->hw[c->hw] && k->chips == c->chips && k->layout == c->layout &&
+                   !memcmp(&k->p, &c->p, sizeof k->p)
+               ? in->cost
+               : NULL;
+}
+
+/* rl_size_evaluate; with verdict_only a run stops once a target is certain
+ * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
+ * as they were.  A run that meets is complete either way. */
+static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                    double prompt_scale, int verdict_only, char *err, size_t errlen)
 {
     rl_request *req;
     long long n;
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
+    s.stop_when_missed = verdict_only;
     rl_serve_result r;
-    int rc = rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n, &s, &r,
-                               err, errlen);
+    rl_ops_cost *oc = kept_cost(in, c);
+    rl_step_cost cost = {rl_serve_ops_time, oc};
+    int rc = oc ? rl_serve_run(req, n, &s, &cost, &cost, &r, err, errlen)
+                : rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n,
+                                    &s, &r, err, errlen);
     double span = req[n - 1].arrival - req[0].arrival;
     free(req);
+    if (rc == RL_SERVE_MISSED) {
+        c->meets = 0;
+        return 0;
+    }
     if (rc != 0)
         return -1;
     c->ttft_p50 = r.ttft.p50;
@@ -145,6 +167,12 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
     return 0;
 }
 
+int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                     double prompt_scale, char *err, size_t errlen)
+{
+    return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen);
+}
+
 /* Set the replica counts for a decode-pool size R (disagg keeps its ratio). */
 static void set_replicas(rl_size_candidate *c, int R, double ratio)
 {
@@ -158,44 +186,48 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
 {
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
     int R0 = c->replicas, lo = 0, hi = -1;
-    /* grow geometrically until the targets hold, then bisect down */
+    rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
+    /* grow geometrically until the targets hold, then bisect down; a run that
+     * misses stops early (only its verdict is kept) */
     for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
         set_replicas(c, R, ratio);
-        if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+        if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
             return -2;
         if (c->meets) {
             hi = R;
+            best = *c;
             break;
         }
         lo = R;
     }
-    if (hi < 0)
-        return -1; /* c stays at the largest count tried, with that count's results */
+    if (hi < 0) /* c at the largest count tried, with that count's results */
+        return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
     if (lo == 0) {
         /* R0 met the targets: try fewer (the analytic estimate is conservative) */
         for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {
             set_replicas(c, R, ratio);
-            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
                 return -2;
             if (!c->meets)
                 break;
             hi = R;
+            best = *c;
         }
     } else {
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
             set_replicas(c, mid, ratio);
-            if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
+            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
                 return -2;
-            if (c->meets)
+            if (c->meets) {
                 hi = mid;
-            else
+                best = *c;
+            } else {
                 lo = mid;
+            }
         }
     }
-    set_replicas(c, hi, ratio);
-    if (rl_size_evaluate(in, c, qps_scale, prompt_scale, err, errlen) != 0)
-        return -2;
+    *c = best;
     return hi;
 }
 
@@ -207,8 +239,11 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
         return -1;
     rl_serve_config s = candidate_config(in, c);
     double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
-    int rc = rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req,
-                                        n, &s, &q, err, errlen);
+    rl_ops_cost *oc = kept_cost(in, c);
+    rl_step_cost cost = {rl_serve_ops_time, oc};
+    int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
+                : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
+                                             req, n, &s, &q, err, errlen);
     free(req);
     c->max_qps = q;
     return rc;
@@ -256,7 +291,8 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
 /* Same deployment but a larger batch cap that never bound: the same result. */
 static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->policy == b->policy &&
+    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout &&
+           a->policy == b->policy &&
            a->max_tokens == b->max_tokens && a->replicas == b->replicas &&
            a->prefill_replicas == b->prefill_replicas && !memcmp(&a->p, &b->p, sizeof a->p) &&
            a->ttft_p99 == b->ttft_p99 && a->tpot_p99 == b->tpot_p99 && a->e2e_p50 == b->e2e_p50;
@@ -316,6 +352,7 @@ typedef struct {
     int hw;
     rl_precision p;
     long long chips;
+    rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
     double t_pref; /* prefill of the mean prompt, s */
 } replica_kind;
@@ -345,13 +382,19 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->hw = k->hw;
     c->p = k->p;
     c->chips = k->chips;
+    c->layout = k->layout;
     c->policy = POLICIES[po].p;
     c->max_seqs = caps[ci];
     c->max_tokens = POLICIES[po].tokens;
     c->kv_capacity_tokens = k->kvcap;
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
-    c->weight_bytes_per_chip = mem.weight_bytes / (double)k->chips;
-    c->kv_bytes_per_chip = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) / (double)k->chips;
+    double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
+                      rl_serve_kv_copies(in->m, k->chips, k->layout);
+    c->kv_bytes_per_chip = kv_bytes / (double)k->chips;
+    /* what the KV leaves of the usable HBM (attn-dp replicates weights) */
+    c->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
+                                   ? mem.weight_bytes / (double)k->chips
+                                   : h->hbm_bytes * (1 - in->hbm_reserve) - c->kv_bytes_per_chip;
     double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
     double rd, rp = 0;
     if (c->policy == RL_POLICY_DISAGG) {
@@ -390,10 +433,11 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     const rl_hw *h = &in->hw[k->hw];
     if (rl_hw_peak(h, k->p.compute) <= 0)
         return 1;
-    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve);
+    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve, k->layout);
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, in->m, h, k->chips, k->p, in->calibrated, err, errlen) != 0)
         return 1;
+    oc.layout = k->layout;
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     if (k->kvcap >= longest) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
@@ -424,16 +468,20 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
         if (maxc > RL_SIZE_MAX_REPLICA_CHIPS)
             maxc = RL_SIZE_MAX_REPLICA_CHIPS;
         for (int pi = 0; pi < np; pi++)
-            for (long long chips = 1; chips <= maxc; chips *= 2) {
-                replica_kind k = {hi, precs[pi], chips, 0, 0};
-                if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
-                    out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-            }
+            for (long long chips = 1; chips <= maxc; chips *= 2)
+                for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
+                    char why[256];
+                    if (rl_attn_layout_check(in->m, chips, (rl_attn_layout)l, why, sizeof why))
+                        continue; /* attn-dp: MoE models on chips dividing their experts */
+                    replica_kind k = {hi, precs[pi], chips, (rl_attn_layout)l, 0, 0};
+                    if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+                        out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
+                }
     }
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every (hardware, replica size), since the
+ * the cheapest analytic plan of every (hardware, replica size, layout), since the
  * estimate can misjudge a replica size (long prompts: 2-chip replicas
  * estimated cheaper than 8-chip ones that alone meet TTFT), then the
  * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
@@ -443,14 +491,14 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
 {
     struct {
         int picked;     /* plans of this hardware picked */
-        unsigned sizes; /* bit log2(chips): a plan of that replica size is picked */
+        unsigned sizes; /* bit 2 log2(chips) + layout: a plan of that replica kind is picked */
     } *taken = calloc((size_t)in->nhw, sizeof *taken);
     if (!taken)
         return -1;
     for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
         for (int i = 0; i < n; i++) {
             const rl_size_candidate *c = &plans[i].c;
-            unsigned size_bit = 1u << (int)fmin(31, log2((double)c->chips));
+            unsigned size_bit = 1u << (int)fmin(31, 2 * log2((double)c->chips) + c->layout);
             if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
                 (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
                 continue;
@@ -462,6 +510,9 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
     return 0;
 }
 
+/* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
+#define SIZE_KEPT_COSTS 4
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the CPU bound in
@@ -469,7 +520,12 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
 static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
                           clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
 {
-    for (int i = 0; i < n; i++) {
+    rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
+    rl_ops_cost pool[SIZE_KEPT_COSTS] = {{0}}; /* the latest configurations' (plans come
+                                                  cheapest first, kinds interleaved) */
+    long long used[SIZE_KEPT_COSTS] = {0};
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
         rl_size_candidate c = plans[i].c;
         if (!pick[i]) {
             out->pruned++;
@@ -479,15 +535,36 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
-        int R = rl_size_resize(in, &c, 1 + in->headroom, 1, err, errlen);
+        int k = 0; /* the pool's entry for c's configuration, else the least recently used */
+        for (int j = 0; j < SIZE_KEPT_COSTS; j++) {
+            run.cost = pool[j].t1 ? &pool[j] : NULL;
+            if (kept_cost(&run, &c)) {
+                k = j;
+                break;
+            }
+            if (used[j] < used[k])
+                k = j;
+        }
+        run.cost = &pool[k];
+        if (!pool[k].t1 || !kept_cost(&run, &c)) { /* a new configuration: its own step cost */
+            rl_ops_cost_free(&pool[k]);
+            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips, c.p,
+                                       in->calibrated, err, errlen)) != 0)
+                break;
+            pool[k].layout = c.layout;
+        }
+        used[k] = i + 1;
+        int R = rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen);
         int meets_hr = c.meets;
-        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(in, &c, 1, 1, err, errlen) != 0) ||
-            rl_size_capacity(in, &c, err, errlen) != 0)
-            return -1;
+        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(&run, &c, 1, 1, err, errlen) != 0) ||
+            rl_size_capacity(&run, &c, err, errlen) != 0)
+            rc = -1;
         c.meets = meets_hr && c.meets;
         out->c[out->n++] = c;
     }
-    return 0;
+    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
+        rl_ops_cost_free(&pool[j]);
+    return rc;
 }
 
 /* Rank out->c and drop the rows that repeat another's outcome; count the
@@ -618,9 +695,11 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
     else
         snprintf(pol, sizeof pol, "%s", rl_policy_name(c->policy));
     if (c->policy == RL_POLICY_DISAGG)
-        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld", c->prefill_replicas, c->replicas, c->chips);
+        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s%lld", c->prefill_replicas, c->replicas,
+                 c->chips, rl_attn_layout_name(c->layout), c->chips);
     else
-        snprintf(rep, sizeof rep, "%dx%lld", c->replicas, c->chips);
+        snprintf(rep, sizeof rep, "%dx%lld %s%lld", c->replicas, c->chips,
+                 rl_attn_layout_name(c->layout), c->chips);
     snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
              rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
 }

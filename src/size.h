@@ -51,7 +51,9 @@
  * caps RL_SIZE_BATCH_CAPS; continuous batching, chunked prefill with a
  * RL_SIZE_CHUNK_SMALL or RL_SIZE_CHUNK_LARGE token budget, disaggregated
  * prefill/decode (RL_SIZE_NPOLICIES); chips per replica in powers of 2 up
- * to the NVLink/ICI domain, at most RL_SIZE_MAX_REPLICA_CHIPS.  Replica
+ * to the NVLink/ICI domain, at most RL_SIZE_MAX_REPLICA_CHIPS, each under
+ * tensor parallelism and, for MoE models whose experts divide over them,
+ * attention data parallel (serve.h rl_attn_layout).  Replica
  * counts are estimated from per-replica capacity with decode replicas at
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
@@ -86,6 +88,8 @@ typedef struct {
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
+    rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
+                            being searched, kept across its runs (rl_size_search sets it) */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
@@ -97,6 +101,7 @@ typedef struct {
     int hw;            /* index into rl_size_input.hw */
     rl_precision p;
     long long chips;   /* per replica */
+    rl_attn_layout layout; /* how the replica's chips split attention and KV (serve.h) */
     rl_policy policy;
     int max_seqs;
     long long max_tokens;
@@ -183,7 +188,8 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
-/* A short label: "h100-sxm x8 bf16 continuous B<=128 x3". */
+/* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",
+ * "h200 1x8 attn-dp8 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 
 

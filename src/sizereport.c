@@ -243,6 +243,19 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
 
 static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/h" : "chips"; }
 
+/* A time in ms at `dec` decimals, with the p10-p90 band of c's profile
+ * beside it when its engine costs are fitted: "v (lo-hi)", the unwidened
+ * band of size's JSON rows (e2e.h, rl_e2e_band_keys). */
+static void time_cell(char *cell, size_t n, double s, int dec, const rl_hw *h)
+{
+    const rl_engine_costs *ec = &h->engine_costs;
+    if (ec->present)
+        snprintf(cell, n, "%.*f (%.*f-%.*f)", dec, s * 1e3, dec, s * exp(ec->band_p10) * 1e3, dec,
+                 s * exp(ec->band_p90) * 1e3);
+    else
+        snprintf(cell, n, "%.*f", dec, s * 1e3);
+}
+
 static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
 {
     char cells[11][96];
@@ -250,8 +263,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
     snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
-    snprintf(cells[4], 96, "%.0f", c->ttft_p99 * 1e3);
-    snprintf(cells[5], 96, "%.1f", c->tpot_p99 * 1e3);
+    time_cell(cells[4], 96, c->ttft_p99, 0, &x->in->hw[c->hw]);
+    time_cell(cells[5], 96, c->tpot_p99, 1, &x->in->hw[c->hw]);
     snprintf(cells[6], 96, "%.2f", c->e2e_p50);
     snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
@@ -262,7 +275,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
 
 static void candidate_header(doc *d, const rl_size_result *r)
 {
-    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms)", "TPOT p99 (ms)",
+    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; p10-p90 band where fitted)",
+                      "TPOT p99 (ms; p10-p90 band where fitted)",
                       "E2E p50 (s)", "output tok/s", "busy", "mean batch", "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
     row(d, 1, 11, h);
@@ -303,6 +317,13 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
          b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
          100 * b->utilization, b->mean_decode_batch);
+    if (in->hw[b->hw].engine_costs.present) {
+        char t1[64], t2[64];
+        time_cell(t1, sizeof t1, b->ttft_p99, 0, &in->hw[b->hw]);
+        time_cell(t2, sizeof t2, b->tpot_p99, 1, &in->hw[b->hw]);
+        item(d, "Band (p10-p90 of the fitted engine costs' cross-validated residuals, each "
+                "step scaled alike): TTFT p99 %s ms, TPOT p99 %s ms.", t1, t2);
+    }
     if (isfinite(b->max_qps))
         item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it stops meeting the targets "
                 "at %.3g req/s (capacity utilization %.0f%% at the load).",
@@ -604,6 +625,17 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+    double copies = rl_serve_kv_copies(in->m, b->chips, b->layout);
+    if (b->layout == RL_ATTN_LAYOUT_DP)
+        para(d, "Layout attn-dp (attention data parallel): each chip runs attention for its own "
+                "sequences and holds their whole KV cache, one copy per token; attention, dense "
+                "layers and embeddings are on every chip, the routed experts split over them.");
+    else
+        para(d, "Layout tp (tensor parallel over the replica's %lld chips): %s", b->chips,
+             copies > 1 ? "fewer KV heads than chips, so each token's KV is held on several "
+                          "chips (MLA: its one latent on every chip, as vLLM and SGLang do under "
+                          "TP); the pool above counts each token once."
+                        : "the KV heads split over the chips, one copy per token.");
 }
 
 /* The recommendation under changed traffic, and resized to meet it. */

@@ -453,6 +453,12 @@ int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char
         return -1;
     if (check_hw(&h, present, origin, err, errlen) != 0)
         return -1;
+    rl_engine_costs alias = h.engine_costs; /* the top-level engine_costs of older profiles */
+    if (alias.present && !*alias.engine)
+        snprintf(alias.engine, sizeof alias.engine, "fitted");
+    if (alias.present && rl_hw_put_costs(&h, &alias, err, errlen) != 0)
+        return -1;
+    rl_hw_sync_costs(&h);
     *out = h;
     return 0;
 }
@@ -497,11 +503,8 @@ static void push_fields(lua_State *L, const field *fields, const void *base, int
                 continue;
             rl_engines_push(L, (const rl_engines *)(const void *)src);
             break;
-        case T_COSTS:
-            if (!((const rl_engine_costs *)(const void *)src)->present)
-                continue;
-            rl_engine_costs_push(L, (const rl_engine_costs *)(const void *)src);
-            break;
+        case T_COSTS: /* the alias: its costs are an engine's now (rl_hw_put_costs) */
+            continue;
         case T_COLL:
             if (!((const rl_collectives *)(const void *)src)->present)
                 continue;
@@ -549,6 +552,48 @@ void rl_hw_set_ideal(rl_hw *h)
 {
     h->efficiency.present = 0;
     h->engines.sel = -1;
+    rl_hw_sync_costs(h);
+}
+
+void rl_hw_sync_costs(rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    h->engine_costs = e && e->fitted.present ? e->fitted : (rl_engine_costs){0};
+}
+
+int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
+{
+    if (rl_engines_select(&h->engines, name, h->origin, err, errlen) != 0)
+        return -1;
+    if (strcmp(name, "ideal") == 0) /* --engine ideal == --ideal */
+        rl_hw_set_ideal(h);
+    rl_hw_sync_costs(h);
+    return 0;
+}
+
+int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen)
+{
+    rl_engines *g = &h->engines;
+    int i = 0;
+    while (i < g->n && strcmp(g->e[i].name, c->engine) != 0)
+        i++;
+    if (i == RL_ENGINES_MAX)
+        RL_FAIL("%s: field 'engine_costs': no room for engine '%s' beside the %d of 'engines'",
+                h->origin, c->engine, g->n);
+    rl_serving_engine *e = &g->e[i];
+    if (i == g->n) {
+        memset(e, 0, sizeof *e);
+        snprintf(e->name, sizeof e->name, "%.31s", c->engine);
+        snprintf(e->source, sizeof e->source, "%s", c->source);
+        g->n++;
+    }
+    e->fitted = *c;
+    e->launch_s = c->v[RL_EC_LAUNCH];
+    snprintf(e->costs_source, sizeof e->costs_source, "%s", c->source);
+    memcpy(e->fitted.engine, e->name, sizeof e->name);
+    g->def = g->sel = i;
+    rl_hw_sync_costs(h);
+    return 0;
 }
 
 const char *rl_hw_mode(const rl_hw *h, int calibrated)

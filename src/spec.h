@@ -132,8 +132,10 @@ typedef struct {
     /* Serving engines with measured kernel tables (engines.h); n = 0 when
      * absent.  engines.sel is the one calibrated mode uses. */
     rl_engines engines;
-    /* Fitted engine costs (enginecost.h, written by `roofline fit`);
-     * present = 0 when absent. */
+    /* The fitted engine costs in effect (enginecost.h, written by
+     * `roofline fit`): the selected engine's (rl_hw_sync_costs); present = 0
+     * when it has none.  Read from a spec, the top-level `engine_costs`
+     * alias, which becomes the engine it names (rl_hw_put_costs). */
     rl_engine_costs engine_costs;
     /* Measured collective times (collectives.h); present = 0 when absent:
      * then collectives follow comm.h's alpha-beta model. */
@@ -146,6 +148,18 @@ int rl_hw_measured(const rl_hw *h);
 
 /* Drop them (--ideal, --engine ideal): the pure roofline. */
 void rl_hw_set_ideal(rl_hw *h);
+
+/* h->engine_costs = the selected engine's fitted costs (none without). */
+void rl_hw_sync_costs(rl_hw *h);
+
+/* Select engine `name` (engines.h; "ideal": rl_hw_set_ideal) and its fitted
+ * costs.  0, or -1 with err. */
+int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);
+
+/* Make c the fitted costs of engine c->engine (added when h has none of that
+ * name; its launch_s becomes c's), the default and selected one.  0, or -1
+ * with err when h's engines are full. */
+int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen);
 
 /* The mode of estimates on h: "ideal" when !calibrated or h has no
  * measurements; "calibrated" when the selected engine's tables (or, without

@@ -1,6 +1,7 @@
 /* sweep.c — the design-space grid: formula (1) (ideal) or the shard plans per point. */
 #include "sweep.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,79 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
 
 #define PLANS 256
 
+/* The prefill candidates of a generation plan (sweep.h): the plan itself,
+ * then sequence parallelism over 2, 4, ... of its replicas; all hold the
+ * plan's weights per chip. */
+#define PREFILLS 16
+typedef struct {
+    int n;
+    int name[PREFILLS];       /* name index */
+    double ttft_s[PREFILLS];  /* the prefill's step time */
+    double kv[PREFILLS];      /* the prompt's KV per chip while it is prefilled, bytes */
+    long long sp[PREFILLS];
+} prefills;
+
+/* Fill *f for generation plan `gen` and a prompt of `prompt` tokens; 0, or
+ * -1 when memory runs out.  Candidates that do not evaluate are left out. */
+static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_result *gen,
+                              long long prompt, rl_precision p, rl_sweep *out, prefills *f)
+{
+    rl_shard_plan pl = gen->plan;
+    pl.kv = RL_KV_BATCH; /* prefill writes the cache with the K/V projections */
+    f->n = 0;
+    char err[256];
+    for (long long sp = 1; sp <= gen->replicas && f->n < PREFILLS; sp *= 2) {
+        rl_shard_result r;
+        if (gen->replicas % sp || (sp > 1 && pl.ep > 1)) /* sp with EP: not a compare plan */
+            continue;
+        pl.sp = sp;
+        if (rl_shard_eval(m, h, &pl, RL_PHASE_PREFILL, gen->chips, 1, prompt, p, &r, err,
+                          sizeof err) != 0)
+            continue;
+        int k = f->n++;
+        f->name[k] = name_index(out, r.name, -1);
+        if (f->name[k] < 0)
+            return -1;
+        f->ttft_s[k] = r.step_s;
+        f->kv[k] = r.kv_bytes;
+        f->sp[k] = sp;
+    }
+    return 0;
+}
+
+/* The fastest candidate of *f that fits in HBM beside generation point
+ * `gen`'s cache (sweep.h), its per-chip bytes in *bytes; -1 if none fits,
+ * -2 if f has no candidate.  The replica that prefills holds its other
+ * replica_batch - 1 sequences and the prompt's whole cache (sp = 1's KV);
+ * with sp > 1 the other replicas also keep their full caches and their
+ * piece of the prompt's. */
+static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result *gen,
+                        const prefills *f, rl_precision p, double *bytes)
+{
+    if (f->n == 0)
+        return -2;
+    double rest_kv = 0; /* the prefilling replica's cache without one sequence */
+    rl_shard_result r;
+    char err[256];
+    if (gen->replica_batch > 1 &&
+        rl_shard_eval(m, h, &gen->plan, RL_PHASE_GENERATE, gen->chips,
+                      (gen->replica_batch - 1) * gen->replicas, gen->context, p, &r, err,
+                      sizeof err) == 0)
+        rest_kv = r.kv_bytes;
+    else if (gen->replica_batch > 1)
+        rest_kv = gen->kv_bytes;
+    double owner = gen->weight_bytes + rest_kv + f->kv[0];
+    int best = -1;
+    for (int k = 0; k < f->n; k++) {
+        double b = f->sp[k] > 1 ? fmax(owner, gen->total_bytes + f->kv[k]) : owner;
+        if (b <= h->hbm_bytes && (best < 0 || f->ttft_s[k] < f->ttft_s[best])) {
+            best = k;
+            *bytes = b;
+        }
+    }
+    return best;
+}
+
 /* One (chips, precision, context) cell in sharded mode: every batch x plan. */
 static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
                        long long chips, rl_precision p, long long S, rl_shard_result *res,
@@ -172,15 +246,10 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
 {
     int bl, bt;
     long long prompt = sp->prompt ? sp->prompt : S;
-    rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, 1, prompt, p, sp->overlap, res, PLANS, &bl,
-                     &bt); /* the best-latency prefill plan gives every point's TTFT */
-    double ttft = bl >= 0 ? res[bl].step_s : -1;
-    int prefill_layout = bl >= 0 ? name_index(out, res[bl].name, -1) : 0;
-    int hint[PLANS]; /* name index of plan i in the previous batch */
+    int hint[PLANS];       /* name index of plan i in the previous batch */
+    prefills pre[PLANS];   /* plan i's prefill candidates (the same for every batch) */
     for (int i = 0; i < PLANS; i++)
         hint[i] = -1;
-    if (prefill_layout < 0)
-        return -1;
     for (int b = 0; b < sp->nbatch; b++) {
         int n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap,
                                  res, PLANS, &bl, &bt);
@@ -191,15 +260,25 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                 out->infeasible++;
                 continue;
             }
+            int layout = name_index(out, r->name, hint[i]);
+            if (layout < 0 ||
+                (layout != hint[i] && prefill_candidates(m, h, r, prompt, p, out, &pre[i]) != 0))
+                return -1;
+            hint[i] = layout;
+            double bytes = 0;
+            int k = pick_prefill(m, h, r, &pre[i], p, &bytes);
+            if (k == -1) { /* no room to prefill beside the cache */
+                out->infeasible++;
+                out->infeasible_prefill++;
+                continue;
+            }
             rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
-                                 .step_s = r->step_s, .ttft_s = ttft,
+                                 .layout = layout, .prefill_layout = k >= 0 ? pre[i].name[k] : 0,
+                                 .step_s = r->step_s, .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
                                  .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
                                  .compute_s = r->compute_s, .comm_s = r->comm_s,
-                                 .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes};
-            pt.layout = hint[i] = name_index(out, r->name, hint[i]);
-            pt.prefill_layout = prefill_layout;
-            if (pt.layout < 0)
-                return -1;
+                                 .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
+                                 .prefill_bytes = k >= 0 ? bytes : r->total_bytes};
             int rc = push(out, &pt, h);
             if (rc != 0)
                 return rc;

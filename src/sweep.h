@@ -12,9 +12,26 @@
  *  - sharded: every candidate plan of the sharding module on the point's
  *    chips (rl_shard_compare: 1D/2D tensor parallelism, KV splits, expert
  *    parallelism, pipelines, replicas), per-chip HBM and the collectives'
- *    time included; layout = the plan's name; TTFT from the best-latency
- *    prefill plan on the same chips (seed 000 section 3: prefill and
- *    generation may shard differently), named in prefill_layout.
+ *    time included; layout = the plan's name; TTFT from the prefill plan
+ *    that serves it, named in prefill_layout (below).
+ * A point's prefill must run where its generation plan keeps the weights:
+ * prefill and generation may shard differently (seed 000 section 3), but a
+ * deployment holds one copy of the weights per replica, and re-sharding them
+ * between phases would move the whole model per prompt.  So the prefill
+ * candidates of a plan with r replicas are the plan itself (one replica
+ * prefills the prompt) and, for dense models, the plan with sequence
+ * parallelism over s | r of its replicas (ring attention's KV AllGather
+ * leaves the whole prompt's cache on the replica that decodes it); both
+ * store the same weights per chip (shard.h).  The fastest gives ttft_s.
+ * Memory: a batch-B engine admits a prompt when one of its B sequences has
+ * finished (vLLM's max_num_seqs), so the replica that prefills holds the
+ * weights, its other replica_batch - 1 caches at the point's context and
+ * the prompt's cache as prefill writes it (K/V heads replicated beyond K
+ * chips, shard.h); with sp > 1 the other replicas also hold their full
+ * caches and their piece of the prompt's.  prefill_bytes is the larger of
+ * the two per chip; a candidate over HBM is passed over, and a point none
+ * of whose candidates fits is kept out (infeasible, counted in
+ * infeasible_prefill).
  * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
@@ -41,7 +58,8 @@ typedef struct {
     long long chips, batch, context;
     int layout;              /* name index (rl_sweep_name): "ideal", or the shard plan
                                 ("tp8 kv=batch x2") */
-    int prefill_layout;      /* name index: sharded, the plan that gives ttft_s; else "" */
+    int prefill_layout;      /* name index: sharded, the plan that gives ttft_s (same
+                                weights per chip as layout); else "" */
     rl_precision prec;
     double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
     double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
@@ -52,13 +70,17 @@ typedef struct {
     double chip_s_per_token; /* chips / tokens_per_s: chip-seconds per generated token */
     double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */
     double total_bytes;      /* ideal: weights + KV over all chips; sharded: per chip */
+    double prefill_bytes;    /* sharded: total_bytes + the prompt's KV per chip, bytes
+                                (while it is prefilled); ideal: 0 */
 } rl_sweep_point;
 
 typedef struct {
     rl_sweep_point *pts; /* feasible points, in grid order (chips, prec, context, batch, plan) */
     size_t n, cap;
     long long evaluated;  /* grid points (times plans) looked at */
-    long long infeasible; /* kept out: weights + KV exceed HBM */
+    long long infeasible; /* kept out: weights + KV exceed HBM, or (sharded) no room
+                             to prefill a prompt beside the cache */
+    long long infeasible_prefill; /* of those, the ones kept out for the prefill */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;

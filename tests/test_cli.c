@@ -388,18 +388,36 @@ static void mfu_keeps_collectives(void **state)
 }
 
 /* Tester item 8: with a fitted profile the breakdown columns are the
- * unfitted (here calibrated: h100-sxm-splitwise carries efficiency tables)
- * step's terms, and the "fitted" line says so instead of calling them
- * formula (1)'s. */
+ * unfitted (here estimated: h100-sxm-splitwise carries h100-sxm's
+ * efficiency tables, measured_on "h200", borrowed) step's terms, and the
+ * "fitted" line says so instead of calling them formula (1)'s. */
 static void fitted_breakdown_label(void **state)
 {
     (void)state;
     cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
-    assert_non_null(strstr(note, "are the calibrated step's terms, not parts of the fitted step_s"));
+    assert_non_null(strstr(note, "are the estimated step's terms, not parts of the fitted step_s"));
     assert_null(strstr(note, "formula (1)"));
     cJSON_Delete(j);
+}
+
+/* validate --against on a profile with efficiency tables but no fitted
+ * costs predicts ideal rows: it says so as a warning on stderr, not only in
+ * the mode_note key. */
+static void validate_against_warns_ideal(void **state)
+{
+    (void)state;
+    int rc = run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+                     "--model llama2-70b --hw h100-sxm --set model.max_context=16384 --format csv",
+                     out, sizeof out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "roofline validate: warning: rows on h100-sxm (efficiency "
+                                "tables, no fitted engine costs) are predicted by the ideal"));
+    rc = run_cli("validate --against " RL_SRCDIR "/tests/bad_inputs/e2e/three_rows.csv " /* no hw column */
+                 "--model llama2-70b --hw h100-sxm-splitwise --format csv", out, sizeof out);
+    assert_int_equal(rc, 0);
+    assert_null(strstr(out, "warning:"));
 }
 
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
@@ -460,6 +478,7 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(validate_against_warns_ideal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,6 +298,40 @@ static void ops_from_lua(void **state)
                            " return r.mode == 'ideal' and 1 or 0") == 1);
 }
 
+/* roofline.size: the command line's search (its keys are pinned beside the
+ * CLI's, tests/data/result_keys.txt); llama3-8b at 2 req/s of 100-token
+ * prompts on H100 is met (one chip serves ~30 req/s of longer prompts,
+ * test_serve) and every row names its layout; missing targets, a bad
+ * headroom and a profile given twice are errors naming the field. */
+static void size_from_lua(void **state)
+{
+    (void)state;
+    const char *base = "roofline.size{ model = 'llama3-8b', qps = 2, prompt_len = '100',"
+                       " out_len = '20', requests = 200, max_chips = 2";
+    char code[640], err[1024];
+    snprintf(code, sizeof code,
+             "local r = %s, hw = 'h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05 }\n"
+             "local named = true\n"
+             "for _, row in ipairs(r.rows) do named = named and row.attention_layout == 'tp' end\n"
+             "return (r.meeting >= 1 and r.rows[1].meets and named and r.model == 'llama3-8b')"
+             " and 1 or 0",
+             base);
+    assert_true(run_number(code) == 1.0);
+    static const struct {
+        const char *more, *want;
+    } bad[] = {
+        {"hw = 'h100-sxm', ttft_p99 = 1", "tpot_p99"},
+        {"hw = 'h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05, headroom = -1", "headroom"},
+        {"hw = 'h100-sxm,h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05", "twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(code, sizeof code, "return %s, %s }", base, bad[i].more);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: %s", bad[i].more, err);
+    }
+}
+
 /* roofline.simulate: every request completes (500 here); the same seed gives
  * the same p99 as a second call; errors name the field or the DIST. */
 static void simulate_from_lua(void **state)
@@ -361,6 +395,7 @@ int main(void)
         cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(ops_from_lua),
         cmocka_unit_test(simulate_from_lua),
+        cmocka_unit_test(size_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

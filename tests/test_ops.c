@@ -323,6 +323,39 @@ static void mla_decode(void **state)
     assert_rel(wf, 4 * rl_arch_flops_per_token(&m), 1e-12);
 }
 
+/* The replica layouts' traffic (ops.h kv_copies, attn_replicated), the same
+ * DeepSeek-V3 decode step (B = 4, S = 4096, bf16) on 8 chips: under TP
+ * every chip reads the whole latent cache, 8 x 1,151,336,448 B; with the
+ * attention replicated every weight but the routed experts' is read by
+ * each of the 8 chips, so the weight bytes grow by 7 x those of the other
+ * matmuls, and FLOPs do not change (each chip on its own tokens). */
+static void layout_traffic(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_ops_config c = decode_cfg(4, 4096);
+    c.chips = 8;
+    rl_ops base = *build(&m, &h, &c);
+    c.kv_copies = 8;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->kv_read == 8 * 1151336448.0);
+    assert_true(o->weight_bytes == base.weight_bytes && o->flops == base.flops);
+    c.kv_copies = 0;
+    c.attn_replicated = 1;
+    o = build(&m, &h, &c);
+    double expert = 0, other = 0;
+    for (int i = 0; i < base.n; i++) {
+        const rl_op *op = &base.op[i];
+        if (op->kind != RL_OP_WEIGHT || strcmp(op->name, "embedding") == 0)
+            continue; /* the embedding reads its gathered rows only */
+        *(strncmp(op->name, "expert_", 7) == 0 ? &expert : &other) += op->layers * op->weight_bytes;
+    }
+    assert_true(expert > 0 && other > 0);
+    assert_rel(o->weight_bytes - base.weight_bytes, 7 * other, 1e-12);
+    assert_true(o->flops == base.flops && o->kv_read == base.kv_read);
+}
+
 /* MLA prefill, non-absorbed: kv_b up-projects the P + T latents; attention
  * runs over 192-wide q/k and 128-wide v.  T = 1024, P = 0: kv_b FLOPs
  * 2 * 1024 * 512 * 128 * (128 + 128) = 34,359,738,368; QK^T
@@ -640,7 +673,7 @@ int main(void)
         cmocka_unit_test(dense_peak),
         cmocka_unit_test(gb_vs_gib),
         cmocka_unit_test(moe_expected_experts),
-        cmocka_unit_test(mla_decode),
+        cmocka_unit_test(mla_decode), cmocka_unit_test(layout_traffic),
         cmocka_unit_test(mla_prefill),
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),

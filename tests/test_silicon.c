@@ -194,6 +194,80 @@ static void test_ops_timed_by_tables(void **state)
     unlink(mp);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Residual bands: calibrate --tables' residuals are the type-7 quantiles
+ * of log(measured / table time) over the held-back configurations (here
+ * every 2nd: 10 GEMMs); the saved spec carries them; an op list timed by
+ * the tables moves each table-timed op to its class's quantile, widened
+ * (1 + octaves outside the grid): lm_head's n = 1000 lies log2(1024/1000)
+ * octaves below the grid's 1024. */
+static void test_residual_band(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 2);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024], path[64], mp[64];
+    assert_int_equal(rl_silicon_residuals(&s, &s, &h, 2, err, sizeof err), 0);
+    assert_int_equal(s.resid[RL_KC_GEMM].n, 10);
+    assert_int_equal(s.resid[RL_KC_PREFILL_ATTN].n, 2);
+    assert_int_equal(s.resid[RL_KC_DECODE_ATTN].n, 2);
+    double r[16];
+    int n = 0;
+    for (size_t i = 0; i < s.nheld; i++)
+        if (s.held[i].cls == RL_KC_GEMM) {
+            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw};
+            r[n++] = log(s.held[i].measured_s /
+                         rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], s.held[i].x, rl_kideal,
+                                    &k, NULL));
+        }
+    qsort(r, (size_t)n, sizeof *r, cmp_dbl);
+    /* type 7: position (n - 1) p = 0.9 for p10 -> r[0] + 0.9 (r[1] - r[0]) */
+    assert_rel(s.resid[RL_KC_GEMM].q[1], r[0] + 0.9 * (r[1] - r[0]), 1e-9);
+    assert_rel(s.resid[RL_KC_GEMM].q[2], r[8] + 0.1 * (r[9] - r[8]), 1e-9);
+    snprintf(path, sizeof path, "/tmp/rl_silicon_XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
+                                     "2026-12-01", path, err, sizeof err), 0);
+    rl_hw c = load_hw(path, NULL, 0);
+    const rl_serving_engine *e = rl_engines_selected(&c.engines);
+    assert_int_equal(e->resid_holdout, 2);
+    for (int k = 0; k < RL_KC_COUNT; k++)
+        for (int q = 0; q < 4; q++)
+            assert_rel(e->resid[k].q[q], s.resid[k].q[q], 1e-5); /* written at %.6g */
+    write_temp(mp, ".lua", GRID_MODEL);
+    rl_model m = load_model(mp, NULL, 0);
+    rl_ops_config cfg = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 1, 1024);
+    cfg.calibrated = 1;
+    rl_ops o;
+    assert_int_equal(rl_ops_build(&m, &c, &cfg, &o, err, sizeof err), 0);
+    assert_true(o.banded);
+    double lo = o.step_s, hi = o.step_s;
+    for (int i = 0; i < o.n; i++) {
+        const rl_op *op = &o.op[i];
+        if (op->prov == RL_PROV_ROOFLINE)
+            continue;
+        const rl_kresidual *res = &e->resid[op->kind == RL_OP_ATTENTION ? RL_KC_DECODE_ATTN
+                                                                         : RL_KC_GEMM];
+        double w = strcmp(op->name, "lm_head") == 0 ? 1 + log2(1024.0 / 1000.0) : 1;
+        lo += op->layers * op->t.time_s * expm1(res->q[1] * w);
+        hi += op->layers * op->t.time_s * expm1(res->q[2] * w);
+    }
+    assert_rel(o.band_s[1], lo, 1e-12);
+    assert_rel(o.band_s[2], hi, 1e-12);
+    assert_true(o.band_s[0] <= o.band_s[1] && o.band_s[1] < o.step_s && o.step_s < o.band_s[2]);
+    unlink(path);
+    unlink(mp);
+    rl_silicon_free(&s);
+}
+
 /* Lua: engine= selects the engine (step, ops), through a pushed hw table
  * too; without one ops uses the preset's default engine (calibrated). */
 static void test_lua_engine(void **state)
@@ -323,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_ops_timed_by_tables),
+        cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
     };

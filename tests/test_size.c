@@ -237,6 +237,53 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
+/* Item 8 of issue 14: size searches attention data parallel for an MoE
+ * model (serve.h rl_attn_layout).  Mixtral-8x7B (8 experts) on H100 up to 2
+ * chips per replica, 0.5 req/s of 200-token prompts: at least one
+ * simulated row runs attn-dp on 2 chips (each replica size and layout has
+ * its cheapest plan simulated), every row's label names its layout, and
+ * attn-dp holds one copy of the KV (kv_copies 1) where TP on 2 chips of
+ * K = 8 heads holds one too; a dense model gets no attn-dp row. */
+static void test_moe_searches_attn_dp(void **state)
+{
+    fixture *f = *state;
+    rl_model moe = load_model("mixtral-8x7b", NULL, 0);
+    rl_size_input in = f->in;
+    in.m = &moe;
+    in.max_chips = 2;
+    in.headroom = 0;
+    in.slo_ttft = 2;
+    in.slo_tpot = 0.1;
+    in.w = (rl_workload){.n = 200, .qps = 0.5, .prompt = {RL_DIST_FIXED, 200, 0},
+                         .output = {RL_DIST_FIXED, 20, 0}, .seed = 3};
+    rl_size_result r;
+    char err[512], label[160];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    int dp = 0;
+    for (int i = 0; i < r.n; i++) {
+        rl_size_label(&in, &r.c[i], label, sizeof label);
+        const char *name = rl_attn_layout_name(r.c[i].layout);
+        char want[32];
+        snprintf(want, sizeof want, " %s%lld ", name, r.c[i].chips);
+        if (!strstr(label, want))
+            fail_msg("label '%s' does not name its layout '%s'", label, want);
+        dp += r.c[i].layout == RL_ATTN_LAYOUT_DP;
+        if (r.c[i].layout == RL_ATTN_LAYOUT_DP)
+            assert_int_equal(r.c[i].chips, 2);
+    }
+    assert_true(dp > 0);
+    rl_size_result_free(&r);
+    in = f->in; /* llama3-8b: dense */
+    in.max_chips = 2;
+    in.headroom = 0;
+    in.w.n = 200;
+    in.w.qps = 1;
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    for (int i = 0; i < r.n; i++)
+        assert_int_equal(r.c[i].layout, RL_ATTN_LAYOUT_TP);
+    rl_size_result_free(&r);
+}
+
 /* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
@@ -308,6 +355,37 @@ static void test_report_sections(void **state)
         }
         free(t);
     }
+}
+
+/* With fitted engine costs the report shows the p10-p90 band beside TTFT
+ * and TPOT p99: v (v e^p10 - v e^p90) ms, here a made-up band of log
+ * -0.1 / +0.2 on the fixture's first candidate's profile. */
+static void test_report_band(void **state)
+{
+    fixture *f = *state;
+    rl_hw hw[2] = {f->h[0], f->h[1]};
+    const rl_size_candidate *c = &f->res.c[0];
+    hw[c->hw].engine_costs = rl_engine_costs_ideal();
+    hw[c->hw].engine_costs.present = 1;
+    hw[c->hw].engine_costs.band_p10 = -0.1;
+    hw[c->hw].engine_costs.band_p90 = 0.2;
+    rl_size_input in = f->in;
+    in.hw = hw;
+    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0), want[160];
+    assert_non_null(t);
+    snprintf(want, sizeof want, "| %.0f (%.0f-%.0f) | %.1f (%.1f-%.1f) |", c->ttft_p99 * 1e3,
+             c->ttft_p99 * exp(-0.1) * 1e3, c->ttft_p99 * exp(0.2) * 1e3, c->tpot_p99 * 1e3,
+             c->tpot_p99 * exp(-0.1) * 1e3, c->tpot_p99 * exp(0.2) * 1e3);
+    if (!strstr(t, want))
+        fail_msg("report lacks '%s'", want);
+    assert_non_null(strstr(t, "Band (p10-p90"));
+    free(t);
+    /* without fitted costs: no band */
+    d.in = &f->in;
+    t = rl_size_report_render(&d, 0);
+    assert_null(strstr(t, "Band (p10-p90"));
+    free(t);
 }
 
 /* A chart with a target line: one polyline per line series, a circle per
@@ -448,10 +526,11 @@ int main(void)
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
-        cmocka_unit_test(test_unpriced_cost_is_chips),
+        cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
+        cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_html_in_chromium),

@@ -233,9 +233,11 @@ static void test_ideal_ttft_from_ops(void **state)
  * TPU v5e, B = 1, S = 128k).  Each generation plan of the sharding module is
  * a point (evaluated = plans, infeasible = plans that overflow 16 GB per
  * chip); the fastest point is the module's best-latency plan with the same
- * step time, and every point's TTFT is the best prefill plan's (seed 000
- * section 5 problem 4: TP or sequence parallelism for prefill, the KV split
- * for generation).  Cost = chips / tokens_per_s. */
+ * step time.  Its TTFT is the prefill of its own weights' layout (sweep.h):
+ * the fastest point is one 16-chip replica, so the prefill is the same tp
+ * (seed 000 section 5 problem 4: TP for prefill, the KV split for
+ * generation), no faster than the unconstrained best prefill plan.  Cost =
+ * chips / tokens_per_s. */
 static void test_sharded_worked_problem_4(void **state)
 {
     (void)state;
@@ -263,10 +265,121 @@ static void test_sharded_worked_problem_4(void **state)
     assert_rel(fast->step_s, res[bl].step_s, 1e-12);
     assert_true(fast->comm_s > 0);
     assert_rel(fast->chip_s_per_token, 16 / fast->tokens_per_s, 1e-12);
+    rl_shard_plan pl = res[bl].plan;
+    pl.kv = RL_KV_BATCH;
+    assert_int_equal(res[bl].replicas, 1);
+    rl_shard_result pre;
+    assert_int_equal(rl_shard_eval(&m, &h, &pl, RL_PHASE_PREFILL, 16, 1, 128000, p, &pre, err,
+                                   sizeof err), 0);
+    assert_string_equal(rl_sweep_name(&s, fast->prefill_layout), pre.name);
+    assert_rel(fast->ttft_s, pre.step_s, 1e-12);
+    assert_rel(pre.weight_bytes, res[bl].weight_bytes, 1e-12); /* the same weights per chip */
     n = rl_shard_compare(&m, &h, RL_PHASE_PREFILL, 16, 1, 128000, p, 0, res, 256, &bl, &bt);
-    assert_true(bl >= 0);
-    assert_string_equal(rl_sweep_name(&s, fast->prefill_layout), res[bl].name);
-    assert_rel(fast->ttft_s, res[bl].step_s, 1e-12);
+    assert_true(bl >= 0 && fast->ttft_s >= res[bl].step_s);
+    rl_sweep_free(&s);
+}
+
+/* The point with `layout` and `batch` in s, or NULL. */
+static const rl_sweep_point *find_point(const rl_sweep *s, const char *layout, long long batch)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->pts[i].batch == batch && strcmp(rl_sweep_name(s, s->pts[i].layout), layout) == 0)
+            return &s->pts[i];
+    return NULL;
+}
+
+/* Issue 14 item 6: a point's TTFT comes from a prefill that keeps the
+ * weights where the point's generation plan stores them (sweep.h).
+ * llama3-70b in fp8 on 8 H100 (80e9 B of HBM), context = prompt = 4096,
+ * generation plan tp4 x2 at batch 512 (256 sequences per replica).
+ * llama3-70b: 70,553,706,496 parameters, 1,318,912 of them norm gains (kept
+ * whole on every chip), 80 layers, K = 8 KV heads of 128: KV per token
+ * 2 x 80 x 8 x 128 x 1 B = 163,840 B, a quarter per tp4 chip = 40,960 B.
+ *   weights per chip (70,553,706,496 - 1,318,912) / 4 + 1,318,912
+ *                                              = 17,639,415,808 B
+ *   KV per chip 256 x 4096 x 40,960           = 42,949,672,960 B
+ *   bytes_per_chip                             = 60,589,088,768 B
+ * The old rule took every point's TTFT from the fastest prefill plan on the
+ * 8 chips, tp1 sp8, which stores all 70,553,706,496 B of weights per chip:
+ * beside this point's 42.9e9 B of KV that is 113.5e9 B > 80e9 B, a layout
+ * the deployment cannot run.  Now the candidates are tp4 x2 (one replica
+ * prefills) and tp4 sp2 (both replicas, sequence parallel):
+ *   the prefilling replica: weights + 255 x 4096 x 40,960 + the prompt's
+ *     4096 x 40,960 = 60,589,088,768 B;
+ *   sp2: the other replica keeps its 256 caches and half the prompt's,
+ *     60,589,088,768 + 83,886,080 = 60,672,974,848 B (the larger one);
+ * both fit, and tp4 sp2 (8 chips on the prompt) is the faster: its
+ * rl_shard_eval prefill time (1e-12).  tp8 at batch 128 keeps tp8. */
+static void test_prefill_keeps_weights(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
+    long long chips = 8, batch[] = {128, 512}, ctx = 4096;
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 1, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    const rl_sweep_point *pt = find_point(&s, "tp4 x2", 512);
+    assert_non_null(pt);
+    assert_rel(pt->total_bytes, 60589088768.0, 1e-12);
+    assert_rel(pt->prefill_bytes, 60672974848.0, 1e-12);
+    assert_string_equal(rl_sweep_name(&s, pt->prefill_layout), "tp4 sp2");
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 4;
+    pl.sp = 2;
+    rl_shard_result r;
+    assert_int_equal(rl_shard_eval(&m, &h, &pl, RL_PHASE_PREFILL, 8, 1, 4096, p, &r, err,
+                                   sizeof err), 0);
+    assert_rel(pt->ttft_s, r.step_s, 1e-12);
+    pl.tp = 1; /* the old choice: all weights on each chip */
+    pl.sp = 8;
+    assert_int_equal(rl_shard_eval(&m, &h, &pl, RL_PHASE_PREFILL, 8, 1, 4096, p, &r, err,
+                                   sizeof err), 0);
+    assert_rel(r.weight_bytes, 70553706496.0, 1e-12);
+    assert_true(r.weight_bytes + 42949672960.0 > h.hbm_bytes);
+    pt = find_point(&s, "tp8", 128);
+    assert_non_null(pt);
+    assert_string_equal(rl_sweep_name(&s, pt->prefill_layout), "tp8");
+    assert_int_equal(s.infeasible_prefill, 0);
+    rl_sweep_free(&s);
+}
+
+/* A point whose cache fits but whose next prompt does not is kept out.
+ * llama3-8b in bf16 on 16 TPU v5e (16e9 B of HBM), context = prompt = 8192,
+ * plan tp16 kv=batch: K = 8, so the KV heads split 8 ways and the two chips
+ * of each head group split the batch.  KV per token 2 x 32 x 8 x 128 x 2 B
+ * = 131,072 B, an eighth per chip: 134,217,728 B per 8192-token sequence.
+ * Weights per chip 1,037,836,288 B (the plan's bytes at batch 220 less 110
+ * caches).  Batch 222: 111 caches per chip, 15,936,004,096 B, fits.  Its
+ * prefill writes the prompt's cache on both chips of the head group (K/V
+ * projections replicated beyond K, shard.h), so the busier chip holds 111
+ * caches + the prompt's = 16,070,221,824 B > 16e9: kept out, counted in
+ * infeasible_prefill.  Batch 220: 110 + 1 caches = 15,936,004,096 B: kept. */
+static void test_prefill_memory_keeps_out(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long chips = 16, batch[] = {220, 222}, ctx = 8192;
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &BF16, 1, 0, 0, 1, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    const rl_sweep_point *pt = find_point(&s, "tp16 kv=batch", 220);
+    assert_non_null(pt);
+    assert_rel(pt->prefill_bytes, 15936004096.0, 1e-12);
+    assert_null(find_point(&s, "tp16 kv=batch", 222));
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 16;
+    rl_shard_result r;
+    assert_int_equal(rl_shard_eval(&m, &h, &pl, RL_PHASE_GENERATE, 16, 222, 8192, BF16, &r, err,
+                                   sizeof err), 0);
+    assert_true(r.fits);
+    assert_rel(r.total_bytes, 15936004096.0, 1e-12);
+    assert_true(s.infeasible_prefill >= 1);
+    assert_true(s.infeasible >= s.infeasible_prefill);
     rl_sweep_free(&s);
 }
 
@@ -299,21 +412,23 @@ static cJSON *pareto_json(const char *args, const char *const *keys, size_t nkey
 /* `roofline pareto` JSON.  --ideal: the grid of the issue's example (4 slice
  * sizes x 12 default batches x 1 precision = 48 points, infeasible +
  * feasible = 48).  Default (shard plans): more points than the grid (one per
- * plan), rows with comm_s and prefill_layout.  A chip count that is no slice
+ * plan), rows with comm_s, prefill_layout and prefill_bytes_per_chip, and
+ * infeasible_prefill.  A chip count that is no slice
  * of the chip exits 2, and so does a figure of a sweep where nothing fits. */
 static void test_cli_pareto(void **state)
 {
     (void)state;
     static const char *keys[] = {"chips", "layout", "batch", "weights", "kv", "step_s",
                                  "ttft_s", "chip_s_per_token", "usd_per_mtok", "prefill_layout",
-                                 "comm_s"};
+                                 "comm_s", "prefill_bytes_per_chip"};
     cJSON *j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32 --ideal", keys, 9);
     assert_int_equal(cJSON_GetObjectItem(j, "evaluated")->valuedouble, 48);
     assert_int_equal(cJSON_GetObjectItem(j, "infeasible")->valuedouble +
                          cJSON_GetObjectItem(j, "feasible")->valuedouble, 48);
     assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "ignored");
     cJSON_Delete(j);
-    j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32", keys, 11);
+    j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32", keys, 12);
+    assert_non_null(cJSON_GetObjectItem(j, "infeasible_prefill"));
     assert_true(cJSON_GetObjectItem(j, "evaluated")->valuedouble > 48);
     assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "included");
     cJSON_Delete(j);
@@ -353,6 +468,8 @@ int main(void)
         cmocka_unit_test(test_pareto_brute_force), cmocka_unit_test(test_sweep_frontier),
         cmocka_unit_test(test_ideal_ttft_from_ops),
         cmocka_unit_test(test_sharded_worked_problem_4), cmocka_unit_test(test_cli_pareto),
+        cmocka_unit_test(test_prefill_keeps_weights),
+        cmocka_unit_test(test_prefill_memory_keeps_out),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1997,6 +1997,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 5476, p5 = -0.150867, p10 = -0.110251, p90 = 0.132401, p95 = 0.190343 },
+        prefill_attention = { held_back = 972, p5 = -0.0978384, p10 = -0.0711738, p90 = 0.0566207, p95 = 0.151331 },
+        decode_attention = { held_back = 1005, p5 = -0.141336, p10 = -0.039003, p90 = 0.0560826, p95 = 0.146214 },
+      },
     },
   },
 }

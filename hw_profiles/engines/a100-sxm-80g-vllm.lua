@@ -874,6 +874,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 1848, p5 = -0.132853, p10 = -0.10247, p90 = 0.107165, p95 = 0.153083 },
+        prefill_attention = { held_back = 1009, p5 = -0.297516, p10 = -0.194287, p90 = 0.220198, p95 = 0.347242 },
+        decode_attention = { held_back = 1086, p5 = -0.266847, p10 = -0.16639, p90 = 0.149554, p95 = 0.197085 },
+      },
     },
   },
 }

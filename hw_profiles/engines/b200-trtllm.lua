@@ -5972,6 +5972,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 20177, p5 = -0.0965936, p10 = -0.0642762, p90 = 0.0857987, p95 = 0.126884 },
+        prefill_attention = { held_back = 6882, p5 = -0.106804, p10 = -0.0736781, p90 = 0.0833321, p95 = 0.151187 },
+        decode_attention = { held_back = 7913, p5 = -0.0728675, p10 = -0.0372803, p90 = 0.0624441, p95 = 0.11371 },
+      },
     },
   },
 }

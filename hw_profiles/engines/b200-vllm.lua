@@ -6067,6 +6067,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 21445, p5 = -0.147855, p10 = -0.0925885, p90 = 0.13331, p95 = 0.207864 },
+        prefill_attention = { held_back = 5372, p5 = -0.380595, p10 = -0.265427, p90 = 0.333852, p95 = 0.572319 },
+        decode_attention = { held_back = 6763, p5 = -0.114501, p10 = -0.0675067, p90 = 0.103032, p95 = 0.159612 },
+      },
     },
   },
 }

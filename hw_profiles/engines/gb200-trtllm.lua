@@ -5972,6 +5972,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 20177, p5 = -0.0926614, p10 = -0.0622871, p90 = 0.0824687, p95 = 0.122396 },
+        prefill_attention = { held_back = 6882, p5 = -0.105348, p10 = -0.0703477, p90 = 0.0751192, p95 = 0.138778 },
+        decode_attention = { held_back = 7913, p5 = -0.0756679, p10 = -0.0402272, p90 = 0.0599497, p95 = 0.102953 },
+      },
     },
   },
 }

@@ -6067,6 +6067,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 21445, p5 = -0.113786, p10 = -0.0724853, p90 = 0.112643, p95 = 0.172906 },
+        prefill_attention = { held_back = 5331, p5 = -0.34456, p10 = -0.246343, p90 = 0.331544, p95 = 0.528753 },
+        decode_attention = { held_back = 6548, p5 = -0.117474, p10 = -0.0734964, p90 = 0.088376, p95 = 0.132214 },
+      },
     },
   },
 }

@@ -5293,6 +5293,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14280, p5 = -0.0735487, p10 = -0.0460109, p90 = 0.0686698, p95 = 0.109971 },
+        prefill_attention = { held_back = 7317, p5 = -0.108748, p10 = -0.0778768, p90 = 0.0934781, p95 = 0.17655 },
+        decode_attention = { held_back = 8073, p5 = -0.0491549, p10 = -0.0268853, p90 = 0.0639483, p95 = 0.161965 },
+      },
     },
   },
 }

@@ -5270,6 +5270,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14296, p5 = -0.0887861, p10 = -0.0597388, p90 = 0.137107, p95 = 0.215615 },
+        prefill_attention = { held_back = 5378, p5 = -0.352022, p10 = -0.256939, p90 = 0.285873, p95 = 0.471379 },
+        decode_attention = { held_back = 6611, p5 = -0.118818, p10 = -0.0759826, p90 = 0.0889369, p95 = 0.143815 },
+      },
     },
   },
 }

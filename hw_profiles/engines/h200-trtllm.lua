@@ -5293,6 +5293,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14280, p5 = -0.0755438, p10 = -0.0456811, p90 = 0.0707141, p95 = 0.110765 },
+        prefill_attention = { held_back = 7316, p5 = -0.0809187, p10 = -0.0558736, p90 = 0.0622099, p95 = 0.11103 },
+        decode_attention = { held_back = 8073, p5 = -0.0447154, p10 = -0.0223325, p90 = 0.0683604, p95 = 0.181191 },
+      },
     },
   },
 }

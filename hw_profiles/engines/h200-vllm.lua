@@ -5270,6 +5270,12 @@ return {
           },
         },
       },
+      residuals = { -- log(measured / table time) of held-back configurations
+        holdout = 5,
+        gemm = { held_back = 14296, p5 = -0.078111, p10 = -0.051499, p90 = 0.141537, p95 = 0.232882 },
+        prefill_attention = { held_back = 5378, p5 = -0.343849, p10 = -0.230438, p90 = 0.256927, p95 = 0.437257 },
+        decode_attention = { held_back = 6611, p5 = -0.123732, p10 = -0.0795928, p90 = 0.0883311, p95 = 0.147349 },
+      },
     },
   },
 }

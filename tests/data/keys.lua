@@ -8,5 +8,6 @@ local calls = {
   prefill = function() return roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm', tokens = { 512, 1024 }, chunk = 256 } end,
   pareto = function() return roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', chips = { 1, 2 }, batch = { 1, 8 }, context = 2048 } end,
   simulate = function() return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 5, prompt = '100', output = '10', requests = 200 } end,
+  size = function() return roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 2, prompt = '100', output = '20', ttft_p99 = 1, tpot_p99 = 0.05, requests = 200, max_chips = 2 } end,
 }
 print(roofline.format(calls[arg[1]](), 'json'))
