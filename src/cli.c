@@ -626,23 +626,11 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
 {
     if (!o->given[id])
         return 0;
-    int n = 0;
-    const char *p = o->given[id];
-    while (n < max) {
-        char *end;
-        v[n++] = strtod(p, &end);
-        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
-            break;
-        if (!*end) {
-            if (n >= min)
-                return n;
-            break;
-        }
-        p = end + 1;
-    }
-    rl_cli_say(o, "--%s '%s': expected %d to %d non-negative numbers separated by ':'",
-            RL_PARAMS[id].flag, o->given[id], min, max);
-    return -1;
+    int n = rl_parse_tuple(o->given[id], v, min, max);
+    if (n < 0)
+        rl_cli_say(o, "--%s '%s': expected %d to %d non-negative numbers separated by ':'",
+                   RL_PARAMS[id].flag, o->given[id], min, max);
+    return n;
 }
 
 /* Requests longer than the model's context are shortened to fit (prompt +
@@ -903,6 +891,9 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (mem.engine_memory)
         snprintf(rule, sizeof rule, "under the %s engine's memory rule",
                  rl_engines_selected(&h->engines)->name);
+    if (mem.engine_memory && o->given[RL_P_RESERVE])
+        rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
+                      "(engines.h; --engine ideal or --ideal for the reserve)", rule);
     else
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)

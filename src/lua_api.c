@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "memory.h"
+#include "number.h"
 #include "param.h"
 #include "plot.h"
 #include "report.h"
@@ -1050,11 +1051,67 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     return v;
 }
 
+/* Field of parameter id "A:B[:C]" (its row's arg) into v[max]; how many
+ * numbers it gave (0 when absent). */
+static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
+{
+    const char *s = opt_string(L, 1, id);
+    int n = s ? rl_parse_tuple(s, v, min, max) : 0;
+    if (n < 0)
+        luaL_error(L, "field '%s': expected %s (non-negative numbers), got '%s'",
+                   RL_PARAMS[id].lua, RL_PARAMS[id].arg, s);
+    return n;
+}
+
+/* Field `prefixes` "N:LEN" into *w (its prompt distribution parsed): N
+ * shared prefixes of LEN tokens, below the mean prompt, as --prefixes. */
+static void opt_prefixes(lua_State *L, rl_workload *w)
+{
+    double v[2] = {0, 0};
+    opt_tuple(L, RL_P_PREFIXES, v, 2, 2);
+    w->prefixes = (int)v[0];
+    w->prefix_len = (int)v[1];
+    if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt))
+        luaL_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
+                      "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
+}
+
+/* Field `burst`: gamma arrivals with that coefficient of variation into *w
+ * (Poisson when absent), as --burst. */
+static void opt_burst(lua_State *L, rl_workload *w)
+{
+    w->burst_cv = opt_param(L, RL_P_BURST, 0);
+    if (w->burst_cv > 0)
+        w->arrival = RL_ARRIVAL_GAMMA;
+}
+
+/* Field of parameter id: one of the words of its row's arg ("a|b"), as its
+ * index; def when absent. */
+static int opt_word(lua_State *L, rl_param_id id, int def)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    const char *v = opt_string(L, 1, id), *a = p->arg;
+    if (!v)
+        return def;
+    for (int i = 0;; i++) {
+        const char *bar = strchr(a, '|');
+        size_t len = bar ? (size_t)(bar - a) : strlen(a);
+        if (strlen(v) == len && strncmp(a, v, len) == 0)
+            return i;
+        if (!bar)
+            return luaL_error(L, "roofline.simulate: field '%s': expected %s, got '%s'", p->lua,
+                              p->arg, v);
+        a = bar + 1;
+    }
+}
+
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt_len="DIST", out_len="DIST" (old:
  * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
- * tpot_slo=), weights=, kv=, compute=, ideal=false, attn_layout="tp"} (defaults and bounds:
+ * tpot_slo=), route="least-outstanding", page=16, preempt="recompute",
+ * burst= (gamma arrivals' CV), hbm_reserve=0.1, weights=, kv=, compute=,
+ * ideal=false, attn_layout="tp"} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
@@ -1070,13 +1127,22 @@ int rl_lua_simulate(lua_State *L)
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
                      .max_context = m.max_context};
-    w.qps = opt_param(L, RL_P_QPS, 0);
-    luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
+    lua_getfield(L, 1, RL_PARAMS[RL_P_OFFLINE].lua);
+    int offline = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    w.qps = opt_param(L, RL_P_QPS, offline ? 1 : 0); /* offline: generated at 1 req/s */
+    opt_burst(L, &w);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_QPS].lua);
+    luaL_argcheck(L, !offline || (lua_isnil(L, -1) && w.burst_cv == 0), 1,
+                  "field 'offline' puts every request at t = 0: it takes no 'qps' or 'burst'");
+    lua_pop(L, 1);
+    luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) or 'offline' is required");
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt_len", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "out_len", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    opt_prefixes(L, &w);
     rl_serve_config c = rl_serve_config_default();
     const char *pol = opt_string(L, 1, RL_P_POLICY);
     if (pol && rl_policy_parse(pol, &c.policy) != 0)
@@ -1095,8 +1161,15 @@ int rl_lua_simulate(lua_State *L)
     c.prefill_replicas = (int)opt_param(L, RL_P_PREFILL_REPLICAS, c.prefill_replicas);
     c.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
+    c.route = opt_word(L, RL_P_ROUTE, 0) ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+    c.preempt = opt_word(L, RL_P_PREEMPT, 0) ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
+    c.page_tokens = (int)opt_param(L, RL_P_PAGE, c.page_tokens);
     c.kv_samples = 0;
-    rl_serve_config_hw(&c, &m, &h, chips, p, rl_param_default(RL_P_RESERVE));
+    rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
+    double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
+    opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);
+    c.prefix_hbm_tokens = cache[0] * 1e9 / c.kv_bytes_per_token;
+    c.prefix_host_tokens = cache[1] * 1e9 / c.kv_bytes_per_token;
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int calibrated = !lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -1115,6 +1188,10 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    for (long long i = 0; offline && i < w.n; i++)
+        req[i].arrival = 0;
+    if (offline)
+        w.qps = 0;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
@@ -1125,7 +1202,7 @@ int rl_lua_simulate(lua_State *L)
         return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0, 0, max_qps};
+                           -1, 0, offline, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
     rl_serve_result_free(&r);
     return push_result(L, j);
@@ -1171,8 +1248,8 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
 }
 
 /* roofline.size{model=, hw="a,b" | {...}, qps=, prompt_len=, out_len=, ttft_p99=,
- * tpot_p99=, requests=4000, seed=1, weights=, kv=, compute=, keep_precision=false,
- * max_chips=, headroom=0.2, ideal=false} -> the `roofline size --format json`
+ * tpot_p99=, requests=4000, seed=1, burst=, hbm_reserve=0.1, weights=, kv=, compute=,
+ * keep_precision=false, max_chips=, headroom=0.2, ideal=false} -> the `roofline size --format json`
  * result (size.h, result.h rl_result_size): the search of the command line, with
  * its bounds (replicas, requests, CPU time).  A load nothing serves within the
  * search space raises the command's reason. */
@@ -1209,11 +1286,14 @@ int rl_lua_size(lua_State *L)
                          .max_context = m.max_context};
     in.w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, in.w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
+    opt_burst(L, &in.w);
+    in.hbm_reserve = opt_param(L, RL_P_RESERVE, in.hbm_reserve);
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
     luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt_len", &in.w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "out_len", &in.w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.size: %s", err);
+    opt_prefixes(L, &in.w);
     for (int i = 0; i < nhw && keep; i++)
         if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) != 0)
             return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);

@@ -45,3 +45,20 @@ int rl_parse_number(const char *s, double *out, const char **why)
     *out = v; /* a subnormal (ERANGE, nonzero) is kept */
     return 0;
 }
+
+int rl_parse_tuple(const char *s, double *v, int min, int max)
+{
+    int n = 0;
+    const char *p = s;
+    while (n < max) {
+        char *end;
+        v[n++] = strtod(p, &end);
+        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) ||
+            v[n - 1] < 0)
+            return -1;
+        if (!*end)
+            return n >= min ? n : -1;
+        p = end + 1;
+    }
+    return -1;
+}

@@ -21,4 +21,9 @@ int rl_parse_number(const char *s, double *out, const char **why);
  * "0x" or "0X". */
 int rl_number_is_hex(const char *s);
 
+/* "A:B[:C]": min to max non-negative finite decimal numbers separated by
+ * ':' (--prefixes N:LEN, --prefix-cache HBM_GB[:HOST_GB]) into v[max].
+ * Returns how many, or -1. */
+int rl_parse_tuple(const char *s, double *v, int min, int max);
+
 #endif

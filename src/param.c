@@ -162,7 +162,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_PREFILL_REPLICAS] = {"prefill-replicas", "prefill_replicas", NULL, "prefill_replicas",
                                RL_PT_COUNT, "P", "replicas", 1, 1e5, "1", NULL,
                                "prefill replicas (--policy disagg)", NOWHERE, RL_PF_SERVE},
-    [RL_P_ROUTE] = {"route", NULL, NULL, "route", RL_PT_STRING, "least-outstanding|round-robin", "",
+    [RL_P_ROUTE] = {"route", "route", NULL, "route", RL_PT_STRING, "least-outstanding|round-robin", "",
                     0, 0, "least-outstanding", NULL, "how requests are spread over replicas",
                     NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_SEQS] = {"max-seqs", "max_seqs", NULL, "max_seqs", RL_PT_COUNT, "B", "sequences", 1,
@@ -171,14 +171,14 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_MAX_TOKENS] = {"max-tokens", "max_tokens", NULL, "max_tokens", RL_PT_COUNT, "T", "tokens", 1,
                          1e9, "8192", NULL, "tokens per step (--policy chunked: the chunk budget, "
                          "default 512)", NOWHERE, RL_PF_SERVE},
-    [RL_P_PAGE] = {"page", NULL, NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
+    [RL_P_PAGE] = {"page", "page", NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
                    "KV page size", NOWHERE, RL_PF_SERVE},
-    [RL_P_PREEMPT] = {"preempt", NULL, NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
+    [RL_P_PREEMPT] = {"preempt", "preempt", NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
                       "recompute", NULL, "what a preempted sequence does with its KV", NOWHERE,
                       RL_PF_SERVE},
-    [RL_P_PREFIX_CACHE] = {"prefix-cache", NULL, NULL, NULL, RL_PT_STRING, "HBM_GB[:HOST_GB]", "GB", 0,
+    [RL_P_PREFIX_CACHE] = {"prefix-cache", "prefix_cache", NULL, NULL, RL_PT_STRING, "HBM_GB[:HOST_GB]", "GB", 0,
                            0, NULL, NULL, "prefix cache sizes", NOWHERE, RL_PF_SERVE},
-    [RL_P_PREFIXES] = {"prefixes", NULL, NULL, NULL, RL_PT_STRING, "N:LEN", "tokens", 0, 0, NULL, NULL,
+    [RL_P_PREFIXES] = {"prefixes", "prefixes", NULL, NULL, RL_PT_STRING, "N:LEN", "tokens", 0, 0, NULL, NULL,
                        "N shared prompt prefixes of LEN tokens", NOWHERE, RL_PF_SERVE},
     [RL_P_SPEC] = {"spec", NULL, NULL, NULL, RL_PT_STRING, "ALPHA:GAMMA[:DRAFT]", "", 0, 0, NULL, NULL,
                    "speculative decoding; DRAFT a fraction of a target step (0.05) or a draft model",
@@ -188,7 +188,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "20000", NULL, "requests simulated", NOWHERE, RL_PF_SERVE},
     [RL_P_SEED] = {"seed", "seed", NULL, "seed", RL_PT_COUNT, "S", "", 0, 1e18, "1", NULL,
                    "random seed of the generated workload", NOWHERE, RL_PF_SERVE},
-    [RL_P_BURST] = {"burst", NULL, NULL, NULL, RL_PT_NUMBER, "CV", "", 0.01, 100, NULL, NULL,
+    [RL_P_BURST] = {"burst", "burst", NULL, NULL, RL_PT_NUMBER, "CV", "", 0.01, 100, NULL, NULL,
                     "gamma arrivals with this coefficient of variation (default Poisson)", NOWHERE,
                     RL_PF_SERVE},
     [RL_P_TTFT] = {"ttft-p99", "ttft_p99", "ttft_slo", "slo_ttft_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
@@ -199,7 +199,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
-    [RL_P_RESERVE] = {"hbm-reserve", NULL, NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
+    [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "HBM kept free of weights and KV where no engine memory rule "
                       "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
@@ -251,7 +251,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (size.h: our stated rule)",
                        NOWHERE, RL_PF_SERVE},
-    [RL_P_OFFLINE] = {"offline", NULL, NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+    [RL_P_OFFLINE] = {"offline", "offline", NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                       "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
                       "Offline)", NOWHERE, RL_PF_SERVE},
     [RL_P_CAPACITY_PCT] = {"capacity-pct", NULL, NULL, NULL, RL_PT_COUNT_LIST, "P[,P...]", "%", 1,
@@ -316,7 +316,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE | RL_CLI_ONLY, RL_P_ATTN_LAYOUT, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,
