@@ -23,7 +23,11 @@ typedef struct {
     const char *outdir;  /* default hw_profiles/calibrated */
     const char *save;    /* calibrate: the profile's path (default OUTDIR/<host>.lua); the raw
                             samples go beside it, .lua replaced by .json */
+    const char *tables_out; /* calibrate: where the kernel measurements go as tables (default:
+                               the profile's path less .lua, plus "-tables") */
     const char *profile; /* validate: hardware spec (default calibrated/<host>) */
+    const char *engine;  /* validate: the profile's engine to predict with (NULL: its default,
+                            `reference` in a profile calibrate wrote; "ideal": none) */
     int quick;           /* smaller grid (tests) */
     int threads;         /* cpu backend threads (<= 0: every core); the CLI's default is 1:
                             one thread's timings are the reproducible ones on a shared host,
@@ -32,8 +36,22 @@ typedef struct {
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with
- * `efficiency`, atomically) plus OUTDIR/<host>.json (raw samples).  Returns
- * a summary (paths, hbm_bw, flops, rows) or NULL with err set. */
+ * `efficiency`, atomically) plus OUTDIR/<host>.json (raw samples).
+ *
+ * One calibration path, two sources (issue 12): the GEMM, decode attention
+ * and prefill attention measurements are also written as kernel tables in
+ * the format of measured silicon data (silicon.h: TABLES/reference/
+ * gemm_perf.csv.gz, generation_attention_perf.csv.gz,
+ * context_attention_perf.csv.gz, latency the median of the repeats in ms;
+ * dtype float32 for the cpu backend's fp32 GEMMs, bfloat16 for cuda's,
+ * attention float32 on both), beside the host's spec without them
+ * (TABLES/base.lua: peaks, bandwidth, the efficiency curves of every
+ * class); the profile is then what `calibrate --tables TABLES --hw
+ * TABLES/base.lua --engine reference` writes from them: silicon.c's
+ * importer and writer, engine `reference` as its default.  The norms,
+ * RoPE, residual adds and SwiGLU keep their efficiency curves (the table
+ * format has no such class).  Returns a summary (paths, hbm_bw, flops,
+ * rows, tables, engine, kernel_tables) or NULL with err set. */
 cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
 
 /* Run the engine over the grid (two passes, each point keeping its
@@ -45,6 +63,9 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
  * (matmul FLOP/s vs intensity) and ...-steps.png (every step's predicted vs
  * measured time).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
+
+/* The engine name of the tables and profile calibrate writes. */
+#define RL_CALIB_ENGINE "reference"
 
 /* Repeated measurements are noisy when their median absolute deviation
  * exceeds this fraction of their median: calibrate and validate then warn

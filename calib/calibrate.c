@@ -1,5 +1,6 @@
-/* calibrate.c — microbenchmarks through the engine's kernels and the fit
- * into efficiency tables (see calib.h). */
+/* calibrate.c — microbenchmarks through the engine's kernels, the fit into
+ * efficiency tables, and the GEMM and attention measurements as kernel
+ * tables imported by silicon.c into the `reference` engine (see calib.h). */
 #include "calib.h"
 
 #include <math.h>
@@ -14,7 +15,11 @@
 #include "efficiency.h"
 #include "interrupt.h"
 #include "report.h"
+#include "silicon.h"
 #include "spec.h"
+
+#define ZLIB_CONST
+#include <zlib.h>
 
 #define PASSES 3       /* passes over the whole grid: contention bursts hit few of them */
 #define PASS_SAMPLES 8 /* at most per bench and pass */
@@ -378,6 +383,135 @@ static void progress(int i, int n, const bench *b)
         fputc('\n', stderr);
 }
 
+/* ---- the measurements as kernel tables (silicon.h's format) --------------- */
+
+/* Which table file holds bench b: 0 gemm, 1 prefill (context) attention,
+ * 2 decode (generation) attention; -1 none. */
+static int table_of(const bench *b)
+{
+    return b->run == run_gemm ? 0 : b->run == run_prefill_attn ? 1 : b->run == run_attn ? 2 : -1;
+}
+
+/* Whether bench i has the table shape of an earlier bench (written once:
+ * silicon.c refuses one shape twice when its latencies differ 2x). */
+static int repeated(const bench_list *l, int i)
+{
+    const bench *b = &l->v[i];
+    for (int j = 0; j < i; j++) {
+        const bench *a = &l->v[j];
+        if (table_of(a) == table_of(b) && a->M == b->M && a->N == b->N && a->K == b->K &&
+            a->S == b->S && a->hd == b->hd)
+            return 1;
+    }
+    return 0;
+}
+
+/* Gzip `len` bytes of text to path, atomically.  0, or -1 with err set. */
+static int write_gz(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16 /* gzip wrapper */, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+        snprintf(err, errlen, "%s: zlib cannot start compressing", path);
+        return -1;
+    }
+    uLong cap = deflateBound(&z, (uLong)len);
+    unsigned char *out = malloc(cap);
+    z.next_in = (const Bytef *)text;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    int ok = out && deflate(&z, Z_FINISH) == Z_STREAM_END;
+    deflateEnd(&z);
+    int rc = ok ? rl_write_atomic(path, (const char *)out, z.total_out, err, errlen) : -1;
+    if (!ok)
+        snprintf(err, errlen, "%s: cannot compress (out of memory)", path);
+    free(out);
+    return rc;
+}
+
+static const char *const TABLE_FILE[3] = {"gemm_perf.csv.gz", "context_attention_perf.csv.gz",
+                                          "generation_attention_perf.csv.gz"};
+
+/* The header lines and the rows of table t: AIConfigurator's columns
+ * (../shared/data/README.md), one row per measured shape, latency the
+ * median of its repeats in milliseconds.  A prefill bench is one prompt of
+ * M tokens with nothing cached (batch 1, step 0); a decode bench is M
+ * sequences whose new token attends S tokens (isl 1, step S - 1 cached:
+ * context = isl + step = S). */
+static void put_table(FILE *f, int t, const bench_list *l, const rl_backend *be, const char *source,
+                      const char *version, const char *device)
+{
+    static const char *const ATTN = "kernel_source,batch_size,isl,num_heads,num_key_value_heads,"
+                                    "head_dim,window_size,beam_width,attn_dtype,kv_cache_dtype,"
+                                    "step,latency";
+    fprintf(f, "# source: %s\n# framework: roofline reference engine\n# version: %s\n"
+               "# device: %s\n# latency unit: milliseconds per call (median of the repeats)\n",
+            source, version, device);
+    if (t == 0)
+        fputs("op_name,kernel_source,gemm_dtype,m,n,k,latency\n", f);
+    else
+        fprintf(f, "op_name,%s\n", ATTN);
+    const char *gemm_dtype = strcmp(be->compute_dtype, "fp32") ? "bfloat16" : "float32";
+    for (int i = 0; i < l->n; i++) {
+        const bench *b = &l->v[i];
+        if (table_of(b) != t || repeated(l, i))
+            continue;
+        double ms = 1e3 * b->med;
+        if (t == 0)
+            fprintf(f, "gemm,reference_%s,%s,%d,%d,%d,%.6g\n", be->name, gemm_dtype, b->M, b->N,
+                    b->K, ms);
+        else if (t == 1)
+            fprintf(f, "context_attention,reference_%s,1,%d,%d,%d,%d,0,1,float32,float32,0,%.6g\n",
+                    be->name, b->M, b->N, b->K, b->hd, ms);
+        else
+            fprintf(f, "generation_attention,reference_%s,%d,1,%d,%d,%d,0,1,float32,float32,%d,"
+                       "%.6g\n", be->name, b->M, b->N, b->K, b->hd, b->S - 1, ms);
+    }
+}
+
+/* Write dir/reference/<table>.csv.gz for the three tables.  0 or -1. */
+static int write_tables(const bench_list *l, const rl_backend *be, const char *dir,
+                        const char *source, const char *version, const char *device, char *err,
+                        size_t errlen)
+{
+    char sub[1100], path[1200];
+    snprintf(sub, sizeof sub, "%s/" RL_CALIB_ENGINE, dir);
+    if (rl_mkdir_p(sub, err, errlen) != 0)
+        return -1;
+    for (int t = 0; t < 3; t++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            snprintf(err, errlen, "%s: out of memory", sub);
+            return -1;
+        }
+        put_table(f, t, l, be, source, version, device);
+        fclose(f);
+        snprintf(path, sizeof path, "%s/%s", sub, TABLE_FILE[t]);
+        int rc = write_gz(path, text, len, err, errlen);
+        free(text);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The profile from the tables as `calibrate --tables dir --hw base --engine
+ * reference --save lpath` makes it (silicon.h rl_silicon_calibrate); the
+ * import's summary goes to *summary.  0 or -1 with err set. */
+static int profile_from_tables(const char *dir, const char *base, const char *date,
+                               const char *lpath, cJSON **summary, char *err, size_t errlen)
+{
+    rl_hw h;
+    if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
+        return -1;
+    return rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, base, NULL, 0, date, lpath, summary,
+                                err, errlen) != 0 ? -1 : 0;
+}
+
 static double mem_total(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
@@ -493,21 +627,34 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddStringToObject(r, "utc", utc);
         cJSON_AddItemToArray(rows, r);
     }
-    free(l.v);
-    if (be.destroy)
-        be.destroy(be.ctx);
-    char jpath[1024], lpath[1024];
+    char jpath[1024], lpath[1024], tdir[1024], base[1100];
     snprintf(jpath, sizeof jpath, "%s/%s.json", dir, host);
     snprintf(lpath, sizeof lpath, "%s/%s.lua", dir, host);
-    if (o->save) { /* --save PROFILE.lua: PROFILE.json beside it */
+    snprintf(tdir, sizeof tdir, "%s/%s-tables", dir, host);
+    if (o->save) { /* --save PROFILE.lua: PROFILE.json and PROFILE-tables/ beside it */
         size_t n = strlen(o->save), stem = n > 4 && !strcmp(o->save + n - 4, ".lua") ? n - 4 : n;
         snprintf(lpath, sizeof lpath, "%s", o->save);
         snprintf(jpath, sizeof jpath, "%.*s.json", (int)stem, o->save);
+        snprintf(tdir, sizeof tdir, "%.*s-tables", (int)stem, o->save);
     }
+    if (o->tables_out)
+        snprintf(tdir, sizeof tdir, "%s", o->tables_out);
+    snprintf(base, sizeof base, "%s/base.lua", tdir);
     char *json = cJSON_Print(raw);
     int rc = json ? rl_write_atomic(jpath, json, strlen(json), err, errlen) : -1;
     free(json);
-    /* the profile */
+    /* the kernel tables, then the host's spec without them (base.lua) */
+    char tsource[512], tversion[96], device[256];
+    snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
+             "model %s", be.name, host, threads, commit, utc, m.name);
+    snprintf(tversion, sizeof tversion, "roofline %s", commit);
+    snprintf(device, sizeof device, "%s (%s backend, %s)", host, be.name, threads);
+    if (rc == 0)
+        rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
+    char host_bw[160] = ""; /* serve.c swaps KV over host_bw; on a CPU that is a copy */
+    if (!strcmp(be.name, "cpu"))
+        snprintf(host_bw, sizeof host_bw, "  host_bw = %.6g, -- no host link on a CPU: KV swapped "
+                 "out is copied in the same DRAM (the stream figure)\n", bw);
     size_t cap = 65536, at = 0;
     char *lua = malloc(cap);
     at += (size_t)snprintf(lua + at, cap - at,
@@ -515,13 +662,15 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "-- flops: best GEMM through the engine's matmul; hbm_bw: best stream copy of\n"
         "-- >= 64 MiB; hbm_bytes: physical memory.  efficiency: ideal roofline time /\n"
         "-- median measured time vs size, per kernel class (src/efficiency.h); raw\n"
-        "-- samples in %s.json.\n"
+        "-- samples in %s.json.  This is the host without its kernel tables: the\n"
+        "-- profile is `roofline calibrate --tables DIR --hw DIR/base.lua --engine\n"
+        "-- reference` over the tables beside this file (DIR/reference/).\n"
         "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
-        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n"
+        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
         host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
-        bw, host, be.name, threads, utc, overhead);
+        bw, host_bw, host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));
         for (int i = 0; i < eff.curve[c].n; i++)
@@ -531,8 +680,18 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     at += (size_t)snprintf(lua + at, cap - at, "  },\n}\n");
     if (rc == 0)
-        rc = rl_write_atomic(lpath, lua, at, err, errlen);
+        rc = rl_write_atomic(base, lua, at, err, errlen);
     free(lua);
+    /* the profile: silicon.c's importer and writer over the tables */
+    cJSON *kt = NULL;
+    if (rc == 0) {
+        char date[16];
+        snprintf(date, sizeof date, "%.10s", utc);
+        rc = profile_from_tables(tdir, base, date, lpath, &kt, err, errlen);
+    }
+    free(l.v);
+    if (be.destroy)
+        be.destroy(be.ctx);
     if (rc != 0) {
         cJSON_Delete(raw);
         return NULL;
@@ -546,6 +705,11 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddNumberToObject(sum, "peak_flops", peak);
     cJSON_AddNumberToObject(sum, "overhead_s", overhead);
     cJSON_AddNumberToObject(sum, "noisy_benchmarks", noisy);
+    cJSON_AddStringToObject(sum, "engine", RL_CALIB_ENGINE);
+    cJSON_AddStringToObject(sum, "tables", tdir);
+    cJSON_AddStringToObject(sum, "base", base);
+    cJSON_AddItemToObject(sum, "kernel_tables", cJSON_DetachItemFromObject(kt, "tables"));
+    cJSON_Delete(kt);
     cJSON *srows = cJSON_AddArrayToObject(sum, "rows");
     cJSON *r;
     cJSON_ArrayForEach(r, rows) {

@@ -4,13 +4,21 @@
 
 static void set(rl_engine_op *o, double flops, double bytes, double kernels, rl_eff_class c)
 {
-    *o = (rl_engine_op){flops, bytes, kernels, 0, c};
+    *o = (rl_engine_op){flops, bytes, kernels, 0, c, -1, {0}};
+}
+
+/* Its kernel table (engines.h) and one kernel's shape on its axes. */
+static void table(rl_engine_op *o, rl_kclass c, double x0, double x1, double x2, double x3)
+{
+    o->kclass = (int)c;
+    o->kshape[0] = x0, o->kshape[1] = x1, o->kshape[2] = x2, o->kshape[3] = x3;
 }
 
 static void gemm(rl_engine_op *o, double L, double M, double N, double K, double wb)
 {
     set(o, L * 2 * M * N * K, L * (N * K * wb + 4 * (M * K + M * N)), L, RL_EFF_GEMM);
     o->tokens = M;
+    table(o, RL_KC_GEMM, M, N, K, 0);
 }
 
 void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long context,
@@ -29,12 +37,15 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
     gemm(&out[RL_EOP_V_PROJ], L, M, kd, D, wb);
     set(&out[RL_EOP_ROPE], L * 6 * M * (qd + kd) / 2, L * 4 * 2 * M * (qd + kd), L, RL_EFF_ROPE);
     set(&out[RL_EOP_KV_WRITE], 0, L * 4 * 4 * M * kd, L * (prefill ? 1 : M), RL_EFF_ELEMENTWISE);
-    if (prefill)
+    if (prefill) { /* one prompt of M tokens: K streams of M keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * N * H * M * (M + 1) / 2, L * 4 * (2 * M * qd + 2 * M * kd), L,
             RL_EFF_PREFILL_ATTENTION);
-    else
+        table(&out[RL_EOP_ATTENTION], RL_KC_PREFILL_ATTN, K, M, N / K, H);
+    } else { /* M x K streams of S keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * M * S * N * H, L * 4 * (2 * M * S * kd + 2 * M * qd), L,
             RL_EFF_ATTENTION);
+        table(&out[RL_EOP_ATTENTION], RL_KC_DECODE_ATTN, M * K, S, N / K, H);
+    }
     gemm(&out[RL_EOP_O_PROJ], L, M, D, qd, wb);
     set(&out[RL_EOP_ATTN_RESIDUAL], L * M * D, L * 4 * 3 * M * D, L, RL_EFF_ELEMENTWISE);
     out[RL_EOP_MLP_RESIDUAL] = out[RL_EOP_ATTN_RESIDUAL];
@@ -45,10 +56,22 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
     gemm(&out[RL_EOP_LM_HEAD], 1, head_rows, V, D, wb);
 }
 
-double rl_engine_op_predict(const rl_engine_op *op, const rl_efficiency *e, double peak, double bw)
+double rl_engine_op_predict(const rl_engine_op *op, const rl_hw *h, double peak, int gemm_var,
+                            rl_provenance *prov)
 {
-    if (op->kernels <= 0)
-        return 0;
-    double f = op->flops / op->kernels, y = op->bytes / op->kernels;
-    return op->kernels * rl_eff_time(e, op->cls, rl_eff_size(op->cls, op->tokens, f, y), f, y, peak, bw);
+    rl_provenance p = RL_PROV_ROOFLINE;
+    double t = -1;
+    if (op->kernels > 0 && op->kclass >= 0)
+        t = rl_engine_time(rl_engines_selected(&h->engines), (rl_kclass)op->kclass,
+                           op->kclass == RL_KC_GEMM ? gemm_var : RL_KV_FP32, op->kshape, peak,
+                           h->hbm_bw, &p);
+    if (t < 0 && op->kernels > 0) {
+        double f = op->flops / op->kernels, y = op->bytes / op->kernels;
+        t = rl_eff_time(&h->efficiency, op->cls, rl_eff_size(op->cls, op->tokens, f, y), f, y, peak,
+                        h->hbm_bw);
+        p = RL_PROV_ROOFLINE;
+    }
+    if (prov)
+        *prov = p;
+    return op->kernels > 0 ? op->kernels * t : 0;
 }

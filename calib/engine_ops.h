@@ -8,13 +8,16 @@
  * bytes (seed 000 section 1 "Linear operations"); decode attention reads the
  * whole KV cache, 2 * S * K * H elements per sequence and layer, and does
  * 4 * S * N * H FLOPs (seed 000 section 1 "What about attention?"); causal
- * prefill attention 4 * N * H * T(T+1)/2 FLOPs.  Uses spec, efficiency,
- * engine (op names). */
+ * prefill attention 4 * N * H * T(T+1)/2 FLOPs.  Matmuls and attention
+ * also carry their kernel-table shape (engines.h), so a profile written by
+ * calibrate times them from its `reference` tables as ops.c does.  Uses
+ * spec, efficiency, engines, engine (op names). */
 #ifndef RL_ENGINE_OPS_H
 #define RL_ENGINE_OPS_H
 
 #include "efficiency.h"
 #include "engine.h"
+#include "engines.h"
 #include "spec.h"
 
 typedef struct {
@@ -23,6 +26,8 @@ typedef struct {
     double kernels; /* kernel launches (timed calls) the step makes */
     double tokens;  /* rows M of each kernel (the gemm curve's size) */
     rl_eff_class cls;
+    int kclass;       /* rl_kclass of its kernel table, -1: none (norms, RoPE, adds, ...) */
+    double kshape[4]; /* one kernel's shape on that table's axes */
 } rl_engine_op;
 
 /* Operators of one step: prefill of M = T tokens (context 0), or decode of
@@ -30,9 +35,13 @@ typedef struct {
 void rl_engine_ops(const rl_model *m, int prefill, long long M, long long context,
                    double weight_bytes, rl_engine_op out[RL_EOP_COUNT]);
 
-/* Predicted seconds of op: kernels * t(C) of one kernel of flops/kernels,
- * bytes/kernels on `peak` FLOP/s and `bw` bytes/s under h's efficiency
- * (ideal roofline when absent). */
-double rl_engine_op_predict(const rl_engine_op *op, const rl_efficiency *e, double peak, double bw);
+/* Predicted seconds of op on profile h, `peak` FLOP/s being its figure for
+ * the backend's compute dtype: kernels * the time of one kernel, from the
+ * selected engine's table of the op's class (variant gemm_var for
+ * matmuls, float32 for attention: the reference engine's activations and
+ * KV) where h has one, else t(C) of flops/kernels, bytes/kernels under h's
+ * efficiency (ideal roofline when absent).  *prov (may be NULL): how. */
+double rl_engine_op_predict(const rl_engine_op *op, const rl_hw *h, double peak, int gemm_var,
+                            rl_provenance *prov);
 
 #endif

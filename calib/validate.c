@@ -28,6 +28,7 @@ typedef struct {
     const rl_hw *h;
     const rl_backend *be;
     double peak;
+    int gemm_var; /* the matmuls' kernel-table variant (engines.h) */
     cJSON *rows, *ops, *resid; /* ops: per-op points for the plot; resid: per-op residuals */
     double abs_err[256];
     int n;
@@ -50,13 +51,15 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     cJSON_AddNumberToObject(r, "batch", phase[0] == 'p' ? 1 : M);
     cJSON_AddNumberToObject(r, "context", phase[0] == 'p' ? M : S);
     for (int i = 0; i < RL_EOP_COUNT; i++) {
-        double p = rl_engine_op_predict(&ops[i], &c->h->efficiency, c->peak, c->h->hbm_bw);
+        rl_provenance prov;
+        double p = rl_engine_op_predict(&ops[i], c->h, c->peak, c->gemm_var, &prov);
         pred += p;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "phase", phase);
         cJSON_AddNumberToObject(o, "batch", phase[0] == 'p' ? 1 : M);
         cJSON_AddNumberToObject(o, "context", phase[0] == 'p' ? M : S);
         cJSON_AddStringToObject(o, "op", rl_eop_name((rl_eop)i));
+        cJSON_AddStringToObject(o, "provenance", rl_provenance_name(prov));
         cJSON_AddItemToArray(c->resid, o);
         cJSON_AddNumberToObject(o, "measured_s", meas_op[i]);
         cJSON_AddNumberToObject(o, "predicted_s", p);
@@ -266,11 +269,15 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
     if (rl_backend_open(o->backend ? o->backend : "cpu", o->threads, &be, err, errlen) != 0 ||
         rl_model_load(o->model ? o->model : "tiny-ref", NULL, 0, &m, err, errlen) != 0 ||
-        rl_hw_load(o->profile ? o->profile : prof, NULL, 0, &h, err, errlen) != 0)
+        rl_hw_load(o->profile ? o->profile : prof, NULL, 0, &h, err, errlen) != 0 ||
+        (o->engine && rl_engines_select(&h.engines, o->engine, h.origin, err, errlen) != 0))
         return NULL;
+    if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
+        rl_hw_set_ideal(&h);
     rl_dtype cd;
     rl_dtype_parse(be.compute_dtype, &cd);
-    run_ctx c = {.m = &m, .h = &h, .be = &be, .peak = rl_hw_peak(&h, cd)};
+    run_ctx c = {.m = &m, .h = &h, .be = &be, .peak = rl_hw_peak(&h, cd),
+                 .gemm_var = rl_kvariant_gemm(cd, cd)};
     if (c.peak <= 0) {
         snprintf(err, errlen, "%s: field 'flops.%s': missing", h.origin, be.compute_dtype);
         return NULL;
@@ -284,7 +291,9 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     if (!e)
         return NULL;
     cJSON *res = cJSON_CreateObject();
-    cJSON_AddStringToObject(res, "mode", h.efficiency.present ? "calibrated" : "ideal");
+    cJSON_AddStringToObject(res, "mode", rl_hw_mode(&h, 1));
+    const rl_serving_engine *eng = rl_engines_selected(&h.engines);
+    cJSON_AddStringToObject(res, "engine", eng ? eng->name : "none");
     cJSON_AddStringToObject(res, "backend", be.name);
     cJSON_AddStringToObject(res, "model", m.name);
     cJSON_AddStringToObject(res, "hw", h.name);

@@ -1421,9 +1421,9 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     return r;
 }
 
-/* calibrate/validate --tables DIR --hw H --engine E: import the measured
- * kernel tables of DIR/E for H into *s (holding back every --holdout-th
- * configuration) with *h loaded.  Returns 0 or an exit code (printed). */
+/* calibrate/validate --tables DIR --hw H --engine E: load *h and, with s,
+ * import the measured kernel tables of DIR/E for H into *s (holding back
+ * every --holdout-th configuration).  Returns 0 or an exit code (printed). */
 static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
 {
     char err[ERRLEN];
@@ -1434,36 +1434,14 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
         need(o, cmd, "--engine E", o->engine != NULL) != 0)
         return RL_EXIT_INPUT;
-    /* the spec's own engines are not needed (and may be the files being
-     * rebuilt): loaded without them */
-    rl_override ov[RL_MAX_SETS + 1];
-    int nov = o->nsets[1];
-    memcpy(ov, o->sets[1], (size_t)nov * sizeof *ov);
-    ov[nov++] = (rl_override){"engines", NULL};
-    if (rl_hw_load(o->hw, ov, nov, h, err, sizeof err) != 0 ||
-        rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0) {
+    rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
+    memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
+    if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
+        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
     }
     return 0;
-}
-
-/* The residuals the calibrated spec carries (rl_silicon_residuals): of the
- * configurations --holdout K held back from s's tables, else of a second
- * import holding back every 5th (validate --tables' default), the tables
- * written keeping every configuration.  0, or -1 (printed). */
-static int tables_residuals(rl_opts *o, const rl_hw *h, rl_silicon *s)
-{
-    char err[ERRLEN];
-    if (o->holdout)
-        return rl_silicon_residuals(s, s, h, o->holdout, err, sizeof err) != 0
-                   ? rl_cli_say(o, "%s", err) : 0;
-    rl_silicon held;
-    if (rl_silicon_import(o->tables, o->engine, h, 5, &held, err, sizeof err) != 0)
-        return rl_cli_say(o, "%s", err);
-    int rc = rl_silicon_residuals(s, &held, h, 5, err, sizeof err);
-    rl_silicon_free(&held);
-    return rc != 0 ? rl_cli_say(o, "%s", err) : 0;
 }
 
 /* calibrate --tables: write the calibrated spec to --save FILE. */
@@ -1472,28 +1450,27 @@ static int calibrate_tables(rl_opts *o)
     const char *save = o->given[RL_P_SAVE_PROFILE];
     if (need(o, "calibrate", "--save PROFILE.lua", save != NULL) != 0)
         return RL_EXIT_INPUT;
+    if (o->calib.tables_out) {
+        fprintf(stderr, "roofline calibrate: --tables-out is where calibrate --backend writes its "
+                        "tables; --tables reads them\n");
+        return RL_EXIT_INPUT;
+    }
     rl_hw h;
-    rl_silicon s;
-    int rc = import_tables(o, "calibrate", &h, &s);
+    int rc = import_tables(o, "calibrate", &h, NULL);
     if (rc != 0)
         return rc;
     char err[ERRLEN], date[32];
-    if (tables_residuals(o, &h, &s) != 0) {
-        rl_silicon_free(&s);
-        return RL_EXIT_INPUT;
-    }
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    if (rl_silicon_save(&s, &h, o->hw, o->sets[1], o->nsets[1], o->engine, o->tables, date, save,
-                        err, sizeof err) != 0) {
+    cJSON *r = NULL;
+    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, o->sets[1], o->nsets[1],
+                              date, save, &r, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
-        rl_silicon_free(&s);
-        return RL_EXIT_IO;
+        return rc == -2 ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
-    cJSON *r = rl_silicon_summary(&s);
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
-    rl_silicon_free(&s);
     return emit(o, r);
 }
 
@@ -1621,6 +1598,7 @@ int rl_cli_validate(rl_opts *o)
         return validate_tables(o);
     if (against)
         return run_e2e(o, "validate", against, rl_e2e_validate);
+    o->calib.engine = o->engine;
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;

@@ -22,13 +22,31 @@
 
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
                                                      "decode_attention"};
-static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8",  "int8_wo",
-                                                       "int4_wo",  "sq",   "nvfp4"};
+static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8", "int8_wo", "int4_wo",
+                                                       "sq",       "nvfp4", "float32"};
 /* bytes per weight and per activation element of each variant */
-static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5};
-static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5};
+static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5, 4};
+static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5, 4};
+
+/* the axes of each class's grid (engines.h) */
+static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
+    {"m", "n", "k", NULL},
+    {"streams", "isl", "group", "head_dim", NULL},
+    {"streams", "context", "group", "head_dim", NULL},
+};
 
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
+const char *const *rl_kclass_axes(rl_kclass c) { return CLASS_AXES[c]; }
+
+/* Whether table t has the axes of class c, in order. */
+static int has_axes(const rl_ktable *t, rl_kclass c)
+{
+    int a = 0;
+    for (; CLASS_AXES[c][a]; a++)
+        if (a >= t->naxes || strcmp(t->axis_name[a], CLASS_AXES[c][a]) != 0)
+            return 0;
+    return a == t->naxes;
+}
 const char *rl_kvariant_name(rl_kvariant v) { return v < RL_KV_COUNT ? VARIANT_NAMES[v] : "?"; }
 double rl_kvariant_weight_bytes(rl_kvariant v) { return WEIGHT_BYTES[v]; }
 double rl_kvariant_act_bytes(rl_kvariant v) { return ACT_BYTES[v]; }
@@ -58,10 +76,15 @@ int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute)
         return RL_KV_SQ;
     if (weights == RL_FP4 && compute == RL_FP4)
         return RL_KV_NVFP4;
+    if (weights == RL_FP32 && compute == RL_FP32)
+        return RL_KV_FP32;
     return -1;
 }
 
-int rl_kvariant_kv(rl_dtype kv) { return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : -1; }
+int rl_kvariant_kv(rl_dtype kv)
+{
+    return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : kv == RL_FP32 ? RL_KV_FP32 : -1;
+}
 
 /* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
  *  vLLM: CacheConfig.gpu_memory_utilization, "the fraction of GPU memory to
@@ -128,13 +151,13 @@ double rl_kideal(const double *x, const void *ctx)
         flops = 2.0 * x[0] * x[1] * x[2];
         bytes = (x[0] * x[2] + x[0] * x[1]) * ACT_BYTES[c->var] + x[2] * x[1] * WEIGHT_BYTES[c->var];
         break;
-    case RL_KC_PREFILL_ATTN: /* batch, isl, heads, head_dim */
+    case RL_KC_PREFILL_ATTN: /* streams, isl, group, head_dim */
         flops = 2.0 * x[0] * x[2] * x[3] * x[1] * (x[1] + 1.0);
-        bytes = 4.0 * x[0] * x[1] * x[2] * x[3] * 2.0;
+        bytes = 2.0 * x[0] * x[1] * x[3] * (x[2] + 1.0) * (c->var == RL_KV_FP32 ? 4.0 : 2.0);
         break;
     case RL_KC_DECODE_ATTN: /* streams, context, group, head_dim */
         flops = 4.0 * x[0] * x[2] * x[1] * x[3];
-        bytes = 2.0 * x[0] * x[1] * x[3] * (c->var == RL_KV_FP8 ? 1.0 : 2.0);
+        bytes = 2.0 * x[0] * x[1] * x[3] * ACT_BYTES[c->var];
         break;
     case RL_KC_COUNT:
         break;
@@ -272,6 +295,16 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             }
             rl_ktable *kt = calloc(1, sizeof *kt);
             if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
+                free(kt);
+                lua_pop(L, 4);
+                return -1;
+            }
+            if (!has_axes(kt, (rl_kclass)c)) {
+                const char *const *ax = CLASS_AXES[c];
+                snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
+                         "of an older layout: rewrite it with roofline calibrate --tables)",
+                         origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
+                rl_kt_free(kt);
                 free(kt);
                 lua_pop(L, 4);
                 return -1;
@@ -597,8 +630,11 @@ static int read_engine_file(const char *origin, const char *name, const char *re
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (lua_isboolean(L, -1) && !lua_toboolean(L, -1))
+        return 0; /* engines = false: none (calibrate --tables reads its base so) */
     if (!lua_istable(L, -1))
-        FAIL("%s: field 'engines': expected a table, got %s", origin, luaL_typename(L, -1));
+        FAIL("%s: field 'engines': expected a table or false, got %s", origin,
+             luaL_typename(L, -1));
     char def[32] = "";
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {

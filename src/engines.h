@@ -14,8 +14,8 @@
  *       measured_on = "h100-sxm",   -- the hw spec `name` of the chip the tables were measured on
  *       date = "2026-12-01",
  *       tables = {
- *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k
- *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- batch, isl, heads, head_dim
+ *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
+ *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
  *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
@@ -26,7 +26,9 @@
  *     },
  *   }
  *
- * (<ktable>: the Lua form of ktable.h.)  Tables are keyed by the dtype
+ * `engines = false` is a spec without engines (`calibrate --tables` loads
+ * its base spec so: the base's own tables, perhaps of an older layout, are
+ * not read).  (<ktable>: the Lua form of ktable.h.)  Tables are keyed by the dtype
  * variant names of the measured data; which variant an operator uses for
  * roofline's precision flags is decided in one table (engines.c, DTYPE_MAP):
  *
@@ -37,11 +39,13 @@
  *   int4        bf16/fp16    int4_wo (weight-only)
  *   int8        int8         sq (SmoothQuant W8A8)
  *   fp4         fp4          nvfp4
+ *   fp32        fp32         float32     |  fp32        float32 (attn_dtype float32 too)
  *   anything else: no table (the operator keeps its roofline / efficiency time)
  *
  * Prefill attention rows are those with attn_dtype bfloat16 (the engines'
  * default attention math) and the KV cache dtype above; decode rows likewise
- * by kv_cache_dtype.  Block-scaled fp8 (fp8_block) has no roofline flag and
+ * by kv_cache_dtype; float32 rows (the reference engine's own tables, written
+ * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.  Block-scaled fp8 (fp8_block) has no roofline flag and
  * is not imported.
  *
  * Memory: rl_hw is copied by value throughout the program, so the tables a
@@ -72,6 +76,7 @@ typedef enum {
     RL_KV_INT4_WO, /* "int4_wo" */
     RL_KV_SQ,      /* "sq" */
     RL_KV_NVFP4,   /* "nvfp4" */
+    RL_KV_FP32,    /* "float32": the CPU reference engine's tables (calibrate --backend cpu) */
     RL_KV_COUNT
 } rl_kvariant;
 
@@ -157,6 +162,9 @@ typedef struct {
 
 /* "gemm" | "prefill_attention" | "decode_attention". */
 const char *rl_kclass_name(rl_kclass c);
+/* The names of class c's grid axes, NULL-terminated (the table above);
+ * reading an engine checks each table against them. */
+const char *const *rl_kclass_axes(rl_kclass c);
 /* "bfloat16", "fp8", ...; rl_kvariant_parse returns -1 for other names. */
 const char *rl_kvariant_name(rl_kvariant v);
 int rl_kvariant_parse(const char *name);
@@ -174,8 +182,9 @@ double rl_kvariant_act_bytes(rl_kvariant v);
 /* The ideal roofline time of one table's operator at a table shape, for
  * extrapolation and hole filling: max(FLOPs / peak, bytes / bw).
  *   gemm (m, n, k):              2mnk FLOPs; (mk + mn) activations + kn weights
- *   prefill (batch, isl, heads, head_dim): causal 2 * 2 b h d isl (isl+1)/2
- *                                FLOPs; Q, K, V, O of b isl h d elements
+ *   prefill (streams = batch x kv_heads, isl, group = heads / kv_heads,
+ *           head_dim):           causal 2 * 2 s g d isl (isl+1)/2 FLOPs;
+ *                                Q, O of s g isl d and K, V of s isl d elements
  *   decode (streams = batch x kv_heads, context, group = heads / kv_heads,
  *          head_dim):            4 s g c d FLOPs; K and V of s c d elements */
 typedef struct {

@@ -41,11 +41,12 @@ static const family FAMILIES[] = {
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
-/* A growing Lua text plus the error state of one import. */
+/* The Lua text being written (a memory stream onto s, len) plus the error
+ * state of one import. */
 typedef struct {
+    FILE *f;
     char *s;
-    size_t len, cap;
-    int oom;
+    size_t len;
     const char *path;
     const char *type;
     char *err;
@@ -55,25 +56,10 @@ typedef struct {
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(out_t *o, const char *fmt, ...)
 {
-    while (!o->oom) {
-        va_list ap;
-        va_start(ap, fmt);
-        /* NULL + 0 is undefined behaviour: pass NULL itself while empty */
-        int n = vsnprintf(o->s ? o->s + o->len : NULL, o->cap - o->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < o->cap - o->len) {
-            o->len += (size_t)n;
-            return;
-        }
-        size_t cap = o->cap * 2 + (n > 0 ? (size_t)n : 0) + 256;
-        char *s = n < 0 ? NULL : realloc(o->s, cap);
-        if (!s) { /* o->s stays owned and is freed by the caller */
-            o->oom = 1;
-            return;
-        }
-        o->s = s;
-        o->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o->f, fmt, ap);
+    va_end(ap);
 }
 
 static int fail(out_t *o, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -257,21 +243,6 @@ static int emit_mla(out_t *o, const cJSON *cfg)
 
 /* A Lua string literal: quotes, backslashes and control characters escaped
  * (user text such as --name and --source must not end the literal). */
-static void put_lua_string(out_t *o, const char *s)
-{
-    put(o, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            put(o, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            put(o, "\\%03u", c);
-        else
-            put(o, "%c", c);
-    }
-    put(o, "\"");
-}
-
 /* The config's name for provenance: FOLDER/config.json (the folder is the
  * model's, as Hugging Face downloads keep it) or the file's own name, never
  * the directories above, which are this machine's. */
@@ -333,9 +304,9 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
         put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
     put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
-    put_lua_string(o, name);
+    rl_spec_put_string(o->f, name);
     put(o, ",\n  source = ");
-    put_lua_string(o, source);
+    rl_spec_put_string(o->f, source);
     put(o, ",\n");
     put(o, "  layers = %lld, d_model = %lld, d_ff = %lld,\n", L, D, F);
     put(o, "  heads = %lld, kv_heads = %lld,\n", N, K);
@@ -347,10 +318,6 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0)
         return -1;
     put(o, "  max_context = %lld,\n}\n", ctx);
-    if (o->oom) {
-        snprintf(o->err, o->errlen, "%s: out of memory", o->path);
-        return -1;
-    }
     return 0;
 }
 
@@ -501,11 +468,18 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, 0, 0, 0, path, "?", err, errlen};
-    int rc = !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen};
+    o.f = open_memstream(&o.s, &o.len);
+    int rc = !o.f                    ? -1
+             : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
              : check_duplicates(&o, root, "the top level", oom) != 0 ? -1
                                                                       : convert(&o, root, nm, src);
     cJSON_Delete(root);
+    if (!o.f || fclose(o.f) != 0) { /* the stream could not grow */
+        snprintf(err, errlen, "%s: out of memory", path);
+        *oom = 1;
+        rc = -1;
+    }
     if (rc == 0)
         rc = validate(&o);
     if (rc != 0) {

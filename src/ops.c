@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -152,7 +153,7 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
                   rl_eff_class eff, double layers)
 {
     rl_op *op = &x->o->op[x->o->n++];
-    memset(op, 0, sizeof *op);
+    memset(op, 0, offsetof(rl_op, comm)); /* comm: set by add_collectives for its ops */
     if (x->named && x->mixed && segment)
         snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
     else if (x->named)
@@ -294,13 +295,13 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     if (seqs <= 0)
         return;
     len /= seqs;
-    if (tokens == seqs) {
-        double shape[4] = {seqs * fmax(1.0, K / chips), len, N / K, H};
+    /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
+     * shared by its group of the chip's N / chips query heads */
+    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
-    } else {
-        double shape[4] = {seqs, len, N / chips, H};
+    else
         table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
-    }
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
@@ -420,19 +421,26 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
+/* The table variant of op's class for the run's precision (engines.h), or -1. */
+static int table_variant(const builder *x, const rl_op *op)
+{
+    const rl_precision *p = &x->c->prec;
+    return op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
+                                    : rl_kvariant_kv(p->kv);
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
- * one for op i: the table time split in the ratio of their current times. */
-static void time_from_table(builder *x, const rl_serving_engine *e, int i)
+ * one for op i: the table time split in the ratio of their current times,
+ * each with the engine's residual band.  Returns 1 when it did, else 0. */
+static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
-    const rl_precision *p = &x->c->prec;
-    int v = op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
-                                     : rl_kvariant_kv(p->kv);
+    int v = table_variant(x, op);
     rl_provenance prov;
     double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
-                              rl_hw_peak(x->h, p->compute), x->h->hbm_bw, &prov);
+                              rl_hw_peak(x->h, x->c->prec.compute), x->h->hbm_bw, &prov);
     if (t <= 0)
-        return;
+        return 0;
     double sum = 0;
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
@@ -445,6 +453,7 @@ static void time_from_table(builder *x, const rl_serving_engine *e, int i)
         for (int q = 0; q < 4; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
     }
+    return 1;
 }
 
 static void finish(builder *x)
@@ -455,6 +464,7 @@ static void finish(builder *x)
         peak *= x->c->mfu;
     double bw = (double)x->c->chips * x->h->hbm_bw;
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
+    int tables = e && e->tables;
     double kvc = x->c->kv_copies > 1 ? x->c->kv_copies : 1.0;
     for (int i = 0; i < o->n; i++) {
         rl_op *op = &o->op[i];
@@ -467,13 +477,15 @@ static void finish(builder *x)
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
+        if (tables && op->kclass >= 0 && op->kspan == 1 && time_from_table(x, e, i))
+            continue; /* a table's kernel alone (a GEMM): no efficiency curve needed */
         if (x->c->calibrated && x->h->efficiency.present)
             op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
                                        rl_eff_size(op->eff, op->tokens, op->flops, bytes),
                                        op->flops, bytes, peak, bw);
     }
-    for (int i = 0; e && e->tables && i < o->n; i++)
-        if (o->op[i].kclass >= 0 && o->op[i].kspan > 0)
+    for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
+        if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
@@ -701,8 +713,8 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
-    if (!e || !e->tables || m->abstract || rl_ops_build(m, h, &c, ops, err, sizeof err) != 0)
-        return 0;
+    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, ops, err, sizeof err) != 0)
+        return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;
     st->tokens_per_s = (double)st->batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;

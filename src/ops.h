@@ -92,7 +92,8 @@ typedef struct {
                             times (1 + octaves outside the table's grid); else 0 */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
-    /* RL_OP_COMM only: one collective of the plan (`layers` = its count per step) */
+    /* RL_OP_COMM only (set for no other op; keep it last): one collective of
+     * the plan (`layers` = its count per step) */
     rl_comm comm;
 } rl_op;
 
@@ -259,7 +260,8 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 
 /* With h's selected engine carrying kernel tables and a concrete model: the
  * decode step st (batch, context) on `chips` chips takes its step_s and
- * tokens/s from the calibrated operator list (*ops gets it).  Returns 1
+ * tokens/s from the calibrated operator list (*ops gets it, its ops
+ * unnamed: times and provenance; rl_ops_build names them).  Returns 1
  * when it did, 0 (st unchanged) otherwise. */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
                        rl_precision p, rl_ops *ops);

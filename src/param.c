@@ -239,6 +239,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "measured kernel tables laid out as ../shared/data/silicon/<gpu>/ "
                      "(DIR/ENGINE/*_perf.csv.gz)",
                      AT(tables), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_TABLES_OUT] = {"tables-out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
+                         "calibrate --backend: write the GEMM and attention measurements there "
+                         "as kernel tables (DIR/reference/*_perf.csv.gz, the --tables format) "
+                         "with the host's spec DIR/base.lua (default: the profile's path less "
+                         ".lua, plus -tables)",
+                         AT(calib.tables_out), 0, 0, RL_PF_NONEMPTY},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -302,7 +308,8 @@ static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                               RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
-                                RL_P_SAVE_PROFILE, RL_P_TABLES, RL_P_HW, RL_P_ENGINE,
+                                RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
+                                RL_P_ENGINE,
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
@@ -398,14 +405,17 @@ const rl_command RL_COMMANDS[] = {
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
      "--backend: runs the reference engine's kernels (stream, GEMM/GEMV grid, attention, norms,\n"
-     "overhead), fits efficiency tables to their median times and writes\n"
-     "hw_profiles/calibrated/<host>.lua (or --save PROFILE.lua) with the raw samples in\n"
-     "<host>.json (PROFILE.json); --output FILE keeps the printed summary.\n"
+     "overhead), fits efficiency tables to their median times, writes the GEMM and attention\n"
+     "medians as kernel tables (--tables-out DIR, default <host>-tables/: DIR/reference/*.csv.gz\n"
+     "in the --tables format, the host's spec in DIR/base.lua) and imports them as --tables\n"
+     "does into hw_profiles/calibrated/<host>.lua (or --save PROFILE.lua) with engine\n"
+     "`reference` as its default; raw samples in <host>.json (PROFILE.json); --output FILE\n"
+     "keeps the printed summary.\n"
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
      "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
-     "       [--quick] [--save PROFILE.lua] [--format F]\n"
+     "       [--quick] [--save PROFILE.lua] [--tables-out DIR] [--format F]\n"
      "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
      "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
@@ -465,8 +475,9 @@ const rl_command RL_COMMANDS[] = {
      "`simulate`",
      0,
      "Deployment sizing: the cheapest deployment meeting TTFT and TPOT p99 targets at a load.\n"
-     "Searches hardware, precision, chips per replica, policy, batch cap, chunk budget,\n"
-     "replicas and the prefill:decode split; analytic pruning, then simulation.  Cost from\n"
+     "Searches hardware, precision, chips per replica and their layout (tp; attn-dp for MoE\n"
+     "models), policy, batch cap, chunk budget, replicas and the prefill:decode split;\n"
+     "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
      "Exit 2 when no configuration meets the targets; the report and result then list the\n"

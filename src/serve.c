@@ -180,24 +180,30 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
 }
 
-/* A decode step that is not linear in S: its time, costed once per (B, S)
+/* The time of a step with at most one prompt (`part`, NULL: none) beside
+ * B decoding sequences at context S, costed once per (T, P, B, S)
  * (serve.h). */
-static double decode_memo(rl_ops_cost *c, long long B, long long S)
+static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, long long S)
 {
+    long long T = part ? part->tokens : 0, P = part ? part->prefix : 0;
     if (!c->memo_key) {
         c->memo_key = calloc(RL_OPS_MEMO, sizeof *c->memo_key);
         c->memo_t = malloc(RL_OPS_MEMO * sizeof *c->memo_t);
     }
-    if (!c->memo_key || !c->memo_t)
-        return step_time(c, NULL, 0, B, S, B); /* no memory for the memo: cost it */
-    unsigned long long key = (unsigned long long)B << 32 | (unsigned long long)S;
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 44) & (RL_OPS_MEMO - 1);
-    for (; c->memo_key[i]; i = (i + 1) & (RL_OPS_MEMO - 1))
-        if (c->memo_key[i] == key)
+    int fits = T < (1ll << 32) && P < (1ll << 32) && B < (1ll << 31) && S < (1ll << 32);
+    if (!c->memo_key || !c->memo_t || !fits) /* no memory for the memo: cost it */
+        return step_time(c, part, part ? 1 : 0, B, S, T + B);
+    unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
+    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S;
+    size_t i = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40) &
+               (RL_OPS_MEMO - 1);
+    for (; c->memo_key[i][1]; i = (i + 1) & (RL_OPS_MEMO - 1))
+        if (c->memo_key[i][0] == k0 && c->memo_key[i][1] == k1)
             return c->memo_t[i];
-    double t = step_time(c, NULL, 0, B, S, B);
+    double t = step_time(c, part, part ? 1 : 0, B, S, T + B);
     if (c->memo_n < RL_OPS_MEMO / 4 * 3) {
-        c->memo_key[i] = key;
+        c->memo_key[i][0] = k0;
+        c->memo_key[i][1] = k1;
         c->memo_t[i] = t;
         c->memo_n++;
     }
@@ -220,7 +226,7 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return decode_memo(c, B, S);
+        return step_memo(c, NULL, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
@@ -251,6 +257,8 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
     }
     if (n == 0)
         return B > 0 ? decode_step(c, B, S) : 0;
+    if (n == 1 && c->parts[0].seqs == 1)
+        return step_memo(c, c->parts, B, S);
     return step_time(c, c->parts, n, B, S, rows + B);
 }
 

@@ -69,9 +69,10 @@ typedef struct {
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
- * evaluated in full, and its steps are memoised by (B, S): the same step
- * is never costed twice); the collectives depend on the rows only and are
- * cached per row count. */
+ * evaluated in full, and its steps are memoised by (B, S)); a step with
+ * one prompt is memoised by (T, P, B, S): the same step is never costed
+ * twice (size's searches rerun a workload many times); the collectives
+ * depend on the rows only and are cached per row count. */
 /* How a replica's chips run attention and hold the KV cache.
  *  - RL_ATTN_LAYOUT_TP (default, "tp"): Megatron tensor parallelism over the
  *    replica's chips; KV heads split over min(chips, K) chips and replicated
@@ -122,9 +123,11 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
-    /* decode steps whose batch fails the linear check, memoised exactly by
-     * (B, S): open addressing, RL_OPS_MEMO slots, filled to 3/4 then full */
-    unsigned long long *memo_key; /* B << 32 | S; 0 = empty */
+    /* steps memoised exactly: one prompt of T tokens on prefix P beside B
+     * decoding sequences at context S (T = P = 0: a decode step whose batch
+     * fails the linear check); open addressing, RL_OPS_MEMO slots, filled to
+     * 3/4 then full */
+    unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}; [1] = 0: empty */
     double *memo_t;
     long long memo_n;
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */

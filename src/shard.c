@@ -97,7 +97,7 @@ static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double 
         cx->failed = 1;
         return;
     }
-    snprintf(c->what, sizeof c->what, "%s", what);
+    c->what = what;
     c->per_layer = per_layer;
     c->count = per_layer * layers;
     c->total_s = c->count * c->c.time_s;

@@ -62,7 +62,7 @@ rl_shard_plan rl_shard_plan_default(void);
 #define RL_SHARD_MAX_COLL 10
 
 typedef struct {
-    char what[40];    /* e.g. "attn out", "MoE dispatch" */
+    const char *what; /* e.g. "attn out", "MoE dispatch" (a static string) */
     rl_comm c;        /* one occurrence */
     double per_layer; /* occurrences per layer it applies to */
     double count;     /* occurrences per step on the critical path */

@@ -30,11 +30,11 @@
 
 /* Dtype names the tables may carry: those of engines.h's precision table
  * plus variants read and skipped (no roofline flag selects them). */
-static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8", "fp8_block", "int8_wo",
-                                           "int4_wo",  "sq",      "nvfp4", NULL};
+static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8",     "fp8_block", "int8_wo",
+                                           "int4_wo",  "sq",      "nvfp4",   "float32",   NULL};
 
-/* What each file holds: its operator class, the columns it must have, the
- * columns holding dtypes, and the axes of its grid. */
+/* What each file holds: its operator class, the columns it must have and
+ * the columns holding dtypes (the axes of its grid: rl_kclass_axes). */
 typedef struct {
     rl_kclass cls;
     const char *file;
@@ -52,17 +52,13 @@ static const filespec FILES[RL_KC_COUNT] = {
     {RL_KC_PREFILL_ATTN, "context_attention_perf.csv.gz", ATTN_COLS},
     {RL_KC_DECODE_ATTN, "generation_attention_perf.csv.gz", ATTN_COLS},
 };
-static const char *const AXES[RL_KC_COUNT][4] = {
-    {"m", "n", "k", NULL},
-    {"batch", "isl", "heads", "head_dim"},
-    {"streams", "context", "group", "head_dim"},
-};
 
-/* Which node values an axis keeps: 0 all; 1: 2^i and 3 * 2^i (gemm m);
- * 2: 2^i (decode streams and group). */
+/* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
+ * one more than those (gemm m: the tables measure m = 2048 and 2049, either
+ * side of a tile step); 2: 2^i (attention streams and group). */
 static int subsampled(rl_kclass cls, int a)
 {
-    return cls == RL_KC_GEMM ? a == 0 : cls == RL_KC_DECODE_ATTN && (a == 0 || a == 2) ? 2 : 0;
+    return cls == RL_KC_GEMM ? a == 0 : a == 0 || a == 2 ? 2 : 0;
 }
 
 /* ---- gzipped CSV ------------------------------------------------------------ */
@@ -130,7 +126,6 @@ typedef struct {
     double lat_s;
     int var;   /* rl_kvariant, or -1: read and checked, not imported */
     double x[4];
-    double extra; /* the dimension that is not an axis */
 } row;
 
 typedef struct {
@@ -191,7 +186,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
             FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: bfloat16, float16, "
-                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4)", c->path, c->line, idx[k] + 1,
+                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4, float32)", c->path, c->line, idx[k] + 1,
                  cols[k], c->f[idx[k]]);
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
@@ -199,7 +194,6 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     r->lat_s = lat * 1e-3;
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
-        r->extra = 0;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
                        num(c, idx, cols, "k", 0, &r->x[2], err, errlen)
@@ -221,22 +215,18 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
             FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
                  c->path, c->line, window + 1, c->f[window]);
     }
-    /* attention math in bf16, the KV cache dtype picks the variant */
-    r->var = strcmp(c->f[idx[6]], "bfloat16") || w != 0 ? -1 : rl_kvariant_kv(
-                 !strcmp(c->f[idx[7]], "bfloat16") ? RL_BF16
-                 : !strcmp(c->f[idx[7]], "fp8")    ? RL_FP8
-                                                   : RL_FP32);
-    if (cls == RL_KC_PREFILL_ATTN) {
-        if (step != 0)
-            r->var = -1;
-        double x[4] = {b, isl, h, d};
-        memcpy(r->x, x, sizeof x);
-        r->extra = kv;
-    } else {
-        double x[4] = {b * kv, isl + step, h / kv, d};
-        memcpy(r->x, x, sizeof x);
-        r->extra = 0;
-    }
+    /* attention math in bf16, the KV cache dtype picks the variant; or all
+     * in fp32 (the reference engine's tables) */
+    const char *math = c->f[idx[6]], *kvd = c->f[idx[7]];
+    r->var = w != 0 ? -1
+             : !strcmp(math, "bfloat16") && !strcmp(kvd, "bfloat16") ? RL_KV_BF16
+             : !strcmp(math, "bfloat16") && !strcmp(kvd, "fp8")      ? RL_KV_FP8
+             : !strcmp(math, "float32") && !strcmp(kvd, "float32")   ? RL_KV_FP32
+                                                                     : -1;
+    if (cls == RL_KC_PREFILL_ATTN && step != 0)
+        r->var = -1;
+    double x[4] = {b * kv, cls == RL_KC_PREFILL_ATTN ? isl : isl + step, h / kv, d};
+    memcpy(r->x, x, sizeof x);
     return 0;
 }
 
@@ -383,13 +373,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether v is 2^i, or 3 * 2^i with threes. */
+static int pow2(double v, int threes)
+{
+    while (v >= 2 && fmod(v, 2) == 0)
+        v /= 2;
+    return v == 1 || (threes && v == 3);
+}
+
 /* Whether value v stays a node of an axis subsampled by rule (subsampled). */
 static int keep(int rule, double v)
 {
-    double p = v;
-    while (p >= 2 && fmod(p, 2) == 0)
-        p /= 2;
-    return rule == 0 || p == 1 || (rule == 1 && p == 3);
+    return rule == 0 || pow2(v, rule == 1) || (rule == 1 && v > 2 && pow2(v - 1, 1));
 }
 
 static int axis_pos(const rl_ktable *t, int a, double v)
@@ -403,7 +398,7 @@ static int axis_pos(const rl_ktable *t, int a, double v)
 static double hw_peak(const rl_hw *h, rl_kvariant v)
 {
     static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4};
+                                                  RL_FP4,  RL_FP32};
     double p = h->flops[compute[v]];
     return p > 0 ? p : h->flops[RL_BF16];
 }
@@ -424,7 +419,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     }
     t->naxes = naxes;
     for (int a = 0; a < naxes; a++) {
-        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", AXES[cls][a]);
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
         size_t n = 0;
         for (size_t i = 0; i < r->n; i++)
             if (r->v[i].var == (int)v && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
@@ -522,8 +517,8 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     }
     if (rc == 0 && !any) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s: attention in "
-                 "bfloat16 with a bfloat16 or fp8 KV cache, window 0)", path,
-                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq or nvfp4" : "");
+                 "bfloat16 with a bfloat16 or fp8 KV cache, or all in float32; window 0)", path,
+                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32" : "");
         rc = -1;
     }
     free(held);
@@ -665,10 +660,10 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- Kernel tables: %s, engine version %s,\n"
                "-- device '%s'.  Every other hardware field comes from `base` (see its sources;\n"
                "-- src/spec.h: a spec naming a base).\n"
-               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i and\n"
-               "-- 3 * 2^i; prefill attention averaged over KV heads; decode attention by\n"
-               "-- streams (batch x KV heads) and group (heads / KV heads); unmeasured nodes\n"
-               "-- filled from the nearest measured ones along the roofline.\n",
+               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
+               "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
+               "-- heads) and group (heads / KV heads); unmeasured nodes filled from the\n"
+               "-- nearest measured ones along the roofline.\n",
             engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
@@ -812,4 +807,26 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     }
     free(dat);
     return j;
+}
+
+int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const char *path, cJSON **summary, char *err, size_t errlen)
+{
+    rl_silicon s, held;
+    if (rl_silicon_import(dir, engine, h, holdout, &s, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    if (holdout)
+        rc = rl_silicon_residuals(&s, &s, h, holdout, err, errlen);
+    else if ((rc = rl_silicon_import(dir, engine, h, 5, &held, err, errlen)) == 0) {
+        rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
+        rl_silicon_free(&held);
+    }
+    if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, path, err, errlen) != 0)
+        rc = -2;
+    if (rc == 0 && summary)
+        *summary = rl_silicon_summary(&s);
+    rl_silicon_free(&s);
+    return rc;
 }

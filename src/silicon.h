@@ -16,20 +16,29 @@
  *  - Rows that differ only in kernel_source are one configuration timed by
  *    several kernels; the fastest stands for it (an engine selects or
  *    autotunes among its kernels; an assumption, stated in every profile).
- *  - Grids: gemm over (m, n, k) with m subsampled to 2^i and 3 * 2^i (the
- *    tables measure ~75 m values; the rest only validate the
- *    interpolation); prefill attention over (batch, isl, heads, head_dim)
- *    at window 0, step 0, a node being the geometric mean over KV heads
- *    (prefill work is set by the query heads); decode attention over
- *    (streams = batch x KV heads, context, group = heads / KV heads,
- *    head_dim) at window 0, streams and group subsampled to 2^i: each
+ *  - Grids: gemm over (m, n, k) with m subsampled to 2^i, 3 * 2^i and one
+ *    more than those (the tables measure ~75 m values, in pairs such as
+ *    2048 / 2049 either side of a tile step: without the second, p90 error
+ *    of vLLM's fp8 GEMM on H100 was 18%, 13% with it; the rest only
+ *    validate the interpolation).  Attention over (streams = batch x KV
+ *    heads, isl or context, group = heads / KV heads, head_dim) at window
+ *    0 (prefill: step 0), streams and group subsampled to 2^i: each
  *    (sequence, KV head) pair is one stream of K/V reads shared by `group`
  *    query heads (the GQA work split of decode kernels such as
- *    FlashDecoding / TensorRT-LLM XQA).  Nodes no configuration measured
- *    are filled (ktable.h, rl_kt_fill_holes) and listed as `filled`.
+ *    FlashDecoding / TensorRT-LLM XQA); FLOPs
+ *    (s g isl^2 d) and K/V bytes (s isl d) are functions of these axes
+ *    alone, so batch and KV heads trade at a fixed node.  (Prefill over
+ *    (batch, isl, heads, head_dim) averaged over KV heads missed vLLM by
+ *    p90 30-55%: its latency grows up to 1.6x from 1 KV head to MHA.)
+ *    Nodes no configuration measured are filled (ktable.h,
+ *    rl_kt_fill_holes) and listed as `filled`.
  *  - With holdout K >= 2, every K-th configuration (in file order, counted
  *    per file over the configurations of imported variants) is left out of
  *    the fit and returned for validation.
+ *
+ * The reference engine's own tables (`calibrate --backend`, calib.h) use
+ * the same files with dtype float32 (attn_dtype and kv_cache_dtype float32
+ * too), imported as variant float32.
  *
  * Bad tables (missing columns, unknown dtypes, zero, negative or non-finite
  * latencies or shapes, the same kernel, dtype and shape twice with
@@ -91,6 +100,18 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
  * or -1 (err) when out of memory. */
 int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
                          char *err, size_t errlen);
+
+/* `calibrate --tables`, for the CLI and for calibrate --backend's own
+ * tables (calib.h): import dir/engine for h holding back every holdout-th
+ * configuration, take the residuals the spec carries (of those held back;
+ * with holdout 0, of a second import holding back every 5th, validate
+ * --tables' default, the tables written keeping every configuration), and
+ * save the spec to path (rl_silicon_save: base and the --set overrides ov[nov]).  *summary
+ * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
+ * bad tables or out of memory; -2 (err) when path cannot be written. */
+int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */

@@ -300,7 +300,8 @@ static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 
 /* The precisions tried on a chip: bf16; int8 weights and KV with bf16
  * compute (weight-only quantization); fp8 (else int8) end to end where the
- * chip has that peak. */
+ * chip has that peak; fp32 end to end on a profile whose only peak is fp32
+ * (a CPU host calibrated by `calibrate --backend cpu`). */
 static int precisions(const rl_hw *h, rl_precision *out)
 {
     int n = 0;
@@ -310,6 +311,8 @@ static int precisions(const rl_hw *h, rl_precision *out)
         out[n++] = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
     else if (rl_hw_peak(h, RL_INT8) > 0)
         out[n++] = (rl_precision){RL_INT8, RL_INT8, RL_INT8};
+    if (rl_hw_peak(h, RL_BF16) <= 0 && rl_hw_peak(h, RL_FP32) > 0) /* calibrate --backend cpu */
+        out[n++] = (rl_precision){RL_FP32, RL_FP32, RL_FP32};
     return n;
 }
 
@@ -363,10 +366,18 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
                      double P, double G, double qps, size_t po, size_t ci, plan_list *pl,
                      rl_size_result *out)
 {
-    const int *caps = rl_size_batch_caps;
+    if (POLICIES[po].p == RL_POLICY_DISAGG && !(in->hw[k->hw].net_bw > 0)) {
+        out->pruned++; /* no network to move KV over (a profile of one CPU host) */
+        return;
+    }
+    /* attn-dp: the cap is per chip, each a DP rank with its own scheduler
+     * (vLLM runs every DP rank as its own engine core: serving/
+     * data_parallel_deployment), so a replica runs chips x the cap */
+    int per = k->layout == RL_ATTN_LAYOUT_DP ? (int)k->chips : 1;
+    int cap = rl_size_batch_caps[ci] * per;
     double bkv = k->kvcap / (P + G);
-    double B = fmin(caps[ci], bkv);
-    if (ci > 0 && caps[ci - 1] >= bkv) {
+    double B = fmin(cap, bkv);
+    if (ci > 0 && rl_size_batch_caps[ci - 1] * per >= bkv) {
         out->pruned++; /* the KV limit already binds at the smaller cap */
         return;
     }
@@ -384,7 +395,7 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->chips = k->chips;
     c->layout = k->layout;
     c->policy = POLICIES[po].p;
-    c->max_seqs = caps[ci];
+    c->max_seqs = cap;
     c->max_tokens = POLICIES[po].tokens;
     c->kv_capacity_tokens = k->kvcap;
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);

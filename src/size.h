@@ -60,7 +60,7 @@
  * delay stays moderate).  At most RL_SIZE_MAX_PLANS analytic plans are
  * kept, and RL_SIZE_MAX_SIMULATED per hardware simulated (the cheapest). */
 #define RL_SIZE_NCAPS 5
-extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences */
+extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn-dp: per chip) */
 #define RL_SIZE_NPOLICIES 4
 #define RL_SIZE_CHUNK_SMALL 512
 #define RL_SIZE_CHUNK_LARGE 2048

@@ -10,6 +10,7 @@
 
 #include "arch.h"
 #include "efficiency.h"
+#include "ops.h"
 
 /* ---- a document that is Markdown or HTML ---- */
 
@@ -701,12 +702,58 @@ static void assume_mode(doc *d, const rl_size_input *in, const rl_hw *h)
              h->name, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
-        item(d, "Mode on %s: ideal roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
+        item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
                 "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
                 "bounds and capacities as upper bounds.",
-             h->name, h->efficiency.present ? " (--ideal given)" : ": the profile has no "
-                                                                  "efficiency tables");
+             h->name, in->calibrated ? "estimated: the datasheet" : "ideal",
+             !in->calibrated ? " (--ideal given)"
+                             : ": nothing was measured on this chip (no kernel tables, no "
+                               "efficiency tables), its datasheet figures are assumed reached");
     }
+}
+
+/* Mode, engine and the provenance of the operator times on hardware hw
+ * (issue 12 item 5): counted over one decode step (batch 1 at the mean
+ * prompt + output context) on the chips and precision of the best
+ * configuration found on it (1 chip, the first precision, when none). */
+static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
+{
+    const rl_size_input *in = x->in;
+    const rl_hw *h = &in->hw[hw];
+    long long chips = 1;
+    rl_precision p = in->prec && in->nprec > 0 ? in->prec[0] : rl_precision_default();
+    for (int i = 0; i < x->res->n; i++)
+        if (x->res->c[i].hw == hw) {
+            chips = x->res->c[i].chips;
+            p = x->res->c[i].p;
+            break;
+        }
+    double prompt, output;
+    rl_size_mean_lengths(in, &prompt, &output);
+    long long ctx = llround(fmax(1.0, fmin(prompt + output, (double)in->m->max_context)));
+    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, 1, ctx);
+    c.calibrated = in->calibrated;
+    const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
+    const char *mode = in->calibrated && h->engine_costs.present ? "fitted"
+                                                                 : rl_hw_mode(h, in->calibrated);
+    char eng[1200] = "no engine's kernel tables";
+    if (e && e->tables)
+        snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,
+                 e->version, e->measured_on, e->source);
+    rl_ops o;
+    char err[256];
+    if (rl_ops_build(in->m, h, &c, &o, err, sizeof err) != 0) {
+        item(d, "Mode on %s: %s; %s; operator provenance not available (%s).", h->name, mode, eng,
+             err);
+        return;
+    }
+    item(d, "Provenance on %s: mode %s; %s; the %d operators of one decode step (batch 1, "
+            "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
+            "%d extrapolated (kernel tables, collectives) and %d by the roofline%s.",
+         h->name, mode, eng, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
+         o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
+         o.prov[RL_PROV_ROOFLINE],
+         h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
 }
 
 /* Every assumption the figures rest on. */
@@ -714,8 +761,10 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
 {
     const rl_size_input *in = x->in;
     heading(d, 2, "Assumptions");
-    for (int i = 0; i < in->nhw; i++)
+    for (int i = 0; i < in->nhw; i++) {
         assume_mode(d, in, &in->hw[i]);
+        assume_provenance(d, x, i);
+    }
     item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "
             "MLP, LM head), every operator at its own roofline over the replica's chips, for the "
             "step's actual mix of prefill tokens and decode sequences, plus the 1D tensor-parallel "

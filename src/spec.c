@@ -552,6 +552,7 @@ void rl_hw_set_ideal(rl_hw *h)
 {
     h->efficiency.present = 0;
     h->engines.sel = -1;
+    h->ideal = 1;
     rl_hw_sync_costs(h);
 }
 
@@ -599,7 +600,7 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
 const char *rl_hw_mode(const rl_hw *h, int calibrated)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (!calibrated)
+    if (!calibrated || h->ideal)
         return "ideal";
     if (e && e->tables)
         return strcmp(e->measured_on, h->name) == 0 ? "calibrated" : "estimated";
@@ -607,7 +608,7 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
         return h->efficiency.measured_on[0] && strcmp(h->efficiency.measured_on, h->name) != 0
                    ? "estimated"
                    : "calibrated";
-    return "ideal";
+    return "estimated"; /* datasheet figures only */
 }
 
 /* ---- overrides ------------------------------------------------------------- */
@@ -660,12 +661,10 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
         }
         lua_remove(L, -2);
     }
-    const char *v = ov->value ? ov->value : "";
+    const char *v = ov->value;
     char *end; /* hex was refused by rl_override_parse; nan and inf reach the field's check */
     double num = strtod(v, &end);
-    if (!ov->value) /* internal: drop the field */
-        lua_pushnil(L);
-    else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
         lua_pushboolean(L, v[0] == 't');
     else if (*v && *end == '\0' && num == floor(num) && fabs(num) < 9e15)
         lua_pushinteger(L, (lua_Integer)num);
@@ -920,10 +919,9 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     int preset = strcmp(path, name) != 0;
     int used = preset ? snprintf(origin, sizeof origin, "%s/%s.lua", kind, name)
                       : snprintf(origin, sizeof origin, "%s", path);
-    for (int i = 0, k = 0; i < nov && used < (int)sizeof origin; i++)
-        if (ov[i].value) /* a removal is internal, not the user's --set */
-            used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
-                             k++ ? ", " : " with --set ", ov[i].field, ov[i].value);
+    for (int i = 0; i < nov && used < (int)sizeof origin; i++)
+        used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
+                         i ? ", " : " with --set ", ov[i].field, ov[i].value);
     if (rc == 0) {
         convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
         lua_pushcfunction(L, convert_protected);
@@ -951,7 +949,7 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
     const char *price = NULL;
     int source = 0;
     for (int i = 0; i < nov; i++) {
-        price = strcmp(ov[i].field, "price_per_chip_hour") == 0 && ov[i].value ? ov[i].value : price;
+        price = strcmp(ov[i].field, "price_per_chip_hour") == 0 ? ov[i].value : price;
         source |= strcmp(ov[i].field, "price_source") == 0;
     }
     if (price && !source)

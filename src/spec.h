@@ -140,6 +140,9 @@ typedef struct {
     /* Measured collective times (collectives.h); present = 0 when absent:
      * then collectives follow comm.h's alpha-beta model. */
     rl_collectives collectives;
+    /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
+     * asked for; not a spec field. */
+    int ideal;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
@@ -161,15 +164,17 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);
  * with err when h's engines are full. */
 int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen);
 
-/* The mode of estimates on h: "ideal" when !calibrated or h has no
- * measurements; "calibrated" when the selected engine's tables (or, without
- * an engine, the efficiency tables) were measured on this chip (measured_on
- * equals h's name, or is not given for efficiency); "estimated" when they
- * were borrowed from another chip. */
+/* The mode of estimates on h: "ideal" when !calibrated or after
+ * rl_hw_set_ideal (the pure roofline asked for); "calibrated" when the
+ * selected engine's tables (or, without an engine, the efficiency tables)
+ * were measured on this chip (measured_on equals h's name, or is not given
+ * for efficiency); "estimated" when they were borrowed from another chip,
+ * or when h has no measurement at all (the TPU presets, h100-pcie): its
+ * datasheet figures at full efficiency, an assumption each result and the
+ * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
-/* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16").
- * value NULL (never from the command line) removes the field. */
+/* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {
     const char *field;
     const char *value;

@@ -1,12 +1,16 @@
 /* test_calib.c — calibrate and validate end to end on the toy model in a
  * temporary folder: the profile written loads as a hardware spec with
- * efficiency tables, the raw samples are kept, validate predicts every run
- * and reports its error statistics. */
+ * efficiency tables and the `reference` engine's kernel tables, which
+ * round-trip through the measured-table format; the raw samples are kept,
+ * validate predicts every run and reports its error statistics. */
 #include "testutil.h"
 
 #include <sys/stat.h>
 
+#include <zlib.h>
+
 #include "calib.h"
+#include "silicon.h"
 
 static void test_calibrate_then_validate(void **state)
 {
@@ -63,9 +67,118 @@ static void test_calibrate_then_validate(void **state)
     assert_true(cJSON_GetObjectItem(v, "max_abs_error")->valuedouble >=
                 cJSON_GetObjectItem(v, "median_abs_error")->valuedouble);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "op_residuals")), 3 * 18);
+    /* matmuls and attention are timed from the profile's reference tables
+     * (ops.c's path), norms and the rest by their efficiency curves */
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(v, "op_residuals")) {
+        const char *op = cJSON_GetObjectItem(r, "op")->valuestring;
+        const char *prov = cJSON_GetObjectItem(r, "provenance")->valuestring;
+        int table = strstr(op, "proj") || strstr(op, "mlp_") == op || !strcmp(op, "attention") ||
+                    !strcmp(op, "lm_head");
+        if (strcmp(op, "mlp_norm") == 0 || strcmp(op, "mlp_residual") == 0)
+            table = 0;
+        if (table != (strcmp(prov, "roofline") != 0))
+            fail_msg("op %s timed as %s", op, prov);
+        /* the prefill of T = 32 is a calibrated prompt: its attention is a
+         * measured node if engine_ops and the importer agree on the axes */
+        if (!strcmp(op, "attention") &&
+            !strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "prefill"))
+            assert_string_equal(prov, "measured");
+    }
     cJSON_Delete(v);
     assert_int_equal(chdir(old), 0);
     char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The first data row of a gzipped table; its line number (1-based) and
+ * the count of lines go to *at and *lines. */
+static void first_row(const char *path, char *row, size_t len, int *at, int *lines)
+{
+    gzFile g = gzopen(path, "rb");
+    assert_non_null(g);
+    char line[512];
+    *at = *lines = 0;
+    while (gzgets(g, line, sizeof line)) {
+        ++*lines;
+        if (!*at && line[0] != '#' && strncmp(line, "op_name,", 8) != 0) {
+            *at = *lines;
+            snprintf(row, len, "%s", line);
+        }
+    }
+    gzclose(g);
+}
+
+/* Issue 12, one calibration path: calibrate --backend writes its GEMM and
+ * attention medians as kernel tables in the measured-table format
+ * (--tables-out), and the profile is silicon.c's import of them as engine
+ * `reference`.  Round trip: the profile's gemm table gives the first row's
+ * own latency at its shape, a measured node (the profile keeps 4
+ * significant digits: tolerance 1e-3).  A bad row added to that file is an
+ * error naming file, line and column. */
+static void test_calibrate_writes_kernel_tables(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[] = "/tmp/rl_calt_XXXXXX", err[1024], tables[64], save[64], path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(tables, sizeof tables, "%s/t", dir);
+    snprintf(save, sizeof save, "%s/p.lua", dir);
+    rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .save = save, .tables_out = tables,
+                       .quick = 1, .threads = 1};
+    cJSON *sum = rl_calibrate(&o, err, sizeof err);
+    if (!sum)
+        fail_msg("calibrate: %s", err);
+    assert_string_equal(cJSON_GetObjectItem(sum, "engine")->valuestring, "reference");
+    assert_string_equal(cJSON_GetObjectItem(sum, "tables")->valuestring, tables);
+    /* quick grid, tiny-test: 3 M x 5 shapes; prompts 32, 128; B 1, 4 x S 129, 513 */
+    long want[3] = {15, 2, 4}, got[3] = {0};
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(sum, "kernel_tables")) {
+        assert_string_equal(cJSON_GetObjectItem(t, "dtype")->valuestring, "float32");
+        int c = !strcmp(cJSON_GetObjectItem(t, "class")->valuestring, "gemm")                ? 0
+                : !strcmp(cJSON_GetObjectItem(t, "class")->valuestring, "prefill_attention") ? 1
+                                                                                              : 2;
+        got[c] = (long)cJSON_GetObjectItem(t, "configurations")->valuedouble;
+    }
+    for (int c = 0; c < 3; c++)
+        assert_int_equal(got[c], want[c]);
+    cJSON_Delete(sum);
+
+    char row[512];
+    int at, lines;
+    double m, n, k, ms;
+    snprintf(path, sizeof path, "%s/reference/gemm_perf.csv.gz", tables);
+    first_row(path, row, sizeof row, &at, &lines);
+    assert_int_equal(sscanf(row, "gemm,reference_cpu,float32,%lf,%lf,%lf,%lf", &m, &n, &k, &ms), 4);
+    rl_hw h = load_hw(save, NULL, 0);
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    assert_non_null(e);
+    assert_string_equal(e->name, "reference");
+    assert_string_equal(e->measured_on, h.name);
+    assert_string_equal(rl_hw_mode(&h, 1), "calibrated");
+    assert_true(h.efficiency.present); /* norms, RoPE, adds keep their curves */
+    double x[4] = {m, n, k, 0};
+    rl_provenance p;
+    double s = rl_engine_time(e, RL_KC_GEMM, rl_kvariant_gemm(RL_FP32, RL_FP32), x,
+                              h.flops[RL_FP32], h.hbm_bw, &p);
+    assert_rel(s, ms * 1e-3, 1e-3);
+    assert_int_equal(p, RL_PROV_MEASURED);
+
+    /* the same file plus a row of latency 0 (copied into bad/reference/) */
+    char bad[256], cmd[4096];
+    snprintf(bad, sizeof bad, "%s/bad/reference", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && { zcat '%s'; echo 'gemm,reference_cpu,float32,8,64,"
+             "64,0'; } | gzip > '%s/gemm_perf.csv.gz'", bad, path, bad);
+    assert_int_equal(system(cmd), 0);
+    snprintf(bad, sizeof bad, "%s/bad", dir);
+    rl_silicon si;
+    assert_int_equal(rl_silicon_import(bad, "reference", &h, 0, &si, err, sizeof err), -1);
+    char want_err[160];
+    snprintf(want_err, sizeof want_err, "gemm_perf.csv.gz: line %d, column 7 (latency): expected a "
+             "positive", lines + 1);
+    if (!strstr(err, want_err))
+        fail_msg("error '%s' lacks '%s'", err, want_err);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -85,6 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantile),
         cmocka_unit_test(test_calibrate_then_validate),
+        cmocka_unit_test(test_calibrate_writes_kernel_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,7 @@ static void step_json(void **state)
     (void)state;
     cJSON *j = run_json("step --model llama2-13b --hw tpu-v5e --chips 8 --batch 1,8,16 "
                         "--context 8192 --set hw.hbm_bw=8.2e11 --set model.max_context=8192 "
-                        "--format json");
+                        "--ideal --format json"); /* the book's model: --ideal (issue 12) */
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     assert_rel(num(j, "b_crit"), 240, 0.01);
     assert_true(num(j, "max_batch") == 15);
@@ -452,8 +452,8 @@ static void list_presets(void **state)
         const char *mode = cJSON_GetObjectItem(r, "mode")->valuestring;
         if (strcmp(name, "h100-sxm") == 0)
             found += strcmp(mode, "calibrated") == 0;
-        if (strcmp(name, "tpu-v5e") == 0)
-            found += strcmp(mode, "ideal") == 0 &&
+        if (strcmp(name, "tpu-v5e") == 0) /* no measurement: datasheet figures, estimated */
+            found += strcmp(mode, "estimated") == 0 &&
                      cJSON_GetObjectItem(r, "hbm_bytes")->valuedouble == 16e9;
     }
     assert_int_equal(found, 2);
@@ -462,6 +462,67 @@ static void list_presets(void **state)
     assert_non_null(strstr(out, "ideal"));
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+}
+
+/* Issue 12, one calibration path: the profile `calibrate --backend cpu`
+ * writes is the one `calibrate --tables` makes from the tables it wrote
+ * (the same file but for the date lines), and `--engine reference` selects
+ * its tables on step, ops, prefill, simulate and validate; --tables-out
+ * belongs to --backend (exit 2 with --tables). */
+static void reference_engine_profile(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_ref_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "calibrate --backend cpu --quick --model tiny-test --save %s/p.lua "
+             "--tables-out %s/t --format json", dir, dir);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "reference");
+    assert_non_null(cJSON_GetObjectItem(j, "peak_flops")); /* the keys kept from before */
+    assert_non_null(cJSON_GetObjectItem(j, "rows"));
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "calibrate --tables %s/t --hw %s/t/base.lua --engine reference "
+             "--save %s/p2.lua --format json", dir, dir, dir);
+    cJSON_Delete(run_cli_json(cmd, out, sizeof out));
+    char sh[2048];
+    snprintf(sh, sizeof sh, "cd %s && diff <(grep -v 'date\\|Written by' p.lua) "
+             "<(grep -v 'date\\|Written by' p2.lua) >/dev/null", dir);
+    char bash[2200];
+    snprintf(bash, sizeof bash, "bash -c \"%s\"", sh);
+    assert_int_equal(system(bash), 0);
+
+    static const char *const cmds[] = {
+        "step --batch 2 --context 100",
+        "ops --phase decode --batch 2 --context 100",
+        "prefill --tokens 64",
+        "simulate --qps 20 --prompt-len 64 --out-len 8 --requests 100",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s --model tiny-test --hw %s/p.lua --engine reference "
+                 "--weights fp32 --compute fp32 --kv fp32 --format json", cmds[i], dir);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+        const cJSON *e = cJSON_GetObjectItem(j, "engine");
+        if (e) /* simulate names no engine */
+            assert_string_equal(e->valuestring, "reference");
+        const cJSON *prov = cJSON_GetObjectItem(j, "provenance");
+        if (prov) /* ops: matmuls and attention from the float32 tables */
+            assert_true(num(prov, "measured") + num(prov, "interpolated") +
+                        num(prov, "extrapolated") >= 7);
+        cJSON_Delete(j);
+    }
+    snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua "
+             "--engine ideal --format json", dir);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "none");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "calibrate --tables %s/t --hw %s/t/base.lua --engine reference "
+             "--save %s/p3.lua --tables-out %s/x", dir, dir, dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--tables-out is where calibrate --backend writes its tables"));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -479,6 +540,7 @@ int main(void)
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(reference_engine_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,6 +52,10 @@ static void test_step_mode(void **state)
     rl_step same = rl_step_calibrated(&m, &h, 1, 1, 128, p);
     assert_rel(same.step_s, ideal.step_s, 0);
     assert_false(same.calibrated);
+    r = rl_result_step(&m, &h, 1, &b, 1, 128, p); /* nothing measured: datasheet figures */
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+    cJSON_Delete(r);
+    rl_hw_set_ideal(&h); /* --ideal: the pure roofline asked for */
     r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
     cJSON_Delete(r);

@@ -344,6 +344,12 @@ static void test_report_sections(void **state)
         for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
             if (!strstr(t, sections[i]))
                 fail_msg("%s report lacks '%s'", html ? "HTML" : "Markdown", sections[i]);
+        /* issue 12: mode, engine and provenance per hardware */
+        char want[128];
+        snprintf(want, sizeof want, "Provenance on %s: mode %s; ", f->in.hw[0].name,
+                 rl_hw_mode(&f->in.hw[0], f->in.calibrated));
+        if (!strstr(t, want))
+            fail_msg("%s report lacks '%s'", html ? "HTML" : "Markdown", want);
         if (html) {
             assert_non_null(strstr(t, "<svg"));
             assert_null(strstr(t, "<script"));
