@@ -160,7 +160,9 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
 /* c->max_qps: the load (requests/s) at which c, with its replicas, stops
  * meeting the targets: rl_serve_capacity with the SLOs on the workload's
  * first requests (serve.h), from a hint of the load it was sized
- * for ((1 + headroom) x the load when c->meets).  Returns 0 or -1. */
+ * for ((1 + headroom) x the load when c->meets).  Returns 0 or -1.
+ * `size` then raises a meeting row's figure to at least that load, where
+ * the full run verified it (simulate_plans). */
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
 
 /* The ranking of the result (< 0: a first): meeting first, then cheaper;
