@@ -285,16 +285,13 @@ static void shape_of(const rl_meas_row *r, double *v)
 }
 
 /* The band's log quantiles of costs c for quantiles band_lo/band_hi at row
- * r's shape, widened by (1 + octaves outside the fitted grid) (enginecost.h). */
+ * r's shape, widened outside the fitted grid (rl_ec_band). */
 static void band_of(const rl_engine_costs *c, double band_lo, const rl_meas_row *r, double *lo,
                     double *hi)
 {
-    int wide = band_lo < 0.075;
     double v[RL_EC_AXES];
     shape_of(r, v);
-    double k = 1 + rl_ec_outside(c, v);
-    *lo = k * (wide ? c->band_p5 : c->band_p10);
-    *hi = k * (wide ? c->band_p95 : c->band_p90);
+    rl_ec_band(c, v, band_lo < 0.075, lo, hi);
 }
 
 /* ---- validate ------------------------------------------------------------------- */

@@ -170,6 +170,14 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v)
     return d;
 }
 
+void rl_ec_band(const rl_engine_costs *c, const double *v, int wide, double *lo, double *hi)
+{
+    double k = 1 + rl_ec_outside(c, v);
+    double l = wide ? c->band_p5 : c->band_p10, h = wide ? c->band_p95 : c->band_p90;
+    *lo = fmax(k * l, fmin(l, -M_LN2));
+    *hi = fmin(k * h, fmax(h, M_LN2));
+}
+
 int rl_ec_listed(const char *list, const char *name)
 {
     size_t n = strlen(name);

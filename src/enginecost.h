@@ -44,7 +44,8 @@
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
  *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
  *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
- *     --  not fitted, that trusts an extrapolation less the farther it reaches)
+ *     --  not fitted, that trusts an extrapolation less the farther it reaches; bounded
+ *     --  at [t / 2, 2 t] unless the fitted band is wider: rl_ec_band)
  *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
  *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
@@ -110,6 +111,15 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
  * whichever is positive; axes whose value is 0 or that no fitted row had are
  * skipped.  v[RL_EC_AXES] in the order of rl_ec_axis. */
 double rl_ec_outside(const rl_engine_costs *c, const double *v);
+
+/* The band's log bounds at shape v: *lo, *hi = the p10/p90 (p5/p95 when
+ * `wide`) residual quantiles times (1 + rl_ec_outside), but widened no
+ * further than a factor of 2 either way (log 2), unless the fitted band
+ * itself is wider (it is then kept).  The factor 2 is our bound, not
+ * fitted: it keeps an extrapolated band from reaching zero (tester finding
+ * 7: 9 octaves below a 512-token grid gave a 1-token prefill of 45 ms the
+ * band [0.30, 170] ms); a shape that far out gets a note, not a band. */
+void rl_ec_band(const rl_engine_costs *c, const double *v, int wide, double *lo, double *hi);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
  * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s". */

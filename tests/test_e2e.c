@@ -407,7 +407,8 @@ static void slow_edge_scales_every_step(void **state)
 }
 
 /* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
- * of TP2-TP4 is one octave out, batch 128 on 1-64 one more. */
+ * of TP2-TP4 is one octave out, batch 128 on 1-64 one more; bounded at a
+ * factor of 2 (rl_ec_band). */
 static void band_widens_outside_the_grid(void **state)
 {
     (void)state;
@@ -420,6 +421,31 @@ static void band_widens_outside_the_grid(void **state)
     assert_rel(rl_ec_outside(&c, both), 2, 1e-12);
     double small[] = {1, 1, 0, 32}; /* below: tp 1 octave, tokens 2 octaves */
     assert_rel(rl_ec_outside(&c, small), 3, 1e-12);
+    /* rl_ec_band with fit2.lua's band (tester finding 7: p10 -0.5, p90
+     * 0.13): inside the grid as fitted; one octave out (tp8) widened 2x,
+     * -1.0 capped at -log 2, 0.26 kept; 3 octaves out (x 4) -2.0 capped at
+     * -log 2, 0.52 kept, and p95 0.8 capped at log 2 (the factor-2 bound;
+     * by hand).  A fitted band wider than the bound (p5 -1.0) stays as it
+     * is.  Tolerance 1e-12 (exact). */
+    c.band_p5 = -1.0;
+    c.band_p10 = -0.5;
+    c.band_p90 = 0.13;
+    c.band_p95 = 0.2;
+    double lo, hi;
+    rl_ec_band(&c, in, 0, &lo, &hi);
+    assert_rel(lo, -0.5, 1e-12);
+    assert_rel(hi, 0.13, 1e-12);
+    rl_ec_band(&c, tp8, 0, &lo, &hi);
+    assert_rel(lo, -log(2), 1e-12);
+    assert_rel(hi, 0.26, 1e-12);
+    rl_ec_band(&c, small, 0, &lo, &hi);
+    assert_rel(lo, -log(2), 1e-12);
+    assert_rel(hi, 0.52, 1e-12);
+    rl_ec_band(&c, in, 1, &lo, &hi);
+    assert_rel(lo, -1.0, 1e-12);
+    rl_ec_band(&c, small, 1, &lo, &hi);
+    assert_rel(lo, -1.0, 1e-12);
+    assert_rel(hi, log(2), 1e-12);
 }
 
 static void wrong_expectation(void **state)
