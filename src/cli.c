@@ -288,6 +288,27 @@ static int load_hw(const rl_opts *o, rl_hw *h)
     return 0;
 }
 
+/* Say that writing stdout failed (a full disk, a closed pipe), with the
+ * reason, and clear the stream's error so it is said once.  Returns
+ * RL_EXIT_IO. */
+static int stdout_failed(const char *cmd)
+{
+    int e = errno;
+    fprintf(stderr, "roofline%s%s: stdout: write failed%s%s\n", cmd ? " " : "", cmd ? cmd : "",
+            e ? ": " : "", e ? strerror(e) : "");
+    clearerr(stdout);
+    return RL_EXIT_IO;
+}
+
+/* The exit status rc, or RL_EXIT_IO (said) when stdout cannot be flushed. */
+static int stdout_done(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return stdout_failed(cmd);
+    return rc;
+}
+
 /* Print (or write to --output) a malloc'd text and free it. */
 static int emit_text(const rl_opts *o, char *text)
 {
@@ -299,7 +320,7 @@ static int emit_text(const rl_opts *o, char *text)
             rc = RL_EXIT_IO;
         }
     } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
+        rc = stdout_failed(o ? o->cmd : NULL);
     }
     free(text);
     return rc;
@@ -597,8 +618,8 @@ int rl_cli_run(rl_opts *o)
             rl_outdir_kept(&out, err, sizeof err);
             fprintf(stderr, "roofline run: %s\n", err);
         }
-    } else if (fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
+    } else {
+        rc = stdout_done(o->cmd, rc);
     }
     rl_outdir_close(&out);
     return rc;
@@ -1785,10 +1806,10 @@ int rl_cli_main(int argc, char **argv)
         strcmp(argv[1], "help") == 0) {
         if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--markdown") == 0) {
             rl_param_markdown(stdout); /* docs/cli.md */
-            return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+            return stdout_done("help", RL_EXIT_OK);
         }
         print_help(argc < 2 ? stderr : stdout);
-        return argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK;
+        return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
     }
     const rl_command *c = rl_command_find(argv[1]);
     if (!c || !c->cli) {
@@ -1806,7 +1827,7 @@ int rl_cli_main(int argc, char **argv)
     build_longopts();
     int rc = parse_options(c, argc - 1, argv + 1, &o);
     if (rc != 0)
-        return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
+        return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
     /* With several CPU threads the engine's OpenMP kernels and OpenBLAS's
      * threads share the cores: spinning OpenMP workers starve OpenBLAS
      * (10-100x slower GEMMs), so such a run restarts once with passive
@@ -1820,5 +1841,5 @@ int rl_cli_main(int argc, char **argv)
         fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
         return RL_EXIT_INPUT;
     }
-    return c->cli(&o);
+    return stdout_done(o.cmd, c->cli(&o));
 }

@@ -180,6 +180,31 @@ static void output_not_regular(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* A failed write on stdout (a full device: /dev/full, Linux) says so on
+ * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
+static void stdout_full(void **state)
+{
+    (void)state;
+    static const char *args[] = {"step --model llama3-8b --hw h100-sxm --context 10",
+                                 "list models", "help"};
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        char cmd[512];
+        use_source_tree();
+        snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/full", RL_BIN, args[i]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t len = fread(out, 1, sizeof out - 1, p);
+        out[len] = '\0';
+        int status = pclose(p);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+            fail_msg("roofline %s >/dev/full: status %d, expected exit 1 (%s)", args[i], status, out);
+        const char *at = strstr(out, "stdout: write failed: No space left on device");
+        if (!at || strstr(at + 1, "stdout: write failed"))
+            fail_msg("roofline %s >/dev/full: stderr \"%s\" lacks one 'stdout: write failed'", args[i],
+                     out);
+    }
+}
+
 /* The demo scenario prints both chapter tables. */
 static void demo_scenario(void **state)
 {
@@ -531,6 +556,7 @@ int main(void)
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(stdout_full),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),
