@@ -277,6 +277,15 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
+/* A --set that changed the chip dropped its measurements (rl_hw.changed). */
+static void note_changed(const rl_opts *o, const rl_hw *h)
+{
+    if (h->dropped && !o->ideal)
+        rl_cli_say(o, "note: --set hw.%s changes the chip: %s's measured tables and fitted costs "
+                      "describe the chip as measured, so they are dropped; mode estimated (the "
+                      "roofline over the changed figures)", h->changed, h->name);
+}
+
 static int load_hw(const rl_opts *o, rl_hw *h)
 {
     char err[ERRLEN];
@@ -285,6 +294,7 @@ static int load_hw(const rl_opts *o, rl_hw *h)
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    note_changed(o, h);
     return 0;
 }
 
@@ -1117,6 +1127,7 @@ int rl_cli_size(rl_opts *o)
             rl_cli_say(o, "%s", err);
             return RL_EXIT_INPUT;
         }
+        note_changed(o, &hw[nhw]);
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 fprintf(stderr, "roofline size: --hw: %s is given twice\n", hw[nhw].name);

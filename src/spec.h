@@ -143,6 +143,14 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
+    /* A --set of a field that times the chip (flops.*, hbm_bw): "FIELD=VALUE"
+     * of the first, else "".  The measured tables and fitted costs describe
+     * the chip as measured, not as changed, so they are dropped (at load and
+     * at every engine selection) and calibrated mode falls back to
+     * `estimated`, the roofline over the changed figures.  dropped = 1 when
+     * there was something to drop.  Not spec fields. */
+    char changed[160];
+    int dropped;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,

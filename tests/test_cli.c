@@ -180,6 +180,42 @@ static void output_not_regular(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* A what-if --set of a field that times the chip drops the profile's
+ * measured tables (tester #2): h100-sxm with hbm_bw = 1e12 B/s runs mode
+ * estimated, and B = 1 at context 2048 takes at least reading LLaMA-3-8B's
+ * 16.06 GB of bf16 weights once, 16.06e9 / 1e12 = 16.06 ms (the roofline
+ * floor; tolerance: a lower bound), with a note naming the override; so
+ * does --set hw.flops.bf16 with --engine vllm (a file-referenced engine read
+ * on selection).  --set hw.name alone renames the chip: mode calibrated and
+ * the step of the plain run (rel 1e-12). */
+static void set_changes_the_chip(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --context 2048 --format json";
+    char args[512];
+    snprintf(args, sizeof args, "%s --set hw.hbm_bw=1e12", base);
+    cJSON *j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    assert_true(num(cJSON_GetObjectItem(j, "rows")->child, "step_s") >= 16.06e-3);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --set hw.hbm_bw=1e12 changes the chip"));
+    snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
+    j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    cJSON_Delete(j);
+    j = run_cli_json(base, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    double plain = num(cJSON_GetObjectItem(j, "rows")->child, "step_s");
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "%s --set hw.name=my-chip", base);
+    j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_string_equal(cJSON_GetObjectItem(j, "hw")->valuestring, "my-chip");
+    assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "step_s"), plain, 1e-12);
+    cJSON_Delete(j);
+}
+
 /* A failed write on stdout (a full device: /dev/full, Linux) says so on
  * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
 static void stdout_full(void **state)
@@ -557,6 +593,7 @@ int main(void)
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(stdout_full),
+        cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),
