@@ -1028,6 +1028,12 @@ int rl_cli_simulate(rl_opts *o)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
         rl_e2e_band_keys(j, &h.engine_costs, band_lo);
     }
+    if (r.over_budget > 0)
+        fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
+                        "prefilled whole, each in a step of its own: --policy %s does not chunk "
+                        "(vLLM without chunked prefill refuses a token budget below the longest "
+                        "prompt); --policy chunked cuts prompts to the budget\n",
+                r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy));
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
