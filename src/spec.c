@@ -972,11 +972,13 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     if (!own)
         RL_FAIL("%s: out of memory", h->origin);
     int rc = load_spec("hw_profiles", name_or_path, NULL, 0, hw_from_table, own, err, errlen);
+    char name[sizeof h->name]; /* a copy: the writes below are into *h */
+    memcpy(name, h->name, sizeof name);
     for (int i = 0; rc == 0 && i < h->engines.n && i < own->engines.n; i++)
         if (strcmp(h->engines.e[i].measured_on, own->name) == 0)
-            snprintf(h->engines.e[i].measured_on, sizeof h->engines.e[i].measured_on, "%s", h->name);
+            snprintf(h->engines.e[i].measured_on, sizeof h->engines.e[i].measured_on, "%s", name);
     if (rc == 0 && strcmp(h->efficiency.measured_on, own->name) == 0)
-        snprintf(h->efficiency.measured_on, sizeof h->efficiency.measured_on, "%s", h->name);
+        snprintf(h->efficiency.measured_on, sizeof h->efficiency.measured_on, "%s", name);
     free(own);
     return rc;
 }
