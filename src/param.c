@@ -509,8 +509,9 @@ const rl_command RL_COMMANDS[] = {
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one line each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
-     "HBM capacity and bandwidth, and the mode its estimates take (calibrated when the\n"
-     "profile has efficiency tables, else ideal); engines: the engines step costs can follow\n"
+     "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
+     "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
+     "step costs can follow\n"
      "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
      "does not load is named on stderr (exit 2 after the list).",
      "models|hw|engines [--format F] [--save FILE]"},

@@ -508,6 +508,35 @@ static void pareto_mode_honest(void **state)
     assert_non_null(strstr(out, "datasheet peaks (mode ideal), with or without --ideal"));
 }
 
+/* Tester finding 16: one function labels a profile's default runs
+ * (spec.h rl_hw_default_mode), so list hw, info --hw and step agree that
+ * h100-sxm-splitwise (fitted engine costs, its default engine) runs
+ * "fitted" (list and info said "estimated"), and list --help no longer
+ * says a profile without efficiency tables reads "ideal". */
+static void mode_labels_agree(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("list hw --format json", out, sizeof out);
+    int seen = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        if (strcmp(cJSON_GetObjectItem(r, "name")->valuestring, "h100-sxm-splitwise") == 0) {
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
+            seen = 1;
+        }
+    assert_true(seen);
+    cJSON_Delete(j);
+    j = run_cli_json("info --hw h100-sxm-splitwise --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --context 2048 "
+                     "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("list --help", out, sizeof out), 0);
+    assert_null(strstr(out, "else ideal"));
+}
+
 /* validate --against on a profile with efficiency tables but no fitted
  * costs predicts ideal rows: it says so as a warning on stderr, not only in
  * the mode_note key. */
@@ -650,6 +679,7 @@ int main(void)
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(reference_engine_profile),
     };
