@@ -182,7 +182,7 @@ calib: $(BIN)
 # Calibrated profiles from the measured kernel tables (NVIDIA AIConfigurator data,
 # Apache-2.0) in $(SILICON): hw_profiles/engines/<hw>-<engine>.lua, which the
 # presets' `engines` name.  PRESET:GPU-directory pairs.
-SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm
+SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm gb200:gb200
 SILICON_ENGINES := trtllm vllm
 profiles: $(BIN)
 	@mkdir -p hw_profiles/engines

@@ -891,14 +891,23 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
-    double usable = (double)o->chips * h->hbm_bytes * (1 - reserve);
+    rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
+    double usable = mem.engine_memory ? mem.capacity_bytes : mem.capacity_bytes * (1 - reserve);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
+    char rule[128];
+    if (mem.engine_memory)
+        snprintf(rule, sizeof rule, "under the %s engine's memory rule",
+                 rl_engines_selected(&h->engines)->name);
+    if (mem.engine_memory && o->given[RL_P_RESERVE])
+        rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
+                      "(engines.h; --engine ideal or --ideal for the reserve)", rule);
+    else
+        snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                             "%lld x %s (%.0f GB each less the %.0f%% --hbm-reserve): more "
-                             "--chips, or int8/fp8 --weights",
+                             "%lld x %s (%.0f GB each %s): more --chips, or int8/fp8 --weights",
                           (usable - room) / 1e9, has_draft ? ", target and draft" : "",
-                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, 100 * reserve);
+                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, rule);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
                              "running sequences: the weights leave %.1f GB for KV",
@@ -1459,8 +1468,8 @@ static int calibrate_tables(rl_opts *o)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, date, save, &r, err,
-                              sizeof err);
+    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, o->sets[1], o->nsets[1],
+                              date, save, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
         return rc == -2 ? RL_EXIT_IO : RL_EXIT_INPUT;

@@ -86,6 +86,62 @@ int rl_kvariant_kv(rl_dtype kv)
     return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : kv == RL_FP32 ? RL_KV_FP32 : -1;
 }
 
+/* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
+ *  vLLM: CacheConfig.gpu_memory_utilization, "the fraction of GPU memory to
+ *    be used for the model executor", 0.9 (vllm/config/cache.py at commit
+ *    c1d8642, github.com/vllm-project/vllm; 0.92 at commit 002f10e and in
+ *    v0.29.0's --help: the value of 0.24.0, the tables' version, is not
+ *    verified here).  Overheads from vLLM's memory-profiling log in
+ *    github.com/vllm-project/vllm/pull/10511 (2024-12-14, Llama-3-8B on an
+ *    H100 80GB): non_torch_memory 1.79 GiB on one GPU (context), 3.58 GiB
+ *    at TP2 (+1.79 GiB: collective buffers), PyTorch activation peak
+ *    1.26 GiB (workspace; measured for that model and vLLM's default
+ *    batched-token limit, applied to every model).
+ *  TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction 0.9, "the fraction
+ *    of GPU memory that should be allocated for the KV cache"
+ *    (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31,
+ *    github.com/NVIDIA/TensorRT-LLM), of the memory left free after the
+ *    weights and the activation memory are allocated
+ *    (docs/source/reference/memory.md there; vllm-project/vllm PR 5158
+ *    compares the two rules).  Collective buffers: 411041792 bytes (392 MiB)
+ *    at 4 and 8 GPUs, NVIDIA AIConfigurator's systems/<gpu>/system.yaml
+ *    misc.nccl_mem ("correction based on observations", Apache-2.0; 342 MiB
+ *    at 2).  Context and workspace: no public figure for TensorRT-LLM found:
+ *    0, the tenth of the free memory the fraction leaves being the engine's
+ *    headroom for them. */
+#define GIB 1073741824.0
+int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
+{
+    memset(out, 0, sizeof *out);
+    out->present = 1;
+    out->fraction = 0.9;
+    if (!strcmp(engine, "vllm")) {
+        out->context_bytes = 1.79 * GIB;
+        out->comm_bytes = (3.58 - 1.79) * GIB;
+        out->workspace_bytes = 1.26 * GIB;
+        snprintf(out->source, sizeof out->source,
+                 "vLLM gpu_memory_utilization 0.9 of capacity (vllm/config/cache.py at commit "
+                 "c1d8642; 0.92 from v0.29.0, 0.24.0 not verified); context 1.79 GiB, collective "
+                 "buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory "
+                 "profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)");
+        return 0;
+    }
+    if (!strcmp(engine, "trtllm")) {
+        out->of_free = 1;
+        out->comm_bytes = 411041792; /* AIConfigurator misc.nccl_mem, 4 and 8 GPUs */
+        snprintf(out->source, sizeof out->source,
+                 "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after "
+                 "weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; "
+                 "docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA "
+                 "AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, "
+                 "Apache-2.0); context and workspace: no public figure found, 0 (the tenth the "
+                 "fraction leaves free covers them)");
+        return 0;
+    }
+    out->present = 0;
+    return -1;
+}
+
 double rl_kideal(const double *x, const void *ctx)
 {
     const rl_kideal_ctx *c = ctx;
@@ -309,6 +365,37 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     return 0;
 }
 
+static int memory_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
+{
+    char f[512];
+    snprintf(f, sizeof f, "%.200s.%.60s", r->field, k);
+    rl_engine_memory *m = &r->e->mem;
+    if (!strcmp(k, "source"))
+        return read_string(L, r->origin, f, m->source, sizeof m->source, err, errlen);
+    if (!strcmp(k, "fraction_of")) {
+        char v[16];
+        if (read_string(L, r->origin, f, v, sizeof v, err, errlen) != 0 ||
+            (strcmp(v, "capacity") != 0 && strcmp(v, "free") != 0))
+            FAIL("%s: field '%s': expected \"capacity\" or \"free\"", r->origin, f);
+        m->of_free = v[0] == 'f';
+        return 0;
+    }
+    double *dst = !strcmp(k, "fraction") ? &m->fraction
+                : !strcmp(k, "context_bytes") ? &m->context_bytes
+                : !strcmp(k, "comm_bytes") ? &m->comm_bytes
+                : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes : NULL;
+    if (!dst)
+        FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
+             "workspace_bytes, source)", r->origin, f);
+    int isnum;
+    *dst = lua_tonumberx(L, -1, &isnum);
+    int frac = dst == &m->fraction;
+    if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)))
+        FAIL("%s: field '%s': expected %s", r->origin, f,
+             frac ? "a fraction in (0, 1]" : "bytes >= 0");
+    return 0;
+}
+
 const double RL_KRESIDUAL_P[4] = {0.05, 0.10, 0.90, 0.95};
 static const char *const QNAMES[4] = {"p5", "p10", "p90", "p95"};
 
@@ -472,8 +559,16 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         snprintf(e->fitted.source, sizeof e->fitted.source, "%s", e->costs_source);
         return 0;
     }
+    if (!strcmp(k, "memory")) {
+        if (!lua_istable(L, -1))
+            FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+        reading c = {r->origin, f, e};
+        e->mem.present = 1;
+        e->mem.fraction = 1;
+        return each_key(L, memory_key, &c, err, errlen);
+    }
     FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
-         "residuals)", r->origin, f);
+         "residuals, memory)", r->origin, f);
 }
 
 /* One inline engine (table on top of the stack) named `name`. */
@@ -596,6 +691,23 @@ static void push_string(lua_State *L, const char *key, const char *v)
     }
 }
 
+static void push_number(lua_State *L, const char *key, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, key);
+}
+
+void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m)
+{
+    lua_createtable(L, 0, 6);
+    push_number(L, "fraction", m->fraction);
+    push_string(L, "fraction_of", m->of_free ? "free" : "capacity");
+    push_number(L, "context_bytes", m->context_bytes);
+    push_number(L, "comm_bytes", m->comm_bytes);
+    push_number(L, "workspace_bytes", m->workspace_bytes);
+    push_string(L, "source", m->source);
+}
+
 void rl_engines_push(lua_State *L, const rl_engines *e)
 {
     lua_createtable(L, 0, e->n + 1);
@@ -619,16 +731,17 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         }
         push_residuals(L, g);
         lua_createtable(L, 0, 4);
-        lua_pushnumber(L, g->step_s);
-        lua_setfield(L, -2, "step_s");
-        lua_pushnumber(L, g->seq_s);
-        lua_setfield(L, -2, "seq_s");
-        lua_pushnumber(L, g->launch_s);
-        lua_setfield(L, -2, "launch_s");
+        push_number(L, "step_s", g->step_s);
+        push_number(L, "seq_s", g->seq_s);
+        push_number(L, "launch_s", g->launch_s);
         push_string(L, "source", g->costs_source);
         if (g->fitted.present)
             rl_engine_costs_push_keys(L, &g->fitted);
         lua_setfield(L, -2, "costs");
+        if (g->mem.present) {
+            rl_engine_memory_push(L, &g->mem);
+            lua_setfield(L, -2, "memory");
+        }
         lua_setfield(L, -2, g->name);
     }
 }

@@ -6,7 +6,8 @@
  *
  *   engines = {
  *     default = "trtllm",
- *     trtllm = "calibrated/h100-sxm-trtllm.lua",  -- a spec file whose engines.trtllm is inline
+ *     trtllm = "engines/h100-sxm-trtllm.lua",  -- a spec file whose engines.trtllm is inline
+ *                                                -- (only that table is read, not its base)
  *     vllm = {
  *       version = "0.24.0",
  *       source = "NVIDIA AIConfigurator ... (Apache-2.0)",
@@ -21,6 +22,7 @@
  *                                                  -- keys (enginecost.h)
  *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
  *                     p90 = 0.1, p95 = 0.2 }, ... },  -- rl_kresidual, per class
+ *       memory = { fraction = 0.9, fraction_of = "capacity", ... },  -- below
  *     },
  *   }
  *
@@ -98,6 +100,36 @@ typedef struct {
     const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
 } rl_engine_tables;
 
+/* How an engine allocates HBM on each chip (memory.h applies it):
+ *
+ *   memory = { fraction = 0.9, fraction_of = "capacity" | "free",
+ *              context_bytes = ..., comm_bytes = ..., workspace_bytes = ...,
+ *              source = "..." }
+ *
+ * overhead = context_bytes + comm_bytes (only when the copy spans > 1 chip)
+ *          + workspace_bytes;
+ * "capacity" (vLLM's gpu_memory_utilization): weights + KV <= fraction x
+ *   hbm_bytes - overhead;
+ * "free" (TensorRT-LLM's KV-cache free_gpu_memory_fraction): KV <= fraction x
+ *   (hbm_bytes - weights - overhead).
+ * Each engine's defaults and their sources: rl_engine_memory_default. */
+typedef struct {
+    int present;
+    double fraction;
+    int of_free; /* 1: fraction_of = "free" */
+    double context_bytes;   /* CUDA context and libraries, per chip */
+    double comm_bytes;      /* collective (NCCL) buffers per chip, multi-chip copies only */
+    double workspace_bytes; /* activation workspace per chip */
+    char source[1024];
+} rl_engine_memory;
+
+/* The memory block calibrate --tables writes for a known engine ("trtllm",
+ * "vllm"), with its sources (engines.c); 0, or -1 for another name. */
+int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
+
+/* Push *m as its Lua table (above). */
+void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m);
+
 typedef struct {
     char name[32];
     char version[64];
@@ -115,6 +147,7 @@ typedef struct {
      * when the costs carry none; fitted.engine is name, fitted.source
      * costs_source */
     rl_engine_costs fitted;
+    rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
     char file[1024]; /* the reference to the spec file it was read from, as the spec
                         wrote it ("" when inline) */

@@ -6,6 +6,28 @@
 
 #include "arch.h"
 
+/* The selected engine's memory rule, or NULL. */
+static const rl_engine_memory *engine_rule(const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    return e && e->mem.present ? &e->mem : NULL;
+}
+
+double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes)
+{
+    const rl_engine_memory *g = engine_rule(h);
+    double n = (double)chips;
+    if (!g)
+        return n * h->hbm_bytes;
+    double w = weight_bytes / n;
+    double over = g->context_bytes + g->workspace_bytes + (chips > 1 ? g->comm_bytes : 0);
+    double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
+    double per = !g->of_free ? g->fraction * h->hbm_bytes - over
+               : free > 0    ? w + g->fraction * free
+                             : h->hbm_bytes - over;
+    return per > 0 ? n * per : 0;
+}
+
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv)
 {
@@ -13,7 +35,15 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
     r.weight_bytes = rl_arch_params(m).total * rl_dtype_bytes(weights);
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
-    r.capacity_bytes = (double)chips * h->hbm_bytes;
+    r.hbm_bytes = (double)chips * h->hbm_bytes;
+    r.capacity_bytes = rl_memory_usable(h, chips, r.weight_bytes);
+    const rl_engine_memory *g = engine_rule(h);
+    double n = (double)chips;
+    r.engine_memory = g != NULL;
+    r.engine_fraction = g ? g->fraction : 1;
+    r.context_bytes = g ? n * g->context_bytes : 0;
+    r.comm_bytes = g && chips > 1 ? n * g->comm_bytes : 0;
+    r.workspace_bytes = g ? n * g->workspace_bytes : 0;
     r.fits = r.total_bytes <= r.capacity_bytes;
     return r;
 }

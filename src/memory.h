@@ -14,12 +14,31 @@
 
 typedef struct {
     double weight_bytes;   /* all parameters, bytes(weights) each */
+    double hbm_bytes;      /* chips * hbm_bytes, as the vendor states it */
     double kv_bytes;       /* B * KV bytes of a sequence at S (windowed layers capped
                             * at W: rl_arch_kv_bytes_per_sequence, ideal view) */
     double total_bytes;    /* weights + KV (activations are negligible in decode) */
-    double capacity_bytes; /* chips * hbm_bytes */
+    double capacity_bytes; /* what weights + KV may use: chips * hbm_bytes, or with
+                            * the selected engine's memory rule (engines.h) what
+                            * that engine leaves them: below */
+    /* The selected engine's rule (0 and fraction 1 without one), all chips:
+     * fraction of hbm_bytes (or of the free memory), CUDA context,
+     * collective buffers (chips > 1) and activation workspace. */
+    int engine_memory;
+    double engine_fraction, context_bytes, comm_bytes, workspace_bytes;
     int fits;              /* total <= capacity */
 } rl_memory;
+
+/* With an engine selected whose profile has a memory rule (engines.h), per
+ * chip: overhead = context + workspace + (chips > 1 ? comm buffers : 0);
+ * "capacity" (vLLM): capacity = fraction * hbm_bytes - overhead;
+ * "free" (TensorRT-LLM): capacity = w + fraction * (hbm_bytes - w - overhead),
+ * w the weights per chip (hbm_bytes - overhead when the weights leave no free
+ * memory); never below 0.  Without one (ideal mode, or no
+ * rule): capacity = hbm_bytes, seed 000's rule. */
+/* What weights + KV may use on `chips` chips holding weight_bytes of
+ * weights in all (the rule above; chips * hbm_bytes without one). */
+double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
 
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);

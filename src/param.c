@@ -204,7 +204,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "load curve, memory, sensitivity, assumptions)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
-                      NULL, "HBM kept free of weights and KV", NOWHERE, RL_PF_SERVE},
+                      NULL, "HBM kept free of weights and KV where no engine memory rule "
+                      "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of a deployment", NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,

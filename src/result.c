@@ -59,6 +59,32 @@ static void add_provenance(cJSON *o, const rl_ops *ops)
         cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
 }
 
+/* An engine's memory rule (engines.h): fraction, what it is a fraction of,
+ * per-chip overheads and source; "memory_rule": "none" without one. */
+static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
+{
+    cJSON_AddStringToObject(r, "memory_rule", !m->present ? "none" : m->of_free ? "free" : "capacity");
+    if (!m->present)
+        return;
+    cJSON_AddNumberToObject(r, "memory_fraction", m->fraction);
+    cJSON_AddNumberToObject(r, "cuda_context_bytes", m->context_bytes);
+    cJSON_AddNumberToObject(r, "comm_buffer_bytes", m->comm_bytes);
+    cJSON_AddNumberToObject(r, "workspace_bytes", m->workspace_bytes);
+    cJSON_AddStringToObject(r, "memory_source", m->source);
+}
+
+/* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
+ * the engine's fraction and overheads, and what weights + KV may use. */
+static void add_memory(cJSON *o, const rl_memory *mem)
+{
+    cJSON_AddNumberToObject(o, "capacity_bytes", mem->hbm_bytes);
+    cJSON_AddNumberToObject(o, "memory_fraction", mem->engine_fraction);
+    cJSON_AddNumberToObject(o, "cuda_context_bytes", mem->context_bytes);
+    cJSON_AddNumberToObject(o, "comm_buffer_bytes", mem->comm_bytes);
+    cJSON_AddNumberToObject(o, "workspace_bytes", mem->workspace_bytes);
+    cJSON_AddNumberToObject(o, "usable_bytes", mem->capacity_bytes);
+}
+
 cJSON *rl_result_engines(const rl_hw *h)
 {
     cJSON *o = cJSON_CreateObject();
@@ -94,6 +120,7 @@ cJSON *rl_result_engines(const rl_hw *h)
                              rl_kvariant_name((rl_kvariant)v));
         cJSON_AddStringToObject(r, "tables", tables);
         cJSON_AddStringToObject(r, "source", e->source);
+        add_memory_rule(r, &e->mem);
         cJSON_AddItemToArray(rows, r);
     }
     return o;
@@ -178,7 +205,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
     cJSON_AddNumberToObject(o, "max_batch",
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
-    cJSON_AddNumberToObject(o, "capacity_bytes", (double)chips * h->hbm_bytes);
+    rl_memory mem = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
+    add_memory(o, &mem);
     cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
     const rl_serving_engine *e = rl_engines_selected(&h->engines);

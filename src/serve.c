@@ -347,7 +347,10 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
             return 0;
         weights = r.weight_bytes * (double)chips;
     }
-    return (mem.capacity_bytes * (1 - reserve) - weights) /
+    /* an engine's memory rule keeps its own reserve (memory.h) */
+    double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
+                                      : mem.capacity_bytes * (1 - reserve);
+    return (usable - weights) /
            (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips, l));
 }
 

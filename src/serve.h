@@ -233,8 +233,10 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * under TP, chips x the per-chip weights of attn-dp's plan (shard.h,
  * stored).  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
- * fraction kept for activations and workspace (e.g. 0.1).  A layout that
- * does not apply (rl_attn_layout_check) gives 0. */
+ * fraction kept for activations and workspace (e.g. 0.1).  With the
+ * selected engine's memory rule (memory.h) the weights and KV get what that
+ * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
+ * that does not apply (rl_attn_layout_check) gives 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                             double reserve, rl_attn_layout l);
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,6 +557,21 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 
 /* ---- writing ------------------------------------------------------------------- */
 
+/* The engine's memory block (engines.h), for the engines whose allocation
+ * rule is sourced (rl_engine_memory_default); nothing for others. */
+static void put_memory(FILE *f, const char *engine)
+{
+    rl_engine_memory m;
+    lua_State *L = rl_engine_memory_default(engine, &m) == 0 ? luaL_newstate() : NULL;
+    if (!L)
+        return;
+    rl_engine_memory_push(L, &m);
+    fputs("      memory = ", f);
+    rl_spec_put_value(f, L, 6);
+    fputs(",\n", f);
+    lua_close(L);
+}
+
 static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char *engine,
                        const char *date)
 {
@@ -576,7 +592,13 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
           "        source = \"0: kernel tables do not measure per-step, per-sequence or "
           "per-launch costs, and no public figure for this engine version was found (vLLM "
           "issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and "
-          "async scheduling); to be fitted on end-to-end data\",\n      },\n      tables = {\n", f);
+          "async scheduling; blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for "
+          "v0.5.3 - API server 33%, scheduling 29% on Llama 3 8B, 1 H100 - not seconds); "
+          "unsourced: "
+          "`roofline fit` (issue 13) fits them on end-to-end data into engine_costs\",\n"
+          "      },\n", f);
+    put_memory(f, engine);
+    fputs("      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int any = 0;
         for (int v = 0; v < RL_KV_COUNT; v++)
@@ -600,39 +622,56 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     fputs("    },\n  },\n", f);
 }
 
-int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
-                    const char *dir, const char *date, const char *path, char *err, size_t errlen)
+/* The fields --set changed (their top-level names, once each) from h, so the
+ * profile reads back as the spec it was fitted against. */
+static void put_overrides(FILE *f, const rl_hw *h, const rl_override *ov, int nov)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     lua_State *L = luaL_newstate();
-    if (!f || !L) {
-        if (f)
-            fclose(f);
-        free(buf);
-        if (L)
-            lua_close(L);
-        FAIL("%s: out of memory", path);
+    if (!L)
+        return;
+    rl_hw_push(L, h);
+    lua_newtable(L); /* the fields to write */
+    for (int i = 0; i < nov; i++) {
+        char top[256];
+        snprintf(top, sizeof top, "%.*s", (int)strcspn(ov[i].field, "."), ov[i].field);
+        if (strcmp(top, "engines") == 0 || strcmp(top, "base") == 0)
+            continue;
+        lua_getfield(L, -2, top);
+        lua_setfield(L, -2, top);
     }
-    fprintf(f, "-- Calibrated hardware spec: %s with the %s kernel tables of %s.\n"
+    rl_spec_put_fields(f, L, 2);
+    lua_close(L);
+}
+
+int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
+                    int nov, const char *engine, const char *dir, const char *date,
+                    const char *path, char *err, size_t errlen)
+{
+    char *buf = NULL, abs[PATH_MAX];
+    size_t len = 0, l = strlen(base);
+    /* a path is written absolute: the profile may be saved anywhere */
+    if ((strchr(base, '/') || (l > 4 && strcmp(base + l - 4, ".lua") == 0)) && realpath(base, abs))
+        base = abs;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        FAIL("%s: out of memory", path);
+    fprintf(f, "-- Engine profile: the %s kernel tables of %s for %s.\n"
                "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
                "-- Kernel tables: %s, engine version %s,\n"
-               "-- device '%s'.  Other fields copied from %s (see its sources).\n"
+               "-- device '%s'.  Every other hardware field comes from `base` (see its sources;\n"
+               "-- src/spec.h: a spec naming a base).\n"
                "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); unmeasured nodes filled from the\n"
                "-- nearest measured ones along the roofline.\n",
-            base, engine, dir, dir, base, engine, date, s->source, s->version, s->device, base);
-    rl_hw_push(L, h);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "engines");
-    fputs("return {\n", f);
-    rl_spec_put_fields(f, L, 2); /* the base fields, then the engine */
+            engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
+    fputs("return {\n  base = ", f);
+    rl_spec_put_string(f, base);
+    fputs(",\n", f);
+    put_overrides(f, h, ov, nov);
     put_engine(f, s, h, engine, date);
     fputs("}\n", f);
     fclose(f);
-    lua_close(L);
     int rc = rl_write_atomic(path, buf, len, err, errlen);
     free(buf);
     return rc;
@@ -771,8 +810,8 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
 }
 
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const char *base, const char *date, const char *path, cJSON **summary,
-                         char *err, size_t errlen)
+                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const char *path, cJSON **summary, char *err, size_t errlen)
 {
     rl_silicon s, held;
     if (rl_silicon_import(dir, engine, h, holdout, &s, err, errlen) != 0)
@@ -784,7 +823,7 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
         rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
         rl_silicon_free(&held);
     }
-    if (rc == 0 && rl_silicon_save(&s, h, base, engine, dir, date, path, err, errlen) != 0)
+    if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, path, err, errlen) != 0)
         rc = -2;
     if (rc == 0 && summary)
         *summary = rl_silicon_summary(&s);

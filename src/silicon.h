@@ -84,12 +84,15 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 
 void rl_silicon_free(rl_silicon *s);
 
-/* Write the calibrated hardware spec: h's fields (without its engines) and
- * engines = { default = engine, [engine] = { ... tables ... } }, atomically
- * to path.  `base` names the preset h came from (for the header), `date`
- * the UTC date.  Returns 0 or -1 with err set and nothing written. */
-int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const char *engine,
-                    const char *dir, const char *date, const char *path, char *err, size_t errlen);
+/* Write the engine profile: a hardware spec naming `base` (the preset or
+ * spec file h was loaded from; a path is written absolute) and holding only
+ * engines = { default = engine, [engine] = { ... tables ... } } and the
+ * fields the overrides ov[nov] (--set) changed, taken from h (spec.h: a spec
+ * naming a base).  Atomically to path; `date` is the UTC date.  Returns 0 or
+ * -1 with err set and nothing written. */
+int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
+                    int nov, const char *engine, const char *dir, const char *date,
+                    const char *path, char *err, size_t errlen);
 
 /* The residuals (engines.h, rl_kresidual) of `from`'s held-back
  * configurations against its tables, per class, into to->resid (to may be
@@ -103,12 +106,12 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
  * configuration, take the residuals the spec carries (of those held back;
  * with holdout 0, of a second import holding back every 5th, validate
  * --tables' default, the tables written keeping every configuration), and
- * save the spec to path (rl_silicon_save; base names h's file).  *summary
+ * save the spec to path (rl_silicon_save: base and the --set overrides ov[nov]).  *summary
  * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
  * bad tables or out of memory; -2 (err) when path cannot be written. */
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const char *base, const char *date, const char *path, cJSON **summary,
-                         char *err, size_t errlen);
+                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */

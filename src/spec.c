@@ -831,6 +831,79 @@ static int convert_protected(lua_State *L)
     return 0;
 }
 
+/* Copy every field of the derived spec (argument 2) but `base` into its base
+ * (argument 1), raw: a protected call, as any allocation may raise. */
+static int merge_fields(lua_State *L)
+{
+    lua_pushnil(L);
+    while (lua_next(L, 2) != 0) {
+        if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
+/* Resolve a hardware spec's `base` (spec.h) for the table on top of L, read
+ * from `path`: the base's table with the spec's other fields replacing its
+ * own takes its place on the stack.  A base is a preset name, or a .lua path
+ * relative to the directory of the file naming it; bases may chain up to
+ * RL_SPEC_BASE_DEPTH deep.  Returns 0 or -1 with "PATH: field 'base': ...". */
+static int load_base(lua_State *L, const char *path, int depth, char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1))
+        return 0; /* the conversion names what was returned */
+    lua_pushstring(L, "base");
+    int t = lua_rawget(L, -2);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t != LUA_TSTRING) {
+        lua_pop(L, 1);
+        RL_FAIL("%s: field 'base': expected a hardware preset name or a .lua path, got %s", path,
+                lua_typename(L, t));
+    }
+    char name[1024], rel[2048], bpath[1024], e2[1024];
+    snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    if (depth >= RL_SPEC_BASE_DEPTH)
+        RL_FAIL("%s: field 'base': more than %d bases in a chain (a cycle?)", path,
+                RL_SPEC_BASE_DEPTH);
+    const char *slash = strrchr(path, '/');
+    size_t l = strlen(name);
+    int is_path = strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0);
+    if (is_path && name[0] != '/' && slash)
+        snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
+    else
+        snprintf(rel, sizeof rel, "%s", name);
+    if (rl_spec_resolve("hw_profiles", rel, bpath, sizeof bpath, e2, sizeof e2) != 0)
+        RL_FAIL("%s: field 'base': %s", path, e2);
+    if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
+        RL_FAIL("%s: field 'base': %s", path, e2);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        RL_FAIL("%s: field 'base': %s must return a table", path, bpath);
+    }
+    if (load_base(L, bpath, depth + 1, err, errlen) != 0) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_pushcfunction(L, merge_fields);
+    lua_pushvalue(L, -2); /* the base */
+    lua_pushvalue(L, -4); /* the spec naming it */
+    if (rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_remove(L, -2); /* the merged base stands for the spec */
+    return 0;
+}
+
 static int load_spec(const char *kind, const char *name, const rl_override *ov, int nov,
                      from_table_fn convert, void *out, char *err, size_t errlen)
 {
@@ -841,6 +914,8 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     if (!L)
         RL_FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
+    if (rc == 0 && strcmp(kind, "hw_profiles") == 0)
+        rc = load_base(L, path, 0, err, errlen);
     /* with overrides, errors name them: the preset file itself may be fine.
      * A preset is named as the user gave it, KIND/NAME.lua, not by where this
      * install keeps it (an absolute path leaked into reports); a path stays

@@ -7,7 +7,16 @@
  * Field names follow the Scaling Book's symbols (seed 000, section 1
  * "What about memory?" table: L, D, F, N, K, H, V) and Hugging Face config
  * names.  Every size is a count (elements) or SI unit: bytes, bytes/s, FLOP/s,
- * seconds.  Unknown fields are errors: a typo must not silently change a result. */
+ * seconds.  Unknown fields are errors: a typo must not silently change a result.
+ *
+ * A hardware spec may name a base: `base = "h100-sxm"` (a preset name, or a
+ * .lua path relative to the file's own directory).  The base is loaded first
+ * and each top-level field the spec gives replaces the base's field whole;
+ * the rest comes from the base.  Engine profiles written by `calibrate
+ * --tables` are such specs: `{ base = "h100-sxm", engines = { default =
+ * "trtllm", trtllm = {...} } }`, so they hold only their engine and load
+ * everywhere `--hw FILE.lua` is taken.  Bases chain (a base may name its own)
+ * up to RL_SPEC_BASE_DEPTH deep; --set applies after the merge. */
 #ifndef RL_SPEC_H
 #define RL_SPEC_H
 
@@ -176,6 +185,8 @@ typedef struct {
     const char *field;
     const char *value;
 } rl_override;
+
+#define RL_SPEC_BASE_DEPTH 8
 
 /* Find the file for a preset name or path.  `kind` is "model" or
  * "hw_profiles".  A name containing '/' or ending in ".lua" is a path.

@@ -32,11 +32,69 @@ static void weights_do_not_fit(void **state)
     assert_true(u.capacity_bytes == 80e9);
 }
 
+/* An engine's memory rule (engines.h, memory.h) on a made-up 80e9-byte chip
+ * with overheads 1e9 (context), 2e9 (collective buffers) and 3e9
+ * (workspace); LLaMA-3-8B bf16 weights are 16,060,522,496 bytes and its KV
+ * 131,072 bytes per token (128 KB: 32 layers x 8 KV heads x 128 x 2 x 2). */
+static rl_hw rule_hw(const char *rule, const char *hbm)
+{
+    char text[512], path[64];
+    snprintf(text, sizeof text,
+             "return { name = 'm', flops = { bf16 = 1e15 }, hbm_bytes = %s, hbm_bw = 1e12, "
+             "engines = { default = 'e', e = { memory = { fraction = 0.9, fraction_of = '%s', "
+             "context_bytes = 1e9, comm_bytes = 2e9, workspace_bytes = 3e9, source = 't' } } } }",
+             hbm, rule);
+    write_temp(path, ".lua", text);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    return h;
+}
+
+static void engine_memory_rules(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    double w = 16060522496.0, kvtok = 131072.0;
+    /* capacity (vLLM): 0.9 x 80e9 - 1e9 - 3e9 = 68e9 for weights + KV */
+    rl_hw h = rule_hw("capacity", "80e9");
+    rl_memory r = rl_memory_use(&m, &h, 1, 0, 2048, RL_BF16, RL_BF16);
+    assert_rel(r.weight_bytes, w, 0);
+    assert_rel(r.capacity_bytes, 68e9, 1e-12);
+    assert_rel(r.hbm_bytes, 80e9, 0);
+    assert_true(r.comm_bytes == 0); /* one chip: no collective buffers */
+    /* max batch at 2048 tokens: floor((68e9 - w) / (2048 x 131072)) = 193 */
+    assert_int_equal(rl_memory_max_batch(&m, &h, 1, 2048, RL_BF16, RL_BF16),
+                     (long long)floor((68e9 - w) / (2048 * kvtok)));
+    assert_int_equal(rl_memory_max_batch(&m, &h, 1, 2048, RL_BF16, RL_BF16), 193);
+    /* two chips: each 72e9 - 1e9 - 2e9 - 3e9 = 66e9 */
+    r = rl_memory_use(&m, &h, 2, 0, 2048, RL_BF16, RL_BF16);
+    assert_rel(r.capacity_bytes, 132e9, 1e-12);
+    assert_rel(r.comm_bytes, 4e9, 0);
+    /* free (TensorRT-LLM): w + 0.9 x (80e9 - w - 4e9) = 70,006,052,249.6 */
+    h = rule_hw("free", "80e9");
+    r = rl_memory_use(&m, &h, 1, 0, 2048, RL_BF16, RL_BF16);
+    assert_rel(r.capacity_bytes, w + 0.9 * (80e9 - w - 4e9), 1e-12);
+    assert_rel(r.capacity_bytes, 70006052249.6, 1e-12);
+    /* weights beyond the free memory: what the weights may use, 10e9 - 4e9 */
+    h = rule_hw("free", "10e9");
+    r = rl_memory_use(&m, &h, 1, 0, 2048, RL_BF16, RL_BF16);
+    assert_rel(r.capacity_bytes, 6e9, 1e-12);
+    assert_false(r.fits);
+    /* ideal (no engine): the vendor capacity, seed 000's rule */
+    h = rule_hw("capacity", "80e9");
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
+    r = rl_memory_use(&m, &h, 1, 0, 2048, RL_BF16, RL_BF16);
+    assert_rel(r.capacity_bytes, 80e9, 0);
+    assert_int_equal(r.engine_memory, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(worked_problem_2),
         cmocka_unit_test(weights_do_not_fit),
+        cmocka_unit_test(engine_memory_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

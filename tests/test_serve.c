@@ -435,13 +435,15 @@ static void test_speculative(void **state)
     rl_serve_result_free(&out);
     free(r);
     /* a draft model shares the HBM: llama3-8b drafting for itself on one
-     * H100 (80e9 B, 10% reserve) leaves 72e9 - 2 W bytes for the KV of both
-     * models, 2 x 131072 B per token (GQA K = 8, bf16) */
+     * H100 (80e9 B) under its default engine's memory rule (TensorRT-LLM:
+     * KV gets 0.9 x (80e9 - W), no overheads on one chip, engines.h) leaves
+     * 0.9 (80e9 - W) - W bytes for the KV of both models, 2 x 131072 B per
+     * token (GQA K = 8, bf16) */
     rl_serve_config dc = config(f, RL_POLICY_CONTINUOUS);
     double W = 2.0 * (double)rl_arch_params(&f->m).total;
     rl_serve_config_draft(&dc, &f->m, &f->h, 1, rl_precision_default());
     assert_rel(dc.kv_bytes_per_token, 2 * 131072.0, 1e-12);
-    assert_rel(dc.kv_capacity_tokens, (72e9 - 2 * W) / (2 * 131072.0), 1e-9);
+    assert_rel(dc.kv_capacity_tokens, (0.9 * (80e9 - W) - W) / (2 * 131072.0), 1e-9);
 }
 
 /* Without SLOs there is no goodput: the JSON gives goodput_req_per_s and
@@ -675,16 +677,20 @@ static void test_stop_when_missed(void **state)
 /* KV capacity of one replica under the two layouts (serve.h rl_attn_layout):
  * DeepSeek-V3 (model/deepseek-v3.lua: 61 layers, one latent of
  * kv_lora_rank 512 + qk_rope_head_dim 64) on 8 H200 (141e9 B each,
- * hw_profiles/h200.lua), fp8 weights and KV, 10% of HBM reserved:
- * 61 x 576 x 1 B = 35,136 B per token.
- *  - tp: each chip holds the whole latent cache (8 copies):
- *    (8 x 141e9 x 0.9 - 671,026,404,352 B of weights) / (35,136 x 8)
- *    = 1,224,433.6 tokens; the split the simulator made before (one copy
- *    over 8 chips) would be 8x that, 9,795,468.9.
+ * hw_profiles/h200.lua), fp8 weights and KV: 61 x 576 x 1 B = 35,136 B per
+ * token.  HBM as h200's default engine allocates it (TensorRT-LLM,
+ * engines.h: KV gets 0.9 of what each chip has free after its weights and
+ * 411,041,792 B of collective buffers; memory.h), so per chip the KV holds
+ * 0.9 x (141e9 - w - 411,041,792) for w the chip's weights.
+ *  - tp: each chip holds the whole latent cache (8 copies), w = 671,026,404,352
+ *    B / 8: 8 x 0.9 x (141e9 - w - 411,041,792) / (35,136 x 8) =
+ *    1,452,629.5 tokens; the split the simulator made before (one copy over 8
+ *    chips) would be 8x that.
  *  - attn-dp: one copy, but each chip stores attention, embeddings, LM
  *    head, router, norms and the dense MLP whole beside 1/8 of the routed
- *    experts (shard.h "ep8 attn=rep"): (8 x 141e9 x 0.9 - 8 x that) /
- *    35,136, from model's parameter groups (test_arch pins them).
+ *    experts (shard.h "ep8 attn=rep"): 8 x 0.9 x (141e9 - that -
+ *    411,041,792) / 35,136, from model's parameter groups (test_arch pins
+ *    them).
  * Tolerance 1e-9 relative (one formula, doubles).  A dense model refuses
  * attn-dp. */
 static void test_mla_kv_layouts(void **state)
@@ -694,16 +700,16 @@ static void test_mla_kv_layouts(void **state)
     rl_hw h = load_hw("h200", NULL, 0);
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
-    double usable = 8 * 141e9 * 0.9;
+    double nccl = 411041792.0;
     double tp = rl_serve_kv_capacity(&m, &h, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
-    assert_rel(tp, (usable - 671026404352.0) / (35136.0 * 8), 1e-9);
-    assert_rel(tp, 1224433.6, 1e-7);
+    assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
+    assert_rel(tp, 1452629.5, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, p, 0.1, RL_ATTN_LAYOUT_DP);
-    assert_rel(dp, (usable - 8 * chip) / 35136.0, 1e-9);
+    assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
     rl_model dense = load_model("llama3-8b", NULL, 0);

@@ -105,6 +105,15 @@ static void test_saved_spec_and_mode(void **state)
     assert_string_equal(e->measured_on, "h100-sxm");
     assert_true(strstr(e->source, "AIConfigurator") != NULL);
     assert_rel(c.hbm_bw, h.hbm_bw, 0);
+    /* the file names its base and holds only its engine: every other field
+     * (price, collectives, ...) is the preset's */
+    char *text = slurp_text(path);
+    assert_non_null(strstr(text, "\n  base = \"h100-sxm\",\n"));
+    assert_null(strstr(text, "price_per_chip_hour"));
+    assert_null(strstr(text, "collectives"));
+    free(text);
+    assert_rel(c.price_per_chip_hour, h.price_per_chip_hour, 0);
+    assert_int_equal(c.collectives.n, h.collectives.n);
     assert_string_equal(rl_hw_mode(&c, 1), "calibrated");
     assert_string_equal(rl_hw_mode(&c, 0), "ideal");
     /* the same tables on a chip of another name are borrowed: estimated */
@@ -130,8 +139,8 @@ static void save_excerpt(char *path)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", "trtllm", "tests/data", "2026-12-01", path,
-                                     err, sizeof err),
+    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
+                                     "2026-12-01", path, err, sizeof err),
                      0);
     rl_silicon_free(&s);
 }
@@ -226,8 +235,8 @@ static void test_residual_band(void **state)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", "trtllm", "tests/data", "2026-12-01",
-                                     path, err, sizeof err), 0);
+    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
+                                     "2026-12-01", path, err, sizeof err), 0);
     rl_hw c = load_hw(path, NULL, 0);
     const rl_serving_engine *e = rl_engines_selected(&c.engines);
     assert_int_equal(e->resid_holdout, 2);
@@ -357,12 +366,37 @@ static void test_bad_tables(void **state)
     remove_dir(dir);
 }
 
+/* calibrate --tables with --set: the saved profile names its base and keeps
+ * the changed field, so it reads back as the spec it was fitted against;
+ * the engine table is the one of a plain save. */
+static void test_saved_overrides(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_sil_XXXXXX", out[128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/p.lua", dir);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s calibrate --tables %s --hw h100-sxm "
+             "--engine trtllm --set hw.price_per_chip_hour=1.5 --save %s >/dev/null 2>&1",
+             RL_SRCDIR, RL_BIN, EXCERPT, out);
+    assert_int_equal(system(cmd), 0);
+    char *text = slurp_text(out);
+    assert_non_null(strstr(text, "\n  base = \"h100-sxm\",\n  price_per_chip_hour = 1.5,\n"));
+    free(text);
+    rl_hw h = load_hw(out, NULL, 0), p = load_hw("h100-sxm", NULL, 0);
+    assert_rel(h.price_per_chip_hour, 1.5, 0);
+    assert_rel(h.hbm_bytes, p.hbm_bytes, 0);
+    assert_string_equal(rl_engines_selected(&h.engines)->measured_on, "h100-sxm");
+    unlink(out);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grids_hold_the_measured_rows),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_saved_spec_and_mode),
+        cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_lua_engine),

@@ -235,6 +235,44 @@ static void preset_origin_as_given(void **state)
         fail_msg("error does not start with the preset as named: %s", err);
 }
 
+/* A hardware spec naming a base (spec.h): the base's fields, each field the
+ * spec gives replacing the base's whole; a relative path is relative to the
+ * naming file; bases chain; --set applies after the merge. */
+static void base_specs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_base_XXXXXX", a[128], b[128], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.lua", dir);
+    snprintf(b, sizeof b, "%s/b.lua", dir);
+    FILE *f = fopen(a, "w"); /* a: the h100-sxm preset with a price and 2x the bf16 peak */
+    fputs("return { base = 'h100-sxm', price_per_chip_hour = 2, flops = { bf16 = 2e15 } }\n", f);
+    fclose(f);
+    f = fopen(b, "w"); /* b: a, relative to b's directory, with its own HBM */
+    fputs("return { base = 'a.lua', hbm_bytes = 96e9 }\n", f);
+    fclose(f);
+    rl_hw p = load_hw("h100-sxm", NULL, 0), h = load_hw(b, NULL, 0);
+    assert_string_equal(h.name, "h100-sxm");                  /* from the preset */
+    assert_true(h.hbm_bw == p.hbm_bw);                          /* from the preset */
+    assert_true(h.price_per_chip_hour == 2);                    /* from a */
+    assert_true(h.flops[RL_BF16] == 2e15 && h.flops[RL_FP8] == 0); /* a's flops whole */
+    assert_true(h.hbm_bytes == 96e9);                           /* from b */
+    assert_int_equal(h.engines.n, p.engines.n);                 /* the preset's engines */
+    assert_string_equal(h.origin, b);
+    rl_override ov = {"hbm_bytes", "1e9"};
+    h = load_hw(b, &ov, 1);
+    assert_true(h.hbm_bytes == 1e9);
+    f = fopen(a, "w"); /* a base that does not load: the error names the file and field */
+    fputs("return { base = 'nowhere.lua' }\n", f);
+    fclose(f);
+    assert_int_equal(rl_hw_load(b, NULL, 0, &h, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.lua: field 'base': "));
+    assert_non_null(strstr(err, "nowhere.lua: cannot read"));
+    unlink(a);
+    unlink(b);
+    rmdir(dir);
+}
+
 /* Every shipped preset loads and validates. */
 static void presets_load(void **state)
 {
@@ -245,7 +283,7 @@ static void presets_load(void **state)
                                    "llama3.1-70b", "llama3.1-405b", "llama3.3-70b", "bloom-176b"};
     static const char *hws[] = {"tpu-v4",       "tpu-v5e",  "tpu-v5p",   "tpu-v6e", "a100-sxm-80g",
                                 "h100-sxm",     "h100-pcie", "h200",     "b200",
-                                "a100-sxm-80g-splitwise", "h100-sxm-splitwise"};
+                                "a100-sxm-80g-splitwise", "h100-sxm-splitwise", "gb200"};
     for (size_t i = 0; i < sizeof models / sizeof *models; i++)
         (void)load_model(models[i], NULL, 0);
     for (size_t i = 0; i < sizeof hws / sizeof *hws; i++) {
@@ -265,7 +303,7 @@ int main(void)
         cmocka_unit_test(hostile_keys),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
-        cmocka_unit_test(presets_load),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
+        cmocka_unit_test(presets_load),      cmocka_unit_test(base_specs),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,23 @@ static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* The whole of file `path`, NUL-terminated, malloc'd (the caller frees). */
+static inline char *slurp_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    assert_true(n >= 0);
+    rewind(f);
+    char *t = malloc((size_t)n + 1);
+    assert_non_null(t);
+    assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
+    t[n] = '\0';
+    fclose(f);
+    return t;
+}
+
 /* Run `RL_BIN args` through the shell with stderr merged into stdout;
  * the output goes to `out` (truncated to n - 1 bytes).  Returns the exit
  * status, or 128 + signal when the CLI was killed by one. */

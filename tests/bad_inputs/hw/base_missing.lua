@@ -1,0 +1,2 @@
+-- a base preset that does not exist
+return { base = "h100-nope", engines = nil }

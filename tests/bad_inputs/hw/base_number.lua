@@ -1,0 +1,2 @@
+-- base must name a preset or a .lua path
+return { base = 42 }
