@@ -286,16 +286,23 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
                       "roofline over the changed figures)", h->changed, h->name);
 }
 
-static int load_hw(const rl_opts *o, rl_hw *h)
+/* Load the hardware spec `name` with the --set overrides and select the
+ * --engine, as every command that times a step does. */
+static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
 {
     char err[ERRLEN];
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+    if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
         (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
     note_changed(o, h);
     return 0;
+}
+
+static int load_hw(const rl_opts *o, rl_hw *h)
+{
+    return load_hw_named(o, o->hw, h);
 }
 
 /* Say that writing stdout failed (a full disk, a closed pipe), with the
@@ -1129,11 +1136,8 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: more than %d hardware profiles\n", MAX_HW);
             return RL_EXIT_INPUT;
         }
-        if (rl_hw_load(t, o->sets[1], o->nsets[1], &hw[nhw], err, sizeof err) != 0) {
-            rl_cli_say(o, "%s", err);
+        if (load_hw_named(o, t, &hw[nhw]) != 0)
             return RL_EXIT_INPUT;
-        }
-        note_changed(o, &hw[nhw]);
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 fprintf(stderr, "roofline size: --hw: %s is given twice\n", hw[nhw].name);

@@ -627,6 +627,11 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
     return "estimated"; /* datasheet figures only */
 }
 
+const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
+{
+    return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
+}
+
 /* ---- overrides ------------------------------------------------------------- */
 
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)

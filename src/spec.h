@@ -182,6 +182,12 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
  * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
+/* The mode of a run that follows h's default costs (list, info, simulate,
+ * size): "fitted" when calibrated and h's selected engine carries fitted
+ * engine costs (enginecost.h), else rl_hw_mode.  A step result says
+ * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
+const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
+
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {
     const char *field;

@@ -463,6 +463,141 @@ static void fitted_breakdown_label(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester finding 13: a fitted step names its engine once (the fitted
+ * engine's keys replace the run header's, no duplicate JSON keys). */
+static void fitted_keys_once(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--context 2048 --batch 64 --format json", out, sizeof out);
+    int engine = 0, source = 0;
+    for (const cJSON *k = j->child; k; k = k->next) {
+        engine += strcmp(k->string, "engine") == 0;
+        source += strcmp(k->string, "engine_source") == 0;
+    }
+    assert_int_equal(engine, 1);
+    assert_int_equal(source, 1);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "splitwise");
+    cJSON_Delete(j);
+}
+
+/* Tester finding 6: on a fitted profile chunked_s is (E) per chunk too.  A
+ * 1-token prompt is one chunk: the same prefill step as the unchunked one,
+ * so chunked_s equals ttft_s (to rounding, 1e-9); 2048 tokens in chunks of
+ * 256 are 8 steps, each paying the fitted per-step floor, so never faster
+ * than the one-shot prefill (before: 5.0 ms against a 50.9 ms TTFT, the
+ * unfitted op list). */
+static void fitted_chunked_prefill(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--tokens 1,2048 --chunk 256 --format json", out, sizeof out);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const cJSON *one = cJSON_GetArrayItem(rows, 0), *long_ = cJSON_GetArrayItem(rows, 1);
+    assert_rel(num(one, "chunked_s"), num(one, "ttft_s"), 1e-9);
+    assert_true(num(long_, "chunked_s") >= num(long_, "ttft_s"));
+    cJSON_Delete(j);
+}
+
+/* Tester finding 18: a table or CSV cell renders provenance's counts
+ * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
+ * never the literal "(nested)". */
+static void provenance_cell(void **state)
+{
+    (void)state;
+    const char *args = "step --model llama3-8b --hw h100-sxm --context 2048 --batch 1";
+    char cmd[256], want[256] = "\"";
+    snprintf(cmd, sizeof cmd, "%s --format json", args);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *p = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0),
+                                         "provenance");
+    assert_non_null(p);
+    for (const cJSON *k = p->child; k; k = k->next)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s %.0f",
+                 k == p->child ? "" : ", ", k->string, k->valuedouble);
+    strcat(want, "\"");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --format csv", args);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "(nested)"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    want[strlen(want) - 1] = '\0';
+    assert_non_null(strstr(out, want + 1));
+    assert_null(strstr(out, "(nested)"));
+}
+
+/* Tester finding 4: size selects --engine as simulate does (vLLM's kernel
+ * tables time the steps, so the rows change) and refuses an engine a
+ * profile lacks with exit 2, naming the profile. */
+static void size_engine(void **state)
+{
+    (void)state;
+    const char *base = "size --model llama3-8b --qps 5 --prompt-len 500 --out-len 50 "
+                       "--ttft-p99 0.5 --tpot-p99 0.05 --requests 100 --keep-precision";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --format json", base);
+    cJSON *def = run_cli_json(cmd, out, sizeof out);
+    double t_def = num(cJSON_GetArrayItem(cJSON_GetObjectItem(def, "rows"), 0), "tpot_p99_s");
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine vllm --format json", base);
+    cJSON *vllm = run_cli_json(cmd, out, sizeof out);
+    double t_vllm = num(cJSON_GetArrayItem(cJSON_GetObjectItem(vllm, "rows"), 0), "tpot_p99_s");
+    assert_true(t_vllm != t_def);
+    cJSON_Delete(def);
+    cJSON_Delete(vllm);
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine bogus", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "carries no engine 'bogus'"));
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm,tpu-v5e --engine vllm", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
+}
+
+/* Tester finding 9: pareto times every point at the datasheet peaks, with
+ * or without --ideal, on a profile with kernel tables too: its result says
+ * mode ideal and its help says so, instead of implying --ideal is what
+ * turns the tables off. */
+static void pareto_mode_honest(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
+                            "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
+    assert_null(strstr(out, "even when the profile has efficiency tables"));
+    assert_non_null(strstr(out, "datasheet peaks (mode ideal), with or without --ideal"));
+}
+
+/* Tester finding 16: one function labels a profile's default runs
+ * (spec.h rl_hw_default_mode), so list hw, info --hw and step agree that
+ * h100-sxm-splitwise (fitted engine costs, its default engine) runs
+ * "fitted" (list and info said "estimated"), and list --help no longer
+ * says a profile without efficiency tables reads "ideal". */
+static void mode_labels_agree(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("list hw --format json", out, sizeof out);
+    int seen = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        if (strcmp(cJSON_GetObjectItem(r, "name")->valuestring, "h100-sxm-splitwise") == 0) {
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
+            seen = 1;
+        }
+    assert_true(seen);
+    cJSON_Delete(j);
+    j = run_cli_json("info --hw h100-sxm-splitwise --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --context 2048 "
+                     "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("list --help", out, sizeof out), 0);
+    assert_null(strstr(out, "else ideal"));
+}
+
 /* validate --against on a profile with efficiency tables but no fitted
  * costs predicts ideal rows: it says so as a warning on stderr, not only in
  * the mode_note key. */
@@ -602,6 +737,12 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(fitted_keys_once),
+        cmocka_unit_test(fitted_chunked_prefill),
+        cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(size_engine),
+        cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(reference_engine_profile),
     };
