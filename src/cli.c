@@ -277,15 +277,53 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
-static int load_hw(const rl_opts *o, rl_hw *h)
+/* A --set that changed the chip dropped its measurements (rl_hw.changed). */
+static void note_changed(const rl_opts *o, const rl_hw *h)
+{
+    if (h->dropped && !o->ideal)
+        rl_cli_say(o, "note: --set hw.%s changes the chip: %s's measured tables and fitted costs "
+                      "describe the chip as measured, so they are dropped; mode estimated (the "
+                      "roofline over the changed figures)", h->changed, h->name);
+}
+
+/* Load the hardware spec `name` with the --set overrides and select the
+ * --engine, as every command that times a step does. */
+static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
 {
     char err[ERRLEN];
-    if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
+    if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
         (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    note_changed(o, h);
     return 0;
+}
+
+static int load_hw(const rl_opts *o, rl_hw *h)
+{
+    return load_hw_named(o, o->hw, h);
+}
+
+/* Say that writing stdout failed (a full disk, a closed pipe), with the
+ * reason, and clear the stream's error so it is said once.  Returns
+ * RL_EXIT_IO. */
+static int stdout_failed(const char *cmd)
+{
+    int e = errno;
+    fprintf(stderr, "roofline%s%s: stdout: write failed%s%s\n", cmd ? " " : "", cmd ? cmd : "",
+            e ? ": " : "", e ? strerror(e) : "");
+    clearerr(stdout);
+    return RL_EXIT_IO;
+}
+
+/* The exit status rc, or RL_EXIT_IO (said) when stdout cannot be flushed. */
+static int stdout_done(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return stdout_failed(cmd);
+    return rc;
 }
 
 /* Print (or write to --output) a malloc'd text and free it. */
@@ -299,7 +337,7 @@ static int emit_text(const rl_opts *o, char *text)
             rc = RL_EXIT_IO;
         }
     } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
+        rc = stdout_failed(o ? o->cmd : NULL);
     }
     free(text);
     return rc;
@@ -597,8 +635,8 @@ int rl_cli_run(rl_opts *o)
             rl_outdir_kept(&out, err, sizeof err);
             fprintf(stderr, "roofline run: %s\n", err);
         }
-    } else if (fflush(stdout) != 0) {
-        rc = RL_EXIT_IO;
+    } else {
+        rc = stdout_done(o->cmd, rc);
     }
     rl_outdir_close(&out);
     return rc;
@@ -997,6 +1035,12 @@ int rl_cli_simulate(rl_opts *o)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
         rl_e2e_band_keys(j, &h.engine_costs, band_lo);
     }
+    if (r.over_budget > 0)
+        fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
+                        "prefilled whole, each in a step of its own: --policy %s does not chunk "
+                        "(vLLM without chunked prefill refuses a token budget below the longest "
+                        "prompt); --policy chunked cuts prompts to the budget\n",
+                r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy));
     double done_rate = r.steady_valid ? r.steady_req_per_s : r.req_per_s;
     if (n >= 2 && done_rate < 0.8 * w.qps)
         fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
@@ -1092,10 +1136,8 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: more than %d hardware profiles\n", MAX_HW);
             return RL_EXIT_INPUT;
         }
-        if (rl_hw_load(t, o->sets[1], o->nsets[1], &hw[nhw], err, sizeof err) != 0) {
-            rl_cli_say(o, "%s", err);
+        if (load_hw_named(o, t, &hw[nhw]) != 0)
             return RL_EXIT_INPUT;
-        }
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 fprintf(stderr, "roofline size: --hw: %s is given twice\n", hw[nhw].name);
@@ -1794,10 +1836,10 @@ int rl_cli_main(int argc, char **argv)
         strcmp(argv[1], "help") == 0) {
         if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--markdown") == 0) {
             rl_param_markdown(stdout); /* docs/cli.md */
-            return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_IO;
+            return stdout_done("help", RL_EXIT_OK);
         }
         print_help(argc < 2 ? stderr : stdout);
-        return argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK;
+        return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
     }
     const rl_command *c = rl_command_find(argv[1]);
     if (!c || !c->cli) {
@@ -1815,7 +1857,7 @@ int rl_cli_main(int argc, char **argv)
     build_longopts();
     int rc = parse_options(c, argc - 1, argv + 1, &o);
     if (rc != 0)
-        return rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT;
+        return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
     /* With several CPU threads the engine's OpenMP kernels and OpenBLAS's
      * threads share the cores: spinning OpenMP workers starve OpenBLAS
      * (10-100x slower GEMMs), so such a run restarts once with passive
@@ -1829,5 +1871,5 @@ int rl_cli_main(int argc, char **argv)
         fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
         return RL_EXIT_INPUT;
     }
-    return c->cli(&o);
+    return stdout_done(o.cmd, c->cli(&o));
 }

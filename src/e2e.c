@@ -677,6 +677,27 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 
+/* The saved profile keeps an engine read from its own file (its kernel
+ * tables) as that file's reference, which has no room for fitted costs;
+ * `ideal` is no engine at all.  So costs to be saved under such a name are
+ * refused up front (nothing fitted, nothing written) rather than silently
+ * left out.  0, or -1 with err naming the engine and what to do. */
+static int check_saved_engine(const rl_hw *base, const char *engine, char *err, size_t errlen)
+{
+    const rl_serving_engine *g = NULL;
+    for (int i = 0; i < base->engines.n; i++)
+        if (strcmp(base->engines.e[i].name, engine) == 0)
+            g = &base->engines.e[i];
+    if (strcmp(engine, "ideal") != 0 && (!g || (!g->ref[0] && !g->file[0])))
+        return 0;
+    snprintf(err, errlen, "--save: %s's engine '%s' %s, which keeps no fitted costs; save them "
+             "under a name of their own (without --engine the CSV's 'engine' column, else its "
+             "file name, names them); nothing written",
+             base->name, engine,
+             g ? "is read from its own file (its kernel tables)" : "is the pure roofline");
+    return -1;
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -698,6 +719,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  o->engine ? " and engine " : "", o->engine ? o->engine : "");
         goto done;
     }
+    char saved_as[32];
+    engine_name(m, &rs, o->engine, saved_as, sizeof saved_as);
+    if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)
+        goto done;
     if (rs.n < RL_EC_N) {
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
                  "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
@@ -867,6 +892,46 @@ static double get_number(const cJSON *o, const char *k)
     return cJSON_IsNumber(it) ? it->valuedouble : 0;
 }
 
+/* Set o's string key k, replacing the one add_run_header may have written
+ * (a key appears once in a result). */
+static void set_string(cJSON *o, const char *k, const char *v)
+{
+    cJSON *s = cJSON_CreateString(v);
+    if (s && cJSON_GetObjectItem(o, k))
+        cJSON_ReplaceItemInObject(o, k, s);
+    else if (s)
+        cJSON_AddItemToObject(o, k, s);
+}
+
+/* A prompt of `tokens` prefilled in chunks of `chunk` (one sequence, TP over
+ * `chips`) by (E): each chunk one prefill step at the prefix done so far,
+ * as simulate's chunked policy times them (serve.c step_time).  Returns the
+ * seconds, or -1 with err set. */
+static double fitted_chunked(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                             const double *x, long long tokens, long long chunk, char *err,
+                             size_t errlen)
+{
+    double total = 0;
+    if (chunk < 1) {
+        snprintf(err, errlen, "chunk %lld: expected at least one token", chunk);
+        return -1;
+    }
+    for (long long done = 0; done < tokens; done += chunk) {
+        long long n = tokens - done < chunk ? tokens - done : chunk;
+        rl_ops_config c = rl_ops_config_default();
+        c.chips = chips;
+        c.prec = p;
+        c.prefill_seqs = 1;
+        c.prefill_tokens = n;
+        c.prefill_prefix = done;
+        rl_ec_terms t = {0};
+        if (add_step(m, h, &c, RL_PHASE_PREFILL, 1, n, 1, &t, err, errlen) != 0)
+            return -1;
+        total += rl_ec_time(&t, x, NULL);
+    }
+    return total;
+}
+
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
 {
@@ -896,6 +961,13 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         set_number(row, key, s);
         cJSON_AddNumberToObject(row, klo, s * exp(lo));
         cJSON_AddNumberToObject(row, khi, s * exp(hi));
+        if (prefill && cJSON_GetObjectItem(row, "chunked_s")) {
+            double ch = fitted_chunked(m, h, chips, p, x, r.tokens,
+                                       (long long)get_number(result, "chunk"), err, errlen);
+            if (ch < 0)
+                return -1;
+            set_number(row, "chunked_s", ch);
+        }
         if (prefill) {
             set_number(row, "tokens_per_s", (double)r.tokens / s);
             set_number(row, "achieved_mfu", get_number(row, "achieved_mfu") * old / s);
@@ -915,8 +987,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                              "at the fitted prefill_comm_eff"
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
-    cJSON_AddStringToObject(result, "engine", c->engine);
-    cJSON_AddStringToObject(result, "engine_source", *c->source ? c->source : c->engine);
+    set_string(result, "engine", c->engine);
+    set_string(result, "engine_source", *c->source ? c->source : c->engine);
     char band[32], note[320], terms[128] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);

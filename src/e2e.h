@@ -110,7 +110,8 @@ void rl_e2e_slow_edge(rl_engine_costs *c);
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /
- * ttft_s become the fitted time, the throughput keys follow, and
+ * ttft_s become the fitted time (and a prefill row's chunked_s, each chunk
+ * one prefill step at its prefix), the throughput keys follow, and
  * <key>_low / <key>_high give the band (quantiles band_lo/band_hi, 0.1/0.9
  * or 0.05/0.95, of the fit's cross-validated residuals).  The result's mode
  * becomes "fitted" with the engine's name and source.  Rows it cannot

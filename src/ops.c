@@ -109,6 +109,9 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
         RL_FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
                 "tp*ep must equal the chips)", mp, c->chips);
+    if (c->ep > 1 && m->experts == 0) /* as shard's plan check */
+        RL_FAIL("ep: %lld, but %s has no experts (--ep splits the experts of a MoE model)", c->ep,
+                m->name);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         RL_FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     cached += (double)c->decode_batch * (double)c->decode_context;

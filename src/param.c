@@ -53,8 +53,14 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_IDEAL] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                     "the pure roofline even when the profile has efficiency tables", AT(ideal), 0, 0,
                     0},
+    [RL_P_IDEAL_SWEEP] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                          "formula (1) on all chips, no communication, instead of every sharding "
+                          "plan (the sweep uses datasheet peaks either way: mode ideal)",
+                          AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
-                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14)",
+                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
+                        "hw.flops.* or hw.hbm_bw drops a profile's measured tables and fitted costs "
+                        "(mode estimated, with a note)",
                   NOWHERE, 0},
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},
@@ -284,7 +290,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
-    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL, RL_P_OVERLAP, RL_P_PROMPT
+    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_OVERLAP, RL_P_PROMPT
 #define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
@@ -362,7 +368,10 @@ const rl_command RL_COMMANDS[] = {
      "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
      "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
-     "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.",
+     "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
+     "Every point is timed at the datasheet peaks (mode ideal), with or without --ideal: a\n"
+     "profile's kernel tables or fitted costs are not applied here (step, simulate and size\n"
+     "apply them), so the frontier is an upper bound on speed.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
      "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
@@ -503,8 +512,9 @@ const rl_command RL_COMMANDS[] = {
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one line each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
-     "HBM capacity and bandwidth, and the mode its estimates take (calibrated when the\n"
-     "profile has efficiency tables, else ideal); engines: the engines step costs can follow\n"
+     "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
+     "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
+     "step costs can follow\n"
      "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
      "does not load is named on stderr (exit 2 after the list).",
      "models|hw|engines [--format F] [--save FILE]"},

@@ -93,6 +93,8 @@ static double table_scale(const char *key, char *label, size_t n)
     return 1.0;
 }
 
+static void put_object(buf *b, const cJSON *o, int csv);
+
 static void put_value(buf *b, const cJSON *v, double scale, int csv)
 {
     if (cJSON_IsBool(v))
@@ -114,8 +116,27 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         }
     } else if (cJSON_IsNull(v))
         put(b, "%s", csv ? "" : "-");
+    else if (cJSON_IsObject(v)) /* a cell of counts, e.g. provenance: "measured 7, roofline 2" */
+        put_object(b, v, csv);
     else
         put(b, "%s", "(nested)");
+}
+
+/* An object in one cell as "key value, key value" (quoted in CSV); its
+ * values are scalars (numbers, strings, booleans). */
+static void put_object(buf *b, const cJSON *o, int csv)
+{
+    if (csv)
+        put(b, "\"");
+    for (const cJSON *c = o->child; c; c = c->next) {
+        put(b, "%s%s ", c == o->child ? "" : ", ", c->string);
+        if (cJSON_IsObject(c) || cJSON_IsArray(c) || (csv && cJSON_IsString(c)))
+            put(b, "%s", "(nested)");
+        else
+            put_value(b, c, 1.0, 0);
+    }
+    if (csv)
+        put(b, "\"");
 }
 
 /* Flatten scalar fields (nested objects as dotted keys) as "key: value"

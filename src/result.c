@@ -89,7 +89,7 @@ cJSON *rl_result_engines(const rl_hw *h)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", rl_hw_mode(h, 1));
+    cJSON_AddStringToObject(o, "mode", rl_hw_default_mode(h, 1));
     const rl_serving_engine *d = rl_engines_selected(&h->engines);
     if (d)
         cJSON_AddStringToObject(o, "default_engine", d->name);
@@ -107,7 +107,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON *r = cJSON_CreateObject();
         cJSON_AddStringToObject(r, "engine", e->name);
         cJSON_AddBoolToObject(r, "default", i == h->engines.def);
-        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&one, 1));
+        cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&one, 1));
         cJSON_AddStringToObject(r, "version", e->version);
         cJSON_AddStringToObject(r, "measured_on", e->measured_on);
         cJSON_AddStringToObject(r, "date", e->date);
@@ -745,13 +745,6 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
-/* The mode of a serving run's step cost (serve.h rl_ops_cost_init): fitted
- * engine costs, calibrated efficiency tables, or the ideal op list. */
-static const char *serve_mode(int calibrated, const rl_hw *h)
-{
-    return calibrated && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
-}
-
 /* A replica's layout (serve.h): its name and the copies of each token's KV. */
 static void add_layout(cJSON *j, const rl_model *m, long long chips, rl_attn_layout l)
 {
@@ -764,7 +757,7 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", serve_mode(run->calibrated, run->h));
+    cJSON_AddStringToObject(j, "mode", rl_hw_default_mode(run->h, run->calibrated));
     cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
                                                 ? "fitted engine costs (enginecost.h (E)) on the "
                                                   "operator list + the replica plan's collectives"
@@ -845,7 +838,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", serve_mode(in->calibrated, h));
+    cJSON_AddStringToObject(o, "mode", rl_hw_default_mode(h, in->calibrated));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -885,8 +878,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddStringToObject(j, "model", in->m->name);
     int same = 1;
     for (int i = 1; i < in->nhw; i++)
-        same &= strcmp(serve_mode(in->calibrated, &in->hw[i]), serve_mode(in->calibrated, in->hw)) == 0;
-    cJSON_AddStringToObject(j, "mode", same ? serve_mode(in->calibrated, in->hw) : "mixed (see each row)");
+        same &= strcmp(rl_hw_default_mode(&in->hw[i], in->calibrated),
+                       rl_hw_default_mode(in->hw, in->calibrated)) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? rl_hw_default_mode(in->hw, in->calibrated)
+                                            : "mixed (see each row)");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
@@ -944,7 +939,7 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
-        cJSON_AddStringToObject(r, "mode", rl_hw_mode(&h[i], 1));
+        cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";
         for (int k = 0; k < h[i].engines.n; k++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s%s", k ? "," : "",

@@ -425,6 +425,7 @@ typedef struct {
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
+    long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
     double *ttft, *tpot, *e2e, *ttft_svc;
     double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
     int oom;          /* a joiner list could not grow */
@@ -881,8 +882,10 @@ static void admit_prefill_pool(sim *S, replica *r)
     const rl_serve_config *c = S->c;
     long long used = 0;
     while (r->wait.head >= 0 && r->npf < c->max_seqs &&
-           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
+           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens)) {
+        S->over_budget += S->s[r->wait.head].need > c->max_tokens;
         used += take_prefill(S, r, 0, 1);
+    }
 }
 
 /* Static batching: a new batch only when the last one has finished, with
@@ -952,6 +955,7 @@ static void admit_batched(sim *S, replica *r, int chunked)
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         if (!chunked && r->npf > 0 && need > budget)
             break;
+        S->over_budget += !chunked && need > c->max_tokens; /* whole, in a step of its own */
         int t = take_prefill(S, r, budget, !chunked);
         if (t == 0)
             break;
@@ -1484,6 +1488,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->steps = S->steps;
     out->decode_steps = S->dsteps;
     out->preemptions = S->preempt;
+    out->over_budget = S->over_budget;
     out->kv_freed_tokens = S->freed;
     out->spec_tokens_per_step = S->E;
     out->mean_decode_batch = S->dsteps ? S->sum_b / (double)S->dsteps : 0;

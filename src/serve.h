@@ -297,6 +297,12 @@ typedef struct {
     long long steps, decode_steps;
     double kv_freed_tokens;   /* KV tokens released by completed sequences */
     long long preemptions;
+    /* Prompts longer than max_tokens that a policy without chunking (continuous,
+     * a disagg prefill replica) prefilled whole, each in a step of its own:
+     * beyond what an engine with that token budget runs (vLLM without
+     * chunked prefill refuses max_num_batched_tokens < max_model_len,
+     * its V0 SchedulerConfig._verify_args in vllm/config.py). */
+    long long over_budget;
     double prefix_hit_rate;   /* requests with a prefix whose KV was cached (HBM or host) */
     double prefill_tokens_saved, prefill_tokens_done;
     double kv_peak_frac;      /* highest KV page occupancy of any decode replica (at step starts) */

@@ -413,12 +413,18 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->step_s += st->comm_s;
     st->tokens_per_s = (double)batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
-    /* the per-chip view of rl_shard_eval's result, for the same report */
+    /* the per-chip view of rl_shard_eval's result, for the same report; what
+     * a chip holds is the plan's, whatever times it (KV heads replicated
+     * beyond K chips, attention replicated under EP: not total / M) */
+    rl_shard_result held;
+    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, &held, err,
+                      errlen) != 0)
+        return -1;
     double Md = (double)M;
-    coll->weight_bytes = st->mem.weight_bytes / Md;
-    coll->kv_bytes = st->mem.kv_bytes / Md;
-    coll->total_bytes = coll->weight_bytes + coll->kv_bytes;
-    coll->fits = coll->total_bytes <= h->hbm_bytes;
+    coll->weight_bytes = held.weight_bytes;
+    coll->kv_bytes = held.kv_bytes;
+    coll->total_bytes = held.total_bytes;
+    coll->fits = held.fits;
     coll->flops = (double)rb *
                   (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context)) / Md;
     coll->weight_load_s = st->weight_load_s;

@@ -400,12 +400,13 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
         ncal += in->calibrated && rl_hw_measured(&in->hw[h]);
     if (ncal > 0 && ncal < in->nhw)
         para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
-                "without efficiency tables are ideal rooflines (efficiency 1.0), optimistic "
+                "without efficiency tables are estimated from their datasheet figures at "
+                "efficiency 1.0 (the ideal roofline's numbers), optimistic "
                 "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
              in->hw[r->c[0].hw].name,
              in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw])
                  ? "calibrated (measured efficiencies)"
-                 : "in ideal mode (no efficiency tables)");
+                 : "estimated (datasheet figures, no efficiency tables)");
     recommend(d, x, &r->c[0]);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
@@ -418,8 +419,10 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
                      in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
                      r->c[i].cost_per_hour / r->c[0].cost_per_hour,
                      cal_h == cal_0 ? "."
-                     : cal_h ? "; note: calibrated there, ideal for the recommendation's hardware."
-                             : "; note: ideal mode there (no efficiency tables: optimistic), "
+                     : cal_h ? "; note: calibrated there, estimated from datasheet figures for "
+                               "the recommendation's hardware."
+                             : "; note: estimated there (datasheet figures, no efficiency "
+                               "tables: optimistic), "
                                "calibrated for the recommendation's hardware.");
                 break;
             }
@@ -734,8 +737,7 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, 1, ctx);
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
-    const char *mode = in->calibrated && h->engine_costs.present ? "fitted"
-                                                                 : rl_hw_mode(h, in->calibrated);
+    const char *mode = rl_hw_default_mode(h, in->calibrated);
     char eng[1200] = "no engine's kernel tables";
     if (e && e->tables)
         snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,

@@ -562,6 +562,21 @@ void rl_hw_sync_costs(rl_hw *h)
     h->engine_costs = e && e->fitted.present ? e->fitted : (rl_engine_costs){0};
 }
 
+/* A changed chip (rl_hw.changed): drop what was measured on the real one. */
+static void drop_measured(rl_hw *h)
+{
+    if (!h->changed[0])
+        return;
+    h->dropped |= rl_hw_measured(h) || h->engine_costs.present;
+    h->efficiency.present = 0;
+    for (int i = 0; i < h->engines.n; i++) {
+        h->dropped |= h->engines.e[i].fitted.present;
+        h->engines.e[i].tables = NULL; /* kept until exit by engines.c */
+        h->engines.e[i].fitted.present = 0;
+    }
+    rl_hw_sync_costs(h);
+}
+
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
 {
     if (rl_engines_select(&h->engines, name, h->origin, err, errlen) != 0)
@@ -569,6 +584,7 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     if (strcmp(name, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(h);
     rl_hw_sync_costs(h);
+    drop_measured(h); /* a file-referenced engine's tables are read on selection */
     return 0;
 }
 
@@ -609,6 +625,11 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
                    ? "estimated"
                    : "calibrated";
     return "estimated"; /* datasheet figures only */
+}
+
+const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
+{
+    return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
 }
 
 /* ---- overrides ------------------------------------------------------------- */
@@ -940,6 +961,33 @@ int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_m
                      errlen);
 }
 
+/* --set hw.name renames the chip, not what was measured on it: tables
+ * measured on the profile's own chip stay its own (rl_hw_mode), so the
+ * measured_on that named the old name names the new one.  Reads the profile
+ * again without the overrides for its own name.  0, or -1 with err. */
+static int renamed_measurements(const char *name_or_path, const rl_override *ov, int nov,
+                                rl_hw *h, char *err, size_t errlen)
+{
+    int renamed = 0;
+    for (int i = 0; i < nov; i++)
+        renamed |= strcmp(ov[i].field, "name") == 0;
+    if (!renamed)
+        return 0;
+    rl_hw *own = malloc(sizeof *own);
+    if (!own)
+        RL_FAIL("%s: out of memory", h->origin);
+    int rc = load_spec("hw_profiles", name_or_path, NULL, 0, hw_from_table, own, err, errlen);
+    char name[sizeof h->name]; /* a copy: the writes below are into *h */
+    memcpy(name, h->name, sizeof name);
+    for (int i = 0; rc == 0 && i < h->engines.n && i < own->engines.n; i++)
+        if (strcmp(h->engines.e[i].measured_on, own->name) == 0)
+            snprintf(h->engines.e[i].measured_on, sizeof h->engines.e[i].measured_on, "%s", name);
+    if (rc == 0 && strcmp(h->efficiency.measured_on, own->name) == 0)
+        snprintf(h->efficiency.measured_on, sizeof h->efficiency.measured_on, "%s", name);
+    free(own);
+    return rc;
+}
+
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
@@ -955,7 +1003,15 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
     if (price && !source)
         snprintf(out->price_source, sizeof out->price_source,
                  "given with --set hw.price_per_chip_hour=%s", price);
-    return 0;
+    /* a what-if chip: flops.* or hbm_bw changed (rl_hw.changed); hw.name
+     * alone changes the name only (renamed_measurements) */
+    out->changed[0] = '\0';
+    out->dropped = 0;
+    for (int i = nov - 1; i >= 0; i--)
+        if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
+            snprintf(out->changed, sizeof out->changed, "%s=%s", ov[i].field, ov[i].value);
+    drop_measured(out);
+    return renamed_measurements(name_or_path, ov, nov, out, err, errlen);
 }
 
 /* ---- writing a spec back as Lua source (spec.h) ---- */

@@ -143,6 +143,14 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
+    /* A --set of a field that times the chip (flops.*, hbm_bw): "FIELD=VALUE"
+     * of the first, else "".  The measured tables and fitted costs describe
+     * the chip as measured, not as changed, so they are dropped (at load and
+     * at every engine selection) and calibrated mode falls back to
+     * `estimated`, the roofline over the changed figures.  dropped = 1 when
+     * there was something to drop.  Not spec fields. */
+    char changed[160];
+    int dropped;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
@@ -173,6 +181,12 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
  * datasheet figures at full efficiency, an assumption each result and the
  * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);
+
+/* The mode of a run that follows h's default costs (list, info, simulate,
+ * size): "fitted" when calibrated and h's selected engine carries fitted
+ * engine costs (enginecost.h), else rl_hw_mode.  A step result says
+ * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
+const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {

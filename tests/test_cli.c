@@ -180,6 +180,67 @@ static void output_not_regular(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* A what-if --set of a field that times the chip drops the profile's
+ * measured tables (tester #2): h100-sxm with hbm_bw = 1e12 B/s runs mode
+ * estimated, and B = 1 at context 2048 takes at least reading LLaMA-3-8B's
+ * 16.06 GB of bf16 weights once, 16.06e9 / 1e12 = 16.06 ms (the roofline
+ * floor; tolerance: a lower bound), with a note naming the override; so
+ * does --set hw.flops.bf16 with --engine vllm (a file-referenced engine read
+ * on selection).  --set hw.name alone renames the chip: mode calibrated and
+ * the step of the plain run (rel 1e-12). */
+static void set_changes_the_chip(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --context 2048 --format json";
+    char args[512];
+    snprintf(args, sizeof args, "%s --set hw.hbm_bw=1e12", base);
+    cJSON *j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    assert_true(num(cJSON_GetObjectItem(j, "rows")->child, "step_s") >= 16.06e-3);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --set hw.hbm_bw=1e12 changes the chip"));
+    snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
+    j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    cJSON_Delete(j);
+    j = run_cli_json(base, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    double plain = num(cJSON_GetObjectItem(j, "rows")->child, "step_s");
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "%s --set hw.name=my-chip", base);
+    j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_string_equal(cJSON_GetObjectItem(j, "hw")->valuestring, "my-chip");
+    assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "step_s"), plain, 1e-12);
+    cJSON_Delete(j);
+}
+
+/* A failed write on stdout (a full device: /dev/full, Linux) says so on
+ * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
+static void stdout_full(void **state)
+{
+    (void)state;
+    static const char *args[] = {"step --model llama3-8b --hw h100-sxm --context 10",
+                                 "list models", "help"};
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        char cmd[512];
+        use_source_tree();
+        snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/full", RL_BIN, args[i]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t len = fread(out, 1, sizeof out - 1, p);
+        out[len] = '\0';
+        int status = pclose(p);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+            fail_msg("roofline %s >/dev/full: status %d, expected exit 1 (%s)", args[i], status, out);
+        const char *at = strstr(out, "stdout: write failed: No space left on device");
+        if (!at || strstr(at + 1, "stdout: write failed"))
+            fail_msg("roofline %s >/dev/full: stderr \"%s\" lacks one 'stdout: write failed'", args[i],
+                     out);
+    }
+}
+
 /* The demo scenario prints both chapter tables. */
 static void demo_scenario(void **state)
 {
@@ -402,6 +463,141 @@ static void fitted_breakdown_label(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester finding 13: a fitted step names its engine once (the fitted
+ * engine's keys replace the run header's, no duplicate JSON keys). */
+static void fitted_keys_once(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--context 2048 --batch 64 --format json", out, sizeof out);
+    int engine = 0, source = 0;
+    for (const cJSON *k = j->child; k; k = k->next) {
+        engine += strcmp(k->string, "engine") == 0;
+        source += strcmp(k->string, "engine_source") == 0;
+    }
+    assert_int_equal(engine, 1);
+    assert_int_equal(source, 1);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "splitwise");
+    cJSON_Delete(j);
+}
+
+/* Tester finding 6: on a fitted profile chunked_s is (E) per chunk too.  A
+ * 1-token prompt is one chunk: the same prefill step as the unchunked one,
+ * so chunked_s equals ttft_s (to rounding, 1e-9); 2048 tokens in chunks of
+ * 256 are 8 steps, each paying the fitted per-step floor, so never faster
+ * than the one-shot prefill (before: 5.0 ms against a 50.9 ms TTFT, the
+ * unfitted op list). */
+static void fitted_chunked_prefill(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--tokens 1,2048 --chunk 256 --format json", out, sizeof out);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const cJSON *one = cJSON_GetArrayItem(rows, 0), *long_ = cJSON_GetArrayItem(rows, 1);
+    assert_rel(num(one, "chunked_s"), num(one, "ttft_s"), 1e-9);
+    assert_true(num(long_, "chunked_s") >= num(long_, "ttft_s"));
+    cJSON_Delete(j);
+}
+
+/* Tester finding 18: a table or CSV cell renders provenance's counts
+ * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
+ * never the literal "(nested)". */
+static void provenance_cell(void **state)
+{
+    (void)state;
+    const char *args = "step --model llama3-8b --hw h100-sxm --context 2048 --batch 1";
+    char cmd[256], want[256] = "\"";
+    snprintf(cmd, sizeof cmd, "%s --format json", args);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *p = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0),
+                                         "provenance");
+    assert_non_null(p);
+    for (const cJSON *k = p->child; k; k = k->next)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s %.0f",
+                 k == p->child ? "" : ", ", k->string, k->valuedouble);
+    strcat(want, "\"");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --format csv", args);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "(nested)"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    want[strlen(want) - 1] = '\0';
+    assert_non_null(strstr(out, want + 1));
+    assert_null(strstr(out, "(nested)"));
+}
+
+/* Tester finding 4: size selects --engine as simulate does (vLLM's kernel
+ * tables time the steps, so the rows change) and refuses an engine a
+ * profile lacks with exit 2, naming the profile. */
+static void size_engine(void **state)
+{
+    (void)state;
+    const char *base = "size --model llama3-8b --qps 5 --prompt-len 500 --out-len 50 "
+                       "--ttft-p99 0.5 --tpot-p99 0.05 --requests 100 --keep-precision";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --format json", base);
+    cJSON *def = run_cli_json(cmd, out, sizeof out);
+    double t_def = num(cJSON_GetArrayItem(cJSON_GetObjectItem(def, "rows"), 0), "tpot_p99_s");
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine vllm --format json", base);
+    cJSON *vllm = run_cli_json(cmd, out, sizeof out);
+    double t_vllm = num(cJSON_GetArrayItem(cJSON_GetObjectItem(vllm, "rows"), 0), "tpot_p99_s");
+    assert_true(t_vllm != t_def);
+    cJSON_Delete(def);
+    cJSON_Delete(vllm);
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine bogus", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "carries no engine 'bogus'"));
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm,tpu-v5e --engine vllm", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
+}
+
+/* Tester finding 9: pareto times every point at the datasheet peaks, with
+ * or without --ideal, on a profile with kernel tables too: its result says
+ * mode ideal and its help says so, instead of implying --ideal is what
+ * turns the tables off. */
+static void pareto_mode_honest(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
+                            "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
+    assert_null(strstr(out, "even when the profile has efficiency tables"));
+    assert_non_null(strstr(out, "datasheet peaks (mode ideal), with or without --ideal"));
+}
+
+/* Tester finding 16: one function labels a profile's default runs
+ * (spec.h rl_hw_default_mode), so list hw, info --hw and step agree that
+ * h100-sxm-splitwise (fitted engine costs, its default engine) runs
+ * "fitted" (list and info said "estimated"), and list --help no longer
+ * says a profile without efficiency tables reads "ideal". */
+static void mode_labels_agree(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("list hw --format json", out, sizeof out);
+    int seen = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        if (strcmp(cJSON_GetObjectItem(r, "name")->valuestring, "h100-sxm-splitwise") == 0) {
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
+            seen = 1;
+        }
+    assert_true(seen);
+    cJSON_Delete(j);
+    j = run_cli_json("info --hw h100-sxm-splitwise --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --context 2048 "
+                     "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("list --help", out, sizeof out), 0);
+    assert_null(strstr(out, "else ideal"));
+}
+
 /* validate --against on a profile with efficiency tables but no fitted
  * costs predicts ideal rows: it says so as a warning on stderr, not only in
  * the mode_note key. */
@@ -531,6 +727,8 @@ int main(void)
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(stdout_full),
+        cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),
@@ -539,6 +737,12 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(fitted_keys_once),
+        cmocka_unit_test(fitted_chunked_prefill),
+        cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(size_engine),
+        cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(reference_engine_profile),
     };

@@ -509,6 +509,36 @@ static void absurd_sd_not_printed(void **state)
     cJSON_Delete(res);
 }
 
+/* Tester finding 3 (fixB): `fit --engine vllm --save` on h100-sxm, whose
+ * vllm engine is read from its own kernel-table file, saved a profile
+ * without the fitted costs and said it had.  Now it is refused before
+ * anything is fitted or written, naming the engine; fitting without --save
+ * still runs. */
+static void fit_refuses_file_engine(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024], path[] = "/tmp/rl_fit_vllm_XXXXXX.lua";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    if (rl_measure_read(RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", &m, err, sizeof err))
+        fail_msg("%s", err);
+    rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .engine = "vllm",
+                     .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9,
+                     .save = path};
+    assert_null(rl_e2e_fit(&m, &o, err, sizeof err));
+    assert_non_null(strstr(err, "h100-sxm's engine 'vllm' is read from its own file"));
+    assert_true(access(path, F_OK) != 0); /* nothing written */
+    o.save = NULL;
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
 /* Tester item 12: validate --against on h100-sxm (efficiency tables, no
  * engine costs) predicts ideal while step runs calibrated there: the result
  * says so in mode_note, naming the profile. */
@@ -542,6 +572,7 @@ int main(void)
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_states_its_mode),
+        cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

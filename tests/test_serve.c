@@ -315,6 +315,36 @@ static void test_static_batch_closed_form(void **state)
     free(r);
 }
 
+/* The token budget under continuous batching (tester #15): 20 prompts of
+ * 1000 tokens arriving together, max_tokens 1500.  The budget holds one
+ * prompt per step, so the 20 prefills take 20 steps and the last TTFT is
+ * about 20 prefill steps (more than 10, as 2 would fit in 2000 tokens);
+ * none is over the budget.  At max_tokens 100 every prompt is longer than
+ * the budget: each is prefilled whole in a step of its own and counted
+ * (over_budget = 20, exact); chunked batching cuts them instead (0). */
+static void test_continuous_token_budget(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(20, 1e9, 1000, 2, 7);
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_tokens = 1500;
+    rl_serve_result out = run(f, r, 20, &c);
+    double t_pf = step_time(f, 1000, 0, 0, 0);
+    assert_int_equal(out.over_budget, 0);
+    assert_true(out.ttft.max > 10 * t_pf);
+    rl_serve_result_free(&out);
+    c.max_tokens = 100;
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.over_budget, 20);
+    assert_true(out.ttft.max > 10 * t_pf);
+    rl_serve_result_free(&out);
+    c.policy = RL_POLICY_CHUNKED;
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.over_budget, 0);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
 /* The metric definitions (serve.h): two 100-token prompts at t = 0 under
  * interleaved batching with one slot: the second waits for the first to
  * finish, so its TTFT is e2e_1 + t_prefill while both TTFT services are
@@ -731,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
+        cmocka_unit_test(test_continuous_token_budget),
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),
         cmocka_unit_test(test_speculative),

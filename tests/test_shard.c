@@ -389,6 +389,48 @@ static void calibrated_tp2_step(void **state)
                                               sizeof err), -1);
 }
 
+/* What a chip holds does not depend on how the step is timed (tester #1):
+ * LLaMA-3-70B (80 layers, K = 8 KV heads of 128) on 16 H100, tp16
+ * kv=replicate, batch 600 at context 4096.  Each KV head sits on 16 / 8 = 2
+ * chips, so a chip holds 1/8 of the cache: 600 * 4096 tokens * (2 * 80 * 8 *
+ * 128 * 2 bytes = 327680) / 8 = 100663296000 bytes (exact), beyond the 80 GB
+ * HBM: fits false, as rl_shard_eval (ideal, `shard`) says; the old
+ * calibrated path split it 16 ways (50.3 GB, fits true).  Mixtral-8x7B ep8
+ * with attention replicated holds the whole attention per chip: more than
+ * its total weights / 8, and rl_shard_eval's bytes. */
+static void calibrated_memory_is_the_plans(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = 16;
+    plan.kv = RL_KV_REPLICATE;
+    rl_step st;
+    rl_shard_result c, ideal;
+    char err[512];
+    assert_true(rl_hw_measured(&h));
+    if (rl_shard_step_calibrated(&m, &h, &plan, 16, 600, 4096, p, &st, &c, err, sizeof err) != 0 ||
+        rl_shard_eval(&m, &h, &plan, RL_PHASE_GENERATE, 16, 600, 4096, p, &ideal, err,
+                      sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_rel(c.kv_bytes, 100663296000.0, 1e-12);
+    assert_rel(c.weight_bytes, ideal.weight_bytes, 1e-12);
+    assert_false(c.fits);
+    rl_model x = load_model("mixtral-8x7b", NULL, 0);
+    plan = rl_shard_plan_default();
+    plan.ep = 8;
+    plan.attn_replicated = 1;
+    if (rl_shard_step_calibrated(&x, &h, &plan, 8, 64, 4096, p, &st, &c, err, sizeof err) != 0 ||
+        rl_shard_eval(&x, &h, &plan, RL_PHASE_GENERATE, 8, 64, 4096, p, &ideal, err,
+                      sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_rel(c.weight_bytes, ideal.weight_bytes, 1e-12);
+    assert_rel(c.kv_bytes, ideal.kv_bytes, 1e-12);
+    assert_true(c.weight_bytes > rl_arch_params(&x).total * 2 / 8 * 1.1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,7 +440,7 @@ int main(void)
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),
-        cmocka_unit_test(calibrated_tp2_step),
+        cmocka_unit_test(calibrated_tp2_step),     cmocka_unit_test(calibrated_memory_is_the_plans),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
