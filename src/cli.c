@@ -932,7 +932,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (mem.engine_memory && o->given[RL_P_RESERVE])
         rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
                       "(engines.h; --engine ideal or --ideal for the reserve)", rule);
-    else
+    if (!mem.engine_memory)
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
