@@ -787,7 +787,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
     c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
-    engine_name(m, &rs, o->engine, c.engine, sizeof c.engine);
+    snprintf(c.engine, sizeof c.engine, "%s", saved_as);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
     snprintf(c.hash, sizeof c.hash, "fnv1a64:%016llx", m->hash);

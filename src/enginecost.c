@@ -161,12 +161,17 @@ static int grid_field(lua_State *L, const reading *r, const char *key, char *err
     }
     return 0;
 }
+double rl_octaves_outside(double x, double lo, double hi)
+{
+    return fmax(0, fmax(log2(x / hi), log2(lo / x)));
+}
+
 double rl_ec_outside(const rl_engine_costs *c, const double *v)
 {
     double d = 0;
     for (int a = 0; a < RL_EC_AXES; a++)
         if (v[a] > 0 && c->grid[a][0] > 0)
-            d += fmax(0, fmax(log2(v[a] / c->grid[a][1]), log2(c->grid[a][0] / v[a])));
+            d += rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
     return d;
 }
 
@@ -286,8 +291,6 @@ int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out,
 {
     reading r = {origin, "engine_costs", out};
     *out = rl_engine_costs_blank();
-    if (!lua_istable(L, -1))
-        FAIL("%s: field 'engine_costs': expected a table, got %s", origin, luaL_typename(L, -1));
     if (each_field(L, &r, "", legacy_field, err, errlen) != 0 ||
         rl_engine_costs_check(origin, "engine_costs", out, err, errlen) != 0)
         return -1;

@@ -106,6 +106,11 @@ int rl_ec_listed(const char *list, const char *name);
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
                    long long tp, char *out, size_t n);
 
+/* Octaves by which x > 0 lies outside [lo, hi]: log2(x / hi) or
+ * log2(lo / x), whichever is positive, else 0.  The widening rule of every
+ * band (fitted costs here, kernel tables in engines.h). */
+double rl_octaves_outside(double x, double lo, double hi);
+
 /* Octaves by which a shape lies outside the fitted grid: the sum over the
  * axes of log2(value / largest fitted) or log2(smallest fitted / value),
  * whichever is positive; axes whose value is 0 or that no fitted row had are

@@ -516,7 +516,7 @@ double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const d
     double d = 0;
     for (int a = 0; t && a < t->naxes; a++)
         if (x[a] > 0)
-            d += fmax(0, fmax(log2(x[a] / t->axis[a][t->len[a] - 1]), log2(t->axis[a][0] / x[a])));
+            d += rl_octaves_outside(x[a], t->axis[a][0], t->axis[a][t->len[a] - 1]);
     return d;
 }
 
