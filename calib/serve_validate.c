@@ -149,19 +149,29 @@ static int simulate(vctx *v, rl_serve_result *r)
     return rl_serve_simulate(v->m, v->h, 1, p, 1, v->scaled, v->n, &c, r, v->err, v->errlen);
 }
 
+/* One engine run on v->scaled: its makespan into *span, its busy time into
+ * v->busy.  0 or -1 with v->err. */
+static int serve_scaled(vctx *v, double *span)
+{
+    return serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
+                           &v->busy, span, v->err, v->errlen);
+}
+
 /* The capacity: v->scaled all at t = 0, served o->repeats times; writes
  * the median, min and max of requests / makespan into cap[3]. */
 static int measure_capacity(vctx *v, double cap[3])
 {
     int R = v->o->repeats;
     double *c = malloc((size_t)R * sizeof *c), span;
-    int rc = c ? 0 : -1;
-    scale_trace(v, 0);
-    for (int run = 0; rc == 0 && run < R; run++) {
-        rc = serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
-                             &v->busy, &span, v->err, v->errlen);
-        c[run] = (double)v->n / span;
+    if (!c) {
+        snprintf(v->err, v->errlen, "validate-serve: out of memory");
+        return -1;
     }
+    int rc = 0;
+    scale_trace(v, 0);
+    for (int run = 0; rc == 0 && run < R; run++)
+        if ((rc = serve_scaled(v, &span)) == 0)
+            c[run] = (double)v->n / span;
     if (rc == 0) {
         cap[0] = quantile(c, R, 0.5);
         cap[1] = quantile(c, R, 0);
@@ -186,8 +196,7 @@ static int validate_load(vctx *v, double qps, double capacity, cJSON *loads, cJS
     scale_trace(v, qps);
     for (int run = 0; run < R; run++) {
         double span;
-        if (serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
-                            &v->busy, &span, v->err, v->errlen) != 0) {
+        if (serve_scaled(v, &span) != 0) {
             free(q);
             return -1;
         }
