@@ -648,9 +648,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                     const char *path, char *err, size_t errlen)
 {
     char *buf = NULL, abs[PATH_MAX];
-    size_t len = 0, l = strlen(base);
+    size_t len = 0;
     /* a path is written absolute: the profile may be saved anywhere */
-    if ((strchr(base, '/') || (l > 4 && strcmp(base + l - 4, ".lua") == 0)) && realpath(base, abs))
+    if (rl_spec_is_path(base) && realpath(base, abs))
         base = abs;
     FILE *f = open_memstream(&buf, &len);
     if (!f)

@@ -766,6 +766,17 @@ int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
     return -1;
 }
 
+static int ends_in_lua(const char *name)
+{
+    size_t l = strlen(name);
+    return l > 4 && strcmp(name + l - 4, ".lua") == 0;
+}
+
+int rl_spec_is_path(const char *name)
+{
+    return strchr(name, '/') || ends_in_lua(name);
+}
+
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen)
 {
@@ -773,9 +784,9 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     if (l == 0)
         RL_FAIL("empty %s name", kind);
     const char *what = strcmp(kind, "model") == 0 ? "model" : "hardware";
-    if (strchr(name, '/') && !(l > 4 && strcmp(name + l - 4, ".lua") == 0))
+    if (strchr(name, '/') && !ends_in_lua(name))
         RL_FAIL("%s: a %s spec file name must end in .lua", name, what);
-    if (strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0)) {
+    if (rl_spec_is_path(name)) {
         struct stat st;
         if (stat(name, &st) != 0 || access(name, R_OK) != 0) {
             int e = errno;
@@ -891,9 +902,7 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
         RL_FAIL("%s: field 'base': more than %d bases in a chain (a cycle?)", path,
                 RL_SPEC_BASE_DEPTH);
     const char *slash = strrchr(path, '/');
-    size_t l = strlen(name);
-    int is_path = strchr(name, '/') || (l > 4 && strcmp(name + l - 4, ".lua") == 0);
-    if (is_path && name[0] != '/' && slash)
+    if (rl_spec_is_path(name) && name[0] != '/' && slash)
         snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
     else
         snprintf(rel, sizeof rel, "%s", name);

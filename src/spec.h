@@ -196,6 +196,10 @@ typedef struct {
 
 #define RL_SPEC_BASE_DEPTH 8
 
+/* Whether a spec name is a file path (it contains '/' or ends in ".lua")
+ * rather than a preset name. */
+int rl_spec_is_path(const char *name);
+
 /* Find the file for a preset name or path.  `kind` is "model" or
  * "hw_profiles".  A name containing '/' or ending in ".lua" is a path.
  * Presets are searched in $ROOFLINE_DATA/<kind>, <exe>/../<kind> and the

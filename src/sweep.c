@@ -220,13 +220,12 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
     double rest_kv = 0; /* the prefilling replica's cache without one sequence */
     rl_shard_result r;
     char err[256];
-    if (gen->replica_batch > 1 &&
-        rl_shard_eval(m, h, &gen->plan, RL_PHASE_GENERATE, gen->chips,
-                      (gen->replica_batch - 1) * gen->replicas, gen->context, p, &r, err,
-                      sizeof err) == 0)
-        rest_kv = r.kv_bytes;
-    else if (gen->replica_batch > 1)
-        rest_kv = gen->kv_bytes;
+    if (gen->replica_batch > 1)
+        rest_kv = rl_shard_eval(m, h, &gen->plan, RL_PHASE_GENERATE, gen->chips,
+                                (gen->replica_batch - 1) * gen->replicas, gen->context, p, &r,
+                                err, sizeof err) == 0
+                      ? r.kv_bytes
+                      : gen->kv_bytes;
     double owner = gen->weight_bytes + rest_kv + f->kv[0];
     int best = -1;
     for (int k = 0; k < f->n; k++) {
