@@ -698,6 +698,34 @@ static int check_saved_engine(const rl_hw *base, const char *engine, char *err, 
     return -1;
 }
 
+/* A saved profile times both phases by its costs (step, prefill, simulate,
+ * size), so both must be fitted: rows with no prefill step leave
+ * prefill_step_s, prefill_seq_s and prefill_comm_eff at their start values
+ * (tester finding: decode-only rows gave a 22x too slow TTFT with a +-2%
+ * band), rows with no decode step likewise decode's.  0 when some row has a
+ * step of each phase (static rows have both), else -1 with err naming the
+ * phase; nothing is written. */
+static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+{
+    int seen[2] = {0, 0};
+    for (int i = 0; i < rs->n; i++)
+        for (int k = 0; k < rs->t[i].n; k++)
+            seen[rs->t[i].step[k].prefill] = 1;
+    for (int ph = 0; ph < 2; ph++)
+        if (!seen[ph]) {
+            snprintf(err, errlen, "%s: no row has a %s step, so %s cannot be fitted and a saved "
+                     "profile would time every %s by start values; add %s or static rows "
+                     "(without --save, fit still prints the %s fit); nothing written", m->path,
+                     ph ? "prefill" : "decode",
+                     ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
+                        : "decode_step_s, decode_seq_s and comm_eff",
+                     ph ? "prefill (TTFT)" : "decode step (TPOT)", ph ? "prefill" : "decode",
+                     ph ? "decode" : "prefill");
+            return -1;
+        }
+    return 0;
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -730,6 +758,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  m->path, rs.n, base.name, RL_EC_N);
         goto done;
     }
+    if (o->save && check_both_phases(m, &rs, err, errlen) != 0)
+        goto done;
     double lo[RL_EC_N], hi[RL_EC_N];
     const char *names[RL_EC_N];
     for (int p = 0; p < RL_EC_N; p++) {

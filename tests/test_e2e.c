@@ -509,6 +509,23 @@ static void absurd_sd_not_printed(void **state)
     cJSON_Delete(res);
 }
 
+/* fit with o->save refused, err naming `why`, the profile not written;
+ * then the same fit without --save runs. */
+static void refused_then_fitted(const rl_meas *m, rl_e2e_opts *o, const char *why)
+{
+    char err[1024];
+    assert_null(rl_e2e_fit(m, o, err, sizeof err));
+    if (!strstr(err, why))
+        fail_msg("error lacks '%s': %s", why, err);
+    assert_non_null(strstr(err, "nothing written"));
+    assert_true(access(o->save, F_OK) != 0);
+    o->save = NULL;
+    cJSON *res = rl_e2e_fit(m, o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    cJSON_Delete(res);
+}
+
 /* Tester finding 3 (fixB): `fit --engine vllm --save` on h100-sxm, whose
  * vllm engine is read from its own kernel-table file, saved a profile
  * without the fitted costs and said it had.  Now it is refused before
@@ -528,15 +545,57 @@ static void fit_refuses_file_engine(void **state)
     rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .engine = "vllm",
                      .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9,
                      .save = path};
-    assert_null(rl_e2e_fit(&m, &o, err, sizeof err));
-    assert_non_null(strstr(err, "h100-sxm's engine 'vllm' is read from its own file"));
-    assert_true(access(path, F_OK) != 0); /* nothing written */
-    o.save = NULL;
-    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-    if (!res)
-        fail_msg("%s", err);
-    cJSON_Delete(res);
+    refused_then_fitted(&m, &o, "h100-sxm's engine 'vllm' is read from its own file");
     rl_measure_free(&m);
+}
+
+/* Rows of the excerpt of one phase only (its header and that phase's
+ * lines) written to a temporary CSV at path. */
+static void one_phase_csv(const char *phase, char *path)
+{
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w"), *in = fopen(EXCERPT, "r");
+    assert_non_null(out);
+    assert_non_null(in);
+    char line[512];
+    while (fgets(line, sizeof line, in))
+        if (line[0] == '#' || !strncmp(line, "phase,", 6) || !strncmp(line, phase, strlen(phase)))
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+}
+
+/* Second tester, finding 7: `fit --save` on the excerpt's 28 decode rows
+ * saved a profile whose prefill was timed by unfitted start values (22x too
+ * slow, a +-2% band).  A saved profile needs rows of both phases: decode
+ * only, or prefill only (its 19 rows), is refused naming the phase, and
+ * nothing is written; without --save the fit still runs. */
+static void fit_needs_both_phases(void **state)
+{
+    (void)state;
+    static const char *const phase[2] = {"decode", "prefill"}, *const missing[2] = {
+        "no row has a prefill step", "no row has a decode step"};
+    for (int k = 0; k < 2; k++) {
+        char csv[] = "/tmp/rl_fit_phase_XXXXXX.csv", path[] = "/tmp/rl_fit_phase_XXXXXX.lua";
+        use_source_tree();
+        one_phase_csv(phase[k], csv);
+        int fd = mkstemps(path, 4);
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(path);
+        rl_meas m;
+        char err[1024];
+        if (rl_measure_read(csv, &m, err, sizeof err))
+            fail_msg("%s", err);
+        rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+        rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                         .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                         .folds = 5, .band_lo = 0.1, .band_hi = 0.9, .save = path};
+        refused_then_fitted(&m, &o, missing[k]);
+        rl_measure_free(&m);
+        unlink(csv);
+    }
 }
 
 /* Tester item 12: validate --against on h100-sxm (efficiency tables, no
@@ -573,6 +632,7 @@ int main(void)
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_states_its_mode),
         cmocka_unit_test(fit_refuses_file_engine),
+        cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
