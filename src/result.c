@@ -59,6 +59,17 @@ static void add_provenance(cJSON *o, const rl_ops *ops)
         cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
 }
 
+/* An engine's costs outside its kernels (engines.h): per step, per
+ * sequence, per launch, the prefill dispatch per layer, and their source. */
+static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
+{
+    cJSON_AddNumberToObject(r, "step_s", e->step_s);
+    cJSON_AddNumberToObject(r, "seq_s", e->seq_s);
+    cJSON_AddNumberToObject(r, "launch_s", e->launch_s);
+    cJSON_AddNumberToObject(r, "prefill_layer_s", e->prefill_layer_s);
+    cJSON_AddStringToObject(r, "costs_source", e->costs_source);
+}
+
 /* An engine's memory rule (engines.h): fraction, what it is a fraction of,
  * per-chip overheads and source; "memory_rule": "none" without one. */
 static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
@@ -120,6 +131,7 @@ cJSON *rl_result_engines(const rl_hw *h)
                              rl_kvariant_name((rl_kvariant)v));
         cJSON_AddStringToObject(r, "tables", tables);
         cJSON_AddStringToObject(r, "source", e->source);
+        add_engine_costs(r, e);
         add_memory_rule(r, &e->mem);
         cJSON_AddItemToArray(rows, r);
     }
