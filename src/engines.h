@@ -161,6 +161,12 @@ typedef struct {
      * costs_source */
     rl_engine_costs fitted;
     rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
+    /* Set by the caller, never read from a file: edge 1..4 puts every
+     * table-timed operator at its class's residual quantile p5, p10, p90,
+     * p95 (widened as its band; ops.c), one edge of the kernel-table band
+     * (e2e.h rl_e2e_band_edge); 0: the table time.  wide_band 1: results
+     * report the p5-p95 band (--band p5-p95), else p10-p90. */
+    int edge, wide_band;
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
     char file[1024]; /* the reference to the spec file it was read from, as the spec
                         wrote it ("" when inline) */

@@ -455,6 +455,8 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->prov = prov;
         for (int q = 0; q < 4; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+        if (e->edge > 0) /* one edge of the band (engines.h) */
+            o->t.time_s *= exp(o->band[e->edge - 1]);
     }
     return 1;
 }

@@ -90,6 +90,9 @@ typedef struct {
     int nprec;
     rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
                             being searched, kept across its runs (rl_size_search sets it) */
+    const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
+                             holds them moved to an edge (size --conservative) */
+    int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
@@ -121,6 +124,13 @@ typedef struct {
     double mean_decode_batch; /* decode sequences per decode step: how full the steps are */
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
     double kv_capacity_tokens;                       /* per replica */
+    /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
+     * e2e_p99) with the same requests served on the profile moved to the
+     * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
+     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them
+     * for every row when every searched profile has a band). */
+    int banded;
+    double edge[2][6];
 } rl_size_candidate;
 
 typedef struct {
