@@ -135,6 +135,8 @@ typedef struct {
     int mixed;         /* prefill and decode in one step: prefix attention rows */
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
+    int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
+                          time alone, which does not depend on them */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
@@ -448,12 +450,12 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[op->kclass];
-    double widen = 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape);
+    double widen = x->bands ? 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4; q++)
+        for (int q = 0; q < 4 && x->bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
     }
     return 1;
@@ -511,7 +513,7 @@ static void finish(builder *x)
         o->kv_read += op->layers * op->kv_read;
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
-        for (int q = 0; q < 4; q++)
+        for (int q = 0; q < 4 && x->bands; q++)
             o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
         o->banded |= op->band[0] != 0 || op->band[3] != 0;
         o->compute_s += op->layers * op->t.compute_s;
@@ -553,9 +555,9 @@ static int add_collectives(builder *x, char *err, size_t errlen)
     return 0;
 }
 
-/* rl_ops_build, with op names when `named`. */
-static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, rl_ops *out,
-                 char *err, size_t errlen)
+/* rl_ops_build, with op names when `named`, residual bands when `bands`. */
+static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, int bands,
+                 rl_ops *out, char *err, size_t errlen)
 {
     if (m->abstract)
         RL_FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
@@ -565,7 +567,7 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0, named, 0,
+                 rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips : 1.0};
     rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
@@ -615,7 +617,7 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen)
 {
-    return build(m, h, c, 1, out, err, errlen);
+    return build(m, h, c, 1, 1, out, err, errlen);
 }
 
 void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes)
@@ -640,7 +642,7 @@ static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 {
     rl_ops o;
     char err[256];
-    if (build(m, h, c, 0, &o, err, sizeof err) != 0)
+    if (build(m, h, c, 0, 0, &o, err, sizeof err) != 0)
         return -1.0;
     return o.step_s;
 }
@@ -716,7 +718,7 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
-    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, ops, err, sizeof err) != 0)
+    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
         return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;
     st->tokens_per_s = (double)st->batch / st->step_s;

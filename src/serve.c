@@ -259,8 +259,8 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
 }
 
-/* llround(x) (halves away from zero) without the library call for
- * 0 <= x < 2^52, where x less its integer part is exact. */
+/* llround(x) (halves away from zero) and ceil(x) without the library
+ * calls for 0 <= x < 2^52, where x less its integer part is exact. */
 static long long round_half_away(double x)
 {
     if (!(x >= 0 && x < 0x1p52))
@@ -269,10 +269,18 @@ static long long round_half_away(double x)
     return i + (x - (double)i >= 0.5);
 }
 
+static long long ceil_ll(double x)
+{
+    if (!(x >= 0 && x < 0x1p52))
+        return (long long)ceil(x);
+    long long i = (long long)x;
+    return i + ((double)i < x);
+}
+
 double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 {
     rl_ops_cost *c = ctx;
-    long long B = w->decode_batch > 0 ? (long long)ceil(w->decode_batch) : 0;
+    long long B = w->decode_batch > 0 ? ceil_ll(w->decode_batch) : 0;
     long long S = round_half_away(w->decode_context);
     S = S < 1 ? 1 : S > c->smax ? c->smax : S;
     if (w->nprefill > c->nparts) {
