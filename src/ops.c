@@ -432,26 +432,47 @@ static int table_variant(const builder *x, const rl_op *op)
                                     : rl_kvariant_kv(p->kv);
 }
 
+/* The variant that times op's class in place of a dtype without a table
+ * (engines.h DERIVED), or -1. */
+static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
+{
+    const rl_precision *p = &x->c->prec;
+    int gemm = op->kclass == RL_KC_GEMM;
+    return rl_engine_nearest_variant(e, (rl_kclass)op->kclass,
+                                     rl_dtype_bytes(gemm ? p->weights : p->kv),
+                                     rl_dtype_bytes(p->compute), op->t.compute_s > op->t.memory_s);
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times,
- * each with the engine's residual band.  Returns 1 when it did, else 0. */
+ * each with the engine's residual band.  Without a table of the run's
+ * dtype, each op of the span at its own roofline time times the efficiency
+ * of the nearest tabled variant (engines.h DERIVED), its band one octave
+ * wider.  Returns 1 when it did either, else 0. */
 static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
+    rl_kclass c = (rl_kclass)op->kclass;
     int v = table_variant(x, op);
     rl_provenance prov;
-    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
-                              rl_hw_peak(x->h, x->c->prec.compute), x->h->hbm_bw, &prov);
-    if (t <= 0)
-        return 0;
-    double sum = 0;
+    double t = rl_engine_time(e, c, v, op->kshape, rl_hw_peak(x->h, x->c->prec.compute),
+                              x->h->hbm_bw, &prov);
+    double eff = -1, sum = 0;
+    if (t <= 0) {
+        v = derived_variant(x, e, op);
+        eff = rl_engine_efficiency(e, c, v, op->kshape, x->h->flops, x->h->hbm_bw);
+        if (eff <= 0)
+            return 0;
+        prov = RL_PROV_DERIVED;
+    }
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
-    const rl_kresidual *r = &e->resid[op->kclass];
-    double widen = 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape);
+    const rl_kresidual *r = &e->resid[c];
+    double widen = (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape);
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
-        o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
+                              : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
         for (int q = 0; q < 4; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;

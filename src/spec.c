@@ -632,6 +632,18 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
     return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
 }
 
+const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
+                        rl_dtype compute, rl_dtype kv)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (strcmp(base, "calibrated") != 0 || !e || !e->tables || m->abstract)
+        return base;
+    int g = rl_kvariant_gemm(weights, compute), a = rl_kvariant_kv(kv);
+    int attn = a >= 0 && m->attention != RL_ATTN_MLA &&
+               (e->tables->t[RL_KC_DECODE_ATTN][a] || e->tables->t[RL_KC_PREFILL_ATTN][a]);
+    return (g >= 0 && e->tables->t[RL_KC_GEMM][g]) || attn ? base : "estimated";
+}
+
 /* ---- overrides ------------------------------------------------------------- */
 
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)

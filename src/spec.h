@@ -188,6 +188,18 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
+/* The mode of one run of model m with weights / compute / kv dtypes on h:
+ * `base` (rl_hw_mode or rl_hw_default_mode of h, as the run's results
+ * report) unless base reads "calibrated" and no operator of m at those
+ * dtypes is timed by a table of the selected engine measured for them (no
+ * GEMM table of the weights/compute variant and, MLA aside, no attention
+ * table of the KV variant; engines.h DTYPE_MAP): then "estimated" (int8
+ * weights and KV on an engine measured in bf16 and fp8: times derived from
+ * another dtype's efficiency, engines.h DERIVED, or the roofline).  An
+ * abstract model (no operators) keeps base. */
+const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
+                        rl_dtype compute, rl_dtype kv);
+
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {
     const char *field;

@@ -499,6 +499,35 @@ static void fitted_chunked_prefill(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
+ * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
+ * attention from fp8's measured efficiency at the same shape (engines.h
+ * DERIVED): provenance derived, nothing measured, mode estimated (it read
+ * calibrated at the ideal 2.516 ms before).  Same bytes as fp8 weights and
+ * KV, so the step lands within 2% of fp8's measured 5.883 ms (5.892 ms). */
+static void unmeasured_dtype_derived(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --batch 1 --context 550 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --weights int8 --kv int8", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    const cJSON *prov = cJSON_GetObjectItem(row, "provenance");
+    assert_true(num(prov, "derived") >= 8);
+    assert_int_equal((int)(num(prov, "measured") + num(prov, "interpolated") +
+                           num(prov, "extrapolated")),
+                     0);
+    double int8 = num(row, "step_s");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --weights fp8 --kv fp8 --compute fp8", base);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_rel(int8, num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), 0.02);
+    cJSON_Delete(j);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -698,9 +727,9 @@ static void reference_engine_profile(void **state)
                  "--weights fp32 --compute fp32 --kv fp32 --format json", cmds[i], dir);
         j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
-        const cJSON *e = cJSON_GetObjectItem(j, "engine");
-        if (e) /* simulate names no engine */
-            assert_string_equal(e->valuestring, "reference");
+        const cJSON *e = cJSON_GetObjectItem(j, "engine"); /* simulate too (tester 2) */
+        assert_non_null(e);
+        assert_string_equal(e->valuestring, "reference");
         const cJSON *prov = cJSON_GetObjectItem(j, "provenance");
         if (prov) /* ops: matmuls and attention from the float32 tables */
             assert_true(num(prov, "measured") + num(prov, "interpolated") +
@@ -740,6 +769,7 @@ int main(void)
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
