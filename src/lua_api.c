@@ -751,7 +751,7 @@ int rl_lua_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long def_ctx,
                               long long *batch, int *nb, long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH_SWEEP, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;

@@ -373,8 +373,8 @@ static void report_head(doc *d, const rl_size_report_data *x)
                 "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
                 m->name);
     heading(d, 1, "Deployment sizing: %s at %.3g req/s", m->name, in->w.qps);
-    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.0f ms, "
-            "TPOT p99 <= %.1f ms.",
+    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.4g ms, "
+            "TPOT p99 <= %.4g ms.",
          stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
 }
 
@@ -480,7 +480,7 @@ static void report_workload(doc *d, const rl_size_report_data *x)
                 "shortened to fit, so this sizing describes shorter requests than the traffic; "
                 "if the model serves longer contexts, rerun with --set model.max_context=N.",
              100 * in->truncated_frac, m->name, m->max_context);
-    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests), "
+    item(d, "Targets: TTFT p99 <= %.4g ms, TPOT p99 <= %.4g ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
 }

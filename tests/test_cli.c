@@ -528,6 +528,54 @@ static void unmeasured_dtype_derived(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester 2 findings 5 and 8: --ideal is --engine ideal.  Beside another
+ * --engine it is refused (exit 2, both flags named); a repeated --engine
+ * keeps the last, as every repeated option.  simulate --ideal honours
+ * --hbm-reserve as --engine ideal does, the two outputs byte-equal: the KV
+ * room of llama3-8b on one h100-sxm at --hbm-reserve 0.5 is 182643 tokens
+ * (--ideal gave the trtllm memory rule's 439037 before, whatever the
+ * reserve). */
+static void ideal_is_engine_ideal(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--ideal --engine vllm", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--ideal and --engine vllm"));
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                            "--engine ideal --engine vllm --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "vllm");
+    cJSON_Delete(j);
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                      "--out-len 10 --requests 20 --hbm-reserve 0.5 --format json";
+    static char first[sizeof out];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ideal", sim);
+    assert_int_equal(run_cli(cmd, first, sizeof first), 0);
+    snprintf(cmd, sizeof cmd, "%s --engine ideal", sim);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_string_equal(first, out);
+    assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t182643,"));
+}
+
+/* Tester 2 findings 3 and 6: size echoes a target as given (a 1 us TTFT
+ * target printed "0 ms"; now 0.001 ms at %.4g), and pareto --help gives
+ * --batch one default, the sweep's 1, 2, 4, ..., 2048 (its option line
+ * said "(default 1)", step's). */
+static void targets_and_defaults_as_given(void **state)
+{
+    (void)state;
+    run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 500 --out-len 50 "
+            "--ttft-p99 0.000001 --tpot-p99 0.05 --requests 100", out, sizeof out);
+    assert_non_null(strstr(out, "the TTFT target (0.001 ms)"));
+    assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
+    const char *line = strstr(out, "  --batch ");
+    assert_non_null(line);
+    const char *end = strchr(line, '\n');
+    assert_non_null(strstr(line, "(default 1, 2, 4, ..., 2048)"));
+    assert_true(strstr(line, "(default 1, 2, 4, ..., 2048)") < end);
+    assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -770,6 +818,8 @@ int main(void)
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
+        cmocka_unit_test(ideal_is_engine_ideal),
+        cmocka_unit_test(targets_and_defaults_as_given),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
