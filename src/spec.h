@@ -143,12 +143,14 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* A --set of a field that times the chip (flops.*, hbm_bw): "FIELD=VALUE"
-     * of the first, else "".  The measured tables and fitted costs describe
-     * the chip as measured, not as changed, so they are dropped (at load and
-     * at every engine selection) and calibrated mode falls back to
-     * `estimated`, the roofline over the changed figures.  dropped = 1 when
-     * there was something to drop.  Not spec fields. */
+    /* A --set (or Lua roofline.hw override) of a field that times the chip
+     * (flops.*, hbm_bw): "FIELD=VALUE" of the first, else "".  The measured
+     * tables and fitted costs describe the chip as measured, not as changed,
+     * so they are dropped (at load and at every engine selection) and
+     * calibrated mode falls back to `estimated`, the roofline over the
+     * changed figures (rl_hw_what_if).  `changed` is also a spec field, so a
+     * what-if spec table that Lua passes on stays one; dropped = 1 when there
+     * was something to drop (not a spec field). */
     char changed[160];
     int dropped;
 } rl_hw;
@@ -205,6 +207,16 @@ typedef struct {
     const char *field;
     const char *value;
 } rl_override;
+
+/* The overrides ov[nov] (hw fields) of spec name_or_path applied to h as
+ * a what-if: one that times the chip (hbm_bw, flops.*) makes h->changed
+ * record the first and drops what was measured on the real chip
+ * (rl_hw.changed); `name` alone renames the chip, its measured tables
+ * staying its own (not looked at when name_or_path is NULL: a spec table).
+ * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
+ * 0, or -1 with err. */
+int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
+                  size_t errlen);
 
 #define RL_SPEC_BASE_DEPTH 8
 
