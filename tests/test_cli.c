@@ -576,6 +576,37 @@ static void targets_and_defaults_as_given(void **state)
     assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
 }
 
+/* Tester 2 finding 10: DeepSeek-V3's MoE router stays bf16 under --weights
+ * fp8 (vLLM's gate has no quant_config, TensorRT-LLM's DeepseekV3Gate is a
+ * plain weight of the model dtype: ops.c).  On h200 (trtllm), 8 chips,
+ * batch 1, context 4096, the fp8 run's router row equals the bf16 run's:
+ * 7168 x 256 x 2 = 3670016 weight bytes, and the bf16 table's measured
+ * time at (m 1, n 256, k 7168), 5.59 us (rel 1e-12); it was the fp8 row,
+ * 15.55 us at 1835520 bytes. */
+static void router_stays_bf16(void **state)
+{
+    (void)state;
+    const char *base = "ops --model deepseek-v3 --hw h200 --chips 8 --batch 1 --context 4096 "
+                       "--format json";
+    const char *prec[2] = {"--weights fp8 --compute fp8", "--weights bf16 --compute bf16"};
+    double t[2] = {0, 0}, bytes[2] = {0, 0};
+    char cmd[512];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s %s", base, prec[k]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+            if (!strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "router")) {
+                t[k] = num(r, "time_s");
+                bytes[k] = num(r, "weight_bytes");
+            }
+        cJSON_Delete(j);
+    }
+    assert_rel(bytes[0], 3670016.0, 1e-12);
+    assert_rel(t[0], t[1], 1e-12);
+    assert_rel(t[0], 5.59e-6, 1e-3);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -820,6 +851,7 @@ int main(void)
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(targets_and_defaults_as_given),
+        cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
