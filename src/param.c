@@ -36,6 +36,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_BATCH] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]", "sequences", 1,
                     1e9, "1", NULL, "sequences decoded together (a list gives one row each)",
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
+    [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
+                          "sequences", 1, 1e9, NULL, NULL,
+                          "sequences decoded together, one sweep point each (default 1, 2, 4, "
+                          "..., 2048)",
+                          AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
@@ -51,8 +56,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "dtype of the matrix units (selects the FLOP/s peak)", AT(prec.compute), 0, 0,
                       0},
     [RL_P_IDEAL] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                    "the pure roofline even when the profile has efficiency tables", AT(ideal), 0, 0,
-                    0},
+                    "the pure roofline even when the profile has efficiency tables (= --engine "
+                    "ideal; refused beside another --engine)", AT(ideal), 0, 0, 0},
     [RL_P_IDEAL_SWEEP] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                           "formula (1) on all chips, no communication, instead of every sharding "
                           "plan (the sweep uses datasheet peaks either way: mode ideal)",
@@ -289,7 +294,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define PLAN RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
-#define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
+#define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
     RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_OVERLAP, RL_P_PROMPT
 #define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE

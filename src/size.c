@@ -792,11 +792,11 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "(--max-chips), its weights leave no KV room for the longest request "
                            "(the mean is %.0f tokens)", P + G);
     else if (r->min_ttft_s > in->slo_ttft)
-        snprintf(buf, len, "the TTFT target (%.0f ms) is below the fastest prefill of the mean "
+        snprintf(buf, len, "the TTFT target (%.4g ms) is below the fastest prefill of the mean "
                            "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",
                  in->slo_ttft * 1e3, P, r->min_ttft_s * 1e3);
     else if (r->min_tpot_s > in->slo_tpot)
-        snprintf(buf, len, "the TPOT target (%.1f ms) is below the fastest decode step in the "
+        snprintf(buf, len, "the TPOT target (%.4g ms) is below the fastest decode step in the "
                            "search space (one sequence), %.2f ms", in->slo_tpot * 1e3,
                  r->min_tpot_s * 1e3);
     else
