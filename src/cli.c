@@ -1438,7 +1438,7 @@ int rl_cli_pareto(rl_opts *o)
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int nprec = precision_grid(o, prec);
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline pareto: %s\n", err);

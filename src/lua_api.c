@@ -840,7 +840,8 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
-    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
+                         !ideal};
     char err[ERRLEN];
     /* the points, their JSON rows and their Lua rows count against the
      * scenario's memory budget: bound the points to what it still holds */

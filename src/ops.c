@@ -311,6 +311,11 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
     double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
+    if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
+        shape[0] = ceil(seqs / z);
+    else if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_SEQ)
+        shape[1] = len / z;
     if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
     else
@@ -509,8 +514,9 @@ static void finish(builder *x)
         rl_op *op = &o->op[i];
         op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
         op->kv_write *= kvc;
-        op->prov = op->kind == RL_OP_COMM && op->comm.measured == 1 ? RL_PROV_MEASURED
-                                                               : RL_PROV_ROOFLINE;
+        op->prov = op->kind != RL_OP_COMM || op->comm.measured != 1 ? RL_PROV_ROOFLINE
+                   : op->comm.capped                               ? RL_PROV_INTERPOLATED
+                                                                   : RL_PROV_MEASURED;
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
@@ -755,12 +761,14 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, rl_ops *ops)
+                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
+    c.kv_copies = kv_copies;
+    c.kv_split = kv_split;
     if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
         return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;

@@ -153,6 +153,12 @@ typedef struct {
      * attention layers replicate KV heads when K < TP; MLA's one latent is on
      * every TP chip: serve.h, rl_serve_kv_copies). */
     double kv_copies;
+    /* How the chips beyond the K KV heads hold the decode cache (shard.h's
+     * --kv-split), for a kernel table's decode-attention shape: replicate
+     * (the default: each chip every sequence of its head), batch (each
+     * ceil(B / z) of the sequences) or seq (each 1/z of every sequence's
+     * keys), z = chips / K.  The bytes a chip reads follow kv_copies. */
+    rl_kv_split kv_split;
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
@@ -263,10 +269,11 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 /* With h's selected engine carrying kernel tables and a concrete model: the
  * decode step st (batch, context) on `chips` chips takes its step_s and
  * tokens/s from the calibrated operator list (*ops gets it, its ops
- * unnamed: times and provenance; rl_ops_build names them).  Returns 1
- * when it did, 0 (st unchanged) otherwise. */
+ * unnamed: times and provenance; rl_ops_build names them), the cache held
+ * as kv_copies and kv_split say (rl_ops_config; 1 and RL_KV_REPLICATE:
+ * the defaults).  Returns 1 when it did, 0 (st unchanged) otherwise. */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, rl_ops *ops);
+                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -38,8 +38,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
                           "sequences", 1, 1e9, NULL, NULL,
-                          "sequences decoded together, one sweep point each (default 1, 2, 4, "
-                          "..., 2048)",
+                          "batch sizes to sweep, all replicas together (default 1, 2, 4, ..., "
+                          "2048)",
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
@@ -59,8 +59,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "the pure roofline even when the profile has efficiency tables (= --engine "
                     "ideal; refused beside another --engine)", AT(ideal), 0, 0, 0},
     [RL_P_IDEAL_SWEEP] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                          "formula (1) on all chips, no communication, instead of every sharding "
-                          "plan (the sweep uses datasheet peaks either way: mode ideal)",
+                          "formula (1) on all chips at the datasheet peaks, no communication, "
+                          "instead of every sharding plan timed as step/prefill time it (mode "
+                          "ideal)",
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
@@ -295,7 +296,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
-    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_OVERLAP, RL_P_PROMPT
+    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_ENGINE, RL_P_OVERLAP, RL_P_PROMPT
 #define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
@@ -374,11 +375,17 @@ const rl_command RL_COMMANDS[] = {
      "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
-     "Every point is timed at the datasheet peaks (mode ideal), with or without --ideal: a\n"
-     "profile's kernel tables or fitted costs are not applied here (step, simulate and size\n"
-     "apply them), so the frontier is an upper bound on speed.",
+     "On a profile with measured tables (mode calibrated, or estimated when borrowed), each\n"
+     "1D tp/ep plan is timed as `step --tp` and `prefill --tp` time it: the --engine's kernel\n"
+     "tables and costs (default: the profile's), each chip's own KV share, measured\n"
+     "collectives, HBM under the engine's memory rule; plans that path does not time (2d,\n"
+     "pipelines) are left out and counted (uncalibrated_plans), and TTFT is the plan's own\n"
+     "prefill (no sequence parallelism).  Fitted engine costs (`roofline fit`) are not\n"
+     "applied.  Without measurements, or with --engine ideal, every plan runs at the\n"
+     "datasheet peaks (mode ideal) with its collectives, an upper bound on speed.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
-     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
+     "       [--overlap]\n"
      "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
     {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
      "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",

@@ -33,6 +33,8 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
     cJSON_AddStringToObject(o, "engine", e ? e->name : "none");
 }
 
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
+
 static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
                            long long chips)
 {
@@ -40,6 +42,13 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_engine(o, mode, h);
+}
+
+/* engine, engine_version, engine_source: the selected engine, unless mode
+ * is ideal ("none"). */
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+{
     add_engine_name(o, h, mode);
     const rl_serving_engine *e = run_engine(h, mode);
     if (e) {
@@ -238,7 +247,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
         if (tables)
-            rl_ops_engine_step(m, h, chips, &s, p, &ops);
+            rl_ops_engine_step(m, h, chips, &s, p, 1, RL_KV_REPLICATE, &ops);
         add_row(rows, &s);
         if (tables) {
             add_table_band(cJSON_GetArrayItem(rows, i), "step_s", &ops);
@@ -656,8 +665,16 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "communication", s->sharded ? "included" : "ignored");
+    const char *mode = rl_hw_mode(h, s->calibrated);
+    cJSON_AddStringToObject(o, "mode", mode);
+    add_engine(o, mode, h);
+    cJSON_AddStringToObject(o, "communication",
+                            !s->sharded     ? "ignored"
+                            : s->calibrated ? "included: each replica's calibrated step plus its "
+                                              "collectives"
+                            : h->collectives.present ? "included: the measured collectives beside "
+                                                       "per-chip formula (1) at the datasheet peaks"
+                                                     : "included");
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);
@@ -667,6 +684,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
     if (s->sharded)
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
+    if (s->calibrated)
+        cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;

@@ -661,20 +661,31 @@ static void size_engine(void **state)
     assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
 }
 
-/* Tester finding 9: pareto times every point at the datasheet peaks, with
- * or without --ideal, on a profile with kernel tables too: its result says
- * mode ideal and its help says so, instead of implying --ideal is what
- * turns the tables off. */
+/* Tester finding 9, then stop 19's tester finding 4: pareto's label says how
+ * its points were timed.  On a profile with kernel tables they are timed
+ * calibrated (sweep.h) and the result says mode calibrated and names the
+ * engine; --ideal (formula (1), no collectives) and --engine ideal (the
+ * plans at the datasheet peaks) say ideal; the help says which is which. */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
-    cJSON *j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
-                            "--format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
-    cJSON_Delete(j);
+    static const char *const args[][2] = {{"", "calibrated"},
+                                          {"--ideal", "ideal"},
+                                          {"--engine ideal", "ideal"}};
+    for (int i = 0; i < 3; i++) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 %s "
+                                  "--format json", args[i][0]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, args[i][1]);
+        assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring,
+                            i == 0 ? "trtllm" : "none");
+        cJSON_Delete(j);
+    }
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
-    assert_null(strstr(out, "even when the profile has efficiency tables"));
-    assert_non_null(strstr(out, "datasheet peaks (mode ideal), with or without --ideal"));
+    assert_null(strstr(out, "with or without --ideal"));
+    assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
+    assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
 /* Tester finding 16: one function labels a profile's default runs
