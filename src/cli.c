@@ -320,6 +320,8 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    if (h->engines.sel >= 0 && o->given[RL_P_BAND] && !strcmp(o->given[RL_P_BAND], "p5-p95"))
+        h->engines.e[h->engines.sel].wide_band = 1; /* kernel-table bands (result.c) */
     return 0;
 }
 
@@ -437,10 +439,10 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
-    if (o->given[RL_P_BAND] && !h->engine_costs.present)
-        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
-                        "%s has none (a band from kernel-table residuals is p10-p90)\n", cmd,
-                h->origin);
+    if (o->given[RL_P_BAND] && (o->ideal || !rl_e2e_has_band(h)))
+        fprintf(stderr, "roofline %s: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s)\n", cmd, h->origin,
+                o->ideal ? " under --ideal" : "");
     return emit(o, r);
 }
 
@@ -992,6 +994,32 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     return 0;
 }
 
+/* simulate's band (e2e.h rl_e2e_band_edge): run's requests served again on
+ * its hardware moved to the band's low and high edge (p10, p90; p5, p95
+ * when wide), each run's result into edge[0], edge[1].  0, or -1 with err
+ * (edge[] then NULL). */
+static int simulate_edges(const rl_simulate_run *run, const rl_request *req, long long n, int wide,
+                          cJSON **edge, char *err, size_t errlen)
+{
+    static rl_hw eh[2]; /* large; simulate runs once per process */
+    for (int s = 0; s < 2; s++) {
+        eh[s] = *run->h;
+        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        rl_serve_result r;
+        if (rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c, &r, err,
+                              errlen) != 0) {
+            cJSON_Delete(edge[0]);
+            edge[0] = NULL;
+            return -1;
+        }
+        rl_simulate_run at = *run;
+        at.h = &eh[s];
+        edge[s] = rl_result_simulate(&r, &at);
+        rl_serve_result_free(&r);
+    }
+    return 0;
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1029,11 +1057,27 @@ int rl_cli_simulate(rl_opts *o)
         }
         c.spec_draft = &dcost;
     }
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_ops_cost_free(&dc);
+        free(req);
+        return RL_EXIT_INPUT;
+    }
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
+    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
+    int trace = o->given[RL_P_TRACE] != NULL;
+    rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
+                           trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
+                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
+                           o->given[RL_P_OFFLINE] != NULL, max_qps};
+    cJSON *edge[2] = {NULL, NULL};
+    if (rc == 0 && !o->ideal && rl_e2e_has_band(&h) &&
+        (rc = simulate_edges(&run, req, n, band_lo < 0.075, edge, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     rl_ops_cost_free(&dc);
     free(req);
@@ -1041,23 +1085,13 @@ int rl_cli_simulate(rl_opts *o)
         fprintf(stderr, "roofline simulate: %s\n", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
-    int trace = o->given[RL_P_TRACE] != NULL;
-    rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
-                           trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
-                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps};
     cJSON *j = rl_result_simulate(&r, &run);
-    double band_lo, band_hi;
-    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
-        rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        return RL_EXIT_INPUT;
-    }
-    if (j && h.engine_costs.present && !o->ideal) {
+    if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
-    }
+    if (j && edge[0] && edge[1])
+        rl_e2e_band_from_runs(j, edge[0], edge[1], band_lo < 0.075);
+    cJSON_Delete(edge[0]);
+    cJSON_Delete(edge[1]);
     if (r.over_budget > 0)
         fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
                         "prefilled whole, each in a step of its own: --policy %s does not chunk "
@@ -1137,9 +1171,12 @@ int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
     rl_model m;
-    static rl_hw hw[MAX_HW];
+    static rl_hw hw[MAX_HW], base_hw[MAX_HW];
     char err[ERRLEN];
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
+    double band_lo, band_hi;
+    if (parse_band(o, "size", &band_lo, &band_hi) != 0)
+        return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
         need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
@@ -1171,14 +1208,14 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
             return RL_EXIT_INPUT;
         }
+        base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
         if (o->given[RL_P_CONSERVATIVE]) { /* size against the slow end of the band */
-            if (!hw[nhw].engine_costs.present || o->ideal) {
-                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a fitted "
-                                "profile's band; %s has none%s (roofline fit)\n", hw[nhw].name,
-                        o->ideal ? " under --ideal" : "");
+            if (o->ideal || !rl_e2e_band_edge(&hw[nhw], band_lo < 0.075 ? 3 : 2)) {
+                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a "
+                                "profile's band (fitted costs or kernel-table residuals); %s has "
+                                "none%s\n", hw[nhw].name, o->ideal ? " under --ideal" : "");
                 return RL_EXIT_INPUT;
             }
-            rl_e2e_slow_edge(&hw[nhw].engine_costs);
         }
         nhw++;
     }
@@ -1189,7 +1226,8 @@ int rl_cli_size(rl_opts *o)
     }
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
-                        .cpu_budget_s = RL_SIZE_MAX_CPU_S};
+                        .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
+                        .band_wide = band_lo < 0.075};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;

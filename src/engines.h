@@ -18,8 +18,9 @@
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
- *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
- *                                                  -- keys (enginecost.h)
+ *       costs = { step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 8e-4,
+ *                 source = "..." },  -- and fitted (E) keys (enginecost.h);
+ *                                    -- rl_engine_costs_default
  *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
  *                     p90 = 0.1, p95 = 0.2 }, ... },  -- rl_kresidual, per class
  *       memory = { fraction = 0.9, fraction_of = "capacity", ... },  -- below
@@ -127,6 +128,15 @@ typedef struct {
  * "vllm"), with its sources (engines.c); 0, or -1 for another name. */
 int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
 
+/* The costs calibrate --tables writes for engine (seconds; every engine
+ * gets them, 0 where no figure is sourced) and their source sentence
+ * (engines.c ENGINE_COSTS); *source is static. */
+typedef struct {
+    double step_s, seq_s, launch_s, prefill_layer_s;
+    const char *source;
+} rl_engine_cost_default;
+rl_engine_cost_default rl_engine_costs_default(const char *engine);
+
 /* Push *m as its Lua table (above). */
 void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m);
 
@@ -142,12 +152,21 @@ typedef struct {
     double step_s;   /* fixed cost per step, seconds (0: none sourced) */
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
+    /* host dispatch of a prefill, seconds per model layer, charged once in
+     * each step that finishes one or more prompts (rl_engine_costs_default) */
+    double prefill_layer_s;
     char costs_source[512];
     /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0
      * when the costs carry none; fitted.engine is name, fitted.source
      * costs_source */
     rl_engine_costs fitted;
     rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
+    /* Set by the caller, never read from a file: edge 1..4 puts every
+     * table-timed operator at its class's residual quantile p5, p10, p90,
+     * p95 (widened as its band; ops.c), one edge of the kernel-table band
+     * (e2e.h rl_e2e_band_edge); 0: the table time.  wide_band 1: results
+     * report the p5-p95 band (--band p5-p95), else p10-p90. */
+    int edge, wide_band;
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
     char file[1024]; /* the reference to the spec file it was read from, as the spec
                         wrote it ("" when inline) */

@@ -102,9 +102,13 @@ typedef struct {
 #define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
 /* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
- * new tokens on a cached prefix of `prefix` (P) tokens. */
+ * new tokens on a cached prefix of `prefix` (P) tokens.  `unfinished` 1:
+ * their prompts go on past this chunk (or they are no prompts: a
+ * speculative verify pass); a step with a part of 0 finishes a prompt and
+ * pays the engine's prefill dispatch (engines.h prefill_layer_s). */
 typedef struct {
     long long seqs, tokens, prefix;
+    int unfinished;
 } rl_ops_part;
 
 /* What a step computes, and how. */
@@ -183,7 +187,8 @@ typedef struct {
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
-    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch,
+                            prefill dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
@@ -234,7 +239,8 @@ double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_confi
 
 /* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
  * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
- * prefix P + i * chunk, seconds.  -1 on invalid input. */
+ * prefix P + i * chunk, seconds, the engine's prefill dispatch with the
+ * last chunk only.  -1 on invalid input. */
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                                    long long tokens, long long prefix, long long chunk);
 

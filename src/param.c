@@ -261,7 +261,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
                    "p10-p90|p5-p95",
-                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   "the uncertainty band: quantiles of a fitted profile's or the kernel tables' residuals",
                    NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
@@ -338,7 +338,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
-                           RL_P_CONSERVATIVE | RL_CLI_ONLY,
+                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND | RL_CLI_ONLY,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,

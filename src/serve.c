@@ -189,7 +189,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
- * B decoding sequences at context S, costed once per (T, P, B, S)
+ * B decoding sequences at context S, costed once per (T, P, B, S, unfinished)
  * (serve.h). */
 static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, long long S)
 {
@@ -202,7 +202,8 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     if (!c->memo_key || !c->memo_t || !fits) /* no memory for the memo: cost it */
         return step_time(c, part, part ? 1 : 0, B, S, T + B);
     unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
-    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S;
+    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S |
+                            (unsigned long long)(part && part->unfinished) << 63;
     size_t i = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40) &
                (RL_OPS_MEMO - 1);
     for (; c->memo_key[i][1]; i = (i + 1) & (RL_OPS_MEMO - 1))
@@ -312,7 +313,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
                           double context)
 {
-    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix), 0};
     rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
     return rl_serve_ops_time(c, &w);
 }
@@ -930,7 +931,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
-    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled, chunk < left};
     r->pf_tok[r->npf++] = chunk;
     r->pf_held += chunk;
     if (chunk == left)
@@ -1060,7 +1061,7 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx), 1};
         t = cost->time(cost->ctx, &w) +
             c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
                                            : c->spec_draft_frac * cost->time(cost->ctx, &dec));

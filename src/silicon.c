@@ -580,15 +580,12 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     rl_spec_put_string(f, h->name);
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
-    fputs(",\n      costs = {\n        step_s = 0, seq_s = 0, launch_s = 0,\n"
-          "        source = \"0: kernel tables do not measure per-step, per-sequence or "
-          "per-launch costs, and no public figure for this engine version was found (vLLM "
-          "issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and "
-          "async scheduling; blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for "
-          "v0.5.3 - API server 33%, scheduling 29% on Llama 3 8B, 1 H100 - not seconds); "
-          "unsourced: "
-          "`roofline fit` (issue 13) fits them on end-to-end data into engine_costs\",\n"
-          "      },\n", f);
+    rl_engine_cost_default ec = rl_engine_costs_default(engine);
+    fprintf(f, ",\n      costs = {\n        step_s = %.15g, seq_s = %.15g, launch_s = %.15g, "
+            "prefill_layer_s = %.15g,\n        source = ", ec.step_s, ec.seq_s, ec.launch_s,
+            ec.prefill_layer_s);
+    rl_spec_put_string(f, ec.source);
+    fputs(",\n      },\n", f);
     put_memory(f, engine);
     fputs("      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "arch.h"
+#include "e2e.h"
 #include "error.h"
 #include "memory.h"
 
@@ -720,6 +721,42 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
     return 0;
 }
 
+/* The rows' band (rl_size_candidate.edge): each row served again, at the
+ * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
+ * band's low and high edge.  Run only when calibrated and every searched
+ * profile has a band, so every row has the same keys.  0, or -1 with err. */
+static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    for (int i = 0; i < in->nhw; i++)
+        if (!in->calibrated || !rl_e2e_has_band(&base[i]))
+            return 0;
+    rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
+    if (!hw)
+        RL_FAIL("size: out of memory");
+    const int q[2] = {in->band_wide ? 0 : 1, in->band_wide ? 3 : 2};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < in->nhw; i++) {
+            hw[s * in->nhw + i] = base[i];
+            rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
+        }
+    int rc = 0;
+    for (int k = 0; k < out->n && rc == 0; k++)
+        for (int s = 0; s < 2 && rc == 0; s++) {
+            rl_size_input at = *in;
+            at.hw = hw + s * in->nhw;
+            at.cost = NULL; /* a kept cost times the profile itself */
+            rl_size_candidate c = out->c[k];
+            rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
+            const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
+                                 c.e2e_p99};
+            memcpy(out->c[k].edge[s], t, sizeof t);
+            out->c[k].banded = rc == 0;
+        }
+    free(hw);
+    return rc;
+}
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -746,6 +783,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
     rank_results(out);
+    if (band_rows(in, out, err, errlen) != 0)
+        goto done;
     out->search_s = wall_s() - t0;
     rc = 0;
 done:

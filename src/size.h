@@ -95,6 +95,9 @@ typedef struct {
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
                             its run would be the same (rl_size_search sets it) */
+    const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
+                             holds them moved to an edge (size --conservative) */
+    int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
@@ -126,6 +129,13 @@ typedef struct {
     double mean_decode_batch; /* decode sequences per decode step: how full the steps are */
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
     double kv_capacity_tokens;                       /* per replica */
+    /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
+     * e2e_p99) with the same requests served on the profile moved to the
+     * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
+     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them
+     * for every row when every searched profile has a band). */
+    int banded;
+    double edge[2][6];
 } rl_size_candidate;
 
 typedef struct {

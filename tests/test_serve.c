@@ -112,6 +112,28 @@ static void test_cost_adds_tp_collectives(void **state)
     assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, 0, err, sizeof err), -1);
 }
 
+/* The simulator's step cost charges vLLM's prefill dispatch (32 layers x
+ * 0.8 ms = 25.6 ms on llama3-8b, engines.c ENGINE_COSTS) with a prompt's
+ * last chunk only: the same 512-token chunk beside 8 decoding sequences
+ * costs 25.6 ms more when it finishes its prompt than when the prompt goes
+ * on (1e-9; two memo entries, so the second call is not the first's). */
+static void test_cost_dispatch_with_last_chunk(void **state)
+{
+    fixture *f = *state;
+    rl_hw h = f->h;
+    char err[512];
+    assert_int_equal(rl_hw_select_engine(&h, "vllm", err, sizeof err), 0);
+    rl_ops_cost oc;
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &h, 1, rl_precision_default(), 1, err, sizeof err),
+                     0);
+    rl_ops_part more = {1, 512, 1024, 1}, last = {1, 512, 1024, 0};
+    rl_step_work wm = {&more, 1, 8, 2048}, wl = {&last, 1, 8, 2048};
+    double t_more = rl_serve_ops_time(&oc, &wm), t_last = rl_serve_ops_time(&oc, &wl);
+    assert_rel(t_last - t_more, 32 * 0.8e-3, 1e-9);
+    assert_rel(rl_serve_ops_time(&oc, &wm), t_more, 1e-15);
+    rl_ops_cost_free(&oc);
+}
+
 static void test_cost_is_the_op_list(void **state)
 {
     fixture *f = *state;
@@ -274,7 +296,7 @@ static void test_static_batch_closed_form(void **state)
     rl_ops_part *parts = malloc(B * sizeof *parts);
     for (int i = 0; i < B; i++) {
         r[i] = (rl_request){.arrival = 0, .prompt = T, .output = G, .prefix_id = -1};
-        parts[i] = (rl_ops_part){1, T, 0};
+        parts[i] = (rl_ops_part){1, T, 0, 0};
     }
     rl_serve_config c = rl_serve_config_default();
     c.policy = RL_POLICY_STATIC;
@@ -805,6 +827,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_is_the_op_list),
         cmocka_unit_test(test_cost_adds_tp_collectives),
+        cmocka_unit_test(test_cost_dispatch_with_last_chunk),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),

@@ -366,35 +366,39 @@ static void test_report_sections(void **state)
     }
 }
 
-/* With fitted engine costs the report shows the p10-p90 band beside TTFT
- * and TPOT p99: v (v e^p10 - v e^p90) ms, here a made-up band of log
- * -0.1 / +0.2 on the fixture's first candidate's profile. */
+/* The report's band is the row's runs at the band's edges (size.h
+ * rl_size_candidate.edge): "v (lo-hi)" beside TTFT and TPOT p99 of a banded
+ * candidate, the Band line naming the band; none without. */
 static void test_report_band(void **state)
 {
     fixture *f = *state;
-    rl_hw hw[2] = {f->h[0], f->h[1]};
-    const rl_size_candidate *c = &f->res.c[0];
-    hw[c->hw].engine_costs = rl_engine_costs_ideal();
-    hw[c->hw].engine_costs.present = 1;
-    hw[c->hw].engine_costs.band_p10 = -0.1;
-    hw[c->hw].engine_costs.band_p90 = 0.2;
-    rl_size_input in = f->in;
-    in.hw = hw;
-    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    rl_size_candidate *c = &res.c[0];
+    assert_false(c->banded); /* the fixture searches in ideal mode: no band */
+    c->banded = 1;
+    const double lo = 0.9, hi = 1.3;
+    c->edge[0][1] = c->ttft_p99 * lo;
+    c->edge[1][1] = c->ttft_p99 * hi;
+    c->edge[0][3] = c->tpot_p99 * lo;
+    c->edge[1][3] = c->tpot_p99 * hi;
+    rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
     char *t = rl_size_report_render(&d, 0), want[160];
     assert_non_null(t);
     snprintf(want, sizeof want, "| %.0f (%.0f-%.0f) | %.1f (%.1f-%.1f) |", c->ttft_p99 * 1e3,
-             c->ttft_p99 * exp(-0.1) * 1e3, c->ttft_p99 * exp(0.2) * 1e3, c->tpot_p99 * 1e3,
-             c->tpot_p99 * exp(-0.1) * 1e3, c->tpot_p99 * exp(0.2) * 1e3);
+             c->ttft_p99 * lo * 1e3, c->ttft_p99 * hi * 1e3, c->tpot_p99 * 1e3,
+             c->tpot_p99 * lo * 1e3, c->tpot_p99 * hi * 1e3);
     if (!strstr(t, want))
         fail_msg("report lacks '%s'", want);
-    assert_non_null(strstr(t, "Band (p10-p90"));
+    assert_non_null(strstr(t, "Band (p10-p90)"));
     free(t);
-    /* without fitted costs: no band */
-    d.in = &f->in;
+    d.res = &f->res; /* without runs at the edges: no band */
     t = rl_size_report_render(&d, 0);
     assert_null(strstr(t, "Band (p10-p90"));
     free(t);
+    free(res.c);
 }
 
 /* A chart with a target line: one polyline per line series, a circle per
