@@ -958,7 +958,11 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
+    c->pp = (int)o->plan.pp; /* --pp: stages of each replica's chips (serve.h) */
+    if (o->chips % c->pp != 0 || m->layers % c->pp != 0)
+        return rl_cli_say(o, "--pp %d: the stages must divide --chips %lld and the %lld layers of "
+                             "%s", c->pp, o->chips, m->layers, m->name);
+    if (rl_attn_layout_check(m, o->chips / c->pp, c->layout, err, sizeof err) != 0)
         return rl_cli_say(o, "--attn-layout: %s", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
@@ -979,6 +983,8 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if (o->given[RL_P_PP] && !o->given[RL_P_CHIPS]) /* --pp 2 alone: one chip per stage */
+        o->chips = o->plan.pp;
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
@@ -999,7 +1005,9 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
+                             sizeof err) != 0 ||
+            rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
