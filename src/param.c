@@ -109,7 +109,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
-                 "expert-parallel chips (MoE)", AT(plan.ep), 0, 0, RL_PF_PLAN},
+                 "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
+                 AT(plan.ep), 0, 0, RL_PF_PLAN},
     [RL_P_SP] = {"sp", "sp", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                  "sequence-parallel chips (prefill)", AT(plan.sp), 0, 0, RL_PF_PLAN},
     [RL_P_PP] = {"pp", "pp", NULL, NULL, RL_PT_COUNT, "P", "stages", 1, 1e6, "1", NULL,
@@ -332,7 +333,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY,

@@ -104,13 +104,24 @@ int rl_attn_layout_parse(const char *s, rl_attn_layout *out); /* 0 or -1 */
 int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, char *err,
                          size_t errlen);
 
+/* Whether a replica of `chips` chips can run m in `pp` pipeline stages
+ * (dividing the chips and the layers: equal stages) of `ep`
+ * expert-parallel groups each (ep 1, or layout TP on a MoE model whose
+ * experts and stage chips ep divides) under layout l (rl_attn_layout_check
+ * on a stage's chips).  Returns 0, or -1 with err naming pp, ep or the
+ * layout and the reason. */
+int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
+                          rl_attn_layout l, char *err, size_t errlen);
+
 /* Copies of each token's KV cache in a replica of `chips` chips under
  * layout l: TP chips / min(chips, K) (MLA: chips, one latent head); attn-dp 1. */
 double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
 
-/* The shard plan of one replica under layout l (tp = chips; or attn-dp's
- * tp1 epN attn=rep), KV replicated beyond the heads. */
-rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l);
+/* The shard plan of one replica (or pipeline stage) of `chips` chips under
+ * layout l: tp = chips / ep with `ep` expert-parallel groups (ep 1: TP
+ * alone); or attn-dp's tp1 epN attn=rep (N = chips); KV replicated beyond
+ * the heads. */
+rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l);
 
 typedef struct {
     const rl_model *m;
@@ -134,6 +145,7 @@ typedef struct {
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
     long long pp;    /* pipeline stages (rl_ops_cost_pipeline); `chips` is then one stage's */
+    long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
 } rl_ops_cost;
 
 #define RL_OPS_MEMO (1 << 19)
@@ -166,6 +178,20 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * and the imbalance of the first and last stages (embedding, LM head).  pp must divide the
  * model's layers (equal stages).  Returns 0, or -1 with err set. */
 int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen);
+
+/* Expert parallelism of degree ep under layout TP, for MoE models: shard's
+ * plan "tp(chips/ep) ep(ep)" (shard.h: routed experts split over ep groups
+ * and each expert over the group's tp chips; attention TP over tp chips on
+ * its group's share of the batch; AllToAll dispatch and combine over the
+ * ep groups, AllReduces over tp), the weights split evenly over the chips
+ * (shard.h's assumption; an engine that runs attention data parallel over
+ * the groups keeps ep copies of the attention weights: left out).  The
+ * engines' hybrid MoE layouts: TensorRT-LLM moe_tensor_parallel_size x
+ * moe_expert_parallel_size, vLLM --enable-expert-parallel with data
+ * parallel attention.  KV heads split over the tp chips (replicated beyond
+ * K: rl_serve_kv_copies on chips / ep).  ep must divide the chips and the
+ * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
+int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
 /* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
  * operator-list step cost. */
@@ -238,6 +264,8 @@ typedef struct {
                                stage is busy with one of them.  Results count virtual
                                engines where they count replicas' steps (utilization: the
                                fraction of time each stream runs a step). */
+    int ep;                 /* expert-parallel groups of each stage under layout TP (MoE; 1:
+                               none; rl_ops_cost_experts) */
 } rl_serve_config;
 
 /* Defaults: continuous, 1 replica, no pipeline, least-outstanding, max_seqs 256,
@@ -249,7 +277,7 @@ rl_serve_config rl_serve_config_default(void);
 
 /* Fill the hardware-dependent fields of c for replicas of `chips` chips of
  * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
- * (rl_serve_kv_capacity with `reserve`, c->layout and c->pp), host_bw and net_bw (per chip times
+ * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp and c->ep), host_bw and net_bw (per chip times
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
@@ -263,8 +291,9 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
                            long long chips, rl_precision p);
 
 /* KV tokens one replica of `chips` chips in `pp` pipeline stages holds
- * after the weights under layout l: (chips * hbm_bytes * (1 - reserve) -
- * weights) / (kv_bytes_per_token * rl_serve_kv_copies on chips / pp): each
+ * after the weights under layout l with `ep` expert-parallel groups per
+ * stage: (chips * hbm_bytes * (1 - reserve) - weights) /
+ * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)): each
  * stage keeps its layers' share of every token's cache and weights / pp
  * over its chips / pp chips, so the weights per chip are weights / chips;
  * weights: the model's total
@@ -276,7 +305,7 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
  * that does not apply (rl_attn_layout_check) gives 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
-                            rl_precision p, double reserve, rl_attn_layout l);
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l);
 
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token
@@ -381,7 +410,8 @@ size_t rl_serve_bytes_per_request(void);
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
  * alike; calibrated: h's efficiency tables when present); with cfg->pp > 1
  * the chips form cfg->pp stages of chips / pp TP chips
- * (rl_ops_cost_pipeline).  Returns 0, or -1 with err set (cost set-up or run). */
+ * (rl_ops_cost_pipeline), each in cfg->ep expert-parallel groups
+ * (rl_ops_cost_experts).  Returns 0, or -1 with err set (cost set-up or run). */
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                       int calibrated, const rl_request *req, long long n,
                       const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);

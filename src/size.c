@@ -77,6 +77,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.max_tokens = c->max_tokens;
     s.layout = c->layout;
     s.pp = (int)c->pp;
+    s.ep = (int)c->ep;
     rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
@@ -113,6 +114,7 @@ static rl_ops_cost *kept_cost(const rl_size_input *in, const rl_size_candidate *
 {
     const rl_ops_cost *k = in->cost;
     return k && k->h == &in->hw[c->hw] && k->chips * k->pp == c->chips && k->pp == c->pp &&
+                   k->ep == c->ep &&
                    k->layout == c->layout &&
                    !memcmp(&k->p, &c->p, sizeof k->p)
                ? in->cost
@@ -293,7 +295,8 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
 /* Same deployment but a larger batch cap that never bound: the same result. */
 static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->pp == b->pp && a->layout == b->layout &&
+    return a->hw == b->hw && a->chips == b->chips && a->pp == b->pp && a->ep == b->ep &&
+           a->layout == b->layout &&
            a->policy == b->policy &&
            a->max_tokens == b->max_tokens && a->replicas == b->replicas &&
            a->prefill_replicas == b->prefill_replicas && !memcmp(&a->p, &b->p, sizeof a->p) &&
@@ -358,6 +361,7 @@ typedef struct {
     rl_precision p;
     long long chips; /* per replica */
     long long pp;    /* pipeline stages (chips / pp per stage) */
+    long long ep;    /* expert-parallel groups of a stage (layout TP, MoE) */
     rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
     double t_pref; /* prefill of the mean prompt, s */
@@ -398,6 +402,7 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->p = k->p;
     c->chips = k->chips;
     c->pp = k->pp;
+    c->ep = k->ep;
     c->layout = k->layout;
     c->policy = POLICIES[po].p;
     c->max_seqs = cap;
@@ -405,7 +410,7 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->kv_capacity_tokens = k->kvcap;
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->layout);
+                      rl_serve_kv_copies(in->m, k->chips / k->pp / k->ep, k->layout);
     c->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     /* what the KV leaves of the usable HBM (attn-dp replicates weights) */
     c->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
@@ -449,12 +454,14 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     const rl_hw *h = &in->hw[k->hw];
     if (rl_hw_peak(h, k->p.compute) <= 0)
         return 1;
-    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->p, in->hbm_reserve, k->layout);
+    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
+                                    k->layout);
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, in->m, h, k->chips / k->pp, k->p, in->calibrated, err, errlen) != 0)
         return 1;
     oc.layout = k->layout;
-    if (rl_ops_cost_pipeline(&oc, k->pp, err, errlen) != 0) {
+    if (rl_ops_cost_pipeline(&oc, k->pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(&oc, k->ep, err, errlen) != 0) {
         rl_ops_cost_free(&oc);
         return 1;
     }
@@ -471,10 +478,37 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     return pruned;
 }
 
+/* The kinds of a replica of `chips` chips in pp stages of hardware hi at
+ * precision p: TP over a stage's chips, for MoE models also with ep
+ * expert-parallel groups (every power of 2 dividing the stage's chips and
+ * the experts) and attn-dp.  *held: set when one holds the longest request. */
+static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, long long chips,
+                              long long pp, double P, double G, double longest, double qps,
+                              plan_list *pl, rl_size_result *out, int *held, char *err,
+                              size_t errlen)
+{
+    long long stage = chips / pp;
+    for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
+        char why[256];
+        if (rl_attn_layout_check(in->m, stage, (rl_attn_layout)l, why, sizeof why))
+            continue; /* attn-dp: MoE models on chips dividing their experts */
+        int moe_tp = l == RL_ATTN_LAYOUT_TP && in->m->experts > 0;
+        for (long long ep = 1; ep <= (moe_tp ? stage : 1); ep *= 2) {
+            if (in->m->experts % ep != 0)
+                break;
+            replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0};
+            if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+                out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
+            *held |= k.kvcap >= longest;
+        }
+    }
+}
+
 /* The replica kinds of hardware hi at precision p (size.h's search space):
- * chips in powers of 2, TP (or attn-dp) over them and, beyond the NVLink
- * domain, pipeline stages of one domain each; past the domain only with
- * max_chips given, or while no smaller kind held the longest request. */
+ * chips in powers of 2, their layouts (add_stage_layouts) and, beyond the
+ * NVLink domain, also as pipeline stages of one domain each; past the
+ * domain only with max_chips given, or while no smaller kind held the
+ * longest request. */
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
                       double longest, double qps, plan_list *pl, rl_size_result *out, char *err,
                       size_t errlen)
@@ -487,18 +521,10 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
     for (long long chips = 1; chips <= maxc; chips *= 2) {
         if (chips > domain && in->max_chips <= 0 && held)
             break;
-        long long pps[2] = {1, chips / domain}; /* TP over all; PP of one domain each */
-        for (int s = 0; s < (chips > domain ? 2 : 1); s++)
-            for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
-                long long pp = pps[s];
-                char why[256];
-                if (rl_attn_layout_check(in->m, chips / pp, (rl_attn_layout)l, why, sizeof why))
-                    continue; /* attn-dp: MoE models on chips dividing their experts */
-                replica_kind k = {hi, p, chips, pp, (rl_attn_layout)l, 0, 0};
-                if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
-                    out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-                held |= k.kvcap >= longest;
-            }
+        add_stage_layouts(in, hi, p, chips, 1, P, G, longest, qps, pl, out, &held, err, errlen);
+        if (chips > domain) /* TP in each domain, PP over them */
+            add_stage_layouts(in, hi, p, chips, chips / domain, P, G, longest, qps, pl, out,
+                              &held, err, errlen);
     }
 }
 
@@ -520,35 +546,41 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
     }
 }
 
+/* Whether two plans run the same replica kind: hardware, chips, layout,
+ * pipeline stages and expert groups. */
+static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout && a->pp == b->pp &&
+           a->ep == b->ep;
+}
+
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every (hardware, replica size, layout), since the
- * estimate can misjudge a replica size (long prompts: 2-chip replicas
- * estimated cheaper than 8-chip ones that alone meet TTFT), then the
- * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
- * different hardware are not comparable without prices).  Returns 0 or -1
- * (out of memory). */
+ * the cheapest analytic plan of every replica kind (hardware, replica size,
+ * layout, stages, expert groups), since the estimate can misjudge a replica
+ * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
+ * that alone meet TTFT), then the cheapest plans of each hardware up to
+ * RL_SIZE_MAX_SIMULATED (chips of different hardware are not comparable
+ * without prices).  Returns 0 or -1 (out of memory). */
 static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
 {
-    struct {
-        int picked;     /* plans of this hardware picked */
-        unsigned sizes; /* bit 4 log2(chips) + layout + 2 (pp > 1): a plan of that replica kind
-                           is picked */
-    } *taken = calloc((size_t)in->nhw, sizeof *taken);
-    if (!taken)
+    int *picked = calloc((size_t)in->nhw, sizeof *picked); /* plans of each hardware picked */
+    if (!picked)
         return -1;
-    for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
-        for (int i = 0; i < n; i++) {
-            const rl_size_candidate *c = &plans[i].c;
-            unsigned size_bit =
-                1u << (int)fmin(31, 4 * log2((double)c->chips) + c->layout + 2 * (c->pp > 1));
-            if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
-                (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
-                continue;
+    for (int i = 0; i < n; i++) { /* each kind's cheapest: the first of its kind */
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = !same_kind(&plans[j].c, &plans[i].c);
+        if (first) {
             pick[i] = 1;
-            taken[c->hw].picked++;
-            taken[c->hw].sizes |= size_bit;
+            picked[plans[i].c.hw]++;
         }
-    free(taken);
+    }
+    for (int i = 0; i < n; i++) /* then the cheapest of the rest */
+        if (!pick[i] && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
+            pick[i] = 1;
+            picked[plans[i].c.hw]++;
+        }
+    free(picked);
     return 0;
 }
 
@@ -605,7 +637,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
                                        in->calibrated, err, errlen)) != 0)
                 break;
             pool[k].layout = c.layout;
-            if ((rc = rl_ops_cost_pipeline(&pool[k], c.pp, err, errlen)) != 0)
+            if ((rc = rl_ops_cost_pipeline(&pool[k], c.pp, err, errlen)) != 0 ||
+                (rc = rl_ops_cost_experts(&pool[k], c.ep, err, errlen)) != 0)
                 break;
         }
         used[k] = i + 1;
@@ -743,22 +776,30 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "cap (16) over the TPOT target");
 }
 
+void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
+{
+    long long pp = c->pp > 1 ? c->pp : 1, ep = c->ep > 1 ? c->ep : 1, stage = c->chips / pp;
+    int k = snprintf(buf, len, "%s%lld", rl_attn_layout_name(c->layout), stage / ep);
+    if (ep > 1 && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, " ep%lld", ep);
+    if (pp > 1 && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, " pp%lld", pp);
+}
+
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
 {
-    char pol[48], rep[48];
+    char pol[48], rep[96];
     if (c->policy == RL_POLICY_CHUNKED)
         snprintf(pol, sizeof pol, "chunked:%lld", c->max_tokens);
     else
         snprintf(pol, sizeof pol, "%s", rl_policy_name(c->policy));
-    char stages[24] = "";
-    if (c->pp > 1)
-        snprintf(stages, sizeof stages, " pp%lld", c->pp);
+    char lay[64];
+    rl_size_layout_name(c, lay, sizeof lay);
     if (c->policy == RL_POLICY_DISAGG)
-        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s%lld%s", c->prefill_replicas, c->replicas,
-                 c->chips, rl_attn_layout_name(c->layout), c->chips / c->pp, stages);
+        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s", c->prefill_replicas, c->replicas,
+                 c->chips, lay);
     else
-        snprintf(rep, sizeof rep, "%dx%lld %s%lld%s", c->replicas, c->chips,
-                 rl_attn_layout_name(c->layout), c->chips / c->pp, stages);
+        snprintf(rep, sizeof rep, "%dx%lld %s", c->replicas, c->chips, lay);
     snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
              rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
 }

@@ -630,7 +630,8 @@ static void report_memory(doc *d, const rl_size_report_data *x)
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
     long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
-    double copies = rl_serve_kv_copies(in->m, stage, b->layout);
+    long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
+    double copies = rl_serve_kv_copies(in->m, tp, b->layout);
     if (b->pp > 1)
         para(d, "Pipeline: %lld stages of %lld chips, each holding 1/%lld of the layers (weights "
                 "and every token's KV for them); the replica runs %lld batch streams at once, "
@@ -642,7 +643,9 @@ static void report_memory(doc *d, const rl_size_report_data *x)
                 "sequences and holds their whole KV cache, one copy per token; attention, dense "
                 "layers and embeddings are on every chip, the routed experts split over them.");
     else
-        para(d, "Layout tp (tensor parallel over %lld chips): %s", stage,
+        para(d, "Layout tp (tensor parallel over %lld chips%s): %s", tp,
+             ep > 1 ? ", in each of the expert-parallel groups that split the routed experts "
+                      "and the batch" : "",
              copies > 1 ? "fewer KV heads than chips, so each token's KV is held on several "
                           "chips (MLA: its one latent on every chip, as vLLM and SGLang do under "
                           "TP); the pool above counts each token once."

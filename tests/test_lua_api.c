@@ -461,10 +461,12 @@ static void simulate_engine_rows(void **state)
                     bad, sizeof bad / sizeof *bad);
 }
 
-/* pp (issue 14 item 8): pipeline stages of each replica's chips give the
- * same run in Lua as --pp on the command line (TTFT/TPOT p50 and the KV
- * capacity to 1e-12; pp and chips_per_stage echoed); stages that do not
- * divide the chips or the layers are refused naming the field. */
+/* pp and ep (issue 14 item 8): pipeline stages of each replica's chips
+ * and expert-parallel groups give the same run in Lua as --pp and --ep on
+ * the command line (TTFT/TPOT p50 and the KV capacity to 1e-12; pp, ep,
+ * kv_copies and chips_per_stage echoed); stages that do not divide the
+ * chips or the layers, and ep on a dense model, are refused naming the
+ * field. */
 static void simulate_pipeline_row(void **state)
 {
     (void)state;
@@ -478,7 +480,14 @@ static void simulate_pipeline_row(void **state)
                           "lognormal:1000:0.8 --out-len 200 --requests 300 --chips 4 --pp 2 "
                           "--format json",
                           lua, 0, keys, 5);
-    static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"}};
+    const char *moe = "roofline.simulate{ model = 'mixtral-8x7b', hw = 'h100-sxm', qps = 20,"
+                      " prompt_len = '500', out_len = '100', requests = 300, chips = 8, ep = 4 }";
+    static const char *const ekeys[] = {"ttft_p50_s", "tpot_p50_s", "ep", "kv_copies"};
+    assert_lua_equals_cli("simulate --model mixtral-8x7b --hw h100-sxm --qps 20 --prompt-len 500 "
+                          "--out-len 100 --requests 300 --chips 8 --ep 4 --format json",
+                          moe, 0, ekeys, 4);
+    static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"},
+                                         {"chips = 2, ep = 2", "ep"}};
     assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
                     " prompt_len = '10', out_len = '10', requests = 10",
                     bad, sizeof bad / sizeof *bad);

@@ -610,7 +610,7 @@ static void test_config_errors(void **state)
     assert_non_null(strstr(err, "kv_capacity"));
     /* llama3-70b in bf16 (141 GB) does not fit one 80 GB H100 */
     rl_model big = load_model("llama3-70b", NULL, 0);
-    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP) < 0);
+    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, 1, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP) < 0);
     free(r);
 }
 
@@ -732,14 +732,14 @@ static void test_mla_kv_layouts(void **state)
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
     double nccl = 411041792.0;
-    double tp = rl_serve_kv_capacity(&m, &h, 8, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
     assert_rel(tp, 1452629.5, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
-    double dp = rl_serve_kv_capacity(&m, &h, 8, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
+    double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
@@ -808,8 +808,8 @@ static void test_pipeline_parallel(void **state)
     rl_ops_cost_free(&pp2);
     rl_ops_cost_free(&tp4);
 
-    double kv_pp = rl_serve_kv_capacity(&m, &h, 16, 2, p, 0.1, RL_ATTN_LAYOUT_TP);
-    double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double kv_pp = rl_serve_kv_capacity(&m, &h, 16, 2, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double W = rl_memory_use(&m, &h, 16, 0, 1, p.weights, p.kv).weight_bytes;
     assert_rel(W, 2 * rl_arch_params(&m).total, 1e-12);
     assert_rel(kv_pp, 2 * kv_tp, 1e-12);
@@ -839,6 +839,60 @@ static void test_pipeline_parallel(void **state)
     rl_serve_result_free(&out);
 }
 
+/* Expert parallelism of degree ep under layout tp (serve.h
+ * rl_ops_cost_experts: shard's "tp(chips/ep) epN" plan).  Mixtral-8x7B on
+ * 8 H100, decode B = 32 at S = 4096: K = 8 KV heads split over tp8 and
+ * over tp2 alike (one copy), and the weights split over the 8 chips either
+ * way, so the op lists agree and the steps differ by the plans'
+ * collectives alone, computed by shard.h (same arithmetic; 1e-9 on the
+ * difference).
+ * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
+ * 8 copies under tp8 and 2 under tp2 ep4, so ep4 holds exactly 4x the KV
+ * tokens (1e-12), by hand 8 x 0.9 x (141e9 - W/8 - 392 MiB) / (35,136 B x
+ * 2 copies) under the profile's TensorRT-LLM rule (1e-9).  A dense model,
+ * an ep not dividing the experts or the chips, or attn-dp with ep is
+ * refused naming ep. */
+static void test_expert_parallel_degrees(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default(), moved = p;
+    char err[512];
+    rl_ops_cost tp, ep;
+    assert_int_equal(rl_ops_cost_init(&tp, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(&ep, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_experts(&ep, 4, err, sizeof err), 0);
+    rl_shard_plan p8 = rl_serve_replica_plan(8, 1, RL_ATTN_LAYOUT_TP);
+    rl_shard_plan p24 = rl_serve_replica_plan(8, 4, RL_ATTN_LAYOUT_TP);
+    assert_true(p24.tp == 2 && p24.ep == 4 && p8.tp == 8 && p8.ep == 1);
+    rl_shard_result r8, r24;
+    assert_int_equal(rl_shard_collectives(&m, &h, &p8, RL_PHASE_GENERATE, 32, moved, &r8, err,
+                                          sizeof err), 0);
+    assert_int_equal(rl_shard_collectives(&m, &h, &p24, RL_PHASE_GENERATE, 32, moved, &r24, err,
+                                          sizeof err), 0);
+    assert_true(r24.comm_s != r8.comm_s);
+    assert_rel(rl_serve_ops_time1(&ep, 0, 0, 32, 4096) - rl_serve_ops_time1(&tp, 0, 0, 32, 4096),
+               r24.comm_s - r8.comm_s, 1e-9);
+    assert_int_equal(rl_ops_cost_experts(&ep, 3, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ep"));
+    assert_int_equal(rl_ops_cost_experts(&ep, 16, err, sizeof err), -1);
+    rl_ops_cost_free(&tp);
+    rl_ops_cost_free(&ep);
+    rl_model dense = load_model("llama3-8b", NULL, 0);
+    assert_int_equal(rl_serve_layout_check(&dense, 8, 1, 2, RL_ATTN_LAYOUT_TP, err, sizeof err), -1);
+    assert_int_equal(rl_serve_layout_check(&m, 8, 1, 2, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
+    assert_int_equal(rl_serve_layout_check(&m, 8, 2, 4, RL_ATTN_LAYOUT_TP, err, sizeof err), 0);
+
+    rl_model ds = load_model("deepseek-v3", NULL, 0);
+    rl_hw h200 = load_hw("h200", NULL, 0);
+    rl_precision f8 = {RL_FP8, RL_FP8, RL_FP8};
+    double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP);
+    double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(k24, 4 * k8, 1e-12);
+    assert_rel(k24, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - 411041792.0) / (35136.0 * 2), 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -862,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_thrashing_run_completes),
         cmocka_unit_test(test_mla_kv_layouts),
         cmocka_unit_test(test_pipeline_parallel),
+        cmocka_unit_test(test_expert_parallel_degrees),
         cmocka_unit_test(test_stop_when_missed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

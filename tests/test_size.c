@@ -240,11 +240,12 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
-/* Item 8 of issue 14: size searches attention data parallel for an MoE
- * model (serve.h rl_attn_layout).  Mixtral-8x7B (8 experts) on H100 up to 2
- * chips per replica, 0.5 req/s of 200-token prompts: at least one
- * simulated row runs attn-dp on 2 chips (each replica size and layout has
- * its cheapest plan simulated), every row's label names its layout, and
+/* Item 8 of issue 14: size searches attention data parallel and expert
+ * parallel degrees for an MoE model (serve.h rl_attn_layout,
+ * rl_ops_cost_experts).  Mixtral-8x7B (8 experts) on H100 up to 2 chips
+ * per replica, 0.5 req/s of 200-token prompts: at least one simulated row
+ * runs attn-dp on 2 chips and one tp1 ep2 (each replica kind has its
+ * cheapest plan simulated), every row's label names its layout, and
  * attn-dp holds one copy of the KV (kv_copies 1) where TP on 2 chips of
  * K = 8 heads holds one too; a dense model gets no attn-dp row. */
 static void test_moe_searches_attn_dp(void **state)
@@ -262,19 +263,23 @@ static void test_moe_searches_attn_dp(void **state)
     rl_size_result r;
     char err[512], label[160];
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
-    int dp = 0;
+    int dp = 0, ep = 0;
     for (int i = 0; i < r.n; i++) {
         rl_size_label(&in, &r.c[i], label, sizeof label);
-        const char *name = rl_attn_layout_name(r.c[i].layout);
-        char want[32];
-        snprintf(want, sizeof want, " %s%lld ", name, r.c[i].chips);
+        char want[64], lay[48];
+        rl_size_layout_name(&r.c[i], lay, sizeof lay);
+        snprintf(want, sizeof want, " %s ", lay);
         if (!strstr(label, want))
             fail_msg("label '%s' does not name its layout '%s'", label, want);
+        if (r.c[i].ep == 2) {
+            assert_string_equal(lay, "tp1 ep2");
+            ep++;
+        }
         dp += r.c[i].layout == RL_ATTN_LAYOUT_DP;
         if (r.c[i].layout == RL_ATTN_LAYOUT_DP)
             assert_int_equal(r.c[i].chips, 2);
     }
-    assert_true(dp > 0);
+    assert_true(dp > 0 && ep > 0);
     rl_size_result_free(&r);
     in = f->in; /* llama3-8b: dense */
     in.max_chips = 2;
@@ -283,7 +288,7 @@ static void test_moe_searches_attn_dp(void **state)
     in.w.qps = 1;
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     for (int i = 0; i < r.n; i++)
-        assert_int_equal(r.c[i].layout, RL_ATTN_LAYOUT_TP);
+        assert_true(r.c[i].layout == RL_ATTN_LAYOUT_TP && r.c[i].ep == 1);
     rl_size_result_free(&r);
 }
 
