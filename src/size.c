@@ -558,12 +558,16 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
  * the cheapest analytic plan of every replica kind (hardware, replica size,
  * layout, stages, expert groups), since the estimate can misjudge a replica
  * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
- * that alone meet TTFT), then the cheapest plans of each hardware up to
- * RL_SIZE_MAX_SIMULATED (chips of different hardware are not comparable
- * without prices).  Returns 0 or -1 (out of memory). */
+ * that alone meet TTFT), then the cheapest plans of each hardware without
+ * expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (chips of different
+ * hardware are not comparable without prices).  A MoE model's ep > 1
+ * kinds, whose estimates sit beside their ep 1 twin's, get their cheapest
+ * plan simulated over and above the bound, so they never take the
+ * simulations the search without them ran.  Returns 0 or -1 (out of
+ * memory). */
 static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
 {
-    int *picked = calloc((size_t)in->nhw, sizeof *picked); /* plans of each hardware picked */
+    int *picked = calloc((size_t)in->nhw, sizeof *picked); /* ep 1 plans picked per hardware */
     if (!picked)
         return -1;
     for (int i = 0; i < n; i++) { /* each kind's cheapest: the first of its kind */
@@ -572,11 +576,11 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
             first = !same_kind(&plans[j].c, &plans[i].c);
         if (first) {
             pick[i] = 1;
-            picked[plans[i].c.hw]++;
+            picked[plans[i].c.hw] += plans[i].c.ep <= 1;
         }
     }
     for (int i = 0; i < n; i++) /* then the cheapest of the rest */
-        if (!pick[i] && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
+        if (!pick[i] && plans[i].c.ep <= 1 && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
             pick[i] = 1;
             picked[plans[i].c.hw]++;
         }
