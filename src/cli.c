@@ -983,8 +983,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
-        return rl_cli_say(o, "--attn-layout: %s", err);
+    c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
+    c->ep = (int)o->plan.ep;
+    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
+                                         : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                                      : "attn-layout", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -1030,6 +1034,8 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+        o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
@@ -1050,7 +1056,9 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
+                             sizeof err) != 0 || /* a dense draft: TP over the stage */
+            rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;

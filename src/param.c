@@ -115,11 +115,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
-                 "expert-parallel chips (MoE)", AT(plan.ep), 0, 0, RL_PF_PLAN},
+                 "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
+                 AT(plan.ep), 0, 0, RL_PF_PLAN},
     [RL_P_SP] = {"sp", "sp", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                  "sequence-parallel chips (prefill)", AT(plan.sp), 0, 0, RL_PF_PLAN},
     [RL_P_PP] = {"pp", "pp", NULL, NULL, RL_PT_COUNT, "P", "stages", 1, 1e6, "1", NULL,
-                 "pipeline stages", AT(plan.pp), 0, 0, RL_PF_PLAN},
+                 "pipeline stages (simulate: of each replica's --chips, chips / P TP chips per stage)",
+                 AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
                 "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
@@ -215,7 +217,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NULL, "HBM kept free of weights and KV where no engine memory rule "
                       "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
-                        "most chips of a deployment", NOWHERE, RL_PF_SERVE},
+                        "most chips of one replica (default: the NVLink domain, beyond it as TP or "
+                        "domain-wide PP stages while no smaller replica holds the model)",
+                        NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
@@ -335,7 +339,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND | RL_CLI_ONLY,

@@ -801,11 +801,19 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
-/* A replica's layout (serve.h): its name and the copies of each token's KV. */
-static void add_layout(cJSON *j, const rl_model *m, long long chips, rl_attn_layout l)
+/* A replica's layout (serve.h): its name, the copies of each token's KV,
+ * its pipeline stages (pp), expert-parallel groups per stage (ep) and the
+ * chips of one stage. */
+static void add_layout(cJSON *j, const rl_model *m, long long chips, long long pp, long long ep,
+                       rl_attn_layout l)
 {
+    pp = pp > 1 ? pp : 1;
+    ep = ep > 1 ? ep : 1;
     cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(l));
-    cJSON_AddNumberToObject(j, "kv_copies", rl_serve_kv_copies(m, chips, l));
+    cJSON_AddNumberToObject(j, "kv_copies", rl_serve_kv_copies(m, chips / pp / ep, l));
+    cJSON_AddNumberToObject(j, "pp", (double)pp);
+    cJSON_AddNumberToObject(j, "ep", (double)ep);
+    cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
 }
 
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
@@ -823,7 +831,7 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
                                                   "serve.h rl_attn_layout)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
-    add_layout(j, run->m, run->chips_per_replica, c->layout);
+    add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
@@ -926,7 +934,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
-    add_layout(o, in->m, c->chips, c->layout);
+    add_layout(o, in->m, c->chips, c->pp, c->ep, c->layout);
     const keyed more[] = {
         {"chips_per_replica", (double)c->chips},
         {"replicas", c->replicas},

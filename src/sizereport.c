@@ -632,13 +632,23 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
-    double copies = rl_serve_kv_copies(in->m, b->chips, b->layout);
+    long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
+    long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
+    double copies = rl_serve_kv_copies(in->m, tp, b->layout);
+    if (b->pp > 1)
+        para(d, "Pipeline: %lld stages of %lld chips, each holding 1/%lld of the layers (weights "
+                "and every token's KV for them); the replica runs %lld batch streams at once, "
+                "each step one pass through every stage plus %lld stage-to-stage activation "
+                "transfer%s (vLLM's virtual engines; docs/model.md).",
+             b->pp, stage, b->pp, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
     if (b->layout == RL_ATTN_LAYOUT_DP)
         para(d, "Layout attn-dp (attention data parallel): each chip runs attention for its own "
                 "sequences and holds their whole KV cache, one copy per token; attention, dense "
                 "layers and embeddings are on every chip, the routed experts split over them.");
     else
-        para(d, "Layout tp (tensor parallel over the replica's %lld chips): %s", b->chips,
+        para(d, "Layout tp (tensor parallel over %lld chips%s): %s", tp,
+             ep > 1 ? ", in each of the expert-parallel groups that split the routed experts "
+                      "and the batch" : "",
              copies > 1 ? "fewer KV heads than chips, so each token's KV is held on several "
                           "chips (MLA: its one latent on every chip, as vLLM and SGLang do under "
                           "TP); the pool above counts each token once."
@@ -820,7 +830,8 @@ static void report_method(doc *d, const rl_size_report_data *x)
     heading(d, 2, "Method");
     item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
             "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
-            "domain) x policy (continuous, chunked prefill with %d or %d-token budgets, "
+            "domain; beyond it, while no smaller replica holds the model or up to --max-chips, "
+            "as TP over all chips and as pipeline stages of one domain each) x policy (continuous, chunked prefill with %d or %d-token budgets, "
             "disaggregated prefill/decode) x batch cap (%d..%d) x replica count.",
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
          rl_size_batch_caps[RL_SIZE_NCAPS - 1]);
