@@ -191,7 +191,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
-        double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
+        double shape[RL_KSHAPE] = {x->wrep > 1 ? tokens / chips : tokens,
                            x->wrep > 1 ? dout : dout / chips, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -300,7 +300,7 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     len /= seqs;
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
-    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
     if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
     else
@@ -428,8 +428,9 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
 static int table_variant(const builder *x, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    return op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
-                                    : rl_kvariant_kv(p->kv);
+    return op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE
+               ? rl_kvariant_gemm(p->weights, p->compute)
+               : rl_kvariant_kv(p->kv);
 }
 
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
@@ -598,8 +599,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
+        int first = x.o->n;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
         x.wrep = wrep;
+        if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
+            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
+            double shape[RL_KSHAPE] = {x.M, ep / (double)c->chips, 1 / ep, 0,
+                                       D, (double)m->d_ff_expert, k, E};
+            table(&x.o->op[first], RL_KC_MOE, x.o->n - first, shape, 1.0);
+        }
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
