@@ -201,7 +201,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
-        double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
+        double shape[RL_KSHAPE] = {x->wrep > 1 ? tokens / chips : tokens,
                            x->wrep > 1 ? dout : dout / chips, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -310,7 +310,7 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     len /= seqs;
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
-    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
     double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
     if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
         shape[0] = ceil(seqs / z);
@@ -449,7 +449,7 @@ static rl_dtype op_compute(const builder *x, const rl_op *op)
 static int table_variant(const builder *x, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    if (op->kclass == RL_KC_GEMM)
+    if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
         return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
 }
@@ -459,7 +459,7 @@ static int table_variant(const builder *x, const rl_op *op)
 static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    int gemm = op->kclass == RL_KC_GEMM;
+    int gemm = op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE;
     return rl_engine_nearest_variant(
         e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? RL_BF16 : gemm ? p->weights : p->kv),
         rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
@@ -667,8 +667,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         x.half = 0;
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
+        int first = x.o->n;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
         x.wrep = wrep;
+        if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
+            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
+            double shape[RL_KSHAPE] = {x.M, ep / (double)c->chips, 1 / ep, 0,
+                                       D, (double)m->d_ff_expert, k, E};
+            table(&x.o->op[first], RL_KC_MOE, x.o->n - first, shape, 1.0);
+        }
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }

@@ -157,7 +157,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         char tables[256] = "";
         for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
             for (int v = 0; v < RL_KV_COUNT; v++)
-                if (e->tables->t[c][v])
+                if (rl_engine_has(e->tables, (rl_kclass)c, v))
                     snprintf(tables + strlen(tables), sizeof tables - strlen(tables), "%s%s/%s",
                              tables[0] ? " " : "", rl_kclass_name((rl_kclass)c),
                              rl_kvariant_name((rl_kvariant)v));
