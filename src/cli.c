@@ -195,6 +195,27 @@ static void refuse_other(const rl_command *c, const char *flag)
                 c->name, flag, c->name);
 }
 
+/* --ideal is --engine ideal (param.c): on a command that takes both, either
+ * sets both, so one path (the spec's engine "ideal" selected, no tables, no
+ * engine memory rule; the calibrated flags off) serves the two spellings.
+ * --ideal beside another --engine contradicts it: refused.  A repeated
+ * --engine, as every repeated option, keeps the last. */
+static int one_ideal(const rl_command *c, rl_opts *o)
+{
+    if (!rl_command_takes(c, RL_P_IDEAL, 1) || !rl_command_takes(c, RL_P_ENGINE, 1))
+        return 0;
+    if (o->ideal && o->engine && strcmp(o->engine, "ideal") != 0) {
+        fprintf(stderr, "roofline %s: --ideal and --engine %s contradict each other: --ideal is "
+                        "--engine ideal (the pure roofline, no engine's tables); give one of "
+                        "them\n", c->name, o->engine);
+        return -1;
+    }
+    if (o->ideal)
+        o->engine = "ideal";
+    o->ideal = o->engine && strcmp(o->engine, "ideal") == 0;
+    return 0;
+}
+
 /* Parse argv for command c: each option through its row of the parameter
  * table (param.h).  Returns 0, 1 for --help (printed), or -1. */
 static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
@@ -227,6 +248,8 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
         if (rl_param_set(o, (rl_param_id)id, flag, optarg) != 0)
             return -1;
     }
+    if (one_ideal(c, o) != 0)
+        return -1;
     if (o->nchips) /* the first value of a list stands for the one value */
         o->chips = o->chips_list[0];
     if (o->nweights)
@@ -960,8 +983,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
-        return rl_cli_say(o, "--attn-layout: %s", err);
+    c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
+    c->ep = (int)o->plan.ep;
+    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
+                                         : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                                      : "attn-layout", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -981,6 +1008,8 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+        o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
@@ -1001,7 +1030,9 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
+                             sizeof err) != 0 || /* a dense draft: TP over the stage */
+            rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
@@ -1423,7 +1454,7 @@ int rl_cli_pareto(rl_opts *o)
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int nprec = precision_grid(o, prec);
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline pareto: %s\n", err);
@@ -1487,9 +1518,39 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
-        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0)) {
+        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* --moe-models M[,M...] into *k: each model's MoE shape (d_model, d_ff_expert,
+ * top_k, experts).  0, or -1 (printed) for a model that cannot be loaded or
+ * has no experts. */
+static int moe_keep(const char *list, rl_moe_keep *k)
+{
+    char buf[1024], err[ERRLEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    k->n = 0;
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        rl_model m;
+        if (rl_model_load(name, NULL, 0, &m, err, sizeof err) != 0)
+            ;
+        else if (m.experts == 0)
+            snprintf(err, sizeof err, "%s has no experts", name);
+        else if (k->n == RL_MOE_SHAPES_MAX)
+            snprintf(err, sizeof err, "more than %d models", RL_MOE_SHAPES_MAX);
+        else
+            err[0] = 0;
+        if (err[0]) {
+            fprintf(stderr, "roofline calibrate: --moe-models: %s\n", err);
+            return -1;
+        }
+        double shape[4] = {(double)m.d_model, (double)m.d_ff_expert, (double)m.top_k,
+                           (double)m.experts};
+        memcpy(k->shape[k->n++], shape, sizeof shape);
     }
     return 0;
 }
@@ -1506,6 +1567,9 @@ static int calibrate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     rl_hw h;
+    rl_moe_keep keep;
+    if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
+        return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     if (rc != 0)
         return rc;
@@ -1513,7 +1577,7 @@ static int calibrate_tables(rl_opts *o)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, o->sets[1], o->nsets[1],
+    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, save, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
