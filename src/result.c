@@ -258,7 +258,9 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
     cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
     cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
-    cJSON_AddStringToObject(o, "timed_by", c->measured == 1   ? "measured"
+    cJSON_AddStringToObject(o, "timed_by",
+                            c->measured == 1 && c->capped ? "measured, at a larger size's time"
+                            : c->measured == 1            ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
 }
