@@ -195,6 +195,27 @@ static void refuse_other(const rl_command *c, const char *flag)
                 c->name, flag, c->name);
 }
 
+/* --ideal is --engine ideal (param.c): on a command that takes both, either
+ * sets both, so one path (the spec's engine "ideal" selected, no tables, no
+ * engine memory rule; the calibrated flags off) serves the two spellings.
+ * --ideal beside another --engine contradicts it: refused.  A repeated
+ * --engine, as every repeated option, keeps the last. */
+static int one_ideal(const rl_command *c, rl_opts *o)
+{
+    if (!rl_command_takes(c, RL_P_IDEAL, 1) || !rl_command_takes(c, RL_P_ENGINE, 1))
+        return 0;
+    if (o->ideal && o->engine && strcmp(o->engine, "ideal") != 0) {
+        fprintf(stderr, "roofline %s: --ideal and --engine %s contradict each other: --ideal is "
+                        "--engine ideal (the pure roofline, no engine's tables); give one of "
+                        "them\n", c->name, o->engine);
+        return -1;
+    }
+    if (o->ideal)
+        o->engine = "ideal";
+    o->ideal = o->engine && strcmp(o->engine, "ideal") == 0;
+    return 0;
+}
+
 /* Parse argv for command c: each option through its row of the parameter
  * table (param.h).  Returns 0, 1 for --help (printed), or -1. */
 static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
@@ -227,6 +248,8 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
         if (rl_param_set(o, (rl_param_id)id, flag, optarg) != 0)
             return -1;
     }
+    if (one_ideal(c, o) != 0)
+        return -1;
     if (o->nchips) /* the first value of a list stands for the one value */
         o->chips = o->chips_list[0];
     if (o->nweights)

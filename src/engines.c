@@ -166,6 +166,45 @@ double rl_kideal(const double *x, const void *ctx)
     return tc > tm ? tc : tm;
 }
 
+double rl_kvariant_peak(const double *flops, rl_kvariant v)
+{
+    static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
+                                                  RL_FP4,  RL_FP32};
+    double p = flops[compute[v]];
+    return p > 0 ? p : flops[RL_BF16];
+}
+
+int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double bytes,
+                              double act_bytes, int compute_bound)
+{
+    int best = -1;
+    double b1 = 0, b2 = 0;
+    for (int v = 0; e && e->tables && v < RL_KV_COUNT; v++) {
+        if (!e->tables->t[c][v])
+            continue;
+        double stored = fabs(log2((c == RL_KC_GEMM ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
+        double math = c == RL_KC_GEMM ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
+        double d1 = compute_bound ? math : stored, d2 = compute_bound ? stored : math;
+        if (best < 0 || d1 < b1 - 1e-9 || (d1 < b1 + 1e-9 && d2 < b2 - 1e-9)) {
+            best = v;
+            b1 = d1;
+            b2 = d2;
+        }
+    }
+    return best;
+}
+
+double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                            const double *flops, double bw)
+{
+    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
+        return -1;
+    rl_kideal_ctx k = {c, (rl_kvariant)v, rl_kvariant_peak(flops, (rl_kvariant)v), bw};
+    double ideal = rl_kideal(x, &k);
+    double t = rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, NULL);
+    return ideal > 0 && t > 0 ? t / ideal : -1;
+}
+
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov)
 {

@@ -195,6 +195,12 @@ typedef struct {
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
+/* The peak of the compute dtype a variant's kernels run in, from a chip's
+ * peaks per dtype (rl_hw.flops): bfloat16 and the weight-only variants
+ * bf16, fp8 fp8, sq int8, nvfp4 fp4, float32 fp32 (the table above); bf16's
+ * when the chip lists none for it. */
+double rl_kvariant_peak(const double *flops, rl_kvariant v);
+
 /* Read the `engines` table on top of L's stack into *out and select the
  * default.  String entries name spec files (found under the preset
  * directories, else as paths) read when the engine is first selected.
@@ -237,5 +243,39 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
  * gets the provenance. */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
+
+/* DERIVED: an operator whose precision has no table of its class (int8
+ * weights or KV on an engine measured in bf16 and fp8 only) takes the
+ * efficiency the engine's nearest measured variant shows at the same shape:
+ *
+ *   time = (t_ref(x) / ideal_ref(x)) x the operator's own roofline time
+ *
+ * t_ref: the reference variant's table time at shape x (interpolated or
+ * extrapolated as any table time); ideal_ref: rl_kideal of that variant at
+ * its compute dtype's peak (rl_kvariant_peak, as calibrate --tables filled
+ * the tables' holes) and bw.  The reference variant: of the class's tabled
+ * variants, the one nearest on what bounds the operator's own roofline: a
+ * memory-bound operator the stored element (|log2| of the bytes ratio: GEMM
+ * weight bytes, attention KV bytes), ties to the nearest compute dtype
+ * (GEMM activation bytes); a compute-bound one the compute dtype first,
+ * then the stored bytes; remaining ties the first in the variant order.
+ * So int8 weights with bf16 compute (int8_wo) on an engine measured in bf16
+ * and fp8 take fp8's efficiency in a decode GEMM (1-byte weights streamed)
+ * and bf16's in a prefill GEMM (bf16 math).  Provenance `derived`; its band is the class's residual band
+ * widened one octave more than the reference's own (the dtype step counts as
+ * one octave outside the grid).  No variant was measured for the dtype, so a
+ * step whose only table-based times are derived is labelled `estimated`
+ * (spec.h rl_hw_run_mode).
+ *
+ * rl_engine_nearest_variant: the reference variant of class c for an
+ * element of `bytes` bytes (weights or KV) and a compute dtype of
+ * `act_bytes` bytes, `compute_bound` as the operator's own roofline, or -1
+ * when the engine has no table of the class.
+ * rl_engine_efficiency: t_ref(x) / ideal_ref(x) of variant v, `flops` the
+ * chip's peak per dtype (rl_hw.flops); -1 without that table or an ideal. */
+int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double bytes,
+                              double act_bytes, int compute_bound);
+double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                            const double *flops, double bw);
 
 #endif

@@ -17,7 +17,8 @@
 
 const char *rl_provenance_name(rl_provenance p)
 {
-    static const char *const names[] = {"roofline", "measured", "interpolated", "extrapolated"};
+    static const char *const names[] = {"roofline", "measured", "interpolated", "extrapolated",
+                                                "derived"};
     return p < RL_PROV_COUNT ? names[p] : "?";
 }
 

@@ -65,6 +65,8 @@ typedef enum {
     RL_PROV_MEASURED,     /* a measured grid node */
     RL_PROV_INTERPOLATED, /* inside the grid, between nodes (or on a filled node) */
     RL_PROV_EXTRAPOLATED, /* outside the grid on some axis */
+    RL_PROV_DERIVED,      /* no table of its dtype: another dtype's measured efficiency
+                             at its shape applied to its roofline (engines.h DERIVED) */
     RL_PROV_COUNT
 } rl_provenance;
 

@@ -3,6 +3,7 @@
 #include "lua_api.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -253,6 +254,8 @@ static void merge_into(lua_State *L, int dst, int src)
  * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
+    lua_pushstring(L, cmd); /* whose options are read, for opt_error */
+    lua_setfield(L, LUA_REGISTRYINDEX, "roofline.command");
     luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
     const char *known[RL_P_COUNT * 2 + 1];
     int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
@@ -277,6 +280,20 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
                        lua_tostring(L, -1));
         }
     }
+}
+
+/* Raise "roofline.CMD: MESSAGE", CMD the function whose options check_keys
+ * last read (simulate and size share the option readers below). */
+static int opt_error(lua_State *L, const char *fmt, ...)
+{
+    char msg[512]; /* vsnprintf: lua_pushfstring has no %g */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command");
+    const char *cmd = lua_tostring(L, -1);
+    return luaL_error(L, "roofline.%s: %s", cmd ? cmd : "?", msg);
 }
 
 /* Model from a preset name / path (arg is a string) or a spec table, with an
@@ -308,6 +325,36 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
         luaL_error(L, "%s", err);
 }
 
+/* The overrides table at ov_idx as --set would spell them (hbm_bw=V,
+ * flops.D=V), for rl_hw_what_if: a what-if chip drops its measured tables
+ * as on the command line (the first 16 are looked at). */
+static int what_if(lua_State *L, int ov_idx, rl_hw *h, char *err, size_t errlen)
+{
+    enum { MAX = 16 };
+    char text[MAX][2][64];
+    rl_override ov[MAX];
+    int n = 0;
+    lua_getfield(L, ov_idx, "hbm_bw");
+    if (!lua_isnil(L, -1)) {
+        snprintf(text[n][0], sizeof text[n][0], "hbm_bw");
+        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, ov_idx, "flops");
+    int t = lua_gettop(L);
+    for (lua_pushnil(L); lua_istable(L, t) && n < MAX && lua_next(L, t) != 0; lua_pop(L, 1)) {
+        snprintf(text[n][0], sizeof text[n][0], "flops.%s", luaL_tolstring(L, -2, NULL));
+        lua_pop(L, 1);
+        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    lua_settop(L, t - 1);
+    for (int i = 0; i < n; i++)
+        ov[i] = (rl_override){text[i][0], text[i][1]};
+    return rl_hw_what_if(NULL, ov, n, h, err, errlen);
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
 {
     char err[ERRLEN];
@@ -324,6 +371,8 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
+        if (rc == 0)
+            rc = what_if(L, ov_idx, h, err, sizeof err);
     }
     if (rc != 0)
         luaL_error(L, "%s", err);
@@ -751,7 +800,7 @@ int rl_lua_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long def_ctx,
                               long long *batch, int *nb, long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH_SWEEP, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
@@ -1040,13 +1089,10 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     if (!lua_isnil(L, -1)) {
         int ok, whole = p->type != RL_PT_NUMBER;
         v = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v))) {
-            char msg[256]; /* lua_pushfstring has no %g */
-            snprintf(msg, sizeof msg, "field '%s': expected %s in [%g, %g]", key,
-                     whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
-                     p->min, p->max);
-            luaL_error(L, "%s", msg);
-        }
+        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v)))
+            opt_error(L, "field '%s': expected %s in [%g, %g]", key,
+                      whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
+                      p->min, p->max);
     }
     lua_pop(L, 1);
     return v;
@@ -1059,8 +1105,8 @@ static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
     const char *s = opt_string(L, 1, id);
     int n = s ? rl_parse_tuple(s, v, min, max) : 0;
     if (n < 0)
-        luaL_error(L, "field '%s': expected %s (non-negative numbers), got '%s'",
-                   RL_PARAMS[id].lua, RL_PARAMS[id].arg, s);
+        opt_error(L, "field '%s': expected %s (non-negative numbers), got '%s'", RL_PARAMS[id].lua,
+                  RL_PARAMS[id].arg, s);
     return n;
 }
 
@@ -1073,8 +1119,8 @@ static void opt_prefixes(lua_State *L, rl_workload *w)
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
     if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt))
-        luaL_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
-                      "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
+        opt_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
+                     "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
 }
 
 /* Field `burst`: gamma arrivals with that coefficient of variation into *w
@@ -1100,8 +1146,7 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
         if (strlen(v) == len && strncmp(a, v, len) == 0)
             return i;
         if (!bar)
-            return luaL_error(L, "roofline.simulate: field '%s': expected %s, got '%s'", p->lua,
-                              p->arg, v);
+            return opt_error(L, "field '%s': expected %s, got '%s'", p->lua, p->arg, v);
         a = bar + 1;
     }
 }

@@ -86,6 +86,8 @@ typedef struct {
     double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
+    int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
+                            (the MoE router, ops.c) */
     rl_provenance prov;  /* where its time comes from */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,

@@ -37,9 +37,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     1e9, "1", NULL, "sequences decoded together (a list gives one row each)",
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
-                          "sequences", 1, 1e9, "1,2,4,...,2048", NULL,
-                          "batch sizes to sweep (all replicas together)", AT(batch), AT(nbatch),
-                          RL_MAX_LIST, 0},
+                          "sequences", 1, 1e9, NULL, NULL,
+                          "sequences decoded together, one sweep point each (default 1, 2, 4, "
+                          "..., 2048)",
+                          AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
@@ -55,8 +56,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "dtype of the matrix units (selects the FLOP/s peak)", AT(prec.compute), 0, 0,
                       0},
     [RL_P_IDEAL] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                    "the pure roofline even when the profile has efficiency tables", AT(ideal), 0, 0,
-                    0},
+                    "the pure roofline even when the profile has efficiency tables (= --engine "
+                    "ideal; refused beside another --engine)", AT(ideal), 0, 0, 0},
     [RL_P_IDEAL_SWEEP] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                           "formula (1) on all chips at the datasheet peaks, no communication, "
                           "instead of every sharding plan timed as step/prefill time it (mode "

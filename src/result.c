@@ -19,9 +19,31 @@ static void add_precision(cJSON *o, rl_precision p, int abstract)
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(p.compute));
 }
 
-/* The fields every run result opens with; mode "ideal" or "mfu". */
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
+/* The engine a run in `mode` on h uses: the selected one's, NULL in ideal
+ * mode or without one ("engine": "none"). */
+static const rl_serving_engine *run_engine(const rl_hw *h, const char *mode)
+{
+    return strcmp(mode, "ideal") != 0 ? rl_engines_selected(&h->engines) : NULL;
+}
 
+static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
+{
+    const rl_serving_engine *e = run_engine(h, mode);
+    cJSON_AddStringToObject(o, "engine", e ? e->name : "none");
+}
+
+/* engine, and engine_version and engine_source when one is used. */
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+{
+    add_engine_name(o, h, mode);
+    const rl_serving_engine *e = run_engine(h, mode);
+    if (e) {
+        cJSON_AddStringToObject(o, "engine_version", e->version);
+        cJSON_AddStringToObject(o, "engine_source", e->source);
+    }
+}
+
+/* The fields every run result opens with; mode "ideal" or "mfu". */
 static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
                            long long chips)
 {
@@ -32,18 +54,10 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h);
 }
 
-/* engine, engine_version, engine_source: the selected engine, unless mode
- * is ideal ("none"). */
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+/* The mode of a run of m at precision p on h from `base` (spec.h rl_run_mode). */
+static const char *run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_precision p)
 {
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (e && strcmp(mode, "ideal") != 0) {
-        cJSON_AddStringToObject(o, "engine", e->name);
-        cJSON_AddStringToObject(o, "engine_version", e->version);
-        cJSON_AddStringToObject(o, "engine_source", e->source);
-    } else {
-        cJSON_AddStringToObject(o, "engine", "none");
-    }
+    return rl_run_mode(base, h, m, p.weights, p.compute, p.kv);
 }
 
 /* KEY_low / KEY_high: the op list's p10-p90 band from its engine's
@@ -207,7 +221,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
+    add_run_header(o, run_mode(rl_hw_mode(h, 1), h, m, p), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -428,7 +442,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
     int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
+    add_run_header(o, run_mode(rl_hw_mode(h, cal), h, m, p), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -473,7 +487,9 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated),
+    add_run_header(o,
+                   c->mfu > 0 && c->mfu < 1 ? "mfu"
+                                            : run_mode(rl_hw_mode(h, c->calibrated), h, m, c->prec),
                    m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
@@ -648,7 +664,12 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
+    /* calibrated only when every precision of the grid is (rl_run_mode):
+     * one that no table of the engine times reads estimated for the whole */
     const char *mode = rl_hw_mode(h, s->calibrated);
+    for (size_t i = 0; i < s->n && strcmp(mode, "calibrated") == 0; i++)
+        if (i == 0 || memcmp(&s->pts[i].prec, &s->pts[i - 1].prec, sizeof s->pts[i].prec) != 0)
+            mode = run_mode(mode, h, m, s->pts[i].prec);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     cJSON_AddStringToObject(o, "communication",
@@ -778,7 +799,9 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", rl_hw_default_mode(run->h, run->calibrated));
+    const char *mode = run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h, run->m, run->p);
+    cJSON_AddStringToObject(j, "mode", mode);
+    add_engine_name(j, run->h, mode);
     cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
                                                 ? "fitted engine costs (enginecost.h (E)) on the "
                                                   "operator list + the replica plan's collectives"
@@ -839,6 +862,13 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
 
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
+/* The mode of one size candidate (spec.h rl_run_mode). */
+static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, c->p);
+}
+
 static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
 {
     char label[128];
@@ -855,11 +885,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    const char *mode = size_mode(in, c);
+    cJSON_AddStringToObject(o, "mode", mode);
+    add_engine_name(o, &in->hw[c->hw], mode);
     if (!detail)
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", rl_hw_default_mode(h, in->calibrated));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
@@ -897,12 +929,22 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
+    /* one mode over the candidates (over the hardware when none was evaluated) */
+    const char *mode = r->n > 0 ? size_mode(in, &r->c[0]) : rl_hw_default_mode(in->hw, in->calibrated);
     int same = 1;
-    for (int i = 1; i < in->nhw; i++)
-        same &= strcmp(rl_hw_default_mode(&in->hw[i], in->calibrated),
-                       rl_hw_default_mode(in->hw, in->calibrated)) == 0;
-    cJSON_AddStringToObject(j, "mode", same ? rl_hw_default_mode(in->hw, in->calibrated)
-                                            : "mixed (see each row)");
+    for (int i = 1; i < (r->n > 0 ? r->n : in->nhw); i++)
+        same &= strcmp(r->n > 0 ? size_mode(in, &r->c[i])
+                                : rl_hw_default_mode(&in->hw[i], in->calibrated),
+                       mode) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? mode : "mixed (see each row)");
+    const char *engine = NULL; /* one engine name over the hardware searched */
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_serving_engine *e =
+            run_engine(&in->hw[i], rl_hw_default_mode(&in->hw[i], in->calibrated));
+        const char *name = e ? e->name : "none";
+        engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
+    }
+    cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,13 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->slope);
     free(c->comm);
     free(c->parts);
+    for (int b = 0; c->dense && b <= c->cap; b++) {
+        for (long long j = 0; c->dense[b] && j <= c->smax / RL_OPS_DENSE; j++)
+            free(c->dense[b][j]);
+        free(c->dense[b]);
+    }
+    free(c->dense);
+    c->dense = NULL;
     free(c->memo_key);
     free(c->memo_t);
     c->memo_key = NULL;
@@ -210,6 +218,27 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     return t;
 }
 
+/* Decode-only step at batch B (1..cap), context S (1..smax) of a batch that
+ * fails the linear check, costed once (serve.h dense); the hash memo when
+ * there is no memory for a block. */
+static double decode_memo(rl_ops_cost *c, long long B, long long S)
+{
+    long long blocks = c->smax / RL_OPS_DENSE + 1;
+    if (!c->dense)
+        c->dense = calloc((size_t)c->cap + 1, sizeof *c->dense);
+    if (c->dense && !c->dense[B])
+        c->dense[B] = calloc((size_t)blocks, sizeof *c->dense[B]);
+    double **row = c->dense ? c->dense[B] : NULL;
+    if (row && !row[S / RL_OPS_DENSE])
+        row[S / RL_OPS_DENSE] = calloc(RL_OPS_DENSE, sizeof **row);
+    if (!row || !row[S / RL_OPS_DENSE])
+        return step_memo(c, NULL, B, S);
+    double *t = &row[S / RL_OPS_DENSE][S % RL_OPS_DENSE];
+    if (*t == 0)
+        *t = step_time(c, NULL, 0, B, S, B);
+    return *t;
+}
+
 /* Decode-only step at batch B, context S: interpolated in S per batch
  * (serve.h; fitted engine costs are evaluated every time). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
@@ -226,15 +255,33 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return step_memo(c, NULL, B, S);
+        return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+}
+
+/* llround(x) (halves away from zero) and ceil(x) without the library
+ * calls for 0 <= x < 2^52, where x less its integer part is exact. */
+static long long round_half_away(double x)
+{
+    if (!(x >= 0 && x < 0x1p52))
+        return (long long)llround(x);
+    long long i = (long long)x;
+    return i + (x - (double)i >= 0.5);
+}
+
+static long long ceil_ll(double x)
+{
+    if (!(x >= 0 && x < 0x1p52))
+        return (long long)ceil(x);
+    long long i = (long long)x;
+    return i + ((double)i < x);
 }
 
 double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 {
     rl_ops_cost *c = ctx;
-    long long B = w->decode_batch > 0 ? (long long)ceil(w->decode_batch) : 0;
-    long long S = (long long)llround(w->decode_context);
+    long long B = w->decode_batch > 0 ? ceil_ll(w->decode_batch) : 0;
+    long long S = round_half_away(w->decode_context);
     S = S < 1 ? 1 : S > c->smax ? c->smax : S;
     if (w->nprefill > c->nparts) {
         int n = w->nprefill > 2 * c->nparts ? w->nprefill : 2 * c->nparts;
@@ -380,6 +427,7 @@ typedef struct {
     fifo wait, swapped;
     int ahead, atail, nactive, npartial;
     int *heap, nheap; /* sequence ids by kfin, capacity max_seqs */
+    long long kfin_top; /* kfin of heap[0] (LLONG_MAX when empty): checked every step */
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
@@ -421,7 +469,8 @@ typedef struct {
     double extra_s; /* host-link time of the step being composed */
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
-    double saved, done_tokens, kv_peak;
+    double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
@@ -435,6 +484,7 @@ typedef struct {
     unsigned long long max_events; /* the event budget (serve.h RL_SERVE_STALLED) */
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
+    long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
 } sim;
 
 /* Min-heap of events by time. */
@@ -548,7 +598,8 @@ static double kv_pages(const sim *S, const replica *r, double extra, int extra_s
 {
     double tokens = r->A + r->nactive * S->E * (double)r->k + r->pf_held + extra;
     double pg = S->c->page_tokens;
-    return (tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2) / pg;
+    double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
+    return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
 }
 
 static int kv_fits(const sim *S, const replica *r, double extra, int extra_seqs)
@@ -769,6 +820,7 @@ static void join_decode(sim *S, replica *r, int i, double c0)
     r->heap[r->nheap] = i;
     s->hpos = r->nheap++;
     fh_up(S, r, s->hpos);
+    r->kfin_top = S->s[r->heap[0]].kfin;
 }
 
 /* Remove a decoding sequence; returns its context (tokens). */
@@ -787,6 +839,7 @@ static double leave_decode(sim *S, replica *r, int i)
         r->atail = s->prev;
     r->nactive--;
     fh_remove(S, r, i);
+    r->kfin_top = r->nheap > 0 ? S->s[r->heap[0]].kfin : LLONG_MAX;
     return ctx;
 }
 
@@ -843,6 +896,15 @@ static double readmit_room(const sim *S, const replica *r, const seq *s)
     return (double)r->nactive * S->E + 0.01 * S->cap_pages * S->c->page_tokens;
 }
 
+/* Whether `used` sequences leave room for one more under max_seqs; the
+ * most sequences any such check saw is kept (serve.h seqs_peak). */
+static int seqs_below(sim *S, long long used)
+{
+    if (used > S->seqs_peak)
+        S->seqs_peak = used;
+    return used < S->c->max_seqs;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
@@ -881,7 +943,7 @@ static void admit_prefill_pool(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     long long used = 0;
-    while (r->wait.head >= 0 && r->npf < c->max_seqs &&
+    while (r->wait.head >= 0 && seqs_below(S, r->npf) &&
            (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens)) {
         S->over_budget += S->s[r->wait.head].need > c->max_tokens;
         used += take_prefill(S, r, 0, 1);
@@ -892,13 +954,12 @@ static void admit_prefill_pool(sim *S, replica *r)
  * room for every output reserved up front. */
 static void admit_static(sim *S, replica *r)
 {
-    const rl_serve_config *c = S->c;
     if (r->nactive != 0)
         return;
     r->static_b = 0;
     int maxp = 0;
     double outputs = 0; /* the batch's decode growth, reserved up front */
-    while (r->wait.head >= 0 && r->npf < c->max_seqs) {
+    while (r->wait.head >= 0 && seqs_below(S, r->npf)) {
         int i = r->wait.head;
         if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
             break;
@@ -919,7 +980,7 @@ static void admit_static(sim *S, replica *r)
 static void resume_swapped(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
-    while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
+    while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
@@ -930,8 +991,7 @@ static void resume_swapped(sim *S, replica *r)
 /* A decode replica (disagg): transferred KV joins the decode batch directly. */
 static void admit_transferred(sim *S, replica *r)
 {
-    const rl_serve_config *c = S->c;
-    while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
+    while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         int i = q_pop(S, &r->wait);
         join_decode(S, r, i, S->s[i].need);
@@ -941,7 +1001,7 @@ static void admit_transferred(sim *S, replica *r)
 /* Interleaved: one prompt at a time, its steps alternating with decode. */
 static void admit_interleaved(sim *S, replica *r)
 {
-    if (r->wait.head >= 0 && r->nactive + r->npartial < S->c->max_seqs)
+    if (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npartial))
         take_prefill(S, r, 0, 1);
 }
 
@@ -951,7 +1011,7 @@ static void admit_batched(sim *S, replica *r, int chunked)
 {
     const rl_serve_config *c = S->c;
     long long budget = c->max_tokens - (chunked ? r->nactive : 0);
-    while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
+    while (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npf) && budget > 0) {
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         if (!chunked && r->npf > 0 && need > budget)
             break;
@@ -1060,7 +1120,7 @@ static void end_step(sim *S, int ri, double now)
     if (r->decoding) {
         itl_step(S, r, now);
         r->k++;
-        while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
+        while (r->kfin_top <= r->k) {
             int i = r->heap[0];
             S->freed += leave_decode(S, r, i);
             r->outstanding--;
@@ -1123,12 +1183,13 @@ static void sample_kv(sim *S, double now)
     }
 }
 
-/* Peak occupancy of one replica's KV pages, checked at each of its steps. */
+/* Peak occupancy of one replica's KV pages, checked at each of its steps
+ * (in pages: the fraction of the most is the most of the fractions). */
 static void peak_kv(sim *S, const replica *r)
 {
-    double f = kv_pages(S, r, 0, 0) / S->cap_pages;
-    if (f > S->kv_peak)
-        S->kv_peak = f;
+    double pages = kv_pages(S, r, 0, 0);
+    if (pages > S->kv_peak)
+        S->kv_peak = pages;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1272,6 +1333,7 @@ static int alloc_replica(sim *S, int j, int caching)
     replica *r = &S->r[j];
     r->wait = r->swapped = (fifo){-1, -1};
     r->ahead = r->atail = -1;
+    r->kfin_top = LLONG_MAX;
     r->is_prefill = j < S->nprefill;
     r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
     r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
@@ -1303,6 +1365,8 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->c = c;
     S->E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
     S->cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    if ((c->page_tokens & (c->page_tokens - 1)) == 0)
+        S->inv_page = 1.0 / c->page_tokens;
     S->kv_tok = c->kv_bytes_per_token;
     S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
@@ -1498,7 +1562,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->prefix_hit_rate = S->lookups > 0 ? S->hits / S->lookups : 0;
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;
-    out->kv_peak_frac = S->kv_peak;
+    out->kv_peak_frac = S->kv_peak / S->cap_pages;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
         double tp = isfinite(S->tpot[i]) ? S->tpot[i] : 0;
@@ -1571,6 +1635,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     summarize(&S, out);
     rc = 0;
 done:
+    if (c->seqs_peak && S.seqs_peak > *c->seqs_peak)
+        *c->seqs_peak = S.seqs_peak;
     sim_free(&S);
     if (rc != 0)
         rl_serve_result_free(out);

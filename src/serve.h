@@ -124,18 +124,23 @@ typedef struct {
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
     /* steps memoised exactly: one prompt of T tokens on prefix P beside B
-     * decoding sequences at context S (T = P = 0: a decode step whose batch
-     * fails the linear check); open addressing, RL_OPS_MEMO slots, filled to
+     * decoding sequences at context S (T = P = 0: a decode step the dense
+     * memo below had no memory for); open addressing, RL_OPS_MEMO slots, filled to
      * 3/4 then full */
     unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}; [1] = 0: empty */
     double *memo_t;
     long long memo_n;
+    /* decode steps of a batch that fails the linear check, memoised by (B, S)
+     * in blocks of RL_OPS_DENSE contexts: dense[B][S / RL_OPS_DENSE][S %
+     * RL_OPS_DENSE], 0 = not yet; each level allocated when first used */
+    double ***dense;
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
 } rl_ops_cost;
 
 #define RL_OPS_MEMO (1 << 19)
+#define RL_OPS_DENSE 1024
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
  * op list timed by h's efficiency tables, efficiency.h, when h has them;
@@ -203,6 +208,11 @@ typedef struct {
     int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
                                (rl_serve_run returns RL_SERVE_MISSED): searches that need
                                only the verdict */
+    long long *seqs_peak;   /* NULL, or raised by every run to the most sequences (decoding,
+                               and prefilling in the step) that an admission compared with
+                               max_seqs: a run whose peak stays below max_seqs never met its
+                               cap, and runs the same under any cap above that peak (size
+                               reuses such runs across batch caps) */
 } rl_serve_config;
 
 /* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,

@@ -395,14 +395,6 @@ static int axis_pos(const rl_ktable *t, int a, double v)
     return -1;
 }
 
-static double hw_peak(const rl_hw *h, rl_kvariant v)
-{
-    static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4,  RL_FP32};
-    double p = h->flops[compute[v]];
-    return p > 0 ? p : h->flops[RL_BF16];
-}
-
 /* Build the table of class cls, variant v from the fitted rows (held[] = 1
  * for rows held back).  Returns NULL (no error) when no row fits. */
 static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
@@ -459,7 +451,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         if (count[i])
             t->logv[i] /= count[i];
     free(count);
-    rl_kideal_ctx k = {cls, v, hw_peak(h, v), h->hbm_bw};
+    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw};
     *filled = rl_kt_fill_holes(t, rl_kideal, &k);
     return t;
 }
@@ -696,7 +688,8 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
             const rl_ktable *t = from->tables->t[c][row->var];
             if (row->cls != (rl_kclass)c || !t)
                 continue;
-            rl_kideal_ctx k = {(rl_kclass)c, row->var, hw_peak(h, row->var), h->hbm_bw};
+            rl_kideal_ctx k = {(rl_kclass)c, row->var, rl_kvariant_peak(h->flops, row->var),
+                               h->hbm_bw};
             r[n++] = log(row->measured_s / rl_kt_time(t, row->x, rl_kideal, &k, NULL));
         }
         to->resid[c].n = n;
@@ -761,7 +754,8 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         for (int v = 0; v < RL_KV_COUNT; v++) {
             const rl_ktable *t = s->tables->t[c][v];
             size_t n = 0, prov[RL_PROV_COUNT] = {0};
-            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v, hw_peak(h, (rl_kvariant)v), h->hbm_bw};
+            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v,
+                               rl_kvariant_peak(h->flops, (rl_kvariant)v), h->hbm_bw};
             for (size_t i = 0; t && i < s->nheld; i++) {
                 const rl_silicon_row *r = &s->held[i];
                 if (r->cls != (rl_kclass)c || r->var != (rl_kvariant)v)
@@ -782,7 +776,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
             cJSON_AddNumberToObject(g, "median_abs_error", quantile(e, n, 0.5));
             cJSON_AddNumberToObject(g, "p90_abs_error", quantile(e, n, 0.9));
             cJSON_AddNumberToObject(g, "max_abs_error", e[n - 1]);
-            for (int p = RL_PROV_MEASURED; p < RL_PROV_COUNT; p++)
+            for (int p = RL_PROV_MEASURED; p <= RL_PROV_EXTRAPOLATED; p++)
                 cJSON_AddNumberToObject(g, rl_provenance_name((rl_provenance)p), (double)prov[p]);
             cJSON_AddItemToArray(groups, g);
         }

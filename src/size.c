@@ -117,18 +117,89 @@ static rl_ops_cost *kept_cost(const rl_size_input *in, const rl_size_candidate *
                : NULL;
 }
 
+/* A run of the search (evaluate, or a capacity search) on the configuration
+ * `key` whose batch cap never bound: a plan differing only in a larger cap
+ * would run the same (serve.h seqs_peak), so it takes `out` instead. */
+typedef struct {
+    rl_size_candidate key, out; /* the candidate before and after the run */
+    int what;                   /* 0: evaluate, 1: its verdict only, 2: rl_size_capacity */
+    double qs, ps;              /* the QPS and prompt scales (capacity: the hint) */
+    long long peak;             /* serve.h seqs_peak, below key.max_seqs */
+    int missed;                 /* verdict only: stopped on a certain miss (out unused) */
+} kept_run;
+
+struct rl_size_runs {
+    kept_run *r;
+    int n, cap;
+};
+
+/* The same deployment, whatever the batch cap: hardware, precision, replica
+ * layout and counts, policy and token budget. */
+static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout &&
+           a->policy == b->policy && a->max_tokens == b->max_tokens &&
+           a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas &&
+           !memcmp(&a->p, &b->p, sizeof a->p);
+}
+
+/* The kept run of c's configuration under a cap above its peak, else NULL. */
+static const kept_run *find_run(const rl_size_input *in, const rl_size_candidate *c, int what,
+                                double qs, double ps)
+{
+    for (int i = 0; in->runs && i < in->runs->n; i++) {
+        const kept_run *e = &in->runs->r[i];
+        if (e->what == what && e->qs == qs && e->ps == ps && e->peak < c->max_seqs &&
+            same_deployment(&e->key, c))
+            return e;
+    }
+    return NULL;
+}
+
+/* Keep a run whose cap never bound (peak below it); without memory it is
+ * simply not kept. */
+static void keep_run(const rl_size_input *in, const kept_run *e)
+{
+    rl_size_runs *k = in->runs;
+    if (!k || e->peak >= e->key.max_seqs)
+        return;
+    if (k->n == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 64;
+        kept_run *r = realloc(k->r, (size_t)cap * sizeof *r);
+        if (!r)
+            return;
+        k->r = r;
+        k->cap = cap;
+    }
+    k->r[k->n++] = *e;
+}
+
 /* rl_size_evaluate; with verdict_only a run stops once a target is certain
  * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
  * as they were.  A run that meets is complete either way. */
 static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                     double prompt_scale, int verdict_only, char *err, size_t errlen)
 {
+    const kept_run *e = find_run(in, c, verdict_only, qps_scale, prompt_scale);
+    if (e) {
+        if (e->missed) {
+            c->meets = 0;
+        } else { /* its figures; c keeps its cap and capacity */
+            rl_size_candidate own = *c;
+            *c = e->out;
+            c->max_seqs = own.max_seqs;
+            c->max_qps = own.max_qps;
+        }
+        return 0;
+    }
+    kept_run run = {.key = *c, .what = verdict_only, .qs = qps_scale, .ps = prompt_scale};
     rl_request *req;
     long long n;
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
     s.stop_when_missed = verdict_only;
+    s.seqs_peak = &run.peak;
     rl_serve_result r;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = {rl_serve_ops_time, oc};
@@ -139,6 +210,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     free(req);
     if (rc == RL_SERVE_MISSED) {
         c->meets = 0;
+        run.missed = 1;
+        keep_run(in, &run);
         return 0;
     }
     if (rc != 0)
@@ -164,6 +237,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
                r.tpot.p99 <= in->slo_tpot;
     rl_serve_result_free(&r);
     price(in, c);
+    run.out = *c;
+    keep_run(in, &run);
     return 0;
 }
 
@@ -233,12 +308,19 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
 
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
+    double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
+    const kept_run *e = find_run(in, c, 2, q, 1);
+    if (e) {
+        c->max_qps = e->out.max_qps;
+        return 0;
+    }
     rl_request *req;
     long long n;
     if (make_requests(in, 1, 1, &req, &n, err, errlen) != 0)
         return -1;
+    kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
-    double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
+    s.seqs_peak = &run.peak;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = {rl_serve_ops_time, oc};
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
@@ -246,6 +328,9 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
                                              req, n, &s, &q, err, errlen);
     free(req);
     c->max_qps = q;
+    run.out = *c;
+    if (rc == 0)
+        keep_run(in, &run);
     return rc;
 }
 
@@ -291,11 +376,8 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
 /* Same deployment but a larger batch cap that never bound: the same result. */
 static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout &&
-           a->policy == b->policy &&
-           a->max_tokens == b->max_tokens && a->replicas == b->replicas &&
-           a->prefill_replicas == b->prefill_replicas && !memcmp(&a->p, &b->p, sizeof a->p) &&
-           a->ttft_p99 == b->ttft_p99 && a->tpot_p99 == b->tpot_p99 && a->e2e_p50 == b->e2e_p50;
+    return same_deployment(a, b) && a->ttft_p99 == b->ttft_p99 && a->tpot_p99 == b->tpot_p99 &&
+           a->e2e_p50 == b->e2e_p50;
 }
 
 /* The precisions tried on a chip: bf16; int8 weights and KV with bf16
@@ -358,7 +440,23 @@ typedef struct {
     rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
     double t_pref; /* prefill of the mean prompt, s */
+    double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use (rl_size_candidate) */
 } replica_kind;
+
+/* k's HBM use per chip with its KV pool full: the weights (under attn-dp,
+ * which replicates weights, what the KV leaves of the usable HBM) and the
+ * KV cache. */
+static void kind_memory(const rl_size_input *in, replica_kind *k)
+{
+    const rl_hw *h = &in->hw[k->hw];
+    rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
+    double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
+                      rl_serve_kv_copies(in->m, k->chips, k->layout);
+    k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
+    k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
+                                   ? mem.weight_bytes / (double)k->chips
+                                   : h->hbm_bytes * (1 - in->hbm_reserve) - k->kv_bytes_per_chip;
+}
 
 /* The plan of kind k at batch cap caps[ci] under POLICIES[po], appended to
  * pl; counted in out->pruned instead when the analytic bounds reject it. */
@@ -386,7 +484,6 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
         out->pruned++; /* TPOT at the batch cap over target */
         return;
     }
-    const rl_hw *h = &in->hw[k->hw];
     plan one;
     memset(&one, 0, sizeof one);
     rl_size_candidate *c = &one.c;
@@ -398,14 +495,8 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->max_seqs = cap;
     c->max_tokens = POLICIES[po].tokens;
     c->kv_capacity_tokens = k->kvcap;
-    rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
-    double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips, k->layout);
-    c->kv_bytes_per_chip = kv_bytes / (double)k->chips;
-    /* what the KV leaves of the usable HBM (attn-dp replicates weights) */
-    c->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
-                                   ? mem.weight_bytes / (double)k->chips
-                                   : h->hbm_bytes * (1 - in->hbm_reserve) - c->kv_bytes_per_chip;
+    c->kv_bytes_per_chip = k->kv_bytes_per_chip;
+    c->weight_bytes_per_chip = k->weight_bytes_per_chip;
     double slot_s = (G > 1 ? G - 1 : 1) * td / B; /* decode time per request */
     double rd, rp = 0;
     if (c->policy == RL_POLICY_DISAGG) {
@@ -455,6 +546,8 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
         out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
     }
     int pruned = k->kvcap < longest || k->t_pref > in->slo_ttft;
+    if (!pruned)
+        kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
         for (size_t ci = 0; ci < RL_SIZE_NCAPS; ci++)
             add_plan(in, k, &oc, P, G, qps, po, ci, pl, out);
@@ -484,7 +577,7 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
                     char why[256];
                     if (rl_attn_layout_check(in->m, chips, (rl_attn_layout)l, why, sizeof why))
                         continue; /* attn-dp: MoE models on chips dividing their experts */
-                    replica_kind k = {hi, precs[pi], chips, (rl_attn_layout)l, 0, 0};
+                    replica_kind k = {hi, precs[pi], chips, (rl_attn_layout)l, 0, 0, 0, 0};
                     if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
                         out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
                 }
@@ -546,6 +639,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     rl_ops_cost pool[SIZE_KEPT_COSTS] = {{0}}; /* the latest configurations' (plans come
                                                   cheapest first, kinds interleaved) */
     long long used[SIZE_KEPT_COSTS] = {0};
+    rl_size_runs runs = {0};
+    run.runs = &runs;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         rl_size_candidate c = plans[i].c;
@@ -557,18 +652,17 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
-        int k = 0; /* the pool's entry for c's configuration, else the least recently used */
-        for (int j = 0; j < SIZE_KEPT_COSTS; j++) {
+        int k = 0, hit = 0; /* the pool's entry for c's configuration, else the least
+                               recently used */
+        for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
             run.cost = pool[j].t1 ? &pool[j] : NULL;
-            if (kept_cost(&run, &c)) {
+            if ((hit = kept_cost(&run, &c) != NULL))
                 k = j;
-                break;
-            }
-            if (used[j] < used[k])
+            else if (used[j] < used[k])
                 k = j;
         }
         run.cost = &pool[k];
-        if (!pool[k].t1 || !kept_cost(&run, &c)) { /* a new configuration: its own step cost */
+        if (!hit) { /* a new configuration: its own step cost */
             rl_ops_cost_free(&pool[k]);
             if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips, c.p,
                                        in->calibrated, err, errlen)) != 0)
@@ -587,6 +681,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     }
     for (int j = 0; j < SIZE_KEPT_COSTS; j++)
         rl_ops_cost_free(&pool[j]);
+    free(runs.r);
     return rc;
 }
 
@@ -697,11 +792,11 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "(--max-chips), its weights leave no KV room for the longest request "
                            "(the mean is %.0f tokens)", P + G);
     else if (r->min_ttft_s > in->slo_ttft)
-        snprintf(buf, len, "the TTFT target (%.0f ms) is below the fastest prefill of the mean "
+        snprintf(buf, len, "the TTFT target (%.4g ms) is below the fastest prefill of the mean "
                            "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",
                  in->slo_ttft * 1e3, P, r->min_ttft_s * 1e3);
     else if (r->min_tpot_s > in->slo_tpot)
-        snprintf(buf, len, "the TPOT target (%.1f ms) is below the fastest decode step in the "
+        snprintf(buf, len, "the TPOT target (%.4g ms) is below the fastest decode step in the "
                            "search space (one sequence), %.2f ms", in->slo_tpot * 1e3,
                  r->min_tpot_s * 1e3);
     else

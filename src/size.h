@@ -71,6 +71,8 @@ extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn
 #define RL_SIZE_MAX_SIMULATED 24
 
 
+typedef struct rl_size_runs rl_size_runs; /* size.c: runs kept across batch caps */
+
 typedef struct {
     const rl_model *m;
     const rl_hw *hw; /* candidate hardware profiles */
@@ -90,6 +92,9 @@ typedef struct {
     int nprec;
     rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
                             being searched, kept across its runs (rl_size_search sets it) */
+    rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
+                            seqs_peak), reused by a plan that differs only in a larger cap:
+                            its run would be the same (rl_size_search sets it) */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the

@@ -373,8 +373,8 @@ static void report_head(doc *d, const rl_size_report_data *x)
                 "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
                 m->name);
     heading(d, 1, "Deployment sizing: %s at %.3g req/s", m->name, in->w.qps);
-    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.0f ms, "
-            "TPOT p99 <= %.1f ms.",
+    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.4g ms, "
+            "TPOT p99 <= %.4g ms.",
          stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
 }
 
@@ -480,7 +480,7 @@ static void report_workload(doc *d, const rl_size_report_data *x)
                 "shortened to fit, so this sizing describes shorter requests than the traffic; "
                 "if the model serves longer contexts, rerun with --set model.max_context=N.",
              100 * in->truncated_frac, m->name, m->max_context);
-    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests), "
+    item(d, "Targets: TTFT p99 <= %.4g ms, TPOT p99 <= %.4g ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
 }
@@ -737,7 +737,8 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, 1, ctx);
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
-    const char *mode = rl_hw_default_mode(h, in->calibrated);
+    const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, p.weights,
+                                   p.compute, p.kv);
     char eng[1200] = "no engine's kernel tables";
     if (e && e->tables)
         snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,
@@ -751,10 +752,11 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     }
     item(d, "Provenance on %s: mode %s; %s; the %d operators of one decode step (batch 1, "
             "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
-            "%d extrapolated (kernel tables, collectives) and %d by the roofline%s.",
+            "%d extrapolated (kernel tables, collectives), %d derived (another dtype's measured "
+            "efficiency, docs/model.md) and %d by the roofline%s.",
          h->name, mode, eng, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
-         o.prov[RL_PROV_ROOFLINE],
+         o.prov[RL_PROV_DERIVED], o.prov[RL_PROV_ROOFLINE],
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
 }
 

@@ -502,6 +502,114 @@ static void fitted_chunked_prefill(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
+ * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
+ * attention from fp8's measured efficiency at the same shape (engines.h
+ * DERIVED): provenance derived, nothing measured, mode estimated (it read
+ * calibrated at the ideal 2.516 ms before).  Same bytes as fp8 weights and
+ * KV, so the step lands within 2% of fp8's measured 5.883 ms (5.892 ms). */
+static void unmeasured_dtype_derived(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --batch 1 --context 550 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --weights int8 --kv int8", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    const cJSON *prov = cJSON_GetObjectItem(row, "provenance");
+    assert_true(num(prov, "derived") >= 8);
+    assert_int_equal((int)(num(prov, "measured") + num(prov, "interpolated") +
+                           num(prov, "extrapolated")),
+                     0);
+    double int8 = num(row, "step_s");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --weights fp8 --kv fp8 --compute fp8", base);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_rel(int8, num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), 0.02);
+    cJSON_Delete(j);
+}
+
+/* Tester 2 findings 5 and 8: --ideal is --engine ideal.  Beside another
+ * --engine it is refused (exit 2, both flags named); a repeated --engine
+ * keeps the last, as every repeated option.  simulate --ideal honours
+ * --hbm-reserve as --engine ideal does, the two outputs byte-equal: the KV
+ * room of llama3-8b on one h100-sxm at --hbm-reserve 0.5 is 182643 tokens
+ * (--ideal gave the trtllm memory rule's 439037 before, whatever the
+ * reserve). */
+static void ideal_is_engine_ideal(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--ideal --engine vllm", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--ideal and --engine vllm"));
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                            "--engine ideal --engine vllm --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "vllm");
+    cJSON_Delete(j);
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                      "--out-len 10 --requests 20 --hbm-reserve 0.5 --format json";
+    static char first[sizeof out];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ideal", sim);
+    assert_int_equal(run_cli(cmd, first, sizeof first), 0);
+    snprintf(cmd, sizeof cmd, "%s --engine ideal", sim);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_string_equal(first, out);
+    assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t182643,"));
+}
+
+/* Tester 2 findings 3 and 6: size echoes a target as given (a 1 us TTFT
+ * target printed "0 ms"; now 0.001 ms at %.4g), and pareto --help gives
+ * --batch one default, the sweep's 1, 2, 4, ..., 2048 (its option line
+ * said "(default 1)", step's). */
+static void targets_and_defaults_as_given(void **state)
+{
+    (void)state;
+    run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 500 --out-len 50 "
+            "--ttft-p99 0.000001 --tpot-p99 0.05 --requests 100", out, sizeof out);
+    assert_non_null(strstr(out, "the TTFT target (0.001 ms)"));
+    assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
+    const char *line = strstr(out, "  --batch ");
+    assert_non_null(line);
+    const char *end = strchr(line, '\n');
+    assert_non_null(strstr(line, "(default 1, 2, 4, ..., 2048)"));
+    assert_true(strstr(line, "(default 1, 2, 4, ..., 2048)") < end);
+    assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
+}
+
+/* Tester 2 finding 10: DeepSeek-V3's MoE router stays bf16 under --weights
+ * fp8 (vLLM's gate has no quant_config, TensorRT-LLM's DeepseekV3Gate is a
+ * plain weight of the model dtype: ops.c).  On h200 (trtllm), 8 chips,
+ * batch 1, context 4096, the fp8 run's router row equals the bf16 run's:
+ * 7168 x 256 x 2 = 3670016 weight bytes, and the bf16 table's measured
+ * time at (m 1, n 256, k 7168), 5.59 us (rel 1e-12); it was the fp8 row,
+ * 15.55 us at 1835520 bytes. */
+static void router_stays_bf16(void **state)
+{
+    (void)state;
+    const char *base = "ops --model deepseek-v3 --hw h200 --chips 8 --batch 1 --context 4096 "
+                       "--format json";
+    const char *prec[2] = {"--weights fp8 --compute fp8", "--weights bf16 --compute bf16"};
+    double t[2] = {0, 0}, bytes[2] = {0, 0};
+    char cmd[512];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s %s", base, prec[k]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+            if (!strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "router")) {
+                t[k] = num(r, "time_s");
+                bytes[k] = num(r, "weight_bytes");
+            }
+        cJSON_Delete(j);
+    }
+    assert_rel(bytes[0], 3670016.0, 1e-12);
+    assert_rel(t[0], t[1], 1e-12);
+    assert_rel(t[0], 5.59e-6, 1e-3);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -712,9 +820,9 @@ static void reference_engine_profile(void **state)
                  "--weights fp32 --compute fp32 --kv fp32 --format json", cmds[i], dir);
         j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
-        const cJSON *e = cJSON_GetObjectItem(j, "engine");
-        if (e) /* simulate names no engine */
-            assert_string_equal(e->valuestring, "reference");
+        const cJSON *e = cJSON_GetObjectItem(j, "engine"); /* simulate too (tester 2) */
+        assert_non_null(e);
+        assert_string_equal(e->valuestring, "reference");
         const cJSON *prov = cJSON_GetObjectItem(j, "provenance");
         if (prov) /* ops: matmuls and attention from the float32 tables */
             assert_true(num(prov, "measured") + num(prov, "interpolated") +
@@ -754,6 +862,10 @@ int main(void)
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(unmeasured_dtype_derived),
+        cmocka_unit_test(ideal_is_engine_ideal),
+        cmocka_unit_test(targets_and_defaults_as_given),
+        cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),

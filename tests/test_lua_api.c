@@ -423,6 +423,41 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
     }
 }
 
+/* Tester 2 (stop 19): a what-if chip in Lua drops the measured tables as
+ * --set does (rl_hw_what_if, shared): roofline.hw('h100-sxm', { hbm_bw =
+ * 6e12 }) stepped was `calibrated` at the TRT-LLM tables' 6.64 ms; now
+ * `estimated`, and its step equals `step --set hw.hbm_bw=6e12` to 1e-12
+ * (the roofline over the changed bandwidth); so for flops.bf16.  Errors
+ * of the option readers simulate and size share name the function called
+ * (roofline.size said nothing, earlier roofline.simulate). */
+static void what_if_and_size_errors(void **state)
+{
+    (void)state;
+    const char *lua = "roofline.step{ model = 'llama3-8b', hw = roofline.hw('h100-sxm', "
+                      "{ hbm_bw = 6e12 }), batch = 1, context = 550 }";
+    char code[512], err[1024];
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated");
+    lua_pop(L, 1);
+    static const char *const keys[] = {"step_s"};
+    assert_lua_equals_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 550 "
+                          "--set hw.hbm_bw=6e12 --format json", lua, 1, keys, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = roofline.hw("
+                         "'h100-sxm', { flops = { bf16 = 2e15 } }), batch = 1, context = 550 }"
+                         ".mode", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated");
+    lua_pop(L, 1);
+    static const char *const bad[][2] = {
+        {"burst = -1", "roofline.size: field 'burst'"},
+        {"prefixes = 'x'", "roofline.size: field 'prefixes'"},
+        {"requests = 0.5", "roofline.size: field 'requests'"},
+    };
+    assert_refusals("roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
+                    "prompt_len = '100', out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05",
+                    bad, sizeof bad / sizeof bad[0]);
+}
+
 /* The serving rows that were the command line's only (issue 14): route,
  * page, preempt, burst and hbm_reserve give the same run in Lua as their
  * flags on the command line (TTFT/TPOT p50 and the KV capacity equal to
@@ -506,6 +541,7 @@ int main(void)
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
         cmocka_unit_test(simulate_prefix_offline_rows),
+        cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(size_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -704,6 +704,55 @@ static void test_stop_when_missed(void **state)
     }
 }
 
+/* seqs_peak (serve.h), which size relies on to reuse a run across batch
+ * caps: llama3-8b on one H100, 1000 requests of 500-token prompts and
+ * 100-token outputs at 5 req/s, under max_seqs 256.  The peak the run
+ * reports is below 256 (the cap never bound), and a run under a cap of
+ * peak + 1 gives the same figures bit for bit; a cap of half the peak binds
+ * and changes them (so the comparison can fail).  The calibrated decode
+ * step (memoised per batch and context when the op list is not linear in
+ * S) returns the op list's time on its first and its memoised call alike. */
+static void test_seqs_peak_and_memo(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(1000, 5, 500, 100, 3);
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    long long peak = 0;
+    c.seqs_peak = &peak;
+    rl_serve_result a = run(f, r, 1000, &c);
+    assert_true(peak > 1 && peak < c.max_seqs);
+    rl_serve_config d = c;
+    long long peak2 = 0;
+    d.seqs_peak = &peak2;
+    d.max_seqs = (int)peak + 1;
+    rl_serve_result b = run(f, r, 1000, &d);
+    assert_int_equal(peak2, peak);
+    assert_memory_equal(&a.ttft, &b.ttft, sizeof a.ttft);
+    assert_memory_equal(&a.tpot, &b.tpot, sizeof a.tpot);
+    assert_memory_equal(&a.e2e, &b.e2e, sizeof a.e2e);
+    assert_true(a.utilization == b.utilization && a.steps == b.steps);
+    d.max_seqs = (int)peak / 2;
+    rl_serve_result x = run(f, r, 1000, &d);
+    assert_true(x.e2e.p99 != a.e2e.p99);
+    rl_serve_result_free(&a);
+    rl_serve_result_free(&b);
+    rl_serve_result_free(&x);
+    free(r);
+    rl_ops_cost oc;
+    char err[256];
+    rl_precision p = rl_precision_default();
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 1, p, 1, err, sizeof err), 0);
+    for (int B = 1; B <= 256; B *= 4)
+        for (int S = 1; S <= 8192; S *= 8) {
+            rl_ops_config cc = rl_ops_mixed_config(1, p, 0, 0, B, S);
+            cc.calibrated = 1;
+            double t = rl_ops_step_time(&f->m, &f->h, &cc);
+            assert_rel(rl_serve_ops_time1(&oc, 0, 0, B, S), t, 1e-9);
+            assert_rel(rl_serve_ops_time1(&oc, 0, 0, B, S), t, 1e-9);
+        }
+    rl_ops_cost_free(&oc);
+}
+
 /* KV capacity of one replica under the two layouts (serve.h rl_attn_layout):
  * DeepSeek-V3 (model/deepseek-v3.lua: 61 layers, one latent of
  * kv_lora_rank 512 + qk_rope_head_dim 64) on 8 H200 (141e9 B each,
@@ -774,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_thrashing_run_completes),
         cmocka_unit_test(test_mla_kv_layouts),
         cmocka_unit_test(test_stop_when_missed),
+        cmocka_unit_test(test_seqs_peak_and_memo),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -150,7 +150,7 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     assert_int_equal(r.n, 0);
     rl_size_why_none(&in, &r, why, sizeof why);
-    assert_non_null(strstr(why, "TTFT target (0 ms) is below the fastest prefill"));
+    assert_non_null(strstr(why, "TTFT target (0.1 ms) is below the fastest prefill"));
     rl_size_result_free(&r);
     in.slo_ttft = f->in.slo_ttft;
     in.slo_tpot = 0;
