@@ -320,6 +320,8 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    if (h->engines.sel >= 0 && o->given[RL_P_BAND] && !strcmp(o->given[RL_P_BAND], "p5-p95"))
+        h->engines.e[h->engines.sel].wide_band = 1; /* kernel-table bands (result.c) */
     return 0;
 }
 
@@ -437,10 +439,10 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
-    if (o->given[RL_P_BAND] && !h->engine_costs.present)
-        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
-                        "%s has none (a band from kernel-table residuals is p10-p90)\n", cmd,
-                h->origin);
+    if (o->given[RL_P_BAND] && (o->ideal || !rl_e2e_has_band(h)))
+        fprintf(stderr, "roofline %s: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s)\n", cmd, h->origin,
+                o->ideal ? " under --ideal" : "");
     return emit(o, r);
 }
 
@@ -981,14 +983,44 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
-        return rl_cli_say(o, "--attn-layout: %s", err);
+    c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
+    c->ep = (int)o->plan.ep;
+    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
+                                         : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                                      : "attn-layout", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
         serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
         return -1;
     c->keep_requests = o->plot != NULL;
+    return 0;
+}
+
+/* simulate's band (e2e.h rl_e2e_band_edge): run's requests served again on
+ * its hardware moved to the band's low and high edge (p10, p90; p5, p95
+ * when wide), each run's result into edge[0], edge[1].  0, or -1 with err
+ * (edge[] then NULL). */
+static int simulate_edges(const rl_simulate_run *run, const rl_request *req, long long n, int wide,
+                          cJSON **edge, char *err, size_t errlen)
+{
+    static rl_hw eh[2]; /* large; simulate runs once per process */
+    for (int s = 0; s < 2; s++) {
+        eh[s] = *run->h;
+        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        rl_serve_result r;
+        if (rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c, &r, err,
+                              errlen) != 0) {
+            cJSON_Delete(edge[0]);
+            edge[0] = NULL;
+            return -1;
+        }
+        rl_simulate_run at = *run;
+        at.h = &eh[s];
+        edge[s] = rl_result_simulate(&r, &at);
+        rl_serve_result_free(&r);
+    }
     return 0;
 }
 
@@ -1002,6 +1034,8 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+        o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
@@ -1022,12 +1056,20 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
+                             sizeof err) != 0 || /* a dense draft: TP over the stage */
+            rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
         }
         c.spec_draft = &dcost;
+    }
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_ops_cost_free(&dc);
+        free(req);
+        return RL_EXIT_INPUT;
     }
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
@@ -1035,29 +1077,29 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    rl_ops_cost_free(&dc);
-    free(req);
-    if (rc != 0) {
-        fprintf(stderr, "roofline simulate: %s\n", err);
-        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
-    }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps};
-    cJSON *j = rl_result_simulate(&r, &run);
-    double band_lo, band_hi;
-    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+    cJSON *edge[2] = {NULL, NULL};
+    if (rc == 0 && !o->ideal && rl_e2e_has_band(&h) &&
+        (rc = simulate_edges(&run, req, n, band_lo < 0.075, edge, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        return RL_EXIT_INPUT;
+    rl_ops_cost_free(&dc);
+    free(req);
+    if (rc != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    if (j && h.engine_costs.present && !o->ideal) {
+    cJSON *j = rl_result_simulate(&r, &run);
+    if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
-    }
+    if (j && edge[0] && edge[1])
+        rl_e2e_band_from_runs(j, edge[0], edge[1], band_lo < 0.075);
+    cJSON_Delete(edge[0]);
+    cJSON_Delete(edge[1]);
     if (r.over_budget > 0)
         fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
                         "prefilled whole, each in a step of its own: --policy %s does not chunk "
@@ -1137,9 +1179,12 @@ int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
     rl_model m;
-    static rl_hw hw[MAX_HW];
+    static rl_hw hw[MAX_HW], base_hw[MAX_HW];
     char err[ERRLEN];
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
+    double band_lo, band_hi;
+    if (parse_band(o, "size", &band_lo, &band_hi) != 0)
+        return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
         need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
@@ -1171,14 +1216,14 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
             return RL_EXIT_INPUT;
         }
+        base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
         if (o->given[RL_P_CONSERVATIVE]) { /* size against the slow end of the band */
-            if (!hw[nhw].engine_costs.present || o->ideal) {
-                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a fitted "
-                                "profile's band; %s has none%s (roofline fit)\n", hw[nhw].name,
-                        o->ideal ? " under --ideal" : "");
+            if (o->ideal || !rl_e2e_band_edge(&hw[nhw], band_lo < 0.075 ? 3 : 2)) {
+                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a "
+                                "profile's band (fitted costs or kernel-table residuals); %s has "
+                                "none%s\n", hw[nhw].name, o->ideal ? " under --ideal" : "");
                 return RL_EXIT_INPUT;
             }
-            rl_e2e_slow_edge(&hw[nhw].engine_costs);
         }
         nhw++;
     }
@@ -1189,7 +1234,8 @@ int rl_cli_size(rl_opts *o)
     }
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
-                        .cpu_budget_s = RL_SIZE_MAX_CPU_S};
+                        .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
+                        .band_wide = band_lo < 0.075};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1502,9 +1548,39 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
-        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0)) {
+        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* --moe-models M[,M...] into *k: each model's MoE shape (d_model, d_ff_expert,
+ * top_k, experts).  0, or -1 (printed) for a model that cannot be loaded or
+ * has no experts. */
+static int moe_keep(const char *list, rl_moe_keep *k)
+{
+    char buf[1024], err[ERRLEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    k->n = 0;
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        rl_model m;
+        if (rl_model_load(name, NULL, 0, &m, err, sizeof err) != 0)
+            ;
+        else if (m.experts == 0)
+            snprintf(err, sizeof err, "%s has no experts", name);
+        else if (k->n == RL_MOE_SHAPES_MAX)
+            snprintf(err, sizeof err, "more than %d models", RL_MOE_SHAPES_MAX);
+        else
+            err[0] = 0;
+        if (err[0]) {
+            fprintf(stderr, "roofline calibrate: --moe-models: %s\n", err);
+            return -1;
+        }
+        double shape[4] = {(double)m.d_model, (double)m.d_ff_expert, (double)m.top_k,
+                           (double)m.experts};
+        memcpy(k->shape[k->n++], shape, sizeof shape);
     }
     return 0;
 }
@@ -1521,6 +1597,9 @@ static int calibrate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     rl_hw h;
+    rl_moe_keep keep;
+    if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
+        return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     if (rc != 0)
         return rc;
@@ -1528,7 +1607,7 @@ static int calibrate_tables(rl_opts *o)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, o->sets[1], o->nsets[1],
+    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, save, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);

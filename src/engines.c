@@ -21,7 +21,7 @@
     } while (0)
 
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
-                                                     "decode_attention"};
+                                                     "decode_attention", "moe"};
 static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8", "int8_wo", "int4_wo",
                                                        "sq",       "nvfp4", "float32"};
 /* bytes per weight and per activation element of each variant */
@@ -33,6 +33,7 @@ static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
     {"m", "n", "k", NULL},
     {"streams", "isl", "group", "head_dim", NULL},
     {"streams", "context", "group", "head_dim", NULL},
+    {"tokens", "tp_share", "ep_share", NULL},
 };
 
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
@@ -86,12 +87,58 @@ int rl_kvariant_kv(rl_dtype kv)
     return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : kv == RL_FP32 ? RL_KV_FP32 : -1;
 }
 
+/* ENGINE_COSTS: the time an engine spends outside the kernels its tables
+ * measure, with sources.
+ *  vLLM: 0.8 ms per model layer added to each request's prefill, "CPU-side
+ *    dispatch overhead [that] scales with layer count and is not captured in
+ *    silicon benchmarks", NVIDIA AIConfigurator's calibration against its
+ *    silicon corpus, not ours (VLLMBackend._prefill_dispatch_overhead_ms,
+ *    aic-core/src/aiconfigurator_core/sdk/backends/vllm_backend.py; added in
+ *    commit 0d2668649, PR #1166, 2026-06-23; Apache-2.0).  AIConfigurator
+ *    adds it once to a request's TTFT however many chunks its prompt takes,
+ *    and states it "does not scale with batch size": here it is charged once
+ *    in each step that finishes one or more prompts (ops.h rl_ops_part).
+ *  TensorRT-LLM (and every other engine): AIConfigurator's base backend adds
+ *    0 (BaseBackend._prefill_dispatch_overhead_ms, same commit).
+ *  Per-step, per-sequence and per-launch costs: no public figure for
+ *    TensorRT-LLM 1.3 or vLLM 0.24 (vLLM issue 6854's 4-13 ms GPU bubble per
+ *    decode step is vLLM 0.5, before multi-step and async scheduling;
+ *    blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for
+ *    v0.5.3, not seconds): 0, and `roofline fit` fits them on end-to-end
+ *    data.  AIConfigurator's other engine corrections are not costs of a
+ *    step: TRT-LLM's "~3 steps pipeline drain" shortens the step count of its
+ *    closed-form TPOT average (TRTLLMBackend._tpot_mix_steps), vLLM's
+ *    _ttft_queuing_factor and _throughput_cap stand in for the queueing that
+ *    serve.c simulates step by step, and _mix_step_efficiency is 1 for vLLM
+ *    and the base (our mixed step reads each weight once for all its rows
+ *    already; docs/model.md). */
+#define SRC_NO_STEP_COSTS                                                                          \
+    "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version "  \
+    "(vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them"
+rl_engine_cost_default rl_engine_costs_default(const char *engine)
+{
+    if (!strcmp(engine, "vllm"))
+        return (rl_engine_cost_default){0, 0, 0, 8e-4,
+            SRC_NO_STEP_COSTS "; prefill_layer_s 0.8 ms per layer, once per step finishing a "
+            "prompt: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, "
+            "not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit "
+            "0d2668649, PR #1166, 2026-06-23, Apache-2.0)"};
+    return (rl_engine_cost_default){0, 0, 0, 0,
+        SRC_NO_STEP_COSTS "; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this "
+        "engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, "
+        "2026-06-23)"};
+}
+
 /* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
  *  vLLM: CacheConfig.gpu_memory_utilization, "the fraction of GPU memory to
- *    be used for the model executor", 0.9 (vllm/config/cache.py at commit
- *    c1d8642, github.com/vllm-project/vllm; 0.92 at commit 002f10e and in
- *    v0.29.0's --help: the value of 0.24.0, the tables' version, is not
- *    verified here).  Overheads from vLLM's memory-profiling log in
+ *    be used for the model executor": 0.92 for vLLM 0.24.0, the tables'
+ *    version (../shared/data/README.md).  NVIDIA AIConfigurator reads it from
+ *    vllm/config/cache.py per release: 0.9 at v0.14.0 and v0.19.0, 0.92 at
+ *    v0.22.0 and unchanged at v0.24.0/v0.25.x
+ *    (aic-core/src/aiconfigurator_core/sdk/backends/vllm_backend.py,
+ *    VLLM_GPU_MEMORY_UTILIZATION_BY_VERSION, commit c56db49fe, 2026-07-29,
+ *    github.com/ai-dynamo/aiconfigurator, Apache-2.0); 0.9 at vLLM commit
+ *    c1d8642 is an older release's.  Overheads from vLLM's memory-profiling log in
  *    github.com/vllm-project/vllm/pull/10511 (2024-12-14, Llama-3-8B on an
  *    H100 80GB): non_torch_memory 1.79 GiB on one GPU (context), 3.58 GiB
  *    at TP2 (+1.79 GiB: collective buffers), PyTorch activation peak
@@ -116,12 +163,14 @@ int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
     out->present = 1;
     out->fraction = 0.9;
     if (!strcmp(engine, "vllm")) {
+        out->fraction = 0.92;
         out->context_bytes = 1.79 * GIB;
         out->comm_bytes = (3.58 - 1.79) * GIB;
         out->workspace_bytes = 1.26 * GIB;
         snprintf(out->source, sizeof out->source,
-                 "vLLM gpu_memory_utilization 0.9 of capacity (vllm/config/cache.py at commit "
-                 "c1d8642; 0.92 from v0.29.0, 0.24.0 not verified); context 1.79 GiB, collective "
+                 "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 "
+                 "(vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per "
+                 "version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective "
                  "buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory "
                  "profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)");
         return 0;
@@ -159,6 +208,14 @@ double rl_kideal(const double *x, const void *ctx)
         flops = 4.0 * x[0] * x[2] * x[1] * x[3];
         bytes = 2.0 * x[0] * x[1] * x[3] * ACT_BYTES[c->var];
         break;
+    case RL_KC_MOE: { /* tokens, 1/tp, 1/ep; shape hidden, inter, topk, experts */
+        double H = c->moe[0], I = c->moe[1], k = c->moe[2], E = c->moe[3];
+        double routed = x[0] * k, share = x[1] * x[2];
+        flops = 6.0 * routed * H * I * share;
+        bytes = (routed < E ? routed : E) * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
+                2.0 * x[0] * H * ACT_BYTES[c->var];
+        break;
+    }
     case RL_KC_COUNT:
         break;
     }
@@ -180,10 +237,11 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
     int best = -1;
     double b1 = 0, b2 = 0;
     for (int v = 0; e && e->tables && v < RL_KV_COUNT; v++) {
-        if (!e->tables->t[c][v])
+        if (!rl_engine_has(e->tables, c, v))
             continue;
-        double stored = fabs(log2((c == RL_KC_GEMM ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
-        double math = c == RL_KC_GEMM ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
+        int weights = c == RL_KC_GEMM || c == RL_KC_MOE; /* stores weights, else KV */
+        double stored = fabs(log2((weights ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
+        double math = weights ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
         double d1 = compute_bound ? math : stored, d2 = compute_bound ? stored : math;
         if (best < 0 || d1 < b1 - 1e-9 || (d1 < b1 + 1e-9 && d2 < b2 - 1e-9)) {
             best = v;
@@ -197,21 +255,43 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
 double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                             const double *flops, double bw)
 {
-    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
-        return -1;
-    rl_kideal_ctx k = {c, (rl_kvariant)v, rl_kvariant_peak(flops, (rl_kvariant)v), bw};
-    double ideal = rl_kideal(x, &k);
-    double t = rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, NULL);
-    return ideal > 0 && t > 0 ? t / ideal : -1;
+    double peak = v >= 0 && v < RL_KV_COUNT ? rl_kvariant_peak(flops, (rl_kvariant)v) : 0;
+    double t = rl_engine_time(e, c, v, x, peak, bw, NULL);
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    if (c == RL_KC_MOE)
+        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    double ideal = t > 0 ? rl_kideal(x, &k) : 0;
+    return ideal > 0 ? t / ideal : -1;
+}
+
+const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x)
+{
+    if (!t || v < 0 || v >= RL_KV_COUNT || c >= RL_KC_COUNT)
+        return NULL;
+    if (c != RL_KC_MOE)
+        return t->t[c][v];
+    const rl_moe_tables *m = &t->moe[v];
+    for (int i = 0; i < m->n; i++)
+        if (!memcmp(m->shape[i], x + RL_KX_MOE, sizeof m->shape[i]))
+            return m->t[i];
+    return NULL;
+}
+
+int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v)
+{
+    return t && (c == RL_KC_MOE ? t->moe[v].n > 0 : t->t[c][v] != NULL);
 }
 
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov)
 {
-    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
+    const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
+    if (!t)
         return -1;
-    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw};
-    return rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, prov);
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    if (c == RL_KC_MOE)
+        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    return rl_kt_time(t, x, rl_kideal, &k, prov);
 }
 
 /* ---- tables kept until exit ------------------------------------------------ */
@@ -222,16 +302,23 @@ typedef struct kept {
 } kept;
 static kept *KEPT;
 
+static void free_table(const rl_ktable *t)
+{
+    rl_ktable *k = (rl_ktable *)(void *)t;
+    if (k) {
+        rl_kt_free(k);
+        free(k);
+    }
+}
+
 void rl_engine_tables_free(rl_engine_tables *t)
 {
-    for (int c = 0; t && c < RL_KC_COUNT; c++)
-        for (int v = 0; v < RL_KV_COUNT; v++) {
-            rl_ktable *k = (rl_ktable *)(void *)t->t[c][v];
-            if (k) {
-                rl_kt_free(k);
-                free(k);
-            }
-        }
+    for (int v = 0; t && v < RL_KV_COUNT; v++) {
+        for (int c = 0; c < RL_KC_COUNT; c++)
+            free_table(t->t[c][v]);
+        for (int i = 0; i < t->moe[v].n; i++)
+            free_table(t->moe[v].t[i]);
+    }
     free(t);
 }
 
@@ -290,8 +377,72 @@ static int read_string(lua_State *L, const char *origin, const char *field, char
     return 0;
 }
 
-/* tables = { gemm = { bfloat16 = <ktable>, ... }, ... } on top of the stack
- * into a new kept block. */
+/* The ktable of class c on top of the stack (field f) into a new *out. */
+static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass c,
+                      rl_ktable **out, char *err, size_t errlen)
+{
+    rl_ktable *kt = calloc(1, sizeof *kt);
+    if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
+        free(kt);
+        if (!kt)
+            FAIL("%s: field '%s': out of memory", origin, f);
+        return -1;
+    }
+    if (!has_axes(kt, c)) {
+        const char *const *ax = CLASS_AXES[c];
+        snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
+                 "of an older layout: rewrite it with roofline calibrate --tables)",
+                 origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
+        free_table(kt);
+        return -1;
+    }
+    *out = kt;
+    return 0;
+}
+
+/* The MoE shapes of one variant, { { hidden =, inter =, topk =, experts =,
+ * table = <ktable> }, ... } on top of the stack (field f), into *m. */
+static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tables *m, char *err,
+                    size_t errlen)
+{
+    static const char *const KEYS[4] = {"hidden", "inter", "topk", "experts"};
+    int n = (int)lua_rawlen(L, -1);
+    if (n < 1 || n > RL_MOE_SHAPES_MAX)
+        FAIL("%s: field '%s': expected an array of 1 to %d model shapes", origin, f,
+             RL_MOE_SHAPES_MAX);
+    char g[600];
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        snprintf(g, sizeof g, "%s[%d]", f, i + 1);
+        if (!lua_istable(L, -1)) {
+            lua_pop(L, 1);
+            FAIL("%s: field '%s': expected { hidden, inter, topk, experts, table }", origin, g);
+        }
+        for (int k = 0; k < 4; k++) {
+            lua_getfield(L, -1, KEYS[k]);
+            int isnum;
+            double v = lua_tonumberx(L, -1, &isnum);
+            lua_pop(L, 1);
+            if (!isnum || !(v >= 1 && v <= 1e7) || v != floor(v)) {
+                lua_pop(L, 1);
+                FAIL("%s: field '%s.%s': expected a positive integer", origin, g, KEYS[k]);
+            }
+            m->shape[i][k] = v;
+        }
+        lua_getfield(L, -1, "table");
+        snprintf(g + strlen(g), sizeof g - strlen(g), ".table");
+        rl_ktable *kt;
+        int rc = read_table(L, origin, g, RL_KC_MOE, &kt, err, errlen);
+        lua_pop(L, 2);
+        if (rc != 0)
+            return -1;
+        m->t[m->n++] = kt;
+    }
+    return 0;
+}
+
+/* tables = { gemm = { bfloat16 = <ktable>, ... }, ..., moe = { bfloat16 =
+ * { shapes }, ... } } on top of the stack into a new kept block. */
 static int read_tables(lua_State *L, const char *origin, const char *field,
                        const rl_engine_tables **out, char *err, size_t errlen)
 {
@@ -319,7 +470,7 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 2);
             FAIL("%s: field '%s.%s': %s", origin, field, cname,
                  c == RL_KC_COUNT ? "unknown operator class (gemm, prefill_attention, "
-                                    "decode_attention)"
+                                    "decode_attention, moe)"
                                   : "expected a table of dtype variants");
         }
         lua_pushnil(L);
@@ -332,23 +483,18 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                 FAIL("%s: field '%s': unknown dtype variant (bfloat16, fp8, int8_wo, int4_wo, "
                      "sq, nvfp4)", origin, f);
             }
-            rl_ktable *kt = calloc(1, sizeof *kt);
-            if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
-                free(kt);
+            rl_ktable *kt = NULL;
+            int rc = !lua_istable(L, -1) && c == RL_KC_MOE
+                         ? (snprintf(err, errlen, "%s: field '%s': expected an array of model "
+                                     "shapes", origin, f), -1)
+                     : c == RL_KC_MOE ? read_moe(L, origin, f, &t->moe[v], err, errlen)
+                                      : read_table(L, origin, f, (rl_kclass)c, &kt, err, errlen);
+            if (rc != 0) {
                 lua_pop(L, 4);
                 return -1;
             }
-            if (!has_axes(kt, (rl_kclass)c)) {
-                const char *const *ax = CLASS_AXES[c];
-                snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
-                         "of an older layout: rewrite it with roofline calibrate --tables)",
-                         origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
-                rl_kt_free(kt);
-                free(kt);
-                lua_pop(L, 4);
-                return -1;
-            }
-            t->t[c][v] = kt;
+            if (c != RL_KC_MOE)
+                t->t[c][v] = kt;
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -389,12 +535,13 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     if (!strcmp(k, "source"))
         return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
     double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
-                : !strcmp(k, "launch_s") ? &e->launch_s : NULL;
+                : !strcmp(k, "launch_s") ? &e->launch_s
+                : !strcmp(k, "prefill_layer_s") ? &e->prefill_layer_s : NULL;
     int fitted = dst ? 1 : rl_engine_costs_key(L, r->origin, r->field, k, &e->fitted, err, errlen);
     if (fitted <= 0)
         return fitted;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source, and the fitted "
+        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
              "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
              "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
@@ -491,7 +638,7 @@ static int read_residuals(lua_State *L, const reading *r, char *err, size_t errl
             e->resid_holdout = (int)v;
         } else if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             snprintf(err, errlen, "%s: field '%s': expected holdout or a class (gemm, "
-                     "prefill_attention, decode_attention) = { held_back, p5, p10, p90, p95 }",
+                     "prefill_attention, decode_attention, moe) = { held_back, p5, p10, p90, p95 }",
                      r->origin, g);
             rc = -1;
         } else {
@@ -551,7 +698,7 @@ static void push_residuals(lua_State *L, const rl_serving_engine *g)
 
 double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x)
 {
-    const rl_ktable *t = e && e->tables && v >= 0 && v < RL_KV_COUNT ? e->tables->t[c][v] : NULL;
+    const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
     double d = 0;
     for (int a = 0; t && a < t->naxes; a++)
         if (x[a] > 0)
@@ -773,6 +920,7 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         push_number(L, "step_s", g->step_s);
         push_number(L, "seq_s", g->seq_s);
         push_number(L, "launch_s", g->launch_s);
+        push_number(L, "prefill_layer_s", g->prefill_layer_s);
         push_string(L, "source", g->costs_source);
         if (g->fitted.present)
             rl_engine_costs_push_keys(L, &g->fitted);

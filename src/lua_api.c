@@ -1157,7 +1157,8 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
  * tpot_slo=), route="least-outstanding", page=16, preempt="recompute",
  * burst= (gamma arrivals' CV), hbm_reserve=0.1, weights=, kv=, compute=,
- * ideal=false, attn_layout="tp"} (defaults and bounds:
+ * ideal=false, attn_layout="tp", pp=1 (pipeline stages of each replica's chips), ep=1
+ * (expert-parallel groups of each stage, MoE)} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
@@ -1168,7 +1169,8 @@ int rl_lua_simulate(lua_State *L)
     char err[ERRLEN];
     check_keys(L, 1, "simulate");
     check_model_hw(L, 1, &m, &h);
-    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
@@ -1197,8 +1199,13 @@ int rl_lua_simulate(lua_State *L)
     if (lay && rl_attn_layout_parse(lay, &c.layout) != 0)
         return luaL_error(L, "roofline.simulate: field 'attn_layout': expected tp or attn-dp, got '%s'",
                           lay);
-    if (rl_attn_layout_check(&m, chips, c.layout, err, sizeof err) != 0)
-        return luaL_error(L, "roofline.simulate: field 'attn_layout': %s", err);
+    c.pp = (int)pp;
+    c.ep = (int)ep;
+    if (rl_serve_layout_check(&m, chips, pp, ep, c.layout, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.simulate: field '%s': %s",
+                          strncmp(err, "pp", 2) == 0   ? "pp"
+                          : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                       : "attn_layout", err);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
     if (c.policy == RL_POLICY_CHUNKED)
         c.max_tokens = 512; /* the chunk budget, as on the command line */

@@ -58,7 +58,7 @@ static int prefill_parts(const rl_ops_config *c, rl_ops_part *one, const rl_ops_
         *parts = c->parts;
         return c->nparts;
     }
-    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix};
+    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix, 0};
     *parts = one;
     return 1;
 }
@@ -201,7 +201,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
-        double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
+        double shape[RL_KSHAPE] = {x->wrep > 1 ? tokens / chips : tokens,
                            x->wrep > 1 ? dout : dout / chips, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -310,7 +310,7 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     len /= seqs;
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
-    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
     double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
     if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
         shape[0] = ceil(seqs / z);
@@ -449,7 +449,7 @@ static rl_dtype op_compute(const builder *x, const rl_op *op)
 static int table_variant(const builder *x, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    if (op->kclass == RL_KC_GEMM)
+    if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
         return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
 }
@@ -459,7 +459,7 @@ static int table_variant(const builder *x, const rl_op *op)
 static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    int gemm = op->kclass == RL_KC_GEMM;
+    int gemm = op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE;
     return rl_engine_nearest_variant(
         e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? RL_BF16 : gemm ? p->weights : p->kv),
         rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
@@ -498,8 +498,25 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->prov = prov;
         for (int q = 0; q < 4 && x->bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+        if (e->edge > 0) /* one edge of the band (engines.h) */
+            o->t.time_s *= exp(o->band[e->edge - 1]);
     }
     return 1;
+}
+
+/* 1 when the step finishes one or more prompts (a part with sequences that
+ * is not `unfinished`): it pays the engine's prefill dispatch once
+ * (engines.c ENGINE_COSTS: AIConfigurator's per-request figure, which does
+ * not grow with the batch). */
+static int finishes_prompt(const rl_ops_config *c)
+{
+    rl_ops_part one;
+    const rl_ops_part *pp;
+    int np = prefill_parts(c, &one, &pp);
+    for (int i = 0; i < np; i++)
+        if (pp[i].seqs > 0 && pp[i].tokens > 0 && !pp[i].unfinished)
+            return 1;
+    return 0;
 }
 
 static void finish(builder *x)
@@ -562,7 +579,8 @@ static void finish(builder *x)
     }
     if (e) {
         double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
-        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
+        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches +
+                      (finishes_prompt(x->c) ? e->prefill_layer_s * (double)x->m->layers : 0.0);
         o->step_s += o->engine_s;
     }
     for (int q = 0; q < 4; q++)
@@ -611,7 +629,7 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips : 1.0, 0};
-    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
+    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1, 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
     segment seg[2] = {{"prefill", RL_EFF_PREFILL_ATTENTION, pp, np},
@@ -649,8 +667,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         x.half = 0;
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
+        int first = x.o->n;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
         x.wrep = wrep;
+        if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
+            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
+            double shape[RL_KSHAPE] = {x.M, ep / (double)c->chips, 1 / ep, 0,
+                                       D, (double)m->d_ff_expert, k, E};
+            table(&x.o->op[first], RL_KC_MOE, x.o->n - first, shape, 1.0);
+        }
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
@@ -696,15 +721,26 @@ static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
     return o.step_s;
 }
 
-double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                           long long tokens, long long prefix)
+/* One sequence's prefill of `tokens` on `prefix` cached ones, alone in its
+ * step; `unfinished` 1 when its prompt goes on in a later chunk. */
+static double prefill_chunk_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                 long long tokens, long long prefix, int unfinished)
 {
+    rl_ops_part part = {1, tokens, prefix, unfinished};
     rl_ops_config p = *c;
     p.prefill_seqs = 1;
     p.prefill_tokens = tokens;
     p.prefill_prefix = prefix;
+    p.parts = &part;
+    p.nparts = 1;
     p.decode_batch = 0;
     return step_time(m, h, &p);
+}
+
+double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                           long long tokens, long long prefix)
+{
+    return prefill_chunk_time(m, h, c, tokens, prefix, 0);
 }
 
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
@@ -715,7 +751,7 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
     double total = 0.0;
     for (long long done = 0; done < tokens; done += chunk) {
         long long n = tokens - done < chunk ? tokens - done : chunk;
-        double t = rl_ops_prefill_time(m, h, c, n, prefix + done);
+        double t = prefill_chunk_time(m, h, c, n, prefix + done, done + n < tokens);
         if (t < 0)
             return -1.0;
         total += t;

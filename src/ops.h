@@ -83,7 +83,7 @@ typedef struct {
     int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
     int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv
                             = 3, split in the ratio of their own times); 0 for the others */
-    double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
+    double kshape[RL_KSHAPE]; /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
     int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
@@ -102,9 +102,13 @@ typedef struct {
 #define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
 /* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
- * new tokens on a cached prefix of `prefix` (P) tokens. */
+ * new tokens on a cached prefix of `prefix` (P) tokens.  `unfinished` 1:
+ * their prompts go on past this chunk (or they are no prompts: a
+ * speculative verify pass); a step with a part of 0 finishes a prompt and
+ * pays the engine's prefill dispatch (engines.h prefill_layer_s). */
 typedef struct {
     long long seqs, tokens, prefix;
+    int unfinished;
 } rl_ops_part;
 
 /* What a step computes, and how. */
@@ -183,7 +187,8 @@ typedef struct {
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
-    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch,
+                            prefill dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
@@ -215,7 +220,10 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
  * prefill_attention (batch = seqs, isl = P + T, heads = N / c, head_dim)
  * scaled by its query-key pairs over those of a causal P + T prompt (a
- * cached prefix or a window does less work).  Other ops keep their
+ * cached prefix or a window does less work); a MoE layer's routed experts
+ * (gate, up, down) are one fused-MoE kernel of the gemm variant: tokens =
+ * M, tp_share = ep / c, ep_share = 1 / ep of the plan (no plan: TP over
+ * the c chips), for the model's exact shape (engines.h).  Other ops keep their
  * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
  * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
  * to the step. */
@@ -234,7 +242,8 @@ double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_confi
 
 /* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
  * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
- * prefix P + i * chunk, seconds.  -1 on invalid input. */
+ * prefix P + i * chunk, seconds, the engine's prefill dispatch with the
+ * last chunk only.  -1 on invalid input. */
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                                    long long tokens, long long prefix, long long chunk);
 

@@ -38,8 +38,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
                           "sequences", 1, 1e9, NULL, NULL,
-                          "sequences decoded together, one sweep point each (default 1, 2, 4, "
-                          "..., 2048)",
+                          "batch sizes to sweep, all replicas together (default 1, 2, 4, ..., "
+                          "2048)",
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
@@ -115,11 +115,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
-                 "expert-parallel chips (MoE)", AT(plan.ep), 0, 0, RL_PF_PLAN},
+                 "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
+                 AT(plan.ep), 0, 0, RL_PF_PLAN},
     [RL_P_SP] = {"sp", "sp", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                  "sequence-parallel chips (prefill)", AT(plan.sp), 0, 0, RL_PF_PLAN},
     [RL_P_PP] = {"pp", "pp", NULL, NULL, RL_PT_COUNT, "P", "stages", 1, 1e6, "1", NULL,
-                 "pipeline stages", AT(plan.pp), 0, 0, RL_PF_PLAN},
+                 "pipeline stages (simulate: of each replica's --chips, chips / P TP chips per stage)",
+                 AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
                 "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
@@ -215,7 +217,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NULL, "HBM kept free of weights and KV where no engine memory rule "
                       "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
-                        "most chips of a deployment", NOWHERE, RL_PF_SERVE},
+                        "most chips of one replica (default: the NVLink domain, beyond it as TP or "
+                        "domain-wide PP stages while no smaller replica holds the model)",
+                        NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
@@ -257,11 +261,15 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          "with the host's spec DIR/base.lua (default: the profile's path less "
                          ".lua, plus -tables)",
                          AT(calib.tables_out), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
+                         NULL, "calibrate --tables: import the MoE tables of these models' shapes "
+                         "only (hidden, inter, topk, experts; default: every shape measured)",
+                         AT(moe_models), 0, 0, RL_PF_NONEMPTY},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
                    "p10-p90|p5-p95",
-                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   "the uncertainty band: quantiles of a fitted profile's or the kernel tables' residuals",
                    NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
@@ -321,7 +329,7 @@ static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
-                                RL_P_ENGINE,
+                                RL_P_ENGINE, RL_P_MOE_MODELS,
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
@@ -335,10 +343,10 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
-                           RL_P_CONSERVATIVE | RL_CLI_ONLY,
+                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND | RL_CLI_ONLY,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,

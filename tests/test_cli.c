@@ -664,6 +664,58 @@ static void size_engine(void **state)
     assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
 }
 
+/* Issue 13 item 4 and tester finding 10 (stop 18): simulate and size carry
+ * the kernel-table band of h100-sxm (TensorRT-LLM residuals), from the same
+ * requests served with every table-timed kernel at its class's p10 / p90
+ * (e2e.h rl_e2e_band_edge), and `size --conservative` sizes on that high
+ * edge: each of its rows reads exactly its own _high (the same run), and
+ * the plain search's row of the same configuration has that figure as its
+ * _high (same requests, same edge: equal to the last bit).  The p5-p95 band
+ * (--band p5-p95) is at least as wide as p10-p90. */
+static void size_band_is_conservative_edge(void **state)
+{
+    (void)state;
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 5 --requests 100 "
+                      "--prompt-len 1000 --out-len 100 --format json";
+    cJSON *j = run_cli_json(sim, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "band")->valuestring, "p10-p90");
+    double v = num(j, "tpot_p99_s"), hi = num(j, "tpot_p99_s_high");
+    assert_true(num(j, "tpot_p99_s_low") <= v && v < hi);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --band p5-p95", sim);
+    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
+    assert_true(num(w, "tpot_p99_s_high") >= hi && num(w, "tpot_p99_s") == v);
+    cJSON_Delete(j);
+    cJSON_Delete(w);
+    const char *base = "size --model llama3-8b --qps 2 --prompt-len 1000 --out-len 100 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --keep-precision "
+                       "--format json";
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm", base);
+    cJSON *plain = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --conservative", base);
+    cJSON *cons = run_cli_json(cmd, out, sizeof out);
+    const cJSON *row, *prow;
+    int matched = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(cons, "rows")) {
+        assert_true(num(row, "ttft_p99_s") == num(row, "ttft_p99_s_high"));
+        assert_true(num(row, "tpot_p99_s") == num(row, "tpot_p99_s_high"));
+        cJSON_ArrayForEach(prow, cJSON_GetObjectItem(plain, "rows"))
+            if (!strcmp(cJSON_GetObjectItem(prow, "config")->valuestring,
+                        cJSON_GetObjectItem(row, "config")->valuestring)) {
+                assert_true(num(prow, "ttft_p99_s_high") == num(row, "ttft_p99_s"));
+                assert_true(num(prow, "ttft_p99_s") <= num(row, "ttft_p99_s"));
+                matched++;
+            }
+    }
+    assert_true(matched > 0);
+    cJSON_Delete(plain);
+    cJSON_Delete(cons);
+    snprintf(cmd, sizeof cmd, "%s --hw tpu-v5e --conservative", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "tpu-v5e has none"));
+}
+
 /* Tester finding 9, then stop 19's tester finding 4: pareto's label says how
  * its points were timed.  On a profile with kernel tables they are timed
  * calibrated (sweep.h) and the result says mode calibrated and names the
@@ -867,6 +919,7 @@ int main(void)
         cmocka_unit_test(targets_and_defaults_as_given),
         cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(size_engine),
+        cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),

@@ -497,6 +497,38 @@ static void simulate_engine_rows(void **state)
                     bad, sizeof bad / sizeof *bad);
 }
 
+/* pp and ep (issue 14 item 8): pipeline stages of each replica's chips
+ * and expert-parallel groups give the same run in Lua as --pp and --ep on
+ * the command line (TTFT/TPOT p50 and the KV capacity to 1e-12; pp, ep,
+ * kv_copies and chips_per_stage echoed); stages that do not divide the
+ * chips or the layers, and ep on a dense model, are refused naming the
+ * field. */
+static void simulate_pipeline_row(void **state)
+{
+    (void)state;
+    const char *lua = "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 20,"
+                      " prompt_len = 'lognormal:1000:0.8', out_len = '200', requests = 300,"
+                      " chips = 4, pp = 2 }";
+    static const char *const keys[] = {"ttft_p50_s", "tpot_p50_s",
+                                       "kv_capacity_tokens_per_replica", "pp",
+                                       "chips_per_stage"};
+    assert_lua_equals_cli("simulate --model llama3-8b --hw h100-sxm --qps 20 --prompt-len "
+                          "lognormal:1000:0.8 --out-len 200 --requests 300 --chips 4 --pp 2 "
+                          "--format json",
+                          lua, 0, keys, 5);
+    const char *moe = "roofline.simulate{ model = 'mixtral-8x7b', hw = 'h100-sxm', qps = 20,"
+                      " prompt_len = '500', out_len = '100', requests = 300, chips = 8, ep = 4 }";
+    static const char *const ekeys[] = {"ttft_p50_s", "tpot_p50_s", "ep", "kv_copies"};
+    assert_lua_equals_cli("simulate --model mixtral-8x7b --hw h100-sxm --qps 20 --prompt-len 500 "
+                          "--out-len 100 --requests 300 --chips 8 --ep 4 --format json",
+                          moe, 0, ekeys, 4);
+    static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"},
+                                         {"chips = 2, ep = 2", "ep"}};
+    assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
+                    " prompt_len = '10', out_len = '10', requests = 10",
+                    bad, sizeof bad / sizeof *bad);
+}
+
 /* prefixes, prefix_cache and offline, the other rows that were the command
  * line's only: the same run as simulate --prefixes 8:400 --prefix-cache 2:10
  * --offline (TTFT p50 and the prefix hit rate to 1e-12, offline true, qps
@@ -540,6 +572,7 @@ int main(void)
         cmocka_unit_test(ops_from_lua),
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
+        cmocka_unit_test(simulate_pipeline_row),
         cmocka_unit_test(simulate_prefix_offline_rows),
         cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(size_from_lua),
