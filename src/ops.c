@@ -491,18 +491,16 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    double widen = x->bands || e->edge > 0
-                       ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
-    /* at one edge of the band (engines.h `edge`): every op of the class at its quantile */
-    double at_edge = e->edge > 0 && r->n > 0 ? exp(r->q[e->edge - 1] * widen) : 1;
+    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
-        o->t.time_s *= at_edge;
         o->prov = prov;
         for (int q = 0; q < 4 && x->bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+        if (e->edge > 0) /* one edge of the band (engines.h) */
+            o->t.time_s *= exp(o->band[e->edge - 1]);
     }
     return 1;
 }
