@@ -424,13 +424,15 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
-/* The table variant of op's class for the run's precision (engines.h), or -1. */
-static int table_variant(const builder *x, const rl_op *op)
+/* The table variant of op's class for the run's precision in engine e's
+ * tables (engines.h), or -1. */
+static int table_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    return op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE
-               ? rl_kvariant_gemm(p->weights, p->compute)
-               : rl_kvariant_kv(p->kv);
+    if (op->kclass == RL_KC_MOE)
+        return rl_kvariant_moe(e ? e->tables : NULL, p->weights, p->compute, op->kshape);
+    return op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
+                                    : rl_kvariant_kv(p->kv);
 }
 
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
@@ -439,7 +441,7 @@ static int table_variant(const builder *x, const rl_op *op)
 static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
-    int v = table_variant(x, op);
+    int v = table_variant(x, e, op);
     rl_provenance prov;
     double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
                               rl_hw_peak(x->h, x->c->prec.compute), x->h->hbm_bw, &prov);

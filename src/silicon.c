@@ -215,6 +215,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     }
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
+        if (r->var == RL_KV_FP8_BLOCK) /* MoE only (engines.h) */
+            r->var = -1;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
                        num(c, idx, cols, "k", 0, &r->x[2], err, errlen)
@@ -419,7 +421,7 @@ static int axis_pos(const rl_ktable *t, int a, double v)
 static double hw_peak(const rl_hw *h, rl_kvariant v)
 {
     static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4,  RL_FP32};
+                                                  RL_FP4,  RL_FP32, RL_FP8};
     double p = h->flops[compute[v]];
     return p > 0 ? p : h->flops[RL_BF16];
 }
