@@ -140,8 +140,8 @@ BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DRL_COMMIT='"$(COMMIT)"' $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
-bench: $(BENCHES)
+	$(CC) $(CFLAGS) -DRL_COMMIT='"$(COMMIT)"' -DRL_BIN='"$(abspath $(BIN))"' $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+bench: $(BIN) $(BENCHES)
 	@for b in $(BENCHES); do ROOFLINE_DATA=$(CURDIR) $$b || exit 1; done
 
 # Accuracy reports against measured data in ../shared/data (printed, never
@@ -239,7 +239,7 @@ help:
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
-	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows"
+	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows, size CPU s"
 	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the e2e engine-cost fit"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"

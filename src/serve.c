@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,21 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
     return 0;
 }
 
+int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
+                          rl_attn_layout l, char *err, size_t errlen)
+{
+    if (pp < 1 || chips % pp != 0 || (!m->abstract && m->layers % pp != 0))
+        RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and the %lld layers "
+                "of %s (equal stages)", pp, chips, m->layers, m->name);
+    long long stage = chips / pp;
+    if (ep != 1 && (l != RL_ATTN_LAYOUT_TP || m->abstract || m->experts == 0 || ep < 1 ||
+                    stage % ep != 0 || m->experts % ep != 0))
+        RL_FAIL("ep: %lld expert-parallel groups need layout tp and a MoE model whose experts "
+                "(%lld) and chips per stage (%lld) they divide (%s)", ep, m->experts, stage,
+                m->name);
+    return rl_attn_layout_check(m, stage, l, err, errlen);
+}
+
 double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
 {
     if (l == RL_ATTN_LAYOUT_DP || m->abstract || chips <= 1)
@@ -69,7 +85,7 @@ double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
     return chips > heads ? (double)chips / (double)heads : 1;
 }
 
-rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l)
+rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l)
 {
     rl_shard_plan plan = rl_shard_plan_default();
     plan.kv = RL_KV_REPLICATE; /* as the engines do beyond K heads (serve.h) */
@@ -77,7 +93,8 @@ rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l)
         plan.ep = chips;
         plan.attn_replicated = 1;
     } else {
-        plan.tp = chips;
+        plan.ep = ep > 1 ? ep : 1;
+        plan.tp = chips / plan.ep;
     }
     return plan;
 }
@@ -95,7 +112,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     }
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
-    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384, .pp = 1, .ep = 1,
                        .calibrated = calibrated && rl_hw_measured(h),
                        .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
@@ -119,24 +136,72 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     return 0;
 }
 
-/* TP collectives of one step over `rows` token rows (1D Megatron, tp =
- * chips); 0 on one chip. */
+/* The dtype a step's activations travel in: bf16, fp32 in an fp32 engine. */
+static rl_dtype moved_dtype(const rl_ops_cost *c)
+{
+    return c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+}
+
+/* The (pp - 1) stage-to-stage sends of one pipeline pass over `rows` token
+ * rows (serve.h rl_ops_cost_pipeline): hidden state and residual, each
+ * rows x d_model; 0 without a pipeline. */
+static double pp_send(const rl_ops_cost *c, long long rows, char *err, size_t errlen)
+{
+    if (c->pp <= 1)
+        return 0;
+    double bytes = 2.0 * (double)rows * (double)c->m->d_model * rl_dtype_bytes(moved_dtype(c));
+    rl_comm x;
+    if (rl_comm_time(c->h, RL_P2P, bytes, c->chips * c->pp, 1, &x, err, errlen) != 0)
+        return -1;
+    return (double)(c->pp - 1) * x.time_s;
+}
+
+/* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =
+ * chips) and the pipeline's sends; 0 on one chip without a pipeline. */
 static double tp_comm(rl_ops_cost *c, long long rows)
 {
-    if (c->chips <= 1 || rows <= 0)
+    if ((c->chips <= 1 && c->pp <= 1) || rows <= 0)
         return 0;
     if (rows <= c->cap && !isnan(c->comm[rows]))
         return c->comm[rows];
-    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->layout);
-    rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
-    moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+    rl_precision moved = c->p;
+    moved.compute = moved_dtype(c);
     rl_shard_result r;
     char err[256];
-    double t = rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, (double)rows, moved, &r,
-                                    err, sizeof err) == 0 ? r.comm_s : 0;
+    double t = c->chips > 1 && rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE,
+                                                    (double)rows, moved, &r, err,
+                                                    sizeof err) == 0 ? r.comm_s : 0;
+    t += fmax(0, pp_send(c, rows, err, sizeof err)); /* checked by rl_ops_cost_pipeline */
     if (rows <= c->cap)
         c->comm[rows] = t;
     return t;
+}
+
+int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
+{
+    if (rl_serve_layout_check(c->m, c->chips * pp, pp, 1, c->layout, err, errlen) != 0)
+        return -1;
+    c->pp = pp;
+    if (pp_send(c, 1, err, errlen) < 0)
+        return -1;
+    for (int b = 0; b <= c->cap; b++)
+        c->comm[b] = NAN;
+    return 0;
+}
+
+int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
+{
+    if (rl_serve_layout_check(c->m, c->chips, 1, ep, c->layout, err, errlen) != 0)
+        return -1;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, ep, c->layout);
+    rl_shard_result r;
+    if (rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, 1, c->p, &r, err, errlen) != 0)
+        return -1;
+    c->ep = ep;
+    for (int b = 0; b <= c->cap; b++)
+        c->comm[b] = NAN;
+    return 0;
 }
 
 void rl_ops_cost_free(rl_ops_cost *c)
@@ -145,6 +210,13 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->slope);
     free(c->comm);
     free(c->parts);
+    for (int b = 0; c->dense && b <= c->cap; b++) {
+        for (long long j = 0; c->dense[b] && j <= c->smax / RL_OPS_DENSE; j++)
+            free(c->dense[b][j]);
+        free(c->dense[b]);
+    }
+    free(c->dense);
+    c->dense = NULL;
     free(c->memo_key);
     free(c->memo_t);
     c->memo_key = NULL;
@@ -162,7 +234,7 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     oc.parts = parts;
     oc.nparts = n;
     oc.calibrated = c->calibrated;
-    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips, c->layout);
+    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
     oc.attn_replicated = c->layout == RL_ATTN_LAYOUT_DP; /* weights on every chip (ops.h) */
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
@@ -181,7 +253,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
- * B decoding sequences at context S, costed once per (T, P, B, S)
+ * B decoding sequences at context S, costed once per (T, P, B, S, unfinished)
  * (serve.h). */
 static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, long long S)
 {
@@ -194,7 +266,8 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     if (!c->memo_key || !c->memo_t || !fits) /* no memory for the memo: cost it */
         return step_time(c, part, part ? 1 : 0, B, S, T + B);
     unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
-    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S;
+    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S |
+                            (unsigned long long)(part && part->unfinished) << 63;
     size_t i = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40) &
                (RL_OPS_MEMO - 1);
     for (; c->memo_key[i][1]; i = (i + 1) & (RL_OPS_MEMO - 1))
@@ -208,6 +281,27 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
         c->memo_n++;
     }
     return t;
+}
+
+/* Decode-only step at batch B (1..cap), context S (1..smax) of a batch that
+ * fails the linear check, costed once (serve.h dense); the hash memo when
+ * there is no memory for a block. */
+static double decode_memo(rl_ops_cost *c, long long B, long long S)
+{
+    long long blocks = c->smax / RL_OPS_DENSE + 1;
+    if (!c->dense)
+        c->dense = calloc((size_t)c->cap + 1, sizeof *c->dense);
+    if (c->dense && !c->dense[B])
+        c->dense[B] = calloc((size_t)blocks, sizeof *c->dense[B]);
+    double **row = c->dense ? c->dense[B] : NULL;
+    if (row && !row[S / RL_OPS_DENSE])
+        row[S / RL_OPS_DENSE] = calloc(RL_OPS_DENSE, sizeof **row);
+    if (!row || !row[S / RL_OPS_DENSE])
+        return step_memo(c, NULL, B, S);
+    double *t = &row[S / RL_OPS_DENSE][S % RL_OPS_DENSE];
+    if (*t == 0)
+        *t = step_time(c, NULL, 0, B, S, B);
+    return *t;
 }
 
 /* Decode-only step at batch B, context S: interpolated in S per batch
@@ -226,15 +320,33 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
     }
     if (c->slope[B] < 0)
-        return step_memo(c, NULL, B, S);
+        return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+}
+
+/* llround(x) (halves away from zero) and ceil(x) without the library
+ * calls for 0 <= x < 2^52, where x less its integer part is exact. */
+static long long round_half_away(double x)
+{
+    if (!(x >= 0 && x < 0x1p52))
+        return (long long)llround(x);
+    long long i = (long long)x;
+    return i + (x - (double)i >= 0.5);
+}
+
+static long long ceil_ll(double x)
+{
+    if (!(x >= 0 && x < 0x1p52))
+        return (long long)ceil(x);
+    long long i = (long long)x;
+    return i + ((double)i < x);
 }
 
 double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 {
     rl_ops_cost *c = ctx;
-    long long B = w->decode_batch > 0 ? (long long)ceil(w->decode_batch) : 0;
-    long long S = (long long)llround(w->decode_context);
+    long long B = w->decode_batch > 0 ? ceil_ll(w->decode_batch) : 0;
+    long long S = round_half_away(w->decode_context);
     S = S < 1 ? 1 : S > c->smax ? c->smax : S;
     if (w->nprefill > c->nparts) {
         int n = w->nprefill > 2 * c->nparts ? w->nprefill : 2 * c->nparts;
@@ -265,7 +377,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
                           double context)
 {
-    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix), 0};
     rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
     return rl_serve_ops_time(c, &w);
 }
@@ -307,6 +419,7 @@ rl_serve_config rl_serve_config_default(void)
     c.page_tokens = 16;
     c.preempt = RL_PREEMPT_RECOMPUTE;
     c.kv_samples = 200;
+    c.pp = c.ep = 1;
     return c;
 }
 
@@ -314,7 +427,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
                         rl_precision p, double reserve)
 {
     c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
-    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve, c->layout);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
@@ -332,16 +445,20 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
     c->kv_bytes_per_token += kd;
 }
 
-double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                            double reserve, rl_attn_layout l)
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l)
 {
     char err[256];
-    if (rl_attn_layout_check(m, chips, l, err, sizeof err) != 0)
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    long long stage = chips / pp; /* the chips of one pipeline stage */
+    if (rl_serve_layout_check(m, chips, pp, ep, l, err, sizeof err) != 0)
         return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
     double weights = mem.weight_bytes;
     if (l == RL_ATTN_LAYOUT_DP) { /* the plan's stored weights on each chip */
-        rl_shard_plan plan = rl_serve_replica_plan(chips, l);
+        rl_shard_plan plan = rl_serve_replica_plan(stage, 1, l);
+        plan.pp = pp;
         rl_shard_result r;
         if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
             return 0;
@@ -351,7 +468,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
                                       : mem.capacity_bytes * (1 - reserve);
     return (usable - weights) /
-           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips, l));
+           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage / ep, l));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
@@ -380,6 +497,7 @@ typedef struct {
     fifo wait, swapped;
     int ahead, atail, nactive, npartial;
     int *heap, nheap; /* sequence ids by kfin, capacity max_seqs */
+    long long kfin_top; /* kfin of heap[0] (LLONG_MAX when empty): checked every step */
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
@@ -421,7 +539,8 @@ typedef struct {
     double extra_s; /* host-link time of the step being composed */
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
-    double saved, done_tokens, kv_peak;
+    double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long steps, dsteps, preempt, completed;
@@ -435,6 +554,7 @@ typedef struct {
     unsigned long long max_events; /* the event budget (serve.h RL_SERVE_STALLED) */
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
+    long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
 } sim;
 
 /* Min-heap of events by time. */
@@ -548,7 +668,8 @@ static double kv_pages(const sim *S, const replica *r, double extra, int extra_s
 {
     double tokens = r->A + r->nactive * S->E * (double)r->k + r->pf_held + extra;
     double pg = S->c->page_tokens;
-    return (tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2) / pg;
+    double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
+    return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
 }
 
 static int kv_fits(const sim *S, const replica *r, double extra, int extra_seqs)
@@ -769,6 +890,7 @@ static void join_decode(sim *S, replica *r, int i, double c0)
     r->heap[r->nheap] = i;
     s->hpos = r->nheap++;
     fh_up(S, r, s->hpos);
+    r->kfin_top = S->s[r->heap[0]].kfin;
 }
 
 /* Remove a decoding sequence; returns its context (tokens). */
@@ -787,6 +909,7 @@ static double leave_decode(sim *S, replica *r, int i)
         r->atail = s->prev;
     r->nactive--;
     fh_remove(S, r, i);
+    r->kfin_top = r->nheap > 0 ? S->s[r->heap[0]].kfin : LLONG_MAX;
     return ctx;
 }
 
@@ -843,6 +966,15 @@ static double readmit_room(const sim *S, const replica *r, const seq *s)
     return (double)r->nactive * S->E + 0.01 * S->cap_pages * S->c->page_tokens;
 }
 
+/* Whether `used` sequences leave room for one more under max_seqs; the
+ * most sequences any such check saw is kept (serve.h seqs_peak). */
+static int seqs_below(sim *S, long long used)
+{
+    if (used > S->seqs_peak)
+        S->seqs_peak = used;
+    return used < S->c->max_seqs;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
@@ -868,7 +1000,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
-    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled, chunk < left};
     r->pf_tok[r->npf++] = chunk;
     r->pf_held += chunk;
     if (chunk == left)
@@ -881,7 +1013,7 @@ static void admit_prefill_pool(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     long long used = 0;
-    while (r->wait.head >= 0 && r->npf < c->max_seqs &&
+    while (r->wait.head >= 0 && seqs_below(S, r->npf) &&
            (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens)) {
         S->over_budget += S->s[r->wait.head].need > c->max_tokens;
         used += take_prefill(S, r, 0, 1);
@@ -892,13 +1024,12 @@ static void admit_prefill_pool(sim *S, replica *r)
  * room for every output reserved up front. */
 static void admit_static(sim *S, replica *r)
 {
-    const rl_serve_config *c = S->c;
     if (r->nactive != 0)
         return;
     r->static_b = 0;
     int maxp = 0;
     double outputs = 0; /* the batch's decode growth, reserved up front */
-    while (r->wait.head >= 0 && r->npf < c->max_seqs) {
+    while (r->wait.head >= 0 && seqs_below(S, r->npf)) {
         int i = r->wait.head;
         if (r->npf > 0 && !kv_fits(S, r, outputs + S->s[i].need + S->req[i].output, 1))
             break;
@@ -919,7 +1050,7 @@ static void admit_static(sim *S, replica *r)
 static void resume_swapped(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
-    while (r->swapped.head >= 0 && r->nactive < c->max_seqs &&
+    while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
@@ -930,8 +1061,7 @@ static void resume_swapped(sim *S, replica *r)
 /* A decode replica (disagg): transferred KV joins the decode batch directly. */
 static void admit_transferred(sim *S, replica *r)
 {
-    const rl_serve_config *c = S->c;
-    while (r->wait.head >= 0 && r->nactive < c->max_seqs &&
+    while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         int i = q_pop(S, &r->wait);
         join_decode(S, r, i, S->s[i].need);
@@ -941,7 +1071,7 @@ static void admit_transferred(sim *S, replica *r)
 /* Interleaved: one prompt at a time, its steps alternating with decode. */
 static void admit_interleaved(sim *S, replica *r)
 {
-    if (r->wait.head >= 0 && r->nactive + r->npartial < S->c->max_seqs)
+    if (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npartial))
         take_prefill(S, r, 0, 1);
 }
 
@@ -951,7 +1081,7 @@ static void admit_batched(sim *S, replica *r, int chunked)
 {
     const rl_serve_config *c = S->c;
     long long budget = c->max_tokens - (chunked ? r->nactive : 0);
-    while (r->wait.head >= 0 && r->nactive + r->npf < c->max_seqs && budget > 0) {
+    while (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npf) && budget > 0) {
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         if (!chunked && r->npf > 0 && need > budget)
             break;
@@ -1000,7 +1130,7 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx), 1};
         t = cost->time(cost->ctx, &w) +
             c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
                                            : c->spec_draft_frac * cost->time(cost->ctx, &dec));
@@ -1060,7 +1190,7 @@ static void end_step(sim *S, int ri, double now)
     if (r->decoding) {
         itl_step(S, r, now);
         r->k++;
-        while (r->nheap > 0 && S->s[r->heap[0]].kfin <= r->k) {
+        while (r->kfin_top <= r->k) {
             int i = r->heap[0];
             S->freed += leave_decode(S, r, i);
             r->outstanding--;
@@ -1123,12 +1253,13 @@ static void sample_kv(sim *S, double now)
     }
 }
 
-/* Peak occupancy of one replica's KV pages, checked at each of its steps. */
+/* Peak occupancy of one replica's KV pages, checked at each of its steps
+ * (in pages: the fraction of the most is the most of the fractions). */
 static void peak_kv(sim *S, const replica *r)
 {
-    double f = kv_pages(S, r, 0, 0) / S->cap_pages;
-    if (f > S->kv_peak)
-        S->kv_peak = f;
+    double pages = kv_pages(S, r, 0, 0);
+    if (pages > S->kv_peak)
+        S->kv_peak = pages;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1272,6 +1403,7 @@ static int alloc_replica(sim *S, int j, int caching)
     replica *r = &S->r[j];
     r->wait = r->swapped = (fifo){-1, -1};
     r->ahead = r->atail = -1;
+    r->kfin_top = LLONG_MAX;
     r->is_prefill = j < S->nprefill;
     r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
     r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
@@ -1303,6 +1435,8 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->c = c;
     S->E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
     S->cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    if ((c->page_tokens & (c->page_tokens - 1)) == 0)
+        S->inv_page = 1.0 / c->page_tokens;
     S->kv_tok = c->kv_bytes_per_token;
     S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
@@ -1498,7 +1632,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->prefix_hit_rate = S->lookups > 0 ? S->hits / S->lookups : 0;
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;
-    out->kv_peak_frac = S->kv_peak;
+    out->kv_peak_frac = S->kv_peak / S->cap_pages;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
         double tp = isfinite(S->tpot[i]) ? S->tpot[i] : 0;
@@ -1533,11 +1667,34 @@ static unsigned long long event_budget(const rl_request *req, long long n)
     return (unsigned long long)(RL_SERVE_EVENT_SLACK * (tokens + 3.0 * (double)n)) + 1000;
 }
 
+/* The virtual engines of c's pipelined replicas (serve.h rl_serve_config.pp):
+ * pp engines per replica, each with 1/pp of its KV, prefix cache and
+ * bandwidths. */
+static rl_serve_config virtual_engines(const rl_serve_config *c)
+{
+    rl_serve_config v = *c;
+    double pp = c->pp;
+    v.replicas *= c->pp;
+    v.prefill_replicas *= c->pp;
+    v.kv_capacity_tokens /= pp;
+    v.prefix_hbm_tokens /= pp;
+    v.prefix_host_tokens /= pp;
+    v.host_bw /= pp;
+    v.net_bw /= pp;
+    v.pp = 1;
+    return v;
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    rl_serve_config ve;
+    if (c->pp > 1) {
+        ve = virtual_engines(c);
+        c = &ve;
+    }
     if (check_config(c, req, n, err, errlen) != 0)
         return -1;
     sim S;
@@ -1571,6 +1728,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     summarize(&S, out);
     rc = 0;
 done:
+    if (c->seqs_peak && S.seqs_peak > *c->seqs_peak)
+        *c->seqs_peak = S.seqs_peak;
     sim_free(&S);
     if (rc != 0)
         rl_serve_result_free(out);
@@ -1585,10 +1744,16 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
                          size_t errlen)
 {
     rl_ops_cost oc;
-    if (rl_attn_layout_check(m, chips, cfg->layout, err, errlen) != 0 ||
-        rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
+    long long pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1;
+    if (rl_serve_layout_check(m, chips, pp, ep, cfg->layout, err, errlen) != 0 ||
+        rl_ops_cost_init(&oc, m, h, chips / pp, p, calibrated, err, errlen) != 0)
         return -1;
     oc.layout = cfg->layout;
+    if (rl_ops_cost_pipeline(&oc, pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(&oc, ep, err, errlen) != 0) {
+        rl_ops_cost_free(&oc);
+        return -1;
+    }
     rl_step_cost cost = {rl_serve_ops_time, &oc};
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);
