@@ -136,7 +136,8 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
-                          time alone, which does not depend on them */
+                          time alone, which does not depend on them (but at a band
+                          edge, engines.h `edge`, where it does: set then) */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
@@ -628,6 +629,9 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
+    /* a run at one edge of the band (engines.h edge) times its ops by their bands */
+    const rl_serving_engine *sel = rl_engines_selected(&h->engines);
+    bands |= sel && sel->edge > 0;
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)

@@ -59,7 +59,7 @@ typedef enum {
     RL_P_HEADROOM, RL_P_OFFLINE, RL_P_ATTN_LAYOUT,
     /* validate-serve: its loads and repeats */
     RL_P_CAPACITY_PCT, RL_P_REPEATS,
-    /* --ideal as pareto reads it (the sweep is datasheet-only either way) */
+    /* --ideal as pareto reads it (formula (1), no communication) */
     RL_P_IDEAL_SWEEP,
     RL_P_BATCH_SWEEP, /* --batch of sweep and pareto: its default is a list */
     RL_P_COUNT
