@@ -7,6 +7,7 @@
  * efficiency tables the calibrated decode step of a tp8 plan with its
  * collectives (rl_shard_step_calibrated; issue 12 target >= 3e5 evals/s),
  * and of llama3-70b on h100-sxm (`bench_sweep calibrated`: these alone),
+ * and the sweep of the pareto example at the datasheet peaks and calibrated,
  * after one warm-up, over REPS repetitions, and prints the median and the
  * spread of evaluations per second with commit, host and UTC time (the
  * llama-bench convention of STYLE.md).  Target: >= 1e7 step evaluations/s.
@@ -131,7 +132,7 @@ static int bench(const char *model, const char *hw)
     long long ctx[] = {1024, 2048, 4096, 8192};
     rl_precision prec[] = {{RL_BF16, RL_BF16, RL_BF16}, {RL_INT8, RL_BF16, RL_BF16},
                            {RL_BF16, RL_INT8, RL_BF16}, {RL_INT8, RL_INT8, RL_BF16}};
-    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0};
+    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0, 0};
     double rate[REPS];
     long long evals = time_sweep(&m, &h, &sp, rate);
     if (evals < 0)
@@ -156,7 +157,7 @@ static int bench(const char *model, const char *hw)
         return 1;
     /* sharded mode: every plan of the sharding module per point (collectives
      * included); a smaller grid, rated per plan evaluated */
-    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0};
+    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0, 0};
     long long plans = time_sweep(&m, &h, &sh, rate);
     if (plans < 0)
         return 1;
@@ -164,6 +165,32 @@ static int bench(const char *model, const char *hw)
     printf("  sharded grid: %lld plan evaluations per sweep (every valid slice x 64 batches x 2 "
            "precisions x every plan)\n", plans);
     (void)sink;
+    return 0;
+}
+
+/* The sweep of `pareto --model llama3-70b --hw h100-sxm --chips 8 --context
+ * 4096 --weights fp8 --compute fp8 --kv fp8` (issue 14 item 6's example: 12
+ * batches 1..2048, every plan), its plans at the datasheet peaks and timed
+ * calibrated (sweep.h), rated per plan evaluated, with the milliseconds
+ * one sweep takes (the median run). */
+static int bench_pareto(const rl_model *m, const rl_hw *h)
+{
+    static const long long chips = 8, ctx = 4096;
+    long long batch[12];
+    for (int i = 0; i < 12; i++)
+        batch[i] = 1LL << i;
+    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
+    for (int cal = 0; cal < 2; cal++) {
+        rl_sweep_space sp = {&chips, 1, batch, 12, &ctx, 1, &fp8, 1, 0, 0, 1, 0, cal};
+        double rate[REPS];
+        long long evals = time_sweep(m, h, &sp, rate);
+        if (evals < 0)
+            return 1;
+        report(cal ? "pareto example (calibrated)" : "pareto example (peaks)", rate, "llama3-70b",
+               "h100-sxm");
+        printf("  %lld plan evaluations per sweep, %.3g ms per sweep (median)\n", evals,
+               1e3 * (double)evals / rate[REPS / 2]);
+    }
     return 0;
 }
 
@@ -182,5 +209,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: %s\n", err);
         return 1;
     }
-    return rc | bench_calibrated(&m, &h, "llama3-70b", "h100-sxm");
+    return rc | bench_calibrated(&m, &h, "llama3-70b", "h100-sxm") | bench_pareto(&m, &h);
 }

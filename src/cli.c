@@ -195,6 +195,27 @@ static void refuse_other(const rl_command *c, const char *flag)
                 c->name, flag, c->name);
 }
 
+/* --ideal is --engine ideal (param.c): on a command that takes both, either
+ * sets both, so one path (the spec's engine "ideal" selected, no tables, no
+ * engine memory rule; the calibrated flags off) serves the two spellings.
+ * --ideal beside another --engine contradicts it: refused.  A repeated
+ * --engine, as every repeated option, keeps the last. */
+static int one_ideal(const rl_command *c, rl_opts *o)
+{
+    if (!rl_command_takes(c, RL_P_IDEAL, 1) || !rl_command_takes(c, RL_P_ENGINE, 1))
+        return 0;
+    if (o->ideal && o->engine && strcmp(o->engine, "ideal") != 0) {
+        fprintf(stderr, "roofline %s: --ideal and --engine %s contradict each other: --ideal is "
+                        "--engine ideal (the pure roofline, no engine's tables); give one of "
+                        "them\n", c->name, o->engine);
+        return -1;
+    }
+    if (o->ideal)
+        o->engine = "ideal";
+    o->ideal = o->engine && strcmp(o->engine, "ideal") == 0;
+    return 0;
+}
+
 /* Parse argv for command c: each option through its row of the parameter
  * table (param.h).  Returns 0, 1 for --help (printed), or -1. */
 static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
@@ -227,6 +248,8 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
         if (rl_param_set(o, (rl_param_id)id, flag, optarg) != 0)
             return -1;
     }
+    if (one_ideal(c, o) != 0)
+        return -1;
     if (o->nchips) /* the first value of a list stands for the one value */
         o->chips = o->chips_list[0];
     if (o->nweights)
@@ -297,6 +320,8 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    if (h->engines.sel >= 0 && o->given[RL_P_BAND] && !strcmp(o->given[RL_P_BAND], "p5-p95"))
+        h->engines.e[h->engines.sel].wide_band = 1; /* kernel-table bands (result.c) */
     return 0;
 }
 
@@ -414,10 +439,10 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
-    if (o->given[RL_P_BAND] && !h->engine_costs.present)
-        fprintf(stderr, "roofline %s: note: --band applies to a fitted profile (roofline fit); "
-                        "%s has none (a band from kernel-table residuals is p10-p90)\n", cmd,
-                h->origin);
+    if (o->given[RL_P_BAND] && (o->ideal || !rl_e2e_has_band(h)))
+        fprintf(stderr, "roofline %s: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s)\n", cmd, h->origin,
+                o->ideal ? " under --ideal" : "");
     return emit(o, r);
 }
 
@@ -958,14 +983,44 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    if (rl_attn_layout_check(m, o->chips, c->layout, err, sizeof err) != 0)
-        return rl_cli_say(o, "--attn-layout: %s", err);
+    c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
+    c->ep = (int)o->plan.ep;
+    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
+        return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
+                                         : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                                      : "attn-layout", err);
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
         serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
         return -1;
     c->keep_requests = o->plot != NULL;
+    return 0;
+}
+
+/* simulate's band (e2e.h rl_e2e_band_edge): run's requests served again on
+ * its hardware moved to the band's low and high edge (p10, p90; p5, p95
+ * when wide), each run's result into edge[0], edge[1].  0, or -1 with err
+ * (edge[] then NULL). */
+static int simulate_edges(const rl_simulate_run *run, const rl_request *req, long long n, int wide,
+                          cJSON **edge, char *err, size_t errlen)
+{
+    static rl_hw eh[2]; /* large; simulate runs once per process */
+    for (int s = 0; s < 2; s++) {
+        eh[s] = *run->h;
+        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        rl_serve_result r;
+        if (rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c, &r, err,
+                              errlen) != 0) {
+            cJSON_Delete(edge[0]);
+            edge[0] = NULL;
+            return -1;
+        }
+        rl_simulate_run at = *run;
+        at.h = &eh[s];
+        edge[s] = rl_result_simulate(&r, &at);
+        rl_serve_result_free(&r);
+    }
     return 0;
 }
 
@@ -979,6 +1034,8 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+        o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
@@ -999,12 +1056,20 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
-        if (rl_ops_cost_init(&dc, &draft, &h, o->chips, o->prec, !o->ideal, err, sizeof err) != 0) {
+        if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
+                             sizeof err) != 0 || /* a dense draft: TP over the stage */
+            rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
             fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
             free(req);
             return RL_EXIT_INPUT;
         }
         c.spec_draft = &dcost;
+    }
+    double band_lo, band_hi;
+    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+        rl_ops_cost_free(&dc);
+        free(req);
+        return RL_EXIT_INPUT;
     }
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
@@ -1012,29 +1077,29 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    rl_ops_cost_free(&dc);
-    free(req);
-    if (rc != 0) {
-        fprintf(stderr, "roofline simulate: %s\n", err);
-        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
-    }
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps};
-    cJSON *j = rl_result_simulate(&r, &run);
-    double band_lo, band_hi;
-    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
+    cJSON *edge[2] = {NULL, NULL};
+    if (rc == 0 && !o->ideal && rl_e2e_has_band(&h) &&
+        (rc = simulate_edges(&run, req, n, band_lo < 0.075, edge, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        return RL_EXIT_INPUT;
+    rl_ops_cost_free(&dc);
+    free(req);
+    if (rc != 0) {
+        fprintf(stderr, "roofline simulate: %s\n", err);
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    if (j && h.engine_costs.present && !o->ideal) {
+    cJSON *j = rl_result_simulate(&r, &run);
+    if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-        rl_e2e_band_keys(j, &h.engine_costs, band_lo);
-    }
+    if (j && edge[0] && edge[1])
+        rl_e2e_band_from_runs(j, edge[0], edge[1], band_lo < 0.075);
+    cJSON_Delete(edge[0]);
+    cJSON_Delete(edge[1]);
     if (r.over_budget > 0)
         fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
                         "prefilled whole, each in a step of its own: --policy %s does not chunk "
@@ -1114,9 +1179,12 @@ int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
     rl_model m;
-    static rl_hw hw[MAX_HW];
+    static rl_hw hw[MAX_HW], base_hw[MAX_HW];
     char err[ERRLEN];
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
+    double band_lo, band_hi;
+    if (parse_band(o, "size", &band_lo, &band_hi) != 0)
+        return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
         need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
@@ -1148,14 +1216,14 @@ int rl_cli_size(rl_opts *o)
             fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
             return RL_EXIT_INPUT;
         }
+        base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
         if (o->given[RL_P_CONSERVATIVE]) { /* size against the slow end of the band */
-            if (!hw[nhw].engine_costs.present || o->ideal) {
-                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a fitted "
-                                "profile's band; %s has none%s (roofline fit)\n", hw[nhw].name,
-                        o->ideal ? " under --ideal" : "");
+            if (o->ideal || !rl_e2e_band_edge(&hw[nhw], band_lo < 0.075 ? 3 : 2)) {
+                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a "
+                                "profile's band (fitted costs or kernel-table residuals); %s has "
+                                "none%s\n", hw[nhw].name, o->ideal ? " under --ideal" : "");
                 return RL_EXIT_INPUT;
             }
-            rl_e2e_slow_edge(&hw[nhw].engine_costs);
         }
         nhw++;
     }
@@ -1166,7 +1234,8 @@ int rl_cli_size(rl_opts *o)
     }
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
-                        .cpu_budget_s = RL_SIZE_MAX_CPU_S};
+                        .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
+                        .band_wide = band_lo < 0.075};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1415,7 +1484,7 @@ int rl_cli_pareto(rl_opts *o)
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     int nprec = precision_grid(o, prec);
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         fprintf(stderr, "roofline pareto: %s\n", err);

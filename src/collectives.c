@@ -30,17 +30,32 @@ double rl_coll_fit_time(const rl_coll_row *r, double bytes)
     return fmax(r->floor_s, r->latency_s + bytes / r->bw);
 }
 
-double rl_coll_time(const rl_coll_row *r, double bytes)
+void rl_coll_envelope(rl_coll_row *r)
 {
+    double lg[RL_COLL_POINTS], work[RL_COLL_POINTS], out[RL_COLL_POINTS];
+    for (int i = 0; i < r->np; i++)
+        lg[i] = log(r->seconds[i]);
+    rl_kt_envelope(1, &r->np, (size_t)r->np, lg, work, out);
+    for (int i = 0; i < r->np; i++) /* exact where the envelope keeps the point */
+        r->capped[i] = out[i] < lg[i] ? exp(out[i]) : r->seconds[i];
+}
+
+double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
+{
+    if (prov)
+        *prov = RL_PROV_MEASURED;
     if (r->np == 0 || bytes > r->bytes[r->np - 1])
         return rl_coll_fit_time(r, bytes);
-    if (bytes <= r->bytes[0])
-        return r->seconds[0];
-    int i = 1;
-    while (bytes > r->bytes[i])
+    int i = 0;
+    while (i < r->np - 1 && bytes > r->bytes[i])
         i++;
-    double w = log(bytes / r->bytes[i - 1]) / log(r->bytes[i] / r->bytes[i - 1]);
-    return r->seconds[i - 1] * pow(r->seconds[i] / r->seconds[i - 1], w);
+    int lo = i > 0 && bytes < r->bytes[i] ? i - 1 : i; /* the points bracketing bytes */
+    if (prov && (r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]))
+        *prov = RL_PROV_INTERPOLATED;
+    if (lo == i)
+        return r->capped[i];
+    double w = log(bytes / r->bytes[lo]) / log(r->bytes[i] / r->bytes[lo]);
+    return r->capped[lo] * pow(r->capped[i] / r->capped[lo], w);
 }
 
 /* The string on top of the stack into dst (size n): one line, fits.  The
@@ -106,6 +121,7 @@ static int read_points(lua_State *L, const char *origin, const char *field, rl_c
         r->seconds[i - 1] = v[1];
     }
     r->np = (int)n;
+    rl_coll_envelope(r);
     return 0;
 }
 

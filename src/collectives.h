@@ -23,7 +23,16 @@
  * in log(bytes)-log(seconds) between the two nearest points; below the
  * smallest measured size, the smallest size's time (the floor: NCCL's
  * small-message times are flat there); above the largest, or for a row
- * without points, the alpha-beta fit
+ * without points, the alpha-beta fit (below).  The points are looked up
+ * through the monotone envelope of kernel tables (ktable.h, rl_kt_envelope):
+ * a size measured slower than some larger size by more than RL_KT_NOISE
+ * (10%) takes that larger size's time times 1.1, since an engine can always
+ * pad a message to the larger size.  The measured rows are not monotone:
+ * TensorRT-LLM's AllReduce over 8 A100s takes 83.2 us at 1 MiB and 53.6 us
+ * at 2 MiB (custom_allreduce_perf.csv.gz), vLLM's graph AllReduce over 8
+ * A100s 14.9 us at 4 KiB and 6.3 us at 8 KiB; such a size's lookup reads
+ * `interpolated`.  The stored points stay as measured.  Above the points,
+ * the alpha-beta fit
  *
  *   t = max(floor_s, latency_s + bytes / bw)                          (M)
  *
@@ -46,6 +55,8 @@
 #include <stddef.h>
 
 #include <lua.h>
+
+#include "ktable.h"
 
 typedef enum {
     RL_ALLGATHER,
@@ -71,6 +82,8 @@ typedef struct {
     int np;           /* measured points (0: the fit alone) */
     double bytes[RL_COLL_POINTS];   /* increasing, > 0 */
     double seconds[RL_COLL_POINTS]; /* > 0 */
+    double capped[RL_COLL_POINTS];  /* seconds under the monotone envelope (above):
+                                     * rl_coll_envelope sets it, lookups read it */
 } rl_coll_row;
 
 typedef struct {
@@ -86,9 +99,13 @@ typedef struct {
  * when there is none (or t is absent). */
 const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long long gpus);
 
-/* Time of `bytes` (>= 0) through row r, seconds: the points inside their
- * range, (M) above it (see above). */
-double rl_coll_time(const rl_coll_row *r, double bytes);
+/* Set r->capped from r's points (the envelope above). */
+void rl_coll_envelope(rl_coll_row *r);
+
+/* Time of `bytes` (>= 0) through row r, seconds: the points (capped)
+ * inside their range, (M) above it (see above).  *prov (may be NULL):
+ * `interpolated` when a point it reads was capped, else `measured`. */
+double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov);
 
 /* (M) alone. */
 double rl_coll_fit_time(const rl_coll_row *r, double bytes);

@@ -250,7 +250,10 @@ static int fit_group(const rl_coll_sample *s, size_t n, rl_coll_row *r, char *er
     r->latency_s = a;
     r->bw = 1.0 / b;
     r->floor_s = fl;
-    return group_points(s, n, r, err, errlen);
+    if (group_points(s, n, r, err, errlen) != 0)
+        return -1;
+    rl_coll_envelope(r);
+    return 0;
 }
 
 int rl_collfit_fit(const rl_coll_sample *s, size_t n, rl_collectives *out, char *err,

@@ -124,12 +124,12 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
 
 /* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
  * max(alpha, floor - bytes/bw), bandwidth bytes/bw; *time its time. */
-static terms row_terms(const rl_coll_row *row, double bytes, double *time)
+static terms row_terms(const rl_coll_row *row, double bytes, double *time, rl_provenance *prov)
 {
     terms t;
     t.bw = bytes / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
-    *time = rl_coll_time(row, bytes);
+    *time = rl_coll_time(row, bytes, prov);
     return t;
 }
 
@@ -146,7 +146,7 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
     const rl_coll_row *ag = rl_coll_find(c, RL_ALLGATHER, d);
     if (kind == RL_ALLREDUCE && rs && ag) {
         double ts, tg;
-        terms a = row_terms(rs, bytes, &ts), b = row_terms(ag, bytes, &tg);
+        terms a = row_terms(rs, bytes, &ts, NULL), b = row_terms(ag, bytes, &tg, NULL);
         t->lat = a.lat + b.lat;
         t->bw = a.bw + b.bw;
         *time = ts + tg;
@@ -155,7 +155,7 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
     const rl_coll_row *row = rl_coll_find(c, kind, d);
     if (!row)
         return 0;
-    *t = row_terms(row, bytes, time);
+    *t = row_terms(row, bytes, time, NULL);
     return 1;
 }
 
@@ -174,7 +174,7 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
             (!best || row->gpus > best->gpus))
             best = row;
     }
-    double t = best ? rl_coll_time(best, bytes) : 0.0;
+    double t = best ? rl_coll_time(best, bytes, NULL) : 0.0;
     if (t > r->time_s) {
         r->time_s = t;
         r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
@@ -185,7 +185,7 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
 int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                  long long stride, rl_comm *out, char *err, size_t errlen)
 {
-    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0};
+    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, 0};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -199,7 +199,9 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
-        terms m = row_terms(row, bytes, &r.time_s);
+        rl_provenance prov;
+        terms m = row_terms(row, bytes, &r.time_s, &prov);
+        r.capped = prov == RL_PROV_INTERPOLATED;
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;

@@ -77,6 +77,8 @@ typedef struct {
     int levels;         /* 1: inside one ICI/NVLink domain; 2: also the network */
     int measured;       /* 1: timed by the hardware's collectives table (M); 2: its domain
                          * level measured, the network level modelled; 0: the model */
+    int capped;         /* measured = 1 and a point it read was capped by the table's
+                         * monotone envelope (collectives.h): provenance interpolated */
 } rl_comm;
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes

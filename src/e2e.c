@@ -698,6 +698,34 @@ static int check_saved_engine(const rl_hw *base, const char *engine, char *err, 
     return -1;
 }
 
+/* A saved profile times both phases by its costs (step, prefill, simulate,
+ * size), so both must be fitted: rows with no prefill step leave
+ * prefill_step_s, prefill_seq_s and prefill_comm_eff at their start values
+ * (tester finding: decode-only rows gave a 22x too slow TTFT with a +-2%
+ * band), rows with no decode step likewise decode's.  0 when some row has a
+ * step of each phase (static rows have both), else -1 with err naming the
+ * phase; nothing is written. */
+static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+{
+    int seen[2] = {0, 0};
+    for (int i = 0; i < rs->n; i++)
+        for (int k = 0; k < rs->t[i].n; k++)
+            seen[rs->t[i].step[k].prefill] = 1;
+    for (int ph = 0; ph < 2; ph++)
+        if (!seen[ph]) {
+            snprintf(err, errlen, "%s: no row has a %s step, so %s cannot be fitted and a saved "
+                     "profile would time every %s by start values; add %s or static rows "
+                     "(without --save, fit still prints the %s fit); nothing written", m->path,
+                     ph ? "prefill" : "decode",
+                     ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
+                        : "decode_step_s, decode_seq_s and comm_eff",
+                     ph ? "prefill (TTFT)" : "decode step (TPOT)", ph ? "prefill" : "decode",
+                     ph ? "decode" : "prefill");
+            return -1;
+        }
+    return 0;
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -730,6 +758,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  m->path, rs.n, base.name, RL_EC_N);
         goto done;
     }
+    if (o->save && check_both_phases(m, &rs, err, errlen) != 0)
+        goto done;
     double lo[RL_EC_N], hi[RL_EC_N];
     const char *names[RL_EC_N];
     for (int p = 0; p < RL_EC_N; p++) {
@@ -1022,12 +1052,10 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     return time;
 }
 
-void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo)
+/* The top-level times of a simulate result or size row (ttft_*, tpot_*,
+ * e2e_* ending in _s) into keys/val (at most 64); returns their count. */
+static int band_times(cJSON *result, const char **keys, double *val)
 {
-    int wide = band_lo < 0.075;
-    double lo = wide ? c->band_p5 : c->band_p10, hi = wide ? c->band_p95 : c->band_p90;
-    const char *keys[64];
-    double val[64];
     int n = 0;
     cJSON *it;
     cJSON_ArrayForEach(it, result) {
@@ -1039,20 +1067,53 @@ void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo)
             val[n++] = it->valuedouble;
         }
     }
+    return n;
+}
+
+void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, int wide)
+{
+    const char *keys[64];
+    double val[64];
+    int n = band_times(result, keys, val);
     for (int i = 0; i < n; i++) {
+        const cJSON *l = cJSON_GetObjectItem(low, keys[i]), *h = cJSON_GetObjectItem(high, keys[i]);
+        double lo = cJSON_IsNumber(l) ? fmin(l->valuedouble, val[i]) : val[i];
+        double hi = cJSON_IsNumber(h) ? fmax(h->valuedouble, val[i]) : val[i];
         char k[96];
         snprintf(k, sizeof k, "%s_low", keys[i]);
-        cJSON_AddNumberToObject(result, k, val[i] * exp(lo));
+        cJSON_AddNumberToObject(result, k, lo);
         snprintf(k, sizeof k, "%s_high", keys[i]);
-        cJSON_AddNumberToObject(result, k, val[i] * exp(hi));
+        cJSON_AddNumberToObject(result, k, hi);
     }
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }
 
-void rl_e2e_slow_edge(rl_engine_costs *c)
+int rl_e2e_has_band(const rl_hw *h)
 {
-    double k = exp(c->band_p90 > 0 ? c->band_p90 : 0);
+    if (h->engine_costs.present)
+        return 1;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    for (int c = 0; e && e->tables && c < RL_KC_COUNT; c++)
+        if (e->resid[c].n > 0)
+            return 1;
+    return 0;
+}
+
+int rl_e2e_band_edge(rl_hw *h, int q)
+{
+    static const char *const NAME[4] = {"p5", "p10", "p90", "p95"};
+    if (q < 0 || q > 3 || !rl_e2e_has_band(h))
+        return 0;
+    rl_engine_costs *c = &h->engine_costs;
+    if (!c->present) {
+        h->engines.e[h->engines.sel].edge = q + 1;
+        return 1;
+    }
+    double band[4] = {c->band_p5, c->band_p10, c->band_p90, c->band_p95};
+    double k = exp(q < 2 ? fmin(band[q], 0) : fmax(band[q], 0));
     for (int p = 0; p < RL_EC_N; p++)
         c->v[p] = rl_ec_is_eff((rl_ec_param)p) ? c->v[p] / k : c->v[p] * k;
-    snprintf(c->engine + strlen(c->engine), sizeof c->engine - strlen(c->engine), " (p90 edge)");
+    snprintf(c->engine + strlen(c->engine), sizeof c->engine - strlen(c->engine), " (%s edge)",
+             NAME[q]);
+    return 1;
 }

@@ -95,17 +95,29 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          double comm_s);
 
-/* Add KEY_low / KEY_high beside every top-level time of a simulate result
- * (ttft_*_s, tpot_*_s, e2e_*_s) from c's band (band_lo 0.1: p10-p90, 0.05:
- * p5-p95), unwidened: a simulation spans many step shapes.  The result
- * names the band. */
-void rl_e2e_band_keys(cJSON *result, const rl_engine_costs *c, double band_lo);
+/* 1 when h has a band: fitted engine costs (their cross-validated
+ * residual quantiles) or a selected engine whose kernel tables carry
+ * residuals (engines.h rl_kresidual). */
+int rl_e2e_has_band(const rl_hw *h);
 
-/* Make every time (E) gives under c slower by e^p90 (the slow end of the
- * p10-p90 band): the costs times it, the efficiencies divided by it (every
- * term of (E) scales by the same factor).  The band then sits around the
- * slow end.  For `size --conservative`. */
-void rl_e2e_slow_edge(rl_engine_costs *c);
+/* Move h to one edge of its band, q 0..3 = p5, p10, p90, p95 (the rule of
+ * simulate's and size's bands and of size --conservative):
+ *   fitted costs: every term of (E) scaled by e^{band_q} (the costs times
+ *     it, the efficiencies divided by it), the low edges (p5, p10) no
+ *     slower and the high ones no faster than the fit itself;
+ *   kernel tables: every table-timed operator at its class's residual
+ *     quantile q, widened outside the grid as its band (engines.h edge);
+ *     the other operators, collectives and engine costs keep their time.
+ * Returns 1, or 0 (h unchanged) when h has no band. */
+int rl_e2e_band_edge(rl_hw *h, int q);
+
+/* KEY_low / KEY_high beside every top-level time of a simulate result or
+ * size row (ttft_*_s, tpot_*_s, e2e_*_s) from the same keys of the results
+ * of the same run at the band's low and high edges (rl_e2e_band_edge):
+ * queueing follows the slower steps, which a scaled output would miss
+ * (tester finding 10).  Each side is at least as far out as the result's
+ * own value.  `band` names the band: "p5-p95" when wide, else "p10-p90". */
+void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, int wide);
 
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a

@@ -86,12 +86,58 @@ int rl_kvariant_kv(rl_dtype kv)
     return is_half(kv) ? RL_KV_BF16 : kv == RL_FP8 ? RL_KV_FP8 : kv == RL_FP32 ? RL_KV_FP32 : -1;
 }
 
+/* ENGINE_COSTS: the time an engine spends outside the kernels its tables
+ * measure, with sources.
+ *  vLLM: 0.8 ms per model layer added to each request's prefill, "CPU-side
+ *    dispatch overhead [that] scales with layer count and is not captured in
+ *    silicon benchmarks", NVIDIA AIConfigurator's calibration against its
+ *    silicon corpus, not ours (VLLMBackend._prefill_dispatch_overhead_ms,
+ *    aic-core/src/aiconfigurator_core/sdk/backends/vllm_backend.py; added in
+ *    commit 0d2668649, PR #1166, 2026-06-23; Apache-2.0).  AIConfigurator
+ *    adds it once to a request's TTFT however many chunks its prompt takes,
+ *    and states it "does not scale with batch size": here it is charged once
+ *    in each step that finishes one or more prompts (ops.h rl_ops_part).
+ *  TensorRT-LLM (and every other engine): AIConfigurator's base backend adds
+ *    0 (BaseBackend._prefill_dispatch_overhead_ms, same commit).
+ *  Per-step, per-sequence and per-launch costs: no public figure for
+ *    TensorRT-LLM 1.3 or vLLM 0.24 (vLLM issue 6854's 4-13 ms GPU bubble per
+ *    decode step is vLLM 0.5, before multi-step and async scheduling;
+ *    blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for
+ *    v0.5.3, not seconds): 0, and `roofline fit` fits them on end-to-end
+ *    data.  AIConfigurator's other engine corrections are not costs of a
+ *    step: TRT-LLM's "~3 steps pipeline drain" shortens the step count of its
+ *    closed-form TPOT average (TRTLLMBackend._tpot_mix_steps), vLLM's
+ *    _ttft_queuing_factor and _throughput_cap stand in for the queueing that
+ *    serve.c simulates step by step, and _mix_step_efficiency is 1 for vLLM
+ *    and the base (our mixed step reads each weight once for all its rows
+ *    already; docs/model.md). */
+#define SRC_NO_STEP_COSTS                                                                          \
+    "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version "  \
+    "(vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them"
+rl_engine_cost_default rl_engine_costs_default(const char *engine)
+{
+    if (!strcmp(engine, "vllm"))
+        return (rl_engine_cost_default){0, 0, 0, 8e-4,
+            SRC_NO_STEP_COSTS "; prefill_layer_s 0.8 ms per layer, once per step finishing a "
+            "prompt: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, "
+            "not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit "
+            "0d2668649, PR #1166, 2026-06-23, Apache-2.0)"};
+    return (rl_engine_cost_default){0, 0, 0, 0,
+        SRC_NO_STEP_COSTS "; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this "
+        "engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, "
+        "2026-06-23)"};
+}
+
 /* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
  *  vLLM: CacheConfig.gpu_memory_utilization, "the fraction of GPU memory to
- *    be used for the model executor", 0.9 (vllm/config/cache.py at commit
- *    c1d8642, github.com/vllm-project/vllm; 0.92 at commit 002f10e and in
- *    v0.29.0's --help: the value of 0.24.0, the tables' version, is not
- *    verified here).  Overheads from vLLM's memory-profiling log in
+ *    be used for the model executor": 0.92 for vLLM 0.24.0, the tables'
+ *    version (../shared/data/README.md).  NVIDIA AIConfigurator reads it from
+ *    vllm/config/cache.py per release: 0.9 at v0.14.0 and v0.19.0, 0.92 at
+ *    v0.22.0 and unchanged at v0.24.0/v0.25.x
+ *    (aic-core/src/aiconfigurator_core/sdk/backends/vllm_backend.py,
+ *    VLLM_GPU_MEMORY_UTILIZATION_BY_VERSION, commit c56db49fe, 2026-07-29,
+ *    github.com/ai-dynamo/aiconfigurator, Apache-2.0); 0.9 at vLLM commit
+ *    c1d8642 is an older release's.  Overheads from vLLM's memory-profiling log in
  *    github.com/vllm-project/vllm/pull/10511 (2024-12-14, Llama-3-8B on an
  *    H100 80GB): non_torch_memory 1.79 GiB on one GPU (context), 3.58 GiB
  *    at TP2 (+1.79 GiB: collective buffers), PyTorch activation peak
@@ -116,12 +162,14 @@ int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
     out->present = 1;
     out->fraction = 0.9;
     if (!strcmp(engine, "vllm")) {
+        out->fraction = 0.92;
         out->context_bytes = 1.79 * GIB;
         out->comm_bytes = (3.58 - 1.79) * GIB;
         out->workspace_bytes = 1.26 * GIB;
         snprintf(out->source, sizeof out->source,
-                 "vLLM gpu_memory_utilization 0.9 of capacity (vllm/config/cache.py at commit "
-                 "c1d8642; 0.92 from v0.29.0, 0.24.0 not verified); context 1.79 GiB, collective "
+                 "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 "
+                 "(vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per "
+                 "version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective "
                  "buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory "
                  "profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)");
         return 0;
@@ -164,6 +212,45 @@ double rl_kideal(const double *x, const void *ctx)
     }
     double tc = c->peak > 0 ? flops / c->peak : 0, tm = c->bw > 0 ? bytes / c->bw : 0;
     return tc > tm ? tc : tm;
+}
+
+double rl_kvariant_peak(const double *flops, rl_kvariant v)
+{
+    static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
+                                                  RL_FP4,  RL_FP32};
+    double p = flops[compute[v]];
+    return p > 0 ? p : flops[RL_BF16];
+}
+
+int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double bytes,
+                              double act_bytes, int compute_bound)
+{
+    int best = -1;
+    double b1 = 0, b2 = 0;
+    for (int v = 0; e && e->tables && v < RL_KV_COUNT; v++) {
+        if (!e->tables->t[c][v])
+            continue;
+        double stored = fabs(log2((c == RL_KC_GEMM ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
+        double math = c == RL_KC_GEMM ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
+        double d1 = compute_bound ? math : stored, d2 = compute_bound ? stored : math;
+        if (best < 0 || d1 < b1 - 1e-9 || (d1 < b1 + 1e-9 && d2 < b2 - 1e-9)) {
+            best = v;
+            b1 = d1;
+            b2 = d2;
+        }
+    }
+    return best;
+}
+
+double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                            const double *flops, double bw)
+{
+    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
+        return -1;
+    rl_kideal_ctx k = {c, (rl_kvariant)v, rl_kvariant_peak(flops, (rl_kvariant)v), bw};
+    double ideal = rl_kideal(x, &k);
+    double t = rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, NULL);
+    return ideal > 0 && t > 0 ? t / ideal : -1;
 }
 
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
@@ -350,12 +437,13 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     if (!strcmp(k, "source"))
         return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
     double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
-                : !strcmp(k, "launch_s") ? &e->launch_s : NULL;
+                : !strcmp(k, "launch_s") ? &e->launch_s
+                : !strcmp(k, "prefill_layer_s") ? &e->prefill_layer_s : NULL;
     int fitted = dst ? 1 : rl_engine_costs_key(L, r->origin, r->field, k, &e->fitted, err, errlen);
     if (fitted <= 0)
         return fitted;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, source, and the fitted "
+        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
              "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
              "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
@@ -734,6 +822,7 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         push_number(L, "step_s", g->step_s);
         push_number(L, "seq_s", g->seq_s);
         push_number(L, "launch_s", g->launch_s);
+        push_number(L, "prefill_layer_s", g->prefill_layer_s);
         push_string(L, "source", g->costs_source);
         if (g->fitted.present)
             rl_engine_costs_push_keys(L, &g->fitted);

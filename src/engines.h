@@ -18,8 +18,9 @@
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
  *       },
- *       costs = { step_s = 0, seq_s = 0, launch_s = 0, source = "..." },  -- and fitted (E)
- *                                                  -- keys (enginecost.h)
+ *       costs = { step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 8e-4,
+ *                 source = "..." },  -- and fitted (E) keys (enginecost.h);
+ *                                    -- rl_engine_costs_default
  *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
  *                     p90 = 0.1, p95 = 0.2 }, ... },  -- rl_kresidual, per class
  *       memory = { fraction = 0.9, fraction_of = "capacity", ... },  -- below
@@ -127,6 +128,15 @@ typedef struct {
  * "vllm"), with its sources (engines.c); 0, or -1 for another name. */
 int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
 
+/* The costs calibrate --tables writes for engine (seconds; every engine
+ * gets them, 0 where no figure is sourced) and their source sentence
+ * (engines.c ENGINE_COSTS); *source is static. */
+typedef struct {
+    double step_s, seq_s, launch_s, prefill_layer_s;
+    const char *source;
+} rl_engine_cost_default;
+rl_engine_cost_default rl_engine_costs_default(const char *engine);
+
 /* Push *m as its Lua table (above). */
 void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m);
 
@@ -142,12 +152,21 @@ typedef struct {
     double step_s;   /* fixed cost per step, seconds (0: none sourced) */
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
+    /* host dispatch of a prefill, seconds per model layer, charged once in
+     * each step that finishes one or more prompts (rl_engine_costs_default) */
+    double prefill_layer_s;
     char costs_source[512];
     /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0
      * when the costs carry none; fitted.engine is name, fitted.source
      * costs_source */
     rl_engine_costs fitted;
     rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
+    /* Set by the caller, never read from a file: edge 1..4 puts every
+     * table-timed operator at its class's residual quantile p5, p10, p90,
+     * p95 (widened as its band; ops.c), one edge of the kernel-table band
+     * (e2e.h rl_e2e_band_edge); 0: the table time.  wide_band 1: results
+     * report the p5-p95 band (--band p5-p95), else p10-p90. */
+    int edge, wide_band;
     char ref[1024]; /* the spec file it comes from, until read (on selection); else "" */
     char file[1024]; /* the reference to the spec file it was read from, as the spec
                         wrote it ("" when inline) */
@@ -195,6 +214,12 @@ typedef struct {
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
+/* The peak of the compute dtype a variant's kernels run in, from a chip's
+ * peaks per dtype (rl_hw.flops): bfloat16 and the weight-only variants
+ * bf16, fp8 fp8, sq int8, nvfp4 fp4, float32 fp32 (the table above); bf16's
+ * when the chip lists none for it. */
+double rl_kvariant_peak(const double *flops, rl_kvariant v);
+
 /* Read the `engines` table on top of L's stack into *out and select the
  * default.  String entries name spec files (found under the preset
  * directories, else as paths) read when the engine is first selected.
@@ -237,5 +262,39 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
  * gets the provenance. */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
+
+/* DERIVED: an operator whose precision has no table of its class (int8
+ * weights or KV on an engine measured in bf16 and fp8 only) takes the
+ * efficiency the engine's nearest measured variant shows at the same shape:
+ *
+ *   time = (t_ref(x) / ideal_ref(x)) x the operator's own roofline time
+ *
+ * t_ref: the reference variant's table time at shape x (interpolated or
+ * extrapolated as any table time); ideal_ref: rl_kideal of that variant at
+ * its compute dtype's peak (rl_kvariant_peak, as calibrate --tables filled
+ * the tables' holes) and bw.  The reference variant: of the class's tabled
+ * variants, the one nearest on what bounds the operator's own roofline: a
+ * memory-bound operator the stored element (|log2| of the bytes ratio: GEMM
+ * weight bytes, attention KV bytes), ties to the nearest compute dtype
+ * (GEMM activation bytes); a compute-bound one the compute dtype first,
+ * then the stored bytes; remaining ties the first in the variant order.
+ * So int8 weights with bf16 compute (int8_wo) on an engine measured in bf16
+ * and fp8 take fp8's efficiency in a decode GEMM (1-byte weights streamed)
+ * and bf16's in a prefill GEMM (bf16 math).  Provenance `derived`; its band is the class's residual band
+ * widened one octave more than the reference's own (the dtype step counts as
+ * one octave outside the grid).  No variant was measured for the dtype, so a
+ * step whose only table-based times are derived is labelled `estimated`
+ * (spec.h rl_hw_run_mode).
+ *
+ * rl_engine_nearest_variant: the reference variant of class c for an
+ * element of `bytes` bytes (weights or KV) and a compute dtype of
+ * `act_bytes` bytes, `compute_bound` as the operator's own roofline, or -1
+ * when the engine has no table of the class.
+ * rl_engine_efficiency: t_ref(x) / ideal_ref(x) of variant v, `flops` the
+ * chip's peak per dtype (rl_hw.flops); -1 without that table or an ideal. */
+int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double bytes,
+                              double act_bytes, int compute_bound);
+double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                            const double *flops, double bw);
 
 #endif

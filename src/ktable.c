@@ -17,7 +17,8 @@
 
 const char *rl_provenance_name(rl_provenance p)
 {
-    static const char *const names[] = {"roofline", "measured", "interpolated", "extrapolated"};
+    static const char *const names[] = {"roofline", "measured", "interpolated", "extrapolated",
+                                                "derived"};
     return p < RL_PROV_COUNT ? names[p] : "?";
 }
 
@@ -64,10 +65,33 @@ void rl_kt_free(rl_ktable *t)
     t->logmono = NULL;
 }
 
-/* t->logmono: the monotone envelope of ktable.h.  M = min over the nodes
- * at least as large on every axis (one suffix-min pass per axis); a node
- * keeps its own value unless a strictly larger node (M of its upper
- * neighbours) is faster by more than RL_KT_NOISE.  -1 when out of memory. */
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double *work,
+                    double *out)
+{
+    double *m = work; /* min over the nodes at least as large on every axis */
+    memcpy(m, logv, n * sizeof *m);
+    size_t stride[RL_KT_AXES], st = 1;
+    for (int a = naxes - 1; a >= 0; a--) { /* one suffix-min pass per axis */
+        stride[a] = st;
+        size_t span = st * (size_t)len[a];
+        for (size_t i = n; i-- > 0;)
+            if (i % span < span - st && m[i + st] < m[i])
+                m[i] = m[i + st];
+        st = span;
+    }
+    double noise = log(1.0 + RL_KT_NOISE);
+    for (size_t i = 0; i < n; i++) { /* capped by M of its upper neighbours */
+        double v = logv[i];
+        for (int a = 0; a < naxes; a++) {
+            size_t span = stride[a] * (size_t)len[a];
+            if (i % span < span - stride[a] && m[i + stride[a]] + noise < v)
+                v = m[i + stride[a]] + noise;
+        }
+        out[i] = v;
+    }
+}
+
+/* t->logmono (rl_kt_envelope); -1 when out of memory. */
 static int monotone_envelope(rl_ktable *t)
 {
     double *m = malloc(t->n * sizeof *m);
@@ -76,26 +100,7 @@ static int monotone_envelope(rl_ktable *t)
         free(m);
         return -1;
     }
-    memcpy(m, t->logv, t->n * sizeof *m);
-    size_t stride[RL_KT_AXES], st = 1;
-    for (int a = t->naxes - 1; a >= 0; a--) {
-        stride[a] = st;
-        size_t span = st * (size_t)t->len[a];
-        for (size_t i = t->n; i-- > 0;)
-            if (i % span < span - st && m[i + st] < m[i])
-                m[i] = m[i + st];
-        st = span;
-    }
-    double noise = log(1.0 + RL_KT_NOISE);
-    for (size_t i = 0; i < t->n; i++) {
-        double v = t->logv[i];
-        for (int a = 0; a < t->naxes; a++) {
-            size_t span = stride[a] * (size_t)t->len[a];
-            if (i % span < span - stride[a] && m[i + stride[a]] + noise < v)
-                v = m[i + stride[a]] + noise;
-        }
-        t->logmono[i] = v;
-    }
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, m, t->logmono);
     free(m);
     return 0;
 }

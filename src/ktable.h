@@ -65,6 +65,8 @@ typedef enum {
     RL_PROV_MEASURED,     /* a measured grid node */
     RL_PROV_INTERPOLATED, /* inside the grid, between nodes (or on a filled node) */
     RL_PROV_EXTRAPOLATED, /* outside the grid on some axis */
+    RL_PROV_DERIVED,      /* no table of its dtype: another dtype's measured efficiency
+                             at its shape applied to its roofline (engines.h DERIVED) */
     RL_PROV_COUNT
 } rl_provenance;
 
@@ -96,6 +98,15 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen);
 
 /* Free the nodes (the struct itself is the caller's). */
 void rl_kt_free(rl_ktable *t);
+
+/* The monotone envelope above, of the ln latencies logv[n] of a grid of
+ * naxes axes with len[a] nodes each (last axis fastest), into out[n]: a
+ * node keeps its value unless a node at least as large on every axis (and
+ * larger on one) is faster by more than RL_KT_NOISE, then it takes that
+ * one's value times (1 + RL_KT_NOISE).  work: n doubles of scratch.  Kernel
+ * tables (rl_kt_read) and measured collectives (collectives.h) share it. */
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double *work,
+                    double *out);
 
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);

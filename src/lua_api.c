@@ -3,6 +3,7 @@
 #include "lua_api.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -253,6 +254,8 @@ static void merge_into(lua_State *L, int dst, int src)
  * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
+    lua_pushstring(L, cmd); /* whose options are read, for opt_error */
+    lua_setfield(L, LUA_REGISTRYINDEX, "roofline.command");
     luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
     const char *known[RL_P_COUNT * 2 + 1];
     int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
@@ -277,6 +280,20 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
                        lua_tostring(L, -1));
         }
     }
+}
+
+/* Raise "roofline.CMD: MESSAGE", CMD the function whose options check_keys
+ * last read (simulate and size share the option readers below). */
+static int opt_error(lua_State *L, const char *fmt, ...)
+{
+    char msg[512]; /* vsnprintf: lua_pushfstring has no %g */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command");
+    const char *cmd = lua_tostring(L, -1);
+    return luaL_error(L, "roofline.%s: %s", cmd ? cmd : "?", msg);
 }
 
 /* Model from a preset name / path (arg is a string) or a spec table, with an
@@ -308,6 +325,36 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
         luaL_error(L, "%s", err);
 }
 
+/* The overrides table at ov_idx as --set would spell them (hbm_bw=V,
+ * flops.D=V), for rl_hw_what_if: a what-if chip drops its measured tables
+ * as on the command line (the first 16 are looked at). */
+static int what_if(lua_State *L, int ov_idx, rl_hw *h, char *err, size_t errlen)
+{
+    enum { MAX = 16 };
+    char text[MAX][2][64];
+    rl_override ov[MAX];
+    int n = 0;
+    lua_getfield(L, ov_idx, "hbm_bw");
+    if (!lua_isnil(L, -1)) {
+        snprintf(text[n][0], sizeof text[n][0], "hbm_bw");
+        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, ov_idx, "flops");
+    int t = lua_gettop(L);
+    for (lua_pushnil(L); lua_istable(L, t) && n < MAX && lua_next(L, t) != 0; lua_pop(L, 1)) {
+        snprintf(text[n][0], sizeof text[n][0], "flops.%s", luaL_tolstring(L, -2, NULL));
+        lua_pop(L, 1);
+        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    lua_settop(L, t - 1);
+    for (int i = 0; i < n; i++)
+        ov[i] = (rl_override){text[i][0], text[i][1]};
+    return rl_hw_what_if(NULL, ov, n, h, err, errlen);
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
 {
     char err[ERRLEN];
@@ -324,6 +371,8 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
+        if (rc == 0)
+            rc = what_if(L, ov_idx, h, err, sizeof err);
     }
     if (rc != 0)
         luaL_error(L, "%s", err);
@@ -751,7 +800,7 @@ int rl_lua_prefill(lua_State *L)
 static void opt_batch_context(lua_State *L, long long max_batch, long long def_ctx,
                               long long *batch, int *nb, long long *ctx, int *nctx)
 {
-    *nb = opt_count_list(L, 1, RL_P_BATCH, 0, batch);
+    *nb = opt_count_list(L, 1, RL_P_BATCH_SWEEP, 0, batch);
     if (batch[0] == 0) /* absent */
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
@@ -791,7 +840,8 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
-    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap};
+    rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
+                         !ideal};
     char err[ERRLEN];
     /* the points, their JSON rows and their Lua rows count against the
      * scenario's memory budget: bound the points to what it still holds */
@@ -1039,13 +1089,10 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     if (!lua_isnil(L, -1)) {
         int ok, whole = p->type != RL_PT_NUMBER;
         v = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v))) {
-            char msg[256]; /* lua_pushfstring has no %g */
-            snprintf(msg, sizeof msg, "field '%s': expected %s in [%g, %g]", key,
-                     whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
-                     p->min, p->max);
-            luaL_error(L, "%s", msg);
-        }
+        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v)))
+            opt_error(L, "field '%s': expected %s in [%g, %g]", key,
+                      whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
+                      p->min, p->max);
     }
     lua_pop(L, 1);
     return v;
@@ -1058,8 +1105,8 @@ static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
     const char *s = opt_string(L, 1, id);
     int n = s ? rl_parse_tuple(s, v, min, max) : 0;
     if (n < 0)
-        luaL_error(L, "field '%s': expected %s (non-negative numbers), got '%s'",
-                   RL_PARAMS[id].lua, RL_PARAMS[id].arg, s);
+        opt_error(L, "field '%s': expected %s (non-negative numbers), got '%s'", RL_PARAMS[id].lua,
+                  RL_PARAMS[id].arg, s);
     return n;
 }
 
@@ -1072,8 +1119,8 @@ static void opt_prefixes(lua_State *L, rl_workload *w)
     w->prefixes = (int)v[0];
     w->prefix_len = (int)v[1];
     if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt))
-        luaL_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
-                      "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
+        opt_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
+                     "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
 }
 
 /* Field `burst`: gamma arrivals with that coefficient of variation into *w
@@ -1099,8 +1146,7 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
         if (strlen(v) == len && strncmp(a, v, len) == 0)
             return i;
         if (!bar)
-            return luaL_error(L, "roofline.simulate: field '%s': expected %s, got '%s'", p->lua,
-                              p->arg, v);
+            return opt_error(L, "field '%s': expected %s, got '%s'", p->lua, p->arg, v);
         a = bar + 1;
     }
 }
@@ -1111,7 +1157,8 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
  * tpot_slo=), route="least-outstanding", page=16, preempt="recompute",
  * burst= (gamma arrivals' CV), hbm_reserve=0.1, weights=, kv=, compute=,
- * ideal=false, attn_layout="tp"} (defaults and bounds:
+ * ideal=false, attn_layout="tp", pp=1 (pipeline stages of each replica's chips), ep=1
+ * (expert-parallel groups of each stage, MoE)} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
  * "lognormal:2000:0.8"). */
@@ -1122,7 +1169,8 @@ int rl_lua_simulate(lua_State *L)
     char err[ERRLEN];
     check_keys(L, 1, "simulate");
     check_model_hw(L, 1, &m, &h);
-    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
+    long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
@@ -1151,8 +1199,13 @@ int rl_lua_simulate(lua_State *L)
     if (lay && rl_attn_layout_parse(lay, &c.layout) != 0)
         return luaL_error(L, "roofline.simulate: field 'attn_layout': expected tp or attn-dp, got '%s'",
                           lay);
-    if (rl_attn_layout_check(&m, chips, c.layout, err, sizeof err) != 0)
-        return luaL_error(L, "roofline.simulate: field 'attn_layout': %s", err);
+    c.pp = (int)pp;
+    c.ep = (int)ep;
+    if (rl_serve_layout_check(&m, chips, pp, ep, c.layout, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.simulate: field '%s': %s",
+                          strncmp(err, "pp", 2) == 0   ? "pp"
+                          : strncmp(err, "ep", 2) == 0 ? "ep"
+                                                       : "attn_layout", err);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
     if (c.policy == RL_POLICY_CHUNKED)
         c.max_tokens = 512; /* the chunk budget, as on the command line */

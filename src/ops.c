@@ -58,7 +58,7 @@ static int prefill_parts(const rl_ops_config *c, rl_ops_part *one, const rl_ops_
         *parts = c->parts;
         return c->nparts;
     }
-    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix};
+    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix, 0};
     *parts = one;
     return 1;
 }
@@ -140,6 +140,7 @@ typedef struct {
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
+    int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
 } builder;
 
 /* Time op (and the span - 1 ops after it) by kernel table `cls` at `shape`
@@ -184,7 +185,8 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
                      double din, double dout, double copies, double use_frac, int to_kv)
 {
     rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, RL_EFF_GEMM, layers);
-    double mat = rl_dtype_matrix_bytes(x->c->prec.weights, din, dout);
+    rl_dtype w = x->half ? RL_BF16 : x->c->prec.weights;
+    double mat = rl_dtype_matrix_bytes(w, din, dout);
     double rows = tokens * per_token;
     op->tokens = tokens;
     op->flops = 2.0 * rows * din * dout;
@@ -194,7 +196,9 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         op->kv_write = rows * dout * x->kb;
     else
         op->act_write = rows * dout * x->ab;
-    op->b_crit = rl_hw_intensity(x->h, x->c->prec.compute) * (mat / (din * dout)) / 2.0 / use_frac;
+    op->b_crit = rl_hw_intensity(x->h, x->half ? RL_BF16 : x->c->prec.compute) * (mat / (din * dout)) /
+                 2.0 / use_frac;
+    op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
         double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
@@ -307,6 +311,11 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
     double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
+    if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
+        shape[0] = ceil(seqs / z);
+    else if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_SEQ)
+        shape[1] = len / z;
     if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
     else
@@ -430,47 +439,90 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
            use_frac, 0);
 }
 
+/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half). */
+static rl_dtype op_compute(const builder *x, const rl_op *op)
+{
+    return op->half ? RL_BF16 : x->c->prec.compute;
+}
+
 /* The table variant of op's class for the run's precision (engines.h), or -1. */
 static int table_variant(const builder *x, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    return op->kclass == RL_KC_GEMM ? rl_kvariant_gemm(p->weights, p->compute)
-                                    : rl_kvariant_kv(p->kv);
+    if (op->kclass == RL_KC_GEMM)
+        return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
+    return rl_kvariant_kv(p->kv);
+}
+
+/* The variant that times op's class in place of a dtype without a table
+ * (engines.h DERIVED), or -1. */
+static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
+{
+    const rl_precision *p = &x->c->prec;
+    int gemm = op->kclass == RL_KC_GEMM;
+    return rl_engine_nearest_variant(
+        e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? RL_BF16 : gemm ? p->weights : p->kv),
+        rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
 }
 
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times,
- * each with the engine's residual band.  Returns 1 when it did, else 0. */
+ * each with the engine's residual band.  Without a table of the run's
+ * dtype, each op of the span at its own roofline time times the efficiency
+ * of the nearest tabled variant (engines.h DERIVED), its band one octave
+ * wider.  Returns 1 when it did either, else 0. */
 static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
+    rl_kclass c = (rl_kclass)op->kclass;
     int v = table_variant(x, op);
     rl_provenance prov;
-    double t = rl_engine_time(e, (rl_kclass)op->kclass, v, op->kshape,
-                              rl_hw_peak(x->h, x->c->prec.compute), x->h->hbm_bw, &prov);
-    if (t <= 0)
-        return 0;
-    double sum = 0;
+    double t = rl_engine_time(e, c, v, op->kshape, rl_hw_peak(x->h, op_compute(x, op)),
+                              x->h->hbm_bw, &prov);
+    double eff = -1, sum = 0;
+    if (t <= 0) {
+        v = derived_variant(x, e, op);
+        eff = rl_engine_efficiency(e, c, v, op->kshape, x->h->flops, x->h->hbm_bw);
+        if (eff <= 0)
+            return 0;
+        prov = RL_PROV_DERIVED;
+    }
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
-    const rl_kresidual *r = &e->resid[op->kclass];
-    double widen = x->bands ? 1 + rl_engine_outside(e, (rl_kclass)op->kclass, v, op->kshape) : 0;
+    const rl_kresidual *r = &e->resid[c];
+    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
-        o->t.time_s = t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
+                              : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
         for (int q = 0; q < 4 && x->bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+        if (e->edge > 0) /* one edge of the band (engines.h) */
+            o->t.time_s *= exp(o->band[e->edge - 1]);
     }
     return 1;
+}
+
+/* 1 when the step finishes one or more prompts (a part with sequences that
+ * is not `unfinished`): it pays the engine's prefill dispatch once
+ * (engines.c ENGINE_COSTS: AIConfigurator's per-request figure, which does
+ * not grow with the batch). */
+static int finishes_prompt(const rl_ops_config *c)
+{
+    rl_ops_part one;
+    const rl_ops_part *pp;
+    int np = prefill_parts(c, &one, &pp);
+    for (int i = 0; i < np; i++)
+        if (pp[i].seqs > 0 && pp[i].tokens > 0 && !pp[i].unfinished)
+            return 1;
+    return 0;
 }
 
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
-    double peak = (double)x->c->chips * rl_hw_peak(x->h, x->c->prec.compute);
-    if (x->c->mfu > 0)
-        peak *= x->c->mfu;
+    double mfu = x->c->mfu > 0 ? x->c->mfu : 1.0;
     double bw = (double)x->c->chips * x->h->hbm_bw;
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     int tables = e && e->tables;
@@ -479,12 +531,14 @@ static void finish(builder *x)
         rl_op *op = &o->op[i];
         op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
         op->kv_write *= kvc;
-        op->prov = op->kind == RL_OP_COMM && op->comm.measured == 1 ? RL_PROV_MEASURED
-                                                               : RL_PROV_ROOFLINE;
+        op->prov = op->kind != RL_OP_COMM || op->comm.measured != 1 ? RL_PROV_ROOFLINE
+                   : op->comm.capped                               ? RL_PROV_INTERPOLATED
+                                                                   : RL_PROV_MEASURED;
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
         op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
+        double peak = (double)x->c->chips * rl_hw_peak(x->h, op_compute(x, op)) * mfu;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
         if (tables && op->kclass >= 0 && op->kspan == 1 && time_from_table(x, e, i))
             continue; /* a table's kernel alone (a GEMM): no efficiency curve needed */
@@ -525,7 +579,8 @@ static void finish(builder *x)
     }
     if (e) {
         double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
-        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
+        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches +
+                      (finishes_prompt(x->c) ? e->prefill_layer_s * (double)x->m->layers : 0.0);
         o->step_s += o->engine_s;
     }
     for (int q = 0; q < 4; q++)
@@ -573,8 +628,8 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
-                     ? (double)c->chips : 1.0};
-    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
+                     ? (double)c->chips : 1.0, 0};
+    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1, 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
     segment seg[2] = {{"prefill", RL_EFF_PREFILL_ATTENTION, pp, np},
@@ -601,7 +656,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     } else {
         double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
         mlp(&x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
+        /* the router's weights stay bf16 in the engines whatever the checkpoint's
+         * precision, its GEMM a bf16 one: vLLM's DeepseekV2MoE builds its gate as a
+         * GateLinear with no quant_config (vllm/model_executor/models/deepseek_v2.py
+         * at commit 002d607); TensorRT-LLM's DeepseekV3Gate holds a plain weight of
+         * the model's torch_dtype, not a quantized Linear
+         * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d) */
+        x.half = 1;
         matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
+        x.half = 0;
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
@@ -651,15 +714,26 @@ static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
     return o.step_s;
 }
 
-double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                           long long tokens, long long prefix)
+/* One sequence's prefill of `tokens` on `prefix` cached ones, alone in its
+ * step; `unfinished` 1 when its prompt goes on in a later chunk. */
+static double prefill_chunk_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                 long long tokens, long long prefix, int unfinished)
 {
+    rl_ops_part part = {1, tokens, prefix, unfinished};
     rl_ops_config p = *c;
     p.prefill_seqs = 1;
     p.prefill_tokens = tokens;
     p.prefill_prefix = prefix;
+    p.parts = &part;
+    p.nparts = 1;
     p.decode_batch = 0;
     return step_time(m, h, &p);
+}
+
+double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                           long long tokens, long long prefix)
+{
+    return prefill_chunk_time(m, h, c, tokens, prefix, 0);
 }
 
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
@@ -670,7 +744,7 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
     double total = 0.0;
     for (long long done = 0; done < tokens; done += chunk) {
         long long n = tokens - done < chunk ? tokens - done : chunk;
-        double t = rl_ops_prefill_time(m, h, c, n, prefix + done);
+        double t = prefill_chunk_time(m, h, c, n, prefix + done, done + n < tokens);
         if (t < 0)
             return -1.0;
         total += t;
@@ -716,12 +790,14 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, rl_ops *ops)
+                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
+    c.kv_copies = kv_copies;
+    c.kv_split = kv_split;
     if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
         return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;

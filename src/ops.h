@@ -86,6 +86,8 @@ typedef struct {
     double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
+    int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
+                            (the MoE router, ops.c) */
     rl_provenance prov;  /* where its time comes from */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,
@@ -100,9 +102,13 @@ typedef struct {
 #define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
 /* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
- * new tokens on a cached prefix of `prefix` (P) tokens. */
+ * new tokens on a cached prefix of `prefix` (P) tokens.  `unfinished` 1:
+ * their prompts go on past this chunk (or they are no prompts: a
+ * speculative verify pass); a step with a part of 0 finishes a prompt and
+ * pays the engine's prefill dispatch (engines.h prefill_layer_s). */
 typedef struct {
     long long seqs, tokens, prefix;
+    int unfinished;
 } rl_ops_part;
 
 /* What a step computes, and how. */
@@ -151,6 +157,12 @@ typedef struct {
      * attention layers replicate KV heads when K < TP; MLA's one latent is on
      * every TP chip: serve.h, rl_serve_kv_copies). */
     double kv_copies;
+    /* How the chips beyond the K KV heads hold the decode cache (shard.h's
+     * --kv-split), for a kernel table's decode-attention shape: replicate
+     * (the default: each chip every sequence of its head), batch (each
+     * ceil(B / z) of the sequences) or seq (each 1/z of every sequence's
+     * keys), z = chips / K.  The bytes a chip reads follow kv_copies. */
+    rl_kv_split kv_split;
 } rl_ops_config;
 
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
@@ -175,7 +187,8 @@ typedef struct {
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
-    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch) */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch,
+                            prefill dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
@@ -226,7 +239,8 @@ double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_confi
 
 /* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
  * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
- * prefix P + i * chunk, seconds.  -1 on invalid input. */
+ * prefix P + i * chunk, seconds, the engine's prefill dispatch with the
+ * last chunk only.  -1 on invalid input. */
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                                    long long tokens, long long prefix, long long chunk);
 
@@ -261,10 +275,11 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 /* With h's selected engine carrying kernel tables and a concrete model: the
  * decode step st (batch, context) on `chips` chips takes its step_s and
  * tokens/s from the calibrated operator list (*ops gets it, its ops
- * unnamed: times and provenance; rl_ops_build names them).  Returns 1
- * when it did, 0 (st unchanged) otherwise. */
+ * unnamed: times and provenance; rl_ops_build names them), the cache held
+ * as kv_copies and kv_split say (rl_ops_config; 1 and RL_KV_REPLICATE:
+ * the defaults).  Returns 1 when it did, 0 (st unchanged) otherwise. */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, rl_ops *ops);
+                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -36,6 +36,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_BATCH] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]", "sequences", 1,
                     1e9, "1", NULL, "sequences decoded together (a list gives one row each)",
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
+    [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
+                          "sequences", 1, 1e9, NULL, NULL,
+                          "batch sizes to sweep, all replicas together (default 1, 2, 4, ..., "
+                          "2048)",
+                          AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
@@ -51,11 +56,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "dtype of the matrix units (selects the FLOP/s peak)", AT(prec.compute), 0, 0,
                       0},
     [RL_P_IDEAL] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                    "the pure roofline even when the profile has efficiency tables", AT(ideal), 0, 0,
-                    0},
+                    "the pure roofline even when the profile has efficiency tables (= --engine "
+                    "ideal; refused beside another --engine)", AT(ideal), 0, 0, 0},
     [RL_P_IDEAL_SWEEP] = {"ideal", "ideal", NULL, "mode", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                          "formula (1) on all chips, no communication, instead of every sharding "
-                          "plan (the sweep uses datasheet peaks either way: mode ideal)",
+                          "formula (1) on all chips at the datasheet peaks, no communication, "
+                          "instead of every sharding plan timed as step/prefill time it (mode "
+                          "ideal)",
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
@@ -109,11 +115,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
-                 "expert-parallel chips (MoE)", AT(plan.ep), 0, 0, RL_PF_PLAN},
+                 "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
+                 AT(plan.ep), 0, 0, RL_PF_PLAN},
     [RL_P_SP] = {"sp", "sp", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                  "sequence-parallel chips (prefill)", AT(plan.sp), 0, 0, RL_PF_PLAN},
     [RL_P_PP] = {"pp", "pp", NULL, NULL, RL_PT_COUNT, "P", "stages", 1, 1e6, "1", NULL,
-                 "pipeline stages", AT(plan.pp), 0, 0, RL_PF_PLAN},
+                 "pipeline stages (simulate: of each replica's --chips, chips / P TP chips per stage)",
+                 AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
                 "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
@@ -209,7 +217,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NULL, "HBM kept free of weights and KV where no engine memory rule "
                       "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
-                        "most chips of a deployment", NOWHERE, RL_PF_SERVE},
+                        "most chips of one replica (default: the NVLink domain, beyond it as TP or "
+                        "domain-wide PP stages while no smaller replica holds the model)",
+                        NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
@@ -255,7 +265,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
                    "p10-p90|p5-p95",
-                   "the uncertainty band of a fitted profile (kernel-table bands: p10-p90)",
+                   "the uncertainty band: quantiles of a fitted profile's or the kernel tables' residuals",
                    NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
@@ -289,8 +299,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define PLAN RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
-#define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
-    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_OVERLAP, RL_P_PROMPT
+#define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
+    RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_ENGINE, RL_P_OVERLAP, RL_P_PROMPT
 #define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
@@ -329,10 +339,10 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
-                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
-                           RL_P_CONSERVATIVE | RL_CLI_ONLY,
+                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND | RL_CLI_ONLY,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
@@ -369,11 +379,17 @@ const rl_command RL_COMMANDS[] = {
      "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
-     "Every point is timed at the datasheet peaks (mode ideal), with or without --ideal: a\n"
-     "profile's kernel tables or fitted costs are not applied here (step, simulate and size\n"
-     "apply them), so the frontier is an upper bound on speed.",
+     "On a profile with measured tables (mode calibrated, or estimated when borrowed), each\n"
+     "1D tp/ep plan is timed as `step --tp` and `prefill --tp` time it: the --engine's kernel\n"
+     "tables and costs (default: the profile's), each chip's own KV share, measured\n"
+     "collectives, HBM under the engine's memory rule; plans that path does not time (2d,\n"
+     "pipelines) are left out and counted (uncalibrated_plans), and TTFT is the plan's own\n"
+     "prefill (no sequence parallelism).  Fitted engine costs (`roofline fit`) are not\n"
+     "applied.  Without measurements, or with --engine ideal, every plan runs at the\n"
+     "datasheet peaks (mode ideal) with its collectives, an upper bound on speed.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
-     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--overlap]\n"
+     "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
+     "       [--overlap]\n"
      "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
     {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
      "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",

@@ -61,6 +61,7 @@ typedef enum {
     RL_P_CAPACITY_PCT, RL_P_REPEATS,
     /* --ideal as pareto reads it (the sweep is datasheet-only either way) */
     RL_P_IDEAL_SWEEP,
+    RL_P_BATCH_SWEEP, /* --batch of sweep and pareto: its default is a list */
     RL_P_COUNT
 } rl_param_id;
 

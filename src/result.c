@@ -20,6 +20,21 @@ static void add_precision(cJSON *o, rl_precision p, int abstract)
 }
 
 /* The fields every run result opens with; mode "ideal" or "mfu". */
+/* The engine a run in `mode` on h uses: the selected one's, NULL in ideal
+ * mode or without one ("engine": "none"). */
+static const rl_serving_engine *run_engine(const rl_hw *h, const char *mode)
+{
+    return strcmp(mode, "ideal") != 0 ? rl_engines_selected(&h->engines) : NULL;
+}
+
+static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
+{
+    const rl_serving_engine *e = run_engine(h, mode);
+    cJSON_AddStringToObject(o, "engine", e ? e->name : "none");
+}
+
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
+
 static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
                            long long chips)
 {
@@ -27,27 +42,44 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (e && strcmp(mode, "ideal") != 0) {
-        cJSON_AddStringToObject(o, "engine", e->name);
+    add_engine(o, mode, h);
+}
+
+/* engine, engine_version, engine_source: the selected engine, unless mode
+ * is ideal ("none"). */
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+{
+    add_engine_name(o, h, mode);
+    const rl_serving_engine *e = run_engine(h, mode);
+    if (e) {
         cJSON_AddStringToObject(o, "engine_version", e->version);
         cJSON_AddStringToObject(o, "engine_source", e->source);
-    } else {
-        cJSON_AddStringToObject(o, "engine", "none");
     }
 }
 
-/* KEY_low / KEY_high: the op list's p10-p90 band from its engine's
- * kernel-table residuals (ops.h band_s), when it has one. */
-static void add_table_band(cJSON *o, const char *key, const rl_ops *ops)
+/* The mode of a run of m at precision p on h from `base` (spec.h rl_run_mode). */
+static const char *run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_precision p)
+{
+    return rl_run_mode(base, h, m, p.weights, p.compute, p.kv);
+}
+
+/* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
+ * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
+ * residuals (ops.h band_s), when it has one; the result top names it. */
+static void add_table_band(cJSON *top, cJSON *o, const char *key, const rl_ops *ops,
+                           const rl_hw *h)
 {
     char k[48];
     if (!ops->banded)
         return;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int wide = e && e->wide_band;
+    if (!cJSON_GetObjectItem(top, "band")) /* the result names its band once */
+        cJSON_AddStringToObject(top, "band", wide ? "p5-p95" : "p10-p90");
     snprintf(k, sizeof k, "%s_low", key);
-    cJSON_AddNumberToObject(o, k, ops->band_s[1]);
+    cJSON_AddNumberToObject(o, k, ops->band_s[wide ? 0 : 1]);
     snprintf(k, sizeof k, "%s_high", key);
-    cJSON_AddNumberToObject(o, k, ops->band_s[2]);
+    cJSON_AddNumberToObject(o, k, ops->band_s[wide ? 3 : 2]);
 }
 
 /* How many operators of an op list were timed measured, interpolated,
@@ -57,6 +89,17 @@ static void add_provenance(cJSON *o, const rl_ops *ops)
     cJSON *p = cJSON_AddObjectToObject(o, "provenance");
     for (int i = 0; i < RL_PROV_COUNT; i++)
         cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
+}
+
+/* An engine's costs outside its kernels (engines.h): per step, per
+ * sequence, per launch, the prefill dispatch per layer, and their source. */
+static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
+{
+    cJSON_AddNumberToObject(r, "step_s", e->step_s);
+    cJSON_AddNumberToObject(r, "seq_s", e->seq_s);
+    cJSON_AddNumberToObject(r, "launch_s", e->launch_s);
+    cJSON_AddNumberToObject(r, "prefill_layer_s", e->prefill_layer_s);
+    cJSON_AddStringToObject(r, "costs_source", e->costs_source);
 }
 
 /* An engine's memory rule (engines.h): fraction, what it is a fraction of,
@@ -120,6 +163,7 @@ cJSON *rl_result_engines(const rl_hw *h)
                              rl_kvariant_name((rl_kvariant)v));
         cJSON_AddStringToObject(r, "tables", tables);
         cJSON_AddStringToObject(r, "source", e->source);
+        add_engine_costs(r, e);
         add_memory_rule(r, &e->mem);
         cJSON_AddItemToArray(rows, r);
     }
@@ -198,7 +242,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
+    add_run_header(o, run_mode(rl_hw_mode(h, 1), h, m, p), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -221,10 +265,10 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
         if (tables)
-            rl_ops_engine_step(m, h, chips, &s, p, &ops);
+            rl_ops_engine_step(m, h, chips, &s, p, 1, RL_KV_REPLICATE, &ops);
         add_row(rows, &s);
         if (tables) {
-            add_table_band(cJSON_GetArrayItem(rows, i), "step_s", &ops);
+            add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
         }
     }
@@ -417,7 +461,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
     int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
+    add_run_header(o, run_mode(rl_hw_mode(h, cal), h, m, p), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -462,7 +506,9 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated),
+    add_run_header(o,
+                   c->mfu > 0 && c->mfu < 1 ? "mfu"
+                                            : run_mode(rl_hw_mode(h, c->calibrated), h, m, c->prec),
                    m, h, c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
@@ -583,7 +629,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "tokens", (double)tokens[i]);
         cJSON_AddNumberToObject(r, "prefix", (double)c->prefill_prefix);
         cJSON_AddNumberToObject(r, "ttft_s", ops.step_s);
-        add_table_band(r, "ttft_s", &ops);
+        add_table_band(o, r, "ttft_s", &ops, h);
         if (chunk > 0)
             cJSON_AddNumberToObject(r, "chunked_s",
                                     rl_ops_chunked_prefill_time(m, h, c, tokens[i],
@@ -637,8 +683,16 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    cJSON_AddStringToObject(o, "mode", "ideal");
-    cJSON_AddStringToObject(o, "communication", s->sharded ? "included" : "ignored");
+    const char *mode = rl_hw_mode(h, s->calibrated);
+    cJSON_AddStringToObject(o, "mode", mode);
+    add_engine(o, mode, h);
+    cJSON_AddStringToObject(o, "communication",
+                            !s->sharded     ? "ignored"
+                            : s->calibrated ? "included: each replica's calibrated step plus its "
+                                              "collectives"
+                            : h->collectives.present ? "included: the measured collectives beside "
+                                                       "per-chip formula (1) at the datasheet peaks"
+                                                     : "included");
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);
@@ -648,6 +702,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
     if (s->sharded)
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
+    if (s->calibrated)
+        cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;
@@ -745,11 +801,19 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 
 /* What describes the run: model, hardware, mode, chips, workload, precision
  * and engine settings. */
-/* A replica's layout (serve.h): its name and the copies of each token's KV. */
-static void add_layout(cJSON *j, const rl_model *m, long long chips, rl_attn_layout l)
+/* A replica's layout (serve.h): its name, the copies of each token's KV,
+ * its pipeline stages (pp), expert-parallel groups per stage (ep) and the
+ * chips of one stage. */
+static void add_layout(cJSON *j, const rl_model *m, long long chips, long long pp, long long ep,
+                       rl_attn_layout l)
 {
+    pp = pp > 1 ? pp : 1;
+    ep = ep > 1 ? ep : 1;
     cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(l));
-    cJSON_AddNumberToObject(j, "kv_copies", rl_serve_kv_copies(m, chips, l));
+    cJSON_AddNumberToObject(j, "kv_copies", rl_serve_kv_copies(m, chips / pp / ep, l));
+    cJSON_AddNumberToObject(j, "pp", (double)pp);
+    cJSON_AddNumberToObject(j, "ep", (double)ep);
+    cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
 }
 
 static void add_serve_run(cJSON *j, const rl_simulate_run *run)
@@ -757,7 +821,9 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    cJSON_AddStringToObject(j, "mode", rl_hw_default_mode(run->h, run->calibrated));
+    const char *mode = run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h, run->m, run->p);
+    cJSON_AddStringToObject(j, "mode", mode);
+    add_engine_name(j, run->h, mode);
     cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
                                                 ? "fitted engine costs (enginecost.h (E)) on the "
                                                   "operator list + the replica plan's collectives"
@@ -765,7 +831,7 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
                                                   "serve.h rl_attn_layout)");
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
-    add_layout(j, run->m, run->chips_per_replica, c->layout);
+    add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
@@ -816,8 +882,31 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     return o;
 }
 
+
+/* A size row's KEY_low / KEY_high from its runs at the band's edges
+ * (rl_size_candidate.edge, e2e.h rl_e2e_band_from_runs). */
+static void add_size_band(cJSON *o, const rl_size_candidate *c, int wide)
+{
+    static const char *const KEYS[6] = {"ttft_p50_s", "ttft_p99_s", "tpot_p50_s",
+                                        "tpot_p99_s", "e2e_p50_s", "e2e_p99_s"};
+    cJSON *edge[2] = {cJSON_CreateObject(), cJSON_CreateObject()};
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; edge[s] && k < 6; k++)
+            cJSON_AddNumberToObject(edge[s], KEYS[k], c->edge[s][k]);
+    if (edge[0] && edge[1])
+        rl_e2e_band_from_runs(o, edge[0], edge[1], wide);
+    cJSON_Delete(edge[0]);
+    cJSON_Delete(edge[1]);
+}
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
+/* The mode of one size candidate (spec.h rl_run_mode). */
+static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, c->p);
+}
+
 static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
 {
     char label[128];
@@ -834,16 +923,18 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    const char *mode = size_mode(in, c);
+    cJSON_AddStringToObject(o, "mode", mode);
+    add_engine_name(o, &in->hw[c->hw], mode);
     if (!detail)
         return o;
     const rl_hw *h = &in->hw[c->hw];
     cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddStringToObject(o, "mode", rl_hw_default_mode(h, in->calibrated));
     cJSON_AddStringToObject(o, "policy", rl_policy_name(c->policy));
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
-    add_layout(o, in->m, c->chips, c->layout);
+    add_layout(o, in->m, c->chips, c->pp, c->ep, c->layout);
     const keyed more[] = {
         {"chips_per_replica", (double)c->chips},
         {"replicas", c->replicas},
@@ -860,13 +951,8 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
     };
     add_numbers(o, more, sizeof more / sizeof more[0]);
-    /* every searched hardware fitted: the band beside the times (same columns
-     * on every row) */
-    int fitted = in->calibrated;
-    for (int i = 0; i < in->nhw; i++)
-        fitted &= in->hw[i].engine_costs.present;
-    if (fitted)
-        rl_e2e_band_keys(o, &h->engine_costs, 0.1);
+    if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */
+        add_size_band(o, c, in->band_wide);
     return o;
 }
 
@@ -876,12 +962,22 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
+    /* one mode over the candidates (over the hardware when none was evaluated) */
+    const char *mode = r->n > 0 ? size_mode(in, &r->c[0]) : rl_hw_default_mode(in->hw, in->calibrated);
     int same = 1;
-    for (int i = 1; i < in->nhw; i++)
-        same &= strcmp(rl_hw_default_mode(&in->hw[i], in->calibrated),
-                       rl_hw_default_mode(in->hw, in->calibrated)) == 0;
-    cJSON_AddStringToObject(j, "mode", same ? rl_hw_default_mode(in->hw, in->calibrated)
-                                            : "mixed (see each row)");
+    for (int i = 1; i < (r->n > 0 ? r->n : in->nhw); i++)
+        same &= strcmp(r->n > 0 ? size_mode(in, &r->c[i])
+                                : rl_hw_default_mode(&in->hw[i], in->calibrated),
+                       mode) == 0;
+    cJSON_AddStringToObject(j, "mode", same ? mode : "mixed (see each row)");
+    const char *engine = NULL; /* one engine name over the hardware searched */
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_serving_engine *e =
+            run_engine(&in->hw[i], rl_hw_default_mode(&in->hw[i], in->calibrated));
+        const char *name = e ? e->name : "none";
+        engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
+    }
+    cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

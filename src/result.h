@@ -129,6 +129,8 @@ typedef struct {
  * kv_timeline [{t_s, kv_frac}] (with run->timeline); then the run: model,
  * hw, mode ("calibrated" when calibrated and the profile has efficiency
  * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
+ * attention_layout, kv_copies, pp (pipeline stages per replica), ep
+ * (expert-parallel groups per stage) and chips_per_stage (chips_per_replica / pp),
  * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
  * seed, weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
@@ -144,7 +146,8 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
  * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets, max_sustainable_qps (null
  * when unknown); `detail` (JSON, CSV) adds
- * hw, mode, policy, weights, kv, compute, chips_per_replica, replicas,
+ * hw, mode, policy, weights, kv, compute, attention_layout, kv_copies, pp, ep,
+ * chips_per_stage, chips_per_replica, replicas,
  * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,
  * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,
  * kv_capacity_tokens_per_replica.  NULL on OOM. */

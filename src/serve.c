@@ -62,6 +62,21 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
     return 0;
 }
 
+int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
+                          rl_attn_layout l, char *err, size_t errlen)
+{
+    if (pp < 1 || chips % pp != 0 || (!m->abstract && m->layers % pp != 0))
+        RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and the %lld layers "
+                "of %s (equal stages)", pp, chips, m->layers, m->name);
+    long long stage = chips / pp;
+    if (ep != 1 && (l != RL_ATTN_LAYOUT_TP || m->abstract || m->experts == 0 || ep < 1 ||
+                    stage % ep != 0 || m->experts % ep != 0))
+        RL_FAIL("ep: %lld expert-parallel groups need layout tp and a MoE model whose experts "
+                "(%lld) and chips per stage (%lld) they divide (%s)", ep, m->experts, stage,
+                m->name);
+    return rl_attn_layout_check(m, stage, l, err, errlen);
+}
+
 double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
 {
     if (l == RL_ATTN_LAYOUT_DP || m->abstract || chips <= 1)
@@ -70,7 +85,7 @@ double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
     return chips > heads ? (double)chips / (double)heads : 1;
 }
 
-rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l)
+rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l)
 {
     rl_shard_plan plan = rl_shard_plan_default();
     plan.kv = RL_KV_REPLICATE; /* as the engines do beyond K heads (serve.h) */
@@ -78,7 +93,8 @@ rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l)
         plan.ep = chips;
         plan.attn_replicated = 1;
     } else {
-        plan.tp = chips;
+        plan.ep = ep > 1 ? ep : 1;
+        plan.tp = chips / plan.ep;
     }
     return plan;
 }
@@ -96,7 +112,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     }
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
-    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384,
+    *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384, .pp = 1, .ep = 1,
                        .calibrated = calibrated && rl_hw_measured(h),
                        .fitted = calibrated && h->engine_costs.present};
     c->smax = m->max_context > 0 ? m->max_context : 8192;
@@ -120,24 +136,72 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     return 0;
 }
 
-/* TP collectives of one step over `rows` token rows (1D Megatron, tp =
- * chips); 0 on one chip. */
+/* The dtype a step's activations travel in: bf16, fp32 in an fp32 engine. */
+static rl_dtype moved_dtype(const rl_ops_cost *c)
+{
+    return c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+}
+
+/* The (pp - 1) stage-to-stage sends of one pipeline pass over `rows` token
+ * rows (serve.h rl_ops_cost_pipeline): hidden state and residual, each
+ * rows x d_model; 0 without a pipeline. */
+static double pp_send(const rl_ops_cost *c, long long rows, char *err, size_t errlen)
+{
+    if (c->pp <= 1)
+        return 0;
+    double bytes = 2.0 * (double)rows * (double)c->m->d_model * rl_dtype_bytes(moved_dtype(c));
+    rl_comm x;
+    if (rl_comm_time(c->h, RL_P2P, bytes, c->chips * c->pp, 1, &x, err, errlen) != 0)
+        return -1;
+    return (double)(c->pp - 1) * x.time_s;
+}
+
+/* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =
+ * chips) and the pipeline's sends; 0 on one chip without a pipeline. */
 static double tp_comm(rl_ops_cost *c, long long rows)
 {
-    if (c->chips <= 1 || rows <= 0)
+    if ((c->chips <= 1 && c->pp <= 1) || rows <= 0)
         return 0;
     if (rows <= c->cap && !isnan(c->comm[rows]))
         return c->comm[rows];
-    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->layout);
-    rl_precision moved = c->p; /* the step's activations: bf16, fp32 in an fp32 engine */
-    moved.compute = c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+    rl_precision moved = c->p;
+    moved.compute = moved_dtype(c);
     rl_shard_result r;
     char err[256];
-    double t = rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, (double)rows, moved, &r,
-                                    err, sizeof err) == 0 ? r.comm_s : 0;
+    double t = c->chips > 1 && rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE,
+                                                    (double)rows, moved, &r, err,
+                                                    sizeof err) == 0 ? r.comm_s : 0;
+    t += fmax(0, pp_send(c, rows, err, sizeof err)); /* checked by rl_ops_cost_pipeline */
     if (rows <= c->cap)
         c->comm[rows] = t;
     return t;
+}
+
+int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
+{
+    if (rl_serve_layout_check(c->m, c->chips * pp, pp, 1, c->layout, err, errlen) != 0)
+        return -1;
+    c->pp = pp;
+    if (pp_send(c, 1, err, errlen) < 0)
+        return -1;
+    for (int b = 0; b <= c->cap; b++)
+        c->comm[b] = NAN;
+    return 0;
+}
+
+int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
+{
+    if (rl_serve_layout_check(c->m, c->chips, 1, ep, c->layout, err, errlen) != 0)
+        return -1;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, ep, c->layout);
+    rl_shard_result r;
+    if (rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, 1, c->p, &r, err, errlen) != 0)
+        return -1;
+    c->ep = ep;
+    for (int b = 0; b <= c->cap; b++)
+        c->comm[b] = NAN;
+    return 0;
 }
 
 void rl_ops_cost_free(rl_ops_cost *c)
@@ -170,7 +234,7 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     oc.parts = parts;
     oc.nparts = n;
     oc.calibrated = c->calibrated;
-    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips, c->layout);
+    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
     oc.attn_replicated = c->layout == RL_ATTN_LAYOUT_DP; /* weights on every chip (ops.h) */
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
@@ -189,7 +253,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
- * B decoding sequences at context S, costed once per (T, P, B, S)
+ * B decoding sequences at context S, costed once per (T, P, B, S, unfinished)
  * (serve.h). */
 static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, long long S)
 {
@@ -202,7 +266,8 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     if (!c->memo_key || !c->memo_t || !fits) /* no memory for the memo: cost it */
         return step_time(c, part, part ? 1 : 0, B, S, T + B);
     unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
-    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S;
+    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S |
+                            (unsigned long long)(part && part->unfinished) << 63;
     size_t h = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40);
     size_t i = 0; /* the slot it goes to: the window's first empty one, else the next in turn */
     for (int j = 0; j < RL_OPS_MEMO_WAYS; j++) {
@@ -316,7 +381,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
                           double context)
 {
-    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix), 0};
     rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
     return rl_serve_ops_time(c, &w);
 }
@@ -358,6 +423,7 @@ rl_serve_config rl_serve_config_default(void)
     c.page_tokens = 16;
     c.preempt = RL_PREEMPT_RECOMPUTE;
     c.kv_samples = 200;
+    c.pp = c.ep = 1;
     return c;
 }
 
@@ -365,7 +431,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
                         rl_precision p, double reserve)
 {
     c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
-    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, p, reserve, c->layout);
+    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
@@ -383,16 +449,20 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
     c->kv_bytes_per_token += kd;
 }
 
-double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                            double reserve, rl_attn_layout l)
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l)
 {
     char err[256];
-    if (rl_attn_layout_check(m, chips, l, err, sizeof err) != 0)
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    long long stage = chips / pp; /* the chips of one pipeline stage */
+    if (rl_serve_layout_check(m, chips, pp, ep, l, err, sizeof err) != 0)
         return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
     double weights = mem.weight_bytes;
     if (l == RL_ATTN_LAYOUT_DP) { /* the plan's stored weights on each chip */
-        rl_shard_plan plan = rl_serve_replica_plan(chips, l);
+        rl_shard_plan plan = rl_serve_replica_plan(stage, 1, l);
+        plan.pp = pp;
         rl_shard_result r;
         if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
             return 0;
@@ -402,7 +472,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
                                       : mem.capacity_bytes * (1 - reserve);
     return (usable - weights) /
-           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips, l));
+           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage / ep, l));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
@@ -934,7 +1004,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
-    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled, chunk < left};
     r->pf_tok[r->npf++] = chunk;
     r->pf_held += chunk;
     if (chunk == left)
@@ -1064,7 +1134,7 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx), 1};
         t = cost->time(cost->ctx, &w) +
             c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
                                            : c->spec_draft_frac * cost->time(cost->ctx, &dec));
@@ -1601,11 +1671,34 @@ static unsigned long long event_budget(const rl_request *req, long long n)
     return (unsigned long long)(RL_SERVE_EVENT_SLACK * (tokens + 3.0 * (double)n)) + 1000;
 }
 
+/* The virtual engines of c's pipelined replicas (serve.h rl_serve_config.pp):
+ * pp engines per replica, each with 1/pp of its KV, prefix cache and
+ * bandwidths. */
+static rl_serve_config virtual_engines(const rl_serve_config *c)
+{
+    rl_serve_config v = *c;
+    double pp = c->pp;
+    v.replicas *= c->pp;
+    v.prefill_replicas *= c->pp;
+    v.kv_capacity_tokens /= pp;
+    v.prefix_hbm_tokens /= pp;
+    v.prefix_host_tokens /= pp;
+    v.host_bw /= pp;
+    v.net_bw /= pp;
+    v.pp = 1;
+    return v;
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    rl_serve_config ve;
+    if (c->pp > 1) {
+        ve = virtual_engines(c);
+        c = &ve;
+    }
     if (check_config(c, req, n, err, errlen) != 0)
         return -1;
     sim S;
@@ -1655,10 +1748,16 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
                          size_t errlen)
 {
     rl_ops_cost oc;
-    if (rl_attn_layout_check(m, chips, cfg->layout, err, errlen) != 0 ||
-        rl_ops_cost_init(&oc, m, h, chips, p, calibrated, err, errlen) != 0)
+    long long pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1;
+    if (rl_serve_layout_check(m, chips, pp, ep, cfg->layout, err, errlen) != 0 ||
+        rl_ops_cost_init(&oc, m, h, chips / pp, p, calibrated, err, errlen) != 0)
         return -1;
     oc.layout = cfg->layout;
+    if (rl_ops_cost_pipeline(&oc, pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(&oc, ep, err, errlen) != 0) {
+        rl_ops_cost_free(&oc);
+        return -1;
+    }
     rl_step_cost cost = {rl_serve_ops_time, &oc};
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);

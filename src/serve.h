@@ -105,13 +105,24 @@ int rl_attn_layout_parse(const char *s, rl_attn_layout *out); /* 0 or -1 */
 int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, char *err,
                          size_t errlen);
 
+/* Whether a replica of `chips` chips can run m in `pp` pipeline stages
+ * (dividing the chips and the layers: equal stages) of `ep`
+ * expert-parallel groups each (ep 1, or layout TP on a MoE model whose
+ * experts and stage chips ep divides) under layout l (rl_attn_layout_check
+ * on a stage's chips).  Returns 0, or -1 with err naming pp, ep or the
+ * layout and the reason. */
+int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
+                          rl_attn_layout l, char *err, size_t errlen);
+
 /* Copies of each token's KV cache in a replica of `chips` chips under
  * layout l: TP chips / min(chips, K) (MLA: chips, one latent head); attn-dp 1. */
 double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
 
-/* The shard plan of one replica under layout l (tp = chips; or attn-dp's
- * tp1 epN attn=rep), KV replicated beyond the heads. */
-rl_shard_plan rl_serve_replica_plan(long long chips, rl_attn_layout l);
+/* The shard plan of one replica (or pipeline stage) of `chips` chips under
+ * layout l: tp = chips / ep with `ep` expert-parallel groups (ep 1: TP
+ * alone); or attn-dp's tp1 epN attn=rep (N = chips); KV replicated beyond
+ * the heads. */
+rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l);
 
 typedef struct {
     const rl_model *m;
@@ -140,6 +151,8 @@ typedef struct {
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
+    long long pp;    /* pipeline stages (rl_ops_cost_pipeline); `chips` is then one stage's */
+    long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
 } rl_ops_cost;
 
 #define RL_OPS_MEMO (1 << 19)
@@ -155,6 +168,39 @@ typedef struct {
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
                      rl_precision p, int calibrated, char *err, size_t errlen);
 void rl_ops_cost_free(rl_ops_cost *c);
+
+/* Pipeline parallelism (PP): c's `chips` become one of `pp` stages, each
+ * holding layers / pp of the model on chips TP chips (vLLM
+ * --pipeline-parallel-size; docs.vllm.ai serving/distributed_serving: "tensor
+ * parallel size 8 and pipeline parallel size 2" across two 8-GPU nodes).
+ * One step of one micro-batch stream then takes the sum of the stage times
+ * (the whole model's operator list on the stage's TP chips: the layers
+ * split evenly, so the stages sum to it) plus (pp - 1) point-to-point sends
+ * of the step's activations between stages: hidden state and residual
+ * (vLLM's IntermediateTensors for Llama-style models,
+ * model_executor/models/llama.py), rows x 2 x d_model in the activation
+ * dtype, each stage's TP ranks sending in parallel, over the link between
+ * stages (comm.h RL_P2P on a group of chips x pp chips: NVLink inside the
+ * domain, the NIC across it).  The replica runs pp such streams at once
+ * (rl_serve_config.pp).  Left out: contention between streams at a stage
+ * (each stream is timed as if alone: optimistic when their batches differ)
+ * and the imbalance of the first and last stages (embedding, LM head).  pp must divide the
+ * model's layers (equal stages).  Returns 0, or -1 with err set. */
+int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen);
+
+/* Expert parallelism of degree ep under layout TP, for MoE models: shard's
+ * plan "tp(chips/ep) ep(ep)" (shard.h: routed experts split over ep groups
+ * and each expert over the group's tp chips; attention TP over tp chips on
+ * its group's share of the batch; AllToAll dispatch and combine over the
+ * ep groups, AllReduces over tp), the weights split evenly over the chips
+ * (shard.h's assumption; an engine that runs attention data parallel over
+ * the groups keeps ep copies of the attention weights: left out).  The
+ * engines' hybrid MoE layouts: TensorRT-LLM moe_tensor_parallel_size x
+ * moe_expert_parallel_size, vLLM --enable-expert-parallel with data
+ * parallel attention.  KV heads split over the tp chips (replicated beyond
+ * K: rl_serve_kv_copies on chips / ep).  ep must divide the chips and the
+ * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
+int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
 /* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
  * operator-list step cost. */
@@ -217,9 +263,26 @@ typedef struct {
                                max_seqs: a run whose peak stays below max_seqs never met its
                                cap, and runs the same under any cap above that peak (size
                                reuses such runs across batch caps) */
+    int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
+                               runs as pp virtual engines, each with its own scheduler, its
+                               max_seqs, 1/pp of the replica's KV pages (and of its prefix
+                               cache, host and network bandwidth), the step cost of one whole
+                               pipeline pass (rl_ops_cost_pipeline), new requests routed to
+                               the engine with the fewest outstanding: vLLM V0's virtual
+                               engines (RFC vllm-project/vllm#11945: "each virtual engine has
+                               its own scheduler, block manager and cache engine";
+                               vllm/core/scheduler.py divides num_gpu_blocks by
+                               pipeline_parallel_size; LLMEngine.add_request picks the
+                               scheduler with the fewest unfinished sequence groups), so pp
+                               batches are in flight at once and, with equal stages, each
+                               stage is busy with one of them.  Results count virtual
+                               engines where they count replicas' steps (utilization: the
+                               fraction of time each stream runs a step). */
+    int ep;                 /* expert-parallel groups of each stage under layout TP (MoE; 1:
+                               none; rl_ops_cost_experts) */
 } rl_serve_config;
 
-/* Defaults: continuous, 1 replica, least-outstanding, max_seqs 256,
+/* Defaults: continuous, 1 replica, no pipeline, least-outstanding, max_seqs 256,
  * max_tokens 8192, 16-token pages, recompute, 200 timeline samples; no
  * speculation (gamma 0; a draft step is free unless spec_draft_frac or
  * spec_draft is set), no prefix cache, no SLOs.  The KV, host, network and
@@ -228,7 +291,7 @@ rl_serve_config rl_serve_config_default(void);
 
 /* Fill the hardware-dependent fields of c for replicas of `chips` chips of
  * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
- * (rl_serve_kv_capacity with `reserve` and c->layout), host_bw and net_bw (per chip times
+ * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp and c->ep), host_bw and net_bw (per chip times
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
@@ -241,9 +304,13 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
                            long long chips, rl_precision p);
 
-/* KV tokens one replica of `chips` chips holds after the weights under
- * layout l: (chips * hbm_bytes * (1 - reserve) - weights) /
- * (kv_bytes_per_token * rl_serve_kv_copies); weights: the model's total
+/* KV tokens one replica of `chips` chips in `pp` pipeline stages holds
+ * after the weights under layout l with `ep` expert-parallel groups per
+ * stage: (chips * hbm_bytes * (1 - reserve) - weights) /
+ * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)): each
+ * stage keeps its layers' share of every token's cache and weights / pp
+ * over its chips / pp chips, so the weights per chip are weights / chips;
+ * weights: the model's total
  * under TP, chips x the per-chip weights of attn-dp's plan (shard.h,
  * stored).  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
@@ -251,8 +318,8 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * selected engine's memory rule (memory.h) the weights and KV get what that
  * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
  * that does not apply (rl_attn_layout_check) gives 0. */
-double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                            double reserve, rl_attn_layout l);
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l);
 
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token
@@ -355,7 +422,10 @@ size_t rl_serve_bytes_per_request(void);
 
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
- * alike; calibrated: h's efficiency tables when present).  Returns 0, or -1 with err set (cost set-up or run). */
+ * alike; calibrated: h's efficiency tables when present); with cfg->pp > 1
+ * the chips form cfg->pp stages of chips / pp TP chips
+ * (rl_ops_cost_pipeline), each in cfg->ep expert-parallel groups
+ * (rl_ops_cost_experts).  Returns 0, or -1 with err set (cost set-up or run). */
 int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                       int calibrated, const rl_request *req, long long n,
                       const rl_serve_config *cfg, rl_serve_result *out, char *err, size_t errlen);

@@ -405,22 +405,27 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->replica_batch = rb;
     coll->context = context;
     plan_name(m, plan, 0, 1, replicas, coll->name, sizeof coll->name);
-    *st = rl_step_calibrated(m, h, M, rb, context, p);
-    rl_ops ops; /* an engine's kernel tables time the replica's operators */
-    rl_ops_engine_step(m, h, M, st, p, &ops);
-    st->batch = batch;
-    st->comm_s = coll->comm_s;
-    st->step_s += st->comm_s;
-    st->tokens_per_s = (double)batch / st->step_s;
-    st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
-    /* the per-chip view of rl_shard_eval's result, for the same report; what
-     * a chip holds is the plan's, whatever times it (KV heads replicated
-     * beyond K chips, attention replicated under EP: not total / M) */
+    /* what a chip holds is the plan's (KV heads replicated beyond K chips,
+     * attention replicated under EP: not total / M); its step reads its own
+     * cache, held.kv_bytes, not the replica's cache / M */
     rl_shard_result held;
     if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, &held, err,
                       errlen) != 0)
         return -1;
     double Md = (double)M;
+    double even = (double)rb * rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,
+                                                             RL_KV_IDEAL) / Md;
+    double copies = even > 0 ? held.kv_bytes / even : 1.0;
+    *st = rl_step_calibrated(m, h, M, rb, context, p);
+    st->step_s += st->kv_load_s * (copies - 1);
+    st->kv_load_s *= copies;
+    rl_ops ops; /* an engine's kernel tables time the replica's operators */
+    rl_ops_engine_step(m, h, M, st, p, copies, plan->kv, &ops);
+    st->batch = batch;
+    st->comm_s = coll->comm_s;
+    st->step_s += st->comm_s;
+    st->tokens_per_s = (double)batch / st->step_s;
+    st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
     coll->weight_bytes = held.weight_bytes;
     coll->kv_bytes = held.kv_bytes;
     coll->total_bytes = held.total_bytes;

@@ -395,14 +395,6 @@ static int axis_pos(const rl_ktable *t, int a, double v)
     return -1;
 }
 
-static double hw_peak(const rl_hw *h, rl_kvariant v)
-{
-    static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4,  RL_FP32};
-    double p = h->flops[compute[v]];
-    return p > 0 ? p : h->flops[RL_BF16];
-}
-
 /* Build the table of class cls, variant v from the fitted rows (held[] = 1
  * for rows held back).  Returns NULL (no error) when no row fits. */
 static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
@@ -459,7 +451,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         if (count[i])
             t->logv[i] /= count[i];
     free(count);
-    rl_kideal_ctx k = {cls, v, hw_peak(h, v), h->hbm_bw};
+    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw};
     *filled = rl_kt_fill_holes(t, rl_kideal, &k);
     return t;
 }
@@ -588,15 +580,12 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     rl_spec_put_string(f, h->name);
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
-    fputs(",\n      costs = {\n        step_s = 0, seq_s = 0, launch_s = 0,\n"
-          "        source = \"0: kernel tables do not measure per-step, per-sequence or "
-          "per-launch costs, and no public figure for this engine version was found (vLLM "
-          "issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and "
-          "async scheduling; blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for "
-          "v0.5.3 - API server 33%, scheduling 29% on Llama 3 8B, 1 H100 - not seconds); "
-          "unsourced: "
-          "`roofline fit` (issue 13) fits them on end-to-end data into engine_costs\",\n"
-          "      },\n", f);
+    rl_engine_cost_default ec = rl_engine_costs_default(engine);
+    fprintf(f, ",\n      costs = {\n        step_s = %.15g, seq_s = %.15g, launch_s = %.15g, "
+            "prefill_layer_s = %.15g,\n        source = ", ec.step_s, ec.seq_s, ec.launch_s,
+            ec.prefill_layer_s);
+    rl_spec_put_string(f, ec.source);
+    fputs(",\n      },\n", f);
     put_memory(f, engine);
     fputs("      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {
@@ -696,7 +685,8 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
             const rl_ktable *t = from->tables->t[c][row->var];
             if (row->cls != (rl_kclass)c || !t)
                 continue;
-            rl_kideal_ctx k = {(rl_kclass)c, row->var, hw_peak(h, row->var), h->hbm_bw};
+            rl_kideal_ctx k = {(rl_kclass)c, row->var, rl_kvariant_peak(h->flops, row->var),
+                               h->hbm_bw};
             r[n++] = log(row->measured_s / rl_kt_time(t, row->x, rl_kideal, &k, NULL));
         }
         to->resid[c].n = n;
@@ -761,7 +751,8 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         for (int v = 0; v < RL_KV_COUNT; v++) {
             const rl_ktable *t = s->tables->t[c][v];
             size_t n = 0, prov[RL_PROV_COUNT] = {0};
-            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v, hw_peak(h, (rl_kvariant)v), h->hbm_bw};
+            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v,
+                               rl_kvariant_peak(h->flops, (rl_kvariant)v), h->hbm_bw};
             for (size_t i = 0; t && i < s->nheld; i++) {
                 const rl_silicon_row *r = &s->held[i];
                 if (r->cls != (rl_kclass)c || r->var != (rl_kvariant)v)
@@ -782,7 +773,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
             cJSON_AddNumberToObject(g, "median_abs_error", quantile(e, n, 0.5));
             cJSON_AddNumberToObject(g, "p90_abs_error", quantile(e, n, 0.9));
             cJSON_AddNumberToObject(g, "max_abs_error", e[n - 1]);
-            for (int p = RL_PROV_MEASURED; p < RL_PROV_COUNT; p++)
+            for (int p = RL_PROV_MEASURED; p <= RL_PROV_EXTRAPOLATED; p++)
                 cJSON_AddNumberToObject(g, rl_provenance_name((rl_provenance)p), (double)prov[p]);
             cJSON_AddItemToArray(groups, g);
         }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "arch.h"
+#include "e2e.h"
 #include "error.h"
 #include "memory.h"
 
@@ -76,6 +77,8 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.max_seqs = c->max_seqs;
     s.max_tokens = c->max_tokens;
     s.layout = c->layout;
+    s.pp = (int)c->pp;
+    s.ep = (int)c->ep;
     rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
@@ -111,7 +114,9 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
 static rl_ops_cost *kept_cost(const rl_size_input *in, const rl_size_candidate *c)
 {
     const rl_ops_cost *k = in->cost;
-    return k && k->h == &in->hw[c->hw] && k->chips == c->chips && k->layout == c->layout &&
+    return k && k->h == &in->hw[c->hw] && k->chips * k->pp == c->chips && k->pp == c->pp &&
+                   k->ep == c->ep &&
+                   k->layout == c->layout &&
                    !memcmp(&k->p, &c->p, sizeof k->p)
                ? in->cost
                : NULL;
@@ -137,8 +142,8 @@ struct rl_size_runs {
  * layout and counts, policy and token budget. */
 static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout &&
-           a->policy == b->policy && a->max_tokens == b->max_tokens &&
+    return a->hw == b->hw && a->chips == b->chips && a->pp == b->pp && a->ep == b->ep &&
+           a->layout == b->layout && a->policy == b->policy && a->max_tokens == b->max_tokens &&
            a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas &&
            !memcmp(&a->p, &b->p, sizeof a->p);
 }
@@ -436,7 +441,9 @@ typedef struct {
 typedef struct {
     int hw;
     rl_precision p;
-    long long chips;
+    long long chips; /* per replica */
+    long long pp;    /* pipeline stages (chips / pp per stage) */
+    long long ep;    /* expert-parallel groups of a stage (layout TP, MoE) */
     rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
     double t_pref; /* prefill of the mean prompt, s */
@@ -451,7 +458,7 @@ static void kind_memory(const rl_size_input *in, replica_kind *k)
     const rl_hw *h = &in->hw[k->hw];
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips, k->layout);
+                      rl_serve_kv_copies(in->m, k->chips / k->pp / k->ep, k->layout);
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
                                    ? mem.weight_bytes / (double)k->chips
@@ -471,9 +478,10 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     /* attn-dp: the cap is per chip, each a DP rank with its own scheduler
      * (vLLM runs every DP rank as its own engine core: serving/
      * data_parallel_deployment), so a replica runs chips x the cap */
-    int per = k->layout == RL_ATTN_LAYOUT_DP ? (int)k->chips : 1;
+    int per = k->layout == RL_ATTN_LAYOUT_DP ? (int)(k->chips / k->pp) : 1;
     int cap = rl_size_batch_caps[ci] * per;
-    double bkv = k->kvcap / (P + G);
+    double pp = (double)k->pp;       /* virtual engines of the replica (serve.h), each with */
+    double bkv = k->kvcap / pp / (P + G); /* its cap and 1/pp of the KV */
     double B = fmin(cap, bkv);
     if (ci > 0 && rl_size_batch_caps[ci - 1] * per >= bkv) {
         out->pruned++; /* the KV limit already binds at the smaller cap */
@@ -490,6 +498,8 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     c->hw = k->hw;
     c->p = k->p;
     c->chips = k->chips;
+    c->pp = k->pp;
+    c->ep = k->ep;
     c->layout = k->layout;
     c->policy = POLICIES[po].p;
     c->max_seqs = cap;
@@ -501,10 +511,10 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     double rd, rp = 0;
     if (c->policy == RL_POLICY_DISAGG) {
         /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
-        rd = fmax(1, ceil(qps * slot_s / RL_SIZE_DECODE_LOAD));
-        rp = fmax(1, ceil(qps * k->t_pref / RL_SIZE_PREFILL_LOAD));
+        rd = fmax(1, ceil(qps * slot_s / pp / RL_SIZE_DECODE_LOAD));
+        rp = fmax(1, ceil(qps * k->t_pref / pp / RL_SIZE_PREFILL_LOAD));
     } else {
-        rd = fmax(1, ceil(qps * (k->t_pref + slot_s) / RL_SIZE_DECODE_LOAD));
+        rd = fmax(1, ceil(qps * (k->t_pref + slot_s) / pp / RL_SIZE_DECODE_LOAD));
     }
     if (fmax(rd, rp) > RL_SIZE_MAX_REPLICAS) {
         out->pruned++; /* beyond the replica bound (size.h) */
@@ -535,11 +545,17 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     const rl_hw *h = &in->hw[k->hw];
     if (rl_hw_peak(h, k->p.compute) <= 0)
         return 1;
-    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->p, in->hbm_reserve, k->layout);
+    k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
+                                    k->layout);
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, in->m, h, k->chips, k->p, in->calibrated, err, errlen) != 0)
+    if (rl_ops_cost_init(&oc, in->m, h, k->chips / k->pp, k->p, in->calibrated, err, errlen) != 0)
         return 1;
     oc.layout = k->layout;
+    if (rl_ops_cost_pipeline(&oc, k->pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(&oc, k->ep, err, errlen) != 0) {
+        rl_ops_cost_free(&oc);
+        return 1;
+    }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     if (k->kvcap >= longest) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
@@ -555,6 +571,56 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     return pruned;
 }
 
+/* The kinds of a replica of `chips` chips in pp stages of hardware hi at
+ * precision p: TP over a stage's chips, for MoE models also with ep
+ * expert-parallel groups (every power of 2 dividing the stage's chips and
+ * the experts) and attn-dp.  *held: set when one holds the longest request. */
+static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, long long chips,
+                              long long pp, double P, double G, double longest, double qps,
+                              plan_list *pl, rl_size_result *out, int *held, char *err,
+                              size_t errlen)
+{
+    long long stage = chips / pp;
+    for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
+        char why[256];
+        if (rl_attn_layout_check(in->m, stage, (rl_attn_layout)l, why, sizeof why))
+            continue; /* attn-dp: MoE models on chips dividing their experts */
+        int moe_tp = l == RL_ATTN_LAYOUT_TP && in->m->experts > 0;
+        for (long long ep = 1; ep <= (moe_tp ? stage : 1); ep *= 2) {
+            if (in->m->experts % ep != 0)
+                break;
+            replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
+            if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+                out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
+            *held |= k.kvcap >= longest;
+        }
+    }
+}
+
+/* The replica kinds of hardware hi at precision p (size.h's search space):
+ * chips in powers of 2, their layouts (add_stage_layouts) and, beyond the
+ * NVLink domain, also as pipeline stages of one domain each; past the
+ * domain only with max_chips given, or while no smaller kind held the
+ * longest request. */
+static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
+                      double longest, double qps, plan_list *pl, rl_size_result *out, char *err,
+                      size_t errlen)
+{
+    const rl_hw *h = &in->hw[hi];
+    long long domain = h->domain_chips > 0 ? h->domain_chips : 8;
+    long long maxc = in->max_chips > 0 ? in->max_chips : RL_SIZE_MAX_REPLICA_CHIPS;
+    maxc = maxc < RL_SIZE_MAX_REPLICA_CHIPS ? maxc : RL_SIZE_MAX_REPLICA_CHIPS;
+    int held = 0; /* a kind so far holds the longest request */
+    for (long long chips = 1; chips <= maxc; chips *= 2) {
+        if (chips > domain && in->max_chips <= 0 && held)
+            break;
+        add_stage_layouts(in, hi, p, chips, 1, P, G, longest, qps, pl, out, &held, err, errlen);
+        if (chips > domain) /* TP in each domain, PP over them */
+            add_stage_layouts(in, hi, p, chips, chips / domain, P, G, longest, qps, pl, out,
+                              &held, err, errlen);
+    }
+}
+
 /* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
  * allocated); the rejected ones counted in out. */
 static void enumerate_plans(const rl_size_input *in, double longest, plan_list *pl,
@@ -568,49 +634,50 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
         int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(h, precs);
         if (in->prec && in->nprec > 0)
             memcpy(precs, in->prec, (size_t)np * sizeof *precs);
-        long long maxc = in->max_chips > 0 ? in->max_chips : (h->domain_chips > 0 ? h->domain_chips : 8);
-        if (maxc > RL_SIZE_MAX_REPLICA_CHIPS)
-            maxc = RL_SIZE_MAX_REPLICA_CHIPS;
         for (int pi = 0; pi < np; pi++)
-            for (long long chips = 1; chips <= maxc; chips *= 2)
-                for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
-                    char why[256];
-                    if (rl_attn_layout_check(in->m, chips, (rl_attn_layout)l, why, sizeof why))
-                        continue; /* attn-dp: MoE models on chips dividing their experts */
-                    replica_kind k = {hi, precs[pi], chips, (rl_attn_layout)l, 0, 0, 0, 0};
-                    if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
-                        out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-                }
+            add_kinds(in, hi, precs[pi], P, G, longest, qps, pl, out, err, errlen);
     }
 }
 
+/* Whether two plans run the same replica kind: hardware, chips, layout,
+ * pipeline stages and expert groups. */
+static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout && a->pp == b->pp &&
+           a->ep == b->ep;
+}
+
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every (hardware, replica size, layout), since the
- * estimate can misjudge a replica size (long prompts: 2-chip replicas
- * estimated cheaper than 8-chip ones that alone meet TTFT), then the
- * cheapest plans of each hardware up to RL_SIZE_MAX_SIMULATED (chips of
- * different hardware are not comparable without prices).  Returns 0 or -1
- * (out of memory). */
+ * the cheapest analytic plan of every replica kind (hardware, replica size,
+ * layout, stages, expert groups), since the estimate can misjudge a replica
+ * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
+ * that alone meet TTFT), then the cheapest plans of each hardware without
+ * expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (chips of different
+ * hardware are not comparable without prices).  A MoE model's ep > 1
+ * kinds, whose estimates sit beside their ep 1 twin's, get their cheapest
+ * plan simulated over and above the bound, so they never take the
+ * simulations the search without them ran.  Returns 0 or -1 (out of
+ * memory). */
 static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
 {
-    struct {
-        int picked;     /* plans of this hardware picked */
-        unsigned sizes; /* bit 2 log2(chips) + layout: a plan of that replica kind is picked */
-    } *taken = calloc((size_t)in->nhw, sizeof *taken);
-    if (!taken)
+    int *picked = calloc((size_t)in->nhw, sizeof *picked); /* ep 1 plans picked per hardware */
+    if (!picked)
         return -1;
-    for (int pass = 0; pass < 2; pass++) /* 0: each replica size's cheapest; 1: the rest */
-        for (int i = 0; i < n; i++) {
-            const rl_size_candidate *c = &plans[i].c;
-            unsigned size_bit = 1u << (int)fmin(31, 2 * log2((double)c->chips) + c->layout);
-            if (pick[i] || (pass == 0 && (taken[c->hw].sizes & size_bit)) ||
-                (pass == 1 && taken[c->hw].picked >= RL_SIZE_MAX_SIMULATED))
-                continue;
+    for (int i = 0; i < n; i++) { /* each kind's cheapest: the first of its kind */
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = !same_kind(&plans[j].c, &plans[i].c);
+        if (first) {
             pick[i] = 1;
-            taken[c->hw].picked++;
-            taken[c->hw].sizes |= size_bit;
+            picked[plans[i].c.hw] += plans[i].c.ep <= 1;
         }
-    free(taken);
+    }
+    for (int i = 0; i < n; i++) /* then the cheapest of the rest */
+        if (!pick[i] && plans[i].c.ep <= 1 && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
+            pick[i] = 1;
+            picked[plans[i].c.hw]++;
+        }
+    free(picked);
     return 0;
 }
 
@@ -664,10 +731,13 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         run.cost = &pool[k];
         if (!hit) { /* a new configuration: its own step cost */
             rl_ops_cost_free(&pool[k]);
-            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips, c.p,
+            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips / c.pp, c.p,
                                        in->calibrated, err, errlen)) != 0)
                 break;
             pool[k].layout = c.layout;
+            if ((rc = rl_ops_cost_pipeline(&pool[k], c.pp, err, errlen)) != 0 ||
+                (rc = rl_ops_cost_experts(&pool[k], c.ep, err, errlen)) != 0)
+                break;
         }
         used[k] = i + 1;
         int R = rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen);
@@ -720,6 +790,42 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
     return 0;
 }
 
+/* The rows' band (rl_size_candidate.edge): each row served again, at the
+ * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
+ * band's low and high edge.  Run only when calibrated and every searched
+ * profile has a band, so every row has the same keys.  0, or -1 with err. */
+static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    for (int i = 0; i < in->nhw; i++)
+        if (!in->calibrated || !rl_e2e_has_band(&base[i]))
+            return 0;
+    rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
+    if (!hw)
+        RL_FAIL("size: out of memory");
+    const int q[2] = {in->band_wide ? 0 : 1, in->band_wide ? 3 : 2};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < in->nhw; i++) {
+            hw[s * in->nhw + i] = base[i];
+            rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
+        }
+    int rc = 0;
+    for (int k = 0; k < out->n && rc == 0; k++)
+        for (int s = 0; s < 2 && rc == 0; s++) {
+            rl_size_input at = *in;
+            at.hw = hw + s * in->nhw;
+            at.cost = NULL; /* a kept cost times the profile itself */
+            rl_size_candidate c = out->c[k];
+            rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
+            const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
+                                 c.e2e_p99};
+            memcpy(out->c[k].edge[s], t, sizeof t);
+            out->c[k].banded = rc == 0;
+        }
+    free(hw);
+    return rc;
+}
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -746,6 +852,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
     rank_results(out);
+    if (band_rows(in, out, err, errlen) != 0)
+        goto done;
     out->search_s = wall_s() - t0;
     rc = 0;
 done:
@@ -792,11 +900,11 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "(--max-chips), its weights leave no KV room for the longest request "
                            "(the mean is %.0f tokens)", P + G);
     else if (r->min_ttft_s > in->slo_ttft)
-        snprintf(buf, len, "the TTFT target (%.0f ms) is below the fastest prefill of the mean "
+        snprintf(buf, len, "the TTFT target (%.4g ms) is below the fastest prefill of the mean "
                            "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",
                  in->slo_ttft * 1e3, P, r->min_ttft_s * 1e3);
     else if (r->min_tpot_s > in->slo_tpot)
-        snprintf(buf, len, "the TPOT target (%.1f ms) is below the fastest decode step in the "
+        snprintf(buf, len, "the TPOT target (%.4g ms) is below the fastest decode step in the "
                            "search space (one sequence), %.2f ms", in->slo_tpot * 1e3,
                  r->min_tpot_s * 1e3);
     else
@@ -805,19 +913,30 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                            "cap (16) over the TPOT target");
 }
 
+void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
+{
+    long long pp = c->pp > 1 ? c->pp : 1, ep = c->ep > 1 ? c->ep : 1, stage = c->chips / pp;
+    int k = snprintf(buf, len, "%s%lld", rl_attn_layout_name(c->layout), stage / ep);
+    if (ep > 1 && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, " ep%lld", ep);
+    if (pp > 1 && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, " pp%lld", pp);
+}
+
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
 {
-    char pol[48], rep[48];
+    char pol[48], rep[96];
     if (c->policy == RL_POLICY_CHUNKED)
         snprintf(pol, sizeof pol, "chunked:%lld", c->max_tokens);
     else
         snprintf(pol, sizeof pol, "%s", rl_policy_name(c->policy));
+    char lay[64];
+    rl_size_layout_name(c, lay, sizeof lay);
     if (c->policy == RL_POLICY_DISAGG)
-        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s%lld", c->prefill_replicas, c->replicas,
-                 c->chips, rl_attn_layout_name(c->layout), c->chips);
+        snprintf(rep, sizeof rep, "(%dP+%dD)x%lld %s", c->prefill_replicas, c->replicas,
+                 c->chips, lay);
     else
-        snprintf(rep, sizeof rep, "%dx%lld %s%lld", c->replicas, c->chips,
-                 rl_attn_layout_name(c->layout), c->chips);
+        snprintf(rep, sizeof rep, "%dx%lld %s", c->replicas, c->chips, lay);
     snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
              rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
 }

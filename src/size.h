@@ -53,7 +53,17 @@
  * prefill/decode (RL_SIZE_NPOLICIES); chips per replica in powers of 2 up
  * to the NVLink/ICI domain, at most RL_SIZE_MAX_REPLICA_CHIPS, each under
  * tensor parallelism and, for MoE models whose experts divide over them,
- * attention data parallel (serve.h rl_attn_layout).  Replica
+ * attention data parallel (serve.h rl_attn_layout).  Beyond the domain
+ * (when max_chips allows it; by default only while no smaller replica of
+ * that hardware and precision holds the model and the longest request),
+ * a replica is searched both as TP over all its chips (collectives across
+ * the network) and as pipeline stages of one domain each: TP stays within
+ * the NVLink domain and PP = chips / domain stages join them over the NIC,
+ * when PP divides the layers (serve.h rl_ops_cost_pipeline; vLLM's advice
+ * for a model that does not fit one node: TP = GPUs per node, PP = nodes,
+ * docs.vllm.ai serving/distributed_serving).  For MoE models each stage is
+ * also searched with ep expert-parallel groups, every power of 2 dividing
+ * its chips and the experts (serve.h rl_ops_cost_experts).  Replica
  * counts are estimated from per-replica capacity with decode replicas at
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
@@ -95,6 +105,9 @@ typedef struct {
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
                             its run would be the same (rl_size_search sets it) */
+    const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
+                             holds them moved to an edge (size --conservative) */
+    int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
@@ -105,8 +118,10 @@ long long rl_size_requests(const rl_size_input *in, double qps_scale);
 typedef struct {
     int hw;            /* index into rl_size_input.hw */
     rl_precision p;
-    long long chips;   /* per replica */
-    rl_attn_layout layout; /* how the replica's chips split attention and KV (serve.h) */
+    long long chips;   /* per replica: pp stages of chips / pp */
+    long long pp;      /* pipeline stages per replica (serve.h rl_serve_config.pp) */
+    long long ep;      /* expert-parallel groups per stage under layout tp (MoE; 1: none) */
+    rl_attn_layout layout; /* how a stage's chips split attention and KV (serve.h) */
     rl_policy policy;
     int max_seqs;
     long long max_tokens;
@@ -126,6 +141,13 @@ typedef struct {
     double mean_decode_batch; /* decode sequences per decode step: how full the steps are */
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
     double kv_capacity_tokens;                       /* per replica */
+    /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
+     * e2e_p99) with the same requests served on the profile moved to the
+     * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
+     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them
+     * for every row when every searched profile has a band). */
+    int banded;
+    double edge[2][6];
 } rl_size_candidate;
 
 typedef struct {
@@ -195,8 +217,11 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
+/* A replica's layout: "tp8", "attn-dp8", "tp4 ep2" (tp chips, ep groups), "tp8 pp2". */
+void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
+
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",
- * "h200 1x8 attn-dp8 ...". */
+ * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 
 

@@ -244,15 +244,14 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
 
 static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/h" : "chips"; }
 
-/* A time in ms at `dec` decimals, with the p10-p90 band of c's profile
- * beside it when its engine costs are fitted: "v (lo-hi)", the unwidened
- * band of size's JSON rows (e2e.h, rl_e2e_band_keys). */
-static void time_cell(char *cell, size_t n, double s, int dec, const rl_hw *h)
+/* A time s in ms at `dec` decimals, with c's band beside it when it has
+ * one: "v (lo-hi)", the band of size's JSON rows (the runs at the band's
+ * edges, size.h rl_size_candidate.edge; k indexes them). */
+static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
-    const rl_engine_costs *ec = &h->engine_costs;
-    if (ec->present)
-        snprintf(cell, n, "%.*f (%.*f-%.*f)", dec, s * 1e3, dec, s * exp(ec->band_p10) * 1e3, dec,
-                 s * exp(ec->band_p90) * 1e3);
+    if (c->banded)
+        snprintf(cell, n, "%.*f (%.*f-%.*f)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
+                 dec, fmax(c->edge[1][k], s) * 1e3);
     else
         snprintf(cell, n, "%.*f", dec, s * 1e3);
 }
@@ -264,8 +263,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
     snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
-    time_cell(cells[4], 96, c->ttft_p99, 0, &x->in->hw[c->hw]);
-    time_cell(cells[5], 96, c->tpot_p99, 1, &x->in->hw[c->hw]);
+    time_cell(cells[4], 96, c->ttft_p99, 0, c, 1);
+    time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
     snprintf(cells[6], 96, "%.2f", c->e2e_p50);
     snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
@@ -276,8 +275,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
 
 static void candidate_header(doc *d, const rl_size_result *r)
 {
-    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; p10-p90 band where fitted)",
-                      "TPOT p99 (ms; p10-p90 band where fitted)",
+    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
+                      "TPOT p99 (ms; band where known)",
                       "E2E p50 (s)", "output tok/s", "busy", "mean batch", "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
     row(d, 1, 11, h);
@@ -318,12 +317,16 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
          b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
          100 * b->utilization, b->mean_decode_batch);
-    if (in->hw[b->hw].engine_costs.present) {
+    if (b->banded) {
         char t1[64], t2[64];
-        time_cell(t1, sizeof t1, b->ttft_p99, 0, &in->hw[b->hw]);
-        time_cell(t2, sizeof t2, b->tpot_p99, 1, &in->hw[b->hw]);
-        item(d, "Band (p10-p90 of the fitted engine costs' cross-validated residuals, each "
-                "step scaled alike): TTFT p99 %s ms, TPOT p99 %s ms.", t1, t2);
+        time_cell(t1, sizeof t1, b->ttft_p99, 0, b, 1);
+        time_cell(t2, sizeof t2, b->tpot_p99, 1, b, 3);
+        item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s ms: the same requests served again with "
+                "every step at the band's low and at its high edge (the %s of the fitted costs' "
+                "cross-validated residuals, or every table-timed kernel at its class's residual "
+                "quantile: src/e2e.h rl_e2e_band_edge); size --conservative sizes on the high "
+                "edge.", in->band_wide ? "p5-p95" : "p10-p90", t1, t2,
+             in->band_wide ? "p5 and p95" : "p10 and p90");
     }
     if (isfinite(b->max_qps))
         item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it stops meeting the targets "
@@ -373,8 +376,8 @@ static void report_head(doc *d, const rl_size_report_data *x)
                 "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
                 m->name);
     heading(d, 1, "Deployment sizing: %s at %.3g req/s", m->name, in->w.qps);
-    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.0f ms, "
-            "TPOT p99 <= %.1f ms.",
+    para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.4g ms, "
+            "TPOT p99 <= %.4g ms.",
          stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
 }
 
@@ -480,7 +483,7 @@ static void report_workload(doc *d, const rl_size_report_data *x)
                 "shortened to fit, so this sizing describes shorter requests than the traffic; "
                 "if the model serves longer contexts, rerun with --set model.max_context=N.",
              100 * in->truncated_frac, m->name, m->max_context);
-    item(d, "Targets: TTFT p99 <= %.0f ms, TPOT p99 <= %.1f ms (p99 over the simulated requests), "
+    item(d, "Targets: TTFT p99 <= %.4g ms, TPOT p99 <= %.4g ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
 }
@@ -629,13 +632,23 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
-    double copies = rl_serve_kv_copies(in->m, b->chips, b->layout);
+    long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
+    long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
+    double copies = rl_serve_kv_copies(in->m, tp, b->layout);
+    if (b->pp > 1)
+        para(d, "Pipeline: %lld stages of %lld chips, each holding 1/%lld of the layers (weights "
+                "and every token's KV for them); the replica runs %lld batch streams at once, "
+                "each step one pass through every stage plus %lld stage-to-stage activation "
+                "transfer%s (vLLM's virtual engines; docs/model.md).",
+             b->pp, stage, b->pp, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
     if (b->layout == RL_ATTN_LAYOUT_DP)
         para(d, "Layout attn-dp (attention data parallel): each chip runs attention for its own "
                 "sequences and holds their whole KV cache, one copy per token; attention, dense "
                 "layers and embeddings are on every chip, the routed experts split over them.");
     else
-        para(d, "Layout tp (tensor parallel over the replica's %lld chips): %s", b->chips,
+        para(d, "Layout tp (tensor parallel over %lld chips%s): %s", tp,
+             ep > 1 ? ", in each of the expert-parallel groups that split the routed experts "
+                      "and the batch" : "",
              copies > 1 ? "fewer KV heads than chips, so each token's KV is held on several "
                           "chips (MLA: its one latent on every chip, as vLLM and SGLang do under "
                           "TP); the pool above counts each token once."
@@ -737,7 +750,8 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, 1, ctx);
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
-    const char *mode = rl_hw_default_mode(h, in->calibrated);
+    const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, p.weights,
+                                   p.compute, p.kv);
     char eng[1200] = "no engine's kernel tables";
     if (e && e->tables)
         snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,
@@ -751,10 +765,11 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     }
     item(d, "Provenance on %s: mode %s; %s; the %d operators of one decode step (batch 1, "
             "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
-            "%d extrapolated (kernel tables, collectives) and %d by the roofline%s.",
+            "%d extrapolated (kernel tables, collectives), %d derived (another dtype's measured "
+            "efficiency, docs/model.md) and %d by the roofline%s.",
          h->name, mode, eng, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
-         o.prov[RL_PROV_ROOFLINE],
+         o.prov[RL_PROV_DERIVED], o.prov[RL_PROV_ROOFLINE],
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
 }
 
@@ -815,7 +830,8 @@ static void report_method(doc *d, const rl_size_report_data *x)
     heading(d, 2, "Method");
     item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
             "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
-            "domain) x policy (continuous, chunked prefill with %d or %d-token budgets, "
+            "domain; beyond it, while no smaller replica holds the model or up to --max-chips, "
+            "as TP over all chips and as pipeline stages of one domain each) x policy (continuous, chunked prefill with %d or %d-token budgets, "
             "disaggregated prefill/decode) x batch cap (%d..%d) x replica count.",
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
          rl_size_batch_caps[RL_SIZE_NCAPS - 1]);

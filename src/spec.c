@@ -112,6 +112,7 @@ static const field HW_FIELDS[] = {
     HF(engines, T_ENGINES, 0),
     HF(engine_costs, T_COSTS, 0),
     HF(collectives, T_COLL, 0),
+    HS(changed, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -444,6 +445,8 @@ static int check_hw(rl_hw *h, const int *present, const char *origin, char *err,
     return 0;
 }
 
+static void drop_measured(rl_hw *h);
+
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen)
 {
     rl_hw h = {0};
@@ -459,6 +462,7 @@ int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char
     if (alias.present && rl_hw_put_costs(&h, &alias, err, errlen) != 0)
         return -1;
     rl_hw_sync_costs(&h);
+    drop_measured(&h); /* a what-if chip stays one (rl_hw.changed) */
     *out = h;
     return 0;
 }
@@ -630,6 +634,18 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 {
     return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
+}
+
+const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
+                        rl_dtype compute, rl_dtype kv)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (strcmp(base, "calibrated") != 0 || !e || !e->tables || m->abstract)
+        return base;
+    int g = rl_kvariant_gemm(weights, compute), a = rl_kvariant_kv(kv);
+    int attn = a >= 0 && m->attention != RL_ATTN_MLA &&
+               (e->tables->t[RL_KC_DECODE_ATTN][a] || e->tables->t[RL_KC_PREFILL_ATTN][a]);
+    return (g >= 0 && e->tables->t[RL_KC_GEMM][g]) || attn ? base : "estimated";
 }
 
 /* ---- overrides ------------------------------------------------------------- */
@@ -997,6 +1013,17 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     return rc;
 }
 
+int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
+                  size_t errlen)
+{
+    h->dropped = 0;
+    for (int i = nov - 1; i >= 0; i--)
+        if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
+            snprintf(h->changed, sizeof h->changed, "%s=%s", ov[i].field, ov[i].value);
+    drop_measured(h);
+    return name_or_path ? renamed_measurements(name_or_path, ov, nov, h, err, errlen) : 0;
+}
+
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
@@ -1012,15 +1039,7 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
     if (price && !source)
         snprintf(out->price_source, sizeof out->price_source,
                  "given with --set hw.price_per_chip_hour=%s", price);
-    /* a what-if chip: flops.* or hbm_bw changed (rl_hw.changed); hw.name
-     * alone changes the name only (renamed_measurements) */
-    out->changed[0] = '\0';
-    out->dropped = 0;
-    for (int i = nov - 1; i >= 0; i--)
-        if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
-            snprintf(out->changed, sizeof out->changed, "%s=%s", ov[i].field, ov[i].value);
-    drop_measured(out);
-    return renamed_measurements(name_or_path, ov, nov, out, err, errlen);
+    return rl_hw_what_if(name_or_path, ov, nov, out, err, errlen);
 }
 
 /* ---- writing a spec back as Lua source (spec.h) ---- */

@@ -143,12 +143,14 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* A --set of a field that times the chip (flops.*, hbm_bw): "FIELD=VALUE"
-     * of the first, else "".  The measured tables and fitted costs describe
-     * the chip as measured, not as changed, so they are dropped (at load and
-     * at every engine selection) and calibrated mode falls back to
-     * `estimated`, the roofline over the changed figures.  dropped = 1 when
-     * there was something to drop.  Not spec fields. */
+    /* A --set (or Lua roofline.hw override) of a field that times the chip
+     * (flops.*, hbm_bw): "FIELD=VALUE" of the first, else "".  The measured
+     * tables and fitted costs describe the chip as measured, not as changed,
+     * so they are dropped (at load and at every engine selection) and
+     * calibrated mode falls back to `estimated`, the roofline over the
+     * changed figures (rl_hw_what_if).  `changed` is also a spec field, so a
+     * what-if spec table that Lua passes on stays one; dropped = 1 when there
+     * was something to drop (not a spec field). */
     char changed[160];
     int dropped;
 } rl_hw;
@@ -188,11 +190,33 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
+/* The mode of one run of model m with weights / compute / kv dtypes on h:
+ * `base` (rl_hw_mode or rl_hw_default_mode of h, as the run's results
+ * report) unless base reads "calibrated" and no operator of m at those
+ * dtypes is timed by a table of the selected engine measured for them (no
+ * GEMM table of the weights/compute variant and, MLA aside, no attention
+ * table of the KV variant; engines.h DTYPE_MAP): then "estimated" (int8
+ * weights and KV on an engine measured in bf16 and fp8: times derived from
+ * another dtype's efficiency, engines.h DERIVED, or the roofline).  An
+ * abstract model (no operators) keeps base. */
+const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
+                        rl_dtype compute, rl_dtype kv);
+
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {
     const char *field;
     const char *value;
 } rl_override;
+
+/* The overrides ov[nov] (hw fields) of spec name_or_path applied to h as
+ * a what-if: one that times the chip (hbm_bw, flops.*) makes h->changed
+ * record the first and drops what was measured on the real chip
+ * (rl_hw.changed); `name` alone renames the chip, its measured tables
+ * staying its own (not looked at when name_or_path is NULL: a spec table).
+ * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
+ * 0, or -1 with err. */
+int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
+                  size_t errlen);
 
 #define RL_SPEC_BASE_DEPTH 8
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "interrupt.h"
+#include "memory.h"
 #include "ops.h"
 #include "pareto.h"
 #include "shard.h"
@@ -178,22 +179,43 @@ typedef struct {
     long long sp[PREFILLS];
 } prefills;
 
+/* The calibrated TTFT of a `prompt`-token prefill on one replica of 1D
+ * plan `pl` (tp * ep chips): its operator list timed by h's measurements
+ * with the plan's collectives, as `prefill --tp` times it; -1 when it does
+ * not evaluate. */
+static double calibrated_ttft(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                              long long prompt, rl_precision p)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = pl->tp * pl->ep;
+    c.tp = pl->tp;
+    c.ep = pl->ep;
+    c.attn_replicated = pl->attn_replicated;
+    c.prec = p;
+    c.calibrated = 1;
+    return rl_ops_prefill_time(m, h, &c, prompt, 0);
+}
+
 /* Fill *f for generation plan `gen` and a prompt of `prompt` tokens; 0, or
- * -1 when memory runs out.  Candidates that do not evaluate are left out. */
+ * -1 when memory runs out.  Candidates that do not evaluate are left out.
+ * Calibrated: the plan itself only, at its calibrated TTFT (sweep.h). */
 static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_result *gen,
-                              long long prompt, rl_precision p, rl_sweep *out, prefills *f)
+                              long long prompt, rl_precision p, int cal, rl_sweep *out,
+                              prefills *f)
 {
     rl_shard_plan pl = gen->plan;
     pl.kv = RL_KV_BATCH; /* prefill writes the cache with the K/V projections */
     f->n = 0;
     char err[256];
-    for (long long sp = 1; sp <= gen->replicas && f->n < PREFILLS; sp *= 2) {
+    for (long long sp = 1; sp <= (cal ? 1 : gen->replicas) && f->n < PREFILLS; sp *= 2) {
         rl_shard_result r;
         if (gen->replicas % sp || (sp > 1 && pl.ep > 1)) /* sp with EP: not a compare plan */
             continue;
         pl.sp = sp;
         if (rl_shard_eval(m, h, &pl, RL_PHASE_PREFILL, gen->chips, 1, prompt, p, &r, err,
                           sizeof err) != 0)
+            continue;
+        if (cal && (r.step_s = calibrated_ttft(m, h, &pl, prompt, p)) < 0)
             continue;
         int k = f->n++;
         f->name[k] = name_index(out, r.name, -1);
@@ -208,12 +230,13 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
 
 /* The fastest candidate of *f that fits in HBM beside generation point
  * `gen`'s cache (sweep.h), its per-chip bytes in *bytes; -1 if none fits,
- * -2 if f has no candidate.  The replica that prefills holds its other
+ * -2 if f has no candidate; `room` is what a chip may fill (bytes).  The
+ * replica that prefills holds its other
  * replica_batch - 1 sequences and the prompt's whole cache (sp = 1's KV);
  * with sp > 1 the other replicas also keep their full caches and their
  * piece of the prompt's. */
 static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result *gen,
-                        const prefills *f, rl_precision p, double *bytes)
+                        const prefills *f, rl_precision p, double room, double *bytes)
 {
     if (f->n == 0)
         return -2;
@@ -230,7 +253,7 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
     int best = -1;
     for (int k = 0; k < f->n; k++) {
         double b = f->sp[k] > 1 ? fmax(owner, gen->total_bytes + f->kv[k]) : owner;
-        if (b <= h->hbm_bytes && (best < 0 || f->ttft_s[k] < f->ttft_s[best])) {
+        if (b <= room && (best < 0 || f->ttft_s[k] < f->ttft_s[best])) {
             best = k;
             *bytes = b;
         }
@@ -238,11 +261,39 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
     return best;
 }
 
+/* What weights + KV may fill on one chip of plan result r: HBM, or
+ * calibrated the selected engine's memory rule over the replica's tp * ep
+ * chips (memory.h). */
+static double chip_room(const rl_hw *h, const rl_shard_result *r, int cal)
+{
+    double M = (double)(r->plan.tp * r->plan.ep);
+    return cal ? rl_memory_usable(h, r->plan.tp * r->plan.ep, r->weight_bytes * M) / M
+               : h->hbm_bytes;
+}
+
+/* Plan result *r re-timed by the calibrated decode step into *out (sweep.h);
+ * 0, or -1 when the calibrated path does not time the plan (2D, pipelines). */
+static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
+                           rl_precision p, rl_shard_result *out)
+{
+    rl_shard_plan pl = r->plan;
+    pl.overlap = 0; /* no overlap measured: local + comm, as `step --tp` */
+    rl_step st;
+    char err[256];
+    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 ||
+        rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st, out, err,
+                                 sizeof err) != 0)
+        return -1;
+    out->fits = out->total_bytes <= chip_room(h, out, 1);
+    return 0;
+}
+
 /* One (chips, precision, context) cell in sharded mode: every batch x plan. */
 static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
                        long long chips, rl_precision p, long long S, rl_shard_result *res,
                        rl_sweep *out)
 {
+    int cal = out->calibrated;
     int bl, bt;
     long long prompt = sp->prompt ? sp->prompt : S;
     int hint[PLANS];       /* name index of plan i in the previous batch */
@@ -254,18 +305,26 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  res, PLANS, &bl, &bt);
         for (int i = 0; i < n; i++) {
             const rl_shard_result *r = &res[i];
+            rl_shard_result timed;
             out->evaluated++;
+            if (cal && calibrated_step(m, h, r, p, &timed) != 0) {
+                out->uncalibrated++;
+                continue;
+            }
+            if (cal)
+                r = &timed;
             if (!r->fits) {
                 out->infeasible++;
                 continue;
             }
             int layout = name_index(out, r->name, hint[i]);
             if (layout < 0 ||
-                (layout != hint[i] && prefill_candidates(m, h, r, prompt, p, out, &pre[i]) != 0))
+                (layout != hint[i] &&
+                 prefill_candidates(m, h, r, prompt, p, cal, out, &pre[i]) != 0))
                 return -1;
             hint[i] = layout;
             double bytes = 0;
-            int k = pick_prefill(m, h, r, &pre[i], p, &bytes);
+            int k = pick_prefill(m, h, r, &pre[i], p, chip_room(h, r, cal), &bytes);
             if (k == -1) { /* no room to prefill beside the cache */
                 out->infeasible++;
                 out->infeasible_prefill++;
@@ -312,6 +371,7 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
         chips = defchips;
     }
     out->sharded = sp->sharded;
+    out->calibrated = sp->sharded && sp->calibrated && rl_hw_measured(h);
     if (name_index(out, "", -1) != 0 || name_index(out, "ideal", -1) != 1) {
         rl_sweep_free(out);
         snprintf(err, errlen, "sweep: out of memory");

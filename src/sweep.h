@@ -32,6 +32,18 @@
  * the two per chip; a candidate over HBM is passed over, and a point none
  * of whose candidates fits is kept out (infeasible, counted in
  * infeasible_prefill).
+ *  - calibrated (sharded, with rl_sweep_space.calibrated on a chip whose
+ *    profile carries measurements, rl_hw_measured): each 1D TP/EP plan's
+ *    decode step is rl_shard_step_calibrated (what `step --tp` gives: the
+ *    selected engine's kernel tables and costs, each chip's own KV share,
+ *    the measured collectives), its TTFT the calibrated operator list of
+ *    the plan's prefill with its collectives (what `prefill --tp` gives;
+ *    rl_ops_prefill_time), and HBM follows the engine's memory rule
+ *    (memory.h rl_memory_usable over the replica's chips).  The prefill
+ *    candidate is the plan itself: the calibrated path times no sequence
+ *    parallelism.  Plans it does not time (2D, pipelines) are left out and
+ *    counted (uncalibrated), not mixed in at datasheet peaks; overlap does
+ *    not apply (no overlap was measured).
  * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
@@ -52,6 +64,8 @@ typedef struct {
     long long max_chips; /* bound for the default chip list; 0 = domain_chips */
     int sharded;         /* 0: ideal (formula (1), no communication); 1: shard plans */
     int overlap;         /* sharded: step = max(local, comm) instead of local + comm */
+    int calibrated;      /* sharded: time the points as calibrated `step` and `prefill`
+                            do (below), when h carries measurements (rl_hw_measured) */
 } rl_sweep_space;
 
 typedef struct {
@@ -81,7 +95,10 @@ typedef struct {
     long long infeasible; /* kept out: weights + KV exceed HBM, or (sharded) no room
                              to prefill a prompt beside the cache */
     long long infeasible_prefill; /* of those, the ones kept out for the prefill */
+    long long uncalibrated; /* calibrated: plans left out because the calibrated path
+                               does not time them (2D, pipelines) */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
+    int calibrated;       /* 1: the points were timed calibrated (rl_sweep_space) */
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;
     size_t max_points;    /* the bound it ran under (rl_sweep_run_bounded); 0: none */

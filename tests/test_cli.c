@@ -499,6 +499,114 @@ static void fitted_chunked_prefill(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
+ * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
+ * attention from fp8's measured efficiency at the same shape (engines.h
+ * DERIVED): provenance derived, nothing measured, mode estimated (it read
+ * calibrated at the ideal 2.516 ms before).  Same bytes as fp8 weights and
+ * KV, so the step lands within 2% of fp8's measured 5.883 ms (5.892 ms). */
+static void unmeasured_dtype_derived(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --batch 1 --context 550 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --weights int8 --kv int8", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    const cJSON *prov = cJSON_GetObjectItem(row, "provenance");
+    assert_true(num(prov, "derived") >= 8);
+    assert_int_equal((int)(num(prov, "measured") + num(prov, "interpolated") +
+                           num(prov, "extrapolated")),
+                     0);
+    double int8 = num(row, "step_s");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --weights fp8 --kv fp8 --compute fp8", base);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
+    assert_rel(int8, num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), 0.02);
+    cJSON_Delete(j);
+}
+
+/* Tester 2 findings 5 and 8: --ideal is --engine ideal.  Beside another
+ * --engine it is refused (exit 2, both flags named); a repeated --engine
+ * keeps the last, as every repeated option.  simulate --ideal honours
+ * --hbm-reserve as --engine ideal does, the two outputs byte-equal: the KV
+ * room of llama3-8b on one h100-sxm at --hbm-reserve 0.5 is 182643 tokens
+ * (--ideal gave the trtllm memory rule's 439037 before, whatever the
+ * reserve). */
+static void ideal_is_engine_ideal(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--ideal --engine vllm", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--ideal and --engine vllm"));
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                            "--engine ideal --engine vllm --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "vllm");
+    cJSON_Delete(j);
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                      "--out-len 10 --requests 20 --hbm-reserve 0.5 --format json";
+    static char first[sizeof out];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ideal", sim);
+    assert_int_equal(run_cli(cmd, first, sizeof first), 0);
+    snprintf(cmd, sizeof cmd, "%s --engine ideal", sim);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_string_equal(first, out);
+    assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t182643,"));
+}
+
+/* Tester 2 findings 3 and 6: size echoes a target as given (a 1 us TTFT
+ * target printed "0 ms"; now 0.001 ms at %.4g), and pareto --help gives
+ * --batch one default, the sweep's 1, 2, 4, ..., 2048 (its option line
+ * said "(default 1)", step's). */
+static void targets_and_defaults_as_given(void **state)
+{
+    (void)state;
+    run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 500 --out-len 50 "
+            "--ttft-p99 0.000001 --tpot-p99 0.05 --requests 100", out, sizeof out);
+    assert_non_null(strstr(out, "the TTFT target (0.001 ms)"));
+    assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
+    const char *line = strstr(out, "  --batch ");
+    assert_non_null(line);
+    const char *end = strchr(line, '\n');
+    assert_non_null(strstr(line, "(default 1, 2, 4, ..., 2048)"));
+    assert_true(strstr(line, "(default 1, 2, 4, ..., 2048)") < end);
+    assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
+}
+
+/* Tester 2 finding 10: DeepSeek-V3's MoE router stays bf16 under --weights
+ * fp8 (vLLM's gate has no quant_config, TensorRT-LLM's DeepseekV3Gate is a
+ * plain weight of the model dtype: ops.c).  On h200 (trtllm), 8 chips,
+ * batch 1, context 4096, the fp8 run's router row equals the bf16 run's:
+ * 7168 x 256 x 2 = 3670016 weight bytes, and the bf16 table's measured
+ * time at (m 1, n 256, k 7168), 5.59 us (rel 1e-12); it was the fp8 row,
+ * 15.55 us at 1835520 bytes. */
+static void router_stays_bf16(void **state)
+{
+    (void)state;
+    const char *base = "ops --model deepseek-v3 --hw h200 --chips 8 --batch 1 --context 4096 "
+                       "--format json";
+    const char *prec[2] = {"--weights fp8 --compute fp8", "--weights bf16 --compute bf16"};
+    double t[2] = {0, 0}, bytes[2] = {0, 0};
+    char cmd[512];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s %s", base, prec[k]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+            if (!strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "router")) {
+                t[k] = num(r, "time_s");
+                bytes[k] = num(r, "weight_bytes");
+            }
+        cJSON_Delete(j);
+    }
+    assert_rel(bytes[0], 3670016.0, 1e-12);
+    assert_rel(t[0], t[1], 1e-12);
+    assert_rel(t[0], 5.59e-6, 1e-3);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -553,20 +661,83 @@ static void size_engine(void **state)
     assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
 }
 
-/* Tester finding 9: pareto times every point at the datasheet peaks, with
- * or without --ideal, on a profile with kernel tables too: its result says
- * mode ideal and its help says so, instead of implying --ideal is what
- * turns the tables off. */
+/* Issue 13 item 4 and tester finding 10 (stop 18): simulate and size carry
+ * the kernel-table band of h100-sxm (TensorRT-LLM residuals), from the same
+ * requests served with every table-timed kernel at its class's p10 / p90
+ * (e2e.h rl_e2e_band_edge), and `size --conservative` sizes on that high
+ * edge: each of its rows reads exactly its own _high (the same run), and
+ * the plain search's row of the same configuration has that figure as its
+ * _high (same requests, same edge: equal to the last bit).  The p5-p95 band
+ * (--band p5-p95) is at least as wide as p10-p90. */
+static void size_band_is_conservative_edge(void **state)
+{
+    (void)state;
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 5 --requests 100 "
+                      "--prompt-len 1000 --out-len 100 --format json";
+    cJSON *j = run_cli_json(sim, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "band")->valuestring, "p10-p90");
+    double v = num(j, "tpot_p99_s"), hi = num(j, "tpot_p99_s_high");
+    assert_true(num(j, "tpot_p99_s_low") <= v && v < hi);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --band p5-p95", sim);
+    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
+    assert_true(num(w, "tpot_p99_s_high") >= hi && num(w, "tpot_p99_s") == v);
+    cJSON_Delete(j);
+    cJSON_Delete(w);
+    const char *base = "size --model llama3-8b --qps 2 --prompt-len 1000 --out-len 100 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --keep-precision "
+                       "--format json";
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm", base);
+    cJSON *plain = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --conservative", base);
+    cJSON *cons = run_cli_json(cmd, out, sizeof out);
+    const cJSON *row, *prow;
+    int matched = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(cons, "rows")) {
+        assert_true(num(row, "ttft_p99_s") == num(row, "ttft_p99_s_high"));
+        assert_true(num(row, "tpot_p99_s") == num(row, "tpot_p99_s_high"));
+        cJSON_ArrayForEach(prow, cJSON_GetObjectItem(plain, "rows"))
+            if (!strcmp(cJSON_GetObjectItem(prow, "config")->valuestring,
+                        cJSON_GetObjectItem(row, "config")->valuestring)) {
+                assert_true(num(prow, "ttft_p99_s_high") == num(row, "ttft_p99_s"));
+                assert_true(num(prow, "ttft_p99_s") <= num(row, "ttft_p99_s"));
+                matched++;
+            }
+    }
+    assert_true(matched > 0);
+    cJSON_Delete(plain);
+    cJSON_Delete(cons);
+    snprintf(cmd, sizeof cmd, "%s --hw tpu-v5e --conservative", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "tpu-v5e has none"));
+}
+
+/* Tester finding 9, then stop 19's tester finding 4: pareto's label says how
+ * its points were timed.  On a profile with kernel tables they are timed
+ * calibrated (sweep.h) and the result says mode calibrated and names the
+ * engine; --ideal (formula (1), no collectives) and --engine ideal (the
+ * plans at the datasheet peaks) say ideal; the help says which is which. */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
-    cJSON *j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
-                            "--format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
-    cJSON_Delete(j);
+    static const char *const args[][2] = {{"", "calibrated"},
+                                          {"--ideal", "ideal"},
+                                          {"--engine ideal", "ideal"}};
+    for (int i = 0; i < 3; i++) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 %s "
+                                  "--format json", args[i][0]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, args[i][1]);
+        assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring,
+                            i == 0 ? "trtllm" : "none");
+        cJSON_Delete(j);
+    }
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
-    assert_null(strstr(out, "even when the profile has efficiency tables"));
-    assert_non_null(strstr(out, "datasheet peaks (mode ideal), with or without --ideal"));
+    assert_null(strstr(out, "with or without --ideal"));
+    assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
+    assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
 /* Tester finding 16: one function labels a profile's default runs
@@ -698,9 +869,9 @@ static void reference_engine_profile(void **state)
                  "--weights fp32 --compute fp32 --kv fp32 --format json", cmds[i], dir);
         j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
-        const cJSON *e = cJSON_GetObjectItem(j, "engine");
-        if (e) /* simulate names no engine */
-            assert_string_equal(e->valuestring, "reference");
+        const cJSON *e = cJSON_GetObjectItem(j, "engine"); /* simulate too (tester 2) */
+        assert_non_null(e);
+        assert_string_equal(e->valuestring, "reference");
         const cJSON *prov = cJSON_GetObjectItem(j, "provenance");
         if (prov) /* ops: matmuls and attention from the float32 tables */
             assert_true(num(prov, "measured") + num(prov, "interpolated") +
@@ -740,7 +911,12 @@ int main(void)
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(unmeasured_dtype_derived),
+        cmocka_unit_test(ideal_is_engine_ideal),
+        cmocka_unit_test(targets_and_defaults_as_given),
+        cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(size_engine),
+        cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),

@@ -269,11 +269,55 @@ static void fit_excerpt(void **state)
     assert_int_equal(t.n, 1);
     assert_int_equal(t.row[0].np, 21);
     assert_rel(t.row[0].floor_s, 1.559e-5, 1e-12);
-    assert_rel(rl_coll_time(&t.row[0], 16384), 1.898e-5, 1e-12);
+    assert_rel(rl_coll_time(&t.row[0], 16384, NULL), 1.898e-5, 1e-12);
     double med, p90;
     assert_int_equal(rl_collfit_error(&t, s, n, "nccl", 1, &med, &p90), 19);
     assert_true(med > 0 && p90 >= med);
     free(s);
+}
+
+/* The monotone envelope of measured collectives (collectives.h, the rule
+ * of ktable.h): TensorRT-LLM's own AllReduce over 8 A100s in bf16
+ * (tests/data/collectives/a100_sxm_trtllm_allreduce8.csv.gz, the 8-GPU
+ * bfloat16 rows of AIConfigurator's a100_sxm/trtllm
+ * custom_allreduce_perf.csv.gz) measures 0.08322 ms at 524288 elements
+ * (1 MiB) and 0.05359 ms at 1048576 (2 MiB), the larger message 1.55x
+ * faster.  The stored point stays as measured; the lookup at 1 MiB is
+ * capped at 1.1 x 5.35859e-5 s = 5.89445e-5 s and reads interpolated;
+ * 512 KiB (2.825216e-5 s, below every larger size) and 2 MiB stay measured;
+ * between 1 and 2 MiB the capped points interpolate (log-log, 1.5 MiB:
+ * 5.89445e-5 x (1/1.1)^(log 1.5 / log 2)).  Every capped point is at most
+ * 1.1x any larger one.  Tolerance 1e-6 (the CSV's ms to s). */
+static void measured_envelope(void **state)
+{
+    (void)state;
+    rl_coll_sample *s = NULL;
+    size_t n = 0, cap = 0;
+    char err[512];
+    long got = rl_collfit_read(RL_SRCDIR "/tests/data/collectives/a100_sxm_trtllm_allreduce8.csv.gz",
+                               &s, &n, &cap, err, sizeof err);
+    if (got < 0)
+        fail_msg("%s", err);
+    static rl_collectives t;
+    snprintf(t.impl, sizeof t.impl, "trtllm");
+    if (rl_collfit_fit(s, n, &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(s);
+    const rl_coll_row *r = &t.row[0];
+    rl_provenance prov;
+    assert_rel(r->seconds[12], 8.32204818725586e-5, 1e-6); /* 1 MiB, as measured */
+    assert_rel(rl_coll_time(r, 1048576, &prov), 1.1 * 5.35859203338623e-5, 1e-6);
+    assert_int_equal(prov, RL_PROV_INTERPOLATED);
+    assert_rel(rl_coll_time(r, 524288, &prov), 2.825216054916382e-5, 1e-6);
+    assert_int_equal(prov, RL_PROV_MEASURED);
+    assert_rel(rl_coll_time(r, 2097152, &prov), 5.35859203338623e-5, 1e-6);
+    assert_int_equal(prov, RL_PROV_MEASURED);
+    assert_rel(rl_coll_time(r, 1572864, &prov),
+               1.1 * 5.35859203338623e-5 * pow(1 / 1.1, log(1.5) / log(2)), 1e-6);
+    assert_int_equal(prov, RL_PROV_INTERPOLATED);
+    for (int i = 0; i < r->np; i++)
+        for (int j = i + 1; j < r->np; j++)
+            assert_true(r->capped[i] <= 1.1 * r->capped[j] * (1 + 1e-12));
 }
 
 /* Synthetic rows on the line t = 10 us + bytes / 1e11 B/s (16-bit elements
@@ -342,6 +386,7 @@ int main(void)
         cmocka_unit_test(measured_table),
         cmocka_unit_test(hierarchical_measured),
         cmocka_unit_test(fit_excerpt),
+        cmocka_unit_test(measured_envelope),
         cmocka_unit_test(fit_closed_form),
         cmocka_unit_test(harness_can_fail),
     };

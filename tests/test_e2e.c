@@ -368,42 +368,72 @@ static void simulator_step_is_e(void **state)
     assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
 }
 
-/* simulate's times get the band unwidened; other keys are left alone. */
+/* simulate's and size's band comes from the runs at the band's edges: each
+ * time's _low / _high are those runs' values of the same key, never inside
+ * the result's own value (a low run slower than the result gives _low = the
+ * value); other keys are left alone; the band is named. */
 static void simulate_band_keys(void **state)
 {
     (void)state;
-    rl_engine_costs c = rl_engine_costs_ideal();
-    c.band_p10 = -0.1;
-    c.band_p90 = 0.2;
-    cJSON *r = cJSON_CreateObject();
+    cJSON *r = cJSON_CreateObject(), *lo = cJSON_CreateObject(), *hi = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "ttft_p99_s", 2.0);
+    cJSON_AddNumberToObject(r, "tpot_p50_s", 0.05);
     cJSON_AddNumberToObject(r, "req_per_s", 5.0);
-    rl_e2e_band_keys(r, &c, 0.1);
-    assert_rel(num(r, "ttft_p99_s_low"), 2.0 * exp(-0.1), 1e-12);
-    assert_rel(num(r, "ttft_p99_s_high"), 2.0 * exp(0.2), 1e-12);
+    cJSON_AddNumberToObject(lo, "ttft_p99_s", 1.5);
+    cJSON_AddNumberToObject(lo, "tpot_p50_s", 0.06); /* slower than the result */
+    cJSON_AddNumberToObject(hi, "ttft_p99_s", 3.5);
+    cJSON_AddNumberToObject(hi, "tpot_p50_s", 0.07);
+    rl_e2e_band_from_runs(r, lo, hi, 1);
+    assert_true(num(r, "ttft_p99_s_low") == 1.5);
+    assert_true(num(r, "ttft_p99_s_high") == 3.5);
+    assert_true(num(r, "tpot_p50_s_low") == 0.05);
+    assert_true(num(r, "tpot_p50_s_high") == 0.07);
     assert_null(cJSON_GetObjectItem(r, "req_per_s_low"));
-    assert_string_equal(cJSON_GetObjectItem(r, "band")->valuestring, "p10-p90");
+    assert_string_equal(cJSON_GetObjectItem(r, "band")->valuestring, "p5-p95");
     cJSON_Delete(r);
+    cJSON_Delete(lo);
+    cJSON_Delete(hi);
 }
 
-/* size --conservative: every step at the slow end of the band, e^p90 times
- * (E), whichever side of the max wins. */
+/* The band's edges (rl_e2e_band_edge).  A fitted profile at its p90 edge:
+ * every step e^p90 times (E), whichever side of the max wins; at p10 e^p10
+ * times (p10 < 0 on the shipped splitwise profile).  A kernel-table
+ * profile (h100-sxm, TensorRT-LLM, residuals per class) at its p90 edge:
+ * a llama3-8b decode step equals its op list with every table-timed
+ * operator at its class's p90, which is the step's own band_s[2] (ops.h:
+ * the same sum; 1e-12).  A profile without a band is left unchanged. */
 static void slow_edge_scales_every_step(void **state)
 {
     (void)state;
     rl_model m = load_model("llama2-70b", NULL, 0);
     rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
-    rl_engine_costs slow = h.engine_costs;
-    rl_e2e_slow_edge(&slow);
-    double x[RL_EC_N], xs[RL_EC_N];
-    rl_ec_to_x(&h.engine_costs, x);
-    rl_ec_to_x(&slow, xs);
-    long long batch[] = {1, 64};
-    for (int i = 0; i < 2; i++) {
-        rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 2048, 0, 0));
-        assert_rel(rl_ec_time(&t, xs, NULL),
-                   rl_ec_time(&t, x, NULL) * exp(h.engine_costs.band_p90), 1e-12);
+    for (int q = 1; q <= 2; q++) {
+        rl_hw e = h;
+        assert_int_equal(rl_e2e_band_edge(&e, q), 1);
+        double x[RL_EC_N], xs[RL_EC_N];
+        rl_ec_to_x(&h.engine_costs, x);
+        rl_ec_to_x(&e.engine_costs, xs);
+        double p = q == 2 ? h.engine_costs.band_p90 : h.engine_costs.band_p10;
+        long long batch[] = {1, 64};
+        for (int i = 0; i < 2; i++) {
+            rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 2048, 0, 0));
+            assert_rel(rl_ec_time(&t, xs, NULL), rl_ec_time(&t, x, NULL) * exp(p), 1e-12);
+        }
     }
+    assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
+    rl_model m8 = load_model("llama3-8b", NULL, 0);
+    rl_hw t = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 16, 2048);
+    c.calibrated = 1;
+    rl_ops o;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m8, &t, &c, &o, err, sizeof err), 0);
+    assert_true(o.banded && o.band_s[2] > o.step_s);
+    rl_hw slow = t;
+    assert_int_equal(rl_e2e_band_edge(&slow, 2), 1);
+    assert_rel(rl_ops_step_time(&m8, &slow, &c), o.band_s[2], 1e-12);
+    rl_hw none = load_hw("tpu-v5e", NULL, 0);
+    assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
 
 /* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
@@ -509,6 +539,23 @@ static void absurd_sd_not_printed(void **state)
     cJSON_Delete(res);
 }
 
+/* fit with o->save refused, err naming `why`, the profile not written;
+ * then the same fit without --save runs. */
+static void refused_then_fitted(const rl_meas *m, rl_e2e_opts *o, const char *why)
+{
+    char err[1024];
+    assert_null(rl_e2e_fit(m, o, err, sizeof err));
+    if (!strstr(err, why))
+        fail_msg("error lacks '%s': %s", why, err);
+    assert_non_null(strstr(err, "nothing written"));
+    assert_true(access(o->save, F_OK) != 0);
+    o->save = NULL;
+    cJSON *res = rl_e2e_fit(m, o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    cJSON_Delete(res);
+}
+
 /* Tester finding 3 (fixB): `fit --engine vllm --save` on h100-sxm, whose
  * vllm engine is read from its own kernel-table file, saved a profile
  * without the fitted costs and said it had.  Now it is refused before
@@ -528,15 +575,57 @@ static void fit_refuses_file_engine(void **state)
     rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .engine = "vllm",
                      .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9,
                      .save = path};
-    assert_null(rl_e2e_fit(&m, &o, err, sizeof err));
-    assert_non_null(strstr(err, "h100-sxm's engine 'vllm' is read from its own file"));
-    assert_true(access(path, F_OK) != 0); /* nothing written */
-    o.save = NULL;
-    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-    if (!res)
-        fail_msg("%s", err);
-    cJSON_Delete(res);
+    refused_then_fitted(&m, &o, "h100-sxm's engine 'vllm' is read from its own file");
     rl_measure_free(&m);
+}
+
+/* Rows of the excerpt of one phase only (its header and that phase's
+ * lines) written to a temporary CSV at path. */
+static void one_phase_csv(const char *phase, char *path)
+{
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w"), *in = fopen(EXCERPT, "r");
+    assert_non_null(out);
+    assert_non_null(in);
+    char line[512];
+    while (fgets(line, sizeof line, in))
+        if (line[0] == '#' || !strncmp(line, "phase,", 6) || !strncmp(line, phase, strlen(phase)))
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+}
+
+/* Second tester, finding 7: `fit --save` on the excerpt's 28 decode rows
+ * saved a profile whose prefill was timed by unfitted start values (22x too
+ * slow, a +-2% band).  A saved profile needs rows of both phases: decode
+ * only, or prefill only (its 19 rows), is refused naming the phase, and
+ * nothing is written; without --save the fit still runs. */
+static void fit_needs_both_phases(void **state)
+{
+    (void)state;
+    static const char *const phase[2] = {"decode", "prefill"}, *const missing[2] = {
+        "no row has a prefill step", "no row has a decode step"};
+    for (int k = 0; k < 2; k++) {
+        char csv[] = "/tmp/rl_fit_phase_XXXXXX.csv", path[] = "/tmp/rl_fit_phase_XXXXXX.lua";
+        use_source_tree();
+        one_phase_csv(phase[k], csv);
+        int fd = mkstemps(path, 4);
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(path);
+        rl_meas m;
+        char err[1024];
+        if (rl_measure_read(csv, &m, err, sizeof err))
+            fail_msg("%s", err);
+        rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+        rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                         .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                         .folds = 5, .band_lo = 0.1, .band_hi = 0.9, .save = path};
+        refused_then_fitted(&m, &o, missing[k]);
+        rl_measure_free(&m);
+        unlink(csv);
+    }
 }
 
 /* Tester item 12: validate --against on h100-sxm (efficiency tables, no
@@ -573,6 +662,7 @@ int main(void)
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_states_its_mode),
         cmocka_unit_test(fit_refuses_file_engine),
+        cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

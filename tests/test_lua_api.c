@@ -422,6 +422,41 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
     }
 }
 
+/* Tester 2 (stop 19): a what-if chip in Lua drops the measured tables as
+ * --set does (rl_hw_what_if, shared): roofline.hw('h100-sxm', { hbm_bw =
+ * 6e12 }) stepped was `calibrated` at the TRT-LLM tables' 6.64 ms; now
+ * `estimated`, and its step equals `step --set hw.hbm_bw=6e12` to 1e-12
+ * (the roofline over the changed bandwidth); so for flops.bf16.  Errors
+ * of the option readers simulate and size share name the function called
+ * (roofline.size said nothing, earlier roofline.simulate). */
+static void what_if_and_size_errors(void **state)
+{
+    (void)state;
+    const char *lua = "roofline.step{ model = 'llama3-8b', hw = roofline.hw('h100-sxm', "
+                      "{ hbm_bw = 6e12 }), batch = 1, context = 550 }";
+    char code[512], err[1024];
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated");
+    lua_pop(L, 1);
+    static const char *const keys[] = {"step_s"};
+    assert_lua_equals_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 550 "
+                          "--set hw.hbm_bw=6e12 --format json", lua, 1, keys, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = roofline.hw("
+                         "'h100-sxm', { flops = { bf16 = 2e15 } }), batch = 1, context = 550 }"
+                         ".mode", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated");
+    lua_pop(L, 1);
+    static const char *const bad[][2] = {
+        {"burst = -1", "roofline.size: field 'burst'"},
+        {"prefixes = 'x'", "roofline.size: field 'prefixes'"},
+        {"requests = 0.5", "roofline.size: field 'requests'"},
+    };
+    assert_refusals("roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
+                    "prompt_len = '100', out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05",
+                    bad, sizeof bad / sizeof bad[0]);
+}
+
 /* The serving rows that were the command line's only (issue 14): route,
  * page, preempt, burst and hbm_reserve give the same run in Lua as their
  * flags on the command line (TTFT/TPOT p50 and the KV capacity equal to
@@ -456,6 +491,38 @@ static void simulate_engine_rows(void **state)
                                          {"preempt = 'evict'", "preempt"}, {"page = 0", "page"},
                                          {"burst = 0", "burst"},
                                          {"hbm_reserve = 0.95", "hbm_reserve"}};
+    assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
+                    " prompt_len = '10', out_len = '10', requests = 10",
+                    bad, sizeof bad / sizeof *bad);
+}
+
+/* pp and ep (issue 14 item 8): pipeline stages of each replica's chips
+ * and expert-parallel groups give the same run in Lua as --pp and --ep on
+ * the command line (TTFT/TPOT p50 and the KV capacity to 1e-12; pp, ep,
+ * kv_copies and chips_per_stage echoed); stages that do not divide the
+ * chips or the layers, and ep on a dense model, are refused naming the
+ * field. */
+static void simulate_pipeline_row(void **state)
+{
+    (void)state;
+    const char *lua = "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 20,"
+                      " prompt_len = 'lognormal:1000:0.8', out_len = '200', requests = 300,"
+                      " chips = 4, pp = 2 }";
+    static const char *const keys[] = {"ttft_p50_s", "tpot_p50_s",
+                                       "kv_capacity_tokens_per_replica", "pp",
+                                       "chips_per_stage"};
+    assert_lua_equals_cli("simulate --model llama3-8b --hw h100-sxm --qps 20 --prompt-len "
+                          "lognormal:1000:0.8 --out-len 200 --requests 300 --chips 4 --pp 2 "
+                          "--format json",
+                          lua, 0, keys, 5);
+    const char *moe = "roofline.simulate{ model = 'mixtral-8x7b', hw = 'h100-sxm', qps = 20,"
+                      " prompt_len = '500', out_len = '100', requests = 300, chips = 8, ep = 4 }";
+    static const char *const ekeys[] = {"ttft_p50_s", "tpot_p50_s", "ep", "kv_copies"};
+    assert_lua_equals_cli("simulate --model mixtral-8x7b --hw h100-sxm --qps 20 --prompt-len 500 "
+                          "--out-len 100 --requests 300 --chips 8 --ep 4 --format json",
+                          moe, 0, ekeys, 4);
+    static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"},
+                                         {"chips = 2, ep = 2", "ep"}};
     assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
                     " prompt_len = '10', out_len = '10', requests = 10",
                     bad, sizeof bad / sizeof *bad);
@@ -504,7 +571,9 @@ int main(void)
         cmocka_unit_test(ops_from_lua),
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
+        cmocka_unit_test(simulate_pipeline_row),
         cmocka_unit_test(simulate_prefix_offline_rows),
+        cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(size_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

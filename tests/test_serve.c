@@ -7,6 +7,7 @@
 
 #include "arch.h"
 #include "result.h"
+#include "memory.h"
 #include "ops.h"
 #include "serve.h"
 #include "shard.h"
@@ -110,6 +111,28 @@ static void test_cost_adds_tp_collectives(void **state)
     rl_ops_cost_free(&oc);
     /* a TP degree above the model's heads is refused (llama3-8b: N = 32) */
     assert_int_equal(rl_ops_cost_init(&oc, &f->m, &f->h, 64, p, 0, err, sizeof err), -1);
+}
+
+/* The simulator's step cost charges vLLM's prefill dispatch (32 layers x
+ * 0.8 ms = 25.6 ms on llama3-8b, engines.c ENGINE_COSTS) with a prompt's
+ * last chunk only: the same 512-token chunk beside 8 decoding sequences
+ * costs 25.6 ms more when it finishes its prompt than when the prompt goes
+ * on (1e-9; two memo entries, so the second call is not the first's). */
+static void test_cost_dispatch_with_last_chunk(void **state)
+{
+    fixture *f = *state;
+    rl_hw h = f->h;
+    char err[512];
+    assert_int_equal(rl_hw_select_engine(&h, "vllm", err, sizeof err), 0);
+    rl_ops_cost oc;
+    assert_int_equal(rl_ops_cost_init(&oc, &f->m, &h, 1, rl_precision_default(), 1, err, sizeof err),
+                     0);
+    rl_ops_part more = {1, 512, 1024, 1}, last = {1, 512, 1024, 0};
+    rl_step_work wm = {&more, 1, 8, 2048}, wl = {&last, 1, 8, 2048};
+    double t_more = rl_serve_ops_time(&oc, &wm), t_last = rl_serve_ops_time(&oc, &wl);
+    assert_rel(t_last - t_more, 32 * 0.8e-3, 1e-9);
+    assert_rel(rl_serve_ops_time(&oc, &wm), t_more, 1e-15);
+    rl_ops_cost_free(&oc);
 }
 
 static void test_cost_is_the_op_list(void **state)
@@ -274,7 +297,7 @@ static void test_static_batch_closed_form(void **state)
     rl_ops_part *parts = malloc(B * sizeof *parts);
     for (int i = 0; i < B; i++) {
         r[i] = (rl_request){.arrival = 0, .prompt = T, .output = G, .prefix_id = -1};
-        parts[i] = (rl_ops_part){1, T, 0};
+        parts[i] = (rl_ops_part){1, T, 0, 0};
     }
     rl_serve_config c = rl_serve_config_default();
     c.policy = RL_POLICY_STATIC;
@@ -609,7 +632,7 @@ static void test_config_errors(void **state)
     assert_non_null(strstr(err, "kv_capacity"));
     /* llama3-70b in bf16 (141 GB) does not fit one 80 GB H100 */
     rl_model big = load_model("llama3-70b", NULL, 0);
-    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP) < 0);
+    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, 1, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP) < 0);
     free(r);
 }
 
@@ -780,14 +803,14 @@ static void test_mla_kv_layouts(void **state)
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
     double nccl = 411041792.0;
-    double tp = rl_serve_kv_capacity(&m, &h, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
     assert_rel(tp, 1452629.5, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
-    double dp = rl_serve_kv_capacity(&m, &h, 8, p, 0.1, RL_ATTN_LAYOUT_DP);
+    double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
     assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
@@ -800,11 +823,153 @@ static void test_mla_kv_layouts(void **state)
     assert_true(rl_serve_kv_copies(&dense, 16, RL_ATTN_LAYOUT_TP) == 2);
 }
 
+/* A constant step: `ctx` points at its seconds, whatever the work. */
+static double const_step(void *ctx, const rl_step_work *w)
+{
+    (void)w;
+    return *(const double *)ctx;
+}
+
+/* Pipeline parallelism (serve.h rl_ops_cost_pipeline, rl_serve_config.pp),
+ * Llama-3-405B on H100 SXM (d_model 16384, 126 layers; the profile's
+ * NVLink: 18 links x 25 GB/s, 2 us; NIC: 50 GB/s, 5 us per GPU), ideal op
+ * list.  A pass adds (pp - 1) sends of hidden state + residual,
+ * 2 x rows x 16384 x 2 bytes (bf16):
+ *  - PP2 x TP8 over two nodes, decode B = 64: 4,194,304 B / 5e10 B/s =
+ *    83.886 us over the TP8 step (1e-9); B = 1: 65,536 B is under the
+ *    latency, so 5 us (the NIC latency);
+ *  - PP2 x TP4 in one node, B = 64: 4,194,304 / 4.5e11 = 9.321 us.
+ * KV: each stage keeps its 63 layers of every token, so 16 chips as PP2 x
+ * TP8 hold one copy per token, TP16 two (K = 8 heads): exactly twice the
+ * tokens (1e-12), and by hand the TensorRT-LLM rule of the profile's
+ * engine, 16 x 0.9 x (80e9 - W / 16 - 392 MiB) / 516,096 B per token (2 x
+ * 126 layers x 8 heads x 128 x 2 B), W the bf16 weights (1e-9).
+ * Simulator: two requests at t = 0 of 10 output tokens at a constant 10 ms
+ * step and max_seqs 1: one engine serves them in turn (makespan 200 ms),
+ * two pipeline streams at once (100 ms, exact); each stream has half the
+ * replica's KV pages, so a request that fits the replica but not half of
+ * it is refused. */
+static void test_pipeline_parallel(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-405b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    char err[512];
+    rl_ops_cost tp8, pp2, tp4;
+    assert_int_equal(rl_ops_cost_init(&tp8, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(&pp2, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(&tp4, &m, &h, 4, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_pipeline(&pp2, 2, err, sizeof err), 0);
+    double t8 = rl_serve_ops_time1(&tp8, 0, 0, 64, 2048);
+    assert_rel(rl_serve_ops_time1(&pp2, 0, 0, 64, 2048) - t8, 4194304.0 / 5e10, 1e-9);
+    assert_rel(rl_serve_ops_time1(&pp2, 0, 0, 1, 2048) - rl_serve_ops_time1(&tp8, 0, 0, 1, 2048),
+               5e-6, 1e-9);
+    /* a prefill of 1000 tokens beside 63 decoding: 1063 rows */
+    assert_rel(rl_serve_ops_time1(&pp2, 1000, 0, 63, 2048) -
+                   rl_serve_ops_time1(&tp8, 1000, 0, 63, 2048),
+               2.0 * 1063 * 16384 * 2 / 5e10, 1e-9);
+    double t4 = rl_serve_ops_time1(&tp4, 0, 0, 64, 2048);
+    assert_int_equal(rl_ops_cost_pipeline(&tp4, 2, err, sizeof err), 0);
+    assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048) - t4, 4194304.0 / 4.5e11, 1e-9);
+    /* stages must divide the 126 layers */
+    assert_int_equal(rl_ops_cost_pipeline(&tp4, 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "126 layers"));
+    rl_ops_cost_free(&tp8);
+    rl_ops_cost_free(&pp2);
+    rl_ops_cost_free(&tp4);
+
+    double kv_pp = rl_serve_kv_capacity(&m, &h, 16, 2, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double W = rl_memory_use(&m, &h, 16, 0, 1, p.weights, p.kv).weight_bytes;
+    assert_rel(W, 2 * rl_arch_params(&m).total, 1e-12);
+    assert_rel(kv_pp, 2 * kv_tp, 1e-12);
+    assert_rel(kv_pp, 16 * 0.9 * (80e9 - W / 16 - 411041792.0) / 516096.0, 1e-9);
+
+    double step = 0.01;
+    rl_step_cost cost = {const_step, &step};
+    rl_request r[2] = {{.arrival = 0, .prompt = 100, .output = 10, .prefix_id = -1},
+                       {.arrival = 0, .prompt = 100, .output = 10, .prefix_id = -1}};
+    rl_serve_config c = rl_serve_config_default();
+    c.max_seqs = 1;
+    rl_serve_config_hw(&c, &m, &h, 16, p, 0.1);
+    rl_serve_result out;
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
+    assert_rel(out.duration_s, 0.2, 1e-12);
+    rl_serve_result_free(&out);
+    c.pp = 2;
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
+    assert_rel(out.duration_s, 0.1, 1e-12);
+    rl_serve_result_free(&out);
+    c.kv_capacity_tokens = 250; /* 125 per stream: a 110-token request + 2 pages (142) does
+                                   not fit, though it fits the replica */
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_capacity"));
+    c.pp = 1;
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
+    rl_serve_result_free(&out);
+}
+
+/* Expert parallelism of degree ep under layout tp (serve.h
+ * rl_ops_cost_experts: shard's "tp(chips/ep) epN" plan).  Mixtral-8x7B on
+ * 8 H100, decode B = 32 at S = 4096: K = 8 KV heads split over tp8 and
+ * over tp2 alike (one copy), and the weights split over the 8 chips either
+ * way, so the op lists agree and the steps differ by the plans'
+ * collectives alone, computed by shard.h (same arithmetic; 1e-9 on the
+ * difference).
+ * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
+ * 8 copies under tp8 and 2 under tp2 ep4, so ep4 holds exactly 4x the KV
+ * tokens (1e-12), by hand 8 x 0.9 x (141e9 - W/8 - 392 MiB) / (35,136 B x
+ * 2 copies) under the profile's TensorRT-LLM rule (1e-9).  A dense model,
+ * an ep not dividing the experts or the chips, or attn-dp with ep is
+ * refused naming ep. */
+static void test_expert_parallel_degrees(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default(), moved = p;
+    char err[512];
+    rl_ops_cost tp, ep;
+    assert_int_equal(rl_ops_cost_init(&tp, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(&ep, &m, &h, 8, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_experts(&ep, 4, err, sizeof err), 0);
+    rl_shard_plan p8 = rl_serve_replica_plan(8, 1, RL_ATTN_LAYOUT_TP);
+    rl_shard_plan p24 = rl_serve_replica_plan(8, 4, RL_ATTN_LAYOUT_TP);
+    assert_true(p24.tp == 2 && p24.ep == 4 && p8.tp == 8 && p8.ep == 1);
+    rl_shard_result r8, r24;
+    assert_int_equal(rl_shard_collectives(&m, &h, &p8, RL_PHASE_GENERATE, 32, moved, &r8, err,
+                                          sizeof err), 0);
+    assert_int_equal(rl_shard_collectives(&m, &h, &p24, RL_PHASE_GENERATE, 32, moved, &r24, err,
+                                          sizeof err), 0);
+    assert_true(r24.comm_s != r8.comm_s);
+    assert_rel(rl_serve_ops_time1(&ep, 0, 0, 32, 4096) - rl_serve_ops_time1(&tp, 0, 0, 32, 4096),
+               r24.comm_s - r8.comm_s, 1e-9);
+    assert_int_equal(rl_ops_cost_experts(&ep, 3, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ep"));
+    assert_int_equal(rl_ops_cost_experts(&ep, 16, err, sizeof err), -1);
+    rl_ops_cost_free(&tp);
+    rl_ops_cost_free(&ep);
+    rl_model dense = load_model("llama3-8b", NULL, 0);
+    assert_int_equal(rl_serve_layout_check(&dense, 8, 1, 2, RL_ATTN_LAYOUT_TP, err, sizeof err), -1);
+    assert_int_equal(rl_serve_layout_check(&m, 8, 1, 2, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
+    assert_int_equal(rl_serve_layout_check(&m, 8, 2, 4, RL_ATTN_LAYOUT_TP, err, sizeof err), 0);
+
+    rl_model ds = load_model("deepseek-v3", NULL, 0);
+    rl_hw h200 = load_hw("h200", NULL, 0);
+    rl_precision f8 = {RL_FP8, RL_FP8, RL_FP8};
+    double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP);
+    double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(k24, 4 * k8, 1e-12);
+    assert_rel(k24, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - 411041792.0) / (35136.0 * 2), 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_is_the_op_list),
         cmocka_unit_test(test_cost_adds_tp_collectives),
+        cmocka_unit_test(test_cost_dispatch_with_last_chunk),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
@@ -822,6 +987,8 @@ int main(void)
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),
         cmocka_unit_test(test_mla_kv_layouts),
+        cmocka_unit_test(test_pipeline_parallel),
+        cmocka_unit_test(test_expert_parallel_degrees),
         cmocka_unit_test(test_stop_when_missed),
         cmocka_unit_test(test_seqs_peak_and_memo),
     };

@@ -337,6 +337,56 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
 }
 
+/* Calibrated steps time each chip's real share of the KV cache (shard.h):
+ * LLaMA-3-70B with 2 KV heads (--set kv_heads=2) under tp8 at batch 64,
+ * context 8192, bf16: each KV head is on 4 chips.
+ *  - kv=replicate: each chip holds and reads all 64 sequences of its head,
+ *    64 x 2 (K, V) x 80 layers x 128 x 8192 x 2 bytes = 21474836480 bytes
+ *    (by hand), so on the pure roofline (set ideal, no tables) kv_load_s =
+ *    that / hbm_bw: 4x the even spread (64 caches / 8 chips) it read
+ *    before.  Tolerance 1e-12.
+ *  - with h200's TensorRT-LLM tables, the decode-attention kernel of
+ *    kv=batch runs ceil(64 / 4) = 16 streams per chip, kv=seq 64 streams of
+ *    8192 / 4 = 2048 keys, kv=replicate 64 of 8192 (it ran the replicate
+ *    shape for all three). */
+static void calibrated_kv_split_share(void **state)
+{
+    (void)state;
+    rl_override two = {"kv_heads", "2"};
+    rl_model m = load_model("llama3-70b", &two, 1);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_hw ideal = h;
+    rl_hw_set_ideal(&ideal);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = 8;
+    plan.kv = RL_KV_REPLICATE;
+    rl_step st;
+    rl_shard_result c;
+    char err[512];
+    if (rl_shard_step_calibrated(&m, &ideal, &plan, 8, 64, 8192, p, &st, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_rel(c.kv_bytes, 21474836480.0, 1e-12);
+    assert_rel(st.kv_load_s, 21474836480.0 / h.hbm_bw, 1e-12);
+    const rl_kv_split split[3] = {RL_KV_REPLICATE, RL_KV_BATCH, RL_KV_SEQ};
+    const double streams[3] = {64, 16, 64}, keys[3] = {8192, 8192, 2048};
+    for (int i = 0; i < 3; i++) {
+        rl_ops_config oc = rl_ops_mixed_config(8, p, 0, 0, 64, 8192);
+        oc.calibrated = 1;
+        oc.kv_split = split[i];
+        rl_ops ops;
+        if (rl_ops_build(&m, &h, &oc, &ops, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        int qk = 0;
+        while (qk < ops.n && strcmp(ops.op[qk].name, "qk") != 0)
+            qk++;
+        assert_true(qk < ops.n);
+        assert_int_equal(ops.op[qk].prov != RL_PROV_ROOFLINE, 1);
+        assert_rel(ops.op[qk].kshape[0], streams[i], 1e-12);
+        assert_rel(ops.op[qk].kshape[1], keys[i], 1e-12);
+    }
+}
+
 /* Calibrated step of a TP = 2 plan on a 1-layer LLaMA-3-8B (batch 4,
  * context 1024) on h100-sxm: the replica's step over its 2 chips, from the
  * operator list timed by the preset's default engine tables (TensorRT-LLM,
@@ -362,7 +412,7 @@ static void calibrated_tp2_step(void **state)
         fail_msg("%s", err);
     rl_step local = rl_step_calibrated(&m, &h, 2, 4, 1024, p);
     rl_ops ops;
-    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, &ops), 1);
+    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops), 1);
     assert_int_equal(c.ncoll, 2);
     assert_true(c.coll[0].c.bytes == 32768 && c.coll[0].c.measured);
     assert_rel(st.comm_s, 2 * 7.08e-6, 1e-3);
@@ -371,10 +421,10 @@ static void calibrated_tp2_step(void **state)
     if (rl_shard_step_calibrated(&m, &h, &plan, 4, 4, 1024, p, &st, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     local = rl_step_calibrated(&m, &h, 2, 2, 1024, p);
-    rl_ops_engine_step(&m, &h, 2, &local, p, &ops);
+    rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops);
     assert_rel(st.step_s, local.step_s + 2 * rl_coll_time(rl_coll_find(&h.collectives,
                                                                           RL_ALLREDUCE, 2),
-                                                             16384),
+                                                             16384, NULL),
                1e-12);
     assert_rel(st.tokens_per_s, 4 / st.step_s, 1e-12);
     assert_string_equal(c.name, "tp2 x2");
@@ -440,7 +490,7 @@ int main(void)
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),
-        cmocka_unit_test(calibrated_tp2_step),     cmocka_unit_test(calibrated_memory_is_the_plans),
+        cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,19 +159,31 @@ static void save_excerpt(char *path)
 static const char *GRID_MODEL = "return { name = 'grid', layers = 2, d_model = 4096, d_ff = 1024, "
                                 "heads = 32, kv_heads = 8, vocab = 1000, max_context = 8192 }";
 
+/* The excerpt's spec and GRID_MODEL saved at hw and mp (64 bytes each),
+ * loaded into *h and *m, and their calibrated decode step at batch 1,
+ * context 1024 and precision p built into *o (*c its configuration). */
+static void grid_step(rl_precision p, char *hw, char *mp, rl_hw *h, rl_model *m,
+                      rl_ops_config *c, rl_ops *o)
+{
+    save_excerpt(hw);
+    write_temp(mp, ".lua", GRID_MODEL);
+    *h = load_hw(hw, NULL, 0);
+    *m = load_model(mp, NULL, 0);
+    *c = rl_ops_mixed_config(1, p, 0, 0, 1, 1024);
+    c->calibrated = 1;
+    char err[256];
+    assert_int_equal(rl_ops_build(m, h, c, o, err, sizeof err), 0);
+}
+
 static void test_ops_timed_by_tables(void **state)
 {
     (void)state;
-    char hw[64], mp[64];
-    save_excerpt(hw);
-    write_temp(mp, ".lua", GRID_MODEL);
-    rl_hw h = load_hw(hw, NULL, 0);
-    rl_model m = load_model(mp, NULL, 0);
-    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 1, 1024);
-    c.calibrated = 1;
+    char hw[64], mp[64], err[256];
+    rl_hw h;
+    rl_model m;
+    rl_ops_config c;
     rl_ops o;
-    char err[256];
-    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    grid_step(rl_precision_default(), hw, mp, &h, &m, &c, &o);
     double attn = 0;
     for (int i = 0; i < o.n; i++) {
         const rl_op *op = &o.op[i];
@@ -202,6 +214,71 @@ static void test_ops_timed_by_tables(void **state)
     assert_int_equal(o.prov[RL_PROV_ROOFLINE], o.n);
     unlink(hw);
     unlink(mp);
+}
+
+/* Tester 2 finding 1: an operator whose dtype has no table of its class
+ * takes the efficiency of the nearest tabled variant at its shape
+ * (engines.h DERIVED).  The excerpt has bfloat16 tables only, so int8
+ * weights (int8_wo) and an int8 KV cache are derived from them:
+ *   q_proj at m = 1, n = k = 4096: the bf16 row 0.01655999943614006 ms over
+ *   its ideal, bf16 bytes (4096 + 4096) x 2 + 4096^2 x 2 = 33570816 at
+ *   3.35e12 B/s (memory-bound: 3.4e7 FLOPs at 989e12 is 3.4e-8 s), times
+ *   q_proj's own roofline, int8 bytes 4096^2 + 2 x 4096 (per-channel bf16
+ *   scales, dtype.h) + 2 x 4096 x 2 activations = 16801792, so
+ *   0.01655999943614006e-3 x 16801792 / 33570816 = 8.28803e-6 s, to 5e-4
+ *   (the table holds the row at float precision).
+ * Nothing of the step is timed by an int8 table: mode estimated. */
+static void test_derived_dtype(void **state)
+{
+    (void)state;
+    char hw[64], mp[64];
+    rl_hw h;
+    rl_model m;
+    rl_ops_config c;
+    rl_ops o;
+    grid_step((rl_precision){RL_INT8, RL_INT8, RL_BF16}, hw, mp, &h, &m, &c, &o);
+    for (int i = 0; i < o.n; i++) {
+        const rl_op *op = &o.op[i];
+        if (!strcmp(op->name, "q_proj"))
+            assert_rel(op->t.time_s, 0.01655999943614006e-3 * 16801792.0 / 33570816.0, 5e-4);
+        if (op->kclass >= 0 || op->kind == RL_OP_ATTENTION) /* the table-timed ops */
+            assert_int_equal(op->prov, RL_PROV_DERIVED);
+    }
+    assert_int_equal(o.prov[RL_PROV_MEASURED] + o.prov[RL_PROV_INTERPOLATED] +
+                         o.prov[RL_PROV_EXTRAPOLATED],
+                     0);
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, &m, RL_INT8, RL_BF16, RL_INT8),
+                        "estimated");
+    /* one tabled dtype in the step (the bf16 KV's attention) keeps calibrated */
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, &m, RL_INT8, RL_BF16, RL_BF16),
+                        "calibrated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 0), &h, &m, RL_INT8, RL_BF16, RL_INT8),
+                        "ideal");
+    unlink(hw);
+    unlink(mp);
+}
+
+/* The reference variant of a derived time (engines.h DERIVED), on an engine
+ * with bfloat16 and fp8 tables of every class: int8 weights with bf16
+ * compute take fp8 (1-byte weights) when memory-bound, bfloat16 (bf16
+ * math) when compute-bound; fp4 weights fp8 either way when memory-bound;
+ * int8 and fp4 KV fp8 (nearest KV bytes); no table of the class: -1. */
+static void test_derived_reference(void **state)
+{
+    (void)state;
+    static const rl_ktable dummy;
+    rl_engine_tables t = {0};
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        t.t[c][RL_KV_BF16] = t.t[c][RL_KV_FP8] = &dummy;
+    rl_serving_engine e = {0};
+    e.tables = &t;
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_GEMM, 1, 2, 0), RL_KV_FP8);
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_GEMM, 1, 2, 1), RL_KV_BF16);
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_GEMM, 0.5, 2, 0), RL_KV_FP8);
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_DECODE_ATTN, 1, 2, 0), RL_KV_FP8);
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_PREFILL_ATTN, 0.5, 2, 1), RL_KV_FP8);
+    t.t[RL_KC_GEMM][RL_KV_BF16] = t.t[RL_KC_GEMM][RL_KV_FP8] = NULL;
+    assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_GEMM, 1, 2, 0), -1);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -408,6 +485,8 @@ int main(void)
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
+        cmocka_unit_test(test_derived_dtype),
+        cmocka_unit_test(test_derived_reference),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
     };

@@ -150,7 +150,7 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     assert_int_equal(r.n, 0);
     rl_size_why_none(&in, &r, why, sizeof why);
-    assert_non_null(strstr(why, "TTFT target (0 ms) is below the fastest prefill"));
+    assert_non_null(strstr(why, "TTFT target (0.1 ms) is below the fastest prefill"));
     rl_size_result_free(&r);
     in.slo_ttft = f->in.slo_ttft;
     in.slo_tpot = 0;
@@ -240,11 +240,12 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
-/* Item 8 of issue 14: size searches attention data parallel for an MoE
- * model (serve.h rl_attn_layout).  Mixtral-8x7B (8 experts) on H100 up to 2
- * chips per replica, 0.5 req/s of 200-token prompts: at least one
- * simulated row runs attn-dp on 2 chips (each replica size and layout has
- * its cheapest plan simulated), every row's label names its layout, and
+/* Item 8 of issue 14: size searches attention data parallel and expert
+ * parallel degrees for an MoE model (serve.h rl_attn_layout,
+ * rl_ops_cost_experts).  Mixtral-8x7B (8 experts) on H100 up to 2 chips
+ * per replica, 0.5 req/s of 200-token prompts: at least one simulated row
+ * runs attn-dp on 2 chips and one tp1 ep2 (each replica kind has its
+ * cheapest plan simulated), every row's label names its layout, and
  * attn-dp holds one copy of the KV (kv_copies 1) where TP on 2 chips of
  * K = 8 heads holds one too; a dense model gets no attn-dp row. */
 static void test_moe_searches_attn_dp(void **state)
@@ -262,19 +263,23 @@ static void test_moe_searches_attn_dp(void **state)
     rl_size_result r;
     char err[512], label[160];
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
-    int dp = 0;
+    int dp = 0, ep = 0;
     for (int i = 0; i < r.n; i++) {
         rl_size_label(&in, &r.c[i], label, sizeof label);
-        const char *name = rl_attn_layout_name(r.c[i].layout);
-        char want[32];
-        snprintf(want, sizeof want, " %s%lld ", name, r.c[i].chips);
+        char want[64], lay[48];
+        rl_size_layout_name(&r.c[i], lay, sizeof lay);
+        snprintf(want, sizeof want, " %s ", lay);
         if (!strstr(label, want))
             fail_msg("label '%s' does not name its layout '%s'", label, want);
+        if (r.c[i].ep == 2) {
+            assert_string_equal(lay, "tp1 ep2");
+            ep++;
+        }
         dp += r.c[i].layout == RL_ATTN_LAYOUT_DP;
         if (r.c[i].layout == RL_ATTN_LAYOUT_DP)
             assert_int_equal(r.c[i].chips, 2);
     }
-    assert_true(dp > 0);
+    assert_true(dp > 0 && ep > 0);
     rl_size_result_free(&r);
     in = f->in; /* llama3-8b: dense */
     in.max_chips = 2;
@@ -283,7 +288,57 @@ static void test_moe_searches_attn_dp(void **state)
     in.w.qps = 1;
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
     for (int i = 0; i < r.n; i++)
-        assert_int_equal(r.c[i].layout, RL_ATTN_LAYOUT_TP);
+        assert_true(r.c[i].layout == RL_ATTN_LAYOUT_TP && r.c[i].ep == 1);
+    rl_size_result_free(&r);
+}
+
+/* Item 8 of issue 14: TP x PP.  Llama-3-405B in bf16 (811 GB of weights)
+ * does not fit one 8 x H100 node (640 GB), so the search goes on to
+ * 16-chip replicas as TP16 (collectives over the NIC between the two
+ * nodes) and as PP2 x TP8 (TP in each node, one pipeline send per pass
+ * over the NIC; serve.h rl_ops_cost_pipeline), at 1 req/s of 1000-token
+ * prompts and 200-token outputs, TTFT p99 <= 2 s, TPOT p99 <= 100 ms.
+ * Both layouts are simulated and meet at the same cost (16 chips); the
+ * model ranks PP2 x TP8 first: its two streams and its one KV copy per
+ * token (TP16 replicates the K = 8 KV heads twice) sustain more load
+ * (about 5.9 vs 3.9 req/s when written), where TP16 has the lower TPOT
+ * (about 42 vs 53 ms: each PP pass runs the whole model on 8 chips).  The
+ * label names the stages ("tp8 pp2"); no kind stops at 8 chips (none
+ * holds the model). */
+static void test_pipeline_layouts_searched(void **state)
+{
+    fixture *f = *state;
+    rl_model m = load_model("llama3-405b", NULL, 0);
+    rl_size_input in = f->in;
+    in.m = &m;
+    in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    in.nprec = 1;
+    in.slo_ttft = 2;
+    in.slo_tpot = 0.1;
+    in.w = (rl_workload){.n = 200, .qps = 1, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 200, 0}, .seed = 3};
+    rl_size_result r;
+    char err[512], label[160];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_true(r.nmeet > 0);
+    int pp = 0, tp16 = 0;
+    for (int i = 0; i < r.n; i++) {
+        assert_int_equal(r.c[i].chips, 16);
+        pp += r.c[i].meets && r.c[i].pp == 2;
+        tp16 += r.c[i].meets && r.c[i].pp == 1;
+    }
+    assert_true(pp > 0 && tp16 > 0);
+    const rl_size_candidate *best = &r.c[0];
+    assert_int_equal(best->pp, 2);
+    rl_size_label(&in, best, label, sizeof label);
+    assert_non_null(strstr(label, " tp8 pp2 "));
+    for (int i = 1; i < r.n; i++)
+        if (r.c[i].pp == 1 && r.c[i].meets) {
+            assert_true(r.c[i].cost_per_hour == best->cost_per_hour);
+            assert_true(best->max_qps > 1.05 * r.c[i].max_qps);
+            assert_true(r.c[i].tpot_p99 < best->tpot_p99);
+            break;
+        }
     rl_size_result_free(&r);
 }
 
@@ -366,35 +421,39 @@ static void test_report_sections(void **state)
     }
 }
 
-/* With fitted engine costs the report shows the p10-p90 band beside TTFT
- * and TPOT p99: v (v e^p10 - v e^p90) ms, here a made-up band of log
- * -0.1 / +0.2 on the fixture's first candidate's profile. */
+/* The report's band is the row's runs at the band's edges (size.h
+ * rl_size_candidate.edge): "v (lo-hi)" beside TTFT and TPOT p99 of a banded
+ * candidate, the Band line naming the band; none without. */
 static void test_report_band(void **state)
 {
     fixture *f = *state;
-    rl_hw hw[2] = {f->h[0], f->h[1]};
-    const rl_size_candidate *c = &f->res.c[0];
-    hw[c->hw].engine_costs = rl_engine_costs_ideal();
-    hw[c->hw].engine_costs.present = 1;
-    hw[c->hw].engine_costs.band_p10 = -0.1;
-    hw[c->hw].engine_costs.band_p90 = 0.2;
-    rl_size_input in = f->in;
-    in.hw = hw;
-    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    rl_size_candidate *c = &res.c[0];
+    assert_false(c->banded); /* the fixture searches in ideal mode: no band */
+    c->banded = 1;
+    const double lo = 0.9, hi = 1.3;
+    c->edge[0][1] = c->ttft_p99 * lo;
+    c->edge[1][1] = c->ttft_p99 * hi;
+    c->edge[0][3] = c->tpot_p99 * lo;
+    c->edge[1][3] = c->tpot_p99 * hi;
+    rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
     char *t = rl_size_report_render(&d, 0), want[160];
     assert_non_null(t);
     snprintf(want, sizeof want, "| %.0f (%.0f-%.0f) | %.1f (%.1f-%.1f) |", c->ttft_p99 * 1e3,
-             c->ttft_p99 * exp(-0.1) * 1e3, c->ttft_p99 * exp(0.2) * 1e3, c->tpot_p99 * 1e3,
-             c->tpot_p99 * exp(-0.1) * 1e3, c->tpot_p99 * exp(0.2) * 1e3);
+             c->ttft_p99 * lo * 1e3, c->ttft_p99 * hi * 1e3, c->tpot_p99 * 1e3,
+             c->tpot_p99 * lo * 1e3, c->tpot_p99 * hi * 1e3);
     if (!strstr(t, want))
         fail_msg("report lacks '%s'", want);
-    assert_non_null(strstr(t, "Band (p10-p90"));
+    assert_non_null(strstr(t, "Band (p10-p90)"));
     free(t);
-    /* without fitted costs: no band */
-    d.in = &f->in;
+    d.res = &f->res; /* without runs at the edges: no band */
     t = rl_size_report_render(&d, 0);
     assert_null(strstr(t, "Band (p10-p90"));
     free(t);
+    free(res.c);
 }
 
 /* A chart with a target line: one polyline per line series, a circle per
@@ -536,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
+        cmocka_unit_test(test_pipeline_layouts_searched),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),

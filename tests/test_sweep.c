@@ -69,7 +69,7 @@ static void test_case_study_cost(void **state)
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long chips = 16, batch[] = {4, 256}, ctx = 8192;
     rl_precision p = {RL_INT8, RL_BF16, RL_BF16};
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -91,7 +91,7 @@ static void test_infeasible_counted(void **state)
     rl_model m = load_model("llama3-70b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {4, 8, 16}, batch[] = {1, 16, 32, 64, 128}, ctx = 8192;
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -113,7 +113,7 @@ static void test_bad_chips(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 3, batch = 1, ctx = 1024;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), -1);
@@ -187,7 +187,7 @@ static void test_sweep_frontier(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {1, 4, 8}, batch[] = {1, 4, 16, 64, 256}, ctx = 2048;
     rl_precision prec[] = {BF16, {RL_INT8, RL_BF16, RL_BF16}};
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -214,7 +214,7 @@ static void test_ideal_ttft_from_ops(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 4, batch = 8, ctx = 2048;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -245,7 +245,7 @@ static void test_sharded_worked_problem_4(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     rl_precision p = {RL_INT8, RL_INT8, RL_INT8};
     long long chips = 16, batch = 1, ctx = 128000;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -317,7 +317,7 @@ static void test_prefill_keeps_weights(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     long long chips = 8, batch[] = {128, 512}, ctx = 4096;
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 1, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 1, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -363,7 +363,7 @@ static void test_prefill_memory_keeps_out(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 16, batch[] = {220, 222}, ctx = 8192;
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &BF16, 1, 0, 0, 1, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &BF16, 1, 0, 0, 1, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -431,7 +431,22 @@ static void test_cli_pareto(void **state)
     assert_non_null(cJSON_GetObjectItem(j, "infeasible_prefill"));
     assert_true(cJSON_GetObjectItem(j, "evaluated")->valuedouble > 48);
     assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "included");
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     cJSON_Delete(j);
+    /* a profile with measured tables: calibrated, naming the engine (its
+     * default, or --engine); --engine ideal: the plans at the datasheet peaks */
+    static const char *const engine[][3] = {{"", "calibrated", "trtllm"},
+                                            {"--engine vllm", "calibrated", "vllm"},
+                                            {"--engine ideal", "ideal", "none"}};
+    for (int e = 0; e < 3; e++) {
+        char args[128];
+        snprintf(args, sizeof args, "--model llama3-8b --hw h100-sxm --chips 1,2 %s", engine[e][0]);
+        j = pareto_json(args, keys, 12);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, engine[e][1]);
+        assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, engine[e][2]);
+        assert_true((cJSON_GetObjectItem(j, "uncalibrated_plans") != NULL) == (e < 2));
+        cJSON_Delete(j);
+    }
     static char out[1 << 12];
     assert_int_equal(run_cli("pareto --model llama3-70b --hw tpu-v5e --chips 3", out, sizeof out), 2);
     /* 141 GB of bf16 weights fit on neither 4 nor 8 v5e: nothing to draw, exit 2 */
@@ -441,6 +456,73 @@ static void test_cli_pareto(void **state)
     assert_int_equal(access("/tmp/rl_none.png", F_OK), -1);
     assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --chips 4,8 --context 8", out,
                              sizeof out), 2);
+}
+
+/* Calibrated points (sweep.h): LLaMA-3-70B, fp8 weights, KV and compute, on
+ * 8 H100 (h100-sxm, default engine TensorRT-LLM) at context = prompt =
+ * 4096, batches 1, 2 and 800.
+ *  - tp8 at batch 1 steps as `step --chips 8 --batch 1` (0.014865 s, the
+ *    calibrated rl_shard_step_calibrated), not the datasheet 5.2 ms of the
+ *    plain sharded sweep; its TTFT is `prefill --tp 8 --tokens 4096`
+ *    (0.18031 s: the calibrated op list with its AllReduces).  Tolerance
+ *    1e-12 against the functions, 1e-4 against the printed figures.
+ *  - batch 1 stays on the frontier (its step is faster than batch 2's).
+ *  - 2D and pipeline plans are counted as uncalibrated, not mixed in.
+ *  - HBM follows TensorRT-LLM's rule (KV <= 0.9 of the free memory): tp8 at
+ *    batch 800 holds 8.82 GB of weights + 800 x 4096 x 20,480 B = 67.1 GB
+ *    of KV per chip, under 80 GB of HBM (a point of the plain sweep) but
+ *    over the rule's 72.5 GB, so it is kept out. */
+static void test_calibrated_points(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
+    long long chips = 8, batch[] = {1, 2, 800}, ctx = 4096;
+    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &p, 1, 0, 0, 1, 0, 1};
+    rl_sweep s, plain;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_true(s.calibrated);
+    sp.calibrated = 0;
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &plain, err, sizeof err), 0);
+    assert_false(plain.calibrated);
+    const rl_sweep_point *one = find_point(&s, "tp8", 1);
+    assert_non_null(one);
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 8;
+    rl_step st;
+    rl_shard_result r;
+    assert_int_equal(rl_shard_step_calibrated(&m, &h, &pl, 8, 1, 4096, p, &st, &r, err,
+                                              sizeof err), 0);
+    assert_rel(one->step_s, st.step_s, 1e-12);
+    assert_rel(one->step_s, 0.014865, 1e-4);
+    assert_true(find_point(&plain, "tp8", 1)->step_s < 0.5 * one->step_s);
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = c.tp = 8;
+    c.prec = p;
+    c.calibrated = 1;
+    assert_rel(one->ttft_s, rl_ops_prefill_time(&m, &h, &c, 4096, 0), 1e-12);
+    assert_rel(one->ttft_s, 0.18031, 1e-4);
+    assert_string_equal(rl_sweep_name(&s, one->prefill_layout), "tp8");
+    size_t idx[256];
+    long nf = rl_sweep_frontier(&s, NULL, idx);
+    assert_true(nf >= 1 && s.pts[idx[0]].batch == 1);
+    static rl_shard_result res[256];
+    int bl, bt;
+    long long other = 0;
+    for (int b = 0; b < 3; b++) {
+        int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 8, batch[b], 4096, p, 0, res, 256,
+                                 &bl, &bt);
+        for (int i = 0; i < n; i++)
+            other += res[i].plan.layout != RL_LAYOUT_1D || res[i].plan.pp > 1;
+    }
+    assert_true(other > 0);
+    assert_int_equal(s.uncalibrated, other);
+    assert_null(find_point(&s, "tp8", 800));
+    assert_non_null(find_point(&plain, "tp8", 800));
+    rl_sweep_free(&s);
+    rl_sweep_free(&plain);
 }
 
 /* A wrong expectation must fail (proves the harness can fail). */
@@ -470,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_sharded_worked_problem_4), cmocka_unit_test(test_cli_pareto),
         cmocka_unit_test(test_prefill_keeps_weights),
         cmocka_unit_test(test_prefill_memory_keeps_out),
+        cmocka_unit_test(test_calibrated_points),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

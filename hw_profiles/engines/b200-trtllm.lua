@@ -17,8 +17,8 @@ return {
       measured_on = "b200",
       date = "2026-12-01",
       costs = {
-        step_s = 0, seq_s = 0, launch_s = 0,
-        source = "0: kernel tables do not measure per-step, per-sequence or per-launch costs, and no public figure for this engine version was found (vLLM issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and async scheduling; blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for v0.5.3 - API server 33%, scheduling 29% on Llama 3 8B, 1 H100 - not seconds); unsourced: `roofline fit` (issue 13) fits them on end-to-end data into engine_costs",
+        step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0,
+        source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, 2026-06-23)",
       },
       memory = {
         source = "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, Apache-2.0); context and workspace: no public figure found, 0 (the tenth the fraction leaves free covers them)",

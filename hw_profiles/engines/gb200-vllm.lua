@@ -17,14 +17,14 @@ return {
       measured_on = "gb200",
       date = "2026-12-01",
       costs = {
-        step_s = 0, seq_s = 0, launch_s = 0,
-        source = "0: kernel tables do not measure per-step, per-sequence or per-launch costs, and no public figure for this engine version was found (vLLM issue 6854's 4-13 ms GPU bubble per decode step is vLLM 0.5, before multi-step and async scheduling; blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for v0.5.3 - API server 33%, scheduling 29% on Llama 3 8B, 1 H100 - not seconds); unsourced: `roofline fit` (issue 13) fits them on end-to-end data into engine_costs",
+        step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
+        source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0.8 ms per layer, once per step finishing a prompt: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
       },
       memory = {
-        source = "vLLM gpu_memory_utilization 0.9 of capacity (vllm/config/cache.py at commit c1d8642; 0.92 from v0.29.0, 0.24.0 not verified); context 1.79 GiB, collective buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)",
+        source = "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 (vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)",
         comm_bytes = 1921997864.96,
         context_bytes = 1921997864.96,
-        fraction = 0.9,
+        fraction = 0.92,
         fraction_of = "capacity",
         workspace_bytes = 1352914698.24,
       },
