@@ -136,7 +136,8 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
-                          time alone, which does not depend on them */
+                          time alone, which does not depend on them (but for a run at a
+                          band's edge, engines.h edge: its ops' bands are set) */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
@@ -490,13 +491,14 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
+    int bands = x->bands || e->edge > 0; /* a run at a band's edge times by it */
+    double widen = bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4 && x->bands; q++)
+        for (int q = 0; q < 4 && bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
