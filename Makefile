@@ -146,8 +146,8 @@ bench: $(BIN) $(BENCHES)
 
 # Accuracy reports against measured data in ../shared/data (printed, never
 # asserted).  Each part is its own target; `accuracy` runs them all.
-.PHONY: accuracy accuracy-e2e accuracy-kernels
-accuracy: accuracy-e2e accuracy-kernels
+.PHONY: accuracy accuracy-e2e accuracy-kernels accuracy-derived
+accuracy: accuracy-e2e accuracy-kernels accuracy-derived
 # The engine-cost fit on SplitwiseSim's end-to-end rows (calib/accuracy_e2e.sh).
 accuracy-e2e: $(BIN)
 	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
@@ -184,12 +184,15 @@ calib: $(BIN)
 # presets' `engines` name.  PRESET:GPU-directory pairs.
 SILICON_HW := h100-sxm:h100_sxm h200:h200_sxm a100-sxm-80g:a100_sxm b200:b200_sxm gb200:gb200
 SILICON_ENGINES := trtllm vllm
+# The MoE tables kept in the shipped profiles: those of the MoE presets'
+# shapes (every measured shape would take b200-vllm to 1.3 MB).
+SILICON_MOE := deepseek-v3,gpt-oss-120b,mixtral-8x7b,mixtral-8x22b
 profiles: $(BIN)
 	@mkdir -p hw_profiles/engines
 	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    out=hw_profiles/engines/$${p%%:*}-$$e.lua; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) calibrate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
-	        --engine $$e --save $$out --format csv >/dev/null || exit 1; \
+	        --engine $$e --moe-models $(SILICON_MOE) --save $$out --format csv >/dev/null || exit 1; \
 	    echo "profiles: $$out ($$(wc -c < $$out) bytes)"; done; done
 
 # Per-operator accuracy of the kernel-table fit on held-back configurations
@@ -201,6 +204,14 @@ accuracy-kernels: $(BIN)
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
 	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
 	        || exit 1; done; done
+# Derived times (engines.h DERIVED) against the GEMM tables they stand in
+# for: each non-bf16 table of the shipped profiles hidden in turn
+# (tools/derivedcheck.c); reads only hw_profiles.
+$(BUILD)/roofline-derivedcheck: tools/derivedcheck.c $(LIB)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+accuracy-derived: $(BUILD)/roofline-derivedcheck
+	@for p in a100-sxm-80g h100-sxm h200 b200 gb200; do for e in trtllm vllm; do \
+	    ROOFLINE_DATA=$(CURDIR) $(BUILD)/roofline-derivedcheck $$p $$e || exit 1; done; done
 # The hardware profiles' `collectives` tables, refitted from NVIDIA
 # AIConfigurator's measurements in ../shared/data/silicon (collfit.h):
 # out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit

@@ -508,7 +508,7 @@ static int profile_from_tables(const char *dir, const char *base, const char *da
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    return rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, base, NULL, 0, date, lpath, summary,
+    return rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date, lpath, summary,
                                 err, errlen) != 0 ? -1 : 0;
 }
 

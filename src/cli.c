@@ -1548,9 +1548,39 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
-        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, s, err, sizeof err) != 0)) {
+        (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* --moe-models M[,M...] into *k: each model's MoE shape (d_model, d_ff_expert,
+ * top_k, experts).  0, or -1 (printed) for a model that cannot be loaded or
+ * has no experts. */
+static int moe_keep(const char *list, rl_moe_keep *k)
+{
+    char buf[1024], err[ERRLEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    k->n = 0;
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        rl_model m;
+        if (rl_model_load(name, NULL, 0, &m, err, sizeof err) != 0)
+            ;
+        else if (m.experts == 0)
+            snprintf(err, sizeof err, "%s has no experts", name);
+        else if (k->n == RL_MOE_SHAPES_MAX)
+            snprintf(err, sizeof err, "more than %d models", RL_MOE_SHAPES_MAX);
+        else
+            err[0] = 0;
+        if (err[0]) {
+            fprintf(stderr, "roofline calibrate: --moe-models: %s\n", err);
+            return -1;
+        }
+        double shape[4] = {(double)m.d_model, (double)m.d_ff_expert, (double)m.top_k,
+                           (double)m.experts};
+        memcpy(k->shape[k->n++], shape, sizeof shape);
     }
     return 0;
 }
@@ -1567,6 +1597,9 @@ static int calibrate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     rl_hw h;
+    rl_moe_keep keep;
+    if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
+        return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     if (rc != 0)
         return rc;
@@ -1574,7 +1607,7 @@ static int calibrate_tables(rl_opts *o)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->hw, o->sets[1], o->nsets[1],
+    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, save, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);

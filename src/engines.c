@@ -21,7 +21,7 @@
     } while (0)
 
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
-                                                     "decode_attention"};
+                                                     "decode_attention", "moe"};
 static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8", "int8_wo", "int4_wo",
                                                        "sq",       "nvfp4", "float32"};
 /* bytes per weight and per activation element of each variant */
@@ -33,6 +33,7 @@ static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
     {"m", "n", "k", NULL},
     {"streams", "isl", "group", "head_dim", NULL},
     {"streams", "context", "group", "head_dim", NULL},
+    {"tokens", "tp_share", "ep_share", NULL},
 };
 
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
@@ -207,6 +208,14 @@ double rl_kideal(const double *x, const void *ctx)
         flops = 4.0 * x[0] * x[2] * x[1] * x[3];
         bytes = 2.0 * x[0] * x[1] * x[3] * ACT_BYTES[c->var];
         break;
+    case RL_KC_MOE: { /* tokens, 1/tp, 1/ep; shape hidden, inter, topk, experts */
+        double H = c->moe[0], I = c->moe[1], k = c->moe[2], E = c->moe[3];
+        double routed = x[0] * k, share = x[1] * x[2];
+        flops = 6.0 * routed * H * I * share;
+        bytes = (routed < E ? routed : E) * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
+                2.0 * x[0] * H * ACT_BYTES[c->var];
+        break;
+    }
     case RL_KC_COUNT:
         break;
     }
@@ -228,10 +237,11 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
     int best = -1;
     double b1 = 0, b2 = 0;
     for (int v = 0; e && e->tables && v < RL_KV_COUNT; v++) {
-        if (!e->tables->t[c][v])
+        if (!rl_engine_has(e->tables, c, v))
             continue;
-        double stored = fabs(log2((c == RL_KC_GEMM ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
-        double math = c == RL_KC_GEMM ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
+        int weights = c == RL_KC_GEMM || c == RL_KC_MOE; /* stores weights, else KV */
+        double stored = fabs(log2((weights ? WEIGHT_BYTES[v] : ACT_BYTES[v]) / bytes));
+        double math = weights ? fabs(log2(ACT_BYTES[v] / act_bytes)) : 0;
         double d1 = compute_bound ? math : stored, d2 = compute_bound ? stored : math;
         if (best < 0 || d1 < b1 - 1e-9 || (d1 < b1 + 1e-9 && d2 < b2 - 1e-9)) {
             best = v;
@@ -245,21 +255,43 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
 double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                             const double *flops, double bw)
 {
-    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
-        return -1;
-    rl_kideal_ctx k = {c, (rl_kvariant)v, rl_kvariant_peak(flops, (rl_kvariant)v), bw};
-    double ideal = rl_kideal(x, &k);
-    double t = rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, NULL);
-    return ideal > 0 && t > 0 ? t / ideal : -1;
+    double peak = v >= 0 && v < RL_KV_COUNT ? rl_kvariant_peak(flops, (rl_kvariant)v) : 0;
+    double t = rl_engine_time(e, c, v, x, peak, bw, NULL);
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    if (c == RL_KC_MOE)
+        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    double ideal = t > 0 ? rl_kideal(x, &k) : 0;
+    return ideal > 0 ? t / ideal : -1;
+}
+
+const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x)
+{
+    if (!t || v < 0 || v >= RL_KV_COUNT || c >= RL_KC_COUNT)
+        return NULL;
+    if (c != RL_KC_MOE)
+        return t->t[c][v];
+    const rl_moe_tables *m = &t->moe[v];
+    for (int i = 0; i < m->n; i++)
+        if (!memcmp(m->shape[i], x + RL_KX_MOE, sizeof m->shape[i]))
+            return m->t[i];
+    return NULL;
+}
+
+int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v)
+{
+    return t && (c == RL_KC_MOE ? t->moe[v].n > 0 : t->t[c][v] != NULL);
 }
 
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov)
 {
-    if (!e || !e->tables || v < 0 || !e->tables->t[c][v])
+    const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
+    if (!t)
         return -1;
-    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw};
-    return rl_kt_time(e->tables->t[c][v], x, rl_kideal, &k, prov);
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    if (c == RL_KC_MOE)
+        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    return rl_kt_time(t, x, rl_kideal, &k, prov);
 }
 
 /* ---- tables kept until exit ------------------------------------------------ */
@@ -270,16 +302,23 @@ typedef struct kept {
 } kept;
 static kept *KEPT;
 
+static void free_table(const rl_ktable *t)
+{
+    rl_ktable *k = (rl_ktable *)(void *)t;
+    if (k) {
+        rl_kt_free(k);
+        free(k);
+    }
+}
+
 void rl_engine_tables_free(rl_engine_tables *t)
 {
-    for (int c = 0; t && c < RL_KC_COUNT; c++)
-        for (int v = 0; v < RL_KV_COUNT; v++) {
-            rl_ktable *k = (rl_ktable *)(void *)t->t[c][v];
-            if (k) {
-                rl_kt_free(k);
-                free(k);
-            }
-        }
+    for (int v = 0; t && v < RL_KV_COUNT; v++) {
+        for (int c = 0; c < RL_KC_COUNT; c++)
+            free_table(t->t[c][v]);
+        for (int i = 0; i < t->moe[v].n; i++)
+            free_table(t->moe[v].t[i]);
+    }
     free(t);
 }
 
@@ -338,8 +377,72 @@ static int read_string(lua_State *L, const char *origin, const char *field, char
     return 0;
 }
 
-/* tables = { gemm = { bfloat16 = <ktable>, ... }, ... } on top of the stack
- * into a new kept block. */
+/* The ktable of class c on top of the stack (field f) into a new *out. */
+static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass c,
+                      rl_ktable **out, char *err, size_t errlen)
+{
+    rl_ktable *kt = calloc(1, sizeof *kt);
+    if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
+        free(kt);
+        if (!kt)
+            FAIL("%s: field '%s': out of memory", origin, f);
+        return -1;
+    }
+    if (!has_axes(kt, c)) {
+        const char *const *ax = CLASS_AXES[c];
+        snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
+                 "of an older layout: rewrite it with roofline calibrate --tables)",
+                 origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
+        free_table(kt);
+        return -1;
+    }
+    *out = kt;
+    return 0;
+}
+
+/* The MoE shapes of one variant, { { hidden =, inter =, topk =, experts =,
+ * table = <ktable> }, ... } on top of the stack (field f), into *m. */
+static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tables *m, char *err,
+                    size_t errlen)
+{
+    static const char *const KEYS[4] = {"hidden", "inter", "topk", "experts"};
+    int n = (int)lua_rawlen(L, -1);
+    if (n < 1 || n > RL_MOE_SHAPES_MAX)
+        FAIL("%s: field '%s': expected an array of 1 to %d model shapes", origin, f,
+             RL_MOE_SHAPES_MAX);
+    char g[600];
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        snprintf(g, sizeof g, "%s[%d]", f, i + 1);
+        if (!lua_istable(L, -1)) {
+            lua_pop(L, 1);
+            FAIL("%s: field '%s': expected { hidden, inter, topk, experts, table }", origin, g);
+        }
+        for (int k = 0; k < 4; k++) {
+            lua_getfield(L, -1, KEYS[k]);
+            int isnum;
+            double v = lua_tonumberx(L, -1, &isnum);
+            lua_pop(L, 1);
+            if (!isnum || !(v >= 1 && v <= 1e7) || v != floor(v)) {
+                lua_pop(L, 1);
+                FAIL("%s: field '%s.%s': expected a positive integer", origin, g, KEYS[k]);
+            }
+            m->shape[i][k] = v;
+        }
+        lua_getfield(L, -1, "table");
+        snprintf(g + strlen(g), sizeof g - strlen(g), ".table");
+        rl_ktable *kt;
+        int rc = read_table(L, origin, g, RL_KC_MOE, &kt, err, errlen);
+        lua_pop(L, 2);
+        if (rc != 0)
+            return -1;
+        m->t[m->n++] = kt;
+    }
+    return 0;
+}
+
+/* tables = { gemm = { bfloat16 = <ktable>, ... }, ..., moe = { bfloat16 =
+ * { shapes }, ... } } on top of the stack into a new kept block. */
 static int read_tables(lua_State *L, const char *origin, const char *field,
                        const rl_engine_tables **out, char *err, size_t errlen)
 {
@@ -367,7 +470,7 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 2);
             FAIL("%s: field '%s.%s': %s", origin, field, cname,
                  c == RL_KC_COUNT ? "unknown operator class (gemm, prefill_attention, "
-                                    "decode_attention)"
+                                    "decode_attention, moe)"
                                   : "expected a table of dtype variants");
         }
         lua_pushnil(L);
@@ -380,23 +483,18 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                 FAIL("%s: field '%s': unknown dtype variant (bfloat16, fp8, int8_wo, int4_wo, "
                      "sq, nvfp4)", origin, f);
             }
-            rl_ktable *kt = calloc(1, sizeof *kt);
-            if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
-                free(kt);
+            rl_ktable *kt = NULL;
+            int rc = !lua_istable(L, -1) && c == RL_KC_MOE
+                         ? (snprintf(err, errlen, "%s: field '%s': expected an array of model "
+                                     "shapes", origin, f), -1)
+                     : c == RL_KC_MOE ? read_moe(L, origin, f, &t->moe[v], err, errlen)
+                                      : read_table(L, origin, f, (rl_kclass)c, &kt, err, errlen);
+            if (rc != 0) {
                 lua_pop(L, 4);
                 return -1;
             }
-            if (!has_axes(kt, (rl_kclass)c)) {
-                const char *const *ax = CLASS_AXES[c];
-                snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
-                         "of an older layout: rewrite it with roofline calibrate --tables)",
-                         origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
-                rl_kt_free(kt);
-                free(kt);
-                lua_pop(L, 4);
-                return -1;
-            }
-            t->t[c][v] = kt;
+            if (c != RL_KC_MOE)
+                t->t[c][v] = kt;
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -540,7 +638,7 @@ static int read_residuals(lua_State *L, const reading *r, char *err, size_t errl
             e->resid_holdout = (int)v;
         } else if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             snprintf(err, errlen, "%s: field '%s': expected holdout or a class (gemm, "
-                     "prefill_attention, decode_attention) = { held_back, p5, p10, p90, p95 }",
+                     "prefill_attention, decode_attention, moe) = { held_back, p5, p10, p90, p95 }",
                      r->origin, g);
             rc = -1;
         } else {
@@ -600,7 +698,7 @@ static void push_residuals(lua_State *L, const rl_serving_engine *g)
 
 double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x)
 {
-    const rl_ktable *t = e && e->tables && v >= 0 && v < RL_KV_COUNT ? e->tables->t[c][v] : NULL;
+    const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
     double d = 0;
     for (int a = 0; t && a < t->naxes; a++)
         if (x[a] > 0)

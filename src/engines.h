@@ -17,6 +17,10 @@
  *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
+ *         moe = { bfloat16 = {                                         -- per model shape:
+ *                   { hidden = 4096, inter = 14336, topk = 2, experts = 8,
+ *                     table = <ktable> },                  -- tokens, tp_share, ep_share
+ *                   ... }, ... },
  *       },
  *       costs = { step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 8e-4,
  *                 source = "..." },  -- and fitted (E) keys (enginecost.h);
@@ -33,7 +37,7 @@
  * variant names of the measured data; which variant an operator uses for
  * roofline's precision flags is decided in one table (engines.c, DTYPE_MAP):
  *
- *   weights     compute      gemm row    |  KV cache    attention rows
+ *   weights     compute      gemm, moe row |  KV cache    attention rows
  *   bf16/fp16   bf16/fp16    bfloat16    |  bf16/fp16   bfloat16
  *   fp8         fp8          fp8 (per-tensor scaled)   fp8 fp8 (kv_cache_dtype)
  *   int8        bf16/fp16    int8_wo (weight-only)
@@ -46,8 +50,29 @@
  * Prefill attention rows are those with attn_dtype bfloat16 (the engines'
  * default attention math) and the KV cache dtype above; decode rows likewise
  * by kv_cache_dtype; float32 rows (the reference engine's own tables, written
- * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.  Block-scaled fp8 (fp8_block) has no roofline flag and
- * is not imported.
+ * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.
+ * MoE rows (moe_dtype) follow the gemm column.  Block-scaled fp8
+ * (fp8_block) and the MX formats (w4a8_mxfp4_mxfp8, w4a16_mxfp4) have no
+ * roofline flag and are not imported.
+ *
+ * MoE (RL_KC_MOE): the routed experts of one MoE layer on one chip, timed
+ * by the fused-MoE kernel's latency at the step's tokens T (all tokens
+ * entering the layer), the plan's TP degree (each expert's inter split tp
+ * ways) and EP degree (experts split ep ways).  Its grid axes are tokens,
+ * tp_share = 1/tp and ep_share = 1/ep, the chip's shares of each expert
+ * and of the experts: sizes, like every other axis, so the monotone
+ * envelope (ktable.h) holds (a chip with a larger share is never faster).  Only the tables of the
+ * model's own shape (hidden, inter, topk, experts, all four equal) apply:
+ * the measured shapes are unrelated models, not a grid, so no shape is
+ * interpolated between them; a model of another shape keeps its roofline
+ * time (provenance `roofline`).  The rows are AIConfigurator's
+ * `power_law_1.01` routing, the distribution its model builder uses by
+ * default (sdk/config.py ModelConfig.workload_distribution = "power_law",
+ * mapped to power_law_1.01 in its models, github.com/ai-dynamo/aiconfigurator;
+ * the only routing every GPU and engine of the data has).  Under EP its
+ * collector moves the most loaded rank's experts to rank 0 and times rank
+ * 0 (collector/helper.py, power_law_logits_v3), so a row is the slowest
+ * chip's own share of the layer, which is what a step waits for.
  *
  * Memory: rl_hw is copied by value throughout the program, so the tables a
  * spec loads are owned by this module, shared by every copy and kept until
@@ -67,7 +92,18 @@
 
 #define RL_ENGINES_MAX 4
 
-typedef enum { RL_KC_GEMM, RL_KC_PREFILL_ATTN, RL_KC_DECODE_ATTN, RL_KC_COUNT } rl_kclass;
+typedef enum {
+    RL_KC_GEMM,
+    RL_KC_PREFILL_ATTN,
+    RL_KC_DECODE_ATTN,
+    RL_KC_MOE, /* per model shape (rl_moe_tables), not in rl_engine_tables.t */
+    RL_KC_COUNT
+} rl_kclass;
+
+/* A table shape: the grid axes of its class, then (MoE only, from
+ * RL_KX_MOE) the model shape hidden, inter, topk, experts. */
+#define RL_KSHAPE 8
+#define RL_KX_MOE 4
 
 /* Dtype variants of the measured data that have a roofline precision. */
 typedef enum {
@@ -96,10 +132,29 @@ typedef struct {
 /* The quantiles of rl_kresidual.q, in order: 0.05, 0.10, 0.90, 0.95. */
 extern const double RL_KRESIDUAL_P[4];
 
-/* An engine's tables: t[class][variant], NULL where not measured. */
+/* The MoE tables of one dtype variant: one grid over (tokens, tp, ep) per
+ * measured model shape (hidden, inter, topk, experts). */
+#define RL_MOE_SHAPES_MAX 64
+typedef struct {
+    int n;
+    double shape[RL_MOE_SHAPES_MAX][4];
+    const rl_ktable *t[RL_MOE_SHAPES_MAX];
+} rl_moe_tables;
+
+/* An engine's tables: t[class][variant], NULL where not measured (always
+ * for RL_KC_MOE, whose tables are moe[variant]). */
 typedef struct {
     const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
+    rl_moe_tables moe[RL_KV_COUNT];
 } rl_engine_tables;
+
+/* The table of class c, variant v for shape x[RL_KSHAPE] (MoE: the one of
+ * the model shape x[RL_KX_MOE..], which must equal a measured shape), or
+ * NULL. */
+const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x);
+
+/* Whether t has any table of class c, variant v. */
+int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v);
 
 /* How an engine allocates HBM on each chip (memory.h applies it):
  *
@@ -205,12 +260,19 @@ double rl_kvariant_act_bytes(rl_kvariant v);
  *           head_dim):           causal 2 * 2 s g d isl (isl+1)/2 FLOPs;
  *                                Q, O of s g isl d and K, V of s isl d elements
  *   decode (streams = batch x kv_heads, context, group = heads / kv_heads,
- *          head_dim):            4 s g c d FLOPs; K and V of s c d elements */
+ *          head_dim):            4 s g c d FLOPs; K and V of s c d elements
+ *   moe (tokens T, tp_share = 1/tp, ep_share = 1/ep; shape hidden H,
+ *       inter I, topk k, experts E), one chip's share:
+ *                                2 * 3 T k H I / (tp ep) FLOPs (gate, up,
+ *                                down); weights 3 H I / tp of each of its
+ *                                min(E, T k) / ep touched experts, tokens
+ *                                in and out (T H each) */
 typedef struct {
     rl_kclass cls;
     rl_kvariant var;
     double peak; /* FLOP/s of the variant's compute dtype */
     double bw;   /* bytes/s */
+    double moe[4]; /* MoE: the model shape hidden, inter, topk, experts */
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
@@ -249,7 +311,7 @@ void rl_engine_tables_free(rl_engine_tables *t);
  * exit: this module frees them then. */
 const rl_engine_tables *rl_engines_keep(rl_engine_tables *t);
 
-/* Octaves by which shape x of class c, variant v lies outside the selected
+/* Octaves by which shape x[RL_KSHAPE] of class c, variant v lies outside the selected
  * engine's table grid: the sum over axes of log2(x / largest) or
  * log2(smallest / x), whichever is positive; 0 inside or without a table. */
 double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x);
@@ -257,8 +319,8 @@ double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const d
 /* Write e's residuals as `residuals = {...},` at indent (Lua source). */
 void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int indent);
 
-/* Time of one operator of class c and variant v at table shape x from the
- * selected engine's table (e may be NULL); -1 when there is none.  *prov
+/* Time of one operator of class c and variant v at table shape
+ * x[RL_KSHAPE] from the selected engine's table (e may be NULL); -1 when there is none.  *prov
  * gets the provenance. */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);

@@ -65,8 +65,8 @@ void rl_kt_free(rl_ktable *t)
     t->logmono = NULL;
 }
 
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double *work,
-                    double *out)
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double noise,
+                    double *work, double *out)
 {
     double *m = work; /* min over the nodes at least as large on every axis */
     memcpy(m, logv, n * sizeof *m);
@@ -79,13 +79,13 @@ void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, dou
                 m[i] = m[i + st];
         st = span;
     }
-    double noise = log(1.0 + RL_KT_NOISE);
+    double tol = log(1.0 + noise);
     for (size_t i = 0; i < n; i++) { /* capped by M of its upper neighbours */
         double v = logv[i];
         for (int a = 0; a < naxes; a++) {
             size_t span = stride[a] * (size_t)len[a];
-            if (i % span < span - stride[a] && m[i + stride[a]] + noise < v)
-                v = m[i + stride[a]] + noise;
+            if (i % span < span - stride[a] && m[i + stride[a]] + tol < v)
+                v = m[i + stride[a]] + tol;
         }
         out[i] = v;
     }
@@ -100,7 +100,7 @@ static int monotone_envelope(rl_ktable *t)
         free(m);
         return -1;
     }
-    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, m, t->logmono);
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, RL_KT_NOISE, m, t->logmono);
     free(m);
     return 0;
 }

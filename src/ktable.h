@@ -102,11 +102,12 @@ void rl_kt_free(rl_ktable *t);
 /* The monotone envelope above, of the ln latencies logv[n] of a grid of
  * naxes axes with len[a] nodes each (last axis fastest), into out[n]: a
  * node keeps its value unless a node at least as large on every axis (and
- * larger on one) is faster by more than RL_KT_NOISE, then it takes that
- * one's value times (1 + RL_KT_NOISE).  work: n doubles of scratch.  Kernel
- * tables (rl_kt_read) and measured collectives (collectives.h) share it. */
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double *work,
-                    double *out);
+ * larger on one) is faster by more than the fraction `noise`, then it
+ * takes that one's value times (1 + noise).  work: n doubles of scratch.
+ * Kernel tables (rl_kt_read, noise RL_KT_NOISE) and measured collectives
+ * (collectives.h, noise 0) share it. */
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double noise,
+                    double *work, double *out);
 
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);

@@ -136,8 +136,8 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
-                          time alone, which does not depend on them (but for a run at a
-                          band's edge, engines.h edge: its ops' bands are set) */
+                          time alone, which does not depend on them (but at a band
+                          edge, engines.h `edge`, where it does: set then) */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
@@ -202,7 +202,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
-        double shape[4] = {x->wrep > 1 ? tokens / chips : tokens,
+        double shape[RL_KSHAPE] = {x->wrep > 1 ? tokens / chips : tokens,
                            x->wrep > 1 ? dout : dout / chips, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -311,7 +311,7 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     len /= seqs;
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
-    double kv = fmax(1.0, K / chips), shape[4] = {seqs * kv, len, N / chips / kv, H};
+    double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
     double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
     if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
         shape[0] = ceil(seqs / z);
@@ -450,7 +450,7 @@ static rl_dtype op_compute(const builder *x, const rl_op *op)
 static int table_variant(const builder *x, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    if (op->kclass == RL_KC_GEMM)
+    if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
         return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
 }
@@ -460,7 +460,7 @@ static int table_variant(const builder *x, const rl_op *op)
 static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
-    int gemm = op->kclass == RL_KC_GEMM;
+    int gemm = op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE;
     return rl_engine_nearest_variant(
         e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? RL_BF16 : gemm ? p->weights : p->kv),
         rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
@@ -491,14 +491,14 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    int bands = x->bands || e->edge > 0; /* a run at a band's edge times by it */
-    double widen = bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
+    int banded = x->bands || e->edge > 0; /* an edge run needs the band too */
+    double widen = banded ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4 && bands; q++)
+        for (int q = 0; q < 4 && banded; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
@@ -627,6 +627,9 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
+    /* a run at one edge of the band (engines.h edge) times its ops by their bands */
+    const rl_serving_engine *sel = rl_engines_selected(&h->engines);
+    bands |= sel && sel->edge > 0;
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
@@ -669,8 +672,15 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         x.half = 0;
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
+        int first = x.o->n;
         mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
         x.wrep = wrep;
+        if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
+            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
+            double shape[RL_KSHAPE] = {x.M, ep / (double)c->chips, 1 / ep, 0,
+                                       D, (double)m->d_ff_expert, k, E};
+            table(&x.o->op[first], RL_KC_MOE, x.o->n - first, shape, 1.0);
+        }
         double sh = (double)m->shared_experts;
         mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }

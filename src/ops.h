@@ -83,7 +83,7 @@ typedef struct {
     int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
     int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv
                             = 3, split in the ratio of their own times); 0 for the others */
-    double kshape[4];    /* its shape on the table's axes (engines.h), per chip */
+    double kshape[RL_KSHAPE]; /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
     int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
@@ -220,7 +220,10 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
  * prefill_attention (batch = seqs, isl = P + T, heads = N / c, head_dim)
  * scaled by its query-key pairs over those of a causal P + T prompt (a
- * cached prefix or a window does less work).  Other ops keep their
+ * cached prefix or a window does less work); a MoE layer's routed experts
+ * (gate, up, down) are one fused-MoE kernel of the gemm variant: tokens =
+ * M, tp_share = ep / c, ep_share = 1 / ep of the plan (no plan: TP over
+ * the c chips), for the model's exact shape (engines.h).  Other ops keep their
  * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
  * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
  * to the step. */

@@ -261,6 +261,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          "with the host's spec DIR/base.lua (default: the profile's path less "
                          ".lua, plus -tables)",
                          AT(calib.tables_out), 0, 0, RL_PF_NONEMPTY},
+    [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
+                         NULL, "calibrate --tables: import the MoE tables of these models' shapes "
+                         "only (hidden, inter, topk, experts; default: every shape measured)",
+                         AT(moe_models), 0, 0, RL_PF_NONEMPTY},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -325,7 +329,7 @@ static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
-                                RL_P_ENGINE,
+                                RL_P_ENGINE, RL_P_MOE_MODELS,
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,

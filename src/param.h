@@ -55,11 +55,11 @@ typedef enum {
     RL_P_FOLDS,
     /* declared for the accuracy and serving issues; fit and validate take --engine,
      * --against and --band, the rest no command takes yet */
-    RL_P_ENGINE, RL_P_TABLES, RL_P_TABLES_OUT, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE,
+    RL_P_ENGINE, RL_P_TABLES, RL_P_TABLES_OUT, RL_P_MOE_MODELS, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE,
     RL_P_HEADROOM, RL_P_OFFLINE, RL_P_ATTN_LAYOUT,
     /* validate-serve: its loads and repeats */
     RL_P_CAPACITY_PCT, RL_P_REPEATS,
-    /* --ideal as pareto reads it (the sweep is datasheet-only either way) */
+    /* --ideal as pareto reads it (formula (1), no communication) */
     RL_P_IDEAL_SWEEP,
     RL_P_BATCH_SWEEP, /* --batch of sweep and pareto: its default is a list */
     RL_P_COUNT
@@ -143,6 +143,7 @@ typedef struct {
     rl_calib_opts calib;
     const char *engine; /* --engine: the hw spec's serving engine, or "ideal" */
     const char *tables; /* --tables DIR (calibrate, validate) */
+    const char *moe_models; /* --moe-models M[,M...] (calibrate --tables) */
     int holdout;        /* --holdout K (validate --tables) */
     long long capacity_pct[16]; /* --capacity-pct (validate-serve), percent */
     int ncapacity_pct;

@@ -157,7 +157,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         char tables[256] = "";
         for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
             for (int v = 0; v < RL_KV_COUNT; v++)
-                if (e->tables->t[c][v])
+                if (rl_engine_has(e->tables, (rl_kclass)c, v))
                     snprintf(tables + strlen(tables), sizeof tables - strlen(tables), "%s%s/%s",
                              tables[0] ? " " : "", rl_kclass_name((rl_kclass)c),
                              rl_kvariant_name((rl_kvariant)v));
@@ -293,7 +293,9 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
     cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
     cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
-    cJSON_AddStringToObject(o, "timed_by", c->measured == 1   ? "measured"
+    cJSON_AddStringToObject(o, "timed_by",
+                            c->measured == 1 && c->capped ? "measured, at a larger size's time"
+                            : c->measured == 1            ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
 }
@@ -683,7 +685,12 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
+    /* calibrated only when every precision of the grid is (rl_run_mode):
+     * one that no table of the engine times reads estimated for the whole */
     const char *mode = rl_hw_mode(h, s->calibrated);
+    for (size_t i = 0; i < s->n && strcmp(mode, "calibrated") == 0; i++)
+        if (i == 0 || memcmp(&s->pts[i].prec, &s->pts[i - 1].prec, sizeof s->pts[i].prec) != 0)
+            mode = run_mode(mode, h, m, s->pts[i].prec);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     cJSON_AddStringToObject(o, "communication",

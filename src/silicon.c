@@ -30,8 +30,9 @@
 
 /* Dtype names the tables may carry: those of engines.h's precision table
  * plus variants read and skipped (no roofline flag selects them). */
-static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16", "fp8",     "fp8_block", "int8_wo",
-                                           "int4_wo",  "sq",      "nvfp4",   "float32",   NULL};
+static const char *const KNOWN_DTYPES[] = {"bfloat16", "float16",          "fp8",         "fp8_block",
+                                           "int8_wo",  "int4_wo",          "sq",          "nvfp4",
+                                           "float32",  "w4a8_mxfp4_mxfp8", "w4a16_mxfp4", NULL};
 
 /* What each file holds: its operator class, the columns it must have and
  * the columns holding dtypes (the axes of its grid: rl_kclass_axes). */
@@ -47,18 +48,26 @@ static const char *const ATTN_COLS[] = {"kernel_source", "batch_size", "isl",
                                         "num_heads",     "num_key_value_heads", "head_dim",
                                         "attn_dtype",    "kv_cache_dtype", "step",
                                         "latency",       NULL};
+static const char *const MOE_COLS[] = {"kernel_source", "moe_dtype",   "num_tokens",
+                                       "hidden_size",   "inter_size",  "topk",
+                                       "num_experts",   "moe_tp_size", "moe_ep_size",
+                                       "distribution",  "latency",     NULL};
 static const filespec FILES[RL_KC_COUNT] = {
     {RL_KC_GEMM, "gemm_perf.csv.gz", GEMM_COLS},
     {RL_KC_PREFILL_ATTN, "context_attention_perf.csv.gz", ATTN_COLS},
     {RL_KC_DECODE_ATTN, "generation_attention_perf.csv.gz", ATTN_COLS},
+    {RL_KC_MOE, "moe_perf.csv.gz", MOE_COLS},
 };
+
+/* The MoE routing imported (engines.h: AIConfigurator's default). */
+#define MOE_ROUTING "power_law_1.01"
 
 /* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
  * one more than those (gemm m: the tables measure m = 2048 and 2049, either
- * side of a tile step); 2: 2^i (attention streams and group). */
+ * side of a tile step); 2: 2^i (attention streams and group, MoE tokens). */
 static int subsampled(rl_kclass cls, int a)
 {
-    return cls == RL_KC_GEMM ? a == 0 : a == 0 || a == 2 ? 2 : 0;
+    return cls == RL_KC_GEMM ? a == 0 : cls == RL_KC_MOE ? 2 * (a == 0) : a == 0 || a == 2 ? 2 : 0;
 }
 
 /* ---- gzipped CSV ------------------------------------------------------------ */
@@ -125,7 +134,7 @@ typedef struct {
     long line;
     double lat_s;
     int var;   /* rl_kvariant, or -1: read and checked, not imported */
-    double x[4];
+    double x[RL_KSHAPE];
 } row;
 
 typedef struct {
@@ -192,6 +201,18 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
         return -1;
     r->lat_s = lat * 1e-3;
+    if (cls == RL_KC_MOE) {
+        r->var = strcmp(c->f[idx[9]], MOE_ROUTING) ? -1 : rl_kvariant_parse(c->f[idx[1]]);
+        static const char *const ax[RL_KSHAPE] = {"num_tokens",  "moe_tp_size", "moe_ep_size",
+                                                  NULL,          "hidden_size", "inter_size",
+                                                  "topk",        "num_experts"};
+        for (int a = 0; a < RL_KSHAPE; a++)
+            if (ax[a] && num(c, idx, cols, ax[a], 0, &r->x[a], err, errlen) != 0)
+                return -1;
+        r->x[1] = 1.0 / r->x[1]; /* tp, ep -> the chip's shares (engines.h) */
+        r->x[2] = 1.0 / r->x[2];
+        return 0;
+    }
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
@@ -225,7 +246,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
                                                                      : -1;
     if (cls == RL_KC_PREFILL_ATTN && step != 0)
         r->var = -1;
-    double x[4] = {b * kv, cls == RL_KC_PREFILL_ATTN ? isl : isl + step, h / kv, d};
+    double x[RL_KSHAPE] = {b * kv, cls == RL_KC_PREFILL_ATTN ? isl : isl + step, h / kv, d};
     memcpy(r->x, x, sizeof x);
     return 0;
 }
@@ -395,12 +416,20 @@ static int axis_pos(const rl_ktable *t, int a, double v)
     return -1;
 }
 
-/* Build the table of class cls, variant v from the fitted rows (held[] = 1
- * for rows held back).  Returns NULL (no error) when no row fits. */
-static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
-                        const rl_hw *h, long *configs, long *filled, char *err, size_t errlen)
+/* Whether row x is of variant v and (MoE) of model shape moe. */
+static int of_table(const row *x, rl_kvariant v, const double *moe)
 {
-    int naxes = cls == RL_KC_GEMM ? 3 : 4;
+    return x->var == (int)v && (!moe || !memcmp(x->x + RL_KX_MOE, moe, 4 * sizeof *moe));
+}
+
+/* Build the table of class cls, variant v (MoE: of model shape moe[4])
+ * from the fitted rows (held[] = 1 for rows held back).  Returns NULL (no
+ * error) when no row fits. */
+static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
+                        const double *moe, const rl_hw *h, long *configs, long *filled, char *err,
+                        size_t errlen)
+{
+    int naxes = cls == RL_KC_GEMM || cls == RL_KC_MOE ? 3 : 4;
     rl_ktable *t = calloc(1, sizeof *t);
     double *vals = malloc(r->n * sizeof *vals);
     if (!t || !vals) {
@@ -414,7 +443,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
         size_t n = 0;
         for (size_t i = 0; i < r->n; i++)
-            if (r->v[i].var == (int)v && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
+            if (of_table(&r->v[i], v, moe) && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
                 vals[n++] = r->v[i].x[a];
         qsort(vals, n, sizeof *vals, cmp_double);
         int len = 0;
@@ -437,7 +466,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     for (size_t i = 0; count && i < r->n; i++) {
         const row *x = &r->v[i];
         int idx[4];
-        int on = x->var == (int)v && !held[i];
+        int on = of_table(x, v, moe) && !held[i];
         for (int a = 0; on && a < naxes; a++)
             on = (idx[a] = axis_pos(t, a, x->x[a])) >= 0;
         if (!on)
@@ -451,8 +480,10 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         if (count[i])
             t->logv[i] /= count[i];
     free(count);
-    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw};
-    *filled = rl_kt_fill_holes(t, rl_kideal, &k);
+    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
+    if (moe)
+        memcpy(k.moe, moe, sizeof k.moe);
+    *filled += rl_kt_fill_holes(t, rl_kideal, &k);
     return t;
 }
 
@@ -463,14 +494,54 @@ void rl_silicon_free(rl_silicon *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Whether MoE shape x[4] is one of keep (NULL: all). */
+static int kept_shape(const rl_moe_keep *keep, const double *x)
+{
+    for (int i = 0; keep && i < keep->n; i++)
+        if (!memcmp(keep->shape[i], x, sizeof keep->shape[i]))
+            return 1;
+    return !keep;
+}
+
+/* The MoE tables of variant v: one per model shape of r's rows, in order
+ * of first appearance.  0, or -1 (err). */
+static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, const rl_hw *h,
+                     rl_silicon *s, char *err, size_t errlen)
+{
+    rl_moe_tables *m = &s->tables->moe[v];
+    for (size_t i = 0; i < r->n; i++) {
+        const double *shape = r->v[i].x + RL_KX_MOE;
+        int seen = r->v[i].var != (int)v;
+        for (int j = 0; j < m->n && !seen; j++)
+            seen = !memcmp(m->shape[j], shape, sizeof m->shape[j]);
+        if (seen)
+            continue;
+        if (m->n == RL_MOE_SHAPES_MAX)
+            FAIL("%s: more than %d MoE model shapes of dtype %s", FILES[RL_KC_MOE].file,
+                 RL_MOE_SHAPES_MAX, rl_kvariant_name(v));
+        err[0] = 0;
+        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, h, &s->configs[RL_KC_MOE][v],
+                             &s->filled[RL_KC_MOE][v], err, errlen);
+        if (!t && err[0])
+            return -1;
+        memcpy(m->shape[m->n], shape, sizeof m->shape[m->n]);
+        m->t[m->n] = t;
+        m->n += t != NULL;
+    }
+    return 0;
+}
+
 /* Import one file's class into s. */
 static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout,
-                        rl_silicon *s, char *err, size_t errlen)
+                        const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
     rows r = {0};
     int rc = read_file(path, cls, s, &r, err, errlen);
     if (rc == 0)
         rc = group(path, &r, err, errlen);
+    for (size_t i = 0; rc == 0 && cls == RL_KC_MOE && i < r.n; i++)
+        if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
+            r.v[i].var = -1;
     unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
     if (rc == 0 && !held) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -500,14 +571,18 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     int any = 0;
     for (int v = 0; rc == 0 && v < RL_KV_COUNT; v++) {
         err[0] = 0;
-        rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, h, &s->configs[cls][v],
-                             &s->filled[cls][v], err, errlen);
-        if (!t && err[0])
-            rc = -1;
-        s->tables->t[cls][v] = t;
-        any |= t != NULL;
+        if (cls == RL_KC_MOE) {
+            rc = build_moe(&r, held, (rl_kvariant)v, h, s, err, errlen);
+        } else {
+            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, h, &s->configs[cls][v],
+                                 &s->filled[cls][v], err, errlen);
+            if (!t && err[0])
+                rc = -1;
+            s->tables->t[cls][v] = t;
+        }
+        any |= rl_engine_has(s->tables, cls, v);
     }
-    if (rc == 0 && !any) {
+    if (rc == 0 && !any && cls != RL_KC_MOE) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s: attention in "
                  "bfloat16 with a bfloat16 or fp8 KV cache, or all in float32; window 0)", path,
                  cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32" : "");
@@ -519,7 +594,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
 }
 
 int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                      rl_silicon *out, char *err, size_t errlen)
+                      const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->tables = calloc(1, sizeof *out->tables);
@@ -534,7 +609,7 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
             continue;
         fclose(f);
         found++;
-        if (import_class(path, (rl_kclass)c, h, holdout, out, err, errlen) != 0) {
+        if (import_class(path, (rl_kclass)c, h, holdout, keep, out, err, errlen) != 0) {
             rl_silicon_free(out);
             return -1;
         }
@@ -564,6 +639,20 @@ static void put_memory(FILE *f, const char *engine)
     lua_close(L);
 }
 
+/* A variant's MoE shapes (engines.h) at indent 10. */
+static void put_moe(FILE *f, const rl_moe_tables *m)
+{
+    fputs("{\n", f);
+    for (int i = 0; i < m->n; i++) {
+        fprintf(f, "            { hidden = %.0f, inter = %.0f, topk = %.0f, experts = %.0f,\n"
+                   "              table = ", m->shape[i][0], m->shape[i][1], m->shape[i][2],
+                m->shape[i][3]);
+        rl_kt_write(f, m->t[i], 14);
+        fputs(" },\n", f);
+    }
+    fputs("          }", f);
+}
+
 static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char *engine,
                        const char *date)
 {
@@ -591,17 +680,22 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int any = 0;
         for (int v = 0; v < RL_KV_COUNT; v++)
-            any |= s->tables->t[c][v] != NULL;
+            any |= rl_engine_has(s->tables, (rl_kclass)c, v);
         if (!any)
             continue;
         fprintf(f, "        %s = {\n", rl_kclass_name((rl_kclass)c));
+        if (c == RL_KC_MOE)
+            fputs("          -- routing " MOE_ROUTING "; one grid per model shape\n", f);
         for (int v = 0; v < RL_KV_COUNT; v++) {
-            if (!s->tables->t[c][v])
+            if (!rl_engine_has(s->tables, (rl_kclass)c, v))
                 continue;
             fprintf(f, "          -- %ld configurations, %ld grid nodes filled\n",
                     s->configs[c][v], s->filled[c][v]);
             fprintf(f, "          %s = ", rl_kvariant_name((rl_kvariant)v));
-            rl_kt_write(f, s->tables->t[c][v], 10);
+            if (c == RL_KC_MOE)
+                put_moe(f, &s->tables->moe[v]);
+            else
+                rl_kt_write(f, s->tables->t[c][v], 10);
             fputs(",\n", f);
         }
         fputs("        },\n", f);
@@ -651,7 +745,8 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- src/spec.h: a spec naming a base).\n"
                "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
-               "-- heads) and group (heads / KV heads); unmeasured nodes filled from the\n"
+               "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
+               "-- and 1/ep, routing " MOE_ROUTING "; unmeasured nodes filled from the\n"
                "-- nearest measured ones along the roofline.\n",
             engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
@@ -678,16 +773,17 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
     }
     memset(to->resid, 0, sizeof to->resid);
     to->resid_holdout = holdout;
+    const rl_serving_engine eng = {.tables = from->tables};
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int n = 0;
         for (size_t i = 0; i < from->nheld; i++) {
             const rl_silicon_row *row = &from->held[i];
-            const rl_ktable *t = from->tables->t[c][row->var];
-            if (row->cls != (rl_kclass)c || !t)
+            if (row->cls != (rl_kclass)c)
                 continue;
-            rl_kideal_ctx k = {(rl_kclass)c, row->var, rl_kvariant_peak(h->flops, row->var),
-                               h->hbm_bw};
-            r[n++] = log(row->measured_s / rl_kt_time(t, row->x, rl_kideal, &k, NULL));
+            double t = rl_engine_time(&eng, row->cls, row->var, row->x, rl_kvariant_peak(h->flops, row->var),
+                                      h->hbm_bw, NULL);
+            if (t > 0)
+                r[n++] = log(row->measured_s / t);
         }
         to->resid[c].n = n;
         for (int q = 0; n > 0 && q < 4; q++)
@@ -706,14 +802,19 @@ cJSON *rl_silicon_summary(const rl_silicon *s)
     cJSON *t = cJSON_AddArrayToObject(j, "tables");
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
-            const rl_ktable *k = s->tables->t[c][v];
-            if (!k)
+            if (!rl_engine_has(s->tables, (rl_kclass)c, v))
                 continue;
+            const rl_moe_tables *m = &s->tables->moe[v];
+            size_t nodes = c == RL_KC_MOE ? 0 : s->tables->t[c][v]->n;
+            for (int i = 0; c == RL_KC_MOE && i < m->n; i++)
+                nodes += m->t[i]->n;
             cJSON *r = cJSON_CreateObject();
             cJSON_AddStringToObject(r, "class", rl_kclass_name((rl_kclass)c));
             cJSON_AddStringToObject(r, "dtype", rl_kvariant_name((rl_kvariant)v));
             cJSON_AddNumberToObject(r, "configurations", (double)s->configs[c][v]);
-            cJSON_AddNumberToObject(r, "nodes", (double)k->n);
+            if (c == RL_KC_MOE)
+                cJSON_AddNumberToObject(r, "shapes", m->n);
+            cJSON_AddNumberToObject(r, "nodes", (double)nodes);
             cJSON_AddNumberToObject(r, "filled", (double)s->filled[c][v]);
             cJSON_AddItemToArray(t, r);
         }
@@ -747,18 +848,18 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         return NULL;
     }
     fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
+    const rl_serving_engine eng = {.tables = s->tables};
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
-            const rl_ktable *t = s->tables->t[c][v];
             size_t n = 0, prov[RL_PROV_COUNT] = {0};
-            rl_kideal_ctx k = {(rl_kclass)c, (rl_kvariant)v,
-                               rl_kvariant_peak(h->flops, (rl_kvariant)v), h->hbm_bw};
-            for (size_t i = 0; t && i < s->nheld; i++) {
+            for (size_t i = 0; i < s->nheld; i++) {
                 const rl_silicon_row *r = &s->held[i];
                 if (r->cls != (rl_kclass)c || r->var != (rl_kvariant)v)
                     continue;
                 rl_provenance p;
-                double pred = rl_kt_time(t, r->x, rl_kideal, &k, &p);
+                double pred = rl_engine_time(&eng, r->cls, v, r->x, rl_kvariant_peak(h->flops, r->var), h->hbm_bw, &p);
+                if (pred <= 0)
+                    continue;
                 prov[p]++;
                 e[n++] = fabs(pred / r->measured_s - 1.0);
                 fprintf(df, "%d %d %.6g %.6g\n", c, v, r->measured_s, pred);
@@ -801,16 +902,16 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
 }
 
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
                          const char *path, cJSON **summary, char *err, size_t errlen)
 {
     rl_silicon s, held;
-    if (rl_silicon_import(dir, engine, h, holdout, &s, err, errlen) != 0)
+    if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
         return -1;
     int rc = 0;
     if (holdout)
         rc = rl_silicon_residuals(&s, &s, h, holdout, err, errlen);
-    else if ((rc = rl_silicon_import(dir, engine, h, 5, &held, err, errlen)) == 0) {
+    else if ((rc = rl_silicon_import(dir, engine, h, 5, keep, &held, err, errlen)) == 0) {
         rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
         rl_silicon_free(&held);
     }

@@ -10,6 +10,9 @@
  *                                     head_dim, [window_size], attn_dtype, kv_cache_dtype,
  *                                     step, latency (prefill attention)
  *   generation_attention_perf.csv.gz  the same columns, decode: context = isl + step
+ *   moe_perf.csv.gz                   kernel_source, moe_dtype, num_tokens, hidden_size,
+ *                                     inter_size, topk, num_experts, moe_tp_size,
+ *                                     moe_ep_size, distribution, latency (fused MoE)
  *
  * The fit, per operator class and dtype variant (engines.h's precision
  * table picks the variant; other dtypes are read, checked and skipped):
@@ -30,6 +33,10 @@
  *    alone, so batch and KV heads trade at a fixed node.  (Prefill over
  *    (batch, isl, heads, head_dim) averaged over KV heads missed vLLM by
  *    p90 30-55%: its latency grows up to 1.6x from 1 KV head to MHA.)
+ *    MoE: one grid per model shape (hidden, inter, topk, experts) over
+ *    (tokens at 2^i, 1/moe_tp_size, 1/moe_ep_size), rows of routing
+ *    power_law_1.01 only (engines.h says why); a missing MoE file or one
+ *    with no imported dtype leaves the engine without MoE tables.
  *    Nodes no configuration measured are filled (ktable.h,
  *    rl_kt_fill_holes) and listed as `filled`.
  *  - With holdout K >= 2, every K-th configuration (in file order, counted
@@ -59,7 +66,7 @@
 typedef struct {
     rl_kclass cls;
     rl_kvariant var;
-    double x[4];       /* its shape on the table's axes */
+    double x[RL_KSHAPE]; /* its shape on the table's axes (engines.h) */
     double measured_s; /* fastest kernel's latency, seconds */
 } rl_silicon_row;
 
@@ -76,11 +83,18 @@ typedef struct {
     int resid_holdout;
 } rl_silicon;
 
+/* The MoE model shapes (hidden, inter, topk, experts) to import. */
+typedef struct {
+    int n;
+    double shape[RL_MOE_SHAPES_MAX][4];
+} rl_moe_keep;
+
 /* Import DIR/<engine>/ for hardware h (its peaks and bandwidth drive the
- * hole filling), holding back every holdout-th configuration (0: none).
+ * hole filling), holding back every holdout-th configuration (0: none);
+ * MoE rows only of the shapes in keep (NULL: all).
  * Returns 0, or -1 with err "FILE: line L, column C (NAME): reason". */
 int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                      rl_silicon *out, char *err, size_t errlen);
+                      const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen);
 
 void rl_silicon_free(rl_silicon *s);
 
@@ -102,7 +116,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
                          char *err, size_t errlen);
 
 /* `calibrate --tables`, for the CLI and for calibrate --backend's own
- * tables (calib.h): import dir/engine for h holding back every holdout-th
+ * tables (calib.h): import dir/engine for h (MoE shapes of keep, NULL: all) holding back every holdout-th
  * configuration, take the residuals the spec carries (of those held back;
  * with holdout 0, of a second import holding back every 5th, validate
  * --tables' default, the tables written keeping every configuration), and
@@ -110,7 +124,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
  * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
  * bad tables or out of memory; -2 (err) when path cannot be written. */
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const char *base, const rl_override *ov, int nov, const char *date,
+                         const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
                          const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its

@@ -180,7 +180,7 @@ static void test_calibrate_writes_kernel_tables(void **state)
     assert_int_equal(system(cmd), 0);
     snprintf(bad, sizeof bad, "%s/bad", dir);
     rl_silicon si;
-    assert_int_equal(rl_silicon_import(bad, "reference", &h, 0, &si, err, sizeof err), -1);
+    assert_int_equal(rl_silicon_import(bad, "reference", &h, 0, NULL, &si, err, sizeof err), -1);
     char want_err[160];
     snprintf(want_err, sizeof want_err, "gemm_perf.csv.gz: line %d, column 7 (latency): expected a "
              "positive", lines + 1);

@@ -375,8 +375,10 @@ static void tp_in_calibrated_mode(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
     assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp8");
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
-    /* 160 AllReduces of 16384 bytes on 8 H100, NCCL measured 0.01898 ms each */
-    assert_rel(num(row, "comm_s"), 160 * 1.898e-5, 1e-3);
+    /* 160 AllReduces of 16384 bytes on 8 H100: NCCL measured 0.01898 ms, and
+     * 0.01844 ms at 32768 bytes, which the monotone envelope charges
+     * (collectives.h) */
+    assert_rel(num(row, "comm_s"), 160 * 1.844e-5, 1e-3);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "collectives")), 2);
     cJSON_Delete(j);
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --context 4096", out,
@@ -390,9 +392,10 @@ static void tp_in_calibrated_mode(void **state)
     cJSON_Delete(j);
     j = run_json("ops --model llama3-70b --hw h100-sxm --tp 8 --batch 1 --context 4096 "
                  "--format json");
-    assert_rel(num(j, "comm_s"), 160 * 1.898e-5, 1e-3);
+    assert_rel(num(j, "comm_s"), 160 * 1.844e-5, 1e-3);
     const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
-    assert_string_equal(cJSON_GetObjectItem(c, "timed_by")->valuestring, "measured");
+    assert_string_equal(cJSON_GetObjectItem(c, "timed_by")->valuestring,
+                        "measured, at a larger size's time");
     cJSON_Delete(j);
     j = run_json("prefill --model llama3-70b --hw h100-sxm --tp 8 --tokens 1024 --format json");
     assert_true(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "tp8") != NULL);

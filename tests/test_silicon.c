@@ -17,7 +17,7 @@ static void import_excerpt(rl_silicon *s, int holdout)
 {
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
-    if (rl_silicon_import(EXCERPT, "trtllm", &h, holdout, s, err, sizeof err) != 0)
+    if (rl_silicon_import(EXCERPT, "trtllm", &h, holdout, NULL, s, err, sizeof err) != 0)
         fail_msg("import: %s", err);
 }
 
@@ -308,7 +308,7 @@ static void test_residual_band(void **state)
     int n = 0;
     for (size_t i = 0; i < s.nheld; i++)
         if (s.held[i].cls == RL_KC_GEMM) {
-            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw};
+            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw, {0}};
             r[n++] = log(s.held[i].measured_s /
                          rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], s.held[i].x, rl_kideal,
                                     &k, NULL));
@@ -426,7 +426,7 @@ static void test_bad_tables(void **state)
         char dir[64], err[1024] = "";
         bad_dir(dir, cases[i].header ? cases[i].header : H, cases[i].body);
         rl_silicon s;
-        assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, &s, err, sizeof err), -1);
+        assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err), -1);
         if (!strstr(err, cases[i].want))
             fail_msg("case %zu: error '%s' lacks '%s'", i, err, cases[i].want);
         /* the CLI: exit 2, no profile */
@@ -444,7 +444,7 @@ static void test_bad_tables(void **state)
     char dir[64], err[256];
     bad_dir(dir, H, "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,1,2,3,0.015\n");
     rl_silicon s;
-    assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, &s, err, sizeof err), 0);
+    assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err), 0);
     double x[3] = {1, 2, 3};
     assert_rel(rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], x, NULL, NULL, NULL), 0.0125e-3,
                1e-12);

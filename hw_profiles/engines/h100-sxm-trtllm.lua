@@ -5,7 +5,8 @@
 -- src/spec.h: a spec naming a base).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
 -- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
--- heads) and group (heads / KV heads); unmeasured nodes filled from the
+-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
+-- and 1/ep, routing power_law_1.01; unmeasured nodes filled from the
 -- nearest measured ones along the roofline.
 return {
   base = "h100-sxm",

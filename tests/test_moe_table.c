@@ -1,0 +1,196 @@
+/* test_moe_table.c — the MoE kernel tables (engines.h RL_KC_MOE): import of
+ * tests/data/silicon/h100_sxm/vllm/moe_perf.csv.gz (17 rows of NVIDIA
+ * AIConfigurator's H100 SXM vLLM 0.24.0 MoE table, Apache-2.0; see
+ * tests/data/silicon/SOURCE.md), lookups at a node, between nodes (log-log
+ * by hand) and outside (the roofline ratio by hand), the exact-shape rule,
+ * and a Mixtral-8x7B step whose routed experts are timed by the table. */
+#include "testutil.h"
+
+#include "ops.h"
+#include "silicon.h"
+
+#define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
+
+/* Mixtral-8x7B's MoE shape: hidden 4096, inter 14336, topk 2, 8 experts. */
+#define MIXTRAL 0, 4096, 14336, 2, 8
+
+static void import_moe(rl_silicon *s)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    if (rl_silicon_import(EXCERPT, "vllm", &h, 0, NULL, s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+}
+
+/* Table time of s at (tokens, tp, ep) of Mixtral's shape on h100-sxm. */
+static double moe_time(const rl_silicon *s, double tokens, double tp, double ep,
+                       rl_provenance *p)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_serving_engine e = {.tables = s->tables};
+    double x[RL_KSHAPE] = {tokens, 1 / tp, 1 / ep, MIXTRAL};
+    return rl_engine_time(&e, RL_KC_MOE, RL_KV_BF16, x, h.flops[RL_BF16], h.hbm_bw, p);
+}
+
+static void test_moe_grid(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_moe(&s);
+    const rl_moe_tables *m = &s.tables->moe[RL_KV_BF16];
+    /* one shape; the balanced row and the fp8_block row are read, not imported */
+    assert_int_equal(m->n, 1);
+    assert_int_equal(s.tables->moe[RL_KV_FP8].n, 0);
+    double want[4] = {4096, 14336, 2, 8};
+    assert_memory_equal(m->shape[0], want, sizeof want);
+    /* 5 tokens x (tp, ep) in (1, 1), (1, 2), (2, 1): 15 configurations; the
+     * grid's (tp 2, ep 2) column, 5 nodes, was not measured: filled */
+    assert_int_equal(s.configs[RL_KC_MOE][RL_KV_BF16], 15);
+    assert_int_equal(s.filled[RL_KC_MOE][RL_KV_BF16], 5);
+    assert_int_equal(m->t[0]->n, 20);
+
+    /* a node is its row: bfloat16,8,4096,14336,2,8,1,1,power_law_1.01,0.9570752143859863 ms */
+    rl_provenance p;
+    assert_rel(moe_time(&s, 8, 1, 1, &p), 0.9570752143859863e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    /* EP 2: the chip's own share, row ...,8,...,1,2,...,0.5011199951171875 ms */
+    assert_rel(moe_time(&s, 8, 1, 2, &p), 0.5011199951171875e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+
+    /* 6 tokens between the rows at 4 (0.582047986984253 ms) and 8: log-log,
+     * weight ln(6/4) / ln 2 */
+    double w = log(1.5) / log(2.0);
+    double mid = exp((1 - w) * log(0.582047986984253e-3) + w * log(0.9570752143859863e-3));
+    assert_rel(moe_time(&s, 6, 1, 1, &p), mid, 1e-12);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+
+    /* 32 tokens, beyond the grid's 16 (0.9624320030212402 ms): the edge time
+     * times the ratio of the one-chip roofline (engines.h rl_kideal): 6 T k H I
+     * FLOPs; bytes: min(E, T k) = 8 experts of 3 H I bf16 weights plus 2 T H
+     * bf16 activations */
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double H = 4096, I = 14336;
+    double ideal[2];
+    for (int i = 0; i < 2; i++) {
+        double T = i ? 32 : 16, f = 6 * T * 2 * H * I, b = 8 * 3 * H * I * 2 + 2 * T * H * 2;
+        ideal[i] = fmax(f / h.flops[RL_BF16], b / h.hbm_bw);
+    }
+    assert_rel(moe_time(&s, 32, 1, 1, &p), 0.9624320030212402e-3 * ideal[1] / ideal[0], 1e-12);
+    assert_int_equal(p, RL_PROV_EXTRAPOLATED);
+
+    /* another model shape (inter 14335) has no table */
+    rl_serving_engine e = {.tables = s.tables};
+    double other[RL_KSHAPE] = {8, 1, 1, 0, 4096, 14335, 2, 8};
+    assert_true(rl_engine_time(&e, RL_KC_MOE, RL_KV_BF16, other, 1e15, 3e12, NULL) < 0);
+    rl_silicon_free(&s);
+}
+
+/* The excerpt saved as an engine profile on h100-sxm (path: 64 bytes). */
+static void save_moe(char *path)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    snprintf(path, 64, "/tmp/rl_moe_XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    if (rl_silicon_calibrate(EXCERPT, "vllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", path,
+                             NULL, err, sizeof err) != 0)
+        fail_msg("calibrate: %s", err);
+}
+
+/* The routed-expert ops' time per layer and provenance in a decode step of
+ * `batch` on `chips` chips with plan tp x ep (0: none). */
+static double experts(const rl_model *m, const rl_hw *h, long long batch, long long chips,
+                      long long tp, long long ep, rl_ops *o)
+{
+    rl_ops_config c = rl_ops_mixed_config(chips, rl_precision_default(), 0, 0, batch, 1024);
+    c.calibrated = 1;
+    c.tp = tp;
+    c.ep = ep;
+    char err[256];
+    assert_int_equal(rl_ops_build(m, h, &c, o, err, sizeof err), 0);
+    double t = 0;
+    for (int i = 0; i < o->n; i++)
+        if (!strncmp(o->op[i].name, "expert_", 7))
+            t += o->op[i].t.time_s;
+    return t;
+}
+
+/* Provenance of op `name` in o. */
+static rl_provenance prov_of(const rl_ops *o, const char *name)
+{
+    for (int i = 0; i < o->n; i++)
+        if (!strcmp(o->op[i].name, name))
+            return o->op[i].prov;
+    fail_msg("no op %s", name);
+    return RL_PROV_COUNT;
+}
+
+static void test_moe_step(void **state)
+{
+    (void)state;
+    char hw[64];
+    save_moe(hw);
+    rl_hw h = load_hw(hw, NULL, 0);
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_ops o;
+    /* batch 8 on one chip: gate + up + down = the row at 8 tokens, tp 1, ep 1 */
+    assert_rel(experts(&m, &h, 8, 1, 0, 0, &o), 0.9570752143859863e-3, 1e-3);
+    static const char *const names[] = {"expert_gate", "expert_up", "expert_down"};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(prov_of(&o, names[i]), RL_PROV_MEASURED);
+    assert_true(o.prov[RL_PROV_MEASURED] >= 3); /* the step counts them */
+    assert_int_equal(prov_of(&o, "router"), RL_PROV_ROOFLINE); /* no GEMM table here */
+    /* EP 2 on 2 chips: each chip's own share, the row ...,4,...,1,2,...,0.4327807903289795 ms */
+    assert_rel(experts(&m, &h, 4, 2, 1, 2, &o), 0.4327807903289795e-3, 1e-3);
+    assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_MEASURED);
+    /* TP 2 on 2 chips: row ...,2,...,2,1,...,0.19678720235824584 ms */
+    assert_rel(experts(&m, &h, 2, 2, 2, 1, &o), 0.19678720235824584e-3, 1e-3);
+    /* TP 2 at 8 tokens measures 0.5709 ms, slower than 16 tokens (0.4894 ms)
+     * by more than the 10% the monotone envelope allows: 1.1 x 0.4894 ms */
+    assert_rel(experts(&m, &h, 8, 2, 2, 1, &o), 1.1 * 0.48937602043151857e-3, 1e-3);
+    assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_INTERPOLATED);
+    /* a model of another shape keeps its roofline time */
+    rl_model other = load_model("scaling-book-18b-moe", NULL, 0);
+    experts(&other, &h, 8, 1, 0, 0, &o);
+    assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_ROOFLINE);
+    unlink(hw);
+}
+
+/* Bad MoE entries in a profile: file, field and reason. */
+static void test_moe_bad_profile(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *entry, *want;
+    } cases[] = {
+        {"{ inter = 1, topk = 1, experts = 1, table = {} }",
+         "engines.x.tables.moe.bfloat16[1].hidden': expected a positive integer"},
+        {"{ hidden = 1, inter = 1, topk = 1, experts = 1, table = { axes = { 'm', 'n', 'k' }, "
+         "m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } }",
+         "moe.bfloat16[1].table.axes': expected { tokens, tp_share, ep_share }"},
+        {"5", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char spec[1024], path[64], err[1024];
+        snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { default = 'x', x = { "
+                 "tables = { moe = { bfloat16 = { %s } } } } } }", cases[i].entry);
+        write_temp(path, ".lua", spec);
+        rl_hw h;
+        assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+        if (!strstr(err, cases[i].want))
+            fail_msg("case %zu: %s", i, err);
+        unlink(path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moe_grid),
+        cmocka_unit_test(test_moe_step),
+        cmocka_unit_test(test_moe_bad_profile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
