@@ -998,32 +998,6 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     return 0;
 }
 
-/* simulate's band (e2e.h rl_e2e_band_edge): run's requests served again on
- * its hardware moved to the band's low and high edge (p10, p90; p5, p95
- * when wide), each run's result into edge[0], edge[1].  0, or -1 with err
- * (edge[] then NULL). */
-static int simulate_edges(const rl_simulate_run *run, const rl_request *req, long long n, int wide,
-                          cJSON **edge, char *err, size_t errlen)
-{
-    static rl_hw eh[2]; /* large; simulate runs once per process */
-    for (int s = 0; s < 2; s++) {
-        eh[s] = *run->h;
-        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
-        rl_serve_result r;
-        if (rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c, &r, err,
-                              errlen) != 0) {
-            cJSON_Delete(edge[0]);
-            edge[0] = NULL;
-            return -1;
-        }
-        rl_simulate_run at = *run;
-        at.h = &eh[s];
-        edge[s] = rl_result_simulate(&r, &at);
-        rl_serve_result_free(&r);
-    }
-    return 0;
-}
-
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1083,23 +1057,19 @@ int rl_cli_simulate(rl_opts *o)
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps};
-    cJSON *edge[2] = {NULL, NULL};
-    if (rc == 0 && !o->ideal && rl_e2e_has_band(&h) &&
-        (rc = simulate_edges(&run, req, n, band_lo < 0.075, edge, err, sizeof err)) != 0)
+    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_lo < 0.075, err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
+        cJSON_Delete(j);
+    }
     rl_ops_cost_free(&dc);
     free(req);
     if (rc != 0) {
         fprintf(stderr, "roofline simulate: %s\n", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    cJSON *j = rl_result_simulate(&r, &run);
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-    if (j && edge[0] && edge[1])
-        rl_e2e_band_from_runs(j, edge[0], edge[1], band_lo < 0.075);
-    cJSON_Delete(edge[0]);
-    cJSON_Delete(edge[1]);
     if (r.over_budget > 0)
         fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
                         "prefilled whole, each in a step of its own: --policy %s does not chunk "

@@ -1088,6 +1088,34 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }
 
+int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
+                         long long n, int wide, char *err, size_t errlen)
+{
+    if (!run->calibrated || !rl_e2e_has_band(run->h))
+        return 0;
+    static rl_hw eh[2]; /* large; the runs are one after the other */
+    cJSON *edge[2] = {NULL, NULL};
+    int rc = 0;
+    for (int s = 0; s < 2 && rc == 0; s++) {
+        eh[s] = *run->h;
+        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        rl_serve_result r;
+        rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c,
+                               &r, err, errlen);
+        if (rc != 0)
+            break;
+        rl_simulate_run at = *run;
+        at.h = &eh[s];
+        edge[s] = rl_result_simulate(&r, &at);
+        rl_serve_result_free(&r);
+    }
+    if (rc == 0 && edge[0] && edge[1])
+        rl_e2e_band_from_runs(result, edge[0], edge[1], wide);
+    cJSON_Delete(edge[0]);
+    cJSON_Delete(edge[1]);
+    return rc == 0 ? 0 : -1;
+}
+
 int rl_e2e_has_band(const rl_hw *h)
 {
     if (h->engine_costs.present)

@@ -23,6 +23,7 @@
 #include "enginecost.h"
 #include "measure.h"
 #include "ops.h"
+#include "result.h"
 #include "spec.h"
 
 /* One kind of step of a measured row, before the parameters apply. */
@@ -118,6 +119,13 @@ int rl_e2e_band_edge(rl_hw *h, int q);
  * (tester finding 10).  Each side is at least as far out as the result's
  * own value.  `band` names the band: "p5-p95" when wide, else "p10-p90". */
 void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, int wide);
+
+/* simulate's band: run's requests (n) served again on run->h moved to the
+ * band's low and high edge (p10, p90; p5, p95 when wide), their figures
+ * into result by rl_e2e_band_from_runs.  Nothing when run is not
+ * calibrated or its profile has no band.  0, or -1 with err. */
+int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
+                         long long n, int wide, char *err, size_t errlen);
 
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a

@@ -51,9 +51,14 @@
  * default attention math) and the KV cache dtype above; decode rows likewise
  * by kv_cache_dtype; float32 rows (the reference engine's own tables, written
  * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.
- * MoE rows (moe_dtype) follow the gemm column.  Block-scaled fp8
- * (fp8_block) and the MX formats (w4a8_mxfp4_mxfp8, w4a16_mxfp4) have no
- * roofline flag and are not imported.
+ * MoE rows (moe_dtype) follow the gemm column, but for fp8 x fp8 a model
+ * shape measured only block-scaled uses `fp8_block` (rl_kvariant_moe):
+ * DeepSeek-V3's checkpoint is fp8 with 128 x 128 weight blocks
+ * (quantization_config.weight_block_size, its config.json, copied in
+ * tests/data/hf/deepseek-v3.json), and the tables time its MoE in vLLM only
+ * so on H100/H200.  GEMM fp8_block rows and the MX formats
+ * (w4a8_mxfp4_mxfp8, w4a16_mxfp4) have no roofline flag and are not
+ * imported.
  *
  * MoE (RL_KC_MOE): the routed experts of one MoE layer on one chip, timed
  * by the fused-MoE kernel's latency at the step's tokens T (all tokens
@@ -114,6 +119,7 @@ typedef enum {
     RL_KV_SQ,      /* "sq" */
     RL_KV_NVFP4,   /* "nvfp4" */
     RL_KV_FP32,    /* "float32": the CPU reference engine's tables (calibrate --backend cpu) */
+    RL_KV_FP8_BLOCK, /* "fp8_block" (128 x 128 block scales): MoE only, below */
     RL_KV_COUNT
 } rl_kvariant;
 
@@ -247,6 +253,11 @@ int rl_kvariant_parse(const char *name);
  * dtype (the table above); -1 when none applies. */
 int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute);
 int rl_kvariant_kv(rl_dtype kv);
+/* The MoE variant for weights/compute at shape x[RL_KSHAPE] in tables t:
+ * the gemm variant, or fp8_block for fp8 x fp8 where t has no per-tensor
+ * fp8 table of x's model shape but a block-scaled one; -1 when none. */
+int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
+                    const double *x);
 
 /* Per-byte sizes of a variant: weight bytes, activation bytes (GEMM), KV
  * bytes (attention). */

@@ -10,6 +10,7 @@
 
 #include <lauxlib.h>
 
+#include "e2e.h"
 #include "error.h"
 #include "memory.h"
 #include "number.h"
@@ -1250,14 +1251,17 @@ int rl_lua_simulate(lua_State *L)
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    free(req);
-    if (rc != 0)
-        return luaL_error(L, "roofline.simulate: %s", err);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
                            -1, 0, offline, max_qps};
-    cJSON *j = rl_result_simulate(&r, &run);
-    rl_serve_result_free(&r);
+    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    if (rc == 0)
+        rl_serve_result_free(&r);
+    if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, 0, err, sizeof err)) != 0)
+        cJSON_Delete(j); /* the p10-p90 band, as the command line's default */
+    free(req);
+    if (rc != 0)
+        return luaL_error(L, "roofline.simulate: %s", err);
     return push_result(L, j);
 }
 

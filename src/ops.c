@@ -446,10 +446,13 @@ static rl_dtype op_compute(const builder *x, const rl_op *op)
     return op->half ? RL_BF16 : x->c->prec.compute;
 }
 
-/* The table variant of op's class for the run's precision (engines.h), or -1. */
-static int table_variant(const builder *x, const rl_op *op)
+/* The table variant of op's class for the run's precision in engine e's
+ * tables (engines.h), or -1. */
+static int table_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
 {
     const rl_precision *p = &x->c->prec;
+    if (op->kclass == RL_KC_MOE && !op->half)
+        return rl_kvariant_moe(e ? e->tables : NULL, p->weights, p->compute, op->kshape);
     if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
         return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
@@ -476,7 +479,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
     rl_kclass c = (rl_kclass)op->kclass;
-    int v = table_variant(x, op);
+    int v = table_variant(x, e, op);
     rl_provenance prov;
     double t = rl_engine_time(e, c, v, op->kshape, rl_hw_peak(x->h, op_compute(x, op)),
                               x->h->hbm_bw, &prov);
@@ -491,14 +494,13 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    int banded = x->bands || e->edge > 0; /* an edge run needs the band too */
-    double widen = banded ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
+    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4 && banded; q++)
+        for (int q = 0; q < 4 && x->bands; q++)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);

@@ -215,6 +215,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     }
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
+        if (r->var == RL_KV_FP8_BLOCK) /* MoE only (engines.h) */
+            r->var = -1;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
                        num(c, idx, cols, "k", 0, &r->x[2], err, errlen)

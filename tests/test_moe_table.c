@@ -38,7 +38,7 @@ static void test_moe_grid(void **state)
     rl_silicon s;
     import_moe(&s);
     const rl_moe_tables *m = &s.tables->moe[RL_KV_BF16];
-    /* one shape; the balanced row and the fp8_block row are read, not imported */
+    /* one shape; the balanced row is read, not imported */
     assert_int_equal(m->n, 1);
     assert_int_equal(s.tables->moe[RL_KV_FP8].n, 0);
     double want[4] = {4096, 14336, 2, 8};
@@ -78,10 +78,23 @@ static void test_moe_grid(void **state)
     assert_rel(moe_time(&s, 32, 1, 1, &p), 0.9624320030212402e-3 * ideal[1] / ideal[0], 1e-12);
     assert_int_equal(p, RL_PROV_EXTRAPOLATED);
 
+    /* fp8 x fp8: Mixtral's shape has no fp8 rows here, so the per-tensor
+     * variant (no table: roofline); the shape measured only block-scaled
+     * (fp8_block,8,4096,2048,6,256,1,1,power_law_1.01,0.4427840232849121 ms)
+     * takes fp8_block */
+    double mix[RL_KSHAPE] = {8, 1, 1, MIXTRAL};
+    double blk[RL_KSHAPE] = {8, 1, 1, 0, 4096, 2048, 6, 256};
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, mix), RL_KV_FP8);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, blk), RL_KV_FP8_BLOCK);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_BF16, RL_BF16, blk), RL_KV_BF16);
+    rl_serving_engine eb = {.tables = s.tables};
+    assert_rel(rl_engine_time(&eb, RL_KC_MOE, RL_KV_FP8_BLOCK, blk, 1e15, 3e12, &p),
+               0.4427840232849121e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+
     /* another model shape (inter 14335) has no table */
-    rl_serving_engine e = {.tables = s.tables};
     double other[RL_KSHAPE] = {8, 1, 1, 0, 4096, 14335, 2, 8};
-    assert_true(rl_engine_time(&e, RL_KC_MOE, RL_KV_BF16, other, 1e15, 3e12, NULL) < 0);
+    assert_true(rl_engine_time(&eb, RL_KC_MOE, RL_KV_BF16, other, 1e15, 3e12, NULL) < 0);
     rl_silicon_free(&s);
 }
 
