@@ -265,7 +265,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
         if (tables)
-            rl_ops_engine_step(m, h, chips, &s, p, 1, RL_KV_REPLICATE, &ops);
+            rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
         add_row(rows, &s);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
