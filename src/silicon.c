@@ -193,11 +193,13 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
 {
     const char *const *cols = FILES[cls].cols;
     int k = 0;
+    char known[256];
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
-            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: bfloat16, float16, "
-                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4, float32)", c->path, c->line, idx[k] + 1,
-                 cols[k], c->f[idx[k]]);
+            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: %s)", c->path, c->line,
+                 idx[k] + 1, cols[k], c->f[idx[k]],
+                 rl_names_join(known, sizeof known, KNOWN_DTYPES,
+                               (int)(sizeof KNOWN_DTYPES / sizeof *KNOWN_DTYPES) - 1));
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
         return -1;

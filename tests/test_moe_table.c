@@ -236,17 +236,21 @@ static void test_moe_bad_profile(void **state)
     static const struct {
         const char *entry, *want;
     } cases[] = {
-        {"{ inter = 1, topk = 1, experts = 1, table = {} }",
+        {"bfloat16 = { { inter = 1, topk = 1, experts = 1, table = {} } }",
          "engines.x.tables.moe.bfloat16[1].hidden': expected a positive integer"},
-        {"{ hidden = 1, inter = 1, topk = 1, experts = 1, table = { axes = { 'm', 'n', 'k' }, "
-         "m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } }",
+        {"bfloat16 = { { hidden = 1, inter = 1, topk = 1, experts = 1, table = { axes = { 'm', "
+         "'n', 'k' }, m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } } }",
          "moe.bfloat16[1].table.axes': expected { tokens, tp_share, ep_share }"},
-        {"5", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
+        {"bfloat16 = { 5 }", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
+        /* the variants named are engines.c's table of them, all eight (review-a
+         * finding 6: the message listed six, without float32 and fp8_block) */
+        {"fp9 = { }", "field 'engines.x.tables.moe.fp9': unknown dtype variant (bfloat16, fp8, "
+                      "int8_wo, int4_wo, sq, nvfp4, float32, fp8_block)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char spec[1024], path[64], err[1024];
         snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { default = 'x', x = { "
-                 "tables = { moe = { bfloat16 = { %s } } } } } }", cases[i].entry);
+                 "tables = { moe = { %s } } } } }", cases[i].entry);
         write_temp(path, ".lua", spec);
         rl_hw h;
         assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
