@@ -209,6 +209,24 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     return op;
 }
 
+/* Gives a row-parallel matmul its GEMM shape.  Tensor parallelism splits
+ * the first matmul of a pair by its output columns (q/k/v, gate/up: each chip
+ * m x din by din x dout/tp) and the second by its input rows (o_proj,
+ * down_proj: each chip m x din/tp by din/tp x dout, a partial sum of the
+ * whole output, then AllReduced): Shoeybi et al. 2019, "Megatron-LM", sec. 3
+ * (arXiv:1909.08053); the Scaling Book, "Sharded matrices" (jax-ml.github.io/
+ * scaling-book/sharding).  FLOPs and bytes are the same either way; the kernel
+ * table is not, so its shape turns to (m, dout, din/tp).  Replicated
+ * attention (wrep > 1) splits tokens, not the matrix: unchanged. */
+static void row_parallel(const builder *x, rl_op *op)
+{
+    if (op->kclass == RL_KC_GEMM && x->wrep <= 1) {
+        double chips = (double)x->c->chips;
+        op->kshape[1] *= chips;
+        op->kshape[2] /= chips;
+    }
+}
+
 /* a followed by b in buf (size n), when ops are named; else "". */
 static const char *join(const builder *x, char *buf, size_t n, const char *a, const char *b)
 {
@@ -376,7 +394,7 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
     for (int i = 0; i < nseg; i++)
         attention_layers(x, &seg[i], &a);
-    matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0);
+    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0));
 }
 
 static void mla_block(builder *x, const segment *seg, int nseg)
@@ -419,7 +437,7 @@ static void mla_block(builder *x, const segment *seg, int nseg)
             attention_layers(x, s, &a);
         }
     }
-    matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0);
+    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0));
 }
 
 /* gate/up/down (or up/down) of `copies` [D, F] blocks, each token using
@@ -436,8 +454,8 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
                use_frac, 0);
     matmul(x, join(x, name, sizeof name, prefix, "_up"), layers, x->M, per_token, D, F, copies,
            use_frac, 0);
-    matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token, F, D, copies,
-           use_frac, 0);
+    row_parallel(x, matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token,
+                           F, D, copies, use_frac, 0));
 }
 
 /* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half). */

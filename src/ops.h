@@ -216,7 +216,9 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  *
  * Calibrated with an engine (engines.h): a dense weight matmul of M tokens,
  * [din, dout] on c chips is the table's gemm (m = M, n = dout / c, k = din)
- * of the precision's variant; fused MHA/GQA attention (not MLA) of a
+ * of the precision's variant, a row-parallel one (o_proj, *_down: input
+ * split, output AllReduced; Megatron-LM, ops.c row_parallel) (m = M,
+ * n = dout, k = din / c); fused MHA/GQA attention (not MLA) of a
  * segment is one table kernel shared by qk, softmax and pv in the ratio of
  * their own times: decode (T = 1) as decode_attention (streams = seqs x
  * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
