@@ -558,7 +558,7 @@ static void finish(builder *x)
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = 0;
+    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = o->table_s = 0;
     memset(o->prov, 0, sizeof o->prov);
     memset(o->band_s, 0, sizeof o->band_s);
     o->banded = 0;
@@ -578,6 +578,8 @@ static void finish(builder *x)
         o->kv_read += op->layers * op->kv_read;
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
+        if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
+            o->table_s += op->layers * op->t.time_s;
         for (int q = 0; q < 4 && x->bands; q++)
             o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
         o->banded |= op->band[0] != 0 || op->band[3] != 0;
@@ -810,6 +812,40 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
     return step_time(m, h, &c);
 }
 
+double rl_ops_table_share(const rl_ops *o)
+{
+    return o->step_s > 0 ? o->table_s / o->step_s : -1.0;
+}
+
+double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                           long long ep, long long batch, long long context, rl_precision p)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, batch, context);
+    c.calibrated = 1;
+    c.tp = tp;
+    c.ep = ep;
+    rl_ops o;
+    char err[256];
+    if (!e || !e->tables || m->abstract || rl_ops_check(m, h, &c, err, sizeof err) != 0 ||
+        build(m, h, &c, 0, 0, &o, err, sizeof err) != 0)
+        return -1.0;
+    return rl_ops_table_share(&o);
+}
+
+double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
+                            long long ep, int attn_dp, int max_seqs, double kv_tokens,
+                            rl_precision p)
+{
+    long long b = max_seqs > 1 ? max_seqs : 1;
+    double ctx = fmax(1.0, kv_tokens / (double)b);
+    if (m->max_context > 0)
+        ctx = fmin(ctx, (double)m->max_context);
+    ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;
+    long long tp = stage_chips / ep > 1 ? stage_chips / ep : 1;
+    return rl_ops_decode_share(m, h, stage_chips, tp, ep, b, (long long)ctx, p);
+}
+
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
                        rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops)
 {
@@ -828,6 +864,7 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
     if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
         return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;
+    st->table_s = ops->table_s;
     st->tokens_per_s = (double)st->batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
     return 1;

@@ -192,6 +192,9 @@ typedef struct {
     double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch;
                             never the prefill dispatch: rl_ops_prefill_dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
+    double table_s;      /* of step_s: operators (not collectives) timed by a kernel table
+                            at the run's own dtypes, provenance measured or interpolated
+                            (the mode label's share, spec.h rl_run_mode) */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
      * together (a shape's error repeats in every layer, and assuming the
@@ -291,7 +294,7 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
 
 /* With h's selected engine carrying kernel tables and a concrete model: the
  * decode step st (batch, context) on `chips` chips takes its step_s and
- * tokens/s from the calibrated operator list (*ops gets it, its ops
+ * tokens/s (and table_s) from the calibrated operator list (*ops gets it, its ops
  * unnamed: times and provenance; rl_ops_build names them), the cache held
  * as kv_copies says (rl_ops_config; 1: the default).  `plan` (NULL: none,
  * the cache replicated beyond K heads) is the replica's 1D TP/EP plan over
@@ -301,6 +304,29 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
  * Returns 1 when it did, 0 (st unchanged) otherwise. */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
                        rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops);
+
+/* The share of step_s that o's table-timed operators carry (rl_ops.table_s
+ * / step_s, 0-1), or -1 when o has no time. */
+double rl_ops_table_share(const rl_ops *o);
+
+/* The mode label's share (spec.h rl_run_mode) of a serving configuration:
+ * rl_ops_table_share of the calibrated decode step of `batch` sequences at
+ * `context` on `chips` chips under a tp x ep plan (collectives included;
+ * tp = ep = 1: none), the sequences' cache spread as formula (1).  Returns
+ * -1 (unknown) when h's selected engine has no kernel tables, the model is
+ * abstract or the step cannot be built. */
+double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                           long long ep, long long batch, long long context, rl_precision p);
+
+/* The mode label's share of a serving replica (simulate, size): that of
+ * its decode step at its batch cap, rl_ops_decode_share of max_seqs
+ * sequences, each at the context the replica's KV pool holds for it
+ * (kv_tokens / max_seqs, within 1 and max_context), on the chips of one
+ * stage: tp = stage_chips / ep, or with attention data parallel (attn_dp)
+ * tp 1 and ep = stage_chips. */
+double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
+                            long long ep, int attn_dp, int max_seqs, double kv_tokens,
+                            rl_precision p);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -56,10 +56,31 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     }
 }
 
-/* The mode of a run of m at precision p on h from `base` (spec.h rl_run_mode). */
-static const char *run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_precision p)
+/* The smaller of two table-time shares (spec.h rl_run_mode), < 0 unknown. */
+static double min_share(double a, double b)
 {
-    return rl_run_mode(base, h, m, p.weights, p.compute, p.kv);
+    return a < 0 ? b : b < 0 ? a : fmin(a, b);
+}
+
+/* The share of step_s (time_s) carried by table-timed ops (table_s), -1 with no time. */
+static double share_of(double table_s, double time_s)
+{
+    return time_s > 0 ? table_s / time_s : -1.0;
+}
+
+/* Result o's "mode" (from its run header) under the table-time share of
+ * its rows (spec.h rl_run_mode), and the key table_time_share (null when
+ * unknown). */
+static void add_table_share(cJSON *o, const rl_hw *h, double share)
+{
+    cJSON *mode = cJSON_GetObjectItemCaseSensitive(o, "mode");
+    const char *label = rl_run_mode(mode->valuestring, h, share);
+    if (strcmp(label, mode->valuestring) != 0)
+        cJSON_SetValuestring(mode, label);
+    if (share >= 0)
+        cJSON_AddNumberToObject(o, "table_time_share", share);
+    else
+        cJSON_AddNullToObject(o, "table_time_share");
 }
 
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
@@ -241,7 +262,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_run_header(o, run_mode(rl_hw_mode(h, 1), h, m, p), m, h, chips);
+    add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -259,18 +280,22 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                                 "tables (step_s, tokens_per_s); the other time columns are the "
                                 "formula's ideal split");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
         rl_step s = tables ? rl_step_decode(m, h, chips, batch[i], context, p)
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
         if (tables)
             rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
+        if (!m->abstract)
+            share = min_share(share, share_of(s.table_s, s.step_s));
         add_row(rows, &s);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
         }
     }
+    add_table_share(o, h, share);
     return o;
 }
 
@@ -462,7 +487,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
     int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, run_mode(rl_hw_mode(h, cal), h, m, p), m, h, chips);
+    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -470,6 +495,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
+    double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
         if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
@@ -485,7 +511,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         }
         add_shard_row(rows, &s, NULL);
         add_collectives(colls, &s, batch[i]);
+        if (!m->abstract)
+            share = min_share(share, share_of(s.table_s, s.step_s));
     }
+    add_table_share(o, h, share);
     return o;
 }
 
@@ -507,10 +536,8 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
 
 static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    add_run_header(o,
-                   c->mfu > 0 && c->mfu < 1 ? "mfu"
-                                            : run_mode(rl_hw_mode(h, c->calibrated), h, m, c->prec),
-                   m, h, c->chips);
+    add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
+                   c->chips);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -559,6 +586,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
     cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
     add_provenance(o, &ops);
+    add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
@@ -615,6 +643,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(o, "chunk", (double)chunk);
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    double share = -1.0;
     for (int i = 0; i < ntokens; i++) {
         rl_ops_config p = *c;
         p.prefill_seqs = 1;
@@ -628,6 +657,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         }
         /* one request's TTFT: its step and the engine's dispatch, once (ops.h) */
         double d = rl_ops_prefill_dispatch(m, h, c), ttft = ops.step_s + d;
+        share = min_share(share, share_of(ops.table_s, ttft));
         for (int q = 0; q < 4; q++)
             ops.band_s[q] += d;
         cJSON *r = cJSON_CreateObject();
@@ -647,6 +677,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
     }
+    add_table_share(o, h, share);
     return o;
 }
 
@@ -684,13 +715,12 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    /* calibrated only when every precision of the grid is (rl_run_mode):
-     * one that no table of the engine times reads estimated for the whole */
-    const char *mode = rl_hw_mode(h, s->calibrated);
-    for (size_t i = 0; i < s->n && strcmp(mode, "calibrated") == 0; i++)
-        if (i == 0 || memcmp(&s->pts[i].prec, &s->pts[i - 1].prec, sizeof s->pts[i].prec) != 0)
-            mode = run_mode(mode, h, m, s->pts[i].prec);
-    return mode;
+    /* calibrated only when every point of the grid is (rl_run_mode: the
+     * smallest table-time share of the points decides) */
+    double share = -1.0;
+    for (size_t i = 0; i < s->n && !m->abstract; i++)
+        share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
+    return rl_run_mode(rl_hw_mode(h, s->calibrated), h, share);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -844,7 +874,11 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    const char *mode = run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h, run->m, run->p);
+    long long pp = c->pp > 1 ? c->pp : 1;
+    const char *mode = rl_run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h,
+                                   rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp,
+                                                        c->ep, c->layout == RL_ATTN_LAYOUT_DP,
+                                                        c->max_seqs, c->kv_capacity_tokens, run->p));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
     cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
@@ -927,7 +961,7 @@ static void add_size_band(cJSON *o, const rl_size_candidate *c, int wide)
 static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     const rl_hw *h = &in->hw[c->hw];
-    return run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, c->p);
+    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
 }
 
 static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)

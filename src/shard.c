@@ -437,6 +437,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->compute_s = st->compute_s;
     coll->local_s = st->step_s - st->comm_s;
     coll->tick_s = coll->step_s = st->step_s;
+    coll->table_s = st->table_s;
     coll->tokens_per_s = st->tokens_per_s;
     coll->tokens_per_s_per_chip = st->tokens_per_s_per_chip;
     coll->bound = st->bound;

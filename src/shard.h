@@ -88,6 +88,8 @@ typedef struct {
     double comm_s;       /* per tick: sum of the collectives */
     double tick_s;       /* local + comm (or max with overlap) */
     double step_s;       /* pp * tick: TPOT (generation) or TTFT (prefill) */
+    double table_s;      /* of step_s: ops timed by kernel tables (rl_shard_step_calibrated:
+                            rl_step.table_s), else 0 */
     double tokens_per_s; /* all replicas */
     double tokens_per_s_per_chip;
     rl_bound bound;      /* of the local step: compute when compute_s exceeds the HBM time */

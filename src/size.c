@@ -924,6 +924,14 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
         snprintf(buf + k, len - (size_t)k, " pp%lld", pp);
 }
 
+double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
+{
+    long long pp = c->pp > 1 ? c->pp : 1;
+    return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
+                                c->layout == RL_ATTN_LAYOUT_DP, c->max_seqs,
+                                c->kv_capacity_tokens, c->p);
+}
+
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
 {
     char pol[48], rep[96];

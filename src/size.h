@@ -220,6 +220,11 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
 /* A replica's layout: "tp8", "attn-dp8", "tp4 ep2" (tp chips, ep groups), "tp8 pp2". */
 void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
 
+/* The table-time share that labels candidate c (spec.h rl_run_mode): its
+ * replica's decode step at its batch cap (ops.h rl_ops_serving_share), as
+ * simulate's for the same configuration; -1 unknown. */
+double rl_size_share(const rl_size_input *in, const rl_size_candidate *c);
+
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",
  * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);

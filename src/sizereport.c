@@ -738,20 +738,21 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     const rl_hw *h = &in->hw[hw];
     long long chips = 1;
     rl_precision p = in->prec && in->nprec > 0 ? in->prec[0] : rl_precision_default();
-    for (int i = 0; i < x->res->n; i++)
+    const rl_size_candidate *cand = NULL; /* the hw's first row labels it, as in the table */
+    for (int i = 0; i < x->res->n && !cand; i++)
         if (x->res->c[i].hw == hw) {
-            chips = x->res->c[i].chips;
-            p = x->res->c[i].p;
-            break;
+            cand = &x->res->c[i];
+            chips = cand->chips;
+            p = cand->p;
         }
     double prompt, output;
     rl_size_mean_lengths(in, &prompt, &output);
     long long ctx = llround(fmax(1.0, fmin(prompt + output, (double)in->m->max_context)));
+    double share = cand ? rl_size_share(in, cand) : rl_ops_decode_share(in->m, h, chips, 1, 1, 1, ctx, p);
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, 1, ctx);
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
-    const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, p.weights,
-                                   p.compute, p.kv);
+    const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
     char eng[1200] = "no engine's kernel tables";
     if (e && e->tables)
         snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,

@@ -636,16 +636,12 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
     return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
 }
 
-const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
-                        rl_dtype compute, rl_dtype kv)
+const char *rl_run_mode(const char *base, const rl_hw *h, double share)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (strcmp(base, "calibrated") != 0 || !e || !e->tables || m->abstract)
+    if (strcmp(base, "calibrated") != 0 || !e || !e->tables || share < 0)
         return base;
-    int g = rl_kvariant_gemm(weights, compute), a = rl_kvariant_kv(kv);
-    int attn = a >= 0 && m->attention != RL_ATTN_MLA &&
-               (e->tables->t[RL_KC_DECODE_ATTN][a] || e->tables->t[RL_KC_PREFILL_ATTN][a]);
-    return (g >= 0 && e->tables->t[RL_KC_GEMM][g]) || attn ? base : "estimated";
+    return share >= RL_TABLE_SHARE_MIN ? base : "estimated";
 }
 
 /* ---- overrides ------------------------------------------------------------- */

@@ -190,17 +190,23 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
-/* The mode of one run of model m with weights / compute / kv dtypes on h:
- * `base` (rl_hw_mode or rl_hw_default_mode of h, as the run's results
- * report) unless base reads "calibrated" and no operator of m at those
- * dtypes is timed by a table of the selected engine measured for them (no
- * GEMM table of the weights/compute variant and, MLA aside, no attention
- * table of the KV variant; engines.h DTYPE_MAP): then "estimated" (int8
- * weights and KV on an engine measured in bf16 and fp8: times derived from
- * another dtype's efficiency, engines.h DERIVED, or the roofline).  An
- * abstract model (no operators) keeps base. */
-const char *rl_run_mode(const char *base, const rl_hw *h, const rl_model *m, rl_dtype weights,
-                        rl_dtype compute, rl_dtype kv);
+/* The smallest share of a step's time that operators timed by kernel
+ * tables must carry for the run to read "calibrated" (rl_run_mode): half,
+ * so that measured kernels, not derived or roofline times, decide the step
+ * (tester3 finding 6; docs/model.md, the provenance list). */
+#define RL_TABLE_SHARE_MIN 0.5
+
+/* The mode of one run on h: `base` (rl_hw_mode or rl_hw_default_mode of h,
+ * as the run's results report) unless base reads "calibrated", h's selected
+ * engine has kernel tables and `share` (the fraction of the step's time,
+ * collectives and engine costs included, carried by operators timed by a
+ * table at the run's own dtypes with provenance measured or interpolated:
+ * rl_ops.table_s / step_s; the smallest over a result's rows) is below
+ * RL_TABLE_SHARE_MIN: then "estimated" (int8 or fp4 weights on an engine
+ * measured in bf16 and fp8, or MoE experts and MLA attention no table
+ * times: derived or roofline times dominate).  share < 0 (unknown: an
+ * abstract model, no operator list) keeps base. */
+const char *rl_run_mode(const char *base, const rl_hw *h, double share);
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {

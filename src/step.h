@@ -49,6 +49,8 @@ typedef struct {
     rl_bound bound;       /* the whole step: compute when compute_s exceeds all HBM time
                            * (kv_load_s + weight_load_s), else memory */
     int calibrated;       /* 1 when the efficiency tables were used */
+    double table_s;       /* of step_s: operators timed by the engine's kernel tables at
+                             the run's dtypes (rl_ops.table_s; rl_shard_step_calibrated), else 0 */
     rl_memory mem;
 } rl_step;
 

@@ -332,7 +332,8 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
             }
             rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
                                  .layout = layout, .prefill_layout = k >= 0 ? pre[i].name[k] : 0,
-                                 .step_s = r->step_s, .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
+                                 .step_s = r->step_s, .table_s = r->table_s,
+                                 .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
                                  .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
                                  .compute_s = r->compute_s, .comm_s = r->comm_s,
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,

@@ -76,6 +76,7 @@ typedef struct {
                                 weights per chip as layout); else "" */
     rl_precision prec;
     double step_s;           /* per-token latency (TPOT) = decode step time, seconds */
+    double table_s;          /* of step_s: ops timed by kernel tables (calibrated; else 0) */
     double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
                                 list (abstract model) */
     double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */

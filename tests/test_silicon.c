@@ -284,13 +284,16 @@ static void test_derived_dtype(void **state)
     assert_int_equal(o.prov[RL_PROV_MEASURED] + o.prov[RL_PROV_INTERPOLATED] +
                          o.prov[RL_PROV_EXTRAPOLATED],
                      0);
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, &m, RL_INT8, RL_BF16, RL_INT8),
-                        "estimated");
-    /* one tabled dtype in the step (the bf16 KV's attention) keeps calibrated */
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, &m, RL_INT8, RL_BF16, RL_BF16),
-                        "calibrated");
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 0), &h, &m, RL_INT8, RL_BF16, RL_INT8),
-                        "ideal");
+    /* no op timed by a table at the run's dtypes: share 0 (spec.h rl_run_mode) */
+    assert_true(o.table_s == 0.0);
+    assert_true(rl_ops_table_share(&o) == 0.0);
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, rl_ops_table_share(&o)), "estimated");
+    /* the rule's edge: half of the step's time from tables keeps calibrated,
+     * less reads estimated; unknown (< 0) keeps the base; ideal stays ideal */
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.5), "calibrated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.4999), "estimated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, -1.0), "calibrated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 0), &h, 0.0), "ideal");
     unlink(hw);
     unlink(mp);
 }
