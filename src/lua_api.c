@@ -1039,7 +1039,11 @@ int rl_lua_plot(lua_State *L)
     rl_outdir *out = rl_lua_outdir(L);
     /* the name is checked now; the folder is opened again (from the held
      * root) only around the rendering, so a Lua error between leaks nothing */
-    int dir = rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
+    /* a figure counts as a file of the output budget (its bytes, a rendered
+     * chart of bounded size, are not known before gnuplot writes it) */
+    int dir = rl_outdir_budget(out, file, 0, err, sizeof err) != 0
+                  ? -1
+                  : rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
     if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     close(dir);
