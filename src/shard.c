@@ -288,8 +288,8 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
-        if (m->experts > 0) /* the replica's tokens of one tick, routed uniformly */
-            touched = rl_arch_expected_experts(m, tokens) / (double)m->experts;
+        if (m->experts > 0) /* the replica's tokens of one tick; the busiest EP chip's */
+            touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
         double rest = pc.router + pc.norms;
         stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
         read = (attn + vocab + dense_mlp / Mtp + experts * touched + rest) / P;
