@@ -235,7 +235,11 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     oc.nparts = n;
     oc.calibrated = c->calibrated;
     oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
-    oc.attn_replicated = c->layout == RL_ATTN_LAYOUT_DP; /* weights on every chip (ops.h) */
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+    oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
+    oc.ep = plan.ep;
+    oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
+    oc.no_collectives = 1;
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
     return oc;
