@@ -790,6 +790,39 @@ static void validate_against_warns_ideal(void **state)
     assert_null(strstr(out, "warning:"));
 }
 
+/* Tester3 item 1: fit then validate --against on the same CSV (its rows name
+ * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
+ * fitted on, so validate reports mode fitted and the fit's own median
+ * |error| (the same rows and costs: equal to the printed 4 digits). */
+static void fit_then_validate(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fitval_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+             "--model llama2-70b --set model.max_context=16384 --save %s/p.lua --format json", dir);
+    cJSON *f = run_json(cmd);
+    double fit_med = cJSON_GetObjectItem(f, "fit_median_abs_error")->valuedouble;
+    cJSON_Delete(f);
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--hw %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
+    cJSON *v = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
+    assert_null(cJSON_GetObjectItem(v, "mode_note"));
+    assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
+    cJSON_Delete(v);
+    /* a --hw of another chip does not serve them: their own spec does, and the note says so */
+    assert_int_equal(run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+                             "--hw h200 --model llama2-70b --set model.max_context=16384 "
+                             "--format csv", out, sizeof out), 0);
+    assert_non_null(strstr(out, "warning: 47 of 47 rows name a chip that --hw h200 does not "
+                                "serve and are predicted by their own hw spec"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -923,6 +956,7 @@ int main(void)
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(fit_then_validate),
         cmocka_unit_test(reference_engine_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
