@@ -1571,9 +1571,14 @@ static int calibrate_tables(rl_opts *o)
     if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
+    char err[ERRLEN], date[32];
+    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
+                                           err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rc = RL_EXIT_INPUT;
+    }
     if (rc != 0)
         return rc;
-    char err[ERRLEN], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;

@@ -442,7 +442,8 @@ const rl_command RL_COMMANDS[] = {
      "keeps the printed summary.\n"
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
-     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE;\n"
+     "tables whose '# device:' is not H's chip (as H's engines name it) are refused.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--save PROFILE.lua] [--tables-out DIR] [--format F]\n"
      "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--format F]"},
