@@ -1205,7 +1205,8 @@ int rl_cli_size(rl_opts *o)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
-                        .band_wide = band_lo < 0.075};
+                        .band_wide = band_lo < 0.075,
+                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;

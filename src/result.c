@@ -996,6 +996,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"skipped_for_time", (double)r->skipped_for_time},
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
+    int banded = in->conservative; /* the band the rows report (and --conservative sized on) */
+    for (int i = 0; i < r->n; i++)
+        banded |= r->c[i].banded;
+    if (banded)
+        cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
+    cJSON_AddBoolToObject(j, "conservative", in->conservative);
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);

@@ -709,6 +709,10 @@ static void size_band_is_conservative_edge(void **state)
             }
     }
     assert_true(matched > 0);
+    /* tester3 item 8: a saved result says how it was sized */
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(plain, "conservative")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cons, "conservative")));
+    assert_string_equal(cJSON_GetObjectItem(cons, "band")->valuestring, "p10-p90");
     cJSON_Delete(plain);
     cJSON_Delete(cons);
     snprintf(cmd, sizeof cmd, "%s --hw tpu-v5e --conservative", base);
