@@ -827,6 +827,35 @@ static void fit_then_validate(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Tester3 item 9: step --band on the calibrated tensor-parallel path (8
+ * chips of h100-sxm: tp8 over TensorRT-LLM's tables, its AllReduces added)
+ * gives the band as the 1-chip step does: the op list's residual band plus
+ * the same collectives, so low < step_s < high, and p5-p95 at least as
+ * wide as p10-p90. */
+static void step_tp_band(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --context 1024 "
+                       "--batch 1,64 --format json";
+    char cmd[256];
+    cJSON *n = run_cli_json(base, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --band p5-p95", base);
+    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(n, "band")->valuestring, "p10-p90");
+    assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
+    for (int i = 0; i < 2; i++) {
+        const cJSON *rn = cJSON_GetArrayItem(cJSON_GetObjectItem(n, "rows"), i);
+        const cJSON *rw = cJSON_GetArrayItem(cJSON_GetObjectItem(w, "rows"), i);
+        double v = num(rn, "step_s");
+        assert_true(num(rn, "step_s_low") < v && v < num(rn, "step_s_high"));
+        assert_true(num(rw, "step_s") == v);
+        assert_true(num(rw, "step_s_low") <= num(rn, "step_s_low"));
+        assert_true(num(rw, "step_s_high") >= num(rn, "step_s_high"));
+    }
+    cJSON_Delete(n);
+    cJSON_Delete(w);
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -961,6 +990,7 @@ int main(void)
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(fit_then_validate),
+        cmocka_unit_test(step_tp_band),
         cmocka_unit_test(reference_engine_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
