@@ -15,6 +15,7 @@
 #include <lualib.h>
 
 #include "fit.h"
+#include "memory.h"
 #include "plot.h"
 #include "report.h"
 #include "shard.h"
@@ -198,6 +199,23 @@ static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file
     return 0;
 }
 
+/* A row whose weights alone exceed the HBM of its tp GPUs (the vendor's
+ * capacity, memory.h hbm_bytes: the most lenient bound) describes a
+ * configuration that cannot run, a wrong tp, weights or hw column: bad
+ * input.  Returns 0, or -1 with err naming file and line. */
+static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
+                    const char *file, char *err, size_t errlen)
+{
+    rl_memory u = rl_memory_use(mod, h, r->tp, 0, 0, p.weights, p.kv);
+    if (u.weight_bytes <= u.hbm_bytes)
+        return 0;
+    snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of tp %lld "
+             "x %s (%.1f GB): a configuration that cannot run (check the row's tp, weights and "
+             "hw)", file, r->line, mod->name, rl_dtype_name(p.weights), u.weight_bytes / 1e9,
+             r->tp, h->name, u.hbm_bytes / 1e9);
+    return -1;
+}
+
 /* Whether profile p serves the rows measured on chip x (the rule fit and
  * validate --against share, docs/model.md): p is x, or a profile of x's
  * chip, named x's name and '-' something (`fit --save` names its profile
@@ -245,7 +263,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         int hi = spec_index(rs, 1, hname, o, r, m->path, *r->hw != 0, err, errlen);
         int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m->path, *r->model != 0, err, errlen);
         int pi = mi < 0 || !o->hw ? hi : spec_index(rs, 1, o->hw, o, r, m->path, 0, err, errlen);
-        if (pi < 0)
+        if (mi < 0 || pi < 0)
             return -1;
         if (serves(&rs->hws[pi], &rs->hws[hi]))
             hi = pi;
@@ -254,7 +272,8 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
             continue;
         rl_precision p = o->prec;
         char e[1024];
-        if (row_precision(r, &p, m->path, err, errlen) != 0)
+        if (row_precision(r, &p, m->path, err, errlen) != 0 ||
+            row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
             return -1;
         if (rl_ec_terms_of(&rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], e, sizeof e) != 0) {
             snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
