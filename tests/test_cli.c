@@ -856,6 +856,25 @@ static void step_tp_band(void **state)
     cJSON_Delete(w);
 }
 
+/* Tester3 item 12: size --help gives size's own --requests default (4000,
+ * cli.c rl_cli_size), simulate's stays 20000; user help cites the docs,
+ * not source headers. */
+static void help_defaults_and_citations(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("size --help", out, sizeof out), 0);
+    const char *req = strstr(out, "--requests N");
+    assert_non_null(req);
+    const char *def = strstr(req, "(default 4000)");
+    assert_non_null(def);
+    assert_true(def < strchr(req, '\n')); /* on --requests' own line */
+    assert_null(strstr(out, "size.h"));
+    assert_int_equal(run_cli("simulate --help", out, sizeof out), 0);
+    assert_non_null(strstr(strstr(out, "--requests N"), "(default 20000)"));
+    assert_int_equal(run_cli("fit --help", out, sizeof out), 0);
+    assert_null(strstr(out, "src/enginecost.h"));
+}
+
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
@@ -991,6 +1010,7 @@ int main(void)
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(fit_then_validate),
         cmocka_unit_test(step_tp_band),
+        cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
