@@ -317,6 +317,13 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l);
 
+/* Whether one engine's KV pool of `cap` tokens (a replica's KV, over pp
+ * when pipelined: each pipeline stream holds 1/pp of it) holds a request of
+ * `tokens` (prompt + output) with two pages of `page_tokens` to spare: the
+ * rule rl_serve_run refuses a request by, and the one size prunes kinds by,
+ * so a kind size keeps never fails the simulator's check. */
+int rl_serve_holds(double cap, double tokens, int page_tokens);
+
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token
  *    comes at the end of the step that completes the request's prefill.

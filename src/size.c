@@ -534,6 +534,15 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     pl->p[pl->n++] = one;
 }
 
+/* Whether kind k holds the longest request: each of its pp pipeline
+ * streams gets 1/pp of the replica's KV, and the simulator wants two pages
+ * to spare (serve.h rl_serve_holds, the check rl_serve_run makes). */
+static int kind_holds(const replica_kind *k, double longest)
+{
+    return rl_serve_holds(k->kvcap / (double)k->pp, longest,
+                          rl_serve_config_default().page_tokens);
+}
+
 /* The plans of replica kind k (every policy x batch cap), appended to pl;
  * returns 0, or 1 when the kind is pruned as a whole: no peak for its
  * compute dtype, a plan the step cost refuses (more TP chips than heads),
@@ -557,11 +566,11 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
         return 1;
     }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
-    if (k->kvcap >= longest) { /* the best any fitting configuration could do */
+    if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
         out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
     }
-    int pruned = k->kvcap < longest || k->t_pref > in->slo_ttft;
+    int pruned = !kind_holds(k, longest) || k->t_pref > in->slo_ttft;
     if (!pruned)
         kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
@@ -592,14 +601,15 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
             replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
             if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
                 out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-            *held |= k.kvcap >= longest;
+            *held |= kind_holds(&k, longest);
         }
     }
 }
 
 /* The replica kinds of hardware hi at precision p (size.h's search space):
  * chips in powers of 2, their layouts (add_stage_layouts) and, beyond the
- * NVLink domain, also as pipeline stages of one domain each; past the
+ * NVLink domain, also as pipeline stages of one domain each when the
+ * domain divides the chips (else a stage would span domains); past the
  * domain only with max_chips given, or while no smaller kind held the
  * longest request. */
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
@@ -615,7 +625,7 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
         if (chips > domain && in->max_chips <= 0 && held)
             break;
         add_stage_layouts(in, hi, p, chips, 1, P, G, longest, qps, pl, out, &held, err, errlen);
-        if (chips > domain) /* TP in each domain, PP over them */
+        if (chips > domain && chips % domain == 0) /* TP in each domain, PP over them */
             add_stage_layouts(in, hi, p, chips, chips / domain, P, G, longest, qps, pl, out,
                               &held, err, errlen);
     }
@@ -815,6 +825,7 @@ static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, si
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw;
             at.cost = NULL; /* a kept cost times the profile itself */
+            at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
             rl_size_candidate c = out->c[k];
             rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
             const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,

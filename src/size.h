@@ -59,7 +59,7 @@
  * a replica is searched both as TP over all its chips (collectives across
  * the network) and as pipeline stages of one domain each: TP stays within
  * the NVLink domain and PP = chips / domain stages join them over the NIC,
- * when PP divides the layers (serve.h rl_ops_cost_pipeline; vLLM's advice
+ * when the domain divides the chips and PP divides the layers (serve.h rl_ops_cost_pipeline; vLLM's advice
  * for a model that does not fit one node: TP = GPUs per node, PP = nodes,
  * docs.vllm.ai serving/distributed_serving).  For MoE models each stage is
  * also searched with ep expert-parallel groups, every power of 2 dividing
@@ -104,7 +104,8 @@ typedef struct {
                             being searched, kept across its runs (rl_size_search sets it) */
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
-                            its run would be the same (rl_size_search sets it) */
+                            its run would be the same (rl_size_search's simulate_plans sets
+                            it on its own copy; callers leave it NULL) */
     const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
                              holds them moved to an edge (size --conservative) */
     int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
