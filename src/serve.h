@@ -138,7 +138,8 @@ typedef struct {
      * decoding sequences at context S (T = P = 0: a decode step the dense
      * memo below had no memory for); open addressing, RL_OPS_MEMO slots, filled to
      * 3/4 then full */
-    unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}; [1] = 0: empty */
+    unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}, bit 63 of [1] set for
+                                          an unfinished prompt's step; [1] = 0: empty */
     double *memo_t;
     long long memo_n;
     /* decode steps of a batch that fails the linear check, memoised by (B, S)

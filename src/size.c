@@ -702,6 +702,12 @@ static double verified_capacity(const rl_size_input *in, const rl_size_candidate
     return c->meets && isfinite(c->max_qps) && c->max_qps < sized ? sized : c->max_qps;
 }
 
+/* Whether the search has spent its CPU budget (size.h cpu_budget_s). */
+static int over_budget(const rl_size_input *in, clock_t cpu0)
+{
+    return in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s;
+}
+
 /* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
 #define SIZE_KEPT_COSTS 4
 
@@ -725,7 +731,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->pruned++;
             continue;
         }
-        if (in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s) {
+        if (over_budget(in, cpu0)) {
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
@@ -803,13 +809,20 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated and every searched
- * profile has a band, so every row has the same keys.  0, or -1 with err. */
-static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+ * profile has a band (else out->no_band names the first without), so every
+ * row has the same keys; best row first, until the CPU budget is spent
+ * (the rest counted in out->unbanded_for_time).  0, or -1 with err. */
+static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out, char *err,
+                     size_t errlen)
 {
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    if (!in->calibrated)
+        return 0;
     for (int i = 0; i < in->nhw; i++)
-        if (!in->calibrated || !rl_e2e_has_band(&base[i]))
+        if (!rl_e2e_has_band(&base[i])) {
+            out->no_band = 1 + i;
             return 0;
+        }
     rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
     if (!hw)
         RL_FAIL("size: out of memory");
@@ -820,7 +833,11 @@ static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, si
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
-    for (int k = 0; k < out->n && rc == 0; k++)
+    for (int k = 0; k < out->n && rc == 0; k++) {
+        if (over_budget(in, cpu0)) {
+            out->unbanded_for_time = out->n - k;
+            break;
+        }
         for (int s = 0; s < 2 && rc == 0; s++) {
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw;
@@ -833,6 +850,7 @@ static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, si
             memcpy(out->c[k].edge[s], t, sizeof t);
             out->c[k].banded = rc == 0;
         }
+    }
     free(hw);
     return rc;
 }
@@ -863,7 +881,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
     rank_results(out);
-    if (band_rows(in, out, err, errlen) != 0)
+    if (band_rows(in, cpu0, out, err, errlen) != 0)
         goto done;
     out->search_s = wall_s() - t0;
     rc = 0;
