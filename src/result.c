@@ -291,10 +291,19 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     cJSON_AddNumberToObject(o, "each_s", c->time_s);
     cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
     cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
-    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    const char *fabric = c->nvlink ? "nvlink" : "ici"; /* the domain's, as the hw topology */
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", fabric, c->levels > 1 ? "+net" : "");
+    cJSON_AddStringToObject(o, "fabric", buf);
+    /* the provenance the op table prints for the same lookup (comm.h prov) */
     cJSON_AddStringToObject(o, "timed_by",
-                            c->measured == 1 && c->capped ? "measured, at a larger size's time"
-                            : c->measured == 1            ? "measured"
+                            c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
+                                ? "measured, interpolated (a larger size's time: the table's "
+                                  "monotone envelope)"
+                            : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
+                                ? "measured, extrapolated (outside the measured sizes: the "
+                                  "smallest size's time below, the alpha-beta fit above)"
+                            : c->measured == 1 ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
 }
@@ -626,18 +635,23 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
             cJSON_Delete(o);
             return NULL;
         }
+        /* one request's TTFT: its step and the engine's dispatch, once (ops.h) */
+        double d = rl_ops_prefill_dispatch(m, h, c), ttft = ops.step_s + d;
+        for (int q = 0; q < 4; q++)
+            ops.band_s[q] += d;
         cJSON *r = cJSON_CreateObject();
         cJSON_AddNumberToObject(r, "tokens", (double)tokens[i]);
         cJSON_AddNumberToObject(r, "prefix", (double)c->prefill_prefix);
-        cJSON_AddNumberToObject(r, "ttft_s", ops.step_s);
+        cJSON_AddNumberToObject(r, "ttft_s", ttft);
         add_table_band(o, r, "ttft_s", &ops, h);
         if (chunk > 0)
             cJSON_AddNumberToObject(r, "chunked_s",
                                     rl_ops_chunked_prefill_time(m, h, c, tokens[i],
                                                                 c->prefill_prefix, chunk));
         cJSON_AddNumberToObject(r, "flops", ops.flops);
-        cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ops.step_s * peak));
-        cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ops.step_s);
+        cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ttft * peak));
+        cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ttft);
+        cJSON_AddNumberToObject(r, "prefill_dispatch_s", d);
         add_provenance(r, &ops);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);

@@ -299,6 +299,35 @@ static void moe_expected_experts(void **state)
     assert_true(find(o, "router")->weight_bytes == 4096.0 * 8 * 2);
 }
 
+/* Expert parallelism at small batch (tester3 item 5): the busiest EP chip
+ * reads ceil(touched / ep) whole experts (arch.h rl_arch_experts_read_ep).
+ * Mixtral-8x7B ep8 on 8 chips, B = 1 (top-2: 2 experts touched, on 2 of
+ * the 8 chips): each chip is charged one whole expert, by hand
+ * 3 x 4096 x 14336 x 2 B = 352,321,536 B per layer (before: 2/8 of it,
+ * 88,080,384 B); exact (1e-12).  B = 16 (7.91982 touched): still one per
+ * chip (ceil(0.99)), 8 matrices in all.  ep2 on 2 chips at B = 1: one
+ * expert each, the same 2 as without EP. */
+static void moe_ep_busiest_chip(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double mat = 4096.0 * 14336 * 2;
+    rl_ops_config c = decode_cfg(1, 1024);
+    c.chips = c.ep = 8;
+    const rl_ops *o = build(&m, &h, &c);
+    double chip = (find(o, "expert_gate")->weight_bytes + find(o, "expert_up")->weight_bytes +
+                   find(o, "expert_down")->weight_bytes) / 8;
+    assert_rel(chip, 352321536.0, 1e-12);
+    c.decode_batch = 16;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 8 * mat, 1e-12);
+    c = decode_cfg(1, 1024);
+    c.chips = c.ep = 2;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 2 * mat, 1e-12);
+}
+
 /* MLA decode, absorbed form (DeepSeek-V3: L 61, N 128, d_c 512, d_h^R 64).
  * B = 4, S = 4096, bf16 KV: the cache read is B S L (512 + 64) 2 =
  * 4*4096*61*576*2 = 1,151,336,448 B (MHA over 128 heads of 192/128 would
@@ -499,15 +528,17 @@ static void calibrated_classes(void **state)
 }
 
 /* The engine's prefill dispatch (engines.c ENGINE_COSTS): on h100-sxm under
- * vLLM a prefill pays 0.8 ms per layer (NVIDIA AIConfigurator's
- * calibration, vllm_backend.py _prefill_dispatch_overhead_ms), so a
- * llama3-8b prefill of 2048 tokens (32 layers, model/llama3-8b.lua) is its
- * kernel-table time plus 32 x 0.8 ms = 25.6 ms (1e-12: same arithmetic):
- * engine_s is 25.6 ms and step_s is the sum of its operators plus it.  The
- * cost is once per step however many prompts finish in it (batch 4: the
- * same 25.6 ms), once per prompt however many chunks it takes (2048 in 512s
- * minus the same with the cost removed: 25.6 ms, not 4 x), and never in a
- * decode step or under TensorRT-LLM (AIConfigurator's base backend: 0). */
+ * vLLM a request's prefill pays 0.8 ms per layer (NVIDIA AIConfigurator's
+ * calibration, vllm_backend.py _prefill_dispatch_overhead_ms), added to its
+ * TTFT only (base_backend.py _ttft_per_request), never to a step.  llama3-8b
+ * (32 layers, model/llama3-8b.lua): rl_ops_prefill_dispatch is 32 x 0.8 ms
+ * = 25.6 ms; the prefill step of 2048 tokens is its kernels alone
+ * (engine_s 0, step_s the sum of its operators, and the same step with the
+ * cost set to 0); its TTFT (rl_ops_prefill_time, `prefill`'s ttft_s) is
+ * that table time plus 25.6 ms, once however many chunks (2048 in 512s:
+ * 25.6 ms more than with the cost 0, not 4 x); 0 in ideal mode and under
+ * TensorRT-LLM (AIConfigurator's base backend).  Tolerance 1e-12 (the same
+ * arithmetic; 1e-9 for the difference of two chunked sums). */
 static void prefill_dispatch(void **state)
 {
     (void)state;
@@ -519,25 +550,27 @@ static void prefill_dispatch(void **state)
     const double want = 32 * 0.8e-3;
     rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 2048, 0, 0, 0);
     c.calibrated = 1;
+    assert_rel(rl_ops_prefill_dispatch(&m, &h, &c), want, 1e-12);
     const rl_ops *o = build(&m, &h, &c);
-    assert_rel(o->engine_s, want, 1e-12);
+    assert_true(o->engine_s == 0);
     double kernels = 0;
     for (int i = 0; i < o->n; i++)
         kernels += o->op[i].layers * o->op[i].t.time_s;
-    assert_rel(o->step_s, kernels + want, 1e-12);
-    c.prefill_seqs = 4;
-    assert_rel(build(&m, &h, &c)->engine_s, want, 1e-12);
-    c.prefill_seqs = 1;
+    assert_rel(o->step_s, kernels, 1e-12);
     rl_hw none = h;
     none.engines.e[none.engines.sel].prefill_layer_s = 0;
+    assert_true(build(&m, &none, &c)->step_s == o->step_s);
+    assert_true(rl_ops_prefill_dispatch(&m, &none, &c) == 0);
+    assert_rel(rl_ops_prefill_time(&m, &h, &c, 2048, 0), o->step_s + want, 1e-12);
+    assert_rel(rl_ops_prefill_time(&m, &none, &c, 2048, 0), o->step_s, 1e-12);
     assert_rel(rl_ops_chunked_prefill_time(&m, &h, &c, 2048, 0, 512) -
                    rl_ops_chunked_prefill_time(&m, &none, &c, 2048, 0, 512), want, 1e-9);
-    rl_ops_config d = decode_cfg(16, 2048);
-    d.calibrated = 1;
-    assert_true(build(&m, &h, &d)->engine_s == 0);
+    c.calibrated = 0;
+    assert_true(rl_ops_prefill_dispatch(&m, &h, &c) == 0);
+    c.calibrated = 1;
     if (rl_hw_select_engine(&h, "trtllm", err, sizeof err) != 0)
         fail_msg("%s", err);
-    assert_true(build(&m, &h, &c)->engine_s == 0);
+    assert_true(rl_ops_prefill_dispatch(&m, &h, &c) == 0);
 }
 
 /* Bad input is an error naming the field. */
@@ -593,7 +626,7 @@ static void prefill_parts_per_prompt(void **state)
     rl_hw h = load_hw("h200", NULL, 0);
     for (int k = 0; k < 2; k++) {
         rl_model m = load_model(models[k], NULL, 0);
-        rl_ops_part parts[2] = {{1, 100, 0, 0}, {2, 300, 50, 0}};
+        rl_ops_part parts[2] = {{1, 100, 0}, {2, 300, 50}};
         rl_ops_config c = prefill_cfg(1, 0);
         c.parts = parts;
         c.nparts = 2;
@@ -628,7 +661,7 @@ static void prefill_parts_per_prompt(void **state)
     rl_model m = load_model("llama2-70b", NULL, 0);
     rl_ops_part same[1024];
     for (int i = 0; i < 1024; i++)
-        same[i] = (rl_ops_part){1, 128, 0, 0};
+        same[i] = (rl_ops_part){1, 128, 0};
     rl_ops_config c = prefill_cfg(128, 0), p = prefill_cfg(128, 0);
     c.prec = p.prec = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
     c.parts = same;
@@ -637,7 +670,7 @@ static void prefill_parts_per_prompt(void **state)
     assert_rel(rl_ops_step_time(&m, &h, &c), rl_ops_step_time(&m, &h, &p), 1e-12);
     /* each prompt within max_context (4096), not their sum: 8 x 1024 tokens is fine */
     for (int i = 0; i < 8; i++)
-        same[i] = (rl_ops_part){1, 1024, 0, 0};
+        same[i] = (rl_ops_part){1, 1024, 0};
     c.nparts = 8;
     assert_true(rl_ops_step_time(&m, &h, &c) > 0);
 }
@@ -728,6 +761,7 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(tp2_decode_closed_form),
         cmocka_unit_test(tp_plan_errors),
+        cmocka_unit_test(moe_ep_busiest_chip),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
