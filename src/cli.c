@@ -472,24 +472,10 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
-/* The largest tensor-parallel degree that divides `chips`, stays inside one
- * NVLink/ICI domain (h's domain_chips; engines keep TP inside a node) and
- * splits the model's heads evenly (N divisible by it; for GQA/MHA a divisor
- * or multiple of K, shard.h's rule). */
-static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
-{
-    for (long long t = chips; t > 1; t--)
-        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
-            m->heads % t == 0 &&
-            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
-            return t;
-    return 1;
-}
-
 /* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
  * and o->chips set to the plan's chips when --chips was not given.  In
  * calibrated mode, chips without a plan run tensor parallel (a note says
- * so): over all of them, or over the widest degree tp_degree allows with
+ * so): over all of them, or over the widest degree rl_shard_tp_over allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
  * chips (tp = ep = 1).  -1 (printed) when the heads hold that degree below
@@ -510,18 +496,13 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
-    *tp = tp_degree(m, h, o->chips);
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, calibrated mode's plan)"
                                   : "calibrated mode";
-    rl_memory w = rl_memory_use(m, h, *tp, 0, 1, o->prec.weights, o->prec.kv);
-    long long room = h->domain_chips > 0 && h->domain_chips < o->chips ? h->domain_chips : o->chips;
-    if (*tp < room && !w.fits) { /* the heads, not the domain, hold tp below the chips */
-        fprintf(stderr, "roofline %s: --chips %lld: tensor parallelism over them cannot split "
-                        "%s's %lld heads (%lld KV heads) inside one %lld-chip domain; the widest "
-                        "that can, tp%lld, needs %.1f GB of weights per chip on %.1f GB; give "
-                        "--chips a multiple of a degree that fits, --tp, or --ideal\n",
-                cmd, o->chips, m->name, m->heads, m->kv_heads, h->domain_chips, *tp,
-                w.weight_bytes / *tp / 1e9, h->hbm_bytes / 1e9);
+    char err[ERRLEN];
+    *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
+    if (*tp == 0) {
+        fprintf(stderr, "roofline %s: --chips %lld: %s; give --chips a multiple of a degree that "
+                        "fits, --tp, or --ideal\n", cmd, o->chips, err);
         return -1;
     }
     if (*tp == o->chips)
@@ -749,9 +730,15 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           : o->given[RL_P_QPS] ? "--qps"
                                                : "--burst");
     if (o->given[RL_P_TRACE]) {
-        if (o->given[RL_P_QPS] || o->given[RL_P_REQUESTS] || o->given[RL_P_PROMPT_DIST])
-            rl_cli_say(o, "note: --trace sets arrivals and lengths; --qps, --requests "
-                            "and --prompt-len are ignored");
+        static const rl_param_id set_by_trace[] = {RL_P_QPS, RL_P_REQUESTS, RL_P_PROMPT_DIST,
+                                                   RL_P_OUTPUT_DIST};
+        char given[128] = "";
+        for (size_t i = 0; i < sizeof set_by_trace / sizeof set_by_trace[0]; i++)
+            if (o->given[set_by_trace[i]])
+                snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s",
+                         *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
+        if (*given)
+            rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
@@ -956,7 +943,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                  rl_engines_selected(&h->engines)->name);
     if (mem.engine_memory && o->given[RL_P_RESERVE])
         rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
-                      "(engines.h; --engine ideal or --ideal for the reserve)", rule);
+                      "(docs/model.md, serving engines; --engine ideal or --ideal for the reserve)", rule);
     if (!mem.engine_memory)
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
@@ -1157,7 +1144,7 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
-        need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
+        need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
@@ -1205,7 +1192,8 @@ int rl_cli_size(rl_opts *o)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
-                        .band_wide = band_lo < 0.075};
+                        .band_wide = band_lo < 0.075,
+                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1244,6 +1232,15 @@ int rl_cli_size(rl_opts *o)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
                 r.skipped_for_time, RL_SIZE_MAX_CPU_S);
+    if (r.unbanded_for_time > 0)
+        fprintf(stderr, "roofline size: note: the last %lld of %d rows carry no band: the band's "
+                        "runs stop after %.0f s of CPU time too\n",
+                r.unbanded_for_time, r.n, RL_SIZE_MAX_CPU_S);
+    if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
+        fprintf(stderr, "roofline size: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s); no row carries one\n",
+                o->ideal ? "the search" : base_hw[r.no_band - 1].name,
+                o->ideal ? " under --ideal" : "");
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -1573,9 +1570,14 @@ static int calibrate_tables(rl_opts *o)
     if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
+    char err[ERRLEN], date[32];
+    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
+                                           err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rc = RL_EXIT_INPUT;
+    }
     if (rc != 0)
         return rc;
-    char err[ERRLEN], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
