@@ -730,9 +730,15 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           : o->given[RL_P_QPS] ? "--qps"
                                                : "--burst");
     if (o->given[RL_P_TRACE]) {
-        if (o->given[RL_P_QPS] || o->given[RL_P_REQUESTS] || o->given[RL_P_PROMPT_DIST])
-            rl_cli_say(o, "note: --trace sets arrivals and lengths; --qps, --requests "
-                            "and --prompt-len are ignored");
+        static const rl_param_id set_by_trace[] = {RL_P_QPS, RL_P_REQUESTS, RL_P_PROMPT_DIST,
+                                                   RL_P_OUTPUT_DIST};
+        char given[128] = "";
+        for (size_t i = 0; i < sizeof set_by_trace / sizeof set_by_trace[0]; i++)
+            if (o->given[set_by_trace[i]])
+                snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s",
+                         *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
+        if (*given)
+            rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
@@ -937,7 +943,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                  rl_engines_selected(&h->engines)->name);
     if (mem.engine_memory && o->given[RL_P_RESERVE])
         rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
-                      "(engines.h; --engine ideal or --ideal for the reserve)", rule);
+                      "(docs/model.md, serving engines; --engine ideal or --ideal for the reserve)", rule);
     if (!mem.engine_memory)
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
@@ -1138,7 +1144,7 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
-        need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
+        need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
@@ -1186,7 +1192,8 @@ int rl_cli_size(rl_opts *o)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
-                        .band_wide = band_lo < 0.075};
+                        .band_wide = band_lo < 0.075,
+                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1225,6 +1232,15 @@ int rl_cli_size(rl_opts *o)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
                 r.skipped_for_time, RL_SIZE_MAX_CPU_S);
+    if (r.unbanded_for_time > 0)
+        fprintf(stderr, "roofline size: note: the last %lld of %d rows carry no band: the band's "
+                        "runs stop after %.0f s of CPU time too\n",
+                r.unbanded_for_time, r.n, RL_SIZE_MAX_CPU_S);
+    if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
+        fprintf(stderr, "roofline size: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s); no row carries one\n",
+                o->ideal ? "the search" : base_hw[r.no_band - 1].name,
+                o->ideal ? " under --ideal" : "");
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -1554,9 +1570,14 @@ static int calibrate_tables(rl_opts *o)
     if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
+    char err[ERRLEN], date[32];
+    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
+                                           err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rc = RL_EXIT_INPUT;
+    }
     if (rc != 0)
         return rc;
-    char err[ERRLEN], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
