@@ -227,6 +227,29 @@ static void row_parallel(const builder *x, rl_op *op)
     }
 }
 
+/* Times the column-parallel matmuls op[first .. first + n) as the one GEMM
+ * the engines run, of their summed output width: vLLM's QKVParallelLinear
+ * (q, k, v: n = (N + 2K) H / tp) and MergedColumnParallelLinear (gate, up:
+ * n = 2F / tp), vllm/model_executor/layers/linear.py; TensorRT-LLM's
+ * Attention.qkv_proj and GatedMLP.gate_up_proj, tensorrt_llm/_torch/modules/
+ * attention.py and gated_mlp.py.  The ops keep their own rows (FLOPs, bytes);
+ * time_from_table splits the one table time over them by their own times.
+ * Left as they are unless each is a GEMM-table op of the same m, k and dtype. */
+static void fuse(const builder *x, int first, int n)
+{
+    rl_op *op = &x->o->op[first];
+    for (int i = 0; i < n; i++)
+        if (op[i].kclass != RL_KC_GEMM || op[i].kspan != 1 || op[i].half != op->half ||
+            op[i].kshape[0] != op->kshape[0] || op[i].kshape[2] != op->kshape[2])
+            return;
+    for (int i = 1; i < n; i++) {
+        op->kshape[1] += op[i].kshape[1];
+        op[i].kclass = -1;
+        op[i].kspan = 0;
+    }
+    op->kspan = n;
+}
+
 /* a followed by b in buf (size n), when ops are named; else "". */
 static const char *join(const builder *x, char *buf, size_t n, const char *a, const char *b)
 {
@@ -387,9 +410,11 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     const rl_model *m = x->m;
     double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
     double N = (double)m->heads, K = (double)m->kv_heads;
+    int qkv = x->o->n;
     matmul(x, "q_proj", L, x->M, 1, D, N * H, 1, 1, 0);
     matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1);
     matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
+    fuse(x, qkv, 3);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
     attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
     for (int i = 0; i < nseg; i++)
@@ -449,11 +474,14 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
         return;
     double D = (double)x->m->d_model;
     char name[32];
-    if (rl_arch_mlp_matrices(x->m) == 3)
+    int gate = x->o->n, gated = rl_arch_mlp_matrices(x->m) == 3;
+    if (gated)
         matmul(x, join(x, name, sizeof name, prefix, "_gate"), layers, x->M, per_token, D, F, copies,
                use_frac, 0);
     matmul(x, join(x, name, sizeof name, prefix, "_up"), layers, x->M, per_token, D, F, copies,
            use_frac, 0);
+    if (gated && use_frac == 1) /* not routed experts: those have the MoE table */
+        fuse(x, gate, 2);
     row_parallel(x, matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token,
                            F, D, copies, use_frac, 0));
 }

@@ -82,7 +82,8 @@ typedef struct {
     rl_eff_class eff;    /* the efficiency curve that times it in calibrated mode */
     int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
     int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv
-                            = 3, split in the ratio of their own times); 0 for the others */
+                            = 3; fused q/k/v = 3, gate/up = 2; split in the ratio of their
+                            own times); 0 for the others */
     double kshape[RL_KSHAPE]; /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
@@ -221,7 +222,9 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * [din, dout] on c chips is the table's gemm (m = M, n = dout / c, k = din)
  * of the precision's variant, a row-parallel one (o_proj, *_down: input
  * split, output AllReduced; Megatron-LM, ops.c row_parallel) (m = M,
- * n = dout, k = din / c); fused MHA/GQA attention (not MLA) of a
+ * n = dout, k = din / c); q/k/v of MHA/GQA and gate/up of a dense gated
+ * MLP are one GEMM of their summed n, as the engines fuse them (ops.c fuse),
+ * its time shared in the ratio of their own times; fused MHA/GQA attention (not MLA) of a
  * segment is one table kernel shared by qk, softmax and pv in the ratio of
  * their own times: decode (T = 1) as decode_attention (streams = seqs x
  * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as

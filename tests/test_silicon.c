@@ -31,9 +31,10 @@ static void test_grids_hold_the_measured_rows(void **state)
     const rl_ktable *g = s.tables->t[RL_KC_GEMM][RL_KV_BF16];
     assert_non_null(g);
     assert_null(s.tables->t[RL_KC_GEMM][RL_KV_FP8]); /* the excerpt has bfloat16 rows only */
-    /* 5 m (1..16) x 2 n x 2 k, all measured: 20 configurations, no hole */
+    /* 5 m (1..16) x 5 n x 2 k, all measured: 50 configurations, no hole */
     assert_int_equal(g->len[0], 5);
-    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 20);
+    assert_int_equal(g->len[1], 5);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 50);
     assert_int_equal(s.filled[RL_KC_GEMM][RL_KV_BF16], 0);
     /* a node is its row: gemm,torch_flow,bfloat16,8,4096,4096,0.016413333515326183 (ms) */
     rl_provenance p;
@@ -66,9 +67,9 @@ static void test_holdout(void **state)
     (void)state;
     rl_silicon s;
     import_excerpt(&s, 2);
-    /* every 2nd configuration of each file: gemm 20 -> 10, prefill 4 -> 2, decode 4 -> 2 */
-    assert_int_equal(s.nheld, 14);
-    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 10);
+    /* every 2nd configuration of each file: gemm 50 -> 25, prefill 4 -> 2, decode 4 -> 2 */
+    assert_int_equal(s.nheld, 29);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 25);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[256];
     cJSON *r = rl_silicon_validate(&s, &h, NULL, err, sizeof err);
@@ -77,11 +78,11 @@ static void test_holdout(void **state)
     assert_int_equal(cJSON_GetArraySize(ops), 3);
     cJSON *g = cJSON_GetArrayItem(ops, 0);
     assert_string_equal(cJSON_GetObjectItem(g, "class")->valuestring, "gemm");
-    assert_int_equal(cJSON_GetObjectItem(g, "held_back")->valueint, 10);
+    assert_int_equal(cJSON_GetObjectItem(g, "held_back")->valueint, 25);
     /* held rows are not in the fit: each held GEMM sits on a grid node
      * (m, n, k all grid values), and none of them counts as measured */
     assert_int_equal(cJSON_GetObjectItem(g, "measured")->valueint, 0);
-    assert_int_equal(cJSON_GetObjectItem(g, "interpolated")->valueint, 10);
+    assert_int_equal(cJSON_GetObjectItem(g, "interpolated")->valueint, 25);
     double med = cJSON_GetObjectItem(g, "median_abs_error")->valuedouble;
     assert_true(med > 0 && med <= cJSON_GetObjectItem(g, "max_abs_error")->valuedouble);
     cJSON_Delete(r);
@@ -184,13 +185,16 @@ static void test_ops_timed_by_tables(void **state)
     rl_ops_config c;
     rl_ops o;
     grid_step(rl_precision_default(), hw, mp, &h, &m, &c, &o);
-    double attn = 0;
+    double attn = 0, qkv = 0, gate_up = 0;
     for (int i = 0; i < o.n; i++) {
         const rl_op *op = &o.op[i];
-        if (!strcmp(op->name, "q_proj")) { /* row 1,4096,4096: 0.01655999943614006 ms */
-            assert_rel(op->t.time_s, 0.01655999943614006e-3, 5e-4);
+        if (!strcmp(op->name, "q_proj") || !strcmp(op->name, "k_proj") ||
+            !strcmp(op->name, "v_proj")) {
+            qkv += op->t.time_s;
             assert_int_equal(op->prov, RL_PROV_MEASURED);
         }
+        if (!strcmp(op->name, "mlp_gate") || !strcmp(op->name, "mlp_up"))
+            gate_up += op->t.time_s;
         if (!strcmp(op->name, "mlp_down")) { /* row 1,4096,1024: 0.00602346658706665 ms */
             assert_rel(op->t.time_s, 0.00602346658706665e-3, 5e-4);
         }
@@ -203,6 +207,12 @@ static void test_ops_timed_by_tables(void **state)
             assert_int_equal(op->prov, RL_PROV_MEASURED);
         }
     }
+    /* q + k + v: one fused GEMM of n = (32 + 2 x 8) x 128 = 6144, the row
+     * 1,6144,4096: 0.022101332743962605 ms; gate + up: n = 2 x 1024, the row
+     * 1,2048,4096: 0.010268000264962515 ms (ops.c fuse; without it q_proj alone
+     * read the 1,4096,4096 row, 0.01656 ms, and the sum was 0.0286 ms) */
+    assert_rel(qkv, 0.022101332743962605e-3, 5e-4);
+    assert_rel(gate_up, 0.010268000264962515e-3, 5e-4);
     /* qk + softmax + pv = the decode row 1,1,32,8,128,...,1023: 0.012618667135636011 ms
      * (streams 1 x 8, context 1024, group 4) */
     assert_rel(attn, 0.012618667135636011e-3, 5e-4);
@@ -221,7 +231,9 @@ static void test_ops_timed_by_tables(void **state)
  * 2019) reads the table at (m, n = dout, k = din / tp), a column-parallel
  * one at (m, n = dout / tp, k = din).  GRID_MODEL at tp 4, batch 1:
  *   o_proj  (1, 4096, 4096 / 4): the row 1,4096,1024: 0.00602346658706665 ms
- *   q_proj  (1, 4096 / 4, 4096): the row 1,1024,4096: 0.007516799867153168 ms
+ *   q + k + v, one fused column-parallel GEMM (ops.c fuse), n = (32 + 2 x 8)
+ *   x 128 / 4 = 1536: the row 1,1536,4096: 0.009005866448084513 ms (the three
+ *   times sum to it)
  * both exact grid points: provenance measured, to 5e-4 (float rows). */
 static void test_row_parallel_shape(void **state)
 {
@@ -235,6 +247,7 @@ static void test_row_parallel_shape(void **state)
     c.chips = c.tp = 4;
     assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
     int seen = 0;
+    double qkv = 0;
     for (int i = 0; i < o.n; i++) {
         const rl_op *op = &o.op[i];
         if (!strcmp(op->name, "o_proj")) {
@@ -242,13 +255,15 @@ static void test_row_parallel_shape(void **state)
             assert_int_equal(op->prov, RL_PROV_MEASURED);
             seen++;
         }
-        if (!strcmp(op->name, "q_proj")) {
-            assert_rel(op->t.time_s, 0.007516799867153168e-3, 5e-4);
+        if (!strcmp(op->name, "q_proj") || !strcmp(op->name, "k_proj") ||
+            !strcmp(op->name, "v_proj")) {
+            qkv += op->t.time_s;
             assert_int_equal(op->prov, RL_PROV_MEASURED);
             seen++;
         }
     }
-    assert_int_equal(seen, 2);
+    assert_int_equal(seen, 4);
+    assert_rel(qkv, 0.009005866448084513e-3, 5e-4);
     unlink(hw);
     unlink(mp);
 }
@@ -257,12 +272,12 @@ static void test_row_parallel_shape(void **state)
  * takes the efficiency of the nearest tabled variant at its shape
  * (engines.h DERIVED).  The excerpt has bfloat16 tables only, so int8
  * weights (int8_wo) and an int8 KV cache are derived from them:
- *   q_proj at m = 1, n = k = 4096: the bf16 row 0.01655999943614006 ms over
- *   its ideal, bf16 bytes (4096 + 4096) x 2 + 4096^2 x 2 = 33570816 at
- *   3.35e12 B/s (memory-bound: 3.4e7 FLOPs at 989e12 is 3.4e-8 s), times
- *   q_proj's own roofline, int8 bytes 4096^2 + 2 x 4096 (per-channel bf16
- *   scales, dtype.h) + 2 x 4096 x 2 activations = 16801792, so
- *   0.01655999943614006e-3 x 16801792 / 33570816 = 8.28803e-6 s, to 5e-4
+ *   q_proj, in the fused q/k/v GEMM at m = 1, n = 6144, k = 4096 (ops.c fuse):
+ *   the bf16 row 0.022101332743962605 ms over its ideal, bf16 bytes
+ *   (4096 + 6144) x 2 + 4096 x 6144 x 2 = 50352128 at 3.35e12 B/s
+ *   (memory-bound), times q_proj's own roofline, int8 bytes 4096^2 + 2 x 4096
+ *   (per-channel bf16 scales, dtype.h) + 2 x 4096 x 2 activations = 16801792,
+ *   so 0.022101332743962605e-3 x 16801792 / 50352128 = 7.37490e-6 s, to 5e-4
  *   (the table holds the row at float precision).
  * Nothing of the step is timed by an int8 table: mode estimated. */
 static void test_derived_dtype(void **state)
@@ -277,7 +292,7 @@ static void test_derived_dtype(void **state)
     for (int i = 0; i < o.n; i++) {
         const rl_op *op = &o.op[i];
         if (!strcmp(op->name, "q_proj"))
-            assert_rel(op->t.time_s, 0.01655999943614006e-3 * 16801792.0 / 33570816.0, 5e-4);
+            assert_rel(op->t.time_s, 0.022101332743962605e-3 * 16801792.0 / 50352128.0, 5e-4);
         if (op->kclass >= 0 || op->kind == RL_OP_ATTENTION) /* the table-timed ops */
             assert_int_equal(op->prov, RL_PROV_DERIVED);
     }
@@ -329,7 +344,7 @@ static int cmp_dbl(const void *a, const void *b)
 
 /* Residual bands: calibrate --tables' residuals are the type-7 quantiles
  * of log(measured / table time) over the held-back configurations (here
- * every 2nd: 10 GEMMs); the saved spec carries them; an op list timed by
+ * every 2nd: 25 GEMMs); the saved spec carries them; an op list timed by
  * the tables moves each table-timed op to its class's quantile, widened
  * (1 + octaves outside the grid): lm_head's n = 1000 lies log2(1024/1000)
  * octaves below the grid's 1024. */
@@ -341,10 +356,10 @@ static void test_residual_band(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024], path[64], mp[64];
     assert_int_equal(rl_silicon_residuals(&s, &s, &h, 2, err, sizeof err), 0);
-    assert_int_equal(s.resid[RL_KC_GEMM].n, 10);
+    assert_int_equal(s.resid[RL_KC_GEMM].n, 25);
     assert_int_equal(s.resid[RL_KC_PREFILL_ATTN].n, 2);
     assert_int_equal(s.resid[RL_KC_DECODE_ATTN].n, 2);
-    double r[16];
+    double r[32];
     int n = 0;
     for (size_t i = 0; i < s.nheld; i++)
         if (s.held[i].cls == RL_KC_GEMM) {
@@ -354,9 +369,11 @@ static void test_residual_band(void **state)
                                     &k, NULL));
         }
     qsort(r, (size_t)n, sizeof *r, cmp_dbl);
-    /* type 7: position (n - 1) p = 0.9 for p10 -> r[0] + 0.9 (r[1] - r[0]) */
-    assert_rel(s.resid[RL_KC_GEMM].q[1], r[0] + 0.9 * (r[1] - r[0]), 1e-9);
-    assert_rel(s.resid[RL_KC_GEMM].q[2], r[8] + 0.1 * (r[9] - r[8]), 1e-9);
+    /* type 7: position (n - 1) p = 2.4 for p10 -> r[2] + 0.4 (r[3] - r[2]);
+     * 21.6 for p90 */
+    assert_int_equal(n, 25);
+    assert_rel(s.resid[RL_KC_GEMM].q[1], r[2] + 0.4 * (r[3] - r[2]), 1e-9);
+    assert_rel(s.resid[RL_KC_GEMM].q[2], r[21] + 0.6 * (r[22] - r[21]), 1e-9);
     snprintf(path, sizeof path, "/tmp/rl_silicon_XXXXXX.lua");
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
