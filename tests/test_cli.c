@@ -809,10 +809,11 @@ static void mode_labels_agree(void **state)
 /* Tester3 finding 6: `calibrated` only when ops timed by kernel tables at
  * the run's dtypes carry at least half of the step (spec.h rl_run_mode).
  * Shares from the h100-sxm / h200 TensorRT-LLM tables in the repo, decode
- * at context 8192 (measured with `ops` on this branch; tolerance 0.02, the
- * verdict is what matters): llama3-70b tp8 B=1 int8 0.090 (GEMMs derived),
- * fp8 0.80; deepseek-v3 h200 ep8 B=64 fp8 0.24 (experts, MLA roofline);
- * llama3-8b fp4 weights 0.21 (GEMMs derived). */
+ * at context 8192 (measured with `ops` on this branch after main 4e2605b's
+ * fused q/k/v and gate/up lookups; tolerance 0.05, as lookups change the
+ * shares move a little, the verdict is what matters): llama3-70b tp8 B=1
+ * int8 0.116 (GEMMs derived), fp8 0.743; deepseek-v3 h200 ep8 B=64 fp8
+ * 0.251 (experts, MLA roofline); llama3-8b fp4 weights 0.212 (GEMMs derived). */
 static void table_share_labels(void **state)
 {
     (void)state;
@@ -821,19 +822,19 @@ static void table_share_labels(void **state)
         double share;
     } cases[] = {
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights int8 --compute int8",
-         "estimated", 0.090},
+         "estimated", 0.116},
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights fp8 --compute fp8",
-         "calibrated", 0.80},
+         "calibrated", 0.743},
         {"--model deepseek-v3 --hw h200 --chips 8 --ep 8 --batch 64 --weights fp8 --compute fp8",
-         "estimated", 0.24},
-        {"--model llama3-8b --hw h100-sxm --batch 1 --weights fp4", "estimated", 0.21},
+         "estimated", 0.251},
+        {"--model llama3-8b --hw h100-sxm --batch 1 --weights fp4", "estimated", 0.212},
     };
     char cmd[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(cmd, sizeof cmd, "ops %s --context 8192 --format json", cases[i].args);
         cJSON *j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
-        assert_true(fabs(num(j, "table_time_share") - cases[i].share) < 0.02);
+        assert_true(fabs(num(j, "table_time_share") - cases[i].share) < 0.05);
         cJSON_Delete(j);
     }
     /* one configuration, every command: simulate's replica (tp8 int8, batch
