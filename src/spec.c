@@ -592,6 +592,18 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
+                         const char *engine_opt, char *err, size_t errlen)
+{
+    if (ideal && *engine && strcmp(*engine, "ideal") != 0)
+        RL_FAIL("%s and %s %s contradict each other: %s is %s ideal (the pure roofline, no "
+                "engine's tables); give one of them", ideal_opt, engine_opt, *engine, ideal_opt,
+                engine_opt);
+    if (ideal)
+        *engine = "ideal";
+    return 0;
+}
+
 int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen)
 {
     rl_engines *g = &h->engines;

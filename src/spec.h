@@ -169,6 +169,14 @@ void rl_hw_sync_costs(rl_hw *h);
  * costs.  0, or -1 with err. */
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);
 
+/* --ideal is --engine ideal, on the command line and in Lua alike: with
+ * ideal set, *engine becomes "ideal" (the pure roofline: no tables, no
+ * engine memory rule); ideal beside another engine contradicts it.  `ideal`
+ * and `engine` spell the two options in err ("--ideal", "--engine" or Lua's
+ * field names).  0, or -1 with err. */
+int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
+                         const char *engine_opt, char *err, size_t errlen);
+
 /* Make c the fitted costs of engine c->engine (added when h has none of that
  * name; its launch_s becomes c's), the default and selected one.  0, or -1
  * with err when h's engines are full. */

@@ -458,6 +458,42 @@ static void what_if_and_size_errors(void **state)
                     bad, sizeof bad / sizeof bad[0]);
 }
 
+/* Review A finding 3 and h15lab's fresh-user test: Lua's ideal = true is
+ * --ideal, i.e. engine "ideal" (rl_engine_with_ideal, shared with the
+ * command line).  simulate and size with ideal = true and hbm_reserve = 0.5
+ * size the KV cache with no engine memory rule: 182643 tokens for
+ * llama3-8b on h100-sxm, the figure of `simulate --ideal --hbm-reserve 0.5`
+ * (test_cli ideal_is_engine_ideal; it read 439037, vLLM's 0.92 rule,
+ * before).  ideal = true beside engine = 'vllm' is refused, as
+ * --ideal --engine vllm exits 2. */
+static void ideal_is_engine_ideal(void **state)
+{
+    (void)state;
+    char err[1024];
+    static const char *const kv[] = {
+        "return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
+        "prompt_len = '100', out_len = '10', requests = 20, ideal = true, hbm_reserve = 0.5 }"
+        ".kv_capacity_tokens_per_replica",
+        "return roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, prompt_len = '100', "
+        "out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05, requests = 100, ideal = true, "
+        "hbm_reserve = 0.5 }.rows[1].kv_capacity_tokens_per_replica",
+    };
+    for (size_t k = 0; k < sizeof kv / sizeof *kv; k++) {
+        assert_int_equal(run(kv[k], err, sizeof err), 0);
+        assert_int_equal(lua_tointeger(L, -1), 182643);
+        lua_pop(L, 1);
+    }
+    static const char *const bad[][2] = {
+        {"engine = 'vllm'", "roofline.step: ideal = true and engine = vllm contradict"},
+    };
+    assert_refusals("roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
+                    "context = 100, ideal = true", bad, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
+                         "context = 100, ideal = true, engine = 'ideal' }.mode", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "ideal");
+    lua_pop(L, 1);
+}
+
 /* The serving rows that were the command line's only (issue 14): route,
  * page, preempt, burst and hbm_reserve give the same run in Lua as their
  * flags on the command line (TTFT/TPOT p50 and the KV capacity equal to
@@ -575,6 +611,7 @@ int main(void)
         cmocka_unit_test(simulate_pipeline_row),
         cmocka_unit_test(simulate_prefix_offline_rows),
         cmocka_unit_test(what_if_and_size_errors),
+        cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(size_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
