@@ -368,12 +368,16 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     }
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
+        char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
+        snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h);
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
-        if (rc == 0)
+        if (rc == 0) {
+            rl_hw_renamed(h, name);
             rc = what_if(L, ov_idx, h, err, sizeof err);
+        }
     }
     if (rc != 0)
         luaL_error(L, "%s", err);

@@ -152,6 +152,11 @@ typedef struct {
      * what-if spec table that Lua passes on stays one; dropped = 1 when there
      * was something to drop (not a spec field). */
     char changed[160];
+    /* The chip's name in its profile when `name` was overridden (--set
+     * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
+     * measured_on names it are still this chip's own (rl_hw_mode).  A spec
+     * field, so a renamed chip that Lua passes on stays calibrated. */
+    char renamed_from[64];
     int dropped;
 } rl_hw;
 
@@ -225,6 +230,10 @@ typedef struct {
  * 0, or -1 with err. */
 int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
                   size_t errlen);
+
+/* h, read as `old_name`, now bears another name: record it in
+ * h->renamed_from (kept when already set: the first name measured). */
+void rl_hw_renamed(rl_hw *h, const char *old_name);
 
 #define RL_SPEC_BASE_DEPTH 8
 
