@@ -1470,9 +1470,11 @@ int rl_cli_pareto(rl_opts *o)
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {
-        char title[256];
-        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld, %s)", m.name,
-                 h.name, o->context, o->ideal ? "ideal: no communication" : "shard plans + collectives");
+        char title[320]; /* the run's mode and engine, as the JSON reports them */
+        const char *mode = rl_result_sweep_mode(&m, &h, &s);
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld; %s, engine %s; "
+                 "%s)", m.name, h.name, o->context, mode, rl_result_engine_name(&h, mode),
+                 o->ideal ? "no communication" : "shard plans + collectives");
         int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)
             fprintf(stderr, "roofline pareto: %s\n", err);

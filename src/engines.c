@@ -2,6 +2,7 @@
  * `engines` field, the precision -> dtype variant table, the tables' ideal
  * roofline, and operator times from the selected engine (engines.h). */
 #include "engines.h"
+#include "error.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -491,8 +492,9 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             int v = rl_kvariant_parse(vname);
             if (v < 0) {
                 lua_pop(L, 4);
-                FAIL("%s: field '%s': unknown dtype variant (bfloat16, fp8, int8_wo, int4_wo, "
-                     "sq, nvfp4)", origin, f);
+                char known[256];
+                FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
+                     rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
             }
             rl_ktable *kt = NULL;
             int rc = !lua_istable(L, -1) && c == RL_KC_MOE

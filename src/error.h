@@ -37,4 +37,19 @@ __attribute__((format(printf, 3, 4))) static inline int rl_fail(char *err, size_
         goto label;                                                                                \
     } while (0)
 
+/* The n names joined by ", " into buf[len] (cut at len), for a message's
+ * list of the values accepted, built from the table that accepts them;
+ * returns buf. */
+static inline const char *rl_names_join(char *buf, size_t len, const char *const *names, int n)
+{
+    size_t k = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < n && k < len; i++) {
+        int w = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", names[i]);
+        k += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 #endif

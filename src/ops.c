@@ -598,7 +598,7 @@ static void finish(builder *x)
 static int add_collectives(builder *x, char *err, size_t errlen)
 {
     const rl_ops_config *c = x->c;
-    if ((c->tp <= 1 && c->ep <= 1) || x->M <= 0)
+    if ((c->tp <= 1 && c->ep <= 1) || c->no_collectives || x->M <= 0)
         return 0;
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = c->tp > 1 ? c->tp : 1;
@@ -804,14 +804,20 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops)
+                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char err[256];
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
     c.kv_copies = kv_copies;
-    c.kv_split = kv_split;
+    if (plan) { /* its shape of the local ops; the caller adds its collectives */
+        c.tp = plan->tp;
+        c.ep = plan->ep;
+        c.attn_replicated = plan->attn_replicated;
+        c.kv_split = plan->kv;
+        c.no_collectives = 1;
+    }
     if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
         return 0; /* unnamed: the callers read times and provenance */
     st->step_s = ops->step_s;

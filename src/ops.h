@@ -145,6 +145,12 @@ typedef struct {
      * has them).  tp = ep = 0 or 1: no collectives (formula (1)'s fully
      * sharded chips, the default). */
     long long tp, ep;
+    /* 1: tp, ep and attn_replicated shape the local ops only (attention
+     * replication, the fused-MoE table's TP and EP shares) and the step adds
+     * no collective: its caller adds the plan's own (shard.c's sharded step,
+     * serve.c's step cost), which would otherwise be counted twice; 0: the
+     * plan's collectives are ops of the step (default) */
+    int no_collectives;
     int attn_replicated;      /* MoE attention replicated (shard.h's "epN attn=rep"), on
                                  more than one chip with ep > 1 or with no tp: every weight
                                  but the routed experts' is read on every chip (its
@@ -279,10 +285,14 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
  * decode step st (batch, context) on `chips` chips takes its step_s and
  * tokens/s from the calibrated operator list (*ops gets it, its ops
  * unnamed: times and provenance; rl_ops_build names them), the cache held
- * as kv_copies and kv_split say (rl_ops_config; 1 and RL_KV_REPLICATE:
- * the defaults).  Returns 1 when it did, 0 (st unchanged) otherwise. */
+ * as kv_copies says (rl_ops_config; 1: the default).  `plan` (NULL: none,
+ * the cache replicated beyond K heads) is the replica's 1D TP/EP plan over
+ * the chips: its tp, ep, attention replication and kv split shape the
+ * local ops (the fused-MoE table read at the plan's TP and EP shares), and
+ * no collective is added (no_collectives: the caller adds the plan's).
+ * Returns 1 when it did, 0 (st unchanged) otherwise. */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, double kv_copies, rl_kv_split kv_split, rl_ops *ops);
+                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -29,8 +29,7 @@ static const rl_serving_engine *run_engine(const rl_hw *h, const char *mode)
 
 static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
 {
-    const rl_serving_engine *e = run_engine(h, mode);
-    cJSON_AddStringToObject(o, "engine", e ? e->name : "none");
+    cJSON_AddStringToObject(o, "engine", rl_result_engine_name(h, mode));
 }
 
 static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
@@ -265,7 +264,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                            : rl_step_calibrated(m, h, chips, batch[i], context, p);
         rl_ops ops;
         if (tables)
-            rl_ops_engine_step(m, h, chips, &s, p, 1, RL_KV_REPLICATE, &ops);
+            rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
         add_row(rows, &s);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
@@ -678,6 +677,23 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
+const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+{
+    /* calibrated only when every precision of the grid is (rl_run_mode):
+     * one that no table of the engine times reads estimated for the whole */
+    const char *mode = rl_hw_mode(h, s->calibrated);
+    for (size_t i = 0; i < s->n && strcmp(mode, "calibrated") == 0; i++)
+        if (i == 0 || memcmp(&s->pts[i].prec, &s->pts[i - 1].prec, sizeof s->pts[i].prec) != 0)
+            mode = run_mode(mode, h, m, s->pts[i].prec);
+    return mode;
+}
+
+const char *rl_result_engine_name(const rl_hw *h, const char *mode)
+{
+    const rl_serving_engine *e = run_engine(h, mode);
+    return e ? e->name : "none";
+}
+
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx)
 {
@@ -685,12 +701,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    /* calibrated only when every precision of the grid is (rl_run_mode):
-     * one that no table of the engine times reads estimated for the whole */
-    const char *mode = rl_hw_mode(h, s->calibrated);
-    for (size_t i = 0; i < s->n && strcmp(mode, "calibrated") == 0; i++)
-        if (i == 0 || memcmp(&s->pts[i].prec, &s->pts[i - 1].prec, sizeof s->pts[i].prec) != 0)
-            mode = run_mode(mode, h, m, s->pts[i].prec);
+    const char *mode = rl_result_sweep_mode(m, h, s);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     cJSON_AddStringToObject(o, "communication",

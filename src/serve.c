@@ -255,7 +255,11 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     oc.nparts = n;
     oc.calibrated = c->calibrated;
     oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
-    oc.attn_replicated = c->layout == RL_ATTN_LAYOUT_DP; /* weights on every chip (ops.h) */
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+    oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
+    oc.ep = plan.ep;
+    oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
+    oc.no_collectives = 1;
     if (c->p.compute == RL_FP32)
         oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
     return oc;
@@ -288,18 +292,22 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
     unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S |
                             (unsigned long long)(part && part->unfinished) << 63;
-    size_t i = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40) &
-               (RL_OPS_MEMO - 1);
-    for (; c->memo_key[i][1]; i = (i + 1) & (RL_OPS_MEMO - 1))
+    size_t h = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40);
+    size_t i = 0; /* the slot it goes to: the window's first empty one, else the next in turn */
+    for (int j = 0; j < RL_OPS_MEMO_WAYS; j++) {
+        i = (h + (size_t)j) & (RL_OPS_MEMO - 1);
+        if (!c->memo_key[i][1])
+            break; /* entries are only replaced, so none lies past an empty slot */
         if (c->memo_key[i][0] == k0 && c->memo_key[i][1] == k1)
             return c->memo_t[i];
-    double t = step_time(c, part, part ? 1 : 0, B, S, T + B);
-    if (c->memo_n < RL_OPS_MEMO / 4 * 3) {
-        c->memo_key[i][0] = k0;
-        c->memo_key[i][1] = k1;
-        c->memo_t[i] = t;
-        c->memo_n++;
+        if (j == RL_OPS_MEMO_WAYS - 1)
+            i = (h + (size_t)(c->memo_n % RL_OPS_MEMO_WAYS)) & (RL_OPS_MEMO - 1);
     }
+    double t = step_time(c, part, part ? 1 : 0, B, S, T + B);
+    c->memo_key[i][0] = k0;
+    c->memo_key[i][1] = k1;
+    c->memo_t[i] = t;
+    c->memo_n++;
     return t;
 }
 

@@ -70,8 +70,9 @@ typedef struct {
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always
  * evaluated in full, and its steps are memoised by (B, S)); a step with
- * one prompt is memoised by (T, P, B, S): the same step is never costed
- * twice (size's searches rerun a workload many times); the collectives
+ * one prompt is memoised by (T, P, B, S) in a bounded cache (size's
+ * searches rerun a workload many times); memoised times are the op list's,
+ * exactly, so the cache changes no result; the collectives
  * depend on the rows only and are cached per row count. */
 /* How a replica's chips run attention and hold the KV cache.
  *  - RL_ATTN_LAYOUT_TP (default, "tp"): Megatron tensor parallelism over the
@@ -136,11 +137,13 @@ typedef struct {
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
     /* steps memoised exactly: one prompt of T tokens on prefix P beside B
      * decoding sequences at context S (T = P = 0: a decode step the dense
-     * memo below had no memory for); open addressing, RL_OPS_MEMO slots, filled to
-     * 3/4 then full */
+     * memo below had no memory for); RL_OPS_MEMO slots, a key in one of the
+     * RL_OPS_MEMO_WAYS from its hash, a full window replacing its entries in
+     * turn (a memo that stopped storing when 3/4 full filled up at 200 req/s
+     * and then cost a long probe per miss) */
     unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}; [1] = 0: empty */
     double *memo_t;
-    long long memo_n;
+    long long memo_n; /* entries stored (and replaced) */
     /* decode steps of a batch that fails the linear check, memoised by (B, S)
      * in blocks of RL_OPS_DENSE contexts: dense[B][S / RL_OPS_DENSE][S %
      * RL_OPS_DENSE], 0 = not yet; each level allocated when first used, up
@@ -157,6 +160,7 @@ typedef struct {
 } rl_ops_cost;
 
 #define RL_OPS_MEMO (1 << 19)
+#define RL_OPS_MEMO_WAYS 4
 #define RL_OPS_DENSE 1024
 /* 32 MiB: 4096 blocks of RL_OPS_DENSE contexts (the hash memo's 2^19 slots
  * are about 12 MiB); size keeps SIZE_KEPT_COSTS costs at once.  Our choice:

@@ -3,6 +3,7 @@
  * building and hole filling, and the calibrated spec writer.  Data:
  * NVIDIA AIConfigurator (aiconfigurator-core, Apache-2.0), systems data. */
 #include "silicon.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -192,11 +193,13 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
 {
     const char *const *cols = FILES[cls].cols;
     int k = 0;
+    char known[256];
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
-            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: bfloat16, float16, "
-                 "fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4, float32)", c->path, c->line, idx[k] + 1,
-                 cols[k], c->f[idx[k]]);
+            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: %s)", c->path, c->line,
+                 idx[k] + 1, cols[k], c->f[idx[k]],
+                 rl_names_join(known, sizeof known, KNOWN_DTYPES,
+                               (int)(sizeof KNOWN_DTYPES / sizeof *KNOWN_DTYPES) - 1));
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
         return -1;
@@ -506,31 +509,41 @@ static int kept_shape(const rl_moe_keep *keep, const double *x)
 }
 
 /* The MoE tables of variant v: one per model shape of r's rows, in order
- * of first appearance.  0, or -1 (err). */
+ * of first appearance; a shape whose table comes out empty (no row kept)
+ * is left out.  Each shape is built once: its rows are marked done, built
+ * or not (review-a finding 7: an empty shape was rebuilt at each of its
+ * rows).  0, or -1 (err). */
 static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, const rl_hw *h,
                      rl_silicon *s, char *err, size_t errlen)
 {
     rl_moe_tables *m = &s->tables->moe[v];
-    for (size_t i = 0; i < r->n; i++) {
+    unsigned char *done = calloc(r->n ? r->n : 1, 1);
+    if (!done)
+        FAIL("%s: out of memory", FILES[RL_KC_MOE].file);
+    int rc = 0;
+    for (size_t i = 0; i < r->n && rc == 0; i++) {
         const double *shape = r->v[i].x + RL_KX_MOE;
-        int seen = r->v[i].var != (int)v;
-        for (int j = 0; j < m->n && !seen; j++)
-            seen = !memcmp(m->shape[j], shape, sizeof m->shape[j]);
-        if (seen)
+        if (done[i] || r->v[i].var != (int)v)
             continue;
-        if (m->n == RL_MOE_SHAPES_MAX)
-            FAIL("%s: more than %d MoE model shapes of dtype %s", FILES[RL_KC_MOE].file,
-                 RL_MOE_SHAPES_MAX, rl_kvariant_name(v));
+        for (size_t j = i; j < r->n; j++)
+            done[j] |= !memcmp(r->v[j].x + RL_KX_MOE, shape, sizeof m->shape[0]);
+        if (m->n == RL_MOE_SHAPES_MAX) {
+            rc = rl_fail(err, errlen, "%s: more than %d MoE model shapes of dtype %s",
+                         FILES[RL_KC_MOE].file, RL_MOE_SHAPES_MAX, rl_kvariant_name(v));
+            break;
+        }
         err[0] = 0;
         rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, h, &s->configs[RL_KC_MOE][v],
                              &s->filled[RL_KC_MOE][v], err, errlen);
         if (!t && err[0])
-            return -1;
-        memcpy(m->shape[m->n], shape, sizeof m->shape[m->n]);
-        m->t[m->n] = t;
-        m->n += t != NULL;
+            rc = -1;
+        else if (t) {
+            memcpy(m->shape[m->n], shape, sizeof m->shape[m->n]);
+            m->t[m->n++] = t;
+        }
     }
-    return 0;
+    free(done);
+    return rc;
 }
 
 /* Import one file's class into s. */

@@ -732,23 +732,40 @@ static void size_band_is_conservative_edge(void **state)
  * its points were timed.  On a profile with kernel tables they are timed
  * calibrated (sweep.h) and the result says mode calibrated and names the
  * engine; --ideal (formula (1), no collectives) and --engine ideal (the
- * plans at the datasheet peaks) say ideal; the help says which is which. */
+ * plans at the datasheet peaks) say ideal; the help says which is which.
+ * The plot's title says the same mode and engine as the JSON (review-a
+ * finding 8: it read "shard plans + collectives" whatever the mode). */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
-    static const char *const args[][2] = {{"", "calibrated"},
-                                          {"--ideal", "ideal"},
-                                          {"--engine ideal", "ideal"}};
+    static const char *const args[][3] = {
+        {"", "calibrated", "(S = 2048; calibrated, engine trtllm; shard plans + collectives)"},
+        {"--ideal", "ideal", "(S = 2048; ideal, engine none; no communication)"},
+        {"--engine ideal", "ideal", "(S = 2048; ideal, engine none; shard plans + collectives)"}};
+    char dir[] = "/tmp/rl_ptitle_XXXXXX";
+    assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
-        char cmd[160];
+        char cmd[256], gp[64];
         snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 %s "
-                                  "--format json", args[i][0]);
+                                  "--plot %s/p%d.svg --format json", args[i][0], dir, i);
         cJSON *j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, args[i][1]);
         assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring,
                             i == 0 ? "trtllm" : "none");
         cJSON_Delete(j);
+        snprintf(gp, sizeof gp, "%s/p%d.gp", dir, i);
+        char *text = slurp_text(gp);
+        assert_non_null(text);
+        if (!strstr(text, args[i][2]))
+            fail_msg("%s: no title with '%s'", gp, args[i][2]);
+        free(text);
+        unlink(gp);
+        snprintf(gp, sizeof gp, "%s/p%d.dat", dir, i);
+        unlink(gp);
+        snprintf(gp, sizeof gp, "%s/p%d.svg", dir, i);
+        unlink(gp);
     }
+    rmdir(dir);
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
     assert_null(strstr(out, "with or without --ideal"));
     assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));

@@ -7,6 +7,8 @@
 #include "testutil.h"
 
 #include "ops.h"
+#include "serve.h"
+#include "shard.h"
 #include "silicon.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
@@ -140,13 +142,22 @@ static rl_provenance prov_of(const rl_ops *o, const char *name)
     return RL_PROV_COUNT;
 }
 
+/* Mixtral-8x7B (*m) on the excerpt's profile (*h), saved at hw (64 bytes;
+ * the caller unlinks it). */
+static void mixtral_on_excerpt(char *hw, rl_hw *h, rl_model *m)
+{
+    save_moe(hw);
+    *h = load_hw(hw, NULL, 0);
+    *m = load_model("mixtral-8x7b", NULL, 0);
+}
+
 static void test_moe_step(void **state)
 {
     (void)state;
     char hw[64];
-    save_moe(hw);
-    rl_hw h = load_hw(hw, NULL, 0);
-    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h;
+    rl_model m;
+    mixtral_on_excerpt(hw, &h, &m);
     rl_ops o;
     /* batch 8 on one chip: gate + up + down = the row at 8 tokens, tp 1, ep 1 */
     assert_rel(experts(&m, &h, 8, 1, 0, 0, &o), 0.9570752143859863e-3, 1e-3);
@@ -171,6 +182,53 @@ static void test_moe_step(void **state)
     unlink(hw);
 }
 
+/* The sharded step (step, shard, pareto) and the serving step cost
+ * (simulate, size) read the MoE table at their plan's TP and EP shares, as
+ * ops does: review-a finding 1, where both read the pure-TP row for every
+ * plan.  Expected: ops' own local time for the same plan (exact up to
+ * rounding, 1e-9); the EP 2 and TP 2 rows differ (0.4328 ms and 0.1968 ms
+ * at 4 and 2 tokens above), so a step at the TP row fails. */
+static void test_moe_plan_step(void **state)
+{
+    (void)state;
+    char hw[64];
+    rl_hw h;
+    rl_model m;
+    mixtral_on_excerpt(hw, &h, &m);
+    static const long long plans[][2] = {{2, 1}, {1, 2}};
+    double local[2];
+    for (int i = 0; i < 2; i++) {
+        rl_shard_plan plan = rl_shard_plan_default();
+        plan.tp = plans[i][0];
+        plan.ep = plans[i][1];
+        rl_step st;
+        rl_shard_result coll;
+        char err[256];
+        assert_int_equal(rl_shard_step_calibrated(&m, &h, &plan, 2, 8, 1024,
+                                                  rl_precision_default(), &st, &coll, err,
+                                                  sizeof err), 0);
+        rl_ops o; /* ops' step of the same plan, collectives included */
+        experts(&m, &h, 8, 2, plan.tp, plan.ep, &o);
+        local[i] = o.step_s - o.comm_s;
+        assert_rel(st.step_s - st.comm_s, local[i], 1e-9);
+    }
+    assert_true(fabs(local[1] / local[0] - 1) > 1e-3); /* the plans read different rows */
+
+    /* serve's step: ep 2 groups on 2 chips is the plan tp1 ep2, its local
+     * ops plus its collectives (serve.c tp_comm, the plan's AllToAlls by
+     * comm.h as ops' add_collectives times them) */
+    rl_ops_cost c;
+    char err[256];
+    assert_int_equal(rl_ops_cost_init(&c, &m, &h, 2, rl_precision_default(), 1, err, sizeof err),
+                     0);
+    assert_int_equal(rl_ops_cost_experts(&c, 2, err, sizeof err), 0);
+    rl_ops o;
+    experts(&m, &h, 8, 2, 1, 2, &o);
+    assert_rel(rl_serve_ops_time1(&c, 0, 0, 8, 1024), o.step_s, 1e-9);
+    rl_ops_cost_free(&c);
+    unlink(hw);
+}
+
 /* Bad MoE entries in a profile: file, field and reason. */
 static void test_moe_bad_profile(void **state)
 {
@@ -178,17 +236,21 @@ static void test_moe_bad_profile(void **state)
     static const struct {
         const char *entry, *want;
     } cases[] = {
-        {"{ inter = 1, topk = 1, experts = 1, table = {} }",
+        {"bfloat16 = { { inter = 1, topk = 1, experts = 1, table = {} } }",
          "engines.x.tables.moe.bfloat16[1].hidden': expected a positive integer"},
-        {"{ hidden = 1, inter = 1, topk = 1, experts = 1, table = { axes = { 'm', 'n', 'k' }, "
-         "m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } }",
+        {"bfloat16 = { { hidden = 1, inter = 1, topk = 1, experts = 1, table = { axes = { 'm', "
+         "'n', 'k' }, m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } } }",
          "moe.bfloat16[1].table.axes': expected { tokens, tp_share, ep_share }"},
-        {"5", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
+        {"bfloat16 = { 5 }", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
+        /* the variants named are engines.c's table of them, all eight (review-a
+         * finding 6: the message listed six, without float32 and fp8_block) */
+        {"fp9 = { }", "field 'engines.x.tables.moe.fp9': unknown dtype variant (bfloat16, fp8, "
+                      "int8_wo, int4_wo, sq, nvfp4, float32, fp8_block)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char spec[1024], path[64], err[1024];
         snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { default = 'x', x = { "
-                 "tables = { moe = { bfloat16 = { %s } } } } } }", cases[i].entry);
+                 "tables = { moe = { %s } } } } }", cases[i].entry);
         write_temp(path, ".lua", spec);
         rl_hw h;
         assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
@@ -203,6 +265,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moe_grid),
         cmocka_unit_test(test_moe_step),
+        cmocka_unit_test(test_moe_plan_step),
         cmocka_unit_test(test_moe_bad_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
