@@ -999,6 +999,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             set_number(row, "chunked_s", ch);
         }
         if (prefill) {
+            set_number(row, "prefill_dispatch_s", 0); /* the fitted costs time it end to end */
             set_number(row, "tokens_per_s", (double)r.tokens / s);
             set_number(row, "achieved_mfu", get_number(row, "achieved_mfu") * old / s);
         } else {

@@ -107,9 +107,11 @@ int rl_kvariant_kv(rl_dtype kv)
  *    silicon corpus, not ours (VLLMBackend._prefill_dispatch_overhead_ms,
  *    aic-core/src/aiconfigurator_core/sdk/backends/vllm_backend.py; added in
  *    commit 0d2668649, PR #1166, 2026-06-23; Apache-2.0).  AIConfigurator
- *    adds it once to a request's TTFT however many chunks its prompt takes,
- *    and states it "does not scale with batch size": here it is charged once
- *    in each step that finishes one or more prompts (ops.h rl_ops_part).
+ *    adds it once to each request's TTFT however many chunks its prompt
+ *    takes (BaseBackend's `_ttft_per_request`, base_backend.py), never to
+ *    its TPOT, and states it "does not scale with batch size": so do we, as
+ *    latency on that request's path, not time of a step (ops.h
+ *    rl_ops_prefill_dispatch; serve.h rl_step_cost.dispatch_s).
  *  TensorRT-LLM (and every other engine): AIConfigurator's base backend adds
  *    0 (BaseBackend._prefill_dispatch_overhead_ms, same commit).
  *  Per-step, per-sequence and per-launch costs: no public figure for
@@ -131,8 +133,8 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
 {
     if (!strcmp(engine, "vllm"))
         return (rl_engine_cost_default){0, 0, 0, 8e-4,
-            SRC_NO_STEP_COSTS "; prefill_layer_s 0.8 ms per layer, once per step finishing a "
-            "prompt: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, "
+            SRC_NO_STEP_COSTS "; prefill_layer_s 0.8 ms per layer, added once to each request's "
+            "TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, "
             "not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit "
             "0d2668649, PR #1166, 2026-06-23, Apache-2.0)"};
     return (rl_engine_cost_default){0, 0, 0, 0,

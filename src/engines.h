@@ -213,8 +213,9 @@ typedef struct {
     double step_s;   /* fixed cost per step, seconds (0: none sourced) */
     double seq_s;    /* cost per sequence in the batch per step, seconds */
     double launch_s; /* cost per kernel launch, seconds */
-    /* host dispatch of a prefill, seconds per model layer, charged once in
-     * each step that finishes one or more prompts (rl_engine_costs_default) */
+    /* host dispatch of a prefill, seconds per model layer, added once to
+     * each request's TTFT, never to a step (ops.h rl_ops_prefill_dispatch;
+     * rl_engine_costs_default) */
     double prefill_layer_s;
     char costs_source[512];
     /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0

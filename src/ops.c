@@ -58,7 +58,7 @@ static int prefill_parts(const rl_ops_config *c, rl_ops_part *one, const rl_ops_
         *parts = c->parts;
         return c->nparts;
     }
-    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix, 0};
+    *one = (rl_ops_part){c->prefill_seqs, c->prefill_tokens, c->prefill_prefix};
     *parts = one;
     return 1;
 }
@@ -207,6 +207,24 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
     return op;
+}
+
+/* Gives a row-parallel matmul its GEMM shape.  Tensor parallelism splits
+ * the first matmul of a pair by its output columns (q/k/v, gate/up: each chip
+ * m x din by din x dout/tp) and the second by its input rows (o_proj,
+ * down_proj: each chip m x din/tp by din/tp x dout, a partial sum of the
+ * whole output, then AllReduced): Shoeybi et al. 2019, "Megatron-LM", sec. 3
+ * (arXiv:1909.08053); the Scaling Book, "Sharded matrices" (jax-ml.github.io/
+ * scaling-book/sharding).  FLOPs and bytes are the same either way; the kernel
+ * table is not, so its shape turns to (m, dout, din/tp).  Replicated
+ * attention (wrep > 1) splits tokens, not the matrix: unchanged. */
+static void row_parallel(const builder *x, rl_op *op)
+{
+    if (op->kclass == RL_KC_GEMM && x->wrep <= 1) {
+        double chips = (double)x->c->chips;
+        op->kshape[1] *= chips;
+        op->kshape[2] /= chips;
+    }
 }
 
 /* a followed by b in buf (size n), when ops are named; else "". */
@@ -376,7 +394,7 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
     for (int i = 0; i < nseg; i++)
         attention_layers(x, &seg[i], &a);
-    matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0);
+    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0));
 }
 
 static void mla_block(builder *x, const segment *seg, int nseg)
@@ -419,7 +437,7 @@ static void mla_block(builder *x, const segment *seg, int nseg)
             attention_layers(x, s, &a);
         }
     }
-    matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0);
+    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0));
 }
 
 /* gate/up/down (or up/down) of `copies` [D, F] blocks, each token using
@@ -436,8 +454,8 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
                use_frac, 0);
     matmul(x, join(x, name, sizeof name, prefix, "_up"), layers, x->M, per_token, D, F, copies,
            use_frac, 0);
-    matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token, F, D, copies,
-           use_frac, 0);
+    row_parallel(x, matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token,
+                           F, D, copies, use_frac, 0));
 }
 
 /* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half). */
@@ -508,21 +526,6 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     return 1;
 }
 
-/* 1 when the step finishes one or more prompts (a part with sequences that
- * is not `unfinished`): it pays the engine's prefill dispatch once
- * (engines.c ENGINE_COSTS: AIConfigurator's per-request figure, which does
- * not grow with the batch). */
-static int finishes_prompt(const rl_ops_config *c)
-{
-    rl_ops_part one;
-    const rl_ops_part *pp;
-    int np = prefill_parts(c, &one, &pp);
-    for (int i = 0; i < np; i++)
-        if (pp[i].seqs > 0 && pp[i].tokens > 0 && !pp[i].unfinished)
-            return 1;
-    return 0;
-}
-
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
@@ -583,8 +586,7 @@ static void finish(builder *x)
     }
     if (e) {
         double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
-        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches +
-                      (finishes_prompt(x->c) ? e->prefill_layer_s * (double)x->m->layers : 0.0);
+        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
         o->step_s += o->engine_s;
     }
     for (int q = 0; q < 4; q++)
@@ -636,7 +638,7 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips : 1.0, 0};
-    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1, 1};
+    rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
     segment seg[2] = {{"prefill", RL_EFF_PREFILL_ATTENTION, pp, np},
@@ -728,18 +730,22 @@ static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
     return o.step_s;
 }
 
-/* One sequence's prefill of `tokens` on `prefix` cached ones, alone in its
- * step; `unfinished` 1 when its prompt goes on in a later chunk. */
-static double prefill_chunk_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                                 long long tokens, long long prefix, int unfinished)
+double rl_ops_prefill_dispatch(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    rl_ops_part part = {1, tokens, prefix, unfinished};
+    const rl_serving_engine *e = c->calibrated ? rl_engines_selected(&h->engines) : NULL;
+    return e ? e->prefill_layer_s * (double)m->layers : 0.0;
+}
+
+/* One sequence's prefill step of `tokens` on `prefix` cached ones, alone. */
+static double prefill_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                long long tokens, long long prefix)
+{
     rl_ops_config p = *c;
     p.prefill_seqs = 1;
     p.prefill_tokens = tokens;
     p.prefill_prefix = prefix;
-    p.parts = &part;
-    p.nparts = 1;
+    p.parts = NULL;
+    p.nparts = 0;
     p.decode_batch = 0;
     return step_time(m, h, &p);
 }
@@ -747,7 +753,8 @@ static double prefill_chunk_time(const rl_model *m, const rl_hw *h, const rl_ops
 double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                            long long tokens, long long prefix)
 {
-    return prefill_chunk_time(m, h, c, tokens, prefix, 0);
+    double t = prefill_step_time(m, h, c, tokens, prefix);
+    return t < 0 ? -1.0 : t + rl_ops_prefill_dispatch(m, h, c);
 }
 
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
@@ -755,10 +762,10 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
 {
     if (chunk < 1 || tokens < 1)
         return -1.0;
-    double total = 0.0;
+    double total = rl_ops_prefill_dispatch(m, h, c); /* once per request (ops.h) */
     for (long long done = 0; done < tokens; done += chunk) {
         long long n = tokens - done < chunk ? tokens - done : chunk;
-        double t = prefill_chunk_time(m, h, c, n, prefix + done, done + n < tokens);
+        double t = prefill_step_time(m, h, c, n, prefix + done);
         if (t < 0)
             return -1.0;
         total += t;

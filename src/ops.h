@@ -102,13 +102,9 @@ typedef struct {
 #define RL_OPS_MAX (64 + RL_SHARD_MAX_COLL)
 
 /* Prefill sequences of one shape: `seqs` sequences, each with `tokens` (T)
- * new tokens on a cached prefix of `prefix` (P) tokens.  `unfinished` 1:
- * their prompts go on past this chunk (or they are no prompts: a
- * speculative verify pass); a step with a part of 0 finishes a prompt and
- * pays the engine's prefill dispatch (engines.h prefill_layer_s). */
+ * new tokens on a cached prefix of `prefix` (P) tokens. */
 typedef struct {
     long long seqs, tokens, prefix;
-    int unfinished;
 } rl_ops_part;
 
 /* What a step computes, and how. */
@@ -193,8 +189,8 @@ typedef struct {
     double memory_s;     /* sum of layers * memory term */
     double tokens;       /* tokens processed: prefill_seqs * T + B */
     int prov[RL_PROV_COUNT]; /* operators by provenance of their time */
-    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch,
-                            prefill dispatch) */
+    double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch;
+                            never the prefill dispatch: rl_ops_prefill_dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
@@ -220,7 +216,9 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  *
  * Calibrated with an engine (engines.h): a dense weight matmul of M tokens,
  * [din, dout] on c chips is the table's gemm (m = M, n = dout / c, k = din)
- * of the precision's variant; fused MHA/GQA attention (not MLA) of a
+ * of the precision's variant, a row-parallel one (o_proj, *_down: input
+ * split, output AllReduced; Megatron-LM, ops.c row_parallel) (m = M,
+ * n = dout, k = din / c); fused MHA/GQA attention (not MLA) of a
  * segment is one table kernel shared by qk, softmax and pv in the ratio of
  * their own times: decode (T = 1) as decode_attention (streams = seqs x
  * max(1, K / c), context = keys read, group = N / K, head_dim), prefill as
@@ -240,16 +238,26 @@ int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_o
  * may be NULL. */
 void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes);
 
+/* The engine's prefill dispatch of one request, seconds: the selected
+ * engine's prefill_layer_s x the model's layers when c is calibrated
+ * (engines.c ENGINE_COSTS: NVIDIA AIConfigurator's vLLM figure, 0.8 ms per
+ * layer), else 0.  Host latency on that request's path, added once to its
+ * TTFT (and end-to-end latency) however many chunks its prompt takes, never
+ * to a step: AIConfigurator adds it to the per-request TTFT only, not to its
+ * TPOT (BaseBackend, sdk/backends/base_backend.py, `_ttft_per_request`). */
+double rl_ops_prefill_dispatch(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+
 /* Queueing-free prefill time (TTFT) of one sequence of `tokens` new tokens on
- * a cached `prefix`, seconds: the op-list step time with prefill_seqs = 1.
+ * a cached `prefix`, seconds: the op-list step time with prefill_seqs = 1,
+ * plus the engine's prefill dispatch (rl_ops_prefill_dispatch).
  * Returns -1 on invalid input (see rl_ops_check). */
 double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                            long long tokens, long long prefix);
 
 /* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
  * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
- * prefix P + i * chunk, seconds, the engine's prefill dispatch with the
- * last chunk only.  -1 on invalid input. */
+ * prefix P + i * chunk, seconds, plus the engine's prefill dispatch once
+ * (rl_ops_prefill_dispatch): the request's TTFT.  -1 on invalid input. */
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                                    long long tokens, long long prefix, long long chunk);
 

@@ -115,6 +115,9 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384, .pp = 1, .ep = 1,
                        .dense_max = RL_OPS_DENSE_MAX, .calibrated = calibrated && rl_hw_measured(h),
                        .fitted = calibrated && h->engine_costs.present};
+    rl_ops_config oc = rl_ops_config_default();
+    oc.calibrated = c->calibrated;
+    c->dispatch_s = c->fitted ? 0 : rl_ops_prefill_dispatch(m, h, &oc);
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -277,7 +280,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
- * B decoding sequences at context S, costed once per (T, P, B, S, unfinished)
+ * B decoding sequences at context S, costed once per (T, P, B, S)
  * (serve.h). */
 static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, long long S)
 {
@@ -290,8 +293,7 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     if (!c->memo_key || !c->memo_t || !fits) /* no memory for the memo: cost it */
         return step_time(c, part, part ? 1 : 0, B, S, T + B);
     unsigned long long k0 = (unsigned long long)T << 32 | (unsigned long long)P;
-    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S |
-                            (unsigned long long)(part && part->unfinished) << 63;
+    unsigned long long k1 = (unsigned long long)B << 32 | (unsigned long long)S;
     size_t h = (size_t)(((k0 * 0x9E3779B97F4A7C15ull) ^ (k1 * 0xC2B2AE3D27D4EB4Full)) >> 40);
     size_t i = 0; /* the slot it goes to: the window's first empty one, else the next in turn */
     for (int j = 0; j < RL_OPS_MEMO_WAYS; j++) {
@@ -412,10 +414,15 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
     return step_time(c, c->parts, n, B, S, rows + B);
 }
 
+rl_step_cost rl_serve_ops_cost(rl_ops_cost *c)
+{
+    return (rl_step_cost){rl_serve_ops_time, c, c->dispatch_s};
+}
+
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
                           double context)
 {
-    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix), 0};
+    rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
     rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
     return rl_serve_ops_time(c, &w);
 }
@@ -575,6 +582,8 @@ typedef struct {
     double E, cap_pages, kv_tok, *plen;
     int nprefix, rr[2];
     double extra_s; /* host-link time of the step being composed */
+    double dispatch; /* prefill dispatch on each request's TTFT and e2e (rl_step_cost.dispatch_s
+                        of the replicas that prefill) */
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
@@ -889,9 +898,10 @@ static void done(sim *S, int i, double now)
 {
     const rl_request *q = &S->req[i];
     S->s[i].state = S_DONE;
-    S->ttft[i] = S->s[i].t_first - q->arrival;
-    S->ttft_svc[i] = S->s[i].t_first - S->s[i].t_start;
-    S->e2e[i] = now - q->arrival;
+    double d = S->dispatch; /* moves its first and last token alike (serve.h) */
+    S->ttft[i] = S->s[i].t_first + d - q->arrival;
+    S->ttft_svc[i] = S->s[i].t_first + d - S->s[i].t_start;
+    S->e2e[i] = now + d - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
     S->completed++;
@@ -1038,7 +1048,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
-    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled, chunk < left};
+    r->part[r->npf] = (rl_ops_part){1, chunk, s->prefilled};
     r->pf_tok[r->npf++] = chunk;
     r->pf_held += chunk;
     if (chunk == left)
@@ -1168,7 +1178,7 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx), 1};
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
         t = cost->time(cost->ctx, &w) +
             c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
                                            : c->spec_draft_frac * cost->time(cost->ctx, &dec));
@@ -1245,7 +1255,8 @@ static void end_step(sim *S, int ri, double now)
         r->npartial--;
         if (s->t_first < 0) {
             s->t_first = s->t_last = now; /* prefill emits the first token */
-            S->ttft_over += S->c->slo_ttft > 0 && now - S->req[i].arrival > S->c->slo_ttft;
+            S->ttft_over += S->c->slo_ttft > 0 &&
+                            now + S->dispatch - S->req[i].arrival > S->c->slo_ttft;
         }
         if (s->gen0 < 1)
             s->gen0 = 1;
@@ -1739,6 +1750,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     memset(&S, 0, sizeof S);
     S.pcost = prefill_cost;
     S.dcost = decode_cost;
+    S.dispatch = (c->policy == RL_POLICY_DISAGG ? prefill_cost : decode_cost)->dispatch_s;
     int rc = -1;
     long long next = 0;
     if (sim_init(&S, req, n, c, out) != 0)
@@ -1792,7 +1804,7 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
         rl_ops_cost_free(&oc);
         return -1;
     }
-    rl_step_cost cost = {rl_serve_ops_time, &oc};
+    rl_step_cost cost = rl_serve_ops_cost(&oc);
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);
     rl_ops_cost_free(&oc);

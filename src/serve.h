@@ -19,7 +19,8 @@
  * Engine model (one replica = `chips` chips holding one copy of the model):
  * a step processes `prefill_tokens` new prompt tokens (after a cached prefix)
  * and one token for each of `decode_batch` decoding sequences; a prefill that
- * completes emits the request's first token at the step's end (TTFT); each
+ * completes emits the request's first token at the step's end (TTFT, plus
+ * the engine's prefill dispatch: rl_step_cost.dispatch_s); each
  * decode step emits one more token per sequence (or (1 - a^(g+1))/(1 - a)
  * expected tokens with speculative decoding, seed 000 Appendix D and
  * Leviathan et al. arXiv:2211.17192 eq. (1)). */
@@ -51,10 +52,17 @@ typedef struct {
 } rl_step_work;
 
 /* Time in seconds of one step's work; must return > 0 when any work is
- * given. */
+ * given.  `dispatch_s`: the engine's prefill dispatch of one request
+ * (ops.h rl_ops_prefill_dispatch), host latency on that request's path
+ * only: the simulator adds it once to the request's first-token time and
+ * end-to-end latency when its prompt's last chunk completes, never to a
+ * step, so no other request waits for it and its TPOT and ITL are
+ * unchanged (NVIDIA AIConfigurator adds it to TTFT alone:
+ * sdk/backends/base_backend.py `_ttft_per_request`, commit 0d2668649). */
 typedef struct {
     double (*time)(void *ctx, const rl_step_work *w);
     void *ctx;
+    double dispatch_s;
 } rl_step_cost;
 
 /* The step cost from the operator list (ops.h, rl_ops_step_time with the
@@ -157,6 +165,8 @@ typedef struct {
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
     long long pp;    /* pipeline stages (rl_ops_cost_pipeline); `chips` is then one stage's */
     long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
+    double dispatch_s; /* the engine's prefill dispatch per request (rl_ops_prefill_dispatch;
+                          0 with fitted costs, which time the engine end to end) */
 } rl_ops_cost;
 
 #define RL_OPS_MEMO (1 << 19)
@@ -216,6 +226,9 @@ int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 /* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
  * operator-list step cost. */
 double rl_serve_ops_time(void *ctx, const rl_step_work *w);
+
+/* The rl_step_cost of *c: rl_serve_ops_time on c, with c's dispatch_s. */
+rl_step_cost rl_serve_ops_cost(rl_ops_cost *c);
 
 /* The same for one prompt of `tokens` new tokens on a cached `prefix`
  * (tokens 0: none) beside a decode batch of `batch` at context `context`. */

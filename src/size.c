@@ -207,7 +207,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     s.seqs_peak = &run.peak;
     rl_serve_result r;
     rl_ops_cost *oc = kept_cost(in, c);
-    rl_step_cost cost = {rl_serve_ops_time, oc};
+    rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     int rc = oc ? rl_serve_run(req, n, &s, &cost, &cost, &r, err, errlen)
                 : rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n,
                                     &s, &r, err, errlen);
@@ -327,7 +327,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
     rl_ops_cost *oc = kept_cost(in, c);
-    rl_step_cost cost = {rl_serve_ops_time, oc};
+    rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
                 : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
                                              req, n, &s, &q, err, errlen);
@@ -446,7 +446,7 @@ typedef struct {
     long long ep;    /* expert-parallel groups of a stage (layout TP, MoE) */
     rl_attn_layout layout;
     double kvcap;  /* KV tokens per replica */
-    double t_pref; /* prefill of the mean prompt, s */
+    double t_pref; /* prefill step of the mean prompt, s (GPU time: no dispatch) */
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use (rl_size_candidate) */
 } replica_kind;
 
@@ -557,11 +557,12 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
         return 1;
     }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
+    double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
     if (k->kvcap >= longest) { /* the best any fitting configuration could do */
-        out->min_ttft_s = fmin(out->min_ttft_s, k->t_pref);
+        out->min_ttft_s = fmin(out->min_ttft_s, ttft);
         out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
     }
-    int pruned = k->kvcap < longest || k->t_pref > in->slo_ttft;
+    int pruned = k->kvcap < longest || ttft > in->slo_ttft;
     if (!pruned)
         kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)

@@ -499,15 +499,17 @@ static void calibrated_classes(void **state)
 }
 
 /* The engine's prefill dispatch (engines.c ENGINE_COSTS): on h100-sxm under
- * vLLM a prefill pays 0.8 ms per layer (NVIDIA AIConfigurator's
- * calibration, vllm_backend.py _prefill_dispatch_overhead_ms), so a
- * llama3-8b prefill of 2048 tokens (32 layers, model/llama3-8b.lua) is its
- * kernel-table time plus 32 x 0.8 ms = 25.6 ms (1e-12: same arithmetic):
- * engine_s is 25.6 ms and step_s is the sum of its operators plus it.  The
- * cost is once per step however many prompts finish in it (batch 4: the
- * same 25.6 ms), once per prompt however many chunks it takes (2048 in 512s
- * minus the same with the cost removed: 25.6 ms, not 4 x), and never in a
- * decode step or under TensorRT-LLM (AIConfigurator's base backend: 0). */
+ * vLLM a request's prefill pays 0.8 ms per layer (NVIDIA AIConfigurator's
+ * calibration, vllm_backend.py _prefill_dispatch_overhead_ms), added to its
+ * TTFT only (base_backend.py _ttft_per_request), never to a step.  llama3-8b
+ * (32 layers, model/llama3-8b.lua): rl_ops_prefill_dispatch is 32 x 0.8 ms
+ * = 25.6 ms; the prefill step of 2048 tokens is its kernels alone
+ * (engine_s 0, step_s the sum of its operators, and the same step with the
+ * cost set to 0); its TTFT (rl_ops_prefill_time, `prefill`'s ttft_s) is
+ * that table time plus 25.6 ms, once however many chunks (2048 in 512s:
+ * 25.6 ms more than with the cost 0, not 4 x); 0 in ideal mode and under
+ * TensorRT-LLM (AIConfigurator's base backend).  Tolerance 1e-12 (the same
+ * arithmetic; 1e-9 for the difference of two chunked sums). */
 static void prefill_dispatch(void **state)
 {
     (void)state;
@@ -519,25 +521,27 @@ static void prefill_dispatch(void **state)
     const double want = 32 * 0.8e-3;
     rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 2048, 0, 0, 0);
     c.calibrated = 1;
+    assert_rel(rl_ops_prefill_dispatch(&m, &h, &c), want, 1e-12);
     const rl_ops *o = build(&m, &h, &c);
-    assert_rel(o->engine_s, want, 1e-12);
+    assert_true(o->engine_s == 0);
     double kernels = 0;
     for (int i = 0; i < o->n; i++)
         kernels += o->op[i].layers * o->op[i].t.time_s;
-    assert_rel(o->step_s, kernels + want, 1e-12);
-    c.prefill_seqs = 4;
-    assert_rel(build(&m, &h, &c)->engine_s, want, 1e-12);
-    c.prefill_seqs = 1;
+    assert_rel(o->step_s, kernels, 1e-12);
     rl_hw none = h;
     none.engines.e[none.engines.sel].prefill_layer_s = 0;
+    assert_true(build(&m, &none, &c)->step_s == o->step_s);
+    assert_true(rl_ops_prefill_dispatch(&m, &none, &c) == 0);
+    assert_rel(rl_ops_prefill_time(&m, &h, &c, 2048, 0), o->step_s + want, 1e-12);
+    assert_rel(rl_ops_prefill_time(&m, &none, &c, 2048, 0), o->step_s, 1e-12);
     assert_rel(rl_ops_chunked_prefill_time(&m, &h, &c, 2048, 0, 512) -
                    rl_ops_chunked_prefill_time(&m, &none, &c, 2048, 0, 512), want, 1e-9);
-    rl_ops_config d = decode_cfg(16, 2048);
-    d.calibrated = 1;
-    assert_true(build(&m, &h, &d)->engine_s == 0);
+    c.calibrated = 0;
+    assert_true(rl_ops_prefill_dispatch(&m, &h, &c) == 0);
+    c.calibrated = 1;
     if (rl_hw_select_engine(&h, "trtllm", err, sizeof err) != 0)
         fail_msg("%s", err);
-    assert_true(build(&m, &h, &c)->engine_s == 0);
+    assert_true(rl_ops_prefill_dispatch(&m, &h, &c) == 0);
 }
 
 /* Bad input is an error naming the field. */
@@ -593,7 +597,7 @@ static void prefill_parts_per_prompt(void **state)
     rl_hw h = load_hw("h200", NULL, 0);
     for (int k = 0; k < 2; k++) {
         rl_model m = load_model(models[k], NULL, 0);
-        rl_ops_part parts[2] = {{1, 100, 0, 0}, {2, 300, 50, 0}};
+        rl_ops_part parts[2] = {{1, 100, 0}, {2, 300, 50}};
         rl_ops_config c = prefill_cfg(1, 0);
         c.parts = parts;
         c.nparts = 2;
@@ -628,7 +632,7 @@ static void prefill_parts_per_prompt(void **state)
     rl_model m = load_model("llama2-70b", NULL, 0);
     rl_ops_part same[1024];
     for (int i = 0; i < 1024; i++)
-        same[i] = (rl_ops_part){1, 128, 0, 0};
+        same[i] = (rl_ops_part){1, 128, 0};
     rl_ops_config c = prefill_cfg(128, 0), p = prefill_cfg(128, 0);
     c.prec = p.prec = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
     c.parts = same;
@@ -637,7 +641,7 @@ static void prefill_parts_per_prompt(void **state)
     assert_rel(rl_ops_step_time(&m, &h, &c), rl_ops_step_time(&m, &h, &p), 1e-12);
     /* each prompt within max_context (4096), not their sum: 8 x 1024 tokens is fine */
     for (int i = 0; i < 8; i++)
-        same[i] = (rl_ops_part){1, 1024, 0, 0};
+        same[i] = (rl_ops_part){1, 1024, 0};
     c.nparts = 8;
     assert_true(rl_ops_step_time(&m, &h, &c) > 0);
 }

@@ -216,6 +216,43 @@ static void test_ops_timed_by_tables(void **state)
     unlink(mp);
 }
 
+/* Tester 3 finding 2: under TP a row-parallel matmul (o_proj, mlp_down:
+ * input split, output whole, then AllReduced; Megatron-LM, Shoeybi et al.
+ * 2019) reads the table at (m, n = dout, k = din / tp), a column-parallel
+ * one at (m, n = dout / tp, k = din).  GRID_MODEL at tp 4, batch 1:
+ *   o_proj  (1, 4096, 4096 / 4): the row 1,4096,1024: 0.00602346658706665 ms
+ *   q_proj  (1, 4096 / 4, 4096): the row 1,1024,4096: 0.007516799867153168 ms
+ * both exact grid points: provenance measured, to 5e-4 (float rows). */
+static void test_row_parallel_shape(void **state)
+{
+    (void)state;
+    char hw[64], mp[64], err[256];
+    rl_hw h;
+    rl_model m;
+    rl_ops_config c;
+    rl_ops o;
+    grid_step(rl_precision_default(), hw, mp, &h, &m, &c, &o);
+    c.chips = c.tp = 4;
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    int seen = 0;
+    for (int i = 0; i < o.n; i++) {
+        const rl_op *op = &o.op[i];
+        if (!strcmp(op->name, "o_proj")) {
+            assert_rel(op->t.time_s, 0.00602346658706665e-3, 5e-4);
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+            seen++;
+        }
+        if (!strcmp(op->name, "q_proj")) {
+            assert_rel(op->t.time_s, 0.007516799867153168e-3, 5e-4);
+            assert_int_equal(op->prov, RL_PROV_MEASURED);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    unlink(hw);
+    unlink(mp);
+}
+
 /* Tester 2 finding 1: an operator whose dtype has no table of its class
  * takes the efficiency of the nearest tabled variant at its shape
  * (engines.h DERIVED).  The excerpt has bfloat16 tables only, so int8
@@ -488,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
+        cmocka_unit_test(test_row_parallel_shape),
         cmocka_unit_test(test_derived_dtype),
         cmocka_unit_test(test_derived_reference),
         cmocka_unit_test(test_lua_engine),

@@ -19,7 +19,7 @@ return {
       date = "2026-12-01",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
-        source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0.8 ms per layer, once per step finishing a prompt: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
+        source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0.8 ms per layer, added once to each request's TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
       },
       memory = {
         source = "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 (vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)",
