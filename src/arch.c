@@ -128,6 +128,15 @@ double rl_arch_expected_experts(const rl_model *m, double tokens)
     return E * (1.0 - pow(1.0 - k / E, tokens));
 }
 
+double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep)
+{
+    double touched = rl_arch_expected_experts(m, tokens);
+    if (ep <= 1 || touched <= 0)
+        return touched;
+    double busiest = ceil(touched / (double)ep - 1e-9), held = (double)m->experts / (double)ep;
+    return (double)ep * fmin(busiest, ceil(held));
+}
+
 double rl_arch_params_read(const rl_model *m, double tokens)
 {
     rl_params p = rl_arch_params(m);

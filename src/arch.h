@@ -91,6 +91,19 @@ double rl_arch_attention_params_layer(const rl_model *m);
  * routed uniformly: E * (1 - (1 - k/E)^tokens).  Returns 0 for dense models. */
 double rl_arch_expected_experts(const rl_model *m, double tokens);
 
+/* Experts' weights an expert-parallel group of `ep` chips (E/ep experts on
+ * each) is charged for one MoE layer, as ep times the busiest chip's
+ * share, so that dividing by the chips gives that chip's bytes: the
+ * rl_arch_expected_experts touched experts cannot sit on fewer than
+ * ceil(touched / ep) experts of one chip (the balanced-integer lower bound
+ * of the load; routing that puts two of them on one chip costs more).
+ * At batch 1 with top-2 routing (mixtral ep8) the busiest chip reads one
+ * whole expert, not 2/8 of one.  ep <= 1: the touched experts.  Our rule
+ * (docs/model.md "Expert parallelism at small batch"); the touched count
+ * is a fractional expectation, so ceil takes a 1e-9 slack (2.0000000001
+ * experts on 2 chips stay one each). */
+double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep);
+
 /* Parameters whose bytes a step over `tokens` tokens reads from HBM: every
  * non-expert weight plus the routed experts actually touched.  Equals total
  * for dense and abstract models (seed 000 formula (1) reads all parameters). */

@@ -469,24 +469,10 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
-/* The largest tensor-parallel degree that divides `chips`, stays inside one
- * NVLink/ICI domain (h's domain_chips; engines keep TP inside a node) and
- * splits the model's heads evenly (N divisible by it; for GQA/MHA a divisor
- * or multiple of K, shard.h's rule). */
-static long long tp_degree(const rl_model *m, const rl_hw *h, long long chips)
-{
-    for (long long t = chips; t > 1; t--)
-        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
-            m->heads % t == 0 &&
-            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
-            return t;
-    return 1;
-}
-
 /* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
  * and o->chips set to the plan's chips when --chips was not given.  In
  * calibrated mode, chips without a plan run tensor parallel (a note says
- * so): over all of them, or over the widest degree tp_degree allows with
+ * so): over all of them, or over the widest degree rl_shard_tp_over allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
  * chips (tp = ep = 1).  -1 (printed) when the heads hold that degree below
@@ -507,18 +493,13 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
-    *tp = tp_degree(m, h, o->chips);
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, calibrated mode's plan)"
                                   : "calibrated mode";
-    rl_memory w = rl_memory_use(m, h, *tp, 0, 1, o->prec.weights, o->prec.kv);
-    long long room = h->domain_chips > 0 && h->domain_chips < o->chips ? h->domain_chips : o->chips;
-    if (*tp < room && !w.fits) { /* the heads, not the domain, hold tp below the chips */
-        fprintf(stderr, "roofline %s: --chips %lld: tensor parallelism over them cannot split "
-                        "%s's %lld heads (%lld KV heads) inside one %lld-chip domain; the widest "
-                        "that can, tp%lld, needs %.1f GB of weights per chip on %.1f GB; give "
-                        "--chips a multiple of a degree that fits, --tp, or --ideal\n",
-                cmd, o->chips, m->name, m->heads, m->kv_heads, h->domain_chips, *tp,
-                w.weight_bytes / *tp / 1e9, h->hbm_bytes / 1e9);
+    char err[ERRLEN];
+    *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
+    if (*tp == 0) {
+        fprintf(stderr, "roofline %s: --chips %lld: %s; give --chips a multiple of a degree that "
+                        "fits, --tp, or --ideal\n", cmd, o->chips, err);
         return -1;
     }
     if (*tp == o->chips)

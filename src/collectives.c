@@ -42,15 +42,18 @@ void rl_coll_envelope(rl_coll_row *r)
 
 double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
 {
-    if (prov)
-        *prov = RL_PROV_MEASURED;
+    if (prov) /* outside the measured sizes: extrapolated (below: the smallest size's time) */
+        *prov = r->np > 0 && (bytes < r->bytes[0] || bytes > r->bytes[r->np - 1])
+                    ? RL_PROV_EXTRAPOLATED
+                    : RL_PROV_MEASURED;
     if (r->np == 0 || bytes > r->bytes[r->np - 1])
         return rl_coll_fit_time(r, bytes);
     int i = 0;
     while (i < r->np - 1 && bytes > r->bytes[i])
         i++;
     int lo = i > 0 && bytes < r->bytes[i] ? i - 1 : i; /* the points bracketing bytes */
-    if (prov && (r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]))
+    if (prov && *prov == RL_PROV_MEASURED &&
+        (r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]))
         *prov = RL_PROV_INTERPOLATED;
     if (lo == i)
         return r->capped[i];

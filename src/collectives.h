@@ -109,8 +109,10 @@ const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long 
 void rl_coll_envelope(rl_coll_row *r);
 
 /* Time of `bytes` (>= 0) through row r, seconds: the points (capped)
- * inside their range, (M) above it (see above).  *prov (may be NULL):
- * `interpolated` when a point it reads was capped, else `measured`. */
+ * inside their range, the smallest point's below it, (M) above it (see
+ * above).  *prov (may be NULL): `extrapolated` outside the measured sizes
+ * (a row of points), `interpolated` when a point it reads was capped, else
+ * `measured`. */
 double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov);
 
 /* (M) alone. */

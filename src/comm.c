@@ -185,7 +185,8 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
 int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                  long long stride, rl_comm *out, char *err, size_t errlen)
 {
-    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, 0};
+    rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, RL_PROV_ROOFLINE,
+                 h->topology == RL_TOPO_SWITCH};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -199,9 +200,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
-        rl_provenance prov;
-        terms m = row_terms(row, bytes, &r.time_s, &prov);
-        r.capped = prov == RL_PROV_INTERPOLATED;
+        terms m = row_terms(row, bytes, &r.time_s, &r.prov);
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;

@@ -77,8 +77,11 @@ typedef struct {
     int levels;         /* 1: inside one ICI/NVLink domain; 2: also the network */
     int measured;       /* 1: timed by the hardware's collectives table (M); 2: its domain
                          * level measured, the network level modelled; 0: the model */
-    int capped;         /* measured = 1 and a point it read was capped by the table's
-                         * monotone envelope (collectives.h): provenance interpolated */
+    rl_provenance prov; /* measured = 1: the table lookup's (rl_coll_time): measured,
+                         * interpolated (a point capped by the monotone envelope) or
+                         * extrapolated (outside the measured sizes); one provenance
+                         * that ops and the collectives table both print */
+    int nvlink;         /* the domain is an NVLink switch (hw topology "switch"); else ICI */
 } rl_comm;
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes

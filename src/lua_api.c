@@ -666,6 +666,25 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
     return given;
 }
 
+/* The tensor-parallel degree of a calibrated run (h measured, not ideal)
+ * without a plan over chips > 1: as on the command line, the widest one
+ * rl_shard_tp_over allows, its collectives included; 1 otherwise.  A Lua
+ * error when no degree fits. */
+static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
+                         rl_precision p, int calibrated)
+{
+    if (!calibrated || chips <= 1 || m->abstract || !rl_hw_measured(h))
+        return 1;
+    char err[ERRLEN], msg[ERRLEN + 128];
+    long long tp = rl_shard_tp_over(m, h, chips, p, err, sizeof err);
+    if (tp == 0) {
+        snprintf(msg, sizeof msg, "field 'chips' (%lld): %s; give chips a multiple of a degree "
+                 "that fits, tp=, or ideal=true", chips, err);
+        luaL_error(L, "%s", msg);
+    }
+    return tp;
+}
+
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
  * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
@@ -685,7 +704,11 @@ int rl_lua_step(lua_State *L)
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
-    if (opt_plan(L, 1, &pl)) {
+    int planned = opt_plan(L, 1, &pl);
+    /* a fitted profile times a step without a plan by its engine costs (as the CLI) */
+    if (!planned && !h.engine_costs.present && (pl.tp = tp_over(L, &m, &h, chips, p, 1)) > 1)
+        planned = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
+    if (planned) {
         char err[ERRLEN] = "";
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
@@ -747,6 +770,12 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     if (lua_isnil(L, -1))
         c->chips = c->tp * c->ep;
     lua_pop(L, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_TP].lua);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_EP].lua);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
+    if (lua_isnil(L, -3) && lua_isnil(L, -2)) /* no plan: one tp replica of the chips (CLI) */
+        c->chips = c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1));
+    lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)
         luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
@@ -1027,7 +1056,11 @@ int rl_lua_plot(lua_State *L)
     rl_outdir *out = rl_lua_outdir(L);
     /* the name is checked now; the folder is opened again (from the held
      * root) only around the rendering, so a Lua error between leaks nothing */
-    int dir = rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
+    /* a figure counts as a file of the output budget (its bytes, a rendered
+     * chart of bounded size, are not known before gnuplot writes it) */
+    int dir = rl_outdir_budget(out, file, 0, err, sizeof err) != 0
+                  ? -1
+                  : rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
     if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     close(dir);

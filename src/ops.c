@@ -538,9 +538,8 @@ static void finish(builder *x)
         rl_op *op = &o->op[i];
         op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
         op->kv_write *= kvc;
-        op->prov = op->kind != RL_OP_COMM || op->comm.measured != 1 ? RL_PROV_ROOFLINE
-                   : op->comm.capped                               ? RL_PROV_INTERPOLATED
-                                                                   : RL_PROV_MEASURED;
+        op->prov = op->kind == RL_OP_COMM && op->comm.measured == 1 ? op->comm.prov
+                                                                     : RL_PROV_ROOFLINE;
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
@@ -677,7 +676,9 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
         double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
         x.wrep = 1;
         int first = x.o->n;
-        mlp(&x, "expert", moe, k, (double)m->d_ff_expert, rl_arch_expected_experts(m, x.M), k / E);
+        /* the EP group's busiest chip's experts (arch.h), as c->ep copies */
+        mlp(&x, "expert", moe, k, (double)m->d_ff_expert,
+            rl_arch_experts_read_ep(m, x.M, c->ep), k / E);
         x.wrep = wrep;
         if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
             double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */

@@ -16,9 +16,17 @@
 #define NAME_MAX_LEN 1024
 #define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
 
-int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
+/* Empty o with the default output budget. */
+static void outdir_init(rl_outdir *o)
 {
     memset(o, 0, sizeof *o);
+    o->max_bytes = RL_OUTDIR_MAX_BYTES;
+    o->max_files = RL_OUTDIR_MAX_FILES;
+}
+
+int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
+{
+    outdir_init(o);
     if (!dir || !*dir)
         RL_FAIL("--out: empty directory name");
     struct stat st;
@@ -42,7 +50,7 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
 
 void rl_outdir_defer(rl_outdir *o, const char *dir)
 {
-    memset(o, 0, sizeof *o);
+    outdir_init(o);
     snprintf(o->pending, sizeof o->pending, "%s", dir);
 }
 
@@ -123,8 +131,13 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     if (!o->root[0] && o->pending[0]) {
         char dir[sizeof o->pending];
         memcpy(dir, o->pending, sizeof dir);
-        if (rl_outdir_open(o, dir, err, errlen) != 0) {
-            snprintf(o->pending, sizeof o->pending, "%s", dir); /* open cleared it */
+        long long max_bytes = o->max_bytes;
+        int max_files = o->max_files;
+        int rc = rl_outdir_open(o, dir, err, errlen);
+        o->max_bytes = max_bytes; /* open cleared them */
+        o->max_files = max_files;
+        if (rc != 0) {
+            snprintf(o->pending, sizeof o->pending, "%s", dir);
             return -1;
         }
     }
@@ -152,11 +165,30 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     return dir;
 }
 
-int rl_outdir_note(rl_outdir *o, const char *name)
+/* 1 when NAME is among the kept files. */
+static int kept(const rl_outdir *o, const char *name)
 {
     for (int i = 0; i < o->nkept; i++)
         if (strcmp(o->kept[i], name) == 0)
-            return 0; /* rewritten: listed once */
+            return 1;
+    return 0;
+}
+
+int rl_outdir_budget(const rl_outdir *o, const char *name, size_t len, char *err, size_t errlen)
+{
+    if (!kept(o, name) && o->nkept >= o->max_files)
+        RL_FAIL("%s: the run's output budget of %d files is spent (docs/hardening.md); "
+                "nothing written", name, o->max_files);
+    if ((double)len > (double)(o->max_bytes - o->bytes))
+        RL_FAIL("%s: %zu bytes would pass the run's output budget of %lld bytes (%lld written "
+                "so far; docs/hardening.md); nothing written", name, len, o->max_bytes, o->bytes);
+    return 0;
+}
+
+int rl_outdir_note(rl_outdir *o, const char *name)
+{
+    if (kept(o, name))
+        return 0; /* rewritten: listed once */
     if (o->nkept == o->cap) {
         int cap = o->cap ? 2 * o->cap : 8;
         char **k = realloc(o->kept, (size_t)cap * sizeof *k);
@@ -175,6 +207,8 @@ int rl_outdir_note(rl_outdir *o, const char *name)
 int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,
                     size_t errlen)
 {
+    if (rl_outdir_budget(o, name, len, err, errlen) != 0)
+        return -1;
     int dir = rl_outdir_resolve(o, name, NULL, 0, err, errlen);
     if (dir < 0)
         return -1;
@@ -183,6 +217,7 @@ int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len
     close(dir);
     if (rc != 0)
         return -1;
+    o->bytes += (long long)len;
     if (rl_outdir_note(o, name) != 0)
         RL_FAIL("%s: written, but out of memory recording it", name);
     return 0;

@@ -291,10 +291,19 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     cJSON_AddNumberToObject(o, "each_s", c->time_s);
     cJSON_AddNumberToObject(o, "total_s", count * c->time_s);
     cJSON_AddBoolToObject(o, "latency_bound", c->latency_bound);
-    cJSON_AddStringToObject(o, "fabric", c->levels > 1 ? "ici+net" : "ici");
+    const char *fabric = c->nvlink ? "nvlink" : "ici"; /* the domain's, as the hw topology */
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", fabric, c->levels > 1 ? "+net" : "");
+    cJSON_AddStringToObject(o, "fabric", buf);
+    /* the provenance the op table prints for the same lookup (comm.h prov) */
     cJSON_AddStringToObject(o, "timed_by",
-                            c->measured == 1 && c->capped ? "measured, at a larger size's time"
-                            : c->measured == 1            ? "measured"
+                            c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
+                                ? "measured, interpolated (a larger size's time: the table's "
+                                  "monotone envelope)"
+                            : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
+                                ? "measured, extrapolated (outside the measured sizes: the "
+                                  "smallest size's time below, the alpha-beta fit above)"
+                            : c->measured == 1 ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "memory.h"
 #include "ops.h"
 #include "roofline.h"
 #include "error.h"
@@ -287,8 +288,8 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
-        if (m->experts > 0) /* the replica's tokens of one tick, routed uniformly */
-            touched = rl_arch_expected_experts(m, tokens) / (double)m->experts;
+        if (m->experts > 0) /* the replica's tokens of one tick; the busiest EP chip's */
+            touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
         double rest = pc.router + pc.norms;
         stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
         read = (attn + vocab + dense_mlp / Mtp + experts * touched + rest) / P;
@@ -521,6 +522,28 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
         n++;
     }
     return n;
+}
+
+long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                           char *err, size_t errlen)
+{
+    long long tp = 1;
+    for (long long t = chips; t > 1 && tp == 1; t--)
+        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
+            m->heads % t == 0 &&
+            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
+            tp = t;
+    rl_memory w = rl_memory_use(m, h, tp, 0, 1, p.weights, p.kv);
+    long long room = h->domain_chips > 0 && h->domain_chips < chips ? h->domain_chips : chips;
+    if (tp < room && !w.fits) {
+        rl_fail(err, errlen, "tensor parallelism over them cannot split %s's %lld heads (%lld KV "
+                            "heads) inside one %lld-chip domain; the widest that can, tp%lld, "
+                            "needs %.1f GB of weights per chip on %.1f GB",
+               m->name, m->heads, m->kv_heads, h->domain_chips, tp, w.weight_bytes / tp / 1e9,
+               h->hbm_bytes / 1e9);
+        return 0;
+    }
+    return tp;
 }
 
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,

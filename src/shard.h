@@ -169,6 +169,18 @@ typedef struct {
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);
 
+/* The 1D tensor-parallel degree a calibrated run without a plan uses over
+ * `chips` (the CLI and Lua share it; docs/model.md): the largest degree
+ * that divides `chips`, stays inside one NVLink/ICI domain (h's
+ * domain_chips; engines keep TP inside a node) and splits the heads evenly
+ * (N divisible by it; for GQA/MHA a divisor or multiple of K), the rest of
+ * the chips independent replicas.  0 with a reason in err when the heads,
+ * not the domain, hold the degree below the chips and one replica's
+ * weights (in p.weights) do not fit in HBM (3 chips for 64 heads / 8 KV
+ * heads: tp1 replicas of a 70B model). */
+long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                           char *err, size_t errlen);
+
 const char *rl_phase_name(rl_phase ph);
 const char *rl_kv_split_name(rl_kv_split k);
 /* "1d" / "2d" / "replicate" / "batch" / "seq"; return 0 or -1. */

@@ -48,6 +48,7 @@ static void ring_allgather_both_regimes(void **state)
     rl_comm small = must(&h, RL_ALLGATHER, 6.4e4, 8, 1);
     assert_rel(small.time_s, 4e-6, 1e-12);
     assert_true(small.latency_bound);
+    assert_false(small.nvlink); /* a TPU ring: ICI */
     /* ReduceScatter costs the same; AllReduce twice (RS + AG) */
     assert_rel(must(&h, RL_REDUCESCATTER, 8e6, 8, 1).time_s, big.time_s, 1e-12);
     assert_rel(must(&h, RL_ALLREDUCE, 8e6, 8, 1).time_s, 2 * big.time_s, 1e-12);
@@ -191,7 +192,8 @@ static void harness_can_fail(void **state)
  * well; 65536 bytes (0.01868 ms) interpolates with 131072 (0.019 ms): at
  * 98304 bytes 1.868e-5 * (1.9e-5 / 1.868e-5)^(log 1.5 / log 2) = 1.8866e-5 s
  * (by hand); 100 bytes (below the smallest size, 512 bytes: 0.01559 ms) costs the
- * floor 1.559e-5 s.  The alpha-beta model charged 2 * 2 us = 4 us for both
+ * floor 1.559e-5 s, extrapolated (below the measured sizes; so is 1e12 bytes,
+ * past the largest: the fit).  The alpha-beta model charged 2 * 2 us = 4 us for both
  * (switch_both_regimes).  A group crossing the node (16) or of a size not
  * measured (3) falls back to the model.  Tolerance 1e-3 (the profile keeps
  * 4 significant digits). */
@@ -202,14 +204,17 @@ static void measured_table(void **state)
     rl_comm c = must(&h, RL_ALLREDUCE, 16384, 8, 1);
     assert_true(c.measured);
     assert_rel(c.time_s, 1.844e-5, 1e-3);
-    assert_true(c.capped);
+    assert_int_equal(c.prov, RL_PROV_INTERPOLATED); /* capped by the envelope */
     assert_rel(must(&h, RL_ALLREDUCE, 24576, 8, 1).time_s, 1.844e-5, 1e-3);
     rl_comm mid = must(&h, RL_ALLREDUCE, 98304, 8, 1);
     assert_rel(mid.time_s, 1.8866e-5, 1e-3);
-    assert_false(mid.capped);
+    assert_int_equal(mid.prov, RL_PROV_MEASURED);
     rl_comm small = must(&h, RL_ALLREDUCE, 100, 8, 1);
     assert_rel(small.time_s, 1.559e-5, 1e-3);
     assert_true(small.latency_bound);
+    assert_int_equal(small.prov, RL_PROV_EXTRAPOLATED); /* below the smallest size */
+    assert_int_equal(must(&h, RL_ALLREDUCE, 1e12, 8, 1).prov, RL_PROV_EXTRAPOLATED); /* fit */
+    assert_true(small.nvlink); /* h100-sxm's topology "switch": its NVLink domain */
     assert_int_equal(must(&h, RL_ALLREDUCE, 1e6, 16, 1).measured, 2);
     assert_false(must(&h, RL_ALLREDUCE, 1e6, 3, 1).measured);
     assert_false(must(&h, RL_P2P, 1e6, 2, 1).measured);

@@ -318,6 +318,39 @@ static void assert_lua_equals_cli(const char *cli, const char *lua, int first_ro
     cJSON_Delete(j);
 }
 
+/* chips = 8 without a plan means what --chips 8 means (tester3 item 4):
+ * calibrated on h100-sxm, a tp8 replica with its AllReduces, so step_s
+ * (batch 1 and 256, context 4096) and the prefill's ttft_s (1024 tokens)
+ * equal the command line's to 1e-12 (both through rl_shard_tp_over; before,
+ * Lua gave the collective-free "one fully sharded copy", 20-35% lower), and
+ * sharding names the plan.  chips = 3 (no degree that splits 64 heads
+ * fits 70B weights) is the CLI's refusal, naming the field. */
+static void chips_run_tensor_parallel(void **state)
+{
+    (void)state;
+    static const char *const step_keys[] = {"step_s"}, *const prefill_keys[] = {"ttft_s"};
+    const char *prec = "--weights fp8 --compute fp8 --format json";
+    char cli[512], lua[512], err[1024];
+    for (int b = 1; b <= 256; b *= 256) {
+        snprintf(cli, sizeof cli, "step --model llama3-70b --hw h100-sxm --chips 8 --batch %d "
+                 "--context 4096 %s", b, prec);
+        snprintf(lua, sizeof lua, "roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', "
+                 "chips = 8, batch = %d, context = 4096, weights = 'fp8', compute = 'fp8' }", b);
+        assert_lua_equals_cli(cli, lua, 1, step_keys, 1);
+    }
+    snprintf(cli, sizeof cli, "prefill --model llama3-70b --hw h100-sxm --chips 8 --tokens 1024 %s",
+             prec);
+    assert_lua_equals_cli(cli, "roofline.prefill{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8,"
+                          " tokens = 1024, weights = 'fp8', compute = 'fp8' }", 1, prefill_keys, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8,"
+                         " batch = 1, context = 4096 }.sharding", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "tp8");
+    lua_pop(L, 1);
+    assert_int_not_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', "
+                             "chips = 3, batch = 1, context = 4096 }", err, sizeof err), 0);
+    assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
+}
+
 /* roofline.size: the command line's search (its keys are pinned beside the
  * CLI's, tests/data/result_keys.txt); llama3-8b at 2 req/s of 100-token
  * prompts on H100 is met (one chip serves ~30 req/s of longer prompts,
@@ -629,6 +662,7 @@ int main(void)
         cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(size_from_lua),
+        cmocka_unit_test(chips_run_tensor_parallel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

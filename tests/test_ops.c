@@ -299,6 +299,35 @@ static void moe_expected_experts(void **state)
     assert_true(find(o, "router")->weight_bytes == 4096.0 * 8 * 2);
 }
 
+/* Expert parallelism at small batch (tester3 item 5): the busiest EP chip
+ * reads ceil(touched / ep) whole experts (arch.h rl_arch_experts_read_ep).
+ * Mixtral-8x7B ep8 on 8 chips, B = 1 (top-2: 2 experts touched, on 2 of
+ * the 8 chips): each chip is charged one whole expert, by hand
+ * 3 x 4096 x 14336 x 2 B = 352,321,536 B per layer (before: 2/8 of it,
+ * 88,080,384 B); exact (1e-12).  B = 16 (7.91982 touched): still one per
+ * chip (ceil(0.99)), 8 matrices in all.  ep2 on 2 chips at B = 1: one
+ * expert each, the same 2 as without EP. */
+static void moe_ep_busiest_chip(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double mat = 4096.0 * 14336 * 2;
+    rl_ops_config c = decode_cfg(1, 1024);
+    c.chips = c.ep = 8;
+    const rl_ops *o = build(&m, &h, &c);
+    double chip = (find(o, "expert_gate")->weight_bytes + find(o, "expert_up")->weight_bytes +
+                   find(o, "expert_down")->weight_bytes) / 8;
+    assert_rel(chip, 352321536.0, 1e-12);
+    c.decode_batch = 16;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 8 * mat, 1e-12);
+    c = decode_cfg(1, 1024);
+    c.chips = c.ep = 2;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "expert_up")->weight_bytes, 2 * mat, 1e-12);
+}
+
 /* MLA decode, absorbed form (DeepSeek-V3: L 61, N 128, d_c 512, d_h^R 64).
  * B = 4, S = 4096, bf16 KV: the cache read is B S L (512 + 64) 2 =
  * 4*4096*61*576*2 = 1,151,336,448 B (MHA over 128 heads of 192/128 would
@@ -732,6 +761,7 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(tp2_decode_closed_form),
         cmocka_unit_test(tp_plan_errors),
+        cmocka_unit_test(moe_ep_busiest_chip),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

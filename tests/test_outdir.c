@@ -102,6 +102,37 @@ static void writes_atomically_and_lists(void **state)
     assert_int_not_equal(system(cmd), 0);
 }
 
+/* The output budget (tester3 item 15): the defaults are the stated 256 MiB
+ * and 1000 files; lowered to 10 bytes and 2 files, writes of 4 + 4 bytes
+ * pass, a third of 4 (12 > 10) is refused naming the budget and leaves no
+ * file; a third distinct name is refused too while a rewrite of a kept
+ * name (2 bytes, 10 in all) is not a new file. */
+static void output_budget(void **state)
+{
+    (void)state;
+    rl_outdir o;
+    char err[1024], path[256];
+    rl_outdir_defer(&o, root);
+    assert_int_equal(o.max_bytes, 256LL * 1024 * 1024);
+    assert_int_equal(o.max_files, 1000);
+    o.max_bytes = 10;
+    o.max_files = 2;
+    assert_int_equal(rl_outdir_write(&o, "b1", "abcd", 4, err, sizeof err), 0);
+    assert_int_equal(o.max_bytes, 10); /* the deferred open kept the budget */
+    assert_int_equal(rl_outdir_write(&o, "b2", "abcd", 4, err, sizeof err), 0);
+    assert_int_equal(rl_outdir_write(&o, "b1", "abcd", 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "b1: 4 bytes would pass the run's output budget of 10 bytes "
+                                "(8 written so far"));
+    assert_int_equal(rl_outdir_write(&o, "b3", "a", 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "b3: the run's output budget of 2 files is spent"));
+    snprintf(path, sizeof path, "%s/b3", root);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0);
+    assert_int_equal(rl_outdir_write(&o, "b2", "ab", 2, err, sizeof err), 0);
+    assert_int_equal(o.bytes, 10);
+    rl_outdir_close(&o);
+}
+
 static void open_refuses_a_file(void **state)
 {
     (void)state;
@@ -225,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refuses_escapes),
         cmocka_unit_test(writes_atomically_and_lists),
+        cmocka_unit_test(output_budget),
         cmocka_unit_test(open_refuses_a_file),
         cmocka_unit_test(deferred_open),
         cmocka_unit_test(name_leaves_room_for_the_temporary),

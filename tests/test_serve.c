@@ -997,11 +997,13 @@ static void test_pipeline_parallel(void **state)
 
 /* Expert parallelism of degree ep under layout tp (serve.h
  * rl_ops_cost_experts: shard's "tp(chips/ep) epN" plan).  Mixtral-8x7B on
- * 8 H100, decode B = 32 at S = 4096: K = 8 KV heads split over tp8 and
+ * 8 H100, decode B = 256 at S = 4096: K = 8 KV heads split over tp8 and
  * over tp2 alike (one copy), and the weights split over the 8 chips either
- * way, so the op lists agree and the steps differ by the plans'
- * collectives alone, computed by shard.h (same arithmetic; 1e-9 on the
- * difference).
+ * way (B = 256 touches all 8 experts, so ep4's busiest chip, arch.h
+ * rl_arch_experts_read_ep, holds 2 of them as the even split does; at
+ * B = 32 the 7.9992 expected experts round up to 2 a chip), so the op lists
+ * agree and the steps differ by the plans' collectives alone, computed by
+ * shard.h (same arithmetic; 1e-9 on the difference).
  * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
  * 8 copies under tp8 and 2 under tp2 ep4, so ep4 holds exactly 4x the KV
  * tokens (1e-12), by hand 8 x 0.9 x (141e9 - W/8 - 392 MiB) / (35,136 B x
@@ -1023,12 +1025,12 @@ static void test_expert_parallel_degrees(void **state)
     rl_shard_plan p24 = rl_serve_replica_plan(8, 4, RL_ATTN_LAYOUT_TP);
     assert_true(p24.tp == 2 && p24.ep == 4 && p8.tp == 8 && p8.ep == 1);
     rl_shard_result r8, r24;
-    assert_int_equal(rl_shard_collectives(&m, &h, &p8, RL_PHASE_GENERATE, 32, moved, &r8, err,
+    assert_int_equal(rl_shard_collectives(&m, &h, &p8, RL_PHASE_GENERATE, 256, moved, &r8, err,
                                           sizeof err), 0);
-    assert_int_equal(rl_shard_collectives(&m, &h, &p24, RL_PHASE_GENERATE, 32, moved, &r24, err,
+    assert_int_equal(rl_shard_collectives(&m, &h, &p24, RL_PHASE_GENERATE, 256, moved, &r24, err,
                                           sizeof err), 0);
     assert_true(r24.comm_s != r8.comm_s);
-    assert_rel(rl_serve_ops_time1(&ep, 0, 0, 32, 4096) - rl_serve_ops_time1(&tp, 0, 0, 32, 4096),
+    assert_rel(rl_serve_ops_time1(&ep, 0, 0, 256, 4096) - rl_serve_ops_time1(&tp, 0, 0, 256, 4096),
                r24.comm_s - r8.comm_s, 1e-9);
     assert_int_equal(rl_ops_cost_experts(&ep, 3, err, sizeof err), -1);
     assert_non_null(strstr(err, "ep"));
