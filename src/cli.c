@@ -727,9 +727,15 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           : o->given[RL_P_QPS] ? "--qps"
                                                : "--burst");
     if (o->given[RL_P_TRACE]) {
-        if (o->given[RL_P_QPS] || o->given[RL_P_REQUESTS] || o->given[RL_P_PROMPT_DIST])
-            rl_cli_say(o, "note: --trace sets arrivals and lengths; --qps, --requests "
-                            "and --prompt-len are ignored");
+        static const rl_param_id set_by_trace[] = {RL_P_QPS, RL_P_REQUESTS, RL_P_PROMPT_DIST,
+                                                   RL_P_OUTPUT_DIST};
+        char given[128] = "";
+        for (size_t i = 0; i < sizeof set_by_trace / sizeof set_by_trace[0]; i++)
+            if (o->given[set_by_trace[i]])
+                snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s",
+                         *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
+        if (*given)
+            rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
@@ -934,7 +940,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                  rl_engines_selected(&h->engines)->name);
     if (mem.engine_memory && o->given[RL_P_RESERVE])
         rl_cli_say(o, "note: --hbm-reserve does not apply: the KV room is the one %s "
-                      "(engines.h; --engine ideal or --ideal for the reserve)", rule);
+                      "(docs/model.md, serving engines; --engine ideal or --ideal for the reserve)", rule);
     if (!mem.engine_memory)
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
     if (c->kv_capacity_tokens < c->page_tokens)
@@ -1135,7 +1141,7 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
-        need(o, "size", "--ttft-p99 S and --tpot-p99 S", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
+        need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
@@ -1183,7 +1189,8 @@ int rl_cli_size(rl_opts *o)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
-                        .band_wide = band_lo < 0.075};
+                        .band_wide = band_lo < 0.075,
+                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0;
@@ -1551,9 +1558,14 @@ static int calibrate_tables(rl_opts *o)
     if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
+    char err[ERRLEN], date[32];
+    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
+                                           err, sizeof err) != 0) {
+        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rc = RL_EXIT_INPUT;
+    }
     if (rc != 0)
         return rc;
-    char err[ERRLEN], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;

@@ -15,6 +15,7 @@
 #include <lualib.h>
 
 #include "fit.h"
+#include "memory.h"
 #include "plot.h"
 #include "report.h"
 #include "shard.h"
@@ -198,9 +199,47 @@ static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file
     return 0;
 }
 
+/* A row whose weights alone exceed the HBM of its tp GPUs (the vendor's
+ * capacity, memory.h hbm_bytes: the most lenient bound) describes a
+ * configuration that cannot run, a wrong tp, weights or hw column: bad
+ * input.  Returns 0, or -1 with err naming file and line. */
+static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
+                    const char *file, char *err, size_t errlen)
+{
+    rl_memory u = rl_memory_use(mod, h, r->tp, 0, 0, p.weights, p.kv);
+    if (u.weight_bytes <= u.hbm_bytes)
+        return 0;
+    snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of tp %lld "
+             "x %s (%.1f GB): a configuration that cannot run (check the row's tp, weights and "
+             "hw)", file, r->line, mod->name, rl_dtype_name(p.weights), u.weight_bytes / 1e9,
+             r->tp, h->name, u.hbm_bytes / 1e9);
+    return -1;
+}
+
+/* Whether profile p serves the rows measured on chip x (the rule fit and
+ * validate --against share, docs/model.md): p is x, or a profile of x's
+ * chip, named x's name and '-' something (`fit --save` names its profile
+ * BASE-ENGINE) with x's datasheet figures (HBM capacity and bandwidth, every
+ * dtype's peak FLOP/s). */
+static int serves(const rl_hw *p, const rl_hw *x)
+{
+    size_t n = strlen(x->name);
+    if (strcmp(p->name, x->name) == 0)
+        return 1;
+    if (strncmp(p->name, x->name, n) != 0 || p->name[n] != '-' || p->hbm_bytes != x->hbm_bytes ||
+        p->hbm_bw != x->hbm_bw)
+        return 0;
+    for (int d = 0; d < RL_DTYPE_COUNT; d++)
+        if (p->flops[d] != x->flops[d])
+            return 0;
+    return 1;
+}
+
 /* Load the rows of m: every row, or with only_hw / only_engine set, the rows
  * whose hardware spec has that name and whose engine column is empty or
- * that engine.  Returns 0, or -1 with err set. */
+ * that engine.  A row whose hw column names the chip the --hw profile serves
+ * (serves()) is predicted by that profile; a row of another chip by its own
+ * spec.  Returns 0, or -1 with err set. */
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
                      const char *only_engine, rows *rs, char *err, size_t errlen)
 {
@@ -223,14 +262,18 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         }
         int hi = spec_index(rs, 1, hname, o, r, m->path, *r->hw != 0, err, errlen);
         int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m->path, *r->model != 0, err, errlen);
-        if (mi < 0)
+        int pi = mi < 0 || !o->hw ? hi : spec_index(rs, 1, o->hw, o, r, m->path, 0, err, errlen);
+        if (mi < 0 || pi < 0)
             return -1;
+        if (serves(&rs->hws[pi], &rs->hws[hi]))
+            hi = pi;
         if ((only_hw && strcmp(rs->hws[hi].name, only_hw) != 0) ||
             (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0))
             continue;
         rl_precision p = o->prec;
         char e[1024];
-        if (row_precision(r, &p, m->path, err, errlen) != 0)
+        if (row_precision(r, &p, m->path, err, errlen) != 0 ||
+            row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
             return -1;
         if (rl_ec_terms_of(&rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], e, sizeof e) != 0) {
             snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
@@ -353,6 +396,18 @@ static int add_plot(cJSON *res, const char *out, const char *what, const rows *r
     return 0;
 }
 
+/* The rows of rs not predicted by the --hw profile hw (0 without --hw). */
+static int other_rows(const rows *rs, const char *hw)
+{
+    int pi = -1, n = 0;
+    for (int j = 0; hw && j < rs->nhw; j++)
+        if (strcmp(rs->hw_names[j], hw) == 0)
+            pi = j;
+    for (int i = 0; pi >= 0 && i < rs->n; i++)
+        n += rs->hw[i] != pi;
+    return n;
+}
+
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -397,15 +452,20 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     }
     cJSON_AddStringToObject(res, "file", m->path);
     cJSON_AddStringToObject(res, "mode", fitted == rs.n ? "fitted" : fitted ? "mixed" : "ideal");
-    if (tabled >= 0) { /* the rows are not timed as step/ops/prefill time them there */
-        char note[512];
-        snprintf(note, sizeof note, "rows on %s (efficiency tables, no fitted engine costs) are "
-                 "predicted by the ideal op-list roofline (every engine cost 0, every efficiency "
-                 "1), while step, ops and prefill run calibrated there: this error is the ideal "
-                 "model's, not theirs (roofline fit makes a profile whose costs validate "
-                 "measures)", rs.hws[tabled].name);
+    char note[1024] = "";
+    int others = other_rows(&rs, o->hw);
+    if (others) /* rows of another chip than the --hw profile serves */
+        snprintf(note, sizeof note, "%d of %d rows name a chip that --hw %s does not serve and are "
+                 "predicted by their own hw spec (each row's hw says which); ", others, rs.n,
+                 o->hw);
+    if (tabled >= 0) /* the rows are not timed as step/ops/prefill time them there */
+        snprintf(note + strlen(note), sizeof note - strlen(note), "rows on %s (efficiency "
+                 "tables, no fitted engine costs) are predicted by the ideal op-list roofline "
+                 "(every engine cost 0, every efficiency 1), while step, ops and prefill run "
+                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
+                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+    if (*note)
         cJSON_AddStringToObject(res, "mode_note", note);
-    }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     add_summary(res, "", e, rs.n);
     if (banded) {

@@ -275,7 +275,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                            NULL, NULL, "size on the slow edge of the band", NOWHERE, 0},
     [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
-                       "meet the targets at (1 + F) x the load (size.h: our stated rule)",
+                       "meet the targets at (1 + F) x the load (our stated rule: docs/serving.md)",
                        NOWHERE, RL_PF_SERVE},
     [RL_P_OFFLINE] = {"offline", "offline", NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                       "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
@@ -443,7 +443,8 @@ const rl_command RL_COMMANDS[] = {
      "keeps the printed summary.\n"
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
-     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE.",
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE;\n"
+     "tables whose '# device:' is not H's chip (as H's engines name it) are refused.",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--save PROFILE.lua] [--tables-out DIR] [--format F]\n"
      "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--format F]"},
@@ -453,7 +454,9 @@ const rl_command RL_COMMANDS[] = {
      "from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
      "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
      "with its hardware's fitted engine costs (ideal op-list roofline + TP collectives when\n"
-     "the profile has none): error = predicted / measured - 1 per row, median_abs_error,\n"
+     "the profile has none; a row whose hw names --hw's chip, as in fit, is predicted by --hw,\n"
+     "a row of another chip by its own spec, with a warning; each row's hw says which):\n"
+     "error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
      "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
      "(--band) and band_coverage.\n"
@@ -471,13 +474,16 @@ const rl_command RL_COMMANDS[] = {
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
      "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
-     "  the command line), pp, ep (1 only).  Rows of another --hw (or --engine) are left out.\n"
+     "  the command line), pp, ep (1 only).  A row's hw that names --hw's chip (H itself, or\n"
+     "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
+     "  rows of another chip (or --engine) are left out.  A row whose weights exceed the HBM\n"
+     "  of its tp GPUs cannot have run: refused (exit 2, naming its line).\n"
      "--engine names the engine measured: trtllm, vllm, reference, splitwise (SplitwiseSim's\n"
      "  measured H100/A100 perf model, the shipped *-splitwise profiles) or a name the CSV's\n"
      "  engine column carries; anything else is refused as a likely typo.\n"
      "Per step: max(host: step floor + launches, device: op list at fitted compute/memory\n"
      "efficiency + TP collectives at a fitted comm efficiency) + a cost per sequence, per\n"
-     "phase (src/enginecost.h), by robust bounded least squares on log error (src/fit.h).\n"
+     "phase, by robust bounded least squares on log error (docs/model.md, Engine costs).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
      "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
      "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
@@ -838,6 +844,22 @@ static void bounds(const rl_param *p, char *buf, size_t len)
         snprintf(buf, len, "%s", p->unit);
 }
 
+/* The default of parameter id in command c: the parameter's own, unless
+ * the command sets another (size simulates 4000 requests per configuration:
+ * cli.c rl_cli_size, its serve_workload call). */
+static const char *command_default(const rl_command *c, int id)
+{
+    static const struct {
+        const char *cmd;
+        rl_param_id id;
+        const char *def;
+    } own[] = {{"size", RL_P_REQUESTS, "4000"}};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (own[i].id == (rl_param_id)id && strcmp(own[i].cmd, c->name) == 0)
+            return own[i].def;
+    return RL_PARAMS[id].def;
+}
+
 void rl_param_usage(const rl_command *c, FILE *f)
 {
     for (const int *e = c->params; *e != RL_PARAM_END; e++) {
@@ -850,8 +872,9 @@ void rl_param_usage(const rl_command *c, FILE *f)
         fprintf(f, strlen(syn) > 34 ? "  %s\n%37s%s" : "  %-34s %s%s", syn, "", p->help);
         if (*b)
             fprintf(f, " [%s]", b);
-        if (p->def)
-            fprintf(f, " (default %s)", p->def);
+        const char *def = command_default(c, *e & 0xfff);
+        if (def)
+            fprintf(f, " (default %s)", def);
         const char *old = rl_command_old_flag(c, (rl_param_id)(*e & 0xfff));
         if (old)
             fprintf(f, " (old spelling: --%s)", old);
@@ -896,7 +919,8 @@ void rl_param_markdown(FILE *f)
                          p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");
             bounds(p, b, sizeof b);
             const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
-            const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b, p->def, p->help};
+            const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b,
+                                   command_default(c, *e & 0xfff), p->help};
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
                 cell(f, cells[k]);
             fputs(e[1] != RL_PARAM_END ? "\n|" : "\n", f);

@@ -351,7 +351,12 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
         if (errno != EEXIST)
             break;
     }
-    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", shown, strerror(errno));
+    /* O_CREAT in a folder that exists (dir is open) fails with ENOENT only
+     * where the file system makes no new files (/proc, /sys): say that,
+     * not "No such file or directory" */
+    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", shown,
+             errno == ENOENT ? "its folder takes no new files (a virtual file system such as "
+                               "/proc or /sys)" : strerror(errno));
     return -1;
 }
 

@@ -65,20 +65,26 @@ static const char *run_mode(const char *base, const rl_hw *h, const rl_model *m,
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
  * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
  * residuals (ops.h band_s), when it has one; the result top names it. */
-static void add_table_band(cJSON *top, cJSON *o, const char *key, const rl_ops *ops,
-                           const rl_hw *h)
+static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s, int banded,
+                     const rl_hw *h)
 {
     char k[48];
-    if (!ops->banded)
+    if (!banded)
         return;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int wide = e && e->wide_band;
     if (!cJSON_GetObjectItem(top, "band")) /* the result names its band once */
         cJSON_AddStringToObject(top, "band", wide ? "p5-p95" : "p10-p90");
     snprintf(k, sizeof k, "%s_low", key);
-    cJSON_AddNumberToObject(o, k, ops->band_s[wide ? 0 : 1]);
+    cJSON_AddNumberToObject(o, k, band_s[wide ? 0 : 1]);
     snprintf(k, sizeof k, "%s_high", key);
-    cJSON_AddNumberToObject(o, k, ops->band_s[wide ? 3 : 2]);
+    cJSON_AddNumberToObject(o, k, band_s[wide ? 3 : 2]);
+}
+
+static void add_table_band(cJSON *top, cJSON *o, const char *key, const rl_ops *ops,
+                           const rl_hw *h)
+{
+    add_band(top, o, key, ops->band_s, ops->banded, h);
 }
 
 /* How many operators of an op list were timed measured, interpolated,
@@ -493,6 +499,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
         add_shard_row(rows, &s, NULL);
+        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
     }
     return o;
@@ -1021,6 +1028,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"skipped_for_time", (double)r->skipped_for_time},
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
+    int banded = in->conservative; /* the band the rows report (and --conservative sized on) */
+    for (int i = 0; i < r->n; i++)
+        banded |= r->c[i].banded;
+    if (banded)
+        cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
+    cJSON_AddBoolToObject(j, "conservative", in->conservative);
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);

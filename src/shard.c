@@ -421,7 +421,9 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->step_s += st->kv_load_s * (copies - 1);
     st->kv_load_s *= copies;
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
-    rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops);
+    coll->banded = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops) && ops.banded;
+    for (int k = 0; k < 4; k++)
+        coll->band_s[k] = coll->banded ? ops.band_s[k] + coll->comm_s : 0;
     st->batch = batch;
     st->comm_s = coll->comm_s;
     st->step_s += st->comm_s;

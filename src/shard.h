@@ -94,6 +94,11 @@ typedef struct {
     int latency_bound;   /* collectives whose latency term wins */
     int ncoll;
     rl_shard_coll coll[RL_SHARD_MAX_COLL];
+    /* rl_shard_step_calibrated on kernel tables with residuals: step_s's
+     * band, the op list's (ops.h band_s: p5, p10, p90, p95) plus comm_s;
+     * banded 0 without (and from rl_shard_eval) */
+    double band_s[4];
+    int banded;
 } rl_shard_result;
 
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`

@@ -916,6 +916,79 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     return j;
 }
 
+/* The device dir/engine's files name in their "# device: " header line (of
+ * the first file present); "" when none does. */
+static void tables_device(const char *dir, const char *engine, char *device, size_t n)
+{
+    static rl_silicon s; /* only its header fields are read */
+    memset(&s, 0, sizeof s);
+    for (int c = 0; c < RL_KC_COUNT && !s.device[0]; c++) {
+        char path[1024], err[256];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
+        csv f = {.path = path, .gz = gzopen(path, "rb")};
+        if (!f.gz)
+            continue;
+        csv_next(&f, &s, err, sizeof err); /* the comments up to the header line */
+        gzclose(f.gz);
+    }
+    snprintf(device, n, "%s", s.device);
+}
+
+/* Whether one of h's engines (each selected in turn, which reads its file)
+ * was imported from tables of `device` (its source's "device '...'", as
+ * put_engine writes it): 1 when one was, 0 when none was, -1 when h names
+ * no device at all.  *engine gets the name of the first engine naming one. */
+static int hw_names_device(rl_hw *h, const char *device, char *engine, size_t n)
+{
+    int any = 0;
+    for (int i = 0; i < h->engines.n; i++) {
+        char err[256], name[sizeof h->engines.e[i].name];
+        snprintf(name, sizeof name, "%s", h->engines.e[i].name);
+        if (rl_hw_select_engine(h, name, err, sizeof err) != 0)
+            continue;
+        const char *at = strstr(rl_engines_selected(&h->engines)->source, "device '");
+        if (!at)
+            continue;
+        if (!any++)
+            snprintf(engine, n, "%s", name);
+        at += strlen("device '");
+        const char *end = strchr(at, '\'');
+        if (end && (size_t)(end - at) == strlen(device) && !strncmp(at, device, strlen(device))) {
+            snprintf(engine, n, "%s", name);
+            return 1;
+        }
+    }
+    return any ? 0 : -1;
+}
+
+int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
+                            const rl_override *ov, int nov, char *err, size_t errlen)
+{
+    char device[128], eng[32] = "", e[1024];
+    tables_device(dir, engine, device, sizeof device);
+    rl_hw *h = device[0] ? malloc(sizeof *h) : NULL;
+    if (!h) /* no device named (or no memory): nothing to compare */
+        return 0;
+    int named = rl_hw_load(hw, ov, nov, h, e, sizeof e) == 0 ? hw_names_device(h, device, eng,
+                                                                                sizeof eng) : 1;
+    if (named == 0)
+        snprintf(err, errlen, "%s/%s: the tables were measured on device '%s', but --hw %s is "
+                 "another chip (its %s tables name another device): calibrate each chip from "
+                 "its own tables", dir, engine, device, hw, eng);
+    char names[RL_MAX_PRESETS][64];
+    int np = named < 0 ? rl_spec_presets("hw_profiles", names, RL_MAX_PRESETS) : 0;
+    for (int i = 0; i < np && named < 0; i++) /* --hw names no device: is it a preset's? */
+        if (rl_hw_load(names[i], NULL, 0, h, e, sizeof e) == 0 &&
+            hw_names_device(h, device, eng, sizeof eng) == 1) {
+            snprintf(err, errlen, "%s/%s: the tables were measured on device '%s', the chip of "
+                     "preset %s (its %s tables), not --hw %s: calibrate each chip from its own "
+                     "tables", dir, engine, device, names[i], eng, hw);
+            named = 0;
+        }
+    free(h);
+    return named == 0 ? -1 : 0;
+}
+
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
                          const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
                          const char *path, cJSON **summary, char *err, size_t errlen)

@@ -115,6 +115,15 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
 int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
                          char *err, size_t errlen);
 
+/* `calibrate --tables DIR --hw H`: the tables must come from H's chip.  The
+ * device DIR/<engine>'s files name ("# device: ") must be one that H's
+ * engines were imported from (their source's "device '...'"); when H names
+ * none (the TPU presets, h100-pcie, a reference-engine base.lua) it must
+ * not be one that another hardware preset's engines name.  Tables naming no
+ * device pass.  Returns 0, or -1 with err naming both the device and --hw. */
+int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
+                            const rl_override *ov, int nov, char *err, size_t errlen);
+
 /* `calibrate --tables`, for the CLI and for calibrate --backend's own
  * tables (calib.h): import dir/engine for h (MoE shapes of keep, NULL: all) holding back every holdout-th
  * configuration, take the residuals the spec carries (of those held back;

@@ -108,6 +108,7 @@ typedef struct {
     const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
                              holds them moved to an edge (size --conservative) */
     int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
+    int conservative;     /* 1: hw holds the profiles at the band's slow edge (--conservative) */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the

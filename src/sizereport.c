@@ -324,7 +324,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s ms: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
-                "quantile: src/e2e.h rl_e2e_band_edge); size --conservative sizes on the high "
+                "quantile: docs/model.md, Bands in simulate and size); size --conservative sizes on the high "
                 "edge.", in->band_wide ? "p5-p95" : "p10-p90", t1, t2,
              in->band_wide ? "p5 and p95" : "p10 and p90");
     }

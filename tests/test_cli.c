@@ -734,6 +734,10 @@ static void size_band_is_conservative_edge(void **state)
             }
     }
     assert_true(matched > 0);
+    /* tester3 item 8: a saved result says how it was sized */
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(plain, "conservative")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cons, "conservative")));
+    assert_string_equal(cJSON_GetObjectItem(cons, "band")->valuestring, "p10-p90");
     cJSON_Delete(plain);
     cJSON_Delete(cons);
     snprintf(cmd, sizeof cmd, "%s --hw tpu-v5e --conservative", base);
@@ -830,6 +834,87 @@ static void validate_against_warns_ideal(void **state)
                  "--model llama2-70b --hw h100-sxm-splitwise --format csv", out, sizeof out);
     assert_int_equal(rc, 0);
     assert_null(strstr(out, "warning:"));
+}
+
+/* Tester3 item 1: fit then validate --against on the same CSV (its rows name
+ * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
+ * fitted on, so validate reports mode fitted and the fit's own median
+ * |error| (the same rows and costs: equal to the printed 4 digits). */
+static void fit_then_validate(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fitval_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+             "--model llama2-70b --set model.max_context=16384 --save %s/p.lua --format json", dir);
+    cJSON *f = run_json(cmd);
+    double fit_med = cJSON_GetObjectItem(f, "fit_median_abs_error")->valuedouble;
+    cJSON_Delete(f);
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--hw %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
+    cJSON *v = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
+    assert_null(cJSON_GetObjectItem(v, "mode_note"));
+    assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
+    cJSON_Delete(v);
+    /* a --hw of another chip does not serve them: their own spec does, and the note says so */
+    assert_int_equal(run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+                             "--hw h200 --model llama2-70b --set model.max_context=16384 "
+                             "--format csv", out, sizeof out), 0);
+    assert_non_null(strstr(out, "warning: 47 of 47 rows name a chip that --hw h200 does not "
+                                "serve and are predicted by their own hw spec"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Tester3 item 9: step --band on the calibrated tensor-parallel path (8
+ * chips of h100-sxm: tp8 over TensorRT-LLM's tables, its AllReduces added)
+ * gives the band as the 1-chip step does: the op list's residual band plus
+ * the same collectives, so low < step_s < high, and p5-p95 at least as
+ * wide as p10-p90. */
+static void step_tp_band(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --context 1024 "
+                       "--batch 1,64 --format json";
+    char cmd[256];
+    cJSON *n = run_cli_json(base, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --band p5-p95", base);
+    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(n, "band")->valuestring, "p10-p90");
+    assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
+    for (int i = 0; i < 2; i++) {
+        const cJSON *rn = cJSON_GetArrayItem(cJSON_GetObjectItem(n, "rows"), i);
+        const cJSON *rw = cJSON_GetArrayItem(cJSON_GetObjectItem(w, "rows"), i);
+        double v = num(rn, "step_s");
+        assert_true(num(rn, "step_s_low") < v && v < num(rn, "step_s_high"));
+        assert_true(num(rw, "step_s") == v);
+        assert_true(num(rw, "step_s_low") <= num(rn, "step_s_low"));
+        assert_true(num(rw, "step_s_high") >= num(rn, "step_s_high"));
+    }
+    cJSON_Delete(n);
+    cJSON_Delete(w);
+}
+
+/* Tester3 item 12: size --help gives size's own --requests default (4000,
+ * cli.c rl_cli_size), simulate's stays 20000; user help cites the docs,
+ * not source headers. */
+static void help_defaults_and_citations(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("size --help", out, sizeof out), 0);
+    const char *req = strstr(out, "--requests N");
+    assert_non_null(req);
+    const char *def = strstr(req, "(default 4000)");
+    assert_non_null(def);
+    assert_true(def < strchr(req, '\n')); /* on --requests' own line */
+    assert_null(strstr(out, "size.h"));
+    assert_int_equal(run_cli("simulate --help", out, sizeof out), 0);
+    assert_non_null(strstr(strstr(out, "--requests N"), "(default 20000)"));
+    assert_int_equal(run_cli("fit --help", out, sizeof out), 0);
+    assert_null(strstr(out, "src/enginecost.h"));
 }
 
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
@@ -965,6 +1050,9 @@ int main(void)
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(fit_then_validate),
+        cmocka_unit_test(step_tp_band),
+        cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -516,6 +516,36 @@ static void test_saved_overrides(void **state)
     rmdir(dir);
 }
 
+/* Tester3 item 3: tables measured on one GPU are not another chip's
+ * profile.  The excerpt's files name device 'NVIDIA H100 80GB HBM3': onto
+ * h200 (whose engines name 'NVIDIA H200') and onto tpu-v5e (no engine; the
+ * device is h100-sxm's) calibrate exits 2 naming the device and --hw, and
+ * writes nothing. */
+static void test_tables_of_another_chip(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *hw, *want;
+    } cases[] = {
+        {"h200", "device 'NVIDIA H100 80GB HBM3', but --hw h200 is another chip"},
+        {"tpu-v5e", "device 'NVIDIA H100 80GB HBM3', the chip of preset h100-sxm (its "},
+    };
+    char dir[] = "/tmp/rl_sil_XXXXXX", cmd[1024], out[4096];
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "calibrate --tables %s --hw %s --engine trtllm --save %s/p.lua",
+                 EXCERPT, cases[i].hw, dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, cases[i].want))
+            fail_msg("--hw %s: '%s' lacks '%s'", cases[i].hw, out, cases[i].want);
+        snprintf(cmd, sizeof cmd, "--hw %s", cases[i].hw);
+        assert_non_null(strstr(out, cmd));
+        snprintf(cmd, sizeof cmd, "%s/p.lua", dir);
+        assert_int_equal(access(cmd, F_OK), -1);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
+        cmocka_unit_test(test_tables_of_another_chip),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_row_parallel_shape),
