@@ -1229,6 +1229,15 @@ int rl_cli_size(rl_opts *o)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
                 r.skipped_for_time, RL_SIZE_MAX_CPU_S);
+    if (r.unbanded_for_time > 0)
+        fprintf(stderr, "roofline size: note: the last %lld of %d rows carry no band: the band's "
+                        "runs stop after %.0f s of CPU time too\n",
+                r.unbanded_for_time, r.n, RL_SIZE_MAX_CPU_S);
+    if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
+        fprintf(stderr, "roofline size: note: --band: %s has no band here (neither fitted costs "
+                        "nor kernel-table residuals%s); no row carries one\n",
+                o->ideal ? "the search" : base_hw[r.no_band - 1].name,
+                o->ideal ? " under --ideal" : "");
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

@@ -19,7 +19,6 @@ static void add_precision(cJSON *o, rl_precision p, int abstract)
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(p.compute));
 }
 
-/* The fields every run result opens with; mode "ideal" or "mfu". */
 /* The engine a run in `mode` on h uses: the selected one's, NULL in ideal
  * mode or without one ("engine": "none"). */
 static const rl_serving_engine *run_engine(const rl_hw *h, const char *mode)
@@ -34,6 +33,7 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
 
 static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
 
+/* The fields every run result opens with; mode "ideal" or "mfu". */
 static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
                            long long chips)
 {
@@ -863,11 +863,16 @@ static void add_serve_run(cJSON *j, const rl_simulate_run *run)
     const char *mode = run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h, run->m, run->p);
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
-    cJSON_AddStringToObject(j, "step_cost", run->calibrated && run->h->engine_costs.present
-                                                ? "fitted engine costs (enginecost.h (E)) on the "
-                                                  "operator list + the replica plan's collectives"
-                                                : "operator list (ops) + the replica plan's collectives (shard; "
-                                                  "serve.h rl_attn_layout)");
+    char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */
+    snprintf(cost, sizeof cost, "%s%s",
+             run->calibrated && run->h->engine_costs.present
+                 ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
+                   "plan's collectives"
+                 : "operator list (ops) + the replica plan's collectives (shard; serve.h "
+                   "rl_attn_layout)",
+             c->pp > 1 ? " + the pipeline's stage-to-stage activation sends (serve.h "
+                         "rl_ops_cost_pipeline)" : "");
+    cJSON_AddStringToObject(j, "step_cost", cost);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
@@ -937,8 +942,6 @@ static void add_size_band(cJSON *o, const rl_size_candidate *c, int wide)
     cJSON_Delete(edge[0]);
     cJSON_Delete(edge[1]);
 }
-/* One `size` row: the configuration, its cost and latencies; with `detail`
- * the configuration's fields and more metrics. */
 /* The mode of one size candidate (spec.h rl_run_mode). */
 static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
@@ -946,6 +949,8 @@ static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c
     return run_mode(rl_hw_default_mode(h, in->calibrated), h, in->m, c->p);
 }
 
+/* One `size` row: the configuration, its cost and latencies; with `detail`
+ * the configuration's fields and more metrics. */
 static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
 {
     char label[128];
@@ -1026,6 +1031,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"max_replicas", RL_SIZE_MAX_REPLICAS},
         {"beyond_replica_bound", (double)r->beyond_bound},
         {"skipped_for_time", (double)r->skipped_for_time},
+        {"unbanded_for_time", (double)r->unbanded_for_time},
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
     int banded = in->conservative; /* the band the rows report (and --conservative sized on) */

@@ -1380,8 +1380,15 @@ static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
     return m;
 }
 
-static int check_config(const rl_serve_config *c, const rl_request *req, long long n, char *err,
-                        size_t errlen)
+int rl_serve_holds(double cap, double tokens, int page_tokens)
+{
+    return tokens + 2.0 * page_tokens <= cap;
+}
+
+/* c is one virtual engine's config; `streams` the pipeline streams (pp) of
+ * the replica it came from, 1 when not pipelined (for the error text). */
+static int check_config(const rl_serve_config *c, int streams, const rl_request *req, long long n,
+                        char *err, size_t errlen)
 {
     if (n < 1)
         RL_FAIL("requests: need at least one");
@@ -1404,9 +1411,14 @@ static int check_config(const rl_serve_config *c, const rl_request *req, long lo
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
             RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
-        if (req[i].prompt + req[i].output + 2.0 * c->page_tokens > cap)
-            RL_FAIL("kv_capacity: request %lld needs %d KV tokens, a replica holds %.0f", i,
-                   req[i].prompt + req[i].output, cap);
+        if (!rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens)) {
+            if (streams > 1)
+                RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), each of "
+                        "the replica's %d pipeline streams holds %.0f (1/%d of its KV)", i,
+                        req[i].prompt + req[i].output, c->page_tokens, streams, cap, streams);
+            RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), a replica "
+                    "holds %.0f", i, req[i].prompt + req[i].output, c->page_tokens, cap);
+        }
         if (i > 0 && req[i].arrival < req[i - 1].arrival)
             RL_FAIL("request %lld: arrivals must be sorted", i);
         if (req[i].prefix_id >= (1 << 22))
@@ -1740,11 +1752,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
 {
     memset(out, 0, sizeof *out);
     rl_serve_config ve;
+    int streams = c->pp > 1 ? c->pp : 1;
     if (c->pp > 1) {
         ve = virtual_engines(c);
         c = &ve;
     }
-    if (check_config(c, req, n, err, errlen) != 0)
+    if (check_config(c, streams, req, n, err, errlen) != 0)
         return -1;
     sim S;
     memset(&S, 0, sizeof S);

@@ -149,7 +149,8 @@ typedef struct {
      * RL_OPS_MEMO_WAYS from its hash, a full window replacing its entries in
      * turn (a memo that stopped storing when 3/4 full filled up at 200 req/s
      * and then cost a long probe per miss) */
-    unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}; [1] = 0: empty */
+    unsigned long long (*memo_key)[2]; /* {T << 32 | P, B << 32 | S}, bit 63 of [1] set for
+                                          an unfinished prompt's step; [1] = 0: empty */
     double *memo_t;
     long long memo_n; /* entries stored (and replaced) */
     /* decode steps of a batch that fails the linear check, memoised by (B, S)
@@ -344,6 +345,13 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * that does not apply (rl_attn_layout_check) gives 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l);
+
+/* Whether one engine's KV pool of `cap` tokens (a replica's KV, over pp
+ * when pipelined: each pipeline stream holds 1/pp of it) holds a request of
+ * `tokens` (prompt + output) with two pages of `page_tokens` to spare: the
+ * rule rl_serve_run refuses a request by, and the one size prunes kinds by,
+ * so a kind size keeps never fails the simulator's check. */
+int rl_serve_holds(double cap, double tokens, int page_tokens);
 
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token

@@ -534,6 +534,15 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     pl->p[pl->n++] = one;
 }
 
+/* Whether kind k holds the longest request: each of its pp pipeline
+ * streams gets 1/pp of the replica's KV, and the simulator wants two pages
+ * to spare (serve.h rl_serve_holds, the check rl_serve_run makes). */
+static int kind_holds(const replica_kind *k, double longest)
+{
+    return rl_serve_holds(k->kvcap / (double)k->pp, longest,
+                          rl_serve_config_default().page_tokens);
+}
+
 /* The plans of replica kind k (every policy x batch cap), appended to pl;
  * returns 0, or 1 when the kind is pruned as a whole: no peak for its
  * compute dtype, a plan the step cost refuses (more TP chips than heads),
@@ -558,11 +567,11 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
-    if (k->kvcap >= longest) { /* the best any fitting configuration could do */
+    if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, ttft);
         out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
     }
-    int pruned = k->kvcap < longest || ttft > in->slo_ttft;
+    int pruned = !kind_holds(k, longest) || ttft > in->slo_ttft;
     if (!pruned)
         kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
@@ -593,14 +602,15 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
             replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
             if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
                 out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-            *held |= k.kvcap >= longest;
+            *held |= kind_holds(&k, longest);
         }
     }
 }
 
 /* The replica kinds of hardware hi at precision p (size.h's search space):
  * chips in powers of 2, their layouts (add_stage_layouts) and, beyond the
- * NVLink domain, also as pipeline stages of one domain each; past the
+ * NVLink domain, also as pipeline stages of one domain each when the
+ * domain divides the chips (else a stage would span domains); past the
  * domain only with max_chips given, or while no smaller kind held the
  * longest request. */
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
@@ -616,7 +626,7 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
         if (chips > domain && in->max_chips <= 0 && held)
             break;
         add_stage_layouts(in, hi, p, chips, 1, P, G, longest, qps, pl, out, &held, err, errlen);
-        if (chips > domain) /* TP in each domain, PP over them */
+        if (chips > domain && chips % domain == 0) /* TP in each domain, PP over them */
             add_stage_layouts(in, hi, p, chips, chips / domain, P, G, longest, qps, pl, out,
                               &held, err, errlen);
     }
@@ -693,6 +703,12 @@ static double verified_capacity(const rl_size_input *in, const rl_size_candidate
     return c->meets && isfinite(c->max_qps) && c->max_qps < sized ? sized : c->max_qps;
 }
 
+/* Whether the search has spent its CPU budget (size.h cpu_budget_s). */
+static int over_budget(const rl_size_input *in, clock_t cpu0)
+{
+    return in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s;
+}
+
 /* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
 #define SIZE_KEPT_COSTS 4
 
@@ -716,7 +732,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->pruned++;
             continue;
         }
-        if (in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s) {
+        if (over_budget(in, cpu0)) {
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
@@ -794,13 +810,20 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated and every searched
- * profile has a band, so every row has the same keys.  0, or -1 with err. */
-static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+ * profile has a band (else out->no_band names the first without), so every
+ * row has the same keys; best row first, until the CPU budget is spent
+ * (the rest counted in out->unbanded_for_time).  0, or -1 with err. */
+static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out, char *err,
+                     size_t errlen)
 {
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    if (!in->calibrated)
+        return 0;
     for (int i = 0; i < in->nhw; i++)
-        if (!in->calibrated || !rl_e2e_has_band(&base[i]))
+        if (!rl_e2e_has_band(&base[i])) {
+            out->no_band = 1 + i;
             return 0;
+        }
     rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
     if (!hw)
         RL_FAIL("size: out of memory");
@@ -811,11 +834,16 @@ static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, si
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
-    for (int k = 0; k < out->n && rc == 0; k++)
+    for (int k = 0; k < out->n && rc == 0; k++) {
+        if (over_budget(in, cpu0)) {
+            out->unbanded_for_time = out->n - k;
+            break;
+        }
         for (int s = 0; s < 2 && rc == 0; s++) {
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw;
             at.cost = NULL; /* a kept cost times the profile itself */
+            at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
             rl_size_candidate c = out->c[k];
             rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
             const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
@@ -823,6 +851,7 @@ static int band_rows(const rl_size_input *in, rl_size_result *out, char *err, si
             memcpy(out->c[k].edge[s], t, sizeof t);
             out->c[k].banded = rc == 0;
         }
+    }
     free(hw);
     return rc;
 }
@@ -853,7 +882,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
     rank_results(out);
-    if (band_rows(in, out, err, errlen) != 0)
+    if (band_rows(in, cpu0, out, err, errlen) != 0)
         goto done;
     out->search_s = wall_s() - t0;
     rc = 0;

@@ -41,9 +41,10 @@
  * (plans needing more are dropped, and a load no plan serves within it is
  * refused), at most RL_SIZE_MAX_REQUESTS requests per simulation, a bounded
  * number of runs per plan (the replica search, RL_SERVE_CAPACITY_RUNS), and
- * no new plan simulated after cpu_budget_s of CPU time (the CLI gives
- * RL_SIZE_MAX_CPU_S; the costlier plans left are counted in
- * skipped_for_time and the CLI says so). */
+ * no new plan simulated, nor a row's band run, after cpu_budget_s of CPU
+ * time (the CLI gives RL_SIZE_MAX_CPU_S; the costlier plans left are
+ * counted in skipped_for_time, the rows left without a band in
+ * unbanded_for_time, and the CLI says so). */
 #define RL_SIZE_MAX_REPLICAS 256
 #define RL_SIZE_MAX_CPU_S 60.0
 
@@ -59,7 +60,7 @@
  * a replica is searched both as TP over all its chips (collectives across
  * the network) and as pipeline stages of one domain each: TP stays within
  * the NVLink domain and PP = chips / domain stages join them over the NIC,
- * when PP divides the layers (serve.h rl_ops_cost_pipeline; vLLM's advice
+ * when the domain divides the chips and PP divides the layers (serve.h rl_ops_cost_pipeline; vLLM's advice
  * for a model that does not fit one node: TP = GPUs per node, PP = nodes,
  * docs.vllm.ai serving/distributed_serving).  For MoE models each stage is
  * also searched with ep expert-parallel groups, every power of 2 dividing
@@ -68,7 +69,10 @@
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
  * delay stays moderate).  At most RL_SIZE_MAX_PLANS analytic plans are
- * kept, and RL_SIZE_MAX_SIMULATED per hardware simulated (the cheapest). */
+ * kept; simulated are every replica kind's cheapest plan, then the
+ * cheapest plans without expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED
+ * per hardware (size.c pick_plans: the ep > 1 kinds' cheapest come over and
+ * above that bound). */
 #define RL_SIZE_NCAPS 5
 extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn-dp: per chip) */
 #define RL_SIZE_NPOLICIES 4
@@ -104,7 +108,8 @@ typedef struct {
                             being searched, kept across its runs (rl_size_search sets it) */
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
-                            its run would be the same (rl_size_search sets it) */
+                            its run would be the same (rl_size_search's simulate_plans sets
+                            it on its own copy; callers leave it NULL) */
     const rl_hw *band_hw; /* NULL, or the profiles (nhw) whose band the rows report when hw
                              holds them moved to an edge (size --conservative) */
     int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
@@ -145,8 +150,9 @@ typedef struct {
     /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
      * e2e_p99) with the same requests served on the profile moved to the
      * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
-     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them
-     * for every row when every searched profile has a band). */
+     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them,
+     * best row first, when every searched profile has a band, until
+     * cpu_budget_s is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
 } rl_size_candidate;
@@ -161,6 +167,11 @@ typedef struct {
     long long beyond_bound; /* plans needing more than RL_SIZE_MAX_REPLICAS replicas */
     int fewest_replicas;  /* the fewest replicas any such plan needed (estimate), for the refusal */
     long long skipped_for_time; /* plans not simulated: cpu_budget_s was spent */
+    long long unbanded_for_time; /* rows left without their band runs (banded 0): the band
+                                    runs count in cpu_budget_s too, and it was spent */
+    int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
+                             hw's) with no band, when calibrated: then no row is banded;
+                             0 otherwise */
     double search_s;      /* wall time of the search */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt

@@ -831,7 +831,9 @@ static void report_method(doc *d, const rl_size_report_data *x)
     item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
             "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
             "domain; beyond it, while no smaller replica holds the model or up to --max-chips, "
-            "as TP over all chips and as pipeline stages of one domain each) x policy (continuous, chunked prefill with %d or %d-token budgets, "
+            "as TP over all chips and as pipeline stages of one domain each; for MoE models "
+            "each stage also with expert-parallel groups (ep, powers of 2 dividing its chips and "
+            "the experts) and attention data parallel) x policy (continuous, chunked prefill with %d or %d-token budgets, "
             "disaggregated prefill/decode) x batch cap (%d..%d) x replica count.",
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
          rl_size_batch_caps[RL_SIZE_NCAPS - 1]);

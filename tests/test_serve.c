@@ -990,6 +990,10 @@ static void test_pipeline_parallel(void **state)
                                    not fit, though it fits the replica */
     assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
     assert_non_null(strstr(err, "kv_capacity"));
+    /* the error names the stream's share, not the replica's (review-b 6) */
+    assert_non_null(strstr(err, "each of the replica's 2 pipeline streams holds 125 (1/2 of its KV)"));
+    assert_false(rl_serve_holds(125, 110, 16)); /* the same rule: 110 + 32 > 125 */
+    assert_true(rl_serve_holds(142, 110, 16));  /* exactly two pages to spare */
     c.pp = 1;
     assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
     rl_serve_result_free(&out);

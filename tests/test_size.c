@@ -6,6 +6,8 @@
  * headless Chromium when it is installed. */
 #include "testutil.h"
 
+#include <time.h>
+
 #include "size.h"
 #include "sizereport.h"
 
@@ -342,6 +344,125 @@ static void test_pipeline_layouts_searched(void **state)
     rl_size_result_free(&r);
 }
 
+/* A kind is kept only when each of its pipeline streams holds the longest
+ * request (review-b finding 1): llama2-13b on h100-pcie cut to 8.6 GB of
+ * HBM, 3500-token prompts and 400-token outputs.  The 4-chip tp2 pp2
+ * kind's KV holds 3900 tokens in all but 3008 per stream; before the fix
+ * size simulated it and the whole search failed with the simulator's
+ * kv_capacity error.  Now the search succeeds, and every row's streams
+ * hold 3900 tokens + 2 pages (serve.h rl_serve_holds). */
+static void test_pipeline_kind_holds_per_stream(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-13b", NULL, 0);
+    rl_override hbm = {"hbm_bytes", "8.6e9"};
+    rl_hw h = load_hw("h100-pcie", &hbm, 1);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 20,
+                        .slo_tpot = 1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}};
+    in.w = (rl_workload){.n = 200, .qps = 0.5, .prompt = {RL_DIST_FIXED, 3500, 0},
+                         .output = {RL_DIST_FIXED, 400, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(r.n > 0);
+    for (int i = 0; i < r.n; i++) {
+        double kv = rl_serve_kv_capacity(&m, &h, r.c[i].chips, r.c[i].pp, r.c[i].ep, r.c[i].p,
+                                         0.1, r.c[i].layout);
+        assert_true(rl_serve_holds(kv / (double)r.c[i].pp, 3900, 16));
+    }
+    rl_size_result_free(&r);
+}
+
+/* A domain that does not divide the replica (review-b finding 7):
+ * h100-sxm with a 12-chip NVLink domain, replicas up to 32 chips.  16 and
+ * 32 chips are no whole number of domains, so no pipeline kind is searched:
+ * llama3-8b (dense, TP only) has 6 kinds (1 to 32 chips) of 20 plans
+ * (4 policies x 5 caps), each plan pruned or simulated, so pruned + rows
+ * <= 120.  Before the fix, 16 / 12 = 1 stage enumerated the TP16 kind
+ * twice and 32 / 12 = 2 stages of 16 chips (TP past the domain) were
+ * enumerated and refused: 136 pruned.  With a 16-chip domain the 32-chip
+ * replica is searched as pp2 of 16. */
+static void test_pipeline_stages_fill_domains(void **state)
+{
+    fixture *f = *state;
+    for (int d = 0; d < 2; d++) {
+        rl_override dom = {"domain_chips", d ? "16" : "12"};
+        rl_hw h = load_hw("h100-sxm", &dom, 1);
+        rl_size_input in = f->in;
+        in.hw = &h;
+        in.max_chips = 32;
+        in.slo_ttft = 5;
+        in.slo_tpot = 0.2;
+        in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+        in.nprec = 1;
+        in.w = (rl_workload){.n = 100, .qps = 1, .prompt = {RL_DIST_FIXED, 1000, 0},
+                             .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+        rl_size_result r;
+        char err[512];
+        if (rl_size_search(&in, &r, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        int pp = 0;
+        for (int i = 0; i < r.n; i++) {
+            pp += r.c[i].pp > 1;
+            if (r.c[i].pp > 1)
+                assert_int_equal(r.c[i].chips / r.c[i].pp, d ? 16 : 12);
+        }
+        assert_true(d ? pp > 0 : pp == 0);
+        if (!d)
+            assert_true(r.pruned + r.n <= 6 * RL_SIZE_NPOLICIES * RL_SIZE_NCAPS);
+        rl_size_result_free(&r);
+    }
+}
+
+/* The rows' band runs count in the CPU budget (review-b findings 3, 13).
+ * llama3-8b on h100-sxm, calibrated (its kernel tables have residuals: a
+ * band).  First with tpu-v5e (no band) as the band's profile: no row is
+ * banded and no_band names it (1 + index 0).  That run's CPU time T is the
+ * search without band runs; the second search, with the band, gets
+ * 1.1 T: the plans fit in it, the band runs (2 more simulations per row)
+ * do not all fit, so some rows are left unbanded and counted.  Before the
+ * fix every row was banded past the budget.  CPU time, not wall time:
+ * robust to a loaded machine up to the 10% margin. */
+static void test_band_runs_within_budget(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0), tpu = load_hw("tpu-v5e", NULL, 0);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}, .calibrated = 1,
+                        .band_hw = &tpu};
+    in.w = (rl_workload){.n = 100, .qps = 5, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    clock_t t0 = clock();
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    double T = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_int_equal(r.no_band, 1);
+    assert_true(r.n > 1);
+    for (int i = 0; i < r.n; i++)
+        assert_false(r.c[i].banded);
+    rl_size_result_free(&r);
+
+    in.band_hw = NULL;
+    in.cpu_budget_s = 1.1 * T;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.no_band, 0);
+    int banded = 0;
+    for (int i = 0; i < r.n; i++)
+        banded += r.c[i].banded;
+    assert_true(r.unbanded_for_time > 0);
+    assert_int_equal(banded + r.unbanded_for_time, r.n);
+    for (int i = 0; i < banded; i++) /* the best rows first */
+        assert_true(r.c[i].banded);
+    rl_size_result_free(&r);
+}
+
 /* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
@@ -603,6 +724,9 @@ int main(void)
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_pipeline_layouts_searched),
+        cmocka_unit_test(test_pipeline_kind_holds_per_stream),
+        cmocka_unit_test(test_pipeline_stages_fill_domains),
+        cmocka_unit_test(test_band_runs_within_budget),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
