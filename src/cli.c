@@ -204,14 +204,11 @@ static int one_ideal(const rl_command *c, rl_opts *o)
 {
     if (!rl_command_takes(c, RL_P_IDEAL, 1) || !rl_command_takes(c, RL_P_ENGINE, 1))
         return 0;
-    if (o->ideal && o->engine && strcmp(o->engine, "ideal") != 0) {
-        fprintf(stderr, "roofline %s: --ideal and --engine %s contradict each other: --ideal is "
-                        "--engine ideal (the pure roofline, no engine's tables); give one of "
-                        "them\n", c->name, o->engine);
+    char err[ERRLEN];
+    if (rl_engine_with_ideal(o->ideal, &o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", c->name, err);
         return -1;
     }
-    if (o->ideal)
-        o->engine = "ideal";
     o->ideal = o->engine && strcmp(o->engine, "ideal") == 0;
     return 0;
 }

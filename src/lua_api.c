@@ -368,12 +368,16 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     }
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
+        char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
+        snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h);
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
-        if (rc == 0)
+        if (rc == 0) {
+            rl_hw_renamed(h, name);
             rc = what_if(L, ov_idx, h, err, sizeof err);
+        }
     }
     if (rc != 0)
         luaL_error(L, "%s", err);
@@ -381,8 +385,28 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
 
 static const char *opt_string(lua_State *L, int opts, rl_param_id id);
 
+/* Fields `engine` (the hw spec's serving engine, or "ideal") and `ideal` of
+ * the options table at `opts`, as the command line's --engine and --ideal
+ * (rl_engine_with_ideal, for the functions that take `ideal`): select the
+ * engine on h.  Errors are Lua errors. */
+static void select_engine(lua_State *L, int opts, rl_hw *h)
+{
+    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
+    lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command"); /* set by check_keys */
+    const rl_command *c = lua_isstring(L, -1) ? rl_command_find(lua_tostring(L, -1)) : NULL;
+    lua_getfield(L, opts, RL_PARAMS[RL_P_IDEAL].lua);
+    int ideal = c && rl_command_takes(c, RL_P_IDEAL, 0) && lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    char err[ERRLEN];
+    if (rl_engine_with_ideal(ideal, &engine, "ideal = true", "engine =", err,
+                             sizeof err) != 0)
+        luaL_error(L, "roofline.%s: %s", c->name, err);
+    if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
+        luaL_error(L, "%s", err);
+}
+
 /* Fields `model` and `hw` (required) of the options table at `opts`, and
- * `engine` (the hw spec's serving engine, or "ideal"). */
+ * `engine` and `ideal` (select_engine). */
 static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
@@ -392,10 +416,7 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
-    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
-    char err[ERRLEN];
-    if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
-        luaL_error(L, "%s", err);
+    select_engine(L, opts, h);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -683,10 +704,6 @@ int rl_lua_step(lua_State *L)
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
-    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua); /* ideal=true: the pure roofline despite efficiency tables */
-    if (lua_toboolean(L, -1))
-        rl_hw_set_ideal(&h);
-    lua_pop(L, 1);
     int planned = opt_plan(L, 1, &pl);
     /* a fitted profile times a step without a plan by its engine costs (as the CLI) */
     if (!planned && !h.engine_costs.present && (pl.tp = tp_over(L, &m, &h, chips, p, 1)) > 1)
@@ -1330,10 +1347,12 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
         }
     }
     lua_pop(L, 1);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (strcmp((*hw)[i].name, (*hw)[j].name) == 0)
                 luaL_error(L, "roofline.size: field 'hw': %s is given twice", (*hw)[i].name);
+        select_engine(L, opts, &(*hw)[i]); /* ideal = true: every chip's engine "ideal" */
+    }
     return n;
 }
 

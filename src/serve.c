@@ -113,7 +113,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     if (rl_step_check(m, h, chips, 1, p, err, errlen) != 0)
         return -1;
     *c = (rl_ops_cost){.m = m, .h = h, .chips = chips, .p = p, .cap = 16384, .pp = 1, .ep = 1,
-                       .calibrated = calibrated && rl_hw_measured(h),
+                       .dense_max = RL_OPS_DENSE_MAX, .calibrated = calibrated && rl_hw_measured(h),
                        .fitted = calibrated && h->engine_costs.present};
     rl_ops_config oc = rl_ops_config_default();
     oc.calibrated = c->calibrated;
@@ -181,15 +181,42 @@ static double tp_comm(rl_ops_cost *c, long long rows)
     return t;
 }
 
+/* Free the dense memo (its blocks, rows and row table). */
+static void free_dense(rl_ops_cost *c)
+{
+    for (int b = 0; c->dense && b <= c->cap; b++) {
+        for (long long j = 0; c->dense[b] && j <= c->smax / RL_OPS_DENSE; j++)
+            free(c->dense[b][j]);
+        free(c->dense[b]);
+    }
+    free(c->dense);
+    c->dense = NULL;
+    c->dense_bytes = 0;
+}
+
+/* Forget every cached time (a setter changed the plan they were costed
+ * for): the collectives, the linear fits, both memos. */
+static void forget_steps(rl_ops_cost *c)
+{
+    for (int b = 0; b <= c->cap; b++)
+        c->slope[b] = c->comm[b] = NAN;
+    free_dense(c);
+    if (c->memo_key)
+        memset(c->memo_key, 0, RL_OPS_MEMO * sizeof *c->memo_key);
+    c->memo_n = 0;
+}
+
 int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
 {
     if (rl_serve_layout_check(c->m, c->chips * pp, pp, 1, c->layout, err, errlen) != 0)
         return -1;
+    long long was = c->pp;
     c->pp = pp;
-    if (pp_send(c, 1, err, errlen) < 0)
+    if (pp_send(c, 1, err, errlen) < 0) {
+        c->pp = was;
         return -1;
-    for (int b = 0; b <= c->cap; b++)
-        c->comm[b] = NAN;
+    }
+    forget_steps(c);
     return 0;
 }
 
@@ -202,8 +229,7 @@ int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
     if (rl_shard_collectives(c->m, c->h, &plan, RL_PHASE_GENERATE, 1, c->p, &r, err, errlen) != 0)
         return -1;
     c->ep = ep;
-    for (int b = 0; b <= c->cap; b++)
-        c->comm[b] = NAN;
+    forget_steps(c);
     return 0;
 }
 
@@ -213,13 +239,7 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->slope);
     free(c->comm);
     free(c->parts);
-    for (int b = 0; c->dense && b <= c->cap; b++) {
-        for (long long j = 0; c->dense[b] && j <= c->smax / RL_OPS_DENSE; j++)
-            free(c->dense[b][j]);
-        free(c->dense[b]);
-    }
-    free(c->dense);
-    c->dense = NULL;
+    free_dense(c);
     free(c->memo_key);
     free(c->memo_t);
     c->memo_key = NULL;
@@ -293,19 +313,29 @@ static double step_memo(rl_ops_cost *c, const rl_ops_part *part, long long B, lo
     return t;
 }
 
+/* calloc(n, size) counted in c->dense_bytes; NULL past c->dense_max. */
+static void *dense_alloc(rl_ops_cost *c, size_t n, size_t size)
+{
+    if (c->dense_bytes + n * size > c->dense_max)
+        return NULL;
+    void *p = calloc(n, size);
+    c->dense_bytes += p ? n * size : 0;
+    return p;
+}
+
 /* Decode-only step at batch B (1..cap), context S (1..smax) of a batch that
  * fails the linear check, costed once (serve.h dense); the hash memo when
- * there is no memory for a block. */
+ * the dense memo is at its bound (dense_max) or there is no memory. */
 static double decode_memo(rl_ops_cost *c, long long B, long long S)
 {
-    long long blocks = c->smax / RL_OPS_DENSE + 1;
+    size_t blocks = (size_t)(c->smax / RL_OPS_DENSE) + 1;
     if (!c->dense)
-        c->dense = calloc((size_t)c->cap + 1, sizeof *c->dense);
+        c->dense = dense_alloc(c, (size_t)c->cap + 1, sizeof *c->dense);
     if (c->dense && !c->dense[B])
-        c->dense[B] = calloc((size_t)blocks, sizeof *c->dense[B]);
+        c->dense[B] = dense_alloc(c, blocks, sizeof *c->dense[B]);
     double **row = c->dense ? c->dense[B] : NULL;
     if (row && !row[S / RL_OPS_DENSE])
-        row[S / RL_OPS_DENSE] = calloc(RL_OPS_DENSE, sizeof **row);
+        row[S / RL_OPS_DENSE] = dense_alloc(c, RL_OPS_DENSE, sizeof **row);
     if (!row || !row[S / RL_OPS_DENSE])
         return step_memo(c, NULL, B, S);
     double *t = &row[S / RL_OPS_DENSE][S % RL_OPS_DENSE];

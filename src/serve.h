@@ -155,8 +155,12 @@ typedef struct {
     long long memo_n; /* entries stored (and replaced) */
     /* decode steps of a batch that fails the linear check, memoised by (B, S)
      * in blocks of RL_OPS_DENSE contexts: dense[B][S / RL_OPS_DENSE][S %
-     * RL_OPS_DENSE], 0 = not yet; each level allocated when first used */
+     * RL_OPS_DENSE], 0 = not yet; each level allocated when first used, up
+     * to dense_max bytes in all (dense_bytes so far; RL_OPS_DENSE_MAX from
+     * rl_ops_cost_init); past it, steps go to the bounded hash memo above,
+     * which gives the same time (the same step_time call) */
     double ***dense;
+    size_t dense_bytes, dense_max;
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
@@ -169,6 +173,11 @@ typedef struct {
 #define RL_OPS_MEMO (1 << 19)
 #define RL_OPS_MEMO_WAYS 4
 #define RL_OPS_DENSE 1024
+/* 32 MiB: 4096 blocks of RL_OPS_DENSE contexts (the hash memo's 2^19 slots
+ * are about 12 MiB); size keeps SIZE_KEPT_COSTS costs at once.  Our choice:
+ * 128k-context runs at a few hundred batch sizes reached about 1 GiB
+ * unbounded (review A finding 4). */
+#define RL_OPS_DENSE_MAX ((size_t)32 << 20)
 
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
  * op list timed by h's efficiency tables, efficiency.h, when h has them;
@@ -198,6 +207,8 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * and the imbalance of the first and last stages (embedding, LM head).  pp must divide the
  * model's layers (equal stages).  Returns 0, or -1 with err set. */
 int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen);
+/* (It, and rl_ops_cost_experts below, may follow costed steps: every cached
+ * time is forgotten, as all include the collectives they change.) */
 
 /* Expert parallelism of degree ep under layout TP, for MoE models: shard's
  * plan "tp(chips/ep) ep(ep)" (shard.h: routed experts split over ep groups

@@ -113,6 +113,7 @@ static const field HW_FIELDS[] = {
     HF(engine_costs, T_COSTS, 0),
     HF(collectives, T_COLL, 0),
     HS(changed, 0),
+    HS(renamed_from, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -592,6 +593,18 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
+                         const char *engine_opt, char *err, size_t errlen)
+{
+    if (ideal && *engine && strcmp(*engine, "ideal") != 0)
+        RL_FAIL("%s and %s %s contradict each other: %s is %s ideal (the pure roofline, no "
+                "engine's tables); give one of them", ideal_opt, engine_opt, *engine, ideal_opt,
+                engine_opt);
+    if (ideal)
+        *engine = "ideal";
+    return 0;
+}
+
 int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen)
 {
     rl_engines *g = &h->engines;
@@ -617,15 +630,22 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
     return 0;
 }
 
+/* Whether tables measured on chip `on` are h's own: its name, or the name
+ * it had before a rename (rl_hw.renamed_from). */
+static int measured_here(const rl_hw *h, const char *on)
+{
+    return strcmp(on, h->name) == 0 || (h->renamed_from[0] && strcmp(on, h->renamed_from) == 0);
+}
+
 const char *rl_hw_mode(const rl_hw *h, int calibrated)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!calibrated || h->ideal)
         return "ideal";
     if (e && e->tables)
-        return strcmp(e->measured_on, h->name) == 0 ? "calibrated" : "estimated";
+        return measured_here(h, e->measured_on) ? "calibrated" : "estimated";
     if (h->efficiency.present)
-        return h->efficiency.measured_on[0] && strcmp(h->efficiency.measured_on, h->name) != 0
+        return h->efficiency.measured_on[0] && !measured_here(h, h->efficiency.measured_on)
                    ? "estimated"
                    : "calibrated";
     return "estimated"; /* datasheet figures only */
@@ -982,10 +1002,16 @@ int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_m
                      errlen);
 }
 
+void rl_hw_renamed(rl_hw *h, const char *old_name)
+{
+    if (!h->renamed_from[0] && strcmp(old_name, h->name) != 0)
+        snprintf(h->renamed_from, sizeof h->renamed_from, "%s", old_name);
+}
+
 /* --set hw.name renames the chip, not what was measured on it: tables
- * measured on the profile's own chip stay its own (rl_hw_mode), so the
- * measured_on that named the old name names the new one.  Reads the profile
- * again without the overrides for its own name.  0, or -1 with err. */
+ * measured on the profile's own chip stay its own (rl_hw_mode), engines
+ * read later from their files included.  Reads the profile again without
+ * the overrides for its own name.  0, or -1 with err. */
 static int renamed_measurements(const char *name_or_path, const rl_override *ov, int nov,
                                 rl_hw *h, char *err, size_t errlen)
 {
@@ -998,13 +1024,8 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     if (!own)
         RL_FAIL("%s: out of memory", h->origin);
     int rc = load_spec("hw_profiles", name_or_path, NULL, 0, hw_from_table, own, err, errlen);
-    char name[sizeof h->name]; /* a copy: the writes below are into *h */
-    memcpy(name, h->name, sizeof name);
-    for (int i = 0; rc == 0 && i < h->engines.n && i < own->engines.n; i++)
-        if (strcmp(h->engines.e[i].measured_on, own->name) == 0)
-            snprintf(h->engines.e[i].measured_on, sizeof h->engines.e[i].measured_on, "%s", name);
-    if (rc == 0 && strcmp(h->efficiency.measured_on, own->name) == 0)
-        snprintf(h->efficiency.measured_on, sizeof h->efficiency.measured_on, "%s", name);
+    if (rc == 0)
+        rl_hw_renamed(h, own->name);
     free(own);
     return rc;
 }

@@ -152,6 +152,11 @@ typedef struct {
      * what-if spec table that Lua passes on stays one; dropped = 1 when there
      * was something to drop (not a spec field). */
     char changed[160];
+    /* The chip's name in its profile when `name` was overridden (--set
+     * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
+     * measured_on names it are still this chip's own (rl_hw_mode).  A spec
+     * field, so a renamed chip that Lua passes on stays calibrated. */
+    char renamed_from[64];
     int dropped;
 } rl_hw;
 
@@ -168,6 +173,14 @@ void rl_hw_sync_costs(rl_hw *h);
 /* Select engine `name` (engines.h; "ideal": rl_hw_set_ideal) and its fitted
  * costs.  0, or -1 with err. */
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);
+
+/* --ideal is --engine ideal, on the command line and in Lua alike: with
+ * ideal set, *engine becomes "ideal" (the pure roofline: no tables, no
+ * engine memory rule); ideal beside another engine contradicts it.  `ideal`
+ * and `engine` spell the two options in err ("--ideal", "--engine" or Lua's
+ * field names).  0, or -1 with err. */
+int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
+                         const char *engine_opt, char *err, size_t errlen);
 
 /* Make c the fitted costs of engine c->engine (added when h has none of that
  * name; its launch_s becomes c's), the default and selected one.  0, or -1
@@ -223,6 +236,10 @@ typedef struct {
  * 0, or -1 with err. */
 int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
                   size_t errlen);
+
+/* h, read as `old_name`, now bears another name: record it in
+ * h->renamed_from (kept when already set: the first name measured). */
+void rl_hw_renamed(rl_hw *h, const char *old_name);
 
 #define RL_SPEC_BASE_DEPTH 8
 

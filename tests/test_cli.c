@@ -187,7 +187,8 @@ static void output_not_regular(void **state)
  * floor; tolerance: a lower bound), with a note naming the override; so
  * does --set hw.flops.bf16 with --engine vllm (a file-referenced engine read
  * on selection).  --set hw.name alone renames the chip: mode calibrated and
- * the step of the plain run (rel 1e-12). */
+ * the step of the plain run (rel 1e-12), with the default engine and with
+ * --engine vllm. */
 static void set_changes_the_chip(void **state)
 {
     (void)state;
@@ -212,6 +213,17 @@ static void set_changes_the_chip(void **state)
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
     assert_string_equal(cJSON_GetObjectItem(j, "hw")->valuestring, "my-chip");
+    assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "step_s"), plain, 1e-12);
+    cJSON_Delete(j);
+    /* so with an engine read from its file on selection (vllm): it read
+     * `estimated` before rl_hw.renamed_from (measured_on h100-sxm, name x) */
+    snprintf(args, sizeof args, "%s --engine vllm", base);
+    j = run_cli_json(args, out, sizeof out);
+    plain = num(cJSON_GetObjectItem(j, "rows")->child, "step_s");
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "%s --engine vllm --set hw.name=my-chip", base);
+    j = run_cli_json(args, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
     assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "step_s"), plain, 1e-12);
     cJSON_Delete(j);
 }

@@ -462,25 +462,41 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
  * `estimated`, and its step equals `step --set hw.hbm_bw=6e12` to 1e-12
  * (the roofline over the changed bandwidth); so for flops.bf16.  Errors
  * of the option readers simulate and size share name the function called
- * (roofline.size said nothing, earlier roofline.simulate). */
+ * (roofline.size said nothing, earlier roofline.simulate).  A rename alone
+ * ({ name = 'x' }) keeps the chip's tables as --set hw.name=x does (h15lab:
+ * it read `estimated`): mode calibrated, step_s equal to 1e-12, renamed
+ * twice too. */
+/* roofline.step of llama3-8b at batch 1, context 550 on the hw `hw` (a Lua
+ * expression) reads `mode`; with `set`, its step_s equals `step --set SET`
+ * on h100-sxm (1e-12). */
+static void assert_step_on(const char *hw, const char *mode, const char *set)
+{
+    char lua[512], code[600], err[1024];
+    snprintf(lua, sizeof lua, "roofline.step{ model = 'llama3-8b', hw = %s, batch = 1, "
+                              "context = 550 }", hw);
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), mode);
+    lua_pop(L, 1);
+    static const char *const keys[] = {"step_s"};
+    char cli[512];
+    snprintf(cli, sizeof cli, "step --model llama3-8b --hw h100-sxm --batch 1 --context 550 "
+                              "--set %s --format json", set ? set : "");
+    if (set)
+        assert_lua_equals_cli(cli, lua, 1, keys, 1);
+}
+
 static void what_if_and_size_errors(void **state)
 {
     (void)state;
-    const char *lua = "roofline.step{ model = 'llama3-8b', hw = roofline.hw('h100-sxm', "
-                      "{ hbm_bw = 6e12 }), batch = 1, context = 550 }";
-    char code[512], err[1024];
-    snprintf(code, sizeof code, "return (%s).mode", lua);
-    assert_int_equal(run(code, err, sizeof err), 0);
-    assert_string_equal(lua_tostring(L, -1), "estimated");
-    lua_pop(L, 1);
-    static const char *const keys[] = {"step_s"};
-    assert_lua_equals_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 550 "
-                          "--set hw.hbm_bw=6e12 --format json", lua, 1, keys, 1);
-    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = roofline.hw("
-                         "'h100-sxm', { flops = { bf16 = 2e15 } }), batch = 1, context = 550 }"
-                         ".mode", err, sizeof err), 0);
-    assert_string_equal(lua_tostring(L, -1), "estimated");
-    lua_pop(L, 1);
+    assert_step_on("roofline.hw('h100-sxm', { hbm_bw = 6e12 })", "estimated", "hw.hbm_bw=6e12");
+    assert_step_on("roofline.hw('h100-sxm', { flops = { bf16 = 2e15 } })", "estimated", NULL);
+    /* a rename alone keeps the chip's own tables, as --set hw.name does
+     * (h15lab's fresh-user test: it read `estimated`), also when the
+     * renamed table is passed on (rl_hw.renamed_from is a spec field) */
+    assert_step_on("roofline.hw('h100-sxm', { name = 'x' })", "calibrated", "hw.name=x");
+    assert_step_on("roofline.hw(roofline.hw('h100-sxm', { name = 'x' }), { name = 'y' })",
+                   "calibrated", NULL);
     static const char *const bad[][2] = {
         {"burst = -1", "roofline.size: field 'burst'"},
         {"prefixes = 'x'", "roofline.size: field 'prefixes'"},
@@ -489,6 +505,42 @@ static void what_if_and_size_errors(void **state)
     assert_refusals("roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
                     "prompt_len = '100', out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05",
                     bad, sizeof bad / sizeof bad[0]);
+}
+
+/* Review A finding 3 and h15lab's fresh-user test: Lua's ideal = true is
+ * --ideal, i.e. engine "ideal" (rl_engine_with_ideal, shared with the
+ * command line).  simulate and size with ideal = true and hbm_reserve = 0.5
+ * size the KV cache with no engine memory rule: 182643 tokens for
+ * llama3-8b on h100-sxm, the figure of `simulate --ideal --hbm-reserve 0.5`
+ * (test_cli ideal_is_engine_ideal; it read 439037, vLLM's 0.92 rule,
+ * before).  ideal = true beside engine = 'vllm' is refused, as
+ * --ideal --engine vllm exits 2. */
+static void ideal_is_engine_ideal(void **state)
+{
+    (void)state;
+    char err[1024];
+    static const char *const kv[] = {
+        "return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
+        "prompt_len = '100', out_len = '10', requests = 20, ideal = true, hbm_reserve = 0.5 }"
+        ".kv_capacity_tokens_per_replica",
+        "return roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, prompt_len = '100', "
+        "out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05, requests = 100, ideal = true, "
+        "hbm_reserve = 0.5 }.rows[1].kv_capacity_tokens_per_replica",
+    };
+    for (size_t k = 0; k < sizeof kv / sizeof *kv; k++) {
+        assert_int_equal(run(kv[k], err, sizeof err), 0);
+        assert_int_equal(lua_tointeger(L, -1), 182643);
+        lua_pop(L, 1);
+    }
+    static const char *const bad[][2] = {
+        {"engine = 'vllm'", "roofline.step: ideal = true and engine = vllm contradict"},
+    };
+    assert_refusals("roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
+                    "context = 100, ideal = true", bad, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
+                         "context = 100, ideal = true, engine = 'ideal' }.mode", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "ideal");
+    lua_pop(L, 1);
 }
 
 /* The serving rows that were the command line's only (issue 14): route,
@@ -608,6 +660,7 @@ int main(void)
         cmocka_unit_test(simulate_pipeline_row),
         cmocka_unit_test(simulate_prefix_offline_rows),
         cmocka_unit_test(what_if_and_size_errors),
+        cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(size_from_lua),
         cmocka_unit_test(chips_run_tensor_parallel),
     };

@@ -166,6 +166,60 @@ static void test_dispatch_on_ttft_not_steps(void **state)
     rl_ops_cost_free(&on);
 }
 
+/* Two calibrated costs of the fixture's model on one chip. */
+static void two_costs(fixture *f, rl_ops_cost *a, rl_ops_cost *b)
+{
+    char err[512];
+    assert_int_equal(rl_ops_cost_init(a, &f->m, &f->h, 1, rl_precision_default(), 1, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_init(b, &f->m, &f->h, 1, rl_precision_default(), 1, err, sizeof err), 0);
+}
+
+/* Review A finding 4: the dense decode memo is bounded (dense_max).  A
+ * calibrated cost whose bound leaves room for one row and one block only
+ * sends the other decode steps to the hash memo, and every time equals the
+ * unbounded cost's exactly (the same step_time call).  The batches fail the
+ * linear check (slope -1), so the dense memo is the path taken. */
+static void test_dense_memo_bounded(void **state)
+{
+    rl_ops_cost a, b;
+    two_costs(*state, &a, &b);
+    assert_int_equal(a.dense_max, RL_OPS_DENSE_MAX);
+    size_t blocks = (size_t)(b.smax / RL_OPS_DENSE) + 1;
+    b.dense_max = ((size_t)b.cap + 1 + blocks) * sizeof(double *) + RL_OPS_DENSE * sizeof(double);
+    for (int pass = 0; pass < 2; pass++) /* the second pass reads both memos */
+        for (long long B = 1; B <= 3; B++)
+            for (long long S = 100; S <= 5100; S += 1250)
+                assert_true(rl_serve_ops_time1(&a, 0, 0, (double)B, (double)S) ==
+                            rl_serve_ops_time1(&b, 0, 0, (double)B, (double)S));
+    assert_true(a.slope[1] < 0 && a.slope[3] < 0);
+    assert_int_equal(a.memo_n, 0);
+    assert_true(a.dense_bytes > b.dense_max);
+    assert_true(b.dense_bytes <= b.dense_max);
+    assert_int_equal(b.memo_n, 3 * 5 - 1); /* all but the one block's step */
+    rl_ops_cost_free(&a);
+    rl_ops_cost_free(&b);
+}
+
+/* Review A finding 5: rl_ops_cost_pipeline after costed steps forgets every
+ * cached time (the memos held times without the stage-to-stage sends): the
+ * decode and prompt steps then equal a cost given pp 2 before any step
+ * (to 1e-15), and exceed the pp 1 times (so the check can fail). */
+static void test_setters_forget_steps(void **state)
+{
+    rl_ops_cost a, b;
+    char err[512];
+    two_costs(*state, &a, &b);
+    assert_int_equal(rl_ops_cost_pipeline(&b, 2, err, sizeof err), 0);
+    double d1 = rl_serve_ops_time1(&a, 0, 0, 8, 2000), p1 = rl_serve_ops_time1(&a, 512, 0, 8, 2000);
+    assert_int_equal(rl_ops_cost_pipeline(&a, 2, err, sizeof err), 0);
+    double d2 = rl_serve_ops_time1(&a, 0, 0, 8, 2000), p2 = rl_serve_ops_time1(&a, 512, 0, 8, 2000);
+    assert_rel(d2, rl_serve_ops_time1(&b, 0, 0, 8, 2000), 1e-15);
+    assert_rel(p2, rl_serve_ops_time1(&b, 512, 0, 8, 2000), 1e-15);
+    assert_true(d2 > d1 && p2 > p1);
+    rl_ops_cost_free(&a);
+    rl_ops_cost_free(&b);
+}
+
 static void test_cost_is_the_op_list(void **state)
 {
     fixture *f = *state;
@@ -1007,6 +1061,8 @@ int main(void)
         cmocka_unit_test(test_cost_is_the_op_list),
         cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_dispatch_on_ttft_not_steps),
+        cmocka_unit_test(test_dense_memo_bounded),
+        cmocka_unit_test(test_setters_forget_steps),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
