@@ -134,9 +134,9 @@ typedef struct {
     double *meas_s;            /* [n] measured time, seconds (rl_meas_time) */
     int *hw;                   /* [n] index into hws */
     int nhw, nmodel;
-    rl_hw hws[MAX_SPECS];
+    rl_hw *hws;                /* [MAX_SPECS], on the heap: 32 specs are ~2 MB */
     char hw_names[MAX_SPECS][256];
-    rl_model models[MAX_SPECS];
+    rl_model *models;          /* [MAX_SPECS] */
     char model_names[MAX_SPECS][256];
 } rows;
 
@@ -146,6 +146,8 @@ static void rows_free(rows *r)
     free(r->t);
     free(r->meas_s);
     free(r->hw);
+    free(r->hws);
+    free(r->models);
 }
 
 /* The index of spec `name` in the cache, loading it on first use; -1 with
@@ -248,7 +250,9 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
     rs->t = malloc((size_t)m->n * sizeof *rs->t);
     rs->meas_s = malloc((size_t)m->n * sizeof *rs->meas_s);
     rs->hw = malloc((size_t)m->n * sizeof *rs->hw);
-    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw) {
+    rs->hws = malloc(MAX_SPECS * sizeof *rs->hws);
+    rs->models = malloc(MAX_SPECS * sizeof *rs->models);
+    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw || !rs->hws || !rs->models) {
         snprintf(err, errlen, "%s: out of memory", m->path);
         return -1;
     }
