@@ -31,19 +31,6 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
     cJSON_AddStringToObject(o, "engine", rl_result_engine_name(h, mode));
 }
 
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h);
-
-/* The fields every run result opens with; mode "ideal" or "mfu". */
-static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
-                           long long chips)
-{
-    cJSON_AddStringToObject(o, "mode", mode);
-    cJSON_AddStringToObject(o, "model", m->name);
-    cJSON_AddStringToObject(o, "hw", h->name);
-    cJSON_AddNumberToObject(o, "chips", (double)chips);
-    add_engine(o, mode, h);
-}
-
 /* engine, engine_version, engine_source: the selected engine, unless mode
  * is ideal ("none"). */
 static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
@@ -54,6 +41,17 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         cJSON_AddStringToObject(o, "engine_version", e->version);
         cJSON_AddStringToObject(o, "engine_source", e->source);
     }
+}
+
+/* The fields every run result opens with; mode "ideal" or "mfu". */
+static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const rl_hw *h,
+                           long long chips)
+{
+    cJSON_AddStringToObject(o, "mode", mode);
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddNumberToObject(o, "chips", (double)chips);
+    add_engine(o, mode, h);
 }
 
 /* The smaller of two table-time shares (spec.h rl_run_mode), < 0 unknown. */
