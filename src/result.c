@@ -999,6 +999,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    /* where and why a row misses (null when it meets; size.h rl_size_verify) */
+    char why[64];
+    add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);
+    if (c->meets)
+        cJSON_AddNullToObject(o, "fails_on");
+    else
+        cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     const char *mode = size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine_name(o, &in->hw[c->hw], mode);
@@ -1029,6 +1036,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, more, sizeof more / sizeof more[0]);
     if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */
         add_size_band(o, c, in->band_wide);
+    /* after the band: the edge runs are at the load only */
+    const keyed sized[] = {{"ttft_p99_at_sized_s", c->sized_ttft_p99},
+                           {"tpot_p99_at_sized_s", c->sized_tpot_p99}};
+    add_numbers(o, sized, 2);
     return o;
 }
 
