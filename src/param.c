@@ -28,8 +28,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec", AT(hw), 0, 0,
                  0},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
-                    "chips (one replica, or the slice the model is sharded over)", AT(chips), 0, 0,
-                    0},
+                    "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
+                    "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
+                    "as replicas of it); simulate: one replica (tp N, or split by --pp and --ep)",
+                    AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
                          AT(chips_list), AT(nchips), 64, 0},
@@ -322,7 +324,7 @@ static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
-                            RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
+                            REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
@@ -371,7 +373,9 @@ const rl_command RL_COMMANDS[] = {
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
      "is per chip plus collectives (\"communication\": \"included\").  In calibrated mode\n"
      "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
-     "without a plan runs tensor parallel over the chips (a note says so).",
+     "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
+     "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
+     "a note says so); simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},

@@ -500,7 +500,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
     int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
+    /* the label rule of ops and prefill: a chip with no measurements reads
+     * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
+     * chip on a plan its measurements do not time reads `ideal` (cli.c
+     * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
+     * estimated, from the same datasheet peaks) */
+    add_run_header(o, rl_hw_mode(h, cal || !rl_hw_measured(h)), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"

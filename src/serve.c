@@ -69,11 +69,18 @@ int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long
         RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and the %lld layers "
                 "of %s (equal stages)", pp, chips, m->layers, m->name);
     long long stage = chips / pp;
-    if (ep != 1 && (l != RL_ATTN_LAYOUT_TP || m->abstract || m->experts == 0 || ep < 1 ||
-                    stage % ep != 0 || m->experts % ep != 0))
-        RL_FAIL("ep: %lld expert-parallel groups need layout tp and a MoE model whose experts "
-                "(%lld) and chips per stage (%lld) they divide (%s)", ep, m->experts, stage,
+    /* --ep under the tp layout only, each condition named on its own
+     * (tester3 #12: one message listed them all, met ones included) */
+    if (ep != 1 && l != RL_ATTN_LAYOUT_TP)
+        RL_FAIL("ep: %lld and --attn-layout %s exclude each other: attn-dp already runs the "
+                "expert layers expert parallel over all the stage's chips (drop --ep, or use "
+                "--attn-layout tp)", ep, LAYOUT_NAMES[l]);
+    if (ep != 1 && (m->abstract || m->experts == 0))
+        RL_FAIL("ep: %lld, but %s has no experts (--ep splits the experts of a MoE model)", ep,
                 m->name);
+    if (ep != 1 && (ep < 1 || stage % ep != 0 || m->experts % ep != 0))
+        RL_FAIL("ep: %lld expert-parallel groups must divide the chips per stage (%lld) and the "
+                "experts (%lld) of %s", ep, stage, m->experts, m->name);
     return rl_attn_layout_check(m, stage, l, err, errlen);
 }
 
