@@ -144,7 +144,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "calibrated hardware profile (default hw_profiles/calibrated/<host>.lua)",
                       AT(calib.profile), 0, 0, 0},
     [RL_P_QUICK] = {"quick", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                    "a smaller grid (tests)", AT(calib.quick), 0, 0, 0},
+                    "a smaller grid, a smoke test (tests): calibrate times GEMMs up to M = 4 only "
+                    "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
+                    "accuracy figure", AT(calib.quick), 0, 0, 0},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
