@@ -202,9 +202,16 @@ static void refuse_other(const rl_command *c, const char *flag)
  * --engine is, as every repeated option but --set). */
 static int one_ideal(const rl_command *c, rl_opts *o)
 {
-    if (!rl_command_takes(c, RL_P_IDEAL, 1) || !rl_command_takes(c, RL_P_ENGINE, 1))
-        return 0;
     char err[ERRLEN];
+    if (!rl_command_takes(c, RL_P_ENGINE, 1))
+        return 0;
+    if (rl_command_takes(c, RL_P_IDEAL_SWEEP, 1) && /* pareto's formula (1) */
+        rl_engine_with_formula1(o->ideal, o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
+        fprintf(stderr, "roofline %s: %s\n", c->name, err);
+        return -1;
+    }
+    if (!rl_command_takes(c, RL_P_IDEAL, 1))
+        return 0;
     if (rl_engine_with_ideal(o->ideal, &o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: %s\n", c->name, err);
         return -1;
