@@ -821,11 +821,8 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     }
     w->max_context = max_context;
     *n = w->n;
-    if (o->given[RL_P_OFFLINE]) {
-        for (long long i = 0; i < *n; i++)
-            (*req)[i].arrival = 0;
-        w->qps = 0;
-    }
+    if (o->given[RL_P_OFFLINE])
+        rl_requests_offline(*req, *n, w);
     *truncated = rl_requests_truncate(*req, *n, max_context);
     if (warn_truncated(o, *truncated, *n, max_context) != 0)
         return -1;
@@ -949,8 +946,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;
-    c->prefix_hbm_tokens = v[0] * 1e9 / c->kv_bytes_per_token;
-    c->prefix_host_tokens = v[1] * 1e9 / c->kv_bytes_per_token;
+    rl_serve_config_prefix_cache(c, v[0], v[1]);
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");

@@ -1291,8 +1291,7 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
     opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);
-    c.prefix_hbm_tokens = cache[0] * 1e9 / c.kv_bytes_per_token;
-    c.prefix_host_tokens = cache[1] * 1e9 / c.kv_bytes_per_token;
+    rl_serve_config_prefix_cache(&c, cache[0], cache[1]);
     int calibrated = !h.ideal; /* ideal = true or engine = "ideal" (select_engine) */
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
      * --requests); the simulator's memory counts against the scenario's
@@ -1309,10 +1308,8 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
-    for (long long i = 0; offline && i < w.n; i++)
-        req[i].arrival = 0;
     if (offline)
-        w.qps = 0;
+        rl_requests_offline(req, w.n, &w);
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,

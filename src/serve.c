@@ -475,6 +475,12 @@ rl_serve_config rl_serve_config_default(void)
     return c;
 }
 
+void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb)
+{
+    c->prefix_hbm_tokens = hbm_gb * 1e9 / c->kv_bytes_per_token;
+    c->prefix_host_tokens = host_gb * 1e9 / c->kv_bytes_per_token;
+}
+
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve)
 {

@@ -321,6 +321,11 @@ rl_serve_config rl_serve_config_default(void);
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
 
+/* The prefix cache of --prefix-cache HBM_GB[:HOST_GB] (Lua prefix_cache)
+ * into c's token budgets: GB x 1e9 / c->kv_bytes_per_token per tier (so
+ * after rl_serve_config_hw). */
+void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb);
+
 /* Speculative decoding with a draft model on the same chips: its weights
  * (sharded like the target's) leave less HBM for KV, and every sequence
  * caches the draft's KV beside the target's.  Updates c->kv_capacity_tokens
