@@ -1164,9 +1164,23 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     for (int s = 0; s < 2 && rc == 0; s++) {
         eh[s] = *run->h;
         rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        /* a speculative draft model runs on the same chips: it moves to the
+         * edge with the target (a draft given as a fraction of the target's
+         * step follows it already) */
+        rl_serve_config c = *run->c;
+        rl_ops_cost draft = {0};
+        rl_step_cost dcost;
+        if (c.spec_draft && c.spec_draft->time == rl_serve_ops_time) {
+            if ((rc = rl_ops_cost_on(&draft, c.spec_draft->ctx, &eh[s], err, errlen)) != 0)
+                break;
+            dcost = *c.spec_draft;
+            dcost.ctx = &draft;
+            c.spec_draft = &dcost;
+        }
         rl_serve_result r;
-        rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c,
-                               &r, err, errlen);
+        rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, &c, &r,
+                               err, errlen);
+        rl_ops_cost_free(&draft);
         if (rc != 0)
             break;
         rl_simulate_run at = *run;

@@ -11,6 +11,7 @@
 #include "measure.h"
 #include "result.h"
 #include "shard.h"
+#include "workload.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"
 
@@ -395,6 +396,70 @@ static void simulate_band_keys(void **state)
     cJSON_Delete(hi);
 }
 
+/* simulate's p90 run moves a speculative draft model to the edge with its
+ * target (both run on the same chips and the same kernel tables): the
+ * band's tpot_p50_s_high equals a run on the p90-edge profile whose draft
+ * cost is built on that profile from scratch (same simulator, same
+ * requests: 1e-12), and differs from a run that leaves the draft at the
+ * central tables (the stop-19 behaviour: more than 1e-4 apart here).
+ * llama3-8b drafting for itself on one H100 (TensorRT-LLM tables),
+ * alpha 0.8, gamma 4, 40 requests of 256 + 64 tokens at 4 req/s. */
+static double tpot_p50(const rl_model *m, const rl_hw *h, rl_serve_config c, const rl_request *r,
+                       long long n, const rl_hw *draft_on)
+{
+    rl_ops_cost dc;
+    char err[512];
+    if (rl_ops_cost_init(&dc, m, draft_on, 1, rl_precision_default(), 1, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    c.spec_draft = &d;
+    rl_serve_result out;
+    if (rl_serve_simulate(m, h, 1, rl_precision_default(), 1, r, n, &c, &out, err, sizeof err))
+        fail_msg("%s", err);
+    double t = out.tpot.p50;
+    rl_serve_result_free(&out);
+    rl_ops_cost_free(&dc);
+    return t;
+}
+
+static void draft_moves_to_the_edge(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    static rl_hw h, slow;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_serve_config c = rl_serve_config_default();
+    rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+    rl_serve_config_draft(&c, &m, &h, 1, rl_precision_default());
+    c.spec_alpha = 0.8;
+    c.spec_gamma = 4;
+    rl_workload w = {.n = 40, .qps = 4, .prompt = {RL_DIST_FIXED, 256, 0},
+                     .output = {RL_DIST_FIXED, 64, 0}, .seed = 1};
+    rl_request *r = NULL;
+    char err[512];
+    if (rl_workload_generate(&w, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_ops_cost dc;
+    if (rl_ops_cost_init(&dc, &m, &h, 1, rl_precision_default(), 1, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    rl_serve_config cd = c;
+    cd.spec_draft = &d;
+    rl_simulate_run run = {&m, &h, 1, 1, 1, &cd, rl_precision_default(), "256", "64", 4, 1, -1, 0,
+                           0, NAN};
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "tpot_p50_s", tpot_p50(&m, &h, c, r, w.n, &h));
+    assert_int_equal(rl_e2e_simulate_band(j, &run, r, w.n, 0, err, sizeof err), 0);
+    slow = h;
+    assert_int_equal(rl_e2e_band_edge(&slow, 2), 1);
+    double edge = tpot_p50(&m, &slow, c, r, w.n, &slow), central = tpot_p50(&m, &slow, c, r, w.n, &h);
+    assert_rel(num(j, "tpot_p50_s_high"), edge, 1e-12);
+    assert_true(fabs(edge / central - 1) > 1e-4);
+    cJSON_Delete(j);
+    rl_ops_cost_free(&dc);
+    free(r);
+}
+
 /* The band's edges (rl_e2e_band_edge).  A fitted profile at its p90 edge:
  * every step e^p90 times (E), whichever side of the max wins; at p10 e^p10
  * times (p10 < 0 on the shipped splitwise profile).  A kernel-table
@@ -658,6 +723,7 @@ int main(void)
         cmocka_unit_test(band_widens_outside_the_grid),
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
+        cmocka_unit_test(draft_moves_to_the_edge),
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_states_its_mode),
