@@ -4,8 +4,8 @@
  * (9 and 8 rows of NVIDIA AIConfigurator's H100 SXM TensorRT-LLM 1.3.0rc20
  * MLA tables, Apache-2.0; see tests/data/silicon/SOURCE.md), lookups at a
  * node and between nodes (log-log by hand), DeepSeek-V3 steps whose MLA
- * attention the tables time (TP heads, a cached prefix), the exact-dims
- * rule, and bad tables and profiles. */
+ * attention the tables time (TP heads, a cached prefix, replicated
+ * attention), the exact-dimensions rule, and bad tables and profiles. */
 #include "testutil.h"
 
 #include <sys/stat.h>
@@ -88,15 +88,14 @@ static void save_mla(char *path)
         fail_msg("calibrate: %s", err);
 }
 
-/* qk + softmax + pv of one layer (seconds) in a step of m on h over `chips`
- * chips, plan TP = chips: `seqs` prefills of `tokens` on `prefix` cached
- * tokens, or (tokens 0) a decode batch of `seqs` at `context`; *prov gets
- * qk's provenance. */
-static double mla_ops(const rl_model *m, const rl_hw *h, long long chips, long long seqs,
-                      long long tokens, long long prefix, long long context, rl_provenance *prov)
+/* qk + softmax + pv of one layer (seconds) in a step of m on h under
+ * configuration c (chips and plan set): `seqs` prefills of `tokens` on
+ * `prefix` cached tokens, or (tokens 0) a decode batch of `seqs` at
+ * `context`; *prov gets qk's provenance. */
+static double mla_ops_plan(const rl_model *m, const rl_hw *h, rl_ops_config c, long long seqs,
+                           long long tokens, long long prefix, long long context,
+                           rl_provenance *prov)
 {
-    rl_ops_config c = rl_ops_config_default();
-    c.chips = c.tp = chips;
     c.calibrated = 1;
     if (tokens > 0) {
         c.prefill_seqs = seqs;
@@ -121,6 +120,15 @@ static double mla_ops(const rl_model *m, const rl_hw *h, long long chips, long l
     return t;
 }
 
+/* mla_ops_plan on `chips` chips, plan TP = chips. */
+static double mla_ops(const rl_model *m, const rl_hw *h, long long chips, long long seqs,
+                      long long tokens, long long prefix, long long context, rl_provenance *prov)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = c.tp = chips;
+    return mla_ops_plan(m, h, c, seqs, tokens, prefix, context, prov);
+}
+
 static void test_mla_step(void **state)
 {
     (void)state;
@@ -140,6 +148,16 @@ static void test_mla_step(void **state)
     assert_rel(mla_ops(&m, &h, 8, 1, 1024, 1024, 0, &p), CTX_16_1_2048 * 1e-3 * pairs, 1e-3);
     /* decode batch 2 at context 2048 on TP 4: 32 heads a chip */
     assert_rel(mla_ops(&m, &h, 4, 2, 0, 0, 2048, &p), GEN_32_2_2048 * 1e-3, 1e-3);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    /* replicated attention (EP 2 on 2 chips, --moe-attn replicated): each
+     * chip all heads on its ceil(3 / 2) = 2 sequences; with the heads cut to
+     * 32 (the excerpt's), the row (32, 2, 2048) again */
+    rl_override h32[] = {{"heads", "32"}, {"kv_heads", "32"}};
+    rl_model m32 = load_model("deepseek-v3", h32, 2);
+    rl_ops_config rep = rl_ops_config_default();
+    rep.chips = rep.ep = 2;
+    rep.attn_replicated = 1;
+    assert_rel(mla_ops_plan(&m32, &h, rep, 3, 0, 0, 2048, &p), GEN_32_2_2048 * 1e-3, 1e-3);
     assert_int_equal(p, RL_PROV_MEASURED);
 
     /* MLA of other dimensions (v_head_dim 64) is not what the tables
