@@ -147,42 +147,90 @@ static int steps(const rl_ktable *t, const int *a, const int *b)
     return s;
 }
 
+/* Whether node at holds a measured latency (not a hole, not filled). */
+static int is_measured(const rl_ktable *t, size_t at)
+{
+    return !isnan(t->logv[at]) && !t->filled[at];
+}
+
+/* The hole at h (coordinates hi) interpolated along the axes on which it has
+ * measured nodes on both sides: per axis, log-log between the nearest
+ * measured node below and above it (the other coordinates held); the mean
+ * of those axes' ln latencies into *logv.  0 when no axis brackets it. */
+static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
+{
+    size_t stride = 1;
+    double sum = 0;
+    int n = 0;
+    for (int a = t->naxes - 1; a >= 0; a--) {
+        int lo = hi[a] - 1, up = hi[a] + 1;
+        while (lo >= 0 && !is_measured(t, h - (size_t)(hi[a] - lo) * stride))
+            lo--;
+        while (up < t->len[a] && !is_measured(t, h + (size_t)(up - hi[a]) * stride))
+            up++;
+        if (lo >= 0 && up < t->len[a]) {
+            const double *la = t->logaxis[a];
+            double w = (la[hi[a]] - la[lo]) / (la[up] - la[lo]);
+            size_t below = h - (size_t)(hi[a] - lo) * stride;
+            size_t above = h + (size_t)(up - hi[a]) * stride;
+            sum += (1 - w) * t->logv[below] + w * t->logv[above];
+            n++;
+        }
+        stride *= (size_t)t->len[a];
+    }
+    if (n)
+        *logv = sum / n;
+    return n > 0;
+}
+
+/* The hole at h (coordinates hi) from the measured nodes fewest grid steps
+ * away, each scaled along the roofline; their mean ln latency. */
+static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_ideal_fn ideal,
+                                     const void *ctx)
+{
+    int mi[RL_KT_AXES];
+    double hx[RL_KT_AXES], mx[RL_KT_AXES];
+    node_shape(t, hi, hx);
+    int best = -1;
+    for (size_t m = 0; m < t->n; m++) {
+        if (!is_measured(t, m))
+            continue;
+        coords(t, m, mi);
+        int s = steps(t, hi, mi);
+        best = best < 0 || s < best ? s : best;
+    }
+    double sum = 0;
+    int n = 0;
+    for (size_t m = 0; m < t->n; m++) {
+        if (!is_measured(t, m))
+            continue;
+        coords(t, m, mi);
+        if (steps(t, hi, mi) != best)
+            continue;
+        node_shape(t, mi, mx);
+        sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+        n++;
+    }
+    return sum / n;
+}
+
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
 {
     size_t measured = 0;
     for (size_t i = 0; i < t->n; i++)
-        measured += !isnan(t->logv[i]);
+        measured += is_measured(t, i);
     if (measured == 0)
         return -1;
     long filled = 0;
-    int hi[RL_KT_AXES], mi[RL_KT_AXES];
-    double hx[RL_KT_AXES], mx[RL_KT_AXES];
+    int hi[RL_KT_AXES];
     for (size_t h = 0; h < t->n; h++) {
         if (!isnan(t->logv[h]) || t->filled[h])
             continue;
         coords(t, h, hi);
-        node_shape(t, hi, hx);
-        int best = -1;
-        for (size_t m = 0; m < t->n; m++) {
-            if (isnan(t->logv[m]) || t->filled[m])
-                continue;
-            coords(t, m, mi);
-            int s = steps(t, hi, mi);
-            best = best < 0 || s < best ? s : best;
-        }
-        double sum = 0;
-        int n = 0;
-        for (size_t m = 0; m < t->n; m++) {
-            if (isnan(t->logv[m]) || t->filled[m])
-                continue;
-            coords(t, m, mi);
-            if (steps(t, hi, mi) != best)
-                continue;
-            node_shape(t, mi, mx);
-            sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
-            n++;
-        }
-        t->logv[h] = sum / n;
+        double v;
+        if (!bracketed(t, h, hi, &v))
+            v = nearest_along_roofline(t, hi, ideal, ctx);
+        t->logv[h] = v;
         t->filled[h] = 1;
         filled++;
     }

@@ -112,11 +112,26 @@ void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, dou
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);
 
-/* Fill every hole (NaN node) from the measured nodes nearest to it (fewest
- * grid steps): the geometric mean of their latencies each scaled by
- * ideal(hole) / ideal(node) (their efficiencies averaged), marking it
- * filled.  Returns the number of holes filled, or -1 when the
- * table has no measured node. */
+/* Fill every hole (NaN node), marking it filled; only measured nodes serve
+ * as sources, so the order of filling does not matter:
+ *  - a hole with measured nodes on both sides along some axis (the other
+ *    coordinates held; the nearest measured one on each side, holes
+ *    skipped) is interpolated in log-log between them, as a lookup between
+ *    those two nodes would be; over several such axes, the geometric mean
+ *    of their interpolations;
+ *  - otherwise (a hole on the grid's edge on every axis it has neighbours
+ *    along) from the measured nodes nearest to it (fewest grid steps): the
+ *    geometric mean of their latencies each scaled by ideal(hole) /
+ *    ideal(node) (their efficiencies averaged).
+ * Interpolation comes first because the roofline ratio is far off on the
+ * launch floor (~15 us: a 1- to 16-token prompt at one head costs about
+ * the same, its roofline time 2x or more apart), while measured latencies
+ * are near power laws between neighbours (the lookup rule above).
+ * Held back under `validate --holdout 5` (make accuracy-kernels), the rule
+ * took H100 TRT-LLM's p90 |error| from 44% to 17% (MLA prefill, bfloat16),
+ * 18% to 10% (MoE bfloat16), 8.9% to 4.7% (fp8 GEMM); docs/validation.md.
+ * Returns the number of holes filled, or -1 when the table has no measured
+ * node. */
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx);
 
 /* Latency at shape x[naxes], seconds, as described above; *prov (may be

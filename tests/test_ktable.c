@@ -84,6 +84,50 @@ static void test_extrapolation_holds_efficiency(void **state)
     rl_kt_free(&t);
 }
 
+/* A hole with measured nodes on both sides along an axis is interpolated
+ * in log-log between them (ktable.h), not scaled along the roofline. */
+static void test_fill_holes_between(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_grid(&t);
+    int hole[3] = {1, 0, 1}; /* (4, 2, 9): between m = 1, 16 and k = 3, 27 */
+    size_t h = rl_kt_index(&t, hole);
+    t.logv[h] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
+    /* both axes reproduce the power law: 1e-6 * 2 * 2 * 81 = 3.24e-4; the
+     * roofline rule would give e.g. t(1, 2, 9) * 4 = 6.48e-4 */
+    assert_rel(exp(t.logv[h]), 3.24e-4, 1e-12);
+    /* the node (16, 2, 9) measured 2x its law: along m, w = ln 4 / ln 16 =
+     * 1/2, so 3.24e-4 * sqrt 2; along k, 3.24e-4; their geometric mean
+     * 3.24e-4 * 2^(1/4) */
+    t.logv[h] = NAN;
+    t.filled[h] = 0;
+    int m16[3] = {2, 0, 1};
+    t.logv[rl_kt_index(&t, m16)] += log(2.0);
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
+    assert_rel(exp(t.logv[h]), 3.24e-4 * pow(2.0, 0.25), 1e-12);
+    rl_kt_free(&t);
+
+    /* one axis {1, 2, 4, 8} of t = 1e-6 x^1.5 with holes at 2 and 4: each
+     * from the measured 1 and 8 (a hole is never a source), exact */
+    memset(&t, 0, sizeof t);
+    t.naxes = 1;
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "m");
+    t.len[0] = 4;
+    for (int i = 0; i < 4; i++)
+        t.axis[0][i] = 1 << i;
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    t.logv[0] = log(1e-6);
+    t.logv[3] = log(1e-6 * pow(8, 1.5));
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 2);
+    assert_rel(exp(t.logv[1]), 1e-6 * pow(2, 1.5), 1e-12);
+    assert_rel(exp(t.logv[2]), 1e-6 * 8, 1e-12);
+    assert_true(t.filled[1] && t.filled[2] && !t.filled[3]);
+    rl_kt_free(&t);
+}
+
 static void test_fill_holes(void **state)
 {
     (void)state;
@@ -92,7 +136,8 @@ static void test_fill_holes(void **state)
     int hole[3] = {2, 1, 2}; /* (16, 8, 27) */
     size_t h = rl_kt_index(&t, hole);
     t.logv[h] = NAN;
-    /* the measured nodes one grid step away are (4, 8, 27), (16, 2, 27) and
+    /* the last node on every axis, so nothing brackets it: the roofline
+     * rule.  The measured nodes one grid step away are (4, 8, 27), (16, 2, 27) and
      * (16, 8, 9); each scaled by the ideal ratio (m n k here): 4, 4 and 3 */
     assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
     double e1 = 1e-6 * 2 * 8 * 729 * 4, e2 = 1e-6 * 4 * 2 * 729 * 4, e3 = 1e-6 * 4 * 8 * 81 * 3;
@@ -230,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_interpolation_closed_form),
         cmocka_unit_test(test_extrapolation_holds_efficiency),
         cmocka_unit_test(test_fill_holes),
+        cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_monotone_envelope),
         cmocka_unit_test(test_lua_errors),
