@@ -432,6 +432,29 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                 cmd, h->name, d);
 }
 
+/* Whether o's plan is the layout a fitted profile's costs already model
+ * (enginecost.h (E): TP over the chips): a 1D --tp equal to --chips with no
+ * EP/SP/PP and no refinement.  Such a plan gives the same result as no plan,
+ * as it does on a calibrated profile (tester4 #2). */
+static int plan_is_fitted_tp(const rl_opts *o)
+{
+    const rl_shard_plan *p = &o->plan;
+    return o->sharded && p->layout == RL_LAYOUT_1D && p->ep == 1 && p->sp == 1 && p->pp == 1 &&
+           !o->plan_modifier && !p->overlap && o->chips == p->tp;
+}
+
+/* The note when a fitted profile's engine costs do not time this run. */
+static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_model *m,
+                                const rl_hw *h)
+{
+    if (h->engine_costs.present && !o->ideal && o->mfu == 0)
+        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
+                        "ignores them\n", cmd, h->name,
+                m->abstract ? "models with an operator list (not abstract ones)"
+                            : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
+                              "2D sharding, refinements or replicas is another layout)");
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -444,11 +467,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         return RL_EXIT_INPUT;
     }
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
-    if (fitted && (m->abstract || o->sharded)) {
-        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
-                        "ignores them\n", cmd, h->name,
-                m->abstract ? "models with an operator list (not abstract ones)"
-                            : "a step without a plan option (--tp ... sets one)");
+    if (fitted && (m->abstract || (o->sharded && !plan_is_fitted_tp(o)))) {
+        note_fitted_dropped(cmd, o, m, h);
         fitted = 0;
     }
     if (fitted)
@@ -560,12 +580,16 @@ int rl_cli_step(rl_opts *o)
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
-    /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
-    int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
+    /* a fitted profile times a step without a plan, or with the plan its
+     * costs model (TP over the chips), by its engine costs (emit_fitted) */
+    int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
+                 (!o->sharded || plan_is_fitted_tp(o));
     int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+    if (tp_path)
+        note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
         err[0] = '\0';
@@ -596,7 +620,7 @@ int rl_cli_step(rl_opts *o)
     if (!o->sharded && (o->plan_modifier || o->plan.overlap))
         fprintf(stderr, "roofline step: note: --kv-split, --moe-attn and --overlap refine a sharded "
                         "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored\n");
-    if (o->sharded) {
+    if (o->sharded && !fitted) {
         cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
                                           o->context, o->prec, err, sizeof err);
         if (!r && err[0]) {

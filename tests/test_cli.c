@@ -574,6 +574,36 @@ static void fitted_chunked_prefill(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester 4 finding 2: a fitted profile's costs model TP over the chips, so
+ * an explicit 1D --tp equal to --chips is that layout: step and prefill give
+ * the no-plan result to the digit (1e-12), mode fitted (before: --tp 2 read
+ * 24.17 ms estimated against 37.14 ms fitted, no note).  A plan that is
+ * another layout (--kv-split) keeps the unfitted step and says so. */
+static void fitted_tp_equal_chips(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1 --context 1024 "
+        "--set model.max_context=16384 --format json",
+        "prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tokens 1000 "
+        "--set model.max_context=16384 --format json"};
+    static const char *const key[] = {"step_s", "ttft_s"};
+    char cmd[512];
+    for (int i = 0; i < 2; i++) {
+        cJSON *plain = run_cli_json(cmds[i], out, sizeof out);
+        snprintf(cmd, sizeof cmd, "%s --tp 2", cmds[i]);
+        cJSON *tp = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(tp, "mode")->valuestring, "fitted");
+        assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(tp, "rows"), 0), key[i]),
+                   num(cJSON_GetArrayItem(cJSON_GetObjectItem(plain, "rows"), 0), key[i]), 1e-12);
+        cJSON_Delete(plain);
+        cJSON_Delete(tp);
+    }
+    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split batch", cmds[0]);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
+}
+
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
  * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
  * attention from fp8's measured efficiency at the same shape (engines.h
@@ -1150,6 +1180,7 @@ int main(void)
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
+        cmocka_unit_test(fitted_tp_equal_chips),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
