@@ -388,6 +388,9 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         qk->act_read += seqs * (T * a->q_bytes + keys * a->k_act);
         qk->kv_read += seqs * keys * a->k_kv;
         qk->act_write += scores;
+        qk->scores += scores;
+        sm->scores += 2.0 * scores;
+        pv->scores += scores;
         sm->flops += SOFTMAX_FLOPS * seqs * pairs * N;
         sm->act_read += scores;
         sm->act_write += scores;
@@ -396,7 +399,7 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         pv->kv_read += seqs * keys * a->v_kv;
         pv->act_write += seqs * T * a->o_bytes;
     }
-    if (!x->c->materialized && x->m->attention != RL_ATTN_MLA)
+    if (x->m->attention != RL_ATTN_MLA)
         attention_table(x, s, W, qk);
 }
 
@@ -553,6 +556,10 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
+        /* a table times the fused kernel: materialized scores add their HBM
+         * traffic at the roofline (ops.h), not measured */
+        o->untabled_s = o->scores / ((double)x->c->chips * x->h->hbm_bw);
+        o->t.time_s += o->untabled_s;
     }
     return 1;
 }
@@ -609,7 +616,7 @@ static void finish(builder *x)
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
         if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
-            o->table_s += op->layers * op->t.time_s;
+            o->table_s += op->layers * (op->t.time_s - op->untabled_s);
         for (int q = 0; q < 4 && x->bands; q++)
             o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
         o->banded |= op->band[0] != 0 || op->band[3] != 0;

@@ -560,6 +560,11 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
+    const rl_serving_engine *e = c->calibrated ? rl_engines_selected(&h->engines) : NULL;
+    if (c->materialized && e && e->tables && m->attention != RL_ATTN_MLA)
+        cJSON_AddStringToObject(o, "attention_timed_by",
+                                "the kernel table's fused attention plus the score matrix's HBM "
+                                "write and reads at the roofline (not measured; not table time)");
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
