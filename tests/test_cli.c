@@ -604,6 +604,47 @@ static void fitted_tp_equal_chips(void **state)
     assert_non_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
 }
 
+/* Tester 4 finding 9: one label and one AllReduce size for one computation.
+ *  - tpu-v5e (datasheet figures, nothing measured): step, shard and pareto
+ *    all read `estimated` (shard and pareto read `ideal`), and shard says
+ *    what times its collectives.
+ *  - llama3-70b tp8 B=64 with fp8 GEMMs: the AllReduce moves bf16
+ *    activations, 64 x 8192 x 2 = 1,048,576 B, under --ideal as in the
+ *    calibrated step (shard.h rl_shard_moved_dtype; --ideal sized it at
+ *    fp8's 524,288 B). */
+static void mode_and_allreduce_agree(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 --context 4096 --format json",
+        "shard --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 --context 4096 --format json",
+        "pareto --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 --context 4096 "
+        "--format json"};
+    for (int i = 0; i < 3; i++) {
+        cJSON *j = run_cli_json(cmds[i], out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring,
+                               i ? "datasheet link figures" : ""));
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                            "--context 4096 --format json", out, sizeof out);
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring,
+                           "the measured collectives"));
+    cJSON_Delete(j);
+    const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
+                       "--weights fp8 --compute fp8 --format json";
+    char cmd[512];
+    for (int ideal = 0; ideal < 2; ideal++) {
+        snprintf(cmd, sizeof cmd, "%s%s", base, ideal ? " --tp 8 --ideal" : "");
+        j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
+        assert_string_equal(cJSON_GetObjectItem(c, "collective")->valuestring, "AllReduce");
+        assert_true(num(c, "bytes") == 1048576.0);
+        cJSON_Delete(j);
+    }
+}
+
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
  * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
  * attention from fp8's measured efficiency at the same shape (engines.h
@@ -1181,6 +1222,7 @@ int main(void)
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
+        cmocka_unit_test(mode_and_allreduce_agree),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
