@@ -703,9 +703,12 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
             cJSON_Delete(o);
             return NULL;
         }
-        /* one request's TTFT: its step and the engine's dispatch, once (ops.h) */
+        /* one request's TTFT: its step and the engine's dispatch, once (ops.h);
+         * the share is the step's, as in ops and simulate: the dispatch is a
+         * per-request host constant outside every step (docs/model.md,
+         * tester4 #9: vLLM's 2000-token prefill read estimated here only) */
         double d = rl_ops_prefill_dispatch(m, h, c), ttft = ops.step_s + d;
-        share = min_share(share, share_of(ops.table_s, ttft));
+        share = min_share(share, share_of(ops.table_s, ops.step_s));
         for (int q = 0; q < 4; q++)
             ops.band_s[q] += d;
         cJSON *r = cJSON_CreateObject();

@@ -645,6 +645,31 @@ static void mode_and_allreduce_agree(void **state)
     }
 }
 
+/* Tester 4 finding 9: one table-share rule for one prefill.  llama3-70b fp8
+ * tp8 under vLLM, 2000 tokens: `prefill` and `ops --phase prefill` give the
+ * same share (1e-12; 0.549, the step's own) and the same mode, calibrated;
+ * vLLM's 64 ms prefill dispatch (80 layers x 0.8 ms) stays in ttft_s but
+ * outside the share (prefill read 0.29, estimated). */
+static void prefill_share_as_ops(void **state)
+{
+    (void)state;
+    const char *args = "--model llama3-70b --hw h100-sxm --chips 8 --weights fp8 --compute fp8 "
+                       "--engine vllm --tokens 2000 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "prefill %s", args);
+    cJSON *pre = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "ops --phase prefill %s", args);
+    cJSON *ops = run_cli_json(cmd, out, sizeof out);
+    assert_rel(num(pre, "table_time_share"), num(ops, "table_time_share"), 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(pre, "mode")->valuestring, "calibrated");
+    assert_string_equal(cJSON_GetObjectItem(ops, "mode")->valuestring, "calibrated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(pre, "rows"), 0);
+    assert_rel(num(row, "prefill_dispatch_s"), 0.064, 1e-12);
+    assert_rel(num(row, "ttft_s"), num(ops, "step_s") + 0.064, 1e-12);
+    cJSON_Delete(pre);
+    cJSON_Delete(ops);
+}
+
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
  * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
  * attention from fp8's measured efficiency at the same shape (engines.h
@@ -1234,6 +1259,7 @@ int main(void)
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
         cmocka_unit_test(mode_and_allreduce_agree),
+        cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
