@@ -331,6 +331,45 @@ typedef struct {
     double k_kv, k_act, v_kv, v_act;
 } attn_shape;
 
+/* The prefill attention table's monotone envelope in the cached prefix:
+ * the lookup of T new tokens on prefix P (a causal prompt of P + T tokens
+ * scaled by the query-key pairs, attention_table) is the largest of those
+ * at P, at P = 0 and at each prefix that puts P + T on a grid length of
+ * the table below P + T, so a longer prefix never reads faster (tester4
+ * #13: T = 100 on llama3-8b/h100-sxm read 502, 357, 316 and 553 us at
+ * P = 0, 200, 1000, 4000, the interpolation between lengths times the
+ * falling pairs ratio).  *shape's length and *scale become the chosen
+ * lookup's; nothing changes without the engine's table of the KV dtype.
+ * One shape of sequences (segment s of one part) only. */
+static void prefix_envelope(const builder *x, const segment *s, double W, double *shape,
+                            double *scale)
+{
+    const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
+    int v = rl_kvariant_kv(x->c->prec.kv);
+    const rl_ktable *t = e && e->tables && v >= 0 ? e->tables->t[RL_KC_PREFILL_ATTN][v] : NULL;
+    double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
+    if (!t || P <= 0)
+        return;
+    double peak = rl_hw_peak(x->h, x->c->prec.compute), x1[RL_KSHAPE], pairs, keys;
+    rl_provenance prov;
+    memcpy(x1, shape, sizeof x1);
+    double best = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * *scale;
+    for (int k = -1; k < t->len[1]; k++) {
+        double q = k < 0 ? 0 : t->axis[1][k] - T; /* the candidate prefix */
+        if (q < 0 || q >= P || (k >= 0 && q == 0))
+            continue;
+        pairs_keys(x, T, q, W, &pairs, &keys);
+        double len = q + T, sc = pairs / (len * (len + 1.0) / 2.0);
+        x1[1] = len;
+        double tq = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * sc;
+        if (tq > best) {
+            best = tq;
+            shape[1] = len;
+            *scale = sc;
+        }
+    }
+}
+
 /* The kernel table that times a segment's fused MHA/GQA attention (qk,
  * softmax, pv): one kernel over its sequences at their mean length (decode,
  * every part one new token: keys read; prefill: prefix + new tokens),
@@ -361,10 +400,14 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         shape[0] = ceil(seqs / z);
     else if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_SEQ)
         shape[1] = len / z;
-    if (tokens == seqs)
+    if (tokens == seqs) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
-    else
-        table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
+        return;
+    }
+    double scale = pairs_all / (seqs * len * (len + 1.0) / 2.0);
+    if (s->n == 1)
+        prefix_envelope(x, s, W, shape, &scale);
+    table(qk, RL_KC_PREFILL_ATTN, 3, shape, scale);
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
