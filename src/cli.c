@@ -432,6 +432,23 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                 cmd, h->name, d);
 }
 
+/* -1 (printed) when --chips is not a slice a torus chip is allocated in
+ * (TPU: 1, then 4, 8, ... and whole multiples of the pod: pareto's
+ * rl_sweep_check_chips; tpu-v5p --chips 3 or 1000000 ran before, the
+ * latter a 0.29 us llama3-405b step, tester4 #10), else 0.  One chip is
+ * always allowed (the per-chip roofline, the default), and GPU counts stay
+ * free here: a deployment may use 3 of a node's 8 GPUs (pareto searches its
+ * power-of-two slices). */
+static int check_slice(const char *cmd, const rl_hw *h, long long chips)
+{
+    char err[600];
+    if ((h->topology != RL_TOPO_TORUS2D && h->topology != RL_TOPO_TORUS3D) || chips == 1 ||
+        rl_sweep_check_chips(h, chips, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "roofline %s: --chips %s\n", cmd, err);
+    return -1;
+}
+
 /* Whether o's plan is the layout a fitted profile's costs already model
  * (enginecost.h (E): TP over the chips): a 1D --tp equal to --chips with no
  * EP/SP/PP and no refinement.  Such a plan gives the same result as no plan,
@@ -571,6 +588,8 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if (check_slice("step", &h, o->chips) != 0) /* --tp alone: a plan's replica, unchecked */
+        return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
     if (o->ideal) /* --ideal: the pure roofline even with measured tables */
@@ -642,7 +661,7 @@ int rl_cli_shard(rl_opts *o)
         need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
         need(o, "shard", "--context S", o->context > 0) != 0 ||
         need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0)
+        load_hw(o, &h) != 0 || check_slice("shard", &h, o->chips) != 0)
         return RL_EXIT_INPUT;
     long long batch = o->nbatch ? o->batch[0] : 1;
     char err[ERRLEN];
@@ -1331,7 +1350,8 @@ int rl_cli_size(rl_opts *o)
 static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_config *c)
 {
     if (need(o, cmd, "--model M", o->model != NULL) != 0 ||
-        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0)
+        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0 ||
+        check_slice(cmd, h, o->chips) != 0)
         return -1;
     *c = rl_ops_config_default();
     c->chips = o->chips;

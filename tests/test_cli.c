@@ -670,6 +670,29 @@ static void prefill_share_as_ops(void **state)
     cJSON_Delete(ops);
 }
 
+/* Tester 4 finding 10: step, shard, ops and prefill refuse the chip counts
+ * pareto refuses on a torus chip, with pareto's message (exit 2): tpu-v5p
+ * --chips 3 and 1000000 (not 4, 8, ..., 8192 or a multiple of the 8960-chip
+ * pod; 1000000 read a 0.29 us llama3-405b step).  One chip and GPU counts
+ * stay allowed (llama3-8b on h100-sxm --chips 3 runs tp1 replicas). */
+static void torus_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "step --model llama3-405b --hw tpu-v5p --chips 1000000 --batch 1 --context 1",
+        "shard --model llama3-70b --hw tpu-v5p --chips 3 --batch 1 --context 100",
+        "ops --model llama3-8b --hw tpu-v5p --chips 3 --batch 1 --context 100",
+        "prefill --model llama3-8b --hw tpu-v5p --chips 3 --tokens 100"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(run_cli(bad[i], out, sizeof out), 2);
+        assert_non_null(strstr(out, "is not a valid slice of tpu-v5p (valid: 4, 8, "));
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw tpu-v5p --chips 1 --batch 1 --context 100",
+                             out, sizeof out), 0);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --chips 3 --batch 1 "
+                             "--context 100", out, sizeof out), 0);
+}
+
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
  * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
  * attention from fp8's measured efficiency at the same shape (engines.h
@@ -1260,6 +1283,7 @@ int main(void)
         cmocka_unit_test(fitted_tp_equal_chips),
         cmocka_unit_test(mode_and_allreduce_agree),
         cmocka_unit_test(prefill_share_as_ops),
+        cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
