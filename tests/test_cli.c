@@ -693,6 +693,32 @@ static void torus_slices_checked(void **state)
                              "--context 100", out, sizeof out), 0);
 }
 
+/* Tester 4 finding 11: simulate names its KV split in step's --kv-split
+ * terms.  llama3-70b (K = 8) on 16 tpu-v5e: two copies of each KV head,
+ * kv_layout replicate (step's default there is kv=batch, its sharding
+ * says so); on 8 chips (int8 weights, to fit) one copy, kv_layout heads. */
+static void simulate_names_kv_layout(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-70b --hw tpu-v5e --offline --requests 4 "
+                       "--prompt-len 100 --out-len 4 --weights int8 --format json --chips ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s16", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_true(num(j, "kv_copies") == 2);
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_layout")->valuestring, "replicate"));
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s8", base);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_true(num(j, "kv_copies") == 1);
+    assert_string_equal(cJSON_GetObjectItem(j, "kv_layout")->valuestring, "heads");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw tpu-v5e --chips 16 --tp 16 --batch 32 "
+                     "--context 4096 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp16 kv=batch");
+    cJSON_Delete(j);
+}
+
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8
  * only.  int8 weights and KV (int8_wo, int8 KV) time every GEMM and the
  * attention from fp8's measured efficiency at the same shape (engines.h
@@ -1284,6 +1310,7 @@ int main(void)
         cmocka_unit_test(mode_and_allreduce_agree),
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
