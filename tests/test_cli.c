@@ -8,6 +8,14 @@
 
 static char out[1 << 16];
 
+/* run_cli_json of the command line "%s%s" (a shared base and its tail). */
+static cJSON *json2(const char *base, const char *tail)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s%s", base, tail);
+    return run_cli_json(cmd, out, sizeof out);
+}
+
 static cJSON *run_json(const char *args)
 {
     int rc = run_cli(args, out, sizeof out);
@@ -590,9 +598,8 @@ static void fitted_tp_equal_chips(void **state)
     static const char *const key[] = {"step_s", "ttft_s"};
     char cmd[512];
     for (int i = 0; i < 2; i++) {
-        cJSON *plain = run_cli_json(cmds[i], out, sizeof out);
-        snprintf(cmd, sizeof cmd, "%s --tp 2", cmds[i]);
-        cJSON *tp = run_cli_json(cmd, out, sizeof out);
+        cJSON *plain = json2(cmds[i], "");
+        cJSON *tp = json2(cmds[i], " --tp 2");
         assert_string_equal(cJSON_GetObjectItem(tp, "mode")->valuestring, "fitted");
         assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(tp, "rows"), 0), key[i]),
                    num(cJSON_GetArrayItem(cJSON_GetObjectItem(plain, "rows"), 0), key[i]), 1e-12);
@@ -634,10 +641,8 @@ static void mode_and_allreduce_agree(void **state)
     cJSON_Delete(j);
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
                        "--weights fp8 --compute fp8 --format json";
-    char cmd[512];
     for (int ideal = 0; ideal < 2; ideal++) {
-        snprintf(cmd, sizeof cmd, "%s%s", base, ideal ? " --tp 8 --ideal" : "");
-        j = run_cli_json(cmd, out, sizeof out);
+        j = json2(base, ideal ? " --tp 8 --ideal" : "");
         const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
         assert_string_equal(cJSON_GetObjectItem(c, "collective")->valuestring, "AllReduce");
         assert_true(num(c, "bytes") == 1048576.0);
@@ -653,13 +658,10 @@ static void mode_and_allreduce_agree(void **state)
 static void prefill_share_as_ops(void **state)
 {
     (void)state;
-    const char *args = "--model llama3-70b --hw h100-sxm --chips 8 --weights fp8 --compute fp8 "
+    const char *args = " --model llama3-70b --hw h100-sxm --chips 8 --weights fp8 --compute fp8 "
                        "--engine vllm --tokens 2000 --format json";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "prefill %s", args);
-    cJSON *pre = run_cli_json(cmd, out, sizeof out);
-    snprintf(cmd, sizeof cmd, "ops --phase prefill %s", args);
-    cJSON *ops = run_cli_json(cmd, out, sizeof out);
+    cJSON *pre = json2("prefill", args);
+    cJSON *ops = json2("ops --phase prefill", args);
     assert_rel(num(pre, "table_time_share"), num(ops, "table_time_share"), 1e-12);
     assert_string_equal(cJSON_GetObjectItem(pre, "mode")->valuestring, "calibrated");
     assert_string_equal(cJSON_GetObjectItem(ops, "mode")->valuestring, "calibrated");
@@ -702,14 +704,11 @@ static void simulate_names_kv_layout(void **state)
     (void)state;
     const char *base = "simulate --model llama3-70b --hw tpu-v5e --offline --requests 4 "
                        "--prompt-len 100 --out-len 4 --weights int8 --format json --chips ";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s16", base);
-    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    cJSON *j = json2(base, "16");
     assert_true(num(j, "kv_copies") == 2);
     assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_layout")->valuestring, "replicate"));
     cJSON_Delete(j);
-    snprintf(cmd, sizeof cmd, "%s8", base);
-    j = run_cli_json(cmd, out, sizeof out);
+    j = json2(base, "8");
     assert_true(num(j, "kv_copies") == 1);
     assert_string_equal(cJSON_GetObjectItem(j, "kv_layout")->valuestring, "heads");
     cJSON_Delete(j);
