@@ -8,7 +8,8 @@
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled
--- from the nearest measured ones along the roofline.
+-- in log-log between measured ones on both sides along an axis, else from
+-- the nearest measured ones along the roofline (src/ktable.h).
 return {
   base = "a100-sxm-80g",
   engines = {
@@ -1110,10 +1111,10 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 1848, p5 = -0.132853, p10 = -0.10247, p90 = 0.107165, p95 = 0.153083 },
-        prefill_attention = { held_back = 1009, p5 = -0.225533, p10 = -0.135327, p90 = 0.0720171, p95 = 0.156245 },
-        decode_attention = { held_back = 1086, p5 = -0.266847, p10 = -0.16639, p90 = 0.149554, p95 = 0.197085 },
-        moe = { held_back = 192, p5 = -0.181894, p10 = -0.111152, p90 = 0.155232, p95 = 0.205032 },
+        gemm = { held_back = 1848, p5 = -0.13364, p10 = -0.0974678, p90 = 0.0831116, p95 = 0.123019 },
+        prefill_attention = { held_back = 1009, p5 = -0.214889, p10 = -0.126131, p90 = 0.0625306, p95 = 0.124351 },
+        decode_attention = { held_back = 1086, p5 = -0.270682, p10 = -0.170889, p90 = 0.143299, p95 = 0.193724 },
+        moe = { held_back = 192, p5 = -0.183308, p10 = -0.112183, p90 = 0.0900315, p95 = 0.166479 },
       },
     },
   },

@@ -8,7 +8,8 @@
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled
--- from the nearest measured ones along the roofline.
+-- in log-log between measured ones on both sides along an axis, else from
+-- the nearest measured ones along the roofline (src/ktable.h).
 return {
   base = "b200",
   engines = {
@@ -7281,11 +7282,11 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 20177, p5 = -0.103595, p10 = -0.0751202, p90 = 0.0773736, p95 = 0.115181 },
-        prefill_attention = { held_back = 6882, p5 = -0.0798763, p10 = -0.0460789, p90 = 0.0780319, p95 = 0.112749 },
-        decode_attention = { held_back = 7913, p5 = -0.0728675, p10 = -0.0372803, p90 = 0.0624441, p95 = 0.11371 },
-        prefill_mla = { held_back = 352, p5 = -0.339949, p10 = -0.213669, p90 = 0.148883, p95 = 0.535335 },
-        decode_mla = { held_back = 579, p5 = -0.146319, p10 = -0.107191, p90 = 0.109113, p95 = 0.166682 },
+        gemm = { held_back = 20177, p5 = -0.0884211, p10 = -0.0625653, p90 = 0.0486676, p95 = 0.0778709 },
+        prefill_attention = { held_back = 6882, p5 = -0.0756028, p10 = -0.0488045, p90 = 0.0657818, p95 = 0.0927632 },
+        decode_attention = { held_back = 7913, p5 = -0.0682515, p10 = -0.0402658, p90 = 0.0442567, p95 = 0.0813012 },
+        prefill_mla = { held_back = 352, p5 = -0.13674, p10 = -0.0896888, p90 = 0.0144552, p95 = 0.036877 },
+        decode_mla = { held_back = 579, p5 = -0.162289, p10 = -0.110697, p90 = 0.0574281, p95 = 0.0910064 },
       },
     },
   },

@@ -8,7 +8,8 @@
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled
--- from the nearest measured ones along the roofline.
+-- in log-log between measured ones on both sides along an axis, else from
+-- the nearest measured ones along the roofline (src/ktable.h).
 return {
   base = "gb200",
   engines = {
@@ -7281,11 +7282,11 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 20177, p5 = -0.101353, p10 = -0.0734298, p90 = 0.0756111, p95 = 0.111945 },
-        prefill_attention = { held_back = 6882, p5 = -0.0741032, p10 = -0.0428089, p90 = 0.0673668, p95 = 0.0988732 },
-        decode_attention = { held_back = 7913, p5 = -0.0756679, p10 = -0.0402272, p90 = 0.0599497, p95 = 0.102953 },
-        prefill_mla = { held_back = 352, p5 = -0.419629, p10 = -0.25096, p90 = 0.306287, p95 = 0.531296 },
-        decode_mla = { held_back = 579, p5 = -0.187656, p10 = -0.145048, p90 = 0.162784, p95 = 0.220621 },
+        gemm = { held_back = 20177, p5 = -0.089865, p10 = -0.0633919, p90 = 0.052483, p95 = 0.0808733 },
+        prefill_attention = { held_back = 6882, p5 = -0.0708076, p10 = -0.043955, p90 = 0.0594061, p95 = 0.0833081 },
+        decode_attention = { held_back = 7913, p5 = -0.0732716, p10 = -0.0405934, p90 = 0.0432079, p95 = 0.0763061 },
+        prefill_mla = { held_back = 352, p5 = -0.235442, p10 = -0.140876, p90 = 0.0432679, p95 = 0.133249 },
+        decode_mla = { held_back = 579, p5 = -0.174645, p10 = -0.11966, p90 = 0.08318, p95 = 0.137271 },
       },
     },
   },
