@@ -807,6 +807,17 @@ int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
     return -1;
 }
 
+void rl_data_tried(const char *kind, const char *file, char *out, size_t outlen)
+{
+    char dirs[3][1024];
+    int n = search_dirs(dirs);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, outlen - used, "%s%s/%s/%s", i ? ", " : "", dirs[i], kind, file);
+    }
+}
+
 static int ends_in_lua(const char *name)
 {
     size_t l = strlen(name);
