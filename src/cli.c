@@ -1961,5 +1961,7 @@ int rl_cli_main(int argc, char **argv)
         fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
         return RL_EXIT_INPUT;
     }
-    return stdout_done(o.cmd, c->cli(&o));
+    rc = c->cli(&o);
+    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
+    return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);
 }
