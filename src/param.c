@@ -809,6 +809,13 @@ int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
     o->plan_modifier |= !!(p->flags & RL_PF_REFINES);
     if (p->type == RL_PT_SET)
         return parse_set(o, arg);
+    if (p->at == RL_AT_GIVEN && p->type == RL_PT_CHOICE && choice_index(p->choices, arg) < 0) {
+        /* checked here, on every path, though the command reads the text itself
+         * (tester4 #7: a multi-chip calibrated step never looked at --band) */
+        char names[256];
+        choice_list(p->choices, names, sizeof names);
+        return rl_cli_say(o, "--%s '%s': expected %s", rl_param_flag(o, id), arg, names);
+    }
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
     return land(o, id, arg);
