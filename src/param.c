@@ -25,8 +25,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_MODEL] = {"model", "model", NULL, "model", RL_PT_STRING, "M", "", 0, 0, NULL, NULL,
                     "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
     [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
-                 "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec", AT(hw), 0, 0,
-                 0},
+                 "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
+                 "comma-separated list, H[,H2])", AT(hw), 0, 0, 0},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                     "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
@@ -249,7 +249,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           0},
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
-                     "(default: the spec's default; ideal = --ideal; info --hw H lists them); "
+                     "(default: the spec's default; ideal: the datasheet peaks, no tables, as --ideal except "
+                     "in pareto, whose --ideal is formula (1) without communication; info --hw H "
+                     "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
                      AT(engine), 0, 0, RL_PF_NONEMPTY},

@@ -240,6 +240,21 @@ int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
     return 0;
 }
 
+int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
+                   size_t errlen)
+{
+    if (rl_ops_cost_init(dst, src->m, h, src->chips, src->p, src->calibrated || src->fitted, err,
+                         errlen) != 0)
+        return -1;
+    dst->layout = src->layout;
+    if ((src->pp > 1 && rl_ops_cost_pipeline(dst, src->pp, err, errlen) != 0) ||
+        (src->ep > 1 && rl_ops_cost_experts(dst, src->ep, err, errlen) != 0)) {
+        rl_ops_cost_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
 void rl_ops_cost_free(rl_ops_cost *c)
 {
     free(c->t1);

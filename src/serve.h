@@ -224,6 +224,14 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
+/* src's step cost (model, chips, precision, attention layout, pipeline
+ * stages, expert groups, calibrated or ideal) on hardware h instead of
+ * src's, with empty caches: a band edge's copy of a cost (e2e.h
+ * rl_e2e_simulate_band moves a speculative draft model to the edge with
+ * its target).  Returns 0, or -1 with err set (dst then needs no free). */
+int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
+                   size_t errlen);
+
 /* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
  * operator-list step cost. */
 double rl_serve_ops_time(void *ctx, const rl_step_work *w);

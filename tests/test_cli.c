@@ -649,6 +649,17 @@ static void targets_and_defaults_as_given(void **state)
     assert_non_null(strstr(line, "(default 1, 2, 4, ..., 2048)"));
     assert_true(strstr(line, "(default 1, 2, 4, ..., 2048)") < end);
     assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
+    /* tester3 #12: pareto's --engine line no longer says ideal = --ideal (pareto's --ideal
+     * is formula (1)); size's --hw line says it takes a list, as its usage does */
+    line = strstr(out, "\n  --engine ");
+    assert_non_null(line);
+    end = strchr(++line, '\n');
+    assert_true(strstr(line, "whose --ideal is formula (1)") && strstr(line, "formula (1)") < end);
+    assert_int_equal(run_cli("size --help", out, sizeof out), 0);
+    line = strstr(out, "\n  --hw ");
+    assert_non_null(line);
+    line++;
+    assert_true(strstr(line, "H[,H2])") && strstr(line, "H[,H2])") < strchr(line, '\n'));
 }
 
 /* Tester 2 finding 10: DeepSeek-V3's MoE router stays bf16 under --weights
