@@ -1746,16 +1746,27 @@ int rl_cli_validate(rl_opts *o)
     if (against)
         return run_e2e(o, "validate", against, rl_e2e_validate);
     o->calib.engine = o->engine;
+    size_t pl = o->plot ? strlen(o->plot) : 0;
+    char err[ERRLEN];
+    if (o->plot && (rl_plot_check_path(o->plot, err, sizeof err) != 0 ||
+                    strcmp(o->plot + pl - 4, ".png") != 0)) {
+        fprintf(stderr, "roofline validate: --plot '%s': %s\n", o->plot,
+                pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
+                                                            : err);
+        return RL_EXIT_INPUT;
+    }
+    o->calib.plot = o->plot;
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
-        rl_cli_say(o, "%d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%; plot %s",
+        const cJSON *plot = cJSON_GetObjectItem(r, "plot");
+        rl_cli_say(o, "%d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%%s%s",
                 cJSON_GetObjectItem(r, "runs")->valueint,
                 100 * cJSON_GetObjectItem(r, "median_abs_error")->valuedouble,
                 100 * cJSON_GetObjectItem(r, "p90_abs_error")->valuedouble,
                 100 * cJSON_GetObjectItem(r, "max_abs_error")->valuedouble,
-                cJSON_GetObjectItem(r, "plot")->valuestring);
+                cJSON_IsString(plot) ? "; plot " : "", cJSON_IsString(plot) ? plot->valuestring : "");
         cJSON_DeleteItemFromObject(r, "plot_points");
         cJSON_DeleteItemFromObject(r, "op_residuals");
         cJSON_DeleteItemFromObject(r, "operators");
