@@ -193,7 +193,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             RL_FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
         for (size_t i = 0; i < len; i++)
             if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-                RL_FAIL("%s: field '%s': contains a control character (byte %zu)", origin, f->name, i);
+                RL_FAIL("%s: field '%s': contains a control character (byte 0x%02x at offset %zu)",
+                        origin, f->name, (unsigned char)s[i], i);
         memcpy(dst, s, len + 1);
         return 0;
     }
