@@ -26,7 +26,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
     [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
                  "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
-                 "comma-separated list, H[,H2])", AT(hw), 0, 0, 0},
+                 "comma-separated list, H[,H2])", AT(hw), 0, 0, RL_PF_LIST},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                     "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
@@ -270,7 +270,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
                          NULL, "calibrate --tables: import the MoE tables of these models' shapes "
                          "only (hidden, inter, topk, experts; default: every shape measured)",
-                         AT(moe_models), 0, 0, RL_PF_NONEMPTY},
+                         AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -800,9 +800,18 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
     return 0;
 }
 
+/* Whether the comma-separated list s has an empty item (",a", "a,,b", "a,"). */
+static int empty_item(const char *s)
+{
+    return s[0] == ',' || strstr(s, ",,") || (*s && s[strlen(s) - 1] == ',');
+}
+
 int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
 {
     const rl_param *p = &RL_PARAMS[id];
+    int list = (p->flags & RL_PF_LIST) || p->type == RL_PT_DTYPE_LIST; /* counts: rl_cli_parse_list */
+    if (list && arg && empty_item(arg)) /* tester4 #15: --hw h100-sxm, was taken as h100-sxm */
+        return rl_cli_say(o, "--%s '%s': an empty item in the list", flag, arg);
     o->given[id] = arg ? arg : "1";
     o->spelled[id] = flag;
     if (strcmp(flag, p->flag) != 0) /* an old spelling: same meaning, new name */
