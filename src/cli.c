@@ -1393,9 +1393,11 @@ int rl_cli_ops(rl_opts *o)
     }
     if (check_ops("ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
-    if (c.prefill_seqs == 0 && (o->ntokens || o->prefix))
-        fprintf(stderr, "roofline ops: note: --tokens and --prefix apply to the prefill and mixed "
-                        "phases; ignored in decode\n");
+    if (c.prefill_seqs == 0 && (o->ntokens || o->prefix || o->non_causal)) /* each one given */
+        fprintf(stderr, "roofline ops: note: ignored in decode (for the prefill and mixed phases "
+                        "only): %s%s%s%s%s\n", o->ntokens ? "--tokens" : "",
+                o->ntokens && (o->prefix || o->non_causal) ? ", " : "", o->prefix ? "--prefix" : "",
+                o->prefix && o->non_causal ? ", " : "", o->non_causal ? "--non-causal" : "");
     if (c.decode_batch == 0 && o->context)
         fprintf(stderr, "roofline ops: note: --context is the decode KV length; a prefill's cached "
                         "prefix is --prefix; --context ignored\n");
