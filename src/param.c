@@ -640,6 +640,16 @@ int rl_command_lua_keys(const rl_command *c, const char **keys, int cap)
     return n;
 }
 
+int rl_command_lua_param(const rl_command *c, const char *key)
+{
+    for (const int *e = c->params; *e != RL_PARAM_END; e++) {
+        const rl_param *p = &RL_PARAMS[*e & 0xfff];
+        if (entry_for(*e, 0) && (!strcmp(p->lua, key) || (p->lua_old && !strcmp(p->lua_old, key))))
+            return *e & 0xfff;
+    }
+    return -1;
+}
+
 int rl_param_by_flag(const char *flag)
 {
     for (int i = 0; i < RL_P_COUNT; i++)

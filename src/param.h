@@ -213,6 +213,9 @@ const char *rl_param_flag(const rl_opts *o, rl_param_id id);
 /* The Lua keys c takes (old spellings too) into keys[cap]; returns how many. */
 int rl_command_lua_keys(const rl_command *c, const char **keys, int cap);
 
+/* The parameter of c with Lua key `key` (its own or its old spelling), or -1. */
+int rl_command_lua_param(const rl_command *c, const char *key);
+
 /* The first parameter with flag `flag`, or -1. */
 int rl_param_by_flag(const char *flag);
 
