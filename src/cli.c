@@ -1920,12 +1920,10 @@ int rl_cli_list(rl_opts *o)
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
         rc = emit(o, rl_result_list_models(m, n));
-    } else if (strcmp(what, "hw") == 0) {
+    } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
-        rc = emit(o, rl_result_list_hw(h, n));
-    } else if (strcmp(what, "engines") == 0) {
-        rc = emit(o, rl_result_list_engines());
+        rc = emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
     } else {
         rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");

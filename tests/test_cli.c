@@ -1068,8 +1068,21 @@ static void list_presets(void **state)
     }
     assert_int_equal(found, 2);
     cJSON_Delete(j);
-    assert_int_equal(run_cli("list engines", out, sizeof out), 0);
-    assert_non_null(strstr(out, "ideal"));
+    /* every engine the presets carry, with the presets carrying it (tester4
+     * #15: only ideal was listed): h100-sxm's default trtllm, its vllm, and the
+     * splitwise profile's fitted engine */
+    j = run_cli_json("list engines --format json", buf, sizeof buf);
+    int engines = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *name = cJSON_GetObjectItem(r, "name")->valuestring;
+        const char *hw = cJSON_GetObjectItem(r, "hardware")->valuestring;
+        engines += !strcmp(name, "ideal") && !strcmp(hw, "every");
+        engines += !strcmp(name, "trtllm") && strstr(hw, "h100-sxm*") != NULL;
+        engines += !strcmp(name, "vllm") && strstr(hw, "h100-sxm,") != NULL;
+        engines += !strcmp(name, "splitwise") && strstr(hw, "h100-sxm-splitwise*") != NULL;
+    }
+    assert_int_equal(engines, 4);
+    cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
 }
