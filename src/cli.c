@@ -36,6 +36,7 @@
 #include "serve_validate.h"
 #include "arch.h"
 #include "param.h"
+#include "version.h"
 #include <math.h>
 
 #define ERRLEN 1024
@@ -1935,7 +1936,8 @@ int rl_cli_list(rl_opts *o)
 static void print_help(FILE *f)
 {
     fprintf(f, "roofline — roofline performance model and capacity planner for LLM inference\n\n"
-               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help for details)\n\n"
+               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help for details)\n"
+               "       roofline --version\n\n"
                "commands:\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
         const rl_command *c = &RL_COMMANDS[i];
@@ -1956,6 +1958,14 @@ int rl_cli_main(int argc, char **argv)
         }
         print_help(argc < 2 ? stderr : stdout);
         return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "roofline %s: takes no arguments\n", argv[1]);
+            return RL_EXIT_INPUT;
+        }
+        printf("roofline %s\n", RL_VERSION);
+        return stdout_done(NULL, RL_EXIT_OK);
     }
     const rl_command *c = rl_command_find(argv[1]);
     if (!c || !c->cli) {

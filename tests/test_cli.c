@@ -2,6 +2,8 @@
  * overrides, exit codes and error messages. */
 #include "testutil.h"
 
+#include "version.h"
+
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -1155,6 +1157,21 @@ static void reference_engine_profile(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* roofline --version and roofline version print the one version of
+ * src/version.h (tester4 #15: --version was an unknown command, exit 2). */
+static void version(void **state)
+{
+    (void)state;
+    char out[256], want[64];
+    snprintf(want, sizeof want, "roofline %s\n", RL_VERSION);
+    assert_int_equal(run_cli("--version", out, sizeof out), 0);
+    assert_string_equal(out, want);
+    assert_int_equal(run_cli("version", out, sizeof out), 0);
+    assert_string_equal(out, want);
+    assert_int_equal(run_cli("--version extra", out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline --version: takes no arguments"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1189,6 +1206,7 @@ int main(void)
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
+        cmocka_unit_test(version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
