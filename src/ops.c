@@ -331,6 +331,27 @@ typedef struct {
     double k_kv, k_act, v_kv, v_act;
 } attn_shape;
 
+/* The MLA kernel table (engines.h) that times a segment's qk, softmax and
+ * pv (MLA's attention kernel; its projections are GEMMs of their own), for
+ * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
+ * v 128; any head count): batch = the segment's sequences, isl or context =
+ * their mean length (prefill scaled as attention_table's), heads = the
+ * chip's N / chips.  Under tensor parallelism every chip holds every
+ * sequence's latent (ops.h kv_copies) and runs its heads over all of them,
+ * so --kv-split leaves the shape alone; replicated attention (wrep > 1)
+ * runs all N heads on the busiest chip's ceil(seqs / chips) sequences. */
+static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
+{
+    const rl_model *m = x->m;
+    if ((double)m->kv_lora_rank != RL_MLA_LATENT || (double)m->qk_nope_head_dim != RL_MLA_NOPE ||
+        (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
+        return;
+    double chips = (double)x->c->chips, N = (double)m->heads;
+    int rep = x->wrep > 1;
+    double shape[RL_KSHAPE] = {rep ? ceil(seqs / chips) : seqs, len, rep ? N : N / chips};
+    table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
+}
+
 /* The kernel table that times a segment's fused MHA/GQA attention (qk,
  * softmax, pv): one kernel over its sequences at their mean length (decode,
  * every part one new token: keys read; prefill: prefix + new tokens),
@@ -353,6 +374,11 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     if (seqs <= 0)
         return;
     len /= seqs;
+    double scale = pairs_all / (seqs * len * (len + 1.0) / 2.0);
+    if (x->m->attention == RL_ATTN_MLA) {
+        mla_table(x, seqs, tokens == seqs, len, scale, qk);
+        return;
+    }
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
     double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
@@ -364,7 +390,7 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     if (tokens == seqs)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
     else
-        table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
+        table(qk, RL_KC_PREFILL_ATTN, 3, shape, scale);
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
@@ -396,7 +422,7 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         pv->kv_read += seqs * keys * a->v_kv;
         pv->act_write += seqs * T * a->o_bytes;
     }
-    if (!x->c->materialized && x->m->attention != RL_ATTN_MLA)
+    if (!x->c->materialized)
         attention_table(x, s, W, qk);
 }
 

@@ -233,7 +233,10 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * cached prefix or a window does less work); a MoE layer's routed experts
  * (gate, up, down) are one fused-MoE kernel of the gemm variant: tokens =
  * M, tp_share = ep / c, ep_share = 1 / ep of the plan (no plan: TP over
- * the c chips), for the model's exact shape (engines.h).  Other ops keep their
+ * the c chips), for the model's exact shape (engines.h); MLA's qk, softmax
+ * and pv (a model of the MLA tables' dimensions, engines.h) are one
+ * prefill_mla or decode_mla kernel (batch = seqs, isl or context as above,
+ * heads = N / c; ops.c mla_table).  Other ops keep their
  * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
  * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
  * to the step. */

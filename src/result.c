@@ -178,7 +178,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON_AddStringToObject(r, "version", e->version);
         cJSON_AddStringToObject(r, "measured_on", e->measured_on);
         cJSON_AddStringToObject(r, "date", e->date);
-        char tables[256] = "";
+        char tables[1024] = ""; /* every class x variant: under 900 characters */
         for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
             for (int v = 0; v < RL_KV_COUNT; v++)
                 if (rl_engine_has(e->tables, (rl_kclass)c, v))
