@@ -1182,7 +1182,7 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
                 continue;
             listed[nl++] = name;
             const rl_serving_engine *e = &h[i].engines.e[k];
-            char desc[160];
+            char desc[256];
             snprintf(desc, sizeof desc, "a serving engine's %s (roofline info --hw %s: version, "
                      "source, tables, costs)", e->fitted.present ? "costs fitted by roofline fit"
                                                                  : "kernel tables", h[i].name);
