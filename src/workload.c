@@ -313,6 +313,8 @@ static int cmp_prefix_use(const void *a, const void *b)
  * u[n] is sorted here.  Returns 0, or -1 with err naming both lines. */
 static int check_prefixes(const char *path, prefix_use *u, long long n, char *err, size_t errlen)
 {
+    if (n < 2)
+        return 0; /* u may be NULL: no request named a prefix */
     qsort(u, (size_t)n, sizeof *u, cmp_prefix_use);
     for (long long i = 1; i < n; i++)
         if (u[i].id == u[i - 1].id && u[i].tokens != u[i - 1].tokens) {
