@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all docs test test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles
+.PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -74,6 +74,7 @@ docs: $(BIN)
 # Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
 test: $(BIN) $(TESTS) cuda-compile
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
+	$(MAKE) --no-print-directory test-install || fail=1; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all passed"
 
 # The same suite under AddressSanitizer + UBSan, in separate build folders.
@@ -236,8 +237,24 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/roofline
 	install -m 644 model/*.lua $(DESTDIR)$(PREFIX)/share/roofline/model
 	install -m 644 hw_profiles/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles
+	install -d $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles/engines
+	install -m 644 hw_profiles/engines/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles/engines
 	install -d $(DESTDIR)$(PREFIX)/share/roofline/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/roofline/plots
+
+# Install into a scratch prefix and run a calibrated GPU preset (its kernel
+# tables live in hw_profiles/engines/) and a TPU preset from there, outside the
+# source tree and without ROOFLINE_DATA: an install that leaves out a data
+# folder fails here (tester4 #1).  `make test` runs it.
+INSTALL_CHECK := $(BUILD)/install-check
+test-install: $(BIN)
+	@rm -rf $(INSTALL_CHECK)
+	@$(MAKE) --no-print-directory install BIN=$(BIN) PREFIX=$(abspath $(INSTALL_CHECK)) DESTDIR= >/dev/null
+	@cd / && for hw in h100-sxm tpu-v5e; do \
+	  env -u ROOFLINE_DATA $(abspath $(INSTALL_CHECK))/bin/roofline step --model llama3-8b \
+	      --hw $$hw --batch 1 --context 100 >/dev/null || { echo "test-install: $$hw failed"; exit 1; }; \
+	done; echo "test-install: h100-sxm and tpu-v5e run from an install prefix"
+	@rm -rf $(INSTALL_CHECK)
 
 help:
 	@echo "make            build bin/roofline"
@@ -255,6 +272,7 @@ help:
 	@echo "make collectives  refit the profiles' collectives tables (out/collectives/<gpu>.lua)"
 	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
 	@echo "make install    install to PREFIX (default /usr/local)"
+	@echo "make test-install  install to a scratch prefix and run a GPU and a TPU preset from it (part of make test)"
 	@echo "make clean      remove build outputs"
 
 clean:

@@ -33,6 +33,8 @@ typedef struct {
                             one thread's timings are the reproducible ones on a shared host,
                             and profile and engine runs must use the same count */
     int passes;          /* validate: passes over the grid (<= 0: 2) */
+    const char *plot;    /* validate: the matmul figure NAME.png, NAME-steps.png beside it
+                            (NULL: no figure; the CLI's --plot) */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with
@@ -59,9 +61,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
  * return the comparison: rows (phase, batch, context, measured_s,
  * predicted_s, error, noise = MAD / median of the repeats), per-operator
  * residuals, median/p90/max |error|, noisy_runs (noise > RL_CALIB_NOISE,
- * with a warning on stderr); two figures: plots/validate-<host>-<backend>.png
- * (matmul FLOP/s vs intensity) and ...-steps.png (every step's predicted vs
- * measured time).  NULL with err set. */
+ * with a warning on stderr); with o->plot NAME.png two figures: NAME.png
+ * (matmul FLOP/s vs intensity) and NAME-steps.png (every step's predicted vs
+ * measured time), each with its .dat and .gp (keys plot and plot_steps, null
+ * without).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
 
 /* The engine name of the tables and profile calibrate writes. */

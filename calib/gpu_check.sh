@@ -31,8 +31,7 @@ step build 240 make -j"$(nproc)" cuda
 step test_cuda 60 build-cuda/tests/test_cuda
 step calibrate 120 bin/roofline-cuda calibrate --backend cuda --model "$MODEL" --format json --output "$OUT/calibrate.json"
 cp "hw_profiles/calibrated/$HOST.lua" "hw_profiles/calibrated/$HOST.json" "$OUT/" 2>/dev/null
-step validate 180 bin/roofline-cuda validate --backend cuda --model "$MODEL" --format json --output "$OUT/validate.json"
-cp "plots/validate-$HOST-cuda.png" "plots/validate-$HOST-cuda.png.dat" "$OUT/" 2>/dev/null
+step validate 180 bin/roofline-cuda validate --backend cuda --model "$MODEL" --format json --output "$OUT/validate.json" --plot "$OUT/validate-$HOST-cuda.png"
 if [ -f "$OUT/validate.json" ]; then
     grep -E '"(runs|median_abs_error|p90_abs_error|max_abs_error)"' "$OUT/validate.json" > "$OUT/validate.txt"
     cat "$OUT/validate.txt" >&2

@@ -383,14 +383,19 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddNumberToObject(x, "median_abs_error", rl_calib_quantile(c.op_abs[i], c.op_n[i], 0.5));
         cJSON_AddNumberToObject(x, "p90_abs_error", rl_calib_quantile(c.op_abs[i], c.op_n[i], 0.9));
     }
-    mkdir("plots", 0777);
-    char png[512], steps[540];
-    snprintf(png, sizeof png, "plots/validate-%s-%s.png", host, be.name);
-    snprintf(steps, sizeof steps, "plots/validate-%s-%s-steps.png", host, be.name);
-    plot_matmuls(&c, png);
-    plot_steps(&c, steps);
-    cJSON_AddStringToObject(res, "plot", png);
-    cJSON_AddStringToObject(res, "plot_steps", steps);
+    /* figures only when asked (tester4 #14: it wrote plots/ into the working
+     * directory on every run), as --plot draws them for every other command */
+    if (o->plot) {
+        char steps[1100];
+        snprintf(steps, sizeof steps, "%.*s-steps.png", (int)strlen(o->plot) - 4, o->plot);
+        plot_matmuls(&c, o->plot);
+        plot_steps(&c, steps);
+        cJSON_AddStringToObject(res, "plot", o->plot);
+        cJSON_AddStringToObject(res, "plot_steps", steps);
+    } else {
+        cJSON_AddNullToObject(res, "plot");
+        cJSON_AddNullToObject(res, "plot_steps");
+    }
     cJSON_AddItemToObject(res, "plot_points", c.ops);
     cJSON_AddItemToObject(res, "op_residuals", c.resid);
     return res;

@@ -4,11 +4,13 @@
 #include "engines.h"
 #include "error.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 
@@ -806,8 +808,16 @@ static int read_engine_file(const char *origin, const char *name, const char *re
                             char *err, size_t errlen)
 {
     char path[1024], e2[1024];
-    if (rl_data_find("hw_profiles", ref, path, sizeof path) != 0)
+    if (rl_data_find("hw_profiles", ref, path, sizeof path) != 0) {
+        if (access(ref, R_OK) != 0) {
+            int e = errno;
+            char tried[3200];
+            rl_data_tried("hw_profiles", ref, tried, sizeof tried);
+            FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s and ./%s; an install "
+                 "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
+        }
         snprintf(path, sizeof path, "%s", ref);
+    }
     for (const cached *c = CACHE; c; c = c->next)
         if (!strcmp(c->path, path) && !strcmp(c->e.name, name)) {
             *e = c->e;

@@ -42,6 +42,8 @@ int rl_interrupted(void) { return interrupted != 0; }
 
 const char *rl_interrupt_name(void) { return interrupted == SIGTERM ? "SIGTERM" : "SIGINT"; }
 
+int rl_interrupt_status(void) { return 128 + (interrupted == SIGTERM ? SIGTERM : SIGINT); }
+
 void rl_interrupt_raise(void) { interrupted = SIGINT; }
 
 void rl_interrupt_clear(void) { interrupted = 0; }

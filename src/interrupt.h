@@ -24,6 +24,10 @@ int rl_interrupted(void);
 /* "SIGTERM" when that was the signal received, else "SIGINT" (messages). */
 const char *rl_interrupt_name(void);
 
+/* The exit status for a run the signal stopped: 128 + its number (130 for
+ * SIGINT, 143 for SIGTERM, as shells report them; README, docs/hardening.md). */
+int rl_interrupt_status(void);
+
 /* Set / clear the flag by hand (tests; a caller that handled it). */
 void rl_interrupt_raise(void);
 void rl_interrupt_clear(void);

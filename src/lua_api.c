@@ -253,6 +253,23 @@ static void merge_into(lua_State *L, int dst, int src)
  * got number)"), and its keys must be ones command `cmd` takes in Lua
  * (param.h: its parameters with a Lua key, old spellings included) -- a
  * typo must not silently fall back to a default. */
+/* The value type vt of option `key` of roofline.CMD against its parameter
+ * row: a switch takes a boolean, a count a number or a list (the readers
+ * check the list's items and what each function takes).  Lua would coerce "yes" to true and "100" to 100 (tester4 #15:
+ * ideal = "yes" and context = "100" were taken); the error names the key. */
+static void check_type(lua_State *L, const char *cmd, const char *key, int vt)
+{
+    int id = rl_command_lua_param(rl_command_find(cmd), key);
+    rl_param_type t = id < 0 ? RL_PT_STRING : RL_PARAMS[id].type;
+    int count = t == RL_PT_COUNT || t == RL_PT_INT || t == RL_PT_COUNT_LIST;
+    const char *want = t == RL_PT_SWITCH && vt != LUA_TBOOLEAN                 ? "true or false"
+                       : count && vt != LUA_TNUMBER && vt != LUA_TTABLE ? "a number (or a list of them)"
+                                                                        : NULL;
+    if (want)
+        luaL_error(L, "roofline.%s: option '%s': expected %s, got %s", cmd, key, want,
+                   lua_typename(L, vt));
+}
+
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
     lua_pushstring(L, cmd); /* whose options are read, for opt_error */
@@ -263,12 +280,15 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
     known[n] = NULL;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
+        int vt = lua_type(L, -1);
         lua_pop(L, 1);
         char desc[64];
         const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
         int ok = 0;
         for (const char *const *n = known; k && *n && !ok; n++)
             ok = strcmp(k, *n) == 0;
+        if (ok)
+            check_type(L, cmd, k, vt);
         if (!ok) {
             luaL_Buffer b;
             luaL_buffinit(L, &b);

@@ -7,8 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
+
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
 #define MAX_COUNT 1000000000LL
+
+/* The physical range a measurement must fall in, open at both ends (tester4
+ * #6: 1e308 s and 1e-300 s were taken and printed as inf).  A decode step or
+ * a prefill takes more than 100 ns: the smallest GEMM measured on H100 (m=1,
+ * in shared/data/silicon/h100_sxm/trtllm/gemm_perf.csv.gz, NVIDIA
+ * AIConfigurator) takes 2.5 us, and a step runs dozens of kernels per layer.
+ * It takes less than 1e5 s (28 hours): no benchmark times one forward pass
+ * that long.  Static rows give tokens/s per GPU: above 1e-6 (one token every
+ * 11 days) and below 1e7: a GPU at 1e15 FLOP/s (H100 SXM dense bf16 989
+ * TFLOP/s, NVIDIA H100 datasheet) spends 2 FLOP per parameter per token
+ * (Kaplan et al. 2020, sec. 2.1), so even a 1B-parameter model tops out near
+ * 5e5 tokens/s; 1e7 leaves 20x. */
+static const double MEAS_RANGE[2][2] = {{1e-7, 1e5}, {1e-6, 1e7}};
 
 enum {
     C_PHASE, C_TP, C_BATCH, C_CONTEXT, C_TOKENS, C_OUTPUT, C_MEASURED_S, C_TOK_S,
@@ -53,11 +68,9 @@ void rl_measure_free(rl_meas *m)
 /* Read the whole file (at most MAX_FILE bytes) into a NUL-terminated buffer. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = rl_fopen_input(path, err, errlen); /* a directory, a FIFO: said so */
+    if (!f)
         return NULL;
-    }
     char *buf = malloc(MAX_FILE + 1);
     size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
     int bad = !buf || ferror(f);
@@ -166,16 +179,20 @@ static int get_count(ctx *c, char **f, int col, long long *out)
     return 0;
 }
 
-static int get_positive(ctx *c, char **f, int col, double *out)
+/* A measurement in (lo, hi) (MEAS_RANGE). */
+static int get_measured(ctx *c, char **f, int col, double lo, double hi, double *out)
 {
     const char *s = f[c->idx[col]];
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
+    if (end == s || *end || !isfinite(v) || (errno == ERANGE && fabs(v) > 1))
         BAD(c, col, "expected a number, got '%.64s'", s);
     if (!(v > 0))
         BAD(c, col, "must be > 0, got %.64s", s);
+    if (!(v > lo && v < hi))
+        BAD(c, col, "%.64s is outside the physical range (%g, %g)%s", s, lo, hi,
+            col == C_MEASURED_S ? " s of one step or prefill" : " tokens/s per GPU");
     *out = v;
     return 0;
 }
@@ -227,7 +244,9 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
         return -1;
     if (r->phase == RL_MEAS_STATIC && get_count(c, f, C_OUTPUT, &r->output))
         return -1;
-    if (get_positive(c, f, r->phase == RL_MEAS_STATIC ? C_TOK_S : C_MEASURED_S, &r->measured))
+    int st = r->phase == RL_MEAS_STATIC;
+    if (get_measured(c, f, st ? C_TOK_S : C_MEASURED_S, MEAS_RANGE[st][0], MEAS_RANGE[st][1],
+                     &r->measured))
         return -1;
     if ((c->idx[C_PP] >= 0 && *f[c->idx[C_PP]] && get_count(c, f, C_PP, &r->pp)) ||
         (c->idx[C_EP] >= 0 && *f[c->idx[C_EP]] && get_count(c, f, C_EP, &r->ep)))
@@ -285,7 +304,9 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     ctx c = {path, 0, {0}, err, errlen};
     int have_header = 0, cap = 0, rc = -1, nf;
     char *f[C_COUNT + 1];
-    for (char *line = buf, *next; line; line = next) {
+    /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
+    char *start = strncmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
+    for (char *line = start, *next; line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';

@@ -16,11 +16,14 @@
  *   model hw engine weights kv compute pp ep   optional: override the command line
  *
  * A cell of a column that does not apply to the row's phase may be empty;
- * one that applies must hold a positive number (integers for counts).
+ * one that applies must hold a positive number (integers for counts);
+ * measured_s lies in (1e-7, 1e5) s and measured_tok_s_per_gpu in (1e-6,
+ * 1e7) (the reasons beside MEAS_RANGE in measure.c).  A UTF-8 byte-order
+ * mark opening the file is skipped.
  * Errors read "FILE:LINE: column 'NAME' (column C): reason" (column C is
  * 1-based).  Repeats of one configuration are rows whose every field but
  * the measurement is equal (rl_measure_config_id); k-fold cross-validation
- * keeps them in one fold.  Uses nothing but libc. */
+ * keeps them in one fold.  Uses libc and report.h (rl_fopen_input). */
 #ifndef RL_MEASURE_H
 #define RL_MEASURE_H
 

@@ -26,7 +26,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
     [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
                  "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
-                 "comma-separated list, H[,H2])", AT(hw), 0, 0, 0},
+                 "comma-separated list, H[,H2])", AT(hw), 0, 0, RL_PF_LIST},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                     "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
@@ -270,7 +270,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
                          NULL, "calibrate --tables: import the MoE tables of these models' shapes "
                          "only (hidden, inter, topk, experts; default: every shape measured)",
-                         AT(moe_models), 0, 0, RL_PF_NONEMPTY},
+                         AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -640,6 +640,16 @@ int rl_command_lua_keys(const rl_command *c, const char **keys, int cap)
     return n;
 }
 
+int rl_command_lua_param(const rl_command *c, const char *key)
+{
+    for (const int *e = c->params; *e != RL_PARAM_END; e++) {
+        const rl_param *p = &RL_PARAMS[*e & 0xfff];
+        if (entry_for(*e, 0) && (!strcmp(p->lua, key) || (p->lua_old && !strcmp(p->lua_old, key))))
+            return *e & 0xfff;
+    }
+    return -1;
+}
+
 int rl_param_by_flag(const char *flag)
 {
     for (int i = 0; i < RL_P_COUNT; i++)
@@ -800,9 +810,18 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
     return 0;
 }
 
+/* Whether the comma-separated list s has an empty item (",a", "a,,b", "a,"). */
+static int empty_item(const char *s)
+{
+    return s[0] == ',' || strstr(s, ",,") || (*s && s[strlen(s) - 1] == ',');
+}
+
 int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
 {
     const rl_param *p = &RL_PARAMS[id];
+    int list = (p->flags & RL_PF_LIST) || p->type == RL_PT_DTYPE_LIST; /* counts: rl_cli_parse_list */
+    if (list && arg && empty_item(arg)) /* tester4 #15: --hw h100-sxm, was taken as h100-sxm */
+        return rl_cli_say(o, "--%s '%s': an empty item in the list", flag, arg);
     o->given[id] = arg ? arg : "1";
     o->spelled[id] = flag;
     if (strcmp(flag, p->flag) != 0) /* an old spelling: same meaning, new name */
@@ -811,6 +830,13 @@ int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
     o->plan_modifier |= !!(p->flags & RL_PF_REFINES);
     if (p->type == RL_PT_SET)
         return parse_set(o, arg);
+    if (p->at == RL_AT_GIVEN && p->type == RL_PT_CHOICE && choice_index(p->choices, arg) < 0) {
+        /* checked here, on every path, though the command reads the text itself
+         * (tester4 #7: a multi-chip calibrated step never looked at --band) */
+        char names[256];
+        choice_list(p->choices, names, sizeof names);
+        return rl_cli_say(o, "--%s '%s': expected %s", rl_param_flag(o, id), arg, names);
+    }
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
     return land(o, id, arg);

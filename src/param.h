@@ -85,6 +85,7 @@ enum {
     RL_PF_PLAN = 1 << 2,     /* chooses a shard plan (step: sharded result) */
     RL_PF_REFINES = 1 << 3,  /* refines a plan given by an RL_PF_PLAN option */
     RL_PF_NONEMPTY = 1 << 4, /* an empty value is refused */
+    RL_PF_LIST = 1 << 5,     /* a comma-separated list of names (as RL_PT_DTYPE_LIST): no empty item */
 };
 
 /* Where a value lands: offsetof(rl_opts, field), or RL_AT_GIVEN when the
@@ -211,6 +212,9 @@ const char *rl_param_flag(const rl_opts *o, rl_param_id id);
 
 /* The Lua keys c takes (old spellings too) into keys[cap]; returns how many. */
 int rl_command_lua_keys(const rl_command *c, const char **keys, int cap);
+
+/* The parameter of c with Lua key `key` (its own or its old spelling), or -1. */
+int rl_command_lua_param(const rl_command *c, const char *key);
 
 /* The first parameter with flag `flag`, or -1. */
 int rl_param_by_flag(const char *flag);

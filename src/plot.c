@@ -161,7 +161,10 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
     snprintf(dat, sizeof dat, "%s.dat", stem);
     snprintf(gp, sizeof gp, "%s.gp", stem);
     if (rl_data_find("plots", tmpl, tpath, sizeof tpath) != 0) {
-        snprintf(err, errlen, "plots/%s: template not found (set ROOFLINE_DATA)", tmpl);
+        char tried[3200];
+        rl_data_tried("plots", tmpl, tried, sizeof tried);
+        snprintf(err, errlen, "plots/%s: template not found (tried %s; set ROOFLINE_DATA)", tmpl,
+                 tried);
         return -1;
     }
     char *body = read_file(tpath, err, errlen);

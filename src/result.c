@@ -1182,22 +1182,51 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
     return o;
 }
 
-cJSON *rl_result_list_engines(void)
+/* One row of `list engines`: engine `name`, the presets h[0..n) that carry
+ * it (comma-separated, * where it is their default) and a description. */
+static void engine_row(cJSON *rows, const char *name, const rl_hw *h, int n, const char *desc)
+{
+    char carried[1024] = "";
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < h[i].engines.n; k++)
+            if (!strcmp(h[i].engines.e[k].name, name))
+                snprintf(carried + strlen(carried), sizeof carried - strlen(carried), "%s%s%s",
+                         carried[0] ? "," : "", h[i].name, k == h[i].engines.def ? "*" : "");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "name", name);
+    cJSON_AddStringToObject(r, "hardware", carried[0] ? carried : "every");
+    cJSON_AddStringToObject(r, "description", desc);
+    cJSON_AddItemToArray(rows, r);
+}
+
+cJSON *rl_result_list_engines(const rl_hw *h, int n)
 {
     cJSON *rows, *o = list_doc("engines", &rows);
-    cJSON *r = cJSON_CreateObject();
-    if (!rows || !r) {
-        cJSON_Delete(r);
+    if (!rows)
         return o;
-    }
-    cJSON_AddStringToObject(r, "name", "ideal");
-    cJSON_AddStringToObject(r, "description",
-                            "the roofline at the profile's peaks (--ideal), on every hardware");
-    cJSON_AddItemToArray(rows, r);
+    engine_row(rows, "ideal", h, 0, "the roofline at the profile's peaks (--ideal), on every hardware");
+    /* every engine the presets carry, once, in the order first met (tester4
+     * #15: only `ideal` was listed) */
+    const char *listed[64];
+    int nl = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < h[i].engines.n && nl < 64; k++) {
+            const char *name = h[i].engines.e[k].name;
+            int seen = 0;
+            for (int j = 0; j < nl && !seen; j++)
+                seen = !strcmp(listed[j], name);
+            if (seen)
+                continue;
+            listed[nl++] = name;
+            const rl_serving_engine *e = &h[i].engines.e[k];
+            char desc[256];
+            snprintf(desc, sizeof desc, "a serving engine's %s (roofline info --hw %s: version, "
+                     "source, tables, costs)", e->fitted.present ? "costs fitted by roofline fit"
+                                                                 : "kernel tables", h[i].name);
+            engine_row(rows, name, h, n, desc);
+        }
     cJSON_AddStringToObject(o, "note",
-                            "serving engines (vLLM, TensorRT-LLM, ...) come from hardware profiles "
-                            "that carry an engines field (roofline list hw: engines, * the "
-                            "default; roofline info --hw H: each one's version, source and "
-                            "tables); select one with --engine NAME");
+                            "hardware: the presets that carry each engine (* their default); "
+                            "select one with --engine NAME");
     return o;
 }

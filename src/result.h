@@ -161,10 +161,12 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 /* roofline list: one row per preset.  models: name, params, params_active,
  * max_context; hw: name, bf16_flops_per_s, hbm_bytes, hbm_bw_bytes_per_s,
  * mode (calibrated when the profile has efficiency tables, else ideal);
- * engines: the engines the step costs can follow (name, description). */
+ * engines: ideal, then every engine the hw presets h[0..n) carry (name,
+ * hardware: the presets carrying it, * where it is their default,
+ * description). */
 cJSON *rl_result_list_models(const rl_model *m, int n);
 cJSON *rl_result_list_hw(const rl_hw *h, int n);
-cJSON *rl_result_list_engines(void);
+cJSON *rl_result_list_engines(const rl_hw *h, int n);
 
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 

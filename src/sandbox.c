@@ -437,7 +437,7 @@ static void *watch(void *arg)
     else
         fprintf(stderr, "roofline: %s: time limit of %.3g s exceeded inside a C call that the "
                         "instruction budget cannot stop; run ended\n", w->path, w->seconds);
-    rl_interrupt_exit(!sigint_at ? 2 : 128 + (strcmp(sig, "SIGTERM") == 0 ? SIGTERM : SIGINT));
+    rl_interrupt_exit(!sigint_at ? 2 : rl_interrupt_status());
     return NULL;
 }
 

@@ -1811,9 +1811,12 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         rc = RL_SERVE_MISSED;
         goto done;
     }
-    if (ev != 0) /* SIGINT: stop, keep nothing */
+    if (ev != 0 && next < n) /* SIGINT/SIGTERM: stop, keep nothing */
         RL_FAIL_GOTO(done, "simulate: interrupted (%s) after %lld of %lld arrivals; no result kept",
                      rl_interrupt_name(), next, n);
+    if (ev != 0) /* every request in: say how far serving them had come */
+        RL_FAIL_GOTO(done, "simulate: interrupted (%s) after all %lld arrivals, with %lld of them "
+                     "finished; no result kept", rl_interrupt_name(), n, n - (long long)S.nsys);
     if (S.oom)
         RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
     summarize(&S, out);

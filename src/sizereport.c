@@ -371,15 +371,18 @@ static void report_head(doc *d, const rl_size_report_data *x)
     time_t now = time(NULL);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    if (d->html)
-        fprintf(d->f,
-                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                "<title>Sizing: %s</title><style>body{font-family:sans-serif;max-width:980px;"
-                "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}"
-                "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td.t{text-align:left}"
-                "th{background:#f3f3f3}.rec{background:#eef7ee;border:1px solid #9c9;padding:1em}"
-                "figure{margin:1em 0}figcaption{font-size:90%%;color:#555}</style></head><body>\n",
-                m->name);
+    if (d->html) {
+        /* the name is the spec's: escaped here as in the body (tester4 #3) */
+        fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sizing: ",
+              d->f);
+        esc(d, m->name);
+        fputs("</title><style>body{font-family:sans-serif;max-width:980px;"
+              "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+              "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td.t{text-align:left}"
+              "th{background:#f3f3f3}.rec{background:#eef7ee;border:1px solid #9c9;padding:1em}"
+              "figure{margin:1em 0}figcaption{font-size:90%;color:#555}</style></head><body>\n",
+              d->f);
+    }
     heading(d, 1, "Deployment sizing: %s at %.3g req/s", m->name, in->w.qps);
     para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.4g ms, "
             "TPOT p99 <= %.4g ms.",

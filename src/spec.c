@@ -193,7 +193,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             RL_FAIL("%s: field '%s': longer than %zu characters", origin, f->name, f->size - 1);
         for (size_t i = 0; i < len; i++)
             if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-                RL_FAIL("%s: field '%s': contains a control character (byte %zu)", origin, f->name, i);
+                RL_FAIL("%s: field '%s': contains a control character (byte 0x%02x at offset %zu)",
+                        origin, f->name, (unsigned char)s[i], i);
         memcpy(dst, s, len + 1);
         return 0;
     }
@@ -805,6 +806,17 @@ int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
             return 0;
     }
     return -1;
+}
+
+void rl_data_tried(const char *kind, const char *file, char *out, size_t outlen)
+{
+    char dirs[3][1024];
+    int n = search_dirs(dirs);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, outlen - used, "%s%s/%s/%s", i ? ", " : "", dirs[i], kind, file);
+    }
 }
 
 static int ends_in_lua(const char *name)

@@ -271,6 +271,10 @@ int rl_spec_presets(const char *kind, char (*names)[64], int cap);
  * directories as presets.  Returns 0 with path set, or -1 if none is readable. */
 int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen);
 
+/* The paths rl_data_find tries for <kind>/<file>, comma-separated, into out
+ * (for an error message that names what was looked for). */
+void rl_data_tried(const char *kind, const char *file, char *out, size_t outlen);
+
 /* Load, override and validate.  `ov` may be NULL when nov == 0.  Returns 0,
  * or -1 with "FILE: field 'F': reason" in err. */
 int rl_model_load(const char *name_or_path, const rl_override *ov, int nov, rl_model *out, char *err,

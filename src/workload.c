@@ -297,6 +297,35 @@ static long read_line(FILE *f, char **buf, size_t *cap, int *why)
     return (long)n;
 }
 
+/* A request's prefix id and length with its trace line (check_prefixes). */
+typedef struct {
+    long long id, tokens, line;
+} prefix_use;
+
+static int cmp_prefix_use(const void *a, const void *b)
+{
+    const prefix_use *x = a, *y = b;
+    return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->line > y->line) - (x->line < y->line);
+}
+
+/* One prefix id, one length: a shared prefix is the same tokens wherever it
+ * recurs (tester4 #15: 200 and then 250 tokens for one id were taken).
+ * u[n] is sorted here.  Returns 0, or -1 with err naming both lines. */
+static int check_prefixes(const char *path, prefix_use *u, long long n, char *err, size_t errlen)
+{
+    if (n < 2)
+        return 0; /* u may be NULL: no request named a prefix */
+    qsort(u, (size_t)n, sizeof *u, cmp_prefix_use);
+    for (long long i = 1; i < n; i++)
+        if (u[i].id == u[i - 1].id && u[i].tokens != u[i - 1].tokens) {
+            snprintf(err, errlen, "%s:%lld: field 'prefix_tokens': %lld, but prefix_id %lld has "
+                     "%lld tokens on line %lld (one prefix, one length)", path, u[i].line,
+                     u[i].tokens, u[i].id, u[i - 1].tokens, u[i - 1].line);
+            return -1;
+        }
+    return 0;
+}
+
 long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
                         size_t errlen)
 {
@@ -306,8 +335,9 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     FILE *f = rl_fopen_input(path, err, errlen);
     if (!f)
         return -1;
-    long long n = 0, cap = 0, line = 0;
+    long long n = 0, cap = 0, line = 0, nuse = 0;
     rl_request *r = NULL;
+    prefix_use *use = NULL; /* every request with a prefix id, cap long */
     char *buf = NULL;
     size_t bufcap = 0;
     double last = 0;
@@ -377,21 +407,28 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
             rl_request *nr = realloc(r, (size_t)cap * sizeof *r);
-            if (!nr) {
+            r = nr ? nr : r;
+            prefix_use *nu = nr ? realloc(use, (size_t)cap * sizeof *use) : NULL;
+            use = nu ? nu : use;
+            if (!nr || !nu) {
                 snprintf(err, errlen, "%s: out of memory", path);
                 goto fail;
             }
-            r = nr;
         }
+        if (nf >= 4)
+            use[nuse++] = (prefix_use){(long long)v[3], (long long)v[4], line};
         r[n++] = (rl_request){v[0], (int)v[1], (int)v[2], nf >= 4 ? (int)v[3] : -1,
                               nf >= 4 ? (int)v[4] : 0};
     }
+    if (check_prefixes(path, use, nuse, err, errlen) != 0)
+        goto fail;
     if (ferror(f)) {
         snprintf(err, errlen, "%s: read error", path);
         goto fail;
     }
     fclose(f);
     free(buf);
+    free(use);
     if (n == 0) {
         free(r);
         snprintf(err, errlen, "%s: no requests", path);
@@ -403,6 +440,7 @@ fail:
     fclose(f);
     free(buf);
     free(r);
+    free(use);
     return -1;
 }
 

@@ -43,6 +43,7 @@ static void test_calibrate_then_validate(void **state)
     cJSON_Delete(sum);
 
     o.profile = path;
+    o.plot = "v.png"; /* in dir, the working directory */
     cJSON *v = rl_validate(&o, err, sizeof err);
     if (!v)
         fail_msg("validate: %s", err);
@@ -64,8 +65,13 @@ static void test_calibrate_then_validate(void **state)
     assert_rel(cJSON_GetObjectItem(v, "noise_threshold")->valuedouble, RL_CALIB_NOISE, 0);
     /* the step-level figure's data: 3 runs, decode and prefill blocks */
     char dat[1200];
+    assert_string_equal(cJSON_GetObjectItem(v, "plot_steps")->valuestring, "v-steps.png");
     snprintf(dat, sizeof dat, "%s.dat", cJSON_GetObjectItem(v, "plot_steps")->valuestring);
     assert_int_equal(stat(dat, &st), 0);
+    assert_int_equal(stat("v.png.dat", &st), 0);
+    /* the figures go where --plot says, and nowhere else (tester4 #14: a
+     * plots/ folder appeared in the working directory on every run) */
+    assert_int_not_equal(stat("plots", &st), 0);
     assert_true(cJSON_GetObjectItem(v, "max_abs_error")->valuedouble >=
                 cJSON_GetObjectItem(v, "median_abs_error")->valuedouble);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "op_residuals")), 3 * 18);

@@ -2,6 +2,8 @@
  * overrides, exit codes and error messages. */
 #include "testutil.h"
 
+#include "version.h"
+
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -1214,8 +1216,21 @@ static void list_presets(void **state)
     }
     assert_int_equal(found, 2);
     cJSON_Delete(j);
-    assert_int_equal(run_cli("list engines", out, sizeof out), 0);
-    assert_non_null(strstr(out, "ideal"));
+    /* every engine the presets carry, with the presets carrying it (tester4
+     * #15: only ideal was listed): h100-sxm's default trtllm, its vllm, and the
+     * splitwise profile's fitted engine */
+    j = run_cli_json("list engines --format json", buf, sizeof buf);
+    int engines = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *name = cJSON_GetObjectItem(r, "name")->valuestring;
+        const char *hw = cJSON_GetObjectItem(r, "hardware")->valuestring;
+        engines += !strcmp(name, "ideal") && !strcmp(hw, "every");
+        engines += !strcmp(name, "trtllm") && strstr(hw, "h100-sxm*") != NULL;
+        engines += !strcmp(name, "vllm") && strstr(hw, "h100-sxm,") != NULL;
+        engines += !strcmp(name, "splitwise") && strstr(hw, "h100-sxm-splitwise*") != NULL;
+    }
+    assert_int_equal(engines, 4);
+    cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
 }
@@ -1288,6 +1303,21 @@ static void reference_engine_profile(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* roofline --version and roofline version print the one version of
+ * src/version.h (tester4 #15: --version was an unknown command, exit 2). */
+static void version(void **state)
+{
+    (void)state;
+    char out[256], want[64];
+    snprintf(want, sizeof want, "roofline %s\n", RL_VERSION);
+    assert_int_equal(run_cli("--version", out, sizeof out), 0);
+    assert_string_equal(out, want);
+    assert_int_equal(run_cli("version", out, sizeof out), 0);
+    assert_string_equal(out, want);
+    assert_int_equal(run_cli("--version extra", out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline --version: takes no arguments"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1327,6 +1357,7 @@ int main(void)
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
+        cmocka_unit_test(version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,6 +99,13 @@ static void argument_types(void **state)
         {"roofline.plot(5)", "bad argument #1 to 'plot' (options table expected"},
         {"roofline.info('llama3-8b', 5)", "bad argument #2 to 'info' (options table expected"},
         {"roofline.step{ model = 'llama3-8b', ['hw\\0x'] = 1 }", "unknown field 'hw\\0x'"},
+        /* tester4 #15: Lua's coercions no longer pass for a switch or a count */
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, ideal = 'yes' }",
+         "roofline.step: option 'ideal': expected true or false, got string"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = '100' }",
+         "roofline.step: option 'context': expected a number (or a list of them), got string"},
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', offline = 1, requests = 10,"
+         " prompt_len = 10, out_len = 10 }", "option 'offline': expected true or false, got number"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {

@@ -82,6 +82,13 @@ static void errors_name_line_and_column(void **state)
         {"phase,tp,batch,contxt,measured_s\n", ":1: column 4: unknown column 'contxt'"},
         {"phase,tp,tp,batch\n", "column 'tp' (column 2): given twice"},
         {"phase,tp,batch,context,measured_s,pp\ndecode,2,1,100,0.1,2\n", "column 'pp' (column 6): pipeline and expert parallel rows"},
+        /* tester4 #6: measurements outside the physical range (measure.c MEAS_RANGE) */
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e308\n", ":2: column 'measured_s' (column 5): 1e308 is outside the physical range (1e-07, 100000) s"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-300\n", ":2: column 'measured_s' (column 5): 1e-300 is outside the physical range"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-400\n", "column 'measured_s' (column 5): must be > 0, got 1e-400"},
+        {"phase,tp,batch,tokens,output,measured_tok_s_per_gpu\nstatic,2,1,100,10,2e7\n", ":2: column 'measured_tok_s_per_gpu' (column 6): 2e7 is outside the physical range (1e-06, 1e+07) tokens/s per GPU"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e5\n", "1e5 is outside"},
+        {"\xEF\xBB\xBF\xEF\xBB\xBFphase,tp,batch\n", ":1: column 1: unknown column '\xEF\xBB\xBFphase'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rl_meas m;
@@ -91,6 +98,25 @@ static void errors_name_line_and_column(void **state)
             fail_msg("case %zu: '%s' does not contain '%s'", i, err, cases[i].fragment);
         assert_null(m.row);
     }
+}
+
+/* A UTF-8 byte-order mark opening the file, as spreadsheets export CSV, is
+ * skipped (tester4 #15: it read as a column '\ufeffphase'); the edges of the
+ * physical range inside it are accepted. */
+static void bom_and_range_edges(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("\xEF\xBB\xBFphase,tp,batch,context,measured_s\n"
+                               "decode,2,1,100,1.1e-7\n"
+                               "decode,2,1,100,9.9e4\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.row[0].line, 2);
+    assert_rel(m.row[1].measured, 9.9e4, 1e-12);
+    rl_measure_free(&m);
 }
 
 /* FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c (the reference vectors of Fowler,
@@ -121,6 +147,7 @@ int main(void)
         cmocka_unit_test(excerpt),
         cmocka_unit_test(repeats_share_a_configuration),
         cmocka_unit_test(errors_name_line_and_column),
+        cmocka_unit_test(bom_and_range_edges),
         cmocka_unit_test(fnv_reference),
         cmocka_unit_test(harness_can_fail),
     };

@@ -771,6 +771,26 @@ static void test_thrashing_run_completes(void **state)
     cJSON_Delete(j);
 }
 
+/* The overload note (cli.c note_overload): gamma arrivals with CV 100 at
+ * 5 req/s (--burst 100; llama3-8b, one H100, 100-token prompts, 10 out;
+ * 1% utilisation, capacity 762 req/s when found) complete 3.9 req/s in the
+ * steady window while a clump is still served: no note (tester4 #12: it
+ * said "overloaded").  At 2000 req/s of 100+100 tokens (capacity about 170
+ * req/s) the note stays, naming the sustainable rate. */
+static void test_overload_note_needs_overload(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 100 "
+                             "--out-len 10 --burst 100", out, sizeof out), 0);
+    if (strstr(out, "overloaded"))
+        fail_msg("a 1%%-utilised bursty run reads as overloaded: %s", out);
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 2000 --prompt-len 100 "
+                             "--out-len 100 --requests 2000", out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: ") || !strstr(out, "req/s these arrivals sustain"))
+        fail_msg("an overloaded run has no note: %s", out);
+}
+
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
  * on one H100, 2000 requests of 1000-token prompts and 100-token outputs.
  * At 200 req/s (beyond its ~30 req/s) the full run's TTFT p99 exceeds
@@ -1079,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),
+        cmocka_unit_test(test_overload_note_needs_overload),
         cmocka_unit_test(test_mla_kv_layouts),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),

@@ -608,6 +608,29 @@ static void test_report_sections(void **state)
     }
 }
 
+/* A spec name reaches the HTML report escaped everywhere, the <title> included
+ * (tester4 #3: "x</title><img src=x onerror=alert(1)>" closed the title and
+ * ran the script); the Markdown report escapes '|'. */
+static void test_report_escapes_names(void **state)
+{
+    fixture *f = *state;
+    rl_model m = f->m;
+    snprintf(m.name, sizeof m.name, "x</title><img src=x onerror=alert(1)>|&");
+    rl_size_input in = f->in;
+    in.m = &m;
+    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "cmd <b>"};
+    char *t = rl_size_report_render(&d, 1);
+    assert_non_null(t);
+    assert_null(strstr(t, "<img"));
+    assert_null(strstr(t, "<b>"));
+    assert_non_null(strstr(t, "<title>Sizing: x&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;|&amp;</title>"));
+    free(t);
+    t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "# Deployment sizing: x</title><img src=x onerror=alert(1)>\\|&"));
+    free(t);
+}
+
 /* The report's band is the row's runs at the band's edges (size.h
  * rl_size_candidate.edge): "v (lo-hi)" beside TTFT and TPOT p99 of a banded
  * candidate, the Band line naming the band; none without. */
@@ -798,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
+        cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_html_in_chromium),

@@ -118,7 +118,8 @@ static void error_classes(void **state)
     expect_error("return { " VALID_MODEL ", d_ff_expert = 0/0 }", "must be a finite number");
     expect_error("return { " VALID_MODEL ", d_ff_expert = math.huge }", "must be a finite number");
     expect_error("return { " VALID_MODEL ", d_ff_expert = 64 }", "experts = 0 (dense model)");
-    expect_error("return { " VALID_MODEL ", name = 'a\\nb' }", "control character");
+    expect_error("return { " VALID_MODEL ", name = 'a\\nb' }", "control character (byte 0x0a at offset 1)");
+    expect_error("return { " VALID_MODEL ", name = 'abc\\tdef' }", "(byte 0x09 at offset 3)"); /* tester4 #15 */
     expect_error("return { " VALID_MODEL ", 42 }", "key [1] must be a named field");
     expect_error("return { name = 'a', params = 30e9, kv_bytes_per_token = 1e-9 }",
                  "field 'kv_bytes_per_token': must be >= 1");
