@@ -1895,8 +1895,13 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             lo = s, s *= step;
         else
             hi = s, s /= step;
-        if ((lo == 0 && s < 1e-6) || (hi == 0 && s > 1e9))
+        if ((lo == 0 && s < RL_SERVE_CAPACITY_FLOOR) || (hi == 0 && s > 1e9))
             break; /* sustains nothing, or everything up to offline */
+        if (lo == 0 && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
+            if ((rc = run_scaled(req, m, RL_SERVE_CAPACITY_FLOOR, buf, &c, prefill_cost,
+                                 decode_cost, &ok, err, errlen)) || !ok)
+                break; /* an error, or it fails even unloaded: no lower load is sustained */
+        }
     }
     for (; rc == 0 && lo > 0 && hi > 0 && hi / lo > 1 + RL_SERVE_CAPACITY_TOL &&
            runs < RL_SERVE_CAPACITY_RUNS; runs++) {

@@ -470,7 +470,14 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * rate), the load doubled or halved until it is bracketed (stepped by 1.25
  * from `hint` when hint > 0: a load in requests/s thought near the
  * capacity), then bisected in log scale to RL_SERVE_CAPACITY_TOL, at most
- * RL_SERVE_CAPACITY_RUNS runs.
+ * RL_SERVE_CAPACITY_RUNS runs.  When the first RL_SERVE_CAPACITY_FLOOR_AFTER
+ * loads all fail, one more run (not counted in those) at
+ * RL_SERVE_CAPACITY_FLOOR of the load, every request served alone, decides
+ * whether any load is sustained: when it fails, the search stops there with
+ * *qps 0 (the stepping down would have run to its bound and found 0 too,
+ * as long as a lower load is never the only one sustained: our early-stop
+ * rule, which saves up to RL_SERVE_CAPACITY_RUNS runs on a configuration
+ * that misses a target even unloaded).
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
@@ -482,6 +489,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_MAX 30000
 #define RL_SERVE_CAPACITY_TOL 0.02
 #define RL_SERVE_CAPACITY_RUNS 40
+#define RL_SERVE_CAPACITY_FLOOR 1e-6
+#define RL_SERVE_CAPACITY_FLOOR_AFTER 3
 #define RL_SERVE_KEEP_UP 0.98
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,

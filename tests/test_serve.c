@@ -540,6 +540,45 @@ static void test_capacity_md1(void **state)
     free(r);
 }
 
+/* The step cost of the fixture, counting its calls. */
+typedef struct {
+    const rl_step_cost *inner;
+    long long calls;
+} counted_cost;
+
+static double counted_time(void *ctx, const rl_step_work *w)
+{
+    counted_cost *k = ctx;
+    k->calls++;
+    return k->inner->time(k->inner->ctx, w);
+}
+
+/* A TTFT target below the unloaded service time D (each request one prefill
+ * step, as in the M/D/1 case) is missed at every load: capacity 0.  The
+ * search stops at its floor probe (serve.h RL_SERVE_CAPACITY_FLOOR_AFTER
+ * failing loads, then one run unloaded) instead of stepping the load down
+ * by 1.25 for all RL_SERVE_CAPACITY_RUNS runs: each run stops at the 41st
+ * request over the target (p99 of 4000 is missed), one step per request,
+ * so 4 runs take about 4 x 41 steps, the 40 runs about 1640; we allow 10 x 41. */
+static void test_capacity_floor_stops_early(void **state)
+{
+    fixture *f = *state;
+    int P = 300;
+    double D = step_time(f, P, 0, 0, 0);
+    rl_request *r = workload(4000, 0.5 / D, P, 1, 7);
+    rl_serve_config c = config(f, RL_POLICY_INTERLEAVED);
+    c.max_seqs = 1;
+    c.slo_ttft = 0.5 * D;
+    counted_cost k = {&f->cost, 0};
+    rl_step_cost cost = {counted_time, &k, 0};
+    double cap;
+    char err[256];
+    assert_int_equal(rl_serve_capacity(r, 4000, &c, &cost, &cost, 0.5 / D, &cap, err, sizeof err), 0);
+    assert_true(cap == 0);
+    assert_true(k.calls >= 4 * 41 && k.calls <= 10 * 41);
+    free(r);
+}
+
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
@@ -1071,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_continuous_token_budget),
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),
+        cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
