@@ -283,6 +283,10 @@ typedef struct {
     int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
                                (rl_serve_run returns RL_SERVE_MISSED): searches that need
                                only the verdict */
+    int every_step;         /* 1: every step end an event of its own, the reference the
+                               decode runs are tested against (serve.c plan_run: the same
+                               per-request latencies, step counts and KV figures; the
+                               run-wide sums within 1e-12) */
     long long *seqs_peak;   /* NULL, or raised by every run to the most sequences (decoding,
                                and prefilling in the step) that an admission compared with
                                max_seqs: a run whose peak stays below max_seqs never met its

@@ -579,6 +579,100 @@ static void test_capacity_floor_stops_early(void **state)
     free(r);
 }
 
+/* The latency percentiles of a and b: the same numbers. */
+static void same_pcts(const rl_pcts *a, const rl_pcts *b)
+{
+    assert_true(a->n == b->n && a->p50 == b->p50 && a->p90 == b->p90 && a->p99 == b->p99 &&
+                a->max == b->max);
+    assert_rel(a->mean, b->mean, 1e-12);
+}
+
+/* Run c on r with decode runs (serve.c plan_run) and with every step an
+ * event of its own (rl_serve_config.every_step, the reference): every
+ * per-request latency, percentile, count, rate and the KV timeline are the
+ * same numbers (bit for bit: the runs replay the same arithmetic per
+ * replica, and events at one instant are totally ordered); the run-wide
+ * sums (busy time, the time integral of requests in the system, the decode
+ * batch, context and step sums, the ITL total) add the same terms in
+ * another order, so their means agree within 1e-12 relative. */
+static void same_as_every_step(const fixture *f, const rl_request *r, long long n,
+                               rl_serve_config c)
+{
+    c.keep_requests = 1;
+    rl_serve_result fast = run(f, r, n, &c);
+    c.every_step = 1;
+    rl_serve_result ref = run(f, r, n, &c);
+    assert_memory_equal(fast.ttft_s, ref.ttft_s, (size_t)n * sizeof(double));
+    assert_memory_equal(fast.tpot_s, ref.tpot_s, (size_t)n * sizeof(double));
+    assert_memory_equal(fast.e2e_s, ref.e2e_s, (size_t)n * sizeof(double));
+    same_pcts(&fast.ttft, &ref.ttft);
+    same_pcts(&fast.ttft_service, &ref.ttft_service);
+    same_pcts(&fast.tpot, &ref.tpot);
+    same_pcts(&fast.e2e, &ref.e2e);
+    same_pcts(&fast.itl, &ref.itl);
+    assert_true(fast.steps == ref.steps && fast.decode_steps == ref.decode_steps &&
+                fast.preemptions == ref.preemptions && fast.duration_s == ref.duration_s);
+    assert_true(fast.steady_req_per_s == ref.steady_req_per_s && fast.keep_up == ref.keep_up &&
+                fast.steady_out_tokens_per_s == ref.steady_out_tokens_per_s &&
+                fast.goodput_req_per_s == ref.goodput_req_per_s &&
+                fast.kv_peak_frac == ref.kv_peak_frac && fast.nkv == ref.nkv);
+    assert_memory_equal(fast.kv_t, ref.kv_t, (size_t)ref.nkv * sizeof(double));
+    assert_memory_equal(fast.kv_frac, ref.kv_frac, (size_t)ref.nkv * sizeof(double));
+    assert_rel(fast.utilization, ref.utilization, 1e-12);
+    assert_rel(fast.mean_in_system, ref.mean_in_system, 1e-12);
+    assert_rel(fast.mean_decode_batch, ref.mean_decode_batch, 1e-12);
+    assert_rel(fast.mean_decode_batch_time, ref.mean_decode_batch_time, 1e-12);
+    assert_rel(fast.mean_decode_context, ref.mean_decode_context, 1e-12);
+    assert_rel(fast.mean_decode_step_s, ref.mean_decode_step_s, 1e-12);
+    rl_serve_result_free(&fast);
+    rl_serve_result_free(&ref);
+}
+
+/* Decode runs against the reference on every policy: several replicas
+ * under either routing, a batch cap that binds under overload, KV small
+ * enough to preempt (recompute and swap), speculative decoding, a prefix
+ * cache, and a disaggregated pool; lognormal lengths, Poisson arrivals. */
+static void test_decode_runs_match_every_step(void **state)
+{
+    fixture *f = *state;
+    long long n = 600;
+    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 3};
+    rl_request *r = NULL;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    for (int p = 0; p < RL_POLICY_COUNT; p++) {
+        rl_serve_config c = config(f, (rl_policy)p);
+        c.replicas = 3;
+        c.max_seqs = p == RL_POLICY_STATIC ? 8 : 32;
+        c.max_tokens = p == RL_POLICY_CHUNKED ? 256 : 4096;
+        same_as_every_step(f, r, n, c);
+        c.route = RL_ROUTE_ROUND_ROBIN;
+        c.max_seqs = 4; /* the cap binds: a queue waits beside a full batch */
+        same_as_every_step(f, r, n, c);
+    }
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.kv_capacity_tokens = 6000; /* a few sequences' worth: preemption */
+    same_as_every_step(f, r, n, c);
+    c.preempt = RL_PREEMPT_SWAP;
+    same_as_every_step(f, r, n, c);
+    c = config(f, RL_POLICY_CONTINUOUS);
+    c.spec_gamma = 4;
+    c.spec_alpha = 0.7;
+    c.spec_draft_frac = 0.1;
+    same_as_every_step(f, r, n, c);
+    for (long long i = 0; i < n; i++) {
+        r[i].prefix_id = (int)(i % 5);
+        r[i].prefix_len = r[i].prompt / 2;
+    }
+    c = config(f, RL_POLICY_CHUNKED);
+    c.replicas = 2;
+    c.prefix_hbm_tokens = 3000;
+    c.prefix_host_tokens = 10000;
+    same_as_every_step(f, r, n, c);
+    free(r);
+}
+
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
@@ -1111,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),
         cmocka_unit_test(test_capacity_floor_stops_early),
+        cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
