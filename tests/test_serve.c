@@ -649,6 +649,7 @@ static void test_decode_runs_match_every_step(void **state)
         same_as_every_step(f, r, n, c);
         c.route = RL_ROUTE_ROUND_ROBIN;
         c.max_seqs = 4; /* the cap binds: a queue waits beside a full batch */
+        c.kv_samples = 0; /* no sample due: runs up to RUN_MAX steps */
         same_as_every_step(f, r, n, c);
     }
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
@@ -670,6 +671,26 @@ static void test_decode_runs_match_every_step(void **state)
     c.prefix_hbm_tokens = 3000;
     c.prefix_host_tokens = 10000;
     same_as_every_step(f, r, n, c);
+    free(r);
+}
+
+/* A request arriving at the very instant a decode step ends (the same
+ * double: the prefill step, then 5 decode steps at contexts P .. P + 4) is
+ * admitted by that step end, before it (arrivals come first at one
+ * instant), with decode runs as without them. */
+static void test_decode_run_cut_at_tie(void **state)
+{
+    fixture *f = *state;
+    int P = 200;
+    rl_request *r = workload(2, 1, P, 50, 1);
+    double e = 0 + step_time(f, P, 0, 0, 0);
+    for (int k = 0; k < 5; k++)
+        e += step_time(f, 0, 0, 1, P + k);
+    r[0].arrival = 0;
+    r[1].arrival = e;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.kv_samples = 0; /* a sample due every 0.14 ms would end every run at once */
+    same_as_every_step(f, r, 2, c);
     free(r);
 }
 
@@ -1206,6 +1227,7 @@ int main(void)
         cmocka_unit_test(test_capacity_md1),
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_decode_runs_match_every_step),
+        cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
