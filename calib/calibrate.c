@@ -569,6 +569,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         fprintf(stderr, "roofline calibrate: warning: %d of %d benchmarks had noisy repeats (median absolute "
                         "deviation over median above %.0f%%, worst %.0f%%): this host is busy; the "
                         "fit uses medians\n", noisy, l.n, 100 * RL_CALIB_NOISE, 100 * worst);
+    if (o->quick) /* tester3 #14 */
+        fprintf(stderr, "roofline calibrate: note: --quick is a smoke test: its GEMM curve stops "
+                        "at M = 4 rows, so a prefill of more tokens is extrapolated; calibrate "
+                        "without --quick for a profile to size or validate with\n");
     be.free(be.ctx, arena[0]);
     be.free(be.ctx, arena[1]);
     /* Peaks: bandwidth = best stream copy of >= 64 MiB (or the largest);

@@ -358,6 +358,14 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_Delete(res);
         return NULL;
     }
+    /* --quick: 3 runs in one pass, prefill beyond a quick profile's M <= 4
+     * GEMM curve (tester3 #14: median 40%, p90 353% on a busy VM) */
+    cJSON_AddBoolToObject(res, "smoke_test", o->quick);
+    if (o->quick)
+        fprintf(stderr, "roofline validate: note: --quick is a smoke test (%d runs, one pass): it "
+                        "checks that the engine and the profile run, and its errors are not an "
+                        "accuracy figure; run validate without --quick (about 2.5 min) on a "
+                        "calibrate run without --quick for one\n", c.n);
     cJSON_AddNumberToObject(res, "runs", c.n);
     cJSON_AddNumberToObject(res, "noise_threshold", RL_CALIB_NOISE);
     cJSON_AddNumberToObject(res, "noisy_runs", c.noisy);

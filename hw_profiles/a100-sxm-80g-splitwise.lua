@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 return {
@@ -183,24 +183,39 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
         band = {
           p10 = -0.0828990034322261,
-          p5 = -0.148222939055317,
-          p90 = 0.199308446161402,
-          p95 = 0.298443314998058,
+          p5 = -0.148485181312103,
+          p90 = 0.199308333842674,
+          p95 = 0.298442020387233,
+          per_octave = {
+            decode = {
+              p10_p90 = 0,
+              p5_p95 = 0,
+            },
+            prefill = {
+              p10_p90 = 0.203356756542601,
+              p5_p95 = 0.19037232896695,
+            },
+            static = {
+              p10_p90 = 0.0920531814973349,
+              p5_p95 = 0.11895370280225,
+            },
+          },
+          per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
         comm_eff = 0.139799949556883,
         compute_eff = 0.685493639774784,
-        decode_seq_s = 0.0002289722956867,
+        decode_seq_s = 0.000228972295686701,
         decode_step_s = 0.0446204408134467,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0365545498856408,
-          cv_p90_abs_error = 0.245070831094535,
-          date = "2026-12-01T18:59:15Z",
+          cv_median_abs_error = 0.0371869116527877,
+          cv_p90_abs_error = 0.244807527105922,
+          date = "2026-12-02T00:57:58Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -215,7 +230,8 @@ return {
         },
         launch_s = 0,
         memory_eff = 0.792632408488928,
-        prefill_comm_eff = 0.756146987248501,
+        prefill_comm_eff = 0.756146987248502,
+        prefill_layer_s = 0,
         prefill_seq_s = 0.0299197937377331,
         prefill_step_s = 0.0345751486946778,
         seq_s = 0,

@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 return {
@@ -197,24 +197,39 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-01T18:59:15Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
         band = {
-          p10 = -0.0691729627996822,
-          p5 = -0.185990109137892,
-          p90 = 0.0966673475694279,
-          p95 = 0.249382179393946,
+          p10 = -0.0692483320285639,
+          p5 = -0.179061440478099,
+          p90 = 0.0967171424999202,
+          p95 = 0.250103523819553,
+          per_octave = {
+            decode = {
+              p10_p90 = 0,
+              p5_p95 = 0,
+            },
+            prefill = {
+              p10_p90 = 0.154271511187738,
+              p5_p95 = 0.12216718158158,
+            },
+            static = {
+              p10_p90 = 0.0875335465815833,
+              p5_p95 = 0.0456114482587837,
+            },
+          },
+          per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
-        comm_eff = 0.168932008602233,
-        compute_eff = 0.608161961475307,
-        decode_seq_s = 0.000276112993548797,
-        decode_step_s = 0.0296279908850189,
+        comm_eff = 0.169895118059794,
+        compute_eff = 0.608483219223292,
+        decode_seq_s = 0.000275792530048293,
+        decode_step_s = 0.0296375188944956,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0324993875057056,
-          cv_p90_abs_error = 0.211872926101414,
-          date = "2026-12-01T18:59:15Z",
+          cv_median_abs_error = 0.0322824816484123,
+          cv_p90_abs_error = 0.211880860739734,
+          date = "2026-12-02T00:57:58Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -228,10 +243,11 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.681950495414112,
-        prefill_comm_eff = 0.374112007839874,
-        prefill_seq_s = 0.00558166843632745,
-        prefill_step_s = 0.0452718259594614,
+        memory_eff = 0.678203953695196,
+        prefill_comm_eff = 0.37251905049295,
+        prefill_layer_s = 0,
+        prefill_seq_s = 0.00548650234762133,
+        prefill_step_s = 0.0453612634961154,
         seq_s = 0,
         step_s = 0,
       },

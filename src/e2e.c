@@ -338,7 +338,7 @@ static void band_of(const rl_engine_costs *c, double band_lo, const rl_meas_row 
 {
     double v[RL_EC_AXES];
     shape_of(r, v);
-    rl_ec_band(c, v, band_lo < 0.075, lo, hi);
+    rl_ec_band(c, v, (rl_ec_class)r->phase, band_lo < 0.075, lo, hi);
 }
 
 /* ---- validate ------------------------------------------------------------------- */
@@ -674,6 +674,155 @@ done:
     return rc;
 }
 
+/* The range of each shape axis over the rows with use[i] (use NULL: all)
+ * into grid ({0, 0} where no such row has the axis). */
+static void grid_of(const rows *rs, const unsigned char *use, double (*grid)[2])
+{
+    memset(grid, 0, RL_EC_AXES * sizeof *grid);
+    for (int i = 0; i < rs->n; i++) {
+        double v[RL_EC_AXES];
+        if (use && !use[i])
+            continue;
+        shape_of(rs->row[i], v);
+        for (int a = 0; a < RL_EC_AXES; a++)
+            if (v[a] > 0) {
+                grid[a][0] = grid[a][0] > 0 ? fmin(grid[a][0], v[a]) : v[a];
+                grid[a][1] = fmax(grid[a][1], v[a]);
+            }
+    }
+}
+
+/* Fewest held-out rows a class's widening is tuned on (else the pool of
+ * every class; else nothing is tuned).  Our choice: below 5 the 80%
+ * quantile is the largest or second-largest value. */
+#define WIDEN_MIN_ROWS 5
+
+/* The phases (bit 0 decode, bit 1 prefill) of the steps of the rows with
+ * sel[i] == want. */
+static int phases_of(const rows *rs, const unsigned char *sel, int want)
+{
+    int ph = 0;
+    for (int i = 0; i < rs->n; i++)
+        for (int k = 0; sel[i] == want && k < rs->t[i].n; k++)
+            ph |= 1 << rs->t[i].step[k].prefill;
+    return ph;
+}
+
+/* One nested hold-out: the rows with held[i] out, (E) fitted on the others;
+ * for each held-out row, into r[*n], d[*n] and cls[*n], its
+ * log(measured / predicted), its octaves outside the others' grid and its
+ * class.  Skipped (0 rows) when the others have fewer rows than
+ * parameters, lack a phase the held-out rows have, or do not fit.  Returns
+ * the rows added. */
+static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned char *held,
+                    const rl_engine_costs *c, double *r, double *d, int *cls, int *n)
+{
+    unsigned char *use = malloc((size_t)rs->n);
+    int kept = 0, added = 0;
+    for (int i = 0; use && i < rs->n; i++)
+        kept += use[i] = !held[i];
+    rl_fit_result fr;
+    char e[512];
+    double x0[NSTART * RL_EC_N];
+    if (use && kept >= RL_EC_N && (phases_of(rs, held, 1) & ~phases_of(rs, held, 0)) == 0) {
+        starts(rs, use, x0);
+        rl_engine_costs sub = *c;
+        grid_of(rs, use, sub.grid);
+        if (rl_fit_best(pb, x0, NSTART, use, &fr, e, sizeof e) == 0)
+            for (int i = 0; i < rs->n; i++) {
+                double v[RL_EC_AXES];
+                shape_of(rs->row[i], v);
+                double out = rl_ec_outside(&sub, v), p = rl_ec_time(&rs->t[i], fr.x, NULL);
+                if (use[i] || !(out > 0) || !(p > 0))
+                    continue;
+                r[*n] = log(rs->meas_s[i] / p);
+                d[*n] = out;
+                cls[(*n)++] = (int)rs->row[i]->phase;
+                added++;
+            }
+    }
+    free(use);
+    return added;
+}
+
+/* Tune c's band widening per octave (enginecost.h rl_ec_band) on the
+ * fitted rows alone, by nested extrapolation hold-outs: for each shape axis
+ * and each end of its range (the largest value, then the smallest), the
+ * rows at that value are held out and (E) is fitted on the rest
+ * (hold_out).  A class's widening (decode, prefill, static rows) is
+ * rl_ec_widening over its held-out rows at the band's nominal coverage
+ * (80% for p10-p90, 90% for p5-p95); a class with fewer than
+ * WIDEN_MIN_ROWS takes every class's rows; with fewer than that in all, c
+ * keeps the rule of thumb (widened 0).  c->widen_from says what was held
+ * out.  A hold-out extrapolates from what is left: with two TP degrees
+ * fitted, from one, where comm and compute are hardest to tell apart, so
+ * its TP error can exceed the full fit's.  0, or -1 with err. */
+static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_costs *c, char *err,
+                         size_t errlen)
+{
+    static const char *const AXIS[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
+    static const char *const CLASS[RL_EC_CLASSES] = {"decode", "prefill", "static"};
+    size_t cap = (size_t)rs->n * RL_EC_AXES * 2;
+    double *r = malloc(cap * sizeof *r), *d = malloc(cap * sizeof *d);
+    double *kr = malloc(cap * sizeof *kr), *kd = malloc(cap * sizeof *kd);
+    double *tmp = malloc(cap * sizeof *tmp);
+    int *cls = malloc(cap * sizeof *cls), n = 0, rc = 0;
+    unsigned char *held = malloc((size_t)rs->n);
+    char from[256] = "", pooled[32] = "";
+    size_t fl = 0;
+    c->widened = 0;
+    if (!r || !d || !kr || !kd || !tmp || !cls || !held) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto done;
+    }
+    for (int a = 0; a < RL_EC_AXES; a++)
+        for (int end = 1; end >= 0 && c->grid[a][0] < c->grid[a][1]; end--) {
+            for (int i = 0; i < rs->n; i++) {
+                double v[RL_EC_AXES];
+                shape_of(rs->row[i], v);
+                held[i] = v[a] > 0 && v[a] == c->grid[a][end];
+            }
+            int k = hold_out(pb, rs, held, c, r, d, cls, &n);
+            if (k > 0 && fl < sizeof from)
+                fl += (size_t)snprintf(from + fl, sizeof from - fl, "%s%s %g (%d rows)",
+                                       fl ? ", " : "", AXIS[a], c->grid[a][end], k);
+        }
+    if (n < WIDEN_MIN_ROWS)
+        goto done;
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (cls[i] == k) {
+                kr[m] = r[i];
+                kd[m++] = d[i];
+            }
+        if (m < WIDEN_MIN_ROWS) {
+            memcpy(kr, r, (size_t)n * sizeof *kr);
+            memcpy(kd, d, (size_t)n * sizeof *kd);
+            m = n;
+            snprintf(pooled + strlen(pooled), sizeof pooled - strlen(pooled), "%s%s",
+                     *pooled ? ", " : "", CLASS[k]);
+        }
+        c->widen[k][0] = rl_ec_widening(kr, kd, m, c->band_p10, c->band_p90, 0.8, tmp);
+        c->widen[k][1] = rl_ec_widening(kr, kd, m, c->band_p5, c->band_p95, 0.9, tmp);
+    }
+    c->widened = 1;
+    snprintf(c->widen_from, sizeof c->widen_from, "nested hold-outs of the fitted rows, each "
+             "axis end held out and (E) fitted on the rest: %s%s%s%s", from,
+             *pooled ? "; every class's rows pooled for " : "", pooled,
+             *pooled ? " (fewer than 5 held out)" : "");
+done:
+    free(r);
+    free(d);
+    free(kr);
+    free(kd);
+    free(tmp);
+    free(cls);
+    free(held);
+    return rc;
+}
+
 static int count_configs(const rows *rs)
 {
     int n = 0;
@@ -893,8 +1042,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.configs = nconf;
     c.cv_median = cv.median_abs;
     c.cv_p90 = cv.p90_abs;
-    for (int i = 0; i < rs.n; i++) { /* the fitted grid, models and weight dtypes */
-        double v[RL_EC_AXES];
+    for (int i = 0; i < rs.n; i++) { /* the fitted models and weight dtypes */
         rl_precision pr = o->prec;
         const char *mn = *rs.row[i]->model ? rs.row[i]->model : o->model;
         for (int j = 0; j < rs.nmodel; j++)
@@ -902,12 +1050,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                 add_name(c.models, sizeof c.models, rs.models[j].name);
         if (row_precision(rs.row[i], &pr, m->path, e, sizeof e) == 0)
             add_name(c.weights, sizeof c.weights, rl_dtype_name(pr.weights));
-        shape_of(rs.row[i], v);
-        for (int a = 0; a < RL_EC_AXES; a++)
-            if (v[a] > 0) {
-                c.grid[a][0] = c.grid[a][0] > 0 ? fmin(c.grid[a][0], v[a]) : v[a];
-                c.grid[a][1] = fmax(c.grid[a][1], v[a]);
-            }
+    }
+    grid_of(&rs, NULL, c.grid);
+    if (tune_widening(&pb, &rs, &c, e, sizeof e) != 0) {
+        snprintf(err, errlen, "%s: %s", m->path, e);
+        goto done;
     }
     snprintf(c.source, sizeof c.source, "roofline fit on %s (%d rows, %d configurations, %s, %s)",
              c.file, rs.n, nconf, c.hash, c.date);
@@ -927,6 +1074,16 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     add_summary(res, "cv_", err_cv, rs.n);
     cJSON_AddNumberToObject(res, "band_p10", c.band_p10);
     cJSON_AddNumberToObject(res, "band_p90", c.band_p90);
+    if (c.widened) { /* the p10-p90 widening per octave outside the grid, by row class */
+        static const char *const K[RL_EC_CLASSES] = {"band_per_octave_decode",
+                                                     "band_per_octave_prefill",
+                                                     "band_per_octave_static"};
+        for (int q = 0; q < RL_EC_CLASSES; q++)
+            cJSON_AddNumberToObject(res, K[q], c.widen[q][0]);
+        cJSON_AddStringToObject(res, "band_per_octave_from", c.widen_from);
+    } else
+        cJSON_AddStringToObject(res, "band_per_octave_from", "not tuned (too few held-out rows): "
+                                "the rule of thumb (1 + octaves outside) widens the band");
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
         cJSON_AddItemToArray(params, param_json(&fr, p));
@@ -1164,9 +1321,23 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     for (int s = 0; s < 2 && rc == 0; s++) {
         eh[s] = *run->h;
         rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        /* a speculative draft model runs on the same chips: it moves to the
+         * edge with the target (a draft given as a fraction of the target's
+         * step follows it already) */
+        rl_serve_config c = *run->c;
+        rl_ops_cost draft = {0};
+        rl_step_cost dcost;
+        if (c.spec_draft && c.spec_draft->time == rl_serve_ops_time) {
+            if ((rc = rl_ops_cost_on(&draft, c.spec_draft->ctx, &eh[s], err, errlen)) != 0)
+                break;
+            dcost = *c.spec_draft;
+            dcost.ctx = &draft;
+            c.spec_draft = &dcost;
+        }
         rl_serve_result r;
-        rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, run->c,
-                               &r, err, errlen);
+        rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, &c, &r,
+                               err, errlen);
+        rl_ops_cost_free(&draft);
         if (rc != 0)
             break;
         rl_simulate_run at = *run;

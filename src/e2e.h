@@ -122,7 +122,9 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
 
 /* simulate's band: run's requests (n) served again on run->h moved to the
  * band's low and high edge (p10, p90; p5, p95 when wide), their figures
- * into result by rl_e2e_band_from_runs.  Nothing when run is not
+ * into result by rl_e2e_band_from_runs; a speculative draft model's step
+ * cost (run->c->spec_draft, an op-list cost: serve.h rl_ops_cost_on) is
+ * moved to the same edge on the same chips.  Nothing when run is not
  * calibrated or its profile has no band.  0, or -1 with err. */
 int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
                          long long n, int wide, char *err, size_t errlen);

@@ -8,6 +8,8 @@
 
 #include <lauxlib.h>
 
+#include "fit.h"
+
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
@@ -69,6 +71,7 @@ void rl_ec_from_x(const double *x, rl_engine_costs *c)
 typedef struct {
     const char *origin, *field;
     rl_engine_costs *c;
+    int cls; /* band.per_octave: the row class being read */
 } reading;
 
 static int read_string(lua_State *L, const reading *r, const char *key, char *out, size_t cap,
@@ -123,15 +126,55 @@ static int each_field(lua_State *L, const reading *r, const char *what, field_fn
     return 0;
 }
 
+static const char *const CLASSES[RL_EC_CLASSES] = {"decode", "prefill", "static"};
+static const char *const BANDS[2] = {"p10_p90", "p5_p95"};
+
+static const char *const QUANTILES[4] = {"p5", "p10", "p90", "p95"};
+
+/* band.per_octave.CLASS.BAND: a widening in log units per octave, [0, 5] */
+static int widen_band_field(lua_State *L, const reading *r, const char *key, char *err,
+                            size_t errlen)
+{
+    for (int b = 0; b < 2; b++)
+        if (strcmp(key, BANDS[b]) == 0) {
+            char k[64];
+            snprintf(k, sizeof k, "band.per_octave.%s.%s", CLASSES[r->cls], key);
+            return read_num(L, r, k, 0, 5, &r->c->widen[r->cls][b], err, errlen);
+        }
+    FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95)", r->origin,
+         r->field, CLASSES[r->cls], key);
+}
+
+/* band.per_octave.CLASS */
+static int widen_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        if (strcmp(key, CLASSES[k]) == 0) {
+            reading in = *r;
+            char what[64];
+            in.cls = k;
+            snprintf(what, sizeof what, "band.per_octave.%s", key);
+            r->c->widened = 1;
+            return each_field(L, &in, what, widen_band_field, err, errlen);
+        }
+    FAIL("%s: field '%s.band.per_octave.%s': unknown (known: decode, prefill, static)", r->origin,
+         r->field, key);
+}
+
 static int band_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
 {
-    static const char *const K[] = {"p5", "p10", "p90", "p95"};
     rl_engine_costs *c = r->c;
     double *dst[] = {&c->band_p5, &c->band_p10, &c->band_p90, &c->band_p95};
     for (int i = 0; i < 4; i++)
-        if (strcmp(key, K[i]) == 0)
+        if (strcmp(key, QUANTILES[i]) == 0)
             return read_num(L, r, "band", -5, 5, dst[i], err, errlen);
-    FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, key);
+    if (strcmp(key, "per_octave") == 0)
+        return each_field(L, r, "band.per_octave", widen_field, err, errlen);
+    if (strcmp(key, "per_octave_from") == 0)
+        return read_string(L, r, "band.per_octave_from", c->widen_from, sizeof c->widen_from, err,
+                           errlen);
+    FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_octave, "
+         "per_octave_from)", r->origin, r->field, key);
 }
 
 static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
@@ -175,12 +218,23 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v)
     return d;
 }
 
-void rl_ec_band(const rl_engine_costs *c, const double *v, int wide, double *lo, double *hi)
+void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
+                double *hi)
 {
-    double k = 1 + rl_ec_outside(c, v);
+    double d = rl_ec_outside(c, v);
     double l = wide ? c->band_p5 : c->band_p10, h = wide ? c->band_p95 : c->band_p90;
-    *lo = fmax(k * l, fmin(l, -M_LN2));
-    *hi = fmin(k * h, fmax(h, M_LN2));
+    double w = c->widened && cls < RL_EC_CLASSES ? c->widen[cls][wide != 0] : NAN;
+    double wl = isnan(w) ? l * d : -w * d, wh = isnan(w) ? h * d : w * d;
+    *lo = fmax(l + wl, fmin(l, -M_LN2));
+    *hi = fmin(h + wh, fmax(h, M_LN2));
+}
+
+double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
+                      double coverage, double *scratch)
+{
+    for (int i = 0; i < n; i++)
+        scratch[i] = fmax(0, fmax((q_lo - r[i]) / d[i], (r[i] - q_hi) / d[i]));
+    return rl_fit_quantile(scratch, n, coverage);
 }
 
 int rl_ec_listed(const char *list, const char *name)
@@ -242,7 +296,7 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
                         rl_engine_costs *c, char *err, size_t errlen)
 {
-    reading r = {origin, field, c};
+    reading r = {origin, field, c, 0};
     int rc = 1;
     for (int p = 0; p < RL_EC_N; p++)
         if (strcmp(key, NAMES[p]) == 0)
@@ -261,6 +315,8 @@ rl_engine_costs rl_engine_costs_blank(void)
 {
     rl_engine_costs c = rl_engine_costs_ideal();
     c.v[RL_EC_PREFILL_COMM] = NAN;
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        c.widen[k][0] = c.widen[k][1] = NAN;
     return c;
 }
 
@@ -271,6 +327,15 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
         c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
     if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
         FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        for (int b = 0; b < 2; b++) {
+            if (c->widened && isnan(c->widen[k][b]))
+                FAIL("%s: field '%s.band.per_octave': expected decode, prefill and static, each "
+                     "with p10_p90 and p5_p95 (missing %s.%s)", origin, field, CLASSES[k],
+                     BANDS[b]);
+            if (!c->widened)
+                c->widen[k][b] = 0;
+        }
     return 0;
 }
 
@@ -289,7 +354,7 @@ static int legacy_field(lua_State *L, const reading *r, const char *key, char *e
 int rl_engine_costs_read(lua_State *L, const char *origin, rl_engine_costs *out, char *err,
                          size_t errlen)
 {
-    reading r = {origin, "engine_costs", out};
+    reading r = {origin, "engine_costs", out, 0};
     *out = rl_engine_costs_blank();
     if (each_field(L, &r, "", legacy_field, err, errlen) != 0 ||
         rl_engine_costs_check(origin, "engine_costs", out, err, errlen) != 0)
@@ -321,6 +386,17 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
     set_num(L, "p10", c->band_p10);
     set_num(L, "p90", c->band_p90);
     set_num(L, "p95", c->band_p95);
+    if (c->widened) {
+        lua_newtable(L);
+        for (int k = 0; k < RL_EC_CLASSES; k++) {
+            lua_newtable(L);
+            for (int b = 0; b < 2; b++)
+                set_num(L, BANDS[b], c->widen[k][b]);
+            lua_setfield(L, -2, CLASSES[k]);
+        }
+        lua_setfield(L, -2, "per_octave");
+        set_str(L, "per_octave_from", c->widen_from);
+    }
     lua_setfield(L, -2, "band");
     if (c->rows > 0) {
         lua_newtable(L);

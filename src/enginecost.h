@@ -41,10 +41,14 @@
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
  *     prefill_seq_s = 0.01, launch_s = 0,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
- *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1 },  -- log(measured / predicted)
+ *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1,  -- log(measured / predicted)
+ *       per_octave = { decode = { p10_p90 = 0.02, p5_p95 = 0.04 }, prefill = {...},
+ *                      static = {...} },
+ *       per_octave_from = "nested hold-outs: ..." },
  *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
- *     --  it, rl_ec_outside, gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))]: a rule of thumb,
- *     --  not fitted, that trusts an extrapolation less the farther it reaches; bounded
+ *     --  it, rl_ec_outside, gets [t e^(p10 - w d), t e^(p90 + w d)] with w the row class's
+ *     --  per_octave widening, tuned by `fit` on its own rows (e2e.h); a profile without
+ *     --  per_octave gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))], a rule of thumb; bounded
  *     --  at [t / 2, 2 t] unless the fitted band is wider: rl_ec_band)
  *     fitted_on = { file = "x.csv", rows = 188, configs = 188, hash = "fnv1a64:...",
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
@@ -58,7 +62,7 @@
  * `engine_costs = {...}`).
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
- * Uses Lua. */
+ * Uses Lua, fit (rl_fit_quantile). */
 #ifndef RL_ENGINECOST_H
 #define RL_ENGINECOST_H
 
@@ -77,6 +81,10 @@ typedef enum {
 /* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
 typedef enum { RL_EC_TP, RL_EC_BATCH, RL_EC_CONTEXT, RL_EC_TOKENS, RL_EC_AXES } rl_ec_axis;
 
+/* Row classes of the band's widening (a measured row's phase, measure.h):
+ * decode steps, prefills, static runs. */
+typedef enum { RL_EC_DECODE_ROWS, RL_EC_PREFILL_ROWS, RL_EC_STATIC_ROWS, RL_EC_CLASSES } rl_ec_class;
+
 typedef struct {
     int present;
     char engine[64];
@@ -86,6 +94,13 @@ typedef struct {
     /* quantiles of log(measured / predicted) of the fit's cross-validated
      * residuals: the band of a prediction t is [t e^p10, t e^p90] */
     double band_p5, band_p10, band_p90, band_p95;
+    /* the band's widening per octave outside the grid (log units), per row
+     * class and band ([0] p10-p90, [1] p5-p95), tuned by the fit's nested
+     * extrapolation hold-outs (e2e.h) when `widened`; else the rule of
+     * thumb (rl_ec_band) */
+    int widened;
+    double widen[RL_EC_CLASSES][2];
+    char widen_from[512]; /* what the widening was tuned on */
     char file[256], hash[32], date[32];
     long long rows, configs;
     double cv_median, cv_p90;
@@ -117,14 +132,30 @@ double rl_octaves_outside(double x, double lo, double hi);
  * skipped.  v[RL_EC_AXES] in the order of rl_ec_axis. */
 double rl_ec_outside(const rl_engine_costs *c, const double *v);
 
-/* The band's log bounds at shape v: *lo, *hi = the p10/p90 (p5/p95 when
- * `wide`) residual quantiles times (1 + rl_ec_outside), but widened no
- * further than a factor of 2 either way (log 2), unless the fitted band
- * itself is wider (it is then kept).  The factor 2 is our bound, not
- * fitted: it keeps an extrapolated band from reaching zero (tester finding
- * 7: 9 octaves below a 512-token grid gave a 1-token prefill of 45 ms the
- * band [0.30, 170] ms); a shape that far out gets a note, not a band. */
-void rl_ec_band(const rl_engine_costs *c, const double *v, int wide, double *lo, double *hi);
+/* The band's log bounds for a row of class cls at shape v, d =
+ * rl_ec_outside octaves out, from the p10/p90 (p5/p95 when `wide`)
+ * residual quantiles q_lo, q_hi:
+ *   tuned (c->widened): [q_lo - w d, q_hi + w d], w = c->widen[cls][wide],
+ *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit);
+ *   else (profiles from before): [q_lo (1 + d), q_hi (1 + d)], a rule of
+ *     thumb that trusts an extrapolation less the farther it reaches;
+ * either way widened no further than a factor of 2 (log 2), unless the
+ * fitted band itself is wider (it is then kept).  The factor 2 is our
+ * bound, not fitted: it keeps an extrapolated band from reaching zero
+ * (tester finding 7: 9 octaves below a 512-token grid gave a 1-token
+ * prefill of 45 ms the band [0.30, 170] ms); a shape that far out gets a
+ * note, not a band. */
+void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
+                double *hi);
+
+/* The widening per octave that puts a share `coverage` of n extrapolated
+ * predictions inside a band [q_lo - w d, q_hi + w d] (rl_ec_band): the
+ * `coverage` quantile (rl_fit_quantile, type 7) of each prediction's need
+ * max(0, (q_lo - r_i) / d_i, (r_i - q_hi) / d_i), r_i its
+ * log(measured / predicted), d_i > 0 its octaves outside the grid it was
+ * fitted on.  n >= 1; scratch[n] is overwritten. */
+double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
+                      double coverage, double *scratch);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
  * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s". */

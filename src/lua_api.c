@@ -395,18 +395,35 @@ static void select_engine(lua_State *L, int opts, rl_hw *h)
     lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command"); /* set by check_keys */
     const rl_command *c = lua_isstring(L, -1) ? rl_command_find(lua_tostring(L, -1)) : NULL;
     lua_getfield(L, opts, RL_PARAMS[RL_P_IDEAL].lua);
-    int ideal = c && rl_command_takes(c, RL_P_IDEAL, 0) && lua_toboolean(L, -1);
+    int asked = lua_toboolean(L, -1), ideal = c && rl_command_takes(c, RL_P_IDEAL, 0) && asked;
     lua_pop(L, 2);
     char err[ERRLEN];
-    if (rl_engine_with_ideal(ideal, &engine, "ideal = true", "engine =", err,
-                             sizeof err) != 0)
+    if ((c && rl_command_takes(c, RL_P_IDEAL_SWEEP, 0) && /* pareto's and sweep's formula (1) */
+         rl_engine_with_formula1(asked, engine, "ideal = true", "engine =", err, sizeof err) != 0) ||
+        rl_engine_with_ideal(ideal, &engine, "ideal = true", "engine =", err, sizeof err) != 0)
         luaL_error(L, "roofline.%s: %s", c->name, err);
     if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
 }
 
-/* Fields `model` and `hw` (required) of the options table at `opts`, and
- * `engine` and `ideal` (select_engine). */
+/* Field `band` of the options table at `opts`, as --band: "p10-p90"
+ * (default) or "p5-p95" (1 returned); p5-p95 widens the kernel-table band
+ * of the engine selected on each of h[0..n) (result.c), as load_hw does on
+ * the command line. */
+static int opt_band(lua_State *L, int opts, rl_hw *h, int n)
+{
+    const char *b = opt_string(L, opts, RL_P_BAND);
+    int wide = b && strcmp(b, "p5-p95") == 0;
+    if (b && !wide && strcmp(b, "p10-p90") != 0)
+        luaL_error(L, "option 'band': expected p10-p90 or p5-p95, got '%s'", b);
+    for (int i = 0; i < n && wide; i++)
+        if (h[i].engines.sel >= 0)
+            h[i].engines.e[h[i].engines.sel].wide_band = 1;
+    return wide;
+}
+
+/* Fields `model` and `hw` (required) of the options table at `opts`,
+ * `engine` and `ideal` (select_engine), and `band` (opt_band). */
 static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
@@ -417,6 +434,7 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
     select_engine(L, opts, h);
+    opt_band(L, opts, h, 1);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -1208,7 +1226,8 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
  * replicas=1, prefill_replicas=1, ttft_p99=, tpot_p99= (old: ttft_slo=,
  * tpot_slo=), route="least-outstanding", page=16, preempt="recompute",
  * burst= (gamma arrivals' CV), hbm_reserve=0.1, weights=, kv=, compute=,
- * ideal=false, attn_layout="tp", pp=1 (pipeline stages of each replica's chips), ep=1
+ * ideal=false, engine=, band="p10-p90", attn_layout="tp", pp=1 (pipeline stages of each
+ * replica's chips), ep=1
  * (expert-parallel groups of each stage, MoE)} (defaults and bounds:
  * param.h, as on the command line) -> the `roofline simulate` result (serve.h keys, without the
  * KV timeline).  DIST as on the command line ("2000", "uniform:100:4000",
@@ -1272,11 +1291,8 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
     opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);
-    c.prefix_hbm_tokens = cache[0] * 1e9 / c.kv_bytes_per_token;
-    c.prefix_host_tokens = cache[1] * 1e9 / c.kv_bytes_per_token;
-    lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
-    int calibrated = !lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    rl_serve_config_prefix_cache(&c, cache[0], cache[1]);
+    int calibrated = !h.ideal; /* ideal = true or engine = "ideal" (select_engine) */
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
      * --requests); the simulator's memory counts against the scenario's
      * budget: refuse up front what it cannot hold */
@@ -1292,10 +1308,8 @@ int rl_lua_simulate(lua_State *L)
     rl_serve_result r;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
-    for (long long i = 0; offline && i < w.n; i++)
-        req[i].arrival = 0;
     if (offline)
-        w.qps = 0;
+        rl_requests_offline(req, w.n, &w);
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
@@ -1307,8 +1321,9 @@ int rl_lua_simulate(lua_State *L)
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, 0, err, sizeof err)) != 0)
-        cJSON_Delete(j); /* the p10-p90 band, as the command line's default */
+    if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, opt_band(L, 1, &h, 0), err,
+                                        sizeof err)) != 0)
+        cJSON_Delete(j); /* the band of field `band`, as --band */
     free(req);
     if (rc != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
@@ -1384,6 +1399,7 @@ int rl_lua_size(lua_State *L)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !ideal, .cpu_budget_s = RL_SIZE_MAX_CPU_S,
                         .prec = keep ? &p : NULL, .nprec = keep};
+    in.band_wide = opt_band(L, 1, hw, nhw);
     in.headroom = opt_param(L, RL_P_HEADROOM, rl_param_default(RL_P_HEADROOM));
     in.max_chips = (long long)opt_param(L, RL_P_MAX_CHIPS, 0);
     in.slo_ttft = opt_param(L, RL_P_TTFT, 0);

@@ -112,6 +112,9 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (c->ep > 1 && m->experts == 0) /* as shard's plan check */
         RL_FAIL("ep: %lld, but %s has no experts (--ep splits the experts of a MoE model)", c->ep,
                 m->name);
+    if (c->attn_replicated && m->experts == 0)
+        RL_FAIL("moe-attn: replicated lays out a MoE model's attention beside its expert "
+                "parallelism; %s has no experts", m->name);
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         RL_FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     cached += (double)c->decode_batch * (double)c->decode_context;

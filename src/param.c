@@ -25,11 +25,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_MODEL] = {"model", "model", NULL, "model", RL_PT_STRING, "M", "", 0, 0, NULL, NULL,
                     "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
     [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
-                 "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec", AT(hw), 0, 0,
-                 0},
+                 "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
+                 "comma-separated list, H[,H2])", AT(hw), 0, 0, 0},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
-                    "chips (one replica, or the slice the model is sharded over)", AT(chips), 0, 0,
-                    0},
+                    "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
+                    "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
+                    "as replicas of it); simulate: one replica (tp N, or split by --pp and --ep)",
+                    AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
                          AT(chips_list), AT(nchips), 64, 0},
@@ -142,7 +144,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "calibrated hardware profile (default hw_profiles/calibrated/<host>.lua)",
                       AT(calib.profile), 0, 0, 0},
     [RL_P_QUICK] = {"quick", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                    "a smaller grid (tests)", AT(calib.quick), 0, 0, 0},
+                    "a smaller grid, a smoke test (tests): calibrate times GEMMs up to M = 4 only "
+                    "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
+                    "accuracy figure", AT(calib.quick), 0, 0, 0},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, 0},
@@ -245,7 +249,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           0},
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
-                     "(default: the spec's default; ideal = --ideal; info --hw H lists them); "
+                     "(default: the spec's default; ideal: the datasheet peaks, no tables, as --ideal except "
+                     "in pareto, whose --ideal is formula (1) without communication; info --hw H "
+                     "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
                      AT(engine), 0, 0, RL_PF_NONEMPTY},
@@ -312,7 +318,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND | RL_CLI_ONLY,
+                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
                            OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
@@ -322,10 +328,10 @@ static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
-                            RL_P_CHUNK | RL_CLI_ONLY, REPLICA_PLAN, OUTPUT, END};
+                            REPLICA_PLAN, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
-                              RL_P_BAND | RL_CLI_ONLY, OUTPUT, END};
+                              RL_P_BAND, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
@@ -338,15 +344,15 @@ static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
-                               RL_P_ENGINE | RL_CLI_ONLY,
+                               RL_P_ENGINE,
                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
-                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND | RL_CLI_ONLY,
+                               RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
-                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND | RL_CLI_ONLY,
+                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
@@ -371,7 +377,9 @@ const rl_command RL_COMMANDS[] = {
      "largest batch that fits.  --batch defaults to 1.  With a sharding option the step\n"
      "is per chip plus collectives (\"communication\": \"included\").  In calibrated mode\n"
      "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
-     "without a plan runs tensor parallel over the chips (a note says so).",
+     "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
+     "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
+     "a note says so); simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -502,8 +510,8 @@ const rl_command RL_COMMANDS[] = {
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "--prompt-len and --out-len are length DISTs (old spellings --prompt and --output still\n"
      "work); --save FILE writes the result, --plot-dir DIR (old: --plot) the figures.\n"
-     "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace, route, page,\n"
-     "preempt, prefix cache or speculation yet) and returns the result without the KV timeline.",
+     "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
+     "yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
      "       [--policy P] [--ideal] [--save FILE] [options]"},
     {"size", rl_cli_size, rl_lua_size, SIZE,

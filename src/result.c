@@ -500,7 +500,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
     int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
-    add_run_header(o, rl_hw_mode(h, cal), m, h, chips);
+    /* the label rule of ops and prefill: a chip with no measurements reads
+     * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
+     * chip on a plan its measurements do not time reads `ideal` (cli.c
+     * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
+     * estimated, from the same datasheet peaks) */
+    add_run_header(o, rl_hw_mode(h, cal || !rl_hw_measured(h)), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -999,6 +1004,13 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    /* where and why a row misses (null when it meets; size.h rl_size_verify) */
+    char why[64];
+    add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);
+    if (c->meets)
+        cJSON_AddNullToObject(o, "fails_on");
+    else
+        cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     const char *mode = size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine_name(o, &in->hw[c->hw], mode);
@@ -1029,6 +1041,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, more, sizeof more / sizeof more[0]);
     if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */
         add_size_band(o, c, in->band_wide);
+    /* after the band: the edge runs are at the load only */
+    const keyed sized[] = {{"ttft_p99_at_sized_s", c->sized_ttft_p99},
+                           {"tpot_p99_at_sized_s", c->sized_tpot_p99}};
+    add_numbers(o, sized, 2);
     return o;
 }
 

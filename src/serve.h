@@ -224,6 +224,14 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
+/* src's step cost (model, chips, precision, attention layout, pipeline
+ * stages, expert groups, calibrated or ideal) on hardware h instead of
+ * src's, with empty caches: a band edge's copy of a cost (e2e.h
+ * rl_e2e_simulate_band moves a speculative draft model to the edge with
+ * its target).  Returns 0, or -1 with err set (dst then needs no free). */
+int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
+                   size_t errlen);
+
 /* rl_step_cost.time for an rl_ops_cost ctx: the one entry point of the
  * operator-list step cost. */
 double rl_serve_ops_time(void *ctx, const rl_step_work *w);
@@ -324,6 +332,11 @@ rl_serve_config rl_serve_config_default(void);
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
+
+/* The prefix cache of --prefix-cache HBM_GB[:HOST_GB] (Lua prefix_cache)
+ * into c's token budgets: GB x 1e9 / c->kv_bytes_per_token per tier (so
+ * after rl_serve_config_hw). */
+void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb);
 
 /* Speculative decoding with a draft model on the same chips: its weights
  * (sharded like the target's) leave less HBM for KV, and every sequence

@@ -199,6 +199,9 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
     }
     if (pl->ep > 1 && (m->abstract || m->experts == 0))
         RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
+    if (pl->attn_replicated && (m->abstract || m->experts == 0)) /* tester3 #12 */
+        RL_FAIL("moe-attn: replicated lays out a MoE model's attention beside its expert "
+                "parallelism; %s has no experts", m->name);
     if (pl->ep > 1 && m->experts % pl->ep != 0)
         RL_FAIL("ep: %lld does not divide E = %lld experts", pl->ep, m->experts);
     if (pl->sp > 1 && phase != RL_PHASE_PREFILL)

@@ -238,8 +238,10 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
      * one.  An overloaded system that has not yet breached p99 fails */
     int keeps_up = r.steady_valid ? r.keep_up >= RL_SERVE_KEEP_UP
                                   : span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
-    c->meets = r.completed == n && keeps_up && r.ttft.p99 <= in->slo_ttft &&
-               r.tpot.p99 <= in->slo_tpot;
+    c->miss = (r.completed == n ? 0 : RL_SIZE_MISS_INCOMPLETE) | (keeps_up ? 0 : RL_SIZE_MISS_QUEUE) |
+              (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |
+              (r.tpot.p99 <= in->slo_tpot ? 0 : RL_SIZE_MISS_TPOT);
+    c->meets = c->miss == 0;
     rl_serve_result_free(&r);
     price(in, c);
     run.out = *c;
@@ -692,15 +694,41 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
     return 0;
 }
 
-/* A meeting row was verified on the whole sample at the load plus
- * headroom; the capacity search runs on a shorter prefix of another sample
- * (rl_serve_capacity), whose own verdict near that load is noise (tester
- * finding 8: rows meeting at 24 req/s searched to 21.8).  The row's
- * capacity is the larger of the two, so it never contradicts its verdict. */
-static double verified_capacity(const rl_size_input *in, const rl_size_candidate *c)
+double rl_size_verified_capacity(double search, double met, double missed)
 {
-    double sized = in->w.qps * (1 + in->headroom);
-    return c->meets && isfinite(c->max_qps) && c->max_qps < sized ? sized : c->max_qps;
+    return isnan(search) ? search : fmin(fmax(search, met), missed);
+}
+
+char *rl_size_miss_names(int miss, char *buf, size_t len)
+{
+    static const char *const NAMES[] = {"incomplete", "queue_grows", "ttft_p99", "tpot_p99"};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int b = 0; b < 4; b++)
+        if (miss & (1 << b) && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "+" : "", NAMES[b]);
+    return buf;
+}
+
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    double load = in->w.qps, sized = load * (1 + in->headroom);
+    int sized_miss = c->miss;
+    double ttft = c->ttft_p99, tpot = c->tpot_p99;
+    if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
+        rl_size_capacity(in, c, err, errlen) != 0)
+        return -1;
+    c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
+    c->sized_tpot_p99 = tpot;
+    /* the first load of the two that missed, and why (tester finding 7: a
+     * row meeting at the load but not at the headroom load read `meets
+     * false` beside p99s under target) */
+    c->fails_on = c->miss ? c->miss : sized_miss;
+    c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
+    c->meets = c->fails_on == 0;
+    c->max_qps = rl_size_verified_capacity(c->max_qps, c->miss ? 0 : sized_miss ? load : sized,
+                                           c->meets ? INFINITY : c->fails_at_qps);
+    return 0;
 }
 
 /* Whether the search has spent its CPU budget (size.h cpu_budget_s). */
@@ -757,13 +785,9 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
                 break;
         }
         used[k] = i + 1;
-        int R = rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen);
-        int meets_hr = c.meets;
-        if (R == -2 || (in->headroom > 0 && rl_size_evaluate(&run, &c, 1, 1, err, errlen) != 0) ||
-            rl_size_capacity(&run, &c, err, errlen) != 0)
+        if (rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen) == -2 ||
+            rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
-        c.meets = meets_hr && c.meets;
-        c.max_qps = verified_capacity(in, &c);
         out->c[out->n++] = c;
     }
     for (int j = 0; j < SIZE_KEPT_COSTS; j++)

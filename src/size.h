@@ -34,6 +34,18 @@
  * +25%).  F is refused below 0 or above RL_SIZE_MAX_HEADROOM (a 5x load is
  * a different deployment, not headroom). */
 #define RL_SIZE_HEADROOM 0.2
+
+/* Why a complete run missed the targets (rl_size_candidate miss, fails_on):
+ * a request left unserved, a queue that grows without bound (the keep-up
+ * rule above), the TTFT p99 or the TPOT p99 over its target. */
+#define RL_SIZE_MISS_INCOMPLETE 1
+#define RL_SIZE_MISS_QUEUE 2
+#define RL_SIZE_MISS_TTFT 4
+#define RL_SIZE_MISS_TPOT 8
+
+/* The names of the bits in `miss`, joined by '+' ("ttft_p99+tpot_p99"),
+ * into buf; "" for 0.  Returns buf. */
+char *rl_size_miss_names(int miss, char *buf, size_t len);
 #define RL_SIZE_MAX_HEADROOM 4.0
 
 /* Bounds that keep an absurd load from running for minutes or exhausting
@@ -139,7 +151,16 @@ typedef struct {
     int meets;             /* both p99 targets met and every request completed, at the load
                               and at (1 + headroom) x the load; the figures below: at the load */
     double max_qps;        /* the load (req/s) at which it stops meeting the targets with its
-                              replicas (rl_size_capacity); NAN: unknown */
+                              replicas (rl_size_capacity); NAN: unknown.  In `size` rows it
+                              lies between the loads verified on the whole sample: at least
+                              the highest one met, at most the lowest one missed
+                              (rl_size_verified_capacity) */
+    int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
+                              (0: it met both targets) */
+    double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
+                              or (1 + headroom) x it when the load itself met); NAN: meets */
+    int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets) */
+    double sized_ttft_p99, sized_tpot_p99; /* size rows: the p99s at (1 + headroom) x the load */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
     double out_tokens_per_s;  /* steady state (serve.h steady_out_tokens_per_s) */
     double goodput_req_per_s, slo_attainment;
@@ -200,9 +221,25 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
  * meeting the targets: rl_serve_capacity with the SLOs on the workload's
  * first requests (serve.h), from a hint of the load it was sized
  * for ((1 + headroom) x the load when c->meets).  Returns 0 or -1.
- * `size` then raises a meeting row's figure to at least that load, where
- * the full run verified it (simulate_plans). */
+ * `size` then holds it between the loads the full runs verified
+ * (rl_size_verify). */
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
+
+/* A `size` row's verdicts: c holds its replicas and the figures of a
+ * complete run at (1 + headroom) x the load (rl_size_resize or
+ * rl_size_evaluate); they are kept as sized_*, then c is run at the load
+ * (its figures) and its capacity searched.  c->meets: met at both loads;
+ * fails_at_qps / fails_on: the first load of the two that missed and why;
+ * max_qps: the search's figure held between the loads verified on the whole
+ * sample (rl_size_verified_capacity).  Returns 0 or -1. */
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
+
+/* The capacity search's figure `search` (a shorter sample, 2% resolution:
+ * near a verdict's load its own verdict is noise) held within what the
+ * whole sample verified: at least `met` (the highest load met, 0: none),
+ * at most `missed` (the lowest load missed, INFINITY: none).  NAN stays
+ * NAN (no capacity: too few requests, or offline). */
+double rl_size_verified_capacity(double search, double met, double missed);
 
 /* The ranking of the result (< 0: a first): meeting first, then cheaper;
  * at equal cost the higher max_qps (the most margin against both targets)

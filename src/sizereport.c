@@ -269,7 +269,12 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
-    snprintf(cells[10], 96, "%s", c->meets ? "yes" : "no");
+    char why[64];
+    if (c->meets)
+        snprintf(cells[10], 96, "yes");
+    else /* where and why (size.h rl_size_verify) */
+        snprintf(cells[10], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
+                 c->fails_at_qps);
     row(d, 0, 11, cells);
 }
 

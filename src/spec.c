@@ -605,6 +605,15 @@ int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
     return 0;
 }
 
+int rl_engine_with_formula1(int ideal, const char *engine, const char *ideal_opt,
+                            const char *engine_opt, char *err, size_t errlen)
+{
+    if (ideal && engine && strcmp(engine, "ideal") != 0)
+        RL_FAIL("%s (formula (1) at the datasheet peaks, timed by no engine) and %s %s contradict "
+                "each other; give one of them", ideal_opt, engine_opt, engine);
+    return 0;
+}
+
 int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen)
 {
     rl_engines *g = &h->engines;

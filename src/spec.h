@@ -174,6 +174,14 @@ void rl_hw_sync_costs(rl_hw *h);
  * costs.  0, or -1 with err. */
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);
 
+/* pareto's and sweep's --ideal (Lua ideal = true) is formula (1) at the
+ * datasheet peaks, which no engine times: beside an engine other than
+ * "ideal" it is refused, as --ideal is beside one elsewhere; nothing is
+ * selected.  `ideal_opt`/`engine_opt` spell the options in err.  0, or -1
+ * with err. */
+int rl_engine_with_formula1(int ideal, const char *engine, const char *ideal_opt,
+                            const char *engine_opt, char *err, size_t errlen);
+
 /* --ideal is --engine ideal, on the command line and in Lua alike: with
  * ideal set, *engine becomes "ideal" (the pure roofline: no tables, no
  * engine memory rule); ideal beside another engine contradicts it.  `ideal`

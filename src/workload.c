@@ -195,6 +195,13 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
     return 0;
 }
 
+void rl_requests_offline(rl_request *r, long long n, rl_workload *w)
+{
+    for (long long i = 0; i < n; i++)
+        r[i].arrival = 0;
+    w->qps = 0;
+}
+
 long long rl_requests_truncate(rl_request *r, long long n, long long max_context)
 {
     long long cut = 0;

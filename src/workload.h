@@ -77,6 +77,11 @@ typedef struct {
 /* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
 int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
 
+/* Offline (benchmark) mode: every one of the n requests arrives at t = 0,
+ * as in trtllm-bench's throughput mode and MLPerf Offline; w->qps is set to
+ * 0 (no arrival rate).  The lengths stay as generated. */
+void rl_requests_offline(rl_request *r, long long n, rl_workload *w);
+
 /* Truncate requests to prompt + output <= max_context tokens (a model
  * cannot hold more): the output is cut to what the prompt leaves but never
  * below max_context / 2, then the prompt takes the rest; shared prefixes

@@ -49,6 +49,8 @@ static void test_calibrate_then_validate(void **state)
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "calibrated");
     int runs = cJSON_GetObjectItem(v, "runs")->valueint;
     assert_int_equal(runs, 3); /* quick: decode B = 1, 2 at S = 128; prefill T = 32 */
+    /* a --quick run says it is a smoke test (tester3 #14) */
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "smoke_test")));
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(v, "rows")) {
         double meas = cJSON_GetObjectItem(r, "measured_s")->valuedouble;

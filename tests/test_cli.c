@@ -157,6 +157,22 @@ static void bad_input(void **state)
         {"info --model /etc/passwd", "must end in .lua"},
         {"info --model llama3-8b --format", "needs a value"},
         {"run --format json x.lua", "takes no option '--format'"},
+        /* tester3 #12: a repeated option (either spelling) is refused, not last-wins */
+        {"step --model llama3-8b --hw h100-sxm --context 4096 --context 8192",
+         "--context given twice ('4096', then --context '8192')"},
+        {"simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt 100 --prompt-len 200 "
+         "--out-len 10", "--prompt given twice"},
+        /* ops has no chunked prefill: --chunk is refused, not ignored */
+        {"ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 100 --chunk 7",
+         "takes no option '--chunk'"},
+        /* --moe-attn replicated on a dense model, as --ep there */
+        {"step --model llama3-70b --hw h100-sxm --chips 16 --tp 16 --context 100 "
+         "--moe-attn replicated", "moe-attn: replicated lays out a MoE model's attention"},
+        {"prefill --model llama3-70b --hw h100-sxm --tp 8 --tokens 100 --moe-attn replicated",
+         "llama3-70b has no experts"},
+        /* --ep beside attn-dp: the one failing condition named */
+        {"simulate --model deepseek-v3 --hw h200 --chips 8 --ep 8 --attn-layout attn-dp --qps 1 "
+         "--prompt-len 100 --out-len 10", "--attn-layout attn-dp exclude each other"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);
@@ -178,6 +194,37 @@ static void output_not_regular(void **state)
     struct stat st;
     assert_int_equal(stat("/dev/null", &st), 0);
     assert_true(S_ISCHR(st.st_mode));
+}
+
+/* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
+ * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
+ * datasheet peaks.  Now step, ops and prefill read `estimated` with or
+ * without a plan, `ideal` only under --ideal; a measured chip on a plan
+ * its tables do not time (h100-sxm --pp 2) reads `ideal`. */
+static void datasheet_chip_label(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *mode;
+    } cases[] = {
+        {"step --context 1024 --chips 16", "estimated"},
+        {"step --context 1024 --chips 16 --tp 16", "estimated"},
+        {"step --context 1024 --chips 16 --tp 16 --ideal", "ideal"},
+        {"ops --context 1024 --chips 16 --tp 16", "estimated"},
+        {"prefill --tokens 1024 --chips 16 --tp 16", "estimated"},
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(args, sizeof args, "%s --model llama3-70b --hw tpu-v5p --format json",
+                 cases[i].args);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 16 --pp 2 --context 1024 "
+                            "--format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    cJSON_Delete(j);
 }
 
 /* A what-if --set of a field that times the chip drops the profile's
@@ -569,10 +616,10 @@ static void ideal_is_engine_ideal(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
                              "--ideal --engine vllm", out, sizeof out), 2);
     assert_non_null(strstr(out, "--ideal and --engine vllm"));
-    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
-                            "--engine ideal --engine vllm --format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "vllm");
-    cJSON_Delete(j);
+    /* a repeated --engine is refused, as every repeated option (it kept the last) */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--engine ideal --engine vllm --format json", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--engine given twice ('ideal', then --engine 'vllm')"));
     const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
                       "--out-len 10 --requests 20 --hbm-reserve 0.5 --format json";
     static char first[sizeof out];
@@ -602,6 +649,17 @@ static void targets_and_defaults_as_given(void **state)
     assert_non_null(strstr(line, "(default 1, 2, 4, ..., 2048)"));
     assert_true(strstr(line, "(default 1, 2, 4, ..., 2048)") < end);
     assert_true(!strstr(line, "(default 1)") || strstr(line, "(default 1)") > end);
+    /* tester3 #12: pareto's --engine line no longer says ideal = --ideal (pareto's --ideal
+     * is formula (1)); size's --hw line says it takes a list, as its usage does */
+    line = strstr(out, "\n  --engine ");
+    assert_non_null(line);
+    end = strchr(++line, '\n');
+    assert_true(strstr(line, "whose --ideal is formula (1)") && strstr(line, "formula (1)") < end);
+    assert_int_equal(run_cli("size --help", out, sizeof out), 0);
+    line = strstr(out, "\n  --hw ");
+    assert_non_null(line);
+    line++;
+    assert_true(strstr(line, "H[,H2])") && strstr(line, "H[,H2])") < strchr(line, '\n'));
 }
 
 /* Tester 2 finding 10: DeepSeek-V3's MoE router stays bf16 under --weights
@@ -1092,6 +1150,7 @@ int main(void)
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
+        cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),

@@ -11,6 +11,7 @@
 #include "measure.h"
 #include "result.h"
 #include "shard.h"
+#include "workload.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"
 
@@ -195,6 +196,15 @@ static void fit_recovers_known_costs(void **state)
                            "launch_s cannot be separated from decode_step_s + prefill_step_s"));
     assert_true(num(res, "cv_median_abs_error") < 1e-3);
     assert_rel(num(res, "fitted_rows"), 47, 0);
+    /* the band's widening is tuned by nested hold-outs (each axis end out,
+     * the rest fitted): printed per class, the hold-outs named, and saved */
+    double widen[RL_EC_CLASSES] = {num(res, "band_per_octave_decode"),
+                                   num(res, "band_per_octave_prefill"),
+                                   num(res, "band_per_octave_static")};
+    assert_non_null(strstr(cJSON_GetObjectItem(res, "band_per_octave_from")->valuestring,
+                           "nested hold-outs of the fitted rows"));
+    assert_non_null(strstr(cJSON_GetObjectItem(res, "band_per_octave_from")->valuestring,
+                           "tp 8 ("));
     cJSON_Delete(res);
 
     rl_hw back = load_hw(prof, NULL, 0);
@@ -203,6 +213,9 @@ static void fit_recovers_known_costs(void **state)
     assert_string_equal(back.name, "h100-sxm-splitwise");
     assert_rel(back.engine_costs.v[RL_EC_MEMORY], 0.7, 0.01);
     assert_int_equal(back.engine_costs.rows, 47);
+    assert_true(back.engine_costs.widened);
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        assert_rel(back.engine_costs.widen[k][0], widen[k], 1e-12);
     assert_string_equal(back.engine_costs.file, "splitwise_h100.csv");
     assert_string_equal(back.engine_costs.models, "llama2-70b"); /* what it was fitted on */
     assert_string_equal(back.engine_costs.weights, "bf16");
@@ -395,6 +408,70 @@ static void simulate_band_keys(void **state)
     cJSON_Delete(hi);
 }
 
+/* simulate's p90 run moves a speculative draft model to the edge with its
+ * target (both run on the same chips and the same kernel tables): the
+ * band's tpot_p50_s_high equals a run on the p90-edge profile whose draft
+ * cost is built on that profile from scratch (same simulator, same
+ * requests: 1e-12), and differs from a run that leaves the draft at the
+ * central tables (the stop-19 behaviour: more than 1e-4 apart here).
+ * llama3-8b drafting for itself on one H100 (TensorRT-LLM tables),
+ * alpha 0.8, gamma 4, 40 requests of 256 + 64 tokens at 4 req/s. */
+static double tpot_p50(const rl_model *m, const rl_hw *h, rl_serve_config c, const rl_request *r,
+                       long long n, const rl_hw *draft_on)
+{
+    rl_ops_cost dc;
+    char err[512];
+    if (rl_ops_cost_init(&dc, m, draft_on, 1, rl_precision_default(), 1, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    c.spec_draft = &d;
+    rl_serve_result out;
+    if (rl_serve_simulate(m, h, 1, rl_precision_default(), 1, r, n, &c, &out, err, sizeof err))
+        fail_msg("%s", err);
+    double t = out.tpot.p50;
+    rl_serve_result_free(&out);
+    rl_ops_cost_free(&dc);
+    return t;
+}
+
+static void draft_moves_to_the_edge(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    static rl_hw h, slow;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_serve_config c = rl_serve_config_default();
+    rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+    rl_serve_config_draft(&c, &m, &h, 1, rl_precision_default());
+    c.spec_alpha = 0.8;
+    c.spec_gamma = 4;
+    rl_workload w = {.n = 40, .qps = 4, .prompt = {RL_DIST_FIXED, 256, 0},
+                     .output = {RL_DIST_FIXED, 64, 0}, .seed = 1};
+    rl_request *r = NULL;
+    char err[512];
+    if (rl_workload_generate(&w, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_ops_cost dc;
+    if (rl_ops_cost_init(&dc, &m, &h, 1, rl_precision_default(), 1, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    rl_serve_config cd = c;
+    cd.spec_draft = &d;
+    rl_simulate_run run = {&m, &h, 1, 1, 1, &cd, rl_precision_default(), "256", "64", 4, 1, -1, 0,
+                           0, NAN};
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "tpot_p50_s", tpot_p50(&m, &h, c, r, w.n, &h));
+    assert_int_equal(rl_e2e_simulate_band(j, &run, r, w.n, 0, err, sizeof err), 0);
+    slow = h;
+    assert_int_equal(rl_e2e_band_edge(&slow, 2), 1);
+    double edge = tpot_p50(&m, &slow, c, r, w.n, &slow), central = tpot_p50(&m, &slow, c, r, w.n, &h);
+    assert_rel(num(j, "tpot_p50_s_high"), edge, 1e-12);
+    assert_true(fabs(edge / central - 1) > 1e-4);
+    cJSON_Delete(j);
+    rl_ops_cost_free(&dc);
+    free(r);
+}
+
 /* The band's edges (rl_e2e_band_edge).  A fitted profile at its p90 edge:
  * every step e^p90 times (E), whichever side of the max wins; at p10 e^p10
  * times (p10 < 0 on the shipped splitwise profile).  A kernel-table
@@ -436,9 +513,10 @@ static void slow_edge_scales_every_step(void **state)
     assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
 
-/* The band widens by (1 + octaves outside the fitted grid): TP8 on a grid
- * of TP2-TP4 is one octave out, batch 128 on 1-64 one more; bounded at a
- * factor of 2 (rl_ec_band). */
+/* The band widens outside the fitted grid: TP8 on a grid of TP2-TP4 is one
+ * octave out, batch 128 on 1-64 one more; by (1 + octaves) on a profile
+ * without a tuned widening, by w per octave with one; bounded at a factor
+ * of 2 (rl_ec_band). */
 static void band_widens_outside_the_grid(void **state)
 {
     (void)state;
@@ -462,20 +540,71 @@ static void band_widens_outside_the_grid(void **state)
     c.band_p90 = 0.13;
     c.band_p95 = 0.2;
     double lo, hi;
-    rl_ec_band(&c, in, 0, &lo, &hi);
+    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.5, 1e-12);
     assert_rel(hi, 0.13, 1e-12);
-    rl_ec_band(&c, tp8, 0, &lo, &hi);
+    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.26, 1e-12);
-    rl_ec_band(&c, small, 0, &lo, &hi);
+    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.52, 1e-12);
-    rl_ec_band(&c, in, 1, &lo, &hi);
+    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
-    rl_ec_band(&c, small, 1, &lo, &hi);
+    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
     assert_rel(hi, log(2), 1e-12);
+    /* tuned widening (the fit's nested hold-outs): [q_lo - w d, q_hi + w d]
+     * with the row class's w, by hand: p10 -0.05, p90 0.08, prefill w 0.2:
+     * inside as fitted; tp8 (1 octave) [-0.25, 0.28]; 3 octaves [-0.65,
+     * 0.68], inside the factor-2 bound (log 2 = 0.693); 4 octaves (tp 16
+     * and batch 256... here tp 32 plus batch 128) capped at +-log 2.  A
+     * class tuned to 0 (decode) keeps the fitted band outside the grid; the
+     * p5-p95 band takes its own w (0.3): tp8 [-0.4, 0.45].  1e-12. */
+    c.band_p5 = -0.1;
+    c.band_p10 = -0.05;
+    c.band_p90 = 0.08;
+    c.band_p95 = 0.15;
+    c.widened = 1;
+    c.widen[RL_EC_PREFILL_ROWS][0] = 0.2;
+    c.widen[RL_EC_PREFILL_ROWS][1] = 0.3;
+    c.widen[RL_EC_DECODE_ROWS][0] = 0;
+    double far[] = {32, 128, 0, 512};
+    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.05, 1e-12);
+    assert_rel(hi, 0.08, 1e-12);
+    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.25, 1e-12);
+    assert_rel(hi, 0.28, 1e-12);
+    rl_ec_band(&c, small, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.65, 1e-12);
+    assert_rel(hi, 0.68, 1e-12);
+    assert_rel(rl_ec_outside(&c, far), 4, 1e-12);
+    rl_ec_band(&c, far, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -log(2), 1e-12);
+    assert_rel(hi, log(2), 1e-12);
+    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.05, 1e-12);
+    assert_rel(hi, 0.08, 1e-12);
+    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
+    assert_rel(lo, -0.4, 1e-12);
+    assert_rel(hi, 0.45, 1e-12);
+}
+
+/* The widening per octave (rl_ec_widening), by hand: q_lo -0.05, q_hi
+ * 0.08; five extrapolated rows r = 0, 0.1, -0.2, 0.3, 0.05 at d = 1, 1, 2,
+ * 1, 1 octaves need 0, 0.02, (-0.05 + 0.2) / 2 = 0.075, 0.22, 0; sorted
+ * 0, 0, 0.02, 0.075, 0.22, their 80% quantile (type 7: position 3.2)
+ * 0.075 + 0.2 x 0.145 = 0.104; the 90% one 0.075 + 0.6 x 0.145 = 0.162;
+ * rows all inside the band need 0.  1e-12. */
+static void widening_per_octave(void **state)
+{
+    (void)state;
+    const double r[] = {0, 0.1, -0.2, 0.3, 0.05}, d[] = {1, 1, 2, 1, 1}, in[] = {0, 0.01, -0.04};
+    double tmp[5];
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.104, 1e-12);
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.162, 1e-12);
+    assert_true(rl_ec_widening(in, d, 3, -0.05, 0.08, 0.8, tmp) == 0);
 }
 
 static void wrong_expectation(void **state)
@@ -656,8 +785,10 @@ int main(void)
         cmocka_unit_test(shipped_profiles),
         cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(band_widens_outside_the_grid),
+        cmocka_unit_test(widening_per_octave),
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
+        cmocka_unit_test(draft_moves_to_the_edge),
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_states_its_mode),

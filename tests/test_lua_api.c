@@ -543,6 +543,63 @@ static void ideal_is_engine_ideal(void **state)
     lua_pop(L, 1);
 }
 
+/* roofline.simulate takes `engine` as --engine (it refused the key): on
+ * h100-sxm engine = 'vllm' gives the run of `simulate --engine vllm` (TTFT
+ * and TPOT p50, their band's high edge and the KV capacity to 1e-12), and
+ * engine = 'ideal' that of ideal = true.  `band` is --band in step,
+ * prefill, simulate and size: p5-p95 reads a wider band than the default
+ * p10-p90 around the same central time.  pareto/sweep with ideal = true
+ * (formula (1)) beside engine = 'vllm' are refused, as pareto --ideal
+ * --engine vllm exits 2 (both ran before). */
+static void engine_and_band_as_cli(void **state)
+{
+    (void)state;
+    const char *lua = "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 2,"
+                      " prompt_len = '500', out_len = '50', requests = 200, engine = 'vllm' }";
+    static const char *const keys[] = {"ttft_p50_s", "tpot_p50_s", "tpot_p50_s_high",
+                                       "kv_capacity_tokens_per_replica"};
+    assert_lua_equals_cli("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 "
+                          "--out-len 50 --requests 200 --engine vllm --format json",
+                          lua, 0, keys, 4);
+    char code[1024];
+    snprintf(code, sizeof code, "local r = %s return r.engine == 'vllm' and 1 or 0", lua);
+    assert_true(run_number(code) == 1.0);
+    const char *sim = "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 2, "
+                      "prompt_len = '500', out_len = '50', requests = 200, ";
+    snprintf(code, sizeof code,
+             "local a, b = %s engine = 'ideal' }, %s ideal = true }\n"
+             "return (a.mode == 'ideal' and a.tpot_p50_s == b.tpot_p50_s and "
+             "a.kv_capacity_tokens_per_replica == b.kv_capacity_tokens_per_replica) and 1 or 0",
+             sim, sim);
+    assert_true(run_number(code) == 1.0);
+    snprintf(code, sizeof code,
+             "local a, b = %s }, %s band = 'p5-p95' }\n"
+             "return (a.band == 'p10-p90' and b.band == 'p5-p95' and a.tpot_p50_s == b.tpot_p50_s"
+             " and b.tpot_p50_s_high > a.tpot_p50_s_high and b.tpot_p50_s_low < a.tpot_p50_s_low)"
+             " and 1 or 0", sim, sim);
+    assert_true(run_number(code) == 1.0);
+    const char *step = "roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024";
+    snprintf(code, sizeof code,
+             "local a, b = %s }, %s, band = 'p5-p95' }\n"
+             "return (b.band == 'p5-p95' and b.rows[1].step_s_high > a.rows[1].step_s_high) and 1"
+             " or 0", step, step);
+    assert_true(run_number(code) == 1.0);
+    static const char *const bad[][2] = {{"band = 'p1-p99'", "option 'band'"}};
+    assert_refusals(step, bad, 1);
+    static const char *const sweeps[][2] = {
+        {"return roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024, "
+         "ideal = true, engine = 'vllm' }", "roofline.pareto: ideal = true"},
+        {"return roofline.sweep{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024, "
+         "ideal = true, engine = 'vllm' }", "roofline.sweep: ideal = true"},
+    };
+    char err[1024];
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(run(sweeps[k][0], err, sizeof err), -1);
+        if (!strstr(err, sweeps[k][1]) || !strstr(err, "contradict"))
+            fail_msg("%s", err);
+    }
+}
+
 /* The serving rows that were the command line's only (issue 14): route,
  * page, preempt, burst and hbm_reserve give the same run in Lua as their
  * flags on the command line (TTFT/TPOT p50 and the KV capacity equal to
@@ -661,6 +718,7 @@ int main(void)
         cmocka_unit_test(simulate_prefix_offline_rows),
         cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(ideal_is_engine_ideal),
+        cmocka_unit_test(engine_and_band_as_cli),
         cmocka_unit_test(size_from_lua),
         cmocka_unit_test(chips_run_tensor_parallel),
     };

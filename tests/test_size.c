@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "size.h"
+#include "result.h"
 #include "sizereport.h"
 
 typedef struct {
@@ -82,6 +83,62 @@ static void test_recommendation_is_minimal(void **state)
         assert_true(isfinite(f->res.c[i].max_qps));
         if (f->res.c[i].meets)
             assert_true(f->res.c[i].max_qps >= 1.2 * f->in.w.qps);
+    }
+}
+
+/* A row that misses says where and why (tester finding 7: `meets false`
+ * beside p99s under target, missed at the unprinted headroom load), and its
+ * max_sustainable_qps agrees with its verdicts.  The recommendation at 30
+ * req/s (2 replicas, capacity about 51 req/s) re-verified with headroom 1.0
+ * (sized for 60 req/s) meets at 30 and misses at 60: fails_at_qps = 60
+ * exactly, fails_on names the target its p99 at 60 req/s is over, and
+ * max_sustainable_qps lies in [30, 60]. */
+static void test_row_says_why_it_fails(void **state)
+{
+    fixture *f = *state;
+    /* the clamp: a search reading 0 or above a missed load gives way to
+     * what the whole sample verified (the tester's 0 and 27.21 at 24) */
+    assert_rel(rl_size_verified_capacity(0, 20, 24), 20, 1e-12);
+    assert_rel(rl_size_verified_capacity(27.21, 20, 24), 24, 1e-12);
+    assert_rel(rl_size_verified_capacity(21.8, 24, INFINITY), 24, 1e-12);
+    assert_rel(rl_size_verified_capacity(30, 24, INFINITY), 30, 1e-12);
+    assert_true(isnan(rl_size_verified_capacity(NAN, 24, INFINITY)));
+    char why[64];
+    assert_string_equal(rl_size_miss_names(RL_SIZE_MISS_TTFT | RL_SIZE_MISS_TPOT, why, sizeof why),
+                        "ttft_p99+tpot_p99");
+    assert_string_equal(rl_size_miss_names(0, why, sizeof why), "");
+    rl_size_input in = f->in;
+    in.headroom = 1.0;
+    rl_size_candidate c = f->res.c[0];
+    char err[512];
+    assert_int_equal(rl_size_evaluate(&in, &c, 2, 1, err, sizeof err), 0);
+    assert_false(c.meets);
+    assert_int_equal(rl_size_verify(&in, &c, err, sizeof err), 0);
+    assert_false(c.meets);
+    assert_true(c.ttft_p99 <= in.slo_ttft && c.tpot_p99 <= in.slo_tpot); /* met at the load */
+    assert_rel(c.fails_at_qps, 60, 1e-12);
+    assert_true(c.fails_on != 0);
+    if (c.fails_on & RL_SIZE_MISS_TTFT)
+        assert_true(c.sized_ttft_p99 > in.slo_ttft);
+    if (c.fails_on & RL_SIZE_MISS_TPOT)
+        assert_true(c.sized_tpot_p99 > in.slo_tpot);
+    assert_true(c.max_qps >= 30 && c.max_qps <= 60);
+    /* the JSON row carries them */
+    rl_size_result one = {.c = &c, .n = 1};
+    cJSON *j = rl_result_size(&in, &one, 1);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(cJSON_GetObjectItem(row, "fails_at_qps")->valuedouble, 60, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(row, "fails_on")->valuestring,
+                        rl_size_miss_names(c.fails_on, why, sizeof why));
+    assert_rel(cJSON_GetObjectItem(row, "ttft_p99_at_sized_s")->valuedouble, c.sized_ttft_p99, 1e-12);
+    cJSON_Delete(j);
+    /* every row of the search: meets exactly when nothing failed, and no
+     * capacity above the load a missing row failed at */
+    for (int i = 0; i < f->res.n; i++) {
+        const rl_size_candidate *r = &f->res.c[i];
+        assert_int_equal(r->meets, r->fails_on == 0);
+        if (!r->meets)
+            assert_true(r->max_qps <= r->fails_at_qps);
     }
 }
 
@@ -729,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_frontier_monotone),
         cmocka_unit_test(test_overload_never_meets),
+        cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),

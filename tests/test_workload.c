@@ -83,6 +83,26 @@ static void test_poisson_rate(void **state)
     assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), -1);
 }
 
+/* Offline mode (the one loop simulate's CLI and Lua share): every arrival
+ * at 0, the lengths kept, no arrival rate left. */
+static void test_offline(void **state)
+{
+    (void)state;
+    rl_workload w = {.n = 50, .qps = 10, .prompt = {RL_DIST_UNIFORM, 10, 100},
+                     .output = {RL_DIST_FIXED, 10, 0}, .seed = 3};
+    rl_request *a;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), 0);
+    int p7 = a[7].prompt;
+    assert_true(a[49].arrival > 0);
+    rl_requests_offline(a, w.n, &w);
+    for (long long i = 0; i < w.n; i++)
+        assert_true(a[i].arrival == 0);
+    assert_int_equal(a[7].prompt, p7);
+    assert_true(w.qps == 0);
+    free(a);
+}
+
 /* Truncation to max_context 8192: (9000, 300) -> (7892, 300); (4000, 6000)
  * -> (4000, 4192): a long output takes what the prompt leaves; (7000, 3000)
  * -> (5192, 3000): an output up to half is kept, the prompt shrinks; a
@@ -109,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_trace_csv),
         cmocka_unit_test(test_poisson_rate),
+        cmocka_unit_test(test_offline),
         cmocka_unit_test(test_truncate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
