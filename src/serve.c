@@ -580,7 +580,8 @@ typedef struct {
 } run_step;
 
 /* Quiet step ends a decode run holds before its pending event: each costs
- * its bookkeeping at commit, and an arrival throws away those after it. */
+ * its bookkeeping at commit, and an arrival throws away those after it
+ * (replica.run_cap adapts the bound to how often that happens). */
 #define RUN_MAX 64
 
 typedef struct {
@@ -595,6 +596,8 @@ typedef struct {
     long long evpos;  /* heap index of its pending step end (busy) */
     run_step *run;    /* decode run: the quiet step ends before its pending one (plan_run) */
     int nrun;
+    int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
+                         by a run that reached it, so a busy router wastes few (cut_run) */
     double run_b;     /* the run's decode batch */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
@@ -1296,7 +1299,7 @@ static int quiet_end(const sim *S, const replica *r, double end)
     const rl_serve_config *c = S->c;
     long long k = r->k + r->nrun + 1; /* decode steps done at `end` */
     if (c->every_step || r->is_prefill || !r->decoding || r->npf > 0 || k >= r->kfin_top ||
-        r->nrun == RUN_MAX || (S->dt_sample > 0 && !(end < S->next_sample)))
+        r->nrun == r->run_cap || (S->dt_sample > 0 && !(end < S->next_sample)))
         return 0;
     if (c->policy == RL_POLICY_STATIC)
         return 1;
@@ -1443,6 +1446,8 @@ static void commit_run(sim *S, replica *r)
         peak_kv(S, r);
     }
     S->quiet += (unsigned)r->nrun;
+    if (r->nrun == r->run_cap && r->run_cap < RUN_MAX)
+        r->run_cap *= 2;
     r->nrun = 0;
 }
 
@@ -1459,6 +1464,7 @@ static void cut_run(sim *S, int ri, double t, int after)
     if (q == r->nrun)
         return;
     r->nrun = q;
+    r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
     ev_up(S, r->evpos, (event){r->run[q].end, 0, ri});
 }
 
@@ -1625,6 +1631,7 @@ static int alloc_replica(sim *S, int j, int caching)
     r->joined_cap = 2 * c->max_seqs + 2;
     r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
     r->run = malloc(RUN_MAX * sizeof *r->run);
+    r->run_cap = RUN_MAX / 8;
     if (!r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined || !r->run)
         return -1;
     if (caching && S->nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
