@@ -432,6 +432,46 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                 cmd, h->name, d);
 }
 
+/* -1 (printed) when --chips is not a slice a torus chip is allocated in
+ * (TPU: 1, then 4, 8, ... and whole multiples of the pod: pareto's
+ * rl_sweep_check_chips; tpu-v5p --chips 3 or 1000000 ran before, the
+ * latter a 0.29 us llama3-405b step, tester4 #10), else 0.  One chip is
+ * always allowed (the per-chip roofline, the default), and GPU counts stay
+ * free here: a deployment may use 3 of a node's 8 GPUs (pareto searches its
+ * power-of-two slices). */
+static int check_slice(const char *cmd, const rl_hw *h, long long chips)
+{
+    char err[600];
+    if ((h->topology != RL_TOPO_TORUS2D && h->topology != RL_TOPO_TORUS3D) || chips == 1 ||
+        rl_sweep_check_chips(h, chips, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "roofline %s: --chips %s\n", cmd, err);
+    return -1;
+}
+
+/* Whether o's plan is the layout a fitted profile's costs already model
+ * (enginecost.h (E): TP over the chips): a 1D --tp equal to --chips with no
+ * EP/SP/PP and no refinement.  Such a plan gives the same result as no plan,
+ * as it does on a calibrated profile (tester4 #2). */
+static int plan_is_fitted_tp(const rl_opts *o)
+{
+    const rl_shard_plan *p = &o->plan;
+    return o->sharded && p->layout == RL_LAYOUT_1D && p->ep == 1 && p->sp == 1 && p->pp == 1 &&
+           !o->plan_modifier && !p->overlap && o->chips == p->tp;
+}
+
+/* The note when a fitted profile's engine costs do not time this run. */
+static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_model *m,
+                                const rl_hw *h)
+{
+    if (h->engine_costs.present && !o->ideal && o->mfu == 0)
+        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
+                        "ignores them\n", cmd, h->name,
+                m->abstract ? "models with an operator list (not abstract ones)"
+                            : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
+                              "2D sharding, refinements or replicas is another layout)");
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -444,11 +484,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         return RL_EXIT_INPUT;
     }
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
-    if (fitted && (m->abstract || o->sharded)) {
-        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
-                        "ignores them\n", cmd, h->name,
-                m->abstract ? "models with an operator list (not abstract ones)"
-                            : "a step without a plan option (--tp ... sets one)");
+    if (fitted && (m->abstract || (o->sharded && !plan_is_fitted_tp(o)))) {
+        note_fitted_dropped(cmd, o, m, h);
         fitted = 0;
     }
     if (fitted)
@@ -551,6 +588,8 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    if (check_slice("step", &h, o->chips) != 0) /* --tp alone: a plan's replica, unchecked */
+        return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
     if (o->ideal) /* --ideal: the pure roofline even with measured tables */
@@ -560,12 +599,16 @@ int rl_cli_step(rl_opts *o)
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
-    /* a fitted profile times a step without a plan by its engine costs (emit_fitted) */
-    int fitted = h.engine_costs.present && !o->ideal && !o->sharded && !m.abstract;
+    /* a fitted profile times a step without a plan, or with the plan its
+     * costs model (TP over the chips), by its engine costs (emit_fitted) */
+    int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
+                 (!o->sharded || plan_is_fitted_tp(o));
     int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+    if (tp_path)
+        note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
         err[0] = '\0';
@@ -596,7 +639,7 @@ int rl_cli_step(rl_opts *o)
     if (!o->sharded && (o->plan_modifier || o->plan.overlap))
         fprintf(stderr, "roofline step: note: --kv-split, --moe-attn and --overlap refine a sharded "
                         "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored\n");
-    if (o->sharded) {
+    if (o->sharded && !fitted) {
         cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
                                           o->context, o->prec, err, sizeof err);
         if (!r && err[0]) {
@@ -618,7 +661,7 @@ int rl_cli_shard(rl_opts *o)
         need(o, "shard", "--hw H", o->hw != NULL) != 0 ||
         need(o, "shard", "--context S", o->context > 0) != 0 ||
         need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0)
+        load_hw(o, &h) != 0 || check_slice("shard", &h, o->chips) != 0)
         return RL_EXIT_INPUT;
     long long batch = o->nbatch ? o->batch[0] : 1;
     char err[ERRLEN];
@@ -1307,7 +1350,8 @@ int rl_cli_size(rl_opts *o)
 static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_config *c)
 {
     if (need(o, cmd, "--model M", o->model != NULL) != 0 ||
-        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0)
+        need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0 ||
+        check_slice(cmd, h, o->chips) != 0)
         return -1;
     *c = rl_ops_config_default();
     c->chips = o->chips;

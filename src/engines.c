@@ -21,8 +21,9 @@
         return -1;                                                                                 \
     } while (0)
 
-static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm", "prefill_attention",
-                                                     "decode_attention", "moe"};
+static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm",        "prefill_attention",
+                                                     "decode_attention", "moe",
+                                                     "prefill_mla", "decode_mla"};
 static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8",     "int8_wo",
                                                        "int4_wo",  "sq",      "nvfp4",
                                                        "float32",  "fp8_block"};
@@ -36,6 +37,8 @@ static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
     {"streams", "isl", "group", "head_dim", NULL},
     {"streams", "context", "group", "head_dim", NULL},
     {"tokens", "tp_share", "ep_share", NULL},
+    {"batch", "isl", "heads", NULL},
+    {"batch", "context", "heads", NULL},
 };
 
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
@@ -228,6 +231,18 @@ double rl_kideal(const double *x, const void *ctx)
         flops = 6.0 * routed * H * I * share;
         bytes = (routed < E ? routed : E) * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
                 2.0 * x[0] * H * ACT_BYTES[c->var];
+        break;
+    }
+    case RL_KC_PREFILL_MLA: { /* batch, isl, heads: causal, q/k of nope + rope, v/o of v */
+        double qk = RL_MLA_NOPE + RL_MLA_ROPE, v = RL_MLA_V;
+        flops = 2.0 * x[0] * x[2] * (qk + v) * x[1] * (x[1] + 1.0) / 2.0;
+        bytes = x[0] * x[1] * x[2] * (qk + v) * (2.0 + ACT_BYTES[c->var]);
+        break;
+    }
+    case RL_KC_DECODE_MLA: { /* batch, context, heads: absorbed, over the shared latent */
+        double k = RL_MLA_LATENT + RL_MLA_ROPE, v = RL_MLA_LATENT;
+        flops = 2.0 * x[0] * x[2] * x[1] * (k + v);
+        bytes = x[0] * x[1] * k * ACT_BYTES[c->var] + x[0] * x[2] * (k + v) * 2.0;
         break;
     }
     case RL_KC_COUNT:
@@ -482,10 +497,11 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             c++;
         if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             lua_pop(L, 2);
-            FAIL("%s: field '%s.%s': %s", origin, field, cname,
-                 c == RL_KC_COUNT ? "unknown operator class (gemm, prefill_attention, "
-                                    "decode_attention, moe)"
-                                  : "expected a table of dtype variants");
+            char known[256];
+            FAIL("%s: field '%s.%s': %s%s%s", origin, field, cname,
+                 c == RL_KC_COUNT ? "unknown operator class (" : "expected a table of dtype variants",
+                 c == RL_KC_COUNT ? rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT) : "",
+                 c == RL_KC_COUNT ? ")" : "");
         }
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
@@ -652,9 +668,10 @@ static int read_residuals(lua_State *L, const reading *r, char *err, size_t errl
                 snprintf(err, errlen, "%s: field '%s': expected an integer K >= 2", r->origin, g), rc = -1;
             e->resid_holdout = (int)v;
         } else if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
-            snprintf(err, errlen, "%s: field '%s': expected holdout or a class (gemm, "
-                     "prefill_attention, decode_attention, moe) = { held_back, p5, p10, p90, p95 }",
-                     r->origin, g);
+            char known[256];
+            snprintf(err, errlen, "%s: field '%s': expected holdout or a class (%s) = { held_back, "
+                     "p5, p10, p90, p95 }", r->origin, g,
+                     rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT));
             rc = -1;
         } else {
             rc = read_residual(L, r->origin, g, &e->resid[c], err, errlen);

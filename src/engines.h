@@ -102,6 +102,8 @@ typedef enum {
     RL_KC_PREFILL_ATTN,
     RL_KC_DECODE_ATTN,
     RL_KC_MOE, /* per model shape (rl_moe_tables), not in rl_engine_tables.t */
+    RL_KC_PREFILL_MLA, /* DeepSeek MLA attention, prefill (below) */
+    RL_KC_DECODE_MLA,  /* DeepSeek MLA attention, decode (below) */
     RL_KC_COUNT
 } rl_kclass;
 
@@ -109,6 +111,29 @@ typedef enum {
  * RL_KX_MOE) the model shape hidden, inter, topk, experts. */
 #define RL_KSHAPE 8
 #define RL_KX_MOE 4
+
+/* MLA (RL_KC_PREFILL_MLA, RL_KC_DECODE_MLA): the attention kernel of
+ * DeepSeek's multi-head latent attention alone (DeepSeek-V2, arXiv:2405.04434
+ * sec. 2.1), not its projections (GEMM tables and the roofline time those):
+ * prefill in the non-absorbed form (queries and keys of nope + rope, values
+ * of v per head, causal), decode in the absorbed form (each head's query of
+ * latent + rope against the one cached latent per token, values of latent).
+ * Axes: batch (sequences), isl or context (keys read), heads on the chip.
+ * The rows are NVIDIA AIConfigurator's `context_mla` / `generation_mla`
+ * tables (TensorRT-LLM only: vLLM's data has MLA only as whole modules,
+ * projections included, not imported), collected at DeepSeek-V3's
+ * dimensions alone (collector/trtllm/collect_mla.py: kv_lora_rank 512,
+ * qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128), with
+ * num_heads the heads on one GPU (the collector writes num_heads / tp_size
+ * there; AIConfigurator's model looks them up at 128 / tp,
+ * sdk/models/deepseek.py); so they time only a model of exactly those
+ * dimensions (ops.c mla_table), any head count.  Variant by kv_cache_dtype,
+ * attention math bfloat16 (the only mla_dtype measured), as for the other
+ * attention tables. */
+#define RL_MLA_LATENT 512.0
+#define RL_MLA_NOPE 128.0
+#define RL_MLA_ROPE 64.0
+#define RL_MLA_V 128.0
 
 /* Dtype variants of the measured data that have a roofline precision. */
 typedef enum {
@@ -273,6 +298,14 @@ double rl_kvariant_act_bytes(rl_kvariant v);
  *                                Q, O of s g isl d and K, V of s isl d elements
  *   decode (streams = batch x kv_heads, context, group = heads / kv_heads,
  *          head_dim):            4 s g c d FLOPs; K and V of s c d elements
+ *   prefill_mla (batch b, isl s, heads h per chip), MLA's non-absorbed
+ *        prefill: causal 2 b h (nope + rope + v) s (s+1)/2 FLOPs; Q, O
+ *        (bf16) and K, V (the variant's KV bytes) of b s h (nope + rope + v)
+ *        elements
+ *   decode_mla (batch b, context c, heads h per chip), the absorbed form:
+ *        2 b h c (latent + rope + latent) FLOPs; the cached latents, b c
+ *        (latent + rope) KV elements, plus Q and O, b h (2 latent + rope)
+ *        bf16 elements
  *   moe (tokens T, tp_share = 1/tp, ep_share = 1/ep; shape hidden H,
  *       inter I, topk k, experts E), one chip's share:
  *                                2 * 3 T k H I / (tp ep) FLOPs (gate, up,

@@ -703,6 +703,35 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
     return tp;
 }
 
+/* Re-time step or prefill result r by h's fitted engine costs (e2e.h), as
+ * the command line does (cli.c emit_fitted), when h has them, the run is
+ * not ideal and `layout_ok` (no plan, or the one they model: TP over the
+ * chips); band as field `band`.  Returns r; a Lua error (r freed) when the
+ * costs cannot time it.  (tester4 #2: the Lua step never read them.) */
+static cJSON *lua_fitted(lua_State *L, cJSON *r, int prefill, const rl_model *m, const rl_hw *h,
+                         long long chips, rl_precision p, int layout_ok)
+{
+    if (!r || !h->engine_costs.present || h->ideal || m->abstract || !layout_ok)
+        return r;
+    const char *b = opt_string(L, 1, RL_P_BAND);
+    int wide = b && strcmp(b, "p5-p95") == 0;
+    char err[ERRLEN];
+    if (rl_e2e_retime(r, prefill, m, h, chips, p, wide ? 0.05 : 0.1, wide ? 0.95 : 0.9, err,
+                      sizeof err) != 0) {
+        cJSON_Delete(r);
+        luaL_error(L, "%s", err);
+    }
+    return r;
+}
+
+/* Whether plan pl is the layout fitted costs model: 1D TP over all `chips`. */
+static int fitted_plan(const rl_shard_plan *pl, long long chips)
+{
+    rl_shard_plan d = rl_shard_plan_default();
+    return pl->layout == RL_LAYOUT_1D && pl->ep == 1 && pl->sp == 1 && pl->pp == 1 &&
+           pl->x == 0 && !pl->overlap && pl->kv == d.kv && !pl->attn_replicated && pl->tp == chips;
+}
+
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
  * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
@@ -723,17 +752,20 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
     int planned = opt_plan(L, 1, &pl);
-    /* a fitted profile times a step without a plan by its engine costs (as the CLI) */
+    /* a fitted profile times a step without a plan, or with the plan its
+     * costs model, by its engine costs (as the CLI) */
+    int fitted = h.engine_costs.present && !h.ideal && (!planned || fitted_plan(&pl, chips));
     if (!planned && !h.engine_costs.present && (pl.tp = tp_over(L, &m, &h, chips, p, 1)) > 1)
         planned = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
-    if (planned) {
+    if (planned && !fitted) {
         char err[ERRLEN] = "";
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
             return luaL_error(L, "%s", err);
         return push_result(L, r);
     }
-    return push_result(L, rl_result_step(&m, &h, chips, batch, nb, context, p));
+    return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
+                                     &m, &h, chips, p, fitted));
 }
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
@@ -854,7 +886,9 @@ int rl_lua_prefill(lua_State *L)
         if (rl_ops_check_chunks(tokens[i], chunk, err, sizeof err) != 0)
             return luaL_error(L, "roofline.prefill: field %s", err);
     }
-    return push_result(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk));
+    return push_result(L, lua_fitted(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk), 1, &m,
+                                     &h, c.chips, c.prec,
+                                     c.mfu == 0 && c.ep <= 1 && (c.tp <= 1 || c.tp == c.chips)));
 }
 
 /* ---- sweeps and figures ---------------------------------------------------- */

@@ -331,6 +331,66 @@ typedef struct {
     double k_kv, k_act, v_kv, v_act;
 } attn_shape;
 
+/* The prefill attention table's monotone envelope in the cached prefix:
+ * the lookup of T new tokens on prefix P (a causal prompt of P + T tokens
+ * scaled by the query-key pairs, attention_table) is the largest of those
+ * at P, at P = 0 and at each prefix that puts P + T on a grid length of
+ * the table below P + T, so a longer prefix never reads faster (tester4
+ * #13: T = 100 on llama3-8b/h100-sxm read 502, 357, 316 and 553 us at
+ * P = 0, 200, 1000, 4000, the interpolation between lengths times the
+ * falling pairs ratio).  *shape's length and *scale become the chosen
+ * lookup's; nothing changes without the engine's table of the KV dtype.
+ * One shape of sequences (segment s of one part) only. */
+static void prefix_envelope(const builder *x, const segment *s, double W, double *shape,
+                            double *scale)
+{
+    const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
+    int v = rl_kvariant_kv(x->c->prec.kv);
+    const rl_ktable *t = e && e->tables && v >= 0 ? e->tables->t[RL_KC_PREFILL_ATTN][v] : NULL;
+    double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
+    if (!t || P <= 0)
+        return;
+    double peak = rl_hw_peak(x->h, x->c->prec.compute), x1[RL_KSHAPE], pairs, keys;
+    rl_provenance prov;
+    memcpy(x1, shape, sizeof x1);
+    double best = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * *scale;
+    for (int k = -1; k < t->len[1]; k++) {
+        double q = k < 0 ? 0 : t->axis[1][k] - T; /* the candidate prefix */
+        if (q < 0 || q >= P || (k >= 0 && q == 0))
+            continue;
+        pairs_keys(x, T, q, W, &pairs, &keys);
+        double len = q + T, sc = pairs / (len * (len + 1.0) / 2.0);
+        x1[1] = len;
+        double tq = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * sc;
+        if (tq > best) {
+            best = tq;
+            shape[1] = len;
+            *scale = sc;
+        }
+    }
+}
+
+/* The MLA kernel table (engines.h) that times a segment's qk, softmax and
+ * pv (MLA's attention kernel; its projections are GEMMs of their own), for
+ * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
+ * v 128; any head count): batch = the segment's sequences, isl or context =
+ * their mean length (prefill scaled as attention_table's), heads = the
+ * chip's N / chips.  Under tensor parallelism every chip holds every
+ * sequence's latent (ops.h kv_copies) and runs its heads over all of them,
+ * so --kv-split leaves the shape alone; replicated attention (wrep > 1)
+ * runs all N heads on the busiest chip's ceil(seqs / chips) sequences. */
+static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
+{
+    const rl_model *m = x->m;
+    if ((double)m->kv_lora_rank != RL_MLA_LATENT || (double)m->qk_nope_head_dim != RL_MLA_NOPE ||
+        (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
+        return;
+    double chips = (double)x->c->chips, N = (double)m->heads;
+    int rep = x->wrep > 1;
+    double shape[RL_KSHAPE] = {rep ? ceil(seqs / chips) : seqs, len, rep ? N : N / chips};
+    table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
+}
+
 /* The kernel table that times a segment's fused MHA/GQA attention (qk,
  * softmax, pv): one kernel over its sequences at their mean length (decode,
  * every part one new token: keys read; prefill: prefix + new tokens),
@@ -353,6 +413,11 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     if (seqs <= 0)
         return;
     len /= seqs;
+    double scale = pairs_all / (seqs * len * (len + 1.0) / 2.0);
+    if (x->m->attention == RL_ATTN_MLA) {
+        mla_table(x, seqs, tokens == seqs, len, scale, qk);
+        return;
+    }
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads */
     double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
@@ -361,10 +426,13 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         shape[0] = ceil(seqs / z);
     else if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_SEQ)
         shape[1] = len / z;
-    if (tokens == seqs)
+    if (tokens == seqs) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
-    else
-        table(qk, RL_KC_PREFILL_ATTN, 3, shape, pairs_all / (seqs * len * (len + 1.0) / 2.0));
+        return;
+    }
+    if (s->n == 1)
+        prefix_envelope(x, s, W, shape, &scale);
+    table(qk, RL_KC_PREFILL_ATTN, 3, shape, scale);
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
@@ -388,6 +456,9 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         qk->act_read += seqs * (T * a->q_bytes + keys * a->k_act);
         qk->kv_read += seqs * keys * a->k_kv;
         qk->act_write += scores;
+        qk->scores += scores;
+        sm->scores += 2.0 * scores;
+        pv->scores += scores;
         sm->flops += SOFTMAX_FLOPS * seqs * pairs * N;
         sm->act_read += scores;
         sm->act_write += scores;
@@ -396,8 +467,7 @@ static void attention(builder *x, const segment *s, double layers, double W, con
         pv->kv_read += seqs * keys * a->v_kv;
         pv->act_write += seqs * T * a->o_bytes;
     }
-    if (!x->c->materialized && x->m->attention != RL_ATTN_MLA)
-        attention_table(x, s, W, qk);
+    attention_table(x, s, W, qk); /* materialized: + the scores' traffic (ops.h) */
 }
 
 /* Attention of one segment on global and local layers. */
@@ -553,6 +623,10 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
             o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
+        /* a table times the fused kernel: materialized scores add their HBM
+         * traffic at the roofline (ops.h), not measured */
+        o->untabled_s = o->scores / ((double)x->c->chips * x->h->hbm_bw);
+        o->t.time_s += o->untabled_s;
     }
     return 1;
 }
@@ -609,7 +683,7 @@ static void finish(builder *x)
         o->kv_write += op->layers * op->kv_write;
         o->step_s += op->layers * op->t.time_s;
         if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
-            o->table_s += op->layers * op->t.time_s;
+            o->table_s += op->layers * (op->t.time_s - op->untabled_s);
         for (int q = 0; q < 4 && x->bands; q++)
             o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
         o->banded |= op->band[0] != 0 || op->band[3] != 0;

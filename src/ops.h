@@ -30,7 +30,11 @@
  *    per KV head, not per query head) and writes O; scores stay on chip.
  *    Materialized attention also writes the score matrix (the full
  *    T x (P + T) rectangle per head, as eager attention allocates it), which
- *    softmax reads and writes and PV reads.
+ *    softmax reads and writes and PV reads.  Where an engine's kernel table
+ *    times the fused attention, materialized attention is that measured
+ *    fused time plus the score traffic at the HBM roofline (untabled_s), so
+ *    it is never faster than fused; that added time is not table time
+ *    (rl_ops.table_s), nothing having measured it (tester4 #4).
  *  - Softmax costs 5 FLOPs per score (max, subtract, exp, sum, divide);
  *    RMSNorm 4 FLOPs per element; RoPE 3 per rotated element; a residual add 1.
  *  - k_proj / v_proj (MLA: kv_a_proj) write their output into the KV cache
@@ -90,6 +94,10 @@ typedef struct {
     int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
                             (the MoE router, ops.c) */
     rl_provenance prov;  /* where its time comes from */
+    double scores;       /* materialized attention: score-matrix bytes it writes and reads
+                            (part of act_read + act_write); 0 when fused */
+    double untabled_s;   /* of t.time_s: roofline time added to a table's time (the
+                            materialized scores' HBM traffic, which no table measured) */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,
                             times (1 + octaves outside the table's grid); else 0 */
@@ -233,7 +241,10 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * cached prefix or a window does less work); a MoE layer's routed experts
  * (gate, up, down) are one fused-MoE kernel of the gemm variant: tokens =
  * M, tp_share = ep / c, ep_share = 1 / ep of the plan (no plan: TP over
- * the c chips), for the model's exact shape (engines.h).  Other ops keep their
+ * the c chips), for the model's exact shape (engines.h); MLA's qk, softmax
+ * and pv (a model of the MLA tables' dimensions, engines.h) are one
+ * prefill_mla or decode_mla kernel (batch = seqs, isl or context as above,
+ * heads = N / c; ops.c mla_table).  Other ops keep their
  * efficiency (or ideal) time, provenance `roofline`.  The engine's costs
  * add step_s + seq_s x sequences + launch_s x kernels (one per op instance)
  * to the step. */

@@ -54,6 +54,29 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h);
 }
 
+/* The mode of a plan's result on h, `cal` when the calibrated path timed
+ * it: a chip with nothing measured reads `estimated` (its datasheet
+ * figures) unless --ideal asked for the peaks (h->ideal); a measured chip
+ * on a plan its measurements do not time reads `ideal` (docs/model.md,
+ * the modes).  One rule for step --tp, shard and pareto (tester4 #9: the
+ * TPU presets read estimated in step, ideal in shard and pareto). */
+static const char *plan_mode(const rl_hw *h, int cal)
+{
+    return rl_hw_mode(h, cal || !rl_hw_measured(h));
+}
+
+/* What times the collectives of a plan whose local step is formula (1) at
+ * the peaks (shard, an uncalibrated pareto): the chip's measured tables
+ * when it has them, whatever the mode (tester4 #9: shard on h100-sxm read
+ * `ideal` beside collectives timed_by measured, unsaid). */
+static const char *peak_plan_comm(const rl_hw *h)
+{
+    return h->collectives.present ? "included: the measured collectives beside per-chip "
+                                    "formula (1) at the datasheet peaks"
+                                  : "included: collectives at the datasheet link figures beside "
+                                    "per-chip formula (1) at the datasheet peaks";
+}
+
 /* The smaller of two table-time shares (spec.h rl_run_mode), < 0 unknown. */
 static double min_share(double a, double b)
 {
@@ -178,7 +201,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON_AddStringToObject(r, "version", e->version);
         cJSON_AddStringToObject(r, "measured_on", e->measured_on);
         cJSON_AddStringToObject(r, "date", e->date);
-        char tables[256] = "";
+        char tables[1024] = ""; /* every class x variant: under 900 characters */
         for (int c = 0; e->tables && c < RL_KC_COUNT; c++)
             for (int v = 0; v < RL_KV_COUNT; v++)
                 if (rl_engine_has(e->tables, (rl_kclass)c, v))
@@ -444,7 +467,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         free(res);
         return NULL;
     }
-    add_run_header(o, "ideal", m, h, chips);
+    add_run_header(o, plan_mode(h, 0), m, h, chips);
+    cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
     cJSON_AddNumberToObject(o, "batch", (double)batch);
     cJSON_AddNumberToObject(o, "prefill_batch", 1);
     cJSON_AddNumberToObject(o, "context", (double)context);
@@ -505,7 +529,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * chip on a plan its measurements do not time reads `ideal` (cli.c
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
-    add_run_header(o, rl_hw_mode(h, cal || !rl_hw_measured(h)), m, h, chips);
+    add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             cal ? "included: each replica's calibrated step plus its collectives"
@@ -560,6 +584,11 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
+    const rl_serving_engine *e = c->calibrated ? rl_engines_selected(&h->engines) : NULL;
+    if (c->materialized && e && e->tables && m->attention != RL_ATTN_MLA)
+        cJSON_AddStringToObject(o, "attention_timed_by",
+                                "the kernel table's fused attention plus the score matrix's HBM "
+                                "write and reads at the roofline (not measured; not table time)");
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
@@ -674,9 +703,12 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
             cJSON_Delete(o);
             return NULL;
         }
-        /* one request's TTFT: its step and the engine's dispatch, once (ops.h) */
+        /* one request's TTFT: its step and the engine's dispatch, once (ops.h);
+         * the share is the step's, as in ops and simulate: the dispatch is a
+         * per-request host constant outside every step (docs/model.md,
+         * tester4 #9: vLLM's 2000-token prefill read estimated here only) */
         double d = rl_ops_prefill_dispatch(m, h, c), ttft = ops.step_s + d;
-        share = min_share(share, share_of(ops.table_s, ttft));
+        share = min_share(share, share_of(ops.table_s, ops.step_s));
         for (int q = 0; q < 4; q++)
             ops.band_s[q] += d;
         cJSON *r = cJSON_CreateObject();
@@ -739,7 +771,7 @@ const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_swe
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
-    return rl_run_mode(rl_hw_mode(h, s->calibrated), h, share);
+    return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -762,9 +794,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                             !s->sharded     ? "ignored"
                             : s->calibrated ? "included: each replica's calibrated step plus its "
                                               "collectives"
-                            : h->collectives.present ? "included: the measured collectives beside "
-                                                       "per-chip formula (1) at the datasheet peaks"
-                                                     : "included");
+                                            : peak_plan_comm(h));
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);
@@ -881,8 +911,15 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
 {
     pp = pp > 1 ? pp : 1;
     ep = ep > 1 ? ep : 1;
+    double copies = rl_serve_kv_copies(m, chips / pp / ep, l);
     cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(l));
-    cJSON_AddNumberToObject(j, "kv_copies", rl_serve_kv_copies(m, chips / pp / ep, l));
+    cJSON_AddNumberToObject(j, "kv_copies", copies);
+    /* the KV split in step's and shard's --kv-split terms (tester4 #11: tp16
+     * over 8 KV heads replicates here, step's default splits by batch) */
+    cJSON_AddStringToObject(j, "kv_layout", l == RL_ATTN_LAYOUT_DP ? "batch (attention data parallel)"
+                                            : copies > 1 ? "replicate (each KV head on kv_copies "
+                                                           "chips: step --kv-split replicate)"
+                                                         : "heads");
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));

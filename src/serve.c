@@ -153,10 +153,10 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     return 0;
 }
 
-/* The dtype a step's activations travel in: bf16, fp32 in an fp32 engine. */
+/* The dtype a step's activations travel in (shard.h rl_shard_moved_dtype). */
 static rl_dtype moved_dtype(const rl_ops_cost *c)
 {
-    return c->p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    return rl_shard_moved_dtype(c->p.compute);
 }
 
 /* The (pp - 1) stage-to-stage sends of one pipeline pass over `rows` token

@@ -20,6 +20,12 @@ rl_shard_plan rl_shard_plan_default(void)
 
 const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }
 
+
+rl_dtype rl_shard_moved_dtype(rl_dtype compute)
+{
+    return compute == RL_FP32 ? RL_FP32 : RL_BF16;
+}
+
 static const char *const KV_NAMES[] = {"replicate", "batch", "seq"};
 
 const char *rl_kv_split_name(rl_kv_split k) { return KV_NAMES[k]; }
@@ -354,8 +360,11 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     r->bound = rl_bound_of(r->compute_s, r->kv_load_s + r->weight_load_s);
     r->local_s = r->kv_load_s + mm.time_s;
 
-    /* ---- collectives of one tick ---- */
-    if (add_plan_collectives(m, h, pl, x, prefill, tokens, bm, context, p, r, err, errlen) != 0)
+    /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
+    rl_precision moved = p;
+    moved.compute = rl_shard_moved_dtype(p.compute);
+    if (add_plan_collectives(m, h, pl, x, prefill, tokens, bm, context, moved, r, err,
+                             errlen) != 0)
         return -1;
     r->tick_s = pl->overlap ? fmax(r->local_s, r->comm_s) : r->local_s + r->comm_s;
     r->step_s = P * r->tick_s;
@@ -398,8 +407,8 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     if (rl_step_check(m, h, M, context, p, err, errlen) != 0)
         return -1;
     long long replicas = chips / M, rb = ceil_div(batch, replicas);
-    rl_precision moved = p; /* bf16 activations (fp32 in an fp32 engine), shard.h */
-    moved.compute = p.compute == RL_FP32 ? RL_FP32 : RL_BF16;
+    rl_precision moved = p;
+    moved.compute = rl_shard_moved_dtype(p.compute);
     if (rl_shard_collectives(m, h, plan, RL_PHASE_GENERATE, (double)rb, moved, coll, err,
                              errlen) != 0)
         return -1;

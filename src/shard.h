@@ -25,8 +25,8 @@
  * the LM head vocab-parallel over tp; K/V projections and KV heads
  * replicated beyond K chips (the chapter's advice; MLA's latent cache never
  * splits by heads); routing balanced over experts; tokens (and prefill
- * FLOPs) split evenly over a stage's chips; activations in the compute
- * dtype; prefill FLOPs from the operator list (ops.h: causal pairs,
+ * FLOPs) split evenly over a stage's chips; collectives move activations in
+ * rl_shard_moved_dtype (below); prefill FLOPs from the operator list (ops.h: causal pairs,
  * windows, LM head on the last token); KV caches of windowed layers capped
  * at the window.  Abstract models (totals only) shard by totals with no
  * collectives: without D there is no activation to move. */
@@ -103,6 +103,20 @@ typedef struct {
     int banded;
 } rl_shard_result;
 
+/* The dtype TP/EP collectives move activations in: bf16 (fp32 with an fp32
+ * compute dtype) whatever the GEMMs compute in, as engines do with fp8 or
+ * int8 matmuls, whose outputs are bf16: vLLM's RowParallelLinear.forward
+ * (vllm/model_executor/layers/linear.py) all-reduces the quantized
+ * method's output, which its fp8 kernels write in the input activation's
+ * dtype (apply_fp8_linear: out_dtype=input.dtype); TensorRT-LLM's fused
+ * AllReduceFusionOp RESIDUAL_RMS_NORM_QUANT_FP8 (tensorrt_llm/functional.py,
+ * cpp/tensorrt_llm/thop/allreduceOp.cpp) reduces first and quantizes its
+ * output to fp8 after the RMSNorm.  TensorRT-LLM's opt-in LOWPRECISION
+ * all-reduce strategy is not modelled.  One rule for shard, pareto, step,
+ * ops and the serving simulator (tester4 #9: ideal shard sized the tp8
+ * AllReduce at fp8's 524288 B, the calibrated step at bf16's 1048576 B). */
+rl_dtype rl_shard_moved_dtype(rl_dtype compute);
+
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors
  * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
@@ -129,10 +143,8 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
  * under h's efficiency tables, or ideal when h has none) on its share of the
  * batch, ceil(batch / replicas), plus the plan's collectives over those
  * rows (rl_shard_collectives; comm.h, measured where h has them) added to
- * step_s (st->comm_s).  The collectives move bf16 activations (fp32 with an
- * fp32 compute dtype), as engines do with fp8 or int8 matmuls, whose outputs
- * are bf16 (the serving simulator's rule, serve.h); rl_shard_eval keeps the
- * Scaling Book's activations in the compute dtype.  Throughput counts all `batch` sequences over
+ * step_s (st->comm_s).  The collectives move rl_shard_moved_dtype
+ * activations, as rl_shard_eval's do.  Throughput counts all `batch` sequences over
  * `chips`.  *coll gets the collectives, the plan's name and the per-chip
  * view rl_shard_eval gives (bytes, FLOPs, the terms, local, step and
  * throughput; abstract models count FLOPs by totals).  Errors (-1):
@@ -171,7 +183,9 @@ typedef struct {
 } rl_shard_limits;
 
 /* Limits for batch B (tokens in flight) on `chips` chips (tp group for the
- * latency threshold).  Activations in the compute dtype; t_1d_s, t_2d_s
+ * latency threshold).  Activations in the compute dtype, the chapter's
+ * assumption (its Appendix C moves int8 activations), not the timed
+ * collectives' rl_shard_moved_dtype; t_1d_s, t_2d_s
  * and crossover_2d are the chapter's bf16 closed forms. */
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);

@@ -53,22 +53,35 @@ static const char *const MOE_COLS[] = {"kernel_source", "moe_dtype",   "num_toke
                                        "hidden_size",   "inter_size",  "topk",
                                        "num_experts",   "moe_tp_size", "moe_ep_size",
                                        "distribution",  "latency",     NULL};
+static const char *const MLA_COLS[] = {"kernel_source", "mla_dtype", "kv_cache_dtype",
+                                       "num_heads",     "batch_size", "isl",
+                                       "step",          "latency",    NULL};
 static const filespec FILES[RL_KC_COUNT] = {
     {RL_KC_GEMM, "gemm_perf.csv.gz", GEMM_COLS},
     {RL_KC_PREFILL_ATTN, "context_attention_perf.csv.gz", ATTN_COLS},
     {RL_KC_DECODE_ATTN, "generation_attention_perf.csv.gz", ATTN_COLS},
     {RL_KC_MOE, "moe_perf.csv.gz", MOE_COLS},
+    {RL_KC_PREFILL_MLA, "context_mla_perf.csv.gz", MLA_COLS},
+    {RL_KC_DECODE_MLA, "generation_mla_perf.csv.gz", MLA_COLS},
 };
+
+static int is_mla(rl_kclass cls) { return cls == RL_KC_PREFILL_MLA || cls == RL_KC_DECODE_MLA; }
 
 /* The MoE routing imported (engines.h: AIConfigurator's default). */
 #define MOE_ROUTING "power_law_1.01"
 
 /* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
  * one more than those (gemm m: the tables measure m = 2048 and 2049, either
- * side of a tile step); 2: 2^i (attention streams and group, MoE tokens). */
+ * side of a tile step); 2: 2^i (attention streams and group, MoE tokens,
+ * MLA prompt and context: their 1536, 3072, ... validate only, keeping the
+ * profiles under 1 MB). */
 static int subsampled(rl_kclass cls, int a)
 {
-    return cls == RL_KC_GEMM ? a == 0 : cls == RL_KC_MOE ? 2 * (a == 0) : a == 0 || a == 2 ? 2 : 0;
+    return cls == RL_KC_GEMM ? a == 0
+           : cls == RL_KC_MOE ? 2 * (a == 0)
+           : is_mla(cls)      ? 2 * (a == 1)
+           : a == 0 || a == 2 ? 2
+                              : 0;
 }
 
 /* ---- gzipped CSV ------------------------------------------------------------ */
@@ -214,6 +227,22 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
                 return -1;
         r->x[1] = 1.0 / r->x[1]; /* tp, ep -> the chip's shares (engines.h) */
         r->x[2] = 1.0 / r->x[2];
+        return 0;
+    }
+    if (is_mla(cls)) { /* batch, isl (prefill: no cached prefix) or context, heads per GPU */
+        double b, isl, heads, step;
+        if (num(c, idx, cols, "batch_size", 0, &b, err, errlen) ||
+            num(c, idx, cols, "isl", 0, &isl, err, errlen) ||
+            num(c, idx, cols, "num_heads", 0, &heads, err, errlen) ||
+            num(c, idx, cols, "step", 1, &step, err, errlen))
+            return -1;
+        const char *math = c->f[idx[1]], *kvd = c->f[idx[2]];
+        r->var = strcmp(math, "bfloat16") || (cls == RL_KC_PREFILL_MLA && step != 0) ? -1
+                 : !strcmp(kvd, "bfloat16")                                           ? RL_KV_BF16
+                 : !strcmp(kvd, "fp8")                                                ? RL_KV_FP8
+                                                                                      : -1;
+        double x[RL_KSHAPE] = {b, cls == RL_KC_PREFILL_MLA ? isl : isl + step, heads};
+        memcpy(r->x, x, sizeof x);
         return 0;
     }
     if (cls == RL_KC_GEMM) {
@@ -434,7 +463,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
                         const double *moe, const rl_hw *h, long *configs, long *filled, char *err,
                         size_t errlen)
 {
-    int naxes = cls == RL_KC_GEMM || cls == RL_KC_MOE ? 3 : 4;
+    int naxes = cls == RL_KC_GEMM || cls == RL_KC_MOE || is_mla(cls) ? 3 : 4;
     rl_ktable *t = calloc(1, sizeof *t);
     double *vals = malloc(r->n * sizeof *vals);
     if (!t || !vals) {
@@ -598,9 +627,11 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         any |= rl_engine_has(s->tables, cls, v);
     }
     if (rc == 0 && !any && cls != RL_KC_MOE) {
-        snprintf(err, errlen, "%s: no row of an imported dtype variant (%s: attention in "
-                 "bfloat16 with a bfloat16 or fp8 KV cache, or all in float32; window 0)", path,
-                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32" : "");
+        snprintf(err, errlen, "%s: no row of an imported dtype variant (%s)", path,
+                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32"
+                 : is_mla(cls)     ? "mla_dtype bfloat16 with a bfloat16 or fp8 KV cache"
+                                   : "attention in bfloat16 with a bfloat16 or fp8 KV cache, or "
+                                     "all in float32; window 0");
         rc = -1;
     }
     free(held);
@@ -761,8 +792,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
-               "-- and 1/ep, routing " MOE_ROUTING "; unmeasured nodes filled from the\n"
-               "-- nearest measured ones along the roofline.\n",
+               "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
+               "-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled\n"
+               "-- from the nearest measured ones along the roofline.\n",
             engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);

@@ -13,6 +13,10 @@
  *   moe_perf.csv.gz                   kernel_source, moe_dtype, num_tokens, hidden_size,
  *                                     inter_size, topk, num_experts, moe_tp_size,
  *                                     moe_ep_size, distribution, latency (fused MoE)
+ *   context_mla_perf.csv.gz           kernel_source, mla_dtype, kv_cache_dtype, num_heads
+ *                                     (per GPU), batch_size, isl, step (0), latency
+ *                                     (DeepSeek MLA prefill attention; TensorRT-LLM only)
+ *   generation_mla_perf.csv.gz        the same columns, decode: context = isl + step
  *
  * The fit, per operator class and dtype variant (engines.h's precision
  * table picks the variant; other dtypes are read, checked and skipped):
@@ -37,6 +41,10 @@
  *    (tokens at 2^i, 1/moe_tp_size, 1/moe_ep_size), rows of routing
  *    power_law_1.01 only (engines.h says why); a missing MoE file or one
  *    with no imported dtype leaves the engine without MoE tables.
+ *    MLA (engines.h): prefill over (batch, isl at 2^i), decode over
+ *    (batch, context), both with heads per GPU, rows of mla_dtype bfloat16
+ *    (the only one measured); the isl values between powers of 2 (1536,
+ *    3072, ...) only validate, keeping every profile under 1 MB.
  *    Nodes no configuration measured are filled (ktable.h,
  *    rl_kt_fill_holes) and listed as `filled`.
  *  - With holdout K >= 2, every K-th configuration (in file order, counted

@@ -32,6 +32,20 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips)
     return 1;
 }
 
+int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errlen)
+{
+    if (rl_sweep_valid_chips(h, chips))
+        return 0;
+    long long v[64];
+    int nv = rl_sweep_topologies(h, 0, v, 64);
+    char list[512] = "";
+    for (int j = 0; j < nv; j++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", j ? ", " : "", v[j]);
+    snprintf(err, errlen, "%lld is not a valid slice of %s (valid: %s, then multiples of %lld)",
+             chips, h->name, list, h->domain_chips);
+    return -1;
+}
+
 int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
 {
     long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
@@ -54,17 +68,9 @@ static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *
         return -1;
     }
     for (int i = 0; i < sp->nchips; i++) {
-        if (!rl_sweep_valid_chips(h, sp->chips[i])) {
-            long long v[64];
-            int nv = rl_sweep_topologies(h, 0, v, 64);
-            char list[512] = "";
-            for (int j = 0; j < nv; j++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", j ? ", " : "",
-                         v[j]);
-            snprintf(err, errlen,
-                     "sweep: field 'chips': %lld is not a valid slice of %s (valid: %s, then "
-                     "multiples of %lld)",
-                     sp->chips[i], h->name, list, h->domain_chips);
+        char why[600];
+        if (rl_sweep_check_chips(h, sp->chips[i], why, sizeof why) != 0) {
+            snprintf(err, errlen, "sweep: field 'chips': %s", why);
             return -1;
         }
     }

@@ -119,6 +119,12 @@ int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
 /* 1 if `chips` is a valid slice size of h (see rl_sweep_topologies). */
 int rl_sweep_valid_chips(const rl_hw *h, long long chips);
 
+/* 0 when `chips` is a valid slice of h, else -1 with err saying "3 is not a
+ * valid slice of tpu-v5p (valid: 4, 8, ..., then multiples of 8960)";
+ * pareto's check, which step, shard, ops and prefill share on torus chips
+ * (tester4 #10). */
+int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errlen);
+
 /* Evaluate the grid.  Returns 0 with *out filled (free with
  * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a
  * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond

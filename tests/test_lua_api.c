@@ -351,6 +351,27 @@ static void chips_run_tensor_parallel(void **state)
     assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
 }
 
+/* A fitted profile in Lua is timed by its engine costs as on the command
+ * line (tester4 #2): llama2-70b on h100-sxm-splitwise over 2 GPUs, step
+ * (batch 1, context 1024) with and without tp = 2 and prefill (1000
+ * tokens) equal the CLI's fitted step_s (37.27 ms) and ttft_s to 1e-12
+ * (Lua read 23.04 ms, estimated, never fitted). */
+static void fitted_from_lua(void **state)
+{
+    (void)state;
+    static const char *const step_keys[] = {"step_s"}, *const prefill_keys[] = {"ttft_s"};
+    const char *cli = "step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1 "
+                      "--context 1024 --format json";
+    assert_lua_equals_cli(cli, "roofline.step{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+                          "chips = 2, batch = 1, context = 1024 }", 1, step_keys, 1);
+    assert_lua_equals_cli(cli, "roofline.step{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+                          "chips = 2, tp = 2, batch = 1, context = 1024 }", 1, step_keys, 1);
+    assert_lua_equals_cli("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 "
+                          "--tokens 1000 --format json",
+                          "roofline.prefill{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+                          "chips = 2, tokens = 1000 }", 1, prefill_keys, 1);
+}
+
 /* roofline.size: the command line's search (its keys are pinned beside the
  * CLI's, tests/data/result_keys.txt); llama3-8b at 2 req/s of 100-token
  * prompts on H100 is met (one chip serves ~30 req/s of longer prompts,
@@ -721,6 +742,7 @@ int main(void)
         cmocka_unit_test(engine_and_band_as_cli),
         cmocka_unit_test(size_from_lua),
         cmocka_unit_test(chips_run_tensor_parallel),
+        cmocka_unit_test(fitted_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

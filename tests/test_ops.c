@@ -439,6 +439,61 @@ static void materialized_scores(void **state)
     assert_true(find(o, "softmax")->act_read == 335544320.0);
 }
 
+/* Tester4 #4: where a kernel table times the fused attention, materialized
+ * attention is that measured time plus the score matrix's HBM traffic at
+ * the roofline (ops.h), never faster than fused (before: 5.847 ms against
+ * fused 6.165 ms, the table dropped for roofline qk/pv).  llama3-8b on
+ * h100-sxm (TensorRT-LLM tables), decode B=4 at S=100: the scores are
+ * B N S 2 = 4 * 32 * 100 * 2 = 25,600 B a layer, written by qk, read and
+ * written by softmax, read by pv: 4 x 25,600 B over hbm_bw on 32 layers is
+ * the whole difference (1e-9, the same table time split differently);
+ * the table time itself (table_s) is unchanged (1e-12). */
+static void materialized_over_table(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(4, 100);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    double fused = o->step_s, table = o->table_s;
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
+    c.materialized = 1;
+    o = build(&m, &h, &c);
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
+    assert_rel(o->step_s - fused, 32 * 4 * 25600.0 / h.hbm_bw, 1e-9);
+    assert_rel(o->table_s, table, 1e-12);
+}
+
+/* Tester4 #13: calibrated prefill attention is monotone non-decreasing in
+ * the cached prefix (ops.c prefix_envelope).  llama3-8b on h100-sxm
+ * (TensorRT-LLM tables), T = 100 new tokens: qk + softmax + pv read 502,
+ * 357, 316, 553 us at P = 0, 200, 1000, 4000 before; now every step from
+ * P = 0 to 7000 in steps of 125 is at least the one before (to 1e-12), and
+ * P = 250 reads P = 0's lookup exactly (the envelope's largest candidate). */
+static void prefill_prefix_monotone(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double prev = 0, at0 = 0;
+    for (long long P = 0; P <= 7000; P += 125) {
+        rl_ops_config c = prefill_cfg(100, P);
+        c.calibrated = 1;
+        const rl_ops *o = build(&m, &h, &c);
+        double attn = 0;
+        for (int i = 0; i < o->n; i++)
+            if (o->op[i].kind == RL_OP_ATTENTION)
+                attn += o->op[i].layers * o->op[i].t.time_s;
+        assert_true(attn >= prev * (1 - 1e-12));
+        prev = attn;
+        if (P == 0)
+            at0 = attn;
+        if (P == 250)
+            assert_rel(attn, at0, 1e-12);
+    }
+}
+
 /* Quantization scales (dtype.h assumption): int4 q_proj of LLaMA-3-8B is
  * 4096*4096/2 = 8,388,608 B plus (4096/128)*4096 bf16 scales = 262,144 B. */
 static void int4_scales(void **state)
@@ -753,6 +808,8 @@ int main(void)
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
         cmocka_unit_test(materialized_scores),
+        cmocka_unit_test(materialized_over_table),
+        cmocka_unit_test(prefill_prefix_monotone),
         cmocka_unit_test(int4_scales),
         cmocka_unit_test(assumed_mfu),
         cmocka_unit_test(mixed_and_chunked),

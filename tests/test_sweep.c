@@ -430,8 +430,11 @@ static void test_cli_pareto(void **state)
     j = pareto_json("--model llama3-70b --hw tpu-v5e --chips 4,8,16,32", keys, 12);
     assert_non_null(cJSON_GetObjectItem(j, "infeasible_prefill"));
     assert_true(cJSON_GetObjectItem(j, "evaluated")->valuedouble > 48);
-    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring, "included");
-    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    assert_string_equal(cJSON_GetObjectItem(j, "communication")->valuestring,
+                        "included: collectives at the datasheet link figures beside per-chip "
+                        "formula (1) at the datasheet peaks");
+    /* nothing measured on tpu-v5e: estimated, as its step reads (tester4 #9) */
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
     cJSON_Delete(j);
     /* a profile with measured tables: calibrated, naming the engine (its
      * default, or --engine); --engine ideal: the plans at the datasheet peaks */
@@ -523,7 +526,11 @@ static void test_calibrated_points(void **state)
                                               sizeof err), 0);
     assert_rel(one->step_s, st.step_s, 1e-12);
     assert_rel(one->step_s, 0.0110152, 1e-4);
-    assert_true(find_point(&plain, "tp8", 1)->step_s < 0.5 * one->step_s);
+    /* the plain sweep's tp8 at batch 1: formula (1) at the peaks plus the
+     * measured AllReduces of bf16 activations (shard.h rl_shard_moved_dtype;
+     * 5.21 ms when they moved fp8 ones), half the calibrated step (1e-4,
+     * the printed figure) */
+    assert_rel(find_point(&plain, "tp8", 1)->step_s, 0.00560839, 1e-4);
     rl_ops_config c = rl_ops_config_default();
     c.chips = c.tp = 8;
     c.prec = p;

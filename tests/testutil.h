@@ -117,6 +117,36 @@ static inline int run_cli(const char *args, char *out, size_t n)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* `roofline calibrate --tables dir --hw h100-sxm --engine trtllm` on bad
+ * tables: exit 2 and no profile written. */
+static inline void assert_calibrate_refused(const char *dir)
+{
+    char cmd[1024], out[256];
+    snprintf(out, sizeof out, "%s/out.lua", dir);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s calibrate --tables %s --hw h100-sxm "
+             "--engine trtllm --save %s 2>/dev/null", RL_SRCDIR, RL_BIN, dir, out);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 2);
+    assert_int_equal(access(out, F_OK), -1);
+}
+
+/* A profile on h100-sxm whose one engine has tables = { cls = { entry } }
+ * must fail to load with an error holding `want`. */
+static inline void assert_tables_refused(const char *cls, const char *entry, const char *want)
+{
+    char spec[1024], path[64], err[1024];
+    snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { default = 'x', x = { "
+             "tables = { %s = { %s } } } } }", cls, entry);
+    write_temp(path, ".lua", spec);
+    rl_hw h;
+    use_source_tree();
+    assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+    if (!strstr(err, want))
+        fail_msg("tables.%s = { %s }: '%s' lacks '%s'", cls, entry, err, want);
+    unlink(path);
+}
+
 /* Run `RL_BIN args` (stderr dropped; @SRC@ stands for the source tree),
  * which must succeed, and parse the JSON it prints (read into buf[n]). */
 static inline cJSON *run_cli_json(const char *args, char *buf, size_t n)

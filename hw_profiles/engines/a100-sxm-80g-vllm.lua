@@ -1,13 +1,14 @@
 -- Engine profile: the vllm kernel tables of ../shared/data/silicon/a100_sxm for a100-sxm-80g.
--- Written by `roofline calibrate --tables ../shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine vllm` on 2026-12-01.
+-- Written by `roofline calibrate --tables ../shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine vllm` on 2026-12-02.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/vllm/0.14.0, engine version 0.14.0,
 -- device 'NVIDIA A100-SXM4-80GB'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
 -- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
--- and 1/ep, routing power_law_1.01; unmeasured nodes filled from the
--- nearest measured ones along the roofline.
+-- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
+-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled
+-- from the nearest measured ones along the roofline.
 return {
   base = "a100-sxm-80g",
   engines = {
@@ -16,7 +17,7 @@ return {
       version = "0.14.0",
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/vllm/0.14.0; device 'NVIDIA A100-SXM4-80GB'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "a100-sxm-80g",
-      date = "2026-12-01",
+      date = "2026-12-02",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
         source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0.8 ms per layer, added once to each request's TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
