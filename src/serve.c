@@ -6,7 +6,14 @@
  * with E tokens per step, a sequence that joined at decode step k0 with
  * context c0 has context c0 + (k - k0) E at step k, so the sum of contexts
  * is A + n E k with A = sum(c0 - k0 E); completions come from a min-heap of
- * finishing step numbers.  No allocation happens per event. */
+ * finishing step numbers.  No allocation happens per event.  A replica's
+ * decode steps that nothing outside it can change (no completion, no
+ * admission, no preemption, no KV sample due) run on its own clock as a
+ * decode run (plan_run): only the run's last step end enters the heap, an
+ * arrival routed to the replica cuts the run at the step end that admits
+ * it (cut_run), and the skipped step ends are booked in order at the next
+ * event (commit_run): the same numbers as every step as an event
+ * (rl_serve_config.every_step; test_serve). */
 #include "serve.h"
 
 #include "interrupt.h"
@@ -566,6 +573,17 @@ typedef struct {
     int head, tail;
 } fifo;
 
+/* A step end in a decode run that changes nothing outside its replica
+ * (quiet_end): its time, and the next step's time and mean context. */
+typedef struct {
+    double end, next_t, next_ctx;
+} run_step;
+
+/* Quiet step ends a decode run holds before its pending event: each costs
+ * its bookkeeping at commit, and an arrival throws away those after it
+ * (replica.run_cap adapts the bound to how often that happens). */
+#define RUN_MAX 64
+
 typedef struct {
     fifo wait, swapped;
     int ahead, atail, nactive, npartial;
@@ -575,6 +593,12 @@ typedef struct {
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
     int busy, is_prefill, static_b;
+    long long evpos;  /* heap index of its pending step end (busy) */
+    run_step *run;    /* decode run: the quiet step ends before its pending one (plan_run) */
+    int nrun;
+    int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
+                         by a run that reached it, so a busy router wastes few (cut_run) */
+    double run_b;     /* the run's decode batch */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
@@ -630,20 +654,44 @@ typedef struct {
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
+    unsigned long long quiet; /* step ends committed from decode runs (events not popped) */
 } sim;
 
-/* Min-heap of events by time. */
-static void ev_push(sim *S, event e)
+/* Min-heap of events by time; at one instant, step ends before KV
+ * transfers, then by replica or sequence id: a total order, so events at
+ * the same instant never take their order from the heap's history (decode
+ * runs, plan_run, push fewer events than steps).  A replica's pending step
+ * end keeps its heap index in evpos (cut_run moves it earlier). */
+static int ev_before(const event *a, const event *b)
 {
-    long long i = S->nev++;
+    if (a->t != b->t)
+        return a->t < b->t;
+    return a->kind != b->kind ? a->kind < b->kind : a->id < b->id;
+}
+
+static void ev_place(sim *S, long long i, event e)
+{
+    S->ev[i] = e;
+    if (e.kind == 0)
+        S->r[e.id].evpos = i;
+}
+
+/* Event e into slot i or above it, by ev_before. */
+static void ev_up(sim *S, long long i, event e)
+{
     while (i > 0) {
         long long p = (i - 1) / 2;
-        if (S->ev[p].t <= e.t)
+        if (!ev_before(&e, &S->ev[p]))
             break;
-        S->ev[i] = S->ev[p];
+        ev_place(S, i, S->ev[p]);
         i = p;
     }
-    S->ev[i] = e;
+    ev_place(S, i, e);
+}
+
+static void ev_push(sim *S, event e)
+{
+    ev_up(S, S->nev++, e);
 }
 
 static event ev_pop(sim *S)
@@ -654,15 +702,15 @@ static event ev_pop(sim *S)
         long long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && S->ev[c + 1].t < S->ev[c].t)
+        if (c + 1 < n && ev_before(&S->ev[c + 1], &S->ev[c]))
             c++;
-        if (last.t <= S->ev[c].t)
+        if (!ev_before(&S->ev[c], &last))
             break;
-        S->ev[i] = S->ev[c];
+        ev_place(S, i, S->ev[c]);
         i = c;
     }
     if (n > 0)
-        S->ev[i] = last;
+        ev_place(S, i, last);
     return top;
 }
 
@@ -739,12 +787,19 @@ static int q_pop(sim *S, fifo *q)
 /* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
  * sequences: tokens / page plus half a page of fragmentation per sequence
  * (the expected waste of the last, partly filled page). */
-static double kv_pages(const sim *S, const replica *r, double extra, int extra_seqs)
+static double kv_pages_at(const sim *S, const replica *r, long long k, double extra,
+                          int extra_seqs)
 {
-    double tokens = r->A + r->nactive * S->E * (double)r->k + r->pf_held + extra;
+    double tokens = r->A + r->nactive * S->E * (double)k + r->pf_held + extra;
     double pg = S->c->page_tokens;
     double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
     return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
+}
+
+/* The same after the replica's k decode steps done (r->k). */
+static double kv_pages(const sim *S, const replica *r, double extra, int extra_seqs)
+{
+    return kv_pages_at(S, r, r->k, extra, extra_seqs);
 }
 
 static int kv_fits(const sim *S, const replica *r, double extra, int extra_seqs)
@@ -1233,6 +1288,45 @@ static void count_step(sim *S, double B, double Sctx, double t)
     S->busy_s += t;
 }
 
+/* Whether replica r's decode step ending at `end`, after its r->nrun quiet
+ * ones, is quiet too: no sequence finishes there, the next step is the
+ * same decode batch (nothing can be admitted: no queue, or the batch at
+ * max_seqs, or a static batch running), the KV pages hold its growth (no
+ * preemption: make_room) and no KV sample falls due.  Then only a request
+ * routed to r can change what follows (cut_run). */
+static int quiet_end(const sim *S, const replica *r, double end)
+{
+    const rl_serve_config *c = S->c;
+    long long k = r->k + r->nrun + 1; /* decode steps done at `end` */
+    if (c->every_step || r->is_prefill || !r->decoding || r->npf > 0 || k >= r->kfin_top ||
+        r->nrun == r->run_cap || (S->dt_sample > 0 && !(end < S->next_sample)))
+        return 0;
+    if (c->policy == RL_POLICY_STATIC)
+        return 1;
+    int admits = r->swapped.head >= 0 ||
+                 (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs);
+    return !admits &&
+           (r->nactive <= 1 || kv_pages_at(S, r, k, r->nactive * S->E, 0) <= S->cap_pages);
+}
+
+/* Decode runs: the quiet step ends (quiet_end) after replica r's decode
+ * step of batch B ending at `end`, each kept in r->run with the time and
+ * context of the step after it (start_step's arithmetic), so the global
+ * event heap sees only the run's last step end.  Returns that end. */
+static double plan_run(sim *S, replica *r, double end, double B)
+{
+    r->run_b = B;
+    S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
+    while (quiet_end(S, r, end)) {
+        long long k = r->k + r->nrun + 1;
+        double ctx = (r->A + r->nactive * S->E * (double)k) / r->nactive;
+        double t = replica_step_time(S, r, B, ctx);
+        r->run[r->nrun++] = (run_step){end, t, ctx};
+        end += t;
+    }
+    return end;
+}
+
 /* Replica ri starts its next step at now: admit work by the policy, then
  * time the step and schedule its end (or leave the replica idle). */
 static void start_step(sim *S, int ri, double now)
@@ -1257,7 +1351,7 @@ static void start_step(sim *S, int ri, double now)
     double t = replica_step_time(S, r, B, Sctx);
     count_step(S, B, Sctx, t);
     r->busy = 1;
-    ev_push(S, (event){now + t, 0, ri});
+    ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
 
 static void end_step(sim *S, int ri, double now)
@@ -1323,7 +1417,8 @@ static void sample_kv(sim *S, double now)
         }
         double pages = 0;
         for (int j = S->nprefill; j < S->nr; j++)
-            pages += kv_pages(S, &S->r[j], 0, 0);
+            pages += kv_pages_at(S, &S->r[j], S->r[j].k + S->r[j].nrun, 0, 0); /* quiet
+                ends all lie before the sample (quiet_end) */
         S->kv_t[S->nkv] = S->next_sample;
         S->kv_f[S->nkv++] = pages / (S->cap_pages * (S->nr - S->nprefill));
         S->next_sample += S->dt_sample;
@@ -1337,6 +1432,40 @@ static void peak_kv(sim *S, const replica *r)
     double pages = kv_pages(S, r, 0, 0);
     if (pages > S->kv_peak)
         S->kv_peak = pages;
+}
+
+/* Replica r's quiet step ends, in order, as end_step, start_step and
+ * peak_kv would have kept them (at its next event, before that step end). */
+static void commit_run(sim *S, replica *r)
+{
+    for (int i = 0; i < r->nrun; i++) {
+        const run_step *q = &r->run[i];
+        itl_step(S, r, q->end);
+        r->k++;
+        count_step(S, r->run_b, q->next_ctx, q->next_t);
+        peak_kv(S, r);
+    }
+    S->quiet += (unsigned)r->nrun;
+    if (r->nrun == r->run_cap && r->run_cap < RUN_MAX)
+        r->run_cap *= 2;
+    r->nrun = 0;
+}
+
+/* A request joined busy replica ri's queue at t: its run ends at its first
+ * step end at t or later (`after`: later, for a KV transfer, which comes
+ * after the step ends of its instant: ev_before), the step end at which
+ * the replica admits it; the quiet ends after that are dropped. */
+static void cut_run(sim *S, int ri, double t, int after)
+{
+    replica *r = &S->r[ri];
+    int q = 0;
+    while (q < r->nrun && (r->run[q].end < t || (after && r->run[q].end == t)))
+        q++;
+    if (q == r->nrun)
+        return;
+    r->nrun = q;
+    r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
+    ev_up(S, r->evpos, (event){r->run[q].end, 0, ri});
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1465,6 +1594,7 @@ static void sim_free(sim *S)
             free(S->r[j].pf_tok);
             free(S->r[j].part);
             free(S->r[j].joined);
+            free(S->r[j].run);
             free(S->r[j].lp);
             free(S->r[j].ln);
             free(S->r[j].tier);
@@ -1500,7 +1630,9 @@ static int alloc_replica(sim *S, int j, int caching)
     r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
     r->joined_cap = 2 * c->max_seqs + 2;
     r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
-    if (!r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined)
+    r->run = malloc(RUN_MAX * sizeof *r->run);
+    r->run_cap = RUN_MAX / 8;
+    if (!r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined || !r->run)
         return -1;
     if (caching && S->nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
         r->lp = malloc((size_t)S->nprefix * sizeof *r->lp);
@@ -1596,7 +1728,9 @@ static void arrive(sim *S, long long *next, double now)
         S->nsys++;
         S->r[ri].outstanding++;
         q_push(S, &S->r[ri].wait, (int)(*next)++, 0);
-        if (!S->r[ri].busy && !S->r[ri].to_start) {
+        if (S->r[ri].busy)
+            cut_run(S, ri, now, 0);
+        else if (!S->r[ri].to_start) {
             S->r[ri].to_start = 1;
             S->start[nstart++] = ri;
         }
@@ -1613,6 +1747,7 @@ static void handle_event(sim *S, event e, double now)
 {
     const rl_serve_config *c = S->c;
     if (e.kind == 0) {
+        commit_run(S, &S->r[e.id]);
         end_step(S, e.id, now);
         start_step(S, e.id, now);
         if (!S->r[e.id].is_prefill)
@@ -1622,7 +1757,9 @@ static void handle_event(sim *S, event e, double now)
         S->s[e.id].state = S_WAIT;
         S->r[ri].outstanding++;
         q_push(S, &S->r[ri].wait, e.id, 0);
-        if (!S->r[ri].busy)
+        if (S->r[ri].busy)
+            cut_run(S, ri, now, 1);
+        else
             start_step(S, ri, now);
     }
 }
@@ -1639,7 +1776,7 @@ static int run_events(sim *S, long long *next)
     while (*next < n || S->nev > 0) {
         if ((++events & 0xffff) == 0 && rl_interrupted())
             return -1;
-        if (events > S->max_events)
+        if (events + S->quiet > S->max_events)
             return RL_SERVE_STALLED;
         if (S->ttft_over > S->ttft_room || S->tpot_over > S->tpot_room)
             return RL_SERVE_MISSED;
@@ -1926,8 +2063,13 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             lo = s, s *= step;
         else
             hi = s, s /= step;
-        if ((lo == 0 && s < 1e-6) || (hi == 0 && s > 1e9))
+        if ((lo == 0 && s < RL_SERVE_CAPACITY_FLOOR) || (hi == 0 && s > 1e9))
             break; /* sustains nothing, or everything up to offline */
+        if (lo == 0 && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
+            if ((rc = run_scaled(req, m, RL_SERVE_CAPACITY_FLOOR, buf, &c, prefill_cost,
+                                 decode_cost, &ok, err, errlen)) || !ok)
+                break; /* an error, or it fails even unloaded: no lower load is sustained */
+        }
     }
     for (; rc == 0 && lo > 0 && hi > 0 && hi / lo > 1 + RL_SERVE_CAPACITY_TOL &&
            runs < RL_SERVE_CAPACITY_RUNS; runs++) {

@@ -291,6 +291,10 @@ typedef struct {
     int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
                                (rl_serve_run returns RL_SERVE_MISSED): searches that need
                                only the verdict */
+    int every_step;         /* 1: every step end an event of its own, the reference the
+                               decode runs are tested against (serve.c plan_run: the same
+                               per-request latencies, step counts and KV figures; the
+                               run-wide sums within 1e-12) */
     long long *seqs_peak;   /* NULL, or raised by every run to the most sequences (decoding,
                                and prefilling in the step) that an admission compared with
                                max_seqs: a run whose peak stays below max_seqs never met its
@@ -483,7 +487,14 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * rate), the load doubled or halved until it is bracketed (stepped by 1.25
  * from `hint` when hint > 0: a load in requests/s thought near the
  * capacity), then bisected in log scale to RL_SERVE_CAPACITY_TOL, at most
- * RL_SERVE_CAPACITY_RUNS runs.
+ * RL_SERVE_CAPACITY_RUNS runs.  When the first RL_SERVE_CAPACITY_FLOOR_AFTER
+ * loads all fail, one more run (not counted in those) at
+ * RL_SERVE_CAPACITY_FLOOR of the load, every request served alone, decides
+ * whether any load is sustained: when it fails, the search stops there with
+ * *qps 0 (the stepping down would have run to its bound and found 0 too,
+ * as long as a lower load is never the only one sustained: our early-stop
+ * rule, which saves up to RL_SERVE_CAPACITY_RUNS runs on a configuration
+ * that misses a target even unloaded).
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
@@ -495,6 +506,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_MAX 30000
 #define RL_SERVE_CAPACITY_TOL 0.02
 #define RL_SERVE_CAPACITY_RUNS 40
+#define RL_SERVE_CAPACITY_FLOOR 1e-6
+#define RL_SERVE_CAPACITY_FLOOR_AFTER 3
 #define RL_SERVE_KEEP_UP 0.98
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,

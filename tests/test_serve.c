@@ -540,6 +540,160 @@ static void test_capacity_md1(void **state)
     free(r);
 }
 
+/* The step cost of the fixture, counting its calls. */
+typedef struct {
+    const rl_step_cost *inner;
+    long long calls;
+} counted_cost;
+
+static double counted_time(void *ctx, const rl_step_work *w)
+{
+    counted_cost *k = ctx;
+    k->calls++;
+    return k->inner->time(k->inner->ctx, w);
+}
+
+/* A TTFT target below the unloaded service time D (each request one prefill
+ * step, as in the M/D/1 case) is missed at every load: capacity 0.  The
+ * search stops at its floor probe (serve.h RL_SERVE_CAPACITY_FLOOR_AFTER
+ * failing loads, then one run unloaded) instead of stepping the load down
+ * by 1.25 for all RL_SERVE_CAPACITY_RUNS runs: each run stops at the 41st
+ * request over the target (p99 of 4000 is missed), one step per request,
+ * so 4 runs take about 4 x 41 steps, the 40 runs about 1640; we allow 10 x 41. */
+static void test_capacity_floor_stops_early(void **state)
+{
+    fixture *f = *state;
+    int P = 300;
+    double D = step_time(f, P, 0, 0, 0);
+    rl_request *r = workload(4000, 0.5 / D, P, 1, 7);
+    rl_serve_config c = config(f, RL_POLICY_INTERLEAVED);
+    c.max_seqs = 1;
+    c.slo_ttft = 0.5 * D;
+    counted_cost k = {&f->cost, 0};
+    rl_step_cost cost = {counted_time, &k, 0};
+    double cap;
+    char err[256];
+    assert_int_equal(rl_serve_capacity(r, 4000, &c, &cost, &cost, 0.5 / D, &cap, err, sizeof err), 0);
+    assert_true(cap == 0);
+    assert_true(k.calls >= 4 * 41 && k.calls <= 10 * 41);
+    free(r);
+}
+
+/* The latency percentiles of a and b: the same numbers. */
+static void same_pcts(const rl_pcts *a, const rl_pcts *b)
+{
+    assert_true(a->n == b->n && a->p50 == b->p50 && a->p90 == b->p90 && a->p99 == b->p99 &&
+                a->max == b->max);
+    assert_rel(a->mean, b->mean, 1e-12);
+}
+
+/* Run c on r with decode runs (serve.c plan_run) and with every step an
+ * event of its own (rl_serve_config.every_step, the reference): every
+ * per-request latency, percentile, count, rate and the KV timeline are the
+ * same numbers (bit for bit: the runs replay the same arithmetic per
+ * replica, and events at one instant are totally ordered); the run-wide
+ * sums (busy time, the time integral of requests in the system, the decode
+ * batch, context and step sums, the ITL total) add the same terms in
+ * another order, so their means agree within 1e-12 relative. */
+static void same_as_every_step(const fixture *f, const rl_request *r, long long n,
+                               rl_serve_config c)
+{
+    c.keep_requests = 1;
+    rl_serve_result fast = run(f, r, n, &c);
+    c.every_step = 1;
+    rl_serve_result ref = run(f, r, n, &c);
+    assert_memory_equal(fast.ttft_s, ref.ttft_s, (size_t)n * sizeof(double));
+    assert_memory_equal(fast.tpot_s, ref.tpot_s, (size_t)n * sizeof(double));
+    assert_memory_equal(fast.e2e_s, ref.e2e_s, (size_t)n * sizeof(double));
+    same_pcts(&fast.ttft, &ref.ttft);
+    same_pcts(&fast.ttft_service, &ref.ttft_service);
+    same_pcts(&fast.tpot, &ref.tpot);
+    same_pcts(&fast.e2e, &ref.e2e);
+    same_pcts(&fast.itl, &ref.itl);
+    assert_true(fast.steps == ref.steps && fast.decode_steps == ref.decode_steps &&
+                fast.preemptions == ref.preemptions && fast.duration_s == ref.duration_s);
+    assert_true(fast.steady_req_per_s == ref.steady_req_per_s && fast.keep_up == ref.keep_up &&
+                fast.steady_out_tokens_per_s == ref.steady_out_tokens_per_s &&
+                fast.goodput_req_per_s == ref.goodput_req_per_s &&
+                fast.kv_peak_frac == ref.kv_peak_frac && fast.nkv == ref.nkv);
+    assert_memory_equal(fast.kv_t, ref.kv_t, (size_t)ref.nkv * sizeof(double));
+    assert_memory_equal(fast.kv_frac, ref.kv_frac, (size_t)ref.nkv * sizeof(double));
+    assert_rel(fast.utilization, ref.utilization, 1e-12);
+    assert_rel(fast.mean_in_system, ref.mean_in_system, 1e-12);
+    assert_rel(fast.mean_decode_batch, ref.mean_decode_batch, 1e-12);
+    assert_rel(fast.mean_decode_batch_time, ref.mean_decode_batch_time, 1e-12);
+    assert_rel(fast.mean_decode_context, ref.mean_decode_context, 1e-12);
+    assert_rel(fast.mean_decode_step_s, ref.mean_decode_step_s, 1e-12);
+    rl_serve_result_free(&fast);
+    rl_serve_result_free(&ref);
+}
+
+/* Decode runs against the reference on every policy: several replicas
+ * under either routing, a batch cap that binds under overload, KV small
+ * enough to preempt (recompute and swap), speculative decoding, a prefix
+ * cache, and a disaggregated pool; lognormal lengths, Poisson arrivals. */
+static void test_decode_runs_match_every_step(void **state)
+{
+    fixture *f = *state;
+    long long n = 600;
+    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 3};
+    rl_request *r = NULL;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    for (int p = 0; p < RL_POLICY_COUNT; p++) {
+        rl_serve_config c = config(f, (rl_policy)p);
+        c.replicas = 3;
+        c.max_seqs = p == RL_POLICY_STATIC ? 8 : 32;
+        c.max_tokens = p == RL_POLICY_CHUNKED ? 256 : 4096;
+        same_as_every_step(f, r, n, c);
+        c.route = RL_ROUTE_ROUND_ROBIN;
+        c.max_seqs = 4; /* the cap binds: a queue waits beside a full batch */
+        c.kv_samples = 0; /* no sample due: runs up to RUN_MAX steps */
+        same_as_every_step(f, r, n, c);
+    }
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.kv_capacity_tokens = 6000; /* a few sequences' worth: preemption */
+    same_as_every_step(f, r, n, c);
+    c.preempt = RL_PREEMPT_SWAP;
+    same_as_every_step(f, r, n, c);
+    c = config(f, RL_POLICY_CONTINUOUS);
+    c.spec_gamma = 4;
+    c.spec_alpha = 0.7;
+    c.spec_draft_frac = 0.1;
+    same_as_every_step(f, r, n, c);
+    for (long long i = 0; i < n; i++) {
+        r[i].prefix_id = (int)(i % 5);
+        r[i].prefix_len = r[i].prompt / 2;
+    }
+    c = config(f, RL_POLICY_CHUNKED);
+    c.replicas = 2;
+    c.prefix_hbm_tokens = 3000;
+    c.prefix_host_tokens = 10000;
+    same_as_every_step(f, r, n, c);
+    free(r);
+}
+
+/* A request arriving at the very instant a decode step ends (the same
+ * double: the prefill step, then 5 decode steps at contexts P .. P + 4) is
+ * admitted by that step end, before it (arrivals come first at one
+ * instant), with decode runs as without them. */
+static void test_decode_run_cut_at_tie(void **state)
+{
+    fixture *f = *state;
+    int P = 200;
+    rl_request *r = workload(2, 1, P, 50, 1);
+    double e = 0 + step_time(f, P, 0, 0, 0);
+    for (int k = 0; k < 5; k++)
+        e += step_time(f, 0, 0, 1, P + k);
+    r[0].arrival = 0;
+    r[1].arrival = e;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.kv_samples = 0; /* a sample due every 0.14 ms would end every run at once */
+    same_as_every_step(f, r, 2, c);
+    free(r);
+}
+
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
@@ -1091,6 +1245,9 @@ int main(void)
         cmocka_unit_test(test_continuous_token_budget),
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),
+        cmocka_unit_test(test_capacity_floor_stops_early),
+        cmocka_unit_test(test_decode_runs_match_every_step),
+        cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
