@@ -377,6 +377,12 @@ static int emit_text(const rl_opts *o, char *text)
 {
     char err[ERRLEN];
     int rc = RL_EXIT_OK;
+    if (rl_interrupted()) { /* a signal while the result was being built: keep nothing */
+        rl_cli_say(o, "interrupted (%s) before the result was written; nothing written",
+                   rl_interrupt_name());
+        free(text);
+        return RL_EXIT_INTERRUPTED;
+    }
     if (o->output) {
         if (rl_write_atomic(o->output, text, strlen(text), err, sizeof err) != 0) {
             rl_cli_say(o, "%s", err);

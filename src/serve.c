@@ -1774,7 +1774,7 @@ static int run_events(sim *S, long long *next)
     double now = req[0].arrival;
     unsigned long long events = 0;
     while (*next < n || S->nev > 0) {
-        if ((++events & 0xffff) == 0 && rl_interrupted())
+        if ((++events & 0xff) == 0 && rl_interrupted())
             return -1;
         if (events + S->quiet > S->max_events)
             return RL_SERVE_STALLED;
