@@ -96,6 +96,12 @@ test-valgrind: $(BIN) $(BUILD)/tests/test_bad_inputs
 # corpus entries go to build-fuzz/corpus/NAME, crashes to build-fuzz/crashes/.
 FUZZ_CC      ?= $(shell command -v clang-14 || command -v clang)
 FUZZ_SECONDS ?= 20
+# Seconds one input may run before libFuzzer calls it a hang.  A seed sets
+# the floor: tests/bad_inputs/scenario/sweep_memory.lua sweeps 458752
+# calibrated points until the memory budget stops it, 1.8 s in the normal
+# build but about 37 CPU-s under ASan+UBSan with coverage (2-core VM,
+# 2026-12-02), past the 20 s this was before.
+FUZZ_TIMEOUT ?= 90
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
@@ -127,7 +133,7 @@ fuzz:
 	    fuzz_scenario) seeds="$(fuzz_seeds_fuzz_scenario)";; fuzz_trace) seeds="$(fuzz_seeds_fuzz_trace)";; \
 	    fuzz_safetensors) seeds="$(fuzz_seeds_fuzz_safetensors)";; esac; \
 	  echo "== $$n: $(FUZZ_SECONDS) s"; \
-	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -close_fd_mask=2 \
+	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -close_fd_mask=2 \
 	    -artifact_prefix=build-fuzz/crashes/$$n- build-fuzz/corpus/$$n $$seeds \
 	    > build-fuzz/$$n.log 2>&1 || fail=1; \
 	  line=$$(grep -E '^Done [0-9]+ runs' build-fuzz/$$n.log || echo "FAILED, see build-fuzz/$$n.log"); \
