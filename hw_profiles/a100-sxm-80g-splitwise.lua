@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 return {
@@ -183,9 +183,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z)",
         band = {
           p10 = -0.0828990034322261,
           p5 = -0.148485181312103,
@@ -195,14 +195,17 @@ return {
             decode = {
               p10_p90 = 0,
               p5_p95 = 0,
+              up_to_octaves = 4.84130225398094,
             },
             prefill = {
               p10_p90 = 0.203356756542601,
-              p5_p95 = 0.19037232896695,
+              p5_p95 = 0.203356756542601,
+              up_to_octaves = 5,
             },
             static = {
               p10_p90 = 0.0920531814973349,
               p5_p95 = 0.11895370280225,
+              up_to_octaves = 5,
             },
           },
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
@@ -215,7 +218,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T00:57:58Z",
+          date = "2026-12-02T02:20:21Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

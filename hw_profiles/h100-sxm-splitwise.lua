@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 return {
@@ -197,9 +197,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T00:57:58Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z)",
         band = {
           p10 = -0.0692483320285639,
           p5 = -0.179061440478099,
@@ -209,14 +209,17 @@ return {
             decode = {
               p10_p90 = 0,
               p5_p95 = 0,
+              up_to_octaves = 4.84130225398094,
             },
             prefill = {
               p10_p90 = 0.154271511187738,
-              p5_p95 = 0.12216718158158,
+              p5_p95 = 0.154271511187738,
+              up_to_octaves = 5,
             },
             static = {
               p10_p90 = 0.0875335465815833,
-              p5_p95 = 0.0456114482587837,
+              p5_p95 = 0.0875335465815833,
+              up_to_octaves = 5,
             },
           },
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
@@ -229,7 +232,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484123,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T00:57:58Z",
+          date = "2026-12-02T02:20:22Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

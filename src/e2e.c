@@ -753,7 +753,11 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
  * rl_ec_widening over its held-out rows at the band's nominal coverage
  * (80% for p10-p90, 90% for p5-p95); a class with fewer than
  * WIDEN_MIN_ROWS takes every class's rows; with fewer than that in all, c
- * keeps the rule of thumb (widened 0).  c->widen_from says what was held
+ * keeps the rule of thumb (widened 0).  Each widening is clamped to what
+ * the profile reader accepts (rl_ec_widening), the p5-p95 one made at
+ * least the p10-p90 one (rl_ec_nest), and c->widen_seen[k] records the
+ * farthest held-out row of the pool, beyond which rl_ec_band falls back
+ * to the rule of thumb.  c->widen_from says what was held
  * out.  A hold-out extrapolates from what is left: with two TP degrees
  * fitted, from one, where comm and compute are hardest to tell apart, so
  * its TP error can exceed the full fit's.  0, or -1 with err. */
@@ -806,7 +810,11 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
         }
         c->widen[k][0] = rl_ec_widening(kr, kd, m, c->band_p10, c->band_p90, 0.8, tmp);
         c->widen[k][1] = rl_ec_widening(kr, kd, m, c->band_p5, c->band_p95, 0.9, tmp);
+        c->widen_seen[k] = 0;
+        for (int i = 0; i < m; i++)
+            c->widen_seen[k] = fmax(c->widen_seen[k], kd[i]);
     }
+    rl_ec_nest(c);
     c->widened = 1;
     snprintf(c->widen_from, sizeof c->widen_from, "nested hold-outs of the fitted rows, each "
              "axis end held out and (E) fitted on the rest: %s%s%s%s", from,

@@ -131,18 +131,21 @@ static const char *const BANDS[2] = {"p10_p90", "p5_p95"};
 
 static const char *const QUANTILES[4] = {"p5", "p10", "p90", "p95"};
 
-/* band.per_octave.CLASS.BAND: a widening in log units per octave, [0, 5] */
+/* band.per_octave.CLASS.BAND: a widening in log units per octave, [0,
+ * RL_EC_WIDEN_MAX]; band.per_octave.CLASS.up_to_octaves: how far out it
+ * was seen, [0, 1000] */
 static int widen_band_field(lua_State *L, const reading *r, const char *key, char *err,
                             size_t errlen)
 {
+    char k[96];
+    snprintf(k, sizeof k, "band.per_octave.%s.%s", CLASSES[r->cls], key);
     for (int b = 0; b < 2; b++)
-        if (strcmp(key, BANDS[b]) == 0) {
-            char k[64];
-            snprintf(k, sizeof k, "band.per_octave.%s.%s", CLASSES[r->cls], key);
-            return read_num(L, r, k, 0, 5, &r->c->widen[r->cls][b], err, errlen);
-        }
-    FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95)", r->origin,
-         r->field, CLASSES[r->cls], key);
+        if (strcmp(key, BANDS[b]) == 0)
+            return read_num(L, r, k, 0, RL_EC_WIDEN_MAX, &r->c->widen[r->cls][b], err, errlen);
+    if (strcmp(key, "up_to_octaves") == 0)
+        return read_num(L, r, k, 0, 1000, &r->c->widen_seen[r->cls], err, errlen);
+    FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95, "
+         "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
 }
 
 /* band.per_octave.CLASS */
@@ -225,8 +228,18 @@ void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int 
     double l = wide ? c->band_p5 : c->band_p10, h = wide ? c->band_p95 : c->band_p90;
     double w = c->widened && cls < RL_EC_CLASSES ? c->widen[cls][wide != 0] : NAN;
     double wl = isnan(w) ? l * d : -w * d, wh = isnan(w) ? h * d : w * d;
+    if (!isnan(w) && d > c->widen_seen[cls]) { /* beyond what the hold-outs saw */
+        wl = fmin(wl, l * d);
+        wh = fmax(wh, h * d);
+    }
     *lo = fmax(l + wl, fmin(l, -M_LN2));
     *hi = fmin(h + wh, fmax(h, M_LN2));
+}
+
+void rl_ec_nest(rl_engine_costs *c)
+{
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        c->widen[k][1] = fmax(c->widen[k][1], c->widen[k][0]);
 }
 
 double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
@@ -234,7 +247,7 @@ double rl_ec_widening(const double *r, const double *d, int n, double q_lo, doub
 {
     for (int i = 0; i < n; i++)
         scratch[i] = fmax(0, fmax((q_lo - r[i]) / d[i], (r[i] - q_hi) / d[i]));
-    return rl_fit_quantile(scratch, n, coverage);
+    return fmin(rl_fit_quantile(scratch, n, coverage), RL_EC_WIDEN_MAX);
 }
 
 int rl_ec_listed(const char *list, const char *name)
@@ -336,6 +349,7 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
             if (!c->widened)
                 c->widen[k][b] = 0;
         }
+    rl_ec_nest(c);
     return 0;
 }
 
@@ -392,6 +406,7 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
             lua_newtable(L);
             for (int b = 0; b < 2; b++)
                 set_num(L, BANDS[b], c->widen[k][b]);
+            set_num(L, "up_to_octaves", c->widen_seen[k]);
             lua_setfield(L, -2, CLASSES[k]);
         }
         lua_setfield(L, -2, "per_octave");

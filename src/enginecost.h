@@ -97,9 +97,12 @@ typedef struct {
     /* the band's widening per octave outside the grid (log units), per row
      * class and band ([0] p10-p90, [1] p5-p95), tuned by the fit's nested
      * extrapolation hold-outs (e2e.h) when `widened`; else the rule of
-     * thumb (rl_ec_band) */
+     * thumb (rl_ec_band); widen_seen[cls] is the farthest a held-out row
+     * of the class's pool lay outside (octaves): the widening was seen up
+     * to there, no farther (0 in a profile from before it was recorded) */
     int widened;
     double widen[RL_EC_CLASSES][2];
+    double widen_seen[RL_EC_CLASSES];
     char widen_from[512]; /* what the widening was tuned on */
     char file[256], hash[32], date[32];
     long long rows, configs;
@@ -136,7 +139,12 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
  * rl_ec_outside octaves out, from the p10/p90 (p5/p95 when `wide`)
  * residual quantiles q_lo, q_hi:
  *   tuned (c->widened): [q_lo - w d, q_hi + w d], w = c->widen[cls][wide],
- *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit);
+ *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit); beyond
+ *     c->widen_seen[cls] octaves (farther than any hold-out reached) no
+ *     narrower than the rule of thumb below, since no measurement says
+ *     how the error grows there (review-c finding 2: a decode widening
+ *     tuned to 0 on one octave gave a 3-octave extrapolation the in-grid
+ *     band);
  *   else (profiles from before): [q_lo (1 + d), q_hi (1 + d)], a rule of
  *     thumb that trusts an extrapolation less the farther it reaches;
  * either way widened no further than a factor of 2 (log 2), unless the
@@ -148,12 +156,27 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
 void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
                 double *hi);
 
+/* Make each class's p5-p95 widening at least its p10-p90 one, so that
+ * with p5 <= p10 and p90 <= p95 the p5-p95 band holds the p10-p90 band at
+ * every distance (rl_ec_band).  Each is tuned on its own (e2e.h); the
+ * wider band's smaller excesses can give it the smaller slope, and a band
+ * claiming 90% would then be narrower than one claiming 80% a few
+ * octaves out (review-c finding 1).  Applied by the fit and on reading. */
+void rl_ec_nest(rl_engine_costs *c);
+
+/* The largest widening per octave a profile may carry (log units; the
+ * reader's range of band.per_octave.*): 5 widens by e^5 = 148x per octave,
+ * far beyond the factor-2 bound of rl_ec_band, so nothing is lost by it. */
+#define RL_EC_WIDEN_MAX 5.0
+
 /* The widening per octave that puts a share `coverage` of n extrapolated
  * predictions inside a band [q_lo - w d, q_hi + w d] (rl_ec_band): the
  * `coverage` quantile (rl_fit_quantile, type 7) of each prediction's need
  * max(0, (q_lo - r_i) / d_i, (r_i - q_hi) / d_i), r_i its
  * log(measured / predicted), d_i > 0 its octaves outside the grid it was
- * fitted on.  n >= 1; scratch[n] is overwritten. */
+ * fitted on; clamped to RL_EC_WIDEN_MAX so that `fit --save` never writes a
+ * profile its reader refuses (review-c finding 4).  n >= 1; scratch[n] is
+ * overwritten. */
 double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
                       double coverage, double *scratch);
 
@@ -177,8 +200,8 @@ int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, con
                         rl_engine_costs *c, char *err, size_t errlen);
 /* Before the keys: the ideal costs with prefill_comm_eff unset.  After
  * them, rl_engine_costs_check gives an unset prefill_comm_eff comm_eff's
- * value (profiles written before the two were apart) and returns 0, or -1
- * when the band is not ordered. */
+ * value (profiles written before the two were apart), nests the bands
+ * (rl_ec_nest) and returns 0, or -1 when the band is not ordered. */
 rl_engine_costs rl_engine_costs_blank(void);
 int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,
                           size_t errlen);

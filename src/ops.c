@@ -340,20 +340,37 @@ typedef struct {
  * P = 0, 200, 1000, 4000, the interpolation between lengths times the
  * falling pairs ratio).  *shape's length and *scale become the chosen
  * lookup's; nothing changes without the engine's table of the KV dtype.
+ * And never below the decode-attention table at the same streams and
+ * context (the distinct keys read, P + T without a window), once (scale
+ * 1): a few new tokens on a long prefix still
+ * read the whole cached KV, which the pairs ratio does not see (review-c
+ * finding 3: 16 tokens on a 30000-token prefix read 485 us, 2.4x below
+ * the roofline's 1179 us; a 4-token verify at 8000 read less than a
+ * 1-token decode).  Engines verify a few draft tokens with their decode
+ * kernel (TensorRT-LLM's XQA has a speculative-decoding variant of
+ * multi-token queries: NVIDIA TensorRT-Edge-LLM docs, DecoderXQARunner
+ * dispatchSpecDecodeXQAKernel; FlashInfer PR 2105 enables it in
+ * trtllm_batch_decode_with_kv_cache), whose measured time at that context
+ * is a step that reads the same KV.  Returns the kernel class chosen
+ * (RL_KC_PREFILL_ATTN, or RL_KC_DECODE_ATTN when that floor is larger).
  * One shape of sequences (segment s of one part) only. */
-static void prefix_envelope(const builder *x, const segment *s, double W, double *shape,
-                            double *scale)
+static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, double *shape,
+                                 double *scale)
 {
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     int v = rl_kvariant_kv(x->c->prec.kv);
     const rl_ktable *t = e && e->tables && v >= 0 ? e->tables->t[RL_KC_PREFILL_ATTN][v] : NULL;
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
-        return;
+        return RL_KC_PREFILL_ATTN;
     double peak = rl_hw_peak(x->h, x->c->prec.compute), x1[RL_KSHAPE], pairs, keys;
     rl_provenance prov;
     memcpy(x1, shape, sizeof x1);
     double best = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * *scale;
+    pairs_keys(x, T, P, W, &pairs, &keys);
+    double read = keys; /* the distinct keys read, as a decode step's length */
+    x1[1] = read;
+    double floor_s = rl_engine_time(e, RL_KC_DECODE_ATTN, v, x1, peak, x->h->hbm_bw, &prov);
     for (int k = -1; k < t->len[1]; k++) {
         double q = k < 0 ? 0 : t->axis[1][k] - T; /* the candidate prefix */
         if (q < 0 || q >= P || (k >= 0 && q == 0))
@@ -368,6 +385,11 @@ static void prefix_envelope(const builder *x, const segment *s, double W, double
             *scale = sc;
         }
     }
+    if (!(floor_s > best))
+        return RL_KC_PREFILL_ATTN;
+    shape[1] = read;
+    *scale = 1.0;
+    return RL_KC_DECODE_ATTN;
 }
 
 /* The MLA kernel table (engines.h) that times a segment's qk, softmax and
@@ -430,9 +452,8 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
         return;
     }
-    if (s->n == 1)
-        prefix_envelope(x, s, W, shape, &scale);
-    table(qk, RL_KC_PREFILL_ATTN, 3, shape, scale);
+    rl_kclass cls = s->n == 1 ? prefix_envelope(x, s, W, shape, &scale) : RL_KC_PREFILL_ATTN;
+    table(qk, cls, 3, shape, scale);
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
@@ -685,7 +706,7 @@ static void finish(builder *x)
         if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
             o->table_s += op->layers * (op->t.time_s - op->untabled_s);
         for (int q = 0; q < 4 && x->bands; q++)
-            o->band_s[q] += op->layers * op->t.time_s * expm1(op->band[q]);
+            o->band_s[q] += op->layers * (op->t.time_s - op->untabled_s) * expm1(op->band[q]);
         o->banded |= op->band[0] != 0 || op->band[3] != 0;
         o->compute_s += op->layers * op->t.compute_s;
         o->memory_s += op->layers * op->t.memory_s;

@@ -1847,6 +1847,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->duration_s = dur;
     out->steps = S->steps;
     out->decode_steps = S->dsteps;
+    out->quiet_steps = S->quiet;
     out->preemptions = S->preempt;
     out->over_budget = S->over_budget;
     out->kv_freed_tokens = S->freed;

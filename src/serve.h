@@ -425,6 +425,9 @@ typedef struct {
     double mean_decode_context;
     double mean_decode_step_s;
     long long steps, decode_steps;
+    /* step ends committed from decode runs without an event of their own
+     * (serve.c plan_run; 0 under every_step): tests check runs happened */
+    unsigned long long quiet_steps;
     double kv_freed_tokens;   /* KV tokens released by completed sequences */
     long long preemptions;
     /* Prompts longer than max_tokens that a policy without chunking (continuous,

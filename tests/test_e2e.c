@@ -214,8 +214,13 @@ static void fit_recovers_known_costs(void **state)
     assert_rel(back.engine_costs.v[RL_EC_MEMORY], 0.7, 0.01);
     assert_int_equal(back.engine_costs.rows, 47);
     assert_true(back.engine_costs.widened);
-    for (int k = 0; k < RL_EC_CLASSES; k++)
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
         assert_rel(back.engine_costs.widen[k][0], widen[k], 1e-12);
+        /* nested (rl_ec_nest) and seen up to a held-out row's distance,
+         * which is > 0 (hold_out keeps only rows outside the rest's grid) */
+        assert_true(back.engine_costs.widen[k][1] >= back.engine_costs.widen[k][0]);
+        assert_true(back.engine_costs.widen_seen[k] > 0);
+    }
     assert_string_equal(back.engine_costs.file, "splitwise_h100.csv");
     assert_string_equal(back.engine_costs.models, "llama2-70b"); /* what it was fitted on */
     assert_string_equal(back.engine_costs.weights, "bf16");
@@ -566,6 +571,8 @@ static void band_widens_outside_the_grid(void **state)
     c.band_p90 = 0.08;
     c.band_p95 = 0.15;
     c.widened = 1;
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        c.widen_seen[k] = 4; /* every distance below was seen by the hold-outs */
     c.widen[RL_EC_PREFILL_ROWS][0] = 0.2;
     c.widen[RL_EC_PREFILL_ROWS][1] = 0.3;
     c.widen[RL_EC_DECODE_ROWS][0] = 0;
@@ -591,6 +598,71 @@ static void band_widens_outside_the_grid(void **state)
     assert_rel(hi, 0.45, 1e-12);
 }
 
+/* Tuned costs on a grid of tp 2-4 with the band quantiles p5, p10, p90,
+ * p95 (rl_ec_band's inputs; widenings 0, seen nowhere). */
+static rl_engine_costs tp_grid(double p5, double p10, double p90, double p95)
+{
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.grid[RL_EC_TP][0] = 2;
+    c.grid[RL_EC_TP][1] = 4;
+    c.band_p5 = p5;
+    c.band_p10 = p10;
+    c.band_p90 = p90;
+    c.band_p95 = p95;
+    c.widened = 1;
+    return c;
+}
+
+/* The p5-p95 band holds the p10-p90 band at every distance, once read
+ * (rl_engine_costs_check nests the widenings): h100-sxm-splitwise's
+ * prefill widenings as fitted before the fix (0.154 p10-p90, 0.122 p5-p95,
+ * review-c finding 1) and its quantiles; tp 4 * 2^d on a grid of tp 2-4 is
+ * d octaves out, d = 0..8.  Exact comparisons. */
+static void bands_nest(void **state)
+{
+    (void)state;
+    rl_engine_costs c = tp_grid(-0.179, -0.08, 0.0967, 0.25);
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
+        c.widen[k][0] = 0.154;
+        c.widen[k][1] = 0.122;
+        c.widen_seen[k] = 8; /* all seen: the rule-of-thumb floor stays out */
+    }
+    char err[256];
+    assert_int_equal(rl_engine_costs_check("t.lua", "costs", &c, err, sizeof err), 0);
+    for (int k = 0; k < RL_EC_CLASSES; k++)
+        for (int d = 0; d <= 8; d++) {
+            double v[RL_EC_AXES] = {4 * pow(2, d), 0, 0, 0}, lo, hi, wlo, whi;
+            rl_ec_band(&c, v, (rl_ec_class)k, 0, &lo, &hi);
+            rl_ec_band(&c, v, (rl_ec_class)k, 1, &wlo, &whi);
+            assert_true(wlo <= lo);
+            assert_true(whi >= hi);
+        }
+}
+
+/* Beyond the farthest distance the hold-outs saw (widen_seen), the tuned
+ * band is no narrower than the rule of thumb [q_lo (1 + d), q_hi (1 + d)]
+ * (review-c finding 2: decode tuned to 0 from ~1 octave).  By hand: p10
+ * -0.05, p90 0.08, decode w 0 seen to 1 octave: tp 8 on tp 2-4 (1 octave)
+ * keeps the fitted band; tp 32 (3 octaves) [-0.05 x 4, 0.08 x 4] = [-0.2,
+ * 0.32]; a prefill w 0.2 already wider there keeps [-0.65, 0.68].  1e-12. */
+static void band_beyond_what_was_seen(void **state)
+{
+    (void)state;
+    rl_engine_costs c = tp_grid(-0.1, -0.05, 0.08, 0.15);
+    c.widen[RL_EC_PREFILL_ROWS][0] = 0.2;
+    c.widen_seen[RL_EC_DECODE_ROWS] = c.widen_seen[RL_EC_PREFILL_ROWS] = 1;
+    double tp8[RL_EC_AXES] = {8, 0, 0, 0}, tp32[RL_EC_AXES] = {32, 0, 0, 0}, lo, hi;
+    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.05, 1e-12);
+    assert_rel(hi, 0.08, 1e-12);
+    rl_ec_band(&c, tp32, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.2, 1e-12);
+    assert_rel(hi, 0.32, 1e-12);
+    rl_ec_band(&c, tp32, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.65, 1e-12);
+    assert_rel(hi, 0.68, 1e-12);
+}
+
 /* The widening per octave (rl_ec_widening), by hand: q_lo -0.05, q_hi
  * 0.08; five extrapolated rows r = 0, 0.1, -0.2, 0.3, 0.05 at d = 1, 1, 2,
  * 1, 1 octaves need 0, 0.02, (-0.05 + 0.2) / 2 = 0.075, 0.22, 0; sorted
@@ -605,6 +677,11 @@ static void widening_per_octave(void **state)
     assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.104, 1e-12);
     assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.162, 1e-12);
     assert_true(rl_ec_widening(in, d, 3, -0.05, 0.08, 0.8, tmp) == 0);
+    /* review-c finding 4: rows 0.22 octave out (log2(56/48)) missing by
+     * 2.0 in log need (2.0 - 0.08) / 0.22 = 8.7 per octave, above what the
+     * profile reader accepts: clamped to RL_EC_WIDEN_MAX (5) */
+    const double far[] = {2.0, 2.0, 2.0, 2.0, 2.0}, near[] = {0.22, 0.22, 0.22, 0.22, 0.22};
+    assert_rel(rl_ec_widening(far, near, 5, -0.05, 0.08, 0.8, tmp), RL_EC_WIDEN_MAX, 0);
 }
 
 static void wrong_expectation(void **state)
@@ -786,6 +863,8 @@ int main(void)
         cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(band_widens_outside_the_grid),
         cmocka_unit_test(widening_per_octave),
+        cmocka_unit_test(bands_nest),
+        cmocka_unit_test(band_beyond_what_was_seen),
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(draft_moves_to_the_edge),

@@ -447,7 +447,8 @@ static void materialized_scores(void **state)
  * B N S 2 = 4 * 32 * 100 * 2 = 25,600 B a layer, written by qk, read and
  * written by softmax, read by pv: 4 x 25,600 B over hbm_bw on 32 layers is
  * the whole difference (1e-9, the same table time split differently);
- * the table time itself (table_s) is unchanged (1e-12). */
+ * the table time itself (table_s) is unchanged (1e-12), and so are the
+ * band's widths. */
 static void materialized_over_table(void **state)
 {
     (void)state;
@@ -456,13 +457,30 @@ static void materialized_over_table(void **state)
     rl_ops_config c = decode_cfg(4, 100);
     c.calibrated = 1;
     const rl_ops *o = build(&m, &h, &c);
-    double fused = o->step_s, table = o->table_s;
+    double fused = o->step_s, table = o->table_s, width[4];
+    for (int q = 0; q < 4; q++)
+        width[q] = o->band_s[q] - o->step_s;
+    assert_true(width[0] < 0 && width[3] > 0);
     assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
     c.materialized = 1;
     o = build(&m, &h, &c);
     assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
     assert_rel(o->step_s - fused, 32 * 4 * 25600.0 / h.hbm_bw, 1e-9);
     assert_rel(o->table_s, table, 1e-12);
+    /* review-c finding 5: the band widens the measured time only, not the
+     * scores' roofline traffic, so its widths are fused's (1e-9) */
+    for (int q = 0; q < 4; q++)
+        assert_rel(o->band_s[q] - o->step_s, width[q], 1e-9);
+}
+
+/* qk + softmax + pv of a calibrated step (s). */
+static double attention_s(const rl_ops *o)
+{
+    double t = 0;
+    for (int i = 0; i < o->n; i++)
+        if (o->op[i].kind == RL_OP_ATTENTION)
+            t += o->op[i].layers * o->op[i].t.time_s;
+    return t;
 }
 
 /* Tester4 #13: calibrated prefill attention is monotone non-decreasing in
@@ -481,10 +499,7 @@ static void prefill_prefix_monotone(void **state)
         rl_ops_config c = prefill_cfg(100, P);
         c.calibrated = 1;
         const rl_ops *o = build(&m, &h, &c);
-        double attn = 0;
-        for (int i = 0; i < o->n; i++)
-            if (o->op[i].kind == RL_OP_ATTENTION)
-                attn += o->op[i].layers * o->op[i].t.time_s;
+        double attn = attention_s(o);
         assert_true(attn >= prev * (1 - 1e-12));
         prev = attn;
         if (P == 0)
@@ -492,6 +507,31 @@ static void prefill_prefix_monotone(void **state)
         if (P == 250)
             assert_rel(attn, at0, 1e-12);
     }
+}
+
+/* Review-c finding 3: a few new tokens on a long cached prefix read the
+ * whole KV, so calibrated prefill attention is never below the decode
+ * table at that context (ops.c prefix_envelope).  llama3-8b on h100-sxm
+ * (TensorRT-LLM tables): a 4-token verify on P = 8000 reads exactly the
+ * 1-token decode at context 8004 (756.2 us; 433.6 us before), 1e-9; 16
+ * tokens on P = 30000 are at least the roofline's KV read, 30016 tokens x
+ * 4096 B (2 x 8 KV heads x 128 x 2 B) x 32 layers / 3.35e12 B/s = 1.17 ms
+ * (1.94 ms now, 0.485 ms before). */
+static void prefill_prefix_reads_the_kv(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    m.max_context = 65536;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 8004);
+    c.calibrated = 1;
+    double decode = attention_s(build(&m, &h, &c));
+    c = prefill_cfg(4, 8000);
+    c.calibrated = 1;
+    assert_rel(attention_s(build(&m, &h, &c)), decode, 1e-9);
+    c = prefill_cfg(16, 30000);
+    c.calibrated = 1;
+    assert_true(attention_s(build(&m, &h, &c)) >= 30016.0 * 4096 * 32 / h.hbm_bw);
 }
 
 /* Quantization scales (dtype.h assumption): int4 q_proj of LLaMA-3-8B is
@@ -808,6 +848,7 @@ int main(void)
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
         cmocka_unit_test(materialized_scores),
+        cmocka_unit_test(prefill_prefix_reads_the_kv),
         cmocka_unit_test(materialized_over_table),
         cmocka_unit_test(prefill_prefix_monotone),
         cmocka_unit_test(int4_scales),

@@ -595,6 +595,13 @@ static void same_pcts(const rl_pcts *a, const rl_pcts *b)
  * sums (busy time, the time integral of requests in the system, the decode
  * batch, context and step sums, the ITL total) add the same terms in
  * another order, so their means agree within 1e-12 relative. */
+/* A draft model's step: 1 ms, whatever the batch. */
+static double draft_1ms(void *ctx, const rl_step_work *w)
+{
+    (void)ctx, (void)w;
+    return 1e-3;
+}
+
 static void same_as_every_step(const fixture *f, const rl_request *r, long long n,
                                rl_serve_config c)
 {
@@ -624,6 +631,10 @@ static void same_as_every_step(const fixture *f, const rl_request *r, long long 
     assert_rel(fast.mean_decode_batch_time, ref.mean_decode_batch_time, 1e-12);
     assert_rel(fast.mean_decode_context, ref.mean_decode_context, 1e-12);
     assert_rel(fast.mean_decode_step_s, ref.mean_decode_step_s, 1e-12);
+    /* and the runs did happen (review-c 7): quiet step ends without
+     * events in the fast run, none in the reference */
+    assert_true(fast.quiet_steps > 0);
+    assert_true(ref.quiet_steps == 0);
     rl_serve_result_free(&fast);
     rl_serve_result_free(&ref);
 }
@@ -631,7 +642,9 @@ static void same_as_every_step(const fixture *f, const rl_request *r, long long 
 /* Decode runs against the reference on every policy: several replicas
  * under either routing, a batch cap that binds under overload, KV small
  * enough to preempt (recompute and swap), speculative decoding, a prefix
- * cache, and a disaggregated pool; lognormal lengths, Poisson arrivals. */
+ * cache (a draft model's own step cost too), pipeline parallelism, and a
+ * disaggregated pool (with PP); lognormal lengths, Poisson arrivals.
+ * Every case makes quiet step ends (runs happened). */
 static void test_decode_runs_match_every_step(void **state)
 {
     fixture *f = *state;
@@ -661,6 +674,17 @@ static void test_decode_runs_match_every_step(void **state)
     c.spec_gamma = 4;
     c.spec_alpha = 0.7;
     c.spec_draft_frac = 0.1;
+    same_as_every_step(f, r, n, c);
+    rl_step_cost draft = {draft_1ms, NULL, 0}; /* a draft model's own step cost */
+    c.spec_draft = &draft;
+    same_as_every_step(f, r, n, c);
+    c = config(f, RL_POLICY_CONTINUOUS);
+    c.pp = 2; /* pipeline streams as virtual engines */
+    same_as_every_step(f, r, n, c);
+    c = config(f, RL_POLICY_DISAGG);
+    c.prefill_replicas = 2;
+    c.replicas = 3;
+    c.pp = 2; /* KV transfers landing among the decode pool's runs, under PP */
     same_as_every_step(f, r, n, c);
     for (long long i = 0; i < n; i++) {
         r[i].prefix_id = (int)(i % 5);
@@ -697,13 +721,6 @@ static void test_decode_run_cut_at_tie(void **state)
 /* (1 - a^(g+1)) / (1 - a): a = 0.8, g = 4 gives (1 - 0.32768) / 0.2 = 3.3616
  * (Leviathan et al. 2023 eq. (1)); in the simulator each request then takes
  * ceil((G - 1) / E) verify steps. */
-/* A draft model's step: 1 ms, whatever the batch. */
-static double draft_1ms(void *ctx, const rl_step_work *w)
-{
-    (void)ctx, (void)w;
-    return 1e-3;
-}
-
 static void test_speculative(void **state)
 {
     fixture *f = *state;
