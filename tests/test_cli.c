@@ -1120,6 +1120,19 @@ static void fit_then_validate(void **state)
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
     cJSON_Delete(v);
+    /* tester5 #6: --profile is --hw's alias (the README's validate flag):
+     * the same fitted result, not the stock profile's ideal one */
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--profile %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
+    v = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
+    assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    cJSON_Delete(v);
+    /* and two different profiles are refused, exit 2, naming both */
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--profile %s/p.lua --hw h200 --model llama2-70b", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "and --hw 'h200' name two profiles"));
     /* a --hw of another chip does not serve them: their own spec does, and the note says so */
     assert_int_equal(run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
                              "--hw h200 --model llama2-70b --set model.max_context=16384 "
