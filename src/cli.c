@@ -1255,13 +1255,10 @@ int rl_cli_size(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
-        if (o->given[RL_P_CONSERVATIVE]) { /* size against the slow end of the band */
-            if (o->ideal || !rl_e2e_band_edge(&hw[nhw], band_lo < 0.075 ? 3 : 2)) {
-                fprintf(stderr, "roofline size: --conservative sizes on the slow end of a "
-                                "profile's band (fitted costs or kernel-table residuals); %s has "
-                                "none%s\n", hw[nhw].name, o->ideal ? " under --ideal" : "");
-                return RL_EXIT_INPUT;
-            }
+        if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
+            rl_size_slow_edge(&hw[nhw], o->ideal, band_lo < 0.075, err, sizeof err) != 0) {
+            fprintf(stderr, "roofline size: --conservative %s\n", err);
+            return RL_EXIT_INPUT;
         }
         nhw++;
     }

@@ -831,6 +831,16 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
     return 0;
 }
 
+
+int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen)
+{
+    if (!ideal && rl_e2e_band_edge(h, wide ? 3 : 2))
+        return 0;
+    snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
+                          "kernel-table residuals); %s has none%s", h->name,
+             ideal ? " under --ideal" : "");
+    return -1;
+}
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated and every searched

@@ -266,6 +266,12 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
+/* size --conservative (and roofline.size's conservative = true) on h: moves
+ * h to the slow edge of its band (e2e.h rl_e2e_band_edge; wide: p95, else
+ * p90).  0, or -1 with err "sizes on the slow end ...; H has none" when h
+ * has no band or the search is ideal. */
+int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen);
+
 /* A replica's layout: "tp8", "attn-dp8", "tp4 ep2" (tp chips, ep groups), "tp8 pp2". */
 void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
 
