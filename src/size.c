@@ -1009,8 +1009,11 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
                  c->chips, lay);
     else
         snprintf(rep, sizeof rep, "%dx%lld %s", c->replicas, c->chips, lay);
-    snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
-             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
+    char comp[16] = ""; /* compute named where it is not the weights' dtype (tester5 #3) */
+    if (c->p.compute != c->p.weights)
+        snprintf(comp, sizeof comp, " c:%s", rl_dtype_name(c->p.compute));
+    snprintf(buf, len, "%s %s w:%s kv:%s%s %s B<=%d", in->hw[c->hw].name, rep,
+             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), comp, pol, c->max_seqs);
 }
 
 int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,

@@ -299,6 +299,26 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
+/* tester5 #3: two rows that differ only in the compute dtype had one
+ * label ("tpu-v5e 7x8 tp8 w:int8 kv:int8 ..." with int8 and bf16 compute):
+ * the label names the compute where it is not the weights' dtype, so int8
+ * weights with bf16 compute read "c:bf16", int8 end to end reads as before. */
+static void test_label_names_compute(void **state)
+{
+    fixture *f = *state;
+    rl_size_candidate c = {.hw = 1, .p = {RL_INT8, RL_INT8, RL_BF16}, .chips = 8, .pp = 1, .ep = 1,
+                           .layout = RL_ATTN_LAYOUT_TP, .policy = RL_POLICY_CONTINUOUS,
+                           .max_seqs = 64, .replicas = 7};
+    rl_size_input in = f->in;
+    in.nhw = 2;
+    char label[160];
+    rl_size_label(&in, &c, label, sizeof label);
+    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:bf16 continuous B<=64");
+    c.p.compute = RL_INT8;
+    rl_size_label(&in, &c, label, sizeof label);
+    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 continuous B<=64");
+}
+
 /* Item 8 of issue 14: size searches attention data parallel and expert
  * parallel degrees for an MoE model (serve.h rl_attn_layout,
  * rl_ops_cost_experts).  Mixtral-8x7B (8 experts) on H100 up to 2 chips
@@ -812,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
+        cmocka_unit_test(test_label_names_compute),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_pipeline_layouts_searched),
         cmocka_unit_test(test_pipeline_kind_holds_per_stream),
