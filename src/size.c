@@ -363,7 +363,12 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
         return y->meets - x->meets;
     if (x->cost_per_hour != y->cost_per_hour)
         return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
-    /* at equal cost, the most margin: the higher load sustained, when the two
+    /* at equal cost, the better evidence: a measured mode before an estimated
+     * one before an ideal one, whose capacities are optimistic (tester5 #2:
+     * an estimated int8 row outranked calibrated bf16 rows by its capacity) */
+    if (x->optimism != y->optimism)
+        return x->optimism - y->optimism;
+    /* then the most margin: the higher load sustained, when the two
      * differ by more than the capacity search's resolution (5% > its 2%) */
     double xq = isfinite(x->max_qps) ? x->max_qps : 0, yq = isfinite(y->max_qps) ? y->max_qps : 0;
     if (fabs(xq - yq) > 0.05 * fmax(xq, yq))
@@ -796,10 +801,14 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     return rc;
 }
 
-/* Rank out->c and drop the rows that repeat another's outcome; count the
- * meeting ones. */
-static void rank_results(rl_size_result *out)
+/* Rank out->c (each row's optimism set from its mode first) and drop the
+ * rows that repeat another's outcome; count the meeting ones. */
+static void rank_results(const rl_size_input *in, rl_size_result *out)
 {
+    for (int i = 0; i < out->n; i++) {
+        const char *mode = rl_size_mode(in, &out->c[i]);
+        out->c[i].optimism = !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated");
+    }
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
     for (int i = 0; i < out->n; i++) {
@@ -915,7 +924,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         RL_FAIL_GOTO(done, "size: out of memory");
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
-    rank_results(out);
+    rank_results(in, out);
     if (band_rows(in, cpu0, out, err, errlen) != 0)
         goto done;
     out->search_s = wall_s() - t0;
@@ -993,6 +1002,12 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
                                 c->layout == RL_ATTN_LAYOUT_DP, c->max_seqs,
                                 c->kv_capacity_tokens, c->p);
+}
+
+const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
 }
 
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)

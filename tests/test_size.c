@@ -299,6 +299,28 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
+/* tester5 #2: at equal cost the better-evidenced row ranks first, before
+ * the load it sustains: an estimated int8 row (max 24.8 req/s, the
+ * tester's) after a calibrated bf16 one (19.8 req/s) of the same 4.25 USD/h;
+ * the search sets every row's optimism from its mode and ranks by it. */
+static void test_tie_prefers_evidence(void **state)
+{
+    fixture *f = *state;
+    rl_size_candidate est = {.meets = 1, .cost_per_hour = 4.25, .max_qps = 24.8, .optimism = 1,
+                             .p = {RL_INT8, RL_INT8, RL_BF16}};
+    rl_size_candidate cal = {.meets = 1, .cost_per_hour = 4.25, .max_qps = 19.8, .optimism = 0,
+                             .p = {RL_BF16, RL_BF16, RL_BF16}};
+    assert_true(rl_size_rank(&cal, &est) < 0 && rl_size_rank(&est, &cal) > 0);
+    const rl_size_result *r = &f->res;
+    for (int i = 0; i < r->n; i++) {
+        const char *mode = rl_size_mode(&f->in, &r->c[i]);
+        assert_int_equal(r->c[i].optimism, !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated"));
+        if (i > 0 && r->c[i].meets == r->c[i - 1].meets &&
+            r->c[i].cost_per_hour == r->c[i - 1].cost_per_hour)
+            assert_true(r->c[i].optimism >= r->c[i - 1].optimism);
+    }
+}
+
 /* tester5 #3: two rows that differ only in the compute dtype had one
  * label ("tpu-v5e 7x8 tp8 w:int8 kv:int8 ..." with int8 and bf16 compute):
  * the label names the compute where it is not the weights' dtype, so int8
@@ -615,6 +637,14 @@ static void test_report_sections(void **state)
                  rl_hw_mode(&f->in.hw[0], f->in.calibrated));
         if (!strstr(t, want))
             fail_msg("%s report lacks '%s'", html ? "HTML" : "Markdown", want);
+        /* tester5 #2: the recommendation names its row's mode, and the
+         * per-hardware Mode line the same mode as the Provenance line */
+        const char *mode = rl_size_mode(&f->in, &f->res.c[0]);
+        char rec[64], hwmode[128];
+        snprintf(rec, sizeof rec, "Mode: %s", mode);
+        snprintf(hwmode, sizeof hwmode, "Mode on %s: %s", f->in.hw[0].name, mode);
+        if (!strstr(t, rec) || !strstr(t, hwmode))
+            fail_msg("%s report lacks '%s' or '%s'", html ? "HTML" : "Markdown", rec, hwmode);
         if (html) {
             assert_non_null(strstr(t, "<svg"));
             assert_null(strstr(t, "<script"));
@@ -833,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_label_names_compute),
+        cmocka_unit_test(test_tie_prefers_evidence),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_pipeline_layouts_searched),
         cmocka_unit_test(test_pipeline_kind_holds_per_stream),
