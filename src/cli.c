@@ -1070,6 +1070,25 @@ static void note_overload(const rl_serve_result *r, double qps, double max_qps, 
     fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests\n");
 }
 
+/* simulate runs one replica over --chips (its pipeline stages over
+ * --pp), where step splits chips beyond one NVLink/ICI domain into
+ * replicas (calibrated_tp): a stage wider than the domain is said, with
+ * the flags that keep it inside (tester5 #4: --chips 16 on h100-sxm ran
+ * one tp16 replica over two nodes, slower than --chips 8, silently). */
+static void note_cross_domain(const rl_opts *o, const rl_hw *h, const rl_serve_config *c)
+{
+    long long pp = c->pp > 1 ? c->pp : 1, stage = o->chips / pp, dom = h->domain_chips;
+    if (dom <= 0 || stage <= dom)
+        return;
+    long long k = (stage + dom - 1) / dom;
+    rl_cli_say(o, "note: each replica runs %lld chips per pipeline stage, beyond one %lld-chip "
+                  "NVLink/ICI domain of %s: its tensor-parallel collectives cross the scale-out "
+                  "network, so it can be slower than fewer chips (step splits --chips %lld into "
+                  "replicas of one domain); --chips %lld --replicas %lld keeps each replica in a "
+                  "domain, --pp %lld splits its layers over domains",
+               stage, dom, h->name, o->chips, dom, k * (c->replicas > 1 ? c->replicas : 1), k * pp);
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1117,6 +1136,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return RL_EXIT_INPUT;
     }
+    note_cross_domain(o, &h, &c);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
