@@ -1031,6 +1031,34 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
              rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), comp, pol, c->max_seqs);
 }
 
+/* A disaggregated candidate c that meets at the scaled load, trimmed to
+ * the fewest replicas per pool that still meet: one prefill replica less
+ * while that meets, then one decode replica less, until neither does
+ * (rl_size_resize keeps the prefill:decode ratio, rounding the prefill pool
+ * up: tester5 #9, the report's x1.5 load asked 22 chips where simulate met
+ * it with 16, (6P+2D)x2).  0 or -1 (err). */
+static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                      double prompt_scale, char *err, size_t errlen)
+{
+    for (int cut = 1; cut && c->policy == RL_POLICY_DISAGG;) {
+        cut = 0;
+        for (int pool = 0; pool < 2 && !cut; pool++) {
+            rl_size_candidate t = *c;
+            int *n = pool ? &t.replicas : &t.prefill_replicas;
+            if (*n <= 1)
+                continue;
+            (*n)--;
+            if (evaluate(in, &t, qps_scale, prompt_scale, 1, err, errlen) != 0)
+                return -1;
+            if (t.meets) {
+                *c = t;
+                cut = 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
                   rl_size_sensitivity *sens, char *err, size_t errlen)
 {
@@ -1057,7 +1085,7 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
             return -1;
         s->resized = *c;
         int R = rl_size_resize(in, &s->resized, qs[i], ps[i], err, errlen);
-        if (R == -2)
+        if (R == -2 || (R > 0 && trim_pools(in, &s->resized, qs[i], ps[i], err, errlen) != 0))
             return -1;
         s->resized_ok = R > 0;
     }

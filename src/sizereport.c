@@ -698,7 +698,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
     para(d, "The recommended deployment under changed traffic, and the replica count of the "
-            "same configuration that restores the targets.");
+            "same configuration that restores the targets at the changed load (no headroom "
+            "added; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
+            "trimmed to as few replicas as still meet).  A fresh size at that load also searches other "
+            "configurations and adds the headroom, so it may differ.");
     char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
     snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
     row(d, 1, 6, h);

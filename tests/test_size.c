@@ -716,6 +716,35 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+static char out[1 << 16];
+
+/* tester5 #9: the report's "QPS x1.5" row resized the (5P+2D)x2 tp2 fp8
+ * disagg recommendation for llama3-70b on h100-sxm at the same P:D ratio,
+ * 22 chips (88.00 + 5.50 = 93.50 USD/h), where simulate meets 30 req/s with
+ * (6P+2D)x2 (TTFT p99 0.715 s, TPOT p99 37.5 ms, tester5's run): each pool is
+ * trimmed now, 16 chips at 68.00 USD/h (4.25 USD per chip-hour). */
+static void test_sensitivity_trims_pools(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_sens_XXXXXX", args[512], path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.md", dir);
+    snprintf(args, sizeof args, "size --model llama3-70b --hw h100-sxm --qps 20 "
+             "--prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
+             "--tpot-p99 0.05 --report %s", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 disagg"));
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 1225 | 37.6 | no | 16 | 68.00 |"))
+        fail_msg("x1.5 row: %s", strstr(out, "| QPS x1.5") ? strstr(out, "| QPS x1.5") : out);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A chart with a target line: one polyline per line series, a circle per
  * point, the dashed target. */
 static void test_svg_chart(void **state)
@@ -735,7 +764,6 @@ static void test_svg_chart(void **state)
     free(svg);
 }
 
-static char out[1 << 16];
 
 static void test_cli_simulate_and_size(void **state)
 {
@@ -875,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
+        cmocka_unit_test(test_sensitivity_trims_pools),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_html_in_chromium),
     };
