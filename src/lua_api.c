@@ -1427,7 +1427,8 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
 
 /* roofline.size{model=, hw="a,b" | {...}, qps=, prompt_len=, out_len=, ttft_p99=,
  * tpot_p99=, requests=4000, seed=1, burst=, hbm_reserve=0.1, weights=, kv=, compute=,
- * keep_precision=false, max_chips=, headroom=0.2, ideal=false} -> the `roofline size --format json`
+ * keep_precision=false, max_chips=, headroom=0.2, ideal=false, engine=, conservative=false,
+ * band=} -> the `roofline size --format json`
  * result (size.h, result.h rl_result_size): the search of the command line, with
  * its bounds (replicas, requests, CPU time).  A load nothing serves within the
  * search space raises the command's reason. */
@@ -1454,6 +1455,17 @@ int rl_lua_size(lua_State *L)
                         .calibrated = !ideal, .cpu_budget_s = RL_SIZE_MAX_CPU_S,
                         .prec = keep ? &p : NULL, .nprec = keep};
     in.band_wide = opt_band(L, 1, hw, nhw);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CONSERVATIVE].lua);
+    in.conservative = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (in.conservative) { /* as size --conservative: the rows keep the profiles' own band */
+        rl_hw *base = lua_newuserdatauv(L, (size_t)nhw * sizeof *base, 0);
+        memcpy(base, hw, (size_t)nhw * sizeof *base);
+        for (int i = 0; i < nhw; i++)
+            if (rl_size_slow_edge(&hw[i], ideal, in.band_wide, err, sizeof err) != 0)
+                return luaL_error(L, "roofline.size: field 'conservative': %s", err);
+        in.band_hw = base;
+    }
     in.headroom = opt_param(L, RL_P_HEADROOM, rl_param_default(RL_P_HEADROOM));
     in.max_chips = (long long)opt_param(L, RL_P_MAX_CHIPS, 0);
     in.slo_ttft = opt_param(L, RL_P_TTFT, 0);

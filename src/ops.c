@@ -396,11 +396,14 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
  * pv (MLA's attention kernel; its projections are GEMMs of their own), for
  * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
  * v 128; any head count): batch = the segment's sequences, isl or context =
- * their mean length (prefill scaled as attention_table's), heads = the
- * chip's N / chips.  Under tensor parallelism every chip holds every
- * sequence's latent (ops.h kv_copies) and runs its heads over all of them,
- * so --kv-split leaves the shape alone; replicated attention (wrep > 1)
- * runs all N heads on the busiest chip's ceil(seqs / chips) sequences. */
+ * their mean length (prefill scaled as attention_table's), heads per chip
+ * as the layout puts them.  MLA has one latent shared by all heads, so the
+ * chips beyond it (z = chips) split the decode cache as --kv-split says
+ * (ops.h kv_split): replicate, every chip every sequence's latent (ops.h
+ * kv_copies) and its N / chips heads over all of them; batch, all N heads
+ * on the busiest chip's ceil(seqs / chips) sequences; seq, all N heads on
+ * 1/chips of every sequence's latent.  Prefill splits heads; replicated
+ * attention (wrep > 1) runs all N heads on ceil(seqs / chips) sequences. */
 static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
 {
     const rl_model *m = x->m;
@@ -408,8 +411,11 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
         (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
         return;
     double chips = (double)x->c->chips, N = (double)m->heads;
-    int rep = x->wrep > 1;
-    double shape[RL_KSHAPE] = {rep ? ceil(seqs / chips) : seqs, len, rep ? N : N / chips};
+    rl_kv_split split = decode && chips > 1 ? x->c->kv_split : RL_KV_REPLICATE;
+    int by_batch = x->wrep > 1 || split == RL_KV_BATCH;
+    double shape[RL_KSHAPE] = {by_batch ? ceil(seqs / chips) : seqs,
+                               split == RL_KV_SEQ ? len / chips : len,
+                               by_batch || split == RL_KV_SEQ ? N : N / chips};
     table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
 }
 

@@ -350,9 +350,9 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
-static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE | RL_CLI_ONLY,
+static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
-                           RL_P_CONSERVATIVE | RL_CLI_ONLY, RL_P_BAND,
+                           RL_P_CONSERVATIVE, RL_P_BAND,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,

@@ -1016,12 +1016,6 @@ static void add_size_band(cJSON *o, const rl_size_candidate *c, int wide)
     cJSON_Delete(edge[0]);
     cJSON_Delete(edge[1]);
 }
-/* The mode of one size candidate (spec.h rl_run_mode). */
-static const char *size_mode(const rl_size_input *in, const rl_size_candidate *c)
-{
-    const rl_hw *h = &in->hw[c->hw];
-    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
-}
 
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
@@ -1048,7 +1042,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         cJSON_AddNullToObject(o, "fails_on");
     else
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
-    const char *mode = size_mode(in, c);
+    const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine_name(o, &in->hw[c->hw], mode);
     if (!detail)
@@ -1092,10 +1086,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         return NULL;
     cJSON_AddStringToObject(j, "model", in->m->name);
     /* one mode over the candidates (over the hardware when none was evaluated) */
-    const char *mode = r->n > 0 ? size_mode(in, &r->c[0]) : rl_hw_default_mode(in->hw, in->calibrated);
+    const char *mode = r->n > 0 ? rl_size_mode(in, &r->c[0]) : rl_hw_default_mode(in->hw, in->calibrated);
     int same = 1;
     for (int i = 1; i < (r->n > 0 ? r->n : in->nhw); i++)
-        same &= strcmp(r->n > 0 ? size_mode(in, &r->c[i])
+        same &= strcmp(r->n > 0 ? rl_size_mode(in, &r->c[i])
                                 : rl_hw_default_mode(&in->hw[i], in->calibrated),
                        mode) == 0;
     cJSON_AddStringToObject(j, "mode", same ? mode : "mixed (see each row)");

@@ -363,7 +363,12 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
         return y->meets - x->meets;
     if (x->cost_per_hour != y->cost_per_hour)
         return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
-    /* at equal cost, the most margin: the higher load sustained, when the two
+    /* at equal cost, the better evidence: a measured mode before an estimated
+     * one before an ideal one, whose capacities are optimistic (tester5 #2:
+     * an estimated int8 row outranked calibrated bf16 rows by its capacity) */
+    if (x->optimism != y->optimism)
+        return x->optimism - y->optimism;
+    /* then the most margin: the higher load sustained, when the two
      * differ by more than the capacity search's resolution (5% > its 2%) */
     double xq = isfinite(x->max_qps) ? x->max_qps : 0, yq = isfinite(y->max_qps) ? y->max_qps : 0;
     if (fabs(xq - yq) > 0.05 * fmax(xq, yq))
@@ -796,10 +801,14 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     return rc;
 }
 
-/* Rank out->c and drop the rows that repeat another's outcome; count the
- * meeting ones. */
-static void rank_results(rl_size_result *out)
+/* Rank out->c (each row's optimism set from its mode first) and drop the
+ * rows that repeat another's outcome; count the meeting ones. */
+static void rank_results(const rl_size_input *in, rl_size_result *out)
 {
+    for (int i = 0; i < out->n; i++) {
+        const char *mode = rl_size_mode(in, &out->c[i]);
+        out->c[i].optimism = !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated");
+    }
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
     for (int i = 0; i < out->n; i++) {
@@ -831,6 +840,16 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
     return 0;
 }
 
+
+int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen)
+{
+    if (!ideal && rl_e2e_band_edge(h, wide ? 3 : 2))
+        return 0;
+    snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
+                          "kernel-table residuals); %s has none%s", h->name,
+             ideal ? " under --ideal" : "");
+    return -1;
+}
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated and every searched
@@ -905,7 +924,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         RL_FAIL_GOTO(done, "size: out of memory");
     if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
         goto done;
-    rank_results(out);
+    rank_results(in, out);
     if (band_rows(in, cpu0, out, err, errlen) != 0)
         goto done;
     out->search_s = wall_s() - t0;
@@ -985,6 +1004,12 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
                                 c->kv_capacity_tokens, c->p);
 }
 
+const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
+}
+
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
 {
     char pol[48], rep[96];
@@ -999,8 +1024,39 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
                  c->chips, lay);
     else
         snprintf(rep, sizeof rep, "%dx%lld %s", c->replicas, c->chips, lay);
-    snprintf(buf, len, "%s %s w:%s kv:%s %s B<=%d", in->hw[c->hw].name, rep,
-             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), pol, c->max_seqs);
+    char comp[16] = ""; /* compute named where it is not the weights' dtype (tester5 #3) */
+    if (c->p.compute != c->p.weights)
+        snprintf(comp, sizeof comp, " c:%s", rl_dtype_name(c->p.compute));
+    snprintf(buf, len, "%s %s w:%s kv:%s%s %s B<=%d", in->hw[c->hw].name, rep,
+             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), comp, pol, c->max_seqs);
+}
+
+/* A disaggregated candidate c that meets at the scaled load, trimmed to
+ * the fewest replicas per pool that still meet: one prefill replica less
+ * while that meets, then one decode replica less, until neither does
+ * (rl_size_resize keeps the prefill:decode ratio, rounding the prefill pool
+ * up: tester5 #9, the report's x1.5 load asked 22 chips where simulate met
+ * it with 16, (6P+2D)x2).  0 or -1 (err). */
+static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                      double prompt_scale, char *err, size_t errlen)
+{
+    for (int cut = 1; cut && c->policy == RL_POLICY_DISAGG;) {
+        cut = 0;
+        for (int pool = 0; pool < 2 && !cut; pool++) {
+            rl_size_candidate t = *c;
+            int *n = pool ? &t.replicas : &t.prefill_replicas;
+            if (*n <= 1)
+                continue;
+            (*n)--;
+            if (evaluate(in, &t, qps_scale, prompt_scale, 1, err, errlen) != 0)
+                return -1;
+            if (t.meets) {
+                *c = t;
+                cut = 1;
+            }
+        }
+    }
+    return 0;
 }
 
 int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
@@ -1029,7 +1085,7 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
             return -1;
         s->resized = *c;
         int R = rl_size_resize(in, &s->resized, qs[i], ps[i], err, errlen);
-        if (R == -2)
+        if (R == -2 || (R > 0 && trim_pools(in, &s->resized, qs[i], ps[i], err, errlen) != 0))
             return -1;
         s->resized_ok = R > 0;
     }

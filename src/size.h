@@ -176,6 +176,9 @@ typedef struct {
      * cpu_budget_s is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
+    /* How optimistic its mode (rl_size_mode) is, the tie-break at equal cost
+     * (rl_size_rank): 0 measured (fitted, calibrated), 1 estimated, 2 ideal */
+    int optimism;
 } rl_size_candidate;
 
 typedef struct {
@@ -266,6 +269,16 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
+/* size --conservative (and roofline.size's conservative = true) on h: moves
+ * h to the slow edge of its band (e2e.h rl_e2e_band_edge; wide: p95, else
+ * p90).  0, or -1 with err "sizes on the slow end ...; H has none" when h
+ * has no band or the search is ideal. */
+int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen);
+
+/* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
+ * fitted, calibrated, estimated or ideal. */
+const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);
+
 /* A replica's layout: "tp8", "attn-dp8", "tp4 ep2" (tp chips, ep groups), "tp8 pp2". */
 void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
 
@@ -275,6 +288,7 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c);
 
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",
+ * "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:bf16 ..." (the compute dtype where it is not the weights'),
  * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 

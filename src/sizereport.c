@@ -287,6 +287,26 @@ static void candidate_header(doc *d, const rl_size_result *r)
     row(d, 1, 11, h);
 }
 
+/* The mode of hardware hw's first row (the one the table and the
+ * provenance line show; rl_size_mode), or the profile's own without rows. */
+static const char *hw_mode(const rl_size_report_data *x, int hw)
+{
+    for (int i = 0; i < x->res->n; i++)
+        if (x->res->c[i].hw == hw)
+            return rl_size_mode(x->in, &x->res->c[i]);
+    return rl_hw_default_mode(&x->in->hw[hw], x->in->calibrated);
+}
+
+/* What a mode label short of measured means for the figures ("" else). */
+static const char *mode_caution(const char *mode)
+{
+    return !strcmp(mode, "estimated") ? " (estimated: under half of a decode step's time comes "
+                                        "from measured or interpolated kernel-table times, the "
+                                        "rest derived or at the roofline: optimistic)"
+           : !strcmp(mode, "ideal") ? " (ideal: the roofline at full efficiency: optimistic)"
+                                    : "";
+}
+
 /* The recommendation block for candidate b. */
 static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candidate *b)
 {
@@ -296,6 +316,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     if (d->html)
         fputs("<div class=\"rec\">", d->f);
     para(d, "Deploy %lld x %s: %s.", b->chips_total, in->hw[b->hw].name, label);
+    const char *mode = rl_size_mode(in, b);
+    item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
+            "calibrated, then estimated, then ideal), then the one sustaining more load.",
+         mode, mode_caution(mode));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
                 "the scale-out network.",
@@ -674,7 +698,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
     para(d, "The recommended deployment under changed traffic, and the replica count of the "
-            "same configuration that restores the targets.");
+            "same configuration that restores the targets at the changed load (no headroom "
+            "added; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
+            "trimmed to as few replicas as still meet).  A fresh size at that load also searches other "
+            "configurations and adds the headroom, so it may differ.");
     char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
     snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
     row(d, 1, 6, h);
@@ -700,9 +727,14 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     table_end(d);
 }
 
-/* How steps on hardware h are timed: fitted engine costs, calibrated or ideal. */
-static void assume_mode(doc *d, const rl_size_input *in, const rl_hw *h)
+/* How steps on hardware hw are timed: fitted engine costs, calibrated or
+ * ideal, under the mode its rows carry (tester5 #2: the line read
+ * "calibrated" beside a provenance line of mode estimated). */
+static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
 {
+    const rl_size_input *in = x->in;
+    const rl_hw *h = &in->hw[hw];
+    const char *mode = hw_mode(x, hw);
     const rl_engine_costs *ec = &h->engine_costs;
     if (in->calibrated && ec->present) {
         item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
@@ -720,10 +752,11 @@ static void assume_mode(doc *d, const rl_size_input *in, const rl_hw *h)
                 snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
                          tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
         }
-        item(d, "Mode on %s: calibrated: every operator at its roofline divided by the "
-                "profile's measured efficiency (size: fraction of peak) plus %.3g s per kernel: "
-                "%s (%s).",
-             h->name, h->efficiency.overhead_s, tab,
+        item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
+                "dtypes take its times (provenance below), every other operator its roofline "
+                "divided by the profile's efficiency (size: fraction of peak) plus %.3g s per "
+                "kernel: %s (%s).",
+             h->name, mode, mode_caution(mode), h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
@@ -788,7 +821,7 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     const rl_size_input *in = x->in;
     heading(d, 2, "Assumptions");
     for (int i = 0; i < in->nhw; i++) {
-        assume_mode(d, in, &in->hw[i]);
+        assume_mode(d, x, i);
         assume_provenance(d, x, i);
     }
     item(d, "Step cost: the operator list of each step (embedding, norms, projections, attention, "

@@ -171,14 +171,22 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
         snprintf(err, errlen, "workload: out of memory for %lld requests", w->n);
         return -1;
     }
-    rl_rng g;
+    /* Two streams: g, the requests' (one uniform u for the Poisson gap, then
+     * the lengths and the prefix), and a, the gamma gaps' own (seeded apart
+     * by splitmix64's golden-ratio step), so --burst changes arrival times
+     * only: the same requests at every CV (tester5 #8: the gamma draws used
+     * to shift the lengths' stream), and CV 1, gamma of shape 1 = the
+     * exponential, takes u itself: the default Poisson run exactly. */
+    rl_rng g, a;
     rl_rng_seed(&g, w->seed);
-    double t = 0, k = w->arrival == RL_ARRIVAL_GAMMA ? 1 / (w->burst_cv * w->burst_cv) : 1;
+    rl_rng_seed(&a, w->seed + 0x9e3779b97f4a7c15ULL);
+    int gamma = w->arrival == RL_ARRIVAL_GAMMA && w->burst_cv != 1;
+    double t = 0, k = gamma ? 1 / (w->burst_cv * w->burst_cv) : 1;
     for (long long i = 0; i < w->n; i++) {
         /* Inter-arrival gap with mean 1/qps: exponential (Poisson process)
          * or gamma with shape 1/cv^2 (cv > 1 is burstier than Poisson). */
-        double gap = w->arrival == RL_ARRIVAL_GAMMA ? rng_gamma(&g, k) / (k * w->qps)
-                                                    : -log(rl_rng_uniform(&g)) / w->qps;
+        double u = rl_rng_uniform(&g);
+        double gap = gamma ? rng_gamma(&a, k) / (k * w->qps) : -log(u) / w->qps;
         t += gap;
         r[i].arrival = t;
         r[i].prompt = rl_dist_sample(&w->prompt, &g);

@@ -1098,6 +1098,29 @@ static void validate_against_warns_ideal(void **state)
     assert_null(strstr(out, "warning:"));
 }
 
+/* tester5 #4: simulate --chips 16 on h100-sxm (8-GPU NVLink domain) runs
+ * one 16-chip replica across two nodes, where step runs tp8 x2: a note
+ * names the layout and the flags that keep replicas inside a domain; 8
+ * chips (one domain) get no such note. */
+static void simulate_notes_cross_domain(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-70b --hw h100-sxm --weights fp8 --compute fp8 "
+                       "--prompt-len 1000 --out-len 200 --requests 50 --qps 5 --format json ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--chips 16", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: each replica runs 16 chips per pipeline stage, beyond one "
+                                "8-chip NVLink/ICI domain of h100-sxm"));
+    assert_non_null(strstr(out, "--chips 8 --replicas 2 keeps each replica in a domain, --pp 2"));
+    snprintf(cmd, sizeof cmd, "%s--chips 8", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "NVLink/ICI domain"));
+    snprintf(cmd, sizeof cmd, "%s--chips 16 --pp 2", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "NVLink/ICI domain"));
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1121,6 +1144,19 @@ static void fit_then_validate(void **state)
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
     cJSON_Delete(v);
+    /* tester5 #6: --profile is --hw's alias (the README's validate flag):
+     * the same fitted result, not the stock profile's ideal one */
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--profile %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
+    v = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
+    assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    cJSON_Delete(v);
+    /* and two different profiles are refused, exit 2, naming both */
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--profile %s/p.lua --hw h200 --model llama2-70b", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "and --hw 'h200' name two profiles"));
     /* a --hw of another chip does not serve them: their own spec does, and the note says so */
     assert_int_equal(run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
                              "--hw h200 --model llama2-70b --set model.max_context=16384 "
@@ -1354,6 +1390,7 @@ int main(void)
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(fit_then_validate),
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),

@@ -407,10 +407,20 @@ static void size_from_lua(void **state)
                           "--out-len 20 --requests 200 --max-chips 2 --ttft-p99 1 --tpot-p99 0.05 "
                           "--burst 2 --hbm-reserve 0.5 --format json",
                           code, 1, keys, 2);
+    /* engine and conservative mean --engine and --conservative (tester5 #5:
+     * refused as unknown fields): the first row's TTFT p99 equals the CLI's */
+    snprintf(code, sizeof code, "%s, hw = 'h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05, "
+             "engine = 'vllm', conservative = true }", base);
+    assert_lua_equals_cli("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                          "--out-len 20 --requests 200 --max-chips 2 --ttft-p99 1 --tpot-p99 0.05 "
+                          "--engine vllm --conservative --format json",
+                          code, 1, keys, 1);
     static const struct {
         const char *more, *want;
     } bad[] = {
         {"hw = 'h100-sxm', ttft_p99 = 1", "tpot_p99"},
+        {"hw = 'h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05, ideal = true, conservative = true",
+         "conservative"},
         {"hw = 'h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05, headroom = -1", "headroom"},
         {"hw = 'h100-sxm,h100-sxm', ttft_p99 = 1, tpot_p99 = 0.05", "twice"},
     };

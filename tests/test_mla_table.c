@@ -159,6 +159,18 @@ static void test_mla_step(void **state)
     rep.attn_replicated = 1;
     assert_rel(mla_ops_plan(&m32, &h, rep, 3, 0, 0, 2048, &p), GEN_32_2_2048 * 1e-3, 1e-3);
     assert_int_equal(p, RL_PROV_MEASURED);
+    /* decode with the latent split by batch over TP 4 (--kv-split batch,
+     * tester5 #1): each chip all 32 heads on its ceil(7 / 4) = 2 sequences,
+     * the row (32, 2, 2048); split by sequence: all heads on 8192 / 4 = 2048
+     * of each of the 2 sequences' tokens, the same row */
+    rl_ops_config split = rl_ops_config_default();
+    split.chips = split.tp = 4;
+    split.kv_split = RL_KV_BATCH;
+    assert_rel(mla_ops_plan(&m32, &h, split, 7, 0, 0, 2048, &p), GEN_32_2_2048 * 1e-3, 1e-3);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    split.kv_split = RL_KV_SEQ;
+    assert_rel(mla_ops_plan(&m32, &h, split, 2, 0, 0, 8192, &p), GEN_32_2_2048 * 1e-3, 1e-3);
+    assert_int_equal(p, RL_PROV_MEASURED);
 
     /* MLA of other dimensions (v_head_dim 64) is not what the tables
      * measured: its roofline time */

@@ -299,6 +299,48 @@ static void test_tie_prefers_margin(void **state)
     assert_true(rl_size_rank(&a, &b) < 0 && rl_size_rank(&b, &a) > 0);
 }
 
+/* tester5 #2: at equal cost the better-evidenced row ranks first, before
+ * the load it sustains: an estimated int8 row (max 24.8 req/s, the
+ * tester's) after a calibrated bf16 one (19.8 req/s) of the same 4.25 USD/h;
+ * the search sets every row's optimism from its mode and ranks by it. */
+static void test_tie_prefers_evidence(void **state)
+{
+    fixture *f = *state;
+    rl_size_candidate est = {.meets = 1, .cost_per_hour = 4.25, .max_qps = 24.8, .optimism = 1,
+                             .p = {RL_INT8, RL_INT8, RL_BF16}};
+    rl_size_candidate cal = {.meets = 1, .cost_per_hour = 4.25, .max_qps = 19.8, .optimism = 0,
+                             .p = {RL_BF16, RL_BF16, RL_BF16}};
+    assert_true(rl_size_rank(&cal, &est) < 0 && rl_size_rank(&est, &cal) > 0);
+    const rl_size_result *r = &f->res;
+    for (int i = 0; i < r->n; i++) {
+        const char *mode = rl_size_mode(&f->in, &r->c[i]);
+        assert_int_equal(r->c[i].optimism, !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated"));
+        if (i > 0 && r->c[i].meets == r->c[i - 1].meets &&
+            r->c[i].cost_per_hour == r->c[i - 1].cost_per_hour)
+            assert_true(r->c[i].optimism >= r->c[i - 1].optimism);
+    }
+}
+
+/* tester5 #3: two rows that differ only in the compute dtype had one
+ * label ("tpu-v5e 7x8 tp8 w:int8 kv:int8 ..." with int8 and bf16 compute):
+ * the label names the compute where it is not the weights' dtype, so int8
+ * weights with bf16 compute read "c:bf16", int8 end to end reads as before. */
+static void test_label_names_compute(void **state)
+{
+    fixture *f = *state;
+    rl_size_candidate c = {.hw = 1, .p = {RL_INT8, RL_INT8, RL_BF16}, .chips = 8, .pp = 1, .ep = 1,
+                           .layout = RL_ATTN_LAYOUT_TP, .policy = RL_POLICY_CONTINUOUS,
+                           .max_seqs = 64, .replicas = 7};
+    rl_size_input in = f->in;
+    in.nhw = 2;
+    char label[160];
+    rl_size_label(&in, &c, label, sizeof label);
+    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:bf16 continuous B<=64");
+    c.p.compute = RL_INT8;
+    rl_size_label(&in, &c, label, sizeof label);
+    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 continuous B<=64");
+}
+
 /* Item 8 of issue 14: size searches attention data parallel and expert
  * parallel degrees for an MoE model (serve.h rl_attn_layout,
  * rl_ops_cost_experts).  Mixtral-8x7B (8 experts) on H100 up to 2 chips
@@ -595,6 +637,14 @@ static void test_report_sections(void **state)
                  rl_hw_mode(&f->in.hw[0], f->in.calibrated));
         if (!strstr(t, want))
             fail_msg("%s report lacks '%s'", html ? "HTML" : "Markdown", want);
+        /* tester5 #2: the recommendation names its row's mode, and the
+         * per-hardware Mode line the same mode as the Provenance line */
+        const char *mode = rl_size_mode(&f->in, &f->res.c[0]);
+        char rec[64], hwmode[128];
+        snprintf(rec, sizeof rec, "Mode: %s", mode);
+        snprintf(hwmode, sizeof hwmode, "Mode on %s: %s", f->in.hw[0].name, mode);
+        if (!strstr(t, rec) || !strstr(t, hwmode))
+            fail_msg("%s report lacks '%s' or '%s'", html ? "HTML" : "Markdown", rec, hwmode);
         if (html) {
             assert_non_null(strstr(t, "<svg"));
             assert_null(strstr(t, "<script"));
@@ -666,6 +716,35 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+static char out[1 << 16];
+
+/* tester5 #9: the report's "QPS x1.5" row resized the (5P+2D)x2 tp2 fp8
+ * disagg recommendation for llama3-70b on h100-sxm at the same P:D ratio,
+ * 22 chips (88.00 + 5.50 = 93.50 USD/h), where simulate meets 30 req/s with
+ * (6P+2D)x2 (TTFT p99 0.715 s, TPOT p99 37.5 ms, tester5's run): each pool is
+ * trimmed now, 16 chips at 68.00 USD/h (4.25 USD per chip-hour). */
+static void test_sensitivity_trims_pools(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_sens_XXXXXX", args[512], path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.md", dir);
+    snprintf(args, sizeof args, "size --model llama3-70b --hw h100-sxm --qps 20 "
+             "--prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
+             "--tpot-p99 0.05 --report %s", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 disagg"));
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 1225 | 37.6 | no | 16 | 68.00 |"))
+        fail_msg("x1.5 row: %s", strstr(out, "| QPS x1.5") ? strstr(out, "| QPS x1.5") : out);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A chart with a target line: one polyline per line series, a circle per
  * point, the dashed target. */
 static void test_svg_chart(void **state)
@@ -685,7 +764,6 @@ static void test_svg_chart(void **state)
     free(svg);
 }
 
-static char out[1 << 16];
 
 static void test_cli_simulate_and_size(void **state)
 {
@@ -812,6 +890,8 @@ int main(void)
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tie_prefers_margin),
+        cmocka_unit_test(test_label_names_compute),
+        cmocka_unit_test(test_tie_prefers_evidence),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_pipeline_layouts_searched),
         cmocka_unit_test(test_pipeline_kind_holds_per_stream),
@@ -823,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
+        cmocka_unit_test(test_sensitivity_trims_pools),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_html_in_chromium),
     };

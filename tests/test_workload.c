@@ -83,6 +83,49 @@ static void test_poisson_rate(void **state)
     assert_int_equal(rl_workload_generate(&w, &a, err, sizeof err), -1);
 }
 
+/* tester5 #8: --burst changes arrival times only.  1e5 requests at 10 req/s
+ * with sampled lengths and prefixes: --burst 1 (gamma of shape 1, the
+ * exponential) is the default Poisson run bit for bit; --burst 2 keeps every
+ * request's prompt, output and prefix, and its gaps keep the mean 1/qps
+ * (standard error cv / sqrt(n) = 0.6%; tolerance 3%) at a coefficient of
+ * variation of 2 (tolerance 10%: the sample CV of shape-1/4 gamma gaps). */
+static void test_burst_keeps_requests(void **state)
+{
+    (void)state;
+    rl_workload w = {.n = 100000, .qps = 10, .prompt = {RL_DIST_LOGNORMAL, 1000, 0.8},
+                     .output = {RL_DIST_UNIFORM, 10, 400}, .seed = 7, .prefixes = 4,
+                     .prefix_len = 200};
+    rl_request *p, *one, *two;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &p, err, sizeof err), 0);
+    w.arrival = RL_ARRIVAL_GAMMA;
+    w.burst_cv = 1;
+    assert_int_equal(rl_workload_generate(&w, &one, err, sizeof err), 0);
+    w.burst_cv = 2;
+    assert_int_equal(rl_workload_generate(&w, &two, err, sizeof err), 0);
+    assert_memory_equal(p, one, (size_t)w.n * sizeof *p);
+    double s = 0, s2 = 0, prev = 0;
+    int differ = 0;
+    for (long long i = 0; i < w.n; i++) {
+        assert_int_equal(two[i].prompt, p[i].prompt);
+        assert_int_equal(two[i].output, p[i].output);
+        assert_int_equal(two[i].prefix_id, p[i].prefix_id);
+        assert_int_equal(two[i].prefix_len, p[i].prefix_len);
+        double gap = two[i].arrival - prev;
+        prev = two[i].arrival;
+        s += gap;
+        s2 += gap * gap;
+        differ += two[i].arrival != p[i].arrival;
+    }
+    double mean = s / (double)w.n, cv = sqrt(s2 / (double)w.n - mean * mean) / mean;
+    assert_rel(mean, 1 / w.qps, 0.03);
+    assert_rel(cv, 2, 0.1);
+    assert_true(differ > w.n / 2);
+    free(p);
+    free(one);
+    free(two);
+}
+
 /* Offline mode (the one loop simulate's CLI and Lua share): every arrival
  * at 0, the lengths kept, no arrival rate left. */
 static void test_offline(void **state)
@@ -129,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_trace_csv),
         cmocka_unit_test(test_poisson_rate),
+        cmocka_unit_test(test_burst_keeps_requests),
         cmocka_unit_test(test_offline),
         cmocka_unit_test(test_truncate),
     };
