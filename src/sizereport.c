@@ -435,13 +435,14 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
         ncal += in->calibrated && rl_hw_measured(&in->hw[h]);
     if (ncal > 0 && ncal < in->nhw)
         para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
-                "without efficiency tables are estimated from their datasheet figures at "
-                "efficiency 1.0 (the ideal roofline's numbers), optimistic "
+                "with nothing measured (no kernel or efficiency tables) are estimated from "
+                "their datasheet figures at efficiency 1.0 (the ideal roofline's numbers), "
+                "optimistic "
                 "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
              in->hw[r->c[0].hw].name,
              in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw])
-                 ? "calibrated (measured efficiencies)"
-                 : "estimated (datasheet figures, no efficiency tables)");
+                 ? "calibrated (measured kernel times or efficiencies, Provenance below)"
+                 : "estimated (datasheet figures, nothing measured)");
     recommend(d, x, &r->c[0]);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
@@ -456,8 +457,8 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
                      cal_h == cal_0 ? "."
                      : cal_h ? "; note: calibrated there, estimated from datasheet figures for "
                                "the recommendation's hardware."
-                             : "; note: estimated there (datasheet figures, no efficiency "
-                               "tables: optimistic), "
+                             : "; note: estimated there (datasheet figures, nothing "
+                               "measured: optimistic), "
                                "calibrated for the recommendation's hardware.");
                 break;
             }
