@@ -392,18 +392,36 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     return RL_KC_DECODE_ATTN;
 }
 
+/* The decode cache a chip attends over when z chips hold each KV head
+ * (MLA: its one latent, z = chips), as --kv-split says (ops.h kv_split):
+ * replicate, every sequence's whole cache; batch, the busiest chip's
+ * ceil(seqs / z) sequences; seq, 1/z of every sequence's keys.  *seqs and
+ * *len become the chip's; returns the factor on the chip's share of the
+ * query heads (N / chips): 1 under replicate, z under batch or seq, where
+ * each chip runs all the query heads of its KV head (shard.c's Q AllToAll
+ * or AllGather over the z chips brings them).  Prefill splits heads. */
+static double kv_split_share(const builder *x, int decode, double z, double *seqs, double *len)
+{
+    rl_kv_split split = decode && z > 1 ? x->c->kv_split : RL_KV_REPLICATE;
+    if (split == RL_KV_BATCH)
+        *seqs = ceil(*seqs / z);
+    else if (split == RL_KV_SEQ)
+        *len /= z;
+    return split == RL_KV_REPLICATE ? 1.0 : z;
+}
+
 /* The MLA kernel table (engines.h) that times a segment's qk, softmax and
  * pv (MLA's attention kernel; its projections are GEMMs of their own), for
  * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
  * v 128; any head count): batch = the segment's sequences, isl or context =
  * their mean length (prefill scaled as attention_table's), heads per chip
  * as the layout puts them.  MLA has one latent shared by all heads, so the
- * chips beyond it (z = chips) split the decode cache as --kv-split says
- * (ops.h kv_split): replicate, every chip every sequence's latent (ops.h
- * kv_copies) and its N / chips heads over all of them; batch, all N heads
- * on the busiest chip's ceil(seqs / chips) sequences; seq, all N heads on
- * 1/chips of every sequence's latent.  Prefill splits heads; replicated
- * attention (wrep > 1) runs all N heads on ceil(seqs / chips) sequences. */
+ * chips beyond it (z = chips) split the decode cache as kv_split_share
+ * says: replicate, every chip every sequence's latent (ops.h kv_copies)
+ * and its N / chips heads over all of them; batch, all N heads on
+ * ceil(seqs / chips) sequences; seq, all N heads on 1/chips of every
+ * sequence's latent.  Replicated attention (wrep > 1) runs all N heads on
+ * ceil(seqs / chips) sequences. */
 static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
 {
     const rl_model *m = x->m;
@@ -411,11 +429,12 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
         (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
         return;
     double chips = (double)x->c->chips, N = (double)m->heads;
-    rl_kv_split split = decode && chips > 1 ? x->c->kv_split : RL_KV_REPLICATE;
-    int by_batch = x->wrep > 1 || split == RL_KV_BATCH;
-    double shape[RL_KSHAPE] = {by_batch ? ceil(seqs / chips) : seqs,
-                               split == RL_KV_SEQ ? len / chips : len,
-                               by_batch || split == RL_KV_SEQ ? N : N / chips};
+    double heads = N;
+    if (x->wrep > 1)
+        seqs = ceil(seqs / chips);
+    else
+        heads = N / chips * kv_split_share(x, decode, chips, &seqs, &len);
+    double shape[RL_KSHAPE] = {seqs, len, heads};
     table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
 }
 
@@ -447,14 +466,13 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         return;
     }
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
-     * shared by its group of the chip's N / chips query heads */
-    double kv = fmax(1.0, K / chips), shape[RL_KSHAPE] = {seqs * kv, len, N / chips / kv, H};
-    double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
-    if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_BATCH)
-        shape[0] = ceil(seqs / z);
-    else if (tokens == seqs && z > 1 && x->c->kv_split == RL_KV_SEQ)
-        shape[1] = len / z;
-    if (tokens == seqs) {
+     * shared by its group of the chip's N / chips query heads; beyond K
+     * chips a batch or seq split runs all N / K of them (kv_split_share) */
+    int decode = tokens == seqs;
+    double kv = fmax(1.0, K / chips), z = chips > K ? chips / K : 1; /* chips sharing a KV head */
+    double group = N / chips / kv * kv_split_share(x, decode, z, &seqs, &len);
+    double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
+    if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
         return;
     }

@@ -172,7 +172,8 @@ typedef struct {
      * --kv-split), for a kernel table's decode-attention shape: replicate
      * (the default: each chip every sequence of its head), batch (each
      * ceil(B / z) of the sequences) or seq (each 1/z of every sequence's
-     * keys), z = chips / K.  The bytes a chip reads follow kv_copies. */
+     * keys), z = chips / K; under batch and seq each chip runs all N / K
+     * query heads of its KV head.  The bytes a chip reads follow kv_copies. */
     rl_kv_split kv_split;
 } rl_ops_config;
 

@@ -348,7 +348,9 @@ static void harness_can_fail(void **state)
  *  - with h200's TensorRT-LLM tables, the decode-attention kernel of
  *    kv=batch runs ceil(64 / 4) = 16 streams per chip, kv=seq 64 streams of
  *    8192 / 4 = 2048 keys, kv=replicate 64 of 8192 (it ran the replicate
- *    shape for all three). */
+ *    shape for all three); batch and seq run all 64 / 2 = 32 query heads
+ *    of the chip's KV head, replicate its 64 / 8 = 8 (batch and seq
+ *    looked up 8). */
 static void calibrated_kv_split_share(void **state)
 {
     (void)state;
@@ -369,7 +371,7 @@ static void calibrated_kv_split_share(void **state)
     assert_rel(c.kv_bytes, 21474836480.0, 1e-12);
     assert_rel(st.kv_load_s, 21474836480.0 / h.hbm_bw, 1e-12);
     const rl_kv_split split[3] = {RL_KV_REPLICATE, RL_KV_BATCH, RL_KV_SEQ};
-    const double streams[3] = {64, 16, 64}, keys[3] = {8192, 8192, 2048};
+    const double streams[3] = {64, 16, 64}, keys[3] = {8192, 8192, 2048}, group[3] = {8, 32, 32};
     for (int i = 0; i < 3; i++) {
         rl_ops_config oc = rl_ops_mixed_config(8, p, 0, 0, 64, 8192);
         oc.calibrated = 1;
@@ -384,6 +386,7 @@ static void calibrated_kv_split_share(void **state)
         assert_int_equal(ops.op[qk].prov != RL_PROV_ROOFLINE, 1);
         assert_rel(ops.op[qk].kshape[0], streams[i], 1e-12);
         assert_rel(ops.op[qk].kshape[1], keys[i], 1e-12);
+        assert_rel(ops.op[qk].kshape[2], group[i], 1e-12);
     }
 }
 

@@ -268,6 +268,54 @@ static void test_row_parallel_shape(void **state)
     unlink(mp);
 }
 
+/* Decode attention with fewer KV heads than chips under --kv-split batch or
+ * seq (ops.h kv_split): each of the z = 16 / 8 = 2 chips that share a KV
+ * head runs all N / K = 4 query heads of it (shard.c's Q AllToAll or
+ * AllGather brings them) on its share of the cache, not its N / chips = 2
+ * (it looked up half the query heads the chip computes).  GRID_MODEL on 16
+ * chips:
+ *   batch: 15 sequences at 4096, ceil(15 / 2) = 8 a chip, 1 KV head each;
+ *   seq: 8 sequences at 8192, 8192 / 2 = 4096 keys a chip;
+ * both the decode row 1,1,32,8,128,...,4095 of the excerpt (streams 1 x 8,
+ * context 4096, group 32 / 8): 0.015184000134468079 ms (qk + softmax + pv,
+ * provenance measured), to 5e-4 (float rows).  Replicate keeps the chip's
+ * 2 query heads on all 15 sequences (group 2, off the excerpt's grid). */
+static void test_kv_split_runs_the_head_group(void **state)
+{
+    (void)state;
+    char hw[64], mp[64], err[256];
+    rl_hw h;
+    rl_model m;
+    rl_ops_config c;
+    rl_ops o;
+    grid_step(rl_precision_default(), hw, mp, &h, &m, &c, &o);
+    c.chips = c.tp = 16;
+    const rl_kv_split split[3] = {RL_KV_BATCH, RL_KV_SEQ, RL_KV_REPLICATE};
+    const long long batch[3] = {15, 8, 15}, context[3] = {4096, 8192, 4096};
+    const double group[3] = {4, 4, 2};
+    for (int k = 0; k < 3; k++) {
+        c.kv_split = split[k];
+        c.decode_batch = batch[k];
+        c.decode_context = context[k];
+        assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+        double attn = 0;
+        for (int i = 0; i < o.n; i++) {
+            const rl_op *op = &o.op[i];
+            if (op->kind != RL_OP_ATTENTION)
+                continue;
+            attn += op->t.time_s;
+            if (!strcmp(op->name, "qk"))
+                assert_rel(op->kshape[2], group[k], 1e-12);
+            if (k < 2)
+                assert_int_equal(op->prov, RL_PROV_MEASURED);
+        }
+        if (k < 2)
+            assert_rel(attn, 0.015184000134468079e-3, 5e-4);
+    }
+    unlink(hw);
+    unlink(mp);
+}
+
 /* Tester 2 finding 1: an operator whose dtype has no table of its class
  * takes the efficiency of the nearest tabled variant at its shape
  * (engines.h DERIVED).  The excerpt has bfloat16 tables only, so int8
@@ -569,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_row_parallel_shape),
+        cmocka_unit_test(test_kv_split_runs_the_head_group),
         cmocka_unit_test(test_derived_dtype),
         cmocka_unit_test(test_derived_reference),
         cmocka_unit_test(test_lua_engine),
