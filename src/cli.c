@@ -1342,9 +1342,9 @@ int rl_cli_size(rl_opts *o)
                 r.unbanded_for_time, r.n, RL_SIZE_MAX_CPU_S);
     if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
         fprintf(stderr, "roofline size: note: --band: %s has no band here (neither fitted costs "
-                        "nor kernel-table residuals%s); no row carries one\n",
+                        "nor kernel-table residuals%s); %s\n",
                 o->ideal ? "the search" : base_hw[r.no_band - 1].name,
-                o->ideal ? " under --ideal" : "");
+                o->ideal ? " under --ideal" : "", o->ideal ? "no row carries one" : "its rows carry none");
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

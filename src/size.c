@@ -852,9 +852,10 @@ int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen)
 }
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
- * band's low and high edge.  Run only when calibrated and every searched
- * profile has a band (else out->no_band names the first without), so every
- * row has the same keys; best row first, until the CPU budget is spent
+ * band's low and high edge.  Run only when calibrated, for the rows of the
+ * profiles that have a band (out->no_band names the first without: its
+ * rows carry none, tester5 #7: a mixed h100-sxm,tpu-v5e search dropped the
+ * h100 rows' bands too); best row first, until the CPU budget is spent
  * (the rest counted in out->unbanded_for_time).  0, or -1 with err. */
 static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out, char *err,
                      size_t errlen)
@@ -862,11 +863,15 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
     if (!in->calibrated)
         return 0;
-    for (int i = 0; i < in->nhw; i++)
-        if (!rl_e2e_has_band(&base[i])) {
+    int any = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        int has = rl_e2e_has_band(&base[i]);
+        any |= has;
+        if (!has && !out->no_band)
             out->no_band = 1 + i;
-            return 0;
-        }
+    }
+    if (!any)
+        return 0;
     rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
     if (!hw)
         RL_FAIL("size: out of memory");
@@ -878,8 +883,11 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
     int rc = 0;
     for (int k = 0; k < out->n && rc == 0; k++) {
+        if (!rl_e2e_has_band(&base[out->c[k].hw]))
+            continue;
         if (over_budget(in, cpu0)) {
-            out->unbanded_for_time = out->n - k;
+            for (; k < out->n; k++)
+                out->unbanded_for_time += rl_e2e_has_band(&base[out->c[k].hw]);
             break;
         }
         for (int s = 0; s < 2 && rc == 0; s++) {

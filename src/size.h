@@ -172,7 +172,7 @@ typedef struct {
      * e2e_p99) with the same requests served on the profile moved to the
      * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
      * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them,
-     * best row first, when every searched profile has a band, until
+     * best row first, for the rows of profiles that have a band, until
      * cpu_budget_s is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
@@ -194,8 +194,8 @@ typedef struct {
     long long unbanded_for_time; /* rows left without their band runs (banded 0): the band
                                     runs count in cpu_budget_s too, and it was spent */
     int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
-                             hw's) with no band, when calibrated: then no row is banded;
-                             0 otherwise */
+                             hw's) with no band, when calibrated: its rows are not banded
+                             (the other profiles' rows are); 0 otherwise */
     double search_s;      /* wall time of the search */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt

@@ -571,6 +571,40 @@ static void test_band_runs_within_budget(void **state)
     rl_size_result_free(&r);
 }
 
+/* A search over mixed hardware keeps the band of each row whose profile
+ * has one (tester5 #7: with tpu-v5e beside h100-sxm no row was banded).
+ * llama3-8b, calibrated, on h100-sxm (kernel-table residuals) and tpu-v5e
+ * (none): no_band names tpu-v5e (1 + index 1), every h100-sxm row is
+ * banded, no tpu-v5e row is, and both kinds of row are there. */
+static void test_mixed_hw_keeps_bands(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *hw = malloc(2 * sizeof *hw);
+    assert_non_null(hw);
+    hw[0] = load_hw("h100-sxm", NULL, 0);
+    hw[1] = load_hw("tpu-v5e", NULL, 0);
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = 2, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}, .calibrated = 1};
+    in.w = (rl_workload){.n = 100, .qps = 5, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.no_band, 2);
+    assert_int_equal(r.unbanded_for_time, 0);
+    int rows[2] = {0, 0};
+    for (int i = 0; i < r.n; i++) {
+        rows[r.c[i].hw]++;
+        assert_int_equal(r.c[i].banded, r.c[i].hw == 0);
+    }
+    assert_true(rows[0] > 0 && rows[1] > 0);
+    rl_size_result_free(&r);
+    free(hw);
+}
+
 /* Unpriced hardware (its price overridden to 0): cost is the chip count. */
 static void test_unpriced_cost_is_chips(void **state)
 {
@@ -897,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_kind_holds_per_stream),
         cmocka_unit_test(test_pipeline_stages_fill_domains),
         cmocka_unit_test(test_band_runs_within_budget),
+        cmocka_unit_test(test_mixed_hw_keeps_bands),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
         cmocka_unit_test(test_report_sections),
