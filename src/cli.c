@@ -560,8 +560,10 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
         return 0;
-    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, calibrated mode's plan)"
-                                  : "calibrated mode";
+    /* named by the flag, not a mode: the run's mode (calibrated or
+     * estimated) is known only after its ops are timed (tester5 #12a) */
+    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
+                                  : "without --ideal";
     char err[ERRLEN];
     *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
     if (*tp == 0) {
@@ -1053,26 +1055,36 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
 
 /* The overload note: completions fell below 80% of the offered rate and the
  * capacity search (rl_serve_simulate_capacity, the same arrivals compressed)
- * found no sustainable rate at or above it.  Completions alone mislead with
+ * found no sustainable rate at or above it, or that search found one below
+ * the offered rate (tester5 #11: at 26 req/s, past 23.7, completions kept
+ * up over 3000 requests and nothing was said).  Completions alone mislead with
  * bursty arrivals (tester4 #12: --burst 100 at 1% utilisation completed 3.9
  * of 5 req/s in the steady window while a clump of arrivals was still being
  * served; its capacity was 762 req/s); a run without a capacity (NAN: too
- * few requests, or all at one instant) keeps the rate test alone. */
+ * few requests, or all at one instant) keeps the rate test alone.  Past
+ * capacity the batch cap bounds each decode step, so TPOT stops growing
+ * (and can fall) while TTFT grows: the note says so. */
 static void note_overload(const rl_serve_result *r, double qps, double max_qps, long long n,
-                          double span)
+                          double span, int max_seqs)
 {
     double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
     /* against the sample's own arrival rate (its n arrivals over `span` s):
      * very bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
      * --qps over a few thousand requests */
     double arrived = span > 0 ? fmin(qps, (double)(n - 1) / span) : qps;
-    if (n < 2 || !(done_rate < 0.8 * arrived) || max_qps >= qps)
+    int short_done = n >= 2 && done_rate < 0.8 * arrived;
+    if (!(short_done && !(max_qps >= qps)) && !(max_qps > 0 && qps > max_qps))
         return;
-    fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s completed of the %.3g "
-                    "offered", done_rate, qps);
+    fprintf(stderr, "roofline simulate: note: overloaded: ");
+    if (short_done)
+        fprintf(stderr, "%.3g req/s completed of the %.3g offered", done_rate, qps);
+    else
+        fprintf(stderr, "%.3g req/s offered", qps);
     if (max_qps > 0)
         fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
-    fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests\n");
+    fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests, and "
+                    "TPOT is capped by the batch cap (max_seqs %d): a lower TPOT past capacity "
+                    "is not a better deployment\n", max_seqs);
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
@@ -1168,13 +1180,18 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-    if (r.over_budget > 0)
+    if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
+        const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
+        int vllm = e && strcmp(e->name, "vllm") == 0;
         fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
                         "prefilled whole, each in a step of its own: --policy %s does not chunk "
-                        "(vLLM without chunked prefill refuses a token budget below the longest "
-                        "prompt); --policy chunked cuts prompts to the budget\n",
-                r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy));
-    note_overload(&r, w.qps, max_qps, n, span);
+                        "(engine %s%s); --policy chunked cuts prompts to the budget\n",
+                r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy),
+                e ? e->name : "none",
+                vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
+                       "prompt" : "");
+    }
+    note_overload(&r, w.qps, max_qps, n, span, c.max_seqs);
     if (o->plot) {
         char title[256];
         int plotted;

@@ -1113,8 +1113,9 @@ int rl_lua_plot(lua_State *L)
     const char *kind = luaL_checkstring(L, -1);
     lua_getfield(L, 1, "file");
     const char *file = luaL_checkstring(L, -1);
-    luaL_argcheck(L, !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.', 1,
-                  "field 'file': a plain file name (written into the output directory)");
+    if (strchr(file, '/') || file[0] == '.') /* named like the other refusals (tester5 #12f) */
+        return luaL_error(L, "roofline.plot: file '%s': a plain file name (written into the "
+                             "output directory)", file);
     static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
     int k = 0;
     while (KINDS[k] && strcmp(KINDS[k], kind) != 0)

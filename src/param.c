@@ -494,9 +494,10 @@ const rl_command RL_COMMANDS[] = {
      "phase, by robust bounded least squares on log error (docs/model.md, Engine costs).\n"
      "Prints each parameter with its sd, each row's residual, --folds K cross-validated\n"
      "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
-     "--engine, else the rows' engine column, else the CSV's name; what it was fitted on, CV\n"
-     "error, band), its default engine, loadable with --hw PROFILE.lua; --plot draws the\n"
-     "cross-validated predictions against the measurements.",
+     "--engine, else the rows' engine column when they agree, else the CSV's file name without\n"
+     "folder and extension (runs/my.csv: engine my; 'fitted' when none of its characters is a\n"
+     "name's); what it was fitted on, CV error, band), its default engine, loadable with --hw\n"
+     "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
@@ -545,7 +546,7 @@ const rl_command RL_COMMANDS[] = {
      "       calibrated)] [--requests N] [--capacity-pct P,.. | --qps Q] [--repeats N]\n"
      "       [--max-seqs B]"},
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
-     "The presets, one line each: models, hardware or engines.\n"
+     "The presets, one table row each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
      "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"

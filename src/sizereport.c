@@ -753,11 +753,17 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
                 snprintf(tab + strlen(tab), sizeof tab - strlen(tab), "%s%s %g: %.3g",
                          tab[0] ? "; " : "", rl_eff_class_name(c), cv->size[k], cv->frac[k]);
         }
+        /* tester5 #12c: an efficiency measured on another chip is borrowed,
+         * as the profile's own note says, not this chip's measurement */
+        const char *on = h->efficiency.measured_on;
+        char whose[256] = "the profile's efficiency";
+        if (on[0] && strcmp(on, h->name) != 0)
+            snprintf(whose, sizeof whose, "the efficiency borrowed from %s (not measured on %s)",
+                     on, h->name);
         item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
                 "dtypes take its times (provenance below), every other operator its roofline "
-                "divided by the profile's efficiency (size: fraction of peak) plus %.3g s per "
-                "kernel: %s (%s).",
-             h->name, mode, mode_caution(mode), h->efficiency.overhead_s, tab,
+                "divided by %s (size: fraction of peak) plus %.3g s per kernel: %s (%s).",
+             h->name, mode, mode_caution(mode), whose, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "

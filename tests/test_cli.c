@@ -433,6 +433,25 @@ static void simulate_offline(void **state)
     cJSON_Delete(j);
 }
 
+/* tester5 #12b: the over-budget note of simulate (cli.c) names the engine
+ * in use; vLLM's refusal of a budget below the longest prompt is cited
+ * only under vLLM.  20 prompts of 1000 tokens, --max-tokens 512, one H100. */
+static void over_budget_note_names_engine(void **state)
+{
+    (void)state;
+    const char *cmd = "simulate --model llama3-8b --hw h100-sxm --max-tokens 512 --prompt-len 1000 "
+                      "--out-len 10 --requests 20 --qps 1 --engine ";
+    char args[512];
+    snprintf(args, sizeof args, "%strtllm", cmd);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "20 prompt(s) longer than --max-tokens 512"));
+    assert_non_null(strstr(out, "does not chunk (engine trtllm);"));
+    assert_null(strstr(out, "vLLM"));
+    snprintf(args, sizeof args, "%svllm", cmd);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "does not chunk (engine vllm: vLLM without chunked prefill"));
+}
+
 /* Item 3 of issue 12: in calibrated mode `step --chips 8` runs tp8 and says
  * so, with its collectives; --ideal keeps formula (1) without them; `ops
  * --tp` lists the communication operators; ops refuses a pipeline. */
@@ -455,6 +474,13 @@ static void tp_in_calibrated_mode(void **state)
     assert_non_null(strstr(out, "run tensor parallel over them (tp8"));
     assert_non_null(strstr(out, "tp8"));
     assert_non_null(strstr(out, "collectives:"));
+    /* tester5 #12a: DeepSeek-V3 on 8 H200 at batch 64 is mode estimated;
+     * the plan's note names the flag, not a calibrated mode */
+    assert_int_equal(run_cli("step --model deepseek-v3 --hw h200 --chips 8 --batch 64 --context "
+                             "4096 --weights fp8 --compute fp8 --format json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"mode\":\t\"estimated\""));
+    assert_non_null(strstr(out, "note: without --ideal: 8 chips without a plan run tensor"));
+    assert_null(strstr(out, "calibrated mode"));
     j = run_json("step --model llama3-70b --hw h100-sxm --chips 8 --context 4096 --ideal "
                  "--format json");
     assert_null(cJSON_GetObjectItem(j, "collectives"));
@@ -1369,6 +1395,7 @@ int main(void)
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
+        cmocka_unit_test(over_budget_note_names_engine),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),

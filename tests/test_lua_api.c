@@ -240,7 +240,11 @@ static void sweep_pareto_plot(void **state)
     assert_non_null(strstr(err, "expected pareto, step, roofline or memory"));
     assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '../x.png' }", err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "plain file name"));
+    /* the refusal names roofline.plot, not '?' (tester5 #12f) */
+    assert_non_null(strstr(err, "roofline.plot: file '../x.png': a plain file name"));
+    assert_int_equal(run("return roofline.plot{ kind = 'memory', file = 'sub/x.png' }", err,
+                         sizeof err), -1);
+    assert_non_null(strstr(err, "roofline.plot: file 'sub/x.png': a plain file name"));
     assert_int_equal(run("return roofline.sweep{ model = 'llama3-8b', hw = 'tpu-v5e', chips = { 3 },"
                          " context = 8 }", err, sizeof err), -1);
     assert_non_null(strstr(err, "not a valid slice"));

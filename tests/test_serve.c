@@ -962,6 +962,15 @@ static void test_overload_note_needs_overload(void **state)
                              "--out-len 100 --requests 2000", out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: ") || !strstr(out, "req/s these arrivals sustain"))
         fail_msg("an overloaded run has no note: %s", out);
+    /* tester5 #11: at 200 req/s (capacity 171 req/s) the steady window
+     * completes 169 req/s, above 80% of 200, and the run is still past
+     * capacity: the note fires, and says TPOT is held by max_seqs 256 */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 200 --prompt-len 100 "
+                             "--out-len 100 --requests 2000", out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: 200 req/s offered, above the ") ||
+        !strstr(out, "TPOT is capped by the batch cap (max_seqs 256): a lower TPOT past "
+                     "capacity is not a better deployment"))
+        fail_msg("a run past capacity has no TPOT-cap note: %s", out);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b

@@ -690,6 +690,17 @@ static void test_report_sections(void **state)
         }
         free(t);
     }
+    /* tester5 #12c: calibrated, h100-sxm's efficiency is H200's (measured_on
+     * = "h200" in hw_profiles/h100-sxm.lua): its Mode line says borrowed,
+     * not the profile's own measurement */
+    rl_size_input cal = f->in;
+    cal.calibrated = 1;
+    d.in = &cal;
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    if (!strstr(t, "divided by the efficiency borrowed from h200 (not measured on h100-sxm)"))
+        fail_msg("the report does not say h100-sxm's efficiency is borrowed: %s", t);
+    free(t);
 }
 
 /* A spec name reaches the HTML report escaped everywhere, the <title> included
