@@ -863,18 +863,23 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
     if (!in->calibrated)
         return 0;
+    char *has = malloc((size_t)in->nhw); /* per profile: rl_e2e_has_band, asked once */
+    if (!has)
+        RL_FAIL("size: out of memory");
     int any = 0;
     for (int i = 0; i < in->nhw; i++) {
-        int has = rl_e2e_has_band(&base[i]);
-        any |= has;
-        if (!has && !out->no_band)
+        has[i] = (char)rl_e2e_has_band(&base[i]);
+        any |= has[i];
+        if (!has[i] && !out->no_band)
             out->no_band = 1 + i;
     }
-    if (!any)
+    rl_hw *hw = any ? malloc(2 * (size_t)in->nhw * sizeof *hw) : NULL;
+    if (!hw) { /* no band to compute, or no memory for it */
+        free(has);
+        if (any)
+            RL_FAIL("size: out of memory");
         return 0;
-    rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
-    if (!hw)
-        RL_FAIL("size: out of memory");
+    }
     const int q[2] = {in->band_wide ? 0 : 1, in->band_wide ? 3 : 2};
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < in->nhw; i++) {
@@ -883,11 +888,11 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
     int rc = 0;
     for (int k = 0; k < out->n && rc == 0; k++) {
-        if (!rl_e2e_has_band(&base[out->c[k].hw]))
+        if (!has[out->c[k].hw])
             continue;
         if (over_budget(in, cpu0)) {
             for (; k < out->n; k++)
-                out->unbanded_for_time += rl_e2e_has_band(&base[out->c[k].hw]);
+                out->unbanded_for_time += has[out->c[k].hw];
             break;
         }
         for (int s = 0; s < 2 && rc == 0; s++) {
@@ -904,6 +909,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
     }
     free(hw);
+    free(has);
     return rc;
 }
 
