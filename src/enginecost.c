@@ -78,7 +78,7 @@ static int read_string(lua_State *L, const reading *r, const char *key, char *ou
             s = NULL;
     if (!s || n >= cap)
         RL_FAIL("%s: field '%s.%s': expected a one-line string of at most %zu characters", r->origin,
-             r->field, key, cap - 1);
+                r->field, key, cap - 1);
     memcpy(out, s, n + 1);
     return 0;
 }
@@ -102,14 +102,14 @@ static int each_field(lua_State *L, const reading *r, const char *what, field_fn
 {
     if (!lua_istable(L, -1))
         RL_FAIL("%s: field '%s%s%s': expected a table, got %s", r->origin, r->field, *what ? "." : "",
-             what, luaL_typename(L, -1));
+                what, luaL_typename(L, -1));
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         if (lua_type(L, -2) != LUA_TSTRING) {
             lua_pop(L, 2);
             RL_FAIL("%s: field '%s%s%s': keys must be names", r->origin, r->field, *what ? "." : "",
-                 what);
+                    what);
         }
         if (one(L, r, lua_tostring(L, -2), err, errlen) != 0) {
             lua_pop(L, 2);
@@ -139,7 +139,7 @@ static int widen_band_field(lua_State *L, const reading *r, const char *key, cha
     if (strcmp(key, "up_to_octaves") == 0)
         return read_num(L, r, k, 0, 1000, &r->c->widen_seen[r->cls], err, errlen);
     RL_FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95, "
-         "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
+            "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
 }
 
 /* band.per_octave.CLASS */
@@ -155,7 +155,7 @@ static int widen_field(lua_State *L, const reading *r, const char *key, char *er
             return each_field(L, &in, what, widen_band_field, err, errlen);
         }
     RL_FAIL("%s: field '%s.band.per_octave.%s': unknown (known: decode, prefill, static)", r->origin,
-         r->field, key);
+            r->field, key);
 }
 
 static int band_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
@@ -171,7 +171,7 @@ static int band_field(lua_State *L, const reading *r, const char *key, char *err
         return read_string(L, r, "band.per_octave_from", c->widen_from, sizeof c->widen_from, err,
                            errlen);
     RL_FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_octave, "
-         "per_octave_from)", r->origin, r->field, key);
+            "per_octave_from)", r->origin, r->field, key);
 }
 
 static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
@@ -185,10 +185,10 @@ static int grid_field(lua_State *L, const reading *r, const char *key, char *err
         a++;
     if (a == RL_EC_AXES)
         RL_FAIL("%s: field '%s.fitted_on.grid.%s': unknown (known: tp, batch, context, tokens)",
-             r->origin, r->field, key);
+                r->origin, r->field, key);
     if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
         RL_FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
-             r->origin, r->field, key);
+                r->origin, r->field, key);
     for (int i = 0; i < 2; i++) {
         lua_rawgeti(L, -1, i + 1);
         double v = lua_tonumber(L, -1);
@@ -196,7 +196,7 @@ static int grid_field(lua_State *L, const reading *r, const char *key, char *err
         lua_pop(L, 1);
         if (!ok || (i == 1 && v < c->grid[a][0]))
             RL_FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
-                 r->origin, r->field, key);
+                    r->origin, r->field, key);
         c->grid[a][i] = v;
     }
     return 0;
@@ -297,7 +297,7 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
     if (strcmp(key, "weights") == 0)
         return read_string(L, r, "fitted_on.weights", c->weights, sizeof c->weights, err, errlen);
     RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-         "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
+            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
 }
 
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
@@ -338,8 +338,8 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
         for (int b = 0; b < 2; b++) {
             if (c->widened && isnan(c->widen[k][b]))
                 RL_FAIL("%s: field '%s.band.per_octave': expected decode, prefill and static, each "
-                     "with p10_p90 and p5_p95 (missing %s.%s)", origin, field, CLASSES[k],
-                     BANDS[b]);
+                        "with p10_p90 and p5_p95 (missing %s.%s)", origin, field, CLASSES[k],
+                        BANDS[b]);
             if (!c->widened)
                 c->widen[k][b] = 0;
         }
@@ -354,8 +354,8 @@ static int legacy_field(lua_State *L, const reading *r, const char *key, char *e
                  : rl_engine_costs_key(L, r->origin, r->field, key, r->c, err, errlen);
     if (rc > 0)
         RL_FAIL("%s: field '%s.%s': unknown (known: engine, source, decode_step_s, prefill_step_s, "
-             "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
-             "fitted_on)", r->origin, r->field, key);
+                "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
+                "fitted_on)", r->origin, r->field, key);
     return rc;
 }
 

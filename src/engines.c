@@ -434,7 +434,7 @@ static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tabl
     int n = (int)lua_rawlen(L, -1);
     if (n < 1 || n > RL_MOE_SHAPES_MAX)
         RL_FAIL("%s: field '%s': expected an array of 1 to %d model shapes", origin, f,
-             RL_MOE_SHAPES_MAX);
+                RL_MOE_SHAPES_MAX);
     char g[600];
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, -1, i + 1);
@@ -477,7 +477,7 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
     }
     if (!lua_istable(L, -1))
         RL_FAIL("%s: field '%s': expected a table of kernel tables, got %s", origin, field,
-             luaL_typename(L, -1));
+                luaL_typename(L, -1));
     rl_engine_tables *t = calloc(1, sizeof *t);
     if (!t || !rl_engines_keep(t)) {
         free(t);
@@ -495,9 +495,9 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 2);
             char known[256];
             RL_FAIL("%s: field '%s.%s': %s%s%s", origin, field, cname,
-                 c == RL_KC_COUNT ? "unknown operator class (" : "expected a table of dtype variants",
-                 c == RL_KC_COUNT ? rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT) : "",
-                 c == RL_KC_COUNT ? ")" : "");
+                    c == RL_KC_COUNT ? "unknown operator class (" : "expected a table of dtype variants",
+                    c == RL_KC_COUNT ? rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT) : "",
+                    c == RL_KC_COUNT ? ")" : "");
         }
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
@@ -508,7 +508,7 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                 lua_pop(L, 4);
                 char known[256];
                 RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
-                     rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+                        rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
             }
             rl_ktable *kt = NULL;
             int rc = !lua_istable(L, -1) && c == RL_KC_MOE
@@ -569,8 +569,8 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
         return fitted;
     if (!dst)
         RL_FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
-             "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
-             "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
+                "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
+                "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))
@@ -599,13 +599,13 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
                 : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes : NULL;
     if (!dst)
         RL_FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
-             "workspace_bytes, source)", r->origin, f);
+                "workspace_bytes, source)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     int frac = dst == &m->fraction;
     if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)))
         RL_FAIL("%s: field '%s': expected %s", r->origin, f,
-             frac ? "a fraction in (0, 1]" : "bytes >= 0");
+                frac ? "a fraction in (0, 1]" : "bytes >= 0");
     return 0;
 }
 
@@ -632,8 +632,8 @@ static int read_residual(lua_State *L, const char *origin, const char *g, rl_kre
         else {
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.%.60s': %s", origin, g, k,
-                 !strcmp(k, "held_back") ? "expected a count >= 1"
-                 : q < 4 ? "expected a log ratio in [-5, 5]"
+                    !strcmp(k, "held_back") ? "expected a count >= 1"
+                    : q < 4 ? "expected a log ratio in [-5, 5]"
                          : "unknown key (held_back, p5, p10, p90, p95)");
         }
     }
@@ -767,7 +767,7 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         rl_ec_range(RL_EC_LAUNCH, &lo, &hi);
         if (e->fitted.present && e->launch_s > hi)
             RL_FAIL("%s: field '%s.launch_s': expected a number in [%g, %g] beside fitted costs",
-                 r->origin, f, lo, hi);
+                    r->origin, f, lo, hi);
         e->fitted.v[RL_EC_LAUNCH] = e->launch_s;
         snprintf(e->fitted.engine, sizeof e->fitted.engine, "%s", e->name);
         snprintf(e->fitted.source, sizeof e->fitted.source, "%s", e->costs_source);
@@ -782,7 +782,7 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         return each_key(L, memory_key, &c, err, errlen);
     }
     RL_FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
-         "residuals, memory)", r->origin, f);
+            "residuals, memory)", r->origin, f);
 }
 
 /* One inline engine (table on top of the stack) named `name`. */
@@ -808,7 +808,7 @@ static int read_engine_file(const char *origin, const char *name, const char *re
             char tried[3200];
             rl_data_tried("hw_profiles", ref, tried, sizeof tried);
             RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s and ./%s; an install "
-                 "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
+                    "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
         }
         snprintf(path, sizeof path, "%s", ref);
     }
@@ -856,7 +856,7 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
         return 0; /* engines = false: none (calibrate --tables reads its base so) */
     if (!lua_istable(L, -1))
         RL_FAIL("%s: field 'engines': expected a table or false, got %s", origin,
-             luaL_typename(L, -1));
+                luaL_typename(L, -1));
     char def[32] = "";
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
@@ -901,7 +901,7 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
             out->def = i;
     if (out->def < 0)
         RL_FAIL("%s: field 'engines.default': %s", origin,
-             def[0] ? "names no engine of the table" : "required with several engines");
+                def[0] ? "names no engine of the table" : "required with several engines");
     return rl_engines_select(out, out->e[out->def].name, origin, err, errlen);
 }
 

@@ -35,7 +35,7 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
                 RL_FAIL("axis '%s': value %d must be > 0 and finite, got %g", t->axis_name[a], i + 1, v);
             if (i > 0 && !(v > t->axis[a][i - 1]))
                 RL_FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
-                     i + 1, v, t->axis[a][i - 1]);
+                        i + 1, v, t->axis[a][i - 1]);
             t->logaxis[a][i] = log(v);
         }
         t->n *= (size_t)t->len[a];
@@ -408,7 +408,7 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
     if (!ok || n < 1 || n > RL_KT_AXES) {
         lua_pop(L, 1);
         RL_FAIL("%s: field '%s.axes': expected an array of 1 to %d axis names", origin, field,
-             RL_KT_AXES);
+                RL_KT_AXES);
     }
     t->naxes = n;
     for (int a = 0; a < n; a++) {
@@ -425,7 +425,7 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         if (bad) {
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
-                 "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
+                    "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
         }
     }
     lua_pop(L, 1);

@@ -180,7 +180,7 @@ static int num(const csv *c, const int *idx, const char *const *cols, const char
     double v = strtod(s, &end);
     if (end == s || *end || errno || !isfinite(v) || v < 0 || (!zero_ok && v == 0))
         RL_FAIL("%s: line %ld, column %d (%s): expected a %s finite number, got '%s'", c->path,
-             c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
+                c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
     *out = v;
     return 0;
 }
@@ -204,8 +204,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
             RL_FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: %s)", c->path, c->line,
-                 idx[k] + 1, cols[k], c->f[idx[k]],
-                 rl_names_join(known, sizeof known, KNOWN_DTYPES,
+                    idx[k] + 1, cols[k], c->f[idx[k]],
+                    rl_names_join(known, sizeof known, KNOWN_DTYPES,
                                (int)(sizeof KNOWN_DTYPES / sizeof *KNOWN_DTYPES) - 1));
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
@@ -262,7 +262,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
         w = strtod(c->f[window], &end);
         if (end == c->f[window] || *end || !(w >= 0))
             RL_FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
-                 c->path, c->line, window + 1, c->f[window]);
+                    c->path, c->line, window + 1, c->f[window]);
     }
     /* attention math in bf16, the KV cache dtype picks the variant; or all
      * in fp32 (the reference engine's tables) */
@@ -391,8 +391,8 @@ static int group(const char *path, rows *r, char *err, size_t errlen)
             }
             if (hi > 2 * lo)
                 RL_FAIL("%s: line %ld, column latency: %.4g ms, but line %ld measures the same "
-                     "kernel, dtype and shape at %.4g ms (more than 2x apart)", path, hi_line,
-                     hi * 1e3, lo_line, lo * 1e3);
+                        "kernel, dtype and shape at %.4g ms (more than 2x apart)", path, hi_line,
+                        hi * 1e3, lo_line, lo * 1e3);
             double mean = sum / (double)(k - j);
             best = mean < best ? mean : best;
             j = k;
@@ -657,7 +657,7 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
     if (!found) {
         rl_silicon_free(out);
         RL_FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
-             FILES[2].file);
+                FILES[2].file);
     }
     return 0;
 }
