@@ -850,8 +850,11 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     lua_getfield(L, 1, RL_PARAMS[RL_P_EP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int planned = !lua_isnil(L, -3) || !lua_isnil(L, -2);
-    if (!planned) /* no plan: one tp replica of the chips (CLI) */
-        c->chips = c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1));
+    /* no plan on a measured chip: one tp replica of the chips (the CLI's
+     * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
+     * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
+    if (!planned && (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1))) > 1)
+        c->chips = c->tp;
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)

@@ -389,6 +389,41 @@ static void chips_run_tensor_parallel(void **state)
     assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
 }
 
+/* chips = 8 on a profile without kernel tables (tpu-v5p) or with
+ * ideal = true keeps formula (1)'s 8 fully sharded chips, as --chips 8 does
+ * (tester7 #1: Lua read chips 1, "one chip", TTFT 323.8 ms on tpu-v5p and
+ * 154.6 ms on ideal h100-sxm against the CLI's 40.47 and 19.33 ms): the
+ * prefill's ttft_s (llama3-70b, 2048 tokens, int8) and ops' chips equal the
+ * command line's to 1e-12. */
+static void chips_kept_without_tables(void **state)
+{
+    (void)state;
+    static const char *const prefill_keys[] = {"ttft_s", "chips"}, *const ops_keys[] = {"chips"};
+    static const char *const runs[][2] = {{"tpu-v5p", ""}, {"h100-sxm", " --ideal"},
+                                          {"h100-pcie", ""}};
+    char cli[512], lua[512];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        int ideal = runs[i][1][0] != 0;
+        snprintf(cli, sizeof cli, "prefill --model llama3-70b --hw %s --chips 8 --tokens 2048 "
+                 "--weights int8 --compute int8 --format json%s", runs[i][0], runs[i][1]);
+        snprintf(lua, sizeof lua, "roofline.prefill{ model = 'llama3-70b', hw = '%s', chips = 8, "
+                 "tokens = 2048, weights = 'int8', compute = 'int8', ideal = %s }", runs[i][0],
+                 ideal ? "true" : "false");
+        assert_lua_equals_cli(cli, lua, 1, prefill_keys, 1);
+        assert_lua_equals_cli(cli, lua, 0, prefill_keys + 1, 1);
+        snprintf(cli, sizeof cli, "ops --model llama3-70b --hw %s --chips 8 --phase prefill "
+                 "--tokens 2048 --weights int8 --compute int8 --format json%s", runs[i][0],
+                 runs[i][1]);
+        snprintf(lua, sizeof lua, "roofline.ops{ model = 'llama3-70b', hw = '%s', chips = 8, "
+                 "phase = 'prefill', tokens = 2048, weights = 'int8', compute = 'int8', "
+                 "ideal = %s }", runs[i][0], ideal ? "true" : "false");
+        assert_lua_equals_cli(cli, lua, 0, ops_keys, 1);
+    }
+    assert_true(run_number("return roofline.prefill{ model = 'llama3-70b', hw = 'tpu-v5p', "
+                           "chips = 8, tokens = 2048, weights = 'int8', compute = 'int8' }"
+                           ".rows[1].ttft_s") < 0.05); /* the CLI's 40.47 ms, not 323.8 */
+}
+
 /* A fitted profile in Lua is timed by its engine costs as on the command
  * line (tester4 #2): llama2-70b on h100-sxm-splitwise over 2 GPUs, step
  * (batch 1, context 1024) with and without tp = 2 and prefill (1000
@@ -784,6 +819,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
         cmocka_unit_test(torus_slices_checked),
