@@ -3,6 +3,7 @@
  * cross-field checks in check_model / check_hw. */
 #include "spec.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -1106,6 +1107,30 @@ static int cmp_field(const void *a, const void *b)
     return px != py ? px - py : strcmp(x, y);
 }
 
+/* A table key as Lua reads it back: a name as written when it is one
+ * (a letter or '_', then letters, digits, '_'; not a reserved word of the
+ * Lua 5.4 manual section 3.1), else ["..."] quoted as rl_spec_put_string
+ * (tester7 #5: fit --save of my-run.csv or end.csv wrote `my-run = {` and
+ * `end = {`, which do not load). */
+void rl_spec_put_key(FILE *f, const char *k)
+{
+    static const char *const reserved[] = {
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+        "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"};
+    int name = isalpha((unsigned char)k[0]) || k[0] == '_';
+    for (const char *p = k; *p && name; p++)
+        name = isalnum((unsigned char)*p) || *p == '_';
+    for (size_t i = 0; name && i < sizeof reserved / sizeof reserved[0]; i++)
+        name = strcmp(k, reserved[i]) != 0;
+    if (name) {
+        fputs(k, f);
+        return;
+    }
+    fputc('[', f);
+    rl_spec_put_string(f, k);
+    fputc(']', f);
+}
+
 void rl_spec_put_fields(FILE *f, lua_State *L, int indent)
 {
     const char *keys[64]; /* the table holds the key strings while they are used */
@@ -1119,7 +1144,9 @@ void rl_spec_put_fields(FILE *f, lua_State *L, int indent)
     qsort(keys, (size_t)nk, sizeof *keys, cmp_field);
     for (int i = 0; i < nk; i++) {
         lua_getfield(L, -1, keys[i]);
-        fprintf(f, "%*s%s = ", indent, "", keys[i]);
+        fprintf(f, "%*s", indent, "");
+        rl_spec_put_key(f, keys[i]);
+        fputs(" = ", f);
         rl_spec_put_value(f, L, indent);
         fputs(",\n", f);
         lua_pop(L, 1);

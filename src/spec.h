@@ -298,8 +298,11 @@ void rl_hw_push(lua_State *L, const rl_hw *h);
  * sorted (name and source first), one per line, indented `indent` spaces
  * deeper each level; anything else (a light userdata standing for loaded
  * tables, engines.h) as nil.  rl_spec_put_fields writes only a table's
- * "key = value," lines.  For the profiles calibrate --tables and fit save. */
+ * "key = value," lines; rl_spec_put_key a table key: the name when it is a
+ * Lua name and no reserved word, else ["..."].  For the profiles calibrate
+ * --tables and fit save. */
 void rl_spec_put_string(FILE *f, const char *s);
+void rl_spec_put_key(FILE *f, const char *k);
 void rl_spec_put_value(FILE *f, lua_State *L, int indent);
 void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
 
