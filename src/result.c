@@ -925,16 +925,32 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
 }
 
-static void add_serve_run(cJSON *j, const rl_simulate_run *run)
+/* The run's table-time share (ops.h rl_ops_serving_share at the decode
+ * step it spent its time in: r's time-weighted batch and mean context) as
+ * table_time_share (null: unknown, no kernel tables) and the point it was
+ * taken at; returns the share. */
+static double add_serve_share(cJSON *j, const rl_serve_result *r, const rl_simulate_run *run)
+{
+    const rl_serve_config *c = run->c;
+    long long pp = c->pp > 1 ? c->pp : 1;
+    double share = rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp, c->ep,
+                                        c->layout == RL_ATTN_LAYOUT_DP,
+                                        r->mean_decode_batch_time, r->mean_decode_context, run->p);
+    add_number_or_null(j, "table_time_share", share, share >= 0);
+    char at[160];
+    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean context "
+             "%.0f", fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+    cJSON_AddStringToObject(j, "table_time_share_at", at);
+    return share;
+}
+
+static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    long long pp = c->pp > 1 ? c->pp : 1;
     const char *mode = rl_run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h,
-                                   rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp,
-                                                        c->ep, c->layout == RL_ATTN_LAYOUT_DP,
-                                                        c->max_seqs, c->kv_capacity_tokens, run->p));
+                                   add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
     char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */
@@ -987,7 +1003,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
         cJSON_AddItemToArray(tl, p);
     }
-    add_serve_run(o, run);
+    add_serve_run(o, r, run);
     if (run->truncated >= 0)
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
     cJSON_AddBoolToObject(o, "offline", run->offline);
@@ -1044,6 +1060,8 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
+    double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
+    add_number_or_null(o, "table_time_share", share, share >= 0);
     add_engine_name(o, &in->hw[c->hw], mode);
     if (!detail)
         return o;

@@ -416,6 +416,42 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
 }
 
+/* Tester7 #3: simulate labelled mixtral-8x7b on 8 H100 (int8 weights,
+ * bf16 KV and compute, 20 req/s of 2048 + 256 tokens) calibrated while
+ * step and prefill of the same deployment read estimated: the share was
+ * taken at 256 sequences at the KV pool's context (~15.8k tokens, an
+ * attention-heavy step the run never ran).  Now it is the decode step the
+ * run spent its time in: step --tp 8 at the run's time-weighted batch and
+ * mean context gives the same table_time_share (to 1e-12; about 0.18, below
+ * spec.h's RL_TABLE_SHARE_MIN) and the same label, estimated; the point is
+ * printed (table_time_share_at). */
+static void simulate_label_at_its_steps(void **state)
+{
+    (void)state;
+    const char *prec = " --weights int8 --kv bf16 --compute bf16 --format json";
+    cJSON *sim = json2("simulate --model mixtral-8x7b --hw h100-sxm --chips 8 --qps 20 "
+                       "--prompt-len 2048 --out-len 256 --requests 300", prec);
+    assert_non_null(sim);
+    long long b = llround(cJSON_GetObjectItem(sim, "mean_decode_batch_time")->valuedouble);
+    long long ctx = llround(cJSON_GetObjectItem(sim, "mean_decode_context")->valuedouble);
+    char at[160], step[256];
+    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %lld and mean context "
+             "%lld", b, ctx);
+    assert_string_equal(cJSON_GetObjectItem(sim, "table_time_share_at")->valuestring, at);
+    double share = cJSON_GetObjectItem(sim, "table_time_share")->valuedouble;
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s", cJSON_GetObjectItem(sim, "mode")->valuestring);
+    cJSON_Delete(sim);
+    snprintf(step, sizeof step, "step --model mixtral-8x7b --hw h100-sxm --chips 8 --tp 8 "
+             "--batch %lld --context %lld", b, ctx);
+    cJSON *st = json2(step, prec);
+    assert_non_null(st);
+    assert_rel(cJSON_GetObjectItem(st, "table_time_share")->valuedouble, share, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(st, "mode")->valuestring, mode);
+    assert_string_equal(mode, "estimated");
+    cJSON_Delete(st);
+}
+
 /* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
  * throughput mode): 100 prompts under static batching with 100 slots are one
  * batch, 1 prefill + 127 decode steps for 128-token outputs; the result says
@@ -1088,21 +1124,21 @@ static void table_share_labels(void **state)
         assert_true(fabs(num(j, "table_time_share") - cases[i].share) < 0.05);
         cJSON_Delete(j);
     }
-    /* one configuration, every command: simulate's replica (tp8 int8, batch
-     * cap max_seqs, each sequence at kv_capacity / max_seqs) reads what step
-     * and ops say of that decode step (within llama3-70b max_context 8192) */
+    /* one configuration, every command: simulate's replica (tp8 int8, the
+     * decode step at its time-weighted batch and mean context, ops.h
+     * rl_ops_serving_share) reads what step and ops say of that decode step */
     cJSON *sim = run_cli_json("simulate --model llama3-70b --hw h100-sxm --chips 8 --weights int8 "
                               "--compute int8 --qps 2 --prompt-len 1024 --out-len 256 "
                               "--requests 50 --format json", out, sizeof out);
-    long long b = (long long)num(sim, "max_seqs");
-    long long ctx = (long long)(num(sim, "kv_capacity_tokens_per_replica") / (double)b);
+    long long b = llround(fmax(1, num(sim, "mean_decode_batch_time")));
+    long long ctx = llround(num(sim, "mean_decode_context"));
     const char *mode = cJSON_GetObjectItem(sim, "mode")->valuestring;
     static const char *const cmds[] = {"step", "ops"};
     double share[2];
     for (int i = 0; i < 2; i++) {
         snprintf(cmd, sizeof cmd, "%s --model llama3-70b --hw h100-sxm --chips 8 --tp 8 "
                  "--weights int8 --compute int8 --batch %lld --context %lld --format json",
-                 cmds[i], b, ctx < 8192 ? ctx : 8192);
+                 cmds[i], b, ctx);
         cJSON *j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, mode);
         share[i] = num(j, "table_time_share");
@@ -1399,6 +1435,7 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),
+        cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(over_budget_note_names_engine),
