@@ -649,7 +649,11 @@ int rl_cli_shard(rl_opts *o)
         fprintf(stderr, "roofline shard: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
+    cJSON *r = rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap);
+    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* tester7 #3: no note was printed */
+    if (cJSON_IsString(note))
+        rl_cli_say(o, "note: %s", note->valuestring);
+    return emit(o, r);
 }
 
 int rl_cli_run(rl_opts *o)

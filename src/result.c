@@ -468,6 +468,13 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         return NULL;
     }
     add_run_header(o, plan_mode(h, 0), m, h, chips);
+    if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
+        char note[512];
+        snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
+                 "(mode ideal), not by its measured tables, so its times are lower bounds; "
+                 "step --tp N (1D plans) times one calibrated", h->name);
+        cJSON_AddStringToObject(o, "mode_note", note);
+    }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
     cJSON_AddNumberToObject(o, "batch", (double)batch);
     cJSON_AddNumberToObject(o, "prefill_batch", 1);

@@ -343,12 +343,21 @@ static void shard_json(void **state)
     for (const cJSON *c = colls->child; c; c = c->next)
         for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
             assert_non_null(cJSON_GetObjectItem(c, ck[k]));
+    assert_null(cJSON_GetObjectItem(j, "mode_note")); /* estimated: nothing measured */
     cJSON_Delete(j);
-    j = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 --context 8192 "
-                 "--format json");
+    j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                     "--context 8192 --format json", out, sizeof out); /* the note on stderr */
     adv = cJSON_GetObjectItem(j, "advice");
     assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp8");
+    /* a measured chip ranked at its peaks reads ideal with a note (docs/model.md;
+     * tester7 #3: none was printed), on stderr too */
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "mode_note")->valuestring,
+                           "formula (1) at h100-sxm's datasheet peaks"));
     cJSON_Delete(j);
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                             "--context 8192", out, sizeof out), 0);
+    assert_non_null(strstr(out, "roofline shard: note: every plan is ranked by formula (1)"));
     j = run_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
                  "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 --format json");
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "included"));
