@@ -2055,6 +2055,52 @@ static void print_help(FILE *f)
     }
 }
 
+/* Whether an input of this run (--hw H[,H2], --model, --profile) is the
+ * existing file `path`. */
+static int is_input(const rl_opts *o, const char *path)
+{
+    char hw[1024];
+    snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
+    for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (rl_spec_same_file("hw_profiles", t, path))
+            return 1;
+    return (o->calib.profile && rl_spec_same_file("hw_profiles", o->calib.profile, path)) ||
+           (o->model && rl_spec_same_file("model", o->model, path));
+}
+
+/* Every file an option writes (RL_PF_WRITES with a FILE value, not a DIR),
+ * checked before any work: its folder must exist (a --save into a missing
+ * folder used to fail after the run, exit 1, where --report failed first),
+ * and it must be neither an input of the run nor a shipped preset (tester6:
+ * `fit --save hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it
+ * read).  0, or -1 (said). */
+static int check_outputs(const rl_command *c, const rl_opts *o)
+{
+    for (int id = 0; id < RL_P_COUNT; id++) {
+        const rl_param *p = &RL_PARAMS[id];
+        const char *path = o->given[id];
+        if (!path || !(p->flags & RL_PF_WRITES) || !p->flag || !strcmp(p->arg, "DIR") ||
+            !rl_command_takes(c, (rl_param_id)id, 1))
+            continue;
+        char dir[4096];
+        struct stat st;
+        const char *slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
+                 slash ? path : ".");
+        const char *why = NULL;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            why = "its folder does not exist";
+        else if (is_input(o, path))
+            why = "it is an input of this run; write the result to another file";
+        else if (rl_spec_is_preset_file(path))
+            why = "it is a shipped preset; write to another file (a profile of your own can "
+                  "start with base = \"<preset>\")";
+        if (why)
+            return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, (rl_param_id)id), path, why);
+    }
+    return 0;
+}
+
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
@@ -2105,6 +2151,8 @@ int rl_cli_main(int argc, char **argv)
         fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
         return RL_EXIT_INPUT;
     }
+    if (check_outputs(c, &o) != 0)
+        return RL_EXIT_INPUT;
     rc = c->cli(&o);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
     return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);

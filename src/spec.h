@@ -262,6 +262,15 @@ int rl_spec_is_path(const char *name);
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
+/* Whether `path` is an existing file in a preset folder (model/,
+ * hw_profiles/, hw_profiles/engines/ of a directory rl_spec_resolve
+ * searches): a shipped spec that no output may replace. */
+int rl_spec_is_preset_file(const char *path);
+
+/* Whether the spec `name` of `kind` (a preset name or a path, as
+ * rl_spec_resolve takes it) is the existing file `path`. */
+int rl_spec_same_file(const char *kind, const char *name, const char *path);
+
 /* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
  * first search directory that has any, into names[cap]; returns how many. */
 #define RL_MAX_PRESETS 128

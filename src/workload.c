@@ -334,6 +334,33 @@ static int check_prefixes(const char *path, prefix_use *u, long long n, char *er
     return 0;
 }
 
+/* The header line's columns by name: the trace's own names in its order,
+ * 3 to 5 of them (a header naming other columns, or these in another order,
+ * used to be skipped and its rows read by position).  Returns 0, or -1 with
+ * err naming the line and column. */
+static int check_header(char **fld, int nf, const char *const *names, const char *path,
+                        long long line, char *err, size_t errlen)
+{
+    for (int i = 0; i < nf && i < 5; i++) {
+        char *f = fld[i], *e = f + strlen(f);
+        while (*f == ' ' || *f == '\t')
+            f++;
+        while (e > f && strchr(" \t\r\n", e[-1]))
+            *--e = '\0';
+        if (strcmp(f, names[i]) != 0) {
+            snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
+                     "columns are arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]"
+                     ", in that order)", path, line, i + 1, f, names[i]);
+            return -1;
+        }
+    }
+    if (nf >= 3 && nf <= 5)
+        return 0;
+    snprintf(err, errlen, "%s:%lld: the header names %d columns; a trace has 3 to 5 "
+             "(arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]])", path, line, nf);
+    return -1;
+}
+
 long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
                         size_t errlen)
 {
@@ -383,6 +410,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
             *nl = 0;
         if (n == 0 && !header && !any_numeric(fld, nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
+            if (check_header(fld, nf, names, path, line, err, errlen) != 0)
+                goto fail;
             continue;
         }
         if (nf < 3 || nf > 5) {

@@ -206,6 +206,61 @@ static void output_not_regular(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* No output replaces an input of the run or a shipped preset, and a file
+ * into a missing folder is refused before any work (tester6: `fit --save
+ * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
+ * presets here are a temporary ROOFLINE_DATA, so a failure cannot harm the
+ * repository's. */
+static void save_never_replaces_inputs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_save_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/hw_profiles", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("-- kept\n", f);
+        fclose(f);
+    }
+    static const struct {
+        const char *args, *fragment;
+    } cases[] = {
+        {"info --model llama3-8b --save %s/hw_profiles/chip.lua", "it is a shipped preset"},
+        {"fit x.csv --hw %s/mine.lua --save %s/mine.lua", "it is an input of this run"},
+        {"calibrate --backend cpu --quick --save %s/hw_profiles/chip.lua", "shipped preset"},
+        {"fit x.csv --hw %s/mine.lua --output %s/mine.lua", "it is an input of this run"},
+        {"step --model llama3-8b --hw h100-sxm --context 1 --save %s/no/x.json",
+         "--save '/tmp/rl_save_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[512];
+        snprintf(args, sizeof args, cases[i].args, dir, dir);
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s %s 2>&1", dir, RL_BIN, args);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int st = pclose(p);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, cases[i].fragment))
+            fail_msg("roofline %s: expected exit 2 and '%s', got %d: %s", args, cases[i].fragment,
+                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *t = slurp_text(path);
+        assert_string_equal(t, "-- kept\n");
+        free(t);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/hw_profiles", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
@@ -1387,6 +1442,7 @@ int main(void)
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(datasheet_chip_label),
