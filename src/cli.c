@@ -97,6 +97,11 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
+        for (int i = 0; i < n; i++)
+            if (out[i] == v) { /* a repeat runs nothing new (tester6: --chips 4,4) */
+                snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
+                return -1;
+            }
         out[n++] = v;
         if (!*end)
             return n;
@@ -786,15 +791,18 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           long long *truncated)
 {
     char err[ERRLEN];
-    double v[3] = {0}, d;
+    double d;
     const char *out = o->given[RL_P_OUTPUT_DIST];
     memset(w, 0, sizeof *w);
     w->n = default_n;
     w->seed = (uint64_t)rl_param_default(RL_P_SEED);
-    if (sv_tuple(o, RL_P_PREFIXES, v, 2, 2) < 0)
-        return -1;
-    w->prefixes = (int)v[0];
-    w->prefix_len = (int)v[1];
+    if (o->given[RL_P_PREFIXES] &&
+        rl_workload_prefixes(o->given[RL_P_PREFIXES], w, err, sizeof err) != 0)
+        return rl_cli_say(o, "--prefixes %s", err);
+    if (o->given[RL_P_TRACE] && (o->given[RL_P_BURST] || o->given[RL_P_SEED]))
+        return rl_cli_say(o, "--%s: --trace gives the arrivals and lengths, so nothing is drawn "
+                             "at random; leave it out, or drop --trace to generate requests",
+                          o->given[RL_P_BURST] ? "burst" : "seed");
     if (o->given[RL_P_OFFLINE] && (o->given[RL_P_QPS] || o->given[RL_P_TRACE] || o->given[RL_P_BURST]))
         return rl_cli_say(o, "--offline puts every request at t = 0 (maximum throughput, as "
                              "trtllm-bench's throughput mode and MLPerf Offline): it takes no %s",

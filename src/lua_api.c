@@ -1238,10 +1238,10 @@ static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
  * shared prefixes of LEN tokens, below the mean prompt, as --prefixes. */
 static void opt_prefixes(lua_State *L, rl_workload *w)
 {
-    double v[2] = {0, 0};
-    opt_tuple(L, RL_P_PREFIXES, v, 2, 2);
-    w->prefixes = (int)v[0];
-    w->prefix_len = (int)v[1];
+    const char *s = opt_string(L, 1, RL_P_PREFIXES);
+    char err[256];
+    if (s && rl_workload_prefixes(s, w, err, sizeof err) != 0)
+        opt_error(L, "field 'prefixes': %s", err);
     if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt))
         opt_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
                      "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));

@@ -710,6 +710,9 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n == cap || parse_dtype(o, id, t, &out[n]) != 0)
             return -1;
+        for (int i = 0; i < n; i++)
+            if (out[i] == out[n])
+                return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
         n++;
     }
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));

@@ -334,6 +334,20 @@ static int check_prefixes(const char *path, prefix_use *u, long long n, char *er
     return 0;
 }
 
+int rl_workload_prefixes(const char *s, rl_workload *w, char *err, size_t errlen)
+{
+    double v[2];
+    if (rl_parse_tuple(s, v, 2, 2) != 2 || v[0] < 1 || v[1] < 1 || v[0] != floor(v[0]) ||
+        v[1] != floor(v[1]) || v[0] > 1e9 || v[1] > 1e7) {
+        snprintf(err, errlen, "'%.40s': expected N:LEN, N shared prefixes (1 to 1e9) of LEN tokens "
+                 "(1 to 1e7), whole numbers (leave it out for none)", s);
+        return -1;
+    }
+    w->prefixes = (int)v[0];
+    w->prefix_len = (int)v[1];
+    return 0;
+}
+
 /* The header line's columns by name: the trace's own names in its order,
  * 3 to 5 of them (a header naming other columns, or these in another order,
  * used to be skipped and its rows read by position).  Returns 0, or -1 with

@@ -74,6 +74,12 @@ typedef struct {
                               (output first kept up to half of it, then the prompt) */
 } rl_workload;
 
+/* "N:LEN" (--prefixes, Lua `prefixes`) into w->prefixes and w->prefix_len:
+ * N >= 1 shared prefixes of LEN >= 1 tokens, whole numbers (0 of either
+ * shares nothing and was taken silently: tester6's --prefixes 0:800).
+ * Returns 0, or -1 with err saying what is expected. */
+int rl_workload_prefixes(const char *s, rl_workload *w, char *err, size_t errlen);
+
 /* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
 int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
 

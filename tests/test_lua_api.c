@@ -735,6 +735,8 @@ static void simulate_prefix_offline_rows(void **state)
     static const char *const bad[][2] = {{"qps = 1, offline = true", "offline"},
                                          {"qps = 1, prefixes = '8'", "prefixes"},
                                          {"qps = 1, prefixes = '8:4000'", "below the mean prompt"},
+                                         /* tester6: 0 prefixes shared nothing, silently */
+                                         {"qps = 1, prefixes = '0:800'", "field 'prefixes': '0:800'"},
                                          {"qps = 1, prefix_cache = '-1'", "prefix_cache"}};
     assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm',"
                     " prompt_len = '1000', out_len = '10', requests = 10",
