@@ -1187,7 +1187,7 @@ int rl_cli_simulate(rl_opts *o)
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 1, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
@@ -1384,7 +1384,7 @@ int rl_cli_size(rl_opts *o)
         rl_param_number(o, RL_P_MAX_CHIPS, &maxc) ||
         rl_param_number(o, RL_P_HEADROOM, &in.headroom)) {
         free(req);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
     in.max_chips = (long long)maxc;
     in.truncated_frac = n > 0 ? (double)truncated / (double)n : 0;

@@ -1520,6 +1520,13 @@ void rl_lua_open(lua_State *L)
             lua_pushcfunction(L, RL_COMMANDS[i].lua);
             lua_setfield(L, -2, RL_COMMANDS[i].name);
         }
+    /* registered as a loaded module too: an argument error in a call Lua
+     * cannot name (pcall(roofline.write, 1)) then names "roofline.write"
+     * (lauxlib's luaL_argerror searches the loaded modules), not '?' */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "roofline");
+    lua_pop(L, 1);
     lua_setglobal(L, "roofline");
 }
 

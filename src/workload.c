@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "number.h"
 #include "report.h"
 
@@ -183,6 +184,12 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
     int gamma = w->arrival == RL_ARRIVAL_GAMMA && w->burst_cv != 1;
     double t = 0, k = gamma ? 1 / (w->burst_cv * w->burst_cv) : 1;
     for (long long i = 0; i < w->n; i++) {
+        if ((i & 0xffff) == 0 && rl_interrupted()) { /* 1e7 requests take a second or more */
+            free(r);
+            snprintf(err, errlen, "workload: interrupted (%s) after %lld of %lld requests drawn",
+                     rl_interrupt_name(), i, w->n);
+            return -1;
+        }
         /* Inter-arrival gap with mean 1/qps: exponential (Poisson process)
          * or gamma with shape 1/cv^2 (cv > 1 is burstier than Poisson). */
         double u = rl_rng_uniform(&g);

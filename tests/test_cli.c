@@ -86,6 +86,15 @@ static void csv_and_table(void **state)
                              out, sizeof out),
                      0);
     assert_non_null(strstr(out, "batch,context,step_s,tokens_per_s,"));
+    /* tester4: a result without rows is a header line and one row, not key,value lines */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                             "--out-len 10 --requests 100 --format csv 2>/dev/null",
+                             out, sizeof out),
+                     0);
+    assert_true(strncmp(out, "policy,requests,completed,", 26) == 0);
+    const char *row = strchr(out, '\n') + 1;
+    assert_true(strncmp(row, "continuous,100,100,", 19) == 0);
+    assert_string_equal(strchr(row, '\n'), "\n");
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024", out, sizeof out), 0);
     assert_non_null(strstr(out, "step_ms"));
     assert_int_equal(run_cli("step --help", out, sizeof out), 0);
@@ -310,6 +319,10 @@ static void set_changes_the_chip(void **state)
     cJSON *j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
     assert_true(num(cJSON_GetObjectItem(j, "rows")->child, "step_s") >= 16.06e-3);
+    /* tester6: the dropped tables are not named as the source */
+    const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+    assert_non_null(strstr(src, "memory rule and batch caps only: --set hw.hbm_bw=1e12"));
+    assert_null(strstr(src, "AIConfigurator"));
     cJSON_Delete(j);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "note: --set hw.hbm_bw=1e12 changes the chip"));
