@@ -2112,8 +2112,9 @@ static void print_help(FILE *f)
     }
 }
 
-/* Whether an input of this run (--hw H[,H2], --model, --profile) is the
- * existing file `path`. */
+/* Whether an input of this run (--hw H[,H2], --model, --profile, --trace,
+ * --against, a positional file such as fit's CSV) is the existing file
+ * `path`. */
 static int is_input(const rl_opts *o, const char *path)
 {
     char hw[1024];
@@ -2121,8 +2122,14 @@ static int is_input(const rl_opts *o, const char *path)
     for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
         if (rl_spec_same_file("hw_profiles", t, path))
             return 1;
+    for (int i = 0; i < o->nargs; i++)
+        if (rl_spec_same_file(NULL, o->args[i], path))
+            return 1;
+    const char *trace = o->given[RL_P_TRACE], *against = o->given[RL_P_AGAINST];
     return (o->calib.profile && rl_spec_same_file("hw_profiles", o->calib.profile, path)) ||
-           (o->model && rl_spec_same_file("model", o->model, path));
+           (o->model && rl_spec_same_file("model", o->model, path)) ||
+           (trace && rl_spec_same_file(NULL, trace, path)) ||
+           (against && rl_spec_same_file(NULL, against, path));
 }
 
 /* Every file an option writes (RL_PF_WRITES with a FILE value, not a DIR),
@@ -2136,7 +2143,7 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
     for (int id = 0; id < RL_P_COUNT; id++) {
         const rl_param *p = &RL_PARAMS[id];
         const char *path = o->given[id];
-        if (!path || !(p->flags & RL_PF_WRITES) || !p->flag || !strcmp(p->arg, "DIR") ||
+        if (!path || !(p->flags & RL_PF_WRITES) || !p->flag || !p->arg || !strcmp(p->arg, "DIR") ||
             !rl_command_takes(c, (rl_param_id)id, 1))
             continue;
         char dir[4096];

@@ -848,6 +848,8 @@ int rl_spec_is_preset_file(const char *path)
 int rl_spec_same_file(const char *kind, const char *name, const char *path)
 {
     char resolved[4096], err[256];
+    if (!kind)
+        return same_node(name, path);
     return rl_spec_resolve(kind, name, resolved, sizeof resolved, err, sizeof err) == 0 &&
            same_node(resolved, path);
 }

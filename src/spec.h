@@ -268,7 +268,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
 int rl_spec_is_preset_file(const char *path);
 
 /* Whether the spec `name` of `kind` (a preset name or a path, as
- * rl_spec_resolve takes it) is the existing file `path`. */
+ * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
+ * existing file `path`. */
 int rl_spec_same_file(const char *kind, const char *name, const char *path);
 
 /* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the

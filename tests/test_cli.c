@@ -242,6 +242,9 @@ static void save_never_replaces_inputs(void **state)
         {"fit x.csv --hw %s/mine.lua --save %s/mine.lua", "it is an input of this run"},
         {"calibrate --backend cpu --quick --save %s/hw_profiles/chip.lua", "shipped preset"},
         {"fit x.csv --hw %s/mine.lua --output %s/mine.lua", "it is an input of this run"},
+        {"fit %s/mine.lua --hw h100-sxm --output %s/mine.lua", "it is an input of this run"},
+        {"simulate --model llama3-8b --hw h100-sxm --trace %s/mine.lua --save %s/mine.lua",
+         "it is an input of this run"},
         {"step --model llama3-8b --hw h100-sxm --context 1 --save %s/no/x.json",
          "--save '/tmp/rl_save_"},
     };
