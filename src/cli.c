@@ -593,6 +593,24 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     return 0;
 }
 
+/* step --hbm-reserve into h (rl_hw.hbm_reserve), as simulate reads its own
+ * (tester6: step --ideal used the whole HBM where simulate --ideal kept 10%
+ * back, and refused the flag); said when an engine memory rule makes it
+ * moot, as simulate says.  0 or -1 (said). */
+static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
+{
+    double reserve = 0;
+    if (rl_param_number(o, RL_P_RESERVE_STEP, &reserve) != 0)
+        return -1;
+    h->hbm_reserve = reserve;
+    if (o->given[RL_P_RESERVE_STEP] && !o->ideal &&
+        rl_memory_use(m, h, 1, 0, 1, RL_BF16, RL_BF16).engine_memory)
+        rl_cli_say(o, "note: --hbm-reserve does not apply: the memory rule of the %s engine sets "
+                      "the room (--ideal or --engine ideal for the reserve)",
+                   rl_engines_selected(&h->engines)->name);
+    return 0;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -602,7 +620,8 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
-    if (check_slice("step", &h, o->chips) != 0) /* --tp alone: a plan's replica, unchecked */
+    if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
+        step_reserve(o, &m, &h) != 0)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;

@@ -757,6 +757,8 @@ static int fitted_plan(const rl_shard_plan *pl, long long chips)
  * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
  * calibrated when the hw spec has `efficiency` unless ideal=true (a plan:
  * for 1D tp/ep plans, rl_result_step_sharded). */
+static double opt_param(lua_State *L, rl_param_id id, double def);
+
 int rl_lua_step(lua_State *L)
 {
     rl_model m;
@@ -765,6 +767,7 @@ int rl_lua_step(lua_State *L)
     rl_precision p;
     check_keys(L, 1, "step");
     check_run(L, &m, &h, &chips, &context, &p);
+    h.hbm_reserve = opt_param(L, RL_P_RESERVE_STEP, 0); /* as --hbm-reserve */
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;

@@ -158,6 +158,11 @@ typedef struct {
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
     int dropped;
+    /* The fraction of HBM kept free of weights and KV where no engine
+     * memory rule applies (memory.h rl_memory_usable): step's
+     * --hbm-reserve, 0 (seed 000's whole HBM) unless set; not a spec field.
+     * The simulator applies its own reserve (serve.h) and leaves this 0. */
+    double hbm_reserve;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,

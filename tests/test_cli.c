@@ -1241,6 +1241,35 @@ static void simulate_slo_missed_not_overloaded(void **state)
     assert_null(strstr(out, "SLO missed"));
 }
 
+/* tester6: step --ideal used the whole HBM where simulate --ideal keeps
+ * --hbm-reserve (0.1) back.  With the same reserve they agree: llama3-8b on
+ * one h100-sxm, bf16, ideal: simulate's KV room is (0.9 x 80 GB - 16.06 GB)
+ * / 131072 B = 426784 tokens (floor), so step's max batch at 1024 tokens is
+ * floor(426784 / 1024) = 416 (exact, integers); without --hbm-reserve step
+ * keeps seed 000's whole-HBM rule (476). */
+static void step_reserve_agrees_with_simulate(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("simulate --model llama3-8b --hw h100-sxm --ideal --qps 1 --prompt-len "
+                            "100 --out-len 10 --requests 100 --format json 2>/dev/null",
+                            out, sizeof out);
+    double kv_tokens = num(j, "kv_capacity_tokens_per_replica");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --hbm-reserve 0.1 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "max_batch") == floor(kv_tokens / 1024));
+    assert_true(num(j, "max_batch") == 416);
+    assert_rel(num(j, "usable_bytes"), 0.9 * 80e9, 1e-12);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --format json",
+                     out, sizeof out);
+    assert_true(num(j, "max_batch") == 476);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --hbm-reserve 0.1",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1514,6 +1543,7 @@ int main(void)
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
+        cmocka_unit_test(step_reserve_agrees_with_simulate),
         cmocka_unit_test(fit_then_validate),
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),

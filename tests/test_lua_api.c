@@ -743,6 +743,21 @@ static void simulate_prefix_offline_rows(void **state)
                     bad, sizeof bad / sizeof *bad);
 }
 
+/* step's hbm_reserve, as --hbm-reserve: llama3-8b on h100-sxm, ideal, 10%
+ * kept back: max batch 416 at 1024 tokens (test_cli
+ * step_reserve_agrees_with_simulate derives it), 476 without. */
+static void step_hbm_reserve(void **state)
+{
+    (void)state;
+    const char *code = "return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', ideal = true,"
+                       " context = 1024%s }.max_batch";
+    char buf[256];
+    snprintf(buf, sizeof buf, code, ", hbm_reserve = 0.1");
+    assert_true(run_number(buf) == 416.0);
+    snprintf(buf, sizeof buf, code, "");
+    assert_true(run_number(buf) == 476.0);
+}
+
 /* tester6: an argument error in a call Lua cannot name (through pcall) read
  * "bad argument #2 to '?'"; it names the module's function. */
 static void argument_errors_name_the_function(void **state)
@@ -760,6 +775,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(argument_errors_name_the_function),
+        cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
         cmocka_unit_test(argument_types),
