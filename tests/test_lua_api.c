@@ -602,6 +602,66 @@ static void assert_step_on(const char *hw, const char *mode, const char *set)
         assert_lua_equals_cli(cli, lua, 1, keys, 1);
 }
 
+/* Tester7 #4: a what-if written three ways gives one answer.  llama3-70b
+ * fp8 on 8 h100-sxm (batch 64, context 4096) with 6e12 B/s HBM: --set
+ * hw.hbm_bw=6e12 (was 3.26 ms, no collectives: the default plan fell back
+ * to formula (1)), a spec file { base = 'h100-sxm', hbm_bw = 6e12 } (was
+ * the H100 tables' 17.56 ms, calibrated when named h100-sxm) and Lua's
+ * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) all read estimated with the
+ * tp8 plan and its AllReduces kept: step_s equal to --tp 8 under the same
+ * --set (1e-12).  A value equal to the chip's own (3.35e12) changes
+ * nothing: calibrated, step_s the unchanged chip's (1e-12; it was 5.84 ms
+ * estimated beside 17.57 ms). */
+static void what_if_three_ways_agree(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"step_s"}, *const header[] = {"chips"};
+    const char *base = "step --model llama3-70b --hw %s --chips 8 --batch 64 --context 4096 "
+                       "--weights fp8 --compute fp8 --format json%s";
+    char spec[] = "/tmp/rl_what_if_XXXXXX.lua", cli[512], ref[512], lua[512];
+    int fd = mkstemps(spec, 4);
+    assert_true(fd >= 0);
+    static const char text[] = "return { base = 'h100-sxm', name = 'h100-sxm', hbm_bw = 6e12 }\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.hbm_bw=6e12 --tp 8");
+    const char *lua_step = "roofline.step{ model = 'llama3-70b', hw = %s, chips = 8, batch = 64, "
+                           "context = 4096, weights = 'fp8', compute = 'fp8' }";
+    snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { hbm_bw = 6e12 })");
+    assert_lua_equals_cli(ref, lua, 1, keys, 1);
+    assert_lua_equals_cli(ref, lua, 0, header, 1);
+    char code[700], err[1024];
+    snprintf(code, sizeof code, "local r = %s return r.mode .. ' ' .. r.sharding", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated tp8");
+    lua_pop(L, 1);
+    static const char *const ways[][2] = {{"h100-sxm", " --set hw.hbm_bw=6e12"}, {NULL, ""}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cli, sizeof cli, base, ways[i][0] ? ways[i][0] : spec, ways[i][1]);
+        static char a[1 << 16], b[1 << 16];
+        cJSON *x = run_cli_json(cli, a, sizeof a), *y = run_cli_json(ref, b, sizeof b);
+        assert_string_equal(cJSON_GetObjectItem(x, "mode")->valuestring, "estimated");
+        assert_string_equal(cJSON_GetObjectItem(x, "sharding")->valuestring, "tp8");
+        assert_rel(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(x, "rows"), 0),
+                                       "step_s")->valuedouble,
+                   cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(y, "rows"), 0),
+                                       "step_s")->valuedouble, 1e-12);
+        cJSON_Delete(x);
+        cJSON_Delete(y);
+    }
+    unlink(spec);
+    /* the chip's own value: nothing changes */
+    snprintf(ref, sizeof ref, base, "h100-sxm", "");
+    snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { hbm_bw = 3.35e12 })");
+    assert_lua_equals_cli(ref, lua, 1, keys, 1);
+    snprintf(cli, sizeof cli, base, "h100-sxm", " --set hw.hbm_bw=3.35e12");
+    assert_lua_equals_cli(cli, lua, 1, keys, 1);
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "calibrated");
+    lua_pop(L, 1);
+}
+
 static void what_if_and_size_errors(void **state)
 {
     (void)state;
@@ -849,6 +909,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
+        cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(argument_errors_name_the_function),
         cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),
