@@ -273,7 +273,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     return o;
 }
 
-static void add_row(cJSON *rows, const rl_step *s)
+static void add_row(cJSON *rows, const rl_step *s, long long chips)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "batch", (double)s->batch);
@@ -286,6 +286,10 @@ static void add_row(cJSON *rows, const rl_step *s)
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
     cJSON_AddNumberToObject(r, "weight_bytes", s->mem.weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->mem.kv_bytes);
+    /* one meaning in every step row (tester7 #8): weight_bytes and kv_bytes
+     * are the fully sharded copy's here, per chip in a plan's rows */
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->mem.weight_bytes / (double)chips);
+    cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->mem.kv_bytes / (double)chips);
     cJSON_AddNumberToObject(r, "total_bytes", s->mem.total_bytes);
     cJSON_AddBoolToObject(r, "fits", s->mem.fits);
     cJSON_AddStringToObject(r, "bound", rl_bound_name(s->bound));
@@ -326,7 +330,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
-        add_row(rows, &s);
+        add_row(rows, &s, chips);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
@@ -391,8 +395,10 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddStringToObject(r, "strategy", s->name);
     if (s->phase == RL_PHASE_GENERATE)
         cJSON_AddNumberToObject(r, "batch", (double)s->batch);
-    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes); /* per chip (shard.h) */
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
     cJSON_AddBoolToObject(r, "fits", s->fits);
     cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
@@ -1064,6 +1070,9 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
         {"ttft_p99_s", c->ttft_p99},             {"tpot_p99_s", c->tpot_p99},
         {"e2e_p50_s", c->e2e_p50},               {"out_tokens_per_s", c->out_tokens_per_s},
+        /* the same figure under simulate's name for it (tester7 #8: size's
+         * out_tokens_per_s is steady state, simulate's whole-run) */
+        {"steady_out_tokens_per_s", c->out_tokens_per_s},
     };
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);

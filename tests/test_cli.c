@@ -304,6 +304,29 @@ static void datasheet_chip_label(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester7 #8: step rows' weight_bytes is per chip in a plan (tp8 on
+ * h100-sxm: 17.64e9) and the fully sharded copy's in formula (1) (--ideal:
+ * 141.1e9), kept so for scripts that read it; weight_bytes_per_chip and
+ * kv_bytes_per_chip mean per chip in both: formula (1)'s is its copy over
+ * 8 chips (1e-12), within 1e-3 of tp8's (tp replicates the norms: 17.638e9
+ * against 17.641e9), KV equal (1e-12). */
+static void per_chip_bytes_in_every_step(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 8 --context 4096 "
+                       "--format json";
+    cJSON *tp = json2(base, ""), *f1 = json2(base, " --ideal");
+    const cJSON *a = cJSON_GetObjectItem(tp, "rows")->child, *b = cJSON_GetObjectItem(f1, "rows")->child;
+    assert_string_equal(cJSON_GetObjectItem(tp, "sharding")->valuestring, "tp8");
+    assert_rel(num(a, "weight_bytes_per_chip"), num(a, "weight_bytes"), 1e-12);
+    assert_rel(num(b, "weight_bytes_per_chip"), num(b, "weight_bytes") / 8, 1e-12);
+    assert_rel(num(b, "kv_bytes_per_chip"), num(b, "kv_bytes") / 8, 1e-12);
+    assert_rel(num(a, "weight_bytes_per_chip"), num(b, "weight_bytes_per_chip"), 1e-3);
+    assert_rel(num(a, "kv_bytes_per_chip"), num(b, "kv_bytes_per_chip"), 1e-12);
+    cJSON_Delete(tp);
+    cJSON_Delete(f1);
+}
+
 /* A what-if --set of a field that times the chip drops the profile's
  * measured tables (tester #2): h100-sxm with hbm_bw = 1e12 B/s runs mode
  * estimated, and B = 1 at context 2048 takes at least reading LLaMA-3-8B's
@@ -1564,6 +1587,7 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
+        cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
