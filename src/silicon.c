@@ -807,7 +807,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
                "-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled\n"
                "-- in log-log between measured ones on both sides along an axis, else from\n"
-               "-- the nearest measured ones along the roofline (src/ktable.h).\n",
+               "-- the nearest measured ones along the roofline, the measured ones taken\n"
+               "-- through their monotone envelope along tokens, batch and lengths; lookups\n"
+               "-- go through that envelope too (src/ktable.h).\n",
             engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
