@@ -247,19 +247,30 @@ int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
     return 0;
 }
 
-int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
-                   size_t errlen)
+int rl_ops_cost_replica(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                        long long pp, long long ep, rl_attn_layout layout, rl_precision p,
+                        int calibrated, char *err, size_t errlen)
 {
-    if (rl_ops_cost_init(dst, src->m, h, src->chips, src->p, src->calibrated || src->fitted, err,
-                         errlen) != 0)
+    memset(c, 0, sizeof *c);
+    pp = pp > 1 ? pp : 1;
+    ep = ep > 1 ? ep : 1;
+    if (rl_serve_layout_check(m, chips, pp, ep, layout, err, errlen) != 0 ||
+        rl_ops_cost_init(c, m, h, chips / pp, p, calibrated, err, errlen) != 0)
         return -1;
-    dst->layout = src->layout;
-    if ((src->pp > 1 && rl_ops_cost_pipeline(dst, src->pp, err, errlen) != 0) ||
-        (src->ep > 1 && rl_ops_cost_experts(dst, src->ep, err, errlen) != 0)) {
-        rl_ops_cost_free(dst);
+    c->layout = layout;
+    if (rl_ops_cost_pipeline(c, pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(c, ep, err, errlen) != 0) {
+        rl_ops_cost_free(c);
         return -1;
     }
     return 0;
+}
+
+int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
+                   size_t errlen)
+{
+    return rl_ops_cost_replica(dst, src->m, h, src->chips * src->pp, src->pp, src->ep,
+                               src->layout, src->p, src->calibrated || src->fitted, err, errlen);
 }
 
 void rl_ops_cost_free(rl_ops_cost *c)
@@ -1309,6 +1320,14 @@ static int quiet_end(const sim *S, const replica *r, double end)
            (r->nactive <= 1 || kv_pages_at(S, r, k, r->nactive * S->E, 0) <= S->cap_pages);
 }
 
+/* The mean context of replica r's decoding sequences after k decode steps
+ * ((A + n E k) / n, the file's header), 0 with none: one expression for
+ * start_step and plan_run, which must agree to the bit (decode runs). */
+static double mean_ctx(const sim *S, const replica *r, long long k)
+{
+    return r->nactive ? (r->A + r->nactive * S->E * (double)k) / r->nactive : 0;
+}
+
 /* Decode runs: the quiet step ends (quiet_end) after replica r's decode
  * step of batch B ending at `end`, each kept in r->run with the time and
  * context of the step after it (start_step's arithmetic), so the global
@@ -1318,8 +1337,7 @@ static double plan_run(sim *S, replica *r, double end, double B)
     r->run_b = B;
     S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
     while (quiet_end(S, r, end)) {
-        long long k = r->k + r->nrun + 1;
-        double ctx = (r->A + r->nactive * S->E * (double)k) / r->nactive;
+        double ctx = mean_ctx(S, r, r->k + r->nrun + 1);
         double t = replica_step_time(S, r, B, ctx);
         r->run[r->nrun++] = (run_step){end, t, ctx};
         end += t;
@@ -1343,7 +1361,7 @@ static void start_step(sim *S, int ri, double now)
         r->decoding = 0;
     double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
     r->step_active = r->decoding ? r->nactive : 0;
-    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
+    double Sctx = mean_ctx(S, r, r->k);
     if (r->npf == 0 && B == 0 && S->extra_s == 0) {
         r->busy = 0;
         return;
@@ -1976,16 +1994,9 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
                          size_t errlen)
 {
     rl_ops_cost oc;
-    long long pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1;
-    if (rl_serve_layout_check(m, chips, pp, ep, cfg->layout, err, errlen) != 0 ||
-        rl_ops_cost_init(&oc, m, h, chips / pp, p, calibrated, err, errlen) != 0)
+    if (rl_ops_cost_replica(&oc, m, h, chips, cfg->pp, cfg->ep, cfg->layout, p, calibrated, err,
+                            errlen) != 0)
         return -1;
-    oc.layout = cfg->layout;
-    if (rl_ops_cost_pipeline(&oc, pp, err, errlen) != 0 ||
-        rl_ops_cost_experts(&oc, ep, err, errlen) != 0) {
-        rl_ops_cost_free(&oc);
-        return -1;
-    }
     rl_step_cost cost = rl_serve_ops_cost(&oc);
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);

@@ -224,6 +224,16 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
+/* The step cost of one replica of `chips` chips at precision p, calibrated
+ * or ideal (rl_ops_cost_init): pp pipeline stages of chips / pp chips
+ * (rl_ops_cost_pipeline; pp <= 1: none), each in ep expert groups
+ * (rl_ops_cost_experts; ep <= 1: none), attention laid out as `layout`,
+ * all checked together first (rl_serve_layout_check).  Returns 0, or -1
+ * with err set (c then needs no free). */
+int rl_ops_cost_replica(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                        long long pp, long long ep, rl_attn_layout layout, rl_precision p,
+                        int calibrated, char *err, size_t errlen);
+
 /* src's step cost (model, chips, precision, attention layout, pipeline
  * stages, expert groups, calibrated or ideal) on hardware h instead of
  * src's, with empty caches: a band edge's copy of a cost (e2e.h
