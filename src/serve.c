@@ -195,7 +195,8 @@ static double tp_comm(rl_ops_cost *c, long long rows)
     return t;
 }
 
-/* Free the dense memo (its blocks, rows and row table). */
+/* Free the dense memo (its blocks, rows and row table) and the span
+ * terms. */
 static void free_dense(rl_ops_cost *c)
 {
     for (int b = 0; c->dense && b <= c->cap; b++) {
@@ -206,6 +207,10 @@ static void free_dense(rl_ops_cost *c)
     free(c->dense);
     c->dense = NULL;
     c->dense_bytes = 0;
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        free(c->terms[sp]);
+        c->terms[sp] = NULL;
+    }
 }
 
 /* Forget every cached time (a setter changed the plan they were costed
@@ -308,6 +313,57 @@ static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts,
     return oc;
 }
 
+/* The slot of span sp's terms under `key` (rl_ops_cost.terms), or NULL
+ * (key 0: not kept; no memory). */
+static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
+{
+    if (!key)
+        return NULL;
+    if (!c->terms[sp])
+        c->terms[sp] = calloc(RL_OPS_TERM_SLOTS, sizeof *c->terms[sp]);
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (RL_OPS_TERM_SLOTS - 1);
+    return c->terms[sp] ? &c->terms[sp][i] : NULL;
+}
+
+/* The op-list time of step oc with `rows` token rows, from its spans'
+ * terms (rl_ops_cost.terms; ops.h rl_ops_terms_time: rl_ops_step_time's
+ * number), the spans not kept built together in one pass. */
+static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
+{
+    static const rl_ops_terms none; /* an empty span: no prompt, or no decode batch */
+    const rl_ops_part *q = oc->parts;
+    long long B = oc->decode_batch, S = oc->decode_context, seqs = B;
+    for (int i = 0; i < oc->nparts; i++)
+        seqs += q[i].seqs;
+    int lone = oc->nparts == 1 && q->seqs == 1 && q->tokens < (1ll << 32) && q->prefix < (1ll << 32);
+    unsigned long long key[RL_OPS_SPANS] = {
+        [RL_OPS_HEAD] = (unsigned long long)rows + 1,
+        [RL_OPS_PREFILL] = lone ? (unsigned long long)q->tokens << 32 | (unsigned long long)q->prefix
+                                : 0,
+        [RL_OPS_DECODE] = B < (1ll << 31) && S < (1ll << 32)
+                              ? (unsigned long long)B << 32 | (unsigned long long)S : 0,
+        [RL_OPS_TAIL] = (unsigned long long)rows + 1,
+        [RL_OPS_SEQS] = (unsigned long long)seqs + 1};
+    rl_ops_terms built[RL_OPS_SPANS];
+    const rl_ops_terms *t[RL_OPS_SPANS];
+    rl_ops_term_slot *slot[RL_OPS_SPANS];
+    unsigned miss = 0;
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
+        slot[sp] = empty ? NULL : term_slot(c, sp, key[sp]);
+        t[sp] = empty ? &none : slot[sp] && slot[sp]->key == key[sp] ? &slot[sp]->t : &built[sp];
+        miss |= t[sp] == &built[sp] ? 1u << sp : 0;
+    }
+    if (miss && rl_ops_terms_of(c->m, c->h, oc, miss, built) != 0)
+        return rl_ops_step_time(c->m, c->h, oc); /* a span past RL_OPS_TERMS ops, or invalid */
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++)
+        if (miss & 1u << sp && slot[sp]) {
+            slot[sp]->key = key[sp];
+            slot[sp]->t = built[sp];
+        }
+    return rl_ops_terms_time(c->h, oc, t);
+}
+
 /* The step's time with `rows` token rows: the op list's plus the TP
  * collectives, or h's fitted engine costs (e2e.h) given those collectives. */
 static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long long B, long long S,
@@ -316,7 +372,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     rl_ops_config oc = step_config(c, parts, n, B, S);
     if (c->fitted)
         return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
-    return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
+    return span_time(c, &oc, rows) + tp_comm(c, rows);
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
@@ -449,7 +505,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
     }
     if (n == 0)
         return B > 0 ? decode_step(c, B, S) : 0;
-    if (n == 1 && c->parts[0].seqs == 1)
+    if (c->fitted && n == 1 && c->parts[0].seqs == 1)
         return step_memo(c, c->parts, B, S);
     return step_time(c, c->parts, n, B, S, rows + B);
 }
