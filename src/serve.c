@@ -214,9 +214,11 @@ static void free_dense(rl_ops_cost *c)
 }
 
 /* Forget every cached time (a setter changed the plan they were costed
- * for): the collectives, the linear fits, both memos. */
+ * for): the collectives, the linear fits, both memos, the spans' terms,
+ * the step template. */
 static void forget_steps(rl_ops_cost *c)
 {
+    c->step0.chips = 0;
     for (int b = 0; b <= c->cap; b++)
         c->slope[b] = c->comm[b] = NAN;
     free_dense(c);
@@ -294,22 +296,29 @@ void rl_ops_cost_free(rl_ops_cost *c)
 }
 
 /* The step's configuration: the prompts `parts` (n of them) beside a
- * decode batch of B at context S. */
-static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts, int n,
-                                 long long B, long long S)
+ * decode batch of B at context S, from the replica's (c->step0, made on
+ * first use). */
+static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n, long long B,
+                                 long long S)
 {
-    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, B, S);
+    if (c->step0.chips == 0) {
+        rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, 0, 0);
+        oc.calibrated = c->calibrated;
+        oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
+        rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+        oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
+        oc.ep = plan.ep;
+        oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
+        oc.no_collectives = 1;
+        if (c->p.compute == RL_FP32)
+            oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+        c->step0 = oc;
+    }
+    rl_ops_config oc = c->step0;
     oc.parts = parts;
     oc.nparts = n;
-    oc.calibrated = c->calibrated;
-    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
-    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
-    oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
-    oc.ep = plan.ep;
-    oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
-    oc.no_collectives = 1;
-    if (c->p.compute == RL_FP32)
-        oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+    oc.decode_batch = B;
+    oc.decode_context = S;
     return oc;
 }
 
@@ -440,21 +449,27 @@ static double decode_memo(rl_ops_cost *c, long long B, long long S)
     return *t;
 }
 
+/* Batch B's linear fit in S of the decode step (serve.h t1, slope): kept
+ * when the midpoint lies on the line within 1e-9, else slope -1. */
+static void fit_decode(rl_ops_cost *c, long long B)
+{
+    rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
+    double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
+    double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
+    rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
+    double mid = rl_ops_step_time(c->m, c->h, &om);
+    c->t1[B] = t1;
+    c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
+}
+
 /* Decode-only step at batch B, context S: interpolated in S per batch
  * (serve.h; fitted engine costs are evaluated every time). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
 {
     if (B > c->cap || c->fitted)
         return step_time(c, NULL, 0, B, S, B);
-    if (isnan(c->slope[B])) {
-        rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
-        double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
-        double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
-        rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
-        double mid = rl_ops_step_time(c->m, c->h, &om);
-        c->t1[B] = t1;
-        c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
-    }
+    if (isnan(c->slope[B]))
+        fit_decode(c, B);
     if (c->slope[B] < 0)
         return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);

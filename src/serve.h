@@ -184,6 +184,8 @@ typedef struct {
      * each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
+    rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
+                            the plan, KV copies, precision; chips 0: not yet made */
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
