@@ -1298,12 +1298,12 @@ int rl_cli_size(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
-        if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-            rl_size_slow_edge(&hw[nhw], o->ideal, band_lo < 0.075, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline size: --conservative %s\n", err);
-            return RL_EXIT_INPUT;
-        }
         nhw++;
+    }
+    if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
+        rl_size_slow_edges(hw, nhw, o->ideal, band_lo < 0.075, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline size: --conservative %s\n", err);
+        return RL_EXIT_INPUT;
     }
     if (m.abstract) {
         fprintf(stderr, "roofline size: %s: an abstract model has no operator list to simulate "
