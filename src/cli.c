@@ -1726,6 +1726,14 @@ static int validate_tables(rl_opts *o)
         return rc;
     char err[ERRLEN];
     cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
+    /* the band's widening outside the grid, tuned as calibrate tunes it */
+    if (r && (rl_silicon_residuals(&s, &s, &h, o->holdout, err, sizeof err) != 0 ||
+              rl_silicon_widening(o->tables, o->engine, &h, NULL, s.resid, err, sizeof err) != 0)) {
+        cJSON_Delete(r);
+        r = NULL;
+    }
+    if (r)
+        cJSON_AddItemToObject(r, "band_widening", rl_silicon_widening_json(s.resid));
     rl_silicon_free(&s);
     if (!r) {
         fprintf(stderr, "roofline validate: %s\n", err);
