@@ -330,6 +330,12 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
                       "roofline over the changed figures)", h->changed, h->name);
 }
 
+/* 1 when --band is p5-p95 (param.c has checked the choice). */
+static int band_wide(const rl_opts *o)
+{
+    return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
+}
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -341,8 +347,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
-    if (h->engines.sel >= 0 && o->given[RL_P_BAND] && !strcmp(o->given[RL_P_BAND], "p5-p95"))
-        h->engines.e[h->engines.sel].wide_band = 1; /* kernel-table bands (result.c) */
+    rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
 }
 
@@ -412,20 +417,6 @@ static int emit(const rl_opts *o, cJSON *result)
     return emit_text(o, text);
 }
 
-/* --band p10-p90 (default) | p5-p95 as quantiles.  Returns 0 or -1 (printed). */
-static int parse_band(const rl_opts *o, const char *cmd, double *lo, double *hi)
-{
-    const char *band = o->given[RL_P_BAND];
-    int wide = band && strcmp(band, "p5-p95") == 0;
-    if (band && !wide && strcmp(band, "p10-p90") != 0) {
-        fprintf(stderr, "roofline %s: --band '%s': expected p10-p90 or p5-p95\n", cmd, band);
-        return -1;
-    }
-    *lo = wide ? 0.05 : 0.1;
-    *hi = wide ? 0.95 : 0.9;
-    return 0;
-}
-
 /* A note when h's fitted engine costs are applied outside what they were
  * fitted on (model, weight dtype, TP over `chips`): the time extrapolates. */
 static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
@@ -439,32 +430,15 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                 cmd, h->name, d);
 }
 
-/* -1 (printed) when --chips is not a slice a torus chip is allocated in
- * (TPU: 1, then 4, 8, ... and whole multiples of the pod: pareto's
- * rl_sweep_check_chips; tpu-v5p --chips 3 or 1000000 ran before, the
- * latter a 0.29 us llama3-405b step, tester4 #10), else 0.  One chip is
- * always allowed (the per-chip roofline, the default), and GPU counts stay
- * free here: a deployment may use 3 of a node's 8 GPUs (pareto searches its
- * power-of-two slices). */
+/* -1 (printed) when --chips is not a slice of a torus chip
+ * (rl_sweep_check_slice), else 0. */
 static int check_slice(const char *cmd, const rl_hw *h, long long chips)
 {
     char err[600];
-    if ((h->topology != RL_TOPO_TORUS2D && h->topology != RL_TOPO_TORUS3D) || chips == 1 ||
-        rl_sweep_check_chips(h, chips, err, sizeof err) == 0)
+    if (rl_sweep_check_slice(h, chips, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "roofline %s: --chips %s\n", cmd, err);
     return -1;
-}
-
-/* Whether o's plan is the layout a fitted profile's costs already model
- * (enginecost.h (E): TP over the chips): a 1D --tp equal to --chips with no
- * EP/SP/PP and no refinement.  Such a plan gives the same result as no plan,
- * as it does on a calibrated profile (tester4 #2). */
-static int plan_is_fitted_tp(const rl_opts *o)
-{
-    const rl_shard_plan *p = &o->plan;
-    return o->sharded && p->layout == RL_LAYOUT_1D && p->ep == 1 && p->sp == 1 && p->pp == 1 &&
-           !o->plan_modifier && !p->overlap && o->chips == p->tp;
 }
 
 /* The note when a fitted profile's engine costs do not time this run. */
@@ -486,12 +460,9 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
 {
     double lo, hi;
     char err[ERRLEN];
-    if (parse_band(o, cmd, &lo, &hi) != 0) {
-        cJSON_Delete(r);
-        return RL_EXIT_INPUT;
-    }
+    rl_e2e_band_quantiles(band_wide(o), &lo, &hi);
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
-    if (fitted && (m->abstract || (o->sharded && !plan_is_fitted_tp(o)))) {
+    if (fitted && (m->abstract || (o->sharded && !rl_shard_plan_is_tp_over(&o->plan, o->chips)))) {
         note_fitted_dropped(cmd, o, m, h);
         fitted = 0;
     }
@@ -611,7 +582,7 @@ int rl_cli_step(rl_opts *o)
     /* a fitted profile times a step without a plan, or with the plan its
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
-                 (!o->sharded || plan_is_fitted_tp(o));
+                 (!o->sharded || rl_shard_plan_is_tp_over(&o->plan, o->chips));
     int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
@@ -1147,12 +1118,6 @@ int rl_cli_simulate(rl_opts *o)
         }
         c.spec_draft = &dcost;
     }
-    double band_lo, band_hi;
-    if (parse_band(o, "simulate", &band_lo, &band_hi) != 0) {
-        rl_ops_cost_free(&dc);
-        free(req);
-        return RL_EXIT_INPUT;
-    }
     note_cross_domain(o, &h, &c);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
@@ -1167,7 +1132,7 @@ int rl_cli_simulate(rl_opts *o)
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_lo < 0.075, err, sizeof err)) != 0) {
+    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
         cJSON_Delete(j);
     }
@@ -1263,9 +1228,7 @@ int rl_cli_size(rl_opts *o)
     static rl_hw hw[MAX_HW], base_hw[MAX_HW];
     char err[ERRLEN];
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
-    double band_lo, band_hi;
-    if (parse_band(o, "size", &band_lo, &band_hi) != 0)
-        return RL_EXIT_INPUT;
+    int wide = band_wide(o);
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
         need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
@@ -1301,7 +1264,7 @@ int rl_cli_size(rl_opts *o)
         nhw++;
     }
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-        rl_size_slow_edges(hw, nhw, o->ideal, band_lo < 0.075, err, sizeof err) != 0) {
+        rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
         fprintf(stderr, "roofline size: --conservative %s\n", err);
         return RL_EXIT_INPUT;
     }
@@ -1313,7 +1276,7 @@ int rl_cli_size(rl_opts *o)
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
-                        .band_wide = band_lo < 0.075,
+                        .band_wide = wide,
                         .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
@@ -1783,8 +1746,9 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
         e->nsets[k] = o->nsets[k];
     }
     double folds = rl_param_default(RL_P_FOLDS);
-    if (rl_param_number(o, RL_P_FOLDS, &folds) != 0 || parse_band(o, cmd, &e->band_lo, &e->band_hi))
+    if (rl_param_number(o, RL_P_FOLDS, &folds) != 0)
         return -1;
+    rl_e2e_band_quantiles(band_wide(o), &e->band_lo, &e->band_hi);
     e->folds = (int)folds;
     e->save = o->given[RL_P_SAVE_PROFILE];
     e->plot = o->plot;

@@ -1489,6 +1489,23 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     return rc == 0 ? 0 : -1;
 }
 
+int rl_e2e_band_parse(const char *name)
+{
+    return !name || strcmp(name, "p10-p90") == 0 ? 0 : strcmp(name, "p5-p95") == 0 ? 1 : -1;
+}
+
+void rl_e2e_band_quantiles(int wide, double *lo, double *hi)
+{
+    *lo = wide ? 0.05 : 0.1;
+    *hi = wide ? 0.95 : 0.9;
+}
+
+void rl_e2e_band_select(rl_hw *h, int wide)
+{
+    if (wide && h->engines.sel >= 0)
+        h->engines.e[h->engines.sel].wide_band = 1;
+}
+
 int rl_e2e_has_band(const rl_hw *h)
 {
     if (h->engine_costs.present)

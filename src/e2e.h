@@ -96,6 +96,18 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          double comm_s);
 
+/* The band --band (band=; param.h RL_P_BAND) names: 1 for "p5-p95" (wide),
+ * 0 for "p10-p90" or NULL (the default), -1 for any other name.  The one
+ * parser of both front ends; its result is passed down. */
+int rl_e2e_band_parse(const char *name);
+
+/* The band's quantiles into *lo, *hi: 0.05, 0.95 when wide, else 0.1, 0.9. */
+void rl_e2e_band_quantiles(int wide, double *lo, double *hi);
+
+/* When wide, the engine selected on h (if any) reports its kernel-table
+ * bands at p5-p95 (engines.h wide_band, read by result.c). */
+void rl_e2e_band_select(rl_hw *h, int wide);
+
 /* 1 when h has a band: fitted engine costs (their cross-validated
  * residual quantiles) or a selected engine whose kernel tables carry
  * residuals (engines.h rl_kresidual). */

@@ -8,14 +8,8 @@
 
 #include <lauxlib.h>
 
+#include "error.h"
 #include "fit.h"
-
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
 
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
@@ -83,8 +77,8 @@ static int read_string(lua_State *L, const reading *r, const char *key, char *ou
         if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
             s = NULL;
     if (!s || n >= cap)
-        FAIL("%s: field '%s.%s': expected a one-line string of at most %zu characters", r->origin,
-             r->field, key, cap - 1);
+        RL_FAIL("%s: field '%s.%s': expected a one-line string of at most %zu characters", r->origin,
+                r->field, key, cap - 1);
     memcpy(out, s, n + 1);
     return 0;
 }
@@ -94,7 +88,7 @@ static int read_num(lua_State *L, const reading *r, const char *key, double lo, 
 {
     double v = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi)
-        FAIL("%s: field '%s.%s': expected a number in [%g, %g]", r->origin, r->field, key, lo, hi);
+        RL_FAIL("%s: field '%s.%s': expected a number in [%g, %g]", r->origin, r->field, key, lo, hi);
     *out = v;
     return 0;
 }
@@ -107,15 +101,15 @@ static int each_field(lua_State *L, const reading *r, const char *what, field_fn
                       size_t errlen)
 {
     if (!lua_istable(L, -1))
-        FAIL("%s: field '%s%s%s': expected a table, got %s", r->origin, r->field, *what ? "." : "",
-             what, luaL_typename(L, -1));
+        RL_FAIL("%s: field '%s%s%s': expected a table, got %s", r->origin, r->field, *what ? "." : "",
+                what, luaL_typename(L, -1));
     luaL_checkstack(L, 8, NULL);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         if (lua_type(L, -2) != LUA_TSTRING) {
             lua_pop(L, 2);
-            FAIL("%s: field '%s%s%s': keys must be names", r->origin, r->field, *what ? "." : "",
-                 what);
+            RL_FAIL("%s: field '%s%s%s': keys must be names", r->origin, r->field, *what ? "." : "",
+                    what);
         }
         if (one(L, r, lua_tostring(L, -2), err, errlen) != 0) {
             lua_pop(L, 2);
@@ -145,8 +139,8 @@ static int widen_band_field(lua_State *L, const reading *r, const char *key, cha
             return read_num(L, r, k, 0, RL_EC_WIDEN_MAX, &r->c->widen[r->cls][b], err, errlen);
     if (strcmp(key, "up_to_octaves") == 0)
         return read_num(L, r, k, 0, 1000, &r->c->widen_seen[r->cls], err, errlen);
-    FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95, "
-         "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
+    RL_FAIL("%s: field '%s.band.per_octave.%s.%s': unknown (known: p10_p90, p5_p95, "
+            "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
 }
 
 /* band.per_class.CLASS.QUANTILE: a log quantile in [-5, 5] */
@@ -158,7 +152,7 @@ static int class_quantile_field(lua_State *L, const reading *r, const char *key,
     for (int i = 0; i < 4; i++)
         if (strcmp(key, QUANTILES[i]) == 0)
             return read_num(L, r, k, -5, 5, &r->c->cband[r->cls][i], err, errlen);
-    FAIL("%s: field '%s.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, k);
+    RL_FAIL("%s: field '%s.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, k);
 }
 
 /* band.TABLE.CLASS (TABLE per_octave or per_class): each key of the
@@ -175,8 +169,8 @@ static int class_table(lua_State *L, const reading *r, const char *table, const 
             *seen = 1;
             return each_field(L, &in, what, one, err, errlen);
         }
-    FAIL("%s: field '%s.band.%s.%s': unknown (known: decode, prefill, static)", r->origin,
-         r->field, table, key);
+    RL_FAIL("%s: field '%s.band.%s.%s': unknown (known: decode, prefill, static)", r->origin,
+            r->field, table, key);
 }
 
 static int widen_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
@@ -209,8 +203,8 @@ static int band_field(lua_State *L, const reading *r, const char *key, char *err
     if (strcmp(key, "per_class_from") == 0)
         return read_string(L, r, "band.per_class_from", c->class_from, sizeof c->class_from, err,
                            errlen);
-    FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_class, per_class_from, "
-         "per_octave, per_octave_axes, per_octave_from)", r->origin, r->field, key);
+    RL_FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_class, per_class_from, "
+            "per_octave, per_octave_axes, per_octave_from)", r->origin, r->field, key);
 }
 
 /* fitted_on.grid.AXIS = {smallest, largest} */
@@ -221,19 +215,19 @@ static int grid_field(lua_State *L, const reading *r, const char *key, char *err
     while (a < RL_EC_AXES && strcmp(key, AXES[a]) != 0)
         a++;
     if (a == RL_EC_AXES)
-        FAIL("%s: field '%s.fitted_on.grid.%s': unknown (known: tp, batch, context, tokens)",
-             r->origin, r->field, key);
+        RL_FAIL("%s: field '%s.fitted_on.grid.%s': unknown (known: tp, batch, context, tokens)",
+                r->origin, r->field, key);
     if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
-        FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
-             r->origin, r->field, key);
+        RL_FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
+                r->origin, r->field, key);
     for (int i = 0; i < 2; i++) {
         lua_rawgeti(L, -1, i + 1);
         double v = lua_tonumber(L, -1);
         int ok = lua_type(L, -1) == LUA_TNUMBER && v >= 1 && v <= 1e9;
         lua_pop(L, 1);
         if (!ok || (i == 1 && v < c->grid[a][0]))
-            FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
-                 r->origin, r->field, key);
+            RL_FAIL("%s: field '%s.fitted_on.grid.%s': expected {smallest, largest} in [1, 1e9]",
+                    r->origin, r->field, key);
         c->grid[a][i] = v;
     }
     return 0;
@@ -350,8 +344,8 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
         return read_string(L, r, "fitted_on.models", c->models, sizeof c->models, err, errlen);
     if (strcmp(key, "weights") == 0)
         return read_string(L, r, "fitted_on.weights", c->weights, sizeof c->weights, err, errlen);
-    FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-         "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
+    RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
+            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
 }
 
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
@@ -390,22 +384,22 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
     if (isnan(c->v[RL_EC_PREFILL_COMM])) /* a profile from before prefill_comm_eff */
         c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
     if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
-        FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
+        RL_FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
     for (int k = 0; k < RL_EC_CLASSES && c->classed; k++) {
         const double *q = c->cband[k];
         if (isnan(q[0]) || isnan(q[1]) || isnan(q[2]) || isnan(q[3]))
-            FAIL("%s: field '%s.band.per_class': expected decode, prefill and static, each with "
-                 "p5, p10, p90 and p95 (missing in %s)", origin, field, CLASSES[k]);
+            RL_FAIL("%s: field '%s.band.per_class': expected decode, prefill and static, each with "
+                    "p5, p10, p90 and p95 (missing in %s)", origin, field, CLASSES[k]);
         if (!(q[0] <= q[1] && q[1] <= q[2] && q[2] <= q[3]))
-            FAIL("%s: field '%s.band.per_class.%s': expected p5 <= p10 <= p90 <= p95", origin,
-                 field, CLASSES[k]);
+            RL_FAIL("%s: field '%s.band.per_class.%s': expected p5 <= p10 <= p90 <= p95", origin,
+                    field, CLASSES[k]);
     }
     for (int k = 0; k < RL_EC_CLASSES; k++)
         for (int b = 0; b < 2; b++) {
             if (c->widened && isnan(c->widen[k][b]))
-                FAIL("%s: field '%s.band.per_octave': expected decode, prefill and static, each "
-                     "with p10_p90 and p5_p95 (missing %s.%s)", origin, field, CLASSES[k],
-                     BANDS[b]);
+                RL_FAIL("%s: field '%s.band.per_octave': expected decode, prefill and static, each "
+                        "with p10_p90 and p5_p95 (missing %s.%s)", origin, field, CLASSES[k],
+                        BANDS[b]);
             if (!c->widened)
                 c->widen[k][b] = 0;
         }
@@ -419,9 +413,9 @@ static int legacy_field(lua_State *L, const reading *r, const char *key, char *e
                  ? read_string(L, r, key, r->c->source, sizeof r->c->source, err, errlen)
                  : rl_engine_costs_key(L, r->origin, r->field, key, r->c, err, errlen);
     if (rc > 0)
-        FAIL("%s: field '%s.%s': unknown (known: engine, source, decode_step_s, prefill_step_s, "
-             "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
-             "fitted_on)", r->origin, r->field, key);
+        RL_FAIL("%s: field '%s.%s': unknown (known: engine, source, decode_step_s, prefill_step_s, "
+                "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
+                "fitted_on)", r->origin, r->field, key);
     return rc;
 }
 

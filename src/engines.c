@@ -19,12 +19,6 @@
 #include "sandbox.h"
 #include "spec.h"
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
-
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm",        "prefill_attention",
                                                      "decode_attention", "moe",
                                                      "prefill_mla", "decode_mla"};
@@ -402,10 +396,10 @@ static int read_string(lua_State *L, const char *origin, const char *field, char
 {
     size_t len;
     if (lua_type(L, -1) != LUA_TSTRING)
-        FAIL("%s: field '%s': expected a string, got %s", origin, field, luaL_typename(L, -1));
+        RL_FAIL("%s: field '%s': expected a string, got %s", origin, field, luaL_typename(L, -1));
     const char *s = lua_tolstring(L, -1, &len);
     if (len >= size)
-        FAIL("%s: field '%s': longer than %zu characters", origin, field, size - 1);
+        RL_FAIL("%s: field '%s': longer than %zu characters", origin, field, size - 1);
     memcpy(dst, s, len + 1);
     return 0;
 }
@@ -418,7 +412,7 @@ static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass
     if (!kt || rl_kt_read(L, -1, origin, f, kt, err, errlen) != 0) {
         free(kt);
         if (!kt)
-            FAIL("%s: field '%s': out of memory", origin, f);
+            RL_FAIL("%s: field '%s': out of memory", origin, f);
         return -1;
     }
     if (!has_axes(kt, c)) {
@@ -441,15 +435,15 @@ static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tabl
     static const char *const KEYS[4] = {"hidden", "inter", "topk", "experts"};
     int n = (int)lua_rawlen(L, -1);
     if (n < 1 || n > RL_MOE_SHAPES_MAX)
-        FAIL("%s: field '%s': expected an array of 1 to %d model shapes", origin, f,
-             RL_MOE_SHAPES_MAX);
+        RL_FAIL("%s: field '%s': expected an array of 1 to %d model shapes", origin, f,
+                RL_MOE_SHAPES_MAX);
     char g[600];
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, -1, i + 1);
         snprintf(g, sizeof g, "%s[%d]", f, i + 1);
         if (!lua_istable(L, -1)) {
             lua_pop(L, 1);
-            FAIL("%s: field '%s': expected { hidden, inter, topk, experts, table }", origin, g);
+            RL_FAIL("%s: field '%s': expected { hidden, inter, topk, experts, table }", origin, g);
         }
         for (int k = 0; k < 4; k++) {
             lua_getfield(L, -1, KEYS[k]);
@@ -458,7 +452,7 @@ static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tabl
             lua_pop(L, 1);
             if (!isnum || !(v >= 1 && v <= 1e7) || v != floor(v)) {
                 lua_pop(L, 1);
-                FAIL("%s: field '%s.%s': expected a positive integer", origin, g, KEYS[k]);
+                RL_FAIL("%s: field '%s.%s': expected a positive integer", origin, g, KEYS[k]);
             }
             m->shape[i][k] = v;
         }
@@ -484,12 +478,12 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
         return 0;
     }
     if (!lua_istable(L, -1))
-        FAIL("%s: field '%s': expected a table of kernel tables, got %s", origin, field,
-             luaL_typename(L, -1));
+        RL_FAIL("%s: field '%s': expected a table of kernel tables, got %s", origin, field,
+                luaL_typename(L, -1));
     rl_engine_tables *t = calloc(1, sizeof *t);
     if (!t || !rl_engines_keep(t)) {
         free(t);
-        FAIL("%s: field '%s': out of memory", origin, field);
+        RL_FAIL("%s: field '%s': out of memory", origin, field);
     }
     *out = t;
     char f[512];
@@ -502,10 +496,10 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
         if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             lua_pop(L, 2);
             char known[256];
-            FAIL("%s: field '%s.%s': %s%s%s", origin, field, cname,
-                 c == RL_KC_COUNT ? "unknown operator class (" : "expected a table of dtype variants",
-                 c == RL_KC_COUNT ? rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT) : "",
-                 c == RL_KC_COUNT ? ")" : "");
+            RL_FAIL("%s: field '%s.%s': %s%s%s", origin, field, cname,
+                    c == RL_KC_COUNT ? "unknown operator class (" : "expected a table of dtype variants",
+                    c == RL_KC_COUNT ? rl_names_join(known, sizeof known, CLASS_NAMES, RL_KC_COUNT) : "",
+                    c == RL_KC_COUNT ? ")" : "");
         }
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
@@ -515,8 +509,8 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             if (v < 0) {
                 lua_pop(L, 4);
                 char known[256];
-                FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
-                     rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+                RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
+                        rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
             }
             rl_ktable *kt = NULL;
             int rc = !lua_istable(L, -1) && c == RL_KC_MOE
@@ -576,13 +570,13 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     if (fitted <= 0)
         return fitted;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
-             "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
-             "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
+        RL_FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
+                "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
+                "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))
-        FAIL("%s: field '%s': expected seconds >= 0", r->origin, f);
+        RL_FAIL("%s: field '%s': expected seconds >= 0", r->origin, f);
     return 0;
 }
 
@@ -597,7 +591,7 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
         char v[16];
         if (read_string(L, r->origin, f, v, sizeof v, err, errlen) != 0 ||
             (strcmp(v, "capacity") != 0 && strcmp(v, "free") != 0))
-            FAIL("%s: field '%s': expected \"capacity\" or \"free\"", r->origin, f);
+            RL_FAIL("%s: field '%s': expected \"capacity\" or \"free\"", r->origin, f);
         m->of_free = v[0] == 'f';
         return 0;
     }
@@ -606,14 +600,14 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
                 : !strcmp(k, "comm_bytes") ? &m->comm_bytes
                 : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes : NULL;
     if (!dst)
-        FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
-             "workspace_bytes, source)", r->origin, f);
+        RL_FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
+                "workspace_bytes, source)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     int frac = dst == &m->fraction;
     if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)))
-        FAIL("%s: field '%s': expected %s", r->origin, f,
-             frac ? "a fraction in (0, 1]" : "bytes >= 0");
+        RL_FAIL("%s: field '%s': expected %s", r->origin, f,
+                frac ? "a fraction in (0, 1]" : "bytes >= 0");
     return 0;
 }
 
@@ -670,17 +664,17 @@ static int read_residual(lua_State *L, const char *origin, const char *g, rl_kre
             res->q[q] = v;
         else if (!ok) {
             lua_pop(L, 1);
-            FAIL("%s: field '%s.%.60s': %s", origin, g, k,
-                 !strcmp(k, "held_back") ? "expected a count >= 1"
-                 : q < 4                 ? "expected a log ratio in [-5, 5]"
-                 : w < 4 ? "expected a list of 1 to 4 numbers, one per table axis (counts; "
-                           "widenings in [0, 5] per octave; octaves in [0, 1000])"
-                         : "unknown key (held_back, p5, p10, p90, p95, edge_held_back, "
-                           "p10_p90_per_octave, p5_p95_per_octave, up_to_octaves)");
+            RL_FAIL("%s: field '%s.%.60s': %s", origin, g, k,
+                    !strcmp(k, "held_back") ? "expected a count >= 1"
+                    : q < 4                 ? "expected a log ratio in [-5, 5]"
+                    : w < 4 ? "expected a list of 1 to 4 numbers, one per table axis (counts; "
+                              "widenings in [0, 5] per octave; octaves in [0, 1000])"
+                            : "unknown key (held_back, p5, p10, p90, p95, edge_held_back, "
+                              "p10_p90_per_octave, p5_p95_per_octave, up_to_octaves)");
         }
     }
     if (res->n < 1 || !(res->q[0] <= res->q[1] && res->q[1] <= res->q[2] && res->q[2] <= res->q[3]))
-        FAIL("%s: field '%s': expected held_back >= 1 and p5 <= p10 <= p90 <= p95", origin, g);
+        RL_FAIL("%s: field '%s': expected held_back >= 1 and p5 <= p10 <= p90 <= p95", origin, g);
     for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
         res->wn[a] = (long)wl[0][a];
         res->w[a][0] = wl[1][a];
@@ -713,7 +707,7 @@ static int read_residuals(lua_State *L, const reading *r, char *err, size_t errl
     char f[512];
     snprintf(f, sizeof f, "%.200s.residuals", r->field);
     if (!lua_istable(L, -1))
-        FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+        RL_FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
     rl_serving_engine *e = r->e;
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
@@ -859,7 +853,7 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         return read_residuals(L, r, err, errlen);
     if (!strcmp(k, "costs")) {
         if (!lua_istable(L, -1))
-            FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+            RL_FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
         e->fitted = rl_engine_costs_blank();
         if (each_key(L, cost_key, &c, err, errlen) != 0 ||
@@ -870,8 +864,8 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         double lo, hi; /* launch_s is one key: (E)'s launch cost is the engine's */
         rl_ec_range(RL_EC_LAUNCH, &lo, &hi);
         if (e->fitted.present && e->launch_s > hi)
-            FAIL("%s: field '%s.launch_s': expected a number in [%g, %g] beside fitted costs",
-                 r->origin, f, lo, hi);
+            RL_FAIL("%s: field '%s.launch_s': expected a number in [%g, %g] beside fitted costs",
+                    r->origin, f, lo, hi);
         e->fitted.v[RL_EC_LAUNCH] = e->launch_s;
         snprintf(e->fitted.engine, sizeof e->fitted.engine, "%s", e->name);
         snprintf(e->fitted.source, sizeof e->fitted.source, "%s", e->costs_source);
@@ -879,14 +873,14 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
     }
     if (!strcmp(k, "memory")) {
         if (!lua_istable(L, -1))
-            FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
+            RL_FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
         e->mem.present = 1;
         e->mem.fraction = 1;
         return each_key(L, memory_key, &c, err, errlen);
     }
-    FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
-         "residuals, memory)", r->origin, f);
+    RL_FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
+            "residuals, memory)", r->origin, f);
 }
 
 /* One inline engine (table on top of the stack) named `name`. */
@@ -911,8 +905,8 @@ static int read_engine_file(const char *origin, const char *name, const char *re
             int e = errno;
             char tried[3200];
             rl_data_tried("hw_profiles", ref, tried, sizeof tried);
-            FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s and ./%s; an install "
-                 "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
+            RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s and ./%s; an install "
+                    "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
         }
         snprintf(path, sizeof path, "%s", ref);
     }
@@ -923,7 +917,7 @@ static int read_engine_file(const char *origin, const char *name, const char *re
         }
     lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
     if (!L)
-        FAIL("%s: field 'engines.%s': out of memory", origin, name);
+        RL_FAIL("%s: field 'engines.%s': out of memory", origin, name);
     int rc = rl_sandbox_dofile(L, path, 1, e2, sizeof e2);
     if (rc != 0)
         snprintf(err, errlen, "%s: field 'engines.%s': %s", origin, name, e2);
@@ -959,14 +953,14 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
     if (lua_isboolean(L, -1) && !lua_toboolean(L, -1))
         return 0; /* engines = false: none (calibrate --tables reads its base so) */
     if (!lua_istable(L, -1))
-        FAIL("%s: field 'engines': expected a table or false, got %s", origin,
-             luaL_typename(L, -1));
+        RL_FAIL("%s: field 'engines': expected a table or false, got %s", origin,
+                luaL_typename(L, -1));
     char def[32] = "";
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
         if (lua_type(L, -2) != LUA_TSTRING) {
             lua_pop(L, 2);
-            FAIL("%s: field 'engines': keys must be engine names", origin);
+            RL_FAIL("%s: field 'engines': keys must be engine names", origin);
         }
         const char *k = lua_tostring(L, -2);
         int rc = 0;
@@ -998,14 +992,14 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
         lua_pop(L, 1);
     }
     if (out->n == 0)
-        FAIL("%s: field 'engines': no engine given", origin);
+        RL_FAIL("%s: field 'engines': no engine given", origin);
     out->def = -1;
     for (int i = 0; i < out->n; i++)
         if (!strcmp(out->e[i].name, def) || (!def[0] && out->n == 1))
             out->def = i;
     if (out->def < 0)
-        FAIL("%s: field 'engines.default': %s", origin,
-             def[0] ? "names no engine of the table" : "required with several engines");
+        RL_FAIL("%s: field 'engines.default': %s", origin,
+                def[0] ? "names no engine of the table" : "required with several engines");
     return rl_engines_select(out, out->e[out->def].name, origin, err, errlen);
 }
 
@@ -1096,7 +1090,7 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
     char list[256] = "ideal";
     for (int i = 0; i < e->n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", e->e[i].name);
-    FAIL("engine: %s carries no engine '%s' (it has: %s)", origin, name, list);
+    RL_FAIL("engine: %s carries no engine '%s' (it has: %s)", origin, name, list);
 }
 
 const rl_serving_engine *rl_engines_selected(const rl_engines *e)

@@ -9,11 +9,7 @@
 
 #include <lauxlib.h>
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
+#include "error.h"
 
 const char *rl_provenance_name(rl_provenance p)
 {
@@ -28,18 +24,18 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
     t->filled = NULL;
     t->logmono = NULL;
     if (t->naxes < 1 || t->naxes > RL_KT_AXES)
-        FAIL("a table has 1 to %d axes, got %d", RL_KT_AXES, t->naxes);
+        RL_FAIL("a table has 1 to %d axes, got %d", RL_KT_AXES, t->naxes);
     t->n = 1;
     for (int a = 0; a < t->naxes; a++) {
         if (t->len[a] < 1 || t->len[a] > RL_KT_AXIS_MAX)
-            FAIL("axis '%s': 1 to %d values, got %d", t->axis_name[a], RL_KT_AXIS_MAX, t->len[a]);
+            RL_FAIL("axis '%s': 1 to %d values, got %d", t->axis_name[a], RL_KT_AXIS_MAX, t->len[a]);
         for (int i = 0; i < t->len[a]; i++) {
             double v = t->axis[a][i];
             if (!(v > 0) || !isfinite(v))
-                FAIL("axis '%s': value %d must be > 0 and finite, got %g", t->axis_name[a], i + 1, v);
+                RL_FAIL("axis '%s': value %d must be > 0 and finite, got %g", t->axis_name[a], i + 1, v);
             if (i > 0 && !(v > t->axis[a][i - 1]))
-                FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
-                     i + 1, v, t->axis[a][i - 1]);
+                RL_FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
+                        i + 1, v, t->axis[a][i - 1]);
             t->logaxis[a][i] = log(v);
         }
         t->n *= (size_t)t->len[a];
@@ -48,7 +44,7 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
     t->filled = calloc(t->n, 1);
     if (!t->logv || !t->filled) {
         rl_kt_free(t);
-        FAIL("out of memory for a table of %zu nodes", t->n);
+        RL_FAIL("out of memory for a table of %zu nodes", t->n);
     }
     for (size_t i = 0; i < t->n; i++)
         t->logv[i] = NAN;
@@ -317,7 +313,7 @@ static int check_number(double v, int isnum, const char *origin, const char *fie
                         const char *key, size_t i, double *out, char *err, size_t errlen)
 {
     if (!isnum || !isfinite(v))
-        FAIL("%s: field '%s.%s[%zu]': expected a finite number", origin, field, key, i);
+        RL_FAIL("%s: field '%s.%s[%zu]': expected a finite number", origin, field, key, i);
     *out = v;
     return 0;
 }
@@ -411,8 +407,8 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
     int n = ok ? (int)lua_rawlen(L, -1) : 0;
     if (!ok || n < 1 || n > RL_KT_AXES) {
         lua_pop(L, 1);
-        FAIL("%s: field '%s.axes': expected an array of 1 to %d axis names", origin, field,
-             RL_KT_AXES);
+        RL_FAIL("%s: field '%s.axes': expected an array of 1 to %d axis names", origin, field,
+                RL_KT_AXES);
     }
     t->naxes = n;
     for (int a = 0; a < n; a++) {
@@ -428,8 +424,8 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         lua_pop(L, 1);
         if (bad) {
             lua_pop(L, 1);
-            FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
-                 "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
+            RL_FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
+                    "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
         }
     }
     lua_pop(L, 1);
@@ -470,7 +466,7 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     rl_ktable t;
     memset(&t, 0, sizeof t);
     if (!lua_istable(L, idx))
-        FAIL("%s: field '%s': expected a table, got %s", origin, field, luaL_typename(L, idx));
+        RL_FAIL("%s: field '%s': expected a table, got %s", origin, field, luaL_typename(L, idx));
     if (read_axes(L, idx, origin, field, &t, err, errlen) != 0 ||
         check_keys(L, idx, &t, origin, field, err, errlen) != 0)
         return -1;
@@ -483,7 +479,7 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     char e2[256];
     if (rl_kt_alloc(&t, e2, sizeof e2) != 0)
-        FAIL("%s: field '%s': %s", origin, field, e2);
+        RL_FAIL("%s: field '%s': %s", origin, field, e2);
     size_t n;
     int rc = read_array(L, idx, "values", origin, field, t.logv, t.n, &n, err, errlen);
     if (rc == 0 && n != t.n) {

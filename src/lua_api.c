@@ -248,19 +248,14 @@ static void merge_into(lua_State *L, int dst, int src)
     }
 }
 
-/* The one check of every options table: argument idx must be a table (as
- * luaL_checktype: "bad argument #1 to 'simulate' (options table expected,
- * got number)"), and its keys must be ones command `cmd` takes in Lua
- * (param.h: its parameters with a Lua key, old spellings included) -- a
- * typo must not silently fall back to a default. */
-/* The value type vt of option `key` of roofline.CMD against its parameter
- * row: a switch takes a boolean, a count a number or a list (the readers
- * check the list's items and what each function takes).  Lua would coerce "yes" to true and "100" to 100 (tester4 #15:
- * ideal = "yes" and context = "100" were taken); the error names the key. */
-static void check_type(lua_State *L, const char *cmd, const char *key, int vt)
+/* The value type vt of option `key` (parameter id) of roofline.CMD against
+ * its parameter row: a switch takes a boolean, a count a number or a list
+ * (the readers check the list's items and what each function takes).  Lua
+ * would coerce "yes" to true and "100" to 100 (tester4 #15: ideal = "yes"
+ * and context = "100" were taken); the error names the key. */
+static void check_type(lua_State *L, const char *cmd, const char *key, int id, int vt)
 {
-    int id = rl_command_lua_param(rl_command_find(cmd), key);
-    rl_param_type t = id < 0 ? RL_PT_STRING : RL_PARAMS[id].type;
+    rl_param_type t = RL_PARAMS[id].type;
     int count = t == RL_PT_COUNT || t == RL_PT_INT || t == RL_PT_COUNT_LIST;
     const char *want = t == RL_PT_SWITCH && vt != LUA_TBOOLEAN                 ? "true or false"
                        : count && vt != LUA_TNUMBER && vt != LUA_TTABLE ? "a number (or a list of them)"
@@ -270,26 +265,29 @@ static void check_type(lua_State *L, const char *cmd, const char *key, int vt)
                    lua_typename(L, vt));
 }
 
+/* The one check of every options table: argument idx must be a table (as
+ * luaL_checktype: "bad argument #1 to 'simulate' (options table expected,
+ * got number)"), and its keys must be ones command `cmd` takes in Lua
+ * (param.h: its parameters with a Lua key, old spellings included) -- a
+ * typo must not silently fall back to a default. */
 static void check_keys(lua_State *L, int idx, const char *cmd)
 {
     lua_pushstring(L, cmd); /* whose options are read, for opt_error */
     lua_setfield(L, LUA_REGISTRYINDEX, "roofline.command");
     luaL_argexpected(L, lua_type(L, idx) == LUA_TTABLE, idx, "options table");
-    const char *known[RL_P_COUNT * 2 + 1];
-    int n = rl_command_lua_keys(rl_command_find(cmd), known, RL_P_COUNT * 2);
-    known[n] = NULL;
+    const rl_command *c = rl_command_find(cmd);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         int vt = lua_type(L, -1);
         lua_pop(L, 1);
         char desc[64];
         const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
-        int ok = 0;
-        for (const char *const *n = known; k && *n && !ok; n++)
-            ok = strcmp(k, *n) == 0;
-        if (ok)
-            check_type(L, cmd, k, vt);
-        if (!ok) {
+        int id = k ? rl_command_lua_param(c, k) : -1; /* looked up once */
+        if (id >= 0)
+            check_type(L, cmd, k, id, vt);
+        if (id < 0) {
+            const char *known[RL_P_COUNT * 2 + 1];
+            known[rl_command_lua_keys(c, known, RL_P_COUNT * 2)] = NULL;
             luaL_Buffer b;
             luaL_buffinit(L, &b);
             for (const char *const *n = known; *n; n++) {
@@ -427,24 +425,24 @@ static void select_engine(lua_State *L, int opts, rl_hw *h)
 }
 
 /* Field `band` of the options table at `opts`, as --band: "p10-p90"
- * (default) or "p5-p95" (1 returned); p5-p95 widens the kernel-table band
- * of the engine selected on each of h[0..n) (result.c), as load_hw does on
- * the command line. */
+ * (default) or "p5-p95" (1 returned, rl_e2e_band_parse); p5-p95 widens the
+ * kernel-table band of the engine selected on each of h[0..n) (result.c),
+ * as load_hw does on the command line. */
 static int opt_band(lua_State *L, int opts, rl_hw *h, int n)
 {
     const char *b = opt_string(L, opts, RL_P_BAND);
-    int wide = b && strcmp(b, "p5-p95") == 0;
-    if (b && !wide && strcmp(b, "p10-p90") != 0)
+    int wide = rl_e2e_band_parse(b);
+    if (wide < 0)
         luaL_error(L, "option 'band': expected p10-p90 or p5-p95, got '%s'", b);
-    for (int i = 0; i < n && wide; i++)
-        if (h[i].engines.sel >= 0)
-            h[i].engines.e[h[i].engines.sel].wide_band = 1;
+    for (int i = 0; i < n; i++)
+        rl_e2e_band_select(&h[i], wide);
     return wide;
 }
 
 /* Fields `model` and `hw` (required) of the options table at `opts`,
- * `engine` and `ideal` (select_engine), and `band` (opt_band). */
-static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
+ * `engine` and `ideal` (select_engine), and `band` (opt_band: 1 returned
+ * for p5-p95). */
+static int check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
     luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'model' is required");
@@ -454,7 +452,7 @@ static void check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
     select_engine(L, opts, h);
-    opt_band(L, opts, h, 1);
+    return opt_band(L, opts, h, 1);
 }
 
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
@@ -627,18 +625,32 @@ int rl_lua_info(lua_State *L)
 
 /* The fields every run takes: model, hw (required), chips (default 1),
  * context (required), weights/kv/compute.  Errors are Lua errors. */
-static void check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
-                      rl_precision *p)
+/* Field `chips` (default 1) of the options table at 1, a slice of a torus
+ * chip as on the command line (rl_sweep_check_slice). */
+static long long opt_chips(lua_State *L, const rl_hw *h)
+{
+    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    char err[600];
+    if (rl_sweep_check_slice(h, chips, err, sizeof err) != 0)
+        opt_error(L, "field 'chips': %s", err);
+    return chips;
+}
+
+/* Fields model, hw, chips, context, weights, kv, compute of step and shard
+ * (checked by rl_step_check); returns check_model_hw's band. */
+static int check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
+                     rl_precision *p)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_model_hw(L, 1, m, h);
-    *chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    int wide = check_model_hw(L, 1, m, h);
+    *chips = opt_chips(L, h);
     *context = opt_count(L, 1, RL_P_CONTEXT, 0);
     luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
     *p = opt_precision(L, 1);
     char err[ERRLEN];
     if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
         luaL_error(L, "%s", err);
+    return wide;
 }
 
 /* Push field id of the table at opts: its Lua key, else its old spelling
@@ -726,30 +738,22 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
 /* Re-time step or prefill result r by h's fitted engine costs (e2e.h), as
  * the command line does (cli.c emit_fitted), when h has them, the run is
  * not ideal and `layout_ok` (no plan, or the one they model: TP over the
- * chips); band as field `band`.  Returns r; a Lua error (r freed) when the
- * costs cannot time it.  (tester4 #2: the Lua step never read them.) */
+ * chips); the band p5-p95 when wide (opt_band), else p10-p90.  Returns r;
+ * a Lua error (r freed) when the costs cannot time it.  (tester4 #2: the
+ * Lua step never read them.) */
 static cJSON *lua_fitted(lua_State *L, cJSON *r, int prefill, const rl_model *m, const rl_hw *h,
-                         long long chips, rl_precision p, int layout_ok)
+                         long long chips, rl_precision p, int layout_ok, int wide)
 {
     if (!r || !h->engine_costs.present || h->ideal || m->abstract || !layout_ok)
         return r;
-    const char *b = opt_string(L, 1, RL_P_BAND);
-    int wide = b && strcmp(b, "p5-p95") == 0;
+    double lo, hi;
+    rl_e2e_band_quantiles(wide, &lo, &hi);
     char err[ERRLEN];
-    if (rl_e2e_retime(r, prefill, m, h, chips, p, wide ? 0.05 : 0.1, wide ? 0.95 : 0.9, err,
-                      sizeof err) != 0) {
+    if (rl_e2e_retime(r, prefill, m, h, chips, p, lo, hi, err, sizeof err) != 0) {
         cJSON_Delete(r);
         luaL_error(L, "%s", err);
     }
     return r;
-}
-
-/* Whether plan pl is the layout fitted costs model: 1D TP over all `chips`. */
-static int fitted_plan(const rl_shard_plan *pl, long long chips)
-{
-    rl_shard_plan d = rl_shard_plan_default();
-    return pl->layout == RL_LAYOUT_1D && pl->ep == 1 && pl->sp == 1 && pl->pp == 1 &&
-           pl->x == 0 && !pl->overlap && pl->kv == d.kv && !pl->attn_replicated && pl->tp == chips;
 }
 
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
@@ -764,7 +768,7 @@ int rl_lua_step(lua_State *L)
     long long chips, context;
     rl_precision p;
     check_keys(L, 1, "step");
-    check_run(L, &m, &h, &chips, &context, &p);
+    int wide = check_run(L, &m, &h, &chips, &context, &p);
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;
@@ -774,7 +778,8 @@ int rl_lua_step(lua_State *L)
     int planned = opt_plan(L, 1, &pl);
     /* a fitted profile times a step without a plan, or with the plan its
      * costs model, by its engine costs (as the CLI) */
-    int fitted = h.engine_costs.present && !h.ideal && (!planned || fitted_plan(&pl, chips));
+    int fitted = h.engine_costs.present && !h.ideal &&
+                 (!planned || rl_shard_plan_is_tp_over(&pl, chips));
     if (!planned && !h.engine_costs.present && (pl.tp = tp_over(L, &m, &h, chips, p, 1)) > 1)
         planned = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
     if (planned && !fitted) {
@@ -785,7 +790,7 @@ int rl_lua_step(lua_State *L)
         return push_result(L, r);
     }
     return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
-                                     &m, &h, chips, p, fitted));
+                                     &m, &h, chips, p, fitted, wide));
 }
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
@@ -808,13 +813,14 @@ int rl_lua_shard(lua_State *L)
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
  * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix,
  * ideal (calibrated by the profile's efficiency tables unless ideal or mfu,
- * as on the command line). */
-static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
+ * as on the command line), tp, ep, moe_attn, band (*wide: check_model_hw).
+ * Returns 1 when tp or ep (a plan) was given. */
+static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *wide)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_model_hw(L, 1, m, h);
+    *wide = check_model_hw(L, 1, m, h);
     *c = rl_ops_config_default();
-    c->chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    c->chips = opt_chips(L, h);
     c->prec = opt_precision(L, 1);
     c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
     lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
@@ -843,13 +849,15 @@ static void opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c)
     lua_getfield(L, 1, RL_PARAMS[RL_P_TP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_EP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
-    if (lua_isnil(L, -3) && lua_isnil(L, -2)) /* no plan: one tp replica of the chips (CLI) */
+    int planned = !lua_isnil(L, -3) || !lua_isnil(L, -2);
+    if (!planned) /* no plan: one tp replica of the chips (CLI) */
         c->chips = c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1));
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)
         luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
     c->attn_replicated = moe && moe[0] == 'r';
+    return planned;
 }
 
 static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -872,7 +880,8 @@ int rl_lua_ops(lua_State *L)
     rl_hw h;
     rl_ops_config c;
     check_keys(L, 1, "ops");
-    opt_ops(L, &m, &h, &c);
+    int wide;
+    opt_ops(L, &m, &h, &c, &wide);
     const char *phase = opt_string(L, 1, RL_P_PHASE);
     long long batch = opt_count(L, 1, RL_P_BATCH, 1);
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
@@ -893,7 +902,7 @@ int rl_lua_prefill(lua_State *L)
     rl_hw h;
     rl_ops_config c;
     check_keys(L, 1, "prefill");
-    opt_ops(L, &m, &h, &c);
+    int wide, planned = opt_ops(L, &m, &h, &c, &wide);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
@@ -906,9 +915,14 @@ int rl_lua_prefill(lua_State *L)
         if (rl_ops_check_chunks(tokens[i], chunk, err, sizeof err) != 0)
             return luaL_error(L, "roofline.prefill: field %s", err);
     }
+    rl_shard_plan pl = rl_shard_plan_default(); /* the replica's plan, as the CLI's */
+    pl.tp = c.tp;
+    pl.ep = c.ep;
+    pl.attn_replicated = c.attn_replicated;
     return push_result(L, lua_fitted(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk), 1, &m,
                                      &h, c.chips, c.prec,
-                                     c.mfu == 0 && c.ep <= 1 && (c.tp <= 1 || c.tp == c.chips)));
+                                     c.mfu == 0 && (!planned || rl_shard_plan_is_tp_over(&pl, c.chips)),
+                                     wide));
 }
 
 /* ---- sweeps and figures ---------------------------------------------------- */
@@ -1293,7 +1307,7 @@ int rl_lua_simulate(lua_State *L)
     rl_hw h;
     char err[ERRLEN];
     check_keys(L, 1, "simulate");
-    check_model_hw(L, 1, &m, &h);
+    int wide = check_model_hw(L, 1, &m, &h);
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     rl_precision p = opt_precision(L, 1);
@@ -1376,7 +1390,7 @@ int rl_lua_simulate(lua_State *L)
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, opt_band(L, 1, &h, 0), err,
+    if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, wide, err,
                                         sizeof err)) != 0)
         cJSON_Delete(j); /* the band of field `band`, as --band */
     free(req);

@@ -18,6 +18,13 @@ rl_shard_plan rl_shard_plan_default(void)
     return p;
 }
 
+int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
+{
+    rl_shard_plan d = rl_shard_plan_default();
+    return pl->layout == RL_LAYOUT_1D && pl->tp == chips && pl->ep == 1 && pl->sp == 1 &&
+           pl->pp == 1 && pl->kv == d.kv && !pl->attn_replicated && !pl->overlap;
+}
+
 const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }
 
 

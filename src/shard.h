@@ -59,6 +59,13 @@ typedef struct {
 /* tp = ep = sp = pp = 1, 1D, KV by batch beyond K heads, no overlap. */
 rl_shard_plan rl_shard_plan_default(void);
 
+/* 1 when plan pl is the layout a fitted profile's engine costs model
+ * (enginecost.h (E): tensor parallelism over the chips, as the engines
+ * measured run): 1D, tp = chips, no EP, SP or PP, the default KV split,
+ * attention not replicated, no overlap.  Such a plan gives what no plan
+ * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
+int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
+
 #define RL_SHARD_MAX_COLL 10
 
 typedef struct {

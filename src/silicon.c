@@ -21,12 +21,6 @@
 #include "plot.h"
 #include "report.h"
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        return -1;                                                                                 \
-    } while (0)
-
 #define MAX_FIELDS 32
 #define LINE_MAX_LEN 4096
 
@@ -110,13 +104,13 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
             int e;
             const char *msg = gzerror(c->gz, &e);
             if (e != Z_OK && e != Z_STREAM_END)
-                FAIL("%s: line %ld: cannot read (%s)", c->path, c->line + 1, msg);
+                RL_FAIL("%s: line %ld: cannot read (%s)", c->path, c->line + 1, msg);
             return 0;
         }
         c->line++;
         size_t n = strlen(c->buf);
         if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
-            FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
+            RL_FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
         if (c->buf[0] == '#') {
@@ -133,7 +127,7 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         c->nf = 0;
         for (char *p = c->buf;;) {
             if (c->nf == MAX_FIELDS)
-                FAIL("%s: line %ld: more than %d columns", c->path, c->line, MAX_FIELDS);
+                RL_FAIL("%s: line %ld: more than %d columns", c->path, c->line, MAX_FIELDS);
             c->f[c->nf++] = p;
             char *comma = strchr(p, ',');
             if (!comma)
@@ -192,8 +186,8 @@ static int num(const csv *c, const int *idx, const char *const *cols, const char
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end || errno || !isfinite(v) || v < 0 || (!zero_ok && v == 0))
-        FAIL("%s: line %ld, column %d (%s): expected a %s finite number, got '%s'", c->path,
-             c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
+        RL_FAIL("%s: line %ld, column %d (%s): expected a %s finite number, got '%s'", c->path,
+                c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
     *out = v;
     return 0;
 }
@@ -216,9 +210,9 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     char known[256];
     for (; cols[k]; k++)
         if (strstr(cols[k], "dtype") && !known_dtype(c->f[idx[k]]))
-            FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: %s)", c->path, c->line,
-                 idx[k] + 1, cols[k], c->f[idx[k]],
-                 rl_names_join(known, sizeof known, KNOWN_DTYPES,
+            RL_FAIL("%s: line %ld, column %d (%s): unknown dtype '%s' (known: %s)", c->path, c->line,
+                    idx[k] + 1, cols[k], c->f[idx[k]],
+                    rl_names_join(known, sizeof known, KNOWN_DTYPES,
                                (int)(sizeof KNOWN_DTYPES / sizeof *KNOWN_DTYPES) - 1));
     double lat;
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
@@ -274,8 +268,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
         char *end;
         w = strtod(c->f[window], &end);
         if (end == c->f[window] || *end || !(w >= 0))
-            FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
-                 c->path, c->line, window + 1, c->f[window]);
+            RL_FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
+                    c->path, c->line, window + 1, c->f[window]);
     }
     /* attention math in bf16, the KV cache dtype picks the variant; or all
      * in fp32 (the reference engine's tables) */
@@ -403,9 +397,9 @@ static int group(const char *path, rows *r, char *err, size_t errlen)
                 first = r->v[k].line < first ? r->v[k].line : first;
             }
             if (hi > 2 * lo)
-                FAIL("%s: line %ld, column latency: %.4g ms, but line %ld measures the same "
-                     "kernel, dtype and shape at %.4g ms (more than 2x apart)", path, hi_line,
-                     hi * 1e3, lo_line, lo * 1e3);
+                RL_FAIL("%s: line %ld, column latency: %.4g ms, but line %ld measures the same "
+                        "kernel, dtype and shape at %.4g ms (more than 2x apart)", path, hi_line,
+                        hi * 1e3, lo_line, lo * 1e3);
             double mean = sum / (double)(k - j);
             best = mean < best ? mean : best;
             j = k;
@@ -555,7 +549,7 @@ static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, co
     rl_moe_tables *m = &s->tables->moe[v];
     unsigned char *done = calloc(r->n ? r->n : 1, 1);
     if (!done)
-        FAIL("%s: out of memory", FILES[RL_KC_MOE].file);
+        RL_FAIL("%s: out of memory", FILES[RL_KC_MOE].file);
     int rc = 0;
     for (size_t i = 0; i < r->n && rc == 0; i++) {
         const double *shape = r->v[i].x + RL_KX_MOE;
@@ -683,7 +677,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
     memset(out, 0, sizeof *out);
     out->tables = calloc(1, sizeof *out->tables);
     if (!out->tables)
-        FAIL("out of memory");
+        RL_FAIL("out of memory");
     int found = 0;
     for (int c = 0; c < RL_KC_COUNT; c++) {
         char path[1024];
@@ -700,8 +694,8 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
     }
     if (!found) {
         rl_silicon_free(out);
-        FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
-             FILES[2].file);
+        RL_FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
+                FILES[2].file);
     }
     return 0;
 }
@@ -937,7 +931,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
         base = abs;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
-        FAIL("%s: out of memory", path);
+        RL_FAIL("%s: out of memory", path);
     fprintf(f, "-- Engine profile: the %s kernel tables of %s for %s.\n"
                "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
                "-- Kernel tables: %s, engine version %s,\n"

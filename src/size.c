@@ -263,6 +263,15 @@ static void set_replicas(rl_size_candidate *c, int R, double ratio)
         c->prefill_replicas = (int)fmax(1, ceil(R * ratio - 1e-9));
 }
 
+/* Run c with a decode pool of R replicas, stopping early on a miss: 1 when
+ * it meets the targets, 0 when not, -1 (err set) when it cannot run. */
+static int meets_with(const rl_size_input *in, rl_size_candidate *c, int R, double ratio,
+                      double qps_scale, double prompt_scale, char *err, size_t errlen)
+{
+    set_replicas(c, R, ratio);
+    return evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0 ? -1 : c->meets;
+}
+
 int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                    double prompt_scale, char *err, size_t errlen)
 {
@@ -272,10 +281,10 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     /* grow geometrically until the targets hold, then bisect down; a run that
      * misses stops early (only its verdict is kept) */
     for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
-        set_replicas(c, R, ratio);
-        if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
+        int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
+        if (met < 0)
             return -2;
-        if (c->meets) {
+        if (met) {
             hi = R;
             best = *c;
             break;
@@ -287,21 +296,21 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     if (lo == 0) {
         /* R0 met the targets: try fewer (the analytic estimate is conservative) */
         for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {
-            set_replicas(c, R, ratio);
-            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
+            int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
+            if (met < 0)
                 return -2;
-            if (!c->meets)
+            if (!met)
                 break;
             hi = R;
             best = *c;
         }
     } else {
         while (hi - lo > 1) {
-            int mid = (lo + hi) / 2;
-            set_replicas(c, mid, ratio);
-            if (evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0)
+            int mid = (lo + hi) / 2, met = meets_with(in, c, mid, ratio, qps_scale, prompt_scale,
+                                                      err, errlen);
+            if (met < 0)
                 return -2;
-            if (c->meets) {
+            if (met) {
                 hi = mid;
                 best = *c;
             } else {
@@ -863,7 +872,8 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_
                      "residuals (--engine); else drop --conservative or leave %s out of --hw "
                      "(rows at their point estimate beside rows at a slow edge would favour the "
                      "hardware without a band)", *some ? " (" : "", some,
-                     *some ? (nhw - nnone > 1 ? " have one)" : " has one)") : "", (int)strcspn(none, ","), none,
+                     *some ? (nhw - nnone > 1 ? " have one)" : " has one)") : "",
+                     (int)strcspn(none, ","), none,
                      nnone > 1 ? "them" : "it");
         return -1;
     }
@@ -885,18 +895,23 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
     if (!in->calibrated)
         return 0;
+    char *has = malloc((size_t)in->nhw); /* per profile: rl_e2e_has_band, asked once */
+    if (!has)
+        RL_FAIL("size: out of memory");
     int any = 0;
     for (int i = 0; i < in->nhw; i++) {
-        int has = rl_e2e_has_band(&base[i]);
-        any |= has;
-        if (!has && !out->no_band)
+        has[i] = (char)rl_e2e_has_band(&base[i]);
+        any |= has[i];
+        if (!has[i] && !out->no_band)
             out->no_band = 1 + i;
     }
-    if (!any)
+    rl_hw *hw = any ? malloc(2 * (size_t)in->nhw * sizeof *hw) : NULL;
+    if (!hw) { /* no band to compute, or no memory for it */
+        free(has);
+        if (any)
+            RL_FAIL("size: out of memory");
         return 0;
-    rl_hw *hw = malloc(2 * (size_t)in->nhw * sizeof *hw);
-    if (!hw)
-        RL_FAIL("size: out of memory");
+    }
     const int q[2] = {in->band_wide ? 0 : 1, in->band_wide ? 3 : 2};
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < in->nhw; i++) {
@@ -905,11 +920,11 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
     int rc = 0;
     for (int k = 0; k < out->n && rc == 0; k++) {
-        if (!rl_e2e_has_band(&base[out->c[k].hw]))
+        if (!has[out->c[k].hw])
             continue;
         if (over_budget(in, cpu0)) {
             for (; k < out->n; k++)
-                out->unbanded_for_time += rl_e2e_has_band(&base[out->c[k].hw]);
+                out->unbanded_for_time += has[out->c[k].hw];
             break;
         }
         for (int s = 0; s < 2 && rc == 0; s++) {
@@ -926,6 +941,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
     }
     free(hw);
+    free(has);
     return rc;
 }
 

@@ -46,6 +46,11 @@ int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errl
     return -1;
 }
 
+int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen)
+{
+    return !is_torus(h) || chips == 1 ? 0 : rl_sweep_check_chips(h, chips, err, errlen);
+}
+
 int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
 {
     long long dom = h->domain_chips > 0 ? h->domain_chips : 1;

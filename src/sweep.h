@@ -121,9 +121,17 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips);
 
 /* 0 when `chips` is a valid slice of h, else -1 with err saying "3 is not a
  * valid slice of tpu-v5p (valid: 4, 8, ..., then multiples of 8960)";
- * pareto's check, which step, shard, ops and prefill share on torus chips
- * (tester4 #10). */
+ * pareto's check. */
 int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errlen);
+
+/* The --chips (chips=) check of step, shard, ops and prefill, on both front
+ * ends: rl_sweep_check_chips on a torus chip (TPU), where a slice is
+ * allocated whole (tpu-v5p --chips 3 or 1000000 ran before, the latter a
+ * 0.29 us llama3-405b step, tester4 #10); one chip is always allowed (the
+ * per-chip roofline, the default), and GPU counts stay free: a deployment
+ * may use 3 of a node's 8 GPUs (pareto searches its power-of-two slices).
+ * 0, or -1 with err as rl_sweep_check_chips. */
+int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen);
 
 /* Evaluate the grid.  Returns 0 with *out filled (free with
  * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a

@@ -614,7 +614,9 @@ static void fitted_chunked_prefill(void **state)
  * an explicit 1D --tp equal to --chips is that layout: step and prefill give
  * the no-plan result to the digit (1e-12), mode fitted (before: --tp 2 read
  * 24.17 ms estimated against 37.14 ms fitted, no note).  A plan that is
- * another layout (--kv-split) keeps the unfitted step and says so. */
+ * another layout (a KV split other than the default, kv=batch: shard.h
+ * rl_shard_plan_is_tp_over) keeps the unfitted step and says so; naming the
+ * default split is the same plan. */
 static void fitted_tp_equal_chips(void **state)
 {
     (void)state;
@@ -634,9 +636,13 @@ static void fitted_tp_equal_chips(void **state)
         cJSON_Delete(plain);
         cJSON_Delete(tp);
     }
-    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split batch", cmds[0]);
+    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split replicate", cmds[0]);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
+    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split batch", cmds[0]);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
+    assert_non_null(strstr(out, "\"fitted\""));
 }
 
 /* Tester 4 finding 9: one label and one AllReduce size for one computation.

@@ -892,10 +892,29 @@ static void validate_states_its_mode(void **state)
     cJSON_Delete(res);
 }
 
+/* The one band parser of --band and band= (rl_e2e_band_parse): the two
+ * names param.c lists, NULL the default p10-p90, anything else -1; the
+ * quantiles are the names' (0.1/0.9, 0.05/0.95). */
+static void band_names(void **state)
+{
+    (void)state;
+    assert_int_equal(rl_e2e_band_parse(NULL), 0);
+    assert_int_equal(rl_e2e_band_parse("p10-p90"), 0);
+    assert_int_equal(rl_e2e_band_parse("p5-p95"), 1);
+    assert_int_equal(rl_e2e_band_parse("p1-p99"), -1);
+    assert_int_equal(rl_e2e_band_parse(""), -1);
+    double lo, hi;
+    rl_e2e_band_quantiles(0, &lo, &hi);
+    assert_true(lo == 0.1 && hi == 0.9);
+    rl_e2e_band_quantiles(1, &lo, &hi);
+    assert_true(lo == 0.05 && hi == 0.95);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ideal_decode_is_the_op_list),
+        cmocka_unit_test(band_names),
         cmocka_unit_test(tp_adds_the_plan_collectives),
         cmocka_unit_test(static_is_prefill_plus_decode_steps),
         cmocka_unit_test(host_and_device_overlap),

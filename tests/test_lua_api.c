@@ -250,6 +250,33 @@ static void sweep_pareto_plot(void **state)
     assert_non_null(strstr(err, "not a valid slice"));
 }
 
+/* The torus slice check of the command line (test_cli.c torus_slices_checked)
+ * holds in Lua too, with its message: tpu-v5p chips = 3 and 1000000 are not
+ * 4, 8, ..., 8192 or a multiple of the 8960-chip pod (rl_sweep_check_slice);
+ * one chip and a GPU count of 3 stay allowed. */
+static void torus_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"step", "model = 'llama3-405b', chips = 1000000, context = 1"},
+        {"shard", "model = 'llama3-70b', chips = 3, context = 100"},
+        {"ops", "model = 'llama3-8b', chips = 3, context = 100"},
+        {"prefill", "model = 'llama3-8b', chips = 3, tokens = 100"}};
+    char code[256], err[1024], want[128];
+    for (int i = 0; i < 4; i++) {
+        snprintf(code, sizeof code, "return roofline.%s{ hw = 'tpu-v5p', %s }", bad[i][0], bad[i][1]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        snprintf(want, sizeof want, "roofline.%s: field 'chips': %s is not a valid slice of tpu-v5p "
+                 "(valid: 4, 8, ", bad[i][0], i ? "3" : "1000000");
+        if (!strstr(err, want))
+            fail_msg("%s: %s", code, err);
+    }
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5p', chips = 1,"
+                           " context = 100 }.rows[1].step_s") > 0);
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', chips = 3,"
+                           " context = 100 }.rows[1].step_s") > 0);
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -381,6 +408,18 @@ static void fitted_from_lua(void **state)
                           "--tokens 1000 --format json",
                           "roofline.prefill{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
                           "chips = 2, tokens = 1000 }", 1, prefill_keys, 1);
+    /* one test of the plan on both sides (rl_shard_plan_is_tp_over): the
+     * default KV split named is still the fitted plan (the CLI dropped the
+     * costs for any --kv-split), and tp1 over 2 chips is not (Lua's prefill
+     * timed it as fitted TP over 2) */
+    assert_lua_equals_cli("step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tp 2 "
+                          "--kv-split batch --batch 1 --context 1024 --format json",
+                          "roofline.step{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+                          "chips = 2, batch = 1, context = 1024 }", 1, step_keys, 1);
+    assert_lua_equals_cli("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tp 1 "
+                          "--tokens 1000 --format json",
+                          "roofline.prefill{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+                          "chips = 2, tp = 1, tokens = 1000 }", 1, prefill_keys, 1);
 }
 
 /* roofline.size: the command line's search (its keys are pinned beside the
@@ -747,6 +786,7 @@ int main(void)
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
+        cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(memory_of_c_calls),

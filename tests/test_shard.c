@@ -484,6 +484,33 @@ static void calibrated_memory_is_the_plans(void **state)
     assert_true(c.weight_bytes > rl_arch_params(&x).total * 2 / 8 * 1.1);
 }
 
+/* rl_shard_plan_is_tp_over: the plan fitted engine costs model is 1D TP
+ * over all the chips with nothing refined (enginecost.h (E)); x is a 2D
+ * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count. */
+static void plan_is_tp_over(void **state)
+{
+    (void)state;
+    rl_shard_plan pl = tp_plan(4);
+    assert_true(rl_shard_plan_is_tp_over(&pl, 4));
+    assert_false(rl_shard_plan_is_tp_over(&pl, 8)); /* tp4 replicas of 8 chips */
+    pl.x = 2;
+    assert_true(rl_shard_plan_is_tp_over(&pl, 4));
+    rl_shard_plan off[7];
+    for (int i = 0; i < 7; i++)
+        off[i] = tp_plan(4);
+    off[0].layout = RL_LAYOUT_2D;
+    off[1].ep = 2;
+    off[2].sp = 2;
+    off[3].pp = 2;
+    off[4].kv = RL_KV_REPLICATE;
+    off[5].attn_replicated = 1;
+    off[6].overlap = 1;
+    for (int i = 0; i < 7; i++)
+        assert_false(rl_shard_plan_is_tp_over(&off[i], 4));
+    pl = rl_shard_plan_default(); /* one chip, no plan */
+    assert_true(rl_shard_plan_is_tp_over(&pl, 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,7 +519,7 @@ int main(void)
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
-        cmocka_unit_test(errors),
+        cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
         cmocka_unit_test(harness_can_fail),
     };
