@@ -97,6 +97,11 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
+        for (int i = 0; i < n; i++)
+            if (out[i] == v) { /* a repeat runs nothing new (tester6: --chips 4,4) */
+                snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
+                return -1;
+            }
         out[n++] = v;
         if (!*end)
             return n;
@@ -559,6 +564,24 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     return 0;
 }
 
+/* step --hbm-reserve into h (rl_hw.hbm_reserve), as simulate reads its own
+ * (tester6: step --ideal used the whole HBM where simulate --ideal kept 10%
+ * back, and refused the flag); said when an engine memory rule makes it
+ * moot, as simulate says.  0 or -1 (said). */
+static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
+{
+    double reserve = 0;
+    if (rl_param_number(o, RL_P_RESERVE_STEP, &reserve) != 0)
+        return -1;
+    h->hbm_reserve = reserve;
+    if (o->given[RL_P_RESERVE_STEP] && !o->ideal &&
+        rl_memory_use(m, h, 1, 0, 1, RL_BF16, RL_BF16).engine_memory)
+        rl_cli_say(o, "note: --hbm-reserve does not apply: the memory rule of the %s engine sets "
+                      "the room (--ideal or --engine ideal for the reserve)",
+                   rl_engines_selected(&h->engines)->name);
+    return 0;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -568,7 +591,8 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
-    if (check_slice("step", &h, o->chips) != 0) /* --tp alone: a plan's replica, unchecked */
+    if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
+        step_reserve(o, &m, &h) != 0)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
         o->batch[o->nbatch++] = 1;
@@ -757,15 +781,18 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           long long *truncated)
 {
     char err[ERRLEN];
-    double v[3] = {0}, d;
+    double d;
     const char *out = o->given[RL_P_OUTPUT_DIST];
     memset(w, 0, sizeof *w);
     w->n = default_n;
     w->seed = (uint64_t)rl_param_default(RL_P_SEED);
-    if (sv_tuple(o, RL_P_PREFIXES, v, 2, 2) < 0)
-        return -1;
-    w->prefixes = (int)v[0];
-    w->prefix_len = (int)v[1];
+    if (o->given[RL_P_PREFIXES] &&
+        rl_workload_prefixes(o->given[RL_P_PREFIXES], w, err, sizeof err) != 0)
+        return rl_cli_say(o, "--prefixes %s", err);
+    if (o->given[RL_P_TRACE] && (o->given[RL_P_BURST] || o->given[RL_P_SEED]))
+        return rl_cli_say(o, "--%s: --trace gives the arrivals and lengths, so nothing is drawn "
+                             "at random; leave it out, or drop --trace to generate requests",
+                          o->given[RL_P_BURST] ? "burst" : "seed");
     if (o->given[RL_P_OFFLINE] && (o->given[RL_P_QPS] || o->given[RL_P_TRACE] || o->given[RL_P_BURST]))
         return rl_cli_say(o, "--offline puts every request at t = 0 (maximum throughput, as "
                              "trtllm-bench's throughput mode and MLPerf Offline): it takes no %s",
@@ -1058,6 +1085,51 @@ static void note_overload(const rl_serve_result *r, double qps, double max_qps, 
                     "is not a better deployment\n", max_seqs);
 }
 
+/* The SLO note, in place of the overload note when the capacity search,
+ * which counts the targets (rl_serve_capacity), found a rate below the
+ * offered one that the same arrivals sustain without targets (`free_qps`):
+ * the load is not the cause, a target is (tester6: TTFT target missed at 28%
+ * busy read "overloaded").  Names each target missed with its p99. */
+static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
+                            double qps, double max_qps, double free_qps)
+{
+    char missed[256] = "";
+    size_t n = 0;
+    if (c->slo_ttft > 0 && r->ttft.p99 > c->slo_ttft)
+        n += (size_t)snprintf(missed, sizeof missed, "TTFT p99 %.4g ms over the --ttft-p99 target "
+                              "%.4g ms", r->ttft.p99 * 1e3, c->slo_ttft * 1e3);
+    if (c->slo_tpot > 0 && r->tpot.n > 0 && r->tpot.p99 > c->slo_tpot)
+        snprintf(missed + n, sizeof missed - n, "%sTPOT p99 %.4g ms over the --tpot-p99 target "
+                 "%.4g ms", n ? ", " : "", r->tpot.p99 * 1e3, c->slo_tpot * 1e3);
+    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets); not overloaded: "
+                  "these arrivals are sustained up to %.3g req/s without targets (%.3g req/s "
+                  "offered, replicas %.0f%% busy), and the targets hold only up to %.3g req/s "
+                  "(max_sustainable_qps)",
+               missed[0] ? missed : "the targets hold in this run but not in the capacity "
+                                    "search's sample of its requests",
+               r->slo_attainment * 100, free_qps, qps, r->utilization * 100, max_qps);
+}
+
+/* The capacity of the same arrivals without c's targets (rl_serve_capacity
+ * counts them), searched only when the targets put the capacity below the
+ * offered `qps`: the overload and SLO notes need it.  NAN when not searched
+ * or not found. */
+static double capacity_without_targets(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                       const rl_request *req, long long n, rl_serve_config *c,
+                                       double qps, double max_qps)
+{
+    double slo[2] = {c->slo_ttft, c->slo_tpot}, free_qps = qps;
+    char err[ERRLEN];
+    if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
+        return NAN;
+    c->slo_ttft = c->slo_tpot = 0;
+    int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &free_qps,
+                                        err, sizeof err);
+    c->slo_ttft = slo[0];
+    c->slo_tpot = slo[1];
+    return rc == 0 ? free_qps : NAN;
+}
+
 /* simulate runs one replica over --chips (its pipeline stages over
  * --pp), where step splits chips beyond one NVLink/ICI domain into
  * replicas (calibrated_tp): a stage wider than the domain is said, with
@@ -1105,7 +1177,7 @@ int rl_cli_simulate(rl_opts *o)
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 1, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
@@ -1136,6 +1208,7 @@ int rl_cli_simulate(rl_opts *o)
         rl_serve_result_free(&r);
         cJSON_Delete(j);
     }
+    double free_qps = rc == 0 ? capacity_without_targets(o, &m, &h, req, n, &c, w.qps, max_qps) : NAN;
     rl_ops_cost_free(&dc);
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     free(req);
@@ -1156,7 +1229,10 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
-    note_overload(&r, w.qps, max_qps, n, span, c.max_seqs);
+    if (free_qps >= w.qps)
+        note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
+    else
+        note_overload(&r, w.qps, isfinite(free_qps) ? free_qps : max_qps, n, span, c.max_seqs);
     if (o->plot) {
         char title[256];
         int plotted;
@@ -1290,7 +1366,7 @@ int rl_cli_size(rl_opts *o)
         rl_param_number(o, RL_P_MAX_CHIPS, &maxc) ||
         rl_param_number(o, RL_P_HEADROOM, &in.headroom)) {
         free(req);
-        return RL_EXIT_INPUT;
+        return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
     in.max_chips = (long long)maxc;
     in.truncated_frac = n > 0 ? (double)truncated / (double)n : 0;
@@ -2027,6 +2103,59 @@ static void print_help(FILE *f)
     }
 }
 
+/* Whether an input of this run (--hw H[,H2], --model, --profile, --trace,
+ * --against, a positional file such as fit's CSV) is the existing file
+ * `path`. */
+static int is_input(const rl_opts *o, const char *path)
+{
+    char hw[1024];
+    snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
+    for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (rl_spec_same_file("hw_profiles", t, path))
+            return 1;
+    for (int i = 0; i < o->nargs; i++)
+        if (rl_spec_same_file(NULL, o->args[i], path))
+            return 1;
+    const char *trace = o->given[RL_P_TRACE], *against = o->given[RL_P_AGAINST];
+    return (o->calib.profile && rl_spec_same_file("hw_profiles", o->calib.profile, path)) ||
+           (o->model && rl_spec_same_file("model", o->model, path)) ||
+           (trace && rl_spec_same_file(NULL, trace, path)) ||
+           (against && rl_spec_same_file(NULL, against, path));
+}
+
+/* Every file an option writes (RL_PF_WRITES with a FILE value, not a DIR),
+ * checked before any work: its folder must exist (a --save into a missing
+ * folder used to fail after the run, exit 1, where --report failed first),
+ * and it must be neither an input of the run nor a shipped preset (tester6:
+ * `fit --save hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it
+ * read).  0, or -1 (said). */
+static int check_outputs(const rl_command *c, const rl_opts *o)
+{
+    for (int id = 0; id < RL_P_COUNT; id++) {
+        const rl_param *p = &RL_PARAMS[id];
+        const char *path = o->given[id];
+        if (!path || !(p->flags & RL_PF_WRITES) || !p->flag || !p->arg || !strcmp(p->arg, "DIR") ||
+            !rl_command_takes(c, (rl_param_id)id, 1))
+            continue;
+        char dir[4096];
+        struct stat st;
+        const char *slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
+                 slash ? path : ".");
+        const char *why = NULL;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            why = "its folder does not exist";
+        else if (is_input(o, path))
+            why = "it is an input of this run; write the result to another file";
+        else if (rl_spec_is_preset_file(path))
+            why = "it is a shipped preset; write to another file (a profile of your own can "
+                  "start with base = \"<preset>\")";
+        if (why)
+            return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, (rl_param_id)id), path, why);
+    }
+    return 0;
+}
+
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
@@ -2077,6 +2206,8 @@ int rl_cli_main(int argc, char **argv)
         fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
         return RL_EXIT_INPUT;
     }
+    if (check_outputs(c, &o) != 0)
+        return RL_EXIT_INPUT;
     rc = c->cli(&o);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
     return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);

@@ -51,7 +51,7 @@ int rl_cli_list(rl_opts *o);
 
 /* Parse a comma-separated list of integers in [min, max] into out (at most
  * cap entries).  Returns the count, or -1 with err set (empty items,
- * non-numbers, out of range, too many). */
+ * non-numbers, out of range, a value given twice, too many). */
 int rl_cli_parse_list(const char *s, long long min, long long max, long long *out, int cap, char *err,
                       unsigned long errlen);
 

@@ -756,6 +756,8 @@ static cJSON *lua_fitted(lua_State *L, cJSON *r, int prefill, const rl_model *m,
     return r;
 }
 
+static double opt_param(lua_State *L, rl_param_id id, double def);
+
 /* roofline.step{model=, hw=, chips=1, batch=n|{n,...}, context=, weights=,
  * kv=, compute= [, tp=, ep=, sp=, pp=, x=, sharding=, kv_split=, moe_attn=,
  * overlap=, ideal=]}: with a sharding field the step adds collectives; it is
@@ -769,6 +771,7 @@ int rl_lua_step(lua_State *L)
     rl_precision p;
     check_keys(L, 1, "step");
     int wide = check_run(L, &m, &h, &chips, &context, &p);
+    h.hbm_reserve = opt_param(L, RL_P_RESERVE_STEP, 0); /* as --hbm-reserve */
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;
@@ -1252,10 +1255,10 @@ static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
  * shared prefixes of LEN tokens, below the mean prompt, as --prefixes. */
 static void opt_prefixes(lua_State *L, rl_workload *w)
 {
-    double v[2] = {0, 0};
-    opt_tuple(L, RL_P_PREFIXES, v, 2, 2);
-    w->prefixes = (int)v[0];
-    w->prefix_len = (int)v[1];
+    const char *s = opt_string(L, 1, RL_P_PREFIXES);
+    char err[256];
+    if (s && rl_workload_prefixes(s, w, err, sizeof err) != 0)
+        opt_error(L, "field 'prefixes': %s", err);
     if (w->prefix_len > 0 && w->prefix_len >= rl_dist_mean(&w->prompt))
         opt_error(L, "field 'prefixes': the prefix (%d tokens) must be below the mean prompt "
                      "(%d tokens)", w->prefix_len, (int)rl_dist_mean(&w->prompt));
@@ -1533,6 +1536,13 @@ void rl_lua_open(lua_State *L)
             lua_pushcfunction(L, RL_COMMANDS[i].lua);
             lua_setfield(L, -2, RL_COMMANDS[i].name);
         }
+    /* registered as a loaded module too: an argument error in a call Lua
+     * cannot name (pcall(roofline.write, 1)) then names "roofline.write"
+     * (lauxlib's luaL_argerror searches the loaded modules), not '?' */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "roofline");
+    lua_pop(L, 1);
     lua_setglobal(L, "roofline");
 }
 

@@ -18,7 +18,7 @@ double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes)
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
     if (!g)
-        return n * h->hbm_bytes;
+        return n * h->hbm_bytes * (1 - h->hbm_reserve);
     double w = weight_bytes / n;
     double over = g->context_bytes + g->workspace_bytes + (chips > 1 ? g->comm_bytes : 0);
     double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
@@ -40,7 +40,7 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
     r.engine_memory = g != NULL;
-    r.engine_fraction = g ? g->fraction : 1;
+    r.engine_fraction = g ? g->fraction : 1 - h->hbm_reserve;
     r.context_bytes = g ? n * g->context_bytes : 0;
     r.comm_bytes = g && chips > 1 ? n * g->comm_bytes : 0;
     r.workspace_bytes = g ? n * g->workspace_bytes : 0;

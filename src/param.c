@@ -43,6 +43,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           "batch sizes to sweep, all replicas together (default 1, 2, 4, ..., "
                           "2048)",
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
+    [RL_P_RESERVE_STEP] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction",
+                           0, 0.9, "0", NULL,
+                           "HBM kept free of weights and KV where no engine memory rule applies "
+                           "(ideal mode, or a profile without one), as simulate's; 0: seed 000's "
+                           "max batch over the whole HBM (simulate and size keep 0.1)",
+                           NOWHERE, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
@@ -319,7 +325,7 @@ static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                            RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
-                           OUTPUT, END};
+                           RL_P_RESERVE_STEP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
 static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
@@ -710,6 +716,9 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n == cap || parse_dtype(o, id, t, &out[n]) != 0)
             return -1;
+        for (int i = 0; i < n; i++)
+            if (out[i] == out[n])
+                return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
         n++;
     }
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));

@@ -62,6 +62,7 @@ typedef enum {
     /* --ideal as pareto reads it (formula (1), no communication) */
     RL_P_IDEAL_SWEEP,
     RL_P_BATCH_SWEEP, /* --batch of sweep and pareto: its default is a list */
+    RL_P_RESERVE_STEP, /* --hbm-reserve of step: seed 000's whole HBM by default */
     RL_P_COUNT
 } rl_param_id;
 

@@ -140,8 +140,8 @@ static void put_object(buf *b, const cJSON *o, int csv)
 }
 
 /* Flatten scalar fields (nested objects as dotted keys) as "key: value"
- * (table) or "key,value" (csv). */
-static void put_scalars(buf *b, const cJSON *o, const char *prefix, int csv)
+ * lines for people. */
+static void put_scalars(buf *b, const cJSON *o, const char *prefix)
 {
     for (const cJSON *v = o->child; v; v = v->next) {
         char key[256];
@@ -151,14 +151,38 @@ static void put_scalars(buf *b, const cJSON *o, const char *prefix, int csv)
         if (cJSON_IsObject(v)) {
             char p[260];
             snprintf(p, sizeof p, "%s.", key);
-            put_scalars(b, v, p, csv);
+            put_scalars(b, v, p);
             continue;
         }
         char label[300];
-        double scale = csv ? 1.0 : table_scale(key, label, sizeof label);
-        put(b, csv ? "%s," : "%-28s ", csv ? key : label);
-        put_value(b, v, scale, csv);
+        double scale = table_scale(key, label, sizeof label);
+        put(b, "%-28s ", label);
+        put_value(b, v, scale, 0);
         put(b, "\n");
+    }
+}
+
+/* One CSV line of the same scalar fields in the same order: their dotted
+ * keys (values = 0) or their values in SI units (values = 1); *c counts the
+ * cells written. */
+static void put_csv_line(buf *b, const cJSON *o, const char *prefix, int values, int *c)
+{
+    for (const cJSON *v = o->child; v; v = v->next) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s", prefix, v->string);
+        if (cJSON_IsArray(v))
+            continue;
+        if (cJSON_IsObject(v)) {
+            char p[260];
+            snprintf(p, sizeof p, "%s.", key);
+            put_csv_line(b, v, p, values, c);
+            continue;
+        }
+        put(b, "%s", (*c)++ ? "," : "");
+        if (values)
+            put_value(b, v, 1.0, 1);
+        else
+            put(b, "%s", key);
     }
 }
 
@@ -299,8 +323,14 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
     if (csv && cJSON_IsArray(rows)) {
         put_csv(&b, result, rows);
+    } else if (csv) { /* a result without rows: a header line and one row (tester4: it was a
+                       * two-column key,value list, unlike every other CSV) */
+        for (int values = 0, c = 0; values < 2; values++, c = 0) {
+            put_csv_line(&b, result, "", values, &c);
+            put(&b, "\n");
+        }
     } else {
-        put_scalars(&b, result, "", csv);
+        put_scalars(&b, result, "");
         if (cJSON_IsArray(rows)) {
             put(&b, "\n");
             put_rows(&b, rows);

@@ -32,15 +32,25 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
 }
 
 /* engine, engine_version, engine_source: the selected engine, unless mode
- * is ideal ("none"). */
+ * is ideal ("none").  A chip changed by --set hw.* keeps the engine's
+ * memory rule and batch caps but not its measured tables (spec.h
+ * rl_hw.changed), so the source says what is used instead of naming the
+ * dropped tables (tester6). */
 static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
 {
     add_engine_name(o, h, mode);
     const rl_serving_engine *e = run_engine(h, mode);
-    if (e) {
-        cJSON_AddStringToObject(o, "engine_version", e->version);
+    if (!e)
+        return;
+    cJSON_AddStringToObject(o, "engine_version", e->version);
+    if (!h->changed[0]) {
         cJSON_AddStringToObject(o, "engine_source", e->source);
+        return;
     }
+    char used[320];
+    snprintf(used, sizeof used, "its memory rule and batch caps only: --set hw.%s changes the "
+             "chip, so its measured tables and fitted costs are not used", h->changed);
+    cJSON_AddStringToObject(o, "engine_source", used);
 }
 
 /* The fields every run result opens with; mode "ideal" or "mfu". */

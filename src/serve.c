@@ -1696,6 +1696,8 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         if (alloc_replica(S, j, caching) != 0)
             return -1;
     for (long long i = 0; i < n; i++) {
+        if ((i & 0xffff) == 0 && rl_interrupted())
+            break; /* rl_serve_run says so before any event (1e7 requests: a second here) */
         S->s[i] = (seq){.need = req[i].prompt, .hpos = -1, .prev = -1, .next = -1, .qnext = -1,
                        .t_first = -1, .t_start = -1};
         if (req[i].prefix_id >= 0 && S->plen[req[i].prefix_id] == 0)
@@ -1935,7 +1937,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     if (sim_init(&S, req, n, c, out) != 0)
         RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
     S.max_events = event_budget(req, n);
-    int ev = run_events(&S, &next);
+    int ev = rl_interrupted() ? -1 : run_events(&S, &next); /* a signal during the set-up too */
     if (ev == RL_SERVE_STALLED) {
         snprintf(err, errlen, "simulate: no progress: %llu events for %lld requests (%lld "
                  "preemptions: KV thrashing?); give the replicas more HBM or admit fewer "

@@ -341,7 +341,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     /* storage: every micro-batch's cache stays resident */
     r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
-    r->fits = r->total_bytes <= h->hbm_bytes;
+    r->fits = r->total_bytes <= h->hbm_bytes * (1 - h->hbm_reserve); /* step --hbm-reserve */
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
     if (prefill && !m->abstract) {

@@ -819,6 +819,41 @@ void rl_data_tried(const char *kind, const char *file, char *out, size_t outlen)
     }
 }
 
+/* Same file or folder (device and inode), both existing. */
+static int same_node(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int rl_spec_is_preset_file(const char *path)
+{
+    static const char *const kinds[] = {"model", "hw_profiles", "hw_profiles/engines"};
+    char real[4096], dirs[3][1024], d[4096];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    *strrchr(real, '/') = '\0'; /* realpath is absolute: its folder ("" for /) */
+    int n = search_dirs(dirs);
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            snprintf(d, sizeof d, "%s/%s", dirs[i], kinds[k]);
+            if (same_node(real[0] ? real : "/", d))
+                return 1;
+        }
+    return 0;
+}
+
+int rl_spec_same_file(const char *kind, const char *name, const char *path)
+{
+    char resolved[4096], err[256];
+    if (!kind)
+        return same_node(name, path);
+    return rl_spec_resolve(kind, name, resolved, sizeof resolved, err, sizeof err) == 0 &&
+           same_node(resolved, path);
+}
+
 static int ends_in_lua(const char *name)
 {
     size_t l = strlen(name);

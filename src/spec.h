@@ -158,6 +158,11 @@ typedef struct {
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
     int dropped;
+    /* The fraction of HBM kept free of weights and KV where no engine
+     * memory rule applies (memory.h rl_memory_usable): step's
+     * --hbm-reserve, 0 (seed 000's whole HBM) unless set; not a spec field.
+     * The simulator applies its own reserve (serve.h) and leaves this 0. */
+    double hbm_reserve;
 } rl_hw;
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
@@ -261,6 +266,16 @@ int rl_spec_is_path(const char *name);
  * compile-time data directory.  Returns 0, or -1 with err set. */
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
+
+/* Whether `path` is an existing file in a preset folder (model/,
+ * hw_profiles/, hw_profiles/engines/ of a directory rl_spec_resolve
+ * searches): a shipped spec that no output may replace. */
+int rl_spec_is_preset_file(const char *path);
+
+/* Whether the spec `name` of `kind` (a preset name or a path, as
+ * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
+ * existing file `path`. */
+int rl_spec_same_file(const char *kind, const char *name, const char *path);
 
 /* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
  * first search directory that has any, into names[cap]; returns how many. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "number.h"
 #include "report.h"
 
@@ -183,6 +184,12 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
     int gamma = w->arrival == RL_ARRIVAL_GAMMA && w->burst_cv != 1;
     double t = 0, k = gamma ? 1 / (w->burst_cv * w->burst_cv) : 1;
     for (long long i = 0; i < w->n; i++) {
+        if ((i & 0xffff) == 0 && rl_interrupted()) { /* 1e7 requests take a second or more */
+            free(r);
+            snprintf(err, errlen, "workload: interrupted (%s) after %lld of %lld requests drawn",
+                     rl_interrupt_name(), i, w->n);
+            return -1;
+        }
         /* Inter-arrival gap with mean 1/qps: exponential (Poisson process)
          * or gamma with shape 1/cv^2 (cv > 1 is burstier than Poisson). */
         double u = rl_rng_uniform(&g);
@@ -334,6 +341,47 @@ static int check_prefixes(const char *path, prefix_use *u, long long n, char *er
     return 0;
 }
 
+int rl_workload_prefixes(const char *s, rl_workload *w, char *err, size_t errlen)
+{
+    double v[2];
+    if (rl_parse_tuple(s, v, 2, 2) != 2 || v[0] < 1 || v[1] < 1 || v[0] != floor(v[0]) ||
+        v[1] != floor(v[1]) || v[0] > 1e9 || v[1] > 1e7) {
+        snprintf(err, errlen, "'%.40s': expected N:LEN, N shared prefixes (1 to 1e9) of LEN tokens "
+                 "(1 to 1e7), whole numbers (leave it out for none)", s);
+        return -1;
+    }
+    w->prefixes = (int)v[0];
+    w->prefix_len = (int)v[1];
+    return 0;
+}
+
+/* The header line's columns by name: the trace's own names in its order,
+ * 3 to 5 of them (a header naming other columns, or these in another order,
+ * used to be skipped and its rows read by position).  Returns 0, or -1 with
+ * err naming the line and column. */
+static int check_header(char **fld, int nf, const char *const *names, const char *path,
+                        long long line, char *err, size_t errlen)
+{
+    for (int i = 0; i < nf && i < 5; i++) {
+        char *f = fld[i], *e = f + strlen(f);
+        while (*f == ' ' || *f == '\t')
+            f++;
+        while (e > f && strchr(" \t\r\n", e[-1]))
+            *--e = '\0';
+        if (strcmp(f, names[i]) != 0) {
+            snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
+                     "columns are arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]"
+                     ", in that order)", path, line, i + 1, f, names[i]);
+            return -1;
+        }
+    }
+    if (nf >= 3 && nf <= 5)
+        return 0;
+    snprintf(err, errlen, "%s:%lld: the header names %d columns; a trace has 3 to 5 "
+             "(arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]])", path, line, nf);
+    return -1;
+}
+
 long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
                         size_t errlen)
 {
@@ -383,6 +431,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
             *nl = 0;
         if (n == 0 && !header && !any_numeric(fld, nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
+            if (check_header(fld, nf, names, path, line, err, errlen) != 0)
+                goto fail;
             continue;
         }
         if (nf < 3 || nf > 5) {

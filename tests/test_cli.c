@@ -86,6 +86,15 @@ static void csv_and_table(void **state)
                              out, sizeof out),
                      0);
     assert_non_null(strstr(out, "batch,context,step_s,tokens_per_s,"));
+    /* tester4: a result without rows is a header line and one row, not key,value lines */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                             "--out-len 10 --requests 100 --format csv 2>/dev/null",
+                             out, sizeof out),
+                     0);
+    assert_true(strncmp(out, "policy,requests,completed,", 26) == 0);
+    const char *row = strchr(out, '\n') + 1;
+    assert_true(strncmp(row, "continuous,100,100,", 19) == 0);
+    assert_string_equal(strchr(row, '\n'), "\n");
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024", out, sizeof out), 0);
     assert_non_null(strstr(out, "step_ms"));
     assert_int_equal(run_cli("step --help", out, sizeof out), 0);
@@ -206,6 +215,64 @@ static void output_not_regular(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* No output replaces an input of the run or a shipped preset, and a file
+ * into a missing folder is refused before any work (tester6: `fit --save
+ * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
+ * presets here are a temporary ROOFLINE_DATA, so a failure cannot harm the
+ * repository's. */
+static void save_never_replaces_inputs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_save_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/hw_profiles", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("-- kept\n", f);
+        fclose(f);
+    }
+    static const struct {
+        const char *args, *fragment;
+    } cases[] = {
+        {"info --model llama3-8b --save %s/hw_profiles/chip.lua", "it is a shipped preset"},
+        {"fit x.csv --hw %s/mine.lua --save %s/mine.lua", "it is an input of this run"},
+        {"calibrate --backend cpu --quick --save %s/hw_profiles/chip.lua", "shipped preset"},
+        {"fit x.csv --hw %s/mine.lua --output %s/mine.lua", "it is an input of this run"},
+        {"fit %s/mine.lua --hw h100-sxm --output %s/mine.lua", "it is an input of this run"},
+        {"simulate --model llama3-8b --hw h100-sxm --trace %s/mine.lua --save %s/mine.lua",
+         "it is an input of this run"},
+        {"step --model llama3-8b --hw h100-sxm --context 1 --save %s/no/x.json",
+         "--save '/tmp/rl_save_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[512];
+        snprintf(args, sizeof args, cases[i].args, dir, dir);
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s %s 2>&1", dir, RL_BIN, args);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int st = pclose(p);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, cases[i].fragment))
+            fail_msg("roofline %s: expected exit 2 and '%s', got %d: %s", args, cases[i].fragment,
+                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *t = slurp_text(path);
+        assert_string_equal(t, "-- kept\n");
+        free(t);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/hw_profiles", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
@@ -255,6 +322,10 @@ static void set_changes_the_chip(void **state)
     cJSON *j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
     assert_true(num(cJSON_GetObjectItem(j, "rows")->child, "step_s") >= 16.06e-3);
+    /* tester6: the dropped tables are not named as the source */
+    const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+    assert_non_null(strstr(src, "memory rule and batch caps only: --set hw.hbm_bw=1e12"));
+    assert_null(strstr(src, "AIConfigurator"));
     cJSON_Delete(j);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "note: --set hw.hbm_bw=1e12 changes the chip"));
@@ -1153,6 +1224,58 @@ static void simulate_notes_cross_domain(void **state)
     assert_null(strstr(out, "NVLink/ICI domain"));
 }
 
+/* tester6: a TTFT target missed at low load read "overloaded" (the capacity
+ * search counts the targets).  llama3-8b on one h100-sxm at 1 req/s of
+ * 2000-token prompts: about half busy, sustained without targets near 19
+ * req/s (this run's search), TTFT p99 about 80 ms over a 50 ms target: the
+ * note says SLO missed and names the target; at 30 req/s, past the
+ * target-free capacity, it still says overloaded. */
+static void simulate_slo_missed_not_overloaded(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --prompt-len 2000 --out-len 100 "
+                       "--ttft-p99 0.05 --requests 300 --format json ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--qps 1", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: SLO missed: TTFT p99 "));
+    assert_non_null(strstr(out, "ms over the --ttft-p99 target 50 ms"));
+    assert_null(strstr(out, "note: overloaded"));
+    snprintf(cmd, sizeof cmd, "%s--qps 30", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: overloaded:"));
+    assert_null(strstr(out, "SLO missed"));
+}
+
+/* tester6: step --ideal used the whole HBM where simulate --ideal keeps
+ * --hbm-reserve (0.1) back.  With the same reserve they agree: llama3-8b on
+ * one h100-sxm, bf16, ideal: simulate's KV room is (0.9 x 80 GB - 16.06 GB)
+ * / 131072 B = 426784 tokens (floor), so step's max batch at 1024 tokens is
+ * floor(426784 / 1024) = 416 (exact, integers); without --hbm-reserve step
+ * keeps seed 000's whole-HBM rule (476). */
+static void step_reserve_agrees_with_simulate(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("simulate --model llama3-8b --hw h100-sxm --ideal --qps 1 --prompt-len "
+                            "100 --out-len 10 --requests 100 --format json 2>/dev/null",
+                            out, sizeof out);
+    double kv_tokens = num(j, "kv_capacity_tokens_per_replica");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --hbm-reserve 0.1 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "max_batch") == floor(kv_tokens / 1024));
+    assert_true(num(j, "max_batch") == 416);
+    assert_rel(num(j, "usable_bytes"), 0.9 * 80e9, 1e-12);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --format json",
+                     out, sizeof out);
+    assert_true(num(j, "max_batch") == 476);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --hbm-reserve 0.1",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1393,6 +1516,7 @@ int main(void)
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
+        cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(datasheet_chip_label),
@@ -1424,6 +1548,8 @@ int main(void)
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_warns_ideal),
         cmocka_unit_test(simulate_notes_cross_domain),
+        cmocka_unit_test(simulate_slo_missed_not_overloaded),
+        cmocka_unit_test(step_reserve_agrees_with_simulate),
         cmocka_unit_test(fit_then_validate),
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),

@@ -198,6 +198,27 @@ static void sigterm_stops_simulate(void **state)
         fail_msg("stderr: %s", err);
 }
 
+/* SIGINT during simulate's set-up (tester6: --requests 1e8 answered only
+ * after 13 s of set-up): drawing 1e7 requests (the bound) and setting up
+ * their state take a second or more, so a signal 0.2 s in lands there and
+ * the run stops in it (status 130, "... requests drawn" or "after 0 of
+ * 10000000 arrivals"), before any event runs. */
+static void sigint_stops_simulate_setup(void **state)
+{
+    (void)state;
+    char *argv[] = {RL_BIN, "simulate", "--model", "llama3-8b", "--hw", "h100-sxm", "--qps", "10",
+                    "--requests", "10000000", "--prompt-len", "100", "--out-len", "10", NULL};
+    pid_t pid = start_roofline(argv);
+    usleep(200000);
+    kill(pid, SIGINT);
+    assert_int_equal(wait_exit(pid), 130);
+    char err[4096];
+    read_stderr(err, sizeof err);
+    if (!strstr(err, "interrupted (SIGINT)") ||
+        !(strstr(err, "requests drawn") || strstr(err, "after 0 of 10000000 arrivals")))
+        fail_msg("stderr: %s", err);
+}
+
 /* SIGINT during a full calibration: it stops at the next benchmark, exits
  * 130, says nothing was written, and leaves no profile directory. */
 static void calibrate_stops_writing_nothing(void **state)
@@ -304,6 +325,7 @@ int main(void)
         cmocka_unit_test(second_sigint_leaves_no_temporary),
         cmocka_unit_test(sigterm_during_figures),
         cmocka_unit_test(sigterm_stops_simulate),
+        cmocka_unit_test(sigint_stops_simulate_setup),
         cmocka_unit_test(calibrate_stops_writing_nothing),
         cmocka_unit_test(sigint_stops_a_long_c_call),
     };

@@ -152,12 +152,12 @@ static void memory_of_c_calls(void **state)
                          " prompt = '100', output = '10', requests = 200000000 }",
                          err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "field 'requests': expected a whole number in [1, 1e+08]"));
+    assert_non_null(strstr(err, "field 'requests': expected a whole number in [1, 1e+07]"));
     assert_int_equal(run("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
-                         " prompt = '100', output = '10', requests = 20000000 }",
+                         " prompt = '100', output = '10', requests = 10000000 }",
                          err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "20000000 requests need about 3051 MiB")); /* 160 B each */
+    assert_non_null(strstr(err, "10000000 requests need about 1525 MiB")); /* 160 B each */
     rl_sandbox_limits small = RL_SCENARIO_LIMITS;
     small.memory = 16u << 20;
     lua_State *big = L;
@@ -774,16 +774,47 @@ static void simulate_prefix_offline_rows(void **state)
     static const char *const bad[][2] = {{"qps = 1, offline = true", "offline"},
                                          {"qps = 1, prefixes = '8'", "prefixes"},
                                          {"qps = 1, prefixes = '8:4000'", "below the mean prompt"},
+                                         /* tester6: 0 prefixes shared nothing, silently */
+                                         {"qps = 1, prefixes = '0:800'", "field 'prefixes': '0:800'"},
                                          {"qps = 1, prefix_cache = '-1'", "prefix_cache"}};
     assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm',"
                     " prompt_len = '1000', out_len = '10', requests = 10",
                     bad, sizeof bad / sizeof *bad);
 }
 
+/* step's hbm_reserve, as --hbm-reserve: llama3-8b on h100-sxm, ideal, 10%
+ * kept back: max batch 416 at 1024 tokens (test_cli
+ * step_reserve_agrees_with_simulate derives it), 476 without. */
+static void step_hbm_reserve(void **state)
+{
+    (void)state;
+    const char *code = "return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', ideal = true,"
+                       " context = 1024%s }.max_batch";
+    char buf[256];
+    snprintf(buf, sizeof buf, code, ", hbm_reserve = 0.1");
+    assert_true(run_number(buf) == 416.0);
+    snprintf(buf, sizeof buf, code, "");
+    assert_true(run_number(buf) == 476.0);
+}
+
+/* tester6: an argument error in a call Lua cannot name (through pcall) read
+ * "bad argument #2 to '?'"; it names the module's function. */
+static void argument_errors_name_the_function(void **state)
+{
+    (void)state;
+    assert_true(run_number("local ok, e = pcall(roofline.write, 'a.txt') return (not ok and "
+                           "e:find(\"bad argument #2 to 'roofline.write'\", 1, true)) and 1 "
+                           "or 0") == 1.0);
+    assert_true(run_number("local ok, e = pcall(roofline.step, 1) return (not ok and "
+                           "e:find(\"to 'roofline.step'\", 1, true)) and 1 or 0") == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(argument_errors_name_the_function),
+        cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),
         cmocka_unit_test(errors),
         cmocka_unit_test(torus_slices_checked),

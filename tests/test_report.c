@@ -154,10 +154,33 @@ static void table_columns_fit_cells(void **state)
     free(t);
 }
 
+/* A result without rows (simulate, info) renders as a CSV of one header
+ * line and one row, nested objects as dotted columns, arrays left out
+ * (tester4: it was a two-column key,value list). */
+static void csv_without_rows(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "policy", "continuous");
+    cJSON_AddNumberToObject(o, "ttft_p99_s", 0.0125);
+    cJSON_AddNullToObject(o, "goodput_req_per_s");
+    cJSON *m = cJSON_AddObjectToObject(o, "memory");
+    cJSON_AddNumberToObject(m, "kv_bytes", 2e9);
+    cJSON_AddArrayToObject(o, "kv_timeline");
+    cJSON_AddStringToObject(o, "note", "a, b");
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "policy,ttft_p99_s,goodput_req_per_s,memory.kv_bytes,note\n"
+                           "continuous,0.0125,,2000000000,\"a, b\"\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
+        cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(table_columns_fit_cells),
         cmocka_unit_test(refuses_nonfinite),
