@@ -825,14 +825,14 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
  * the profile reader accepts (rl_ec_widening), the p5-p95 one made at
  * least the p10-p90 one (rl_ec_nest), and c->widen_seen[k] records the
  * farthest held-out row of the pool, beyond which rl_ec_band falls back
- * to the rule of thumb.  c->widen_from says what was held out.  An end
- * is held out only when the rest keeps two or more values of its axis:
- * a fit extrapolates along an axis from the slope its rows span, and a
- * rest with one value has none (with two TP degrees fitted, holding one
- * out leaves a fit that cannot tell the comm terms from the compute ones,
- * whose TP error is not the error of the two-degree fit being banded);
- * c->widen_axes lists the axes held out, and a shape outside the grid
- * along another axis widens there by the rule of thumb (rl_ec_band).
+ * to the rule of thumb.  c->widen_from says what was held out.  Every end
+ * is held out, also when the rest keeps one value of its axis: that rest
+ * cannot tell the comm terms from the compute ones, so its error along
+ * the axis can exceed the full fit's, which keeps the band on the safe
+ * side where the data cannot measure the slope (a planner that trusts a
+ * narrow band undersizes); c->widen_axes lists the axes held out, and a
+ * shape outside the grid along another axis widens there by the rule of
+ * thumb (rl_ec_band).
  * Each class's widening is measured beyond its own quantiles
  * (rl_ec_quantiles).  0, or -1 with err. */
 static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_costs *c, char *err,
@@ -856,18 +856,11 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
     }
     for (int a = 0; a < RL_EC_AXES; a++)
         for (int end = 1; end >= 0 && c->grid[a][0] < c->grid[a][1]; end--) {
-            double rest[2] = {0, 0}; /* the rest's range on axis a */
             for (int i = 0; i < rs->n; i++) {
                 double v[RL_EC_AXES];
                 shape_of(rs->row[i], v);
                 held[i] = v[a] > 0 && v[a] == c->grid[a][end];
-                if (v[a] > 0 && !held[i]) {
-                    rest[0] = rest[0] > 0 ? fmin(rest[0], v[a]) : v[a];
-                    rest[1] = fmax(rest[1], v[a]);
-                }
             }
-            if (!(rest[0] < rest[1]))
-                continue; /* one value left: no slope along a to extrapolate */
             int k = hold_out(pb, rs, held, c, r, d, cls, &n);
             if (k > 0 && !rl_ec_listed(axes, AXIS[a]))
                 snprintf(axes + strlen(axes), sizeof axes - strlen(axes), "%s%s",
