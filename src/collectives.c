@@ -35,7 +35,7 @@ void rl_coll_envelope(rl_coll_row *r)
     double lg[RL_COLL_POINTS], work[RL_COLL_POINTS], out[RL_COLL_POINTS];
     for (int i = 0; i < r->np; i++)
         lg[i] = log(r->seconds[i]);
-    rl_kt_envelope(1, &r->np, (size_t)r->np, lg, 0.0, work, out);
+    rl_kt_envelope(1, &r->np, (size_t)r->np, lg, NULL, 1u, 0.0, work, out);
     for (int i = 0; i < r->np; i++) /* exact where the envelope keeps the point */
         r->capped[i] = out[i] < lg[i] ? exp(out[i]) : r->seconds[i];
 }

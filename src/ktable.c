@@ -61,16 +61,20 @@ void rl_kt_free(rl_ktable *t)
     t->logmono = NULL;
 }
 
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double noise,
-                    double *work, double *out)
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv,
+                    const unsigned char *skip, unsigned along, double noise, double *work,
+                    double *out)
 {
-    double *m = work; /* min over the nodes at least as large on every axis */
-    memcpy(m, logv, n * sizeof *m);
+    double *m = work; /* min over the nodes at least as large on every axis in `along`
+                       * and equal on the others; a hole (NaN) or skipped node bounds
+                       * nothing (a hole stays a hole in out) */
+    for (size_t i = 0; i < n; i++)
+        m[i] = isnan(logv[i]) || (skip && skip[i]) ? INFINITY : logv[i];
     size_t stride[RL_KT_AXES], st = 1;
     for (int a = naxes - 1; a >= 0; a--) { /* one suffix-min pass per axis */
         stride[a] = st;
         size_t span = st * (size_t)len[a];
-        for (size_t i = n; i-- > 0;)
+        for (size_t i = n; (along >> a & 1) && i-- > 0;)
             if (i % span < span - st && m[i + st] < m[i])
                 m[i] = m[i + st];
         st = span;
@@ -80,23 +84,36 @@ void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, dou
         double v = logv[i];
         for (int a = 0; a < naxes; a++) {
             size_t span = stride[a] * (size_t)len[a];
-            if (i % span < span - stride[a] && m[i + stride[a]] + tol < v)
+            if ((along >> a & 1) && i % span < span - stride[a] && m[i + stride[a]] + tol < v)
                 v = m[i + stride[a]] + tol;
         }
         out[i] = v;
     }
 }
 
-/* t->logmono (rl_kt_envelope); -1 when out of memory. */
-static int monotone_envelope(rl_ktable *t)
+/* The axes of t the envelope runs along (bit a: axis a): those that count
+ * tokens or sequences (ktable.h). */
+static unsigned batched_axes(const rl_ktable *t)
 {
+    static const char *const names[] = {"m", "tokens", "streams", "batch", "isl", "context"};
+    unsigned along = 0;
+    for (int a = 0; a < t->naxes; a++)
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            along |= (unsigned)!strcmp(t->axis_name[a], names[i]) << a;
+    return along;
+}
+
+int rl_kt_monotone(rl_ktable *t)
+{
+    free(t->logmono);
     double *m = malloc(t->n * sizeof *m);
     t->logmono = malloc(t->n * sizeof *t->logmono);
     if (!m || !t->logmono) {
         free(m);
         return -1;
     }
-    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, RL_KT_NOISE, m, t->logmono);
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE, m,
+                   t->logmono);
     free(m);
     return 0;
 }
@@ -151,9 +168,10 @@ static int is_measured(const rl_ktable *t, size_t at)
 
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, log-log between the nearest
- * measured node below and above it (the other coordinates held); the mean
- * of those axes' ln latencies into *logv.  0 when no axis brackets it. */
-static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
+ * measured node below and above it (the other coordinates held), their ln
+ * latencies src[]; the mean of those axes' ln latencies into *logv.  0 when
+ * no axis brackets it. */
+static int bracketed(const rl_ktable *t, const double *src, size_t h, const int *hi, double *logv)
 {
     size_t stride = 1;
     double sum = 0;
@@ -169,7 +187,7 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
             double w = (la[hi[a]] - la[lo]) / (la[up] - la[lo]);
             size_t below = h - (size_t)(hi[a] - lo) * stride;
             size_t above = h + (size_t)(up - hi[a]) * stride;
-            sum += (1 - w) * t->logv[below] + w * t->logv[above];
+            sum += (1 - w) * src[below] + w * src[above];
             n++;
         }
         stride *= (size_t)t->len[a];
@@ -180,9 +198,10 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
 }
 
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
- * away, each scaled along the roofline; their mean ln latency. */
-static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_ideal_fn ideal,
-                                     const void *ctx)
+ * away (ln latencies src[]), each scaled along the roofline; their mean ln
+ * latency. */
+static double nearest_along_roofline(const rl_ktable *t, const double *src, const int *hi,
+                                     rl_kt_ideal_fn ideal, const void *ctx)
 {
     int mi[RL_KT_AXES];
     double hx[RL_KT_AXES], mx[RL_KT_AXES];
@@ -204,7 +223,7 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_id
         if (steps(t, hi, mi) != best)
             continue;
         node_shape(t, mi, mx);
-        sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+        sum += src[m] + log(roofline_ratio(ideal, ctx, hx, mx));
         n++;
     }
     return sum / n;
@@ -217,6 +236,12 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
         measured += is_measured(t, i);
     if (measured == 0)
         return -1;
+    /* the sources: the measured nodes through the monotone envelope */
+    double *src = malloc(2 * t->n * sizeof *src);
+    if (!src)
+        return -1;
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE,
+                   src + t->n, src);
     long filled = 0;
     int hi[RL_KT_AXES];
     for (size_t h = 0; h < t->n; h++) {
@@ -224,12 +249,13 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
             continue;
         coords(t, h, hi);
         double v;
-        if (!bracketed(t, h, hi, &v))
-            v = nearest_along_roofline(t, hi, ideal, ctx);
+        if (!bracketed(t, src, h, hi, &v))
+            v = nearest_along_roofline(t, src, hi, ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;
         filled++;
     }
+    free(src);
     return filled;
 }
 
@@ -497,7 +523,7 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
-    if (rc == 0 && monotone_envelope(&t) != 0) {
+    if (rc == 0 && rl_kt_monotone(&t) != 0) {
         snprintf(err, errlen, "%s: field '%s': out of memory", origin, field);
         rc = -1;
     }

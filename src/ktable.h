@@ -19,22 +19,32 @@
  *    roofline time ratio ideal(x) / ideal(xc): the edge point's efficiency is
  *    held, so large shapes extrapolate along the roofline.  `extrapolated`.
  *    Without an ideal function the edge latency is held.
- *  - a table read from a profile (rl_kt_read) is looked up through its
- *    monotone envelope: a node whose latency exceeds that of some node at
- *    least as large on every axis by more than RL_KT_NOISE takes that
- *    smaller latency times (1 + RL_KT_NOISE).  Every axis is a size
- *    (tokens, n, k, streams, prompt or context, heads, head_dim), and an
- *    engine can always run a smaller shape padded to a larger one (vLLM and
- *    TensorRT-LLM pad batches to their CUDA-graph sizes), so a kernel never
- *    costs more than on a larger measured shape.  Every lookup is then
- *    non-decreasing along every axis within RL_KT_NOISE (a prompt never
- *    prefills markedly faster than a shorter one; tester finding 11: b200
- *    vLLM fp8 GEMMs measured 24.7 us at m = 1 and 9.6 us at m = 16).
- *    RL_KT_NOISE = 10% is our assumption for run-to-run noise: neighbouring
- *    weight-bound nodes (m = 1..16) of the AIConfigurator grids differ by a
- *    few percent (1.7% in tests/data's h100 excerpt), and those stay as
- *    measured.  A node whose value comes from a larger one is
- *    `interpolated`, not `measured`.
+ *  - a table read from a profile (rl_kt_read), or imported (silicon.c, so
+ *    that held-back checks see what ships), is looked up through its
+ *    monotone envelope: a node whose latency exceeds that of some measured
+ *    node at least as large on every batched axis (below), equal on the
+ *    others, by more than RL_KT_NOISE takes that smaller latency times
+ *    (1 + RL_KT_NOISE).  The batched axes count tokens or sequences (m,
+ *    tokens, streams, batch, isl, context; streams = batch x the KV heads
+ *    a chip holds, fixed for a model): an engine can always run fewer
+ *    padded to more (vLLM and TensorRT-LLM pad batches to their CUDA-graph
+ *    sizes), and a longer prompt or context is never less work, so a
+ *    kernel never costs markedly more there than on a larger measured
+ *    shape (a prompt never prefills markedly faster than a shorter one;
+ *    tester finding 11: b200 vLLM fp8 GEMMs measured 24.7 us at m = 1 and
+ *    9.6 us at m = 16).  The other axes are the model's structure (n, k,
+ *    group, head_dim, heads) or the layout (tp_share, ep_share): there a
+ *    smaller shape may run another kernel, and in the AIConfigurator
+ *    tables it often measures slower (neighbouring measured nodes more
+ *    than 10% slower than the next larger one: group 12-15% of pairs in
+ *    H100 TRT-LLM fp8 and A100 vLLM decode, head_dim 13-15% in H100
+ *    TRT-LLM and B200 vLLM fp8 attention, against 0-3% along isl and
+ *    context and 0-8% along streams).  Only measured nodes bound others:
+ *    a filled node may be far off.  RL_KT_NOISE = 10% is our assumption for run-to-run
+ *    noise: neighbouring weight-bound nodes (m = 1..16) of the
+ *    AIConfigurator grids differ by a few percent (1.7% in tests/data's
+ *    h100 excerpt), and those stay as measured.  A node whose value comes
+ *    from a larger one is `interpolated`, not `measured`.
  *
  * Lua form (latencies in seconds, 4 significant digits):
  *
@@ -101,13 +111,22 @@ void rl_kt_free(rl_ktable *t);
 
 /* The monotone envelope above, of the ln latencies logv[n] of a grid of
  * naxes axes with len[a] nodes each (last axis fastest), into out[n]: a
- * node keeps its value unless a node at least as large on every axis (and
- * larger on one) is faster by more than the fraction `noise`, then it
- * takes that one's value times (1 + noise).  work: n doubles of scratch.
- * Kernel tables (rl_kt_read, noise RL_KT_NOISE) and measured collectives
- * (collectives.h, noise 0) share it. */
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv, double noise,
-                    double *work, double *out);
+ * node keeps its value unless a node at least as large on every axis in
+ * `along` (bit a: axis a), equal on the others and larger on one, is
+ * faster by more than the fraction `noise`; then it takes that one's value
+ * times (1 + noise).  A hole (NaN) or a node with skip[i] set (skip may be
+ * NULL) bounds no other node; a hole stays a hole.  work: n doubles of
+ * scratch.  Kernel tables (rl_kt_monotone, noise RL_KT_NOISE) and measured
+ * collectives (collectives.h, noise 0) share it. */
+void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv,
+                    const unsigned char *skip, unsigned along, double noise, double *work,
+                    double *out);
+
+/* Set t->logmono, the envelope (noise RL_KT_NOISE) of its nodes, so that
+ * lookups go through it as in a table read from a profile (rl_kt_read
+ * does this; the importer too, so held-back checks see what ships).
+ * 0, or -1 when out of memory. */
+int rl_kt_monotone(rl_ktable *t);
 
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);
@@ -123,6 +142,9 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /
  *    ideal(node) (their efficiencies averaged).
+ * The sources are the measured nodes through the monotone envelope
+ * (above): a spike (b200 vLLM fp8 GEMM: 8.6% of rows more than 1.5x a
+ * larger-m row of the same n, k) would otherwise spread to its holes.
  * Interpolation comes first because the roofline ratio is far off on the
  * launch floor (~15 us: a 1- to 16-token prompt at one head costs about
  * the same, its roofline time 2x or more apart), while measured latencies
@@ -131,7 +153,7 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  * took H100 TRT-LLM's p90 |error| from 44% to 17% (MLA prefill, bfloat16),
  * 18% to 10% (MoE bfloat16), 8.9% to 4.7% (fp8 GEMM); docs/validation.md.
  * Returns the number of holes filled, or -1 when the table has no measured
- * node. */
+ * node or memory runs out. */
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx);
 
 /* Latency at shape x[naxes], seconds, as described above; *prov (may be

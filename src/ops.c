@@ -467,10 +467,18 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
     }
     /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
      * shared by its group of the chip's N / chips query heads; beyond K
-     * chips a batch or seq split runs all N / K of them (kv_split_share) */
+     * chips a batch or seq split runs all N / K of them (kv_split_share).
+     * Replicated attention (wrep > 1, as mla_table): all K KV heads and N
+     * query heads on the chip's ceil(seqs / chips) sequences. */
     int decode = tokens == seqs;
-    double kv = fmax(1.0, K / chips), z = chips > K ? chips / K : 1; /* chips sharing a KV head */
-    double group = N / chips / kv * kv_split_share(x, decode, z, &seqs, &len);
+    double kv = K, group = N / K;
+    if (x->wrep > 1) {
+        seqs = ceil(seqs / chips);
+    } else {
+        double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
+        kv = fmax(1.0, K / chips);
+        group = N / chips / kv * kv_split_share(x, decode, z, &seqs, &len);
+    }
     double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
     if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);

@@ -511,14 +511,26 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         count[at]++;
         (*configs)++;
     }
+    size_t nodes = 0;
     for (size_t i = 0; count && i < t->n; i++)
-        if (count[i])
+        if (count[i]) {
             t->logv[i] /= count[i];
+            nodes++;
+        }
+    int counted = count != NULL;
     free(count);
     rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
-    *filled += rl_kt_fill_holes(t, rl_kideal, &k);
+    long nf = nodes ? rl_kt_fill_holes(t, rl_kideal, &k) : -1;
+    if (nf < 0 || rl_kt_monotone(t) != 0) {
+        snprintf(err, errlen, counted && !nodes ? "%s rows of dtype %s: none lies on the grid"
+                 : "out of memory", rl_kclass_name(cls), rl_kvariant_name(v));
+        rl_kt_free(t);
+        free(t);
+        return NULL;
+    }
+    *filled += nf;
     return t;
 }
 
@@ -943,7 +955,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
                "-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled\n"
                "-- in log-log between measured ones on both sides along an axis, else from\n"
-               "-- the nearest measured ones along the roofline (src/ktable.h).\n",
+               "-- the nearest measured ones along the roofline, the measured ones taken\n"
+               "-- through their monotone envelope along tokens, batch and lengths; lookups\n"
+               "-- go through that envelope too (src/ktable.h).\n",
             engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);

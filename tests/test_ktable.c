@@ -84,6 +84,19 @@ static void test_extrapolation_holds_efficiency(void **state)
     rl_kt_free(&t);
 }
 
+/* A 1-axis table m = {1, 2, 4, 8}, every node a hole. */
+static void make_m_axis(rl_ktable *t)
+{
+    memset(t, 0, sizeof *t);
+    t->naxes = 1;
+    snprintf(t->axis_name[0], sizeof t->axis_name[0], "m");
+    t->len[0] = 4;
+    for (int i = 0; i < 4; i++)
+        t->axis[0][i] = 1 << i;
+    char err[256];
+    assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
+}
+
 /* A hole with measured nodes on both sides along an axis is interpolated
  * in log-log between them (ktable.h), not scaled along the roofline. */
 static void test_fill_holes_between(void **state)
@@ -111,14 +124,7 @@ static void test_fill_holes_between(void **state)
 
     /* one axis {1, 2, 4, 8} of t = 1e-6 x^1.5 with holes at 2 and 4: each
      * from the measured 1 and 8 (a hole is never a source), exact */
-    memset(&t, 0, sizeof t);
-    t.naxes = 1;
-    snprintf(t.axis_name[0], sizeof t.axis_name[0], "m");
-    t.len[0] = 4;
-    for (int i = 0; i < 4; i++)
-        t.axis[0][i] = 1 << i;
-    char err[256];
-    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    make_m_axis(&t);
     t.logv[0] = log(1e-6);
     t.logv[3] = log(1e-6 * pow(8, 1.5));
     assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 2);
@@ -229,6 +235,52 @@ static void test_monotone_envelope(void **state)
     rl_kt_free(&t);
 }
 
+/* The envelope's reach (ktable.h): it runs along axes that count tokens or
+ * sequences only, and only measured nodes bound others.  Grid (m, group) =
+ * {1, 4} x {1, 2}, us: (1, 1) 20, (1, 2) 10, (4, 1) 21, (4, 2) 11.  Group 1
+ * measured 2x group 2 (another kernel): it stays 20 us, measured (the
+ * old all-axes rule gave 1.1 x 10 = 11 us).  Axis m alone, {1, 2, 4} =
+ * 10, 12, 5 us with node 3 filled: the filled 5 us bounds nothing, so
+ * m = 1 stays 10 us (it gave 5.5).  Hole filling draws on the envelope:
+ * {1, 2, 4, 8} = 30 (a spike), hole, 10, 20 us: m = 1 bounds at 1.1 x 10 =
+ * 11 us, and the hole at 2 is the log-log midpoint sqrt(11 x 10) =
+ * 10.488 us (the spike gave sqrt(30 x 10) = 17.3).  Exact arithmetic:
+ * 1e-9. */
+static void test_envelope_reach(void **state)
+{
+    (void)state;
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, "return { { axes = { 'm', 'group' }, m = { 1, 4 }, "
+                                      "group = { 1, 2 }, values = { 20e-6, 10e-6, 21e-6, 11e-6 } "
+                                      "}, { axes = { 'm' }, m = { 1, 2, 4 }, values = { 10e-6, "
+                                      "12e-6, 5e-6 }, filled = { 3 } } }"),
+                     LUA_OK);
+    rl_ktable t;
+    char err[256];
+    rl_provenance p;
+    lua_rawgeti(L, -1, 1);
+    assert_int_equal(rl_kt_read(L, -1, "mem", "tables.decode_attention", &t, err, sizeof err), 0);
+    double x[2] = {1, 1};
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 20e-6, 1e-9);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_kt_free(&t);
+    lua_rawgeti(L, -2, 2);
+    assert_int_equal(rl_kt_read(L, -1, "mem", "tables.gemm", &t, err, sizeof err), 0);
+    lua_close(L);
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10e-6, 1e-9);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_kt_free(&t);
+
+    make_m_axis(&t);
+    t.logv[0] = log(30e-6);
+    t.logv[2] = log(10e-6);
+    t.logv[3] = log(20e-6);
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+    assert_rel(exp(t.logv[1]), sqrt(11e-6 * 10e-6), 1e-9);
+    assert_rel(exp(t.logv[0]), 30e-6, 1e-12); /* the measurement itself is kept */
+    rl_kt_free(&t);
+}
+
 /* Read `lua` (returning a table) and expect an error containing `want`. */
 static void expect_error(const char *lua, const char *want)
 {
@@ -278,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_monotone_envelope),
+        cmocka_unit_test(test_envelope_reach),
         cmocka_unit_test(test_lua_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

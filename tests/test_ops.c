@@ -509,6 +509,30 @@ static void prefill_prefix_monotone(void **state)
     }
 }
 
+/* GQA attention under --moe-attn replicated (stop 20's closing note: the
+ * lookup ignored it).  Mixtral-8x7B (32 query heads, 8 KV heads) decode,
+ * B = 3 at 4096 tokens on 2 chips with EP 2 and attention replicated: each
+ * chip runs all 32 heads on ceil(3 / 2) = 2 sequences, so the calibrated
+ * attention time equals a 1-chip step's at B = 2 (the same table node,
+ * streams 2 x 8, group 4: 1e-12).  The old lookup read 3 sequences x 4 KV
+ * heads (streams 12): checked to fail without the fix. */
+static void gqa_replicated_attention(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(2, 4096);
+    c.calibrated = 1;
+    double one = attention_s(build(&m, &h, &c));
+    c = decode_cfg(3, 4096);
+    c.calibrated = 1;
+    c.chips = 2;
+    c.ep = 2;
+    c.tp = 1;
+    c.attn_replicated = 1;
+    assert_rel(attention_s(build(&m, &h, &c)), one, 1e-12);
+}
+
 /* Review-c finding 3: a few new tokens on a long cached prefix read the
  * whole KV, so calibrated prefill attention is never below the decode
  * table at that context (ops.c prefix_envelope).  llama3-8b on h100-sxm
@@ -851,6 +875,7 @@ int main(void)
         cmocka_unit_test(prefill_prefix_reads_the_kv),
         cmocka_unit_test(materialized_over_table),
         cmocka_unit_test(prefill_prefix_monotone),
+        cmocka_unit_test(gqa_replicated_attention),
         cmocka_unit_test(int4_scales),
         cmocka_unit_test(assumed_mfu),
         cmocka_unit_test(mixed_and_chunked),
