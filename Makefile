@@ -194,12 +194,15 @@ SILICON_ENGINES := trtllm vllm
 # The MoE tables kept in the shipped profiles: those of the MoE presets'
 # shapes (every measured shape would take b200-vllm to 1.3 MB).
 SILICON_MOE := deepseek-v3,gpt-oss-120b,mixtral-8x7b,mixtral-8x22b
+# Written beside each preset and moved over it: calibrate refuses a --save
+# that names a shipped preset.
 profiles: $(BIN)
 	@mkdir -p hw_profiles/engines
 	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    out=hw_profiles/engines/$${p%%:*}-$$e.lua; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) calibrate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
-	        --engine $$e --moe-models $(SILICON_MOE) --save $$out --format csv >/dev/null || exit 1; \
+	        --engine $$e --moe-models $(SILICON_MOE) --save $${out%.lua}.new.lua --format csv >/dev/null && \
+	    mv $${out%.lua}.new.lua $$out || exit 1; \
 	    echo "profiles: $$out ($$(wc -c < $$out) bytes)"; done; done
 
 # Per-operator accuracy of the kernel-table fit on held-back configurations

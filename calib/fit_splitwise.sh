@@ -16,7 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$(dirname "$0")/splitwise_csv.sh" "$src" > "$tmp/splitwise_llama2-70b.csv"
 for hw in a100-sxm-80g h100-sxm; do
     "$bin" fit "$tmp/splitwise_llama2-70b.csv" --model llama2-70b --hw "$hw" --engine splitwise \
-        --set model.max_context=16384 --save "hw_profiles/$hw-splitwise.lua" > "$tmp/fit.txt"
+        --set model.max_context=16384 --save "$tmp/$hw-splitwise.lua" > "$tmp/fit.txt"
+    # fit refuses to overwrite a shipped preset: this script regenerates them on purpose
+    mv "$tmp/$hw-splitwise.lua" "hw_profiles/$hw-splitwise.lua"
     awk -v hw="$hw" '$1 == "cv_median_abs_error" { m = $2 } $1 == "cv_p90_abs_error" { p = $2 }
         END { printf "hw_profiles/%s-splitwise.lua: 5-fold CV |error| median %.1f%%, p90 %.1f%%\n",
               hw, 100 * m, 100 * p }' "$tmp/fit.txt"

@@ -691,14 +691,16 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
+    double above[RL_KRESIDUAL_AXES] = {0};
+    double below = x->bands ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
+    below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
         for (int q = 0; q < 4 && x->bands; q++)
-            o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM

@@ -100,7 +100,8 @@ typedef struct {
                             materialized scores' HBM traffic, which no table measured) */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,
-                            times (1 + octaves outside the table's grid); else 0 */
+                            widened outside the table's grid (engines.h,
+                            rl_kresidual_band); else 0 */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
     /* RL_OP_COMM only (set for no other op; keep it last): one collective of

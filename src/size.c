@@ -841,15 +841,38 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 }
 
 
-int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen)
+int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen)
 {
-    if (!ideal && rl_e2e_band_edge(h, wide ? 3 : 2))
-        return 0;
-    snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
-                          "kernel-table residuals); %s has none%s", h->name,
-             ideal ? " under --ideal" : "");
-    return -1;
+    char none[512] = "", some[512] = "";
+    int nnone = 0;
+    for (int i = 0; i < nhw; i++) {
+        int has = !ideal && rl_e2e_has_band(&hw[i]);
+        char *list = has ? some : none;
+        size_t l = strlen(list);
+        snprintf(list + l, 512 - l, "%s%s", l ? ", " : "", hw[i].name);
+        nnone += !has;
+    }
+    if (nnone) {
+        int n = snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
+                         "kernel-table residuals); %s %s none%s", none, nnone > 1 ? "have" : "has",
+                         ideal ? " under --ideal" : "");
+        if (!ideal && n >= 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, "%s%s%s. A band comes from fitting the "
+                     "hardware's engine costs to measurements (roofline fit FILE.csv --model M "
+                     "--hw %.*s --save P.lua, then --hw P.lua) or from an engine with kernel-table "
+                     "residuals (--engine); else drop --conservative or leave %s out of --hw "
+                     "(rows at their point estimate beside rows at a slow edge would favour the "
+                     "hardware without a band)", *some ? " (" : "", some,
+                     *some ? (nhw - nnone > 1 ? " have one)" : " has one)") : "",
+                     (int)strcspn(none, ","), none,
+                     nnone > 1 ? "them" : "it");
+        return -1;
+    }
+    for (int i = 0; i < nhw; i++)
+        rl_e2e_band_edge(&hw[i], wide ? 3 : 2);
+    return 0;
 }
+
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated, for the rows of the
