@@ -253,6 +253,44 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen);
 
+/* The spans of a step's operator list, in its order, by what their ops'
+ * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
+ * MoE, residuals) on the step's token rows M alone (every prompt token and
+ * decode sequence), PREFILL on the prompts (rl_ops_config.parts: their
+ * attention; MLA's kv_b_proj), DECODE on the decode batch and context
+ * (attention; MLA's absorbed projections), SEQS on the sequences (the LM
+ * head's rows); a plan's collectives come after them.  Each op is timed on
+ * its own (a table span, rl_op.kspan, never crosses spans), so a span's
+ * ops take the same times in any step with the same inputs to it. */
+typedef enum { RL_OPS_HEAD, RL_OPS_PREFILL, RL_OPS_DECODE, RL_OPS_TAIL, RL_OPS_SEQS,
+               RL_OPS_SPANS } rl_ops_span;
+
+/* One span's share of step_s: each op's layers x time, in op order, and
+ * its kernel launches (op instances: the sum of layers). */
+#define RL_OPS_TERMS 16
+typedef struct {
+    int n;
+    double launches;
+    double t[RL_OPS_TERMS];
+} rl_ops_terms;
+
+/* The terms of the spans in the mask `spans` (1 << rl_ops_span) of c's
+ * step, out[span] for each (the others untouched), built from those spans'
+ * ops only.  -1 when c is invalid (rl_ops_check), adds collective ops (a
+ * tp/ep plan without no_collectives) or a span has more than RL_OPS_TERMS
+ * ops; else 0. */
+int rl_ops_terms_of(const rl_model *m, const rl_hw *h, const rl_ops_config *c, unsigned spans,
+                    rl_ops_terms *out);
+
+/* c's step time from the terms of each of its spans (spans[i] for
+ * rl_ops_span i, each from a configuration with the same inputs to that
+ * span as c): their terms added in op order, then the engine's fixed costs
+ * of c (per step, sequence, launch; the launches are integers, so their
+ * sum is exact in any order): rl_ops_step_time(c), bit for bit
+ * (test_ops). */
+double rl_ops_terms_time(const rl_hw *h, const rl_ops_config *c,
+                         const rl_ops_terms *const spans[RL_OPS_SPANS]);
+
 /* Sum of layers * (flops, bytes) over the ops of one kind; *flops and *bytes
  * may be NULL. */
 void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes);

@@ -573,14 +573,9 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
                                     k->layout);
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, in->m, h, k->chips / k->pp, k->p, in->calibrated, err, errlen) != 0)
+    if (rl_ops_cost_replica(&oc, in->m, h, k->chips, k->pp, k->ep, k->layout, k->p,
+                            in->calibrated, err, errlen) != 0)
         return 1;
-    oc.layout = k->layout;
-    if (rl_ops_cost_pipeline(&oc, k->pp, err, errlen) != 0 ||
-        rl_ops_cost_experts(&oc, k->ep, err, errlen) != 0) {
-        rl_ops_cost_free(&oc);
-        return 1;
-    }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
     if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
@@ -790,12 +785,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         run.cost = &pool[k];
         if (!hit) { /* a new configuration: its own step cost */
             rl_ops_cost_free(&pool[k]);
-            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips / c.pp, c.p,
-                                       in->calibrated, err, errlen)) != 0)
-                break;
-            pool[k].layout = c.layout;
-            if ((rc = rl_ops_cost_pipeline(&pool[k], c.pp, err, errlen)) != 0 ||
-                (rc = rl_ops_cost_experts(&pool[k], c.ep, err, errlen)) != 0)
+            if ((rc = rl_ops_cost_replica(&pool[k], in->m, &in->hw[c.hw], c.chips, c.pp, c.ep,
+                                          c.layout, c.p, in->calibrated, err, errlen)) != 0)
                 break;
         }
         used[k] = i + 1;
