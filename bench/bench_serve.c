@@ -1,12 +1,15 @@
 /* bench_serve.c — `make bench`: simulated requests per second of the serving
  * simulator (target: 1e6 requests in under 2 s on one core), per policy,
- * median of 3 runs after one warm-up, stamped with the UTC time.  Two step
+ * median of 3 runs after one warm-up, stamped with the UTC time, in wall
+ * seconds and in CPU seconds of this process (getrusage: user + system;
+ * on a shared host the wall clock follows the load).  Two step
  * costs: the operator list (what simulate/size use; every step with a
  * prefill builds the op list, ~1 us), and a linearised cost fitted to it at
  * start-up (decode from the op-list cache, prefill at a fixed cost per
  * token) that isolates the simulator's own speed. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "arch.h"
@@ -39,6 +42,15 @@ static double lin_time(void *ctx, const rl_step_work *w)
                                                      w->decode_context)
                                 : 0) +
            T * l->per_token;
+}
+
+/* User + system CPU seconds of this process so far. */
+static double cpu_s(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 static int cmp(const void *a, const void *b)
@@ -83,8 +95,8 @@ int main(void)
     printf("# bench_serve commit %s %s: llama3-70b on 8 x h100-sxm per replica, 32 replicas, %lld requests,\n"
            "# qps %.0f, lognormal prompt 1000 / output 200; workload generation %.3f s (untimed below)\n",
            RL_COMMIT, stamp, n, w.qps, tgen);
-    printf("%-11s %-12s %12s %12s %14s %10s\n", "cost", "policy", "median_s", "spread_s",
-           "requests_per_s", "steps");
+    printf("%-11s %-12s %12s %12s %14s %10s %12s\n", "cost", "policy", "median_s", "spread_s",
+           "requests_per_s", "steps", "median_cpu_s");
     int rc = 0;
     for (int ci = 0; ci < 2; ci++)
     for (int pol = 0; pol < RL_POLICY_COUNT; pol++) {
@@ -95,24 +107,25 @@ int main(void)
         c.replicas = pol == RL_POLICY_DISAGG ? 16 : 32;
         c.prefill_replicas = 16;
         rl_serve_config_hw(&c, &m, &h, chips, p, 0.1);
-        double t[4];
+        double t[4], cpu[4];
         long long steps = 0;
         for (int k = 0; k < 4; k++) {
             rl_serve_result r;
-            double s = now_s();
+            double s = now_s(), s_cpu = cpu_s();
             if (rl_serve_run(req, n, &c, &costs[ci], &costs[ci], &r, err, sizeof err)) {
                 fprintf(stderr, "bench_serve: %s\n", err);
                 rc = 1;
                 break;
             }
             t[k] = now_s() - s;
+            cpu[k] = cpu_s() - s_cpu;
             steps = r.steps;
             rl_serve_result_free(&r);
         }
         qsort(t + 1, 3, sizeof t[0], cmp);
-        printf("%-11s %-12s %12.3f %12.3f %14.0f %10lld\n", cost_names[ci], rl_policy_name(c.policy),
-               t[2], t[3] - t[1],
-               (double)n / t[2], steps);
+        qsort(cpu + 1, 3, sizeof cpu[0], cmp);
+        printf("%-11s %-12s %12.3f %12.3f %14.0f %10lld %12.3f\n", cost_names[ci],
+               rl_policy_name(c.policy), t[2], t[3] - t[1], (double)n / t[2], steps, cpu[2]);
     }
     rl_ops_cost_free(&oc);
     free(req);

@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 return {
@@ -183,31 +183,53 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:21Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
         band = {
           p10 = -0.0828990034322261,
           p5 = -0.148485181312103,
           p90 = 0.199308333842674,
           p95 = 0.298442020387233,
+          per_class = {
+            decode = {
+              p10 = -0.0540351743463499,
+              p5 = -0.0583645485860305,
+              p90 = 0.0541892616584145,
+              p95 = 0.0686161813048885,
+            },
+            prefill = {
+              p10 = -0.235022793417274,
+              p5 = -0.253853150492402,
+              p90 = 0.235692987063351,
+              p95 = 0.298442020387233,
+            },
+            static = {
+              p10 = -0.0714322468708457,
+              p5 = -0.0771554990528947,
+              p90 = 0.071635943870961,
+              p95 = 0.0907077299480685,
+            },
+          },
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0279, prefill 0.1212, static 0.0368 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0,
-              p5_p95 = 0,
+              p10_p90 = 0.0267466499826368,
+              p5_p95 = 0.0779525400962028,
               up_to_octaves = 4.84130225398094,
             },
             prefill = {
-              p10_p90 = 0.203356756542601,
-              p5_p95 = 0.203356756542601,
+              p10_p90 = 0.109392712034271,
+              p5_p95 = 0.187750425382174,
               up_to_octaves = 5,
             },
             static = {
-              p10_p90 = 0.0920531814973349,
-              p5_p95 = 0.11895370280225,
+              p10_p90 = 0.119527911317695,
+              p5_p95 = 0.217893248780157,
               up_to_octaves = 5,
             },
           },
+          per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
         comm_eff = 0.139799949556883,
@@ -218,7 +240,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T02:20:21Z",
+          date = "2026-12-02T04:02:06Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

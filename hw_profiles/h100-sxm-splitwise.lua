@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 return {
@@ -197,31 +197,53 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T02:20:22Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
         band = {
           p10 = -0.0692483320285639,
           p5 = -0.179061440478099,
           p90 = 0.0967171424999202,
           p95 = 0.250103523819553,
+          per_class = {
+            decode = {
+              p10 = -0.0343801633523346,
+              p5 = -0.0520738072386569,
+              p90 = 0.0460020396721384,
+              p95 = 0.066728499982544,
+            },
+            prefill = {
+              p10 = -0.198810044226887,
+              p5 = -0.301127013681765,
+              p90 = 0.266015825696296,
+              p95 = 0.385870651537278,
+            },
+            static = {
+              p10 = -0.0849360982854429,
+              p5 = -0.128648196472849,
+              p90 = 0.113647911526234,
+              p95 = 0.164852574284603,
+            },
+          },
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0,
-              p5_p95 = 0,
+              p10_p90 = 0.00184357681949182,
+              p5_p95 = 0.00184357681949182,
               up_to_octaves = 4.84130225398094,
             },
             prefill = {
-              p10_p90 = 0.154271511187738,
-              p5_p95 = 0.154271511187738,
+              p10_p90 = 0.0477386995069547,
+              p5_p95 = 0.0477386995069547,
               up_to_octaves = 5,
             },
             static = {
-              p10_p90 = 0.0875335465815833,
-              p5_p95 = 0.0875335465815833,
+              p10_p90 = 0.0798033081735742,
+              p5_p95 = 0.0869633514459436,
               up_to_octaves = 5,
             },
           },
+          per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
         comm_eff = 0.169895118059794,
@@ -232,7 +254,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484123,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T02:20:22Z",
+          date = "2026-12-02T04:02:06Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

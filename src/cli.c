@@ -1343,12 +1343,12 @@ int rl_cli_size(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
-        if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-            rl_size_slow_edge(&hw[nhw], o->ideal, wide, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline size: --conservative %s\n", err);
-            return RL_EXIT_INPUT;
-        }
         nhw++;
+    }
+    if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
+        rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
+        fprintf(stderr, "roofline size: --conservative %s\n", err);
+        return RL_EXIT_INPUT;
     }
     if (m.abstract) {
         fprintf(stderr, "roofline size: %s: an abstract model has no operator list to simulate "
@@ -1771,6 +1771,14 @@ static int validate_tables(rl_opts *o)
         return rc;
     char err[ERRLEN];
     cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
+    /* the band's widening outside the grid, tuned as calibrate tunes it */
+    if (r && (rl_silicon_residuals(&s, &s, &h, o->holdout, err, sizeof err) != 0 ||
+              rl_silicon_widening(o->tables, o->engine, &h, NULL, s.resid, err, sizeof err) != 0)) {
+        cJSON_Delete(r);
+        r = NULL;
+    }
+    if (r)
+        cJSON_AddItemToObject(r, "band_widening", rl_silicon_widening_json(s.resid));
     rl_silicon_free(&s);
     if (!r) {
         fprintf(stderr, "roofline validate: %s\n", err);

@@ -718,6 +718,74 @@ static void grid_of(const rows *rs, const unsigned char *use, double (*grid)[2])
     }
 }
 
+/* Fewest cross-validated residuals a row class's own band scale is
+ * estimated from (else it takes the pooled scale).  Our choice, the same
+ * count as WIDEN_MIN_ROWS: the scale is a median, which 5 values give
+ * with a breakdown of 2 (a quantile in the tails would need about 5 per
+ * tail, 50 rows for p10, more than a 47-row training half has). */
+#define BAND_MIN_ROWS 5
+
+/* The median |r| of the n values r[i] with want < 0 or cls[i] == want;
+ * *m their count.  scratch[n]. */
+static double median_abs(const double *r, const int *cls, int n, int want, int *m,
+                         double *scratch)
+{
+    *m = 0;
+    for (int i = 0; i < n; i++)
+        if (want < 0 || cls[i] == want)
+            scratch[(*m)++] = fabs(r[i]);
+    return *m ? rl_fit_quantile(scratch, *m, 0.5) : 0;
+}
+
+/* c's band quantiles per row class (c->cband) from the n cross-validated
+ * log residuals r[i] of rows of class cls[i] (r unchanged).  Decode steps
+ * and prefills are timed by different terms of (E) and their residuals
+ * differ in spread (SplitwiseSim: decode's a few %, prefill's 10-30%), so
+ * one pooled band is too wide for one and too narrow for the other.  Their
+ * shapes cannot be told apart on ~20 rows per class, their scales can: a
+ * location-scale model r_i = s_k z_i, with s_k the class's median |r|
+ * (BAND_MIN_ROWS or more rows, else the pooled median |r|) and the
+ * quantiles of the pooled standardized z_i = r_i / s_k; the class's band
+ * is s_k times them.  With one class, or equal scales, it is the pooled
+ * band.  Not set (classed 0) when every residual is 0. */
+static void class_bands(const double *r, const int *cls, int n, rl_engine_costs *c)
+{
+    static const double Q[4] = {0.05, 0.10, 0.90, 0.95};
+    double *z = malloc((size_t)n * sizeof *z), s[RL_EC_CLASSES];
+    int m, own = 0;
+    c->classed = 0;
+    double all = z ? median_abs(r, cls, n, -1, &m, z) : 0;
+    if (!(all > 0)) {
+        free(z);
+        return;
+    }
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
+        s[k] = median_abs(r, cls, n, k, &m, z);
+        if (m < BAND_MIN_ROWS || !(s[k] > 0))
+            s[k] = all;
+        else
+            own |= 1 << k;
+    }
+    for (int i = 0; i < n; i++)
+        z[i] = r[i] / s[cls[i]];
+    for (int j = 0; j < 4; j++) {
+        double q = rl_fit_quantile(z, n, Q[j]);
+        for (int k = 0; k < RL_EC_CLASSES; k++)
+            c->cband[k][j] = s[k] * q;
+    }
+    c->classed = 1;
+    size_t l = (size_t)snprintf(c->class_from, sizeof c->class_from, "cross-validated residuals, "
+                                "quantiles of r / s pooled, s = median |r| per class (");
+    for (int k = 0; k < RL_EC_CLASSES && l < sizeof c->class_from; k++)
+        l += (size_t)snprintf(c->class_from + l, sizeof c->class_from - l, "%s%s %.4f%s",
+                              k ? ", " : "", (const char *[]){"decode", "prefill", "static"}[k],
+                              s[k], own >> k & 1 ? "" : " pooled");
+    if (l < sizeof c->class_from)
+        snprintf(c->class_from + l, sizeof c->class_from - l, "; a class with fewer than %d "
+                 "rows takes the pooled s)", BAND_MIN_ROWS);
+    free(z);
+}
+
 /* Fewest held-out rows a class's widening is tuned on (else the pool of
  * every class; else nothing is tuned).  Our choice: below 5 the 80%
  * quantile is the largest or second-largest value. */
@@ -783,10 +851,16 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
  * the profile reader accepts (rl_ec_widening), the p5-p95 one made at
  * least the p10-p90 one (rl_ec_nest), and c->widen_seen[k] records the
  * farthest held-out row of the pool, beyond which rl_ec_band falls back
- * to the rule of thumb.  c->widen_from says what was held
- * out.  A hold-out extrapolates from what is left: with two TP degrees
- * fitted, from one, where comm and compute are hardest to tell apart, so
- * its TP error can exceed the full fit's.  0, or -1 with err. */
+ * to the rule of thumb.  c->widen_from says what was held out.  Every end
+ * is held out, also when the rest keeps one value of its axis: that rest
+ * cannot tell the comm terms from the compute ones, so its error along
+ * the axis can exceed the full fit's, which keeps the band on the safe
+ * side where the data cannot measure the slope (a planner that trusts a
+ * narrow band undersizes); c->widen_axes lists the axes held out, and a
+ * shape outside the grid along another axis widens there by the rule of
+ * thumb (rl_ec_band).
+ * Each class's widening is measured beyond its own quantiles
+ * (rl_ec_quantiles).  0, or -1 with err. */
 static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_costs *c, char *err,
                          size_t errlen)
 {
@@ -798,7 +872,7 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
     double *tmp = malloc(cap * sizeof *tmp);
     int *cls = malloc(cap * sizeof *cls), n = 0, rc = 0;
     unsigned char *held = malloc((size_t)rs->n);
-    char from[256] = "", pooled[32] = "";
+    char from[256] = "", pooled[32] = "", axes[64] = "";
     size_t fl = 0;
     c->widened = 0;
     if (!r || !d || !kr || !kd || !tmp || !cls || !held) {
@@ -814,6 +888,9 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
                 held[i] = v[a] > 0 && v[a] == c->grid[a][end];
             }
             int k = hold_out(pb, rs, held, c, r, d, cls, &n);
+            if (k > 0 && !rl_ec_listed(axes, AXIS[a]))
+                snprintf(axes + strlen(axes), sizeof axes - strlen(axes), "%s%s",
+                         *axes ? "," : "", AXIS[a]);
             if (k > 0 && fl < sizeof from)
                 fl += (size_t)snprintf(from + fl, sizeof from - fl, "%s%s %g (%d rows)",
                                        fl ? ", " : "", AXIS[a], c->grid[a][end], k);
@@ -834,14 +911,17 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
             snprintf(pooled + strlen(pooled), sizeof pooled - strlen(pooled), "%s%s",
                      *pooled ? ", " : "", CLASS[k]);
         }
-        c->widen[k][0] = rl_ec_widening(kr, kd, m, c->band_p10, c->band_p90, 0.8, tmp);
-        c->widen[k][1] = rl_ec_widening(kr, kd, m, c->band_p5, c->band_p95, 0.9, tmp);
+        double q[4];
+        rl_ec_quantiles(c, (rl_ec_class)k, q);
+        c->widen[k][0] = rl_ec_widening(kr, kd, m, q[1], q[2], 0.8, tmp);
+        c->widen[k][1] = rl_ec_widening(kr, kd, m, q[0], q[3], 0.9, tmp);
         c->widen_seen[k] = 0;
         for (int i = 0; i < m; i++)
             c->widen_seen[k] = fmax(c->widen_seen[k], kd[i]);
     }
     rl_ec_nest(c);
     c->widened = 1;
+    snprintf(c->widen_axes, sizeof c->widen_axes, "%s", axes);
     snprintf(c->widen_from, sizeof c->widen_from, "nested hold-outs of the fitted rows, each "
              "axis end held out and (E) fitted on the rest: %s%s%s%s", from,
              *pooled ? "; every class's rows pooled for " : "", pooled,
@@ -1059,6 +1139,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     rl_engine_costs c = rl_engine_costs_ideal();
     rl_ec_from_x(fr.x, &c);
     c.present = 1;
+    int *cls = malloc((size_t)rs.n * sizeof *cls);
+    if (!cls) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < rs.n; i++)
+        cls[i] = (int)rs.row[i]->phase;
+    class_bands(logr, cls, rs.n, &c);
+    free(cls);
     c.band_p5 = rl_fit_quantile(logr, rs.n, 0.05);
     c.band_p10 = rl_fit_quantile(logr, rs.n, 0.10);
     c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
@@ -1108,6 +1197,14 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     add_summary(res, "cv_", err_cv, rs.n);
     cJSON_AddNumberToObject(res, "band_p10", c.band_p10);
     cJSON_AddNumberToObject(res, "band_p90", c.band_p90);
+    if (c.classed) {
+        static const char *const K[2][2] = {{"band_decode_p10", "band_decode_p90"},
+                                            {"band_prefill_p10", "band_prefill_p90"}};
+        for (int k = 0; k < 2; k++)
+            for (int j = 0; j < 2; j++)
+                cJSON_AddNumberToObject(res, K[k][j], c.cband[k][1 + j]);
+        cJSON_AddStringToObject(res, "band_per_class_from", c.class_from);
+    }
     if (c.widened) { /* the p10-p90 widening per octave outside the grid, by row class */
         static const char *const K[RL_EC_CLASSES] = {"band_per_octave_decode",
                                                      "band_per_octave_prefill",
@@ -1288,6 +1385,31 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     return 0;
 }
 
+/* The factor a step of c takes at the band edge costs->edge (1 when
+ * none): e^q of the step's row class (prefill when it prefills, else
+ * decode) at its shape as a measured row of that class (rl_ec_band: the
+ * replica's chips as tp; a prefill's sequences as batch and its first
+ * prompt's tokens; a decode step's batch and context), the low edges no
+ * faster and the high ones no slower than the fit itself. */
+static double edge_factor(const rl_engine_costs *costs, const rl_ops_config *c)
+{
+    int q = costs->edge - 1;
+    if (q < 0 || q > 3)
+        return 1;
+    int prefills = rl_ops_prefill_rows(c) > 0;
+    rl_meas_row r = {.phase = prefills ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = c->chips,
+                     .batch = c->decode_batch, .context = c->decode_context};
+    if (prefills) {
+        r.batch = c->nparts ? 0 : c->prefill_seqs;
+        for (int i = 0; i < c->nparts; i++)
+            r.batch += c->parts[i].seqs;
+        r.tokens = c->nparts ? c->parts[0].tokens : c->prefill_tokens;
+    }
+    double lo, hi;
+    band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, &r, &lo, &hi);
+    return exp(q < 2 ? fmin(lo, 0) : fmax(hi, 0));
+}
+
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          double comm_s)
 {
@@ -1305,7 +1427,7 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double time = rl_ec_time(&t, x, NULL);
     if (prefills) /* decode_seq_s was charged per row; the prefill's own cost */
         time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * decode_batch;
-    return time;
+    return time * edge_factor(&h->engine_costs, c);
 }
 
 /* The top-level times of a simulate result or size row (ttft_*, tpot_*,
@@ -1424,10 +1546,7 @@ int rl_e2e_band_edge(rl_hw *h, int q)
         h->engines.e[h->engines.sel].edge = q + 1;
         return 1;
     }
-    double band[4] = {c->band_p5, c->band_p10, c->band_p90, c->band_p95};
-    double k = exp(q < 2 ? fmin(band[q], 0) : fmax(band[q], 0));
-    for (int p = 0; p < RL_EC_N; p++)
-        c->v[p] = rl_ec_is_eff((rl_ec_param)p) ? c->v[p] / k : c->v[p] * k;
+    c->edge = q + 1;
     snprintf(c->engine + strlen(c->engine), sizeof c->engine - strlen(c->engine), " (%s edge)",
              NAME[q]);
     return 1;

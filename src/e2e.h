@@ -115,9 +115,11 @@ int rl_e2e_has_band(const rl_hw *h);
 
 /* Move h to one edge of its band, q 0..3 = p5, p10, p90, p95 (the rule of
  * simulate's and size's bands and of size --conservative):
- *   fitted costs: every term of (E) scaled by e^{band_q} (the costs times
- *     it, the efficiencies divided by it), the low edges (p5, p10) no
- *     slower and the high ones no faster than the fit itself;
+ *   fitted costs: every serving step's time (rl_e2e_mixed_time) times
+ *     e^{band_q} of its row class (a step that prefills: prefill, else
+ *     decode) at its own shape, widened outside the fitted grid as step's
+ *     and prefill's bands are (enginecost.h rl_ec_band), the low edges
+ *     (p5, p10) no slower and the high ones no faster than the fit itself;
  *   kernel tables: every table-timed operator at its class's residual
  *     quantile q, widened outside the grid as its band (engines.h edge);
  *     the other operators, collectives and engine costs keep their time.

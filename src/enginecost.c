@@ -124,6 +124,7 @@ static const char *const CLASSES[RL_EC_CLASSES] = {"decode", "prefill", "static"
 static const char *const BANDS[2] = {"p10_p90", "p5_p95"};
 
 static const char *const QUANTILES[4] = {"p5", "p10", "p90", "p95"};
+static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
 
 /* band.per_octave.CLASS.BAND: a widening in log units per octave, [0,
  * RL_EC_WIDEN_MAX]; band.per_octave.CLASS.up_to_octaves: how far out it
@@ -142,20 +143,44 @@ static int widen_band_field(lua_State *L, const reading *r, const char *key, cha
             "up_to_octaves)", r->origin, r->field, CLASSES[r->cls], key);
 }
 
-/* band.per_octave.CLASS */
-static int widen_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+/* band.per_class.CLASS.QUANTILE: a log quantile in [-5, 5] */
+static int class_quantile_field(lua_State *L, const reading *r, const char *key, char *err,
+                                size_t errlen)
+{
+    char k[96];
+    snprintf(k, sizeof k, "band.per_class.%s.%s", CLASSES[r->cls], key);
+    for (int i = 0; i < 4; i++)
+        if (strcmp(key, QUANTILES[i]) == 0)
+            return read_num(L, r, k, -5, 5, &r->c->cband[r->cls][i], err, errlen);
+    RL_FAIL("%s: field '%s.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, k);
+}
+
+/* band.TABLE.CLASS (TABLE per_octave or per_class): each key of the
+ * class's table read by one; *seen set */
+static int class_table(lua_State *L, const reading *r, const char *table, const char *key,
+                       field_fn one, int *seen, char *err, size_t errlen)
 {
     for (int k = 0; k < RL_EC_CLASSES; k++)
         if (strcmp(key, CLASSES[k]) == 0) {
             reading in = *r;
             char what[64];
             in.cls = k;
-            snprintf(what, sizeof what, "band.per_octave.%s", key);
-            r->c->widened = 1;
-            return each_field(L, &in, what, widen_band_field, err, errlen);
+            snprintf(what, sizeof what, "band.%s.%s", table, key);
+            *seen = 1;
+            return each_field(L, &in, what, one, err, errlen);
         }
-    RL_FAIL("%s: field '%s.band.per_octave.%s': unknown (known: decode, prefill, static)", r->origin,
-            r->field, key);
+    RL_FAIL("%s: field '%s.band.%s.%s': unknown (known: decode, prefill, static)", r->origin,
+            r->field, table, key);
+}
+
+static int widen_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    return class_table(L, r, "per_octave", key, widen_band_field, &r->c->widened, err, errlen);
+}
+
+static int class_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    return class_table(L, r, "per_class", key, class_quantile_field, &r->c->classed, err, errlen);
 }
 
 static int band_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
@@ -167,14 +192,20 @@ static int band_field(lua_State *L, const reading *r, const char *key, char *err
             return read_num(L, r, "band", -5, 5, dst[i], err, errlen);
     if (strcmp(key, "per_octave") == 0)
         return each_field(L, r, "band.per_octave", widen_field, err, errlen);
+    if (strcmp(key, "per_class") == 0)
+        return each_field(L, r, "band.per_class", class_field, err, errlen);
     if (strcmp(key, "per_octave_from") == 0)
         return read_string(L, r, "band.per_octave_from", c->widen_from, sizeof c->widen_from, err,
                            errlen);
-    RL_FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_octave, "
-            "per_octave_from)", r->origin, r->field, key);
+    if (strcmp(key, "per_octave_axes") == 0)
+        return read_string(L, r, "band.per_octave_axes", c->widen_axes, sizeof c->widen_axes, err,
+                           errlen);
+    if (strcmp(key, "per_class_from") == 0)
+        return read_string(L, r, "band.per_class_from", c->class_from, sizeof c->class_from, err,
+                           errlen);
+    RL_FAIL("%s: field '%s.band.%s': unknown (known: p5, p10, p90, p95, per_class, per_class_from, "
+            "per_octave, per_octave_axes, per_octave_from)", r->origin, r->field, key);
 }
-
-static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
 
 /* fitted_on.grid.AXIS = {smallest, largest} */
 static int grid_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
@@ -215,17 +246,34 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v)
     return d;
 }
 
+const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double *q)
+{
+    const double *own = c->classed && cls < RL_EC_CLASSES ? c->cband[cls] : NULL;
+    double pooled[4] = {c->band_p5, c->band_p10, c->band_p90, c->band_p95};
+    memcpy(q, own ? own : pooled, sizeof pooled);
+    return q;
+}
+
 void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
                 double *hi)
 {
-    double d = rl_ec_outside(c, v);
-    double l = wide ? c->band_p5 : c->band_p10, h = wide ? c->band_p95 : c->band_p90;
+    double d = 0, du = 0, q[4]; /* octaves out along tuned axes, and along the others */
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (v[a] > 0 && c->grid[a][0] > 0) {
+            double da = rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
+            int tuned = !c->widened || !*c->widen_axes || rl_ec_listed(c->widen_axes, AXES[a]);
+            *(tuned ? &d : &du) += da;
+        }
+    rl_ec_quantiles(c, cls, q);
+    double l = wide ? q[0] : q[1], h = wide ? q[3] : q[2];
     double w = c->widened && cls < RL_EC_CLASSES ? c->widen[cls][wide != 0] : NAN;
     double wl = isnan(w) ? l * d : -w * d, wh = isnan(w) ? h * d : w * d;
     if (!isnan(w) && d > c->widen_seen[cls]) { /* beyond what the hold-outs saw */
         wl = fmin(wl, l * d);
         wh = fmax(wh, h * d);
     }
+    wl += l * du; /* no hold-out extrapolated along these axes: the rule of thumb */
+    wh += h * du;
     *lo = fmax(l + wl, fmin(l, -M_LN2));
     *hi = fmin(h + wh, fmax(h, M_LN2));
 }
@@ -322,8 +370,11 @@ rl_engine_costs rl_engine_costs_blank(void)
 {
     rl_engine_costs c = rl_engine_costs_ideal();
     c.v[RL_EC_PREFILL_COMM] = NAN;
-    for (int k = 0; k < RL_EC_CLASSES; k++)
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
         c.widen[k][0] = c.widen[k][1] = NAN;
+        for (int i = 0; i < 4; i++)
+            c.cband[k][i] = NAN;
+    }
     return c;
 }
 
@@ -334,6 +385,15 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
         c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
     if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
         RL_FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
+    for (int k = 0; k < RL_EC_CLASSES && c->classed; k++) {
+        const double *q = c->cband[k];
+        if (isnan(q[0]) || isnan(q[1]) || isnan(q[2]) || isnan(q[3]))
+            RL_FAIL("%s: field '%s.band.per_class': expected decode, prefill and static, each with "
+                    "p5, p10, p90 and p95 (missing in %s)", origin, field, CLASSES[k]);
+        if (!(q[0] <= q[1] && q[1] <= q[2] && q[2] <= q[3]))
+            RL_FAIL("%s: field '%s.band.per_class.%s': expected p5 <= p10 <= p90 <= p95", origin,
+                    field, CLASSES[k]);
+    }
     for (int k = 0; k < RL_EC_CLASSES; k++)
         for (int b = 0; b < 2; b++) {
             if (c->widened && isnan(c->widen[k][b]))
@@ -405,6 +465,18 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
         }
         lua_setfield(L, -2, "per_octave");
         set_str(L, "per_octave_from", c->widen_from);
+        set_str(L, "per_octave_axes", c->widen_axes);
+    }
+    if (c->classed) {
+        lua_newtable(L);
+        for (int k = 0; k < RL_EC_CLASSES; k++) {
+            lua_newtable(L);
+            for (int i = 0; i < 4; i++)
+                set_num(L, QUANTILES[i], c->cband[k][i]);
+            lua_setfield(L, -2, CLASSES[k]);
+        }
+        lua_setfield(L, -2, "per_class");
+        set_str(L, "per_class_from", c->class_from);
     }
     lua_setfield(L, -2, "band");
     if (c->rows > 0) {

@@ -42,10 +42,14 @@
  *     prefill_seq_s = 0.01, launch_s = 0,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1,  -- log(measured / predicted)
+ *       per_class = { decode = { p5 = -0.06, p10 = -0.03, p90 = 0.03, p95 = 0.06 },
+ *                     prefill = {...}, static = {...} },  -- optional: each class's own
+ *       per_class_from = "...",
  *       per_octave = { decode = { p10_p90 = 0.02, p5_p95 = 0.04 }, prefill = {...},
  *                      static = {...} },
- *       per_octave_from = "nested hold-outs: ..." },
- *     -- (the band: [t e^p10, t e^p90] inside the fitted grid; a shape d octaves outside
+ *       per_octave_from = "nested hold-outs: ...", per_octave_axes = "batch,context,tokens" },
+ *     -- (the band: [t e^p10, t e^p90] inside the fitted grid, p10 and p90 the row
+ *     --  class's per_class quantiles when present, else the pooled ones; a shape d octaves outside
  *     --  it, rl_ec_outside, gets [t e^(p10 - w d), t e^(p90 + w d)] with w the row class's
  *     --  per_octave widening, tuned by `fit` on its own rows (e2e.h); a profile without
  *     --  per_octave gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))], a rule of thumb; bounded
@@ -94,6 +98,18 @@ typedef struct {
     /* quantiles of log(measured / predicted) of the fit's cross-validated
      * residuals: the band of a prediction t is [t e^p10, t e^p90] */
     double band_p5, band_p10, band_p90, band_p95;
+    /* the same quantiles per row class (rl_ec_class) when `classed`: each
+     * class's residuals have their own spread, so the pooled quantiles are
+     * too wide for one class and too narrow for another; e2e.h rl_e2e_fit
+     * says how they are estimated (class_from says it in the profile);
+     * profiles without them use the pooled ones for every class */
+    int classed;
+    double cband[RL_EC_CLASSES][4]; /* p5, p10, p90, p95 */
+    char class_from[256];
+    /* simulate's and size's band edge (e2e.h rl_e2e_band_edge): 0 none;
+     * q + 1 with q 0..3 = p5, p10, p90, p95: every step's time moves to
+     * that quantile of its class, widened at its shape (rl_ec_band) */
+    int edge;
     /* the band's widening per octave outside the grid (log units), per row
      * class and band ([0] p10-p90, [1] p5-p95), tuned by the fit's nested
      * extrapolation hold-outs (e2e.h) when `widened`; else the rule of
@@ -104,6 +120,10 @@ typedef struct {
     double widen[RL_EC_CLASSES][2];
     double widen_seen[RL_EC_CLASSES];
     char widen_from[512]; /* what the widening was tuned on */
+    /* the axes (rl_ec_axis names, comma-separated) along which a hold-out
+     * extrapolated; octaves outside along any other axis widen by the rule
+     * of thumb (rl_ec_band); "" (profiles from before): every axis */
+    char widen_axes[64];
     char file[256], hash[32], date[32];
     long long rows, configs;
     double cv_median, cv_p90;
@@ -137,7 +157,7 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
 
 /* The band's log bounds for a row of class cls at shape v, d =
  * rl_ec_outside octaves out, from the p10/p90 (p5/p95 when `wide`)
- * residual quantiles q_lo, q_hi:
+ * residual quantiles q_lo, q_hi of the class (rl_ec_quantiles):
  *   tuned (c->widened): [q_lo - w d, q_hi + w d], w = c->widen[cls][wide],
  *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit); beyond
  *     c->widen_seen[cls] octaves (farther than any hold-out reached) no
@@ -147,6 +167,10 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
  *     band);
  *   else (profiles from before): [q_lo (1 + d), q_hi (1 + d)], a rule of
  *     thumb that trusts an extrapolation less the farther it reaches;
+ *   the octaves d_u along an axis no hold-out extrapolated (not in
+ *     c->widen_axes: the fit had two values of it, and holding one out
+ *     leaves no slope) widen by that rule of thumb on top: q_lo + q_lo d_u,
+ *     q_hi + q_hi d_u (d above counts the other axes only);
  * either way widened no further than a factor of 2 (log 2), unless the
  * fitted band itself is wider (it is then kept).  The factor 2 is our
  * bound, not fitted: it keeps an extrapolated band from reaching zero
@@ -155,6 +179,11 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
  * note, not a band. */
 void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
                 double *hi);
+
+/* The log quantiles p5, p10, p90, p95 of row class cls into q[4]: the
+ * class's own when c has them (c->classed), else the pooled band_*.
+ * Returns q. */
+const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double *q);
 
 /* Make each class's p5-p95 widening at least its p10-p90 one, so that
  * with p5 <= p10 and p90 <= p95 the p5-p95 band holds the p10-p90 band at

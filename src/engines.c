@@ -2,6 +2,8 @@
  * `engines` field, the precision -> dtype variant table, the tables' ideal
  * roofline, and operator times from the selected engine (engines.h). */
 #include "engines.h"
+
+#include "enginecost.h"
 #include "error.h"
 
 #include <errno.h>
@@ -614,32 +616,90 @@ static const char *const QNAMES[4] = {"p5", "p10", "p90", "p95"};
 
 /* residuals.CLASS = { held_back = N, p5 = ..., p10 = ..., p90 = ..., p95 = ... } on top of
  * the stack into *res (field g names it). */
+/* The widening keys of a residual class, each a list of one value per
+ * table axis (rl_kresidual): their names, ranges and places. */
+static const char *const WKEYS[4] = {"edge_held_back", "p10_p90_per_octave", "p5_p95_per_octave",
+                                     "up_to_octaves"};
+
+/* The list on top of L (1 to RL_KRESIDUAL_AXES numbers in [lo, hi],
+ * integers when whole) into out[]; 0, or -1 when it is not one. */
+static int read_axes(lua_State *L, double *out, double lo, double hi, int whole)
+{
+    lua_Integer n = lua_istable(L, -1) ? luaL_len(L, -1) : 0;
+    if (n < 1 || n > RL_KRESIDUAL_AXES)
+        return -1;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        int isnum;
+        double v = lua_tonumberx(L, -1, &isnum);
+        lua_pop(L, 1);
+        if (!isnum || !(v >= lo && v <= hi) || (whole && v != floor(v)))
+            return -1;
+        out[i - 1] = v;
+    }
+    return 0;
+}
+
+/* residuals.CLASS = { held_back = N, p5 = ..., p10 = ..., p90 = ..., p95 = ..., and
+ * optionally the widening lists WKEYS } on top of the stack into *res (field g names it). */
 static int read_residual(lua_State *L, const char *origin, const char *g, rl_kresidual *res,
                          char *err, size_t errlen)
 {
+    double wl[4][RL_KRESIDUAL_AXES] = {{0}};
+    const double hi[4] = {1e12, RL_EC_WIDEN_MAX, RL_EC_WIDEN_MAX, 1000};
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-        int isnum, q = 0;
+        int isnum, q = 0, w = 0;
         double v = lua_tonumberx(L, -1, &isnum);
         while (q < 4 && strcmp(k, QNAMES[q]) != 0)
             q++;
+        while (w < 4 && strcmp(k, WKEYS[w]) != 0)
+            w++;
+        int ok = w < 4 ? read_axes(L, wl[w], 0, hi[w], w == 0) == 0 : 0;
         lua_pop(L, 1);
         if (!strcmp(k, "held_back") && isnum && v >= 1 && v <= 1e12 && v == floor(v))
             res->n = (long)v;
         else if (q < 4 && isnum && isfinite(v) && fabs(v) <= 5)
             res->q[q] = v;
-        else {
+        else if (!ok) {
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.%.60s': %s", origin, g, k,
                     !strcmp(k, "held_back") ? "expected a count >= 1"
-                    : q < 4 ? "expected a log ratio in [-5, 5]"
-                         : "unknown key (held_back, p5, p10, p90, p95)");
+                    : q < 4                 ? "expected a log ratio in [-5, 5]"
+                    : w < 4 ? "expected a list of 1 to 4 numbers, one per table axis (counts; "
+                              "widenings in [0, 5] per octave; octaves in [0, 1000])"
+                            : "unknown key (held_back, p5, p10, p90, p95, edge_held_back, "
+                              "p10_p90_per_octave, p5_p95_per_octave, up_to_octaves)");
         }
     }
     if (res->n < 1 || !(res->q[0] <= res->q[1] && res->q[1] <= res->q[2] && res->q[2] <= res->q[3]))
         RL_FAIL("%s: field '%s': expected held_back >= 1 and p5 <= p10 <= p90 <= p95", origin, g);
+    for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
+        res->wn[a] = (long)wl[0][a];
+        res->w[a][0] = wl[1][a];
+        res->w[a][1] = fmax(wl[2][a], wl[1][a]); /* the wider band holds the narrower */
+        res->seen[a] = wl[3][a];
+    }
     return 0;
+}
+
+double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, double du)
+{
+    double b = r->q[q] * (1 + du);
+    for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
+        double d = above ? above[a] : 0, rule = r->q[q] * d;
+        if (r->wn[a] <= 0 || !(d > 0)) {
+            b += rule;
+            continue;
+        }
+        int high = q >= 2;
+        double t = (high ? 1 : -1) * r->w[a][q == 0 || q == 3] * d;
+        if (d > r->seen[a]) /* beyond what the hold-outs saw */
+            t = high ? fmax(t, rule) : fmin(t, rule);
+        b += t;
+    }
+    return b;
 }
 
 static int read_residuals(lua_State *L, const reading *r, char *err, size_t errlen)
@@ -681,6 +741,20 @@ static int read_residuals(lua_State *L, const reading *r, char *err, size_t errl
     return 0;
 }
 
+int rl_kresidual_tuned(const rl_kresidual *r)
+{
+    int any = 0;
+    for (int a = 0; a < RL_KRESIDUAL_AXES; a++)
+        any |= r->wn[a] > 0;
+    return any;
+}
+
+/* The value of widening key w (WKEYS) of axis a. */
+static double widen_value(const rl_kresidual *r, int w, int a)
+{
+    return w == 0 ? (double)r->wn[a] : w == 3 ? r->seen[a] : r->w[a][w - 1];
+}
+
 void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int indent)
 {
     int any = 0;
@@ -692,10 +766,18 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
             indent, "");
     fprintf(f, "%*s  holdout = %d,\n", indent, "", holdout);
     for (int c = 0; c < RL_KC_COUNT; c++)
-        if (r[c].n > 0)
+        if (r[c].n > 0) {
             fprintf(f, "%*s  %s = { held_back = %ld, p5 = %.6g, p10 = %.6g, p90 = %.6g, "
-                    "p95 = %.6g },\n", indent, "", CLASS_NAMES[c], r[c].n, r[c].q[0], r[c].q[1],
+                    "p95 = %.6g", indent, "", CLASS_NAMES[c], r[c].n, r[c].q[0], r[c].q[1],
                     r[c].q[2], r[c].q[3]);
+            for (int w = 0; w < 4 && rl_kresidual_tuned(&r[c]); w++) {
+                fprintf(f, ",\n%*s    %s = {", indent, "", WKEYS[w]);
+                for (int a = 0; a < RL_KRESIDUAL_AXES; a++)
+                    fprintf(f, "%s%.6g", a ? ", " : " ", widen_value(&r[c], w, a));
+                fprintf(f, " }");
+            }
+            fprintf(f, " },\n");
+        }
     fprintf(f, "%*s},\n", indent, "");
 }
 
@@ -719,19 +801,35 @@ static void push_residuals(lua_State *L, const rl_serving_engine *g)
             lua_pushnumber(L, g->resid[c].q[q]);
             lua_setfield(L, -2, QNAMES[q]);
         }
+        for (int w = 0; w < 4 && rl_kresidual_tuned(&g->resid[c]); w++) {
+            lua_createtable(L, RL_KRESIDUAL_AXES, 0);
+            for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
+                lua_pushnumber(L, widen_value(&g->resid[c], w, a));
+                lua_rawseti(L, -2, a + 1);
+            }
+            lua_setfield(L, -2, WKEYS[w]);
+        }
         lua_setfield(L, -2, CLASS_NAMES[c]);
     }
     lua_setfield(L, -2, "residuals");
 }
 
-double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x)
+double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                         double *above)
 {
     const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
-    double d = 0;
-    for (int a = 0; t && a < t->naxes; a++)
-        if (x[a] > 0)
-            d += rl_octaves_outside(x[a], t->axis[a][0], t->axis[a][t->len[a] - 1]);
-    return d;
+    double up = 0, below = 0;
+    for (int a = 0; above && a < RL_KRESIDUAL_AXES; a++)
+        above[a] = 0;
+    for (int a = 0; t && a < t->naxes && a < RL_KRESIDUAL_AXES; a++)
+        if (x[a] > 0) {
+            double d = fmax(0, log2(x[a] / t->axis[a][t->len[a] - 1]));
+            up += d;
+            if (above)
+                above[a] = d;
+            below += fmax(0, log2(t->axis[a][0] / x[a]));
+        }
+    return above ? below : up + below;
 }
 
 static int engine_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)

@@ -26,7 +26,11 @@
  *                 source = "..." },  -- and fitted (E) keys (enginecost.h);
  *                                    -- rl_engine_costs_default
  *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
- *                     p90 = 0.1, p95 = 0.2 }, ... },  -- rl_kresidual, per class
+ *                     p90 = 0.1, p95 = 0.2, edge_held_back = { 900, 800, 0 },
+ *                     p10_p90_per_octave = { 0.05, 0.1, 0 }, p5_p95_per_octave = {...},
+ *                     up_to_octaves = { 1, 1, 0 } }, ... },
+ *                     -- rl_kresidual, per class (the last four optional: the tuned
+ *                     -- widening, one value per table axis, 0 held back: untuned)
  *       memory = { fraction = 0.9, fraction_of = "capacity", ... },  -- below
  *     },
  *   }
@@ -153,12 +157,47 @@ typedef enum {
  * `calibrate --tables` held back (every holdout-th, silicon.h), all dtype
  * variants of the class together; n 0 when none.  The band of an operator
  * timed by the table at t is [t e^p10, t e^p90] (or p5, p95) inside the
- * table's grid, widened (1 + d) times d octaves outside it
- * (rl_engine_outside), the rule of fitted profiles (enginecost.h). */
+ * table's grid; d octaves outside it (rl_engine_outside) it widens
+ * (rl_kresidual_band):
+ *   tuned (wn[a] > 0): [p10 - w d, p90 + w d] for d octaves above the grid
+ *     along axis a, summed over the axes, w = w[a][0] (w[a][1] for p5-p95:
+ *     an axis's extrapolation errs its own way, on h100_sxm/trtllm decode
+ *     attention from ~0.01 per octave in streams to ~0.6 in group), tuned by
+ *     nested hold-outs of the tables
+ *     (silicon.h rl_silicon_widening: each axis's largest value held out,
+ *     the rest's table extrapolating to it), as the fit tunes its own
+ *     (enginecost.h); beyond `seen` octaves, farther than any hold-out
+ *     reached, no narrower than the rule of thumb below; octaves below the
+ *     grid keep the rule of thumb (rl_kresidual_band);
+ *   else (profiles from before): [p10 (1 + d), p90 (1 + d)], the rule of
+ *     thumb of fitted profiles from before their tuning. */
+#define RL_KRESIDUAL_AXES 4 /* the most axes a kernel table has */
 typedef struct {
     long n;                 /* held-back configurations */
     double q[4];            /* p5, p10, p90, p95 */
+    /* per table axis (the class's axes, engines.h order): */
+    long wn[RL_KRESIDUAL_AXES];   /* rows its hold-out tuned w on; 0: not tuned */
+    double w[RL_KRESIDUAL_AXES][2]; /* widening per octave above the grid (log
+                                       units): p10-p90, p5-p95 */
+    double seen[RL_KRESIDUAL_AXES]; /* farthest a held-out row lay above (octaves) */
 } rl_kresidual;
+
+/* 1 when some axis of r has a tuned widening. */
+int rl_kresidual_tuned(const rl_kresidual *r);
+
+/* Fewest edge hold-out rows a class's widening is tuned on (else the rule
+ * of thumb): the fit's WIDEN_MIN_ROWS (e2e.c), the same reasoning. */
+#define RL_KRESIDUAL_MIN_EDGE 5
+
+/* The log band edge q (0..3: p5, p10, p90, p95) of r at above[a] octaves
+ * above the table's grid along each axis a (NULL: none) by the rule above,
+ * each axis by its own w (an untuned axis by the rule of thumb, q
+ * above[a]), plus the rule of thumb's q du for
+ * du octaves that no hold-out measured (below the grid: the tables'
+ * smallest values are mostly the smallest a kernel runs, 1 token or 1
+ * stream, so a hold-out there extrapolates to shapes no run asks for;
+ * and a derived dtype's step, ops.c). */
+double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, double du);
 
 /* The quantiles of rl_kresidual.q, in order: 0.05, 0.10, 0.90, 0.95. */
 extern const double RL_KRESIDUAL_P[4];
@@ -358,8 +397,12 @@ const rl_engine_tables *rl_engines_keep(rl_engine_tables *t);
 
 /* Octaves by which shape x[RL_KSHAPE] of class c, variant v lies outside the selected
  * engine's table grid: the sum over axes of log2(x / largest) or
- * log2(smallest / x), whichever is positive; 0 inside or without a table. */
-double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x);
+ * log2(smallest / x), whichever is positive; 0 inside or without a table.
+ * With above non-NULL, above[a] gets the octaves above the grid along
+ * each axis a (log2(x / largest), else 0; RL_KRESIDUAL_AXES of them) and
+ * only the octaves below it are returned. */
+double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                         double *above);
 
 /* Write e's residuals as `residuals = {...},` at indent (Lua source). */
 void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int indent);

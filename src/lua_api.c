@@ -1485,9 +1485,8 @@ int rl_lua_size(lua_State *L)
     if (in.conservative) { /* as size --conservative: the rows keep the profiles' own band */
         rl_hw *base = lua_newuserdatauv(L, (size_t)nhw * sizeof *base, 0);
         memcpy(base, hw, (size_t)nhw * sizeof *base);
-        for (int i = 0; i < nhw; i++)
-            if (rl_size_slow_edge(&hw[i], ideal, in.band_wide, err, sizeof err) != 0)
-                return luaL_error(L, "roofline.size: field 'conservative': %s", err);
+        if (rl_size_slow_edges(hw, nhw, ideal, in.band_wide, err, sizeof err) != 0)
+            return luaL_error(L, "roofline.size: field 'conservative': %s", err);
         in.band_hw = base;
     }
     in.headroom = opt_param(L, RL_P_HEADROOM, rl_param_default(RL_P_HEADROOM));

@@ -531,7 +531,9 @@ static void attention_layers(builder *x, const segment *s, const attn_shape *a)
     attention(x, s, local, (double)x->m->sliding_window, "(local)", a);
 }
 
-static void mha_block(builder *x, const segment *seg, int nseg)
+/* The layer's ops on all M rows before attention: q/k/v (one fused GEMM)
+ * and RoPE. */
+static void mha_head(builder *x)
 {
     const rl_model *m = x->m;
     double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
@@ -542,19 +544,25 @@ static void mha_block(builder *x, const segment *seg, int nseg)
     matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
     fuse(x, qkv, 3);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
-    attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
-    for (int i = 0; i < nseg; i++)
-        attention_layers(x, &seg[i], &a);
-    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * H, D, 1, 1, 0));
 }
 
-static void mla_block(builder *x, const segment *seg, int nseg)
+/* The attention of one segment. */
+static void mha_segment(builder *x, const segment *s)
+{
+    const rl_model *m = x->m;
+    double H = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
+    attn_shape a = {H, H, N * H * x->ab, N * H * x->ab, K * H * x->kb, 0, K * H * x->kb, 0};
+    attention_layers(x, s, &a);
+}
+
+/* MLA's ops on all M rows before attention: the query and latent
+ * projections, the latent norm, RoPE. */
+static void mla_head(builder *x)
 {
     const rl_model *m = x->m;
     double L = (double)m->layers, D = (double)m->d_model, N = (double)m->heads;
     double cq = (double)m->q_lora_rank, ckv = (double)m->kv_lora_rank;
     double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
-    double v = (double)m->v_head_dim;
     if (cq > 0) {
         matmul(x, "q_a_proj", L, x->M, 1, D, cq, 1, 1, 0);
         matmul(x, "q_b_proj", L, x->M, 1, cq, N * (nope + rope), 1, 1, 0);
@@ -564,31 +572,48 @@ static void mla_block(builder *x, const segment *seg, int nseg)
     matmul(x, "kv_a_proj", L, x->M, 1, D, ckv + rope, 1, 1, 1);
     elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
-    for (int i = 0; i < nseg; i++) {
-        const segment *s = &seg[i];
-        double rows = seg_rows(s);
-        if (seg_seqs(s) <= 0)
-            continue;
-        if (rows == seg_seqs(s)) { /* one token each (decode): absorbed form over the latent */
-            matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
-            attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
-                            (ckv + rope) * x->kb, 0,
-                            x->c->materialized ? ckv * x->kb : 0, 0};
-            attention_layers(x, s, &a);
-            matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
-        } else { /* prefill: up-project the latents of all P + T tokens */
-            double cached = 0;
-            for (int j = 0; j < s->n; j++)
-                cached += (double)s->part[j].seqs * (double)s->part[j].prefix;
-            rl_op *kvb = matmul(x, "kv_b_proj", L, cached + rows, 1, ckv, N * (nope + v), 1, 1, 0);
-            kvb->act_read = rows * ckv * x->ab;
-            kvb->kv_read = cached * ckv * x->kb;
-            attn_shape a = {nope + rope, v, N * (nope + rope) * x->ab, N * v * x->ab, rope * x->kb,
-                            N * nope * x->ab, 0, N * v * x->ab};
-            attention_layers(x, s, &a);
-        }
+}
+
+/* MLA attention of one segment: decode in the absorbed form over the
+ * latent, prefill up-projecting the latents of all P + T tokens. */
+static void mla_segment(builder *x, const segment *s)
+{
+    const rl_model *m = x->m;
+    double L = (double)m->layers, N = (double)m->heads;
+    double ckv = (double)m->kv_lora_rank;
+    double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
+    double v = (double)m->v_head_dim;
+    double rows = seg_rows(s);
+    if (seg_seqs(s) <= 0)
+        return;
+    if (rows == seg_seqs(s)) { /* one token each (decode): absorbed form over the latent */
+        matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
+        attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
+                        (ckv + rope) * x->kb, 0,
+                        x->c->materialized ? ckv * x->kb : 0, 0};
+        attention_layers(x, s, &a);
+        matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
+    } else { /* prefill: up-project the latents of all P + T tokens */
+        double cached = 0;
+        for (int j = 0; j < s->n; j++)
+            cached += (double)s->part[j].seqs * (double)s->part[j].prefix;
+        rl_op *kvb = matmul(x, "kv_b_proj", L, cached + rows, 1, ckv, N * (nope + v), 1, 1, 0);
+        kvb->act_read = rows * ckv * x->ab;
+        kvb->kv_read = cached * ckv * x->kb;
+        attn_shape a = {nope + rope, v, N * (nope + rope) * x->ab, N * v * x->ab, rope * x->kb,
+                        N * nope * x->ab, 0, N * v * x->ab};
+        attention_layers(x, s, &a);
     }
-    row_parallel(x, matmul(x, "o_proj", L, x->M, 1, N * v, D, 1, 1, 0));
+}
+
+/* The attention output projection on all M rows (row parallel). */
+static void o_proj(builder *x)
+{
+    const rl_model *m = x->m;
+    double width = m->attention == RL_ATTN_MLA ? (double)m->heads * (double)m->v_head_dim
+                                               : (double)m->heads * (double)m->head_dim;
+    row_parallel(x, matmul(x, "o_proj", (double)m->layers, x->M, 1, width, (double)m->d_model, 1,
+                           1, 0));
 }
 
 /* gate/up/down (or up/down) of `copies` [D, F] blocks, each token using
@@ -666,14 +691,16 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     for (int k = i; k < i + op->kspan; k++)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
-    double widen = x->bands ? (eff > 0 ? 2 : 1) + rl_engine_outside(e, c, v, op->kshape) : 0;
+    double above[RL_KRESIDUAL_AXES] = {0};
+    double below = x->bands ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
+    below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
         for (int q = 0; q < 4 && x->bands; q++)
-            o->band[q] = r->n > 0 ? r->q[q] * widen : 0;
+            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM
@@ -682,6 +709,14 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->t.time_s += o->untabled_s;
     }
     return 1;
+}
+
+/* Engine e's fixed costs of a step of configuration c with `launches`
+ * kernel launches (op instances): per step, per sequence, per launch. */
+static double engine_fixed(const rl_serving_engine *e, const rl_ops_config *c, double launches)
+{
+    double seqs = (double)(c->prefill_seqs + c->decode_batch);
+    return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
 
 static void finish(builder *x)
@@ -744,8 +779,7 @@ static void finish(builder *x)
         o->memory_s += op->layers * op->t.memory_s;
     }
     if (e) {
-        double seqs = (double)(x->c->prefill_seqs + x->c->decode_batch);
-        o->engine_s = e->step_s + e->seq_s * seqs + e->launch_s * launches;
+        o->engine_s = engine_fixed(e, x->c, launches);
         o->step_s += o->engine_s;
     }
     for (int q = 0; q < 4; q++)
@@ -779,9 +813,75 @@ static int add_collectives(builder *x, char *err, size_t errlen)
     return 0;
 }
 
-/* rl_ops_build, with op names when `named`, residual bands when `bands`. */
-static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, int bands,
-                 rl_ops *out, char *err, size_t errlen)
+/* The step's first ops on all M rows: the embedding, the attention norm,
+ * the projections before attention. */
+static void rows_head(builder *x)
+{
+    double L = (double)x->m->layers, D = (double)x->m->d_model;
+    rl_op *emb = add(x, "embedding", NULL, RL_OP_WEIGHT, RL_EFF_GEMM, 1);
+    emb->tokens = x->M;
+    emb->weight_bytes = x->M * D * x->wb; /* gathered rows only */
+    emb->act_write = x->M * D * x->ab;
+    elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    if (x->m->attention == RL_ATTN_MLA)
+        mla_head(x);
+    else
+        mha_head(x);
+}
+
+/* The step's ops on all M rows after attention: the output projection,
+ * residuals, the MLP (dense, or MoE router, experts and shared experts),
+ * the final norm. */
+static void rows_tail(builder *x)
+{
+    const rl_model *m = x->m;
+    const rl_ops_config *c = x->c;
+    double L = (double)m->layers, D = (double)m->d_model;
+    o_proj(x);
+    elementwise(x, "attn_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
+    elementwise(x, "mlp_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    if (m->experts == 0) {
+        mlp(x, "mlp", L, 1, (double)m->d_ff, 1, 1);
+    } else {
+        double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
+        mlp(x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
+        /* the router's weights stay bf16 in the engines whatever the checkpoint's
+         * precision, its GEMM a bf16 one: vLLM's DeepseekV2MoE builds its gate as a
+         * GateLinear with no quant_config (vllm/model_executor/models/deepseek_v2.py
+         * at commit 002d607); TensorRT-LLM's DeepseekV3Gate holds a plain weight of
+         * the model's torch_dtype, not a quantized Linear
+         * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d) */
+        x->half = 1;
+        matmul(x, "router", moe, x->M, 1, D, E, 1, 1, 0);
+        x->half = 0;
+        double wrep = x->wrep; /* routed experts stay split over the chips (EP) */
+        x->wrep = 1;
+        int first = x->o->n;
+        /* the EP group's busiest chip's experts (arch.h), as c->ep copies */
+        mlp(x, "expert", moe, k, (double)m->d_ff_expert,
+            rl_arch_experts_read_ep(m, x->M, c->ep), k / E);
+        x->wrep = wrep;
+        if (x->o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
+            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
+            double shape[RL_KSHAPE] = {x->M, ep / (double)c->chips, 1 / ep, 0,
+                                       D, (double)m->d_ff_expert, k, E};
+            table(&x->o->op[first], RL_KC_MOE, x->o->n - first, shape, 1.0);
+        }
+        double sh = (double)m->shared_experts;
+        mlp(x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
+    }
+    elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
+    elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
+}
+
+#define ALL_SPANS ((1u << RL_OPS_SPANS) - 1)
+
+/* rl_ops_build, with op names when `named`, residual bands when `bands`,
+ * of the spans in the mask `want` only (1 << rl_ops_span; ALL_SPANS: the
+ * whole step with its collectives); ends (NULL: not wanted) gets each
+ * span's end in out->op (ops.h rl_ops_span). */
+static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named,
+                       int bands, unsigned want, rl_ops *out, int *ends, char *err, size_t errlen)
 {
     if (m->abstract)
         RL_FAIL("%s: an abstract model (given 'params') has no layer shapes, so no operator list; "
@@ -806,56 +906,72 @@ static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int 
     x.prefills = seg_seqs(&seg[0]) > 0;
     x.mixed = x.prefills && seg_seqs(&seg[1]) > 0;
     out->tokens = x.M;
-    double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
-
-    rl_op *emb = add(&x, "embedding", NULL, RL_OP_WEIGHT, RL_EFF_GEMM, 1);
-    emb->tokens = x.M;
-    emb->weight_bytes = x.M * D * x.wb; /* gathered rows only */
-    emb->act_write = x.M * D * x.ab;
-    elementwise(&x, "attn_norm", RL_EFF_NORM, L, x.M * D, NORM_FLOPS, 1, D);
-    if (m->attention == RL_ATTN_MLA)
-        mla_block(&x, seg, 2);
-    else
-        mha_block(&x, seg, 2);
-    elementwise(&x, "attn_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
-    elementwise(&x, "mlp_norm", RL_EFF_NORM, L, x.M * D, NORM_FLOPS, 1, D);
-    if (m->experts == 0) {
-        mlp(&x, "mlp", L, 1, (double)m->d_ff, 1, 1);
-    } else {
-        double moe = L - (double)m->dense_layers, E = (double)m->experts, k = (double)m->top_k;
-        mlp(&x, "mlp", (double)m->dense_layers, 1, (double)m->d_ff, 1, 1);
-        /* the router's weights stay bf16 in the engines whatever the checkpoint's
-         * precision, its GEMM a bf16 one: vLLM's DeepseekV2MoE builds its gate as a
-         * GateLinear with no quant_config (vllm/model_executor/models/deepseek_v2.py
-         * at commit 002d607); TensorRT-LLM's DeepseekV3Gate holds a plain weight of
-         * the model's torch_dtype, not a quantized Linear
-         * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d) */
-        x.half = 1;
-        matmul(&x, "router", moe, x.M, 1, D, E, 1, 1, 0);
-        x.half = 0;
-        double wrep = x.wrep; /* routed experts stay split over the chips (EP) */
-        x.wrep = 1;
-        int first = x.o->n;
-        /* the EP group's busiest chip's experts (arch.h), as c->ep copies */
-        mlp(&x, "expert", moe, k, (double)m->d_ff_expert,
-            rl_arch_experts_read_ep(m, x.M, c->ep), k / E);
-        x.wrep = wrep;
-        if (x.o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
-            double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
-            double shape[RL_KSHAPE] = {x.M, ep / (double)c->chips, 1 / ep, 0,
-                                       D, (double)m->d_ff_expert, k, E};
-            table(&x.o->op[first], RL_KC_MOE, x.o->n - first, shape, 1.0);
+    int end[RL_OPS_SPANS];
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        if (want & 1u << sp) {
+            if (sp == RL_OPS_HEAD)
+                rows_head(&x);
+            else if (sp == RL_OPS_TAIL)
+                rows_tail(&x);
+            else if (sp == RL_OPS_SEQS)
+                matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1,
+                       (double)m->d_model, (double)m->vocab, 1, 1, 0);
+            else if (m->attention == RL_ATTN_MLA)
+                mla_segment(&x, &seg[sp - RL_OPS_PREFILL]);
+            else
+                mha_segment(&x, &seg[sp - RL_OPS_PREFILL]);
         }
-        double sh = (double)m->shared_experts;
-        mlp(&x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
+        end[sp] = x.o->n;
     }
-    elementwise(&x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x.M * D, 1, 2, 0);
-    elementwise(&x, "final_norm", RL_EFF_NORM, 1, x.M * D, NORM_FLOPS, 1, D);
-    matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1, D, V, 1, 1, 0);
-    if (add_collectives(&x, err, errlen) != 0)
+    if (want == ALL_SPANS && add_collectives(&x, err, errlen) != 0)
         return -1;
     finish(&x);
+    if (ends)
+        memcpy(ends, end, sizeof end);
     return 0;
+}
+
+static int build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named, int bands,
+                 rl_ops *out, char *err, size_t errlen)
+{
+    return build_spans(m, h, c, named, bands, ALL_SPANS, out, NULL, err, errlen);
+}
+
+int rl_ops_terms_of(const rl_model *m, const rl_hw *h, const rl_ops_config *c, unsigned spans,
+                    rl_ops_terms *out)
+{
+    rl_ops o;
+    int end[RL_OPS_SPANS];
+    char err[256];
+    if (((c->tp > 1 || c->ep > 1) && !c->no_collectives) ||
+        build_spans(m, h, c, 0, 0, spans & ALL_SPANS, &o, end, err, sizeof err) != 0)
+        return -1;
+    for (int sp = 0, i = 0; sp < RL_OPS_SPANS; i = end[sp++]) {
+        if (!(spans & 1u << sp))
+            continue;
+        if (end[sp] - i > RL_OPS_TERMS)
+            return -1;
+        out[sp].n = 0;
+        out[sp].launches = 0;
+        for (; i < end[sp]; i++) {
+            out[sp].t[out[sp].n++] = o.op[i].layers * o.op[i].t.time_s;
+            out[sp].launches += o.op[i].layers;
+        }
+    }
+    return 0;
+}
+
+double rl_ops_terms_time(const rl_hw *h, const rl_ops_config *c,
+                         const rl_ops_terms *const spans[RL_OPS_SPANS])
+{
+    double step = 0, launches = 0; /* in finish()'s order: the same sum, bit for bit */
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        for (int i = 0; i < spans[sp]->n; i++)
+            step += spans[sp]->t[i];
+        launches += spans[sp]->launches;
+    }
+    const rl_serving_engine *e = c->calibrated ? rl_engines_selected(&h->engines) : NULL;
+    return e ? step + engine_fixed(e, c, launches) : step;
 }
 
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,

@@ -100,7 +100,8 @@ typedef struct {
                             materialized scores' HBM traffic, which no table measured) */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,
-                            times (1 + octaves outside the table's grid); else 0 */
+                            widened outside the table's grid (engines.h,
+                            rl_kresidual_band); else 0 */
     rl_roofline t;       /* time of one instance (ideal, or calibrated; a collective:
                             time_s only, comm.h) */
     /* RL_OP_COMM only (set for no other op; keep it last): one collective of
@@ -251,6 +252,44 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
  * to the step. */
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen);
+
+/* The spans of a step's operator list, in its order, by what their ops'
+ * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
+ * MoE, residuals) on the step's token rows M alone (every prompt token and
+ * decode sequence), PREFILL on the prompts (rl_ops_config.parts: their
+ * attention; MLA's kv_b_proj), DECODE on the decode batch and context
+ * (attention; MLA's absorbed projections), SEQS on the sequences (the LM
+ * head's rows); a plan's collectives come after them.  Each op is timed on
+ * its own (a table span, rl_op.kspan, never crosses spans), so a span's
+ * ops take the same times in any step with the same inputs to it. */
+typedef enum { RL_OPS_HEAD, RL_OPS_PREFILL, RL_OPS_DECODE, RL_OPS_TAIL, RL_OPS_SEQS,
+               RL_OPS_SPANS } rl_ops_span;
+
+/* One span's share of step_s: each op's layers x time, in op order, and
+ * its kernel launches (op instances: the sum of layers). */
+#define RL_OPS_TERMS 16
+typedef struct {
+    int n;
+    double launches;
+    double t[RL_OPS_TERMS];
+} rl_ops_terms;
+
+/* The terms of the spans in the mask `spans` (1 << rl_ops_span) of c's
+ * step, out[span] for each (the others untouched), built from those spans'
+ * ops only.  -1 when c is invalid (rl_ops_check), adds collective ops (a
+ * tp/ep plan without no_collectives) or a span has more than RL_OPS_TERMS
+ * ops; else 0. */
+int rl_ops_terms_of(const rl_model *m, const rl_hw *h, const rl_ops_config *c, unsigned spans,
+                    rl_ops_terms *out);
+
+/* c's step time from the terms of each of its spans (spans[i] for
+ * rl_ops_span i, each from a configuration with the same inputs to that
+ * span as c): their terms added in op order, then the engine's fixed costs
+ * of c (per step, sequence, launch; the launches are integers, so their
+ * sum is exact in any order): rl_ops_step_time(c), bit for bit
+ * (test_ops). */
+double rl_ops_terms_time(const rl_hw *h, const rl_ops_config *c,
+                         const rl_ops_terms *const spans[RL_OPS_SPANS]);
 
 /* Sum of layers * (flops, bytes) over the ops of one kind; *flops and *bytes
  * may be NULL. */

@@ -195,7 +195,8 @@ static double tp_comm(rl_ops_cost *c, long long rows)
     return t;
 }
 
-/* Free the dense memo (its blocks, rows and row table). */
+/* Free the dense memo (its blocks, rows and row table) and the span
+ * terms. */
 static void free_dense(rl_ops_cost *c)
 {
     for (int b = 0; c->dense && b <= c->cap; b++) {
@@ -206,12 +207,18 @@ static void free_dense(rl_ops_cost *c)
     free(c->dense);
     c->dense = NULL;
     c->dense_bytes = 0;
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        free(c->terms[sp]);
+        c->terms[sp] = NULL;
+    }
 }
 
 /* Forget every cached time (a setter changed the plan they were costed
- * for): the collectives, the linear fits, both memos. */
+ * for): the collectives, the linear fits, both memos, the spans' terms,
+ * the step template. */
 static void forget_steps(rl_ops_cost *c)
 {
+    c->step0.chips = 0;
     for (int b = 0; b <= c->cap; b++)
         c->slope[b] = c->comm[b] = NAN;
     free_dense(c);
@@ -247,19 +254,30 @@ int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen)
     return 0;
 }
 
-int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
-                   size_t errlen)
+int rl_ops_cost_replica(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                        long long pp, long long ep, rl_attn_layout layout, rl_precision p,
+                        int calibrated, char *err, size_t errlen)
 {
-    if (rl_ops_cost_init(dst, src->m, h, src->chips, src->p, src->calibrated || src->fitted, err,
-                         errlen) != 0)
+    memset(c, 0, sizeof *c);
+    pp = pp > 1 ? pp : 1;
+    ep = ep > 1 ? ep : 1;
+    if (rl_serve_layout_check(m, chips, pp, ep, layout, err, errlen) != 0 ||
+        rl_ops_cost_init(c, m, h, chips / pp, p, calibrated, err, errlen) != 0)
         return -1;
-    dst->layout = src->layout;
-    if ((src->pp > 1 && rl_ops_cost_pipeline(dst, src->pp, err, errlen) != 0) ||
-        (src->ep > 1 && rl_ops_cost_experts(dst, src->ep, err, errlen) != 0)) {
-        rl_ops_cost_free(dst);
+    c->layout = layout;
+    if (rl_ops_cost_pipeline(c, pp, err, errlen) != 0 ||
+        rl_ops_cost_experts(c, ep, err, errlen) != 0) {
+        rl_ops_cost_free(c);
         return -1;
     }
     return 0;
+}
+
+int rl_ops_cost_on(rl_ops_cost *dst, const rl_ops_cost *src, const rl_hw *h, char *err,
+                   size_t errlen)
+{
+    return rl_ops_cost_replica(dst, src->m, h, src->chips * src->pp, src->pp, src->ep,
+                               src->layout, src->p, src->calibrated || src->fitted, err, errlen);
 }
 
 void rl_ops_cost_free(rl_ops_cost *c)
@@ -278,23 +296,81 @@ void rl_ops_cost_free(rl_ops_cost *c)
 }
 
 /* The step's configuration: the prompts `parts` (n of them) beside a
- * decode batch of B at context S. */
-static rl_ops_config step_config(const rl_ops_cost *c, const rl_ops_part *parts, int n,
-                                 long long B, long long S)
+ * decode batch of B at context S, from the replica's (c->step0, made on
+ * first use). */
+static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n, long long B,
+                                 long long S)
 {
-    rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, B, S);
+    if (c->step0.chips == 0) {
+        rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, 0, 0);
+        oc.calibrated = c->calibrated;
+        oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
+        rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
+        oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
+        oc.ep = plan.ep;
+        oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
+        oc.no_collectives = 1;
+        if (c->p.compute == RL_FP32)
+            oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+        c->step0 = oc;
+    }
+    rl_ops_config oc = c->step0;
     oc.parts = parts;
     oc.nparts = n;
-    oc.calibrated = c->calibrated;
-    oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
-    rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
-    oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
-    oc.ep = plan.ep;
-    oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
-    oc.no_collectives = 1;
-    if (c->p.compute == RL_FP32)
-        oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+    oc.decode_batch = B;
+    oc.decode_context = S;
     return oc;
+}
+
+/* The slot of span sp's terms under `key` (rl_ops_cost.terms), or NULL
+ * (key 0: not kept; no memory). */
+static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
+{
+    if (!key)
+        return NULL;
+    if (!c->terms[sp])
+        c->terms[sp] = calloc(RL_OPS_TERM_SLOTS, sizeof *c->terms[sp]);
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (RL_OPS_TERM_SLOTS - 1);
+    return c->terms[sp] ? &c->terms[sp][i] : NULL;
+}
+
+/* The op-list time of step oc with `rows` token rows, from its spans'
+ * terms (rl_ops_cost.terms; ops.h rl_ops_terms_time: rl_ops_step_time's
+ * number), the spans not kept built together in one pass. */
+static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
+{
+    static const rl_ops_terms none; /* an empty span: no prompt, or no decode batch */
+    const rl_ops_part *q = oc->parts;
+    long long B = oc->decode_batch, S = oc->decode_context, seqs = B;
+    for (int i = 0; i < oc->nparts; i++)
+        seqs += q[i].seqs;
+    int lone = oc->nparts == 1 && q->seqs == 1 && q->tokens < (1ll << 32) && q->prefix < (1ll << 32);
+    unsigned long long key[RL_OPS_SPANS] = {
+        [RL_OPS_HEAD] = (unsigned long long)rows + 1,
+        [RL_OPS_PREFILL] = lone ? (unsigned long long)q->tokens << 32 | (unsigned long long)q->prefix
+                                : 0,
+        [RL_OPS_DECODE] = B < (1ll << 31) && S < (1ll << 32)
+                              ? (unsigned long long)B << 32 | (unsigned long long)S : 0,
+        [RL_OPS_TAIL] = (unsigned long long)rows + 1,
+        [RL_OPS_SEQS] = (unsigned long long)seqs + 1};
+    rl_ops_terms built[RL_OPS_SPANS];
+    const rl_ops_terms *t[RL_OPS_SPANS];
+    rl_ops_term_slot *slot[RL_OPS_SPANS];
+    unsigned miss = 0;
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
+        slot[sp] = empty ? NULL : term_slot(c, sp, key[sp]);
+        t[sp] = empty ? &none : slot[sp] && slot[sp]->key == key[sp] ? &slot[sp]->t : &built[sp];
+        miss |= t[sp] == &built[sp] ? 1u << sp : 0;
+    }
+    if (miss && rl_ops_terms_of(c->m, c->h, oc, miss, built) != 0)
+        return rl_ops_step_time(c->m, c->h, oc); /* a span past RL_OPS_TERMS ops, or invalid */
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++)
+        if (miss & 1u << sp && slot[sp]) {
+            slot[sp]->key = key[sp];
+            slot[sp]->t = built[sp];
+        }
+    return rl_ops_terms_time(c->h, oc, t);
 }
 
 /* The step's time with `rows` token rows: the op list's plus the TP
@@ -305,7 +381,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     rl_ops_config oc = step_config(c, parts, n, B, S);
     if (c->fitted)
         return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
-    return rl_ops_step_time(c->m, c->h, &oc) + tp_comm(c, rows);
+    return span_time(c, &oc, rows) + tp_comm(c, rows);
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
@@ -373,21 +449,27 @@ static double decode_memo(rl_ops_cost *c, long long B, long long S)
     return *t;
 }
 
+/* Batch B's linear fit in S of the decode step (serve.h t1, slope): kept
+ * when the midpoint lies on the line within 1e-9, else slope -1. */
+static void fit_decode(rl_ops_cost *c, long long B)
+{
+    rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
+    double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
+    double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
+    rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
+    double mid = rl_ops_step_time(c->m, c->h, &om);
+    c->t1[B] = t1;
+    c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
+}
+
 /* Decode-only step at batch B, context S: interpolated in S per batch
  * (serve.h; fitted engine costs are evaluated every time). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
 {
     if (B > c->cap || c->fitted)
         return step_time(c, NULL, 0, B, S, B);
-    if (isnan(c->slope[B])) {
-        rl_ops_config o1 = step_config(c, NULL, 0, B, 1), o2 = step_config(c, NULL, 0, B, c->smax);
-        double t1 = rl_ops_step_time(c->m, c->h, &o1), t2 = rl_ops_step_time(c->m, c->h, &o2);
-        double sm = (double)(1 + c->smax) / 2, slope = (t2 - t1) / (double)(c->smax - 1);
-        rl_ops_config om = step_config(c, NULL, 0, B, (long long)sm);
-        double mid = rl_ops_step_time(c->m, c->h, &om);
-        c->t1[B] = t1;
-        c->slope[B] = fabs(t1 + slope * (floor(sm) - 1) - mid) <= 1e-9 * mid ? slope : -1;
-    }
+    if (isnan(c->slope[B]))
+        fit_decode(c, B);
     if (c->slope[B] < 0)
         return decode_memo(c, B, S);
     return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
@@ -438,7 +520,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
     }
     if (n == 0)
         return B > 0 ? decode_step(c, B, S) : 0;
-    if (n == 1 && c->parts[0].seqs == 1)
+    if (c->fitted && n == 1 && c->parts[0].seqs == 1)
         return step_memo(c, c->parts, B, S);
     return step_time(c, c->parts, n, B, S, rows + B);
 }
@@ -1309,6 +1391,14 @@ static int quiet_end(const sim *S, const replica *r, double end)
            (r->nactive <= 1 || kv_pages_at(S, r, k, r->nactive * S->E, 0) <= S->cap_pages);
 }
 
+/* The mean context of replica r's decoding sequences after k decode steps
+ * ((A + n E k) / n, the file's header), 0 with none: one expression for
+ * start_step and plan_run, which must agree to the bit (decode runs). */
+static double mean_ctx(const sim *S, const replica *r, long long k)
+{
+    return r->nactive ? (r->A + r->nactive * S->E * (double)k) / r->nactive : 0;
+}
+
 /* Decode runs: the quiet step ends (quiet_end) after replica r's decode
  * step of batch B ending at `end`, each kept in r->run with the time and
  * context of the step after it (start_step's arithmetic), so the global
@@ -1318,8 +1408,7 @@ static double plan_run(sim *S, replica *r, double end, double B)
     r->run_b = B;
     S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
     while (quiet_end(S, r, end)) {
-        long long k = r->k + r->nrun + 1;
-        double ctx = (r->A + r->nactive * S->E * (double)k) / r->nactive;
+        double ctx = mean_ctx(S, r, r->k + r->nrun + 1);
         double t = replica_step_time(S, r, B, ctx);
         r->run[r->nrun++] = (run_step){end, t, ctx};
         end += t;
@@ -1343,7 +1432,7 @@ static void start_step(sim *S, int ri, double now)
         r->decoding = 0;
     double B = r->decoding ? (c->policy == RL_POLICY_STATIC ? r->static_b : r->nactive) : 0;
     r->step_active = r->decoding ? r->nactive : 0;
-    double Sctx = r->nactive ? (r->A + r->nactive * S->E * (double)r->k) / r->nactive : 0;
+    double Sctx = mean_ctx(S, r, r->k);
     if (r->npf == 0 && B == 0 && S->extra_s == 0) {
         r->busy = 0;
         return;
@@ -1978,16 +2067,9 @@ static int with_ops_cost(const rl_model *m, const rl_hw *h, long long chips, rl_
                          size_t errlen)
 {
     rl_ops_cost oc;
-    long long pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1;
-    if (rl_serve_layout_check(m, chips, pp, ep, cfg->layout, err, errlen) != 0 ||
-        rl_ops_cost_init(&oc, m, h, chips / pp, p, calibrated, err, errlen) != 0)
+    if (rl_ops_cost_replica(&oc, m, h, chips, cfg->pp, cfg->ep, cfg->layout, p, calibrated, err,
+                            errlen) != 0)
         return -1;
-    oc.layout = cfg->layout;
-    if (rl_ops_cost_pipeline(&oc, pp, err, errlen) != 0 ||
-        rl_ops_cost_experts(&oc, ep, err, errlen) != 0) {
-        rl_ops_cost_free(&oc);
-        return -1;
-    }
     rl_step_cost cost = rl_serve_ops_cost(&oc);
     int rc = out ? rl_serve_run(req, n, cfg, &cost, &cost, out, err, errlen)
                  : rl_serve_capacity(req, n, cfg, &cost, &cost, *qps, qps, err, errlen);

@@ -132,6 +132,15 @@ double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
  * the heads. */
 rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l);
 
+/* One span's op-list terms (ops.h rl_ops_terms) under its key (0: empty). */
+typedef struct {
+    unsigned long long key;
+    rl_ops_terms t;
+} rl_ops_term_slot;
+
+/* Slots per span in rl_ops_cost.terms (2.4 MiB each). */
+#define RL_OPS_TERM_SLOTS (1 << 14)
+
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
@@ -143,9 +152,14 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
-    /* steps memoised exactly: one prompt of T tokens on prefix P beside B
-     * decoding sequences at context S (T = P = 0: a decode step the dense
-     * memo below had no memory for); RL_OPS_MEMO slots, a key in one of the
+    /* steps memoised exactly: with fitted engine costs (each step a whole
+     * named op list, rl_e2e_mixed_time), one prompt of T tokens on prefix P
+     * beside B decoding sequences at context S; and (T = P = 0) a decode
+     * step the dense memo below had no memory for.  Op-list steps with a
+     * prompt take their spans' terms instead (`terms` below): this memo hit
+     * only 26% of them in the README's size search at 20 req/s, and its
+     * probes cost more than the spans' sums (h21spd, 6.5 -> 5.9 CPU s);
+     * RL_OPS_MEMO slots, a key in one of the
      * RL_OPS_MEMO_WAYS from its hash, a full window replacing its entries in
      * turn (a memo that stopped storing when 3/4 full filled up at 200 req/s
      * and then cost a long probe per miss) */
@@ -161,6 +175,17 @@ typedef struct {
      * which gives the same time (the same step_time call) */
     double ***dense;
     size_t dense_bytes, dense_max;
+    /* every op-list step is the sum of its spans' terms (ops.h
+     * rl_ops_terms_time, the op list's own time bit for bit), each span's
+     * kept by what its ops depend on: HEAD and TAIL by the step's token
+     * rows, PREFILL by a lone prompt's (T, P), DECODE by (B, S), SEQS by
+     * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
+     * span, allocated when first used (NULL: not yet, or no memory: built
+     * each time).  Whole steps rarely recur (chunk, prefix, batch and
+     * context all vary); their spans do. */
+    rl_ops_term_slot *terms[RL_OPS_SPANS];
+    rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
+                            the plan, KV copies, precision; chips 0: not yet made */
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
@@ -223,6 +248,16 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * K: rl_serve_kv_copies on chips / ep).  ep must divide the chips and the
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
+
+/* The step cost of one replica of `chips` chips at precision p, calibrated
+ * or ideal (rl_ops_cost_init): pp pipeline stages of chips / pp chips
+ * (rl_ops_cost_pipeline; pp <= 1: none), each in ep expert groups
+ * (rl_ops_cost_experts; ep <= 1: none), attention laid out as `layout`,
+ * all checked together first (rl_serve_layout_check).  Returns 0, or -1
+ * with err set (c then needs no free). */
+int rl_ops_cost_replica(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
+                        long long pp, long long ep, rl_attn_layout layout, rl_precision p,
+                        int calibrated, char *err, size_t errlen);
 
 /* src's step cost (model, chips, precision, attention layout, pipeline
  * stages, expert groups, calibrated or ideal) on hardware h instead of

@@ -16,6 +16,7 @@
 #include <lualib.h>
 #include <zlib.h>
 
+#include "enginecost.h"
 #include "fit.h"
 #include "plot.h"
 #include "report.h"
@@ -60,6 +61,12 @@ static const filespec FILES[RL_KC_COUNT] = {
 };
 
 static int is_mla(rl_kclass cls) { return cls == RL_KC_PREFILL_MLA || cls == RL_KC_DECODE_MLA; }
+
+/* The table axes of class cls (engines.h). */
+static int naxes_of(rl_kclass cls)
+{
+    return cls == RL_KC_GEMM || cls == RL_KC_MOE || is_mla(cls) ? 3 : 4;
+}
 
 /* The MoE routing imported (engines.h: AIConfigurator's default). */
 #define MOE_ROUTING "power_law_1.01"
@@ -457,7 +464,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
                         const double *moe, const rl_hw *h, long *configs, long *filled, char *err,
                         size_t errlen)
 {
-    int naxes = cls == RL_KC_GEMM || cls == RL_KC_MOE || is_mla(cls) ? 3 : 4;
+    int naxes = naxes_of(cls);
     rl_ktable *t = calloc(1, sizeof *t);
     double *vals = malloc(r->n * sizeof *vals);
     if (!t || !vals) {
@@ -582,7 +589,32 @@ static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, co
 }
 
 /* Import one file's class into s. */
-static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout,
+/* Hold back (held[i] = 1) the rows of r at one end of axis edge / 2 (the
+ * largest value when edge is odd, else the smallest) among the values a
+ * table keeps on it (keep()), per dtype variant. */
+static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *held)
+{
+    int a = edge / 2, top = edge % 2;
+    for (int v = 0; v < RL_KV_COUNT; v++) {
+        double lo = NAN, hi = NAN;
+        for (size_t i = 0; i < r->n; i++) {
+            double x = r->v[i].x[a];
+            if (r->v[i].var == v && keep(subsampled(cls, a), x)) {
+                lo = isnan(lo) ? x : fmin(lo, x);
+                hi = isnan(hi) ? x : fmax(hi, x);
+            }
+        }
+        double ext = top ? hi : lo;
+        for (size_t i = 0; i < r->n && lo < hi; i++) /* one value: nothing held */
+            if (r->v[i].var == v)
+                held[i] = top ? r->v[i].x[a] >= ext : r->v[i].x[a] <= ext;
+    }
+}
+
+/* Import one class's file into s, holding back every holdout-th
+ * configuration (holdout >= 2) or, with edge >= 0, those at one end of an
+ * axis (hold_edge). */
+static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
                         const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
     rows r = {0};
@@ -598,9 +630,13 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         rc = -1;
     }
     size_t nth = 0, nheld = 0;
-    for (size_t i = 0; rc == 0 && i < r.n; i++)
-        if (r.v[i].var >= 0 && holdout >= 2 && ++nth % (size_t)holdout == 0)
-            held[i] = 1, nheld++;
+    if (rc == 0 && edge >= 0)
+        hold_edge(&r, cls, edge, held);
+    for (size_t i = 0; rc == 0 && i < r.n; i++) {
+        if (r.v[i].var >= 0 && edge < 0 && holdout >= 2 && ++nth % (size_t)holdout == 0)
+            held[i] = 1;
+        nheld += held[i];
+    }
     if (rc == 0 && nheld) {
         rl_silicon_row *v = realloc(s->held, (s->nheld + nheld) * sizeof *v);
         if (!v) {
@@ -632,7 +668,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         }
         any |= rl_engine_has(s->tables, cls, v);
     }
-    if (rc == 0 && !any && cls != RL_KC_MOE) {
+    if (rc == 0 && !any && cls != RL_KC_MOE && edge < 0) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s)", path,
                  cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32"
                  : is_mla(cls)     ? "mla_dtype bfloat16 with a bfloat16 or fp8 KV cache"
@@ -645,8 +681,10 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     return rc;
 }
 
-int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                      const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
+/* rl_silicon_import, or with edge >= 0 the classes with an axis edge / 2,
+ * each holding back its rows at that axis's end (hold_edge). */
+static int import_held(const char *dir, const char *engine, const rl_hw *h, int holdout, int edge,
+                       const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->tables = calloc(1, sizeof *out->tables);
@@ -656,22 +694,138 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
     for (int c = 0; c < RL_KC_COUNT; c++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
-        FILE *f = fopen(path, "rb");
+        FILE *f = edge < 0 || edge / 2 < naxes_of((rl_kclass)c) ? fopen(path, "rb") : NULL;
         if (!f)
             continue;
         fclose(f);
         found++;
-        if (import_class(path, (rl_kclass)c, h, holdout, keep, out, err, errlen) != 0) {
+        if (import_class(path, (rl_kclass)c, h, holdout, edge, keep, out, err, errlen) != 0) {
             rl_silicon_free(out);
             return -1;
         }
     }
-    if (!found) {
+    if (!found && edge < 0) { /* an edge hold-out may find no class with the axis */
         rl_silicon_free(out);
         RL_FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
                 FILES[2].file);
     }
     return 0;
+}
+
+int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int holdout,
+                      const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
+{
+    return import_held(dir, engine, h, holdout, -1, keep, out, err, errlen);
+}
+
+/* Append (r, d) to the growing arrays of *v (2 doubles per item). */
+static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 256;
+        double *p = realloc(*v, 2 * c * sizeof *p);
+        if (!p)
+            return -1;
+        *v = p;
+        *cap = c;
+    }
+    (*v)[2 * *n] = r;
+    (*v)[2 * (*n)++ + 1] = d;
+    return 0;
+}
+
+/* Each held-back row of s above its table's grid along axis a, where the
+ * table kept two or more values of a, into out[class] as (log(measured /
+ * table time), octaves above). */
+static int edge_rows(const rl_silicon *s, const rl_hw *h, int a, double **out, size_t *n,
+                     size_t *cap)
+{
+    const rl_serving_engine eng = {.tables = s->tables};
+    for (size_t i = 0; i < s->nheld; i++) {
+        const rl_silicon_row *row = &s->held[i];
+        const rl_ktable *t = rl_engine_table(s->tables, row->cls, row->var, row->x);
+        if (!t || a >= t->naxes || t->len[a] < 2)
+            continue; /* one value left: no slope along a to extrapolate */
+        double p = rl_engine_time(&eng, row->cls, row->var, row->x,
+                                  rl_kvariant_peak(h->flops, row->var), h->hbm_bw, NULL);
+        double d[RL_KRESIDUAL_AXES];
+        rl_engine_outside(&eng, row->cls, row->var, row->x, d);
+        if (p > 0 && d[a] > 0 &&
+            push_pair(&out[row->cls], &n[row->cls], &cap[row->cls], log(row->measured_s / p),
+                      d[a]))
+            return -1;
+    }
+    return 0;
+}
+
+/* Tune axis a of k on its n hold-out rows v[2 n] (r, d): w beyond k's
+ * quantiles (rl_ec_widening), seen the farthest d; untouched below
+ * RL_KRESIDUAL_MIN_EDGE rows.  0, or -1 out of memory. */
+static int tune_axis(rl_kresidual *k, int a, const double *v, size_t n)
+{
+    if (n < RL_KRESIDUAL_MIN_EDGE)
+        return 0;
+    double *r = malloc(3 * n * sizeof *r), *d = r + n;
+    if (!r)
+        return -1;
+    k->seen[a] = 0;
+    for (size_t i = 0; i < n; i++) {
+        r[i] = v[2 * i];
+        d[i] = v[2 * i + 1];
+        k->seen[a] = fmax(k->seen[a], d[i]);
+    }
+    k->w[a][0] = rl_ec_widening(r, d, (int)n, k->q[1], k->q[2], 0.8, d + n);
+    k->w[a][1] = fmax(k->w[a][0], rl_ec_widening(r, d, (int)n, k->q[0], k->q[3], 0.9, d + n));
+    k->wn[a] = (long)n;
+    free(r);
+    return 0;
+}
+
+int rl_silicon_widening(const char *dir, const char *engine, const rl_hw *h,
+                        const rl_moe_keep *keep, rl_kresidual *resid, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        memset(resid[c].wn, 0, sizeof resid[c].wn);
+    for (int a = 0; a < RL_KRESIDUAL_AXES && rc == 0; a++) {
+        double *v[RL_KC_COUNT] = {0};
+        size_t n[RL_KC_COUNT] = {0}, cap[RL_KC_COUNT] = {0};
+        rl_silicon s;
+        if ((rc = import_held(dir, engine, h, 0, 2 * a + 1, keep, &s, err, errlen)) != 0)
+            break;
+        rc = edge_rows(&s, h, a, v, n, cap);
+        rl_silicon_free(&s);
+        for (int c = 0; c < RL_KC_COUNT && rc == 0; c++)
+            if (resid[c].n > 0)
+                rc = tune_axis(&resid[c], a, v[c], n[c]);
+        for (int c = 0; c < RL_KC_COUNT; c++)
+            free(v[c]);
+        if (rc != 0)
+            snprintf(err, errlen, "out of memory");
+    }
+    return rc;
+}
+
+cJSON *rl_silicon_widening_json(const rl_kresidual *resid)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        for (int a = 0; a < RL_KRESIDUAL_AXES && resid[c].n > 0; a++) {
+            const rl_kresidual *k = &resid[c];
+            if (a >= naxes_of((rl_kclass)c))
+                break;
+            cJSON *g = cJSON_CreateObject();
+            cJSON_AddStringToObject(g, "class", rl_kclass_name((rl_kclass)c));
+            cJSON_AddStringToObject(g, "axis", rl_kclass_axes((rl_kclass)c)[a]);
+            cJSON_AddNumberToObject(g, "p10", k->q[1]);
+            cJSON_AddNumberToObject(g, "p90", k->q[2]);
+            cJSON_AddNumberToObject(g, "held_above", (double)k->wn[a]);
+            cJSON_AddNumberToObject(g, "per_octave_p10_p90", k->wn[a] ? k->w[a][0] : 0);
+            cJSON_AddNumberToObject(g, "per_octave_p5_p95", k->wn[a] ? k->w[a][1] : 0);
+            cJSON_AddNumberToObject(g, "up_to_octaves", k->wn[a] ? k->seen[a] : 0);
+            cJSON_AddItemToArray(arr, g);
+        }
+    return arr;
 }
 
 /* ---- writing ------------------------------------------------------------------- */
@@ -1046,6 +1200,8 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
         rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
         rl_silicon_free(&held);
     }
+    if (rc == 0)
+        rc = rl_silicon_widening(dir, engine, h, keep, s.resid, err, errlen);
     if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, path, err, errlen) != 0)
         rc = -2;
     if (rc == 0 && summary)

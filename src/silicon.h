@@ -123,6 +123,30 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
 int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
                          char *err, size_t errlen);
 
+/* The widening per octave above the grid of each class's band (engines.h
+ * rl_kresidual), tuned by nested hold-outs of the tables DIR/<engine> as
+ * `fit` tunes its own (e2e.h): for each table axis, the rows at its largest
+ * kept value (per dtype variant) are held out, the tables built from the
+ * rest, and each held-out row's log(measured / table time) r and octaves
+ * above the rest's grid d kept, where the rest's table keeps two or more
+ * values of that axis (else there is no slope to extrapolate); a class's w
+ * is rl_ec_widening over its rows at the band's coverage (80% beyond
+ * resid[c]'s p10/p90, 90% beyond p5/p95, the p5-p95 one at least the
+ * p10-p90 one), `seen` the farthest d.  Only the largest end: the tables'
+ * smallest values are mostly the smallest a kernel runs (1 token, 1
+ * stream), and a hold-out there measures a below-grid extrapolation no run
+ * asks for (on h100_sxm/trtllm those rows miss by ~log 2: a latency floor
+ * the tables' extrapolation does not keep).  resid[c] must carry its
+ * quantiles; classes with fewer than RL_KRESIDUAL_MIN_EDGE rows keep wn 0
+ * (the rule of thumb).  Imports the tables up to 4 times.  Returns 0, or
+ * -1 with err. */
+int rl_silicon_widening(const char *dir, const char *engine, const rl_hw *h,
+                        const rl_moe_keep *keep, rl_kresidual *resid, char *err, size_t errlen);
+
+/* Per class with residuals: class, p10, p90, edge_held_back and, when
+ * tuned, per_octave_p10_p90, per_octave_p5_p95, up_to_octaves. */
+cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
+
 /* `calibrate --tables DIR --hw H`: the tables must come from H's chip.  The
  * device DIR/<engine>'s files name ("# device: ") must be one that H's
  * engines were imported from (their source's "device '...'"); when H names

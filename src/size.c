@@ -575,14 +575,9 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
                                     k->layout);
     rl_ops_cost oc;
-    if (rl_ops_cost_init(&oc, in->m, h, k->chips / k->pp, k->p, in->calibrated, err, errlen) != 0)
+    if (rl_ops_cost_replica(&oc, in->m, h, k->chips, k->pp, k->ep, k->layout, k->p,
+                            in->calibrated, err, errlen) != 0)
         return 1;
-    oc.layout = k->layout;
-    if (rl_ops_cost_pipeline(&oc, k->pp, err, errlen) != 0 ||
-        rl_ops_cost_experts(&oc, k->ep, err, errlen) != 0) {
-        rl_ops_cost_free(&oc);
-        return 1;
-    }
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
     if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
@@ -792,12 +787,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         run.cost = &pool[k];
         if (!hit) { /* a new configuration: its own step cost */
             rl_ops_cost_free(&pool[k]);
-            if ((rc = rl_ops_cost_init(&pool[k], in->m, &in->hw[c.hw], c.chips / c.pp, c.p,
-                                       in->calibrated, err, errlen)) != 0)
-                break;
-            pool[k].layout = c.layout;
-            if ((rc = rl_ops_cost_pipeline(&pool[k], c.pp, err, errlen)) != 0 ||
-                (rc = rl_ops_cost_experts(&pool[k], c.ep, err, errlen)) != 0)
+            if ((rc = rl_ops_cost_replica(&pool[k], in->m, &in->hw[c.hw], c.chips, c.pp, c.ep,
+                                          c.layout, c.p, in->calibrated, err, errlen)) != 0)
                 break;
         }
         used[k] = i + 1;
@@ -852,15 +843,38 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 }
 
 
-int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen)
+int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen)
 {
-    if (!ideal && rl_e2e_band_edge(h, wide ? 3 : 2))
-        return 0;
-    snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
-                          "kernel-table residuals); %s has none%s", h->name,
-             ideal ? " under --ideal" : "");
-    return -1;
+    char none[512] = "", some[512] = "";
+    int nnone = 0;
+    for (int i = 0; i < nhw; i++) {
+        int has = !ideal && rl_e2e_has_band(&hw[i]);
+        char *list = has ? some : none;
+        size_t l = strlen(list);
+        snprintf(list + l, 512 - l, "%s%s", l ? ", " : "", hw[i].name);
+        nnone += !has;
+    }
+    if (nnone) {
+        int n = snprintf(err, errlen, "sizes on the slow end of a profile's band (fitted costs or "
+                         "kernel-table residuals); %s %s none%s", none, nnone > 1 ? "have" : "has",
+                         ideal ? " under --ideal" : "");
+        if (!ideal && n >= 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, "%s%s%s. A band comes from fitting the "
+                     "hardware's engine costs to measurements (roofline fit FILE.csv --model M "
+                     "--hw %.*s --save P.lua, then --hw P.lua) or from an engine with kernel-table "
+                     "residuals (--engine); else drop --conservative or leave %s out of --hw "
+                     "(rows at their point estimate beside rows at a slow edge would favour the "
+                     "hardware without a band)", *some ? " (" : "", some,
+                     *some ? (nhw - nnone > 1 ? " have one)" : " has one)") : "",
+                     (int)strcspn(none, ","), none,
+                     nnone > 1 ? "them" : "it");
+        return -1;
+    }
+    for (int i = 0; i < nhw; i++)
+        rl_e2e_band_edge(&hw[i], wide ? 3 : 2);
+    return 0;
 }
+
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated, for the rows of the

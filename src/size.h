@@ -272,11 +272,15 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
-/* size --conservative (and roofline.size's conservative = true) on h: moves
- * h to the slow edge of its band (e2e.h rl_e2e_band_edge; wide: p95, else
- * p90).  0, or -1 with err "sizes on the slow end ...; H has none" when h
- * has no band or the search is ideal. */
-int rl_size_slow_edge(rl_hw *h, int ideal, int wide, char *err, size_t errlen);
+/* size --conservative (and roofline.size's conservative = true) on the
+ * searched profiles hw[nhw]: moves each to the slow edge of its band (e2e.h
+ * rl_e2e_band_edge; wide: p95, else p90).  When the search is ideal or a
+ * profile has no band, none is moved and it fails: -1 with err "sizes on
+ * the slow end ...; H1, H2 have none (H3 has one). A band comes from ...",
+ * naming every profile without one and how to get one.  Our decision
+ * (issue 13): not sizing those rows at their point estimate, which beside
+ * rows at their slow edge would favour the hardware without a band. */
+int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen);
 
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal. */

@@ -356,8 +356,11 @@ static void step_retimed_by_the_fit(void **state)
         rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 1024, 0, 0));
         double s = rl_ec_time(&t, x, NULL);
         assert_rel(num(out, "step_s"), s, 1e-12);
-        assert_rel(num(out, "step_s_low"), s * exp(h.engine_costs.band_p10), 1e-12);
-        assert_rel(num(out, "step_s_high"), s * exp(h.engine_costs.band_p90), 1e-12);
+        double q[4]; /* the decode class's own quantiles (band.per_class) */
+        rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
+        assert_true(h.engine_costs.classed && q[1] > h.engine_costs.band_p10);
+        assert_rel(num(out, "step_s_low"), s * exp(q[1]), 1e-12);
+        assert_rel(num(out, "step_s_high"), s * exp(q[2]), 1e-12);
         assert_rel(num(out, "tokens_per_s"), batch[i] / s, 1e-12);
     }
     cJSON_Delete(r);
@@ -478,8 +481,13 @@ static void draft_moves_to_the_edge(void **state)
 }
 
 /* The band's edges (rl_e2e_band_edge).  A fitted profile at its p90 edge:
- * every step e^p90 times (E), whichever side of the max wins; at p10 e^p10
- * times (p10 < 0 on the shipped splitwise profile).  A kernel-table
+ * every serving step (rl_e2e_mixed_time) e^hi times the central one, hi the
+ * step's own band edge (rl_ec_band of its class at its shape): decode at
+ * TP8, batch 1 and 64, inside the grid, so its class's p90; a prefill of
+ * 2048 tokens, its class's p90; of 16384, an octave past the grid's 8192,
+ * widened (by 0.0477 per octave, the shipped profile's prefill widening;
+ * the test asks for more than 0.04); at p10 e^lo times (lo < 0 on the
+ * shipped splitwise profile).  A kernel-table
  * profile (h100-sxm, TensorRT-LLM, residuals per class) at its p90 edge:
  * a llama3-8b decode step equals its op list with every table-timed
  * operator at its class's p90, which is the step's own band_s[2] (ops.h:
@@ -487,19 +495,30 @@ static void draft_moves_to_the_edge(void **state)
 static void slow_edge_scales_every_step(void **state)
 {
     (void)state;
-    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_model m = load_model("llama2-70b", (rl_override[]){{"max_context", "32768"}}, 1);
     rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    static rl_hw e; /* large */
     for (int q = 1; q <= 2; q++) {
-        rl_hw e = h;
+        e = h;
         assert_int_equal(rl_e2e_band_edge(&e, q), 1);
-        double x[RL_EC_N], xs[RL_EC_N];
-        rl_ec_to_x(&h.engine_costs, x);
-        rl_ec_to_x(&e.engine_costs, xs);
-        double p = q == 2 ? h.engine_costs.band_p90 : h.engine_costs.band_p10;
-        long long batch[] = {1, 64};
-        for (int i = 0; i < 2; i++) {
-            rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 2048, 0, 0));
-            assert_rel(rl_ec_time(&t, xs, NULL), rl_ec_time(&t, x, NULL) * exp(p), 1e-12);
+        long long batch[] = {1, 64, 0, 0}, prompt[] = {0, 0, 2048, 16384};
+        for (int i = 0; i < 4; i++) {
+            int pre = prompt[i] > 0;
+            rl_ec_class k = pre ? RL_EC_PREFILL_ROWS : RL_EC_DECODE_ROWS;
+            rl_ops_config c = rl_ops_mixed_config(8, rl_precision_default(), prompt[i], 0,
+                                                  batch[i], 2048);
+            double lo, hi, qs[4], v[RL_EC_AXES] = {8, pre ? 1 : (double)batch[i], pre ? 0 : 2048,
+                                                   (double)prompt[i]};
+            rl_ec_band(&h.engine_costs, v, k, 0, &lo, &hi);
+            rl_ec_quantiles(&h.engine_costs, k, qs);
+            double want = q == 2 ? fmax(hi, 0) : fmin(lo, 0);
+            if (i < 3) /* inside the grid: the class's own quantile */
+                assert_rel(want, qs[q], 1e-12);
+            else /* 16384 tokens, an octave past the grid: widened */
+                assert_true(q == 2 ? want > qs[2] + 0.04 : want < qs[1] - 0.04);
+            double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3);
+            assert_true(central > 0);
+            assert_rel(rl_e2e_mixed_time(&m, &e, &c, 1e-3), central * exp(want), 1e-12);
         }
     }
     assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
@@ -596,6 +615,30 @@ static void band_widens_outside_the_grid(void **state)
     rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
     assert_rel(lo, -0.4, 1e-12);
     assert_rel(hi, 0.45, 1e-12);
+    /* Per-class quantiles (band.per_class): decode p10/p90 -0.02/0.03,
+     * prefill -0.2/0.25 replace the pooled ones for their class.  Hold-outs
+     * only along batch and tokens (widen_axes): tp8's octave along tp, no
+     * hold-out's axis, widens by the rule of thumb, decode [-0.04, 0.06],
+     * prefill [-0.4, 0.5] (x 2); batch 128 plus tp8 (`both`): prefill
+     * [-0.2 - 0.2 - 0.2, 0.25 + 0.2 + 0.25] = [-0.6, 0.7] capped at
+     * +-log 2 on the high side.  By hand, 1e-12. */
+    c.classed = 1;
+    double dq[4] = {-0.04, -0.02, 0.03, 0.05}, pq[4] = {-0.3, -0.2, 0.25, 0.3};
+    memcpy(c.cband[RL_EC_DECODE_ROWS], dq, sizeof dq);
+    memcpy(c.cband[RL_EC_PREFILL_ROWS], pq, sizeof pq);
+    snprintf(c.widen_axes, sizeof c.widen_axes, "batch,tokens");
+    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.02, 1e-12);
+    assert_rel(hi, 0.03, 1e-12);
+    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.04, 1e-12);
+    assert_rel(hi, 0.06, 1e-12);
+    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.4, 1e-12);
+    assert_rel(hi, 0.5, 1e-12);
+    rl_ec_band(&c, both, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.6, 1e-12);
+    assert_rel(hi, log(2), 1e-12);
 }
 
 /* Tuned costs on a grid of tp 2-4 with the band quantiles p5, p10, p90,

@@ -851,6 +851,97 @@ static void tp_plan_errors(void **state)
     assert_non_null(strstr(err, "tp: 3"));
 }
 
+/* The terms of one span, from configuration c. */
+static rl_ops_terms span_of(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                            rl_ops_span sp)
+{
+    rl_ops_terms t[RL_OPS_SPANS];
+    if (rl_ops_terms_of(m, h, c, 1u << sp, t) != 0)
+        fail_msg("rl_ops_terms_of: span %d of an invalid configuration", (int)sp);
+    return t[sp];
+}
+
+/* A step's time is the sum of its spans' terms (ops.h rl_ops_span), each
+ * span built from another configuration with the same inputs to it: HEAD
+ * and TAIL from a decode batch of M sequences at context 1 (M = the step's
+ * token rows), PREFILL from the prompts alone, DECODE from the decode batch
+ * alone, SEQS from a decode batch of as many sequences as the step has.
+ * Expected: rl_ops_step_time exactly (==: the same products added in the
+ * same order), on an MHA, a GQA, a sliding-window MoE and an MLA MoE model,
+ * ideal and calibrated (kernel tables: h100-sxm, h200; efficiency curves:
+ * tpu-v5e; the selected engine given nonzero fixed costs per step,
+ * sequence and launch), on 1 chip and 8 under serve's TP plan (no
+ * collective ops),
+ * for 150 pseudo-random steps each: prompt alone, decode alone, one prompt
+ * beside a decode batch, three prompts beside one.  Fails if a span's op
+ * read another span's inputs (e.g. the GEMM rows counted per segment). */
+static void terms_add_up_to_the_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model, *hw;
+        long long chips;
+        int calibrated;
+    } cases[] = {{"llama2-13b", "tpu-v5e", 1, 1},   {"llama3-70b", "h100-sxm", 8, 1},
+                 {"llama3-70b", "h100-sxm", 1, 0},  {"gpt-oss-120b", "h100-sxm", 1, 1},
+                 {"deepseek-v3", "h200", 8, 1},     {"mixtral-8x7b", "h200", 2, 1}};
+    unsigned long long seed = 12345;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        rl_model m = load_model(cases[k].model, NULL, 0);
+        rl_hw h = load_hw(cases[k].hw, NULL, 0);
+        rl_serving_engine *e = (rl_serving_engine *)rl_engines_selected(&h.engines);
+        if (e) { /* the engine's fixed costs: shipped as 0; any values exercise their term */
+            e->step_s = 1e-4;
+            e->seq_s = 3e-6;
+            e->launch_s = 2e-6;
+        }
+        long long smax = m.max_context > 0 ? m.max_context : 8192;
+        for (int i = 0; i < 150; i++) {
+            long long r[8];
+            for (int j = 0; j < 8; j++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                r[j] = (long long)(seed >> 33);
+            }
+            int kind = i % 4; /* prompt, decode, one prompt + decode, three + decode */
+            rl_ops_part parts[3];
+            int np = kind == 1 ? 0 : kind == 3 ? 3 : 1;
+            for (int j = 0; j < np; j++) {
+                long long T = 1 + r[j] % (smax / 4), P = r[3 + j] % (smax / 2);
+                parts[j] = (rl_ops_part){1 + (kind == 3 && j == 0), T, P};
+            }
+            long long B = kind == 0 ? 0 : 1 + r[6] % 256, S = 1 + r[7] % smax;
+            rl_ops_config c = rl_ops_mixed_config(cases[k].chips, rl_precision_default(), 0, 0,
+                                                  B, B ? S : 0);
+            c.parts = parts;
+            c.nparts = np;
+            c.calibrated = cases[k].calibrated;
+            c.tp = cases[k].chips; /* serve.c step_config: the plan shapes the local ops */
+            c.no_collectives = 1;
+            long long rows = B, seqs = B;
+            for (int j = 0; j < np; j++) {
+                rows += parts[j].seqs * parts[j].tokens;
+                seqs += parts[j].seqs;
+            }
+            rl_ops_config rc = c, pc = c, dc = c, sc = c;
+            rc.nparts = dc.nparts = sc.nparts = 0;
+            rc.decode_batch = rows;
+            rc.decode_context = 1;
+            pc.decode_batch = 0;
+            sc.decode_batch = seqs;
+            sc.decode_context = 1;
+            rl_ops_terms none = {0}, t[RL_OPS_SPANS] = {
+                span_of(&m, &h, &rc, RL_OPS_HEAD), np ? span_of(&m, &h, &pc, RL_OPS_PREFILL) : none,
+                B ? span_of(&m, &h, &dc, RL_OPS_DECODE) : none, span_of(&m, &h, &rc, RL_OPS_TAIL),
+                span_of(&m, &h, &sc, RL_OPS_SEQS)};
+            const rl_ops_terms *tp[RL_OPS_SPANS] = {&t[0], &t[1], &t[2], &t[3], &t[4]};
+            double whole = rl_ops_step_time(&m, &h, &c), sum = rl_ops_terms_time(&h, &c, tp);
+            if (!(whole > 0) || whole != sum)
+                fail_msg("%s on %s: step %d (B %lld, S %lld, %d prompts): op list %.17g, "
+                         "terms %.17g", cases[k].model, cases[k].hw, i, B, S, np, whole, sum);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -885,6 +976,7 @@ int main(void)
         cmocka_unit_test(tp2_decode_closed_form),
         cmocka_unit_test(tp_plan_errors),
         cmocka_unit_test(moe_ep_busiest_chip),
+        cmocka_unit_test(terms_add_up_to_the_step),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

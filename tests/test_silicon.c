@@ -390,6 +390,19 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* s saved as calibrate saves it (base h100-sxm, engine trtllm) to a new
+ * temporary file path[64]. */
+static void save_temp(const rl_silicon *s, const rl_hw *h, char *path)
+{
+    char err[1024];
+    snprintf(path, 64, "/tmp/rl_silicon_XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_silicon_save(s, h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
+                                     "2026-12-01", path, err, sizeof err), 0);
+}
+
 /* Residual bands: calibrate --tables' residuals are the type-7 quantiles
  * of log(measured / table time) over the held-back configurations (here
  * every 2nd: 25 GEMMs); the saved spec carries them; an op list timed by
@@ -422,12 +435,7 @@ static void test_residual_band(void **state)
     assert_int_equal(n, 25);
     assert_rel(s.resid[RL_KC_GEMM].q[1], r[2] + 0.4 * (r[3] - r[2]), 1e-9);
     assert_rel(s.resid[RL_KC_GEMM].q[2], r[21] + 0.6 * (r[22] - r[21]), 1e-9);
-    snprintf(path, sizeof path, "/tmp/rl_silicon_XXXXXX.lua");
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
-                                     "2026-12-01", path, err, sizeof err), 0);
+    save_temp(&s, &h, path);
     rl_hw c = load_hw(path, NULL, 0);
     const rl_serving_engine *e = rl_engines_selected(&c.engines);
     assert_int_equal(e->resid_holdout, 2);
@@ -457,6 +465,65 @@ static void test_residual_band(void **state)
     assert_true(o.band_s[0] <= o.band_s[1] && o.band_s[1] < o.step_s && o.step_s < o.band_s[2]);
     unlink(path);
     unlink(mp);
+    rl_silicon_free(&s);
+}
+
+/* The kernel-table band's widening above the grid (engines.h
+ * rl_kresidual_band), by hand: p10 -0.1, p90 0.05, p5 -0.2, p95 0.1.
+ * Untuned: q (1 + d), 2 octaves above along axis 1: -0.3, 0.15.  Axis 1
+ * tuned w 0.2 (p5-p95 0.3), seen up to 3 octaves: p10 -0.1 - 0.4 = -0.5,
+ * p90 0.45, p5 -0.8; axis 0 untuned beside it, 1 octave above: the rule,
+ * p90 0.45 + 0.05 = 0.5.  At 20 above along axis 1, beyond what was seen:
+ * -0.1 - 4 = -4.1 is below the rule's -0.1 x 20 = -2 beyond p10, so it
+ * stays; with w 0 the rule floors it at -2.1.  du octaves (below the grid)
+ * take the rule on top: p90 0.05 + 0.2 (1 above along axis 1) + 0.05 x 2
+ * = 0.35.  A tuned widening survives calibrate's save and the reader
+ * (%.6g: 1e-5), and the excerpt's nested hold-outs of each axis's largest
+ * value tune GEMM's m axis to a widening >= 0 whose p5-p95 one is at least
+ * its p10-p90 one; n and k, of which the excerpt measures one or two
+ * values, stay untuned where the rest keeps one. */
+static void test_table_band_widening(void **state)
+{
+    (void)state;
+    rl_kresidual r = {.n = 10, .q = {-0.2, -0.1, 0.05, 0.1}};
+    double two[RL_KRESIDUAL_AXES] = {0, 2, 0, 0}, mix[RL_KRESIDUAL_AXES] = {1, 2, 0, 0};
+    double far[RL_KRESIDUAL_AXES] = {0, 20, 0, 0}, one[RL_KRESIDUAL_AXES] = {0, 1, 0, 0};
+    assert_rel(rl_kresidual_band(&r, 1, two, 0), -0.3, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 2, two, 0), 0.15, 1e-12);
+    r.wn[1] = 10;
+    r.w[1][0] = 0.2;
+    r.w[1][1] = 0.3;
+    r.seen[1] = 3;
+    assert_rel(rl_kresidual_band(&r, 1, two, 0), -0.5, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 2, two, 0), 0.45, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 0, two, 0), -0.8, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 2, mix, 0), 0.5, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 1, NULL, 0), -0.1, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 1, far, 0), -4.1, 1e-12);
+    assert_rel(rl_kresidual_band(&r, 2, one, 2), 0.35, 1e-12);
+    r.w[1][0] = 0;
+    assert_rel(rl_kresidual_band(&r, 1, far, 0), -2.1, 1e-12);
+    rl_silicon s;
+    import_excerpt(&s, 2);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[1024], path[64];
+    assert_int_equal(rl_silicon_residuals(&s, &s, &h, 2, err, sizeof err), 0);
+    assert_int_equal(rl_silicon_widening(EXCERPT, "trtllm", &h, NULL, s.resid, err, sizeof err),
+                     0);
+    const rl_kresidual *g = &s.resid[RL_KC_GEMM];
+    assert_true(g->wn[0] >= RL_KRESIDUAL_MIN_EDGE && g->seen[0] > 0);
+    assert_true(g->w[0][0] >= 0 && g->w[0][1] >= g->w[0][0]);
+    save_temp(&s, &h, path);
+    rl_hw c = load_hw(path, NULL, 0);
+    const rl_kresidual *back = &rl_engines_selected(&c.engines)->resid[RL_KC_GEMM];
+    for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
+        assert_int_equal(back->wn[a], g->wn[a]);
+        for (int i = 0; i < 2 && g->wn[a]; i++)
+            assert_rel(back->w[a][i], g->w[a][i], 1e-5);
+        if (g->wn[a])
+            assert_rel(back->seen[a], g->seen[a], 1e-5);
+    }
+    unlink(path);
     rl_silicon_free(&s);
 }
 
@@ -616,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_tables_of_another_chip),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
+        cmocka_unit_test(test_table_band_widening),
         cmocka_unit_test(test_row_parallel_shape),
         cmocka_unit_test(test_kv_split_runs_the_head_group),
         cmocka_unit_test(test_derived_dtype),
