@@ -1750,9 +1750,16 @@ static int calibrate_tables(rl_opts *o)
     cJSON *r = NULL;
     rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, save, &r, err, sizeof err);
+    if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
+        return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
         return rc == -2 ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    if (rl_interrupted()) { /* the signal came during the (atomic) save: the profile is whole */
+        cJSON_Delete(r);
+        return rl_cli_say(o, "interrupted (%s) after %s was written in full; the summary is not "
+                             "printed", rl_interrupt_name(), save), RL_EXIT_INTERRUPTED;
     }
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
