@@ -1873,9 +1873,12 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
-    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* not only in a key one may skip */
-    if (cJSON_IsString(note))
-        rl_cli_say(o, "warning: %s", note->valuestring);
+    static const char *const warn[] = {"mode_note", "fit_warning"}; /* not only in a key one may skip */
+    for (int i = 0; i < 2; i++) {
+        const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
+        if (cJSON_IsString(note))
+            rl_cli_say(o, "warning: %s", note->valuestring);
+    }
     return emit(o, r);
 }
 

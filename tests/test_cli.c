@@ -1344,6 +1344,46 @@ static void step_reserve_agrees_with_simulate(void **state)
     assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
 }
 
+/* tester8 item 2: a fit that cannot match its rows warns on stderr (exit
+ * 0, the profile written): splitwise_h100.csv with measured_s x 1000
+ * (milliseconds written as seconds) fits with a CV median |error| far above
+ * 25% (96% here), the costs at their bounds and every residual positive;
+ * the warning names each.  The profile's band holds its point (step_s_low
+ * <= step_s <= step_s_high).  The same rows in seconds give no warning. */
+static void fit_warns_on_a_misfit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_misfit_XXXXXX", cmd[2048], out[8192];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "awk -F, 'BEGIN{OFS=\",\"} /^#/||/^phase/{print;next} "
+             "{$7=$7*1000; print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv > %s/ms.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --save %s/ms.lua --format json", dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char *const want[] = {
+        "roofline fit: warning: cross-validated median |error| ", "(above 25%",
+        "at a bound of its range: decode_step_s", "is measured_s in seconds?", "\"fit_warning\""};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(out, want[i]))
+            fail_msg("fit on ms lacks '%s': %.600s", want[i], out);
+    snprintf(cmd, sizeof cmd, "step --model llama2-70b --set model.max_context=16384 --hw %s/ms.lua "
+             "--chips 2 --batch 1,64 --context 1024 --format json", dir);
+    cJSON *j = run_json(cmd);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        double t = num(row, "step_s");
+        assert_true(num(row, "step_s_low") <= t && t <= num(row, "step_s_high"));
+    }
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+                             "--model llama2-70b --set model.max_context=16384 --format json",
+                             out, sizeof out), 0);
+    assert_null(strstr(out, "warning"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1625,6 +1665,7 @@ int main(void)
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
         cmocka_unit_test(version),
+        cmocka_unit_test(fit_warns_on_a_misfit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
