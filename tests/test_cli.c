@@ -1408,6 +1408,33 @@ static void bursty_idle_is_not_overloaded(void **state)
     cJSON_Delete(j);
 }
 
+/* tester8 item 3: a fitted profile applied outside the batch, context or
+ * tokens it was fitted on says so, as TP outside its range did: the
+ * splitwise preset's grid is batch 1-64, context 192-8256, tokens
+ * 128-8192 (hw_profiles/h100-sxm-splitwise.lua fitted_on.grid); inside it
+ * no such note. */
+static void fitted_grid_note(void **state)
+{
+    (void)state;
+    char out[8192];
+    static const char *const cases[][2] = {
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1 --context 100",
+         "band is applied outside the grid its costs were fitted on: context 100 (fitted on "
+         "192-8256)"},
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,128 --context 4096",
+         "fitted on: batch 128 (fitted on 1-64);"},
+        {"prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tokens 64",
+         "fitted on: tokens 64 (fitted on 128-8192);"},
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,64 --context 4096",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(run_cli(cases[i][0], out, sizeof out), 0);
+        if (cases[i][1] ? !strstr(out, cases[i][1]) : strstr(out, "outside the grid") != NULL)
+            fail_msg("%s: %.400s", cases[i][0], out);
+    }
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1691,6 +1718,7 @@ int main(void)
         cmocka_unit_test(version),
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
+        cmocka_unit_test(fitted_grid_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
