@@ -275,7 +275,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          AT(calib.tables_out), 0, 0, RL_PF_NONEMPTY},
     [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
                          NULL, "calibrate --tables: import the MoE tables of these models' shapes "
-                         "only (hidden, inter, topk, experts; default: every shape measured)",
+                         "only (hidden, inter, topk, experts; default: every shape measured); "
+                         "validate --tables: tune the MoE band widening on them only",
                          AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
@@ -345,7 +346,8 @@ static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THR
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
-                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, OUTPUT, END};
+                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS, OUTPUT,
+                               END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};

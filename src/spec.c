@@ -827,22 +827,36 @@ static int same_node(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* The shipped presets are the files listed in PRESETS at the top of a
+ * search directory (one path a line, relative to it: model/x.lua,
+ * hw_profiles/x.lua, hw_profiles/engines/x.lua), which the repository keeps
+ * (`make presets` writes it from git ls-files) and `make install` copies; a
+ * user's own file in those folders is not listed. */
+int rl_spec_preset_node(const struct stat *st)
+{
+    char dirs[3][1024], line[1024], p[4200];
+    struct stat sp;
+    int n = search_dirs(dirs), kind = 0;
+    for (int i = 0; i < n && !kind; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        while (!kind && fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(p, sizeof p, "%s/%s", dirs[i], line);
+            if (line[0] && stat(p, &sp) == 0 && sp.st_dev == st->st_dev && sp.st_ino == st->st_ino)
+                kind = strncmp(line, "model/", 6) == 0 ? RL_PRESET_MODEL : RL_PRESET_HW;
+        }
+        fclose(f);
+    }
+    return kind;
+}
+
 int rl_spec_is_preset_file(const char *path)
 {
-    static const char *const kinds[] = {"model", "hw_profiles", "hw_profiles/engines"};
-    char real[4096], dirs[3][1024], d[4096];
     struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    *strrchr(real, '/') = '\0'; /* realpath is absolute: its folder ("" for /) */
-    int n = search_dirs(dirs);
-    for (int i = 0; i < n; i++)
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            snprintf(d, sizeof d, "%s/%s", dirs[i], kinds[k]);
-            if (same_node(real[0] ? real : "/", d))
-                return 1;
-        }
-    return 0;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? rl_spec_preset_node(&st) : 0;
 }
 
 int rl_spec_same_file(const char *kind, const char *name, const char *path)

@@ -267,10 +267,16 @@ int rl_spec_is_path(const char *name);
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
-/* Whether `path` is an existing file in a preset folder (model/,
- * hw_profiles/, hw_profiles/engines/ of a directory rl_spec_resolve
- * searches): a shipped spec that no output may replace. */
+/* Whether `path` is an existing shipped preset, a file that no output may
+ * replace: one listed in PRESETS (a line per file, relative to its folder)
+ * of a directory rl_spec_resolve searches.  0 when not; RL_PRESET_MODEL for
+ * model/, RL_PRESET_HW for hw_profiles/ and hw_profiles/engines/.
+ * rl_spec_preset_node takes the file's stat (outdir.c: a name under an
+ * open folder). */
+enum { RL_PRESET_MODEL = 1, RL_PRESET_HW = 2 };
+struct stat;
 int rl_spec_is_preset_file(const char *path);
+int rl_spec_preset_node(const struct stat *st);
 
 /* Whether the spec `name` of `kind` (a preset name or a path, as
  * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
