@@ -330,9 +330,11 @@ static int load_model(const rl_opts *o, rl_model *m)
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
     if (h->dropped && !o->ideal)
-        rl_cli_say(o, "note: --set hw.%s changes the chip: %s's measured tables and fitted costs "
+        rl_cli_say(o, "note: hw.%s changes the chip: %s's measured tables and fitted costs "
                       "describe the chip as measured, so they are dropped; mode estimated (the "
-                      "roofline over the changed figures)", h->changed, h->name);
+                      "roofline over the changed figures; the plan and its collectives are kept); "
+                      "the unchanged chip's roofline is the same plan under --ideal (--ideal --tp N)",
+                   h->changed, h->name);
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */
@@ -607,7 +609,7 @@ int rl_cli_step(rl_opts *o)
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
                  (!o->sharded || rl_shard_plan_is_tp_over(&o->plan, o->chips));
-    int tp_path = !fitted && rl_hw_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
+    int tp_path = !fitted && rl_hw_plans_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
@@ -673,7 +675,11 @@ int rl_cli_shard(rl_opts *o)
         fprintf(stderr, "roofline shard: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    return emit(o, rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap));
+    cJSON *r = rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap);
+    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* tester7 #3: no note was printed */
+    if (cJSON_IsString(note))
+        rl_cli_say(o, "note: %s", note->valuestring);
+    return emit(o, r);
 }
 
 int rl_cli_run(rl_opts *o)
@@ -1485,7 +1491,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
-    if (replica_plan(o, cmd, m, h, !o->ideal && rl_hw_measured(h), &c->tp, &c->ep) != 0)
+    if (replica_plan(o, cmd, m, h, !o->ideal && rl_hw_plans_measured(h), &c->tp, &c->ep) != 0)
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;

@@ -242,6 +242,29 @@ static int serves(const rl_hw *p, const rl_hw *x)
  * that engine.  A row whose hw column names the chip the --hw profile serves
  * (serves()) is predicted by that profile; a row of another chip by its own
  * spec.  Returns 0, or -1 with err set. */
+/* A measured time below RL_E2E_FLOOR_MARGIN times its roofline floor (the
+ * row's terms at ideal costs: datasheet peaks, efficiencies 1, no
+ * overheads) is not a timing of that configuration (tester7 #9: every row
+ * at 1 ms, 20x below 70B's HBM floor on tp2, was fitted with no warning and
+ * then failed in the writer).  The margin, our choice, leaves timer noise
+ * of a row at its floor room.  0, or -1 with err naming the row. */
+#define RL_E2E_FLOOR_MARGIN 0.9
+static int check_floor(const rl_meas *m, const rl_meas_row *r, const rl_ec_terms *t, double meas,
+                       const char *model, const char *hw, char *err, size_t errlen)
+{
+    rl_engine_costs c = rl_engine_costs_ideal();
+    double x[RL_EC_N];
+    rl_ec_to_x(&c, x);
+    double floor_s = rl_ec_time(t, x, NULL);
+    if (!(meas < RL_E2E_FLOOR_MARGIN * floor_s))
+        return 0;
+    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
+             "row (%s on %s tp %lld at the datasheet peaks, no overheads): not a timing of that "
+             "configuration (seconds expected; check the units and the row's shape)", m->path,
+             r->line, meas, floor_s, model, hw, r->tp);
+    return -1;
+}
+
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
                      const char *only_engine, rows *rs, char *err, size_t errlen)
 {
@@ -283,6 +306,9 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
             snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
             return -1;
         }
+        if (check_floor(m, r, &rs->t[rs->n], rl_meas_time(r), rs->models[mi].name,
+                        rs->hws[hi].name, err, errlen) != 0)
+            return -1;
         rs->row[rs->n] = r;
         rs->meas_s[rs->n] = rl_meas_time(r);
         rs->hw[rs->n] = hi;

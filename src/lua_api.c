@@ -347,7 +347,8 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
 /* The overrides table at ov_idx as --set would spell them (hbm_bw=V,
  * flops.D=V), for rl_hw_what_if: a what-if chip drops its measured tables
  * as on the command line (the first 16 are looked at). */
-static int what_if(lua_State *L, int ov_idx, rl_hw *h, char *err, size_t errlen)
+static int what_if(lua_State *L, int ov_idx, const rl_hw_figures *before, rl_hw *h, char *err,
+                   size_t errlen)
 {
     enum { MAX = 16 };
     char text[MAX][2][64];
@@ -371,7 +372,7 @@ static int what_if(lua_State *L, int ov_idx, rl_hw *h, char *err, size_t errlen)
     lua_settop(L, t - 1);
     for (int i = 0; i < n; i++)
         ov[i] = (rl_override){text[i][0], text[i][1]};
-    return rl_hw_what_if(NULL, ov, n, h, err, errlen);
+    return rl_hw_what_if(before, NULL, ov, n, h, err, errlen);
 }
 
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
@@ -388,13 +389,15 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
+        rl_hw_figures before; /* a figure set to its own value changes nothing */
+        rl_hw_figures_of(h, &before);
         rl_hw_push(L, h);
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
         if (rc == 0) {
             rl_hw_renamed(h, name);
-            rc = what_if(L, ov_idx, h, err, sizeof err);
+            rc = what_if(L, ov_idx, &before, h, err, sizeof err);
         }
     }
     if (rc != 0)
@@ -723,7 +726,7 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
                          rl_precision p, int calibrated)
 {
-    if (!calibrated || chips <= 1 || m->abstract || !rl_hw_measured(h))
+    if (!calibrated || chips <= 1 || m->abstract || !rl_hw_plans_measured(h))
         return 1;
     char err[ERRLEN], msg[ERRLEN + 128];
     long long tp = rl_shard_tp_over(m, h, chips, p, err, sizeof err);
@@ -853,8 +856,11 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     lua_getfield(L, 1, RL_PARAMS[RL_P_EP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int planned = !lua_isnil(L, -3) || !lua_isnil(L, -2);
-    if (!planned) /* no plan: one tp replica of the chips (CLI) */
-        c->chips = c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1));
+    /* no plan on a measured chip: one tp replica of the chips (the CLI's
+     * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
+     * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
+    if (!planned && (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1))) > 1)
+        c->chips = c->tp;
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)

@@ -1109,11 +1109,11 @@ double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, l
 }
 
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
-                            long long ep, int attn_dp, int max_seqs, double kv_tokens,
+                            long long ep, int attn_dp, double batch, double context,
                             rl_precision p)
 {
-    long long b = max_seqs > 1 ? max_seqs : 1;
-    double ctx = fmax(1.0, kv_tokens / (double)b);
+    long long b = batch > 1 ? llround(batch) : 1;
+    double ctx = fmax(1.0, round(context));
     if (m->max_context > 0)
         ctx = fmin(ctx, (double)m->max_context);
     ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;

@@ -373,13 +373,17 @@ double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, l
                            long long ep, long long batch, long long context, rl_precision p);
 
 /* The mode label's share of a serving replica (simulate, size): that of
- * its decode step at its batch cap, rl_ops_decode_share of max_seqs
- * sequences, each at the context the replica's KV pool holds for it
- * (kv_tokens / max_seqs, within 1 and max_context), on the chips of one
+ * the decode step the run spent its time in, rl_ops_decode_share of
+ * `batch` sequences (the run's decode batch weighted by step time, serve.h
+ * mean_decode_batch_time, rounded, at least 1) at `context` tokens each
+ * (its mean decode context, within 1 and max_context), on the chips of one
  * stage: tp = stage_chips / ep, or with attention data parallel (attn_dp)
- * tp 1 and ep = stage_chips. */
+ * tp 1 and ep = stage_chips.  Before (tester7 #3) it was taken at max_seqs
+ * sequences at the KV pool's context: an attention-heavy step the run never
+ * ran, which read calibrated where step and prefill of the same deployment
+ * read estimated. */
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
-                            long long ep, int attn_dp, int max_seqs, double kv_tokens,
+                            long long ep, int attn_dp, double batch, double context,
                             rl_precision p);
 
 /* "weight" | "attention" | "elementwise" | "communication". */

@@ -273,7 +273,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     return o;
 }
 
-static void add_row(cJSON *rows, const rl_step *s)
+static void add_row(cJSON *rows, const rl_step *s, long long chips)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "batch", (double)s->batch);
@@ -286,6 +286,10 @@ static void add_row(cJSON *rows, const rl_step *s)
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
     cJSON_AddNumberToObject(r, "weight_bytes", s->mem.weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->mem.kv_bytes);
+    /* one meaning in every step row (tester7 #8): weight_bytes and kv_bytes
+     * are the fully sharded copy's here, per chip in a plan's rows */
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->mem.weight_bytes / (double)chips);
+    cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->mem.kv_bytes / (double)chips);
     cJSON_AddNumberToObject(r, "total_bytes", s->mem.total_bytes);
     cJSON_AddBoolToObject(r, "fits", s->mem.fits);
     cJSON_AddStringToObject(r, "bound", rl_bound_name(s->bound));
@@ -326,7 +330,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
-        add_row(rows, &s);
+        add_row(rows, &s, chips);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
             add_provenance(cJSON_GetArrayItem(rows, i), &ops);
@@ -391,8 +395,10 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddStringToObject(r, "strategy", s->name);
     if (s->phase == RL_PHASE_GENERATE)
         cJSON_AddNumberToObject(r, "batch", (double)s->batch);
-    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes); /* per chip (shard.h) */
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
     cJSON_AddBoolToObject(r, "fits", s->fits);
     cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
@@ -478,6 +484,13 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         return NULL;
     }
     add_run_header(o, plan_mode(h, 0), m, h, chips);
+    if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
+        char note[512];
+        snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
+                 "(mode ideal), not by its measured tables, so its times are lower bounds; "
+                 "step --tp N (1D plans) times one calibrated", h->name);
+        cJSON_AddStringToObject(o, "mode_note", note);
+    }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
     cJSON_AddNumberToObject(o, "batch", (double)batch);
     cJSON_AddNumberToObject(o, "prefill_batch", 1);
@@ -935,16 +948,32 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
 }
 
-static void add_serve_run(cJSON *j, const rl_simulate_run *run)
+/* The run's table-time share (ops.h rl_ops_serving_share at the decode
+ * step it spent its time in: r's time-weighted batch and mean context) as
+ * table_time_share (null: unknown, no kernel tables) and the point it was
+ * taken at; returns the share. */
+static double add_serve_share(cJSON *j, const rl_serve_result *r, const rl_simulate_run *run)
+{
+    const rl_serve_config *c = run->c;
+    long long pp = c->pp > 1 ? c->pp : 1;
+    double share = rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp, c->ep,
+                                        c->layout == RL_ATTN_LAYOUT_DP,
+                                        r->mean_decode_batch_time, r->mean_decode_context, run->p);
+    add_number_or_null(j, "table_time_share", share, share >= 0);
+    char at[160];
+    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean context "
+             "%.0f", fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+    cJSON_AddStringToObject(j, "table_time_share_at", at);
+    return share;
+}
+
+static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    long long pp = c->pp > 1 ? c->pp : 1;
     const char *mode = rl_run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h,
-                                   rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp,
-                                                        c->ep, c->layout == RL_ATTN_LAYOUT_DP,
-                                                        c->max_seqs, c->kv_capacity_tokens, run->p));
+                                   add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
     char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */
@@ -997,7 +1026,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         cJSON_AddNumberToObject(p, "kv_frac", r->kv_frac[i]);
         cJSON_AddItemToArray(tl, p);
     }
-    add_serve_run(o, run);
+    add_serve_run(o, r, run);
     if (run->truncated >= 0)
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
     cJSON_AddBoolToObject(o, "offline", run->offline);
@@ -1043,6 +1072,9 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
         {"ttft_p99_s", c->ttft_p99},             {"tpot_p99_s", c->tpot_p99},
         {"e2e_p50_s", c->e2e_p50},               {"out_tokens_per_s", c->out_tokens_per_s},
+        /* the same figure under simulate's name for it (tester7 #8: size's
+         * out_tokens_per_s is steady state, simulate's whole-run) */
+        {"steady_out_tokens_per_s", c->out_tokens_per_s},
     };
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
@@ -1056,6 +1088,8 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
+    double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
+    add_number_or_null(o, "table_time_share", share, share >= 0);
     add_engine_name(o, &in->hw[c->hw], mode);
     if (!detail)
         return o;

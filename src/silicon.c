@@ -864,7 +864,9 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
 {
     fprintf(f, "  engines = {\n    default = ");
     rl_spec_put_string(f, engine);
-    fprintf(f, ",\n    %s = {\n      version = ", engine);
+    fputs(",\n    ", f);
+    rl_spec_put_key(f, engine);
+    fputs(" = {\n      version = ", f);
     rl_spec_put_string(f, s->version);
     fputs(",\n      source = ", f);
     char src[1024];

@@ -232,6 +232,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
+    c->decode_batch_time = r.mean_decode_batch_time;
+    c->decode_context = r.mean_decode_context;
     /* keeping up: completions over arrivals in the steady window reach
      * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
      * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
@@ -1036,9 +1038,11 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
 {
     long long pp = c->pp > 1 ? c->pp : 1;
+    int run = c->decode_batch_time > 0;
+    double batch = run ? c->decode_batch_time : c->max_seqs > 1 ? c->max_seqs : 1;
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
-                                c->layout == RL_ATTN_LAYOUT_DP, c->max_seqs,
-                                c->kv_capacity_tokens, c->p);
+                                c->layout == RL_ATTN_LAYOUT_DP, batch,
+                                run ? c->decode_context : c->kv_capacity_tokens / batch, c->p);
 }
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)

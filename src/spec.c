@@ -3,6 +3,7 @@
  * cross-field checks in check_model / check_hw. */
 #include "spec.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -554,6 +555,11 @@ int rl_hw_measured(const rl_hw *h)
     return h->efficiency.present || (e && e->tables);
 }
 
+int rl_hw_plans_measured(const rl_hw *h)
+{
+    return !h->ideal && (rl_hw_measured(h) || h->dropped);
+}
+
 void rl_hw_set_ideal(rl_hw *h)
 {
     h->efficiency.present = 0;
@@ -960,10 +966,64 @@ static int convert_protected(lua_State *L)
     return 0;
 }
 
+/* Whether the number at `key` of the tables at b and d (absolute indices)
+ * differ, both numbers; "FIELD=VALUE" of d's into `changed` of d when it
+ * differs and d has no `changed` yet. */
+static void mark_if_differs(lua_State *L, int b, int d, const char *field, const char *key)
+{
+    lua_pushstring(L, key);
+    lua_rawget(L, b);
+    lua_pushstring(L, key);
+    lua_rawget(L, d);
+    int differs = lua_isnumber(L, -1) && lua_isnumber(L, -2) &&
+                  lua_tonumber(L, -1) != lua_tonumber(L, -2);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 2);
+    lua_getfield(L, -1, "changed"); /* the derived spec's own, or one marked before */
+    int marked = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (differs && !marked) {
+        char text[96];
+        snprintf(text, sizeof text, "%s=%.6g", field, v);
+        lua_pushstring(L, text);
+        lua_setfield(L, -2, "changed");
+    }
+}
+
+/* A derived spec (argument 2) whose timing fields (hbm_bw, flops.*) differ
+ * from its base's (argument 1) describes another chip than the one the
+ * base's tables were measured on: `changed` (rl_hw.changed) is set on it,
+ * so they are dropped as under --set hw.hbm_bw (tester7 #4: such a spec
+ * kept the H100 tables and read calibrated when named h100-sxm, with the
+ * faster HBM moving no step time). */
+static void mark_changed(lua_State *L)
+{
+    lua_pushvalue(L, 2); /* the derived spec, on top for mark_if_differs */
+    mark_if_differs(L, 1, lua_gettop(L), "hbm_bw", "hbm_bw");
+    lua_getfield(L, 1, "flops");
+    lua_getfield(L, 2, "flops");
+    int fb = lua_gettop(L) - 1, fd = lua_gettop(L);
+    if (lua_istable(L, fb) && lua_istable(L, fd)) {
+        lua_pushvalue(L, 2);
+        for (lua_pushnil(L); lua_next(L, fd) != 0; lua_pop(L, 1))
+            if (lua_type(L, -2) == LUA_TSTRING) {
+                char f[64];
+                snprintf(f, sizeof f, "flops.%.50s", lua_tostring(L, -2));
+                lua_pushvalue(L, -3); /* the derived spec */
+                mark_if_differs(L, fb, fd, f, lua_tostring(L, -3));
+                lua_pop(L, 1);
+            }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+}
+
 /* Copy every field of the derived spec (argument 2) but `base` into its base
- * (argument 1), raw: a protected call, as any allocation may raise. */
+ * (argument 1), raw, once mark_changed has looked at them: a protected
+ * call, as any allocation may raise. */
 static int merge_fields(lua_State *L)
 {
+    mark_changed(L);
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {
@@ -1100,13 +1160,43 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     return rc;
 }
 
-int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
-                  size_t errlen)
+void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f)
 {
-    h->dropped = 0;
-    for (int i = nov - 1; i >= 0; i--)
-        if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
-            snprintf(h->changed, sizeof h->changed, "%s=%s", ov[i].field, ov[i].value);
+    f->hbm_bw = h->hbm_bw;
+    memcpy(f->flops, h->flops, sizeof f->flops);
+}
+
+/* Whether h's timing figures differ from `before` (NULL: those of
+ * name_or_path read without overrides; a read failure counts as differing). */
+static int figures_differ(const rl_hw_figures *before, const char *name_or_path, const rl_hw *h)
+{
+    rl_hw_figures own, now;
+    rl_hw_figures_of(h, &now);
+    if (!before) {
+        rl_hw *o = malloc(sizeof *o);
+        char e[1024];
+        int rc = o ? load_spec("hw_profiles", name_or_path, NULL, 0, hw_from_table, o, e, sizeof e)
+                   : -1;
+        if (rc == 0)
+            rl_hw_figures_of(o, &own);
+        free(o);
+        if (rc != 0)
+            return 1;
+        before = &own;
+    }
+    return memcmp(before, &now, sizeof now) != 0;
+}
+
+int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
+                  int nov, rl_hw *h, char *err, size_t errlen)
+{
+    int timing = 0;
+    for (int i = 0; i < nov; i++)
+        timing |= strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0;
+    if (timing && (before || name_or_path) && figures_differ(before, name_or_path, h))
+        for (int i = nov - 1; i >= 0; i--)
+            if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
+                snprintf(h->changed, sizeof h->changed, "%s=%s", ov[i].field, ov[i].value);
     drop_measured(h);
     return name_or_path ? renamed_measurements(name_or_path, ov, nov, h, err, errlen) : 0;
 }
@@ -1126,7 +1216,7 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
     if (price && !source)
         snprintf(out->price_source, sizeof out->price_source,
                  "given with --set hw.price_per_chip_hour=%s", price);
-    return rl_hw_what_if(name_or_path, ov, nov, out, err, errlen);
+    return rl_hw_what_if(NULL, name_or_path, ov, nov, out, err, errlen);
 }
 
 /* ---- writing a spec back as Lua source (spec.h) ---- */
@@ -1155,6 +1245,30 @@ static int cmp_field(const void *a, const void *b)
     return px != py ? px - py : strcmp(x, y);
 }
 
+/* A table key as Lua reads it back: a name as written when it is one
+ * (a letter or '_', then letters, digits, '_'; not a reserved word of the
+ * Lua 5.4 manual section 3.1), else ["..."] quoted as rl_spec_put_string
+ * (tester7 #5: fit --save of my-run.csv or end.csv wrote `my-run = {` and
+ * `end = {`, which do not load). */
+void rl_spec_put_key(FILE *f, const char *k)
+{
+    static const char *const reserved[] = {
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+        "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"};
+    int name = isalpha((unsigned char)k[0]) || k[0] == '_';
+    for (const char *p = k; *p && name; p++)
+        name = isalnum((unsigned char)*p) || *p == '_';
+    for (size_t i = 0; name && i < sizeof reserved / sizeof reserved[0]; i++)
+        name = strcmp(k, reserved[i]) != 0;
+    if (name) {
+        fputs(k, f);
+        return;
+    }
+    fputc('[', f);
+    rl_spec_put_string(f, k);
+    fputc(']', f);
+}
+
 void rl_spec_put_fields(FILE *f, lua_State *L, int indent)
 {
     const char *keys[64]; /* the table holds the key strings while they are used */
@@ -1168,7 +1282,9 @@ void rl_spec_put_fields(FILE *f, lua_State *L, int indent)
     qsort(keys, (size_t)nk, sizeof *keys, cmp_field);
     for (int i = 0; i < nk; i++) {
         lua_getfield(L, -1, keys[i]);
-        fprintf(f, "%*s%s = ", indent, "", keys[i]);
+        fprintf(f, "%*s", indent, "");
+        rl_spec_put_key(f, keys[i]);
+        fputs(" = ", f);
         rl_spec_put_value(f, L, indent);
         fputs(",\n", f);
         lua_pop(L, 1);

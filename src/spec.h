@@ -168,6 +168,13 @@ typedef struct {
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */
 int rl_hw_measured(const rl_hw *h);
+/* Whether h plans as a measured chip: measured (rl_hw_measured), or a
+ * what-if of one whose tables were dropped (rl_hw.dropped), not --ideal.
+ * Its chips without a plan run tensor parallel with their collectives in
+ * either case, so a what-if changes the figures, not the plan (tester7 #4:
+ * --set hw.hbm_bw on h100-sxm --chips 8 fell back to formula (1)'s
+ * collective-free fully sharded chips, 17.57 -> 5.84 ms at its own value). */
+int rl_hw_plans_measured(const rl_hw *h);
 
 /* Drop them (--ideal, --engine ideal): the pure roofline. */
 void rl_hw_set_ideal(rl_hw *h);
@@ -246,8 +253,16 @@ typedef struct {
  * (rl_hw.changed); `name` alone renames the chip, its measured tables
  * staying its own (not looked at when name_or_path is NULL: a spec table).
  * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
+ * A value equal to the chip's own (`before`: its figures without the
+ * overrides; NULL: name_or_path read again without them) changes nothing
+ * (tester7 #4: --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables).
  * 0, or -1 with err. */
-int rl_hw_what_if(const char *name_or_path, const rl_override *ov, int nov, rl_hw *h, char *err,
+typedef struct {
+    double hbm_bw, flops[RL_DTYPE_COUNT];
+} rl_hw_figures;
+void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f);
+int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
+                  int nov, rl_hw *h, char *err,
                   size_t errlen);
 
 /* h, read as `old_name`, now bears another name: record it in
@@ -319,8 +334,11 @@ void rl_hw_push(lua_State *L, const rl_hw *h);
  * sorted (name and source first), one per line, indented `indent` spaces
  * deeper each level; anything else (a light userdata standing for loaded
  * tables, engines.h) as nil.  rl_spec_put_fields writes only a table's
- * "key = value," lines.  For the profiles calibrate --tables and fit save. */
+ * "key = value," lines; rl_spec_put_key a table key: the name when it is a
+ * Lua name and no reserved word, else ["..."].  For the profiles calibrate
+ * --tables and fit save. */
 void rl_spec_put_string(FILE *f, const char *s);
+void rl_spec_put_key(FILE *f, const char *k);
 void rl_spec_put_value(FILE *f, lua_State *L, int indent);
 void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
 

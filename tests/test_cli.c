@@ -321,6 +321,29 @@ static void datasheet_chip_label(void **state)
     cJSON_Delete(j);
 }
 
+/* Tester7 #8: step rows' weight_bytes is per chip in a plan (tp8 on
+ * h100-sxm: 17.64e9) and the fully sharded copy's in formula (1) (--ideal:
+ * 141.1e9), kept so for scripts that read it; weight_bytes_per_chip and
+ * kv_bytes_per_chip mean per chip in both: formula (1)'s is its copy over
+ * 8 chips (1e-12), within 1e-3 of tp8's (tp replicates the norms: 17.638e9
+ * against 17.641e9), KV equal (1e-12). */
+static void per_chip_bytes_in_every_step(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 8 --context 4096 "
+                       "--format json";
+    cJSON *tp = json2(base, ""), *f1 = json2(base, " --ideal");
+    const cJSON *a = cJSON_GetObjectItem(tp, "rows")->child, *b = cJSON_GetObjectItem(f1, "rows")->child;
+    assert_string_equal(cJSON_GetObjectItem(tp, "sharding")->valuestring, "tp8");
+    assert_rel(num(a, "weight_bytes_per_chip"), num(a, "weight_bytes"), 1e-12);
+    assert_rel(num(b, "weight_bytes_per_chip"), num(b, "weight_bytes") / 8, 1e-12);
+    assert_rel(num(b, "kv_bytes_per_chip"), num(b, "kv_bytes") / 8, 1e-12);
+    assert_rel(num(a, "weight_bytes_per_chip"), num(b, "weight_bytes_per_chip"), 1e-3);
+    assert_rel(num(a, "kv_bytes_per_chip"), num(b, "kv_bytes_per_chip"), 1e-12);
+    cJSON_Delete(tp);
+    cJSON_Delete(f1);
+}
+
 /* A what-if --set of a field that times the chip drops the profile's
  * measured tables (tester #2): h100-sxm with hbm_bw = 1e12 B/s runs mode
  * estimated, and B = 1 at context 2048 takes at least reading LLaMA-3-8B's
@@ -345,7 +368,7 @@ static void set_changes_the_chip(void **state)
     assert_null(strstr(src, "AIConfigurator"));
     cJSON_Delete(j);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "note: --set hw.hbm_bw=1e12 changes the chip"));
+    assert_non_null(strstr(out, "note: hw.hbm_bw=1e12 changes the chip"));
     snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
@@ -431,12 +454,21 @@ static void shard_json(void **state)
     for (const cJSON *c = colls->child; c; c = c->next)
         for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
             assert_non_null(cJSON_GetObjectItem(c, ck[k]));
+    assert_null(cJSON_GetObjectItem(j, "mode_note")); /* estimated: nothing measured */
     cJSON_Delete(j);
-    j = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 --context 8192 "
-                 "--format json");
+    j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                     "--context 8192 --format json", out, sizeof out); /* the note on stderr */
     adv = cJSON_GetObjectItem(j, "advice");
     assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp8");
+    /* a measured chip ranked at its peaks reads ideal with a note (docs/model.md;
+     * tester7 #3: none was printed), on stderr too */
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "mode_note")->valuestring,
+                           "formula (1) at h100-sxm's datasheet peaks"));
     cJSON_Delete(j);
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                             "--context 8192", out, sizeof out), 0);
+    assert_non_null(strstr(out, "roofline shard: note: every plan is ranked by formula (1)"));
     j = run_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
                  "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 --format json");
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "included"));
@@ -502,6 +534,42 @@ static void ops_json(void **state)
                              out, sizeof out),
                      0);
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
+}
+
+/* Tester7 #3: simulate labelled mixtral-8x7b on 8 H100 (int8 weights,
+ * bf16 KV and compute, 20 req/s of 2048 + 256 tokens) calibrated while
+ * step and prefill of the same deployment read estimated: the share was
+ * taken at 256 sequences at the KV pool's context (~15.8k tokens, an
+ * attention-heavy step the run never ran).  Now it is the decode step the
+ * run spent its time in: step --tp 8 at the run's time-weighted batch and
+ * mean context gives the same table_time_share (to 1e-12; about 0.18, below
+ * spec.h's RL_TABLE_SHARE_MIN) and the same label, estimated; the point is
+ * printed (table_time_share_at). */
+static void simulate_label_at_its_steps(void **state)
+{
+    (void)state;
+    const char *prec = " --weights int8 --kv bf16 --compute bf16 --format json";
+    cJSON *sim = json2("simulate --model mixtral-8x7b --hw h100-sxm --chips 8 --qps 20 "
+                       "--prompt-len 2048 --out-len 256 --requests 300", prec);
+    assert_non_null(sim);
+    long long b = llround(cJSON_GetObjectItem(sim, "mean_decode_batch_time")->valuedouble);
+    long long ctx = llround(cJSON_GetObjectItem(sim, "mean_decode_context")->valuedouble);
+    char at[160], step[256];
+    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %lld and mean context "
+             "%lld", b, ctx);
+    assert_string_equal(cJSON_GetObjectItem(sim, "table_time_share_at")->valuestring, at);
+    double share = cJSON_GetObjectItem(sim, "table_time_share")->valuedouble;
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s", cJSON_GetObjectItem(sim, "mode")->valuestring);
+    cJSON_Delete(sim);
+    snprintf(step, sizeof step, "step --model mixtral-8x7b --hw h100-sxm --chips 8 --tp 8 "
+             "--batch %lld --context %lld", b, ctx);
+    cJSON *st = json2(step, prec);
+    assert_non_null(st);
+    assert_rel(cJSON_GetObjectItem(st, "table_time_share")->valuedouble, share, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(st, "mode")->valuestring, mode);
+    assert_string_equal(mode, "estimated");
+    cJSON_Delete(st);
 }
 
 /* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
@@ -1176,21 +1244,21 @@ static void table_share_labels(void **state)
         assert_true(fabs(num(j, "table_time_share") - cases[i].share) < 0.05);
         cJSON_Delete(j);
     }
-    /* one configuration, every command: simulate's replica (tp8 int8, batch
-     * cap max_seqs, each sequence at kv_capacity / max_seqs) reads what step
-     * and ops say of that decode step (within llama3-70b max_context 8192) */
+    /* one configuration, every command: simulate's replica (tp8 int8, the
+     * decode step at its time-weighted batch and mean context, ops.h
+     * rl_ops_serving_share) reads what step and ops say of that decode step */
     cJSON *sim = run_cli_json("simulate --model llama3-70b --hw h100-sxm --chips 8 --weights int8 "
                               "--compute int8 --qps 2 --prompt-len 1024 --out-len 256 "
                               "--requests 50 --format json", out, sizeof out);
-    long long b = (long long)num(sim, "max_seqs");
-    long long ctx = (long long)(num(sim, "kv_capacity_tokens_per_replica") / (double)b);
+    long long b = llround(fmax(1, num(sim, "mean_decode_batch_time")));
+    long long ctx = llround(num(sim, "mean_decode_context"));
     const char *mode = cJSON_GetObjectItem(sim, "mode")->valuestring;
     static const char *const cmds[] = {"step", "ops"};
     double share[2];
     for (int i = 0; i < 2; i++) {
         snprintf(cmd, sizeof cmd, "%s --model llama3-70b --hw h100-sxm --chips 8 --tp 8 "
                  "--weights int8 --compute int8 --batch %lld --context %lld --format json",
-                 cmds[i], b, ctx < 8192 ? ctx : 8192);
+                 cmds[i], b, ctx);
         cJSON *j = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, mode);
         share[i] = num(j, "table_time_share");
@@ -1536,10 +1604,12 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
+        cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(simulate_offline),
+        cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(over_budget_note_names_engine),

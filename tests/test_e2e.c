@@ -877,6 +877,45 @@ static void fit_needs_both_phases(void **state)
     }
 }
 
+/* Tester7 #5: the engine a CSV's file name names is a key of the saved
+ * profile's engines table; my-run.csv and end.csv (not Lua names) wrote
+ * `my-run = {` and `end = {`, which do not load back (exit 2, nothing
+ * saved).  Now the key is written ["my-run"] and the profile loads with
+ * those costs selected. */
+static void fit_saves_any_file_name(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"my-run", "end"};
+    char dir[] = "/tmp/rl_fit_name_XXXXXX", csv[128], prof[128], err[1024], cmd[512];
+    assert_non_null(mkdtemp(dir));
+    use_source_tree();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(csv, sizeof csv, "%s/%s.csv", dir, names[i]);
+        snprintf(prof, sizeof prof, "%s/%s.lua", dir, names[i]);
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
+        assert_int_equal(system(cmd), 0);
+        rl_meas m;
+        if (rl_measure_read(csv, &m, err, sizeof err))
+            fail_msg("%s", err);
+        rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+        rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                         .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
+                         .band_hi = 0.9, .save = prof};
+        cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+        if (!res)
+            fail_msg("%s", err);
+        cJSON_Delete(res);
+        rl_measure_free(&m);
+        static rl_hw back; /* ~60 kB: off the stack (valgrind) */
+        back = load_hw(prof, NULL, 0);
+        assert_true(back.engine_costs.present);
+        assert_string_equal(back.engine_costs.engine, names[i]);
+        unlink(csv);
+        unlink(prof);
+    }
+    rmdir(dir);
+}
+
 /* Tester item 12: validate --against on h100-sxm (efficiency tables, no
  * engine costs) predicts ideal while step runs calibrated there: the result
  * says so in mode_note, naming the profile. */
@@ -935,6 +974,7 @@ int main(void)
         cmocka_unit_test(validate_states_its_mode),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
+        cmocka_unit_test(fit_saves_any_file_name),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

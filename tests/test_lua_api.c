@@ -389,6 +389,41 @@ static void chips_run_tensor_parallel(void **state)
     assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
 }
 
+/* chips = 8 on a profile without kernel tables (tpu-v5p) or with
+ * ideal = true keeps formula (1)'s 8 fully sharded chips, as --chips 8 does
+ * (tester7 #1: Lua read chips 1, "one chip", TTFT 323.8 ms on tpu-v5p and
+ * 154.6 ms on ideal h100-sxm against the CLI's 40.47 and 19.33 ms): the
+ * prefill's ttft_s (llama3-70b, 2048 tokens, int8) and ops' chips equal the
+ * command line's to 1e-12. */
+static void chips_kept_without_tables(void **state)
+{
+    (void)state;
+    static const char *const prefill_keys[] = {"ttft_s", "chips"}, *const ops_keys[] = {"chips"};
+    static const char *const runs[][2] = {{"tpu-v5p", ""}, {"h100-sxm", " --ideal"},
+                                          {"h100-pcie", ""}};
+    char cli[512], lua[512];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        int ideal = runs[i][1][0] != 0;
+        snprintf(cli, sizeof cli, "prefill --model llama3-70b --hw %s --chips 8 --tokens 2048 "
+                 "--weights int8 --compute int8 --format json%s", runs[i][0], runs[i][1]);
+        snprintf(lua, sizeof lua, "roofline.prefill{ model = 'llama3-70b', hw = '%s', chips = 8, "
+                 "tokens = 2048, weights = 'int8', compute = 'int8', ideal = %s }", runs[i][0],
+                 ideal ? "true" : "false");
+        assert_lua_equals_cli(cli, lua, 1, prefill_keys, 1);
+        assert_lua_equals_cli(cli, lua, 0, prefill_keys + 1, 1);
+        snprintf(cli, sizeof cli, "ops --model llama3-70b --hw %s --chips 8 --phase prefill "
+                 "--tokens 2048 --weights int8 --compute int8 --format json%s", runs[i][0],
+                 runs[i][1]);
+        snprintf(lua, sizeof lua, "roofline.ops{ model = 'llama3-70b', hw = '%s', chips = 8, "
+                 "phase = 'prefill', tokens = 2048, weights = 'int8', compute = 'int8', "
+                 "ideal = %s }", runs[i][0], ideal ? "true" : "false");
+        assert_lua_equals_cli(cli, lua, 0, ops_keys, 1);
+    }
+    assert_true(run_number("return roofline.prefill{ model = 'llama3-70b', hw = 'tpu-v5p', "
+                           "chips = 8, tokens = 2048, weights = 'int8', compute = 'int8' }"
+                           ".rows[1].ttft_s") < 0.05); /* the CLI's 40.47 ms, not 323.8 */
+}
+
 /* A fitted profile in Lua is timed by its engine costs as on the command
  * line (tester4 #2): llama2-70b on h100-sxm-splitwise over 2 GPUs, step
  * (batch 1, context 1024) with and without tp = 2 and prefill (1000
@@ -565,6 +600,66 @@ static void assert_step_on(const char *hw, const char *mode, const char *set)
                               "--set %s --format json", set ? set : "");
     if (set)
         assert_lua_equals_cli(cli, lua, 1, keys, 1);
+}
+
+/* Tester7 #4: a what-if written three ways gives one answer.  llama3-70b
+ * fp8 on 8 h100-sxm (batch 64, context 4096) with 6e12 B/s HBM: --set
+ * hw.hbm_bw=6e12 (was 3.26 ms, no collectives: the default plan fell back
+ * to formula (1)), a spec file { base = 'h100-sxm', hbm_bw = 6e12 } (was
+ * the H100 tables' 17.56 ms, calibrated when named h100-sxm) and Lua's
+ * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) all read estimated with the
+ * tp8 plan and its AllReduces kept: step_s equal to --tp 8 under the same
+ * --set (1e-12).  A value equal to the chip's own (3.35e12) changes
+ * nothing: calibrated, step_s the unchanged chip's (1e-12; it was 5.84 ms
+ * estimated beside 17.57 ms). */
+static void what_if_three_ways_agree(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"step_s"}, *const header[] = {"chips"};
+    const char *base = "step --model llama3-70b --hw %s --chips 8 --batch 64 --context 4096 "
+                       "--weights fp8 --compute fp8 --format json%s";
+    char spec[] = "/tmp/rl_what_if_XXXXXX.lua", cli[512], ref[512], lua[512];
+    int fd = mkstemps(spec, 4);
+    assert_true(fd >= 0);
+    static const char text[] = "return { base = 'h100-sxm', name = 'h100-sxm', hbm_bw = 6e12 }\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.hbm_bw=6e12 --tp 8");
+    const char *lua_step = "roofline.step{ model = 'llama3-70b', hw = %s, chips = 8, batch = 64, "
+                           "context = 4096, weights = 'fp8', compute = 'fp8' }";
+    snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { hbm_bw = 6e12 })");
+    assert_lua_equals_cli(ref, lua, 1, keys, 1);
+    assert_lua_equals_cli(ref, lua, 0, header, 1);
+    char code[700], err[1024];
+    snprintf(code, sizeof code, "local r = %s return r.mode .. ' ' .. r.sharding", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "estimated tp8");
+    lua_pop(L, 1);
+    static const char *const ways[][2] = {{"h100-sxm", " --set hw.hbm_bw=6e12"}, {NULL, ""}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cli, sizeof cli, base, ways[i][0] ? ways[i][0] : spec, ways[i][1]);
+        static char a[1 << 16], b[1 << 16];
+        cJSON *x = run_cli_json(cli, a, sizeof a), *y = run_cli_json(ref, b, sizeof b);
+        assert_string_equal(cJSON_GetObjectItem(x, "mode")->valuestring, "estimated");
+        assert_string_equal(cJSON_GetObjectItem(x, "sharding")->valuestring, "tp8");
+        assert_rel(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(x, "rows"), 0),
+                                       "step_s")->valuedouble,
+                   cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(y, "rows"), 0),
+                                       "step_s")->valuedouble, 1e-12);
+        cJSON_Delete(x);
+        cJSON_Delete(y);
+    }
+    unlink(spec);
+    /* the chip's own value: nothing changes */
+    snprintf(ref, sizeof ref, base, "h100-sxm", "");
+    snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { hbm_bw = 3.35e12 })");
+    assert_lua_equals_cli(ref, lua, 1, keys, 1);
+    snprintf(cli, sizeof cli, base, "h100-sxm", " --set hw.hbm_bw=3.35e12");
+    assert_lua_equals_cli(cli, lua, 1, keys, 1);
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "calibrated");
+    lua_pop(L, 1);
 }
 
 static void what_if_and_size_errors(void **state)
@@ -813,6 +908,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(chips_kept_without_tables),
+        cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(argument_errors_name_the_function),
         cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),

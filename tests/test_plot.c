@@ -210,15 +210,24 @@ static void test_planted_links(void **state)
     assert_non_null(fgets(line, sizeof line, f));
     fclose(f);
     assert_string_equal(line, "precious\n");
-    if (have_gnuplot()) { /* a planted regular fig.gp is replaced, never run */
-        snprintf(marker, sizeof marker, "%s.PWNED", dir);
-        snprintf(p, sizeof p, "%s/fig.gp", dir);
-        f = fopen(p, "w");
-        assert_non_null(f);
-        fprintf(f, "system('touch %s')\n", marker);
-        fclose(f);
+    /* a planted regular fig.gp is never run, nor replaced (tester7 #11:
+     * side files roofline did not write are someone's): refused, naming it */
+    snprintf(marker, sizeof marker, "%s.PWNED", dir);
+    snprintf(p, sizeof p, "%s/fig.gp", dir);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "system('touch %s')\n", marker);
+    fclose(f);
+    long planted = file_size(dir, "fig.gp");
+    assert_int_equal(rl_plot_pareto(fd, "fig.png", "t", &s, 1, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fig.gp: exists and was not written by roofline"));
+    assert_int_equal(access(marker, F_OK), -1);
+    assert_int_equal(file_size(dir, "fig.gp"), planted);
+    assert_int_equal(file_size(dir, "fig.png"), -1);
+    unlink(p);
+    if (have_gnuplot()) { /* roofline's own pair is its rerun: replaced */
         assert_int_equal(rl_plot_pareto(fd, "fig.png", "t", &s, 1, 0, err, sizeof err), 0);
-        assert_int_equal(access(marker, F_OK), -1);
+        assert_int_equal(rl_plot_pareto(fd, "fig.png", "t", &s, 1, 0, err, sizeof err), 0);
         assert_true(file_size(dir, "fig.png") > 1000);
     }
     close(fd);
