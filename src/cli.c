@@ -97,12 +97,11 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
-        for (int i = 0; i < n; i++)
-            if (out[i] == v) { /* a repeat runs nothing new (tester6: --chips 4,4) */
-                snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
-                return -1;
-            }
         out[n++] = v;
+        if (rl_list_repeats(out, n)) {
+            snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
+            return -1;
+        }
         if (!*end)
             return n;
         p = end + 1;
@@ -2135,21 +2134,21 @@ static void print_help(FILE *f)
     }
 }
 
-/* Whether an input of this run (--hw H[,H2], --model, --profile, --trace,
- * --against, a positional file such as fit's CSV) is the existing file
- * `path`. */
+/* Whether an input of this run (--hw H[,H2] and --profile with the bases
+ * they inherit, --model, --trace, --against, a positional file such as
+ * fit's CSV) is the existing file `path`. */
 static int is_input(const rl_opts *o, const char *path)
 {
     char hw[1024];
     snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
     for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        if (rl_spec_same_file("hw_profiles", t, path))
+        if (rl_spec_hw_reads_file(t, path))
             return 1;
     for (int i = 0; i < o->nargs; i++)
         if (rl_spec_same_file(NULL, o->args[i], path))
             return 1;
     const char *trace = o->given[RL_P_TRACE], *against = o->given[RL_P_AGAINST];
-    return (o->calib.profile && rl_spec_same_file("hw_profiles", o->calib.profile, path)) ||
+    return (o->calib.profile && rl_spec_hw_reads_file(o->calib.profile, path)) ||
            (o->model && rl_spec_same_file("model", o->model, path)) ||
            (trace && rl_spec_same_file(NULL, trace, path)) ||
            (against && rl_spec_same_file(NULL, against, path));
