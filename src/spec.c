@@ -1037,6 +1037,42 @@ static int merge_fields(lua_State *L)
     return 0;
 }
 
+/* The file of base `name` named by the spec at `path`: a preset name, or a
+ * .lua path relative to the directory of `path`.  0, or -1 with err set. */
+static int resolve_base(const char *path, const char *name, char *bpath, size_t len, char *err,
+                        size_t errlen)
+{
+    char rel[2048];
+    const char *slash = strrchr(path, '/');
+    if (rl_spec_is_path(name) && name[0] != '/' && slash)
+        snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
+    else
+        snprintf(rel, sizeof rel, "%s", name);
+    return rl_spec_resolve("hw_profiles", rel, bpath, len, err, errlen);
+}
+
+int rl_spec_hw_reads_file(const char *name, const char *path)
+{
+    char cur[1024], next[1024], err[1024];
+    if (rl_spec_resolve("hw_profiles", name, cur, sizeof cur, err, sizeof err) != 0)
+        return 0;
+    for (int depth = 0; depth <= RL_SPEC_BASE_DEPTH; depth++) {
+        if (same_node(cur, path))
+            return 1;
+        lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+        int found = L && rl_sandbox_dofile(L, cur, 1, err, sizeof err) == 0 &&
+                    lua_istable(L, -1) && lua_getfield(L, -1, "base") == LUA_TSTRING &&
+                    resolve_base(cur, lua_tostring(L, -1), next, sizeof next, err,
+                                 sizeof err) == 0;
+        if (L)
+            lua_close(L);
+        if (!found)
+            return 0;
+        memcpy(cur, next, sizeof cur);
+    }
+    return 0;
+}
+
 /* Resolve a hardware spec's `base` (spec.h) for the table on top of L, read
  * from `path`: the base's table with the spec's other fields replacing its
  * own takes its place on the stack.  A base is a preset name, or a .lua path
@@ -1057,18 +1093,13 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
         RL_FAIL("%s: field 'base': expected a hardware preset name or a .lua path, got %s", path,
                 lua_typename(L, t));
     }
-    char name[1024], rel[2048], bpath[1024], e2[1024];
+    char name[1024], bpath[1024], e2[1024];
     snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     if (depth >= RL_SPEC_BASE_DEPTH)
         RL_FAIL("%s: field 'base': more than %d bases in a chain (a cycle?)", path,
                 RL_SPEC_BASE_DEPTH);
-    const char *slash = strrchr(path, '/');
-    if (rl_spec_is_path(name) && name[0] != '/' && slash)
-        snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
-    else
-        snprintf(rel, sizeof rel, "%s", name);
-    if (rl_spec_resolve("hw_profiles", rel, bpath, sizeof bpath, e2, sizeof e2) != 0)
+    if (resolve_base(path, name, bpath, sizeof bpath, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
     if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);

@@ -298,6 +298,11 @@ int rl_spec_preset_node(const struct stat *st);
  * existing file `path`. */
 int rl_spec_same_file(const char *kind, const char *name, const char *path);
 
+/* Whether the hardware spec `name` (preset or path) is the existing file
+ * `path` or inherits it through its chain of `base`s (review21: --save onto
+ * a user's base file rewrote an input of the run). */
+int rl_spec_hw_reads_file(const char *name, const char *path);
+
 /* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
  * first search directory that has any, into names[cap]; returns how many. */
 #define RL_MAX_PRESETS 128

@@ -230,11 +230,12 @@ static void save_never_replaces_inputs(void **state)
     /* chip.lua is shipped (listed in PRESETS), own.lua is the user's own
      * file in the same folder, which --save may rewrite (review21 #1) */
     static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua", "w.lua",
-                                        "PRESETS", "hw_profiles/own.lua"};
+                                        "PRESETS", "hw_profiles/own.lua", "kid.lua"};
     static const char *const text[] = {"-- kept\n", "-- kept\n",
                                        "roofline.write('chip.lua', '-- clobbered')\n",
-                                       "model/x.lua\nhw_profiles/chip.lua\n", "-- mine\n"};
-    for (int i = 0; i < 5; i++) {
+                                       "model/x.lua\nhw_profiles/chip.lua\n", "-- mine\n",
+                                       "return { base = 'mine.lua' }\n"};
+    for (int i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
         assert_non_null(f);
@@ -246,6 +247,8 @@ static void save_never_replaces_inputs(void **state)
     } cases[] = {
         {"info --model llama3-8b --save %s/hw_profiles/chip.lua", "it is a shipped preset"},
         {"fit x.csv --hw %s/mine.lua --save %s/mine.lua", "it is an input of this run"},
+        /* a file the --hw profile inherits through `base` is an input too */
+        {"fit x.csv --hw %s/kid.lua --save %s/mine.lua", "it is an input of this run"},
         {"calibrate --backend cpu --quick --save %s/hw_profiles/chip.lua", "shipped preset"},
         {"fit x.csv --hw %s/mine.lua --output %s/mine.lua", "it is an input of this run"},
         {"fit %s/mine.lua --hw h100-sxm --output %s/mine.lua", "it is an input of this run"},
@@ -275,7 +278,7 @@ static void save_never_replaces_inputs(void **state)
     snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model llama3-8b --save "
              "%s/hw_profiles/own.lua >/dev/null 2>&1", dir, RL_BIN, dir);
     assert_int_equal(system(cmd), 0);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *t = slurp_text(path);
         if (i < 2)
