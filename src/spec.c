@@ -1065,7 +1065,7 @@ int rl_spec_hw_reads_file(const char *name, const char *path)
                     resolve_base(cur, lua_tostring(L, -1), next, sizeof next, err,
                                  sizeof err) == 0;
         if (L)
-            lua_close(L);
+            rl_sandbox_close(L);
         if (!found)
             return 0;
         memcpy(cur, next, sizeof cur);
