@@ -35,7 +35,7 @@ LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles
+.PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles presets test-presets
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -75,6 +75,7 @@ docs: $(BIN)
 test: $(BIN) $(TESTS) cuda-compile
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	$(MAKE) --no-print-directory test-install || fail=1; \
+	$(MAKE) --no-print-directory test-presets || fail=1; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all passed"
 
 # The same suite under AddressSanitizer + UBSan, in separate build folders.
@@ -194,15 +195,17 @@ SILICON_ENGINES := trtllm vllm
 # The MoE tables kept in the shipped profiles: those of the MoE presets'
 # shapes (every measured shape would take b200-vllm to 1.3 MB).
 SILICON_MOE := deepseek-v3,gpt-oss-120b,mixtral-8x7b,mixtral-8x22b
-# Written beside each preset and moved over it: calibrate refuses a --save
-# that names a shipped preset.
+# Written in a temporary folder and moved over each preset: calibrate
+# refuses a --save that names a shipped preset, and an interrupted run
+# leaves no stray file in hw_profiles/engines (as calib/fit_splitwise.sh).
 profiles: $(BIN)
 	@mkdir -p hw_profiles/engines
-	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    out=hw_profiles/engines/$${p%%:*}-$$e.lua; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) calibrate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
-	        --engine $$e --moe-models $(SILICON_MOE) --save $${out%.lua}.new.lua --format csv >/dev/null && \
-	    mv $${out%.lua}.new.lua $$out || exit 1; \
+	        --engine $$e --moe-models $(SILICON_MOE) --save "$$tmp/$${p%%:*}-$$e.lua" --format csv >/dev/null && \
+	    mv "$$tmp/$${p%%:*}-$$e.lua" $$out || exit 1; \
 	    echo "profiles: $$out ($$(wc -c < $$out) bytes)"; done; done
 
 # Per-operator accuracy of the kernel-table fit on held-back configurations
@@ -210,9 +213,10 @@ profiles: $(BIN)
 accuracy-kernels: $(BIN)
 	@mkdir -p out/accuracy
 	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
-	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5"; \
+	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5 --moe-models $(SILICON_MOE)"; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
-	        --engine $$e --holdout 5 --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
+	        --engine $$e --holdout 5 --moe-models $(SILICON_MOE) \
+	        --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
 	        || exit 1; done; done
 # Derived times (engines.h DERIVED) against the GEMM tables they stand in
 # for: each non-bf16 table of the shipped profiles hidden in turn
@@ -248,6 +252,7 @@ install: $(BIN)
 	install -m 644 hw_profiles/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles
 	install -d $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles/engines
 	install -m 644 hw_profiles/engines/*.lua $(DESTDIR)$(PREFIX)/share/roofline/hw_profiles/engines
+	install -m 644 PRESETS $(DESTDIR)$(PREFIX)/share/roofline
 	install -d $(DESTDIR)$(PREFIX)/share/roofline/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/roofline/plots
 
@@ -264,6 +269,18 @@ test-install: $(BIN)
 	      --hw $$hw --batch 1 --context 100 >/dev/null || { echo "test-install: $$hw failed"; exit 1; }; \
 	done; echo "test-install: h100-sxm and tpu-v5e run from an install prefix"
 	@rm -rf $(INSTALL_CHECK)
+
+# PRESETS: the shipped presets, the files no output of roofline may replace
+# (spec.h rl_spec_is_preset_file): the spec files git tracks in model/,
+# hw_profiles/ and hw_profiles/engines/.  `make presets` rewrites it after a
+# preset is added or removed; `make test` checks it in a git checkout.
+PRESET_FILES = git ls-files model hw_profiles | grep -E '^(model|hw_profiles|hw_profiles/engines)/[^/]+\.lua$$'
+presets:
+	@$(PRESET_FILES) > PRESETS && echo "presets: $$(wc -l < PRESETS) files in PRESETS"
+test-presets:
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  $(PRESET_FILES) | diff -u PRESETS - || { echo "test-presets: PRESETS is stale: make presets"; exit 1; }; \
+	  echo "test-presets: PRESETS lists the $$(wc -l < PRESETS) tracked presets"; fi
 
 help:
 	@echo "make            build bin/roofline"

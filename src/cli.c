@@ -97,12 +97,11 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': more than %d values", s, more, cap);
             return -1;
         }
-        for (int i = 0; i < n; i++)
-            if (out[i] == v) { /* a repeat runs nothing new (tester6: --chips 4,4) */
-                snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
-                return -1;
-            }
         out[n++] = v;
+        if (rl_list_repeats(out, n)) {
+            snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
+            return -1;
+        }
         if (!*end)
             return n;
         p = end + 1;
@@ -1100,9 +1099,12 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * few requests, or all at one instant) keeps the rate test alone.  Past
  * capacity the batch cap bounds each decode step, so TPOT stops growing
  * (and can fall) while TTFT grows: the note says so. */
-static void note_overload(const rl_serve_result *r, double qps, double max_qps, long long n,
-                          double span, int max_seqs)
+static void note_overload(const rl_serve_result *r, double qps, double max_qps, double free_qps,
+                          long long n, double span, int max_seqs)
 {
+    double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
+    if (isfinite(free_qps))
+        max_qps = free_qps;
     double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
     /* against the sample's own arrival rate (its n arrivals over `span` s):
      * very bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
@@ -1118,6 +1120,9 @@ static void note_overload(const rl_serve_result *r, double qps, double max_qps, 
         fprintf(stderr, "%.3g req/s offered", qps);
     if (max_qps > 0)
         fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
+    if (max_qps > 0 && isfinite(free_qps))
+        fprintf(stderr, " without the targets (max_sustainable_qps_no_slo; max_sustainable_qps "
+                        "%.3g with them)", slo_qps);
     fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests, and "
                     "TPOT is capped by the batch cap (max_seqs %d): a lower TPOT past capacity "
                     "is not a better deployment\n", max_seqs);
@@ -1141,31 +1146,37 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
                  "%.4g ms", n ? ", " : "", r->tpot.p99 * 1e3, c->slo_tpot * 1e3);
     rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets); not overloaded: "
                   "these arrivals are sustained up to %.3g req/s without targets (%.3g req/s "
-                  "offered, replicas %.0f%% busy), and the targets hold only up to %.3g req/s "
-                  "(max_sustainable_qps)",
+                  "offered, replicas %.0f%% busy; max_sustainable_qps_no_slo), and the targets "
+                  "hold only up to %.3g req/s (max_sustainable_qps)",
                missed[0] ? missed : "the targets hold in this run but not in the capacity "
                                     "search's sample of its requests",
                r->slo_attainment * 100, free_qps, qps, r->utilization * 100, max_qps);
 }
 
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
- * counts them), searched only when the targets put the capacity below the
- * offered `qps`: the overload and SLO notes need it.  NAN when not searched
- * or not found. */
-static double capacity_without_targets(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                                       const rl_request *req, long long n, rl_serve_config *c,
-                                       double qps, double max_qps)
+ * counts them) into *free_qps, searched only when the targets put the
+ * capacity below the offered `qps`: the overload and SLO notes and the key
+ * max_sustainable_qps_no_slo need it.  *free_qps is NAN when not searched
+ * or not found.  Non-zero only when interrupted (the caller exits 130/143);
+ * a search that fails otherwise leaves NAN. */
+static int capacity_without_targets(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                    const rl_request *req, long long n, rl_serve_config *c,
+                                    double qps, double max_qps, double *free_qps)
 {
-    double slo[2] = {c->slo_ttft, c->slo_tpot}, free_qps = qps;
+    double slo[2] = {c->slo_ttft, c->slo_tpot};
     char err[ERRLEN];
+    *free_qps = NAN;
     if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
-        return NAN;
+        return 0;
+    double found = qps;
     c->slo_ttft = c->slo_tpot = 0;
-    int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &free_qps,
+    int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &found,
                                         err, sizeof err);
     c->slo_ttft = slo[0];
     c->slo_tpot = slo[1];
-    return rc == 0 ? free_qps : NAN;
+    if (rc == 0)
+        *free_qps = found;
+    return rl_interrupted() ? -1 : 0;
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
@@ -1246,7 +1257,16 @@ int rl_cli_simulate(rl_opts *o)
         rl_serve_result_free(&r);
         cJSON_Delete(j);
     }
-    double free_qps = rc == 0 ? capacity_without_targets(o, &m, &h, req, n, &c, w.qps, max_qps) : NAN;
+    double free_qps = NAN;
+    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, w.qps, max_qps, &free_qps) != 0) {
+        rl_serve_result_free(&r);
+        cJSON_Delete(j);
+        snprintf(err, sizeof err, "interrupted during the capacity search without targets");
+        rc = -1;
+    }
+    if (rc == 0 && j)
+        cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
+                                  isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
     rl_ops_cost_free(&dc);
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     free(req);
@@ -1270,7 +1290,7 @@ int rl_cli_simulate(rl_opts *o)
     if (free_qps >= w.qps)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else
-        note_overload(&r, w.qps, isfinite(free_qps) ? free_qps : max_qps, n, span, c.max_seqs);
+        note_overload(&r, w.qps, max_qps, free_qps, n, span, c.max_seqs);
     if (o->plot) {
         char title[256];
         int plotted;
@@ -1726,7 +1746,7 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
 /* --moe-models M[,M...] into *k: each model's MoE shape (d_model, d_ff_expert,
  * top_k, experts).  0, or -1 (printed) for a model that cannot be loaded or
  * has no experts. */
-static int moe_keep(const char *list, rl_moe_keep *k)
+static int moe_keep(const char *cmd, const char *list, rl_moe_keep *k)
 {
     char buf[1024], err[ERRLEN];
     snprintf(buf, sizeof buf, "%s", list);
@@ -1743,7 +1763,7 @@ static int moe_keep(const char *list, rl_moe_keep *k)
         else
             err[0] = 0;
         if (err[0]) {
-            fprintf(stderr, "roofline calibrate: --moe-models: %s\n", err);
+            fprintf(stderr, "roofline %s: --moe-models: %s\n", cmd, err);
             return -1;
         }
         double shape[4] = {(double)m.d_model, (double)m.d_ff_expert, (double)m.top_k,
@@ -1766,7 +1786,7 @@ static int calibrate_tables(rl_opts *o)
     }
     rl_hw h;
     rl_moe_keep keep;
-    if (o->moe_models && moe_keep(o->moe_models, &keep) != 0)
+    if (o->moe_models && moe_keep("calibrate", o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     char err[ERRLEN], date[32];
@@ -1805,14 +1825,19 @@ static int validate_tables(rl_opts *o)
         o->holdout = 5;
     rl_hw h;
     rl_silicon s;
+    rl_moe_keep keep;
+    if (o->moe_models && moe_keep("validate", o->moe_models, &keep) != 0)
+        return RL_EXIT_INPUT;
     int rc = import_tables(o, "validate", &h, &s);
     if (rc != 0)
         return rc;
     char err[ERRLEN];
     cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
-    /* the band's widening outside the grid, tuned as calibrate tunes it */
+    /* the band's widening outside the grid, tuned as calibrate tunes it
+     * (on the MoE shapes of --moe-models, as `make profiles` passes) */
     if (r && (rl_silicon_residuals(&s, &s, &h, o->holdout, err, sizeof err) != 0 ||
-              rl_silicon_widening(o->tables, o->engine, &h, NULL, s.resid, err, sizeof err) != 0)) {
+              rl_silicon_widening(o->tables, o->engine, &h, o->moe_models ? &keep : NULL, s.resid,
+                                  err, sizeof err) != 0)) {
         cJSON_Delete(r);
         r = NULL;
     }
@@ -2151,21 +2176,21 @@ static void print_help(FILE *f)
     }
 }
 
-/* Whether an input of this run (--hw H[,H2], --model, --profile, --trace,
- * --against, a positional file such as fit's CSV) is the existing file
- * `path`. */
+/* Whether an input of this run (--hw H[,H2] and --profile with the bases
+ * they inherit, --model, --trace, --against, a positional file such as
+ * fit's CSV) is the existing file `path`. */
 static int is_input(const rl_opts *o, const char *path)
 {
     char hw[1024];
     snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
     for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        if (rl_spec_same_file("hw_profiles", t, path))
+        if (rl_spec_hw_reads_file(t, path))
             return 1;
     for (int i = 0; i < o->nargs; i++)
         if (rl_spec_same_file(NULL, o->args[i], path))
             return 1;
     const char *trace = o->given[RL_P_TRACE], *against = o->given[RL_P_AGAINST];
-    return (o->calib.profile && rl_spec_same_file("hw_profiles", o->calib.profile, path)) ||
+    return (o->calib.profile && rl_spec_hw_reads_file(o->calib.profile, path)) ||
            (o->model && rl_spec_same_file("model", o->model, path)) ||
            (trace && rl_spec_same_file(NULL, trace, path)) ||
            (against && rl_spec_same_file(NULL, against, path));
@@ -2174,7 +2199,8 @@ static int is_input(const rl_opts *o, const char *path)
 /* Every file an option writes (RL_PF_WRITES with a FILE value, not a DIR),
  * checked before any work: its folder must exist (a --save into a missing
  * folder used to fail after the run, exit 1, where --report failed first),
- * and it must be neither an input of the run nor a shipped preset (tester6:
+ * it must name a file, and it must be neither an input of the run nor a
+ * shipped preset (listed in PRESETS, spec.h; tester6:
  * `fit --save hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it
  * read).  0, or -1 (said). */
 static int check_outputs(const rl_command *c, const rl_opts *o)
@@ -2191,13 +2217,19 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
         snprintf(dir, sizeof dir, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
                  slash ? path : ".");
         const char *why = NULL;
+        int preset;
         if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
             why = "its folder does not exist";
+        else if (slash && !slash[1])
+            why = "names a folder, not a file";
         else if (is_input(o, path))
             why = "it is an input of this run; write the result to another file";
-        else if (rl_spec_is_preset_file(path))
-            why = "it is a shipped preset; write to another file (a profile of your own can "
-                  "start with base = \"<preset>\")";
+        else if ((preset = rl_spec_is_preset_file(path)) != 0)
+            why = preset == RL_PRESET_MODEL
+                      ? "it is a shipped preset (PRESETS); write to another file, e.g. "
+                        "model/NAME-local.lua"
+                      : "it is a shipped preset (PRESETS); write to another file (a profile of "
+                        "your own can start with base = \"<preset>\")";
         if (why)
             return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, (rl_param_id)id), path, why);
     }

@@ -647,6 +647,7 @@ static int read_residual(lua_State *L, const char *origin, const char *g, rl_kre
 {
     double wl[4][RL_KRESIDUAL_AXES] = {{0}};
     const double hi[4] = {1e12, RL_EC_WIDEN_MAX, RL_EC_WIDEN_MAX, 1000};
+    int given[4] = {0};
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
@@ -657,6 +658,8 @@ static int read_residual(lua_State *L, const char *origin, const char *g, rl_kre
         while (w < 4 && strcmp(k, WKEYS[w]) != 0)
             w++;
         int ok = w < 4 ? read_axes(L, wl[w], 0, hi[w], w == 0) == 0 : 0;
+        if (w < 4)
+            given[w] = 1;
         lua_pop(L, 1);
         if (!strcmp(k, "held_back") && isnum && v >= 1 && v <= 1e12 && v == floor(v))
             res->n = (long)v;
@@ -675,6 +678,13 @@ static int read_residual(lua_State *L, const char *origin, const char *g, rl_kre
     }
     if (res->n < 1 || !(res->q[0] <= res->q[1] && res->q[1] <= res->q[2] && res->q[2] <= res->q[3]))
         RL_FAIL("%s: field '%s': expected held_back >= 1 and p5 <= p10 <= p90 <= p95", origin, g);
+    /* an axis counts as tuned only with rows held back there (wn > 0): a
+     * widening given without them would be read as untuned, silently
+     * (review21 #8) */
+    if (!given[0] && (given[1] || given[2] || given[3]))
+        RL_FAIL("%s: field '%s.edge_held_back': missing; the widening (%s) counts only on axes "
+                "with rows held back there", origin, g,
+                given[1] ? WKEYS[1] : given[2] ? WKEYS[2] : WKEYS[3]);
     for (int a = 0; a < RL_KRESIDUAL_AXES; a++) {
         res->wn[a] = (long)wl[0][a];
         res->w[a][0] = wl[1][a];

@@ -530,6 +530,8 @@ static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def,
         if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
             luaL_error(L, "field '%s': values must be integers in %s", p->lua, bounds_text(p));
         out[i - 1] = (long long)v;
+        if (rl_list_repeats(out, (int)i))
+            luaL_error(L, "field '%s': %I is given twice", p->lua, v);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -548,6 +550,7 @@ static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, 
         return 1;
     }
     int n = 0;
+    long long seen[RL_DTYPE_COUNT];
     lua_Unsigned len = lua_rawlen(L, -1);
     if (len < 1 || len > RL_DTYPE_COUNT)
         luaL_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
@@ -557,7 +560,9 @@ static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, 
         if (!name || rl_dtype_parse(name, &out[n]) != 0)
             luaL_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
                        rl_dtype_list());
-        n++;
+        seen[n] = out[n];
+        if (rl_list_repeats(seen, ++n))
+            luaL_error(L, "field '%s': %s is given twice", key, name);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

@@ -12,6 +12,7 @@
 
 #include "report.h"
 #include "error.h"
+#include "spec.h"
 
 #define NAME_MAX_LEN 1024
 #define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
@@ -161,6 +162,10 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         close(dir);
         RL_FAIL("%s: exists and is %s; refusing to replace it", name,
                 S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory");
+    }
+    if (fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && rl_spec_preset_node(&st)) {
+        close(dir); /* --out hw_profiles with write("tpu-v5e.lua") (review21 #1) */
+        RL_FAIL("%s: it is a shipped preset (PRESETS); refusing to replace it", name);
     }
     return dir;
 }

@@ -45,9 +45,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_RESERVE_STEP] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction",
                            0, 0.9, "0", NULL,
-                           "HBM kept free of weights and KV where no engine memory rule applies "
-                           "(ideal mode, or a profile without one), as simulate's; 0: seed 000's "
-                           "max batch over the whole HBM (simulate and size keep 0.1)",
+                           "step (its own row of this flag, default 0): HBM kept free of weights "
+                           "and KV where no engine memory rule applies (ideal mode, or a profile "
+                           "without one), as simulate's; 0: seed 000's max batch over the whole "
+                           "HBM (simulate and size keep 0.1)",
                            NOWHERE, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
@@ -224,8 +225,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "load curve, memory, sensitivity, assumptions)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
-                      NULL, "HBM kept free of weights and KV where no engine memory rule "
-                      "applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
+                      NULL, "simulate, size and the serving commands (default 0.1; step's "
+                      "defaults to 0): HBM kept free of weights and KV where no engine memory "
+                      "rule applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of one replica (default: the NVLink domain, beyond it as TP or "
                         "domain-wide PP stages while no smaller replica holds the model)",
@@ -275,7 +277,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          AT(calib.tables_out), 0, 0, RL_PF_NONEMPTY},
     [RL_P_MOE_MODELS] = {"moe-models", NULL, NULL, NULL, RL_PT_STRING, "M[,M...]", "", 0, 0, NULL,
                          NULL, "calibrate --tables: import the MoE tables of these models' shapes "
-                         "only (hidden, inter, topk, experts; default: every shape measured)",
+                         "only (hidden, inter, topk, experts; default: every shape measured); "
+                         "validate --tables: tune the MoE band widening on them only",
                          AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
@@ -345,7 +348,8 @@ static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THR
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
-                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, OUTPUT, END};
+                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS, OUTPUT,
+                               END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
@@ -716,13 +720,13 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
     char buf[256];
     snprintf(buf, sizeof buf, "%s", s);
     int n = 0;
+    long long seen[RL_DTYPE_COUNT];
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == cap || parse_dtype(o, id, t, &out[n]) != 0)
+        if (n == cap || n == RL_DTYPE_COUNT || parse_dtype(o, id, t, &out[n]) != 0)
             return -1;
-        for (int i = 0; i < n; i++)
-            if (out[i] == out[n])
-                return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
-        n++;
+        seen[n] = out[n];
+        if (rl_list_repeats(seen, ++n))
+            return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
     }
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }
@@ -863,6 +867,14 @@ int rl_param_number_in(const rl_opts *o, rl_param_id id, double lo, double hi, d
 int rl_param_number(const rl_opts *o, rl_param_id id, double *v)
 {
     return rl_param_number_in(o, id, RL_PARAMS[id].min, RL_PARAMS[id].max, v);
+}
+
+int rl_list_repeats(const long long *v, int n)
+{
+    for (int i = 0; i + 1 < n; i++)
+        if (v[i] == v[n - 1])
+            return 1;
+    return 0;
 }
 
 double rl_param_default(rl_param_id id)

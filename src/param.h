@@ -236,6 +236,12 @@ int rl_param_number(const rl_opts *o, rl_param_id id, double *v);
 /* The row's default as a number (0 when it has none). */
 double rl_param_default(rl_param_id id);
 
+/* Whether v[n-1] repeats one of v[0..n-2]: a list option that gives a
+ * value twice runs nothing new and is refused, by the CLI (--batch 1,2,1,
+ * --weights bf16,fp8,bf16) and by Lua (batch = {1, 2, 1}) alike (tester6:
+ * --chips 4,4; review21 #4).  Called as each value is added. */
+int rl_list_repeats(const long long *v, int n);
+
 /* The option lines of c's `--help`, from the table. */
 void rl_param_usage(const rl_command *c, FILE *f);
 

@@ -143,7 +143,10 @@ typedef struct {
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
  * speculation), truncated_requests (when counted), offline,
  * max_sustainable_qps and capacity_utilization (offered / that; both null
- * offline or without a capacity).  NULL on OOM. */
+ * offline or without a capacity), max_sustainable_qps_no_slo (null here;
+ * `roofline simulate` sets it to the capacity of the same arrivals without
+ * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
+ * NULL on OOM. */
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,

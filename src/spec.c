@@ -833,22 +833,36 @@ static int same_node(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* The shipped presets are the files listed in PRESETS at the top of a
+ * search directory (one path a line, relative to it: model/x.lua,
+ * hw_profiles/x.lua, hw_profiles/engines/x.lua), which the repository keeps
+ * (`make presets` writes it from git ls-files) and `make install` copies; a
+ * user's own file in those folders is not listed. */
+int rl_spec_preset_node(const struct stat *st)
+{
+    char dirs[3][1024], line[1024], p[4200];
+    struct stat sp;
+    int n = search_dirs(dirs), kind = 0;
+    for (int i = 0; i < n && !kind; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        while (!kind && fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(p, sizeof p, "%s/%s", dirs[i], line);
+            if (line[0] && stat(p, &sp) == 0 && sp.st_dev == st->st_dev && sp.st_ino == st->st_ino)
+                kind = strncmp(line, "model/", 6) == 0 ? RL_PRESET_MODEL : RL_PRESET_HW;
+        }
+        fclose(f);
+    }
+    return kind;
+}
+
 int rl_spec_is_preset_file(const char *path)
 {
-    static const char *const kinds[] = {"model", "hw_profiles", "hw_profiles/engines"};
-    char real[4096], dirs[3][1024], d[4096];
     struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    *strrchr(real, '/') = '\0'; /* realpath is absolute: its folder ("" for /) */
-    int n = search_dirs(dirs);
-    for (int i = 0; i < n; i++)
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            snprintf(d, sizeof d, "%s/%s", dirs[i], kinds[k]);
-            if (same_node(real[0] ? real : "/", d))
-                return 1;
-        }
-    return 0;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? rl_spec_preset_node(&st) : 0;
 }
 
 int rl_spec_same_file(const char *kind, const char *name, const char *path)
@@ -1023,6 +1037,42 @@ static int merge_fields(lua_State *L)
     return 0;
 }
 
+/* The file of base `name` named by the spec at `path`: a preset name, or a
+ * .lua path relative to the directory of `path`.  0, or -1 with err set. */
+static int resolve_base(const char *path, const char *name, char *bpath, size_t len, char *err,
+                        size_t errlen)
+{
+    char rel[2048];
+    const char *slash = strrchr(path, '/');
+    if (rl_spec_is_path(name) && name[0] != '/' && slash)
+        snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
+    else
+        snprintf(rel, sizeof rel, "%s", name);
+    return rl_spec_resolve("hw_profiles", rel, bpath, len, err, errlen);
+}
+
+int rl_spec_hw_reads_file(const char *name, const char *path)
+{
+    char cur[1024], next[1024], err[1024];
+    if (rl_spec_resolve("hw_profiles", name, cur, sizeof cur, err, sizeof err) != 0)
+        return 0;
+    for (int depth = 0; depth <= RL_SPEC_BASE_DEPTH; depth++) {
+        if (same_node(cur, path))
+            return 1;
+        lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+        int found = L && rl_sandbox_dofile(L, cur, 1, err, sizeof err) == 0 &&
+                    lua_istable(L, -1) && lua_getfield(L, -1, "base") == LUA_TSTRING &&
+                    resolve_base(cur, lua_tostring(L, -1), next, sizeof next, err,
+                                 sizeof err) == 0;
+        if (L)
+            rl_sandbox_close(L);
+        if (!found)
+            return 0;
+        memcpy(cur, next, sizeof cur);
+    }
+    return 0;
+}
+
 /* Resolve a hardware spec's `base` (spec.h) for the table on top of L, read
  * from `path`: the base's table with the spec's other fields replacing its
  * own takes its place on the stack.  A base is a preset name, or a .lua path
@@ -1043,18 +1093,13 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
         RL_FAIL("%s: field 'base': expected a hardware preset name or a .lua path, got %s", path,
                 lua_typename(L, t));
     }
-    char name[1024], rel[2048], bpath[1024], e2[1024];
+    char name[1024], bpath[1024], e2[1024];
     snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     if (depth >= RL_SPEC_BASE_DEPTH)
         RL_FAIL("%s: field 'base': more than %d bases in a chain (a cycle?)", path,
                 RL_SPEC_BASE_DEPTH);
-    const char *slash = strrchr(path, '/');
-    if (rl_spec_is_path(name) && name[0] != '/' && slash)
-        snprintf(rel, sizeof rel, "%.*s/%s", (int)(slash - path), path, name);
-    else
-        snprintf(rel, sizeof rel, "%s", name);
-    if (rl_spec_resolve("hw_profiles", rel, bpath, sizeof bpath, e2, sizeof e2) != 0)
+    if (resolve_base(path, name, bpath, sizeof bpath, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
     if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);

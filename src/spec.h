@@ -282,15 +282,26 @@ int rl_spec_is_path(const char *name);
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
-/* Whether `path` is an existing file in a preset folder (model/,
- * hw_profiles/, hw_profiles/engines/ of a directory rl_spec_resolve
- * searches): a shipped spec that no output may replace. */
+/* Whether `path` is an existing shipped preset, a file that no output may
+ * replace: one listed in PRESETS (a line per file, relative to its folder)
+ * of a directory rl_spec_resolve searches.  0 when not; RL_PRESET_MODEL for
+ * model/, RL_PRESET_HW for hw_profiles/ and hw_profiles/engines/.
+ * rl_spec_preset_node takes the file's stat (outdir.c: a name under an
+ * open folder). */
+enum { RL_PRESET_MODEL = 1, RL_PRESET_HW = 2 };
+struct stat;
 int rl_spec_is_preset_file(const char *path);
+int rl_spec_preset_node(const struct stat *st);
 
 /* Whether the spec `name` of `kind` (a preset name or a path, as
  * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
  * existing file `path`. */
 int rl_spec_same_file(const char *kind, const char *name, const char *path);
+
+/* Whether the hardware spec `name` (preset or path) is the existing file
+ * `path` or inherits it through its chain of `base`s (review21: --save onto
+ * a user's base file rewrote an input of the run). */
+int rl_spec_hw_reads_file(const char *name, const char *path);
 
 /* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
  * first search directory that has any, into names[cap]; returns how many. */

@@ -227,12 +227,19 @@ static void save_never_replaces_inputs(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/hw_profiles", dir);
     assert_int_equal(mkdir(path, 0700), 0);
-    static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua"};
-    for (int i = 0; i < 2; i++) {
+    /* chip.lua is shipped (listed in PRESETS), own.lua is the user's own
+     * file in the same folder, which --save may rewrite (review21 #1) */
+    static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua", "w.lua",
+                                        "PRESETS", "hw_profiles/own.lua", "kid.lua"};
+    static const char *const text[] = {"-- kept\n", "-- kept\n",
+                                       "roofline.write('chip.lua', '-- clobbered')\n",
+                                       "model/x.lua\nhw_profiles/chip.lua\n", "-- mine\n",
+                                       "return { base = 'mine.lua' }\n"};
+    for (int i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
         assert_non_null(f);
-        fputs("-- kept\n", f);
+        fputs(text[i], f);
         fclose(f);
     }
     static const struct {
@@ -240,6 +247,8 @@ static void save_never_replaces_inputs(void **state)
     } cases[] = {
         {"info --model llama3-8b --save %s/hw_profiles/chip.lua", "it is a shipped preset"},
         {"fit x.csv --hw %s/mine.lua --save %s/mine.lua", "it is an input of this run"},
+        /* a file the --hw profile inherits through `base` is an input too */
+        {"fit x.csv --hw %s/kid.lua --save %s/mine.lua", "it is an input of this run"},
         {"calibrate --backend cpu --quick --save %s/hw_profiles/chip.lua", "shipped preset"},
         {"fit x.csv --hw %s/mine.lua --output %s/mine.lua", "it is an input of this run"},
         {"fit %s/mine.lua --hw h100-sxm --output %s/mine.lua", "it is an input of this run"},
@@ -247,6 +256,10 @@ static void save_never_replaces_inputs(void **state)
          "it is an input of this run"},
         {"step --model llama3-8b --hw h100-sxm --context 1 --save %s/no/x.json",
          "--save '/tmp/rl_save_"},
+        {"step --model llama3-8b --hw h100-sxm --context 1 --save %s/hw_profiles/",
+         "names a folder"},
+        /* an output folder over a preset folder: the same refusal per file */
+        {"run --out %s/hw_profiles %s/w.lua", "chip.lua: it is a shipped preset"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512];
@@ -261,10 +274,17 @@ static void save_never_replaces_inputs(void **state)
             fail_msg("roofline %s: expected exit 2 and '%s', got %d: %s", args, cases[i].fragment,
                      WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
     }
-    for (int i = 0; i < 2; i++) {
+    /* the user's own file in a preset folder is rewritten */
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model llama3-8b --save "
+             "%s/hw_profiles/own.lua >/dev/null 2>&1", dir, RL_BIN, dir);
+    assert_int_equal(system(cmd), 0);
+    for (int i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *t = slurp_text(path);
-        assert_string_equal(t, "-- kept\n");
+        if (i < 2)
+            assert_string_equal(t, "-- kept\n");
+        if (i == 4)
+            assert_string_not_equal(t, "-- mine\n");
         free(t);
         unlink(path);
     }

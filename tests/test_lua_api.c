@@ -716,6 +716,18 @@ static void ideal_is_engine_ideal(void **state)
     };
     assert_refusals("roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
                     "context = 100, ideal = true", bad, 1);
+    /* a repeated list value is refused as the CLI's --batch 1,2,1 is
+     * (param.h rl_list_repeats; review21 #4: Lua ran three rows) */
+    static const char *const twice[][2] = {
+        {"batch = {1, 2, 1}", "field 'batch': 1 is given twice"},
+    };
+    assert_refusals("roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100", twice, 1);
+    static const char *const twice_list[][2] = {
+        {"chips = {4, 4}", "field 'chips': 4 is given twice"},
+        {"weights = {'bf16', 'fp8', 'bf16'}", "bf16 is given twice"},
+    };
+    assert_refusals("roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024",
+                    twice_list, 2);
     assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', batch = 1, "
                          "context = 100, ideal = true, engine = 'ideal' }.mode", err, sizeof err), 0);
     assert_string_equal(lua_tostring(L, -1), "ideal");
