@@ -436,6 +436,36 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                 cmd, h->name, d);
 }
 
+/* A note when a step's batch or context, or a prefill's tokens, lie
+ * outside the grid h's costs were fitted on (tester8 item 3: only TP
+ * outside its range had one): the band widens by each octave out
+ * (enginecost.h rl_ec_band), whether or not the time depends on that axis
+ * there.  Names the first value out per axis. */
+static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, int prefill)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    struct { rl_ec_axis a; const char *name; const long long *v; int n; } ax[] = {
+        {RL_EC_BATCH, "batch", o->batch, o->nbatch},
+        {RL_EC_CONTEXT, "context", &o->context, 1},
+        {RL_EC_TOKENS, "tokens", o->tokens, o->ntokens}};
+    char out[512] = "";
+    size_t k = 0;
+    for (int i = prefill ? 2 : 0; i < (prefill ? 3 : 2); i++) {
+        const double *g = c->grid[ax[i].a];
+        for (int j = 0; g[0] > 0 && j < ax[i].n && k < sizeof out; j++)
+            if (ax[i].v[j] > 0 && ((double)ax[i].v[j] < g[0] || (double)ax[i].v[j] > g[1])) {
+                k += (size_t)snprintf(out + k, sizeof out - k, "%s%s %lld (fitted on %g-%g)",
+                                      k ? ", " : "", ax[i].name, ax[i].v[j], g[0], g[1]);
+                break;
+            }
+    }
+    if (*out)
+        fprintf(stderr, "roofline %s: note: %s's band is applied outside the grid its costs were "
+                        "fitted on: %s; it widens with each octave out (to x0.5-x2 unless fitted "
+                        "wider), whether or not the time depends on that axis there\n",
+                cmd, h->name, out);
+}
+
 /* -1 (printed) when --chips is not a slice of a torus chip
  * (rl_sweep_check_slice), else 0. */
 static int check_slice(const char *cmd, const rl_hw *h, long long chips)
@@ -472,8 +502,10 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         note_fitted_dropped(cmd, o, m, h);
         fitted = 0;
     }
-    if (fitted)
+    if (fitted) {
         note_fitted_on(cmd, m, h, o->chips, o->prec);
+        note_fitted_grid(cmd, o, h, prefill);
+    }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
                         "%s\n", cmd, o->chips, h->name, err);
@@ -1770,9 +1802,16 @@ static int calibrate_tables(rl_opts *o)
     cJSON *r = NULL;
     rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, save, &r, err, sizeof err);
+    if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
+        return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
     if (rc != 0) {
         fprintf(stderr, "roofline calibrate: %s\n", err);
         return rc == -2 ? RL_EXIT_IO : RL_EXIT_INPUT;
+    }
+    if (rl_interrupted()) { /* the signal came during the (atomic) save: the profile is whole */
+        cJSON_Delete(r);
+        return rl_cli_say(o, "interrupted (%s) after %s was written in full; the summary is not "
+                             "printed", rl_interrupt_name(), save), RL_EXIT_INTERRUPTED;
     }
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
@@ -1891,9 +1930,12 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
-    const cJSON *note = cJSON_GetObjectItem(r, "mode_note"); /* not only in a key one may skip */
-    if (cJSON_IsString(note))
-        rl_cli_say(o, "warning: %s", note->valuestring);
+    static const char *const warn[] = {"mode_note", "fit_warning"}; /* not only in a key one may skip */
+    for (int i = 0; i < 2; i++) {
+        const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
+        if (cJSON_IsString(note))
+            rl_cli_say(o, "warning: %s", note->valuestring);
+    }
     return emit(o, r);
 }
 

@@ -494,6 +494,9 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
                  "(every engine cost 0, every efficiency 1), while step, ops and prefill run "
                  "calibrated there: this error is the ideal model's, not theirs (roofline fit "
                  "makes a profile whose costs validate measures)", rs.hws[tabled].name);
+    size_t nl = strlen(note);
+    if (nl >= 2 && !strcmp(note + nl - 2, "; ")) /* the other-chip part alone (tester8 item 5) */
+        note[nl - 2] = '\0';
     if (*note)
         cJSON_AddStringToObject(res, "mode_note", note);
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
@@ -1053,6 +1056,50 @@ static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t
     return 0;
 }
 
+/* A fit that cannot match its rows says so (tester8 item 2: times in
+ * milliseconds under measured_s gave a 69% CV error, two costs at a bound
+ * and every residual of one sign, and fit said nothing).  The warning
+ * names, each when it holds: a CV median |error| above RL_E2E_MISFIT_CV,
+ * with the parameters then at a bound of their range; a band whose
+ * p10 and p90 lie on one side of 0 (nine rows in ten measured slower, or
+ * faster, than cross-validation predicts: a units mistake?); and up to 3
+ * rows RL_E2E_MISFIT_ROW times off the fit (a unit or typo row the robust
+ * fit set aside).  It warns, it does not refuse: the profile is still
+ * written, its summary saying the same (fitted_on.cv_median_abs_error),
+ * since a poor fit of an odd engine may still be the best there is.
+ * "" when none holds; else the text in out[n] (printed by the CLI). */
+#define RL_E2E_MISFIT_CV 0.25 /* ~7x the shipped fits (h100/a100-sxm-splitwise.lua: 3.2%, 3.7%) */
+#define RL_E2E_MISFIT_ROW 10.0  /* a row 10x off its fitted time */
+static void misfit_warning(const rl_fit_result *fr, const rl_engine_costs *c, const rows *rs,
+                           const double *err_fit, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = '\0';
+#define MISFIT_ADD(...) (k += (size_t)snprintf(out + k, k < n ? n - k : 0, __VA_ARGS__))
+    if (c->cv_median > RL_E2E_MISFIT_CV)
+        MISFIT_ADD("cross-validated median |error| %.0f%% (above %.0f%%: the costs cannot match "
+                   "these rows)", 100 * c->cv_median, 100 * RL_E2E_MISFIT_CV);
+    int nb = 0;
+    for (int p = 0; k && p < RL_EC_N; p++) /* a good fit may rest on a bound: said only here */
+        if (fr->at_bound[p] && !fr->held[p])
+            MISFIT_ADD("%s%s", nb++ ? ", " : k ? "; at a bound of its range: " : "at a bound of its "
+                       "range: ", rl_ec_name((rl_ec_param)p));
+    if (k && (c->band_p10 > 0 || c->band_p90 < 0))
+        MISFIT_ADD("; nine rows in ten measured %s than predicted (band p10 %+.3g, p90 %+.3g): "
+                   "is measured_s in seconds?", c->band_p10 > 0 ? "slower" : "faster",
+                   c->band_p10, c->band_p90);
+    for (int i = 0, shown = 0; i < rs->n && shown < 3; i++) {
+        double f = 1 + err_fit[i];
+        if (f > 0 && fabs(log(f)) <= log(RL_E2E_MISFIT_ROW))
+            continue;
+        MISFIT_ADD("%sline %d: measured %.4g, the fit predicts %.4g (over %gx apart: a unit or "
+                   "typo?)", k ? "; " : "", rs->row[i]->line, rs->meas_s[i],
+                   rs->meas_s[i] * f, RL_E2E_MISFIT_ROW);
+        shown++;
+    }
+#undef MISFIT_ADD
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -1218,6 +1265,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
         cJSON_AddItemToArray(params, param_json(&fr, p));
+    char misfit[1024];
+    misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
+    if (*misfit)
+        cJSON_AddStringToObject(res, "fit_warning", misfit);
     cJSON_AddItemToObject(res, "rows", rows_arr);
     if (o->plot && add_plot(res, o->plot, "roofline fit: cross-validated prediction vs measured",
                             &rs, cvp, err, errlen) != 0) {
@@ -1389,8 +1440,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
  * none): e^q of the step's row class (prefill when it prefills, else
  * decode) at its shape as a measured row of that class (rl_ec_band: the
  * replica's chips as tp; a prefill's sequences as batch and its first
- * prompt's tokens; a decode step's batch and context), the low edges no
- * faster and the high ones no slower than the fit itself. */
+ * prompt's tokens; a decode step's batch and context); the band holds
+ * the estimate (rl_ec_band), so the low edge is no slower and the high
+ * one no faster than the fit itself. */
 static double edge_factor(const rl_engine_costs *costs, const rl_ops_config *c)
 {
     int q = costs->edge - 1;
@@ -1407,7 +1459,7 @@ static double edge_factor(const rl_engine_costs *costs, const rl_ops_config *c)
     }
     double lo, hi;
     band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, &r, &lo, &hi);
-    return exp(q < 2 ? fmin(lo, 0) : fmax(hi, 0));
+    return exp(q < 2 ? lo : hi);
 }
 
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,

@@ -80,7 +80,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine
  * when given), cross-validate, write o->save.  Returns the result
- * (parameters with uncertainty, rows with residuals, cv summary, notes) or
+ * (parameters with uncertainty, rows with residuals, cv summary, notes;
+ * fit_warning when the fit cannot match its rows: e2e.c misfit_warning) or
  * NULL with err set; nothing is written on error. */
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 

@@ -274,8 +274,8 @@ void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int 
     }
     wl += l * du; /* no hold-out extrapolated along these axes: the rule of thumb */
     wh += h * du;
-    *lo = fmax(l + wl, fmin(l, -M_LN2));
-    *hi = fmin(h + wh, fmax(h, M_LN2));
+    *lo = fmin(fmax(l + wl, fmin(l, -M_LN2)), 0); /* the band holds its estimate */
+    *hi = fmax(fmin(h + wh, fmax(h, M_LN2)), 0);
 }
 
 void rl_ec_nest(rl_engine_costs *c)

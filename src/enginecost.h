@@ -176,7 +176,12 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
  * bound, not fitted: it keeps an extrapolated band from reaching zero
  * (tester finding 7: 9 octaves below a 512-token grid gave a 1-token
  * prefill of 45 ms the band [0.30, 170] ms); a shape that far out gets a
- * note, not a band. */
+ * note, not a band.  Last, the band always holds its own estimate:
+ * *lo <= 0 <= *hi (tester8 item 2: a fit whose residuals all share one
+ * sign, p10 > 0, gave step a band above its point while simulate clamped;
+ * the rule is ours, applied here and in rl_kresidual_band so that step,
+ * prefill, validate, simulate and size see the same band: a one-sided
+ * band then reaches from the estimate to the side the measurements lie). */
 void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
                 double *hi);
 

@@ -709,7 +709,7 @@ double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, doub
             t = high ? fmax(t, rule) : fmin(t, rule);
         b += t;
     }
-    return b;
+    return q >= 2 ? fmax(b, 0) : fmin(b, 0); /* the band holds its estimate (rl_ec_band) */
 }
 
 static int read_residuals(lua_State *L, const reading *r, char *err, size_t errlen)

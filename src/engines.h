@@ -196,7 +196,8 @@ int rl_kresidual_tuned(const rl_kresidual *r);
  * du octaves that no hold-out measured (below the grid: the tables'
  * smallest values are mostly the smallest a kernel runs, 1 token or 1
  * stream, so a hold-out there extrapolates to shapes no run asks for;
- * and a derived dtype's step, ops.c). */
+ * and a derived dtype's step, ops.c).  A low edge is at most 0 and a high
+ * one at least 0: the band holds its estimate (enginecost.h rl_ec_band). */
 double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, double du);
 
 /* The quantiles of rl_kresidual.q, in order: 0.05, 0.10, 0.90, 0.95. */

@@ -86,9 +86,11 @@ static int get_int(out_t *o, const cJSON *cfg, const char *key, long long def, l
         }
         return fail(o, key, "missing (required for model_type \"%s\")", o->type);
     }
-    if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) || j->valuedouble < 0 ||
-        j->valuedouble > 1e12)
+    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || j->valuedouble != floor(j->valuedouble) ||
+        j->valuedouble < 0)
         return fail(o, key, "expected a non-negative integer");
+    if (j->valuedouble > 1e12) /* an integer, but beyond any model (tester8 item 10) */
+        return fail(o, key, "%.6g is too large (at most 1e12)", j->valuedouble);
     *v = (long long)j->valuedouble;
     return 0;
 }

@@ -1884,6 +1884,26 @@ static int run_events(sim *S, long long *next)
     return 0;
 }
 
+/* The end of keep-up's count (serve.h keep_up): the last arrival in the
+ * second half of the steady window [w0, w1] before which every earlier
+ * request had started (the waiting queue was empty then: it did not grow
+ * over the window, whatever came after); NAN when there is none (keep-up
+ * then counts to w1).  Bursty arrivals (gamma, --burst 100)
+ * end the window on a clump that an idle server cannot admit in an
+ * instant; without this, keep-up failed even at a millionth of the load,
+ * and capacity read 0 (tester8 item 4).  Arrivals are sorted (workload.h),
+ * so a running maximum of start times says it. */
+static double queue_emptied(const sim *S)
+{
+    double half = S->w0 + 0.5 * (S->w1 - S->w0), started = -INFINITY, end = NAN;
+    for (long long i = 0; i < S->n; i++) {
+        if (S->req[i].arrival >= half && S->req[i].arrival <= S->w1 && started <= S->req[i].arrival)
+            end = S->req[i].arrival;
+        started = fmax(started, S->s[i].t_start);
+    }
+    return end;
+}
+
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
  * whole run's when the window is too short. */
 static void steady_window(sim *S, rl_serve_result *out)
@@ -1897,10 +1917,11 @@ static void steady_window(sim *S, rl_serve_result *out)
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
     if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
-        double arrived = 0, admitted = 0;
+        double arrived = 0, admitted = 0, end = queue_emptied(S);
+        double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
         for (long long i = 0; i < n; i++) {
-            arrived += req[i].arrival > S->w0;
-            admitted += S->s[i].t_start > S->w0 && S->s[i].t_start <= S->w1;
+            arrived += req[i].arrival > S->w0 && req[i].arrival < arrived_by;
+            admitted += S->s[i].t_start > S->w0 && S->s[i].t_start <= admitted_by;
         }
         out->keep_up = arrived > 0 ? admitted / arrived : 1;
     }

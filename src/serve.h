@@ -448,7 +448,10 @@ typedef struct {
     double keep_up;   /* requests whose first prefill step started over those that arrived
                          in the steady window (the whole run's completion rate over the
                          arrival rate without one): about 1 while the waiting queue stays
-                         bounded, less when it grows (admission falls behind) */
+                         bounded, less when it grows (admission falls behind); counted
+                         up to the last instant of the window's second half at which the
+                         waiting queue was empty, when there is one (serve.c
+                         queue_emptied: a bursty clump at the window's end is not growth) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */

@@ -18,6 +18,7 @@
 
 #include "enginecost.h"
 #include "fit.h"
+#include "interrupt.h"
 #include "plot.h"
 #include "report.h"
 
@@ -107,7 +108,8 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
                 RL_FAIL("%s: line %ld: cannot read (%s)", c->path, c->line + 1, msg);
             return 0;
         }
-        c->line++;
+        if ((++c->line & 0x3ff) == 0 && rl_interrupted()) /* a signal stops a long import */
+            RL_FAIL("%s: line %ld: interrupted (%s)", c->path, c->line, rl_interrupt_name());
         size_t n = strlen(c->buf);
         if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
             RL_FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
@@ -657,7 +659,10 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     int any = 0;
     for (int v = 0; rc == 0 && v < RL_KV_COUNT; v++) {
         err[0] = 0;
-        if (cls == RL_KC_MOE) {
+        if (rl_interrupted()) { /* building a variant's grid takes a while too */
+            snprintf(err, errlen, "%s: interrupted (%s)", path, rl_interrupt_name());
+            rc = -1;
+        } else if (cls == RL_KC_MOE) {
             rc = build_moe(&r, held, (rl_kvariant)v, h, s, err, errlen);
         } else {
             rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, h, &s->configs[cls][v],
@@ -1202,6 +1207,10 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
     }
     if (rc == 0)
         rc = rl_silicon_widening(dir, engine, h, keep, s.resid, err, errlen);
+    if (rc == 0 && rl_interrupted()) { /* nothing is written once a signal came */
+        snprintf(err, errlen, "interrupted (%s)", rl_interrupt_name());
+        rc = -1;
+    }
     if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, path, err, errlen) != 0)
         rc = -2;
     if (rc == 0 && summary)

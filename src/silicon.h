@@ -163,7 +163,9 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
  * --tables' default, the tables written keeping every configuration), and
  * save the spec to path (rl_silicon_save: base and the --set overrides ov[nov]).  *summary
  * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
- * bad tables or out of memory; -2 (err) when path cannot be written. */
+ * bad tables or out of memory, or when SIGINT/SIGTERM arrived before the
+ * save (interrupt.h: the import polls it; nothing is written then); -2 (err)
+ * when path cannot be written. */
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
                          const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
                          const char *path, cJSON **summary, char *err, size_t errlen);

@@ -1364,6 +1364,97 @@ static void step_reserve_agrees_with_simulate(void **state)
     assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
 }
 
+/* tester8 item 2: a fit that cannot match its rows warns on stderr (exit
+ * 0, the profile written): splitwise_h100.csv with measured_s x 1000
+ * (milliseconds written as seconds) fits with a CV median |error| far above
+ * 25% (96% here), the costs at their bounds and every residual positive;
+ * the warning names each.  The profile's band holds its point (step_s_low
+ * <= step_s <= step_s_high).  The same rows in seconds give no warning. */
+static void fit_warns_on_a_misfit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_misfit_XXXXXX", cmd[2048], out[8192];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "awk -F, 'BEGIN{OFS=\",\"} /^#/||/^phase/{print;next} "
+             "{$7=$7*1000; print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv > %s/ms.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --save %s/ms.lua --format json", dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char *const want[] = {
+        "roofline fit: warning: cross-validated median |error| ", "(above 25%",
+        "at a bound of its range: decode_step_s", "is measured_s in seconds?", "\"fit_warning\""};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(out, want[i]))
+            fail_msg("fit on ms lacks '%s': %.600s", want[i], out);
+    snprintf(cmd, sizeof cmd, "step --model llama2-70b --set model.max_context=16384 --hw %s/ms.lua "
+             "--chips 2 --batch 1,64 --context 1024 --format json", dir);
+    cJSON *j = run_json(cmd);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        double t = num(row, "step_s");
+        assert_true(num(row, "step_s_low") <= t && t <= num(row, "step_s_high"));
+    }
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+                             "--model llama2-70b --set model.max_context=16384 --format json",
+                             out, sizeof out), 0);
+    assert_null(strstr(out, "warning"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tester8 item 4: very bursty arrivals (--burst 100: gamma, CV 100) at 5
+ * req/s on a server 0.1% busy are not "overloaded": the sample's last clump
+ * arrives at once and an idle server admits it over a few steps, which the
+ * keep-up test took for a growing queue even at a millionth of the load
+ * (max_sustainable_qps 0).  Keep-up now counts to the last instant of the
+ * window's second half at which the queue was empty (serve.c
+ * queue_emptied): capacity 808 req/s here (the same arrival pattern
+ * compressed); the bound checked is 10x the offered 5 req/s, far below
+ * it, far above 0. */
+static void bursty_idle_is_not_overloaded(void **state)
+{
+    (void)state;
+    char out[16384];
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 100 "
+                             "--out-len 10 --burst 100 --requests 1000 --format json", out,
+                             sizeof out), 0);
+    assert_null(strstr(out, "overloaded"));
+    cJSON *j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    assert_true(num(j, "utilization") < 0.01);
+    assert_true(num(j, "max_sustainable_qps") > 50);
+    cJSON_Delete(j);
+}
+
+/* tester8 item 3: a fitted profile applied outside the batch, context or
+ * tokens it was fitted on says so, as TP outside its range did: the
+ * splitwise preset's grid is batch 1-64, context 192-8256, tokens
+ * 128-8192 (hw_profiles/h100-sxm-splitwise.lua fitted_on.grid); inside it
+ * no such note. */
+static void fitted_grid_note(void **state)
+{
+    (void)state;
+    char out[8192];
+    static const char *const cases[][2] = {
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1 --context 100",
+         "band is applied outside the grid its costs were fitted on: context 100 (fitted on "
+         "192-8256)"},
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,128 --context 4096",
+         "fitted on: batch 128 (fitted on 1-64);"},
+        {"prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tokens 64",
+         "fitted on: tokens 64 (fitted on 128-8192);"},
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,64 --context 4096",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(run_cli(cases[i][0], out, sizeof out), 0);
+        if (cases[i][1] ? !strstr(out, cases[i][1]) : strstr(out, "outside the grid") != NULL)
+            fail_msg("%s: %.400s", cases[i][0], out);
+    }
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -1645,6 +1736,9 @@ int main(void)
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
         cmocka_unit_test(version),
+        cmocka_unit_test(fit_warns_on_a_misfit),
+        cmocka_unit_test(bursty_idle_is_not_overloaded),
+        cmocka_unit_test(fitted_grid_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

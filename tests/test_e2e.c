@@ -537,6 +537,41 @@ static void slow_edge_scales_every_step(void **state)
     assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
 
+/* tester8 item 2: a band always holds its estimate.  A fit whose
+ * residuals all share one sign (times in ms under measured_s: p10 +0.3,
+ * p90 +2.5) gave step a band [t e^0.3, t e^2.5] above its point; the low
+ * edge is now 0 (the estimate) and the high one as fitted (wider than the
+ * factor-2 bound, so kept).  All-negative residuals give a high edge of 0.
+ * The kernel tables' band (rl_kresidual_band) follows the same rule.
+ * Exact (1e-12). */
+static void band_holds_its_estimate(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    double in[] = {1, 1, 1024, 0};
+    c.band_p5 = 0.2;
+    c.band_p10 = 0.3;
+    c.band_p90 = 2.5;
+    c.band_p95 = 3.0;
+    double lo, hi;
+    for (int wide = 0; wide < 2; wide++) {
+        rl_ec_band(&c, in, RL_EC_DECODE_ROWS, wide, &lo, &hi);
+        assert_true(lo == 0);
+        assert_rel(hi, wide ? 3.0 : 2.5, 1e-12);
+    }
+    c.band_p5 = -0.4;
+    c.band_p10 = -0.3;
+    c.band_p90 = -0.1;
+    c.band_p95 = -0.05;
+    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(lo, -0.3, 1e-12);
+    assert_true(hi == 0);
+    rl_kresidual r = {.n = 10, .q = {0.1, 0.2, 0.3, 0.4}};
+    assert_true(rl_kresidual_band(&r, 0, NULL, 0) == 0);
+    assert_true(rl_kresidual_band(&r, 1, NULL, 0) == 0);
+    assert_rel(rl_kresidual_band(&r, 2, NULL, 0), 0.3, 1e-12);
+}
+
 /* The band widens outside the fitted grid: TP8 on a grid of TP2-TP4 is one
  * octave out, batch 128 on 1-64 one more; by (1 + octaves) on a profile
  * without a tuned widening, by w per octave with one; bounded at a factor
@@ -963,6 +998,7 @@ int main(void)
         cmocka_unit_test(shipped_profiles),
         cmocka_unit_test(step_retimed_by_the_fit),
         cmocka_unit_test(band_widens_outside_the_grid),
+        cmocka_unit_test(band_holds_its_estimate),
         cmocka_unit_test(widening_per_octave),
         cmocka_unit_test(bands_nest),
         cmocka_unit_test(band_beyond_what_was_seen),
