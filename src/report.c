@@ -139,9 +139,10 @@ static void put_object(buf *b, const cJSON *o, int csv)
         put(b, "\"");
 }
 
-/* Flatten scalar fields (nested objects as dotted keys) as "key: value"
- * lines for people. */
-static void put_scalars(buf *b, const cJSON *o, const char *prefix)
+/* Call fn on every scalar field of o in order, nested objects flattened
+ * to dotted keys (arrays are skipped: they are tables of their own). */
+typedef void (*scalar_fn)(buf *b, const char *key, const cJSON *v, void *ctx);
+static void each_scalar(buf *b, const cJSON *o, const char *prefix, scalar_fn fn, void *ctx)
 {
     for (const cJSON *v = o->child; v; v = v->next) {
         char key[256];
@@ -151,39 +152,36 @@ static void put_scalars(buf *b, const cJSON *o, const char *prefix)
         if (cJSON_IsObject(v)) {
             char p[260];
             snprintf(p, sizeof p, "%s.", key);
-            put_scalars(b, v, p);
+            each_scalar(b, v, p, fn, ctx);
             continue;
         }
-        char label[300];
-        double scale = table_scale(key, label, sizeof label);
-        put(b, "%-28s ", label);
-        put_value(b, v, scale, 0);
-        put(b, "\n");
+        fn(b, key, v, ctx);
     }
 }
 
-/* One CSV line of the same scalar fields in the same order: their dotted
- * keys (values = 0) or their values in SI units (values = 1); *c counts the
- * cells written. */
-static void put_csv_line(buf *b, const cJSON *o, const char *prefix, int values, int *c)
+/* One "label  value" line for people. */
+static void put_scalar_line(buf *b, const char *key, const cJSON *v, void *ctx)
 {
-    for (const cJSON *v = o->child; v; v = v->next) {
-        char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, v->string);
-        if (cJSON_IsArray(v))
-            continue;
-        if (cJSON_IsObject(v)) {
-            char p[260];
-            snprintf(p, sizeof p, "%s.", key);
-            put_csv_line(b, v, p, values, c);
-            continue;
-        }
-        put(b, "%s", (*c)++ ? "," : "");
-        if (values)
-            put_value(b, v, 1.0, 1);
-        else
-            put(b, "%s", key);
-    }
+    (void)ctx;
+    char label[300];
+    double scale = table_scale(key, label, sizeof label);
+    put(b, "%-28s ", label);
+    put_value(b, v, scale, 0);
+    put(b, "\n");
+}
+
+/* One CSV cell: the dotted key (header line) or the value in SI units. */
+typedef struct {
+    int values, cells;
+} csv_line;
+static void put_csv_cell(buf *b, const char *key, const cJSON *v, void *ctx)
+{
+    csv_line *l = ctx;
+    put(b, "%s", l->cells++ ? "," : "");
+    if (l->values)
+        put_value(b, v, 1.0, 1);
+    else
+        put(b, "%s", key);
 }
 
 /* The table-format text of row r's `key` (cell.s NULL when absent). */
@@ -325,12 +323,13 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
         put_csv(&b, result, rows);
     } else if (csv) { /* a result without rows: a header line and one row (tester4: it was a
                        * two-column key,value list, unlike every other CSV) */
-        for (int values = 0, c = 0; values < 2; values++, c = 0) {
-            put_csv_line(&b, result, "", values, &c);
+        for (int values = 0; values < 2; values++) {
+            csv_line l = {values, 0};
+            each_scalar(&b, result, "", put_csv_cell, &l);
             put(&b, "\n");
         }
     } else {
-        put_scalars(&b, result, "");
+        each_scalar(&b, result, "", put_scalar_line, NULL);
         if (cJSON_IsArray(rows)) {
             put(&b, "\n");
             put_rows(&b, rows);
