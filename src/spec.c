@@ -1221,13 +1221,12 @@ static int figures_differ(const rl_hw_figures *before, const char *name_or_path,
 int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
                   int nov, rl_hw *h, char *err, size_t errlen)
 {
-    int timing = 0;
-    for (int i = 0; i < nov; i++)
-        timing |= strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0;
-    if (timing && (before || name_or_path) && figures_differ(before, name_or_path, h))
-        for (int i = nov - 1; i >= 0; i--)
-            if (strcmp(ov[i].field, "hbm_bw") == 0 || strncmp(ov[i].field, "flops.", 6) == 0)
-                snprintf(h->changed, sizeof h->changed, "%s=%s", ov[i].field, ov[i].value);
+    int first = 0; /* the first override of a timing field names the change */
+    while (first < nov && strcmp(ov[first].field, "hbm_bw") != 0 &&
+           strncmp(ov[first].field, "flops.", 6) != 0)
+        first++;
+    if (first < nov && (before || name_or_path) && figures_differ(before, name_or_path, h))
+        snprintf(h->changed, sizeof h->changed, "%s=%s", ov[first].field, ov[first].value);
     drop_measured(h);
     return name_or_path ? renamed_measurements(name_or_path, ov, nov, h, err, errlen) : 0;
 }
