@@ -88,7 +88,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
                   "leave it)",
-                  AT(outdir), 0, 0, RL_PF_WRITES},
+                  AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
                                AT(max_instructions), 0, 0, 0},
