@@ -676,11 +676,12 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "-- profile is `roofline calibrate --tables DIR --hw DIR/base.lua --engine\n"
         "-- reference` over the tables beside this file (DIR/reference/).\n"
         "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
-        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s"
+        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
         host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
-        bw, host_bw, host, be.name, threads, utc, overhead);
+        bw, host_bw, o->quick ? "  smoke_test = true, -- calibrate --quick: GEMMs up to M = 4 rows only\n" : "",
+        host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));
         for (int i = 0; i < eff.curve[c].n; i++)

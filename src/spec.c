@@ -115,6 +115,7 @@ static const field HW_FIELDS[] = {
     HF(collectives, T_COLL, 0),
     HS(changed, 0),
     HS(renamed_from, 0),
+    HF(smoke_test, T_BOOL, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 

@@ -157,6 +157,10 @@ typedef struct {
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
+    /* 1 in a profile `calibrate --quick` wrote (spec field smoke_test,
+     * inherited through `base`): a smoke test whose figures are not an
+     * accuracy figure; every command that uses one says so (tester9 #7b). */
+    int smoke_test;
     int dropped;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
@@ -164,6 +168,13 @@ typedef struct {
      * The simulator applies its own reserve (serve.h) and leaves this 0. */
     double hbm_reserve;
 } rl_hw;
+
+/* The note every consumer of a smoke-test profile (rl_hw.smoke_test)
+ * prints, with the profile's name for %s. */
+#define RL_HW_SMOKE_NOTE                                                                           \
+    "%s is a `calibrate --quick` profile, a smoke test: its GEMM times stop at M = 4 rows, so "    \
+    "prefill is extrapolated, and its figures are not an accuracy figure; calibrate without "     \
+    "--quick for a profile to size or validate with"
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */

@@ -1794,6 +1794,27 @@ static void reference_engine_profile(void **state)
                         num(prov, "extrapolated") >= 7);
         cJSON_Delete(j);
     }
+    /* the --quick profile says it is a smoke test wherever it is used
+     * (tester9 #7b); validate-serve exits 3 when its verdict fails, except
+     * for a smoke test (a spec over p.lua with smoke_test = false is not
+     * one); 2 requests make it fast, and the exit follows the printed verdict */
+    snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/p.lua --batch 2 --context 256 "
+             "--engine reference --weights fp32 --compute fp32 --kv fp32", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "is a `calibrate --quick` profile, a smoke test"));
+    snprintf(sh, sizeof sh, "%s/full.lua", dir);
+    FILE *f = fopen(sh, "w");
+    assert_non_null(f);
+    fprintf(f, "return { base = 'p.lua', smoke_test = false }\n");
+    fclose(f);
+    for (int smoke = 0; smoke < 2; smoke++) {
+        snprintf(cmd, sizeof cmd, "validate-serve --profile %s/%s --model tiny-test --requests 2 "
+                 "--repeats 1 --qps 2", dir, smoke ? "p.lua" : "full.lua");
+        int rc = run_cli(cmd, out, sizeof out), missed = strstr(out, "NOT all within") != NULL;
+        if (rc != (missed && !smoke ? 3 : 0) || !strstr(out, "within 10% of the engine") ||
+            !strstr(out, "smoke test") != !smoke)
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
     snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua "
              "--engine ideal --format json", dir);
     j = run_cli_json(cmd, out, sizeof out);
