@@ -60,7 +60,7 @@ void rl_outdir_defer(rl_outdir *o, const char *dir)
 static void drop_undo(rl_outdir *o)
 {
     for (int i = 0; i < o->nundo; i++) {
-        if (o->backed[i] && o->undo_fd >= 0) {
+        if (o->backed[i] == 1 && o->undo_fd >= 0) { /* 2: not put back, left for the user */
             char n[16];
             snprintf(n, sizeof n, "%d", i);
             unlinkat(o->undo_fd, n, 0);
@@ -69,7 +69,7 @@ static void drop_undo(rl_outdir *o)
     }
     if (o->undo_fd >= 0) {
         close(o->undo_fd);
-        unlinkat(o->fd, o->undo_dir, AT_REMOVEDIR);
+        unlinkat(o->fd, o->undo_dir, AT_REMOVEDIR); /* fails, keeping it, when not empty */
     }
     free(o->undo);
     free(o->backed);
@@ -234,25 +234,35 @@ static int journal(rl_outdir *o, const char *name, int dir, const char *leaf, ch
 
 void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
 {
-    int restored = 0, removed = 0;
+    int restored = 0, removed = 0, stuck = 0;
     for (int i = o->nundo - 1; i >= 0; i--) {
         const char *leaf;
         char n[16], err[256];
-        int dir = open_folder(o, o->undo[i], 0, &leaf, err, sizeof err);
-        if (dir < 0)
-            continue;
+        int dir = open_folder(o, o->undo[i], 0, &leaf, err, sizeof err), ok;
         snprintf(n, sizeof n, "%d", i);
-        if (o->backed[i])
-            restored += renameat(o->undo_fd, n, dir, leaf) == 0;
-        else
-            removed += unlinkat(dir, leaf, 0) == 0;
-        close(dir);
+        if (o->backed[i]) {
+            restored += ok = dir >= 0 && renameat(o->undo_fd, n, dir, leaf) == 0;
+            o->backed[i] = ok ? 0 : 2; /* not put back: its copy stays in the undo folder */
+        } else {
+            removed += ok = dir >= 0 && unlinkat(dir, leaf, 0) == 0;
+            ok = ok || errno == ENOENT; /* never written */
+        }
+        stuck += !ok;
+        if (dir >= 0)
+            close(dir);
     }
-    int n = snprintf(msg, msglen, "kept nothing in %s", o->root[0] ? o->root : "(no --out directory)");
-    if (n >= 0 && (size_t)n < msglen && removed + restored > 0)
-        snprintf(msg + n, msglen - (size_t)n, " (the run failed: %d new file%s removed, %d older "
-                 "file%s put back)", removed, removed == 1 ? "" : "s", restored,
-                 restored == 1 ? "" : "s");
+    const char *root = o->root[0] ? o->root : "(no --out directory)";
+    size_t n = (size_t)snprintf(msg, msglen, "%s in %s", stuck ? "could not undo all of the run"
+                                                               : "kept nothing", root);
+    if (n < msglen && removed + restored + stuck > 0)
+        n += (size_t)snprintf(msg + n, msglen - n, " (the run failed: %d new file%s removed, %d "
+                              "older file%s put back", removed, removed == 1 ? "" : "s",
+                              restored, restored == 1 ? "" : "s");
+    if (n < msglen && stuck)
+        n += (size_t)snprintf(msg + n, msglen - n, "; %d could not be, older copies stay in %s",
+                              stuck, o->undo_dir);
+    if (n < msglen && removed + restored + stuck > 0)
+        snprintf(msg + n, msglen - n, ")");
     drop_undo(o);
     forget_kept(o);
 }
