@@ -73,6 +73,10 @@ void rl_calib_paths(const rl_calib_opts *o, char *lpath, char *jpath, char *tdir
  * without).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
 
+/* rl_validate's second figure beside `plot` (NAME.png): NAME-steps.png into
+ * steps[len]. */
+void rl_validate_steps_plot(const char *plot, char *steps, size_t len);
+
 /* The engine name of the tables and profile calibrate writes. */
 #define RL_CALIB_ENGINE "reference"
 

@@ -259,6 +259,11 @@ static void plot_steps(const run_ctx *c, const char *png)
     free(data);
 }
 
+void rl_validate_steps_plot(const char *plot, char *steps, size_t len)
+{
+    snprintf(steps, len, "%.*s-steps.png", (int)strlen(plot) - 4, plot);
+}
+
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
 {
     rl_backend be;
@@ -389,7 +394,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
      * directory on every run), as --plot draws them for every other command */
     if (o->plot) {
         char steps[1100];
-        snprintf(steps, sizeof steps, "%.*s-steps.png", (int)strlen(o->plot) - 4, o->plot);
+        rl_validate_steps_plot(o->plot, steps, sizeof steps);
         plot_matmuls(&c, o->plot);
         plot_steps(&c, steps);
         cJSON_AddStringToObject(res, "plot", o->plot);

@@ -730,10 +730,10 @@ int rl_cli_run(rl_opts *o)
     /* an existing --out is checked now; a missing one (or the default out)
      * is created only if the script writes */
     struct stat st;
-    if (o->outdir && (!*o->outdir || stat(o->outdir, &st) == 0)) {
+    if (o->outdir && stat(o->outdir, &st) == 0) { /* "" is refused by the parser (exit 2) */
         if (rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
             fprintf(stderr, "roofline run: %s\n", err);
-            return RL_EXIT_IO;
+            return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
         }
     } else {
         rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
@@ -2237,6 +2237,16 @@ static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_ou
         if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
             check_output(o, seen, "--plot's gnuplot script", b, 0) != 0)
             return -1;
+        size_t n = strlen(o->plot);
+        if (!strcmp(c->name, "validate") && o->calib.backend && n > 4 &&
+            !strcmp(o->plot + n - 4, ".png")) { /* and NAME-steps.png beside it */
+            rl_validate_steps_plot(o->plot, t, sizeof t);
+            rl_plot_side_files(t, a, b, sizeof a);
+            if (check_output(o, seen, "--plot's steps figure", t, 0) != 0 ||
+                check_output(o, seen, "--plot's steps data file", a, 0) != 0 ||
+                check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0)
+                return -1;
+        }
     }
     if (o->plot && rl_command_takes(c, RL_P_PLOT_DIR, 1) && o->given[RL_P_PLOT_DIR]) {
         if (rl_guard_folder(o->plot, t, sizeof t) != 0)
