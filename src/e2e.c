@@ -133,6 +133,8 @@ typedef struct {
     rl_ec_terms *t;            /* [n] */
     double *meas_s;            /* [n] measured time, seconds (rl_meas_time) */
     int *hw;                   /* [n] index into hws */
+    int *model;                /* [n] index into models */
+    rl_precision *prec;        /* [n] the row's precision (command line and columns) */
     int nhw, nmodel;
     rl_hw *hws;                /* [MAX_SPECS], on the heap: 32 specs are ~2 MB */
     char hw_names[MAX_SPECS][256];
@@ -146,6 +148,8 @@ static void rows_free(rows *r)
     free(r->t);
     free(r->meas_s);
     free(r->hw);
+    free(r->model);
+    free(r->prec);
     free(r->hws);
     free(r->models);
 }
@@ -273,9 +277,12 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
     rs->t = malloc((size_t)m->n * sizeof *rs->t);
     rs->meas_s = malloc((size_t)m->n * sizeof *rs->meas_s);
     rs->hw = malloc((size_t)m->n * sizeof *rs->hw);
+    rs->model = malloc((size_t)m->n * sizeof *rs->model);
+    rs->prec = malloc((size_t)m->n * sizeof *rs->prec);
     rs->hws = malloc(MAX_SPECS * sizeof *rs->hws);
     rs->models = malloc(MAX_SPECS * sizeof *rs->models);
-    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw || !rs->hws || !rs->models) {
+    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw || !rs->model || !rs->prec || !rs->hws ||
+        !rs->models) {
         snprintf(err, errlen, "%s: out of memory", m->path);
         return -1;
     }
@@ -312,6 +319,8 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         rs->row[rs->n] = r;
         rs->meas_s[rs->n] = rl_meas_time(r);
         rs->hw[rs->n] = hi;
+        rs->model[rs->n] = mi;
+        rs->prec[rs->n] = p;
         rs->n++;
     }
     return 0;
@@ -367,7 +376,156 @@ static void band_of(const rl_engine_costs *c, double band_lo, const rl_meas_row 
     rl_ec_band(c, v, (rl_ec_class)r->phase, band_lo < 0.075, lo, hi);
 }
 
+/* ---- rows on measured tables (calibrated mode) --------------------------------- */
+
+/* A row's time as step and prefill give it on a profile with measurements
+ * and no fitted engine costs (tester8 #5: validate --against predicted such
+ * rows by the ideal op-list roofline while step and prefill ran
+ * calibrated): t seconds, the band's quantiles p5, p10, p90, p95 in seconds
+ * (rl_ops.band_s; the time itself where no table carries residuals), and
+ * the seconds timed by kernel tables and of t the engine's prefill
+ * dispatch (the mode label's share is table_s / (t - dispatch_s), as
+ * prefill's: the dispatch is a per-request constant outside every step). */
+typedef struct {
+    double t, band[4], table_s, dispatch_s;
+    int banded;
+} cal_time;
+
+static void cal_add(cal_time *ct, double count, double t, double table_s, const double *band,
+                    int banded)
+{
+    ct->t += count * t;
+    ct->table_s += count * table_s;
+    for (int q = 0; q < 4; q++)
+        ct->band[q] += count * (banded ? band[q] : t);
+    ct->banded |= banded;
+}
+
+/* `count` decode steps of `batch` sequences at `context` on tp chips as
+ * `step --tp TP` times them: rl_shard_step_calibrated (the replica's
+ * operators by the selected engine's kernel tables or the chip's
+ * efficiency curves, plus the plan's collectives, measured where the chip
+ * has collective tables). */
+static int cal_decode(const rl_model *m, const rl_hw *h, rl_precision p, long long tp,
+                      long long batch, long long context, double count, cal_time *ct, char *err,
+                      size_t errlen)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = tp;
+    rl_step st;
+    rl_shard_result s;
+    if (rl_shard_step_calibrated(m, h, &plan, tp, batch, context, p, &st, &s, err, errlen) != 0)
+        return -1;
+    cal_add(ct, count, st.step_s, st.table_s, s.band_s, s.banded);
+    return 0;
+}
+
+/* One prefill of `batch` sequences of `tokens` on tp chips as `prefill --tp
+ * TP` times it: the calibrated operator list with the plan's collectives,
+ * plus the engine's prefill dispatch once (ops.h rl_ops_prefill_dispatch:
+ * it does not scale with the batch). */
+static int cal_prefill(const rl_model *m, const rl_hw *h, rl_precision p, long long tp,
+                       long long batch, long long tokens, cal_time *ct, char *err, size_t errlen)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = c.tp = tp;
+    c.prec = p;
+    c.calibrated = 1;
+    c.prefill_seqs = batch;
+    c.prefill_tokens = tokens;
+    rl_ops *o = malloc(sizeof *o);
+    if (!o) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = rl_ops_check(m, h, &c, err, errlen) != 0 || rl_ops_build(m, h, &c, o, err, errlen) != 0
+                 ? -1
+                 : 0;
+    if (rc == 0) {
+        double d = rl_ops_prefill_dispatch(m, h, &c), band[4];
+        for (int q = 0; q < 4; q++)
+            band[q] = o->band_s[q] + d;
+        cal_add(ct, 1, o->step_s + d, o->table_s, band, o->banded);
+        ct->dispatch_s = d;
+    }
+    free(o);
+    return rc;
+}
+
+/* Row r (model m on h, precision p) in calibrated mode: a decode step, a
+ * prefill, or (static) its prefill and `output` decode steps at the mean
+ * context tokens + output / 2, as rl_ec_terms_of counts them.  0, or -1
+ * with err. */
+static int cal_row(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
+                   cal_time *ct, char *err, size_t errlen)
+{
+    memset(ct, 0, sizeof *ct);
+    if (r->phase == RL_MEAS_DECODE)
+        return cal_decode(m, h, p, r->tp, r->batch, r->context, 1, ct, err, errlen);
+    if (cal_prefill(m, h, p, r->tp, r->batch, r->tokens, ct, err, errlen) != 0)
+        return -1;
+    return r->phase == RL_MEAS_PREFILL
+               ? 0
+               : cal_decode(m, h, p, r->tp, r->batch, r->tokens + r->output / 2,
+                            (double)r->output, ct, err, errlen);
+}
+
+/* Row i of rs predicted as step and prefill predict it on its profile:
+ * "fitted" by the profile's engine costs, "calibrated" (or "estimated"
+ * when tables time less than half of it, spec.h rl_run_mode) on a profile
+ * with measurements, else "ideal" (the op-list roofline at ideal costs).
+ * *lo / *hi get the band's edges in seconds for quantile band_lo (NAN when
+ * nothing gives the row a band).  0, or -1 with err "FILE:LINE: ...". */
+static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const char *file,
+                       double *pred, double *lo, double *hi, const char **mode, char *err,
+                       size_t errlen)
+{
+    const rl_hw *h = &rs->hws[rs->hw[i]];
+    *lo = *hi = NAN;
+    if (h->engine_costs.present || !rl_hw_measured(h)) {
+        rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
+        double x[RL_EC_N], blo, bhi;
+        rl_ec_to_x(&c, x);
+        *pred = rl_ec_time(&rs->t[i], x, NULL);
+        *mode = h->engine_costs.present ? "fitted" : "ideal";
+        if (h->engine_costs.present) {
+            band_of(&c, o->band_lo, rs->row[i], &blo, &bhi);
+            *lo = *pred * exp(blo);
+            *hi = *pred * exp(bhi);
+        }
+        return 0;
+    }
+    cal_time ct;
+    char e[1024];
+    if (cal_row(&rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &ct, e, sizeof e) != 0) {
+        snprintf(err, errlen, "%s:%d: %s", file, rs->row[i]->line, e);
+        return -1;
+    }
+    *pred = ct.t;
+    *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s));
+    if (ct.banded) {
+        int wide = o->band_lo < 0.075;
+        *lo = ct.band[wide ? 0 : 1];
+        *hi = ct.band[wide ? 3 : 2];
+    }
+    return 0;
+}
+
 /* ---- validate ------------------------------------------------------------------- */
+
+/* validate --engine E: the profiles the rows load time them with engine E,
+ * as step --engine E does (`ideal`: the pure roofline).  0, or -1 with err. */
+static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
+{
+    for (int j = 0; engine && j < rs->nhw; j++) {
+        char e[1024];
+        if (rl_hw_select_engine(&rs->hws[j], engine, e, sizeof e) != 0) {
+            snprintf(err, errlen, "--engine: %s", e);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* The predicted-vs-measured figure: one block per phase, columns
  * measured_s predicted_s. */
@@ -445,7 +603,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     double *pred = NULL, *e = NULL;
     if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
         return NULL;
-    if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0)
+    if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0 ||
+        select_engine(&rs, o->engine, err, errlen) != 0)
         goto done;
     pred = malloc((size_t)rs.n * sizeof *pred);
     e = malloc((size_t)rs.n * sizeof *e);
@@ -456,49 +615,40 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         res = NULL;
         goto done;
     }
-    int fitted = 0, banded = 0, inside = 0, tabled = -1;
+    int banded = 0, inside = 0;
+    const char *mode = NULL;
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rs.n; i++) {
-        const rl_hw *h = &rs.hws[rs.hw[i]];
-        if (!h->engine_costs.present && h->efficiency.present && tabled < 0)
-            tabled = rs.hw[i];
-        rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
-        double x[RL_EC_N];
-        rl_ec_to_x(&c, x);
-        pred[i] = rl_ec_time(&rs.t[i], x, NULL);
+        double lo, hi;
+        const char *row_mode;
+        if (predict_as_step(&rs, i, o, m->path, &pred[i], &lo, &hi, &row_mode, err, errlen) != 0) {
+            cJSON_Delete(res);
+            cJSON_Delete(arr);
+            res = NULL;
+            goto done;
+        }
+        mode = !mode || !strcmp(mode, row_mode) ? row_mode : "mixed";
         e[i] = pred[i] / rs.meas_s[i] - 1;
-        fitted += h->engine_costs.present;
-        cJSON *row = row_json(rs.row[i], h, rs.meas_s[i], pred[i]);
-        if (h->engine_costs.present) {
-            double lo, hi;
-            band_of(&c, o->band_lo, rs.row[i], &lo, &hi);
-            cJSON_AddNumberToObject(row, "predicted_s_low", pred[i] * exp(lo));
-            cJSON_AddNumberToObject(row, "predicted_s_high", pred[i] * exp(hi));
+        cJSON *row = row_json(rs.row[i], &rs.hws[rs.hw[i]], rs.meas_s[i], pred[i]);
+        cJSON_AddStringToObject(row, "mode", row_mode);
+        if (!isnan(lo)) {
+            cJSON_AddNumberToObject(row, "predicted_s_low", lo);
+            cJSON_AddNumberToObject(row, "predicted_s_high", hi);
             banded++;
-            inside += rs.meas_s[i] >= pred[i] * exp(lo) && rs.meas_s[i] <= pred[i] * exp(hi);
+            inside += rs.meas_s[i] >= lo && rs.meas_s[i] <= hi;
         }
         cJSON_AddNumberToObject(row, "error", e[i]);
         cJSON_AddItemToArray(arr, row);
     }
     cJSON_AddStringToObject(res, "file", m->path);
-    cJSON_AddStringToObject(res, "mode", fitted == rs.n ? "fitted" : fitted ? "mixed" : "ideal");
-    char note[1024] = "";
+    cJSON_AddStringToObject(res, "mode", mode ? mode : "ideal");
     int others = other_rows(&rs, o->hw);
-    if (others) /* rows of another chip than the --hw profile serves */
+    if (others) { /* rows of another chip than the --hw profile serves */
+        char note[512];
         snprintf(note, sizeof note, "%d of %d rows name a chip that --hw %s does not serve and are "
-                 "predicted by their own hw spec (each row's hw says which); ", others, rs.n,
-                 o->hw);
-    if (tabled >= 0) /* the rows are not timed as step/ops/prefill time them there */
-        snprintf(note + strlen(note), sizeof note - strlen(note), "rows on %s (efficiency "
-                 "tables, no fitted engine costs) are predicted by the ideal op-list roofline "
-                 "(every engine cost 0, every efficiency 1), while step, ops and prefill run "
-                 "calibrated there: this error is the ideal model's, not theirs (roofline fit "
-                 "makes a profile whose costs validate measures)", rs.hws[tabled].name);
-    size_t nl = strlen(note);
-    if (nl >= 2 && !strcmp(note + nl - 2, "; ")) /* the other-chip part alone (tester8 item 5) */
-        note[nl - 2] = '\0';
-    if (*note)
+                 "predicted by their own hw spec (each row's hw says which)", others, rs.n, o->hw);
         cJSON_AddStringToObject(res, "mode_note", note);
+    }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     add_summary(res, "", e, rs.n);
     if (banded) {

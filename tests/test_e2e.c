@@ -779,18 +779,29 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
 }
 
-/* fn (rl_e2e_fit or rl_e2e_validate) on the tester's device-bound rows
- * (tests/data/e2e/tester_device_bound.csv) for llama3-70b on h100-sxm. */
-static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+/* fn (rl_e2e_fit or rl_e2e_validate) on the rows of `csv` for `model` on
+ * h100-sxm under `engine` (NULL: the default): its result, or NULL with err. */
+static cJSON *on_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t),
+                     const char *csv, const char *model, const char *engine, char *err,
+                     size_t errlen)
 {
     rl_meas m;
-    char err[1024];
-    if (rl_measure_read(RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", &m, err, sizeof err))
+    if (rl_measure_read(csv, &m, err, errlen))
         fail_msg("%s", err);
-    rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
-                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
-    cJSON *res = fn(&m, &o, err, sizeof err);
+    rl_e2e_opts o = {.model = model, .hw = "h100-sxm", .engine = engine,
+                     .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = fn(&m, &o, err, errlen);
     rl_measure_free(&m);
+    return res;
+}
+
+/* fn on the tester's device-bound rows (tests/data/e2e/tester_device_bound.csv)
+ * for llama3-70b on h100-sxm. */
+static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    char err[1024];
+    cJSON *res = on_rows(fn, RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", "llama3-70b",
+                         NULL, err, sizeof err);
     if (!res)
         fail_msg("%s", err);
     return res;
@@ -951,19 +962,113 @@ static void fit_saves_any_file_name(void **state)
     rmdir(dir);
 }
 
-/* Tester item 12: validate --against on h100-sxm (efficiency tables, no
- * engine costs) predicts ideal while step runs calibrated there: the result
- * says so in mode_note, naming the profile. */
-static void validate_states_its_mode(void **state)
+/* A number of a result's first row. */
+static double first_row(cJSON *res, const char *key)
+{
+    assert_non_null(res);
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0),
+                                         key);
+    assert_true(cJSON_IsNumber(v));
+    double x = v->valuedouble;
+    cJSON_Delete(res);
+    return x;
+}
+
+/* Prefill's TTFT of one `tokens` prompt on tp chips, as `prefill --chips TP` prints it. */
+static double prefill_ttft(const rl_model *m, const rl_hw *h, long long tp, long long tokens)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = c.tp = tp;
+    c.calibrated = 1;
+    return first_row(rl_result_prefill(m, h, &c, &tokens, 1, 0), "ttft_s");
+}
+
+/* step's step_s (or key) of `batch` at `context` under --tp TP. */
+static double step_tp(const rl_model *m, const rl_hw *h, long long tp, long long batch,
+                      long long context, const char *key)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = tp;
+    char err[512];
+    return first_row(rl_result_step_sharded(m, h, &plan, tp, &batch, 1, context,
+                                            rl_precision_default(), err, sizeof err),
+                     key);
+}
+
+#define CAL_ROWS RL_SRCDIR "/tests/data/e2e/calibrated_rows.csv"
+
+/* tester8 #5: validate --against on a preset with kernel tables and no
+ * fitted costs (h100-sxm, trtllm) predicted every row by the ideal op-list
+ * roofline (llama3-8b tp1 decode 5.14 ms where step gives 7.28 ms) while
+ * step and prefill run calibrated.  Now each row is what those commands
+ * print (tests/data/e2e/calibrated_rows.csv, rel. 1e-12): the tp1 decode
+ * row is `step --chips 1` (rl_result_step) and its band; the prefill row
+ * `prefill --chips 2`; the static row that prefill (tp8, 512 tokens) plus
+ * 64 decode steps of `step --tp 8` at the mean context 512 + 64 / 2; every
+ * row and the result read "calibrated".  Fails before (mode "ideal",
+ * 30-50% apart). */
+static void validate_runs_as_step(void **state)
 {
     (void)state;
-    cJSON *res = on_tester_rows(rl_e2e_validate);
-    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
-    const cJSON *note = cJSON_GetObjectItem(res, "mode_note");
-    assert_true(cJSON_IsString(note));
-    assert_non_null(strstr(note->valuestring, "rows on h100-sxm"));
-    assert_non_null(strstr(note->valuestring, "step, ops and prefill run calibrated there"));
+    char err[1024];
+    cJSON *res = on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", NULL, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0);
+    long long b8 = 8;
+    cJSON *one = rl_result_step(&m, h, 1, &b8, 1, 2048, rl_precision_default());
+    double dec = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),
+                                     "step_s")->valuedouble;
+    double dec_lo = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),
+                                        "step_s_low")->valuedouble;
+    cJSON_Delete(one);
+    double want[3] = {dec, prefill_ttft(&m, h, 2, 1024),
+                      prefill_ttft(&m, h, 8, 512) + 64 * step_tp(&m, h, 8, 1, 544, "step_s")};
+    const cJSON *rows = cJSON_GetObjectItem(res, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 3);
+    for (int i = 0; i < 3; i++) {
+        const cJSON *r = cJSON_GetArrayItem(rows, i);
+        double got = cJSON_GetObjectItem(r, "predicted_s")->valuedouble;
+        assert_rel(got, want[i], 1e-12);
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "calibrated");
+        assert_true(cJSON_GetObjectItem(r, "predicted_s_low")->valuedouble < got);
+    }
+    double lo = cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "predicted_s_low")->valuedouble;
+    assert_rel(lo, dec_lo, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "calibrated");
+    assert_null(cJSON_GetObjectItem(res, "mode_note"));
     cJSON_Delete(res);
+    free(h);
+}
+
+/* --engine selects the engine the rows are timed with, as in step:
+ * `ideal` gives the op-list roofline at ideal costs (mode "ideal", the
+ * rows' ideal terms, rl_ec_time at rl_engine_costs_ideal, 1e-12); an
+ * engine the profile lacks is refused naming it. */
+static void validate_engine_selects(void **state)
+{
+    (void)state;
+    char err[1024];
+    cJSON *res = on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", "ideal", err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms t = terms(&m, h, row(RL_MEAS_DECODE, 1, 8, 2048, 0, 0));
+    double got = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0),
+                                     "predicted_s")->valuedouble;
+    assert_rel(got, ideal_time(&t), 1e-12);
+    cJSON_Delete(res);
+    assert_null(on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", "nosuch", err, sizeof err));
+    assert_non_null(strstr(err, "--engine"));
+    assert_non_null(strstr(err, "nosuch"));
+    free(h);
 }
 
 /* The one band parser of --band and band= (rl_e2e_band_parse): the two
@@ -1007,7 +1112,8 @@ int main(void)
         cmocka_unit_test(draft_moves_to_the_edge),
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(absurd_sd_not_printed),
-        cmocka_unit_test(validate_states_its_mode),
+        cmocka_unit_test(validate_runs_as_step),
+        cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
