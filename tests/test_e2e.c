@@ -47,6 +47,23 @@ static double ideal_time(const rl_ec_terms *t)
     return rl_ec_time(t, x, NULL);
 }
 
+/* rl_ec_band at shape v, d the input's octaves outside c's grid per axis
+ * (rl_ec_octaves): the distances a shape above the grid is widened by. */
+static void band_at(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide,
+                    double *lo, double *hi)
+{
+    double d[RL_EC_AXES];
+    rl_ec_octaves(c, v, d);
+    rl_ec_band(c, d, cls, wide, lo, hi);
+}
+
+/* The sum of the input's octaves outside c's grid (rl_ec_octaves). */
+static double outside(const rl_engine_costs *c, const double *v)
+{
+    double d[RL_EC_AXES];
+    return rl_ec_octaves(c, v, d);
+}
+
 /* With ideal costs, a 1-GPU decode step is the op list's ideal step time
  * (ops.h: the sum of each operator's roofline), to rounding. */
 static void ideal_decode_is_the_op_list(void **state)
@@ -509,7 +526,7 @@ static void slow_edge_scales_every_step(void **state)
                                                   batch[i], 2048);
             double lo, hi, qs[4], v[RL_EC_AXES] = {8, pre ? 1 : (double)batch[i], pre ? 0 : 2048,
                                                    (double)prompt[i]};
-            rl_ec_band(&h.engine_costs, v, k, 0, &lo, &hi);
+            band_at(&h.engine_costs, v, k, 0, &lo, &hi);
             rl_ec_quantiles(&h.engine_costs, k, qs);
             double want = q == 2 ? fmax(hi, 0) : fmin(lo, 0);
             if (i < 3) /* inside the grid: the class's own quantile */
@@ -537,6 +554,49 @@ static void slow_edge_scales_every_step(void **state)
     assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
 
+/* tester8 #3: a fitted band widened by the input's octaves below the grid
+ * (x0.5-x2 at contexts under a 1024-4096 fit where the step moved <1%).
+ * Below the grid it now widens by no more than the estimate's host or
+ * device side moves there (e2e.c moved_octaves); above it by the input's
+ * octaves as before.  h100-sxm-splitwise (context grid 192-8256, tp 2-8,
+ * tokens 128-8192) with its decode widening set to w = 0.2 per octave, seen
+ * to 10 octaves, at its p90 edge (rl_e2e_mixed_time / central = e^hi):
+ *  - llama2-70b decode, tp8, batch 1, context 16, 3.58 octaves below the
+ *    grid: the host side (step floor, launches, one sequence) does not move
+ *    and the device side moves by the KV of 176 tokens (176 x 327,680 B =
+ *    57.7 MB) against 138 GB of weights, log2(1 + 4.2e-4) = 6e-4 octaves: hi
+ *    = p90 + 0.2 x 6e-4, within 1e-3 of the class's p90 (by hand; the old
+ *    rule gave p90 + 0.2 x 3.58, capped at log 2);
+ *  - the same step at tp 16, one octave above tp 8: p90 + 0.2 (1e-12);
+ *  - tp 1, one octave below tp 2: the device side goes from W / 2 + C (half
+ *    the weights' time plus tp 2's AllReduces) to W, so it moves between
+ *    0.5 and 1 octave (C < W / 2) and hi lies in [p90 + 0.1, p90 + 0.2]
+ *    (0.71 octaves here). */
+static void band_follows_the_estimate_below_the_grid(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    static rl_hw h, e; /* large */
+    h = load_hw("h100-sxm-splitwise", NULL, 0);
+    h.engine_costs.widen[RL_EC_DECODE_ROWS][0] = 0.2;
+    h.engine_costs.widen_seen[RL_EC_DECODE_ROWS] = 10;
+    e = h;
+    assert_int_equal(rl_e2e_band_edge(&e, 2), 1);
+    double q[4];
+    rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
+    struct { long long chips, context; double want, tol; } cases[] = {
+        {8, 16, q[2], 1e-3}, {16, 2048, q[2] + 0.2, 1e-12}, {1, 2048, q[2] + 0.15, 0.05}};
+    for (int i = 0; i < 3; i++) {
+        rl_ops_config c = rl_ops_mixed_config(cases[i].chips, rl_precision_default(), 0, 0, 1,
+                                              cases[i].context);
+        double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3);
+        double hi = log(rl_e2e_mixed_time(&m, &e, &c, 1e-3) / central);
+        if (!(fabs(hi - cases[i].want) <= cases[i].tol))
+            fail_msg("case %d: hi %.6f, expected %.6f within %g", i, hi, cases[i].want,
+                     cases[i].tol);
+    }
+}
+
 /* tester8 item 2: a band always holds its estimate.  A fit whose
  * residuals all share one sign (times in ms under measured_s: p10 +0.3,
  * p90 +2.5) gave step a band [t e^0.3, t e^2.5] above its point; the low
@@ -555,7 +615,7 @@ static void band_holds_its_estimate(void **state)
     c.band_p95 = 3.0;
     double lo, hi;
     for (int wide = 0; wide < 2; wide++) {
-        rl_ec_band(&c, in, RL_EC_DECODE_ROWS, wide, &lo, &hi);
+        band_at(&c, in, RL_EC_DECODE_ROWS, wide, &lo, &hi);
         assert_true(lo == 0);
         assert_rel(hi, wide ? 3.0 : 2.5, 1e-12);
     }
@@ -563,7 +623,7 @@ static void band_holds_its_estimate(void **state)
     c.band_p10 = -0.3;
     c.band_p90 = -0.1;
     c.band_p95 = -0.05;
-    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.3, 1e-12);
     assert_true(hi == 0);
     rl_kresidual r = {.n = 10, .q = {0.1, 0.2, 0.3, 0.4}};
@@ -583,11 +643,11 @@ static void band_widens_outside_the_grid(void **state)
     double grid[RL_EC_AXES][2] = {{2, 4}, {1, 64}, {0, 0}, {128, 8192}};
     memcpy(c.grid, grid, sizeof grid);
     double in[] = {4, 8, 1024, 512}, tp8[] = {8, 8, 0, 512}, both[] = {8, 128, 0, 512};
-    assert_true(rl_ec_outside(&c, in) == 0); /* context: no fitted row had it */
-    assert_rel(rl_ec_outside(&c, tp8), 1, 1e-12);
-    assert_rel(rl_ec_outside(&c, both), 2, 1e-12);
+    assert_true(outside(&c, in) == 0); /* context: no fitted row had it */
+    assert_rel(outside(&c, tp8), 1, 1e-12);
+    assert_rel(outside(&c, both), 2, 1e-12);
     double small[] = {1, 1, 0, 32}; /* below: tp 1 octave, tokens 2 octaves */
-    assert_rel(rl_ec_outside(&c, small), 3, 1e-12);
+    assert_rel(outside(&c, small), 3, 1e-12);
     /* rl_ec_band with fit2.lua's band (tester finding 7: p10 -0.5, p90
      * 0.13): inside the grid as fitted; one octave out (tp8) widened 2x,
      * -1.0 capped at -log 2, 0.26 kept; 3 octaves out (x 4) -2.0 capped at
@@ -599,18 +659,18 @@ static void band_widens_outside_the_grid(void **state)
     c.band_p90 = 0.13;
     c.band_p95 = 0.2;
     double lo, hi;
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.5, 1e-12);
     assert_rel(hi, 0.13, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.26, 1e-12);
-    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, small, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.52, 1e-12);
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 1, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
-    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 1, &lo, &hi);
+    band_at(&c, small, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
     assert_rel(hi, log(2), 1e-12);
     /* tuned widening (the fit's nested hold-outs): [q_lo - w d, q_hi + w d]
@@ -631,23 +691,23 @@ static void band_widens_outside_the_grid(void **state)
     c.widen[RL_EC_PREFILL_ROWS][1] = 0.3;
     c.widen[RL_EC_DECODE_ROWS][0] = 0;
     double far[] = {32, 128, 0, 512};
-    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.25, 1e-12);
     assert_rel(hi, 0.28, 1e-12);
-    rl_ec_band(&c, small, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, small, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.65, 1e-12);
     assert_rel(hi, 0.68, 1e-12);
-    assert_rel(rl_ec_outside(&c, far), 4, 1e-12);
-    rl_ec_band(&c, far, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(outside(&c, far), 4, 1e-12);
+    band_at(&c, far, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, log(2), 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
     assert_rel(lo, -0.4, 1e-12);
     assert_rel(hi, 0.45, 1e-12);
     /* Per-class quantiles (band.per_class): decode p10/p90 -0.02/0.03,
@@ -662,16 +722,16 @@ static void band_widens_outside_the_grid(void **state)
     memcpy(c.cband[RL_EC_DECODE_ROWS], dq, sizeof dq);
     memcpy(c.cband[RL_EC_PREFILL_ROWS], pq, sizeof pq);
     snprintf(c.widen_axes, sizeof c.widen_axes, "batch,tokens");
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.02, 1e-12);
     assert_rel(hi, 0.03, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.04, 1e-12);
     assert_rel(hi, 0.06, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.4, 1e-12);
     assert_rel(hi, 0.5, 1e-12);
-    rl_ec_band(&c, both, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, both, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.6, 1e-12);
     assert_rel(hi, log(2), 1e-12);
 }
@@ -710,8 +770,8 @@ static void bands_nest(void **state)
     for (int k = 0; k < RL_EC_CLASSES; k++)
         for (int d = 0; d <= 8; d++) {
             double v[RL_EC_AXES] = {4 * pow(2, d), 0, 0, 0}, lo, hi, wlo, whi;
-            rl_ec_band(&c, v, (rl_ec_class)k, 0, &lo, &hi);
-            rl_ec_band(&c, v, (rl_ec_class)k, 1, &wlo, &whi);
+            band_at(&c, v, (rl_ec_class)k, 0, &lo, &hi);
+            band_at(&c, v, (rl_ec_class)k, 1, &wlo, &whi);
             assert_true(wlo <= lo);
             assert_true(whi >= hi);
         }
@@ -730,13 +790,13 @@ static void band_beyond_what_was_seen(void **state)
     c.widen[RL_EC_PREFILL_ROWS][0] = 0.2;
     c.widen_seen[RL_EC_DECODE_ROWS] = c.widen_seen[RL_EC_PREFILL_ROWS] = 1;
     double tp8[RL_EC_AXES] = {8, 0, 0, 0}, tp32[RL_EC_AXES] = {32, 0, 0, 0}, lo, hi;
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp32, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp32, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.2, 1e-12);
     assert_rel(hi, 0.32, 1e-12);
-    rl_ec_band(&c, tp32, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp32, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.65, 1e-12);
     assert_rel(hi, 0.68, 1e-12);
 }
@@ -1111,6 +1171,7 @@ int main(void)
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(draft_moves_to_the_edge),
         cmocka_unit_test(slow_edge_scales_every_step),
+        cmocka_unit_test(band_follows_the_estimate_below_the_grid),
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_engine_selects),
