@@ -502,7 +502,7 @@ static void draft_moves_to_the_edge(void **state)
  * step's own band edge (rl_ec_band of its class at its shape): decode at
  * TP8, batch 1 and 64, inside the grid, so its class's p90; a prefill of
  * 2048 tokens, its class's p90; of 16384, an octave past the grid's 8192,
- * widened (by 0.0477 per octave, the shipped profile's prefill widening;
+ * widened (by 0.0606 per octave, the shipped profile's prefill widening;
  * the test asks for more than 0.04); at p10 e^lo times (lo < 0 on the
  * shipped splitwise profile).  A kernel-table
  * profile (h100-sxm, TensorRT-LLM, residuals per class) at its p90 edge:
