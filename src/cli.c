@@ -2289,6 +2289,10 @@ int rl_cli_main(int argc, char **argv)
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
     rc = c->cli(&o);
-    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
+    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
+     * A command that failed after a signal came was stopped by it wherever it
+     * was (a spec's script says "interrupted" and returned as bad input: 2) */
+    if (rc != RL_EXIT_OK && rl_interrupted())
+        rc = RL_EXIT_INTERRUPTED;
     return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);
 }
