@@ -84,7 +84,8 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         long long v = strtoll(p, &end, 10);
         /* echo at most 40 characters of the list: the reason must show */
         const char *more = strlen(s) > 40 ? "..." : "";
-        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+        const char *next = end == p ? end : rl_number_end(end);
+        if (end == p || (*next && *next != ',') || errno == EINVAL) {
             snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
@@ -102,9 +103,9 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
             return -1;
         }
-        if (!*end)
+        if (!*next)
             return n;
-        p = end + 1;
+        p = next + 1;
     }
 }
 

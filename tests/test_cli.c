@@ -2,6 +2,8 @@
  * overrides, exit codes and error messages. */
 #include "testutil.h"
 
+#include "cli.h"
+#include "number.h"
 #include "version.h"
 
 #include <sys/stat.h>
@@ -1689,9 +1691,33 @@ static void version(void **state)
     assert_non_null(strstr(out, "roofline --version: takes no arguments"));
 }
 
+/* tester9 #8: blanks around a number are ignored on both sides, by the
+ * integer lists (--batch), the decimal numbers (--qps, --set, trace fields)
+ * and the A:B tuples alike ("5 " was refused where " 5" was taken); text
+ * after the blanks is still refused. */
+static void blanks_around_numbers(void **state)
+{
+    (void)state;
+    long long v[4];
+    char err[256];
+    const char *lists[] = {"5 ", " 5", " 5\t", "5 ,6", "5, 6 "};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+        if (rl_cli_parse_list(lists[i], 1, 100, v, 4, err, sizeof err) < 1 || v[0] != 5)
+            fail_msg("--batch '%s' refused: %s", lists[i], err);
+    assert_int_equal(rl_cli_parse_list("5 6", 1, 100, v, 4, err, sizeof err), -1);
+    assert_int_equal(rl_cli_parse_list("5, ", 1, 100, v, 4, err, sizeof err), -1);
+    double x = 0, t[2];
+    assert_int_equal(rl_parse_number("2.5 ", &x, NULL), 0);
+    assert_true(x == 2.5);
+    assert_int_equal(rl_parse_number(" 2.5 x", &x, NULL), -1);
+    assert_int_equal(rl_parse_tuple("4 :800 ", t, 2, 2), 2);
+    assert_true(t[0] == 4 && t[1] == 800);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
