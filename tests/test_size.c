@@ -839,8 +839,14 @@ static void test_cli_simulate_and_size(void **state)
     snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --out-len 10 "
              "--format csv", path);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
-    unlink(path);
     assert_non_null(strstr(out, "note: --trace sets arrivals and lengths; --out-len ignored"));
+    /* tester9 #8: a trace draws nothing, so its seed key is null (it read -1) */
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --format json",
+             path);
+    cJSON *j = run_cli_json(args, out, sizeof out);
+    unlink(path);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "seed")));
+    cJSON_Delete(j);
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt bad "
                              "--output 10", out, sizeof out), 2);
     assert_non_null(strstr(out, "--prompt"));
