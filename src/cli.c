@@ -1408,6 +1408,8 @@ int rl_cli_size(rl_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
+    if (rl_size_evidence_note(hw, nhw, !o->ideal, err, sizeof err))
+        fprintf(stderr, "roofline size: note: %s\n", err);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,

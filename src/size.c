@@ -1132,3 +1132,25 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
     }
     return 0;
 }
+
+int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len)
+{
+    int fit = -1, table = -1;
+    for (int i = 0; i < nhw; i++) {
+        const rl_serving_engine *e = rl_engines_selected(&hw[i].engines);
+        if (!strcmp(rl_hw_default_mode(&hw[i], calibrated), "fitted"))
+            fit = fit < 0 ? i : fit;
+        else if (calibrated && !hw[i].ideal && e && e->tables && table < 0)
+            table = i;
+    }
+    if (fit < 0 || table < 0)
+        return 0;
+    const rl_engine_costs *c = &hw[fit].engine_costs;
+    snprintf(buf, len, "%s times steps with engine costs fitted end to end (%s), which keep that "
+             "serving framework's per-step floor (%.3g ms per decode step); %s's kernel tables (%s) "
+             "time the kernels without one: part of the gap between their rows is the framework, "
+             "not the hardware (docs/validation.md)",
+             hw[fit].name, c->engine, 1e3 * c->v[RL_EC_DECODE_STEP], hw[table].name,
+             rl_engines_selected(&hw[table].engines)->name);
+    return 1;
+}

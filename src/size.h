@@ -282,6 +282,15 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
  * rows at their slow edge would favour the hardware without a band. */
 int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen);
 
+/* Whether the searched profiles hw[nhw] mix the two kinds of measured
+ * evidence: one with engine costs fitted end to end (mode "fitted": a
+ * serving framework's per-step host floor is in its costs, e.g. the
+ * *-splitwise presets' ~30 ms per decode step) and one timed by kernel
+ * tables (calibrated, no such floor).  Returns 1 with a note in buf that
+ * names both (tester9 #7c: h100-sxm-splitwise read 2.6-3.4x h100-sxm on
+ * Llama-2-70B TP8 decode), else 0. */
+int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);
