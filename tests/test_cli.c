@@ -1714,10 +1714,45 @@ static void blanks_around_numbers(void **state)
     assert_true(t[0] == 4 && t[1] == 800);
 }
 
+/* CLOSING21 leftover: `list` read the first preset folder that had any
+ * file, while a name resolves in $ROOFLINE_DATA, then beside the binary:
+ * a ROOFLINE_DATA holding only the user's model/mine.lua listed mine alone
+ * though llama3-8b (beside bin/) still loaded.  Now both are listed, and
+ * a preset name that lookup resolves is one that `list` names. */
+static void list_names_what_lookup_finds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_listdata_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/model && sed 's/name = \"llama3-8b\"/name = \"mine\"/' "
+             "%s/model/llama3-8b.lua > %s/model/mine.lua", dir, RL_SRCDIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list models --format json 2>/dev/null", dir, RL_BIN);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out[fread(out, 1, sizeof out - 1, p)] = '\0';
+    assert_int_equal(pclose(p), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    int mine = 0, shipped = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *name = cJSON_GetObjectItem(r, "name")->valuestring;
+        mine += strcmp(name, "mine") == 0;
+        shipped += strcmp(name, "llama3-8b") == 0;
+    }
+    cJSON_Delete(j);
+    assert_int_equal(mine, 1);
+    assert_int_equal(shipped, 1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blanks_around_numbers),
+        cmocka_unit_test(list_names_what_lookup_finds),
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
