@@ -2168,7 +2168,8 @@ int rl_cli_list(rl_opts *o)
 static void print_help(FILE *f)
 {
     fprintf(f, "roofline — roofline performance model and capacity planner for LLM inference\n\n"
-               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help for details)\n"
+               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help or roofline help\n"
+               "       COMMAND for details)\n"
                "       roofline --version\n\n"
                "commands:\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
@@ -2177,6 +2178,20 @@ static void print_help(FILE *f)
         if (c->cli)
             fprintf(f, "  %-14s %.*s\n", c->name, len, c->summary);
     }
+}
+
+/* roofline help CMD: what `roofline CMD --help` prints; an unknown CMD is
+ * refused (exit 2) with the command list. */
+static int help_command(const char *name)
+{
+    const rl_command *c = rl_command_find(name);
+    if (!c || !c->cli) {
+        fprintf(stderr, "roofline help: unknown command '%s'\n", name);
+        print_help(stderr);
+        return RL_EXIT_INPUT;
+    }
+    print_usage(c, stdout);
+    return stdout_done("help", RL_EXIT_OK);
 }
 
 /* Whether an input of this run (--hw H[,H2] and --profile with the bases
@@ -2248,6 +2263,8 @@ int rl_cli_main(int argc, char **argv)
             rl_param_markdown(stdout); /* docs/cli.md */
             return stdout_done("help", RL_EXIT_OK);
         }
+        if (argc == 3 && strcmp(argv[1], "help") == 0) /* help CMD: CMD --help */
+            return help_command(argv[2]);
         print_help(argc < 2 ? stderr : stdout);
         return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
     }
