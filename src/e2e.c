@@ -1295,6 +1295,12 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     if (o->save) {
         rl_hw prof = base;
+        if (rl_ec_band_check(&c, e, sizeof e) != 0) { /* what the profile's reader refuses */
+            snprintf(err, errlen, "%s: %s; nothing written to %s", m->path, e, o->save);
+            cJSON_Delete(res);
+            res = NULL;
+            goto done;
+        }
         if (rl_hw_put_costs(&prof, &c, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
