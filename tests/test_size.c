@@ -318,7 +318,19 @@ static void test_tie_prefers_evidence(void **state)
         if (i > 0 && r->c[i].meets == r->c[i - 1].meets &&
             r->c[i].cost_per_hour == r->c[i - 1].cost_per_hour)
             assert_true(r->c[i].optimism >= r->c[i - 1].optimism);
+        /* derived once when ranked (CLOSING21: the reports asked again), and
+         * what a fresh derivation gives */
+        rl_size_candidate fresh = r->c[i];
+        fresh.mode = NULL;
+        assert_ptr_equal(mode, r->c[i].mode);
+        assert_string_equal(mode, rl_size_mode(&f->in, &fresh));
+        assert_true(r->c[i].share == rl_size_share(&f->in, &fresh));
     }
+    /* a new run of a row drops its label: it follows the run's decode batch */
+    rl_size_candidate again = r->c[0];
+    char err[512];
+    assert_int_equal(rl_size_evaluate(&f->in, &again, 1, 1, err, sizeof err), 0);
+    assert_null(again.mode);
 }
 
 /* tester5 #3: two rows that differ only in the compute dtype had one
