@@ -85,7 +85,8 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         long long v = strtoll(p, &end, 10);
         /* echo at most 40 characters of the list: the reason must show */
         const char *more = strlen(s) > 40 ? "..." : "";
-        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+        const char *next = end == p ? end : rl_number_end(end);
+        if (end == p || (*next && *next != ',') || errno == EINVAL) {
             snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
@@ -103,9 +104,9 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
             return -1;
         }
-        if (!*end)
+        if (!*next)
             return n;
-        p = end + 1;
+        p = next + 1;
     }
 }
 
@@ -1408,6 +1409,8 @@ int rl_cli_size(rl_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
+    if (rl_size_evidence_note(hw, nhw, !o->ideal, err, sizeof err))
+        fprintf(stderr, "roofline size: note: %s\n", err);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
@@ -2176,7 +2179,8 @@ int rl_cli_list(rl_opts *o)
 static void print_help(FILE *f)
 {
     fprintf(f, "roofline — roofline performance model and capacity planner for LLM inference\n\n"
-               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help for details)\n"
+               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help or roofline help\n"
+               "       COMMAND for details)\n"
                "       roofline --version\n\n"
                "commands:\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
@@ -2185,6 +2189,20 @@ static void print_help(FILE *f)
         if (c->cli)
             fprintf(f, "  %-14s %.*s\n", c->name, len, c->summary);
     }
+}
+
+/* roofline help CMD: what `roofline CMD --help` prints; an unknown CMD is
+ * refused (exit 2) with the command list. */
+static int help_command(const char *name)
+{
+    const rl_command *c = rl_command_find(name);
+    if (!c || !c->cli) {
+        fprintf(stderr, "roofline help: unknown command '%s'\n", name);
+        print_help(stderr);
+        return RL_EXIT_INPUT;
+    }
+    print_usage(c, stdout);
+    return stdout_done("help", RL_EXIT_OK);
 }
 
 /* Whether an input of this run (--hw H[,H2] and --profile with the bases
@@ -2312,6 +2330,8 @@ int rl_cli_main(int argc, char **argv)
             rl_param_markdown(stdout); /* docs/cli.md */
             return stdout_done("help", RL_EXIT_OK);
         }
+        if (argc == 3 && strcmp(argv[1], "help") == 0) /* help CMD: CMD --help */
+            return help_command(argv[2]);
         print_help(argc < 2 ? stderr : stdout);
         return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
     }
@@ -2356,6 +2376,10 @@ int rl_cli_main(int argc, char **argv)
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
     rc = c->cli(&o);
-    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
+    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
+     * A command that failed after a signal came was stopped by it wherever it
+     * was (a spec's script says "interrupted" and returned as bad input: 2) */
+    if (rc != RL_EXIT_OK && rl_interrupted())
+        rc = RL_EXIT_INTERRUPTED;
     return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);
 }

@@ -771,11 +771,23 @@ int rl_data_dirs(char dirs[3][1024])
 
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
+/* Whether names[n] holds `name`. */
+static int has_name(char (*names)[64], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int rl_spec_presets(const char *kind, char (*names)[64], int cap)
 {
     char dirs[3][1024];
     int ndirs = rl_data_dirs(dirs), n = 0;
-    for (int i = 0; i < ndirs && n == 0; i++) {
+    /* every folder rl_data_find searches, as it resolves a name: a preset
+     * of $ROOFLINE_DATA holding only the user's own files still lists the
+     * shipped ones beside the binary (it listed the first folder alone) */
+    for (int i = 0; i < ndirs; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
         DIR *dir = opendir(d);
@@ -783,8 +795,12 @@ int rl_spec_presets(const char *kind, char (*names)[64], int cap)
             continue;
         for (struct dirent *e; (e = readdir(dir)) != NULL && n < cap;) {
             size_t l = strlen(e->d_name);
-            if (l > 4 && l < 64 + 4 && strcmp(e->d_name + l - 4, ".lua") == 0)
-                snprintf(names[n++], 64, "%.*s", (int)(l - 4), e->d_name);
+            char name[64];
+            if (l <= 4 || l >= 64 + 4 || strcmp(e->d_name + l - 4, ".lua") != 0)
+                continue;
+            snprintf(name, sizeof name, "%.*s", (int)(l - 4), e->d_name);
+            if (!has_name(names, n, name))
+                snprintf(names[n++], 64, "%s", name);
         }
         closedir(dir);
     }

@@ -303,8 +303,10 @@ int rl_spec_same_file(const char *kind, const char *name, const char *path);
  * a user's base file rewrote an input of the run). */
 int rl_spec_hw_reads_file(const char *name, const char *path);
 
-/* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
- * first search directory that has any, into names[cap]; returns how many. */
+/* The preset names of `kind` ("model" or "hw_profiles"), sorted, into
+ * names[cap]: those of every search directory, each once, so exactly the
+ * names rl_spec_resolve finds (each from the first directory holding it);
+ * returns how many. */
 #define RL_MAX_PRESETS 128
 int rl_spec_presets(const char *kind, char (*names)[64], int cap);
 
