@@ -101,6 +101,12 @@ typedef enum {
     RL_TOPO_SWITCH,
 } rl_topology;
 
+/* The figures that time a chip's kernels on the roofline: HBM bytes/s and
+ * dense peak FLOP/s per compute dtype (0 = absent). */
+typedef struct {
+    double hbm_bw, flops[RL_DTYPE_COUNT];
+} rl_hw_figures;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -143,20 +149,28 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* A --set (or Lua roofline.hw override) of a field that times the chip
-     * (flops.*, hbm_bw): "FIELD=VALUE" of the first, else "".  The measured
-     * tables and fitted costs describe the chip as measured, not as changed,
-     * so they are dropped (at load and at every engine selection) and
-     * calibrated mode falls back to `estimated`, the roofline over the
-     * changed figures (rl_hw_what_if).  `changed` is also a spec field, so a
-     * what-if spec table that Lua passes on stays one; dropped = 1 when there
-     * was something to drop (not a spec field). */
+    /* The timing figures (hbm_bw, flops) of the chip its measurements
+     * were taken at: the profile's own as read, before a --set, a derived
+     * spec's fields over its `base` or a Lua override changed them (spec
+     * fields measured_hbm_bw and measured_flops: set on the table before
+     * any change, so a table Lua passes on, edited field by field or not,
+     * keeps them).  When h's figures differ, h is a what-if of the chip
+     * as measured (rl_hw_what_if_of): its kernel tables and efficiency
+     * tables stay, each measured time scaled by the kernel's roofline ratio
+     * (engines.h rl_engine_time_on), and the mode is `estimated`. */
+    rl_hw_figures measured;
+    /* "FIELD=VALUE" of the first timing figure that differs from the chip
+     * as measured (hbm_bw, then flops.* in dtype order), else "": set from
+     * the figures on every conversion (rl_hw_from_table), the one place
+     * that decides.  A spec field only so that older tables still read. */
     char changed[160];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
+    /* 1 when a what-if dropped fitted engine costs (enginecost.h: fitted
+     * on whole steps of the chip as measured); not a spec field. */
     int dropped;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
@@ -247,23 +261,16 @@ typedef struct {
     const char *value;
 } rl_override;
 
-/* The overrides ov[nov] (hw fields) of spec name_or_path applied to h as
- * a what-if: one that times the chip (hbm_bw, flops.*) makes h->changed
- * record the first and drops what was measured on the real chip
- * (rl_hw.changed); `name` alone renames the chip, its measured tables
- * staying its own (not looked at when name_or_path is NULL: a spec table).
- * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
- * A value equal to the chip's own (`before`: its figures without the
- * overrides; NULL: name_or_path read again without them) changes nothing
- * (tester7 #4: --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables).
- * 0, or -1 with err. */
-typedef struct {
-    double hbm_bw, flops[RL_DTYPE_COUNT];
-} rl_hw_figures;
-void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f);
-int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
-                  int nov, rl_hw *h, char *err,
-                  size_t errlen);
+/* Whether h is a what-if of the chip its measurements were taken at: a
+ * timing figure differs from rl_hw.measured (rl_hw.changed names it).  A
+ * figure set to the chip's own value changes nothing (tester7 #4:
+ * --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables). */
+int rl_hw_what_if_of(const rl_hw *h);
+
+/* The figures h's measurements were taken at (rl_hw.measured): HBM bytes/s,
+ * and the peak FLOP/s per compute dtype (RL_DTYPE_COUNT, 0 = none). */
+double rl_hw_measured_bw(const rl_hw *h);
+const double *rl_hw_measured_flops(const rl_hw *h);
 
 /* h, read as `old_name`, now bears another name: record it in
  * h->renamed_from (kept when already set: the first name measured). */
