@@ -50,9 +50,8 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     char used[1024];
     snprintf(used, sizeof used, "scaled what-if: %s changes the chip; each kernel time of %s "
              "is its measured time x its roofline time on the changed chip / on the chip as "
-             "measured%s; measured: %s", h->changed,
-             e->tables ? "the engine's tables" : "its measurements",
-             h->dropped ? " (fitted costs not used)" : "", e->source);
+             "measured; measured: %s", h->changed,
+             e->tables ? "the engine's tables" : "its measurements", e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
 }
 

@@ -573,7 +573,7 @@ int rl_hw_measured(const rl_hw *h)
 
 int rl_hw_plans_measured(const rl_hw *h)
 {
-    return !h->ideal && (rl_hw_measured(h) || h->dropped);
+    return !h->ideal && rl_hw_measured(h);
 }
 
 void rl_hw_set_ideal(rl_hw *h)
@@ -604,28 +604,15 @@ const double *rl_hw_measured_flops(const rl_hw *h)
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
 }
 
-/* A what-if chip (rl_hw_what_if_of) keeps its kernel and efficiency tables
- * (each scaled to its figures: engines.h rl_engine_time_on, efficiency.h
- * rl_eff_time's fraction of the changed roofline) but not its fitted engine
- * costs: `roofline fit` fitted those on whole measured steps of the chip as
- * measured (enginecost.h (E)), one set of terms per step that no kernel's
- * roofline ratio re-times. */
-static void drop_fitted(rl_hw *h)
-{
-    if (!rl_hw_what_if_of(h))
-        return;
-    h->dropped |= h->engine_costs.present;
-    for (int i = 0; i < h->engines.n; i++) {
-        h->dropped |= h->engines.e[i].fitted.present;
-        h->engines.e[i].fitted.present = 0;
-    }
-    rl_hw_sync_costs(h);
-}
-
 /* The one rule for a what-if, on every conversion of a spec table: h's
  * figures against those its measurements were taken at (rl_hw.measured,
  * h's own when the table gives none: then nothing was changed).  Sets
- * h->changed to the first that differs and drops what a what-if drops. */
+ * h->changed to the first that differs.  Nothing is dropped: each
+ * measurement times the changed chip at its measured efficiency (kernel
+ * tables: engines.h rl_engine_time_on; efficiency tables: efficiency.h
+ * rl_eff_time; fitted engine costs: enginecost.h (E), whose device terms
+ * are the op list's roofline over the changed figures at the fitted
+ * efficiencies and whose host terms do not depend on them). */
 static void settle_what_if(rl_hw *h)
 {
     int given = 0;
@@ -643,7 +630,6 @@ static void settle_what_if(rl_hw *h)
         if (h->flops[t] != h->measured.flops[t])
             snprintf(h->changed, sizeof h->changed, "flops.%s=%.6g (as measured %.6g)",
                      rl_dtype_name((rl_dtype)t), h->flops[t], h->measured.flops[t]);
-    drop_fitted(h);
 }
 
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
@@ -653,7 +639,6 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     if (strcmp(name, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(h);
     rl_hw_sync_costs(h);
-    drop_fitted(h); /* a file-referenced engine's costs are read on selection */
     return 0;
 }
 
@@ -728,7 +713,9 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
 
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 {
-    return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
+    return calibrated && !h->ideal && h->engine_costs.present && !rl_hw_what_if_of(h)
+               ? "fitted"
+               : rl_hw_mode(h, calibrated);
 }
 
 const char *rl_run_mode(const char *base, const rl_hw *h, double share)

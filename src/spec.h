@@ -169,9 +169,6 @@ typedef struct {
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
-    /* 1 when a what-if dropped fitted engine costs (enginecost.h: fitted
-     * on whole steps of the chip as measured); not a spec field. */
-    int dropped;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
      * --hbm-reserve, 0 (seed 000's whole HBM) unless set; not a spec field.
@@ -182,10 +179,10 @@ typedef struct {
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */
 int rl_hw_measured(const rl_hw *h);
-/* Whether h plans as a measured chip: measured (rl_hw_measured), or a
- * what-if of one whose tables were dropped (rl_hw.dropped), not --ideal.
- * Its chips without a plan run tensor parallel with their collectives in
- * either case, so a what-if changes the figures, not the plan (tester7 #4:
+/* Whether h plans as a measured chip: measured (rl_hw_measured, a what-if
+ * of one included: it keeps its tables), not --ideal.  Its chips without a
+ * plan run tensor parallel with their collectives, so a what-if changes the
+ * figures, not the plan (tester7 #4:
  * --set hw.hbm_bw on h100-sxm --chips 8 fell back to formula (1)'s
  * collective-free fully sharded chips, 17.57 -> 5.84 ms at its own value). */
 int rl_hw_plans_measured(const rl_hw *h);
@@ -233,7 +230,8 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
 /* The mode of a run that follows h's default costs (list, info, simulate,
  * size): "fitted" when calibrated and h's selected engine carries fitted
- * engine costs (enginecost.h), else rl_hw_mode.  A step result says
+ * engine costs (enginecost.h) and h is no what-if (rl_hw_what_if_of: then
+ * they time figures they were not fitted on), else rl_hw_mode.  A step result says
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
