@@ -89,7 +89,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
                   "leave it)",
-                  AT(outdir), 0, 0, RL_PF_WRITES},
+                  AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
                                AT(max_instructions), 0, 0, 0},
@@ -553,7 +553,9 @@ const rl_command RL_COMMANDS[] = {
      "by 20% on a shared host.  It measures the engine's capacity first (the whole trace at\n"
      "t = 0: requests / makespan), then serves the trace at each --capacity-pct of it (or at\n"
      "--qps), --repeats times each; measured = the median, beside each error its range over\n"
-     "the repeats, and each load's capacity utilisation.\n"
+     "the repeats, and each load's capacity utilisation.  Exit 3 when TTFT and TPOT p50/p90\n"
+     "are not all within 10% (exit 0 with a note for a smoke test: --quick, or a --quick\n"
+     "profile, key smoke_test).\n"
      "Here: --requests N (24, at most 10000) --max-seqs SLOTS (4, at most 64); --model\n"
      "(tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
