@@ -444,9 +444,9 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
 
 /* A note when a step's batch or context, or a prefill's tokens, lie
  * outside the grid h's costs were fitted on (tester8 item 3: only TP
- * outside its range had one): the band widens by each octave out
- * (enginecost.h rl_ec_band), whether or not the time depends on that axis
- * there.  Names the first value out per axis. */
+ * outside its range had one): the band widens by each octave above it,
+ * and below it by no more than the estimate moves (enginecost.h
+ * rl_ec_band).  Names the first value out per axis. */
 static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, int prefill)
 {
     const rl_engine_costs *c = &h->engine_costs;
@@ -467,8 +467,9 @@ static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, 
     }
     if (*out)
         fprintf(stderr, "roofline %s: note: %s's band is applied outside the grid its costs were "
-                        "fitted on: %s; it widens with each octave out (to x0.5-x2 unless fitted "
-                        "wider), whether or not the time depends on that axis there\n",
+                        "fitted on: %s; it widens with each octave above the grid, and below it by "
+                        "as many octaves as the estimate moves there (to x0.5-x2 unless fitted "
+                        "wider)\n",
                 cmd, h->name, out);
 }
 

@@ -1495,18 +1495,19 @@ static void table_share_labels(void **state)
     cJSON_Delete(sim);
 }
 
-/* validate --against on a profile with efficiency tables but no fitted
- * costs predicts ideal rows: it says so as a warning on stderr, not only in
- * the mode_note key. */
-static void validate_against_warns_ideal(void **state)
+/* validate --against on a profile with kernel tables but no fitted costs
+ * predicts its rows calibrated, as step does (tester8 #5; before: ideal,
+ * with a warning saying so); each row says its mode. */
+static void validate_against_calibrated(void **state)
 {
     (void)state;
     int rc = run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
-                     "--model llama2-70b --hw h100-sxm --set model.max_context=16384 --format csv",
+                     "--model llama2-70b --hw h100-sxm --set model.max_context=16384 --format json",
                      out, sizeof out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "roofline validate: warning: rows on h100-sxm (efficiency "
-                                "tables, no fitted engine costs) are predicted by the ideal"));
+    assert_null(strstr(out, "warning:"));
+    assert_non_null(strstr(out, "\"mode\":\t\"calibrated\""));
+    assert_null(strstr(out, "\"ideal\""));
     rc = run_cli("validate --against " RL_SRCDIR "/tests/bad_inputs/e2e/three_rows.csv " /* no hw column */
                  "--model llama2-70b --hw h100-sxm-splitwise --format csv", out, sizeof out);
     assert_int_equal(rc, 0);
@@ -1975,7 +1976,7 @@ int main(void)
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
-        cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(validate_against_calibrated),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(step_reserve_agrees_with_simulate),
