@@ -327,15 +327,18 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
-/* A --set that changed the chip dropped its measurements (rl_hw.changed). */
+/* A --set that changed the chip scales its measurements (spec.h
+ * rl_hw_what_if_of). */
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
-    if (h->dropped && !o->ideal)
-        rl_cli_say(o, "note: hw.%s changes the chip: %s's measured tables and fitted costs "
-                      "describe the chip as measured, so they are dropped; mode estimated (the "
-                      "roofline over the changed figures; the plan and its collectives are kept); "
-                      "the unchanged chip's roofline is the same plan under --ideal (--ideal --tp N)",
-                   h->changed, h->name);
+    if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
+        rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it at their measured "
+                      "efficiency (%s); mode estimated; the plan and its collectives are kept",
+                   h->changed, h->name,
+                   h->engine_costs.present
+                       ? "the fitted engine costs' device terms over the changed figures"
+                       : "each measured kernel time x its roofline time on the changed chip / "
+                         "on the chip as measured");
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */

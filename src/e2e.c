@@ -1679,15 +1679,23 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    if (mode)
-        cJSON_SetValuestring(mode, "fitted");
+    if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
+        cJSON_SetValuestring(mode, rl_hw_what_if_of(h) ? "estimated" : "fitted");
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
     set_string(result, "engine", c->engine);
-    set_string(result, "engine_source", *c->source ? c->source : c->engine);
+    char source[1024];
+    snprintf(source, sizeof source, "%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
+             rl_hw_what_if_of(h) ? h->changed : "",
+             rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
+                                   "list's roofline at the fitted efficiencies) over the changed "
+                                   "figures; fitted: "
+                                 : "",
+             *c->source ? c->source : c->engine);
+    set_string(result, "engine_source", source);
     char band[32], note[320], terms[128] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);

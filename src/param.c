@@ -74,8 +74,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
-                        "hw.flops.* or hw.hbm_bw drops a profile's measured tables and fitted costs "
-                        "(mode estimated, with a note)",
+                        "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times are "
+                        "scaled by their roofline ratio, its fitted costs' device terms follow the "
+                        "changed figures (mode estimated, with a note)",
                   NOWHERE, 0},
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},
