@@ -35,6 +35,8 @@ typedef struct {
     int passes;          /* validate: passes over the grid (<= 0: 2) */
     const char *plot;    /* validate: the matmul figure NAME.png, NAME-steps.png beside it
                             (NULL: no figure; the CLI's --plot) */
+    int *io_failed;      /* calibrate: set to 1 (when not NULL) where it failed to write a
+                            file (exit 1), not on bad input */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with

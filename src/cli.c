@@ -1880,8 +1880,11 @@ int rl_cli_calibrate(rl_opts *o)
     if (o->tables)
         return calibrate_tables(o);
     o->calib.save = o->given[RL_P_SAVE_PROFILE];
+    int io = 0;
+    o->calib.io_failed = &io;
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
-    return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+    o->calib.io_failed = NULL;
+    return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : io ? RL_EXIT_IO : RL_EXIT_INPUT;
 }
 
 /* The options of fit and validate --against, and the measurement CSV `file`
