@@ -71,7 +71,8 @@ void rl_calib_paths(const rl_calib_opts *o, char *lpath, char *jpath, char *tdir
  * residuals, median/p90/max |error|, noisy_runs (noise > RL_CALIB_NOISE,
  * with a warning on stderr); with o->plot NAME.png two figures: NAME.png
  * (matmul FLOP/s vs intensity) and NAME-steps.png (every step's predicted vs
- * measured time), each with its .dat and .gp (keys plot and plot_steps, null
+ * measured time), each with NAME.dat and NAME.gp beside it (plot.h
+ * rl_plot_side_files; NAME-steps.dat, .gp) (keys plot and plot_steps, null
  * without).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "calib.h"
+#include "plot.h"
 #include "silicon.h"
 
 static void test_calibrate_then_validate(void **state)
@@ -65,11 +66,17 @@ static void test_calibrate_then_validate(void **state)
                 cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);
     assert_rel(cJSON_GetObjectItem(v, "noise_threshold")->valuedouble, RL_CALIB_NOISE, 0);
     /* the step-level figure's data: 3 runs, decode and prefill blocks */
-    char dat[1200];
+    char dat[1200], gp[1200];
     assert_string_equal(cJSON_GetObjectItem(v, "plot_steps")->valuestring, "v-steps.png");
-    snprintf(dat, sizeof dat, "%s.dat", cJSON_GetObjectItem(v, "plot_steps")->valuestring);
+    /* its side files are the ones the CLI checks before the run (plot.h
+     * rl_plot_side_files: STEM.dat, STEM.gp; review22 #2) */
+    rl_plot_side_files(cJSON_GetObjectItem(v, "plot_steps")->valuestring, dat, gp, sizeof dat);
+    assert_string_equal(dat, "v-steps.dat");
     assert_int_equal(stat(dat, &st), 0);
-    assert_int_equal(stat("v.png.dat", &st), 0);
+    assert_int_equal(stat(gp, &st), 0);
+    assert_int_equal(stat("v.dat", &st), 0);
+    assert_int_equal(stat("v.gp", &st), 0);
+    assert_int_not_equal(stat("v.png.dat", &st), 0);
     /* the figures go where --plot says, and nowhere else (tester4 #14: a
      * plots/ folder appeared in the working directory on every run) */
     assert_int_not_equal(stat("plots", &st), 0);

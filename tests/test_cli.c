@@ -362,8 +362,11 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ @SIM@ --plot-dir @D@/pd --save @D@/pd/latency_cdf.dat",
          "a --plot-dir figure and --save name the same file"},
         {"@BIN@ @SIM@ --plot-dir @D@/w.lua/pd", "w.lua' exists and is not a folder"},
+        /* validate writes STEM.dat/.gp beside each figure (review22 #2) */
         {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v-steps.dat",
          "--plot's steps data file and --save name the same file"},
+        {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v.gp",
+         "--plot's gnuplot script and --save name the same file"},
         {"@BIN@ calibrate --backend cpu --quick --save @D@/q.lua",
          "the tables folder '/tmp/rl_guard_cli_"},
         {"@BIN@ run --out '' @D@/w.lua", "--out: empty"},
