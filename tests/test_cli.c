@@ -1950,6 +1950,12 @@ static void reference_engine_profile(void **state)
             !strstr(out, "smoke test") != !smoke)
             fail_msg("%s: exit %d: %s", cmd, rc, out);
     }
+    /* review22 #7: --quick shaped no calibration here, yet switched a full
+     * profile's verdict off; it is refused with --profile */
+    snprintf(cmd, sizeof cmd, "validate-serve --profile %s/full.lua --quick --model tiny-test "
+             "--requests 2 --repeats 1 --qps 2", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "with --profile the profile's own smoke_test decides"));
     snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua "
              "--engine ideal --format json", dir);
     j = run_cli_json(cmd, out, sizeof out);
