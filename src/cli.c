@@ -2262,7 +2262,7 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
  * 0, or -1 (said). */
 static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
 {
-    char a[1100], b[1100], t[1100];
+    char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX]; /* guard.h refuses a longer one, never cuts */
     if (o->plot && rl_command_takes(c, RL_P_PLOT, 1) && o->given[RL_P_PLOT]) {
         rl_plot_side_files(o->plot, a, b, sizeof a);
         if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
@@ -2285,7 +2285,9 @@ static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_ou
         static const char *const ext[] = {"svg", "dat", "gp"};
         for (int f = 0; f < 2; f++)
             for (int e = 0; e < 3; e++) {
-                snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f], ext[e]);
+                if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
+                                     ext[e]) >= sizeof a) /* review22 #9: cut names collided */
+                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
                 if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
                     return -1;
             }
@@ -2294,8 +2296,8 @@ static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_ou
         return 0;
     rl_calib_opts co = o->calib;
     co.save = o->given[RL_P_SAVE_PROFILE]; /* set by rl_cli_calibrate */
-    rl_calib_paths(&co, a, b, t, sizeof a);
-    char base[1200], why[1024];
+    rl_calib_paths(&co, a, b, t, 1024); /* as calibrate.c names them */
+    char base[PATH_MAX + 16], why[1024];
     snprintf(base, sizeof base, "%s/base.lua", t);
     struct stat st;
     int old_json = stat(b, &st) == 0, old_tables = stat(base, &st) == 0;
