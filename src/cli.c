@@ -347,6 +347,11 @@ static int band_wide(const rl_opts *o)
     return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
 }
 
+/* Set when the command loaded a smoke-test profile (calibrate --quick): its
+ * JSON result then carries smoke_test: true (emit; review22 #10: the mark
+ * was on stderr only).  Cleared before each command (rl_cli_main). */
+static int smoke_loaded;
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -358,6 +363,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    smoke_loaded |= h->smoke_test;
     if (h->smoke_test)
         rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
@@ -421,6 +427,9 @@ static int emit(const rl_opts *o, cJSON *result)
         rl_cli_say(o, "out of memory");
         return RL_EXIT_IO;
     }
+    if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
+        !cJSON_HasObjectItem(result, "smoke_test"))
+        cJSON_AddBoolToObject(result, "smoke_test", 1);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
@@ -1935,8 +1944,10 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
     static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
-    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test)
+    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test) {
+        smoke_loaded = 1;
         rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
+    }
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
@@ -2389,6 +2400,7 @@ int rl_cli_main(int argc, char **argv)
     }
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
+    smoke_loaded = 0;
     rc = c->cli(&o);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
      * A command that failed after a signal came was stopped by it wherever it

@@ -1942,6 +1942,17 @@ static void reference_engine_profile(void **state)
     assert_non_null(f);
     fprintf(f, "return { base = 'p.lua', smoke_test = false }\n");
     fclose(f);
+    /* and in its JSON (review22 #10: stderr only), a key present only then */
+    for (int smoke = 0; smoke < 2; smoke++) {
+        snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/%s --batch 2 --context 256 "
+                 "--engine reference --weights fp32 --compute fp32 --kv fp32 --format json", dir,
+                 smoke ? "p.lua" : "full.lua");
+        j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *k = cJSON_GetObjectItem(j, "smoke_test");
+        if (smoke ? !cJSON_IsTrue(k) : k != NULL)
+            fail_msg("%s: smoke_test %s", cmd, k ? "present" : "absent");
+        cJSON_Delete(j);
+    }
     for (int smoke = 0; smoke < 2; smoke++) {
         snprintf(cmd, sizeof cmd, "validate-serve --profile %s/%s --model tiny-test --requests 2 "
                  "--repeats 1 --qps 2", dir, smoke ? "p.lua" : "full.lua");
