@@ -876,6 +876,15 @@ static void test_cli_simulate_and_size(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     unlink(path);
     assert_non_null(strstr(out, "note: --trace sets arrivals and lengths; --out-len ignored"));
+    /* --prefixes N:LEN beside a trace: LEN is the length of a prefix its line
+     * leaves out, N is not used (the trace names the prefix), and it says so */
+    write_temp(path, ".csv", "0,100,10,0\n0.5,100,10,1,30\n");
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s "
+             "--prefixes 7:50 --prefix-cache 1 --format csv", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    unlink(path);
+    assert_non_null(strstr(out, "note: --prefixes 7:50 beside --trace: the trace names each "
+                                "request's prefix (prefix_id), so N is not used; LEN = 50"));
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt bad "
                              "--output 10", out, sizeof out), 2);
     assert_non_null(strstr(out, "--prompt"));
