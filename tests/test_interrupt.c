@@ -269,6 +269,38 @@ static void sigint_stops_simulate_setup(void **state)
         fail_msg("stderr: %s", err);
 }
 
+/* SIGINT in simulate's second capacity search, the one without targets
+ * (cli.c capacity_without_targets: searched when the targets hold below
+ * the offered load): exit 130, stderr names that search, and --save writes
+ * nothing.  A TTFT target of 1 ms that no load meets ends the first search
+ * at once (its floor probe), so nearly all of the run is the second search:
+ * 4000 requests of 1500 output tokens one at a time (--max-seqs 1), about
+ * 0.3 s of CPU for the run at the load and ten times that for the search
+ * here.  A signal that lands before it (a slow set-up under load) is
+ * answered by an earlier stage: then it waits longer and tries again. */
+static void sigint_in_capacity_without_targets(void **state)
+{
+    (void)state;
+    char save[256];
+    snprintf(save, sizeof save, "%s/sim.json", dir);
+    char *argv[] = {RL_BIN, "simulate", "--model", "llama3-8b", "--hw", "h100-sxm", "--ideal",
+                    "--qps", "20", "--requests", "4000", "--prompt-len", "200", "--out-len",
+                    "1500", "--max-seqs", "1", "--ttft-p99", "0.001", "--format", "json",
+                    "--save", save, NULL};
+    char err[4096] = "";
+    for (unsigned wait_s = 2; wait_s <= 8; wait_s *= 2) {
+        pid_t pid = start_roofline(argv);
+        sleep(wait_s);
+        kill(pid, SIGINT);
+        assert_int_equal(wait_exit(pid), 130);
+        assert_int_equal(access(save, F_OK), -1);
+        read_stderr(err, sizeof err);
+        if (strstr(err, "interrupted during the capacity search without targets"))
+            return;
+    }
+    fail_msg("no signal landed in the search without targets: %s", err);
+}
+
 /* SIGINT during a full calibration: it stops at the next benchmark, exits
  * 130, says nothing was written, and leaves no profile directory. */
 static void calibrate_stops_writing_nothing(void **state)
@@ -407,6 +439,7 @@ int main(void)
         cmocka_unit_test(sigterm_stops_simulate),
         cmocka_unit_test(flag_stops_simulate_setup),
         cmocka_unit_test(sigint_stops_simulate_setup),
+        cmocka_unit_test(sigint_in_capacity_without_targets),
         cmocka_unit_test(calibrate_stops_writing_nothing),
         cmocka_unit_test(calibrate_tables_stop_before_save),
         cmocka_unit_test(sigint_stops_a_long_c_call),
