@@ -1524,7 +1524,10 @@ static void peak_kv(sim *S, const replica *r)
 }
 
 /* Replica r's quiet step ends, in order, as end_step, start_step and
- * peak_kv would have kept them (at its next event, before that step end). */
+ * peak_kv would have kept them (at its next event, before that step end);
+ * peak_kv once, at the last: a quiet run's batch only grows its pages
+ * (kv_pages_at is non-decreasing in k, rounding included), so the last
+ * step's are the run's most. */
 static void commit_run(sim *S, replica *r)
 {
     for (int i = 0; i < r->nrun; i++) {
@@ -1532,8 +1535,9 @@ static void commit_run(sim *S, replica *r)
         itl_step(S, r, q->end);
         r->k++;
         count_step(S, r->run_b, q->next_ctx, q->next_t);
-        peak_kv(S, r);
     }
+    if (r->nrun > 0)
+        peak_kv(S, r);
     S->quiet += (unsigned)r->nrun;
     if (r->nrun == r->run_cap && r->run_cap < RUN_MAX)
         r->run_cap *= 2;
