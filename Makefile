@@ -270,11 +270,13 @@ test-install: $(BIN)
 	done; echo "test-install: h100-sxm and tpu-v5e run from an install prefix"
 	@rm -rf $(INSTALL_CHECK)
 
-# PRESETS: the shipped presets, the files no output of roofline may replace
-# (spec.h rl_spec_is_preset_file): the spec files git tracks in model/,
-# hw_profiles/ and hw_profiles/engines/.  `make presets` rewrites it after a
-# preset is added or removed; `make test` checks it in a git checkout.
-PRESET_FILES = git ls-files model hw_profiles | grep -E '^(model|hw_profiles|hw_profiles/engines)/[^/]+\.lua$$'
+# PRESETS: the shipped data files, which no output of roofline may replace
+# (guard.h; PRESETS itself and the binary are refused too): the spec files
+# git tracks in model/, hw_profiles/ and hw_profiles/engines/, the gnuplot
+# templates plots/*.gp and the scenarios/*.lua.  `make presets` rewrites it
+# after one is added or removed; `make test` checks it in a git checkout.
+PRESET_FILES = git ls-files model hw_profiles plots scenarios | \
+    grep -E '^((model|hw_profiles|hw_profiles/engines|scenarios)/[^/]+\.lua|plots/[^/]+\.gp)$$'
 presets:
 	@$(PRESET_FILES) > PRESETS && echo "presets: $$(wc -l < PRESETS) files in PRESETS"
 test-presets:
@@ -291,15 +293,23 @@ help:
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows, size CPU s"
-	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the e2e engine-cost fit"
+	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the three parts below"
+	@echo "make accuracy-e2e  the engine-cost fit on SplitwiseSim's end-to-end rows"
+	@echo "make accuracy-kernels  the kernel-table lookup on held-back configurations, per GPU and engine"
+	@echo "make accuracy-derived  derived kernel times against the tables they stand in for"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"
 	@echo "make collectives  refit the profiles' collectives tables (out/collectives/<gpu>.lua)"
 	@echo "make cuda       build the CUDA backend, bin/roofline-cuda and its tests (needs nvcc)"
+	@echo "make cuda-compile  compile the CUDA backend only, where nvcc exists (part of make test)"
+	@echo "make profiles   regenerate hw_profiles/engines/*.lua from the measured kernel tables (../shared/data)"
+	@echo "make presets    rewrite PRESETS, the list of shipped presets, from git"
+	@echo "make test-presets  check that PRESETS lists the tracked presets (part of make test)"
 	@echo "make install    install to PREFIX (default /usr/local)"
 	@echo "make test-install  install to a scratch prefix and run a GPU and a TPU preset from it (part of make test)"
 	@echo "make clean      remove build outputs"
+	@echo "make help       this list (test_param checks that it names every .PHONY target)"
 
 clean:
 	rm -rf build build-asan build-cuda build-fuzz bin

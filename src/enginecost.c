@@ -151,7 +151,8 @@ static int class_quantile_field(lua_State *L, const reading *r, const char *key,
     snprintf(k, sizeof k, "band.per_class.%s.%s", CLASSES[r->cls], key);
     for (int i = 0; i < 4; i++)
         if (strcmp(key, QUANTILES[i]) == 0)
-            return read_num(L, r, k, -5, 5, &r->c->cband[r->cls][i], err, errlen);
+            return read_num(L, r, k, -RL_EC_BAND_MAX, RL_EC_BAND_MAX, &r->c->cband[r->cls][i],
+                            err, errlen);
     RL_FAIL("%s: field '%s.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, k);
 }
 
@@ -189,7 +190,7 @@ static int band_field(lua_State *L, const reading *r, const char *key, char *err
     double *dst[] = {&c->band_p5, &c->band_p10, &c->band_p90, &c->band_p95};
     for (int i = 0; i < 4; i++)
         if (strcmp(key, QUANTILES[i]) == 0)
-            return read_num(L, r, "band", -5, 5, dst[i], err, errlen);
+            return read_num(L, r, "band", -RL_EC_BAND_MAX, RL_EC_BAND_MAX, dst[i], err, errlen);
     if (strcmp(key, "per_octave") == 0)
         return each_field(L, r, "band.per_octave", widen_field, err, errlen);
     if (strcmp(key, "per_class") == 0)
@@ -237,12 +238,15 @@ double rl_octaves_outside(double x, double lo, double hi)
     return fmax(0, fmax(log2(x / hi), log2(lo / x)));
 }
 
-double rl_ec_outside(const rl_engine_costs *c, const double *v)
+double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
 {
     double d = 0;
-    for (int a = 0; a < RL_EC_AXES; a++)
-        if (v[a] > 0 && c->grid[a][0] > 0)
-            d += rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
+    for (int a = 0; a < RL_EC_AXES; a++) {
+        o[a] = v[a] > 0 && c->grid[a][0] > 0
+                   ? rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1])
+                   : 0;
+        d += o[a];
+    }
     return d;
 }
 
@@ -254,16 +258,14 @@ const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double 
     return q;
 }
 
-void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
+void rl_ec_band(const rl_engine_costs *c, const double *o, rl_ec_class cls, int wide, double *lo,
                 double *hi)
 {
     double d = 0, du = 0, q[4]; /* octaves out along tuned axes, and along the others */
-    for (int a = 0; a < RL_EC_AXES; a++)
-        if (v[a] > 0 && c->grid[a][0] > 0) {
-            double da = rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
-            int tuned = !c->widened || !*c->widen_axes || rl_ec_listed(c->widen_axes, AXES[a]);
-            *(tuned ? &d : &du) += da;
-        }
+    for (int a = 0; a < RL_EC_AXES; a++) {
+        int tuned = !c->widened || !*c->widen_axes || rl_ec_listed(c->widen_axes, AXES[a]);
+        *(tuned ? &d : &du) += o[a];
+    }
     rl_ec_quantiles(c, cls, q);
     double l = wide ? q[0] : q[1], h = wide ? q[3] : q[2];
     double w = c->widened && cls < RL_EC_CLASSES ? c->widen[cls][wide != 0] : NAN;
@@ -287,8 +289,10 @@ void rl_ec_nest(rl_engine_costs *c)
 double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
                       double coverage, double *scratch)
 {
-    for (int i = 0; i < n; i++)
-        scratch[i] = fmax(0, fmax((q_lo - r[i]) / d[i], (r[i] - q_hi) / d[i]));
+    for (int i = 0; i < n; i++) {
+        double miss = fmax(0, fmax(q_lo - r[i], r[i] - q_hi));
+        scratch[i] = d[i] > 0 ? miss / d[i] : miss > 0 ? INFINITY : 0;
+    }
     return fmin(rl_fit_quantile(scratch, n, coverage), RL_EC_WIDEN_MAX);
 }
 
@@ -404,6 +408,22 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
                 c->widen[k][b] = 0;
         }
     rl_ec_nest(c);
+    return 0;
+}
+
+int rl_ec_band_check(const rl_engine_costs *c, char *err, size_t errlen)
+{
+    const double pooled[4] = {c->band_p5, c->band_p10, c->band_p90, c->band_p95};
+    for (int k = -1; k < (c->classed ? RL_EC_CLASSES : 0); k++)
+        for (int i = 0; i < 4; i++) {
+            double q = k < 0 ? pooled[i] : c->cband[k][i];
+            if (fabs(q) > RL_EC_BAND_MAX)
+                RL_FAIL("the band's %s%s%s is log(measured / predicted) = %.3g (%.3gx %s), beyond "
+                        "the +-%g (%.0fx) a profile holds: these rows do not follow (E) (mixed "
+                        "units or setups?)", k < 0 ? "" : CLASSES[k], k < 0 ? "" : " ",
+                        QUANTILES[i], q, exp(fabs(q)), q > 0 ? "slower" : "faster", RL_EC_BAND_MAX,
+                        exp(RL_EC_BAND_MAX));
+        }
     return 0;
 }
 

@@ -233,6 +233,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
     c->decode_batch_time = r.mean_decode_batch_time;
+    c->mode = NULL; /* its label follows this run's decode batch (rl_size_share) */
     c->decode_context = r.mean_decode_context;
     /* keeping up: completions over arrivals in the steady window reach
      * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
@@ -828,13 +829,22 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     return rc;
 }
 
+/* The mode that labels c at table-time share `share` (rl_size_mode). */
+static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
+}
+
 /* Rank out->c (each row's optimism set from its mode first) and drop the
  * rows that repeat another's outcome; count the meeting ones. */
 static void rank_results(const rl_size_input *in, rl_size_result *out)
 {
-    for (int i = 0; i < out->n; i++) {
-        const char *mode = rl_size_mode(in, &out->c[i]);
-        out->c[i].optimism = !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated");
+    for (int i = 0; i < out->n; i++) { /* the label, once: every report reads it */
+        rl_size_candidate *c = &out->c[i];
+        c->share = rl_size_share(in, c);
+        c->mode = mode_at(in, c, c->share);
+        c->optimism = !strcmp(c->mode, "ideal") ? 2 : !strcmp(c->mode, "estimated");
     }
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
@@ -1065,6 +1075,8 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
 
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
 {
+    if (c->mode) /* ranked: derived once (rank_results) */
+        return c->share;
     long long pp = c->pp > 1 ? c->pp : 1;
     int run = c->decode_batch_time > 0;
     double batch = run ? c->decode_batch_time : c->max_seqs > 1 ? c->max_seqs : 1;
@@ -1075,8 +1087,7 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
-    const rl_hw *h = &in->hw[c->hw];
-    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
+    return c->mode ? c->mode : mode_at(in, c, rl_size_share(in, c));
 }
 
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
@@ -1159,4 +1170,26 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         s->resized_ok = R > 0;
     }
     return 0;
+}
+
+int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len)
+{
+    int fit = -1, table = -1;
+    for (int i = 0; i < nhw; i++) {
+        const rl_serving_engine *e = rl_engines_selected(&hw[i].engines);
+        if (!strcmp(rl_hw_default_mode(&hw[i], calibrated), "fitted"))
+            fit = fit < 0 ? i : fit;
+        else if (calibrated && !hw[i].ideal && e && e->tables && table < 0)
+            table = i;
+    }
+    if (fit < 0 || table < 0)
+        return 0;
+    const rl_engine_costs *c = &hw[fit].engine_costs;
+    snprintf(buf, len, "%s times steps with engine costs fitted end to end (%s), which keep that "
+             "serving framework's per-step floor (%.3g ms per decode step); %s's kernel tables (%s) "
+             "time the kernels without one: part of the gap between their rows is the framework, "
+             "not the hardware (docs/validation.md)",
+             hw[fit].name, c->engine, 1e3 * c->v[RL_EC_DECODE_STEP], hw[table].name,
+             rl_engines_selected(&hw[table].engines)->name);
+    return 1;
 }

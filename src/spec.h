@@ -101,6 +101,12 @@ typedef enum {
     RL_TOPO_SWITCH,
 } rl_topology;
 
+/* The figures that time a chip's kernels on the roofline: HBM bytes/s and
+ * dense peak FLOP/s per compute dtype (0 = absent). */
+typedef struct {
+    double hbm_bw, flops[RL_DTYPE_COUNT];
+} rl_hw_figures;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -143,21 +149,30 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* A --set (or Lua roofline.hw override) of a field that times the chip
-     * (flops.*, hbm_bw): "FIELD=VALUE" of the first, else "".  The measured
-     * tables and fitted costs describe the chip as measured, not as changed,
-     * so they are dropped (at load and at every engine selection) and
-     * calibrated mode falls back to `estimated`, the roofline over the
-     * changed figures (rl_hw_what_if).  `changed` is also a spec field, so a
-     * what-if spec table that Lua passes on stays one; dropped = 1 when there
-     * was something to drop (not a spec field). */
+    /* The timing figures (hbm_bw, flops) of the chip its measurements
+     * were taken at: the profile's own as read, before a --set, a derived
+     * spec's fields over its `base` or a Lua override changed them (spec
+     * fields measured_hbm_bw and measured_flops: set on the table before
+     * any change, so a table Lua passes on, edited field by field or not,
+     * keeps them).  When h's figures differ, h is a what-if of the chip
+     * as measured (rl_hw_what_if_of): its kernel tables and efficiency
+     * tables stay, each measured time scaled by the kernel's roofline ratio
+     * (engines.h rl_engine_time_on), and the mode is `estimated`. */
+    rl_hw_figures measured;
+    /* "FIELD=VALUE" of the first timing figure that differs from the chip
+     * as measured (hbm_bw, then flops.* in dtype order), else "": set from
+     * the figures on every conversion (rl_hw_from_table), the one place
+     * that decides.  A spec field only so that older tables still read. */
     char changed[160];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
-    int dropped;
+    /* 1 in a profile `calibrate --quick` wrote (spec field smoke_test,
+     * inherited through `base`): a smoke test whose figures are not an
+     * accuracy figure; every command that uses one says so (tester9 #7b). */
+    int smoke_test;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
      * --hbm-reserve, 0 (seed 000's whole HBM) unless set; not a spec field.
@@ -165,13 +180,20 @@ typedef struct {
     double hbm_reserve;
 } rl_hw;
 
+/* The note every consumer of a smoke-test profile (rl_hw.smoke_test)
+ * prints, with the profile's name for %s. */
+#define RL_HW_SMOKE_NOTE                                                                           \
+    "%s is a `calibrate --quick` profile, a smoke test: its GEMM times stop at M = 4 rows, so "    \
+    "prefill is extrapolated, and its figures are not an accuracy figure; calibrate without "     \
+    "--quick for a profile to size or validate with"
+
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */
 int rl_hw_measured(const rl_hw *h);
-/* Whether h plans as a measured chip: measured (rl_hw_measured), or a
- * what-if of one whose tables were dropped (rl_hw.dropped), not --ideal.
- * Its chips without a plan run tensor parallel with their collectives in
- * either case, so a what-if changes the figures, not the plan (tester7 #4:
+/* Whether h plans as a measured chip: measured (rl_hw_measured, a what-if
+ * of one included: it keeps its tables), not --ideal.  Its chips without a
+ * plan run tensor parallel with their collectives, so a what-if changes the
+ * figures, not the plan (tester7 #4:
  * --set hw.hbm_bw on h100-sxm --chips 8 fell back to formula (1)'s
  * collective-free fully sharded chips, 17.57 -> 5.84 ms at its own value). */
 int rl_hw_plans_measured(const rl_hw *h);
@@ -219,7 +241,8 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
 /* The mode of a run that follows h's default costs (list, info, simulate,
  * size): "fitted" when calibrated and h's selected engine carries fitted
- * engine costs (enginecost.h), else rl_hw_mode.  A step result says
+ * engine costs (enginecost.h) and h is no what-if (rl_hw_what_if_of: then
+ * they time figures they were not fitted on), else rl_hw_mode.  A step result says
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
@@ -247,23 +270,16 @@ typedef struct {
     const char *value;
 } rl_override;
 
-/* The overrides ov[nov] (hw fields) of spec name_or_path applied to h as
- * a what-if: one that times the chip (hbm_bw, flops.*) makes h->changed
- * record the first and drops what was measured on the real chip
- * (rl_hw.changed); `name` alone renames the chip, its measured tables
- * staying its own (not looked at when name_or_path is NULL: a spec table).
- * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
- * A value equal to the chip's own (`before`: its figures without the
- * overrides; NULL: name_or_path read again without them) changes nothing
- * (tester7 #4: --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables).
- * 0, or -1 with err. */
-typedef struct {
-    double hbm_bw, flops[RL_DTYPE_COUNT];
-} rl_hw_figures;
-void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f);
-int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
-                  int nov, rl_hw *h, char *err,
-                  size_t errlen);
+/* Whether h is a what-if of the chip its measurements were taken at: a
+ * timing figure differs from rl_hw.measured (rl_hw.changed names it).  A
+ * figure set to the chip's own value changes nothing (tester7 #4:
+ * --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables). */
+int rl_hw_what_if_of(const rl_hw *h);
+
+/* The figures h's measurements were taken at (rl_hw.measured): HBM bytes/s,
+ * and the peak FLOP/s per compute dtype (RL_DTYPE_COUNT, 0 = none). */
+double rl_hw_measured_bw(const rl_hw *h);
+const double *rl_hw_measured_flops(const rl_hw *h);
 
 /* h, read as `old_name`, now bears another name: record it in
  * h->renamed_from (kept when already set: the first name measured). */
@@ -282,17 +298,6 @@ int rl_spec_is_path(const char *name);
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
-/* Whether `path` is an existing shipped preset, a file that no output may
- * replace: one listed in PRESETS (a line per file, relative to its folder)
- * of a directory rl_spec_resolve searches.  0 when not; RL_PRESET_MODEL for
- * model/, RL_PRESET_HW for hw_profiles/ and hw_profiles/engines/.
- * rl_spec_preset_node takes the file's stat (outdir.c: a name under an
- * open folder). */
-enum { RL_PRESET_MODEL = 1, RL_PRESET_HW = 2 };
-struct stat;
-int rl_spec_is_preset_file(const char *path);
-int rl_spec_preset_node(const struct stat *st);
-
 /* Whether the spec `name` of `kind` (a preset name or a path, as
  * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
  * existing file `path`. */
@@ -303,10 +308,17 @@ int rl_spec_same_file(const char *kind, const char *name, const char *path);
  * a user's base file rewrote an input of the run). */
 int rl_spec_hw_reads_file(const char *name, const char *path);
 
-/* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
- * first search directory that has any, into names[cap]; returns how many. */
+/* The preset names of `kind` ("model" or "hw_profiles"), sorted, into
+ * names[cap]: those of every search directory, each once, so exactly the
+ * names rl_spec_resolve finds (each from the first directory holding it);
+ * returns how many. */
 #define RL_MAX_PRESETS 128
 int rl_spec_presets(const char *kind, char (*names)[64], int cap);
+
+/* The directories that may hold data (<dir>/model/<name>.lua, PRESETS,
+ * ...), in search order: $ROOFLINE_DATA, <exe>/.., <exe>/../share/roofline.
+ * Returns how many (up to 3). */
+int rl_data_dirs(char dirs[3][1024]);
 
 /* Find a data file (a plot template, ...) as <dir>/<kind>/<file> in the same
  * directories as presets.  Returns 0 with path set, or -1 if none is readable. */
