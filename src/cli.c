@@ -864,6 +864,11 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                          *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
         if (*given)
             rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
+        if (o->given[RL_P_PREFIXES]) /* the trace's prefix_id column says which prefix */
+            rl_cli_say(o, "note: --prefixes %s beside --trace: the trace names each request's "
+                          "prefix (prefix_id), so N is not used; LEN = %d is the length of a "
+                          "prefix whose line gives no prefix_tokens", o->given[RL_P_PREFIXES],
+                       w->prefix_len);
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);

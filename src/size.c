@@ -749,8 +749,51 @@ static int over_budget(const rl_size_input *in, clock_t cpu0)
     return in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s;
 }
 
-/* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
+/* Step costs kept at once by simulate_plans and band_rows (each up to
+ * ~44 MB of memo and span terms, allocated as used). */
 #define SIZE_KEPT_COSTS 4
+
+/* The step costs of the latest configurations (plans come cheapest first,
+ * kinds interleaved; band rows by rank): a configuration's memo and span
+ * terms serve all its runs, which then cost each step once. */
+typedef struct {
+    rl_ops_cost c[SIZE_KEPT_COSTS];
+    long long used[SIZE_KEPT_COSTS], tick;
+} cost_pool;
+
+/* Keep the step cost of c's configuration on in->hw in pool, as in->cost:
+ * the pool's entry when it has one, else a new one in place of the least
+ * recently used.  Returns 0 or -1 (err set). */
+static int pool_cost(cost_pool *pool, rl_size_input *in, const rl_size_candidate *c, char *err,
+                     size_t errlen)
+{
+    int k = 0, hit = 0;
+    for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
+        in->cost = pool->c[j].t1 ? &pool->c[j] : NULL;
+        if ((hit = kept_cost(in, c) != NULL))
+            k = j;
+        else if (pool->used[j] < pool->used[k])
+            k = j;
+    }
+    in->cost = &pool->c[k];
+    pool->used[k] = ++pool->tick;
+    if (hit)
+        return 0;
+    rl_ops_cost_free(&pool->c[k]); /* a new configuration: its own step cost */
+    if (rl_ops_cost_replica(&pool->c[k], in->m, &in->hw[c->hw], c->chips, c->pp, c->ep,
+                            c->layout, c->p, in->calibrated, err, errlen) != 0) {
+        in->cost = NULL;
+        pool->used[k] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static void pool_free(cost_pool *pool)
+{
+    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
+        rl_ops_cost_free(&pool->c[j]);
+}
 
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
@@ -760,9 +803,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
                           clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
 {
     rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
-    rl_ops_cost pool[SIZE_KEPT_COSTS] = {{0}}; /* the latest configurations' (plans come
-                                                  cheapest first, kinds interleaved) */
-    long long used[SIZE_KEPT_COSTS] = {0};
+    cost_pool pool = {0};
     rl_size_runs runs = {0};
     run.runs = &runs;
     int rc = 0;
@@ -776,30 +817,14 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
-        int k = 0, hit = 0; /* the pool's entry for c's configuration, else the least
-                               recently used */
-        for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
-            run.cost = pool[j].t1 ? &pool[j] : NULL;
-            if ((hit = kept_cost(&run, &c) != NULL))
-                k = j;
-            else if (used[j] < used[k])
-                k = j;
-        }
-        run.cost = &pool[k];
-        if (!hit) { /* a new configuration: its own step cost */
-            rl_ops_cost_free(&pool[k]);
-            if ((rc = rl_ops_cost_replica(&pool[k], in->m, &in->hw[c.hw], c.chips, c.pp, c.ep,
-                                          c.layout, c.p, in->calibrated, err, errlen)) != 0)
-                break;
-        }
-        used[k] = i + 1;
+        if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
+            break;
         if (rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen) == -2 ||
             rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }
-    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
-        rl_ops_cost_free(&pool[j]);
+    pool_free(&pool);
     free(runs.r);
     return rc;
 }
@@ -922,6 +947,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
+    cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
     for (int k = 0; k < out->n && rc == 0; k++) {
         if (!has[out->c[k].hw])
             continue;
@@ -932,17 +958,19 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
         for (int s = 0; s < 2 && rc == 0; s++) {
             rl_size_input at = *in;
-            at.hw = hw + s * in->nhw;
-            at.cost = NULL; /* a kept cost times the profile itself */
+            at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
             at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
             rl_size_candidate c = out->c[k];
-            rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
+            rc = pool_cost(&pool, &at, &c, err, errlen);
+            if (rc == 0)
+                rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
             const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
                                  c.e2e_p99};
             memcpy(out->c[k].edge[s], t, sizeof t);
             out->c[k].banded = rc == 0;
         }
     }
+    pool_free(&pool);
     free(hw);
     free(has);
     return rc;

@@ -299,6 +299,32 @@ static void sigint_stops_simulate_setup(void **state)
         fail_msg("stderr: %s", err);
 }
 
+/* SIGINT in simulate's second capacity search, the one without targets
+ * (cli.c capacity_without_targets: searched when the targets hold below
+ * the offered load): exit 130, stderr names that search, and --save writes
+ * nothing.  A TTFT target of 1 ms that no load meets ends the first search
+ * at once (its floor probe), so nearly all of the run is the second search:
+ * 4000 requests of 1500 output tokens one at a time (--max-seqs 1), about
+ * 0.3 s of CPU for the run at the load and 7 s for the search (17 s wall
+ * at load 7, 07:30 UTC stop 22); a signal that lands earlier is answered
+ * by an earlier stage, and signal_when_reached waits longer. */
+static void sigint_in_capacity_without_targets(void **state)
+{
+    (void)state;
+    char save[256];
+    snprintf(save, sizeof save, "%s/sim.json", dir);
+    char *argv[] = {RL_BIN, "simulate", "--model", "llama3-8b", "--hw", "h100-sxm", "--ideal",
+                    "--qps", "20", "--requests", "4000", "--prompt-len", "200", "--out-len",
+                    "1500", "--max-seqs", "1", "--ttft-p99", "0.001", "--format", "json",
+                    "--save", save, NULL};
+    const char *reached[] = {"interrupted during the capacity search without targets", NULL};
+    char err[4096];
+    assert_int_equal(signal_when_reached(argv, SIGINT, 1000, reached, err, sizeof err), 130);
+    if (!strstr(err, reached[0]))
+        fail_msg("stderr: %s", err);
+    assert_int_equal(access(save, F_OK), -1);
+}
+
 /* SIGINT during a full calibration (tens of seconds): it stops at the next
  * benchmark, exits 130, says nothing was written, and leaves no profile
  * directory. */
@@ -476,6 +502,7 @@ int main(void)
         cmocka_unit_test(sigterm_stops_simulate),
         cmocka_unit_test(flag_stops_simulate_setup),
         cmocka_unit_test(sigint_stops_simulate_setup),
+        cmocka_unit_test(sigint_in_capacity_without_targets),
         cmocka_unit_test(calibrate_stops_writing_nothing),
         cmocka_unit_test(signal_during_spec_load_exits_130),
         cmocka_unit_test(calibrate_tables_stop_before_save),
