@@ -664,8 +664,9 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(base, sizeof base, "%s/base.lua", tdir);
     char *json = cJSON_Print(raw);
     int rc = json ? 0 : rl_fail(err, errlen, "%s: out of memory", jpath);
+    int io = 0; /* a file could not be written (exit 1), not bad input */
     if (rc == 0 && !o->save) /* the default folder, with its parents (checked before the run) */
-        rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
+        io = rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
     /* the kernel tables, then the host's spec without them (base.lua) */
     char tsource[512], tversion[96], device[256];
     snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
@@ -673,7 +674,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(tversion, sizeof tversion, "roofline %s", commit);
     snprintf(device, sizeof device, "%s (%s backend, %s)", host, be.name, threads);
     if (rc == 0)
-        rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
+        io = rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
     char host_bw[160] = ""; /* serve.c swaps KV over host_bw; on a CPU that is a copy */
     if (!strcmp(be.name, "cpu"))
         snprintf(host_bw, sizeof host_bw, "  host_bw = %.6g, -- no host link on a CPU: KV swapped "
@@ -704,7 +705,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     at += (size_t)snprintf(lua + at, cap - at, "  },\n}\n");
     if (rc == 0)
-        rc = rl_write_atomic(base, lua, at, err, errlen);
+        io = rc = rl_write_atomic(base, lua, at, err, errlen);
     free(lua);
     /* the profile and its raw samples, all or nothing: each written to a
      * temporary beside it, both renamed into place only once both are
@@ -714,8 +715,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     rl_staged *st = calloc(2, sizeof *st);
     if (rc == 0 && !st)
         rc = rl_fail(err, errlen, "%s: out of memory", lpath);
-    int io = rc == 0 && (rl_stage(lpath, &st[0], err, errlen) != 0 ||
-                         rl_stage(jpath, &st[1], err, errlen) != 0);
+    if (rc == 0)
+        io = rl_stage(lpath, &st[0], err, errlen) != 0 || rl_stage(jpath, &st[1], err, errlen) != 0;
     if (rc == 0 && !io) {
         char date[16];
         snprintf(date, sizeof date, "%.10s", utc);
