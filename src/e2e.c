@@ -171,6 +171,10 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
     }
     int rc = is_hw ? rl_hw_load(name, o->sets[1], o->nsets[1], &rs->hws[*n], e, sizeof e)
                    : rl_model_load(name, o->sets[0], o->nsets[0], &rs->models[*n], e, sizeof e);
+    if (rc == 0 && is_hw) /* (E)'s collectives: NCCL's rows, no engine's own AllReduce
+                           * (collectives.h): the rows' serving stack is not named, and
+                           * fitted costs live under an engine of their own */
+        rl_coll_follow_engine(&rs->hws[*n].collectives, NULL);
     if (rc == 0 && !is_hw && rs->models[*n].abstract) {
         snprintf(e, sizeof e, "%s: an abstract model has no operators to cost", name);
         rc = -1;

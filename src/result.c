@@ -343,7 +343,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
 
 /* One collective's keys into o: what, collective, group, bytes, per_layer
- * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by, impl
+ * (the measured rows' implementation, collectives.h; "none": the model). */
 static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
                             double count)
 {
@@ -372,6 +373,7 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
                             : c->measured == 1 ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
+    cJSON_AddStringToObject(o, "impl", c->impl);
 }
 
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)

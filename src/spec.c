@@ -572,6 +572,7 @@ void rl_hw_sync_costs(rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     h->engine_costs = e && e->fitted.present ? e->fitted : (rl_engine_costs){0};
+    rl_coll_follow_engine(&h->collectives, e ? e->name : NULL);
 }
 
 /* A changed chip (rl_hw.changed): drop what was measured on the real one. */

@@ -159,6 +159,7 @@ static void fit_recovers_known_costs(void **state)
     assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
     rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_coll_follow_engine(&h.collectives, NULL); /* NCCL's AllReduce, as fit reads (e2e.c) */
     rl_engine_costs truth = rl_engine_costs_ideal();
     truth.v[RL_EC_DECODE_STEP] = 0.03;
     truth.v[RL_EC_PREFILL_STEP] = 0.05;
