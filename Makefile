@@ -270,11 +270,13 @@ test-install: $(BIN)
 	done; echo "test-install: h100-sxm and tpu-v5e run from an install prefix"
 	@rm -rf $(INSTALL_CHECK)
 
-# PRESETS: the shipped presets, the files no output of roofline may replace
-# (spec.h rl_spec_is_preset_file): the spec files git tracks in model/,
-# hw_profiles/ and hw_profiles/engines/.  `make presets` rewrites it after a
-# preset is added or removed; `make test` checks it in a git checkout.
-PRESET_FILES = git ls-files model hw_profiles | grep -E '^(model|hw_profiles|hw_profiles/engines)/[^/]+\.lua$$'
+# PRESETS: the shipped data files, which no output of roofline may replace
+# (guard.h; PRESETS itself and the binary are refused too): the spec files
+# git tracks in model/, hw_profiles/ and hw_profiles/engines/, the gnuplot
+# templates plots/*.gp and the scenarios/*.lua.  `make presets` rewrites it
+# after one is added or removed; `make test` checks it in a git checkout.
+PRESET_FILES = git ls-files model hw_profiles plots scenarios | \
+    grep -E '^((model|hw_profiles|hw_profiles/engines|scenarios)/[^/]+\.lua|plots/[^/]+\.gp)$$'
 presets:
 	@$(PRESET_FILES) > PRESETS && echo "presets: $$(wc -l < PRESETS) files in PRESETS"
 test-presets:

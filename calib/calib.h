@@ -56,6 +56,12 @@ typedef struct {
  * rows, tables, engine, kernel_tables) or NULL with err set. */
 cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
 
+/* The files rl_calibrate writes (each `len` bytes): the profile (--save, or
+ * OUTDIR/<host>.lua), its raw samples (the profile's path, .lua replaced by
+ * .json) and the tables folder (--tables-out, or the profile's path less
+ * .lua plus "-tables"; base.lua and reference/ inside). */
+void rl_calib_paths(const rl_calib_opts *o, char *lpath, char *jpath, char *tdir, size_t len);
+
 /* Run the engine over the grid (two passes, each point keeping its
  * minimum; about 2.5 minutes on a 2-core host), predict each run from the profile, and
  * return the comparison: rows (phase, batch, context, measured_s,
@@ -66,6 +72,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen);
  * measured time), each with its .dat and .gp (keys plot and plot_steps, null
  * without).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
+
+/* rl_validate's second figure beside `plot` (NAME.png): NAME-steps.png into
+ * steps[len]. */
+void rl_validate_steps_plot(const char *plot, char *steps, size_t len);
 
 /* The engine name of the tables and profile calibrate writes. */
 #define RL_CALIB_ENGINE "reference"

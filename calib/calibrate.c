@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "efficiency.h"
+#include "error.h"
 #include "interrupt.h"
 #include "report.h"
 #include "silicon.h"
@@ -520,6 +521,21 @@ static double mem_total(void)
     return pages > 0 && size > 0 ? (double)pages * (double)size : 1e9;
 }
 
+void rl_calib_paths(const rl_calib_opts *o, char *lpath, char *jpath, char *tdir, size_t len)
+{
+    char host[128], def[1024];
+    rl_calib_host(host, sizeof host);
+    snprintf(def, sizeof def, "%s/%s.lua", o->outdir ? o->outdir : "hw_profiles/calibrated", host);
+    const char *p = o->save ? o->save : def;
+    size_t n = strlen(p), stem = n > 4 && !strcmp(p + n - 4, ".lua") ? n - 4 : n;
+    snprintf(lpath, len, "%s", p);
+    snprintf(jpath, len, "%.*s.json", (int)stem, p);
+    if (o->tables_out)
+        snprintf(tdir, len, "%s", o->tables_out);
+    else
+        snprintf(tdir, len, "%.*s-tables", (int)stem, p);
+}
+
 cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
 {
     rl_backend be;
@@ -596,9 +612,6 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     char host[128], commit[64], utc[32];
     rl_calib_host(host, sizeof host);
     stamp(commit, sizeof commit, utc, sizeof utc);
-    const char *dir = o->outdir ? o->outdir : "hw_profiles/calibrated";
-    if (!o->save)
-        mkdir(dir, 0777);
     /* raw samples */
     cJSON *raw = cJSON_CreateObject();
     cJSON_AddStringToObject(raw, "host", host);
@@ -634,21 +647,12 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddItemToArray(rows, r);
     }
     char jpath[1024], lpath[1024], tdir[1024], base[1100];
-    snprintf(jpath, sizeof jpath, "%s/%s.json", dir, host);
-    snprintf(lpath, sizeof lpath, "%s/%s.lua", dir, host);
-    snprintf(tdir, sizeof tdir, "%s/%s-tables", dir, host);
-    if (o->save) { /* --save PROFILE.lua: PROFILE.json and PROFILE-tables/ beside it */
-        size_t n = strlen(o->save), stem = n > 4 && !strcmp(o->save + n - 4, ".lua") ? n - 4 : n;
-        snprintf(lpath, sizeof lpath, "%s", o->save);
-        snprintf(jpath, sizeof jpath, "%.*s.json", (int)stem, o->save);
-        snprintf(tdir, sizeof tdir, "%.*s-tables", (int)stem, o->save);
-    }
-    if (o->tables_out)
-        snprintf(tdir, sizeof tdir, "%s", o->tables_out);
+    rl_calib_paths(o, lpath, jpath, tdir, sizeof lpath);
     snprintf(base, sizeof base, "%s/base.lua", tdir);
     char *json = cJSON_Print(raw);
-    int rc = json ? rl_write_atomic(jpath, json, strlen(json), err, errlen) : -1;
-    free(json);
+    int rc = json ? 0 : rl_fail(err, errlen, "%s: out of memory", jpath);
+    if (rc == 0 && !o->save) /* the default folder, with its parents (checked before the run) */
+        rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
     /* the kernel tables, then the host's spec without them (base.lua) */
     char tsource[512], tversion[96], device[256];
     snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
@@ -672,11 +676,12 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "-- profile is `roofline calibrate --tables DIR --hw DIR/base.lua --engine\n"
         "-- reference` over the tables beside this file (DIR/reference/).\n"
         "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
-        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s"
+        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
         host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
-        bw, host_bw, host, be.name, threads, utc, overhead);
+        bw, host_bw, o->quick ? "  smoke_test = true, -- calibrate --quick: GEMMs up to M = 4 rows only\n" : "",
+        host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
         at += (size_t)snprintf(lua + at, cap - at, "    %s = {", rl_eff_class_name((rl_eff_class)c));
         for (int i = 0; i < eff.curve[c].n; i++)
@@ -695,6 +700,12 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         snprintf(date, sizeof date, "%.10s", utc);
         rc = profile_from_tables(tdir, base, date, lpath, &kt, err, errlen);
     }
+    /* the raw samples last, so that no profile is left without them nor
+     * samples without their profile (a failed profile used to leave the
+     * .json alone) */
+    if (rc == 0 && (rc = rl_write_atomic(jpath, json, strlen(json), err, errlen)) != 0)
+        unlink(lpath);
+    free(json);
     free(l.v);
     if (be.destroy)
         be.destroy(be.ctx);

@@ -259,6 +259,11 @@ static void plot_steps(const run_ctx *c, const char *png)
     free(data);
 }
 
+void rl_validate_steps_plot(const char *plot, char *steps, size_t len)
+{
+    snprintf(steps, len, "%.*s-steps.png", (int)strlen(plot) - 4, plot);
+}
+
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
 {
     rl_backend be;
@@ -360,7 +365,9 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     /* --quick: 3 runs in one pass, prefill beyond a quick profile's M <= 4
      * GEMM curve (tester3 #14: median 40%, p90 353% on a busy VM) */
-    cJSON_AddBoolToObject(res, "smoke_test", o->quick);
+    cJSON_AddBoolToObject(res, "smoke_test", o->quick || h.smoke_test);
+    if (h.smoke_test)
+        fprintf(stderr, "roofline validate: note: " RL_HW_SMOKE_NOTE "\n", h.name);
     if (o->quick)
         fprintf(stderr, "roofline validate: note: --quick is a smoke test (%d runs, one pass): it "
                         "checks that the engine and the profile run, and its errors are not an "
@@ -387,7 +394,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
      * directory on every run), as --plot draws them for every other command */
     if (o->plot) {
         char steps[1100];
-        snprintf(steps, sizeof steps, "%.*s-steps.png", (int)strlen(o->plot) - 4, o->plot);
+        rl_validate_steps_plot(o->plot, steps, sizeof steps);
         plot_matmuls(&c, o->plot);
         plot_steps(&c, steps);
         cJSON_AddStringToObject(res, "plot", o->plot);

@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 return {
@@ -183,9 +183,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z)",
         band = {
           p10 = -0.0828990034322261,
           p5 = -0.148485181312103,
@@ -214,19 +214,19 @@ return {
           per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0279, prefill 0.1212, static 0.0368 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.0267466499826368,
-              p5_p95 = 0.0779525400962028,
-              up_to_octaves = 4.84130225398094,
+              p10_p90 = 0.114132420761328,
+              p5_p95 = 0.258125981400331,
+              up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.109392712034271,
-              p5_p95 = 0.187750425382174,
-              up_to_octaves = 5,
+              p10_p90 = 0.115092374294989,
+              p5_p95 = 0.223572215529112,
+              up_to_octaves = 4.9968373638627,
             },
             static = {
-              p10_p90 = 0.119527911317695,
-              p5_p95 = 0.217893248780157,
-              up_to_octaves = 5,
+              p10_p90 = 0.216454524698987,
+              p5_p95 = 0.242292370786776,
+              up_to_octaves = 4.9968373638627,
             },
           },
           per_octave_axes = "tp,batch,context,tokens",
@@ -240,7 +240,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T04:02:06Z",
+          date = "2026-12-02T07:32:02Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

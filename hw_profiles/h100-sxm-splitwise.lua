@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 return {
@@ -197,9 +197,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T04:02:06Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T07:32:02Z)",
         band = {
           p10 = -0.0692483320285639,
           p5 = -0.179061440478099,
@@ -228,19 +228,19 @@ return {
           per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00184357681949182,
-              p5_p95 = 0.00184357681949182,
-              up_to_octaves = 4.84130225398094,
+              p10_p90 = 0.00209825846523679,
+              p5_p95 = 0.00209825846523679,
+              up_to_octaves = 3.86455020230614,
             },
             prefill = {
-              p10_p90 = 0.0477386995069547,
-              p5_p95 = 0.0477386995069547,
-              up_to_octaves = 5,
+              p10_p90 = 0.0606354357521065,
+              p5_p95 = 0.0606354357521065,
+              up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0798033081735742,
-              p5_p95 = 0.0869633514459436,
-              up_to_octaves = 5,
+              p10_p90 = 0.0847468278331064,
+              p5_p95 = 0.11168550305291,
+              up_to_octaves = 4.99227837138002,
             },
           },
           per_octave_axes = "tp,batch,context,tokens",
@@ -254,7 +254,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484123,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T04:02:06Z",
+          date = "2026-12-02T07:32:02Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

@@ -16,6 +16,7 @@
 
 #include "calib.h"
 #include "e2e.h"
+#include "guard.h"
 #include "interrupt.h"
 #include "number.h"
 #include "import_hf.h"
@@ -353,6 +354,8 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    if (h->smoke_test)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
 }
@@ -438,9 +441,9 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
 
 /* A note when a step's batch or context, or a prefill's tokens, lie
  * outside the grid h's costs were fitted on (tester8 item 3: only TP
- * outside its range had one): the band widens by each octave out
- * (enginecost.h rl_ec_band), whether or not the time depends on that axis
- * there.  Names the first value out per axis. */
+ * outside its range had one): the band widens by each octave above it,
+ * and below it by no more than the estimate moves (enginecost.h
+ * rl_ec_band).  Names the first value out per axis. */
 static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, int prefill)
 {
     const rl_engine_costs *c = &h->engine_costs;
@@ -461,8 +464,9 @@ static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, 
     }
     if (*out)
         fprintf(stderr, "roofline %s: note: %s's band is applied outside the grid its costs were "
-                        "fitted on: %s; it widens with each octave out (to x0.5-x2 unless fitted "
-                        "wider), whether or not the time depends on that axis there\n",
+                        "fitted on: %s; it widens with each octave above the grid, and below it by "
+                        "as many octaves as the estimate moves there (to x0.5-x2 unless fitted "
+                        "wider)\n",
                 cmd, h->name, out);
 }
 
@@ -727,22 +731,23 @@ int rl_cli_run(rl_opts *o)
     /* an existing --out is checked now; a missing one (or the default out)
      * is created only if the script writes */
     struct stat st;
-    if (o->outdir && (!*o->outdir || stat(o->outdir, &st) == 0)) {
+    if (o->outdir && stat(o->outdir, &st) == 0) { /* "" is refused by the parser (exit 2) */
         if (rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
             fprintf(stderr, "roofline run: %s\n", err);
-            return RL_EXIT_IO;
+            return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
         }
     } else {
         rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
     }
     opts.out = &out;
+    rl_outdir_protect(&out, o->args[0]); /* an input (tester9 #3); a missing script fails below */
     int rc = RL_EXIT_OK;
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
         rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
-        if (out.root[0]) { /* say what the failed run left: only complete files */
-            rl_outdir_kept(&out, err, sizeof err);
+        if (out.root[0]) { /* all or nothing (tester9 #7): older files put back */
+            rl_outdir_undo(&out, err, sizeof err);
             fprintf(stderr, "roofline run: %s\n", err);
         }
     } else {
@@ -1370,10 +1375,6 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
         return RL_EXIT_INPUT; /* before a search that may take a minute */
-    if (o->given[RL_P_REPORT] && o->output && strcmp(o->given[RL_P_REPORT], o->output) == 0) {
-        fprintf(stderr, "roofline size: --report and --save name the same file '%s'\n", o->output);
-        return RL_EXIT_INPUT;
-    }
     char hwnames[1024];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0;
@@ -1924,6 +1925,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     if (e2e_setup(o, cmd, file, &e, &m) != 0)
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
+    static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
+    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
@@ -2106,8 +2110,15 @@ int rl_cli_validate_serve(rl_opts *o)
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    int smoke = h.smoke_test || o->calib.quick, missed = !cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target"));
+    cJSON_AddBoolToObject(r, "smoke_test", smoke);
     say_validate_serve(o, r);
-    return emit(o, r);
+    if (h.smoke_test)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
+    if (smoke && missed)
+        rl_cli_say(o, "note: a smoke test: the verdict is not judged (exit 0; exit 3 otherwise)");
+    int rc = emit(o, r);
+    return rc == RL_EXIT_OK && missed && !smoke ? RL_EXIT_VERDICT : rc; /* tester9 #7b */
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
@@ -2196,44 +2207,100 @@ static int is_input(const rl_opts *o, const char *path)
            (against && rl_spec_same_file(NULL, against, path));
 }
 
-/* Every file an option writes (RL_PF_WRITES with a FILE value, not a DIR),
- * checked before any work: its folder must exist (a --save into a missing
- * folder used to fail after the run, exit 1, where --report failed first),
- * it must name a file, and it must be neither an input of the run nor a
- * shipped preset (listed in PRESETS, spec.h; tester6:
- * `fit --save hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it
- * read).  0, or -1 (said). */
+/* One file this run writes, checked before any work: not an input of the
+ * run, writable, not a file roofline ships, and distinct from the run's
+ * other outputs (guard.h; tester6, tester9 #1-#6).  `label` names it in
+ * messages; `may_create`: its folder may be one the run makes.  0, or -1
+ * (said). */
+static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *label,
+                        const char *path, int may_create)
+{
+    char why[1024];
+    if (is_input(o, path))
+        snprintf(why, sizeof why, "it is an input of this run; write the result to another file");
+    else if (rl_guard_target(path, may_create, why, sizeof why) == 0) {
+        if (rl_guard_distinct(seen, label, path, why, sizeof why) == 0)
+            return 0;
+        return rl_cli_say(o, "%s", why);
+    }
+    return rl_cli_say(o, "%s '%s': %s", label, path, why);
+}
+
+/* The files an option writes beside the one it names: a figure's data and
+ * gnuplot script, --plot-dir's figures, calibrate's raw samples and tables
+ * (tester9 #3, #4, #6: they were replaced unchecked, or after the run).
+ * 0, or -1 (said). */
+static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
+{
+    char a[1100], b[1100], t[1100];
+    if (o->plot && rl_command_takes(c, RL_P_PLOT, 1) && o->given[RL_P_PLOT]) {
+        rl_plot_side_files(o->plot, a, b, sizeof a);
+        if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
+            check_output(o, seen, "--plot's gnuplot script", b, 0) != 0)
+            return -1;
+        size_t n = strlen(o->plot);
+        if (!strcmp(c->name, "validate") && o->calib.backend && n > 4 &&
+            !strcmp(o->plot + n - 4, ".png")) { /* and NAME-steps.png beside it */
+            rl_validate_steps_plot(o->plot, t, sizeof t);
+            rl_plot_side_files(t, a, b, sizeof a);
+            if (check_output(o, seen, "--plot's steps figure", t, 0) != 0 ||
+                check_output(o, seen, "--plot's steps data file", a, 0) != 0 ||
+                check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0)
+                return -1;
+        }
+    }
+    if (o->plot && rl_command_takes(c, RL_P_PLOT_DIR, 1) && o->given[RL_P_PLOT_DIR]) {
+        if (rl_guard_folder(o->plot, t, sizeof t) != 0)
+            return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, t);
+        static const char *const ext[] = {"svg", "dat", "gp"};
+        for (int f = 0; f < 2; f++)
+            for (int e = 0; e < 3; e++) {
+                snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f], ext[e]);
+                if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
+                    return -1;
+            }
+    }
+    if (strcmp(c->name, "calibrate") != 0 || !o->calib.backend)
+        return 0;
+    rl_calib_opts co = o->calib;
+    co.save = o->given[RL_P_SAVE_PROFILE]; /* set by rl_cli_calibrate */
+    rl_calib_paths(&co, a, b, t, sizeof a);
+    char base[1200], why[1024];
+    snprintf(base, sizeof base, "%s/base.lua", t);
+    struct stat st;
+    int old_json = stat(b, &st) == 0, old_tables = stat(base, &st) == 0;
+    if ((!co.save && check_output(o, seen, "the profile", a, 1) != 0) ||
+        check_output(o, seen, "the raw samples", b, 1) != 0)
+        return -1;
+    if (rl_guard_folder(t, why, sizeof why) != 0)
+        return rl_cli_say(o, "the tables folder '%s': %s", t, why);
+    if (check_output(o, seen, "the tables' base spec", base, 1) != 0)
+        return -1;
+    if (old_json || old_tables) /* the user named only the profile (tester9 #5) */
+        rl_cli_say(o, "note: replacing %s%s%s%s (written beside the profile %s)",
+                   old_json ? b : "", old_json && old_tables ? " and the tables in " : "",
+                   !old_json && old_tables ? "the tables in " : "", old_tables ? t : "", a);
+    return 0;
+}
+
+/* Every file the run writes, checked before any work: each option's file
+ * (RL_PF_WRITES with a FILE value) and the files written beside it. */
 static int check_outputs(const rl_command *c, const rl_opts *o)
 {
+    static rl_guard_outputs seen; /* ~130 kB: off the stack */
+    seen.n = 0;
     for (int id = 0; id < RL_P_COUNT; id++) {
         const rl_param *p = &RL_PARAMS[id];
         const char *path = o->given[id];
+        char label[64];
         if (!path || !(p->flags & RL_PF_WRITES) || !p->flag || !p->arg || !strcmp(p->arg, "DIR") ||
             !rl_command_takes(c, (rl_param_id)id, 1))
             continue;
-        char dir[4096];
-        struct stat st;
-        const char *slash = strrchr(path, '/');
-        snprintf(dir, sizeof dir, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
-                 slash ? path : ".");
-        const char *why = NULL;
-        int preset;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            why = "its folder does not exist";
-        else if (slash && !slash[1])
-            why = "names a folder, not a file";
-        else if (is_input(o, path))
-            why = "it is an input of this run; write the result to another file";
-        else if ((preset = rl_spec_is_preset_file(path)) != 0)
-            why = preset == RL_PRESET_MODEL
-                      ? "it is a shipped preset (PRESETS); write to another file, e.g. "
-                        "model/NAME-local.lua"
-                      : "it is a shipped preset (PRESETS); write to another file (a profile of "
-                        "your own can start with base = \"<preset>\")";
-        if (why)
-            return rl_cli_say(o, "--%s '%s': %s", rl_param_flag(o, (rl_param_id)id), path, why);
+        snprintf(label, sizeof label, "--%s", rl_param_flag(o, (rl_param_id)id));
+        if (check_output(o, &seen, label, path, 0) != 0)
+            return -1;
     }
-    return 0;
+    return check_side_outputs(c, o, &seen);
 }
 
 int rl_cli_main(int argc, char **argv)

@@ -19,7 +19,10 @@
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
-enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_INTERRUPTED = 130 };
+/* RL_EXIT_VERDICT: the check ran and its verdict failed (validate-serve: TTFT
+ * and TPOT p50/p90 not all within 10%; not for a smoke test), for CI. */
+enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_VERDICT = 3,
+       RL_EXIT_INTERRUPTED = 130 };
 
 #include "param.h"
 

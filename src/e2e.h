@@ -70,12 +70,17 @@ typedef struct {
     double band_lo, band_hi;         /* quantiles of the band: 0.1, 0.9 or 0.05, 0.95 */
 } rl_e2e_opts;
 
-/* Predict every row of m with its hardware's engine_costs (ideal costs when
- * the spec has none) and compare.  Returns the result (rows; rows,
- * median_abs_error, p90_abs_error, max_abs_error, bias; band coverage when
- * the hardware carries a band; mode_note when rows on a profile with
- * efficiency tables but no engine costs are predicted ideal, unlike step)
- * or NULL with err set ("FILE:LINE: ..."). */
+/* Predict every row of m as step and prefill do on its hardware (o->engine
+ * selected when given): by its engine_costs (mode "fitted"); on a profile
+ * with measurements and no fitted costs in calibrated mode (a decode row as
+ * rl_shard_step_calibrated times it, a prefill as the calibrated op list
+ * with the plan's collectives and the prefill dispatch; "calibrated" or
+ * "estimated", spec.h rl_run_mode); else at ideal costs ("ideal"); and
+ * compare.  Returns the result (rows, each with its mode; mode (the rows'
+ * one mode or "mixed"), median_abs_error, p90_abs_error, max_abs_error,
+ * bias; band and band_coverage when rows carry a band; mode_note when rows
+ * of another chip are predicted by their own spec) or NULL with err set
+ * ("FILE:LINE: ..."). */
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine

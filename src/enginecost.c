@@ -237,12 +237,15 @@ double rl_octaves_outside(double x, double lo, double hi)
     return fmax(0, fmax(log2(x / hi), log2(lo / x)));
 }
 
-double rl_ec_outside(const rl_engine_costs *c, const double *v)
+double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
 {
     double d = 0;
-    for (int a = 0; a < RL_EC_AXES; a++)
-        if (v[a] > 0 && c->grid[a][0] > 0)
-            d += rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
+    for (int a = 0; a < RL_EC_AXES; a++) {
+        o[a] = v[a] > 0 && c->grid[a][0] > 0
+                   ? rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1])
+                   : 0;
+        d += o[a];
+    }
     return d;
 }
 
@@ -254,16 +257,14 @@ const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double 
     return q;
 }
 
-void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
+void rl_ec_band(const rl_engine_costs *c, const double *o, rl_ec_class cls, int wide, double *lo,
                 double *hi)
 {
     double d = 0, du = 0, q[4]; /* octaves out along tuned axes, and along the others */
-    for (int a = 0; a < RL_EC_AXES; a++)
-        if (v[a] > 0 && c->grid[a][0] > 0) {
-            double da = rl_octaves_outside(v[a], c->grid[a][0], c->grid[a][1]);
-            int tuned = !c->widened || !*c->widen_axes || rl_ec_listed(c->widen_axes, AXES[a]);
-            *(tuned ? &d : &du) += da;
-        }
+    for (int a = 0; a < RL_EC_AXES; a++) {
+        int tuned = !c->widened || !*c->widen_axes || rl_ec_listed(c->widen_axes, AXES[a]);
+        *(tuned ? &d : &du) += o[a];
+    }
     rl_ec_quantiles(c, cls, q);
     double l = wide ? q[0] : q[1], h = wide ? q[3] : q[2];
     double w = c->widened && cls < RL_EC_CLASSES ? c->widen[cls][wide != 0] : NAN;
@@ -287,8 +288,10 @@ void rl_ec_nest(rl_engine_costs *c)
 double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,
                       double coverage, double *scratch)
 {
-    for (int i = 0; i < n; i++)
-        scratch[i] = fmax(0, fmax((q_lo - r[i]) / d[i], (r[i] - q_hi) / d[i]));
+    for (int i = 0; i < n; i++) {
+        double miss = fmax(0, fmax(q_lo - r[i], r[i] - q_hi));
+        scratch[i] = d[i] > 0 ? miss / d[i] : miss > 0 ? INFINITY : 0;
+    }
     return fmin(rl_fit_quantile(scratch, n, coverage), RL_EC_WIDEN_MAX);
 }
 

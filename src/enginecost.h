@@ -49,8 +49,9 @@
  *                      static = {...} },
  *       per_octave_from = "nested hold-outs: ...", per_octave_axes = "batch,context,tokens" },
  *     -- (the band: [t e^p10, t e^p90] inside the fitted grid, p10 and p90 the row
- *     --  class's per_class quantiles when present, else the pooled ones; a shape d octaves outside
- *     --  it, rl_ec_outside, gets [t e^(p10 - w d), t e^(p90 + w d)] with w the row class's
+ *     --  class's per_class quantiles when present, else the pooled ones; a shape outside it
+ *     --  whose estimate moves d octaves over the extrapolated part of its axes (rl_ec_band)
+ *     --  gets [t e^(p10 - w d), t e^(p90 + w d)] with w the row class's
  *     --  per_octave widening, tuned by `fit` on its own rows (e2e.h); a profile without
  *     --  per_octave gets [t e^(p10 (1 + d)), t e^(p90 (1 + d))], a rule of thumb; bounded
  *     --  at [t / 2, 2 t] unless the fitted band is wider: rl_ec_band)
@@ -149,17 +150,23 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
  * band (fitted costs here, kernel tables in engines.h). */
 double rl_octaves_outside(double x, double lo, double hi);
 
-/* Octaves by which a shape lies outside the fitted grid: the sum over the
- * axes of log2(value / largest fitted) or log2(smallest fitted / value),
- * whichever is positive; axes whose value is 0 or that no fitted row had are
- * skipped.  v[RL_EC_AXES] in the order of rl_ec_axis. */
-double rl_ec_outside(const rl_engine_costs *c, const double *v);
+/* Octaves by which a shape lies outside the fitted grid along each axis,
+ * into o[RL_EC_AXES]: log2(value / largest fitted) or log2(smallest fitted
+ * / value), whichever is positive, else 0; 0 too for an axis whose value
+ * is 0 or that no fitted row had.  v[RL_EC_AXES] in the order of
+ * rl_ec_axis.  Returns their sum. */
+double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o);
 
-/* The band's log bounds for a row of class cls at shape v, d =
- * rl_ec_outside octaves out, from the p10/p90 (p5/p95 when `wide`)
- * residual quantiles q_lo, q_hi of the class (rl_ec_quantiles):
+/* The band's log bounds for a row of class cls that lies d[a] octaves out
+ * along each axis a, from the p10/p90 (p5/p95 when `wide`) residual
+ * quantiles q_lo, q_hi of the class (rl_ec_quantiles).  d[a] is how far
+ * the estimate itself moves over the extrapolated part of axis a (e2e.c
+ * band_of: |log2(t(v) / t(v with a at the grid's nearest end))|; stop 22,
+ * tester8 #3: octaves of the input widened a decode step 15-fold at
+ * contexts below the grid where its time moved under 1%), and d their sum:
  *   tuned (c->widened): [q_lo - w d, q_hi + w d], w = c->widen[cls][wide],
- *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit); beyond
+ *     the fit's nested extrapolation hold-outs (e2e.h rl_e2e_fit, which
+ *     measure d the same way); beyond
  *     c->widen_seen[cls] octaves (farther than any hold-out reached) no
  *     narrower than the rule of thumb below, since no measurement says
  *     how the error grows there (review-c finding 2: a decode widening
@@ -182,7 +189,7 @@ double rl_ec_outside(const rl_engine_costs *c, const double *v);
  * the rule is ours, applied here and in rl_kresidual_band so that step,
  * prefill, validate, simulate and size see the same band: a one-sided
  * band then reaches from the estimate to the side the measurements lie). */
-void rl_ec_band(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide, double *lo,
+void rl_ec_band(const rl_engine_costs *c, const double *d, rl_ec_class cls, int wide, double *lo,
                 double *hi);
 
 /* The log quantiles p5, p10, p90, p95 of row class cls into q[4]: the
@@ -207,8 +214,10 @@ void rl_ec_nest(rl_engine_costs *c);
  * predictions inside a band [q_lo - w d, q_hi + w d] (rl_ec_band): the
  * `coverage` quantile (rl_fit_quantile, type 7) of each prediction's need
  * max(0, (q_lo - r_i) / d_i, (r_i - q_hi) / d_i), r_i its
- * log(measured / predicted), d_i > 0 its octaves outside the grid it was
- * fitted on; clamped to RL_EC_WIDEN_MAX so that `fit --save` never writes a
+ * log(measured / predicted), d_i >= 0 the octaves its estimate moved
+ * outside the grid it was fitted on (rl_ec_band); at d_i = 0 a prediction
+ * outside [q_lo, q_hi] needs an infinite widening (no widening by that
+ * rule reaches it), one inside none; clamped to RL_EC_WIDEN_MAX so that `fit --save` never writes a
  * profile its reader refuses (review-c finding 4).  n >= 1; scratch[n] is
  * overwritten. */
 double rl_ec_widening(const double *r, const double *d, int n, double q_lo, double q_hi,

@@ -1165,6 +1165,13 @@ int rl_lua_plot(lua_State *L)
     if (dir < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     close(dir);
+    char side[2][1100]; /* STEM.dat and STEM.gp: checked and kept for an undo as the figure */
+    rl_plot_side_files(file, side[0], side[1], sizeof side[0]);
+    for (int i = 0; i < 2; i++) {
+        if ((dir = rl_outdir_resolve(out, side[i], NULL, 0, err, sizeof err)) < 0)
+            return luaL_error(L, "roofline.plot: %s", err);
+        close(dir);
+    }
     int rc = strcmp(kind, "pareto") == 0 ? plot_pareto_series(L, out, file, title, err, sizeof err)
                                          : plot_model(L, out, kind, file, err, sizeof err);
     if (rc < 0)

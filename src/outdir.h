@@ -12,9 +12,18 @@
  * writes cannot send a file outside.  Files are written atomically
  * (report.h rl_write_atomic_at: a temporary name beside the target, renamed
  * when complete, both relative to the file's open directory), and the
- * directory keeps the list of files it completed so an interrupted run can
- * say what it kept.  Uses report (rl_write_atomic_at, rl_mkdir_p) and POSIX
- * *at file calls.
+ * directory keeps the list of files it completed.
+ *
+ * A run's outputs are all or nothing (tester9 #7: a failed run replaced
+ * older good files): before a name is first written its older file, if
+ * any, is kept as a hard link in a hidden folder `.roofline-undo-XXXXXX`
+ * inside the directory; rl_outdir_undo (the run failed or was interrupted)
+ * puts every older file back and removes the new ones, rl_outdir_close
+ * drops the kept copies.  Only a run killed outright (SIGKILL, a second
+ * signal) leaves the hidden folder behind.  Folders a failed run created
+ * stay (empty).  No name may replace a file roofline ships (guard.h) or an
+ * input given to rl_outdir_protect (the scenario being run; tester9 #3).
+ * Uses report (rl_write_atomic_at, rl_mkdir_p), guard and POSIX *at calls.
  *
  * An output budget bounds what one run writes (docs/hardening.md, beside
  * the instruction, wall-clock and memory budgets): RL_OUTDIR_MAX_FILES
@@ -31,6 +40,7 @@
 #define RL_OUTDIR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct {
     char root[4096];    /* canonical absolute path of the directory ("" until open) */
@@ -38,6 +48,16 @@ typedef struct {
     char pending[4096]; /* rl_outdir_defer: the directory to open on first use */
     char **kept;     /* names written (relative, as given), in order */
     int nkept, cap;
+    char **undo;     /* names journaled before their first write, in order */
+    int *backed;     /* per undo name: 1 when its older file is kept in undo_fd */
+    int nundo, undo_cap;
+    int undo_fd;     /* the hidden folder of older files (-1 until one is kept) */
+    char undo_dir[32];
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } inputs[4]; /* rl_outdir_protect */
+    int ninputs;
     long long bytes;     /* written so far by rl_outdir_write (rewrites included) */
     long long max_bytes; /* the budget; RL_OUTDIR_MAX_BYTES after open/defer */
     int max_files;       /* the budget; RL_OUTDIR_MAX_FILES after open/defer */
@@ -55,8 +75,19 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
  * writes nothing creates nothing (the default `out` of `roofline run`). */
 void rl_outdir_defer(rl_outdir *o, const char *dir);
 
-/* Free the list of kept names and close the directory (it and its files stay). */
+/* Free the list of kept names, drop the older files kept for an undo and
+ * close the directory (it and its files stay). */
 void rl_outdir_close(rl_outdir *o);
+
+/* The run failed: put back every older file a name of this run replaced
+ * and remove the files it created, then say so in msg ("kept nothing in
+ * ROOT ...").  The kept list is emptied. */
+void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen);
+
+/* Refuse every name that is the existing file `path` (an input of the run,
+ * compared by device and inode), as "NAME: it is WHAT ...".  0, or -1 when
+ * the list is full or `path` cannot be read. */
+int rl_outdir_protect(rl_outdir *o, const char *path);
 
 /* Check `name` and open the directory it goes in (creating missing
  * subdirectories), walking from the held root one component at a time.
@@ -66,7 +97,9 @@ void rl_outdir_close(rl_outdir *o);
  * "NAME: reason" in err: empty, absolute, '..' or empty component, control
  * character, longer than 1024 bytes in all or RL_NAME_MAX (244) a component
  * (room for the temporary's suffix), a component that is a symbolic link or
- * not a directory, a target that is a directory or a symbolic link. */
+ * not a directory, a target that is a directory or a symbolic link, a
+ * shipped file (guard.h) or a protected input; or when the target's older
+ * file cannot be kept for an undo. */
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen);
 
@@ -84,7 +117,5 @@ int rl_outdir_note(rl_outdir *o, const char *name);
 int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,
                     size_t errlen);
 
-/* Print "kept N file(s) in ROOT: a, b, ..." (or "nothing") into buf. */
-void rl_outdir_kept(const rl_outdir *o, char *buf, size_t buflen);
 
 #endif

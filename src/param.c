@@ -88,7 +88,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
                   "leave it)",
-                  AT(outdir), 0, 0, RL_PF_WRITES},
+                  AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
                                AT(max_instructions), 0, 0, 0},
@@ -474,20 +474,22 @@ const rl_command RL_COMMANDS[] = {
      "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"
      "from the calibrated profile and prints predicted vs measured, per run and per operator.\n"
      "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
-     "with its hardware's fitted engine costs (ideal op-list roofline + TP collectives when\n"
-     "the profile has none; a row whose hw names --hw's chip, as in fit, is predicted by --hw,\n"
-     "a row of another chip by its own spec, with a warning; each row's hw says which):\n"
+     "as step and prefill do on its hardware (each row's mode): by the fitted engine costs,\n"
+     "else calibrated by the selected --engine's kernel tables (as step --tp TP, prefill --tp\n"
+     "TP), else the ideal op-list roofline; a row whose hw names --hw's chip, as in fit,\n"
+     "is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
+     "row's hw says which):\n"
      "error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
-     "vs measured (log-log, y = x and +-10%); a fitted profile adds predicted_s_low/_high\n"
-     "(--band) and band_coverage.\n"
+     "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
+     "residuals) adds predicted_s_low/_high (--band), the result band_coverage.\n"
      "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
      "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
      "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured).",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
-     "   or: --against FILE.csv [--model M] [--hw H] [--weights D --kv D --compute D]\n"
-     "       [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]\n"
+     "   or: --against FILE.csv [--model M] [--hw H] [--engine E] [--weights D --kv D\n"
+     "       --compute D] [--band p10-p90|p5-p95] [--plot F.png] [--set ...] [--format F]\n"
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
@@ -552,7 +554,9 @@ const rl_command RL_COMMANDS[] = {
      "by 20% on a shared host.  It measures the engine's capacity first (the whole trace at\n"
      "t = 0: requests / makespan), then serves the trace at each --capacity-pct of it (or at\n"
      "--qps), --repeats times each; measured = the median, beside each error its range over\n"
-     "the repeats, and each load's capacity utilisation.\n"
+     "the repeats, and each load's capacity utilisation.  Exit 3 when TTFT and TPOT p50/p90\n"
+     "are not all within 10% (exit 0 with a note for a smoke test: --quick, or a --quick\n"
+     "profile, key smoke_test).\n"
      "Here: --requests N (24, at most 10000) --max-seqs SLOTS (4, at most 64); --model\n"
      "(tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"

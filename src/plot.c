@@ -186,6 +186,14 @@ static int side_files_ours(int dir, const char *dat, const char *gp, const char 
     return -1;
 }
 
+void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len)
+{
+    const char *dot = strrchr(out, '.');
+    int stem = dot ? (int)(dot - out) : (int)strlen(out);
+    snprintf(dat, len, "%.*s.dat", stem, out);
+    snprintf(gp, len, "%.*s.gp", stem, out);
+}
+
 /* Write STEM.dat and STEM.gp inside the open directory `dir` and render
  * `leaf` there (see rl_plot_render); `out` names the figure in messages and
  * ends with `leaf`. */
@@ -193,10 +201,8 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
                      const char *data, char *err, size_t errlen)
 {
     const char *term = terminal_for(leaf);
-    char stem[PATHLEN - 32], dat[PATHLEN], gp[PATHLEN], tpath[PATHLEN], tmp[PATHLEN];
-    snprintf(stem, sizeof stem, "%.*s", (int)(strrchr(leaf, '.') - leaf), leaf); /* checked */
-    snprintf(dat, sizeof dat, "%s.dat", stem);
-    snprintf(gp, sizeof gp, "%s.gp", stem);
+    char dat[PATHLEN], gp[PATHLEN], tpath[PATHLEN], tmp[PATHLEN];
+    rl_plot_side_files(leaf, dat, gp, sizeof dat);
     if (rl_data_find("plots", tmpl, tpath, sizeof tpath) != 0) {
         char tried[3200];
         rl_data_tried("plots", tmpl, tried, sizeof tried);

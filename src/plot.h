@@ -39,6 +39,11 @@
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data, char *err,
                    size_t errlen);
 
+/* The side files of figure `out` (a path ending in .png or .svg, checked by
+ * rl_plot_check_path): STEM.dat into dat and STEM.gp into gp (len bytes
+ * each), in the figure's folder. */
+void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len);
+
 /* One curve of a frontier figure. */
 typedef struct {
     const char *title;

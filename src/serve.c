@@ -2209,6 +2209,8 @@ void rl_serve_result_free(rl_serve_result *r)
 
 /* ---- output ----------------------------------------------------------- */
 
+const char *const RL_SERVE_FIGURES[2] = {"latency_cdf", "kv_occupancy"};
+
 /* Render one figure through plot.c: DIR/NAME.svg from `data` and the
  * template plots/NAME.gp.  Returns 0, RL_PLOT_NO_GNUPLOT or -1. */
 static int figure(const char *dir, const char *name, const char *title, const char *data, char *err,
@@ -2234,10 +2236,8 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
         snprintf(err, errlen, "plots: title must not contain quotes");
         return -1;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+    if (rl_mkdir_p(dir, err, errlen) != 0) /* with its parents, as cli.c checked */
         return -1;
-    }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -2262,7 +2262,7 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
         return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
     char t1[512];
     snprintf(t1, sizeof t1, "Latency CDF: %s", title);
-    int rc = figure(dir, "latency_cdf", t1, text, err, errlen);
+    int rc = figure(dir, RL_SERVE_FIGURES[0], t1, text, err, errlen);
     free(text);
     if (rc < 0)
         return -1;
@@ -2275,7 +2275,7 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
     if (fclose(f) != 0 || !text)
         return free(text), snprintf(err, errlen, "plots: out of memory"), -1;
     snprintf(t1, sizeof t1, "KV cache occupancy: %s", title);
-    int rc2 = figure(dir, "kv_occupancy", t1, text, err, errlen);
+    int rc2 = figure(dir, RL_SERVE_FIGURES[1], t1, text, err, errlen);
     free(text);
     if (rc2 < 0)
         return -1;

@@ -567,9 +567,14 @@ double rl_spec_tokens_per_step(double alpha, int gamma);
 
 /* ---- output ----------------------------------------------------------- */
 
+/* The figures rl_serve_write_plots draws, NAME.svg with NAME.gp and
+ * NAME.dat beside each (cli.c checks them before the run). */
+extern const char *const RL_SERVE_FIGURES[2];
+
 /* Figures of a result kept with keep_requests, into directory `dir`
  * (created if missing) through plot.c (rl_plot_render, templates
- * plots/latency_cdf.gp and plots/kv_occupancy.gp): latency_cdf.svg (TTFT,
+ * plots/latency_cdf.gp and plots/kv_occupancy.gp; `dir` made with its
+ * parents): latency_cdf.svg (TTFT,
  * TPOT, end-to-end quantiles, <= 500 points each) and kv_occupancy.svg, each
  * with its .dat and .gp.  Returns 0 (*plotted 0 when gnuplot is missing:
  * data and scripts kept), or -1 with err set. */

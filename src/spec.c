@@ -115,6 +115,7 @@ static const field HW_FIELDS[] = {
     HF(collectives, T_COLL, 0),
     HS(changed, 0),
     HS(renamed_from, 0),
+    HF(smoke_test, T_BOOL, 0),
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -749,8 +750,7 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
 
 /* ---- files and presets -------------------------------------------------------- */
 
-/* Directories that may hold <kind>/<name>.lua, in search order. */
-static int search_dirs(char dirs[3][1024])
+int rl_data_dirs(char dirs[3][1024])
 {
     int n = 0;
     const char *env = getenv("ROOFLINE_DATA");
@@ -775,7 +775,7 @@ static int cmp_name(const void *a, const void *b) { return strcmp((const char *)
 int rl_spec_presets(const char *kind, char (*names)[64], int cap)
 {
     char dirs[3][1024];
-    int ndirs = search_dirs(dirs), n = 0;
+    int ndirs = rl_data_dirs(dirs), n = 0;
     for (int i = 0; i < ndirs && n == 0; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
@@ -806,7 +806,7 @@ static void list_presets(const char *kind, char *out, size_t outlen)
 int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
 {
     char dirs[3][1024];
-    int n = search_dirs(dirs);
+    int n = rl_data_dirs(dirs);
     for (int i = 0; i < n; i++) {
         snprintf(path, pathlen, "%s/%s/%s", dirs[i], kind, file);
         if (access(path, R_OK) == 0)
@@ -818,7 +818,7 @@ int rl_data_find(const char *kind, const char *file, char *path, size_t pathlen)
 void rl_data_tried(const char *kind, const char *file, char *out, size_t outlen)
 {
     char dirs[3][1024];
-    int n = search_dirs(dirs);
+    int n = rl_data_dirs(dirs);
     out[0] = '\0';
     for (int i = 0; i < n; i++) {
         size_t used = strlen(out);
@@ -832,38 +832,6 @@ static int same_node(const char *a, const char *b)
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
-}
-
-/* The shipped presets are the files listed in PRESETS at the top of a
- * search directory (one path a line, relative to it: model/x.lua,
- * hw_profiles/x.lua, hw_profiles/engines/x.lua), which the repository keeps
- * (`make presets` writes it from git ls-files) and `make install` copies; a
- * user's own file in those folders is not listed. */
-int rl_spec_preset_node(const struct stat *st)
-{
-    char dirs[3][1024], line[1024], p[4200];
-    struct stat sp;
-    int n = search_dirs(dirs), kind = 0;
-    for (int i = 0; i < n && !kind; i++) {
-        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
-        FILE *f = fopen(p, "r");
-        if (!f)
-            continue;
-        while (!kind && fgets(line, sizeof line, f)) {
-            line[strcspn(line, "\r\n")] = '\0';
-            snprintf(p, sizeof p, "%s/%s", dirs[i], line);
-            if (line[0] && stat(p, &sp) == 0 && sp.st_dev == st->st_dev && sp.st_ino == st->st_ino)
-                kind = strncmp(line, "model/", 6) == 0 ? RL_PRESET_MODEL : RL_PRESET_HW;
-        }
-        fclose(f);
-    }
-    return kind;
-}
-
-int rl_spec_is_preset_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? rl_spec_preset_node(&st) : 0;
 }
 
 int rl_spec_same_file(const char *kind, const char *name, const char *path)

@@ -157,6 +157,10 @@ typedef struct {
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec
      * field, so a renamed chip that Lua passes on stays calibrated. */
     char renamed_from[64];
+    /* 1 in a profile `calibrate --quick` wrote (spec field smoke_test,
+     * inherited through `base`): a smoke test whose figures are not an
+     * accuracy figure; every command that uses one says so (tester9 #7b). */
+    int smoke_test;
     int dropped;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
@@ -164,6 +168,13 @@ typedef struct {
      * The simulator applies its own reserve (serve.h) and leaves this 0. */
     double hbm_reserve;
 } rl_hw;
+
+/* The note every consumer of a smoke-test profile (rl_hw.smoke_test)
+ * prints, with the profile's name for %s. */
+#define RL_HW_SMOKE_NOTE                                                                           \
+    "%s is a `calibrate --quick` profile, a smoke test: its GEMM times stop at M = 4 rows, so "    \
+    "prefill is extrapolated, and its figures are not an accuracy figure; calibrate without "     \
+    "--quick for a profile to size or validate with"
 
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */
@@ -283,17 +294,6 @@ int rl_spec_is_path(const char *name);
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen);
 
-/* Whether `path` is an existing shipped preset, a file that no output may
- * replace: one listed in PRESETS (a line per file, relative to its folder)
- * of a directory rl_spec_resolve searches.  0 when not; RL_PRESET_MODEL for
- * model/, RL_PRESET_HW for hw_profiles/ and hw_profiles/engines/.
- * rl_spec_preset_node takes the file's stat (outdir.c: a name under an
- * open folder). */
-enum { RL_PRESET_MODEL = 1, RL_PRESET_HW = 2 };
-struct stat;
-int rl_spec_is_preset_file(const char *path);
-int rl_spec_preset_node(const struct stat *st);
-
 /* Whether the spec `name` of `kind` (a preset name or a path, as
  * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
  * existing file `path`. */
@@ -308,6 +308,11 @@ int rl_spec_hw_reads_file(const char *name, const char *path);
  * first search directory that has any, into names[cap]; returns how many. */
 #define RL_MAX_PRESETS 128
 int rl_spec_presets(const char *kind, char (*names)[64], int cap);
+
+/* The directories that may hold data (<dir>/model/<name>.lua, PRESETS,
+ * ...), in search order: $ROOFLINE_DATA, <exe>/.., <exe>/../share/roofline.
+ * Returns how many (up to 3). */
+int rl_data_dirs(char dirs[3][1024]);
 
 /* Find a data file (a plot template, ...) as <dir>/<kind>/<file> in the same
  * directories as presets.  Returns 0 with path set, or -1 if none is readable. */

@@ -33,6 +33,7 @@ static void test_calibrate_then_validate(void **state)
     assert_true(h.efficiency.present);
     assert_true(h.flops[RL_FP32] > 0);
     assert_true(h.efficiency.curve[RL_EFF_GEMM].n >= 3); /* M = 1, 2, 4 of the quick grid */
+    assert_true(h.smoke_test); /* --quick marks the profile, through its base (tester9 #7b) */
     /* SwiGLU and the residual add are fitted apart (issue 12): each its own
      * curve from its own benches, rows 1 and 2 of the quick grid */
     assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);

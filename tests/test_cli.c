@@ -204,15 +204,45 @@ static void bad_input(void **state)
     }
 }
 
-/* --output never replaces what is not a regular file (exit 1, device kept). */
+/* --output never replaces what is not a regular file: refused before the
+ * run (exit 2; tester9 #4: it failed after the run, exit 1), device kept. */
 static void output_not_regular(void **state)
 {
     (void)state;
-    assert_int_equal(run_cli("info --model llama3-8b --output /dev/null", out, sizeof out), 1);
+    assert_int_equal(run_cli("info --model llama3-8b --output /dev/null", out, sizeof out), 2);
     assert_non_null(strstr(out, "not a regular file"));
     struct stat st;
     assert_int_equal(stat("/dev/null", &st), 0);
     assert_true(S_ISCHR(st.st_mode));
+}
+
+/* Write files[i] (relative to dir) with text[i], for i < n. */
+static void put_files(const char *dir, const char *const *files, const char *const *text, int n)
+{
+    char path[256];
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text[i], f);
+        fclose(f);
+    }
+}
+
+/* `cmdline` (a whole command) with ROOFLINE_DATA=dir exits 2 and says
+ * `fragment`. */
+static void expect_refused_in(const char *dir, const char *cmdline, const char *fragment)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s 2>&1", dir, cmdline);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, fragment))
+        fail_msg("%s: expected exit 2 and '%s', got %d: %s", cmdline, fragment,
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
 }
 
 /* No output replaces an input of the run or a shipped preset, and a file
@@ -235,13 +265,7 @@ static void save_never_replaces_inputs(void **state)
                                        "roofline.write('chip.lua', '-- clobbered')\n",
                                        "model/x.lua\nhw_profiles/chip.lua\n", "-- mine\n",
                                        "return { base = 'mine.lua' }\n"};
-    for (int i = 0; i < 6; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(text[i], f);
-        fclose(f);
-    }
+    put_files(dir, files, text, 6);
     static const struct {
         const char *args, *fragment;
     } cases[] = {
@@ -263,16 +287,9 @@ static void save_never_replaces_inputs(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512];
-        snprintf(args, sizeof args, cases[i].args, dir, dir);
-        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s %s 2>&1", dir, RL_BIN, args);
-        FILE *p = popen(cmd, "r");
-        assert_non_null(p);
-        size_t n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        int st = pclose(p);
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, cases[i].fragment))
-            fail_msg("roofline %s: expected exit 2 and '%s', got %d: %s", args, cases[i].fragment,
-                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
+        snprintf(cmd, sizeof cmd, "%s %s", RL_BIN, cases[i].args);
+        snprintf(args, sizeof args, cmd, dir, dir);
+        expect_refused_in(dir, args, cases[i].fragment);
     }
     /* the user's own file in a preset folder is rewritten */
     snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model llama3-8b --save "
@@ -291,6 +308,125 @@ static void save_never_replaces_inputs(void **state)
     snprintf(path, sizeof path, "%s/hw_profiles", dir);
     rmdir(path);
     rmdir(dir);
+}
+
+/* Every output of a run is checked before any work (exit 2, nothing
+ * written; guard.h), in a temporary ROOFLINE_DATA whose PRESETS lists a
+ * plot template and a scenario (tester9 #1-#6): PRESETS itself, listed
+ * templates and scenarios, a copy of the program run onto itself, the
+ * scenario being run, a folder, /dev/full, /proc/self/x, two outputs
+ * naming one file (the figure, its data file, a --plot-dir figure), a
+ * --plot-dir below a file, calibrate's tables folder that is a
+ * file, run --out "".  calibrate names the raw samples it replaces. */
+static void outputs_refused_before_the_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_guard_cli_XXXXXX", path[256], cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"plots", "scenarios", "bin", "pd"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "plots/t.gp", "scenarios/s.lua", "w.lua",
+                                        "p.json", "q-tables", "s.lua"};
+    static const char *const text[] = {"plots/t.gp\nscenarios/s.lua\n", "# kept\n", "-- kept\n",
+                                       "roofline.write('w.lua', '-- clobbered')\n",
+                                       "{\"precious\": 1}\n", "not a folder\n",
+                                       "roofline.write('s.lua', '-- clobbered')\n"};
+    put_files(dir, files, text, 7);
+    snprintf(cmd, sizeof cmd, "cp %s %s/bin/roofline", RL_BIN, dir);
+    assert_int_equal(system(cmd), 0);
+    const char *step = "step --model llama3-8b --hw h100-sxm --context 1";
+    const char *pareto = "pareto --model llama3-70b --hw tpu-v5e --chips 16,32";
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                      "--out-len 10 --requests 10";
+    static const struct {
+        const char *fmt, *fragment;
+    } cases[] = {
+        {"@BIN@ @STEP@ --save @D@/PRESETS", "it is a file roofline ships"},
+        {"@BIN@ @STEP@ --save @D@/plots/t.gp", "it is a file roofline ships"},
+        {"@BIN@ @STEP@ --save @D@/scenarios/s.lua", "it is a file roofline ships"},
+        {"@D@/bin/roofline step --model @SRC@/model/llama3-8b.lua --hw h100-sxm --context 1 "
+         "--save @D@/bin/roofline", "it is the roofline program itself"},
+        {"@BIN@ run --out @D@/scenarios @D@/s.lua", "s.lua: it is a file roofline ships"},
+        {"@BIN@ run --out @D@ @D@/w.lua", "w.lua: it is an input of this run (the scenario)"},
+        {"@BIN@ @STEP@ --save @D@", "exists and is not a regular file (a folder)"},
+        {"@BIN@ @STEP@ --save /dev/full", "exists and is not a regular file (a device"},
+        {"@BIN@ @STEP@ --save /proc/self/x", "its folder does not take a new file"},
+        {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/g.png", "--plot and --save name the same file"},
+        {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/./g.dat",
+         "--plot's data file and --save name the same file"},
+        {"@BIN@ @SIM@ --plot-dir @D@/pd --save @D@/pd/latency_cdf.dat",
+         "a --plot-dir figure and --save name the same file"},
+        {"@BIN@ @SIM@ --plot-dir @D@/w.lua/pd", "w.lua' exists and is not a folder"},
+        {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v-steps.dat",
+         "--plot's steps data file and --save name the same file"},
+        {"@BIN@ calibrate --backend cpu --quick --save @D@/q.lua",
+         "the tables folder '/tmp/rl_guard_cli_"},
+        {"@BIN@ run --out '' @D@/w.lua", "--out: empty"},
+        /* the note comes before the run, which the unknown model stops */
+        {"@BIN@ calibrate --backend cpu --quick --model nosuch --save @D@/p.lua",
+         "note: replacing /tmp/rl_guard_cli_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[1024];
+        const char *const from[] = {"@BIN@", "@STEP@", "@D@", "@SRC@", "@PARETO@", "@SIM@"};
+        const char *const to[] = {RL_BIN, step, dir, RL_SRCDIR, pareto, sim};
+        snprintf(args, sizeof args, "%s", cases[i].fmt);
+        for (int k = 0; k < 6; k++)
+            for (char *at; (at = strstr(args, from[k])) != NULL;) {
+                char rest[1024];
+                snprintf(rest, sizeof rest, "%s", at + strlen(from[k]));
+                snprintf(at, sizeof args - (size_t)(at - args), "%s%s", to[k], rest);
+            }
+        expect_refused_in(dir, args, cases[i].fragment);
+    }
+    for (int i = 0; i < 7; i++) { /* every file as it was */
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *t = slurp_text(path);
+        assert_string_equal(t, text[i]);
+        free(t);
+    }
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s/bin/roofline && ls %s/pd | wc -l | grep -qx 0", RL_BIN,
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A failed run keeps nothing (tester9 #7): the file it rewrote holds its
+ * older content again, the file it created is gone, and the message says
+ * so; a run that succeeds replaces the file. */
+static void failed_run_puts_back(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_undo_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"a.txt", "bad.lua", "ok.lua"};
+    static const char *const text[] = {"old\n",
+                                       "roofline.write('a.txt', 'first')\n"
+                                       "roofline.write('b.txt', 'new')\nerror('later failure')\n",
+                                       "roofline.write('a.txt', 'second')\n"};
+    put_files(dir, files, text, 3);
+    snprintf(args, sizeof args, "run --out %s %s/bad.lua", dir, dir);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "kept nothing in"));
+    assert_non_null(strstr(out, "1 new file removed, 1 older file put back"));
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "old\n");
+    free(t);
+    snprintf(path, sizeof path, "%s/b.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(args, sizeof args, "run --out %s %s/ok.lua", dir, dir);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    t = slurp_text(path);
+    assert_string_equal(t, "second");
+    free(t);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
 }
 
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
@@ -1277,18 +1413,19 @@ static void table_share_labels(void **state)
     cJSON_Delete(sim);
 }
 
-/* validate --against on a profile with efficiency tables but no fitted
- * costs predicts ideal rows: it says so as a warning on stderr, not only in
- * the mode_note key. */
-static void validate_against_warns_ideal(void **state)
+/* validate --against on a profile with kernel tables but no fitted costs
+ * predicts its rows calibrated, as step does (tester8 #5; before: ideal,
+ * with a warning saying so); each row says its mode. */
+static void validate_against_calibrated(void **state)
 {
     (void)state;
     int rc = run_cli("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
-                     "--model llama2-70b --hw h100-sxm --set model.max_context=16384 --format csv",
+                     "--model llama2-70b --hw h100-sxm --set model.max_context=16384 --format json",
                      out, sizeof out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "roofline validate: warning: rows on h100-sxm (efficiency "
-                                "tables, no fitted engine costs) are predicted by the ideal"));
+    assert_null(strstr(out, "warning:"));
+    assert_non_null(strstr(out, "\"mode\":\t\"calibrated\""));
+    assert_null(strstr(out, "\"ideal\""));
     rc = run_cli("validate --against " RL_SRCDIR "/tests/bad_inputs/e2e/three_rows.csv " /* no hw column */
                  "--model llama2-70b --hw h100-sxm-splitwise --format csv", out, sizeof out);
     assert_int_equal(rc, 0);
@@ -1666,6 +1803,27 @@ static void reference_engine_profile(void **state)
                         num(prov, "extrapolated") >= 7);
         cJSON_Delete(j);
     }
+    /* the --quick profile says it is a smoke test wherever it is used
+     * (tester9 #7b); validate-serve exits 3 when its verdict fails, except
+     * for a smoke test (a spec over p.lua with smoke_test = false is not
+     * one); 2 requests make it fast, and the exit follows the printed verdict */
+    snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/p.lua --batch 2 --context 256 "
+             "--engine reference --weights fp32 --compute fp32 --kv fp32", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "is a `calibrate --quick` profile, a smoke test"));
+    snprintf(sh, sizeof sh, "%s/full.lua", dir);
+    FILE *f = fopen(sh, "w");
+    assert_non_null(f);
+    fprintf(f, "return { base = 'p.lua', smoke_test = false }\n");
+    fclose(f);
+    for (int smoke = 0; smoke < 2; smoke++) {
+        snprintf(cmd, sizeof cmd, "validate-serve --profile %s/%s --model tiny-test --requests 2 "
+                 "--repeats 1 --qps 2", dir, smoke ? "p.lua" : "full.lua");
+        int rc = run_cli(cmd, out, sizeof out), missed = strstr(out, "NOT all within") != NULL;
+        if (rc != (missed && !smoke ? 3 : 0) || !strstr(out, "within 10% of the engine") ||
+            !strstr(out, "smoke test") != !smoke)
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
     snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua "
              "--engine ideal --format json", dir);
     j = run_cli_json(cmd, out, sizeof out);
@@ -1702,6 +1860,8 @@ int main(void)
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),
+        cmocka_unit_test(outputs_refused_before_the_run),
+        cmocka_unit_test(failed_run_puts_back),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(per_chip_bytes_in_every_step),
@@ -1733,7 +1893,7 @@ int main(void)
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
-        cmocka_unit_test(validate_against_warns_ideal),
+        cmocka_unit_test(validate_against_calibrated),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(step_reserve_agrees_with_simulate),

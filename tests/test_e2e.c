@@ -47,6 +47,23 @@ static double ideal_time(const rl_ec_terms *t)
     return rl_ec_time(t, x, NULL);
 }
 
+/* rl_ec_band at shape v, d the input's octaves outside c's grid per axis
+ * (rl_ec_octaves): the distances a shape above the grid is widened by. */
+static void band_at(const rl_engine_costs *c, const double *v, rl_ec_class cls, int wide,
+                    double *lo, double *hi)
+{
+    double d[RL_EC_AXES];
+    rl_ec_octaves(c, v, d);
+    rl_ec_band(c, d, cls, wide, lo, hi);
+}
+
+/* The sum of the input's octaves outside c's grid (rl_ec_octaves). */
+static double outside(const rl_engine_costs *c, const double *v)
+{
+    double d[RL_EC_AXES];
+    return rl_ec_octaves(c, v, d);
+}
+
 /* With ideal costs, a 1-GPU decode step is the op list's ideal step time
  * (ops.h: the sum of each operator's roofline), to rounding. */
 static void ideal_decode_is_the_op_list(void **state)
@@ -486,7 +503,7 @@ static void draft_moves_to_the_edge(void **state)
  * step's own band edge (rl_ec_band of its class at its shape): decode at
  * TP8, batch 1 and 64, inside the grid, so its class's p90; a prefill of
  * 2048 tokens, its class's p90; of 16384, an octave past the grid's 8192,
- * widened (by 0.0477 per octave, the shipped profile's prefill widening;
+ * widened (by 0.0606 per octave, the shipped profile's prefill widening;
  * the test asks for more than 0.04); at p10 e^lo times (lo < 0 on the
  * shipped splitwise profile).  A kernel-table
  * profile (h100-sxm, TensorRT-LLM, residuals per class) at its p90 edge:
@@ -510,7 +527,7 @@ static void slow_edge_scales_every_step(void **state)
                                                   batch[i], 2048);
             double lo, hi, qs[4], v[RL_EC_AXES] = {8, pre ? 1 : (double)batch[i], pre ? 0 : 2048,
                                                    (double)prompt[i]};
-            rl_ec_band(&h.engine_costs, v, k, 0, &lo, &hi);
+            band_at(&h.engine_costs, v, k, 0, &lo, &hi);
             rl_ec_quantiles(&h.engine_costs, k, qs);
             double want = q == 2 ? fmax(hi, 0) : fmin(lo, 0);
             if (i < 3) /* inside the grid: the class's own quantile */
@@ -538,6 +555,49 @@ static void slow_edge_scales_every_step(void **state)
     assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
 
+/* tester8 #3: a fitted band widened by the input's octaves below the grid
+ * (x0.5-x2 at contexts under a 1024-4096 fit where the step moved <1%).
+ * Below the grid it now widens by no more than the estimate's host or
+ * device side moves there (e2e.c moved_octaves); above it by the input's
+ * octaves as before.  h100-sxm-splitwise (context grid 192-8256, tp 2-8,
+ * tokens 128-8192) with its decode widening set to w = 0.2 per octave, seen
+ * to 10 octaves, at its p90 edge (rl_e2e_mixed_time / central = e^hi):
+ *  - llama2-70b decode, tp8, batch 1, context 16, 3.58 octaves below the
+ *    grid: the host side (step floor, launches, one sequence) does not move
+ *    and the device side moves by the KV of 176 tokens (176 x 327,680 B =
+ *    57.7 MB) against 138 GB of weights, log2(1 + 4.2e-4) = 6e-4 octaves: hi
+ *    = p90 + 0.2 x 6e-4, within 1e-3 of the class's p90 (by hand; the old
+ *    rule gave p90 + 0.2 x 3.58, capped at log 2);
+ *  - the same step at tp 16, one octave above tp 8: p90 + 0.2 (1e-12);
+ *  - tp 1, one octave below tp 2: the device side goes from W / 2 + C (half
+ *    the weights' time plus tp 2's AllReduces) to W, so it moves between
+ *    0.5 and 1 octave (C < W / 2) and hi lies in [p90 + 0.1, p90 + 0.2]
+ *    (0.71 octaves here). */
+static void band_follows_the_estimate_below_the_grid(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    static rl_hw h, e; /* large */
+    h = load_hw("h100-sxm-splitwise", NULL, 0);
+    h.engine_costs.widen[RL_EC_DECODE_ROWS][0] = 0.2;
+    h.engine_costs.widen_seen[RL_EC_DECODE_ROWS] = 10;
+    e = h;
+    assert_int_equal(rl_e2e_band_edge(&e, 2), 1);
+    double q[4];
+    rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
+    struct { long long chips, context; double want, tol; } cases[] = {
+        {8, 16, q[2], 1e-3}, {16, 2048, q[2] + 0.2, 1e-12}, {1, 2048, q[2] + 0.15, 0.05}};
+    for (int i = 0; i < 3; i++) {
+        rl_ops_config c = rl_ops_mixed_config(cases[i].chips, rl_precision_default(), 0, 0, 1,
+                                              cases[i].context);
+        double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3);
+        double hi = log(rl_e2e_mixed_time(&m, &e, &c, 1e-3) / central);
+        if (!(fabs(hi - cases[i].want) <= cases[i].tol))
+            fail_msg("case %d: hi %.6f, expected %.6f within %g", i, hi, cases[i].want,
+                     cases[i].tol);
+    }
+}
+
 /* tester8 item 2: a band always holds its estimate.  A fit whose
  * residuals all share one sign (times in ms under measured_s: p10 +0.3,
  * p90 +2.5) gave step a band [t e^0.3, t e^2.5] above its point; the low
@@ -556,7 +616,7 @@ static void band_holds_its_estimate(void **state)
     c.band_p95 = 3.0;
     double lo, hi;
     for (int wide = 0; wide < 2; wide++) {
-        rl_ec_band(&c, in, RL_EC_DECODE_ROWS, wide, &lo, &hi);
+        band_at(&c, in, RL_EC_DECODE_ROWS, wide, &lo, &hi);
         assert_true(lo == 0);
         assert_rel(hi, wide ? 3.0 : 2.5, 1e-12);
     }
@@ -564,7 +624,7 @@ static void band_holds_its_estimate(void **state)
     c.band_p10 = -0.3;
     c.band_p90 = -0.1;
     c.band_p95 = -0.05;
-    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.3, 1e-12);
     assert_true(hi == 0);
     rl_kresidual r = {.n = 10, .q = {0.1, 0.2, 0.3, 0.4}};
@@ -584,11 +644,11 @@ static void band_widens_outside_the_grid(void **state)
     double grid[RL_EC_AXES][2] = {{2, 4}, {1, 64}, {0, 0}, {128, 8192}};
     memcpy(c.grid, grid, sizeof grid);
     double in[] = {4, 8, 1024, 512}, tp8[] = {8, 8, 0, 512}, both[] = {8, 128, 0, 512};
-    assert_true(rl_ec_outside(&c, in) == 0); /* context: no fitted row had it */
-    assert_rel(rl_ec_outside(&c, tp8), 1, 1e-12);
-    assert_rel(rl_ec_outside(&c, both), 2, 1e-12);
+    assert_true(outside(&c, in) == 0); /* context: no fitted row had it */
+    assert_rel(outside(&c, tp8), 1, 1e-12);
+    assert_rel(outside(&c, both), 2, 1e-12);
     double small[] = {1, 1, 0, 32}; /* below: tp 1 octave, tokens 2 octaves */
-    assert_rel(rl_ec_outside(&c, small), 3, 1e-12);
+    assert_rel(outside(&c, small), 3, 1e-12);
     /* rl_ec_band with fit2.lua's band (tester finding 7: p10 -0.5, p90
      * 0.13): inside the grid as fitted; one octave out (tp8) widened 2x,
      * -1.0 capped at -log 2, 0.26 kept; 3 octaves out (x 4) -2.0 capped at
@@ -600,18 +660,18 @@ static void band_widens_outside_the_grid(void **state)
     c.band_p90 = 0.13;
     c.band_p95 = 0.2;
     double lo, hi;
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.5, 1e-12);
     assert_rel(hi, 0.13, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.26, 1e-12);
-    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, small, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, 0.52, 1e-12);
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 1, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
-    rl_ec_band(&c, small, RL_EC_DECODE_ROWS, 1, &lo, &hi);
+    band_at(&c, small, RL_EC_DECODE_ROWS, 1, &lo, &hi);
     assert_rel(lo, -1.0, 1e-12);
     assert_rel(hi, log(2), 1e-12);
     /* tuned widening (the fit's nested hold-outs): [q_lo - w d, q_hi + w d]
@@ -632,23 +692,23 @@ static void band_widens_outside_the_grid(void **state)
     c.widen[RL_EC_PREFILL_ROWS][1] = 0.3;
     c.widen[RL_EC_DECODE_ROWS][0] = 0;
     double far[] = {32, 128, 0, 512};
-    rl_ec_band(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.25, 1e-12);
     assert_rel(hi, 0.28, 1e-12);
-    rl_ec_band(&c, small, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, small, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.65, 1e-12);
     assert_rel(hi, 0.68, 1e-12);
-    assert_rel(rl_ec_outside(&c, far), 4, 1e-12);
-    rl_ec_band(&c, far, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    assert_rel(outside(&c, far), 4, 1e-12);
+    band_at(&c, far, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -log(2), 1e-12);
     assert_rel(hi, log(2), 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 1, &lo, &hi);
     assert_rel(lo, -0.4, 1e-12);
     assert_rel(hi, 0.45, 1e-12);
     /* Per-class quantiles (band.per_class): decode p10/p90 -0.02/0.03,
@@ -663,16 +723,16 @@ static void band_widens_outside_the_grid(void **state)
     memcpy(c.cband[RL_EC_DECODE_ROWS], dq, sizeof dq);
     memcpy(c.cband[RL_EC_PREFILL_ROWS], pq, sizeof pq);
     snprintf(c.widen_axes, sizeof c.widen_axes, "batch,tokens");
-    rl_ec_band(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, in, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.02, 1e-12);
     assert_rel(hi, 0.03, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.04, 1e-12);
     assert_rel(hi, 0.06, 1e-12);
-    rl_ec_band(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.4, 1e-12);
     assert_rel(hi, 0.5, 1e-12);
-    rl_ec_band(&c, both, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, both, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.6, 1e-12);
     assert_rel(hi, log(2), 1e-12);
 }
@@ -711,8 +771,8 @@ static void bands_nest(void **state)
     for (int k = 0; k < RL_EC_CLASSES; k++)
         for (int d = 0; d <= 8; d++) {
             double v[RL_EC_AXES] = {4 * pow(2, d), 0, 0, 0}, lo, hi, wlo, whi;
-            rl_ec_band(&c, v, (rl_ec_class)k, 0, &lo, &hi);
-            rl_ec_band(&c, v, (rl_ec_class)k, 1, &wlo, &whi);
+            band_at(&c, v, (rl_ec_class)k, 0, &lo, &hi);
+            band_at(&c, v, (rl_ec_class)k, 1, &wlo, &whi);
             assert_true(wlo <= lo);
             assert_true(whi >= hi);
         }
@@ -731,13 +791,13 @@ static void band_beyond_what_was_seen(void **state)
     c.widen[RL_EC_PREFILL_ROWS][0] = 0.2;
     c.widen_seen[RL_EC_DECODE_ROWS] = c.widen_seen[RL_EC_PREFILL_ROWS] = 1;
     double tp8[RL_EC_AXES] = {8, 0, 0, 0}, tp32[RL_EC_AXES] = {32, 0, 0, 0}, lo, hi;
-    rl_ec_band(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp8, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.05, 1e-12);
     assert_rel(hi, 0.08, 1e-12);
-    rl_ec_band(&c, tp32, RL_EC_DECODE_ROWS, 0, &lo, &hi);
+    band_at(&c, tp32, RL_EC_DECODE_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.2, 1e-12);
     assert_rel(hi, 0.32, 1e-12);
-    rl_ec_band(&c, tp32, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
+    band_at(&c, tp32, RL_EC_PREFILL_ROWS, 0, &lo, &hi);
     assert_rel(lo, -0.65, 1e-12);
     assert_rel(hi, 0.68, 1e-12);
 }
@@ -780,18 +840,29 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
 }
 
-/* fn (rl_e2e_fit or rl_e2e_validate) on the tester's device-bound rows
- * (tests/data/e2e/tester_device_bound.csv) for llama3-70b on h100-sxm. */
-static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+/* fn (rl_e2e_fit or rl_e2e_validate) on the rows of `csv` for `model` on
+ * h100-sxm under `engine` (NULL: the default): its result, or NULL with err. */
+static cJSON *on_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t),
+                     const char *csv, const char *model, const char *engine, char *err,
+                     size_t errlen)
 {
     rl_meas m;
-    char err[1024];
-    if (rl_measure_read(RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", &m, err, sizeof err))
+    if (rl_measure_read(csv, &m, err, errlen))
         fail_msg("%s", err);
-    rl_e2e_opts o = {.model = "llama3-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
-                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
-    cJSON *res = fn(&m, &o, err, sizeof err);
+    rl_e2e_opts o = {.model = model, .hw = "h100-sxm", .engine = engine,
+                     .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = fn(&m, &o, err, errlen);
     rl_measure_free(&m);
+    return res;
+}
+
+/* fn on the tester's device-bound rows (tests/data/e2e/tester_device_bound.csv)
+ * for llama3-70b on h100-sxm. */
+static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, char *, size_t))
+{
+    char err[1024];
+    cJSON *res = on_rows(fn, RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv", "llama3-70b",
+                         NULL, err, sizeof err);
     if (!res)
         fail_msg("%s", err);
     return res;
@@ -952,19 +1023,113 @@ static void fit_saves_any_file_name(void **state)
     rmdir(dir);
 }
 
-/* Tester item 12: validate --against on h100-sxm (efficiency tables, no
- * engine costs) predicts ideal while step runs calibrated there: the result
- * says so in mode_note, naming the profile. */
-static void validate_states_its_mode(void **state)
+/* A number of a result's first row. */
+static double first_row(cJSON *res, const char *key)
+{
+    assert_non_null(res);
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0),
+                                         key);
+    assert_true(cJSON_IsNumber(v));
+    double x = v->valuedouble;
+    cJSON_Delete(res);
+    return x;
+}
+
+/* Prefill's TTFT of one `tokens` prompt on tp chips, as `prefill --chips TP` prints it. */
+static double prefill_ttft(const rl_model *m, const rl_hw *h, long long tp, long long tokens)
+{
+    rl_ops_config c = rl_ops_config_default();
+    c.chips = c.tp = tp;
+    c.calibrated = 1;
+    return first_row(rl_result_prefill(m, h, &c, &tokens, 1, 0), "ttft_s");
+}
+
+/* step's step_s (or key) of `batch` at `context` under --tp TP. */
+static double step_tp(const rl_model *m, const rl_hw *h, long long tp, long long batch,
+                      long long context, const char *key)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = tp;
+    char err[512];
+    return first_row(rl_result_step_sharded(m, h, &plan, tp, &batch, 1, context,
+                                            rl_precision_default(), err, sizeof err),
+                     key);
+}
+
+#define CAL_ROWS RL_SRCDIR "/tests/data/e2e/calibrated_rows.csv"
+
+/* tester8 #5: validate --against on a preset with kernel tables and no
+ * fitted costs (h100-sxm, trtllm) predicted every row by the ideal op-list
+ * roofline (llama3-8b tp1 decode 5.14 ms where step gives 7.28 ms) while
+ * step and prefill run calibrated.  Now each row is what those commands
+ * print (tests/data/e2e/calibrated_rows.csv, rel. 1e-12): the tp1 decode
+ * row is `step --chips 1` (rl_result_step) and its band; the prefill row
+ * `prefill --chips 2`; the static row that prefill (tp8, 512 tokens) plus
+ * 64 decode steps of `step --tp 8` at the mean context 512 + 64 / 2; every
+ * row and the result read "calibrated".  Fails before (mode "ideal",
+ * 30-50% apart). */
+static void validate_runs_as_step(void **state)
 {
     (void)state;
-    cJSON *res = on_tester_rows(rl_e2e_validate);
-    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
-    const cJSON *note = cJSON_GetObjectItem(res, "mode_note");
-    assert_true(cJSON_IsString(note));
-    assert_non_null(strstr(note->valuestring, "rows on h100-sxm"));
-    assert_non_null(strstr(note->valuestring, "step, ops and prefill run calibrated there"));
+    char err[1024];
+    cJSON *res = on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", NULL, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0);
+    long long b8 = 8;
+    cJSON *one = rl_result_step(&m, h, 1, &b8, 1, 2048, rl_precision_default());
+    double dec = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),
+                                     "step_s")->valuedouble;
+    double dec_lo = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),
+                                        "step_s_low")->valuedouble;
+    cJSON_Delete(one);
+    double want[3] = {dec, prefill_ttft(&m, h, 2, 1024),
+                      prefill_ttft(&m, h, 8, 512) + 64 * step_tp(&m, h, 8, 1, 544, "step_s")};
+    const cJSON *rows = cJSON_GetObjectItem(res, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 3);
+    for (int i = 0; i < 3; i++) {
+        const cJSON *r = cJSON_GetArrayItem(rows, i);
+        double got = cJSON_GetObjectItem(r, "predicted_s")->valuedouble;
+        assert_rel(got, want[i], 1e-12);
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "calibrated");
+        assert_true(cJSON_GetObjectItem(r, "predicted_s_low")->valuedouble < got);
+    }
+    double lo = cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "predicted_s_low")->valuedouble;
+    assert_rel(lo, dec_lo, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "calibrated");
+    assert_null(cJSON_GetObjectItem(res, "mode_note"));
     cJSON_Delete(res);
+    free(h);
+}
+
+/* --engine selects the engine the rows are timed with, as in step:
+ * `ideal` gives the op-list roofline at ideal costs (mode "ideal", the
+ * rows' ideal terms, rl_ec_time at rl_engine_costs_ideal, 1e-12); an
+ * engine the profile lacks is refused naming it. */
+static void validate_engine_selects(void **state)
+{
+    (void)state;
+    char err[1024];
+    cJSON *res = on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", "ideal", err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0);
+    rl_ec_terms t = terms(&m, h, row(RL_MEAS_DECODE, 1, 8, 2048, 0, 0));
+    double got = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0),
+                                     "predicted_s")->valuedouble;
+    assert_rel(got, ideal_time(&t), 1e-12);
+    cJSON_Delete(res);
+    assert_null(on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", "nosuch", err, sizeof err));
+    assert_non_null(strstr(err, "--engine"));
+    assert_non_null(strstr(err, "nosuch"));
+    free(h);
 }
 
 /* The one band parser of --band and band= (rl_e2e_band_parse): the two
@@ -1007,8 +1172,10 @@ int main(void)
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(draft_moves_to_the_edge),
         cmocka_unit_test(slow_edge_scales_every_step),
+        cmocka_unit_test(band_follows_the_estimate_below_the_grid),
         cmocka_unit_test(absurd_sd_not_printed),
-        cmocka_unit_test(validate_states_its_mode),
+        cmocka_unit_test(validate_runs_as_step),
+        cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),

@@ -1,0 +1,209 @@
+/* guard.c — shipped files, writable targets and distinct outputs (see guard.h). */
+#include "guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "spec.h"
+
+/* The shipped files: at most this many (PRESETS lists ~70 today). */
+#define SHIPPED_MAX 1024
+
+static struct {
+    char dirs[3 * 1024 + 3]; /* the data directories the list was read from */
+    int loaded, n;
+    struct {
+        dev_t dev;
+        ino_t ino;
+        int kind;
+    } f[SHIPPED_MAX];
+} shipped;
+
+/* Record the existing file at `path` as shipped of `kind`. */
+static void add_shipped(const char *path, int kind)
+{
+    struct stat st;
+    if (shipped.n < SHIPPED_MAX && stat(path, &st) == 0) {
+        shipped.f[shipped.n].dev = st.st_dev;
+        shipped.f[shipped.n].ino = st.st_ino;
+        shipped.f[shipped.n++].kind = kind;
+    }
+}
+
+/* Read the list once per set of data directories (ROOFLINE_DATA may change
+ * between library calls in one process). */
+static void load_shipped(void)
+{
+    char dirs[3][1024], key[sizeof shipped.dirs] = "", line[1024], p[4200];
+    int n = rl_data_dirs(dirs);
+    for (int i = 0; i < n; i++)
+        snprintf(key + strlen(key), sizeof key - strlen(key), "%s\n", dirs[i]);
+    if (shipped.loaded && strcmp(key, shipped.dirs) == 0)
+        return;
+    memcpy(shipped.dirs, key, sizeof key);
+    shipped.loaded = 1;
+    shipped.n = 0;
+    add_shipped("/proc/self/exe", RL_SHIPPED_PROGRAM);
+    for (int i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        add_shipped(p, RL_SHIPPED_DATA);
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (!line[0])
+                continue;
+            snprintf(p, sizeof p, "%s/%s", dirs[i], line);
+            add_shipped(p, !strncmp(line, "model/", 6)         ? RL_SHIPPED_MODEL
+                           : !strncmp(line, "hw_profiles/", 12) ? RL_SHIPPED_HW
+                                                                : RL_SHIPPED_DATA);
+        }
+        fclose(f);
+    }
+}
+
+int rl_guard_shipped(const struct stat *st)
+{
+    load_shipped();
+    for (int i = 0; i < shipped.n; i++)
+        if (shipped.f[i].dev == st->st_dev && shipped.f[i].ino == st->st_ino)
+            return shipped.f[i].kind;
+    return RL_SHIPPED_NONE;
+}
+
+int rl_guard_shipped_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? rl_guard_shipped(&st) : RL_SHIPPED_NONE;
+}
+
+const char *rl_guard_shipped_why(int kind)
+{
+    switch (kind) {
+    case RL_SHIPPED_MODEL:
+        return "it is a shipped preset (PRESETS); write to another file, e.g. model/NAME-local.lua";
+    case RL_SHIPPED_HW:
+        return "it is a shipped preset (PRESETS); write to another file (a profile of your own "
+               "can start with base = \"<preset>\")";
+    case RL_SHIPPED_PROGRAM:
+        return "it is the roofline program itself; write to another file";
+    default:
+        return "it is a file roofline ships and reads (PRESETS lists them: specs, plot "
+               "templates, scenarios, and PRESETS itself); write to another file";
+    }
+}
+
+/* The folder of `path` into dir[len] ("." for a bare name). */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, len, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
+             slash ? path : ".");
+}
+
+/* Whether the existing folder `dir` takes a new file: one is created and
+ * removed (access(W_OK) says yes to root on a folder that refuses files,
+ * such as /proc/self).  0, or -1 with the reason in why. */
+static int takes_a_file(const char *dir, char *why, size_t whylen)
+{
+    char probe[PATH_MAX];
+    if ((size_t)snprintf(probe, sizeof probe, "%s/.roofline-probe-XXXXXX", dir) >= sizeof probe)
+        return rl_fail(why, whylen, "its folder's path is too long");
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return rl_fail(why, whylen, "its folder does not take a new file: %s", strerror(errno));
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
+int rl_guard_folder(const char *dir, char *why, size_t whylen)
+{
+    struct stat st;
+    char at[PATH_MAX], up[PATH_MAX];
+    snprintf(at, sizeof at, "%s", dir);
+    while (stat(at, &st) != 0) { /* made with its parents (report.h rl_mkdir_p) */
+        folder_of(at, up, sizeof up);
+        if (strcmp(up, at) == 0)
+            return rl_fail(why, whylen, "cannot be made: %s", strerror(errno));
+        memcpy(at, up, sizeof at);
+    }
+    if (!S_ISDIR(st.st_mode))
+        return strcmp(at, dir) ? rl_fail(why, whylen, "'%s' exists and is not a folder", at)
+                               : rl_fail(why, whylen, "exists and is not a folder");
+    return takes_a_file(at, why, whylen);
+}
+
+int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
+{
+    char dir[PATH_MAX];
+    struct stat st;
+    size_t n = strlen(path);
+    folder_of(path, dir, sizeof dir);
+    if (n == 0 || path[n - 1] == '/')
+        return rl_fail(why, whylen, "names a folder, not a file");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (may_create && stat(dir, &st) != 0)
+            return rl_guard_folder(dir, why, whylen);
+        return rl_fail(why, whylen, "its folder does not exist");
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return rl_fail(why, whylen, "exists and is not a regular file (%s); name a file",
+                       S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
+    int kind = stat(path, &st) == 0 ? rl_guard_shipped(&st) : RL_SHIPPED_NONE;
+    if (kind)
+        return rl_fail(why, whylen, "%s", rl_guard_shipped_why(kind));
+    return takes_a_file(dir, why, whylen);
+}
+
+/* The canonical form of `path` into out[len]: its folder through realpath
+ * (or, for a folder still to be made, that folder's own folder) + '/' + its
+ * last component. */
+static void canonical(const char *path, char *out, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *leaf = slash ? slash + 1 : path;
+    folder_of(path, dir, sizeof dir);
+    int n;
+    if (realpath(dir, real))
+        n = snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", leaf);
+    else if (strcmp(dir, path) != 0 && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
+        char up[PATH_MAX];
+        canonical(dir, up, sizeof up);
+        n = snprintf(out, len, "%s/%s", up, leaf);
+    } else
+        n = snprintf(out, len, "%s", path);
+    if (n < 0 || (size_t)n >= len) /* cut: compare as given */
+        snprintf(out, len, "%s", path);
+}
+
+int rl_guard_distinct(rl_guard_outputs *s, const char *label, const char *path, char *err,
+                      size_t errlen)
+{
+    if (s->n == RL_GUARD_MAX_OUTPUTS)
+        RL_FAIL("more than %d output files in one run", RL_GUARD_MAX_OUTPUTS);
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    char canon[sizeof s->v[0].canon];
+    canonical(path, canon, sizeof canon);
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].canon, canon) == 0 ||
+            (exists && s->v[i].exists && s->v[i].dev == st.st_dev && s->v[i].ino == st.st_ino))
+            RL_FAIL("%s and %s name the same file '%s'; give them different names", label,
+                    s->v[i].label, path);
+    memcpy(s->v[s->n].canon, canon, sizeof canon);
+    snprintf(s->v[s->n].label, sizeof s->v[0].label, "%s", label);
+    s->v[s->n].exists = exists;
+    s->v[s->n].dev = exists ? st.st_dev : 0;
+    s->v[s->n].ino = exists ? st.st_ino : 0;
+    s->n++;
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* guard.h — what a file roofline writes may not replace, checked before the run.
+ *
+ * Owns three rules behind every output (--save, --output, --plot and its
+ * side files, --report, --plot-dir, calibrate's raw samples and tables,
+ * run --out and roofline.write):
+ *
+ * 1. What roofline ships or runs from is never replaced: the files listed in
+ *    PRESETS at the top of a data directory (spec.h rl_data_dirs; the
+ *    tracked model and hardware specs, plots/NAME.gp templates and
+ *    scenarios/NAME.lua: `make presets` writes it from git ls-files), PRESETS
+ *    itself (tester9 #1: a --save over it switched the guard off), and the
+ *    running program (/proc/self/exe; tester9 #2), each compared by device
+ *    and inode.  The list is read once per process and set of data
+ *    directories (a scenario writing thousands of files used to read PRESETS
+ *    and stat every listed file for each).
+ * 2. A file named on the command line is writable before any work: its
+ *    folder exists and takes a new file (tried: a temporary file is created
+ *    and removed), the name is not a folder, and an existing file there is a
+ *    regular file (tester9 #4: a directory, /dev/full or /proc/self/x failed
+ *    only after the run).
+ * 3. No two outputs of one run name the same file (tester9 #6: pareto
+ *    --plot g.png --save g.png lost the figure): names are compared as
+ *    canonical paths (the folder resolved by realpath), and existing files
+ *    also by device and inode (hard links, symbolic links).
+ *
+ * Inputs of the run are the caller's (cli.c is_input, outdir.h
+ * rl_outdir_protect).  Uses spec (rl_data_dirs). */
+#ifndef RL_GUARD_H
+#define RL_GUARD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct stat;
+
+/* What a shipped file is, for the message. */
+enum { RL_SHIPPED_NONE, RL_SHIPPED_MODEL, RL_SHIPPED_HW, RL_SHIPPED_DATA, RL_SHIPPED_PROGRAM };
+
+/* Whether the file of stat `st` is shipped (rule 1): RL_SHIPPED_NONE or its
+ * kind (model/: MODEL; hw_profiles/...: HW; PRESETS, plots/, scenarios/:
+ * DATA; the running binary: PROGRAM). */
+int rl_guard_shipped(const struct stat *st);
+
+/* The same for an existing path (0 when missing or not a regular file). */
+int rl_guard_shipped_file(const char *path);
+
+/* Why a shipped file of `kind` is refused, for "NAME: <why>". */
+const char *rl_guard_shipped_why(int kind);
+
+/* Rule 2 for `path`, a file the run writes.  `may_create` set: its folder
+ * may be missing, as rl_guard_folder allows (the run makes it).  0, or -1
+ * with the reason (without the path) in why. */
+int rl_guard_target(const char *path, int may_create, char *why, size_t whylen);
+
+/* Rule 2 for a folder the run writes into, made with its missing parents
+ * (report.h rl_mkdir_p): the nearest existing one of it and its parents is
+ * a folder that takes a new file.  0, or -1 with the reason in why. */
+int rl_guard_folder(const char *dir, char *why, size_t whylen);
+
+/* Rule 3: the outputs of one run seen so far. */
+#define RL_GUARD_MAX_OUTPUTS 32
+typedef struct {
+    struct {
+        char canon[4096];  /* folder resolved by realpath + '/' + leaf */
+        char label[96];    /* "--save", "--plot's data file", ... */
+        dev_t dev;
+        ino_t ino;
+        int exists;
+    } v[RL_GUARD_MAX_OUTPUTS];
+    int n;
+} rl_guard_outputs;
+
+/* Add the output `path`, written for `label`, to s.  0, or -1 with
+ * "LABEL and EARLIER name the same file 'PATH'" in err when an earlier
+ * output is that file (or s is full). */
+int rl_guard_distinct(rl_guard_outputs *s, const char *label, const char *path, char *err,
+                      size_t errlen);
+
+#endif

@@ -1,0 +1,174 @@
+/* test_guard.c — what an output may not replace (guard.h): the files PRESETS
+ * lists, PRESETS itself and the running program; targets that are not
+ * writable files; two outputs of one run naming the same file.  Every case
+ * runs in a temporary ROOFLINE_DATA, so a failure cannot harm the
+ * repository's files (tester9 #1-#4, #6). */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "guard.h"
+
+static char data[64];
+
+static void put(const char *rel, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", data, rel);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(data, sizeof data, "/tmp/rl_guard_XXXXXX");
+    if (!mkdtemp(data))
+        return -1;
+    char p[256];
+    static const char *const dirs[] = {"model", "hw_profiles", "plots", "scenarios"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/%s", data, dirs[i]);
+        if (mkdir(p, 0700) != 0)
+            return -1;
+    }
+    setenv("ROOFLINE_DATA", data, 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", data);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Kinds: a listed model and hardware spec, a listed plot template and
+ * scenario (not protected before: PRESETS named specs only), PRESETS itself,
+ * the running program; a file of the user's own beside them is not shipped.
+ * The list is read once per set of data directories: a line added to
+ * PRESETS later is seen only when ROOFLINE_DATA changes. */
+static void shipped_files(void **state)
+{
+    (void)state;
+    put("model/m.lua", "return {}\n");
+    put("hw_profiles/h.lua", "return {}\n");
+    put("plots/t.gp", "plot x\n");
+    put("scenarios/s.lua", "print(1)\n");
+    put("scenarios/own.lua", "print(2)\n");
+    put("PRESETS", "model/m.lua\nhw_profiles/h.lua\nplots/t.gp\nscenarios/s.lua\n");
+    setenv("ROOFLINE_DATA", "/nonexistent", 1); /* a fresh list below */
+    assert_int_equal(rl_guard_shipped_file("/nonexistent"), RL_SHIPPED_NONE);
+    setenv("ROOFLINE_DATA", data, 1);
+    static const struct {
+        const char *rel;
+        int kind;
+    } want[] = {{"model/m.lua", RL_SHIPPED_MODEL},   {"hw_profiles/h.lua", RL_SHIPPED_HW},
+                {"plots/t.gp", RL_SHIPPED_DATA},     {"scenarios/s.lua", RL_SHIPPED_DATA},
+                {"PRESETS", RL_SHIPPED_DATA},        {"scenarios/own.lua", RL_SHIPPED_NONE}};
+    char p[256];
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        snprintf(p, sizeof p, "%s/%s", data, want[i].rel);
+        if (rl_guard_shipped_file(p) != want[i].kind)
+            fail_msg("%s: kind %d, expected %d", want[i].rel, rl_guard_shipped_file(p), want[i].kind);
+    }
+    assert_int_equal(rl_guard_shipped_file("/proc/self/exe"), RL_SHIPPED_PROGRAM);
+    assert_non_null(strstr(rl_guard_shipped_why(RL_SHIPPED_PROGRAM), "the roofline program"));
+    /* cached: own.lua listed now is not seen until the directories change */
+    put("PRESETS", "model/m.lua\nscenarios/own.lua\n");
+    snprintf(p, sizeof p, "%s/scenarios/own.lua", data);
+    assert_int_equal(rl_guard_shipped_file(p), RL_SHIPPED_NONE);
+    char again[128];
+    snprintf(again, sizeof again, "%s/.", data); /* the same folder, another key */
+    setenv("ROOFLINE_DATA", again, 1);
+    assert_int_equal(rl_guard_shipped_file(p), RL_SHIPPED_DATA);
+    setenv("ROOFLINE_DATA", data, 1);
+}
+
+/* A target is refused before any work when it is a folder, not a regular
+ * file (/dev/full), in a folder that takes no file (/proc/self), in a
+ * missing folder, or shipped; a new file in a writable folder passes, and
+ * with may_create so does one in folders the run will make, unless a file
+ * stands where one of them would go. */
+static void targets(void **state)
+{
+    (void)state;
+    put("PRESETS", "plots/t.gp\n");
+    setenv("ROOFLINE_DATA", "/nonexistent", 1);
+    rl_guard_shipped_file("/nonexistent");
+    setenv("ROOFLINE_DATA", data, 1);
+    char p[256], why[512];
+    static const struct {
+        const char *path, *fragment;
+    } bad[] = {{"/tmp", "exists and is not a regular file (a folder)"},
+               {"/dev/full", "a device, pipe or socket"},
+               {"/proc/self/x", "its folder does not take a new file"},
+               {"/nonexistent/x.json", "its folder does not exist"},
+               {"/tmp/", "names a folder"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        why[0] = '\0';
+        if (rl_guard_target(bad[i].path, 0, why, sizeof why) == 0 || !strstr(why, bad[i].fragment))
+            fail_msg("%s: expected '%s', got '%s'", bad[i].path, bad[i].fragment, why);
+    }
+    snprintf(p, sizeof p, "%s/plots/t.gp", data);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), -1);
+    assert_non_null(strstr(why, "roofline ships"));
+    snprintf(p, sizeof p, "%s/new.json", data);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), 0);
+    snprintf(p, sizeof p, "%s/made/new.svg", data);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), -1);
+    assert_int_equal(rl_guard_target(p, 1, why, sizeof why), 0);
+    snprintf(p, sizeof p, "%s/made/deeper/new.svg", data); /* made with its parents */
+    assert_int_equal(rl_guard_target(p, 1, why, sizeof why), 0);
+    put("afile", "x\n");
+    snprintf(p, sizeof p, "%s/afile/deeper/new.svg", data);
+    assert_int_equal(rl_guard_target(p, 1, why, sizeof why), -1);
+    assert_non_null(strstr(why, "afile' exists and is not a folder"));
+    /* no probe file left behind */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "find %s -name '.roofline-probe-*' | grep -q .", data);
+    assert_int_not_equal(system(cmd), 0);
+}
+
+/* Two outputs of a run naming one file: the same path, the same file
+ * through './' or a hard link, a file in a folder still to be made; two
+ * different files pass. */
+static void distinct_outputs(void **state)
+{
+    (void)state;
+    static rl_guard_outputs s;
+    char a[256], b[256], err[1024];
+    s.n = 0;
+    snprintf(a, sizeof a, "%s/g.png", data);
+    assert_int_equal(rl_guard_distinct(&s, "--plot", a, err, sizeof err), 0);
+    snprintf(b, sizeof b, "%s/./g.png", data);
+    assert_int_equal(rl_guard_distinct(&s, "--save", b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--save and --plot name the same file"));
+    snprintf(b, sizeof b, "%s/g.dat", data);
+    assert_int_equal(rl_guard_distinct(&s, "--plot's data file", b, err, sizeof err), 0);
+    put("real.csv", "x\n");
+    snprintf(a, sizeof a, "%s/real.csv", data);
+    snprintf(b, sizeof b, "%s/link.csv", data);
+    assert_int_equal(link(a, b), 0);
+    assert_int_equal(rl_guard_distinct(&s, "--save", a, err, sizeof err), 0);
+    assert_int_equal(rl_guard_distinct(&s, "--output", b, err, sizeof err), -1);
+    snprintf(a, sizeof a, "%s/pd/latency_cdf.dat", data);
+    assert_int_equal(rl_guard_distinct(&s, "a --plot-dir figure", a, err, sizeof err), 0);
+    snprintf(b, sizeof b, "%s/../%s/pd/latency_cdf.dat", data, strrchr(data, '/') + 1);
+    assert_int_equal(rl_guard_distinct(&s, "--save", b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--save and a --plot-dir figure name the same file"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shipped_files),
+        cmocka_unit_test(targets),
+        cmocka_unit_test(distinct_outputs),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
