@@ -549,9 +549,10 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
-/* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
- * and o->chips set to the plan's chips when --chips was not given.  In
- * calibrated mode, chips without a plan run tensor parallel (a note says
+/* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
+ * o->chips set to the plan's chips when --chips was not given.  Without
+ * --ideal (`calibrated`; calibrated or estimated profiles alike, as the
+ * simulator's replicas), chips without a plan run tensor parallel (a note says
  * so): over all of them, or over the widest degree rl_shard_tp_over allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
@@ -589,13 +590,14 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                         "formula (1) over %lld fully sharded chips without communication\n",
                 cmd, mode, o->chips, *tp, o->chips);
-    else
+    else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
         fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
                         "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
-                        "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
-                        "over fully sharded chips\n",
+                        "allow) %s %lld replicas; --tp sets the plan (simulate --chips %lld runs "
+                        "one tp%lld replica across the domains, as --tp %lld does here), --ideal "
+                        "gives formula (1) over fully sharded chips\n",
                 cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
-                o->chips / *tp);
+                o->chips / *tp, o->chips, o->chips, o->chips);
     if (!step)
         o->chips = *tp;
     return 0;
@@ -644,7 +646,11 @@ int rl_cli_step(rl_opts *o)
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
                  (!o->sharded || rl_shard_plan_is_tp_over(&o->plan, o->chips));
-    int tp_path = !fitted && rl_hw_plans_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
+    /* chips without a plan run tp over them on every profile but --ideal's,
+     * as simulate's replicas do (tester10 #1: an estimated profile's step
+     * left out the collectives simulate charged) */
+    int default_tp = !o->sharded && o->chips > 1 && !m.abstract && !h.ideal;
+    int tp_path = !fitted && ((rl_hw_plans_measured(&h) && o->sharded) || default_tp);
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
@@ -1523,7 +1529,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
-    if (replica_plan(o, cmd, m, h, !o->ideal && rl_hw_plans_measured(h), &c->tp, &c->ep) != 0)
+    if (replica_plan(o, cmd, m, h, !o->ideal, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;

@@ -747,6 +747,35 @@ static void over_budget_note_names_engine(void **state)
     assert_non_null(strstr(out, "does not chunk (engine vllm: vLLM without chunked prefill"));
 }
 
+/* Tester10 #1: step --chips N without a plan runs the plan simulate's
+ * replicas run on an estimated profile too (h100-pcie: datasheet figures,
+ * nothing measured), its collectives included: llama3-70b on 2 H100 PCIe
+ * at batch 1 equals step --tp 2 (same function, 1e-12), and its 160
+ * AllReduces of 16 KiB take the alpha-beta model's 2 x 2 us each
+ * (h100-pcie.lua ici_latency 2e-6; comm.h switch) = 0.64 ms; before, the
+ * step was formula (1) over 2 fully sharded chips, no collectives.  The
+ * same for prefill --chips 2. */
+static void step_chips_plan_on_estimated(void **state)
+{
+    (void)state;
+    /* run_cli_json: its stderr note is not JSON */
+    cJSON *a = run_cli_json("step --model llama3-70b --hw h100-pcie --chips 2 --batch 1 "
+                            "--context 2048 --format json", out, sizeof out);
+    cJSON *b = run_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 --context 2048 "
+                        "--format json");
+    assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp2");
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_rel(num(ra, "step_s"), num(rb, "step_s"), 1e-12);
+    assert_rel(num(ra, "comm_s"), 160 * 4e-6, 1e-9);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    a = run_cli_json("prefill --model llama3-70b --hw h100-pcie --chips 2 --tokens 512 "
+                     "--format json", out, sizeof out);
+    assert_non_null(strstr(cJSON_GetObjectItem(a, "communication")->valuestring, "tp2"));
+    cJSON_Delete(a);
+}
+
 /* Item 3 of issue 12: in calibrated mode `step --chips 8` runs tp8 and says
  * so, with its collectives; --ideal keeps formula (1) without them; `ops
  * --tp` lists the communication operators; ops refuses a pipeline. */
@@ -1872,6 +1901,7 @@ int main(void)
         cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
+        cmocka_unit_test(step_chips_plan_on_estimated),
         cmocka_unit_test(over_budget_note_names_engine),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
