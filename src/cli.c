@@ -1366,6 +1366,34 @@ static int report_path_check(const char *path)
     return why ? -1 : 0;
 }
 
+/* Notes on a comparison across hardware that every output format needs
+ * (tester10 #1, #14: only the Markdown/HTML report warned): profiles in
+ * two modes (measured tables beside datasheet peaks at efficiency 1.0,
+ * which reads faster than the measured: h100-pcie estimated ahead of
+ * h100-sxm calibrated), and a cost unit of chips because a profile has no
+ * price. */
+static void size_compare_notes(const rl_size_input *in)
+{
+    int measured = 0, priced = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        measured += in->calibrated && rl_hw_measured(&in->hw[i]);
+        priced += in->hw[i].price_per_chip_hour > 0;
+    }
+    for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
+        if (!rl_hw_measured(&in->hw[i]))
+            fprintf(stderr, "roofline size: note: %s has nothing measured (no kernel or efficiency "
+                            "tables): its rows are estimated from datasheet peaks at efficiency "
+                            "1.0, optimistic beside the calibrated profiles (each row's mode); "
+                            "calibrate it (roofline calibrate) before comparing\n",
+                    in->hw[i].name);
+    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
+        if (!(in->hw[i].price_per_chip_hour > 0))
+            fprintf(stderr, "roofline size: note: %s has no price (price_per_chip_hour), so every "
+                            "row is costed in chips (cost_unit chips), not USD/hour; a profile "
+                            "file { base = \"%s\", price_per_chip_hour = P } prices it\n",
+                    in->hw[i].name, in->hw[i].name);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -1446,6 +1474,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         req = NULL;
     }
+    size_compare_notes(&in);
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         fprintf(stderr, "roofline size: %s\n", err);

@@ -747,6 +747,30 @@ static void over_budget_note_names_engine(void **state)
     assert_non_null(strstr(out, "does not chunk (engine vllm: vLLM without chunked prefill"));
 }
 
+/* Tester10 #1 and #14: size across profiles of two modes, or with one
+ * profile unpriced, says so on stderr in every output format (only the
+ * Markdown/HTML report did): h100-pcie has nothing measured and no price. */
+static void size_notes_mixed_modes(void **state)
+{
+    (void)state;
+    static const char *const fmts[] = {"table", "csv", "json"};
+    char cmd[512];
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,h100-pcie --qps 5 "
+                 "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+                 "--format %s", fmts[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        if (!strstr(out, "note: h100-pcie has nothing measured") ||
+            !strstr(out, "note: h100-pcie has no price"))
+            fail_msg("%s: %.600s", fmts[i], out);
+    }
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                             "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300",
+                             out, sizeof out), 0);
+    assert_null(strstr(out, "has nothing measured"));
+    assert_null(strstr(out, "has no price"));
+}
+
 /* Tester10 #1: step --chips N without a plan runs the plan simulate's
  * replicas run on an estimated profile too (h100-pcie: datasheet figures,
  * nothing measured), its collectives included: llama3-70b on 2 H100 PCIe
@@ -1902,6 +1926,7 @@ int main(void)
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
+        cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(over_budget_note_names_engine),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
