@@ -85,7 +85,8 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
         long long v = strtoll(p, &end, 10);
         /* echo at most 40 characters of the list: the reason must show */
         const char *more = strlen(s) > 40 ? "..." : "";
-        if (end == p || (*end && *end != ',') || errno == EINVAL) {
+        const char *next = end == p ? end : rl_number_end(end);
+        if (end == p || (*next && *next != ',') || errno == EINVAL) {
             snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
             return -1;
         }
@@ -103,9 +104,9 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             snprintf(err, errlen, "'%.40s%s': %lld is given twice", s, more, v);
             return -1;
         }
-        if (!*end)
+        if (!*next)
             return n;
-        p = end + 1;
+        p = next + 1;
     }
 }
 
@@ -326,15 +327,18 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
-/* A --set that changed the chip dropped its measurements (rl_hw.changed). */
+/* A --set that changed the chip scales its measurements (spec.h
+ * rl_hw_what_if_of). */
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
-    if (h->dropped && !o->ideal)
-        rl_cli_say(o, "note: hw.%s changes the chip: %s's measured tables and fitted costs "
-                      "describe the chip as measured, so they are dropped; mode estimated (the "
-                      "roofline over the changed figures; the plan and its collectives are kept); "
-                      "the unchanged chip's roofline is the same plan under --ideal (--ideal --tp N)",
-                   h->changed, h->name);
+    if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
+        rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it at their measured "
+                      "efficiency (%s); mode estimated; the plan and its collectives are kept",
+                   h->changed, h->name,
+                   h->engine_costs.present
+                       ? "the fitted engine costs' device terms over the changed figures"
+                       : "each measured kernel time x its roofline time on the changed chip / "
+                         "on the chip as measured");
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */
@@ -857,6 +861,11 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                          *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
         if (*given)
             rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
+        if (o->given[RL_P_PREFIXES]) /* the trace's prefix_id column says which prefix */
+            rl_cli_say(o, "note: --prefixes %s beside --trace: the trace names each request's "
+                          "prefix (prefix_id), so N is not used; LEN = %d is the length of a "
+                          "prefix whose line gives no prefix_tokens", o->given[RL_P_PREFIXES],
+                       w->prefix_len);
         *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
@@ -1442,6 +1451,8 @@ int rl_cli_size(rl_opts *o)
                         "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
         return RL_EXIT_INPUT;
     }
+    if (rl_size_evidence_note(hw, nhw, !o->ideal, err, sizeof err))
+        fprintf(stderr, "roofline size: note: %s\n", err);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
@@ -2211,7 +2222,8 @@ int rl_cli_list(rl_opts *o)
 static void print_help(FILE *f)
 {
     fprintf(f, "roofline — roofline performance model and capacity planner for LLM inference\n\n"
-               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help for details)\n"
+               "usage: roofline COMMAND [OPTIONS]   (roofline COMMAND --help or roofline help\n"
+               "       COMMAND for details)\n"
                "       roofline --version\n\n"
                "commands:\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
@@ -2220,6 +2232,20 @@ static void print_help(FILE *f)
         if (c->cli)
             fprintf(f, "  %-14s %.*s\n", c->name, len, c->summary);
     }
+}
+
+/* roofline help CMD: what `roofline CMD --help` prints; an unknown CMD is
+ * refused (exit 2) with the command list. */
+static int help_command(const char *name)
+{
+    const rl_command *c = rl_command_find(name);
+    if (!c || !c->cli) {
+        fprintf(stderr, "roofline help: unknown command '%s'\n", name);
+        print_help(stderr);
+        return RL_EXIT_INPUT;
+    }
+    print_usage(c, stdout);
+    return stdout_done("help", RL_EXIT_OK);
 }
 
 /* Whether an input of this run (--hw H[,H2] and --profile with the bases
@@ -2347,6 +2373,8 @@ int rl_cli_main(int argc, char **argv)
             rl_param_markdown(stdout); /* docs/cli.md */
             return stdout_done("help", RL_EXIT_OK);
         }
+        if (argc == 3 && strcmp(argv[1], "help") == 0) /* help CMD: CMD --help */
+            return help_command(argv[2]);
         print_help(argc < 2 ? stderr : stdout);
         return stdout_done(NULL, argc < 2 ? RL_EXIT_INPUT : RL_EXIT_OK);
     }
@@ -2391,6 +2419,10 @@ int rl_cli_main(int argc, char **argv)
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
     rc = c->cli(&o);
-    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM) */
+    /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
+     * A command that failed after a signal came was stopped by it wherever it
+     * was (a spec's script says "interrupted" and returned as bad input: 2) */
+    if (rc != RL_EXIT_OK && rl_interrupted())
+        rc = RL_EXIT_INTERRUPTED;
     return stdout_done(o.cmd, rc == RL_EXIT_INTERRUPTED ? rl_interrupt_status() : rc);
 }

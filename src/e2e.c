@@ -1238,6 +1238,23 @@ static int check_engine(const rl_meas *m, const char *engine, char *err, size_t 
     return -1;
 }
 
+/* What a profile fitted on a known engine's rows represents, for its header
+ * ("" when nothing needs saying).  SplitwiseSim's data names no serving
+ * framework (shared/data/README.md: "The serving framework is not
+ * stated"; Patel et al., ISCA 2024, measured in 2023), and its fitted
+ * per-step floor is that framework's host time, which kernel-table
+ * profiles do not carry (tester9 #7c: 2.5-3.4x on Llama-2-70B TP8 decode,
+ * docs/validation.md). */
+static const char *engine_note(const char *engine)
+{
+    return strcmp(engine, "splitwise") != 0
+               ? ""
+               : "-- It represents SplitwiseSim's serving framework (not stated; measured in 2023)\n"
+                 "-- with its per-step host floor (decode_step_s), which the kernel-table\n"
+                 "-- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at\n"
+                 "-- context 2048 this profile reads 2.5-3.4x theirs (docs/validation.md).\n";
+}
+
 /* Append name to the comma-separated list[cap] unless it is there. */
 static void add_name(char *list, size_t cap, const char *name)
 {
@@ -1538,6 +1555,12 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     if (o->save) {
         rl_hw prof = base;
+        if (rl_ec_band_check(&c, e, sizeof e) != 0) { /* what the profile's reader refuses */
+            snprintf(err, errlen, "%s: %s; nothing written to %s", m->path, e, o->save);
+            cJSON_Delete(res);
+            res = NULL;
+            goto done;
+        }
         if (rl_hw_put_costs(&prof, &c, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
@@ -1549,9 +1572,9 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"
                  "-- %s: %d rows, %d configurations, %s, %s.\n"
                  "-- %d-fold cross-validated |error| (folds of whole configurations): median\n"
-                 "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n",
+                 "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n%s",
                  base.name, c.engine, c.file, rs.n, nconf, c.hash, c.date, k, 100 * cv.median_abs,
-                 100 * cv.p90_abs, base.name);
+                 100 * cv.p90_abs, base.name, engine_note(c.engine));
         if (save_profile(o->save, &prof, comment, o->save_failed, err, errlen) != 0) {
             cJSON_Delete(res);
             res = NULL;
@@ -1674,15 +1697,23 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    if (mode)
-        cJSON_SetValuestring(mode, "fitted");
+    if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
+        cJSON_SetValuestring(mode, rl_hw_what_if_of(h) ? "estimated" : "fitted");
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
     set_string(result, "engine", c->engine);
-    set_string(result, "engine_source", *c->source ? c->source : c->engine);
+    char source[1024];
+    snprintf(source, sizeof source, "%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
+             rl_hw_what_if_of(h) ? h->changed : "",
+             rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
+                                   "list's roofline at the fitted efficiencies) over the changed "
+                                   "figures; fitted: "
+                                 : "",
+             *c->source ? c->source : c->engine);
+    set_string(result, "engine_source", source);
     char band[32], note[320], terms[128] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);

@@ -151,7 +151,8 @@ static int class_quantile_field(lua_State *L, const reading *r, const char *key,
     snprintf(k, sizeof k, "band.per_class.%s.%s", CLASSES[r->cls], key);
     for (int i = 0; i < 4; i++)
         if (strcmp(key, QUANTILES[i]) == 0)
-            return read_num(L, r, k, -5, 5, &r->c->cband[r->cls][i], err, errlen);
+            return read_num(L, r, k, -RL_EC_BAND_MAX, RL_EC_BAND_MAX, &r->c->cband[r->cls][i],
+                            err, errlen);
     RL_FAIL("%s: field '%s.%s': unknown (known: p5, p10, p90, p95)", r->origin, r->field, k);
 }
 
@@ -189,7 +190,7 @@ static int band_field(lua_State *L, const reading *r, const char *key, char *err
     double *dst[] = {&c->band_p5, &c->band_p10, &c->band_p90, &c->band_p95};
     for (int i = 0; i < 4; i++)
         if (strcmp(key, QUANTILES[i]) == 0)
-            return read_num(L, r, "band", -5, 5, dst[i], err, errlen);
+            return read_num(L, r, "band", -RL_EC_BAND_MAX, RL_EC_BAND_MAX, dst[i], err, errlen);
     if (strcmp(key, "per_octave") == 0)
         return each_field(L, r, "band.per_octave", widen_field, err, errlen);
     if (strcmp(key, "per_class") == 0)
@@ -407,6 +408,22 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
                 c->widen[k][b] = 0;
         }
     rl_ec_nest(c);
+    return 0;
+}
+
+int rl_ec_band_check(const rl_engine_costs *c, char *err, size_t errlen)
+{
+    const double pooled[4] = {c->band_p5, c->band_p10, c->band_p90, c->band_p95};
+    for (int k = -1; k < (c->classed ? RL_EC_CLASSES : 0); k++)
+        for (int i = 0; i < 4; i++) {
+            double q = k < 0 ? pooled[i] : c->cband[k][i];
+            if (fabs(q) > RL_EC_BAND_MAX)
+                RL_FAIL("the band's %s%s%s is log(measured / predicted) = %.3g (%.3gx %s), beyond "
+                        "the +-%g (%.0fx) a profile holds: these rows do not follow (E) (mixed "
+                        "units or setups?)", k < 0 ? "" : CLASSES[k], k < 0 ? "" : " ",
+                        QUANTILES[i], q, exp(fabs(q)), q > 0 ? "slower" : "faster", RL_EC_BAND_MAX,
+                        exp(RL_EC_BAND_MAX));
+        }
     return 0;
 }
 

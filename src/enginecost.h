@@ -205,6 +205,18 @@ const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double 
  * octaves out (review-c finding 1).  Applied by the fit and on reading. */
 void rl_ec_nest(rl_engine_costs *c);
 
+/* The largest |log quantile| of a band a profile may carry (the reader's
+ * range of band.p5 ... band.p95 and band.per_class.*): e^5 = 148x off the
+ * estimate; rows scattered wider do not follow (E). */
+#define RL_EC_BAND_MAX 5.0
+
+/* Whether every band quantile of c (pooled; per class when classed) lies
+ * within +-RL_EC_BAND_MAX, as a profile's reader takes them (fit checks
+ * before --save writes: review21 leftover, random in-range timings gave a
+ * prefill p95 past 5 and a profile that did not load back).  0, or -1
+ * with err naming the first outside and its factor. */
+int rl_ec_band_check(const rl_engine_costs *c, char *err, size_t errlen);
+
 /* The largest widening per octave a profile may carry (log units; the
  * reader's range of band.per_octave.*): 5 widens by e^5 = 148x per octave,
  * far beyond the factor-2 bound of rl_ec_band, so nothing is lost by it. */

@@ -279,14 +279,21 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
     return best;
 }
 
+/* The roofline context of class c, variant v at shape x on (peak, bw). */
+static rl_kideal_ctx ideal_ctx(rl_kclass c, int v, const double *x, double peak, double bw)
+{
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    if (c == RL_KC_MOE)
+        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    return k;
+}
+
 double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                             const double *flops, double bw)
 {
     double peak = v >= 0 && v < RL_KV_COUNT ? rl_kvariant_peak(flops, (rl_kvariant)v) : 0;
     double t = rl_engine_time(e, c, v, x, peak, bw, NULL);
-    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
-    if (c == RL_KC_MOE)
-        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     double ideal = t > 0 ? rl_kideal(x, &k) : 0;
     return ideal > 0 ? t / ideal : -1;
 }
@@ -315,10 +322,19 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
     const rl_ktable *t = rl_engine_table(e ? e->tables : NULL, c, v, x);
     if (!t)
         return -1;
-    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
-    if (c == RL_KC_MOE)
-        memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
+    rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     return rl_kt_time(t, x, rl_kideal, &k, prov);
+}
+
+double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                         const double was[2], const double now[2], rl_provenance *prov)
+{
+    double t = rl_engine_time(e, c, v, x, was[0], was[1], prov);
+    if (t <= 0 || (now[0] == was[0] && now[1] == was[1]))
+        return t; /* the chip as measured: the table's time itself */
+    rl_kideal_ctx k0 = ideal_ctx(c, v, x, was[0], was[1]), k1 = ideal_ctx(c, v, x, now[0], now[1]);
+    double r0 = rl_kideal(x, &k0), r1 = rl_kideal(x, &k1);
+    return r0 > 0 && r1 > 0 ? t * (r1 / r0) : t;
 }
 
 /* ---- tables kept until exit ------------------------------------------------ */

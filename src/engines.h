@@ -414,6 +414,34 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
 
+/* WHAT-IF: a kernel's time on a chip whose figures `now` (peak FLOP/s of
+ * the kernel's compute dtype, HBM bytes/s) differ from those `was` its
+ * table was measured at (spec.h rl_hw.measured: --set hw.hbm_bw, a spec
+ * over a `base`, a Lua override or an edited table):
+ *
+ *   t_now(x) = t_table(x) x ideal(x; now) / ideal(x; was)
+ *
+ * t_table(x): rl_engine_time at the figures `was` (interpolated or
+ * extrapolated as any table time); ideal: rl_kideal, the kernel's roofline
+ * max(FLOPs / peak, bytes / bw) (seed 000 section 1, "Linear operations:
+ * what bottlenecks us?").  The kernel keeps the fraction of its roofline
+ * it was measured to reach (Williams, Waterman and Patterson, "Roofline: an
+ * insightful visual performance model for multicore architectures", CACM
+ * 52(4), 2009: achieved performance read against the roof that bounds it),
+ * so the bound that changed moves it: a memory-bound kernel (decode GEMM,
+ * decode attention) by the bandwidth ratio, a compute-bound one (prefill
+ * GEMM) by the peak ratio, and neither by a change of the other figure
+ * until it crosses the ridge, where the max of the two takes over.  Not
+ * decomposed into a compute and a memory part: a table time is one
+ * measurement of the overlapped kernel, which does not say how it splits.
+ * Lowering either figure never lowers ideal(x; now), so never a time
+ * (monotone); `now` equal to `was` returns the table's time unchanged (to
+ * the bit).  A kernel's fixed part (launch, a latency-bound tail) scales
+ * with it, so a small kernel's change is overstated: an upper bound on
+ * how much it moves.  was[2], now[2]: {peak, bw}. */
+double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
+                         const double was[2], const double now[2], rl_provenance *prov);
+
 /* DERIVED: an operator whose precision has no table of its class (int8
  * weights or KV on an engine measured in bf16 and fp8 only) takes the
  * efficiency the engine's nearest measured variant shows at the same shape:

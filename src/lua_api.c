@@ -344,37 +344,6 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
         luaL_error(L, "%s", err);
 }
 
-/* The overrides table at ov_idx as --set would spell them (hbm_bw=V,
- * flops.D=V), for rl_hw_what_if: a what-if chip drops its measured tables
- * as on the command line (the first 16 are looked at). */
-static int what_if(lua_State *L, int ov_idx, const rl_hw_figures *before, rl_hw *h, char *err,
-                   size_t errlen)
-{
-    enum { MAX = 16 };
-    char text[MAX][2][64];
-    rl_override ov[MAX];
-    int n = 0;
-    lua_getfield(L, ov_idx, "hbm_bw");
-    if (!lua_isnil(L, -1)) {
-        snprintf(text[n][0], sizeof text[n][0], "hbm_bw");
-        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, ov_idx, "flops");
-    int t = lua_gettop(L);
-    for (lua_pushnil(L); lua_istable(L, t) && n < MAX && lua_next(L, t) != 0; lua_pop(L, 1)) {
-        snprintf(text[n][0], sizeof text[n][0], "flops.%s", luaL_tolstring(L, -2, NULL));
-        lua_pop(L, 1);
-        snprintf(text[n++][1], sizeof text[0][1], "%s", luaL_tolstring(L, -1, NULL));
-        lua_pop(L, 1);
-    }
-    lua_settop(L, t - 1);
-    for (int i = 0; i < n; i++)
-        ov[i] = (rl_override){text[i][0], text[i][1]};
-    return rl_hw_what_if(before, NULL, ov, n, h, err, errlen);
-}
-
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
 {
     char err[ERRLEN];
@@ -389,16 +358,12 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
-        rl_hw_figures before; /* a figure set to its own value changes nothing */
-        rl_hw_figures_of(h, &before);
-        rl_hw_push(L, h);
+        rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */
         merge_into(L, -1, ov_idx);
         rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
         lua_pop(L, 1);
-        if (rc == 0) {
+        if (rc == 0)
             rl_hw_renamed(h, name);
-            rc = what_if(L, ov_idx, &before, h, err, sizeof err);
-        }
     }
     if (rc != 0)
         luaL_error(L, "%s", err);

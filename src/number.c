@@ -1,9 +1,17 @@
 /* number.c — decimal numbers from the user (see number.h). */
 #include "number.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+
+const char *rl_number_end(const char *end)
+{
+    while (isspace((unsigned char)*end))
+        end++;
+    return end;
+}
 
 int rl_number_is_hex(const char *s)
 {
@@ -26,7 +34,7 @@ int rl_parse_number(const char *s, double *out, const char **why)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end) {
+    if (end == s || *rl_number_end(end)) {
         *why = "not a number";
         return -1;
     }
@@ -53,8 +61,10 @@ int rl_parse_tuple(const char *s, double *v, int min, int max)
     while (n < max) {
         char *end;
         v[n++] = strtod(p, &end);
-        if (end == p || rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) ||
-            v[n - 1] < 0)
+        if (end == p)
+            return -1;
+        end = (char *)rl_number_end(end);
+        if (rl_number_is_hex(p) || (*end && *end != ':') || !isfinite(v[n - 1]) || v[n - 1] < 0)
             return -1;
         if (!*end)
             return n >= min ? n : -1;

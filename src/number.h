@@ -1,8 +1,10 @@
 /* number.h — the one syntax for a decimal number read from the user.
  *
  * Owns what counts as a number on the command line (--qps, --mfu, --spec,
- * A:B tuples), in --set values and in trace files: C's strtod decimal
- * syntax (sign, digits, '.', exponent), the whole string, finite.
+ * A:B tuples, integer lists), in --set values and in trace files: C's
+ * strtod decimal syntax (sign, digits, '.', exponent), the whole string,
+ * finite; blanks before and after it are ignored alike (strtod and strtoll
+ * skip those before; tester9: "5 " was refused where " 5" was taken).
  * Hexadecimal floats ("0x1p3", which strtod also takes) are refused, as are
  * "nan"/"inf" and values that overflow a double or underflow to zero; a
  * subnormal value (1e-320) is kept as it is (callers' range checks judge
@@ -16,6 +18,10 @@
  * not accepted; write it in decimal", too large, underflows to 0).  *why is
  * set when why is not NULL. */
 int rl_parse_number(const char *s, double *out, const char **why);
+
+/* `end` (where strtod or strtoll stopped) past the blanks (isspace) after
+ * the number: every parser here ends a number there. */
+const char *rl_number_end(const char *end);
 
 /* Whether `s` starts (after blanks and a sign) like a hexadecimal number,
  * "0x" or "0X". */

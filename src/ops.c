@@ -147,6 +147,17 @@ typedef struct {
     int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
 } builder;
 
+/* Engine e's time of kernel class c, variant v at `shape`, computing in
+ * `compute`, on the run's chip: the table's at the chip as measured, scaled
+ * by the kernel's roofline ratio on a what-if (engines.h rl_engine_time_on). */
+static double kernel_time(const builder *x, const rl_serving_engine *e, rl_kclass c, int v,
+                          const double *shape, rl_dtype compute, rl_provenance *prov)
+{
+    const double was[2] = {rl_hw_measured_flops(x->h)[compute], rl_hw_measured_bw(x->h)};
+    const double now[2] = {rl_hw_peak(x->h, compute), x->h->hbm_bw};
+    return rl_engine_time_on(e, c, v, shape, was, now, prov);
+}
+
 /* Time op (and the span - 1 ops after it) by kernel table `cls` at `shape`
  * times `scale` in calibrated mode. */
 static void table(rl_op *op, rl_kclass cls, int span, const double *shape, double scale)
@@ -363,14 +374,15 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
         return RL_KC_PREFILL_ATTN;
-    double peak = rl_hw_peak(x->h, x->c->prec.compute), x1[RL_KSHAPE], pairs, keys;
+    rl_dtype d = x->c->prec.compute;
+    double x1[RL_KSHAPE], pairs, keys;
     rl_provenance prov;
     memcpy(x1, shape, sizeof x1);
-    double best = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * *scale;
+    double best = kernel_time(x, e, RL_KC_PREFILL_ATTN, v, x1, d, &prov) * *scale;
     pairs_keys(x, T, P, W, &pairs, &keys);
     double read = keys; /* the distinct keys read, as a decode step's length */
     x1[1] = read;
-    double floor_s = rl_engine_time(e, RL_KC_DECODE_ATTN, v, x1, peak, x->h->hbm_bw, &prov);
+    double floor_s = kernel_time(x, e, RL_KC_DECODE_ATTN, v, x1, d, &prov);
     for (int k = -1; k < t->len[1]; k++) {
         double q = k < 0 ? 0 : t->axis[1][k] - T; /* the candidate prefix */
         if (q < 0 || q >= P || (k >= 0 && q == 0))
@@ -378,7 +390,7 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
         pairs_keys(x, T, q, W, &pairs, &keys);
         double len = q + T, sc = pairs / (len * (len + 1.0) / 2.0);
         x1[1] = len;
-        double tq = rl_engine_time(e, RL_KC_PREFILL_ATTN, v, x1, peak, x->h->hbm_bw, &prov) * sc;
+        double tq = kernel_time(x, e, RL_KC_PREFILL_ATTN, v, x1, d, &prov) * sc;
         if (tq > best) {
             best = tq;
             shape[1] = len;
@@ -678,12 +690,12 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     rl_kclass c = (rl_kclass)op->kclass;
     int v = table_variant(x, e, op);
     rl_provenance prov;
-    double t = rl_engine_time(e, c, v, op->kshape, rl_hw_peak(x->h, op_compute(x, op)),
-                              x->h->hbm_bw, &prov);
+    double t = kernel_time(x, e, c, v, op->kshape, op_compute(x, op), &prov);
     double eff = -1, sum = 0;
-    if (t <= 0) {
+    if (t <= 0) { /* the efficiency measured, applied to the roofline now (a what-if too) */
         v = derived_variant(x, e, op);
-        eff = rl_engine_efficiency(e, c, v, op->kshape, x->h->flops, x->h->hbm_bw);
+        eff = rl_engine_efficiency(e, c, v, op->kshape, rl_hw_measured_flops(x->h),
+                                   rl_hw_measured_bw(x->h));
         if (eff <= 0)
             return 0;
         prov = RL_PROV_DERIVED;

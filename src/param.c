@@ -74,8 +74,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
-                        "hw.flops.* or hw.hbm_bw drops a profile's measured tables and fitted costs "
-                        "(mode estimated, with a note)",
+                        "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times are "
+                        "scaled by their roofline ratio, its fitted costs' device terms follow the "
+                        "changed figures (mode estimated, with a note)",
                   NOWHERE, 0},
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},
@@ -388,7 +389,8 @@ const rl_command RL_COMMANDS[] = {
      "say fits).  --batch defaults to 1.  With a sharding option the step is per chip\n"
      "plus collectives (\"communication\": \"included\").  Rows' weight_bytes and kv_bytes\n"
      "are the whole copy's in formula (1) and per chip in a plan; weight_bytes_per_chip\n"
-     "and kv_bytes_per_chip are per chip in both.  In calibrated mode\n"
+     "and kv_bytes_per_chip are per chip in both (the table's weight_GB/chip, kv_GB/chip;\n"
+     "ops's weight_GB is the whole model's).  In calibrated mode\n"
      "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated.  Without\n"
      "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"

@@ -89,6 +89,10 @@ static double table_scale(const char *key, char *label, size_t n)
         snprintf(label, n, "%.*s_GB%s", (int)(len - 6), base, tag);
         return 1e-9;
     }
+    if (ends_with(base, "_bytes_per_chip")) { /* weight_bytes_per_chip -> weight_GB/chip */
+        snprintf(label, n, "%.*s_GB/chip%s", (int)(len - 15), base, tag);
+        return 1e-9;
+    }
     snprintf(label, n, "%s", key);
     return 1.0;
 }
@@ -196,6 +200,18 @@ static buf table_cell(const cJSON *r, const char *key)
     return cell;
 }
 
+/* Whether the table leaves out row r's column `key`: X_bytes where the row
+ * has X_bytes_per_chip, which the table shows as X_GB/chip.  X_bytes means
+ * the whole copy in some rows and one chip's share in others (step's
+ * formula (1) vs a plan), and the whole model in ops's weight_GB (tester9
+ * #8: one name, two meanings); JSON and CSV keep both keys. */
+static int table_hides(const cJSON *r, const char *key)
+{
+    char per_chip[300];
+    snprintf(per_chip, sizeof per_chip, "%s_per_chip", key);
+    return ends_with(key, "_bytes") && cJSON_GetObjectItemCaseSensitive(r, per_chip);
+}
+
 /* The rows as an aligned table for people. */
 static void put_rows(buf *b, const cJSON *rows)
 {
@@ -229,14 +245,16 @@ static void put_rows(buf *b, const cJSON *rows)
     for (const cJSON *k = first->child; k; k = k->next, c++) {
         char label[300];
         table_scale(k->string, label, sizeof label);
-        put(b, "%s%*s", c ? "  " : "", width[c], label);
+        if (!table_hides(first, k->string))
+            put(b, "%s%*s", c ? "  " : "", width[c], label);
     }
     put(b, "\n");
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
         for (const cJSON *k = first->child; k; k = k->next, c++) {
             buf cell = table_cell(r, k->string);
-            put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
+            if (!table_hides(first, k->string))
+                put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
             free(cell.s);
         }
         put(b, "\n");

@@ -4,7 +4,9 @@
  * the run; an optional "rows" array of flat objects is the table.  JSON keeps
  * SI units.  CSV prints the rows (or key,value pairs when there are none)
  * in SI units.  The table format is for people: keys ending in _s are shown
- * in ms (_ms), keys ending in _bytes in GB (_GB, 1 GB = 1e9 bytes); other
+ * in ms (_ms), keys ending in _bytes in GB (_GB, 1 GB = 1e9 bytes), in
+ * _bytes_per_chip as _GB/chip (a row's X_bytes column is then left out of
+ * the table: its meaning varies by row); other
  * top-level arrays of objects follow the rows as tables titled by their key.
  * Uses cJSON. */
 #ifndef RL_REPORT_H

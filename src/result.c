@@ -32,10 +32,10 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
 }
 
 /* engine, engine_version, engine_source: the selected engine, unless mode
- * is ideal ("none").  A chip changed by --set hw.* keeps the engine's
- * memory rule and batch caps but not its measured tables (spec.h
- * rl_hw.changed), so the source says what is used instead of naming the
- * dropped tables (tester6). */
+ * is ideal ("none").  On a what-if chip (spec.h rl_hw_what_if_of) the
+ * source says that its tables' times are scaled, not used as measured
+ * (tester9 #8: `engine trtllm` read as if the tables timed the changed
+ * chip; tester6: the source must say what is used). */
 static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
 {
     add_engine_name(o, h, mode);
@@ -43,13 +43,15 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     if (!e)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
-    if (!h->changed[0]) {
+    if (!rl_hw_what_if_of(h)) {
         cJSON_AddStringToObject(o, "engine_source", e->source);
         return;
     }
-    char used[320];
-    snprintf(used, sizeof used, "its memory rule and batch caps only: --set hw.%s changes the "
-             "chip, so its measured tables and fitted costs are not used", h->changed);
+    char used[1024];
+    snprintf(used, sizeof used, "scaled what-if: %s changes the chip; each kernel time of %s "
+             "is its measured time x its roofline time on the changed chip / on the chip as "
+             "measured; measured: %s", h->changed,
+             e->tables ? "the engine's tables" : "its measurements", e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
 }
 
@@ -995,7 +997,10 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
     cJSON_AddNumberToObject(j, "qps", run->qps);
-    cJSON_AddNumberToObject(j, "seed", run->seed);
+    if (run->seed < 0) /* a trace draws nothing (tester9 #8: -1 leaked into the key) */
+        cJSON_AddNullToObject(j, "seed");
+    else
+        cJSON_AddNumberToObject(j, "seed", run->seed);
     cJSON_AddStringToObject(j, "weights", rl_dtype_name(run->p.weights));
     cJSON_AddStringToObject(j, "kv", rl_dtype_name(run->p.kv));
     cJSON_AddStringToObject(j, "compute", rl_dtype_name(run->p.compute));

@@ -139,7 +139,7 @@ typedef struct {
  * attention_layout, kv_copies, pp (pipeline stages per replica), ep
  * (expert-parallel groups per stage) and chips_per_stage (chips_per_replica / pp),
  * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
- * seed, weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
+ * seed (null for a trace), weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
  * speculation), truncated_requests (when counted), offline,
  * max_sustainable_qps and capacity_utilization (offered / that; both null

@@ -1524,7 +1524,10 @@ static void peak_kv(sim *S, const replica *r)
 }
 
 /* Replica r's quiet step ends, in order, as end_step, start_step and
- * peak_kv would have kept them (at its next event, before that step end). */
+ * peak_kv would have kept them (at its next event, before that step end);
+ * peak_kv once, at the last: a quiet run's batch only grows its pages
+ * (kv_pages_at is non-decreasing in k, rounding included), so the last
+ * step's are the run's most. */
 static void commit_run(sim *S, replica *r)
 {
     for (int i = 0; i < r->nrun; i++) {
@@ -1532,8 +1535,9 @@ static void commit_run(sim *S, replica *r)
         itl_step(S, r, q->end);
         r->k++;
         count_step(S, r->run_b, q->next_ctx, q->next_t);
-        peak_kv(S, r);
     }
+    if (r->nrun > 0)
+        peak_kv(S, r);
     S->quiet += (unsigned)r->nrun;
     if (r->nrun == r->run_cap && r->run_cap < RUN_MAX)
         r->run_cap *= 2;
@@ -2138,6 +2142,19 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     return 0;
 }
 
+/* The capacity search's loads (serve.h rl_serve_capacity): lattice point k
+ * is g^k times the sample's own rate, g = 1 + RL_SERVE_CAPACITY_TOL; the
+ * lattice point at or below a factor x of that rate. */
+static double lattice_scale(long k)
+{
+    return pow(1 + RL_SERVE_CAPACITY_TOL, (double)k);
+}
+
+static long lattice_point(double x)
+{
+    return (long)floor(log(x) / log1p(RL_SERVE_CAPACITY_TOL) + 1e-9);
+}
+
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen)
@@ -2145,7 +2162,9 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     *qps = NAN;
     if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
         return 0; /* too few requests for a steady window, or no arrival rate (offline) */
-    double rate = hint > 0 ? hint : (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
+    /* the sample: its size from the requests' own rate, never the hint, so
+     * that every start searches the same requests */
+    double rate = (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
     double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
                        RL_SERVE_CAPACITY_MAX);
     long long m = (double)n < want ? n : (long long)want;
@@ -2159,34 +2178,56 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     rl_request *buf = malloc((size_t)m * sizeof *buf);
     if (!buf)
         return snprintf(err, errlen, "capacity: out of memory"), -1;
-    /* bracket by stepping the load up or down (from the hint), then bisect in log scale */
-    double lo = 0, hi = 0, s = hint > 0 ? hint / q0 : 1, step = hint > 0 ? 1.25 : 2;
-    int ok, rc = 0, runs = 0;
-    for (; runs < RL_SERVE_CAPACITY_RUNS && (lo == 0 || hi == 0); runs++) {
-        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
-            break;
-        if (ok)
-            lo = s, s *= step;
-        else
-            hi = s, s /= step;
-        if ((lo == 0 && s < RL_SERVE_CAPACITY_FLOOR) || (hi == 0 && s > 1e9))
-            break; /* sustains nothing, or everything up to offline */
-        if (lo == 0 && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
-            if ((rc = run_scaled(req, m, RL_SERVE_CAPACITY_FLOOR, buf, &c, prefill_cost,
-                                 decode_cost, &ok, err, errlen)) || !ok)
-                break; /* an error, or it fails even unloaded: no lower load is sustained */
+    /* bracket on the lattice by stepping the load up or down from the hint's
+     * point (by about 1.25, or 2 from the sample's rate without a hint),
+     * then bisect the lattice points between.  A hint that is sustained
+     * takes the point a step up as failing (the capacity is thought near
+     * it) and checks it only when the bisection ends next to it */
+    long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0;
+    long step = lattice_point(hint > 0 ? 1.25 : 2);
+    long floor_k = lattice_point(RL_SERVE_CAPACITY_FLOOR), top_k = lattice_point(1e9);
+    int ok, rc = 0, runs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    for (;;) {
+        for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
+            if ((rc = run_scaled(req, m, lattice_scale(k), buf, &c, prefill_cost, decode_cost,
+                                 &ok, err, errlen)))
+                break;
+            if (ok && hint > 0 && runs == 0)
+                assumed = has_hi = 1, hi = k + step;
+            if (ok)
+                lo = k, has_lo = 1, k += step;
+            else
+                hi = k, has_hi = 1, k -= step;
+            if ((!has_lo && k < floor_k) || (!has_hi && k > top_k))
+                break; /* sustains nothing, or everything up to offline */
+            if (!has_lo && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
+                if ((rc = run_scaled(req, m, lattice_scale(floor_k), buf, &c, prefill_cost,
+                                     decode_cost, &ok, err, errlen)) || !ok)
+                    break; /* an error, or it fails even unloaded: no lower load is sustained */
+            }
         }
-    }
-    for (; rc == 0 && lo > 0 && hi > 0 && hi / lo > 1 + RL_SERVE_CAPACITY_TOL &&
-           runs < RL_SERVE_CAPACITY_RUNS; runs++) {
-        s = sqrt(lo * hi);
-        if ((rc = run_scaled(req, m, s, buf, &c, prefill_cost, decode_cost, &ok, err, errlen)))
+        for (; rc == 0 && has_lo && has_hi && hi - lo > 1 && runs < RL_SERVE_CAPACITY_RUNS;
+             runs++) {
+            long mid = lo + (hi - lo) / 2;
+            if ((rc = run_scaled(req, m, lattice_scale(mid), buf, &c, prefill_cost, decode_cost,
+                                 &ok, err, errlen)))
+                break;
+            *(ok ? &lo : &hi) = mid;
+            assumed = assumed && ok; /* hi is still the assumed point */
+        }
+        if (rc || !assumed || hi - lo > 1 || runs >= RL_SERVE_CAPACITY_RUNS)
             break;
-        *(ok ? &lo : &hi) = s;
+        assumed = 0; /* the bisection ended below the assumed point: check it */
+        rc = run_scaled(req, m, lattice_scale(hi), buf, &c, prefill_cost, decode_cost, &ok, err,
+                        errlen);
+        runs++;
+        if (rc || !ok)
+            break;
+        lo = hi, has_hi = 0, k = hi + step; /* sustained after all: step on up */
     }
     free(buf);
-    if (rc == 0 && hi > 0)
-        *qps = lo * q0; /* 0 when even a 1e-6 fraction of the load fails */
+    if (rc == 0 && has_hi)
+        *qps = has_lo ? lattice_scale(lo) * q0 : 0; /* 0: even a 1e-6 fraction fails */
     return rc;
 }
 

@@ -522,20 +522,29 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 
 /* Capacity: the largest arrival rate the configuration sustains, found by
  * simulation: the first RL_SERVE_CAPACITY_REQUESTS requests (or
- * RL_SERVE_CAPACITY_WINDOW_S of arrivals at the hint or the requests' rate
- * when that is more, at most RL_SERVE_CAPACITY_MAX) with their
- * arrival gaps rescaled (the same lengths and arrival pattern at another
- * rate), the load doubled or halved until it is bracketed (stepped by 1.25
- * from `hint` when hint > 0: a load in requests/s thought near the
- * capacity), then bisected in log scale to RL_SERVE_CAPACITY_TOL, at most
- * RL_SERVE_CAPACITY_RUNS runs.  When the first RL_SERVE_CAPACITY_FLOOR_AFTER
- * loads all fail, one more run (not counted in those) at
- * RL_SERVE_CAPACITY_FLOOR of the load, every request served alone, decides
- * whether any load is sustained: when it fails, the search stops there with
- * *qps 0 (the stepping down would have run to its bound and found 0 too,
- * as long as a lower load is never the only one sustained: our early-stop
- * rule, which saves up to RL_SERVE_CAPACITY_RUNS runs on a configuration
- * that misses a target even unloaded).
+ * RL_SERVE_CAPACITY_WINDOW_S of arrivals at the requests' own rate when
+ * that is more, at most RL_SERVE_CAPACITY_MAX) with their arrival gaps
+ * rescaled (the same lengths and arrival pattern at another rate).  The
+ * loads tried lie on a lattice, (1 + RL_SERVE_CAPACITY_TOL)^k times the
+ * sample's own rate: bracketed by stepping about 2x (35 points) from k = 0,
+ * or about 1.25x (11 points) from the point at or below `hint` when hint >
+ * 0 (a load in requests/s thought near the capacity), then bisected to
+ * adjacent points, at most RL_SERVE_CAPACITY_RUNS runs; *qps is the
+ * highest point sustained.  A hint that is sustained takes the point a step
+ * above as not (assumed, not run) and runs it only when the bisection ends
+ * next to it, stepping on up when it is sustained after all.  Neither the
+ * sample nor the lattice depends on the hint, so every start ends on the
+ * same point when the verdict is monotone in the load (size's search from
+ * its sized load and simulate's from the requests' rate agree exactly:
+ * test_serve test_capacity_any_start, test_size
+ * test_simulate_agrees_on_capacity).  When the first
+ * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail, one more run (not counted
+ * in those) at RL_SERVE_CAPACITY_FLOOR of the load, every request served
+ * alone, decides whether any load is sustained: when it fails, the search
+ * stops there with *qps 0 (the stepping down would have run to its bound
+ * and found 0 too, as long as a lower load is never the only one
+ * sustained: our early-stop rule, which saves up to RL_SERVE_CAPACITY_RUNS
+ * runs on a configuration that misses a target even unloaded).
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.

@@ -233,6 +233,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
     c->decode_batch_time = r.mean_decode_batch_time;
+    c->mode = NULL; /* its label follows this run's decode batch (rl_size_share) */
     c->decode_context = r.mean_decode_context;
     /* keeping up: completions over arrivals in the steady window reach
      * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
@@ -748,8 +749,51 @@ static int over_budget(const rl_size_input *in, clock_t cpu0)
     return in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s;
 }
 
-/* Step costs kept at once by simulate_plans (each up to ~8 MB of memo). */
+/* Step costs kept at once by simulate_plans and band_rows (each up to
+ * ~44 MB of memo and span terms, allocated as used). */
 #define SIZE_KEPT_COSTS 4
+
+/* The step costs of the latest configurations (plans come cheapest first,
+ * kinds interleaved; band rows by rank): a configuration's memo and span
+ * terms serve all its runs, which then cost each step once. */
+typedef struct {
+    rl_ops_cost c[SIZE_KEPT_COSTS];
+    long long used[SIZE_KEPT_COSTS], tick;
+} cost_pool;
+
+/* Keep the step cost of c's configuration on in->hw in pool, as in->cost:
+ * the pool's entry when it has one, else a new one in place of the least
+ * recently used.  Returns 0 or -1 (err set). */
+static int pool_cost(cost_pool *pool, rl_size_input *in, const rl_size_candidate *c, char *err,
+                     size_t errlen)
+{
+    int k = 0, hit = 0;
+    for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
+        in->cost = pool->c[j].t1 ? &pool->c[j] : NULL;
+        if ((hit = kept_cost(in, c) != NULL))
+            k = j;
+        else if (pool->used[j] < pool->used[k])
+            k = j;
+    }
+    in->cost = &pool->c[k];
+    pool->used[k] = ++pool->tick;
+    if (hit)
+        return 0;
+    rl_ops_cost_free(&pool->c[k]); /* a new configuration: its own step cost */
+    if (rl_ops_cost_replica(&pool->c[k], in->m, &in->hw[c->hw], c->chips, c->pp, c->ep,
+                            c->layout, c->p, in->calibrated, err, errlen) != 0) {
+        in->cost = NULL;
+        pool->used[k] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static void pool_free(cost_pool *pool)
+{
+    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
+        rl_ops_cost_free(&pool->c[j]);
+}
 
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
@@ -759,9 +803,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
                           clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
 {
     rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
-    rl_ops_cost pool[SIZE_KEPT_COSTS] = {{0}}; /* the latest configurations' (plans come
-                                                  cheapest first, kinds interleaved) */
-    long long used[SIZE_KEPT_COSTS] = {0};
+    cost_pool pool = {0};
     rl_size_runs runs = {0};
     run.runs = &runs;
     int rc = 0;
@@ -775,41 +817,34 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
             continue;
         }
-        int k = 0, hit = 0; /* the pool's entry for c's configuration, else the least
-                               recently used */
-        for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
-            run.cost = pool[j].t1 ? &pool[j] : NULL;
-            if ((hit = kept_cost(&run, &c) != NULL))
-                k = j;
-            else if (used[j] < used[k])
-                k = j;
-        }
-        run.cost = &pool[k];
-        if (!hit) { /* a new configuration: its own step cost */
-            rl_ops_cost_free(&pool[k]);
-            if ((rc = rl_ops_cost_replica(&pool[k], in->m, &in->hw[c.hw], c.chips, c.pp, c.ep,
-                                          c.layout, c.p, in->calibrated, err, errlen)) != 0)
-                break;
-        }
-        used[k] = i + 1;
+        if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
+            break;
         if (rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen) == -2 ||
             rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }
-    for (int j = 0; j < SIZE_KEPT_COSTS; j++)
-        rl_ops_cost_free(&pool[j]);
+    pool_free(&pool);
     free(runs.r);
     return rc;
+}
+
+/* The mode that labels c at table-time share `share` (rl_size_mode). */
+static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
 }
 
 /* Rank out->c (each row's optimism set from its mode first) and drop the
  * rows that repeat another's outcome; count the meeting ones. */
 static void rank_results(const rl_size_input *in, rl_size_result *out)
 {
-    for (int i = 0; i < out->n; i++) {
-        const char *mode = rl_size_mode(in, &out->c[i]);
-        out->c[i].optimism = !strcmp(mode, "ideal") ? 2 : !strcmp(mode, "estimated");
+    for (int i = 0; i < out->n; i++) { /* the label, once: every report reads it */
+        rl_size_candidate *c = &out->c[i];
+        c->share = rl_size_share(in, c);
+        c->mode = mode_at(in, c, c->share);
+        c->optimism = !strcmp(c->mode, "ideal") ? 2 : !strcmp(c->mode, "estimated");
     }
     qsort(out->c, (size_t)out->n, sizeof *out->c, cmp_cand);
     int kept = 0;
@@ -912,6 +947,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
+    cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
     for (int k = 0; k < out->n && rc == 0; k++) {
         if (!has[out->c[k].hw])
             continue;
@@ -922,17 +958,19 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
         }
         for (int s = 0; s < 2 && rc == 0; s++) {
             rl_size_input at = *in;
-            at.hw = hw + s * in->nhw;
-            at.cost = NULL; /* a kept cost times the profile itself */
+            at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
             at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
             rl_size_candidate c = out->c[k];
-            rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
+            rc = pool_cost(&pool, &at, &c, err, errlen);
+            if (rc == 0)
+                rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
             const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
                                  c.e2e_p99};
             memcpy(out->c[k].edge[s], t, sizeof t);
             out->c[k].banded = rc == 0;
         }
     }
+    pool_free(&pool);
     free(hw);
     free(has);
     return rc;
@@ -1037,6 +1075,8 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
 
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
 {
+    if (c->mode) /* ranked: derived once (rank_results) */
+        return c->share;
     long long pp = c->pp > 1 ? c->pp : 1;
     int run = c->decode_batch_time > 0;
     double batch = run ? c->decode_batch_time : c->max_seqs > 1 ? c->max_seqs : 1;
@@ -1047,8 +1087,7 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
-    const rl_hw *h = &in->hw[c->hw];
-    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, rl_size_share(in, c));
+    return c->mode ? c->mode : mode_at(in, c, rl_size_share(in, c));
 }
 
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len)
@@ -1131,4 +1170,26 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         s->resized_ok = R > 0;
     }
     return 0;
+}
+
+int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len)
+{
+    int fit = -1, table = -1;
+    for (int i = 0; i < nhw; i++) {
+        const rl_serving_engine *e = rl_engines_selected(&hw[i].engines);
+        if (!strcmp(rl_hw_default_mode(&hw[i], calibrated), "fitted"))
+            fit = fit < 0 ? i : fit;
+        else if (calibrated && !hw[i].ideal && e && e->tables && table < 0)
+            table = i;
+    }
+    if (fit < 0 || table < 0)
+        return 0;
+    const rl_engine_costs *c = &hw[fit].engine_costs;
+    snprintf(buf, len, "%s times steps with engine costs fitted end to end (%s), which keep that "
+             "serving framework's per-step floor (%.3g ms per decode step); %s's kernel tables (%s) "
+             "time the kernels without one: part of the gap between their rows is the framework, "
+             "not the hardware (docs/validation.md)",
+             hw[fit].name, c->engine, 1e3 * c->v[RL_EC_DECODE_STEP], hw[table].name,
+             rl_engines_selected(&hw[table].engines)->name);
+    return 1;
 }

@@ -182,6 +182,11 @@ typedef struct {
     /* How optimistic its mode (rl_size_mode) is, the tie-break at equal cost
      * (rl_size_rank): 0 measured (fitted, calibrated), 1 estimated, 2 ideal */
     int optimism;
+    /* The mode that labels it (rl_size_mode) and the table-time share it
+     * rests on (rl_size_share), derived once when the search ranks the
+     * rows; mode NULL before (and after a new run of it) */
+    const char *mode;
+    double share;
 } rl_size_candidate;
 
 typedef struct {
@@ -282,8 +287,17 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
  * rows at their slow edge would favour the hardware without a band. */
 int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen);
 
+/* Whether the searched profiles hw[nhw] mix the two kinds of measured
+ * evidence: one with engine costs fitted end to end (mode "fitted": a
+ * serving framework's per-step host floor is in its costs, e.g. the
+ * *-splitwise presets' ~30 ms per decode step) and one timed by kernel
+ * tables (calibrated, no such floor).  Returns 1 with a note in buf that
+ * names both (tester9 #7c: h100-sxm-splitwise read 2.6-3.4x h100-sxm on
+ * Llama-2-70B TP8 decode), else 0. */
+int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
- * fitted, calibrated, estimated or ideal. */
+ * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);
 
 /* A replica's layout: "tp8", "attn-dp8", "tp4 ep2" (tp chips, ep groups), "tp8 pp2". */
@@ -293,7 +307,7 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
  * replica's decode step at the batch and context its run spent its time in
  * (ops.h rl_ops_serving_share), as simulate's for the same run; a
  * candidate not run at its batch cap at the KV pool's context; -1
- * unknown. */
+ * unknown; c->share once the search ranked it. */
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c);
 
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",

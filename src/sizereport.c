@@ -803,8 +803,10 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
     char eng[1200] = "no engine's kernel tables";
     if (e && e->tables)
-        snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)", e->name,
-                 e->version, e->measured_on, e->source);
+        snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)%s%s", e->name,
+                 e->version, e->measured_on, e->source,
+                 rl_hw_what_if_of(h) ? ", each time scaled by its roofline ratio to the what-if "
+                                       : "", h->changed);
     rl_ops o;
     char err[256];
     if (rl_ops_build(in->m, h, &c, &o, err, sizeof err) != 0) {

@@ -41,6 +41,8 @@ enum {
     ABS_ONLY = 8, /* allowed only in an abstract model */
     POS = 16,     /* must be > 0 (otherwise >= 0); 0 then means "unset" */
     MIN1 = 32,    /* 0 (absent) or >= 1: a rate or size that is never tiny */
+    LATE = 64,    /* read after the others: a copy of one (keep_measured), whose
+                     errors name the field copied first */
 };
 
 typedef struct {
@@ -98,6 +100,8 @@ static const field HW_FIELDS[] = {
     HF(flops, T_FLOPS, REQ),
     HF(hbm_bytes, T_NUM, REQ | POS),
     HF(hbm_bw, T_NUM, REQ | POS),
+    {"measured_hbm_bw", T_NUM, offsetof(rl_hw, measured.hbm_bw), 0, NULL, POS | LATE},
+    {"measured_flops", T_FLOPS, offsetof(rl_hw, measured.flops), 0, NULL, LATE},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -136,12 +140,14 @@ static int read_number(lua_State *L, const char *origin, const char *fname, doub
     return 0;
 }
 
-static int read_flops(lua_State *L, const char *origin, double *flops, char *err, size_t errlen)
+/* A table of FLOP/s by dtype at field `field` (flops, measured_flops). */
+static int read_flops(lua_State *L, const char *origin, const char *field, double *flops, char *err,
+                      size_t errlen)
 {
     if (!lua_istable(L, -1))
-        RL_FAIL("%s: field 'flops': expected a table of FLOP/s by dtype (flops = { bf16 = 1.97e14 }), "
+        RL_FAIL("%s: field '%s': expected a table of FLOP/s by dtype (%s = { bf16 = 1.97e14 }), "
                 "got %s",
-                origin, luaL_typename(L, -1));
+                origin, field, field, luaL_typename(L, -1));
     int n = 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -152,14 +158,14 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
             int named = lua_type(L, -2) == LUA_TSTRING;
             lua_pop(L, 2);
             if (named)
-                RL_FAIL("%s: field 'flops.%.40s': unknown dtype; give peaks by name, e.g. flops = { "
+                RL_FAIL("%s: field '%s.%.40s': unknown dtype; give peaks by name, e.g. flops = { "
                         "bf16 = 1e15 } (known: %s)",
-                        origin, name ? name : desc, rl_dtype_list());
-            RL_FAIL("%s: field 'flops': key [%s] must be a named field (a dtype name, e.g. flops = { "
+                        origin, field, name ? name : desc, rl_dtype_list());
+            RL_FAIL("%s: field '%s': key [%s] must be a named field (a dtype name, e.g. flops = { "
                     "bf16 = 1e15 })",
-                    origin, desc);
+                    origin, field, desc);
         }
-        snprintf(fname, sizeof fname, "flops.%s", rl_dtype_name(t));
+        snprintf(fname, sizeof fname, "%s.%s", field, rl_dtype_name(t));
         double v;
         if (read_number(L, origin, fname, &v, err, errlen) != 0) {
             lua_pop(L, 2);
@@ -174,7 +180,7 @@ static int read_flops(lua_State *L, const char *origin, double *flops, char *err
         lua_pop(L, 1);
     }
     if (n == 0)
-        RL_FAIL("%s: field 'flops': needs at least one dtype (e.g. bf16)", origin);
+        RL_FAIL("%s: field '%s': needs at least one dtype (e.g. bf16)", origin, field);
     return 0;
 }
 
@@ -223,7 +229,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         RL_FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
     }
     case T_FLOPS:
-        return read_flops(L, origin, (double *)dst, err, errlen);
+        return read_flops(L, origin, f->name, (double *)dst, err, errlen);
     case T_EFF:
         return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
     case T_ENGINES:
@@ -303,12 +309,22 @@ static int read_table(lua_State *L, int idx, const field *fields, void *base, in
                                                    "d_model, heads")
                           : "a typo?");
         }
-        if (read_field(L, f, base, origin, err, errlen) != 0) {
+        if (!(f->flags & LATE) && read_field(L, f, base, origin, err, errlen) != 0) {
             lua_pop(L, 2);
             return -1;
         }
         present[f - fields] = 1;
         lua_pop(L, 1);
+    }
+    for (const field *f = fields; f->name; f++) {
+        if (!(f->flags & LATE) || !present[f - fields])
+            continue;
+        lua_pushstring(L, f->name);
+        lua_rawget(L, idx);
+        int rc = read_field(L, f, base, origin, err, errlen);
+        lua_pop(L, 1);
+        if (rc != 0)
+            return -1;
     }
     return 0;
 }
@@ -449,7 +465,7 @@ static int check_hw(rl_hw *h, const int *present, const char *origin, char *err,
     return 0;
 }
 
-static void drop_measured(rl_hw *h);
+static void settle_what_if(rl_hw *h);
 
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen)
 {
@@ -466,7 +482,7 @@ int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char
     if (alias.present && rl_hw_put_costs(&h, &alias, err, errlen) != 0)
         return -1;
     rl_hw_sync_costs(&h);
-    drop_measured(&h); /* a what-if chip stays one (rl_hw.changed) */
+    settle_what_if(&h);
     *out = h;
     return 0;
 }
@@ -558,7 +574,7 @@ int rl_hw_measured(const rl_hw *h)
 
 int rl_hw_plans_measured(const rl_hw *h)
 {
-    return !h->ideal && (rl_hw_measured(h) || h->dropped);
+    return !h->ideal && rl_hw_measured(h);
 }
 
 void rl_hw_set_ideal(rl_hw *h)
@@ -576,19 +592,46 @@ void rl_hw_sync_costs(rl_hw *h)
     rl_coll_follow_engine(&h->collectives, e ? e->name : NULL);
 }
 
-/* A changed chip (rl_hw.changed): drop what was measured on the real one. */
-static void drop_measured(rl_hw *h)
+int rl_hw_what_if_of(const rl_hw *h) { return h->changed[0] != 0; }
+
+/* rl_hw.measured is set on every conversion (settle_what_if); a struct
+ * filled otherwise reads as its own chip. */
+double rl_hw_measured_bw(const rl_hw *h)
 {
-    if (!h->changed[0])
-        return;
-    h->dropped |= rl_hw_measured(h) || h->engine_costs.present;
-    h->efficiency.present = 0;
-    for (int i = 0; i < h->engines.n; i++) {
-        h->dropped |= h->engines.e[i].fitted.present;
-        h->engines.e[i].tables = NULL; /* kept until exit by engines.c */
-        h->engines.e[i].fitted.present = 0;
-    }
-    rl_hw_sync_costs(h);
+    return h->measured.hbm_bw > 0 ? h->measured.hbm_bw : h->hbm_bw;
+}
+
+const double *rl_hw_measured_flops(const rl_hw *h)
+{
+    return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
+}
+
+/* The one rule for a what-if, on every conversion of a spec table: h's
+ * figures against those its measurements were taken at (rl_hw.measured,
+ * h's own when the table gives none: then nothing was changed).  Sets
+ * h->changed to the first that differs.  Nothing is dropped: each
+ * measurement times the changed chip at its measured efficiency (kernel
+ * tables: engines.h rl_engine_time_on; efficiency tables: efficiency.h
+ * rl_eff_time; fitted engine costs: enginecost.h (E), whose device terms
+ * are the op list's roofline over the changed figures at the fitted
+ * efficiencies and whose host terms do not depend on them). */
+static void settle_what_if(rl_hw *h)
+{
+    int given = 0;
+    for (int t = 0; t < RL_DTYPE_COUNT; t++)
+        given |= h->measured.flops[t] > 0;
+    if (!given)
+        memcpy(h->measured.flops, h->flops, sizeof h->flops);
+    if (!(h->measured.hbm_bw > 0))
+        h->measured.hbm_bw = h->hbm_bw;
+    h->changed[0] = '\0';
+    if (h->hbm_bw != h->measured.hbm_bw)
+        snprintf(h->changed, sizeof h->changed, "hbm_bw=%.6g (as measured %.6g)", h->hbm_bw,
+                 h->measured.hbm_bw);
+    for (int t = 0; t < RL_DTYPE_COUNT && !h->changed[0]; t++)
+        if (h->flops[t] != h->measured.flops[t])
+            snprintf(h->changed, sizeof h->changed, "flops.%s=%.6g (as measured %.6g)",
+                     rl_dtype_name((rl_dtype)t), h->flops[t], h->measured.flops[t]);
 }
 
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
@@ -598,7 +641,6 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     if (strcmp(name, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(h);
     rl_hw_sync_costs(h);
-    drop_measured(h); /* a file-referenced engine's tables are read on selection */
     return 0;
 }
 
@@ -660,6 +702,8 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!calibrated || h->ideal)
         return "ideal";
+    if (rl_hw_what_if_of(h))
+        return "estimated"; /* measured times scaled to figures nobody measured */
     if (e && e->tables)
         return measured_here(h, e->measured_on) ? "calibrated" : "estimated";
     if (h->efficiency.present)
@@ -671,7 +715,9 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
 
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 {
-    return calibrated && !h->ideal && h->engine_costs.present ? "fitted" : rl_hw_mode(h, calibrated);
+    return calibrated && !h->ideal && h->engine_costs.present && !rl_hw_what_if_of(h)
+               ? "fitted"
+               : rl_hw_mode(h, calibrated);
 }
 
 const char *rl_run_mode(const char *base, const rl_hw *h, double share)
@@ -772,11 +818,23 @@ int rl_data_dirs(char dirs[3][1024])
 
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
+/* Whether names[n] holds `name`. */
+static int has_name(char (*names)[64], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int rl_spec_presets(const char *kind, char (*names)[64], int cap)
 {
     char dirs[3][1024];
     int ndirs = rl_data_dirs(dirs), n = 0;
-    for (int i = 0; i < ndirs && n == 0; i++) {
+    /* every folder rl_data_find searches, as it resolves a name: a preset
+     * of $ROOFLINE_DATA holding only the user's own files still lists the
+     * shipped ones beside the binary (it listed the first folder alone) */
+    for (int i = 0; i < ndirs; i++) {
         char d[4096];
         snprintf(d, sizeof d, "%s/%s", dirs[i], kind);
         DIR *dir = opendir(d);
@@ -784,8 +842,12 @@ int rl_spec_presets(const char *kind, char (*names)[64], int cap)
             continue;
         for (struct dirent *e; (e = readdir(dir)) != NULL && n < cap;) {
             size_t l = strlen(e->d_name);
-            if (l > 4 && l < 64 + 4 && strcmp(e->d_name + l - 4, ".lua") == 0)
-                snprintf(names[n++], 64, "%.*s", (int)(l - 4), e->d_name);
+            char name[64];
+            if (l <= 4 || l >= 64 + 4 || strcmp(e->d_name + l - 4, ".lua") != 0)
+                continue;
+            snprintf(name, sizeof name, "%.*s", (int)(l - 4), e->d_name);
+            if (!has_name(names, n, name))
+                snprintf(names[n++], 64, "%s", name);
         }
         closedir(dir);
     }
@@ -918,9 +980,13 @@ typedef struct {
  * under a protected call: --set reaches the table through lua_getfield and
  * lua_setfield, which run a hostile spec's __index / __newindex, and any
  * allocation may raise a memory error; both must unwind, not abort. */
+static void keep_measured(lua_State *L, int t);
+
 static int convert_protected(lua_State *L)
 {
     convert_job *j = lua_touserdata(L, 1);
+    if (j->convert == hw_from_table && lua_istable(L, 2))
+        keep_measured(L, 2); /* the chip as measured, before --set changes it */
     for (int i = 0; j->rc == 0 && i < j->nov; i++) {
         if (!lua_istable(L, 2)) {
             snprintf(j->err, j->errlen, "%s: must return a table, got %s", j->path,
@@ -935,64 +1001,51 @@ static int convert_protected(lua_State *L)
     return 0;
 }
 
-/* Whether the number at `key` of the tables at b and d (absolute indices)
- * differ, both numbers; "FIELD=VALUE" of d's into `changed` of d when it
- * differs and d has no `changed` yet. */
-static void mark_if_differs(lua_State *L, int b, int d, const char *field, const char *key)
+/* Raw t[key] = copy of t[from] when t[key] is nil (t an absolute index): a
+ * table is copied one level deep (flops), so a later change of t[from]
+ * leaves the copy alone. */
+static void keep_as(lua_State *L, int t, const char *key, const char *from)
 {
     lua_pushstring(L, key);
-    lua_rawget(L, b);
-    lua_pushstring(L, key);
-    lua_rawget(L, d);
-    int differs = lua_isnumber(L, -1) && lua_isnumber(L, -2) &&
-                  lua_tonumber(L, -1) != lua_tonumber(L, -2);
-    double v = lua_tonumber(L, -1);
-    lua_pop(L, 2);
-    lua_getfield(L, -1, "changed"); /* the derived spec's own, or one marked before */
-    int marked = !lua_isnil(L, -1);
-    lua_pop(L, 1);
-    if (differs && !marked) {
-        char text[96];
-        snprintf(text, sizeof text, "%s=%.6g", field, v);
-        lua_pushstring(L, text);
-        lua_setfield(L, -2, "changed");
+    if (lua_rawget(L, t) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
     }
+    lua_pushstring(L, from);
+    if (lua_rawget(L, t) == LUA_TTABLE) {
+        int src = lua_gettop(L);
+        lua_newtable(L);
+        for (lua_pushnil(L); lua_next(L, src) != 0;) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, src + 1);
+        }
+        lua_remove(L, src);
+    }
+    lua_pushstring(L, key);
+    lua_insert(L, -2);
+    lua_rawset(L, t);
+    lua_pop(L, 1);
 }
 
-/* A derived spec (argument 2) whose timing fields (hbm_bw, flops.*) differ
- * from its base's (argument 1) describes another chip than the one the
- * base's tables were measured on: `changed` (rl_hw.changed) is set on it,
- * so they are dropped as under --set hw.hbm_bw (tester7 #4: such a spec
- * kept the H100 tables and read calibrated when named h100-sxm, with the
- * faster HBM moving no step time). */
-static void mark_changed(lua_State *L)
+/* The figures the hardware spec at t (absolute index) was measured at, as
+ * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw and
+ * flops.  Done before anything can change them: on a base before a derived
+ * spec's fields replace its own (tester7 #4: { base = 'h100-sxm', hbm_bw =
+ * 6e12 } read the H100 tables unchanged), and on the spec before --set
+ * applies; allocates (a protected call's). */
+static void keep_measured(lua_State *L, int t)
 {
-    lua_pushvalue(L, 2); /* the derived spec, on top for mark_if_differs */
-    mark_if_differs(L, 1, lua_gettop(L), "hbm_bw", "hbm_bw");
-    lua_getfield(L, 1, "flops");
-    lua_getfield(L, 2, "flops");
-    int fb = lua_gettop(L) - 1, fd = lua_gettop(L);
-    if (lua_istable(L, fb) && lua_istable(L, fd)) {
-        lua_pushvalue(L, 2);
-        for (lua_pushnil(L); lua_next(L, fd) != 0; lua_pop(L, 1))
-            if (lua_type(L, -2) == LUA_TSTRING) {
-                char f[64];
-                snprintf(f, sizeof f, "flops.%.50s", lua_tostring(L, -2));
-                lua_pushvalue(L, -3); /* the derived spec */
-                mark_if_differs(L, fb, fd, f, lua_tostring(L, -3));
-                lua_pop(L, 1);
-            }
-        lua_pop(L, 1);
-    }
-    lua_settop(L, 2);
+    keep_as(L, t, "measured_hbm_bw", "hbm_bw");
+    keep_as(L, t, "measured_flops", "flops");
 }
 
 /* Copy every field of the derived spec (argument 2) but `base` into its base
- * (argument 1), raw, once mark_changed has looked at them: a protected
- * call, as any allocation may raise. */
+ * (argument 1), raw, once the base's figures are kept as measured: a
+ * protected call, as any allocation may raise. */
 static int merge_fields(lua_State *L)
 {
-    mark_changed(L);
+    keep_measured(L, 1);
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {
@@ -1160,46 +1213,6 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     return rc;
 }
 
-void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f)
-{
-    f->hbm_bw = h->hbm_bw;
-    memcpy(f->flops, h->flops, sizeof f->flops);
-}
-
-/* Whether h's timing figures differ from `before` (NULL: those of
- * name_or_path read without overrides; a read failure counts as differing). */
-static int figures_differ(const rl_hw_figures *before, const char *name_or_path, const rl_hw *h)
-{
-    rl_hw_figures own, now;
-    rl_hw_figures_of(h, &now);
-    if (!before) {
-        rl_hw *o = malloc(sizeof *o);
-        char e[1024];
-        int rc = o ? load_spec("hw_profiles", name_or_path, NULL, 0, hw_from_table, o, e, sizeof e)
-                   : -1;
-        if (rc == 0)
-            rl_hw_figures_of(o, &own);
-        free(o);
-        if (rc != 0)
-            return 1;
-        before = &own;
-    }
-    return memcmp(before, &now, sizeof now) != 0;
-}
-
-int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
-                  int nov, rl_hw *h, char *err, size_t errlen)
-{
-    int first = 0; /* the first override of a timing field names the change */
-    while (first < nov && strcmp(ov[first].field, "hbm_bw") != 0 &&
-           strncmp(ov[first].field, "flops.", 6) != 0)
-        first++;
-    if (first < nov && (before || name_or_path) && figures_differ(before, name_or_path, h))
-        snprintf(h->changed, sizeof h->changed, "%s=%s", ov[first].field, ov[first].value);
-    drop_measured(h);
-    return name_or_path ? renamed_measurements(name_or_path, ov, nov, h, err, errlen) : 0;
-}
-
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
@@ -1215,7 +1228,7 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
     if (price && !source)
         snprintf(out->price_source, sizeof out->price_source,
                  "given with --set hw.price_per_chip_hour=%s", price);
-    return rl_hw_what_if(NULL, name_or_path, ov, nov, out, err, errlen);
+    return renamed_measurements(name_or_path, ov, nov, out, err, errlen);
 }
 
 /* ---- writing a spec back as Lua source (spec.h) ---- */

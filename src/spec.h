@@ -101,6 +101,12 @@ typedef enum {
     RL_TOPO_SWITCH,
 } rl_topology;
 
+/* The figures that time a chip's kernels on the roofline: HBM bytes/s and
+ * dense peak FLOP/s per compute dtype (0 = absent). */
+typedef struct {
+    double hbm_bw, flops[RL_DTYPE_COUNT];
+} rl_hw_figures;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -143,14 +149,20 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* A --set (or Lua roofline.hw override) of a field that times the chip
-     * (flops.*, hbm_bw): "FIELD=VALUE" of the first, else "".  The measured
-     * tables and fitted costs describe the chip as measured, not as changed,
-     * so they are dropped (at load and at every engine selection) and
-     * calibrated mode falls back to `estimated`, the roofline over the
-     * changed figures (rl_hw_what_if).  `changed` is also a spec field, so a
-     * what-if spec table that Lua passes on stays one; dropped = 1 when there
-     * was something to drop (not a spec field). */
+    /* The timing figures (hbm_bw, flops) of the chip its measurements
+     * were taken at: the profile's own as read, before a --set, a derived
+     * spec's fields over its `base` or a Lua override changed them (spec
+     * fields measured_hbm_bw and measured_flops: set on the table before
+     * any change, so a table Lua passes on, edited field by field or not,
+     * keeps them).  When h's figures differ, h is a what-if of the chip
+     * as measured (rl_hw_what_if_of): its kernel tables and efficiency
+     * tables stay, each measured time scaled by the kernel's roofline ratio
+     * (engines.h rl_engine_time_on), and the mode is `estimated`. */
+    rl_hw_figures measured;
+    /* "FIELD=VALUE" of the first timing figure that differs from the chip
+     * as measured (hbm_bw, then flops.* in dtype order), else "": set from
+     * the figures on every conversion (rl_hw_from_table), the one place
+     * that decides.  A spec field only so that older tables still read. */
     char changed[160];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
@@ -161,7 +173,6 @@ typedef struct {
      * inherited through `base`): a smoke test whose figures are not an
      * accuracy figure; every command that uses one says so (tester9 #7b). */
     int smoke_test;
-    int dropped;
     /* The fraction of HBM kept free of weights and KV where no engine
      * memory rule applies (memory.h rl_memory_usable): step's
      * --hbm-reserve, 0 (seed 000's whole HBM) unless set; not a spec field.
@@ -179,10 +190,10 @@ typedef struct {
 /* Whether h carries measurements calibrated mode uses: efficiency tables,
  * or a selected engine with kernel tables. */
 int rl_hw_measured(const rl_hw *h);
-/* Whether h plans as a measured chip: measured (rl_hw_measured), or a
- * what-if of one whose tables were dropped (rl_hw.dropped), not --ideal.
- * Its chips without a plan run tensor parallel with their collectives in
- * either case, so a what-if changes the figures, not the plan (tester7 #4:
+/* Whether h plans as a measured chip: measured (rl_hw_measured, a what-if
+ * of one included: it keeps its tables), not --ideal.  Its chips without a
+ * plan run tensor parallel with their collectives, so a what-if changes the
+ * figures, not the plan (tester7 #4:
  * --set hw.hbm_bw on h100-sxm --chips 8 fell back to formula (1)'s
  * collective-free fully sharded chips, 17.57 -> 5.84 ms at its own value). */
 int rl_hw_plans_measured(const rl_hw *h);
@@ -231,7 +242,8 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
 /* The mode of a run that follows h's default costs (list, info, simulate,
  * size): "fitted" when calibrated and h's selected engine carries fitted
- * engine costs (enginecost.h), else rl_hw_mode.  A step result says
+ * engine costs (enginecost.h) and h is no what-if (rl_hw_what_if_of: then
+ * they time figures they were not fitted on), else rl_hw_mode.  A step result says
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
@@ -259,23 +271,16 @@ typedef struct {
     const char *value;
 } rl_override;
 
-/* The overrides ov[nov] (hw fields) of spec name_or_path applied to h as
- * a what-if: one that times the chip (hbm_bw, flops.*) makes h->changed
- * record the first and drops what was measured on the real chip
- * (rl_hw.changed); `name` alone renames the chip, its measured tables
- * staying its own (not looked at when name_or_path is NULL: a spec table).
- * --set (rl_hw_load) and Lua's roofline.hw overrides both go through here.
- * A value equal to the chip's own (`before`: its figures without the
- * overrides; NULL: name_or_path read again without them) changes nothing
- * (tester7 #4: --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables).
- * 0, or -1 with err. */
-typedef struct {
-    double hbm_bw, flops[RL_DTYPE_COUNT];
-} rl_hw_figures;
-void rl_hw_figures_of(const rl_hw *h, rl_hw_figures *f);
-int rl_hw_what_if(const rl_hw_figures *before, const char *name_or_path, const rl_override *ov,
-                  int nov, rl_hw *h, char *err,
-                  size_t errlen);
+/* Whether h is a what-if of the chip its measurements were taken at: a
+ * timing figure differs from rl_hw.measured (rl_hw.changed names it).  A
+ * figure set to the chip's own value changes nothing (tester7 #4:
+ * --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables). */
+int rl_hw_what_if_of(const rl_hw *h);
+
+/* The figures h's measurements were taken at (rl_hw.measured): HBM bytes/s,
+ * and the peak FLOP/s per compute dtype (RL_DTYPE_COUNT, 0 = none). */
+double rl_hw_measured_bw(const rl_hw *h);
+const double *rl_hw_measured_flops(const rl_hw *h);
 
 /* h, read as `old_name`, now bears another name: record it in
  * h->renamed_from (kept when already set: the first name measured). */
@@ -304,8 +309,10 @@ int rl_spec_same_file(const char *kind, const char *name, const char *path);
  * a user's base file rewrote an input of the run). */
 int rl_spec_hw_reads_file(const char *name, const char *path);
 
-/* The preset names of `kind` ("model" or "hw_profiles"), sorted, from the
- * first search directory that has any, into names[cap]; returns how many. */
+/* The preset names of `kind` ("model" or "hw_profiles"), sorted, into
+ * names[cap]: those of every search directory, each once, so exactly the
+ * names rl_spec_resolve finds (each from the first directory holding it);
+ * returns how many. */
 #define RL_MAX_PRESETS 128
 int rl_spec_presets(const char *kind, char (*names)[64], int cap);
 

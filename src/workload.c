@@ -359,6 +359,9 @@ int rl_workload_prefixes(const char *s, rl_workload *w, char *err, size_t errlen
  * 3 to 5 of them (a header naming other columns, or these in another order,
  * used to be skipped and its rows read by position).  Returns 0, or -1 with
  * err naming the line and column. */
+/* A trace's columns, in order (docs/serving.md). */
+#define TRACE_COLUMNS "arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]"
+
 static int check_header(char **fld, int nf, const char *const *names, const char *path,
                         long long line, char *err, size_t errlen)
 {
@@ -370,15 +373,14 @@ static int check_header(char **fld, int nf, const char *const *names, const char
             *--e = '\0';
         if (strcmp(f, names[i]) != 0) {
             snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
-                     "columns are arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]]"
-                     ", in that order)", path, line, i + 1, f, names[i]);
+                     "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1, f, names[i]);
             return -1;
         }
     }
     if (nf >= 3 && nf <= 5)
         return 0;
-    snprintf(err, errlen, "%s:%lld: the header names %d columns; a trace has 3 to 5 "
-             "(arrival_s,prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]])", path, line, nf);
+    snprintf(err, errlen, "%s:%lld: the header names %d columns; a trace has 3 to 5 (" TRACE_COLUMNS
+             ")", path, line, nf);
     return -1;
 }
 
@@ -435,9 +437,10 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
                 goto fail;
             continue;
         }
-        if (nf < 3 || nf > 5) {
-            snprintf(err, errlen, "%s:%lld: field '%s': expected 3 to 5 comma-separated fields, got %d",
-                     path, line, nf < 3 ? names[nf] : "line", nf);
+        if (nf < 3 || nf > 5) { /* the line's count first, short or long (tester9 #8) */
+            snprintf(err, errlen, "%s:%lld: expected 3 to 5 comma-separated fields, got %d (%s%s%s"
+                     "the columns are " TRACE_COLUMNS ")", path, line, nf, nf < 3 ? "no " : "",
+                     nf < 3 ? names[nf] : "", nf < 3 ? "; " : "");
             goto fail;
         }
         double v[5] = {0, 0, 0, -1, default_prefix_len};

@@ -276,6 +276,9 @@ static void fit_recovers_known_costs(void **state)
     fclose(f);
     assert_null(strstr(text, "engine_costs ="));
     assert_non_null(strstr(text, "default = \"splitwise\""));
+    /* tester9 #7c: a splitwise profile's header says which framework it represents */
+    assert_non_null(strstr(text, "\n-- It represents SplitwiseSim's serving framework (not stated; "
+                                 "measured in 2023)\n-- with its per-step host floor"));
 
     o.hw = prof;
     o.save = NULL;

@@ -576,11 +576,13 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
     }
 }
 
-/* Tester 2 (stop 19): a what-if chip in Lua drops the measured tables as
- * --set does (rl_hw_what_if, shared): roofline.hw('h100-sxm', { hbm_bw =
- * 6e12 }) stepped was `calibrated` at the TRT-LLM tables' 6.64 ms; now
- * `estimated`, and its step equals `step --set hw.hbm_bw=6e12` to 1e-12
- * (the roofline over the changed bandwidth); so for flops.bf16.  Errors
+/* Tester 2 (stop 19): a what-if chip in Lua is one as --set makes it (one
+ * rule: spec.h rl_hw_what_if_of, decided on conversion):
+ * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) stepped was `calibrated` at
+ * the TRT-LLM tables' 6.64 ms; now `estimated`, and its step equals `step
+ * --set hw.hbm_bw=6e12` to 1e-12 (the tables scaled by each kernel's
+ * roofline ratio); so for flops.bf16 and for the table roofline.hw returns
+ * edited field by field (it kept the tables unscaled, `calibrated`).  Errors
  * of the option readers simulate and size share name the function called
  * (roofline.size said nothing, earlier roofline.simulate).  A rename alone
  * ({ name = 'x' }) keeps the chip's tables as --set hw.name=x does (h15lab:
@@ -613,7 +615,7 @@ static void assert_step_on(const char *hw, const char *mode, const char *set)
  * the H100 tables' 17.56 ms, calibrated when named h100-sxm) and Lua's
  * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) all read estimated with the
  * tp8 plan and its AllReduces kept: step_s equal to --tp 8 under the same
- * --set (1e-12).  A value equal to the chip's own (3.35e12) changes
+ * --set (1e-12), the H100 tables scaled (engines.h rl_engine_time_on).  A value equal to the chip's own (3.35e12) changes
  * nothing: calibrated, step_s the unchanged chip's (1e-12; it was 5.84 ms
  * estimated beside 17.57 ms). */
 static void what_if_three_ways_agree(void **state)
@@ -671,6 +673,12 @@ static void what_if_and_size_errors(void **state)
     (void)state;
     assert_step_on("roofline.hw('h100-sxm', { hbm_bw = 6e12 })", "estimated", "hw.hbm_bw=6e12");
     assert_step_on("roofline.hw('h100-sxm', { flops = { bf16 = 2e15 } })", "estimated", NULL);
+    assert_step_on("(function() local h = roofline.hw('h100-sxm') h.hbm_bw = 6e12 return h end)()",
+                   "estimated", "hw.hbm_bw=6e12");
+    assert_step_on("(function() local h = roofline.hw('h100-sxm') h.flops.bf16 = 2e15 return h "
+                   "end)()", "estimated", "hw.flops.bf16=2e15");
+    assert_step_on("(function() local h = roofline.hw('h100-sxm') h.hbm_bw = 3.35e12 return h "
+                   "end)()", "calibrated", "hw.hbm_bw=3.35e12");
     /* a rename alone keeps the chip's own tables, as --set hw.name does
      * (h15lab's fresh-user test: it read `estimated`), also when the
      * renamed table is passed on (rl_hw.renamed_from is a spec field) */

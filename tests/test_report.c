@@ -76,6 +76,33 @@ static void band_edges_in_table_units(void **state)
     cJSON_Delete(o);
 }
 
+/* tester9 #8: step's weight_GB was per chip in a plan's rows while ops's is
+ * the whole model.  A *_bytes_per_chip key reads X_GB/chip in the table,
+ * and the row's X_bytes (whose meaning varies by row) is left out there;
+ * CSV and JSON keep both keys. */
+static void per_chip_columns_say_so(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "batch", 1);
+    cJSON_AddNumberToObject(r, "weight_bytes", 70.56e9);
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", 8.82e9);
+    cJSON_AddNumberToObject(r, "kv_bytes", 1e9);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "rows"), r);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_non_null(strstr(t, "weight_GB/chip"));
+    assert_non_null(strstr(t, "8.82"));
+    assert_null(strstr(t, "70.56"));
+    assert_non_null(strstr(t, "kv_GB")); /* no per-chip twin: kept */
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_non_null(strstr(c, "batch,weight_bytes,weight_bytes_per_chip,kv_bytes\n"));
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* A NaN or infinity is a bug, never output. */
 static void refuses_nonfinite(void **state)
 {
@@ -182,6 +209,7 @@ int main(void)
         cmocka_unit_test(formats),
         cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(band_edges_in_table_units),
+        cmocka_unit_test(per_chip_columns_say_so),
         cmocka_unit_test(table_columns_fit_cells),
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),

@@ -62,6 +62,51 @@ static void test_grids_hold_the_measured_rows(void **state)
     rl_silicon_free(&s);
 }
 
+/* A what-if chip (engines.h rl_engine_time_on), worked by hand on the row
+ * gemm,torch_flow,bfloat16,1,4096,4096,0.01655999943614006 (ms).  Its
+ * roofline on h100-sxm (bf16 9.89e14 FLOP/s, 3.35e12 B/s) is memory-bound:
+ * 2 x 4096 x 4096 = 33554432 FLOPs take 3.39e-8 s, (4096 + 4096) x 2 +
+ * 4096 x 4096 x 2 = 33570816 bytes take 1.00211e-5 s.
+ * - the figures as measured: the table's time (rl_engine_time) to the bit;
+ * - HBM at half (1.675e12 B/s): memory-bound on both, ratio 2, 0.03312 ms;
+ * - bf16 peak at half (4.945e14): memory-bound still, ratio 1;
+ * - bf16 peak 1e12: past the ridge, 3.3554432e-5 s of math over 1.00211e-5
+ *   s of reads: 0.01656 ms x 3.3554432e-5 / 1.00211e-5 = 0.0554489 ms;
+ * (1e-12 each); and a lower bandwidth never reads faster (6e12 down to
+ * 1e11 B/s, at m = 1, 3, 16 and an m = 64 beyond the grid). */
+static void test_what_if_scaling(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_serving_engine e = {.tables = s.tables};
+    const double t = 0.01655999943614006e-3, was[2] = {9.89e14, 3.35e12};
+    double x[3] = {1, 4096, 4096};
+    rl_provenance p;
+    double same[2] = {9.89e14, 3.35e12}, half_bw[2] = {9.89e14, 1.675e12};
+    double half_peak[2] = {4.945e14, 3.35e12}, slow[2] = {1e12, 3.35e12};
+    double own = rl_engine_time(&e, RL_KC_GEMM, RL_KV_BF16, x, was[0], was[1], NULL);
+    assert_rel(own, t, 1e-12);
+    assert_true(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, same, &p) == own);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, half_bw, &p), 2 * t, 1e-12);
+    assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, half_peak, &p), t, 1e-12);
+    assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, slow, &p),
+               t * (33554432 / 1e12) / (33570816 / 3.35e12), 1e-12);
+    assert_rel(t * (33554432 / 1e12) / (33570816 / 3.35e12), 0.0554489e-3, 1e-6);
+    static const double ms[] = {1, 3, 16, 64};
+    for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
+        double xm[3] = {ms[i], 4096, 4096}, prev = 0;
+        for (double bw = 6e12; bw >= 1e11; bw /= 1.5) {
+            double now[2] = {9.89e14, bw};
+            double tb = rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, xm, was, now, NULL);
+            assert_true(tb >= prev);
+            prev = tb;
+        }
+    }
+    rl_silicon_free(&s);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -680,6 +725,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grids_hold_the_measured_rows),
         cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_tables_of_another_chip),
