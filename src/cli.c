@@ -2211,6 +2211,10 @@ int rl_cli_list(rl_opts *o)
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
         rc = emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
+    } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
+        rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
+                   o->args[1], o->args[0]);
+        return RL_EXIT_INPUT;
     } else {
         rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");

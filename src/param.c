@@ -780,6 +780,10 @@ static int parse_set(rl_opts *o, const char *arg)
         return rl_cli_say(o, "%s", err);
     if (o->nsets[kind] == RL_MAX_SETS)
         return rl_cli_say(o, "more than %d --set options", RL_MAX_SETS);
+    for (int i = 0; i < o->nsets[kind]; i++) /* as every repeated flag (tester10 #13) */
+        if (strcmp(o->sets[kind][i].field, ov.field) == 0)
+            return rl_cli_say(o, "--set %s.%s given twice ('%s', then '%s'): give it once",
+                              kind ? "hw" : "model", ov.field, o->sets[kind][i].value, ov.value);
     o->sets[kind][o->nsets[kind]++] = ov;
     return 0;
 }

@@ -183,6 +183,9 @@ static void bad_input(void **state)
          "--context given twice ('4096', then --context '8192')"},
         {"simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt 100 --prompt-len 200 "
          "--out-len 10", "--prompt given twice"},
+        /* tester10 #13: so is a repeated --set of one field (it was last-wins) */
+        {"info --model llama3-8b --set model.layers=10 --set model.layers=20",
+         "--set model.layers given twice ('10', then '20')"},
         /* ops has no chunked prefill: --chunk is refused, not ignored */
         {"ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 100 --chunk 7",
          "takes no option '--chunk'"},
@@ -1929,6 +1932,9 @@ static void list_presets(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+    /* tester10 #11: the extra argument is named, not the valid one */
+    assert_int_equal(run_cli("list hw extra", out, sizeof out), 2);
+    assert_non_null(strstr(out, "(got 'extra' after 'hw')"));
 }
 
 /* Issue 12, one calibration path: the profile `calibrate --backend cpu`
