@@ -1932,6 +1932,14 @@ static void list_presets(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+    /* tester10 #8: --format csv says which table it leaves out */
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
+                             "--context 100 --format csv", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --format csv prints one table; the collectives table "
+                                "(2 rows)"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--format csv", out, sizeof out), 0);
+    assert_null(strstr(out, "--format csv prints one table"));
     /* tester10 #11: the extra argument is named, not the valid one */
     assert_int_equal(run_cli("list hw extra", out, sizeof out), 2);
     assert_non_null(strstr(out, "(got 'extra' after 'hw')"));
