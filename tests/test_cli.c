@@ -1000,6 +1000,10 @@ static void mfu_keeps_collectives(void **state)
     assert_true(num(cal, "comm_s") > 0);
     assert_rel(num(mfu, "comm_s"), num(cal, "comm_s"), 1e-9);
     assert_non_null(strstr(cJSON_GetObjectItem(mfu, "communication")->valuestring, "tp8"));
+    /* tester10 #9: the engine's source says its tables are not used */
+    assert_non_null(strstr(cJSON_GetObjectItem(mfu, "engine_source")->valuestring,
+                           "its kernel tables are not used: --mfu"));
+    assert_null(strstr(cJSON_GetObjectItem(cal, "engine_source")->valuestring, "not used"));
     cJSON_Delete(cal);
     cJSON_Delete(mfu);
 }
