@@ -15,7 +15,8 @@
  *    and stat every listed file for each).
  * 2. A file named on the command line is writable before any work: its
  *    name has no control character (tester10 #12: --save $'a\nb.json'
- *    made one), its folder exists and takes a new file (tried: a temporary
+ *    made one) and is not "-" (not standard output: ./- names such a
+ *    file), its folder exists and takes a new file (tried: a temporary
  *    file is created and removed), the name is not a folder, and an existing
  *    file there is a
  *    regular file (tester9 #4: a directory, /dev/full or /proc/self/x failed
