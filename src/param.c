@@ -384,14 +384,15 @@ const rl_command RL_COMMANDS[] = {
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
-     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "With --ideal over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits (of that copy: not given for a sharding plan, whose rows\n"
      "say fits).  --batch defaults to 1.  With a sharding option the step is per chip\n"
      "plus collectives (\"communication\": \"included\").  Rows' weight_bytes and kv_bytes\n"
      "are the whole copy's in formula (1) and per chip in a plan; weight_bytes_per_chip\n"
      "and kv_bytes_per_chip are per chip in both (the table's weight_GB/chip, kv_GB/chip;\n"
      "ops's weight_GB is the whole model's).  In calibrated mode\n"
-     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
+     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated.  Without\n"
+     "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
      "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
      "a note says so); simulate's --chips 16 is one tp16 replica.",
@@ -780,6 +781,10 @@ static int parse_set(rl_opts *o, const char *arg)
         return rl_cli_say(o, "%s", err);
     if (o->nsets[kind] == RL_MAX_SETS)
         return rl_cli_say(o, "more than %d --set options", RL_MAX_SETS);
+    for (int i = 0; i < o->nsets[kind]; i++) /* as every repeated flag (tester10 #13) */
+        if (strcmp(o->sets[kind][i].field, ov.field) == 0)
+            return rl_cli_say(o, "--set %s.%s given twice ('%s', then '%s'): give it once",
+                              kind ? "hw" : "model", ov.field, o->sets[kind][i].value, ov.value);
     o->sets[kind][o->nsets[kind]++] = ov;
     return 0;
 }
