@@ -740,15 +740,25 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }
 
-/* One whole number in [min, max]. */
+static int parse_number(const rl_opts *o, rl_param_id id, const char *s, double lo, double hi,
+                        double *v);
+
+/* One whole number in [min, max]: digits, or 1e12-style as the numeric
+ * flags take it (tester10 #11: "expected comma-separated integers"). */
 static int parse_count(const rl_opts *o, rl_param_id id, const char *s, long long *out)
 {
     const rl_param *p = &RL_PARAMS[id];
     char err[1024];
     if (strchr(s, ','))
         return rl_cli_say(o, "--%s '%.40s': takes one integer, not a list", rl_param_flag(o, id), s);
-    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) != 1)
+    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) == 1)
+        return 0;
+    double v;
+    if (!strpbrk(s, ".eE")) /* digits: the list parser's message names the range */
         return rl_cli_say(o, "--%s %s", rl_param_flag(o, id), err);
+    if (parse_number(o, id, s, p->min, p->max, &v) != 0)
+        return -1;
+    *out = (long long)v;
     return 0;
 }
 

@@ -183,6 +183,8 @@ static void bad_input(void **state)
          "--context given twice ('4096', then --context '8192')"},
         {"simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt 100 --prompt-len 200 "
          "--out-len 10", "--prompt given twice"},
+        /* tester10 #11: a one-integer flag takes 1e12-style, and says what it expects */
+        {"run --max-instructions 1.5 x.lua", "--max-instructions '1.5': expected a whole number"},
         /* tester10 #13: so is a repeated --set of one field (it was last-wins) */
         {"info --model llama3-8b --set model.layers=10 --set model.layers=20",
          "--set model.layers given twice ('10', then '20')"},
