@@ -41,7 +41,6 @@ return {
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm: nccl 2.27.3, trtllm 1.0.0, vllm 0.14.0",
     fitted_on = "16-bit rows of silicon/a100_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",
-    impl = "nccl",
     rows = {
       { op = "AllGather", impl = "nccl", gpus = 2, latency_s = 1.295e-05, bw = 2.535e+11, floor_s = 8.98e-06,
         points = { {512, 8.98e-06}, {1024, 9.08e-06}, {2048, 9.06e-06}, {4096, 9.37e-06},

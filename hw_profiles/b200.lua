@@ -38,7 +38,6 @@ return {
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",
     fitted_on = "16-bit rows of silicon/b200_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",
-    impl = "nccl",
     rows = {
       { op = "AllGather", impl = "nccl", gpus = 2, latency_s = 1.262e-05, bw = 8.198e+11, floor_s = 8.7e-06,
         points = { {512, 8.84e-06}, {1024, 8.84e-06}, {2048, 8.7e-06}, {4096, 8.93e-06},

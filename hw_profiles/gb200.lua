@@ -50,7 +50,6 @@ return {
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",
     fitted_on = "16-bit rows of silicon/gb200/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (306 rows; roofline-collfit)",
-    impl = "nccl",
     rows = {
       { op = "AllGather", impl = "nccl", gpus = 2, latency_s = 1.416e-05, bw = 8.354e+11, floor_s = 9.36e-06,
         points = { {512, 9.36e-06}, {1024, 9.61e-06}, {2048, 9.4e-06}, {4096, 9.75e-06},

@@ -59,7 +59,6 @@ return {
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h100_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",
     fitted_on = "16-bit rows of silicon/h100_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",
-    impl = "nccl",
     rows = {
       { op = "AllGather", impl = "nccl", gpus = 2, latency_s = 7.616e-06, bw = 4.321e+11, floor_s = 5.14e-06,
         points = { {512, 5.31e-06}, {1024, 5.24e-06}, {2048, 5.14e-06}, {4096, 5.29e-06},

@@ -57,7 +57,6 @@ return {
   collectives = {
     source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm: nccl 2.29.2, trtllm 1.3.0rc20, vllm 0.24.0",
     fitted_on = "16-bit rows of silicon/h200_sxm/nccl/nccl_perf.csv.gz + trtllm/custom_allreduce_perf.csv.gz + vllm/custom_allreduce_perf.csv.gz (459 rows; roofline-collfit)",
-    impl = "nccl",
     rows = {
       { op = "AllGather", impl = "nccl", gpus = 2, latency_s = 8.137e-06, bw = 4.426e+11, floor_s = 5.08e-06,
         points = { {512, 5.36e-06}, {1024, 5.08e-06}, {2048, 5.13e-06}, {4096, 5.24e-06},

@@ -27,7 +27,8 @@ print(string.format("check moe_smallest_slice %d", smallest))
 
 for _, K in ipairs({ 8, 1 }) do
   local m = roofline.model("scaling-book-18b", { kv_heads = K })
-  local r = roofline.step{ model = m, hw = "tpu-v5e", chips = 16, context = S, weights = "int8", kv = "int8" }
+  local r = roofline.step{ model = m, hw = "tpu-v5e", chips = 16, context = S, weights = "int8", kv = "int8",
+                           ideal = true } -- the chapter's fully sharded chips (without: tp with collectives)
   print(string.format("dense 18B, K = %d, int8, 16 v5e, S = %d: max batch %d", K, S, r.max_batch))
   print(string.format("check dense_max_batch_k%d %d", K, r.max_batch))
 end

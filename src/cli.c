@@ -431,6 +431,10 @@ static int emit(const rl_opts *o, cJSON *result)
         !cJSON_HasObjectItem(result, "smoke_test"))
         cJSON_AddBoolToObject(result, "smoke_test", 1);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
+    const cJSON *left = o->fmt == RL_FMT_CSV ? rl_report_csv_omits(result) : NULL;
+    if (text && left) /* tester10 #8: the CSV dropped the collectives silently */
+        rl_cli_say(o, "note: --format csv prints one table; the %s table (%d rows) is printed by "
+                      "--format table or json", left->string, cJSON_GetArraySize(left));
     cJSON_Delete(result);
     if (!text) {
         rl_cli_say(o, "%s", err);
@@ -562,9 +566,10 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
-/* The TP/EP plan of a calibrated step (ops, prefill, step) into *tp, *ep,
- * and o->chips set to the plan's chips when --chips was not given.  In
- * calibrated mode, chips without a plan run tensor parallel (a note says
+/* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
+ * o->chips set to the plan's chips when --chips was not given.  Without
+ * --ideal (`calibrated`; calibrated or estimated profiles alike, as the
+ * simulator's replicas), chips without a plan run tensor parallel (a note says
  * so): over all of them, or over the widest degree rl_shard_tp_over allows with
  * the rest as replicas (ops and prefill then cost one replica's step and
  * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
@@ -602,13 +607,14 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                         "formula (1) over %lld fully sharded chips without communication\n",
                 cmd, mode, o->chips, *tp, o->chips);
-    else
+    else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
         fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
                         "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
-                        "allow) %s %lld replicas; --tp sets the plan, --ideal gives formula (1) "
-                        "over fully sharded chips\n",
+                        "allow) %s %lld replicas; --tp sets the plan (simulate --chips %lld runs "
+                        "one tp%lld replica across the domains, as --tp %lld does here), --ideal "
+                        "gives formula (1) over fully sharded chips\n",
                 cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
-                o->chips / *tp);
+                o->chips / *tp, o->chips, o->chips, o->chips);
     if (!step)
         o->chips = *tp;
     return 0;
@@ -657,7 +663,11 @@ int rl_cli_step(rl_opts *o)
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
                  (!o->sharded || rl_shard_plan_is_tp_over(&o->plan, o->chips));
-    int tp_path = !fitted && rl_hw_plans_measured(&h) && (o->sharded || (o->chips > 1 && !m.abstract));
+    /* chips without a plan run tp over them on every profile but --ideal's,
+     * as simulate's replicas do (tester10 #1: an estimated profile's step
+     * left out the collectives simulate charged) */
+    int default_tp = !o->sharded && o->chips > 1 && !m.abstract && !h.ideal;
+    int tp_path = !fitted && ((rl_hw_plans_measured(&h) && o->sharded) || default_tp);
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
@@ -1378,6 +1388,34 @@ static int report_path_check(const char *path)
     return why ? -1 : 0;
 }
 
+/* Notes on a comparison across hardware that every output format needs
+ * (tester10 #1, #14: only the Markdown/HTML report warned): profiles in
+ * two modes (measured tables beside datasheet peaks at efficiency 1.0,
+ * which reads faster than the measured: h100-pcie estimated ahead of
+ * h100-sxm calibrated), and a cost unit of chips because a profile has no
+ * price. */
+static void size_compare_notes(const rl_size_input *in)
+{
+    int measured = 0, priced = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        measured += in->calibrated && rl_hw_measured(&in->hw[i]);
+        priced += in->hw[i].price_per_chip_hour > 0;
+    }
+    for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
+        if (!rl_hw_measured(&in->hw[i]))
+            fprintf(stderr, "roofline size: note: %s has nothing measured (no kernel or efficiency "
+                            "tables): its rows are estimated from datasheet peaks at efficiency "
+                            "1.0, optimistic beside the calibrated profiles (each row's mode); "
+                            "calibrate it (roofline calibrate) before comparing\n",
+                    in->hw[i].name);
+    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
+        if (!(in->hw[i].price_per_chip_hour > 0))
+            fprintf(stderr, "roofline size: note: %s has no price (price_per_chip_hour), so every "
+                            "row is costed in chips (cost_unit chips), not USD/hour; a profile "
+                            "file { base = \"%s\", price_per_chip_hour = P } prices it\n",
+                    in->hw[i].name, in->hw[i].name);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -1460,6 +1498,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         req = NULL;
     }
+    size_compare_notes(&in);
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         fprintf(stderr, "roofline size: %s\n", err);
@@ -1543,7 +1582,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
-    if (replica_plan(o, cmd, m, h, !o->ideal && rl_hw_plans_measured(h), &c->tp, &c->ep) != 0)
+    if (replica_plan(o, cmd, m, h, !o->ideal, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
@@ -2196,6 +2235,10 @@ int rl_cli_list(rl_opts *o)
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
         rc = emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
+    } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
+        rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
+                   o->args[1], o->args[0]);
+        return RL_EXIT_INPUT;
     } else {
         rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");

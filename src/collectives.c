@@ -13,16 +13,42 @@ static const char *const OP_NAMES[] = {"AllGather", "ReduceScatter", "AllReduce"
 
 const char *rl_collective_name(rl_collective c) { return OP_NAMES[c]; }
 
+/* The row of `impl` for op over gpus, or NULL. */
+static const rl_coll_row *find_impl(const rl_collectives *t, rl_collective op, long long gpus,
+                                    const char *impl)
+{
+    for (int i = 0; i < t->n; i++) {
+        const rl_coll_row *r = &t->row[i];
+        if (r->op == op && r->gpus == gpus && strcmp(r->impl, impl) == 0)
+            return r;
+    }
+    return NULL;
+}
+
 const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long long gpus)
 {
     if (!t->present)
         return NULL;
-    for (int i = 0; i < t->n; i++) {
-        const rl_coll_row *r = &t->row[i];
-        if (r->op == op && r->gpus == gpus && strcmp(r->impl, t->impl) == 0)
-            return r;
-    }
-    return NULL;
+    const rl_coll_row *r = op == RL_ALLREDUCE ? find_impl(t, op, gpus, rl_coll_allreduce_impl(t))
+                                              : NULL;
+    return r ? r : find_impl(t, op, gpus, t->impl);
+}
+
+const char *rl_coll_allreduce_impl(const rl_collectives *t)
+{
+    return !t->impl_given && t->engine_impl[0] ? t->engine_impl : t->impl;
+}
+
+/* Each serving engine's own AllReduce rows (collectives.h: TensorRT-LLM's
+ * AllReduce under strategy AUTO; vLLM's under CUDA graphs). */
+static const char *const ENGINE_ALLREDUCE[][2] = {{"trtllm", "trtllm"}, {"vllm", "vllm_graph"}};
+
+void rl_coll_follow_engine(rl_collectives *t, const char *engine)
+{
+    t->engine_impl[0] = '\0';
+    for (size_t i = 0; engine && i < sizeof ENGINE_ALLREDUCE / sizeof ENGINE_ALLREDUCE[0]; i++)
+        if (strcmp(engine, ENGINE_ALLREDUCE[i][0]) == 0)
+            snprintf(t->engine_impl, sizeof t->engine_impl, "%s", ENGINE_ALLREDUCE[i][1]);
 }
 
 double rl_coll_fit_time(const rl_coll_row *r, double bytes)
@@ -291,6 +317,7 @@ int rl_collectives_read(lua_State *L, const char *origin, rl_collectives *out, c
                            sizeof out->fitted_on, err, errlen);
         } else if (strcmp(k, "impl") == 0) {
             rc = read_text(L, origin, "collectives.impl", out->impl, sizeof out->impl, err, errlen);
+            out->impl_given = 1;
         } else if (strcmp(k, "rows") == 0) {
             rc = read_rows(L, origin, out, err, errlen);
             has_rows = 1;
@@ -325,8 +352,10 @@ void rl_collectives_push(lua_State *L, const rl_collectives *t)
         lua_pushstring(L, t->fitted_on);
         lua_setfield(L, -2, "fitted_on");
     }
-    lua_pushstring(L, t->impl);
-    lua_setfield(L, -2, "impl");
+    if (t->impl_given) { /* not given: the engine's choice stays the engine's */
+        lua_pushstring(L, t->impl);
+        lua_setfield(L, -2, "impl");
+    }
     lua_createtable(L, t->n, 0);
     for (int i = 0; i < t->n; i++) {
         const rl_coll_row *r = &t->row[i];

@@ -7,7 +7,7 @@
  *   collectives = {
  *     source = "NVIDIA AIConfigurator ... (Apache-2.0)",   -- where the times come from
  *     fitted_on = "16-bit rows of silicon/h100_sxm/...",  -- which rows
- *     impl = "nccl",       -- the rows that time a plan's collectives (default "nccl")
+ *     impl = "nccl",       -- the rows that time a plan's collectives (not given: below)
  *     rows = {
  *       { op = "AllReduce", impl = "nccl", gpus = 8,
  *         latency_s = 2.2e-5, bw = 2.2e11, floor_s = 1.56e-5,   -- the fit (M)
@@ -49,10 +49,34 @@
  * threshold: collfit.h gives both errors.  `op` is one of "AllGather",
  * "ReduceScatter", "AllReduce", "AllToAll" (rl_collective_name).  `impl`
  * names the implementation a row was measured with: "nccl", or an engine's
- * own AllReduce ("trtllm", "vllm_graph", "vllm_eager"); a serving engine
- * picks its rows by setting the table's `impl`.  A group size without a row
- * of the chosen impl, a group crossing NVLink domains and point-to-point
- * fall back to the alpha-beta model of comm.h.  `roofline-collfit`
+ * own AllReduce ("trtllm", "vllm_graph", "vllm_eager").
+ *
+ * Which rows time a plan's collectives: the table's `impl` when the spec
+ * (or --set hw.collectives.impl=) names one, for every operation ("none":
+ * the alpha-beta model for all).  Not named, an AllReduce runs on the
+ * selected serving engine's own AllReduce rows where the profile has them
+ * for that group size (rl_coll_follow_engine), every other operation (and
+ * an AllReduce without such a row) on "nccl": TensorRT-LLM reduces a
+ * layer's output with its AllReduce op under AllReduceStrategy AUTO, which
+ * picks its own one-shot / two-shot NVLink kernels or NCCL by message size
+ * and group (TensorRT-LLM cpp/tensorrt_llm/thop/allreduceOp.cpp,
+ * AllreduceOp's strategy selection); vLLM's tensor_model_parallel_all_reduce
+ * runs its custom AllReduce for a message of at most max_size bytes over 2
+ * GPUs or a fully NVLink-connected group, NCCL otherwise
+ * (vllm/distributed/device_communicators/custom_all_reduce.py,
+ * should_custom_ar).  The engines' rows were measured through those very
+ * calls, so they hold each engine's own switch: AIConfigurator's collector
+ * (collector/collect_all_reduce.py) times TensorRT-LLM's AllReduce with
+ * strategy AUTO and vLLM's tensor_model_parallel_all_reduce inside a CUDA
+ * graph ("vllm_graph") and eagerly ("vllm_eager"), and AIConfigurator's own
+ * model times both engines' tensor-parallel AllReduce from these rows,
+ * keeping vLLM's graph rows (sdk/operations/communication.py,
+ * CustomAllReduce and load_custom_allreduce_data; github.com/ai-dynamo/
+ * aiconfigurator).  vLLM therefore follows "vllm_graph": decode steps run
+ * under CUDA graphs.  AllGather, ReduceScatter and AllToAll go through NCCL
+ * in both engines (AIConfigurator's NCCL op).  A group size without a row,
+ * a group crossing NVLink domains and point-to-point fall back to the
+ * alpha-beta model of comm.h.  `roofline-collfit`
  * (tools/collfit.c, `make collectives`) writes the rows from
  * AIConfigurator's tables. */
 #ifndef RL_COLLECTIVES_H
@@ -97,13 +121,25 @@ typedef struct {
     char source[256];   /* where the measured times come from */
     char fitted_on[256];
     char impl[24];      /* rows used for a plan's collectives (default "nccl") */
+    int impl_given;     /* the spec named impl: it times every operation */
+    char engine_impl[24]; /* the selected engine's AllReduce rows ("" none):
+                           * rl_coll_follow_engine */
     int n;
     rl_coll_row row[RL_COLL_ROWS];
 } rl_collectives;
 
-/* The row of t's chosen impl for operation `op` over `gpus` GPUs, or NULL
- * when there is none (or t is absent). */
+/* The row that times operation `op` over `gpus` GPUs (the choice above),
+ * or NULL when there is none (or t is absent). */
 const rl_coll_row *rl_coll_find(const rl_collectives *t, rl_collective op, long long gpus);
+
+/* The impl whose rows an AllReduce of t reads first (the engine's, or
+ * t->impl; rl_coll_find falls back to t->impl's for a group without one). */
+const char *rl_coll_allreduce_impl(const rl_collectives *t);
+
+/* Let t's AllReduce follow serving engine `engine` (NULL or "": none, as
+ * under --ideal): the rows named above for "trtllm" and "vllm" where t has
+ * them, else nothing (NCCL's rows). */
+void rl_coll_follow_engine(rl_collectives *t, const char *engine);
 
 /* Set r->capped from r's points (the envelope above). */
 void rl_coll_envelope(rl_coll_row *r);

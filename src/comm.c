@@ -139,7 +139,7 @@ static terms row_terms(const rl_coll_row *row, double bytes, double *time, rl_pr
  * else the AllReduce row itself.  1 with *t and *time set, 0 when the table
  * has no such row. */
 static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long long d, terms *t,
-                          double *time)
+                          double *time, rl_comm *r)
 {
     const rl_collectives *c = &h->collectives;
     const rl_coll_row *rs = rl_coll_find(c, RL_REDUCESCATTER, d);
@@ -150,12 +150,14 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
         t->lat = a.lat + b.lat;
         t->bw = a.bw + b.bw;
         *time = ts + tg;
+        snprintf(r->impl, sizeof r->impl, "%s", rs->impl);
         return 1;
     }
     const rl_coll_row *row = rl_coll_find(c, kind, d);
     if (!row)
         return 0;
     *t = row_terms(row, bytes, time, NULL);
+    snprintf(r->impl, sizeof r->impl, "%s", row->impl);
     return 1;
 }
 
@@ -169,10 +171,12 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
     const rl_collectives *c = &h->collectives;
     const rl_coll_row *best = NULL;
     for (int i = 0; c->present && i < c->n; i++) {
-        const rl_coll_row *row = &c->row[i];
-        if (row->op == kind && row->gpus < group && strcmp(row->impl, c->impl) == 0 &&
-            (!best || row->gpus > best->gpus))
-            best = row;
+        const rl_coll_row *row = &c->row[i]; /* the row that times that group (collectives.h) */
+        const rl_coll_row *used = row->op == kind && row->gpus < group &&
+                                  (!best || row->gpus > best->gpus)
+                                      ? rl_coll_find(c, kind, row->gpus)
+                                      : NULL;
+        best = used ? used : best;
     }
     double t = best ? rl_coll_time(best, bytes, NULL) : 0.0;
     if (t > r->time_s) {
@@ -186,7 +190,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
                  long long stride, rl_comm *out, char *err, size_t errlen)
 {
     rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, RL_PROV_ROOFLINE,
-                 h->topology == RL_TOPO_SWITCH};
+                 h->topology == RL_TOPO_SWITCH, "none"};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -205,6 +209,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;
         r.measured = 1;
+        snprintf(r.impl, sizeof r.impl, "%s", row->impl);
         *out = r;
         return 0;
     }
@@ -250,7 +255,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         in = inner_level(h, kind, bytes, d);
         outr = outer_level(h, kind, bytes / (double)d, n);
         double in_s;
-        if (measured_inner(h, kind, bytes, d, &in, &in_s)) {
+        if (measured_inner(h, kind, bytes, d, &in, &in_s, &r)) {
             /* the domain level as measured, the network level modelled */
             r.latency_s = in.lat + twice * outr.lat;
             r.bandwidth_s = in.bw + twice * outr.bw;

@@ -82,6 +82,8 @@ typedef struct {
                          * extrapolated (outside the measured sizes); one provenance
                          * that ops and the collectives table both print */
     int nvlink;         /* the domain is an NVLink switch (hw topology "switch"); else ICI */
+    char impl[24];      /* measured > 0: the impl of the row that timed it (collectives.h:
+                         * "nccl", "trtllm", "vllm_graph", ...); "none" for the model */
 } rl_comm;
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes

@@ -58,8 +58,8 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     return 0;
 }
 
-int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
-                   rl_ec_terms *out, char *err, size_t errlen)
+static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
+                    rl_ec_terms *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     rl_ops_config c = rl_ops_config_default();
@@ -85,6 +85,24 @@ int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
     d.decode_context = r->tokens + r->output / 2;
     return add_step(m, h, &d, RL_PHASE_GENERATE, r->batch, d.decode_context, (double)r->output, out,
                     err, errlen);
+}
+
+int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
+                   rl_ec_terms *out, char *err, size_t errlen)
+{
+    /* (E)'s collectives are NCCL's rows, no engine's own AllReduce
+     * (collectives.h): the rows' serving stack is not named, and fitted
+     * costs live under an engine of their own, which follows none */
+    rl_hw *nccl = malloc(sizeof *nccl);
+    if (!nccl) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *nccl = *h;
+    rl_coll_follow_engine(&nccl->collectives, NULL);
+    int rc = terms_on(m, nccl, p, r, out, err, errlen);
+    free(nccl);
+    return rc;
 }
 
 /* rl_ec_time, and with sides non-NULL the two sides of its max summed

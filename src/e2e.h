@@ -48,8 +48,10 @@ typedef struct {
 /* The terms of row r for model m on hardware h (tp GPUs, 1D plan) at
  * precision p.  A static row is its batch's prefill plus `output` decode
  * steps at the mean context tokens + output / 2 (a step is linear in the
- * keys it attends to).  Returns 0, or -1 with err naming the field (the op
- * list's and the plan's checks). */
+ * keys it attends to).  Its collectives are NCCL's rows whatever engine h
+ * selects (collectives.h: fitted costs belong to an engine of their own).
+ * Returns 0, or -1 with err naming the field (the op list's and the plan's
+ * checks). */
 int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
                    rl_ec_terms *out, char *err, size_t errlen);
 

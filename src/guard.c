@@ -150,6 +150,13 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
     folder_of(path, dir, sizeof dir);
     if (n == 0 || path[n - 1] == '/')
         return rl_fail(why, whylen, "names a folder, not a file");
+    if (strcmp(path, "-") == 0) /* read as stdout elsewhere (tester10 #12): say so */
+        return rl_fail(why, whylen, "'-' is not standard output here; name a file (./- for one "
+                                    "called -)");
+    for (const char *c = path; *c; c++) /* as roofline.write's names (tester10 #12) */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return rl_fail(why, whylen, "the name has a control character (byte 0x%02x)",
+                           (unsigned char)*c);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         if (may_create && stat(dir, &st) != 0)
             return rl_guard_folder(dir, why, whylen);

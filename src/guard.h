@@ -14,8 +14,11 @@
  *    directories (a scenario writing thousands of files used to read PRESETS
  *    and stat every listed file for each).
  * 2. A file named on the command line is writable before any work: its
- *    folder exists and takes a new file (tried: a temporary file is created
- *    and removed), the name is not a folder, and an existing file there is a
+ *    name has no control character (tester10 #12: --save $'a\nb.json'
+ *    made one) and is not "-" (not standard output: ./- names such a
+ *    file), its folder exists and takes a new file (tried: a temporary
+ *    file is created and removed), the name is not a folder, and an existing
+ *    file there is a
  *    regular file (tester9 #4: a directory, /dev/full or /proc/self/x failed
  *    only after the run).
  * 3. No two outputs of one run name the same file (tester9 #6: pareto

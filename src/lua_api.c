@@ -689,14 +689,14 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
     return given;
 }
 
-/* The tensor-parallel degree of a calibrated run (h measured, not ideal)
- * without a plan over chips > 1: as on the command line, the widest one
- * rl_shard_tp_over allows, its collectives included; 1 otherwise.  A Lua
- * error when no degree fits. */
+/* The tensor-parallel degree of a run (not ideal; h calibrated or
+ * estimated, as the simulator's replicas) without a plan over chips > 1:
+ * as on the command line, the widest one rl_shard_tp_over allows, its
+ * collectives included; 1 otherwise.  A Lua error when no degree fits. */
 static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
                          rl_precision p, int calibrated)
 {
-    if (!calibrated || chips <= 1 || m->abstract || !rl_hw_plans_measured(h))
+    if (!calibrated || chips <= 1 || m->abstract || h->ideal)
         return 1;
     char err[ERRLEN], msg[ERRLEN + 128];
     long long tp = rl_shard_tp_over(m, h, chips, p, err, sizeof err);

@@ -384,14 +384,15 @@ const rl_command RL_COMMANDS[] = {
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
-     "Over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
+     "With --ideal over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits (of that copy: not given for a sharding plan, whose rows\n"
      "say fits).  --batch defaults to 1.  With a sharding option the step is per chip\n"
      "plus collectives (\"communication\": \"included\").  Rows' weight_bytes and kv_bytes\n"
      "are the whole copy's in formula (1) and per chip in a plan; weight_bytes_per_chip\n"
      "and kv_bytes_per_chip are per chip in both (the table's weight_GB/chip, kv_GB/chip;\n"
      "ops's weight_GB is the whole model's).  In calibrated mode\n"
-     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated, and --chips\n"
+     "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated.  Without\n"
+     "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
      "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
      "a note says so); simulate's --chips 16 is one tp16 replica.",
@@ -738,15 +739,25 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }
 
-/* One whole number in [min, max]. */
+static int parse_number(const rl_opts *o, rl_param_id id, const char *s, double lo, double hi,
+                        double *v);
+
+/* One whole number in [min, max]: digits, or 1e12-style as the numeric
+ * flags take it (tester10 #11: "expected comma-separated integers"). */
 static int parse_count(const rl_opts *o, rl_param_id id, const char *s, long long *out)
 {
     const rl_param *p = &RL_PARAMS[id];
     char err[1024];
     if (strchr(s, ','))
         return rl_cli_say(o, "--%s '%.40s': takes one integer, not a list", rl_param_flag(o, id), s);
-    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) != 1)
+    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) == 1)
+        return 0;
+    double v;
+    if (!strpbrk(s, ".eE")) /* digits: the list parser's message names the range */
         return rl_cli_say(o, "--%s %s", rl_param_flag(o, id), err);
+    if (parse_number(o, id, s, p->min, p->max, &v) != 0)
+        return -1;
+    *out = (long long)v;
     return 0;
 }
 
@@ -780,6 +791,10 @@ static int parse_set(rl_opts *o, const char *arg)
         return rl_cli_say(o, "%s", err);
     if (o->nsets[kind] == RL_MAX_SETS)
         return rl_cli_say(o, "more than %d --set options", RL_MAX_SETS);
+    for (int i = 0; i < o->nsets[kind]; i++) /* as every repeated flag (tester10 #13) */
+        if (strcmp(o->sets[kind][i].field, ov.field) == 0)
+            return rl_cli_say(o, "--set %s.%s given twice ('%s', then '%s'): give it once",
+                              kind ? "hw" : "model", ov.field, o->sets[kind][i].value, ov.value);
     o->sets[kind][o->nsets[kind]++] = ov;
     return 0;
 }

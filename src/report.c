@@ -310,6 +310,22 @@ static const cJSON *find_nonfinite(const cJSON *o)
     return NULL;
 }
 
+/* Whether top-level value v is a table besides the rows: an array of
+ * objects (table format: titled by its key after the rows). */
+static int side_table(const cJSON *v, const cJSON *rows)
+{
+    return v != rows && cJSON_IsArray(v) && cJSON_IsObject(v->child);
+}
+
+const cJSON *rl_report_csv_omits(const cJSON *result)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
+    for (const cJSON *v = result->child; v; v = v->next)
+        if (side_table(v, rows))
+            return v;
+    return NULL;
+}
+
 char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen)
 {
     const cJSON *bad = find_nonfinite(result);
@@ -355,7 +371,7 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     }
     /* table format: every other top-level array of objects is a titled table */
     for (const cJSON *v = result->child; v && !csv; v = v->next) {
-        if (v == rows || !cJSON_IsArray(v) || !cJSON_IsObject(v->child))
+        if (!side_table(v, rows))
             continue;
         put(&b, "\n%s:\n", v->string);
         put_rows(&b, v);

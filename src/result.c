@@ -43,11 +43,18 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     if (!e)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
+    char used[1024];
+    if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
+        snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
+                 "given fraction of peak; kept: the plan and its collectives (the engine's own "
+                 "AllReduce); the tables: %s", e->source);
+        cJSON_AddStringToObject(o, "engine_source", used);
+        return;
+    }
     if (!rl_hw_what_if_of(h)) {
         cJSON_AddStringToObject(o, "engine_source", e->source);
         return;
     }
-    char used[1024];
     snprintf(used, sizeof used, "scaled what-if: %s changes the chip; each kernel time of %s "
              "is its measured time x its roofline time on the changed chip / on the chip as "
              "measured; measured: %s", h->changed,
@@ -345,7 +352,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 /* ---- sharded results (shard.h) ---------------------------------------------- */
 
 /* One collective's keys into o: what, collective, group, bytes, per_layer
- * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by. */
+ * (when > 0), count, each_s, total_s, latency_bound, fabric, timed_by, impl
+ * (the measured rows' implementation, collectives.h; "none": the model). */
 static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double per_layer,
                             double count)
 {
@@ -374,6 +382,7 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
                             : c->measured == 1 ? "measured"
                             : c->measured == 2 ? "measured domain + alpha-beta network"
                                                : "alpha-beta model");
+    cJSON_AddStringToObject(o, "impl", c->impl);
 }
 
 static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batch)

@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <zlib.h>
+#include <sys/stat.h>
 
 #include "enginecost.h"
 #include "fit.h"
@@ -97,22 +98,34 @@ typedef struct {
     int nf;
 } csv;
 
+/* -1 with err naming line `line` when c's stream is in error (a truncated
+ * or corrupt gzip stream said as one, tester10 #10: it read as a short
+ * row), else 0. */
+static int gz_failed(const csv *c, long line, char *err, size_t errlen)
+{
+    int e = Z_OK;
+    const char *msg = gzerror(c->gz, &e);
+    if (e == Z_OK || e == Z_STREAM_END)
+        return 0;
+    RL_FAIL("%s: line %ld: %s (%s)", c->path, line,
+            e == Z_ERRNO ? "cannot read" : "the gzip stream is truncated or corrupt", msg);
+}
+
 /* Next non-comment line split at commas: 1, 0 at the end, -1 (err set). */
 static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
 {
     for (;;) {
-        if (!gzgets(c->gz, c->buf, sizeof c->buf)) {
-            int e;
-            const char *msg = gzerror(c->gz, &e);
-            if (e != Z_OK && e != Z_STREAM_END)
-                RL_FAIL("%s: line %ld: cannot read (%s)", c->path, c->line + 1, msg);
-            return 0;
-        }
+        if (!gzgets(c->gz, c->buf, sizeof c->buf))
+            return gz_failed(c, c->line + 1, err, errlen);
         if ((++c->line & 0x3ff) == 0 && rl_interrupted()) /* a signal stops a long import */
             RL_FAIL("%s: line %ld: interrupted (%s)", c->path, c->line, rl_interrupt_name());
         size_t n = strlen(c->buf);
         if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
             RL_FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
+        /* a last line without its newline: the stream's end, or its break */
+        if (n > 0 && c->buf[n - 1] != '\n' && gzgetc(c->gz) < 0 &&
+            gz_failed(c, c->line, err, errlen) != 0)
+            return -1;
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
         if (c->buf[0] == '#') {
@@ -220,6 +233,16 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     if (num(c, idx, cols, "latency", 0, &lat, err, errlen) != 0)
         return -1;
     r->lat_s = lat * 1e-3;
+    /* one kernel in the physical range validate --against holds a step to
+     * (measure.c MEAS_RANGE, (1e-7, 1e5) s; tester10 #10: 1e30 ms was
+     * imported): the shipped tables' rows (silicon/<gpu>/<engine>/
+     * *_perf.csv.gz) lie within 1.7 us and 1.03 s */
+    if (!(r->lat_s > 1e-7 && r->lat_s < 1e5)) {
+        for (k = 0; strcmp(cols[k], "latency"); k++)
+            ;
+        RL_FAIL("%s: line %ld, column %d (latency): %g ms is not one kernel's time (expected "
+                "between 1e-4 and 1e8 ms)", c->path, c->line, idx[k] + 1, lat);
+    }
     if (cls == RL_KC_MOE) {
         r->var = strcmp(c->f[idx[9]], MOE_ROUTING) ? -1 : rl_kvariant_parse(c->f[idx[1]]);
         static const char *const ax[RL_KSHAPE] = {"num_tokens",  "moe_tp_size", "moe_ep_size",
@@ -711,6 +734,12 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
     }
     if (!found && edge < 0) { /* an edge hold-out may find no class with the axis */
         rl_silicon_free(out);
+        char sub[1024];
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s/%s", dir, engine);
+        if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) /* tester10 #10 */
+            RL_FAIL("%s: no such folder (--tables DIR holds a folder per engine: %s/%s)",
+                    stat(dir, &st) != 0 ? dir : sub, dir, engine);
         RL_FAIL("%s/%s: no kernel tables (%s, %s or %s)", dir, engine, FILES[0].file, FILES[1].file,
                 FILES[2].file);
     }

@@ -841,10 +841,12 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
         if (h->collectives.present)
-            item(d, "Collectives on %s: measured %s times (%s; fitted on %s), interpolated between "
+            item(d, "Collectives on %s: measured times, AllReduce from the %s rows and the others "
+                    "from the %s rows (%s; fitted on %s), interpolated between "
                     "measured sizes; group sizes not measured and groups crossing a %lld-chip "
                     "domain use the alpha-beta model.",
-                 h->name, h->collectives.impl, h->collectives.source,
+                 h->name, rl_coll_allreduce_impl(&h->collectives), h->collectives.impl,
+                 h->collectives.source,
                  h->collectives.fitted_on[0] ? h->collectives.fitted_on : "rows not stated",
                  h->domain_chips);
         else

@@ -589,6 +589,7 @@ void rl_hw_sync_costs(rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     h->engine_costs = e && e->fitted.present ? e->fitted : (rl_engine_costs){0};
+    rl_coll_follow_engine(&h->collectives, e ? e->name : NULL);
 }
 
 int rl_hw_what_if_of(const rl_hw *h) { return h->changed[0] != 0; }

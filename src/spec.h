@@ -201,7 +201,8 @@ int rl_hw_plans_measured(const rl_hw *h);
 /* Drop them (--ideal, --engine ideal): the pure roofline. */
 void rl_hw_set_ideal(rl_hw *h);
 
-/* h->engine_costs = the selected engine's fitted costs (none without). */
+/* h->engine_costs = the selected engine's fitted costs (none without),
+ * and h's AllReduce follows that engine's own rows (rl_coll_follow_engine). */
 void rl_hw_sync_costs(rl_hw *h);
 
 /* Select engine `name` (engines.h; "ideal": rl_hw_set_ideal) and its fitted

@@ -25,6 +25,14 @@ static rl_comm must(const rl_hw *h, rl_collective k, double bytes, long long g, 
     return c;
 }
 
+/* h100-sxm with NCCL's rows for every collective, as --set
+ * hw.collectives.impl=nccl gives (collectives.h). */
+static rl_hw h100_nccl(void)
+{
+    rl_override nccl = {"collectives.impl", "nccl"};
+    return load_hw("h100-sxm", &nccl, 1);
+}
+
 static rl_hw v5e_ring(void)
 {
     rl_override ring = {"topology", "ring"};
@@ -184,7 +192,7 @@ static void harness_can_fail(void **state)
     assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
 }
 
-/* h100-sxm's measured table (NVIDIA AIConfigurator, NCCL 2.29.2 on 8 H100
+/* h100-sxm's measured table with NCCL's rows named (NVIDIA AIConfigurator, NCCL 2.29.2 on 8 H100
  * SXM; tests/data/collectives/README.md): an AllReduce of 8192 half
  * elements = 16384 bytes over 8 GPUs measured 0.01898 ms, of 16384
  * elements 0.01844 ms, so 16384 bytes is looked up at 1.844e-5 s (the
@@ -200,9 +208,10 @@ static void harness_can_fail(void **state)
 static void measured_table(void **state)
 {
     (void)state;
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_hw h = h100_nccl();
     rl_comm c = must(&h, RL_ALLREDUCE, 16384, 8, 1);
     assert_true(c.measured);
+    assert_string_equal(c.impl, "nccl");
     assert_rel(c.time_s, 1.844e-5, 1e-3);
     assert_int_equal(c.prov, RL_PROV_INTERPOLATED); /* capped by the envelope */
     assert_rel(must(&h, RL_ALLREDUCE, 24576, 8, 1).time_s, 1.844e-5, 1e-3);
@@ -218,6 +227,7 @@ static void measured_table(void **state)
     assert_int_equal(must(&h, RL_ALLREDUCE, 1e6, 16, 1).measured, 2);
     assert_false(must(&h, RL_ALLREDUCE, 1e6, 3, 1).measured);
     assert_false(must(&h, RL_P2P, 1e6, 2, 1).measured);
+    assert_string_equal(must(&h, RL_P2P, 1e6, 2, 1).impl, "none"); /* the model */
     /* another impl's rows: TensorRT-LLM's own AllReduce, 512 bf16 elements
      * over 8 GPUs measured 0.003169 ms (trtllm/custom_allreduce_perf.csv.gz);
      * 128 elements measured 0.00323 ms, slower than 256's 0.003072 ms, so
@@ -245,7 +255,7 @@ static void measured_table(void **state)
 static void hierarchical_measured(void **state)
 {
     (void)state;
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_hw h = h100_nccl();
     double sizes[] = {512, 16384, 1048576, 16777216, 1e9};
     for (int i = 0; i < 5; i++) {
         rl_comm in = must(&h, RL_ALLREDUCE, sizes[i], 8, 1);
@@ -261,6 +271,48 @@ static void hierarchical_measured(void **state)
     assert_false(three.measured);
     assert_rel(three.time_s, 5.85e-6, 1e-3);
     assert_true(three.time_s <= three.latency_s + three.bandwidth_s + 1e-15);
+}
+
+/* Tester10 #2: a plan's AllReduce follows the selected engine's own rows
+ * when the profile names no impl (collectives.h), everything else stays
+ * on NCCL's.  h100-sxm, 16384 bytes over 8 GPUs (h100-sxm.lua points,
+ * NVIDIA AIConfigurator custom_allreduce_perf / nccl_perf): TensorRT-LLM's
+ * AllReduce (strategy AUTO) measured 3.559 us (was charged NCCL's 18.44 us
+ * before), vLLM's under CUDA graphs 5.31 us, NCCL's 18.44 us (under the
+ * envelope, measured_table) with no engine (--ideal) or under --set
+ * hw.collectives.impl=nccl.  An AllGather of 16384 bytes over 8 stays NCCL's
+ * 11.16 us whatever the engine (no engine measured its own).  Over 16
+ * GPUs (2 nodes) the engine has no row: NCCL's RS + AG and the network
+ * (hierarchical_measured's 32.09 us).  Tolerance 1e-3 (4 digits stored). */
+static void allreduce_follows_engine(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0); /* default engine trtllm */
+    rl_comm c = must(h, RL_ALLREDUCE, 16384, 8, 1);
+    assert_string_equal(c.impl, "trtllm");
+    assert_rel(c.time_s, 3.559e-6, 1e-3);
+    assert_int_equal(c.prov, RL_PROV_MEASURED);
+    rl_comm ag = must(h, RL_ALLGATHER, 16384, 8, 1);
+    assert_string_equal(ag.impl, "nccl");
+    assert_rel(ag.time_s, 11.16e-6, 1e-3);
+    rl_comm x = must(h, RL_ALLREDUCE, 16384, 16, 1);
+    assert_string_equal(x.impl, "nccl");
+    assert_rel(x.time_s, 32.09e-6, 1e-3);
+    char err[512];
+    assert_int_equal(rl_hw_select_engine(h, "vllm", err, sizeof err), 0);
+    c = must(h, RL_ALLREDUCE, 16384, 8, 1);
+    assert_string_equal(c.impl, "vllm_graph");
+    assert_rel(c.time_s, 5.31e-6, 1e-3);
+    assert_rel(must(h, RL_ALLGATHER, 16384, 8, 1).time_s, ag.time_s, 1e-12);
+    rl_hw_set_ideal(h); /* no engine: NCCL */
+    c = must(h, RL_ALLREDUCE, 16384, 8, 1);
+    assert_string_equal(c.impl, "nccl");
+    assert_rel(c.time_s, 1.844e-5, 1e-3);
+    *h = h100_nccl(); /* named: NCCL under the default engine too */
+    assert_rel(must(h, RL_ALLREDUCE, 16384, 8, 1).time_s, 1.844e-5, 1e-3);
+    free(h);
 }
 
 /* The excerpt: 21 half rows (int8 rows skipped) of one (AllReduce, nccl, 8)
@@ -407,6 +459,7 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(measured_table),
         cmocka_unit_test(hierarchical_measured),
+        cmocka_unit_test(allreduce_follows_engine),
         cmocka_unit_test(fit_excerpt),
         cmocka_unit_test(measured_envelope),
         cmocka_unit_test(fit_closed_form),

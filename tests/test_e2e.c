@@ -83,8 +83,10 @@ static void ideal_decode_is_the_op_list(void **state)
     assert_rel(t.step[0].batch, 8, 0);
 }
 
-/* TP8: the device term adds the 1D plan's collectives (shard.h), and the
- * op list runs over 8 GPUs. */
+/* TP8: the device term adds the 1D plan's collectives (shard.h), NCCL's
+ * whatever engine the profile selects (e2e.h: the fitted costs, saved
+ * under an engine of their own, are used so; fixS), and the op list runs
+ * over 8 GPUs. */
 static void tp_adds_the_plan_collectives(void **state)
 {
     (void)state;
@@ -93,13 +95,18 @@ static void tp_adds_the_plan_collectives(void **state)
     rl_ec_terms t = terms(&m, &h, row(RL_MEAS_PREFILL, 8, 2, 0, 512, 0));
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = 8;
-    rl_shard_result s;
+    rl_shard_result s, engine;
     char err[256];
+    assert_int_equal(rl_shard_eval(&m, &h, &plan, RL_PHASE_PREFILL, 8, 2, 512,
+                                   rl_precision_default(), &engine, err, sizeof err),
+                     0);
+    rl_coll_follow_engine(&h.collectives, NULL);
     assert_int_equal(rl_shard_eval(&m, &h, &plan, RL_PHASE_PREFILL, 8, 2, 512, rl_precision_default(),
                                    &s, err, sizeof err),
                      0);
     assert_true(s.comm_s > 0);
     assert_rel(t.step[0].comm_s, s.comm_s, 1e-12);
+    assert_true(fabs(engine.comm_s - s.comm_s) > 1e-7); /* TensorRT-LLM's own differ */
     rl_ops_config c = rl_ops_config_default();
     c.chips = 8;
     c.prefill_seqs = 2;

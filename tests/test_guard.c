@@ -109,7 +109,9 @@ static void targets(void **state)
                {"/dev/full", "a device, pipe or socket"},
                {"/proc/self/x", "its folder does not take a new file"},
                {"/nonexistent/x.json", "its folder does not exist"},
-               {"/tmp/", "names a folder"}};
+               {"/tmp/", "names a folder"},
+               {"/tmp/a\nb.json", "control character (byte 0x0a)"}, /* tester10 #12 */
+               {"-", "'-' is not standard output here"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         why[0] = '\0';
         if (rl_guard_target(bad[i].path, 0, why, sizeof why) == 0 || !strstr(why, bad[i].fragment))

@@ -47,14 +47,16 @@ static double run_number(const char *code)
     return v;
 }
 
-/* The chapter's B = 240 MHA figure, 249.09 ms (seed 000 section 1, 1%). */
+/* The chapter's B = 240 MHA figure, 249.09 ms (seed 000 section 1, 1%):
+ * formula (1) over 8 fully sharded chips, ideal = true (without it chips
+ * run tp8 with their collectives, as simulate's replicas; tester10 #1). */
 static void step_from_lua(void **state)
 {
     (void)state;
     double ms = run_number(
         "local r = roofline.step{ model = roofline.model('llama2-13b', { max_context = 8192 }),"
         " hw = roofline.hw('tpu-v5e', { hbm_bw = 8.2e11 }), chips = 8, batch = { 1, 240 },"
-        " context = 8192 } return r.rows[2].step_s * 1e3");
+        " context = 8192, ideal = true } return r.rows[2].step_s * 1e3");
     assert_rel(ms, 249.09, 0.01);
     assert_true(run_number("return roofline.info('llama2-13b').params_total") == 13015864320.0);
     assert_true(run_number("return roofline.info('scaling-book-18b', { kv = 'int8' })"
@@ -325,12 +327,12 @@ static void ops_from_lua(void **state)
                      -1);
     assert_non_null(strstr(err, "attn"));
     /* tp = 8 as on the command line: 160 AllReduces of a [1, 8192] bf16
-     * activation on 8 H100, 18.44 us each (h100-sxm's collectives table,
-     * AIConfigurator: NCCL measured 18.98 us at 16384 bytes and 18.44 us at
-     * 32768, which the monotone envelope charges); chips default to tp * ep */
+     * activation on 8 H100, 3.559 us each under the default engine trtllm
+     * (h100-sxm's collectives table, AIConfigurator: TensorRT-LLM's own
+     * AllReduce at 16384 bytes; collectives.h); chips default to tp * ep */
     assert_rel(run_number("local r = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
                           " context = 4096 } return r.chips == 8 and r.comm_s or -1"),
-               160 * 1.844e-5, 1e-3);
+               160 * 3.559e-6, 1e-3);
     /* ideal = true holds for a plan too: mode ideal, not the calibrated step */
     assert_true(run_number("local r = roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
                            " chips = 8, context = 4096, ideal = true }"
@@ -389,10 +391,12 @@ static void chips_run_tensor_parallel(void **state)
     assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
 }
 
-/* chips = 8 on a profile without kernel tables (tpu-v5p) or with
- * ideal = true keeps formula (1)'s 8 fully sharded chips, as --chips 8 does
- * (tester7 #1: Lua read chips 1, "one chip", TTFT 323.8 ms on tpu-v5p and
- * 154.6 ms on ideal h100-sxm against the CLI's 40.47 and 19.33 ms): the
+/* chips = 8 keeps the command line's 8 chips (tester7 #1: Lua read chips
+ * 1, "one chip", TTFT 323.8 ms on tpu-v5p and 154.6 ms on ideal h100-sxm
+ * against the CLI's 40.47 and 19.33 ms): on a profile without kernel
+ * tables (tpu-v5p, h100-pcie) tp8 with its collectives, as simulate's
+ * replicas (tester10 #1; 60.36 ms on tpu-v5p, 40.47 ms fully sharded
+ * before), with ideal = true formula (1)'s 8 fully sharded chips: the
  * prefill's ttft_s (llama3-70b, 2048 tokens, int8) and ops' chips equal the
  * command line's to 1e-12. */
 static void chips_kept_without_tables(void **state)
@@ -421,7 +425,7 @@ static void chips_kept_without_tables(void **state)
     }
     assert_true(run_number("return roofline.prefill{ model = 'llama3-70b', hw = 'tpu-v5p', "
                            "chips = 8, tokens = 2048, weights = 'int8', compute = 'int8' }"
-                           ".rows[1].ttft_s") < 0.05); /* the CLI's 40.47 ms, not 323.8 */
+                           ".rows[1].ttft_s") < 0.07); /* the CLI's 60.36 ms, not 323.8 */
 }
 
 /* A fitted profile in Lua is timed by its engine costs as on the command

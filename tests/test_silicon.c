@@ -642,6 +642,9 @@ static void test_bad_tables(void **state)
          "at 0.01 ms (more than 2x apart)"},
         {NULL, "gemm,t,bfloat16,1,2\n", "line 3: 5 columns, the header has 7"},
         {NULL, "gemm,t,fp8_block,1,2,3,0.01\n", "no row of an imported dtype variant"},
+        /* tester10 #10: a physically impossible kernel time */
+        {NULL, "gemm,t,bfloat16,1,2,3,1e30\n",
+         "line 3, column 7 (latency): 1e+30 ms is not one kernel's time"},
     };
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -653,6 +656,40 @@ static void test_bad_tables(void **state)
             fail_msg("case %zu: error '%s' lacks '%s'", i, err, cases[i].want);
         assert_calibrate_refused(dir); /* the CLI: exit 2, no profile */
         remove_dir(dir);
+    }
+    /* tester10 #10: a truncated .gz (half its bytes) is said to be one, not a
+     * short row */
+    {
+        char tdir[64], terr[1024] = "", file[160], body[1 << 15];
+        size_t at = 0;
+        unsigned x = 12345; /* varied times: the stream breaks inside the rows */
+        for (int m = 1; m <= 600; m++, x = x * 1103515245u + 12345u)
+            at += (size_t)snprintf(body + at, sizeof body - at, "gemm,t,bfloat16,%d,2,3,0.%07u\n",
+                                   m, 1000000u + x % 8000000u);
+        bad_dir(tdir, H, body);
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", tdir);
+        struct stat st;
+        assert_int_equal(stat(file, &st), 0);
+        assert_int_equal(truncate(file, st.st_size / 2), 0);
+        rl_silicon t;
+        assert_int_equal(rl_silicon_import(tdir, "trtllm", &h, 0, NULL, &t, terr, sizeof terr), -1);
+        if (!strstr(terr, "the gzip stream is truncated or corrupt"))
+            fail_msg("truncated: '%s'", terr);
+        remove_dir(tdir);
+    }
+    /* tester10 #10: a missing folder is named as one; an empty engine folder
+     * has no kernel tables */
+    {
+        char edir[] = "/tmp/rl_sil_empty_XXXXXX", sub[64], eerr[1024] = "";
+        assert_non_null(mkdtemp(edir));
+        rl_silicon t;
+        assert_int_equal(rl_silicon_import(edir, "trtllm", &h, 0, NULL, &t, eerr, sizeof eerr), -1);
+        assert_non_null(strstr(eerr, "/trtllm: no such folder"));
+        snprintf(sub, sizeof sub, "%s/trtllm", edir);
+        assert_int_equal(mkdir(sub, 0755), 0);
+        assert_int_equal(rl_silicon_import(edir, "trtllm", &h, 0, NULL, &t, eerr, sizeof eerr), -1);
+        assert_non_null(strstr(eerr, "/trtllm: no kernel tables"));
+        remove_dir(edir);
     }
     /* within 2x, repeats are averaged: (0.01 + 0.015) / 2 ms */
     char dir[64], err[256];

@@ -72,14 +72,15 @@ int main(int argc, char **argv)
                       TABLES[i][1]);
     }
     snprintf(t.fitted_on + f, sizeof t.fitted_on - (size_t)f, " (%zu rows; roofline-collfit)", n);
-    snprintf(t.impl, sizeof t.impl, "nccl");
     if (rl_collfit_fit(s, n, &t, err, sizeof err) != 0) {
         fprintf(stderr, "roofline-collfit: %s: %s\n", dir, err);
         free(s);
         return 2;
     }
+    /* no top-level impl: a plan's AllReduce follows the selected engine
+     * (collectives.h); --set hw.collectives.impl= names one for all */
     printf("  collectives = {\n    source = \"%s\",\n    fitted_on = \"%s\",\n"
-           "    impl = \"%s\",\n    rows = {\n", t.source, t.fitted_on, t.impl);
+           "    rows = {\n", t.source, t.fitted_on);
     for (int i = 0; i < t.n; i++) {
         const rl_coll_row *r = &t.row[i];
         printf("      { op = \"%s\", impl = \"%s\", gpus = %lld, latency_s = %.4g, bw = %.4g, "
