@@ -638,7 +638,7 @@ static double step_1ms(void *ctx, const rl_step_work *w)
  * req/s.  The search's first sample (4000 of 16000 requests offered at 1
  * req/s) lasts 4000 / 160000 = 25 ms at 50 replicas' capacity, about one
  * 20 ms latency: the old search failed loads there before a steady window
- * and read 0.6 of it.  It must find within [0.9, 1.02] of 3200 R at R = 1
+ * and read 0.70 of it.  It must find within [0.9, 1.02] of 3200 R at R = 1
  * and 50, unflagged; on 300 requests (the whole sample lasts 94 ms at 50
  * replicas' capacity) the figure is flagged a lower bound. */
 static void test_capacity_scales_with_replicas(void **state)
