@@ -2284,7 +2284,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             break;
         /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
         double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;
-        if (need <= (double)m)
+        if (!(need > (double)m)) /* a NAN latency: no evidence to grow on */
             break;
         if (m >= top || grows == RL_SERVE_CAPACITY_GROWS) {
             if (cfg->capacity_lower_bound)
