@@ -35,6 +35,8 @@ typedef struct {
     int passes;          /* validate: passes over the grid (<= 0: 2) */
     const char *plot;    /* validate: the matmul figure NAME.png, NAME-steps.png beside it
                             (NULL: no figure; the CLI's --plot) */
+    int *io_failed;      /* calibrate: set to 1 (when not NULL) where it failed to write a
+                            file (exit 1), not on bad input */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with
@@ -69,7 +71,8 @@ void rl_calib_paths(const rl_calib_opts *o, char *lpath, char *jpath, char *tdir
  * residuals, median/p90/max |error|, noisy_runs (noise > RL_CALIB_NOISE,
  * with a warning on stderr); with o->plot NAME.png two figures: NAME.png
  * (matmul FLOP/s vs intensity) and NAME-steps.png (every step's predicted vs
- * measured time), each with its .dat and .gp (keys plot and plot_steps, null
+ * measured time), each with NAME.dat and NAME.gp beside it (plot.h
+ * rl_plot_side_files; NAME-steps.dat, .gp) (keys plot and plot_steps, null
  * without).  NULL with err set. */
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
 

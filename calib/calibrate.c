@@ -502,17 +502,30 @@ static int write_tables(const bench_list *l, const rl_backend *be, const char *d
     return 0;
 }
 
+/* Prefix err (which names a temporary) with the file it stands for. */
+static void named(const char *target, char *err, size_t errlen)
+{
+    char why[1024];
+    snprintf(why, sizeof why, "%s", err);
+    snprintf(err, errlen, "%s: %s", target, why);
+}
+
 /* The profile from the tables as `calibrate --tables dir --hw base --engine
- * reference --save lpath` makes it (silicon.h rl_silicon_calibrate); the
- * import's summary goes to *summary.  0 or -1 with err set. */
+ * reference --save lpath` makes it (silicon.h rl_silicon_calibrate), written
+ * to lpath's temporary `temp`; the import's summary goes to *summary.  0, -1
+ * (err) or -2 when the file could not be written. */
 static int profile_from_tables(const char *dir, const char *base, const char *date,
-                               const char *lpath, cJSON **summary, char *err, size_t errlen)
+                               const char *temp, const char *lpath, cJSON **summary, char *err,
+                               size_t errlen)
 {
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    return rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date, lpath, summary,
-                                err, errlen) != 0 ? -1 : 0;
+    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date, temp,
+                                  summary, err, errlen);
+    if (rc == -2)
+        named(lpath, err, errlen);
+    return rc;
 }
 
 static double mem_total(void)
@@ -651,8 +664,9 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(base, sizeof base, "%s/base.lua", tdir);
     char *json = cJSON_Print(raw);
     int rc = json ? 0 : rl_fail(err, errlen, "%s: out of memory", jpath);
+    int io = 0; /* a file could not be written (exit 1), not bad input */
     if (rc == 0 && !o->save) /* the default folder, with its parents (checked before the run) */
-        rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
+        io = rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
     /* the kernel tables, then the host's spec without them (base.lua) */
     char tsource[512], tversion[96], device[256];
     snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
@@ -660,7 +674,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(tversion, sizeof tversion, "roofline %s", commit);
     snprintf(device, sizeof device, "%s (%s backend, %s)", host, be.name, threads);
     if (rc == 0)
-        rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
+        io = rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
     char host_bw[160] = ""; /* serve.c swaps KV over host_bw; on a CPU that is a copy */
     if (!strcmp(be.name, "cpu"))
         snprintf(host_bw, sizeof host_bw, "  host_bw = %.6g, -- no host link on a CPU: KV swapped "
@@ -691,20 +705,38 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     at += (size_t)snprintf(lua + at, cap - at, "  },\n}\n");
     if (rc == 0)
-        rc = rl_write_atomic(base, lua, at, err, errlen);
+        io = rc = rl_write_atomic(base, lua, at, err, errlen);
     free(lua);
-    /* the profile: silicon.c's importer and writer over the tables */
+    /* the profile and its raw samples, all or nothing: each written to a
+     * temporary beside it, both renamed into place only once both are
+     * written; on any failure the temporaries go and the older files stay
+     * (review22 #1: a full disk on the .json used to cost the older profile) */
     cJSON *kt = NULL;
-    if (rc == 0) {
+    rl_staged *st = calloc(2, sizeof *st);
+    if (rc == 0 && !st)
+        rc = rl_fail(err, errlen, "%s: out of memory", lpath);
+    if (rc == 0)
+        io = rl_stage(lpath, &st[0], err, errlen) != 0 || rl_stage(jpath, &st[1], err, errlen) != 0;
+    if (rc == 0 && !io) {
         char date[16];
         snprintf(date, sizeof date, "%.10s", utc);
-        rc = profile_from_tables(tdir, base, date, lpath, &kt, err, errlen);
+        rc = profile_from_tables(tdir, base, date, st[0].temp, lpath, &kt, err, errlen);
+        io = rc == -2;
     }
-    /* the raw samples last, so that no profile is left without them nor
-     * samples without their profile (a failed profile used to leave the
-     * .json alone) */
-    if (rc == 0 && (rc = rl_write_atomic(jpath, json, strlen(json), err, errlen)) != 0)
-        unlink(lpath);
+    if (rc == 0 && !io && rl_write_atomic(st[1].temp, json, strlen(json), err, errlen) != 0) {
+        named(jpath, err, errlen);
+        io = 1;
+    }
+    if (rc == 0 && !io)
+        io = rl_stage_commit(st, 2, err, errlen) != 0;
+    if (st)
+        rl_unstage(st, 2);
+    free(st);
+    if (io) {
+        rc = -1;
+        if (o->io_failed)
+            *o->io_failed = 1;
+    }
     free(json);
     free(l.v);
     if (be.destroy)

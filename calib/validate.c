@@ -15,6 +15,7 @@
 #include "dtype.h"
 #include "engine.h"
 #include "engine_ops.h"
+#include "plot.h"
 #include "report.h"
 #include "roofline.h"
 #include "spec.h"
@@ -155,15 +156,16 @@ static void keep_min(double *step, double *fastest, double *noise, double *op, c
         op[i] = pass == 0 ? cop[i] : fmin(op[i], cop[i]);
 }
 
-/* A figure: PNG.dat (`data`) and PNG.gp written atomically, the script
- * preceded by `out = '<temporary>'` and `dat = 'PNG.dat'`; then gnuplot
+/* A figure: STEM.dat (`data`) and STEM.gp (plot.h rl_plot_side_files, the
+ * names the CLI checks before the run; review22 #2: they were PNG.dat and
+ * PNG.gp, unchecked) written atomically, the script preceded by
+ * `out = '<temporary>'` and `dat = 'STEM.dat'`; then gnuplot
  * renders to the temporary name, renamed onto PNG when it succeeds (no
  * partial file is ever left; report.h rl_write_atomic). */
 static void figure(const char *png, const char *data, size_t dlen, const char *script)
 {
     char dat[1100], gp[1100], tmp[1100], err[1024];
-    snprintf(dat, sizeof dat, "%s.dat", png);
-    snprintf(gp, sizeof gp, "%s.gp", png);
+    rl_plot_side_files(png, dat, gp, sizeof dat);
     snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", png);
     int rc = rl_write_atomic(dat, data, dlen, err, sizeof err);
     int fd = rc == 0 ? mkstemp(tmp) : -1;

@@ -347,6 +347,11 @@ static int band_wide(const rl_opts *o)
     return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
 }
 
+/* Set when the command loaded a smoke-test profile (calibrate --quick): its
+ * JSON result then carries smoke_test: true (emit; review22 #10: the mark
+ * was on stderr only).  Cleared before each command (rl_cli_main). */
+static int smoke_loaded;
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -358,6 +363,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    smoke_loaded |= h->smoke_test;
     if (h->smoke_test)
         rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
@@ -421,6 +427,9 @@ static int emit(const rl_opts *o, cJSON *result)
         rl_cli_say(o, "out of memory");
         return RL_EXIT_IO;
     }
+    if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
+        !cJSON_HasObjectItem(result, "smoke_test"))
+        cJSON_AddBoolToObject(result, "smoke_test", 1);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
@@ -1905,8 +1914,11 @@ int rl_cli_calibrate(rl_opts *o)
     if (o->tables)
         return calibrate_tables(o);
     o->calib.save = o->given[RL_P_SAVE_PROFILE];
+    int io = 0;
+    o->calib.io_failed = &io;
     cJSON *r = run_calib(o, "calibrate", rl_calibrate);
-    return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+    o->calib.io_failed = NULL;
+    return r ? emit(o, r) : rl_interrupted() ? RL_EXIT_INTERRUPTED : io ? RL_EXIT_IO : RL_EXIT_INPUT;
 }
 
 /* The options of fit and validate --against, and the measurement CSV `file`
@@ -1957,8 +1969,10 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
     static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
-    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test)
+    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test) {
+        smoke_loaded = 1;
         rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
+    }
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
@@ -2116,6 +2130,12 @@ int rl_cli_validate_serve(rl_opts *o)
     double frac[16];
     if (validate_serve_opts(o, &w, &vo, frac) != 0)
         return RL_EXIT_INPUT;
+    if (o->calib.profile && o->calib.quick) { /* review22 #7: it switched the verdict off */
+        rl_cli_say(o, "--quick shapes the calibration validate-serve runs without --profile; "
+                      "with --profile the profile's own smoke_test decides whether the verdict "
+                      "is judged: drop --quick");
+        return RL_EXIT_INPUT;
+    }
     rl_calib_host(host, sizeof host);
     snprintf(prof, sizeof prof, "hw_profiles/calibrated/%s.lua", host);
     const char *mname = o->model ? o->model : "tiny-ref", *pname = o->calib.profile ? o->calib.profile : prof;
@@ -2141,7 +2161,7 @@ int rl_cli_validate_serve(rl_opts *o)
         fprintf(stderr, "roofline validate-serve: %s\n", err);
         return RL_EXIT_INPUT;
     }
-    int smoke = h.smoke_test || o->calib.quick, missed = !cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target"));
+    int smoke = h.smoke_test, missed = !cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target"));
     cJSON_AddBoolToObject(r, "smoke_test", smoke);
     say_validate_serve(o, r);
     if (h.smoke_test)
@@ -2278,7 +2298,7 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
  * 0, or -1 (said). */
 static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
 {
-    char a[1100], b[1100], t[1100];
+    char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX]; /* guard.h refuses a longer one, never cuts */
     if (o->plot && rl_command_takes(c, RL_P_PLOT, 1) && o->given[RL_P_PLOT]) {
         rl_plot_side_files(o->plot, a, b, sizeof a);
         if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
@@ -2301,7 +2321,9 @@ static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_ou
         static const char *const ext[] = {"svg", "dat", "gp"};
         for (int f = 0; f < 2; f++)
             for (int e = 0; e < 3; e++) {
-                snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f], ext[e]);
+                if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
+                                     ext[e]) >= sizeof a) /* review22 #9: cut names collided */
+                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
                 if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
                     return -1;
             }
@@ -2310,8 +2332,8 @@ static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_ou
         return 0;
     rl_calib_opts co = o->calib;
     co.save = o->given[RL_P_SAVE_PROFILE]; /* set by rl_cli_calibrate */
-    rl_calib_paths(&co, a, b, t, sizeof a);
-    char base[1200], why[1024];
+    rl_calib_paths(&co, a, b, t, 1024); /* as calibrate.c names them */
+    char base[PATH_MAX + 16], why[1024];
     snprintf(base, sizeof base, "%s/base.lua", t);
     struct stat st;
     int old_json = stat(b, &st) == 0, old_tables = stat(base, &st) == 0;
@@ -2403,6 +2425,7 @@ int rl_cli_main(int argc, char **argv)
     }
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
+    smoke_loaded = 0;
     rc = c->cli(&o);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
      * A command that failed after a signal came was stopped by it wherever it

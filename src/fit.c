@@ -305,6 +305,9 @@ double rl_fit_quantile(double *v, int n, double p)
     int lo = (int)floor(h);
     if (lo >= n - 1)
         return v[n - 1];
+    if (h == lo) /* on a sample: v[lo], also where v[lo + 1] is infinite (0 x inf is NaN;
+                    review22 #6) */
+        return v[lo];
     return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
 }
 

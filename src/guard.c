@@ -164,25 +164,31 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
     return takes_a_file(dir, why, whylen);
 }
 
-/* The canonical form of `path` into out[len]: its folder through realpath
- * (or, for a folder still to be made, that folder's own folder) + '/' + its
- * last component. */
-static void canonical(const char *path, char *out, size_t len)
+/* The canonical form of `path` into out[len]: its nearest existing folder
+ * through realpath + the rest as given (a folder still to be made, and the
+ * last component).  Walks up without recursion (review22 #9: a frame per
+ * missing folder).  0, or -1 when the result would not fit. */
+static int canonical(const char *path, char *out, size_t len)
 {
-    char dir[PATH_MAX], real[PATH_MAX];
-    const char *slash = strrchr(path, '/'), *leaf = slash ? slash + 1 : path;
-    folder_of(path, dir, sizeof dir);
-    int n;
-    if (realpath(dir, real))
-        n = snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", leaf);
-    else if (strcmp(dir, path) != 0 && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
-        char up[PATH_MAX];
-        canonical(dir, up, sizeof up);
-        n = snprintf(out, len, "%s/%s", up, leaf);
-    } else
-        n = snprintf(out, len, "%s", path);
-    if (n < 0 || (size_t)n >= len) /* cut: compare as given */
-        snprintf(out, len, "%s", path);
+    char dir[PATH_MAX], up[PATH_MAX], real[PATH_MAX];
+    if (strlen(path) >= sizeof dir)
+        return -1;
+    snprintf(dir, sizeof dir, "%s", path);
+    for (;;) {
+        folder_of(dir, up, sizeof up);
+        int top = !strcmp(up, ".") || !strcmp(up, "/");
+        if (realpath(up, real)) {
+            /* up is "." (dir a bare name), "/" or path's prefix before a '/' */
+            const char *rest = !strcmp(up, ".") && !strchr(dir, '/') ? path
+                               : !strcmp(up, "/") && dir[0] == '/'    ? path + 1
+                                                                      : path + strlen(up) + 1;
+            size_t n = (size_t)snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", rest);
+            return n < len ? 0 : -1;
+        }
+        if (top || !strcmp(up, dir))
+            return (size_t)snprintf(out, len, "%s", path) < len ? 0 : -1;
+        memcpy(dir, up, sizeof dir);
+    }
 }
 
 int rl_guard_distinct(rl_guard_outputs *s, const char *label, const char *path, char *err,
@@ -193,7 +199,9 @@ int rl_guard_distinct(rl_guard_outputs *s, const char *label, const char *path, 
     struct stat st;
     int exists = stat(path, &st) == 0;
     char canon[sizeof s->v[0].canon];
-    canonical(path, canon, sizeof canon);
+    if (canonical(path, canon, sizeof canon) != 0) /* review22 #9: cut paths collided */
+        RL_FAIL("%s '%.80s...': path too long (its canonical form passes %zu bytes)", label, path,
+                sizeof canon - 1);
     for (int i = 0; i < s->n; i++)
         if (strcmp(s->v[i].canon, canon) == 0 ||
             (exists && s->v[i].exists && s->v[i].dev == st.st_dev && s->v[i].ino == st.st_ino))

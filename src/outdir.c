@@ -12,10 +12,12 @@
 
 #include "error.h"
 #include "guard.h"
+#include "interrupt.h"
 #include "report.h"
 
 #define NAME_MAX_LEN 1024
 #define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
+#define UNDO_NAMES "NAMES"        /* the undo folder's list of its copies */
 
 /* Empty o with the default output budget. */
 static void outdir_init(rl_outdir *o)
@@ -59,8 +61,10 @@ void rl_outdir_defer(rl_outdir *o, const char *dir)
 /* Remove the undo folder and its kept files; forget the journal. */
 static void drop_undo(rl_outdir *o)
 {
+    int left = 0;
     for (int i = 0; i < o->nundo; i++) {
-        if (o->backed[i] == 1 && o->undo_fd >= 0) { /* 2: not put back, left for the user */
+        left += o->backed[i].state == 2;
+        if (o->backed[i].state == 1 && o->undo_fd >= 0) { /* 2: not put back, left for the user */
             char n[16];
             snprintf(n, sizeof n, "%d", i);
             unlinkat(o->undo_fd, n, 0);
@@ -68,6 +72,8 @@ static void drop_undo(rl_outdir *o)
         free(o->undo[i]);
     }
     if (o->undo_fd >= 0) {
+        if (!left)
+            unlinkat(o->undo_fd, UNDO_NAMES, 0);
         close(o->undo_fd);
         unlinkat(o->fd, o->undo_dir, AT_REMOVEDIR); /* fails, keeping it, when not empty */
     }
@@ -185,9 +191,92 @@ static int open_folder(const rl_outdir *o, const char *name, int create, const c
     return dir;
 }
 
+/* Copy the regular file `from` (in folder fdir) to `to` (in tdir), mode
+ * kept, through a temporary renamed into place.  0, or -1 with errno set
+ * and nothing left. */
+static int copy_at(int fdir, const char *from, int tdir, const char *to)
+{
+    char tmp[300], e[256], buf[65536];
+    struct stat st;
+    int in = openat(fdir, from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    int out = fstat(in, &st) == 0 ? rl_temp_at(tdir, to, to, tmp, sizeof tmp, e, sizeof e) : -1;
+    int ok = out >= 0, saved = errno;
+    ssize_t n;
+    while (ok && (n = read(in, buf, sizeof buf)) != 0) {
+        ok = n > 0 || errno == EINTR;
+        for (ssize_t done = 0, w; ok && n > 0 && done < n; done += w > 0 ? w : 0)
+            ok = (w = write(out, buf + done, (size_t)(n - done))) > 0 || errno == EINTR;
+    }
+    ok = ok && fchmod(out, st.st_mode & 07777) == 0 && fsync(out) == 0;
+    if (!ok)
+        saved = errno;
+    if (out >= 0 && close(out) != 0 && ok) {
+        saved = errno;
+        ok = 0;
+    }
+    if (ok && renameat(tdir, tmp, tdir, to) != 0) {
+        saved = errno;
+        ok = 0;
+    }
+    if (out >= 0 && !ok)
+        unlinkat(tdir, tmp, 0);
+    if (out >= 0)
+        rl_interrupt_track_temp(AT_FDCWD, NULL);
+    close(in);
+    errno = saved;
+    return ok ? 0 : -1;
+}
+
+/* Keep the older file `leaf` (in dir) as copy `n` of the undo folder: a
+ * hard link, or a copy where none can be made (review22 #4). */
+static int keep_older(const rl_outdir *o, int dir, const char *leaf, const char *n)
+{
+    if (!o->no_links && linkat(dir, leaf, o->undo_fd, n, 0) == 0)
+        return 0;
+    if (!o->no_links && errno != EXDEV && errno != EPERM && errno != ENOTSUP &&
+        errno != EOPNOTSUPP && errno != EMLINK)
+        return -1;
+    return copy_at(dir, leaf, o->undo_fd, n);
+}
+
+/* Make the undo folder and its NAMES list, once.  0, or -1 with err set. */
+static int undo_folder(rl_outdir *o, const char *name, char *err, size_t errlen)
+{
+    if (o->undo_fd >= 0)
+        return 0;
+    char made[sizeof o->root + sizeof o->undo_dir];
+    snprintf(made, sizeof made, "%s/.roofline-undo-XXXXXX", o->root);
+    if (!mkdtemp(made))
+        RL_FAIL("%s: cannot make a folder in %s that keeps older files until the run "
+                "succeeds: %s", name, o->root, strerror(errno));
+    snprintf(o->undo_dir, sizeof o->undo_dir, "%s", strrchr(made, '/') + 1);
+    o->undo_fd = openat(o->fd, o->undo_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (o->undo_fd < 0)
+        RL_FAIL("%s: cannot open %s: %s", name, made, strerror(errno));
+    return 0;
+}
+
+/* Append "N<TAB>NAME" to the undo folder's NAMES (review22 #5: copies 0, 1,
+ * ... said nothing of the file each one is).  0 or -1 (errno). */
+static int list_copy(const rl_outdir *o, const char *n, const char *name)
+{
+    int fd = openat(o->undo_fd, UNDO_NAMES, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+                    0644);
+    if (fd < 0)
+        return -1;
+    char line[1100];
+    int len = snprintf(line, sizeof line, "%s\t%s\n", n, name); /* name: <= 1024, no control */
+    int ok = write(fd, line, (size_t)len) == len, saved = errno;
+    close(fd);
+    errno = saved;
+    return ok ? 0 : -1;
+}
+
 /* Record NAME before its first write of the run, keeping its older file
- * (leaf inside dir), if any, as a hard link in the undo folder.  0, or -1
- * with err set. */
+ * (leaf inside dir), if any, in the undo folder (keep_older) and its
+ * identity in backed.  0, or -1 with err set. */
 static int journal(rl_outdir *o, const char *name, int dir, const char *leaf, char *err,
                    size_t errlen)
 {
@@ -199,58 +288,89 @@ static int journal(rl_outdir *o, const char *name, int dir, const char *leaf, ch
         char **u = realloc(o->undo, (size_t)cap * sizeof *u);
         if (u)
             o->undo = u;
-        int *b = u ? realloc(o->backed, (size_t)cap * sizeof *b) : NULL;
+        struct rl_outdir_older *b = u ? realloc(o->backed, (size_t)cap * sizeof *b) : NULL;
         if (!b)
             RL_FAIL("%s: out of memory", name);
         o->backed = b;
         o->undo_cap = cap;
     }
-    struct stat st;
+    struct stat st = {0};
     int older = fstatat(dir, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
-    if (older && o->undo_fd < 0) {
-        char made[sizeof o->root + sizeof o->undo_dir];
-        snprintf(made, sizeof made, "%s/.roofline-undo-XXXXXX", o->root);
-        if (!mkdtemp(made))
-            RL_FAIL("%s: cannot make a folder in %s that keeps older files until the run "
-                    "succeeds: %s", name, o->root, strerror(errno));
-        snprintf(o->undo_dir, sizeof o->undo_dir, "%s", strrchr(made, '/') + 1);
-        o->undo_fd = openat(o->fd, o->undo_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (o->undo_fd < 0)
-            RL_FAIL("%s: cannot open %s: %s", name, made, strerror(errno));
-    }
+    if (older && undo_folder(o, name, err, errlen) != 0)
+        return -1;
     char n[16];
     snprintf(n, sizeof n, "%d", o->nundo);
-    if (older && linkat(dir, leaf, o->undo_fd, n, 0) != 0)
-        RL_FAIL("%s: cannot keep the older file until the run succeeds (a hard link in %s/%s): "
-                "%s", name, o->root, o->undo_dir, strerror(errno));
+    if (older && (list_copy(o, n, name) != 0 || keep_older(o, dir, leaf, n) != 0))
+        RL_FAIL("%s: cannot keep the older file until the run succeeds (in %s/%s): %s", name,
+                o->root, o->undo_dir, strerror(errno));
     if (!(o->undo[o->nundo] = strdup(name))) {
         if (older)
             unlinkat(o->undo_fd, n, 0);
         RL_FAIL("%s: out of memory", name);
     }
-    o->backed[o->nundo++] = older;
+    o->backed[o->nundo++] = (struct rl_outdir_older){older, st.st_dev, st.st_ino};
     return 0;
+}
+
+/* Put copy n back as leaf (in dir), or only delete it when leaf is still
+ * the older file (the run never rewrote it).  1 put back, 0 nothing to put
+ * back, -1 failed (the copy stays). */
+static int put_back(const rl_outdir *o, const struct rl_outdir_older *b, const char *n, int dir,
+                    const char *leaf)
+{
+    struct stat st;
+    if (fstatat(dir, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == b->dev &&
+        st.st_ino == b->ino)
+        return unlinkat(o->undo_fd, n, 0) == 0 || errno == ENOENT ? 0 : -1;
+    if (renameat(o->undo_fd, n, dir, leaf) == 0)
+        return 1;
+    if (errno != EXDEV || copy_at(o->undo_fd, n, dir, leaf) != 0)
+        return -1;
+    unlinkat(o->undo_fd, n, 0);
+    return 1;
+}
+
+/* Append "; COUNT WHAT: NAME[, ...]" for the undo names in state `state`
+ * (2: older files left in the undo folder; 3: new files not removed). */
+static size_t say_stuck(const rl_outdir *o, int state, const char *what, char *msg, size_t n,
+                        size_t msglen)
+{
+    int count = 0;
+    for (int i = 0; i < o->nundo; i++)
+        count += o->backed[i].state == state;
+    if (!count || n >= msglen)
+        return n;
+    n += (size_t)snprintf(msg + n, msglen - n, "; %d %s:", count, what);
+    for (int i = 0, shown = 0; i < o->nundo && n < msglen; i++)
+        if (o->backed[i].state == state)
+            n += (size_t)snprintf(msg + n, msglen - n, "%s %s", shown++ ? "," : "", o->undo[i]);
+    return n;
 }
 
 void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
 {
-    int restored = 0, removed = 0, stuck = 0;
+    int restored = 0, removed = 0, older = 0;
     for (int i = o->nundo - 1; i >= 0; i--) {
         const char *leaf;
         char n[16], err[256];
         int dir = open_folder(o, o->undo[i], 0, &leaf, err, sizeof err), ok;
         snprintf(n, sizeof n, "%d", i);
-        if (o->backed[i]) {
-            restored += ok = dir >= 0 && renameat(o->undo_fd, n, dir, leaf) == 0;
-            o->backed[i] = ok ? 0 : 2; /* not put back: its copy stays in the undo folder */
+        if (o->backed[i].state == 1) {
+            ok = dir >= 0 ? put_back(o, &o->backed[i], n, dir, leaf) : -1;
+            restored += ok == 1;
+            o->backed[i].state = ok < 0 ? 2 : 0; /* 2: its copy stays in the undo folder */
+            older += ok < 0;
         } else {
             removed += ok = dir >= 0 && unlinkat(dir, leaf, 0) == 0;
-            ok = ok || errno == ENOENT; /* never written */
+            if (!ok && errno != ENOENT) /* ENOENT: never written */
+                o->backed[i].state = 3;
         }
-        stuck += !ok;
         if (dir >= 0)
             close(dir);
     }
+    int stuck = older;
+    for (int i = 0; i < o->nundo; i++)
+        stuck += o->backed[i].state == 3;
     const char *root = o->root[0] ? o->root : "(no --out directory)";
     size_t n = (size_t)snprintf(msg, msglen, "%s in %s", stuck ? "could not undo all of the run"
                                                                : "kept nothing", root);
@@ -258,9 +378,11 @@ void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
         n += (size_t)snprintf(msg + n, msglen - n, " (the run failed: %d new file%s removed, %d "
                               "older file%s put back", removed, removed == 1 ? "" : "s",
                               restored, restored == 1 ? "" : "s");
-    if (n < msglen && stuck)
-        n += (size_t)snprintf(msg + n, msglen - n, "; %d could not be, older copies stay in %s",
-                              stuck, o->undo_dir);
+    n = say_stuck(o, 3, "new file(s) could not be removed", msg, n, msglen);
+    n = say_stuck(o, 2, "older file(s) could not be put back", msg, n, msglen);
+    if (n < msglen && older)
+        n += (size_t)snprintf(msg + n, msglen - n, "; their older copies stay in %s/%s, listed "
+                              "in its " UNDO_NAMES, root, o->undo_dir);
     if (n < msglen && removed + restored + stuck > 0)
         snprintf(msg + n, msglen - n, ")");
     drop_undo(o);

@@ -17,11 +17,16 @@
  * A run's outputs are all or nothing (tester9 #7: a failed run replaced
  * older good files): before a name is first written its older file, if
  * any, is kept as a hard link in a hidden folder `.roofline-undo-XXXXXX`
- * inside the directory; rl_outdir_undo (the run failed or was interrupted)
- * puts every older file back and removes the new ones, rl_outdir_close
- * drops the kept copies.  Only a run killed outright (SIGKILL, a second
- * signal) leaves the hidden folder behind.  Folders a failed run created
- * stay (empty).  No name may replace a file roofline ships (guard.h) or an
+ * inside the directory (a copy, mode kept, where no link can be made:
+ * another mount, a file system without hard links, fs.protected_hardlinks;
+ * review22 #4), named N and listed as "N<TAB>NAME" in that folder's NAMES
+ * file before it is made (review22 #5); rl_outdir_undo (the run failed or
+ * was interrupted) puts every older file the run replaced back, deletes
+ * the copy of one it never rewrote (review22 #3) and removes the new ones,
+ * rl_outdir_close drops the kept copies.  Only a run killed outright
+ * (SIGKILL, a second signal) or an older file that cannot be put back
+ * leaves the hidden folder behind, NAMES saying which file each copy is.
+ * Folders a failed run created stay (empty).  No name may replace a file roofline ships (guard.h) or an
  * input given to rl_outdir_protect (the scenario being run; tester9 #3).
  * Uses report (rl_write_atomic_at, rl_mkdir_p), guard and POSIX *at calls.
  *
@@ -49,7 +54,14 @@ typedef struct {
     char **kept;     /* names written (relative, as given), in order */
     int nkept, cap;
     char **undo;     /* names journaled before their first write, in order */
-    int *backed;     /* per undo name: 1 when its older file is kept in undo_fd */
+    struct rl_outdir_older {
+        int state;   /* 1: its older file is kept in undo_fd; 2: could not be put back,
+                        left there for the user; 0: none */
+        dev_t dev;   /* the older file's identity: still there at undo means the run */
+        ino_t ino;   /* never rewrote the name, and its copy is only deleted (review22 #3) */
+    } *backed;       /* per undo name */
+    int no_links;    /* keep older files by copying them, never by a hard link (tests; a
+                        failed link falls back to a copy on its own) */
     int nundo, undo_cap;
     int undo_fd;     /* the hidden folder of older files (-1 until one is kept) */
     char undo_dir[32];

@@ -557,13 +557,14 @@ const rl_command RL_COMMANDS[] = {
      "t = 0: requests / makespan), then serves the trace at each --capacity-pct of it (or at\n"
      "--qps), --repeats times each; measured = the median, beside each error its range over\n"
      "the repeats, and each load's capacity utilisation.  Exit 3 when TTFT and TPOT p50/p90\n"
-     "are not all within 10% (exit 0 with a note for a smoke test: --quick, or a --quick\n"
-     "profile, key smoke_test).\n"
+     "are not all within 10% (exit 0 with a note for a smoke test: a profile marked\n"
+     "smoke_test, as calibrate --quick marks it, key smoke_test; --quick, refused with\n"
+     "--profile, makes the fresh calibration one).\n"
      "Here: --requests N (24, at most 10000) --max-seqs SLOTS (4, at most 64); --model\n"
      "(tiny-ref).",
      "[--backend cpu|cuda (cpu)] [--model M] [--profile P] [--threads N (cpu, 1: as\n"
      "       calibrated)] [--requests N] [--capacity-pct P,.. | --qps Q] [--repeats N]\n"
-     "       [--max-seqs B]"},
+     "       [--max-seqs B] [--quick (without --profile)]"},
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one table row each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"

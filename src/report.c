@@ -450,50 +450,108 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
     return ok ? 0 : -1;
 }
 
-int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+/* The file a write to `path` replaces: `path`, or the target of a symbolic
+ * link there (written through), into resolved[PATH_MAX]; its folder opened
+ * into *dir (AT_FDCWD for a bare name) and its last component into *name.
+ * Anything that is not a regular file is refused.  0, or -1 with err set. */
+static int write_target(const char *path, char *resolved, int *dir, const char **name, char *err,
+                        size_t errlen)
 {
-    /* a symlink is written through (its target is replaced); anything that
-     * is not a regular file (/dev/null, a FIFO, a directory) is refused,
-     * since renaming over it would destroy it */
-    char resolved[PATH_MAX];
     struct stat st;
-    const char *user_path = path;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (!realpath(path, resolved)) {
-            snprintf(err, errlen, "%s: a symlink whose target cannot be resolved: %s", path,
-                     strerror(errno));
-            return -1;
-        }
-        path = resolved;
-    }
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: exists and is not a regular file; refusing to replace it "
-                              "(print to stdout instead)",
-                 user_path);
+    snprintf(resolved, PATH_MAX, "%s", path);
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !realpath(path, resolved)) {
+        snprintf(err, errlen, "%s: a symlink whose target cannot be resolved: %s", path,
+                 strerror(errno));
         return -1;
     }
-    const char *slash = strrchr(path, '/');
-    int dir = AT_FDCWD;
+    if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: exists and is not a regular file; refusing to replace it "
+                              "(print to stdout instead)",
+                 path);
+        return -1;
+    }
+    const char *slash = strrchr(resolved, '/');
+    *dir = AT_FDCWD;
+    *name = slash ? slash + 1 : resolved;
     if (slash) {
         char parent[PATH_MAX];
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        size_t n = slash == resolved ? 1 : (size_t)(slash - resolved);
         if (n >= sizeof parent) {
-            snprintf(err, errlen, "%s: path too long", user_path);
+            snprintf(err, errlen, "%s: path too long", path);
             return -1;
         }
-        memcpy(parent, path, n);
+        memcpy(parent, resolved, n);
         parent[n] = '\0';
-        dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir < 0) {
-            snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+        *dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (*dir < 0) {
+            snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", resolved,
                      strerror(errno));
             return -1;
         }
     }
-    int rc = rl_write_atomic_at(dir, slash ? slash + 1 : path, path, data, len, err, errlen);
+    return 0;
+}
+
+int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+    char resolved[PATH_MAX];
+    const char *name;
+    int dir;
+    if (write_target(path, resolved, &dir, &name, err, errlen) != 0)
+        return -1;
+    int rc = rl_write_atomic_at(dir, name, resolved, data, len, err, errlen);
     if (dir != AT_FDCWD)
         close(dir);
     return rc;
+}
+
+int rl_stage(const char *path, rl_staged *s, char *err, size_t errlen)
+{
+    const char *name;
+    int dir;
+    s->temp[0] = '\0';
+    if (write_target(path, s->target, &dir, &name, err, errlen) != 0)
+        return -1;
+    char tmp[300];
+    int fd = rl_temp_at(dir, name, path, tmp, sizeof tmp, err, errlen);
+    rl_interrupt_track_temp(AT_FDCWD, NULL); /* several are held at once: rl_unstage removes them */
+    size_t at = (size_t)(name - s->target);
+    int rc = fd < 0 ? -1 : 0;
+    if (fd >= 0) {
+        close(fd);
+        if (at + strlen(tmp) < sizeof s->temp)
+            snprintf(s->temp, sizeof s->temp, "%.*s%s", (int)at, s->target, tmp);
+        else {
+            unlinkat(dir, tmp, 0);
+            rc = -1;
+            snprintf(err, errlen, "%s: path too long", path);
+        }
+    }
+    if (dir != AT_FDCWD)
+        close(dir);
+    return rc;
+}
+
+int rl_stage_commit(rl_staged *s, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        if (rename(s[i].temp, s[i].target) != 0) {
+            snprintf(err, errlen, "%s: write failed: %s", s[i].target, strerror(errno));
+            rl_unstage(s + i, n - i);
+            return -1;
+        }
+        s[i].temp[0] = '\0';
+    }
+    return 0;
+}
+
+void rl_unstage(rl_staged *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (s[i].temp[0]) {
+            unlink(s[i].temp);
+            s[i].temp[0] = '\0';
+        }
 }
 
 int rl_open_input(const char *path, char *err, size_t errlen)

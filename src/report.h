@@ -34,6 +34,23 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
  * left behind. */
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* Several files put in place together (calibrate's profile and its raw
+ * samples): rl_stage reserves an empty temporary beside each target (the
+ * target resolved as rl_write_atomic does), the caller writes each one
+ * with rl_write_atomic(temp), then rl_stage_commit renames them all into
+ * place; on any failure rl_unstage removes the temporaries, so the older
+ * files stay untouched.  The renames are within one folder each, so only
+ * a failing rename between them (not a full disk) can leave some new.
+ * rl_stage and rl_stage_commit return 0, or -1 with err set (temporaries
+ * removed by rl_stage_commit). */
+typedef struct {
+    char target[4096]; /* PATH_MAX */
+    char temp[4096];   /* "" when none is held */
+} rl_staged;
+int rl_stage(const char *path, rl_staged *s, char *err, size_t errlen);
+int rl_stage_commit(rl_staged *s, int n, char *err, size_t errlen);
+void rl_unstage(rl_staged *s, int n);
+
 /* The temporary's suffix ".tmp.XXXXXX": a file name (one component) may be
  * at most RL_NAME_MAX bytes so that its temporary fits in NAME_MAX (255). */
 #define RL_TEMP_SUFFIX_LEN 11

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "calib.h"
+#include "plot.h"
 #include "silicon.h"
 
 static void test_calibrate_then_validate(void **state)
@@ -65,11 +66,17 @@ static void test_calibrate_then_validate(void **state)
                 cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);
     assert_rel(cJSON_GetObjectItem(v, "noise_threshold")->valuedouble, RL_CALIB_NOISE, 0);
     /* the step-level figure's data: 3 runs, decode and prefill blocks */
-    char dat[1200];
+    char dat[1200], gp[1200];
     assert_string_equal(cJSON_GetObjectItem(v, "plot_steps")->valuestring, "v-steps.png");
-    snprintf(dat, sizeof dat, "%s.dat", cJSON_GetObjectItem(v, "plot_steps")->valuestring);
+    /* its side files are the ones the CLI checks before the run (plot.h
+     * rl_plot_side_files: STEM.dat, STEM.gp; review22 #2) */
+    rl_plot_side_files(cJSON_GetObjectItem(v, "plot_steps")->valuestring, dat, gp, sizeof dat);
+    assert_string_equal(dat, "v-steps.dat");
     assert_int_equal(stat(dat, &st), 0);
-    assert_int_equal(stat("v.png.dat", &st), 0);
+    assert_int_equal(stat(gp, &st), 0);
+    assert_int_equal(stat("v.dat", &st), 0);
+    assert_int_equal(stat("v.gp", &st), 0);
+    assert_int_not_equal(stat("v.png.dat", &st), 0);
     /* the figures go where --plot says, and nowhere else (tester4 #14: a
      * plots/ folder appeared in the working directory on every run) */
     assert_int_not_equal(stat("plots", &st), 0);
@@ -209,12 +216,49 @@ static void test_quantile(void **state)
     assert_rel(rl_calib_quantile(v, 5, 0.0), 1, 0);
 }
 
+/* All or nothing (review22 #1): when the raw samples cannot be written (here
+ * a folder stands at p.json; a full disk did the same), the older profile
+ * stays as it was, no temporary is left beside it and the failure is a
+ * write failure (io_failed: exit 1).  Before the mend the profile was
+ * replaced and then unlinked: no profile at all. */
+static void test_calibrate_keeps_the_older_profile(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[] = "/tmp/rl_calk_XXXXXX", err[1024], save[64], json[64], buf[64] = "";
+    assert_non_null(mkdtemp(dir));
+    snprintf(save, sizeof save, "%s/p.lua", dir);
+    snprintf(json, sizeof json, "%s/p.json", dir);
+    FILE *f = fopen(save, "w");
+    assert_non_null(f);
+    fputs("-- OLD profile\n", f);
+    fclose(f);
+    assert_int_equal(mkdir(json, 0755), 0);
+    int io = 0;
+    rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .save = save, .quick = 1,
+                       .threads = 1, .io_failed = &io};
+    assert_null(rl_calibrate(&o, err, sizeof err));
+    assert_non_null(strstr(err, "p.json"));
+    assert_int_equal(io, 1);
+    f = fopen(save, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "-- OLD profile\n");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls -a %s | grep -q tmp", dir);
+    assert_int_not_equal(system(cmd), 0); /* no temporary left */
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantile),
         cmocka_unit_test(test_calibrate_then_validate),
         cmocka_unit_test(test_calibrate_writes_kernel_tables),
+        cmocka_unit_test(test_calibrate_keeps_the_older_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

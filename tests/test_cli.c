@@ -363,8 +363,11 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ @SIM@ --plot-dir @D@/pd --save @D@/pd/latency_cdf.dat",
          "a --plot-dir figure and --save name the same file"},
         {"@BIN@ @SIM@ --plot-dir @D@/w.lua/pd", "w.lua' exists and is not a folder"},
+        /* validate writes STEM.dat/.gp beside each figure (review22 #2) */
         {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v-steps.dat",
          "--plot's steps data file and --save name the same file"},
+        {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v.gp",
+         "--plot's gnuplot script and --save name the same file"},
         {"@BIN@ calibrate --backend cpu --quick --save @D@/q.lua",
          "the tables folder '/tmp/rl_guard_cli_"},
         {"@BIN@ run --out '' @D@/w.lua", "--out: empty"},
@@ -1940,6 +1943,17 @@ static void reference_engine_profile(void **state)
     assert_non_null(f);
     fprintf(f, "return { base = 'p.lua', smoke_test = false }\n");
     fclose(f);
+    /* and in its JSON (review22 #10: stderr only), a key present only then */
+    for (int smoke = 0; smoke < 2; smoke++) {
+        snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/%s --batch 2 --context 256 "
+                 "--engine reference --weights fp32 --compute fp32 --kv fp32 --format json", dir,
+                 smoke ? "p.lua" : "full.lua");
+        j = run_cli_json(cmd, out, sizeof out);
+        const cJSON *k = cJSON_GetObjectItem(j, "smoke_test");
+        if (smoke ? !cJSON_IsTrue(k) : k != NULL)
+            fail_msg("%s: smoke_test %s", cmd, k ? "present" : "absent");
+        cJSON_Delete(j);
+    }
     for (int smoke = 0; smoke < 2; smoke++) {
         snprintf(cmd, sizeof cmd, "validate-serve --profile %s/%s --model tiny-test --requests 2 "
                  "--repeats 1 --qps 2", dir, smoke ? "p.lua" : "full.lua");
@@ -1948,6 +1962,12 @@ static void reference_engine_profile(void **state)
             !strstr(out, "smoke test") != !smoke)
             fail_msg("%s: exit %d: %s", cmd, rc, out);
     }
+    /* review22 #7: --quick shaped no calibration here, yet switched a full
+     * profile's verdict off; it is refused with --profile */
+    snprintf(cmd, sizeof cmd, "validate-serve --profile %s/full.lua --quick --model tiny-test "
+             "--requests 2 --repeats 1 --qps 2", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "with --profile the profile's own smoke_test decides"));
     snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua "
              "--engine ideal --format json", dir);
     j = run_cli_json(cmd, out, sizeof out);

@@ -823,6 +823,19 @@ static void widening_per_octave(void **state)
      * profile reader accepts: clamped to RL_EC_WIDEN_MAX (5) */
     const double far[] = {2.0, 2.0, 2.0, 2.0, 2.0}, near[] = {0.22, 0.22, 0.22, 0.22, 0.22};
     assert_rel(rl_ec_widening(far, near, 5, -0.05, 0.08, 0.8, tmp), RL_EC_WIDEN_MAX, 0);
+    /* review22 #6: a held-out row at d = 0 outside the band needs an
+     * infinite widening; six rows r = 0.3, 0.25, 0.2, 0.22, 0.35, 0.5 over
+     * q_hi 0.1 need 0.2, 0.15, 0.1, 0.12, 0.25 and inf (the last at d = 0),
+     * sorted 0.1, 0.12, 0.15, 0.2, 0.25, inf; the 80% quantile sits on the
+     * 5th (type 7: position 5 x 0.8 = 4): 0.25, as with the last d = 1
+     * (need 0.4).  It was 0 x inf = NaN, clamped to RL_EC_WIDEN_MAX.  The
+     * 90% one (position 4.5) lies halfway to inf: clamped.  1e-12. */
+    const double r6[] = {0.3, 0.25, 0.2, 0.22, 0.35, 0.5}, d6[] = {1, 1, 1, 1, 1, 0},
+                 d6b[] = {1, 1, 1, 1, 1, 1};
+    double tmp6[6];
+    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
+    assert_rel(rl_ec_widening(r6, d6b, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
+    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.9, tmp6), RL_EC_WIDEN_MAX, 0);
 }
 
 static void wrong_expectation(void **state)

@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "guard.h"
@@ -163,12 +164,54 @@ static void distinct_outputs(void **state)
     assert_non_null(strstr(err, "--save and a --plot-dir figure name the same file"));
 }
 
+/* review22 #9: a path 540 missing folders deep is compared by its nearest
+ * existing folder without a stack frame per folder (the recursion took
+ * ~12 kB a level: 6.5 MB here, run on a 512 kB thread stack), two names
+ * there stay distinct, and a path whose canonical form passes 4095 bytes
+ * is refused as too long rather than cut (cut names collided). */
+static void *deep_paths(void *arg)
+{
+    static rl_guard_outputs s;
+    char *err = arg, *p = malloc(8192);
+    s.n = 0;
+    int at = snprintf(p, 8192, "%s/deep", data);
+    for (int i = 0; i < 540; i++)
+        at += snprintf(p + at, (size_t)(8192 - at), "/d");
+    snprintf(p + at, (size_t)(8192 - at), "/a.svg");
+    int rc = rl_guard_distinct(&s, "a --plot-dir figure", p, err, 1024);
+    snprintf(p + at, (size_t)(8192 - at), "/b.svg");
+    rc = rc * 10 + rl_guard_distinct(&s, "another figure", p, err, 1024);
+    for (int i = 0; i < 1600; i++)
+        at += snprintf(p + at, (size_t)(8192 - at), "/d");
+    rc = rc * 10 + rl_guard_distinct(&s, "a long one", p, err, 1024);
+    free(p);
+    return (void *)(long)rc;
+}
+
+static void deep_missing_folders(void **state)
+{
+    (void)state;
+    char err[1024];
+    pthread_attr_t attr;
+    pthread_t t;
+    void *rc;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 512 << 10), 0);
+    assert_int_equal(pthread_create(&t, &attr, deep_paths, err), 0);
+    assert_int_equal(pthread_join(t, &rc), 0);
+    pthread_attr_destroy(&attr);
+    assert_int_equal((long)rc, -1); /* 0, 0, then -1 */
+    assert_non_null(strstr(err, "a long one"));
+    assert_non_null(strstr(err, "path too long"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shipped_files),
         cmocka_unit_test(targets),
         cmocka_unit_test(distinct_outputs),
+        cmocka_unit_test(deep_missing_folders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -173,6 +173,15 @@ static void second_sigint_leaves_no_temporary(void **state)
     struct stat st;
     if (stat(marker, &st) == 0)
         assert_int_equal(st.st_size, 8 * 1024 * 1024); /* whole, never partial */
+    else { /* review22 #12: only the undo may remove it; it follows the first
+              signal's stop, and its message (unless the second signal cut it
+              short) says so */
+        char err[4096];
+        read_stderr(err, sizeof err);
+        if (!strstr(err, "interrupted (SIGINT)") ||
+            (strstr(err, "kept nothing in") && !strstr(err, "1 new file removed")))
+            fail_msg("big.txt is gone, but not by the undo: %s", err);
+    }
     unlink(script);
 }
 
