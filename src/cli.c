@@ -1215,6 +1215,22 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
     return rl_interrupted() ? -1 : 0;
 }
 
+/* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
+ * when the sample of `n` requests is too short for a steady state at the
+ * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
+ * of about 4300), none found when no load was sustained above the floor. */
+static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n)
+{
+    if (lower_bound)
+        rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
+                      "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
+                      "end-to-end latencies at the load above it, so that load failed before a "
+                      "steady state; more --requests raise it",
+                   max_qps, n < RL_SERVE_CAPACITY_GROW_MAX ? n : (long long)RL_SERVE_CAPACITY_GROW_MAX,
+                   n < RL_SERVE_CAPACITY_GROW_MAX ? "" : " (the search's cap)",
+                   RL_SERVE_CAPACITY_SPANS);
+}
+
 /* simulate runs one replica over --chips (its pipeline stages over
  * --pp), where step splits chips beyond one NVLink/ICI domain into
  * replicas (calibrated_tp): a stage wider than the domain is said, with
@@ -1278,16 +1294,19 @@ int rl_cli_simulate(rl_opts *o)
     note_cross_domain(o, &h, &c);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
+    int lower_bound = 0;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    c.capacity_lower_bound = &lower_bound;
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
+    c.capacity_lower_bound = NULL;
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps};
+                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
@@ -1323,6 +1342,7 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
+    note_capacity_bounds(o, max_qps, lower_bound, n);
     if (free_qps >= w.qps)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else

@@ -1366,13 +1366,16 @@ int rl_lua_simulate(lua_State *L)
     if (offline)
         rl_requests_offline(req, w.n, &w);
     double max_qps = 0; /* no hint; NAN when there is no capacity */
+    int lower_bound = 0;
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
+    c.capacity_lower_bound = &lower_bound;
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
+    c.capacity_lower_bound = NULL;
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0, offline, max_qps};
+                           -1, 0, offline, max_qps, lower_bound};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -1054,6 +1054,10 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
     add_number_or_null(o, "capacity_utilization", run->qps / run->max_qps,
                        isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
+    if (isfinite(run->max_qps))
+        cJSON_AddBoolToObject(o, "max_sustainable_qps_is_lower_bound", run->max_qps_lower_bound);
+    else
+        cJSON_AddNullToObject(o, "max_sustainable_qps_is_lower_bound");
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
     return o;

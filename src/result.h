@@ -121,6 +121,7 @@ typedef struct {
     int timeline;                /* add kv_timeline */
     int offline;                 /* every request at t = 0: offline true, qps null */
     double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
+    int max_qps_lower_bound;     /* serve.h rl_serve_config.capacity_lower_bound */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -143,7 +144,10 @@ typedef struct {
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
  * speculation), truncated_requests (when counted), offline,
  * max_sustainable_qps and capacity_utilization (offered / that; both null
- * offline or without a capacity), max_sustainable_qps_no_slo (null here;
+ * offline or without a capacity), max_sustainable_qps_is_lower_bound (true
+ * when the capacity sample was too short for a steady state: serve.h
+ * rl_serve_config.capacity_lower_bound; null with max_sustainable_qps),
+ * max_sustainable_qps_no_slo (null here;
  * `roofline simulate` sets it to the capacity of the same arrivals without
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
  * NULL on OOM. */

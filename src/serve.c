@@ -2119,10 +2119,11 @@ static int sustained(const rl_serve_result *r, const rl_serve_config *c)
 }
 
 /* Simulate the first n requests with their arrival gaps divided by `scale`
- * (into `buf`); *ok: sustained.  Returns 0 or -1. */
+ * (into `buf`); *ok: sustained, *e2e: the mean end-to-end latency then.
+ * Returns 0 or -1. */
 static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
                       const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                      int *ok, char *err, size_t errlen)
+                      int *ok, double *e2e, char *err, size_t errlen)
 {
     for (long long i = 0; i < n; i++) {
         buf[i] = req[i];
@@ -2138,6 +2139,8 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     if (rc != 0)
         return -1;
     *ok = sustained(&r, c);
+    if (*ok)
+        *e2e = r.e2e.mean;
     rl_serve_result_free(&r);
     return 0;
 }
@@ -2155,26 +2158,39 @@ static long lattice_point(double x)
     return (long)floor(log(x) / log1p(RL_SERVE_CAPACITY_TOL) + 1e-9);
 }
 
-int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
-                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
-                      double hint, double *qps, char *err, size_t errlen)
+/* What one search over a sample found: the highest load sustained (*qps, 0
+ * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
+ * when none) and the mean end-to-end latency at *qps (e2e). */
+typedef struct {
+    double fail, e2e;
+} search_end;
+
+/* The floor probes (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate,
+ * then RL_SERVE_CAPACITY_FLOOR_QPS when that is still above it.  *low_k:
+ * the lowest point run; *ok: it was sustained. */
+static int run_floors(const rl_request *req, long long m, double q0, rl_request *buf,
+                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
+                      long *low_k, int *ok, char *err, size_t errlen)
 {
-    *qps = NAN;
-    if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
-        return 0; /* too few requests for a steady window, or no arrival rate (offline) */
-    /* the sample: its size from the requests' own rate, never the hint, so
-     * that every start searches the same requests */
-    double rate = (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
-    double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
-                       RL_SERVE_CAPACITY_MAX);
-    long long m = (double)n < want ? n : (long long)want;
+    double e2e;
+    long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
+    *low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
+    int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, ok, &e2e, err, errlen);
+    if (rc == 0 && !*ok && abs_k < *low_k)
+        rc = run_scaled(req, m, lattice_scale(*low_k = abs_k), buf, c, pc, dc, ok, &e2e, err,
+                        errlen);
+    return rc;
+}
+
+/* One search over the first m requests (serve.h rl_serve_capacity). */
+static int search_sample(const rl_request *req, long long m, const rl_serve_config *c,
+                         const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                         double hint, double *qps, search_end *end, char *err, size_t errlen)
+{
+    *qps = end->fail = end->e2e = NAN;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
     double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
-    rl_serve_config c = *cfg;
-    c.kv_samples = 0;
-    c.keep_requests = 0;
-    c.stop_when_missed = 1; /* only the verdict counts */
     rl_request *buf = malloc((size_t)m * sizeof *buf);
     if (!buf)
         return snprintf(err, errlen, "capacity: out of memory"), -1;
@@ -2185,49 +2201,100 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
      * it) and checks it only when the bisection ends next to it */
     long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0;
     long step = lattice_point(hint > 0 ? 1.25 : 2);
-    long floor_k = lattice_point(RL_SERVE_CAPACITY_FLOOR), top_k = lattice_point(1e9);
-    int ok, rc = 0, runs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR), top_k = lattice_point(1e9);
+    int ok, rc = 0, runs = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
+    double e2e = NAN;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
-            if ((rc = run_scaled(req, m, lattice_scale(k), buf, &c, prefill_cost, decode_cost,
-                                 &ok, err, errlen)))
+            if ((rc = run_scaled(req, m, lattice_scale(k), buf, c, prefill_cost, decode_cost,
+                                 &ok, &e2e, err, errlen)))
                 break;
             if (ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step;
             if (ok)
-                lo = k, has_lo = 1, k += step;
+                lo = k, has_lo = 1, k += step, end->e2e = e2e;
             else
                 hi = k, has_hi = 1, k -= step;
-            if ((!has_lo && k < floor_k) || (!has_hi && k > top_k))
+            if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
             if (!has_lo && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
-                if ((rc = run_scaled(req, m, lattice_scale(floor_k), buf, &c, prefill_cost,
-                                     decode_cost, &ok, err, errlen)) || !ok)
+                if ((rc = run_floors(req, m, q0, buf, c, prefill_cost, decode_cost, &low_k, &ok,
+                                     err, errlen)) || !ok) {
+                    unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
+                                                    RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
+                }
             }
         }
         for (; rc == 0 && has_lo && has_hi && hi - lo > 1 && runs < RL_SERVE_CAPACITY_RUNS;
              runs++) {
             long mid = lo + (hi - lo) / 2;
-            if ((rc = run_scaled(req, m, lattice_scale(mid), buf, &c, prefill_cost, decode_cost,
-                                 &ok, err, errlen)))
+            if ((rc = run_scaled(req, m, lattice_scale(mid), buf, c, prefill_cost, decode_cost,
+                                 &ok, &e2e, err, errlen)))
                 break;
             *(ok ? &lo : &hi) = mid;
+            if (ok)
+                end->e2e = e2e;
             assumed = assumed && ok; /* hi is still the assumed point */
         }
         if (rc || !assumed || hi - lo > 1 || runs >= RL_SERVE_CAPACITY_RUNS)
             break;
         assumed = 0; /* the bisection ended below the assumed point: check it */
-        rc = run_scaled(req, m, lattice_scale(hi), buf, &c, prefill_cost, decode_cost, &ok, err,
-                        errlen);
+        rc = run_scaled(req, m, lattice_scale(hi), buf, c, prefill_cost, decode_cost, &ok, &e2e,
+                        err, errlen);
         runs++;
         if (rc || !ok)
             break;
-        lo = hi, has_hi = 0, k = hi + step; /* sustained after all: step on up */
+        lo = hi, has_hi = 0, k = hi + step, end->e2e = e2e; /* sustained after all: step on up */
     }
     free(buf);
-    if (rc == 0 && has_hi)
-        *qps = has_lo ? lattice_scale(lo) * q0 : 0; /* 0: even a 1e-6 fraction fails */
+    if (rc == 0 && has_hi) {
+        *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails ? 0 : NAN;
+        end->fail = lattice_scale(hi) * q0;
+    }
+    return rc;
+}
+
+int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
+                      const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
+                      double hint, double *qps, char *err, size_t errlen)
+{
+    *qps = NAN;
+    if (cfg->capacity_lower_bound)
+        *cfg->capacity_lower_bound = 0;
+    if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
+        return 0; /* too few requests for a steady window, or no arrival rate (offline) */
+    /* the sample: its size from the requests' own rate, never the hint, so
+     * that every start searches the same requests */
+    double rate = (double)(n - 1) / (req[n - 1].arrival - req[0].arrival);
+    double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
+                       RL_SERVE_CAPACITY_MAX);
+    long long m = (double)n < want ? n : (long long)want;
+    long long top = n < RL_SERVE_CAPACITY_GROW_MAX ? n : RL_SERVE_CAPACITY_GROW_MAX;
+    rl_serve_config c = *cfg;
+    c.kv_samples = 0;
+    c.keep_requests = 0;
+    c.stop_when_missed = 1; /* only the verdict counts */
+    int rc;
+    search_end end;
+    for (int grows = 0;; grows++) {
+        if ((rc = search_sample(req, m, &c, prefill_cost, decode_cost, hint, qps, &end, err,
+                                errlen)) ||
+            !(*qps > 0) || !isfinite(end.fail))
+            break;
+        /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
+        double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;
+        if (!(need > (double)m)) /* a NAN latency: no evidence to grow on */
+            break;
+        if (m >= top || grows == RL_SERVE_CAPACITY_GROWS) {
+            if (cfg->capacity_lower_bound)
+                *cfg->capacity_lower_bound = 1;
+            break;
+        }
+        m = fmax(need, 2.0 * (double)m) < (double)top ? (long long)fmax(need, 2.0 * (double)m)
+                                                      : top;
+        hint = *qps;
+    }
     return rc;
 }
 

@@ -335,6 +335,10 @@ typedef struct {
                                max_seqs: a run whose peak stays below max_seqs never met its
                                cap, and runs the same under any cap above that peak (size
                                reuses such runs across batch caps) */
+    int *capacity_lower_bound; /* NULL, or set by rl_serve_capacity: 1 when its sample could
+                               not last RL_SERVE_CAPACITY_SPANS end-to-end latencies at the
+                               first load it failed (--requests or RL_SERVE_CAPACITY_GROW_MAX
+                               too few): *qps is then a lower bound; 0 otherwise */
     int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
                                runs as pp virtual engines, each with its own scheduler, its
                                max_seqs, 1/pp of the replica's KV pages (and of its prefix
@@ -544,7 +548,22 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * stops there with *qps 0 (the stepping down would have run to its bound
  * and found 0 too, as long as a lower load is never the only one
  * sustained: our early-stop rule, which saves up to RL_SERVE_CAPACITY_RUNS
- * runs on a configuration that misses a target even unloaded).
+ * runs on a configuration that misses a target even unloaded).  That
+ * fraction of a huge offered rate can still be a load (tester10 #7: 1e-6 of
+ * 1e7 req/s is 10 req/s, past a capacity of 4.3): when it is above
+ * RL_SERVE_CAPACITY_FLOOR_QPS, one more run at that absolute rate decides,
+ * and the stepping down goes on to it.  *qps is 0 only when a floor run at
+ * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
+ * without a sustained load otherwise.
+ * Steady state (tester10 #5): the sample must last RL_SERVE_CAPACITY_SPANS
+ * mean end-to-end latencies (measured at the highest load sustained) at the
+ * first load not sustained, or that load fails only because the run ends
+ * before its first requests complete (many replicas each holding a request
+ * for a latency).  When it does not, the search runs again from its figure
+ * on enough requests (at least twice as many, at most n and
+ * RL_SERVE_CAPACITY_GROW_MAX, up to RL_SERVE_CAPACITY_GROWS times); when
+ * it still does not, *cfg->capacity_lower_bound is set: the figure is a
+ * lower bound.
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
@@ -558,6 +577,11 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_RUNS 40
 #define RL_SERVE_CAPACITY_FLOOR 1e-6
 #define RL_SERVE_CAPACITY_FLOOR_AFTER 3
+#define RL_SERVE_CAPACITY_FLOOR_QPS 1e-6 /* req/s: one request per 11.6 days */
+#define RL_SERVE_CAPACITY_SPANS 2.0 /* the steady window (serve.c steady_window) starts
+                                       after 10% of the requests and about one latency */
+#define RL_SERVE_CAPACITY_GROW_MAX 200000
+#define RL_SERVE_CAPACITY_GROWS 3
 #define RL_SERVE_KEEP_UP 0.98
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,

@@ -624,6 +624,69 @@ static void test_capacity_floor_stops_early(void **state)
     free(r);
 }
 
+/* A step of 1 ms whatever its work: a synthetic cost for the search tests. */
+static double step_1ms(void *ctx, const rl_step_work *w)
+{
+    (void)ctx, (void)w;
+    return 1e-3;
+}
+
+/* Capacity scales with replicas (tester10 #5).  R replicas of max_seqs 64
+ * under continuous batching, every step 1 ms, 10-token prompts of 20 output
+ * tokens: a request holds a slot for 20 steps (its prefill step emits the
+ * first token), so R replicas complete at most R x 64 / 20 ms = 3200 R
+ * req/s.  The search's first sample (4000 of 16000 requests offered at 1
+ * req/s) lasts 4000 / 160000 = 25 ms at 50 replicas' capacity, about one
+ * 20 ms latency: the old search failed loads there before a steady window
+ * and read 0.70 of it.  It must find within [0.9, 1.02] of 3200 R at R = 1
+ * and 50, unflagged; on 300 requests (the whole sample lasts 94 ms at 50
+ * replicas' capacity) the figure is flagged a lower bound. */
+static void test_capacity_scales_with_replicas(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_request *r = workload(16000, 1, 10, 20, 3);
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_seqs = 64;
+    int lower_bound = -1;
+    c.capacity_lower_bound = &lower_bound;
+    char err[256];
+    double cap;
+    const int R[] = {1, 50};
+    for (int i = 0; i < 2; i++) {
+        c.replicas = R[i];
+        assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+        if (!(cap >= 0.9 * 3200 * R[i] && cap <= 1.02 * 3200 * R[i]) || lower_bound != 0)
+            fail_msg("%d replicas: %g req/s (%g per replica), lower bound %d", R[i], cap,
+                     cap / R[i], lower_bound);
+    }
+    assert_int_equal(rl_serve_capacity(r, 300, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap < 0.9 * 3200 * 50) || lower_bound != 1)
+        fail_msg("300 requests: %g req/s, lower bound %d", cap, lower_bound);
+    free(r);
+}
+
+/* An offered rate so far above the capacity that the floor probe, 1e-6 of
+ * it, is still a load (tester10 #7: 1e7 req/s offered, capacity 4.3): the
+ * search goes on down to RL_SERVE_CAPACITY_FLOOR_QPS and finds the
+ * capacity, never 0.  The M/D/1 case (capacity within [0.93, 1.03] / D,
+ * test_capacity_md1) with its arrivals compressed to 1e7 / D req/s. */
+static void test_capacity_floor_is_unloaded(void **state)
+{
+    double D;
+    rl_serve_config c;
+    rl_request *r = md1_case(*state, &D, &c);
+    fixture *f = *state;
+    for (int i = 0; i < 4000; i++)
+        r[i].arrival = r[0].arrival + (r[i].arrival - r[0].arrival) * 0.5 / 1e7;
+    double cap;
+    char err[256];
+    assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap * D >= 0.93 && cap * D <= 1.03))
+        fail_msg("capacity %g x D", cap * D);
+    free(r);
+}
+
 /* The latency percentiles of a and b: the same numbers. */
 static void same_pcts(const rl_pcts *a, const rl_pcts *b)
 {
@@ -810,7 +873,7 @@ static void test_json_nulls(void **state)
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_serve_result out = run(f, r, 50, &c);
     rl_simulate_run desc = {&f->m, &f->h, 0, 1, 1, &c, rl_precision_default(), "10", "1", 1, 1, -1, 0,
-                            0, NAN};
+                            0, NAN, 0};
     cJSON *j = rl_result_simulate(&out, &desc);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
@@ -1367,6 +1430,8 @@ int main(void)
         cmocka_unit_test(test_capacity_md1),
         cmocka_unit_test(test_capacity_any_start),
         cmocka_unit_test(test_capacity_floor_stops_early),
+        cmocka_unit_test(test_capacity_scales_with_replicas),
+        cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
