@@ -610,7 +610,7 @@ const double *rl_hw_measured_flops(const rl_hw *h)
 
 /* The link half of settle_what_if: the ICI/NVLink figures h's measured
  * collectives were timed at (h's own when the table gives none) and, when
- * h has measured collectives, the first that differs, added to h->changed.
+ * h has measured collectives, each that differs, added to h->changed.
  * Without measured collectives a link figure is no what-if: comm.h's model
  * times every collective from h's own figures. */
 static void settle_link(rl_hw *h)
@@ -619,13 +619,15 @@ static void settle_link(rl_hw *h)
         h->measured.ici_bw = h->ici_bw;
         h->measured.ici_latency = h->ici_latency;
     }
-    int ici = h->ici_bw != h->measured.ici_bw;
-    if (!h->collectives.present || (!ici && h->ici_latency == h->measured.ici_latency))
-        return;
-    size_t n = strlen(h->changed);
-    snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%.6g (as measured %.6g)",
-             n ? "; " : "", ici ? "ici_bw" : "ici_latency", ici ? h->ici_bw : h->ici_latency,
-             ici ? h->measured.ici_bw : h->measured.ici_latency);
+    const char *name[2] = {"ici_bw", "ici_latency"};
+    const double now[2] = {h->ici_bw, h->ici_latency};
+    const double was[2] = {h->measured.ici_bw, h->measured.ici_latency};
+    for (int i = 0; i < 2 && h->collectives.present; i++) {
+        size_t n = strlen(h->changed);
+        if (now[i] != was[i])
+            snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%.6g (as measured %.6g)",
+                     n ? "; " : "", name[i], now[i], was[i]);
+    }
 }
 
 /* The one rule for a what-if, on every conversion of a spec table: h's

@@ -166,8 +166,9 @@ typedef struct {
      * `estimated`. */
     rl_hw_figures measured;
     /* "FIELD=VALUE" of the first timing figure that differs from the chip
-     * as measured (hbm_bw, then flops.* in dtype order, then ici_bw and
-     * ici_latency when the spec has measured collectives), else "": set from
+     * as measured (hbm_bw, then flops.* in dtype order), then each of
+     * ici_bw and ici_latency that differs when the spec has measured
+     * collectives ("; " between), else "": set from
      * the figures on every conversion (rl_hw_from_table), the one place
      * that decides.  A spec field only so that older tables still read. */
     char changed[160];
