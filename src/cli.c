@@ -333,12 +333,15 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
 {
     if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
         rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it at their measured "
-                      "efficiency (%s); mode estimated; the plan and its collectives are kept",
+                      "efficiency (%s%s); mode estimated; the plan and its collectives are kept",
                    h->changed, h->name,
                    h->engine_costs.present
                        ? "the fitted engine costs' device terms over the changed figures"
                        : "each measured kernel time x its roofline time on the changed chip / "
-                         "on the chip as measured");
+                         "on the chip as measured",
+                   h->collectives.present ? "; each measured collective time x its alpha-beta "
+                                            "time on the changed link / on the link as measured"
+                                          : "");
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */

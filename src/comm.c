@@ -47,13 +47,15 @@ typedef struct {
     double lat, bw;
 } terms;
 
-/* Inside one ICI/NVLink domain. */
-static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
+/* Inside one ICI/NVLink domain, on a link of per-hop latency a and W
+ * bytes/s (h's topology and links). */
+static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, double bytes,
+                      long long g)
 {
     terms t = {0, 0};
     if (g <= 1)
         return t;
-    double a = h->ici_latency, W = h->ici_bw, G = (double)g;
+    double G = (double)g;
     if (h->topology == RL_TOPO_SWITCH) {
         double Wc = W * (double)h->ici_links; /* one GPU's NVLink bandwidth, one way */
         switch (kind) {
@@ -101,6 +103,29 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
+/* Inside one ICI/NVLink domain, on h's own link. */
+static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
+{
+    return inner_on(h, h->ici_latency, h->ici_bw, kind, bytes, g);
+}
+
+/* The factor a measured row's time takes on h's link (comm.h, what-if):
+ * the row's model time max(latency, bandwidth) on h's link over that on
+ * the link its rows were measured at (rl_hw.measured); exactly 1 on the
+ * link as measured, and when the model cannot time the row (no link). */
+static double link_ratio(const rl_hw *h, const rl_coll_row *row, double bytes)
+{
+    int kept = h->measured.ici_bw > 0; /* else a struct not read from a spec: as measured */
+    double a0 = kept ? h->measured.ici_latency : h->ici_latency;
+    double w0 = kept ? h->measured.ici_bw : h->ici_bw;
+    if (a0 == h->ici_latency && w0 == h->ici_bw)
+        return 1.0;
+    terms now = inner_level(h, row->op, bytes, row->gpus);
+    terms was = inner_on(h, a0, w0, row->op, bytes, row->gpus);
+    double r = fmax(now.lat, now.bw) / fmax(was.lat, was.bw);
+    return isfinite(r) && r > 0 ? r : 1.0;
+}
+
 /* Between n domains over the network: ring algorithm, one NIC per chip. */
 static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long long n)
 {
@@ -122,14 +147,26 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
+/* A measured row's time for `bytes` on h's link (collectives.h, times
+ * link_ratio). */
+static double row_time(const rl_hw *h, const rl_coll_row *row, double bytes, rl_provenance *prov)
+{
+    return rl_coll_time(row, bytes, prov) * link_ratio(h, row, bytes);
+}
+
 /* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
- * max(alpha, floor - bytes/bw), bandwidth bytes/bw; *time its time. */
-static terms row_terms(const rl_coll_row *row, double bytes, double *time, rl_provenance *prov)
+ * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both times link_ratio
+ * on a what-if link; *time its time (row_time). */
+static terms row_terms(const rl_hw *h, const rl_coll_row *row, double bytes, double *time,
+                       rl_provenance *prov)
 {
     terms t;
+    double k = link_ratio(h, row, bytes);
     t.bw = bytes / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
-    *time = rl_coll_time(row, bytes, prov);
+    t.bw *= k;
+    t.lat *= k;
+    *time = rl_coll_time(row, bytes, prov) * k;
     return t;
 }
 
@@ -146,7 +183,7 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
     const rl_coll_row *ag = rl_coll_find(c, RL_ALLGATHER, d);
     if (kind == RL_ALLREDUCE && rs && ag) {
         double ts, tg;
-        terms a = row_terms(rs, bytes, &ts, NULL), b = row_terms(ag, bytes, &tg, NULL);
+        terms a = row_terms(h, rs, bytes, &ts, NULL), b = row_terms(h, ag, bytes, &tg, NULL);
         t->lat = a.lat + b.lat;
         t->bw = a.bw + b.bw;
         *time = ts + tg;
@@ -156,7 +193,7 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
     const rl_coll_row *row = rl_coll_find(c, kind, d);
     if (!row)
         return 0;
-    *t = row_terms(row, bytes, time, NULL);
+    *t = row_terms(h, row, bytes, time, NULL);
     snprintf(r->impl, sizeof r->impl, "%s", row->impl);
     return 1;
 }
@@ -178,7 +215,7 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
                                       : NULL;
         best = used ? used : best;
     }
-    double t = best ? rl_coll_time(best, bytes, NULL) : 0.0;
+    double t = best ? row_time(h, best, bytes, NULL) : 0.0;
     if (t > r->time_s) {
         r->time_s = t;
         r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
@@ -204,7 +241,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
-        terms m = row_terms(row, bytes, &r.time_s, &r.prov);
+        terms m = row_terms(h, row, bytes, &r.time_s, &r.prov);
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;

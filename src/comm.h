@@ -57,7 +57,14 @@
  *     fewer chips (the largest measured group below it, same bytes):
  *     crossing the network or adding chips adds steps.  On h100-sxm the
  *     model alone charged a 16-GPU AllReduce of 1 MiB 14 us against 25.4 us
- *     measured over 8 (tester finding 5); it is now 41.8 us. */
+ *     measured over 8 (tester finding 5); it is now 41.8 us.
+ * On a link what-if (ici_bw or ici_latency differ from those the rows were
+ * measured at, spec.h rl_hw.measured) each measured row's time, and its
+ * fitted terms, take the factor max(latency, bandwidth) of the domain
+ * level above for that operation, group and size on h's link over the same
+ * on the link as measured: a row keeps its measured share of the model
+ * (the kernel tables' rule, engines.h rl_engine_time_on); exactly 1 on the
+ * link as measured; a slower link or longer hop never reads faster. */
 #ifndef RL_COMM_H
 #define RL_COMM_H
 

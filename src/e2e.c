@@ -1706,12 +1706,17 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                              "at the fitted comm_eff");
     set_string(result, "engine", c->engine);
     char source[1024];
-    snprintf(source, sizeof source, "%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
+    snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
              rl_hw_what_if_of(h) ? h->changed : "",
              rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
                                    "list's roofline at the fitted efficiencies) over the changed "
-                                   "figures; fitted: "
+                                   "figures"
                                  : "",
+             !rl_hw_what_if_of(h) ? ""
+             : h->collectives.present
+                 ? ", each measured collective time x its alpha-beta time on the changed link / "
+                   "on the link as measured; fitted: "
+                 : "; fitted: ",
              *c->source ? c->source : c->engine);
     set_string(result, "engine_source", source);
     char band[32], note[320], terms[128] = "";

@@ -57,8 +57,12 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     }
     snprintf(used, sizeof used, "scaled what-if: %s changes the chip; each kernel time of %s "
              "is its measured time x its roofline time on the changed chip / on the chip as "
-             "measured; measured: %s", h->changed,
-             e->tables ? "the engine's tables" : "its measurements", e->source);
+             "measured%s; measured: %s", h->changed,
+             e->tables ? "the engine's tables" : "its measurements",
+             h->collectives.present ? ", each measured collective time x its alpha-beta time on "
+                                      "the changed link / on the link as measured"
+                                    : "",
+             e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
 }
 

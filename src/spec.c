@@ -102,6 +102,8 @@ static const field HW_FIELDS[] = {
     HF(hbm_bw, T_NUM, REQ | POS),
     {"measured_hbm_bw", T_NUM, offsetof(rl_hw, measured.hbm_bw), 0, NULL, POS | LATE},
     {"measured_flops", T_FLOPS, offsetof(rl_hw, measured.flops), 0, NULL, LATE},
+    {"measured_ici_bw", T_NUM, offsetof(rl_hw, measured.ici_bw), 0, NULL, MIN1 | LATE},
+    {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -606,6 +608,28 @@ const double *rl_hw_measured_flops(const rl_hw *h)
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
 }
 
+/* The link half of settle_what_if: the ICI/NVLink figures h's measured
+ * collectives were timed at (h's own when the table gives none) and, when
+ * h has measured collectives, each that differs, added to h->changed.
+ * Without measured collectives a link figure is no what-if: comm.h's model
+ * times every collective from h's own figures. */
+static void settle_link(rl_hw *h)
+{
+    if (!(h->measured.ici_bw > 0)) {
+        h->measured.ici_bw = h->ici_bw;
+        h->measured.ici_latency = h->ici_latency;
+    }
+    const char *name[2] = {"ici_bw", "ici_latency"};
+    const double now[2] = {h->ici_bw, h->ici_latency};
+    const double was[2] = {h->measured.ici_bw, h->measured.ici_latency};
+    for (int i = 0; i < 2 && h->collectives.present; i++) {
+        size_t n = strlen(h->changed);
+        if (now[i] != was[i])
+            snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%.6g (as measured %.6g)",
+                     n ? "; " : "", name[i], now[i], was[i]);
+    }
+}
+
 /* The one rule for a what-if, on every conversion of a spec table: h's
  * figures against those its measurements were taken at (rl_hw.measured,
  * h's own when the table gives none: then nothing was changed).  Sets
@@ -614,7 +638,8 @@ const double *rl_hw_measured_flops(const rl_hw *h)
  * tables: engines.h rl_engine_time_on; efficiency tables: efficiency.h
  * rl_eff_time; fitted engine costs: enginecost.h (E), whose device terms
  * are the op list's roofline over the changed figures at the fitted
- * efficiencies and whose host terms do not depend on them). */
+ * efficiencies and whose host terms do not depend on them; measured
+ * collectives: comm.h, each time x its alpha-beta ratio). */
 static void settle_what_if(rl_hw *h)
 {
     int given = 0;
@@ -632,6 +657,7 @@ static void settle_what_if(rl_hw *h)
         if (h->flops[t] != h->measured.flops[t])
             snprintf(h->changed, sizeof h->changed, "flops.%s=%.6g (as measured %.6g)",
                      rl_dtype_name((rl_dtype)t), h->flops[t], h->measured.flops[t]);
+    settle_link(h);
 }
 
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
@@ -1029,8 +1055,8 @@ static void keep_as(lua_State *L, int t, const char *key, const char *from)
 }
 
 /* The figures the hardware spec at t (absolute index) was measured at, as
- * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw and
- * flops.  Done before anything can change them: on a base before a derived
+ * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw,
+ * flops, ici_bw and ici_latency.  Done before anything can change them: on a base before a derived
  * spec's fields replace its own (tester7 #4: { base = 'h100-sxm', hbm_bw =
  * 6e12 } read the H100 tables unchanged), and on the spec before --set
  * applies; allocates (a protected call's). */
@@ -1038,6 +1064,8 @@ static void keep_measured(lua_State *L, int t)
 {
     keep_as(L, t, "measured_hbm_bw", "hbm_bw");
     keep_as(L, t, "measured_flops", "flops");
+    keep_as(L, t, "measured_ici_bw", "ici_bw");
+    keep_as(L, t, "measured_ici_latency", "ici_latency");
 }
 
 /* Copy every field of the derived spec (argument 2) but `base` into its base

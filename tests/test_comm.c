@@ -185,6 +185,59 @@ static void wrong_expectation(void **state)
     assert_rel(must(&h, RL_ALLGATHER, 8e6, 8, 1).time_s, 44.4e-6, 0.01);
 }
 
+/* A link what-if scales each measured collective by its alpha-beta ratio
+ * (comm.h; tester10 #3: --set hw.ici_bw=1e9 gave the measured times
+ * unchanged).  h100-sxm with NCCL's rows (4 significant digits stored):
+ * an AllReduce of 98304 bytes over 8 GPUs is 1.8866e-5 s as measured
+ * (measured_table).  Its model on the switch (18 links): latency 2 us,
+ * bandwidth 98304 * 7 / (8 * 18 * 2.5e10) = 0.1911 us, so 2 us; at
+ * ici_bw = 1e9 the bandwidth is 98304 * 7 / (8 * 18 * 1e9) = 4.7787 us:
+ * ratio 2.38933, 4.5077e-5 s; at ici_latency = 1e-3 the ratio is 1e-3 /
+ * 2e-6 = 500: 9.433e-3 s (by hand; tolerance 1e-3, the stored digits).
+ * The chip's own ici_bw (2.5e10) gives the plain time exactly (==).  Over
+ * 16 GPUs the measured domain level scales too, and no time falls as
+ * ici_bw falls 5e10 -> 2.5e10 -> 1e10 -> 1e9 or ici_latency rises 2e-6 ->
+ * 1e-5 -> 1e-4 -> 1e-3 (sizes 512 B to 1 GB, 8 and 16 GPUs; exact order). */
+static void link_what_if(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h), *plain = malloc(sizeof *plain);
+    assert_non_null(h);
+    assert_non_null(plain);
+    *plain = h100_nccl();
+    rl_override ov[2] = {{"collectives.impl", "nccl"}, {"ici_bw", "1e9"}};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_true(rl_hw_what_if_of(h));
+    assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s, 4.5077e-5, 1e-3);
+    ov[1] = (rl_override){"ici_latency", "1e-3"};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s, 9.433e-3, 1e-3);
+    ov[1] = (rl_override){"ici_bw", "2.5e10"};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_false(rl_hw_what_if_of(h));
+    assert_true(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s ==
+                must(plain, RL_ALLREDUCE, 98304, 8, 1).time_s);
+    static const char *const steps[][4] = {{"ici_bw", "5e10", "2.5e10", "1e10"},
+                                           {"ici_latency", "2e-6", "1e-5", "1e-4"}};
+    const double sizes[] = {512, 16384, 98304, 1048576, 16777216, 1e9};
+    for (int s = 0; s < 2; s++)
+        for (int z = 0; z < 6; z++)
+            for (long long g = 8; g <= 16; g += 8) {
+                double prev = 0;
+                for (int k = 1; k <= 4; k++) {
+                    ov[1] = (rl_override){steps[s][0], k < 4 ? steps[s][k] : s ? "1e-3" : "1e9"};
+                    *h = load_hw("h100-sxm", ov, 2);
+                    double t = must(h, RL_ALLREDUCE, sizes[z], g, 1).time_s;
+                    if (!(t >= prev))
+                        fail_msg("%s=%s, %g bytes over %lld: %g s < %g s", ov[1].field,
+                                 ov[1].value, sizes[z], g, t, prev);
+                    prev = t;
+                }
+            }
+    free(h);
+    free(plain);
+}
+
 static void harness_can_fail(void **state)
 {
     (void)state;
@@ -463,6 +516,7 @@ int main(void)
         cmocka_unit_test(fit_excerpt),
         cmocka_unit_test(measured_envelope),
         cmocka_unit_test(fit_closed_form),
+        cmocka_unit_test(link_what_if),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -668,6 +668,71 @@ static void what_if_three_ways_agree(void **state)
     lua_pop(L, 1);
 }
 
+/* Tester10 #3: a link what-if written four ways gives one answer.
+ * llama3-70b on 8 h100-sxm (tp8, batch 64, context 2048) with ici_bw =
+ * 1e9: --set hw.ici_bw=1e9, a spec file { base = 'h100-sxm', name =
+ * 'h100-sxm', ici_bw = 1e9 }, roofline.hw('h100-sxm', { ici_bw = 1e9 })
+ * and the table roofline.hw returns edited field by field all read
+ * estimated with step_s equal to --set's (1e-12), above the unchanged
+ * chip's (each measured AllReduce scaled by its alpha-beta ratio, comm.h;
+ * all four gave the unchanged step, calibrated).  The chip's own value
+ * (2.5e10, and 2e-6 s per hop) changes nothing: the plain run's JSON byte
+ * for byte; in Lua calibrated, step_s equal (1e-12). */
+static void link_what_if_four_ways(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"step_s"};
+    const char *base = "step --model llama3-70b --hw %s --chips 8 --batch 64 --context 2048 "
+                       "--format json%s";
+    const char *lua_step = "roofline.step{ model = 'llama3-70b', hw = %s, chips = 8, "
+                           "batch = 64, context = 2048 }";
+    char spec[64], cli[512], ref[512], lua[512], code[700], err[1024];
+    write_temp(spec, ".lua", "return { base = 'h100-sxm', name = 'h100-sxm', ici_bw = 1e9 }\n");
+    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.ici_bw=1e9");
+    static const char *const hws[] = {
+        "roofline.hw('h100-sxm', { ici_bw = 1e9 })",
+        "(function() local h = roofline.hw('h100-sxm') h.ici_bw = 1e9 return h end)()"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(lua, sizeof lua, lua_step, hws[i]);
+        assert_lua_equals_cli(ref, lua, 1, keys, 1);
+        snprintf(code, sizeof code, "return (%s).mode", lua);
+        assert_int_equal(run(code, err, sizeof err), 0);
+        assert_string_equal(lua_tostring(L, -1), "estimated");
+        lua_pop(L, 1);
+    }
+    static char a[1 << 16], b[1 << 16], c[1 << 16];
+    snprintf(cli, sizeof cli, base, spec, "");
+    cJSON *x = run_cli_json(cli, a, sizeof a), *y = run_cli_json(ref, b, sizeof b);
+    snprintf(cli, sizeof cli, base, "h100-sxm", "");
+    cJSON *p = run_cli_json(cli, c, sizeof c);
+    assert_string_equal(cJSON_GetObjectItem(x, "mode")->valuestring, "estimated");
+    assert_string_equal(cJSON_GetObjectItem(y, "mode")->valuestring, "estimated");
+    assert_non_null(strstr(cJSON_GetObjectItem(y, "engine_source")->valuestring,
+                           "scaled what-if: ici_bw=1e+09 (as measured 2.5e+10)"));
+    double tx = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(x, "rows"), 0),
+                                    "step_s")->valuedouble;
+    double ty = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(y, "rows"), 0),
+                                    "step_s")->valuedouble;
+    double tp = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(p, "rows"), 0),
+                                    "step_s")->valuedouble;
+    assert_rel(tx, ty, 1e-12);
+    assert_true(ty > tp);
+    cJSON_Delete(x);
+    cJSON_Delete(y);
+    cJSON_Delete(p);
+    unlink(spec);
+    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.ici_bw=2.5e10 --set hw.ici_latency=2e-6");
+    assert_int_equal(run_cli(ref, a, sizeof a), 0);
+    assert_int_equal(run_cli(cli, b, sizeof b), 0);
+    assert_string_equal(a, b); /* byte for byte, notes too */
+    snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { ici_bw = 2.5e10 })");
+    assert_lua_equals_cli(cli, lua, 1, keys, 1);
+    snprintf(code, sizeof code, "return (%s).mode", lua);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "calibrated");
+    lua_pop(L, 1);
+}
+
 static void what_if_and_size_errors(void **state)
 {
     (void)state;
@@ -937,6 +1002,7 @@ int main(void)
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
+        cmocka_unit_test(link_what_if_four_ways),
         cmocka_unit_test(argument_errors_name_the_function),
         cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),
