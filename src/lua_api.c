@@ -356,6 +356,11 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     }
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
+        const char *measured = rl_spec_measured_field(L, ov_idx);
+        if (measured)
+            return (void)luaL_error(L, "roofline.hw: overrides: field '%s': the figures a "
+                                    "profile was measured at come with its measurements; set "
+                                    "the chip's own figure for a what-if", measured);
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */

@@ -1008,6 +1008,28 @@ typedef struct {
  * allocation may raise a memory error; both must unwind, not abort. */
 static void keep_measured(lua_State *L, int t);
 
+/* Whether a hardware field (with or without its "hw." prefix) is one of the
+ * figures the profile's measurements were taken at (measured_hbm_bw, ...):
+ * only the profile that carries the measurements may state them (tester11
+ * #2: --set hw.measured_flops.bf16=1e12 read a 4096-token prefill at ~14
+ * PFLOP/s on one H100). */
+static int is_measured_field(const char *field)
+{
+    if (strncmp(field, "hw.", 3) == 0)
+        field += 3;
+    return strncmp(field, "measured_", 9) == 0;
+}
+
+const char *rl_spec_measured_field(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    const char *found = NULL;
+    for (lua_pushnil(L); lua_next(L, idx) != 0; lua_pop(L, 1))
+        if (!found && lua_type(L, -2) == LUA_TSTRING && is_measured_field(lua_tostring(L, -2)))
+            found = lua_tostring(L, -2); /* the key stays referenced by the table */
+    return found;
+}
+
 static int convert_protected(lua_State *L)
 {
     convert_job *j = lua_touserdata(L, 1);
@@ -1017,6 +1039,12 @@ static int convert_protected(lua_State *L)
         if (!lua_istable(L, 2)) {
             snprintf(j->err, j->errlen, "%s: must return a table, got %s", j->path,
                      luaL_typename(L, 2));
+            j->rc = -1;
+        } else if (j->convert == hw_from_table && is_measured_field(j->ov[i].field)) {
+            snprintf(j->err, j->errlen,
+                     "%s: --set %s: the figures a profile was measured at are written with "
+                     "its measurements; set the chip's own figure for a what-if",
+                     j->origin, j->ov[i].field);
             j->rc = -1;
         } else {
             j->rc = rl_spec_apply_override(L, 2, j->origin, &j->ov[i], j->err, j->errlen);
@@ -1160,6 +1188,13 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
     if (load_base(L, bpath, depth + 1, err, errlen) != 0) {
         lua_pop(L, 1);
         return -1;
+    }
+    const char *measured = rl_spec_measured_field(L, -2);
+    if (measured) {
+        snprintf(e2, sizeof e2, "%s", measured);
+        lua_pop(L, 1);
+        RL_FAIL("%s: field '%s': a derived spec inherits the figures its base was measured "
+                "at; set the chip's own figure for a what-if", path, e2);
     }
     lua_pushcfunction(L, merge_fields);
     lua_pushvalue(L, -2); /* the base */

@@ -368,6 +368,12 @@ void rl_spec_put_key(FILE *f, const char *k);
 void rl_spec_put_value(FILE *f, lua_State *L, int indent);
 void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
 
+/* The first measured_* field (measured_hbm_bw, ...) the spec table at idx
+ * states itself, or NULL (raw traversal: no metamethod of a hostile spec
+ * runs).  Only the profile that carries the measurements states them: a
+ * derived spec, --set or roofline.hw's overrides may not (tester11 #2). */
+const char *rl_spec_measured_field(lua_State *L, int idx);
+
 /* Apply one override to the table at `idx`: the value is parsed as a boolean
  * ("true"/"false"), a number, or else kept as a string.  Returns 0 or -1. */
 int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,

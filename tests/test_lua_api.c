@@ -733,6 +733,35 @@ static void link_what_if_four_ways(void **state)
     lua_pop(L, 1);
 }
 
+/* Tester11 #2: the figures a profile was measured at (measured_hbm_bw,
+ * measured_flops, ...) come with its measurements.  Setting them made a
+ * 4096-token prefill of llama3-8b on one H100 read 4.72 ms (~14 PFLOP/s,
+ * 14x the dense bf16 peak) and a 1e12 B/s spec read at full H100 speed.
+ * --set hw.measured_flops.bf16, a derived spec stating measured_hbm_bw and
+ * roofline.hw's overrides stating it are refused (exit 2 / a Lua error
+ * naming the field); the same spec without it runs. */
+static void measured_figures_stay_with_measurements(void **state)
+{
+    (void)state;
+    char spec[64], cli[512], err[1024];
+    static char o[1 << 16];
+    assert_int_equal(run_cli("prefill --model llama3-8b --hw h100-sxm --tokens 4096 "
+                             "--set hw.measured_flops.bf16=1e12", o, sizeof o), 2);
+    assert_non_null(strstr(o, "measured_flops.bf16: the figures a profile was measured at"));
+    write_temp(spec, ".lua", "return { base = 'h100-sxm', hbm_bw = 1e12, measured_hbm_bw = 1e12 }\n");
+    snprintf(cli, sizeof cli, "step --model llama3-8b --hw %s --batch 1 --context 100", spec);
+    assert_int_equal(run_cli(cli, o, sizeof o), 2);
+    assert_non_null(strstr(o, "field 'measured_hbm_bw': a derived spec inherits"));
+    unlink(spec);
+    write_temp(spec, ".lua", "return { base = 'h100-sxm', hbm_bw = 1e12 }\n");
+    snprintf(cli, sizeof cli, "step --model llama3-8b --hw %s --batch 1 --context 100", spec);
+    assert_int_equal(run_cli(cli, o, sizeof o), 0);
+    unlink(spec);
+    assert_int_equal(run("return roofline.hw('h100-sxm', { hbm_bw = 1e12, measured_hbm_bw = 1e12 })",
+                         err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'measured_hbm_bw'"));
+}
+
 static void what_if_and_size_errors(void **state)
 {
     (void)state;
@@ -1003,6 +1032,7 @@ int main(void)
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
+        cmocka_unit_test(measured_figures_stay_with_measurements),
         cmocka_unit_test(argument_errors_name_the_function),
         cmocka_unit_test(step_hbm_reserve),
         cmocka_unit_test(sweep_pareto_plot),
