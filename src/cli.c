@@ -762,18 +762,25 @@ int rl_cli_run(rl_opts *o)
             fprintf(stderr, "roofline run: %s\n", err);
             return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
         }
+        if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
+            fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "
+                            "the files of those names here are its own; move a copy back over "
+                            "its name to undo it (NAMES maps copies to names), or remove the "
+                            "folder to keep them (docs/hardening.md)\n", err);
     } else {
         rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
     }
-    opts.out = &out;
-    rl_outdir_protect(&out, o->args[0]); /* an input (tester9 #3); a missing script fails below */
+    opts.out = &out; /* it may not replace the script or a file it reads (guard.h rule 4) */
     int rc = RL_EXIT_OK;
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
-        rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+        /* a file the run could not write or keep, or an undo that could not
+         * put the folder back, is an output failure (1), not bad input */
+        rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : out.io_failed ? RL_EXIT_IO : RL_EXIT_INPUT;
         if (out.root[0]) { /* all or nothing (tester9 #7): older files put back */
-            rl_outdir_undo(&out, err, sizeof err);
+            if (rl_outdir_undo(&out, err, sizeof err) > 0 && rc == RL_EXIT_INPUT)
+                rc = RL_EXIT_IO;
             fprintf(stderr, "roofline run: %s\n", err);
         }
     } else {

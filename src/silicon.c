@@ -19,6 +19,7 @@
 
 #include "enginecost.h"
 #include "fit.h"
+#include "guard.h"
 #include "interrupt.h"
 #include "plot.h"
 #include "report.h"
@@ -321,6 +322,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
     if (!c.gz)
         return errno == ENOENT ? 1 : (snprintf(err, errlen, "%s: cannot open (%s)", path,
                                                strerror(errno)), -1);
+    rl_guard_read_path(path, "a kernel table"); /* guard.h rule 4 */
     int rc = csv_next(&c, s, err, errlen);
     if (rc == 0) {
         snprintf(err, errlen, "%s: line %ld: no header line", path, c.line);
@@ -1159,6 +1161,7 @@ static void tables_device(const char *dir, const char *engine, char *device, siz
         csv f = {.path = path, .gz = gzopen(path, "rb")};
         if (!f.gz)
             continue;
+        rl_guard_read_path(path, "a kernel table");
         csv_next(&f, &s, err, sizeof err); /* the comments up to the header line */
         gzclose(f.gz);
     }

@@ -58,7 +58,7 @@
  * Bad tables (missing columns, unknown dtypes, zero, negative or non-finite
  * latencies or shapes, the same kernel, dtype and shape twice with
  * latencies more than 2x apart, a table with no usable row) are errors
- * naming file, line and column.  Uses zlib, ktable, engines, spec. */
+ * naming file, line and column.  Uses zlib, ktable, engines, spec, guard (files read). */
 #ifndef RL_SILICON_H
 #define RL_SILICON_H
 

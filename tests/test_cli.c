@@ -440,6 +440,75 @@ static void failed_run_puts_back(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* A scenario's outputs stay apart from what it read and from each other
+ * (tester12 #8: roofline.write replaced the model spec the script had
+ * loaded by path, rc 0; tester11 #6: two figures y.png and y.svg shared
+ * y.dat and y.gp): exit 2 naming what the file is, the spec as it was and
+ * the file written before the refusal removed; one output writing its own
+ * name twice keeps the second text (rc 0), with a note naming the undo
+ * folder a killed run left (tester11 #7). */
+static void run_keeps_inputs_and_outputs_apart(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_apart_XXXXXX", path[300], args[1024], in[3][300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "cp %s/model/llama3-8b.lua %s/m.lua", RL_SRCDIR, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(in[0], sizeof in[0], "roofline.write('pre.txt', 'p')\nroofline.step{model='%s/m.lua', "
+             "hw='h100-sxm', context=10}\nroofline.write('m.lua', 'gone')\n", dir);
+    snprintf(in[1], sizeof in[1], "roofline.step{model='llama3-8b', hw='%s/hw.lua', context=10}\n"
+             "roofline.write('hw.lua', 'gone')\n", dir);
+    static const char *const files[] = {"hw.lua", "model.lua", "hw_in.lua", "figs.lua",
+                                        "twice.lua"};
+    const char *const text[] = {
+        "return { base = 'h100-sxm', name = 'mine' }\n", in[0], in[1],
+        "roofline.plot{kind='memory', file='y.png', model='llama3-8b', hw='h100-sxm', context=128}\n"
+        "roofline.plot{kind='memory', file='y.svg', model='llama3-8b', hw='h100-sxm', context=128}\n",
+        "roofline.write('x.txt', '1')\nroofline.write('x.txt', '2')\n"};
+    put_files(dir, files, text, 5);
+    static const struct {
+        const char *script, *fragment;
+    } cases[] = {
+        {"model.lua", "m.lua: it is an input of this run (model spec); refusing to replace it"},
+        {"hw_in.lua", "hw.lua: it is an input of this run (hardware spec)"},
+        {"figs.lua", "y.dat: it is another output of this run (figure y.png)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(args, sizeof args, "run --out %s %s/%s", dir, dir, cases[i].script);
+        assert_int_equal(run_cli(args, out, sizeof out), 2);
+        if (!strstr(out, cases[i].fragment))
+            fail_msg("%s: no '%s' in: %s", cases[i].script, cases[i].fragment, out);
+    }
+    snprintf(path, sizeof path, "%s/m.lua", dir);
+    char *t = slurp_text(path);
+    assert_non_null(strstr(t, "LLaMA-3-8B"));
+    free(t);
+    snprintf(path, sizeof path, "%s/hw.lua", dir);
+    t = slurp_text(path);
+    assert_string_equal(t, text[0]);
+    free(t);
+    static const char *const gone[] = {"pre.txt", "y.png", "y.dat", "y.gp", "y.svg"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s was left by a failed run", gone[i]);
+    }
+    /* tester11 #7: a killed run's undo folder is named by the next run */
+    snprintf(args, sizeof args, "mkdir %s/.roofline-undo-K1 && printf '0\\tx.txt\\n' > "
+             "%s/.roofline-undo-K1/NAMES && echo older > %s/.roofline-undo-K1/0", dir, dir, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "run --out %s %s/twice.lua", dir, dir);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    if (!strstr(out, "note: ") || !strstr(out, "/.roofline-undo-K1 holds the older copy of x.txt"))
+        fail_msg("no note of the leftover undo folder: %s", out);
+    snprintf(path, sizeof path, "%s/x.txt", dir);
+    t = slurp_text(path);
+    assert_string_equal(t, "2");
+    free(t);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
@@ -2160,6 +2229,7 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
+        cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
