@@ -61,6 +61,14 @@ static void test_calibrate_then_validate(void **state)
         assert_true(meas > 0 && pred > 0);
         assert_rel(cJSON_GetObjectItem(r, "error")->valuedouble + 1, pred / meas, 1e-9);
         assert_true(cJSON_GetObjectItem(r, "noise")->valuedouble >= 0);
+        /* tester12 #11: each row names the tokens it computes; the quick
+         * grid's prefill is T = 32 prompt tokens in one sequence (context as
+         * before, a contract), decode one token a sequence attending over
+         * S = 128 cached tokens and its own (context 129) */
+        int prefill = !strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "prefill");
+        double batch = cJSON_GetObjectItem(r, "batch")->valuedouble;
+        assert_true(cJSON_GetObjectItem(r, "tokens")->valuedouble == (prefill ? 32 : batch));
+        assert_true(cJSON_GetObjectItem(r, "context")->valuedouble == (prefill ? 32 : 129));
     }
     assert_true(cJSON_GetObjectItem(v, "noisy_runs")->valueint >= 0 &&
                 cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);

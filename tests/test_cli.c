@@ -1960,7 +1960,8 @@ static void help_defaults_and_citations(void **state)
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
  * h100-sxm carries efficiency tables (calibrated), tpu-v5e none (ideal, 16 GB
- * of HBM); engines lists ideal; anything else is bad input. */
+ * of HBM); engines lists ideal; `hardware` lists what hw does; anything
+ * else is bad input. */
 static void list_presets(void **state)
 {
     (void)state;
@@ -2011,6 +2012,11 @@ static void list_presets(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+    /* tester12 #4: the help's "hardware" is hw (it was refused) */
+    static char hw[1 << 16];
+    assert_int_equal(run_cli("list hw", buf, sizeof buf), 0);
+    assert_int_equal(run_cli("list hardware", hw, sizeof hw), 0);
+    assert_string_equal(hw, buf);
     /* tester10 #8: --format csv says which table it leaves out */
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
                              "--context 100 --format csv", out, sizeof out), 0);
