@@ -166,6 +166,30 @@ const char *rl_guard_was_read(const struct stat *st)
     return e ? e->what : NULL;
 }
 
+int rl_guard_in_tree(const char *path, char *tree, size_t len)
+{
+    char dirs[3][1024], real[PATH_MAX], top[PATH_MAX], p[PATH_MAX + 16];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int n = rl_data_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        if (stat(p, &st) != 0 || !realpath(dirs[i], top))
+            continue;
+        size_t k = strlen(top);
+        if (strncmp(real, top, k) != 0 || real[k] != '/')
+            continue;
+        const char *rest = real + k + 1;
+        if (!strncmp(rest, "model/", 6) || !strncmp(rest, "hw_profiles/", 12) ||
+            !strncmp(rest, "out/", 4))
+            return 0;
+        snprintf(tree, len, "%s", top);
+        return 1;
+    }
+    return 0;
+}
+
 /* The folder of `path` into dir[len] ("." for a bare name). */
 static void folder_of(const char *path, char *dir, size_t len)
 {

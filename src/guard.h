@@ -59,6 +59,16 @@ int rl_guard_shipped_file(const char *path);
 /* Why a shipped file of `kind` is refused, for "NAME: <why>". */
 const char *rl_guard_shipped_why(int kind);
 
+/* Whether the existing file `path` lies in a tree roofline ships (a data
+ * directory holding PRESETS: the source checkout, an install's
+ * share/roofline) outside the folders a user's own files go to there
+ * (model/, hw_profiles/, out/): its sources, docs and build files, which
+ * rule 1 does not protect (tester11 #5: --save src/main.c replaced it
+ * silently).  A replacement is allowed (the generators write docs/figures
+ * and docs/sizing so) but said: 1 with that directory in tree[len], else
+ * 0. */
+int rl_guard_in_tree(const char *path, char *tree, size_t len);
+
 /* Rule 2 for `path`, a file the run writes.  `may_create` set: its folder
  * may be missing, as rl_guard_folder allows (the run makes it).  0, or -1
  * with the reason (without the path) in why. */

@@ -325,24 +325,26 @@ static void save_never_replaces_inputs(void **state)
  * scenario being run, a folder, /dev/full, /proc/self/x, two outputs
  * naming one file (the figure, its data file, a --plot-dir figure), a
  * --plot-dir below a file, calibrate's tables folder that is a
- * file, run --out "".  calibrate names the raw samples it replaces. */
+ * file, validate-serve's calibration below a file, run --out "".
+ * calibrate names the raw samples it replaces. */
 static void outputs_refused_before_the_run(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_guard_cli_XXXXXX", path[256], cmd[2048];
     assert_non_null(mkdtemp(dir));
-    static const char *const dirs[] = {"plots", "scenarios", "bin", "pd"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const dirs[] = {"plots", "scenarios", "bin", "pd", "vs"};
+    for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
         assert_int_equal(mkdir(path, 0700), 0);
     }
     static const char *const files[] = {"PRESETS", "plots/t.gp", "scenarios/s.lua", "w.lua",
-                                        "p.json", "q-tables", "s.lua"};
+                                        "p.json", "q-tables", "s.lua", "vs/hw_profiles"};
     static const char *const text[] = {"plots/t.gp\nscenarios/s.lua\n", "# kept\n", "-- kept\n",
                                        "roofline.write('w.lua', '-- clobbered')\n",
                                        "{\"precious\": 1}\n", "not a folder\n",
-                                       "roofline.write('s.lua', '-- clobbered')\n"};
-    put_files(dir, files, text, 7);
+                                       "roofline.write('s.lua', '-- clobbered')\n",
+                                       "not a folder either\n"};
+    put_files(dir, files, text, 8);
     snprintf(cmd, sizeof cmd, "cp %s %s/bin/roofline", RL_BIN, dir);
     assert_int_equal(system(cmd), 0);
     const char *step = "step --model llama3-8b --hw h100-sxm --context 1";
@@ -376,6 +378,9 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ calibrate --backend cpu --quick --save @D@/q.lua",
          "the tables folder '/tmp/rl_guard_cli_"},
         {"@BIN@ run --out '' @D@/w.lua", "--out: empty"},
+        /* validate-serve's own calibration (review22 #10: it found this
+         * only after calibrating) */
+        {"cd @D@/vs && @BIN@ validate-serve --quick", "'hw_profiles' exists and is not a folder"},
         /* the note comes before the run, which the unknown model stops */
         {"@BIN@ calibrate --backend cpu --quick --model nosuch --save @D@/p.lua",
          "note: replacing /tmp/rl_guard_cli_"},
@@ -393,7 +398,7 @@ static void outputs_refused_before_the_run(void **state)
             }
         expect_refused_in(dir, args, cases[i].fragment);
     }
-    for (int i = 0; i < 7; i++) { /* every file as it was */
+    for (int i = 0; i < 8; i++) { /* every file as it was */
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *t = slurp_text(path);
         assert_string_equal(t, text[i]);
