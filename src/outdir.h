@@ -3,6 +3,7 @@
  * Owns the rule for where scenario and plot outputs may go: a name given by
  * a script (roofline.write, roofline.plot, ...) is a relative path inside
  * the directory named on the command line (`roofline run --out DIR`).
+ * calibrate writes its tables folder through one too (all or nothing).
  * Absolute names, ".." components, empty components, control characters and
  * paths through symbolic links are refused; missing subdirectories are
  * created.  The directory is held open for the run and every name is
