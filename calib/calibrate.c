@@ -523,7 +523,8 @@ static int profile_from_tables(const char *dir, const char *base, const char *da
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date, temp,
+    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date,
+                                  "`roofline calibrate --backend` over the tables it measured", temp,
                                   summary, err, errlen);
     if (rc == -2)
         named(lpath, err, errlen);

@@ -2037,7 +2037,8 @@ static void list_presets(void **state)
 
 /* Issue 12, one calibration path: the profile `calibrate --backend cpu`
  * writes is the one `calibrate --tables` makes from the tables it wrote
- * (the same file but for the date lines), and `--engine reference` selects
+ * (the same file but for the date lines and the line naming the command
+ * that wrote it), and `--engine reference` selects
  * its tables on step, ops, prefill, simulate and validate; --tables-out
  * belongs to --backend (exit 2 with --tables). */
 static void reference_engine_profile(void **state)
@@ -2061,6 +2062,13 @@ static void reference_engine_profile(void **state)
     char bash[2200];
     snprintf(bash, sizeof bash, "bash -c \"%s\"", sh);
     assert_int_equal(system(bash), 0);
+    /* each names the command that wrote it (CLOSING22: p.lua named
+     * `calibrate --tables`, which the user never ran) */
+    snprintf(sh, sizeof sh, "grep -q '^-- Written by .roofline calibrate --backend. over the tables "
+             "it measured (as .roofline calibrate --tables %s/t ' %s/p.lua && grep -q "
+             "'^-- Written by .roofline calibrate --tables %s/t --hw ' %s/p2.lua", dir, dir, dir,
+             dir);
+    assert_int_equal(system(sh), 0);
 
     /* The --quick grid (calibrate.c): GEMM rows M 1-4, decode attention at
      * batch 1-4 and context 128-512, prefill attention at 32-128 tokens.  A
