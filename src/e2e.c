@@ -1005,7 +1005,8 @@ static double median_abs(const double *r, const int *cls, int n, int want, int *
  * shapes cannot be told apart on ~20 rows per class, their scales can: a
  * location-scale model r_i = s_k z_i, with s_k the class's median |r|
  * (BAND_MIN_ROWS or more rows, else the pooled median |r|) and the
- * quantiles of the pooled standardized z_i = r_i / s_k; the class's band
+ * quantiles of the pooled standardized z_i = r_i / s_k (rl_fit_bound: the
+ * band bounds rows the fit has not seen); the class's band
  * is s_k times them.  With one class, or equal scales, it is the pooled
  * band.  Not set (classed 0) when every residual is 0. */
 static void class_bands(const double *r, const int *cls, int n, rl_engine_costs *c)
@@ -1029,13 +1030,14 @@ static void class_bands(const double *r, const int *cls, int n, rl_engine_costs 
     for (int i = 0; i < n; i++)
         z[i] = r[i] / s[cls[i]];
     for (int j = 0; j < 4; j++) {
-        double q = rl_fit_quantile(z, n, Q[j]);
+        double q = rl_fit_bound(z, n, Q[j]);
         for (int k = 0; k < RL_EC_CLASSES; k++)
             c->cband[k][j] = s[k] * q;
     }
     c->classed = 1;
     size_t l = (size_t)snprintf(c->class_from, sizeof c->class_from, "cross-validated residuals, "
-                                "quantiles of r / s pooled, s = median |r| per class (");
+                                "quantiles of r / s pooled at rank p (n + 1), s = median |r| "
+                                "per class (");
     for (int k = 0; k < RL_EC_CLASSES && l < sizeof c->class_from; k++)
         l += (size_t)snprintf(c->class_from + l, sizeof c->class_from - l, "%s%s %.4f%s",
                               k ? ", " : "", (const char *[]){"decode", "prefill", "static"}[k],
@@ -1472,10 +1474,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         cls[i] = (int)rs.row[i]->phase;
     class_bands(logr, cls, rs.n, &c);
     free(cls);
-    c.band_p5 = rl_fit_quantile(logr, rs.n, 0.05);
-    c.band_p10 = rl_fit_quantile(logr, rs.n, 0.10);
-    c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
-    c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
+    c.band_p5 = rl_fit_bound(logr, rs.n, 0.05);
+    c.band_p10 = rl_fit_bound(logr, rs.n, 0.10);
+    c.band_p90 = rl_fit_bound(logr, rs.n, 0.90);
+    c.band_p95 = rl_fit_bound(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
     snprintf(c.engine, sizeof c.engine, "%s", saved_as);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;

@@ -9,7 +9,8 @@
  * engine costs (fit.h) with k-fold cross-validation over whole
  * configurations (repeats share a fold: configuration c goes to fold c mod
  * k, so k = 2 fits on every other configuration); the band (quantiles of
- * the cross-validated log(measured / predicted)); the saved profile (the
+ * the cross-validated log(measured / predicted), as bounds for a row not
+ * fitted: fit.h rl_fit_bound); the saved profile (the
  * hardware spec plus `engine_costs`, loadable with --hw); the
  * predicted-vs-measured figure (plots/validate_e2e.gp).  Uses enginecost,
  * fit, measure, ops, shard, spec, plot, report, cJSON. */

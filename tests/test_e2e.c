@@ -814,16 +814,16 @@ static void band_beyond_what_was_seen(void **state)
 /* The widening per octave (rl_ec_widening), by hand: q_lo -0.05, q_hi
  * 0.08; five extrapolated rows r = 0, 0.1, -0.2, 0.3, 0.05 at d = 1, 1, 2,
  * 1, 1 octaves need 0, 0.02, (-0.05 + 0.2) / 2 = 0.075, 0.22, 0; sorted
- * 0, 0, 0.02, 0.075, 0.22, their 80% quantile (type 7: position 3.2)
- * 0.075 + 0.2 x 0.145 = 0.104; the 90% one 0.075 + 0.6 x 0.145 = 0.162;
- * rows all inside the band need 0.  1e-12. */
+ * 0, 0, 0.02, 0.075, 0.22, their 80% bound (rl_fit_bound, type 6: rank
+ * 0.8 x 6 = 4.8) 0.075 + 0.8 x 0.145 = 0.191; the 90% one (rank 5.4, past
+ * the sample) the largest, 0.22; rows all inside the band need 0.  1e-12. */
 static void widening_per_octave(void **state)
 {
     (void)state;
     const double r[] = {0, 0.1, -0.2, 0.3, 0.05}, d[] = {1, 1, 2, 1, 1}, in[] = {0, 0.01, -0.04};
     double tmp[5];
-    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.104, 1e-12);
-    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.162, 1e-12);
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.191, 1e-12);
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.22, 1e-12);
     assert_true(rl_ec_widening(in, d, 3, -0.05, 0.08, 0.8, tmp) == 0);
     /* review-c finding 4: rows 0.22 octave out (log2(56/48)) missing by
      * 2.0 in log need (2.0 - 0.08) / 0.22 = 8.7 per octave, above what the
@@ -831,18 +831,18 @@ static void widening_per_octave(void **state)
     const double far[] = {2.0, 2.0, 2.0, 2.0, 2.0}, near[] = {0.22, 0.22, 0.22, 0.22, 0.22};
     assert_rel(rl_ec_widening(far, near, 5, -0.05, 0.08, 0.8, tmp), RL_EC_WIDEN_MAX, 0);
     /* review22 #6: a held-out row at d = 0 outside the band needs an
-     * infinite widening; six rows r = 0.3, 0.25, 0.2, 0.22, 0.35, 0.5 over
-     * q_hi 0.1 need 0.2, 0.15, 0.1, 0.12, 0.25 and inf (the last at d = 0),
-     * sorted 0.1, 0.12, 0.15, 0.2, 0.25, inf; the 80% quantile sits on the
-     * 5th (type 7: position 5 x 0.8 = 4): 0.25, as with the last d = 1
-     * (need 0.4).  It was 0 x inf = NaN, clamped to RL_EC_WIDEN_MAX.  The
-     * 90% one (position 4.5) lies halfway to inf: clamped.  1e-12. */
-    const double r6[] = {0.3, 0.25, 0.2, 0.22, 0.35, 0.5}, d6[] = {1, 1, 1, 1, 1, 0},
-                 d6b[] = {1, 1, 1, 1, 1, 1};
-    double tmp6[6];
-    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
-    assert_rel(rl_ec_widening(r6, d6b, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
-    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.9, tmp6), RL_EC_WIDEN_MAX, 0);
+     * infinite widening; nine rows r = 0.11 ... 0.18 at d = 1 and 0.5 at
+     * d = 0 over q_hi 0.1 need 0.01 ... 0.08 and inf; the 80% bound sits on
+     * rank 0.8 x 10 = 8: 0.08, as with the last d = 1 (need 0.4).  It was
+     * 0 x inf = NaN, clamped to RL_EC_WIDEN_MAX.  The 90% one (rank 9) is
+     * the infinite need: clamped; 0.4 with d = 1.  1e-12. */
+    const double r9[] = {0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.5},
+                 d9[] = {1, 1, 1, 1, 1, 1, 1, 1, 0}, d9b[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    double tmp9[9];
+    assert_rel(rl_ec_widening(r9, d9, 9, -0.05, 0.1, 0.8, tmp9), 0.08, 1e-12);
+    assert_rel(rl_ec_widening(r9, d9b, 9, -0.05, 0.1, 0.8, tmp9), 0.08, 1e-12);
+    assert_rel(rl_ec_widening(r9, d9, 9, -0.05, 0.1, 0.9, tmp9), RL_EC_WIDEN_MAX, 0);
+    assert_rel(rl_ec_widening(r9, d9b, 9, -0.05, 0.1, 0.9, tmp9), 0.4, 1e-12);
 }
 
 static void wrong_expectation(void **state)
