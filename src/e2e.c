@@ -54,6 +54,8 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
         if (rl_shard_eval(m, h, &plan, ph, c->chips, batch, len, c->prec, &sr, err, errlen) != 0)
             return -1;
         s->comm_s = sr.comm_s;
+        s->ncoll = sr.ncoll;
+        s->latency_bound = sr.latency_bound;
     }
     return 0;
 }
@@ -1650,6 +1652,21 @@ static double fitted_chunked(const rl_model *m, const rl_hw *h, long long chips,
     return total;
 }
 
+/* A fitted step row's collectives (chips > 1): comm_s, their time in (E)
+ * (each step's ideal collective time over its phase's fitted comm_eff,
+ * times its count), and the plan's collectives a step and how many are
+ * latency-bound. */
+static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
+{
+    double comm = 0;
+    for (int k = 0; k < t->n; k++)
+        comm += t->step[k].count * t->step[k].comm_s *
+                x[t->step[k].prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM];
+    cJSON_AddNumberToObject(row, "comm_s", comm);
+    cJSON_AddNumberToObject(row, "collectives", t->step[0].ncoll);
+    cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
+}
+
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
 {
@@ -1693,6 +1710,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         } else {
             set_number(row, "tokens_per_s", (double)r.batch / s);
             set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
+            if (chips > 1)
+                add_fitted_comm(row, &t, x);
         }
     }
     cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
@@ -1721,12 +1740,13 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                  : "; fitted: ",
              *c->source ? c->source : c->engine);
     set_string(result, "engine_source", source);
-    char band[32], note[320], terms[128] = "";
+    char band[32], note[384], terms[192] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's terms, not parts of the fitted step_s", was);
+                 "step's terms, not parts of the fitted step_s%s", was,
+                 chips > 1 ? "; comm_s is its collectives at the fitted comm_eff" : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);

@@ -34,6 +34,8 @@ typedef struct {
     double batch;    /* sequences in each step */
     double launches; /* kernel launches a step: operator instances */
     double comm_s;   /* ideal collective time a step */
+    int ncoll;       /* the plan's collectives a step (shard.h), of them latency-bound: */
+    int latency_bound;
     int nops;
     double op_c[RL_OPS_MAX]; /* instances * FLOPs / (tp * peak) of each operator, seconds */
     double op_m[RL_OPS_MAX]; /* instances * bytes / (tp * bw), seconds */
@@ -158,7 +160,10 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
  * ttft_s become the fitted time (and a prefill row's chunked_s, each chunk
  * one prefill step at its prefix), the throughput keys follow, and
  * <key>_low / <key>_high give the band (quantiles band_lo/band_hi, 0.1/0.9
- * or 0.05/0.95, of the fit's cross-validated residuals).  The result's mode
+ * or 0.05/0.95, of the fit's cross-validated residuals); a step row over
+ * chips > 1 gets comm_s (the plan's collectives at the fitted comm_eff, as
+ * (E) times them), collectives and latency_bound_collectives, the keys a
+ * calibrated `step --chips N` row carries (tester11 #10).  The result's mode
  * becomes "fitted" with the engine's name and source.  Rows it cannot
  * re-time (a prefix) keep their values and the result says so.  Returns 0,
  * or -1 with err set. */

@@ -363,7 +363,13 @@ static void shipped_profiles(void **state)
 }
 
 /* step with a fitted profile: step_s is (E) of the decode step over the
- * chips, inside its band, and the mode says fitted. */
+ * chips, inside its band, and the mode says fitted.  Its rows carry the
+ * collectives a calibrated `step --chips 8` row carries (tester11 #10):
+ * comm_s = the plan's ideal collective time / comm_eff, (E)'s device term
+ * (1e-12), and the plan's 2 AllReduces a layer (shard.h: Megatron), both
+ * latency-bound at these batches; on the what-if link ici_bw = 1e9 (25x
+ * slower than the 2.5e10 the collectives were measured at) the batch-32
+ * step's comm_s and step_s rise and the mode reads estimated. */
 static void step_retimed_by_the_fit(void **state)
 {
     (void)state;
@@ -383,6 +389,10 @@ static void step_retimed_by_the_fit(void **state)
         rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 1024, 0, 0));
         double s = rl_ec_time(&t, x, NULL);
         assert_rel(num(out, "step_s"), s, 1e-12);
+        assert_true(t.step[0].comm_s > 0);
+        assert_rel(num(out, "comm_s"), t.step[0].comm_s / h.engine_costs.v[RL_EC_COMM], 1e-12);
+        assert_rel(num(out, "collectives"), 2, 0);
+        assert_rel(num(out, "latency_bound_collectives"), 2, 0);
         double q[4]; /* the decode class's own quantiles (band.per_class) */
         rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
         assert_true(h.engine_costs.classed && q[1] > h.engine_costs.band_p10);
@@ -390,6 +400,18 @@ static void step_retimed_by_the_fit(void **state)
         assert_rel(num(out, "step_s_high"), s * exp(q[2]), 1e-12);
         assert_rel(num(out, "tokens_per_s"), batch[i] / s, 1e-12);
     }
+    rl_override slow = {"ici_bw", "1e9"};
+    rl_hw w = load_hw("h100-sxm-splitwise", &slow, 1);
+    cJSON *rw = rl_result_step(&m, &w, 8, batch, 2, 1024, rl_precision_default());
+    assert_int_equal(rl_e2e_retime(rw, 0, &m, &w, 8, rl_precision_default(), 0.1, 0.9, err,
+                                   sizeof err),
+                     0);
+    assert_string_equal(cJSON_GetObjectItem(rw, "mode")->valuestring, "estimated");
+    cJSON *fast = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 1),
+          *slowrow = cJSON_GetArrayItem(cJSON_GetObjectItem(rw, "rows"), 1);
+    assert_true(num(slowrow, "comm_s") > 2 * num(fast, "comm_s"));
+    assert_true(num(slowrow, "step_s") > num(fast, "step_s"));
+    cJSON_Delete(rw);
     cJSON_Delete(r);
 }
 
