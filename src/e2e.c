@@ -1780,6 +1780,37 @@ typedef struct {
 static edge_slot edge_memo[EDGE_MEMO];
 static unsigned long edge_gen = 1; /* 0: an empty slot */
 
+/* The farthest each axis of a step timed at a band edge lay outside the
+ * fitted grid (input octaves, rl_ec_octaves) and its value there, since
+ * rl_e2e_band_outside last read them. */
+static double out_oct[RL_EC_AXES], out_val[RL_EC_AXES];
+
+static void note_outside(const rl_engine_costs *c, const rl_meas_row *r)
+{
+    double v[RL_EC_AXES], o[RL_EC_AXES];
+    shape_of(r, v);
+    rl_ec_octaves(c, v, o);
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (o[a] > out_oct[a]) {
+            out_oct[a] = o[a];
+            out_val[a] = v[a];
+        }
+}
+
+int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n)
+{
+    static const char *const AXIS[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
+    const rl_engine_costs *c = &h->engine_costs;
+    size_t k = 0;
+    *out = 0;
+    for (int a = RL_EC_BATCH; a < RL_EC_AXES; a++) /* tp: rl_ec_differs names it */
+        if (out_oct[a] > 0 && k < n)
+            k += (size_t)snprintf(out + k, n - k, "%s%s %g (fitted on %g-%g)", k ? ", " : "",
+                                  AXIS[a], out_val[a], c->grid[a][0], c->grid[a][1]);
+    memset(out_oct, 0, sizeof out_oct);
+    return *out != 0;
+}
+
 static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
     const rl_engine_costs *costs = &h->engine_costs;
@@ -1806,6 +1837,7 @@ static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config
         return e->factor;
     double lo, hi;
     band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, m, h, c->prec, &r, &lo, &hi);
+    note_outside(costs, &r);
     *e = (edge_slot){edge_gen, m, h, {key[0], key[1], key[2], key[3], key[4]}, exp(q < 2 ? lo : hi)};
     return e->factor;
 }
@@ -1874,6 +1906,7 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     static rl_hw eh[2]; /* large; the runs are one after the other */
     cJSON *edge[2] = {NULL, NULL};
     int rc = 0;
+    memset(out_oct, 0, sizeof out_oct); /* rl_e2e_band_outside names this run's steps */
     for (int s = 0; s < 2 && rc == 0; s++) {
         eh[s] = *run->h;
         rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));

@@ -145,6 +145,16 @@ int rl_e2e_band_edge(rl_hw *h, int q);
  * own value.  `band` names the band: "p5-p95" when wide, else "p10-p90". */
 void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, int wide);
 
+/* The serving steps timed at a fitted band's edge (rl_e2e_mixed_time with
+ * h's costs at an edge) since the last call that lay outside the grid the
+ * costs were fitted on: the farthest value per axis (batch, context,
+ * tokens; tp is rl_ec_differs's) as "batch 128 (fitted on 1-64), ..."
+ * into out (stop 23: `simulate` gave no word that its band extrapolated,
+ * where step and prefill do).  Returns 1 when any was outside, else 0
+ * (out ""); forgets them either way.  h: the profile the run used, whose
+ * grid is named. */
+int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n);
+
 /* simulate's band: run's requests (n) served again on run->h moved to the
  * band's low and high edge (p10, p90; p5, p95 when wide), their figures
  * into result by rl_e2e_band_from_runs; a speculative draft model's step
