@@ -1099,9 +1099,28 @@ static void keep_measured(lua_State *L, int t)
 /* Copy every field of the derived spec (argument 2) but `base` into its base
  * (argument 1), raw, once the base's figures are kept as measured: a
  * protected call, as any allocation may raise. */
+/* A derived spec that only renames its base (index 1) renames the chip,
+ * not what was measured on it: the base's name becomes renamed_from, as
+ * --set hw.name and roofline.hw's rename do (rl_hw_renamed; tester11 #3:
+ * { base = "h100-sxm", name = "x" } read estimated).  A spec (index 2)
+ * stating renamed_from itself keeps its own. */
+static void keep_renamed(lua_State *L)
+{
+    lua_getfield(L, 1, "name");
+    lua_getfield(L, 2, "name");
+    lua_getfield(L, 1, "renamed_from");
+    if (lua_type(L, -3) == LUA_TSTRING && lua_type(L, -2) == LUA_TSTRING && lua_isnil(L, -1) &&
+        strcmp(lua_tostring(L, -3), lua_tostring(L, -2)) != 0) {
+        lua_pushvalue(L, -3);
+        lua_setfield(L, 1, "renamed_from");
+    }
+    lua_pop(L, 3);
+}
+
 static int merge_fields(lua_State *L)
 {
     keep_measured(L, 1);
+    keep_renamed(L);
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {
