@@ -219,15 +219,19 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
     if (t > r->time_s) {
         r->time_s = t;
         r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
+        r->floor_gpus = best->gpus;
+        snprintf(r->impl, sizeof r->impl, "%s", best->impl);
     }
     r->latency_bound = r->latency_s > r->bandwidth_s;
 }
 
-int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
-                 long long stride, rl_comm *out, char *err, size_t errlen)
+/* rl_comm_time (rows = 1: h's measured table where it has a row) and
+ * rl_comm_model_time (rows = 0: the alpha-beta model alone). */
+static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes, long long group,
+                     long long stride, rl_comm *out, char *err, size_t errlen)
 {
     rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, RL_PROV_ROOFLINE,
-                 h->topology == RL_TOPO_SWITCH, "none"};
+                 h->topology == RL_TOPO_SWITCH, "none", 0};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -238,7 +242,15 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         *out = r;
         return 0;
     }
-    const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
+    /* measured rows too: they were timed over a link, and a what-if scales them by
+     * it (a zero link read as the link as measured: tester11 #13) */
+    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
+        snprintf(err, errlen,
+                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': > 0 needed for %s over %lld "
+                 "chips", h->origin, rl_collective_name(kind), group);
+        return -1;
+    }
+    const rl_coll_row *row = rows ? rl_coll_find(&h->collectives, kind, group) : NULL;
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
         terms m = row_terms(h, row, bytes, &r.time_s, &r.prov);
@@ -249,12 +261,6 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         snprintf(r.impl, sizeof r.impl, "%s", row->impl);
         *out = r;
         return 0;
-    }
-    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
-        snprintf(err, errlen,
-                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': needed for a %s over %lld chips",
-                 h->origin, rl_collective_name(kind), group);
-        return -1;
     }
     long long d = group, n = 1;
     if (h->domain_chips > 0 && stride * group > h->domain_chips) {
@@ -292,7 +298,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         in = inner_level(h, kind, bytes, d);
         outr = outer_level(h, kind, bytes / (double)d, n);
         double in_s;
-        if (measured_inner(h, kind, bytes, d, &in, &in_s, &r)) {
+        if (rows && measured_inner(h, kind, bytes, d, &in, &in_s, &r)) {
             /* the domain level as measured, the network level modelled */
             r.latency_s = in.lat + twice * outr.lat;
             r.bandwidth_s = in.bw + twice * outr.bw;
@@ -306,9 +312,23 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     r.latency_s = twice * (in.lat + outr.lat);
     r.bandwidth_s = twice * (in.bw + outr.bw);
     r.time_s = twice * (fmax(in.lat, in.bw) + fmax(outr.lat, outr.bw));
-    floor_at_measured(h, kind, bytes, group, &r);
+    r.latency_bound = r.latency_s > r.bandwidth_s;
+    if (rows)
+        floor_at_measured(h, kind, bytes, group, &r);
     *out = r;
     return 0;
+}
+
+int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                 long long stride, rl_comm *out, char *err, size_t errlen)
+{
+    return comm_time(h, !h->ideal, kind, bytes, group, stride, out, err, errlen);
+}
+
+int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                       long long stride, rl_comm *out, char *err, size_t errlen)
+{
+    return comm_time(h, 0, kind, bytes, group, stride, out, err, errlen);
 }
 
 double rl_comm_latency_threshold(const rl_hw *h, long long group)

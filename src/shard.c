@@ -91,6 +91,8 @@ static long long kv_head_shards(const rl_model *m, long long tp)
 
 typedef struct {
     const rl_hw *h;
+    int peaks; /* the plan's local step is at the datasheet peaks: the alpha-beta model
+                * alone times its collectives (comm.h, ideal mode) */
     rl_shard_result *r;
     char *err;
     size_t errlen;
@@ -107,7 +109,8 @@ static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double 
     if (r->ncoll == RL_SHARD_MAX_COLL)
         return;
     rl_shard_coll *c = &r->coll[r->ncoll];
-    if (rl_comm_time(cx->h, kind, bytes, group, stride, &c->c, cx->err, cx->errlen) != 0) {
+    if ((cx->peaks ? rl_comm_model_time : rl_comm_time)(cx->h, kind, bytes, group, stride, &c->c,
+                                                         cx->err, cx->errlen) != 0) {
         cx->failed = 1;
         return;
     }
@@ -122,16 +125,17 @@ static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double 
 
 /* The collectives of one tick of plan `pl` (x: 2D's X axis, resolved) over
  * `tokens` token rows of `bm` sequences at `context` into r's coll, ncoll,
- * comm_s and latency_bound.  0, or -1 with err set (no interconnect). */
-static int add_plan_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
-                                long long x, int prefill, double tokens, long long bm,
-                                long long context, rl_precision p, rl_shard_result *r, char *err,
-                                size_t errlen)
+ * comm_s and latency_bound; `peaks`: coll_ctx's.  0, or -1 with err set (no
+ * interconnect). */
+static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
+                                const rl_shard_plan *pl, long long x, int prefill, double tokens,
+                                long long bm, long long context, rl_precision p,
+                                rl_shard_result *r, char *err, size_t errlen)
 {
     long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp, M = tp * ep;
     double P = (double)pp, ab = rl_dtype_bytes(p.compute);
     double stage_layers = (double)(m->abstract ? 1 : m->layers) / P;
-    coll_ctx cx = {h, r, err, errlen, 0};
+    coll_ctx cx = {h, peaks, r, err, errlen, 0};
     double D = (double)(m->abstract ? 0 : m->d_model);
     double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
     double L = stage_layers;
@@ -370,7 +374,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
-    if (add_plan_collectives(m, h, pl, x, prefill, tokens, bm, context, moved, r, err,
+    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, r, err,
                              errlen) != 0)
         return -1;
     r->tick_s = pl->overlap ? fmax(r->local_s, r->comm_s) : r->local_s + r->comm_s;
@@ -395,7 +399,7 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     out->replicas = 1;
     long long x = plan->layout == RL_LAYOUT_2D ? (plan->x ? plan->x : best_x(m, plan->tp)) : 1;
     out->plan.x = x;
-    return add_plan_collectives(m, h, plan, x, phase == RL_PHASE_PREFILL, tokens,
+    return add_plan_collectives(m, h, 0, plan, x, phase == RL_PHASE_PREFILL, tokens,
                                 (long long)ceil(tokens), 1, p, out, err, errlen);
 }
 

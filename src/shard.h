@@ -129,7 +129,10 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
  * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
  * multiple or divisor of K, or above N; ep on a dense model or not dividing
  * E; sp in generation; 2D on an MoE model, or x not dividing tp; missing
- * interconnect fields; and those of rl_step_check. */
+ * interconnect fields; and those of rl_step_check.  The local step is
+ * formula (1) at h's peaks, so the collectives are the alpha-beta model's at
+ * h's link figures (comm.h rl_comm_model_time: ideal mode, no measured
+ * rows); rl_shard_collectives reads the rows. */
 int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
                   long long chips, long long batch, long long context, rl_precision p,
                   rl_shard_result *out, char *err, size_t errlen);
