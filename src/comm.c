@@ -47,17 +47,17 @@ typedef struct {
     double lat, bw;
 } terms;
 
-/* Inside one ICI/NVLink domain, on a link of per-hop latency a and W
- * bytes/s (h's topology and links). */
-static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, double bytes,
-                      long long g)
+/* Inside one ICI/NVLink domain, on links of per-hop latency a and W
+ * bytes/s, `links` a chip, in topology `topo`. */
+static terms inner_on(rl_topology topo, long long links, double a, double W, rl_collective kind,
+                      double bytes, long long g)
 {
     terms t = {0, 0};
     if (g <= 1)
         return t;
     double G = (double)g;
-    if (h->topology == RL_TOPO_SWITCH) {
-        double Wc = W * (double)h->ici_links; /* one GPU's NVLink bandwidth, one way */
+    if (topo == RL_TOPO_SWITCH) {
+        double Wc = W * (double)links; /* one GPU's NVLink bandwidth, one way */
         switch (kind) {
         case RL_ALLGATHER:
         case RL_REDUCESCATTER:
@@ -76,7 +76,7 @@ static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, do
         }
         return t;
     }
-    int dims = h->topology == RL_TOPO_RING ? 1 : h->topology == RL_TOPO_TORUS2D ? 2 : 3;
+    int dims = topo == RL_TOPO_RING ? 1 : topo == RL_TOPO_TORUS2D ? 2 : 3;
     long long axes[3];
     int nax = rl_comm_torus_axes(g, dims, axes);
     /* ring steps of a bidirectional axis of size s: ceil((s-1)/2) = floor(s/2),
@@ -106,22 +106,25 @@ static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, do
 /* Inside one ICI/NVLink domain, on h's own link. */
 static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
 {
-    return inner_on(h, h->ici_latency, h->ici_bw, kind, bytes, g);
+    return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
 }
 
 /* The factor a measured row's time takes on h's link (comm.h, what-if):
- * the row's model time max(latency, bandwidth) on h's link over that on
- * the link its rows were measured at (rl_hw.measured); exactly 1 on the
- * link as measured, and when the model cannot time the row (no link). */
+ * the row's model time max(latency, bandwidth) on h's link (bandwidth,
+ * latency, links, topology) over that on the link its rows were measured
+ * at (rl_hw.measured); exactly 1 on the link as measured, and when the
+ * model cannot time the row (no link). */
 static double link_ratio(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
-    int kept = h->measured.ici_bw > 0; /* else a struct not read from a spec: as measured */
-    double a0 = kept ? h->measured.ici_latency : h->ici_latency;
-    double w0 = kept ? h->measured.ici_bw : h->ici_bw;
-    if (a0 == h->ici_latency && w0 == h->ici_bw)
+    const rl_hw_figures *m = &h->measured; /* a struct not read from a spec: as measured */
+    double a0 = m->ici_bw > 0 ? m->ici_latency : h->ici_latency;
+    double w0 = m->ici_bw > 0 ? m->ici_bw : h->ici_bw;
+    long long l0 = m->ici_links > 0 ? m->ici_links : h->ici_links;
+    rl_topology t0 = m->ici_links > 0 ? (rl_topology)m->topology : h->topology;
+    if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
         return 1.0;
     terms now = inner_level(h, row->op, bytes, row->gpus);
-    terms was = inner_on(h, a0, w0, row->op, bytes, row->gpus);
+    terms was = inner_on(t0, l0, a0, w0, row->op, bytes, row->gpus);
     double r = fmax(now.lat, now.bw) / fmax(was.lat, was.bw);
     return isfinite(r) && r > 0 ? r : 1.0;
 }

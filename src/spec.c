@@ -104,6 +104,8 @@ static const field HW_FIELDS[] = {
     {"measured_flops", T_FLOPS, offsetof(rl_hw, measured.flops), 0, NULL, LATE},
     {"measured_ici_bw", T_NUM, offsetof(rl_hw, measured.ici_bw), 0, NULL, MIN1 | LATE},
     {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE},
+    {"measured_ici_links", T_INT, offsetof(rl_hw, measured.ici_links), 0, NULL, LATE},
+    {"measured_topology", T_ENUM, offsetof(rl_hw, measured.topology), 0, TOPO_NAMES, LATE},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -619,15 +621,24 @@ static void settle_link(rl_hw *h)
         h->measured.ici_bw = h->ici_bw;
         h->measured.ici_latency = h->ici_latency;
     }
-    const char *name[2] = {"ici_bw", "ici_latency"};
-    const double now[2] = {h->ici_bw, h->ici_latency};
-    const double was[2] = {h->measured.ici_bw, h->measured.ici_latency};
-    for (int i = 0; i < 2 && h->collectives.present; i++) {
+    if (!(h->measured.ici_links > 0)) {
+        h->measured.ici_links = h->ici_links;
+        h->measured.topology = (int)h->topology;
+    }
+    const char *name[3] = {"ici_bw", "ici_latency", "ici_links"};
+    const double now[3] = {h->ici_bw, h->ici_latency, (double)h->ici_links};
+    const double was[3] = {h->measured.ici_bw, h->measured.ici_latency,
+                           (double)h->measured.ici_links};
+    for (int i = 0; i < 3 && h->collectives.present; i++) {
         size_t n = strlen(h->changed);
         if (now[i] != was[i])
             snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%.6g (as measured %.6g)",
                      n ? "; " : "", name[i], now[i], was[i]);
     }
+    size_t n = strlen(h->changed);
+    if (h->collectives.present && (int)h->topology != h->measured.topology)
+        snprintf(h->changed + n, sizeof h->changed - n, "%stopology=%s (as measured %s)",
+                 n ? "; " : "", TOPO_NAMES[h->topology], TOPO_NAMES[h->measured.topology]);
 }
 
 /* The one rule for a what-if, on every conversion of a spec table: h's
@@ -1084,7 +1095,7 @@ static void keep_as(lua_State *L, int t, const char *key, const char *from)
 
 /* The figures the hardware spec at t (absolute index) was measured at, as
  * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw,
- * flops, ici_bw and ici_latency.  Done before anything can change them: on a base before a derived
+ * flops, ici_bw, ici_latency, ici_links and topology.  Done before anything can change them: on a base before a derived
  * spec's fields replace its own (tester7 #4: { base = 'h100-sxm', hbm_bw =
  * 6e12 } read the H100 tables unchanged), and on the spec before --set
  * applies; allocates (a protected call's). */
@@ -1094,11 +1105,10 @@ static void keep_measured(lua_State *L, int t)
     keep_as(L, t, "measured_flops", "flops");
     keep_as(L, t, "measured_ici_bw", "ici_bw");
     keep_as(L, t, "measured_ici_latency", "ici_latency");
+    keep_as(L, t, "measured_ici_links", "ici_links");
+    keep_as(L, t, "measured_topology", "topology");
 }
 
-/* Copy every field of the derived spec (argument 2) but `base` into its base
- * (argument 1), raw, once the base's figures are kept as measured: a
- * protected call, as any allocation may raise. */
 /* A derived spec that only renames its base (index 1) renames the chip,
  * not what was measured on it: the base's name becomes renamed_from, as
  * --set hw.name and roofline.hw's rename do (rl_hw_renamed; tester11 #3:
@@ -1117,6 +1127,9 @@ static void keep_renamed(lua_State *L)
     lua_pop(L, 3);
 }
 
+/* Copy every field of the derived spec (argument 2) but `base` into its base
+ * (argument 1), raw, once the base's figures are kept as measured: a
+ * protected call, as any allocation may raise. */
 static int merge_fields(lua_State *L)
 {
     keep_measured(L, 1);
