@@ -1708,7 +1708,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
     set_string(result, "engine", c->engine);
-    char source[1024];
+    char source[1536];
     snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
              rl_hw_what_if_of(h) ? h->changed : "",
              rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "

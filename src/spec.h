@@ -175,7 +175,7 @@ typedef struct {
      * collectives ("; " between), else "": set from
      * the figures on every conversion (rl_hw_from_table), the one place
      * that decides.  A spec field only so that older tables still read. */
-    char changed[160];
+    char changed[384];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec

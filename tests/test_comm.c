@@ -265,6 +265,14 @@ static void links_and_topology_what_if(void **state)
     *h = load_hw("h100-sxm", ov, 2);
     assert_non_null(strstr(h->changed, "topology=ring (as measured switch)"));
     assert_rel(must(h, RL_ALLREDUCE, 1048576, 8, 1).time_s, 10.2852 * mib, 1e-4);
+    /* every figure named, none cut off (the label outgrew 160 bytes) */
+    rl_override all[6] = {{"hbm_bw", "3e12"},  {"ici_bw", "1e9"},       {"ici_latency", "1e-5"},
+                          {"ici_links", "9"}, {"topology", "ring"}, {"collectives.impl", "nccl"}};
+    *h = load_hw("h100-sxm", all, 6);
+    assert_string_equal(h->changed, "hbm_bw=3e+12 (as measured 3.35e+12); ici_bw=1e+09 (as "
+                                    "measured 2.5e+10); ici_latency=1e-05 (as measured 2e-06); "
+                                    "ici_links=9 (as measured 18); topology=ring (as measured "
+                                    "switch)");
     ov[1] = (rl_override){"ici_links", "18"};
     *h = load_hw("h100-sxm", ov, 2);
     assert_false(rl_hw_what_if_of(h));
