@@ -620,12 +620,14 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                 cmd, mode, o->chips, *tp, o->chips);
     else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
         fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
-                        "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
-                        "allow) %s %lld replicas; --tp sets the plan (simulate --chips %lld runs "
-                        "one tp%lld replica across the domains, as --tp %lld does here), --ideal "
-                        "gives formula (1) over fully sharded chips\n",
-                cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
-                o->chips / *tp, o->chips, o->chips, o->chips);
+                        "(the widest tensor parallelism inside one %lld-chip domain that splits "
+                        "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
+                        "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
+                        "--tp %lld does here), --ideal gives formula (1) over fully sharded "
+                        "chips\n",
+                cmd, mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
+                step ? "times" : "in one of", o->chips / *tp, o->chips, o->chips,
+                o->chips > h->domain_chips ? " across the domains" : "", o->chips);
     if (!step)
         o->chips = *tp;
     return 0;

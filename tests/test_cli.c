@@ -1200,7 +1200,7 @@ static void mode_and_allreduce_agree(void **state)
     cJSON *j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
                             "--context 4096 --format json", out, sizeof out);
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring,
-                           "the measured collectives"));
+                           "alpha-beta model at the datasheet link figures"));
     cJSON_Delete(j);
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
                        "--weights fp8 --compute fp8 --format json";
@@ -1211,6 +1211,60 @@ static void mode_and_allreduce_agree(void **state)
         assert_true(num(c, "bytes") == 1048576.0);
         cJSON_Delete(j);
     }
+}
+
+/* The first generate-phase collective row of `cmd`'s JSON (*j: the
+ * document, freed by the caller). */
+static const cJSON *first_coll(const char *cmd, cJSON **j)
+{
+    *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(*j, "collectives"))
+        if (strcmp(cJSON_GetObjectItem(c, "phase")->valuestring, "generate") == 0)
+            return c;
+    fail_msg("%s: no generate collective", cmd);
+    return NULL;
+}
+
+/* tester12 #6, #10: ideal mode times collectives by the alpha-beta model
+ * at the datasheet link figures, whatever the chip measured (comm.h).
+ *  - shard (mode ideal, engine none) and step --tp 8 --ideal time the same
+ *    tp8 AllReduce alike: llama3-70b B=64, 64 x 8192 x 2 = 1048576 B over 8
+ *    H100 (h100-sxm.lua: 18 links x 2.5e10 B/s, 2 us a hop): 2 x max(2e-6,
+ *    1048576 x 7/8 / 4.5e11) = 4.0780e-6 s (1e-4), impl none; shard read
+ *    TensorRT-LLM's 25.96 us and step NCCL's 25.4 us before.
+ *  - gb200 tp72 (no row over 72 GPUs): --ideal 2 x max(2e-6, 2097152 x
+ *    71/72 / 9e11) = 4.5956e-6 s (1e-4), below the calibrated run, whose
+ *    model is raised to TensorRT-LLM's measured 4-GPU time and says so
+ *    (ideal read 27.5 us, NCCL's 4-GPU floor, calibrated 14.6 us, both
+ *    labelled "alpha-beta model, none"). */
+static void ideal_collectives_are_the_model(void **state)
+{
+    (void)state;
+    cJSON *a, *b;
+    const cJSON *sa = first_coll("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 64 "
+                                 "--context 4096 --format json", &a);
+    const cJSON *sb = first_coll("step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 64 "
+                                 "--context 4096 --ideal --format json", &b);
+    assert_rel(num(sa, "each_s"), 4.0780e-6, 1e-4);
+    assert_rel(num(sb, "each_s"), num(sa, "each_s"), 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(sa, "impl")->valuestring, "none");
+    assert_string_equal(cJSON_GetObjectItem(sb, "impl")->valuestring, "none");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    const char *gb = "step --model llama3-405b --hw gb200 --chips 72 --tp 72 --batch 64 "
+                     "--context 8192 --weights fp8 --compute fp8 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ideal", gb);
+    const cJSON *cal = first_coll(gb, &a), *ide = first_coll(cmd, &b);
+    assert_rel(num(ide, "each_s"), 4.5956e-6, 1e-4);
+    assert_true(num(ide, "each_s") < num(cal, "each_s"));
+    assert_string_equal(cJSON_GetObjectItem(cal, "impl")->valuestring, "trtllm");
+    assert_non_null(strstr(cJSON_GetObjectItem(cal, "timed_by")->valuestring,
+                           "raised to the measured 4-GPU time"));
+    assert_string_equal(cJSON_GetObjectItem(ide, "timed_by")->valuestring, "alpha-beta model");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
 }
 
 /* Tester 4 finding 9: one table-share rule for one prefill.  llama3-70b fp8
@@ -2296,6 +2350,7 @@ int main(void)
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
         cmocka_unit_test(mode_and_allreduce_agree),
+        cmocka_unit_test(ideal_collectives_are_the_model),
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(simulate_names_kv_layout),
