@@ -90,8 +90,12 @@ typedef struct {
     double total_bytes;  /* weights + KV per chip */
     int fits;            /* total_bytes <= hbm_bytes */
     double flops;        /* per chip per tick */
-    double weight_load_s, kv_load_s, compute_s; /* per tick */
-    double local_s;      /* per tick: formula (1) on one chip */
+    double weight_load_s, kv_load_s, compute_s; /* per tick: formula (1)'s terms */
+    double kernel_excess_s; /* per tick, of local_s: the calibrated time above those
+                               terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
+    double local_s;      /* per tick: formula (1) on one chip (calibrated: the
+                            replica's step, kv_load_s + max(weight_load_s,
+                            compute_s) + kernel_excess_s) */
     double comm_s;       /* per tick: sum of the collectives */
     double tick_s;       /* local + comm (or max with overlap) */
     double step_s;       /* pp * tick: TPOT (generation) or TTFT (prefill) */

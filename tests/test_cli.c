@@ -666,7 +666,7 @@ static void demo_scenario(void **state)
     assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/scaling_book_llama2_13b.lua", out, sizeof out), 0);
     assert_non_null(strstr(out, "MHA (K = 40)"));
     assert_non_null(strstr(out, "GQA (K = 8"));
-    assert_non_null(strstr(out, "   240       1610.6       1636.6       249.49"));
+    assert_non_null(strstr(out, "   240       1610.6       1636.6       249.44"));
     assert_non_null(strstr(out, "NO (out of HBM)"));
 }
 
@@ -2147,6 +2147,58 @@ static void help_names_a_command(void **state)
     assert_non_null(strstr(out, "roofline help: unknown command 'nosuch'"));
 }
 
+/* The time columns of every step row add up (result.c "breakdown"; tester12
+ * #9: the README's calibrated step showed 3.57 of its 9.03 ms at batch 1):
+ * step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s +
+ * kernel_excess_s to 1e-12 (rounding), comm_s 0 where a row has none.  In
+ * calibrated mode the terms are the plan's roofline terms, equal to the
+ * --ideal --tp 8 rows' (1e-12), and kernel_excess_s is the measured time
+ * above them, > 0 here (the kernels run below their roofline: at batch 1,
+ * 9.033 ms against 2.633 + 0.050 + 0.569 ms of terms and collectives);
+ * --ideal rows have kernel_excess_s exactly 0.  Cases: the README's tp8
+ * step, one chip (the unsharded rows), and the ideal runs of both. */
+static void step_columns_add_up(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,16,64,256 --context 4096 "
+        "--weights fp8 --compute fp8 --format json",
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --ideal --batch 1,16,64,256 "
+        "--context 4096 --weights fp8 --compute fp8 --format json",
+        "step --model llama3-8b --hw h100-sxm --batch 1,64,512 --context 4096 --format json",
+        "step --model llama3-8b --hw h100-sxm --batch 1,64,512 --context 4096 --ideal "
+        "--format json"};
+    cJSON *j[4];
+    for (int k = 0; k < 4; k++) {
+        j[k] = json2(runs[k], "");
+        assert_non_null(j[k]);
+        int ideal = k % 2;
+        assert_non_null(strstr(cJSON_GetObjectItem(j[k], "breakdown")->valuestring,
+                               "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
+                               "kernel_excess_s"));
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j[k], "rows"))
+        {
+            const cJSON *c = cJSON_GetObjectItem(r, "comm_s");
+            double x = num(r, "kernel_excess_s");
+            double sum = num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                         (c ? c->valuedouble : 0) + x;
+            assert_rel(sum, num(r, "step_s"), 1e-12);
+            assert_true(ideal ? x == 0 : x > 0);
+        }
+    }
+    const cJSON *a = cJSON_GetObjectItem(j[0], "rows"), *b = cJSON_GetObjectItem(j[1], "rows");
+    for (int i = 0; i < 4; i++) {
+        const cJSON *ra = cJSON_GetArrayItem(a, i), *rb = cJSON_GetArrayItem(b, i);
+        assert_rel(num(ra, "weight_load_s"), num(rb, "weight_load_s"), 1e-12);
+        assert_rel(num(ra, "kv_load_s"), num(rb, "kv_load_s"), 1e-12);
+        assert_rel(num(ra, "compute_s"), num(rb, "compute_s"), 1e-12);
+    }
+    assert_rel(num(cJSON_GetArrayItem(a, 0), "step_s"), 9.033e-3, 1e-3); /* README */
+    for (int k = 0; k < 4; k++)
+        cJSON_Delete(j[k]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2206,6 +2258,7 @@ int main(void)
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(fitted_grid_note),
+        cmocka_unit_test(step_columns_add_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
