@@ -2199,6 +2199,33 @@ static void step_columns_add_up(void **state)
         cJSON_Delete(j[k]);
 }
 
+/* tester12 #7: a KV dtype or weight x compute pair the engine's tables do
+ * not measure (h100-sxm trtllm: bf16 and fp8) is derived, and stderr says
+ * so; fp8 and bf16 are measured (no note), and --ideal uses no table. */
+static void derived_dtype_note(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --context 1000";
+    static const char *const tails[] = {" --kv int4", " --kv int8", " --weights int4",
+                                        " --kv fp8", "", " --kv int4 --ideal"};
+    static const char *const want[] = {"no int4 KV-cache attention (they measure bfloat16, fp8)",
+                                       "no int8 KV-cache attention", "no GEMM of int4 weights",
+                                       NULL, NULL, NULL};
+    for (int i = 0; i < 6; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s%s", base, tails[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        if (want[i])
+            assert_non_null(strstr(out, want[i]));
+        else
+            assert_null(strstr(out, "kernel tables on h100-sxm have no"));
+    }
+    assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --context 1000 --kv int4", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "roofline ops: note: trtllm's kernel tables on h100-sxm have no "
+                                "int4 KV-cache attention"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2259,6 +2286,7 @@ int main(void)
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
+        cmocka_unit_test(derived_dtype_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
