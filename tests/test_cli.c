@@ -2197,6 +2197,20 @@ static void step_columns_add_up(void **state)
     assert_rel(num(cJSON_GetArrayItem(a, 0), "step_s"), 9.033e-3, 1e-3); /* README */
     for (int k = 0; k < 4; k++)
         cJSON_Delete(j[k]);
+    /* tester11 #4: a faster HBM lengthened compute_s (2.248 -> 2.686 ms at
+     * batch 256 for hbm_bw 3.35e12 -> 4e12): the terms are the roofline's,
+     * so compute_s stays (1e-12) and weight_load_s scales by 3.35 / 4 */
+    const char *b256 = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 256 "
+                       "--context 4096 --weights fp8 --compute fp8 --format json";
+    cJSON *plain = json2(b256, ""), *fast = json2(b256, " --set hw.hbm_bw=4e12");
+    assert_true(plain && fast);
+    const cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(plain, "rows"), 0);
+    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItem(fast, "rows"), 0);
+    assert_rel(num(f0, "compute_s"), num(p0, "compute_s"), 1e-12);
+    assert_rel(num(f0, "weight_load_s"), num(p0, "weight_load_s") * 3.35 / 4, 1e-12);
+    assert_true(num(f0, "step_s") < num(p0, "step_s"));
+    cJSON_Delete(plain);
+    cJSON_Delete(fast);
 }
 
 /* tester12 #7: a KV dtype or weight x compute pair the engine's tables do
