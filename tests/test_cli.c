@@ -1024,8 +1024,14 @@ static void fitted_breakdown_label(void **state)
     cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
-    assert_non_null(strstr(note, "are the estimated step's terms, not parts of the fitted step_s"));
+    assert_non_null(strstr(note, "are the estimated step's roofline terms, kernel_excess_s the "
+                                 "fitted step_s above them"));
     assert_null(strstr(note, "formula (1)"));
+    /* the breakdown holds on the fitted step too (step_columns_add_up) */
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                   num(r, "kernel_excess_s"),
+               num(r, "step_s"), 1e-12);
     cJSON_Delete(j);
 }
 
