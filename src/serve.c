@@ -737,6 +737,13 @@ typedef struct {
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
     unsigned long long quiet; /* step ends committed from decode runs (events not popped) */
+    /* the decode pool's queue (disagg), for keep-up (steady_window): per
+     * request, when its KV reached a decode replica and when it first joined
+     * that replica's batch (NAN before); the requests in the order their KV
+     * arrived */
+    double *t_ready, *t_join;
+    int *xfer_order;
+    long long nxfer;
 } sim;
 
 /* Min-heap of events by time; at one instant, step ends before KV
@@ -1277,6 +1284,8 @@ static void admit_transferred(sim *S, replica *r)
     while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         int i = q_pop(S, &r->wait);
+        if (isnan(S->t_join[i]))
+            S->t_join[i] = S->tlast; /* the current time */
         join_decode(S, r, i, S->s[i].need);
     }
 }
@@ -1699,12 +1708,16 @@ static void sim_free(sim *S)
     free(S->plen);
     free(S->ttft_svc);
     free(S->itl_w);
+    free(S->t_ready);
+    free(S->t_join);
+    free(S->xfer_order);
 }
 
 size_t rl_serve_bytes_per_request(void)
 {
-    /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per request */
-    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 4 * sizeof(double);
+    /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per
+     * request; disagg's decode-pool queue times and order */
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 6 * sizeof(double) + sizeof(int);
 }
 
 /* Replica j's queues and buffers (prefix-cache lists when caching).
@@ -1785,6 +1798,15 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     if (!S->s || !S->r || !S->start || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
         !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
+    if (S->nprefill > 0) {
+        S->t_ready = malloc((size_t)n * sizeof *S->t_ready);
+        S->t_join = malloc((size_t)n * sizeof *S->t_join);
+        S->xfer_order = malloc((size_t)n * sizeof *S->xfer_order);
+        if (!S->t_ready || !S->t_join || !S->xfer_order)
+            return -1;
+        for (long long i = 0; i < n; i++)
+            S->t_ready[i] = S->t_join[i] = NAN;
+    }
     for (int j = 0; j < S->nr; j++)
         if (alloc_replica(S, j, caching) != 0)
             return -1;
@@ -1850,6 +1872,8 @@ static void handle_event(sim *S, event e, double now)
     } else {
         int ri = route(S, S->nprefill, c->replicas, 1);
         S->s[e.id].state = S_WAIT;
+        S->t_ready[e.id] = now;
+        S->xfer_order[S->nxfer++] = e.id;
         S->r[ri].outstanding++;
         q_push(S, &S->r[ri].wait, e.id, 0);
         if (S->r[ri].busy)
@@ -1888,24 +1912,60 @@ static int run_events(sim *S, long long *next)
     return 0;
 }
 
-/* The end of keep-up's count (serve.h keep_up): the last arrival in the
- * second half of the steady window [w0, w1] before which every earlier
- * request had started (the waiting queue was empty then: it did not grow
- * over the window, whatever came after); NAN when there is none (keep-up
- * then counts to w1).  Bursty arrivals (gamma, --burst 100)
+/* A queue keep-up counts (serve.h keep_up): the requests waiting for the
+ * whole system's first prefill step (decode 0, in arrival order), or, in a
+ * disaggregated deployment, for a decode replica's batch once their KV has
+ * arrived there (decode 1, in the order it arrived).  The j-th request to
+ * arrive there: when it arrived, and when its service there began. */
+static long long queue_len(const sim *S, int decode)
+{
+    return decode ? S->nxfer : S->n;
+}
+
+static double queue_arrival(const sim *S, int decode, long long j)
+{
+    return decode ? S->t_ready[S->xfer_order[j]] : S->req[j].arrival;
+}
+
+static double queue_start(const sim *S, int decode, long long j)
+{
+    return decode ? S->t_join[S->xfer_order[j]] : S->s[j].t_start;
+}
+
+/* The end of keep-up's count for one queue (serve.h keep_up): the last
+ * arrival in the second half of the steady window [w0, w1] before which
+ * every earlier request had started (the waiting queue was empty then: it
+ * did not grow over the window, whatever came after); NAN when there is
+ * none (keep-up then counts to w1).  Bursty arrivals (gamma, --burst 100)
  * end the window on a clump that an idle server cannot admit in an
  * instant; without this, keep-up failed even at a millionth of the load,
- * and capacity read 0 (tester8 item 4).  Arrivals are sorted (workload.h),
- * so a running maximum of start times says it. */
-static double queue_emptied(const sim *S)
+ * and capacity read 0 (tester8 item 4).  Arrivals are in time order
+ * (workload.h; the transfer events), so a running maximum of start times
+ * says it. */
+static double queue_emptied(const sim *S, int decode)
 {
     double half = S->w0 + 0.5 * (S->w1 - S->w0), started = -INFINITY, end = NAN;
-    for (long long i = 0; i < S->n; i++) {
-        if (S->req[i].arrival >= half && S->req[i].arrival <= S->w1 && started <= S->req[i].arrival)
-            end = S->req[i].arrival;
-        started = fmax(started, S->s[i].t_start);
+    for (long long j = 0; j < queue_len(S, decode); j++) {
+        double a = queue_arrival(S, decode, j);
+        if (a >= half && a <= S->w1 && started <= a)
+            end = a;
+        started = fmax(started, queue_start(S, decode, j));
     }
     return end;
+}
+
+/* One queue's keep-up over the steady window: the requests whose service
+ * there began over those that arrived there; 1 when none arrived. */
+static double queue_keep_up(const sim *S, int decode)
+{
+    double arrived = 0, admitted = 0, end = queue_emptied(S, decode);
+    double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
+    for (long long j = 0; j < queue_len(S, decode); j++) {
+        double a = queue_arrival(S, decode, j), t = queue_start(S, decode, j);
+        arrived += a > S->w0 && a < arrived_by;
+        admitted += t > S->w0 && t <= admitted_by;
+    }
+    return arrived > 0 ? admitted / arrived : 1;
 }
 
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
@@ -1920,15 +1980,8 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->steady_req_per_s = steady ? S->win_done / win : out->req_per_s;
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
-    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
-        double arrived = 0, admitted = 0, end = queue_emptied(S);
-        double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
-        for (long long i = 0; i < n; i++) {
-            arrived += req[i].arrival > S->w0 && req[i].arrival < arrived_by;
-            admitted += S->s[i].t_start > S->w0 && S->s[i].t_start <= admitted_by;
-        }
-        out->keep_up = arrived > 0 ? admitted / arrived : 1;
-    }
+    if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
+        out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
 }
 

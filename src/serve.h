@@ -455,7 +455,11 @@ typedef struct {
                          bounded, less when it grows (admission falls behind); counted
                          up to the last instant of the window's second half at which the
                          waiting queue was empty, when there is one (serve.c
-                         queue_emptied: a bursty clump at the window's end is not growth) */
+                         queue_emptied: a bursty clump at the window's end is not growth).
+                         Disagg: the lower of that and the decode pool's own, the
+                         requests that joined a decode batch over those whose KV arrived
+                         at a decode replica (tester12 #12: a saturated decode pool's
+                         queue grew unseen behind a prefill pool that kept up) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */

@@ -666,6 +666,43 @@ static void test_capacity_scales_with_replicas(void **state)
     free(r);
 }
 
+/* A disaggregated deployment's capacity is its narrower pool's (tester12
+ * #12: the decode pool's queue went unseen, keep-up counted only the first
+ * prefill step, and 3 prefill replicas beside one decode replica read 15.9
+ * req/s where 3.25 completed).  Every step 1 ms, 10-token prompts of 21
+ * output tokens: the prefill pool (3 replicas, up to 64 prompts a step)
+ * serves 192000 req/s; the one decode replica of max_seqs 64 holds a
+ * request for its 20 decode steps (the prefill emits the first token) and
+ * refills the slot at the next step's start, so it completes at most
+ * 64 / 20 ms = 3200 req/s.  The search must find that within [0.9, 1.02]
+ * of it (the lattice's 2% below, queueing near the knee), as the
+ * continuous case does; before the fix it read the prefill side's ~50x.
+ * Swapped (one prefill replica of max_seqs 1, one prompt a step: 1000
+ * req/s; 40 decode replicas of max_seqs 1: 40 / 20 ms = 2000 req/s), the
+ * prefill pool bounds it: 1000 req/s, the same tolerance. */
+static void test_capacity_disagg_narrower_pool(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_request *r = workload(16000, 1, 10, 21, 3);
+    rl_serve_config c = config(f, RL_POLICY_DISAGG);
+    c.max_seqs = 64;
+    c.prefill_replicas = 3;
+    c.replicas = 1;
+    char err[256];
+    double cap;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 3200 && cap <= 1.02 * 3200))
+        fail_msg("decode-bound: %g req/s, want 3200", cap);
+    c.max_seqs = 1;
+    c.prefill_replicas = 1;
+    c.replicas = 40;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 1000 && cap <= 1.02 * 1000))
+        fail_msg("prefill-bound: %g req/s, want 1000", cap);
+    free(r);
+}
+
 /* An offered rate so far above the capacity that the floor probe, 1e-6 of
  * it, is still a load (tester10 #7: 1e7 req/s offered, capacity 4.3): the
  * search goes on down to RL_SERVE_CAPACITY_FLOOR_QPS and finds the
@@ -1432,6 +1469,7 @@ int main(void)
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_capacity_scales_with_replicas),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
+        cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
