@@ -104,9 +104,9 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
     c->cost_per_hour = usd ? (double)c->chips_total * h->price_per_chip_hour
                            : (double)c->chips_total;
-    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->out_tokens_per_s > 0
+    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->steady_out_tokens_per_s > 0
                           ? (double)c->chips_total * h->price_per_chip_hour /
-                                (c->out_tokens_per_s * 3600) * 1e6
+                                (c->steady_out_tokens_per_s * 3600) * 1e6
                           : 0;
 }
 
@@ -227,7 +227,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->tpot_p99 = r.tpot.p99;
     c->e2e_p50 = r.e2e.p50;
     c->e2e_p99 = r.e2e.p99;
-    c->out_tokens_per_s = r.steady_out_tokens_per_s; /* no drain tail in the cost per token */
+    c->out_tokens_per_s = r.out_tokens_per_s;
+    c->steady_out_tokens_per_s = r.steady_out_tokens_per_s; /* no drain tail in the cost per token */
     c->goodput_req_per_s = r.goodput_req_per_s;
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
