@@ -1218,9 +1218,24 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
- * of about 4300), none found when no load was sustained above the floor. */
-static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n)
+ * of about 4300); why none was found (null) when arrivals have a rate
+ * (their `span` s) and are not --offline (tester11 #8: null, no word). */
+static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
+                                 double span)
 {
+    if (isnan(max_qps) && !o->given[RL_P_OFFLINE]) {
+        if (n < RL_SERVE_STEADY_MIN)
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): %lld requests are too few "
+                          "for the capacity search's steady window (%d or more: --requests)",
+                       n, RL_SERVE_STEADY_MIN);
+        else if (!(span > 0))
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): every request arrives at "
+                          "the same instant, so there is no arrival rate to scale");
+        else
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): the capacity search's %d "
+                          "loads (1.02^k x the requests' rate) found no load sustained next to "
+                          "one that is not", RL_SERVE_CAPACITY_RUNS);
+    }
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
@@ -1342,7 +1357,7 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
-    note_capacity_bounds(o, max_qps, lower_bound, n);
+    note_capacity_bounds(o, max_qps, lower_bound, n, span);
     if (free_qps >= w.qps)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else

@@ -2211,6 +2211,16 @@ static long lattice_point(double x)
     return (long)floor(log(x) / log1p(RL_SERVE_CAPACITY_TOL) + 1e-9);
 }
 
+/* The bracket's next lattice point above k after `ups` loads sustained:
+ * `step` points up, doubling after RL_SERVE_CAPACITY_GALLOP_AFTER of them
+ * (serve.h), but a doubled step stops at top_k. */
+static long step_up(long k, long step, int ups, long top_k)
+{
+    int over = ups - RL_SERVE_CAPACITY_GALLOP_AFTER;
+    long up = over > 0 ? step << (over < 24 ? over : 24) : step;
+    return k + step > top_k || k + up < top_k ? k + up : top_k;
+}
+
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
  * when none) and the mean end-to-end latency at *qps (e2e). */
@@ -2254,8 +2264,9 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
      * it) and checks it only when the bisection ends next to it */
     long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0;
     long step = lattice_point(hint > 0 ? 1.25 : 2);
-    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR), top_k = lattice_point(1e9);
-    int ok, rc = 0, runs = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
+    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
+    long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
+    int ok, rc = 0, runs = 0, ups = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
     double e2e = NAN;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
@@ -2265,7 +2276,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step;
             if (ok)
-                lo = k, has_lo = 1, k += step, end->e2e = e2e;
+                lo = k, has_lo = 1, k = step_up(k, step, ++ups, top_k), end->e2e = e2e;
             else
                 hi = k, has_hi = 1, k -= step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))

@@ -559,6 +559,15 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * and the stepping down goes on to it.  *qps is 0 only when a floor run at
  * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
  * without a sustained load otherwise.
+ * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
+ * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
+ * loads sustained in a row (2^10 above the sample's rate without a hint,
+ * 1.25^10 above a hint) each step up doubles, so the bracket closes within
+ * the runs (the bisection between then takes about as many runs as the
+ * doublings); the stepping stops above 1e9 x the sample's rate or
+ * RL_SERVE_CAPACITY_TOP_QPS, whichever is higher (everything up to offline
+ * is sustained: NAN; it stopped at 1e9 x the rate alone, 1 req/s for
+ * --qps 1e-9).
  * Steady state (tester10 #5): the sample must last RL_SERVE_CAPACITY_SPANS
  * mean end-to-end latencies (measured at the highest load sustained) at the
  * first load not sustained, or that load fails only because the run ends
@@ -582,6 +591,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_FLOOR 1e-6
 #define RL_SERVE_CAPACITY_FLOOR_AFTER 3
 #define RL_SERVE_CAPACITY_FLOOR_QPS 1e-6 /* req/s: one request per 11.6 days */
+#define RL_SERVE_CAPACITY_GALLOP_AFTER 10
+#define RL_SERVE_CAPACITY_TOP_QPS 1e9
 #define RL_SERVE_CAPACITY_SPANS 2.0 /* the steady window (serve.c steady_window) starts
                                        after 10% of the requests and about one latency */
 #define RL_SERVE_CAPACITY_GROW_MAX 200000

@@ -558,7 +558,8 @@ static rl_request *md1_case(fixture *f, double *D, rl_serve_config *c)
  * itself, a hint near the capacity and one far above or below it give the
  * same number (==; size and simulate used to differ by 0.7% from their
  * different starts, fixR's note), with and without a TTFT target, on
- * md1_case (4000 requests: the whole sample). */
+ * md1_case (4000 requests: the whole sample); a hint 1e-6 of the capacity
+ * too, whose bracket steps up 1.25x ten times, then doubles its steps. */
 static void test_capacity_any_start(void **state)
 {
     double D;
@@ -575,7 +576,8 @@ static void test_capacity_any_start(void **state)
             fail_msg("capacity %g x D (target %d)", cap * D, slo);
         double k = log(cap / q0) / log(1.02); /* a lattice point */
         assert_true(fabs(k - round(k)) < 1e-6);
-        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap};
+        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap,
+                                1e-6 * cap}; /* the last gallops (serve.h) */
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++) {
             double again;
             assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, hints[i], &again,
@@ -664,6 +666,34 @@ static void test_capacity_scales_with_replicas(void **state)
     if (!(cap < 0.9 * 3200 * 50) || lower_bound != 1)
         fail_msg("300 requests: %g req/s, lower bound %d", cap, lower_bound);
     free(r);
+}
+
+/* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
+ * deployment that sustains 29 req/s printed null): the search steps up from
+ * the sample's rate, doubling its steps after 10 (serve.h
+ * RL_SERVE_CAPACITY_GALLOP_AFTER), and finds the capacity of the M/D/1
+ * case (within [0.93, 1.03] / D, test_capacity_md1) with its arrivals
+ * stretched to 1e-10 of its rate (2^34 below the capacity: the stepping
+ * used to stop at 1e9 x the sample's rate, NAN) and 1e-13 (2^44 below:
+ * 2x steps alone spend the 40 runs before the bracket closes, NAN). */
+static void test_capacity_from_a_trickle(void **state)
+{
+    double D;
+    rl_serve_config c;
+    fixture *f = *state;
+    const double stretch[] = {1e10, 1e13};
+    for (int s = 0; s < 2; s++) {
+        rl_request *r = md1_case(f, &D, &c);
+        for (int i = 0; i < 4000; i++)
+            r[i].arrival = r[0].arrival + (r[i].arrival - r[0].arrival) * stretch[s];
+        double cap;
+        char err[256];
+        assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err),
+                         0);
+        if (!(cap * D >= 0.93 && cap * D <= 1.03))
+            fail_msg("stretched %g: capacity %g x D", stretch[s], cap * D);
+        free(r);
+    }
 }
 
 /* A disaggregated deployment's capacity is its narrower pool's (tester12
@@ -1116,6 +1146,20 @@ static void test_overload_note_needs_overload(void **state)
         !strstr(out, "TPOT is capped by the batch cap (max_seqs 256): a lower TPOT past "
                      "capacity is not a better deployment"))
         fail_msg("a run past capacity has no TPOT-cap note: %s", out);
+    /* tester12 #12: 3 prefill replicas beside one decode replica of one
+     * sequence (50 tokens x 6.27 ms: about 3.2 req/s) at 5 req/s read
+     * max_sustainable_qps 15.9 without a note; the decode pool's queue
+     * counts now */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                             "--out-len 50 --requests 200 --max-seqs 1 --policy disagg "
+                             "--prefill-replicas 3 --replicas 1", out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: ") || strstr(out, "is a lower bound"))
+        fail_msg("a disaggregated run past its decode pool's capacity has no note: %s", out);
+    /* tester11 #8: a capacity not found says why */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                             "--out-len 10 --requests 30", out, sizeof out), 0);
+    if (!strstr(out, "note: max_sustainable_qps not found (null): 30 requests are too few"))
+        fail_msg("a null capacity without a word: %s", out);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
@@ -1470,6 +1514,7 @@ int main(void)
         cmocka_unit_test(test_capacity_scales_with_replicas),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
+        cmocka_unit_test(test_capacity_from_a_trickle),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
