@@ -1544,6 +1544,12 @@ int rl_cli_size(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
+    long long ran = rl_size_requests(&in, 1);
+    if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
+        fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
+                        "arrivals, more than --requests %lld; JSON key requests): simulate "
+                        "reproduces a row with --requests %lld\n",
+                ran, RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",

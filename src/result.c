@@ -1183,6 +1183,9 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     const keyed sizing[] = {
         {"headroom", in->headroom},
         {"sized_for_qps", in->w.qps * (1 + in->headroom)},
+        /* the requests each row ran at qps (tester11 #11: simulate on fewer
+         * read another sample, 41.92 against the row's 41.70 req/s) */
+        {"requests", (double)rl_size_requests(in, 1)},
         {"max_replicas", RL_SIZE_MAX_REPLICAS},
         {"beyond_replica_bound", (double)r->beyond_bound},
         {"skipped_for_time", (double)r->skipped_for_time},

@@ -154,7 +154,8 @@ typedef struct {
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
- * headroom, sized_for_qps, max_replicas, beyond_replica_bound,
+ * headroom, sized_for_qps, requests (each row's sample at qps), max_replicas,
+ * beyond_replica_bound,
  * skipped_for_time,
  * cost_unit ("usd_per_hour" | "chips"), meeting, simulated_configs, pruned,
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,

@@ -934,6 +934,11 @@ static void test_cli_simulate_and_size(void **state)
              "--ttft-p99 0.5 --tpot-p99 0.03 --requests 1000 --report %s --format csv", rep);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "config,chips_total"));
+    /* tester11 #11: 120 s at 10 req/s is 1200 requests, more than --requests
+     * 1000; the note gives simulate's --requests to reproduce a row */
+    assert_non_null(strstr(out, "note: each row ran 1200 requests at --qps (120 s of arrivals, "
+                                "more than --requests 1000; JSON key requests): simulate "
+                                "reproduces a row with --requests 1200"));
     FILE *fp = fopen(rep, "r");
     assert_non_null(fp);
     char head[64] = "";
