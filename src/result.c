@@ -913,6 +913,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"mean_decode_batch_time", r->mean_decode_batch_time},
         {"mean_decode_context", r->mean_decode_context},
         {"mean_decode_step_s", r->mean_decode_step_s},
+        {"mean_decode_only_step_s", r->mean_decode_only_step_s},
         {"steps", (double)r->steps},
         {"decode_steps", (double)r->decode_steps},
         {"preemptions", (double)r->preemptions},

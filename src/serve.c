@@ -721,6 +721,7 @@ typedef struct {
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double ponly, sum_ponly; /* decode steps without prefill or swap-in: count, seconds */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -1366,7 +1367,10 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
 }
 
 /* The step statistics: every step, and decode steps of B sequences. */
-static void count_step(sim *S, double B, double Sctx, double t)
+/* A step of t s with B decode sequences at mean context Sctx; `mixed`: it
+ * carries prefill tokens or a swap-in beside them (rl_serve_result
+ * mean_decode_only_step_s leaves those out). */
+static void count_step(sim *S, double B, double Sctx, double t, int mixed)
 {
     S->steps++;
     if (B > 0) {
@@ -1375,6 +1379,8 @@ static void count_step(sim *S, double B, double Sctx, double t)
         S->sum_ctx += Sctx;
         S->sum_dstep += t;
         S->sum_bt += B * t;
+        S->ponly += !mixed;
+        S->sum_ponly += mixed ? 0 : t;
     }
     S->busy_s += t;
 }
@@ -1446,8 +1452,9 @@ static void start_step(sim *S, int ri, double now)
         r->busy = 0;
         return;
     }
+    int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
-    count_step(S, B, Sctx, t);
+    count_step(S, B, Sctx, t, mixed);
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
@@ -1543,7 +1550,7 @@ static void commit_run(sim *S, replica *r)
         const run_step *q = &r->run[i];
         itl_step(S, r, q->end);
         r->k++;
-        count_step(S, r->run_b, q->next_ctx, q->next_t);
+        count_step(S, r->run_b, q->next_ctx, q->next_t, 0);
     }
     if (r->nrun > 0)
         peak_kv(S, r);
@@ -2025,6 +2032,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->mean_decode_batch_time = S->sum_dstep > 0 ? S->sum_bt / S->sum_dstep : 0;
     out->mean_decode_context = S->dsteps ? S->sum_ctx / (double)S->dsteps : 0;
     out->mean_decode_step_s = S->dsteps ? S->sum_dstep / (double)S->dsteps : 0;
+    out->mean_decode_only_step_s = S->ponly > 0 ? S->sum_ponly / S->ponly : 0;
     out->prefix_hit_rate = S->lookups > 0 ? S->hits / S->lookups : 0;
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;

@@ -668,6 +668,33 @@ static void test_capacity_scales_with_replicas(void **state)
     free(r);
 }
 
+/* A decode step's mean with and without the prefill tokens continuous
+ * batching puts into it (tester11 #12: mean_decode_step_s read 10-13% above
+ * `step` at the mean batch and context).  64 prompts of 1000 tokens, 400
+ * output tokens, all at t = 0, max_seqs 16: every prompt past the first 16
+ * is prefilled inside a step that decodes 15 others.  The steps without
+ * prefill average the op list's decode step at the mean batch and context
+ * within 1% (the batch sits at 16 but for the tail; the step is linear in
+ * S), and the mean over all decode steps is above it by 3% or more (the
+ * 48 prefills of ~1000 tokens, each costlier than a decode step). */
+static void test_decode_only_step_mean(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(64, 1, 1000, 400, 3);
+    for (int i = 0; i < 64; i++)
+        r[i].arrival = 0;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_seqs = 16;
+    rl_serve_result out = run(f, r, 64, &c);
+    double want = step_time(f, 0, 0, out.mean_decode_batch, out.mean_decode_context);
+    if (fabs(out.mean_decode_only_step_s / want - 1) > 0.01)
+        fail_msg("decode-only steps %g s, op list %g s", out.mean_decode_only_step_s, want);
+    if (!(out.mean_decode_step_s > 1.03 * want))
+        fail_msg("every decode step %g s, op list %g s", out.mean_decode_step_s, want);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
 /* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
  * deployment that sustains 29 req/s printed null): the search steps up from
  * the sample's rate, doubling its steps after 10 (serve.h
@@ -1515,6 +1542,7 @@ int main(void)
         cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_capacity_from_a_trickle),
+        cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
