@@ -1346,6 +1346,12 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
+    char outside[512];
+    if (j && rl_e2e_band_outside(&h, outside, sizeof outside))
+        fprintf(stderr, "roofline simulate: note: %s's band is applied to serving steps outside the "
+                        "grid its costs were fitted on (farthest: %s); it widens with each octave "
+                        "above the grid, and below it by as many octaves as the estimate moves "
+                        "(to x0.5-x2 unless fitted wider)\n", h.name, outside);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
