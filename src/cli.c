@@ -1556,6 +1556,14 @@ int rl_cli_size(rl_opts *o)
                         "arrivals, more than --requests %lld; JSON key requests): simulate "
                         "reproduces a row with --requests %lld\n",
                 ran, RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
+    int bounded = 0;
+    for (int i = 0; i < r.n; i++)
+        bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
+    if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
+        fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
+                        "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
+                        "%.0f end-to-end latencies at the load above it; more --requests raise "
+                        "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",

@@ -1133,6 +1133,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    if (isfinite(c->max_qps)) /* as simulate (fixU left it out of size rows) */
+        cJSON_AddBoolToObject(o, "max_sustainable_qps_is_lower_bound", c->max_qps_lower_bound);
+    else
+        cJSON_AddNullToObject(o, "max_sustainable_qps_is_lower_bound");
     /* where and why a row misses (null when it meets; size.h rl_size_verify) */
     char why[64];
     add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);

@@ -332,6 +332,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     const kept_run *e = find_run(in, c, 2, q, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
+        c->max_qps_lower_bound = e->out.max_qps_lower_bound;
         return 0;
     }
     rl_request *req;
@@ -341,6 +342,8 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
+    c->max_qps_lower_bound = 0;
+    s.capacity_lower_bound = &c->max_qps_lower_bound;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
@@ -739,8 +742,10 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
     c->fails_on = c->miss ? c->miss : sized_miss;
     c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
     c->meets = c->fails_on == 0;
+    double searched = c->max_qps;
     c->max_qps = rl_size_verified_capacity(c->max_qps, c->miss ? 0 : sized_miss ? load : sized,
                                            c->meets ? INFINITY : c->fails_at_qps);
+    c->max_qps_lower_bound &= !(c->max_qps < searched); /* a missed load held it down */
     return 0;
 }
 

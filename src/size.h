@@ -155,6 +155,10 @@ typedef struct {
                               lies between the loads verified on the whole sample: at least
                               the highest one met, at most the lowest one missed
                               (rl_size_verified_capacity) */
+    int max_qps_lower_bound; /* 1: the search's sample was too short for a steady state at
+                                the load it failed (serve.h rl_serve_capacity), so max_qps
+                                is a lower bound; 0 too when the verified loads held it
+                                down (size rows) */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
