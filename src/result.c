@@ -43,7 +43,7 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     if (!e)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
-    char used[1024];
+    char used[1536];
     if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
         snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
                  "given fraction of peak; kept: the plan and its collectives (the engine's own "
@@ -89,13 +89,14 @@ static const char *plan_mode(const rl_hw *h, int cal)
 }
 
 /* What times the collectives of a plan whose local step is formula (1) at
- * the peaks (shard, an uncalibrated pareto): the chip's measured tables
- * when it has them, whatever the mode (tester4 #9: shard on h100-sxm read
- * `ideal` beside collectives timed_by measured, unsaid). */
+ * the peaks (shard, an uncalibrated pareto): the alpha-beta model at the
+ * datasheet link figures, measured tables or not (comm.h, ideal mode;
+ * tester12 #6: shard read `engine none` beside TensorRT-LLM's rows). */
 static const char *peak_plan_comm(const rl_hw *h)
 {
-    return h->collectives.present ? "included: the measured collectives beside per-chip "
-                                    "formula (1) at the datasheet peaks"
+    return h->collectives.present ? "included: collectives by the alpha-beta model at the "
+                                    "datasheet link figures (ideal mode: no measured rows) beside "
+                                    "per-chip formula (1) at the datasheet peaks"
                                   : "included: collectives at the datasheet link figures beside "
                                     "per-chip formula (1) at the datasheet peaks";
 }
@@ -376,16 +377,20 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     snprintf(buf, sizeof buf, "%s%s", fabric, c->levels > 1 ? "+net" : "");
     cJSON_AddStringToObject(o, "fabric", buf);
     /* the provenance the op table prints for the same lookup (comm.h prov) */
-    cJSON_AddStringToObject(o, "timed_by",
-                            c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
-                                ? "measured, interpolated (a larger size's time: the table's "
-                                  "monotone envelope)"
-                            : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
-                                ? "measured, extrapolated (outside the measured sizes: the "
-                                  "smallest size's time below, the alpha-beta fit above)"
-                            : c->measured == 1 ? "measured"
-                            : c->measured == 2 ? "measured domain + alpha-beta network"
-                                               : "alpha-beta model");
+    const char *by = c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
+                         ? "measured, interpolated (a larger size's time: the table's "
+                           "monotone envelope)"
+                     : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
+                         ? "measured, extrapolated (outside the measured sizes: the "
+                           "smallest size's time below, the alpha-beta fit above)"
+                     : c->measured == 1 ? "measured"
+                     : c->measured == 2 ? "measured domain + alpha-beta network"
+                                        : "alpha-beta model";
+    char floored[256]; /* comm.h: raised to the same collective measured over fewer GPUs */
+    if (c->floor_gpus > 0)
+        snprintf(floored, sizeof floored, "%s, raised to the measured %lld-GPU time", by,
+                 c->floor_gpus);
+    cJSON_AddStringToObject(o, "timed_by", c->floor_gpus > 0 ? floored : by);
     cJSON_AddStringToObject(o, "impl", c->impl);
 }
 
