@@ -1715,6 +1715,11 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
             if (chips > 1)
                 add_fitted_comm(row, &t, x);
+            if (cJSON_GetObjectItem(row, "kernel_excess_s")) /* the breakdown (result.c) */
+                set_number(row, "kernel_excess_s",
+                           s - get_number(row, "kv_load_s") - get_number(row, "comm_s") -
+                               fmax(get_number(row, "weight_load_s"),
+                                    get_number(row, "compute_s")));
         }
     }
     cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
@@ -1748,8 +1753,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     cJSON_AddStringToObject(result, "band", band);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's terms, not parts of the fitted step_s%s", was,
-                 chips > 1 ? "; comm_s is its collectives at the fitted comm_eff" : "");
+                 "step's roofline terms%s, kernel_excess_s the fitted step_s above them",
+                 was, chips > 1 ? ", comm_s its collectives at the fitted comm_eff" : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);

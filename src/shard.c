@@ -348,6 +348,9 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double kv_shards = fmin(Mtp, K);
         double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp : qo / Mtp + kvp / kv_shards;
         double vocab = (pc.embedding + pc.lm_head) / Mtp;
+        /* read: the embedding's gathered rows, not its table (tied: the LM
+         * head reads the table), as rl_arch_params_read (tester12 #2) */
+        double vocab_read = ((m->tied_embeddings ? pc.embedding : pc.lm_head) + tokens * D) / Mtp;
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
@@ -355,7 +358,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
             touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
         double rest = pc.router + pc.norms;
         stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
-        read = (attn + vocab + dense_mlp / Mtp + experts * touched + rest) / P;
+        read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + rest) / P;
     }
     r->weight_bytes = stored * wb;
     double weight_read = read * wb;
@@ -497,9 +500,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     double even = (double)rb * rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,
                                                              RL_KV_IDEAL) / Md;
     double copies = even > 0 ? held.kv_bytes / even : 1.0;
-    *st = rl_step_calibrated(m, h, M, rb, context, p);
-    st->step_s += st->kv_load_s * (copies - 1);
-    st->kv_load_s *= copies;
+    *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
     coll->banded = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops) && ops.banded;
     for (int k = 0; k < 4; k++)
@@ -509,6 +510,13 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->step_s += st->comm_s;
     st->tokens_per_s = (double)batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    /* the columns are the plan's roofline terms, as --ideal prints them; the
+     * time above them is kernel_excess_s (tester12 #9) */
+    st->weight_load_s = held.weight_load_s;
+    st->kv_load_s = held.kv_load_s;
+    st->compute_s = held.compute_s;
+    st->bound = held.bound;
+    rl_step_settle_excess(st);
     coll->weight_bytes = held.weight_bytes;
     coll->kv_bytes = held.kv_bytes;
     coll->total_bytes = held.total_bytes;
@@ -518,6 +526,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->weight_load_s = st->weight_load_s;
     coll->kv_load_s = st->kv_load_s;
     coll->compute_s = st->compute_s;
+    coll->kernel_excess_s = st->kernel_excess_s;
     coll->local_s = st->step_s - st->comm_s;
     coll->tick_s = coll->step_s = st->step_s;
     coll->table_s = st->table_s;

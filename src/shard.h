@@ -90,8 +90,12 @@ typedef struct {
     double total_bytes;  /* weights + KV per chip */
     int fits;            /* total_bytes <= hbm_bytes */
     double flops;        /* per chip per step (pp ticks) */
-    double weight_load_s, kv_load_s, compute_s; /* per step */
-    double local_s;      /* per step: formula (1) on one chip, pp ticks */
+    double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms */
+    double kernel_excess_s; /* per step, of local_s: the calibrated time above those
+                               terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
+    double local_s;      /* per step: formula (1) on one chip, pp ticks (calibrated:
+                            the replica's step, kv_load_s + max(weight_load_s,
+                            compute_s) + kernel_excess_s) */
     double comm_s;       /* per step: sum of the collectives (coll[].total_s) */
     double tick_s;       /* one micro-batch through one stage: local_s / pp plus its
                           * layers' collectives, comm_s less the sends / pp (max with
