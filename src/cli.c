@@ -1280,9 +1280,24 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
- * of about 4300), none found when no load was sustained above the floor. */
-static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n)
+ * of about 4300); why none was found (null) when arrivals have a rate
+ * (their `span` s) and are not --offline (tester11 #8: null, no word). */
+static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
+                                 double span)
 {
+    if (isnan(max_qps) && !o->given[RL_P_OFFLINE]) {
+        if (n < RL_SERVE_STEADY_MIN)
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): %lld requests are too few "
+                          "for the capacity search's steady window (%d or more: --requests)",
+                       n, RL_SERVE_STEADY_MIN);
+        else if (!(span > 0))
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): every request arrives at "
+                          "the same instant, so there is no arrival rate to scale");
+        else
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): the capacity search's %d "
+                          "loads (1.02^k x the requests' rate) found no load sustained next to "
+                          "one that is not", RL_SERVE_CAPACITY_RUNS);
+    }
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
@@ -1411,7 +1426,7 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
-    note_capacity_bounds(o, max_qps, lower_bound, n);
+    note_capacity_bounds(o, max_qps, lower_bound, n, span);
     if (free_qps >= w.qps)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else
@@ -1598,6 +1613,20 @@ int rl_cli_size(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK;
+    long long ran = rl_size_requests(&in, 1);
+    if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
+        fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
+                        "arrivals, more than --requests %lld; JSON key requests): simulate "
+                        "reproduces a row with --requests %lld\n",
+                ran, RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
+    int bounded = 0;
+    for (int i = 0; i < r.n; i++)
+        bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
+    if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
+        fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
+                        "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
+                        "%.0f end-to-end latencies at the load above it; more --requests raise "
+                        "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
