@@ -1956,6 +1956,21 @@ static int moe_keep(const char *cmd, const char *list, rl_moe_keep *k)
     return 0;
 }
 
+/* A note per imported table some of whose configurations were left out as
+ * faster than their roofline (silicon.h, rl_silicon_summary below_floor). */
+static void note_below_floor(const rl_opts *o, const cJSON *tables)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tables) {
+        double n = cJSON_GetNumberValue(cJSON_GetObjectItem(t, "below_floor"));
+        if (n > 0)
+            rl_cli_say(o, "note: %s %s: %.0f configurations are faster than their roofline at "
+                          "%s's datasheet figures (above its peak bandwidth or FLOP/s): left out",
+                       cJSON_GetStringValue(cJSON_GetObjectItem(t, "class")),
+                       cJSON_GetStringValue(cJSON_GetObjectItem(t, "dtype")), n, o->hw);
+    }
+}
+
 /* calibrate --tables: write the calibrated spec to --save FILE. */
 static int calibrate_tables(rl_opts *o)
 {
@@ -1998,6 +2013,7 @@ static int calibrate_tables(rl_opts *o)
     }
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
+    note_below_floor(o, cJSON_GetObjectItem(r, "tables"));
     return emit(o, r);
 }
 
@@ -2543,6 +2559,19 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
                : 0;
 }
 
+/* A note when kernel-table times were raised to their roofline floor
+ * (engines.h rl_engine_time, the floor rule): a profile imported before
+ * the rule still holds rows faster than the chip can run. */
+static void note_floored(const char *cmd)
+{
+    long n = rl_engine_floored();
+    if (n > 0)
+        fprintf(stderr, "roofline %s: note: %ld kernel-table time%s below the roofline floor at "
+                        "the figures measured at: floored (the profile holds rows faster than the "
+                        "chip's datasheet peaks; `make profiles` leaves them out)\n",
+                cmd, n, n == 1 ? " was" : "s were");
+}
+
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
@@ -2599,6 +2628,7 @@ int rl_cli_main(int argc, char **argv)
         return RL_EXIT_INPUT;
     smoke_loaded = 0;
     rc = c->cli(&o);
+    note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
      * A command that failed after a signal came was stopped by it wherever it
      * was (a spec's script says "interrupted" and returned as bad input: 2) */
