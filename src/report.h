@@ -13,6 +13,7 @@
 #define RL_REPORT_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -75,6 +76,14 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
  * a link during the write cannot redirect it.  `shown` names the file in
  * messages. */
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                       char *err, size_t errlen);
+
+/* Open `name` (relative to the open directory `dir`, or AT_FDCWD) for
+ * reading with extra open `flags` (O_NOFOLLOW), refusing anything but a
+ * regular file: opened O_NONBLOCK so a FIFO cannot block the open itself,
+ * checked with fstat (into *st), then made blocking.  Not noted as read.
+ * Returns the descriptor, or -1 with "SHOWN: reason" in err. */
+int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, struct stat *st,
                        char *err, size_t errlen);
 
 /* Open `path` for reading, refusing anything but a regular file (a FIFO
