@@ -510,6 +510,19 @@ static void run_keeps_inputs_and_outputs_apart(void **state)
     t = slurp_text(path);
     assert_string_equal(t, "2");
     free(t);
+    /* review23 M2: the same in the default out folder (no --out) */
+    snprintf(args, sizeof args, "mkdir -p %s/out/.roofline-undo-Q1 && printf '0\\tx.txt\\n' > "
+             "%s/out/.roofline-undo-Q1/NAMES && echo older > %s/out/.roofline-undo-Q1/0", dir, dir,
+             dir);
+    assert_int_equal(system(args), 0);
+    char cwd[PATH_MAX];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    int rc = run_cli("run twice.lua", out, sizeof out);
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(rc, 0);
+    if (!strstr(out, "/out/.roofline-undo-Q1 holds the older copy of x.txt"))
+        fail_msg("no note of the leftover undo folder in out: %s", out);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
 }
