@@ -527,6 +527,34 @@ static void run_keeps_inputs_and_outputs_apart(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* review23 M1: a figure whose script cannot be written is an output
+ * failure (exit 1, docs/hardening.md), as a roofline.write's is.  The
+ * failure is a file-size limit of one block, 512 or 1024 bytes by the shell
+ * (SIGXFSZ ignored, so the write returns EFBIG): y.dat (about 400 bytes)
+ * fits, y.gp (about 1.6 kB, the template) does not. */
+static void run_plot_write_failure_exits_1(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_plotfail_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {
+        "roofline.plot{kind='memory', file='y.png', model='llama3-8b', hw='h100-sxm', "
+        "context=128}\n"};
+    put_files(dir, files, text, 1);
+    snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
+             "exec %s run --out o p.lua\" > log 2>&1", dir, RL_SRCDIR, RL_BIN);
+    int st = system(cmd);
+    snprintf(cmd, sizeof cmd, "%s/log", dir);
+    char *t = slurp_text(cmd);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) != 1 || !strstr(t, "roofline.plot: y.gp: write failed"))
+        fail_msg("exit %d: %s", WEXITSTATUS(st), t);
+    free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
@@ -2442,6 +2470,7 @@ int main(void)
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
+        cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
