@@ -1882,10 +1882,12 @@ static void fit_warns_on_a_misfit(void **state)
 /* CLOSING21 leftover: fit --save wrote a profile its reader refused ("does
  * not load back") when the rows scattered so wide that a band quantile
  * passed +-5 (148x).  splitwise_h100.csv with row n's measured_s times
- * e^(9 frac(0.618 n)) (up to 8100x, deterministic) gives a prefill p90 of
- * 5.66 here (5.42 at type 7's rank, before stop 23's rl_fit_bound): refused before anything is written, naming the quantile and
- * the limit; the same rows without --save fit (exit 0); times
- * e^(5 frac(...)) the band stays inside and the profile is saved. */
+ * e^(9 frac(0.618 n)) (up to 8100x, deterministic) gives a prefill p90
+ * past 5 (the figure, from the fit's cross-validated residuals, is not pinned:
+ * the test is about the limit, review23 L5): refused before anything is
+ * written, naming the quantile and the limit; the same rows without --save
+ * fit (exit 0); times e^(5 frac(...)) the band stays inside and the profile
+ * is saved. */
 static void fit_band_past_the_reader_refused(void **state)
 {
     (void)state;
@@ -1906,7 +1908,9 @@ static void fit_band_past_the_reader_refused(void **state)
             break;
         }
         assert_int_equal(rc, 2);
-        if (!strstr(out, "the band's prefill p90 is log(measured / predicted) = 5.66") ||
+        static const char said[] = "the band's prefill p90 is log(measured / predicted) = ";
+        const char *at = strstr(out, said);
+        if (!at || !(strtod(at + sizeof said - 1, NULL) > 5) ||
             !strstr(out, "beyond the +-5 (148x) a profile holds") || !strstr(out, "nothing written"))
             fail_msg("%s", out);
         assert_int_not_equal(access(lua, F_OK), 0);
