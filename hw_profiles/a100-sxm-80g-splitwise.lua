@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,49 +186,49 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
         band = {
-          p10 = -0.0828990034322261,
-          p5 = -0.148485181312103,
-          p90 = 0.199308333842674,
-          p95 = 0.298442020387233,
+          p10 = -0.100256696446336,
+          p5 = -0.175683178816338,
+          p90 = 0.226153281028596,
+          p95 = 0.321012840747077,
           per_class = {
             decode = {
-              p10 = -0.0540351743463499,
-              p5 = -0.0583645485860305,
-              p90 = 0.0541892616584145,
-              p95 = 0.0686161813048885,
+              p10 = -0.0553766833542138,
+              p5 = -0.0601913460292217,
+              p90 = 0.0547508385693067,
+              p95 = 0.0738055427091628,
             },
             prefill = {
-              p10 = -0.235022793417274,
-              p5 = -0.253853150492402,
-              p90 = 0.235692987063351,
-              p95 = 0.298442020387233,
+              p10 = -0.240857607466392,
+              p5 = -0.261798697875193,
+              p90 = 0.238135532607306,
+              p95 = 0.321012840747077,
             },
             static = {
-              p10 = -0.0714322468708457,
-              p5 = -0.0771554990528947,
-              p90 = 0.071635943870961,
-              p95 = 0.0907077299480685,
+              p10 = -0.07320566582967,
+              p5 = -0.0795704490835663,
+              p90 = 0.072378325125784,
+              p95 = 0.0975678492947029,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0279, prefill 0.1212, static 0.0368 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0279, prefill 0.1212, static 0.0368 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.114132420761328,
-              p5_p95 = 0.258125981400331,
+              p10_p90 = 0.121676104852904,
+              p5_p95 = 0.245819317991676,
               up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.115092374294989,
-              p5_p95 = 0.223572215529112,
+              p10_p90 = 0.114955746562843,
+              p5_p95 = 0.248547113591873,
               up_to_octaves = 4.9968373638627,
             },
             static = {
-              p10_p90 = 0.216454524698987,
-              p5_p95 = 0.242292370786776,
+              p10_p90 = 0.210093857658008,
+              p5_p95 = 0.237251936566354,
               up_to_octaves = 4.9968373638627,
             },
           },
@@ -243,7 +243,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T08:42:17Z",
+          date = "2026-12-02T10:34:19Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

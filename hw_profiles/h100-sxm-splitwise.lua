@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,49 +200,49 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T08:42:17Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
         band = {
-          p10 = -0.0692483320285639,
-          p5 = -0.179061440478099,
-          p90 = 0.0967171424999202,
-          p95 = 0.250103523819553,
+          p10 = -0.0721666485475803,
+          p5 = -0.195397305604816,
+          p90 = 0.118420521184226,
+          p95 = 0.307183303473597,
           per_class = {
             decode = {
-              p10 = -0.0343801633523346,
-              p5 = -0.0520738072386569,
-              p90 = 0.0460020396721384,
-              p95 = 0.066728499982544,
+              p10 = -0.0361859724806592,
+              p5 = -0.0543583719243184,
+              p90 = 0.0474904768275802,
+              p95 = 0.0670710636649335,
             },
             prefill = {
-              p10 = -0.198810044226887,
-              p5 = -0.301127013681765,
-              p90 = 0.266015825696296,
-              p95 = 0.385870651537278,
+              p10 = -0.209252490034613,
+              p5 = -0.31433795749087,
+              p90 = 0.274623005763178,
+              p95 = 0.387851593284076,
             },
             static = {
-              p10 = -0.0849360982854429,
-              p5 = -0.128648196472849,
-              p90 = 0.113647911526234,
-              p95 = 0.164852574284603,
+              p10 = -0.0893973447325954,
+              p5 = -0.134292207197644,
+              p90 = 0.117325091393901,
+              p95 = 0.165698876912612,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled, s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00209825846523679,
-              p5_p95 = 0.00209825846523679,
+              p10_p90 = 0.00169718462064382,
+              p5_p95 = 0.00169718462064382,
               up_to_octaves = 3.86455020230614,
             },
             prefill = {
-              p10_p90 = 0.0606354357521065,
-              p5_p95 = 0.0606354357521065,
+              p10_p90 = 0.0613805459806118,
+              p5_p95 = 0.0613805459806118,
               up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0847468278331064,
-              p5_p95 = 0.11168550305291,
+              p10_p90 = 0.0852777261119077,
+              p5_p95 = 0.112227399890654,
               up_to_octaves = 4.99227837138002,
             },
           },
@@ -257,7 +257,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484123,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T08:42:17Z",
+          date = "2026-12-02T10:34:19Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

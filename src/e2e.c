@@ -54,6 +54,8 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
         if (rl_shard_eval(m, h, &plan, ph, c->chips, batch, len, c->prec, &sr, err, errlen) != 0)
             return -1;
         s->comm_s = sr.comm_s;
+        s->ncoll = sr.ncoll;
+        s->latency_bound = sr.latency_bound;
     }
     return 0;
 }
@@ -1005,7 +1007,8 @@ static double median_abs(const double *r, const int *cls, int n, int want, int *
  * shapes cannot be told apart on ~20 rows per class, their scales can: a
  * location-scale model r_i = s_k z_i, with s_k the class's median |r|
  * (BAND_MIN_ROWS or more rows, else the pooled median |r|) and the
- * quantiles of the pooled standardized z_i = r_i / s_k; the class's band
+ * quantiles of the pooled standardized z_i = r_i / s_k (rl_fit_bound: the
+ * band bounds rows the fit has not seen); the class's band
  * is s_k times them.  With one class, or equal scales, it is the pooled
  * band.  Not set (classed 0) when every residual is 0. */
 static void class_bands(const double *r, const int *cls, int n, rl_engine_costs *c)
@@ -1029,13 +1032,14 @@ static void class_bands(const double *r, const int *cls, int n, rl_engine_costs 
     for (int i = 0; i < n; i++)
         z[i] = r[i] / s[cls[i]];
     for (int j = 0; j < 4; j++) {
-        double q = rl_fit_quantile(z, n, Q[j]);
+        double q = rl_fit_bound(z, n, Q[j]);
         for (int k = 0; k < RL_EC_CLASSES; k++)
             c->cband[k][j] = s[k] * q;
     }
     c->classed = 1;
     size_t l = (size_t)snprintf(c->class_from, sizeof c->class_from, "cross-validated residuals, "
-                                "quantiles of r / s pooled, s = median |r| per class (");
+                                "quantiles of r / s pooled at rank p (n + 1), s = median |r| "
+                                "per class (");
     for (int k = 0; k < RL_EC_CLASSES && l < sizeof c->class_from; k++)
         l += (size_t)snprintf(c->class_from + l, sizeof c->class_from - l, "%s%s %.4f%s",
                               k ? ", " : "", (const char *[]){"decode", "prefill", "static"}[k],
@@ -1472,10 +1476,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         cls[i] = (int)rs.row[i]->phase;
     class_bands(logr, cls, rs.n, &c);
     free(cls);
-    c.band_p5 = rl_fit_quantile(logr, rs.n, 0.05);
-    c.band_p10 = rl_fit_quantile(logr, rs.n, 0.10);
-    c.band_p90 = rl_fit_quantile(logr, rs.n, 0.90);
-    c.band_p95 = rl_fit_quantile(logr, rs.n, 0.95);
+    c.band_p5 = rl_fit_bound(logr, rs.n, 0.05);
+    c.band_p10 = rl_fit_bound(logr, rs.n, 0.10);
+    c.band_p90 = rl_fit_bound(logr, rs.n, 0.90);
+    c.band_p95 = rl_fit_bound(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
     snprintf(c.engine, sizeof c.engine, "%s", saved_as);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
@@ -1648,6 +1652,21 @@ static double fitted_chunked(const rl_model *m, const rl_hw *h, long long chips,
     return total;
 }
 
+/* A fitted step row's collectives (chips > 1): comm_s, their time in (E)
+ * (each step's ideal collective time over its phase's fitted comm_eff,
+ * times its count), and the plan's collectives a step and how many are
+ * latency-bound. */
+static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
+{
+    double comm = 0;
+    for (int k = 0; k < t->n; k++)
+        comm += t->step[k].count * t->step[k].comm_s *
+                x[t->step[k].prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM];
+    cJSON_AddNumberToObject(row, "comm_s", comm);
+    cJSON_AddNumberToObject(row, "collectives", t->step[0].ncoll);
+    cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
+}
+
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
 {
@@ -1691,6 +1710,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         } else {
             set_number(row, "tokens_per_s", (double)r.batch / s);
             set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
+            if (chips > 1)
+                add_fitted_comm(row, &t, x);
         }
     }
     cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
@@ -1719,12 +1740,13 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                  : "; fitted: ",
              *c->source ? c->source : c->engine);
     set_string(result, "engine_source", source);
-    char band[32], note[320], terms[128] = "";
+    char band[32], note[384], terms[192] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's terms, not parts of the fitted step_s", was);
+                 "step's terms, not parts of the fitted step_s%s", was,
+                 chips > 1 ? "; comm_s is its collectives at the fitted comm_eff" : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);
@@ -1758,6 +1780,37 @@ typedef struct {
 static edge_slot edge_memo[EDGE_MEMO];
 static unsigned long edge_gen = 1; /* 0: an empty slot */
 
+/* The farthest each axis of a step timed at a band edge lay outside the
+ * fitted grid (input octaves, rl_ec_octaves) and its value there, since
+ * rl_e2e_band_outside last read them. */
+static double out_oct[RL_EC_AXES], out_val[RL_EC_AXES];
+
+static void note_outside(const rl_engine_costs *c, const rl_meas_row *r)
+{
+    double v[RL_EC_AXES], o[RL_EC_AXES];
+    shape_of(r, v);
+    rl_ec_octaves(c, v, o);
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (o[a] > out_oct[a]) {
+            out_oct[a] = o[a];
+            out_val[a] = v[a];
+        }
+}
+
+int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n)
+{
+    static const char *const AXIS[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
+    const rl_engine_costs *c = &h->engine_costs;
+    size_t k = 0;
+    *out = 0;
+    for (int a = RL_EC_BATCH; a < RL_EC_AXES; a++) /* tp: rl_ec_differs names it */
+        if (out_oct[a] > 0 && k < n)
+            k += (size_t)snprintf(out + k, n - k, "%s%s %g (fitted on %g-%g)", k ? ", " : "",
+                                  AXIS[a], out_val[a], c->grid[a][0], c->grid[a][1]);
+    memset(out_oct, 0, sizeof out_oct);
+    return *out != 0;
+}
+
 static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
     const rl_engine_costs *costs = &h->engine_costs;
@@ -1784,6 +1837,7 @@ static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config
         return e->factor;
     double lo, hi;
     band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, m, h, c->prec, &r, &lo, &hi);
+    note_outside(costs, &r);
     *e = (edge_slot){edge_gen, m, h, {key[0], key[1], key[2], key[3], key[4]}, exp(q < 2 ? lo : hi)};
     return e->factor;
 }
@@ -1852,6 +1906,7 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     static rl_hw eh[2]; /* large; the runs are one after the other */
     cJSON *edge[2] = {NULL, NULL};
     int rc = 0;
+    memset(out_oct, 0, sizeof out_oct); /* rl_e2e_band_outside names this run's steps */
     for (int s = 0; s < 2 && rc == 0; s++) {
         eh[s] = *run->h;
         rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));

@@ -9,7 +9,8 @@
  * engine costs (fit.h) with k-fold cross-validation over whole
  * configurations (repeats share a fold: configuration c goes to fold c mod
  * k, so k = 2 fits on every other configuration); the band (quantiles of
- * the cross-validated log(measured / predicted)); the saved profile (the
+ * the cross-validated log(measured / predicted), as bounds for a row not
+ * fitted: fit.h rl_fit_bound); the saved profile (the
  * hardware spec plus `engine_costs`, loadable with --hw); the
  * predicted-vs-measured figure (plots/validate_e2e.gp).  Uses enginecost,
  * fit, measure, ops, shard, spec, plot, report, cJSON. */
@@ -33,6 +34,8 @@ typedef struct {
     double batch;    /* sequences in each step */
     double launches; /* kernel launches a step: operator instances */
     double comm_s;   /* ideal collective time a step */
+    int ncoll;       /* the plan's collectives a step (shard.h), of them latency-bound: */
+    int latency_bound;
     int nops;
     double op_c[RL_OPS_MAX]; /* instances * FLOPs / (tp * peak) of each operator, seconds */
     double op_m[RL_OPS_MAX]; /* instances * bytes / (tp * bw), seconds */
@@ -131,7 +134,14 @@ int rl_e2e_has_band(const rl_hw *h);
  *   kernel tables: every table-timed operator at its class's residual
  *     quantile q, widened outside the grid as its band (engines.h edge);
  *     the other operators, collectives and engine costs keep their time.
- * Returns 1, or 0 (h unchanged) when h has no band. */
+ * Returns 1, or 0 (h unchanged) when h has no band.
+ * Each call starts a new generation of the memo behind rl_e2e_mixed_time's
+ * edge factors, which are keyed on the model's and hardware's *addresses*
+ * (review22 #11): within a generation a model or hardware struct at one
+ * address must not change (its fields, its engine costs, its edge), nor a
+ * buffer be reused at that address for another model or chip.  A caller
+ * that does either calls rl_e2e_band_edge first (every path does today:
+ * the band runs set the edge, then time steps). */
 int rl_e2e_band_edge(rl_hw *h, int q);
 
 /* KEY_low / KEY_high beside every top-level time of a simulate result or
@@ -141,6 +151,16 @@ int rl_e2e_band_edge(rl_hw *h, int q);
  * (tester finding 10).  Each side is at least as far out as the result's
  * own value.  `band` names the band: "p5-p95" when wide, else "p10-p90". */
 void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, int wide);
+
+/* The serving steps timed at a fitted band's edge (rl_e2e_mixed_time with
+ * h's costs at an edge) since the last call that lay outside the grid the
+ * costs were fitted on: the farthest value per axis (batch, context,
+ * tokens; tp is rl_ec_differs's) as "batch 128 (fitted on 1-64), ..."
+ * into out (stop 23: `simulate` gave no word that its band extrapolated,
+ * where step and prefill do).  Returns 1 when any was outside, else 0
+ * (out ""); forgets them either way.  h: the profile the run used, whose
+ * grid is named. */
+int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n);
 
 /* simulate's band: run's requests (n) served again on run->h moved to the
  * band's low and high edge (p10, p90; p5, p95 when wide), their figures
@@ -157,7 +177,10 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
  * ttft_s become the fitted time (and a prefill row's chunked_s, each chunk
  * one prefill step at its prefix), the throughput keys follow, and
  * <key>_low / <key>_high give the band (quantiles band_lo/band_hi, 0.1/0.9
- * or 0.05/0.95, of the fit's cross-validated residuals).  The result's mode
+ * or 0.05/0.95, of the fit's cross-validated residuals); a step row over
+ * chips > 1 gets comm_s (the plan's collectives at the fitted comm_eff, as
+ * (E) times them), collectives and latency_bound_collectives, the keys a
+ * calibrated `step --chips N` row carries (tester11 #10).  The result's mode
  * becomes "fitted" with the engine's name and source.  Rows it cannot
  * re-time (a prefix) keep their values and the result says so.  Returns 0,
  * or -1 with err set. */

@@ -293,7 +293,7 @@ double rl_ec_widening(const double *r, const double *d, int n, double q_lo, doub
         double miss = fmax(0, fmax(q_lo - r[i], r[i] - q_hi));
         scratch[i] = d[i] > 0 ? miss / d[i] : miss > 0 ? INFINITY : 0;
     }
-    return fmin(rl_fit_quantile(scratch, n, coverage), RL_EC_WIDEN_MAX);
+    return fmin(rl_fit_bound(scratch, n, coverage), RL_EC_WIDEN_MAX);
 }
 
 int rl_ec_listed(const char *list, const char *name)

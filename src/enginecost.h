@@ -67,7 +67,7 @@
  * `engine_costs = {...}`).
  *
  * The terms of (E) for a measured row and its evaluation are in e2e.h.
- * Uses Lua, fit (rl_fit_quantile). */
+ * Uses Lua, fit (rl_fit_bound). */
 #ifndef RL_ENGINECOST_H
 #define RL_ENGINECOST_H
 
@@ -224,7 +224,8 @@ int rl_ec_band_check(const rl_engine_costs *c, char *err, size_t errlen);
 
 /* The widening per octave that puts a share `coverage` of n extrapolated
  * predictions inside a band [q_lo - w d, q_hi + w d] (rl_ec_band): the
- * `coverage` quantile (rl_fit_quantile, type 7) of each prediction's need
+ * `coverage` quantile (rl_fit_bound: a bound for the next extrapolation,
+ * type 6, as the band's own quantiles) of each prediction's need
  * max(0, (q_lo - r_i) / d_i, (r_i - q_hi) / d_i), r_i its
  * log(measured / predicted), d_i >= 0 the octaves its estimate moved
  * outside the grid it was fitted on (rl_ec_band); at d_i = 0 a prediction

@@ -168,7 +168,9 @@ typedef enum {
  *     the rest's table extrapolating to it), as the fit tunes its own
  *     (enginecost.h); beyond `seen` octaves, farther than any hold-out
  *     reached, no narrower than the rule of thumb below; octaves below the
- *     grid keep the rule of thumb (rl_kresidual_band);
+ *     grid take the rule of thumb (rl_kresidual_band), counted along each
+ *     axis as no more than the table time moves there (ops.c moved_below,
+ *     stop 23);
  *   else (profiles from before): [p10 (1 + d), p90 (1 + d)], the rule of
  *     thumb of fitted profiles from before their tuning. */
 #define RL_KRESIDUAL_AXES 4 /* the most axes a kernel table has */
@@ -196,7 +198,8 @@ int rl_kresidual_tuned(const rl_kresidual *r);
  * du octaves that no hold-out measured (below the grid: the tables'
  * smallest values are mostly the smallest a kernel runs, 1 token or 1
  * stream, so a hold-out there extrapolates to shapes no run asks for;
- * and a derived dtype's step, ops.c).  A low edge is at most 0 and a high
+ * ops.c counts them as no more than the table time moves; and a derived
+ * dtype's step, ops.c).  A low edge is at most 0 and a high
  * one at least 0: the band holds its estimate (enginecost.h rl_ec_band). */
 double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, double du);
 

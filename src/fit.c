@@ -298,10 +298,13 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-double rl_fit_quantile(double *v, int n, double p)
+/* The value at 0-based position h of v[n] sorted in place, interpolated
+ * linearly between neighbours and clamped to v[0] .. v[n - 1]. */
+static double at_position(double *v, int n, double h)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double h = (n - 1) * p;
+    if (!(h > 0))
+        return v[0];
     int lo = (int)floor(h);
     if (lo >= n - 1)
         return v[n - 1];
@@ -309,6 +312,16 @@ double rl_fit_quantile(double *v, int n, double p)
                     review22 #6) */
         return v[lo];
     return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
+}
+
+double rl_fit_quantile(double *v, int n, double p)
+{
+    return at_position(v, n, (n - 1) * p);
+}
+
+double rl_fit_bound(double *v, int n, double p)
+{
+    return at_position(v, n, (n + 1) * p - 1);
 }
 
 rl_fit_summary rl_fit_summarize(const double *e, int n)

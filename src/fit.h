@@ -78,6 +78,23 @@ int rl_fit_best(const rl_fit_problem *p, const double *x0, int nstart, const uns
  * n >= 1. */
 double rl_fit_quantile(double *v, int n, double p);
 
+/* p-quantile (0..1) of v[n] as a bound for one more value from the same
+ * source: the order statistic at rank p (n + 1), interpolated (Hyndman &
+ * Fan type 6), clamped to the smallest and largest; v is sorted in place;
+ * n >= 1.  When v[0..n-1] and the next value are exchangeable the next
+ * one's rank is uniform on 1..n+1, so it falls at or below the k-th
+ * smallest with probability k / (n + 1) (the rank argument of split
+ * conformal prediction: Vovk, Gammerman and Shafer, "Algorithmic Learning
+ * in a Random World", 2005; Lei et al., "Distribution-Free Predictive
+ * Inference for Regression", JASA 113, 2018): [bound(p_lo), bound(p_hi)]
+ * holds a share p_hi - p_lo of new values on average.  Type 7 puts its
+ * tails at rank 1 + p (n - 1), inside that: on 47 rows its p10-p90 lies
+ * at ranks 5.6 and 42.4 and covers (42.4 - 5.6) / 48 = 77% of new values
+ * on average, not 80% (type 6: ranks 4.8 and 43.2, 80%).  The band's quantiles
+ * (e2e.c, enginecost.c) use it; error summaries (medians, p90 |error|)
+ * describe the sample and keep type 7. */
+double rl_fit_bound(double *v, int n, double p);
+
 /* Summary of signed relative errors e_i = pred / meas - 1. */
 typedef struct {
     int n;

@@ -692,6 +692,34 @@ static int derived_variant(const builder *x, const rl_serving_engine *e, const r
         rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
 }
 
+/* The octaves below the table's grid that op's band widens by, t its
+ * table time: along each axis a the shape lies below, no more than the
+ * estimate moves over the extrapolated part, min(log2(smallest / x_a),
+ * |log2(t / t')|) with t' the table time at x_a = smallest (stop 23; the
+ * rule of fitted bands, e2e.c moved_octaves).  Below the grid a table time
+ * is the edge's scaled by the roofline ratio (ktable.h): where the
+ * roofline barely moves (a shorter context beside the weights' bytes) the
+ * estimate is the measured edge's and the input's octaves overstate its
+ * error (CLOSING22: below-grid kernel shapes widened by input octaves). */
+static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclass c, int v,
+                          const rl_op *op, double t)
+{
+    const rl_ktable *tb = rl_engine_table(e->tables, c, v, op->kshape);
+    double sum = 0;
+    for (int a = 0; tb && a < tb->naxes && a < RL_KRESIDUAL_AXES; a++) {
+        double lo = tb->axis[a][0], oct = op->kshape[a] > 0 ? log2(lo / op->kshape[a]) : 0;
+        if (!(oct > 0))
+            continue;
+        double s[RL_KSHAPE];
+        rl_provenance prov;
+        memcpy(s, op->kshape, sizeof s);
+        s[a] = lo;
+        double ts = kernel_time(x, e, c, v, s, op_compute(x, op), &prov);
+        sum += ts > 0 ? fmin(oct, fabs(log2(t / ts))) : oct;
+    }
+    return sum;
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times,
  * each with the engine's residual band.  Without a table of the run's
@@ -719,6 +747,8 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     const rl_kresidual *r = &e->resid[c];
     double above[RL_KRESIDUAL_AXES] = {0};
     double below = x->bands ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
+    if (below > 0 && eff <= 0)
+        below = moved_below(x, e, c, v, op, t);
     below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];

@@ -363,7 +363,13 @@ static void shipped_profiles(void **state)
 }
 
 /* step with a fitted profile: step_s is (E) of the decode step over the
- * chips, inside its band, and the mode says fitted. */
+ * chips, inside its band, and the mode says fitted.  Its rows carry the
+ * collectives a calibrated `step --chips 8` row carries (tester11 #10):
+ * comm_s = the plan's ideal collective time / comm_eff, (E)'s device term
+ * (1e-12), and the plan's 2 AllReduces a layer (shard.h: Megatron), both
+ * latency-bound at these batches; on the what-if link ici_bw = 1e9 (25x
+ * slower than the 2.5e10 the collectives were measured at) the batch-32
+ * step's comm_s and step_s rise and the mode reads estimated. */
 static void step_retimed_by_the_fit(void **state)
 {
     (void)state;
@@ -383,6 +389,10 @@ static void step_retimed_by_the_fit(void **state)
         rl_ec_terms t = terms(&m, &h, row(RL_MEAS_DECODE, 8, batch[i], 1024, 0, 0));
         double s = rl_ec_time(&t, x, NULL);
         assert_rel(num(out, "step_s"), s, 1e-12);
+        assert_true(t.step[0].comm_s > 0);
+        assert_rel(num(out, "comm_s"), t.step[0].comm_s / h.engine_costs.v[RL_EC_COMM], 1e-12);
+        assert_rel(num(out, "collectives"), 2, 0);
+        assert_rel(num(out, "latency_bound_collectives"), 2, 0);
         double q[4]; /* the decode class's own quantiles (band.per_class) */
         rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
         assert_true(h.engine_costs.classed && q[1] > h.engine_costs.band_p10);
@@ -390,6 +400,18 @@ static void step_retimed_by_the_fit(void **state)
         assert_rel(num(out, "step_s_high"), s * exp(q[2]), 1e-12);
         assert_rel(num(out, "tokens_per_s"), batch[i] / s, 1e-12);
     }
+    rl_override slow = {"ici_bw", "1e9"};
+    rl_hw w = load_hw("h100-sxm-splitwise", &slow, 1);
+    cJSON *rw = rl_result_step(&m, &w, 8, batch, 2, 1024, rl_precision_default());
+    assert_int_equal(rl_e2e_retime(rw, 0, &m, &w, 8, rl_precision_default(), 0.1, 0.9, err,
+                                   sizeof err),
+                     0);
+    assert_string_equal(cJSON_GetObjectItem(rw, "mode")->valuestring, "estimated");
+    cJSON *fast = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 1),
+          *slowrow = cJSON_GetArrayItem(cJSON_GetObjectItem(rw, "rows"), 1);
+    assert_true(num(slowrow, "comm_s") > 2 * num(fast, "comm_s"));
+    assert_true(num(slowrow, "step_s") > num(fast, "step_s"));
+    cJSON_Delete(rw);
     cJSON_Delete(r);
 }
 
@@ -814,16 +836,16 @@ static void band_beyond_what_was_seen(void **state)
 /* The widening per octave (rl_ec_widening), by hand: q_lo -0.05, q_hi
  * 0.08; five extrapolated rows r = 0, 0.1, -0.2, 0.3, 0.05 at d = 1, 1, 2,
  * 1, 1 octaves need 0, 0.02, (-0.05 + 0.2) / 2 = 0.075, 0.22, 0; sorted
- * 0, 0, 0.02, 0.075, 0.22, their 80% quantile (type 7: position 3.2)
- * 0.075 + 0.2 x 0.145 = 0.104; the 90% one 0.075 + 0.6 x 0.145 = 0.162;
- * rows all inside the band need 0.  1e-12. */
+ * 0, 0, 0.02, 0.075, 0.22, their 80% bound (rl_fit_bound, type 6: rank
+ * 0.8 x 6 = 4.8) 0.075 + 0.8 x 0.145 = 0.191; the 90% one (rank 5.4, past
+ * the sample) the largest, 0.22; rows all inside the band need 0.  1e-12. */
 static void widening_per_octave(void **state)
 {
     (void)state;
     const double r[] = {0, 0.1, -0.2, 0.3, 0.05}, d[] = {1, 1, 2, 1, 1}, in[] = {0, 0.01, -0.04};
     double tmp[5];
-    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.104, 1e-12);
-    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.162, 1e-12);
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.8, tmp), 0.191, 1e-12);
+    assert_rel(rl_ec_widening(r, d, 5, -0.05, 0.08, 0.9, tmp), 0.22, 1e-12);
     assert_true(rl_ec_widening(in, d, 3, -0.05, 0.08, 0.8, tmp) == 0);
     /* review-c finding 4: rows 0.22 octave out (log2(56/48)) missing by
      * 2.0 in log need (2.0 - 0.08) / 0.22 = 8.7 per octave, above what the
@@ -831,18 +853,18 @@ static void widening_per_octave(void **state)
     const double far[] = {2.0, 2.0, 2.0, 2.0, 2.0}, near[] = {0.22, 0.22, 0.22, 0.22, 0.22};
     assert_rel(rl_ec_widening(far, near, 5, -0.05, 0.08, 0.8, tmp), RL_EC_WIDEN_MAX, 0);
     /* review22 #6: a held-out row at d = 0 outside the band needs an
-     * infinite widening; six rows r = 0.3, 0.25, 0.2, 0.22, 0.35, 0.5 over
-     * q_hi 0.1 need 0.2, 0.15, 0.1, 0.12, 0.25 and inf (the last at d = 0),
-     * sorted 0.1, 0.12, 0.15, 0.2, 0.25, inf; the 80% quantile sits on the
-     * 5th (type 7: position 5 x 0.8 = 4): 0.25, as with the last d = 1
-     * (need 0.4).  It was 0 x inf = NaN, clamped to RL_EC_WIDEN_MAX.  The
-     * 90% one (position 4.5) lies halfway to inf: clamped.  1e-12. */
-    const double r6[] = {0.3, 0.25, 0.2, 0.22, 0.35, 0.5}, d6[] = {1, 1, 1, 1, 1, 0},
-                 d6b[] = {1, 1, 1, 1, 1, 1};
-    double tmp6[6];
-    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
-    assert_rel(rl_ec_widening(r6, d6b, 6, -0.05, 0.1, 0.8, tmp6), 0.25, 1e-12);
-    assert_rel(rl_ec_widening(r6, d6, 6, -0.05, 0.1, 0.9, tmp6), RL_EC_WIDEN_MAX, 0);
+     * infinite widening; nine rows r = 0.11 ... 0.18 at d = 1 and 0.5 at
+     * d = 0 over q_hi 0.1 need 0.01 ... 0.08 and inf; the 80% bound sits on
+     * rank 0.8 x 10 = 8: 0.08, as with the last d = 1 (need 0.4).  It was
+     * 0 x inf = NaN, clamped to RL_EC_WIDEN_MAX.  The 90% one (rank 9) is
+     * the infinite need: clamped; 0.4 with d = 1.  1e-12. */
+    const double r9[] = {0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.5},
+                 d9[] = {1, 1, 1, 1, 1, 1, 1, 1, 0}, d9b[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    double tmp9[9];
+    assert_rel(rl_ec_widening(r9, d9, 9, -0.05, 0.1, 0.8, tmp9), 0.08, 1e-12);
+    assert_rel(rl_ec_widening(r9, d9b, 9, -0.05, 0.1, 0.8, tmp9), 0.08, 1e-12);
+    assert_rel(rl_ec_widening(r9, d9, 9, -0.05, 0.1, 0.9, tmp9), RL_EC_WIDEN_MAX, 0);
+    assert_rel(rl_ec_widening(r9, d9b, 9, -0.05, 0.1, 0.9, tmp9), 0.4, 1e-12);
 }
 
 static void wrong_expectation(void **state)

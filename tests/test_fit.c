@@ -138,6 +138,29 @@ static void quantiles_and_summary(void **state)
     assert_rel(e[1], -0.2, 0); /* not modified */
 }
 
+/* Type 6 bounds (rl_fit_bound, rank p (n + 1)): of 1..9 (n = 9), p10 at
+ * rank 1.0 = 1, p90 at rank 9.0 = 9, p80 at rank 8.0 = 8, p25 at rank 2.5
+ * = 2.5 (type 7 gives 1.8, 8.2, 7.4, 3); beyond the sample (p5: rank 0.5)
+ * the smallest, p95 (rank 9.5) the largest.  Of 1..4, p90 at rank 4.5:
+ * the largest.  An infinite neighbour at a whole rank is not interpolated
+ * (review22 #6's 0 x inf): of 1..8 and inf, p80 (rank 8) is 8.  1e-12. */
+static void bounds_at_rank_p_n_plus_1(void **state)
+{
+    (void)state;
+    double v[] = {9, 1, 8, 2, 7, 3, 6, 4, 5};
+    assert_rel(rl_fit_bound(v, 9, 0.1), 1, 1e-12);
+    assert_rel(rl_fit_bound(v, 9, 0.9), 9, 1e-12);
+    assert_rel(rl_fit_bound(v, 9, 0.8), 8, 1e-12);
+    assert_rel(rl_fit_bound(v, 9, 0.25), 2.5, 1e-12);
+    assert_rel(rl_fit_bound(v, 9, 0.05), 1, 1e-12);
+    assert_rel(rl_fit_bound(v, 9, 0.95), 9, 1e-12);
+    assert_rel(rl_fit_quantile(v, 9, 0.1), 1.8, 1e-12);
+    double w[] = {4, 1, 3, 2};
+    assert_rel(rl_fit_bound(w, 4, 0.9), 4, 1e-12);
+    double inf[] = {1, 2, 3, 4, 5, 6, 7, 8, INFINITY};
+    assert_rel(rl_fit_bound(inf, 9, 0.8), 8, 1e-12);
+}
+
 static void wrong_expectation(void **state)
 {
     (void)state;
@@ -161,6 +184,7 @@ int main(void)
         cmocka_unit_test(collinear_terms_fit_their_sum),
         cmocka_unit_test(fewer_rows_than_parameters),
         cmocka_unit_test(quantiles_and_summary),
+        cmocka_unit_test(bounds_at_rank_p_n_plus_1),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
