@@ -955,10 +955,14 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     /* the KV split in step's and shard's --kv-split terms (tester4 #11: tp16
      * over 8 KV heads replicates here, step's default splits by batch); the
      * sequences split over ep groups (tester13 #3: "heads" hid it) */
-    cJSON_AddStringToObject(j, "kv_layout", kl.groups > 1 ? "batch (attention data parallel)"
-                                            : kl.copies > 1 ? "replicate (each KV head on kv_copies "
-                                                              "chips: step --kv-split replicate)"
-                                                            : "heads");
+    cJSON_AddStringToObject(j, "kv_layout",
+                            kl.groups > 1 && kl.copies > 1
+                                ? "batch (attention data parallel over the ep groups), replicate "
+                                  "within each (each KV head on kv_copies chips)"
+                            : kl.groups > 1 ? "batch (attention data parallel)"
+                            : kl.copies > 1 ? "replicate (each KV head on kv_copies chips: step "
+                                              "--kv-split replicate)"
+                                            : "heads");
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));

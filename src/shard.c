@@ -104,13 +104,6 @@ rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int 
     return k;
 }
 
-const char *rl_kv_layout_name(const rl_kv_layout *k)
-{
-    if (k->groups > 1)
-        return "batch (attention data parallel)";
-    return k->z > 1 ? rl_kv_split_name(k->split) : "heads";
-}
-
 typedef struct {
     const rl_hw *h;
     rl_shard_result *r;

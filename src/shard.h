@@ -99,11 +99,6 @@ typedef struct {
  * (rl_shard_eval does). */
 rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode);
 
-/* A short name of layout k for reports: "heads" (one copy, split by heads
- * alone), "replicate", "batch", "seq", or "batch (attention data parallel)"
- * when the sequences split over more than one attention group. */
-const char *rl_kv_layout_name(const rl_kv_layout *k);
-
 #define RL_SHARD_MAX_COLL 10
 
 typedef struct {

@@ -1279,6 +1279,16 @@ static void simulate_names_kv_layout(void **state)
                      "--context 4096 --format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp16 kv=batch");
     cJSON_Delete(j);
+    /* tester13 #3: deepseek-v3 in 8 expert groups on 8 H200 (fp8 weights):
+     * each group (one chip) runs attention on its own sequences, one copy
+     * of each latent, named as the split it is (it said "heads") */
+    j = run_cli_json("simulate --model deepseek-v3 --hw h200 --chips 8 --ep 8 --weights fp8 "
+                     "--compute fp8 --offline --requests 4 --prompt-len 100 --out-len 4 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "kv_copies") == 1);
+    assert_string_equal(cJSON_GetObjectItem(j, "kv_layout")->valuestring,
+                        "batch (attention data parallel)");
+    cJSON_Delete(j);
 }
 
 /* Tester 2 finding 1: h100-sxm's TensorRT-LLM tables hold bfloat16 and fp8

@@ -1250,7 +1250,6 @@ static void test_mla_ep_layout_agrees(void **state)
     assert_int_equal(k.groups, 8);
     assert_int_equal(k.tp, 1);
     assert_true(k.copies == 1);
-    assert_string_equal(rl_kv_layout_name(&k), "batch (attention data parallel)");
     /* step */
     rl_shard_plan pl = rl_serve_replica_plan(8, 8, RL_ATTN_LAYOUT_TP);
     assert_int_equal(pl.tp, 1);
