@@ -109,24 +109,49 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
 }
 
-/* The factor a measured row's time takes on h's link (comm.h, what-if):
- * the row's model time max(latency, bandwidth) on h's link (bandwidth,
- * latency, links, topology) over that on the link its rows were measured
- * at (rl_hw.measured); exactly 1 on the link as measured, and when the
- * model cannot time the row (no link). */
-static double link_ratio(const rl_hw *h, const rl_coll_row *row, double bytes)
+/* How a measured row's time moves on h's link (comm.h, what-if): Hockney's
+ * T = alpha + n / beta with the two terms moved apart.  k scales the time
+ * by the bandwidth change alone: max(latency, bandwidth term) of the model
+ * with the bandwidth term on h's link over the same on the link as
+ * measured (rl_hw.measured), both at the measured latency term; shift adds
+ * the latency change: the model's latency term (hops x per-hop latency,
+ * twice for an AllReduce) on h's link less that as measured; floor is the
+ * model's time on h's link (a lower latency never reads below it).  k is a
+ * constant, or grows with the bytes on a slower link, and shift does not
+ * depend on them, so a row's time stays non-decreasing in bytes (a
+ * latency ratio times a measured time fell with the bytes once the model
+ * turned bandwidth-bound: tester13 #2).  {1, 0, 0} on the link as
+ * measured, and when the model cannot time the row (no link). */
+typedef struct {
+    double k, shift, floor;
+} link_move;
+
+static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
-    const rl_hw_figures *m = &h->measured; /* a struct not read from a spec: as measured */
-    double a0 = m->ici_bw > 0 ? m->ici_latency : h->ici_latency;
-    double w0 = m->ici_bw > 0 ? m->ici_bw : h->ici_bw;
-    long long l0 = m->ici_links > 0 ? m->ici_links : h->ici_links;
-    rl_topology t0 = m->ici_links > 0 ? (rl_topology)m->topology : h->topology;
+    link_move m = {1.0, 0.0, 0.0};
+    const rl_hw_figures *f = &h->measured; /* a struct not read from a spec: as measured */
+    double a0 = f->ici_bw > 0 ? f->ici_latency : h->ici_latency;
+    double w0 = f->ici_bw > 0 ? f->ici_bw : h->ici_bw;
+    long long l0 = f->ici_links > 0 ? f->ici_links : h->ici_links;
+    rl_topology t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
     if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
-        return 1.0;
+        return m;
     terms now = inner_level(h, row->op, bytes, row->gpus);
     terms was = inner_on(t0, l0, a0, w0, row->op, bytes, row->gpus);
-    double r = fmax(now.lat, now.bw) / fmax(was.lat, was.bw);
-    return isfinite(r) && r > 0 ? r : 1.0;
+    double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0;
+    double k = fmax(was.lat, now.bw) / fmax(was.lat, was.bw);
+    if (!(isfinite(k) && k > 0 && isfinite(now.lat) && isfinite(was.lat)))
+        return m;
+    m.k = k;
+    m.shift = twice * (now.lat - was.lat);
+    m.floor = twice * fmax(now.lat, now.bw);
+    return m;
+}
+
+/* A measured time t on the link as measured, moved to h's link. */
+static double moved(link_move m, double t)
+{
+    return fmax(t * m.k + m.shift, m.floor);
 }
 
 /* Between n domains over the network: ring algorithm, one NIC per chip. */
@@ -150,26 +175,31 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
-/* A measured row's time for `bytes` on h's link (collectives.h, times
- * link_ratio). */
+/* A measured row's time for `bytes` on h's link (collectives.h, moved by
+ * link_what_if). */
 static double row_time(const rl_hw *h, const rl_coll_row *row, double bytes, rl_provenance *prov)
 {
-    return rl_coll_time(row, bytes, prov) * link_ratio(h, row, bytes);
+    return moved(link_what_if(h, row, bytes), rl_coll_time(row, bytes, prov));
 }
 
 /* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
- * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both times link_ratio
- * on a what-if link; *time its time (row_time). */
+ * max(alpha, floor - bytes/bw), bandwidth bytes/bw; on a what-if link
+ * the bandwidth term times k, the latency term times k plus the shift
+ * (what is left of the floor when that sets the time); *time its time
+ * (row_time). */
 static terms row_terms(const rl_hw *h, const rl_coll_row *row, double bytes, double *time,
                        rl_provenance *prov)
 {
     terms t;
-    double k = link_ratio(h, row, bytes);
+    link_move m = link_what_if(h, row, bytes);
     t.bw = bytes / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
-    t.bw *= k;
-    t.lat *= k;
-    *time = rl_coll_time(row, bytes, prov) * k;
+    double raw = rl_coll_time(row, bytes, prov);
+    *time = moved(m, raw);
+    t.bw *= m.k;
+    t.lat = fmax(0.0, t.lat * m.k + m.shift);
+    if (*time > raw * m.k + m.shift) /* raised to the model on h's link */
+        t.lat = fmax(t.lat, *time - t.bw);
     return t;
 }
 

@@ -58,13 +58,26 @@
  *     crossing the network or adding chips adds steps.  On h100-sxm the
  *     model alone charged a 16-GPU AllReduce of 1 MiB 14 us against 25.4 us
  *     measured over 8 (tester finding 5); it is now 41.8 us.
- * On a link what-if (ici_bw or ici_latency differ from those the rows were
- * measured at, spec.h rl_hw.measured) each measured row's time, and its
- * fitted terms, take the factor max(latency, bandwidth) of the domain
- * level above for that operation, group and size on h's link over the same
- * on the link as measured: a row keeps its measured share of the model
- * (the kernel tables' rule, engines.h rl_engine_time_on); exactly 1 on the
- * link as measured; a slower link or longer hop never reads faster. */
+ * On a link what-if (ici_bw, ici_latency, ici_links or topology differ
+ * from those the rows were measured at, spec.h rl_hw.measured) each
+ * measured row's time, and its fitted terms, move by the domain level
+ * above for that operation, group and size, Hockney's two terms apart:
+ * the bandwidth change scales the time by max(latency, bandwidth term)
+ * with the bandwidth term on h's link over the same on the link as
+ * measured, both at the measured latency term (a row keeps its measured
+ * share of the model: the kernel tables' rule, engines.h
+ * rl_engine_time_on); the latency change adds the model's latency term
+ * (hops x per-hop latency, twice for an AllReduce) on h's link less that
+ * as measured (Hockney's alpha grows by the added per-hop latency, the
+ * kernel's own overhead stays); never below the model's time on h's link.
+ * A ratio of max(latency, bandwidth) times the measured time fell with the
+ * bytes on a longer hop (tester13 #2: at ici_latency = 1e-4 an 8 MB
+ * AllReduce over 8 H100 read faster than a 1 MB one); a shift does not.
+ * Exactly the measured time on the link as measured; a slower link or
+ * longer hop never reads faster, and on either the time is non-decreasing
+ * in bytes.  A faster bandwidth's factor falls from 1 towards the
+ * bandwidth ratio as the model turns bandwidth-bound, so there the time
+ * can dip near that size (not corrected). */
 #ifndef RL_COMM_H
 #define RL_COMM_H
 
