@@ -110,20 +110,22 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
 }
 
 /* How a measured row's time moves on h's link (comm.h, what-if): Hockney's
- * T = alpha + n / beta with the two terms moved apart.  k scales the time
- * by the bandwidth change alone: max(latency, bandwidth term) of the model
- * with the bandwidth term on h's link over the same on the link as
- * measured (rl_hw.measured), both at the measured latency term; shift adds
- * the latency change: the model's latency term (hops x per-hop latency,
- * twice for an AllReduce) on h's link less that as measured; floor is the
- * model's time on h's link (a lower latency never reads below it).  k is a
- * constant, or grows with the bytes on a slower link, and shift does not
- * depend on them, so a row's time stays non-decreasing in bytes (a
- * latency ratio times a measured time fell with the bytes once the model
- * turned bandwidth-bound: tester13 #2).  {1, 0, 0} on the link as
- * measured, and when the model cannot time the row (no link). */
+ * T = alpha + n / beta with the two terms moved apart.  The bandwidth
+ * change reads the measured time at `scale` times the bytes: the model's
+ * bandwidth term on h's link over that on the link as measured
+ * (rl_hw.measured), a constant since every bandwidth term is linear in the
+ * bytes; n bytes at beta / scale take what n x scale took at beta.  The
+ * latency change adds `shift`: the model's latency term (hops x per-hop
+ * latency, twice for an AllReduce) on h's link less that as measured.
+ * `floor` is the model's time on h's link (moved).  A measured time read
+ * at a constant multiple of the bytes plus a constant, or the smaller of
+ * it and a monotone model, stays non-decreasing in bytes; a
+ * ratio of max(latency, bandwidth) model times fell with the bytes where
+ * the model turned bandwidth-bound (tester13 #2: at ici_latency = 1e-4 an
+ * 8 MB AllReduce over 8 H100 read faster than a 1 MB one).  {1, 0, 0} on
+ * the link as measured, and when the model cannot time the row. */
 typedef struct {
-    double k, shift, floor;
+    double scale, shift, floor;
 } link_move;
 
 static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
@@ -136,22 +138,25 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     rl_topology t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
     if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
         return m;
-    terms now = inner_level(h, row->op, bytes, row->gpus);
-    terms was = inner_on(t0, l0, a0, w0, row->op, bytes, row->gpus);
-    double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0;
-    double k = fmax(was.lat, now.bw) / fmax(was.lat, was.bw);
-    if (!(isfinite(k) && k > 0 && isfinite(now.lat) && isfinite(was.lat)))
+    terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
+    terms was = inner_on(t0, l0, a0, w0, row->op, 1.0, row->gpus);
+    double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0, scale = now.bw / was.bw;
+    if (!(isfinite(scale) && scale > 0 && isfinite(now.lat) && isfinite(was.lat)))
         return m;
-    m.k = k;
+    m.scale = scale;
     m.shift = twice * (now.lat - was.lat);
-    m.floor = twice * fmax(now.lat, now.bw);
+    m.floor = twice * fmax(now.lat, now.bw * bytes);
     return m;
 }
 
-/* A measured time t on the link as measured, moved to h's link. */
-static double moved(link_move m, double t)
+/* A row's measured time at `bytes` moved by m (provenance in *prov): on a
+ * shorter hop not below the model on h's link, nor above the time before
+ * the shift (a faster link never reads slower, even where the measured
+ * kernel beats the model: a one-shot AllReduce). */
+static double moved(const rl_coll_row *row, link_move m, double bytes, rl_provenance *prov)
 {
-    return fmax(t * m.k + m.shift, m.floor);
+    double t = rl_coll_time(row, bytes * m.scale, prov);
+    return fmax(t + m.shift, fmin(m.floor, t));
 }
 
 /* Between n domains over the network: ring algorithm, one NIC per chip. */
@@ -179,26 +184,24 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
  * link_what_if). */
 static double row_time(const rl_hw *h, const rl_coll_row *row, double bytes, rl_provenance *prov)
 {
-    return moved(link_what_if(h, row, bytes), rl_coll_time(row, bytes, prov));
+    return moved(row, link_what_if(h, row, bytes), bytes, prov);
 }
 
 /* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
- * max(alpha, floor - bytes/bw), bandwidth bytes/bw; on a what-if link
- * the bandwidth term times k, the latency term times k plus the shift
- * (what is left of the floor when that sets the time); *time its time
- * (row_time). */
+ * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both at the moved
+ * bytes on a what-if link and the latency term plus the shift (what is
+ * left of the model's time when that sets it); *time its time (row_time). */
 static terms row_terms(const rl_hw *h, const rl_coll_row *row, double bytes, double *time,
                        rl_provenance *prov)
 {
     terms t;
     link_move m = link_what_if(h, row, bytes);
-    t.bw = bytes / row->bw;
+    double n = bytes * m.scale;
+    t.bw = n / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
-    double raw = rl_coll_time(row, bytes, prov);
-    *time = moved(m, raw);
-    t.bw *= m.k;
-    t.lat = fmax(0.0, t.lat * m.k + m.shift);
-    if (*time > raw * m.k + m.shift) /* raised to the model on h's link */
+    t.lat = fmax(0.0, t.lat + m.shift);
+    *time = moved(row, m, bytes, prov);
+    if (*time > rl_coll_time(row, n, NULL) + m.shift) /* raised on a shorter hop */
         t.lat = fmax(t.lat, *time - t.bw);
     return t;
 }

@@ -61,23 +61,22 @@
  * On a link what-if (ici_bw, ici_latency, ici_links or topology differ
  * from those the rows were measured at, spec.h rl_hw.measured) each
  * measured row's time, and its fitted terms, move by the domain level
- * above for that operation, group and size, Hockney's two terms apart:
- * the bandwidth change scales the time by max(latency, bandwidth term)
- * with the bandwidth term on h's link over the same on the link as
- * measured, both at the measured latency term (a row keeps its measured
- * share of the model: the kernel tables' rule, engines.h
- * rl_engine_time_on); the latency change adds the model's latency term
- * (hops x per-hop latency, twice for an AllReduce) on h's link less that
- * as measured (Hockney's alpha grows by the added per-hop latency, the
- * kernel's own overhead stays); never below the model's time on h's link.
- * A ratio of max(latency, bandwidth) times the measured time fell with the
- * bytes on a longer hop (tester13 #2: at ici_latency = 1e-4 an 8 MB
- * AllReduce over 8 H100 read faster than a 1 MB one); a shift does not.
- * Exactly the measured time on the link as measured; a slower link or
- * longer hop never reads faster, and on either the time is non-decreasing
- * in bytes.  A faster bandwidth's factor falls from 1 towards the
- * bandwidth ratio as the model turns bandwidth-bound, so there the time
- * can dip near that size (not corrected). */
+ * above for that operation and group, Hockney's two terms apart
+ * (T = alpha + n / beta): the bandwidth change reads the measured time at
+ * the bytes times the model's bandwidth term on h's link over that on the
+ * link as measured (a constant: n bytes at beta / s take what n s bytes
+ * took at beta, the kernel's overheads and protocol switches kept); the
+ * latency change adds the model's latency term (hops x per-hop latency,
+ * twice for an AllReduce) on h's link less that as measured (alpha grows
+ * by the added per-hop latency); never below the model's time on h's link.
+ * Until stop 23 both were one ratio, max(latency, bandwidth) of the model
+ * on h's link over that as measured, times the measured time: it fell with
+ * the bytes where the model turned bandwidth-bound, so at ici_latency =
+ * 1e-4 an 8 MB AllReduce over 8 H100 read faster than a 1 MB one
+ * (tester13 #2), and it charged a 25x slower link 25x on a 1 MiB
+ * AllReduce whose measured 26 us is mostly kernel overhead.  Exactly the
+ * measured time on the link as measured; a slower link or longer hop never
+ * reads faster; on any link the time is non-decreasing in bytes. */
 #ifndef RL_COMM_H
 #define RL_COMM_H
 
