@@ -139,13 +139,37 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
-                          time alone, which does not depend on them (but at a band
-                          edge, engines.h `edge`, where it does: set then) */
+                          time alone, which does not depend on them, except at a band
+                          edge (engines.h `edge`), where each tabled op's band of that
+                          edge times it: only that one is set then (band_s stays 0) */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
     int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
 } builder;
+
+/* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
+ * compute dtype and the KV cache's, as both operands must be in it (K and
+ * V are read from the cache; a narrower cache is dequantized to the
+ * compute dtype on load, a wider one is not quantized to it).  Equal
+ * widths keep the compute dtype.  So --compute fp8 over a bf16 cache runs
+ * attention at the bf16 peak, the kernel the tables measure for it (rows
+ * keyed by the KV dtype, attn_dtype bfloat16: engines.h), and fp8 over an
+ * fp8 cache at the fp8 peak (tester13 #6: --ideal timed QK^T over bf16
+ * K at the fp8 peak, and a flops.bf16 what-if left it unchanged). */
+static rl_dtype attention_compute(const rl_precision *p)
+{
+    return rl_dtype_bytes(p->kv) > rl_dtype_bytes(p->compute) ? p->kv : p->compute;
+}
+
+/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half),
+ * attention's own for attention (attention_compute). */
+static rl_dtype op_compute(const builder *x, const rl_op *op)
+{
+    return op->half                        ? RL_BF16
+           : op->kind == RL_OP_ATTENTION ? attention_compute(&x->c->prec)
+                                         : x->c->prec.compute;
+}
 
 /* Engine e's time of kernel class c, variant v at `shape`, computing in
  * `compute`, on the run's chip: the table's at the chip as measured, scaled
@@ -175,10 +199,13 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
 {
     static const rl_op blank;
     rl_op *op = &x->o->op[x->o->n++];
-    /* cleared up to comm (set by add_collectives for its ops) by a copy, which
-     * compilers inline as vector moves (a memset of this size became a slow
-     * `rep stos`, 9% of a size search) */
-    memcpy(op, &blank, offsetof(rl_op, comm));
+    /* cleared up to comm (set by add_collectives for its ops) by two copies
+     * of half that each, which GCC 12 inlines as moves (a memset of this size
+     * became a slow `rep stos`, 9% of a size search; one copy of all 304
+     * bytes, past GCC's 256-byte limit for moves, a `rep movs`, 3%) */
+    const size_t half = offsetof(rl_op, comm) / 2;
+    memcpy(op, &blank, half);
+    memcpy((char *)op + half, (const char *)&blank + half, offsetof(rl_op, comm) - half);
     if (x->named && x->mixed && segment)
         snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
     else if (x->named)
@@ -374,7 +401,7 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
         return RL_KC_PREFILL_ATTN;
-    rl_dtype d = x->c->prec.compute;
+    rl_dtype d = attention_compute(&x->c->prec);
     double x1[RL_KSHAPE], pairs, keys;
     rl_provenance prov;
     memcpy(x1, shape, sizeof x1);
@@ -404,22 +431,44 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     return RL_KC_DECODE_ATTN;
 }
 
-/* The decode cache a chip attends over when z chips hold each KV head
- * (MLA: its one latent, z = chips), as --kv-split says (ops.h kv_split):
- * replicate, every sequence's whole cache; batch, the busiest chip's
- * ceil(seqs / z) sequences; seq, 1/z of every sequence's keys.  *seqs and
- * *len become the chip's; returns the factor on the chip's share of the
- * query heads (N / chips): 1 under replicate, z under batch or seq, where
- * each chip runs all the query heads of its KV head (shard.c's Q AllToAll
- * or AllGather over the z chips brings them).  Prefill splits heads. */
-static double kv_split_share(const builder *x, int decode, double z, double *seqs, double *len)
+/* The plan's KV layout (shard.h rl_shard_kv_layout: the one step, ops and
+ * the simulator share) for the step's attention: tp chips by heads in ep
+ * groups; no plan (tp, ep 0 or 1), tp over all the chips; replicated
+ * attention (wrep > 1), every chip a group of its own. */
+static rl_kv_layout ops_kv_layout(const builder *x, int decode)
 {
-    rl_kv_split split = decode && z > 1 ? x->c->kv_split : RL_KV_REPLICATE;
-    if (split == RL_KV_BATCH)
-        *seqs = ceil(*seqs / z);
-    else if (split == RL_KV_SEQ)
-        *len /= z;
-    return split == RL_KV_REPLICATE ? 1.0 : z;
+    const rl_ops_config *c = x->c;
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.ep = c->ep > 1 ? c->ep : 1;
+    pl.tp = c->tp > 1 ? c->tp : c->chips / pl.ep;
+    if (x->wrep > 1) {
+        pl.tp = 1;
+        pl.ep = c->chips;
+        pl.attn_replicated = 1;
+    }
+    pl.kv = c->kv_split;
+    return rl_shard_kv_layout(x->m, &pl, decode);
+}
+
+/* The decode cache a chip attends over under layout k (ops_kv_layout):
+ * its group's ceil(seqs / groups) sequences; then, where z chips share a
+ * KV head (MLA: its one latent, z = the group's chips), as k.split says
+ * (ops.h kv_split): replicate, every sequence of the group whole; batch,
+ * the busiest chip's ceil(seqs / z); seq, 1/z of every sequence's keys.
+ * *seqs and *len become the chip's; returns the factor on the chip's share
+ * of the query heads (N / k.tp): 1 under replicate, z under batch or seq,
+ * where each chip runs all the query heads of its KV head (shard.c's Q
+ * AllToAll or AllGather over the z chips brings them). */
+static double kv_split_share(const rl_kv_layout *k, double *seqs, double *len)
+{
+    *seqs = ceil(*seqs / (double)k->groups);
+    if (k->z <= 1 || k->split == RL_KV_REPLICATE)
+        return 1.0;
+    if (k->split == RL_KV_BATCH)
+        *seqs = ceil(*seqs / (double)k->z);
+    else
+        *len /= (double)k->z;
+    return (double)k->z;
 }
 
 /* The MLA kernel table (engines.h) that times a segment's qk, softmax and
@@ -427,25 +476,21 @@ static double kv_split_share(const builder *x, int decode, double z, double *seq
  * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
  * v 128; any head count): batch = the segment's sequences, isl or context =
  * their mean length (prefill scaled as attention_table's), heads per chip
- * as the layout puts them.  MLA has one latent shared by all heads, so the
- * chips beyond it (z = chips) split the decode cache as kv_split_share
- * says: replicate, every chip every sequence's latent (ops.h kv_copies)
- * and its N / chips heads over all of them; batch, all N heads on
- * ceil(seqs / chips) sequences; seq, all N heads on 1/chips of every
- * sequence's latent.  Replicated attention (wrep > 1) runs all N heads on
- * ceil(seqs / chips) sequences. */
+ * as the plan's layout puts them (ops_kv_layout).  MLA has one latent
+ * shared by all heads, so the z = tp chips of an attention group split its
+ * decode cache as kv_split_share says: replicate, every chip every one of
+ * the group's sequences' latent (ops.h kv_copies) and its N / tp heads
+ * over them; batch, all N heads on ceil(seqs / tp) of them; seq, all N
+ * heads on 1/tp of every latent.  One chip per group (tp1 epN, replicated
+ * attention): all N heads on its ceil(seqs / groups) sequences. */
 static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
 {
     const rl_model *m = x->m;
     if ((double)m->kv_lora_rank != RL_MLA_LATENT || (double)m->qk_nope_head_dim != RL_MLA_NOPE ||
         (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
         return;
-    double chips = (double)x->c->chips, N = (double)m->heads;
-    double heads = N;
-    if (x->wrep > 1)
-        seqs = ceil(seqs / chips);
-    else
-        heads = N / chips * kv_split_share(x, decode, chips, &seqs, &len);
+    rl_kv_layout k = ops_kv_layout(x, decode);
+    double heads = (double)m->heads / (double)k.tp * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs, len, heads};
     table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
 }
@@ -457,7 +502,7 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
  * prompts of that length (a cached prefix or a window does less work). */
 static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
 {
-    double chips = (double)x->c->chips, N = (double)x->m->heads;
+    double N = (double)x->m->heads;
     double K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
     double seqs = 0, tokens = 0, len = 0, pairs_all = 0;
     for (int i = 0; i < s->n; i++) {
@@ -477,20 +522,16 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         mla_table(x, seqs, tokens == seqs, len, scale, qk);
         return;
     }
-    /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
-     * shared by its group of the chip's N / chips query heads; beyond K
-     * chips a batch or seq split runs all N / K of them (kv_split_share).
-     * Replicated attention (wrep > 1, as mla_table): all K KV heads and N
-     * query heads on the chip's ceil(seqs / chips) sequences. */
+    /* per chip, in its attention group (ops_kv_layout) of tp chips on
+     * ceil(seqs / groups) sequences: K / tp KV heads (one, replicated,
+     * beyond K chips), each shared by its group of the chip's N / tp query
+     * heads; beyond K chips a batch or seq split runs all N / K of them
+     * (kv_split_share).  One chip per group: all K KV heads, all N query
+     * heads. */
     int decode = tokens == seqs;
-    double kv = K, group = N / K;
-    if (x->wrep > 1) {
-        seqs = ceil(seqs / chips);
-    } else {
-        double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
-        kv = fmax(1.0, K / chips);
-        group = N / chips / kv * kv_split_share(x, decode, z, &seqs, &len);
-    }
+    rl_kv_layout k = ops_kv_layout(x, decode);
+    double kv = K / (double)k.heads; /* KV heads per chip */
+    double group = N / (double)k.tp / kv * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
     if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
@@ -649,12 +690,6 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
                            F, D, copies, use_frac, 0));
 }
 
-/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half). */
-static rl_dtype op_compute(const builder *x, const rl_op *op)
-{
-    return op->half ? RL_BF16 : x->c->prec.compute;
-}
-
 /* The table variant of op's class for the run's precision in engine e's
  * tables (engines.h), or -1. */
 static int table_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
@@ -732,7 +767,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
     double above[RL_KRESIDUAL_AXES] = {0};
-    double below = x->bands ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
+    /* the bands: all four (x->bands), else at one edge of the band (engines.h
+     * edge) that edge's, which times the op */
+    double below = x->bands || e->edge > 0 ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
     if (below > 0 && eff <= 0)
         below = moved_below(x, e, c, v, op, t);
     below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
@@ -741,8 +778,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4 && x->bands; q++)
-            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+        for (int q = 0; q < 4; q++)
+            if (x->bands || q == e->edge - 1)
+                o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM
@@ -932,9 +970,6 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
-    /* a run at one edge of the band (engines.h edge) times its ops by their bands */
-    const rl_serving_engine *sel = rl_engines_selected(&h->engines);
-    bands |= sel && sel->edge > 0;
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)

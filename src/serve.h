@@ -122,9 +122,19 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
 int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
                           rl_attn_layout l, char *err, size_t errlen);
 
-/* Copies of each token's KV cache in a replica of `chips` chips under
- * layout l: TP chips / min(chips, K) (MLA: chips, one latent head); attn-dp 1. */
-double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
+/* The decode KV layout of a replica (or pipeline stage) of `chips` chips
+ * in `ep` expert groups under layout l: shard.h's rl_shard_kv_layout of
+ * its plan (rl_serve_replica_plan), the one step and ops read too.  Layout
+ * TP: each of the ep groups runs attention on its share of the sequences,
+ * tensor parallel over its chips / ep chips, each KV head replicated beyond
+ * K of them (MLA: on every chip of the group, one latent head), as vLLM
+ * replicates KV heads under TP; attn-dp: every chip its own sequences. */
+rl_kv_layout rl_serve_kv_layout(const rl_model *m, long long chips, long long ep,
+                                rl_attn_layout l);
+
+/* Copies of each token's KV cache in that replica: rl_serve_kv_layout's
+ * (TP: chips / ep / min(chips / ep, K), MLA chips / ep; attn-dp 1). */
+double rl_serve_kv_copies(const rl_model *m, long long chips, long long ep, rl_attn_layout l);
 
 /* The shard plan of one replica (or pipeline stage) of `chips` chips under
  * layout l: tp = chips / ep with `ep` expert-parallel groups (ep 1: TP
@@ -174,14 +184,15 @@ typedef struct {
      * rl_ops_cost_init); past it, steps go to the bounded hash memo above,
      * which gives the same time (the same step_time call) */
     double ***dense;
+    char *dense_map; /* the dense memo's memory, dense_max bytes (serve.c table_map) */
     size_t dense_bytes, dense_max;
     /* every op-list step is the sum of its spans' terms (ops.h
      * rl_ops_terms_time, the op list's own time bit for bit), each span's
      * kept by what its ops depend on: HEAD and TAIL by the step's token
      * rows, PREFILL by a lone prompt's (T, P), DECODE by (B, S), SEQS by
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
-     * span, allocated when first used (NULL: not yet, or no memory: built
-     * each time).  Whole steps rarely recur (chunk, prefix, batch and
+     * span, all spans' allocated together when first used (NULL: not yet,
+     * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
@@ -245,7 +256,8 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * engines' hybrid MoE layouts: TensorRT-LLM moe_tensor_parallel_size x
  * moe_expert_parallel_size, vLLM --enable-expert-parallel with data
  * parallel attention.  KV heads split over the tp chips (replicated beyond
- * K: rl_serve_kv_copies on chips / ep).  ep must divide the chips and the
+ * K), each group on its own sequences: rl_serve_kv_layout, which the step's
+ * attention shape and the KV pool both read.  ep must divide the chips and the
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 
@@ -455,7 +467,11 @@ typedef struct {
                          bounded, less when it grows (admission falls behind); counted
                          up to the last instant of the window's second half at which the
                          waiting queue was empty, when there is one (serve.c
-                         queue_emptied: a bursty clump at the window's end is not growth) */
+                         queue_emptied: a bursty clump at the window's end is not growth).
+                         Disagg: the lower of that and the decode pool's own, the
+                         requests that joined a decode batch over those whose KV arrived
+                         at a decode replica (tester12 #12: a saturated decode pool's
+                         queue grew unseen behind a prefill pool that kept up) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
@@ -465,7 +481,13 @@ typedef struct {
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
     double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */
     double mean_decode_context;
-    double mean_decode_step_s;
+    /* the mean time of a step that decodes (B > 0), prefill tokens and
+     * swap-ins in the same step included (continuous and chunked batching
+     * put prompts into decode steps), and of those without any: only the
+     * latter compares with `step` at mean_decode_batch and
+     * mean_decode_context (tester11 #12: the former read 10-13% above it);
+     * 0 when there is none */
+    double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
     /* step ends committed from decode runs without an event of their own
      * (serve.c plan_run; 0 under every_step): tests check runs happened */
@@ -555,6 +577,15 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * and the stepping down goes on to it.  *qps is 0 only when a floor run at
  * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
  * without a sustained load otherwise.
+ * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
+ * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
+ * loads sustained in a row (2^10 above the sample's rate without a hint,
+ * 1.25^10 above a hint) each step up doubles, so the bracket closes within
+ * the runs (the bisection between then takes about as many runs as the
+ * doublings); the stepping stops above 1e9 x the sample's rate or
+ * RL_SERVE_CAPACITY_TOP_QPS, whichever is higher (everything up to offline
+ * is sustained: NAN; it stopped at 1e9 x the rate alone, 1 req/s for
+ * --qps 1e-9).
  * Steady state (tester10 #5): the sample must last RL_SERVE_CAPACITY_SPANS
  * mean end-to-end latencies (measured at the highest load sustained) at the
  * first load not sustained, or that load fails only because the run ends
@@ -578,6 +609,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_FLOOR 1e-6
 #define RL_SERVE_CAPACITY_FLOOR_AFTER 3
 #define RL_SERVE_CAPACITY_FLOOR_QPS 1e-6 /* req/s: one request per 11.6 days */
+#define RL_SERVE_CAPACITY_GALLOP_AFTER 10
+#define RL_SERVE_CAPACITY_TOP_QPS 1e9
 #define RL_SERVE_CAPACITY_SPANS 2.0 /* the steady window (serve.c steady_window) starts
                                        after 10% of the requests and about one latency */
 #define RL_SERVE_CAPACITY_GROW_MAX 200000

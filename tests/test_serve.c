@@ -559,7 +559,8 @@ static rl_request *md1_case(fixture *f, double *D, rl_serve_config *c)
  * itself, a hint near the capacity and one far above or below it give the
  * same number (==; size and simulate used to differ by 0.7% from their
  * different starts, fixR's note), with and without a TTFT target, on
- * md1_case (4000 requests: the whole sample). */
+ * md1_case (4000 requests: the whole sample); a hint 1e-6 of the capacity
+ * too, whose bracket steps up 1.25x ten times, then doubles its steps. */
 static void test_capacity_any_start(void **state)
 {
     double D;
@@ -576,7 +577,8 @@ static void test_capacity_any_start(void **state)
             fail_msg("capacity %g x D (target %d)", cap * D, slo);
         double k = log(cap / q0) / log(1.02); /* a lattice point */
         assert_true(fabs(k - round(k)) < 1e-6);
-        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap};
+        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap,
+                                1e-6 * cap}; /* the last gallops (serve.h) */
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++) {
             double again;
             assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, hints[i], &again,
@@ -664,6 +666,98 @@ static void test_capacity_scales_with_replicas(void **state)
     assert_int_equal(rl_serve_capacity(r, 300, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
     if (!(cap < 0.9 * 3200 * 50) || lower_bound != 1)
         fail_msg("300 requests: %g req/s, lower bound %d", cap, lower_bound);
+    free(r);
+}
+
+/* A decode step's mean with and without the prefill tokens continuous
+ * batching puts into it (tester11 #12: mean_decode_step_s read 10-13% above
+ * `step` at the mean batch and context).  64 prompts of 1000 tokens, 400
+ * output tokens, all at t = 0, max_seqs 16: every prompt past the first 16
+ * is prefilled inside a step that decodes 15 others.  The steps without
+ * prefill average the op list's decode step at the mean batch and context
+ * within 1% (the batch sits at 16 but for the tail; the step is linear in
+ * S), and the mean over all decode steps is above it by 3% or more (the
+ * 48 prefills of ~1000 tokens, each costlier than a decode step). */
+static void test_decode_only_step_mean(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(64, 1, 1000, 400, 3);
+    for (int i = 0; i < 64; i++)
+        r[i].arrival = 0;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_seqs = 16;
+    rl_serve_result out = run(f, r, 64, &c);
+    double want = step_time(f, 0, 0, out.mean_decode_batch, out.mean_decode_context);
+    if (fabs(out.mean_decode_only_step_s / want - 1) > 0.01)
+        fail_msg("decode-only steps %g s, op list %g s", out.mean_decode_only_step_s, want);
+    if (!(out.mean_decode_step_s > 1.03 * want))
+        fail_msg("every decode step %g s, op list %g s", out.mean_decode_step_s, want);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
+/* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
+ * deployment that sustains 29 req/s printed null): the search steps up from
+ * the sample's rate, doubling its steps after 10 (serve.h
+ * RL_SERVE_CAPACITY_GALLOP_AFTER), and finds the capacity of the M/D/1
+ * case (within [0.93, 1.03] / D, test_capacity_md1) with its arrivals
+ * stretched to 1e-10 of its rate (2^34 below the capacity: the stepping
+ * used to stop at 1e9 x the sample's rate, NAN) and 1e-13 (2^44 below:
+ * 2x steps alone spend the 40 runs before the bracket closes, NAN). */
+static void test_capacity_from_a_trickle(void **state)
+{
+    double D;
+    rl_serve_config c;
+    fixture *f = *state;
+    const double stretch[] = {1e10, 1e13};
+    for (int s = 0; s < 2; s++) {
+        rl_request *r = md1_case(f, &D, &c);
+        for (int i = 0; i < 4000; i++)
+            r[i].arrival = r[0].arrival + (r[i].arrival - r[0].arrival) * stretch[s];
+        double cap;
+        char err[256];
+        assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err),
+                         0);
+        if (!(cap * D >= 0.93 && cap * D <= 1.03))
+            fail_msg("stretched %g: capacity %g x D", stretch[s], cap * D);
+        free(r);
+    }
+}
+
+/* A disaggregated deployment's capacity is its narrower pool's (tester12
+ * #12: the decode pool's queue went unseen, keep-up counted only the first
+ * prefill step, and 3 prefill replicas beside one decode replica read 15.9
+ * req/s where 3.25 completed).  Every step 1 ms, 10-token prompts of 21
+ * output tokens: the prefill pool (3 replicas, up to 64 prompts a step)
+ * serves 192000 req/s; the one decode replica of max_seqs 64 holds a
+ * request for its 20 decode steps (the prefill emits the first token) and
+ * refills the slot at the next step's start, so it completes at most
+ * 64 / 20 ms = 3200 req/s.  The search must find that within [0.9, 1.02]
+ * of it (the lattice's 2% below, queueing near the knee), as the
+ * continuous case does; before the fix it read the prefill side's ~50x.
+ * Swapped (one prefill replica of max_seqs 1, one prompt a step: 1000
+ * req/s; 40 decode replicas of max_seqs 1: 40 / 20 ms = 2000 req/s), the
+ * prefill pool bounds it: 1000 req/s, the same tolerance. */
+static void test_capacity_disagg_narrower_pool(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_request *r = workload(16000, 1, 10, 21, 3);
+    rl_serve_config c = config(f, RL_POLICY_DISAGG);
+    c.max_seqs = 64;
+    c.prefill_replicas = 3;
+    c.replicas = 1;
+    char err[256];
+    double cap;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 3200 && cap <= 1.02 * 3200))
+        fail_msg("decode-bound: %g req/s, want 3200", cap);
+    c.max_seqs = 1;
+    c.prefill_replicas = 1;
+    c.replicas = 40;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 1000 && cap <= 1.02 * 1000))
+        fail_msg("prefill-bound: %g req/s, want 1000", cap);
     free(r);
 }
 
@@ -1080,6 +1174,20 @@ static void test_overload_note_needs_overload(void **state)
         !strstr(out, "TPOT is capped by the batch cap (max_seqs 256): a lower TPOT past "
                      "capacity is not a better deployment"))
         fail_msg("a run past capacity has no TPOT-cap note: %s", out);
+    /* tester12 #12: 3 prefill replicas beside one decode replica of one
+     * sequence (50 tokens x 6.27 ms: about 3.2 req/s) at 5 req/s read
+     * max_sustainable_qps 15.9 without a note; the decode pool's queue
+     * counts now */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                             "--out-len 50 --requests 200 --max-seqs 1 --policy disagg "
+                             "--prefill-replicas 3 --replicas 1", out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: ") || strstr(out, "is a lower bound"))
+        fail_msg("a disaggregated run past its decode pool's capacity has no note: %s", out);
+    /* tester11 #8: a capacity not found says why */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                             "--out-len 10 --requests 30", out, sizeof out), 0);
+    if (!strstr(out, "note: max_sustainable_qps not found (null): 30 requests are too few"))
+        fail_msg("a null capacity without a word: %s", out);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
@@ -1202,21 +1310,100 @@ static void test_mla_kv_layouts(void **state)
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
     assert_rel(tp, 1452629.5, 1e-7);
-    assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_TP) == 8);
+    assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
-    assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_DP) == 1);
+    assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
     rl_model dense = load_model("llama3-8b", NULL, 0);
     assert_int_equal(rl_attn_layout_check(&dense, 8, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
     assert_non_null(strstr(err, "attn-dp"));
     assert_int_equal(rl_attn_layout_check(&m, 3, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
     /* GQA within K heads: one copy (llama3-8b, K = 8, on 8 chips); beyond, K/TP */
-    assert_true(rl_serve_kv_copies(&dense, 8, RL_ATTN_LAYOUT_TP) == 1);
-    assert_true(rl_serve_kv_copies(&dense, 16, RL_ATTN_LAYOUT_TP) == 2);
+    assert_true(rl_serve_kv_copies(&dense, 8, 1, RL_ATTN_LAYOUT_TP) == 1);
+    assert_true(rl_serve_kv_copies(&dense, 16, 1, RL_ATTN_LAYOUT_TP) == 2);
+}
+
+/* DeepSeek-V3 on 8 H200 in 8 expert groups (--ep 8, plan "tp1 ep8"): step,
+ * ops and the simulator read one KV layout (shard.h rl_shard_kv_layout;
+ * tester13 #3: the simulator sized one copy but timed every chip reading
+ * the whole batch's latent).  Each group is one chip running attention on
+ * its own 64 / 8 = 8 sequences (attention data parallel over the groups),
+ * so, worked by hand from the model's config (kv_lora_rank 512 +
+ * qk_rope_head_dim 64 = 576 elements a layer, 61 layers, fp8 KV:
+ * 576 x 61 = 35,136 bytes a token, pinned by test_mla_kv_layouts):
+ *  - layout: 8 groups of 1 chip, one copy of each token's latent;
+ *  - step (shard, calibrated): 8 sequences x 4096 tokens x 35,136 B =
+ *    1,151,336,448 B of KV a chip, under --kv-split batch and replicate
+ *    alike (one chip a group: nothing to split), and the same step time;
+ *  - ops: the MLA decode kernel on a chip runs all 128 heads over its 8
+ *    sequences of 4096 keys (shape {8, 4096, 128}), and the op list reads
+ *    64 x 4096 x 35,136 B of KV in all, 1/8 of it a chip = step's;
+ *  - simulator: its KV pool one copy, 8 x tp8's (1,452,629.5 tokens, 8
+ *    copies: test_mla_kv_layouts), and its decode step at B = 64 and
+ *    context 4096 the step's time (both the same op list and collectives).
+ * Tolerances: 1e-9 relative on the formulas; 1e-6 on the step times (one
+ * op list, summed in another order); KV bytes exact. */
+static void test_mla_ep_layout_agrees(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw *h = malloc(sizeof *h); /* ~60 kB: off the stack (valgrind) */
+    assert_non_null(h);
+    *h = load_hw("h200", NULL, 0);
+    rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
+    rl_kv_layout k = rl_serve_kv_layout(&m, 8, 8, RL_ATTN_LAYOUT_TP);
+    assert_int_equal(k.groups, 8);
+    assert_int_equal(k.tp, 1);
+    assert_true(k.copies == 1);
+    /* step */
+    rl_shard_plan pl = rl_serve_replica_plan(8, 8, RL_ATTN_LAYOUT_TP);
+    assert_int_equal(pl.tp, 1);
+    assert_int_equal(pl.ep, 8);
+    rl_step st[2];
+    rl_shard_result r[2];
+    char err[256];
+    const rl_kv_split split[2] = {RL_KV_BATCH, RL_KV_REPLICATE};
+    for (int i = 0; i < 2; i++) {
+        pl.kv = split[i];
+        assert_int_equal(rl_shard_step_calibrated(&m, h, &pl, 8, 64, 4096, p, &st[i], &r[i], err,
+                                                  sizeof err), 0);
+        assert_true(r[i].kv_bytes == 8.0 * 4096 * 35136);
+    }
+    assert_rel(st[1].step_s, st[0].step_s, 1e-12);
+    /* ops */
+    rl_ops_config oc = rl_ops_mixed_config(8, p, 0, 0, 64, 4096);
+    oc.calibrated = 1;
+    oc.tp = 1;
+    oc.ep = 8;
+    oc.no_collectives = 1;
+    oc.kv_copies = rl_serve_kv_copies(&m, 8, 8, RL_ATTN_LAYOUT_TP);
+    rl_ops *ops = malloc(sizeof *ops);
+    assert_non_null(ops);
+    assert_int_equal(rl_ops_build(&m, h, &oc, ops, err, sizeof err), 0);
+    const rl_op *qk = NULL;
+    for (int i = 0; i < ops->n; i++)
+        if (strcmp(ops->op[i].name, "qk") == 0)
+            qk = &ops->op[i];
+    assert_non_null(qk);
+    assert_true(qk->kshape[0] == 8 && qk->kshape[1] == 4096 && qk->kshape[2] == 128);
+    assert_rel(ops->kv_read, 64.0 * 4096 * 35136, 1e-9);
+    assert_rel(ops->kv_read / 8, r[0].kv_bytes, 1e-9);
+    /* simulator */
+    double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(ep8, 8 * 1452629.5, 1e-7);
+    assert_rel(ep8, 8 * tp8, 1e-9);
+    rl_ops_cost c;
+    assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
+                                         sizeof err), 0);
+    assert_rel(rl_serve_ops_time1(&c, 0, 0, 64, 4096), st[0].step_s, 1e-6);
+    rl_ops_cost_free(&c);
+    free(ops);
+    free(h);
 }
 
 /* A constant step: `ctx` points at its seconds, whatever the work. */
@@ -1433,6 +1620,9 @@ int main(void)
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_capacity_scales_with_replicas),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
+        cmocka_unit_test(test_capacity_disagg_narrower_pool),
+        cmocka_unit_test(test_capacity_from_a_trickle),
+        cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),
@@ -1444,7 +1634,7 @@ int main(void)
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),
         cmocka_unit_test(test_overload_note_needs_overload),
-        cmocka_unit_test(test_mla_kv_layouts),
+        cmocka_unit_test(test_mla_kv_layouts), cmocka_unit_test(test_mla_ep_layout_agrees),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),
         cmocka_unit_test(test_stop_when_missed),
