@@ -339,9 +339,7 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
                        ? "the fitted engine costs' device terms over the changed figures"
                        : "each measured kernel time x its roofline time on the changed chip / "
                          "on the chip as measured",
-                   h->collectives.present ? "; each measured collective time x its alpha-beta "
-                                            "time on the changed link / on the link as measured"
-                                          : "");
+                   h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
 }
 
 /* The variants of class c that engine e's tables measure, into buf

@@ -80,6 +80,12 @@
 #ifndef RL_COMM_H
 #define RL_COMM_H
 
+/* How a link what-if moves a measured collective, in the words every
+ * label uses (the rule above). */
+#define RL_COMM_WHAT_IF_RULE                                                  \
+    "each measured collective read at its bytes x the link's bandwidth ratio " \
+    "plus the change in latency terms (Hockney's terms apart, comm.h)"
+
 #include <stddef.h>
 
 #include "collectives.h"

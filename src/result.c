@@ -59,9 +59,7 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
              "is its measured time x its roofline time on the changed chip / on the chip as "
              "measured%s; measured: %s", h->changed,
              e->tables ? "the engine's tables" : "its measurements",
-             h->collectives.present ? ", each measured collective time x its alpha-beta time on "
-                                      "the changed link / on the link as measured"
-                                    : "",
+             h->collectives.present ? ", " RL_COMM_WHAT_IF_RULE : "",
              e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
 }
