@@ -9,7 +9,7 @@
  * stamped with commit, host and UTC time, progress on stderr.  Weights and
  * KV pages rotate through copies larger than the last-level cache so every
  * kernel reads them from DRAM as in the engine.  Uses engine, backend,
- * engine_ops, efficiency, spec, report, cJSON. */
+ * engine_ops, efficiency, spec, report, outdir (the tables folder), cJSON. */
 #ifndef RL_CALIB_H
 #define RL_CALIB_H
 

@@ -15,6 +15,7 @@
 #include "efficiency.h"
 #include "error.h"
 #include "interrupt.h"
+#include "outdir.h"
 #include "report.h"
 #include "silicon.h"
 #include "spec.h"
@@ -409,14 +410,17 @@ static int repeated(const bench_list *l, int i)
     return 0;
 }
 
-/* Gzip `len` bytes of text to path, atomically.  0, or -1 with err set. */
-static int write_gz(const char *path, const char *text, size_t len, char *err, size_t errlen)
+/* Gzip `len` bytes of text to NAME in the tables folder o, atomically
+ * (outdir.h: its older file kept until the calibration succeeds).  0, or
+ * -1 with err set. */
+static int write_gz(rl_outdir *o, const char *name, const char *text, size_t len, char *err,
+                    size_t errlen)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
     if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16 /* gzip wrapper */, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK) {
-        snprintf(err, errlen, "%s: zlib cannot start compressing", path);
+        snprintf(err, errlen, "%s: zlib cannot start compressing", name);
         return -1;
     }
     uLong cap = deflateBound(&z, (uLong)len);
@@ -427,9 +431,9 @@ static int write_gz(const char *path, const char *text, size_t len, char *err, s
     z.avail_out = (uInt)cap;
     int ok = out && deflate(&z, Z_FINISH) == Z_STREAM_END;
     deflateEnd(&z);
-    int rc = ok ? rl_write_atomic(path, (const char *)out, z.total_out, err, errlen) : -1;
+    int rc = ok ? rl_outdir_write(o, name, (const char *)out, z.total_out, err, errlen) : -1;
     if (!ok)
-        snprintf(err, errlen, "%s: cannot compress (out of memory)", path);
+        snprintf(err, errlen, "%s: cannot compress (out of memory)", name);
     free(out);
     return rc;
 }
@@ -474,27 +478,25 @@ static void put_table(FILE *f, int t, const bench_list *l, const rl_backend *be,
     }
 }
 
-/* Write dir/reference/<table>.csv.gz for the three tables.  0 or -1. */
-static int write_tables(const bench_list *l, const rl_backend *be, const char *dir,
+/* Write reference/<table>.csv.gz of the tables folder dir for the three
+ * tables.  0 or -1 (err names the file relative to dir). */
+static int write_tables(const bench_list *l, const rl_backend *be, rl_outdir *dir,
                         const char *source, const char *version, const char *device, char *err,
                         size_t errlen)
 {
-    char sub[1100], path[1200];
-    snprintf(sub, sizeof sub, "%s/" RL_CALIB_ENGINE, dir);
-    if (rl_mkdir_p(sub, err, errlen) != 0)
-        return -1;
+    char name[128];
     for (int t = 0; t < 3; t++) {
+        snprintf(name, sizeof name, RL_CALIB_ENGINE "/%s", TABLE_FILE[t]);
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f) {
-            snprintf(err, errlen, "%s: out of memory", sub);
+            snprintf(err, errlen, "%s: out of memory", name);
             return -1;
         }
         put_table(f, t, l, be, source, version, device);
         fclose(f);
-        snprintf(path, sizeof path, "%s/%s", sub, TABLE_FILE[t]);
-        int rc = write_gz(path, text, len, err, errlen);
+        int rc = write_gz(dir, name, text, len, err, errlen);
         free(text);
         if (rc != 0)
             return -1;
@@ -521,7 +523,8 @@ static int profile_from_tables(const char *dir, const char *base, const char *da
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date, temp,
+    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date,
+                                  "`roofline calibrate --backend` over the tables it measured", temp,
                                   summary, err, errlen);
     if (rc == -2)
         named(lpath, err, errlen);
@@ -667,14 +670,24 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     int io = 0; /* a file could not be written (exit 1), not bad input */
     if (rc == 0 && !o->save) /* the default folder, with its parents (checked before the run) */
         io = rc = rl_mkdir_p(o->outdir ? o->outdir : "hw_profiles/calibrated", err, errlen);
-    /* the kernel tables, then the host's spec without them (base.lua) */
+    /* the kernel tables, then the host's spec without them (base.lua), into
+     * the tables folder as a run writes its --out folder (outdir.h): each
+     * older file is kept until the profile is in place, put back if the
+     * calibration fails (CLOSING22: the folder was written in place, and a
+     * failure left new tables beside the older profile, which reads them) */
     char tsource[512], tversion[96], device[256];
+    rl_outdir tables;
+    if (rc == 0)
+        io = rc = rl_outdir_open(&tables, tdir, err, errlen);
+    int topen = rc == 0;
     snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
              "model %s", be.name, host, threads, commit, utc, m.name);
     snprintf(tversion, sizeof tversion, "roofline %s", commit);
     snprintf(device, sizeof device, "%s (%s backend, %s)", host, be.name, threads);
-    if (rc == 0)
-        io = rc = write_tables(&l, &be, tdir, tsource, tversion, device, err, errlen);
+    if (rc == 0 && write_tables(&l, &be, &tables, tsource, tversion, device, err, errlen) != 0) {
+        named(tdir, err, errlen); /* its names are relative to the folder */
+        io = rc = -1;
+    }
     char host_bw[160] = ""; /* serve.c swaps KV over host_bw; on a CPU that is a copy */
     if (!strcmp(be.name, "cpu"))
         snprintf(host_bw, sizeof host_bw, "  host_bw = %.6g, -- no host link on a CPU: KV swapped "
@@ -704,8 +717,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         at += (size_t)snprintf(lua + at, cap - at, " },\n");
     }
     at += (size_t)snprintf(lua + at, cap - at, "  },\n}\n");
-    if (rc == 0)
-        io = rc = rl_write_atomic(base, lua, at, err, errlen);
+    if (rc == 0 && rl_outdir_write(&tables, "base.lua", lua, at, err, errlen) != 0) {
+        named(tdir, err, errlen);
+        io = rc = -1;
+    }
     free(lua);
     /* the profile and its raw samples, all or nothing: each written to a
      * temporary beside it, both renamed into place only once both are
@@ -737,6 +752,13 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         if (o->io_failed)
             *o->io_failed = 1;
     }
+    char undo[1024];
+    if (topen && rc != 0 && rl_outdir_undo(&tables, undo, sizeof undo) > 0) {
+        size_t n = strlen(err); /* what the tables folder still holds: said */
+        snprintf(err + n, errlen - n, "; the tables: %s", undo);
+    }
+    if (topen)
+        rl_outdir_close(&tables);
     free(json);
     free(l.v);
     if (be.destroy)

@@ -39,6 +39,20 @@ typedef struct {
     double worst_noise; /* the largest such ratio */
 } run_ctx;
 
+/* Add a row's shape to o: phase, batch, tokens (the tokens the step
+ * computes: a prefill's M prompt tokens, one per sequence in decode;
+ * tester12 #11: a prefill's prompt read only as `context`) and context
+ * (the KV the step attends over: a prefill's own M tokens, no cached
+ * prefix; in decode S, the cached tokens with the new one; kept as it
+ * was, a contract). */
+static void add_shape(cJSON *o, const char *phase, int M, int S)
+{
+    cJSON_AddStringToObject(o, "phase", phase);
+    cJSON_AddNumberToObject(o, "batch", phase[0] == 'p' ? 1 : M);
+    cJSON_AddNumberToObject(o, "tokens", M);
+    cJSON_AddNumberToObject(o, "context", phase[0] == 'p' ? M : S);
+}
+
 /* Record one run: measured per-op seconds per step (meas_op), step wall
  * seconds (meas). */
 static void record(run_ctx *c, const char *phase, int M, int S, double meas, double fastest,
@@ -48,17 +62,13 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     rl_engine_ops(c->m, phase[0] == 'p', M, S, c->be->weight_bytes, ops);
     double pred = 0;
     cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "phase", phase);
-    cJSON_AddNumberToObject(r, "batch", phase[0] == 'p' ? 1 : M);
-    cJSON_AddNumberToObject(r, "context", phase[0] == 'p' ? M : S);
+    add_shape(r, phase, M, S);
     for (int i = 0; i < RL_EOP_COUNT; i++) {
         rl_provenance prov;
         double p = rl_engine_op_predict(&ops[i], c->h, c->peak, c->gemm_var, &prov);
         pred += p;
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "phase", phase);
-        cJSON_AddNumberToObject(o, "batch", phase[0] == 'p' ? 1 : M);
-        cJSON_AddNumberToObject(o, "context", phase[0] == 'p' ? M : S);
+        add_shape(o, phase, M, S);
         cJSON_AddStringToObject(o, "op", rl_eop_name((rl_eop)i));
         cJSON_AddStringToObject(o, "provenance", rl_provenance_name(prov));
         cJSON_AddItemToArray(c->resid, o);
@@ -96,8 +106,9 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     cJSON_AddItemToArray(c->rows, r);
     if (c->n < 256)
         c->abs_err[c->n++] = fabs(err);
-    fprintf(stderr, "validate %-7s M=%-5d S=%-5d measured %9.3f ms predicted %9.3f ms error %+6.1f%%\n",
-            phase, M, S, 1e3 * meas, 1e3 * pred, 100 * err);
+    fprintf(stderr, "validate %-7s batch %-4d tokens %-5d context %-5d measured %9.3f ms "
+            "predicted %9.3f ms error %+6.1f%%\n", phase, phase[0] == 'p' ? 1 : M, M,
+            phase[0] == 'p' ? M : S, 1e3 * meas, 1e3 * pred, 100 * err);
 }
 
 /* Median over REPS (decode) or PREFILL_REPS repetitions, after one

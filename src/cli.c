@@ -355,6 +355,16 @@ static int band_wide(const rl_opts *o)
  * was on stderr only).  Cleared before each command (rl_cli_main). */
 static int smoke_loaded;
 
+/* The one place a command says it loaded a smoke-test profile h (review22
+ * #11: four places printed RL_HW_SMOKE_NOTE; calib/validate.c, which loads
+ * its own, still does): the note, and smoke_test in the JSON. */
+static void say_smoke(const rl_opts *o, const rl_hw *h)
+{
+    smoke_loaded |= h->smoke_test;
+    if (h->smoke_test)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
+}
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -366,9 +376,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
-    smoke_loaded |= h->smoke_test;
-    if (h->smoke_test)
-        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
+    say_smoke(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
 }
@@ -762,18 +770,25 @@ int rl_cli_run(rl_opts *o)
             fprintf(stderr, "roofline run: %s\n", err);
             return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
         }
+        if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
+            fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "
+                            "the files of those names here are its own; move a copy back over "
+                            "its name to undo it (NAMES maps copies to names), or remove the "
+                            "folder to keep them (docs/hardening.md)\n", err);
     } else {
         rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
     }
-    opts.out = &out;
-    rl_outdir_protect(&out, o->args[0]); /* an input (tester9 #3); a missing script fails below */
+    opts.out = &out; /* it may not replace the script or a file it reads (guard.h rule 4) */
     int rc = RL_EXIT_OK;
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
         fflush(stdout);
         fprintf(stderr, "roofline run: %s\n", err);
-        rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+        /* a file the run could not write or keep, or an undo that could not
+         * put the folder back, is an output failure (1), not bad input */
+        rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : out.io_failed ? RL_EXIT_IO : RL_EXIT_INPUT;
         if (out.root[0]) { /* all or nothing (tester9 #7): older files put back */
-            rl_outdir_undo(&out, err, sizeof err);
+            if (rl_outdir_undo(&out, err, sizeof err) > 0 && rc == RL_EXIT_INPUT)
+                rc = RL_EXIT_IO;
             fprintf(stderr, "roofline run: %s\n", err);
         }
     } else {
@@ -1890,7 +1905,7 @@ static int calibrate_tables(rl_opts *o)
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
     rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
-                              date, save, &r, err, sizeof err);
+                              date, NULL, save, &r, err, sizeof err);
     if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
         return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
     if (rc != 0) {
@@ -2017,10 +2032,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
     static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
-    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0 && h.smoke_test) {
-        smoke_loaded = 1;
-        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
-    }
+    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0)
+        say_smoke(o, &h);
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
     if (!r) {
@@ -2212,8 +2225,7 @@ int rl_cli_validate_serve(rl_opts *o)
     int smoke = h.smoke_test, missed = !cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target"));
     cJSON_AddBoolToObject(r, "smoke_test", smoke);
     say_validate_serve(o, r);
-    if (h.smoke_test)
-        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h.name);
+    say_smoke(o, &h);
     if (smoke && missed)
         rl_cli_say(o, "note: a smoke test: the verdict is not judged (exit 0; exit 3 otherwise)");
     int rc = emit(o, r);
@@ -2251,11 +2263,14 @@ static int load_hw_any(const char *n, const rl_override *ov, int nov, void *h, c
     return rl_hw_load(n, ov, nov, h, e, l);
 }
 
-/* roofline list models|hw|engines: the presets, one line each. */
+/* roofline list models|hw|engines: the presets, one line each ("hardware"
+ * is hw, as the help's overview names it; tester12 #4). */
 int rl_cli_list(rl_opts *o)
 {
     const char *what = o->nargs == 1 ? o->args[0] : "";
     int bad = 0, rc;
+    if (strcmp(what, "hardware") == 0)
+        what = "hw";
     if (strcmp(what, "models") == 0) {
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
@@ -2327,7 +2342,8 @@ static int is_input(const rl_opts *o, const char *path)
 
 /* One file this run writes, checked before any work: not an input of the
  * run, writable, not a file roofline ships, and distinct from the run's
- * other outputs (guard.h; tester6, tester9 #1-#6).  `label` names it in
+ * other outputs (guard.h; tester6, tester9 #1-#6); a note when it replaces
+ * a file of roofline's own tree (rl_guard_in_tree).  `label` names it in
  * messages; `may_create`: its folder may be one the run makes.  0, or -1
  * (said). */
 static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *label,
@@ -2337,50 +2353,72 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
     if (is_input(o, path))
         snprintf(why, sizeof why, "it is an input of this run; write the result to another file");
     else if (rl_guard_target(path, may_create, why, sizeof why) == 0) {
-        if (rl_guard_distinct(seen, label, path, why, sizeof why) == 0)
-            return 0;
-        return rl_cli_say(o, "%s", why);
+        if (rl_guard_distinct(seen, label, path, why, sizeof why) != 0)
+            return rl_cli_say(o, "%s", why);
+        if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
+            rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
+                          "only the files roofline reads are guarded (PRESETS)", label, path,
+                       why);
+        return 0;
     }
     return rl_cli_say(o, "%s '%s': %s", label, path, why);
 }
 
-/* The files an option writes beside the one it names: a figure's data and
- * gnuplot script, --plot-dir's figures, calibrate's raw samples and tables
- * (tester9 #3, #4, #6: they were replaced unchecked, or after the run).
- * 0, or -1 (said). */
-static int check_side_outputs(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
+/* The files --plot writes beside its figure: the data file and gnuplot
+ * script, and validate --backend's NAME-steps figure with its own
+ * (tester9 #6, review22 #2).  0, or -1 (said). */
+static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
 {
     char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX]; /* guard.h refuses a longer one, never cuts */
-    if (o->plot && rl_command_takes(c, RL_P_PLOT, 1) && o->given[RL_P_PLOT]) {
-        rl_plot_side_files(o->plot, a, b, sizeof a);
-        if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
-            check_output(o, seen, "--plot's gnuplot script", b, 0) != 0)
-            return -1;
-        size_t n = strlen(o->plot);
-        if (!strcmp(c->name, "validate") && o->calib.backend && n > 4 &&
-            !strcmp(o->plot + n - 4, ".png")) { /* and NAME-steps.png beside it */
-            rl_validate_steps_plot(o->plot, t, sizeof t);
-            rl_plot_side_files(t, a, b, sizeof a);
-            if (check_output(o, seen, "--plot's steps figure", t, 0) != 0 ||
-                check_output(o, seen, "--plot's steps data file", a, 0) != 0 ||
-                check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0)
+    if (!o->plot || !rl_command_takes(c, RL_P_PLOT, 1) || !o->given[RL_P_PLOT])
+        return 0;
+    rl_plot_side_files(o->plot, a, b, sizeof a);
+    if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
+        check_output(o, seen, "--plot's gnuplot script", b, 0) != 0)
+        return -1;
+    size_t n = strlen(o->plot);
+    if (strcmp(c->name, "validate") != 0 || !o->calib.backend || n <= 4 ||
+        strcmp(o->plot + n - 4, ".png") != 0)
+        return 0;
+    rl_validate_steps_plot(o->plot, t, sizeof t); /* NAME-steps.png beside it */
+    rl_plot_side_files(t, a, b, sizeof a);
+    if (check_output(o, seen, "--plot's steps figure", t, 0) != 0 ||
+        check_output(o, seen, "--plot's steps data file", a, 0) != 0 ||
+        check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0)
+        return -1;
+    return 0;
+}
+
+/* --plot-dir's figures, each with its data file and script (tester9 #4).
+ * 0, or -1 (said). */
+static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
+{
+    char a[PATH_MAX], why[1024];
+    if (!o->plot || !rl_command_takes(c, RL_P_PLOT_DIR, 1) || !o->given[RL_P_PLOT_DIR])
+        return 0;
+    if (rl_guard_folder(o->plot, why, sizeof why) != 0)
+        return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+    static const char *const ext[] = {"svg", "dat", "gp"};
+    for (int f = 0; f < 2; f++)
+        for (int e = 0; e < 3; e++) {
+            if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
+                                 ext[e]) >= sizeof a) /* review22 #9: cut names collided */
+                return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
+            if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
                 return -1;
         }
-    }
-    if (o->plot && rl_command_takes(c, RL_P_PLOT_DIR, 1) && o->given[RL_P_PLOT_DIR]) {
-        if (rl_guard_folder(o->plot, t, sizeof t) != 0)
-            return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, t);
-        static const char *const ext[] = {"svg", "dat", "gp"};
-        for (int f = 0; f < 2; f++)
-            for (int e = 0; e < 3; e++) {
-                if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
-                                     ext[e]) >= sizeof a) /* review22 #9: cut names collided */
-                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
-                if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
-                    return -1;
-            }
-    }
-    if (strcmp(c->name, "calibrate") != 0 || !o->calib.backend)
+    return 0;
+}
+
+/* The files a calibration writes: the profile, raw samples and tables of
+ * calibrate --backend (tester9 #3, #5), and of the calibration
+ * validate-serve runs itself without --profile (review22 #10: they were
+ * written unchecked).  0, or -1 (said). */
+static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
+{
+    char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX];
+    int calibrate = !strcmp(c->name, "calibrate") && o->calib.backend;
+    if (!calibrate && (strcmp(c->name, "validate-serve") != 0 || o->calib.profile))
         return 0;
     rl_calib_opts co = o->calib;
     co.save = o->given[RL_P_SAVE_PROFILE]; /* set by rl_cli_calibrate */
@@ -2420,7 +2458,10 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
         if (check_output(o, &seen, label, path, 0) != 0)
             return -1;
     }
-    return check_side_outputs(c, o, &seen);
+    return check_plot_sides(c, o, &seen) != 0 || check_plot_dir(c, o, &seen) != 0 ||
+                   check_calibration(c, o, &seen) != 0
+               ? -1
+               : 0;
 }
 
 int rl_cli_main(int argc, char **argv)

@@ -2,6 +2,7 @@
  * collfit.h for the columns, units and the fit). */
 #include "collfit.h"
 #include "error.h"
+#include "guard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +100,7 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
         snprintf(err, errlen, "%s: cannot open", path);
         return -1;
     }
+    rl_guard_read_path(path, "a collective table"); /* guard.h rule 4 */
     char line[1024];
     int idx[NCOL], have_header = 0;
     long lineno = 0, added = 0;

@@ -7,7 +7,7 @@
  * nccl_dtype, num_gpus, message_size, latency; <engine>/
  * custom_allreduce_perf.csv.gz with allreduce_dtype instead of nccl_dtype),
  * the fit of (M) per (op, impl, gpus) with the measured points, and its
- * error.  Uses collectives, zlib.
+ * error.  Uses collectives, zlib, guard (files read).
  *
  * Units: message_size counts elements of the row's dtype (half, bfloat16: 2
  * bytes; int8: 1), latency is milliseconds per call (the data's README).  Only

@@ -134,7 +134,14 @@ int rl_e2e_has_band(const rl_hw *h);
  *   kernel tables: every table-timed operator at its class's residual
  *     quantile q, widened outside the grid as its band (engines.h edge);
  *     the other operators, collectives and engine costs keep their time.
- * Returns 1, or 0 (h unchanged) when h has no band. */
+ * Returns 1, or 0 (h unchanged) when h has no band.
+ * Each call starts a new generation of the memo behind rl_e2e_mixed_time's
+ * edge factors, which are keyed on the model's and hardware's *addresses*
+ * (review22 #11): within a generation a model or hardware struct at one
+ * address must not change (its fields, its engine costs, its edge), nor a
+ * buffer be reused at that address for another model or chip.  A caller
+ * that does either calls rl_e2e_band_edge first (every path does today:
+ * the band runs set the edge, then time steps). */
 int rl_e2e_band_edge(rl_hw *h, int q);
 
 /* KEY_low / KEY_high beside every top-level time of a simulate result or

@@ -973,6 +973,11 @@ static int read_engine_file(const char *origin, const char *name, const char *re
     return rc;
 }
 
+static int by_engine_name(const void *a, const void *b)
+{
+    return strcmp(((const rl_serving_engine *)a)->name, ((const rl_serving_engine *)b)->name);
+}
+
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -1019,6 +1024,9 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
     }
     if (out->n == 0)
         RL_FAIL("%s: field 'engines': no engine given", origin);
+    /* by name: lua_next's order changes from run to run (Lua seeds its string
+     * hashes per state), and `list hw` printed the engines in it */
+    qsort(out->e, (size_t)out->n, sizeof out->e[0], by_engine_name);
     out->def = -1;
     for (int i = 0; i < out->n; i++)
         if (!strcmp(out->e[i].name, def) || (!def[0] && out->n == 1))

@@ -101,6 +101,95 @@ const char *rl_guard_shipped_why(int kind)
     }
 }
 
+/* Rule 4: the files read since rl_guard_reads_begin. */
+static struct {
+    int on, n, cap;
+    struct read_file {
+        dev_t dev;
+        ino_t ino;
+        const char *what;
+    } *f;
+} reads;
+
+void rl_guard_reads_begin(void)
+{
+    rl_guard_reads_end();
+    reads.on = 1;
+}
+
+void rl_guard_reads_end(void)
+{
+    free(reads.f);
+    memset(&reads, 0, sizeof reads);
+}
+
+/* The entry of the file of stat st, or NULL. */
+static struct read_file *read_entry(const struct stat *st)
+{
+    for (int i = 0; i < reads.n; i++)
+        if (reads.f[i].dev == st->st_dev && reads.f[i].ino == st->st_ino)
+            return &reads.f[i];
+    return NULL;
+}
+
+void rl_guard_read(const struct stat *st, const char *what)
+{
+    if (!reads.on)
+        return;
+    struct read_file *e = read_entry(st);
+    if (!e && reads.n == reads.cap) {
+        int cap = reads.cap ? 2 * reads.cap : 16;
+        struct read_file *f = realloc(reads.f, (size_t)cap * sizeof *f);
+        if (!f)
+            return; /* out of memory: the run fails soon anyway */
+        reads.f = f;
+        reads.cap = cap;
+    }
+    if (!e) {
+        e = &reads.f[reads.n++];
+        *e = (struct read_file){st->st_dev, st->st_ino, "a file it read"};
+    }
+    if (what)
+        e->what = what;
+}
+
+void rl_guard_read_path(const char *path, const char *what)
+{
+    struct stat st;
+    if (reads.on && stat(path, &st) == 0)
+        rl_guard_read(&st, what);
+}
+
+const char *rl_guard_was_read(const struct stat *st)
+{
+    const struct read_file *e = reads.on ? read_entry(st) : NULL;
+    return e ? e->what : NULL;
+}
+
+int rl_guard_in_tree(const char *path, char *tree, size_t len)
+{
+    char dirs[3][1024], real[PATH_MAX], top[PATH_MAX], p[PATH_MAX + 16];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int n = rl_data_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        if (stat(p, &st) != 0 || !realpath(dirs[i], top))
+            continue;
+        size_t k = strlen(top);
+        if (strncmp(real, top, k) != 0 || real[k] != '/')
+            continue;
+        const char *rest = real + k + 1;
+        if (!strncmp(rest, "model/", 6) || !strncmp(rest, "hw_profiles/", 12) ||
+            !strncmp(rest, "out/", 4))
+            return 0;
+        snprintf(tree, len, "%s", top);
+        return 1;
+    }
+    return 0;
+}
+
 /* The folder of `path` into dir[len] ("." for a bare name). */
 static void folder_of(const char *path, char *dir, size_t len)
 {

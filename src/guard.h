@@ -25,9 +25,18 @@
  *    --plot g.png --save g.png lost the figure): names are compared as
  *    canonical paths (the folder resolved by realpath), and existing files
  *    also by device and inode (hard links, symbolic links).
+ * 4. A scenario's outputs do not replace what it has read (tester12 #8: a
+ *    roofline.write replaced the model spec the same script had loaded
+ *    through roofline.step{model=PATH}): while a recording is open
+ *    (rl_guard_reads_begin .. rl_guard_reads_end, around a scenario's run)
+ *    every file opened as an input (report.h rl_open_input: the scenario,
+ *    model and hardware specs and their bases, engine files, traces, CSVs;
+ *    the kernel tables' gzip files) is noted by device and inode with what
+ *    it is, and outdir.c refuses an output that is one of them.
  *
- * Inputs of the run are the caller's (cli.c is_input, outdir.h
- * rl_outdir_protect).  Uses spec (rl_data_dirs). */
+ * The command line's inputs are checked before the run by the caller (cli.c
+ * is_input); a scenario's are known only as it reads them (rule 4).  Uses
+ * spec (rl_data_dirs). */
 #ifndef RL_GUARD_H
 #define RL_GUARD_H
 
@@ -50,6 +59,16 @@ int rl_guard_shipped_file(const char *path);
 /* Why a shipped file of `kind` is refused, for "NAME: <why>". */
 const char *rl_guard_shipped_why(int kind);
 
+/* Whether the existing file `path` lies in a tree roofline ships (a data
+ * directory holding PRESETS: the source checkout, an install's
+ * share/roofline) outside the folders a user's own files go to there
+ * (model/, hw_profiles/, out/): its sources, docs and build files, which
+ * rule 1 does not protect (tester11 #5: --save src/main.c replaced it
+ * silently).  A replacement is allowed (the generators write docs/figures
+ * and docs/sizing so) but said: 1 with that directory in tree[len], else
+ * 0. */
+int rl_guard_in_tree(const char *path, char *tree, size_t len);
+
 /* Rule 2 for `path`, a file the run writes.  `may_create` set: its folder
  * may be missing, as rl_guard_folder allows (the run makes it).  0, or -1
  * with the reason (without the path) in why. */
@@ -59,6 +78,21 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen);
  * (report.h rl_mkdir_p): the nearest existing one of it and its parents is
  * a folder that takes a new file.  0, or -1 with the reason in why. */
 int rl_guard_folder(const char *dir, char *why, size_t whylen);
+
+/* Rule 4: open a recording of the files read (forgetting an earlier one),
+ * and close it.  Without one, rl_guard_read notes nothing. */
+void rl_guard_reads_begin(void);
+void rl_guard_reads_end(void);
+
+/* Note the file of stat `st` (rl_guard_read) or at `path`
+ * (rl_guard_read_path; a missing path is ignored) as read, `what` naming it
+ * ("model spec", a static string); NULL keeps an earlier name, or says
+ * "a file it read". */
+void rl_guard_read(const struct stat *st, const char *what);
+void rl_guard_read_path(const char *path, const char *what);
+
+/* What the file of stat `st` was read as in the open recording, or NULL. */
+const char *rl_guard_was_read(const struct stat *st);
 
 /* Rule 3: the outputs of one run seen so far. */
 #define RL_GUARD_MAX_OUTPUTS 32

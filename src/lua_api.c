@@ -12,6 +12,7 @@
 
 #include "e2e.h"
 #include "error.h"
+#include "guard.h"
 #include "memory.h"
 #include "number.h"
 #include "param.h"
@@ -1123,22 +1124,24 @@ int rl_lua_plot(lua_State *L)
                           kind);
     lua_getfield(L, 1, "title");
     const char *title = luaL_optstring(L, -1, "");
-    char path[8192], err[ERRLEN];
+    char path[8192], err[ERRLEN], owner[1100];
     rl_outdir *out = rl_lua_outdir(L);
-    /* the name is checked now; the folder is opened again (from the held
-     * root) only around the rendering, so a Lua error between leaks nothing */
-    /* a figure counts as a file of the output budget (its bytes, a rendered
-     * chart of bounded size, are not known before gnuplot writes it) */
-    int dir = rl_outdir_budget(out, file, 0, err, sizeof err) != 0
-                  ? -1
-                  : rl_outdir_resolve(out, file, path, sizeof path, err, sizeof err);
-    if (dir < 0)
-        return luaL_error(L, "roofline.plot: %s", err);
-    close(dir);
-    char side[2][1100]; /* STEM.dat and STEM.gp: checked and kept for an undo as the figure */
+    /* the figure and its STEM.dat and STEM.gp are claimed now (one owner:
+     * another output may not write them, tester11 #6); the folder is opened
+     * again (from the held root) only around the rendering, so a Lua error
+     * between leaks nothing.  A figure counts as a file of the output budget
+     * (its bytes, a rendered chart of bounded size, are not known before
+     * gnuplot writes it). */
+    char side[2][1100];
     rl_plot_side_files(file, side[0], side[1], sizeof side[0]);
-    for (int i = 0; i < 2; i++) {
-        if ((dir = rl_outdir_resolve(out, side[i], NULL, 0, err, sizeof err)) < 0)
+    snprintf(owner, sizeof owner, "figure %s", file);
+    const char *names[] = {file, side[0], side[1]};
+    if (rl_outdir_budget(out, file, 0, err, sizeof err) != 0)
+        return luaL_error(L, "roofline.plot: %s", err);
+    for (int i = 0; i < 3; i++) {
+        int dir = rl_outdir_claim(out, names[i], owner, i ? NULL : path, sizeof path, err,
+                                  sizeof err);
+        if (dir < 0)
             return luaL_error(L, "roofline.plot: %s", err);
         close(dir);
     }
@@ -1561,7 +1564,10 @@ int rl_lua_run_scenario(const char *path, int argc, char **argv, const rl_scenar
         lua_rawseti(L, -2, i + 1);
     }
     lua_setglobal(L, "arg");
+    rl_guard_reads_begin(); /* what it reads, it may not write (guard.h rule 4) */
+    rl_guard_read_path(path, "the scenario");
     int rc = rl_sandbox_dofile(L, path, 0, err, errlen);
     rl_sandbox_close(L);
+    rl_guard_reads_end();
     return rc;
 }

@@ -7,7 +7,7 @@
  * returning plain Lua tables with the same keys as the CLI's JSON (see
  * result.h), plus the conversions between Lua tables and cJSON.  Scenarios
  * run in the sandbox (sandbox.h) with this module as the global `roofline`.
- * Uses result, report, spec, step, ops, sweep, plot, sandbox, cJSON.
+ * Uses result, report, spec, step, ops, sweep, plot, sandbox, guard, cJSON.
  * Scenario output files go only through roofline.write and roofline.plot,
  * into the run's output directory (outdir.h: confined, atomic). */
 #ifndef RL_LUA_API_H

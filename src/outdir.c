@@ -1,6 +1,7 @@
 /* outdir.c — confined output directory (see outdir.h for the rules). */
 #include "outdir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #define NAME_MAX_LEN 1024
 #define COMPONENT_MAX RL_NAME_MAX /* report.h: room for ".tmp.XXXXXX" */
 #define UNDO_NAMES "NAMES"        /* the undo folder's list of its copies */
+#define UNDO_PREFIX ".roofline-undo-"
 
 /* Empty o with the default output budget. */
 static void outdir_init(rl_outdir *o)
@@ -101,16 +103,6 @@ void rl_outdir_close(rl_outdir *o)
     if (o->root[0])
         close(o->fd);
     o->root[0] = '\0';
-}
-
-int rl_outdir_protect(rl_outdir *o, const char *path)
-{
-    struct stat st;
-    if (o->ninputs == (int)(sizeof o->inputs / sizeof o->inputs[0]) || stat(path, &st) != 0)
-        return -1;
-    o->inputs[o->ninputs].dev = st.st_dev;
-    o->inputs[o->ninputs++].ino = st.st_ino;
-    return 0;
 }
 
 /* Check the name's syntax: relative, no '..', '.', or empty component, no
@@ -247,10 +239,12 @@ static int undo_folder(rl_outdir *o, const char *name, char *err, size_t errlen)
     if (o->undo_fd >= 0)
         return 0;
     char made[sizeof o->root + sizeof o->undo_dir];
-    snprintf(made, sizeof made, "%s/.roofline-undo-XXXXXX", o->root);
-    if (!mkdtemp(made))
+    snprintf(made, sizeof made, "%s/" UNDO_PREFIX "XXXXXX", o->root);
+    if (!mkdtemp(made)) {
+        o->io_failed = 1;
         RL_FAIL("%s: cannot make a folder in %s that keeps older files until the run "
                 "succeeds: %s", name, o->root, strerror(errno));
+    }
     snprintf(o->undo_dir, sizeof o->undo_dir, "%s", strrchr(made, '/') + 1);
     o->undo_fd = openat(o->fd, o->undo_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (o->undo_fd < 0)
@@ -274,15 +268,27 @@ static int list_copy(const rl_outdir *o, const char *n, const char *name)
     return ok ? 0 : -1;
 }
 
-/* Record NAME before its first write of the run, keeping its older file
- * (leaf inside dir), if any, in the undo folder (keep_older) and its
- * identity in backed.  0, or -1 with err set. */
-static int journal(rl_outdir *o, const char *name, int dir, const char *leaf, char *err,
-                   size_t errlen)
+/* The output that claimed undo name i (stored after the name's NUL). */
+static const char *owner_of(const rl_outdir *o, int i)
 {
-    for (int i = 0; i < o->nundo; i++)
-        if (strcmp(o->undo[i], name) == 0)
-            return 0;
+    return o->undo[i] + strlen(o->undo[i]) + 1;
+}
+
+/* Record NAME for `owner` before its first write of the run, keeping its
+ * older file (leaf inside dir), if any, in the undo folder (keep_older) and
+ * its identity in backed.  A name another owner claimed is refused
+ * (tester11 #6).  0, or -1 with err set. */
+static int journal(rl_outdir *o, const char *name, const char *owner, int dir, const char *leaf,
+                   char *err, size_t errlen)
+{
+    for (int i = 0; i < o->nundo; i++) {
+        if (strcmp(o->undo[i], name) != 0)
+            continue;
+        if (strcmp(owner_of(o, i), owner) == 0)
+            return 0; /* the same output again: a rewrite */
+        RL_FAIL("%s: it is another output of this run (%s); refusing to replace it, give "
+                "this one another name", name, owner_of(o, i));
+    }
     if (o->nundo == o->undo_cap) {
         int cap = o->undo_cap ? 2 * o->undo_cap : 8;
         char **u = realloc(o->undo, (size_t)cap * sizeof *u);
@@ -300,14 +306,19 @@ static int journal(rl_outdir *o, const char *name, int dir, const char *leaf, ch
         return -1;
     char n[16];
     snprintf(n, sizeof n, "%d", o->nundo);
-    if (older && (list_copy(o, n, name) != 0 || keep_older(o, dir, leaf, n) != 0))
+    if (older && (list_copy(o, n, name) != 0 || keep_older(o, dir, leaf, n) != 0)) {
+        o->io_failed = 1;
         RL_FAIL("%s: cannot keep the older file until the run succeeds (in %s/%s): %s", name,
                 o->root, o->undo_dir, strerror(errno));
-    if (!(o->undo[o->nundo] = strdup(name))) {
+    }
+    size_t nl = strlen(name) + 1, ol = strlen(owner) + 1;
+    if (!(o->undo[o->nundo] = malloc(nl + ol))) {
         if (older)
             unlinkat(o->undo_fd, n, 0);
         RL_FAIL("%s: out of memory", name);
     }
+    memcpy(o->undo[o->nundo], name, nl); /* "NAME\0OWNER\0": owner_of */
+    memcpy(o->undo[o->nundo] + nl, owner, ol);
     o->backed[o->nundo++] = (struct rl_outdir_older){older, st.st_dev, st.st_ino};
     return 0;
 }
@@ -347,7 +358,7 @@ static size_t say_stuck(const rl_outdir *o, int state, const char *what, char *m
     return n;
 }
 
-void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
+int rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
 {
     int restored = 0, removed = 0, older = 0;
     for (int i = o->nundo - 1; i >= 0; i--) {
@@ -387,6 +398,7 @@ void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
         snprintf(msg + n, msglen - n, ")");
     drop_undo(o);
     forget_kept(o);
+    return stuck;
 }
 
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
@@ -416,26 +428,100 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     if (dir < 0)
         return -1;
     struct stat st;
-    const char *why = NULL;
+    const char *why = NULL, *input = NULL;
     int shipped = 0;
     if (fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0) {
         if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
             why = S_ISLNK(st.st_mode) ? "exists and is a symbolic link" : "exists and is a directory";
+        else if (!S_ISREG(st.st_mode)) /* as guard.h rule 2 */
+            why = "exists and is not a regular file (a device, pipe or socket)";
         else if ((shipped = rl_guard_shipped(&st)) != 0) /* --out hw_profiles (review21 #1) */
             why = rl_guard_shipped_why(shipped);
-        for (int i = 0; !why && i < o->ninputs; i++)
-            if (o->inputs[i].dev == st.st_dev && o->inputs[i].ino == st.st_ino)
-                why = "it is an input of this run (the scenario)"; /* tester9 #3 */
+        else /* tester9 #3 (the scenario), tester12 #8 (a spec it loaded) */
+            input = rl_guard_was_read(&st);
     }
-    if (why) {
+    if (why || input) {
         close(dir);
+        if (input)
+            RL_FAIL("%s: it is an input of this run (%s); refusing to replace it", name, input);
         RL_FAIL("%s: %s; refusing to replace it", name, why);
     }
-    if (journal(o, name, dir, c, err, errlen) != 0) {
+    return dir;
+}
+
+int rl_outdir_claim(rl_outdir *o, const char *name, const char *owner, char *path,
+                    size_t pathlen, char *err, size_t errlen)
+{
+    int dir = rl_outdir_resolve(o, name, path, pathlen, err, errlen);
+    const char *leaf = strrchr(name, '/');
+    if (dir >= 0 && journal(o, name, owner, dir, leaf ? leaf + 1 : name, err, errlen) != 0) {
         close(dir);
         return -1;
     }
     return dir;
+}
+
+/* Append to msg what the leftover undo folder `undo` (in the open
+ * directory) holds: its copies that are still there, by the names NAMES
+ * gives them (the first three, then a count).  The new length. */
+static size_t describe_leftover(const rl_outdir *o, const char *undo, char *msg, size_t n,
+                                size_t msglen)
+{
+    int ufd = openat(o->fd, undo, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int nf = ufd < 0 ? -1 : openat(ufd, UNDO_NAMES, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    FILE *f = nf < 0 ? NULL : fdopen(nf, "r");
+    char line[1100], names[400] = "";
+    int count = 0;
+    size_t used = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        struct stat st;
+        if (!tab || (*tab = '\0', fstatat(ufd, line, &st, AT_SYMLINK_NOFOLLOW)) != 0)
+            continue; /* a copy already put back, or a line cut short */
+        if (count++ < 3 && used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                     count > 1 ? ", " : "", tab + 1);
+    }
+    if (f)
+        fclose(f);
+    else if (nf >= 0)
+        close(nf);
+    if (ufd >= 0)
+        close(ufd);
+    if (n >= msglen)
+        return n;
+    if (!count)
+        return n + (size_t)snprintf(msg + n, msglen - n, "%s%s/%s (no older copy listed in its "
+                                    UNDO_NAMES ")", n ? "; " : "", o->root, undo);
+    n += (size_t)snprintf(msg + n, msglen - n, "%s%s/%s holds the older cop%s of %s", n ? "; " : "",
+                          o->root, undo, count == 1 ? "y" : "ies", names);
+    if (count > 3 && n < msglen)
+        n += (size_t)snprintf(msg + n, msglen - n, " and %d more", count - 3);
+    return n;
+}
+
+int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    /* opened anew: a dup would share (and move) the held descriptor's offset */
+    int fd = o->root[0] ? openat(o->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    int found = 0;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (!strncmp(e->d_name, UNDO_PREFIX, strlen(UNDO_PREFIX)) &&
+            strcmp(e->d_name, o->undo_dir) != 0) {
+            n = describe_leftover(o, e->d_name, msg, n, msglen);
+            found++;
+        }
+    closedir(d);
+    return found;
 }
 
 /* 1 when NAME is among the kept files. */
@@ -482,14 +568,16 @@ int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len
 {
     if (rl_outdir_budget(o, name, len, err, errlen) != 0)
         return -1;
-    int dir = rl_outdir_resolve(o, name, NULL, 0, err, errlen);
+    int dir = rl_outdir_claim(o, name, RL_OUTDIR_BY_WRITE, NULL, 0, err, errlen);
     if (dir < 0)
         return -1;
     const char *leaf = strrchr(name, '/');
     int rc = rl_write_atomic_at(dir, leaf ? leaf + 1 : name, name, data, len, err, errlen);
     close(dir);
-    if (rc != 0)
+    if (rc != 0) {
+        o->io_failed = 1;
         return -1;
+    }
     o->bytes += (long long)len;
     if (rl_outdir_note(o, name) != 0)
         RL_FAIL("%s: written, but out of memory recording it", name);

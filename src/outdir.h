@@ -3,6 +3,7 @@
  * Owns the rule for where scenario and plot outputs may go: a name given by
  * a script (roofline.write, roofline.plot, ...) is a relative path inside
  * the directory named on the command line (`roofline run --out DIR`).
+ * calibrate writes its tables folder through one too (all or nothing).
  * Absolute names, ".." components, empty components, control characters and
  * paths through symbolic links are refused; missing subdirectories are
  * created.  The directory is held open for the run and every name is
@@ -26,8 +27,17 @@
  * rl_outdir_close drops the kept copies.  Only a run killed outright
  * (SIGKILL, a second signal) or an older file that cannot be put back
  * leaves the hidden folder behind, NAMES saying which file each copy is.
- * Folders a failed run created stay (empty).  No name may replace a file roofline ships (guard.h) or an
- * input given to rl_outdir_protect (the scenario being run; tester9 #3).
+ * Folders a failed run created stay (empty).  No name may replace a file
+ * roofline ships (guard.h rule 1) or a file the run has read (guard.h rule
+ * 4: the scenario, tester9 #3; a spec it loaded, tester12 #8).
+ *
+ * Each name belongs to the output that first claimed it (rl_outdir_claim):
+ * roofline.write, or one figure of roofline.plot with its data file and
+ * gnuplot script.  The same output may write it again (a script rewriting
+ * its summary, a figure drawn again); another output may not (tester11 #6:
+ * two figures y.png and y.svg shared y.dat and y.gp, a roofline.write of
+ * x.dat replaced figure x.png's data), as the command line refuses two
+ * outputs naming one file (guard.h rule 3).
  * Uses report (rl_write_atomic_at, rl_mkdir_p), guard and POSIX *at calls.
  *
  * An output budget bounds what one run writes (docs/hardening.md, beside
@@ -39,8 +49,9 @@
  * disk (tester3 item 15 wrote 1 GB in 14 s with none).  A write past the
  * budget is refused whole, before anything is written.
  *
- * Writers that produce several files (plot.c) call rl_outdir_resolve for the
- * file's open directory, write relative to it, then rl_outdir_note the name. */
+ * Writers that produce several files (roofline.plot) claim each name first
+ * (rl_outdir_claim), then rl_outdir_resolve the file's open directory,
+ * write relative to it (plot.c), and rl_outdir_note the name. */
 #ifndef RL_OUTDIR_H
 #define RL_OUTDIR_H
 
@@ -53,7 +64,8 @@ typedef struct {
     char pending[4096]; /* rl_outdir_defer: the directory to open on first use */
     char **kept;     /* names written (relative, as given), in order */
     int nkept, cap;
-    char **undo;     /* names journaled before their first write, in order */
+    char **undo;     /* names journaled before their first write, in order, each
+                        "NAME\0OWNER": the output that claimed it */
     struct rl_outdir_older {
         int state;   /* 1: its older file is kept in undo_fd; 2: could not be put back,
                         left there for the user; 0: none */
@@ -65,11 +77,8 @@ typedef struct {
     int nundo, undo_cap;
     int undo_fd;     /* the hidden folder of older files (-1 until one is kept) */
     char undo_dir[32];
-    struct {
-        dev_t dev;
-        ino_t ino;
-    } inputs[4]; /* rl_outdir_protect */
-    int ninputs;
+    int io_failed;       /* a file could not be written, or an older one kept, for a reason
+                            of the file system (not a refused name): an output failure */
     long long bytes;     /* written so far by rl_outdir_write (rewrites included) */
     long long max_bytes; /* the budget; RL_OUTDIR_MAX_BYTES after open/defer */
     int max_files;       /* the budget; RL_OUTDIR_MAX_FILES after open/defer */
@@ -83,6 +92,15 @@ typedef struct {
  * create, path too long). */
 int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
 
+/* The hidden undo folders an earlier run left in the open directory (a run
+ * killed outright, a second Ctrl-C, an undo that could not put a file
+ * back; tester11 #7: the next run said nothing), described in msg:
+ * "ROOT/.roofline-undo-X holds the older copies of a.txt, b.txt" (the names
+ * its NAMES gives the copies still there; the files of those names in the
+ * directory are that run's).  Returns how many; 0 with msg "" when none or
+ * the directory is not open. */
+int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen);
+
 /* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that
  * writes nothing creates nothing (the default `out` of `roofline run`). */
 void rl_outdir_defer(rl_outdir *o, const char *dir);
@@ -93,13 +111,10 @@ void rl_outdir_close(rl_outdir *o);
 
 /* The run failed: put back every older file a name of this run replaced
  * and remove the files it created, then say so in msg ("kept nothing in
- * ROOT ...").  The kept list is emptied. */
-void rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen);
-
-/* Refuse every name that is the existing file `path` (an input of the run,
- * compared by device and inode), as "NAME: it is WHAT ...".  0, or -1 when
- * the list is full or `path` cannot be read. */
-int rl_outdir_protect(rl_outdir *o, const char *path);
+ * ROOT ...").  The kept list is emptied.  Returns how many files it could
+ * not put back or remove (0: the folder's files are as the run found
+ * them). */
+int rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen);
 
 /* Check `name` and open the directory it goes in (creating missing
  * subdirectories), walking from the held root one component at a time.
@@ -109,11 +124,23 @@ int rl_outdir_protect(rl_outdir *o, const char *path);
  * "NAME: reason" in err: empty, absolute, '..' or empty component, control
  * character, longer than 1024 bytes in all or RL_NAME_MAX (244) a component
  * (room for the temporary's suffix), a component that is a symbolic link or
- * not a directory, a target that is a directory or a symbolic link, a
- * shipped file (guard.h) or a protected input; or when the target's older
- * file cannot be kept for an undo. */
+ * not a directory, a target that is a directory, a symbolic link or not a
+ * regular file (a FIFO, a device), a
+ * shipped file (guard.h) or a file the run has read ("it is an input of
+ * this run (model spec)").  Claims nothing: rl_outdir_claim does. */
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen);
+
+/* The owner of the names roofline.write writes. */
+#define RL_OUTDIR_BY_WRITE "roofline.write"
+
+/* rl_outdir_resolve, then claim `name` for `owner` (RL_OUTDIR_BY_WRITE,
+ * "figure NAME.png"; a string the caller keeps or not) before its first
+ * write: its older file is kept for an undo.  Also -1 when another owner
+ * claimed the name ("NAME: it is another output of this run (OWNER)") or
+ * the older file cannot be kept. */
+int rl_outdir_claim(rl_outdir *o, const char *name, const char *owner, char *path,
+                    size_t pathlen, char *err, size_t errlen);
 
 /* 0 when writing `len` more bytes to NAME stays inside the output budget
  * (a NAME not yet kept is one more file); else -1 with "NAME: ..." naming
@@ -123,7 +150,7 @@ int rl_outdir_budget(const rl_outdir *o, const char *name, size_t len, char *err
 /* Record a completed file (for the "kept" list).  Returns 0 or -1 (no memory). */
 int rl_outdir_note(rl_outdir *o, const char *name);
 
-/* rl_outdir_budget + rl_outdir_resolve + rl_write_atomic + rl_outdir_note:
+/* rl_outdir_budget + rl_outdir_claim (RL_OUTDIR_BY_WRITE) + rl_write_atomic + rl_outdir_note:
  * write `len` bytes of `data` to NAME inside the directory.  Returns 0, or -1 with err set and
  * no file (complete or partial) left by this call. */
 int rl_outdir_write(rl_outdir *o, const char *name, const char *data, size_t len, char *err,

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "interrupt.h"
 
 int rl_format_parse(const char *s, rl_format *out)
@@ -591,6 +592,7 @@ int rl_open_input(const char *path, char *err, size_t errlen)
         return -1;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    rl_guard_read(&st, NULL); /* a scenario may not replace it (guard.h rule 4) */
     return fd;
 }
 

@@ -8,7 +8,7 @@
  * _bytes_per_chip as _GB/chip (a row's X_bytes column is then left out of
  * the table: its meaning varies by row); other
  * top-level arrays of objects follow the rows as tables titled by their key.
- * Uses cJSON. */
+ * Uses cJSON and guard (rl_guard_read). */
 #ifndef RL_REPORT_H
 #define RL_REPORT_H
 
@@ -80,8 +80,9 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
 /* Open `path` for reading, refusing anything but a regular file (a FIFO
  * would block forever, a device never end, a directory read as empty):
  * opened with O_NONBLOCK so a FIFO cannot block the open itself, checked
- * with fstat, then made blocking.  Returns the descriptor, or -1 with
- * "PATH: reason" in err. */
+ * with fstat, then made blocking, and noted as read (guard.h rule 4: a
+ * scenario may not replace a file it read).  Returns the descriptor, or -1
+ * with "PATH: reason" in err. */
 int rl_open_input(const char *path, char *err, size_t errlen);
 
 /* rl_open_input as a stdio stream ("rb"). */

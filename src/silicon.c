@@ -19,6 +19,7 @@
 
 #include "enginecost.h"
 #include "fit.h"
+#include "guard.h"
 #include "interrupt.h"
 #include "plot.h"
 #include "report.h"
@@ -321,6 +322,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
     if (!c.gz)
         return errno == ENOENT ? 1 : (snprintf(err, errlen, "%s: cannot open (%s)", path,
                                                strerror(errno)), -1);
+    rl_guard_read_path(path, "a kernel table"); /* guard.h rule 4 */
     int rc = csv_next(&c, s, err, errlen);
     if (rc == 0) {
         snprintf(err, errlen, "%s: line %ld: no header line", path, c.line);
@@ -970,7 +972,7 @@ static void put_overrides(FILE *f, const rl_hw *h, const rl_override *ov, int no
 
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
                     int nov, const char *engine, const char *dir, const char *date,
-                    const char *path, char *err, size_t errlen)
+                    const char *by, const char *path, char *err, size_t errlen)
 {
     char *buf = NULL, abs[PATH_MAX];
     size_t len = 0;
@@ -980,8 +982,14 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         RL_FAIL("%s: out of memory", path);
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "`roofline calibrate --tables %s --hw %s --engine %s`", dir, base,
+             engine);
+    char written[sizeof cmd + 256];
+    if (by)
+        snprintf(written, sizeof written, "%s (as %s would)", by, cmd);
     fprintf(f, "-- Engine profile: the %s kernel tables of %s for %s.\n"
-               "-- Written by `roofline calibrate --tables %s --hw %s --engine %s` on %s.\n"
+               "-- Written by %s on %s.\n"
                "-- Kernel tables: %s, engine version %s,\n"
                "-- device '%s'.  Every other hardware field comes from `base` (see its sources;\n"
                "-- src/spec.h: a spec naming a base).\n"
@@ -994,7 +1002,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- the nearest measured ones along the roofline, the measured ones taken\n"
                "-- through their monotone envelope along tokens, batch and lengths; lookups\n"
                "-- go through that envelope too (src/ktable.h).\n",
-            engine, dir, base, dir, base, engine, date, s->source, s->version, s->device);
+            engine, dir, base, by ? written : cmd, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
     fputs(",\n", f);
@@ -1159,6 +1167,7 @@ static void tables_device(const char *dir, const char *engine, char *device, siz
         csv f = {.path = path, .gz = gzopen(path, "rb")};
         if (!f.gz)
             continue;
+        rl_guard_read_path(path, "a kernel table");
         csv_next(&f, &s, err, sizeof err); /* the comments up to the header line */
         gzclose(f.gz);
     }
@@ -1222,7 +1231,7 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
 
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
                          const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
-                         const char *path, cJSON **summary, char *err, size_t errlen)
+                         const char *by, const char *path, cJSON **summary, char *err, size_t errlen)
 {
     rl_silicon s, held;
     if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
@@ -1240,7 +1249,7 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
         snprintf(err, errlen, "interrupted (%s)", rl_interrupt_name());
         rc = -1;
     }
-    if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, path, err, errlen) != 0)
+    if (rc == 0 && rl_silicon_save(&s, h, base, ov, nov, engine, dir, date, by, path, err, errlen) != 0)
         rc = -2;
     if (rc == 0 && summary)
         *summary = rl_silicon_summary(&s);

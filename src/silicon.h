@@ -58,7 +58,7 @@
  * Bad tables (missing columns, unknown dtypes, zero, negative or non-finite
  * latencies or shapes, the same kernel, dtype and shape twice with
  * latencies more than 2x apart, a table with no usable row) are errors
- * naming file, line and column.  Uses zlib, ktable, engines, spec. */
+ * naming file, line and column.  Uses zlib, ktable, engines, spec, guard (files read). */
 #ifndef RL_SILICON_H
 #define RL_SILICON_H
 
@@ -110,11 +110,14 @@ void rl_silicon_free(rl_silicon *s);
  * spec file h was loaded from; a path is written absolute) and holding only
  * engines = { default = engine, [engine] = { ... tables ... } } and the
  * fields the overrides ov[nov] (--set) changed, taken from h (spec.h: a spec
- * naming a base).  Atomically to path; `date` is the UTC date.  Returns 0 or
- * -1 with err set and nothing written. */
+ * naming a base).  Atomically to path; `date` is the UTC date; `by` the
+ * command that wrote it, for the header (NULL: `roofline calibrate --tables
+ * DIR --hw BASE --engine E`; calibrate --backend names itself: CLOSING22,
+ * its profile named a command the user never ran).  Returns 0 or -1 with
+ * err set and nothing written. */
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
                     int nov, const char *engine, const char *dir, const char *date,
-                    const char *path, char *err, size_t errlen);
+                    const char *by, const char *path, char *err, size_t errlen);
 
 /* The residuals (engines.h, rl_kresidual) of `from`'s held-back
  * configurations against its tables, per class, into to->resid (to may be
@@ -161,14 +164,15 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
  * configuration, take the residuals the spec carries (of those held back;
  * with holdout 0, of a second import holding back every 5th, validate
  * --tables' default, the tables written keeping every configuration), and
- * save the spec to path (rl_silicon_save: base and the --set overrides ov[nov]).  *summary
+ * save the spec to path (rl_silicon_save: base and the --set overrides ov[nov], date and
+ * by).  *summary
  * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
  * bad tables or out of memory, or when SIGINT/SIGTERM arrived before the
  * save (interrupt.h: the import polls it; nothing is written then); -2 (err)
  * when path cannot be written. */
 int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
                          const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
-                         const char *path, cJSON **summary, char *err, size_t errlen);
+                         const char *by, const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes and filled nodes. */

@@ -18,6 +18,7 @@
 #include "number.h"
 #include "sandbox.h"
 #include "error.h"
+#include "guard.h"
 
 /* Dimensions above this are refused as absurd.  Products of several
  * dimensions can still pass 2^53, where doubles stop counting exactly: the
@@ -1181,6 +1182,7 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
         RL_FAIL("%s: field 'base': %s", path, e2);
     if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
+    rl_guard_read_path(bpath, "a hardware spec's base"); /* guard.h rule 4 */
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         RL_FAIL("%s: field 'base': %s must return a table", path, bpath);
@@ -1217,6 +1219,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     if (!L)
         RL_FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
+    rl_guard_read_path(path, strcmp(kind, "model") ? "hardware spec" : "model spec");
     if (rc == 0 && strcmp(kind, "hw_profiles") == 0)
         rc = load_base(L, path, 0, err, errlen);
     /* with overrides, errors name them: the preset file itself may be fine.

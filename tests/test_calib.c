@@ -61,6 +61,14 @@ static void test_calibrate_then_validate(void **state)
         assert_true(meas > 0 && pred > 0);
         assert_rel(cJSON_GetObjectItem(r, "error")->valuedouble + 1, pred / meas, 1e-9);
         assert_true(cJSON_GetObjectItem(r, "noise")->valuedouble >= 0);
+        /* tester12 #11: each row names the tokens it computes; the quick
+         * grid's prefill is T = 32 prompt tokens in one sequence (context as
+         * before, a contract), decode one token a sequence attending over
+         * S = 128 cached tokens and its own (context 129) */
+        int prefill = !strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "prefill");
+        double batch = cJSON_GetObjectItem(r, "batch")->valuedouble;
+        assert_true(cJSON_GetObjectItem(r, "tokens")->valuedouble == (prefill ? 32 : batch));
+        assert_true(cJSON_GetObjectItem(r, "context")->valuedouble == (prefill ? 32 : 129));
     }
     assert_true(cJSON_GetObjectItem(v, "noisy_runs")->valueint >= 0 &&
                 cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);
@@ -220,7 +228,9 @@ static void test_quantile(void **state)
  * a folder stands at p.json; a full disk did the same), the older profile
  * stays as it was, no temporary is left beside it and the failure is a
  * write failure (io_failed: exit 1).  Before the mend the profile was
- * replaced and then unlinked: no profile at all. */
+ * replaced and then unlinked: no profile at all.  The tables folder beside
+ * it is as it was too: its older base.lua and gemm table back, the tables
+ * the run added gone (before stop 23 they were written in place). */
 static void test_calibrate_keeps_the_older_profile(void **state)
 {
     (void)state;
@@ -234,6 +244,13 @@ static void test_calibrate_keeps_the_older_profile(void **state)
     fputs("-- OLD profile\n", f);
     fclose(f);
     assert_int_equal(mkdir(json, 0755), 0);
+    /* the older tables the older profile reads (CLOSING22: they were
+     * replaced in place before the failure) */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/p-tables/reference && echo '-- OLD base' > "
+             "%s/p-tables/base.lua && echo 'old gemm' > %s/p-tables/reference/gemm_perf.csv.gz",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
     int io = 0;
     rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .save = save, .quick = 1,
                        .threads = 1, .io_failed = &io};
@@ -245,9 +262,18 @@ static void test_calibrate_keeps_the_older_profile(void **state)
     assert_non_null(fgets(buf, sizeof buf, f));
     fclose(f);
     assert_string_equal(buf, "-- OLD profile\n");
-    char cmd[256];
     snprintf(cmd, sizeof cmd, "ls -a %s | grep -q tmp", dir);
     assert_int_not_equal(system(cmd), 0); /* no temporary left */
+    /* the tables folder as it was: the two older files, nothing new, no
+     * undo folder */
+    snprintf(cmd, sizeof cmd, "cd %s/p-tables && test \"$(find . -type f | sort | tr '\\n' ' ')\" = "
+             "'./base.lua ./reference/gemm_perf.csv.gz ' && grep -qx -- '-- OLD base' base.lua && "
+             "grep -qx 'old gemm' reference/gemm_perf.csv.gz && ! ls -a | grep -q undo", dir);
+    if (system(cmd) != 0) {
+        snprintf(cmd, sizeof cmd, "find %s/p-tables -type f", dir);
+        assert_int_equal(system(cmd), 0);
+        fail_msg("the tables folder changed");
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }

@@ -325,24 +325,26 @@ static void save_never_replaces_inputs(void **state)
  * scenario being run, a folder, /dev/full, /proc/self/x, two outputs
  * naming one file (the figure, its data file, a --plot-dir figure), a
  * --plot-dir below a file, calibrate's tables folder that is a
- * file, run --out "".  calibrate names the raw samples it replaces. */
+ * file, validate-serve's calibration below a file, run --out "".
+ * calibrate names the raw samples it replaces. */
 static void outputs_refused_before_the_run(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_guard_cli_XXXXXX", path[256], cmd[2048];
     assert_non_null(mkdtemp(dir));
-    static const char *const dirs[] = {"plots", "scenarios", "bin", "pd"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const dirs[] = {"plots", "scenarios", "bin", "pd", "vs"};
+    for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
         assert_int_equal(mkdir(path, 0700), 0);
     }
     static const char *const files[] = {"PRESETS", "plots/t.gp", "scenarios/s.lua", "w.lua",
-                                        "p.json", "q-tables", "s.lua"};
+                                        "p.json", "q-tables", "s.lua", "vs/hw_profiles"};
     static const char *const text[] = {"plots/t.gp\nscenarios/s.lua\n", "# kept\n", "-- kept\n",
                                        "roofline.write('w.lua', '-- clobbered')\n",
                                        "{\"precious\": 1}\n", "not a folder\n",
-                                       "roofline.write('s.lua', '-- clobbered')\n"};
-    put_files(dir, files, text, 7);
+                                       "roofline.write('s.lua', '-- clobbered')\n",
+                                       "not a folder either\n"};
+    put_files(dir, files, text, 8);
     snprintf(cmd, sizeof cmd, "cp %s %s/bin/roofline", RL_BIN, dir);
     assert_int_equal(system(cmd), 0);
     const char *step = "step --model llama3-8b --hw h100-sxm --context 1";
@@ -376,6 +378,9 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ calibrate --backend cpu --quick --save @D@/q.lua",
          "the tables folder '/tmp/rl_guard_cli_"},
         {"@BIN@ run --out '' @D@/w.lua", "--out: empty"},
+        /* validate-serve's own calibration (review22 #10: it found this
+         * only after calibrating) */
+        {"cd @D@/vs && @BIN@ validate-serve --quick", "'hw_profiles' exists and is not a folder"},
         /* the note comes before the run, which the unknown model stops */
         {"@BIN@ calibrate --backend cpu --quick --model nosuch --save @D@/p.lua",
          "note: replacing /tmp/rl_guard_cli_"},
@@ -393,7 +398,7 @@ static void outputs_refused_before_the_run(void **state)
             }
         expect_refused_in(dir, args, cases[i].fragment);
     }
-    for (int i = 0; i < 7; i++) { /* every file as it was */
+    for (int i = 0; i < 8; i++) { /* every file as it was */
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *t = slurp_text(path);
         assert_string_equal(t, text[i]);
@@ -435,6 +440,75 @@ static void failed_run_puts_back(void **state)
     snprintf(path, sizeof path, "%s/a.txt", dir);
     t = slurp_text(path);
     assert_string_equal(t, "second");
+    free(t);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* A scenario's outputs stay apart from what it read and from each other
+ * (tester12 #8: roofline.write replaced the model spec the script had
+ * loaded by path, rc 0; tester11 #6: two figures y.png and y.svg shared
+ * y.dat and y.gp): exit 2 naming what the file is, the spec as it was and
+ * the file written before the refusal removed; one output writing its own
+ * name twice keeps the second text (rc 0), with a note naming the undo
+ * folder a killed run left (tester11 #7). */
+static void run_keeps_inputs_and_outputs_apart(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_apart_XXXXXX", path[300], args[1024], in[3][300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "cp %s/model/llama3-8b.lua %s/m.lua", RL_SRCDIR, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(in[0], sizeof in[0], "roofline.write('pre.txt', 'p')\nroofline.step{model='%s/m.lua', "
+             "hw='h100-sxm', context=10}\nroofline.write('m.lua', 'gone')\n", dir);
+    snprintf(in[1], sizeof in[1], "roofline.step{model='llama3-8b', hw='%s/hw.lua', context=10}\n"
+             "roofline.write('hw.lua', 'gone')\n", dir);
+    static const char *const files[] = {"hw.lua", "model.lua", "hw_in.lua", "figs.lua",
+                                        "twice.lua"};
+    const char *const text[] = {
+        "return { base = 'h100-sxm', name = 'mine' }\n", in[0], in[1],
+        "roofline.plot{kind='memory', file='y.png', model='llama3-8b', hw='h100-sxm', context=128}\n"
+        "roofline.plot{kind='memory', file='y.svg', model='llama3-8b', hw='h100-sxm', context=128}\n",
+        "roofline.write('x.txt', '1')\nroofline.write('x.txt', '2')\n"};
+    put_files(dir, files, text, 5);
+    static const struct {
+        const char *script, *fragment;
+    } cases[] = {
+        {"model.lua", "m.lua: it is an input of this run (model spec); refusing to replace it"},
+        {"hw_in.lua", "hw.lua: it is an input of this run (hardware spec)"},
+        {"figs.lua", "y.dat: it is another output of this run (figure y.png)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(args, sizeof args, "run --out %s %s/%s", dir, dir, cases[i].script);
+        assert_int_equal(run_cli(args, out, sizeof out), 2);
+        if (!strstr(out, cases[i].fragment))
+            fail_msg("%s: no '%s' in: %s", cases[i].script, cases[i].fragment, out);
+    }
+    snprintf(path, sizeof path, "%s/m.lua", dir);
+    char *t = slurp_text(path);
+    assert_non_null(strstr(t, "LLaMA-3-8B"));
+    free(t);
+    snprintf(path, sizeof path, "%s/hw.lua", dir);
+    t = slurp_text(path);
+    assert_string_equal(t, text[0]);
+    free(t);
+    static const char *const gone[] = {"pre.txt", "y.png", "y.dat", "y.gp", "y.svg"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s was left by a failed run", gone[i]);
+    }
+    /* tester11 #7: a killed run's undo folder is named by the next run */
+    snprintf(args, sizeof args, "mkdir %s/.roofline-undo-K1 && printf '0\\tx.txt\\n' > "
+             "%s/.roofline-undo-K1/NAMES && echo older > %s/.roofline-undo-K1/0", dir, dir, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "run --out %s %s/twice.lua", dir, dir);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    if (!strstr(out, "note: ") || !strstr(out, "/.roofline-undo-K1 holds the older copy of x.txt"))
+        fail_msg("no note of the leftover undo folder: %s", out);
+    snprintf(path, sizeof path, "%s/x.txt", dir);
+    t = slurp_text(path);
+    assert_string_equal(t, "2");
     free(t);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
@@ -1952,7 +2026,8 @@ static void help_defaults_and_citations(void **state)
  * written, counted here from the directory), each loaded: llama3-8b has
  * 8,030,261,248 parameters (test_arch.c) and 8192 tokens of context;
  * h100-sxm carries efficiency tables (calibrated), tpu-v5e none (ideal, 16 GB
- * of HBM); engines lists ideal; anything else is bad input. */
+ * of HBM); engines lists ideal; `hardware` lists what hw does; anything
+ * else is bad input. */
 static void list_presets(void **state)
 {
     (void)state;
@@ -2003,6 +2078,11 @@ static void list_presets(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli("list gpus", out, sizeof out), 2);
     assert_non_null(strstr(out, "roofline list: expected one of models, hw or engines (got 'gpus')"));
+    /* tester12 #4: the help's "hardware" is hw (it was refused) */
+    static char hw[1 << 16];
+    assert_int_equal(run_cli("list hw", buf, sizeof buf), 0);
+    assert_int_equal(run_cli("list hardware", hw, sizeof hw), 0);
+    assert_string_equal(hw, buf);
     /* tester10 #8: --format csv says which table it leaves out */
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
                              "--context 100 --format csv", out, sizeof out), 0);
@@ -2018,7 +2098,8 @@ static void list_presets(void **state)
 
 /* Issue 12, one calibration path: the profile `calibrate --backend cpu`
  * writes is the one `calibrate --tables` makes from the tables it wrote
- * (the same file but for the date lines), and `--engine reference` selects
+ * (the same file but for the date lines and the line naming the command
+ * that wrote it), and `--engine reference` selects
  * its tables on step, ops, prefill, simulate and validate; --tables-out
  * belongs to --backend (exit 2 with --tables). */
 static void reference_engine_profile(void **state)
@@ -2042,6 +2123,13 @@ static void reference_engine_profile(void **state)
     char bash[2200];
     snprintf(bash, sizeof bash, "bash -c \"%s\"", sh);
     assert_int_equal(system(bash), 0);
+    /* each names the command that wrote it (CLOSING22: p.lua named
+     * `calibrate --tables`, which the user never ran) */
+    snprintf(sh, sizeof sh, "grep -q '^-- Written by .roofline calibrate --backend. over the tables "
+             "it measured (as .roofline calibrate --tables %s/t ' %s/p.lua && grep -q "
+             "'^-- Written by .roofline calibrate --tables %s/t --hw ' %s/p2.lua", dir, dir, dir,
+             dir);
+    assert_int_equal(system(sh), 0);
 
     /* The --quick grid (calibrate.c): GEMM rows M 1-4, decode attention at
      * batch 1-4 and context 128-512, prefill attention at 32-128 tokens.  A
@@ -2222,6 +2310,7 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
+        cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),

@@ -207,12 +207,60 @@ static void deep_missing_folders(void **state)
     assert_non_null(strstr(err, "path too long"));
 }
 
+/* tester11 #5: a file of the tree roofline ships (a data directory holding
+ * PRESETS) outside model/, hw_profiles/ and out/ is named with that
+ * directory, also through a path with '..'; the user's own files there, a
+ * missing file and a file outside are not; a data directory without
+ * PRESETS is no such tree. */
+static void own_tree_named(void **state)
+{
+    (void)state;
+    char p[256], tree[4096], real[4096];
+    snprintf(p, sizeof p, "%s/src", data);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/out", data);
+    mkdir(p, 0700);
+    put("PRESETS", "model/m.lua\n");
+    put("src/main.c", "int main(void) { return 0; }\n");
+    put("README.md", "# roofline\n");
+    put("model/mine.lua", "return {}\n");
+    put("hw_profiles/mine.lua", "return {}\n");
+    put("out/r.json", "{}\n");
+    assert_non_null(realpath(data, real));
+    static const struct {
+        const char *rel;
+        int in;
+    } want[] = {{"src/main.c", 1},   {"model/../README.md", 1}, {"model/mine.lua", 0},
+                {"hw_profiles/mine.lua", 0}, {"out/r.json", 0}, {"src/missing.c", 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        snprintf(p, sizeof p, "%s/%s", data, want[i].rel);
+        tree[0] = '\0';
+        if (rl_guard_in_tree(p, tree, sizeof tree) != want[i].in)
+            fail_msg("%s: expected %d", want[i].rel, want[i].in);
+        if (want[i].in)
+            assert_string_equal(tree, real);
+    }
+    char tmp[] = "/tmp/rl_guard_out_XXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_guard_in_tree(tmp, tree, sizeof tree), 0);
+    unlink(tmp);
+    snprintf(p, sizeof p, "%s/PRESETS", data);
+    rename(p, tmp);
+    snprintf(p, sizeof p, "%s/src/main.c", data);
+    assert_int_equal(rl_guard_in_tree(p, tree, sizeof tree), 0); /* no PRESETS: no tree */
+    snprintf(p, sizeof p, "%s/PRESETS", data);
+    rename(tmp, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shipped_files),
         cmocka_unit_test(targets),
         cmocka_unit_test(distinct_outputs),
+        cmocka_unit_test(own_tree_named),
         cmocka_unit_test(deep_missing_folders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -391,7 +391,7 @@ static void calibrate_tables_stop_before_save(void **state)
     snprintf(path, sizeof path, "%s/cal.lua", dir);
     const char *tables = RL_SRCDIR "/tests/data/silicon/h100_sxm";
     rl_interrupt_raise();
-    int rc = rl_silicon_calibrate(tables, "trtllm", h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02",
+    int rc = rl_silicon_calibrate(tables, "trtllm", h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
                                   path, NULL, err, sizeof err);
     rl_interrupt_clear();
     assert_int_equal(rc, -1);
@@ -399,7 +399,7 @@ static void calibrate_tables_stop_before_save(void **state)
         fail_msg("calibrate error lacks 'interrupted (SIGINT)': %s", err);
     assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(rl_silicon_calibrate(tables, "trtllm", h, 0, NULL, "h100-sxm", NULL, 0,
-                                          "2026-12-02", path, NULL, err, sizeof err), 0);
+                                          "2026-12-02", NULL, path, NULL, err, sizeof err), 0);
     assert_int_equal(access(path, F_OK), 0);
     unlink(path);
     free(h);

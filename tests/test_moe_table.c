@@ -109,7 +109,7 @@ static void save_moe(char *path)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    if (rl_silicon_calibrate(EXCERPT, "vllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", path,
+    if (rl_silicon_calibrate(EXCERPT, "vllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, path,
                              NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "guard.h"
 #include "outdir.h"
 
 static char root[64];
@@ -66,6 +67,11 @@ static void refuses_escapes(void **state)
     expect_refused(&o, "escape/x", "symbolic link");
     expect_refused(&o, "filelink", "symbolic link");
     expect_refused(&o, "sub", "a directory");
+    char fifo[300]; /* keeping it for an undo would block on its open */
+    snprintf(fifo, sizeof fifo, "%s/fifo", root);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    expect_refused(&o, "fifo", "exists and is not a regular file");
+    unlink(fifo);
     char longname[2000];
     memset(longname, 'a', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
@@ -156,7 +162,7 @@ static void failed_run_keeps_nothing(void **state)
     assert_int_equal(rl_outdir_write(&o, "old.txt", "first", 5, err, sizeof err), 0);
     assert_int_equal(rl_outdir_write(&o, "old.txt", "second", 6, err, sizeof err), 0);
     assert_int_equal(rl_outdir_write(&o, "sub/new.txt", "new", 3, err, sizeof err), 0);
-    rl_outdir_undo(&o, err, sizeof err);
+    assert_int_equal(rl_outdir_undo(&o, err, sizeof err), 0); /* all undone */
     if (!strstr(err, "kept nothing in") || !strstr(err, "1 new file removed, 1 older file put back"))
         fail_msg("undo said: %s", err);
     rl_outdir_close(&o);
@@ -185,9 +191,10 @@ static void failed_run_keeps_nothing(void **state)
     assert_int_not_equal(system(cmd), 0);
 }
 
-/* A protected input (the scenario being run; tester9 #3: write("w3.lua")
- * replaced the script) is refused by device and inode, also through a
- * hard link; other names still pass. */
+/* A file the run has read (the scenario being run; tester9 #3:
+ * write("w3.lua") replaced the script) is refused by device and inode,
+ * also through a hard link, naming what it was read as; other names still
+ * pass, and once the recording closes it is an input of no run. */
 static void protected_input_refused(void **state)
 {
     (void)state;
@@ -200,14 +207,60 @@ static void protected_input_refused(void **state)
     assert_int_equal(link(script, alias), 0);
     rl_outdir o;
     assert_int_equal(rl_outdir_open(&o, root, err, sizeof err), 0);
-    assert_int_equal(rl_outdir_protect(&o, script), 0);
-    expect_refused(&o, "w.lua", "it is an input of this run");
-    expect_refused(&o, "sub/alias.lua", "it is an input of this run");
+    rl_guard_reads_begin();
+    rl_guard_read_path(script, "the scenario");
+    expect_refused(&o, "w.lua", "it is an input of this run (the scenario)");
+    expect_refused(&o, "sub/alias.lua", "it is an input of this run (the scenario)");
     assert_int_equal(rl_outdir_write(&o, "w2.lua", "x", 1, err, sizeof err), 0);
+    rl_guard_reads_end(); /* the run is over: nothing is an input of it */
+    int fd = rl_outdir_resolve(&o, "w.lua", NULL, 0, err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
     rl_outdir_close(&o);
     char *t = slurp_text(script);
     assert_string_equal(t, "-- the scenario\n");
     free(t);
+}
+
+/* tester11 #6: a name belongs to the output that claimed it first.  The
+ * same output writes it again (roofline.write twice: the second text
+ * stays); another output may not: a figure's data file written by
+ * roofline.write, a second figure sharing it, or a write claimed by a
+ * figure, each refused naming the owner, and the first text stays.
+ * rl_outdir_resolve alone claims nothing. */
+static void outputs_keep_their_owner(void **state)
+{
+    (void)state;
+    char dir[256], err[1024] = "", path[300];
+    snprintf(dir, sizeof dir, "%s/owners", root);
+    rl_outdir o;
+    assert_int_equal(rl_outdir_open(&o, dir, err, sizeof err), 0);
+    assert_int_equal(rl_outdir_write(&o, "x.txt", "1", 1, err, sizeof err), 0);
+    assert_int_equal(rl_outdir_write(&o, "x.txt", "2", 1, err, sizeof err), 0);
+    int fd = rl_outdir_claim(&o, "y.dat", "figure y.png", NULL, 0, err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_outdir_claim(&o, "y.dat", "figure y.svg", NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "y.dat: it is another output of this run (figure y.png)"));
+    assert_int_equal(rl_outdir_write(&o, "y.dat", "data", 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "y.dat: it is another output of this run (figure y.png)"));
+    assert_int_equal(rl_outdir_claim(&o, "x.txt", "figure x.png", NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "x.txt: it is another output of this run (roofline.write)"));
+    fd = rl_outdir_claim(&o, "y.dat", "figure y.png", NULL, 0, err, sizeof err); /* again */
+    assert_true(fd >= 0);
+    close(fd);
+    fd = rl_outdir_resolve(&o, "z.dat", NULL, 0, err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rl_outdir_write(&o, "z.dat", "z", 1, err, sizeof err), 0);
+    rl_outdir_close(&o);
+    snprintf(path, sizeof path, "%s/x.txt", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "2");
+    free(t);
+    snprintf(path, sizeof path, "%s/y.dat", dir);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0); /* claimed, never written */
 }
 
 static void open_refuses_a_file(void **state)
@@ -353,7 +406,7 @@ static int undo_folder_of(const char *dir, char *undo)
     return found;
 }
 
-/* review22 #3: a name resolved (its older file kept) but never rewritten,
+/* review22 #3: a name claimed (its older file kept) but never rewritten,
  * as roofline.plot resolves a figure before its model fails to load: the
  * undo deletes the copy, puts nothing "back" and leaves no undo folder.
  * Before the mend renameat over the same inode did nothing, and the copy
@@ -367,7 +420,7 @@ static void never_rewritten_leaves_no_copy(void **state)
     put(dir, "fig.png", "old");
     rl_outdir o;
     assert_int_equal(rl_outdir_open(&o, dir, err, sizeof err), 0);
-    int fd = rl_outdir_resolve(&o, "fig.png", NULL, 0, err, sizeof err);
+    int fd = rl_outdir_claim(&o, "fig.png", "figure fig.png", NULL, 0, err, sizeof err);
     assert_true(fd >= 0);
     close(fd);
     assert_true(undo_folder_of(dir, undo)); /* the copy was made */
@@ -381,6 +434,37 @@ static void never_rewritten_leaves_no_copy(void **state)
     char *t = slurp_text(path);
     assert_string_equal(t, "old");
     free(t);
+}
+
+/* tester11 #7: an undo folder a killed run left is named by the next run,
+ * with the names its NAMES gives the copies still there (copy 1 was put
+ * back: not named); the run's own undo folder is not a leftover; a folder
+ * without one says none. */
+static void leftover_undo_is_named(void **state)
+{
+    (void)state;
+    char dir[256], left[300], err[1024], msg[1024];
+    snprintf(dir, sizeof dir, "%s/leftover", root);
+    snprintf(left, sizeof left, "%s/.roofline-undo-AbC123", dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    rl_outdir o;
+    assert_int_equal(rl_outdir_open(&o, dir, err, sizeof err), 0);
+    assert_int_equal(rl_outdir_leftovers(&o, msg, sizeof msg), 0);
+    assert_string_equal(msg, "");
+    assert_int_equal(mkdir(left, 0755), 0);
+    put(left, "NAMES", "0\ta.txt\n1\tsub/b.txt\n2\tc.txt\n");
+    put(left, "0", "older a");
+    put(left, "2", "older c");
+    put(dir, "a.txt", "killed run's a");
+    int fd = rl_outdir_claim(&o, "a.txt", RL_OUTDIR_BY_WRITE, NULL, 0, err, sizeof err);
+    assert_true(fd >= 0); /* makes the run's own undo folder */
+    close(fd);
+    assert_int_equal(rl_outdir_leftovers(&o, msg, sizeof msg), 1);
+    char want[400];
+    snprintf(want, sizeof want, "%s holds the older copies of a.txt, c.txt", left);
+    if (strcmp(msg, want) != 0)
+        fail_msg("said '%s', not '%s'", msg, want);
+    rl_outdir_close(&o);
 }
 
 /* review22 #4, #5: where no hard link can be made (another mount, vfat;
@@ -442,7 +526,7 @@ static void stuck_undo_names_files(void **state)
     snprintf(b, sizeof b, "%s/sub2", dir);
     assert_int_equal(rename(a, b), 0);
     assert_int_equal(symlink("sub2", a), 0);
-    rl_outdir_undo(&o, err, sizeof err);
+    assert_int_equal(rl_outdir_undo(&o, err, sizeof err), 2); /* run exits 1 (cli.c) */
     rl_outdir_close(&o);
     if (!strstr(err, "could not undo all of the run") ||
         !strstr(err, "1 new file(s) could not be removed: sub/n.txt") ||
@@ -464,6 +548,8 @@ int main(void)
         cmocka_unit_test(output_budget),
         cmocka_unit_test(failed_run_keeps_nothing),
         cmocka_unit_test(never_rewritten_leaves_no_copy),
+        cmocka_unit_test(outputs_keep_their_owner),
+        cmocka_unit_test(leftover_undo_is_named),
         cmocka_unit_test(older_file_copied_when_no_link),
         cmocka_unit_test(stuck_undo_names_files),
         cmocka_unit_test(protected_input_refused),

@@ -195,7 +195,7 @@ static void save_excerpt(char *path)
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
-                                     "2026-12-01", path, err, sizeof err),
+                                     "2026-12-01", NULL, path, err, sizeof err),
                      0);
     rl_silicon_free(&s);
 }
@@ -445,7 +445,7 @@ static void save_temp(const rl_silicon *s, const rl_hw *h, char *path)
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(rl_silicon_save(s, h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
-                                     "2026-12-01", path, err, sizeof err), 0);
+                                     "2026-12-01", NULL, path, err, sizeof err), 0);
 }
 
 /* Residual bands: calibrate --tables' residuals are the type-7 quantiles
