@@ -1265,6 +1265,21 @@ static void note_cross_domain(const rl_opts *o, const rl_hw *h, const rl_serve_c
                stage, dom, h->name, o->chips, dom, k * (c->replicas > 1 ? c->replicas : 1), k * pp);
 }
 
+/* A trace whose requests all arrive at one instant has no offered rate
+ * (n - 1 arrivals over 0 s): its qps becomes 0 (JSON null, as --offline)
+ * and a note says so, where the overload note read "of the 2e+12 offered"
+ * (tester13 #7). */
+static void note_trace_at_once(const rl_opts *o, const rl_request *req, long long n,
+                               rl_workload *w)
+{
+    if (!o->given[RL_P_TRACE] || n < 2 || req[n - 1].arrival > req[0].arrival)
+        return;
+    w->qps = 0;
+    rl_cli_say(o, "note: --trace: its %lld requests all arrive at t = %g s, at once (a burst): no "
+                  "offered rate (qps null), as --offline; the throughput is that of the burst",
+               n, req[0].arrival);
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1295,6 +1310,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_trace_at_once(o, req, n, &w);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
         if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,

@@ -1060,7 +1060,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     if (run->truncated >= 0)
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
     cJSON_AddBoolToObject(o, "offline", run->offline);
-    if (run->offline) /* no arrival rate: every request at t = 0 */
+    if (run->offline || !(run->qps > 0)) /* no arrival rate: every request at one instant */
         cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());
     /* null offline or with too few requests; utilization null when nothing is sustained */
     add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
