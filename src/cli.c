@@ -521,6 +521,24 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
                               "2D sharding, refinements or replicas is another layout)");
 }
 
+/* The note when band-edge serving steps of the runs so far lay outside the
+ * grid h's fitted costs were fitted on (e2e.h rl_e2e_band_outside, which
+ * it reads and clears); `named` 0 when the runs were on several fitted
+ * profiles, whose steps that record mixes: then no farthest values. */
+static void note_band_outside(const char *cmd, const rl_hw *h, int named)
+{
+    char outside[512], who[128], far[560] = "";
+    if (!rl_e2e_band_outside(h, outside, sizeof outside))
+        return;
+    snprintf(who, sizeof who, "%s's", named ? h->name : "a fitted profile");
+    if (named)
+        snprintf(far, sizeof far, " (farthest: %s)", outside);
+    fprintf(stderr, "roofline %s: note: %s band is applied to serving steps outside the grid its "
+                    "costs were fitted on%s; it widens with each octave above the grid, and below "
+                    "it by as many octaves as the estimate moves (to x0.5-x2 unless fitted "
+                    "wider)\n", cmd, who, far);
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -1362,12 +1380,8 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-    char outside[512];
-    if (j && rl_e2e_band_outside(&h, outside, sizeof outside))
-        fprintf(stderr, "roofline simulate: note: %s's band is applied to serving steps outside the "
-                        "grid its costs were fitted on (farthest: %s); it widens with each octave "
-                        "above the grid, and below it by as many octaves as the estimate moves "
-                        "(to x0.5-x2 unless fitted wider)\n", h.name, outside);
+    if (j)
+        note_band_outside("simulate", &h, 1);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
@@ -1565,7 +1579,14 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    int rc = RL_EXIT_OK;
+    int rc = RL_EXIT_OK, fitted = 0, last = 0;
+    for (int i = 0; i < nhw && !o->ideal; i++)
+        if (base_hw[i].engine_costs.present) {
+            fitted++;
+            last = i;
+        }
+    if (fitted) /* the band edges' runs of its rows (rl_size_search) */
+        note_band_outside("size", &base_hw[last], fitted == 1);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",

@@ -1875,6 +1875,13 @@ static void simulate_notes_band_outside_grid(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (strstr(out, "outside the grid"))
         fail_msg("%s", out);
+    /* size prints it too (h23band left it out), from its rows' band runs */
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 2 "
+                             "--prompt-len 100 --out-len 50 --ttft-p99 2 --tpot-p99 0.2 "
+                             "--requests 100 --format csv", out, sizeof out), 0);
+    if (!strstr(out, "roofline size: note: h100-sxm-splitwise's band is applied to serving steps "
+                     "outside the grid") || !strstr(out, "tokens 100 (fitted on 128-8192)"))
+        fail_msg("%s", out);
 }
 
 /* tester8 item 4: very bursty arrivals (--burst 100: gamma, CV 100) at 5
