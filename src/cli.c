@@ -1789,6 +1789,36 @@ static int precision_grid(const rl_opts *o, rl_precision *out)
     return n;
 }
 
+/* Drop the combinations of prec[n] the model cannot run at `context` on h
+ * (rl_step_check: bf16 weights under fp8 compute), each named in a note
+ * with its reason, so one invalid pair does not refuse the sweep of the
+ * others (tester13 #7); returns those kept, 0 (err: a reason) when
+ * none is valid. */
+static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                            long long context, rl_precision *prec, int n, char *err, size_t errlen)
+{
+    int kept = 0;
+    char why[ERRLEN];
+    for (int i = 0; i < n; i++) /* none valid: refused with the last reason alone */
+        if (rl_step_check(m, h, 1, context, prec[i], kept ? why : err, kept ? sizeof why : errlen) == 0)
+            kept++;
+    if (kept == 0)
+        return 0;
+    kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (rl_step_check(m, h, 1, context, prec[i], why, sizeof why) == 0)
+            prec[kept++] = prec[i];
+        else
+            rl_cli_say(o, "note: weights %s, kv %s, compute %s skipped: %s",
+                       rl_dtype_name(prec[i].weights), rl_dtype_name(prec[i].kv),
+                       rl_dtype_name(prec[i].compute), why);
+    }
+    if (kept < n)
+        rl_cli_say(o, "note: %d of the %d precision combinations skipped (above); the sweep runs "
+                      "the other %d", n - kept, n, kept);
+    return kept;
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -1809,7 +1839,12 @@ int rl_cli_pareto(rl_opts *o)
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
-    int nprec = precision_grid(o, prec);
+    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
+                                 sizeof err);
+    if (nprec == 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;

@@ -1294,6 +1294,36 @@ static void torus_slices_checked(void **state)
                              "--context 100", out, sizeof out), 0);
 }
 
+/* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
+ * sweep for its one invalid pair (bf16 weights under fp8 compute): it now
+ * skips that pair with a note naming it and counting it, and sweeps fp8
+ * (every row fp8 weights); bf16 alone is still refused (exit 2,
+ * the step check's reason). */
+static void pareto_skips_invalid_precisions(void **state)
+{
+    (void)state;
+    const char *base = "pareto --model llama3-8b --hw h100-sxm --batch 1,8,64 --compute fp8 ";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s--weights bf16,fp8 --format json", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: weights bf16, kv bf16, compute fp8 skipped: compute fp8 "
+                                "with bf16 weights"));
+    assert_non_null(strstr(out, "note: 1 of the 2 precision combinations skipped"));
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    cJSON *pt;
+    int n = 0;
+    cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "rows")) {
+        assert_string_equal(cJSON_GetObjectItem(pt, "weights")->valuestring, "fp8");
+        n++;
+    }
+    assert_true(n > 0);
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s--weights bf16", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline pareto: compute fp8 with bf16 weights"));
+    assert_null(strstr(out, "skipped"));
+}
+
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
  * terms.  llama3-70b (K = 8) on 16 tpu-v5e: two copies of each KV head,
  * kv_layout replicate (step's default there is kv=batch, its sharding
@@ -2311,6 +2341,7 @@ int main(void)
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
+        cmocka_unit_test(pareto_skips_invalid_precisions),
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
