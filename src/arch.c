@@ -140,8 +140,16 @@ double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep)
 double rl_arch_params_read(const rl_model *m, double tokens)
 {
     rl_params p = rl_arch_params(m);
-    if (m->abstract || m->experts == 0)
+    if (m->abstract)
         return p.total;
+    /* the input embedding is a gather: `tokens` rows of D, not the table
+     * (a tied table is read whole by the LM head, which p.embedding counts
+     * in place of p.lm_head) */
+    double read = p.total - p.embedding + tokens * (double)m->d_model;
+    if (m->tied_embeddings)
+        read += p.embedding;
+    if (m->experts == 0)
+        return read;
     double touched = rl_arch_expected_experts(m, tokens) / (double)m->experts;
-    return p.total - p.routed_experts * (1.0 - touched);
+    return read - p.routed_experts * (1.0 - touched);
 }

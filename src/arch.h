@@ -105,8 +105,11 @@ double rl_arch_expected_experts(const rl_model *m, double tokens);
 double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep);
 
 /* Parameters whose bytes a step over `tokens` tokens reads from HBM: every
- * non-expert weight plus the routed experts actually touched.  Equals total
- * for dense and abstract models (seed 000 formula (1) reads all parameters). */
+ * non-expert weight plus the routed experts actually touched, with the
+ * input embedding table's `tokens` gathered rows (tokens x D) in
+ * place of the table (tied: the LM head reads the table whole), as the
+ * operator list counts them (ops.h).  Abstract models: total (seed 000
+ * formula (1) reads all parameters). */
 double rl_arch_params_read(const rl_model *m, double tokens);
 
 /* MLP matrices per expert or dense block: 3 for SwiGLU, 2 for GELU. */

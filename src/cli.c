@@ -344,6 +344,50 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
                                           : "");
 }
 
+/* The variants of class c that engine e's tables measure, into buf
+ * ("bfloat16, fp8"). */
+static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        if (rl_engine_has(e->tables, c, v))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     rl_kvariant_name((rl_kvariant)v));
+}
+
+/* Say so when the selected engine's tables have no kernel for the run's KV
+ * dtype (decode attention) or weight x compute pair (GEMM): those operators
+ * are derived (engines.h DERIVED), not measured (tester12 #7: --kv int4 on
+ * h100-sxm's trtllm read calibrated with no word; the tables measure bf16
+ * and fp8 KV caches, and TensorRT-LLM's quantization recipes list FP8 and
+ * NVFP4 KV caches, no INT4: nvidia.github.io/TensorRT-LLM/1.3.0rc27/
+ * features/quantization.html). */
+static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (o->ideal || m->abstract || !e || !e->tables)
+        return;
+    rl_kclass attn = m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
+    int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    char have[256];
+    if (kv < 0 || !rl_engine_has(e->tables, attn, kv)) {
+        measured_variants(e, attn, have, sizeof have);
+        rl_cli_say(o, "note: %s's kernel tables on %s have no %s KV-cache attention (they measure "
+                      "%s): attention is derived, the nearest measured KV dtype's efficiency at "
+                      "the same shape times the %s roofline (provenance derived), not measured",
+                   e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
+                   rl_dtype_name(o->prec.kv));
+    }
+    if (gemm < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, gemm)) {
+        measured_variants(e, RL_KC_GEMM, have, sizeof have);
+        rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "
+                      "(they measure %s): the matmuls are derived from the nearest measured "
+                      "variant's efficiency (provenance derived), not measured",
+                   e->name, h->name, rl_dtype_name(o->prec.weights),
+                   rl_dtype_name(o->prec.compute), have[0] ? have : "none");
+    }
+}
+
 /* 1 when --band is p5-p95 (param.c has checked the choice). */
 static int band_wide(const rl_opts *o)
 {
@@ -638,12 +682,14 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                 cmd, mode, o->chips, *tp, o->chips);
     else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
         fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
-                        "(the widest tensor parallelism inside one %lld-chip domain that %s's heads "
-                        "allow) %s %lld replicas; --tp sets the plan (simulate --chips %lld runs "
-                        "one tp%lld replica across the domains, as --tp %lld does here), --ideal "
-                        "gives formula (1) over fully sharded chips\n",
-                cmd, mode, o->chips, *tp, h->domain_chips, m->name, step ? "times" : "in one of",
-                o->chips / *tp, o->chips, o->chips, o->chips);
+                        "(the widest tensor parallelism inside one %lld-chip domain that splits "
+                        "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
+                        "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
+                        "--tp %lld does here), --ideal gives formula (1) over fully sharded "
+                        "chips\n",
+                cmd, mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
+                step ? "times" : "in one of", o->chips / *tp, o->chips, o->chips,
+                o->chips > h->domain_chips ? " across the domains" : "", o->chips);
     if (!step)
         o->chips = *tp;
     return 0;
@@ -683,6 +729,7 @@ int rl_cli_step(rl_opts *o)
         o->batch[o->nbatch++] = 1;
     if (o->ideal) /* --ideal: the pure roofline even with measured tables */
         rl_hw_set_ideal(&h);
+    note_derived(o, &m, &h);
     char err[ERRLEN];
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
@@ -1314,6 +1361,7 @@ int rl_cli_simulate(rl_opts *o)
         fprintf(stderr, "roofline simulate: %s\n", err);
         return RL_EXIT_INPUT;
     }
+    note_derived(o, &m, &h);
     rl_workload w;
     rl_serve_config c;
     rl_request *req = NULL;
@@ -1662,6 +1710,8 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     c->mfu = o->mfu;
     c->prefill_prefix = o->prefix;
     c->calibrated = !o->ideal && o->mfu == 0; /* efficiency tables unless --ideal / --mfu */
+    if (c->calibrated)
+        note_derived(o, m, h);
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
     if (replica_plan(o, cmd, m, h, !o->ideal, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
         return -1;

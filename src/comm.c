@@ -47,17 +47,17 @@ typedef struct {
     double lat, bw;
 } terms;
 
-/* Inside one ICI/NVLink domain, on a link of per-hop latency a and W
- * bytes/s (h's topology and links). */
-static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, double bytes,
-                      long long g)
+/* Inside one ICI/NVLink domain, on links of per-hop latency a and W
+ * bytes/s, `links` a chip, in topology `topo`. */
+static terms inner_on(rl_topology topo, long long links, double a, double W, rl_collective kind,
+                      double bytes, long long g)
 {
     terms t = {0, 0};
     if (g <= 1)
         return t;
     double G = (double)g;
-    if (h->topology == RL_TOPO_SWITCH) {
-        double Wc = W * (double)h->ici_links; /* one GPU's NVLink bandwidth, one way */
+    if (topo == RL_TOPO_SWITCH) {
+        double Wc = W * (double)links; /* one GPU's NVLink bandwidth, one way */
         switch (kind) {
         case RL_ALLGATHER:
         case RL_REDUCESCATTER:
@@ -76,7 +76,7 @@ static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, do
         }
         return t;
     }
-    int dims = h->topology == RL_TOPO_RING ? 1 : h->topology == RL_TOPO_TORUS2D ? 2 : 3;
+    int dims = topo == RL_TOPO_RING ? 1 : topo == RL_TOPO_TORUS2D ? 2 : 3;
     long long axes[3];
     int nax = rl_comm_torus_axes(g, dims, axes);
     /* ring steps of a bidirectional axis of size s: ceil((s-1)/2) = floor(s/2),
@@ -106,22 +106,25 @@ static terms inner_on(const rl_hw *h, double a, double W, rl_collective kind, do
 /* Inside one ICI/NVLink domain, on h's own link. */
 static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
 {
-    return inner_on(h, h->ici_latency, h->ici_bw, kind, bytes, g);
+    return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
 }
 
 /* The factor a measured row's time takes on h's link (comm.h, what-if):
- * the row's model time max(latency, bandwidth) on h's link over that on
- * the link its rows were measured at (rl_hw.measured); exactly 1 on the
- * link as measured, and when the model cannot time the row (no link). */
+ * the row's model time max(latency, bandwidth) on h's link (bandwidth,
+ * latency, links, topology) over that on the link its rows were measured
+ * at (rl_hw.measured); exactly 1 on the link as measured, and when the
+ * model cannot time the row (no link). */
 static double link_ratio(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
-    int kept = h->measured.ici_bw > 0; /* else a struct not read from a spec: as measured */
-    double a0 = kept ? h->measured.ici_latency : h->ici_latency;
-    double w0 = kept ? h->measured.ici_bw : h->ici_bw;
-    if (a0 == h->ici_latency && w0 == h->ici_bw)
+    const rl_hw_figures *m = &h->measured; /* a struct not read from a spec: as measured */
+    double a0 = m->ici_bw > 0 ? m->ici_latency : h->ici_latency;
+    double w0 = m->ici_bw > 0 ? m->ici_bw : h->ici_bw;
+    long long l0 = m->ici_links > 0 ? m->ici_links : h->ici_links;
+    rl_topology t0 = m->ici_links > 0 ? (rl_topology)m->topology : h->topology;
+    if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
         return 1.0;
     terms now = inner_level(h, row->op, bytes, row->gpus);
-    terms was = inner_on(h, a0, w0, row->op, bytes, row->gpus);
+    terms was = inner_on(t0, l0, a0, w0, row->op, bytes, row->gpus);
     double r = fmax(now.lat, now.bw) / fmax(was.lat, was.bw);
     return isfinite(r) && r > 0 ? r : 1.0;
 }
@@ -219,15 +222,19 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
     if (t > r->time_s) {
         r->time_s = t;
         r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
+        r->floor_gpus = best->gpus;
+        snprintf(r->impl, sizeof r->impl, "%s", best->impl);
     }
     r->latency_bound = r->latency_s > r->bandwidth_s;
 }
 
-int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
-                 long long stride, rl_comm *out, char *err, size_t errlen)
+/* rl_comm_time (rows = 1: h's measured table where it has a row) and
+ * rl_comm_model_time (rows = 0: the alpha-beta model alone). */
+static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes, long long group,
+                     long long stride, rl_comm *out, char *err, size_t errlen)
 {
     rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, RL_PROV_ROOFLINE,
-                 h->topology == RL_TOPO_SWITCH, "none"};
+                 h->topology == RL_TOPO_SWITCH, "none", 0};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -238,7 +245,15 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         *out = r;
         return 0;
     }
-    const rl_coll_row *row = rl_coll_find(&h->collectives, kind, group);
+    /* measured rows too: they were timed over a link, and a what-if scales them by
+     * it (a zero link read as the link as measured: tester11 #13) */
+    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
+        snprintf(err, errlen,
+                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': > 0 needed for %s over %lld "
+                 "chips", h->origin, rl_collective_name(kind), group);
+        return -1;
+    }
+    const rl_coll_row *row = rows ? rl_coll_find(&h->collectives, kind, group) : NULL;
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
         terms m = row_terms(h, row, bytes, &r.time_s, &r.prov);
@@ -249,12 +264,6 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         snprintf(r.impl, sizeof r.impl, "%s", row->impl);
         *out = r;
         return 0;
-    }
-    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
-        snprintf(err, errlen,
-                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': needed for a %s over %lld chips",
-                 h->origin, rl_collective_name(kind), group);
-        return -1;
     }
     long long d = group, n = 1;
     if (h->domain_chips > 0 && stride * group > h->domain_chips) {
@@ -292,7 +301,7 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
         in = inner_level(h, kind, bytes, d);
         outr = outer_level(h, kind, bytes / (double)d, n);
         double in_s;
-        if (measured_inner(h, kind, bytes, d, &in, &in_s, &r)) {
+        if (rows && measured_inner(h, kind, bytes, d, &in, &in_s, &r)) {
             /* the domain level as measured, the network level modelled */
             r.latency_s = in.lat + twice * outr.lat;
             r.bandwidth_s = in.bw + twice * outr.bw;
@@ -306,9 +315,23 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
     r.latency_s = twice * (in.lat + outr.lat);
     r.bandwidth_s = twice * (in.bw + outr.bw);
     r.time_s = twice * (fmax(in.lat, in.bw) + fmax(outr.lat, outr.bw));
-    floor_at_measured(h, kind, bytes, group, &r);
+    r.latency_bound = r.latency_s > r.bandwidth_s;
+    if (rows)
+        floor_at_measured(h, kind, bytes, group, &r);
     *out = r;
     return 0;
+}
+
+int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                 long long stride, rl_comm *out, char *err, size_t errlen)
+{
+    return comm_time(h, !h->ideal, kind, bytes, group, stride, out, err, errlen);
+}
+
+int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                       long long stride, rl_comm *out, char *err, size_t errlen)
+{
+    return comm_time(h, 0, kind, bytes, group, stride, out, err, errlen);
 }
 
 double rl_comm_latency_threshold(const rl_hw *h, long long group)

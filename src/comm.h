@@ -90,7 +90,10 @@ typedef struct {
                          * that ops and the collectives table both print */
     int nvlink;         /* the domain is an NVLink switch (hw topology "switch"); else ICI */
     char impl[24];      /* measured > 0: the impl of the row that timed it (collectives.h:
-                         * "nccl", "trtllm", "vllm_graph", ...); "none" for the model */
+                         * "nccl", "trtllm", "vllm_graph", ...); floor_gpus > 0: the impl of
+                         * the row that floored it; "none" for the model */
+    long long floor_gpus; /* > 0: the modelled time was raised to the same collective
+                           * measured over this many GPUs (the floor above); 0 not */
 } rl_comm;
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes
@@ -108,9 +111,15 @@ int rl_comm_torus_axes(long long g, int dims, long long *axes);
  * network (all of it when stride >= domain_chips).  A group of 1 costs
  * nothing.  Errors (-1, err set): no interconnect (ici_bw, ici_links or
  * ici_latency unset) for group > 1; a group crossing domains whose inner
- * part does not divide it, or without net_bw/net_latency. */
+ * part does not divide it, or without net_bw/net_latency.  h->ideal: as
+ * rl_comm_model_time. */
 int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                  long long stride, rl_comm *out, char *err, size_t errlen);
+
+/* rl_comm_time with the alpha-beta model alone (no measured row, no
+ * floor): a collective at the datasheet link figures. */
+int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
+                       long long stride, rl_comm *out, char *err, size_t errlen);
 
 /* Appendix C's threshold: the array size in bytes at which an AllGather
  * over `group` chips of h has equal latency and bandwidth terms; below it

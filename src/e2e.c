@@ -50,8 +50,11 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     if (c->chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
         plan.tp = c->chips;
-        rl_shard_result sr;
-        if (rl_shard_eval(m, h, &plan, ph, c->chips, batch, len, c->prec, &sr, err, errlen) != 0)
+        rl_shard_result sr; /* the measured rows (rl_shard_eval's are the model's) */
+        rl_precision moved = c->prec;
+        moved.compute = rl_shard_moved_dtype(c->prec.compute);
+        double tokens = (double)batch * (ph == RL_PHASE_PREFILL ? (double)len : 1.0);
+        if (rl_shard_collectives(m, h, &plan, ph, tokens, moved, &sr, err, errlen) != 0)
             return -1;
         s->comm_s = sr.comm_s;
         s->ncoll = sr.ncoll;
@@ -1712,6 +1715,11 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
             if (chips > 1)
                 add_fitted_comm(row, &t, x);
+            if (cJSON_GetObjectItem(row, "kernel_excess_s")) /* the breakdown (result.c) */
+                set_number(row, "kernel_excess_s",
+                           s - get_number(row, "kv_load_s") - get_number(row, "comm_s") -
+                               fmax(get_number(row, "weight_load_s"),
+                                    get_number(row, "compute_s")));
         }
     }
     cJSON *mode = cJSON_GetObjectItem(result, "mode"), *comm = cJSON_GetObjectItem(result, "communication");
@@ -1726,7 +1734,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
     set_string(result, "engine", c->engine);
-    char source[1024];
+    char source[1536];
     snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
              rl_hw_what_if_of(h) ? h->changed : "",
              rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
@@ -1745,8 +1753,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     cJSON_AddStringToObject(result, "band", band);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's terms, not parts of the fitted step_s%s", was,
-                 chips > 1 ? "; comm_s is its collectives at the fitted comm_eff" : "");
+                 "step's roofline terms%s, kernel_excess_s the fitted step_s above them",
+                 was, chips > 1 ? ", comm_s its collectives at the fitted comm_eff" : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);

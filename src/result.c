@@ -43,7 +43,7 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     if (!e)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
-    char used[1024];
+    char used[1536];
     if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
         snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
                  "given fraction of peak; kept: the plan and its collectives (the engine's own "
@@ -89,13 +89,14 @@ static const char *plan_mode(const rl_hw *h, int cal)
 }
 
 /* What times the collectives of a plan whose local step is formula (1) at
- * the peaks (shard, an uncalibrated pareto): the chip's measured tables
- * when it has them, whatever the mode (tester4 #9: shard on h100-sxm read
- * `ideal` beside collectives timed_by measured, unsaid). */
+ * the peaks (shard, an uncalibrated pareto): the alpha-beta model at the
+ * datasheet link figures, measured tables or not (comm.h, ideal mode;
+ * tester12 #6: shard read `engine none` beside TensorRT-LLM's rows). */
 static const char *peak_plan_comm(const rl_hw *h)
 {
-    return h->collectives.present ? "included: the measured collectives beside per-chip "
-                                    "formula (1) at the datasheet peaks"
+    return h->collectives.present ? "included: collectives by the alpha-beta model at the "
+                                    "datasheet link figures (ideal mode: no measured rows) beside "
+                                    "per-chip formula (1) at the datasheet peaks"
                                   : "included: collectives at the datasheet link figures beside "
                                     "per-chip formula (1) at the datasheet peaks";
 }
@@ -286,6 +287,20 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     return o;
 }
 
+/* The rule the rows' time columns obey (step.h; tester12 #9: they explained
+ * 40% of a calibrated step and said nothing of the rest). */
+static void add_breakdown(cJSON *o)
+{
+    cJSON_AddStringToObject(o, "breakdown",
+                            "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
+                            "kernel_excess_s: formula (1)'s roofline terms, the collectives, and "
+                            "the time the kernels take above their roofline (measured kernels, "
+                            "elementwise ops and activations formula (1) leaves out, engine "
+                            "costs; 0 in ideal mode); a pipeline's columns are per step (pp ticks; "
+                            "comm_s holds the pp-1 stage sends), and --overlap takes max(local, "
+                            "comm_s) per tick");
+}
+
 static void add_row(cJSON *rows, const rl_step *s, long long chips)
 {
     cJSON *r = cJSON_CreateObject();
@@ -297,6 +312,7 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
+    cJSON_AddNumberToObject(r, "kernel_excess_s", s->kernel_excess_s);
     cJSON_AddNumberToObject(r, "weight_bytes", s->mem.weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->mem.kv_bytes);
     /* one meaning in every step row (tester7 #8): weight_bytes and kv_bytes
@@ -332,15 +348,15 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     if (tables)
         cJSON_AddStringToObject(o, "step_time", "the operator list timed by the engine's kernel "
                                 "tables (step_s, tokens_per_s); the other time columns are the "
-                                "formula's ideal split");
+                                "formula's ideal split and kernel_excess_s the time above it");
+    add_breakdown(o);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
-        rl_step s = tables ? rl_step_decode(m, h, chips, batch[i], context, p)
-                           : rl_step_calibrated(m, h, chips, batch[i], context, p);
+        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, 1);
         rl_ops ops;
-        if (tables)
-            rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops);
+        if (tables && rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops))
+            rl_step_settle_excess(&s);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
         add_row(rows, &s, chips);
@@ -376,16 +392,20 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     snprintf(buf, sizeof buf, "%s%s", fabric, c->levels > 1 ? "+net" : "");
     cJSON_AddStringToObject(o, "fabric", buf);
     /* the provenance the op table prints for the same lookup (comm.h prov) */
-    cJSON_AddStringToObject(o, "timed_by",
-                            c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
-                                ? "measured, interpolated (a larger size's time: the table's "
-                                  "monotone envelope)"
-                            : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
-                                ? "measured, extrapolated (outside the measured sizes: the "
-                                  "smallest size's time below, the alpha-beta fit above)"
-                            : c->measured == 1 ? "measured"
-                            : c->measured == 2 ? "measured domain + alpha-beta network"
-                                               : "alpha-beta model");
+    const char *by = c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
+                         ? "measured, interpolated (a larger size's time: the table's "
+                           "monotone envelope)"
+                     : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
+                         ? "measured, extrapolated (outside the measured sizes: the "
+                           "smallest size's time below, the alpha-beta fit above)"
+                     : c->measured == 1 ? "measured"
+                     : c->measured == 2 ? "measured domain + alpha-beta network"
+                                        : "alpha-beta model";
+    char floored[256]; /* comm.h: raised to the same collective measured over fewer GPUs */
+    if (c->floor_gpus > 0)
+        snprintf(floored, sizeof floored, "%s, raised to the measured %lld-GPU time", by,
+                 c->floor_gpus);
+    cJSON_AddStringToObject(o, "timed_by", c->floor_gpus > 0 ? floored : by);
     cJSON_AddStringToObject(o, "impl", c->impl);
 }
 
@@ -403,7 +423,9 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
     }
 }
 
-static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *best)
+/* A plan's row; `excess`: with kernel_excess_s (step's rows; shard's plans
+ * are ideal, their columns add up without it). */
+static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *best, int excess)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
@@ -420,6 +442,8 @@ static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *bes
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
     cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
+    if (excess)
+        cJSON_AddNumberToObject(r, "kernel_excess_s", s->kernel_excess_s);
     cJSON_AddNumberToObject(r, "step_s", s->step_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
@@ -529,7 +553,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
-                                             : "");
+                                             : "", 0);
         const char *pn = rl_phase_name((rl_phase)ph);
         char key[64], why[1024];
         snprintf(key, sizeof key, "%s_latency", pn);
@@ -573,6 +597,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             cal ? "included: each replica's calibrated step plus its collectives"
                                 : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
+    add_breakdown(o);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
@@ -589,7 +614,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, &s, NULL);
+        add_shard_row(rows, &s, NULL, 1);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
@@ -794,8 +819,10 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddNumberToObject(r, "weight_load_s", p->weight_load_s);
     cJSON_AddNumberToObject(r, "kv_load_s", p->kv_load_s);
     cJSON_AddNumberToObject(r, "compute_s", p->compute_s);
-    if (sharded)
+    if (sharded) {
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
+        cJSON_AddNumberToObject(r, "kernel_excess_s", p->kernel_excess_s);
+    }
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
     if (sharded)
         cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);

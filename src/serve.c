@@ -161,16 +161,18 @@ static rl_dtype moved_dtype(const rl_ops_cost *c)
 
 /* The (pp - 1) stage-to-stage sends of one pipeline pass over `rows` token
  * rows (serve.h rl_ops_cost_pipeline): hidden state and residual, each
- * rows x d_model; 0 without a pipeline. */
+ * rows x d_model; inside a domain or over the network by boundary, as
+ * step's (shard.h rl_shard_pp_sends); 0 without a pipeline. */
 static double pp_send(const rl_ops_cost *c, long long rows, char *err, size_t errlen)
 {
     if (c->pp <= 1)
         return 0;
     double bytes = 2.0 * (double)rows * (double)c->m->d_model * rl_dtype_bytes(moved_dtype(c));
-    rl_comm x;
-    if (rl_comm_time(c->h, RL_P2P, bytes, c->chips * c->pp, 1, &x, err, errlen) != 0)
+    rl_comm x[2];
+    double n[2];
+    if (rl_shard_pp_sends(c->h, 0, c->chips, c->pp, bytes, x, n, err, errlen) != 0)
         return -1;
-    return (double)(c->pp - 1) * x.time_s;
+    return n[0] * x[0].time_s + n[1] * x[1].time_s;
 }
 
 /* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =

@@ -91,11 +91,32 @@ static long long kv_head_shards(const rl_model *m, long long tp)
 
 typedef struct {
     const rl_hw *h;
+    int peaks; /* the plan's local step is at the datasheet peaks: the alpha-beta model
+                * alone times its collectives (comm.h, ideal mode) */
     rl_shard_result *r;
     char *err;
     size_t errlen;
     int failed;
 } coll_ctx;
+
+/* Put collective *cm, `count` times a step (`per_layer` a layer, 0: not
+ * per layer), into cx's result. */
+static void put_coll(coll_ctx *cx, const char *what, const rl_comm *cm, double per_layer,
+                     double count)
+{
+    rl_shard_result *r = cx->r;
+    if (r->ncoll == RL_SHARD_MAX_COLL)
+        return;
+    rl_shard_coll *c = &r->coll[r->ncoll];
+    c->c = *cm;
+    c->what = what;
+    c->per_layer = per_layer;
+    c->count = count;
+    c->total_s = c->count * c->c.time_s;
+    r->comm_s += c->total_s;
+    r->latency_bound += c->c.latency_bound;
+    r->ncoll++;
+}
 
 /* Add a collective: `per_layer` occurrences in each of `layers` layers. */
 static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double bytes,
@@ -103,42 +124,68 @@ static void add_coll(coll_ctx *cx, const char *what, rl_collective kind, double 
 {
     if (cx->failed || group <= 1 || per_layer * layers <= 0)
         return;
-    rl_shard_result *r = cx->r;
-    if (r->ncoll == RL_SHARD_MAX_COLL)
-        return;
-    rl_shard_coll *c = &r->coll[r->ncoll];
-    if (rl_comm_time(cx->h, kind, bytes, group, stride, &c->c, cx->err, cx->errlen) != 0) {
+    rl_comm cm;
+    if ((cx->peaks ? rl_comm_model_time : rl_comm_time)(cx->h, kind, bytes, group, stride, &cm,
+                                                         cx->err, cx->errlen) != 0) {
         cx->failed = 1;
         return;
     }
-    c->what = what;
-    c->per_layer = per_layer;
-    c->count = per_layer * layers;
-    c->total_s = c->count * c->c.time_s;
-    r->comm_s += c->total_s;
-    r->latency_bound += c->c.latency_bound;
-    r->ncoll++;
+    put_coll(cx, what, &cm, per_layer, per_layer * layers);
+}
+
+int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long long pp,
+                      double bytes, rl_comm c[2], double n[2], char *err, size_t errlen)
+{
+    long long D = h->domain_chips;
+    n[0] = n[1] = 0;
+    for (long long b = 1; b < pp; b++) /* stage b-1's last chip and stage b's first */
+        n[D > 0 && (b * stage_chips) % D == 0] += 1;
+    int (*time)(const rl_hw *, rl_collective, double, long long, long long, rl_comm *, char *,
+                size_t) = peaks ? rl_comm_model_time : rl_comm_time;
+    memset(c, 0, 2 * sizeof *c);
+    if (n[0] > 0 && time(h, RL_P2P, bytes, 2, 1, &c[0], err, errlen) != 0)
+        return -1;
+    if (n[1] > 0 && time(h, RL_P2P, bytes, 2, D, &c[1], err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+/* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
+ * those inside a domain and one for those over the network. */
+static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long long pp)
+{
+    rl_comm c[2];
+    double n[2];
+    if (cx->failed ||
+        rl_shard_pp_sends(cx->h, cx->peaks, stage_chips, pp, bytes, c, n, cx->err, cx->errlen)) {
+        cx->failed = 1;
+        return;
+    }
+    static const char *const what[2] = {"stage P2P", "stage P2P (network)"};
+    for (int i = 0; i < 2; i++)
+        if (n[i] > 0)
+            put_coll(cx, what[i], &c[i], 0, n[i]);
 }
 
 /* The collectives of one tick of plan `pl` (x: 2D's X axis, resolved) over
  * `tokens` token rows of `bm` sequences at `context` into r's coll, ncoll,
- * comm_s and latency_bound.  0, or -1 with err set (no interconnect). */
-static int add_plan_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
-                                long long x, int prefill, double tokens, long long bm,
-                                long long context, rl_precision p, rl_shard_result *r, char *err,
-                                size_t errlen)
+ * comm_s and latency_bound; `peaks`: coll_ctx's.  0, or -1 with err set (no
+ * interconnect). */
+static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
+                                const rl_shard_plan *pl, long long x, int prefill, double tokens,
+                                long long bm, long long context, rl_precision p,
+                                rl_shard_result *r, char *err, size_t errlen)
 {
     long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp, M = tp * ep;
-    double P = (double)pp, ab = rl_dtype_bytes(p.compute);
-    double stage_layers = (double)(m->abstract ? 1 : m->layers) / P;
-    coll_ctx cx = {h, r, err, errlen, 0};
+    double ab = rl_dtype_bytes(p.compute);
+    coll_ctx cx = {h, peaks, r, err, errlen, 0};
     double D = (double)(m->abstract ? 0 : m->d_model);
     double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
-    double L = stage_layers;
+    double L = (double)(m->abstract ? 1 : m->layers); /* a step passes every stage's layers */
     if (!m->abstract) {
         double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
         long long kh = kv_head_shards(m, tp), z = tp / kh;
-        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) / P : 0.0;
+        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) : 0.0;
         double dense_layers = L - moe_layers;
         if (pl->layout == RL_LAYOUT_2D) {
             long long yz = tp / x;
@@ -189,7 +236,7 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, const rl_shar
                      sp, M, 1, L);
     }
     if (pp > 1)
-        add_coll(&cx, "stage P2P", RL_P2P, act, M * sp * pp, 1, 1, 1);
+        add_pp_sends(&cx, act, M * sp, pp);
     return cx.failed ? -1 : 0;
 }
 
@@ -301,6 +348,9 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double kv_shards = fmin(Mtp, K);
         double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp : qo / Mtp + kvp / kv_shards;
         double vocab = (pc.embedding + pc.lm_head) / Mtp;
+        /* read: the embedding's gathered rows, not its table (tied: the LM
+         * head reads the table), as rl_arch_params_read (tester12 #2) */
+        double vocab_read = ((m->tied_embeddings ? pc.embedding : pc.lm_head) + tokens * D) / Mtp;
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
@@ -308,7 +358,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
             touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
         double rest = pc.router + pc.norms;
         stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
-        read = (attn + vocab + dense_mlp / Mtp + experts * touched + rest) / P;
+        read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + rest) / P;
     }
     r->weight_bytes = stored * wb;
     double weight_read = read * wb;
@@ -370,11 +420,25 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
-    if (add_plan_collectives(m, h, pl, x, prefill, tokens, bm, context, moved, r, err,
+    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, r, err,
                              errlen) != 0)
         return -1;
-    r->tick_s = pl->overlap ? fmax(r->local_s, r->comm_s) : r->local_s + r->comm_s;
-    r->step_s = P * r->tick_s;
+    /* a tick runs one micro-batch through a stage and its layers'
+     * collectives (1/P of the step's); the step is P ticks plus the P-1
+     * stage-to-stage sends of a pass, which wait for the stage before
+     * (rl_shard_pp_sends) */
+    double sends = 0;
+    for (int i = 0; i < r->ncoll; i++)
+        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    double layer_comm = (r->comm_s - sends) / P;
+    r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
+    r->step_s = P * r->tick_s + sends;
+    /* the row per step: every chip runs P ticks */
+    r->flops *= P;
+    r->compute_s *= P;
+    r->weight_load_s *= P;
+    r->kv_load_s *= P;
+    r->local_s *= P;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
@@ -395,7 +459,7 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     out->replicas = 1;
     long long x = plan->layout == RL_LAYOUT_2D ? (plan->x ? plan->x : best_x(m, plan->tp)) : 1;
     out->plan.x = x;
-    return add_plan_collectives(m, h, plan, x, phase == RL_PHASE_PREFILL, tokens,
+    return add_plan_collectives(m, h, 0, plan, x, phase == RL_PHASE_PREFILL, tokens,
                                 (long long)ceil(tokens), 1, p, out, err, errlen);
 }
 
@@ -436,9 +500,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     double even = (double)rb * rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,
                                                              RL_KV_IDEAL) / Md;
     double copies = even > 0 ? held.kv_bytes / even : 1.0;
-    *st = rl_step_calibrated(m, h, M, rb, context, p);
-    st->step_s += st->kv_load_s * (copies - 1);
-    st->kv_load_s *= copies;
+    *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
     coll->banded = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops) && ops.banded;
     for (int k = 0; k < 4; k++)
@@ -448,6 +510,13 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->step_s += st->comm_s;
     st->tokens_per_s = (double)batch / st->step_s;
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
+    /* the columns are the plan's roofline terms, as --ideal prints them; the
+     * time above them is kernel_excess_s (tester12 #9) */
+    st->weight_load_s = held.weight_load_s;
+    st->kv_load_s = held.kv_load_s;
+    st->compute_s = held.compute_s;
+    st->bound = held.bound;
+    rl_step_settle_excess(st);
     coll->weight_bytes = held.weight_bytes;
     coll->kv_bytes = held.kv_bytes;
     coll->total_bytes = held.total_bytes;
@@ -457,6 +526,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->weight_load_s = st->weight_load_s;
     coll->kv_load_s = st->kv_load_s;
     coll->compute_s = st->compute_s;
+    coll->kernel_excess_s = st->kernel_excess_s;
     coll->local_s = st->step_s - st->comm_s;
     coll->tick_s = coll->step_s = st->step_s;
     coll->table_s = st->table_s;

@@ -89,12 +89,19 @@ typedef struct {
     double kv_bytes;     /* stored per chip */
     double total_bytes;  /* weights + KV per chip */
     int fits;            /* total_bytes <= hbm_bytes */
-    double flops;        /* per chip per tick */
-    double weight_load_s, kv_load_s, compute_s; /* per tick */
-    double local_s;      /* per tick: formula (1) on one chip */
-    double comm_s;       /* per tick: sum of the collectives */
-    double tick_s;       /* local + comm (or max with overlap) */
-    double step_s;       /* pp * tick: TPOT (generation) or TTFT (prefill) */
+    double flops;        /* per chip per step (pp ticks) */
+    double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms */
+    double kernel_excess_s; /* per step, of local_s: the calibrated time above those
+                               terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
+    double local_s;      /* per step: formula (1) on one chip, pp ticks (calibrated:
+                            the replica's step, kv_load_s + max(weight_load_s,
+                            compute_s) + kernel_excess_s) */
+    double comm_s;       /* per step: sum of the collectives (coll[].total_s) */
+    double tick_s;       /* one micro-batch through one stage: local_s / pp plus its
+                          * layers' collectives, comm_s less the sends / pp (max with
+                          * overlap) */
+    double step_s;       /* pp * tick + the pp-1 stage sends (rl_shard_pp_sends): TPOT
+                          * (generation) or TTFT (prefill) */
     double table_s;      /* of step_s: ops timed by kernel tables (rl_shard_step_calibrated:
                             rl_step.table_s), else 0 */
     double tokens_per_s; /* all replicas */
@@ -129,10 +136,28 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
  * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
  * multiple or divisor of K, or above N; ep on a dense model or not dividing
  * E; sp in generation; 2D on an MoE model, or x not dividing tp; missing
- * interconnect fields; and those of rl_step_check. */
+ * interconnect fields; and those of rl_step_check.  The local step is
+ * formula (1) at h's peaks, so the collectives are the alpha-beta model's at
+ * h's link figures (comm.h rl_comm_model_time: ideal mode, no measured
+ * rows); rl_shard_collectives reads the rows. */
 int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
                   long long chips, long long batch, long long context, rl_precision p,
                   rl_shard_result *out, char *err, size_t errlen);
+
+/* The pp - 1 stage-to-stage sends of one pass through a pipeline of `pp`
+ * stages of `stage_chips` chips each (stage i on chips [i s, (i+1) s)),
+ * `bytes` each: a micro-batch's activation goes from each stage to the
+ * next once a pass (Megatron-LM's pipeline schedule: Narayanan et al.,
+ * "Efficient Large-Scale Language Model Training on GPU Clusters Using
+ * Megatron-LM", SC'21, section 2.2; the Scaling Book's "How to
+ * Parallelize a Transformer for Training", pipelining).  A boundary whose
+ * two stages share a domain (b s not a multiple of domain_chips) sends
+ * over the domain's link (comm.h RL_P2P over 2 neighbours), the others
+ * over the network (stride domain_chips).  n[0] sends of c[0] inside,
+ * n[1] of c[1] across; `peaks`: the alpha-beta model alone
+ * (rl_comm_model_time).  0, or -1 with err (no link or network). */
+int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long long pp,
+                      double bytes, rl_comm c[2], double n[2], char *err, size_t errlen);
 
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
  * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of

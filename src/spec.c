@@ -44,6 +44,8 @@ enum {
     MIN1 = 32,    /* 0 (absent) or >= 1: a rate or size that is never tiny */
     LATE = 64,    /* read after the others: a copy of one (keep_measured), whose
                      errors name the field copied first */
+    MEASURED = 128, /* a figure the chip's measurements were taken at (rl_hw.measured):
+                       stated only by the profile that carries them (is_measured_field) */
 };
 
 typedef struct {
@@ -101,10 +103,12 @@ static const field HW_FIELDS[] = {
     HF(flops, T_FLOPS, REQ),
     HF(hbm_bytes, T_NUM, REQ | POS),
     HF(hbm_bw, T_NUM, REQ | POS),
-    {"measured_hbm_bw", T_NUM, offsetof(rl_hw, measured.hbm_bw), 0, NULL, POS | LATE},
-    {"measured_flops", T_FLOPS, offsetof(rl_hw, measured.flops), 0, NULL, LATE},
-    {"measured_ici_bw", T_NUM, offsetof(rl_hw, measured.ici_bw), 0, NULL, MIN1 | LATE},
-    {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE},
+    {"measured_hbm_bw", T_NUM, offsetof(rl_hw, measured.hbm_bw), 0, NULL, POS | LATE | MEASURED},
+    {"measured_flops", T_FLOPS, offsetof(rl_hw, measured.flops), 0, NULL, LATE | MEASURED},
+    {"measured_ici_bw", T_NUM, offsetof(rl_hw, measured.ici_bw), 0, NULL, MIN1 | LATE | MEASURED},
+    {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE | MEASURED},
+    {"measured_ici_links", T_INT, offsetof(rl_hw, measured.ici_links), 0, NULL, LATE | MEASURED},
+    {"measured_topology", T_ENUM, offsetof(rl_hw, measured.topology), 0, TOPO_NAMES, LATE | MEASURED},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -609,6 +613,28 @@ const double *rl_hw_measured_flops(const rl_hw *h)
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
 }
 
+/* Name a changed figure in h->changed, "FIELD=NOW (as measured WAS)",
+ * when now differs from was: after "; " when `each` (every link figure is
+ * named), else only while nothing is named (the chip's first differing
+ * figure).  `names`: an enum's value names, else the values are numbers. */
+static void note_change(rl_hw *h, int each, const char *field, double now, double was,
+                        const char *const *names)
+{
+    size_t n = strlen(h->changed);
+    if (now == was || (n && !each))
+        return;
+    char v[2][32];
+    for (int i = 0; i < 2; i++) {
+        double x = i ? was : now;
+        if (names)
+            snprintf(v[i], sizeof v[i], "%s", names[(int)x]);
+        else
+            snprintf(v[i], sizeof v[i], "%.6g", x);
+    }
+    snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%s (as measured %s)", n ? "; " : "",
+             field, v[0], v[1]);
+}
+
 /* The link half of settle_what_if: the ICI/NVLink figures h's measured
  * collectives were timed at (h's own when the table gives none) and, when
  * h has measured collectives, each that differs, added to h->changed.
@@ -616,19 +642,21 @@ const double *rl_hw_measured_flops(const rl_hw *h)
  * times every collective from h's own figures. */
 static void settle_link(rl_hw *h)
 {
-    if (!(h->measured.ici_bw > 0)) {
-        h->measured.ici_bw = h->ici_bw;
-        h->measured.ici_latency = h->ici_latency;
+    rl_hw_figures *m = &h->measured;
+    if (!(m->ici_bw > 0)) {
+        m->ici_bw = h->ici_bw;
+        m->ici_latency = h->ici_latency;
     }
-    const char *name[2] = {"ici_bw", "ici_latency"};
-    const double now[2] = {h->ici_bw, h->ici_latency};
-    const double was[2] = {h->measured.ici_bw, h->measured.ici_latency};
-    for (int i = 0; i < 2 && h->collectives.present; i++) {
-        size_t n = strlen(h->changed);
-        if (now[i] != was[i])
-            snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%.6g (as measured %.6g)",
-                     n ? "; " : "", name[i], now[i], was[i]);
+    if (!(m->ici_links > 0)) {
+        m->ici_links = h->ici_links;
+        m->topology = (int)h->topology;
     }
+    if (!h->collectives.present)
+        return;
+    note_change(h, 1, "ici_bw", h->ici_bw, m->ici_bw, NULL);
+    note_change(h, 1, "ici_latency", h->ici_latency, m->ici_latency, NULL);
+    note_change(h, 1, "ici_links", (double)h->ici_links, (double)m->ici_links, NULL);
+    note_change(h, 1, "topology", (double)h->topology, (double)m->topology, TOPO_NAMES);
 }
 
 /* The one rule for a what-if, on every conversion of a spec table: h's
@@ -651,13 +679,12 @@ static void settle_what_if(rl_hw *h)
     if (!(h->measured.hbm_bw > 0))
         h->measured.hbm_bw = h->hbm_bw;
     h->changed[0] = '\0';
-    if (h->hbm_bw != h->measured.hbm_bw)
-        snprintf(h->changed, sizeof h->changed, "hbm_bw=%.6g (as measured %.6g)", h->hbm_bw,
-                 h->measured.hbm_bw);
-    for (int t = 0; t < RL_DTYPE_COUNT && !h->changed[0]; t++)
-        if (h->flops[t] != h->measured.flops[t])
-            snprintf(h->changed, sizeof h->changed, "flops.%s=%.6g (as measured %.6g)",
-                     rl_dtype_name((rl_dtype)t), h->flops[t], h->measured.flops[t]);
+    note_change(h, 0, "hbm_bw", h->hbm_bw, h->measured.hbm_bw, NULL);
+    for (int t = 0; t < RL_DTYPE_COUNT; t++) {
+        char field[32];
+        snprintf(field, sizeof field, "flops.%s", rl_dtype_name((rl_dtype)t));
+        note_change(h, 0, field, h->flops[t], h->measured.flops[t], NULL);
+    }
     settle_link(h);
 }
 
@@ -1010,15 +1037,20 @@ typedef struct {
 static void keep_measured(lua_State *L, int t);
 
 /* Whether a hardware field (with or without its "hw." prefix) is one of the
- * figures the profile's measurements were taken at (measured_hbm_bw, ...):
- * only the profile that carries the measurements may state them (tester11
+ * figures the profile's measurements were taken at (its HW_FIELDS row
+ * flagged MEASURED: measured_hbm_bw, ...): only the profile that carries
+ * the measurements may state them (tester11
  * #2: --set hw.measured_flops.bf16=1e12 read a 4096-token prefill at ~14
  * PFLOP/s on one H100). */
-static int is_measured_field(const char *field)
+static int is_measured_field(const char *name)
 {
-    if (strncmp(field, "hw.", 3) == 0)
-        field += 3;
-    return strncmp(field, "measured_", 9) == 0;
+    if (strncmp(name, "hw.", 3) == 0)
+        name += 3;
+    size_t n = strcspn(name, "."); /* measured_flops.bf16: the field measured_flops */
+    for (const field *f = HW_FIELDS; f->name; f++)
+        if (strlen(f->name) == n && strncmp(f->name, name, n) == 0)
+            return (f->flags & MEASURED) != 0;
+    return 0;
 }
 
 const char *rl_spec_measured_field(lua_State *L, int idx)
@@ -1085,7 +1117,7 @@ static void keep_as(lua_State *L, int t, const char *key, const char *from)
 
 /* The figures the hardware spec at t (absolute index) was measured at, as
  * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw,
- * flops, ici_bw and ici_latency.  Done before anything can change them: on a base before a derived
+ * flops, ici_bw, ici_latency, ici_links and topology.  Done before anything can change them: on a base before a derived
  * spec's fields replace its own (tester7 #4: { base = 'h100-sxm', hbm_bw =
  * 6e12 } read the H100 tables unchanged), and on the spec before --set
  * applies; allocates (a protected call's). */
@@ -1095,6 +1127,26 @@ static void keep_measured(lua_State *L, int t)
     keep_as(L, t, "measured_flops", "flops");
     keep_as(L, t, "measured_ici_bw", "ici_bw");
     keep_as(L, t, "measured_ici_latency", "ici_latency");
+    keep_as(L, t, "measured_ici_links", "ici_links");
+    keep_as(L, t, "measured_topology", "topology");
+}
+
+/* A derived spec that only renames its base (index 1) renames the chip,
+ * not what was measured on it: the base's name becomes renamed_from, as
+ * --set hw.name and roofline.hw's rename do (rl_hw_renamed; tester11 #3:
+ * { base = "h100-sxm", name = "x" } read estimated).  A spec (index 2)
+ * stating renamed_from itself keeps its own. */
+static void keep_renamed(lua_State *L)
+{
+    lua_getfield(L, 1, "name");
+    lua_getfield(L, 2, "name");
+    lua_getfield(L, 1, "renamed_from");
+    if (lua_type(L, -3) == LUA_TSTRING && lua_type(L, -2) == LUA_TSTRING && lua_isnil(L, -1) &&
+        strcmp(lua_tostring(L, -3), lua_tostring(L, -2)) != 0) {
+        lua_pushvalue(L, -3);
+        lua_setfield(L, 1, "renamed_from");
+    }
+    lua_pop(L, 3);
 }
 
 /* Copy every field of the derived spec (argument 2) but `base` into its base
@@ -1103,6 +1155,7 @@ static void keep_measured(lua_State *L, int t)
 static int merge_fields(lua_State *L)
 {
     keep_measured(L, 1);
+    keep_renamed(L);
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {

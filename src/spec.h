@@ -104,10 +104,12 @@ typedef enum {
 /* The figures that time a chip's kernels on the roofline: HBM bytes/s and
  * dense peak FLOP/s per compute dtype (0 = absent); and those of its link
  * inside a domain that time its collectives (comm.h): ICI/NVLink bytes/s
- * per link and per-hop latency. */
+ * per link, per-hop latency, links per chip and the domain's topology. */
 typedef struct {
     double hbm_bw, flops[RL_DTYPE_COUNT];
     double ici_bw, ici_latency;
+    long long ici_links; /* 0: absent (the chip's own) */
+    int topology;        /* an rl_topology; read with ici_links */
 } rl_hw_figures;
 
 typedef struct {
@@ -152,11 +154,12 @@ typedef struct {
     /* 1 after rl_hw_set_ideal (--ideal, --engine ideal): the pure roofline
      * asked for; not a spec field. */
     int ideal;
-    /* The timing figures (hbm_bw, flops, ici_bw, ici_latency) of the chip
-     * its measurements were taken at: the profile's own as read, before a
-     * --set, a derived spec's fields over its `base` or a Lua override
-     * changed them (spec fields measured_hbm_bw, measured_flops,
-     * measured_ici_bw, measured_ici_latency: set on the table before
+    /* The timing figures (hbm_bw, flops, ici_bw, ici_latency, ici_links,
+     * topology) of the chip its measurements were taken at: the profile's
+     * own as read, before a --set, a derived spec's fields over its `base`
+     * or a Lua override changed them (spec fields measured_hbm_bw,
+     * measured_flops, measured_ici_bw, measured_ici_latency,
+     * measured_ici_links, measured_topology: set on the table before
      * any change, so a table Lua passes on, edited field by field or not,
      * keeps them).  When h's figures differ, h is a what-if of the chip
      * as measured (rl_hw_what_if_of): its kernel tables and efficiency
@@ -167,11 +170,12 @@ typedef struct {
     rl_hw_figures measured;
     /* "FIELD=VALUE" of the first timing figure that differs from the chip
      * as measured (hbm_bw, then flops.* in dtype order), then each of
-     * ici_bw and ici_latency that differs when the spec has measured
+     * ici_bw, ici_latency, ici_links and topology that differs when the
+     * spec has measured
      * collectives ("; " between), else "": set from
      * the figures on every conversion (rl_hw_from_table), the one place
      * that decides.  A spec field only so that older tables still read. */
-    char changed[160];
+    char changed[384];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec

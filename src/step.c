@@ -1,6 +1,7 @@
 /* step.c — decode step time by formula (1) of seed 000 section 1. */
 #include "step.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "arch.h"
@@ -41,29 +42,34 @@ int rl_model_check_context(const rl_model *m, long long context, char *err, size
 }
 
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
-                           long long context, rl_precision p)
+                           long long context, rl_precision p, double kv_copies)
 {
     rl_step r = rl_step_decode(m, h, chips, batch, context, p);
     const rl_efficiency *e = &h->efficiency;
-    if (!e->present)
-        return r;
-    double B = (double)batch, mlp_ideal = r.step_s - r.kv_load_s;
-    double L = m->abstract ? 1.0 : (double)m->layers;
-    double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
-    double other = m->abstract ? 0.0 : 7.0 * L + 2;
-    r.calibrated = 1;
-    r.kv_load_s = L * e->overhead_s +
-                  r.kv_load_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
-    double mlp_s = mm * e->overhead_s + mlp_ideal / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
-    if (r.mlp_bound == RL_MEMORY_BOUND)
-        r.weight_load_s = mlp_s;
-    else
-        r.compute_s = mlp_s;
+    double B = (double)batch, mlp_ideal = r.step_s - r.kv_load_s, kv_s = r.kv_load_s;
+    r.kv_load_s *= kv_copies;
     r.bound = rl_bound_of(r.compute_s, r.kv_load_s + r.weight_load_s);
-    r.step_s = r.kv_load_s + mlp_s + other * e->overhead_s;
+    r.step_s = r.kv_load_s + mlp_ideal;
+    if (e->present) {
+        double L = m->abstract ? 1.0 : (double)m->layers;
+        double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
+        double other = m->abstract ? 0.0 : 7.0 * L + 2;
+        double kv_cal = L * e->overhead_s +
+                        kv_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
+        double mlp_s = mm * e->overhead_s + mlp_ideal / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
+        r.calibrated = 1;
+        r.step_s = kv_cal * kv_copies + mlp_s + other * e->overhead_s;
+    }
     r.tokens_per_s = B / r.step_s;
     r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
+    rl_step_settle_excess(&r);
     return r;
+}
+
+void rl_step_settle_excess(rl_step *s)
+{
+    double x = s->step_s - s->comm_s - s->kv_load_s - fmax(s->weight_load_s, s->compute_s);
+    s->kernel_excess_s = fabs(x) <= 1e-12 * s->step_s ? 0.0 : x; /* else: rounding */
 }
 
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,

@@ -9,14 +9,20 @@
  * (seed 000 section 1 "Theoretical estimates for LLM latency and
  * throughput").  P_active are the matmul parameters a token uses
  * (arch_flops_per_token / 2); P_bytes are the parameter bytes the step reads
- * (all of them for dense models; the touched experts for MoE).  Uses arch,
- * memory, roofline, spec, dtype, efficiency.
+ * (rl_arch_params_read: all of them for dense models but the embedding
+ * table, of which the step gathers B rows; the touched experts for MoE).
+ * Uses arch, memory, roofline, spec, dtype, efficiency.
  *
  * Calibrated mode (rl_step_calibrated, when the hardware spec has
  * `efficiency`, efficiency.h): the KV term becomes L * overhead + kv_load_s / frac_attention(kv bytes per
  * layer); the weight term over mm = L*(4 + MLP matrices) + 1 matmul
  * kernels of B tokens each, mm * overhead + max(...) / frac_gemm(B); plus
  * (7 L + 2) * overhead for norms, RoPE, KV writes, adds and the embedding.
+ * That is the step time; the columns kv_load_s, weight_load_s and
+ * compute_s stay formula (1)'s terms and the rest is kernel_excess_s, so
+ * in every mode (tester12 #9)
+ *
+ *   step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + kernel_excess_s
  * A dense model's per-operator prediction (calib/engine_ops.h) is finer. */
 #ifndef RL_STEP_H
 #define RL_STEP_H
@@ -38,11 +44,19 @@ rl_precision rl_precision_default(void);
 typedef struct {
     long long batch;   /* B: sequences decoding together */
     long long context; /* S: tokens already in each sequence's KV cache */
+    /* the roofline terms of formula (1) in every mode (calibrated mode
+     * times the step, not these: its time above them is kernel_excess_s) */
     double kv_load_s;     /* B * S * kv / BW_total */
     double weight_load_s; /* P_bytes / BW_total */
     double compute_s;     /* 2 * B * P_active / FLOPs_total */
     double comm_s;        /* collectives of a TP/EP plan (rl_shard_step_calibrated), else 0 */
-    double step_s;        /* formula (1), plus comm_s */
+    double kernel_excess_s; /* of step_s, the time above the roofline terms:
+                             * step_s - comm_s - kv_load_s - max(weight_load_s, compute_s)
+                             * (rl_step_settle_excess): kernels slower than their roofline
+                             * (measured, or by the efficiency curves), the elementwise ops
+                             * and activation traffic formula (1) leaves out, the engine's
+                             * costs; 0 in ideal mode (tester12 #9) */
+    double step_s;        /* formula (1), plus comm_s (and kernel_excess_s) */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
     rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
@@ -64,9 +78,16 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
 int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen);
 
 /* rl_step_decode under h's efficiency tables (calibrated mode, above; the
- * `calibrated` flag set), or exactly rl_step_decode when h has none. */
+ * `calibrated` flag set), or exactly rl_step_decode when h has none.  Each
+ * token's KV cache is read kv_copies times (>= 1: chips of a TP replica
+ * holding copies of a KV head, shard.c); the KV term scales with it. */
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
-                           long long context, rl_precision p);
+                           long long context, rl_precision p, double kv_copies);
+
+/* Set s->kernel_excess_s to step_s - comm_s - kv_load_s - max(weight_load_s,
+ * compute_s): the time of a calibrated step above its roofline terms (0
+ * when within 1e-12 of step_s: the rounding of an ideal step's sum). */
+void rl_step_settle_excess(rl_step *s);
 
 /* Check the arguments of rl_step_decode: positive sizes, context within the
  * model's max_context, the compute dtype's peak present in the hardware spec,

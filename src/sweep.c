@@ -347,6 +347,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
                                  .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
                                  .compute_s = r->compute_s, .comm_s = r->comm_s,
+                                 .kernel_excess_s = r->kernel_excess_s,
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes};
             int rc = push(out, &pt, h);

@@ -81,6 +81,8 @@ typedef struct {
                                 list (abstract model) */
     double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */
     double comm_s;           /* collectives per step (0 in ideal mode) */
+    double kernel_excess_s;  /* sharded: the calibrated step's time above the terms
+                                (shard.h); 0 in ideal mode */
     double tokens_per_s;     /* all replicas */
     double chip_s_per_token; /* chips / tokens_per_s: chip-seconds per generated token */
     double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */

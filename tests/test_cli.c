@@ -740,7 +740,7 @@ static void demo_scenario(void **state)
     assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/scaling_book_llama2_13b.lua", out, sizeof out), 0);
     assert_non_null(strstr(out, "MHA (K = 40)"));
     assert_non_null(strstr(out, "GQA (K = 8"));
-    assert_non_null(strstr(out, "   240       1610.6       1636.6       249.49"));
+    assert_non_null(strstr(out, "   240       1610.6       1636.6       249.44"));
     assert_non_null(strstr(out, "NO (out of HBM)"));
 }
 
@@ -1134,8 +1134,15 @@ static void fitted_breakdown_label(void **state)
     cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
-    assert_non_null(strstr(note, "are the estimated step's terms, not parts of the fitted step_s"));
+    assert_non_null(strstr(note, "are the estimated step's roofline terms, comm_s its collectives "
+                                 "at the fitted comm_eff, kernel_excess_s the fitted step_s "
+                                 "above them"));
     assert_null(strstr(note, "formula (1)"));
+    /* the breakdown holds on the fitted step too (step_columns_add_up) */
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                   num(r, "comm_s") + num(r, "kernel_excess_s"),
+               num(r, "step_s"), 1e-12);
     cJSON_Delete(j);
 }
 
@@ -1236,7 +1243,7 @@ static void mode_and_allreduce_agree(void **state)
     cJSON *j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
                             "--context 4096 --format json", out, sizeof out);
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring,
-                           "the measured collectives"));
+                           "alpha-beta model at the datasheet link figures"));
     cJSON_Delete(j);
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
                        "--weights fp8 --compute fp8 --format json";
@@ -1247,6 +1254,60 @@ static void mode_and_allreduce_agree(void **state)
         assert_true(num(c, "bytes") == 1048576.0);
         cJSON_Delete(j);
     }
+}
+
+/* The first generate-phase collective row of `cmd`'s JSON (*j: the
+ * document, freed by the caller). */
+static const cJSON *first_coll(const char *cmd, cJSON **j)
+{
+    *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(*j, "collectives"))
+        if (strcmp(cJSON_GetObjectItem(c, "phase")->valuestring, "generate") == 0)
+            return c;
+    fail_msg("%s: no generate collective", cmd);
+    return NULL;
+}
+
+/* tester12 #6, #10: ideal mode times collectives by the alpha-beta model
+ * at the datasheet link figures, whatever the chip measured (comm.h).
+ *  - shard (mode ideal, engine none) and step --tp 8 --ideal time the same
+ *    tp8 AllReduce alike: llama3-70b B=64, 64 x 8192 x 2 = 1048576 B over 8
+ *    H100 (h100-sxm.lua: 18 links x 2.5e10 B/s, 2 us a hop): 2 x max(2e-6,
+ *    1048576 x 7/8 / 4.5e11) = 4.0780e-6 s (1e-4), impl none; shard read
+ *    TensorRT-LLM's 25.96 us and step NCCL's 25.4 us before.
+ *  - gb200 tp72 (no row over 72 GPUs): --ideal 2 x max(2e-6, 2097152 x
+ *    71/72 / 9e11) = 4.5956e-6 s (1e-4), below the calibrated run, whose
+ *    model is raised to TensorRT-LLM's measured 4-GPU time and says so
+ *    (ideal read 27.5 us, NCCL's 4-GPU floor, calibrated 14.6 us, both
+ *    labelled "alpha-beta model, none"). */
+static void ideal_collectives_are_the_model(void **state)
+{
+    (void)state;
+    cJSON *a, *b;
+    const cJSON *sa = first_coll("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 64 "
+                                 "--context 4096 --format json", &a);
+    const cJSON *sb = first_coll("step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 64 "
+                                 "--context 4096 --ideal --format json", &b);
+    assert_rel(num(sa, "each_s"), 4.0780e-6, 1e-4);
+    assert_rel(num(sb, "each_s"), num(sa, "each_s"), 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(sa, "impl")->valuestring, "none");
+    assert_string_equal(cJSON_GetObjectItem(sb, "impl")->valuestring, "none");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    const char *gb = "step --model llama3-405b --hw gb200 --chips 72 --tp 72 --batch 64 "
+                     "--context 8192 --weights fp8 --compute fp8 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ideal", gb);
+    const cJSON *cal = first_coll(gb, &a), *ide = first_coll(cmd, &b);
+    assert_rel(num(ide, "each_s"), 4.5956e-6, 1e-4);
+    assert_true(num(ide, "each_s") < num(cal, "each_s"));
+    assert_string_equal(cJSON_GetObjectItem(cal, "impl")->valuestring, "trtllm");
+    assert_non_null(strstr(cJSON_GetObjectItem(cal, "timed_by")->valuestring,
+                           "raised to the measured 4-GPU time"));
+    assert_string_equal(cJSON_GetObjectItem(ide, "timed_by")->valuestring, "alpha-beta model");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
 }
 
 /* Tester 4 finding 9: one table-share rule for one prefill.  llama3-70b fp8
@@ -2333,6 +2394,99 @@ static void help_names_a_command(void **state)
     assert_non_null(strstr(out, "roofline help: unknown command 'nosuch'"));
 }
 
+/* The time columns of every step row add up (result.c "breakdown"; tester12
+ * #9: the README's calibrated step showed 3.57 of its 9.03 ms at batch 1):
+ * step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s +
+ * kernel_excess_s to 1e-12 (rounding), comm_s 0 where a row has none.  In
+ * calibrated mode the terms are the plan's roofline terms, equal to the
+ * --ideal --tp 8 rows' (1e-12), and kernel_excess_s is the measured time
+ * above them, > 0 here (the kernels run below their roofline: at batch 1,
+ * 9.033 ms against 2.633 + 0.050 + 0.569 ms of terms and collectives);
+ * --ideal rows have kernel_excess_s exactly 0.  Cases: the README's tp8
+ * step, one chip (the unsharded rows), and the ideal runs of both. */
+static void step_columns_add_up(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,16,64,256 --context 4096 "
+        "--weights fp8 --compute fp8 --format json",
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --ideal --batch 1,16,64,256 "
+        "--context 4096 --weights fp8 --compute fp8 --format json",
+        "step --model llama3-8b --hw h100-sxm --batch 1,64,512 --context 4096 --format json",
+        "step --model llama3-8b --hw h100-sxm --batch 1,64,512 --context 4096 --ideal "
+        "--format json"};
+    cJSON *j[4];
+    for (int k = 0; k < 4; k++) {
+        j[k] = json2(runs[k], "");
+        assert_non_null(j[k]);
+        int ideal = k % 2;
+        assert_non_null(strstr(cJSON_GetObjectItem(j[k], "breakdown")->valuestring,
+                               "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
+                               "kernel_excess_s"));
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j[k], "rows"))
+        {
+            const cJSON *c = cJSON_GetObjectItem(r, "comm_s");
+            double x = num(r, "kernel_excess_s");
+            double sum = num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                         (c ? c->valuedouble : 0) + x;
+            assert_rel(sum, num(r, "step_s"), 1e-12);
+            assert_true(ideal ? x == 0 : x > 0);
+        }
+    }
+    const cJSON *a = cJSON_GetObjectItem(j[0], "rows"), *b = cJSON_GetObjectItem(j[1], "rows");
+    for (int i = 0; i < 4; i++) {
+        const cJSON *ra = cJSON_GetArrayItem(a, i), *rb = cJSON_GetArrayItem(b, i);
+        assert_rel(num(ra, "weight_load_s"), num(rb, "weight_load_s"), 1e-12);
+        assert_rel(num(ra, "kv_load_s"), num(rb, "kv_load_s"), 1e-12);
+        assert_rel(num(ra, "compute_s"), num(rb, "compute_s"), 1e-12);
+    }
+    assert_rel(num(cJSON_GetArrayItem(a, 0), "step_s"), 9.033e-3, 1e-3); /* README */
+    for (int k = 0; k < 4; k++)
+        cJSON_Delete(j[k]);
+    /* tester11 #4: a faster HBM lengthened compute_s (2.248 -> 2.686 ms at
+     * batch 256 for hbm_bw 3.35e12 -> 4e12): the terms are the roofline's,
+     * so compute_s stays (1e-12) and weight_load_s scales by 3.35 / 4 */
+    const char *b256 = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 256 "
+                       "--context 4096 --weights fp8 --compute fp8 --format json";
+    cJSON *plain = json2(b256, ""), *fast = json2(b256, " --set hw.hbm_bw=4e12");
+    assert_true(plain && fast);
+    const cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(plain, "rows"), 0);
+    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItem(fast, "rows"), 0);
+    assert_rel(num(f0, "compute_s"), num(p0, "compute_s"), 1e-12);
+    assert_rel(num(f0, "weight_load_s"), num(p0, "weight_load_s") * 3.35 / 4, 1e-12);
+    assert_true(num(f0, "step_s") < num(p0, "step_s"));
+    cJSON_Delete(plain);
+    cJSON_Delete(fast);
+}
+
+/* tester12 #7: a KV dtype or weight x compute pair the engine's tables do
+ * not measure (h100-sxm trtllm: bf16 and fp8) is derived, and stderr says
+ * so; fp8 and bf16 are measured (no note), and --ideal uses no table. */
+static void derived_dtype_note(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --context 1000";
+    static const char *const tails[] = {" --kv int4", " --kv int8", " --weights int4",
+                                        " --kv fp8", "", " --kv int4 --ideal"};
+    static const char *const want[] = {"no int4 KV-cache attention (they measure bfloat16, fp8)",
+                                       "no int8 KV-cache attention", "no GEMM of int4 weights",
+                                       NULL, NULL, NULL};
+    for (int i = 0; i < 6; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s%s", base, tails[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        if (want[i])
+            assert_non_null(strstr(out, want[i]));
+        else
+            assert_null(strstr(out, "kernel tables on h100-sxm have no"));
+    }
+    assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --context 1000 --kv int4", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "roofline ops: note: trtllm's kernel tables on h100-sxm have no "
+                                "int4 KV-cache attention"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2370,6 +2524,7 @@ int main(void)
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
         cmocka_unit_test(mode_and_allreduce_agree),
+        cmocka_unit_test(ideal_collectives_are_the_model),
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(simulate_names_kv_layout),
@@ -2395,6 +2550,8 @@ int main(void)
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(fitted_grid_note),
+        cmocka_unit_test(step_columns_add_up),
+        cmocka_unit_test(derived_dtype_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,6 +238,49 @@ static void link_what_if(void **state)
     free(plain);
 }
 
+/* Links per chip and topology are link figures too (task: they were
+ * silently ignored on measured rows; CLOSING22 "not covered").  NCCL's
+ * 1 MiB AllReduce over 8 H100: model 2 x max(2 us, 1048576 x 7/8 / (18 x
+ * 2.5e10)) = 4.078 us; 9 links: 2 x 4.078 = 8.155 us, ratio 2.0000 (by
+ * hand); a ring of 8 with one 2.5e10 link each way: 2 x max(4 hops x 2
+ * us, 1048576 / (2 x 2.5e10)) = 41.94 us, ratio 10.2852; 98304 bytes is
+ * latency-bound on the switch, so 9 links leave it as measured (ratio 1).
+ * The chip's own 18 links and switch: no what-if, the same time (==). */
+static void links_and_topology_what_if(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h), *plain = malloc(sizeof *plain);
+    assert_non_null(h);
+    assert_non_null(plain);
+    *plain = h100_nccl();
+    double mib = must(plain, RL_ALLREDUCE, 1048576, 8, 1).time_s;
+    rl_override ov[2] = {{"collectives.impl", "nccl"}, {"ici_links", "9"}};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_true(rl_hw_what_if_of(h));
+    assert_non_null(strstr(h->changed, "ici_links=9 (as measured 18)"));
+    assert_rel(must(h, RL_ALLREDUCE, 1048576, 8, 1).time_s, 2.0 * mib, 1e-4);
+    assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s,
+               must(plain, RL_ALLREDUCE, 98304, 8, 1).time_s, 1e-12);
+    ov[1] = (rl_override){"topology", "ring"};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_non_null(strstr(h->changed, "topology=ring (as measured switch)"));
+    assert_rel(must(h, RL_ALLREDUCE, 1048576, 8, 1).time_s, 10.2852 * mib, 1e-4);
+    /* every figure named, none cut off (the label outgrew 160 bytes) */
+    rl_override all[6] = {{"hbm_bw", "3e12"},  {"ici_bw", "1e9"},       {"ici_latency", "1e-5"},
+                          {"ici_links", "9"}, {"topology", "ring"}, {"collectives.impl", "nccl"}};
+    *h = load_hw("h100-sxm", all, 6);
+    assert_string_equal(h->changed, "hbm_bw=3e+12 (as measured 3.35e+12); ici_bw=1e+09 (as "
+                                    "measured 2.5e+10); ici_latency=1e-05 (as measured 2e-06); "
+                                    "ici_links=9 (as measured 18); topology=ring (as measured "
+                                    "switch)");
+    ov[1] = (rl_override){"ici_links", "18"};
+    *h = load_hw("h100-sxm", ov, 2);
+    assert_false(rl_hw_what_if_of(h));
+    assert_true(must(h, RL_ALLREDUCE, 1048576, 8, 1).time_s == mib);
+    free(h);
+    free(plain);
+}
+
 static void harness_can_fail(void **state)
 {
     (void)state;
@@ -332,8 +375,8 @@ static void hierarchical_measured(void **state)
  * NVIDIA AIConfigurator custom_allreduce_perf / nccl_perf): TensorRT-LLM's
  * AllReduce (strategy AUTO) measured 3.559 us (was charged NCCL's 18.44 us
  * before), vLLM's under CUDA graphs 5.31 us, NCCL's 18.44 us (under the
- * envelope, measured_table) with no engine (--ideal) or under --set
- * hw.collectives.impl=nccl.  An AllGather of 16384 bytes over 8 stays NCCL's
+ * envelope, measured_table) under --set hw.collectives.impl=nccl; under
+ * --ideal the alpha-beta model alone (no rows): 2 hops x 2 us.  An AllGather of 16384 bytes over 8 stays NCCL's
  * 11.16 us whatever the engine (no engine measured its own).  Over 16
  * GPUs (2 nodes) the engine has no row: NCCL's RS + AG and the network
  * (hierarchical_measured's 32.09 us).  Tolerance 1e-3 (4 digits stored). */
@@ -359,10 +402,12 @@ static void allreduce_follows_engine(void **state)
     assert_string_equal(c.impl, "vllm_graph");
     assert_rel(c.time_s, 5.31e-6, 1e-3);
     assert_rel(must(h, RL_ALLGATHER, 16384, 8, 1).time_s, ag.time_s, 1e-12);
-    rl_hw_set_ideal(h); /* no engine: NCCL */
+    rl_hw_set_ideal(h); /* ideal mode: the model, no rows (comm.h; tester12 #6, #10) */
     c = must(h, RL_ALLREDUCE, 16384, 8, 1);
-    assert_string_equal(c.impl, "nccl");
-    assert_rel(c.time_s, 1.844e-5, 1e-3);
+    assert_string_equal(c.impl, "none");
+    assert_int_equal(c.measured, 0);
+    assert_int_equal(c.floor_gpus, 0);
+    assert_rel(c.time_s, 4e-6, 1e-12); /* 2 x max(2 us, 16384 x 7/8 / 4.5e11 B/s) */
     *h = h100_nccl(); /* named: NCCL under the default engine too */
     assert_rel(must(h, RL_ALLREDUCE, 16384, 8, 1).time_s, 1.844e-5, 1e-3);
     free(h);
@@ -517,6 +562,7 @@ int main(void)
         cmocka_unit_test(measured_envelope),
         cmocka_unit_test(fit_closed_form),
         cmocka_unit_test(link_what_if),
+        cmocka_unit_test(links_and_topology_what_if),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

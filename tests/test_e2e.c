@@ -96,13 +96,13 @@ static void tp_adds_the_plan_collectives(void **state)
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = 8;
     rl_shard_result s, engine;
-    char err[256];
-    assert_int_equal(rl_shard_eval(&m, &h, &plan, RL_PHASE_PREFILL, 8, 2, 512,
-                                   rl_precision_default(), &engine, err, sizeof err),
+    char err[256]; /* 2 x 512 prompt tokens of bf16 activations, the measured rows */
+    assert_int_equal(rl_shard_collectives(&m, &h, &plan, RL_PHASE_PREFILL, 1024,
+                                          rl_precision_default(), &engine, err, sizeof err),
                      0);
     rl_coll_follow_engine(&h.collectives, NULL);
-    assert_int_equal(rl_shard_eval(&m, &h, &plan, RL_PHASE_PREFILL, 8, 2, 512, rl_precision_default(),
-                                   &s, err, sizeof err),
+    assert_int_equal(rl_shard_collectives(&m, &h, &plan, RL_PHASE_PREFILL, 1024,
+                                          rl_precision_default(), &s, err, sizeof err),
                      0);
     assert_true(s.comm_s > 0);
     assert_rel(t.step[0].comm_s, s.comm_s, 1e-12);

@@ -779,6 +779,13 @@ static void what_if_and_size_errors(void **state)
     assert_step_on("roofline.hw('h100-sxm', { name = 'x' })", "calibrated", "hw.name=x");
     assert_step_on("roofline.hw(roofline.hw('h100-sxm', { name = 'x' }), { name = 'y' })",
                    "calibrated", NULL);
+    /* a derived spec that only renames its base, too (tester11 #3: it read
+     * `estimated` with the same numbers) */
+    char spec[64], expr[96];
+    write_temp(spec, ".lua", "return { base = 'h100-sxm', name = 'x' }\n");
+    snprintf(expr, sizeof expr, "'%s'", spec);
+    assert_step_on(expr, "calibrated", "hw.name=x");
+    unlink(spec);
     static const char *const bad[][2] = {
         {"burst = -1", "roofline.size: field 'burst'"},
         {"prefixes = 'x'", "roofline.size: field 'prefixes'"},

@@ -166,13 +166,12 @@ static void b_crit_per_op(void **state)
  *  - weight-matmul FLOPs = B * rl_arch_flops_per_token (exact);
  *  - QK^T + PV FLOPs = B * rl_arch_attention_flops_per_token (exact);
  *  - KV bytes read = formula (1)'s B * S * kv bytes (exact);
- *  - weight bytes = formula (1)'s parameter bytes minus the embedding table
- *    plus the B gathered rows (exact);
- *  - step time within 1.5%: the op list reads B*D instead of V*D embedding
- *    bytes (-1.3% of the weights), adds activations and norms (growing with
- *    B: the elementwise ops are memory-bound) and times each op by its own
- *    roofline; the differences seen are -1.07% (B 1), -0.12% (16) and
- *    +0.25% (64). */
+ *  - weight bytes = formula (1)'s parameter bytes (exact: both read the B
+ *    gathered rows of the embedding table, not the table; tester12 #2);
+ *  - step time never below formula (1)'s and within 0.5%: the op list adds
+ *    activations and norms (growing with B: the elementwise ops are
+ *    memory-bound) and times each op by its own roofline; the differences
+ *    seen are +0.05% (B 1), +0.29% (16) and +0.39% (64). */
 static void llama2_13b_matches_formula_1(void **state)
 {
     (void)state;
@@ -192,9 +191,9 @@ static void llama2_13b_matches_formula_1(void **state)
         double af = 40 * (find(o, "qk")->flops + find(o, "pv")->flops);
         assert_rel(af, B * rl_arch_attention_flops_per_token(&m, 4096), 1e-12);
         assert_rel(o->kv_read, s.mem.kv_bytes, 1e-12);
-        double VD = 32000.0 * 5120;
-        assert_rel(o->weight_bytes, rl_arch_params_read(&m, B) * 2 - VD * 2 + B * 5120.0 * 2, 1e-12);
-        assert_rel(o->step_s, s.step_s, 0.015);
+        assert_rel(o->weight_bytes, s.weight_load_s * 8 * h.hbm_bw, 1e-12);
+        assert_true(o->step_s >= s.step_s);
+        assert_rel(o->step_s, s.step_s, 0.005);
     }
 }
 

@@ -50,7 +50,13 @@ static double get(const checks *cs, const char *name)
  * step ms at B = 1, 8, 16, 32, 64, 240, S = 8192, 8 v5e at 8.2e11 B/s.
  * MHA 4.98 12.13 20.30 36.65 69.33 249.09; GQA (K = 8, parameters kept)
  * 4.17 5.60 7.23 10.50 17.04 52.99.  Tolerance 0.5% (the book rounds the
- * parameter count to 13e9 and KV to 819 kB). */
+ * parameter count to 13e9 and KV to 819 kB) after one correction: the book
+ * reads every parameter, we read the B gathered rows of the 32000 x 5120
+ * bf16 embedding table instead of the table (tester12 #2, arch.h
+ * rl_arch_params_read), (32000 - B) * 5120 * 2 bytes / (8 * 8.2e11 B/s)
+ * less: 0.0500 ms at B = 1 (1% of the book's 4.98), 0.0486 ms at B = 240.
+ * The GQA model is abstract (a parameter count, no embedding): no
+ * correction. */
 static void test_llama2_13b_tables(void **state)
 {
     (void)state;
@@ -61,8 +67,9 @@ static void test_llama2_13b_tables(void **state)
     static const double gqa[] = {4.17, 5.60, 7.23, 10.50, 17.04, 52.99};
     for (int i = 0; i < 6; i++) {
         char n[64];
+        double gather = (32000.0 - B[i]) * 5120 * 2 / (8 * 8.2e11) * 1e3; /* ms */
         snprintf(n, sizeof n, "mha_step_ms_b%d", B[i]);
-        assert_rel(get(&cs, n), mha[i], 0.005);
+        assert_rel(get(&cs, n), mha[i] - gather, 0.005);
         snprintf(n, sizeof n, "gqa_step_ms_b%d", B[i]);
         assert_rel(get(&cs, n), gqa[i], 0.005);
     }

@@ -82,7 +82,8 @@ static rl_serve_result run(const fixture *f, const rl_request *r, long long n,
  * formula (1) (seed 000 section 1) within 3% for llama3-8b on one H100 (the
  * op list adds norms, RoPE and softmax; 0.5% for llama3-70b). */
 /* On 8 chips the step adds the 1D TP collectives of shard.h for the
- * step's token rows (T + B), exactly (same arithmetic, 1e-12); calibrated
+ * step's token rows (T + B), the measured rows (rl_shard_collectives),
+ * exactly (same arithmetic, 1e-12); calibrated
  * mode is the op list under the efficiency tables. */
 static void test_cost_adds_tp_collectives(void **state)
 {
@@ -94,8 +95,8 @@ static void test_cost_adds_tp_collectives(void **state)
     rl_shard_plan plan = rl_shard_plan_default();
     plan.tp = 8;
     rl_shard_result r;
-    assert_int_equal(rl_shard_eval(&f->m, &f->h, &plan, RL_PHASE_GENERATE, 8, 32 + 512, 1, p, &r, err,
-                                   sizeof err), 0);
+    assert_int_equal(rl_shard_collectives(&f->m, &f->h, &plan, RL_PHASE_GENERATE, 32 + 512, p, &r,
+                                          err, sizeof err), 0);
     assert_true(r.comm_s > 0);
     assert_rel(rl_serve_ops_time1(&oc, 512, 1000, 32, 4096),
                rl_ops_mixed_step_time(&f->m, &f->h, 8, p, 512, 1000, 32, 4096) + r.comm_s, 1e-12);

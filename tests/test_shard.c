@@ -74,7 +74,8 @@ static void worked_problem_4(void **state)
  *   embedding (tied) vocab-parallel: 4096 * 32128 / 8 = 16.45e6 B
  *   router 4096 * 16 * 64 = 4.19e6 B, norms 129 * 4096 = 0.53e6 B
  *   total 2.3028e9 B; load at 8.19e11 B/s with every expert touched
- *   (B = 128: 16 (1 - (7/8)^128) = 16.0) = 2.812 ms.
+ *   (B = 128: 16 (1 - (7/8)^128) = 16.0), plus the 128 gathered embedding
+ *   rows (128 * 4096 / 8 B), = 2.812 ms.
  * The seed replicates attention on every chip (5.37 GB) and the embedding
  * (0.13 GB): 7.11 GB, 8.78 ms at 8.1e11.  Where we differ: (1) with the
  * chapter's own layout W_Q/W_O are sharded over heads on Y, so replication
@@ -97,7 +98,9 @@ static void worked_problem_6(void **state)
     double rest = 4096.0 * 32128 / 8 + 4096.0 * 16 * 64 + 129.0 * 4096;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 128, 128, 8192, INT8);
     assert_rel(r.weight_bytes, experts + attn / 8 + rest, 1e-9);
-    assert_rel(r.weight_load_s, (experts + attn / 8 + rest) / 8.19e11, 1e-6);
+    /* read: the stored bytes plus the 128 tokens' gathered embedding rows,
+     * spread over the 8 vocab shards (the tied table is read by the LM head) */
+    assert_rel(r.weight_load_s, (experts + attn / 8 + rest + 128.0 * 4096 / 8) / 8.19e11, 1e-6);
     rl_shard_result kv = eval(&m, &h, pl, RL_PHASE_GENERATE, 128, 32, 128000, INT8);
     assert_rel(kv.kv_bytes, 2.0 * 64 * 2 * 128000 * 256, 1e-12);
     pl.attn_replicated = 1;
@@ -219,12 +222,52 @@ static void replicas_pipeline_overlap(void **state)
     assert_rel(r.tokens_per_s, 64 / r.step_s, 1e-12);
     pl.pp = 4;
     rl_shard_result pp = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 64, 4096, p);
-    assert_rel(pp.step_s, 4 * pp.tick_s, 1e-12);
+    /* 4 ticks and the 3 sends of a pass (rl_shard_pp_sends), NVLink inside
+     * the 8-GPU domain: the step's collectives hold them */
+    assert_rel(pp.step_s, 4 * pp.tick_s + 3 * pp.coll[pp.ncoll - 1].c.time_s, 1e-12);
+    assert_rel(pp.coll[pp.ncoll - 1].count, 3, 0);
     assert_true(pp.step_s >= r.step_s * 0.9);
     pl.pp = 1;
     pl.overlap = 1;
     rl_shard_result ov = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 64, 4096, p);
     assert_rel(ov.step_s, fmax(ov.local_s, ov.comm_s), 1e-12);
+}
+
+/* tester12 #1: a step through P stages sends P-1 times (Megatron's
+ * pipeline, shard.h rl_shard_pp_sends), each boundary over NVLink inside a
+ * domain and over the NIC between domains.  llama3-8b pp16 on 16 H100
+ * (domains of 8), batch 1: 8192 B a send (4096 x bf16); 14 boundaries
+ * inside: max(2 us, 8192 / 4.5e11 B/s) = 2e-6 s; one (stages 7 -> 8) over
+ * the network: max(5 us, 8192 / 5e10 B/s) = 5e-6 s (h100-sxm.lua);
+ * step = 16 ticks + 14 x 2e-6 + 5e-6 (1e-12).  It charged one 5 us send a
+ * tick, 16 of them, labelled count 1.  simulate's pass counts the same
+ * boundaries (serve.c pp_send; test_serve test_pipeline_parallel). */
+static void pipeline_sends_per_boundary(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 16;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 1, 100, rl_precision_default());
+    assert_int_equal(r.ncoll, 2);
+    assert_rel(r.coll[0].count, 14, 0);
+    assert_rel(r.coll[0].c.time_s, 2e-6, 1e-12);
+    assert_int_equal(r.coll[0].c.levels, 1);
+    assert_rel(r.coll[1].count, 1, 0);
+    assert_rel(r.coll[1].c.time_s, 5e-6, 1e-12);
+    assert_int_equal(r.coll[1].c.levels, 2);
+    assert_rel(r.comm_s, 33e-6, 1e-12);
+    assert_rel(r.step_s, 16 * r.tick_s + 33e-6, 1e-12);
+    assert_rel(r.step_s, r.local_s + r.comm_s, 1e-12); /* the row's columns add up */
+    rl_comm c[2];
+    double n[2];
+    char err[256];
+    assert_int_equal(rl_shard_pp_sends(&h, 0, 4, 4, 8192, c, n, err, sizeof err), 0);
+    /* 4 stages of 4 chips in domains of 8: boundaries at chips 4, 8, 12;
+     * only 8 starts a domain */
+    assert_rel(n[0], 2, 0);
+    assert_rel(n[1], 1, 0);
 }
 
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
@@ -415,7 +458,7 @@ static void calibrated_tp2_step(void **state)
     char err[512];
     if (rl_shard_step_calibrated(&m, &h, &plan, 2, 4, 1024, p, &st, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
-    rl_step local = rl_step_calibrated(&m, &h, 2, 4, 1024, p);
+    rl_step local = rl_step_calibrated(&m, &h, 2, 4, 1024, p, 1);
     rl_ops ops;
     assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops), 1);
     assert_int_equal(c.ncoll, 2);
@@ -425,7 +468,7 @@ static void calibrated_tp2_step(void **state)
     assert_string_equal(c.name, "tp2");
     if (rl_shard_step_calibrated(&m, &h, &plan, 4, 4, 1024, p, &st, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
-    local = rl_step_calibrated(&m, &h, 2, 2, 1024, p);
+    local = rl_step_calibrated(&m, &h, 2, 2, 1024, p, 1);
     rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops);
     assert_rel(st.step_s, local.step_s + 2 * rl_coll_time(rl_coll_find(&h.collectives,
                                                                           RL_ALLREDUCE, 2),
@@ -520,6 +563,7 @@ int main(void)
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
+        cmocka_unit_test(pipeline_sends_per_boundary),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),

@@ -163,13 +163,21 @@ static void test_saved_spec_and_mode(void **state)
     assert_string_equal(rl_hw_mode(&c, 1), "calibrated");
     assert_string_equal(rl_hw_mode(&c, 0), "ideal");
     /* the same tables on a profile of another chip (a spec naming this one
-     * its base) are borrowed: estimated; --set hw.name only renames the chip
-     * its tables were measured on: still calibrated (tester #2) */
-    char derived[64], text2[128];
-    snprintf(text2, sizeof text2, "return { base = '%s', name = 'h100-pcie' }", path + 5);
+     * its base with that chip's figures) are borrowed: estimated; a spec
+     * that only renames its base, like --set hw.name, renames the chip its
+     * tables were measured on: still calibrated (tester #2; tester11 #3:
+     * the derived rename read estimated with the same numbers) */
+    char derived[64], text2[160];
+    snprintf(text2, sizeof text2, "return { base = '%s', name = 'h100-pcie', hbm_bw = 2e12 }",
+             path + 5);
     write_temp(derived, ".lua", text2);
     rl_hw b = load_hw(derived, NULL, 0);
     assert_string_equal(rl_hw_mode(&b, 1), "estimated");
+    unlink(derived);
+    snprintf(text2, sizeof text2, "return { base = '%s', name = 'h100-pcie' }", path + 5);
+    write_temp(derived, ".lua", text2);
+    b = load_hw(derived, NULL, 0);
+    assert_string_equal(rl_hw_mode(&b, 1), "calibrated");
     unlink(derived);
     rl_override ov = {"name", "h100-pcie"};
     b = load_hw(path, &ov, 1);
