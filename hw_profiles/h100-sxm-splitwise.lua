@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T10:34:19Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
         band = {
           p10 = -0.0721666485475803,
           p5 = -0.195397305604816,
@@ -257,7 +257,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484123,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T10:34:19Z",
+          date = "2026-12-02T11:23:15Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -305,6 +305,8 @@ return {
   measured_hbm_bw = 3350000000000,
   measured_ici_bw = 25000000000,
   measured_ici_latency = 2e-06,
+  measured_ici_links = 18,
+  measured_topology = "switch",
   net_bw = 50000000000,
   net_latency = 5e-06,
   price_per_chip_hour = 4.25,

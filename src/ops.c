@@ -139,8 +139,9 @@ typedef struct {
     int named;         /* 0: leave op names empty (step time only: formatting
                           names was half the cost of a build) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
-                          time alone, which does not depend on them (but at a band
-                          edge, engines.h `edge`, where it does: set then) */
+                          time alone, which does not depend on them, except at a band
+                          edge (engines.h `edge`), where each tabled op's band of that
+                          edge times it: only that one is set then (band_s stays 0) */
     int prefills;      /* the step prefills (some prompt rows) */
     double wrep;       /* chips that each read a weight matmul's whole matrix (attention
                           replicated: the chips; 1: split over them) */
@@ -175,10 +176,13 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
 {
     static const rl_op blank;
     rl_op *op = &x->o->op[x->o->n++];
-    /* cleared up to comm (set by add_collectives for its ops) by a copy, which
-     * compilers inline as vector moves (a memset of this size became a slow
-     * `rep stos`, 9% of a size search) */
-    memcpy(op, &blank, offsetof(rl_op, comm));
+    /* cleared up to comm (set by add_collectives for its ops) by two copies
+     * of half that each, which GCC 12 inlines as moves (a memset of this size
+     * became a slow `rep stos`, 9% of a size search; one copy of all 304
+     * bytes, past GCC's 256-byte limit for moves, a `rep movs`, 3%) */
+    const size_t half = offsetof(rl_op, comm) / 2;
+    memcpy(op, &blank, half);
+    memcpy((char *)op + half, (const char *)&blank + half, offsetof(rl_op, comm) - half);
     if (x->named && x->mixed && segment)
         snprintf(op->name, sizeof op->name, "%s:%s", segment, name);
     else if (x->named)
@@ -732,7 +736,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         sum += x->o->op[k].t.time_s;
     const rl_kresidual *r = &e->resid[c];
     double above[RL_KRESIDUAL_AXES] = {0};
-    double below = x->bands ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
+    /* the bands: all four (x->bands), else at one edge of the band (engines.h
+     * edge) that edge's, which times the op */
+    double below = x->bands || e->edge > 0 ? rl_engine_outside(e, c, v, op->kshape, above) : 0;
     if (below > 0 && eff <= 0)
         below = moved_below(x, e, c, v, op, t);
     below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
@@ -741,8 +747,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         o->prov = prov;
-        for (int q = 0; q < 4 && x->bands; q++)
-            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+        for (int q = 0; q < 4; q++)
+            if (x->bands || q == e->edge - 1)
+                o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM
@@ -932,9 +939,6 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
-    /* a run at one edge of the band (engines.h edge) times its ops by their bands */
-    const rl_serving_engine *sel = rl_engines_selected(&h->engines);
-    bands |= sel && sel->edge > 0;
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)

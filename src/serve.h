@@ -174,14 +174,15 @@ typedef struct {
      * rl_ops_cost_init); past it, steps go to the bounded hash memo above,
      * which gives the same time (the same step_time call) */
     double ***dense;
+    char *dense_map; /* the dense memo's memory, dense_max bytes (serve.c table_map) */
     size_t dense_bytes, dense_max;
     /* every op-list step is the sum of its spans' terms (ops.h
      * rl_ops_terms_time, the op list's own time bit for bit), each span's
      * kept by what its ops depend on: HEAD and TAIL by the step's token
      * rows, PREFILL by a lone prompt's (T, P), DECODE by (B, S), SEQS by
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
-     * span, allocated when first used (NULL: not yet, or no memory: built
-     * each time).  Whole steps rarely recur (chunk, prefix, batch and
+     * span, all spans' allocated together when first used (NULL: not yet,
+     * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):

@@ -582,6 +582,17 @@ static void slow_edge_scales_every_step(void **state)
     rl_hw slow = t;
     assert_int_equal(rl_e2e_band_edge(&slow, 2), 1);
     assert_rel(rl_ops_step_time(&m8, &slow, &c), o.band_s[2], 1e-12);
+    /* at the edge a step time alone (rl_ops_step_time, the serving memos'
+     * rl_ops_terms_of) sets only that edge's band of each op (ops.c
+     * builder.bands): the same time, to the bit, as the whole op list with
+     * all four bands, decode and mixed */
+    rl_ops_config mixed = rl_ops_mixed_config(1, rl_precision_default(), 512, 100, 16, 2048);
+    mixed.calibrated = 1;
+    const rl_ops_config *steps[2] = {&c, &mixed};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(rl_ops_build(&m8, &slow, steps[i], &o, err, sizeof err), 0);
+        assert_true(o.banded && o.step_s == rl_ops_step_time(&m8, &slow, steps[i]));
+    }
     rl_hw none = load_hw("tpu-v5e", NULL, 0);
     assert_int_equal(rl_e2e_band_edge(&none, 2), 0);
 }
