@@ -113,17 +113,20 @@ static unsigned context_axis(const rl_ktable *t)
 }
 
 /* The envelope of t's ln latencies logv (ktable.h) into out, with 2 n
- * doubles of scratch in work: first exact along the context axis (no
- * noise tolerated: attention over more cached tokens reads more KV bytes
- * and does more work in the same kernel, so cannot be faster; tester13 #7:
- * b200 vLLM fp8-KV qk measured 4.694 us a layer at batch 8 context 256
- * read 5.164 us at 128, a 1% slower step at the shorter context), then
- * within RL_KT_NOISE along every batched axis. */
+ * doubles of scratch in work: a table with a context axis (decode
+ * attention) first exact along its batched axes (no noise tolerated:
+ * attention over more cached tokens or more sequences reads more KV bytes
+ * in the same kernel, so cannot be faster; tester13 #7: b200 vLLM fp8-KV
+ * qk measured 4.694 us a layer at batch 8 context 256 read 5.164 us at
+ * 128, a 1% slower step at the shorter context; exact along context alone
+ * made llama3-70b tp8 on h100 TRT-LLM batch 2 faster than batch 1 at
+ * context 2048), then within RL_KT_NOISE along every batched axis. */
 static void envelope(const rl_ktable *t, const double *logv, double *work, double *out)
 {
     unsigned ctx = context_axis(t);
     if (ctx)
-        rl_kt_envelope(t->naxes, t->len, t->n, logv, t->filled, ctx, 0, work, work + t->n);
+        rl_kt_envelope(t->naxes, t->len, t->n, logv, t->filled, batched_axes(t), 0, work,
+                       work + t->n);
     rl_kt_envelope(t->naxes, t->len, t->n, ctx ? work + t->n : logv, t->filled, batched_axes(t),
                    RL_KT_NOISE, work, out);
 }

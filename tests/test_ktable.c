@@ -281,15 +281,14 @@ static void test_envelope_reach(void **state)
     rl_kt_free(&t);
 }
 
-/* Along the context axis the envelope tolerates no noise (ktable.c
- * envelope; tester13 #7): a decode-attention grid (batch, context) =
+/* On a table with a context axis the envelope tolerates no noise along
+ * batch and context (ktable.c envelope; tester13 #7): a decode-attention grid (batch, context) =
  * {8, 16} x {128, 256, 512}, us: batch 8: 5.164, 4.694, 6.0; batch 16:
  * 5.0, 4.9, 7.0.  (8, 128) is 10% slower than (8, 256): within
  * RL_KT_NOISE, it stayed 5.164 us (a 1% slower b200 vLLM step at the
  * shorter context); now it takes 4.694 us, interpolated, as does (16, 128)
- * (5.0 over 4.9: 4.9).  Along batch the 10% holds: (8, 512) = 6.0 against
- * (16, 512) = 7.0 is monotone anyway, and (8, 256) = 4.694 stays
- * measured.  Between, context 181 at batch 8 reads 4.694 (both corners).
+ * (5.0 over 4.9: 4.9).  (8, 512) = 6.0 against (16, 512) = 7.0 is
+ * monotone and stays measured, as does (8, 256) = 4.694.  Between, context 181 at batch 8 reads 4.694 (both corners).
  * Exact arithmetic: 1e-9. */
 static void test_context_envelope_exact(void **state)
 {
