@@ -1298,9 +1298,24 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
- * of about 4300), none found when no load was sustained above the floor. */
-static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n)
+ * of about 4300); why none was found (null) when arrivals have a rate
+ * (their `span` s) and are not --offline (tester11 #8: null, no word). */
+static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
+                                 double span)
 {
+    if (isnan(max_qps) && !o->given[RL_P_OFFLINE]) {
+        if (n < RL_SERVE_STEADY_MIN)
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): %lld requests are too few "
+                          "for the capacity search's steady window (%d or more: --requests)",
+                       n, RL_SERVE_STEADY_MIN);
+        else if (!(span > 0))
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): every request arrives at "
+                          "the same instant, so there is no arrival rate to scale");
+        else
+            rl_cli_say(o, "note: max_sustainable_qps not found (null): the capacity search's %d "
+                          "loads (1.02^k x the requests' rate) found no load sustained next to "
+                          "one that is not", RL_SERVE_CAPACITY_RUNS);
+    }
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
@@ -1441,7 +1456,7 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
-    note_capacity_bounds(o, max_qps, lower_bound, n);
+    note_capacity_bounds(o, max_qps, lower_bound, n, span);
     if (free_qps >= w.qps)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else
@@ -1628,6 +1643,20 @@ int rl_cli_size(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK, fitted = 0, last = 0;
+    long long ran = rl_size_requests(&in, 1);
+    if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
+        fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
+                        "arrivals, more than --requests %lld; JSON key requests): simulate "
+                        "reproduces a row with --requests %lld\n",
+                ran, RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
+    int bounded = 0;
+    for (int i = 0; i < r.n; i++)
+        bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
+    if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
+        fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
+                        "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
+                        "%.0f end-to-end latencies at the load above it; more --requests raise "
+                        "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
     for (int i = 0; i < nhw && !o->ideal; i++)
         if (base_hw[i].engine_costs.present) {
             fitted++;
@@ -1999,6 +2028,21 @@ static int moe_keep(const char *cmd, const char *list, rl_moe_keep *k)
     return 0;
 }
 
+/* A note per imported table some of whose configurations were left out as
+ * faster than their roofline (silicon.h, rl_silicon_summary below_floor). */
+static void note_below_floor(const rl_opts *o, const cJSON *tables)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tables) {
+        double n = cJSON_GetNumberValue(cJSON_GetObjectItem(t, "below_floor"));
+        if (n > 0)
+            rl_cli_say(o, "note: %s %s: %.0f configurations are faster than their roofline at "
+                          "%s's datasheet figures (above its peak bandwidth or FLOP/s): left out",
+                       cJSON_GetStringValue(cJSON_GetObjectItem(t, "class")),
+                       cJSON_GetStringValue(cJSON_GetObjectItem(t, "dtype")), n, o->hw);
+    }
+}
+
 /* calibrate --tables: write the calibrated spec to --save FILE. */
 static int calibrate_tables(rl_opts *o)
 {
@@ -2041,6 +2085,7 @@ static int calibrate_tables(rl_opts *o)
     }
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
+    note_below_floor(o, cJSON_GetObjectItem(r, "tables"));
     return emit(o, r);
 }
 
@@ -2586,6 +2631,19 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
                : 0;
 }
 
+/* A note when kernel-table times were raised to their roofline floor
+ * (engines.h rl_engine_time, the floor rule): a profile imported before
+ * the rule still holds rows faster than the chip can run. */
+static void note_floored(const char *cmd)
+{
+    long n = rl_engine_floored();
+    if (n > 0)
+        fprintf(stderr, "roofline %s: note: %ld kernel-table time%s below the roofline floor at "
+                        "the figures measured at: floored (the profile holds rows faster than the "
+                        "chip's datasheet peaks; `make profiles` leaves them out)\n",
+                cmd, n, n == 1 ? " was" : "s were");
+}
+
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
@@ -2642,6 +2700,7 @@ int rl_cli_main(int argc, char **argv)
         return RL_EXIT_INPUT;
     smoke_loaded = 0;
     rc = c->cli(&o);
+    note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
      * A command that failed after a signal came was stopped by it wherever it
      * was (a spec's script says "interrupted" and returned as bad input: 2) */

@@ -316,6 +316,9 @@ int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v)
     return t && (c == RL_KC_MOE ? t->moe[v].n > 0 : t->t[c][v] != NULL);
 }
 
+/* Table times raised to their roofline floor in this process (engines.h). */
+static long FLOORED;
+
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov)
 {
@@ -323,8 +326,16 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
     if (!t)
         return -1;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
-    return rl_kt_time(t, x, rl_kideal, &k, prov);
+    double time = rl_kt_time(t, x, rl_kideal, &k, prov);
+    double floor_s = c == RL_KC_MOE ? 0 : rl_kideal(x, &k);
+    if (time < floor_s) { /* the floor rule (engines.h): never faster than the roofline */
+        FLOORED++;
+        return floor_s;
+    }
+    return time;
 }
+
+long rl_engine_floored(void) { return FLOORED; }
 
 double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                          const double was[2], const double now[2], rl_provenance *prov)

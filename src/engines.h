@@ -413,9 +413,35 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
 
 /* Time of one operator of class c and variant v at table shape
  * x[RL_KSHAPE] from the selected engine's table (e may be NULL); -1 when there is none.  *prov
- * gets the provenance. */
+ * gets the provenance.  peak and bw: the figures the table was measured at.
+ *
+ * THE FLOOR RULE: a kernel time is never below its own roofline at those
+ * figures, rl_kideal(x; peak, bw): no kernel moves its bytes faster than
+ * the chip's HBM bandwidth or computes faster than its peak (seed 000
+ * section 1; Williams et al., CACM 52(4), 2009, the roof as an upper bound
+ * on attainable performance).  A measured row below it is not a timing of
+ * that shape: AIConfigurator's A100 TensorRT-LLM 1.0.0 decode attention
+ * (silicon/a100_sxm/trtllm/generation_attention_perf.csv.gz) has GQA rows
+ * reading K/V at up to 1.69x A100's 2.039 TB/s (batch 64, 32 heads, 8 KV
+ * heads, head_dim 128, bf16, step 8191: 64 x 8192 x 4096 B in 0.639 ms,
+ * 3.36 TB/s; the MHA row of the same 8 KV heads, 1.256 ms, 1.71 TB/s),
+ * while no H100, H200, B200 or GB200 table, and neither A100 vLLM, exceeds
+ * 0.96x.  Such rows are left out when tables are imported (silicon.h);
+ * interpolation in log space between nodes at or above the floor stays at
+ * or above it (the floor is convex in the log axes and a table time is a
+ * convex combination of its nodes), and extrapolation scales a node by the
+ * roofline ratio, so this floor only acts on a profile imported before
+ * the rule (or edited by hand): it returns the floor and counts it
+ * (rl_engine_floored; the command line notes it once per run).  MoE rows
+ * are not floored: rl_kideal counts every expert a chip's tokens can reach
+ * (min(T k, E)) as read, while the measured routing (power_law_1.01) may
+ * touch fewer, so it is not a lower bound there. */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
+
+/* How many table times were raised to their roofline floor (the floor rule
+ * of rl_engine_time) in this process. */
+long rl_engine_floored(void);
 
 /* WHAT-IF: a kernel's time on a chip whose figures `now` (peak FLOP/s of
  * the kernel's compute dtype, HBM bytes/s) differ from those `was` its

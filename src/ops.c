@@ -148,6 +148,29 @@ typedef struct {
     int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
 } builder;
 
+/* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
+ * compute dtype and the KV cache's, as both operands must be in it (K and
+ * V are read from the cache; a narrower cache is dequantized to the
+ * compute dtype on load, a wider one is not quantized to it).  Equal
+ * widths keep the compute dtype.  So --compute fp8 over a bf16 cache runs
+ * attention at the bf16 peak, the kernel the tables measure for it (rows
+ * keyed by the KV dtype, attn_dtype bfloat16: engines.h), and fp8 over an
+ * fp8 cache at the fp8 peak (tester13 #6: --ideal timed QK^T over bf16
+ * K at the fp8 peak, and a flops.bf16 what-if left it unchanged). */
+static rl_dtype attention_compute(const rl_precision *p)
+{
+    return rl_dtype_bytes(p->kv) > rl_dtype_bytes(p->compute) ? p->kv : p->compute;
+}
+
+/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half),
+ * attention's own for attention (attention_compute). */
+static rl_dtype op_compute(const builder *x, const rl_op *op)
+{
+    return op->half                        ? RL_BF16
+           : op->kind == RL_OP_ATTENTION ? attention_compute(&x->c->prec)
+                                         : x->c->prec.compute;
+}
+
 /* Engine e's time of kernel class c, variant v at `shape`, computing in
  * `compute`, on the run's chip: the table's at the chip as measured, scaled
  * by the kernel's roofline ratio on a what-if (engines.h rl_engine_time_on). */
@@ -378,7 +401,7 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
         return RL_KC_PREFILL_ATTN;
-    rl_dtype d = x->c->prec.compute;
+    rl_dtype d = attention_compute(&x->c->prec);
     double x1[RL_KSHAPE], pairs, keys;
     rl_provenance prov;
     memcpy(x1, shape, sizeof x1);
@@ -651,12 +674,6 @@ static void mlp(builder *x, const char *prefix, double layers, double per_token,
         fuse(x, gate, 2);
     row_parallel(x, matmul(x, join(x, name, sizeof name, prefix, "_down"), layers, x->M, per_token,
                            F, D, copies, use_frac, 0));
-}
-
-/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half). */
-static rl_dtype op_compute(const builder *x, const rl_op *op)
-{
-    return op->half ? RL_BF16 : x->c->prec.compute;
 }
 
 /* The table variant of op's class for the run's precision in engine e's

@@ -154,12 +154,16 @@ typedef struct {
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
- * headroom, sized_for_qps, max_replicas, beyond_replica_bound,
+ * headroom, sized_for_qps, requests (each row's sample at qps), max_replicas,
+ * beyond_replica_bound,
  * skipped_for_time,
  * cost_unit ("usd_per_hour" | "chips"), meeting, simulated_configs, pruned,
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
- * tpot_p99_s, e2e_p50_s, out_tokens_per_s, meets, max_sustainable_qps (null
- * when unknown); `detail` (JSON, CSV) adds
+ * tpot_p99_s, e2e_p50_s, out_tokens_per_s (the whole run's, as simulate),
+ * steady_out_tokens_per_s, meets, max_sustainable_qps (null
+ * when unknown), max_sustainable_qps_is_lower_bound, fails_at_qps, fails_on, mode, table_time_share, engine,
+ * then ttft_p99_at_sized_s, tpot_p99_at_sized_s (at sized_for_qps; last,
+ * after the detail keys); `detail` (JSON, CSV) adds
  * hw, mode, policy, weights, kv, compute, attention_layout, kv_copies, pp, ep,
  * chips_per_stage, chips_per_replica, replicas,
  * prefill_replicas, max_seqs, max_tokens, usd_per_mtok, ttft_p50_s,

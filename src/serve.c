@@ -767,6 +767,7 @@ typedef struct {
     /* statistics */
     double busy_s, area, tlast, nsys, sum_b, sum_bt, sum_ctx, sum_dstep, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double ponly, sum_ponly; /* decode steps without prefill or swap-in: count, seconds */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -783,6 +784,13 @@ typedef struct {
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
     unsigned long long quiet; /* step ends committed from decode runs (events not popped) */
+    /* the decode pool's queue (disagg), for keep-up (steady_window): per
+     * request, when its KV reached a decode replica and when it first joined
+     * that replica's batch (NAN before); the requests in the order their KV
+     * arrived */
+    double *t_ready, *t_join;
+    int *xfer_order;
+    long long nxfer;
 } sim;
 
 /* Min-heap of events by time; at one instant, step ends before KV
@@ -1323,6 +1331,8 @@ static void admit_transferred(sim *S, replica *r)
     while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         int i = q_pop(S, &r->wait);
+        if (isnan(S->t_join[i]))
+            S->t_join[i] = S->tlast; /* the current time */
         join_decode(S, r, i, S->s[i].need);
     }
 }
@@ -1403,7 +1413,10 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
 }
 
 /* The step statistics: every step, and decode steps of B sequences. */
-static void count_step(sim *S, double B, double Sctx, double t)
+/* A step of t s with B decode sequences at mean context Sctx; `mixed`: it
+ * carries prefill tokens or a swap-in beside them (rl_serve_result
+ * mean_decode_only_step_s leaves those out). */
+static void count_step(sim *S, double B, double Sctx, double t, int mixed)
 {
     S->steps++;
     if (B > 0) {
@@ -1412,6 +1425,8 @@ static void count_step(sim *S, double B, double Sctx, double t)
         S->sum_ctx += Sctx;
         S->sum_dstep += t;
         S->sum_bt += B * t;
+        S->ponly += !mixed;
+        S->sum_ponly += mixed ? 0 : t;
     }
     S->busy_s += t;
 }
@@ -1483,8 +1498,9 @@ static void start_step(sim *S, int ri, double now)
         r->busy = 0;
         return;
     }
+    int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
-    count_step(S, B, Sctx, t);
+    count_step(S, B, Sctx, t, mixed);
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
@@ -1580,7 +1596,7 @@ static void commit_run(sim *S, replica *r)
         const run_step *q = &r->run[i];
         itl_step(S, r, q->end);
         r->k++;
-        count_step(S, r->run_b, q->next_ctx, q->next_t);
+        count_step(S, r->run_b, q->next_ctx, q->next_t, 0);
     }
     if (r->nrun > 0)
         peak_kv(S, r);
@@ -1745,12 +1761,16 @@ static void sim_free(sim *S)
     free(S->plen);
     free(S->ttft_svc);
     free(S->itl_w);
+    free(S->t_ready);
+    free(S->t_join);
+    free(S->xfer_order);
 }
 
 size_t rl_serve_bytes_per_request(void)
 {
-    /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per request */
-    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 4 * sizeof(double);
+    /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per
+     * request; disagg's decode-pool queue times and order */
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 6 * sizeof(double) + sizeof(int);
 }
 
 /* Replica j's queues and buffers (prefix-cache lists when caching).
@@ -1831,6 +1851,15 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     if (!S->s || !S->r || !S->start || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
         !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
+    if (S->nprefill > 0) {
+        S->t_ready = malloc((size_t)n * sizeof *S->t_ready);
+        S->t_join = malloc((size_t)n * sizeof *S->t_join);
+        S->xfer_order = malloc((size_t)n * sizeof *S->xfer_order);
+        if (!S->t_ready || !S->t_join || !S->xfer_order)
+            return -1;
+        for (long long i = 0; i < n; i++)
+            S->t_ready[i] = S->t_join[i] = NAN;
+    }
     for (int j = 0; j < S->nr; j++)
         if (alloc_replica(S, j, caching) != 0)
             return -1;
@@ -1896,6 +1925,8 @@ static void handle_event(sim *S, event e, double now)
     } else {
         int ri = route(S, S->nprefill, c->replicas, 1);
         S->s[e.id].state = S_WAIT;
+        S->t_ready[e.id] = now;
+        S->xfer_order[S->nxfer++] = e.id;
         S->r[ri].outstanding++;
         q_push(S, &S->r[ri].wait, e.id, 0);
         if (S->r[ri].busy)
@@ -1934,24 +1965,60 @@ static int run_events(sim *S, long long *next)
     return 0;
 }
 
-/* The end of keep-up's count (serve.h keep_up): the last arrival in the
- * second half of the steady window [w0, w1] before which every earlier
- * request had started (the waiting queue was empty then: it did not grow
- * over the window, whatever came after); NAN when there is none (keep-up
- * then counts to w1).  Bursty arrivals (gamma, --burst 100)
+/* A queue keep-up counts (serve.h keep_up): the requests waiting for the
+ * whole system's first prefill step (decode 0, in arrival order), or, in a
+ * disaggregated deployment, for a decode replica's batch once their KV has
+ * arrived there (decode 1, in the order it arrived).  The j-th request to
+ * arrive there: when it arrived, and when its service there began. */
+static long long queue_len(const sim *S, int decode)
+{
+    return decode ? S->nxfer : S->n;
+}
+
+static double queue_arrival(const sim *S, int decode, long long j)
+{
+    return decode ? S->t_ready[S->xfer_order[j]] : S->req[j].arrival;
+}
+
+static double queue_start(const sim *S, int decode, long long j)
+{
+    return decode ? S->t_join[S->xfer_order[j]] : S->s[j].t_start;
+}
+
+/* The end of keep-up's count for one queue (serve.h keep_up): the last
+ * arrival in the second half of the steady window [w0, w1] before which
+ * every earlier request had started (the waiting queue was empty then: it
+ * did not grow over the window, whatever came after); NAN when there is
+ * none (keep-up then counts to w1).  Bursty arrivals (gamma, --burst 100)
  * end the window on a clump that an idle server cannot admit in an
  * instant; without this, keep-up failed even at a millionth of the load,
- * and capacity read 0 (tester8 item 4).  Arrivals are sorted (workload.h),
- * so a running maximum of start times says it. */
-static double queue_emptied(const sim *S)
+ * and capacity read 0 (tester8 item 4).  Arrivals are in time order
+ * (workload.h; the transfer events), so a running maximum of start times
+ * says it. */
+static double queue_emptied(const sim *S, int decode)
 {
     double half = S->w0 + 0.5 * (S->w1 - S->w0), started = -INFINITY, end = NAN;
-    for (long long i = 0; i < S->n; i++) {
-        if (S->req[i].arrival >= half && S->req[i].arrival <= S->w1 && started <= S->req[i].arrival)
-            end = S->req[i].arrival;
-        started = fmax(started, S->s[i].t_start);
+    for (long long j = 0; j < queue_len(S, decode); j++) {
+        double a = queue_arrival(S, decode, j);
+        if (a >= half && a <= S->w1 && started <= a)
+            end = a;
+        started = fmax(started, queue_start(S, decode, j));
     }
     return end;
+}
+
+/* One queue's keep-up over the steady window: the requests whose service
+ * there began over those that arrived there; 1 when none arrived. */
+static double queue_keep_up(const sim *S, int decode)
+{
+    double arrived = 0, admitted = 0, end = queue_emptied(S, decode);
+    double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
+    for (long long j = 0; j < queue_len(S, decode); j++) {
+        double a = queue_arrival(S, decode, j), t = queue_start(S, decode, j);
+        arrived += a > S->w0 && a < arrived_by;
+        admitted += t > S->w0 && t <= admitted_by;
+    }
+    return arrived > 0 ? admitted / arrived : 1;
 }
 
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
@@ -1966,15 +2033,8 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->steady_req_per_s = steady ? S->win_done / win : out->req_per_s;
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
-    if (steady) { /* admissions over arrivals in the window: a waiting queue that grows */
-        double arrived = 0, admitted = 0, end = queue_emptied(S);
-        double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
-        for (long long i = 0; i < n; i++) {
-            arrived += req[i].arrival > S->w0 && req[i].arrival < arrived_by;
-            admitted += S->s[i].t_start > S->w0 && S->s[i].t_start <= admitted_by;
-        }
-        out->keep_up = arrived > 0 ? admitted / arrived : 1;
-    }
+    if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
+        out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
 }
 
@@ -2018,6 +2078,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->mean_decode_batch_time = S->sum_dstep > 0 ? S->sum_bt / S->sum_dstep : 0;
     out->mean_decode_context = S->dsteps ? S->sum_ctx / (double)S->dsteps : 0;
     out->mean_decode_step_s = S->dsteps ? S->sum_dstep / (double)S->dsteps : 0;
+    out->mean_decode_only_step_s = S->ponly > 0 ? S->sum_ponly / S->ponly : 0;
     out->prefix_hit_rate = S->lookups > 0 ? S->hits / S->lookups : 0;
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;
@@ -2204,6 +2265,16 @@ static long lattice_point(double x)
     return (long)floor(log(x) / log1p(RL_SERVE_CAPACITY_TOL) + 1e-9);
 }
 
+/* The bracket's next lattice point above k after `ups` loads sustained:
+ * `step` points up, doubling after RL_SERVE_CAPACITY_GALLOP_AFTER of them
+ * (serve.h), but a doubled step stops at top_k. */
+static long step_up(long k, long step, int ups, long top_k)
+{
+    int over = ups - RL_SERVE_CAPACITY_GALLOP_AFTER;
+    long up = over > 0 ? step << (over < 24 ? over : 24) : step;
+    return k + step > top_k || k + up < top_k ? k + up : top_k;
+}
+
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
  * when none) and the mean end-to-end latency at *qps (e2e). */
@@ -2247,8 +2318,9 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
      * it) and checks it only when the bisection ends next to it */
     long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0;
     long step = lattice_point(hint > 0 ? 1.25 : 2);
-    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR), top_k = lattice_point(1e9);
-    int ok, rc = 0, runs = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
+    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
+    long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
+    int ok, rc = 0, runs = 0, ups = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
     double e2e = NAN;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
@@ -2258,7 +2330,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step;
             if (ok)
-                lo = k, has_lo = 1, k += step, end->e2e = e2e;
+                lo = k, has_lo = 1, k = step_up(k, step, ++ups, top_k), end->e2e = e2e;
             else
                 hi = k, has_hi = 1, k -= step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))

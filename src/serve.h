@@ -456,7 +456,11 @@ typedef struct {
                          bounded, less when it grows (admission falls behind); counted
                          up to the last instant of the window's second half at which the
                          waiting queue was empty, when there is one (serve.c
-                         queue_emptied: a bursty clump at the window's end is not growth) */
+                         queue_emptied: a bursty clump at the window's end is not growth).
+                         Disagg: the lower of that and the decode pool's own, the
+                         requests that joined a decode batch over those whose KV arrived
+                         at a decode replica (tester12 #12: a saturated decode pool's
+                         queue grew unseen behind a prefill pool that kept up) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second */
     double slo_attainment;    /* fraction of requests within both SLOs */
@@ -466,7 +470,13 @@ typedef struct {
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
     double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */
     double mean_decode_context;
-    double mean_decode_step_s;
+    /* the mean time of a step that decodes (B > 0), prefill tokens and
+     * swap-ins in the same step included (continuous and chunked batching
+     * put prompts into decode steps), and of those without any: only the
+     * latter compares with `step` at mean_decode_batch and
+     * mean_decode_context (tester11 #12: the former read 10-13% above it);
+     * 0 when there is none */
+    double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
     /* step ends committed from decode runs without an event of their own
      * (serve.c plan_run; 0 under every_step): tests check runs happened */
@@ -556,6 +566,15 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * and the stepping down goes on to it.  *qps is 0 only when a floor run at
  * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
  * without a sustained load otherwise.
+ * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
+ * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
+ * loads sustained in a row (2^10 above the sample's rate without a hint,
+ * 1.25^10 above a hint) each step up doubles, so the bracket closes within
+ * the runs (the bisection between then takes about as many runs as the
+ * doublings); the stepping stops above 1e9 x the sample's rate or
+ * RL_SERVE_CAPACITY_TOP_QPS, whichever is higher (everything up to offline
+ * is sustained: NAN; it stopped at 1e9 x the rate alone, 1 req/s for
+ * --qps 1e-9).
  * Steady state (tester10 #5): the sample must last RL_SERVE_CAPACITY_SPANS
  * mean end-to-end latencies (measured at the highest load sustained) at the
  * first load not sustained, or that load fails only because the run ends
@@ -579,6 +598,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_FLOOR 1e-6
 #define RL_SERVE_CAPACITY_FLOOR_AFTER 3
 #define RL_SERVE_CAPACITY_FLOOR_QPS 1e-6 /* req/s: one request per 11.6 days */
+#define RL_SERVE_CAPACITY_GALLOP_AFTER 10
+#define RL_SERVE_CAPACITY_TOP_QPS 1e9
 #define RL_SERVE_CAPACITY_SPANS 2.0 /* the steady window (serve.c steady_window) starts
                                        after 10% of the requests and about one latency */
 #define RL_SERVE_CAPACITY_GROW_MAX 200000

@@ -641,6 +641,29 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
 /* Import one class's file into s, holding back every holdout-th
  * configuration (holdout >= 2) or, with edge >= 0, those at one end of an
  * axis (hold_edge). */
+/* Leave out the configurations of r (class cls) whose time is below their
+ * roofline at h's datasheet figures, counting them in s->below: no kernel
+ * runs faster than its roofline (engines.h, the floor rule of
+ * rl_engine_time, which says why and which rows; MoE is not floored
+ * there, nor here).  Left out, not raised to the floor: the grid node is
+ * then measured by the configurations of plausible rows sharing it, or
+ * filled from its neighbours' efficiency (rl_kt_fill_holes), which keeps a
+ * measured fraction of the roof rather than the roof itself. */
+static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *s)
+{
+    for (size_t i = 0; cls != RL_KC_MOE && i < r->n; i++) {
+        row *x = &r->v[i];
+        if (x->var < 0)
+            continue;
+        rl_kideal_ctx k = {cls, (rl_kvariant)x->var, rl_kvariant_peak(h->flops, x->var), h->hbm_bw,
+                           {0}};
+        if (x->lat_s < rl_kideal(x->x, &k)) {
+            s->below[cls][x->var]++;
+            x->var = -1;
+        }
+    }
+}
+
 static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
                         const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
@@ -651,6 +674,8 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     for (size_t i = 0; rc == 0 && cls == RL_KC_MOE && i < r.n; i++)
         if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
             r.v[i].var = -1;
+    if (rc == 0)
+        drop_below_floor(&r, cls, h, s);
     unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
     if (rc == 0 && !held) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -933,8 +958,12 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         for (int v = 0; v < RL_KV_COUNT; v++) {
             if (!rl_engine_has(s->tables, (rl_kclass)c, v))
                 continue;
-            fprintf(f, "          -- %ld configurations, %ld grid nodes filled\n",
-                    s->configs[c][v], s->filled[c][v]);
+            fprintf(f, "          -- %ld configurations, %ld grid nodes filled", s->configs[c][v],
+                    s->filled[c][v]);
+            if (s->below[c][v]) /* the floor rule (engines.h rl_engine_time) */
+                fprintf(f, "; %ld configurations left out, faster than their roofline at this "
+                        "chip's datasheet figures", s->below[c][v]);
+            fputc('\n', f);
             fprintf(f, "          %s = ", rl_kvariant_name((rl_kvariant)v));
             if (c == RL_KC_MOE)
                 put_moe(f, &s->tables->moe[v]);
@@ -1070,6 +1099,7 @@ cJSON *rl_silicon_summary(const rl_silicon *s)
                 cJSON_AddNumberToObject(r, "shapes", m->n);
             cJSON_AddNumberToObject(r, "nodes", (double)nodes);
             cJSON_AddNumberToObject(r, "filled", (double)s->filled[c][v]);
+            cJSON_AddNumberToObject(r, "below_floor", (double)s->below[c][v]);
             cJSON_AddItemToArray(t, r);
         }
     return j;
@@ -1128,6 +1158,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
             cJSON_AddNumberToObject(g, "median_abs_error", quantile(e, n, 0.5));
             cJSON_AddNumberToObject(g, "p90_abs_error", quantile(e, n, 0.9));
             cJSON_AddNumberToObject(g, "max_abs_error", e[n - 1]);
+            cJSON_AddNumberToObject(g, "below_floor", (double)s->below[c][v]);
             for (int p = RL_PROV_MEASURED; p <= RL_PROV_EXTRAPOLATED; p++)
                 cJSON_AddNumberToObject(g, rl_provenance_name((rl_provenance)p), (double)prov[p]);
             cJSON_AddItemToArray(groups, g);

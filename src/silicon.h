@@ -47,6 +47,12 @@
  *    3072, ...) only validate, keeping every profile under 1 MB.
  *    Nodes no configuration measured are filled (ktable.h,
  *    rl_kt_fill_holes) and listed as `filled`.
+ *  - A configuration faster than its roofline at the --hw spec's
+ *    datasheet figures (rl_kideal: FLOPs at the variant's peak, bytes at
+ *    HBM bandwidth) is not a timing and is left out of the grid and of the
+ *    held-back rows, counted as `below_floor` (engines.h, the floor rule of
+ *    rl_engine_time: A100 TensorRT-LLM's GQA decode attention).  MoE rows
+ *    are kept (rl_kideal is no lower bound there).
  *  - With holdout K >= 2, every K-th configuration (in file order, counted
  *    per file over the configurations of imported variants) is left out of
  *    the fit and returned for validation.
@@ -85,6 +91,8 @@ typedef struct {
     char source[512];           /* the files' source line */
     long configs[RL_KC_COUNT][RL_KV_COUNT]; /* configurations fitted */
     long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
+    long below[RL_KC_COUNT][RL_KV_COUNT];   /* configurations left out: faster than
+                                               their roofline (engines.h, the floor rule) */
     rl_silicon_row *held;       /* configurations held back (holdout) */
     size_t nheld;
     rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */
@@ -175,7 +183,8 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
                          const char *by, const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
- * class, dtype, configurations, nodes and filled nodes. */
+ * class, dtype, configurations, nodes, filled nodes and configurations
+ * left out below their roofline floor (below_floor). */
 cJSON *rl_silicon_summary(const rl_silicon *s);
 
 /* Predict every held-back configuration of s from its tables (ktable's

@@ -104,9 +104,9 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
     c->cost_per_hour = usd ? (double)c->chips_total * h->price_per_chip_hour
                            : (double)c->chips_total;
-    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->out_tokens_per_s > 0
+    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->steady_out_tokens_per_s > 0
                           ? (double)c->chips_total * h->price_per_chip_hour /
-                                (c->out_tokens_per_s * 3600) * 1e6
+                                (c->steady_out_tokens_per_s * 3600) * 1e6
                           : 0;
 }
 
@@ -227,7 +227,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->tpot_p99 = r.tpot.p99;
     c->e2e_p50 = r.e2e.p50;
     c->e2e_p99 = r.e2e.p99;
-    c->out_tokens_per_s = r.steady_out_tokens_per_s; /* no drain tail in the cost per token */
+    c->out_tokens_per_s = r.out_tokens_per_s;
+    c->steady_out_tokens_per_s = r.steady_out_tokens_per_s; /* no drain tail in the cost per token */
     c->goodput_req_per_s = r.goodput_req_per_s;
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
@@ -331,6 +332,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     const kept_run *e = find_run(in, c, 2, q, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
+        c->max_qps_lower_bound = e->out.max_qps_lower_bound;
         return 0;
     }
     rl_request *req;
@@ -340,6 +342,8 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
+    c->max_qps_lower_bound = 0;
+    s.capacity_lower_bound = &c->max_qps_lower_bound;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
@@ -738,8 +742,10 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
     c->fails_on = c->miss ? c->miss : sized_miss;
     c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
     c->meets = c->fails_on == 0;
+    double searched = c->max_qps;
     c->max_qps = rl_size_verified_capacity(c->max_qps, c->miss ? 0 : sized_miss ? load : sized,
                                            c->meets ? INFINITY : c->fails_at_qps);
+    c->max_qps_lower_bound &= !(c->max_qps < searched); /* a missed load held it down */
     return 0;
 }
 

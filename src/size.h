@@ -155,6 +155,10 @@ typedef struct {
                               lies between the loads verified on the whole sample: at least
                               the highest one met, at most the lowest one missed
                               (rl_size_verified_capacity) */
+    int max_qps_lower_bound; /* 1: the search's sample was too short for a steady state at
+                                the load it failed (serve.h rl_serve_capacity), so max_qps
+                                is a lower bound; 0 too when the verified loads held it
+                                down (size rows) */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
@@ -162,7 +166,9 @@ typedef struct {
     int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets) */
     double sized_ttft_p99, sized_tpot_p99; /* size rows: the p99s at (1 + headroom) x the load */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
-    double out_tokens_per_s;  /* steady state (serve.h steady_out_tokens_per_s) */
+    double out_tokens_per_s;  /* over the whole run, drain tail in (serve.h out_tokens_per_s) */
+    double steady_out_tokens_per_s; /* steady state (serve.h): the cost per token and the
+                                       report's throughput */
     double goodput_req_per_s, slo_attainment;
     double utilization;       /* fraction of time replicas run a step, whatever its batch */
     double mean_decode_batch; /* decode sequences per decode step: how full the steps are */

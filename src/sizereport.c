@@ -266,7 +266,7 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     time_cell(cells[4], 96, c->ttft_p99, 0, c, 1);
     time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
     snprintf(cells[6], 96, "%.2f", c->e2e_p50);
-    snprintf(cells[7], 96, "%.0f", c->out_tokens_per_s);
+    snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
     char why[64];
@@ -344,7 +344,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
             "requests within both targets; replicas run a step %.0f%% of the time, with "
             "%.1f sequences per decode step on average.",
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
-         b->e2e_p50, b->e2e_p99, b->out_tokens_per_s, 100 * b->slo_attainment,
+         b->e2e_p50, b->e2e_p99, b->steady_out_tokens_per_s, 100 * b->slo_attainment,
          100 * b->utilization, b->mean_decode_batch);
     if (b->banded) {
         char t1[64], t2[64];

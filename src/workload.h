@@ -56,7 +56,7 @@ typedef struct {
 
 /* The most requests one simulated workload may hold, for `simulate
  * --requests` and roofline.simulate{requests=} alike: 1e7 requests are
- * about 1.6 GB in the simulator (rl_serve_bytes_per_request, 160 bytes) and
+ * about 1.8 GB in the simulator (rl_serve_bytes_per_request, 180 bytes) and
  * a few seconds of setup.  Our stated bound, not from a source: 1e8 (16 GB)
  * was the bound until tester6 saw 11 GB taken and 13 s of setup before a
  * Ctrl-C was answered; 1e7 is 500x the default and far past where p99

@@ -159,7 +159,7 @@ static void memory_of_c_calls(void **state)
                          " prompt = '100', output = '10', requests = 10000000 }",
                          err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "10000000 requests need about 1525 MiB")); /* 160 B each */
+    assert_non_null(strstr(err, "10000000 requests need about 1716 MiB")); /* 180 B each */
     rl_sandbox_limits small = RL_SCENARIO_LIMITS;
     small.memory = 16u << 20;
     lua_State *big = L;

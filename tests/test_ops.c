@@ -264,6 +264,35 @@ static void dense_peak(void **state)
     assert_rel(up->t.time_s, 2.0 * 8192 * 4096 * 14336 / 9.89e14, 1e-12);
 }
 
+/* Attention computes in the wider of the compute and KV dtypes (ops.c
+ * attention_compute; tester13 #6).  llama3-8b prefill of T = 8192 on one
+ * h100-sxm: QK^T is 2 x 32 heads x 128 x 8192 x 8193 / 2 = 2.7489e11 FLOPs
+ * (causal), compute-bound at 8192 tokens, so its ideal time is FLOPs over
+ * the peak it runs at: fp8 compute over a bf16 cache at the bf16 peak
+ * 9.89e14 (0.278 ms), over an fp8 cache at the fp8 peak 1.979e15 (half),
+ * bf16 compute over an fp8 cache at the bf16 peak; q_proj keeps fp8's.
+ * Exact to 1e-12 (the same division). */
+static void attention_compute_dtype(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = prefill_cfg(8192, 0);
+    c.prec = (rl_precision){RL_FP8, RL_BF16, RL_FP8}; /* weights, kv, compute */
+    const rl_ops *o = build(&m, &h, &c);
+    double f = 2.0 * 32 * 128 * 8192.0 * 8193.0 / 2.0;
+    assert_rel(find(o, "qk")->flops, f, 1e-12);
+    assert_int_equal(find(o, "qk")->t.bound, RL_COMPUTE_BOUND);
+    assert_rel(find(o, "qk")->t.time_s, f / 9.89e14, 1e-12);
+    assert_rel(find(o, "q_proj")->t.compute_s, 2.0 * 8192 * 4096 * 4096 / 1.979e15, 1e-12);
+    c.prec.kv = RL_FP8;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "qk")->t.time_s, f / 1.979e15, 1e-12);
+    c.prec = (rl_precision){RL_BF16, RL_FP8, RL_BF16};
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "qk")->t.time_s, f / 9.89e14, 1e-12);
+}
+
 /* Pitfall: GB vs GiB and "16k".  Qwen3-32B holds 2 * 64 * 8 * 128 * 2 =
  * 262,144 B of KV per token; S = 16384 tokens read 4,294,967,296 B = 4 GiB
  * exactly = 4.295 GB; reading "16k" as 16,000 would give 4.194e9 (-2.3%). */
@@ -951,6 +980,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(decode_attention_intensity_mha),
+        cmocka_unit_test(attention_compute_dtype),
         cmocka_unit_test(decode_attention_intensity_gqa),
         cmocka_unit_test(prefill_attention_intensity),
         cmocka_unit_test(prefill_with_prefix),

@@ -559,7 +559,8 @@ static rl_request *md1_case(fixture *f, double *D, rl_serve_config *c)
  * itself, a hint near the capacity and one far above or below it give the
  * same number (==; size and simulate used to differ by 0.7% from their
  * different starts, fixR's note), with and without a TTFT target, on
- * md1_case (4000 requests: the whole sample). */
+ * md1_case (4000 requests: the whole sample); a hint 1e-6 of the capacity
+ * too, whose bracket steps up 1.25x ten times, then doubles its steps. */
 static void test_capacity_any_start(void **state)
 {
     double D;
@@ -576,7 +577,8 @@ static void test_capacity_any_start(void **state)
             fail_msg("capacity %g x D (target %d)", cap * D, slo);
         double k = log(cap / q0) / log(1.02); /* a lattice point */
         assert_true(fabs(k - round(k)) < 1e-6);
-        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap};
+        const double hints[] = {0.5 / D, cap, 1.01 * cap, 0.97 * cap, 3 * cap, 0.1 * cap,
+                                1e-6 * cap}; /* the last gallops (serve.h) */
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++) {
             double again;
             assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, hints[i], &again,
@@ -664,6 +666,98 @@ static void test_capacity_scales_with_replicas(void **state)
     assert_int_equal(rl_serve_capacity(r, 300, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
     if (!(cap < 0.9 * 3200 * 50) || lower_bound != 1)
         fail_msg("300 requests: %g req/s, lower bound %d", cap, lower_bound);
+    free(r);
+}
+
+/* A decode step's mean with and without the prefill tokens continuous
+ * batching puts into it (tester11 #12: mean_decode_step_s read 10-13% above
+ * `step` at the mean batch and context).  64 prompts of 1000 tokens, 400
+ * output tokens, all at t = 0, max_seqs 16: every prompt past the first 16
+ * is prefilled inside a step that decodes 15 others.  The steps without
+ * prefill average the op list's decode step at the mean batch and context
+ * within 1% (the batch sits at 16 but for the tail; the step is linear in
+ * S), and the mean over all decode steps is above it by 3% or more (the
+ * 48 prefills of ~1000 tokens, each costlier than a decode step). */
+static void test_decode_only_step_mean(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(64, 1, 1000, 400, 3);
+    for (int i = 0; i < 64; i++)
+        r[i].arrival = 0;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_seqs = 16;
+    rl_serve_result out = run(f, r, 64, &c);
+    double want = step_time(f, 0, 0, out.mean_decode_batch, out.mean_decode_context);
+    if (fabs(out.mean_decode_only_step_s / want - 1) > 0.01)
+        fail_msg("decode-only steps %g s, op list %g s", out.mean_decode_only_step_s, want);
+    if (!(out.mean_decode_step_s > 1.03 * want))
+        fail_msg("every decode step %g s, op list %g s", out.mean_decode_step_s, want);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
+/* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
+ * deployment that sustains 29 req/s printed null): the search steps up from
+ * the sample's rate, doubling its steps after 10 (serve.h
+ * RL_SERVE_CAPACITY_GALLOP_AFTER), and finds the capacity of the M/D/1
+ * case (within [0.93, 1.03] / D, test_capacity_md1) with its arrivals
+ * stretched to 1e-10 of its rate (2^34 below the capacity: the stepping
+ * used to stop at 1e9 x the sample's rate, NAN) and 1e-13 (2^44 below:
+ * 2x steps alone spend the 40 runs before the bracket closes, NAN). */
+static void test_capacity_from_a_trickle(void **state)
+{
+    double D;
+    rl_serve_config c;
+    fixture *f = *state;
+    const double stretch[] = {1e10, 1e13};
+    for (int s = 0; s < 2; s++) {
+        rl_request *r = md1_case(f, &D, &c);
+        for (int i = 0; i < 4000; i++)
+            r[i].arrival = r[0].arrival + (r[i].arrival - r[0].arrival) * stretch[s];
+        double cap;
+        char err[256];
+        assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err),
+                         0);
+        if (!(cap * D >= 0.93 && cap * D <= 1.03))
+            fail_msg("stretched %g: capacity %g x D", stretch[s], cap * D);
+        free(r);
+    }
+}
+
+/* A disaggregated deployment's capacity is its narrower pool's (tester12
+ * #12: the decode pool's queue went unseen, keep-up counted only the first
+ * prefill step, and 3 prefill replicas beside one decode replica read 15.9
+ * req/s where 3.25 completed).  Every step 1 ms, 10-token prompts of 21
+ * output tokens: the prefill pool (3 replicas, up to 64 prompts a step)
+ * serves 192000 req/s; the one decode replica of max_seqs 64 holds a
+ * request for its 20 decode steps (the prefill emits the first token) and
+ * refills the slot at the next step's start, so it completes at most
+ * 64 / 20 ms = 3200 req/s.  The search must find that within [0.9, 1.02]
+ * of it (the lattice's 2% below, queueing near the knee), as the
+ * continuous case does; before the fix it read the prefill side's ~50x.
+ * Swapped (one prefill replica of max_seqs 1, one prompt a step: 1000
+ * req/s; 40 decode replicas of max_seqs 1: 40 / 20 ms = 2000 req/s), the
+ * prefill pool bounds it: 1000 req/s, the same tolerance. */
+static void test_capacity_disagg_narrower_pool(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_request *r = workload(16000, 1, 10, 21, 3);
+    rl_serve_config c = config(f, RL_POLICY_DISAGG);
+    c.max_seqs = 64;
+    c.prefill_replicas = 3;
+    c.replicas = 1;
+    char err[256];
+    double cap;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 3200 && cap <= 1.02 * 3200))
+        fail_msg("decode-bound: %g req/s, want 3200", cap);
+    c.max_seqs = 1;
+    c.prefill_replicas = 1;
+    c.replicas = 40;
+    assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap >= 0.9 * 1000 && cap <= 1.02 * 1000))
+        fail_msg("prefill-bound: %g req/s, want 1000", cap);
     free(r);
 }
 
@@ -1080,6 +1174,20 @@ static void test_overload_note_needs_overload(void **state)
         !strstr(out, "TPOT is capped by the batch cap (max_seqs 256): a lower TPOT past "
                      "capacity is not a better deployment"))
         fail_msg("a run past capacity has no TPOT-cap note: %s", out);
+    /* tester12 #12: 3 prefill replicas beside one decode replica of one
+     * sequence (50 tokens x 6.27 ms: about 3.2 req/s) at 5 req/s read
+     * max_sustainable_qps 15.9 without a note; the decode pool's queue
+     * counts now */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                             "--out-len 50 --requests 200 --max-seqs 1 --policy disagg "
+                             "--prefill-replicas 3 --replicas 1", out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: ") || strstr(out, "is a lower bound"))
+        fail_msg("a disaggregated run past its decode pool's capacity has no note: %s", out);
+    /* tester11 #8: a capacity not found says why */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                             "--out-len 10 --requests 30", out, sizeof out), 0);
+    if (!strstr(out, "note: max_sustainable_qps not found (null): 30 requests are too few"))
+        fail_msg("a null capacity without a word: %s", out);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
@@ -1433,6 +1541,9 @@ int main(void)
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_capacity_scales_with_replicas),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
+        cmocka_unit_test(test_capacity_disagg_narrower_pool),
+        cmocka_unit_test(test_capacity_from_a_trickle),
+        cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_speculative),

@@ -107,6 +107,70 @@ static void test_what_if_scaling(void **state)
     rl_silicon_free(&s);
 }
 
+/* The floor rule (engines.h rl_engine_time) at lookup: the decode node
+ * {16, 4096, 4, 128} (0.021781332790851593 ms, test above) read as if its
+ * table had been measured on a chip of 1e11 B/s reads its K and V, 2 x 16
+ * x 4096 x 128 x 2 = 33554432 B, in no less than 3.3554432e-4 s (its 4 x
+ * 16 x 4 x 4096 x 128 = 1.34e8 FLOPs take 1.4e-7 s at 9.89e14): the table
+ * time is below that floor, so the floor is returned (to 1e-12) and
+ * counted; at the chip's own 3.35e12 B/s (floor 1.0016e-5 s) the table's
+ * time stands and nothing is counted. */
+static void test_floor_at_lookup(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_serving_engine e = {.tables = s.tables};
+    double x[4] = {16, 4096, 4, 128};
+    long before = rl_engine_floored();
+    assert_rel(rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, x, 9.89e14, 3.35e12, NULL),
+               0.021781332790851593e-3, 1e-12);
+    assert_int_equal(rl_engine_floored(), before);
+    assert_rel(rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, x, 9.89e14, 1e11, NULL),
+               33554432 / 1e11, 1e-12);
+    assert_int_equal(rl_engine_floored(), before + 1);
+    rl_silicon_free(&s);
+}
+
+/* The floor rule at import (silicon.h): tests/data/silicon/a100_sxm, 8 rows
+ * of A100 TensorRT-LLM 1.0.0 decode attention (batch 64, 32 heads, 1-8 KV
+ * heads, head_dim 128, bf16; SOURCE.md).  K and V bytes 2 x streams x
+ * context x 128 x 2 over A100's 2.039e12 B/s (a100-sxm-80g; FLOPs at 3.12e14
+ * take under 3% of that): KV heads 8 at step 8191 read 2147483648 B in
+ * 0.6393 ms, 1.65x that bandwidth; KV heads 4 and 2 at 8191 1.45x and 1.28x,
+ * 8 at 1023 1.21x: 4 configurations left out, 4 fitted.  The node they
+ * leave (streams 512, context 8192, group 4) is then timed from the kept
+ * rows (filled and extrapolated by the roofline ratio) at no less than its
+ * floor, 2147483648 / 2.039e12 = 1.0532e-3 s (before: 0.6393 ms), and the
+ * rows kept are their measured times (KV heads 1, step 8191: 0.168448 ms). */
+static void test_rows_below_the_floor_left_out(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm", "trtllm", &h, 0, NULL, &s, err,
+                          sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.below[RL_KC_DECODE_ATTN][RL_KV_BF16], 4);
+    assert_int_equal(s.configs[RL_KC_DECODE_ATTN][RL_KV_BF16], 4);
+    rl_serving_engine e = {.tables = s.tables};
+    rl_provenance p;
+    double kept[4] = {64, 8192, 32, 128}, left[4] = {512, 8192, 4, 128};
+    assert_rel(rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, kept, 3.12e14, 2.039e12, &p),
+               0.16844799121220908e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    long before = rl_engine_floored();
+    double t = rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, left, 3.12e14, 2.039e12, &p);
+    assert_true(t >= 2147483648.0 / 2.039e12);
+    assert_int_equal(rl_engine_floored(), before); /* the grid itself is above the floor */
+    cJSON *sum = rl_silicon_summary(&s);
+    cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "tables"), 0);
+    assert_int_equal(cJSON_GetObjectItem(row, "below_floor")->valueint, 4);
+    cJSON_Delete(sum);
+    rl_silicon_free(&s);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -775,6 +839,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grids_hold_the_measured_rows),
+        cmocka_unit_test(test_floor_at_lookup),
+        cmocka_unit_test(test_rows_below_the_floor_left_out),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_saved_spec_and_mode),
