@@ -103,44 +103,17 @@ static unsigned batched_axes(const rl_ktable *t)
     return along;
 }
 
-/* The axis of t that counts cached tokens (bit a: axis a; 0: none). */
-static unsigned context_axis(const rl_ktable *t)
-{
-    unsigned along = 0;
-    for (int a = 0; a < t->naxes; a++)
-        along |= (unsigned)!strcmp(t->axis_name[a], "context") << a;
-    return along;
-}
-
-/* The envelope of t's ln latencies logv (ktable.h) into out, with 2 n
- * doubles of scratch in work: a table with a context axis (decode
- * attention) first exact along its batched axes (no noise tolerated:
- * attention over more cached tokens or more sequences reads more KV bytes
- * in the same kernel, so cannot be faster; tester13 #7: b200 vLLM fp8-KV
- * qk measured 4.694 us a layer at batch 8 context 256 read 5.164 us at
- * 128, a 1% slower step at the shorter context; exact along context alone
- * made llama3-70b tp8 on h100 TRT-LLM batch 2 faster than batch 1 at
- * context 2048), then within RL_KT_NOISE along every batched axis. */
-static void envelope(const rl_ktable *t, const double *logv, double *work, double *out)
-{
-    unsigned ctx = context_axis(t);
-    if (ctx)
-        rl_kt_envelope(t->naxes, t->len, t->n, logv, t->filled, batched_axes(t), 0, work,
-                       work + t->n);
-    rl_kt_envelope(t->naxes, t->len, t->n, ctx ? work + t->n : logv, t->filled, batched_axes(t),
-                   RL_KT_NOISE, work, out);
-}
-
 int rl_kt_monotone(rl_ktable *t)
 {
     free(t->logmono);
-    double *m = malloc(2 * t->n * sizeof *m);
+    double *m = malloc(t->n * sizeof *m);
     t->logmono = malloc(t->n * sizeof *t->logmono);
     if (!m || !t->logmono) {
         free(m);
         return -1;
     }
-    envelope(t, t->logv, m, t->logmono);
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE, m,
+                   t->logmono);
     free(m);
     return 0;
 }
@@ -264,10 +237,11 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
     if (measured == 0)
         return -1;
     /* the sources: the measured nodes through the monotone envelope */
-    double *src = malloc(3 * t->n * sizeof *src);
+    double *src = malloc(2 * t->n * sizeof *src);
     if (!src)
         return -1;
-    envelope(t, t->logv, src + t->n, src);
+    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE,
+                   src + t->n, src);
     long filled = 0;
     int hi[RL_KT_AXES];
     for (size_t h = 0; h < t->n; h++) {

@@ -40,13 +40,7 @@
  *    H100 TRT-LLM fp8 and A100 vLLM decode, head_dim 13-15% in H100
  *    TRT-LLM and B200 vLLM fp8 attention, against 0-3% along isl and
  *    context and 0-8% along streams).  Only measured nodes bound others:
- *    a filled node may be far off.  A table with a context axis (decode
- *    attention) tolerates no noise along its batched axes: first each node
- *    takes the smallest measured latency at its context and batch or
- *    larger, the other axes held (attention over more cached tokens or
- *    sequences reads more KV bytes in the same kernel, so cannot be faster;
- *    the 0-3% above along context gave steps ~1% faster at 256 than at 128
- *    tokens, tester13 #7); then the 10% rule along every batched axis.  RL_KT_NOISE = 10% is our assumption for run-to-run
+ *    a filled node may be far off.  RL_KT_NOISE = 10% is our assumption for run-to-run
  *    noise: neighbouring weight-bound nodes (m = 1..16) of the
  *    AIConfigurator grids differ by a few percent (1.7% in tests/data's
  *    h100 excerpt), and those stay as measured.  A node whose value comes

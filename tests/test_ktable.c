@@ -281,45 +281,6 @@ static void test_envelope_reach(void **state)
     rl_kt_free(&t);
 }
 
-/* On a table with a context axis the envelope tolerates no noise along
- * batch and context (ktable.c envelope; tester13 #7): a decode-attention grid (batch, context) =
- * {8, 16} x {128, 256, 512}, us: batch 8: 5.164, 4.694, 6.0; batch 16:
- * 5.0, 4.9, 7.0.  (8, 128) is 10% slower than (8, 256): within
- * RL_KT_NOISE, it stayed 5.164 us (a 1% slower b200 vLLM step at the
- * shorter context); now it takes 4.694 us, interpolated, as does (16, 128)
- * (5.0 over 4.9: 4.9).  (8, 512) = 6.0 against (16, 512) = 7.0 is
- * monotone and stays measured, as does (8, 256) = 4.694.  Between, context 181 at batch 8 reads 4.694 (both corners).
- * Exact arithmetic: 1e-9. */
-static void test_context_envelope_exact(void **state)
-{
-    (void)state;
-    lua_State *L = luaL_newstate();
-    assert_int_equal(luaL_dostring(L, "return { axes = { 'batch', 'context' }, batch = { 8, 16 }, "
-                                      "context = { 128, 256, 512 }, values = { 5.164e-6, "
-                                      "4.694e-6, 6.0e-6, 5.0e-6, 4.9e-6, 7.0e-6 } }"),
-                     LUA_OK);
-    rl_ktable t;
-    char err[256];
-    assert_int_equal(rl_kt_read(L, -1, "mem", "tables.decode_attention", &t, err, sizeof err), 0);
-    lua_close(L);
-    rl_provenance p;
-    double x[2] = {8, 128};
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 4.694e-6, 1e-9);
-    assert_int_equal(p, RL_PROV_INTERPOLATED);
-    x[0] = 16;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 4.9e-6, 1e-9);
-    x[0] = 8;
-    x[1] = 256;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 4.694e-6, 1e-9);
-    assert_int_equal(p, RL_PROV_MEASURED);
-    x[1] = 181;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 4.694e-6, 1e-9);
-    x[1] = 512;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 6.0e-6, 1e-9);
-    assert_int_equal(p, RL_PROV_MEASURED);
-    rl_kt_free(&t);
-}
-
 /* Read `lua` (returning a table) and expect an error containing `want`. */
 static void expect_error(const char *lua, const char *want)
 {
@@ -370,7 +331,6 @@ int main(void)
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_monotone_envelope),
         cmocka_unit_test(test_envelope_reach),
-        cmocka_unit_test(test_context_envelope_exact),
         cmocka_unit_test(test_lua_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
