@@ -431,22 +431,44 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     return RL_KC_DECODE_ATTN;
 }
 
-/* The decode cache a chip attends over when z chips hold each KV head
- * (MLA: its one latent, z = chips), as --kv-split says (ops.h kv_split):
- * replicate, every sequence's whole cache; batch, the busiest chip's
- * ceil(seqs / z) sequences; seq, 1/z of every sequence's keys.  *seqs and
- * *len become the chip's; returns the factor on the chip's share of the
- * query heads (N / chips): 1 under replicate, z under batch or seq, where
- * each chip runs all the query heads of its KV head (shard.c's Q AllToAll
- * or AllGather over the z chips brings them).  Prefill splits heads. */
-static double kv_split_share(const builder *x, int decode, double z, double *seqs, double *len)
+/* The plan's KV layout (shard.h rl_shard_kv_layout: the one step, ops and
+ * the simulator share) for the step's attention: tp chips by heads in ep
+ * groups; no plan (tp, ep 0 or 1), tp over all the chips; replicated
+ * attention (wrep > 1), every chip a group of its own. */
+static rl_kv_layout ops_kv_layout(const builder *x, int decode)
 {
-    rl_kv_split split = decode && z > 1 ? x->c->kv_split : RL_KV_REPLICATE;
-    if (split == RL_KV_BATCH)
-        *seqs = ceil(*seqs / z);
-    else if (split == RL_KV_SEQ)
-        *len /= z;
-    return split == RL_KV_REPLICATE ? 1.0 : z;
+    const rl_ops_config *c = x->c;
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.ep = c->ep > 1 ? c->ep : 1;
+    pl.tp = c->tp > 1 ? c->tp : c->chips / pl.ep;
+    if (x->wrep > 1) {
+        pl.tp = 1;
+        pl.ep = c->chips;
+        pl.attn_replicated = 1;
+    }
+    pl.kv = c->kv_split;
+    return rl_shard_kv_layout(x->m, &pl, decode);
+}
+
+/* The decode cache a chip attends over under layout k (ops_kv_layout):
+ * its group's ceil(seqs / groups) sequences; then, where z chips share a
+ * KV head (MLA: its one latent, z = the group's chips), as k.split says
+ * (ops.h kv_split): replicate, every sequence of the group whole; batch,
+ * the busiest chip's ceil(seqs / z); seq, 1/z of every sequence's keys.
+ * *seqs and *len become the chip's; returns the factor on the chip's share
+ * of the query heads (N / k.tp): 1 under replicate, z under batch or seq,
+ * where each chip runs all the query heads of its KV head (shard.c's Q
+ * AllToAll or AllGather over the z chips brings them). */
+static double kv_split_share(const rl_kv_layout *k, double *seqs, double *len)
+{
+    *seqs = ceil(*seqs / (double)k->groups);
+    if (k->z <= 1 || k->split == RL_KV_REPLICATE)
+        return 1.0;
+    if (k->split == RL_KV_BATCH)
+        *seqs = ceil(*seqs / (double)k->z);
+    else
+        *len /= (double)k->z;
+    return (double)k->z;
 }
 
 /* The MLA kernel table (engines.h) that times a segment's qk, softmax and
@@ -454,25 +476,21 @@ static double kv_split_share(const builder *x, int decode, double z, double *seq
  * a model of the tables' dimensions only (latent 512, nope 128, rope 64,
  * v 128; any head count): batch = the segment's sequences, isl or context =
  * their mean length (prefill scaled as attention_table's), heads per chip
- * as the layout puts them.  MLA has one latent shared by all heads, so the
- * chips beyond it (z = chips) split the decode cache as kv_split_share
- * says: replicate, every chip every sequence's latent (ops.h kv_copies)
- * and its N / chips heads over all of them; batch, all N heads on
- * ceil(seqs / chips) sequences; seq, all N heads on 1/chips of every
- * sequence's latent.  Replicated attention (wrep > 1) runs all N heads on
- * ceil(seqs / chips) sequences. */
+ * as the plan's layout puts them (ops_kv_layout).  MLA has one latent
+ * shared by all heads, so the z = tp chips of an attention group split its
+ * decode cache as kv_split_share says: replicate, every chip every one of
+ * the group's sequences' latent (ops.h kv_copies) and its N / tp heads
+ * over them; batch, all N heads on ceil(seqs / tp) of them; seq, all N
+ * heads on 1/tp of every latent.  One chip per group (tp1 epN, replicated
+ * attention): all N heads on its ceil(seqs / groups) sequences. */
 static void mla_table(builder *x, double seqs, int decode, double len, double scale, rl_op *qk)
 {
     const rl_model *m = x->m;
     if ((double)m->kv_lora_rank != RL_MLA_LATENT || (double)m->qk_nope_head_dim != RL_MLA_NOPE ||
         (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
         return;
-    double chips = (double)x->c->chips, N = (double)m->heads;
-    double heads = N;
-    if (x->wrep > 1)
-        seqs = ceil(seqs / chips);
-    else
-        heads = N / chips * kv_split_share(x, decode, chips, &seqs, &len);
+    rl_kv_layout k = ops_kv_layout(x, decode);
+    double heads = (double)m->heads / (double)k.tp * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs, len, heads};
     table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
 }
@@ -484,7 +502,7 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
  * prompts of that length (a cached prefix or a window does less work). */
 static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
 {
-    double chips = (double)x->c->chips, N = (double)x->m->heads;
+    double N = (double)x->m->heads;
     double K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
     double seqs = 0, tokens = 0, len = 0, pairs_all = 0;
     for (int i = 0; i < s->n; i++) {
@@ -504,20 +522,16 @@ static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
         mla_table(x, seqs, tokens == seqs, len, scale, qk);
         return;
     }
-    /* per chip: K / chips KV heads (one, replicated, beyond K chips), each
-     * shared by its group of the chip's N / chips query heads; beyond K
-     * chips a batch or seq split runs all N / K of them (kv_split_share).
-     * Replicated attention (wrep > 1, as mla_table): all K KV heads and N
-     * query heads on the chip's ceil(seqs / chips) sequences. */
+    /* per chip, in its attention group (ops_kv_layout) of tp chips on
+     * ceil(seqs / groups) sequences: K / tp KV heads (one, replicated,
+     * beyond K chips), each shared by its group of the chip's N / tp query
+     * heads; beyond K chips a batch or seq split runs all N / K of them
+     * (kv_split_share).  One chip per group: all K KV heads, all N query
+     * heads. */
     int decode = tokens == seqs;
-    double kv = K, group = N / K;
-    if (x->wrep > 1) {
-        seqs = ceil(seqs / chips);
-    } else {
-        double z = chips > K ? chips / K : 1; /* chips sharing a KV head */
-        kv = fmax(1.0, K / chips);
-        group = N / chips / kv * kv_split_share(x, decode, z, &seqs, &len);
-    }
+    rl_kv_layout k = ops_kv_layout(x, decode);
+    double kv = K / (double)k.heads; /* KV heads per chip */
+    double group = N / (double)k.tp / kv * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
     if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);

@@ -167,7 +167,7 @@ typedef struct {
      * op's KV bytes by c.  Under tensor parallelism with fewer KV heads than
      * TP chips each head is replicated, tp / min(tp, K) copies (vLLM's
      * attention layers replicate KV heads when K < TP; MLA's one latent is on
-     * every TP chip: serve.h, rl_serve_kv_copies). */
+     * every TP chip: serve.h, rl_serve_kv_copies; shard.h rl_shard_kv_layout). */
     double kv_copies;
     /* How the chips beyond the K KV heads hold the decode cache (shard.h's
      * --kv-split), for a kernel table's decode-attention shape: replicate

@@ -977,15 +977,20 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
 {
     pp = pp > 1 ? pp : 1;
     ep = ep > 1 ? ep : 1;
-    double copies = rl_serve_kv_copies(m, chips / pp / ep, l);
+    rl_kv_layout kl = rl_serve_kv_layout(m, chips / pp, ep, l);
     cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(l));
-    cJSON_AddNumberToObject(j, "kv_copies", copies);
+    cJSON_AddNumberToObject(j, "kv_copies", kl.copies);
     /* the KV split in step's and shard's --kv-split terms (tester4 #11: tp16
-     * over 8 KV heads replicates here, step's default splits by batch) */
-    cJSON_AddStringToObject(j, "kv_layout", l == RL_ATTN_LAYOUT_DP ? "batch (attention data parallel)"
-                                            : copies > 1 ? "replicate (each KV head on kv_copies "
-                                                           "chips: step --kv-split replicate)"
-                                                         : "heads");
+     * over 8 KV heads replicates here, step's default splits by batch); the
+     * sequences split over ep groups (tester13 #3: "heads" hid it) */
+    cJSON_AddStringToObject(j, "kv_layout",
+                            kl.groups > 1 && kl.copies > 1
+                                ? "batch (attention data parallel over the ep groups), replicate "
+                                  "within each (each KV head on kv_copies chips)"
+                            : kl.groups > 1 ? "batch (attention data parallel)"
+                            : kl.copies > 1 ? "replicate (each KV head on kv_copies chips: step "
+                                              "--kv-split replicate)"
+                                            : "heads");
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));

@@ -93,12 +93,16 @@ int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long
     return rl_attn_layout_check(m, stage, l, err, errlen);
 }
 
-double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l)
+rl_kv_layout rl_serve_kv_layout(const rl_model *m, long long chips, long long ep,
+                                rl_attn_layout l)
 {
-    if (l == RL_ATTN_LAYOUT_DP || m->abstract || chips <= 1)
-        return 1;
-    long long heads = m->attention == RL_ATTN_MLA ? 1 : m->kv_heads;
-    return chips > heads ? (double)chips / (double)heads : 1;
+    rl_shard_plan plan = rl_serve_replica_plan(chips, ep, l);
+    return rl_shard_kv_layout(m, &plan, 1);
+}
+
+double rl_serve_kv_copies(const rl_model *m, long long chips, long long ep, rl_attn_layout l)
+{
+    return rl_serve_kv_layout(m, chips, ep, l).copies;
 }
 
 rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layout l)
@@ -343,7 +347,7 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
     if (c->step0.chips == 0) {
         rl_ops_config oc = rl_ops_mixed_config(c->chips, c->p, 0, 0, 0, 0);
         oc.calibrated = c->calibrated;
-        oc.kv_copies = rl_serve_kv_copies(c->m, c->chips / c->ep, c->layout);
+        oc.kv_copies = rl_serve_kv_copies(c->m, c->chips, c->ep, c->layout);
         rl_shard_plan plan = rl_serve_replica_plan(c->chips, c->ep, c->layout);
         oc.tp = plan.tp; /* the replica's plan shapes the local ops; tp_comm adds its collectives */
         oc.ep = plan.ep;
@@ -676,7 +680,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
                                       : mem.capacity_bytes * (1 - reserve);
     return (usable - weights) /
-           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage / ep, l));
+           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

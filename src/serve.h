@@ -122,9 +122,19 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
 int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
                           rl_attn_layout l, char *err, size_t errlen);
 
-/* Copies of each token's KV cache in a replica of `chips` chips under
- * layout l: TP chips / min(chips, K) (MLA: chips, one latent head); attn-dp 1. */
-double rl_serve_kv_copies(const rl_model *m, long long chips, rl_attn_layout l);
+/* The decode KV layout of a replica (or pipeline stage) of `chips` chips
+ * in `ep` expert groups under layout l: shard.h's rl_shard_kv_layout of
+ * its plan (rl_serve_replica_plan), the one step and ops read too.  Layout
+ * TP: each of the ep groups runs attention on its share of the sequences,
+ * tensor parallel over its chips / ep chips, each KV head replicated beyond
+ * K of them (MLA: on every chip of the group, one latent head), as vLLM
+ * replicates KV heads under TP; attn-dp: every chip its own sequences. */
+rl_kv_layout rl_serve_kv_layout(const rl_model *m, long long chips, long long ep,
+                                rl_attn_layout l);
+
+/* Copies of each token's KV cache in that replica: rl_serve_kv_layout's
+ * (TP: chips / ep / min(chips / ep, K), MLA chips / ep; attn-dp 1). */
+double rl_serve_kv_copies(const rl_model *m, long long chips, long long ep, rl_attn_layout l);
 
 /* The shard plan of one replica (or pipeline stage) of `chips` chips under
  * layout l: tp = chips / ep with `ep` expert-parallel groups (ep 1: TP
@@ -246,7 +256,8 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * engines' hybrid MoE layouts: TensorRT-LLM moe_tensor_parallel_size x
  * moe_expert_parallel_size, vLLM --enable-expert-parallel with data
  * parallel attention.  KV heads split over the tp chips (replicated beyond
- * K: rl_serve_kv_copies on chips / ep).  ep must divide the chips and the
+ * K), each group on its own sequences: rl_serve_kv_layout, which the step's
+ * attention shape and the KV pool both read.  ep must divide the chips and the
  * experts; ep 1 is plain TP.  Returns 0, or -1 with err set. */
 int rl_ops_cost_experts(rl_ops_cost *c, long long ep, char *err, size_t errlen);
 

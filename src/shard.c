@@ -89,6 +89,21 @@ static long long kv_head_shards(const rl_model *m, long long tp)
     return tp < m->kv_heads ? tp : m->kv_heads;
 }
 
+rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode)
+{
+    long long tp = pl->tp > 1 ? pl->tp : 1, ep = pl->ep > 1 ? pl->ep : 1;
+    rl_kv_layout k = {ep, tp, 1, 1, decode ? pl->kv : RL_KV_REPLICATE, 1.0};
+    if (pl->attn_replicated && ep > 1) { /* every chip its own sequences, all heads */
+        k.groups = tp * ep;
+        k.tp = 1;
+    }
+    k.heads = m->abstract ? k.tp : kv_head_shards(m, k.tp);
+    k.z = k.tp / k.heads;
+    if (k.z > 1 && k.split == RL_KV_REPLICATE)
+        k.copies = (double)k.z;
+    return k;
+}
+
 typedef struct {
     const rl_hw *h;
     int peaks; /* the plan's local step is at the datasheet peaks: the alpha-beta model
@@ -371,21 +386,15 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     if (m->abstract) {
         kv_chip_seqs = (double)ceil_div(bm, ep);
         kv_chip_frac = 1.0 / (double)(tp * sp);
-    } else {
-        long long kh = kv_head_shards(m, tp); /* head shards */
-        long long z = tp / kh;                /* tp chips beyond the heads */
-        long long bz = pl->attn_replicated && ep > 1 ? M : ep; /* batch split for EP */
-        if (pl->attn_replicated && ep > 1) {
-            kh = 1;
-            z = 1;
-        }
-        kv_chip_seqs = (double)ceil_div(bm, bz);
-        kv_chip_frac = 1.0 / (double)(kh * sp);
-        /* prefill: K/V projections replicated beyond K chips, cache with them */
-        if (z > 1 && !prefill && pl->kv == RL_KV_BATCH)
-            kv_chip_seqs = (double)ceil_div(ceil_div(bm, bz), z);
-        else if (z > 1 && !prefill && pl->kv == RL_KV_SEQ)
-            kv_chip_frac /= (double)z;
+    } else { /* the plan's layout (rl_shard_kv_layout); prefill: K/V projections
+                replicated beyond K chips, cache with them */
+        rl_kv_layout k = rl_shard_kv_layout(m, pl, !prefill);
+        kv_chip_seqs = (double)ceil_div(bm, k.groups);
+        kv_chip_frac = 1.0 / (double)(k.heads * sp);
+        if (k.z > 1 && k.split == RL_KV_BATCH)
+            kv_chip_seqs = (double)ceil_div(ceil_div(bm, k.groups), k.z);
+        else if (k.z > 1 && k.split == RL_KV_SEQ)
+            kv_chip_frac /= (double)k.z;
     }
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
     /* storage: every micro-batch's cache stays resident */

@@ -66,6 +66,39 @@ rl_shard_plan rl_shard_plan_default(void);
  * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 
+/* The decode KV cache's layout under a plan: the one function step (shard),
+ * ops and the serving simulator (serve.h) read it from, for time and for
+ * memory alike (tester13 #3: under --ep each read it its own way).  A
+ * stage's tp * ep chips form `groups` attention groups, each running
+ * attention on its 1/groups of the sequences: ep groups of tp chips (the
+ * plan "tpT epE" is attention tensor parallel over T chips in E data-
+ * parallel groups, as vLLM's --tensor-parallel-size T --data-parallel-size E
+ * --enable-expert-parallel: docs.vllm.ai serving/data_parallel_deployment,
+ * "data parallel attention can be combined with tensor parallel
+ * attention"), or tp * ep groups of one chip when attention is replicated
+ * (attention data parallel: SGLang's DP attention, TensorRT-LLM's
+ * enable_attention_dp).  Within a group the tp chips split the KV heads
+ * over min(tp, K) of them (MLA: 1, its one latent; SGLang's DP-attention
+ * guide: "DeepSeek models use MLA and only have one KV head", so TP
+ * duplicates the latent on every rank) and the z = tp / heads chips
+ * beyond them do as `split` says: replicate (z copies of each token's KV,
+ * vLLM's rule when K < TP: "we replicate the KV heads across multiple
+ * tensor parallel GPUs", vllm/model_executor/models/deepseek_v2.py), batch
+ * or seq (one copy).  Prefill has no split beyond the heads: replicate. */
+typedef struct {
+    long long groups;  /* attention groups of the stage, each on 1/groups of the sequences */
+    long long tp;      /* chips of one group: attention's tensor parallelism */
+    long long heads;   /* KV head shards among them: min(tp, K); MLA 1 */
+    long long z;       /* chips of a group sharing each KV head shard: tp / heads */
+    rl_kv_split split; /* what those z chips do (z = 1: nothing to do) */
+    double copies;     /* chips holding each token's KV: z under replicate, else 1 */
+} rl_kv_layout;
+
+/* Plan pl's decode (prefill: 0 in `decode`) KV layout for concrete model m
+ * (an abstract one: its tp chips as heads, ep groups).  pl is not checked
+ * (rl_shard_eval does). */
+rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode);
+
 #define RL_SHARD_MAX_COLL 10
 
 typedef struct {

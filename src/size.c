@@ -481,7 +481,7 @@ static void kind_memory(const rl_size_input *in, replica_kind *k)
     const rl_hw *h = &in->hw[k->hw];
     rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips / k->pp / k->ep, k->layout);
+                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout);
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
                                    ? mem.weight_bytes / (double)k->chips

@@ -667,7 +667,7 @@ static void report_memory(doc *d, const rl_size_report_data *x)
          b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
     long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
     long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
-    double copies = rl_serve_kv_copies(in->m, tp, b->layout);
+    double copies = rl_serve_kv_copies(in->m, stage, ep, b->layout);
     if (b->pp > 1)
         para(d, "Pipeline: %lld stages of %lld chips, each holding 1/%lld of the layers (weights "
                 "and every token's KV for them); the replica runs %lld batch streams at once, "

@@ -1310,21 +1310,100 @@ static void test_mla_kv_layouts(void **state)
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
     assert_rel(tp, 1452629.5, 1e-7);
-    assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_TP) == 8);
+    assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
-    assert_true(rl_serve_kv_copies(&m, 8, RL_ATTN_LAYOUT_DP) == 1);
+    assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
     rl_model dense = load_model("llama3-8b", NULL, 0);
     assert_int_equal(rl_attn_layout_check(&dense, 8, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
     assert_non_null(strstr(err, "attn-dp"));
     assert_int_equal(rl_attn_layout_check(&m, 3, RL_ATTN_LAYOUT_DP, err, sizeof err), -1);
     /* GQA within K heads: one copy (llama3-8b, K = 8, on 8 chips); beyond, K/TP */
-    assert_true(rl_serve_kv_copies(&dense, 8, RL_ATTN_LAYOUT_TP) == 1);
-    assert_true(rl_serve_kv_copies(&dense, 16, RL_ATTN_LAYOUT_TP) == 2);
+    assert_true(rl_serve_kv_copies(&dense, 8, 1, RL_ATTN_LAYOUT_TP) == 1);
+    assert_true(rl_serve_kv_copies(&dense, 16, 1, RL_ATTN_LAYOUT_TP) == 2);
+}
+
+/* DeepSeek-V3 on 8 H200 in 8 expert groups (--ep 8, plan "tp1 ep8"): step,
+ * ops and the simulator read one KV layout (shard.h rl_shard_kv_layout;
+ * tester13 #3: the simulator sized one copy but timed every chip reading
+ * the whole batch's latent).  Each group is one chip running attention on
+ * its own 64 / 8 = 8 sequences (attention data parallel over the groups),
+ * so, worked by hand from the model's config (kv_lora_rank 512 +
+ * qk_rope_head_dim 64 = 576 elements a layer, 61 layers, fp8 KV:
+ * 576 x 61 = 35,136 bytes a token, pinned by test_mla_kv_layouts):
+ *  - layout: 8 groups of 1 chip, one copy of each token's latent;
+ *  - step (shard, calibrated): 8 sequences x 4096 tokens x 35,136 B =
+ *    1,151,336,448 B of KV a chip, under --kv-split batch and replicate
+ *    alike (one chip a group: nothing to split), and the same step time;
+ *  - ops: the MLA decode kernel on a chip runs all 128 heads over its 8
+ *    sequences of 4096 keys (shape {8, 4096, 128}), and the op list reads
+ *    64 x 4096 x 35,136 B of KV in all, 1/8 of it a chip = step's;
+ *  - simulator: its KV pool one copy, 8 x tp8's (1,452,629.5 tokens, 8
+ *    copies: test_mla_kv_layouts), and its decode step at B = 64 and
+ *    context 4096 the step's time (both the same op list and collectives).
+ * Tolerances: 1e-9 relative on the formulas; 1e-6 on the step times (one
+ * op list, summed in another order); KV bytes exact. */
+static void test_mla_ep_layout_agrees(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw *h = malloc(sizeof *h); /* ~60 kB: off the stack (valgrind) */
+    assert_non_null(h);
+    *h = load_hw("h200", NULL, 0);
+    rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
+    rl_kv_layout k = rl_serve_kv_layout(&m, 8, 8, RL_ATTN_LAYOUT_TP);
+    assert_int_equal(k.groups, 8);
+    assert_int_equal(k.tp, 1);
+    assert_true(k.copies == 1);
+    /* step */
+    rl_shard_plan pl = rl_serve_replica_plan(8, 8, RL_ATTN_LAYOUT_TP);
+    assert_int_equal(pl.tp, 1);
+    assert_int_equal(pl.ep, 8);
+    rl_step st[2];
+    rl_shard_result r[2];
+    char err[256];
+    const rl_kv_split split[2] = {RL_KV_BATCH, RL_KV_REPLICATE};
+    for (int i = 0; i < 2; i++) {
+        pl.kv = split[i];
+        assert_int_equal(rl_shard_step_calibrated(&m, h, &pl, 8, 64, 4096, p, &st[i], &r[i], err,
+                                                  sizeof err), 0);
+        assert_true(r[i].kv_bytes == 8.0 * 4096 * 35136);
+    }
+    assert_rel(st[1].step_s, st[0].step_s, 1e-12);
+    /* ops */
+    rl_ops_config oc = rl_ops_mixed_config(8, p, 0, 0, 64, 4096);
+    oc.calibrated = 1;
+    oc.tp = 1;
+    oc.ep = 8;
+    oc.no_collectives = 1;
+    oc.kv_copies = rl_serve_kv_copies(&m, 8, 8, RL_ATTN_LAYOUT_TP);
+    rl_ops *ops = malloc(sizeof *ops);
+    assert_non_null(ops);
+    assert_int_equal(rl_ops_build(&m, h, &oc, ops, err, sizeof err), 0);
+    const rl_op *qk = NULL;
+    for (int i = 0; i < ops->n; i++)
+        if (strcmp(ops->op[i].name, "qk") == 0)
+            qk = &ops->op[i];
+    assert_non_null(qk);
+    assert_true(qk->kshape[0] == 8 && qk->kshape[1] == 4096 && qk->kshape[2] == 128);
+    assert_rel(ops->kv_read, 64.0 * 4096 * 35136, 1e-9);
+    assert_rel(ops->kv_read / 8, r[0].kv_bytes, 1e-9);
+    /* simulator */
+    double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(ep8, 8 * 1452629.5, 1e-7);
+    assert_rel(ep8, 8 * tp8, 1e-9);
+    rl_ops_cost c;
+    assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
+                                         sizeof err), 0);
+    assert_rel(rl_serve_ops_time1(&c, 0, 0, 64, 4096), st[0].step_s, 1e-6);
+    rl_ops_cost_free(&c);
+    free(ops);
+    free(h);
 }
 
 /* A constant step: `ctx` points at its seconds, whatever the work. */
@@ -1555,7 +1634,7 @@ int main(void)
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),
         cmocka_unit_test(test_overload_note_needs_overload),
-        cmocka_unit_test(test_mla_kv_layouts),
+        cmocka_unit_test(test_mla_kv_layouts), cmocka_unit_test(test_mla_ep_layout_agrees),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),
         cmocka_unit_test(test_stop_when_missed),
