@@ -1295,6 +1295,22 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
     return rl_interrupted() ? -1 : 0;
 }
 
+/* Why rl_serve_capacity found no figure (NAN) on `n` requests whose
+ * arrivals span `span` s, into buf (simulate's and size's null notes). */
+static const char *capacity_null_reason(long long n, double span, char *buf, size_t len)
+{
+    if (n < RL_SERVE_STEADY_MIN)
+        snprintf(buf, len, "%lld requests are too few for the capacity search's steady window "
+                           "(%d or more: --requests)", n, RL_SERVE_STEADY_MIN);
+    else if (!(span > 0))
+        snprintf(buf, len, "every request arrives at the same instant, so there is no arrival "
+                           "rate to scale");
+    else
+        snprintf(buf, len, "the capacity search's %d loads (1.02^k x the requests' rate) found "
+                           "no load sustained next to one that is not", RL_SERVE_CAPACITY_RUNS);
+    return buf;
+}
+
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
@@ -1303,19 +1319,10 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
                                  double span)
 {
-    if (isnan(max_qps) && !o->given[RL_P_OFFLINE]) {
-        if (n < RL_SERVE_STEADY_MIN)
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): %lld requests are too few "
-                          "for the capacity search's steady window (%d or more: --requests)",
-                       n, RL_SERVE_STEADY_MIN);
-        else if (!(span > 0))
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): every request arrives at "
-                          "the same instant, so there is no arrival rate to scale");
-        else
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): the capacity search's %d "
-                          "loads (1.02^k x the requests' rate) found no load sustained next to "
-                          "one that is not", RL_SERVE_CAPACITY_RUNS);
-    }
+    char why[256];
+    if (isnan(max_qps) && !o->given[RL_P_OFFLINE])
+        rl_cli_say(o, "note: max_sustainable_qps not found (null): %s",
+                   capacity_null_reason(n, span, why, sizeof why));
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
@@ -1413,6 +1420,8 @@ int rl_cli_simulate(rl_opts *o)
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
+    if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
@@ -1657,6 +1666,16 @@ int rl_cli_size(rl_opts *o)
                         "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
                         "%.0f end-to-end latencies at the load above it; more --requests raise "
                         "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
+    int unknown = 0; /* h23dis: size's null capacities had no word */
+    for (int i = 0; i < r.n; i++)
+        unknown += isnan(r.c[i].max_qps);
+    char why[256];
+    if (unknown > 0)
+        fprintf(stderr, "roofline size: note: %d row(s) read max_sustainable_qps null (not "
+                        "found): %s\n", unknown,
+                capacity_null_reason(ran, in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
+                                              : (double)(ran > 1), /* generated at --qps > 0 */
+                                     why, sizeof why));
     for (int i = 0; i < nhw && !o->ideal; i++)
         if (base_hw[i].engine_costs.present) {
             fitted++;

@@ -999,6 +999,35 @@ static void test_rows_flag_lower_bounds(void **state)
     }
 }
 
+/* A null max_sustainable_qps in size's rows says why, in simulate's words
+ * (cli.c capacity_null_reason; h23dis left size's nulls without a note):
+ * llama3-8b on one H100 at 0.1 req/s on --requests 30 (120 s of arrivals
+ * at 0.1 req/s is 12, so 30 run) meets with every row's capacity null,
+ * below the 50 requests of the search's steady window (serve.h
+ * RL_SERVE_STEADY_MIN). */
+static void test_rows_say_why_null(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *args = "size --model llama3-8b --hw h100-sxm --qps 0.1 --prompt-len 100 "
+                       "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests 30 --max-chips 1 "
+                       "--format json";
+    cJSON *j = run_cli_json(args, out, sizeof out);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows"), *row;
+    int nulls = 0;
+    cJSON_ArrayForEach(row, rows)
+        nulls += cJSON_IsNull(cJSON_GetObjectItem(row, "max_sustainable_qps"));
+    assert_true(nulls > 0 && nulls == cJSON_GetArraySize(rows));
+    cJSON_Delete(j);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    char want[256];
+    snprintf(want, sizeof want, "roofline size: note: %d row(s) read max_sustainable_qps null (not "
+             "found): 30 requests are too few for the capacity search's steady window (50 or "
+             "more: --requests)", nulls);
+    if (!strstr(out, want))
+        fail_msg("no word on %d null capacities: %s", nulls, out);
+}
+
 /* Headless Chromium loads the HTML report with no console errors and its
  * SVG figures have a size (skipped when chromium is not installed). */
 static void test_html_in_chromium(void **state)
@@ -1113,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_evidence_note),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_rows_flag_lower_bounds),
+        cmocka_unit_test(test_rows_say_why_null),
         cmocka_unit_test(test_html_in_chromium),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
