@@ -563,6 +563,24 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
                               "2D sharding, refinements or replicas is another layout)");
 }
 
+/* The note when band-edge serving steps of the runs so far lay outside the
+ * grid h's fitted costs were fitted on (e2e.h rl_e2e_band_outside, which
+ * it reads and clears); `named` 0 when the runs were on several fitted
+ * profiles, whose steps that record mixes: then no farthest values. */
+static void note_band_outside(const char *cmd, const rl_hw *h, int named)
+{
+    char outside[512], who[128], far[560] = "";
+    if (!rl_e2e_band_outside(h, outside, sizeof outside))
+        return;
+    snprintf(who, sizeof who, "%s's", named ? h->name : "a fitted profile");
+    if (named)
+        snprintf(far, sizeof far, " (farthest: %s)", outside);
+    fprintf(stderr, "roofline %s: note: %s band is applied to serving steps outside the grid its "
+                    "costs were fitted on%s; it widens with each octave above the grid, and below "
+                    "it by as many octaves as the estimate moves (to x0.5-x2 unless fitted "
+                    "wider)\n", cmd, who, far);
+}
+
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
  * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
@@ -1332,6 +1350,21 @@ static void note_cross_domain(const rl_opts *o, const rl_hw *h, const rl_serve_c
                stage, dom, h->name, o->chips, dom, k * (c->replicas > 1 ? c->replicas : 1), k * pp);
 }
 
+/* A trace whose requests all arrive at one instant has no offered rate
+ * (n - 1 arrivals over 0 s): its qps becomes 0 (JSON null, as --offline)
+ * and a note says so, where the overload note read "of the 2e+12 offered"
+ * (tester13 #7). */
+static void note_trace_at_once(const rl_opts *o, const rl_request *req, long long n,
+                               rl_workload *w)
+{
+    if (!o->given[RL_P_TRACE] || n < 2 || req[n - 1].arrival > req[0].arrival)
+        return;
+    w->qps = 0;
+    rl_cli_say(o, "note: --trace: its %lld requests all arrive at t = %g s, at once (a burst): no "
+                  "offered rate (qps null), as --offline; the throughput is that of the burst",
+               n, req[0].arrival);
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1363,6 +1396,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_trace_at_once(o, req, n, &w);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
         if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
@@ -1416,12 +1450,8 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-    char outside[512];
-    if (j && rl_e2e_band_outside(&h, outside, sizeof outside))
-        fprintf(stderr, "roofline simulate: note: %s's band is applied to serving steps outside the "
-                        "grid its costs were fitted on (farthest: %s); it widens with each octave "
-                        "above the grid, and below it by as many octaves as the estimate moves "
-                        "(to x0.5-x2 unless fitted wider)\n", h.name, outside);
+    if (j)
+        note_band_outside("simulate", &h, 1);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
@@ -1619,7 +1649,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    int rc = RL_EXIT_OK;
+    int rc = RL_EXIT_OK, fitted = 0, last = 0;
     long long ran = rl_size_requests(&in, 1);
     if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
         fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
@@ -1644,6 +1674,13 @@ int rl_cli_size(rl_opts *o)
                 capacity_null_reason(ran, in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
                                               : (double)(ran > 1), /* generated at --qps > 0 */
                                      why, sizeof why));
+    for (int i = 0; i < nhw && !o->ideal; i++)
+        if (base_hw[i].engine_costs.present) {
+            fitted++;
+            last = i;
+        }
+    if (fitted) /* the band edges' runs of its rows (rl_size_search) */
+        note_band_outside("size", &base_hw[last], fitted == 1);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
@@ -1848,6 +1885,36 @@ static int precision_grid(const rl_opts *o, rl_precision *out)
     return n;
 }
 
+/* Drop the combinations of prec[n] the model cannot run at `context` on h
+ * (rl_step_check: bf16 weights under fp8 compute), each named in a note
+ * with its reason, so one invalid pair does not refuse the sweep of the
+ * others (tester13 #7); returns those kept, 0 (err: a reason) when
+ * none is valid. */
+static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                            long long context, rl_precision *prec, int n, char *err, size_t errlen)
+{
+    int kept = 0;
+    char why[ERRLEN];
+    for (int i = 0; i < n; i++) /* none valid: refused with the last reason alone */
+        if (rl_step_check(m, h, 1, context, prec[i], kept ? why : err, kept ? sizeof why : errlen) == 0)
+            kept++;
+    if (kept == 0)
+        return 0;
+    kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (rl_step_check(m, h, 1, context, prec[i], why, sizeof why) == 0)
+            prec[kept++] = prec[i];
+        else
+            rl_cli_say(o, "note: weights %s, kv %s, compute %s skipped: %s",
+                       rl_dtype_name(prec[i].weights), rl_dtype_name(prec[i].kv),
+                       rl_dtype_name(prec[i].compute), why);
+    }
+    if (kept < n)
+        rl_cli_say(o, "note: %d of the %d precision combinations skipped (above); the sweep runs "
+                      "the other %d", n - kept, n, kept);
+    return kept;
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -1868,7 +1935,12 @@ int rl_cli_pareto(rl_opts *o)
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
-    int nprec = precision_grid(o, prec);
+    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
+                                 sizeof err);
+    if (nprec == 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;

@@ -914,6 +914,21 @@ static void test_cli_simulate_and_size(void **state)
     unlink(path);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "seed")));
     cJSON_Delete(j);
+    /* tester13 #7: three requests at t = 0 have no offered rate (2 arrivals
+     * over 0 s read "2e+12 offered"): qps null and a note naming the burst */
+    write_temp(path, ".csv", "0,100,10\n0,100,10\n0,100,10\n");
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --format json",
+             path);
+    j = run_cli_json(args, out, sizeof out);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "qps")));
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --format csv",
+             path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    unlink(path);
+    assert_non_null(strstr(out, "note: --trace: its 3 requests all arrive at t = 0 s, at once"));
+    assert_null(strstr(out, "offered;"));
+    assert_null(strstr(out, "overloaded"));
     /* --prefixes N:LEN beside a trace: LEN is the length of a prefix its line
      * leaves out, N is not used (the trace names the prefix), and it says so */
     write_temp(path, ".csv", "0,100,10,0\n0.5,100,10,1,30\n");
