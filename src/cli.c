@@ -339,9 +339,7 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
                        ? "the fitted engine costs' device terms over the changed figures"
                        : "each measured kernel time x its roofline time on the changed chip / "
                          "on the chip as measured",
-                   h->collectives.present ? "; each measured collective time x its alpha-beta "
-                                            "time on the changed link / on the link as measured"
-                                          : "");
+                   h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
 }
 
 /* The variants of class c that engine e's tables measure, into buf
@@ -563,6 +561,24 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
                 m->abstract ? "models with an operator list (not abstract ones)"
                             : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
                               "2D sharding, refinements or replicas is another layout)");
+}
+
+/* The note when band-edge serving steps of the runs so far lay outside the
+ * grid h's fitted costs were fitted on (e2e.h rl_e2e_band_outside, which
+ * it reads and clears); `named` 0 when the runs were on several fitted
+ * profiles, whose steps that record mixes: then no farthest values. */
+static void note_band_outside(const char *cmd, const rl_hw *h, int named)
+{
+    char outside[512], who[128], far[560] = "";
+    if (!rl_e2e_band_outside(h, outside, sizeof outside))
+        return;
+    snprintf(who, sizeof who, "%s's", named ? h->name : "a fitted profile");
+    if (named)
+        snprintf(far, sizeof far, " (farthest: %s)", outside);
+    fprintf(stderr, "roofline %s: note: %s band is applied to serving steps outside the grid its "
+                    "costs were fitted on%s; it widens with each octave above the grid, and below "
+                    "it by as many octaves as the estimate moves (to x0.5-x2 unless fitted "
+                    "wider)\n", cmd, who, far);
 }
 
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
@@ -1279,6 +1295,22 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
     return rl_interrupted() ? -1 : 0;
 }
 
+/* Why rl_serve_capacity found no figure (NAN) on `n` requests whose
+ * arrivals span `span` s, into buf (simulate's and size's null notes). */
+static const char *capacity_null_reason(long long n, double span, char *buf, size_t len)
+{
+    if (n < RL_SERVE_STEADY_MIN)
+        snprintf(buf, len, "%lld requests are too few for the capacity search's steady window "
+                           "(%d or more: --requests)", n, RL_SERVE_STEADY_MIN);
+    else if (!(span > 0))
+        snprintf(buf, len, "every request arrives at the same instant, so there is no arrival "
+                           "rate to scale");
+    else
+        snprintf(buf, len, "the capacity search's %d loads (1.02^k x the requests' rate) found "
+                           "no load sustained next to one that is not", RL_SERVE_CAPACITY_RUNS);
+    return buf;
+}
+
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
@@ -1287,19 +1319,10 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
                                  double span)
 {
-    if (isnan(max_qps) && !o->given[RL_P_OFFLINE]) {
-        if (n < RL_SERVE_STEADY_MIN)
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): %lld requests are too few "
-                          "for the capacity search's steady window (%d or more: --requests)",
-                       n, RL_SERVE_STEADY_MIN);
-        else if (!(span > 0))
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): every request arrives at "
-                          "the same instant, so there is no arrival rate to scale");
-        else
-            rl_cli_say(o, "note: max_sustainable_qps not found (null): the capacity search's %d "
-                          "loads (1.02^k x the requests' rate) found no load sustained next to "
-                          "one that is not", RL_SERVE_CAPACITY_RUNS);
-    }
+    char why[256];
+    if (isnan(max_qps) && !o->given[RL_P_OFFLINE])
+        rl_cli_say(o, "note: max_sustainable_qps not found (null): %s",
+                   capacity_null_reason(n, span, why, sizeof why));
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
@@ -1327,6 +1350,21 @@ static void note_cross_domain(const rl_opts *o, const rl_hw *h, const rl_serve_c
                   "replicas of one domain); --chips %lld --replicas %lld keeps each replica in a "
                   "domain, --pp %lld splits its layers over domains",
                stage, dom, h->name, o->chips, dom, k * (c->replicas > 1 ? c->replicas : 1), k * pp);
+}
+
+/* A trace whose requests all arrive at one instant has no offered rate
+ * (n - 1 arrivals over 0 s): its qps becomes 0 (JSON null, as --offline)
+ * and a note says so, where the overload note read "of the 2e+12 offered"
+ * (tester13 #7). */
+static void note_trace_at_once(const rl_opts *o, const rl_request *req, long long n,
+                               rl_workload *w)
+{
+    if (!o->given[RL_P_TRACE] || n < 2 || req[n - 1].arrival > req[0].arrival)
+        return;
+    w->qps = 0;
+    rl_cli_say(o, "note: --trace: its %lld requests all arrive at t = %g s, at once (a burst): no "
+                  "offered rate (qps null), as --offline; the throughput is that of the burst",
+               n, req[0].arrival);
 }
 
 int rl_cli_simulate(rl_opts *o)
@@ -1360,6 +1398,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_trace_at_once(o, req, n, &w);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
         if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
@@ -1381,6 +1420,8 @@ int rl_cli_simulate(rl_opts *o)
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
+    if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
@@ -1411,12 +1452,8 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (j && h.engine_costs.present && !o->ideal)
         note_fitted_on("simulate", &m, &h, o->chips, o->prec);
-    char outside[512];
-    if (j && rl_e2e_band_outside(&h, outside, sizeof outside))
-        fprintf(stderr, "roofline simulate: note: %s's band is applied to serving steps outside the "
-                        "grid its costs were fitted on (farthest: %s); it widens with each octave "
-                        "above the grid, and below it by as many octaves as the estimate moves "
-                        "(to x0.5-x2 unless fitted wider)\n", h.name, outside);
+    if (j)
+        note_band_outside("simulate", &h, 1);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
@@ -1614,7 +1651,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    int rc = RL_EXIT_OK;
+    int rc = RL_EXIT_OK, fitted = 0, last = 0;
     long long ran = rl_size_requests(&in, 1);
     if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
         fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
@@ -1629,6 +1666,23 @@ int rl_cli_size(rl_opts *o)
                         "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
                         "%.0f end-to-end latencies at the load above it; more --requests raise "
                         "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
+    int unknown = 0; /* h23dis: size's null capacities had no word */
+    for (int i = 0; i < r.n; i++)
+        unknown += isnan(r.c[i].max_qps);
+    char why[256];
+    if (unknown > 0)
+        fprintf(stderr, "roofline size: note: %d row(s) read max_sustainable_qps null (not "
+                        "found): %s\n", unknown,
+                capacity_null_reason(ran, in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
+                                              : (double)(ran > 1), /* generated at --qps > 0 */
+                                     why, sizeof why));
+    for (int i = 0; i < nhw && !o->ideal; i++)
+        if (base_hw[i].engine_costs.present) {
+            fitted++;
+            last = i;
+        }
+    if (fitted) /* the band edges' runs of its rows (rl_size_search) */
+        note_band_outside("size", &base_hw[last], fitted == 1);
     if (r.skipped_for_time > 0)
         fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
                         "stops starting plans after %.0f s of CPU time\n",
@@ -1833,6 +1887,36 @@ static int precision_grid(const rl_opts *o, rl_precision *out)
     return n;
 }
 
+/* Drop the combinations of prec[n] the model cannot run at `context` on h
+ * (rl_step_check: bf16 weights under fp8 compute), each named in a note
+ * with its reason, so one invalid pair does not refuse the sweep of the
+ * others (tester13 #7); returns those kept, 0 (err: a reason) when
+ * none is valid. */
+static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                            long long context, rl_precision *prec, int n, char *err, size_t errlen)
+{
+    int kept = 0;
+    char why[ERRLEN];
+    for (int i = 0; i < n; i++) /* none valid: refused with the last reason alone */
+        if (rl_step_check(m, h, 1, context, prec[i], kept ? why : err, kept ? sizeof why : errlen) == 0)
+            kept++;
+    if (kept == 0)
+        return 0;
+    kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (rl_step_check(m, h, 1, context, prec[i], why, sizeof why) == 0)
+            prec[kept++] = prec[i];
+        else
+            rl_cli_say(o, "note: weights %s, kv %s, compute %s skipped: %s",
+                       rl_dtype_name(prec[i].weights), rl_dtype_name(prec[i].kv),
+                       rl_dtype_name(prec[i].compute), why);
+    }
+    if (kept < n)
+        rl_cli_say(o, "note: %d of the %d precision combinations skipped (above); the sweep runs "
+                      "the other %d", n - kept, n, kept);
+    return kept;
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -1853,7 +1937,12 @@ int rl_cli_pareto(rl_opts *o)
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
-    int nprec = precision_grid(o, prec);
+    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
+                                 sizeof err);
+    if (nprec == 0) {
+        fprintf(stderr, "roofline pareto: %s\n", err);
+        return RL_EXIT_INPUT;
+    }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;

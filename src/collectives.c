@@ -58,12 +58,12 @@ double rl_coll_fit_time(const rl_coll_row *r, double bytes)
 
 void rl_coll_envelope(rl_coll_row *r)
 {
-    double lg[RL_COLL_POINTS], work[RL_COLL_POINTS], out[RL_COLL_POINTS];
-    for (int i = 0; i < r->np; i++)
-        lg[i] = log(r->seconds[i]);
-    rl_kt_envelope(1, &r->np, (size_t)r->np, lg, NULL, 1u, 0.0, work, out);
-    for (int i = 0; i < r->np; i++) /* exact where the envelope keeps the point */
-        r->capped[i] = out[i] < lg[i] ? exp(out[i]) : r->seconds[i];
+    /* the suffix minimum, in seconds: a point capped by a larger size takes
+     * that size's time exactly (through logs it could differ by an ulp and
+     * read a smaller size a hair slower) */
+    for (int i = r->np - 1; i >= 0; i--)
+        r->capped[i] = i + 1 < r->np && r->capped[i + 1] < r->seconds[i] ? r->capped[i + 1]
+                                                                          : r->seconds[i];
 }
 
 double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)

@@ -24,10 +24,10 @@
  * smallest measured size, the smallest size's time (the floor: NCCL's
  * small-message times are flat there); above the largest, or for a row
  * without points, the alpha-beta fit (below).  The points are looked up
- * through the monotone envelope of kernel tables (ktable.h, rl_kt_envelope)
- * with no noise allowance: a size measured slower than some larger size
- * takes the fastest larger size's time, since an engine can always pad a
- * message to that size (a collective of zeros costs what it costs).  The
+ * through their monotone envelope (the suffix minimum in seconds: the
+ * kernel tables' rl_kt_envelope of ktable.h with no noise allowance): a
+ * size measured slower than some larger size takes the fastest larger
+ * size's time, since an engine can always pad a message to that size (a collective of zeros costs what it costs).  The
  * measured rows are not monotone: TensorRT-LLM's AllReduce over 8 A100s
  * takes 83.2 us at 1 MiB and 53.6 us at 2 MiB (custom_allreduce_perf.csv.gz),
  * vLLM's graph AllReduce over 8 A100s 14.9 us at 4 KiB and 6.3 us at 8 KiB,

@@ -109,24 +109,54 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
 }
 
-/* The factor a measured row's time takes on h's link (comm.h, what-if):
- * the row's model time max(latency, bandwidth) on h's link (bandwidth,
- * latency, links, topology) over that on the link its rows were measured
- * at (rl_hw.measured); exactly 1 on the link as measured, and when the
- * model cannot time the row (no link). */
-static double link_ratio(const rl_hw *h, const rl_coll_row *row, double bytes)
+/* How a measured row's time moves on h's link (comm.h, what-if): Hockney's
+ * T = alpha + n / beta with the two terms moved apart.  The bandwidth
+ * change reads the measured time at `scale` times the bytes: the model's
+ * bandwidth term on h's link over that on the link as measured
+ * (rl_hw.measured), a constant since every bandwidth term is linear in the
+ * bytes; n bytes at beta / scale take what n x scale took at beta.  The
+ * latency change adds `shift`: the model's latency term (hops x per-hop
+ * latency, twice for an AllReduce) on h's link less that as measured.
+ * `floor` is the model's time on h's link (moved).  A measured time read
+ * at a constant multiple of the bytes plus a constant, or the smaller of
+ * it and a monotone model, stays non-decreasing in bytes; a
+ * ratio of max(latency, bandwidth) model times fell with the bytes where
+ * the model turned bandwidth-bound (tester13 #2: at ici_latency = 1e-4 an
+ * 8 MB AllReduce over 8 H100 read faster than a 1 MB one).  {1, 0, 0} on
+ * the link as measured, and when the model cannot time the row. */
+typedef struct {
+    double scale, shift, floor;
+} link_move;
+
+static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
-    const rl_hw_figures *m = &h->measured; /* a struct not read from a spec: as measured */
-    double a0 = m->ici_bw > 0 ? m->ici_latency : h->ici_latency;
-    double w0 = m->ici_bw > 0 ? m->ici_bw : h->ici_bw;
-    long long l0 = m->ici_links > 0 ? m->ici_links : h->ici_links;
-    rl_topology t0 = m->ici_links > 0 ? (rl_topology)m->topology : h->topology;
+    link_move m = {1.0, 0.0, 0.0};
+    const rl_hw_figures *f = &h->measured; /* a struct not read from a spec: as measured */
+    double a0 = f->ici_bw > 0 ? f->ici_latency : h->ici_latency;
+    double w0 = f->ici_bw > 0 ? f->ici_bw : h->ici_bw;
+    long long l0 = f->ici_links > 0 ? f->ici_links : h->ici_links;
+    rl_topology t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
     if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
-        return 1.0;
-    terms now = inner_level(h, row->op, bytes, row->gpus);
-    terms was = inner_on(t0, l0, a0, w0, row->op, bytes, row->gpus);
-    double r = fmax(now.lat, now.bw) / fmax(was.lat, was.bw);
-    return isfinite(r) && r > 0 ? r : 1.0;
+        return m;
+    terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
+    terms was = inner_on(t0, l0, a0, w0, row->op, 1.0, row->gpus);
+    double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0, scale = now.bw / was.bw;
+    if (!(isfinite(scale) && scale > 0 && isfinite(now.lat) && isfinite(was.lat)))
+        return m;
+    m.scale = scale;
+    m.shift = twice * (now.lat - was.lat);
+    m.floor = twice * fmax(now.lat, now.bw * bytes);
+    return m;
+}
+
+/* A row's measured time at `bytes` moved by m (provenance in *prov): on a
+ * shorter hop not below the model on h's link, nor above the time before
+ * the shift (a faster link never reads slower, even where the measured
+ * kernel beats the model: a one-shot AllReduce). */
+static double moved(const rl_coll_row *row, link_move m, double bytes, rl_provenance *prov)
+{
+    double t = rl_coll_time(row, bytes * m.scale, prov);
+    return fmax(t + m.shift, fmin(m.floor, t));
 }
 
 /* Between n domains over the network: ring algorithm, one NIC per chip. */
@@ -150,26 +180,29 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
-/* A measured row's time for `bytes` on h's link (collectives.h, times
- * link_ratio). */
+/* A measured row's time for `bytes` on h's link (collectives.h, moved by
+ * link_what_if). */
 static double row_time(const rl_hw *h, const rl_coll_row *row, double bytes, rl_provenance *prov)
 {
-    return rl_coll_time(row, bytes, prov) * link_ratio(h, row, bytes);
+    return moved(row, link_what_if(h, row, bytes), bytes, prov);
 }
 
 /* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
- * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both times link_ratio
- * on a what-if link; *time its time (row_time). */
+ * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both at the moved
+ * bytes on a what-if link and the latency term plus the shift (what is
+ * left of the model's time when that sets it); *time its time (row_time). */
 static terms row_terms(const rl_hw *h, const rl_coll_row *row, double bytes, double *time,
                        rl_provenance *prov)
 {
     terms t;
-    double k = link_ratio(h, row, bytes);
-    t.bw = bytes / row->bw;
+    link_move m = link_what_if(h, row, bytes);
+    double n = bytes * m.scale;
+    t.bw = n / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
-    t.bw *= k;
-    t.lat *= k;
-    *time = rl_coll_time(row, bytes, prov) * k;
+    t.lat = fmax(0.0, t.lat + m.shift);
+    *time = moved(row, m, bytes, prov);
+    if (*time > rl_coll_time(row, n, NULL) + m.shift) /* raised on a shorter hop */
+        t.lat = fmax(t.lat, *time - t.bw);
     return t;
 }
 

@@ -58,15 +58,33 @@
  *     crossing the network or adding chips adds steps.  On h100-sxm the
  *     model alone charged a 16-GPU AllReduce of 1 MiB 14 us against 25.4 us
  *     measured over 8 (tester finding 5); it is now 41.8 us.
- * On a link what-if (ici_bw or ici_latency differ from those the rows were
- * measured at, spec.h rl_hw.measured) each measured row's time, and its
- * fitted terms, take the factor max(latency, bandwidth) of the domain
- * level above for that operation, group and size on h's link over the same
- * on the link as measured: a row keeps its measured share of the model
- * (the kernel tables' rule, engines.h rl_engine_time_on); exactly 1 on the
- * link as measured; a slower link or longer hop never reads faster. */
+ * On a link what-if (ici_bw, ici_latency, ici_links or topology differ
+ * from those the rows were measured at, spec.h rl_hw.measured) each
+ * measured row's time, and its fitted terms, move by the domain level
+ * above for that operation and group, Hockney's two terms apart
+ * (T = alpha + n / beta): the bandwidth change reads the measured time at
+ * the bytes times the model's bandwidth term on h's link over that on the
+ * link as measured (a constant: n bytes at beta / s take what n s bytes
+ * took at beta, the kernel's overheads and protocol switches kept); the
+ * latency change adds the model's latency term (hops x per-hop latency,
+ * twice for an AllReduce) on h's link less that as measured (alpha grows
+ * by the added per-hop latency); never below the model's time on h's link.
+ * Until stop 23 both were one ratio, max(latency, bandwidth) of the model
+ * on h's link over that as measured, times the measured time: it fell with
+ * the bytes where the model turned bandwidth-bound, so at ici_latency =
+ * 1e-4 an 8 MB AllReduce over 8 H100 read faster than a 1 MB one
+ * (tester13 #2), and it charged a 25x slower link 25x on a 1 MiB
+ * AllReduce whose measured 26 us is mostly kernel overhead.  Exactly the
+ * measured time on the link as measured; a slower link or longer hop never
+ * reads faster; on any link the time is non-decreasing in bytes. */
 #ifndef RL_COMM_H
 #define RL_COMM_H
+
+/* How a link what-if moves a measured collective, in the words every
+ * label uses (the rule above). */
+#define RL_COMM_WHAT_IF_RULE                                                  \
+    "each measured collective read at its bytes x the link's bandwidth ratio " \
+    "plus the change in latency terms (Hockney's terms apart, comm.h)"
 
 #include <stddef.h>
 

@@ -1743,12 +1743,11 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                  : "",
              !rl_hw_what_if_of(h) ? ""
              : h->collectives.present
-                 ? ", each measured collective time x its alpha-beta time on the changed link / "
-                   "on the link as measured; fitted: "
+                 ? ", " RL_COMM_WHAT_IF_RULE "; fitted: "
                  : "; fitted: ",
              *c->source ? c->source : c->engine);
     set_string(result, "engine_source", source);
-    char band[32], note[384], terms[192] = "";
+    char band[32], note[512], terms[256] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);
     if (!prefill)

@@ -1383,6 +1383,8 @@ int rl_lua_simulate(lua_State *L)
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
+    if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
                            -1, 0, offline, max_qps, lower_bound};

@@ -1169,33 +1169,71 @@ double rl_ops_table_share(const rl_ops *o)
     return o->step_s > 0 ? o->table_s / o->step_s : -1.0;
 }
 
-double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
-                           long long ep, long long batch, long long context, rl_precision p)
+/* The table share of one calibrated step of `prefill_tokens` (one prompt,
+ * 0: none) and `batch` decoding sequences at `context` on `chips` chips
+ * under a tp x ep plan, and that step's time into *step_s; -1 when it has
+ * no kernel tables or cannot be built. */
+static double step_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                         long long ep, long long prefill_tokens, long long batch, long long context,
+                         rl_precision p, double *step_s)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, batch, context);
+    rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, 0, batch, context);
     c.calibrated = 1;
     c.tp = tp;
     c.ep = ep;
     rl_ops o;
     char err[256];
+    *step_s = 0;
     if (!e || !e->tables || m->abstract || rl_ops_check(m, h, &c, err, sizeof err) != 0 ||
         build(m, h, &c, 0, 0, &o, err, sizeof err) != 0)
         return -1.0;
+    *step_s = o.step_s;
     return rl_ops_table_share(&o);
 }
 
-double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
-                            long long ep, int attn_dp, double batch, double context,
-                            rl_precision p)
+double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                           long long ep, long long batch, long long context, rl_precision p)
 {
-    long long b = batch > 1 ? llround(batch) : 1;
-    double ctx = fmax(1.0, round(context));
-    if (m->max_context > 0)
+    double t;
+    return step_share(m, h, chips, tp, ep, 0, batch, context, p, &t);
+}
+
+double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
+                            long long ep, int attn_dp, const rl_ops_run_mix *mix,
+                            rl_precision p, double *prefill_frac)
+{
+    long long b = mix->batch > 1 ? llround(mix->batch) : 1;
+    double ctx = fmax(1.0, round(mix->context));
+    double prompt = mix->prompts > 0 ? fmax(1.0, round(mix->prefill_tokens / mix->prompts)) : 0;
+    if (m->max_context > 0) {
         ctx = fmin(ctx, (double)m->max_context);
+        prompt = fmin(prompt, (double)m->max_context);
+    }
     ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;
     long long tp = stage_chips / ep > 1 ? stage_chips / ep : 1;
-    return rl_ops_decode_share(m, h, stage_chips, tp, ep, b, (long long)ctx, p);
+    double td, tp_s = 0;
+    double sd = step_share(m, h, stage_chips, tp, ep, 0, b, (long long)ctx, p, &td);
+    double sp = prompt > 0 ? step_share(m, h, stage_chips, tp, ep, (long long)prompt, 0, 0, p, &tp_s)
+                           : -1.0;
+    /* busy time estimated per phase: decode steps x the decode step, prompts
+     * x the prefill of the mean prompt */
+    double busy_d = mix->decode_steps > 0 ? mix->decode_steps * td : 0;
+    double busy_p = sp >= 0 ? mix->prompts * tp_s : 0;
+    if (prefill_frac)
+        *prefill_frac = 0;
+    if (!(busy_p > 0))
+        return sd; /* prefill not weighed: the decode step alone */
+    if (!(mix->decode_steps > 0)) {
+        if (prefill_frac)
+            *prefill_frac = 1;
+        return sp;
+    }
+    if (sd < 0 || !(busy_d > 0))
+        return -1.0;
+    if (prefill_frac)
+        *prefill_frac = busy_p / (busy_p + busy_d);
+    return (sp * busy_p + sd * busy_d) / (busy_p + busy_d);
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,

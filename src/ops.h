@@ -372,19 +372,40 @@ double rl_ops_table_share(const rl_ops *o);
 double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
                            long long ep, long long batch, long long context, rl_precision p);
 
-/* The mode label's share of a serving replica (simulate, size): that of
- * the decode step the run spent its time in, rl_ops_decode_share of
- * `batch` sequences (the run's decode batch weighted by step time, serve.h
- * mean_decode_batch_time, rounded, at least 1) at `context` tokens each
- * (its mean decode context, within 1 and max_context), on the chips of one
- * stage: tp = stage_chips / ep, or with attention data parallel (attn_dp)
- * tp 1 and ep = stage_chips.  Before (tester7 #3) it was taken at max_seqs
- * sequences at the KV pool's context: an attention-heavy step the run never
- * ran, which read calibrated where step and prefill of the same deployment
- * read estimated. */
+/* What a serving run spent its busy time on, for its mode label's share
+ * (rl_ops_serving_share): its decode steps (the decode batch weighted by
+ * step time, serve.h mean_decode_batch_time, and the mean decode context)
+ * and its prefill (prompts and the tokens they prefilled). */
+typedef struct {
+    double batch, context;
+    double decode_steps;   /* decode steps run (0: none, or not run) */
+    double prompts;        /* prompts prefilled (0: prefill not weighed) */
+    double prefill_tokens; /* the tokens they prefilled */
+} rl_ops_run_mix;
+
+/* The mode label's share of a serving replica (simulate, size), weighted
+ * over the run's busy time (tester13 #5: a run of 4000-token prompts and
+ * 2-token outputs, nearly all prefill, read the decode step's share
+ * calibrated where `prefill` of the same prompt reads estimated): the table
+ * time over the step time of its decode steps and of its prefills,
+ *   (s_d T_d + s_p T_p) / (T_d + T_p),
+ * each phase's busy time estimated as decode_steps x the decode step of
+ * `batch` sequences (rounded, at least 1) at `context` tokens each (within
+ * 1 and max_context), and prompts x the prefill step of the mean prompt
+ * (prefill_tokens / prompts, rounded, within 1 and max_context; a
+ * superlinear prefill weighs long prompts of a spread a little more than
+ * this), each share rl_ops_table_share of that calibrated step.  On the
+ * chips of one stage: tp = stage_chips / ep, or with attention data
+ * parallel (attn_dp) tp 1 and ep = stage_chips.  Without prompts (or when
+ * the prefill step cannot be built) the decode step's share alone, as
+ * before; without decode steps the prefill's.  *prefill_frac (NULL: not
+ * wanted) gets T_p / (T_d + T_p), 0 when prefill was not weighed.
+ * Before (tester7 #3) the share was taken at max_seqs sequences at the KV
+ * pool's context: an attention-heavy step the run never ran.  -1 when
+ * unknown (no kernel tables, abstract model). */
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
-                            long long ep, int attn_dp, double batch, double context,
-                            rl_precision p);
+                            long long ep, int attn_dp, const rl_ops_run_mix *mix,
+                            rl_precision p, double *prefill_frac);
 
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);

@@ -76,8 +76,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times are "
                         "scaled by their roofline ratio, its fitted costs' device terms follow the "
-                        "changed figures; hw.ici_bw or hw.ici_latency scales its measured "
-                        "collective times by their alpha-beta ratio (mode estimated, with a note)",
+                        "changed figures; hw.ici_bw, ici_latency, ici_links or topology moves its "
+                        "measured collective times by the link what-if rule (comm.h: the measured "
+                        "curve at the bytes x the bandwidth ratio, plus the latency change; mode "
+                        "estimated, with a note)",
                   NOWHERE, 0},
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units)", AT(fmt), 0, 0, 0},

@@ -59,9 +59,7 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
              "is its measured time x its roofline time on the changed chip / on the chip as "
              "measured%s; measured: %s", h->changed,
              e->tables ? "the engine's tables" : "its measurements",
-             h->collectives.present ? ", each measured collective time x its alpha-beta time on "
-                                      "the changed link / on the link as measured"
-                                    : "",
+             h->collectives.present ? ", " RL_COMM_WHAT_IF_RULE : "",
              e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
 }
@@ -996,22 +994,34 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
 }
 
-/* The run's table-time share (ops.h rl_ops_serving_share at the decode
- * step it spent its time in: r's time-weighted batch and mean context) as
- * table_time_share (null: unknown, no kernel tables) and the point it was
- * taken at; returns the share. */
+/* The run's table-time share (ops.h rl_ops_serving_share: its decode steps
+ * and prefills weighted by the busy time it spent on each) as
+ * table_time_share (null: unknown, no kernel tables), what it was taken
+ * over (table_time_share_at) and the prefill's part of that busy time
+ * (table_time_share_prefill_frac); returns the share. */
 static double add_serve_share(cJSON *j, const rl_serve_result *r, const rl_simulate_run *run)
 {
     const rl_serve_config *c = run->c;
     long long pp = c->pp > 1 ? c->pp : 1;
+    rl_ops_run_mix mix = {r->mean_decode_batch_time, r->mean_decode_context,
+                          (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done};
+    double pf = 0;
     double share = rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp, c->ep,
-                                        c->layout == RL_ATTN_LAYOUT_DP,
-                                        r->mean_decode_batch_time, r->mean_decode_context, run->p);
+                                        c->layout == RL_ATTN_LAYOUT_DP, &mix, run->p, &pf);
     add_number_or_null(j, "table_time_share", share, share >= 0);
-    char at[160];
-    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean context "
-             "%.0f", fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+    char at[256];
+    long long prompt = r->requests > 0 ? llround(fmax(1, r->prefill_tokens_done / (double)r->requests)) : 0;
+    if (pf > 0)
+        snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill of its mean prompt "
+                 "(%lld tokens), %.0f%% decode steps at its time-weighted batch %.0f and mean "
+                 "context %.0f", pf * 100, prompt, (1 - pf) * 100,
+                 fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+    else
+        snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean "
+                 "context %.0f", fmax(1, round(r->mean_decode_batch_time)),
+                 fmax(1, round(r->mean_decode_context)));
     cJSON_AddStringToObject(j, "table_time_share_at", at);
+    add_number_or_null(j, "table_time_share_prefill_frac", pf, share >= 0);
     return share;
 }
 
@@ -1081,7 +1091,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     if (run->truncated >= 0)
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
     cJSON_AddBoolToObject(o, "offline", run->offline);
-    if (run->offline) /* no arrival rate: every request at t = 0 */
+    if (run->offline || !(run->qps > 0)) /* no arrival rate: every request at one instant */
         cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());
     /* null offline or with too few requests; utilization null when nothing is sustained */
     add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));

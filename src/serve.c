@@ -2229,6 +2229,12 @@ static int sustained(const rl_serve_result *r, const rl_serve_config *c)
            (c->slo_tpot <= 0 || r->tpot.n == 0 || r->tpot.p99 <= c->slo_tpot);
 }
 
+double rl_serve_capacity_with_run(double searched, double qps, const rl_serve_result *r,
+                                  const rl_serve_config *c)
+{
+    return isnan(searched) || !sustained(r, c) ? searched : fmax(searched, qps);
+}
+
 /* Simulate the first n requests with their arrival gaps divided by `scale`
  * (into `buf`); *ok: sustained, *e2e: the mean end-to-end latency then.
  * Returns 0 or -1. */

@@ -620,6 +620,17 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen);
 
+/* The capacity a run reports (tester13 #4): the search's figure `searched`
+ * (rl_serve_capacity), raised to the run's offered load `qps` when the run
+ * r at that load is sustained by the search's own rule (every request
+ * completed, kept up, c's targets met at p99).  The search runs a sample of
+ * the same arrivals on the 1.02^k lattice and, where the knee is not
+ * monotone, can end below a load the full run sustained: a result must not
+ * say its load meets the targets and exceeds the most it sustains.  A NAN
+ * (not found) stays NAN. */
+double rl_serve_capacity_with_run(double searched, double qps, const rl_serve_result *r,
+                                  const rl_serve_config *c);
+
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
  * holds the hint on entry (0: none). */
 int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,

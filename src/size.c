@@ -233,9 +233,9 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
-    c->decode_batch_time = r.mean_decode_batch_time;
-    c->mode = NULL; /* its label follows this run's decode batch (rl_size_share) */
-    c->decode_context = r.mean_decode_context;
+    c->mix = (rl_ops_run_mix){r.mean_decode_batch_time, r.mean_decode_context,
+                              (double)r.decode_steps, (double)r.requests, r.prefill_tokens_done};
+    c->mode = NULL; /* its label follows this run's busy time (rl_size_share) */
     /* keeping up: completions over arrivals in the steady window reach
      * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
      * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
@@ -1084,11 +1084,13 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
     if (c->mode) /* ranked: derived once (rank_results) */
         return c->share;
     long long pp = c->pp > 1 ? c->pp : 1;
-    int run = c->decode_batch_time > 0;
-    double batch = run ? c->decode_batch_time : c->max_seqs > 1 ? c->max_seqs : 1;
+    rl_ops_run_mix mix = c->mix;
+    if (!(mix.batch > 0) && !(mix.prompts > 0)) { /* not run: the decode step at its cap */
+        mix = (rl_ops_run_mix){c->max_seqs > 1 ? c->max_seqs : 1, 0, 0, 0, 0};
+        mix.context = c->kv_capacity_tokens / mix.batch;
+    }
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
-                                c->layout == RL_ATTN_LAYOUT_DP, batch,
-                                run ? c->decode_context : c->kv_capacity_tokens / batch, c->p);
+                                c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p, NULL);
 }
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)

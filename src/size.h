@@ -172,9 +172,11 @@ typedef struct {
     double goodput_req_per_s, slo_attainment;
     double utilization;       /* fraction of time replicas run a step, whatever its batch */
     double mean_decode_batch; /* decode sequences per decode step: how full the steps are */
-    /* the run's decode batch weighted by step time and mean decode context
-     * (serve.h): where rl_size_share takes the label's share; 0: not run */
-    double decode_batch_time, decode_context;
+    /* what the run spent its busy time on (ops.h rl_ops_run_mix: its decode
+     * batch weighted by step time, mean decode context, decode steps, and
+     * prompts prefilled): where rl_size_share weighs the label's share;
+     * zeros: not run */
+    rl_ops_run_mix mix;
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use per chip */
     double kv_capacity_tokens;                       /* per replica */
     /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
@@ -310,10 +312,10 @@ const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);
 void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
 
 /* The table-time share that labels candidate c (spec.h rl_run_mode): its
- * replica's decode step at the batch and context its run spent its time in
- * (ops.h rl_ops_serving_share), as simulate's for the same run; a
- * candidate not run at its batch cap at the KV pool's context; -1
- * unknown; c->share once the search ranked it. */
+ * replica's decode steps and prefills weighted by the busy time its run
+ * spent on each (ops.h rl_ops_serving_share over c->mix), as simulate's for
+ * the same run; a candidate not run: the decode step at its batch cap at
+ * the KV pool's context; -1 unknown; c->share once the search ranked it. */
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c);
 
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",

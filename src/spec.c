@@ -668,7 +668,7 @@ static void settle_link(rl_hw *h)
  * rl_eff_time; fitted engine costs: enginecost.h (E), whose device terms
  * are the op list's roofline over the changed figures at the fitted
  * efficiencies and whose host terms do not depend on them; measured
- * collectives: comm.h, each time x its alpha-beta ratio). */
+ * collectives: comm.h, the link what-if rule). */
 static void settle_what_if(rl_hw *h)
 {
     int given = 0;

@@ -165,7 +165,7 @@ typedef struct {
      * as measured (rl_hw_what_if_of): its kernel tables and efficiency
      * tables stay, each measured time scaled by the kernel's roofline ratio
      * (engines.h rl_engine_time_on), its measured collectives stay, each
-     * time scaled by its alpha-beta ratio (comm.h), and the mode is
+     * moved by the link what-if rule (comm.h), and the mode is
      * `estimated`. */
     rl_hw_figures measured;
     /* "FIELD=VALUE" of the first timing figure that differs from the chip

@@ -889,40 +889,76 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "tokens,prefix,ttft_s,chunked_s,flops,achieved_mfu,tokens_per_s"));
 }
 
+/* The table share of one `cmd` (step or prefill) run on mixtral/llama3
+ * json: its table_time_share and the time key of its first row into *t. */
+static double share_of_run(const char *cmd, const char *prec, const char *key, double *t)
+{
+    cJSON *j = json2(cmd, prec);
+    assert_non_null(j);
+    double share = num(j, "table_time_share");
+    *t = num(cJSON_GetObjectItem(j, "rows")->child, key);
+    cJSON_Delete(j);
+    return share;
+}
+
+/* simulate's label share against step and prefill of the same replica:
+ * ops.h rl_ops_serving_share, (s_d T_d + s_p T_p) / (T_d + T_p) with
+ * T_d = decode_steps x step_s at the run's time-weighted batch and mean
+ * context (step --tp), T_p = requests x ttft_s of the prompt (a fixed
+ * length, no prefix cache: the mean prefilled) (prefill); s_d, s_p their table_time_share.  Checked to 1e-9 (the same
+ * steps built twice).  Returns simulate's prefill part of the busy time. */
+static double check_serving_share(const char *model, const char *hw, long long prompt,
+                                  const char *load, const char *prec, const char *want_mode)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "simulate --model %s --hw %s --chips 8 --prompt-len %lld %s", model,
+             hw, prompt, load);
+    cJSON *sim = json2(cmd, prec);
+    assert_non_null(sim);
+    long long b = llround(fmax(1, num(sim, "mean_decode_batch_time")));
+    long long ctx = llround(num(sim, "mean_decode_context"));
+    double steps = num(sim, "decode_steps"), n = num(sim, "requests");
+    double share = num(sim, "table_time_share"), pf = num(sim, "table_time_share_prefill_frac");
+    assert_string_equal(cJSON_GetObjectItem(sim, "mode")->valuestring, want_mode);
+    char at[256];
+    snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill of its mean prompt "
+             "(%lld tokens), %.0f%% decode steps at its time-weighted batch %lld and mean "
+             "context %lld", pf * 100, prompt, (1 - pf) * 100, b, ctx);
+    assert_string_equal(cJSON_GetObjectItem(sim, "table_time_share_at")->valuestring, at);
+    cJSON_Delete(sim);
+    double td, tp;
+    snprintf(cmd, sizeof cmd, "step --model %s --hw %s --chips 8 --tp 8 --batch %lld --context "
+             "%lld", model, hw, b, ctx);
+    double sd = share_of_run(cmd, prec, "step_s", &td);
+    snprintf(cmd, sizeof cmd, "prefill --model %s --hw %s --chips 8 --tokens %lld", model, hw,
+             prompt);
+    double sp = share_of_run(cmd, prec, "ttft_s", &tp);
+    double busy_d = steps * td, busy_p = n * tp;
+    assert_rel(pf, busy_p / (busy_p + busy_d), 1e-9);
+    assert_rel(share, (sd * busy_d + sp * busy_p) / (busy_p + busy_d), 1e-9);
+    return pf;
+}
+
 /* Tester7 #3: simulate labelled mixtral-8x7b on 8 H100 (int8 weights,
  * bf16 KV and compute, 20 req/s of 2048 + 256 tokens) calibrated while
  * step and prefill of the same deployment read estimated: the share was
  * taken at 256 sequences at the KV pool's context (~15.8k tokens, an
- * attention-heavy step the run never ran).  Now it is the decode step the
- * run spent its time in: step --tp 8 at the run's time-weighted batch and
- * mean context gives the same table_time_share (to 1e-12; about 0.18, below
- * spec.h's RL_TABLE_SHARE_MIN) and the same label, estimated; the point is
- * printed (table_time_share_at). */
+ * attention-heavy step the run never ran).  Tester13 #5: llama3-70b on 8
+ * B200 (fp8) at 2 req/s of 4000-token prompts and 2-token outputs, about
+ * 92% prefill by busy time, read the decode step's share (0.883,
+ * calibrated) where prefill of that prompt reads 0.490, estimated.  Now
+ * both are weighted over the run's busy time (check_serving_share): the
+ * mixtral run reads estimated (both phases below spec.h's
+ * RL_TABLE_SHARE_MIN); the b200 run 0.523, just above it: calibrated,
+ * since 52% of its estimated time is table-timed. */
 static void simulate_label_at_its_steps(void **state)
 {
     (void)state;
-    const char *prec = " --weights int8 --kv bf16 --compute bf16 --format json";
-    cJSON *sim = json2("simulate --model mixtral-8x7b --hw h100-sxm --chips 8 --qps 20 "
-                       "--prompt-len 2048 --out-len 256 --requests 300", prec);
-    assert_non_null(sim);
-    long long b = llround(cJSON_GetObjectItem(sim, "mean_decode_batch_time")->valuedouble);
-    long long ctx = llround(cJSON_GetObjectItem(sim, "mean_decode_context")->valuedouble);
-    char at[160], step[256];
-    snprintf(at, sizeof at, "decode step at the run's time-weighted batch %lld and mean context "
-             "%lld", b, ctx);
-    assert_string_equal(cJSON_GetObjectItem(sim, "table_time_share_at")->valuestring, at);
-    double share = cJSON_GetObjectItem(sim, "table_time_share")->valuedouble;
-    char mode[32];
-    snprintf(mode, sizeof mode, "%s", cJSON_GetObjectItem(sim, "mode")->valuestring);
-    cJSON_Delete(sim);
-    snprintf(step, sizeof step, "step --model mixtral-8x7b --hw h100-sxm --chips 8 --tp 8 "
-             "--batch %lld --context %lld", b, ctx);
-    cJSON *st = json2(step, prec);
-    assert_non_null(st);
-    assert_rel(cJSON_GetObjectItem(st, "table_time_share")->valuedouble, share, 1e-12);
-    assert_string_equal(cJSON_GetObjectItem(st, "mode")->valuestring, mode);
-    assert_string_equal(mode, "estimated");
-    cJSON_Delete(st);
+    check_serving_share("mixtral-8x7b", "h100-sxm", 2048, "--qps 20 --out-len 256 --requests 300", " --weights int8 --kv bf16 --compute bf16 --format json",
+                        "estimated");
+    double pf = check_serving_share("llama3-70b", "b200", 4000, "--qps 2 --out-len 2 --requests 500", " --weights fp8 --compute fp8 --format json",
+                                    "calibrated");
+    assert_true(pf > 0.9); /* 500 x 87.5 ms of prefill, 493 x 8.1 ms of decode: 0.916 */
 }
 
 /* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
@@ -1358,6 +1394,36 @@ static void torus_slices_checked(void **state)
                              out, sizeof out), 0);
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --chips 3 --batch 1 "
                              "--context 100", out, sizeof out), 0);
+}
+
+/* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
+ * sweep for its one invalid pair (bf16 weights under fp8 compute): it now
+ * skips that pair with a note naming it and counting it, and sweeps fp8
+ * (every row fp8 weights); bf16 alone is still refused (exit 2,
+ * the step check's reason). */
+static void pareto_skips_invalid_precisions(void **state)
+{
+    (void)state;
+    const char *base = "pareto --model llama3-8b --hw h100-sxm --batch 1,8,64 --compute fp8 ";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s--weights bf16,fp8 --format json", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: weights bf16, kv bf16, compute fp8 skipped: compute fp8 "
+                                "with bf16 weights"));
+    assert_non_null(strstr(out, "note: 1 of the 2 precision combinations skipped"));
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    cJSON *pt;
+    int n = 0;
+    cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "rows")) {
+        assert_string_equal(cJSON_GetObjectItem(pt, "weights")->valuestring, "fp8");
+        n++;
+    }
+    assert_true(n > 0);
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s--weights bf16", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline pareto: compute fp8 with bf16 weights"));
+    assert_null(strstr(out, "skipped"));
 }
 
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
@@ -1957,6 +2023,13 @@ static void simulate_notes_band_outside_grid(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (strstr(out, "outside the grid"))
         fail_msg("%s", out);
+    /* size prints it too (h23band left it out), from its rows' band runs */
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 2 "
+                             "--prompt-len 100 --out-len 50 --ttft-p99 2 --tpot-p99 0.2 "
+                             "--requests 100 --format csv", out, sizeof out), 0);
+    if (!strstr(out, "roofline size: note: h100-sxm-splitwise's band is applied to serving steps "
+                     "outside the grid") || !strstr(out, "tokens 100 (fitted on 128-8192)"))
+        fail_msg("%s", out);
 }
 
 /* tester8 item 4: very bursty arrivals (--burst 100: gamma, CV 100) at 5
@@ -2479,6 +2552,7 @@ int main(void)
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
+        cmocka_unit_test(pareto_skips_invalid_precisions),
         cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
