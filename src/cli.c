@@ -825,11 +825,13 @@ int rl_cli_run(rl_opts *o)
                             "(in arg); give it before: roofline run --out DIR SCRIPT.lua\n");
     rl_outdir out = {0};
     rl_scenario_opts opts = {NULL, (long)o->max_instructions};
-    /* an existing --out is checked now; a missing one (or the default out)
-     * is created only if the script writes */
+    /* an existing --out (or an existing default out folder: review23 M2, its
+     * leftovers are named too) is checked now; a missing one is created only
+     * if the script writes */
     struct stat st;
-    if (o->outdir && stat(o->outdir, &st) == 0) { /* "" is refused by the parser (exit 2) */
-        if (rl_outdir_open(&out, o->outdir, err, sizeof err) != 0) {
+    const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
+    if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
+        if (rl_outdir_open(&out, dir, err, sizeof err) != 0) {
             fprintf(stderr, "roofline run: %s\n", err);
             return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
         }
@@ -839,7 +841,7 @@ int rl_cli_run(rl_opts *o)
                             "its name to undo it (NAMES maps copies to names), or remove the "
                             "folder to keep them (docs/hardening.md)\n", err);
     } else {
-        rl_outdir_defer(&out, o->outdir ? o->outdir : "out");
+        rl_outdir_defer(&out, dir);
     }
     opts.out = &out; /* it may not replace the script or a file it reads (guard.h rule 4) */
     int rc = RL_EXIT_OK;

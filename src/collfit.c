@@ -2,7 +2,7 @@
  * collfit.h for the columns, units and the fit). */
 #include "collfit.h"
 #include "error.h"
-#include "guard.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,12 +95,9 @@ static int positive(const char *s, double *v)
 long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *cap, char *err,
                      size_t errlen)
 {
-    gzFile g = gzopen(path, "rb");
-    if (!g) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    gzFile g = rl_gzopen_input(path, "a collective table", err, errlen);
+    if (!g)
         return -1;
-    }
-    rl_guard_read_path(path, "a collective table"); /* guard.h rule 4 */
     char line[1024];
     int idx[NCOL], have_header = 0;
     long lineno = 0, added = 0;

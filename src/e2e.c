@@ -1908,12 +1908,15 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
 int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
                          long long n, int wide, char *err, size_t errlen)
 {
+    /* rl_e2e_band_outside names this run's steps, none without a band:
+     * forget those an earlier size or roofline.simulate in this process
+     * timed at an edge (review23 L4) */
+    memset(out_oct, 0, sizeof out_oct);
     if (!run->calibrated || !rl_e2e_has_band(run->h))
         return 0;
     static rl_hw eh[2]; /* large; the runs are one after the other */
     cJSON *edge[2] = {NULL, NULL};
     int rc = 0;
-    memset(out_oct, 0, sizeof out_oct); /* rl_e2e_band_outside names this run's steps */
     for (int s = 0; s < 2 && rc == 0; s++) {
         eh[s] = *run->h;
         rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));

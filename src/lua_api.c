@@ -1147,6 +1147,8 @@ int rl_lua_plot(lua_State *L)
     }
     int rc = strcmp(kind, "pareto") == 0 ? plot_pareto_series(L, out, file, title, err, sizeof err)
                                          : plot_model(L, out, kind, file, err, sizeof err);
+    if (rc == RL_PLOT_WRITE_FAILED)
+        out->io_failed = 1; /* an output failure, as rl_outdir_write's (review23 M1) */
     if (rc < 0)
         return luaL_error(L, "roofline.plot: %s", err);
     if (rc == RL_PLOT_NO_GNUPLOT) {

@@ -461,24 +461,40 @@ int rl_outdir_claim(rl_outdir *o, const char *name, const char *owner, char *pat
     return dir;
 }
 
+/* 1 when the NAMES line `copy` TAB `name` can be shown: the copy a number
+ * (never a path out of the folder), the name one check_name accepts (no
+ * control character drives the terminal; review23 L1). */
+static int names_line_ok(const char *copy, const char *name)
+{
+    char err[8];
+    return copy[0] && strspn(copy, "0123456789") == strlen(copy) &&
+           check_name(name, err, sizeof err) == 0;
+}
+
 /* Append to msg what the leftover undo folder `undo` (in the open
  * directory) holds: its copies that are still there, by the names NAMES
  * gives them (the first three, then a count).  The new length. */
 static size_t describe_leftover(const rl_outdir *o, const char *undo, char *msg, size_t n,
                                 size_t msglen)
 {
+    char line[1100], names[400] = "", why[300] = "";
+    struct stat st;
     int ufd = openat(o->fd, undo, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int nf = ufd < 0 ? -1 : openat(ufd, UNDO_NAMES, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* a FIFO planted as NAMES would block a plain open forever (review23 H1) */
+    int nf = ufd < 0 ? -1 : rl_open_regular_at(ufd, UNDO_NAMES, O_NOFOLLOW, UNDO_NAMES, &st, why,
+                                                sizeof why);
     FILE *f = nf < 0 ? NULL : fdopen(nf, "r");
-    char line[1100], names[400] = "";
-    int count = 0;
+    int count = 0, bad = 0;
     size_t used = 0;
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         char *tab = strchr(line, '\t');
-        struct stat st;
-        if (!tab || (*tab = '\0', fstatat(ufd, line, &st, AT_SYMLINK_NOFOLLOW)) != 0)
-            continue; /* a copy already put back, or a line cut short */
+        if (!tab || (*tab = '\0', !names_line_ok(line, tab + 1))) {
+            bad++;
+            continue;
+        }
+        if (fstatat(ufd, line, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue; /* a copy already put back */
         if (count++ < 3 && used < sizeof names)
             used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
                                      count > 1 ? ", " : "", tab + 1);
@@ -491,13 +507,18 @@ static size_t describe_leftover(const rl_outdir *o, const char *undo, char *msg,
         close(ufd);
     if (n >= msglen)
         return n;
+    if (bad)
+        snprintf(why, sizeof why, "%d unreadable " UNDO_NAMES " line%s", bad, bad > 1 ? "s" : "");
     if (!count)
         return n + (size_t)snprintf(msg + n, msglen - n, "%s%s/%s (no older copy listed in its "
-                                    UNDO_NAMES ")", n ? "; " : "", o->root, undo);
+                                    UNDO_NAMES "%s%s)", n ? "; " : "", o->root, undo,
+                                    why[0] ? ": " : "", why);
     n += (size_t)snprintf(msg + n, msglen - n, "%s%s/%s holds the older cop%s of %s", n ? "; " : "",
                           o->root, undo, count == 1 ? "y" : "ies", names);
     if (count > 3 && n < msglen)
         n += (size_t)snprintf(msg + n, msglen - n, " and %d more", count - 3);
+    if (bad && n < msglen)
+        n += (size_t)snprintf(msg + n, msglen - n, " (%s)", why);
     return n;
 }
 

@@ -241,7 +241,7 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
     int sfd = rc == 0 ? memory_file("roofline-gp", script) : -1;
     free(script);
     if (rc != 0)
-        return -1;
+        return RL_PLOT_WRITE_FAILED;
     int dfd = memory_file("roofline-dat", data);
     if (sfd < 0 || dfd < 0) {
         snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
@@ -256,7 +256,7 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
     close(sfd);
     close(dfd);
     if (st == -2)
-        return -1;
+        return fd < 0 ? RL_PLOT_WRITE_FAILED : -1;
     struct stat sb;
     int empty = fstat(fd, &sb) != 0 || sb.st_size == 0;
     close(fd);
@@ -277,7 +277,7 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
                  out);
     else
         snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
-    return -1;
+    return st != 0 || empty ? -1 : RL_PLOT_WRITE_FAILED;
 }
 
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data,

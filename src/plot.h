@@ -30,12 +30,17 @@
  * installed (err says which files were kept). */
 #define RL_PLOT_NO_GNUPLOT 1
 
+/* Returned (below 0, so an error to every caller) when the data, script or
+ * figure file could not be written or moved into place: an output failure
+ * (exit 1, docs/hardening.md), not bad input (review23 M1). */
+#define RL_PLOT_WRITE_FAILED (-2)
+
 /* Write STEM.dat from `data`, STEM.gp from `vars` (gnuplot statements) and
  * plots/`tmpl`, and render `out` (.png or .svg), a path relative to the open
  * directory `dir` (AT_FDCWD: the working directory).  The figure functions
  * below take `dir` and `out` the same way.  Returns 0, RL_PLOT_NO_GNUPLOT,
- * or -1 with err set (unknown extension, quote in a path, missing template,
- * write failure, gnuplot error). */
+ * RL_PLOT_WRITE_FAILED, or -1 with err set (unknown extension, quote in a
+ * path, missing template, gnuplot error). */
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data, char *err,
                    size_t errlen);
 

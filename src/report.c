@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "guard.h"
 #include "interrupt.h"
@@ -571,29 +572,55 @@ void rl_unstage(rl_staged *s, int n)
         }
 }
 
-int rl_open_input(const char *path, char *err, size_t errlen)
+int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, struct stat *st,
+                       char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        int e = errno;
+        snprintf(err, errlen, "%s: cannot read: %s", shown, strerror(e));
+        errno = e; /* ENOENT: absent, which some callers skip */
         return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    if (fstat(fd, st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", shown, strerror(errno));
         close(fd);
         return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file (%s); give a file", path,
-                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-                 S_ISSOCK(st.st_mode) ? "a socket" : "a device or other special file");
+    if (!S_ISREG(st->st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (%s); give a file", shown,
+                 S_ISDIR(st->st_mode) ? "a directory" : S_ISFIFO(st->st_mode) ? "a FIFO" :
+                 S_ISSOCK(st->st_mode) ? "a socket" : "a device or other special file");
         close(fd);
+        errno = EINVAL;
         return -1;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    rl_guard_read(&st, NULL); /* a scenario may not replace it (guard.h rule 4) */
     return fd;
+}
+
+int rl_open_input(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = rl_open_regular_at(AT_FDCWD, path, 0, path, &st, err, errlen);
+    if (fd >= 0)
+        rl_guard_read(&st, NULL); /* a scenario may not replace it (guard.h rule 4) */
+    return fd;
+}
+
+struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = rl_open_regular_at(AT_FDCWD, path, 0, path, &st, err, errlen);
+    gzFile g = fd < 0 ? NULL : gzdopen(fd, "rb");
+    if (fd >= 0 && !g) {
+        snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        close(fd);
+        errno = ENOMEM;
+    }
+    if (g)
+        rl_guard_read(&st, what); /* guard.h rule 4 */
+    return g;
 }
 
 FILE *rl_fopen_input(const char *path, char *err, size_t errlen)

@@ -13,6 +13,7 @@
 #define RL_REPORT_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -77,6 +78,15 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
                        char *err, size_t errlen);
 
+/* Open `name` (relative to the open directory `dir`, or AT_FDCWD) for
+ * reading with extra open `flags` (O_NOFOLLOW), refusing anything but a
+ * regular file: opened O_NONBLOCK so a FIFO cannot block the open itself,
+ * checked with fstat (into *st), then made blocking.  Not noted as read.
+ * Returns the descriptor, or -1 with "SHOWN: reason" in err (errno that of
+ * the open, or EINVAL for a file that is not regular). */
+int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, struct stat *st,
+                       char *err, size_t errlen);
+
 /* Open `path` for reading, refusing anything but a regular file (a FIFO
  * would block forever, a device never end, a directory read as empty):
  * opened with O_NONBLOCK so a FIFO cannot block the open itself, checked
@@ -87,6 +97,12 @@ int rl_open_input(const char *path, char *err, size_t errlen);
 
 /* rl_open_input as a stdio stream ("rb"). */
 FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
+
+/* rl_open_input as a zlib stream (gzip or plain text), noted as read as
+ * `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
+ * err, errno ENOENT when the file is absent (review23 L2: a table that is a
+ * FIFO blocked gzopen forever). */
+struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
  * Returns 0, or -1 with err set. */

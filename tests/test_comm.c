@@ -4,6 +4,8 @@
  * their fit (collfit.h) on an excerpt of NCCL measurements. */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include "collfit.h"
 #include "comm.h"
 
@@ -590,6 +592,11 @@ static void fit_closed_form(void **state)
     write_temp(path, ".csv", "op_name,kernel_source,num_gpus,message_size,latency\n");
     assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
     assert_non_null(strstr(err, ":1: column 'nccl_dtype' or 'allreduce_dtype': missing"));
+    unlink(path);
+    /* review23 L2: a FIFO is refused, never opened blocking */
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": not a regular file (a FIFO)"));
     unlink(path);
     /* the same size twice, 0.01 and 0.03 ms: more than 2x apart, refused by the fit */
     write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"

@@ -464,6 +464,26 @@ static void leftover_undo_is_named(void **state)
     snprintf(want, sizeof want, "%s holds the older copies of a.txt, c.txt", left);
     if (strcmp(msg, want) != 0)
         fail_msg("said '%s', not '%s'", msg, want);
+    /* review23 H1: a FIFO as NAMES is said, not opened blocking (a plain
+     * open would wait here forever for a writer) */
+    snprintf(left, sizeof left, "%s/.roofline-undo-Fifo01", dir);
+    assert_int_equal(mkdir(left, 0755), 0);
+    char fifo[400];
+    snprintf(fifo, sizeof fifo, "%s/NAMES", left);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    /* review23 L1: a line with terminal escapes, or a copy that is a path,
+     * is counted, never shown */
+    snprintf(left, sizeof left, "%s/.roofline-undo-Esc001", dir);
+    assert_int_equal(mkdir(left, 0755), 0);
+    put(left, "NAMES", "0\t\033[31mRED\033]0;x\007\n../leftover/a.txt\tz.txt\n1\td.txt\n");
+    put(left, "0", "older");
+    put(left, "1", "older d");
+    assert_int_equal(rl_outdir_leftovers(&o, msg, sizeof msg), 3);
+    if (!strstr(msg, "Fifo01 (no older copy listed in its NAMES: NAMES: not a regular file (a "
+                     "FIFO)") ||
+        !strstr(msg, "Esc001 holds the older copy of d.txt (2 unreadable NAMES lines)") ||
+        strchr(msg, '\033') || strstr(msg, "z.txt"))
+        fail_msg("said '%s'", msg);
     rl_outdir_close(&o);
 }
 

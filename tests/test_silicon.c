@@ -755,6 +755,21 @@ static void test_bad_tables(void **state)
             fail_msg("truncated: '%s'", terr);
         remove_dir(tdir);
     }
+    /* review23 L2: a table that is a FIFO is refused, never opened blocking
+     * (gzopen waited forever for a writer) */
+    {
+        char fdir[64], ferr[1024] = "", file[160];
+        bad_dir(fdir, H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", fdir);
+        assert_int_equal(unlink(file), 0);
+        assert_int_equal(mkfifo(file, 0600), 0);
+        rl_silicon t;
+        assert_int_equal(rl_silicon_import(fdir, "trtllm", &h, 0, NULL, &t, ferr, sizeof ferr), -1);
+        if (!strstr(ferr, "gemm_perf.csv.gz: not a regular file (a FIFO)"))
+            fail_msg("FIFO: '%s'", ferr);
+        assert_calibrate_refused(fdir);
+        remove_dir(fdir);
+    }
     /* tester10 #10: a missing folder is named as one; an empty engine folder
      * has no kernel tables */
     {
