@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
         band = {
           p10 = -0.100256696446336,
           p5 = -0.175683178816338,
@@ -196,21 +196,21 @@ return {
           p95 = 0.321012840747077,
           per_class = {
             decode = {
-              p10 = -0.0553766833542138,
+              p10 = -0.055376683354214,
               p5 = -0.0601913460292217,
-              p90 = 0.0547508385693067,
-              p95 = 0.0738055427091628,
+              p90 = 0.0547508385693068,
+              p95 = 0.0738055427091631,
             },
             prefill = {
               p10 = -0.240857607466392,
-              p5 = -0.261798697875193,
+              p5 = -0.261798697875192,
               p90 = 0.238135532607306,
               p95 = 0.321012840747077,
             },
             static = {
               p10 = -0.07320566582967,
-              p5 = -0.0795704490835663,
-              p90 = 0.072378325125784,
+              p5 = -0.079570449083566,
+              p90 = 0.0723783251257838,
               p95 = 0.0975678492947029,
             },
           },
@@ -222,13 +222,13 @@ return {
               up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.114955746562843,
-              p5_p95 = 0.248547113591873,
+              p10_p90 = 0.114955746562844,
+              p5_p95 = 0.248547113591874,
               up_to_octaves = 4.9968373638627,
             },
             static = {
               p10_p90 = 0.210093857658008,
-              p5_p95 = 0.237251936566354,
+              p5_p95 = 0.237251936566355,
               up_to_octaves = 4.9968373638627,
             },
           },
@@ -243,7 +243,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T11:23:15Z",
+          date = "2026-12-02T11:57:52Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

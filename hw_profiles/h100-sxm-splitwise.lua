@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:23:15Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
         band = {
           p10 = -0.0721666485475803,
           p5 = -0.195397305604816,
@@ -210,19 +210,19 @@ return {
           p95 = 0.307183303473597,
           per_class = {
             decode = {
-              p10 = -0.0361859724806592,
-              p5 = -0.0543583719243184,
+              p10 = -0.0361859724806593,
+              p5 = -0.0543583719243185,
               p90 = 0.0474904768275802,
               p95 = 0.0670710636649335,
             },
             prefill = {
               p10 = -0.209252490034613,
               p5 = -0.31433795749087,
-              p90 = 0.274623005763178,
+              p90 = 0.274623005763177,
               p95 = 0.387851593284076,
             },
             static = {
-              p10 = -0.0893973447325954,
+              p10 = -0.0893973447325955,
               p5 = -0.134292207197644,
               p90 = 0.117325091393901,
               p95 = 0.165698876912612,
@@ -231,17 +231,17 @@ return {
           per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00169718462064382,
-              p5_p95 = 0.00169718462064382,
+              p10_p90 = 0.00169718462064384,
+              p5_p95 = 0.00169718462064384,
               up_to_octaves = 3.86455020230614,
             },
             prefill = {
-              p10_p90 = 0.0613805459806118,
-              p5_p95 = 0.0613805459806118,
+              p10_p90 = 0.0613805459806125,
+              p5_p95 = 0.0613805459806125,
               up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0852777261119077,
+              p10_p90 = 0.0852777261119076,
               p5_p95 = 0.112227399890654,
               up_to_octaves = 4.99227837138002,
             },
@@ -255,9 +255,9 @@ return {
         decode_step_s = 0.0296375188944956,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0322824816484123,
+          cv_median_abs_error = 0.0322824816484122,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T11:23:15Z",
+          date = "2026-12-02T11:57:52Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -271,7 +271,7 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.678203953695196,
+        memory_eff = 0.678203953695195,
         prefill_comm_eff = 0.37251905049295,
         prefill_layer_s = 0,
         prefill_seq_s = 0.00548650234762133,
