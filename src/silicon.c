@@ -646,10 +646,13 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
  * there, nor here).  Left out, not raised to the floor: the grid node is
  * then measured by the configurations of plausible rows sharing it, or
  * filled from its neighbours' efficiency (rl_kt_fill_holes), which keeps a
- * measured fraction of the roof rather than the roof itself. */
-static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *s)
+ * measured fraction of the roof rather than the roof itself.  The
+ * reference engine's tables are kept whole (engines.h
+ * rl_engine_floor_holds). */
+static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char *engine,
+                             rl_silicon *s)
 {
-    for (size_t i = 0; cls != RL_KC_MOE && i < r->n; i++) {
+    for (size_t i = 0; cls != RL_KC_MOE && rl_engine_floor_holds(engine) && i < r->n; i++) {
         row *x = &r->v[i];
         if (x->var < 0)
             continue;
@@ -662,8 +665,9 @@ static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon 
     }
 }
 
-static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
-                        const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
+static int import_class(const char *path, rl_kclass cls, const rl_hw *h, const char *engine,
+                        int holdout, int edge, const rl_moe_keep *keep, rl_silicon *s, char *err,
+                        size_t errlen)
 {
     rows r = {0};
     int rc = read_file(path, cls, s, &r, err, errlen);
@@ -673,7 +677,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
             r.v[i].var = -1;
     if (rc == 0)
-        drop_below_floor(&r, cls, h, s);
+        drop_below_floor(&r, cls, h, engine, s);
     unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
     if (rc == 0 && !held) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -751,7 +755,8 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
         if ((edge >= 0 && edge / 2 >= naxes_of((rl_kclass)c)) || access(path, F_OK) != 0)
             continue;
         found++;
-        if (import_class(path, (rl_kclass)c, h, holdout, edge, keep, out, err, errlen) != 0) {
+        if (import_class(path, (rl_kclass)c, h, engine, holdout, edge, keep, out, err, errlen) !=
+            0) {
             rl_silicon_free(out);
             return -1;
         }

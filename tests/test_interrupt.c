@@ -106,14 +106,15 @@ static void read_stderr(char *err, size_t len)
  * exit status, its stderr in err.  When the signal came too early (before
  * the handler: no message; while the specs load; or before the phase the
  * test is about: stderr names none of `reached`, a NULL-terminated list),
- * the run is repeated with twice the wait, up to 6 times (a loaded 2-core
- * host under ASan starts slowly; stop 21's CI flakes).  Each run must last
- * well past the longest wait (the runs below take tens of seconds). */
+ * the run is repeated with 1.5 times the wait, up to 10 times (a loaded
+ * 2-core host under ASan starts slowly; stop 21's CI flakes; a doubling
+ * stepped over simulate's serving phase, about 6-9.6 s of a 9.6 s run
+ * here, stop 23).  Each run must last past the wait that finds its phase. */
 static int signal_when_reached(char *const argv[], int sig, unsigned wait_ms,
                                const char *const *reached, char *err, size_t len)
 {
     int code = -1;
-    for (int tries = 0; tries < 6; tries++, wait_ms *= 2) {
+    for (int tries = 0; tries < 10; tries++, wait_ms += wait_ms / 2) {
         pid_t pid = start_roofline(argv);
         usleep(wait_ms * 1000);
         kill(pid, sig);
@@ -225,10 +226,9 @@ static void sigterm_during_figures(void **state)
 /* SIGTERM during simulate (tester4 #5): status 143, and once every request
  * has arrived (offline: all at t = 0) the message says so and how many
  * finished, not "after N of N arrivals".  1e7 requests (the bound) take
- * about 1.5 s of set-up and 15 s of serving here (16.5 s in all, 07:06 UTC
- * stop 22, load 1.6), so the doubling waits from 1 s find the event loop
- * long before the run ends, under ASan or load too (both phases slow
- * alike). */
+ * about 6 s of set-up and 3.6 s of serving here (9.6 s in all, 12:15 UTC
+ * stop 23), so the waits growing 1.5x from 1 s (7.6 s, 11.4 s, 17 s, ...)
+ * find the event loop under ASan or load too (both phases slow alike). */
 static void sigterm_stops_simulate(void **state)
 {
     (void)state;
