@@ -107,9 +107,9 @@ static void read_stderr(char *err, size_t len)
  * the handler: no message; while the specs load; or before the phase the
  * test is about: stderr names none of `reached`, a NULL-terminated list),
  * the run is repeated with 1.5 times the wait, up to 10 times (a loaded
- * 2-core host under ASan starts slowly; stop 21's CI flakes; a doubling
- * stepped over simulate's serving phase, about 6-9.6 s of a 9.6 s run
- * here, stop 23).  Each run must last past the wait that finds its phase. */
+ * 2-core host under ASan starts slowly; stop 21's CI flakes; on a loaded
+ * host a doubling stepped over both of simulate's serving phases, stop
+ * 23).  Each run must last past the wait that finds its phase. */
 static int signal_when_reached(char *const argv[], int sig, unsigned wait_ms,
                                const char *const *reached, char *err, size_t len)
 {
@@ -226,9 +226,11 @@ static void sigterm_during_figures(void **state)
 /* SIGTERM during simulate (tester4 #5): status 143, and once every request
  * has arrived (offline: all at t = 0) the message says so and how many
  * finished, not "after N of N arrivals".  1e7 requests (the bound) take
- * about 6 s of set-up and 3.6 s of serving here (9.6 s in all, 12:15 UTC
- * stop 23), so the waits growing 1.5x from 1 s (7.6 s, 11.4 s, 17 s, ...)
- * find the event loop under ASan or load too (both phases slow alike). */
+ * 9.6 s here (12:20 UTC stop 23, load 2): the run's set-up to about
+ * 2 s, its serving to about 4 s, then the capacity search's sample, whose
+ * own set-up reads "after 0 of N arrivals" and whose serving reads "after
+ * all"; the waits growing 1.5x from 1 s (2.25, 3.4, 5.1, 7.6 s, ...) land
+ * in a serving phase under ASan or load too (all phases slow alike). */
 static void sigterm_stops_simulate(void **state)
 {
     (void)state;
