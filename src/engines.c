@@ -327,7 +327,7 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
         return -1;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     double time = rl_kt_time(t, x, rl_kideal, &k, prov);
-    double floor_s = c == RL_KC_MOE || !rl_engine_floor_holds(e->name) ? 0 : rl_kideal(x, &k);
+    double floor_s = rl_engine_floor(e->name, c, v, x, peak, bw);
     if (time < floor_s) { /* the floor rule (engines.h): never faster than the roofline */
         FLOORED++;
         return floor_s;
@@ -337,7 +337,14 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
 
 long rl_engine_floored(void) { return FLOORED; }
 
-int rl_engine_floor_holds(const char *name) { return strcmp(name, "reference") != 0; }
+double rl_engine_floor(const char *engine, rl_kclass c, int v, const double *x, double peak,
+                       double bw)
+{
+    if (c == RL_KC_MOE || !strcmp(engine, "reference"))
+        return 0;
+    rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
+    return rl_kideal(x, &k);
+}
 
 double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                          const double was[2], const double now[2], rl_provenance *prov)

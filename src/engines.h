@@ -436,18 +436,22 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
  * are not floored: rl_kideal counts every expert a chip's tokens can reach
  * (min(T k, E)) as read, while the measured routing (power_law_1.01) may
  * touch fewer, so it is not a lower bound there; nor are the reference
- * engine's (rl_engine_floor_holds). */
+ * engine's (rl_engine_floor). */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
 
-/* Whether the floor rule holds for engine `name`'s tables: every engine
- * but `reference`, whose tables `calibrate --backend` times on this host
- * with operands its caches hold: its roofline's bandwidth is the host's
- * measured DRAM stream figure, which an operand served from L1/L2 beats
- * (the cache levels' own roofs: Ilic et al., IEEE CAL 13(1), 2014, the
- * cache-aware roofline), and the engine's own steps run from the same
- * caches, so such a row is a timing of that shape there. */
-int rl_engine_floor_holds(const char *name);
+/* The floor rule's floor for a kernel of class c and variant v at shape x
+ * of engine `engine`'s tables, measured at peak and bw: rl_kideal, or 0
+ * where the rule does not hold: MoE (above), and the `reference` engine,
+ * whose tables `calibrate --backend` times on this host with operands its
+ * caches hold: its roofline's bandwidth is the host's measured DRAM stream
+ * figure, which an operand served from L1/L2 beats (the cache levels' own
+ * roofs: Ilic et al., IEEE CAL 13(1), 2014, the cache-aware roofline), and
+ * the engine's own steps run from the same caches, so such a row is a
+ * timing of that shape there.  One rule for lookups (rl_engine_time) and
+ * imports (silicon.h). */
+double rl_engine_floor(const char *engine, rl_kclass c, int v, const double *x, double peak,
+                       double bw);
 
 /* How many table times were raised to their roofline floor (the floor rule
  * of rl_engine_time) in this process. */

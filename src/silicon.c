@@ -647,18 +647,16 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
  * then measured by the configurations of plausible rows sharing it, or
  * filled from its neighbours' efficiency (rl_kt_fill_holes), which keeps a
  * measured fraction of the roof rather than the roof itself.  The
- * reference engine's tables are kept whole (engines.h
- * rl_engine_floor_holds). */
+ * reference engine's tables are kept whole (engines.h rl_engine_floor). */
 static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char *engine,
                              rl_silicon *s)
 {
-    for (size_t i = 0; cls != RL_KC_MOE && rl_engine_floor_holds(engine) && i < r->n; i++) {
+    for (size_t i = 0; i < r->n; i++) {
         row *x = &r->v[i];
         if (x->var < 0)
             continue;
-        rl_kideal_ctx k = {cls, (rl_kvariant)x->var, rl_kvariant_peak(h->flops, x->var), h->hbm_bw,
-                           {0}};
-        if (x->lat_s < rl_kideal(x->x, &k)) {
+        if (x->lat_s < rl_engine_floor(engine, cls, x->var, x->x,
+                                       rl_kvariant_peak(h->flops, x->var), h->hbm_bw)) {
             s->below[cls][x->var]++;
             x->var = -1;
         }
