@@ -785,6 +785,48 @@ static void demo_scenario(void **state)
     assert_non_null(strstr(out, "NO (out of HBM)"));
 }
 
+/* tester13 #7: shard listed collectives only for its best plans, so a pp
+ * row's comm_s could not be checked.  Every row now carries its own in
+ * collective_list (the objects of `collectives`, its phase and strategy),
+ * as many as its `collectives` count, their total_s adding up to its
+ * comm_s (1e-9); a row without any has no list (tp1 x8).  llama3-70b B=64 on 8 H100, generate tp2 pp4 by hand: 4
+ * micro-batches of 16, 16 x 8192 x 2 = 262144 bytes; 2 AllReduces x 20
+ * layers a stage x 4 ticks = 80 + 80 over 2 GPUs, each the one-shot
+ * max(2 us, 262144 / 4.5e11) = 2 us (comm.h), and the 3 stage sends,
+ * max(2 us, 262144 / 4.5e11) = 2 us: comm_s = 163 x 2 us = 0.326 ms. */
+static void shard_rows_list_their_collectives(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 64 "
+                            "--context 4096 --format json", out, sizeof out);
+    int pp = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+    {
+        const cJSON *list = cJSON_GetObjectItem(r, "collective_list"), *c;
+        const char *strategy = cJSON_GetObjectItem(r, "strategy")->valuestring;
+        assert_int_equal(cJSON_GetArraySize(list), (int)num(r, "collectives"));
+        assert_true(num(r, "collectives") > 0 ? cJSON_IsArray(list) : list == NULL);
+        double sum = 0;
+        cJSON_ArrayForEach(c, list)
+        {
+            assert_string_equal(cJSON_GetObjectItem(c, "strategy")->valuestring, strategy);
+            sum += num(c, "total_s");
+        }
+        assert_true(fabs(sum - num(r, "comm_s")) <= 1e-9 * num(r, "comm_s"));
+        if (strcmp(strategy, "tp2 pp4") == 0 &&
+            strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "generate") == 0) {
+            pp = 1;
+            assert_rel(num(r, "comm_s"), 163 * 2e-6, 1e-9);
+            const cJSON *send = cJSON_GetArrayItem(list, 2);
+            assert_string_equal(cJSON_GetObjectItem(send, "what")->valuestring, "stage P2P");
+            assert_rel(num(send, "count"), 3, 1e-12);
+        }
+    }
+    assert_true(pp);
+    cJSON_Delete(j);
+}
+
 /* shard: the contract keys; the done-when cases of issue 4 (llama3-70b on 16
  * v5e and 8 H100) name a best plan per phase and list each collective with
  * its time and latency-bound flag.  step --tp says communication is
@@ -2572,6 +2614,7 @@ int main(void)
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
+        cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(ops_json),
