@@ -356,7 +356,8 @@ static void links_and_topology_what_if(void **state)
 /* Ideal mode is a lower bound on every measured collective: on each
  * shipped GPU preset, every point of every row of its `collectives` table
  * (NCCL, TensorRT-LLM, vLLM graph and eager; AIConfigurator's tables,
- * hw_profiles/<gpu>.lua) takes at least the alpha-beta model's time at the
+ * hw_profiles/<gpu>.lua, and the fitted *-splitwise profiles, which carry
+ * the same tables) takes at least the alpha-beta model's time at the
  * datasheet link (rl_comm_model_time, comm.h) for its operation, bytes and
  * group.  Before the one-shot and in-switch AllReduce terms (stop 24) the
  * model was above 30 of 459 points on h100-sxm, 33 on h200 and 5 on
@@ -366,7 +367,8 @@ static void links_and_topology_what_if(void **state)
 static void ideal_below_every_measured_point(void **state)
 {
     (void)state;
-    static const char *const gpus[] = {"h100-sxm", "h200", "a100-sxm-80g", "b200", "gb200"};
+    static const char *const gpus[] = {"h100-sxm", "h200", "a100-sxm-80g", "b200", "gb200",
+                                       "h100-sxm-splitwise", "a100-sxm-80g-splitwise"};
     rl_hw *h = malloc(sizeof *h);
     assert_non_null(h);
     int above = 0;
