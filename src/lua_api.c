@@ -1384,10 +1384,11 @@ int rl_lua_simulate(lua_State *L)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
+        max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0, offline, max_qps, lower_bound};
+                           -1, 0, offline, max_qps, lower_bound,
+                           rl_serve_reached_qps(req, w.n, w.qps)};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
