@@ -711,6 +711,24 @@ static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
     return 0;
 }
 
+/* step's default KV split against the simulator's (docs/model.md "Two KV
+ * defaults"): where plan pl's tensor parallelism is wider than the
+ * model's KV heads and --kv-split was not given, step splits the KV beyond
+ * them by batch (seed 000's layout, kept for its worked example) while
+ * simulate and size replicate each head there (vLLM under plain TP): a
+ * note names the flag that times the simulator's layout. */
+static void note_kv_split_default(const rl_opts *o, const rl_model *m, const rl_shard_plan *pl)
+{
+    rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
+    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
+        return;
+    fprintf(stderr, "roofline step: note: tp%lld over %lld KV head shard(s) splits the KV cache "
+                    "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
+                    "replicate each KV head on %lld chips, as vLLM does under plain TP: "
+                    "--kv-split replicate times their layout (docs/model.md)\n",
+            kl.tp, kl.heads, kl.z);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -767,6 +785,7 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
+        note_kv_split_default(o, &m, &plan);
         return emit(o, r);
     }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
@@ -784,6 +803,7 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
+        note_kv_split_default(o, &m, &o->plan);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
     return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
