@@ -1361,7 +1361,7 @@ int rl_lua_simulate(lua_State *L)
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
      * --requests); the simulator's memory counts against the scenario's
      * budget: refuse up front what it cannot hold */
-    double need = (double)w.n * (double)rl_serve_bytes_per_request();
+    double need = rl_serve_bytes_with_capacity(w.n);
     if (need > (double)rl_sandbox_memory_left(L))
         return luaL_error(L, "roofline.simulate: field 'requests': %I requests need about %d MiB "
                              "in the simulator, beyond the %d MiB left of the scenario's memory "
@@ -1504,7 +1504,7 @@ int rl_lua_size(lua_State *L)
     for (int i = 0; i < nhw && keep; i++)
         if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) != 0)
             return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);
-    double need = RL_SIZE_MAX_REQUESTS * (double)rl_serve_bytes_per_request();
+    double need = rl_serve_bytes_with_capacity((long long)RL_SIZE_MAX_REQUESTS);
     if (need > (double)rl_sandbox_memory_left(L))
         return luaL_error(L, "roofline.size: its simulations need about %d MiB, beyond the %d MiB "
                              "left of the scenario's memory budget",

@@ -1777,6 +1777,13 @@ size_t rl_serve_bytes_per_request(void)
     return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 6 * sizeof(double) + sizeof(int);
 }
 
+double rl_serve_bytes_with_capacity(long long n)
+{
+    double per = (double)rl_serve_bytes_per_request(), req = (double)sizeof(rl_request);
+    /* the run, or (after it) the requests beside the search's largest sample */
+    return fmax((double)n * per, (double)n * req + RL_SERVE_CAPACITY_GROW_MAX * (per + 2 * req));
+}
+
 /* Replica j's queues and buffers (prefix-cache lists when caching).
  * Returns 0 or -1 (out of memory; sim_free releases what was allocated). */
 static int alloc_replica(sim *S, int j, int caching)

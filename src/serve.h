@@ -548,6 +548,14 @@ void rl_serve_result_free(rl_serve_result *r);
  * sandbox) sizes a run with it before starting. */
 size_t rl_serve_bytes_per_request(void);
 
+/* The most bytes a simulation of n requests and its capacity search hold:
+ * the run's, or the n requests beside the search's largest sample
+ * (rl_serve_capacity grows it past n, repeating the requests, up to
+ * RL_SERVE_CAPACITY_GROW_MAX, with its own copy and a rescaled one; the
+ * run's state is freed by then).  The Lua sandbox checks it against its
+ * budget: 1e7 requests 1716 MiB (the run's), 100 requests 43 MiB. */
+double rl_serve_bytes_with_capacity(long long n);
+
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
  * alike; calibrated: h's efficiency tables when present); with cfg->pp > 1

@@ -779,6 +779,23 @@ static void test_heavy_tail_cli(void **state)
         fail_msg("80 req/s past a capacity of about 76: no note: %s", out);
 }
 
+/* The memory a simulation and its capacity search hold (serve.h
+ * rl_serve_bytes_with_capacity, the Lua sandbox's check): 1e7 requests,
+ * the run's 180 B a request (1716 MiB, test_lua_api's message); 100
+ * requests, the search's sample of up to RL_SERVE_CAPACITY_GROW_MAX
+ * (200,000) repeated requests, each with its state and two copies: at
+ * least 200,000 x 180 B, 43.5 MiB with the copies. */
+static void test_capacity_memory_counted(void **state)
+{
+    (void)state;
+    double per = (double)rl_serve_bytes_per_request();
+    assert_true(rl_serve_bytes_with_capacity(10000000) == 1e7 * per);
+    double small = rl_serve_bytes_with_capacity(100);
+    assert_true(small >= RL_SERVE_CAPACITY_GROW_MAX * per);
+    if (fabs(small / 1048576.0 - 43.49) > 0.01)
+        fail_msg("100 requests: %g MiB, want 43.49", small / 1048576.0);
+}
+
 /* When a run falls measurably short of its arrivals (serve.h
  * rl_serve_falls_short; tester14 F2b): its queue grew (keep_up < 0.98) and
  * its steady completions lag by more than 2%.  Either alone is not enough. */
@@ -1818,6 +1835,7 @@ int main(void)
         cmocka_unit_test(test_capacity_heavy_tail_converges),
         cmocka_unit_test(test_falls_short_rule),
         cmocka_unit_test(test_heavy_tail_cli),
+        cmocka_unit_test(test_capacity_memory_counted),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_capacity_from_a_trickle),
