@@ -2290,11 +2290,19 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
+int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n)
+{
+    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
+    return span >= RL_SERVE_CAPACITY_SPANS * fmax(r->e2e.mean, r->e2e_settle_s);
+}
+
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
-    return isnan(searched) || isnan(own) || !sustained(r, c) ? searched : fmax(searched, own);
+    return isnan(searched) || isnan(own) || !sustained(r, c) || !rl_serve_run_settled(r, req, n)
+               ? searched
+               : fmax(searched, own);
 }
 
 int rl_serve_falls_short(const rl_serve_result *r, double arrived)
