@@ -2482,6 +2482,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     *qps = NAN;
     if (cfg->capacity_lower_bound)
         *cfg->capacity_lower_bound = 0;
+    if (cfg->capacity_repeated)
+        *cfg->capacity_repeated = 0;
     if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
         return 0; /* too few requests for a steady window, or no arrival rate (offline) */
     /* the sample: its size from the requests' own rate, never the hint, so
@@ -2519,6 +2521,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                                                       : top;
         hint = *qps;
     }
+    if (cfg->capacity_repeated)
+        *cfg->capacity_repeated = m > n;
     return rc;
 }
 

@@ -352,6 +352,9 @@ typedef struct {
                                not last RL_SERVE_CAPACITY_SPANS end-to-end latencies at the
                                first load it failed (--requests or RL_SERVE_CAPACITY_GROW_MAX
                                too few): *qps is then a lower bound; 0 otherwise */
+    int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
+                               rests on repeated the n requests given (n too few to outlast
+                               the settle time), 0 otherwise */
     int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
                                runs as pp virtual engines, each with its own scheduler, its
                                max_seqs, 1/pp of the replica's KV pages (and of its prefix
