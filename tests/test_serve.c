@@ -1197,7 +1197,12 @@ static void test_overload_note_needs_overload(void **state)
  * 23.704 req/s (the lattice's knee is not monotone here: 23.805 from
  * --qps 20, 24.381 from 24).  Now at least the 23.8 offered, exactly: the
  * run itself is the sustained load.  The rule alone: a run that misses a
- * target, or does not keep up, leaves the search's figure; NAN stays. */
+ * target, or does not keep up, leaves the search's figure; NAN stays.
+ * The CLI run: since stop 24's isotonic fit of the kernel tables (ktable.h)
+ * the same run at 23.8 req/s misses TPOT (p99 50.17 ms), so it runs at 23.5
+ * req/s, where it meets both (TTFT p99 0.738 s, TPOT p99 49.92 ms; the
+ * capacity read 24.35): the knee case itself is now only in the unit part
+ * above. */
 static void test_capacity_not_below_sustained_load(void **state)
 {
     (void)state;
@@ -1216,7 +1221,7 @@ static void test_capacity_not_below_sustained_load(void **state)
     assert_true(rl_serve_capacity_with_run(23.7, 23.8, &r, &c) == 23.7);
     static char out[1 << 16];
     assert_int_equal(run_cli("simulate --model llama3-70b --hw h100-sxm --chips 2 --replicas 8 "
-                             "--weights fp8 --kv fp8 --compute fp8 --max-seqs 64 --qps 23.8 "
+                             "--weights fp8 --kv fp8 --compute fp8 --max-seqs 64 --qps 23.5 "
                              "--prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 "
                              "--requests 4000 --ttft-p99 1 --tpot-p99 0.05 --format json",
                              out, sizeof out), 0);
@@ -1225,8 +1230,8 @@ static void test_capacity_not_below_sustained_load(void **state)
     double ttft = cJSON_GetObjectItem(j, "ttft_p99_s")->valuedouble;
     double tpot = cJSON_GetObjectItem(j, "tpot_p99_s")->valuedouble;
     double cap = cJSON_GetObjectItem(j, "max_sustainable_qps")->valuedouble;
-    if (!(ttft < 1 && tpot < 0.05 && cap >= 23.8))
-        fail_msg("meets at 23.8 req/s (TTFT p99 %g s, TPOT p99 %g s) but sustains %g", ttft, tpot,
+    if (!(ttft < 1 && tpot < 0.05 && cap >= 23.5))
+        fail_msg("meets at 23.5 req/s (TTFT p99 %g s, TPOT p99 %g s) but sustains %g", ttft, tpot,
                  cap);
     assert_null(strstr(out, "note: SLO missed"));
     cJSON_Delete(j);
