@@ -1252,9 +1252,10 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
         !(max_qps > 0 && arrived > max_qps))
         return;
     fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s offered", qps);
-    if (max_qps > 0)
+    int above = max_qps > 0 && arrived > max_qps; /* review24 L1: never "above" a higher figure */
+    if (above)
         fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
-    if (max_qps > 0 && isfinite(free_qps))
+    if (above && isfinite(free_qps))
         fprintf(stderr, " without the targets (max_sustainable_qps_no_slo; max_sustainable_qps "
                         "%.3g with them)", slo_qps);
     if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
