@@ -74,8 +74,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
-                        "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times are "
-                        "scaled by their roofline ratio, its fitted costs' device terms follow the "
+                        "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "
+                        "keep their excess over their roofline, the roofline part moved to the "
+                        "changed chip; its fitted costs' device terms follow the "
                         "changed figures; hw.ici_bw, ici_latency, ici_links or topology moves its "
                         "measured collective times by the link what-if rule (comm.h: the measured "
                         "curve at the bytes x the bandwidth ratio, plus the latency change; mode "
