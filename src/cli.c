@@ -2202,6 +2202,8 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return -1;
     }
+    if (*m->ignored) /* measure.h: a misspelt optional column is seen */
+        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", file, m->ignored);
     return 0;
 }
 
