@@ -485,7 +485,7 @@ long rl_engine_floored(void);
  * was scaled by ideal(x; now) / ideal(x; was), excess included: 100x the
  * bandwidth read llama3-8b's 483 decode kernels in 64 us on H100 (tester15
  * F-whatif-1), and H100 at H200's 4.8 TB/s read its decode steps 3-11% faster
- * than the H200 tables themselves; now -0.1% to +4.0% (docs/model.md).  Where
+ * than the H200 tables themselves; now -0.8% to +3.5% (docs/model.md).  Where
  * part of the excess scales with the bandwidth (a kernel sustaining 90% of
  * peak), keeping it whole understates how far that kernel moves, as the old
  * ratio overstated it.  A kernel measured below its roofline (MoE and
