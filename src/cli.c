@@ -831,9 +831,10 @@ int rl_cli_run(rl_opts *o)
     struct stat st;
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
-        if (rl_outdir_open(&out, dir, err, sizeof err) != 0) {
+        int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
+        if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
             fprintf(stderr, "roofline run: %s\n", err);
-            return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
+            return S_ISDIR(st.st_mode) && open_rc != RL_OUTDIR_BUSY ? RL_EXIT_IO : RL_EXIT_INPUT;
         }
         if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
             fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "

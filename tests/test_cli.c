@@ -6,6 +6,7 @@
 #include "number.h"
 #include "version.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -441,6 +442,37 @@ static void failed_run_puts_back(void **state)
     t = slurp_text(path);
     assert_string_equal(t, "second");
     free(t);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* tester15 F-run-1: two runs into one --out each undid the other's files
+ * and the original a.txt was lost.  With another process holding the
+ * folder (a run's rl_outdir_open, in a child), `run --out` exits 2 before
+ * its script runs, says why, and leaves a.txt as it was ("old\n"; the
+ * script would write "new" and b.txt). */
+static void run_refused_while_another_holds_the_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_lock_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"a.txt", "w.lua"};
+    static const char *const text[] = {"old\n", "roofline.write('a.txt', 'new')\n"
+                                                "roofline.write('b.txt', 'new')\n"};
+    put_files(dir, files, text, 2);
+    pid_t pid = hold_folder(dir);
+    snprintf(args, sizeof args, "run --out %s %s/w.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    if (rc != 2 || !strstr(out, "another roofline run is writing to this folder"))
+        fail_msg("exit %d: %s", rc, out);
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "old\n");
+    free(t);
+    snprintf(path, sizeof path, "%s/b.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
 }
@@ -2559,6 +2591,7 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
+        cmocka_unit_test(run_refused_while_another_holds_the_folder),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
