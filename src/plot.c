@@ -366,6 +366,21 @@ static void put_title(FILE *f, const char *name, const char *fmt, ...)
     fputc('\n', f);
 }
 
+/* The batch axis of a figure, `bmin = ..` and `bmax = ..`: the smallest
+ * and largest of batch[nb], widened one octave each side when they are one
+ * value (tester15 F-lua-2: a single batch is a legal `batch`, and gnuplot
+ * refused the empty x range). */
+static void put_batch_range(FILE *f, const long long *batch, int nb)
+{
+    long long lo = batch[0], hi = batch[0];
+    for (int i = 1; i < nb; i++) {
+        lo = batch[i] < lo ? batch[i] : lo;
+        hi = batch[i] > hi ? batch[i] : hi;
+    }
+    fprintf(f, "bmin = %.6g\nbmax = %.6g\n", lo < hi ? (double)lo : 0.5 * (double)lo,
+            lo < hi ? (double)hi : 2.0 * (double)hi);
+}
+
 int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
                    char *err, size_t errlen)
 {
@@ -452,8 +467,9 @@ int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl
         return -1;
     put_title(v.f, "plottitle", "%s on %lld x %s: decode step time by formula (1), %s weights",
               m->name, chips, h->name, rl_dtype_name(p.weights));
-    fprintf(v.f, "bcrit = %.6g\nbmin = %lld\nbmax = %lld\nncontexts = %d\narray titles[%d]\n",
-            rl_step_b_crit(m, h, p), batch[0], batch[nb - 1], nctx, nctx);
+    put_batch_range(v.f, batch, nb);
+    fprintf(v.f, "bcrit = %.6g\nncontexts = %d\narray titles[%d]\n", rl_step_b_crit(m, h, p), nctx,
+            nctx);
     fprintf(d.f, "# batch, parameter loading (ms), KV loading (ms), matmul FLOPs (ms), step (ms)\n");
     for (int c = 0; c < nctx; c++) {
         fprintf(v.f, "titles[%d] = 'S = %lld'\n", c + 1, ctx[c]);
@@ -543,8 +559,8 @@ int rl_plot_memory(int dir, const char *out, const rl_model *m, const rl_hw *h, 
         return -1;
     put_title(v.f, "plottitle", "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
               m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv));
-    fprintf(v.f, "capacity = %.6g\nbmin = %lld\nbmax = %lld\nmaxbatch = %lld\n",
-            (double)chips * h->hbm_bytes / 1e9, batch[0], batch[nb - 1],
+    put_batch_range(v.f, batch, nb);
+    fprintf(v.f, "capacity = %.6g\nmaxbatch = %lld\n", (double)chips * h->hbm_bytes / 1e9,
             rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     fprintf(d.f, "# batch, weights (GB), KV cache (GB), activations (GB); 1 GB = 1e9 bytes\n");
     for (int b = 0; b < nb; b++) {

@@ -477,6 +477,49 @@ static void run_refused_while_another_holds_the_folder(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* tester15 F-lua-1/2: a roofline.plot refused for its options (q.jpg, an
+ * empty series) claims no name, so the corrected calls (q.png, p.png) draw
+ * (rc 0, their .dat written); a step figure of one batch (B = 1) gets the
+ * x range [0.5, 2], one octave each side (gnuplot refused [1:1]), and
+ * renders where gnuplot is installed. */
+static void refused_plot_claims_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_plotclaim_XXXXXX", path[300], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {
+        "local p = roofline.pareto{model='llama3-8b', hw='tpu-v5e', chips={4,8}, batch={1,8}, "
+        "context=2048}\n"
+        "local ok, e = pcall(roofline.plot, {kind='pareto', file='q.jpg', series={{rows=p.rows}}})\n"
+        "assert(not ok and e:find('NAME.png or NAME.svg', 1, true), e)\n"
+        "ok, e = pcall(roofline.plot, {kind='pareto', file='p.png', series={{rows={}}}})\n"
+        "assert(not ok and e:find('no rows to draw', 1, true), e)\n"
+        "roofline.plot{kind='pareto', file='q.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='pareto', file='p.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='step', file='s.png', model='llama3-8b', hw='h100-sxm', batch={1}, "
+        "context=10}\n"};
+    put_files(dir, files, text, 1);
+    snprintf(args, sizeof args, "run --out %s %s/p.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    static const char *const made[] = {"q.dat", "p.dat", "s.dat"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    snprintf(path, sizeof path, "%s/s.gp", dir);
+    char *t = slurp_text(path);
+    assert_non_null(strstr(t, "\nbmin = 0.5\nbmax = 2\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/s.png", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_int_equal(access(path, F_OK), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 /* A scenario's outputs stay apart from what it read and from each other
  * (tester12 #8: roofline.write replaced the model spec the script had
  * loaded by path, rc 0; tester11 #6: two figures y.png and y.svg shared
@@ -2592,6 +2635,7 @@ int main(void)
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
         cmocka_unit_test(run_refused_while_another_holds_the_folder),
+        cmocka_unit_test(refused_plot_claims_nothing),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
