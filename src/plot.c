@@ -235,49 +235,70 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
         free(script);
         return -1;
     }
-    int rc = rl_write_atomic_at(dir, dat, shown_dat, data, strlen(data), err, errlen);
-    if (rc == 0)
-        rc = rl_write_atomic_at(dir, gp, shown_gp, script, strlen(script), err, errlen);
+    /* the data and script to temporaries, the figure rendered to a third,
+     * then all renamed into place: a file that cannot be written (a full
+     * disk) leaves none of the three new and the older ones as they were
+     * (tester15 F-out-1: the new .dat stayed when the .gp failed) */
+    char tdat[300] = "", tgp[300] = "";
+    int rc = rl_write_temp_at(dir, dat, shown_dat, data, strlen(data), tdat, sizeof tdat, err, errlen);
+    if (rc == 0 && rl_write_temp_at(dir, gp, shown_gp, script, strlen(script), tgp, sizeof tgp, err,
+                                    errlen) != 0) {
+        unlinkat(dir, tdat, 0);
+        rc = -1;
+    }
     int sfd = rc == 0 ? memory_file("roofline-gp", script) : -1;
     free(script);
-    if (rc != 0)
+    if (rc != 0) {
+        rl_interrupt_track_temp(AT_FDCWD, NULL);
         return RL_PLOT_WRITE_FAILED;
+    }
     int dfd = memory_file("roofline-dat", data);
-    if (sfd < 0 || dfd < 0) {
-        snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
+    int fd = sfd < 0 || dfd < 0 ? -1 : rl_temp_at(dir, leaf, out, tmp, sizeof tmp, err, errlen);
+    if (fd < 0) {
+        if (sfd < 0 || dfd < 0)
+            snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
         if (sfd >= 0)
             close(sfd);
         if (dfd >= 0)
             close(dfd);
-        return -1;
+        unlinkat(dir, tdat, 0);
+        unlinkat(dir, tgp, 0);
+        rl_interrupt_track_temp(AT_FDCWD, NULL);
+        return sfd < 0 || dfd < 0 ? -1 : RL_PLOT_WRITE_FAILED;
     }
-    int fd = rl_temp_at(dir, leaf, out, tmp, sizeof tmp, err, errlen); /* tracked for a 2nd signal */
-    int st = fd < 0 ? -2 : run_gnuplot(sfd, dfd, fd);
+    int st = run_gnuplot(sfd, dfd, fd);
     close(sfd);
     close(dfd);
-    if (st == -2)
-        return fd < 0 ? RL_PLOT_WRITE_FAILED : -1;
     struct stat sb;
-    int empty = fstat(fd, &sb) != 0 || sb.st_size == 0;
+    int empty = st == 0 && (fstat(fd, &sb) != 0 || sb.st_size == 0);
     close(fd);
-    if (st == 0 && !empty && renameat(dir, tmp, dir, leaf) == 0) {
-        rl_interrupt_track_temp(AT_FDCWD, NULL);
-        return 0;
-    }
+    /* a figure drawn: all three in place; gnuplot missing or failing: the
+     * data and script kept for a rerun (documented), no figure */
+    int drawn = st == 0 && !empty;
+    int dat_in = renameat(dir, tdat, dir, dat) == 0; /* renames need no room: only a */
+    int gp_in = dat_in && renameat(dir, tgp, dir, gp) == 0; /* folder swapped meanwhile fails */
+    int moved = gp_in && (!drawn || renameat(dir, tmp, dir, leaf) == 0);
     int e = errno;
-    unlinkat(dir, tmp, 0);
+    if (!dat_in)
+        unlinkat(dir, tdat, 0);
+    if (!gp_in)
+        unlinkat(dir, tgp, 0);
+    if (!drawn || !moved)
+        unlinkat(dir, tmp, 0);
     rl_interrupt_track_temp(AT_FDCWD, NULL);
+    if (!moved) {
+        snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
+        return RL_PLOT_WRITE_FAILED;
+    }
+    if (drawn)
+        return 0;
     if (st == 127) {
         snprintf(err, errlen, "gnuplot not found: kept %s and %s (install gnuplot, then run "
                  "gnuplot %s in that folder)", shown_dat, shown_gp, gp);
         return RL_PLOT_NO_GNUPLOT;
     }
-    if (st != 0 || empty)
-        snprintf(err, errlen, "gnuplot failed on %s (exit status %d); %s not written", shown_gp, st,
-                 out);
-    else
-        snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
-    return st != 0 || empty ? -1 : RL_PLOT_WRITE_FAILED;
+    snprintf(err, errlen, "gnuplot failed on %s (exit status %d); %s not written", shown_gp, st, out);
+    return -1;
 }
 
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data,

@@ -630,6 +630,63 @@ static void run_plot_write_failure_exits_1(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester15 F-out-1: `pareto --plot` whose script cannot be written (a full
+ * disk there; here the one-block file-size limit of
+ * run_plot_write_failure_exits_1: f.dat, about 200 bytes, fits, f.gp, about
+ * 1.6 kB, does not) exits 1 and leaves none of the figure's files new: with
+ * no older figure, no f.dat, f.gp, f.png or temporary; with an older one
+ * (drawn first without the limit, at --batch 1), its f.dat and f.gp as
+ * they were, byte for byte. */
+static void pareto_plot_write_failure_keeps_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pareto_full_XXXXXX", cmd[1024], path[300];
+    assert_non_null(mkdtemp(dir));
+    const char *pareto = "pareto --model llama3-8b --hw tpu-v5e --chips 4,8 --context 1024 --plot f.png";
+    for (int older = 0; older < 2; older++) {
+        char *was_dat = NULL, *was_gp = NULL;
+        if (older) {
+            snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s --batch 1 > /dev/null 2>&1",
+                     dir, RL_SRCDIR, RL_BIN, pareto);
+            assert_int_equal(system(cmd), 0);
+            snprintf(path, sizeof path, "%s/f.dat", dir);
+            was_dat = slurp_text(path);
+            snprintf(path, sizeof path, "%s/f.gp", dir);
+            was_gp = slurp_text(path);
+            assert_true(was_dat && was_gp);
+        }
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
+                 "exec %s %s --batch 1,8\" > log 2>&1", dir, RL_SRCDIR, RL_BIN, pareto);
+        int st = system(cmd);
+        snprintf(path, sizeof path, "%s/log", dir);
+        char *t = slurp_text(path);
+        assert_true(WIFEXITED(st));
+        if (WEXITSTATUS(st) != 1 || !strstr(t, "f.gp: write failed"))
+            fail_msg("exit %d: %s", WEXITSTATUS(st), t);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.dat", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_dat);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.gp", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_gp);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        free(was_dat);
+        free(was_gp);
+        snprintf(cmd, sizeof cmd, "ls -A %s | grep -q '\\.tmp\\.'", dir);
+        assert_int_not_equal(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
@@ -2636,6 +2693,7 @@ int main(void)
         cmocka_unit_test(failed_run_puts_back),
         cmocka_unit_test(run_refused_while_another_holds_the_folder),
         cmocka_unit_test(refused_plot_claims_nothing),
+        cmocka_unit_test(pareto_plot_write_failure_keeps_nothing),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
