@@ -2347,9 +2347,9 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     double d = (double)w->n, seed = 1, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
     *vo = (rl_serve_validate_opts){.backend = o->calib.backend ? o->calib.backend : "cpu",
                                    .threads = o->calib.threads, .fractions = frac};
-    if (rl_param_number_in(o, RL_P_REQUESTS, 1, 10000, &d) ||
+    if (rl_param_number_for(o, "validate-serve", RL_P_REQUESTS, &d) ||
         rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_number(o, RL_P_SEED, &seed) ||
-        rl_param_number_in(o, RL_P_MAX_SEQS, 1, 64, &slots) ||
+        rl_param_number_for(o, "validate-serve", RL_P_MAX_SEQS, &slots) ||
         rl_param_number(o, RL_P_REPEATS, &repeats))
         return -1;
     if (o->given[RL_P_QPS] && o->given[RL_P_CAPACITY_PCT])

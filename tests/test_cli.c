@@ -2307,6 +2307,31 @@ static void help_defaults_and_citations(void **state)
     assert_non_null(strstr(strstr(out, "--requests N"), "(default 20000)"));
     assert_int_equal(run_cli("fit --help", out, sizeof out), 0);
     assert_null(strstr(out, "src/enginecost.h"));
+    /* tester15 F-doc-1: validate-serve's table gave simulate's 20000 and
+     * 256; it serves 24 requests (at most 10000) on 4 slots (at most 64),
+     * cli.c validate_serve_opts, and refuses past them before any run */
+    assert_int_equal(run_cli("validate-serve --help", out, sizeof out), 0);
+    static const char *const own[][2] = {{"\n  --requests N", "[1..10000 requests] (default 24)"},
+                                         {"\n  --max-seqs B", "[1..64 sequences] (default 4)"}};
+    for (int i = 0; i < 2; i++) {
+        const char *row = strstr(out, own[i][0]); /* the option table's row */
+        assert_non_null(row);
+        row++;
+        const char *b = strstr(row, own[i][1]);
+        if (!b || b > strchr(row, '\n'))
+            fail_msg("%s: no '%s' on its line: %s", own[i][0], own[i][1], row);
+    }
+    assert_int_equal(run_cli("validate-serve --requests 10001", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 10000]"));
+    assert_int_equal(run_cli("validate-serve --max-seqs 65", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 64]"));
+    /* sweep is Lua only: its reference lists Lua keys, no flags */
+    assert_int_equal(run_cli("help --markdown", out, sizeof out), 0);
+    const char *sw = strstr(out, "\n## sweep\n"), *next = sw ? strstr(sw + 1, "\n## ") : NULL;
+    assert_true(sw && next);
+    assert_non_null(strstr(sw, "Lua only: `roofline.sweep{...}`"));
+    const char *flag = strstr(sw, "| --");
+    assert_true(!flag || flag > next);
 }
 
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
