@@ -585,6 +585,13 @@ static int l_hw(lua_State *L)
 {
     rl_hw h;
     check_hw(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &h);
+    /* the table names the chip its measurements belong to, renamed or not,
+     * as it carries the figures they were taken at: a name edited on it
+     * field by field is a rename, as { name = } and --set hw.name are
+     * (tester15 F-lua-3: h.name = "y" read estimated, the override
+     * calibrated; the mode is about what was measured, not the name) */
+    if (!h.renamed_from[0])
+        snprintf(h.renamed_from, sizeof h.renamed_from, "%s", h.name);
     rl_hw_push(L, &h);
     return 1;
 }
