@@ -695,6 +695,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     char bw_label[256], peak_label[96];
     double llc = strcmp(be.name, "cpu") ? -1 : llc_bytes(); /* a device copy: not the host's */
+    double copy_bytes = bwb ? bwb->bytes : 0; /* the bench list is freed before the summary */
     label_copy(bwb, llc, bw_label, sizeof bw_label);
     snprintf(peak_label, sizeof peak_label, "M = %d, N = %d, K = %d", peakb ? peakb->M : 0,
              peakb ? peakb->N : 0, peakb ? peakb->K : 0);
@@ -852,7 +853,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddStringToObject(sum, "host", host);
     cJSON_AddStringToObject(sum, "backend", be.name);
     cJSON_AddNumberToObject(sum, "hbm_bw", bw);
-    cJSON_AddNumberToObject(sum, "hbm_bw_copy_bytes", bwb ? bwb->bytes : 0);
+    cJSON_AddNumberToObject(sum, "hbm_bw_copy_bytes", copy_bytes);
     cJSON_AddNumberToObject(sum, "llc_bytes", llc > 0 ? llc : 0);
     cJSON_AddNumberToObject(sum, "peak_flops", peak);
     cJSON_AddNumberToObject(sum, "overhead_s", overhead);
