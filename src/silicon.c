@@ -744,6 +744,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
                        const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    snprintf(out->engine, sizeof out->engine, "%s", engine);
     out->tables = calloc(1, sizeof *out->tables);
     if (!out->tables)
         RL_FAIL("out of memory");
@@ -797,13 +798,24 @@ static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
     return 0;
 }
 
+/* s's tables as the engine they were imported for: named, so its floor
+ * rule is the engine's own (rl_engine_floor: the reference engine's rows
+ * are not floored; unnamed, a host calibration's held-back rows were timed
+ * floored at its DRAM figure and a note said so). */
+static rl_serving_engine engine_of(const rl_silicon *s)
+{
+    rl_serving_engine e = {.tables = s->tables};
+    snprintf(e.name, sizeof e.name, "%s", s->engine);
+    return e;
+}
+
 /* Each held-back row of s above its table's grid along axis a, where the
  * table kept two or more values of a, into out[class] as (log(measured /
  * table time), octaves above). */
 static int edge_rows(const rl_silicon *s, const rl_hw *h, int a, double **out, size_t *n,
                      size_t *cap)
 {
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (size_t i = 0; i < s->nheld; i++) {
         const rl_silicon_row *row = &s->held[i];
         const rl_ktable *t = rl_engine_table(s->tables, row->cls, row->var, row->x);
@@ -1058,7 +1070,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
     }
     memset(to->resid, 0, sizeof to->resid);
     to->resid_holdout = holdout;
-    const rl_serving_engine eng = {.tables = from->tables};
+    const rl_serving_engine eng = engine_of(from);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int n = 0;
         for (size_t i = 0; i < from->nheld; i++) {
@@ -1134,7 +1146,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         return NULL;
     }
     fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
             size_t n = 0, prov[RL_PROV_COUNT] = {0};

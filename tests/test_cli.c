@@ -6,6 +6,7 @@
 #include "number.h"
 #include "version.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -445,6 +446,80 @@ static void failed_run_puts_back(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* tester15 F-run-1: two runs into one --out each undid the other's files
+ * and the original a.txt was lost.  With another process holding the
+ * folder (a run's rl_outdir_open, in a child), `run --out` exits 2 before
+ * its script runs, says why, and leaves a.txt as it was ("old\n"; the
+ * script would write "new" and b.txt). */
+static void run_refused_while_another_holds_the_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_lock_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"a.txt", "w.lua"};
+    static const char *const text[] = {"old\n", "roofline.write('a.txt', 'new')\n"
+                                                "roofline.write('b.txt', 'new')\n"};
+    put_files(dir, files, text, 2);
+    pid_t pid = hold_folder(dir);
+    snprintf(args, sizeof args, "run --out %s %s/w.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    if (rc != 2 || !strstr(out, "another roofline run is writing to this folder"))
+        fail_msg("exit %d: %s", rc, out);
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "old\n");
+    free(t);
+    snprintf(path, sizeof path, "%s/b.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* tester15 F-lua-1/2: a roofline.plot refused for its options (q.jpg, an
+ * empty series) claims no name, so the corrected calls (q.png, p.png) draw
+ * (rc 0, their .dat written); a step figure of one batch (B = 1) gets the
+ * x range [0.5, 2], one octave each side (gnuplot refused [1:1]), and
+ * renders where gnuplot is installed. */
+static void refused_plot_claims_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_plotclaim_XXXXXX", path[300], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {
+        "local p = roofline.pareto{model='llama3-8b', hw='tpu-v5e', chips={4,8}, batch={1,8}, "
+        "context=2048}\n"
+        "local ok, e = pcall(roofline.plot, {kind='pareto', file='q.jpg', series={{rows=p.rows}}})\n"
+        "assert(not ok and e:find('NAME.png or NAME.svg', 1, true), e)\n"
+        "ok, e = pcall(roofline.plot, {kind='pareto', file='p.png', series={{rows={}}}})\n"
+        "assert(not ok and e:find('no rows to draw', 1, true), e)\n"
+        "roofline.plot{kind='pareto', file='q.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='pareto', file='p.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='step', file='s.png', model='llama3-8b', hw='h100-sxm', batch={1}, "
+        "context=10}\n"};
+    put_files(dir, files, text, 1);
+    snprintf(args, sizeof args, "run --out %s %s/p.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    static const char *const made[] = {"q.dat", "p.dat", "s.dat"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    snprintf(path, sizeof path, "%s/s.gp", dir);
+    char *t = slurp_text(path);
+    assert_non_null(strstr(t, "\nbmin = 0.5\nbmax = 2\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/s.png", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_int_equal(access(path, F_OK), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 /* A scenario's outputs stay apart from what it read and from each other
  * (tester12 #8: roofline.write replaced the model spec the script had
  * loaded by path, rc 0; tester11 #6: two figures y.png and y.svg shared
@@ -551,6 +626,63 @@ static void run_plot_write_failure_exits_1(void **state)
     if (WEXITSTATUS(st) != 1 || !strstr(t, "roofline.plot: y.gp: write failed"))
         fail_msg("exit %d: %s", WEXITSTATUS(st), t);
     free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tester15 F-out-1: `pareto --plot` whose script cannot be written (a full
+ * disk there; here the one-block file-size limit of
+ * run_plot_write_failure_exits_1: f.dat, about 200 bytes, fits, f.gp, about
+ * 1.6 kB, does not) exits 1 and leaves none of the figure's files new: with
+ * no older figure, no f.dat, f.gp, f.png or temporary; with an older one
+ * (drawn first without the limit, at --batch 1), its f.dat and f.gp as
+ * they were, byte for byte. */
+static void pareto_plot_write_failure_keeps_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pareto_full_XXXXXX", cmd[1024], path[300];
+    assert_non_null(mkdtemp(dir));
+    const char *pareto = "pareto --model llama3-8b --hw tpu-v5e --chips 4,8 --context 1024 --plot f.png";
+    for (int older = 0; older < 2; older++) {
+        char *was_dat = NULL, *was_gp = NULL;
+        if (older) {
+            snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s --batch 1 > /dev/null 2>&1",
+                     dir, RL_SRCDIR, RL_BIN, pareto);
+            assert_int_equal(system(cmd), 0);
+            snprintf(path, sizeof path, "%s/f.dat", dir);
+            was_dat = slurp_text(path);
+            snprintf(path, sizeof path, "%s/f.gp", dir);
+            was_gp = slurp_text(path);
+            assert_true(was_dat && was_gp);
+        }
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
+                 "exec %s %s --batch 1,8\" > log 2>&1", dir, RL_SRCDIR, RL_BIN, pareto);
+        int st = system(cmd);
+        snprintf(path, sizeof path, "%s/log", dir);
+        char *t = slurp_text(path);
+        assert_true(WIFEXITED(st));
+        if (WEXITSTATUS(st) != 1 || !strstr(t, "f.gp: write failed"))
+            fail_msg("exit %d: %s", WEXITSTATUS(st), t);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.dat", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_dat);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.gp", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_gp);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        free(was_dat);
+        free(was_gp);
+        snprintf(cmd, sizeof cmd, "ls -A %s | grep -q '\\.tmp\\.'", dir);
+        assert_int_not_equal(system(cmd), 0);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -2245,6 +2377,31 @@ static void help_defaults_and_citations(void **state)
     assert_non_null(strstr(strstr(out, "--requests N"), "(default 20000)"));
     assert_int_equal(run_cli("fit --help", out, sizeof out), 0);
     assert_null(strstr(out, "src/enginecost.h"));
+    /* tester15 F-doc-1: validate-serve's table gave simulate's 20000 and
+     * 256; it serves 24 requests (at most 10000) on 4 slots (at most 64),
+     * cli.c validate_serve_opts, and refuses past them before any run */
+    assert_int_equal(run_cli("validate-serve --help", out, sizeof out), 0);
+    static const char *const own[][2] = {{"\n  --requests N", "[1..10000 requests] (default 24)"},
+                                         {"\n  --max-seqs B", "[1..64 sequences] (default 4)"}};
+    for (int i = 0; i < 2; i++) {
+        const char *row = strstr(out, own[i][0]); /* the option table's row */
+        assert_non_null(row);
+        row++;
+        const char *b = strstr(row, own[i][1]);
+        if (!b || b > strchr(row, '\n'))
+            fail_msg("%s: no '%s' on its line: %s", own[i][0], own[i][1], row);
+    }
+    assert_int_equal(run_cli("validate-serve --requests 10001", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 10000]"));
+    assert_int_equal(run_cli("validate-serve --max-seqs 65", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 64]"));
+    /* sweep is Lua only: its reference lists Lua keys, no flags */
+    assert_int_equal(run_cli("help --markdown", out, sizeof out), 0);
+    const char *sw = strstr(out, "\n## sweep\n"), *next = sw ? strstr(sw + 1, "\n## ") : NULL;
+    assert_true(sw && next);
+    assert_non_null(strstr(sw, "Lua only: `roofline.sweep{...}`"));
+    const char *flag = strstr(sw, "| --");
+    assert_true(!flag || flag > next);
 }
 
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
@@ -2631,6 +2788,9 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
+        cmocka_unit_test(run_refused_while_another_holds_the_folder),
+        cmocka_unit_test(refused_plot_claims_nothing),
+        cmocka_unit_test(pareto_plot_write_failure_keeps_nothing),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
