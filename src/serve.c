@@ -1071,7 +1071,7 @@ static int prefix_lookup(sim *S, replica *r, int i)
 #define ITL_OCTAVES 41
 #define ITL_BINS (ITL_OCTAVES << ITL_SUB_BITS)
 
-static int itl_bin(double gap)
+static inline int itl_bin(double gap)
 {
     if (!(gap >= ldexp(1, ITL_EXP_MIN)))
         return 0;
@@ -1092,7 +1092,7 @@ static double itl_centre(int b)
     return v;
 }
 
-static void itl_add(sim *S, double gap, double count)
+static inline void itl_add(sim *S, double gap, double count)
 {
     if (count <= 0)
         return;
@@ -1144,7 +1144,7 @@ static void itl_join(sim *S, replica *r, int i)
 /* The gaps of one decode step ending at `now`: the sequences that joined
  * since the last decode step wait from their own last token, the others
  * from that step. */
-static void itl_step(sim *S, replica *r, double now)
+static inline void itl_step(sim *S, replica *r, double now)
 {
     int fresh = 0;
     for (int j = 0; j < r->njoined; j++) {
