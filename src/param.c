@@ -437,7 +437,8 @@ const rl_command RL_COMMANDS[] = {
      "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
-     "throughput per chip.",
+     "throughput per chip.  JSON: `collectives` lists the best plans' collectives, each\n"
+     "row with any its own in collective_list (their total_s add up to its comm_s).",
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,
