@@ -962,14 +962,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           "prefix (prefix_id), so N is not used; LEN = %d is the length of a "
                           "prefix whose line gives no prefix_tokens", o->given[RL_P_PREFIXES],
                        w->prefix_len);
-        *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
+        *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, max_context, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
             return -1;
         }
-        *truncated = rl_requests_truncate(*req, *n, max_context);
-        if (warn_truncated(o, *truncated, *n, max_context) != 0)
-            return -1;
+        *truncated = 0; /* a row above max_context was refused by the reader */
         if (few_note)
             warn_few(o, *n);
         w->n = *n;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
 
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
@@ -99,24 +100,6 @@ static char *trim(char *s)
     while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
         *--e = '\0';
     return s;
-}
-
-/* Split line in place on commas into at most cap fields; returns the count
- * (cap + 1 when there are more). */
-static int split(char *line, char **field, int cap)
-{
-    int n = 0;
-    for (char *p = line;; p++) {
-        char *comma = strchr(p, ',');
-        if (n == cap)
-            return cap + 1;
-        if (comma)
-            *comma = '\0';
-        field[n++] = trim(p);
-        if (!comma)
-            return n;
-        p = comma;
-    }
 }
 
 typedef struct {
@@ -314,7 +297,20 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         char *t = trim(line);
         if (!*t || *t == '#')
             continue;
-        nf = split(t, f, C_COUNT);
+        int col;
+        const char *why;
+        nf = rl_csv_split(t, f, C_COUNT, &col, &why);
+        if (nf < 0) {
+            int k = 0; /* the column's name, once the header gave it */
+            while (have_header && k < C_COUNT && c.idx[k] != col - 1)
+                k++;
+            if (have_header && k < C_COUNT)
+                snprintf(err, errlen, "%s:%d: column '%s' (column %d): %s", path, c.line,
+                         COL_NAMES[k], col, why);
+            else
+                snprintf(err, errlen, "%s:%d: column %d: %s", path, c.line, col, why);
+            goto done;
+        }
         if (!have_header) {
             if (nf > C_COUNT) {
                 snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, C_COUNT);

@@ -506,7 +506,8 @@ const rl_command RL_COMMANDS[] = {
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
-     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed; fields\n"
+     "  may be quoted as RFC 4180 says, as --format csv and spreadsheets write them):\n"
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
      "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
