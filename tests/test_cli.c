@@ -2517,6 +2517,51 @@ static void step_columns_add_up(void **state)
     cJSON_Delete(fast);
 }
 
+/* tester14 F5: under --overlap the header's breakdown stated the plain sum
+ * and the overlap rule only after it, and the rows did not obey the sum
+ * (tp8 batch 1: 5.2125 ms against a sum of 5.8525).  The key now states the
+ * rule this run obeys, and every row obeys it to 1e-12: without a pipeline
+ * max(local, comm_s); with --pp, max(local, comm_s - sends) + sends, sends
+ * the batch's P2P rows in collectives (the stage sends); local is
+ * kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s.  The sum no
+ * longer holds there (comm hidden: the rows differ by > 1%), so the test
+ * fails on the old text and on a rule that does not match the rows. */
+static void overlap_breakdown_states_its_rule(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --overlap --ideal --batch 1,16,128 "
+        "--context 2048 --format json",
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 2 --pp 4 --overlap --ideal "
+        "--batch 1,16,128 --context 2048 --format json"};
+    static const char *const rule[] = {
+        "step_s = max(kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s, comm_s):",
+        "step_s = max(kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s, comm_s - sends) "
+        "+ sends, sends the summed total_s of the batch's P2P rows in collectives"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = json2(runs[k], "");
+        assert_non_null(j);
+        const char *b = cJSON_GetObjectItem(j, "breakdown")->valuestring;
+        if (strncmp(b, rule[k], strlen(rule[k])) != 0)
+            fail_msg("breakdown '%s' does not open with '%s'", b, rule[k]);
+        const cJSON *r, *c;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        {
+            double sends = 0;
+            cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "collectives"))
+                if (num(c, "batch") == num(r, "batch") &&
+                    strcmp(cJSON_GetObjectItem(c, "collective")->valuestring, "P2P") == 0)
+                    sends += num(c, "total_s");
+            assert_true(k == 0 ? sends == 0 : sends > 0);
+            double local = num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                           num(r, "kernel_excess_s");
+            assert_rel(fmax(local, num(r, "comm_s") - sends) + sends, num(r, "step_s"), 1e-12);
+            assert_true(local + num(r, "comm_s") > 1.01 * num(r, "step_s"));
+        }
+        cJSON_Delete(j);
+    }
+}
+
 /* tester12 #7: a KV dtype or weight x compute pair the engine's tables do
  * not measure (h100-sxm trtllm: bf16 and fp8) is derived, and stderr says
  * so; fp8 and bf16 are measured (no note), and --ideal uses no table. */
@@ -2578,6 +2623,7 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
