@@ -858,6 +858,9 @@ int rl_cli_run(rl_opts *o)
         }
     } else {
         rc = stdout_done(o->cmd, rc);
+        if (rl_outdir_in_tree(&out, err, sizeof err) > 0) /* as check_output says for --save */
+            fprintf(stderr, "roofline run: note: the run replaced files of roofline's own tree (%s), "
+                            "where only the files roofline reads are guarded (PRESETS)\n", err);
     }
     rl_outdir_close(&out);
     return rc;

@@ -411,6 +411,57 @@ static void outputs_refused_before_the_run(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester13 #7: `run --out .` in the checkout rewrote README.md and
+ * src/main.c without a word, where `--save` over such a file gets a note.  A
+ * run's replacements of files of roofline's own tree (a temporary
+ * ROOFLINE_DATA with PRESETS) are said the same way once the run succeeds,
+ * naming them; a new file, and a file in out/ (a user's folder there), are
+ * not named; a run that replaces none prints no such note. */
+static void run_into_own_tree_noted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_tree_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"src", "out"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "README.md", "src/main.c", "out/o.txt",
+                                        "w.lua", "x.lua"};
+    static const char *const text[] = {"", "# readme\n", "int main;\n", "older\n",
+                                       "for _, n in ipairs({'README.md', 'src/main.c', "
+                                       "'out/o.txt', 'new.txt'}) do roofline.write(n, 'x') end\n",
+                                       "roofline.write('new2.txt', 'x')\n"};
+    put_files(dir, files, text, 6);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . %s 2>&1", dir, dir,
+                 RL_BIN, k ? "x.lua" : "w.lua");
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        assert_int_equal(pclose(p), 0);
+        const char *note = strstr(out, "note: the run replaced files of roofline's own tree (");
+        if (k == 1) {
+            assert_null(note);
+            continue;
+        }
+        snprintf(path, sizeof path, "%s: README.md, src/main.c), where only the files roofline "
+                 "reads are guarded", dir);
+        if (!note || !strstr(note, path))
+            fail_msg("no note naming README.md and src/main.c in: %s", out);
+        assert_null(strstr(out, "o.txt"));
+        assert_null(strstr(out, "new.txt"));
+    }
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "x"); /* replaced, as --save would: a note, not a refusal */
+    free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A failed run keeps nothing (tester9 #7): the file it rewrote holds its
  * older content again, the file it created is gone, and the message says
  * so; a run that succeeds replaces the file. */
@@ -2624,6 +2675,7 @@ int main(void)
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
+        cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
