@@ -397,14 +397,21 @@ static int band_wide(const rl_opts *o)
  * was on stderr only).  Cleared before each command (rl_cli_main). */
 static int smoke_loaded;
 
-/* The one place a command says it loaded a smoke-test profile h (review22
- * #11: four places printed RL_HW_SMOKE_NOTE; calib/validate.c, which loads
- * its own, still does): the note, and smoke_test in the JSON. */
+/* The one place a command says it loaded a smoke-test profile named
+ * `name` (review22 #11: four places printed RL_HW_SMOKE_NOTE, and
+ * calib/validate.c its own): the note, and smoke_test in the JSON.  The
+ * libraries that load their own copy (calib/validate.c, e2e.c) say whether
+ * it was one through their options. */
+static void say_smoke_of(const rl_opts *o, int smoke, const char *name)
+{
+    smoke_loaded |= smoke;
+    if (smoke)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, name);
+}
+
 static void say_smoke(const rl_opts *o, const rl_hw *h)
 {
-    smoke_loaded |= h->smoke_test;
-    if (h->smoke_test)
-        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
+    say_smoke_of(o, h->smoke_test, h->name);
 }
 
 /* Load the hardware spec `name` with the --set overrides and select the
@@ -2218,11 +2225,11 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     if (e2e_setup(o, cmd, file, &e, &m) != 0)
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
-    static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
-    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0)
-        say_smoke(o, &h);
+    int smoke = 0;
+    e.hw_smoke_test = &smoke;
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
+    say_smoke_of(o, smoke, o->hw); /* before the result, which carries smoke_test */
     if (!r) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
@@ -2285,9 +2292,12 @@ int rl_cli_validate(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     o->calib.plot = o->plot;
+    int smoke = 0;
+    o->calib.smoke_profile = &smoke;
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+    say_smoke_of(o, smoke, cJSON_GetObjectItem(r, "hw")->valuestring);
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
         const cJSON *plot = cJSON_GetObjectItem(r, "plot");
         rl_cli_say(o, "%d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%%s%s",

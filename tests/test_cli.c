@@ -2408,6 +2408,29 @@ static void reference_engine_profile(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "none");
     cJSON_Delete(j);
+    /* review22 #11 / CLOSING23: validate --backend printed its own smoke
+     * note, and fit/validate --against loaded --hw a second time to print
+     * it; now the CLI's one note from the libraries' own copies: said once,
+     * naming the profile, with smoke_test in the JSON */
+    snprintf(sh, sizeof sh, "%s/rows.csv", dir);
+    f = fopen(sh, "w");
+    assert_non_null(f);
+    fprintf(f, "phase,tp,batch,context,measured_s\ndecode,1,2,256,0.5\n");
+    fclose(f);
+    static const char *const smoke_runs[] = {
+        "validate --backend cpu --quick --model tiny-test --profile %s/p.lua --engine ideal "
+        "--format json",
+        "validate --against %s/rows.csv --model tiny-test --hw %s/p.lua --engine reference "
+        "--weights fp32 --compute fp32 --kv fp32 --format json"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, smoke_runs[k], dir, dir);
+        if (run_cli(cmd, out, sizeof out) != 0)
+            fail_msg("%s: %s", cmd, out);
+        const char *note = strstr(out, "is a `calibrate --quick` profile, a smoke test");
+        if (!note || strstr(note + 1, "is a `calibrate --quick` profile") ||
+            !strstr(out, "\"smoke_test\":\ttrue"))
+            fail_msg("%s: the smoke note once and smoke_test: %s", cmd, out);
+    }
     snprintf(cmd, sizeof cmd, "calibrate --tables %s/t --hw %s/t/base.lua --engine reference "
              "--save %s/p3.lua --tables-out %s/x", dir, dir, dir, dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 2);
