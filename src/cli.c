@@ -2199,13 +2199,6 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->folds = (int)folds;
     e->save = o->given[RL_P_SAVE_PROFILE];
     e->plot = o->plot;
-    size_t n = e->engine ? strspn(e->engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                              "0123456789_.-") : 0;
-    if (e->engine && (n == 0 || n != strlen(e->engine) || n > 40)) {
-        fprintf(stderr, "roofline %s: --engine '%s': a name of 1-40 letters, digits, '_', '.' or "
-                        "'-'\n", cmd, e->engine);
-        return -1;
-    }
     char err[ERRLEN];
     if (rl_measure_read(file, m, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);

@@ -128,11 +128,13 @@ static int parse_header(ctx *c, char **f, int nf)
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
         if (k == C_COUNT) {
+            const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
             snprintf(c->err, c->errlen,
-                     "%s:%d: column %d: unknown column '%.64s' (a header line is required; columns: "
-                     "phase, tp, batch, context, tokens, output, measured_s, "
+                     "%s:%d: column %d: unknown column '%.64s' (%s%s%sa header line is required; "
+                     "columns: phase, tp, batch, context, tokens, output, measured_s, "
                      "measured_tok_s_per_gpu, model, hw, engine, weights, kv, compute, pp, ep)",
-                     c->path, c->line, i + 1, f[i]);
+                     c->path, c->line, i + 1, f[i], sep ? "fields are separated by commas, not "
+                     : "", sep ? sep : "", sep ? "; " : "");
             return -1;
         }
         if (c->idx[k] >= 0)

@@ -266,7 +266,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
-                     AT(engine), 0, 0, RL_PF_NONEMPTY},
+                     AT(engine), 0, 0, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -728,6 +728,26 @@ static int choice_index(const char *choices, const char *s)
     return -1;
 }
 
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+/* Whether s is printable ASCII, safe to echo to a terminal. */
+static int printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+            return 0;
+    return 1;
+}
+
+/* A plain name (RL_PF_NAME): an engine's, also a folder of --tables DIR,
+ * so never a path ("../x" read another folder's tables, and became the
+ * profile's engine name) nor text that drives a terminal when echoed. */
+static int plain_name(const char *s)
+{
+    size_t n = strspn(s, NAME_CHARS);
+    return n > 0 && n <= 40 && !s[n] && s[0] != '.';
+}
+
 static int parse_dtype(const rl_opts *o, rl_param_id id, const char *s, rl_dtype *out)
 {
     if (rl_dtype_parse(s, out) == 0)
@@ -843,6 +863,11 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
     case RL_PT_STRING:
         if ((p->flags & RL_PF_NONEMPTY) && !*arg)
             return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
+        if ((p->flags & RL_PF_NAME) && !plain_name(arg))
+            return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
+                                 "starting with '.' (it names a spec's engine and, for --tables, a "
+                                 "folder inside DIR)", rl_param_flag(o, id),
+                              printable(arg) ? arg : "(control bytes)");
         *(const char **)at = arg;
         return 0;
     case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);
