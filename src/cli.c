@@ -44,15 +44,23 @@
 
 int rl_cli_say(const rl_opts *o, const char *fmt, ...)
 {
-    char msg[4096];
+    char msg[4096], shown[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* control bytes a message echoes (a name given on the command line, a
+     * value read from a file) as \xHH, never sent to the terminal as they
+     * are: an escape sequence there recolours or retitles it */
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        n += (size_t)snprintf(shown + n, sizeof shown - n,
+                              (*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f ? "\\x%02X"
+                                                                                 : "%c", *c);
     if (o && o->cmd)
-        fprintf(stderr, "roofline %s: %s\n", o->cmd, msg);
+        fprintf(stderr, "roofline %s: %s\n", o->cmd, shown);
     else
-        fprintf(stderr, "roofline: %s\n", msg);
+        fprintf(stderr, "roofline: %s\n", shown);
     return -1;
 }
 

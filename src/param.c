@@ -730,15 +730,6 @@ static int choice_index(const char *choices, const char *s)
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
-/* Whether s is printable ASCII, safe to echo to a terminal. */
-static int printable(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-            return 0;
-    return 1;
-}
-
 /* A plain name (RL_PF_NAME): an engine's, also a folder of --tables DIR,
  * so never a path ("../x" read another folder's tables, and became the
  * profile's engine name) nor text that drives a terminal when echoed. */
@@ -867,7 +858,7 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
             return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
                                  "starting with '.' (it names a spec's engine and, for --tables, a "
                                  "folder inside DIR)", rl_param_flag(o, id),
-                              printable(arg) ? arg : "(control bytes)");
+                              arg);
         *(const char **)at = arg;
         return 0;
     case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);

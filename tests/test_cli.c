@@ -411,6 +411,28 @@ static void outputs_refused_before_the_run(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Control bytes a message echoes are shown as \xHH (rl_cli_say), never
+ * sent to the terminal (hostile-input sweep: --model, --weights and
+ * --engine with an escape sequence recoloured it); --engine is also held
+ * to a plain name, never a path (calibrate --tables DIR --engine ../x read
+ * another folder's tables). */
+static void control_bytes_not_echoed(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --model \"$(printf 'a\\033[31m')\" --hw h100-sxm --context 1",
+        "step --model llama3-8b --hw h100-sxm --context 1 --weights \"$(printf 'b\\033]0;t\\007')\"",
+        "step --model llama3-8b --hw h100-sxm --context 1 --engine \"$(printf 'c\\033[0m')\""};
+    static const char *const shown[] = {"unknown model 'a\\x1B[31m'",
+                                        "unknown dtype 'b\\x1B]0;t\\x07'",
+                                        "--engine 'c\\x1B[0m': a name of 1-40 letters"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(run_cli(cmds[i], out, sizeof out), 2);
+        if (!strstr(out, shown[i]) || strchr(out, '\033') || strchr(out, '\007'))
+            fail_msg("%s: %s", cmds[i], out);
+    }
+}
+
 /* tester13 #7: `run --out .` in the checkout rewrote README.md and
  * src/main.c without a word, where `--save` over such a file gets a note.  A
  * run's replacements of files of roofline's own tree (a temporary
@@ -2699,6 +2721,7 @@ int main(void)
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
+        cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),
