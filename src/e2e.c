@@ -631,9 +631,14 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
  * as step --engine E does (`ideal`: the pure roofline).  0, or -1 with err. */
 static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
 {
-    for (int j = 0; engine && j < rs->nhw; j++) /* its error names the engine already */
-        if (rl_hw_select_engine(&rs->hws[j], engine, err, errlen) != 0)
+    for (int j = 0; engine && j < rs->nhw; j++) {
+        char e[1024];
+        if (rl_hw_select_engine(&rs->hws[j], engine, e, sizeof e) != 0) {
+            /* the option for its "engine: " (it read "--engine: engine: ...") */
+            snprintf(err, errlen, "--engine: %s", strncmp(e, "engine: ", 8) ? e : e + 8);
             return -1;
+        }
+    }
     return 0;
 }
 
