@@ -866,9 +866,10 @@ int rl_cli_run(rl_opts *o)
     struct stat st;
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
-        if (rl_outdir_open(&out, dir, err, sizeof err) != 0) {
+        int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
+        if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
             fprintf(stderr, "roofline run: %s\n", err);
-            return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
+            return S_ISDIR(st.st_mode) && open_rc != RL_OUTDIR_BUSY ? RL_EXIT_IO : RL_EXIT_INPUT;
         }
         if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
             fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "
@@ -2387,9 +2388,9 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     double d = (double)w->n, seed = 1, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
     *vo = (rl_serve_validate_opts){.backend = o->calib.backend ? o->calib.backend : "cpu",
                                    .threads = o->calib.threads, .fractions = frac};
-    if (rl_param_number_in(o, RL_P_REQUESTS, 1, 10000, &d) ||
+    if (rl_param_number_for(o, "validate-serve", RL_P_REQUESTS, &d) ||
         rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_number(o, RL_P_SEED, &seed) ||
-        rl_param_number_in(o, RL_P_MAX_SEQS, 1, 64, &slots) ||
+        rl_param_number_for(o, "validate-serve", RL_P_MAX_SEQS, &slots) ||
         rl_param_number(o, RL_P_REPEATS, &repeats))
         return -1;
     if (o->given[RL_P_QPS] && o->given[RL_P_CAPACITY_PCT])

@@ -428,6 +428,20 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
                        char *err, size_t errlen)
 {
+    char tmp[300];
+    int ok = rl_write_temp_at(dir, name, shown, data, len, tmp, sizeof tmp, err, errlen) == 0;
+    if (ok && renameat(dir, tmp, dir, name) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", shown, strerror(errno));
+        unlinkat(dir, tmp, 0);
+        ok = 0;
+    }
+    rl_interrupt_track_temp(AT_FDCWD, NULL);
+    return ok ? 0 : -1;
+}
+
+int rl_write_temp_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                     char *tmp, size_t tmplen, char *err, size_t errlen)
+{
     struct stat st;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", shown,
@@ -435,8 +449,7 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
                                                                                : "not a regular file");
         return -1;
     }
-    char tmp[300];
-    int fd = rl_temp_at(dir, name, shown, tmp, sizeof tmp, err, errlen);
+    int fd = rl_temp_at(dir, name, shown, tmp, tmplen, err, errlen);
     if (fd < 0)
         return -1;
     size_t done = 0;
@@ -456,15 +469,10 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
         saved = errno;
         ok = 0;
     }
-    if (ok && renameat(dir, tmp, dir, name) != 0) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok)
+    if (!ok) {
         unlinkat(dir, tmp, 0);
-    rl_interrupt_track_temp(AT_FDCWD, NULL);
-    if (!ok)
         snprintf(err, errlen, "%s: write failed: %s", shown, strerror(saved));
+    }
     return ok ? 0 : -1;
 }
 

@@ -552,8 +552,10 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
+    rl_kt_isotonic(t); /* the measured nodes, so that a spike does not spread to holes */
     long nf = nodes ? rl_kt_fill_holes(t, rl_kideal, &k) : -1;
-    if (nf < 0 || rl_kt_monotone(t) != 0) {
+    rl_kt_isotonic(t); /* with the filled nodes: rl_kt_read's fit is then the identity */
+    if (nf < 0) {
         snprintf(err, errlen, counted && !nodes ? "%s rows of dtype %s: none lies on the grid"
                  : "out of memory", rl_kclass_name(cls), rl_kvariant_name(v));
         rl_kt_free(t);
@@ -747,6 +749,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
                        const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    snprintf(out->engine, sizeof out->engine, "%s", engine);
     out->tables = calloc(1, sizeof *out->tables);
     if (!out->tables)
         RL_FAIL("out of memory");
@@ -800,13 +803,24 @@ static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
     return 0;
 }
 
+/* s's tables as the engine they were imported for: named, so its floor
+ * rule is the engine's own (rl_engine_floor: the reference engine's rows
+ * are not floored; unnamed, a host calibration's held-back rows were timed
+ * floored at its DRAM figure and a note said so). */
+static rl_serving_engine engine_of(const rl_silicon *s)
+{
+    rl_serving_engine e = {.tables = s->tables};
+    snprintf(e.name, sizeof e.name, "%s", s->engine);
+    return e;
+}
+
 /* Each held-back row of s above its table's grid along axis a, where the
  * table kept two or more values of a, into out[class] as (log(measured /
  * table time), octaves above). */
 static int edge_rows(const rl_silicon *s, const rl_hw *h, int a, double **out, size_t *n,
                      size_t *cap)
 {
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (size_t i = 0; i < s->nheld; i++) {
         const rl_silicon_row *row = &s->held[i];
         const rl_ktable *t = rl_engine_table(s->tables, row->cls, row->var, row->x);
@@ -1031,11 +1045,11 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
-               "-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled\n"
-               "-- in log-log between measured ones on both sides along an axis, else from\n"
-               "-- the nearest measured ones along the roofline, the measured ones taken\n"
-               "-- through their monotone envelope along tokens, batch and lengths; lookups\n"
-               "-- go through that envelope too (src/ktable.h).\n",
+               "-- batch, prompt (2^i) or context, and heads per GPU; ln latencies fitted\n"
+               "-- non-decreasing along tokens, batch and lengths by isotonic regression\n"
+               "-- (pool adjacent violators), then unmeasured nodes filled in log-log between\n"
+               "-- measured ones on both sides along an axis, else from the nearest measured\n"
+               "-- ones along the roofline, and the fit run again (src/ktable.h).\n",
             engine, dir, base, by ? written : cmd, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
@@ -1061,7 +1075,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
     }
     memset(to->resid, 0, sizeof to->resid);
     to->resid_holdout = holdout;
-    const rl_serving_engine eng = {.tables = from->tables};
+    const rl_serving_engine eng = engine_of(from);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int n = 0;
         for (size_t i = 0; i < from->nheld; i++) {
@@ -1075,7 +1089,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
         }
         to->resid[c].n = n;
         for (int q = 0; n > 0 && q < 4; q++)
-            to->resid[c].q[q] = rl_fit_quantile(r, n, RL_KRESIDUAL_P[q]);
+            to->resid[c].q[q] = rl_fit_bound(r, n, RL_KRESIDUAL_P[q]);
     }
     free(r);
     return 0;
@@ -1137,7 +1151,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         return NULL;
     }
     fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
             size_t n = 0, prov[RL_PROV_COUNT] = {0};
