@@ -543,6 +543,26 @@ static size_t describe_leftover(const rl_outdir *o, const char *undo, char *msg,
     return n;
 }
 
+int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen)
+{
+    char path[PATH_MAX + 1100], top[1024];
+    int count = 0;
+    size_t n = 0;
+    *msg = '\0';
+    for (int i = 0; i < o->nundo && o->root[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", o->root, o->undo[i]);
+        if (o->backed[i].state != 1 || !rl_guard_in_tree(path, top, sizeof top))
+            continue;
+        if (count++ == 0)
+            n = (size_t)snprintf(msg, msglen, "%s: ", top);
+        if (count <= 3 && n < msglen)
+            n += (size_t)snprintf(msg + n, msglen - n, "%s%s", count > 1 ? ", " : "", o->undo[i]);
+    }
+    if (count > 3 && n < msglen)
+        snprintf(msg + n, msglen - n, " and %d more", count - 3);
+    return count;
+}
+
 int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen)
 {
     msg[0] = '\0';

@@ -111,6 +111,15 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
  * the directory is not open. */
 int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen);
 
+/* The files this run replaced that lie in roofline's own tree (guard.h
+ * rl_guard_in_tree: its sources, docs and build files outside model/,
+ * hw_profiles/ and out/), as a `--save` over one is said (tester13 #7: `run
+ * --out .` in the checkout rewrote README.md silently).  Replacing them is
+ * allowed: `make figures` writes docs/figures through `run --out`.  msg
+ * reads "TOP: a, b, c and N more"; returns how many (0, msg "", when none).
+ * Call before rl_outdir_close (after it the run's names are gone). */
+int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen);
+
 /* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that
  * writes nothing creates nothing (the default `out` of `roofline run`). */
 void rl_outdir_defer(rl_outdir *o, const char *dir);

@@ -268,7 +268,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
-                     AT(engine), 0, 0, RL_PF_NONEMPTY},
+                     AT(engine), 0, 0, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -401,8 +401,11 @@ const rl_command RL_COMMANDS[] = {
      "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + kernel_excess_s,\n"
      "formula (1)'s roofline terms, the collectives, and the time the kernels take\n"
      "above their roofline (0 with --ideal); a --pp plan's columns are per step (pp\n"
-     "ticks; comm_s holds the pp-1 stage sends), --overlap takes max(local, comm_s)\n"
-     "per tick.  In calibrated mode\n"
+     "ticks; comm_s holds the pp-1 stage sends).  With --overlap the key states the\n"
+     "max form the rows obey: step_s = max(local, comm_s), local = kv_load_s +\n"
+     "max(weight_load_s, compute_s) + kernel_excess_s; with --pp, max(local, comm_s -\n"
+     "sends) + sends, sends the stage sends (the batch's P2P collectives).\n"
+     "In calibrated mode\n"
      "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated.  Without\n"
      "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
@@ -509,7 +512,8 @@ const rl_command RL_COMMANDS[] = {
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
-     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed; fields\n"
+     "  may be quoted as RFC 4180 says, as --format csv and spreadsheets write them):\n"
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
      "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
@@ -727,6 +731,17 @@ static int choice_index(const char *choices, const char *s)
     return -1;
 }
 
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+/* A plain name (RL_PF_NAME): an engine's, also a folder of --tables DIR,
+ * so never a path ("../x" read another folder's tables, and became the
+ * profile's engine name) nor text that drives a terminal when echoed. */
+static int plain_name(const char *s)
+{
+    size_t n = strspn(s, NAME_CHARS);
+    return n > 0 && n <= 40 && !s[n] && s[0] != '.';
+}
+
 static int parse_dtype(const rl_opts *o, rl_param_id id, const char *s, rl_dtype *out)
 {
     if (rl_dtype_parse(s, out) == 0)
@@ -842,6 +857,11 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
     case RL_PT_STRING:
         if ((p->flags & RL_PF_NONEMPTY) && !*arg)
             return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
+        if ((p->flags & RL_PF_NAME) && !plain_name(arg))
+            return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
+                                 "starting with '.' (it names a spec's engine and, for --tables, a "
+                                 "folder inside DIR)", rl_param_flag(o, id),
+                              arg);
         *(const char **)at = arg;
         return 0;
     case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);

@@ -87,6 +87,7 @@ enum {
     RL_PF_REFINES = 1 << 3,  /* refines a plan given by an RL_PF_PLAN option */
     RL_PF_NONEMPTY = 1 << 4, /* an empty value is refused */
     RL_PF_LIST = 1 << 5,     /* a comma-separated list of names (as RL_PT_DTYPE_LIST): no empty item */
+    RL_PF_NAME = 1 << 6,     /* a plain name: 1-40 letters, digits, '_', '.', '-', not led by '.' */
 };
 
 /* Where a value lands: offsetof(rl_opts, field), or RL_AT_GIVEN when the

@@ -123,9 +123,14 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         size_t n = strlen(c->buf);
         if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
             RL_FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
+        /* a line whose text stops short of its newline holds a NUL byte
+         * (gzgets reads up to the newline; read as text, it was cut there and
+         * the rest of the line went unread, the next line's first byte taken
+         * as the end test's) unless the stream ended there */
+        if ((n == 0 || c->buf[n - 1] != '\n') && !gzeof(c->gz) && !gz_failed(c, c->line, err, errlen))
+            RL_FAIL("%s: line %ld: a NUL byte: binary data, not a CSV text line", c->path, c->line);
         /* a last line without its newline: the stream's end, or its break */
-        if (n > 0 && c->buf[n - 1] != '\n' && gzgetc(c->gz) < 0 &&
-            gz_failed(c, c->line, err, errlen) != 0)
+        if (n > 0 && c->buf[n - 1] != '\n' && gz_failed(c, c->line, err, errlen) != 0)
             return -1;
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
