@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
 
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
@@ -105,24 +106,6 @@ static char *trim(char *s)
     return s;
 }
 
-/* Split line in place on commas into at most cap fields; returns the count
- * (cap + 1 when there are more). */
-static int split(char *line, char **field, int cap)
-{
-    int n = 0;
-    for (char *p = line;; p++) {
-        char *comma = strchr(p, ',');
-        if (n == cap)
-            return cap + 1;
-        if (comma)
-            *comma = '\0';
-        field[n++] = trim(p);
-        if (!comma)
-            return n;
-        p = comma;
-    }
-}
-
 typedef struct {
     const char *path;
     int line;
@@ -150,8 +133,17 @@ static int parse_header(ctx *c, char **f, int nf)
         int k = 0;
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
-        if (k == C_COUNT) { /* not a measurement field: not read, named in the note */
-            size_t used = strlen(c->ignored);
+        if (k == C_COUNT) {
+            const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
+            if (sep) { /* one column of a header split otherwise: not a CSV of ours */
+                snprintf(c->err, c->errlen,
+                         "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "
+                         "not %s; a header line is required; columns: phase, tp, batch, context, "
+                         "tokens, output, measured_s, measured_tok_s_per_gpu, model, hw, engine, "
+                         "weights, kv, compute, pp, ep)", c->path, c->line, i + 1, f[i], sep);
+                return -1;
+            }
+            size_t used = strlen(c->ignored); /* not a measurement field: named in the note */
             snprintf(c->ignored + used, c->ignored_len - used, "%s'%.64s'", used ? ", " : "", f[i]);
             continue;
         }
@@ -318,7 +310,20 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         char *t = trim(line);
         if (!*t || *t == '#')
             continue;
-        nf = split(t, f, MAX_COLS);
+        int col;
+        const char *why;
+        nf = rl_csv_split(t, f, MAX_COLS, &col, &why);
+        if (nf < 0) {
+            int k = 0; /* the column's name, once the header gave it */
+            while (have_header && k < C_COUNT && c.idx[k] != col - 1)
+                k++;
+            if (have_header && k < C_COUNT)
+                snprintf(err, errlen, "%s:%d: column '%s' (column %d): %s", path, c.line,
+                         COL_NAMES[k], col, why);
+            else
+                snprintf(err, errlen, "%s:%d: column %d: %s", path, c.line, col, why);
+            goto done;
+        }
         if (!have_header) {
             if (nf > MAX_COLS) {
                 snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, MAX_COLS);
