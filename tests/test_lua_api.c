@@ -580,8 +580,8 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
  * rule: spec.h rl_hw_what_if_of, decided on conversion):
  * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) stepped was `calibrated` at
  * the TRT-LLM tables' 6.64 ms; now `estimated`, and its step equals `step
- * --set hw.hbm_bw=6e12` to 1e-12 (the tables scaled by each kernel's
- * roofline ratio); so for flops.bf16 and for the table roofline.hw returns
+ * --set hw.hbm_bw=6e12` to 1e-12 (each table time's roofline part moved,
+ * its excess kept); so for flops.bf16 and for the table roofline.hw returns
  * edited field by field (it kept the tables unscaled, `calibrated`).  Errors
  * of the option readers simulate and size share name the function called
  * (roofline.size said nothing, earlier roofline.simulate).  A rename alone
@@ -779,6 +779,14 @@ static void what_if_and_size_errors(void **state)
     assert_step_on("roofline.hw('h100-sxm', { name = 'x' })", "calibrated", "hw.name=x");
     assert_step_on("roofline.hw(roofline.hw('h100-sxm', { name = 'x' }), { name = 'y' })",
                    "calibrated", NULL);
+    /* and a name edited on the returned table, field by field (tester15
+     * F-lua-3: it read `estimated`, the override `calibrated`): the table
+     * names the chip its tables were measured on in renamed_from; a chip
+     * measured on nothing (tpu-v5e, datasheet figures) stays estimated */
+    assert_step_on("(function() local h = roofline.hw('h100-sxm') h.name = 'y' return h end)()",
+                   "calibrated", "hw.name=y");
+    assert_step_on("(function() local h = roofline.hw('tpu-v5e') h.name = 'y' return h end)()",
+                   "estimated", NULL);
     /* a derived spec that only renames its base, too (tester11 #3: it read
      * `estimated` with the same numbers) */
     char spec[64], expr[96];
