@@ -1268,9 +1268,10 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
         !(max_qps > 0 && arrived > max_qps))
         return;
     fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s offered", qps);
-    if (max_qps > 0)
+    int above = max_qps > 0 && arrived > max_qps; /* review24 L1: never "above" a higher figure */
+    if (above)
         fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
-    if (max_qps > 0 && isfinite(free_qps))
+    if (above && isfinite(free_qps))
         fprintf(stderr, " without the targets (max_sustainable_qps_no_slo; max_sustainable_qps "
                         "%.3g with them)", slo_qps);
     if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
@@ -1354,8 +1355,12 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
 {
     snprintf(buf, len, "its sample (these %lld requests, repeated, grown %d times at most, to "
                        "%d at most) does not last %.0f end-to-end latencies or settle times at the "
-                       "load above it", n, RL_SERVE_CAPACITY_GROWS, RL_SERVE_CAPACITY_GROW_MAX,
-             RL_SERVE_CAPACITY_SPANS);
+                       "load above it, so that load failed before a steady state; more "
+                       "--requests lengthen the sample only up to the search's first one (%d "
+                       "requests or %.0f s of arrivals, at most %d), then the cap on "
+                       "its growth holds", n, RL_SERVE_CAPACITY_GROWS, RL_SERVE_CAPACITY_GROW_MAX,
+             RL_SERVE_CAPACITY_SPANS, RL_SERVE_CAPACITY_REQUESTS, RL_SERVE_CAPACITY_WINDOW_S,
+             RL_SERVE_CAPACITY_MAX);
     return buf;
 }
 
@@ -1364,18 +1369,27 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
  * of about 4300); why none was found (null) when arrivals have a rate
  * (their `span` s) and are not --offline (tester11 #8: null, no word). */
-static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, long long n,
-                                 double span)
+static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bound, int repeated,
+                                 long long n, double span)
 {
-    char why[256];
+    char why[512];
     if (isnan(max_qps) && !o->given[RL_P_OFFLINE])
         rl_cli_say(o, "note: max_sustainable_qps not found (null): %s",
                    capacity_null_reason(n, span, why, sizeof why));
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
-                      "(max_sustainable_qps_is_lower_bound): %s, so that load failed before a "
-                      "steady state; more --requests raise it",
+                      "(max_sustainable_qps_is_lower_bound): %s",
                    max_qps, capacity_short_sample(n, why, sizeof why));
+    /* review24 M3: fewer distinct requests than the search's own sample,
+     * repeated to outlast the settle time, give the capacity of those few
+     * lengths (60 lognormal:300:1 outputs read 47.3 req/s where 4000 read
+     * 60.0) */
+    else if (repeated && n < RL_SERVE_CAPACITY_REQUESTS && isfinite(max_qps))
+        rl_cli_say(o, "note: max_sustainable_qps %.4g rests on these %lld requests, repeated by "
+                      "the capacity search to outlast its settle time: fewer than the %d distinct "
+                      "requests it samples when given them, so the figure carries the sampling "
+                      "error of %lld length draws; more --requests, up to %d, narrow it",
+                   max_qps, n, RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
@@ -1458,13 +1472,15 @@ int rl_cli_simulate(rl_opts *o)
     note_cross_domain(o, &h, &c);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
-    int lower_bound = 0;
+    int lower_bound = 0, repeated = 0;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     c.capacity_lower_bound = &lower_bound;
+    c.capacity_repeated = &repeated;
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
+    c.capacity_repeated = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
@@ -1511,7 +1527,7 @@ int rl_cli_simulate(rl_opts *o)
                 vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
                        "prompt" : "");
     }
-    note_capacity_bounds(o, max_qps, lower_bound, n, span);
+    note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else
@@ -1707,11 +1723,11 @@ int rl_cli_size(rl_opts *o)
     int bounded = 0;
     for (int i = 0; i < r.n; i++)
         bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
-    char why[256];
+    char why[512];
     if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
         fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
-                        "bound (max_sustainable_qps_is_lower_bound): %s; more --requests raise "
-                        "it\n", bounded, capacity_short_sample(ran, why, sizeof why));
+                        "bound (max_sustainable_qps_is_lower_bound): %s\n", bounded,
+                capacity_short_sample(ran, why, sizeof why));
     int unknown = 0; /* h23dis: size's null capacities had no word */
     for (int i = 0; i < r.n; i++)
         unknown += isnan(r.c[i].max_qps);

@@ -112,16 +112,21 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
 /* An AllReduce of `bytes` over g GPUs of one NVLink switch domain (links of
  * W bytes/s, `links` a GPU, a per hop): the cheapest of the two-shot, the
  * one-shot and, where the switch reduces (nvls), the in-switch algorithm
- * (comm.h), as latency and bandwidth terms whose max is its time. */
+ * (comm.h), as latency and bandwidth terms whose max is its time; *hops
+ * (when not NULL): the latency hops of the one picked (1 or 2). */
 static terms switch_allreduce(long long links, double a, double W, int nvls, double bytes,
-                              long long g)
+                              long long g, double *hops)
 {
     double G = (double)g, Wc = W * (double)links;
     terms two = {2.0 * a, 2.0 * bytes * (G - 1) / (G * Wc)}; /* ReduceScatter + AllGather */
     terms one = {a, bytes * (G - 1) / Wc};                   /* read every peer's array */
     terms sw = {2.0 * a, bytes * (G + 1) / (G * Wc)};        /* reduce in the switch */
-    terms best = fmax(one.lat, one.bw) < fmax(two.lat, two.bw) ? one : two;
-    return nvls && fmax(sw.lat, sw.bw) < fmax(best.lat, best.bw) ? sw : best;
+    int by_one = fmax(one.lat, one.bw) <= fmax(two.lat, two.bw); /* a tie: one sync */
+    terms best = by_one ? one : two;
+    int by_sw = nvls && fmax(sw.lat, sw.bw) < fmax(best.lat, best.bw);
+    if (hops)
+        *hops = by_one && !by_sw ? 1.0 : 2.0;
+    return by_sw ? sw : best;
 }
 
 /* One collective inside one domain on a link of the given figures, whole:
@@ -131,7 +136,7 @@ static terms domain_model(rl_topology topo, long long links, double a, double W,
                           rl_collective kind, double bytes, long long g)
 {
     if (kind == RL_ALLREDUCE && topo == RL_TOPO_SWITCH && g > 1)
-        return switch_allreduce(links, a, W, nvls, bytes, g);
+        return switch_allreduce(links, a, W, nvls, bytes, g, NULL);
     terms t = inner_on(topo, links, a, W, kind, bytes, g);
     double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
     return (terms){twice * t.lat, twice * t.bw};
@@ -144,7 +149,13 @@ static terms domain_model(rl_topology topo, long long links, double a, double W,
  * (rl_hw.measured), a constant since every bandwidth term is linear in the
  * bytes; n bytes at beta / scale take what n x scale took at beta.  The
  * latency change adds `shift`: the model's latency term (hops x per-hop
- * latency, twice for an AllReduce) on h's link less that as measured.
+ * latency, twice for an AllReduce) on h's link less that as measured; a
+ * switch AllReduce on a switch as measured counts the hops of the algorithm
+ * the model picks on h's link at these bytes (switch_allreduce: one for
+ * the one-shot, review24 M1), so that the what-if and the model agree; on
+ * a shorter hop one, the one-shot's, at every size (the saving must not
+ * grow with the bytes, where the pick turns two-hop: a time would fall;
+ * it matters only where latency does, the one-shot's sizes).
  * `floor` is the model's time on h's link (moved).  A measured time read
  * at a constant multiple of the bytes plus a constant, or the smaller of
  * it and a monotone model, stays non-decreasing in bytes; a
@@ -175,6 +186,13 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
                                row->op, bytes, row->gpus);
     m.scale = scale;
     m.shift = twice * (now.lat - was.lat);
+    double hops;
+    if (row->op == RL_ALLREDUCE && h->topology == RL_TOPO_SWITCH && t0 == RL_TOPO_SWITCH &&
+        row->gpus > 1) {
+        switch_allreduce(h->ici_links, h->ici_latency, h->ici_bw, h->nvls, bytes, row->gpus,
+                         &hops);
+        m.shift = (h->ici_latency > a0 ? hops : 1.0) * (h->ici_latency - a0);
+    }
     m.floor = fmax(model.lat, model.bw);
     return m;
 }

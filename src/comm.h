@@ -92,8 +92,10 @@
  * link as measured (a constant: n bytes at beta / s take what n s bytes
  * took at beta, the kernel's overheads and protocol switches kept); the
  * latency change adds the model's latency term (hops x per-hop latency,
- * twice for an AllReduce) on h's link less that as measured (alpha grows
- * by the added per-hop latency); never below the model's time on h's link.
+ * twice for an AllReduce; a switch AllReduce: the hops of the algorithm
+ * the model picks, one for the one-shot, one on a shorter hop) on h's link
+ * less that as measured (alpha grows by the added per-hop latency); never
+ * below the model's time on h's link.
  * Until stop 23 both were one ratio, max(latency, bandwidth) of the model
  * on h's link over that as measured, times the measured time: it fell with
  * the bytes where the model turned bandwidth-bound, so at ici_latency =

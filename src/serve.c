@@ -2350,11 +2350,19 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
+int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n)
+{
+    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
+    return span >= RL_SERVE_CAPACITY_SPANS * fmax(r->e2e.mean, r->e2e_settle_s);
+}
+
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
-    return isnan(searched) || isnan(own) || !sustained(r, c) ? searched : fmax(searched, own);
+    return isnan(searched) || isnan(own) || !sustained(r, c) || !rl_serve_run_settled(r, req, n)
+               ? searched
+               : fmax(searched, own);
 }
 
 int rl_serve_falls_short(const rl_serve_result *r, double arrived)
@@ -2534,6 +2542,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     *qps = NAN;
     if (cfg->capacity_lower_bound)
         *cfg->capacity_lower_bound = 0;
+    if (cfg->capacity_repeated)
+        *cfg->capacity_repeated = 0;
     if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
         return 0; /* too few requests for a steady window, or no arrival rate (offline) */
     /* the sample: its size from the requests' own rate, never the hint, so
@@ -2571,6 +2581,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                                                       : top;
         hint = *qps;
     }
+    if (cfg->capacity_repeated)
+        *cfg->capacity_repeated = m > n;
     return rc;
 }
 

@@ -773,6 +773,25 @@ static void test_heavy_tail_cli(void **state)
     }
     if (!(fabs(cap[0] / cap[1] - 1) <= 0.08))
         fail_msg("3000 requests: %g req/s, 12000: %g", cap[0], cap[1]);
+    /* review24 H1: at --qps 90 the 3000 requests keep up (76.5 req/s
+     * completed) before their long requests build up; the raise to their
+     * own rate read 90.43.  The run lasts 33 s, short of 2 settle times,
+     * so the search's figure stands (74.18 measured; 8% as above) and the
+     * overload note fires. */
+    snprintf(args, sizeof args, "%s --qps 90 --requests 3000", base);
+    double at90 = cli_number(args, "max_sustainable_qps", out, sizeof out);
+    if (!(fabs(at90 / cap[1] - 1) <= 0.08))
+        fail_msg("--qps 90, 3000 requests: %g req/s, 12000 at --qps 500: %g", at90, cap[1]);
+    if (!strstr(out, "note: overloaded: 90 req/s offered"))
+        fail_msg("90 req/s past a capacity of about 76: no note: %s", out);
+    /* review24 M3: 60 requests' lengths repeated read 47.29 req/s where
+     * 4000 read 59.97 (llama3-8b, one H100, 100-token prompts): the figure
+     * rests on 60 draws, fewer than the search's own 4000, and says so */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --prompt-len 100 "
+                             "--out-len lognormal:300:1 --qps 5 --requests 60 --format json",
+                             out, sizeof out), 0);
+    if (!strstr(out, "rests on these 60 requests, repeated"))
+        fail_msg("60 requests repeated: no note: %s", out);
     snprintf(args, sizeof args, "%s --qps 80 --requests 12000", base);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: 80 req/s offered"))
@@ -1402,6 +1421,11 @@ static void test_capacity_not_below_sustained_load(void **state)
     r.tpot.p99 = 0.049;
     r.keep_up = 0.9;
     assert_true(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) == 23.7);
+    r.keep_up = 1; /* kept up, but the 4.16 s of arrivals are short of 2 x a 2.1 s settle time */
+    r.e2e_settle_s = 2.1;
+    assert_true(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) == 23.7);
+    r.e2e_settle_s = 2.0; /* 2 x 2.0 <= 4.16: settled */
+    assert_true(fabs(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) / 23.8 - 1) < 1e-12);
     free(q);
     free(burst);
     static char out[1 << 16];
