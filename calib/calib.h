@@ -80,9 +80,6 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen);
  * steps[len]. */
 void rl_validate_steps_plot(const char *plot, char *steps, size_t len);
 
-/* The engine name of the tables and profile calibrate writes. */
-#define RL_CALIB_ENGINE "reference"
-
 /* Repeated measurements are noisy when their median absolute deviation
  * exceeds this fraction of their median: calibrate and validate then warn
  * (on a shared host other load shows up there first; the validation target

@@ -486,7 +486,7 @@ static int write_tables(const bench_list *l, const rl_backend *be, rl_outdir *di
 {
     char name[128];
     for (int t = 0; t < 3; t++) {
-        snprintf(name, sizeof name, RL_CALIB_ENGINE "/%s", TABLE_FILE[t]);
+        snprintf(name, sizeof name, RL_ENGINE_REFERENCE "/%s", TABLE_FILE[t]);
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
@@ -523,7 +523,7 @@ static int profile_from_tables(const char *dir, const char *base, const char *da
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    int rc = rl_silicon_calibrate(dir, RL_CALIB_ENGINE, &h, 0, NULL, base, NULL, 0, date,
+    int rc = rl_silicon_calibrate(dir, RL_ENGINE_REFERENCE, &h, 0, NULL, base, NULL, 0, date,
                                   "`roofline calibrate --backend` over the tables it measured", temp,
                                   summary, err, errlen);
     if (rc == -2)
@@ -776,7 +776,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddNumberToObject(sum, "peak_flops", peak);
     cJSON_AddNumberToObject(sum, "overhead_s", overhead);
     cJSON_AddNumberToObject(sum, "noisy_benchmarks", noisy);
-    cJSON_AddStringToObject(sum, "engine", RL_CALIB_ENGINE);
+    cJSON_AddStringToObject(sum, "engine", RL_ENGINE_REFERENCE);
     cJSON_AddStringToObject(sum, "tables", tdir);
     cJSON_AddStringToObject(sum, "base", base);
     cJSON_AddItemToObject(sum, "kernel_tables", cJSON_DetachItemFromObject(kt, "tables"));

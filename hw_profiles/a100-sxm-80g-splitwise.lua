@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
         band = {
           p10 = -0.100256696446336,
           p5 = -0.175683178816338,
@@ -243,7 +243,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0371869116527877,
           cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T11:57:52Z",
+          date = "2026-12-02T14:05:52Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -295,6 +295,7 @@ return {
   measured_topology = "switch",
   net_bw = 25000000000,
   net_latency = 5e-06,
+  nvls = false,
   price_per_chip_hour = 2.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand A100 80GB USD 1.50-3.00 per GPU-hour, midpoint; retrieved 2026-11-29",
   smoke_test = false,

@@ -5,6 +5,10 @@
 --          (DGX B200 spec sheet: 64 TB/s / 8)
 --   nvlink: NVLink 5, 18 links, 1.8 TB/s both directions = 50 GB/s one-way
 --          per link (DGX B200: "14.4 TB/s aggregate NVLink")
+--   nvls:  true: the NVSwitch reduces in the switch (NVLink SHARP, "NVLS"),
+--          NVLink 5; NVSHMEM 3.2.5 release notes: NVLS AllReduce "on NVLINK4
+--          and NVLINK5 enabled platforms"; NCCL's AllReduce uses it by
+--          default on 8 H100 (NVIDIA/nccl-tests issue #212); comm.h
 --   host:  PCIe Gen5 x16 in HGX hosts, 64 GB/s one-way
 --   net:   8x ConnectX-7 400 Gb/s = 5e10 B/s per GPU (MLPerf v6.0 B200 system
 --          description)
@@ -27,7 +31,7 @@ return {
   hbm_bytes = 180e9,
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
-  domain_chips = 8,
+  domain_chips = 8, nvls = true,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
   engines = {

@@ -13,6 +13,10 @@
 --          per link; all 72 GPUs of the rack in one NVLink Switch domain
 --          (NVL72 page; system.yaml num_gpus_per_rack 72, 900 GB/s one-way
 --          per GPU)
+--   nvls:  true: the NVSwitch reduces in the switch (NVLink SHARP, "NVLS"),
+--          NVLink 5; NVSHMEM 3.2.5 release notes: NVLS AllReduce "on NVLINK4
+--          and NVLINK5 enabled platforms"; NCCL's AllReduce uses it by
+--          default on 8 H100 (NVIDIA/nccl-tests issue #212); comm.h
 --   host:  NVLink-C2C to the Grace CPU (MLPerf v6.1 system description:
 --          accelerator_host_interconnect "NVLink-C2C"), 900 GB/s both
 --          directions = 450 GB/s one-way (NVL72 page)
@@ -39,7 +43,7 @@ return {
   hbm_bytes = 186e9,
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
-  domain_chips = 72,
+  domain_chips = 72, nvls = true,
   net_bw = 1e11, net_latency = 5e-6,
   host_bw = 4.5e11,
   engines = {

@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T11:57:52Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
         band = {
           p10 = -0.0721666485475803,
           p5 = -0.195397305604816,
@@ -257,7 +257,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0322824816484122,
           cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T11:57:52Z",
+          date = "2026-12-02T14:05:52Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -309,6 +309,7 @@ return {
   measured_topology = "switch",
   net_bw = 50000000000,
   net_latency = 5e-06,
+  nvls = true,
   price_per_chip_hour = 4.25,
   price_source = "mercatus-ai.com 'Cloud GPU pricing' (May 2026): hyperscaler on-demand H100 SXM5 USD 3.50-5.00 per GPU-hour, midpoint; retrieved 2026-11-29",
   smoke_test = false,

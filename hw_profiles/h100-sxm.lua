@@ -5,6 +5,10 @@
 --   hbm:   80 GB HBM3 = 80e9 bytes at 3.35 TB/s (H100 datasheet)
 --   nvlink: NVLink 4, 900 GB/s per GPU both directions = 450 GB/s one-way,
 --          18 links of 25 GB/s one-way, NVSwitch in an 8-GPU HGX node
+--   nvls:  true: the NVSwitch reduces in the switch (NVLink SHARP, "NVLS"),
+--          NVLink 4; NVSHMEM 3.2.5 release notes: NVLS AllReduce "on NVLINK4
+--          and NVLINK5 enabled platforms"; NCCL's AllReduce uses it by
+--          default on 8 H100 (NVIDIA/nccl-tests issue #212); comm.h
 --   host:  PCIe Gen5 x16, 64 GB/s one-way (datasheet "128 GB/s" both ways)
 --   net:   one 400 Gb/s NDR InfiniBand NIC per GPU = 5e10 B/s (MLPerf
 --          inference v3.1 system descriptions: "8x 400Gb Infiniband")
@@ -36,7 +40,7 @@ return {
   hbm_bytes = 80e9,
   hbm_bw = 3.35e12,
   topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
-  domain_chips = 8,
+  domain_chips = 8, nvls = true,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
   price_per_chip_hour = 4.25,

@@ -5,6 +5,10 @@
 --   nvlink: NVLink 4, 18 links, 900 GB/s both directions = 25 GB/s one-way
 --          per link (MLPerf inference v4.1 NVIDIA H200-SXM-141GBx8 system
 --          description: "18x 4th Gen NVLink, 900GB/s")
+--   nvls:  true: the NVSwitch reduces in the switch (NVLink SHARP, "NVLS"),
+--          NVLink 4; NVSHMEM 3.2.5 release notes: NVLS AllReduce "on NVLINK4
+--          and NVLINK5 enabled platforms"; NCCL's AllReduce uses it by
+--          default on 8 H100 (NVIDIA/nccl-tests issue #212); comm.h
 --   host:  PCIe Gen5 x16, 64 GB/s one-way
 --   net:   400 Gb/s InfiniBand per GPU = 5e10 B/s (same system description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
@@ -35,7 +39,7 @@ return {
   hbm_bytes = 141e9,
   hbm_bw = 4.8e12,
   topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
-  domain_chips = 8,
+  domain_chips = 8, nvls = true,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
   price_per_chip_hour = 5.75,

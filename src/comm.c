@@ -109,6 +109,34 @@ static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
 }
 
+/* An AllReduce of `bytes` over g GPUs of one NVLink switch domain (links of
+ * W bytes/s, `links` a GPU, a per hop): the cheapest of the two-shot, the
+ * one-shot and, where the switch reduces (nvls), the in-switch algorithm
+ * (comm.h), as latency and bandwidth terms whose max is its time. */
+static terms switch_allreduce(long long links, double a, double W, int nvls, double bytes,
+                              long long g)
+{
+    double G = (double)g, Wc = W * (double)links;
+    terms two = {2.0 * a, 2.0 * bytes * (G - 1) / (G * Wc)}; /* ReduceScatter + AllGather */
+    terms one = {a, bytes * (G - 1) / Wc};                   /* read every peer's array */
+    terms sw = {2.0 * a, bytes * (G + 1) / (G * Wc)};        /* reduce in the switch */
+    terms best = fmax(one.lat, one.bw) < fmax(two.lat, two.bw) ? one : two;
+    return nvls && fmax(sw.lat, sw.bw) < fmax(best.lat, best.bw) ? sw : best;
+}
+
+/* One collective inside one domain on a link of the given figures, whole:
+ * an AllReduce on a switch as above, elsewhere twice the AllGather's terms
+ * (ReduceScatter + AllGather). */
+static terms domain_model(rl_topology topo, long long links, double a, double W, int nvls,
+                          rl_collective kind, double bytes, long long g)
+{
+    if (kind == RL_ALLREDUCE && topo == RL_TOPO_SWITCH && g > 1)
+        return switch_allreduce(links, a, W, nvls, bytes, g);
+    terms t = inner_on(topo, links, a, W, kind, bytes, g);
+    double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
+    return (terms){twice * t.lat, twice * t.bw};
+}
+
 /* How a measured row's time moves on h's link (comm.h, what-if): Hockney's
  * T = alpha + n / beta with the two terms moved apart.  The bandwidth
  * change reads the measured time at `scale` times the bytes: the model's
@@ -143,9 +171,11 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0, scale = now.bw / was.bw;
     if (!(isfinite(scale) && scale > 0 && isfinite(now.lat) && isfinite(was.lat)))
         return m;
+    terms model = domain_model(h->topology, h->ici_links, h->ici_latency, h->ici_bw, h->nvls,
+                               row->op, bytes, row->gpus);
     m.scale = scale;
     m.shift = twice * (now.lat - was.lat);
-    m.floor = twice * fmax(now.lat, now.bw * bytes);
+    m.floor = fmax(model.lat, model.bw);
     return m;
 }
 
@@ -313,11 +343,14 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
         n = group / d;
         r.levels = 2;
     }
-    /* AllReduce = ReduceScatter + AllGather: twice the AllGather terms */
+    /* AllReduce = ReduceScatter + AllGather: twice the AllGather terms (but
+     * inside one domain: domain_model) */
     double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
     terms in, outr = {0, 0};
     if (n == 1) {
-        in = inner_level(h, kind, bytes, d);
+        in = domain_model(h->topology, h->ici_links, h->ici_latency, h->ici_bw, h->nvls, kind,
+                          bytes, d);
+        twice = 1.0;
     } else if (kind == RL_ALLTOALL) {
         /* each chip sends bytes/g^2 to every other chip: (d-1) of those pieces
          * stay in the domain (an inner AllToAll of bytes*d^2/g^2), (g-d) leave */

@@ -25,7 +25,32 @@
  *     once, as NCCL's NVLS and TensorRT-LLM's one-shot kernels do) takes one
  *     step: latency a, bandwidth bytes (g-1) / (g W links) (the ring's
  *     bandwidth: each GPU still receives (g-1)/g of the array).
- *   AllReduce = ReduceScatter + AllGather (twice both terms).
+ *   AllReduce = ReduceScatter + AllGather (twice both terms), except on a
+ *     switch inside one domain, where it is the cheapest of three
+ *     algorithms (max of its terms), since the engines pick by size:
+ *     - two-shot: ReduceScatter + AllGather as above, latency 2a,
+ *       bandwidth 2 bytes (g-1) / (g W links);
+ *     - one-shot: behind one synchronisation every GPU reads the whole
+ *       array from each of the g-1 others over NVLink and reduces it
+ *       locally: latency a, bandwidth bytes (g-1) / (W links).  TensorRT-LLM
+ *       runs it up to a size threshold (cpp/tensorrt_llm/kernels/
+ *       customAllReduceKernels.cu, oneShotAllReduceKernel: each rank loads
+ *       elts_total elements from every rank's buffer), vLLM over 2 GPUs and
+ *       below 512 KiB over 4, 256 KiB over 8 (csrc/custom_all_reduce.cuh,
+ *       cross_device_reduce_1stage; the two-shot is its _2stage, whose
+ *       second synchronisation separates the two halves);
+ *     - in the switch, where hw->nvls (NVLink SHARP, NVLink4 and later:
+ *       NCCL's NVLS algorithm): a reduce-scatter the switch reduces
+ *       (multimem loads) and its multicast: each GPU sends its array and
+ *       its reduced piece and receives the same, (g+1)/g of the bytes each
+ *       way instead of the two-shot's 2 (g-1)/g (NVIDIA/nccl-tests issue
+ *       #238); latency 2a, bandwidth bytes (g+1) / (g W links).
+ *     Before stop 24 the model charged every switch AllReduce the
+ *     two-shot, above 30 of 459 measured points on h100-sxm, 33 on h200,
+ *     5 on a100-sxm-80g and 5 on gb200 (TensorRT-LLM's one-shot over 2
+ *     H100: 2.65 us measured, 4 us modelled; NCCL's NVLS 1 GiB over 8 H100:
+ *     4.01 ms, 4.18 ms modelled; review23 M4); now under every point
+ *     (test_comm ideal_below_every_measured_point).
  *   AllToAll: a quarter of an AllGather's bandwidth term on a ring/torus
  *     (Scaling Book, "Sharded Matrices": V / (4 W_ici)), one hop of
  *     latency per ring step to the farthest chip (floor(g/2) a); on a switch

@@ -1226,8 +1226,8 @@ static int count_configs(const rows *rs)
  * under a new name.  0, or -1 with err listing them. */
 static int check_engine(const rl_meas *m, const char *engine, char *err, size_t errlen)
 {
-    static const char *const KNOWN[] = {"trtllm", "vllm", "reference", "splitwise"};
-    char names[256] = "trtllm, vllm, reference, splitwise";
+    static const char *const KNOWN[] = {"trtllm", "vllm", RL_ENGINE_REFERENCE, "splitwise"};
+    char names[256] = "trtllm, vllm, " RL_ENGINE_REFERENCE ", splitwise";
     if (!engine)
         return 0;
     for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++)

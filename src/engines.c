@@ -340,7 +340,7 @@ long rl_engine_floored(void) { return FLOORED; }
 double rl_engine_floor(const char *engine, rl_kclass c, int v, const double *x, double peak,
                        double bw)
 {
-    if (c == RL_KC_MOE || !strcmp(engine, "reference"))
+    if (c == RL_KC_MOE || !strcmp(engine, RL_ENGINE_REFERENCE))
         return 0;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     return rl_kideal(x, &k);

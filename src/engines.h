@@ -101,6 +101,11 @@
 
 #define RL_ENGINES_MAX 4
 
+/* The engine name of roofline's own reference engine: the tables and
+ * profile `calibrate --backend` writes, the engine the floor rule spares
+ * (rl_engine_floor) and one of the engines `fit --engine` knows (e2e.c). */
+#define RL_ENGINE_REFERENCE "reference"
+
 typedef enum {
     RL_KC_GEMM,
     RL_KC_PREFILL_ATTN,

@@ -143,8 +143,11 @@ typedef struct {
                           edge (engines.h `edge`), where each tabled op's band of that
                           edge times it: only that one is set then (band_s stays 0) */
     int prefills;      /* the step prefills (some prompt rows) */
-    double wrep;       /* chips that each read a weight matmul's whole matrix (attention
-                          replicated: the chips; 1: split over them) */
+    double wrep;       /* groups of chips that each read a weight matmul's whole matrix,
+                          split over the group's chips: attention replicated, the chips;
+                          an EP plan, its ep attention groups (shard.c stores the
+                          attention, dense and vocab weights once per group; fixY);
+                          else 1, split over all the chips */
     int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
 } builder;
 
@@ -242,9 +245,9 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
                  2.0 / use_frac;
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
-        double chips = (double)x->c->chips; /* replicated: each chip its tokens, all of dout */
-        double shape[RL_KSHAPE] = {x->wrep > 1 ? tokens / chips : tokens,
-                           x->wrep > 1 ? dout : dout / chips, din, 0};
+        /* each group its tokens, dout split over the group's chips */
+        double group = (double)x->c->chips / x->wrep;
+        double shape[RL_KSHAPE] = {tokens / x->wrep, dout / group, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
     return op;
@@ -257,14 +260,14 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
  * whole output, then AllReduced): Shoeybi et al. 2019, "Megatron-LM", sec. 3
  * (arXiv:1909.08053); the Scaling Book, "Sharded matrices" (jax-ml.github.io/
  * scaling-book/sharding).  FLOPs and bytes are the same either way; the kernel
- * table is not, so its shape turns to (m, dout, din/tp).  Replicated
- * attention (wrep > 1) splits tokens, not the matrix: unchanged. */
+ * table is not, so its shape turns to (m, dout, din/tp), tp the chips of
+ * one of the wrep groups (replicated attention: 1, unchanged). */
 static void row_parallel(const builder *x, rl_op *op)
 {
-    if (op->kclass == RL_KC_GEMM && x->wrep <= 1) {
-        double chips = (double)x->c->chips;
-        op->kshape[1] *= chips;
-        op->kshape[2] /= chips;
+    double group = (double)x->c->chips / x->wrep;
+    if (op->kclass == RL_KC_GEMM && group > 1) {
+        op->kshape[1] *= group;
+        op->kshape[2] /= group;
     }
 }
 
@@ -434,14 +437,14 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
 /* The plan's KV layout (shard.h rl_shard_kv_layout: the one step, ops and
  * the simulator share) for the step's attention: tp chips by heads in ep
  * groups; no plan (tp, ep 0 or 1), tp over all the chips; replicated
- * attention (wrep > 1), every chip a group of its own. */
+ * attention, every chip a group of its own. */
 static rl_kv_layout ops_kv_layout(const builder *x, int decode)
 {
     const rl_ops_config *c = x->c;
     rl_shard_plan pl = rl_shard_plan_default();
     pl.ep = c->ep > 1 ? c->ep : 1;
     pl.tp = c->tp > 1 ? c->tp : c->chips / pl.ep;
-    if (x->wrep > 1) {
+    if (c->attn_replicated && x->wrep > 1) {
         pl.tp = 1;
         pl.ep = c->chips;
         pl.attn_replicated = 1;
@@ -980,7 +983,9 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
                  rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
-                     ? (double)c->chips : 1.0, 0};
+                     ? (double)c->chips
+                 : c->ep > 1 ? (double)c->ep
+                             : 1.0, 0};
     rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);

@@ -442,7 +442,9 @@ const rl_command RL_COMMANDS[] = {
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
      "throughput per chip.  Plans are timed at the datasheet peaks; `fits` follows the\n"
-     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.",
+     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.\n"
+     "JSON: `collectives` lists the best plans' collectives, each row with any its own in\n"
+     "collective_list (their total_s add up to its comm_s).",
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,

@@ -570,12 +570,19 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         long long b = ph == RL_PHASE_PREFILL ? 1 : batch;
         int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
                                  &bl, &bt);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             add_shard_row(rows, h, &r[i],
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
                                              : "", 0);
+            /* every plan's own collectives (tester13 #7: `collectives` lists the
+             * best plans' only, so a pp row's comm_s could not be checked); none,
+             * no key (Lua would give an empty list back as an object) */
+            cJSON *row = cJSON_GetArrayItem(rows, cJSON_GetArraySize(rows) - 1);
+            if (r[i].ncoll > 0)
+                add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);
+        }
         const char *pn = rl_phase_name((rl_phase)ph);
         char key[64], why[1024];
         snprintf(key, sizeof key, "%s_latency", pn);

@@ -250,9 +250,10 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
  * plan "tp(chips/ep) ep(ep)" (shard.h: routed experts split over ep groups
  * and each expert over the group's tp chips; attention TP over tp chips on
  * its group's share of the batch; AllToAll dispatch and combine over the
- * ep groups, AllReduces over tp), the weights split evenly over the chips
- * (shard.h's assumption; an engine that runs attention data parallel over
- * the groups keeps ep copies of the attention weights: left out).  The
+ * ep groups, AllReduces over tp), the routed experts split over the chips
+ * and every other weight once per group over its tp chips (shard.c's
+ * storage; ops.c reads them so), as an engine running attention data
+ * parallel over the groups holds them.  The
  * engines' hybrid MoE layouts: TensorRT-LLM moe_tensor_parallel_size x
  * moe_expert_parallel_size, vLLM --enable-expert-parallel with data
  * parallel attention.  KV heads split over the tp chips (replicated beyond
@@ -403,9 +404,8 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)): each
  * stage keeps its layers' share of every token's cache and weights / pp
  * over its chips / pp chips, so the weights per chip are weights / chips;
- * weights: the model's total
- * under TP, chips x the per-chip weights of attn-dp's plan (shard.h,
- * stored).  0 or less when the weights do not fit (seed 000 section 1
+ * weights: the model's total under plain TP, chips x the per-chip weights
+ * of the plan (shard.h, stored) under attn-dp or ep > 1.  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
  * fraction kept for activations and workspace (e.g. 0.1).  With the
  * selected engine's memory rule (memory.h) the weights and KV get what that

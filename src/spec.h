@@ -127,6 +127,8 @@ typedef struct {
     long long ici_links; /* links per chip */
     double ici_latency;  /* per-hop latency, seconds */
     long long domain_chips; /* chips one ICI/NVLink domain holds (pod or node) */
+    int nvls;            /* the NVLink switch reduces in the switch (NVLink SHARP,
+                          * NVLink4 and later: comm.h); 0 none or not a switch */
     /* Scale-out network between domains (InfiniBand/RoCE/DCN). */
     double net_bw;       /* one-way bytes/s per chip */
     double net_latency;  /* seconds */
