@@ -711,6 +711,24 @@ static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
     return 0;
 }
 
+/* step's default KV split against the simulator's (docs/model.md "Two KV
+ * defaults"): where plan pl's tensor parallelism is wider than the
+ * model's KV heads and --kv-split was not given, step splits the KV beyond
+ * them by batch (seed 000's layout, kept for its worked example) while
+ * simulate and size replicate each head there (vLLM under plain TP): a
+ * note names the flag that times the simulator's layout. */
+static void note_kv_split_default(const rl_opts *o, const rl_model *m, const rl_shard_plan *pl)
+{
+    rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
+    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
+        return;
+    fprintf(stderr, "roofline step: note: tp%lld over %lld KV head shard(s) splits the KV cache "
+                    "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
+                    "replicate each KV head on %lld chips, as vLLM does under plain TP: "
+                    "--kv-split replicate times their layout (docs/model.md)\n",
+            kl.tp, kl.heads, kl.z);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -767,6 +785,7 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
+        note_kv_split_default(o, &m, &plan);
         return emit(o, r);
     }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
@@ -784,6 +803,7 @@ int rl_cli_step(rl_opts *o)
             fprintf(stderr, "roofline step: %s\n", err);
             return RL_EXIT_INPUT;
         }
+        note_kv_split_default(o, &m, &o->plan);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
     return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
@@ -1204,7 +1224,9 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     return 0;
 }
 
-/* The overload note: completions fell below 80% of the offered rate and the
+/* The overload note: the run fell measurably short of its arrivals
+ * (rl_serve_falls_short: its queue grew and completions lag by more than
+ * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
  * capacity search (rl_serve_simulate_capacity, the same arrivals compressed)
  * found no sustainable rate at or above it, or that search found one below
  * the offered rate (tester5 #11: at 26 req/s, past 23.7, completions kept
@@ -1215,30 +1237,29 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * few requests, or all at one instant) keeps the rate test alone.  Past
  * capacity the batch cap bounds each decode step, so TPOT stops growing
  * (and can fall) while TTFT grows: the note says so. */
-static void note_overload(const rl_serve_result *r, double qps, double max_qps, double free_qps,
-                          long long n, double span, int max_seqs)
+static void note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
+                          double free_qps, long long n, int max_seqs)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
         max_qps = free_qps;
     double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
-    /* against the sample's own arrival rate (its n arrivals over `span` s):
-     * very bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
+    /* against the rate the arrivals reached (rl_serve_reached_qps): very
+     * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
      * --qps over a few thousand requests */
-    double arrived = span > 0 ? fmin(qps, (double)(n - 1) / span) : qps;
-    int short_done = n >= 2 && done_rate < 0.8 * arrived;
-    if (!(short_done && !(max_qps >= qps)) && !(max_qps > 0 && qps > max_qps))
+    int short_done = n >= 2 && (done_rate < 0.8 * arrived || rl_serve_falls_short(r, arrived));
+    if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
+        !(max_qps > 0 && arrived > max_qps))
         return;
-    fprintf(stderr, "roofline simulate: note: overloaded: ");
-    if (short_done)
-        fprintf(stderr, "%.3g req/s completed of the %.3g offered", done_rate, qps);
-    else
-        fprintf(stderr, "%.3g req/s offered", qps);
+    fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s offered", qps);
     if (max_qps > 0)
         fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
     if (max_qps > 0 && isfinite(free_qps))
         fprintf(stderr, " without the targets (max_sustainable_qps_no_slo; max_sustainable_qps "
                         "%.3g with them)", slo_qps);
+    if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
+        fprintf(stderr, "; %.3g req/s completed (%s)", done_rate,
+                r->steady_valid ? "steady window" : "whole run");
     fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests, and "
                     "TPOT is capped by the batch cap (max_seqs %d): a lower TPOT past capacity "
                     "is not a better deployment\n", max_seqs);
@@ -1311,6 +1332,17 @@ static const char *capacity_null_reason(long long n, double span, char *buf, siz
     return buf;
 }
 
+/* Why a capacity search's figure is a lower bound (serve.h
+ * rl_serve_capacity), for a run of `n` requests, into buf. */
+static const char *capacity_short_sample(long long n, char *buf, size_t len)
+{
+    snprintf(buf, len, "its sample (these %lld requests, repeated, grown %d times at most, to "
+                       "%d at most) does not last %.0f end-to-end latencies or settle times at the "
+                       "load above it", n, RL_SERVE_CAPACITY_GROWS, RL_SERVE_CAPACITY_GROW_MAX,
+             RL_SERVE_CAPACITY_SPANS);
+    return buf;
+}
+
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
@@ -1325,12 +1357,9 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
                    capacity_null_reason(n, span, why, sizeof why));
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
-                      "(max_sustainable_qps_is_lower_bound): %lld requests%s do not last %.0f "
-                      "end-to-end latencies at the load above it, so that load failed before a "
+                      "(max_sustainable_qps_is_lower_bound): %s, so that load failed before a "
                       "steady state; more --requests raise it",
-                   max_qps, n < RL_SERVE_CAPACITY_GROW_MAX ? n : (long long)RL_SERVE_CAPACITY_GROW_MAX,
-                   n < RL_SERVE_CAPACITY_GROW_MAX ? "" : " (the search's cap)",
-                   RL_SERVE_CAPACITY_SPANS);
+                   max_qps, capacity_short_sample(n, why, sizeof why));
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
@@ -1421,20 +1450,21 @@ int rl_cli_simulate(rl_opts *o)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
+        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
+    double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound};
+                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
         cJSON_Delete(j);
     }
     double free_qps = NAN;
-    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, w.qps, max_qps, &free_qps) != 0) {
+    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, reached, max_qps, &free_qps) != 0) {
         rl_serve_result_free(&r);
         cJSON_Delete(j);
         snprintf(err, sizeof err, "interrupted during the capacity search without targets");
@@ -1466,10 +1496,10 @@ int rl_cli_simulate(rl_opts *o)
                        "prompt" : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, n, span);
-    if (free_qps >= w.qps)
+    if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else
-        note_overload(&r, w.qps, max_qps, free_qps, n, span, c.max_seqs);
+        note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs);
     if (o->plot) {
         char title[256];
         int plotted;
@@ -1661,15 +1691,14 @@ int rl_cli_size(rl_opts *o)
     int bounded = 0;
     for (int i = 0; i < r.n; i++)
         bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
+    char why[256];
     if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
         fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
-                        "bound (max_sustainable_qps_is_lower_bound): %lld requests do not last "
-                        "%.0f end-to-end latencies at the load above it; more --requests raise "
-                        "it\n", bounded, ran, RL_SERVE_CAPACITY_SPANS);
+                        "bound (max_sustainable_qps_is_lower_bound): %s; more --requests raise "
+                        "it\n", bounded, capacity_short_sample(ran, why, sizeof why));
     int unknown = 0; /* h23dis: size's null capacities had no word */
     for (int i = 0; i < r.n; i++)
         unknown += isnan(r.c[i].max_qps);
-    char why[256];
     if (unknown > 0)
         fprintf(stderr, "roofline size: note: %d row(s) read max_sustainable_qps null (not "
                         "found): %s\n", unknown,

@@ -1361,7 +1361,7 @@ int rl_lua_simulate(lua_State *L)
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
      * --requests); the simulator's memory counts against the scenario's
      * budget: refuse up front what it cannot hold */
-    double need = (double)w.n * (double)rl_serve_bytes_per_request();
+    double need = rl_serve_bytes_with_capacity(w.n);
     if (need > (double)rl_sandbox_memory_left(L))
         return luaL_error(L, "roofline.simulate: field 'requests': %I requests need about %d MiB "
                              "in the simulator, beyond the %d MiB left of the scenario's memory "
@@ -1384,10 +1384,11 @@ int rl_lua_simulate(lua_State *L)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, w.qps, &r, &c);
+        max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
-                           -1, 0, offline, max_qps, lower_bound};
+                           -1, 0, offline, max_qps, lower_bound,
+                           rl_serve_reached_qps(req, w.n, w.qps)};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
@@ -1503,7 +1504,7 @@ int rl_lua_size(lua_State *L)
     for (int i = 0; i < nhw && keep; i++)
         if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) != 0)
             return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);
-    double need = RL_SIZE_MAX_REQUESTS * (double)rl_serve_bytes_per_request();
+    double need = rl_serve_bytes_with_capacity((long long)RL_SIZE_MAX_REQUESTS);
     if (need > (double)rl_sandbox_memory_left(L))
         return luaL_error(L, "roofline.size: its simulations need about %d MiB, beyond the %d MiB "
                              "left of the scenario's memory budget",

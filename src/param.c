@@ -143,7 +143,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        AT(plan.layout), 0, 0, RL_PF_PLAN},
     [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
                        "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "
-                       "cache", AT(plan.kv), 0, 0, RL_PF_REFINES},
+                       "cache (batch: seed 000's layout, kept for its worked example; simulate and "
+                       "size replicate, as vLLM does under plain TP: docs/model.md)", AT(plan.kv),
+                       0, 0, RL_PF_REFINES},
     [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
                        AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},

@@ -1142,7 +1142,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());
     /* null offline or with too few requests; utilization null when nothing is sustained */
     add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
-    add_number_or_null(o, "capacity_utilization", run->qps / run->max_qps,
+    add_number_or_null(o, "capacity_utilization", run->reached_qps / run->max_qps,
                        isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
     if (isfinite(run->max_qps))
         cJSON_AddBoolToObject(o, "max_sustainable_qps_is_lower_bound", run->max_qps_lower_bound);

@@ -122,6 +122,8 @@ typedef struct {
     int offline;                 /* every request at t = 0: offline true, qps null */
     double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
     int max_qps_lower_bound;     /* serve.h rl_serve_config.capacity_lower_bound */
+    double reached_qps;          /* the load the arrivals reached (serve.h rl_serve_reached_qps):
+                                    capacity_utilization's numerator */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -143,7 +145,7 @@ typedef struct {
  * seed (null for a trace), weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
  * speculation), truncated_requests (when counted), offline,
- * max_sustainable_qps and capacity_utilization (offered / that; both null
+ * max_sustainable_qps and capacity_utilization (reached_qps / that; both null
  * offline or without a capacity), max_sustainable_qps_is_lower_bound (true
  * when the capacity sample was too short for a steady state: serve.h
  * rl_serve_config.capacity_lower_bound; null with max_sustainable_qps),

@@ -1778,6 +1778,13 @@ size_t rl_serve_bytes_per_request(void)
     return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 6 * sizeof(double) + sizeof(int);
 }
 
+double rl_serve_bytes_with_capacity(long long n)
+{
+    double per = (double)rl_serve_bytes_per_request(), req = (double)sizeof(rl_request);
+    /* the run, or (after it) the requests beside the search's largest sample */
+    return fmax((double)n * per, (double)n * req + RL_SERVE_CAPACITY_GROW_MAX * (per + 2 * req));
+}
+
 /* Replica j's queues and buffers (prefix-cache lists when caching).
  * Returns 0 or -1 (out of memory; sim_free releases what was allocated). */
 static int alloc_replica(sim *S, int j, int caching)
@@ -2043,6 +2050,43 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
 }
 
+/* The settle time of the latencies v[0..n) (serve.h e2e_settle_s): the
+ * smallest t with sum (v_i - t)+ <= f sum v_i.  The sum is convex,
+ * decreasing and linear between values, so a quickselect (a pivot's sum
+ * says which side holds t; the values above t only add to the linear
+ * part) finds it in O(n) on average.  Reorders v. */
+static double settle_time(double *v, long long n, double f)
+{
+    long long lo = 0, hi = n, nabove = 0;
+    double total = 0, above = 0;
+    for (long long i = 0; i < n; i++)
+        total += v[i];
+    double target = f * total;
+    while (hi > lo) { /* candidates v[lo, hi); the values above them: nabove, summing to above */
+        double piv = v[lo + (hi - lo) / 2], s = 0;
+        long long cnt = 0;
+        for (long long j = lo; j < hi; j++)
+            if (v[j] > piv)
+                s += v[j], cnt++;
+        int below = above + s - piv * (double)(nabove + cnt) <= target; /* t <= piv */
+        long long i = lo;
+        for (long long j = lo; j < hi; j++)
+            if (below ? v[j] < piv : v[j] <= piv) {
+                double x = v[i];
+                v[i++] = v[j];
+                v[j] = x;
+            }
+        if (!below) {
+            lo = i; /* t > piv: the values up to it add nothing there */
+            continue;
+        }
+        for (long long j = i; j < hi; j++)
+            above += v[j], nabove++;
+        hi = i;
+    }
+    return nabove > 0 ? fmax(0, (above - target) / (double)nabove) : 0;
+}
+
 /* The latency percentiles; the per-request arrays kept only when asked. */
 static void percentiles(sim *S, rl_serve_result *out)
 {
@@ -2053,6 +2097,9 @@ static void percentiles(sim *S, rl_serve_result *out)
     itl_pcts(S, &out->itl);
     pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
     pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
+    out->e2e_settle_s = settle_time(out->e2e_s, out->e2e.n, RL_SERVE_SETTLE);
+    if (c->keep_requests) /* sorted again for the CDF */
+        qsort(out->e2e_s, (size_t)out->e2e.n, sizeof *out->e2e_s, cmp_double);
     if (!c->keep_requests) {
         free(out->ttft_s);
         free(out->tpot_s);
@@ -2230,14 +2277,35 @@ static int sustained(const rl_serve_result *r, const rl_serve_config *c)
            (c->slo_tpot <= 0 || r->tpot.n == 0 || r->tpot.p99 <= c->slo_tpot);
 }
 
-double rl_serve_capacity_with_run(double searched, double qps, const rl_serve_result *r,
-                                  const rl_serve_config *c)
+/* The arrivals' own rate, (n - 1) / span; NAN without a span. */
+static double own_rate(const rl_request *req, long long n)
 {
-    return isnan(searched) || !sustained(r, c) ? searched : fmax(searched, qps);
+    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
+    return span > 0 ? (double)(n - 1) / span : NAN;
+}
+
+double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
+{
+    double own = own_rate(req, n);
+    return own < qps ? own : qps;
+}
+
+double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
+                                  const rl_serve_result *r, const rl_serve_config *c)
+{
+    double own = own_rate(req, n);
+    return isnan(searched) || isnan(own) || !sustained(r, c) ? searched : fmax(searched, own);
+}
+
+int rl_serve_falls_short(const rl_serve_result *r, double arrived)
+{
+    return r->steady_valid && r->keep_up < RL_SERVE_KEEP_UP &&
+           r->steady_req_per_s < (1 - RL_SERVE_CAPACITY_TOL) * arrived;
 }
 
 /* Simulate the first n requests with their arrival gaps divided by `scale`
- * (into `buf`); *ok: sustained, *e2e: the mean end-to-end latency then.
+ * (into `buf`); *ok: sustained, *e2e: then the mean end-to-end latency or
+ * the settle time (e2e_settle_s), whichever is longer.
  * Returns 0 or -1. */
 static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
                       const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
@@ -2257,8 +2325,8 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     if (rc != 0)
         return -1;
     *ok = sustained(&r, c);
-    if (*ok)
-        *e2e = r.e2e.mean;
+    if (*ok) /* serve.h: the span a steady state needs */
+        *e2e = fmax(r.e2e.mean, r.e2e_settle_s);
     rl_serve_result_free(&r);
     return 0;
 }
@@ -2288,7 +2356,7 @@ static long step_up(long k, long step, int ups, long top_k)
 
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
- * when none) and the mean end-to-end latency at *qps (e2e). */
+ * when none) and the latency span at *qps (e2e: run_scaled). */
 typedef struct {
     double fail, e2e;
 } search_end;
@@ -2384,6 +2452,21 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     return rc;
 }
 
+/* The capacity search's sample of m requests from the n given (serve.h
+ * rl_serve_capacity): the first m, or, when m > n, the n repeated, each
+ * repeat a period later (the span and one mean gap: the rate stays
+ * (n - 1) / span).  NULL when out of memory. */
+static rl_request *capacity_sample(const rl_request *req, long long n, long long m)
+{
+    rl_request *s = malloc((size_t)m * sizeof *s);
+    double span = req[n - 1].arrival - req[0].arrival, period = span + span / (double)(n - 1);
+    for (long long i = 0; s && i < m; i++) {
+        s[i] = req[i % n];
+        s[i].arrival += (double)(i / n) * period;
+    }
+    return s;
+}
+
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen)
@@ -2399,7 +2482,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
                        RL_SERVE_CAPACITY_MAX);
     long long m = (double)n < want ? n : (long long)want;
-    long long top = n < RL_SERVE_CAPACITY_GROW_MAX ? n : RL_SERVE_CAPACITY_GROW_MAX;
+    long long top = RL_SERVE_CAPACITY_GROW_MAX;
     rl_serve_config c = *cfg;
     c.kv_samples = 0;
     c.keep_requests = 0;
@@ -2407,9 +2490,13 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     int rc;
     search_end end;
     for (int grows = 0;; grows++) {
-        if ((rc = search_sample(req, m, &c, prefill_cost, decode_cost, hint, qps, &end, err,
-                                errlen)) ||
-            !(*qps > 0) || !isfinite(end.fail))
+        rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
+        if (m > n && !sample)
+            return snprintf(err, errlen, "capacity: out of memory"), -1;
+        rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint, qps,
+                           &end, err, errlen);
+        free(sample);
+        if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
         /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
         double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;

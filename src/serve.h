@@ -443,6 +443,7 @@ typedef struct {
 } rl_pcts;
 
 #define RL_SERVE_STEADY_MIN 50     /* requests for a steady-state window */
+#define RL_SERVE_SETTLE 0.02       /* e2e_settle_s: the shortfall left (RL_SERVE_KEEP_UP's 2%) */
 #define RL_SERVE_STEADY_FROM 0.1   /* fraction of requests completed as warm-up */
 
 typedef struct {
@@ -452,6 +453,17 @@ typedef struct {
     rl_pcts ttft, tpot, e2e;
     rl_pcts ttft_service; /* TTFT less queueing: from its first prefill step's start */
     rl_pcts itl;          /* every inter-token gap of every request (not per request) */
+    /* The time the requests in the system take to reach their steady number
+     * from an empty start (the capacity search's sample must outlast it):
+     * arrivals at rate q into an empty system whose requests stay T each
+     * number q E[min(T, t)] at time t (the M/G/infinity transient: Eick,
+     * Massey and Whitt, "The Physics of the Mt/G/infinity Queue", Operations
+     * Research 41(4), 1993, Theorem 1 at a constant rate from an empty
+     * start), short of the steady q E[T] by
+     * q E[(T - t)+]; the smallest t where that is at most RL_SERVE_SETTLE of
+     * q E[T], over the completed requests' end-to-end latencies.  A fixed
+     * T: 0.98 T; a lognormal T of sigma 1: 7.54 E[T] (tester14 F2a). */
+    double e2e_settle_s;
     double req_per_s, out_tokens_per_s, total_tokens_per_s; /* whole run: the drain tail in */
     /* Steady state: requests and their output tokens completed from the
      * completion of the first RL_SERVE_STEADY_FROM of the requests (the
@@ -536,6 +548,14 @@ void rl_serve_result_free(rl_serve_result *r);
  * sandbox) sizes a run with it before starting. */
 size_t rl_serve_bytes_per_request(void);
 
+/* The most bytes a simulation of n requests and its capacity search hold:
+ * the run's, or the n requests beside the search's largest sample
+ * (rl_serve_capacity grows it past n, repeating the requests, up to
+ * RL_SERVE_CAPACITY_GROW_MAX, with its own copy and a rescaled one; the
+ * run's state is freed by then).  The Lua sandbox checks it against its
+ * budget: 1e7 requests 1716 MiB (the run's), 100 requests 43 MiB. */
+double rl_serve_bytes_with_capacity(long long n);
+
 /* rl_serve_run with every step costed by the operator list of m on `chips`
  * chips of h at precision p (rl_ops_cost, prefill and decode replicas
  * alike; calibrated: h's efficiency tables when present); with cfg->pp > 1
@@ -586,15 +606,23 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * RL_SERVE_CAPACITY_TOP_QPS, whichever is higher (everything up to offline
  * is sustained: NAN; it stopped at 1e9 x the rate alone, 1 req/s for
  * --qps 1e-9).
- * Steady state (tester10 #5): the sample must last RL_SERVE_CAPACITY_SPANS
- * mean end-to-end latencies (measured at the highest load sustained) at the
- * first load not sustained, or that load fails only because the run ends
- * before its first requests complete (many replicas each holding a request
- * for a latency).  When it does not, the search runs again from its figure
- * on enough requests (at least twice as many, at most n and
- * RL_SERVE_CAPACITY_GROW_MAX, up to RL_SERVE_CAPACITY_GROWS times); when
- * it still does not, *cfg->capacity_lower_bound is set: the figure is a
- * lower bound.
+ * Steady state (tester10 #5, tester14 F2a): the sample must last
+ * RL_SERVE_CAPACITY_SPANS times the mean end-to-end latency or the settle
+ * time (rl_serve_result e2e_settle_s), whichever is longer (both measured
+ * at the highest load sustained), at the first load not sustained.  With
+ * less, that load fails only because the run ends before its first
+ * requests complete (many replicas each holding a request for a latency),
+ * or, with heavy-tailed lengths, a load passes before its long requests
+ * have built up (lognormal:300:1 outputs: 95.2 req/s on 3000 requests,
+ * 76.2 on 12000; the settle time is 7.5 mean latencies there).  When it
+ * does not, the search runs again from its figure on enough requests (at
+ * least twice as many, at most RL_SERVE_CAPACITY_GROW_MAX, up to
+ * RL_SERVE_CAPACITY_GROWS times); past the n given the sample repeats
+ * them, each repeat a span and a mean gap later (the same lengths and
+ * arrival pattern: a finite trace or draw is the workload's sample, and
+ * its steady state needs it for longer; 3000 requests now read 79.7).
+ * When it still does not, *cfg->capacity_lower_bound is set: the figure is
+ * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up
  * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
  * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
@@ -620,16 +648,39 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen);
 
+/* The load n requests (sorted by arrival) offered at a nominal `qps`
+ * actually reached: their own rate, (n - 1) / (last arrival - first), when
+ * that is lower (a finite sample realises --qps only to about 1/sqrt(n);
+ * bursty --burst arrivals far less: 2.36 of 5 req/s, test_serve
+ * test_overload_note_needs_overload), else `qps`.  `qps` when the
+ * arrivals have no span. */
+double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
+
 /* The capacity a run reports (tester13 #4): the search's figure `searched`
- * (rl_serve_capacity), raised to the run's offered load `qps` when the run
- * r at that load is sustained by the search's own rule (every request
- * completed, kept up, c's targets met at p99).  The search runs a sample of
- * the same arrivals on the 1.02^k lattice and, where the knee is not
- * monotone, can end below a load the full run sustained: a result must not
- * say its load meets the targets and exceeds the most it sustains.  A NAN
- * (not found) stays NAN. */
-double rl_serve_capacity_with_run(double searched, double qps, const rl_serve_result *r,
-                                  const rl_serve_config *c);
+ * (rl_serve_capacity), raised to the rate the run's n arrivals req reached,
+ * (n - 1) / span, when the run r is sustained by the search's own rule
+ * (every request completed, kept up, c's targets met at p99).  The search
+ * runs a sample of the same arrivals on the 1.02^k lattice of that rate
+ * and, where the knee is not monotone, can end below a load the full run
+ * sustained: a result must not say its load meets the targets and exceeds
+ * the most it sustains.  The raise is to the rate the arrivals reached,
+ * never to the nominal --qps, which bursty arrivals may realise at half
+ * (closing note 23: --burst 100 at 5 req/s reached 2.36).  A NAN (not
+ * found) stays NAN; arrivals without a span raise nothing. */
+double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
+                                  const rl_serve_result *r, const rl_serve_config *c);
+
+/* Whether a run at arrival rate `arrived` (requests/s) fell measurably
+ * short of it (tester14 F2b: 74.3 req/s completed of 80 offered, no note):
+ * its steady window's waiting queue grew (keep_up below RL_SERVE_KEEP_UP,
+ * the capacity search's own rule for a load not sustained) and its steady
+ * completions fell more than RL_SERVE_CAPACITY_TOL (one step of the
+ * search's lattice) below `arrived`.  Both are needed: a heavy-tailed run
+ * that keeps up completes a few percent below its arrivals while the
+ * long requests build up (76 req/s: 73.8 with keep_up 0.987), and a
+ * bursty run's window can end on a clump the queue-emptied rule forgives
+ * (serve.h keep_up).  0 without a steady window. */
+int rl_serve_falls_short(const rl_serve_result *r, double arrived);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
  * holds the hint on entry (0: none). */

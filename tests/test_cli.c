@@ -1493,6 +1493,22 @@ static void simulate_names_kv_layout(void **state)
                      "--context 4096 --format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp16 kv=batch");
     cJSON_Delete(j);
+    /* and says where it parts from the simulator (cli.c note_kv_split_default,
+     * docs/model.md "Two KV defaults"): not with --kv-split given, nor on 8
+     * chips, where tp8 holds the 8 heads once */
+    const char *step = "step --model llama3-70b --hw tpu-v5e --batch 32 --context 4096 ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--chips 16 --tp 16", step);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: tp16 over 8 KV head shard(s) splits the KV cache by "
+                                "batch beyond them (--kv-split batch, seed 000's layout); "
+                                "simulate and size replicate each KV head on 2 chips"));
+    snprintf(cmd, sizeof cmd, "%s--chips 16 --tp 16 --kv-split batch", step);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "seed 000's layout"));
+    snprintf(cmd, sizeof cmd, "%s--chips 8 --tp 8 --weights int8", step);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "seed 000's layout"));
     /* tester13 #3: deepseek-v3 in 8 expert groups on 8 H200 (fp8 weights):
      * each group (one chip) runs attention on its own sequences, one copy
      * of each latent, named as the split it is (it said "heads") */

@@ -1003,22 +1003,26 @@ static void test_cli_simulate_and_size(void **state)
 }
 
 /* A row's max_sustainable_qps says when it is a lower bound, as simulate's
- * does (fixU left it out of size rows): llama3-8b on one H100 at 2 req/s,
- * 100-token prompts, 20 output tokens.  On 200 requests (240 run: 120 s at
- * 2 req/s) the capacity search fails ~390 req/s only because its sample
- * ends before a steady state, so the top row (capacity 381.8) is flagged,
- * as simulate flags it on the same 240 requests; on 4000 requests no row
- * is. */
+ * does (fixU left it out of size rows): llama3-8b on up to 2 H100s,
+ * 100-token prompts.  2000 output tokens at 0.5 req/s on --requests 50 (60
+ * run: 120 s of arrivals): a request stays about 20 s, so at the top rows'
+ * capacities (7-12 req/s) the search needs a sample of about 2 x 20 s x
+ * 12 = 480 requests; it grows its sample (the 60 repeated, serve.c
+ * capacity_sample) at most RL_SERVE_CAPACITY_GROWS times and still ends
+ * short (measured), so the top row is flagged.  20 output tokens at 2 req/s on
+ * --requests 4000: no row is.  (Before the sample repeated its requests,
+ * 200 requests of the second shape flagged the top row at 381.8 req/s; the
+ * repeated 240 now read 381.8 unflagged, 371.7 on 4000.) */
 static void test_rows_flag_lower_bounds(void **state)
 {
     (void)state;
     char buf[1 << 16];
-    const long long n[] = {200, 4000};
+    const char *shape[] = {"--qps 0.5 --out-len 2000 --requests 50",
+                           "--qps 2 --out-len 20 --requests 4000"};
     for (int k = 0; k < 2; k++) {
         char args[512];
-        snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
-                 "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests %lld --max-chips 2 "
-                 "--format json", n[k]);
+        snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --prompt-len 100 %s "
+                 "--ttft-p99 1 --tpot-p99 0.05 --max-chips 2 --format json", shape[k]);
         cJSON *j = run_cli_json(args, buf, sizeof buf);
         const cJSON *rows = cJSON_GetObjectItem(j, "rows"), *row;
         int flagged = 0, counted = 0;
@@ -1031,7 +1035,7 @@ static void test_rows_flag_lower_bounds(void **state)
         assert_true(counted > 0);
         const cJSON *top = cJSON_GetArrayItem(rows, 0);
         if (k == 0 && !cJSON_IsTrue(cJSON_GetObjectItem(top, "max_sustainable_qps_is_lower_bound")))
-            fail_msg("200 requests: the top row is not flagged");
+            fail_msg("60 requests of 2000 tokens: the top row is not flagged");
         if (k == 1 && flagged != 0)
             fail_msg("4000 requests: %d of %d rows flagged", flagged, counted);
         cJSON_Delete(j);
