@@ -24,19 +24,18 @@
  * smallest measured size, the smallest size's time (the floor: NCCL's
  * small-message times are flat there); above the largest, or for a row
  * without points, the alpha-beta fit (below).  The points are looked up
- * through their monotone envelope (the suffix minimum in seconds: the
- * kernel tables' rl_kt_envelope of ktable.h with no noise allowance): a
+ * through their monotone envelope (the suffix minimum in seconds): a
  * size measured slower than some larger size takes the fastest larger
  * size's time, since an engine can always pad a message to that size (a collective of zeros costs what it costs).  The
  * measured rows are not monotone: TensorRT-LLM's AllReduce over 8 A100s
  * takes 83.2 us at 1 MiB and 53.6 us at 2 MiB (custom_allreduce_perf.csv.gz),
  * vLLM's graph AllReduce over 8 A100s 14.9 us at 4 KiB and 6.3 us at 8 KiB,
- * NCCL's over 8 H100s 18.98 us at 16 KiB and 18.44 us at 32 KiB.  Kernel
- * tables keep a 10% allowance (RL_KT_NOISE) so that neighbouring nodes that
- * differ by noise stay as measured; collectives do not, because the step
- * of LLaMA-3-70B at batch 1 on 8 H100 (16 KiB AllReduces) then took longer
- * than at batch 2 (32 KiB) by that 2.9% over 160 AllReduces, and batch 1
- * fell off pareto's frontier (stop 19 tester finding 4).  A capped size's
+ * NCCL's over 8 H100s 18.98 us at 16 KiB and 18.44 us at 32 KiB.  With a
+ * 10% noise allowance (the kernel tables' rule until stop 24, which now fit
+ * them by isotonic regression: ktable.h) the step of LLaMA-3-70B at batch 1
+ * on 8 H100 (16 KiB AllReduces) took longer than at batch 2 (32 KiB) by
+ * 2.9% over 160 AllReduces, and batch 1 fell off pareto's frontier (stop
+ * 19 tester finding 4).  A capped size's
  * lookup reads `interpolated`; the stored points stay as measured.  Above
  * the points, the alpha-beta fit
  *

@@ -22,7 +22,6 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
 {
     t->logv = NULL;
     t->filled = NULL;
-    t->logmono = NULL;
     if (t->naxes < 1 || t->naxes > RL_KT_AXES)
         RL_FAIL("a table has 1 to %d axes, got %d", RL_KT_AXES, t->naxes);
     t->n = 1;
@@ -55,44 +54,56 @@ void rl_kt_free(rl_ktable *t)
 {
     free(t->logv);
     free(t->filled);
-    free(t->logmono);
     t->logv = NULL;
     t->filled = NULL;
-    t->logmono = NULL;
 }
 
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv,
-                    const unsigned char *skip, unsigned along, double noise, double *work,
-                    double *out)
+static int cmp_double(const void *a, const void *b)
 {
-    double *m = work; /* min over the nodes at least as large on every axis in `along`
-                       * and equal on the others; a hole (NaN) or skipped node bounds
-                       * nothing (a hole stays a hole in out) */
-    for (size_t i = 0; i < n; i++)
-        m[i] = isnan(logv[i]) || (skip && skip[i]) ? INFINITY : logv[i];
-    size_t stride[RL_KT_AXES], st = 1;
-    for (int a = naxes - 1; a >= 0; a--) { /* one suffix-min pass per axis */
-        stride[a] = st;
-        size_t span = st * (size_t)len[a];
-        for (size_t i = n; (along >> a & 1) && i-- > 0;)
-            if (i % span < span - st && m[i + st] < m[i])
-                m[i] = m[i + st];
-        st = span;
-    }
-    double tol = log(1.0 + noise);
-    for (size_t i = 0; i < n; i++) { /* capped by M of its upper neighbours */
-        double v = logv[i];
-        for (int a = 0; a < naxes; a++) {
-            size_t span = stride[a] * (size_t)len[a];
-            if ((along >> a & 1) && i % span < span - stride[a] && m[i + stride[a]] + tol < v)
-                v = m[i + stride[a]] + tol;
-        }
-        out[i] = v;
-    }
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
-/* The axes of t the envelope runs along (bit a: axis a): those that count
- * tokens or sequences (ktable.h). */
+/* The lower median of v[0..n-1] (n <= RL_KT_AXIS_MAX; v untouched). */
+static double lower_median(const double *v, int n)
+{
+    double w[RL_KT_AXIS_MAX];
+    memcpy(w, v, (size_t)n * sizeof *w);
+    qsort(w, (size_t)n, sizeof *w, cmp_double);
+    return w[(n - 1) / 2];
+}
+
+/* The isotonic median fit (ktable.h) of the non-NaN entries y[0],
+ * y[stride], ..., y[(n - 1) stride], in place, by pool adjacent violators:
+ * each entry starts a block valued at itself; while a block's value is
+ * below its predecessor's the two pool into one, valued at the lower
+ * median of its entries; every entry then takes its block's value.  NaN
+ * entries (holes) stay and take no part. */
+static void pava(double *y, int n, size_t stride)
+{
+    double v[RL_KT_AXIS_MAX], val[RL_KT_AXIS_MAX];
+    int pos[RL_KT_AXIS_MAX], first[RL_KT_AXIS_MAX], cnt[RL_KT_AXIS_MAX], nb = 0, np = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(y[(size_t)i * stride]))
+            continue;
+        pos[np] = i;
+        v[np] = y[(size_t)i * stride];
+        first[nb] = np;
+        cnt[nb] = 1;
+        val[nb++] = v[np++];
+        while (nb > 1 && val[nb - 1] < val[nb - 2]) {
+            cnt[nb - 2] += cnt[nb - 1];
+            nb--;
+            val[nb - 1] = lower_median(v + first[nb - 1], cnt[nb - 1]);
+        }
+    }
+    for (int b = 0, k = 0; b < nb; b++)
+        for (int j = 0; j < cnt[b]; j++)
+            y[(size_t)pos[k++] * stride] = val[b];
+}
+
+/* The axes of t the isotonic fit runs along (bit a: axis a): those that
+ * count tokens or sequences (ktable.h). */
 static unsigned batched_axes(const rl_ktable *t)
 {
     static const char *const names[] = {"m", "tokens", "streams", "batch", "isl", "context"};
@@ -103,19 +114,17 @@ static unsigned batched_axes(const rl_ktable *t)
     return along;
 }
 
-int rl_kt_monotone(rl_ktable *t)
+void rl_kt_isotonic(rl_ktable *t)
 {
-    free(t->logmono);
-    double *m = malloc(t->n * sizeof *m);
-    t->logmono = malloc(t->n * sizeof *t->logmono);
-    if (!m || !t->logmono) {
-        free(m);
-        return -1;
+    unsigned along = batched_axes(t);
+    size_t stride = t->n;
+    for (int a = 0; a < t->naxes; a++) { /* axis a's chains: every node with index 0 on a */
+        stride /= (size_t)t->len[a];
+        size_t span = stride * (size_t)t->len[a];
+        for (size_t i = 0; (along >> a & 1) && i < t->n; i++)
+            if (i % span < stride)
+                pava(t->logv + i, t->len[a], stride);
     }
-    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE, m,
-                   t->logmono);
-    free(m);
-    return 0;
 }
 
 size_t rl_kt_index(const rl_ktable *t, const int *idx)
@@ -169,9 +178,9 @@ static int is_measured(const rl_ktable *t, size_t at)
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, log-log between the nearest
  * measured node below and above it (the other coordinates held), their ln
- * latencies src[]; the mean of those axes' ln latencies into *logv.  0 when
+ * latencies; the mean of those axes' ln latencies into *logv.  0 when
  * no axis brackets it. */
-static int bracketed(const rl_ktable *t, const double *src, size_t h, const int *hi, double *logv)
+static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
 {
     size_t stride = 1;
     double sum = 0;
@@ -187,7 +196,7 @@ static int bracketed(const rl_ktable *t, const double *src, size_t h, const int 
             double w = (la[hi[a]] - la[lo]) / (la[up] - la[lo]);
             size_t below = h - (size_t)(hi[a] - lo) * stride;
             size_t above = h + (size_t)(up - hi[a]) * stride;
-            sum += (1 - w) * src[below] + w * src[above];
+            sum += (1 - w) * t->logv[below] + w * t->logv[above];
             n++;
         }
         stride *= (size_t)t->len[a];
@@ -198,10 +207,10 @@ static int bracketed(const rl_ktable *t, const double *src, size_t h, const int 
 }
 
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
- * away (ln latencies src[]), each scaled along the roofline; their mean ln
+ * away, each scaled along the roofline; their mean ln
  * latency. */
-static double nearest_along_roofline(const rl_ktable *t, const double *src, const int *hi,
-                                     rl_kt_ideal_fn ideal, const void *ctx)
+static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_ideal_fn ideal,
+                                     const void *ctx)
 {
     int mi[RL_KT_AXES];
     double hx[RL_KT_AXES], mx[RL_KT_AXES];
@@ -223,7 +232,7 @@ static double nearest_along_roofline(const rl_ktable *t, const double *src, cons
         if (steps(t, hi, mi) != best)
             continue;
         node_shape(t, mi, mx);
-        sum += src[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+        sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
         n++;
     }
     return sum / n;
@@ -236,12 +245,8 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
         measured += is_measured(t, i);
     if (measured == 0)
         return -1;
-    /* the sources: the measured nodes through the monotone envelope */
-    double *src = malloc(2 * t->n * sizeof *src);
-    if (!src)
-        return -1;
-    rl_kt_envelope(t->naxes, t->len, t->n, t->logv, t->filled, batched_axes(t), RL_KT_NOISE,
-                   src + t->n, src);
+    /* the sources: the measured nodes as they stand (rl_kt_isotonic first); a node
+     * filled here is marked at once and so is never a source */
     long filled = 0;
     int hi[RL_KT_AXES];
     for (size_t h = 0; h < t->n; h++) {
@@ -249,13 +254,12 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
             continue;
         coords(t, h, hi);
         double v;
-        if (!bracketed(t, src, h, hi, &v))
-            v = nearest_along_roofline(t, src, hi, ideal, ctx);
+        if (!bracketed(t, h, hi, &v))
+            v = nearest_along_roofline(t, hi, ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;
         filled++;
     }
-    free(src);
     return filled;
 }
 
@@ -307,7 +311,7 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
         if (w[a] > 0)
             act[k++] = a;
     }
-    const double *lv = t->logmono ? t->logmono : t->logv;
+    const double *lv = t->logv;
     double logt = 0;
     for (unsigned corner = 0; corner < (1u << k); corner++) {
         double wt = 1;
@@ -321,7 +325,7 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
     }
     double time = exp(logt);
     rl_provenance p = between ? RL_PROV_INTERPOLATED : RL_PROV_MEASURED;
-    if (p == RL_PROV_MEASURED && (t->filled[base] || lv[base] != t->logv[base]))
+    if (p == RL_PROV_MEASURED && t->filled[base])
         p = RL_PROV_INTERPOLATED;
     if (outside) {
         time *= roofline_ratio(ideal, ctx, x, xc);
@@ -523,10 +527,8 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
-    if (rc == 0 && rl_kt_monotone(&t) != 0) {
-        snprintf(err, errlen, "%s: field '%s': out of memory", origin, field);
-        rc = -1;
-    }
+    if (rc == 0)
+        rl_kt_isotonic(&t);
     if (rc != 0) {
         rl_kt_free(&t);
         return -1;

@@ -19,32 +19,53 @@
  *    roofline time ratio ideal(x) / ideal(xc): the edge point's efficiency is
  *    held, so large shapes extrapolate along the roofline.  `extrapolated`.
  *    Without an ideal function the edge latency is held.
- *  - a table read from a profile (rl_kt_read), or imported (silicon.c, so
- *    that held-back checks see what ships), is looked up through its
- *    monotone envelope: a node whose latency exceeds that of some measured
- *    node at least as large on every batched axis (below), equal on the
- *    others, by more than RL_KT_NOISE takes that smaller latency times
- *    (1 + RL_KT_NOISE).  The batched axes count tokens or sequences (m,
- *    tokens, streams, batch, isl, context; streams = batch x the KV heads
- *    a chip holds, fixed for a model): an engine can always run fewer
- *    padded to more (vLLM and TensorRT-LLM pad batches to their CUDA-graph
- *    sizes), and a longer prompt or context is never less work, so a
- *    kernel never costs markedly more there than on a larger measured
- *    shape (a prompt never prefills markedly faster than a shorter one;
- *    tester finding 11: b200 vLLM fp8 GEMMs measured 24.7 us at m = 1 and
- *    9.6 us at m = 16).  The other axes are the model's structure (n, k,
- *    group, head_dim, heads) or the layout (tp_share, ep_share): there a
- *    smaller shape may run another kernel, and in the AIConfigurator
- *    tables it often measures slower (neighbouring measured nodes more
- *    than 10% slower than the next larger one: group 12-15% of pairs in
- *    H100 TRT-LLM fp8 and A100 vLLM decode, head_dim 13-15% in H100
- *    TRT-LLM and B200 vLLM fp8 attention, against 0-3% along isl and
- *    context and 0-8% along streams).  Only measured nodes bound others:
- *    a filled node may be far off.  RL_KT_NOISE = 10% is our assumption for run-to-run
- *    noise: neighbouring weight-bound nodes (m = 1..16) of the
- *    AIConfigurator grids differ by a few percent (1.7% in tests/data's
- *    h100 excerpt), and those stay as measured.  A node whose value comes
- *    from a larger one is `interpolated`, not `measured`.
+ *  - every table is fitted non-decreasing along its batched axes (those
+ *    that count tokens or sequences: m, tokens, streams, batch, isl,
+ *    context; streams = batch x the KV heads a chip holds, fixed for a
+ *    model) by isotonic median regression (rl_kt_isotonic): at import
+ *    (silicon.h: the measured nodes, then again with the filled ones) and
+ *    when read from a profile (rl_kt_read: the identity on a profile
+ *    `calibrate --tables` wrote, which is already so).  Why: a kernel over
+ *    more tokens or sequences, the other axes held, is no less work, and
+ *    an engine can always run fewer padded to more (vLLM and TensorRT-LLM
+ *    pad batches to their CUDA-graph sizes), so a latency that falls as
+ *    the batch grows is timing noise; left in, it made a step faster at a
+ *    larger batch (the vLLM H100 bf16 fused gate/up GEMM, n 7168, k 8192,
+ *    measured 47.8 us at m = 6 and 43.4 us at m = 7; tester14 F3a:
+ *    h100-sxm tp2 llama3-8b batch 2 3.86 ms, batch 3 3.77 ms) and a decode
+ *    step faster at a longer context (tester13 #7).  The fit: per chain
+ *    (one batched axis varying, the others held), the non-decreasing
+ *    sequence nearest the ln latencies in sum of absolute deviations,
+ *    computed by pool adjacent violators with each pooled block valued at
+ *    the median of its nodes (Barlow, Bartholomew, Bremner & Brunk,
+ *    "Statistical Inference under Order Restrictions", Wiley 1972, ch. 1,
+ *    PAVA; Robertson & Wright, "Multiple isotonic median regression",
+ *    Annals of Statistics 1(3), 1973, the median version; Robertson,
+ *    Wright & Dykstra, "Order Restricted Statistical Inference", Wiley
+ *    1988).  Each node counts once (its value is already the geometric mean
+ *    of the configurations on it); an even block takes the lower median
+ *    (timing noise only slows a kernel).  A run of nodes
+ *    that falls is replaced by its median, so a spike is dropped rather
+ *    than averaged in: the b200 vLLM fp8 GEMMs measured 24.7 us at m = 1
+ *    and 9.6 us at m = 16.  Measured before choosing (make
+ *    accuracy-kernels, docs/validation.md): held-back |error| over the 105
+ *    classes, geometric means of median / p90, 2.73% / 11.06% under the
+ *    rule before (a node at most 10% above the fastest larger measured
+ *    one, RL_KT_NOISE, now removed), 2.57% / 10.89% with this fit, 2.75% /
+ *    11.28% with the least-squares (mean) fit, 2.72% / 11.28% with the
+ *    exact suffix minimum.  Tables with two batched axes (attention:
+ *    streams and isl or context; MLA: batch and isl or context) are
+ *    fitted along each in table order (the shipped tables come out
+ *    non-decreasing along both; checked when they were regenerated).  The
+ *    other axes are the model's structure (n, k, group, head_dim, heads)
+ *    or the layout (tp_share, ep_share): there a smaller shape may run
+ *    another kernel, and in the AIConfigurator tables it often measures
+ *    slower (neighbouring measured nodes more than 10% slower than the
+ *    next larger one: group 12-15% of pairs in H100 TRT-LLM fp8 and A100
+ *    vLLM decode, head_dim 13-15% in H100 TRT-LLM and B200 vLLM fp8
+ *    attention, against 0-3% along isl and context and 0-8% along
+ *    streams), so they are not fitted.  A measured node keeps provenance
+ *    `measured`; its stored latency is the fit's.
  *
  * Lua form (latencies in seconds, 4 significant digits):
  *
@@ -68,7 +89,6 @@
 
 #define RL_KT_AXES 6
 #define RL_KT_AXIS_MAX 80
-#define RL_KT_NOISE 0.10 /* measurement noise the monotone envelope tolerates */
 
 typedef enum {
     RL_PROV_ROOFLINE,     /* no table: the roofline (ideal or efficiency-scaled) */
@@ -89,8 +109,6 @@ typedef struct {
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
-    double *logmono;       /* [n] or NULL: ln of the monotone envelope (below), set by
-                            * rl_kt_read; lookups use it in place of logv */
 } rl_ktable;
 
 /* The ideal roofline time of the table's operator at shape x[naxes],
@@ -109,24 +127,10 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen);
 /* Free the nodes (the struct itself is the caller's). */
 void rl_kt_free(rl_ktable *t);
 
-/* The monotone envelope above, of the ln latencies logv[n] of a grid of
- * naxes axes with len[a] nodes each (last axis fastest), into out[n]: a
- * node keeps its value unless a node at least as large on every axis in
- * `along` (bit a: axis a), equal on the others and larger on one, is
- * faster by more than the fraction `noise`; then it takes that one's value
- * times (1 + noise).  A hole (NaN) or a node with skip[i] set (skip may be
- * NULL) bounds no other node; a hole stays a hole.  work: n doubles of
- * scratch.  Kernel tables (rl_kt_monotone, noise RL_KT_NOISE) and measured
- * collectives (collectives.h, noise 0) share it. */
-void rl_kt_envelope(int naxes, const int *len, size_t n, const double *logv,
-                    const unsigned char *skip, unsigned along, double noise, double *work,
-                    double *out);
-
-/* Set t->logmono, the envelope (noise RL_KT_NOISE) of its nodes, so that
- * lookups go through it as in a table read from a profile (rl_kt_read
- * does this; the importer too, so held-back checks see what ships).
- * 0, or -1 when out of memory. */
-int rl_kt_monotone(rl_ktable *t);
+/* Fit t's ln latencies non-decreasing along its batched axes, in place,
+ * by isotonic median regression (above); holes (NaN) take no part and
+ * stay holes. */
+void rl_kt_isotonic(rl_ktable *t);
 
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);
@@ -142,9 +146,10 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /
  *    ideal(node) (their efficiencies averaged).
- * The sources are the measured nodes through the monotone envelope
- * (above): a spike (b200 vLLM fp8 GEMM: 8.6% of rows more than 1.5x a
- * larger-m row of the same n, k) would otherwise spread to its holes.
+ * The sources are the measured nodes as they stand: fit them first
+ * (rl_kt_isotonic), or a spike (b200 vLLM fp8 GEMM: 8.6% of rows more than
+ * 1.5x a larger-m row of the same n, k) spreads to its holes; a filled
+ * node may then break the order, so fit again after.
  * Interpolation comes first because the roofline ratio is far off on the
  * launch floor (~15 us: a 1- to 16-token prompt at one head costs about
  * the same, its roofline time 2x or more apart), while measured latencies

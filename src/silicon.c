@@ -547,8 +547,10 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
+    rl_kt_isotonic(t); /* the measured nodes, so that a spike does not spread to holes */
     long nf = nodes ? rl_kt_fill_holes(t, rl_kideal, &k) : -1;
-    if (nf < 0 || rl_kt_monotone(t) != 0) {
+    rl_kt_isotonic(t); /* with the filled nodes: rl_kt_read's fit is then the identity */
+    if (nf < 0) {
         snprintf(err, errlen, counted && !nodes ? "%s rows of dtype %s: none lies on the grid"
                  : "out of memory", rl_kclass_name(cls), rl_kvariant_name(v));
         rl_kt_free(t);
@@ -1026,11 +1028,11 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
-               "-- batch, prompt (2^i) or context, and heads per GPU; unmeasured nodes filled\n"
-               "-- in log-log between measured ones on both sides along an axis, else from\n"
-               "-- the nearest measured ones along the roofline, the measured ones taken\n"
-               "-- through their monotone envelope along tokens, batch and lengths; lookups\n"
-               "-- go through that envelope too (src/ktable.h).\n",
+               "-- batch, prompt (2^i) or context, and heads per GPU; ln latencies fitted\n"
+               "-- non-decreasing along tokens, batch and lengths by isotonic regression\n"
+               "-- (pool adjacent violators), then unmeasured nodes filled in log-log between\n"
+               "-- measured ones on both sides along an axis, else from the nearest measured\n"
+               "-- ones along the roofline, and the fit run again (src/ktable.h).\n",
             engine, dir, base, by ? written : cmd, date, s->source, s->version, s->device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
@@ -1070,7 +1072,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
         }
         to->resid[c].n = n;
         for (int q = 0; n > 0 && q < 4; q++)
-            to->resid[c].q[q] = rl_fit_quantile(r, n, RL_KRESIDUAL_P[q]);
+            to->resid[c].q[q] = rl_fit_bound(r, n, RL_KRESIDUAL_P[q]);
     }
     free(r);
     return 0;

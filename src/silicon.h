@@ -45,8 +45,11 @@
  *    (batch, context), both with heads per GPU, rows of mla_dtype bfloat16
  *    (the only one measured); the isl values between powers of 2 (1536,
  *    3072, ...) only validate, keeping every profile under 1 MB.
- *    Nodes no configuration measured are filled (ktable.h,
- *    rl_kt_fill_holes) and listed as `filled`.
+ *    A node's ln latency is the mean of its configurations'; the nodes
+ *    are fitted non-decreasing along the batched axes (ktable.h,
+ *    rl_kt_isotonic), nodes no configuration measured are then filled
+ *    (rl_kt_fill_holes) and listed as `filled`, and the fit runs again
+ *    over all nodes.
  *  - A configuration faster than its roofline at the --hw spec's
  *    datasheet figures (rl_kideal: FLOPs at the variant's peak, bytes at
  *    HBM bandwidth) is not a timing and is left out of the grid and of the
@@ -129,7 +132,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
 
 /* The residuals (engines.h, rl_kresidual) of `from`'s held-back
  * configurations against its tables, per class, into to->resid (to may be
- * from): log(measured / predicted), type-7 quantiles (fit.h).  Returns 0,
+ * from): log(measured / predicted), its quantiles taken as bounds for a
+ * new configuration, at rank p (n + 1) (fit.h rl_fit_bound, the rule of
+ * fit's bands; type 7 before stop 24).  Returns 0,
  * or -1 (err) when out of memory. */
 int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h, int holdout,
                          char *err, size_t errlen);

@@ -569,8 +569,8 @@ static void fit_excerpt(void **state)
     free(s);
 }
 
-/* The monotone envelope of measured collectives (collectives.h: ktable.h's
- * rule without its noise allowance): TensorRT-LLM's own AllReduce over 8
+/* The monotone envelope of measured collectives (collectives.h: the
+ * suffix minimum): TensorRT-LLM's own AllReduce over 8
  * A100s in bf16 (tests/data/collectives/a100_sxm_trtllm_allreduce8.csv.gz,
  * the 8-GPU bfloat16 rows of AIConfigurator's a100_sxm/trtllm
  * custom_allreduce_perf.csv.gz) measures 0.08322 ms at 524288 elements

@@ -198,15 +198,18 @@ static void test_lua_round_trip(void **state)
     rl_kt_free(&back);
 }
 
-/* The monotone envelope (ktable.h; tester finding 11): a grid (m, n) =
- * {1, 4, 16} x {2, 8} with latencies (us) m=1: 24, 30; m=4: 10, 20;
- * m=16: 9.5, 21.  Node (1, 2) is 2.4x slower than the larger (4, 2):
- * it takes the smallest larger latency, 9.5 at (16, 2), times 1.1 = 10.45 us
- * (by hand), interpolated; (1, 8) takes 20 * 1.1 = 22 us.  (4, 2) = 10 us
- * is within 10% of the larger (16, 2) = 9.5 us: noise, it stays measured.
- * Between, m = 2 at n = 2: sqrt(10.45 * 10) = 10.2225 us (log-log
- * midpoint).  Tolerance 1e-9 (exact arithmetic). */
-static void test_monotone_envelope(void **state)
+/* The isotonic median fit (ktable.h; tester finding 11), read from a
+ * profile: a grid (m, n) = {1, 4, 16} x {2, 8} with latencies (us) m=1:
+ * 24, 30; m=4: 10, 20; m=16: 9.5, 21.  Pool adjacent violators along m, a
+ * pooled block valued at its lower median, by hand.  n = 2: 24 then 10
+ * falls: pooled, {24, 10} -> 10; 9.5 falls below that: pooled, {24, 10,
+ * 9.5} -> 10 us at every m (the spike at m = 1 dropped, not averaged).
+ * n = 8: 30, 20 pooled -> 20; 21 stands: 20, 20, 21 us.  n is not a
+ * batched axis: not fitted (it is monotone here anyway).  A fitted node
+ * stays `measured`; between nodes the lookup interpolates the fit (m = 8
+ * at n = 8: the log-log midpoint of 20 and 21, sqrt(420) us).  Tolerance
+ * 1e-12 (exact arithmetic). */
+static void test_isotonic_fit(void **state)
 {
     (void)state;
     lua_State *L = luaL_newstate();
@@ -219,65 +222,86 @@ static void test_monotone_envelope(void **state)
     assert_int_equal(rl_kt_read(L, -1, "mem", "tables.gemm", &t, err, sizeof err), 0);
     lua_close(L);
     rl_provenance p;
-    double x[2] = {1, 2};
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10.45e-6, 1e-9);
+    const double n2[3] = {10e-6, 10e-6, 10e-6}, n8[3] = {20e-6, 20e-6, 21e-6};
+    for (int i = 0; i < 3; i++) {
+        double x[2] = {t.axis[0][i], 2};
+        assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), n2[i], 1e-12);
+        assert_int_equal(p, RL_PROV_MEASURED);
+        x[1] = 8;
+        assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), n8[i], 1e-12);
+    }
+    double x[2] = {8, 8};
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), sqrt(20e-6 * 21e-6), 1e-12);
     assert_int_equal(p, RL_PROV_INTERPOLATED);
-    x[1] = 8;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 22e-6, 1e-9);
-    x[0] = 4;
-    x[1] = 2;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10e-6, 1e-9);
-    assert_int_equal(p, RL_PROV_MEASURED);
-    x[0] = 2;
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10.2225e-6, 1e-4);
-    /* the stored measurements are untouched (a re-save writes them) */
-    assert_rel(exp(t.logv[0]), 24e-6, 1e-12);
     rl_kt_free(&t);
 }
 
-/* The envelope's reach (ktable.h): it runs along axes that count tokens or
- * sequences only, and only measured nodes bound others.  Grid (m, group) =
+/* The fit's reach (ktable.h).  Only batched axes: grid (m, group) =
  * {1, 4} x {1, 2}, us: (1, 1) 20, (1, 2) 10, (4, 1) 21, (4, 2) 11.  Group 1
- * measured 2x group 2 (another kernel): it stays 20 us, measured (the
- * old all-axes rule gave 1.1 x 10 = 11 us).  Axis m alone, {1, 2, 4} =
- * 10, 12, 5 us with node 3 filled: the filled 5 us bounds nothing, so
- * m = 1 stays 10 us (it gave 5.5).  Hole filling draws on the envelope:
- * {1, 2, 4, 8} = 30 (a spike), hole, 10, 20 us: m = 1 bounds at 1.1 x 10 =
- * 11 us, and the hole at 2 is the log-log midpoint sqrt(11 x 10) =
- * 10.488 us (the spike gave sqrt(30 x 10) = 17.3).  Exact arithmetic:
- * 1e-9. */
-static void test_envelope_reach(void **state)
+ * measured 2x group 2 (another kernel): it stays 20 us, measured.  Two
+ * batched axes, fitted in table order: (streams, context) = {1, 2} x
+ * {1, 2}, ln latencies (1, 0; 0.5, 2) (rows: streams).  Along streams
+ * first: context 1's chain (1, 0.5) falls, pooled to its lower median
+ * 0.5, 0.5; context 2's (0, 2) stands.  Then along context: streams 1's
+ * chain (0.5, 0) pooled to 0, 0; streams 2's (0.5, 2) stands.  Result
+ * (0, 0; 0.5, 2), non-decreasing along both.  Holes take no part: the m
+ * chain (ln) 1, hole, 0 pools to 0, hole, 0.  Hole filling after the
+ * fit: m = {1, 2, 4, 8} at 30 us (a spike), hole, 10, 20 us: the fit
+ * pools 30 and 10 to 10 us (20 stands), and the hole at m = 2 is then
+ * their log-log midpoint, 10 us (the spike alone gave sqrt(30 x 10) =
+ * 17.3); the second fit (silicon.h: the import fits again after filling,
+ * the filled nodes taking part) leaves 10, 10, 10, 20.  Exact: 1e-12. */
+static void test_isotonic_reach(void **state)
 {
     (void)state;
     lua_State *L = luaL_newstate();
-    assert_int_equal(luaL_dostring(L, "return { { axes = { 'm', 'group' }, m = { 1, 4 }, "
-                                      "group = { 1, 2 }, values = { 20e-6, 10e-6, 21e-6, 11e-6 } "
-                                      "}, { axes = { 'm' }, m = { 1, 2, 4 }, values = { 10e-6, "
-                                      "12e-6, 5e-6 }, filled = { 3 } } }"),
+    assert_int_equal(luaL_dostring(L, "return { axes = { 'm', 'group' }, m = { 1, 4 }, "
+                                      "group = { 1, 2 }, values = { 20e-6, 10e-6, 21e-6, 11e-6 } }"),
                      LUA_OK);
     rl_ktable t;
     char err[256];
     rl_provenance p;
-    lua_rawgeti(L, -1, 1);
     assert_int_equal(rl_kt_read(L, -1, "mem", "tables.decode_attention", &t, err, sizeof err), 0);
+    lua_close(L);
     double x[2] = {1, 1};
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 20e-6, 1e-9);
+    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 20e-6, 1e-12);
     assert_int_equal(p, RL_PROV_MEASURED);
     rl_kt_free(&t);
-    lua_rawgeti(L, -2, 2);
-    assert_int_equal(rl_kt_read(L, -1, "mem", "tables.gemm", &t, err, sizeof err), 0);
-    lua_close(L);
-    assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 10e-6, 1e-9);
-    assert_int_equal(p, RL_PROV_MEASURED);
+
+    memset(&t, 0, sizeof t);
+    t.naxes = 2;
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "streams");
+    snprintf(t.axis_name[1], sizeof t.axis_name[1], "context");
+    for (int a = 0; a < 2; a++) {
+        t.len[a] = 2;
+        t.axis[a][0] = 1;
+        t.axis[a][1] = 2;
+    }
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    const double in[4] = {1, 0, 0.5, 2}, want[4] = {0, 0, 0.5, 2};
+    memcpy(t.logv, in, sizeof in);
+    rl_kt_isotonic(&t);
+    for (int i = 0; i < 4; i++)
+        assert_true(t.logv[i] == want[i]);
+    rl_kt_free(&t);
+
+    make_m_axis(&t); /* m = 1, 2, 4, 8: holes at 2 and 8 */
+    t.logv[0] = 1;
+    t.logv[2] = 0;
+    rl_kt_isotonic(&t);
+    assert_true(t.logv[0] == 0 && isnan(t.logv[1]) && t.logv[2] == 0 && isnan(t.logv[3]));
     rl_kt_free(&t);
 
     make_m_axis(&t);
     t.logv[0] = log(30e-6);
     t.logv[2] = log(10e-6);
     t.logv[3] = log(20e-6);
+    rl_kt_isotonic(&t);
     assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
-    assert_rel(exp(t.logv[1]), sqrt(11e-6 * 10e-6), 1e-9);
-    assert_rel(exp(t.logv[0]), 30e-6, 1e-12); /* the measurement itself is kept */
+    rl_kt_isotonic(&t);
+    for (int i = 0; i < 3; i++)
+        assert_rel(exp(t.logv[i]), 10e-6, 1e-12);
+    assert_rel(exp(t.logv[3]), 20e-6, 1e-12);
     rl_kt_free(&t);
 }
 
@@ -329,8 +353,8 @@ int main(void)
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_lua_round_trip),
-        cmocka_unit_test(test_monotone_envelope),
-        cmocka_unit_test(test_envelope_reach),
+        cmocka_unit_test(test_isotonic_fit),
+        cmocka_unit_test(test_isotonic_reach),
         cmocka_unit_test(test_lua_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

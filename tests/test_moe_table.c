@@ -55,8 +55,10 @@ static void test_moe_grid(void **state)
     rl_provenance p;
     assert_rel(moe_time(&s, 8, 1, 1, &p), 0.9570752143859863e-3, 1e-12);
     assert_int_equal(p, RL_PROV_MEASURED);
-    /* EP 2: the chip's own share, row ...,8,...,1,2,...,0.5011199951171875 ms */
-    assert_rel(moe_time(&s, 8, 1, 2, &p), 0.5011199951171875e-3, 1e-12);
+    /* EP 2: the chip's own share, row ...,8,...,1,2,...,0.5011199951171875 ms,
+     * above 16 tokens' 0.500441598892212 ms: the isotonic median fit
+     * (ktable.h) pools the two to the lower, 16 tokens' row */
+    assert_rel(moe_time(&s, 8, 1, 2, &p), 0.500441598892212e-3, 1e-12);
     assert_int_equal(p, RL_PROV_MEASURED);
 
     /* 6 tokens between the rows at 4 (0.582047986984253 ms) and 8: log-log,
@@ -171,10 +173,12 @@ static void test_moe_step(void **state)
     assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_MEASURED);
     /* TP 2 on 2 chips: row ...,2,...,2,1,...,0.19678720235824584 ms */
     assert_rel(experts(&m, &h, 2, 2, 2, 1, &o), 0.19678720235824584e-3, 1e-3);
-    /* TP 2 at 8 tokens measures 0.5709 ms, slower than 16 tokens (0.4894 ms)
-     * by more than the 10% the monotone envelope allows: 1.1 x 0.4894 ms */
-    assert_rel(experts(&m, &h, 8, 2, 2, 1, &o), 1.1 * 0.48937602043151857e-3, 1e-3);
-    assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_INTERPOLATED);
+    /* TP 2 at 8 tokens measures 0.5709 ms, slower than 16 tokens (0.4894 ms):
+     * the isotonic median fit (ktable.h) pools the two to the lower, 16 tokens'
+     * row 0.48937602043151857 ms (the rule before, 10% above the faster
+     * larger node, gave 1.1 x 0.4894 ms); a fitted node stays measured */
+    assert_rel(experts(&m, &h, 8, 2, 2, 1, &o), 0.48937602043151857e-3, 1e-3);
+    assert_int_equal(prov_of(&o, "expert_up"), RL_PROV_MEASURED);
     /* a model of another shape keeps its roofline time */
     rl_model other = load_model("scaling-book-18b-moe", NULL, 0);
     experts(&other, &h, 8, 1, 0, 0, &o);

@@ -1352,13 +1352,18 @@ static rl_request *even_arrivals(long long n, double rate)
  * 23.704 req/s (the lattice's knee is not monotone here: 23.805 from
  * --qps 20, 24.381 from 24).  The figure is raised to the rate the run's
  * arrivals reached, (n - 1) / span, not to --qps (closing note 23: bursty
- * arrivals at --qps 5 reached 2.36, and the raise claimed 5): here the
+ * arrivals at --qps 5 reached 2.36, and the raise claimed 5): there the
  * 4000 arrivals reached 23.70399938622381 req/s (fixQ's measurement), the
  * search's own lattice point, and capacity_utilization is reached /
  * capacity, at most 1.  The rule alone, on even arrivals at 23.8 req/s:
  * 23.7 -> 23.8; at 2.36 req/s offered as 5: 2 -> 2.36, not 5; a run that
  * misses a target, or does not keep up, leaves the search's figure; NAN
- * stays. */
+ * stays.  The CLI run: since stop 24's isotonic fit of the kernel tables
+ * (ktable.h) the same run at 23.8 req/s misses TPOT (p99 50.17 ms), so it
+ * runs at 23.5 req/s, where it meets both (TTFT p99 0.738 s, TPOT p99
+ * 49.92 ms before h24cap's sample change), and checks the rule as
+ * capacity_utilization (reached / capacity) <= 1; the knee case itself is
+ * now only in the unit part above. */
 static void test_capacity_not_below_sustained_load(void **state)
 {
     (void)state;
@@ -1384,7 +1389,7 @@ static void test_capacity_not_below_sustained_load(void **state)
     free(burst);
     static char out[1 << 16];
     assert_int_equal(run_cli("simulate --model llama3-70b --hw h100-sxm --chips 2 --replicas 8 "
-                             "--weights fp8 --kv fp8 --compute fp8 --max-seqs 64 --qps 23.8 "
+                             "--weights fp8 --kv fp8 --compute fp8 --max-seqs 64 --qps 23.5 "
                              "--prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 "
                              "--requests 4000 --ttft-p99 1 --tpot-p99 0.05 --format json",
                              out, sizeof out), 0);
@@ -1394,8 +1399,8 @@ static void test_capacity_not_below_sustained_load(void **state)
     double tpot = cJSON_GetObjectItem(j, "tpot_p99_s")->valuedouble;
     double cap = cJSON_GetObjectItem(j, "max_sustainable_qps")->valuedouble;
     double use = cJSON_GetObjectItem(j, "capacity_utilization")->valuedouble;
-    if (!(ttft < 1 && tpot < 0.05 && cap >= 23.70399938622381 * (1 - 1e-12) && use <= 1 + 1e-12))
-        fail_msg("meets at 23.704 req/s reached (TTFT p99 %g s, TPOT p99 %g s) but sustains %g "
+    if (!(ttft < 1 && tpot < 0.05 && use <= 1 + 1e-12))
+        fail_msg("meets at 23.5 req/s (TTFT p99 %g s, TPOT p99 %g s) but sustains %g "
                  "(capacity_utilization %g)", ttft, tpot, cap, use);
     assert_null(strstr(out, "note: SLO missed"));
     assert_null(strstr(out, "note: overloaded"));
