@@ -37,6 +37,8 @@ typedef struct {
                             (NULL: no figure; the CLI's --plot) */
     int *io_failed;      /* calibrate: set to 1 (when not NULL) where it failed to write a
                             file (exit 1), not on bad input */
+    int *smoke_profile;  /* validate: set to 1 (when not NULL) when the profile is a smoke
+                            test (calibrate --quick); the CLI says so, in one place */
 } rl_calib_opts;
 
 /* Measure, fit and write OUTDIR/<host>.lua (a hardware spec with

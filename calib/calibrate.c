@@ -27,6 +27,7 @@
 #define PASS_SAMPLES 8 /* at most per bench and pass */
 #define MAXS (PASSES * PASS_SAMPLES)
 #define ROTATE_BYTES (256.0 * 1024 * 1024) /* > 4x a 32 MiB LLC */
+#define COPY_MIN_BYTES 6.4e7 /* a copy counted for hbm_bw moves >= 64 MiB (32 MiB a buffer) */
 
 void rl_calib_host(char *out, size_t len)
 {
@@ -208,6 +209,70 @@ static float *filled(const rl_backend *be, size_t n)
     return d;
 }
 
+/* The last-level cache of the host's first core in bytes, 0 when unknown:
+ * the highest-level data or unified cache under
+ * /sys/devices/system/cpu/cpu0/cache/indexN/ (its `level`, `type` and
+ * `size`, "32768K"; Linux Documentation/ABI/testing/sysfs-devices-system-cpu).
+ * Not sysconf(_SC_LEVEL3_CACHE_SIZE): on this project's AMD host glibc gives
+ * 256 MiB, the package's L3 summed over its core complexes, where one core
+ * sees 32 MiB (lscpu). */
+static double llc_bytes(void)
+{
+    double best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96], type[32] = "", unit = 0;
+        int level = 0;
+        double size = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        int ok = fscanf(f, "%d", &level) == 1;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (ok && (f = fopen(path, "r")) != NULL) {
+            ok = fscanf(f, "%31s", type) == 1 && strcmp(type, "Instruction") != 0;
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (ok && (f = fopen(path, "r")) != NULL) {
+            ok = fscanf(f, "%lf%c", &size, &unit) >= 1 && size > 0;
+            fclose(f);
+        }
+        size *= unit == 'K' ? 1024.0 : unit == 'M' ? 1048576.0 : unit == 'G' ? 1073741824.0 : 1.0;
+        if (ok && level > best_level)
+            best = size, best_level = level;
+    }
+    return best;
+}
+
+/* What the bandwidth figure measured, for base.lua: the copy's buffers, the
+ * bytes it moves, and where they sit against the host's last-level cache
+ * `llc` (bytes; 0 unknown; < 0 a device's copy, not compared): "stream copy of 2 x 64 MiB buffers (128 MiB moved,
+ * read + write), each 2x the 32 MiB last-level cache". */
+static void label_copy(const bench *b, double llc, char *out, size_t len)
+{
+    if (!b) {
+        snprintf(out, len, "no stream copy measured");
+        return;
+    }
+    double buf = 4.0 * b->M, MiB = 1048576.0;
+    int n = snprintf(out, len, "best stream copy, 2 x %.0f MiB buffers (%.0f MiB moved, read + write)",
+                     buf / MiB, b->bytes / MiB);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if (llc == 0)
+        snprintf(out + n, len - n, ", last-level cache size unknown");
+    else if (llc < 0)
+        return;
+    else if (buf > llc)
+        snprintf(out + n, len - n, ", each %.3gx the %.0f MiB last-level cache", buf / llc, llc / MiB);
+    else
+        snprintf(out + n, len - n, ", inside the %.0f MiB last-level cache: a cache figure, not DRAM",
+                 llc / MiB);
+}
+
 static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, int quick)
 {
     int D = (int)m->d_model, F = (int)m->d_ff, qd = (int)(m->heads * m->head_dim),
@@ -225,7 +290,12 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
             b->flops = 2.0 * b->M * b->N * b->K;
             b->bytes = (double)b->N * b->K * be->weight_bytes + 4.0 * b->M * (b->N + b->K);
         }
-    for (int e = 16; e <= (quick ? 20 : 26); e += 2) {
+    /* copies of 2^e floats (2^e * 4 bytes a buffer); the quick grid keeps
+     * the 2^24 one (64 MiB a buffer) for the bandwidth figure: its largest
+     * was 2^20, 4 MiB, an L3 figure labelled hbm_bw (tester15 F-cal-1) */
+    for (int e = 16; e <= 26; e += 2) {
+        if (quick && (e == 22 || e == 26))
+            continue;
         bench *b = add(l, "stream_copy", RL_EFF_ELEMENTWISE, run_copy);
         b->M = 1 << e;
         b->bytes = 8.0 * b->M;
@@ -609,18 +679,26 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
                         "without --quick for a profile to size or validate with\n");
     be.free(be.ctx, arena[0]);
     be.free(be.ctx, arena[1]);
-    /* Peaks: bandwidth = best stream copy of >= 64 MiB (or the largest);
-     * FLOP/s = best GEMM. */
+    /* Peaks: bandwidth = best stream copy moving >= 64 MiB (both grids
+     * have one: build_grid); FLOP/s = best GEMM.  The benches they come
+     * from are named in base.lua (a label says what was measured). */
     double bw = 0, peak = 0, overhead = 0;
+    const bench *bwb = NULL, *peakb = NULL;
     for (int i = 0; i < l.n; i++) {
         bench *b = &l.v[i];
-        if (!strcmp(b->name, "stream_copy") && (b->bytes >= 6.4e7 || o->quick))
-            bw = fmax(bw, b->bytes / b->best);
-        if (b->cls == RL_EFF_GEMM)
-            peak = fmax(peak, b->flops / b->best);
+        if (!strcmp(b->name, "stream_copy") && b->bytes >= COPY_MIN_BYTES && b->bytes / b->best > bw)
+            bw = b->bytes / b->best, bwb = b;
+        if (b->cls == RL_EFF_GEMM && b->flops / b->best > peak)
+            peak = b->flops / b->best, peakb = b;
         if (!strcmp(b->name, "overhead"))
             overhead = b->best;
     }
+    char bw_label[256], peak_label[96];
+    double llc = strcmp(be.name, "cpu") ? -1 : llc_bytes(); /* a device copy: not the host's */
+    double copy_bytes = bwb ? bwb->bytes : 0; /* the bench list is freed before the summary */
+    label_copy(bwb, llc, bw_label, sizeof bw_label);
+    snprintf(peak_label, sizeof peak_label, "M = %d, N = %d, K = %d", peakb ? peakb->M : 0,
+             peakb ? peakb->N : 0, peakb ? peakb->K : 0);
     rl_efficiency eff = {.present = 1, .overhead_s = overhead};
     for (int c = 0; c < RL_EFF_CLASSES; c++)
         fit_class(&l, (rl_eff_class)c, overhead, peak, bw, &eff.curve[c]);
@@ -696,8 +774,9 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     char *lua = malloc(cap);
     at += (size_t)snprintf(lua + at, cap - at,
         "-- Calibrated on %s (%s backend, %s, commit %s, %s) by `roofline calibrate`.\n"
-        "-- flops: best GEMM through the engine's matmul; hbm_bw: best stream copy of\n"
-        "-- >= 64 MiB; hbm_bytes: physical memory.  efficiency: ideal roofline time /\n"
+        "-- flops: best GEMM through the engine's matmul (%s);\n"
+        "-- hbm_bw: %s;\n"
+        "-- hbm_bytes: physical memory.  efficiency: ideal roofline time /\n"
         "-- median measured time vs size, per kernel class (src/efficiency.h); raw\n"
         "-- samples in %s.json.  This is the host without its kernel tables: the\n"
         "-- profile is `roofline calibrate --tables DIR --hw DIR/base.lua --engine\n"
@@ -706,7 +785,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
-        host, be.name, threads, commit, utc, host, host, be.name, threads, utc, be.compute_dtype, peak, mem_total(),
+        host, be.name, threads, commit, utc, peak_label, bw_label, host, host, be.name, threads, utc,
+        be.compute_dtype, peak, mem_total(),
         bw, host_bw, o->quick ? "  smoke_test = true, -- calibrate --quick: GEMMs up to M = 4 rows only\n" : "",
         host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {
@@ -773,6 +853,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddStringToObject(sum, "host", host);
     cJSON_AddStringToObject(sum, "backend", be.name);
     cJSON_AddNumberToObject(sum, "hbm_bw", bw);
+    cJSON_AddNumberToObject(sum, "hbm_bw_copy_bytes", copy_bytes);
+    cJSON_AddNumberToObject(sum, "llc_bytes", llc > 0 ? llc : 0);
     cJSON_AddNumberToObject(sum, "peak_flops", peak);
     cJSON_AddNumberToObject(sum, "overhead_s", overhead);
     cJSON_AddNumberToObject(sum, "noisy_benchmarks", noisy);

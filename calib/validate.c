@@ -379,8 +379,8 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     /* --quick: 3 runs in one pass, prefill beyond a quick profile's M <= 4
      * GEMM curve (tester3 #14: median 40%, p90 353% on a busy VM) */
     cJSON_AddBoolToObject(res, "smoke_test", o->quick || h.smoke_test);
-    if (h.smoke_test)
-        fprintf(stderr, "roofline validate: note: " RL_HW_SMOKE_NOTE "\n", h.name);
+    if (o->smoke_profile) /* the CLI's note (review22 #11: one place prints it) */
+        *o->smoke_profile = h.smoke_test;
     if (o->quick)
         fprintf(stderr, "roofline validate: note: --quick is a smoke test (%d runs, one pass): it "
                         "checks that the engine and the profile run, and its errors are not an "

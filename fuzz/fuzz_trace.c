@@ -1,6 +1,7 @@
 /* fuzz_trace.c — libFuzzer harness for the serving simulator's trace CSV
  * reader (workload.h rl_trace_read: "arrival_s,prompt_tokens,output_tokens
- * [,prefix_id[,prefix_tokens]]" lines).  Built by `make fuzz` once
+ * [,prefix_id[,prefix_tokens]]" lines, RFC 4180 quoting; with and without a
+ * max_context).  Built by `make fuzz` once
  * src/workload.h is in the tree (the serving simulator, issue 7). */
 #include "fuzz_util.h"
 
@@ -12,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[1024];
     rl_request *req = NULL;
     for (int prefix = 0; prefix <= 64; prefix += 64) { /* without and with a default prefix */
-        if (rl_trace_read(path, prefix, &req, err, sizeof err) >= 0)
+        if (rl_trace_read(path, prefix, prefix ? 8192 : 0, &req, err, sizeof err) >= 0)
             free(req);
         req = NULL;
     }

@@ -44,15 +44,23 @@
 
 int rl_cli_say(const rl_opts *o, const char *fmt, ...)
 {
-    char msg[4096];
+    char msg[4096], shown[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* control bytes a message echoes (a name given on the command line, a
+     * value read from a file) as \xHH, never sent to the terminal as they
+     * are: an escape sequence there recolours or retitles it */
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        n += (size_t)snprintf(shown + n, sizeof shown - n,
+                              (*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f ? "\\x%02X"
+                                                                                 : "%c", *c);
     if (o && o->cmd)
-        fprintf(stderr, "roofline %s: %s\n", o->cmd, msg);
+        fprintf(stderr, "roofline %s: %s\n", o->cmd, shown);
     else
-        fprintf(stderr, "roofline: %s\n", msg);
+        fprintf(stderr, "roofline: %s\n", shown);
     return -1;
 }
 
@@ -397,14 +405,21 @@ static int band_wide(const rl_opts *o)
  * was on stderr only).  Cleared before each command (rl_cli_main). */
 static int smoke_loaded;
 
-/* The one place a command says it loaded a smoke-test profile h (review22
- * #11: four places printed RL_HW_SMOKE_NOTE; calib/validate.c, which loads
- * its own, still does): the note, and smoke_test in the JSON. */
+/* The one place a command says it loaded a smoke-test profile named
+ * `name` (review22 #11: four places printed RL_HW_SMOKE_NOTE, and
+ * calib/validate.c its own): the note, and smoke_test in the JSON.  The
+ * libraries that load their own copy (calib/validate.c, e2e.c) say whether
+ * it was one through their options. */
+static void say_smoke_of(const rl_opts *o, int smoke, const char *name)
+{
+    smoke_loaded |= smoke;
+    if (smoke)
+        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, name);
+}
+
 static void say_smoke(const rl_opts *o, const rl_hw *h)
 {
-    smoke_loaded |= h->smoke_test;
-    if (h->smoke_test)
-        rl_cli_say(o, "note: " RL_HW_SMOKE_NOTE, h->name);
+    say_smoke_of(o, h->smoke_test, h->name);
 }
 
 /* Load the hardware spec `name` with the --set overrides and select the
@@ -851,9 +866,10 @@ int rl_cli_run(rl_opts *o)
     struct stat st;
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
-        if (rl_outdir_open(&out, dir, err, sizeof err) != 0) {
+        int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
+        if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
             fprintf(stderr, "roofline run: %s\n", err);
-            return S_ISDIR(st.st_mode) ? RL_EXIT_IO : RL_EXIT_INPUT; /* a file: bad input */
+            return S_ISDIR(st.st_mode) && open_rc != RL_OUTDIR_BUSY ? RL_EXIT_IO : RL_EXIT_INPUT;
         }
         if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
             fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "
@@ -878,6 +894,9 @@ int rl_cli_run(rl_opts *o)
         }
     } else {
         rc = stdout_done(o->cmd, rc);
+        if (rl_outdir_in_tree(&out, err, sizeof err) > 0) /* as check_output says for --save */
+            fprintf(stderr, "roofline run: note: the run replaced files of roofline's own tree (%s), "
+                            "where only the files roofline reads are guarded (PRESETS)\n", err);
     }
     rl_outdir_close(&out);
     return rc;
@@ -982,14 +1001,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           "prefix (prefix_id), so N is not used; LEN = %d is the length of a "
                           "prefix whose line gives no prefix_tokens", o->given[RL_P_PREFIXES],
                        w->prefix_len);
-        *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, req, err, sizeof err);
+        *n = rl_trace_read(o->given[RL_P_TRACE], w->prefix_len, max_context, req, err, sizeof err);
         if (*n < 0) {
             rl_cli_say(o, "--trace %s", err);
             return -1;
         }
-        *truncated = rl_requests_truncate(*req, *n, max_context);
-        if (warn_truncated(o, *truncated, *n, max_context) != 0)
-            return -1;
+        *truncated = 0; /* a row above max_context was refused by the reader */
         if (few_note)
             warn_few(o, *n);
         w->n = *n;
@@ -2220,13 +2237,6 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->folds = (int)folds;
     e->save = o->given[RL_P_SAVE_PROFILE];
     e->plot = o->plot;
-    size_t n = e->engine ? strspn(e->engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                              "0123456789_.-") : 0;
-    if (e->engine && (n == 0 || n != strlen(e->engine) || n > 40)) {
-        fprintf(stderr, "roofline %s: --engine '%s': a name of 1-40 letters, digits, '_', '.' or "
-                        "'-'\n", cmd, e->engine);
-        return -1;
-    }
     char err[ERRLEN];
     if (rl_measure_read(file, m, err, sizeof err) != 0) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
@@ -2246,11 +2256,11 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     if (e2e_setup(o, cmd, file, &e, &m) != 0)
         return RL_EXIT_INPUT;
     e.save_failed = &save_failed;
-    static rl_hw h; /* the profile or base, read again only to say it is a smoke test */
-    if (o->hw && rl_hw_load(o->hw, NULL, 0, &h, err, sizeof err) == 0)
-        say_smoke(o, &h);
+    int smoke = 0;
+    e.hw_smoke_test = &smoke;
     cJSON *r = fn(&m, &e, err, sizeof err);
     rl_measure_free(&m);
+    say_smoke_of(o, smoke, o->hw); /* before the result, which carries smoke_test */
     if (!r) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
@@ -2313,9 +2323,12 @@ int rl_cli_validate(rl_opts *o)
         return RL_EXIT_INPUT;
     }
     o->calib.plot = o->plot;
+    int smoke = 0;
+    o->calib.smoke_profile = &smoke;
     cJSON *r = run_calib(o, "validate", rl_validate);
     if (!r)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
+    say_smoke_of(o, smoke, cJSON_GetObjectItem(r, "hw")->valuestring);
     if (o->fmt != RL_FMT_JSON) { /* the table shows runs; JSON keeps everything */
         const cJSON *plot = cJSON_GetObjectItem(r, "plot");
         rl_cli_say(o, "%d runs, |error| median %.1f%%, p90 %.1f%%, max %.1f%%%s%s",
@@ -2375,9 +2388,9 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     double d = (double)w->n, seed = 1, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
     *vo = (rl_serve_validate_opts){.backend = o->calib.backend ? o->calib.backend : "cpu",
                                    .threads = o->calib.threads, .fractions = frac};
-    if (rl_param_number_in(o, RL_P_REQUESTS, 1, 10000, &d) ||
+    if (rl_param_number_for(o, "validate-serve", RL_P_REQUESTS, &d) ||
         rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_number(o, RL_P_SEED, &seed) ||
-        rl_param_number_in(o, RL_P_MAX_SEQS, 1, 64, &slots) ||
+        rl_param_number_for(o, "validate-serve", RL_P_MAX_SEQS, &slots) ||
         rl_param_number(o, RL_P_REPEATS, &repeats))
         return -1;
     if (o->given[RL_P_QPS] && o->given[RL_P_CAPACITY_PCT])

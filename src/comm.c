@@ -310,10 +310,14 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     }
     /* measured rows too: they were timed over a link, and a what-if scales them by
      * it (a zero link read as the link as measured: tester11 #13) */
-    if (h->ici_bw <= 0 || h->ici_latency <= 0 || h->ici_links < 1) {
-        snprintf(err, errlen,
-                 "%s: field 'ici_bw'/'ici_latency'/'ici_links': > 0 needed for %s over %lld "
-                 "chips", h->origin, rl_collective_name(kind), group);
+    static const char *const need[3][2] = {
+        {"ici_bw", "> 0 B/s"},
+        {"ici_latency", "> 0 s (a hop's latency; a spec that leaves it out reads 0)"},
+        {"ici_links", ">= 1"}};
+    int bad = h->ici_bw <= 0 ? 0 : h->ici_latency <= 0 ? 1 : h->ici_links < 1 ? 2 : -1;
+    if (bad >= 0) { /* the one field at fault, as the user set it (tester14 F3b: three were named) */
+        snprintf(err, errlen, "%s: field '%s': %s over %lld chips needs it %s", h->origin,
+                 need[bad][0], rl_collective_name(kind), group, need[bad][1]);
         return -1;
     }
     const rl_coll_row *row = rows ? rl_coll_find(&h->collectives, kind, group) : NULL;

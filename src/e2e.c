@@ -223,6 +223,8 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
             snprintf(err, errlen, "%s:%d: --%s: %s", file, r->line, col, e);
         return -1;
     }
+    if (is_hw && o->hw_smoke_test && rs->hws[*n].smoke_test && o->hw && strcmp(name, o->hw) == 0)
+        *o->hw_smoke_test = 1;
     snprintf(names[*n], sizeof names[0], "%s", name);
     return (*n)++;
 }
@@ -632,7 +634,8 @@ static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
     for (int j = 0; engine && j < rs->nhw; j++) {
         char e[1024];
         if (rl_hw_select_engine(&rs->hws[j], engine, e, sizeof e) != 0) {
-            snprintf(err, errlen, "--engine: %s", e);
+            /* the option for its "engine: " (it read "--engine: engine: ...") */
+            snprintf(err, errlen, "--engine: %s", strncmp(e, "engine: ", 8) ? e : e + 8);
             return -1;
         }
     }
@@ -1396,6 +1399,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         snprintf(err, errlen, "--hw: %s", e);
         return NULL;
     }
+    if (o->hw_smoke_test && base.smoke_test)
+        *o->hw_smoke_test = 1;
     cJSON *res = NULL;
     double *cvp = NULL, *err_fit = NULL, *err_cv = NULL, *logr = NULL;
     if (load_rows(m, o, base.name, o->engine, &rs, err, errlen) != 0)

@@ -71,6 +71,9 @@ typedef struct {
     int folds;                       /* fit: k of the cross-validation (>= 2) */
     const char *save;                /* fit: the profile to write */
     int *save_failed;                /* fit: set to 1 when writing it failed (I/O), or NULL */
+    int *hw_smoke_test;              /* set to 1 (when not NULL) when the --hw profile loaded is
+                                        a smoke test (calibrate --quick): the CLI says so, from
+                                        the copy loaded here (it loaded a second one to know) */
     const char *plot;                /* validate: the figure (.png / .svg), or NULL */
     double band_lo, band_hi;         /* quantiles of the band: 0.1, 0.9 or 0.05, 0.95 */
 } rl_e2e_opts;

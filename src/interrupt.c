@@ -8,14 +8,16 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted; /* 0, or the signal's number */
-static volatile sig_atomic_t temp_valid;
-static volatile sig_atomic_t temp_dir;
-static char temp_name[4096];
+#define TEMPS 3 /* a figure's data, script and image temporaries at once (plot.c) */
+static volatile sig_atomic_t temp_valid[TEMPS];
+static volatile sig_atomic_t temp_dir[TEMPS];
+static char temp_name[TEMPS][4096];
 
 void rl_interrupt_exit(int status)
 {
-    if (temp_valid)
-        unlinkat(temp_dir, temp_name, 0);
+    for (int i = 0; i < TEMPS; i++)
+        if (temp_valid[i])
+            unlinkat(temp_dir[i], temp_name[i], 0);
     _exit(status);
 }
 
@@ -50,10 +52,18 @@ void rl_interrupt_clear(void) { interrupted = 0; }
 
 void rl_interrupt_track_temp(int dir, const char *name)
 {
-    temp_valid = 0;
-    if (!name || strlen(name) >= sizeof temp_name)
+    if (!name) {
+        for (int i = 0; i < TEMPS; i++)
+            temp_valid[i] = 0;
         return;
-    memcpy(temp_name, name, strlen(name) + 1);
-    temp_dir = dir;
-    temp_valid = 1;
+    }
+    int i = 0;
+    while (i < TEMPS - 1 && temp_valid[i])
+        i++; /* the first free slot, else the last (its older temporary untracked) */
+    temp_valid[i] = 0;
+    if (strlen(name) >= sizeof temp_name[i])
+        return;
+    memcpy(temp_name[i], name, strlen(name) + 1);
+    temp_dir[i] = dir;
+    temp_valid[i] = 1;
 }

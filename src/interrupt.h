@@ -32,10 +32,12 @@ int rl_interrupt_status(void);
 void rl_interrupt_raise(void);
 void rl_interrupt_clear(void);
 
-/* Name the temporary file now being written: `name` inside the open
- * directory `dir` (AT_FDCWD for a path; name NULL: none).  The name is copied
- * (over 4095 bytes it is not tracked) and `dir` must stay open while it is
- * tracked; the second-signal path unlinks it before exiting. */
+/* Name a temporary file now being written: `name` inside the open
+ * directory `dir` (AT_FDCWD for a path), tracked beside those already
+ * named, up to three at once (a figure's data, script and image, plot.c);
+ * name NULL: none any more.  The name is copied (over 4095 bytes it is not
+ * tracked) and `dir` must stay open while it is tracked; the second-signal
+ * path unlinks every one before exiting. */
 void rl_interrupt_track_temp(int dir, const char *name);
 
 /* Remove the temporary file in flight and end the process at once with

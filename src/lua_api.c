@@ -585,6 +585,13 @@ static int l_hw(lua_State *L)
 {
     rl_hw h;
     check_hw(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &h);
+    /* the table names the chip its measurements belong to, renamed or not,
+     * as it carries the figures they were taken at: a name edited on it
+     * field by field is a rename, as { name = } and --set hw.name are
+     * (tester15 F-lua-3: h.name = "y" read estimated, the override
+     * calibrated; the mode is about what was measured, not the name) */
+    if (!h.renamed_from[0])
+        snprintf(h.renamed_from, sizeof h.renamed_from, "%s", h.name);
     rl_hw_push(L, &h);
     return 1;
 }
@@ -1012,9 +1019,36 @@ static double row_number(lua_State *L, const char *key)
     return v;
 }
 
+#define RL_PLOT_PATH_MAX 8192 /* a figure's absolute path, as roofline.plot returns it */
+
+/* Claim figure `file` with its STEM.dat and STEM.gp for one owner (another
+ * output may not write them, tester11 #6), its absolute path into path
+ * (pathlen bytes); raises when a name is taken or the output budget spent.
+ * Called once every option is checked, just before the figure is drawn: a
+ * call refused for its options claims nothing (tester15 F-lua-1: the
+ * corrected call was refused as "another output of this run").  A figure
+ * counts as a file of the output budget (its bytes, a rendered chart of
+ * bounded size, are not known before gnuplot writes it). */
+static void claim_figure(lua_State *L, rl_outdir *out, const char *file, char *path,
+                         size_t pathlen)
+{
+    char side[2][1100], owner[1100], err[ERRLEN];
+    rl_plot_side_files(file, side[0], side[1], sizeof side[0]);
+    snprintf(owner, sizeof owner, "figure %s", file);
+    const char *names[] = {file, side[0], side[1]};
+    if (rl_outdir_budget(out, file, 0, err, sizeof err) != 0)
+        luaL_error(L, "roofline.plot: %s", err);
+    for (int i = 0; i < 3; i++) {
+        int dir = rl_outdir_claim(out, names[i], owner, i ? NULL : path, pathlen, err, sizeof err);
+        if (dir < 0)
+            luaL_error(L, "roofline.plot: %s", err);
+        close(dir);
+    }
+}
+
 /* Series {title=, rows={...}} list at field "series" into points. */
 static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, const char *title,
-                              char *err, size_t errlen)
+                              char *path, char *err, size_t errlen)
 {
     lua_getfield(L, 1, "series");
     luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
@@ -1062,6 +1096,8 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
         }
         lua_pop(L, 2);
     }
+    luaL_argcheck(L, total > 0, 1, "field 'series': no rows to draw (an empty frontier)");
+    claim_figure(L, out, file, path, RL_PLOT_PATH_MAX);
     int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
     int rc = dir < 0 ? -1 : rl_plot_pareto(dir, file, title, ser, ns, usd, err, errlen);
     if (dir >= 0)
@@ -1073,8 +1109,8 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
 /* The step, roofline or memory figure (kind) of the model and hardware in
  * the options at 1 (chips, precision, batch, context) into `file` of the
  * output directory; plot.h's return, err set.  Bad fields raise. */
-static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file, char *err,
-                      size_t errlen)
+static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file, char *path,
+                      char *err, size_t errlen)
 {
     rl_model m;
     rl_hw h;
@@ -1087,6 +1123,7 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
     for (int i = 0; i < nctx; i++)
         if (rl_step_check(&m, &h, chips, ctx[i], p, err, errlen) != 0)
             return luaL_error(L, "roofline.plot: %s", err);
+    claim_figure(L, out, file, path, RL_PLOT_PATH_MAX);
     int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
     if (dir < 0)
         return -1;
@@ -1124,29 +1161,15 @@ int rl_lua_plot(lua_State *L)
                           kind);
     lua_getfield(L, 1, "title");
     const char *title = luaL_optstring(L, -1, "");
-    char path[8192], err[ERRLEN], owner[1100];
+    char path[RL_PLOT_PATH_MAX], err[ERRLEN];
     rl_outdir *out = rl_lua_outdir(L);
-    /* the figure and its STEM.dat and STEM.gp are claimed now (one owner:
-     * another output may not write them, tester11 #6); the folder is opened
-     * again (from the held root) only around the rendering, so a Lua error
-     * between leaks nothing.  A figure counts as a file of the output budget
-     * (its bytes, a rendered chart of bounded size, are not known before
-     * gnuplot writes it). */
-    char side[2][1100];
-    rl_plot_side_files(file, side[0], side[1], sizeof side[0]);
-    snprintf(owner, sizeof owner, "figure %s", file);
-    const char *names[] = {file, side[0], side[1]};
-    if (rl_outdir_budget(out, file, 0, err, sizeof err) != 0)
+    if (rl_plot_check_path(file, err, sizeof err) != 0) /* before any claim (tester15 F-lua-1) */
         return luaL_error(L, "roofline.plot: %s", err);
-    for (int i = 0; i < 3; i++) {
-        int dir = rl_outdir_claim(out, names[i], owner, i ? NULL : path, sizeof path, err,
-                                  sizeof err);
-        if (dir < 0)
-            return luaL_error(L, "roofline.plot: %s", err);
-        close(dir);
-    }
-    int rc = strcmp(kind, "pareto") == 0 ? plot_pareto_series(L, out, file, title, err, sizeof err)
-                                         : plot_model(L, out, kind, file, err, sizeof err);
+    /* the folder is opened (from the held root) only around the rendering,
+     * so a Lua error between leaks nothing */
+    int rc = strcmp(kind, "pareto") == 0
+                 ? plot_pareto_series(L, out, file, title, path, err, sizeof err)
+                 : plot_model(L, out, kind, file, path, err, sizeof err);
     if (rc == RL_PLOT_WRITE_FAILED)
         out->io_failed = 1; /* an output failure, as rl_outdir_write's (review23 M1) */
     if (rc < 0)

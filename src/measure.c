@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
 
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
@@ -101,24 +102,6 @@ static char *trim(char *s)
     return s;
 }
 
-/* Split line in place on commas into at most cap fields; returns the count
- * (cap + 1 when there are more). */
-static int split(char *line, char **field, int cap)
-{
-    int n = 0;
-    for (char *p = line;; p++) {
-        char *comma = strchr(p, ',');
-        if (n == cap)
-            return cap + 1;
-        if (comma)
-            *comma = '\0';
-        field[n++] = trim(p);
-        if (!comma)
-            return n;
-        p = comma;
-    }
-}
-
 typedef struct {
     const char *path;
     int line;
@@ -145,11 +128,13 @@ static int parse_header(ctx *c, char **f, int nf)
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
         if (k == C_COUNT) {
+            const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
             snprintf(c->err, c->errlen,
-                     "%s:%d: column %d: unknown column '%.64s' (a header line is required; columns: "
-                     "phase, tp, batch, context, tokens, output, measured_s, "
+                     "%s:%d: column %d: unknown column '%.64s' (%s%s%sa header line is required; "
+                     "columns: phase, tp, batch, context, tokens, output, measured_s, "
                      "measured_tok_s_per_gpu, model, hw, engine, weights, kv, compute, pp, ep)",
-                     c->path, c->line, i + 1, f[i]);
+                     c->path, c->line, i + 1, f[i], sep ? "fields are separated by commas, not "
+                     : "", sep ? sep : "", sep ? "; " : "");
             return -1;
         }
         if (c->idx[k] >= 0)
@@ -314,7 +299,20 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         char *t = trim(line);
         if (!*t || *t == '#')
             continue;
-        nf = split(t, f, C_COUNT);
+        int col;
+        const char *why;
+        nf = rl_csv_split(t, f, C_COUNT, &col, &why);
+        if (nf < 0) {
+            int k = 0; /* the column's name, once the header gave it */
+            while (have_header && k < C_COUNT && c.idx[k] != col - 1)
+                k++;
+            if (have_header && k < C_COUNT)
+                snprintf(err, errlen, "%s:%d: column '%s' (column %d): %s", path, c.line,
+                         COL_NAMES[k], col, why);
+            else
+                snprintf(err, errlen, "%s:%d: column %d: %s", path, c.line, col, why);
+            goto done;
+        }
         if (!have_header) {
             if (nf > C_COUNT) {
                 snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, C_COUNT);

@@ -3,7 +3,9 @@
  *
  * Owns the file format and its checks.  A header line is required; blank
  * lines and lines starting with '#' are skipped; fields are separated by
- * commas (no quoting), surrounding blanks trimmed.  Columns, in any order:
+ * commas, surrounding blanks trimmed, and may be quoted as RFC 4180 says
+ * (csv.h: what `--format csv` and spreadsheets write; tester14 F4b:
+ * "decode" was an unknown phase).  Columns, in any order:
  *
  *   phase        decode | prefill | static                        required
  *   tp           tensor-parallel GPUs                             required
@@ -23,7 +25,7 @@
  * Errors read "FILE:LINE: column 'NAME' (column C): reason" (column C is
  * 1-based).  Repeats of one configuration are rows whose every field but
  * the measurement is equal (rl_measure_config_id); k-fold cross-validation
- * keeps them in one fold.  Uses libc and report.h (rl_fopen_input). */
+ * keeps them in one fold.  Uses libc, csv.h and report.h (rl_fopen_input). */
 #ifndef RL_MEASURE_H
 #define RL_MEASURE_H
 

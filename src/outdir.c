@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,20 @@ static void outdir_init(rl_outdir *o)
     o->max_files = RL_OUTDIR_MAX_FILES;
 }
 
+/* Take the exclusive lock on the open folder `fd` (flock(2): held by the
+ * open file description, so the kernel drops it when the run exits, is
+ * killed, or closes the folder; O_CLOEXEC keeps it from gnuplot).  Returns
+ * -1 when another run holds it; 0 when taken, and also where the file
+ * system has no flock locks (ENOLCK, EINVAL, EBADF: NFS without lockd, some
+ * FUSE), as before the lock existed. */
+static int lock_folder(int fd)
+{
+    int rc;
+    while ((rc = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR)
+        ;
+    return rc != 0 && errno == EWOULDBLOCK ? -1 : 0;
+}
+
 int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
 {
     outdir_init(o);
@@ -50,6 +65,12 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
     o->fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (o->fd < 0)
         RL_FAIL("%s: cannot open the output directory: %s", dir, strerror(errno));
+    if (lock_folder(o->fd) != 0) { /* tester15 F-run-1 */
+        close(o->fd);
+        snprintf(err, errlen, "%s: another roofline run is writing to this folder (it holds the "
+                 "folder's lock); wait for it to end or choose another output folder", dir);
+        return RL_OUTDIR_BUSY;
+    }
     memcpy(o->root, real, strlen(real) + 1);
     return 0;
 }
@@ -520,6 +541,26 @@ static size_t describe_leftover(const rl_outdir *o, const char *undo, char *msg,
     if (bad && n < msglen)
         n += (size_t)snprintf(msg + n, msglen - n, " (%s)", why);
     return n;
+}
+
+int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen)
+{
+    char path[PATH_MAX + 1100], top[1024];
+    int count = 0;
+    size_t n = 0;
+    *msg = '\0';
+    for (int i = 0; i < o->nundo && o->root[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", o->root, o->undo[i]);
+        if (o->backed[i].state != 1 || !rl_guard_in_tree(path, top, sizeof top))
+            continue;
+        if (count++ == 0)
+            n = (size_t)snprintf(msg, msglen, "%s: ", top);
+        if (count <= 3 && n < msglen)
+            n += (size_t)snprintf(msg + n, msglen - n, "%s%s", count > 1 ? ", " : "", o->undo[i]);
+    }
+    if (count > 3 && n < msglen)
+        snprintf(msg + n, msglen - n, " and %d more", count - 3);
+    return count;
 }
 
 int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen)

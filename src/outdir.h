@@ -87,9 +87,19 @@ typedef struct {
 #define RL_OUTDIR_MAX_BYTES (256LL << 20) /* 256 MiB a run */
 #define RL_OUTDIR_MAX_FILES 1000          /* distinct files a run */
 
-/* Open (creating it and its parents, report.h rl_mkdir_p, if missing) `dir`.
- * Returns 0, or -1 with "DIR: reason" in err (not a directory, cannot
- * create, path too long). */
+/* rl_outdir_open: another run holds the folder. */
+#define RL_OUTDIR_BUSY (-2)
+
+/* Open (creating it and its parents, report.h rl_mkdir_p, if missing) `dir`
+ * and take its lock: one run writes a folder at a time (tester15 F-run-1:
+ * two runs into one folder each put back the other's files, and the
+ * original was lost).  The lock is an exclusive flock(2) on the folder
+ * itself (no lock file to leave behind), dropped by rl_outdir_close or by
+ * the kernel when the process ends, however it ends (SIGKILL included), so
+ * a killed run never leaves a stale lock.  Returns 0; RL_OUTDIR_BUSY with
+ * "DIR: another roofline run is writing to this folder ..." in err, having
+ * touched nothing in it; or -1 with "DIR: reason" in err (not a directory,
+ * cannot create, path too long). */
 int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
 
 /* The hidden undo folders an earlier run left in the open directory (a run
@@ -100,6 +110,15 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen);
  * directory are that run's).  Returns how many; 0 with msg "" when none or
  * the directory is not open. */
 int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen);
+
+/* The files this run replaced that lie in roofline's own tree (guard.h
+ * rl_guard_in_tree: its sources, docs and build files outside model/,
+ * hw_profiles/ and out/), as a `--save` over one is said (tester13 #7: `run
+ * --out .` in the checkout rewrote README.md silently).  Replacing them is
+ * allowed: `make figures` writes docs/figures through `run --out`.  msg
+ * reads "TOP: a, b, c and N more"; returns how many (0, msg "", when none).
+ * Call before rl_outdir_close (after it the run's names are gone). */
+int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen);
 
 /* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that
  * writes nothing creates nothing (the default `out` of `roofline run`). */

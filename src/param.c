@@ -268,7 +268,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
-                     AT(engine), 0, 0, RL_PF_NONEMPTY},
+                     AT(engine), 0, 0, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -401,8 +401,11 @@ const rl_command RL_COMMANDS[] = {
      "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + kernel_excess_s,\n"
      "formula (1)'s roofline terms, the collectives, and the time the kernels take\n"
      "above their roofline (0 with --ideal); a --pp plan's columns are per step (pp\n"
-     "ticks; comm_s holds the pp-1 stage sends), --overlap takes max(local, comm_s)\n"
-     "per tick.  In calibrated mode\n"
+     "ticks; comm_s holds the pp-1 stage sends).  With --overlap the key states the\n"
+     "max form the rows obey: step_s = max(local, comm_s), local = kv_load_s +\n"
+     "max(weight_load_s, compute_s) + kernel_excess_s; with --pp, max(local, comm_s -\n"
+     "sends) + sends, sends the stage sends (the batch's P2P collectives).\n"
+     "In calibrated mode\n"
      "(efficiency tables, no --ideal) a 1D --tp/--ep plan stays calibrated.  Without\n"
      "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
@@ -515,7 +518,8 @@ const rl_command RL_COMMANDS[] = {
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
-     "FILE.csv: a header line, one row per measured configuration (repeats allowed):\n"
+     "FILE.csv: a header line, one row per measured configuration (repeats allowed; fields\n"
+     "  may be quoted as RFC 4180 says, as --format csv and spreadsheets write them):\n"
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
      "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
@@ -733,6 +737,17 @@ static int choice_index(const char *choices, const char *s)
     return -1;
 }
 
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+/* A plain name (RL_PF_NAME): an engine's, also a folder of --tables DIR,
+ * so never a path ("../x" read another folder's tables, and became the
+ * profile's engine name) nor text that drives a terminal when echoed. */
+static int plain_name(const char *s)
+{
+    size_t n = strspn(s, NAME_CHARS);
+    return n > 0 && n <= 40 && !s[n] && s[0] != '.';
+}
+
 static int parse_dtype(const rl_opts *o, rl_param_id id, const char *s, rl_dtype *out)
 {
     if (rl_dtype_parse(s, out) == 0)
@@ -848,6 +863,11 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
     case RL_PT_STRING:
         if ((p->flags & RL_PF_NONEMPTY) && !*arg)
             return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
+        if ((p->flags & RL_PF_NAME) && !plain_name(arg))
+            return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
+                                 "starting with '.' (it names a spec's engine and, for --tables, a "
+                                 "folder inside DIR)", rl_param_flag(o, id),
+                              arg);
         *(const char **)at = arg;
         return 0;
     case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);
@@ -932,32 +952,69 @@ static void synopsis(const rl_param *p, char *buf, size_t len)
     snprintf(buf, len, "--%s%s%s", p->flag, arg ? " " : "", arg ? arg : "");
 }
 
-/* The bounds and unit of p as text ("1..1e+06 chips"), or "". */
-static void bounds(const rl_param *p, char *buf, size_t len)
+/* Where a command gives a parameter its own default or bounds (size
+ * simulates 4000 requests per configuration: cli.c rl_cli_size, its
+ * serve_workload call; validate-serve serves 24 requests, at most 10000, on
+ * 4 slots, at most 64: cli.c validate_serve_opts, tester15 F-doc-1: its
+ * help gave simulate's 20000 and 256).  min = max = 0: the parameter's own
+ * bounds. */
+static const struct {
+    const char *cmd;
+    rl_param_id id;
+    const char *def;
+    double min, max;
+} OWN[] = {{"size", RL_P_REQUESTS, "4000", 0, 0},
+           {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
+           {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
+
+/* The OWN row of parameter id in command `cmd`, or -1. */
+static int own_row(const char *cmd, int id)
 {
-    buf[0] = '\0';
-    if (p->type == RL_PT_COUNT || p->type == RL_PT_INT || p->type == RL_PT_COUNT_LIST ||
-        p->type == RL_PT_NUMBER)
-        snprintf(buf, len, "%.*g..%.*g%s%s", p->min < 1e13 ? 13 : 1, p->min,
-                 p->max < 1e13 ? 13 : 1, p->max, *p->unit ? " " : "", p->unit);
-    else if (*p->unit)
-        snprintf(buf, len, "%s", p->unit);
+    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
+        if (OWN[i].id == (rl_param_id)id && strcmp(OWN[i].cmd, cmd) == 0)
+            return (int)i;
+    return -1;
 }
 
 /* The default of parameter id in command c: the parameter's own, unless
- * the command sets another (size simulates 4000 requests per configuration:
- * cli.c rl_cli_size, its serve_workload call). */
+ * the command sets another (OWN). */
 static const char *command_default(const rl_command *c, int id)
 {
-    static const struct {
-        const char *cmd;
-        rl_param_id id;
-        const char *def;
-    } own[] = {{"size", RL_P_REQUESTS, "4000"}};
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-        if (own[i].id == (rl_param_id)id && strcmp(own[i].cmd, c->name) == 0)
-            return own[i].def;
-    return RL_PARAMS[id].def;
+    int i = own_row(c->name, id);
+    return i >= 0 ? OWN[i].def : RL_PARAMS[id].def;
+}
+
+/* The bounds of parameter id in command `cmd` into lo and hi: OWN's, else
+ * the parameter's own. */
+static void command_bounds(const char *cmd, int id, double *lo, double *hi)
+{
+    int i = own_row(cmd, id), own = i >= 0 && OWN[i].max > 0;
+    *lo = own ? OWN[i].min : RL_PARAMS[id].min;
+    *hi = own ? OWN[i].max : RL_PARAMS[id].max;
+}
+
+int rl_param_number_for(const rl_opts *o, const char *cmd, rl_param_id id, double *v)
+{
+    double lo, hi;
+    int i = own_row(cmd, id);
+    if (!o->given[id] && i >= 0)
+        *v = strtod(OWN[i].def, NULL);
+    command_bounds(cmd, id, &lo, &hi);
+    return rl_param_number_in(o, id, lo, hi, v);
+}
+
+/* The bounds and unit of p in command c as text ("1..1e+06 chips"), or "". */
+static void bounds(const rl_command *c, const rl_param *p, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    double lo, hi;
+    command_bounds(c->name, (int)(p - RL_PARAMS), &lo, &hi);
+    if (p->type == RL_PT_COUNT || p->type == RL_PT_INT || p->type == RL_PT_COUNT_LIST ||
+        p->type == RL_PT_NUMBER)
+        snprintf(buf, len, "%.*g..%.*g%s%s", lo < 1e13 ? 13 : 1, lo, hi < 1e13 ? 13 : 1, hi,
+                 *p->unit ? " " : "", p->unit);
+    else if (*p->unit)
+        snprintf(buf, len, "%s", p->unit);
 }
 
 void rl_param_usage(const rl_command *c, FILE *f)
@@ -968,7 +1025,7 @@ void rl_param_usage(const rl_command *c, FILE *f)
         const rl_param *p = &RL_PARAMS[*e & 0xfff];
         char syn[128], b[64];
         synopsis(p, syn, sizeof syn);
-        bounds(p, b, sizeof b);
+        bounds(c, p, b, sizeof b);
         fprintf(f, strlen(syn) > 34 ? "  %s\n%37s%s" : "  %-34s %s%s", syn, "", p->help);
         if (*b)
             fprintf(f, " [%s]", b);
@@ -1003,21 +1060,23 @@ void rl_param_markdown(FILE *f)
         if (c->cli)
             fprintf(f, "    roofline %s %s\n\n", c->name, c->usage);
         fprintf(f, "%s\n\n", c->summary);
-        if (c->lua)
-            fprintf(f, "Lua: `roofline.%s{...}`.\n\n", c->name);
+        if (c->lua) /* a Lua-only command (sweep) has no flags (tester15 F-doc-1) */
+            fprintf(f, c->cli ? "Lua: `roofline.%s{...}`.\n\n"
+                              : "Lua only: `roofline.%s{...}` (no command of that name).\n\n",
+                    c->name);
         fprintf(f, "| option | Lua key | JSON key | value | bounds, unit | default | meaning |\n"
                    "|---|---|---|---|---|---|---|\n|");
         for (const int *e = c->params; *e != RL_PARAM_END; e++) {
             const rl_param *p = &RL_PARAMS[*e & 0xfff];
             char opt[96] = "", lua[96] = "", b[64];
             const char *old = rl_command_old_flag(c, (rl_param_id)(*e & 0xfff));
-            if (entry_for(*e, 1))
+            if (c->cli && entry_for(*e, 1))
                 snprintf(opt, sizeof opt, "--%s%s%s%s", p->flag, old ? " (old: --" : "",
                          old ? old : "", old ? ")" : "");
             if (entry_for(*e, 0))
                 snprintf(lua, sizeof lua, "%s%s%s%s", p->lua, p->lua_old ? " (old: " : "",
                          p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");
-            bounds(p, b, sizeof b);
+            bounds(c, p, b, sizeof b);
             const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
             const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b,
                                    command_default(c, *e & 0xfff), p->help};

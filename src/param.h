@@ -87,6 +87,7 @@ enum {
     RL_PF_REFINES = 1 << 3,  /* refines a plan given by an RL_PF_PLAN option */
     RL_PF_NONEMPTY = 1 << 4, /* an empty value is refused */
     RL_PF_LIST = 1 << 5,     /* a comma-separated list of names (as RL_PT_DTYPE_LIST): no empty item */
+    RL_PF_NAME = 1 << 6,     /* a plain name: 1-40 letters, digits, '_', '.', '-', not led by '.' */
 };
 
 /* Where a value lands: offsetof(rl_opts, field), or RL_AT_GIVEN when the
@@ -232,6 +233,13 @@ int rl_param_number_in(const rl_opts *o, rl_param_id id, double lo, double hi, d
 
 /* The same within the row's own bounds. */
 int rl_param_number(const rl_opts *o, rl_param_id id, double *v);
+
+/* The number given for id within the bounds command `cmd` gives it, and
+ * when not given that command's own default (the ones its --help and
+ * docs/cli.md print: param.c OWN, e.g. validate-serve --requests 24, at
+ * most 10000); *v left as is where the command sets no default of its
+ * own.  Returns 0 or -1 with the reason printed. */
+int rl_param_number_for(const rl_opts *o, const char *cmd, rl_param_id id, double *v);
 
 /* The row's default as a number (0 when it has none). */
 double rl_param_default(rl_param_id id);

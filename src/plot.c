@@ -235,49 +235,70 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
         free(script);
         return -1;
     }
-    int rc = rl_write_atomic_at(dir, dat, shown_dat, data, strlen(data), err, errlen);
-    if (rc == 0)
-        rc = rl_write_atomic_at(dir, gp, shown_gp, script, strlen(script), err, errlen);
+    /* the data and script to temporaries, the figure rendered to a third,
+     * then all renamed into place: a file that cannot be written (a full
+     * disk) leaves none of the three new and the older ones as they were
+     * (tester15 F-out-1: the new .dat stayed when the .gp failed) */
+    char tdat[300] = "", tgp[300] = "";
+    int rc = rl_write_temp_at(dir, dat, shown_dat, data, strlen(data), tdat, sizeof tdat, err, errlen);
+    if (rc == 0 && rl_write_temp_at(dir, gp, shown_gp, script, strlen(script), tgp, sizeof tgp, err,
+                                    errlen) != 0) {
+        unlinkat(dir, tdat, 0);
+        rc = -1;
+    }
     int sfd = rc == 0 ? memory_file("roofline-gp", script) : -1;
     free(script);
-    if (rc != 0)
+    if (rc != 0) {
+        rl_interrupt_track_temp(AT_FDCWD, NULL);
         return RL_PLOT_WRITE_FAILED;
+    }
     int dfd = memory_file("roofline-dat", data);
-    if (sfd < 0 || dfd < 0) {
-        snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
+    int fd = sfd < 0 || dfd < 0 ? -1 : rl_temp_at(dir, leaf, out, tmp, sizeof tmp, err, errlen);
+    if (fd < 0) {
+        if (sfd < 0 || dfd < 0)
+            snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
         if (sfd >= 0)
             close(sfd);
         if (dfd >= 0)
             close(dfd);
-        return -1;
+        unlinkat(dir, tdat, 0);
+        unlinkat(dir, tgp, 0);
+        rl_interrupt_track_temp(AT_FDCWD, NULL);
+        return sfd < 0 || dfd < 0 ? -1 : RL_PLOT_WRITE_FAILED;
     }
-    int fd = rl_temp_at(dir, leaf, out, tmp, sizeof tmp, err, errlen); /* tracked for a 2nd signal */
-    int st = fd < 0 ? -2 : run_gnuplot(sfd, dfd, fd);
+    int st = run_gnuplot(sfd, dfd, fd);
     close(sfd);
     close(dfd);
-    if (st == -2)
-        return fd < 0 ? RL_PLOT_WRITE_FAILED : -1;
     struct stat sb;
-    int empty = fstat(fd, &sb) != 0 || sb.st_size == 0;
+    int empty = st == 0 && (fstat(fd, &sb) != 0 || sb.st_size == 0);
     close(fd);
-    if (st == 0 && !empty && renameat(dir, tmp, dir, leaf) == 0) {
-        rl_interrupt_track_temp(AT_FDCWD, NULL);
-        return 0;
-    }
+    /* a figure drawn: all three in place; gnuplot missing or failing: the
+     * data and script kept for a rerun (documented), no figure */
+    int drawn = st == 0 && !empty;
+    int dat_in = renameat(dir, tdat, dir, dat) == 0; /* renames need no room: only a */
+    int gp_in = dat_in && renameat(dir, tgp, dir, gp) == 0; /* folder swapped meanwhile fails */
+    int moved = gp_in && (!drawn || renameat(dir, tmp, dir, leaf) == 0);
     int e = errno;
-    unlinkat(dir, tmp, 0);
+    if (!dat_in)
+        unlinkat(dir, tdat, 0);
+    if (!gp_in)
+        unlinkat(dir, tgp, 0);
+    if (!drawn || !moved)
+        unlinkat(dir, tmp, 0);
     rl_interrupt_track_temp(AT_FDCWD, NULL);
+    if (!moved) {
+        snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
+        return RL_PLOT_WRITE_FAILED;
+    }
+    if (drawn)
+        return 0;
     if (st == 127) {
         snprintf(err, errlen, "gnuplot not found: kept %s and %s (install gnuplot, then run "
                  "gnuplot %s in that folder)", shown_dat, shown_gp, gp);
         return RL_PLOT_NO_GNUPLOT;
     }
-    if (st != 0 || empty)
-        snprintf(err, errlen, "gnuplot failed on %s (exit status %d); %s not written", shown_gp, st,
-                 out);
-    else
-        snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
-    return st != 0 || empty ? -1 : RL_PLOT_WRITE_FAILED;
+    snprintf(err, errlen, "gnuplot failed on %s (exit status %d); %s not written", shown_gp, st, out);
+    return -1;
 }
 
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data,
@@ -366,6 +387,21 @@ static void put_title(FILE *f, const char *name, const char *fmt, ...)
     fputc('\n', f);
 }
 
+/* The batch axis of a figure, `bmin = ..` and `bmax = ..`: the smallest
+ * and largest of batch[nb], widened one octave each side when they are one
+ * value (tester15 F-lua-2: a single batch is a legal `batch`, and gnuplot
+ * refused the empty x range). */
+static void put_batch_range(FILE *f, const long long *batch, int nb)
+{
+    long long lo = batch[0], hi = batch[0];
+    for (int i = 1; i < nb; i++) {
+        lo = batch[i] < lo ? batch[i] : lo;
+        hi = batch[i] > hi ? batch[i] : hi;
+    }
+    fprintf(f, "bmin = %.6g\nbmax = %.6g\n", lo < hi ? (double)lo : 0.5 * (double)lo,
+            lo < hi ? (double)hi : 2.0 * (double)hi);
+}
+
 int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
                    char *err, size_t errlen)
 {
@@ -452,8 +488,9 @@ int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl
         return -1;
     put_title(v.f, "plottitle", "%s on %lld x %s: decode step time by formula (1), %s weights",
               m->name, chips, h->name, rl_dtype_name(p.weights));
-    fprintf(v.f, "bcrit = %.6g\nbmin = %lld\nbmax = %lld\nncontexts = %d\narray titles[%d]\n",
-            rl_step_b_crit(m, h, p), batch[0], batch[nb - 1], nctx, nctx);
+    put_batch_range(v.f, batch, nb);
+    fprintf(v.f, "bcrit = %.6g\nncontexts = %d\narray titles[%d]\n", rl_step_b_crit(m, h, p), nctx,
+            nctx);
     fprintf(d.f, "# batch, parameter loading (ms), KV loading (ms), matmul FLOPs (ms), step (ms)\n");
     for (int c = 0; c < nctx; c++) {
         fprintf(v.f, "titles[%d] = 'S = %lld'\n", c + 1, ctx[c]);
@@ -543,8 +580,8 @@ int rl_plot_memory(int dir, const char *out, const rl_model *m, const rl_hw *h, 
         return -1;
     put_title(v.f, "plottitle", "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
               m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv));
-    fprintf(v.f, "capacity = %.6g\nbmin = %lld\nbmax = %lld\nmaxbatch = %lld\n",
-            (double)chips * h->hbm_bytes / 1e9, batch[0], batch[nb - 1],
+    put_batch_range(v.f, batch, nb);
+    fprintf(v.f, "capacity = %.6g\nmaxbatch = %lld\n", (double)chips * h->hbm_bytes / 1e9,
             rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     fprintf(d.f, "# batch, weights (GB), KV cache (GB), activations (GB); 1 GB = 1e9 bytes\n");
     for (int b = 0; b < nb; b++) {

@@ -428,6 +428,20 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
                        char *err, size_t errlen)
 {
+    char tmp[300];
+    int ok = rl_write_temp_at(dir, name, shown, data, len, tmp, sizeof tmp, err, errlen) == 0;
+    if (ok && renameat(dir, tmp, dir, name) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", shown, strerror(errno));
+        unlinkat(dir, tmp, 0);
+        ok = 0;
+    }
+    rl_interrupt_track_temp(AT_FDCWD, NULL);
+    return ok ? 0 : -1;
+}
+
+int rl_write_temp_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                     char *tmp, size_t tmplen, char *err, size_t errlen)
+{
     struct stat st;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", shown,
@@ -435,8 +449,7 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
                                                                                : "not a regular file");
         return -1;
     }
-    char tmp[300];
-    int fd = rl_temp_at(dir, name, shown, tmp, sizeof tmp, err, errlen);
+    int fd = rl_temp_at(dir, name, shown, tmp, tmplen, err, errlen);
     if (fd < 0)
         return -1;
     size_t done = 0;
@@ -456,15 +469,10 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
         saved = errno;
         ok = 0;
     }
-    if (ok && renameat(dir, tmp, dir, name) != 0) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok)
+    if (!ok) {
         unlinkat(dir, tmp, 0);
-    rl_interrupt_track_temp(AT_FDCWD, NULL);
-    if (!ok)
         snprintf(err, errlen, "%s: write failed: %s", shown, strerror(saved));
+    }
     return ok ? 0 : -1;
 }
 
@@ -588,7 +596,7 @@ int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, 
         return -1;
     }
     if (!S_ISREG(st->st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file (%s); give a file", shown,
+        snprintf(err, errlen, "%s: not a regular file (%s)", shown,
                  S_ISDIR(st->st_mode) ? "a directory" : S_ISFIFO(st->st_mode) ? "a FIFO" :
                  S_ISSOCK(st->st_mode) ? "a socket" : "a device or other special file");
         close(fd);
@@ -599,10 +607,22 @@ int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, 
     return fd;
 }
 
+/* rl_open_regular_at on a path the user gave, whose refusal says what to
+ * give instead (review23: the advice read oddly inside run's note on a
+ * leftover undo folder, which opens its own NAMES file). */
+static int open_given(const char *path, struct stat *st, char *err, size_t errlen)
+{
+    int fd = rl_open_regular_at(AT_FDCWD, path, 0, path, st, err, errlen);
+    size_t n = strlen(err);
+    if (fd < 0 && errno == EINVAL && n < errlen)
+        snprintf(err + n, errlen - n, "; give a file");
+    return fd;
+}
+
 int rl_open_input(const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    int fd = rl_open_regular_at(AT_FDCWD, path, 0, path, &st, err, errlen);
+    int fd = open_given(path, &st, err, errlen);
     if (fd >= 0)
         rl_guard_read(&st, NULL); /* a scenario may not replace it (guard.h rule 4) */
     return fd;
@@ -611,7 +631,7 @@ int rl_open_input(const char *path, char *err, size_t errlen)
 struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen)
 {
     struct stat st;
-    int fd = rl_open_regular_at(AT_FDCWD, path, 0, path, &st, err, errlen);
+    int fd = open_given(path, &st, err, errlen);
     gzFile g = fd < 0 ? NULL : gzdopen(fd, "rb");
     if (fd >= 0 && !g) {
         snprintf(err, errlen, "%s: cannot read: out of memory", path);

@@ -78,6 +78,16 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
 int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
                        char *err, size_t errlen);
 
+/* The first half of rl_write_atomic_at: `data` written and synced to a new
+ * temporary beside `name` (rl_temp_at: its name into tmp, tracked for
+ * interrupts), not yet renamed: the caller renames it (renameat) or removes
+ * it, then stops tracking it (interrupt.h).  Several files put in place
+ * together (a figure's data and script, plot.c).  Returns 0, or -1 with
+ * "SHOWN: reason" in err and no temporary left (a link, directory or other
+ * non-regular file at `name` is refused, as rl_write_atomic_at does). */
+int rl_write_temp_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                     char *tmp, size_t tmplen, char *err, size_t errlen);
+
 /* Open `name` (relative to the open directory `dir`, or AT_FDCWD) for
  * reading with extra open `flags` (O_NOFOLLOW), refusing anything but a
  * regular file: opened O_NONBLOCK so a FIFO cannot block the open itself,

@@ -295,18 +295,35 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     return o;
 }
 
-/* The rule the rows' time columns obey (step.h; tester12 #9: they explained
- * 40% of a calibrated step and said nothing of the rest). */
-static void add_breakdown(cJSON *o)
+/* The rule the rows' time columns obey in this run (step.h; tester12 #9:
+ * they explained 40% of a calibrated step and said nothing of the rest;
+ * tester14 F5: under --overlap the key stated the sum, the rule after it).
+ * A plan with --overlap runs its collectives beside the local step: each of
+ * its pp ticks takes max(local, its layers' collectives), then come the pp-1
+ * stage sends (shard.c), so over a step the rows obey the max form. */
+static void add_breakdown(cJSON *o, int overlap, long long pp)
 {
-    cJSON_AddStringToObject(o, "breakdown",
-                            "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
-                            "kernel_excess_s: formula (1)'s roofline terms, the collectives, and "
-                            "the time the kernels take above their roofline (measured kernels, "
-                            "elementwise ops and activations formula (1) leaves out, engine "
-                            "costs; 0 in ideal mode); a pipeline's columns are per step (pp ticks; "
-                            "comm_s holds the pp-1 stage sends), and --overlap takes max(local, "
-                            "comm_s) per tick");
+    static const char terms[] =
+        "formula (1)'s roofline terms, the collectives, and the time the kernels take above "
+        "their roofline (measured kernels, elementwise ops and activations formula (1) leaves "
+        "out, engine costs; 0 in ideal mode)";
+    char rule[1024];
+    if (!overlap)
+        snprintf(rule, sizeof rule, "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
+                 "kernel_excess_s: %s%s", terms, pp > 1 ? "; the columns are per step (pp ticks; "
+                 "comm_s holds the pp-1 stage sends)" : "");
+    else if (pp <= 1)
+        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + max(weight_load_s, compute_s) + "
+                 "kernel_excess_s, comm_s): --overlap runs the collectives beside the local "
+                 "step; %s", terms);
+    else
+        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + max(weight_load_s, compute_s) + "
+                 "kernel_excess_s, comm_s - sends) + sends, sends the summed total_s of the "
+                 "batch's P2P rows in collectives (the stage sends): --overlap runs each of the "
+                 "pp ticks' collectives "
+                 "beside its local step, then the pp-1 stage sends follow; the columns are per "
+                 "step (pp ticks); %s", terms);
+    cJSON_AddStringToObject(o, "breakdown", rule);
 }
 
 static void add_row(cJSON *rows, const rl_step *s, long long chips)
@@ -357,7 +374,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         cJSON_AddStringToObject(o, "step_time", "the operator list timed by the engine's kernel "
                                 "tables (step_s, tokens_per_s); the other time columns are the "
                                 "formula's ideal split and kernel_excess_s the time above it");
-    add_breakdown(o);
+    add_breakdown(o, 0, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
@@ -627,7 +644,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                                 : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
-    add_breakdown(o);
+    add_breakdown(o, plan->overlap, plan->pp);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;

@@ -543,6 +543,51 @@ static long long ceil_ll(double x)
     return i + ((double)i < x);
 }
 
+/* A decode run's step times (serve.c plan_run): the quiet steps of one run
+ * share their batch, so what decode_step reads per batch (the fit, the
+ * collectives, the dense memo's row) is read once and each step reads its
+ * context's entry; the same double as rl_serve_ops_time for a step without
+ * prompts, bit for bit (the same rounding, line or memo entry; a missing
+ * entry is filled by decode_memo itself).  c NULL: the cost is not the op
+ * list's, or the batch is not cached (fitted costs, past cap). */
+typedef struct {
+    rl_ops_cost *c;
+    long long B;
+    double t1, slope, comm; /* slope >= 0: the batch's line */
+    double **row;           /* the dense memo's row of B, NULL: none yet */
+} decode_row;
+
+static void decode_row_init(decode_row *d, const rl_step_cost *cost, double batch)
+{
+    rl_ops_cost *c = cost->time == rl_serve_ops_time ? cost->ctx : NULL;
+    long long B = batch > 0 ? ceil_ll(batch) : 0;
+    if (!c || B <= 0 || B > c->cap || c->fitted)
+        return;
+    if (isnan(c->slope[B]))
+        fit_decode(c, B);
+    *d = (decode_row){c, B, c->t1[B], c->slope[B], 0, c->dense ? c->dense[B] : NULL};
+    if (d->slope >= 0)
+        d->comm = tp_comm(c, B);
+}
+
+static double decode_row_time(decode_row *d, double ctx)
+{
+    long long S = round_half_away(ctx);
+    S = S < 1 ? 1 : S > d->c->smax ? d->c->smax : S;
+    double t;
+    if (d->slope >= 0) {
+        t = d->t1 + d->slope * (double)(S - 1) + d->comm;
+    } else {
+        const double *block = d->row ? d->row[S / RL_OPS_DENSE] : NULL;
+        t = block ? block[S % RL_OPS_DENSE] : 0;
+        if (t == 0) {
+            t = decode_memo(d->c, d->B, S);
+            d->row = d->c->dense ? d->c->dense[d->B] : NULL;
+        }
+    }
+    return t > 0 ? t : 1e-9; /* replica_step_time's floor */
+}
+
 double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 {
     rl_ops_cost *c = ctx;
@@ -707,7 +752,7 @@ typedef struct {
 } fifo;
 
 /* A step end in a decode run that changes nothing outside its replica
- * (quiet_end): its time, and the next step's time and mean context. */
+ * (run_room): its time, and the next step's time and mean context. */
 typedef struct {
     double end, next_t, next_ctx;
 } run_step;
@@ -1027,7 +1072,7 @@ static int prefix_lookup(sim *S, replica *r, int i)
 #define ITL_OCTAVES 41
 #define ITL_BINS (ITL_OCTAVES << ITL_SUB_BITS)
 
-static int itl_bin(double gap)
+static inline int itl_bin(double gap)
 {
     if (!(gap >= ldexp(1, ITL_EXP_MIN)))
         return 0;
@@ -1048,7 +1093,7 @@ static double itl_centre(int b)
     return v;
 }
 
-static void itl_add(sim *S, double gap, double count)
+static inline void itl_add(sim *S, double gap, double count)
 {
     if (count <= 0)
         return;
@@ -1100,7 +1145,7 @@ static void itl_join(sim *S, replica *r, int i)
 /* The gaps of one decode step ending at `now`: the sequences that joined
  * since the last decode step wait from their own last token, the others
  * from that step. */
-static void itl_step(sim *S, replica *r, double now)
+static inline void itl_step(sim *S, replica *r, double now)
 {
     int fresh = 0;
     for (int j = 0; j < r->njoined; j++) {
@@ -1436,25 +1481,35 @@ static void count_step(sim *S, double B, double Sctx, double t, int mixed)
     S->busy_s += t;
 }
 
-/* Whether replica r's decode step ending at `end`, after its r->nrun quiet
- * ones, is quiet too: no sequence finishes there, the next step is the
- * same decode batch (nothing can be admitted: no queue, or the batch at
- * max_seqs, or a static batch running), the KV pages hold its growth (no
- * preemption: make_room) and no KV sample falls due.  Then only a request
- * routed to r can change what follows (cut_run). */
-static int quiet_end(const sim *S, const replica *r, double end)
+/* How many quiet step ends can follow replica r's decode step after its
+ * r->nrun quiet ones, by every check but the KV sample's (plan_run makes
+ * that one per end): a quiet end has no sequence finishing there, the next
+ * step is the same decode batch (nothing can be admitted: no queue, or the
+ * batch at max_seqs, or a static batch running) and the KV pages hold its
+ * growth (no preemption: make_room).  Then only a request routed to r can
+ * change what follows (cut_run).  The pages are non-decreasing in the
+ * steps done (kv_pages_at, rounding included), so the quiet ends are a
+ * prefix of the steps and the last one's check decides them all when it
+ * passes. */
+static long long run_room(const sim *S, const replica *r)
 {
     const rl_serve_config *c = S->c;
-    long long k = r->k + r->nrun + 1; /* decode steps done at `end` */
-    if (c->every_step || r->is_prefill || !r->decoding || r->npf > 0 || k >= r->kfin_top ||
-        r->nrun == r->run_cap || (S->dt_sample > 0 && !(end < S->next_sample)))
+    long long k0 = r->k + r->nrun; /* decode steps done at that step's end */
+    long long n = r->run_cap - r->nrun, fin = r->kfin_top - 1 - k0;
+    n = fin < n ? fin : n;
+    if (c->every_step || r->is_prefill || !r->decoding || r->npf > 0 || n <= 0)
         return 0;
     if (c->policy == RL_POLICY_STATIC)
-        return 1;
-    int admits = r->swapped.head >= 0 ||
-                 (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs);
-    return !admits &&
-           (r->nactive <= 1 || kv_pages_at(S, r, k, r->nactive * S->E, 0) <= S->cap_pages);
+        return n;
+    if (r->swapped.head >= 0 || (r->wait.head >= 0 && r->nactive + r->npartial < c->max_seqs))
+        return 0;
+    double grow = r->nactive * S->E;
+    if (r->nactive <= 1 || kv_pages_at(S, r, k0 + n, grow, 0) <= S->cap_pages)
+        return n;
+    long long j = 0;
+    while (j < n && kv_pages_at(S, r, k0 + j + 1, grow, 0) <= S->cap_pages)
+        j++;
+    return j;
 }
 
 /* The mean context of replica r's decoding sequences after k decode steps
@@ -1465,17 +1520,22 @@ static double mean_ctx(const sim *S, const replica *r, long long k)
     return r->nactive ? (r->A + r->nactive * S->E * (double)k) / r->nactive : 0;
 }
 
-/* Decode runs: the quiet step ends (quiet_end) after replica r's decode
- * step of batch B ending at `end`, each kept in r->run with the time and
- * context of the step after it (start_step's arithmetic), so the global
- * event heap sees only the run's last step end.  Returns that end. */
+/* Decode runs: the quiet step ends (run_room, and no KV sample falling
+ * due) after replica r's decode step of batch B ending at `end`, each kept
+ * in r->run with the time and context of the step after it (start_step's
+ * arithmetic), so the global event heap sees only the run's last step end.
+ * Returns that end. */
 static double plan_run(sim *S, replica *r, double end, double B)
 {
     r->run_b = B;
     S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
-    while (quiet_end(S, r, end)) {
+    long long last = r->nrun + run_room(S, r);
+    decode_row d = {NULL, 0, 0, 0, 0, NULL};
+    if (last > r->nrun && S->c->spec_gamma <= 0)
+        decode_row_init(&d, S->dcost, B);
+    while (r->nrun < last && !(S->dt_sample > 0 && !(end < S->next_sample))) {
         double ctx = mean_ctx(S, r, r->k + r->nrun + 1);
-        double t = replica_step_time(S, r, B, ctx);
+        double t = d.c ? decode_row_time(&d, ctx) : replica_step_time(S, r, B, ctx);
         r->run[r->nrun++] = (run_step){end, t, ctx};
         end += t;
     }
@@ -1574,7 +1634,7 @@ static void sample_kv(sim *S, double now)
         double pages = 0;
         for (int j = S->nprefill; j < S->nr; j++)
             pages += kv_pages_at(S, &S->r[j], S->r[j].k + S->r[j].nrun, 0, 0); /* quiet
-                ends all lie before the sample (quiet_end) */
+                ends all lie before the sample (plan_run) */
         S->kv_t[S->nkv] = S->next_sample;
         S->kv_f[S->nkv++] = pages / (S->cap_pages * (S->nr - S->nprefill));
         S->next_sample += S->dt_sample;

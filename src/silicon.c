@@ -123,9 +123,14 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         size_t n = strlen(c->buf);
         if (n == sizeof c->buf - 1 && c->buf[n - 1] != '\n')
             RL_FAIL("%s: line %ld: longer than %d characters", c->path, c->line, LINE_MAX_LEN - 2);
+        /* a line whose text stops short of its newline holds a NUL byte
+         * (gzgets reads up to the newline; read as text, it was cut there and
+         * the rest of the line went unread, the next line's first byte taken
+         * as the end test's) unless the stream ended there */
+        if ((n == 0 || c->buf[n - 1] != '\n') && !gzeof(c->gz) && !gz_failed(c, c->line, err, errlen))
+            RL_FAIL("%s: line %ld: a NUL byte: binary data, not a CSV text line", c->path, c->line);
         /* a last line without its newline: the stream's end, or its break */
-        if (n > 0 && c->buf[n - 1] != '\n' && gzgetc(c->gz) < 0 &&
-            gz_failed(c, c->line, err, errlen) != 0)
+        if (n > 0 && c->buf[n - 1] != '\n' && gz_failed(c, c->line, err, errlen) != 0)
             return -1;
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
@@ -744,6 +749,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
                        const rl_moe_keep *keep, rl_silicon *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    snprintf(out->engine, sizeof out->engine, "%s", engine);
     out->tables = calloc(1, sizeof *out->tables);
     if (!out->tables)
         RL_FAIL("out of memory");
@@ -797,13 +803,24 @@ static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
     return 0;
 }
 
+/* s's tables as the engine they were imported for: named, so its floor
+ * rule is the engine's own (rl_engine_floor: the reference engine's rows
+ * are not floored; unnamed, a host calibration's held-back rows were timed
+ * floored at its DRAM figure and a note said so). */
+static rl_serving_engine engine_of(const rl_silicon *s)
+{
+    rl_serving_engine e = {.tables = s->tables};
+    snprintf(e.name, sizeof e.name, "%s", s->engine);
+    return e;
+}
+
 /* Each held-back row of s above its table's grid along axis a, where the
  * table kept two or more values of a, into out[class] as (log(measured /
  * table time), octaves above). */
 static int edge_rows(const rl_silicon *s, const rl_hw *h, int a, double **out, size_t *n,
                      size_t *cap)
 {
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (size_t i = 0; i < s->nheld; i++) {
         const rl_silicon_row *row = &s->held[i];
         const rl_ktable *t = rl_engine_table(s->tables, row->cls, row->var, row->x);
@@ -1058,7 +1075,7 @@ int rl_silicon_residuals(rl_silicon *to, const rl_silicon *from, const rl_hw *h,
     }
     memset(to->resid, 0, sizeof to->resid);
     to->resid_holdout = holdout;
-    const rl_serving_engine eng = {.tables = from->tables};
+    const rl_serving_engine eng = engine_of(from);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int n = 0;
         for (size_t i = 0; i < from->nheld; i++) {
@@ -1134,7 +1151,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         return NULL;
     }
     fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
-    const rl_serving_engine eng = {.tables = s->tables};
+    const rl_serving_engine eng = engine_of(s);
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
             size_t n = 0, prov[RL_PROV_COUNT] = {0};

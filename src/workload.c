@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "interrupt.h"
 #include "number.h"
 #include "report.h"
@@ -384,8 +385,8 @@ static int check_header(char **fld, int nf, const char *const *names, const char
     return -1;
 }
 
-long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
-                        size_t errlen)
+long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
+                        rl_request **out, char *err, size_t errlen)
 {
     static const char *names[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
                                   "prefix_tokens"};
@@ -394,6 +395,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     if (!f)
         return -1;
     long long n = 0, cap = 0, line = 0, nuse = 0;
+    long long too_long = 0, first_long = 0, first_len = 0; /* rows above max_context */
     rl_request *r = NULL;
     prefix_use *use = NULL; /* every request with a prefix id, cap long */
     char *buf = NULL;
@@ -426,11 +428,16 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
             continue;
-        char *fld[6];
-        int nf = split(p, ',', fld, 6);
-        char *nl = strchr(fld[nf - 1], '\n');
+        char *fld[6], *nl = strchr(p, '\n');
+        const char *bad;
+        int col;
         if (nl)
             *nl = 0;
+        int nf = rl_csv_split(p, fld, 6, &col, &bad);
+        if (nf < 0) {
+            snprintf(err, errlen, "%s:%lld: column %d: %s", path, line, col, bad);
+            goto fail;
+        }
         if (n == 0 && !header && !any_numeric(fld, nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
             if (check_header(fld, nf, names, path, line, err, errlen) != 0)
@@ -438,8 +445,9 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
             continue;
         }
         if (nf < 3 || nf > 5) { /* the line's count first, short or long (tester9 #8) */
-            snprintf(err, errlen, "%s:%lld: expected 3 to 5 comma-separated fields, got %d (%s%s%s"
-                     "the columns are " TRACE_COLUMNS ")", path, line, nf, nf < 3 ? "no " : "",
+            snprintf(err, errlen, "%s:%lld: expected 3 to 5 comma-separated fields, got %s%d (%s%s%s"
+                     "the columns are " TRACE_COLUMNS ")", path, line, nf > 6 ? "more than " : "",
+                     nf > 6 ? 6 : nf, nf < 3 ? "no " : "",
                      nf < 3 ? names[nf] : "", nf < 3 ? "; " : "");
             goto fail;
         }
@@ -464,6 +472,10 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
                      path, line, v[4], v[1]);
             goto fail;
         }
+        if (max_context > 0 && v[1] + v[2] > (double)max_context && too_long++ == 0) {
+            first_long = line;
+            first_len = (long long)(v[1] + v[2]);
+        }
         last = v[0];
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
@@ -483,6 +495,14 @@ long long rl_trace_read(const char *path, int default_prefix_len, rl_request **o
     }
     if (check_prefixes(path, use, nuse, err, errlen) != 0)
         goto fail;
+    if (too_long > 0) { /* vLLM refuses such a request; it never shortens it (workload.h) */
+        snprintf(err, errlen, "%s:%lld: fields 'prompt_tokens' + 'output_tokens': %lld tokens "
+                 "exceed the model's max_context (%lld): a server refuses such a request rather "
+                 "than shorten it (%lld of %lld requests do, this line first); remove them, or "
+                 "raise the limit with --set model.max_context=N if the model serves longer "
+                 "contexts", path, first_long, first_len, max_context, too_long, n);
+        goto fail;
+    }
     if (ferror(f)) {
         snprintf(err, errlen, "%s: read error", path);
         goto fail;

@@ -4,7 +4,8 @@
  *
  * Owns the request record (arrival, prompt and output tokens, shared
  * prefix), the DIST syntax of --prompt/--output and the trace format.
- * Uses nothing else in the project.  SI units: seconds, tokens. */
+ * Uses csv.h (RFC 4180 fields), number.h and report.h.  SI units: seconds,
+ * tokens. */
 #ifndef RL_WORKLOAD_H
 #define RL_WORKLOAD_H
 
@@ -100,13 +101,23 @@ void rl_requests_offline(rl_request *r, long long n, rl_workload *w);
 long long rl_requests_truncate(rl_request *r, long long n, long long max_context);
 
 /* Read a trace CSV: one request per line, "arrival_s,prompt_tokens,
- * output_tokens[,prefix_id[,prefix_tokens]]"; an optional header line whose
- * first field is not a number; '#' comments and blank lines skipped.
+ * output_tokens[,prefix_id[,prefix_tokens]]" (fields may be quoted, csv.h);
+ * an optional header line whose first field is not a number; '#' comments
+ * and blank lines skipped.
  * prefix_tokens defaults to `default_prefix_len` (an error when that is 0
- * and a prefix id is given).  Arrivals must be non-decreasing.  Returns the
- * number of requests (>= 1) in *out (malloc'd), or -1 with err
- * "FILE:LINE: field 'F': reason". */
-long long rl_trace_read(const char *path, int default_prefix_len, rl_request **out, char *err,
-                        size_t errlen);
+ * and a prefix id is given).  Arrivals must be non-decreasing.  A request
+ * whose prompt_tokens + output_tokens exceed max_context (when > 0) is an
+ * error naming the first such line and how many there are: a trace gives
+ * exact requests, and a server refuses one longer than its context rather
+ * than shorten it (vLLM: "The decoder prompt ... plus the number of requested
+ * output tokens ... is longer than the maximum model length", a ValueError,
+ * vllm-project/vllm tests/v1/e2e/test_context_length.py; its benchmark's
+ * dataset samplers drop such requests before sending them,
+ * vllm/benchmarks/datasets.py is_valid_sequence).  Generated requests are
+ * shortened instead (rl_requests_truncate), since a distribution's tail is
+ * not a request anyone asked for.  Returns the number of requests (>= 1) in
+ * *out (malloc'd), or -1 with err "FILE:LINE: field 'F': reason". */
+long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
+                        rl_request **out, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
 #include "number.h"
 #include "version.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -411,6 +412,79 @@ static void outputs_refused_before_the_run(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Control bytes a message echoes are shown as \xHH (rl_cli_say), never
+ * sent to the terminal (hostile-input sweep: --model, --weights and
+ * --engine with an escape sequence recoloured it); --engine is also held
+ * to a plain name, never a path (calibrate --tables DIR --engine ../x read
+ * another folder's tables). */
+static void control_bytes_not_echoed(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --model \"$(printf 'a\\033[31m')\" --hw h100-sxm --context 1",
+        "step --model llama3-8b --hw h100-sxm --context 1 --weights \"$(printf 'b\\033]0;t\\007')\"",
+        "step --model llama3-8b --hw h100-sxm --context 1 --engine \"$(printf 'c\\033[0m')\""};
+    static const char *const shown[] = {"unknown model 'a\\x1B[31m'",
+                                        "unknown dtype 'b\\x1B]0;t\\x07'",
+                                        "--engine 'c\\x1B[0m': a name of 1-40 letters"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(run_cli(cmds[i], out, sizeof out), 2);
+        if (!strstr(out, shown[i]) || strchr(out, '\033') || strchr(out, '\007'))
+            fail_msg("%s: %s", cmds[i], out);
+    }
+}
+
+/* tester13 #7: `run --out .` in the checkout rewrote README.md and
+ * src/main.c without a word, where `--save` over such a file gets a note.  A
+ * run's replacements of files of roofline's own tree (a temporary
+ * ROOFLINE_DATA with PRESETS) are said the same way once the run succeeds,
+ * naming them; a new file, and a file in out/ (a user's folder there), are
+ * not named; a run that replaces none prints no such note. */
+static void run_into_own_tree_noted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_tree_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"src", "out"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "README.md", "src/main.c", "out/o.txt",
+                                        "w.lua", "x.lua"};
+    static const char *const text[] = {"", "# readme\n", "int main;\n", "older\n",
+                                       "for _, n in ipairs({'README.md', 'src/main.c', "
+                                       "'out/o.txt', 'new.txt'}) do roofline.write(n, 'x') end\n",
+                                       "roofline.write('new2.txt', 'x')\n"};
+    put_files(dir, files, text, 6);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . %s 2>&1", dir, dir,
+                 RL_BIN, k ? "x.lua" : "w.lua");
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        assert_int_equal(pclose(p), 0);
+        const char *note = strstr(out, "note: the run replaced files of roofline's own tree (");
+        if (k == 1) {
+            assert_null(note);
+            continue;
+        }
+        snprintf(path, sizeof path, "%s: README.md, src/main.c), where only the files roofline "
+                 "reads are guarded", dir);
+        if (!note || !strstr(note, path))
+            fail_msg("no note naming README.md and src/main.c in: %s", out);
+        assert_null(strstr(out, "o.txt"));
+        assert_null(strstr(out, "new.txt"));
+    }
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "x"); /* replaced, as --save would: a note, not a refusal */
+    free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A failed run keeps nothing (tester9 #7): the file it rewrote holds its
  * older content again, the file it created is gone, and the message says
  * so; a run that succeeds replaces the file. */
@@ -441,6 +515,80 @@ static void failed_run_puts_back(void **state)
     t = slurp_text(path);
     assert_string_equal(t, "second");
     free(t);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* tester15 F-run-1: two runs into one --out each undid the other's files
+ * and the original a.txt was lost.  With another process holding the
+ * folder (a run's rl_outdir_open, in a child), `run --out` exits 2 before
+ * its script runs, says why, and leaves a.txt as it was ("old\n"; the
+ * script would write "new" and b.txt). */
+static void run_refused_while_another_holds_the_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_lock_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"a.txt", "w.lua"};
+    static const char *const text[] = {"old\n", "roofline.write('a.txt', 'new')\n"
+                                                "roofline.write('b.txt', 'new')\n"};
+    put_files(dir, files, text, 2);
+    pid_t pid = hold_folder(dir);
+    snprintf(args, sizeof args, "run --out %s %s/w.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    if (rc != 2 || !strstr(out, "another roofline run is writing to this folder"))
+        fail_msg("exit %d: %s", rc, out);
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    char *t = slurp_text(path);
+    assert_string_equal(t, "old\n");
+    free(t);
+    snprintf(path, sizeof path, "%s/b.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* tester15 F-lua-1/2: a roofline.plot refused for its options (q.jpg, an
+ * empty series) claims no name, so the corrected calls (q.png, p.png) draw
+ * (rc 0, their .dat written); a step figure of one batch (B = 1) gets the
+ * x range [0.5, 2], one octave each side (gnuplot refused [1:1]), and
+ * renders where gnuplot is installed. */
+static void refused_plot_claims_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_plotclaim_XXXXXX", path[300], args[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {
+        "local p = roofline.pareto{model='llama3-8b', hw='tpu-v5e', chips={4,8}, batch={1,8}, "
+        "context=2048}\n"
+        "local ok, e = pcall(roofline.plot, {kind='pareto', file='q.jpg', series={{rows=p.rows}}})\n"
+        "assert(not ok and e:find('NAME.png or NAME.svg', 1, true), e)\n"
+        "ok, e = pcall(roofline.plot, {kind='pareto', file='p.png', series={{rows={}}}})\n"
+        "assert(not ok and e:find('no rows to draw', 1, true), e)\n"
+        "roofline.plot{kind='pareto', file='q.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='pareto', file='p.png', series={{title='a', rows=p.rows}}}\n"
+        "roofline.plot{kind='step', file='s.png', model='llama3-8b', hw='h100-sxm', batch={1}, "
+        "context=10}\n"};
+    put_files(dir, files, text, 1);
+    snprintf(args, sizeof args, "run --out %s %s/p.lua", dir, dir);
+    int rc = run_cli(args, out, sizeof out);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    static const char *const made[] = {"q.dat", "p.dat", "s.dat"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    snprintf(path, sizeof path, "%s/s.gp", dir);
+    char *t = slurp_text(path);
+    assert_non_null(strstr(t, "\nbmin = 0.5\nbmax = 2\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/s.png", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_int_equal(access(path, F_OK), 0);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
 }
@@ -551,6 +699,63 @@ static void run_plot_write_failure_exits_1(void **state)
     if (WEXITSTATUS(st) != 1 || !strstr(t, "roofline.plot: y.gp: write failed"))
         fail_msg("exit %d: %s", WEXITSTATUS(st), t);
     free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tester15 F-out-1: `pareto --plot` whose script cannot be written (a full
+ * disk there; here the one-block file-size limit of
+ * run_plot_write_failure_exits_1: f.dat, about 200 bytes, fits, f.gp, about
+ * 1.6 kB, does not) exits 1 and leaves none of the figure's files new: with
+ * no older figure, no f.dat, f.gp, f.png or temporary; with an older one
+ * (drawn first without the limit, at --batch 1), its f.dat and f.gp as
+ * they were, byte for byte. */
+static void pareto_plot_write_failure_keeps_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pareto_full_XXXXXX", cmd[1024], path[300];
+    assert_non_null(mkdtemp(dir));
+    const char *pareto = "pareto --model llama3-8b --hw tpu-v5e --chips 4,8 --context 1024 --plot f.png";
+    for (int older = 0; older < 2; older++) {
+        char *was_dat = NULL, *was_gp = NULL;
+        if (older) {
+            snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s --batch 1 > /dev/null 2>&1",
+                     dir, RL_SRCDIR, RL_BIN, pareto);
+            assert_int_equal(system(cmd), 0);
+            snprintf(path, sizeof path, "%s/f.dat", dir);
+            was_dat = slurp_text(path);
+            snprintf(path, sizeof path, "%s/f.gp", dir);
+            was_gp = slurp_text(path);
+            assert_true(was_dat && was_gp);
+        }
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
+                 "exec %s %s --batch 1,8\" > log 2>&1", dir, RL_SRCDIR, RL_BIN, pareto);
+        int st = system(cmd);
+        snprintf(path, sizeof path, "%s/log", dir);
+        char *t = slurp_text(path);
+        assert_true(WIFEXITED(st));
+        if (WEXITSTATUS(st) != 1 || !strstr(t, "f.gp: write failed"))
+            fail_msg("exit %d: %s", WEXITSTATUS(st), t);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.dat", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_dat);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        snprintf(path, sizeof path, "%s/f.gp", dir);
+        t = older ? slurp_text(path) : NULL;
+        if (older)
+            assert_string_equal(t, was_gp);
+        else
+            assert_int_not_equal(access(path, F_OK), 0);
+        free(t);
+        free(was_dat);
+        free(was_gp);
+        snprintf(cmd, sizeof cmd, "ls -A %s | grep -q '\\.tmp\\.'", dir);
+        assert_int_not_equal(system(cmd), 0);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -2245,6 +2450,31 @@ static void help_defaults_and_citations(void **state)
     assert_non_null(strstr(strstr(out, "--requests N"), "(default 20000)"));
     assert_int_equal(run_cli("fit --help", out, sizeof out), 0);
     assert_null(strstr(out, "src/enginecost.h"));
+    /* tester15 F-doc-1: validate-serve's table gave simulate's 20000 and
+     * 256; it serves 24 requests (at most 10000) on 4 slots (at most 64),
+     * cli.c validate_serve_opts, and refuses past them before any run */
+    assert_int_equal(run_cli("validate-serve --help", out, sizeof out), 0);
+    static const char *const own[][2] = {{"\n  --requests N", "[1..10000 requests] (default 24)"},
+                                         {"\n  --max-seqs B", "[1..64 sequences] (default 4)"}};
+    for (int i = 0; i < 2; i++) {
+        const char *row = strstr(out, own[i][0]); /* the option table's row */
+        assert_non_null(row);
+        row++;
+        const char *b = strstr(row, own[i][1]);
+        if (!b || b > strchr(row, '\n'))
+            fail_msg("%s: no '%s' on its line: %s", own[i][0], own[i][1], row);
+    }
+    assert_int_equal(run_cli("validate-serve --requests 10001", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 10000]"));
+    assert_int_equal(run_cli("validate-serve --max-seqs 65", out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a whole number in [1, 64]"));
+    /* sweep is Lua only: its reference lists Lua keys, no flags */
+    assert_int_equal(run_cli("help --markdown", out, sizeof out), 0);
+    const char *sw = strstr(out, "\n## sweep\n"), *next = sw ? strstr(sw + 1, "\n## ") : NULL;
+    assert_true(sw && next);
+    assert_non_null(strstr(sw, "Lua only: `roofline.sweep{...}`"));
+    const char *flag = strstr(sw, "| --");
+    assert_true(!flag || flag > next);
 }
 
 /* roofline list: one row per preset file (model/NAME.lua: 22 when this was
@@ -2427,6 +2657,29 @@ static void reference_engine_profile(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "none");
     cJSON_Delete(j);
+    /* review22 #11 / CLOSING23: validate --backend printed its own smoke
+     * note, and fit/validate --against loaded --hw a second time to print
+     * it; now the CLI's one note from the libraries' own copies: said once,
+     * naming the profile, with smoke_test in the JSON */
+    snprintf(sh, sizeof sh, "%s/rows.csv", dir);
+    f = fopen(sh, "w");
+    assert_non_null(f);
+    fprintf(f, "phase,tp,batch,context,measured_s\ndecode,1,2,256,0.5\n");
+    fclose(f);
+    static const char *const smoke_runs[] = {
+        "validate --backend cpu --quick --model tiny-test --profile %s/p.lua --engine ideal "
+        "--format json",
+        "validate --against %s/rows.csv --model tiny-test --hw %s/p.lua --engine reference "
+        "--weights fp32 --compute fp32 --kv fp32 --format json"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, smoke_runs[k], dir, dir);
+        if (run_cli(cmd, out, sizeof out) != 0)
+            fail_msg("%s: %s", cmd, out);
+        const char *note = strstr(out, "is a `calibrate --quick` profile, a smoke test");
+        if (!note || strstr(note + 1, "is a `calibrate --quick` profile") ||
+            !strstr(out, "\"smoke_test\":\ttrue"))
+            fail_msg("%s: the smoke note once and smoke_test: %s", cmd, out);
+    }
     snprintf(cmd, sizeof cmd, "calibrate --tables %s/t --hw %s/t/base.lua --engine reference "
              "--save %s/p3.lua --tables-out %s/x", dir, dir, dir, dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 2);
@@ -2589,6 +2842,51 @@ static void step_columns_add_up(void **state)
     cJSON_Delete(fast);
 }
 
+/* tester14 F5: under --overlap the header's breakdown stated the plain sum
+ * and the overlap rule only after it, and the rows did not obey the sum
+ * (tp8 batch 1: 5.2125 ms against a sum of 5.8525).  The key now states the
+ * rule this run obeys, and every row obeys it to 1e-12: without a pipeline
+ * max(local, comm_s); with --pp, max(local, comm_s - sends) + sends, sends
+ * the batch's P2P rows in collectives (the stage sends); local is
+ * kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s.  The sum no
+ * longer holds there (comm hidden: the rows differ by > 1%), so the test
+ * fails on the old text and on a rule that does not match the rows. */
+static void overlap_breakdown_states_its_rule(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --overlap --ideal --batch 1,16,128 "
+        "--context 2048 --format json",
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 2 --pp 4 --overlap --ideal "
+        "--batch 1,16,128 --context 2048 --format json"};
+    static const char *const rule[] = {
+        "step_s = max(kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s, comm_s):",
+        "step_s = max(kv_load_s + max(weight_load_s, compute_s) + kernel_excess_s, comm_s - sends) "
+        "+ sends, sends the summed total_s of the batch's P2P rows in collectives"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = json2(runs[k], "");
+        assert_non_null(j);
+        const char *b = cJSON_GetObjectItem(j, "breakdown")->valuestring;
+        if (strncmp(b, rule[k], strlen(rule[k])) != 0)
+            fail_msg("breakdown '%s' does not open with '%s'", b, rule[k]);
+        const cJSON *r, *c;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        {
+            double sends = 0;
+            cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "collectives"))
+                if (num(c, "batch") == num(r, "batch") &&
+                    strcmp(cJSON_GetObjectItem(c, "collective")->valuestring, "P2P") == 0)
+                    sends += num(c, "total_s");
+            assert_true(k == 0 ? sends == 0 : sends > 0);
+            double local = num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
+                           num(r, "kernel_excess_s");
+            assert_rel(fmax(local, num(r, "comm_s") - sends) + sends, num(r, "step_s"), 1e-12);
+            assert_true(local + num(r, "comm_s") > 1.01 * num(r, "step_s"));
+        }
+        cJSON_Delete(j);
+    }
+}
+
 /* tester12 #7: a KV dtype or weight x compute pair the engine's tables do
  * not measure (h100-sxm trtllm: bf16 and fp8) is derived, and stderr says
  * so; fp8 and bf16 are measured (no note), and --ideal uses no table. */
@@ -2631,6 +2929,9 @@ int main(void)
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
         cmocka_unit_test(failed_run_puts_back),
+        cmocka_unit_test(run_refused_while_another_holds_the_folder),
+        cmocka_unit_test(refused_plot_claims_nothing),
+        cmocka_unit_test(pareto_plot_write_failure_keeps_nothing),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(stdout_full),
@@ -2651,6 +2952,9 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(overlap_breakdown_states_its_rule),
+        cmocka_unit_test(run_into_own_tree_noted),
+        cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),

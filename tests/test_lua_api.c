@@ -779,6 +779,14 @@ static void what_if_and_size_errors(void **state)
     assert_step_on("roofline.hw('h100-sxm', { name = 'x' })", "calibrated", "hw.name=x");
     assert_step_on("roofline.hw(roofline.hw('h100-sxm', { name = 'x' }), { name = 'y' })",
                    "calibrated", NULL);
+    /* and a name edited on the returned table, field by field (tester15
+     * F-lua-3: it read `estimated`, the override `calibrated`): the table
+     * names the chip its tables were measured on in renamed_from; a chip
+     * measured on nothing (tpu-v5e, datasheet figures) stays estimated */
+    assert_step_on("(function() local h = roofline.hw('h100-sxm') h.name = 'y' return h end)()",
+                   "calibrated", "hw.name=y");
+    assert_step_on("(function() local h = roofline.hw('tpu-v5e') h.name = 'y' return h end)()",
+                   "estimated", NULL);
     /* a derived spec that only renames its base, too (tester11 #3: it read
      * `estimated` with the same numbers) */
     char spec[64], expr[96];

@@ -267,12 +267,45 @@ static void test_other_figures(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* tester15 F-lua-2: a figure over one batch had bmin = bmax and gnuplot
+ * refused the empty x range.  The memory figure at B = 8 gets [4, 16], one
+ * octave each side (plot.c put_batch_range), and renders; two batches
+ * given high to low keep their own bounds, [1, 8]. */
+static void test_one_batch(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[64], out[128], err[512], gp[160];
+    make_dir(dir);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    long long one[] = {8}, two[] = {8, 1};
+    snprintf(out, sizeof out, "%s/one.svg", dir);
+    int rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, one, 1, err, sizeof err);
+    assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
+    snprintf(gp, sizeof gp, "%s/one.gp", dir);
+    char *t = slurp_text(gp);
+    assert_non_null(strstr(t, "\nbmin = 4\nbmax = 16\n"));
+    free(t);
+    if (have_gnuplot())
+        assert_true(file_size(dir, "one.svg") > 1000);
+    snprintf(out, sizeof out, "%s/two.svg", dir);
+    rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, two, 2, err, sizeof err);
+    assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
+    snprintf(gp, sizeof gp, "%s/two.gp", dir);
+    t = slurp_text(gp);
+    assert_non_null(strstr(t, "\nbmin = 1\nbmax = 8\n"));
+    free(t);
+    check_no_temp_and_clean(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
+        cmocka_unit_test(test_one_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

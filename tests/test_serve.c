@@ -1044,6 +1044,23 @@ static void test_decode_runs_match_every_step(void **state)
     c.prefix_hbm_tokens = 3000;
     c.prefix_host_tokens = 10000;
     same_as_every_step(f, r, n, c);
+    /* a calibrated cost: its decode steps fail the linear check, so the runs
+     * read the dense memo (serve.c decode_row), filling it as they go */
+    fixture *g = malloc(sizeof *g); /* an rl_hw: off the stack */
+    assert_non_null(g);
+    *g = *f;
+    rl_ops_cost unused;
+    two_costs(f, &g->oc, &unused);
+    rl_ops_cost_free(&unused);
+    g->cost = rl_serve_ops_cost(&g->oc);
+    for (long long i = 0; i < n; i++) {
+        r[i].prefix_id = -1;
+        r[i].prefix_len = 0;
+    }
+    same_as_every_step(g, r, n, config(g, RL_POLICY_CONTINUOUS));
+    assert_true(g->oc.slope[1] < 0 && g->oc.dense_bytes > 0);
+    rl_ops_cost_free(&g->oc);
+    free(g);
     free(r);
 }
 

@@ -819,6 +819,27 @@ static void test_bad_tables(void **state)
             fail_msg("truncated: '%s'", terr);
         remove_dir(tdir);
     }
+    /* a NUL byte inside a row is binary data, said by line (before: the line
+     * was read up to the NUL and the next line's first byte eaten, so a row
+     * "gemm,t,bfloat16,2\0,2,3,0.01" read as a 4-column row, and a NUL
+     * opening a line as a blank one) */
+    for (int first = 0; first < 2; first++) {
+        char ndir[64], nerr[1024] = "", file[160];
+        bad_dir(ndir, H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", ndir);
+        gzFile gz = gzopen(file, "ab"); /* a second gzip member, read on as one stream */
+        assert_non_null(gz);
+        static const char row[] = "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,2\0,2,3,0.01\n"
+                                  "gemm,t,bfloat16,3,2,3,0.01\n";
+        static const char lead[] = "gemm,t,bfloat16,1,2,3,0.01\n\0gemm,t,bfloat16,2,2,3,0.01\n";
+        assert_true(gzwrite(gz, first ? lead : row, first ? sizeof lead - 1 : sizeof row - 1) > 0);
+        gzclose(gz);
+        rl_silicon t;
+        assert_int_equal(rl_silicon_import(ndir, "trtllm", &h, 0, NULL, &t, nerr, sizeof nerr), -1);
+        if (!strstr(nerr, "gemm_perf.csv.gz: line 4: a NUL byte: binary data"))
+            fail_msg("NUL: '%s'", nerr);
+        remove_dir(ndir);
+    }
     /* review23 L2: a table that is a FIFO is refused, never opened blocking
      * (gzopen waited forever for a writer) */
     {

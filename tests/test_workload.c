@@ -26,17 +26,22 @@ static void test_distributions(void **state)
     assert_rel(rl_dist_mean(&d), 15, 0);
 }
 
-static void expect_trace_error(const char *text, const char *want)
+static void expect_trace_error_at(const char *text, long long max_context, const char *want)
 {
     char path[64], err[512];
     rl_request *r = NULL;
     write_temp(path, ".csv", text);
-    long long n = rl_trace_read(path, 0, &r, err, sizeof err);
+    long long n = rl_trace_read(path, 0, max_context, &r, err, sizeof err);
     unlink(path);
     assert_int_equal(n, -1);
     assert_null(r);
     if (!strstr(err, path) || !strstr(err, want))
         fail_msg("error '%s' lacks '%s' or the file name", err, want);
+}
+
+static void expect_trace_error(const char *text, const char *want)
+{
+    expect_trace_error_at(text, 0, want);
 }
 
 static void test_trace_csv(void **state)
@@ -47,13 +52,21 @@ static void test_trace_csv(void **state)
     write_temp(path, ".csv",
                "arrival_s,prompt_tokens,output_tokens,prefix_id,prefix_tokens\n"
                "# a comment\n0.0,100,10\n0.5, 200 ,20,3,50\n\n1.5,300,30\n");
-    assert_int_equal(rl_trace_read(path, 0, &r, err, sizeof err), 3);
+    assert_int_equal(rl_trace_read(path, 0, 0, &r, err, sizeof err), 3);
     unlink(path);
     assert_int_equal(r[1].prompt, 200);
     assert_int_equal(r[1].prefix_id, 3);
     assert_int_equal(r[1].prefix_len, 50);
     assert_int_equal(r[2].prefix_id, -1);
     free(r);
+    /* RFC 4180 quoting, as --format csv and spreadsheets write (tester14 F4b) */
+    write_temp(path, ".csv", "\"arrival_s\",\"prompt_tokens\",\"output_tokens\"\r\n\"0\",\"100\","
+                             "\"10\"\r\n0.5, \"200\" ,20\r\n");
+    assert_int_equal(rl_trace_read(path, 0, 0, &r, err, sizeof err), 2);
+    unlink(path);
+    assert_int_equal(r[1].prompt, 200);
+    free(r);
+    expect_trace_error("0,100,10\n1,\"100,10\n", ":2: column 2: a quoted field without its closing quote");
     expect_trace_error("0,100,10\n1,abc,10\n", ":2: field 'prompt_tokens'");
     /* a short and a long line both say the count (tester9 #8: the long one named a field 'line') */
     expect_trace_error("0,100,10\n1,100\n",
@@ -65,8 +78,32 @@ static void test_trace_csv(void **state)
     expect_trace_error("0,100,10,7\n", ":1: field 'prefix_tokens'");
     expect_trace_error("0,100,10,7,100\n", ":1: field 'prefix_tokens'");
     expect_trace_error("0,100,1.5\n", ":1: field 'output_tokens'");
-    assert_int_equal(rl_trace_read("/nonexistent/t.csv", 0, &r, err, sizeof err), -1);
+    assert_int_equal(rl_trace_read("/nonexistent/t.csv", 0, 0, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/t.csv"));
+}
+
+/* A trace row longer than the model's context is refused, naming the first
+ * such line and the count, whether some rows fit or none do (tester14 F4a:
+ * the one over-long row of three was shortened silently); a row of exactly
+ * max_context tokens fits (vLLM allows prompt + output = max_model_len,
+ * tests/v1/e2e/test_context_length.py). */
+static void test_trace_longer_than_context(void **state)
+{
+    (void)state;
+    char path[64], err[512];
+    rl_request *r = NULL;
+    expect_trace_error_at("arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,9000,10\n1,100,10\n"
+                          "2,8190,10\n",
+                          8192, ":3: fields 'prompt_tokens' + 'output_tokens': 9010 tokens exceed "
+                          "the model's max_context (8192): a server refuses such a request rather "
+                          "than shorten it (2 of 4 requests do, this line first)");
+    expect_trace_error_at("0,9000,10\n", 8192, ":1: fields 'prompt_tokens' + 'output_tokens': "
+                          "9010 tokens exceed the model's max_context (8192)");
+    write_temp(path, ".csv", "0,8182,10\n");
+    assert_int_equal(rl_trace_read(path, 0, 8192, &r, err, sizeof err), 1);
+    unlink(path);
+    assert_int_equal(r[0].prompt + r[0].output, 8192);
+    free(r);
 }
 
 /* A Poisson workload at 10 req/s: n arrivals span n/10 s (1e5 arrivals:
@@ -176,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_trace_csv),
+        cmocka_unit_test(test_trace_longer_than_context),
         cmocka_unit_test(test_poisson_rate),
         cmocka_unit_test(test_burst_keeps_requests),
         cmocka_unit_test(test_offline),

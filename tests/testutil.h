@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "outdir.h"
 #include "spec.h"
 
 /* |actual - expected| <= tol * |expected|, with both values in the message. */
@@ -168,6 +169,31 @@ static inline cJSON *run_cli_json(const char *args, char *buf, size_t n)
     if (!j)
         fail_msg("roofline %s printed no JSON", args);
     return j;
+}
+
+/* A child process that opens `dir` as a run's output folder (outdir.h:
+ * its lock taken) and waits; returns its pid once it holds the folder.
+ * The caller kills it (SIGKILL) and reaps it. */
+static inline pid_t hold_folder(const char *dir)
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        rl_outdir o;
+        char e[1024];
+        if (rl_outdir_open(&o, dir, e, sizeof e) != 0 || write(ready[1], "x", 1) != 1)
+            _exit(1);
+        for (;;)
+            pause();
+    }
+    char c;
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    return pid;
 }
 
 #endif

@@ -1,0 +1,68 @@
+/* csv.c — RFC 4180 fields of one CSV line (rules and departures in csv.h). */
+#include "csv.h"
+
+#include <string.h>
+
+static int blank(char c) { return c == ' ' || c == '\t'; }
+
+/* The quoted field opening at *p (on its '"'), unquoted in place; *p is left
+ * on the ',' or '\0' after it.  Returns 0, or -1 with *why. */
+static int quoted(char **p, const char **why)
+{
+    char *r = *p + 1, *w = *p;
+    for (;; r++) {
+        if (!*r) {
+            *why = "a quoted field without its closing quote (a line break inside a field is "
+                   "not accepted)";
+            return -1;
+        }
+        if (*r == '"' && r[1] == '"')
+            *w++ = *r++; /* "" is one quote (RFC 4180 rule 7) */
+        else if (*r == '"')
+            break;
+        else
+            *w++ = *r;
+    }
+    for (r++; blank(*r) || (*r == '\r' && !r[1]); r++)
+        ;
+    if (*r && *r != ',') {
+        *why = "text after the closing quote (a quote inside a quoted field is written twice)";
+        return -1;
+    }
+    *w = '\0';
+    *p = r;
+    return 0;
+}
+
+int rl_csv_split(char *line, char **field, int cap, int *column, const char **why)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        if (n == cap)
+            return cap + 1;
+        *column = n + 1;
+        while (blank(*p))
+            p++;
+        field[n++] = p;
+        char *end = p, *e;
+        if (*p == '"') {
+            if (quoted(&end, why) != 0)
+                return -1;
+        } else {
+            end = p + strcspn(p, ",");
+            for (e = end; e > p && (blank(e[-1]) || e[-1] == '\r');)
+                e--;
+            if (memchr(p, '"', (size_t)(e - p))) {
+                *why = "a double quote inside a field that does not start with one (quote the "
+                       "whole field and write the quote twice, RFC 4180 rules 5 and 7)";
+                return -1;
+            }
+            if (e < end)
+                *e = '\0'; /* the blanks before the comma */
+        }
+        if (*end != ',')
+            return n;
+        *end = '\0';
+        p = end + 1;
+    }
+}

@@ -1,0 +1,26 @@
+/* csv.h — one line of a CSV file split into its fields, for our readers of
+ * measurement CSVs (measure.c) and traces (workload.c).
+ *
+ * The syntax is RFC 4180's (Shafranovich, "Common Format and MIME Type for
+ * Comma-Separated Values (CSV) Files", IETF 2005, section 2), the one
+ * roofline's own `--format csv` writes (report.c) and spreadsheets export:
+ * fields separated by commas; a field may be enclosed in double quotes
+ * (rule 5), and then may hold commas (rule 6) and a double quote written
+ * twice (rule 7).  Two departures, both refused with a reason rather than
+ * read otherwise: a line break inside a quoted field (rule 6 allows it; no
+ * field of ours holds one, and our readers count lines for their errors),
+ * and a double quote inside a field that does not start with one (rule 5
+ * forbids it; it is a broken quote, not data).  Blanks (space, tab) around
+ * a field, and a carriage return ending the line, are dropped, as our
+ * readers always did; blanks inside the quotes are kept.  Uses the C
+ * library only. */
+#ifndef RL_CSV_H
+#define RL_CSV_H
+
+/* Split `line` (one line, its '\n' removed) in place into at most cap
+ * fields, unquoted: field[i] points into line.  Returns the number of
+ * fields, cap + 1 when there are more (the rest not read), or -1 with
+ * *column the 1-based field at fault and *why the reason. */
+int rl_csv_split(char *line, char **field, int cap, int *column, const char **why);
+
+#endif
