@@ -340,13 +340,12 @@ static int load_model(const rl_opts *o, rl_model *m)
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
     if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
-        rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it at their measured "
-                      "efficiency (%s%s); mode estimated; the plan and its collectives are kept",
+        rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
+                      "estimated; the plan and its collectives are kept",
                    h->changed, h->name,
                    h->engine_costs.present
                        ? "the fitted engine costs' device terms over the changed figures"
-                       : "each measured kernel time x its roofline time on the changed chip / "
-                         "on the chip as measured",
+                       : RL_ENGINE_WHAT_IF_RULE,
                    h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
 }
 
@@ -2242,6 +2241,8 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return -1;
     }
+    if (*m->ignored) /* measure.h: a misspelt optional column is seen */
+        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", file, m->ignored);
     return 0;
 }
 

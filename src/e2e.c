@@ -244,20 +244,39 @@ static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file
     return 0;
 }
 
-/* A row whose weights alone exceed the HBM of its tp GPUs (the vendor's
- * capacity, memory.h hbm_bytes: the most lenient bound) describes a
- * configuration that cannot run, a wrong tp, weights or hw column: bad
- * input.  Returns 0, or -1 with err naming file and line. */
+/* A row whose weights, or weights and the KV cache of its batch, exceed the
+ * HBM of its tp GPUs (the vendor's capacity, memory.h hbm_bytes: the most
+ * lenient bound) describes a configuration that cannot run, a wrong tp,
+ * weights, batch, context or hw column: bad input.  The KV cache is each
+ * sequence's at the end of the row's work (decode: its context; prefill:
+ * its tokens; static: tokens + output), all batch sequences at once: a
+ * running sequence's KV blocks are in GPU memory at every step, and one
+ * whose blocks do not fit is preempted (swapped out or recomputed), not
+ * run (Kwon et al., "Efficient Memory Management for Large Language Model
+ * Serving with PagedAttention", SOSP 2023, sec. 4.5), and the row's
+ * prediction times the batch as one (tester15 F-csv-2: batch 100000 at
+ * context 8192, 107 TB of KV on one 80 GB H100, was scored).  Windowed
+ * layers count their window (memory.h, ideal view).  Returns 0, or -1 with
+ * err naming file and line. */
 static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
                     const char *file, char *err, size_t errlen)
 {
-    rl_memory u = rl_memory_use(mod, h, r->tp, 0, 0, p.weights, p.kv);
-    if (u.weight_bytes <= u.hbm_bytes)
+    long long seq = r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
+    rl_memory u = rl_memory_use(mod, h, r->tp, r->batch, seq, p.weights, p.kv);
+    if (u.total_bytes <= u.hbm_bytes)
         return 0;
-    snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of tp %lld "
-             "x %s (%.1f GB): a configuration that cannot run (check the row's tp, weights and "
-             "hw)", file, r->line, mod->name, rl_dtype_name(p.weights), u.weight_bytes / 1e9,
-             r->tp, h->name, u.hbm_bytes / 1e9);
+    if (u.weight_bytes > u.hbm_bytes)
+        snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of tp "
+                 "%lld x %s (%.1f GB): a configuration that cannot run (check the row's tp, "
+                 "weights and hw)", file, r->line, mod->name, rl_dtype_name(p.weights),
+                 u.weight_bytes / 1e9, r->tp, h->name, u.hbm_bytes / 1e9);
+    else
+        snprintf(err, errlen, "%s:%d: column 'batch': %lld sequences of %lld tokens hold %.4g GB "
+                 "of %s KV cache, with %.1f GB of %s weights more than the HBM of tp %lld x %s "
+                 "(%.1f GB): a configuration that cannot run (check the row's batch, %s, tp, kv "
+                 "and hw)", file, r->line, r->batch, seq, u.kv_bytes / 1e9, rl_dtype_name(p.kv),
+                 u.weight_bytes / 1e9, rl_dtype_name(p.weights), r->tp, h->name,
+                 u.hbm_bytes / 1e9, r->phase == RL_MEAS_DECODE ? "context" : "tokens");
     return -1;
 }
 

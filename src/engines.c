@@ -354,7 +354,11 @@ double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const d
         return t; /* the chip as measured: the table's time itself */
     rl_kideal_ctx k0 = ideal_ctx(c, v, x, was[0], was[1]), k1 = ideal_ctx(c, v, x, now[0], now[1]);
     double r0 = rl_kideal(x, &k0), r1 = rl_kideal(x, &k1);
-    return r0 > 0 && r1 > 0 ? t * (r1 / r0) : t;
+    if (!(r0 > 0 && r1 > 0) || r1 == r0)
+        return t; /* no roofline, or one the change does not move: the time as measured */
+    /* the excess over the roofline as measured stays; a kernel measured at
+     * or below its roofline (MoE, reference: no floor) keeps its ratio */
+    return t > r0 ? r1 + (t - r0) : t * (r1 / r0);
 }
 
 /* ---- tables kept until exit ------------------------------------------------ */

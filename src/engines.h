@@ -467,28 +467,43 @@ long rl_engine_floored(void);
  * table was measured at (spec.h rl_hw.measured: --set hw.hbm_bw, a spec
  * over a `base`, a Lua override or an edited table):
  *
- *   t_now(x) = t_table(x) x ideal(x; now) / ideal(x; was)
+ *   t_now(x) = ideal(x; now) + (t_table(x) - ideal(x; was))
  *
  * t_table(x): rl_engine_time at the figures `was` (interpolated or
  * extrapolated as any table time); ideal: rl_kideal, the kernel's roofline
  * max(FLOPs / peak, bytes / bw) (seed 000 section 1, "Linear operations:
- * what bottlenecks us?").  The kernel keeps the fraction of its roofline
- * it was measured to reach (Williams, Waterman and Patterson, "Roofline: an
- * insightful visual performance model for multicore architectures", CACM
- * 52(4), 2009: achieved performance read against the roof that bounds it),
- * so the bound that changed moves it: a memory-bound kernel (decode GEMM,
- * decode attention) by the bandwidth ratio, a compute-bound one (prefill
- * GEMM) by the peak ratio, and neither by a change of the other figure
- * until it crosses the ridge, where the max of the two takes over.  Not
- * decomposed into a compute and a memory part: a table time is one
- * measurement of the overlapped kernel, which does not say how it splits.
- * Lowering either figure never lowers ideal(x; now), so never a time
- * (monotone); `now` equal to `was` returns the table's time unchanged (to
- * the bit).  A kernel's fixed part (launch, a latency-bound tail) scales
- * with it, so a small kernel's change is overstated: an upper bound on
- * how much it moves.  was[2], now[2]: {peak, bw}. */
+ * what bottlenecks us?"; Williams, Waterman and Patterson, "Roofline", CACM
+ * 52(4), 2009).  The measured time is split at its roofline on the chip as
+ * measured: the roofline part moves to the changed chip, and the excess
+ * above it (launch, a latency-bound tail, fixed pipeline start-up) is kept.
+ * This is Hockney's two-parameter model, t = t0 + n / r_inf, a start-up t0
+ * that does not depend on the asymptotic rate r_inf (Hockney and Jesshope,
+ * "Parallel Computers 2", Adam Hilger, 1988, for vector operations; Hockney,
+ * "The communication challenge for MPP", Parallel Computing 20(3), 1994, for
+ * messages), with the roofline as n / r_inf: the rule comm.h applies to
+ * measured collectives (Hockney's terms apart).  Until stop 24 the whole time
+ * was scaled by ideal(x; now) / ideal(x; was), excess included: 100x the
+ * bandwidth read llama3-8b's 483 decode kernels in 64 us on H100 (tester15
+ * F-whatif-1), and H100 at H200's 4.8 TB/s read its decode steps 3-11% faster
+ * than the H200 tables themselves; now -0.8% to +3.5% (docs/model.md).  Where
+ * part of the excess scales with the bandwidth (a kernel sustaining 90% of
+ * peak), keeping it whole understates how far that kernel moves, as the old
+ * ratio overstated it.  A kernel measured below its roofline (MoE and
+ * reference rows, which the floor rule spares: rl_engine_floor) has no excess
+ * and keeps its ratio, t_table x ideal(now) / ideal(was).  Lowering either
+ * figure never lowers ideal(x; now), so never a time (monotone); the time is
+ * never below ideal(x; now) unless the table's was below ideal(x; was); `now`
+ * equal to `was` returns the table's time unchanged (to the bit).
+ * was[2], now[2]: {peak, bw}. */
 double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const double *x,
                          const double was[2], const double now[2], rl_provenance *prov);
+
+/* How a hardware what-if moves a measured kernel, in the words every label
+ * uses (rl_engine_time_on). */
+#define RL_ENGINE_WHAT_IF_RULE                                                    \
+    "each measured kernel time split at its roofline on the chip as measured: "   \
+    "the roofline part moved to the changed chip, the excess above it kept "       \
+    "(Hockney's terms apart, engines.h)"
 
 /* DERIVED: an operator whose precision has no table of its class (int8
  * weights or KV on an engine measured in bf16 and fp8 only) takes the

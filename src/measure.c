@@ -12,6 +12,10 @@
 
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
 #define MAX_COUNT 1000000000LL
+/* Columns a line may have: the measurement fields and others beside them
+ * (roofline's own `fit --format csv` writes 42, tester15 F-csv-1), which
+ * are not read (rl_meas.ignored). */
+#define MAX_COLS 256
 
 /* The physical range a measurement must fall in, open at both ends (tester4
  * #6: 1e308 s and 1e-300 s were taken and printed as inf).  A decode step or
@@ -106,6 +110,8 @@ typedef struct {
     const char *path;
     int line;
     int idx[C_COUNT]; /* column -> field index, -1 when absent */
+    char *ignored;    /* the header's other columns, listed (rl_meas.ignored) */
+    size_t ignored_len;
     char *err;
     size_t errlen;
 } ctx;
@@ -129,13 +135,17 @@ static int parse_header(ctx *c, char **f, int nf)
             k++;
         if (k == C_COUNT) {
             const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
-            snprintf(c->err, c->errlen,
-                     "%s:%d: column %d: unknown column '%.64s' (%s%s%sa header line is required; "
-                     "columns: phase, tp, batch, context, tokens, output, measured_s, "
-                     "measured_tok_s_per_gpu, model, hw, engine, weights, kv, compute, pp, ep)",
-                     c->path, c->line, i + 1, f[i], sep ? "fields are separated by commas, not "
-                     : "", sep ? sep : "", sep ? "; " : "");
-            return -1;
+            if (sep) { /* one column of a header split otherwise: not a CSV of ours */
+                snprintf(c->err, c->errlen,
+                         "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "
+                         "not %s; a header line is required; columns: phase, tp, batch, context, "
+                         "tokens, output, measured_s, measured_tok_s_per_gpu, model, hw, engine, "
+                         "weights, kv, compute, pp, ep)", c->path, c->line, i + 1, f[i], sep);
+                return -1;
+            }
+            size_t used = strlen(c->ignored); /* not a measurement field: named in the note */
+            snprintf(c->ignored + used, c->ignored_len - used, "%s'%.64s'", used ? ", " : "", f[i]);
+            continue;
         }
         if (c->idx[k] >= 0)
             BAD(c, k, "given twice (also column %d)", i + 1);
@@ -143,8 +153,8 @@ static int parse_header(ctx *c, char **f, int nf)
     }
     for (int k = C_PHASE; k <= C_BATCH; k++)
         if (c->idx[k] < 0) {
-            snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (required)",
-                     c->path, c->line, COL_NAMES[k]);
+            snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (required%s%s)",
+                     c->path, c->line, COL_NAMES[k], *c->ignored ? "; not read: " : "", c->ignored);
             return -1;
         }
     return 0;
@@ -197,8 +207,9 @@ static int get_string(ctx *c, char **f, int col, char *out, size_t cap)
 static int needed(ctx *c, char **f, int col, rl_meas_phase ph)
 {
     if (c->idx[col] < 0) {
-        snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (a %s row needs it)",
-                 c->path, c->line, COL_NAMES[col], PHASE_NAMES[ph]);
+        snprintf(c->err, c->errlen, "%s:%d: column '%s': missing from the header (a %s row needs "
+                 "it%s%s)", c->path, c->line, COL_NAMES[col], PHASE_NAMES[ph],
+                 *c->ignored ? "; not read: " : "", c->ignored);
         return -1;
     }
     if (!*f[c->idx[col]])
@@ -286,9 +297,9 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    ctx c = {path, 0, {0}, err, errlen};
+    ctx c = {path, 0, {0}, out->ignored, sizeof out->ignored, err, errlen};
     int have_header = 0, cap = 0, rc = -1, nf;
-    char *f[C_COUNT + 1];
+    char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
     char *start = strncmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
     for (char *line = start, *next; line; line = next) {
@@ -301,7 +312,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
             continue;
         int col;
         const char *why;
-        nf = rl_csv_split(t, f, C_COUNT, &col, &why);
+        nf = rl_csv_split(t, f, MAX_COLS, &col, &why);
         if (nf < 0) {
             int k = 0; /* the column's name, once the header gave it */
             while (have_header && k < C_COUNT && c.idx[k] != col - 1)
@@ -314,8 +325,8 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
             goto done;
         }
         if (!have_header) {
-            if (nf > C_COUNT) {
-                snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, C_COUNT);
+            if (nf > MAX_COLS) {
+                snprintf(err, errlen, "%s:%d: more than %d columns in the header", path, c.line, MAX_COLS);
                 goto done;
             }
             if (parse_header(&c, f, nf) != 0)

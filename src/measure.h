@@ -17,6 +17,12 @@
  *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs)
  *   model hw engine weights kv compute pp ep   optional: override the command line
  *
+ * Other columns (up to 256 in all) are not read: their names are listed in
+ * rl_meas.ignored, which fit and validate --against print as a note (so a
+ * misspelt optional column is seen), and roofline's own CSVs, whose rows
+ * carry the fields above beside their results, read back (tester15
+ * F-csv-1).  A header must still name phase, tp and batch, and a row the
+ * columns its phase needs.
  * A cell of a column that does not apply to the row's phase may be empty;
  * one that applies must hold a positive number (integers for counts);
  * measured_s lies in (1e-7, 1e5) s and measured_tok_s_per_gpu in (1e-6,
@@ -52,6 +58,8 @@ typedef struct {
     int n;
     int nconfig;                /* distinct configurations */
     unsigned long long hash;    /* FNV-1a 64 of the file's bytes */
+    char ignored[1024];         /* the header's columns not read, quoted, ", " between
+                                 * ("" when none; cut short past 1023 bytes) */
 } rl_meas;
 
 /* Read and check FILE.  Returns 0 with *out filled (free with

@@ -176,7 +176,7 @@ static rl_dtype op_compute(const builder *x, const rl_op *op)
 
 /* Engine e's time of kernel class c, variant v at `shape`, computing in
  * `compute`, on the run's chip: the table's at the chip as measured, scaled
- * by the kernel's roofline ratio on a what-if (engines.h rl_engine_time_on). */
+ * on a what-if as engines.h rl_engine_time_on says (its excess kept). */
 static double kernel_time(const builder *x, const rl_serving_engine *e, rl_kclass c, int v,
                           const double *shape, rl_dtype compute, rl_provenance *prov)
 {

@@ -55,9 +55,8 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         cJSON_AddStringToObject(o, "engine_source", e->source);
         return;
     }
-    snprintf(used, sizeof used, "scaled what-if: %s changes the chip; each kernel time of %s "
-             "is its measured time x its roofline time on the changed chip / on the chip as "
-             "measured%s; measured: %s", h->changed,
+    snprintf(used, sizeof used, "scaled what-if: %s changes the chip; %s: " RL_ENGINE_WHAT_IF_RULE
+             "%s; measured: %s", h->changed,
              e->tables ? "the engine's tables" : "its measurements",
              h->collectives.present ? ", " RL_COMM_WHAT_IF_RULE : "",
              e->source);

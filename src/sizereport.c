@@ -802,12 +802,12 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
     const char *mode = rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
-    char eng[1200] = "no engine's kernel tables";
+    char eng[1400] = "no engine's kernel tables";
     if (e && e->tables)
-        snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)%s%s", e->name,
+        snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)%s%s%s", e->name,
                  e->version, e->measured_on, e->source,
-                 rl_hw_what_if_of(h) ? ", each time scaled by its roofline ratio to the what-if "
-                                       : "", h->changed);
+                 rl_hw_what_if_of(h) ? ", on the what-if " : "", rl_hw_what_if_of(h) ? h->changed : "",
+                 rl_hw_what_if_of(h) ? ": " RL_ENGINE_WHAT_IF_RULE : "");
     rl_ops o;
     char err[256];
     if (rl_ops_build(in->m, h, &c, &o, err, sizeof err) != 0) {

@@ -165,8 +165,8 @@ typedef struct {
      * any change, so a table Lua passes on, edited field by field or not,
      * keeps them).  When h's figures differ, h is a what-if of the chip
      * as measured (rl_hw_what_if_of): its kernel tables and efficiency
-     * tables stay, each measured time scaled by the kernel's roofline ratio
-     * (engines.h rl_engine_time_on), its measured collectives stay, each
+     * tables stay, each measured time's roofline part moved to the changed
+     * chip and its excess kept (engines.h rl_engine_time_on), its measured collectives stay, each
      * moved by the link what-if rule (comm.h), and the mode is
      * `estimated`. */
     rl_hw_figures measured;

@@ -580,8 +580,8 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
  * rule: spec.h rl_hw_what_if_of, decided on conversion):
  * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) stepped was `calibrated` at
  * the TRT-LLM tables' 6.64 ms; now `estimated`, and its step equals `step
- * --set hw.hbm_bw=6e12` to 1e-12 (the tables scaled by each kernel's
- * roofline ratio); so for flops.bf16 and for the table roofline.hw returns
+ * --set hw.hbm_bw=6e12` to 1e-12 (each table time's roofline part moved,
+ * its excess kept); so for flops.bf16 and for the table roofline.hw returns
  * edited field by field (it kept the tables unscaled, `calibrated`).  Errors
  * of the option readers simulate and size share name the function called
  * (roofline.size said nothing, earlier roofline.simulate).  A rename alone

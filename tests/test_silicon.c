@@ -67,20 +67,26 @@ static void test_grids_hold_the_measured_rows(void **state)
     rl_silicon_free(&s);
 }
 
-/* A what-if chip (engines.h rl_engine_time_on), worked by hand on the node
- * (m, n, k) = (1, 4096, 4096), whose fitted time is the row
+/* A what-if chip (engines.h rl_engine_time_on: the roofline part moved,
+ * the excess kept), worked by hand on the node (m, n, k) = (1, 4096, 4096),
+ * whose fitted time is the row
  * gemm,torch_flow,bfloat16,2,4096,4096,0.016362667083740234 (ms; m = 1, 2
  * and 4 pooled to their median by the isotonic fit, test above).  Its
  * roofline on h100-sxm (bf16 9.89e14 FLOP/s, 3.35e12 B/s) is memory-bound:
  * 2 x 4096 x 4096 = 33554432 FLOPs take 3.39e-8 s, (4096 + 4096) x 2 +
- * 4096 x 4096 x 2 = 33570816 bytes take 1.00211e-5 s.
+ * 4096 x 4096 x 2 = 33570816 bytes take r0 = 1.00211e-5 s, so the kernel's
+ * excess is t - r0 = 6.34153e-6 s.
  * - the figures as measured: the table's time (rl_engine_time) to the bit;
- * - HBM at half (1.675e12 B/s): memory-bound on both, ratio 2, 0.032725 ms;
- * - bf16 peak at half (4.945e14): memory-bound still, ratio 1;
- * - bf16 peak 1e12: past the ridge, 3.3554432e-5 s of math over 1.00211e-5
- *   s of reads: 0.0163627 ms x 3.3554432e-5 / 1.00211e-5 = 0.0547882 ms;
- * (1e-12 each); and a lower bandwidth never reads faster (6e12 down to
- * 1e11 B/s, at m = 1, 3, 16 and an m = 64 beyond the grid). */
+ * - HBM at half (1.675e12 B/s): memory-bound on both, the roofline part
+ *   doubles: t + r0 = 2.63838e-5 s (the ratio rule read 2t, 3.2725e-5);
+ * - bf16 peak at half (4.945e14): memory-bound still, t unchanged;
+ * - bf16 peak 1e12: past the ridge, 3.3554432e-5 s of math: 3.3554432e-5 +
+ *   6.34153e-6 = 3.98960e-5 s;
+ * - HBM x100 (3.35e14): r0 / 100 + 6.34153e-6 = 6.44174e-6 s, not t / 100
+ *   (tester15 F-whatif-1);
+ * (1e-12 against the formula, 1e-5 against the rounded figures); a lower
+ * bandwidth never reads faster (6e12 down to 1e11 B/s, at m = 1, 3, 16 and
+ * an m = 64 beyond the grid). */
 static void test_what_if_scaling(void **state)
 {
     (void)state;
@@ -88,19 +94,26 @@ static void test_what_if_scaling(void **state)
     import_excerpt(&s, 0);
     rl_serving_engine e = {.tables = s.tables};
     const double t = 0.016362667083740234e-3, was[2] = {9.89e14, 3.35e12};
+    const double r0 = 33570816 / 3.35e12;
     double x[3] = {1, 4096, 4096};
     rl_provenance p;
     double same[2] = {9.89e14, 3.35e12}, half_bw[2] = {9.89e14, 1.675e12};
     double half_peak[2] = {4.945e14, 3.35e12}, slow[2] = {1e12, 3.35e12};
+    double fast_bw[2] = {9.89e14, 3.35e14};
     double own = rl_engine_time(&e, RL_KC_GEMM, RL_KV_BF16, x, was[0], was[1], NULL);
     assert_rel(own, t, 1e-12);
     assert_true(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, same, &p) == own);
     assert_int_equal(p, RL_PROV_MEASURED);
-    assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, half_bw, &p), 2 * t, 1e-12);
+    double half = rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, half_bw, &p);
+    assert_rel(half, t + r0, 1e-12);
+    assert_rel(half, 2.63838e-5, 1e-5);
     assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, half_peak, &p), t, 1e-12);
-    assert_rel(rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, slow, &p),
-               t * (33554432 / 1e12) / (33570816 / 3.35e12), 1e-12);
-    assert_rel(t * (33554432 / 1e12) / (33570816 / 3.35e12), 0.0547882e-3, 1e-6);
+    double sl = rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, slow, &p);
+    assert_rel(sl, 33554432 / 1e12 + (t - r0), 1e-12);
+    assert_rel(sl, 3.98960e-5, 1e-5);
+    double fast = rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was, fast_bw, &p);
+    assert_rel(fast, r0 / 100 + (t - r0), 1e-12);
+    assert_rel(fast, 6.44174e-6, 1e-5);
     static const double ms[] = {1, 3, 16, 64};
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
         double xm[3] = {ms[i], 4096, 4096}, prev = 0;
@@ -111,6 +124,51 @@ static void test_what_if_scaling(void **state)
             prev = tb;
         }
     }
+    rl_silicon_free(&s);
+}
+
+/* Each node of the excerpt's bf16 GEMM, decode- and prefill-attention tables
+ * (every measured kernel shape, tests/data/silicon) on a chip with 100x
+ * the HBM bandwidth, 100x the bf16 peak, or both keeps at least its measured
+ * excess over its roofline, t - ideal(x; was), and its roofline on the
+ * changed chip, ideal(x; now) (engines.h rl_engine_time_on; tester15
+ * F-whatif-1: the ratio rule read 483 llama3-8b decode kernels in 64 us at
+ * 100x the bandwidth, 0.13 us each); and the what-if is never slower than the
+ * chip as measured.  Tolerance 1e-12 relative (one addition's rounding).
+ * On the ratio rule the first check fails at every node with an excess. */
+static void test_what_if_keeps_the_excess(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_serving_engine e = {.name = "trtllm", .tables = s.tables};
+    const double was[2] = {9.89e14, 3.35e12};
+    const double nows[][2] = {{9.89e14, 3.35e14}, {9.89e16, 3.35e12}, {9.89e16, 3.35e14}};
+    static const rl_kclass cls[] = {RL_KC_GEMM, RL_KC_DECODE_ATTN, RL_KC_PREFILL_ATTN};
+    int checked = 0, with_excess = 0;
+    for (size_t c = 0; c < sizeof cls / sizeof *cls; c++) {
+        const rl_ktable *g = s.tables->t[cls[c]][RL_KV_BF16];
+        assert_non_null(g);
+        for (size_t i = 0; i < g->n; i++) {
+            double x[RL_KSHAPE] = {0};
+            for (int a = g->naxes - 1, rest = (int)i; a >= 0; rest /= g->len[a], a--)
+                x[a] = g->axis[a][rest % g->len[a]];
+            double t = rl_engine_time(&e, cls[c], RL_KV_BF16, x, was[0], was[1], NULL);
+            double r0 = rl_engine_floor("trtllm", cls[c], RL_KV_BF16, x, was[0], was[1]);
+            with_excess += t > r0 * (1 + 1e-9);
+            for (size_t k = 0; k < sizeof nows / sizeof *nows; k++) {
+                double tn = rl_engine_time_on(&e, cls[c], RL_KV_BF16, x, was, nows[k], NULL);
+                double r1 = rl_engine_floor("trtllm", cls[c], RL_KV_BF16, x, nows[k][0],
+                                            nows[k][1]);
+                if (!(tn >= (t - r0) * (1 - 1e-12) && tn >= r1 * (1 - 1e-12) && tn <= t))
+                    fail_msg("class %d node %zu what-if %zu: %g s, excess %g s, roofline %g s, "
+                             "measured %g s", (int)cls[c], i, k, tn, t - r0, r1, t);
+                checked++;
+            }
+        }
+    }
+    assert_true(checked >= 3 * 50);
+    assert_true(with_excess > 0);
     rl_silicon_free(&s);
 }
 
@@ -944,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_spike_made_monotone),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_what_if_scaling),
+        cmocka_unit_test(test_what_if_keeps_the_excess),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_tables_of_another_chip),
