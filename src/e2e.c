@@ -1683,15 +1683,60 @@ static double fitted_chunked(const rl_model *m, const rl_hw *h, long long chips,
  * (each step's ideal collective time over its phase's fitted comm_eff,
  * times its count), and the plan's collectives a step and how many are
  * latency-bound. */
-static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
+static double fitted_comm(const rl_ec_terms *t, const double *x)
 {
     double comm = 0;
     for (int k = 0; k < t->n; k++)
         comm += t->step[k].count * t->step[k].comm_s *
                 x[t->step[k].prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM];
-    cJSON_AddNumberToObject(row, "comm_s", comm);
+    return comm;
+}
+
+static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
+{
+    cJSON_AddNumberToObject(row, "comm_s", fitted_comm(t, x));
     cJSON_AddNumberToObject(row, "collectives", t->step[0].ncoll);
     cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
+}
+
+double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double *comm_s, char *err,
+                          size_t errlen)
+{
+    /* the row rl_e2e_retime builds from a step (decode) or prefill row */
+    rl_meas_row r = {.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = tp,
+                     .batch = prefill ? 1 : batch, .pp = 1, .ep = 1,
+                     .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
+    double x[RL_EC_N];
+    rl_ec_to_x(&h->engine_costs, x);
+    rl_ec_terms t;
+    if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
+        return -1;
+    if (comm_s)
+        *comm_s = fitted_comm(&t, x);
+    return rl_ec_time(&t, x, NULL);
+}
+
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    cJSON *mode = cJSON_GetObjectItem(result, "mode");
+    if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
+        cJSON_SetValuestring(mode, rl_hw_what_if_of(h) ? "estimated" : "fitted");
+    set_string(result, "engine", c->engine);
+    char source[1536];
+    snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
+             rl_hw_what_if_of(h) ? h->changed : "",
+             rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
+                                   "list's roofline at the fitted efficiencies) over the changed "
+                                   "figures"
+                                 : "",
+             !rl_hw_what_if_of(h) ? ""
+             : h->collectives.present
+                 ? ", " RL_COMM_WHAT_IF_RULE "; fitted: "
+                 : "; fitted: ",
+             *c->source ? c->source : c->engine);
+    set_string(result, "engine_source", source);
 }
 
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
@@ -1750,27 +1795,12 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
-        cJSON_SetValuestring(mode, rl_hw_what_if_of(h) ? "estimated" : "fitted");
+    rl_e2e_fitted_label(result, h);
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
-    set_string(result, "engine", c->engine);
-    char source[1536];
-    snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
-             rl_hw_what_if_of(h) ? h->changed : "",
-             rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "
-                                   "list's roofline at the fitted efficiencies) over the changed "
-                                   "figures"
-                                 : "",
-             !rl_hw_what_if_of(h) ? ""
-             : h->collectives.present
-                 ? ", " RL_COMM_WHAT_IF_RULE "; fitted: "
-                 : "; fitted: ",
-             *c->source ? c->source : c->engine);
-    set_string(result, "engine_source", source);
     char band[32], note[512], terms[256] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     cJSON_AddStringToObject(result, "band", band);

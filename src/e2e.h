@@ -174,6 +174,21 @@ int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n);
 int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
                          long long n, int wide, char *err, size_t errlen);
 
+/* h's engine_costs (fitted profile) time of one decode step of `batch`
+ * sequences at `len` cached tokens, or (prefill) of one prompt of `len`
+ * tokens, one replica TP over `tp` GPUs (1D plan): the time rl_e2e_retime
+ * gives `step --chips tp` / `prefill --chips tp` (tester15 F-pareto-1:
+ * pareto's points, one function).  *comm_s (may be NULL): of it, the
+ * collectives at the fitted comm_eff.  Seconds, or -1 with err set. */
+double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double *comm_s, char *err,
+                          size_t errlen);
+
+/* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
+ * on a what-if chip), engine and engine_source the costs' (what
+ * rl_e2e_retime writes; pareto's fitted points too). */
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h);
+
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /

@@ -428,9 +428,13 @@ const rl_command RL_COMMANDS[] = {
      "tables and costs (default: the profile's), each chip's own KV share, measured\n"
      "collectives, HBM under the engine's memory rule; plans that path does not time (2d,\n"
      "pipelines) are left out and counted (uncalibrated_plans), and TTFT is the plan's own\n"
-     "prefill (no sequence parallelism).  Fitted engine costs (`roofline fit`) are not\n"
-     "applied.  Without measurements, or with --engine ideal, every plan runs at the\n"
-     "datasheet peaks (mode ideal) with its collectives, an upper bound on speed.",
+     "prefill (no sequence parallelism).  On a profile with fitted engine costs (`roofline\n"
+     "fit`, mode fitted) each plan they model (one replica TP over its GPUs) is timed as\n"
+     "`step --chips tp` and `prefill --chips tp` time it there; other plans are left out\n"
+     "and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
+     "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
+     "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"
+     "whole HBM under --ideal).",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
      "       [--overlap]\n"
@@ -443,8 +447,10 @@ const rl_command RL_COMMANDS[] = {
      "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
-     "throughput per chip.  JSON: `collectives` lists the best plans' collectives, each\n"
-     "row with any its own in collective_list (their total_s add up to its comm_s).",
+     "throughput per chip.  Plans are timed at the datasheet peaks; `fits` follows the\n"
+     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.\n"
+     "JSON: `collectives` lists the best plans' collectives, each row with any its own in\n"
+     "collective_list (their total_s add up to its comm_s).",
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,

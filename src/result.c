@@ -184,6 +184,16 @@ static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
     cJSON_AddStringToObject(r, "memory_source", m->source);
 }
 
+/* The memory rule a plan's `fits` follows (rl_shard_chip_room): the
+ * selected engine's, or "none" (HBM less --hbm-reserve), whatever times
+ * the plan (shard's plans are ideal: tester15 F-mem-1). */
+static void add_plan_memory_rule(cJSON *o, const rl_hw *h)
+{
+    static const rl_engine_memory none;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    add_memory_rule(o, e ? &e->mem : &none);
+}
+
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
  * the engine's fraction and overheads, and what weights + KV may use. */
 static void add_memory(cJSON *o, const rl_memory *mem)
@@ -437,19 +447,25 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
     }
 }
 
-/* A plan's row; `excess`: with kernel_excess_s (step's rows; shard's plans
- * are ideal, their columns add up without it). */
-static void add_shard_row(cJSON *rows, const rl_shard_result *s, const char *best, int excess)
+/* A plan's row on h; `excess`: with kernel_excess_s (step's rows; shard's
+ * plans are ideal, their columns add up without it).  context: S cached
+ * (generation) or the prompt (prefill), as step's rows (tester15 F-csv-1);
+ * usable_bytes_per_chip: the room `fits` is judged against
+ * (rl_shard_chip_room, tester15 F-mem-1). */
+static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
+                          const char *best, int excess)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
     cJSON_AddStringToObject(r, "strategy", s->name);
     if (s->phase == RL_PHASE_GENERATE)
         cJSON_AddNumberToObject(r, "batch", (double)s->batch);
+    cJSON_AddNumberToObject(r, "context", (double)s->context);
     cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes); /* per chip (shard.h) */
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
     cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
+    cJSON_AddNumberToObject(r, "usable_bytes_per_chip", rl_shard_chip_room(h, s));
     cJSON_AddBoolToObject(r, "fits", s->fits);
     cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
@@ -486,8 +502,15 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit)
 {
+    char room[160]; /* what `fits` was judged against (rl_shard_chip_room) */
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (e && e->mem.present)
+        snprintf(room, sizeof room, "what the %s engine's memory rule leaves of %.3g GB per chip "
+                 "(usable_bytes_per_chip)", e->name, h->hbm_bytes * 1e-9);
+    else
+        snprintf(room, sizeof room, "%.3g GB per chip", h->hbm_bytes * 1e-9);
     if (!lat) {
-        snprintf(out, n, "no strategy fits in %.3g GB of HBM per chip", h->hbm_bytes * 1e-9);
+        snprintf(out, n, "no strategy fits in %s", room);
         return;
     }
     int pre = lat->phase == RL_PHASE_PREFILL;
@@ -500,8 +523,8 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     if (k < 0 || (size_t)k >= n)
         return;
     if (nfit < nplans) {
-        int k2 = snprintf(out + k, n - k, "%d of %d plans do not fit in %.3g GB per chip. ",
-                          nplans - nfit, nplans, h->hbm_bytes * 1e-9);
+        int k2 = snprintf(out + k, n - k, "%d of %d plans do not fit in %s. ", nplans - nfit,
+                          nplans, room);
         if (k2 < 0 || (size_t)(k += k2) >= n)
             return;
     }
@@ -552,6 +575,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddStringToObject(o, "overlap", overlap ? "max(local, comm)" : "local + comm");
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
+    add_plan_memory_rule(o, h);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -563,7 +587,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
                                  &bl, &bt);
         for (int i = 0; i < n; i++) {
-            add_shard_row(rows, &r[i],
+            add_shard_row(rows, h, &r[i],
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
@@ -618,6 +642,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             cal ? "included: each replica's calibrated step plus its collectives"
                                 : "included: per-chip formula (1) plus collectives");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
+    add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -635,7 +660,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, &s, NULL, 1);
+        add_shard_row(rows, h, &s, NULL, 1);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
@@ -854,6 +879,8 @@ const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_swe
 {
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
+    if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
+        return rl_hw_what_if_of(h) ? "estimated" : "fitted";
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
@@ -876,11 +903,24 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     const char *mode = rl_result_sweep_mode(m, h, s);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
+    if (s->fitted)
+        rl_e2e_fitted_label(o, h);
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
+                            : s->fitted     ? "included: tensor parallel over each replica's "
+                                              "chips (1D plan), at the fitted comm_eff"
                             : s->calibrated ? "included: each replica's calibrated step plus its "
                                               "collectives"
                                             : peak_plan_comm(h));
+    if (s->fitted)
+        cJSON_AddStringToObject(o, "fitted",
+                                "step_s and ttft_s from the fitted engine costs (src/enginecost.h "
+                                "(E)), as step --chips tp and prefill --chips tp give them on this "
+                                "profile, tp each plan's GPUs per replica; kv_load_s, "
+                                "weight_load_s and compute_s are the calibrated step's roofline "
+                                "terms, kernel_excess_s the fitted step_s above them; plans the "
+                                "costs do not model (EP, KV split other than by batch, 2d, "
+                                "pipelines) are left out and counted in uncalibrated_plans");
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);

@@ -315,6 +315,12 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
         snprintf(out + k, n - k, " x%lld", replicas);
 }
 
+double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
+{
+    long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
+    return rl_memory_usable(h, n, r->weight_bytes * (double)n) / (double)n;
+}
+
 int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
                   long long chips, long long batch, long long context, rl_precision p,
                   rl_shard_result *out, char *err, size_t errlen)
@@ -400,7 +406,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     /* storage: every micro-batch's cache stays resident */
     r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
-    r->fits = r->total_bytes <= h->hbm_bytes * (1 - h->hbm_reserve); /* step --hbm-reserve */
+    r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
     if (prefill && !m->abstract) {

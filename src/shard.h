@@ -121,7 +121,7 @@ typedef struct {
     double weight_bytes; /* stored per chip */
     double kv_bytes;     /* stored per chip */
     double total_bytes;  /* weights + KV per chip */
-    int fits;            /* total_bytes <= hbm_bytes */
+    int fits;            /* total_bytes <= rl_shard_chip_room */
     double flops;        /* per chip per step (pp ticks) */
     double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms */
     double kernel_excess_s; /* per step, of local_s: the calibrated time above those
@@ -163,6 +163,14 @@ typedef struct {
  * ops and the serving simulator (tester4 #9: ideal shard sized the tp8
  * AllReduce at fp8's 524288 B, the calibrated step at bf16's 1048576 B). */
 rl_dtype rl_shard_moved_dtype(rl_dtype compute);
+
+/* What weights + KV may fill on one chip of plan result r (its
+ * weight_bytes, replicas and chips set): rl_memory_usable over one
+ * replica's chips / those chips, i.e. the selected engine's memory rule
+ * with the plan's stored weights per chip, or hbm_bytes * (1 - hbm_reserve)
+ * without one (memory.h).  The one rule step, step --tp, shard, pareto and
+ * simulate judge `fits` by (tester15 F-mem-1: plans used the raw HBM). */
+double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
 
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors

@@ -1028,13 +1028,21 @@ void rl_size_result_free(rl_size_result *r)
 
 int rl_size_frontier(const rl_size_result *r, int *idx)
 {
+    /* meeting rows come cheapest first: of each group at one cost, the
+     * lowest TPOT p99 (the first ranked on a tie), when it beats every
+     * cheaper row's */
     int n = 0;
     double best = INFINITY;
-    for (int i = 0; i < r->n && r->c[i].meets; i++)
-        if (r->c[i].tpot_p99 < best) {
-            best = r->c[i].tpot_p99;
-            idx[n++] = i;
+    for (int i = 0, j; i < r->n && r->c[i].meets; i = j) {
+        int k = i;
+        for (j = i + 1; j < r->n && r->c[j].meets &&
+                        r->c[j].cost_per_hour == r->c[i].cost_per_hour; j++)
+            k = r->c[j].tpot_p99 < r->c[k].tpot_p99 ? j : k;
+        if (r->c[k].tpot_p99 < best) {
+            best = r->c[k].tpot_p99;
+            idx[n++] = k;
         }
+    }
     return n;
 }
 

@@ -275,8 +275,14 @@ int rl_size_rank(const rl_size_candidate *a, const rl_size_candidate *b);
 int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                    double prompt_scale, char *err, size_t errlen);
 
-/* The Pareto frontier of meeting candidates over (cost, TPOT p99): indices
- * into r->c, cheapest first; returns the count (idx holds r->n entries). */
+/* The Pareto frontier of meeting candidates over (cost, TPOT p99): the
+ * rows no other meeting row dominates, where a row dominates another when
+ * it costs no more and has a lower TPOT p99, or costs less with the same
+ * (of rows equal in both, the first ranked stays; tester15 F-size-1: rows
+ * at one cost each faster than every cheaper one all stayed).  Indices into
+ * r->c (meeting rows sorted cheapest first), cheapest first, so cost rises
+ * and TPOT p99 falls strictly along it; returns the count (idx holds r->n
+ * entries). */
 int rl_size_frontier(const rl_size_result *r, int *idx);
 
 /* Why r holds no configuration meeting the targets, in one sentence for the

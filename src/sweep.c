@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e2e.h"
 #include "interrupt.h"
 #include "memory.h"
 #include "ops.h"
@@ -207,6 +208,17 @@ static double calibrated_ttft(const rl_model *m, const rl_hw *h, const rl_shard_
     return rl_ops_prefill_time(m, h, &c, prompt, 0);
 }
 
+/* The fitted TTFT of a `prompt`-token prefill on one replica of plan pl
+ * (TP over pl->tp GPUs): h's fitted costs, as `prefill --chips tp` on the
+ * profile gives it; -1 when they do not evaluate. */
+static double fitted_ttft(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                          long long prompt, rl_precision p)
+{
+    char err[256];
+    double s = rl_e2e_fitted_step(m, h, p, 1, pl->tp, 1, prompt, NULL, err, sizeof err);
+    return s > 0 ? s : -1;
+}
+
 /* Fill *f for generation plan `gen` and a prompt of `prompt` tokens; 0, or
  * -1 when memory runs out.  Candidates that do not evaluate are left out.
  * Calibrated: the plan itself only, at its calibrated TTFT (sweep.h). */
@@ -226,7 +238,8 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
         if (rl_shard_eval(m, h, &pl, RL_PHASE_PREFILL, gen->chips, 1, prompt, p, &r, err,
                           sizeof err) != 0)
             continue;
-        if (cal && (r.step_s = calibrated_ttft(m, h, &pl, prompt, p)) < 0)
+        if (cal && (r.step_s = out->fitted ? fitted_ttft(m, h, &pl, prompt, p)
+                                           : calibrated_ttft(m, h, &pl, prompt, p)) < 0)
             continue;
         int k = f->n++;
         f->name[k] = name_index(out, r.name, -1);
@@ -272,31 +285,51 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
     return best;
 }
 
-/* What weights + KV may fill on one chip of plan result r: HBM, or
- * calibrated the selected engine's memory rule over the replica's tp * ep
- * chips (memory.h). */
-static double chip_room(const rl_hw *h, const rl_shard_result *r, int cal)
+/* 1 when h's fitted engine costs time plan pl: they model one replica TP
+ * over its GPUs (a 1D plan, no EP, KV split by batch: what `step --chips
+ * tp` re-times, cli.c), sweep.h. */
+static int fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 {
-    double M = (double)(r->plan.tp * r->plan.ep);
-    return cal ? rl_memory_usable(h, r->plan.tp * r->plan.ep, r->weight_bytes * M) / M
-               : h->hbm_bytes;
+    return h->engine_costs.present && rl_shard_plan_is_tp_over(pl, pl->tp);
 }
 
-/* Plan result *r re-timed by the calibrated decode step into *out (sweep.h);
- * 0, or -1 when the calibrated path does not time the plan (2D, pipelines). */
+/* Calibrated result *r of a fitted plan re-timed by h's fitted costs, as
+ * `step --chips tp --batch replica_batch` on the profile (rl_e2e_retime):
+ * step_s, comm_s at the fitted comm_eff, kernel_excess_s what step_s has
+ * above the roofline terms; 0, or -1 when the costs do not evaluate. */
+static int fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
+{
+    char err[256];
+    double comm = 0;
+    double s = rl_e2e_fitted_step(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, &comm,
+                                  err, sizeof err);
+    if (s <= 0)
+        return -1;
+    r->step_s = r->tick_s = s;
+    r->comm_s = comm;
+    r->local_s = s - comm;
+    r->table_s = 0;
+    r->kernel_excess_s = s - r->kv_load_s - comm - fmax(r->weight_load_s, r->compute_s);
+    r->tokens_per_s = (double)r->batch / s;
+    r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
+    return 0;
+}
+
+/* Plan result *r re-timed by the calibrated decode step into *out (sweep.h),
+ * by the fitted costs when `fitted`; 0, or -1 when that path does not time
+ * the plan (2D, pipelines; fitted: a plan fitted_plan refuses). */
 static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
-                           rl_precision p, rl_shard_result *out)
+                           rl_precision p, int fitted, rl_shard_result *out)
 {
     rl_shard_plan pl = r->plan;
     pl.overlap = 0; /* no overlap measured: local + comm, as `step --tp` */
     rl_step st;
     char err[256];
-    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 ||
+    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 || (fitted && !fitted_plan(h, &pl)) ||
         rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st, out, err,
                                  sizeof err) != 0)
         return -1;
-    out->fits = out->total_bytes <= chip_room(h, out, 1);
-    return 0;
+    return fitted ? fitted_step(m, h, p, out) : 0; /* out->fits: rl_shard_chip_room */
 }
 
 /* One (chips, precision, context) cell in sharded mode: every batch x plan. */
@@ -304,7 +337,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                        long long chips, rl_precision p, long long S, rl_shard_result *res,
                        rl_sweep *out)
 {
-    int cal = out->calibrated;
+    int cal = out->calibrated || out->fitted;
     int bl, bt;
     long long prompt = sp->prompt ? sp->prompt : S;
     int hint[PLANS];       /* name index of plan i in the previous batch */
@@ -318,7 +351,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
             const rl_shard_result *r = &res[i];
             rl_shard_result timed;
             out->evaluated++;
-            if (cal && calibrated_step(m, h, r, p, &timed) != 0) {
+            if (cal && calibrated_step(m, h, r, p, out->fitted, &timed) != 0) {
                 out->uncalibrated++;
                 continue;
             }
@@ -335,7 +368,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                 return -1;
             hint[i] = layout;
             double bytes = 0;
-            int k = pick_prefill(m, h, r, &pre[i], p, chip_room(h, r, cal), &bytes);
+            int k = pick_prefill(m, h, r, &pre[i], p, rl_shard_chip_room(h, r), &bytes);
             if (k == -1) { /* no room to prefill beside the cache */
                 out->infeasible++;
                 out->infeasible_prefill++;
@@ -385,6 +418,7 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
     }
     out->sharded = sp->sharded;
     out->calibrated = sp->sharded && sp->calibrated && rl_hw_measured(h);
+    out->fitted = sp->sharded && sp->calibrated && h->engine_costs.present && !m->abstract;
     if (name_index(out, "", -1) != 0 || name_index(out, "ideal", -1) != 1) {
         rl_sweep_free(out);
         snprintf(err, errlen, "sweep: out of memory");

@@ -44,6 +44,16 @@
  *    parallelism.  Plans it does not time (2D, pipelines) are left out and
  *    counted (uncalibrated), not mixed in at datasheet peaks; overlap does
  *    not apply (no overlap was measured).
+ *  - fitted (calibrated, on a profile with fitted engine costs, rl_hw.
+ *    engine_costs, e2e.h; tester15 F-pareto-1: pareto named the fitted
+ *    engine and timed at its kernel tables, 3.6x faster than `step`): each
+ *    plan those costs model (one replica TP over its GPUs, no EP, KV split
+ *    by batch) is timed as `step --chips tp --batch B/replicas` and its TTFT
+ *    as `prefill --chips tp` time it on the profile (rl_e2e_fitted_step);
+ *    the breakdown columns stay the calibrated step's roofline terms, with
+ *    kernel_excess_s the fitted time above them, and comm_s the collectives
+ *    at the fitted comm_eff.  Other plans are left out and counted with
+ *    uncalibrated; HBM follows the engine's memory rule as above.
  * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
@@ -102,6 +112,7 @@ typedef struct {
                                does not time them (2D, pipelines) */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     int calibrated;       /* 1: the points were timed calibrated (rl_sweep_space) */
+    int fitted;           /* 1: by h's fitted engine costs (rl_sweep_space, fitted) */
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;
     size_t max_points;    /* the bound it ran under (rl_sweep_run_bounded); 0: none */

@@ -450,6 +450,45 @@ static void sliding_window_ops(void **state)
     assert_true(find(o, "qk(local)")->flops == 1007157248.0);
 }
 
+/* tester15 F-phys-1: a kernel-table time scaled by a window's query-key
+ * pairs never beats the op's own roofline.  gpt-oss-120b on h100-sxm
+ * (TensorRT-LLM tables), one 8192-token prompt: qk(local) reads Q, 8192 x
+ * 64 heads x 64 x 2 B = 67,108,864 B, and K, 8192 x 8 x 64 x 2 B =
+ * 8,388,608 B, at most 128 keys per query changes the pairs, not the
+ * bytes: 75,497,472 B / 3.35e12 B/s = 22.536 us (by hand; tolerance 1e-9,
+ * the same division).  Before: 20.71 us, the full causal table time x the
+ * pairs ratio.  Every op of the list, bf16 and fp8 (weights and compute),
+ * prefill and a decode step, at or above max(FLOPs / peak, bytes / bw)
+ * (1e-12). */
+static void windowed_table_at_its_roofline(void **state)
+{
+    (void)state;
+    rl_model m = load_model("gpt-oss-120b", NULL, 0);
+    static rl_hw h;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = prefill_cfg(8192, 0);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    const rl_op *qk = find(o, "qk(local)");
+    assert_true(bytes_of(qk) == 75497472.0);
+    assert_rel(qk->t.time_s, 75497472.0 / 3.35e12, 1e-9);
+    for (int fp8 = 0; fp8 < 2; fp8++)
+        for (int decode = 0; decode < 2; decode++) {
+            c = decode ? decode_cfg(16, 8192) : prefill_cfg(8192, 0);
+            c.calibrated = 1;
+            if (fp8)
+                c.prec.weights = c.prec.compute = RL_FP8;
+            o = build(&m, &h, &c);
+            for (int i = 0; i < o->n; i++) {
+                const rl_op *op = &o->op[i];
+                if (op->kind == RL_OP_ATTENTION &&
+                    op->t.time_s < fmax(op->t.compute_s, op->t.memory_s) * (1 - 1e-12))
+                    fail_msg("%s (fp8 %d, decode %d): %g s under its roofline %g s", op->name,
+                             fp8, decode, op->t.time_s, fmax(op->t.compute_s, op->t.memory_s));
+            }
+        }
+}
+
 /* Materialized attention writes the T x (P + T) score matrix per head,
  * N T^2 2 bytes; fused writes none.  LLaMA-2-13B T = 2048:
  * 40 * 2048 * 2048 * 2 = 335,544,320 B per layer. */
@@ -998,6 +1037,7 @@ int main(void)
         cmocka_unit_test(mla_prefill),
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
+        cmocka_unit_test(windowed_table_at_its_roofline),
         cmocka_unit_test(materialized_scores),
         cmocka_unit_test(prefill_prefix_reads_the_kv),
         cmocka_unit_test(materialized_over_table),

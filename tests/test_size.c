@@ -226,11 +226,50 @@ static void test_frontier_monotone(void **state)
     assert_true(f->res.n <= 256);
     int n = rl_size_frontier(&f->res, idx);
     assert_true(n >= 1);
-    assert_int_equal(idx[0], 0);
+    /* the first is the fastest of the cheapest rows (the first ranked on a
+     * tie), and no meeting row dominates a frontier row (size.h) */
+    const rl_size_candidate *c = f->res.c;
+    int first = 0;
+    for (int i = 1; i < f->res.n && c[i].meets && c[i].cost_per_hour == c[0].cost_per_hour; i++)
+        first = c[i].tpot_p99 < c[first].tpot_p99 ? i : first;
+    assert_int_equal(idx[0], first);
     for (int i = 1; i < n; i++) {
-        assert_true(f->res.c[idx[i]].cost_per_hour >= f->res.c[idx[i - 1]].cost_per_hour);
-        assert_true(f->res.c[idx[i]].tpot_p99 < f->res.c[idx[i - 1]].tpot_p99);
+        assert_true(c[idx[i]].cost_per_hour > c[idx[i - 1]].cost_per_hour);
+        assert_true(c[idx[i]].tpot_p99 < c[idx[i - 1]].tpot_p99);
     }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < f->res.n && c[j].meets; j++)
+            assert_false((c[j].cost_per_hour <= c[idx[i]].cost_per_hour &&
+                          c[j].tpot_p99 < c[idx[i]].tpot_p99) ||
+                         (c[j].cost_per_hour < c[idx[i]].cost_per_hour &&
+                          c[j].tpot_p99 <= c[idx[i]].tpot_p99));
+}
+
+/* tester15 F-size-1: rows at one cost, each faster than every cheaper row,
+ * all stayed on the frontier (five 1 x h100-sxm rows at 4.25 USD/h, TPOT
+ * p99 10.6, 9.6, 7.9, 7.3, 7.0 ms, beside two at 2.25 USD/h, 13.3 ms).  The
+ * tester's rows by hand: of each cost only the lowest TPOT is undominated,
+ * and of two rows equal in both the first ranked stays: rows 0 and 6 (no
+ * tolerance: indices).  A dearer row no faster than a cheaper one (row 7,
+ * 7.0 ms at 6 USD/h) and a row that misses the targets stay off. */
+static void test_frontier_drops_equal_cost_rows(void **state)
+{
+    (void)state;
+    static const double cost[] = {2.25, 2.25, 4.25, 4.25, 4.25, 4.25, 4.25, 6, 8};
+    static const double tpot[] = {13.3, 13.3, 10.6, 9.6, 7.9, 7.3, 7.0, 7.0, 1.0};
+    enum { N = sizeof cost / sizeof cost[0] };
+    static rl_size_candidate c[N];
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < N; i++) {
+        c[i].meets = i < N - 1;
+        c[i].cost_per_hour = cost[i];
+        c[i].tpot_p99 = tpot[i] * 1e-3;
+    }
+    rl_size_result r = {.c = c, .n = N, .nmeet = N - 1};
+    int idx[N];
+    assert_int_equal(rl_size_frontier(&r, idx), 2);
+    assert_int_equal(idx[0], 0);
+    assert_int_equal(idx[1], 6);
 }
 
 /* A TPOT target below the weight-read time of the whole domain (llama3-8b
@@ -1125,6 +1164,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_frontier_monotone),
+        cmocka_unit_test(test_frontier_drops_equal_cost_rows),
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),

@@ -506,8 +506,10 @@ static void test_cli_pareto(void **state)
  *  - 2D and pipeline plans are counted as uncalibrated, not mixed in.
  *  - HBM follows TensorRT-LLM's rule (KV <= 0.9 of the free memory): tp8 at
  *    batch 800 holds 8.82 GB of weights + 800 x 4096 x 20,480 B = 67.1 GB
- *    of KV per chip, under 80 GB of HBM (a point of the plain sweep) but
- *    over the rule's 72.5 GB, so it is kept out. */
+ *    of KV per chip, under 80 GB of HBM but over the rule's 72.5 GB, so it
+ *    is kept out, by the plain sweep on the same chip too (one rule,
+ *    shard.h rl_shard_chip_room; tester15 F-mem-1: the plain sweep took the
+ *    raw HBM); with the engine deselected (--ideal) the 80 GB hold it. */
 static void test_calibrated_points(void **state)
 {
     (void)state;
@@ -568,6 +570,10 @@ static void test_calibrated_points(void **state)
     assert_true(other > 0);
     assert_int_equal(s.uncalibrated, other);
     assert_null(find_point(&s, "tp8", 800));
+    assert_null(find_point(&plain, "tp8", 800));
+    rl_sweep_free(&plain);
+    rl_hw_set_ideal(&h);
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &plain, err, sizeof err), 0);
     assert_non_null(find_point(&plain, "tp8", 800));
     rl_sweep_free(&s);
     rl_sweep_free(&plain);
