@@ -792,6 +792,8 @@ static void test_heavy_tail_cli(void **state)
                              out, sizeof out), 0);
     if (!strstr(out, "rests on these 60 requests, repeated"))
         fail_msg("60 requests repeated: no note: %s", out);
+    if (!strstr(out, "\"max_sustainable_qps_from_repeated_sample\":\ttrue"))
+        fail_msg("60 requests repeated: the JSON key is not true: %s", out);
     snprintf(args, sizeof args, "%s --qps 80 --requests 12000", base);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: 80 req/s offered"))
@@ -1156,7 +1158,7 @@ static void test_json_nulls(void **state)
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_serve_result out = run(f, r, 50, &c);
     rl_simulate_run desc = {&f->m, &f->h, 0, 1, 1, &c, rl_precision_default(), "10", "1", 1, 1, -1, 0,
-                            0, NAN, 0, 1};
+                            0, NAN, 0, 1, 0};
     cJSON *j = rl_result_simulate(&out, &desc);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
