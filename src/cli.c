@@ -1489,7 +1489,7 @@ int rl_cli_simulate(rl_opts *o)
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached};
+                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);

@@ -435,7 +435,9 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         int rc = rl_outdir_open(o, dir, err, errlen);
         o->max_bytes = max_bytes; /* open cleared them */
         o->max_files = max_files;
-        if (rc != 0) {
+        if (rc != 0) { /* a folder it could not make or open: an output failure (README:
+                        * exit 1); one another run holds stays bad input (exit 2) */
+            o->io_failed = rc != RL_OUTDIR_BUSY;
             snprintf(o->pending, sizeof o->pending, "%s", dir);
             return -1;
         }

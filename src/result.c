@@ -971,6 +971,19 @@ static void add_number_or_null(cJSON *o, const char *key, double v, int have)
         cJSON_AddNullToObject(o, key);
 }
 
+/* max_sustainable_qps_is_lower_bound and max_sustainable_qps_from_repeated_sample
+ * (serve.h rl_serve_config.capacity_lower_bound, capacity_repeated): null
+ * with max_sustainable_qps */
+static void add_capacity_flags(cJSON *o, double max_qps, int lower_bound, int repeated)
+{
+    static const char *const key[] = {"max_sustainable_qps_is_lower_bound",
+                                      "max_sustainable_qps_from_repeated_sample"};
+    const int v[] = {lower_bound, repeated};
+    for (int i = 0; i < 2; i++)
+        cJSON_AddItemToObject(o, key[i],
+                              isfinite(max_qps) ? cJSON_CreateBool(v[i]) : cJSON_CreateNull());
+}
+
 static void add_numbers(cJSON *o, const keyed *k, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -1160,10 +1173,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "max_sustainable_qps", run->max_qps, isfinite(run->max_qps));
     add_number_or_null(o, "capacity_utilization", run->reached_qps / run->max_qps,
                        isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
-    if (isfinite(run->max_qps))
-        cJSON_AddBoolToObject(o, "max_sustainable_qps_is_lower_bound", run->max_qps_lower_bound);
-    else
-        cJSON_AddNullToObject(o, "max_sustainable_qps_is_lower_bound");
+    add_capacity_flags(o, run->max_qps, run->max_qps_lower_bound, run->max_qps_repeated);
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
     return o;
@@ -1238,10 +1248,8 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, main, sizeof main / sizeof main[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
-    if (isfinite(c->max_qps)) /* as simulate (fixU left it out of size rows) */
-        cJSON_AddBoolToObject(o, "max_sustainable_qps_is_lower_bound", c->max_qps_lower_bound);
-    else
-        cJSON_AddNullToObject(o, "max_sustainable_qps_is_lower_bound");
+    /* as simulate (fixU left them out of size rows) */
+    add_capacity_flags(o, c->max_qps, c->max_qps_lower_bound, c->max_qps_repeated);
     /* where and why a row misses (null when it meets; size.h rl_size_verify) */
     char why[64];
     add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);

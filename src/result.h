@@ -124,6 +124,7 @@ typedef struct {
     int max_qps_lower_bound;     /* serve.h rl_serve_config.capacity_lower_bound */
     double reached_qps;          /* the load the arrivals reached (serve.h rl_serve_reached_qps):
                                     capacity_utilization's numerator */
+    int max_qps_repeated;        /* serve.h rl_serve_config.capacity_repeated */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -149,6 +150,9 @@ typedef struct {
  * offline or without a capacity), max_sustainable_qps_is_lower_bound (true
  * when the capacity sample was too short for a steady state: serve.h
  * rl_serve_config.capacity_lower_bound; null with max_sustainable_qps),
+ * max_sustainable_qps_from_repeated_sample (true when it rests on fewer than
+ * RL_SERVE_CAPACITY_REQUESTS (4000) distinct requests, repeated: serve.h
+ * rl_serve_config.capacity_repeated; null with max_sustainable_qps),
  * max_sustainable_qps_no_slo (null here;
  * `roofline simulate` sets it to the capacity of the same arrivals without
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
@@ -163,7 +167,8 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
  * tpot_p99_s, e2e_p50_s, out_tokens_per_s (the whole run's, as simulate),
  * steady_out_tokens_per_s, meets, max_sustainable_qps (null
- * when unknown), max_sustainable_qps_is_lower_bound, fails_at_qps, fails_on, mode, table_time_share, engine,
+ * when unknown), max_sustainable_qps_is_lower_bound,
+ * max_sustainable_qps_from_repeated_sample (both as simulate's), fails_at_qps, fails_on, mode, table_time_share, engine,
  * then ttft_p99_at_sized_s, tpot_p99_at_sized_s (at sized_for_qps; last,
  * after the detail keys); `detail` (JSON, CSV) adds
  * hw, mode, policy, weights, kv, compute, attention_layout, kv_copies, pp, ep,

@@ -2582,7 +2582,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         hint = *qps;
     }
     if (cfg->capacity_repeated)
-        *cfg->capacity_repeated = m > n;
+        *cfg->capacity_repeated = m > n && n < RL_SERVE_CAPACITY_REQUESTS;
     return rc;
 }
 

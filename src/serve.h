@@ -354,7 +354,9 @@ typedef struct {
                                too few): *qps is then a lower bound; 0 otherwise */
     int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
                                rests on repeated the n requests given (n too few to outlast
-                               the settle time), 0 otherwise */
+                               the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
+                               distinct requests than its own first sample: review24 M3),
+                               0 otherwise */
     int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
                                runs as pp virtual engines, each with its own scheduler, its
                                max_seqs, 1/pp of the replica's KV pages (and of its prefix

@@ -333,6 +333,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     if (e) {
         c->max_qps = e->out.max_qps;
         c->max_qps_lower_bound = e->out.max_qps_lower_bound;
+        c->max_qps_repeated = e->out.max_qps_repeated;
         return 0;
     }
     rl_request *req;
@@ -342,8 +343,9 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
-    c->max_qps_lower_bound = 0;
+    c->max_qps_lower_bound = c->max_qps_repeated = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
+    s.capacity_repeated = &c->max_qps_repeated;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)

@@ -159,6 +159,8 @@ typedef struct {
                                 the load it failed (serve.h rl_serve_capacity), so max_qps
                                 is a lower bound; 0 too when the verified loads held it
                                 down (size rows) */
+    int max_qps_repeated;  /* 1: it rests on fewer distinct requests than the search's own
+                              sample, repeated (serve.h rl_serve_config.capacity_repeated) */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,

@@ -1027,13 +1027,23 @@ static void test_rows_flag_lower_bounds(void **state)
                  "--ttft-p99 1 --tpot-p99 0.05 --max-chips 2 --format json", shape[k]);
         cJSON *j = run_cli_json(args, buf, sizeof buf);
         const cJSON *rows = cJSON_GetObjectItem(j, "rows"), *row;
-        int flagged = 0, counted = 0;
+        int flagged = 0, counted = 0, repeated = 0;
         cJSON_ArrayForEach(row, rows) {
             const cJSON *b = cJSON_GetObjectItem(row, "max_sustainable_qps_is_lower_bound");
-            assert_true(cJSON_IsBool(b));
+            const cJSON *r = cJSON_GetObjectItem(row, "max_sustainable_qps_from_repeated_sample");
+            assert_true(cJSON_IsBool(b) && cJSON_IsBool(r));
             flagged += cJSON_IsTrue(b);
+            repeated += cJSON_IsTrue(r);
             counted++;
         }
+        /* review24 M3: 50 distinct requests repeated (fewer than the
+         * search's own 4000) mark the top row (8 of 9 rows measured: a
+         * search that need not grow its sample repeats nothing); 4000 mark
+         * none */
+        const cJSON *top_r = cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
+                                                 "max_sustainable_qps_from_repeated_sample");
+        if (k == 0 ? !cJSON_IsTrue(top_r) : repeated != 0)
+            fail_msg("%s: %d of %d rows from a repeated sample", shape[k], repeated, counted);
         assert_true(counted > 0);
         const cJSON *top = cJSON_GetArrayItem(rows, 0);
         if (k == 0 && !cJSON_IsTrue(cJSON_GetObjectItem(top, "max_sustainable_qps_is_lower_bound")))
