@@ -380,8 +380,8 @@ static int check_header(char **fld, int nf, const char *const *names, const char
     }
     if (nf >= 3 && nf <= 5)
         return 0;
-    snprintf(err, errlen, "%s:%lld: the header names %d columns; a trace has 3 to 5 (" TRACE_COLUMNS
-             ")", path, line, nf);
+    snprintf(err, errlen, "%s:%lld: the header names %s%d columns; a trace has 3 to 5 (" TRACE_COLUMNS
+             ")", path, line, nf > 6 ? "more than " : "", nf > 6 ? 6 : nf);
     return -1;
 }
 
@@ -438,7 +438,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
             snprintf(err, errlen, "%s:%lld: column %d: %s", path, line, col, bad);
             goto fail;
         }
-        if (n == 0 && !header && !any_numeric(fld, nf)) {
+        /* nf is 7 when the line has more than 6 fields: only 6 were stored */
+        if (n == 0 && !header && !any_numeric(fld, nf > 6 ? 6 : nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
             if (check_header(fld, nf, names, path, line, err, errlen) != 0)
                 goto fail;
