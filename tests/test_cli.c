@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "number.h"
+#include "spec.h"
 #include "version.h"
 
 #include <signal.h>
@@ -552,22 +553,22 @@ static void run_refused_while_another_holds_the_folder(void **state)
 
 /* fixB's note: `run --out /sys/...` exited 2 where README's exit codes
  * make an output folder that cannot be made an output failure (1).  The
- * script writes a.txt into a --out under /sys (sysfs: no folder can be made
- * there, root or not); exit 1, naming the folder.  Skipped without /sys. */
+ * script writes a.txt into a --out below a regular file (ENOTDIR for any
+ * user, root included; a /sys path was not portable: in a chroot without
+ * sysfs mounted, /sys is a plain folder root can write into); exit 1,
+ * naming the folder. */
 static void unwritable_out_is_an_output_failure(void **state)
 {
     (void)state;
-    struct stat st;
-    if (stat("/sys", &st) != 0 || !S_ISDIR(st.st_mode))
-        skip();
-    char dir[] = "/tmp/rl_run_sys_XXXXXX", args[1024];
+    char dir[] = "/tmp/rl_run_nodir_XXXXXX", args[1024], want[512];
     assert_non_null(mkdtemp(dir));
-    static const char *const files[] = {"w.lua"};
-    static const char *const text[] = {"roofline.write('a.txt', 'new')\n"};
-    put_files(dir, files, text, 1);
-    snprintf(args, sizeof args, "run --out /sys/rl_no_such_folder/o %s/w.lua", dir);
+    static const char *const files[] = {"w.lua", "plain"};
+    static const char *const text[] = {"roofline.write('a.txt', 'new')\n", "x\n"};
+    put_files(dir, files, text, 2);
+    snprintf(args, sizeof args, "run --out %s/plain/o %s/w.lua", dir, dir);
+    snprintf(want, sizeof want, "%s/plain/o: cannot create directory", dir);
     int rc = run_cli(args, out, sizeof out);
-    if (rc != 1 || !strstr(out, "/sys/rl_no_such_folder: cannot create directory"))
+    if (rc != 1 || !strstr(out, want))
         fail_msg("exit %d: %s", rc, out);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
@@ -2631,22 +2632,29 @@ static void reference_engine_profile(void **state)
 
     /* The --quick grid (calibrate.c): GEMM rows M 1-4, decode attention at
      * batch 1-4 and context 128-512, prefill attention at 32-128 tokens.  A
-     * decode step inside it is timed by the tables (calibrated, share ~0.95);
-     * a 64-token prefill's GEMMs (M = 64) and simulate's step at its batch
-     * cap are extrapolated, so the tables carry under half: estimated
-     * (spec.h rl_run_mode). */
+     * decode step inside it is timed by the tables (calibrated, share 0.92
+     * on this VM); a 64-token prefill's GEMMs (M = 64) and simulate's step
+     * at its batch cap are extrapolated, so whether the tables carry half
+     * (spec.h rl_run_mode) depends on this host's measured attention and
+     * GEMM speeds (prefill share 0.61 on one run, under half on another:
+     * the flake of stop 24): those two must read the mode their reported
+     * table_time_share gives (NULL below). */
     static const char *const cmds[] = {
         "step --batch 2 --context 256",
         "ops --phase decode --batch 2 --context 256",
         "prefill --tokens 64",
         "simulate --qps 20 --prompt-len 64 --out-len 8 --requests 100",
     };
-    static const char *const modes[] = {"calibrated", "calibrated", "estimated", "estimated"};
+    static const char *const modes[] = {"calibrated", "calibrated", NULL, NULL};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s --model tiny-test --hw %s/p.lua --engine reference "
                  "--weights fp32 --compute fp32 --kv fp32 --format json", cmds[i], dir);
         j = run_cli_json(cmd, out, sizeof out);
-        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, modes[i]);
+        double share = num(j, "table_time_share");
+        const char *rule = share >= RL_TABLE_SHARE_MIN ? "calibrated" : "estimated";
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring,
+                            modes[i] ? modes[i] : rule);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, rule);
         const cJSON *e = cJSON_GetObjectItem(j, "engine"); /* simulate too (tester 2) */
         assert_non_null(e);
         assert_string_equal(e->valuestring, "reference");
