@@ -232,9 +232,7 @@ static char *run_case(const bad_case *c, int timeout_s)
     free(err);
     unlink(outp);
     unlink(errp);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
+    if (remove_tree(tmpdir) != 0)
         fprintf(stderr, "warning: could not remove %s\n", tmpdir);
     if (!why[0]) {
         free(why);

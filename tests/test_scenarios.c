@@ -253,9 +253,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_outdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return remove_tree(g_outdir);
 }
 
 int main(void)
