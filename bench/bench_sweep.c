@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
@@ -45,9 +46,8 @@ static void report(const char *what, double *rate, const char *model, const char
     qsort(rate, REPS, sizeof *rate, cmp);
     char host[256] = "?";
     gethostname(host, sizeof host);
-    time_t t = time(NULL);
-    char when[64];
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    char when[32];
+    bench_utc(when, sizeof when);
     printf("%-26s %-12s %-10s median %.3g evals/s  (min %.3g, max %.3g; %d reps)  "
            "commit %s host %s %s\n",
            what, model, hw, rate[REPS / 2], rate[0], rate[REPS - 1], REPS, RL_COMMIT, host, when);
