@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -101,14 +100,12 @@ int main(void)
             t[r] = dt;
     }
     double median = rl_fit_quantile(t, REPS, 0.5); /* sorts t */
-    char host[256] = "?";
-    gethostname(host, sizeof host);
-    char when[32];
-    bench_utc(when, sizeof when);
+    char stamp[512];
+    bench_stamp(stamp, sizeof stamp);
     printf("%-26s %-12s %-10s median %.3g s per fit of %d rows (min %.3g, max %.3g; %d reps; "
-           "target < 5 s; CV median |error| %.1f%%)  commit %s host %s %s\n",
+           "target < 5 s; CV median |error| %.1f%%)  %s\n",
            "fit + 5-fold CV", "llama2-70b", "h100-sxm", median, ROWS, t[0], t[REPS - 1], REPS,
-           100 * cv, RL_COMMIT, host, when);
+           100 * cv, stamp);
     rl_measure_free(&m);
     return 0;
 }
