@@ -103,6 +103,14 @@ static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* A group of the one test `wrong` fails when run (run_group_in_child):
+ * how a suite proves that a wrong expectation fails it. */
+static inline void assert_test_fails(CMUnitTestFunction wrong)
+{
+    const struct CMUnitTest t[] = {{"must_fail", wrong, NULL, NULL, NULL}};
+    assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
+}
+
 /* The whole of file `path`, NUL-terminated, malloc'd (the caller frees). */
 static inline char *slurp_text(const char *path)
 {
