@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "bench.h"
 #include "calib.h"
 #include "e2e.h"
 #include "fit.h"
@@ -101,15 +100,12 @@ int main(void)
             t[r] = dt;
     }
     double median = rl_fit_quantile(t, REPS, 0.5); /* sorts t */
-    char host[256] = "?";
-    gethostname(host, sizeof host);
-    time_t now_t = time(NULL);
-    char when[64];
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now_t));
+    char stamp[512];
+    bench_stamp(stamp, sizeof stamp);
     printf("%-26s %-12s %-10s median %.3g s per fit of %d rows (min %.3g, max %.3g; %d reps; "
-           "target < 5 s; CV median |error| %.1f%%)  commit %s host %s %s\n",
+           "target < 5 s; CV median |error| %.1f%%)  %s\n",
            "fit + 5-fold CV", "llama2-70b", "h100-sxm", median, ROWS, t[0], t[REPS - 1], REPS,
-           100 * cv, RL_COMMIT, host, when);
+           100 * cv, stamp);
     rl_measure_free(&m);
     return 0;
 }

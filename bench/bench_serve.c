@@ -10,21 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "arch.h"
+#include "bench.h"
+#include "calib.h"
 #include "serve.h"
-
-#ifndef RL_COMMIT
-#define RL_COMMIT "unknown"
-#endif
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Linearised step: the op-list decode step plus a per-token prefill cost. */
 typedef struct {
@@ -74,12 +64,12 @@ int main(void)
     rl_workload w = {.n = n, .qps = 400, .prompt = {RL_DIST_LOGNORMAL, 1000, 0.8},
                      .output = {RL_DIST_LOGNORMAL, 200, 0.8}, .seed = 1};
     rl_request *req;
-    double t0 = now_s();
+    double t0 = rl_calib_now();
     if (rl_workload_generate(&w, &req, err, sizeof err)) {
         fprintf(stderr, "bench_serve: %s\n", err);
         return 1;
     }
-    double tgen = now_s() - t0;
+    double tgen = rl_calib_now() - t0;
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, &m, &h, chips, p, 1, err, sizeof err)) {
         fprintf(stderr, "bench_serve: %s\n", err);
@@ -89,9 +79,8 @@ int main(void)
     lin_cost lc = {&oc, rl_serve_ops_time1(&oc, 2048, 0, 0, 0) / 2048};
     costs[1].ctx = &lc;
     const char *cost_names[2] = {"op-list", "linearised"};
-    time_t now = time(NULL);
     char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    bench_utc(stamp, sizeof stamp);
     printf("# bench_serve commit %s %s: llama3-70b on 8 x h100-sxm per replica, 32 replicas, %lld requests,\n"
            "# qps %.0f, lognormal prompt 1000 / output 200; workload generation %.3f s (untimed below)\n",
            RL_COMMIT, stamp, n, w.qps, tgen);
@@ -111,13 +100,13 @@ int main(void)
         long long steps = 0;
         for (int k = 0; k < 4; k++) {
             rl_serve_result r;
-            double s = now_s(), s_cpu = cpu_s();
+            double s = rl_calib_now(), s_cpu = cpu_s();
             if (rl_serve_run(req, n, &c, &costs[ci], &costs[ci], &r, err, sizeof err)) {
                 fprintf(stderr, "bench_serve: %s\n", err);
                 rc = 1;
                 break;
             }
-            t[k] = now_s() - s;
+            t[k] = rl_calib_now() - s;
             cpu[k] = cpu_s() - s_cpu;
             steps = r.steps;
             rl_serve_result_free(&r);

@@ -16,12 +16,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#ifndef RL_COMMIT
-#define RL_COMMIT "unknown"
-#endif
+#include "bench.h"
+
 #ifndef RL_BIN
 #define RL_BIN "bin/roofline"
 #endif
@@ -89,9 +87,8 @@ int main(void)
     static const char *const loads[2] = {"20", "200"};
     static const double target[2] = {3, 10};
     static char out[1 << 20];
-    time_t now = time(NULL);
     char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    bench_utc(stamp, sizeof stamp);
     printf("# bench_size commit %s %s: %s size --model llama3-70b --hw h100-sxm,tpu-v5e --qps Q\n"
            "#   --prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1"
            " --tpot-p99 0.05; CPU s (user + sys), median of %d\n",

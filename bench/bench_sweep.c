@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "bench.h"
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
@@ -43,14 +43,10 @@ static int cmp(const void *a, const void *b)
 static void report(const char *what, double *rate, const char *model, const char *hw)
 {
     qsort(rate, REPS, sizeof *rate, cmp);
-    char host[256] = "?";
-    gethostname(host, sizeof host);
-    time_t t = time(NULL);
-    char when[64];
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    printf("%-26s %-12s %-10s median %.3g evals/s  (min %.3g, max %.3g; %d reps)  "
-           "commit %s host %s %s\n",
-           what, model, hw, rate[REPS / 2], rate[0], rate[REPS - 1], REPS, RL_COMMIT, host, when);
+    char stamp[512];
+    bench_stamp(stamp, sizeof stamp);
+    printf("%-26s %-12s %-10s median %.3g evals/s  (min %.3g, max %.3g; %d reps)  %s\n", what,
+           model, hw, rate[REPS / 2], rate[0], rate[REPS - 1], REPS, stamp);
 }
 
 /* Warm-up, then REPS timed runs of the sweep: evaluations per second into

@@ -147,9 +147,7 @@ static void test_calibrate_then_validate(void **state)
     }
     cJSON_Delete(v);
     assert_int_equal(chdir(old), 0);
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* The first data row of a gzipped table; its line number (1-based) and
@@ -259,8 +257,7 @@ static void test_calibrate_writes_kernel_tables(void **state)
              "positive", lines + 1);
     if (!strstr(err, want_err))
         fail_msg("error '%s' lacks '%s'", err, want_err);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 static void test_quantile(void **state)
@@ -323,8 +320,7 @@ static void test_calibrate_keeps_the_older_profile(void **state)
         assert_int_equal(system(cmd), 0);
         fail_msg("the tables folder changed");
     }
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 int main(void)

@@ -22,6 +22,14 @@ static cJSON *json2(const char *base, const char *tail)
     return run_cli_json(cmd, out, sizeof out);
 }
 
+/* run_cli of the command line "%s%s" into out: its exit status. */
+static int cli2(const char *base, const char *tail)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s%s", base, tail);
+    return run_cli(cmd, out, sizeof out);
+}
+
 static cJSON *run_json(const char *args)
 {
     int rc = run_cli(args, out, sizeof out);
@@ -400,17 +408,12 @@ static void outputs_refused_before_the_run(void **state)
             }
         expect_refused_in(dir, args, cases[i].fragment);
     }
-    for (int i = 0; i < 8; i++) { /* every file as it was */
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        char *t = slurp_text(path);
-        assert_string_equal(t, text[i]);
-        free(t);
-    }
+    for (int i = 0; i < 8; i++) /* every file as it was */
+        assert_file_equal(dir, files[i], text[i]);
     snprintf(cmd, sizeof cmd, "cmp -s %s %s/bin/roofline && ls %s/pd | wc -l | grep -qx 0", RL_BIN,
              dir, dir);
     assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Control bytes a message echoes are shown as \xHH (rl_cli_say), never
@@ -478,12 +481,8 @@ static void run_into_own_tree_noted(void **state)
         assert_null(strstr(out, "o.txt"));
         assert_null(strstr(out, "new.txt"));
     }
-    snprintf(path, sizeof path, "%s/README.md", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "x"); /* replaced, as --save would: a note, not a refusal */
-    free(t);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_file_equal(dir, "README.md", "x"); /* replaced, as --save would: a note, not a refusal */
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* A failed run keeps nothing (tester9 #7): the file it rewrote holds its
@@ -504,20 +503,13 @@ static void failed_run_puts_back(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 2);
     assert_non_null(strstr(out, "kept nothing in"));
     assert_non_null(strstr(out, "1 new file removed, 1 older file put back"));
-    snprintf(path, sizeof path, "%s/a.txt", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "old\n");
-    free(t);
+    assert_file_equal(dir, "a.txt", "old\n");
     snprintf(path, sizeof path, "%s/b.txt", dir);
     assert_int_not_equal(access(path, F_OK), 0);
     snprintf(args, sizeof args, "run --out %s %s/ok.lua", dir, dir);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
-    snprintf(path, sizeof path, "%s/a.txt", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, "second");
-    free(t);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    assert_int_equal(system(args), 0);
+    assert_file_equal(dir, "a.txt", "second");
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester15 F-run-1: two runs into one --out each undid the other's files
@@ -541,14 +533,10 @@ static void run_refused_while_another_holds_the_folder(void **state)
     waitpid(pid, NULL, 0);
     if (rc != 2 || !strstr(out, "another roofline run is writing to this folder"))
         fail_msg("exit %d: %s", rc, out);
-    snprintf(path, sizeof path, "%s/a.txt", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "old\n");
-    free(t);
+    assert_file_equal(dir, "a.txt", "old\n");
     snprintf(path, sizeof path, "%s/b.txt", dir);
     assert_int_not_equal(access(path, F_OK), 0);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    assert_int_equal(system(args), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* fixB's note: `run --out /sys/...` exited 2 where README's exit codes
@@ -570,8 +558,7 @@ static void unwritable_out_is_an_output_failure(void **state)
     int rc = run_cli(args, out, sizeof out);
     if (rc != 1 || !strstr(out, want))
         fail_msg("exit %d: %s", rc, out);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    assert_int_equal(system(args), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester15 F-lua-1/2: a roofline.plot refused for its options (q.jpg, an
@@ -606,15 +593,11 @@ static void refused_plot_claims_nothing(void **state)
         snprintf(path, sizeof path, "%s/%s", dir, made[i]);
         assert_int_equal(access(path, F_OK), 0);
     }
-    snprintf(path, sizeof path, "%s/s.gp", dir);
-    char *t = slurp_text(path);
-    assert_non_null(strstr(t, "\nbmin = 0.5\nbmax = 2\n"));
-    free(t);
+    assert_file_contains(dir, "s.gp", "\nbmin = 0.5\nbmax = 2\n");
     snprintf(path, sizeof path, "%s/s.png", dir);
     if (system("command -v gnuplot >/dev/null 2>&1") == 0)
         assert_int_equal(access(path, F_OK), 0);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    assert_int_equal(system(args), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* A scenario's outputs stay apart from what it read and from each other
@@ -656,14 +639,8 @@ static void run_keeps_inputs_and_outputs_apart(void **state)
         if (!strstr(out, cases[i].fragment))
             fail_msg("%s: no '%s' in: %s", cases[i].script, cases[i].fragment, out);
     }
-    snprintf(path, sizeof path, "%s/m.lua", dir);
-    char *t = slurp_text(path);
-    assert_non_null(strstr(t, "LLaMA-3-8B"));
-    free(t);
-    snprintf(path, sizeof path, "%s/hw.lua", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, text[0]);
-    free(t);
+    assert_file_contains(dir, "m.lua", "LLaMA-3-8B");
+    assert_file_equal(dir, "hw.lua", text[0]);
     static const char *const gone[] = {"pre.txt", "y.png", "y.dat", "y.gp", "y.svg"};
     for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
@@ -678,10 +655,7 @@ static void run_keeps_inputs_and_outputs_apart(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     if (!strstr(out, "note: ") || !strstr(out, "/.roofline-undo-K1 holds the older copy of x.txt"))
         fail_msg("no note of the leftover undo folder: %s", out);
-    snprintf(path, sizeof path, "%s/x.txt", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, "2");
-    free(t);
+    assert_file_equal(dir, "x.txt", "2");
     /* review23 M2: the same in the default out folder (no --out) */
     snprintf(args, sizeof args, "mkdir -p %s/out/.roofline-undo-Q1 && printf '0\\tx.txt\\n' > "
              "%s/out/.roofline-undo-Q1/NAMES && echo older > %s/out/.roofline-undo-Q1/0", dir, dir,
@@ -695,8 +669,18 @@ static void run_keeps_inputs_and_outputs_apart(void **state)
     assert_int_equal(rc, 0);
     if (!strstr(out, "/out/.roofline-undo-Q1 holds the older copy of x.txt"))
         fail_msg("no note of the leftover undo folder in out: %s", out);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    assert_int_equal(system(args), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* A shell command that wrote its stdout and stderr to dir/log ended in
+ * status `st`: exit 1, the log holding `fragment`. */
+static void exited_1_saying(int st, const char *dir, const char *fragment)
+{
+    char *t = slurp_in(dir, "log");
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) != 1 || !strstr(t, fragment))
+        fail_msg("exit %d: %s", WEXITSTATUS(st), t);
+    free(t);
 }
 
 /* review23 M1: a figure whose script cannot be written is an output
@@ -716,15 +700,8 @@ static void run_plot_write_failure_exits_1(void **state)
     put_files(dir, files, text, 1);
     snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
              "exec %s run --out o p.lua\" > log 2>&1", dir, RL_SRCDIR, RL_BIN);
-    int st = system(cmd);
-    snprintf(cmd, sizeof cmd, "%s/log", dir);
-    char *t = slurp_text(cmd);
-    assert_true(WIFEXITED(st));
-    if (WEXITSTATUS(st) != 1 || !strstr(t, "roofline.plot: y.gp: write failed"))
-        fail_msg("exit %d: %s", WEXITSTATUS(st), t);
-    free(t);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    exited_1_saying(system(cmd), dir, "roofline.plot: y.gp: write failed");
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester15 F-out-1: `pareto --plot` whose script cannot be written (a full
@@ -740,48 +717,31 @@ static void pareto_plot_write_failure_keeps_nothing(void **state)
     char dir[] = "/tmp/rl_pareto_full_XXXXXX", cmd[1024], path[300];
     assert_non_null(mkdtemp(dir));
     const char *pareto = "pareto --model llama3-8b --hw tpu-v5e --chips 4,8 --context 1024 --plot f.png";
+    static const char *const kept[] = {"f.dat", "f.gp"};
     for (int older = 0; older < 2; older++) {
-        char *was_dat = NULL, *was_gp = NULL;
+        char *was[2] = {NULL, NULL};
         if (older) {
             snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s --batch 1 > /dev/null 2>&1",
                      dir, RL_SRCDIR, RL_BIN, pareto);
             assert_int_equal(system(cmd), 0);
-            snprintf(path, sizeof path, "%s/f.dat", dir);
-            was_dat = slurp_text(path);
-            snprintf(path, sizeof path, "%s/f.gp", dir);
-            was_gp = slurp_text(path);
-            assert_true(was_dat && was_gp);
+            for (int k = 0; k < 2; k++)
+                was[k] = slurp_in(dir, kept[k]);
         }
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s sh -c \"trap '' XFSZ; ulimit -f 1; "
                  "exec %s %s --batch 1,8\" > log 2>&1", dir, RL_SRCDIR, RL_BIN, pareto);
-        int st = system(cmd);
-        snprintf(path, sizeof path, "%s/log", dir);
-        char *t = slurp_text(path);
-        assert_true(WIFEXITED(st));
-        if (WEXITSTATUS(st) != 1 || !strstr(t, "f.gp: write failed"))
-            fail_msg("exit %d: %s", WEXITSTATUS(st), t);
-        free(t);
-        snprintf(path, sizeof path, "%s/f.dat", dir);
-        t = older ? slurp_text(path) : NULL;
-        if (older)
-            assert_string_equal(t, was_dat);
-        else
-            assert_int_not_equal(access(path, F_OK), 0);
-        free(t);
-        snprintf(path, sizeof path, "%s/f.gp", dir);
-        t = older ? slurp_text(path) : NULL;
-        if (older)
-            assert_string_equal(t, was_gp);
-        else
-            assert_int_not_equal(access(path, F_OK), 0);
-        free(t);
-        free(was_dat);
-        free(was_gp);
+        exited_1_saying(system(cmd), dir, "f.gp: write failed");
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, "%s/%s", dir, kept[k]);
+            if (older)
+                assert_file_equal(dir, kept[k], was[k]);
+            else
+                assert_int_not_equal(access(path, F_OK), 0);
+            free(was[k]);
+        }
         snprintf(cmd, sizeof cmd, "ls -A %s | grep -q '\\.tmp\\.'", dir);
         assert_int_not_equal(system(cmd), 0);
     }
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* One label rule for a chip with no measurements (tester3 #12): tpu-v5p
@@ -1703,13 +1663,11 @@ static void pareto_skips_invalid_precisions(void **state)
 {
     (void)state;
     const char *base = "pareto --model llama3-8b --hw h100-sxm --batch 1,8,64 --compute fp8 ";
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "%s--weights bf16,fp8 --format json", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--weights bf16,fp8 --format json"), 0);
     assert_non_null(strstr(out, "note: weights bf16, kv bf16, compute fp8 skipped: compute fp8 "
                                 "with bf16 weights"));
     assert_non_null(strstr(out, "note: 1 of the 2 precision combinations skipped"));
-    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    cJSON *j = json2(base, "--weights bf16,fp8 --format json");
     cJSON *pt;
     int n = 0;
     cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "rows")) {
@@ -1718,8 +1676,7 @@ static void pareto_skips_invalid_precisions(void **state)
     }
     assert_true(n > 0);
     cJSON_Delete(j);
-    snprintf(cmd, sizeof cmd, "%s--weights bf16", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_int_equal(cli2(base, "--weights bf16"), 2);
     assert_non_null(strstr(out, "roofline pareto: compute fp8 with bf16 weights"));
     assert_null(strstr(out, "skipped"));
 }
@@ -1749,17 +1706,13 @@ static void simulate_names_kv_layout(void **state)
      * docs/model.md "Two KV defaults"): not with --kv-split given, nor on 8
      * chips, where tp8 holds the 8 heads once */
     const char *step = "step --model llama3-70b --hw tpu-v5e --batch 32 --context 4096 ";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s--chips 16 --tp 16", step);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(step, "--chips 16 --tp 16"), 0);
     assert_non_null(strstr(out, "note: tp16 over 8 KV head shard(s) splits the KV cache by "
                                 "batch beyond them (--kv-split batch, seed 000's layout); "
                                 "simulate and size replicate each KV head on 2 chips"));
-    snprintf(cmd, sizeof cmd, "%s--chips 16 --tp 16 --kv-split batch", step);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(step, "--chips 16 --tp 16 --kv-split batch"), 0);
     assert_null(strstr(out, "seed 000's layout"));
-    snprintf(cmd, sizeof cmd, "%s--chips 8 --tp 8 --weights int8", step);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(step, "--chips 8 --tp 8 --weights int8"), 0);
     assert_null(strstr(out, "seed 000's layout"));
     /* tester13 #3: deepseek-v3 in 8 expert groups on 8 H200 (fp8 weights):
      * each group (one chip) runs attention on its own sequences, one copy
@@ -1784,9 +1737,7 @@ static void unmeasured_dtype_derived(void **state)
 {
     (void)state;
     const char *base = "step --model llama3-8b --hw h100-sxm --batch 1 --context 550 --format json";
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "%s --weights int8 --kv int8", base);
-    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    cJSON *j = json2(base, " --weights int8 --kv int8");
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     const cJSON *prov = cJSON_GetObjectItem(row, "provenance");
@@ -1796,8 +1747,7 @@ static void unmeasured_dtype_derived(void **state)
                      0);
     double int8 = num(row, "step_s");
     cJSON_Delete(j);
-    snprintf(cmd, sizeof cmd, "%s --weights fp8 --kv fp8 --compute fp8", base);
-    j = run_cli_json(cmd, out, sizeof out);
+    j = json2(base, " --weights fp8 --kv fp8 --compute fp8");
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
     assert_rel(int8, num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), 0.02);
     cJSON_Delete(j);
@@ -1826,8 +1776,7 @@ static void ideal_is_engine_ideal(void **state)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --ideal", sim);
     assert_int_equal(run_cli(cmd, first, sizeof first), 0);
-    snprintf(cmd, sizeof cmd, "%s --engine ideal", sim);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(sim, " --engine ideal"), 0);
     assert_string_equal(first, out);
     assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t182643,"));
 }
@@ -1904,9 +1853,8 @@ static void provenance_cell(void **state)
 {
     (void)state;
     const char *args = "step --model llama3-8b --hw h100-sxm --context 2048 --batch 1";
-    char cmd[256], want[256] = "\"";
-    snprintf(cmd, sizeof cmd, "%s --format json", args);
-    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    char want[256] = "\"";
+    cJSON *j = json2(args, " --format json");
     const cJSON *p = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0),
                                          "provenance");
     assert_non_null(p);
@@ -1915,8 +1863,7 @@ static void provenance_cell(void **state)
                  k == p->child ? "" : ", ", k->string, k->valuedouble);
     strcat(want, "\"");
     cJSON_Delete(j);
-    snprintf(cmd, sizeof cmd, "%s --format csv", args);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(args, " --format csv"), 0);
     assert_non_null(strstr(out, want));
     assert_null(strstr(out, "(nested)"));
     assert_int_equal(run_cli(args, out, sizeof out), 0);
@@ -1933,21 +1880,16 @@ static void size_engine(void **state)
     (void)state;
     const char *base = "size --model llama3-8b --qps 5 --prompt-len 500 --out-len 50 "
                        "--ttft-p99 0.5 --tpot-p99 0.05 --requests 100 --keep-precision";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --format json", base);
-    cJSON *def = run_cli_json(cmd, out, sizeof out);
+    cJSON *def = json2(base, " --hw h100-sxm --format json");
     double t_def = num(cJSON_GetArrayItem(cJSON_GetObjectItem(def, "rows"), 0), "tpot_p99_s");
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine vllm --format json", base);
-    cJSON *vllm = run_cli_json(cmd, out, sizeof out);
+    cJSON *vllm = json2(base, " --hw h100-sxm --engine vllm --format json");
     double t_vllm = num(cJSON_GetArrayItem(cJSON_GetObjectItem(vllm, "rows"), 0), "tpot_p99_s");
     assert_true(t_vllm != t_def);
     cJSON_Delete(def);
     cJSON_Delete(vllm);
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --engine bogus", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_int_equal(cli2(base, " --hw h100-sxm --engine bogus"), 2);
     assert_non_null(strstr(out, "carries no engine 'bogus'"));
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm,tpu-v5e --engine vllm", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_int_equal(cli2(base, " --hw h100-sxm,tpu-v5e --engine vllm"), 2);
     assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
 }
 
@@ -1968,9 +1910,7 @@ static void size_band_is_conservative_edge(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "band")->valuestring, "p10-p90");
     double v = num(j, "tpot_p99_s"), hi = num(j, "tpot_p99_s_high");
     assert_true(num(j, "tpot_p99_s_low") <= v && v < hi);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --band p5-p95", sim);
-    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    cJSON *w = json2(sim, " --band p5-p95");
     assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
     assert_true(num(w, "tpot_p99_s_high") >= hi && num(w, "tpot_p99_s") == v);
     cJSON_Delete(j);
@@ -1978,10 +1918,8 @@ static void size_band_is_conservative_edge(void **state)
     const char *base = "size --model llama3-8b --qps 2 --prompt-len 1000 --out-len 100 "
                        "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --keep-precision "
                        "--format json";
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm", base);
-    cJSON *plain = run_cli_json(cmd, out, sizeof out);
-    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm --conservative", base);
-    cJSON *cons = run_cli_json(cmd, out, sizeof out);
+    cJSON *plain = json2(base, " --hw h100-sxm");
+    cJSON *cons = json2(base, " --hw h100-sxm --conservative");
     const cJSON *row, *prow;
     int matched = 0;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(cons, "rows")) {
@@ -2002,8 +1940,7 @@ static void size_band_is_conservative_edge(void **state)
     assert_string_equal(cJSON_GetObjectItem(cons, "band")->valuestring, "p10-p90");
     cJSON_Delete(plain);
     cJSON_Delete(cons);
-    snprintf(cmd, sizeof cmd, "%s --hw tpu-v5e --conservative", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_int_equal(cli2(base, " --hw tpu-v5e --conservative"), 2);
     assert_non_null(strstr(out, "tpu-v5e has none"));
 }
 
@@ -2032,19 +1969,10 @@ static void pareto_mode_honest(void **state)
         assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring,
                             i == 0 ? "trtllm" : "none");
         cJSON_Delete(j);
-        snprintf(gp, sizeof gp, "%s/p%d.gp", dir, i);
-        char *text = slurp_text(gp);
-        assert_non_null(text);
-        if (!strstr(text, args[i][2]))
-            fail_msg("%s: no title with '%s'", gp, args[i][2]);
-        free(text);
-        unlink(gp);
-        snprintf(gp, sizeof gp, "%s/p%d.dat", dir, i);
-        unlink(gp);
-        snprintf(gp, sizeof gp, "%s/p%d.svg", dir, i);
-        unlink(gp);
+        snprintf(gp, sizeof gp, "p%d.gp", i);
+        assert_file_contains(dir, gp, args[i][2]);
     }
-    rmdir(dir);
+    assert_int_equal(remove_tree(dir), 0);
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
     assert_null(strstr(out, "with or without --ideal"));
     assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
@@ -2170,17 +2098,13 @@ static void simulate_notes_cross_domain(void **state)
     (void)state;
     const char *base = "simulate --model llama3-70b --hw h100-sxm --weights fp8 --compute fp8 "
                        "--prompt-len 1000 --out-len 200 --requests 50 --qps 5 --format json ";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s--chips 16", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--chips 16"), 0);
     assert_non_null(strstr(out, "note: each replica runs 16 chips per pipeline stage, beyond one "
                                 "8-chip NVLink/ICI domain of h100-sxm"));
     assert_non_null(strstr(out, "--chips 8 --replicas 2 keeps each replica in a domain, --pp 2"));
-    snprintf(cmd, sizeof cmd, "%s--chips 8", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--chips 8"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));
-    snprintf(cmd, sizeof cmd, "%s--chips 16 --pp 2", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--chips 16 --pp 2"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));
 }
 
@@ -2195,14 +2119,11 @@ static void simulate_slo_missed_not_overloaded(void **state)
     (void)state;
     const char *base = "simulate --model llama3-8b --hw h100-sxm --prompt-len 2000 --out-len 100 "
                        "--ttft-p99 0.05 --requests 300 --format json ";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s--qps 1", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--qps 1"), 0);
     assert_non_null(strstr(out, "note: SLO missed: TTFT p99 "));
     assert_non_null(strstr(out, "ms over the --ttft-p99 target 50 ms"));
     assert_null(strstr(out, "note: overloaded"));
-    snprintf(cmd, sizeof cmd, "%s--qps 30", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "--qps 30"), 0);
     assert_non_null(strstr(out, "note: overloaded:"));
     assert_null(strstr(out, "SLO missed"));
 }
@@ -2272,8 +2193,7 @@ static void fit_warns_on_a_misfit(void **state)
                              "--model llama2-70b --set model.max_context=16384 --format json",
                              out, sizeof out), 0);
     assert_null(strstr(out, "warning"));
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* CLOSING21 leftover: fit --save wrote a profile its reader refused ("does
@@ -2315,8 +2235,7 @@ static void fit_band_past_the_reader_refused(void **state)
                  "--set model.max_context=16384", dir);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     }
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* simulate on a fitted profile names the serving steps its band
@@ -2329,17 +2248,13 @@ static void fit_band_past_the_reader_refused(void **state)
 static void simulate_notes_band_outside_grid(void **state)
 {
     (void)state;
-    char out[8192];
     const char *base = "simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 --qps 2 "
                        "--out-len 50 --requests 50 --max-seqs 32 --prompt-len ";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s100", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "100"), 0);
     if (!strstr(out, "band is applied to serving steps outside the grid") ||
         !strstr(out, "tokens 100 (fitted on 128-8192)"))
         fail_msg("%s", out);
-    snprintf(cmd, sizeof cmd, "%s1000", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(cli2(base, "1000"), 0);
     if (strstr(out, "outside the grid"))
         fail_msg("%s", out);
     /* size prints it too (h23band left it out), from its rows' band runs */
@@ -2444,8 +2359,7 @@ static void fit_then_validate(void **state)
                              "--format csv", out, sizeof out), 0);
     assert_non_null(strstr(out, "warning: 47 of 47 rows name a chip that --hw h200 does not "
                                 "serve and are predicted by their own hw spec"));
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Tester3 item 9: step --band on the calibrated tensor-parallel path (8
@@ -2458,10 +2372,8 @@ static void step_tp_band(void **state)
     (void)state;
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --context 1024 "
                        "--batch 1,64 --format json";
-    char cmd[256];
     cJSON *n = run_cli_json(base, out, sizeof out);
-    snprintf(cmd, sizeof cmd, "%s --band p5-p95", base);
-    cJSON *w = run_cli_json(cmd, out, sizeof out);
+    cJSON *w = json2(base, " --band p5-p95");
     assert_string_equal(cJSON_GetObjectItem(n, "band")->valuestring, "p10-p90");
     assert_string_equal(cJSON_GetObjectItem(w, "band")->valuestring, "p5-p95");
     for (int i = 0; i < 2; i++) {
@@ -2735,8 +2647,7 @@ static void reference_engine_profile(void **state)
              "--save %s/p3.lua --tables-out %s/x", dir, dir, dir, dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 2);
     assert_non_null(strstr(out, "--tables-out is where calibrate --backend writes its tables"));
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* roofline --version and roofline version print the one version of
@@ -2807,8 +2718,7 @@ static void list_names_what_lookup_finds(void **state)
     cJSON_Delete(j);
     assert_int_equal(mine, 1);
     assert_int_equal(shipped, 1);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* CLOSING21 leftover: `roofline help step` printed the command list; it

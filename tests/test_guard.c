@@ -43,9 +43,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", data);
-    return system(cmd) == 0 ? 0 : -1;
+    return remove_tree(data);
 }
 
 /* Kinds: a listed model and hardware spec, a listed plot template and

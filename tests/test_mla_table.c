@@ -79,10 +79,7 @@ static void save_mla(char *path)
 {
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
-    snprintf(path, 64, "/tmp/rl_mla_XXXXXX.lua");
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
+    write_temp(path, ".lua", "");
     if (rl_silicon_calibrate(EXCERPT, "trtllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
                              path, NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
@@ -182,21 +179,6 @@ static void test_mla_step(void **state)
     unlink(hw);
 }
 
-/* A table directory holding one context_mla file of `body` under `header`. */
-static void mla_dir(char *dir, const char *header, const char *body)
-{
-    snprintf(dir, 64, "/tmp/rl_mla_XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char sub[128], file[192];
-    snprintf(sub, sizeof sub, "%s/trtllm", dir);
-    assert_int_equal(mkdir(sub, 0755), 0);
-    snprintf(file, sizeof file, "%s/context_mla_perf.csv.gz", sub);
-    gzFile gz = gzopen(file, "wb");
-    assert_non_null(gz);
-    gzprintf(gz, "# version: 1.0\n%s\n%s", header, body);
-    gzclose(gz);
-}
-
 static void test_mla_bad_tables(void **state)
 {
     (void)state;
@@ -224,15 +206,14 @@ static void test_mla_bad_tables(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char dir[64], err[1024] = "";
-        mla_dir(dir, cases[i].header ? cases[i].header : H, cases[i].body);
+        table_dir(dir, "context_mla_perf.csv.gz", cases[i].header ? cases[i].header : H,
+                  cases[i].body);
         rl_silicon s;
         assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err), -1);
         if (!strstr(err, cases[i].want))
             fail_msg("case %zu: error '%s' lacks '%s'", i, err, cases[i].want);
         assert_calibrate_refused(dir); /* the CLI: exit 2, no profile */
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        assert_int_equal(system(cmd), 0);
+        assert_int_equal(remove_tree(dir), 0);
     }
 }
 

@@ -107,10 +107,7 @@ static void save_moe(char *path)
 {
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
-    snprintf(path, 64, "/tmp/rl_moe_XXXXXX.lua");
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
+    write_temp(path, ".lua", "");
     if (rl_silicon_calibrate(EXCERPT, "vllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, path,
                              NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);

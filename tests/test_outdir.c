@@ -35,9 +35,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    return system(cmd) == 0 ? 0 : -1;
+    return remove_tree(root);
 }
 
 static void expect_refused(rl_outdir *o, const char *name, const char *fragment)
@@ -168,14 +166,8 @@ static void failed_run_keeps_nothing(void **state)
     if (!strstr(err, "kept nothing in") || !strstr(err, "1 new file removed, 1 older file put back"))
         fail_msg("undo said: %s", err);
     rl_outdir_close(&o);
-    snprintf(path, sizeof path, "%s/old.txt", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "good");
-    free(t);
-    snprintf(path, sizeof path, "%s/other.txt", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, "untouched");
-    free(t);
+    assert_file_equal(dir, "old.txt", "good");
+    assert_file_equal(dir, "other.txt", "untouched");
     struct stat st;
     snprintf(path, sizeof path, "%s/sub/new.txt", dir);
     assert_int_not_equal(stat(path, &st), 0);
@@ -186,10 +178,7 @@ static void failed_run_keeps_nothing(void **state)
     assert_int_equal(rl_outdir_open(&o, dir, err, sizeof err), 0);
     assert_int_equal(rl_outdir_write(&o, "old.txt", "third", 5, err, sizeof err), 0);
     rl_outdir_close(&o);
-    snprintf(path, sizeof path, "%s/old.txt", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, "third");
-    free(t);
+    assert_file_equal(dir, "old.txt", "third");
     assert_int_not_equal(system(cmd), 0);
 }
 
@@ -219,9 +208,7 @@ static void protected_input_refused(void **state)
     assert_true(fd >= 0);
     close(fd);
     rl_outdir_close(&o);
-    char *t = slurp_text(script);
-    assert_string_equal(t, "-- the scenario\n");
-    free(t);
+    assert_file_equal(root, "w.lua", "-- the scenario\n");
 }
 
 /* tester11 #6: a name belongs to the output that claimed it first.  The
@@ -256,10 +243,7 @@ static void outputs_keep_their_owner(void **state)
     close(fd);
     assert_int_equal(rl_outdir_write(&o, "z.dat", "z", 1, err, sizeof err), 0);
     rl_outdir_close(&o);
-    snprintf(path, sizeof path, "%s/x.txt", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "2");
-    free(t);
+    assert_file_equal(dir, "x.txt", "2");
     snprintf(path, sizeof path, "%s/y.dat", dir);
     struct stat st;
     assert_int_not_equal(stat(path, &st), 0); /* claimed, never written */
@@ -431,11 +415,7 @@ static void never_rewritten_leaves_no_copy(void **state)
         fail_msg("undo said: %s", err);
     rl_outdir_close(&o);
     assert_false(undo_folder_of(dir, undo));
-    char path[300];
-    snprintf(path, sizeof path, "%s/fig.png", dir);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "old");
-    free(t);
+    assert_file_equal(dir, "fig.png", "old");
 }
 
 /* tester11 #7: an undo folder a killed run left is named by the next run,
@@ -507,10 +487,7 @@ static void older_file_copied_when_no_link(void **state)
     o.no_links = 1;
     assert_int_equal(rl_outdir_write(&o, "old.txt", "new", 3, err, sizeof err), 0);
     assert_true(undo_folder_of(dir, undo));
-    snprintf(path, sizeof path, "%s/NAMES", undo);
-    char *t = slurp_text(path);
-    assert_string_equal(t, "0\told.txt\n");
-    free(t);
+    assert_file_equal(undo, "NAMES", "0\told.txt\n");
     struct stat a, b;
     snprintf(path, sizeof path, "%s/0", undo);
     assert_int_equal(stat(path, &a), 0);
@@ -520,10 +497,8 @@ static void older_file_copied_when_no_link(void **state)
     if (!strstr(err, "kept nothing in") || !strstr(err, "1 older file put back"))
         fail_msg("undo said: %s", err);
     rl_outdir_close(&o);
+    assert_file_equal(dir, "old.txt", "good");
     snprintf(path, sizeof path, "%s/old.txt", dir);
-    t = slurp_text(path);
-    assert_string_equal(t, "good");
-    free(t);
     assert_int_equal(stat(path, &b), 0);
     assert_int_equal((int)(b.st_mode & 0777), 0600);
     assert_false(undo_folder_of(dir, undo));
@@ -556,10 +531,7 @@ static void stuck_undo_names_files(void **state)
         !strstr(err, "/.roofline-undo-") || !strstr(err, "NAMES") || strstr(err, "in )"))
         fail_msg("undo said: %s", err);
     assert_true(undo_folder_of(dir, undo));
-    snprintf(a, sizeof a, "%s/0", undo);
-    char *t = slurp_text(a);
-    assert_string_equal(t, "good");
-    free(t);
+    assert_file_equal(undo, "0", "good");
 }
 
 /* Entries in folder d (".", ".." left out). */

@@ -275,7 +275,7 @@ static void test_one_batch(void **state)
 {
     (void)state;
     use_source_tree();
-    char dir[64], out[128], err[512], gp[160];
+    char dir[64], out[128], err[512];
     make_dir(dir);
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
@@ -283,19 +283,13 @@ static void test_one_batch(void **state)
     snprintf(out, sizeof out, "%s/one.svg", dir);
     int rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, one, 1, err, sizeof err);
     assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
-    snprintf(gp, sizeof gp, "%s/one.gp", dir);
-    char *t = slurp_text(gp);
-    assert_non_null(strstr(t, "\nbmin = 4\nbmax = 16\n"));
-    free(t);
+    assert_file_contains(dir, "one.gp", "\nbmin = 4\nbmax = 16\n");
     if (have_gnuplot())
         assert_true(file_size(dir, "one.svg") > 1000);
     snprintf(out, sizeof out, "%s/two.svg", dir);
     rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, two, 2, err, sizeof err);
     assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
-    snprintf(gp, sizeof gp, "%s/two.gp", dir);
-    t = slurp_text(gp);
-    assert_non_null(strstr(t, "\nbmin = 1\nbmax = 8\n"));
-    free(t);
+    assert_file_contains(dir, "two.gp", "\nbmin = 1\nbmax = 8\n");
     check_no_temp_and_clean(dir);
 }
 

@@ -366,20 +366,23 @@ static void test_saved_spec_and_mode(void **state)
     unlink(path);
 }
 
+/* s saved as calibrate saves it (base h100-sxm, engine trtllm) to a new
+ * temporary file path[64]. */
+static void save_temp(const rl_silicon *s, const rl_hw *h, char *path)
+{
+    char err[1024];
+    write_temp(path, ".lua", "");
+    assert_int_equal(rl_silicon_save(s, h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
+                                     "2026-12-01", NULL, path, err, sizeof err), 0);
+}
+
 /* A spec saved from the excerpt, at `path` (64 bytes). */
 static void save_excerpt(char *path)
 {
     rl_silicon s;
     import_excerpt(&s, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
-    char err[1024];
-    snprintf(path, 64, "/tmp/rl_silicon_XXXXXX.lua");
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(rl_silicon_save(&s, &h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
-                                     "2026-12-01", NULL, path, err, sizeof err),
-                     0);
+    save_temp(&s, &h, path);
     rl_silicon_free(&s);
 }
 
@@ -627,19 +630,6 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* s saved as calibrate saves it (base h100-sxm, engine trtllm) to a new
- * temporary file path[64]. */
-static void save_temp(const rl_silicon *s, const rl_hw *h, char *path)
-{
-    char err[1024];
-    snprintf(path, 64, "/tmp/rl_silicon_XXXXXX.lua");
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(rl_silicon_save(s, h, "h100-sxm", NULL, 0, "trtllm", "tests/data",
-                                     "2026-12-01", NULL, path, err, sizeof err), 0);
-}
-
 /* Residual bands: calibrate --tables' residuals are the quantiles, as
  * bounds at rank p (n + 1) (fit.h rl_fit_bound, type 6), of log(measured /
  * table time) over the held-back configurations (here
@@ -797,28 +787,6 @@ static void test_lua_engine(void **state)
         fail_msg("unexpected: %s", out);
 }
 
-/* A table directory holding one gemm file of `body` (after the header). */
-static void bad_dir(char *dir, const char *header, const char *body)
-{
-    snprintf(dir, 64, "/tmp/rl_silicon_XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char sub[128], file[160];
-    snprintf(sub, sizeof sub, "%s/trtllm", dir);
-    assert_int_equal(mkdir(sub, 0755), 0);
-    snprintf(file, sizeof file, "%s/gemm_perf.csv.gz", sub);
-    gzFile gz = gzopen(file, "wb");
-    assert_non_null(gz);
-    gzprintf(gz, "# version: 1.0\n%s\n%s", header, body);
-    gzclose(gz);
-}
-
-static void remove_dir(const char *dir)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
 static void test_bad_tables(void **state)
 {
     (void)state;
@@ -849,13 +817,13 @@ static void test_bad_tables(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char dir[64], err[1024] = "";
-        bad_dir(dir, cases[i].header ? cases[i].header : H, cases[i].body);
+        table_dir(dir, "gemm_perf.csv.gz", cases[i].header ? cases[i].header : H, cases[i].body);
         rl_silicon s;
         assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err), -1);
         if (!strstr(err, cases[i].want))
             fail_msg("case %zu: error '%s' lacks '%s'", i, err, cases[i].want);
         assert_calibrate_refused(dir); /* the CLI: exit 2, no profile */
-        remove_dir(dir);
+        assert_int_equal(remove_tree(dir), 0);
     }
     /* tester10 #10: a truncated .gz (half its bytes) is said to be one, not a
      * short row */
@@ -866,7 +834,7 @@ static void test_bad_tables(void **state)
         for (int m = 1; m <= 600; m++, x = x * 1103515245u + 12345u)
             at += (size_t)snprintf(body + at, sizeof body - at, "gemm,t,bfloat16,%d,2,3,0.%07u\n",
                                    m, 1000000u + x % 8000000u);
-        bad_dir(tdir, H, body);
+        table_dir(tdir, "gemm_perf.csv.gz", H, body);
         snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", tdir);
         struct stat st;
         assert_int_equal(stat(file, &st), 0);
@@ -875,7 +843,7 @@ static void test_bad_tables(void **state)
         assert_int_equal(rl_silicon_import(tdir, "trtllm", &h, 0, NULL, &t, terr, sizeof terr), -1);
         if (!strstr(terr, "the gzip stream is truncated or corrupt"))
             fail_msg("truncated: '%s'", terr);
-        remove_dir(tdir);
+        assert_int_equal(remove_tree(tdir), 0);
     }
     /* a NUL byte inside a row is binary data, said by line (before: the line
      * was read up to the NUL and the next line's first byte eaten, so a row
@@ -883,7 +851,7 @@ static void test_bad_tables(void **state)
      * opening a line as a blank one) */
     for (int first = 0; first < 2; first++) {
         char ndir[64], nerr[1024] = "", file[160];
-        bad_dir(ndir, H, "");
+        table_dir(ndir, "gemm_perf.csv.gz", H, "");
         snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", ndir);
         gzFile gz = gzopen(file, "ab"); /* a second gzip member, read on as one stream */
         assert_non_null(gz);
@@ -896,13 +864,13 @@ static void test_bad_tables(void **state)
         assert_int_equal(rl_silicon_import(ndir, "trtllm", &h, 0, NULL, &t, nerr, sizeof nerr), -1);
         if (!strstr(nerr, "gemm_perf.csv.gz: line 4: a NUL byte: binary data"))
             fail_msg("NUL: '%s'", nerr);
-        remove_dir(ndir);
+        assert_int_equal(remove_tree(ndir), 0);
     }
     /* review23 L2: a table that is a FIFO is refused, never opened blocking
      * (gzopen waited forever for a writer) */
     {
         char fdir[64], ferr[1024] = "", file[160];
-        bad_dir(fdir, H, "");
+        table_dir(fdir, "gemm_perf.csv.gz", H, "");
         snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", fdir);
         assert_int_equal(unlink(file), 0);
         assert_int_equal(mkfifo(file, 0600), 0);
@@ -911,7 +879,7 @@ static void test_bad_tables(void **state)
         if (!strstr(ferr, "gemm_perf.csv.gz: not a regular file (a FIFO)"))
             fail_msg("FIFO: '%s'", ferr);
         assert_calibrate_refused(fdir);
-        remove_dir(fdir);
+        assert_int_equal(remove_tree(fdir), 0);
     }
     /* tester10 #10: a missing folder is named as one; an empty engine folder
      * has no kernel tables */
@@ -925,18 +893,19 @@ static void test_bad_tables(void **state)
         assert_int_equal(mkdir(sub, 0755), 0);
         assert_int_equal(rl_silicon_import(edir, "trtllm", &h, 0, NULL, &t, eerr, sizeof eerr), -1);
         assert_non_null(strstr(eerr, "/trtllm: no kernel tables"));
-        remove_dir(edir);
+        assert_int_equal(remove_tree(edir), 0);
     }
     /* within 2x, repeats are averaged: (0.01 + 0.015) / 2 ms */
     char dir[64], err[256];
-    bad_dir(dir, H, "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,1,2,3,0.015\n");
+    table_dir(dir, "gemm_perf.csv.gz", H,
+              "gemm,t,bfloat16,1,2,3,0.01\ngemm,t,bfloat16,1,2,3,0.015\n");
     rl_silicon s;
     assert_int_equal(rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err), 0);
     double x[3] = {1, 2, 3};
     assert_rel(rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], x, NULL, NULL, NULL), 0.0125e-3,
                1e-12);
     rl_silicon_free(&s);
-    remove_dir(dir);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* calibrate --tables with --set: the saved profile names its base and keeps

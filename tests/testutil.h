@@ -1,6 +1,7 @@
 /* testutil.h — shared helpers for the cmocka suites: relative-tolerance
- * assertions, spec loading from the source tree, temporary files, and a
- * check that a deliberately wrong test really fails. */
+ * assertions, spec loading from the source tree, temporary files and
+ * folders (written, read back and compared, removed), running the CLI, and
+ * a check that a deliberately wrong test really fails. */
 #ifndef RL_TESTUTIL_H
 #define RL_TESTUTIL_H
 
@@ -17,6 +18,8 @@
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include "outdir.h"
 #include "spec.h"
@@ -65,6 +68,23 @@ static inline void write_temp(char *path, const char *suffix, const char *text)
     close(fd);
 }
 
+/* A kernel-table folder (silicon.h) holding the one table trtllm/`file`
+ * (gzip'd): a version line, `header`, then `body`.  Its path goes to
+ * `dir` (at least 64 bytes); the caller removes it (remove_tree). */
+static inline void table_dir(char *dir, const char *file, const char *header, const char *body)
+{
+    snprintf(dir, 64, "/tmp/rl_tables_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char sub[128], path[256];
+    snprintf(sub, sizeof sub, "%s/trtllm", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s", sub, file);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    gzprintf(gz, "# version: 1.0\n%s\n%s", header, body);
+    gzclose(gz);
+}
+
 /* Run `group` in a child process and return its exit status: the way a test
  * proves that a wrong expectation makes the harness fail. */
 static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, const char *name)
@@ -83,6 +103,14 @@ static inline int run_group_in_child(const struct CMUnitTest *tests, size_t n, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* A group of the one test `wrong` fails when run (run_group_in_child):
+ * how a suite proves that a wrong expectation fails it. */
+static inline void assert_test_fails(CMUnitTestFunction wrong)
+{
+    const struct CMUnitTest t[] = {{"must_fail", wrong, NULL, NULL, NULL}};
+    assert_int_not_equal(run_group_in_child(t, 1, "must_fail"), 0);
+}
+
 /* The whole of file `path`, NUL-terminated, malloc'd (the caller frees). */
 static inline char *slurp_text(const char *path)
 {
@@ -98,6 +126,41 @@ static inline char *slurp_text(const char *path)
     t[n] = '\0';
     fclose(f);
     return t;
+}
+
+/* The whole of file dir/name, as slurp_text. */
+static inline char *slurp_in(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp_text(path);
+}
+
+/* File dir/name holds exactly `want`. */
+static inline void assert_file_equal(const char *dir, const char *name, const char *want)
+{
+    char *t = slurp_in(dir, name);
+    if (strcmp(t, want) != 0)
+        fail_msg("%s/%s holds \"%s\", expected \"%s\"", dir, name, t, want);
+    free(t);
+}
+
+/* File dir/name holds `part` somewhere. */
+static inline void assert_file_contains(const char *dir, const char *name, const char *part)
+{
+    char *t = slurp_in(dir, name);
+    if (!strstr(t, part))
+        fail_msg("%s/%s lacks \"%s\": %.2000s", dir, name, part, t);
+    free(t);
+}
+
+/* `rm -rf dir`: 0 when that succeeded, -1 otherwise (a setup/teardown's
+ * return value; a test asserts it is 0). */
+static inline int remove_tree(const char *dir)
+{
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
 }
 
 /* Run `RL_BIN args` through the shell with stderr merged into stdout;

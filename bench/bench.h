@@ -1,0 +1,32 @@
+/* bench.h — the stamp of every `make bench` report (STYLE.md's llama-bench
+ * convention: rows carry commit, host and UTC time): RL_COMMIT (the
+ * Makefile passes the short commit), this host's name and the UTC time. */
+#ifndef RL_BENCH_H
+#define RL_BENCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RL_COMMIT
+#define RL_COMMIT "unknown"
+#endif
+
+/* The UTC time now, ISO 8601 ("2026-12-02T17:05:28Z"), into when[n]. */
+static inline void bench_utc(char *when, size_t n)
+{
+    time_t now = time(NULL);
+    strftime(when, n, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+/* "commit C host H UTC" (bench_utc) into s[n]: the end of a report row. */
+static inline void bench_stamp(char *s, size_t n)
+{
+    char host[256] = "?", when[32];
+    gethostname(host, sizeof host);
+    bench_utc(when, sizeof when);
+    snprintf(s, n, "commit %s host %s %s", RL_COMMIT, host, when);
+}
+
+#endif
