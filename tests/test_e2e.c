@@ -438,6 +438,14 @@ static void simulator_step_is_e(void **state)
     assert_true(mixed >= (v[RL_EC_PREFILL_STEP] + v[RL_EC_PREFILL_SEQ] + 16 * v[RL_EC_DECODE_SEQ]) *
                              (1 - 1e-12));
     assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
+    /* a step that only prefills one 4096-token prompt is (E) of that
+     * prefill row to rounding: prefill_token_s counts the step's prompt
+     * tokens there too (a100-sxm-80g-splitwise: 60 us x 4096 = 0.25 s of
+     * its 0.655 s; without them the step read 0.407 s) */
+    assert_true(v[RL_EC_PREFILL_TOKEN] > 1e-5);
+    rl_ec_terms p = terms(&m, &h, row(RL_MEAS_PREFILL, 8, 1, 0, 4096, 0));
+    rl_ops_config pre = rl_ops_mixed_config(8, rl_precision_default(), 4096, 0, 0, 0);
+    assert_rel(rl_e2e_mixed_time(&m, &h, &pre, p.step[0].comm_s), rl_ec_time(&p, x, NULL), 1e-12);
 }
 
 /* simulate's and size's band comes from the runs at the band's edges: each
