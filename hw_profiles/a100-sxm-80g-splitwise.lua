@@ -1,7 +1,7 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
--- 3.7%, p90 24.5%.  Every other field is a100-sxm-80g's, as loaded.
+-- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
 -- with its per-step host floor (decode_step_s), which the kernel-table
 -- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at
@@ -186,64 +186,64 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z)",
         band = {
-          p10 = -0.100256696446336,
-          p5 = -0.175683178816338,
-          p90 = 0.226153281028596,
-          p95 = 0.321012840747077,
+          p10 = -0.104925396749469,
+          p5 = -0.219403293123,
+          p90 = 0.141685289725835,
+          p95 = 0.261127353160424,
           per_class = {
             decode = {
-              p10 = -0.055376683354214,
-              p5 = -0.0601913460292217,
-              p90 = 0.0547508385693068,
-              p95 = 0.0738055427091631,
+              p10 = -0.056543916852923,
+              p5 = -0.068305519163882,
+              p90 = 0.048396396297231,
+              p95 = 0.0667037903653993,
             },
             prefill = {
-              p10 = -0.240857607466392,
-              p5 = -0.261798697875192,
-              p90 = 0.238135532607306,
-              p95 = 0.321012840747077,
+              p10 = -0.22135418788414,
+              p5 = -0.267397689513687,
+              p90 = 0.189458841819494,
+              p95 = 0.261127353160424,
             },
             static = {
-              p10 = -0.07320566582967,
-              p5 = -0.079570449083566,
-              p90 = 0.0723783251257838,
-              p95 = 0.0975678492947029,
+              p10 = -0.0742079114345133,
+              p5 = -0.0896437706957292,
+              p90 = 0.0635151522933253,
+              p95 = 0.0875416710281543,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0279, prefill 0.1212, static 0.0368 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0268, prefill 0.1049, static 0.0352 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.121676104852904,
-              p5_p95 = 0.245819317991676,
+              p10_p90 = 0.134537478366103,
+              p5_p95 = 0.261350812785487,
               up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.114955746562844,
-              p5_p95 = 0.248547113591874,
+              p10_p90 = 0.0880938193047331,
+              p5_p95 = 0.245600730918647,
               up_to_octaves = 4.9968373638627,
             },
             static = {
-              p10_p90 = 0.210093857658008,
-              p5_p95 = 0.237251936566355,
+              p10_p90 = 0.16128371940077,
+              p5_p95 = 0.216302364175434,
               up_to_octaves = 4.9968373638627,
             },
           },
           per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
-        comm_eff = 0.139799949556883,
-        compute_eff = 0.685493639774784,
-        decode_seq_s = 0.000228972295686701,
-        decode_step_s = 0.0446204408134467,
+        comm_eff = 0.150717833826106,
+        compute_eff = 0.816255249011224,
+        decode_seq_s = 0.000260890296710503,
+        decode_step_s = 0.0445463507956528,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0371869116527877,
-          cv_p90_abs_error = 0.244807527105922,
-          date = "2026-12-02T14:05:52Z",
+          cv_median_abs_error = 0.0351688959897243,
+          cv_p90_abs_error = 0.221487296420709,
+          date = "2026-12-02T17:11:31Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -257,11 +257,12 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.792632408488928,
-        prefill_comm_eff = 0.756146987248502,
+        memory_eff = 0.772999938470989,
+        prefill_comm_eff = 1,
         prefill_layer_s = 0,
-        prefill_seq_s = 0.0299197937377331,
-        prefill_step_s = 0.0345751486946778,
+        prefill_seq_s = 0.0207658048676971,
+        prefill_step_s = 0.0437291375647138,
+        prefill_token_s = 6.03359400312884e-05,
         seq_s = 0,
         step_s = 0,
       },

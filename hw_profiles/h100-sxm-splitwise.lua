@@ -1,7 +1,7 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
--- 3.2%, p90 21.2%.  Every other field is h100-sxm's, as loaded.
+-- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
 -- with its per-step host floor (decode_step_s), which the kernel-table
 -- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at
@@ -200,64 +200,64 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T14:05:52Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z)",
         band = {
-          p10 = -0.0721666485475803,
-          p5 = -0.195397305604816,
-          p90 = 0.118420521184226,
-          p95 = 0.307183303473597,
+          p10 = -0.0610535188056569,
+          p5 = -0.163925923292615,
+          p90 = 0.0640891185853576,
+          p95 = 0.130809811135041,
           per_class = {
             decode = {
-              p10 = -0.0361859724806593,
-              p5 = -0.0543583719243185,
-              p90 = 0.0474904768275802,
-              p95 = 0.0670710636649335,
+              p10 = -0.0432471870535408,
+              p5 = -0.0611007564018403,
+              p90 = 0.037368066802555,
+              p95 = 0.0465374139192676,
             },
             prefill = {
-              p10 = -0.209252490034613,
-              p5 = -0.31433795749087,
-              p90 = 0.274623005763177,
-              p95 = 0.387851593284076,
+              p10 = -0.15140114860671,
+              p5 = -0.213903500556576,
+              p90 = 0.130819334633601,
+              p95 = 0.162919681038218,
             },
             static = {
-              p10 = -0.0893973447325955,
-              p5 = -0.134292207197644,
-              p90 = 0.117325091393901,
-              p95 = 0.165698876912612,
+              p10 = -0.0656508263851518,
+              p5 = -0.0927532037071588,
+              p90 = 0.056726104820786,
+              p95 = 0.0706455122236128,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0131, prefill 0.0759, static 0.0324 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0136, prefill 0.0476, static 0.0207 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00169718462064384,
-              p5_p95 = 0.00169718462064384,
+              p10_p90 = 0.00626581906512386,
+              p5_p95 = 0.00626581906512386,
               up_to_octaves = 3.86455020230614,
             },
             prefill = {
-              p10_p90 = 0.0613805459806125,
-              p5_p95 = 0.0613805459806125,
+              p10_p90 = 0.0812048888506677,
+              p5_p95 = 0.0812048888506677,
               up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0852777261119076,
-              p5_p95 = 0.112227399890654,
+              p10_p90 = 0.0746796657204929,
+              p5_p95 = 0.0995522114920332,
               up_to_octaves = 4.99227837138002,
             },
           },
           per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
-        comm_eff = 0.169895118059794,
-        compute_eff = 0.608483219223292,
-        decode_seq_s = 0.000275792530048293,
-        decode_step_s = 0.0296375188944956,
+        comm_eff = 0.170564849911945,
+        compute_eff = 0.835698883018687,
+        decode_seq_s = 0.000276754682842688,
+        decode_step_s = 0.0296218872559066,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0322824816484122,
-          cv_p90_abs_error = 0.211880860739734,
-          date = "2026-12-02T14:05:52Z",
+          cv_median_abs_error = 0.0208711466050469,
+          cv_p90_abs_error = 0.120848873366873,
+          date = "2026-12-02T17:11:32Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -271,11 +271,12 @@ return {
           weights = "bf16",
         },
         launch_s = 0,
-        memory_eff = 0.678203953695195,
-        prefill_comm_eff = 0.37251905049295,
+        memory_eff = 0.676583440384884,
+        prefill_comm_eff = 1,
         prefill_layer_s = 0,
-        prefill_seq_s = 0.00548650234762133,
-        prefill_step_s = 0.0453612634961154,
+        prefill_seq_s = 0,
+        prefill_step_s = 0.0515632166725509,
+        prefill_token_s = 5.21702666589748e-05,
         seq_s = 0,
         step_s = 0,
       },

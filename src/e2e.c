@@ -46,6 +46,7 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     s->count = count;
     s->prefill = ph == RL_PHASE_PREFILL;
     s->batch = (double)batch;
+    s->tokens = ph == RL_PHASE_PREFILL ? (double)batch * (double)len : 0;
     fill_ops(s, &o);
     if (c->chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -124,7 +125,8 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
-        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches, dev = x[comm] * s->comm_s;
+        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
+               dev = x[comm] * s->comm_s + x[RL_EC_PREFILL_TOKEN] * s->tokens;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
         for (int i = 0; i < s->nops; i++) {
             double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
@@ -150,6 +152,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
             grad[comm] += s->count * s->comm_s;
+            grad[RL_EC_PREFILL_TOKEN] += s->count * s->tokens;
         }
     }
     return time;
@@ -868,6 +871,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
+        cols[RL_EC_PREFILL_TOKEN] += s->count * s->tokens;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
             cols[compute ? RL_EC_COMPUTE : RL_EC_MEMORY] += s->count * (compute ? s->op_c[j] : s->op_m[j]);
@@ -880,7 +884,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
 /* Starts of the fit: the step floors at 30%, 60% and 90% of the shortest
  * measured step of their phase (10 ms without one), 0.1 ms a decoding and
  * 1 ms a prefilled sequence, no
- * launch cost, half the peak FLOP/s, 80% of the HBM bandwidth, half the
+ * launch or per-token cost, half the peak FLOP/s, 80% of the HBM bandwidth, half the
  * collective speed.  A floor above every step's device time starts with no
  * gradient toward the device terms, one below all of them with none toward
  * the floor: the three cover both sides. */
@@ -900,6 +904,7 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_DECODE_SEQ] = 1e-4;
         x[RL_EC_PREFILL_SEQ] = 1e-3;
         x[RL_EC_LAUNCH] = 0;
+        x[RL_EC_PREFILL_TOKEN] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
         x[RL_EC_COMM] = x[RL_EC_PREFILL_COMM] = 2.0;
@@ -1434,10 +1439,12 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)
         goto done;
     if (rs.n < RL_EC_N) {
+        char names[256] = "";
+        for (int p = 0, k = 0; p < RL_EC_N; p++)
+            k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", p ? ", " : "",
+                          rl_ec_name((rl_ec_param)p));
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
-                 "parameters (decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, "
-                 "compute_eff, memory_eff, comm_eff, prefill_comm_eff, launch_s); nothing written",
-                 m->path, rs.n, base.name, RL_EC_N);
+                 "parameters (%s); nothing written", m->path, rs.n, base.name, RL_EC_N, names);
         goto done;
     }
     if (o->save && check_both_phases(m, &rs, err, errlen) != 0)
@@ -1913,7 +1920,7 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double decode_batch = (double)c->decode_batch;
     int prefills = rl_ops_prefill_rows(c) > 0;
     rl_ec_terms t = {1, {{.count = 1, .prefill = prefills, .batch = decode_batch,
-                          .comm_s = comm_s}}};
+                          .tokens = rl_ops_prefill_rows(c), .comm_s = comm_s}}};
     fill_ops(&t.step[0], &o);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);

@@ -32,6 +32,7 @@ typedef struct {
     double count;    /* steps of this kind */
     int prefill;     /* 1: a prefill step, 0: a decode step */
     double batch;    /* sequences in each step */
+    double tokens;   /* prompt tokens a step (prefill), 0 for decode */
     double launches; /* kernel launches a step: operator instances */
     double comm_s;   /* ideal collective time a step */
     int ncoll;       /* the plan's collectives a step (shard.h), of them latency-bound: */
@@ -105,7 +106,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
  * GPUs) with the step's ideal TP collective time comm_s (scaled by
  * 1 / comm_eff here).  The host floor is the prefill one when the step
  * prefills, the per-sequence costs count the decoding sequences and one
- * prefill.  Seconds, or -1 on invalid input.  For the serving simulator's
+ * prefill, the per-token cost (prefill_token_s) the step's prompt tokens
+ * (rl_ops_prefill_rows).  Seconds, or -1 on invalid input.  For the serving simulator's
  * step cost (serve.h). */
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          double comm_s);

@@ -13,17 +13,18 @@
 
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
-                                           "comm_eff",      "prefill_comm_eff", "launch_s"};
+                                           "comm_eff",      "prefill_comm_eff", "launch_s",
+                                           "prefill_token_s"};
 
 /* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
  * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
  * 100 ms per decoding sequence and 1 s per prefilled one, up to 1 ms per
  * kernel launch (CUDA launches cost a few
- * microseconds).  Efficiencies: the datasheet peak is the ceiling (1); the
+ * microseconds) and per prompt token (SplitwiseSim's rows leave ~50 us).  Efficiencies: the datasheet peak is the ceiling (1); the
  * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
  * collective speed) are far below anything measured. */
-static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0.01, 0};
-static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3};
+static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0.01, 0, 0};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3, 1e-3};
 
 const char *rl_ec_name(rl_ec_param p) { return p < RL_EC_N ? NAMES[p] : "?"; }
 

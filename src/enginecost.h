@@ -10,13 +10,23 @@
  *   t_step = max(host, device) + seq_s * B                           (E)
  *   host   = step_s + launch_s * kernel launches
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
- *          + T_comm / comm_eff
+ *          + T_comm / comm_eff + prefill_token_s * N
  *
  * with step_s = decode_step_s or prefill_step_s, seq_s = decode_seq_s or
  * prefill_seq_s and comm_eff = comm_eff or prefill_comm_eff by the step's
- * phase, B the sequences in the step; a measured row's time is the sum over
- * its steps.  The collectives get an efficiency per phase because a decode
- * step's AllReduces carry a few KB each (latency-bound; engines switch to
+ * phase, B the sequences in the step, N its prompt tokens (0 in a decode
+ * step); a measured row's time is the sum over its steps.
+ * prefill_token_s is device time per prompt token that does not shrink as
+ * the TP degree grows (every other device term is divided among the
+ * GPUs).  Its evidence is SplitwiseSim's H100 prefill rows at TP2 and TP4
+ * alone: after the operators timed from the measured kernel tables at
+ * their sharded shapes (TensorRT-LLM and vLLM 0.24 bf16 GEMM and
+ * attention, AIConfigurator) and the measured NCCL AllReduces, 40-54 us
+ * per prompt token is left at both degrees from 1k to 32k tokens a step
+ * (docs/validation.md, Engine costs); its cause is not in the data (work
+ * every rank repeats, or a slower path for the activations).  A profile
+ * from before it reads 0.
+ * The collectives get an efficiency per phase because a decode step's AllReduces carry a few KB each (latency-bound; engines switch to
  * one-shot custom AllReduce kernels for them, as the measured
  * `collectives` tables' trtllm/vllm rows show) and a prefill's carry MBs
  * (bandwidth-bound): one factor cannot scale both.  On SplitwiseSim's H100
@@ -39,7 +49,7 @@
  *   engines = { default = "splitwise", splitwise = { source = "...", costs = {
  *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
- *     prefill_seq_s = 0.01, launch_s = 0,
+ *     prefill_seq_s = 0.01, launch_s = 0, prefill_token_s = 5e-5,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1,  -- log(measured / predicted)
  *       per_class = { decode = { p5 = -0.06, p10 = -0.03, p90 = 0.03, p95 = 0.06 },
@@ -80,7 +90,7 @@
  * separated the later one is held and the earlier absorbs it. */
 typedef enum {
     RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
-    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_N
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_PREFILL_TOKEN, RL_EC_N
 } rl_ec_param;
 
 /* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
