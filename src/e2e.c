@@ -1706,14 +1706,22 @@ static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
     cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
 }
 
+/* The measured row (E) times for a fitted decode step of `batch` sequences
+ * at `len` cached tokens, or (prefill) one prompt of `len` tokens, one
+ * replica TP over `tp` GPUs (1D plan): what rl_e2e_fitted_step and
+ * rl_e2e_retime both time. */
+static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long long len)
+{
+    return (rl_meas_row){.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = tp,
+                         .batch = prefill ? 1 : batch, .pp = 1, .ep = 1,
+                         .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
+}
+
 double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
                           long long tp, long long batch, long long len, double *comm_s, char *err,
                           size_t errlen)
 {
-    /* the row rl_e2e_retime builds from a step (decode) or prefill row */
-    rl_meas_row r = {.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = tp,
-                     .batch = prefill ? 1 : batch, .pp = 1, .ep = 1,
-                     .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
+    rl_meas_row r = fitted_row(prefill, tp, batch, len);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);
     rl_ec_terms t;
@@ -1759,10 +1767,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     int kept = 0;
     cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
-        rl_meas_row r = {.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = chips,
-                         .batch = prefill ? 1 : (long long)get_number(row, "batch"), .pp = 1,
-                         .ep = 1, .context = (long long)get_number(row, "context"),
-                         .tokens = (long long)get_number(row, "tokens")};
+        rl_meas_row r = fitted_row(prefill, chips, (long long)get_number(row, "batch"),
+                                   (long long)get_number(row, prefill ? "tokens" : "context"));
         if (prefill && get_number(row, "prefix") > 0) {
             kept++;
             continue;
