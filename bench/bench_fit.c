@@ -19,11 +19,28 @@
 #include "e2e.h"
 #include "fit.h"
 #include "measure.h"
+#include "memory.h"
 
 #define REPS 5
 #define ROWS 1000
 
-/* The 1,000 rows: 500 configurations, two repeats each. */
+/* Halve r's batch until its weights and KV cache fit the HBM of its tp
+ * GPUs: the fit refuses a row that cannot run (e2e.c row_fits; a TP2
+ * decode of Llama-2-70B at 8192 tokens holds 10 sequences). */
+static void halve_to_fit(rl_meas_row *r, const rl_model *mod, const rl_hw *h)
+{
+    rl_precision p = rl_precision_default();
+    long long seq = r->phase == RL_MEAS_DECODE ? r->context : r->tokens;
+    for (;;) {
+        rl_memory u = rl_memory_use(mod, h, r->tp, r->batch, seq, p.weights, p.kv);
+        if (u.total_bytes <= u.hbm_bytes || r->batch == 1)
+            return;
+        r->batch /= 2;
+    }
+}
+
+/* The 1,000 rows: 500 configurations, two repeats each; batches above what
+ * fits in HBM halved. */
 static int make_rows(rl_meas *m, const rl_model *mod, const rl_hw *h)
 {
     static const long long tp[] = {2, 4, 8}, len[] = {128, 256, 512, 1024, 2048, 4096, 8192};
@@ -55,6 +72,7 @@ static int make_rows(rl_meas *m, const rl_model *mod, const rl_hw *h)
         else
             r->tokens = len[(k / 5) % 4];
         r->config = k;
+        halve_to_fit(r, mod, h);
         rl_ec_terms t;
         char err[512];
         if (rl_ec_terms_of(mod, h, rl_precision_default(), r, &t, err, sizeof err) != 0) {
