@@ -713,8 +713,9 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
         return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
     double weights = mem.weight_bytes;
-    if (l == RL_ATTN_LAYOUT_DP || ep > 1) { /* the plan's stored weights on each chip: attention,
-                                              * dense and vocab once per group (fixY) */
+    if (l == RL_ATTN_LAYOUT_DP || ep > 1 || m->experts > 0) {
+        /* the plan's stored weights on each chip: attention, dense and vocab
+         * once per group (fixY); the MoE router whole, in bf16 (shard.c) */
         rl_shard_plan plan = rl_serve_replica_plan(stage, ep, l);
         plan.pp = pp;
         rl_shard_result r;
