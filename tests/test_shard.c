@@ -546,9 +546,9 @@ static void calibrated_memory_is_the_plans(void **state)
  *  - per chip that is 32 x 65,536 = 2,097,152 B, what shard stores for it
  *    (R): shard's bytes with fp8 weights are (bf16's - R) / 2 + R, the
  *    router not halved (before: bf16's / 2);
- *  - the simulator's KV pool takes shard's stored weights for a MoE model
- *    (serve.c rl_serve_kv_capacity): tp8's pool plus its weights fill the
- *    usable HBM of the 8 chips.
+ *  - the simulator's KV pool and size's weight_bytes_per_chip take shard's
+ *    stored weights for a MoE model (serve.h rl_serve_weight_bytes): tp8's
+ *    pool plus those weights fill the usable HBM of the 8 chips.
  * Exact up to rounding (1e-12). */
 static void router_whole_on_every_chip(void **state)
 {
@@ -584,6 +584,7 @@ static void router_whole_on_every_chip(void **state)
     rl_shard_result a = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 1, bf);
     double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP);
     double w = 8 * a.weight_bytes;
+    assert_rel(rl_serve_weight_bytes(&m, &h, 8, 1, 1, bf, RL_ATTN_LAYOUT_TP), w, 1e-12);
     assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, 8, w),
                1e-12);
 }
