@@ -61,15 +61,17 @@
  *    node whose neighbour is a hole is left standing by that pass:
  *    test_ktable `test_two_axis_rounds`, worked by hand).  On a grid
  *    without holes one round was always enough (the 641 tables of make
- *    profiles, stop 25; docs/model.md).  Should a chain still fall after
- *    the last round, each node takes the least latency at or above it
- *    along the batched axes (the suffix minimum over the upper set),
- *    which is non-decreasing along every one of them by construction: the
- *    result never falls, whatever the data.  (A least-squares bivariate isotonic regression, Dykstra &
- *    Robertson, "An algorithm for isotonic regression for two or more
- *    independent variables", Annals of Statistics 10(3), 1982, cycles
- *    one-axis fits with correction terms to the L2 projection; we keep
- *    the median fit, which drops spikes, and its plain cycle.)  The
+ *    profiles, stop 25; docs/model.md); with holes 19 of them never
+ *    settled (still falling after 300 rounds in a trial build).  Should a
+ *    chain still fall after the last round, each node takes the least
+ *    latency at or above it along the batched axes (the suffix minimum
+ *    over the upper set), which is non-decreasing along every one of them
+ *    by construction: the result never falls, whatever the data.  (A
+ *    least-squares bivariate isotonic regression, Dykstra & Robertson,
+ *    "An algorithm for isotonic regression for two or more independent
+ *    variables", Annals of Statistics 10(3), 1982, cycles one-axis fits
+ *    with correction terms to the L2 projection; we keep the median fit,
+ *    which drops spikes, and its plain cycle.)  The
  *    other axes are the model's structure (n, k, group, head_dim, heads)
  *    or the layout (tp_share, ep_share): there a smaller shape may run
  *    another kernel, and in the AIConfigurator tables it often measures
