@@ -114,17 +114,91 @@ static unsigned batched_axes(const rl_ktable *t)
     return along;
 }
 
-void rl_kt_isotonic(rl_ktable *t)
+/* The stride of axis a in t's node order (last axis fastest). */
+static size_t axis_stride(const rl_ktable *t, int a)
 {
-    unsigned along = batched_axes(t);
-    size_t stride = t->n;
-    for (int a = 0; a < t->naxes; a++) { /* axis a's chains: every node with index 0 on a */
-        stride /= (size_t)t->len[a];
-        size_t span = stride * (size_t)t->len[a];
+    size_t stride = 1;
+    for (int b = t->naxes - 1; b > a; b--)
+        stride *= (size_t)t->len[b];
+    return stride;
+}
+
+/* One pass of the one-axis fit along every batched axis in `along`, in
+ * table order (axis a's chains: every node with index 0 on a). */
+static void one_axis_passes(rl_ktable *t, unsigned along)
+{
+    for (int a = 0; a < t->naxes; a++) {
+        size_t stride = axis_stride(t, a), span = stride * (size_t)t->len[a];
         for (size_t i = 0; (along >> a & 1) && i < t->n; i++)
             if (i % span < stride)
                 pava(t->logv + i, t->len[a], stride);
     }
+}
+
+/* The non-hole node after node i along axis a (stride, length len, i's
+ * coordinate on a at c), or t->n when none. */
+static size_t next_node(const rl_ktable *t, size_t i, size_t stride, int len, int c)
+{
+    for (int k = c + 1; k < len; k++)
+        if (!isnan(t->logv[i + (size_t)(k - c) * stride]))
+            return i + (size_t)(k - c) * stride;
+    return t->n;
+}
+
+int rl_kt_falls(const rl_ktable *t)
+{
+    unsigned along = batched_axes(t);
+    for (int a = 0; a < t->naxes; a++) {
+        size_t stride = axis_stride(t, a);
+        for (size_t i = 0; (along >> a & 1) && i < t->n; i++) {
+            int c = (int)(i / stride % (size_t)t->len[a]);
+            if (isnan(t->logv[i]))
+                continue;
+            size_t j = next_node(t, i, stride, t->len[a], c);
+            if (j < t->n && t->logv[j] < t->logv[i])
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Each non-hole node lowered to the least ln latency over the nodes at or
+ * above it along every batched axis in `along` (the others held): the
+ * upper sets grow down the order, so the result is non-decreasing along
+ * each such axis by construction.  Nodes are visited from the last, so a
+ * node's neighbours one step up on each axis (larger index) are final;
+ * reach[] carries the least value through holes, which stay holes. */
+static int suffix_min(rl_ktable *t, unsigned along)
+{
+    double *reach = malloc(t->n * sizeof *reach);
+    if (!reach)
+        return -1;
+    for (size_t i = t->n; i-- > 0;) {
+        double v = isnan(t->logv[i]) ? INFINITY : t->logv[i];
+        for (int a = 0; a < t->naxes; a++) {
+            size_t stride = axis_stride(t, a);
+            if ((along >> a & 1) && (int)(i / stride % (size_t)t->len[a]) < t->len[a] - 1)
+                v = fmin(v, reach[i + stride]);
+        }
+        reach[i] = v;
+        if (!isnan(t->logv[i]))
+            t->logv[i] = v;
+    }
+    free(reach);
+    return 0;
+}
+
+int rl_kt_isotonic(rl_ktable *t, int rounds)
+{
+    unsigned along = batched_axes(t);
+    for (int r = 0; r < rounds; r++) {
+        if (!rl_kt_falls(t))
+            return r;
+        one_axis_passes(t, along);
+    }
+    if (rl_kt_falls(t) && suffix_min(t, along) != 0)
+        return -1;
+    return rounds + 1;
 }
 
 size_t rl_kt_index(const rl_ktable *t, const int *idx)
@@ -527,8 +601,10 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
-    if (rc == 0)
-        rl_kt_isotonic(&t);
+    if (rc == 0 && rl_kt_isotonic(&t, RL_KT_ROUNDS) < 0) {
+        snprintf(err, errlen, "%s: field '%s': out of memory", origin, field);
+        rc = -1;
+    }
     if (rc != 0) {
         rl_kt_free(&t);
         return -1;

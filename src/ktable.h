@@ -55,8 +55,23 @@
  *    11.28% with the least-squares (mean) fit, 2.72% / 11.28% with the
  *    exact suffix minimum.  Tables with two batched axes (attention:
  *    streams and isl or context; MLA: batch and isl or context) are
- *    fitted along each in table order (the shipped tables come out
- *    non-decreasing along both; checked when they were regenerated).  The
+ *    fitted along each in table order, and the round of passes repeated
+ *    until no chain falls (rl_kt_falls), at most RL_KT_ROUNDS rounds:
+ *    fitting one axis can break the other where holes take no part (a
+ *    node whose neighbour is a hole is left standing by that pass:
+ *    test_ktable `test_two_axis_rounds`, worked by hand).  On a grid
+ *    without holes one round was always enough (the 641 tables of make
+ *    profiles, stop 25; docs/model.md); with holes 19 of them never
+ *    settled (still falling after 300 rounds in a trial build).  Should a
+ *    chain still fall after the last round, each node takes the least
+ *    latency at or above it along the batched axes (the suffix minimum
+ *    over the upper set), which is non-decreasing along every one of them
+ *    by construction: the result never falls, whatever the data.  (A
+ *    least-squares bivariate isotonic regression, Dykstra & Robertson,
+ *    "An algorithm for isotonic regression for two or more independent
+ *    variables", Annals of Statistics 10(3), 1982, cycles one-axis fits
+ *    with correction terms to the L2 projection; we keep the median fit,
+ *    which drops spikes, and its plain cycle.)  The
  *    other axes are the model's structure (n, k, group, head_dim, heads)
  *    or the layout (tp_share, ep_share): there a smaller shape may run
  *    another kernel, and in the AIConfigurator tables it often measures
@@ -127,10 +142,22 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen);
 /* Free the nodes (the struct itself is the caller's). */
 void rl_kt_free(rl_ktable *t);
 
+/* Rounds of one-axis passes before the suffix minimum (above): random
+ * 2- to 6-node-a-side grids with a third of their nodes holes settled
+ * within 4. */
+#define RL_KT_ROUNDS 8
+
 /* Fit t's ln latencies non-decreasing along its batched axes, in place,
- * by isotonic median regression (above); holes (NaN) take no part and
- * stay holes. */
-void rl_kt_isotonic(rl_ktable *t);
+ * by isotonic median regression (above), at most `rounds` rounds of
+ * one-axis passes (RL_KT_ROUNDS; fewer in tests) before the suffix
+ * minimum; holes (NaN) take no part and stay holes.  Returns the rounds
+ * it ran (0: t was already non-decreasing), rounds + 1 when the suffix
+ * minimum settled it, or -1 when out of memory (t then partly fitted). */
+int rl_kt_isotonic(rl_ktable *t, int rounds);
+
+/* 1 when some chain along a batched axis of t falls (a non-hole node
+ * above the next non-hole node after it), else 0. */
+int rl_kt_falls(const rl_ktable *t);
 
 /* Node index of grid coordinates idx[naxes]. */
 size_t rl_kt_index(const rl_ktable *t, const int *idx);

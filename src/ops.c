@@ -253,6 +253,28 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     return op;
 }
 
+/* A weight matmul replicated on every chip: each holds the whole [din,
+ * dout] matrix and multiplies its group's M / wrep rows by it (TP groups
+ * compute the same rows on each of their chips), so FLOPs, weight and
+ * activation bytes are one chip's times the chips, and its GEMM shape is
+ * (M / wrep, dout, din).  The MoE router (gate) is so in both engines:
+ * vLLM builds it as a ReplicatedLinear (MixtralMoE's gate, vllm/
+ * model_executor/models/mixtral.py; GateLinear, a ReplicatedLinear
+ * subclass, in vllm/model_executor/layers/fused_moe/router/
+ * gate_linear.py), TensorRT-LLM as a Linear with no tensor-parallel mapping
+ * (MixtralMoE.gate, tensorrt_llm/_torch/models/modeling_mixtral.py: Linear
+ * defaults to Mapping(), tp_size 1, tensor_parallel_mode None, so its
+ * out_features stay whole, tensorrt_llm/_torch/modules/linear.py) or a
+ * plain [E, D] weight (DeepseekV3Gate); shard.c stores it whole too. */
+static void replicated(builder *x, const char *name, double layers, double din, double dout)
+{
+    double wrep = x->wrep, chips = (double)x->c->chips;
+    x->wrep = chips; /* every chip its own group: the whole matrix each */
+    rl_op *op = matmul(x, name, layers, x->M * chips / wrep, 1, din, dout, 1, 1, 0);
+    op->tokens = x->M; /* the step's rows, as the other matmuls (efficiency.h size) */
+    x->wrep = wrep;
+}
+
 /* Gives a row-parallel matmul its GEMM shape.  Tensor parallelism splits
  * the first matmul of a pair by its output columns (q/k/v, gate/up: each chip
  * m x din by din x dout/tp) and the second by its input rows (o_proj,
@@ -940,9 +962,10 @@ static void rows_tail(builder *x)
          * GateLinear with no quant_config (vllm/model_executor/models/deepseek_v2.py
          * at commit 002d607); TensorRT-LLM's DeepseekV3Gate holds a plain weight of
          * the model's torch_dtype, not a quantized Linear
-         * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d) */
+         * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d);
+         * and it is whole on every chip (replicated) */
         x->half = 1;
-        matmul(x, "router", moe, x->M, 1, D, E, 1, 1, 0);
+        replicated(x, "router", moe, D, E);
         x->half = 0;
         double wrep = x->wrep; /* routed experts stay split over the chips (EP) */
         x->wrep = 1;

@@ -702,6 +702,24 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
     c->kv_bytes_per_token += kd;
 }
 
+double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                             long long ep, rl_precision p, rl_attn_layout l)
+{
+    char err[256];
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0)
+        return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
+    /* the plan's stored weights on each chip: attention, dense and vocab once
+     * per group (fixY); the MoE router whole, in bf16 (shard.c) */
+    rl_shard_plan plan = rl_serve_replica_plan(chips / pp, ep, l);
+    plan.pp = pp;
+    rl_shard_result r;
+    if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
+        return -1;
+    return r.weight_bytes * (double)chips;
+}
+
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l)
 {
@@ -712,16 +730,9 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     if (rl_serve_layout_check(m, chips, pp, ep, l, err, sizeof err) != 0)
         return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
-    double weights = mem.weight_bytes;
-    if (l == RL_ATTN_LAYOUT_DP || ep > 1) { /* the plan's stored weights on each chip: attention,
-                                              * dense and vocab once per group (fixY) */
-        rl_shard_plan plan = rl_serve_replica_plan(stage, ep, l);
-        plan.pp = pp;
-        rl_shard_result r;
-        if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
-            return 0;
-        weights = r.weight_bytes * (double)chips;
-    }
+    double weights = rl_serve_weight_bytes(m, h, chips, pp, ep, p, l);
+    if (weights < 0)
+        return 0;
     /* an engine's memory rule keeps its own reserve (memory.h) */
     double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
                                       : mem.capacity_bytes * (1 - reserve);

@@ -403,14 +403,23 @@ void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
                            long long chips, rl_precision p);
 
+/* The weights one replica of `chips` chips in `pp` pipeline stages stores
+ * under layout l with `ep` expert-parallel groups per stage, bytes over all
+ * its chips: the model's total (memory.h, evenly split) for a dense model
+ * under plain TP; else chips x the per-chip weights of the plan as shard.h
+ * stores them (attn-dp or ep > 1: attention, dense and vocab once per
+ * group; a MoE model: its router whole and bf16 on every chip, ops.c).
+ * -1 when the plan cannot be evaluated. */
+double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                             long long ep, rl_precision p, rl_attn_layout l);
+
 /* KV tokens one replica of `chips` chips in `pp` pipeline stages holds
  * after the weights under layout l with `ep` expert-parallel groups per
  * stage: (chips * hbm_bytes * (1 - reserve) - weights) /
  * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)): each
  * stage keeps its layers' share of every token's cache and weights / pp
  * over its chips / pp chips, so the weights per chip are weights / chips;
- * weights: the model's total under plain TP, chips x the per-chip weights
- * of the plan (shard.h, stored) under attn-dp or ep > 1.  0 or less when the weights do not fit (seed 000 section 1
+ * weights: rl_serve_weight_bytes.  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
  * fraction kept for activations and workspace (e.g. 0.1).  With the
  * selected engine's memory rule (memory.h) the weights and KV get what that

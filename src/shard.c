@@ -377,12 +377,14 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double touched = 1.0;
         if (m->experts > 0) /* the replica's tokens of one tick; the busiest EP chip's */
             touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
-        double rest = pc.router + pc.norms;
-        stored = (attn + vocab + dense_mlp / Mtp + experts + rest) / P;
-        read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + rest) / P;
+        stored = (attn + vocab + dense_mlp / Mtp + experts + pc.norms) / P;
+        read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + pc.norms) / P;
     }
-    r->weight_bytes = stored * wb;
-    double weight_read = read * wb;
+    /* the MoE router: whole on every chip and bf16 whatever --weights, as
+     * the engines hold it (ops.c `replicated` and the router's dtype) */
+    double router = pc.router / P * rl_dtype_bytes(RL_BF16);
+    r->weight_bytes = stored * wb + router;
+    double weight_read = read * wb + router;
 
     /* ---- KV cache per chip ---- */
     /* one sequence's cache: S cached (generation) or T written (prefill),

@@ -552,9 +552,12 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
-    rl_kt_isotonic(t); /* the measured nodes, so that a spike does not spread to holes */
-    long nf = nodes ? rl_kt_fill_holes(t, rl_kideal, &k) : -1;
-    rl_kt_isotonic(t); /* with the filled nodes: rl_kt_read's fit is then the identity */
+    /* the measured nodes, so that a spike does not spread to holes; then
+     * with the filled nodes (rl_kt_read's fit is then the identity) */
+    long nf = nodes && rl_kt_isotonic(t, RL_KT_ROUNDS) >= 0 ? rl_kt_fill_holes(t, rl_kideal, &k)
+                                                            : -1;
+    if (nf >= 0 && rl_kt_isotonic(t, RL_KT_ROUNDS) < 0)
+        nf = -1;
     if (nf < 0) {
         snprintf(err, errlen, counted && !nodes ? "%s rows of dtype %s: none lies on the grid"
                  : "out of memory", rl_kclass_name(cls), rl_kvariant_name(v));

@@ -475,18 +475,18 @@ typedef struct {
     double weight_bytes_per_chip, kv_bytes_per_chip; /* HBM use (rl_size_candidate) */
 } replica_kind;
 
-/* k's HBM use per chip with its KV pool full: the weights (under attn-dp,
- * which replicates weights, what the KV leaves of the usable HBM) and the
- * KV cache. */
+/* k's HBM use per chip with its KV pool full: the weights (those the pool
+ * sets aside, rl_serve_weight_bytes; under attn-dp, which replicates
+ * weights, what the KV leaves of the usable HBM) and the KV cache. */
 static void kind_memory(const rl_size_input *in, replica_kind *k)
 {
     const rl_hw *h = &in->hw[k->hw];
-    rl_memory mem = rl_memory_use(in->m, h, k->chips, 0, 1, k->p.weights, k->p.kv);
+    double w = rl_serve_weight_bytes(in->m, h, k->chips, k->pp, k->ep, k->p, k->layout);
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
                       rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout);
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
-                                   ? mem.weight_bytes / (double)k->chips
+                                   ? w / (double)k->chips
                                    : h->hbm_bytes * (1 - in->hbm_reserve) - k->kv_bytes_per_chip;
 }
 

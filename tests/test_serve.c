@@ -1554,13 +1554,20 @@ static void test_seqs_peak_and_memo(void **state)
  * engines.h: KV gets 0.9 of what each chip has free after its weights and
  * 411,041,792 B of collective buffers; memory.h), so per chip the KV holds
  * 0.9 x (141e9 - w - 411,041,792) for w the chip's weights.
- *  - tp: each chip holds the whole latent cache (8 copies), w = 671,026,404,352
- *    B / 8: 8 x 0.9 x (141e9 - w - 411,041,792) / (35,136 x 8) =
- *    1,452,629.5 tokens; the split the simulator made before (one copy over 8
- *    chips) would be 8x that.
+ *  - tp: each chip holds the whole latent cache (8 copies), and the weights
+ *    as shard stores them (the pool reads shard.h for every MoE plan): all
+ *    parameters but the router and norms split over the 8 chips, the norms
+ *    whole, the router whole in bf16 (ops.c `replicated`): w =
+ *    (671,026,404,352 - 106,430,464 - 1,006,592) / 8 + 1,006,592 + 2 x
+ *    106,430,464 = 84,078,738,432 B: 8 x 0.9 x (141e9 - w - 411,041,792) /
+ *    (35,136 x 8) = 1,447,495.4 tokens (1,452,629.5 with the even split
+ *    of all parameters, w = 671,026,404,352 / 8, before stop 25); the
+ *    split the simulator made before stop 23 (one copy over 8 chips)
+ *    would be 8x that.
  *  - attn-dp: one copy, but each chip stores attention, embeddings, LM
- *    head, router, norms and the dense MLP whole beside 1/8 of the routed
- *    experts (shard.h "ep8 attn=rep"): 8 x 0.9 x (141e9 - that -
+ *    head, router (bf16: 2 B a parameter), norms and the dense MLP whole
+ *    beside 1/8 of the routed experts (shard.h "ep8 attn=rep"): 8 x 0.9 x
+ *    (141e9 - that -
  *    411,041,792) / 35,136, from model's parameter groups (test_arch pins
  *    them).
  * Tolerance 1e-9 relative (one formula, doubles).  A dense model refuses
@@ -1574,11 +1581,12 @@ static void test_mla_kv_layouts(void **state)
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
     double nccl = 411041792.0;
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
-    assert_rel(tp, 8 * 0.9 * (141e9 - 671026404352.0 / 8 - nccl) / (35136.0 * 8), 1e-9);
-    assert_rel(tp, 1452629.5, 1e-7);
+    double w = (671026404352.0 - 106430464 - 1006592) / 8 + 1006592 + 2 * 106430464.0;
+    assert_rel(tp, 8 * 0.9 * (141e9 - w - nccl) / (35136.0 * 8), 1e-9);
+    assert_rel(tp, 1447495.4, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
-    double chip = pc.attention + pc.embedding + pc.lm_head + pc.router + pc.norms +
+    double chip = pc.attention + pc.embedding + pc.lm_head + 2 * pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
@@ -1611,8 +1619,10 @@ static void test_mla_kv_layouts(void **state)
  *  - simulator: its KV pool one copy beside the weights each chip stores
  *    as step does (the attention, vocab, dense and shared-expert weights
  *    whole: 98,856,229,888 B, not the even split's 83.9 GB, fixY's open
- *    item): 8 x 0.9 x (141e9 - 98,856,229,888 - 392 MiB) / 35,136 B =
- *    8,551,788.6 tokens (by hand; 8 x tp8's 1,452,629.5 before stop 24),
+ *    item; the router whole in bf16, 106,430,464 B more, since stop 25:
+ *    98,962,660,352 B): 8 x 0.9 x (141e9 - 98,962,660,352 - 392 MiB) /
+ *    35,136 B = 8,529,979.1 tokens (by hand; 8 x tp8's 1,452,629.5 before
+ *    stop 24),
  *    and its decode step at B = 64 and context 4096 the step's time (both
  *    the same op list and collectives; ops reads those weights whole on
  *    each chip too, 30.56 -> 33.92 ms).
@@ -1666,7 +1676,7 @@ static void test_mla_ep_layout_agrees(void **state)
     /* simulator */
     double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
-    assert_rel(ep8, 8 * 0.9 * (141e9 - 98856229888.0 - 411041792.0) / 35136, 1e-9);
+    assert_rel(ep8, 8 * 0.9 * (141e9 - 98962660352.0 - 411041792.0) / 35136, 1e-9);
     assert_true(ep8 < 8 * tp8);
     rl_ops_cost c;
     assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
@@ -1780,15 +1790,22 @@ static void test_pipeline_parallel(void **state)
  * whole over its 2 chips, as shard stores them (fixY; before stop 24 ops
  * split them over the 8 chips): attention 32 x (2 x 4096^2 + 2 x 4096 x
  * 1024) x 2 B = 2,684,354,560, LM head 32000 x 4096 x 2 B = 262,144,000,
- * router 32 x 4096 x 8 x 2 B = 2,097,152, all memory-bound at B = 256,
- * read at 1/2 instead of 1/8 a chip: 3/8 x 2,948,595,712 B / 3.35e12 B/s =
- * 330.07 us more (by hand; 1e-6 on the difference).
+ * all memory-bound at B = 256, read at 1/2 instead of 1/8 a chip: 3/8 x
+ * 2,946,498,560 B / 3.35e12 B/s = 329.83 us more; and by the router,
+ * whole on every chip under both (ops.c `replicated`: its weights read
+ * alike), each chip running it over its group's rows, all 256 under tp8,
+ * 64 under ep4: 32 layers x 192 rows x (4096 in + 8 out) x 2 B =
+ * 50,429,952 B / 3.35e12 B/s = 15.05 us less under ep4, memory-bound
+ * too (before stop 25 the router was split over each group's chips, read
+ * at 1/2 instead of 1/8 under ep4).  By hand; 1e-6 on the difference.
  * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
  * 8 copies under tp8 and 2 under tp2 ep4, and ep4's chips hold the
  * attention, vocab, dense and shared-expert weights (17.01 GB in fp8) at
- * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 90,351,131,648
- * and 83,972,307,968 B): by hand 8 x 0.9 x (141e9 - 90,351,131,648 B -
- * 392 MiB) / (35,136 B x 2 copies) = 5,147,318.3 tokens under the
+ * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 90,457,562,112
+ * and 84,078,738,432 B, the router whole in bf16 on each: 106,430,464 B
+ * more than at 1 B a parameter): by hand 8 x 0.9 x (141e9 -
+ * 90,457,562,112 B - 392 MiB) / (35,136 B x 2 copies) = 5,136,413.5
+ * tokens under the
  * profile's TensorRT-LLM rule (1e-9), less than 4x tp8's (4x while the
  * pool took the even split, W/8, for both).  A dense model,
  * an ep not dividing the experts or the chips, or attn-dp with ep is
@@ -1814,7 +1831,7 @@ static void test_expert_parallel_degrees(void **state)
                                           sizeof err), 0);
     assert_true(r24.comm_s != r8.comm_s);
     assert_rel(rl_serve_ops_time1(&ep, 0, 0, 256, 4096) - rl_serve_ops_time1(&tp, 0, 0, 256, 4096),
-               r24.comm_s - r8.comm_s + 3.0 / 8 * 2948595712.0 / 3.35e12, 1e-6);
+               r24.comm_s - r8.comm_s + (3.0 / 8 * 2946498560.0 - 50429952.0) / 3.35e12, 1e-6);
     assert_int_equal(rl_ops_cost_experts(&ep, 3, err, sizeof err), -1);
     assert_non_null(strstr(err, "ep"));
     assert_int_equal(rl_ops_cost_experts(&ep, 16, err, sizeof err), -1);
@@ -1831,7 +1848,7 @@ static void test_expert_parallel_degrees(void **state)
     double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP);
     double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP);
     assert_true(k24 < 4 * k8);
-    assert_rel(k24, 8 * 0.9 * (141e9 - 90351131648.0 - 411041792.0) / (35136.0 * 2), 1e-9);
+    assert_rel(k24, 8 * 0.9 * (141e9 - 90457562112.0 - 411041792.0) / (35136.0 * 2), 1e-9);
 }
 
 /* Steps with prompts are costed from the op list's spans, each kept by what

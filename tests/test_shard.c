@@ -3,7 +3,9 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "memory.h"
 #include "ops.h"
+#include "serve.h"
 #include "shard.h"
 
 static const rl_precision INT8 = {RL_INT8, RL_INT8, RL_INT8};
@@ -72,10 +74,12 @@ static void worked_problem_4(void **state)
  *   experts 3 * 4096 * (16384 / 8) * 64 layers = 1.6106e9 B (seed 1.61 GB)
  *   attention over Y: 2 * 4096 * 256 * 40 * 64 / 8 = 0.6711e9 B
  *   embedding (tied) vocab-parallel: 4096 * 32128 / 8 = 16.45e6 B
- *   router 4096 * 16 * 64 = 4.19e6 B, norms 129 * 4096 = 0.53e6 B
- *   total 2.3028e9 B; load at 8.19e11 B/s with every expert touched
+ *   router 4096 * 16 * 64 * 2 B = 8.39e6 B (whole on every chip and bf16
+ *   whatever --weights, as ops.c times it: the engines' rule; the seed
+ *   counts it int8, 4.19e6 B), norms 129 * 4096 = 0.53e6 B
+ *   total 2.3071e9 B; load at 8.19e11 B/s with every expert touched
  *   (B = 128: 16 (1 - (7/8)^128) = 16.0), plus the 128 gathered embedding
- *   rows (128 * 4096 / 8 B), = 2.812 ms.
+ *   rows (128 * 4096 / 8 B), = 2.817 ms.
  * The seed replicates attention on every chip (5.37 GB) and the embedding
  * (0.13 GB): 7.11 GB, 8.78 ms at 8.1e11.  Where we differ: (1) with the
  * chapter's own layout W_Q/W_O are sharded over heads on Y, so replication
@@ -95,7 +99,7 @@ static void worked_problem_6(void **state)
     rl_shard_plan pl = tp_plan(8);
     pl.ep = 16;
     double experts = 3.0 * 4096 * 2048 * 64, attn = 2.0 * 4096 * 256 * 40 * 64;
-    double rest = 4096.0 * 32128 / 8 + 4096.0 * 16 * 64 + 129.0 * 4096;
+    double rest = 4096.0 * 32128 / 8 + 4096.0 * 16 * 64 * 2 + 129.0 * 4096;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 128, 128, 8192, INT8);
     assert_rel(r.weight_bytes, experts + attn / 8 + rest, 1e-9);
     /* read: the stored bytes plus the 128 tokens' gathered embedding rows,
@@ -529,6 +533,62 @@ static void calibrated_memory_is_the_plans(void **state)
     assert_true(c.weight_bytes > rl_arch_params(&x).total * 2 / 8 * 1.1);
 }
 
+/* The MoE router (gate) is whole on every chip and bf16 whatever
+ * --weights, in ops, shard and the simulator alike (ops.c `replicated`:
+ * vLLM's ReplicatedLinear / GateLinear, TensorRT-LLM's Linear without a
+ * tensor-parallel mapping).  Mixtral-8x7B (L 32, D 4096, E 8), decode
+ * B = 1 at S = 1024 on tp2 and tp8 (h100-sxm), by hand:
+ *  - ops: each of the N chips reads the whole 4096 x 8 x 2 B = 65,536 B
+ *    matrix a layer and multiplies its one row by it: weight bytes and
+ *    FLOPs (2 x 4096 x 8 = 65,536 a chip) N x 65,536 a layer, its GEMM
+ *    shape (m 1, n 8, k 4096) whatever N (before: 65,536 B and FLOPs in
+ *    all, n 8 / N: 4 at tp2, 1 at tp8);
+ *  - per chip that is 32 x 65,536 = 2,097,152 B, what shard stores for it
+ *    (R): shard's bytes with fp8 weights are (bf16's - R) / 2 + R, the
+ *    router not halved (before: bf16's / 2);
+ *  - the simulator's KV pool and size's weight_bytes_per_chip take shard's
+ *    stored weights for a MoE model (serve.h rl_serve_weight_bytes): tp8's
+ *    pool plus those weights fill the usable HBM of the 8 chips.
+ * Exact up to rounding (1e-12). */
+static void router_whole_on_every_chip(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    const rl_precision bf = rl_precision_default(), f8 = {RL_FP8, RL_FP8, RL_FP8};
+    const long long tps[2] = {2, 8};
+    char err[512];
+    rl_ops *o = malloc(sizeof *o);
+    assert_non_null(o);
+    for (int i = 0; i < 2; i++) {
+        double n = (double)tps[i];
+        rl_ops_config c = rl_ops_config_default();
+        c.decode_batch = 1;
+        c.decode_context = 1024;
+        c.chips = c.tp = tps[i];
+        assert_int_equal(rl_ops_build(&m, &h, &c, o, err, sizeof err), 0);
+        const rl_op *r = NULL;
+        for (int k = 0; k < o->n; k++)
+            if (strcmp(o->op[k].name, "router") == 0)
+                r = &o->op[k];
+        assert_non_null(r);
+        assert_rel(r->weight_bytes, n * 65536, 1e-12);
+        assert_rel(r->flops, n * 65536, 1e-12);
+        assert_true(r->kshape[0] == 1 && r->kshape[1] == 8 && r->kshape[2] == 4096);
+        assert_rel(r->layers * r->weight_bytes / n, 2097152.0, 1e-12);
+        rl_shard_result a = eval(&m, &h, tp_plan(tps[i]), RL_PHASE_GENERATE, tps[i], 1, 1024, bf);
+        rl_shard_result b = eval(&m, &h, tp_plan(tps[i]), RL_PHASE_GENERATE, tps[i], 1, 1024, f8);
+        assert_rel(b.weight_bytes, (a.weight_bytes - 2097152.0) / 2 + 2097152.0, 1e-12);
+    }
+    free(o);
+    rl_shard_result a = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 1, bf);
+    double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP);
+    double w = 8 * a.weight_bytes;
+    assert_rel(rl_serve_weight_bytes(&m, &h, 8, 1, 1, bf, RL_ATTN_LAYOUT_TP), w, 1e-12);
+    assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, 8, w),
+               1e-12);
+}
+
 /* rl_shard_plan_is_tp_over: the plan fitted engine costs model is 1D TP
  * over all the chips with nothing refined (enginecost.h (E)); x is a 2D
  * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count. */
@@ -567,6 +627,7 @@ int main(void)
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
+        cmocka_unit_test(router_whole_on_every_chip),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
