@@ -1152,25 +1152,22 @@ static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_n
     *draft_name = NULL;
     if (!o->given[RL_P_SPEC])
         return 0;
-    char buf[512], *end;
+    char buf[512];
     snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
     char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
     if (d)
         *d++ = 0;
     if (g)
         *g++ = 0;
-    c->spec_alpha = strtod(buf, &end);
-    int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 && !rl_number_is_hex(buf) &&
-             !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
-    double gamma = ok ? strtod(g, &end) : 0;
-    ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
-    if (ok && d) {
-        double frac = strtod(d, &end);
-        if (*end == 0 && end != d)
-            ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
-        else
-            *draft_name = o->given[RL_P_SPEC] + (d - buf);
-    }
+    double gamma = 0, frac = 0; /* number.h: hex, nan, inf refused */
+    int ok = g && rl_parse_number(buf, &c->spec_alpha, NULL) == 0 && c->spec_alpha >= 0 &&
+             c->spec_alpha < 1 && rl_parse_number(g, &gamma, NULL) == 0 && gamma >= 1 &&
+             gamma <= 64 && gamma == floor(gamma);
+    int text = d ? rl_parse_number(d, &frac, NULL) : 0; /* -1: DRAFT is a model, not a share */
+    if (ok && d && text == -1)
+        *draft_name = o->given[RL_P_SPEC] + (d - buf);
+    else if (ok && d)
+        ok = text == 0 && frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
     if (!ok)
         return rl_cli_say(o, "--spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA < 1, GAMMA "
                              "in 1..64, DRAFT a fraction in [0, 1] or a model",
