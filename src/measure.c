@@ -134,7 +134,7 @@ static int parse_header(ctx *c, char **f, int nf)
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
         if (k == C_COUNT) {
-            const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
+            const char *sep = rl_csv_other_separator(f[i]);
             if (sep) { /* one column of a header split otherwise: not a CSV of ours */
                 snprintf(c->err, c->errlen,
                          "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "

@@ -423,6 +423,12 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
             snprintf(err, errlen, "%s:%lld: column %d: %s", path, line, col, bad);
             goto fail;
         }
+        const char *sep = nf == 1 ? rl_csv_other_separator(fld[0]) : NULL;
+        if (sep) {
+            snprintf(err, errlen, "%s:%lld: fields are separated by commas, not %s (the columns "
+                     "are " TRACE_COLUMNS ")", path, line, sep);
+            goto fail;
+        }
         /* nf is 7 when the line has more than 6 fields: only 6 were stored */
         if (n == 0 && !header && !any_numeric(fld, nf > 6 ? 6 : nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
