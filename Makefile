@@ -112,6 +112,7 @@ fuzz_seeds_fuzz_cli       := fuzz/seeds/cli
 fuzz_seeds_fuzz_scenario  := scenarios tests/bad_inputs/scenario
 fuzz_seeds_fuzz_trace     := fuzz/seeds/trace tests/bad_inputs/trace
 fuzz_seeds_fuzz_safetensors := fuzz/seeds/safetensors tests/bad_inputs/safetensors
+fuzz_seeds_fuzz_measure   := tests/data/e2e tests/bad_inputs/e2e
 # Harnesses for modules still on their way are skipped until their header lands.
 fuzz_needs_fuzz_trace       := src/workload.h
 fuzz_needs_fuzz_safetensors := reference_engine/weights.h
@@ -132,7 +133,8 @@ fuzz:
 	  case $$n in fuzz_spec) seeds="$(fuzz_seeds_fuzz_spec)";; \
 	    fuzz_import_hf) seeds="$(fuzz_seeds_fuzz_import_hf)";; fuzz_cli) seeds="$(fuzz_seeds_fuzz_cli)";; \
 	    fuzz_scenario) seeds="$(fuzz_seeds_fuzz_scenario)";; fuzz_trace) seeds="$(fuzz_seeds_fuzz_trace)";; \
-	    fuzz_safetensors) seeds="$(fuzz_seeds_fuzz_safetensors)";; esac; \
+	    fuzz_safetensors) seeds="$(fuzz_seeds_fuzz_safetensors)";; \
+	    fuzz_measure) seeds="$(fuzz_seeds_fuzz_measure)";; esac; \
 	  echo "== $$n: $(FUZZ_SECONDS) s"; \
 	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -close_fd_mask=2 \
 	    -artifact_prefix=build-fuzz/crashes/$$n- build-fuzz/corpus/$$n $$seeds \

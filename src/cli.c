@@ -42,13 +42,11 @@
 
 #define ERRLEN 1024
 
-int rl_cli_say(const rl_opts *o, const char *fmt, ...)
+/* rl_cli_say and rl_cli_tell: the message after its prefix, escaped. */
+static void vtell(const char *cmd, const char *fmt, va_list ap)
 {
     char msg[4096], shown[4 * sizeof msg];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     /* control bytes a message echoes (a name given on the command line, a
      * value read from a file) as \xHH, never sent to the terminal as they
      * are: an escape sequence there recolours or retitles it */
@@ -57,10 +55,27 @@ int rl_cli_say(const rl_opts *o, const char *fmt, ...)
         n += (size_t)snprintf(shown + n, sizeof shown - n,
                               (*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f ? "\\x%02X"
                                                                                  : "%c", *c);
-    if (o && o->cmd)
-        fprintf(stderr, "roofline %s: %s\n", o->cmd, shown);
+    if (cmd)
+        fprintf(stderr, "roofline %s: %s\n", cmd, shown);
     else
         fprintf(stderr, "roofline: %s\n", shown);
+}
+
+int rl_cli_say(const rl_opts *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vtell(o ? o->cmd : NULL, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int rl_cli_tell(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vtell(cmd, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -181,14 +196,15 @@ static void refuse_unknown(const rl_command *c, int argc, char **argv)
     const char *name = optind >= 1 && optind <= argc && argv[optind - 1] ? argv[optind - 1] : "?";
     const struct option *lo = long_option(name);
     if (lo && strchr(name, '=') && lo->has_arg == no_argument)
-        fprintf(stderr, "roofline %s: option '--%s' takes no value (see roofline %s --help)\n",
-                c->name, lo->name, c->name);
+        rl_cli_tell(c->name, "option '--%s' takes no value (see roofline %s --help)", lo->name,
+                    c->name);
     else if (lo && !strchr(name, '=') && lo->has_arg == required_argument)
-        fprintf(stderr, "roofline %s: option '%s' needs a value (see roofline %s --help)\n", c->name,
-                name, c->name);
+        rl_cli_tell(c->name, "option '%s' needs a value (see roofline %s --help)",
+                    name,
+                    c->name);
     else
-        fprintf(stderr, "roofline %s: unknown option '%s' (see roofline %s --help)\n", c->name, name,
-                c->name);
+        rl_cli_tell(c->name, "unknown option '%s' (see roofline %s --help)", name,
+                    c->name);
 }
 
 /* Say that c does not take --flag: a serving option with the command's
@@ -203,11 +219,11 @@ static void refuse_other(const rl_command *c, const char *flag)
         serve |= strcmp(RL_FLAG_ALIASES[i].old, flag) == 0 &&
                  (RL_PARAMS[RL_FLAG_ALIASES[i].id].flags & RL_PF_SERVE);
     if (serve && c->why_not)
-        fprintf(stderr, "roofline %s: --%s is not an option of %s (%s)\n", c->name, flag, c->name,
-                c->why_not);
+        rl_cli_tell(c->name, "--%s is not an option of %s (%s)", flag, c->name,
+                    c->why_not);
     else
-        fprintf(stderr, "roofline %s: this command takes no option '--%s' (see roofline %s --help)\n",
-                c->name, flag, c->name);
+        rl_cli_tell(c->name, "this command takes no option '--%s' (see roofline %s --help)", flag,
+                    c->name);
 }
 
 /* --ideal is --engine ideal (param.c): on a command that takes both, either
@@ -222,31 +238,36 @@ static int one_ideal(const rl_command *c, rl_opts *o)
         return 0;
     if (rl_command_takes(c, RL_P_IDEAL_SWEEP, 1) && /* pareto's formula (1) */
         rl_engine_with_formula1(o->ideal, o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
-        fprintf(stderr, "roofline %s: %s\n", c->name, err);
+        rl_cli_tell(c->name, "%s", err);
         return -1;
     }
     if (!rl_command_takes(c, RL_P_IDEAL, 1))
         return 0;
     if (rl_engine_with_ideal(o->ideal, &o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
-        fprintf(stderr, "roofline %s: %s\n", c->name, err);
+        rl_cli_tell(c->name, "%s", err);
         return -1;
     }
     o->ideal = o->engine && strcmp(o->engine, "ideal") == 0;
     return 0;
 }
 
-/* An option with a value given twice (under either spelling) is refused,
- * naming both values: the last silently winning hid typos (tester3 #12).
- * --set, documented as repeatable, may repeat, and so may a switch (no
- * value to lose).  Returns 1 (said) or 0. */
+/* Every option but --set (documented as repeatable, its fields checked one
+ * by one: param.c) given twice, under either spelling, is refused naming
+ * it: the last value silently winning hid typos (tester3 #12), and a switch
+ * given twice is as likely a pasted command line as an intent (stop 25).
+ * One rule from the parameter table's types, for every command.  Returns 1
+ * (said) or 0. */
 static int repeated(const rl_command *c, const rl_opts *o, rl_param_id id, const char *flag,
                     const char *arg)
 {
     rl_param_type t = RL_PARAMS[id].type;
-    if (!o->given[id] || t == RL_PT_SET || t == RL_PT_SWITCH)
+    if (!o->given[id] || t == RL_PT_SET)
         return 0;
-    fprintf(stderr, "roofline %s: --%s given twice ('%s', then --%s '%s'): give it once\n", c->name,
-            o->spelled[id], o->given[id], flag, arg ? arg : "");
+    if (t == RL_PT_SWITCH)
+        rl_cli_tell(c->name, "--%s given twice: give it once", flag); /* no alias has a switch */
+    else
+        rl_cli_tell(c->name, "--%s given twice ('%s', then --%s '%s'): give it once",
+                    o->spelled[id], o->given[id], flag, arg ? arg : "");
     return 1;
 }
 
@@ -292,12 +313,12 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     if (o->nkv)
         o->prec.kv = o->kv[0];
     if (o->nsets[1] > 0 && !rl_command_takes(c, RL_P_HW, 1)) {
-        fprintf(stderr, "roofline %s: --set hw.%s: this command takes no hardware spec\n", c->name,
-                o->sets[1][0].field);
+        rl_cli_tell(c->name, "--set hw.%s: this command takes no hardware spec",
+                    o->sets[1][0].field);
         return -1;
     }
     if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
-        fprintf(stderr, "roofline %s: note: --x applies to --sharding 2d only; ignored\n", c->name);
+        rl_cli_tell(c->name, "note: --x applies to --sharding 2d only; ignored");
     /* --sharding 1d (the default) or an ignored --x alone choose no plan */
     if (o->plan.layout == RL_LAYOUT_1D && !o->given[RL_P_TP] && !o->given[RL_P_EP] &&
         !o->given[RL_P_SP] && !o->given[RL_P_PP])
@@ -311,7 +332,7 @@ static int need(const rl_opts *o, const char *cmd, const char *what, int have)
 {
     if (have)
         return 0;
-    fprintf(stderr, "roofline %s: %s is required (see roofline %s --help)\n", cmd, what, cmd);
+    rl_cli_tell(cmd, "%s is required (see roofline %s --help)", what, cmd);
     (void)o;
     return -1;
 }
@@ -448,8 +469,7 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 static int stdout_failed(const char *cmd)
 {
     int e = errno;
-    fprintf(stderr, "roofline%s%s: stdout: write failed%s%s\n", cmd ? " " : "", cmd ? cmd : "",
-            e ? ": " : "", e ? strerror(e) : "");
+    rl_cli_tell(cmd, "stdout: write failed%s%s", e ? ": " : "", e ? strerror(e) : "");
     clearerr(stdout);
     return RL_EXIT_IO;
 }
@@ -518,9 +538,9 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
     char d[600];
     rl_ec_differs(&h->engine_costs, m->name, rl_dtype_name(p.weights), chips, d, sizeof d);
     if (*d)
-        fprintf(stderr, "roofline %s: note: %s's engine costs are applied outside what they were "
-                        "fitted on: %s; the time extrapolates their host floor and efficiencies\n",
-                cmd, h->name, d);
+        rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
+                         "fitted on: %s; the time extrapolates their host floor and efficiencies",
+                    h->name, d);
 }
 
 /* A note when a step's batch or context, or a prefill's tokens, lie
@@ -547,11 +567,10 @@ static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, 
             }
     }
     if (*out)
-        fprintf(stderr, "roofline %s: note: %s's band is applied outside the grid its costs were "
-                        "fitted on: %s; it widens with each octave above the grid, and below it by "
-                        "as many octaves as the estimate moves there (to x0.5-x2 unless fitted "
-                        "wider)\n",
-                cmd, h->name, out);
+        rl_cli_tell(cmd, "note: %s's band is applied outside the grid its costs were "
+                    "fitted on: %s; it widens with each octave above the grid, and below it by "
+                    "as many octaves as the estimate moves there (to x0.5-x2 unless fitted "
+                    "wider)", h->name, out);
 }
 
 /* -1 (printed) when --chips is not a slice of a torus chip
@@ -561,7 +580,7 @@ static int check_slice(const char *cmd, const rl_hw *h, long long chips)
     char err[600];
     if (rl_sweep_check_slice(h, chips, err, sizeof err) == 0)
         return 0;
-    fprintf(stderr, "roofline %s: --chips %s\n", cmd, err);
+    rl_cli_tell(cmd, "--chips %s", err);
     return -1;
 }
 
@@ -570,11 +589,11 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
                                 const rl_hw *h)
 {
     if (h->engine_costs.present && !o->ideal && o->mfu == 0)
-        fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
-                        "ignores them\n", cmd, h->name,
-                m->abstract ? "models with an operator list (not abstract ones)"
-                            : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
-                              "2D sharding, refinements or replicas is another layout)");
+        rl_cli_tell(cmd, "note: %s's fitted engine costs apply to %s; this run "
+                         "ignores them", h->name,
+                    m->abstract ? "models with an operator list (not abstract ones)"
+                                : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
+                                  "2D sharding, refinements or replicas is another layout)");
 }
 
 /* The note when band-edge serving steps of the runs so far lay outside the
@@ -589,10 +608,10 @@ static void note_band_outside(const char *cmd, const rl_hw *h, int named)
     snprintf(who, sizeof who, "%s's", named ? h->name : "a fitted profile");
     if (named)
         snprintf(far, sizeof far, " (farthest: %s)", outside);
-    fprintf(stderr, "roofline %s: note: %s band is applied to serving steps outside the grid its "
-                    "costs were fitted on%s; it widens with each octave above the grid, and below "
-                    "it by as many octaves as the estimate moves (to x0.5-x2 unless fitted "
-                    "wider)\n", cmd, who, far);
+    rl_cli_tell(cmd, "note: %s band is applied to serving steps outside the grid its "
+                     "costs were fitted on%s; it widens with each octave above the grid, and below "
+                     "it by as many octaves as the estimate moves (to x0.5-x2 unless fitted "
+                     "wider)", who, far);
 }
 
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
@@ -613,15 +632,15 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         note_fitted_grid(cmd, o, h, prefill);
     }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline %s: --chips %lld as tensor parallel GPUs (%s is a fitted profile): "
-                        "%s\n", cmd, o->chips, h->name, err);
+        rl_cli_tell(cmd, "--chips %lld as tensor parallel GPUs (%s is a fitted profile): "
+                         "%s", o->chips, h->name, err);
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
     if (o->given[RL_P_BAND] && (o->ideal || !rl_e2e_has_band(h)))
-        fprintf(stderr, "roofline %s: note: --band: %s has no band here (neither fitted costs "
-                        "nor kernel-table residuals%s)\n", cmd, h->origin,
-                o->ideal ? " under --ideal" : "");
+        rl_cli_tell(cmd, "note: --band: %s has no band here (neither fitted costs "
+                         "nor kernel-table residuals%s)", h->origin,
+                    o->ideal ? " under --ideal" : "");
     return emit(o, r);
 }
 
@@ -630,8 +649,8 @@ int rl_cli_info(rl_opts *o)
     rl_model m;
     char err[ERRLEN];
     if (!o->hw && o->nsets[1] > 0) {
-        fprintf(stderr, "roofline info: --set hw.%s: info --model takes no hardware spec (give "
-                "--hw H alone for its engines)\n", o->sets[1][0].field);
+        rl_cli_tell("info", "--set hw.%s: info --model takes no hardware spec (give "
+                            "--hw H alone for its engines)", o->sets[1][0].field);
         return RL_EXIT_INPUT;
     }
     if (o->hw && !o->model) {
@@ -645,7 +664,7 @@ int rl_cli_info(rl_opts *o)
     static const long long one = 1;
     if (o->context > 0 &&
         rl_memory_check_exact(&m, &one, 1, o->context, o->prec.kv, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline info: %s\n", err);
+        rl_cli_tell("info", "%s", err);
         return RL_EXIT_INPUT;
     }
     return emit(o, rl_result_info(&m, o->prec, o->context));
@@ -683,25 +702,26 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     char err[ERRLEN];
     *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
     if (*tp == 0) {
-        fprintf(stderr, "roofline %s: --chips %lld: %s; give --chips a multiple of a degree that "
-                        "fits, --tp, or --ideal\n", cmd, o->chips, err);
+        rl_cli_tell(cmd, "--chips %lld: %s; give --chips a multiple of a degree that "
+                         "fits, --tp, or --ideal", o->chips, err);
         return -1;
     }
     if (*tp == o->chips)
-        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tensor "
-                        "parallel over them (tp%lld, its AllReduces included); --ideal gives "
-                        "formula (1) over %lld fully sharded chips without communication\n",
-                cmd, mode, o->chips, *tp, o->chips);
+        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tensor "
+                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
+                         "formula (1) over %lld fully sharded chips without communication", mode,
+                    o->chips, *tp, o->chips);
     else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
-        fprintf(stderr, "roofline %s: note: %s: %lld chips without a plan run tp%lld "
-                        "(the widest tensor parallelism inside one %lld-chip domain that splits "
-                        "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
-                        "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
-                        "--tp %lld does here), --ideal gives formula (1) over fully sharded "
-                        "chips\n",
-                cmd, mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
-                step ? "times" : "in one of", o->chips / *tp, o->chips, o->chips,
-                o->chips > h->domain_chips ? " across the domains" : "", o->chips);
+        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld "
+                         "(the widest tensor parallelism inside one %lld-chip domain that splits "
+                         "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
+                         "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
+                         "--tp %lld does here), --ideal gives formula (1) over fully sharded "
+                         "chips", mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
+                    step ? "times" : "in one of",
+                    o->chips / *tp, o->chips, o->chips,
+                    o->chips > h->domain_chips ? " across the domains" : "",
+                    o->chips);
     if (!step)
         o->chips = *tp;
     return 0;
@@ -736,11 +756,12 @@ static void note_kv_split_default(const rl_opts *o, const rl_model *m, const rl_
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
     if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
         return;
-    fprintf(stderr, "roofline step: note: tp%lld over %lld KV head shard(s) splits the KV cache "
-                    "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
-                    "replicate each KV head on %lld chips, as vLLM does under plain TP: "
-                    "--kv-split replicate times their layout (docs/model.md)\n",
-            kl.tp, kl.heads, kl.z);
+    rl_cli_tell("step", "note: tp%lld over %lld KV head shard(s) splits the KV cache "
+                "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
+                "replicate each KV head on %lld chips, as vLLM does under plain TP: "
+                "--kv-split replicate times their layout (docs/model.md)",
+                kl.tp,
+                kl.heads, kl.z);
 }
 
 int rl_cli_step(rl_opts *o)
@@ -775,28 +796,28 @@ int rl_cli_step(rl_opts *o)
     int default_tp = !o->sharded && o->chips > 1 && !m.abstract && !h.ideal;
     int tp_path = !fitted && ((rl_hw_plans_measured(&h) && o->sharded) || default_tp);
     if (tp_path && !one_d)
-        fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
-                        "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
+        rl_cli_tell("step", "note: calibrated mode models 1D --tp/--ep plans; this plan "
+                            "(--sp, --pp or --sharding 2d) is evaluated ideal");
     if (tp_path)
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
         err[0] = '\0';
         if (plan.overlap)
-            fprintf(stderr, "roofline step: note: the calibrated step adds its collectives to the "
-                            "local time (no overlap measured); --overlap ignored\n");
+            rl_cli_tell("step", "note: the calibrated step adds its collectives to the "
+                                "local time (no overlap measured); --overlap ignored");
         plan.overlap = 0;
         if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
             rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                                   sizeof err) != 0) {
             if (err[0])
-                fprintf(stderr, "roofline step: %s\n", err);
+                rl_cli_tell("step", "%s", err);
             return RL_EXIT_INPUT;
         }
         cJSON *r = rl_result_step_sharded(&m, &h, &plan, o->chips, o->batch, o->nbatch,
                                           o->context, o->prec, err, sizeof err);
         if (!r && err[0]) {
-            fprintf(stderr, "roofline step: %s\n", err);
+            rl_cli_tell("step", "%s", err);
             return RL_EXIT_INPUT;
         }
         note_kv_split_default(o, &m, &plan);
@@ -804,17 +825,17 @@ int rl_cli_step(rl_opts *o)
     }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline step: %s\n", err);
+        rl_cli_tell("step", "%s", err);
         return RL_EXIT_INPUT;
     }
     if (!o->sharded && (o->plan_modifier || o->plan.overlap))
-        fprintf(stderr, "roofline step: note: --kv-split, --moe-attn and --overlap refine a sharded "
-                        "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored\n");
+        rl_cli_tell("step", "note: --kv-split, --moe-attn and --overlap refine a sharded "
+                            "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored");
     if (o->sharded && !fitted) {
         cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
                                           o->context, o->prec, err, sizeof err);
         if (!r && err[0]) {
-            fprintf(stderr, "roofline step: %s\n", err);
+            rl_cli_tell("step", "%s", err);
             return RL_EXIT_INPUT;
         }
         note_kv_split_default(o, &m, &o->plan);
@@ -838,7 +859,7 @@ int rl_cli_shard(rl_opts *o)
     long long batch = o->nbatch ? o->batch[0] : 1;
     char err[ERRLEN];
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline shard: %s\n", err);
+        rl_cli_tell("shard", "%s", err);
         return RL_EXIT_INPUT;
     }
     cJSON *r = rl_result_shard(&m, &h, o->chips, batch, o->context, o->prec, o->plan.overlap);
@@ -855,8 +876,8 @@ int rl_cli_run(rl_opts *o)
     char err[4096];
     for (int i = 1; i < o->nargs; i++)
         if (strcmp(o->args[i], "--out") == 0)
-            fprintf(stderr, "roofline run: note: '--out' after the script goes to the script "
-                            "(in arg); give it before: roofline run --out DIR SCRIPT.lua\n");
+            rl_cli_tell("run", "note: '--out' after the script goes to the script "
+                               "(in arg); give it before: roofline run --out DIR SCRIPT.lua");
     rl_outdir out = {0};
     rl_scenario_opts opts = {NULL, (long)o->max_instructions};
     /* an existing --out (or an existing default out folder: review23 M2, its
@@ -867,14 +888,14 @@ int rl_cli_run(rl_opts *o)
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
         int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
         if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
-            fprintf(stderr, "roofline run: %s\n", err);
+            rl_cli_tell("run", "%s", err);
             return S_ISDIR(st.st_mode) && open_rc != RL_OUTDIR_BUSY ? RL_EXIT_IO : RL_EXIT_INPUT;
         }
         if (rl_outdir_leftovers(&out, err, sizeof err) > 0) /* tester11 #7 */
-            fprintf(stderr, "roofline run: note: %s: an earlier run stopped before its undo, and "
-                            "the files of those names here are its own; move a copy back over "
-                            "its name to undo it (NAMES maps copies to names), or remove the "
-                            "folder to keep them (docs/hardening.md)\n", err);
+            rl_cli_tell("run", "note: %s: an earlier run stopped before its undo, and "
+                               "the files of those names here are its own; move a copy back over "
+                               "its name to undo it (NAMES maps copies to names), or remove the "
+                               "folder to keep them (docs/hardening.md)", err);
     } else {
         rl_outdir_defer(&out, dir);
     }
@@ -882,20 +903,20 @@ int rl_cli_run(rl_opts *o)
     int rc = RL_EXIT_OK;
     if (rl_lua_run_scenario(o->args[0], o->nargs - 1, o->args + 1, &opts, err, sizeof err) != 0) {
         fflush(stdout);
-        fprintf(stderr, "roofline run: %s\n", err);
+        rl_cli_tell("run", "%s", err);
         /* a file the run could not write or keep, or an undo that could not
          * put the folder back, is an output failure (1), not bad input */
         rc = rl_interrupted() ? RL_EXIT_INTERRUPTED : out.io_failed ? RL_EXIT_IO : RL_EXIT_INPUT;
         if (out.root[0]) { /* all or nothing (tester9 #7): older files put back */
             if (rl_outdir_undo(&out, err, sizeof err) > 0 && rc == RL_EXIT_INPUT)
                 rc = RL_EXIT_IO;
-            fprintf(stderr, "roofline run: %s\n", err);
+            rl_cli_tell("run", "%s", err);
         }
     } else {
         rc = stdout_done(o->cmd, rc);
         if (rl_outdir_in_tree(&out, err, sizeof err) > 0) /* as check_output says for --save */
-            fprintf(stderr, "roofline run: note: the run replaced files of roofline's own tree (%s), "
-                            "where only the files roofline reads are guarded (PRESETS)\n", err);
+            rl_cli_tell("run", "note: the run replaced files of roofline's own tree (%s), "
+                               "where only the files roofline reads are guarded (PRESETS)", err);
     }
     rl_outdir_close(&out);
     return rc;
@@ -1131,25 +1152,22 @@ static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_n
     *draft_name = NULL;
     if (!o->given[RL_P_SPEC])
         return 0;
-    char buf[512], *end;
+    char buf[512];
     snprintf(buf, sizeof buf, "%s", o->given[RL_P_SPEC]);
     char *g = strchr(buf, ':'), *d = g ? strchr(g + 1, ':') : NULL;
     if (d)
         *d++ = 0;
     if (g)
         *g++ = 0;
-    c->spec_alpha = strtod(buf, &end);
-    int ok = g && *end == 0 && c->spec_alpha >= 0 && c->spec_alpha < 1 && !rl_number_is_hex(buf) &&
-             !rl_number_is_hex(g) && !(d && rl_number_is_hex(d));
-    double gamma = ok ? strtod(g, &end) : 0;
-    ok = ok && *end == 0 && gamma >= 1 && gamma <= 64 && gamma == floor(gamma);
-    if (ok && d) {
-        double frac = strtod(d, &end);
-        if (*end == 0 && end != d)
-            ok = frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
-        else
-            *draft_name = o->given[RL_P_SPEC] + (d - buf);
-    }
+    double gamma = 0, frac = 0; /* number.h: hex, nan, inf refused */
+    int ok = g && rl_parse_number(buf, &c->spec_alpha, NULL) == 0 && c->spec_alpha >= 0 &&
+             c->spec_alpha < 1 && rl_parse_number(g, &gamma, NULL) == 0 && gamma >= 1 &&
+             gamma <= 64 && gamma == floor(gamma);
+    int text = d ? rl_parse_number(d, &frac, NULL) : 0; /* -1: DRAFT is a model, not a share */
+    if (ok && d && text == -1)
+        *draft_name = o->given[RL_P_SPEC] + (d - buf);
+    else if (ok && d)
+        ok = text == 0 && frac >= 0 && frac <= 1, c->spec_draft_frac = frac;
     if (!ok)
         return rl_cli_say(o, "--spec '%s': expected ALPHA:GAMMA[:DRAFT] with 0 <= ALPHA < 1, GAMMA "
                              "in 1..64, DRAFT a fraction in [0, 1] or a model",
@@ -1267,19 +1285,20 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
     if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
         !(max_qps > 0 && arrived > max_qps))
         return;
-    fprintf(stderr, "roofline simulate: note: overloaded: %.3g req/s offered", qps);
-    int above = max_qps > 0 && arrived > max_qps; /* review24 L1: never "above" a higher figure */
-    if (above)
-        fprintf(stderr, ", above the %.3g req/s these arrivals sustain", max_qps);
-    if (above && isfinite(free_qps))
-        fprintf(stderr, " without the targets (max_sustainable_qps_no_slo; max_sustainable_qps "
-                        "%.3g with them)", slo_qps);
+    char above[200] = "", done[100] = "";
+    if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
+        snprintf(above, sizeof above, ", above the %.3g req/s these arrivals sustain%s", max_qps,
+                 isfinite(free_qps) ? " without the targets (max_sustainable_qps_no_slo; "
+                                      "max_sustainable_qps " : "");
+    if (*above && isfinite(free_qps))
+        snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)", slo_qps);
     if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
-        fprintf(stderr, "; %.3g req/s completed (%s)", done_rate,
-                r->steady_valid ? "steady window" : "whole run");
-    fprintf(stderr, "; the queue grows, so the latency percentiles grow with --requests, and "
-                    "TPOT is capped by the batch cap (max_seqs %d): a lower TPOT past capacity "
-                    "is not a better deployment\n", max_seqs);
+        snprintf(done, sizeof done, "; %.3g req/s completed (%s)", done_rate,
+                 r->steady_valid ? "steady window" : "whole run");
+    rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s; the queue grows, so the "
+                            "latency percentiles grow with --requests, and TPOT is capped by the "
+                            "batch cap (max_seqs %d): a lower TPOT past capacity is not a better "
+                            "deployment", qps, above, done, max_seqs);
 }
 
 /* The SLO note, in place of the overload note when the capacity search,
@@ -1439,7 +1458,7 @@ int rl_cli_simulate(rl_opts *o)
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline simulate: %s\n", err);
+        rl_cli_tell("simulate", "%s", err);
         return RL_EXIT_INPUT;
     }
     note_derived(o, &m, &h);
@@ -1463,7 +1482,7 @@ int rl_cli_simulate(rl_opts *o)
         if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,
                              sizeof err) != 0 || /* a dense draft: TP over the stage */
             rl_ops_cost_pipeline(&dc, c.pp, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline simulate: --spec draft: %s\n", err);
+            rl_cli_tell("simulate", "--spec draft: %s", err);
             free(req);
             return RL_EXIT_INPUT;
         }
@@ -1509,7 +1528,7 @@ int rl_cli_simulate(rl_opts *o)
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     free(req);
     if (rc != 0) {
-        fprintf(stderr, "roofline simulate: %s\n", err);
+        rl_cli_tell("simulate", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     if (j && h.engine_costs.present && !o->ideal)
@@ -1519,13 +1538,14 @@ int rl_cli_simulate(rl_opts *o)
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
-        fprintf(stderr, "roofline simulate: note: %lld prompt(s) longer than --max-tokens %lld were "
-                        "prefilled whole, each in a step of its own: --policy %s does not chunk "
-                        "(engine %s%s); --policy chunked cuts prompts to the budget\n",
-                r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy),
-                e ? e->name : "none",
-                vllm ? ": vLLM without chunked prefill refuses a token budget below the longest "
-                       "prompt" : "");
+        rl_cli_tell("simulate", "note: %lld prompt(s) longer than --max-tokens %lld were "
+                    "prefilled whole, each in a step of its own: --policy %s does not chunk "
+                    "(engine %s%s); --policy chunked cuts prompts to the budget",
+                    r.over_budget, (long long)c.max_tokens, rl_policy_name(c.policy),
+                    e ? e->name : "none",
+                    vllm ? ": vLLM without chunked prefill refuses a token budget below the "
+                           "longest prompt"
+                         : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     if (free_qps >= reached)
@@ -1538,14 +1558,14 @@ int rl_cli_simulate(rl_opts *o)
         snprintf(title, sizeof title, "%s on %lld x %s, %s", m.name, o->chips, h.name,
                  rl_policy_name(c.policy));
         if (rl_serve_write_plots(&r, o->plot, title, &plotted, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline simulate: %s\n", err);
+            rl_cli_tell("simulate", "%s", err);
             rl_serve_result_free(&r);
             cJSON_Delete(j);
             return RL_EXIT_IO;
         }
         if (!plotted)
-            fprintf(stderr, "roofline simulate: gnuplot not found; wrote %s/simulate.gp and data\n",
-                    o->plot);
+            rl_cli_tell("simulate", "gnuplot not found; wrote %s/simulate.gp and data",
+                        o->plot);
     }
     rl_serve_result_free(&r);
     return emit(o, j);
@@ -1592,7 +1612,7 @@ static int report_path_check(const char *path)
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)
-        fprintf(stderr, "roofline size: --report '%s': %s\n", path, why);
+        rl_cli_tell("size", "--report '%s': %s", path, why);
     return why ? -1 : 0;
 }
 
@@ -1611,17 +1631,18 @@ static void size_compare_notes(const rl_size_input *in)
     }
     for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
         if (!rl_hw_measured(&in->hw[i]))
-            fprintf(stderr, "roofline size: note: %s has nothing measured (no kernel or efficiency "
-                            "tables): its rows are estimated from datasheet peaks at efficiency "
-                            "1.0, optimistic beside the calibrated profiles (each row's mode); "
-                            "calibrate it (roofline calibrate) before comparing\n",
-                    in->hw[i].name);
+            rl_cli_tell("size", "note: %s has nothing measured (no kernel or efficiency "
+                        "tables): its rows are estimated from datasheet peaks at efficiency "
+                        "1.0, optimistic beside the calibrated profiles (each row's mode); "
+                        "calibrate it (roofline calibrate) before comparing",
+                        in->hw[i].name);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
-            fprintf(stderr, "roofline size: note: %s has no price (price_per_chip_hour), so every "
-                            "row is costed in chips (cost_unit chips), not USD/hour; a profile "
-                            "file { base = \"%s\", price_per_chip_hour = P } prices it\n",
-                    in->hw[i].name, in->hw[i].name);
+            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
+                                "row is costed in chips (cost_unit chips), not USD/hour; a profile "
+                                "file { base = \"%s\", price_per_chip_hour = P } prices it",
+                        in->hw[i].name,
+                        in->hw[i].name);
 }
 
 int rl_cli_size(rl_opts *o)
@@ -1644,19 +1665,19 @@ int rl_cli_size(rl_opts *o)
     int nhw = 0;
     for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (nhw == MAX_HW) {
-            fprintf(stderr, "roofline size: more than %d hardware profiles\n", MAX_HW);
+            rl_cli_tell("size", "more than %d hardware profiles", MAX_HW);
             return RL_EXIT_INPUT;
         }
         if (load_hw_named(o, t, &hw[nhw]) != 0)
             return RL_EXIT_INPUT;
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
-                fprintf(stderr, "roofline size: --hw: %s is given twice\n", hw[nhw].name);
+                rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
                 return RL_EXIT_INPUT;
             }
         /* what simulate would refuse: a compute dtype the chip has no peak for */
         if (o->given[RL_P_KEEP_PREC] && rl_step_check(&m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline size: --keep-precision on %s: %s\n", hw[nhw].name, err);
+            rl_cli_tell("size", "--keep-precision on %s: %s", hw[nhw].name, err);
             return RL_EXIT_INPUT;
         }
         base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
@@ -1664,16 +1685,17 @@ int rl_cli_size(rl_opts *o)
     }
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
         rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline size: --conservative %s\n", err);
+        rl_cli_tell("size", "--conservative %s", err);
         return RL_EXIT_INPUT;
     }
     if (m.abstract) {
-        fprintf(stderr, "roofline size: %s: an abstract model has no operator list to simulate "
-                        "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab\n", m.origin);
+        rl_cli_tell("size", "%s: an abstract model has no operator list to simulate "
+                            "serving with; give layers, d_model, d_ff, heads, kv_heads, vocab",
+                    m.origin);
         return RL_EXIT_INPUT;
     }
     if (rl_size_evidence_note(hw, nhw, !o->ideal, err, sizeof err))
-        fprintf(stderr, "roofline size: note: %s\n", err);
+        rl_cli_tell("size", "note: %s", err);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
@@ -1709,34 +1731,36 @@ int rl_cli_size(rl_opts *o)
     size_compare_notes(&in);
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline size: %s\n", err);
+        rl_cli_tell("size", "%s", err);
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     int rc = RL_EXIT_OK, fitted = 0, last = 0;
     long long ran = rl_size_requests(&in, 1);
     if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
-        fprintf(stderr, "roofline size: note: each row ran %lld requests at --qps (%.0f s of "
-                        "arrivals, more than --requests %lld; JSON key requests): simulate "
-                        "reproduces a row with --requests %lld\n",
-                ran, RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
+        rl_cli_tell("size", "note: each row ran %lld requests at --qps (%.0f s of "
+                            "arrivals, more than --requests %lld; JSON key requests): simulate "
+                            "reproduces a row with --requests %lld",
+                    ran,
+                    RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
     int bounded = 0;
     for (int i = 0; i < r.n; i++)
         bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
     char why[512];
     if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
-        fprintf(stderr, "roofline size: note: %d row(s) read a max_sustainable_qps that is a lower "
-                        "bound (max_sustainable_qps_is_lower_bound): %s\n", bounded,
-                capacity_short_sample(ran, why, sizeof why));
+        rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
+                            "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
+                    capacity_short_sample(ran, why, sizeof why));
     int unknown = 0; /* h23dis: size's null capacities had no word */
     for (int i = 0; i < r.n; i++)
         unknown += isnan(r.c[i].max_qps);
     if (unknown > 0)
-        fprintf(stderr, "roofline size: note: %d row(s) read max_sustainable_qps null (not "
-                        "found): %s\n", unknown,
-                capacity_null_reason(ran, in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
-                                              : (double)(ran > 1), /* generated at --qps > 0 */
-                                     why, sizeof why));
+        rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
+                            "found): %s", unknown,
+                    capacity_null_reason(ran,
+                                         in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
+                                                  : (double)(ran > 1), /* generated at --qps > 0 */
+                                         why, sizeof why));
     for (int i = 0; i < nhw && !o->ideal; i++)
         if (base_hw[i].engine_costs.present) {
             fitted++;
@@ -1745,22 +1769,25 @@ int rl_cli_size(rl_opts *o)
     if (fitted) /* the band edges' runs of its rows (rl_size_search) */
         note_band_outside("size", &base_hw[last], fitted == 1);
     if (r.skipped_for_time > 0)
-        fprintf(stderr, "roofline size: note: %lld costlier plans were not simulated: the search "
-                        "stops starting plans after %.0f s of CPU time\n",
-                r.skipped_for_time, RL_SIZE_MAX_CPU_S);
+        rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
+                            "stops starting plans after %.0f s of CPU time",
+                    r.skipped_for_time,
+                    RL_SIZE_MAX_CPU_S);
     if (r.unbanded_for_time > 0)
-        fprintf(stderr, "roofline size: note: the last %lld of %d rows carry no band: the band's "
-                        "runs stop after %.0f s of CPU time too\n",
-                r.unbanded_for_time, r.n, RL_SIZE_MAX_CPU_S);
+        rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
+                            "runs stop after %.0f s of CPU time too",
+                    r.unbanded_for_time,
+                    r.n, RL_SIZE_MAX_CPU_S);
     if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
-        fprintf(stderr, "roofline size: note: --band: %s has no band here (neither fitted costs "
-                        "nor kernel-table residuals%s); %s\n",
-                o->ideal ? "the search" : base_hw[r.no_band - 1].name,
-                o->ideal ? " under --ideal" : "", o->ideal ? "no row carries one" : "its rows carry none");
+        rl_cli_tell("size", "note: --band: %s has no band here (neither fitted costs "
+                            "nor kernel-table residuals%s); %s",
+                    o->ideal ? "the search" : base_hw[r.no_band - 1].name,
+                    o->ideal ? " under --ideal" : "",
+                    o->ideal ? "no row carries one" : "its rows carry none");
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
-        fprintf(stderr, "roofline size: no configuration meets both targets: %s\n", why);
+        rl_cli_tell("size", "no configuration meets both targets: %s", why);
         if (r.n == 0) { /* nothing simulated: nothing to report */
             rl_size_result_free(&r);
             free(req);
@@ -1773,7 +1800,7 @@ int rl_cli_size(rl_opts *o)
         int studied = r.nmeet > 0 &&
                       rl_size_study(&in, &r.c[0], &curve, sens, err, sizeof err) == 0;
         if (r.nmeet > 0 && !studied)
-            fprintf(stderr, "roofline size: %s\n", err);
+            rl_cli_tell("size", "%s", err);
         if (rl_interrupted()) { /* SIGINT during the study: write no report */
             rl_size_result_free(&r);
             free(req);
@@ -1788,7 +1815,7 @@ int rl_cli_size(rl_opts *o)
                                  o->cmdline};
         char *text = rl_size_report_render(&d, html);
         if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
-            fprintf(stderr, "roofline size: %s\n", text ? err : "out of memory");
+            rl_cli_tell("size", "%s", text ? err : "out of memory");
             rc = RL_EXIT_IO;
         }
         free(text);
@@ -1833,12 +1860,12 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
 {
     char err[ERRLEN];
     if (m->abstract) {
-        fprintf(stderr, "roofline %s: %s: an abstract model has no operators\n", cmd, m->origin);
+        rl_cli_tell(cmd, "%s: an abstract model has no operators", m->origin);
         return -1;
     }
     if (rl_ops_check(m, h, c, err, sizeof err) == 0)
         return 0;
-    fprintf(stderr, "roofline %s: %s\n", cmd, err);
+    rl_cli_tell(cmd, "%s", err);
     return -1;
 }
 
@@ -1853,12 +1880,12 @@ static cJSON *note_fit(const char *cmd, cJSON *r)
         if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
             bad = row;
     if (bad)
-        fprintf(stderr, "roofline %s: note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
-                        "on %.1f GB of HBM (fits false); the time is for a configuration that "
-                        "cannot be loaded (more chips, --tp, narrower --weights/--kv)\n", cmd,
-                cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
-                cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
-                cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
+        rl_cli_tell(cmd, "note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
+                         "on %.1f GB of HBM (fits false); the time is for a configuration that "
+                         "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
+                    cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
+                    cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
+                    cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
     return r;
 }
 
@@ -1870,25 +1897,27 @@ int rl_cli_ops(rl_opts *o)
     if (load_ops(o, "ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
     if (o->ntokens > 1 || o->nbatch > 1) {
-        fprintf(stderr, "roofline ops: --tokens and --batch take one value here\n");
+        rl_cli_tell("ops", "--tokens and --batch take one value here");
         return RL_EXIT_INPUT;
     }
     char err[ERRLEN];
     if (rl_ops_config_phase(&c, o->phase ? o->phase : "decode", o->nbatch ? o->batch[0] : 1,
                             o->ntokens ? o->tokens[0] : 0, o->context, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline ops: --%s\n", err);
+        rl_cli_tell("ops", "--%s", err);
         return RL_EXIT_INPUT;
     }
     if (check_ops("ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
     if (c.prefill_seqs == 0 && (o->ntokens || o->prefix || o->non_causal)) /* each one given */
-        fprintf(stderr, "roofline ops: note: ignored in decode (for the prefill and mixed phases "
-                        "only): %s%s%s%s%s\n", o->ntokens ? "--tokens" : "",
-                o->ntokens && (o->prefix || o->non_causal) ? ", " : "", o->prefix ? "--prefix" : "",
-                o->prefix && o->non_causal ? ", " : "", o->non_causal ? "--non-causal" : "");
+        rl_cli_tell("ops", "note: ignored in decode (for the prefill and mixed phases "
+                           "only): %s%s%s%s%s", o->ntokens ? "--tokens" : "",
+                    o->ntokens && (o->prefix || o->non_causal) ? ", " : "",
+                    o->prefix ? "--prefix" : "",
+                    o->prefix && o->non_causal ? ", " : "",
+                    o->non_causal ? "--non-causal" : "");
     if (c.decode_batch == 0 && o->context)
-        fprintf(stderr, "roofline ops: note: --context is the decode KV length; a prefill's cached "
-                        "prefix is --prefix; --context ignored\n");
+        rl_cli_tell("ops", "note: --context is the decode KV length; a prefill's cached "
+                           "prefix is --prefix; --context ignored");
     return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
 }
 
@@ -1901,7 +1930,7 @@ int rl_cli_prefill(rl_opts *o)
         need(o, "prefill", "--tokens T[,T...]", o->ntokens > 0) != 0)
         return RL_EXIT_INPUT;
     if (o->phase)
-        fprintf(stderr, "roofline prefill: note: --phase is for `roofline ops`; ignored\n");
+        rl_cli_tell("prefill", "note: --phase is for `roofline ops`; ignored");
     for (int i = 0; i < o->ntokens; i++) {
         c.prefill_seqs = 1;
         c.prefill_tokens = o->tokens[i];
@@ -1909,7 +1938,7 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         char err[ERRLEN];
         if (rl_ops_check_chunks(o->tokens[i], o->chunk, err, sizeof err) != 0) {
-            fprintf(stderr, "roofline prefill: --%s\n", err);
+            rl_cli_tell("prefill", "--%s", err);
             return RL_EXIT_INPUT;
         }
     }
@@ -1926,7 +1955,7 @@ int rl_cli_import_hf(rl_opts *o)
     int oom;
     char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err);
     if (!text) {
-        fprintf(stderr, "roofline import-hf: %s\n", err);
+        rl_cli_tell("import-hf", "%s", err);
         return oom ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
     return emit_text(o, text);
@@ -1989,7 +2018,7 @@ int rl_cli_pareto(rl_opts *o)
     char err[ERRLEN];
     if ((o->prompt > 0 && rl_model_check_context(&m, o->prompt, err, sizeof err) != 0) ||
         (o->plot && rl_plot_check_path(o->plot, err, sizeof err) != 0)) {
-        fprintf(stderr, "roofline pareto: %s%s\n", o->prompt > 0 && !o->plot ? "--prompt " : "", err);
+        rl_cli_tell("pareto", "%s%s", o->prompt > 0 && !o->plot ? "--prompt " : "", err);
         return RL_EXIT_INPUT;
     }
     if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
@@ -2001,26 +2030,26 @@ int rl_cli_pareto(rl_opts *o)
     int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
                                  sizeof err);
     if (nprec == 0) {
-        fprintf(stderr, "roofline pareto: %s\n", err);
+        rl_cli_tell("pareto", "%s", err);
         return RL_EXIT_INPUT;
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline pareto: %s\n", err);
+        rl_cli_tell("pareto", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
     long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
     int rc = RL_EXIT_OK;
     if (nf < 0) {
-        fprintf(stderr, "roofline pareto: out of memory\n");
+        rl_cli_tell("pareto", "out of memory");
         rc = RL_EXIT_IO;
     }
     if (rc == RL_EXIT_OK && s.n == 0) {
-        fprintf(stderr, "roofline pareto: none of the %lld points fits in HBM (more chips, int8"
-                        " weights or KV, a shorter context?)\n", s.evaluated);
+        rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
+                              " weights or KV, a shorter context?)", s.evaluated);
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {
@@ -2031,7 +2060,7 @@ int rl_cli_pareto(rl_opts *o)
                  o->ideal ? "no communication" : "shard plans + collectives");
         int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)
-            fprintf(stderr, "roofline pareto: %s\n", err);
+            rl_cli_tell("pareto", "%s", err);
         if (pr < 0)
             rc = RL_EXIT_IO;
     }
@@ -2051,7 +2080,7 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     o->calib.model = o->model;
     cJSON *r = fn(&o->calib, err, sizeof err);
     if (!r)
-        fprintf(stderr, "roofline %s: %s\n", name, err);
+        rl_cli_tell(name, "%s", err);
     return r;
 }
 
@@ -2062,7 +2091,7 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
 {
     char err[ERRLEN];
     if (o->calib.backend) {
-        fprintf(stderr, "roofline %s: give --backend or --tables, not both\n", cmd);
+        rl_cli_tell(cmd, "give --backend or --tables, not both");
         return RL_EXIT_INPUT;
     }
     if (need(o, cmd, "--hw H", o->hw != NULL) != 0 ||
@@ -2072,7 +2101,7 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
-        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        rl_cli_tell(cmd, "%s", err);
         return RL_EXIT_INPUT;
     }
     return 0;
@@ -2098,7 +2127,7 @@ static int moe_keep(const char *cmd, const char *list, rl_moe_keep *k)
         else
             err[0] = 0;
         if (err[0]) {
-            fprintf(stderr, "roofline %s: --moe-models: %s\n", cmd, err);
+            rl_cli_tell(cmd, "--moe-models: %s", err);
             return -1;
         }
         double shape[4] = {(double)m.d_model, (double)m.d_ff_expert, (double)m.top_k,
@@ -2130,8 +2159,8 @@ static int calibrate_tables(rl_opts *o)
     if (need(o, "calibrate", "--save PROFILE.lua", save != NULL) != 0)
         return RL_EXIT_INPUT;
     if (o->calib.tables_out) {
-        fprintf(stderr, "roofline calibrate: --tables-out is where calibrate --backend writes its "
-                        "tables; --tables reads them\n");
+        rl_cli_tell("calibrate", "--tables-out is where calibrate --backend writes its "
+                                 "tables; --tables reads them");
         return RL_EXIT_INPUT;
     }
     rl_hw h;
@@ -2142,7 +2171,7 @@ static int calibrate_tables(rl_opts *o)
     char err[ERRLEN], date[32];
     if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
                                            err, sizeof err) != 0) {
-        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rl_cli_tell("calibrate", "%s", err);
         rc = RL_EXIT_INPUT;
     }
     if (rc != 0)
@@ -2155,7 +2184,7 @@ static int calibrate_tables(rl_opts *o)
     if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
         return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
     if (rc != 0) {
-        fprintf(stderr, "roofline calibrate: %s\n", err);
+        rl_cli_tell("calibrate", "%s", err);
         return rc == -2 ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
     if (rl_interrupted()) { /* the signal came during the (atomic) save: the profile is whole */
@@ -2196,7 +2225,7 @@ static int validate_tables(rl_opts *o)
         cJSON_AddItemToObject(r, "band_widening", rl_silicon_widening_json(s.resid));
     rl_silicon_free(&s);
     if (!r) {
-        fprintf(stderr, "roofline validate: %s\n", err);
+        rl_cli_tell("validate", "%s", err);
         return RL_EXIT_IO;
     }
     cJSON_AddStringToObject(r, "hw", h.name);
@@ -2254,7 +2283,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->plot = o->plot;
     char err[ERRLEN];
     if (rl_measure_read(file, m, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        rl_cli_tell(cmd, "%s", err);
         return -1;
     }
     if (*m->ignored) /* measure.h: a misspelt optional column is seen */
@@ -2279,7 +2308,7 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     rl_measure_free(&m);
     say_smoke_of(o, smoke, o->hw); /* before the result, which carries smoke_test */
     if (!r) {
-        fprintf(stderr, "roofline %s: %s\n", cmd, err);
+        rl_cli_tell(cmd, "%s", err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
     static const char *const warn[] = {"mode_note", "fit_warning"}; /* not only in a key one may skip */
@@ -2308,8 +2337,8 @@ static int validate_hw(rl_opts *o)
 {
     const char *p = o->calib.profile;
     if (p && o->hw && strcmp(p, o->hw) != 0) {
-        fprintf(stderr, "roofline validate: --profile '%s' and --hw '%s' name two profiles; "
-                        "give one (--profile is --hw's alias)\n", p, o->hw);
+        rl_cli_tell("validate", "--profile '%s' and --hw '%s' name two profiles; "
+                                "give one (--profile is --hw's alias)", p, o->hw);
         return -1;
     }
     o->hw = o->calib.profile = p ? p : o->hw;
@@ -2320,7 +2349,7 @@ int rl_cli_validate(rl_opts *o)
 {
     const char *against = o->given[RL_P_AGAINST];
     if (!!against + !!o->calib.backend + !!o->tables > 1) {
-        fprintf(stderr, "roofline validate: give one of --backend, --tables and --against\n");
+        rl_cli_tell("validate", "give one of --backend, --tables and --against");
         return RL_EXIT_INPUT;
     }
     if (validate_hw(o) != 0)
@@ -2334,9 +2363,9 @@ int rl_cli_validate(rl_opts *o)
     char err[ERRLEN];
     if (o->plot && (rl_plot_check_path(o->plot, err, sizeof err) != 0 ||
                     strcmp(o->plot + pl - 4, ".png") != 0)) {
-        fprintf(stderr, "roofline validate: --plot '%s': %s\n", o->plot,
-                pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
-                                                            : err);
+        rl_cli_tell("validate", "--plot '%s': %s", o->plot,
+                    pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
+                                                                : err);
         return RL_EXIT_INPUT;
     }
     o->calib.plot = o->plot;
@@ -2453,18 +2482,18 @@ int rl_cli_validate_serve(rl_opts *o)
     }
     if (rl_model_load(mname, NULL, 0, &m, err, sizeof err) != 0 ||
         rl_hw_load(pname, NULL, 0, &h, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline validate-serve: %s (run `roofline calibrate` first)\n", err);
+        rl_cli_tell("validate-serve", "%s (run `roofline calibrate` first)", err);
         return RL_EXIT_INPUT;
     }
     rl_request *req;
     if (rl_workload_generate(&w, &req, err, sizeof err) != 0) {
-        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        rl_cli_tell("validate-serve", "%s", err);
         return RL_EXIT_INPUT;
     }
     cJSON *r = rl_serve_validate(&m, &h, &vo, req, w.n, err, sizeof err);
     free(req);
     if (!r) {
-        fprintf(stderr, "roofline validate-serve: %s\n", err);
+        rl_cli_tell("validate-serve", "%s", err);
         return RL_EXIT_INPUT;
     }
     int smoke = h.smoke_test, missed = !cJSON_IsTrue(cJSON_GetObjectItem(r, "all_within_target"));
@@ -2557,7 +2586,7 @@ static int help_command(const char *name)
 {
     const rl_command *c = rl_command_find(name);
     if (!c || !c->cli) {
-        fprintf(stderr, "roofline help: unknown command '%s'\n", name);
+        rl_cli_tell("help", "unknown command '%s'", name);
         print_help(stderr);
         return RL_EXIT_INPUT;
     }
@@ -2716,10 +2745,10 @@ static void note_floored(const char *cmd)
 {
     long n = rl_engine_floored();
     if (n > 0)
-        fprintf(stderr, "roofline %s: note: %ld kernel-table time%s below the roofline floor at "
-                        "the figures measured at: floored (the profile holds rows faster than the "
-                        "chip's datasheet peaks; `make profiles` leaves them out)\n",
-                cmd, n, n == 1 ? " was" : "s were");
+        rl_cli_tell(cmd, "note: %ld kernel-table time%s below the roofline floor at "
+                         "the figures measured at: floored (the profile holds rows faster than the "
+                         "chip's datasheet peaks; `make profiles` leaves them out)", n,
+                    n == 1 ? " was" : "s were");
 }
 
 int rl_cli_main(int argc, char **argv)
@@ -2738,7 +2767,7 @@ int rl_cli_main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         if (argc > 2) {
-            fprintf(stderr, "roofline %s: takes no arguments\n", argv[1]);
+            rl_cli_tell(argv[1], "takes no arguments");
             return RL_EXIT_INPUT;
         }
         printf("roofline %s\n", RL_VERSION);
@@ -2746,7 +2775,7 @@ int rl_cli_main(int argc, char **argv)
     }
     const rl_command *c = rl_command_find(argv[1]);
     if (!c || !c->cli) {
-        fprintf(stderr, "roofline: unknown command '%s'\n", argv[1]);
+        rl_cli_tell(NULL, "unknown command '%s'", argv[1]);
         print_help(stderr);
         return RL_EXIT_INPUT;
     }
@@ -2771,7 +2800,7 @@ int rl_cli_main(int argc, char **argv)
         execv("/proc/self/exe", argv);
     }
     if (o.nargs > 0 && !c->args) {
-        fprintf(stderr, "roofline %s: unexpected argument '%s'\n", argv[1], o.args[0]);
+        rl_cli_tell(argv[1], "unexpected argument '%s'", o.args[0]);
         return RL_EXIT_INPUT;
     }
     if (check_outputs(c, &o) != 0)

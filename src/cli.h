@@ -32,6 +32,10 @@ enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_VERDICT = 3,
  * `return rl_cli_say(o, ...)`. */
 int rl_cli_say(const rl_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* rl_cli_say for a command named cmd (NULL: "roofline: "), where no
+ * options are at hand. */
+int rl_cli_tell(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Run the CLI; returns the process exit code. */
 int rl_cli_main(int argc, char **argv);
 

@@ -2,6 +2,7 @@
  * collfit.h for the columns, units and the fit). */
 #include "collfit.h"
 #include "error.h"
+#include "number.h"
 #include "report.h"
 
 #include <math.h>
@@ -84,12 +85,10 @@ static double dtype_bytes(const char *s)
     return 0;
 }
 
-/* Parse a positive finite number; 0 on success. */
+/* Parse a positive finite number (number.h: no hex); 0 on success. */
 static int positive(const char *s, double *v)
 {
-    char *end;
-    *v = strtod(s, &end);
-    return end == s || *end || !isfinite(*v) || !(*v > 0) ? -1 : 0;
+    return rl_parse_number(s, v, NULL) != 0 || !(*v > 0) ? -1 : 0;
 }
 
 long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *cap, char *err,

@@ -34,6 +34,11 @@ static int quoted(char **p, const char **why)
     return 0;
 }
 
+const char *rl_csv_other_separator(const char *field)
+{
+    return strchr(field, ';') ? "';'" : strchr(field, '\t') ? "a tab" : NULL;
+}
+
 int rl_csv_split(char *line, char **field, int cap, int *column, const char **why)
 {
     int n = 0;

@@ -23,4 +23,9 @@
  * *column the 1-based field at fault and *why the reason. */
 int rl_csv_split(char *line, char **field, int cap, int *column, const char **why);
 
+/* "';'" or "a tab" when `field` holds the separator of another CSV dialect
+ * (spreadsheets in some locales, TSV exports): a line that split into one
+ * such field was not written with commas.  NULL otherwise. */
+const char *rl_csv_other_separator(const char *field);
+
 #endif

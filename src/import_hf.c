@@ -441,6 +441,13 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         return NULL;
     }
     text[len] = '\0';
+    const char *nul = memchr(text, 0, len); /* cJSON would read a string up to it ("si\0lu": "si") */
+    if (nul) {
+        snprintf(err, errlen, "%s: a NUL byte at byte %ld: binary data, not JSON text", path,
+                 (long)(nul - text));
+        free(text);
+        return NULL;
+    }
     /* the whole file must be one JSON value: trailing garbage is an error */
     const char *end = NULL, *at = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

@@ -345,16 +345,131 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
         luaL_error(L, "%s", err);
 }
 
+/* ---- the figures a chip was measured at, vouched for --------------------- */
+
+/* Registry key of a weak-keyed table: each table roofline.hw returned -> a
+ * copy of its measured_* fields as returned (spec.h: the figures its
+ * tables were measured at).  Only the profile that carries measurements
+ * states them; a scenario's table could (tester15: h.measured_hbm_bw =
+ * 6e12 beside h.hbm_bw = 6e12 read the H100's tables as measured at 6e12,
+ * mode calibrated). */
+#define VOUCHED "roofline.vouched"
+
+/* A one-level copy of the value at idx (measured_flops is a table). */
+static void push_copy(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        return;
+    }
+    lua_newtable(L);
+    for (lua_pushnil(L); lua_next(L, idx);) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+}
+
+/* Whether the values at a and b are the same: raw equal, or tables holding
+ * raw equal values under the same keys (one level; raw access only). */
+static int same_value(lua_State *L, int a, int b)
+{
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE)
+        return lua_rawequal(L, a, b);
+    for (int pass = 0; pass < 2; pass++)
+        for (lua_pushnil(L); lua_next(L, pass ? b : a); lua_pop(L, 1)) {
+            lua_pushvalue(L, -2);
+            lua_rawget(L, pass ? a : b);
+            int same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+            if (!same) {
+                lua_pop(L, 2);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* Record the table at t, roofline.hw's result, with its measured fields. */
+static void vouch(lua_State *L, int t)
+{
+    t = lua_absindex(L, t);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, VOUCHED) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_newtable(L);
+        lua_pushstring(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, VOUCHED);
+    }
+    lua_pushvalue(L, t);
+    lua_newtable(L);
+    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
+        if (lua_type(L, -2) == LUA_TSTRING && rl_spec_is_measured_field(lua_tostring(L, -2))) {
+            lua_pushvalue(L, -2);
+            push_copy(L, -2);
+            lua_rawset(L, -5);
+        }
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* The first measured_* field of the table at t that is not as roofline.hw
+ * returned it (given, changed or removed since), any of them when
+ * roofline.hw did not return t; or NULL.  *vouched: whether it did. */
+static const char *unvouched(lua_State *L, int t, int *vouched)
+{
+    t = lua_absindex(L, t);
+    const char *bad = rl_spec_measured_field(L, t);
+    lua_getfield(L, LUA_REGISTRYINDEX, VOUCHED);
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, t);
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+    }
+    int snap = lua_gettop(L);
+    *vouched = lua_istable(L, snap);
+    if (*vouched)
+        bad = NULL;
+    for (int pass = 0; *vouched && !bad && pass < 2; pass++)
+        for (lua_pushnil(L); lua_next(L, pass ? t : snap); lua_pop(L, 1)) {
+            if (lua_type(L, -2) != LUA_TSTRING || !rl_spec_is_measured_field(lua_tostring(L, -2)))
+                continue;
+            lua_pushvalue(L, -2);
+            lua_rawget(L, pass ? snap : t);
+            int same = same_value(L, -1, -2);
+            lua_pop(L, 1);
+            if (!same) { /* the key stays referenced by its table */
+                bad = lua_tostring(L, -2);
+                lua_pop(L, 2);
+                break;
+            }
+        }
+    lua_settop(L, snap - 1);
+    return bad;
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
 {
     char err[ERRLEN];
-    int rc;
+    int rc, vouched;
+    const char *forged;
     if (lua_type(L, arg) == LUA_TSTRING)
         rc = rl_hw_load(lua_tostring(L, arg), NULL, 0, h, err, sizeof err);
-    else {
-        luaL_checktype(L, arg, LUA_TTABLE);
+    else if (luaL_checktype(L, arg, LUA_TTABLE), (forged = unvouched(L, arg, &vouched)) != NULL)
+        return (void)luaL_error(L, "(scenario hw table): field '%s': %s; the figures a profile "
+                                "was measured at come with its measurements (set the chip's own "
+                                "figure for a what-if)", forged,
+                                vouched ? "changed on the table roofline.hw returned"
+                                        : "stated by a table roofline.hw did not return (pass "
+                                          "its table itself, or load a profile file)");
+    else
         rc = rl_hw_from_table(L, arg, "(scenario hw table)", h, err, sizeof err);
-    }
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         const char *measured = rl_spec_measured_field(L, ov_idx);
@@ -593,6 +708,7 @@ static int l_hw(lua_State *L)
     if (!h.renamed_from[0])
         snprintf(h.renamed_from, sizeof h.renamed_from, "%s", h.name);
     rl_hw_push(L, &h);
+    vouch(L, -1);
     return 1;
 }
 

@@ -1,13 +1,13 @@
 /* measure.c — the measurement CSV (format and checks in measure.h). */
 #include "measure.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
+#include "number.h"
 #include "report.h"
 
 #define MAX_FILE (64L << 20) /* bytes: a benchmark CSV, not a trace dump */
@@ -134,7 +134,7 @@ static int parse_header(ctx *c, char **f, int nf)
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
         if (k == C_COUNT) {
-            const char *sep = strchr(f[i], ';') ? "';'" : strchr(f[i], '\t') ? "a tab" : NULL;
+            const char *sep = rl_csv_other_separator(f[i]);
             if (sep) { /* one column of a header split otherwise: not a CSV of ours */
                 snprintf(c->err, c->errlen,
                          "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "
@@ -162,12 +162,10 @@ static int parse_header(ctx *c, char **f, int nf)
 
 static int get_count(ctx *c, char **f, int col, long long *out)
 {
-    const char *s = f[c->idx[col]];
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE)
-        BAD(c, col, "expected a positive integer, got '%.64s'", s);
+    const char *s = f[c->idx[col]], *why;
+    double v;
+    if (rl_parse_number(s, &v, &why) != 0) /* number.h: hex, nan, overflow said */
+        BAD(c, col, "expected a positive integer, got '%.64s' (%s)", s, why);
     if (!(v >= 1) || v != floor(v) || v > (double)MAX_COUNT)
         BAD(c, col, "expected a positive integer (1 .. 1e9), got '%.64s'", s);
     *out = (long long)v;
@@ -177,12 +175,10 @@ static int get_count(ctx *c, char **f, int col, long long *out)
 /* A measurement in (lo, hi) (MEAS_RANGE). */
 static int get_measured(ctx *c, char **f, int col, double lo, double hi, double *out)
 {
-    const char *s = f[c->idx[col]];
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || (errno == ERANGE && fabs(v) > 1))
-        BAD(c, col, "expected a number, got '%.64s'", s);
+    const char *s = f[c->idx[col]], *why;
+    double v;
+    if (rl_parse_number(s, &v, &why) != 0)
+        BAD(c, col, "expected a number, got '%.64s' (%s)", s, why);
     if (!(v > 0))
         BAD(c, col, "must be > 0, got %.64s", s);
     if (!(v > lo && v < hi))

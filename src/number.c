@@ -42,9 +42,9 @@ int rl_parse_number(const char *s, double *out, const char **why)
         *why = "too large for a double (above 1.8e308)";
         return -2;
     }
-    if (!isfinite(v)) {
+    if (!isfinite(v)) { /* "nan", "inf": data, not text, but no value of ours */
         *why = "not a finite number";
-        return -1;
+        return -2;
     }
     if (errno == ERANGE && v == 0) {
         *why = "so small that it underflows to 0 (below 4.9e-324)";

@@ -12,11 +12,13 @@
 #ifndef RL_NUMBER_H
 #define RL_NUMBER_H
 
-/* Parse all of `s` into *out.  Returns 0; -1 when it is no number (text,
- * nan, inf: *why "not a number" or "not a finite number"); -2 when it is a
- * number refused for a reason worth saying (*why: "hexadecimal numbers are
- * not accepted; write it in decimal", too large, underflows to 0).  *why is
- * set when why is not NULL. */
+/* Parse all of `s` into *out.  Returns 0; -1 when it is no number (text:
+ * *why "not a number"); -2 when strtod reads it whole but it is refused for
+ * a reason worth saying (*why: "hexadecimal numbers are not accepted; write
+ * it in decimal", "not a finite number" for nan and inf, too large,
+ * underflows to 0).  *why is set when why is not NULL.  So `!= -1` tells a
+ * field that is meant as a number (a trace line's data, even a bad value)
+ * from text (a header). */
 int rl_parse_number(const char *s, double *out, const char **why);
 
 /* `end` (where strtod or strtoll stopped) past the blanks (isspace) after

@@ -451,9 +451,11 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
  * plans are ideal, their columns add up without it).  context: S cached
  * (generation) or the prompt (prefill), as step's rows (tester15 F-csv-1);
  * usable_bytes_per_chip: the room `fits` is judged against
- * (rl_shard_chip_room, tester15 F-mem-1). */
+ * (rl_shard_chip_room, tester15 F-mem-1); b_crit (step.h rl_step_b_crit)
+ * and max_batch (rl_shard_max_batch), as step's header gives them for one
+ * copy, null on a prefill row. */
 static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
-                          const char *best, int excess)
+                          const char *best, int excess, double b_crit)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
@@ -467,6 +469,13 @@ static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
     cJSON_AddNumberToObject(r, "usable_bytes_per_chip", rl_shard_chip_room(h, s));
     cJSON_AddBoolToObject(r, "fits", s->fits);
+    if (s->phase == RL_PHASE_GENERATE) {
+        cJSON_AddNumberToObject(r, "b_crit", b_crit);
+        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(h, s));
+    } else {
+        cJSON_AddNullToObject(r, "b_crit");
+        cJSON_AddNullToObject(r, "max_batch");
+    }
     cJSON_AddNumberToObject(r, "flops_per_chip", s->flops);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
@@ -591,7 +600,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
-                                             : "", 0);
+                                             : "", 0, rl_step_b_crit(m, h, p));
             /* every plan's own collectives (tester13 #7: `collectives` lists the
              * best plans' only, so a pp row's comm_s could not be checked); none,
              * no key (Lua would give an empty list back as an object) */
@@ -660,7 +669,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, h, &s, NULL, 1);
+        add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
@@ -872,6 +881,8 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
     if (sharded)
         cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
+    cJSON_AddNumberToObject(r, "b_crit", p->b_crit);
+    cJSON_AddNumberToObject(r, "max_batch", (double)p->max_batch);
     cJSON_AddItemToArray(rows, r);
 }
 

@@ -321,6 +321,17 @@ double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
     return rl_memory_usable(h, n, r->weight_bytes * (double)n) / (double)n;
 }
 
+long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
+{
+    if (r->phase == RL_PHASE_PREFILL)
+        return -1;
+    double room = rl_shard_chip_room(h, r) - r->weight_bytes;
+    if (!(room > 0) || !(r->kv_seq_chip > 0))
+        return 0;
+    double b = floor(room / r->kv_seq_chip) * (double)r->kv_groups * (double)r->replicas;
+    return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
+}
+
 int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
                   long long chips, long long batch, long long context, rl_precision p,
                   rl_shard_result *out, char *err, size_t errlen)
@@ -394,16 +405,20 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     if (m->abstract) {
         kv_chip_seqs = (double)ceil_div(bm, ep);
         kv_chip_frac = 1.0 / (double)(tp * sp);
+        r->kv_groups = ep;
     } else { /* the plan's layout (rl_shard_kv_layout); prefill: K/V projections
                 replicated beyond K chips, cache with them */
         rl_kv_layout k = rl_shard_kv_layout(m, pl, !prefill);
         kv_chip_seqs = (double)ceil_div(bm, k.groups);
         kv_chip_frac = 1.0 / (double)(k.heads * sp);
-        if (k.z > 1 && k.split == RL_KV_BATCH)
+        r->kv_groups = k.groups;
+        if (k.z > 1 && k.split == RL_KV_BATCH) {
             kv_chip_seqs = (double)ceil_div(ceil_div(bm, k.groups), k.z);
-        else if (k.z > 1 && k.split == RL_KV_SEQ)
+            r->kv_groups *= k.z;
+        } else if (k.z > 1 && k.split == RL_KV_SEQ)
             kv_chip_frac /= (double)k.z;
     }
+    r->kv_seq_chip = kv_seq * kv_chip_frac / P;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
     /* storage: every micro-batch's cache stays resident */
     r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
@@ -538,6 +553,8 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->kv_bytes = held.kv_bytes;
     coll->total_bytes = held.total_bytes;
     coll->fits = held.fits;
+    coll->kv_seq_chip = held.kv_seq_chip;
+    coll->kv_groups = held.kv_groups;
     coll->flops = (double)rb *
                   (rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context)) / Md;
     coll->weight_load_s = st->weight_load_s;

@@ -122,6 +122,8 @@ typedef struct {
     double kv_bytes;     /* stored per chip */
     double total_bytes;  /* weights + KV per chip */
     int fits;            /* total_bytes <= rl_shard_chip_room */
+    double kv_seq_chip;  /* KV bytes one sequence puts on a chip that holds it */
+    long long kv_groups; /* chip groups of a replica holding distinct sequences */
     double flops;        /* per chip per step (pp ticks) */
     double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms */
     double kernel_excess_s; /* per step, of local_s: the calibrated time above those
@@ -171,6 +173,15 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
  * without one (memory.h).  The one rule step, step --tp, shard, pareto and
  * simulate judge `fits` by (tester15 F-mem-1: plans used the raw HBM). */
 double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
+
+/* The most sequences (all replicas) plan result r's chips hold at its
+ * context: each chip's room beside its weights (rl_shard_chip_room less
+ * weight_bytes) over r->kv_seq_chip, times the groups of chips that hold
+ * distinct sequences (r->kv_groups) and the replicas; the plan's
+ * counterpart of memory.h rl_memory_max_batch (exact when the batch splits
+ * evenly over groups and micro-batches); 0 when not one fits; -1 for a
+ * prefill result (a prompt's cache is written, not held). */
+long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r);
 
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors

@@ -21,6 +21,7 @@
 #include "enginecost.h"
 #include "fit.h"
 #include "interrupt.h"
+#include "number.h"
 #include "plot.h"
 #include "report.h"
 
@@ -195,22 +196,34 @@ static int col_index(const csv *c, const char *name)
     return -1;
 }
 
-/* Field `name` of the current row as a number; > 0 unless zero_ok. */
+/* Field `col` (named `name`) of the current row as a number (number.h: no
+ * hex, nan, inf, overflow); > 0 unless zero_ok; every column but the
+ * latency counts something (tokens, heads, sizes, GPUs), so a whole number
+ * up to 1e9 (a shape of 1.5 or 1e15 rows was dropped without a word). */
+static int field_num(const csv *c, int col, const char *name, int zero_ok, double *out, char *err,
+                     size_t errlen)
+{
+    const char *s = c->f[col], *why = NULL;
+    double v = 0;
+    int count = strcmp(name, "latency") != 0;
+    if (rl_parse_number(s, &v, &why) != 0 || v < 0 || (!zero_ok && v == 0) ||
+        (count && (v != floor(v) || v > 1e9)))
+        RL_FAIL("%s: line %ld, column %d (%s): expected a %s %s, got '%s'%s%s%s", c->path, c->line,
+                col + 1, name, zero_ok ? "non-negative" : "positive",
+                count ? "whole number up to 1e9" : "finite number", s, why ? " (" : "",
+                why ? why : "", why ? ")" : "");
+    *out = v + 0.0; /* -0 as 0 */
+    return 0;
+}
+
+/* field_num of the column `name` of cols. */
 static int num(const csv *c, const int *idx, const char *const *cols, const char *name, int zero_ok,
                double *out, char *err, size_t errlen)
 {
     int k = 0;
     while (strcmp(cols[k], name))
         k++;
-    const char *s = c->f[idx[k]];
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < 0 || (!zero_ok && v == 0))
-        RL_FAIL("%s: line %ld, column %d (%s): expected a %s finite number, got '%s'", c->path,
-                c->line, idx[k] + 1, name, zero_ok ? "non-negative" : "positive", s);
-    *out = v;
-    return 0;
+    return field_num(c, idx[k], name, zero_ok, out, err, errlen);
 }
 
 static int known_dtype(const char *s)
@@ -295,13 +308,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
         num(c, idx, cols, "head_dim", 0, &d, err, errlen) ||
         num(c, idx, cols, "step", 1, &step, err, errlen))
         return -1;
-    if (window >= 0) {
-        char *end;
-        w = strtod(c->f[window], &end);
-        if (end == c->f[window] || *end || !(w >= 0))
-            RL_FAIL("%s: line %ld, column %d (window_size): expected a non-negative number, got '%s'",
-                    c->path, c->line, window + 1, c->f[window]);
-    }
+    if (window >= 0 && field_num(c, window, "window_size", 1, &w, err, errlen) != 0)
+        return -1;
     /* attention math in bf16, the KV cache dtype picks the variant; or all
      * in fp32 (the reference engine's tables) */
     const char *math = c->f[idx[6]], *kvd = c->f[idx[7]];
@@ -328,7 +336,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
         return errno == ENOENT ? 1 : -1;
     int rc = csv_next(&c, s, err, errlen);
     if (rc == 0) {
-        snprintf(err, errlen, "%s: line %ld: no header line", path, c.line);
+        snprintf(err, errlen, "%s: no header line (%ld line(s), comments or blank)", path, c.line);
         rc = -1;
     }
     const char *const *cols = FILES[cls].cols;
@@ -340,6 +348,13 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
             rc = -1;
         }
     }
+    for (int i = 0; rc > 0 && i < c.nf; i++) /* col_index would read the first */
+        for (int j = i + 1; rc > 0 && j < c.nf; j++)
+            if (!strcmp(c.f[i], c.f[j])) {
+                snprintf(err, errlen, "%s: line %ld: column '%s' given twice (columns %d and %d)",
+                         path, c.line, c.f[i], i + 1, j + 1);
+                rc = -1;
+            }
     if (rc > 0) {
         window = col_index(&c, "window_size");
         lat = col_index(&c, "latency");

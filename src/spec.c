@@ -1043,7 +1043,7 @@ static void keep_measured(lua_State *L, int t);
  * the measurements may state them (tester11
  * #2: --set hw.measured_flops.bf16=1e12 read a 4096-token prefill at ~14
  * PFLOP/s on one H100). */
-static int is_measured_field(const char *name)
+int rl_spec_is_measured_field(const char *name)
 {
     if (strncmp(name, "hw.", 3) == 0)
         name += 3;
@@ -1059,7 +1059,7 @@ const char *rl_spec_measured_field(lua_State *L, int idx)
     idx = lua_absindex(L, idx);
     const char *found = NULL;
     for (lua_pushnil(L); lua_next(L, idx) != 0; lua_pop(L, 1))
-        if (!found && lua_type(L, -2) == LUA_TSTRING && is_measured_field(lua_tostring(L, -2)))
+        if (!found && lua_type(L, -2) == LUA_TSTRING && rl_spec_is_measured_field(lua_tostring(L, -2)))
             found = lua_tostring(L, -2); /* the key stays referenced by the table */
     return found;
 }
@@ -1074,7 +1074,7 @@ static int convert_protected(lua_State *L)
             snprintf(j->err, j->errlen, "%s: must return a table, got %s", j->path,
                      luaL_typename(L, 2));
             j->rc = -1;
-        } else if (j->convert == hw_from_table && is_measured_field(j->ov[i].field)) {
+        } else if (j->convert == hw_from_table && rl_spec_is_measured_field(j->ov[i].field)) {
             snprintf(j->err, j->errlen,
                      "%s: --set %s: the figures a profile was measured at are written with "
                      "its measurements; set the chip's own figure for a what-if",

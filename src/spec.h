@@ -380,6 +380,10 @@ void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
  * derived spec, --set or roofline.hw's overrides may not (tester11 #2). */
 const char *rl_spec_measured_field(lua_State *L, int idx);
 
+/* Whether `name` (with or without "hw.", "measured_flops.bf16" as its
+ * field) is one of those measured_* fields. */
+int rl_spec_is_measured_field(const char *name);
+
 /* Apply one override to the table at `idx`: the value is parsed as a boolean
  * ("true"/"false"), a number, or else kept as a string.  Returns 0 or -1. */
 int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,

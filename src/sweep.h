@@ -99,6 +99,9 @@ typedef struct {
     double total_bytes;      /* ideal: weights + KV over all chips; sharded: per chip */
     double prefill_bytes;    /* sharded: total_bytes + the prompt's KV per chip, bytes
                                 (while it is prefilled); ideal: 0 */
+    double b_crit;           /* step.h rl_step_b_crit at prec */
+    long long max_batch;     /* sequences the chips hold at context: ideal memory.h
+                                rl_memory_max_batch, sharded shard.h rl_shard_max_batch */
 } rl_sweep_point;
 
 typedef struct {

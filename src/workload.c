@@ -86,21 +86,14 @@ static int split(char *s, char sep, char **parts, int max)
 
 static int parse_num(const char *s, double *out) { return rl_parse_number(s, out, NULL); }
 
-/* Whether any of the n fields reads whole as a number (nan and inf
- * included: such a line is data with a bad value, not a header). */
+/* Whether any of the n fields is meant as a number (number.h: nan, inf
+ * and hex included: such a line is data with a bad value, not a header). */
 static int any_numeric(char **fld, int n)
 {
-    for (int i = 0; i < n; i++) {
-        char *end;
-        const char *s = fld[i];
-        while (*s == ' ' || *s == '\t')
-            s++;
-        strtod(s, &end);
-        while (*end == ' ' || *end == '\t' || *end == '\r')
-            end++;
-        if (end != s && !*end)
+    double v;
+    for (int i = 0; i < n; i++)
+        if (rl_parse_number(fld[i], &v, NULL) != -1)
             return 1;
-    }
     return 0;
 }
 
@@ -250,15 +243,11 @@ static const char *visible(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* Parse field i of a CSV line as a number in [lo, hi]. */
-static int trace_field(char *f, const char *name, double lo, double hi, int integer, double *v,
-                       const char *path, long long line, char *err, size_t errlen)
+/* Parse field f of a CSV line (its blanks dropped by rl_csv_split) as a
+ * number in [lo, hi]. */
+static int trace_field(const char *f, const char *name, double lo, double hi, int integer,
+                       double *v, const char *path, long long line, char *err, size_t errlen)
 {
-    while (*f == ' ' || *f == '\t')
-        f++;
-    size_t n = strlen(f);
-    while (n && (f[n - 1] == ' ' || f[n - 1] == '\t' || f[n - 1] == '\r'))
-        f[--n] = 0;
     const char *why = NULL;
     char shown[200];
     int bad = rl_parse_number(f, v, &why);
@@ -367,11 +356,7 @@ static int check_header(char **fld, int nf, const char *const *names, const char
                         long long line, char *err, size_t errlen)
 {
     for (int i = 0; i < nf && i < 5; i++) {
-        char *f = fld[i], *e = f + strlen(f);
-        while (*f == ' ' || *f == '\t')
-            f++;
-        while (e > f && strchr(" \t\r\n", e[-1]))
-            *--e = '\0';
+        const char *f = fld[i]; /* its blanks dropped by rl_csv_split */
         if (strcmp(f, names[i]) != 0) {
             snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
                      "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1, f, names[i]);
@@ -436,6 +421,12 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
         int nf = rl_csv_split(p, fld, 6, &col, &bad);
         if (nf < 0) {
             snprintf(err, errlen, "%s:%lld: column %d: %s", path, line, col, bad);
+            goto fail;
+        }
+        const char *sep = nf == 1 ? rl_csv_other_separator(fld[0]) : NULL;
+        if (sep) {
+            snprintf(err, errlen, "%s:%lld: fields are separated by commas, not %s (the columns "
+                     "are " TRACE_COLUMNS ")", path, line, sep);
             goto fail;
         }
         /* nf is 7 when the line has more than 6 fields: only 6 were stored */

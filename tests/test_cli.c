@@ -427,15 +427,51 @@ static void control_bytes_not_echoed(void **state)
     static const char *const cmds[] = {
         "step --model \"$(printf 'a\\033[31m')\" --hw h100-sxm --context 1",
         "step --model llama3-8b --hw h100-sxm --context 1 --weights \"$(printf 'b\\033]0;t\\007')\"",
-        "step --model llama3-8b --hw h100-sxm --context 1 --engine \"$(printf 'c\\033[0m')\""};
+        "step --model llama3-8b --hw h100-sxm --context 1 --engine \"$(printf 'c\\033[0m')\"",
+        /* the messages cli.c printed with its own fprintf (stop 25) */
+        "\"$(printf 'd\\033[2J')\"",
+        "help \"$(printf 'e\\033[2J')\"",
+        "step --model llama3-8b --hw h100-sxm --context 1 \"$(printf -- '--f\\033[2J')\"",
+        "pareto --model llama3-8b --hw h100-sxm \"$(printf 'g\\033[2J')\"",
+        "simulate --qps 1 --qps \"$(printf '2\\033[2J')\""};
     static const char *const shown[] = {"unknown model 'a\\x1B[31m'",
                                         "unknown dtype 'b\\x1B]0;t\\x07'",
-                                        "--engine 'c\\x1B[0m': a name of 1-40 letters"};
-    for (int i = 0; i < 3; i++) {
+                                        "--engine 'c\\x1B[0m': a name of 1-40 letters",
+                                        "roofline: unknown command 'd\\x1B[2J'",
+                                        "roofline help: unknown command 'e\\x1B[2J'",
+                                        "roofline step: unknown option '--f\\x1B[2J'",
+                                        "roofline pareto: unexpected argument 'g\\x1B[2J'",
+                                        "then --qps '2\\x1B[2J'): give it once"};
+    for (int i = 0; i < 8; i++) {
         assert_int_equal(run_cli(cmds[i], out, sizeof out), 2);
         if (!strstr(out, shown[i]) || strchr(out, '\033') || strchr(out, '\007'))
             fail_msg("%s: %s", cmds[i], out);
     }
+}
+
+/* Every switch of every command given twice is refused naming it, exit 2
+ * (stop 25: `simulate --offline --offline` ran): the rule is read from the
+ * parameter table's types, so the test walks the same table. */
+static void repeated_switch_refused(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (size_t c = 0; c < RL_NCOMMANDS; c++)
+        for (int id = 0; id < RL_P_COUNT; id++) {
+            const rl_command *k = &RL_COMMANDS[c];
+            if (!k->cli || RL_PARAMS[id].type != RL_PT_SWITCH || !rl_command_takes(k, id, 1))
+                continue;
+            char cmd[256], want[128];
+            snprintf(cmd, sizeof cmd, "%s --%s --%s", k->name, RL_PARAMS[id].flag,
+                     RL_PARAMS[id].flag);
+            snprintf(want, sizeof want, "roofline %s: --%s given twice: give it once", k->name,
+                     RL_PARAMS[id].flag);
+            assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+            if (!strstr(out, want))
+                fail_msg("%s: %s", cmd, out);
+            checked++;
+        }
+    assert_true(checked >= 10); /* --ideal alone is on seven commands */
 }
 
 /* tester13 #7: `run --out .` in the checkout rewrote README.md and
@@ -2686,6 +2722,12 @@ static void blanks_around_numbers(void **state)
     assert_int_equal(rl_parse_number("2.5 ", &x, NULL), 0);
     assert_true(x == 2.5);
     assert_int_equal(rl_parse_number(" 2.5 x", &x, NULL), -1);
+    /* -2 for what strtod reads whole but we refuse (number.h): the trace
+     * reader tells a data line from a header by it */
+    static const char *const refused[] = {"nan", " -inf", "0x10", "1e400", "1e-400"};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(rl_parse_number(refused[i], &x, NULL), -2);
+    assert_int_equal(rl_parse_number("arrival_s", &x, NULL), -1);
     assert_int_equal(rl_parse_tuple("4 :800 ", t, 2, 2), 2);
     assert_true(t[0] == 4 && t[1] == 800);
 }
@@ -2919,6 +2961,7 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(control_bytes_not_echoed),
+        cmocka_unit_test(repeated_switch_refused),
         cmocka_unit_test(fitted_keys_once),
         cmocka_unit_test(fitted_chunked_prefill),
         cmocka_unit_test(fitted_tp_equal_chips),

@@ -760,6 +760,35 @@ static void measured_figures_stay_with_measurements(void **state)
     assert_int_equal(run("return roofline.hw('h100-sxm', { hbm_bw = 1e12, measured_hbm_bw = 1e12 })",
                          err, sizeof err), -1);
     assert_non_null(strstr(err, "field 'measured_hbm_bw'"));
+    /* tester15 (low): the same forged on the returned table, field by field,
+     * read the H100's tables as measured at 6e12, mode calibrated; removing
+     * the field hid the what-if too; a table roofline.hw did not return (a
+     * copy, one made by hand) may not state them */
+    static const struct {
+        const char *edit, *want;
+    } forged[] = {
+        {"h.hbm_bw = 6e12 h.measured_hbm_bw = 6e12",
+         "field 'measured_hbm_bw': changed on the table roofline.hw returned"},
+        {"h.hbm_bw = 6e12 h.measured_hbm_bw = nil",
+         "field 'measured_hbm_bw': changed on the table roofline.hw returned"},
+        {"h.measured_flops.bf16 = 2e16", "field 'measured_flops': changed on the table"},
+        {"local c = {} for k, v in pairs(h) do c[k] = v end h = c",
+         "stated by a table roofline.hw did not return"},
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
+        char code[512];
+        snprintf(code, sizeof code, "local h = roofline.hw('h100-sxm') %s return roofline.step{"
+                 "model = 'llama3-8b', hw = h, batch = 1, context = 100}", forged[i].edit);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, forged[i].want))
+            fail_msg("%s: %s", forged[i].edit, err);
+    }
+    /* the same value written back is no change */
+    assert_int_equal(run("local h = roofline.hw('h100-sxm') h.measured_hbm_bw = h.measured_hbm_bw "
+                         "+ 0 return roofline.step{model = 'llama3-8b', hw = h, batch = 1, "
+                         "context = 100}.mode", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "calibrated");
+    lua_pop(L, 1);
 }
 
 static void what_if_and_size_errors(void **state)

@@ -160,7 +160,11 @@ static void errors_name_line_and_column(void **state)
         /* tester4 #6: measurements outside the physical range (measure.c MEAS_RANGE) */
         {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e308\n", ":2: column 'measured_s' (column 5): 1e308 is outside the physical range (1e-07, 100000) s"},
         {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-300\n", ":2: column 'measured_s' (column 5): 1e-300 is outside the physical range"},
-        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-400\n", "column 'measured_s' (column 5): must be > 0, got 1e-400"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-400\n", "column 'measured_s' (column 5): expected a number, got '1e-400' (so small that it underflows to 0"},
+        /* one number reader (number.h, stop 25): hex was read as 2 and 1/32 s */
+        {"phase,tp,batch,context,measured_s\ndecode,0x2,1,100,0.1\n", "column 'tp' (column 2): expected a positive integer, got '0x2' (hexadecimal numbers are not accepted"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,100,0x1p-5\n", "column 'measured_s' (column 5): expected a number, got '0x1p-5' (hexadecimal"},
+        {"phase,tp,batch,context,measured_s\ndecode,2,1,1e400,0.1\n", "column 'context' (column 4): expected a positive integer, got '1e400' (too large for a double"},
         {"phase,tp,batch,tokens,output,measured_tok_s_per_gpu\nstatic,2,1,100,10,2e7\n", ":2: column 'measured_tok_s_per_gpu' (column 6): 2e7 is outside the physical range (1e-06, 1e+07) tokens/s per GPU"},
         {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e5\n", "1e5 is outside"},
         {"\xEF\xBB\xBF\xEF\xBB\xBFphase,tp,batch\n", ":1: column 'phase': missing from the header (required; not read: '\xEF\xBB\xBFphase')"},

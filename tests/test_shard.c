@@ -365,6 +365,39 @@ static void errors(void **state)
     assert_non_null(strstr(err, "2d"));
 }
 
+/* A plan row's max_batch (stop 25: plan rows had none).  llama3-70b bf16 on
+ * 8 H100 at 4096 tokens, tp8: each chip holds 1/8 of a sequence's KV,
+ * 2 x 80 x 8 x 128 x 2 x 4096 / 8 = 167,772,160 B, beside 1/8 of the
+ * weights: the same 332 sequences as step's one fully sharded copy
+ * (rl_memory_max_batch).  For every plan kind (KV split by batch, a
+ * pipeline, replicas) the figure is the largest batch that fits: it
+ * fits, and one more sequence on each group of chips that holds distinct
+ * ones does not. */
+static void plan_max_batch(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_result r = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 4096, p);
+    assert_int_equal(rl_shard_max_batch(&h, &r), 332);
+    assert_int_equal(rl_memory_max_batch(&m, &h, 8, 4096, p.weights, p.kv), 332);
+    rl_shard_plan plans[4] = {tp_plan(8), tp_plan(4), tp_plan(2), tp_plan(16)};
+    plans[2].pp = 4;            /* tp2 pp4 */
+    plans[3].kv = RL_KV_BATCH; /* tp16 over K = 8: KV by batch over the other 2 */
+    long long chips[4] = {8, 8, 8, 16};
+    for (int i = 0; i < 4; i++) {
+        rl_shard_result a = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], 1, 4096, p);
+        long long b = rl_shard_max_batch(&h, &a), step = a.kv_groups * a.replicas;
+        assert_true(b > 0 && b % step == 0);
+        assert_true(eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b, 4096, p).fits);
+        if (eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b + step, 4096, p).fits)
+            fail_msg("%s: %lld + %lld sequences still fit", a.name, b, step);
+    }
+    r = eval(&m, &h, tp_plan(8), RL_PHASE_PREFILL, 8, 1, 4096, p);
+    assert_int_equal(rl_shard_max_batch(&h, &r), -1);
+}
+
 /* A wrong expectation (problem 4 without communication) must fail. */
 static void wrong_expectation(void **state)
 {
@@ -627,7 +660,7 @@ int main(void)
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
-        cmocka_unit_test(router_whole_on_every_chip),
+        cmocka_unit_test(router_whole_on_every_chip), cmocka_unit_test(plan_max_batch),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -813,6 +813,18 @@ static void test_bad_tables(void **state)
         /* tester10 #10: a physically impossible kernel time */
         {NULL, "gemm,t,bfloat16,1,2,3,1e30\n",
          "line 3, column 7 (latency): 1e+30 ms is not one kernel's time"},
+        /* stop 25: hex was read (0x10 as 16), a shape of 1.5 or 1e15 dropped
+         * its row without a word, and a repeated column read its first */
+        {NULL, "gemm,t,bfloat16,0x10,2,3,0.01\n",
+         "line 3, column 4 (m): expected a positive whole number up to 1e9, got '0x10' "
+         "(hexadecimal numbers are not accepted"},
+        {NULL, "gemm,t,bfloat16,1.5,2,3,0.01\n",
+         "line 3, column 4 (m): expected a positive whole number up to 1e9, got '1.5'"},
+        {NULL, "gemm,t,bfloat16,1e15,2,3,0.01\n", "got '1e15'"},
+        {NULL, "gemm,t,bfloat16,1,2,3,0x1p-7\n", "line 3, column 7 (latency): expected a "
+                                                    "positive finite number, got '0x1p-7'"},
+        {"op_name,kernel_source,gemm_dtype,m,n,k,latency,m", "gemm,t,bfloat16,1,2,3,0.01,5\n",
+         "line 2: column 'm' given twice (columns 4 and 8)"},
     };
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
