@@ -589,19 +589,21 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * its sized load and simulate's from the requests' rate agree exactly:
  * test_serve test_capacity_any_start, test_size
  * test_simulate_agrees_on_capacity).  When the first
- * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail, one more run (not counted
- * in those) at RL_SERVE_CAPACITY_FLOOR of the load, every request served
- * alone, decides whether any load is sustained: when it fails, the search
- * stops there with *qps 0 (the stepping down would have run to its bound
- * and found 0 too, as long as a lower load is never the only one
- * sustained: our early-stop rule, which saves up to RL_SERVE_CAPACITY_RUNS
- * runs on a configuration that misses a target even unloaded).  That
- * fraction of a huge offered rate can still be a load (tester10 #7: 1e-6 of
- * 1e7 req/s is 10 req/s, past a capacity of 4.3): when it is above
- * RL_SERVE_CAPACITY_FLOOR_QPS, one more run at that absolute rate decides,
- * and the stepping down goes on to it.  *qps is 0 only when a floor run at
- * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
- * without a sustained load otherwise.
+ * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail (stepping by about 1.25x or
+ * 2x: loads down to that many steps below the start), one more run at
+ * RL_SERVE_CAPACITY_FLOOR of the load or RL_SERVE_CAPACITY_FLOOR_QPS,
+ * whichever is lower, every request served alone, decides whether any
+ * load is sustained: when it fails, the search stops there with *qps 0
+ * (the stepping down would have run to its bound and found 0 too, as long
+ * as a lower load is never the only one sustained: our early-stop rule,
+ * which saves up to RL_SERVE_CAPACITY_RUNS runs on a configuration that
+ * misses a target even unloaded).  The fraction alone of a huge offered
+ * rate can still be a load (tester10 #7: 1e-6 of 1e7 req/s is 10 req/s,
+ * past a capacity of 4.3), hence the absolute floor; until stop 25 the
+ * fraction ran first and the absolute rate only after it failed, a run
+ * that decided nothing when the verdict is monotone.  *qps is 0 only when
+ * the floor run fails, NAN when the stepping ends without a sustained
+ * load otherwise.
  * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
  * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
  * loads sustained in a row (2^10 above the sample's rate without a hint,
@@ -622,7 +624,10 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * 76.2 on 12000; the settle time is 7.5 mean latencies there).  When it
  * does not, the search runs again from its figure on enough requests (at
  * least twice as many, at most RL_SERVE_CAPACITY_GROW_MAX, up to
- * RL_SERVE_CAPACITY_GROWS times); past the n given the sample repeats
+ * RL_SERVE_CAPACITY_GROWS times), stepping one lattice point from it,
+ * then each step twice the one before, both ways (the figure moves a few
+ * points; the same point as a 1.25x bracket when the verdict is monotone
+ * in the load, about half the runs); past the n given the sample repeats
  * them, each repeat a span and a mean gap later (the same lengths and
  * arrival pattern: a finite trace or draw is the workload's sample, and
  * its steady state needs it for longer; 3000 requests now read 79.7).
