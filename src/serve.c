@@ -2350,7 +2350,13 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
-int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n)
+/* Whether run r of the n arrivals req lasted long enough for a steady
+ * state by the capacity search's rule (rl_serve_capacity): their span,
+ * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
+ * end-to-end latency or its settle time (e2e_settle_s), whichever is
+ * longer.  Only then does keeping up mean the load is sustained: before,
+ * a heavy-tailed load keeps up while its long requests build up. */
+static int run_settled(const rl_serve_result *r, const rl_request *req, long long n)
 {
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     return span >= RL_SERVE_CAPACITY_SPANS * fmax(r->e2e.mean, r->e2e_settle_s);
@@ -2360,7 +2366,7 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
-    return isnan(searched) || isnan(own) || !sustained(r, c) || !rl_serve_run_settled(r, req, n)
+    return isnan(searched) || isnan(own) || !sustained(r, c) || !run_settled(r, req, n)
                ? searched
                : fmax(searched, own);
 }

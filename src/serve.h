@@ -666,14 +666,6 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
  * arrivals have no span. */
 double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
 
-/* Whether run r of the n arrivals req lasted long enough for a steady
- * state by the capacity search's rule (rl_serve_capacity): their span,
- * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
- * end-to-end latency or its settle time (e2e_settle_s), whichever is
- * longer.  Only then does keeping up mean the load is sustained: before,
- * a heavy-tailed load keeps up while its long requests build up. */
-int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n);
-
 /* The capacity a run reports (tester13 #4): the search's figure `searched`
  * (rl_serve_capacity), raised to the rate the run's n arrivals req reached,
  * (n - 1) / span, when the run r is sustained by the search's own rule
@@ -686,9 +678,11 @@ int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long l
  * (closing note 23: --burst 100 at 5 req/s reached 2.36).  A NAN (not
  * found) stays NAN; arrivals without a span raise nothing.  Nor does a run
  * too short for a steady state by the search's own rule
- * (rl_serve_run_settled; review24 H1: 3000 lognormal:300:1 outputs at
- * --qps 90 kept up while their long requests were still building up and
- * claimed 90.4 req/s of a capacity of about 77). */
+ * (their span at least RL_SERVE_CAPACITY_SPANS times r's mean end-to-end
+ * latency or settle time, whichever is longer; review24 H1: 3000
+ * lognormal:300:1 outputs at --qps 90 kept up while their long requests
+ * were still building up and claimed 90.4 req/s of a capacity of about
+ * 77). */
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c);
 
@@ -702,9 +696,13 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
  * long requests build up (76 req/s: 73.8 with keep_up 0.987), and a
  * bursty run's window can end on a clump the queue-emptied rule forgives
  * (serve.h keep_up).  0 without a steady window.  The settle rule
- * (rl_serve_run_settled) cannot stand in for keep_up here: a run short of
- * its settle time completes below its arrivals below capacity too (3000
- * of those outputs at --qps 70, capacity about 74-77: 65.2 req/s). */
+ * (rl_serve_capacity_with_run's) cannot stand in for keep_up here: a run
+ * short of its settle time completes below its arrivals below capacity
+ * too (3000 of those outputs at --qps 70, capacity about 74-77: 65.2
+ * req/s); nor keep-up for the settle rule: the --qps 90 run above keeps
+ * up.  So the two stay two verdicts (stop 25: one function giving both
+ * would take the arrivals and the offered rate for callers that each read
+ * one). */
 int rl_serve_falls_short(const rl_serve_result *r, double arrived);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
