@@ -1383,6 +1383,20 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
     return buf;
 }
 
+/* Why a capacity search's figure rests on few lengths (review24 M3: fewer
+ * distinct requests than the search's own sample, repeated to outlast the
+ * settle time, give the capacity of those few lengths: 60 lognormal:300:1
+ * outputs read 47.3 req/s where 4000 read 60.0), for a run of `n`
+ * requests, into buf (simulate's and size's notes). */
+static const char *capacity_repeated_sample(long long n, char *buf, size_t len)
+{
+    snprintf(buf, len, "repeated by the capacity search to outlast its settle time: fewer than "
+                       "the %d distinct requests it samples when given them, so the figure "
+                       "carries the sampling error of %lld length draws; more --requests, up to "
+                       "%d, narrow it", RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
+    return buf;
+}
+
 /* The capacity figure's limits (serve.h rl_serve_capacity): a lower bound
  * when the sample of `n` requests is too short for a steady state at the
  * load it failed (tester10 #5: 100 replicas on 300 requests read 694 req/s
@@ -1399,16 +1413,9 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %s",
                    max_qps, capacity_short_sample(n, why, sizeof why));
-    /* review24 M3: fewer distinct requests than the search's own sample,
-     * repeated to outlast the settle time, give the capacity of those few
-     * lengths (60 lognormal:300:1 outputs read 47.3 req/s where 4000 read
-     * 60.0) */
     else if (repeated && n < RL_SERVE_CAPACITY_REQUESTS && isfinite(max_qps))
-        rl_cli_say(o, "note: max_sustainable_qps %.4g rests on these %lld requests, repeated by "
-                      "the capacity search to outlast its settle time: fewer than the %d distinct "
-                      "requests it samples when given them, so the figure carries the sampling "
-                      "error of %lld length draws; more --requests, up to %d, narrow it",
-                   max_qps, n, RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
+        rl_cli_say(o, "note: max_sustainable_qps %.4g rests on these %lld requests, %s", max_qps,
+                   n, capacity_repeated_sample(n, why, sizeof why));
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
@@ -1751,6 +1758,14 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
                             "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
                     capacity_short_sample(ran, why, sizeof why));
+    int repeated = 0; /* simulate's note_capacity_bounds: a lower bound says that first */
+    for (int i = 0; i < r.n; i++)
+        repeated += isfinite(r.c[i].max_qps) && r.c[i].max_qps_repeated &&
+                    !r.c[i].max_qps_lower_bound;
+    if (repeated > 0)
+        rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that rests on "
+                            "these %lld requests (max_sustainable_qps_from_repeated_sample), %s",
+                    repeated, ran, capacity_repeated_sample(ran, why, sizeof why));
     int unknown = 0; /* h23dis: size's null capacities had no word */
     for (int i = 0; i < r.n; i++)
         unknown += isnan(r.c[i].max_qps);

@@ -2361,7 +2361,13 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
-int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n)
+/* Whether run r of the n arrivals req lasted long enough for a steady
+ * state by the capacity search's rule (rl_serve_capacity): their span,
+ * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
+ * end-to-end latency or its settle time (e2e_settle_s), whichever is
+ * longer.  Only then does keeping up mean the load is sustained: before,
+ * a heavy-tailed load keeps up while its long requests build up. */
+static int run_settled(const rl_serve_result *r, const rl_request *req, long long n)
 {
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     return span >= RL_SERVE_CAPACITY_SPANS * fmax(r->e2e.mean, r->e2e_settle_s);
@@ -2371,7 +2377,7 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
-    return isnan(searched) || isnan(own) || !sustained(r, c) || !rl_serve_run_settled(r, req, n)
+    return isnan(searched) || isnan(own) || !sustained(r, c) || !run_settled(r, req, n)
                ? searched
                : fmax(searched, own);
 }
@@ -2424,11 +2430,11 @@ static long lattice_point(double x)
 }
 
 /* The bracket's next lattice point above k after `ups` loads sustained:
- * `step` points up, doubling after RL_SERVE_CAPACITY_GALLOP_AFTER of them
- * (serve.h), but a doubled step stops at top_k. */
-static long step_up(long k, long step, int ups, long top_k)
+ * `step` points up, doubling after `gallop` of them (serve.h), but a
+ * doubled step stops at top_k. */
+static long step_up(long k, long step, int ups, int gallop, long top_k)
 {
-    int over = ups - RL_SERVE_CAPACITY_GALLOP_AFTER;
+    int over = ups - gallop;
     long up = over > 0 ? step << (over < 24 ? over : 24) : step;
     return k + step > top_k || k + up < top_k ? k + up : top_k;
 }
@@ -2440,27 +2446,26 @@ typedef struct {
     double fail, e2e;
 } search_end;
 
-/* The floor probes (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate,
- * then RL_SERVE_CAPACITY_FLOOR_QPS when that is still above it.  *low_k:
- * the lowest point run; *ok: it was sustained. */
-static int run_floors(const rl_request *req, long long m, double q0, rl_request *buf,
-                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                      long *low_k, int *ok, char *err, size_t errlen)
+/* The floor probe (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate
+ * or RL_SERVE_CAPACITY_FLOOR_QPS, whichever is lower.  *low_k: its point;
+ * *ok: it was sustained. */
+static int run_floor(const rl_request *req, long long m, double q0, rl_request *buf,
+                     const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
+                     long *low_k, int *ok, char *err, size_t errlen)
 {
     double e2e;
     long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
     *low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
-    int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, ok, &e2e, err, errlen);
-    if (rc == 0 && !*ok && abs_k < *low_k)
-        rc = run_scaled(req, m, lattice_scale(*low_k = abs_k), buf, c, pc, dc, ok, &e2e, err,
-                        errlen);
-    return rc;
+    *low_k = abs_k < *low_k ? abs_k : *low_k;
+    return run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, ok, &e2e, err, errlen);
 }
 
-/* One search over the first m requests (serve.h rl_serve_capacity). */
+/* One search over the first m requests (serve.h rl_serve_capacity);
+ * `again`: a search of a grown sample from the figure of the one before. */
 static int search_sample(const rl_request *req, long long m, const rl_serve_config *c,
                          const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
-                         double hint, double *qps, search_end *end, char *err, size_t errlen)
+                         double hint, int again, double *qps, search_end *end, char *err,
+                         size_t errlen)
 {
     *qps = end->fail = end->e2e = NAN;
     if (!(req[m - 1].arrival > req[0].arrival))
@@ -2473,12 +2478,16 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
      * point (by about 1.25, or 2 from the sample's rate without a hint),
      * then bisect the lattice points between.  A hint that is sustained
      * takes the point a step up as failing (the capacity is thought near
-     * it) and checks it only when the bisection ends next to it */
-    long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0;
-    long step = lattice_point(hint > 0 ? 1.25 : 2);
+     * it) and checks it only when the bisection ends next to it.  Again
+     * (serve.h: a grown sample), the steps start at one point and double
+     * each time, both ways: the figure moves little */
+    long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0, k0 = k;
+    long base = lattice_point(hint > 0 ? 1.25 : 2), step = again ? 1 : base;
+    int gallop = again ? 1 : RL_SERVE_CAPACITY_GALLOP_AFTER;
     long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
-    int ok, rc = 0, runs = 0, ups = 0, has_lo = 0, has_hi = 0, assumed = 0, unloaded_fails = 0;
+    int ok, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    int floored = 0, unloaded_fails = 0;
     double e2e = NAN;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
@@ -2488,14 +2497,19 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step;
             if (ok)
-                lo = k, has_lo = 1, k = step_up(k, step, ++ups, top_k), end->e2e = e2e;
+                lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = e2e;
             else
-                hi = k, has_hi = 1, k -= step;
+                hi = k, has_hi = 1, k -= again ? step << (downs < 24 ? downs++ : 24) : step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
-            if (!has_lo && runs + 1 == RL_SERVE_CAPACITY_FLOOR_AFTER) { /* serve.h: unloaded */
-                if ((rc = run_floors(req, m, q0, buf, c, prefill_cost, decode_cost, &low_k, &ok,
-                                     err, errlen)) || !ok) {
+            /* serve.h: unloaded, once every load down to FLOOR_AFTER - 1 steps of
+             * `base` below the start failed (the FLOOR_AFTER-th run when
+             * stepping by base) */
+            if (!has_lo && !floored &&
+                hi <= k0 - (RL_SERVE_CAPACITY_FLOOR_AFTER - 1) * base) {
+                floored = 1;
+                if ((rc = run_floor(req, m, q0, buf, c, prefill_cost, decode_cost, &low_k, &ok,
+                                    err, errlen)) || !ok) {
                     unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
                                                     RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
@@ -2574,8 +2588,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
             return snprintf(err, errlen, "capacity: out of memory"), -1;
-        rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint, qps,
-                           &end, err, errlen);
+        rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint,
+                           grows > 0, qps, &end, err, errlen);
         free(sample);
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;

@@ -598,19 +598,21 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * its sized load and simulate's from the requests' rate agree exactly:
  * test_serve test_capacity_any_start, test_size
  * test_simulate_agrees_on_capacity).  When the first
- * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail, one more run (not counted
- * in those) at RL_SERVE_CAPACITY_FLOOR of the load, every request served
- * alone, decides whether any load is sustained: when it fails, the search
- * stops there with *qps 0 (the stepping down would have run to its bound
- * and found 0 too, as long as a lower load is never the only one
- * sustained: our early-stop rule, which saves up to RL_SERVE_CAPACITY_RUNS
- * runs on a configuration that misses a target even unloaded).  That
- * fraction of a huge offered rate can still be a load (tester10 #7: 1e-6 of
- * 1e7 req/s is 10 req/s, past a capacity of 4.3): when it is above
- * RL_SERVE_CAPACITY_FLOOR_QPS, one more run at that absolute rate decides,
- * and the stepping down goes on to it.  *qps is 0 only when a floor run at
- * or below RL_SERVE_CAPACITY_FLOOR_QPS fails, NAN when the stepping ends
- * without a sustained load otherwise.
+ * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail (stepping by about 1.25x or
+ * 2x: loads down to that many steps below the start), one more run at
+ * RL_SERVE_CAPACITY_FLOOR of the load or RL_SERVE_CAPACITY_FLOOR_QPS,
+ * whichever is lower, every request served alone, decides whether any
+ * load is sustained: when it fails, the search stops there with *qps 0
+ * (the stepping down would have run to its bound and found 0 too, as long
+ * as a lower load is never the only one sustained: our early-stop rule,
+ * which saves up to RL_SERVE_CAPACITY_RUNS runs on a configuration that
+ * misses a target even unloaded).  The fraction alone of a huge offered
+ * rate can still be a load (tester10 #7: 1e-6 of 1e7 req/s is 10 req/s,
+ * past a capacity of 4.3), hence the absolute floor; until stop 25 the
+ * fraction ran first and the absolute rate only after it failed, a run
+ * that decided nothing when the verdict is monotone.  *qps is 0 only when
+ * the floor run fails, NAN when the stepping ends without a sustained
+ * load otherwise.
  * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
  * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
  * loads sustained in a row (2^10 above the sample's rate without a hint,
@@ -631,7 +633,10 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * 76.2 on 12000; the settle time is 7.5 mean latencies there).  When it
  * does not, the search runs again from its figure on enough requests (at
  * least twice as many, at most RL_SERVE_CAPACITY_GROW_MAX, up to
- * RL_SERVE_CAPACITY_GROWS times); past the n given the sample repeats
+ * RL_SERVE_CAPACITY_GROWS times), stepping one lattice point from it,
+ * then each step twice the one before, both ways (the figure moves a few
+ * points; the same point as a 1.25x bracket when the verdict is monotone
+ * in the load, about half the runs); past the n given the sample repeats
  * them, each repeat a span and a mean gap later (the same lengths and
  * arrival pattern: a finite trace or draw is the workload's sample, and
  * its steady state needs it for longer; 3000 requests now read 79.7).
@@ -670,14 +675,6 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
  * arrivals have no span. */
 double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
 
-/* Whether run r of the n arrivals req lasted long enough for a steady
- * state by the capacity search's rule (rl_serve_capacity): their span,
- * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
- * end-to-end latency or its settle time (e2e_settle_s), whichever is
- * longer.  Only then does keeping up mean the load is sustained: before,
- * a heavy-tailed load keeps up while its long requests build up. */
-int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long long n);
-
 /* The capacity a run reports (tester13 #4): the search's figure `searched`
  * (rl_serve_capacity), raised to the rate the run's n arrivals req reached,
  * (n - 1) / span, when the run r is sustained by the search's own rule
@@ -690,9 +687,11 @@ int rl_serve_run_settled(const rl_serve_result *r, const rl_request *req, long l
  * (closing note 23: --burst 100 at 5 req/s reached 2.36).  A NAN (not
  * found) stays NAN; arrivals without a span raise nothing.  Nor does a run
  * too short for a steady state by the search's own rule
- * (rl_serve_run_settled; review24 H1: 3000 lognormal:300:1 outputs at
- * --qps 90 kept up while their long requests were still building up and
- * claimed 90.4 req/s of a capacity of about 77). */
+ * (their span at least RL_SERVE_CAPACITY_SPANS times r's mean end-to-end
+ * latency or settle time, whichever is longer; review24 H1: 3000
+ * lognormal:300:1 outputs at --qps 90 kept up while their long requests
+ * were still building up and claimed 90.4 req/s of a capacity of about
+ * 77). */
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c);
 
@@ -706,9 +705,13 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
  * long requests build up (76 req/s: 73.8 with keep_up 0.987), and a
  * bursty run's window can end on a clump the queue-emptied rule forgives
  * (serve.h keep_up).  0 without a steady window.  The settle rule
- * (rl_serve_run_settled) cannot stand in for keep_up here: a run short of
- * its settle time completes below its arrivals below capacity too (3000
- * of those outputs at --qps 70, capacity about 74-77: 65.2 req/s). */
+ * (rl_serve_capacity_with_run's) cannot stand in for keep_up here: a run
+ * short of its settle time completes below its arrivals below capacity
+ * too (3000 of those outputs at --qps 70, capacity about 74-77: 65.2
+ * req/s); nor keep-up for the settle rule: the --qps 90 run above keeps
+ * up.  So the two stay two verdicts (stop 25: one function giving both
+ * would take the arrivals and the offered rate for callers that each read
+ * one). */
 int rl_serve_falls_short(const rl_serve_result *r, double arrived);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps

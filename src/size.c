@@ -297,29 +297,33 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     }
     if (hi < 0) /* c at the largest count tried, with that count's results */
         return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
-    if (lo == 0) {
-        /* R0 met the targets: try fewer (the analytic estimate is conservative) */
-        for (int R = R0 - 1; R >= 1 && R >= R0 / 2; R--) {
-            int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
-            if (met < 0)
-                return -2;
-            if (!met)
-                break;
-            hi = R;
+    /* R0 met the targets: try fewer, down to R0 / 2 (the analytic estimate
+     * is conservative), 1, 2, 4, ... below the fewest met so far until one
+     * misses, then bisect: a count below R0 / 2 is never tried, and the
+     * fewest that meet is found as a walk down one at a time would find it
+     * when meeting is monotone in the replicas, as the bisection after
+     * growing assumes (a met run is complete; a missed one stops early) */
+    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    for (int d = 1; lo == 0 && hi > fewest; d *= 2) {
+        int R = hi - d > fewest ? hi - d : fewest;
+        int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
+        if (met < 0)
+            return -2;
+        if (!met)
+            lo = R;
+        else
+            hi = R, best = *c;
+    }
+    while (lo > 0 && hi - lo > 1) {
+        int mid = (lo + hi) / 2, met = meets_with(in, c, mid, ratio, qps_scale, prompt_scale,
+                                                  err, errlen);
+        if (met < 0)
+            return -2;
+        if (met) {
+            hi = mid;
             best = *c;
-        }
-    } else {
-        while (hi - lo > 1) {
-            int mid = (lo + hi) / 2, met = meets_with(in, c, mid, ratio, qps_scale, prompt_scale,
-                                                      err, errlen);
-            if (met < 0)
-                return -2;
-            if (met) {
-                hi = mid;
-                best = *c;
-            } else {
-                lo = mid;
-            }
+        } else {
+            lo = mid;
         }
     }
     *c = best;

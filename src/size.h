@@ -259,7 +259,11 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
  * near a verdict's load its own verdict is noise) held within what the
  * whole sample verified: at least `met` (the highest load met, 0: none),
  * at most `missed` (the lowest load missed, INFINITY: none).  NAN stays
- * NAN (no capacity: too few requests, or offline). */
+ * NAN (no capacity: too few requests, or offline).  The loads are the
+ * nominal ones the row's verdicts state (qps, sized_for_qps), not the rate
+ * their arrivals reached (simulate's rl_serve_capacity_with_run): a row
+ * meeting at its sized load never reads a capacity below it (tester
+ * finding 8); docs/serving.md says where the two part (--burst). */
 double rl_size_verified_capacity(double search, double met, double missed);
 
 /* The ranking of the result (< 0: a first): meeting first, then cheaper;
