@@ -549,7 +549,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         }
     int counted = count != NULL;
     free(count);
-    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
+    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}, 0};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
     rl_kt_isotonic(t); /* the measured nodes, so that a spike does not spread to holes */

@@ -665,7 +665,7 @@ static void test_residual_band(void **state)
     int n = 0;
     for (size_t i = 0; i < s.nheld; i++)
         if (s.held[i].cls == RL_KC_GEMM) {
-            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw, {0}};
+            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw, {0}, 0};
             r[n++] = log(s.held[i].measured_s /
                          rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], s.held[i].x, rl_kideal,
                                     &k, NULL));
