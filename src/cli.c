@@ -2185,7 +2185,8 @@ static int calibrate_tables(rl_opts *o)
     int rc = import_tables(o, "calibrate", &h, NULL);
     char err[ERRLEN], date[32];
     if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
-                                           err, sizeof err) != 0) {
+                                           o->given[RL_P_DEVICE_UNCHECKED] != NULL, err,
+                                           sizeof err) != 0) {
         rl_cli_tell("calibrate", "%s", err);
         rc = RL_EXIT_INPUT;
     }

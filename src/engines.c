@@ -226,8 +226,9 @@ double rl_kideal(const double *x, const void *ctx)
     case RL_KC_MOE: { /* tokens, 1/tp, 1/ep; shape hidden, inter, topk, experts */
         double H = c->moe[0], I = c->moe[1], k = c->moe[2], E = c->moe[3];
         double routed = x[0] * k, share = x[1] * x[2];
+        double read = c->expected ? E * (1.0 - pow(1.0 - k / E, x[0])) : routed < E ? routed : E;
         flops = 6.0 * routed * H * I * share;
-        bytes = (routed < E ? routed : E) * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
+        bytes = read * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
                 2.0 * x[0] * H * ACT_BYTES[c->var];
         break;
     }
@@ -282,7 +283,7 @@ int rl_engine_nearest_variant(const rl_serving_engine *e, rl_kclass c, double by
 /* The roofline context of class c, variant v at shape x on (peak, bw). */
 static rl_kideal_ctx ideal_ctx(rl_kclass c, int v, const double *x, double peak, double bw)
 {
-    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}};
+    rl_kideal_ctx k = {c, (rl_kvariant)v, peak, bw, {0}, 0};
     if (c == RL_KC_MOE)
         memcpy(k.moe, x + RL_KX_MOE, sizeof k.moe);
     return k;
@@ -294,6 +295,7 @@ double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, cons
     double peak = v >= 0 && v < RL_KV_COUNT ? rl_kvariant_peak(flops, (rl_kvariant)v) : 0;
     double t = rl_engine_time(e, c, v, x, peak, bw, NULL);
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
+    k.expected = 1; /* the experts the operator's own roofline reads (engines.h) */
     double ideal = t > 0 ? rl_kideal(x, &k) : 0;
     return ideal > 0 ? t / ideal : -1;
 }

@@ -366,6 +366,10 @@ typedef struct {
     double peak; /* FLOP/s of the variant's compute dtype */
     double bw;   /* bytes/s */
     double moe[4]; /* MoE: the model shape hidden, inter, topk, experts */
+    int expected;  /* MoE: the experts read are those T tokens touch on average
+                      under uniform routing, E (1 - (1 - k/E)^T) (arch.h
+                      rl_arch_expected_experts, what ops.c counts), not min(E, T k)
+                      (rl_engine_efficiency) */
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
@@ -441,7 +445,9 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
  * are not floored: rl_kideal counts every expert a chip's tokens can reach
  * (min(T k, E)) as read, while the measured routing (power_law_1.01) may
  * touch fewer, so it is not a lower bound there; nor are the reference
- * engine's (rl_engine_floor). */
+ * engine's (rl_engine_floor).  ops.c floors each operator it times by a
+ * table at the operator's own roofline again (the bytes and FLOPs it
+ * lists), MoE and derived times included (tester16 F1). */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
 
@@ -522,7 +528,11 @@ double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const d
  * then the stored bytes; remaining ties the first in the variant order.
  * So int8 weights with bf16 compute (int8_wo) on an engine measured in bf16
  * and fp8 take fp8's efficiency in a decode GEMM (1-byte weights streamed)
- * and bf16's in a prefill GEMM (bf16 math).  Provenance `derived`; its band is the class's residual band
+ * and bf16's in a prefill GEMM (bf16 math).  A MoE ideal_ref counts the
+ * experts the operator reads (rl_kideal_ctx.expected), not min(E, T k):
+ * the latter, beside the operator's expected count, counted the untouched
+ * experts twice (tester16 F1: Mixtral int8 experts at 0.68 of their
+ * roofline).  Provenance `derived`; its band is the class's residual band
  * widened one octave more than the reference's own (the dtype step counts as
  * one octave outside the grid).  No variant was measured for the dtype, so a
  * step whose only table-based times are derived is labelled `estimated`

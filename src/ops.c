@@ -800,19 +800,26 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
-        o->t.time_s = eff > 0 ? eff * fmax(o->t.compute_s, o->t.memory_s)
+        double roof = fmax(o->t.compute_s, o->t.memory_s);
+        o->t.time_s = eff > 0 ? eff * roof
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
-        /* a lookup scaled by query-key pairs (a window, a cached prefix:
-         * kscale < 1) shrinks the FLOPs, not the bytes each op lists (Q, K,
-         * V read once, O written): never below the op's own roofline
-         * (tester15 F-phys-1: gpt-oss-120b's qk(local) at 8192 tokens read
-         * 20.71 us for 75.5 MB, 22.54 us at 3.35 TB/s) */
-        if (op->kscale < 1)
-            o->t.time_s = fmax(o->t.time_s, fmax(o->t.compute_s, o->t.memory_s));
+        /* the floor (docs/model.md): never below the op's own roofline, the
+         * bytes and FLOPs it lists, which the step's roofline terms sum.  A
+         * lookup scaled by query-key pairs (a window, a cached prefix: kscale
+         * < 1) shrinks the FLOPs, not the bytes (tester15 F-phys-1:
+         * gpt-oss-120b's qk(local) read 75.5 MB in 20.71 us, 22.54 us at 3.35
+         * TB/s); a MoE table measured under skewed routing (power_law_1.01)
+         * reads fewer experts than the uniform expectation ops count
+         * (mixtral-8x7b bf16 on A100, batch 4: 0.3124 ms for 0.6423 GB, 0.315
+         * ms at 2.039 TB/s); and a span's time is split by the ops' shares
+         * (tester16 F1) */
+        o->t.time_s = fmax(o->t.time_s, roof);
         o->prov = prov;
         for (int q = 0; q < 4; q++)
             if (x->bands || q == e->edge - 1)
                 o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+        for (int q = 0; q < 2 && roof > 0; q++) /* nor is a low edge (tester16 F1) */
+            o->band[q] = fmax(o->band[q], log(roof / o->t.time_s));
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM

@@ -15,6 +15,7 @@
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
+#include "silicon.h"
 #include "size.h"
 #include "workload.h"
 
@@ -288,6 +289,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          "only (hidden, inter, topk, experts; default: every shape measured); "
                          "validate --tables: tune the MoE band widening on them only",
                          AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
+    [RL_P_DEVICE_UNCHECKED] = {"device-unchecked", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
+                               NULL, NULL, "calibrate --tables: import tables with no '# device:' "
+                               "line, whose chip cannot be checked against --hw (refused, exit 2, "
+                               "without it); the profile says so (measured_on '" RL_DEVICE_UNCHECKED
+                               "') and its runs are estimated, not calibrated",
+                               NOWHERE, 0},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -352,7 +359,7 @@ static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
-                                RL_P_ENGINE, RL_P_MOE_MODELS,
+                                RL_P_ENGINE, RL_P_MOE_MODELS, RL_P_DEVICE_UNCHECKED,
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
@@ -492,10 +499,12 @@ const rl_command RL_COMMANDS[] = {
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
      "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE;\n"
-     "tables whose '# device:' is not H's chip (as H's engines name it) are refused.",
+     "tables whose '# device:' is not H's chip (as H's engines name it) are refused, and so\n"
+     "are tables with no '# device:' line unless --device-unchecked (the profile then reads\n"
+     "estimated).",
      "--backend cpu|cuda [--model M (GEMM shapes; default tiny-ref)] [--threads N (cpu, 1)]\n"
      "       [--quick] [--save PROFILE.lua] [--tables-out DIR] [--format F]\n"
-     "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--format F]"},
+     "   or: --tables DIR --hw H --engine E --save PROFILE.lua [--device-unchecked] [--format F]"},
     {"validate", rl_cli_validate, NULL, VALIDATE, NULL, 0,
      "Predicted vs measured: the reference engine's steps, or a benchmark CSV.\n"
      "--backend: runs the engine over decode B x S and prefill T grids, predicts each run\n"

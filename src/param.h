@@ -55,7 +55,7 @@ typedef enum {
     RL_P_FOLDS,
     /* declared for the accuracy and serving issues; fit and validate take --engine,
      * --against and --band, the rest no command takes yet */
-    RL_P_ENGINE, RL_P_TABLES, RL_P_TABLES_OUT, RL_P_MOE_MODELS, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE,
+    RL_P_ENGINE, RL_P_TABLES, RL_P_TABLES_OUT, RL_P_MOE_MODELS, RL_P_DEVICE_UNCHECKED, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE,
     RL_P_HEADROOM, RL_P_OFFLINE, RL_P_ATTN_LAYOUT,
     /* validate-serve: its loads and repeats */
     RL_P_CAPACITY_PCT, RL_P_REPEATS,

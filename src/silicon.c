@@ -564,7 +564,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         }
     int counted = count != NULL;
     free(count);
-    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}};
+    rl_kideal_ctx k = {cls, v, rl_kvariant_peak(h->flops, v), h->hbm_bw, {0}, 0};
     if (moe)
         memcpy(k.moe, moe, sizeof k.moe);
     /* the measured nodes, so that a spike does not spread to holes; then
@@ -968,11 +968,16 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     rl_spec_put_string(f, s->version);
     fputs(",\n      source = ", f);
     char src[1024];
-    snprintf(src, sizeof src, "%s; device '%s'; fastest kernel per shape; imported by roofline "
-             "calibrate --tables", s->source[0] ? s->source : "unknown", s->device);
+    if (s->device[0])
+        snprintf(src, sizeof src, "%s; device '%s'; fastest kernel per shape; imported by roofline "
+                 "calibrate --tables", s->source[0] ? s->source : "unknown", s->device);
+    else /* --device-unchecked (silicon.h): on no chip we know, so estimated */
+        snprintf(src, sizeof src, "%s; " RL_DEVICE_UNCHECKED "; fastest kernel per shape; imported "
+                 "by roofline calibrate --tables --device-unchecked",
+                 s->source[0] ? s->source : "unknown");
     rl_spec_put_string(f, src);
     fputs(",\n      measured_on = ", f);
-    rl_spec_put_string(f, h->name);
+    rl_spec_put_string(f, s->device[0] ? h->name : RL_DEVICE_UNCHECKED);
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
     rl_engine_cost_default ec = rl_engine_costs_default(engine);
@@ -1049,15 +1054,16 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
     if (!f)
         RL_FAIL("%s: out of memory", path);
     char cmd[3 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "`roofline calibrate --tables %s --hw %s --engine %s`", dir, base,
-             engine);
-    char written[sizeof cmd + 256];
+    snprintf(cmd, sizeof cmd, "`roofline calibrate --tables %s --hw %s --engine %s%s`", dir, base,
+             engine, s->device[0] ? "" : " --device-unchecked");
+    char written[sizeof cmd + 256], device[sizeof s->device + 16];
+    snprintf(device, sizeof device, s->device[0] ? "device '%s'" : RL_DEVICE_UNCHECKED, s->device);
     if (by)
         snprintf(written, sizeof written, "%s (as %s would)", by, cmd);
     fprintf(f, "-- Engine profile: the %s kernel tables of %s for %s.\n"
                "-- Written by %s on %s.\n"
                "-- Kernel tables: %s, engine version %s,\n"
-               "-- device '%s'.  Every other hardware field comes from `base` (see its sources;\n"
+               "-- %s.  Every other hardware field comes from `base` (see its sources;\n"
                "-- src/spec.h: a spec naming a base).\n"
                "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
@@ -1068,7 +1074,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- (pool adjacent violators), then unmeasured nodes filled in log-log between\n"
                "-- measured ones on both sides along an axis, else from the nearest measured\n"
                "-- ones along the roofline, and the fit run again (src/ktable.h).\n",
-            engine, dir, base, by ? written : cmd, date, s->source, s->version, s->device);
+            engine, dir, base, by ? written : cmd, date, s->source, s->version, device);
     fputs("return {\n  base = ", f);
     rl_spec_put_string(f, base);
     fputs(",\n", f);
@@ -1223,22 +1229,34 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     return j;
 }
 
-/* The device dir/engine's files name in their "# device: " header line (of
- * the first file present); "" when none does. */
-static void tables_device(const char *dir, const char *engine, char *device, size_t n)
+/* The device dir/engine's files name in their "# device: " header line
+ * into device ("" when none does); every file present must name one, and
+ * the same one: else -1 with err naming the file, unless `unchecked`
+ * (--device-unchecked), which lets a file without the line pass. */
+static int tables_device(const char *dir, const char *engine, int unchecked, char *device,
+                         size_t n, char *err, size_t errlen)
 {
     static rl_silicon s; /* only its header fields are read */
-    memset(&s, 0, sizeof s);
-    for (int c = 0; c < RL_KC_COUNT && !s.device[0]; c++) {
-        char path[1024], err[256];
+    device[0] = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        char path[1024], e[256];
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
-        csv f = {.path = path, .gz = rl_gzopen_input(path, "a kernel table", err, sizeof err)};
+        memset(&s, 0, sizeof s);
+        csv f = {.path = path, .gz = rl_gzopen_input(path, "a kernel table", e, sizeof e)};
         if (!f.gz)
             continue;
-        csv_next(&f, &s, err, sizeof err); /* the comments up to the header line */
+        csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
         gzclose(f.gz);
+        if (!s.device[0] && !unchecked)
+            RL_FAIL("%s: no '# device:' line: cannot check the chip the table was measured on "
+                    "against --hw (give --device-unchecked to import it as an estimate)", path);
+        if (s.device[0] && device[0] && strcmp(s.device, device))
+            RL_FAIL("%s: device '%s', another file of %s/%s names '%s': the tables of one chip "
+                    "only", path, s.device, dir, engine, device);
+        if (!device[0])
+            snprintf(device, n, "%s", s.device);
     }
-    snprintf(device, n, "%s", s.device);
+    return 0;
 }
 
 /* Whether one of h's engines (each selected in turn, which reads its file)
@@ -1269,12 +1287,14 @@ static int hw_names_device(rl_hw *h, const char *device, char *engine, size_t n)
 }
 
 int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
-                            const rl_override *ov, int nov, char *err, size_t errlen)
+                            const rl_override *ov, int nov, int unchecked, char *err,
+                            size_t errlen)
 {
     char device[128], eng[32] = "", e[1024];
-    tables_device(dir, engine, device, sizeof device);
+    if (tables_device(dir, engine, unchecked, device, sizeof device, err, errlen) != 0)
+        return -1;
     rl_hw *h = device[0] ? malloc(sizeof *h) : NULL;
-    if (!h) /* no device named (or no memory): nothing to compare */
+    if (!h) /* no device named (--device-unchecked; or no memory): nothing to compare */
         return 0;
     int named = rl_hw_load(hw, ov, nov, h, e, sizeof e) == 0 ? hw_names_device(h, device, eng,
                                                                                 sizeof eng) : 1;

@@ -168,10 +168,17 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
  * device DIR/<engine>'s files name ("# device: ") must be one that H's
  * engines were imported from (their source's "device '...'"); when H names
  * none (the TPU presets, h100-pcie, a reference-engine base.lua) it must
- * not be one that another hardware preset's engines name.  Tables naming no
- * device pass.  Returns 0, or -1 with err naming both the device and --hw. */
+ * not be one that another hardware preset's engines name.  Every file must
+ * name a device, all the same one: a file without the line is refused
+ * naming it (tester16 F3: an A100's tables stripped of it became a
+ * "calibrated" h100-sxm profile), unless `unchecked` (--device-unchecked):
+ * then the saved engine's measured_on and source say RL_DEVICE_UNCHECKED,
+ * which is no chip's name, so its runs are `estimated` (spec.h rl_hw_mode).
+ * Returns 0, or -1 with err naming the file, or the device and --hw. */
+#define RL_DEVICE_UNCHECKED "device unchecked (the tables name none)"
 int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
-                            const rl_override *ov, int nov, char *err, size_t errlen);
+                            const rl_override *ov, int nov, int unchecked, char *err,
+                            size_t errlen);
 
 /* `calibrate --tables`, for the CLI and for calibrate --backend's own
  * tables (calib.h): import dir/engine for h (MoE shapes of keep, NULL: all) holding back every holdout-th

@@ -223,6 +223,16 @@ static void test_calibrate_writes_kernel_tables(void **state)
         assert_int_equal(got[c], want[c]);
     cJSON_Delete(sum);
 
+    /* each table names the host it was measured on, so calibrate --tables
+     * reads them back with their device checked (tester16 F3) */
+    char line[600];
+    snprintf(line, sizeof line, "for f in %s/reference/*_perf.csv.gz; do zcat $f | grep -q "
+             "'^# device: .* (cpu backend, 1 thread(s))$' || exit 1; done", tables);
+    assert_int_equal(system(line), 0);
+    snprintf(path, sizeof path, "%s/base.lua", tables);
+    if (rl_silicon_check_device(tables, "reference", path, NULL, 0, 0, err, sizeof err) != 0)
+        fail_msg("device check: %s", err);
+
     char row[512];
     int at, lines;
     double m, n, k, ms;

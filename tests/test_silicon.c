@@ -655,7 +655,7 @@ static void test_residual_band(void **state)
     int n = 0;
     for (size_t i = 0; i < s.nheld; i++)
         if (s.held[i].cls == RL_KC_GEMM) {
-            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw, {0}};
+            rl_kideal_ctx k = {RL_KC_GEMM, RL_KV_BF16, h.flops[RL_BF16], h.hbm_bw, {0}, 0};
             r[n++] = log(s.held[i].measured_s /
                          rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], s.held[i].x, rl_kideal,
                                     &k, NULL));
@@ -974,6 +974,75 @@ static void test_tables_of_another_chip(void **state)
     rmdir(dir);
 }
 
+/* Copies the excerpt's trtllm files into DIR/trtllm, `strip` (a file name
+ * or "*") without its "# device: " line, `swap` (or NULL) replaced by the
+ * A100 excerpt's file of that name (tests/data/silicon/SOURCE.md). */
+static void copy_excerpt(const char *dir, const char *strip, const char *swap)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/trtllm && cp %s/trtllm/*.csv.gz %s/trtllm/", dir,
+             EXCERPT, dir);
+    assert_int_equal(system(cmd), 0);
+    if (swap) {
+        snprintf(cmd, sizeof cmd, "cp %s/tests/data/silicon/a100_sxm/trtllm/%s %s/trtllm/%s",
+                 RL_SRCDIR, swap, dir, swap);
+        assert_int_equal(system(cmd), 0);
+    }
+    if (strip) {
+        snprintf(cmd, sizeof cmd, "cd %s/trtllm && for f in %s; do zcat $f | grep -v '^# device: ' "
+                 "| gzip > $f.new && mv $f.new $f; done", dir, strip);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
+/* Tester16 F3: a table with no "# device:" line cannot be checked against
+ * --hw (an A100's tables so stripped became a "calibrated" h100-sxm
+ * profile): calibrate exits 2 naming the file and writes nothing, whether
+ * every file lacks the line or one does; files naming two devices (the
+ * H100 excerpt with the A100 excerpt's decode attention) are refused too.
+ * --device-unchecked imports them, labelled: measured_on and the source say
+ * RL_DEVICE_UNCHECKED, so the runs are `estimated`, not `calibrated`, even
+ * on h100-sxm, the chip these rows were measured on. */
+static void test_tables_without_a_device(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *strip, *swap, *want;
+    } cases[] = {
+        {"*", NULL, "/trtllm/gemm_perf.csv.gz: no '# device:' line: cannot check the chip"},
+        {"generation_attention_perf.csv.gz", NULL,
+         "/trtllm/generation_attention_perf.csv.gz: no '# device:' line: cannot check the chip"},
+        {NULL, "generation_attention_perf.csv.gz",
+         "/trtllm/generation_attention_perf.csv.gz: device 'NVIDIA A100-SXM4-80GB', another file "
+         "of "},
+    };
+    char out[4096], cmd[1024], save[256];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char dir[] = "/tmp/rl_dev_XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        copy_excerpt(dir, cases[i].strip, cases[i].swap);
+        snprintf(save, sizeof save, "%s/p.lua", dir);
+        snprintf(cmd, sizeof cmd, "calibrate --tables %s --hw h100-sxm --engine trtllm --save %s",
+                 dir, save);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, cases[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, out, cases[i].want);
+        assert_int_equal(access(save, F_OK), -1);
+        if (i == 0) { /* the same tables, stated unchecked */
+            strcat(cmd, " --device-unchecked");
+            assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+            rl_hw h = load_hw(save, NULL, 0);
+            const rl_serving_engine *e = rl_engines_selected(&h.engines);
+            assert_string_equal(e->measured_on, RL_DEVICE_UNCHECKED);
+            assert_non_null(strstr(e->source, "; " RL_DEVICE_UNCHECKED ";"));
+            assert_string_equal(rl_hw_mode(&h, 1), "estimated");
+            unlink(save);
+        }
+        snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -987,6 +1056,7 @@ int main(void)
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
         cmocka_unit_test(test_tables_of_another_chip),
+        cmocka_unit_test(test_tables_without_a_device),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_table_band_widening),
