@@ -573,8 +573,9 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
         fprintf(stderr, "roofline %s: note: %s's fitted engine costs apply to %s; this run "
                         "ignores them\n", cmd, h->name,
                 m->abstract ? "models with an operator list (not abstract ones)"
-                            : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
-                              "2D sharding, refinements or replicas is another layout)");
+                            : "tensor parallelism over the chips or over each replica's (a plan "
+                              "with --ep, --sp, --pp, 2D sharding or refinements is another "
+                              "layout)");
 }
 
 /* The note when band-edge serving steps of the runs so far lay outside the
@@ -606,6 +607,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
     if (fitted && (m->abstract || (o->sharded && !rl_shard_plan_is_tp_over(&o->plan, o->chips)))) {
         note_fitted_dropped(cmd, o, m, h);
+        rl_e2e_unfitted_label(r, h, m->abstract ? "an abstract model" : "this plan's layout");
         fitted = 0;
     }
     if (fitted) {
@@ -777,7 +779,13 @@ int rl_cli_step(rl_opts *o)
     if (tp_path && !one_d)
         fprintf(stderr, "roofline step: note: calibrated mode models 1D --tp/--ep plans; this plan "
                         "(--sp, --pp or --sharding 2d) is evaluated ideal\n");
-    if (tp_path)
+    /* plain TP replicas (--tp T, chips k*T): the fitted costs per replica,
+     * as pareto (result.c rl_result_step_sharded; tester16 F4) */
+    int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
+                   rl_e2e_fitted_plan(&h, &o->plan);
+    if (replicas)
+        note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
+    else if (tp_path)
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
@@ -818,6 +826,8 @@ int rl_cli_step(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         note_kv_split_default(o, &m, &o->plan);
+        if (replicas) /* timed by the fitted costs per replica */
+            return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
     return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
