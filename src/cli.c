@@ -1176,10 +1176,16 @@ static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, cons
     char err[ERRLEN];
     if (rl_model_load(name, NULL, 0, draft, err, sizeof err) != 0)
         return rl_cli_say(o, "--spec draft: %s", err);
-    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+    /* the target verifies the draft's token ids: one vocabulary (Leviathan
+     * et al. 2023, "Fast Inference from Transformers via Speculative
+     * Decoding", sec. 2: both models' distributions over the same tokens);
+     * tester16 F7: a note, then a full result for a deployment that cannot run */
     if (draft->vocab != m->vocab)
-        rl_cli_say(o, "note: --spec draft %s has vocab %lld, the target %lld: speculative "
-                      "decoding needs one tokenizer", draft->name, draft->vocab, m->vocab);
+        return rl_cli_say(o, "--spec draft %s: vocabularies differ (%lld tokens, the target %s "
+                             "%lld): speculative decoding needs one tokenizer; give a draft of "
+                             "the target's family or a fraction (ALPHA:GAMMA:0.05)",
+                          draft->name, draft->vocab, m->name, m->vocab);
+    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
     return 0;
 }
 
