@@ -2071,9 +2071,11 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     return r;
 }
 
-/* calibrate/validate --tables DIR --hw H --engine E: load *h and, with s,
- * import the measured kernel tables of DIR/E for H into *s (holding back
- * every --holdout-th configuration).  Returns 0 or an exit code (printed). */
+/* calibrate/validate --tables DIR --hw H --engine E: load *h, refuse
+ * tables measured on another chip (silicon.h rl_silicon_check_device) and,
+ * with s, import the measured kernel tables of DIR/E for H into *s (holding
+ * back every --holdout-th configuration).  Returns 0 or an exit code
+ * (printed). */
 static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
 {
     char err[ERRLEN];
@@ -2086,7 +2088,11 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
         return RL_EXIT_INPUT;
     rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
+    /* tables of another chip's device are refused by both commands alike
+     * (tester16 F9: validate labelled H100 tables' errors tpu-v5e) */
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
+        rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1], err,
+                                sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         fprintf(stderr, "roofline %s: %s\n", cmd, err);
         return RL_EXIT_INPUT;
@@ -2156,11 +2162,6 @@ static int calibrate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     char err[ERRLEN], date[32];
-    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
-                                           err, sizeof err) != 0) {
-        fprintf(stderr, "roofline calibrate: %s\n", err);
-        rc = RL_EXIT_INPUT;
-    }
     if (rc != 0)
         return rc;
     time_t now = time(NULL);
