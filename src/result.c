@@ -669,10 +669,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
                                             errlen)
                  : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
-                                 err, errlen)) != 0 ||
-            (fit && rl_e2e_fitted_shard(m, h, p, &s) != 0)) {
-            if (fit && !err[0])
-                snprintf(err, errlen, "%s's fitted engine costs do not time %s", h->name, s.name);
+                                 err, errlen)) != 0) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+        if (fit && rl_e2e_fitted_shard(m, h, p, &s) != 0) {
+            snprintf(err, errlen, "%s's fitted engine costs do not time %s", h->name, s.name);
             cJSON_Delete(o);
             return NULL;
         }
