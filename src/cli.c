@@ -592,8 +592,9 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
         rl_cli_tell(cmd, "note: %s's fitted engine costs apply to %s; this run "
                          "ignores them", h->name,
                     m->abstract ? "models with an operator list (not abstract ones)"
-                                : "tensor parallelism over the chips (a plan with --ep, --sp, --pp, "
-                                  "2D sharding, refinements or replicas is another layout)");
+                                : "tensor parallelism over the chips or over each replica's (a plan "
+                                  "with --ep, --sp, --pp, 2D sharding or refinements is another "
+                                  "layout)");
 }
 
 /* The note when band-edge serving steps of the runs so far lay outside the
@@ -625,6 +626,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
     if (fitted && (m->abstract || (o->sharded && !rl_shard_plan_is_tp_over(&o->plan, o->chips)))) {
         note_fitted_dropped(cmd, o, m, h);
+        rl_e2e_unfitted_label(r, h, m->abstract ? "an abstract model" : "this plan's layout");
         fitted = 0;
     }
     if (fitted) {
@@ -798,7 +800,13 @@ int rl_cli_step(rl_opts *o)
     if (tp_path && !one_d)
         rl_cli_tell("step", "note: calibrated mode models 1D --tp/--ep plans; this plan "
                             "(--sp, --pp or --sharding 2d) is evaluated ideal");
-    if (tp_path)
+    /* plain TP replicas (--tp T, chips k*T): the fitted costs per replica,
+     * as pareto (result.c rl_result_step_sharded; tester16 F4) */
+    int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
+                   rl_e2e_fitted_plan(&h, &o->plan);
+    if (replicas)
+        note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
+    else if (tp_path)
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
@@ -839,6 +847,8 @@ int rl_cli_step(rl_opts *o)
             return RL_EXIT_INPUT;
         }
         note_kv_split_default(o, &m, &o->plan);
+        if (replicas) /* timed by the fitted costs per replica */
+            return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
     return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
@@ -1184,10 +1194,16 @@ static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, cons
     char err[ERRLEN];
     if (rl_model_load(name, NULL, 0, draft, err, sizeof err) != 0)
         return rl_cli_say(o, "--spec draft: %s", err);
-    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
+    /* the target verifies the draft's token ids: one vocabulary (Leviathan
+     * et al. 2023, "Fast Inference from Transformers via Speculative
+     * Decoding", sec. 2: both models' distributions over the same tokens);
+     * tester16 F7: a note, then a full result for a deployment that cannot run */
     if (draft->vocab != m->vocab)
-        rl_cli_say(o, "note: --spec draft %s has vocab %lld, the target %lld: speculative "
-                      "decoding needs one tokenizer", draft->name, draft->vocab, m->vocab);
+        return rl_cli_say(o, "--spec draft %s: vocabularies differ (%lld tokens, the target %s "
+                             "%lld): speculative decoding needs one tokenizer; give a draft of "
+                             "the target's family or a fraction (ALPHA:GAMMA:0.05)",
+                          draft->name, draft->vocab, m->name, m->vocab);
+    rl_serve_config_draft(c, draft, h, o->chips, o->prec);
     return 0;
 }
 
@@ -2099,9 +2115,11 @@ static cJSON *run_calib(rl_opts *o, const char *name,
     return r;
 }
 
-/* calibrate/validate --tables DIR --hw H --engine E: load *h and, with s,
- * import the measured kernel tables of DIR/E for H into *s (holding back
- * every --holdout-th configuration).  Returns 0 or an exit code (printed). */
+/* calibrate/validate --tables DIR --hw H --engine E: load *h, refuse
+ * tables measured on another chip (silicon.h rl_silicon_check_device) and,
+ * with s, import the measured kernel tables of DIR/E for H into *s (holding
+ * back every --holdout-th configuration).  Returns 0 or an exit code
+ * (printed). */
 static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
 {
     char err[ERRLEN];
@@ -2114,7 +2132,11 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
         return RL_EXIT_INPUT;
     rl_override sets[RL_MAX_SETS + 1] = {{"engines", "false"}}; /* the base's own: not read */
     memcpy(sets + 1, o->sets[1], (size_t)o->nsets[1] * sizeof *sets);
+    /* tables of another chip's device are refused by both commands alike
+     * (tester16 F9: validate labelled H100 tables' errors tpu-v5e) */
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
+        rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
+                                o->given[RL_P_DEVICE_UNCHECKED] != NULL, err, sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         rl_cli_tell(cmd, "%s", err);
         return RL_EXIT_INPUT;
@@ -2184,12 +2206,6 @@ static int calibrate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     int rc = import_tables(o, "calibrate", &h, NULL);
     char err[ERRLEN], date[32];
-    if (rc == 0 && rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
-                                           o->given[RL_P_DEVICE_UNCHECKED] != NULL, err,
-                                           sizeof err) != 0) {
-        rl_cli_tell("calibrate", "%s", err);
-        rc = RL_EXIT_INPUT;
-    }
     if (rc != 0)
         return rc;
     time_t now = time(NULL);

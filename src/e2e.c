@@ -1732,6 +1732,29 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
     return rl_ec_time(&t, x, NULL);
 }
 
+int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
+{
+    return h->engine_costs.present && rl_shard_plan_is_tp_over(pl, pl->tp);
+}
+
+int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
+{
+    char err[256];
+    double comm = 0;
+    double s = rl_e2e_fitted_step(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, &comm,
+                                  err, sizeof err);
+    if (s <= 0)
+        return -1;
+    r->step_s = r->tick_s = s;
+    r->comm_s = comm;
+    r->local_s = s - comm;
+    r->table_s = 0;
+    r->kernel_excess_s = s - r->kv_load_s - comm - fmax(r->weight_load_s, r->compute_s);
+    r->tokens_per_s = (double)r->batch / s;
+    r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
+    return 0;
+}
+
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h)
 {
     const rl_engine_costs *c = &h->engine_costs;
@@ -1750,6 +1773,20 @@ void rl_e2e_fitted_label(cJSON *result, const rl_hw *h)
              : h->collectives.present
                  ? ", " RL_COMM_WHAT_IF_RULE "; fitted: "
                  : "; fitted: ",
+             *c->source ? c->source : c->engine);
+    set_string(result, "engine_source", source);
+}
+
+void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    if (!c->present || !cJSON_GetObjectItem(result, "engine_source"))
+        return;
+    char source[1536];
+    snprintf(source, sizeof source, "its fitted engine costs do not time this run (they model "
+             "plain tensor parallelism per replica on an operator list, not %s): the %s mode's "
+             "figures stand in; the costs: %s", what,
+             cJSON_GetStringValue(cJSON_GetObjectItem(result, "mode")),
              *c->source ? c->source : c->engine);
     set_string(result, "engine_source", source);
 }

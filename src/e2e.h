@@ -186,10 +186,31 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
                           long long tp, long long batch, long long len, double *comm_s, char *err,
                           size_t errlen);
 
+/* 1 when h's fitted engine costs time plan pl: they model one replica TP
+ * over its GPUs (a 1D plan, no EP, KV split by batch: what `step --chips
+ * tp` re-times), however many such replicas the chips hold (pareto's
+ * plans, `step --tp T --chips k*T`: replicas are independent). */
+int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
+
+/* Calibrated plan result *r (rl_e2e_fitted_plan) re-timed by h's fitted
+ * costs per replica, as `step --chips tp --batch replica_batch` on the
+ * profile (rl_e2e_fitted_step): step_s, comm_s at the fitted comm_eff,
+ * table_s 0, kernel_excess_s what step_s has above the roofline terms,
+ * tokens_per_s over all replicas; pareto and step --tp time plans by it
+ * (tester16 F4).  0, or -1 when the costs do not evaluate. */
+int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
+
 /* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
  * on a what-if chip), engine and engine_source the costs' (what
  * rl_e2e_retime writes; pareto's fitted points too). */
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h);
+
+/* engine_source of a run result on a fitted profile (h->engine_costs)
+ * that its costs do not time (`what`: the plan or model they leave out):
+ * says so and names the costs, so the fitted engine's source is not read
+ * as the time's (tester16 F4); nothing when h has no fitted costs or the
+ * result no engine_source (ideal). */
+void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what);
 
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a

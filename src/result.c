@@ -637,8 +637,11 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
-    int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h);
+     * a fitted profile times plain TP replicas by its costs, per replica
+     * (e2e.h rl_e2e_fitted_shard, as pareto; tester16 F4) */
+    int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
+    int cal = (rl_hw_measured(h) || fit) && plan->sp <= 1 && plan->pp <= 1 &&
               plan->layout == RL_LAYOUT_1D && !plan->overlap;
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
@@ -646,10 +649,24 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
+    if (fit)
+        rl_e2e_fitted_label(o, h);
+    else
+        rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
+                                             : "EP, --sp, --pp, 2D sharding, a KV split other "
+                                               "than by batch, --moe-attn or --overlap");
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
-                            cal ? "included: each replica's calibrated step plus its collectives"
-                                : "included: per-chip formula (1) plus collectives");
+                            fit   ? "included: tensor parallel over each replica's chips (1D "
+                                    "plan), at the fitted comm_eff"
+                            : cal ? "included: each replica's calibrated step plus its collectives"
+                                  : "included: per-chip formula (1) plus collectives");
+    if (fit)
+        cJSON_AddStringToObject(o, "fitted", "step_s from the fitted engine costs (src/enginecost.h "
+                                "(E)) per replica, as step --chips tp gives it; kv_load_s, "
+                                "weight_load_s and compute_s are the calibrated step's roofline "
+                                "terms, kernel_excess_s the fitted step_s above them, comm_s the "
+                                "collectives at the fitted comm_eff");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
@@ -665,12 +682,17 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_Delete(o);
             return NULL;
         }
+        if (fit && rl_e2e_fitted_shard(m, h, p, &s) != 0) {
+            snprintf(err, errlen, "%s's fitted engine costs do not time %s", h->name, s.name);
+            cJSON_Delete(o);
+            return NULL;
+        }
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
         add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
-        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
+        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && !fit && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));

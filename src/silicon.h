@@ -164,7 +164,8 @@ int rl_silicon_widening(const char *dir, const char *engine, const rl_hw *h,
  * tuned, per_octave_p10_p90, per_octave_p5_p95, up_to_octaves. */
 cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
 
-/* `calibrate --tables DIR --hw H`: the tables must come from H's chip.  The
+/* `calibrate --tables DIR --hw H` and `validate --tables` (one check, tester16
+ * F9): the tables must come from H's chip.  The
  * device DIR/<engine>'s files name ("# device: ") must be one that H's
  * engines were imported from (their source's "device '...'"); when H names
  * none (the TPU presets, h100-pcie, a reference-engine base.lua) it must

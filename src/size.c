@@ -2,6 +2,7 @@
 #include "size.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "e2e.h"
 #include "error.h"
 #include "memory.h"
+#include "pareto.h"
 
 static double wall_s(void)
 {
@@ -1034,22 +1036,21 @@ void rl_size_result_free(rl_size_result *r)
 
 int rl_size_frontier(const rl_size_result *r, int *idx)
 {
-    /* meeting rows come cheapest first: of each group at one cost, the
-     * lowest TPOT p99 (the first ranked on a tie), when it beats every
-     * cheaper row's */
+    /* meeting rows come first, cheapest first: pareto's dominance rule
+     * (pareto.h, with its tolerance) over (cost, TPOT p99), of rows equal
+     * in both the first ranked */
     int n = 0;
-    double best = INFINITY;
-    for (int i = 0, j; i < r->n && r->c[i].meets; i = j) {
-        int k = i;
-        for (j = i + 1; j < r->n && r->c[j].meets &&
-                        r->c[j].cost_per_hour == r->c[i].cost_per_hour; j++)
-            k = r->c[j].tpot_p99 < r->c[k].tpot_p99 ? j : k;
-        if (r->c[k].tpot_p99 < best) {
-            best = r->c[k].tpot_p99;
-            idx[n++] = k;
-        }
-    }
-    return n;
+    while (n < r->n && r->c[n].meets)
+        n++;
+    size_t *front = malloc((size_t)(n > 0 ? n : 1) * sizeof *front);
+    long m = front ? rl_pareto_front(r->c, (size_t)n, sizeof *r->c,
+                                     offsetof(rl_size_candidate, cost_per_hour),
+                                     offsetof(rl_size_candidate, tpot_p99), front)
+                   : -1;
+    for (long i = 0; i < m; i++)
+        idx[i] = (int)front[i];
+    free(front);
+    return m < 0 ? 0 : (int)m;
 }
 
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len)

@@ -282,13 +282,16 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
                    double prompt_scale, char *err, size_t errlen);
 
 /* The Pareto frontier of meeting candidates over (cost, TPOT p99): the
- * rows no other meeting row dominates, where a row dominates another when
- * it costs no more and has a lower TPOT p99, or costs less with the same
- * (of rows equal in both, the first ranked stays; tester15 F-size-1: rows
- * at one cost each faster than every cheaper one all stayed).  Indices into
- * r->c (meeting rows sorted cheapest first), cheapest first, so cost rises
- * and TPOT p99 falls strictly along it; returns the count (idx holds r->n
- * entries). */
+ * rows no other meeting row dominates, by pareto's rule (pareto.h
+ * rl_pareto_front: a row dominates another when it costs no more and has a
+ * lower TPOT p99, or costs less with the same, or is better beyond
+ * RL_PARETO_REL_TOL in one and worse by no more than it in the other; of
+ * rows equal in both, the first ranked stays; tester15 F-size-1: rows at
+ * one cost each faster than every cheaper one all stayed; tester16 F5: one
+ * rule for pareto and size).  Indices into r->c (meeting rows sorted
+ * cheapest first), cheapest first, so cost rises and TPOT p99 falls
+ * strictly along it; returns the count (idx holds r->n entries; 0 when
+ * memory runs out). */
 int rl_size_frontier(const rl_size_result *r, int *idx);
 
 /* Why r holds no configuration meeting the targets, in one sentence for the

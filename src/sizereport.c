@@ -548,8 +548,9 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
     const rl_size_result *r = x->res;
     heading(d, 2, "Cost / latency frontier");
     para(d, "Configurations that meet the targets and that no other one dominates (costs no "
-            "more with a lower TPOT p99, or less with the same): each costs more than the row "
-            "above it and streams tokens faster.");
+            "more with a lower TPOT p99, or less with the same; a difference under one part in "
+            "a million does not count, as in pareto): each costs more than the row above it and "
+            "streams tokens faster.");
     candidate_header(d, r);
     for (int i = 0; i < nf; i++)
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);

@@ -286,39 +286,9 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
     return best;
 }
 
-/* 1 when h's fitted engine costs time plan pl: they model one replica TP
- * over its GPUs (a 1D plan, no EP, KV split by batch: what `step --chips
- * tp` re-times, cli.c), sweep.h. */
-static int fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
-{
-    return h->engine_costs.present && rl_shard_plan_is_tp_over(pl, pl->tp);
-}
-
-/* Calibrated result *r of a fitted plan re-timed by h's fitted costs, as
- * `step --chips tp --batch replica_batch` on the profile (rl_e2e_retime):
- * step_s, comm_s at the fitted comm_eff, kernel_excess_s what step_s has
- * above the roofline terms; 0, or -1 when the costs do not evaluate. */
-static int fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
-{
-    char err[256];
-    double comm = 0;
-    double s = rl_e2e_fitted_step(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, &comm,
-                                  err, sizeof err);
-    if (s <= 0)
-        return -1;
-    r->step_s = r->tick_s = s;
-    r->comm_s = comm;
-    r->local_s = s - comm;
-    r->table_s = 0;
-    r->kernel_excess_s = s - r->kv_load_s - comm - fmax(r->weight_load_s, r->compute_s);
-    r->tokens_per_s = (double)r->batch / s;
-    r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
-    return 0;
-}
-
 /* Plan result *r re-timed by the calibrated decode step into *out (sweep.h),
  * by the fitted costs when `fitted`; 0, or -1 when that path does not time
- * the plan (2D, pipelines; fitted: a plan fitted_plan refuses). */
+ * the plan (2D, pipelines; fitted: a plan rl_e2e_fitted_plan refuses). */
 static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
                            rl_precision p, int fitted, rl_shard_result *out)
 {
@@ -326,11 +296,11 @@ static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_res
     pl.overlap = 0; /* no overlap measured: local + comm, as `step --tp` */
     rl_step st;
     char err[256];
-    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 || (fitted && !fitted_plan(h, &pl)) ||
+    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 || (fitted && !rl_e2e_fitted_plan(h, &pl)) ||
         rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st, out, err,
                                  sizeof err) != 0)
         return -1;
-    return fitted ? fitted_step(m, h, p, out) : 0; /* out->fits: rl_shard_chip_room */
+    return fitted ? rl_e2e_fitted_shard(m, h, p, out) : 0; /* out->fits: rl_shard_chip_room */
 }
 
 /* One (chips, precision, context) cell in sharded mode: every batch x plan. */

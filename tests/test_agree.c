@@ -147,6 +147,15 @@ static void pareto_fitted_is_step(void **state)
         assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
         assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
         cJSON_Delete(s);
+        /* tester16 F4: step --tp over the plan's chips (its replicas
+         * independent) is the same fitted time, not the tables' */
+        snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
+                 "--tp %lld --batch %lld --context 2048 --format json", tp * replicas, tp,
+                 (long long)num(r, "batch"));
+        s = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
+        assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
+        cJSON_Delete(s);
         snprintf(cmd, sizeof cmd, "prefill --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--tokens 2048 --format json", tp);
         s = run_cli_json(cmd, out, sizeof out);
@@ -156,6 +165,20 @@ static void pareto_fitted_is_step(void **state)
     }
     assert_true(n >= 2);
     cJSON_Delete(p);
+}
+
+/* tester16 F4: a plan the fitted costs do not model (EP) keeps its
+ * estimate, and its engine_source says the costs do not time it (it read
+ * as the fitted engine's source beside an estimated step). */
+static void unfitted_plan_says_so(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model mixtral-8x7b --hw h100-sxm-splitwise --chips 8 --tp 4 "
+                            "--ep 2 --batch 1 --context 2048 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+    assert_non_null(strstr(src, "fitted engine costs do not time this run"));
+    cJSON_Delete(j);
 }
 
 /* tester15 F-csv-1: a plan's step rows say at which context they were
@@ -177,6 +200,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_memory_rule),
         cmocka_unit_test(pareto_fitted_is_step),
+        cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(plan_rows_carry_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -948,7 +948,7 @@ static void test_saved_overrides(void **state)
  * profile.  The excerpt's files name device 'NVIDIA H100 80GB HBM3': onto
  * h200 (whose engines name 'NVIDIA H200') and onto tpu-v5e (no engine; the
  * device is h100-sxm's) calibrate exits 2 naming the device and --hw, and
- * writes nothing. */
+ * writes nothing; validate --tables exits 2 with the same words. */
 static void test_tables_of_another_chip(void **state)
 {
     (void)state;
@@ -970,6 +970,13 @@ static void test_tables_of_another_chip(void **state)
         assert_non_null(strstr(out, cmd));
         snprintf(cmd, sizeof cmd, "%s/p.lua", dir);
         assert_int_equal(access(cmd, F_OK), -1);
+        /* tester16 F9: validate --tables refuses them alike (it labelled
+         * the H100 kernels' errors and floor counts with --hw) */
+        snprintf(cmd, sizeof cmd, "validate --tables %s --hw %s --engine trtllm", EXCERPT,
+                 cases[i].hw);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, cases[i].want))
+            fail_msg("validate --hw %s: '%s' lacks '%s'", cases[i].hw, out, cases[i].want);
     }
     rmdir(dir);
 }

@@ -272,6 +272,31 @@ static void test_frontier_drops_equal_cost_rows(void **state)
     assert_int_equal(idx[1], 6);
 }
 
+/* tester16 F5: size's frontier follows pareto's dominance rule, tolerance
+ * included (pareto.h RL_PARETO_REL_TOL, 1e-6): a row 5e-7 dearer and 10%
+ * faster than row 0 drops row 0; a row at nearly twice the cost only 5e-7
+ * faster than it is no trade-off and stays off; a row at 6 USD/h 10 ms
+ * (faster beyond the tolerance) stays.  By hand: rows 1 and 3. */
+static void test_frontier_tolerance(void **state)
+{
+    (void)state;
+    static const double cost[] = {2.25, 2.25 * (1 + 5e-7), 4.25, 6};
+    static const double tpot[] = {13.3, 12.0, 12.0 * (1 - 5e-7), 10};
+    enum { N = sizeof cost / sizeof cost[0] };
+    static rl_size_candidate c[N];
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < N; i++) {
+        c[i].meets = 1;
+        c[i].cost_per_hour = cost[i];
+        c[i].tpot_p99 = tpot[i] * 1e-3;
+    }
+    rl_size_result r = {.c = c, .n = N, .nmeet = N};
+    int idx[N];
+    assert_int_equal(rl_size_frontier(&r, idx), 2);
+    assert_int_equal(idx[0], 1);
+    assert_int_equal(idx[1], 3);
+}
+
 /* A TPOT target below the weight-read time of the whole domain (llama3-8b
  * bf16, 16 GB over 8 x 3.35 TB/s = 0.6 ms) cannot be met: no candidate. */
 static void test_impossible_targets(void **state)
@@ -1187,6 +1212,7 @@ int main(void)
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_frontier_monotone),
         cmocka_unit_test(test_frontier_drops_equal_cost_rows),
+        cmocka_unit_test(test_frontier_tolerance),
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
