@@ -187,9 +187,11 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
                           size_t errlen);
 
 /* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
- * on a what-if chip), engine and engine_source the costs' (what
- * rl_e2e_retime writes; pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h);
+ * on a what-if chip, or when `outside`, what spec.h rl_hw_fit_mode says
+ * differs from the fit, is not "": then key fitted_outside gets it),
+ * engine and engine_source the costs' (what rl_e2e_retime writes;
+ * pareto's fitted points too). */
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside);
 
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
  * (batch, context; one replica over tp = chips GPUs, 1D plan) or a

@@ -875,12 +875,25 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
+/* What the first of s's points differs in from what h's costs were fitted
+ * on, into why (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
+ * vary TP); returns that point's mode. */
+static const char *sweep_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, char *why,
+                                  size_t n)
+{
+    const char *mode = rl_hw_fit_mode(h, 1, m->name, RL_BF16, 0, why, n);
+    for (size_t i = 0; i < s->n && !*why; i++)
+        mode = rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, n);
+    return mode;
+}
+
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
+    char why[600];
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_what_if_of(h) ? "estimated" : "fitted";
+        return sweep_fit_mode(m, h, s, why, sizeof why);
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
@@ -903,8 +916,11 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     const char *mode = rl_result_sweep_mode(m, h, s);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
-    if (s->fitted)
-        rl_e2e_fitted_label(o, h);
+    char outside[600] = "";
+    if (s->fitted) {
+        sweep_fit_mode(m, h, s, outside, sizeof outside);
+        rl_e2e_fitted_label(o, h, outside);
+    }
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
                             : s->fitted     ? "included: tensor parallel over each replica's "
@@ -1106,8 +1122,11 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    const char *mode = rl_run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h,
-                                   add_serve_share(j, r, run));
+    long long pp = c->pp > 1 ? c->pp : 1;
+    const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
+                                                  run->p.weights, run->chips_per_replica / pp,
+                                                  NULL, 0),
+                                   run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
     char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */

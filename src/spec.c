@@ -775,6 +775,18 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
                : rl_hw_mode(h, calibrated);
 }
 
+const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
+                           long long tp, char *why, size_t n)
+{
+    char d[600] = "";
+    const char *mode = rl_hw_default_mode(h, calibrated);
+    if (!strcmp(mode, "fitted"))
+        rl_ec_differs(&h->engine_costs, model, rl_dtype_name(weights), tp, d, sizeof d);
+    if (why && n)
+        snprintf(why, n, "%s", d);
+    return *d ? "estimated" : mode;
+}
+
 const char *rl_run_mode(const char *base, const rl_hw *h, double share)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
