@@ -620,6 +620,54 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     return o;
 }
 
+/* A pipeline plan (1D, pp > 1) on a measured chip, timed as simulate times
+ * its replicas (serve.h rl_ops_cost_pipeline; tester16 F12: step read the
+ * plan ideal, simulate calibrated): the stages' calibrated step, the whole
+ * op list on a stage's chips (the layers split evenly, so the stages sum
+ * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
+ * collectives included), plus the pp - 1 stage sends of a pass as
+ * rl_shard_eval sizes them (rl_shard_pp_sends); memory and name are
+ * rl_shard_eval's of the plan.  0, or -1 with err set. */
+static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                              long long chips, long long batch, long long context, rl_precision p,
+                              rl_shard_result *s, char *err, size_t errlen)
+{
+    rl_shard_plan stage = *plan;
+    stage.pp = 1;
+    rl_step st;
+    rl_shard_result c;
+    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen) ||
+        rl_shard_step_calibrated(m, h, &stage, chips / plan->pp, batch, context, p, &st, &c, err,
+                                 errlen))
+        return -1;
+    int n = c.ncoll; /* the stages' collectives, then the sends */
+    double sends = 0;
+    for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
+        if (s->coll[i].c.kind == RL_P2P) {
+            sends += s->coll[i].total_s;
+            c.coll[n++] = s->coll[i];
+        }
+    memcpy(s->coll, c.coll, sizeof c.coll);
+    s->ncoll = n;
+    s->latency_bound = c.latency_bound || s->latency_bound;
+    s->weight_load_s = c.weight_load_s;
+    s->kv_load_s = c.kv_load_s;
+    s->compute_s = c.compute_s;
+    s->kernel_excess_s = c.kernel_excess_s;
+    s->local_s = c.local_s;
+    s->bound = c.bound;
+    s->table_s = c.table_s;
+    s->comm_s = c.comm_s + sends;
+    s->tick_s = c.step_s / (double)plan->pp;
+    s->step_s = c.step_s + sends;
+    s->tokens_per_s = (double)batch / s->step_s;
+    s->tokens_per_s_per_chip = s->tokens_per_s / (double)chips;
+    s->banded = c.banded;
+    for (int k = 0; k < 4; k++)
+        s->band_s[k] = c.band_s[k] + sends;
+    return 0;
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -628,9 +676,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h) */
-    int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->pp <= 1 &&
-              plan->layout == RL_LAYOUT_1D && !plan->overlap;
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h),
+     * a pipeline's as its stages' (pp_step_calibrated) */
+    int cal = rl_hw_measured(h) && plan->sp <= 1 && plan->layout == RL_LAYOUT_1D &&
+              !plan->overlap;
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
@@ -649,10 +698,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
-        if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
-                                            errlen)
-                 : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
-                                 err, errlen)) != 0) {
+        if ((cal && plan->pp > 1
+                 ? pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err, errlen)
+             : cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
+                                              errlen)
+                   : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
+                                   err, errlen)) != 0) {
             cJSON_Delete(o);
             return NULL;
         }
