@@ -687,8 +687,8 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every replica kind (hardware, replica size,
- * layout, stages, expert groups), since the estimate can misjudge a replica
+ * the cheapest analytic plan of every replica kind (hardware, precision,
+ * replica size, layout, stages, expert groups), since the estimate can misjudge a replica
  * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
  * that alone meet TTFT), then the cheapest plans of each hardware without
  * expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (chips of different
