@@ -788,6 +788,9 @@ int rl_cli_step(rl_opts *o)
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
+    /* a 1D pipeline: its stages calibrated, as simulate's (result.c) */
+    int staged = o->plan.pp > 1 && o->plan.sp <= 1 && o->plan.layout == RL_LAYOUT_1D &&
+                 !o->plan.overlap;
     /* a fitted profile times a step without a plan, or with the plan its
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
@@ -797,9 +800,10 @@ int rl_cli_step(rl_opts *o)
      * left out the collectives simulate charged) */
     int default_tp = !o->sharded && o->chips > 1 && !m.abstract && !h.ideal;
     int tp_path = !fitted && ((rl_hw_plans_measured(&h) && o->sharded) || default_tp);
-    if (tp_path && !one_d)
-        rl_cli_tell("step", "note: calibrated mode models 1D --tp/--ep plans; this plan "
-                            "(--sp, --pp or --sharding 2d) is evaluated ideal");
+    if (tp_path && !one_d && !staged)
+        rl_cli_tell("step", "note: calibrated mode models 1D --tp/--ep plans and their "
+                            "pipelines (--pp); this plan (--sp, --sharding 2d, or --pp with "
+                            "--overlap) is evaluated ideal");
     /* plain TP replicas (--tp T, chips k*T): the fitted costs per replica,
      * as pareto (result.c rl_result_step_sharded; tester16 F4) */
     int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&

@@ -201,9 +201,11 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
 
 /* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
- * on a what-if chip), engine and engine_source the costs' (what
- * rl_e2e_retime writes; pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h);
+ * on a what-if chip, or when `outside`, what spec.h rl_hw_fit_mode says
+ * differs from the fit, is not "": then key fitted_outside gets it),
+ * engine and engine_source the costs' (what rl_e2e_retime writes;
+ * pareto's fitted points too). */
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)
  * that its costs do not time (`what`: the plan or model they leave out):

@@ -316,7 +316,7 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
     if (k < n && *c->weights && !rl_ec_listed(c->weights, weights))
         k += (size_t)snprintf(out + k, n - k, "%sweights %s (fitted on %s)", k ? ", " : "",
                               weights, c->weights);
-    if (k < n && c->grid[RL_EC_TP][0] > 0 &&
+    if (k < n && tp > 0 && c->grid[RL_EC_TP][0] > 0 &&
         (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1]))
         snprintf(out + k, n - k, "%stp %lld (fitted on tp %g-%g)", k ? ", " : "", tp,
                  c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);

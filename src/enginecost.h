@@ -151,7 +151,7 @@ int rl_ec_listed(const char *list, const char *name);
 
 /* How a run (model name, weight dtype name, TP degree) differs from what c
  * was fitted on, as one sentence into out ("" when it does not, or when c
- * does not record it): "model llama3-8b (fitted on llama3-70b), ...". */
+ * does not record it; tp <= 0: TP not checked): "model llama3-8b (fitted on llama3-70b), ...". */
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
                    long long tp, char *out, size_t n);
 

@@ -629,6 +629,54 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     return o;
 }
 
+/* A pipeline plan (1D, pp > 1) on a measured chip, timed as simulate times
+ * its replicas (serve.h rl_ops_cost_pipeline; tester16 F12: step read the
+ * plan ideal, simulate calibrated): the stages' calibrated step, the whole
+ * op list on a stage's chips (the layers split evenly, so the stages sum
+ * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
+ * collectives included), plus the pp - 1 stage sends of a pass as
+ * rl_shard_eval sizes them (rl_shard_pp_sends); memory and name are
+ * rl_shard_eval's of the plan.  0, or -1 with err set. */
+static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                              long long chips, long long batch, long long context, rl_precision p,
+                              rl_shard_result *s, char *err, size_t errlen)
+{
+    rl_shard_plan stage = *plan;
+    stage.pp = 1;
+    rl_step st;
+    rl_shard_result c;
+    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen) ||
+        rl_shard_step_calibrated(m, h, &stage, chips / plan->pp, batch, context, p, &st, &c, err,
+                                 errlen))
+        return -1;
+    int n = c.ncoll; /* the stages' collectives, then the sends */
+    double sends = 0;
+    for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
+        if (s->coll[i].c.kind == RL_P2P) {
+            sends += s->coll[i].total_s;
+            c.coll[n++] = s->coll[i];
+        }
+    memcpy(s->coll, c.coll, sizeof c.coll);
+    s->ncoll = n;
+    s->latency_bound = c.latency_bound || s->latency_bound;
+    s->weight_load_s = c.weight_load_s;
+    s->kv_load_s = c.kv_load_s;
+    s->compute_s = c.compute_s;
+    s->kernel_excess_s = c.kernel_excess_s;
+    s->local_s = c.local_s;
+    s->bound = c.bound;
+    s->table_s = c.table_s;
+    s->comm_s = c.comm_s + sends;
+    s->tick_s = c.step_s / (double)plan->pp;
+    s->step_s = c.step_s + sends;
+    s->tokens_per_s = (double)batch / s->step_s;
+    s->tokens_per_s_per_chip = s->tokens_per_s / (double)chips;
+    s->banded = c.banded;
+    for (int k = 0; k < 4; k++)
+        s->band_s[k] = c.band_s[k] + sends;
+    return 0;
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -637,21 +685,24 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h);
-     * a fitted profile times plain TP replicas by its costs, per replica
-     * (e2e.h rl_e2e_fitted_shard, as pareto; tester16 F4) */
+    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h),
+     * a pipeline's as its stages' (pp_step_calibrated); a fitted profile
+     * times plain TP replicas by its costs, per replica (e2e.h
+     * rl_e2e_fitted_shard, as pareto; tester16 F4) */
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
-    int cal = (rl_hw_measured(h) || fit) && plan->sp <= 1 && plan->pp <= 1 &&
-              plan->layout == RL_LAYOUT_1D && !plan->overlap;
+    int cal = (rl_hw_measured(h) || fit) && plan->sp <= 1 && plan->layout == RL_LAYOUT_1D &&
+              !plan->overlap;
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
-    if (fit)
-        rl_e2e_fitted_label(o, h);
-    else
+    char outside[600];
+    if (fit) { /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
+        rl_hw_fit_mode(h, 1, m->name, p.weights, plan->tp, outside, sizeof outside);
+        rl_e2e_fitted_label(o, h, outside);
+    } else
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
                                              : "EP, --sp, --pp, 2D sharding, a KV split other "
                                                "than by batch, --moe-attn or --overlap");
@@ -675,10 +726,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
-        if ((cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
-                                            errlen)
-                 : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
-                                 err, errlen)) != 0) {
+        if ((cal && plan->pp > 1
+                 ? pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err, errlen)
+             : cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
+                                              errlen)
+                   : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
+                                   err, errlen)) != 0) {
             cJSON_Delete(o);
             return NULL;
         }
@@ -908,12 +961,25 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
+/* What the first of s's points differs in from what h's costs were fitted
+ * on, into why (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
+ * vary TP); returns that point's mode. */
+static const char *sweep_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, char *why,
+                                  size_t n)
+{
+    const char *mode = rl_hw_fit_mode(h, 1, m->name, RL_BF16, 0, why, n);
+    for (size_t i = 0; i < s->n && !*why; i++)
+        mode = rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, n);
+    return mode;
+}
+
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
+    char why[600];
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_what_if_of(h) ? "estimated" : "fitted";
+        return sweep_fit_mode(m, h, s, why, sizeof why);
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
@@ -936,8 +1002,11 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     const char *mode = rl_result_sweep_mode(m, h, s);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
-    if (s->fitted)
-        rl_e2e_fitted_label(o, h);
+    char outside[600] = "";
+    if (s->fitted) {
+        sweep_fit_mode(m, h, s, outside, sizeof outside);
+        rl_e2e_fitted_label(o, h, outside);
+    }
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
                             : s->fitted     ? "included: tensor parallel over each replica's "
@@ -1139,8 +1208,11 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     const rl_serve_config *c = run->c;
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
-    const char *mode = rl_run_mode(rl_hw_default_mode(run->h, run->calibrated), run->h,
-                                   add_serve_share(j, r, run));
+    long long pp = c->pp > 1 ? c->pp : 1;
+    const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
+                                                  run->p.weights, run->chips_per_replica / pp,
+                                                  NULL, 0),
+                                   run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
     char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */

@@ -368,12 +368,18 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
 typedef struct {
     rl_size_candidate c;
     double est_cost; /* analytic cost estimate, for ordering */
+    double est_qps;  /* analytic capacity estimate, req/s (add_plan) */
 } plan;
 
+/* Cheapest first; at one estimated cost, the higher estimated capacity
+ * first (the ranking's next key that an estimate has: tester16 F6, where
+ * fp8 plans at bf16's cost came last in the order they were enumerated). */
 static int cmp_plan(const void *a, const void *b)
 {
-    double x = ((const plan *)a)->est_cost, y = ((const plan *)b)->est_cost;
-    return x < y ? -1 : x > y;
+    const plan *x = a, *y = b;
+    if (x->est_cost != y->est_cost)
+        return x->est_cost < y->est_cost ? -1 : 1;
+    return (x->est_qps < y->est_qps) - (x->est_qps > y->est_qps);
 }
 
 static int cmp_cand(const void *a, const void *b)
@@ -544,8 +550,10 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
         /* mu_p = 1 / t_prefill, mu_d = B / ((G-1) t_step): 80% / 85% load */
         rd = fmax(1, ceil(qps * slot_s / pp / RL_SIZE_DECODE_LOAD));
         rp = fmax(1, ceil(qps * k->t_pref / pp / RL_SIZE_PREFILL_LOAD));
+        one.est_qps = pp * fmin(rd / slot_s, rp / k->t_pref);
     } else {
         rd = fmax(1, ceil(qps * (k->t_pref + slot_s) / pp / RL_SIZE_DECODE_LOAD));
+        one.est_qps = pp * rd / (k->t_pref + slot_s);
     }
     if (fmax(rd, rp) > RL_SIZE_MAX_REPLICAS) {
         out->pruned++; /* beyond the replica bound (size.h) */
@@ -676,17 +684,17 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
     }
 }
 
-/* Whether two plans run the same replica kind: hardware, chips, layout,
- * pipeline stages and expert groups. */
+/* Whether two plans run the same replica kind: hardware, precision, chips,
+ * layout, pipeline stages and expert groups. */
 static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && a->chips == b->chips && a->layout == b->layout && a->pp == b->pp &&
-           a->ep == b->ep;
+    return a->hw == b->hw && !memcmp(&a->p, &b->p, sizeof a->p) && a->chips == b->chips &&
+           a->layout == b->layout && a->pp == b->pp && a->ep == b->ep;
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every replica kind (hardware, replica size,
- * layout, stages, expert groups), since the estimate can misjudge a replica
+ * the cheapest analytic plan of every replica kind (hardware, precision,
+ * replica size, layout, stages, expert groups), since the estimate can misjudge a replica
  * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
  * that alone meet TTFT), then the cheapest plans of each hardware without
  * expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (chips of different
@@ -847,7 +855,10 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
 static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
 {
     const rl_hw *h = &in->hw[c->hw];
-    return rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
+    long long pp = c->pp > 1 ? c->pp : 1;
+    return rl_run_mode(rl_hw_fit_mode(h, in->calibrated, in->m->name, c->p.weights, c->chips / pp,
+                                      NULL, 0),
+                       h, share);
 }
 
 /* Rank out->c (each row's optimism set from its mode first) and drop the

@@ -602,6 +602,18 @@ void rl_hw_sync_costs(rl_hw *h)
 
 int rl_hw_what_if_of(const rl_hw *h) { return h->changed[0] != 0; }
 
+void rl_hw_measured_from_profile(rl_hw *h)
+{
+    const char *name = h->renamed_from[0] ? h->renamed_from : h->name;
+    rl_hw *p = rl_hw_measured(h) && !strchr(name, '/') ? malloc(sizeof *p) : NULL;
+    char err[1024];
+    if (p && rl_hw_load(name, NULL, 0, p, err, sizeof err) == 0 && rl_hw_measured(p)) {
+        h->measured = p->measured;
+        settle_what_if(h);
+    }
+    free(p);
+}
+
 /* rl_hw.measured is set on every conversion (settle_what_if); a struct
  * filled otherwise reads as its own chip. */
 double rl_hw_measured_bw(const rl_hw *h)
@@ -773,6 +785,18 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
     return calibrated && !h->ideal && h->engine_costs.present && !rl_hw_what_if_of(h)
                ? "fitted"
                : rl_hw_mode(h, calibrated);
+}
+
+const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
+                           long long tp, char *why, size_t n)
+{
+    char d[600] = "";
+    const char *mode = rl_hw_default_mode(h, calibrated);
+    if (!strcmp(mode, "fitted"))
+        rl_ec_differs(&h->engine_costs, model, rl_dtype_name(weights), tp, d, sizeof d);
+    if (why && n)
+        snprintf(why, n, "%s", d);
+    return *d ? "estimated" : mode;
 }
 
 const char *rl_run_mode(const char *base, const rl_hw *h, double share)

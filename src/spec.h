@@ -261,6 +261,15 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
+/* The mode of a run of model `model` with `weights` weights, TP over `tp`
+ * GPUs (0: not checked), on h: rl_hw_default_mode, except that "fitted"
+ * costs applied outside what the profile records they were fitted on
+ * (enginecost.h rl_ec_differs: another model, weight dtype, or TP outside
+ * the fitted range) read "estimated" (tester16 F11); *why (when given)
+ * gets what differs, "" else.  Every command labels fitted runs by it. */
+const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
+                           long long tp, char *why, size_t n);
+
 /* The smallest share of a step's time that operators timed by kernel
  * tables must carry for the run to read "calibrated" (rl_run_mode): half,
  * so that measured kernels, not derived or roofline times, decide the step
@@ -355,6 +364,15 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
 int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
                         size_t errlen);
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen);
+
+/* For a chip converted from a Lua table (lua_api.c): when h carries
+ * measurements and its name (or the name it had before a rename) is a
+ * profile rl_hw_load finds, the figures that profile was measured at
+ * replace the table's measured_* fields, and the what-if is settled again
+ * (tester16 F13: a table whose measured_hbm_bw was deleted or forged read
+ * "calibrated" at the chip's measured speed with hbm_bw 1e13).  A chip no
+ * profile names keeps the table's figures. */
+void rl_hw_measured_from_profile(rl_hw *h);
 
 /* Push a validated spec as a Lua table (the inverse of *_from_table). */
 void rl_model_push(lua_State *L, const rl_model *m);

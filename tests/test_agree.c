@@ -195,6 +195,28 @@ static void plan_rows_carry_context(void **state)
     assert_non_null(strstr(out, ",batch,context,"));
 }
 
+/* tester16 F12: a pipeline plan read `ideal` in step (41.6 ms) and
+ * `calibrated` in simulate (TPOT 51.2 ms).  step now times it as simulate
+ * does (the stages' op list by the kernel tables plus the 7 stage sends):
+ * llama3-70b tp1 pp8 on 8 H100 at batch 1, context 1050 equals simulate's
+ * TPOT at 0.05 req/s of 1000/100-token requests (one request at a time,
+ * decode at the mean context 1050; 1e-9: the same sums in another order). */
+static void pipeline_step_is_simulate(void **state)
+{
+    (void)state;
+    cJSON *s = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 8 --pp 8 --batch 1 "
+                            "--context 1050 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "calibrated");
+    double step = num(row(s, 0), "step_s");
+    cJSON_Delete(s);
+    cJSON *m = run_cli_json("simulate --model llama3-70b --hw h100-sxm --chips 8 --pp 8 --qps 0.05 "
+                            "--prompt-len 1000 --out-len 100 --requests 20 --format json", out,
+                            sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, "calibrated");
+    assert_rel(step, num(m, "tpot_p50_s"), 1e-9);
+    cJSON_Delete(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +224,7 @@ int main(void)
         cmocka_unit_test(pareto_fitted_is_step),
         cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(plan_rows_carry_context),
+        cmocka_unit_test(pipeline_step_is_simulate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -784,7 +784,8 @@ static void pareto_plot_write_failure_keeps_nothing(void **state)
  * read `estimated` for --chips 16 and `ideal` for --tp 16, from the same
  * datasheet peaks.  Now step, ops and prefill read `estimated` with or
  * without a plan, `ideal` only under --ideal; a measured chip on a plan
- * its tables do not time (h100-sxm --pp 2) reads `ideal`. */
+ * its tables do not time (h100-sxm --sharding 2d, --pp 2 --overlap) reads
+ * `ideal`; a 1D pipeline (--pp 2) is timed by them (tester16 F12). */
 static void datasheet_chip_label(void **state)
 {
     (void)state;
@@ -805,10 +806,18 @@ static void datasheet_chip_label(void **state)
         assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
         cJSON_Delete(j);
     }
-    cJSON *j = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 16 --pp 2 --context 1024 "
-                            "--format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
-    cJSON_Delete(j);
+    static const struct {
+        const char *plan, *mode;
+    } measured[] = {{"--sharding 2d --tp 16", "ideal"},
+                    {"--pp 2 --overlap", "ideal"},
+                    {"--pp 2", "calibrated"}};
+    for (size_t i = 0; i < sizeof measured / sizeof *measured; i++) {
+        snprintf(args, sizeof args, "step --model llama3-70b --hw h100-sxm --chips 16 %s "
+                 "--context 1024 --format json", measured[i].plan);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, measured[i].mode);
+        cJSON_Delete(j);
+    }
 }
 
 /* Tester7 #8: step rows' weight_bytes is per chip in a plan (tp8 on

@@ -1219,6 +1219,40 @@ static void band_names(void **state)
     assert_true(lo == 0.05 && hi == 0.95);
 }
 
+/* tester16 F11: h100-sxm-splitwise's costs were fitted on llama2-70b,
+ * bf16 weights, TP 2-8 (the profile's fitted_on).  A run inside that reads
+ * "fitted"; another model, weight dtype or TP reads "estimated" and names
+ * what differs (spec.h rl_hw_fit_mode), in step's JSON too. */
+static void fitted_only_inside_fit(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    char why[600];
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, 4, why, sizeof why), "fitted");
+    assert_string_equal(why, "");
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "deepseek-v3", RL_BF16, 8, why, sizeof why),
+                        "estimated");
+    assert_non_null(strstr(why, "model deepseek-v3 (fitted on llama2-70b)"));
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_FP8, 4, why, sizeof why),
+                        "estimated");
+    assert_non_null(strstr(why, "weights fp8"));
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, 16, why, sizeof why),
+                        "estimated");
+    assert_non_null(strstr(why, "tp 16"));
+    assert_string_equal(rl_hw_fit_mode(&h, 0, "deepseek-v3", RL_BF16, 8, why, sizeof why), "ideal");
+    static char buf[1 << 16];
+    cJSON *j = run_cli_json("step --model deepseek-v3 --hw h100-sxm-splitwise --chips 8 --batch 1 "
+                            "--context 1024 --format json", buf, sizeof buf);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "fitted_outside")->valuestring, "deepseek-v3"));
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --batch 1 "
+                     "--context 2048 --format json", buf, sizeof buf);
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "fitted");
+    assert_null(cJSON_GetObjectItem(j, "fitted_outside"));
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1249,6 +1283,7 @@ int main(void)
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
         cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(fitted_only_inside_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -355,6 +355,36 @@ static void test_every_replica_size_simulated(void **state)
     rl_size_result_free(&r);
 }
 
+/* tester16 F6: llama3-8b on H100 at 5 req/s (1000/100-token requests,
+ * TTFT p99 <= 1 s, TPOT p99 <= 50 ms): bf16, int8 and fp8 one-chip plans
+ * all cost one chip, so the ranking decides on measured load sustained.
+ * fp8 end to end sustains ~57 req/s against bf16's ~35 (size of stop 25,
+ * calibrated), so it ranks first; before the fix no fp8 plan was
+ * simulated: a replica kind ignored precision and the 24 plans the bound
+ * let through were bf16 and int8 ones of the same estimated cost. */
+static void test_equal_cost_precisions_simulated(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.calibrated = 1;
+    in.slo_ttft = 1;
+    in.slo_tpot = 0.05;
+    in.w = (rl_workload){.n = 500, .qps = 5, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_true(r.nmeet > 0);
+    assert_int_equal(r.c[0].chips, 1);
+    assert_int_equal(r.c[0].p.weights, RL_FP8);
+    int bf16 = 0;
+    for (int i = 1; i < r.n; i++)
+        bf16 += r.c[i].chips == 1 && r.c[i].p.weights == RL_BF16 &&
+                r.c[i].max_qps < r.c[0].max_qps / 1.05;
+    assert_true(bf16 > 0); /* a one-chip bf16 row sustaining 5% less ranks below */
+    rl_size_result_free(&r);
+}
+
 /* The search at 5 req/s over nhw profiles from hw, where at least one has
  * no price: cost is then counted in chips; something meets. */
 static rl_size_result unpriced_search(const fixture *f, const rl_hw *hw, int nhw)
@@ -1228,6 +1258,7 @@ int main(void)
         cmocka_unit_test(test_mixed_hw_keeps_bands),
         cmocka_unit_test(test_mixed_prices_count_chips),
         cmocka_unit_test(test_every_replica_size_simulated),
+        cmocka_unit_test(test_equal_cost_precisions_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_report_escapes_names),
