@@ -1881,6 +1881,90 @@ static void test_span_terms_match_op_list(void **state)
     rl_ops_cost_free(&oc);
 }
 
+/* Results of two runs of the same requests match exactly: the latencies
+ * (sorted), steps and the events simulated (rl_serve_config.work). */
+static void assert_same_run(const rl_serve_result *a, const rl_serve_result *b, long long n)
+{
+    assert_int_equal(a->steps, b->steps);
+    assert_int_equal(a->decode_steps, b->decode_steps);
+    assert_memory_equal(a->ttft_s, b->ttft_s, (size_t)n * sizeof(double));
+    assert_memory_equal(a->tpot_s, b->tpot_s, (size_t)n * sizeof(double));
+    assert_memory_equal(a->e2e_s, b->e2e_s, (size_t)n * sizeof(double));
+}
+
+/* Least-outstanding routing picks the replica with the fewest outstanding
+ * requests, the lowest-numbered of equals (the former O(replicas) scan;
+ * serve.c route keeps its picks with a heap, tester16 F8).  Two cases
+ * whose picks that scan fixes: (1) 16 requests at one instant on 4
+ * replicas: the scan sends request i to replica i mod 4, as round-robin
+ * does, so the two runs match exactly; (2) a trickle (one request every
+ * 10 s, each served in under 2 s): every pick is replica 0 (all idle, the
+ * lowest id), so 8 replicas serve them as 1 does. */
+static void test_least_outstanding_picks(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(16, 1, 500, 50, 1);
+    for (int i = 0; i < 16; i++)
+        r[i].arrival = 0;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.replicas = 4;
+    c.keep_requests = 1;
+    rl_serve_result lo = run(f, r, 16, &c);
+    c.route = RL_ROUTE_ROUND_ROBIN;
+    rl_serve_result rr = run(f, r, 16, &c);
+    assert_same_run(&lo, &rr, 16);
+    rl_serve_result_free(&lo);
+    rl_serve_result_free(&rr);
+    free(r);
+
+    r = workload(20, 0.1, 500, 50, 2);
+    for (int i = 0; i < 20; i++)
+        r[i].arrival = 10.0 * i;
+    c = config(f, RL_POLICY_CONTINUOUS);
+    c.keep_requests = 1;
+    rl_serve_result one = run(f, r, 20, &c);
+    c.replicas = 8;
+    rl_serve_result eight = run(f, r, 20, &c);
+    assert_true(one.e2e_s[19] < 2); /* each done before the next arrives */
+    assert_same_run(&one, &eight, 20);
+    rl_serve_result_free(&one);
+    rl_serve_result_free(&eight);
+    free(r);
+}
+
+/* Idle replicas cost nothing (tester16 F8: 2000 requests on 1e5 replicas
+ * ran for minutes): a replica is set up and visited only once a request
+ * reaches it, and routing costs O(log used replicas).  2000 requests at
+ * 100/s (1000-token prompts, 100 outputs) use the first few dozen of 1e5
+ * replicas (the --replicas maximum) exactly as they use 1000 replicas:
+ * the same events (counted, not timed) and the same latencies, under both
+ * routing policies (round-robin: its turn passes 2000 replicas, so 1e5
+ * against 2000). */
+static void test_idle_replicas_cost_nothing(void **state)
+{
+    fixture *f = *state;
+    long long n = 2000;
+    rl_request *r = workload(n, 100, 1000, 100, 1);
+    for (int route = 0; route < 2; route++) {
+        rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+        c.route = route ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+        c.keep_requests = 1;
+        unsigned long long few = 0, many = 0;
+        c.replicas = route ? (int)n : 1000;
+        c.work = &few;
+        rl_serve_result a = run(f, r, n, &c);
+        c.replicas = 100000;
+        c.work = &many;
+        rl_serve_result b = run(f, r, n, &c);
+        assert_true(few > (unsigned long long)n); /* counted: at least one per arrival */
+        assert_true(many == few);
+        assert_same_run(&a, &b, n);
+        rl_serve_result_free(&a);
+        rl_serve_result_free(&b);
+    }
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1911,6 +1995,8 @@ int main(void)
         cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
+        cmocka_unit_test(test_least_outstanding_picks),
+        cmocka_unit_test(test_idle_replicas_cost_nothing),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
