@@ -1725,7 +1725,7 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %s", err);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
-                        .cpu_budget_s = RL_SIZE_MAX_CPU_S, .band_hw = base_hw,
+                        .work_budget = RL_SIZE_MAX_WORK, .band_hw = base_hw,
                         .band_wide = wide,
                         .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
@@ -1805,14 +1805,12 @@ int rl_cli_size(rl_opts *o)
         note_band_outside("size", &base_hw[last], fitted == 1);
     if (r.skipped_for_time > 0)
         rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
-                            "stops starting plans after %.0f s of CPU time",
-                    r.skipped_for_time,
-                    RL_SIZE_MAX_CPU_S);
+                            "stops starting plans after %.0e simulator events (docs/serving.md)",
+                    r.skipped_for_time, (double)RL_SIZE_MAX_WORK);
     if (r.unbanded_for_time > 0)
         rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
-                            "runs stop after %.0f s of CPU time too",
-                    r.unbanded_for_time,
-                    r.n, RL_SIZE_MAX_CPU_S);
+                            "runs stop after %.0e simulator events too (docs/serving.md)",
+                    r.unbanded_for_time, r.n, (double)RL_SIZE_MAX_WORK);
     if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
         rl_cli_tell("size", "note: --band: %s has no band here (neither fitted costs "
                             "nor kernel-table residuals%s); %s",

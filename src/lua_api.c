@@ -1590,7 +1590,7 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
  * keep_precision=false, max_chips=, headroom=0.2, ideal=false, engine=, conservative=false,
  * band=} -> the `roofline size --format json`
  * result (size.h, result.h rl_result_size): the search of the command line, with
- * its bounds (replicas, requests, CPU time).  A load nothing serves within the
+ * its bounds (replicas, requests, simulator events).  A load nothing serves within the
  * search space raises the command's reason. */
 int rl_lua_size(lua_State *L)
 {
@@ -1612,7 +1612,7 @@ int rl_lua_size(lua_State *L)
     int ideal = lua_toboolean(L, -1);
     lua_pop(L, 2);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
-                        .calibrated = !ideal, .cpu_budget_s = RL_SIZE_MAX_CPU_S,
+                        .calibrated = !ideal, .work_budget = RL_SIZE_MAX_WORK,
                         .prec = keep ? &p : NULL, .nprec = keep};
     in.band_wide = opt_band(L, 1, hw, nhw);
     lua_getfield(L, 1, RL_PARAMS[RL_P_CONSERVATIVE].lua);

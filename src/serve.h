@@ -343,6 +343,9 @@ typedef struct {
                                decode runs are tested against (serve.c plan_run: the same
                                per-request latencies, step counts and KV figures; the
                                run-wide sums within 1e-12) */
+    unsigned long long *work; /* NULL, or a count every run adds its events to (arrivals,
+                               step ends, transfers, quiet step ends): a bound on the work
+                               of many runs that no host load moves (size.h work_budget) */
     long long *seqs_peak;   /* NULL, or raised by every run to the most sequences (decoding,
                                and prefilling in the step) that an admission compared with
                                max_seqs: a run whose peak stays below max_seqs never met its

@@ -85,6 +85,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;
+    s.work = in->work;
     return s;
 }
 
@@ -765,10 +766,10 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
     return 0;
 }
 
-/* Whether the search has spent its CPU budget (size.h cpu_budget_s). */
-static int over_budget(const rl_size_input *in, clock_t cpu0)
+/* Whether the search has spent its work budget (size.h work_budget). */
+static int over_budget(const rl_size_input *in, unsigned long long work)
 {
-    return in->cpu_budget_s > 0 && (double)(clock() - cpu0) / CLOCKS_PER_SEC > in->cpu_budget_s;
+    return in->work_budget > 0 && work > in->work_budget;
 }
 
 /* Step costs kept at once by simulate_plans and band_rows (each up to
@@ -819,12 +820,14 @@ static void pool_free(cost_pool *pool)
 
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
- * searched); the others counted in out->pruned, those past the CPU bound in
- * out->skipped_for_time.  Returns 0 or -1. */
+ * searched); the others counted in out->pruned, those past the work bound in
+ * out->skipped_for_time (*work: the events simulated).  Returns 0 or -1. */
 static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
-                          clock_t cpu0, rl_size_result *out, char *err, size_t errlen)
+                          unsigned long long *work, rl_size_result *out, char *err,
+                          size_t errlen)
 {
     rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
+    run.work = work;
     cost_pool pool = {0};
     rl_size_runs runs = {0};
     run.runs = &runs;
@@ -835,8 +838,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->pruned++;
             continue;
         }
-        if (over_budget(in, cpu0)) {
-            out->skipped_for_time++; /* the costlier plans: the time bound (size.h) */
+        if (over_budget(in, *work)) {
+            out->skipped_for_time++; /* the costlier plans: the work bound (size.h) */
             continue;
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
@@ -941,9 +944,10 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_
  * profiles that have a band (out->no_band names the first without: its
  * rows carry none, tester5 #7: a mixed h100-sxm,tpu-v5e search dropped the
  * h100 rows' bands too); best row first, until the CPU budget is spent
- * (the rest counted in out->unbanded_for_time).  0, or -1 with err. */
-static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out, char *err,
-                     size_t errlen)
+ * (the rest counted in out->unbanded_for_time; *work: the events
+ * simulated).  0, or -1 with err. */
+static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_result *out,
+                     char *err, size_t errlen)
 {
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
     if (!in->calibrated)
@@ -976,7 +980,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
     for (int k = 0; k < out->n && rc == 0; k++) {
         if (!has[out->c[k].hw])
             continue;
-        if (over_budget(in, cpu0)) {
+        if (over_budget(in, *work)) {
             for (; k < out->n; k++)
                 out->unbanded_for_time += has[out->c[k].hw];
             break;
@@ -985,6 +989,7 @@ static int band_rows(const rl_size_input *in, clock_t cpu0, rl_size_result *out,
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
             at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+            at.work = work;
             rl_size_candidate c = out->c[k];
             rc = pool_cost(&pool, &at, &c, err, errlen);
             if (rc == 0)
@@ -1006,7 +1011,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     memset(out, 0, sizeof *out);
     out->min_ttft_s = out->min_tpot_s = INFINITY;
     double t0 = wall_s();
-    clock_t cpu0 = clock();
+    unsigned long long work = 0; /* simulator events (size.h work_budget) */
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0)))
         RL_FAIL("size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
     double longest; /* a replica must hold the longest request of the simulated workload */
@@ -1024,11 +1029,12 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     pick = calloc((size_t)(pl.n > 0 ? pl.n : 1), 1);
     if (!out->c || !pick || pick_plans(in, pl.p, pl.n, pick) != 0)
         RL_FAIL_GOTO(done, "size: out of memory");
-    if (simulate_plans(in, pl.p, pl.n, pick, cpu0, out, err, errlen) != 0)
+    if (simulate_plans(in, pl.p, pl.n, pick, &work, out, err, errlen) != 0)
         goto done;
     rank_results(in, out);
-    if (band_rows(in, cpu0, out, err, errlen) != 0)
+    if (band_rows(in, &work, out, err, errlen) != 0)
         goto done;
+    out->events = work;
     out->search_s = wall_s() - t0;
     rc = 0;
 done:

@@ -53,12 +53,19 @@ char *rl_size_miss_names(int miss, char *buf, size_t len);
  * (plans needing more are dropped, and a load no plan serves within it is
  * refused), at most RL_SIZE_MAX_REQUESTS requests per simulation, a bounded
  * number of runs per plan (the replica search, RL_SERVE_CAPACITY_RUNS), and
- * no new plan simulated, nor a row's band run, after cpu_budget_s of CPU
- * time (the CLI gives RL_SIZE_MAX_CPU_S; the costlier plans left are
- * counted in skipped_for_time, the rows left without a band in
- * unbanded_for_time, and the CLI says so). */
+ * no new plan simulated, nor a row's band run, after work_budget simulator
+ * events (serve.h rl_serve_config.work; the CLI gives RL_SIZE_MAX_WORK; the
+ * costlier plans left are counted in skipped_for_time, the rows left
+ * without a band in unbanded_for_time, and the CLI says so).  A count of
+ * events, not a CPU time: the same command keeps the same rows and bands on
+ * any host at any load (tester16 F10: a 60 s CPU bound left 0 or 6 rows
+ * unbanded on two runs of one command).  RL_SIZE_MAX_WORK, measured
+ * (docs/serving.md, "size"): the README command simulates 6.1e7 events,
+ * the 6-profile deepseek-v3 search of tester16 F10 about 4.1e8 (3.7e8 for
+ * its plans); 6e8 keeps every band of both, about 46-70 s of CPU at the
+ * 0.85-1.3e7 events/s of the 2-core development VM, as the former 60 s. */
 #define RL_SIZE_MAX_REPLICAS 256
-#define RL_SIZE_MAX_CPU_S 60.0
+#define RL_SIZE_MAX_WORK 600000000ULL
 
 /* The search space (size.c; the report's Method text reads these): batch
  * caps RL_SIZE_BATCH_CAPS; continuous batching, chunked prefill with a
@@ -110,14 +117,16 @@ typedef struct {
     long long ntrace;
     double slo_ttft, slo_tpot; /* p99 targets, seconds (> 0) */
     double headroom;     /* F in [0, RL_SIZE_MAX_HEADROOM]: meet the targets at (1 + F) x the load */
-    double cpu_budget_s; /* > 0: no new plan simulated past this much CPU time; 0: no bound
-                            (the result then depends on nothing but the input) */
+    unsigned long long work_budget; /* > 0: no new plan simulated, nor band run, past this
+                            many simulator events (serve.h work); 0: no bound */
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
     double truncated_frac; /* requests shortened to max_context (for the report) */
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
+    unsigned long long *work; /* NULL, or the events its runs add to (serve.h work;
+                            rl_size_search sets it on its own copies: callers leave it NULL) */
     rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
                             being searched, kept across its runs (rl_size_search sets it) */
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
@@ -188,7 +197,7 @@ typedef struct {
      * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
      * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them,
      * best row first, for the rows of profiles that have a band, until
-     * cpu_budget_s is spent: rl_size_result no_band, unbanded_for_time). */
+     * work_budget is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
     /* How optimistic its mode (rl_size_mode) is, the tie-break at equal cost
@@ -210,9 +219,12 @@ typedef struct {
     long long sims;       /* simulations run */
     long long beyond_bound; /* plans needing more than RL_SIZE_MAX_REPLICAS replicas */
     int fewest_replicas;  /* the fewest replicas any such plan needed (estimate), for the refusal */
-    long long skipped_for_time; /* plans not simulated: cpu_budget_s was spent */
+    long long skipped_for_time; /* plans not simulated: work_budget was spent (the name
+                                   from its former CPU-time bound, kept: result keys) */
+    unsigned long long events; /* simulator events of its plans' and band runs (work_budget
+                                  counts them) */
     long long unbanded_for_time; /* rows left without their band runs (banded 0): the band
-                                    runs count in cpu_budget_s too, and it was spent */
+                                    runs count in work_budget too, and it was spent */
     int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
                              hw's) with no band, when calibrated: its rows are not banded
                              (the other profiles' rows are); 0 otherwise */

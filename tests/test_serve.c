@@ -1898,6 +1898,87 @@ static void test_span_terms_match_op_list(void **state)
     rl_ops_cost_free(&oc);
 }
 
+/* Two runs of the same n requests, under a and b, match exactly: the
+ * latencies (sorted), the steps and the events simulated
+ * (rl_serve_config.work). */
+static void assert_same_runs(const fixture *f, const rl_request *r, long long n,
+                             rl_serve_config a, rl_serve_config b)
+{
+    unsigned long long wa = 0, wb = 0;
+    a.keep_requests = b.keep_requests = 1;
+    a.work = &wa;
+    b.work = &wb;
+    rl_serve_result x = run(f, r, n, &a), y = run(f, r, n, &b);
+    assert_true(wa > (unsigned long long)n); /* counted: at least one per arrival */
+    assert_true(wa == wb);
+    assert_int_equal(x.steps, y.steps);
+    assert_int_equal(x.decode_steps, y.decode_steps);
+    assert_memory_equal(x.ttft_s, y.ttft_s, (size_t)n * sizeof(double));
+    assert_memory_equal(x.tpot_s, y.tpot_s, (size_t)n * sizeof(double));
+    assert_memory_equal(x.e2e_s, y.e2e_s, (size_t)n * sizeof(double));
+    assert_true(x.e2e_s[n - 1] > 0);
+    rl_serve_result_free(&x);
+    rl_serve_result_free(&y);
+}
+
+/* Least-outstanding routing picks the replica with the fewest outstanding
+ * requests, the lowest-numbered of equals (the former O(replicas) scan;
+ * serve.c route keeps its picks with a heap, tester16 F8).  Two cases
+ * whose picks that scan fixes: (1) 16 requests at one instant on 4
+ * replicas: the scan sends request i to replica i mod 4, as round-robin
+ * does, so the two runs match exactly; (2) a trickle (one request every
+ * 10 s, each served in well under that: the run's longest e2e is checked
+ * below 2 s): every pick is replica 0 (all idle, the lowest id), so 8
+ * replicas serve them as 1 does. */
+static void test_least_outstanding_picks(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(16, 1, 500, 50, 1);
+    for (int i = 0; i < 16; i++)
+        r[i].arrival = 0;
+    rl_serve_config lo = config(f, RL_POLICY_CONTINUOUS), rr;
+    lo.replicas = 4;
+    rr = lo;
+    rr.route = RL_ROUTE_ROUND_ROBIN;
+    assert_same_runs(f, r, 16, lo, rr);
+    free(r);
+
+    r = workload(20, 0.1, 500, 50, 2);
+    for (int i = 0; i < 20; i++)
+        r[i].arrival = 10.0 * i;
+    rl_serve_config one = config(f, RL_POLICY_CONTINUOUS), eight = one;
+    eight.replicas = 8;
+    rl_serve_result alone = run(f, r, 20, &one);
+    assert_true(alone.e2e.max < 2); /* each done before the next arrives */
+    rl_serve_result_free(&alone);
+    assert_same_runs(f, r, 20, one, eight);
+    free(r);
+}
+
+/* Idle replicas cost nothing (tester16 F8: 2000 requests on 1e5 replicas
+ * ran for minutes): a replica is set up and visited only once a request
+ * reaches it, and routing costs O(log used replicas).  2000 requests at
+ * 100/s (1000-token prompts, 100 outputs) use the first few dozen of 1e5
+ * replicas (the --replicas maximum) exactly as they use 1000 replicas:
+ * the same events (counted, not timed) and the same latencies, under both
+ * routing policies (round-robin: its turn passes 2000 replicas, so 1e5
+ * against 2000). */
+static void test_idle_replicas_cost_nothing(void **state)
+{
+    fixture *f = *state;
+    long long n = 2000;
+    rl_request *r = workload(n, 100, 1000, 100, 1);
+    for (int route = 0; route < 2; route++) {
+        rl_serve_config few = config(f, RL_POLICY_CONTINUOUS), many;
+        few.route = route ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
+        few.replicas = route ? (int)n : 1000;
+        many = few;
+        many.replicas = 100000;
+        assert_same_runs(f, r, n, few, many);
+    }
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1928,6 +2009,8 @@ int main(void)
         cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_decode_run_cut_at_tie),
+        cmocka_unit_test(test_least_outstanding_picks),
+        cmocka_unit_test(test_idle_replicas_cost_nothing),
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),

@@ -669,15 +669,17 @@ static void test_pipeline_stages_fill_domains(void **state)
     }
 }
 
-/* The rows' band runs count in the CPU budget (review-b findings 3, 13).
+/* The rows' band runs count in the work budget (review-b findings 3, 13).
  * llama3-8b on h100-sxm, calibrated (its kernel tables have residuals: a
  * band).  First with tpu-v5e (no band) as the band's profile: no row is
- * banded and no_band names it (1 + index 0).  That run's CPU time T is the
- * search without band runs; the second search, with the band, gets
- * 1.1 T: the band runs (2 more simulations per row) usually do not all
- * fit; however many are left unbanded (that count depends on the host, so
- * it is not asserted), the banded rows are the best ones and the two counts
- * add up to the rows.  Without a bound every row is banded. */
+ * banded and no_band names it (1 + index 0).  That run's events W (size.h
+ * work_budget, rl_size_result.events: no host load moves them)
+ * are the search without band runs; the second search, with the band,
+ * gets W: its plans spend it exactly, the budget is checked before each
+ * row's band runs (2 simulations), so the best row alone is banded and
+ * the other r.n - 1 are counted unbanded, on every run (a count, not a
+ * clock: tester16 F10; run twice).  Without a bound every row is
+ * banded. */
 static void test_band_runs_within_budget(void **state)
 {
     (void)state;
@@ -691,10 +693,10 @@ static void test_band_runs_within_budget(void **state)
                          .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
     rl_size_result r;
     char err[512];
-    clock_t t0 = clock();
     if (rl_size_search(&in, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
-    double T = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    unsigned long long W = r.events;
+    assert_true(W > 0);
     assert_int_equal(r.no_band, 1);
     assert_true(r.n > 1);
     for (int i = 0; i < r.n; i++)
@@ -702,21 +704,21 @@ static void test_band_runs_within_budget(void **state)
     rl_size_result_free(&r);
 
     in.band_hw = NULL;
-    in.cpu_budget_s = 1.1 * T;
-    if (rl_size_search(&in, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    assert_int_equal(r.no_band, 0);
-    int banded = 0;
-    for (int i = 0; i < r.n; i++)
-        banded += r.c[i].banded;
-    /* how many rows the budget leaves unbanded depends on the host's speed
-     * (no timed assertion: only what holds for any count) */
-    assert_int_equal(banded + r.unbanded_for_time, r.n);
-    for (int i = 0; i < banded; i++) /* the best rows first */
-        assert_true(r.c[i].banded);
-    rl_size_result_free(&r);
+    in.work_budget = W;
+    for (int again = 0; again < 2; again++) {
+        if (rl_size_search(&in, &r, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_int_equal(r.no_band, 0);
+        int banded = 0;
+        for (int i = 0; i < r.n; i++)
+            banded += r.c[i].banded;
+        assert_int_equal(banded, 1);
+        assert_true(r.c[0].banded); /* the best row */
+        assert_int_equal(r.unbanded_for_time, r.n - 1);
+        rl_size_result_free(&r);
+    }
 
-    in.cpu_budget_s = 0; /* no bound: every row banded */
+    in.work_budget = 0; /* no bound: every row banded */
     if (rl_size_search(&in, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(r.unbanded_for_time, 0);
