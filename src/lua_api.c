@@ -488,8 +488,6 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
     }
     if (rc != 0)
         luaL_error(L, "%s", err);
-    if (lua_type(L, arg) != LUA_TSTRING) /* a table's measured_* fields are not trusted */
-        rl_hw_measured_from_profile(h);
 }
 
 static const char *opt_string(lua_State *L, int opts, rl_param_id id);

@@ -602,18 +602,6 @@ void rl_hw_sync_costs(rl_hw *h)
 
 int rl_hw_what_if_of(const rl_hw *h) { return h->changed[0] != 0; }
 
-void rl_hw_measured_from_profile(rl_hw *h)
-{
-    const char *name = h->renamed_from[0] ? h->renamed_from : h->name;
-    rl_hw *p = rl_hw_measured(h) && !strchr(name, '/') ? malloc(sizeof *p) : NULL;
-    char err[1024];
-    if (p && rl_hw_load(name, NULL, 0, p, err, sizeof err) == 0 && rl_hw_measured(p)) {
-        h->measured = p->measured;
-        settle_what_if(h);
-    }
-    free(p);
-}
-
 /* rl_hw.measured is set on every conversion (settle_what_if); a struct
  * filled otherwise reads as its own chip. */
 double rl_hw_measured_bw(const rl_hw *h)

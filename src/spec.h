@@ -365,15 +365,6 @@ int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out
                         size_t errlen);
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen);
 
-/* For a chip converted from a Lua table (lua_api.c): when h carries
- * measurements and its name (or the name it had before a rename) is a
- * profile rl_hw_load finds, the figures that profile was measured at
- * replace the table's measured_* fields, and the what-if is settled again
- * (tester16 F13: a table whose measured_hbm_bw was deleted or forged read
- * "calibrated" at the chip's measured speed with hbm_bw 1e13).  A chip no
- * profile names keeps the table's figures. */
-void rl_hw_measured_from_profile(rl_hw *h);
-
 /* Push a validated spec as a Lua table (the inverse of *_from_table). */
 void rl_model_push(lua_State *L, const rl_model *m);
 void rl_hw_push(lua_State *L, const rl_hw *h);
