@@ -9,7 +9,6 @@
  * token) that isolates the simulator's own speed. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 #include "arch.h"
 #include "bench.h"
@@ -32,15 +31,6 @@ static double lin_time(void *ctx, const rl_step_work *w)
                                                      w->decode_context)
                                 : 0) +
            T * l->per_token;
-}
-
-/* User + system CPU seconds of this process so far. */
-static double cpu_s(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 static int cmp(const void *a, const void *b)
@@ -100,14 +90,14 @@ int main(void)
         long long steps = 0;
         for (int k = 0; k < 4; k++) {
             rl_serve_result r;
-            double s = rl_calib_now(), s_cpu = cpu_s();
+            double s = rl_calib_now(), s_cpu = bench_cpu_s();
             if (rl_serve_run(req, n, &c, &costs[ci], &costs[ci], &r, err, sizeof err)) {
                 fprintf(stderr, "bench_serve: %s\n", err);
                 rc = 1;
                 break;
             }
             t[k] = rl_calib_now() - s;
-            cpu[k] = cpu_s() - s_cpu;
+            cpu[k] = bench_cpu_s() - s_cpu;
             steps = r.steps;
             rl_serve_result_free(&r);
         }

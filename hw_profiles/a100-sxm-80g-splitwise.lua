@@ -1,11 +1,11 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
 -- with its per-step host floor (decode_step_s), which the kernel-table
 -- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at
--- context 2048 this profile reads 2.5-3.4x theirs (docs/validation.md).
+-- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).
 return {
   name = "a100-sxm-80g-splitwise",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:31Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
         band = {
           p10 = -0.104925396749469,
           p5 = -0.219403293123,
@@ -198,36 +198,36 @@ return {
             decode = {
               p10 = -0.056543916852923,
               p5 = -0.068305519163882,
-              p90 = 0.048396396297231,
+              p90 = 0.0483963962972311,
               p95 = 0.0667037903653993,
             },
             prefill = {
               p10 = -0.22135418788414,
               p5 = -0.267397689513687,
-              p90 = 0.189458841819494,
+              p90 = 0.189458841819495,
               p95 = 0.261127353160424,
             },
             static = {
-              p10 = -0.0742079114345133,
-              p5 = -0.0896437706957292,
+              p10 = -0.0742079114345132,
+              p5 = -0.089643770695729,
               p90 = 0.0635151522933253,
-              p95 = 0.0875416710281543,
+              p95 = 0.0875416710281542,
             },
           },
           per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0268, prefill 0.1049, static 0.0352 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.134537478366103,
+              p10_p90 = 0.134537478366102,
               p5_p95 = 0.261350812785487,
               up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.0880938193047331,
+              p10_p90 = 0.088093819304733,
               p5_p95 = 0.245600730918647,
               up_to_octaves = 4.9968373638627,
             },
             static = {
-              p10_p90 = 0.16128371940077,
+              p10_p90 = 0.161283719400771,
               p5_p95 = 0.216302364175434,
               up_to_octaves = 4.9968373638627,
             },
@@ -237,13 +237,13 @@ return {
         },
         comm_eff = 0.150717833826106,
         compute_eff = 0.816255249011224,
-        decode_seq_s = 0.000260890296710503,
+        decode_seq_s = 0.000260890296710504,
         decode_step_s = 0.0445463507956528,
         fitted_on = {
           configs = 94,
-          cv_median_abs_error = 0.0351688959897243,
+          cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-02T17:11:31Z",
+          date = "2026-12-02T18:00:55Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -254,15 +254,38 @@ return {
           hash = "fnv1a64:335c0bae0b3a439f",
           models = "llama2-70b",
           rows = 94,
+          sd = {
+            comm_eff = 0.0208226086308644,
+            compute_eff = 0.0371982377713883,
+            decode_seq_s = 6.14177454385409e-05,
+            decode_step_s = 0.000450042811749662,
+            memory_eff = 0.0337992168897616,
+            prefill_act_byte_s = 1.15989797868006e-11,
+            prefill_comm_eff = 0.543202821620662,
+            prefill_seq_s = 0.00351236168262437,
+            prefill_step_s = 0.00424223965418043,
+          },
+          status = {
+            comm_eff = "fitted",
+            compute_eff = "fitted",
+            decode_seq_s = "fitted",
+            decode_step_s = "fitted",
+            launch_s = "held",
+            memory_eff = "fitted",
+            prefill_act_byte_s = "fitted",
+            prefill_comm_eff = "not identified",
+            prefill_seq_s = "fitted",
+            prefill_step_s = "fitted",
+          },
           weights = "bf16",
         },
         launch_s = 0,
         memory_eff = 0.772999938470989,
+        prefill_act_byte_s = 4.6032669091254e-11,
         prefill_comm_eff = 1,
         prefill_layer_s = 0,
         prefill_seq_s = 0.0207658048676971,
         prefill_step_s = 0.0437291375647138,
-        prefill_token_s = 6.03359400312884e-05,
         seq_s = 0,
         step_s = 0,
       },

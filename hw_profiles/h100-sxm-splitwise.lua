@@ -1,11 +1,11 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
 -- with its per-step host floor (decode_step_s), which the kernel-table
 -- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at
--- context 2048 this profile reads 2.5-3.4x theirs (docs/validation.md).
+-- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).
 return {
   name = "h100-sxm-splitwise",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
@@ -200,48 +200,48 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T17:11:32Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
         band = {
-          p10 = -0.0610535188056569,
+          p10 = -0.061053518805657,
           p5 = -0.163925923292615,
-          p90 = 0.0640891185853576,
-          p95 = 0.130809811135041,
+          p90 = 0.0640891185853574,
+          p95 = 0.13080981113504,
           per_class = {
             decode = {
               p10 = -0.0432471870535408,
               p5 = -0.0611007564018403,
-              p90 = 0.037368066802555,
-              p95 = 0.0465374139192676,
+              p90 = 0.0373680668025546,
+              p95 = 0.0465374139192675,
             },
             prefill = {
-              p10 = -0.15140114860671,
-              p5 = -0.213903500556576,
-              p90 = 0.130819334633601,
+              p10 = -0.151401148606711,
+              p5 = -0.213903500556577,
+              p90 = 0.1308193346336,
               p95 = 0.162919681038218,
             },
             static = {
-              p10 = -0.0656508263851518,
-              p5 = -0.0927532037071588,
-              p90 = 0.056726104820786,
-              p95 = 0.0706455122236128,
+              p10 = -0.0656508263851521,
+              p5 = -0.0927532037071591,
+              p90 = 0.0567261048207855,
+              p95 = 0.0706455122236129,
             },
           },
           per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0136, prefill 0.0476, static 0.0207 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00626581906512386,
-              p5_p95 = 0.00626581906512386,
+              p10_p90 = 0.0062658190651243,
+              p5_p95 = 0.0062658190651243,
               up_to_octaves = 3.86455020230614,
             },
             prefill = {
-              p10_p90 = 0.0812048888506677,
-              p5_p95 = 0.0812048888506677,
+              p10_p90 = 0.0812048888506679,
+              p5_p95 = 0.0812048888506679,
               up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0746796657204929,
+              p10_p90 = 0.0746796657204935,
               p5_p95 = 0.0995522114920332,
               up_to_octaves = 4.99227837138002,
             },
@@ -250,14 +250,14 @@ return {
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
         comm_eff = 0.170564849911945,
-        compute_eff = 0.835698883018687,
+        compute_eff = 0.835698883018688,
         decode_seq_s = 0.000276754682842688,
         decode_step_s = 0.0296218872559066,
         fitted_on = {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
-          cv_p90_abs_error = 0.120848873366873,
-          date = "2026-12-02T17:11:32Z",
+          cv_p90_abs_error = 0.120848873366872,
+          date = "2026-12-02T18:00:55Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -268,15 +268,38 @@ return {
           hash = "fnv1a64:335c0bae0b3a439f",
           models = "llama2-70b",
           rows = 94,
+          sd = {
+            comm_eff = 0.0242648463840231,
+            compute_eff = 0.0393107298314504,
+            decode_seq_s = 3.59890336077122e-05,
+            decode_step_s = 0.000248937855795275,
+            memory_eff = 0.0217722370760384,
+            prefill_act_byte_s = 5.22563088078692e-12,
+            prefill_comm_eff = 0.425881898149326,
+            prefill_seq_s = 0.00142990998309452,
+            prefill_step_s = 0.00169911744878663,
+          },
+          status = {
+            comm_eff = "fitted",
+            compute_eff = "fitted",
+            decode_seq_s = "fitted",
+            decode_step_s = "fitted",
+            launch_s = "held",
+            memory_eff = "fitted",
+            prefill_act_byte_s = "fitted",
+            prefill_comm_eff = "at bound",
+            prefill_seq_s = "at bound",
+            prefill_step_s = "fitted",
+          },
           weights = "bf16",
         },
         launch_s = 0,
         memory_eff = 0.676583440384884,
+        prefill_act_byte_s = 3.98027547141837e-11,
         prefill_comm_eff = 1,
         prefill_layer_s = 0,
         prefill_seq_s = 0,
         prefill_step_s = 0.0515632166725509,
-        prefill_token_s = 5.21702666589748e-05,
         seq_s = 0,
         step_s = 0,
       },

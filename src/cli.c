@@ -537,10 +537,20 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
 {
     char d[600];
     rl_ec_differs(&h->engine_costs, m->name, rl_dtype_name(p.weights), chips, d, sizeof d);
+    const rl_engine_costs *c = &h->engine_costs;
+    double act = c->v[RL_EC_PREFILL_ACT];
+    char term[640] = "";
+    int same = !*c->models || rl_ec_listed(c->models, m->name);
+    if (*d && act > 0) /* review25 HIGH-1: the activation-byte term, the same at every TP and
+                        * scaled to another model by assumption (enginecost.h) */
+        snprintf(term, sizeof term, ", and prefill_act_byte_s (%.3g s a byte: %.3g us a prompt "
+                 "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
+                 m->name, same ? "" : ", scaled from ", same ? "" : c->models,
+                 same ? "" : " by layers x d_model, an assumption");
     if (*d)
         rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
-                         "fitted on: %s; the time extrapolates their host floor and efficiencies",
-                    h->name, d);
+                         "fitted on: %s; the time extrapolates their host floor and efficiencies%s",
+                    h->name, d, term);
 }
 
 /* A note when a step's batch or context, or a prefill's tokens, lie

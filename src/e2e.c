@@ -22,6 +22,12 @@
 
 /* ---- the terms of a row ------------------------------------------------------ */
 
+double rl_e2e_act_bytes(const rl_model *m, rl_precision p)
+{
+    return (double)m->layers * (double)m->d_model *
+           rl_dtype_bytes(rl_shard_moved_dtype(p.compute));
+}
+
 /* The operator terms and launches of one step from its op list. */
 static void fill_ops(rl_ec_step *s, const rl_ops *o)
 {
@@ -46,7 +52,8 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     s->count = count;
     s->prefill = ph == RL_PHASE_PREFILL;
     s->batch = (double)batch;
-    s->tokens = ph == RL_PHASE_PREFILL ? (double)batch * (double)len : 0;
+    s->act_bytes = ph == RL_PHASE_PREFILL
+                       ? (double)batch * (double)len * rl_e2e_act_bytes(m, c->prec) : 0;
     fill_ops(s, &o);
     if (c->chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -113,7 +120,8 @@ int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
 
 /* rl_ec_time, and with sides non-NULL the two sides of its max summed
  * over the steps: sides[0] the host's (step floor, launches and the
- * per-sequence cost), sides[1] the device's (operators and collectives). */
+ * per-sequence cost), sides[1] the device's (operators, collectives and
+ * the prompt tokens' activation-byte cost). */
 static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, double *sides)
 {
     double time = 0;
@@ -126,7 +134,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
         double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
-               dev = x[comm] * s->comm_s + x[RL_EC_PREFILL_TOKEN] * s->tokens;
+               dev = x[comm] * s->comm_s + x[RL_EC_PREFILL_ACT] * s->act_bytes;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
         for (int i = 0; i < s->nops; i++) {
             double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
@@ -152,7 +160,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
             grad[comm] += s->count * s->comm_s;
-            grad[RL_EC_PREFILL_TOKEN] += s->count * s->tokens;
+            grad[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         }
     }
     return time;
@@ -259,13 +267,24 @@ static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file
  * Serving with PagedAttention", SOSP 2023, sec. 4.5), and the row's
  * prediction times the batch as one (tester15 F-csv-2: batch 100000 at
  * context 8192, 107 TB of KV on one 80 GB H100, was scored).  Windowed
- * layers count their window (memory.h, ideal view).  Returns 0, or -1 with
- * err naming file and line. */
+ * layers count their window (memory.h, ideal view): rl_e2e_row_memory.
+ * Returns 0, or -1 with err naming file and line. */
+long long rl_e2e_row_seq(const rl_meas_row *r)
+{
+    return r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
+}
+
+rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
+                            rl_precision p)
+{
+    return rl_memory_use(mod, h, r->tp, r->batch, rl_e2e_row_seq(r), p.weights, p.kv);
+}
+
 static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
                     const char *file, char *err, size_t errlen)
 {
-    long long seq = r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
-    rl_memory u = rl_memory_use(mod, h, r->tp, r->batch, seq, p.weights, p.kv);
+    long long seq = rl_e2e_row_seq(r);
+    rl_memory u = rl_e2e_row_memory(r, mod, h, p);
     if (u.total_bytes <= u.hbm_bytes)
         return 0;
     if (u.weight_bytes > u.hbm_bytes)
@@ -871,7 +890,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
-        cols[RL_EC_PREFILL_TOKEN] += s->count * s->tokens;
+        cols[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
             cols[compute ? RL_EC_COMPUTE : RL_EC_MEMORY] += s->count * (compute ? s->op_c[j] : s->op_m[j]);
@@ -904,7 +923,7 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_DECODE_SEQ] = 1e-4;
         x[RL_EC_PREFILL_SEQ] = 1e-3;
         x[RL_EC_LAUNCH] = 0;
-        x[RL_EC_PREFILL_TOKEN] = 0;
+        x[RL_EC_PREFILL_ACT] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
         x[RL_EC_COMM] = x[RL_EC_PREFILL_COMM] = 2.0;
@@ -917,14 +936,39 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
     }
 }
 
+/* Parameter p's value and sd in the file's units (efficiencies as
+ * fractions) and its status.  Not identified (RL_EC_LOOSE): an sd above
+ * its value (review25 HIGH-2: one-TP fits gave prefill terms of 0-3e-6 s a
+ * token with sds 2-5x that, called fitted), or above half its range (a
+ * value at or near 0 is then no estimate either; review25: 0 with sd
+ * 0.00012 s against a 1 ms range); our thresholds: an estimate whose one-sd
+ * interval reaches 0, or most of the physical range, says nothing. */
+static rl_ec_status param_status(const rl_fit_result *f, int p, double *v, double *sd)
+{
+    int eff = rl_ec_is_eff((rl_ec_param)p);
+    double lo, hi;
+    rl_ec_range((rl_ec_param)p, &lo, &hi);
+    *v = eff ? 1 / f->x[p] : f->x[p];
+    *sd = eff ? f->sd[p] / (f->x[p] * f->x[p]) : f->sd[p];
+    if (f->held[p])
+        return RL_EC_HELD;
+    if (!isfinite(*sd) || (*v != 0 && *sd > fabs(*v)) || *sd > 0.5 * (hi - lo))
+        return RL_EC_LOOSE;
+    return f->at_bound[p] ? RL_EC_AT_BOUND : RL_EC_FITTED;
+}
+
 static cJSON *param_json(const rl_fit_result *f, int p)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
-    double v = eff ? 1 / f->x[p] : f->x[p], sd = eff ? f->sd[p] / (f->x[p] * f->x[p]) : f->sd[p];
+    double v, sd;
+    rl_ec_status st = param_status(f, p, &v, &sd);
     /* an sd above RL_FIT_SD_UNIDENTIFIED times the value (or none: a singular
-     * covariance) says the rows do not pin the parameter: no number is shown */
-    int loose = !f->held[p] && (!isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)));
+     * covariance): no number is shown */
+    int loose = st == RL_EC_LOOSE &&
+                (!isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)));
+    double lo, hi;
+    rl_ec_range((rl_ec_param)p, &lo, &hi);
     char status[256];
     if (loose && f->absorber[p] >= 0)
         snprintf(status, sizeof status, "not identifiable (sd beyond 10x its value): %s absorbs it", rl_ec_name((rl_ec_param)f->absorber[p]));
@@ -933,19 +977,61 @@ static cJSON *param_json(const rl_fit_result *f, int p)
                  "at the optimum%s", isfinite(sd) ? "sd beyond 10x its value" : "singular covariance",
                  p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
                      ? " (the device side of max(host, device) wins where it enters)" : "");
+    else if (st == RL_EC_LOOSE)
+        snprintf(status, sizeof status, "not identified (sd %.2g %s): the rows do not pin it%s%s",
+                 sd, v != 0 && sd > fabs(v) ? "exceeds its value" : "exceeds half its range",
+                 f->absorber[p] >= 0 ? ", traded off against " : "",
+                 f->absorber[p] >= 0 ? rl_ec_name((rl_ec_param)f->absorber[p]) : "");
     else
-        snprintf(status, sizeof status, "%s", f->held[p] ? "not identifiable (held)"
-                                              : f->at_bound[p] ? "at a bound of its range"
-                                                               : "fitted");
+        snprintf(status, sizeof status, "%s", st == RL_EC_HELD ? "not identifiable (held)"
+                                              : st == RL_EC_AT_BOUND ? "at a bound of its range"
+                                                                     : "fitted");
     cJSON_AddStringToObject(o, "parameter", rl_ec_name((rl_ec_param)p));
     cJSON_AddNumberToObject(o, "value", v);
-    if (f->held[p] || loose)
+    if (st == RL_EC_HELD || loose)
         cJSON_AddNullToObject(o, "sd");
     else
         cJSON_AddNumberToObject(o, "sd", sd);
-    cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak" : "s");
+    cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak"
+                                       : p == RL_EC_PREFILL_ACT ? "s per activation byte" : "s");
     cJSON_AddStringToObject(o, "status", status);
     return o;
+}
+
+/* Each parameter's status and sd into c (fitted_on.status, .sd). */
+static void record_status(const rl_fit_result *f, rl_engine_costs *c)
+{
+    for (int p = 0; p < RL_EC_N; p++) {
+        double v, sd;
+        c->status[p] = param_status(f, p, &v, &sd);
+        c->sd[p] = c->status[p] != RL_EC_HELD && isfinite(sd) ? sd : NAN;
+    }
+}
+
+/* When every row with a prefill has one TP degree, the activation-byte
+ * term, compute_eff and prefill_comm_eff are all linear in the prompt
+ * tokens there (review25 HIGH-2: fits on TP4 rows alone gave it 0 with an
+ * sd 2-5x the shipped value, and compute_eff's sd grew 16x): its column is
+ * zeroed so that the fit holds it at 0 (fit.h), and a note says why into
+ * note.  Returns 1 when held. */
+static int hold_act_on_one_tp(rows *rs, char *note, size_t n)
+{
+    long long tp = 0;
+    for (int i = 0; i < rs->n; i++)
+        if (rs->row[i]->phase != RL_MEAS_DECODE) {
+            if (tp && rs->row[i]->tp != tp)
+                return 0;
+            tp = rs->row[i]->tp;
+        }
+    if (!tp)
+        return 0;
+    for (int i = 0; i < rs->n; i++)
+        for (int k = 0; k < rs->t[i].n; k++)
+            rs->t[i].step[k].act_bytes = 0;
+    snprintf(note, n, "%s held at 0: every prefill row has tp %lld, and on one TP degree it cannot "
+             "be separated from compute_eff and prefill_comm_eff (all three grow with the prompt "
+             "tokens); fit rows of two TP degrees or more", rl_ec_name(RL_EC_PREFILL_ACT), tp);
+    return 1;
 }
 
 /* k-fold cross-validation over whole configurations: cvp[i] gets row i's
@@ -1277,7 +1363,7 @@ static int check_engine(const rl_meas *m, const char *engine, char *err, size_t 
  * framework (shared/data/README.md: "The serving framework is not
  * stated"; Patel et al., ISCA 2024, measured in 2023), and its fitted
  * per-step floor is that framework's host time, which kernel-table
- * profiles do not carry (tester9 #7c: 2.5-3.4x on Llama-2-70B TP8 decode,
+ * profiles do not carry (tester9 #7c: 2.6-3.4x on Llama-2-70B TP8 decode,
  * docs/validation.md). */
 static const char *engine_note(const char *engine)
 {
@@ -1286,7 +1372,7 @@ static const char *engine_note(const char *engine)
                : "-- It represents SplitwiseSim's serving framework (not stated; measured in 2023)\n"
                  "-- with its per-step host floor (decode_step_s), which the kernel-table\n"
                  "-- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at\n"
-                 "-- context 2048 this profile reads 2.5-3.4x theirs (docs/validation.md).\n";
+                 "-- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).\n";
 }
 
 /* Append name to the comma-separated list[cap] unless it is there. */
@@ -1459,6 +1545,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         hi[p] = eff ? 1 / a : b;
         names[p] = rl_ec_name((rl_ec_param)p);
     }
+    char held[400] = "";
+    hold_act_on_one_tp(&rs, held, sizeof held);
     rl_fit_problem pb = {RL_EC_N, rs.n, names, lo, hi, rs.meas_s, predict_row, columns_row, &rs};
     rl_fit_result fr;
     double x0[NSTART * RL_EC_N];
@@ -1500,6 +1588,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     rl_engine_costs c = rl_engine_costs_ideal();
     rl_ec_from_x(fr.x, &c);
+    record_status(&fr, &c);
     c.present = 1;
     int *cls = malloc((size_t)rs.n * sizeof *cls);
     if (!cls) {
@@ -1553,7 +1642,9 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON_AddNumberToObject(res, "left_out_rows", m->n - rs.n);
     cJSON_AddNumberToObject(res, "iterations", fr.iterations);
     cJSON_AddNumberToObject(res, "residual_sd_log", fr.scale);
-    cJSON_AddStringToObject(res, "identifiability", *fr.note ? fr.note : "every parameter identified");
+    char ident[sizeof fr.note + sizeof held + 2];
+    snprintf(ident, sizeof ident, "%s%s%s", fr.note, *fr.note && *held ? "; " : "", held);
+    cJSON_AddStringToObject(res, "identifiability", *ident ? ident : "every parameter identified");
     add_summary(res, "fit_", err_fit, rs.n);
     cJSON_AddNumberToObject(res, "cv_folds", k);
     add_summary(res, "cv_", err_cv, rs.n);
@@ -1967,7 +2058,8 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double decode_batch = (double)c->decode_batch;
     int prefills = rl_ops_prefill_rows(c) > 0;
     rl_ec_terms t = {1, {{.count = 1, .prefill = prefills, .batch = decode_batch,
-                          .tokens = rl_ops_prefill_rows(c), .comm_s = comm_s}}};
+                          .act_bytes = rl_ops_prefill_rows(c) * rl_e2e_act_bytes(m, c->prec),
+                          .comm_s = comm_s}}};
     fill_ops(&t.step[0], &o);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);

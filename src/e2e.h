@@ -23,6 +23,7 @@
 
 #include "enginecost.h"
 #include "measure.h"
+#include "memory.h"
 #include "ops.h"
 #include "result.h"
 #include "spec.h"
@@ -32,7 +33,8 @@ typedef struct {
     double count;    /* steps of this kind */
     int prefill;     /* 1: a prefill step, 0: a decode step */
     double batch;    /* sequences in each step */
-    double tokens;   /* prompt tokens a step (prefill), 0 for decode */
+    double act_bytes; /* activation bytes of the step's prompt tokens (rl_e2e_act_bytes
+                       * x tokens; 0 for decode): what prefill_act_byte_s multiplies */
     double launches; /* kernel launches a step: operator instances */
     double comm_s;   /* ideal collective time a step */
     int ncoll;       /* the plan's collectives a step (shard.h), of them latency-bound: */
@@ -48,6 +50,25 @@ typedef struct {
     int n;
     rl_ec_step step[2];
 } rl_ec_terms;
+
+/* The activation bytes of one prompt token of m at precision p, the
+ * quantity prefill_act_byte_s (enginecost.h) is a time per: one hidden
+ * state per layer, layers x d_model elements in the dtype the activations
+ * move in (rl_shard_moved_dtype: bf16 unless the compute is fp32).
+ * Llama-2-70B in bf16: 80 x 8192 x 2 = 1310720 B; Llama-3-8B: 32 x 4096 x
+ * 2 = 262144 B.  0 for an abstract model (it has no layers or width): the
+ * term then adds nothing.  Why this form is assumed, not measured:
+ * enginecost.h. */
+double rl_e2e_act_bytes(const rl_model *m, rl_precision p);
+
+/* The tokens a sequence of row r holds at the end of the row's work
+ * (decode: its context; prefill: its tokens; static: tokens + output), and
+ * the memory of r's batch of them with mod's weights on its tp GPUs of h
+ * at p (memory.h): the fit refuses a row whose total exceeds the HBM, as a
+ * configuration that cannot run (e2e.c row_fits says why). */
+long long rl_e2e_row_seq(const rl_meas_row *r);
+rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
+                            rl_precision p);
 
 /* The terms of row r for model m on hardware h (tp GPUs, 1D plan) at
  * precision p.  A static row is its batch's prefill plus `output` decode
@@ -106,8 +127,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
  * GPUs) with the step's ideal TP collective time comm_s (scaled by
  * 1 / comm_eff here).  The host floor is the prefill one when the step
  * prefills, the per-sequence costs count the decoding sequences and one
- * prefill, the per-token cost (prefill_token_s) the step's prompt tokens
- * (rl_ops_prefill_rows).  Seconds, or -1 on invalid input.  For the serving simulator's
+ * prefill, the activation-byte cost (prefill_act_byte_s) the step's prompt
+ * tokens (rl_ops_prefill_rows) x rl_e2e_act_bytes.  Seconds, or -1 on invalid input.  For the serving simulator's
  * step cost (serve.h). */
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          double comm_s);

@@ -14,19 +14,43 @@
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
                                            "comm_eff",      "prefill_comm_eff", "launch_s",
-                                           "prefill_token_s"};
+                                           "prefill_act_byte_s"};
 
 /* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
  * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
  * 100 ms per decoding sequence and 1 s per prefilled one, up to 1 ms per
  * kernel launch (CUDA launches cost a few
- * microseconds) and per prompt token (SplitwiseSim's rows leave ~50 us).  Efficiencies: the datasheet peak is the ceiling (1); the
+ * microseconds), and up to 1 ns per activation byte of a prompt token (a
+ * 1 GB/s path; SplitwiseSim's rows leave ~0.04 ns, 25 GB/s: enginecost.h).
+ * Efficiencies: the datasheet peak is the ceiling (1); the
  * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
  * collective speed) are far below anything measured. */
 static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0.01, 0.01, 0, 0};
-static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3, 1e-3};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 1, 1, 1e-3, 1e-9};
 
 const char *rl_ec_name(rl_ec_param p) { return p < RL_EC_N ? NAMES[p] : "?"; }
+
+static const char *const STATUS[] = {"-", "fitted", "at bound", "not identified", "held"};
+#define NSTATUS ((int)(sizeof STATUS / sizeof *STATUS))
+
+const char *rl_ec_status_name(rl_ec_status st) { return STATUS[st]; }
+
+/* The alias prefill_token_s (seconds per prompt token, stop-25 profiles)
+ * per activation byte: a Llama-2-70B bf16 token's 80 x 8192 x 2 bytes
+ * (e2e.h rl_e2e_act_bytes), the model it was fitted on. */
+#define TOKEN_ALIAS_BYTES 1310720.0
+
+const char *rl_ec_known_keys(void)
+{
+    static char keys[512];
+    if (!*keys) {
+        size_t k = 0;
+        for (int p = 0; p < RL_EC_N; p++)
+            k += (size_t)snprintf(keys + k, sizeof keys - k, "%s, ", NAMES[p]);
+        snprintf(keys + k, sizeof keys - k, "prefill_token_s (alias), band, fitted_on");
+    }
+    return keys;
+}
 
 int rl_ec_is_eff(rl_ec_param p)
 {
@@ -42,8 +66,11 @@ void rl_ec_range(rl_ec_param p, double *lo, double *hi)
 rl_engine_costs rl_engine_costs_ideal(void)
 {
     rl_engine_costs c = {0};
-    for (int p = 0; p < RL_EC_N; p++)
+    for (int p = 0; p < RL_EC_N; p++) {
         c.v[p] = rl_ec_is_eff((rl_ec_param)p) ? 1.0 : 0.0;
+        c.sd[p] = NAN;
+    }
+    c.token_alias = NAN;
     return c;
 }
 
@@ -322,6 +349,42 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
                  c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
 }
 
+/* The parameter named key, or -1. */
+static int param_of(const char *key)
+{
+    for (int p = 0; p < RL_EC_N; p++)
+        if (strcmp(key, NAMES[p]) == 0)
+            return p;
+    return -1;
+}
+
+/* fitted_on.status.PARAM = "fitted" | "at bound" | "not identified" | "held" */
+static int status_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    int p = param_of(key);
+    const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    for (int st = 1; p >= 0 && st < NSTATUS; st++)
+        if (strcmp(v, STATUS[st]) == 0) {
+            r->c->status[p] = st;
+            return 0;
+        }
+    RL_FAIL("%s: field '%s.fitted_on.status.%s': expected a parameter (%s) and one of \"fitted\", "
+            "\"at bound\", \"not identified\", \"held\"", r->origin, r->field, key,
+            "decode_step_s ... prefill_act_byte_s");
+}
+
+/* fitted_on.sd.PARAM = a standard deviation >= 0 in the parameter's units (any finite
+ * size: a not-identified one may be huge) */
+static int sd_field(lua_State *L, const reading *r, const char *key, char *err, size_t errlen)
+{
+    int p = param_of(key);
+    char k[96];
+    snprintf(k, sizeof k, "fitted_on.sd.%s", key);
+    if (p < 0)
+        RL_FAIL("%s: field '%s.%s': unknown parameter", r->origin, r->field, k);
+    return read_num(L, r, k, 0, 1e300, &r->c->sd[p], err, errlen);
+}
+
 static int fitted_field(lua_State *L, const reading *r, const char *key, char *err,
                         size_t errlen)
 {
@@ -349,8 +412,13 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
         return read_string(L, r, "fitted_on.models", c->models, sizeof c->models, err, errlen);
     if (strcmp(key, "weights") == 0)
         return read_string(L, r, "fitted_on.weights", c->weights, sizeof c->weights, err, errlen);
+    if (strcmp(key, "status") == 0)
+        return each_field(L, r, "fitted_on.status", status_field, err, errlen);
+    if (strcmp(key, "sd") == 0)
+        return each_field(L, r, "fitted_on.sd", sd_field, err, errlen);
     RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights)", r->origin, r->field, key);
+            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights, status, sd)", r->origin,
+            r->field, key);
 }
 
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
@@ -361,6 +429,9 @@ int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, con
     for (int p = 0; p < RL_EC_N; p++)
         if (strcmp(key, NAMES[p]) == 0)
             rc = read_num(L, &r, key, LO[p], HI[p], &c->v[p], err, errlen);
+    if (strcmp(key, "prefill_token_s") == 0) /* the alias: rl_engine_costs_check */
+        rc = read_num(L, &r, key, 0, HI[RL_EC_PREFILL_ACT] * TOKEN_ALIAS_BYTES, &c->token_alias,
+                      err, errlen);
     if (strcmp(key, "engine") == 0)
         rc = read_string(L, &r, key, c->engine, sizeof c->engine, err, errlen);
     if (strcmp(key, "band") == 0)
@@ -374,7 +445,7 @@ int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, con
 rl_engine_costs rl_engine_costs_blank(void)
 {
     rl_engine_costs c = rl_engine_costs_ideal();
-    c.v[RL_EC_PREFILL_COMM] = NAN;
+    c.v[RL_EC_PREFILL_COMM] = c.v[RL_EC_PREFILL_ACT] = c.token_alias = NAN;
     for (int k = 0; k < RL_EC_CLASSES; k++) {
         c.widen[k][0] = c.widen[k][1] = NAN;
         for (int i = 0; i < 4; i++)
@@ -388,6 +459,12 @@ int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs
 {
     if (isnan(c->v[RL_EC_PREFILL_COMM])) /* a profile from before prefill_comm_eff */
         c->v[RL_EC_PREFILL_COMM] = c->v[RL_EC_COMM];
+    if (!isnan(c->token_alias) && !isnan(c->v[RL_EC_PREFILL_ACT]))
+        RL_FAIL("%s: field '%s.prefill_token_s': an alias of prefill_act_byte_s, given beside it "
+                "(give one)", origin, field);
+    if (isnan(c->v[RL_EC_PREFILL_ACT])) /* the alias, or a profile from before either: 0 */
+        c->v[RL_EC_PREFILL_ACT] = isnan(c->token_alias) ? 0 : c->token_alias / TOKEN_ALIAS_BYTES;
+    c->token_alias = NAN;
     if (!(c->band_p5 <= c->band_p10 && c->band_p10 <= c->band_p90 && c->band_p90 <= c->band_p95))
         RL_FAIL("%s: field '%s.band': expected p5 <= p10 <= p90 <= p95", origin, field);
     for (int k = 0; k < RL_EC_CLASSES && c->classed; k++) {
@@ -434,9 +511,8 @@ static int legacy_field(lua_State *L, const reading *r, const char *key, char *e
                  ? read_string(L, r, key, r->c->source, sizeof r->c->source, err, errlen)
                  : rl_engine_costs_key(L, r->origin, r->field, key, r->c, err, errlen);
     if (rc > 0)
-        RL_FAIL("%s: field '%s.%s': unknown (known: engine, source, decode_step_s, prefill_step_s, "
-                "decode_seq_s, prefill_seq_s, launch_s, compute_eff, memory_eff, comm_eff, band, "
-                "fitted_on)", r->origin, r->field, key);
+        RL_FAIL("%s: field '%s.%s': unknown (known: engine, source, %s)", r->origin, r->field, key,
+                rl_ec_known_keys());
     return rc;
 }
 
@@ -464,6 +540,26 @@ static void set_str(lua_State *L, const char *k, const char *v)
         return;
     lua_pushstring(L, v);
     lua_setfield(L, -2, k);
+}
+
+/* fitted_on.status and fitted_on.sd of the parameters that have them */
+static void push_status(lua_State *L, const rl_engine_costs *c)
+{
+    int any = 0;
+    for (int p = 0; p < RL_EC_N; p++)
+        any |= c->status[p] != RL_EC_UNRECORDED;
+    if (!any)
+        return;
+    lua_newtable(L);
+    for (int p = 0; p < RL_EC_N; p++)
+        if (c->status[p] != RL_EC_UNRECORDED)
+            set_str(L, NAMES[p], STATUS[c->status[p]]);
+    lua_setfield(L, -2, "status");
+    lua_newtable(L);
+    for (int p = 0; p < RL_EC_N; p++)
+        if (isfinite(c->sd[p]))
+            set_num(L, NAMES[p], c->sd[p]);
+    lua_setfield(L, -2, "sd");
 }
 
 void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
@@ -511,6 +607,7 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
         set_num(L, "cv_p90_abs_error", c->cv_p90);
         set_str(L, "models", c->models);
         set_str(L, "weights", c->weights);
+        push_status(L, c);
         lua_newtable(L);
         for (int a = 0; a < RL_EC_AXES; a++)
             if (c->grid[a][0] > 0) {

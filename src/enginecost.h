@@ -10,22 +10,38 @@
  *   t_step = max(host, device) + seq_s * B                           (E)
  *   host   = step_s + launch_s * kernel launches
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
- *          + T_comm / comm_eff + prefill_token_s * N
+ *          + T_comm / comm_eff + prefill_act_byte_s * N * A
  *
  * with step_s = decode_step_s or prefill_step_s, seq_s = decode_seq_s or
  * prefill_seq_s and comm_eff = comm_eff or prefill_comm_eff by the step's
  * phase, B the sequences in the step, N its prompt tokens (0 in a decode
- * step); a measured row's time is the sum over its steps.
- * prefill_token_s is device time per prompt token that does not shrink as
- * the TP degree grows (every other device term is divided among the
- * GPUs).  Its evidence is SplitwiseSim's H100 prefill rows at TP2 and TP4
- * alone: after the operators timed from the measured kernel tables at
- * their sharded shapes (TensorRT-LLM and vLLM 0.24 bf16 GEMM and
- * attention, AIConfigurator) and the measured NCCL AllReduces, 40-54 us
- * per prompt token is left at both degrees from 1k to 32k tokens a step
- * (docs/validation.md, Engine costs); its cause is not in the data (work
- * every rank repeats, or a slower path for the activations).  A profile
- * from before it reads 0.
+ * step), A the activation bytes of one prompt token (e2e.h
+ * rl_e2e_act_bytes: layers x d_model x the activations' dtype bytes); a
+ * measured row's time is the sum over its steps.
+ * prefill_act_byte_s is device time per activation byte of a prompt token
+ * (1 / a bandwidth) that does not shrink as the TP degree grows (every
+ * other device term is divided among the GPUs).  Its evidence is
+ * SplitwiseSim's H100 prefill rows of Llama-2-70B at TP2 and TP4 alone:
+ * after the operators timed from the measured kernel tables at their
+ * sharded shapes (TensorRT-LLM and vLLM 0.24 bf16 GEMM and attention,
+ * AIConfigurator) and the measured NCCL AllReduces, 34-54 us per prompt
+ * token is left at both degrees from 1k to 32k tokens a step
+ * (docs/validation.md, Engine costs; notes s25/h25fit).  Its mechanism is
+ * not identified: the data names no framework and no path.  Its scaling
+ * with the model is an assumption, chosen for a stated physical reason:
+ * ~50 us a token of Llama-2-70B is ~0.6 us a layer, far above replicated
+ * norms and residual adds (~10 ns) and about what moving each layer's
+ * hidden state over a ~25-50 GB/s path that TP does not divide would take
+ * (e.g. an AllReduce off NVLink), and such traffic grows as layers x
+ * d_model x dtype bytes.  Only one model's rows fix it (the shipped fits'
+ * 0.04 ns a byte = 52 us a Llama-2-70B token); a model of another shape
+ * gets it scaled by that assumption, which no measurement here checks
+ * (Llama-3-8B: 1/5 of Llama-2-70B's bytes, ~10 us a token).  It follows no
+ * datasheet figure: `--set hw.flops.*` or `hw.hbm_bw` leave it as it is.
+ * Key `prefill_token_s` (the same term per prompt token, stop-25 profiles)
+ * is read as an alias: prefill_act_byte_s = prefill_token_s / 1310720, the
+ * activation bytes of a Llama-2-70B bf16 token it was fitted on; a
+ * profile with neither reads 0.
  * The collectives get an efficiency per phase because a decode step's AllReduces carry a few KB each (latency-bound; engines switch to
  * one-shot custom AllReduce kernels for them, as the measured
  * `collectives` tables' trtllm/vllm rows show) and a prefill's carry MBs
@@ -49,7 +65,7 @@
  *   engines = { default = "splitwise", splitwise = { source = "...", costs = {
  *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
- *     prefill_seq_s = 0.01, launch_s = 0, prefill_token_s = 5e-5,
+ *     prefill_seq_s = 0.01, launch_s = 0, prefill_act_byte_s = 4e-11,
  *     compute_eff = 0.5, memory_eff = 0.8, comm_eff = 0.2, prefill_comm_eff = 0.3,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1,  -- log(measured / predicted)
  *       per_class = { decode = { p5 = -0.06, p10 = -0.03, p90 = 0.03, p95 = 0.06 },
@@ -69,8 +85,12 @@
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
  *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
  *                   context = {192, 8256}, tokens = {128, 8192} },
- *                   models = "llama2-70b", weights = "bf16" },  -- the rows' models and
+ *                   models = "llama2-70b", weights = "bf16",  -- the rows' models and
  *     --  weight dtypes (optional; a run outside them, or outside grid.tp, gets a note)
+ *                   status = { compute_eff = "fitted", launch_s = "held", ... },
+ *                   sd = { compute_eff = 0.02, ... } },  -- what the fit said of each
+ *     --  parameter (optional): "fitted", "at bound", "not identified" or "held"
+ *     --  (rl_ec_status), and its standard deviation (file units; absent when held)
  *   } } }
  *
  * (the alias: the same keys plus engine = "splitwise" in a top-level
@@ -90,8 +110,17 @@
  * separated the later one is held and the earlier absorbs it. */
 typedef enum {
     RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
-    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_PREFILL_TOKEN, RL_EC_N
+    RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_PREFILL_ACT, RL_EC_N
 } rl_ec_param;
+
+/* A fitted parameter's status (fitted_on.status): not recorded, fitted
+ * inside its range, at a bound of its range, not identified (its sd exceeds
+ * its value or half its range: e2e.h rl_e2e_fit), held (the rows cannot
+ * separate it; kept at its start value). */
+typedef enum { RL_EC_UNRECORDED, RL_EC_FITTED, RL_EC_AT_BOUND, RL_EC_LOOSE, RL_EC_HELD } rl_ec_status;
+
+/* "-", "fitted", "at bound", "not identified", "held". */
+const char *rl_ec_status_name(rl_ec_status s);
 
 /* Shape axes of the fitted grid: tp, batch, decode context, prompt tokens. */
 typedef enum { RL_EC_TP, RL_EC_BATCH, RL_EC_CONTEXT, RL_EC_TOKENS, RL_EC_AXES } rl_ec_axis;
@@ -144,6 +173,14 @@ typedef struct {
     /* the fitted rows' models and weight dtypes, comma-separated
      * (fitted_on.models, fitted_on.weights; "" in profiles from before) */
     char models[256], weights[64];
+    /* what the fit said of each parameter (fitted_on.status, fitted_on.sd):
+     * status[p] an rl_ec_status, sd[p] in the file's units (NAN: not
+     * recorded, or held) */
+    int status[RL_EC_N];
+    double sd[RL_EC_N];
+    /* the alias prefill_token_s as read (NAN: absent): rl_engine_costs_check
+     * converts it */
+    double token_alias;
 } rl_engine_costs;
 
 /* 1 when name is one of the comma-separated names of list. */
@@ -247,7 +284,8 @@ double rl_ec_widening(const double *r, const double *d, int n, double q_lo, doub
                       double coverage, double *scratch);
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
- * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s". */
+ * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s",
+ * "prefill_act_byte_s". */
 const char *rl_ec_name(rl_ec_param p);
 /* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
 int rl_ec_is_eff(rl_ec_param p);
@@ -264,9 +302,14 @@ rl_engine_costs rl_engine_costs_ideal(void);
  * reason" (FIELD: "engines.NAME.costs"). */
 int rl_engine_costs_key(lua_State *L, const char *origin, const char *field, const char *key,
                         rl_engine_costs *c, char *err, size_t errlen);
+/* The keys of the costs table, comma-separated: the parameters, band,
+ * fitted_on (an unknown key's message lists them). */
+const char *rl_ec_known_keys(void);
+
 /* Before the keys: the ideal costs with prefill_comm_eff unset.  After
  * them, rl_engine_costs_check gives an unset prefill_comm_eff comm_eff's
- * value (profiles written before the two were apart), nests the bands
+ * value (profiles written before the two were apart), converts the alias
+ * prefill_token_s (refused beside prefill_act_byte_s), nests the bands
  * (rl_ec_nest) and returns 0, or -1 when the band is not ordered. */
 rl_engine_costs rl_engine_costs_blank(void);
 int rl_engine_costs_check(const char *origin, const char *field, rl_engine_costs *c, char *err,

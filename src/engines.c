@@ -613,8 +613,7 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
         return fitted;
     if (!dst)
         RL_FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
-                "decode_step_s, prefill_step_s, decode_seq_s, prefill_seq_s, launch_s, compute_eff, "
-                "memory_eff, comm_eff, band, fitted_on)", r->origin, f);
+                "%s)", r->origin, f, rl_ec_known_keys());
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))

@@ -192,7 +192,7 @@ static void fit_recovers_known_costs(void **state)
     truth.v[RL_EC_MEMORY] = 0.7;
     truth.v[RL_EC_COMM] = 0.2;
     truth.v[RL_EC_PREFILL_COMM] = 0.4;
-    truth.v[RL_EC_PREFILL_TOKEN] = 3e-5;
+    truth.v[RL_EC_PREFILL_ACT] = 2.5e-11; /* 33 us a Llama-2-70B token: 40 GB/s */
     double x[RL_EC_N];
     rl_ec_to_x(&truth, x);
     for (int i = 0; i < m.n; i++) {
@@ -217,7 +217,7 @@ static void fit_recovers_known_costs(void **state)
     assert_rel(param(res, "memory_eff"), 0.7, 0.01);
     assert_rel(param(res, "comm_eff"), 0.2, 0.01);
     assert_rel(param(res, "prefill_comm_eff"), 0.4, 0.01);
-    assert_rel(param(res, "prefill_token_s"), 3e-5, 0.01);
+    assert_rel(param(res, "prefill_act_byte_s"), 2.5e-11, 0.01);
     assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
                            "launch_s cannot be separated from decode_step_s + prefill_step_s"));
     assert_true(num(res, "cv_median_abs_error") < 1e-3);
@@ -250,6 +250,12 @@ static void fit_recovers_known_costs(void **state)
     assert_string_equal(back.engine_costs.file, "splitwise_h100.csv");
     assert_string_equal(back.engine_costs.models, "llama2-70b"); /* what it was fitted on */
     assert_string_equal(back.engine_costs.weights, "bf16");
+    /* what the fit said of each parameter, recorded (review25 MEDIUM-3) */
+    assert_int_equal(back.engine_costs.status[RL_EC_COMPUTE], RL_EC_FITTED);
+    assert_int_equal(back.engine_costs.status[RL_EC_LAUNCH], RL_EC_HELD);
+    assert_true(isnan(back.engine_costs.sd[RL_EC_LAUNCH]));
+    assert_true(back.engine_costs.sd[RL_EC_COMPUTE] > 0 &&
+                back.engine_costs.sd[RL_EC_COMPUTE] < 0.01 * 0.6);
     char differs[600];
     rl_ec_differs(&back.engine_costs, "llama3-8b", "fp8", 1, differs, sizeof differs);
     assert_string_equal(differs, "model llama3-8b (fitted on llama2-70b), weights fp8 (fitted on "
@@ -327,6 +333,9 @@ static void engine_costs_alias(void **state)
     assert_rel(h.engine_costs.band_p90, 0.1, 0);
     /* written before prefill_comm_eff: it takes comm_eff's value */
     assert_rel(h.engine_costs.v[RL_EC_PREFILL_COMM], 0.3, 0);
+    /* written before prefill_token_s and prefill_act_byte_s (stop 25): the
+     * term reads 0, the ideal (review25 LOW-8) */
+    assert_true(h.engine_costs.v[RL_EC_PREFILL_ACT] == 0);
     lua_State *L = luaL_newstate();
     rl_hw_push(L, &h);
     lua_getfield(L, -1, "engine_costs");
@@ -439,10 +448,11 @@ static void simulator_step_is_e(void **state)
                              (1 - 1e-12));
     assert_true(mixed > e - 16 * v[RL_EC_DECODE_SEQ] - v[RL_EC_DECODE_STEP]);
     /* a step that only prefills one 4096-token prompt is (E) of that
-     * prefill row to rounding: prefill_token_s counts the step's prompt
-     * tokens there too (a100-sxm-80g-splitwise: 60 us x 4096 = 0.25 s of
-     * its 0.655 s; without them the step read 0.407 s) */
-    assert_true(v[RL_EC_PREFILL_TOKEN] > 1e-5);
+     * prefill row to rounding: prefill_act_byte_s counts the step's prompt
+     * tokens' activation bytes there too (a100-sxm-80g-splitwise: ~60 us a
+     * Llama-2-70B token, 0.25 s of the step's 0.655 s at 4096 tokens;
+     * without them the step read 0.407 s) */
+    assert_true(v[RL_EC_PREFILL_ACT] * rl_e2e_act_bytes(&m, rl_precision_default()) > 1e-5);
     rl_ec_terms p = terms(&m, &h, row(RL_MEAS_PREFILL, 8, 1, 0, 4096, 0));
     rl_ops_config pre = rl_ops_mixed_config(8, rl_precision_default(), 4096, 0, 0, 0);
     assert_rel(rl_e2e_mixed_time(&m, &h, &pre, p.step[0].comm_s), rl_ec_time(&p, x, NULL), 1e-12);
@@ -933,6 +943,107 @@ static cJSON *on_tester_rows(cJSON *(*fn)(const rl_meas *, const rl_e2e_opts *, 
     return res;
 }
 
+/* Review25 HIGH-1, golden: the activation-byte term of a small model.
+ * Llama-3-8B (models/llama3-8b: 32 layers, d_model 4096, bf16
+ * activations) moves 32 x 4096 x 2 = 262144 bytes a prompt token, 1/5 of
+ * Llama-2-70B's 80 x 8192 x 2 = 1310720 (hand-derived from the configs).
+ * At prefill_act_byte_s = 4e-11 s (25 GB/s) a 4096-token prefill at TP1
+ * gains 4096 x 262144 x 4e-11 = 0.04294967296 s over the same costs
+ * without it, to rounding (1e-9; the device side wins: 2e15 FLOP/s worth
+ * of operators against a 50 ms floor), where the stop-25 form added
+ * 4096 x 52 us = 0.214 s. */
+static void act_term_scales_with_the_model(void **state)
+{
+    (void)state;
+    rl_model small = load_model("llama3-8b", NULL, 0), big = load_model("llama2-70b", NULL, 0);
+    rl_precision p = rl_precision_default();
+    assert_rel(rl_e2e_act_bytes(&small, p), 262144, 0);
+    assert_rel(rl_e2e_act_bytes(&big, p), 1310720, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_engine_costs c = rl_engine_costs_ideal();
+    c.v[RL_EC_PREFILL_STEP] = 0.05;
+    c.v[RL_EC_COMPUTE] = 0.6;
+    double x[RL_EC_N];
+    rl_ec_to_x(&c, x);
+    rl_ec_terms t = terms(&small, &h, row(RL_MEAS_PREFILL, 1, 1, 0, 4096, 0));
+    double without = rl_ec_time(&t, x, NULL);
+    x[RL_EC_PREFILL_ACT] = 4e-11;
+    double with = rl_ec_time(&t, x, NULL);
+    assert_true(without > 0.05); /* the device side wins */
+    assert_rel(with - without, 0.04294967296, 1e-9);
+}
+
+/* The stop-25 key prefill_token_s (s per prompt token) reads as
+ * prefill_act_byte_s = value / 1310720 (a Llama-2-70B bf16 token's bytes,
+ * what it was fitted on): 6.5536e-5 -> 5e-11 exactly; given beside
+ * prefill_act_byte_s it is refused, naming both. */
+static void token_alias(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    write_temp(path, ".lua", "return { base = 'h100-sxm', engines = { default = 'f', f = { costs = "
+               "{ prefill_token_s = 6.5536e-5 } } } }");
+    rl_hw h = load_hw(path, NULL, 0);
+    assert_rel(h.engine_costs.v[RL_EC_PREFILL_ACT], 5e-11, 1e-15);
+    unlink(path);
+    write_temp(path, ".lua", "return { base = 'h100-sxm', engines = { default = 'f', f = { costs = "
+               "{ prefill_token_s = 6.5536e-5, prefill_act_byte_s = 5e-11 } } } }");
+    assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+    if (!strstr(err, "prefill_token_s': an alias of prefill_act_byte_s, given beside it"))
+        fail_msg("%s", err);
+    unlink(path);
+}
+
+/* Review25 HIGH-2: on the excerpt's TP4 rows alone the activation-byte term
+ * cannot be told from compute_eff and prefill_comm_eff (all grow with the
+ * prompt tokens): it is held at 0, the identifiability line says why, and
+ * its status says held. */
+static void one_tp_holds_the_act_term(void **state)
+{
+    (void)state;
+    use_source_tree();
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    int n = 0;
+    for (int i = 0; i < m.n; i++)
+        if (m.row[i].tp == 4)
+            m.row[n++] = m.row[i];
+    m.n = n;
+    assert_int_equal(n, 17);
+    rl_override ctx = {"max_context", "16384"};
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
+                           "prefill_act_byte_s held at 0: every prefill row has tp 4"));
+    const cJSON *p;
+    int seen = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters"))
+        if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, "prefill_act_byte_s") == 0) {
+            assert_true(cJSON_GetObjectItem(p, "value")->valuedouble == 0);
+            assert_string_equal(cJSON_GetObjectItem(p, "status")->valuestring,
+                                "not identifiable (held)");
+            seen = 1;
+        }
+    assert_true(seen);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
+/* The parameter of (E) named name. */
+static rl_ec_param param_named(const char *name)
+{
+    for (int p = 0; p < RL_EC_N; p++)
+        if (strcmp(name, rl_ec_name((rl_ec_param)p)) == 0)
+            return (rl_ec_param)p;
+    fail_msg("no parameter %s", name);
+    return RL_EC_N;
+}
+
 /* Tester item 6: on rows where the device side of max(host, device) wins
  * every decode step (tests/data/e2e/tester_device_bound.csv), decode_step_s
  * is unconstrained (its sd was printed as 5.3e+148, 10^150 times its
@@ -948,11 +1059,17 @@ static void absurd_sd_not_printed(void **state)
         const cJSON *sd = cJSON_GetObjectItem(p, "sd");
         const char *status = cJSON_GetObjectItem(p, "status")->valuestring;
         double v = cJSON_GetObjectItem(p, "value")->valuedouble;
-        if (cJSON_IsNumber(sd) && strcmp(status, "at a bound of its range") == 0 && v == 0)
-            assert_true(sd->valuedouble < 1e-3); /* a cost pushed to its floor 0 (here
-                                                    prefill_token_s): its sd says how far
-                                                    up the rows allow, below its 1 ms range */
+        double lo, hi;
+        rl_ec_range(param_named(cJSON_GetObjectItem(p, "parameter")->valuestring), &lo, &hi);
+        /* called fitted or at a bound only with an sd within its value (a
+         * value of 0: within half its range, review25 HIGH-2); an sd shown
+         * beside "not identified" is beyond one of them; never beyond 10x */
+        if (cJSON_IsNumber(sd) && strncmp(status, "not identified", 14) != 0)
+            assert_true((v == 0 || sd->valuedouble <= fabs(v)) &&
+                        sd->valuedouble <= 0.5 * (hi - lo));
         else if (cJSON_IsNumber(sd))
+            assert_true(sd->valuedouble > fabs(v) || sd->valuedouble > 0.5 * (hi - lo));
+        if (cJSON_IsNumber(sd) && v != 0)
             assert_true(sd->valuedouble <= RL_FIT_SD_UNIDENTIFIED * fabs(v));
         if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, "decode_step_s") == 0) {
             assert_true(cJSON_IsNull(sd));
@@ -1277,6 +1394,9 @@ int main(void)
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(band_follows_the_estimate_below_the_grid),
         cmocka_unit_test(absurd_sd_not_printed),
+        cmocka_unit_test(act_term_scales_with_the_model),
+        cmocka_unit_test(token_alias),
+        cmocka_unit_test(one_tp_holds_the_act_term),
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),
