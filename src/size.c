@@ -685,17 +685,18 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
     }
 }
 
-/* Whether two plans run the same replica kind: hardware, precision, chips,
- * layout, pipeline stages and expert groups. */
+/* Whether two plans run the same replica kind: hardware, chips, layout,
+ * pipeline stages and expert groups (a precision is not a kind: plans of
+ * one cost go highest estimated capacity first, cmp_plan). */
 static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
 {
-    return a->hw == b->hw && !memcmp(&a->p, &b->p, sizeof a->p) && a->chips == b->chips &&
+    return a->hw == b->hw && a->chips == b->chips &&
            a->layout == b->layout && a->pp == b->pp && a->ep == b->ep;
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
- * the cheapest analytic plan of every replica kind (hardware, precision,
- * replica size, layout, stages, expert groups), since the estimate can misjudge a replica
+ * the cheapest analytic plan of every replica kind (hardware, replica size,
+ * layout, stages, expert groups), since the estimate can misjudge a replica
  * size (long prompts: 2-chip replicas estimated cheaper than 8-chip ones
  * that alone meet TTFT), then the cheapest plans of each hardware without
  * expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (chips of different

@@ -88,8 +88,8 @@ char *rl_size_miss_names(int miss, char *buf, size_t len);
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
  * delay stays moderate).  At most RL_SIZE_MAX_PLANS analytic plans are
- * kept; simulated are every replica kind's (hardware, precision, chips,
- * layout, stages, expert groups) cheapest plan, then the cheapest plans
+ * kept; simulated are every replica kind's (hardware, chips, layout,
+ * stages, expert groups) cheapest plan, then the cheapest plans
  * without expert groups (ep 1) up to RL_SIZE_MAX_SIMULATED (at one
  * estimated cost the highest estimated capacity first)
  * per hardware (size.c pick_plans: the ep > 1 kinds' cheapest come over and
