@@ -839,8 +839,8 @@ static void what_if_and_size_errors(void **state)
  * --ideal, i.e. engine "ideal" (rl_engine_with_ideal, shared with the
  * command line).  simulate and size with ideal = true and hbm_reserve = 0.5
  * size the KV cache with no engine memory rule: 182643 tokens for
- * llama3-8b on h100-sxm in bf16 (size's first bf16 row: which precision
- * ranks first is not the point here), the figure of `simulate --ideal --hbm-reserve 0.5`
+ * llama3-8b on h100-sxm in bf16 (size's first row, kept at bf16 by
+ * keep_precision: which precision ranks first is not the point here), the figure of `simulate --ideal --hbm-reserve 0.5`
  * (test_cli ideal_is_engine_ideal; it read 439037, vLLM's 0.92 rule,
  * before).  ideal = true beside engine = 'vllm' is refused, as
  * --ideal --engine vllm exits 2. */
@@ -854,9 +854,9 @@ static void ideal_is_engine_ideal(void **state)
         ".kv_capacity_tokens_per_replica",
         "for _, r in ipairs(roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
         "prompt_len = '100', out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05, requests = 100, "
-        "ideal = true, hbm_reserve = 0.5 }.rows) do "
-        "if r.weights == 'bf16' and r.kv == 'bf16' then return r.kv_capacity_tokens_per_replica end "
-        "end",
+        "ideal = true, hbm_reserve = 0.5, keep_precision = true, weights = 'bf16', "
+        "kv = 'bf16' }.rows) do if r.weights == 'bf16' and r.kv == 'bf16' then "
+        "return r.kv_capacity_tokens_per_replica end end",
     };
     for (size_t k = 0; k < sizeof kv / sizeof *kv; k++) {
         assert_int_equal(run(kv[k], err, sizeof err), 0);
