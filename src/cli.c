@@ -815,9 +815,14 @@ int rl_cli_step(rl_opts *o)
                             "pipelines (--pp); this plan (--sp, --sharding 2d, or --pp with "
                             "--overlap) is evaluated ideal");
     /* plain TP replicas (--tp T, chips k*T): the fitted costs per replica,
-     * as pareto (result.c rl_result_step_sharded; tester16 F4) */
+     * as pareto (result.c rl_result_step_sharded; tester16 F4); judged on
+     * the plan the 1D path times, --overlap dropped (review26 M3: the note
+     * said the costs were ignored, the result read fitted) */
+    rl_shard_plan timed = o->plan;
+    if (tp_path && one_d)
+        timed.overlap = 0;
     int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
-                   rl_e2e_fitted_plan(&h, &o->plan);
+                   rl_e2e_fitted_plan(&h, &timed);
     if (replicas)
         note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
     else if (tp_path)

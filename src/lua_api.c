@@ -468,8 +468,15 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
                                 vouched ? "changed on the table roofline.hw returned"
                                         : "stated by a table roofline.hw did not return (pass "
                                           "its table itself, or load a profile file)");
-    else
-        rc = rl_hw_from_table(L, arg, "(scenario hw table)", h, err, sizeof err);
+    else if ((rc = rl_hw_from_table(L, arg, "(scenario hw table)", h, err, sizeof err)) == 0 &&
+             !vouched && rl_hw_measured(h))
+        /* review26 H1: a copy without its measured_* fields read its tables
+         * as measured at whatever figures it states (hbm_bw 1e13:
+         * calibrated, 6.27 ms; tester16 F13) */
+        return (void)luaL_error(L, "(scenario hw table): it carries measurements (kernel or "
+                                "efficiency tables) but roofline.hw did not return it, so the "
+                                "figures they were measured at are unknown (pass roofline.hw's "
+                                "table itself, or load a profile file)");
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         const char *measured = rl_spec_measured_field(L, ov_idx);

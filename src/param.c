@@ -291,10 +291,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          "validate --tables: tune the MoE band widening on them only",
                          AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
     [RL_P_DEVICE_UNCHECKED] = {"device-unchecked", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
-                               NULL, NULL, "calibrate --tables: import tables with no '# device:' "
-                               "line, whose chip cannot be checked against --hw (refused, exit 2, "
-                               "without it); the profile says so (measured_on '" RL_DEVICE_UNCHECKED
-                               "') and its runs are estimated, not calibrated",
+                               NULL, NULL, "calibrate/validate --tables: read tables with no '# "
+                               "device:' line, whose chip cannot be checked against --hw (refused, "
+                               "exit 2, without it); a calibrated profile says so (measured_on '"
+                               RL_DEVICE_UNCHECKED "') and its runs are estimated, not calibrated",
                                NOWHERE, 0},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
@@ -364,8 +364,8 @@ static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THR
                                 RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
-                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS, OUTPUT,
-                               END};
+                               RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS,
+                               RL_P_DEVICE_UNCHECKED, OUTPUT, END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};

@@ -1044,6 +1044,14 @@ static void test_tables_without_a_device(void **state)
             assert_non_null(strstr(e->source, "; " RL_DEVICE_UNCHECKED ";"));
             assert_string_equal(rl_hw_mode(&h, 1), "estimated");
             unlink(save);
+            /* validate --tables reads them the same way (review26 M2: its
+             * refusal named a switch validate did not take) */
+            snprintf(cmd, sizeof cmd, "validate --tables %s --hw h100-sxm --engine trtllm", dir);
+            assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+            assert_non_null(strstr(out, cases[i].want));
+            strcat(cmd, " --device-unchecked");
+            if (run_cli(cmd, out, sizeof out) != 0)
+                fail_msg("validate --device-unchecked: %s", out);
         }
         snprintf(cmd, sizeof cmd, "rm -r %s", dir);
         assert_int_equal(system(cmd), 0);

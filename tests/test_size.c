@@ -1068,9 +1068,11 @@ static void test_cli_simulate_and_size(void **state)
  * 12 = 480 requests; it grows its sample (the 60 repeated, serve.c
  * capacity_sample) at most RL_SERVE_CAPACITY_GROWS times and still ends
  * short (measured), so the top row is flagged.  20 output tokens at 2 req/s on
- * --requests 4000: no row is.  (Before the sample repeated its requests,
- * 200 requests of the second shape flagged the top row at 381.8 req/s; the
- * repeated 240 now read 381.8 unflagged, 371.7 on 4000.) */
+ * --requests 4000: no row is.  200 output tokens at 1 req/s on --requests
+ * 60 (120 run): every row measured on the repeated sample, none a lower
+ * bound, which size's note counts.  (Before the sample repeated its
+ * requests, 200 requests of the second shape flagged the top row at 381.8
+ * req/s; the repeated 240 now read 381.8 unflagged, 371.7 on 4000.) */
 static void test_rows_flag_lower_bounds(void **state)
 {
     (void)state;
@@ -1094,11 +1096,9 @@ static void test_rows_flag_lower_bounds(void **state)
             noted += cJSON_IsTrue(r) && !cJSON_IsTrue(b); /* a lower bound says that first */
             counted++;
         }
-        /* stop 25: size says so in one note, as simulate does per run: 200
-         * output tokens at 1 req/s on --requests 60 (120 run: every row of
-         * the 12 measured on the repeated 120, none a lower bound; the first shape's
-         * rows, since fixI adds fp8 plans, are all lower bounds, which say
-         * that first) */
+        /* stop 25: size counts those rows in one note, as simulate notes a
+         * run (the third shape; the first shape's rows are all lower
+         * bounds, whose note comes first) */
         if (k == 2) {
             char note[160];
             snprintf(note, sizeof note, "note: %d row(s) read a max_sustainable_qps that rests on "
@@ -1110,9 +1110,7 @@ static void test_rows_flag_lower_bounds(void **state)
                 fail_msg("%d rows from a repeated sample, not lower bounds: no '%s'", noted, note);
         }
         /* review24 M3: 50 distinct requests repeated (fewer than the
-         * search's own 4000) mark the top row (8 of 9 rows measured: a
-         * search that need not grow its sample repeats nothing); 4000 mark
-         * none */
+         * search's own 4000) mark the top row; 4000 mark none */
         const cJSON *top_r = cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
                                                  "max_sustainable_qps_from_repeated_sample");
         if (k == 1 ? repeated != 0 : !cJSON_IsTrue(top_r))
@@ -1120,7 +1118,7 @@ static void test_rows_flag_lower_bounds(void **state)
         assert_true(counted > 0);
         const cJSON *top = cJSON_GetArrayItem(rows, 0);
         if (k == 0 && !cJSON_IsTrue(cJSON_GetObjectItem(top, "max_sustainable_qps_is_lower_bound")))
-            fail_msg("60 requests of 2000 tokens: the top row is not flagged");
+            fail_msg("60 requests (--requests 50) of 2000 tokens: the top row is not flagged");
         if (k == 1 && flagged != 0)
             fail_msg("4000 requests: %d of %d rows flagged", flagged, counted);
         cJSON_Delete(j);
