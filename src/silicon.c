@@ -1230,13 +1230,16 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
 }
 
 /* The device dir/engine's files name in their "# device: " header line
- * into device ("" when none does); every file present must name one, and
- * the same one: else -1 with err naming the file, unless `unchecked`
- * (--device-unchecked), which lets a file without the line pass. */
+ * into device; every file present must name one, and the same one: else -1
+ * with err naming the file, unless `unchecked` (--device-unchecked), which
+ * lets a file without the line pass and then gives "" (tester18 F3: an
+ * A100 attention file without the line among H100 files was imported as
+ * measured on the H100 its siblings name). */
 static int tables_device(const char *dir, const char *engine, int unchecked, char *device,
                          size_t n, char *err, size_t errlen)
 {
     static rl_silicon s; /* only its header fields are read */
+    int unnamed = 0;
     device[0] = 0;
     for (int c = 0; c < RL_KC_COUNT; c++) {
         char path[1024], e[256];
@@ -1255,7 +1258,10 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
                     "only", path, s.device, dir, engine, device);
         if (!device[0])
             snprintf(device, n, "%s", s.device);
+        unnamed |= !s.device[0];
     }
+    if (unnamed)
+        device[0] = 0;
     return 0;
 }
 
@@ -1323,10 +1329,11 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, in
     rl_silicon s, held;
     if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
         return -1;
-    int rc = 0;
-    if (holdout)
+    /* the device of every file, or none (the import kept the first file's) */
+    int rc = tables_device(dir, engine, 1, s.device, sizeof s.device, err, errlen);
+    if (rc == 0 && holdout)
         rc = rl_silicon_residuals(&s, &s, h, holdout, err, errlen);
-    else if ((rc = rl_silicon_import(dir, engine, h, 5, keep, &held, err, errlen)) == 0) {
+    else if (rc == 0 && (rc = rl_silicon_import(dir, engine, h, 5, keep, &held, err, errlen)) == 0) {
         rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
         rl_silicon_free(&held);
     }
