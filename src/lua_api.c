@@ -1232,8 +1232,8 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
 /* The step, roofline or memory figure (kind) of the model and hardware in
  * the options at 1 (chips, precision, batch, context) into `file` of the
  * output directory; plot.h's return, err set.  Bad fields raise. */
-static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file, char *path,
-                      char *err, size_t errlen)
+static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char *file,
+                      const char *title, char *path, char *err, size_t errlen)
 {
     rl_model m;
     rl_hw h;
@@ -1251,11 +1251,11 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
     if (dir < 0)
         return -1;
     if (strcmp(kind, "step") == 0)
-        rc = rl_plot_step_breakdown(dir, file, &m, &h, chips, p, ctx, nctx, batch, nb, err, errlen);
+        rc = rl_plot_step_breakdown(dir, file, title, &m, &h, chips, p, ctx, nctx, batch, nb, err, errlen);
     else if (strcmp(kind, "roofline") == 0)
-        rc = rl_plot_roofline(dir, file, &m, &h, p, batch, nb, ctx[0], err, errlen);
+        rc = rl_plot_roofline(dir, file, title, &m, &h, p, batch, nb, ctx[0], err, errlen);
     else
-        rc = rl_plot_memory(dir, file, &m, &h, chips, p, ctx[0], batch, nb, err, errlen);
+        rc = rl_plot_memory(dir, file, title, &m, &h, chips, p, ctx[0], batch, nb, err, errlen);
     close(dir);
     return rc;
 }
@@ -1292,7 +1292,7 @@ int rl_lua_plot(lua_State *L)
      * so a Lua error between leaks nothing */
     int rc = strcmp(kind, "pareto") == 0
                  ? plot_pareto_series(L, out, file, title, path, err, sizeof err)
-                 : plot_model(L, out, kind, file, path, err, sizeof err);
+                 : plot_model(L, out, kind, file, title, path, err, sizeof err);
     if (rc == RL_PLOT_WRITE_FAILED)
         out->io_failed = 1; /* an output failure, as rl_outdir_write's (review23 M1) */
     if (rc < 0)

@@ -373,18 +373,40 @@ static void put_quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+static void vput_title(FILE *f, const char *name, const char *fmt, va_list ap)
+{
+    char s[512];
+    vsnprintf(s, sizeof s, fmt, ap);
+    fprintf(f, "%s = ", name);
+    put_quoted(f, s);
+    fputc('\n', f);
+}
+
 static void put_title(FILE *f, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void put_title(FILE *f, const char *name, const char *fmt, ...)
 {
-    char s[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s, sizeof s, fmt, ap);
+    vput_title(f, name, fmt, ap);
     va_end(ap);
-    fprintf(f, "%s = ", name);
-    put_quoted(f, s);
-    fputc('\n', f);
+}
+
+/* `plottitle`: the caller's `title` when one is given (NULL or "": none),
+ * else the figure's own from fmt (tester17 F2: roofline.plot's title was
+ * kept by the pareto figure only). */
+static void put_plottitle(FILE *f, const char *title, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put_plottitle(FILE *f, const char *title, const char *fmt, ...)
+{
+    if (title && title[0]) {
+        put_title(f, "plottitle", "%s", title);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vput_title(f, "plottitle", fmt, ap);
+    va_end(ap);
 }
 
 /* The batch axis of a figure, `bmin = ..` and `bmax = ..`: the smallest
@@ -479,14 +501,15 @@ done:
     return rc;
 }
 
-int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
+int rl_plot_step_breakdown(int dir, const char *out, const char *title, const rl_model *m,
+                           const rl_hw *h, long long chips,
                            rl_precision p, const long long *ctx, int nctx, const long long *batch,
                            int nb, char *err, size_t errlen)
 {
     text v, d;
     if (open_pair(&v, &d, out, err, errlen) != 0)
         return -1;
-    put_title(v.f, "plottitle", "%s on %lld x %s: decode step time by formula (1), %s weights",
+    put_plottitle(v.f, title, "%s on %lld x %s: decode step time by formula (1), %s weights",
               m->name, chips, h->name, rl_dtype_name(p.weights));
     put_batch_range(v.f, batch, nb);
     fprintf(v.f, "bcrit = %.6g\nncontexts = %d\narray titles[%d]\n", rl_step_b_crit(m, h, p), nctx,
@@ -520,7 +543,8 @@ static void put_op_point(FILE *f, const rl_ops *o, rl_op_kind k, double peak, do
     fprintf(f, "%.6g %.6g \"%s\"\n", ai, ai * bw < peak ? ai * bw : peak, label);
 }
 
-int rl_plot_roofline(int dir, const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
+int rl_plot_roofline(int dir, const char *out, const char *title, const rl_model *m,
+                     const rl_hw *h, rl_precision p,
                      const long long *batch, int nb, long long context, char *err, size_t errlen)
 {
     if (m->abstract) {
@@ -537,7 +561,7 @@ int rl_plot_roofline(int dir, const char *out, const rl_model *m, const rl_hw *h
         return -1;
     }
     double peak = rl_hw_peak(h, p.compute), bw = h->hbm_bw;
-    put_title(v.f, "plottitle", "Roofline of one %s chip (%s compute) with %s's decode step",
+    put_plottitle(v.f, title, "Roofline of one %s chip (%s compute) with %s's decode step",
               h->name, rl_dtype_name(p.compute), m->name);
     fprintf(v.f, "peak = %.6g\nbw = %.6g\n", peak, bw);
     fprintf(d.f, "# arithmetic intensity (FLOPs/byte), attainable (FLOP/s), operators (ops.c);\n"
@@ -571,14 +595,15 @@ int rl_plot_roofline(int dir, const char *out, const rl_model *m, const rl_hw *h
     return finish(dir, "roofline.gp", out, &v, &d, err, errlen);
 }
 
-int rl_plot_memory(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
+int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *m,
+                   const rl_hw *h, long long chips,
                    rl_precision p, long long context, const long long *batch, int nb, char *err,
                    size_t errlen)
 {
     text v, d;
     if (open_pair(&v, &d, out, err, errlen) != 0)
         return -1;
-    put_title(v.f, "plottitle", "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
+    put_plottitle(v.f, title, "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
               m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv));
     put_batch_range(v.f, batch, nb);
     fprintf(v.f, "capacity = %.6g\nmaxbatch = %lld\n", (double)chips * h->hbm_bytes / 1e9,

@@ -60,6 +60,9 @@ typedef struct {
  * newlines, short enough.  Returns 0 or -1 with err set (bad input). */
 int rl_plot_check_path(const char *out, char *err, size_t errlen);
 
+/* The model figures below (step, roofline, memory) take the plot's `title`;
+ * NULL or "" keeps each figure's own title. */
+
 /* Cost vs per-token latency, log-log, each point labelled C:B (chips:batch),
  * one curve per series (ESTI figure in seed 000 section 1).  Cost is USD per
  * million tokens when `usd` is set, else chip-milliseconds per token. */
@@ -76,8 +79,8 @@ int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_h
  * curve per context, ending where weights + KV exceed HBM) and matmul FLOPs
  * time, with B > B_crit shaded as the
  * compute-bound region of the weight matmuls.  batch[nb] ascending. */
-int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
-                           rl_precision p, const long long *ctx, int nctx, const long long *batch,
+int rl_plot_step_breakdown(int dir, const char *out, const char *title, const rl_model *m,
+                           const rl_hw *h, long long chips, rl_precision p, const long long *ctx, int nctx, const long long *batch,
                            int nb, char *err, size_t errlen);
 
 /* Roofline chart of one chip: attainable FLOP/s = min(peak, I * BW) against
@@ -86,14 +89,14 @@ int rl_plot_step_breakdown(int dir, const char *out, const rl_model *m, const rl
  * batch[nb], and (at the last batch) the attention and the elementwise
  * operators at `context`.  Abstract models (no operator list) are an error.
  * Source: seed 000 section 1 "Linear operations" and "What about attention?". */
-int rl_plot_roofline(int dir, const char *out, const rl_model *m, const rl_hw *h, rl_precision p,
-                     const long long *batch, int nb, long long context, char *err, size_t errlen);
+int rl_plot_roofline(int dir, const char *out, const char *title, const rl_model *m,
+                     const rl_hw *h, rl_precision p, const long long *batch, int nb, long long context, char *err, size_t errlen);
 
 /* Memory stack vs batch at `context` over `chips` chips: weights, KV cache
  * and activations (rl_memory_activation_bytes) against the HBM capacity
  * line.  batch[nb] ascending. */
-int rl_plot_memory(int dir, const char *out, const rl_model *m, const rl_hw *h, long long chips,
-                   rl_precision p, long long context, const long long *batch, int nb, char *err,
+int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *m,
+                   const rl_hw *h, long long chips, rl_precision p, long long context, const long long *batch, int nb, char *err,
                    size_t errlen);
 
 #endif

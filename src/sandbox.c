@@ -39,6 +39,7 @@ typedef struct {
     long executed;
     double deadline; /* CLOCK_MONOTONIC seconds */
     char spent[128]; /* non-empty once a budget is exhausted: the reason */
+    unsigned long refusals; /* allocations refused for the memory cap */
 } sandbox_state;
 
 static double now_s(void)
@@ -57,8 +58,10 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         s->used -= old;
         return NULL;
     }
-    if (nsize > old && s->used - old + nsize > s->lim.memory)
-        return NULL; /* Lua turns this into a "not enough memory" error */
+    if (nsize > old && s->used - old + nsize > s->lim.memory) {
+        s->refusals++; /* Lua collects and retries once, then raises "not enough memory" */
+        return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (p)
         s->used = s->used - old + nsize;
@@ -74,6 +77,15 @@ static sandbox_state *state_of(lua_State *L)
  * and the signal flag; call events only the flag, so a SIGINT or SIGTERM
  * stops a loop of long C calls (a figure per iteration) at its next call,
  * not 1000 instructions later. */
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+static int raise_spent(lua_State *L)
+{
+    /* from now on every instruction fails, so pcall cannot keep it alive */
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    return luaL_error(L, "%s", state_of(L)->spent);
+}
+
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     sandbox_state *s = state_of(L);
@@ -81,7 +93,6 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         if (!rl_interrupted())
             return;
         snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
     }
     if (!s->spent[0]) {
         s->executed += HOOK_EVERY;
@@ -94,10 +105,26 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
             snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
         else
             return;
-        /* from now on every instruction fails, so pcall cannot keep it alive */
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
     }
-    luaL_error(L, "%s", s->spent);
+    raise_spent(L);
+}
+
+/* Whether the error a protected call ended with (status, message on top) is
+ * the memory cap: a memory error (LUA_ERRMEM, or its message raised again by
+ * C code that freed its own data first, lua_api.c push_result) while the
+ * allocator refused for the cap since `refusals`.  If so the budget is
+ * spent for the rest of the run, like the instruction budget. */
+static int memory_spent(lua_State *L, int status, unsigned long refusals)
+{
+    sandbox_state *s = state_of(L);
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int memerr = status == LUA_ERRMEM || (msg && strcmp(msg, "not enough memory") == 0);
+    if (status == LUA_OK || !memerr || s->refusals == refusals)
+        return s->spent[0] != '\0';
+    if (!s->spent[0])
+        snprintf(s->spent, sizeof s->spent, "memory budget of %.0f MiB exceeded",
+                 (double)s->lim.memory / (1 << 20));
+    return 1;
 }
 
 /* Lua runs two kinds of code with hooks off, out of the budget's reach:
@@ -117,6 +144,20 @@ static int safe_setmetatable(lua_State *L)
     return 1;
 }
 
+/* pcall(f, ...): Lua's own, except that a spent budget (the memory cap
+ * too, whose error reaches pcall before any hook runs) is raised again. */
+static int safe_pcall(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    unsigned long refusals = state_of(L)->refusals;
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    if (memory_spent(L, status, refusals))
+        return raise_spent(L);
+    lua_pushboolean(L, status == LUA_OK);
+    lua_insert(L, 1);
+    return lua_gettop(L);
+}
+
 /* xpcall(f, handler, ...): like pcall; on error returns false and
  * handler(err) (or handler's own error). */
 static int safe_xpcall(lua_State *L)
@@ -126,7 +167,11 @@ static int safe_xpcall(lua_State *L)
     lua_pushvalue(L, 1); /* f, then the extra arguments */
     for (int i = 3; i <= n; i++)
         lua_pushvalue(L, i);
-    if (lua_pcall(L, n - 2, LUA_MULTRET, 0) == LUA_OK) {
+    unsigned long refusals = state_of(L)->refusals;
+    int status = lua_pcall(L, n - 2, LUA_MULTRET, 0);
+    if (memory_spent(L, status, refusals))
+        return raise_spent(L);
+    if (status == LUA_OK) {
         lua_pushboolean(L, 1);
         lua_replace(L, n); /* true where the last argument was; results after */
         return lua_gettop(L) - n + 1;
@@ -315,6 +360,8 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, safe_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
+    lua_pushcfunction(L, safe_pcall);
+    lua_setglobal(L, "pcall");
     lua_pushcfunction(L, safe_xpcall);
     lua_setglobal(L, "xpcall");
     lua_getglobal(L, "string"); /* string.dump makes bytecode: nothing may use it */
@@ -542,13 +589,14 @@ int rl_sandbox_pcall(lua_State *L, int nargs, int nresults, const char *path, ch
         return -1;
     }
     rl_sandbox_reset_budget(L);
+    unsigned long refusals = state_of(L)->refusals;
     int rc = lua_pcall(L, nargs, nresults, base);
     watchdog_stop(&w, thread);
     if (rc != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         sandbox_state *s = state_of(L);
         /* runtime errors carry file:line */
-        if (s->spent[0])
+        if (memory_spent(L, rc, refusals))
             snprintf(err, errlen, "%s: %s", path, s->spent);
         else if (msg && strstr(msg, path) == msg)
             snprintf(err, errlen, "%s", msg);

@@ -128,7 +128,7 @@ static void test_missing_gnuplot(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long batch[] = {1, 8, 64};
-    int rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
+    int rc = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
     setenv("PATH", old, 1);
     free(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
@@ -136,6 +136,36 @@ static void test_missing_gnuplot(void **state)
     assert_true(file_size(dir, "mem.dat") > 0);
     assert_true(file_size(dir, "mem.gp") > 0);
     assert_int_equal(file_size(dir, "mem.png"), -1);
+    check_no_temp_and_clean(dir);
+}
+
+/* A given title is each model figure's plottitle; none keeps the figure's
+ * own (tester17 F2: roofline.plot's title reached the pareto figure only). */
+static void test_model_figure_title(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[64], out[128], err[512];
+    make_dir(dir);
+    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", dir, 1); /* the .gp is written before gnuplot is looked for */
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long ctx = 2048, batch[] = {1, 8};
+    snprintf(out, sizeof out, "%s/s.svg", dir);
+    rl_plot_step_breakdown(AT_FDCWD, out, "My step", &m, &h, 1, BF16, &ctx, 1, batch, 2, err, sizeof err);
+    snprintf(out, sizeof out, "%s/r.svg", dir);
+    rl_plot_roofline(AT_FDCWD, out, "My roofline", &m, &h, BF16, batch, 2, ctx, err, sizeof err);
+    snprintf(out, sizeof out, "%s/m.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, "My memory", &m, &h, 1, BF16, ctx, batch, 2, err, sizeof err);
+    snprintf(out, sizeof out, "%s/d.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, "", &m, &h, 1, BF16, ctx, batch, 2, err, sizeof err);
+    setenv("PATH", old, 1);
+    free(old);
+    assert_file_contains(dir, "s.gp", "plottitle = 'My step'\n");
+    assert_file_contains(dir, "r.gp", "plottitle = 'My roofline'\n");
+    assert_file_contains(dir, "m.gp", "plottitle = 'My memory'\n");
+    assert_file_contains(dir, "d.gp", "plottitle = 'llama3-8b on 1 x h100-sxm: HBM use");
     check_no_temp_and_clean(dir);
 }
 
@@ -156,7 +186,7 @@ static void test_step_data(void **state)
     rl_override ho[] = {{"hbm_bw", "8.2e11"}};
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long ctx = 8192, batch[] = {1, 8};
-    int rc = rl_plot_step_breakdown(AT_FDCWD, out, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
+    int rc = rl_plot_step_breakdown(AT_FDCWD, out, NULL, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
     setenv("PATH", old, 1);
     free(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
@@ -259,10 +289,10 @@ static void test_other_figures(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long batch[] = {1, 16, 256};
     snprintf(out, sizeof out, "%s/roof.png", dir);
-    assert_int_equal(rl_plot_roofline(AT_FDCWD, out, &m, &h, BF16, batch, 3, 4096, err, sizeof err), 0);
+    assert_int_equal(rl_plot_roofline(AT_FDCWD, out, NULL, &m, &h, BF16, batch, 3, 4096, err, sizeof err), 0);
     assert_true(file_size(dir, "roof.png") > 1000);
     snprintf(out, sizeof out, "%s/mem.svg", dir);
-    assert_int_equal(rl_plot_memory(AT_FDCWD, out, &m, &h, 16, BF16, 4096, batch, 3, err, sizeof err), 0);
+    assert_int_equal(rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 16, BF16, 4096, batch, 3, err, sizeof err), 0);
     assert_true(file_size(dir, "mem.svg") > 1000);
     check_no_temp_and_clean(dir);
 }
@@ -281,13 +311,13 @@ static void test_one_batch(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long one[] = {8}, two[] = {8, 1};
     snprintf(out, sizeof out, "%s/one.svg", dir);
-    int rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, one, 1, err, sizeof err);
+    int rc = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 4, BF16, 2048, one, 1, err, sizeof err);
     assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
     assert_file_contains(dir, "one.gp", "\nbmin = 4\nbmax = 16\n");
     if (have_gnuplot())
         assert_true(file_size(dir, "one.svg") > 1000);
     snprintf(out, sizeof out, "%s/two.svg", dir);
-    rc = rl_plot_memory(AT_FDCWD, out, &m, &h, 4, BF16, 2048, two, 2, err, sizeof err);
+    rc = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 4, BF16, 2048, two, 2, err, sizeof err);
     assert_int_equal(rc, have_gnuplot() ? 0 : RL_PLOT_NO_GNUPLOT);
     assert_file_contains(dir, "two.gp", "\nbmin = 1\nbmax = 8\n");
     check_no_temp_and_clean(dir);
@@ -297,7 +327,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
-        cmocka_unit_test(test_step_data),      cmocka_unit_test(test_bad_extension),
+        cmocka_unit_test(test_step_data), cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
         cmocka_unit_test(test_one_batch),
     };
