@@ -641,7 +641,12 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
         double x[RL_EC_N], blo, bhi;
         rl_ec_to_x(&c, x);
         *pred = rl_ec_time(&rs->t[i], x, NULL);
-        *mode = h->engine_costs.present ? "fitted" : "ideal";
+        /* a row outside the fit's models, weights or TP reads estimated, as
+         * step does (spec.h rl_hw_fit_mode; tester18 F2) */
+        *mode = h->engine_costs.present
+                    ? rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
+                                     rs->row[i]->tp, NULL, 0)
+                    : "ideal";
         if (h->engine_costs.present) {
             band_of(&c, o->band_lo, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &blo,
                     &bhi);

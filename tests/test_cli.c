@@ -2406,6 +2406,29 @@ static void fit_then_validate(void **state)
                              "--format csv", out, sizeof out), 0);
     assert_non_null(strstr(out, "warning: 47 of 47 rows name a chip that --hw h200 does not "
                                 "serve and are predicted by their own hw spec"));
+    /* tester18 F2: rows outside the fit's TP read estimated, as step does:
+     * fitted on the 17 TP4 rows, the 15 TP2 and 15 TP8 rows are estimated */
+    snprintf(cmd, sizeof cmd, "awk -F, '/^#/ || /^phase/ || $3 == 4' " RL_SRCDIR
+             "/tests/data/e2e/splitwise_h100.csv > %s/tp4.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/tp4.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --save %s/p4.lua --format json", dir, dir);
+    cJSON_Delete(run_json(cmd));
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--hw %s/p4.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
+    v = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "mixed");
+    int fitted = 0, estimated = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(v, "rows")) {
+        const char *mode = cJSON_GetObjectItem(row, "mode")->valuestring;
+        int tp4 = cJSON_GetObjectItem(row, "tp")->valueint == 4;
+        assert_string_equal(mode, tp4 ? "fitted" : "estimated");
+        fitted += tp4;
+        estimated += !tp4;
+    }
+    assert_int_equal(fitted, 17);
+    assert_int_equal(estimated, 30);
+    cJSON_Delete(v);
     assert_int_equal(remove_tree(dir), 0);
 }
 
