@@ -12,16 +12,6 @@
 
 #ifndef RL_COMMIT
 #define RL_COMMIT "unknown"
-/* CPU seconds of this process so far (getrusage: user + system), the
- * figure COMMON.md asks a bench to report beside wall time on a shared VM. */
-static inline double bench_cpu_s(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
 #endif
 
 /* The UTC time now, ISO 8601 ("2026-12-02T17:05:28Z"), into when[n]. */
