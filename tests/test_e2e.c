@@ -1209,6 +1209,54 @@ static void fit_saves_any_file_name(void **state)
     rmdir(dir);
 }
 
+/* The fit_warning of fitting llama2-70b on EXCERPT's rows that `awk_keep`
+ * keeps (awk over its fields), or NULL when the fit warns of nothing. */
+static char *fit_warning_of(const char *awk_keep)
+{
+    char csv[] = "/tmp/rl_fit_few_XXXXXX.csv", cmd[1024], err[1024];
+    int fd = mkstemps(csv, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "awk -F, '/^#/||/^phase/||(%s)' '%s' > %s", awk_keep, EXCERPT, csv);
+    assert_int_equal(system(cmd), 0);
+    rl_meas m;
+    if (rl_measure_read(csv, &m, err, sizeof err))
+        fail_msg("%s", err);
+    rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
+                     .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    const cJSON *w = cJSON_GetObjectItem(res, "fit_warning");
+    char *out = w ? strdup(w->valuestring) : NULL;
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+    unlink(csv);
+    return out;
+}
+
+/* Tester18 F6: a fit on 2 prefill configurations saved silently a band
+ * that was no sample of its error (cv p90 206%, the prefill band below
+ * every prediction).  EXCERPT's 28 decode configurations with its 2 TP4
+ * batch-1 prefill rows (1024 and 2048 tokens): the warning names the
+ * prefill class's 2 configurations (fewer than 5), not the decode class;
+ * the whole EXCERPT (19 prefill configurations) warns of nothing. */
+static void few_configurations_warn(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char *w = fit_warning_of("$1==\"decode\"||($3==4&&$4==1&&($6==1024||$6==2048))");
+    assert_non_null(w);
+    if (!strstr(w, "prefill rows: 2 configurations (fewer than 5)") || strstr(w, "decode rows"))
+        fail_msg("%s", w);
+    free(w);
+    w = fit_warning_of("1");
+    if (w)
+        fail_msg("the whole excerpt warns: %s", w);
+}
+
 /* A number of a result's first row. */
 static double first_row(cJSON *res, const char *key)
 {
@@ -1402,6 +1450,7 @@ int main(void)
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
+        cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),
     };
