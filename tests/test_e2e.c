@@ -1170,6 +1170,25 @@ static void fit_needs_both_phases(void **state)
     }
 }
 
+/* The fit of llama2-70b on h100-sxm to the rows of csv (5 folds, p10-p90),
+ * saved to `save` unless NULL. */
+static cJSON *fit_llama2_70b(const char *csv, const char *save)
+{
+    rl_meas m;
+    char err[1024];
+    if (rl_measure_read(csv, &m, err, sizeof err))
+        fail_msg("%s", err);
+    rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
+                     .band_hi = 0.9, .save = save};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    rl_measure_free(&m);
+    return res;
+}
+
 /* Tester7 #5: the engine a CSV's file name names is a key of the saved
  * profile's engines table; my-run.csv and end.csv (not Lua names) wrote
  * `my-run = {` and `end = {`, which do not load back (exit 2, nothing
@@ -1179,7 +1198,7 @@ static void fit_saves_any_file_name(void **state)
 {
     (void)state;
     static const char *const names[] = {"my-run", "end"};
-    char dir[] = "/tmp/rl_fit_name_XXXXXX", csv[128], prof[128], err[1024], cmd[512];
+    char dir[] = "/tmp/rl_fit_name_XXXXXX", csv[128], prof[128], cmd[512];
     assert_non_null(mkdtemp(dir));
     use_source_tree();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -1187,18 +1206,7 @@ static void fit_saves_any_file_name(void **state)
         snprintf(prof, sizeof prof, "%s/%s.lua", dir, names[i]);
         snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
         assert_int_equal(system(cmd), 0);
-        rl_meas m;
-        if (rl_measure_read(csv, &m, err, sizeof err))
-            fail_msg("%s", err);
-        rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
-        rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
-                         .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
-                         .band_hi = 0.9, .save = prof};
-        cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-        if (!res)
-            fail_msg("%s", err);
-        cJSON_Delete(res);
-        rl_measure_free(&m);
+        cJSON_Delete(fit_llama2_70b(csv, prof));
         static rl_hw back; /* ~60 kB: off the stack (valgrind) */
         back = load_hw(prof, NULL, 0);
         assert_true(back.engine_costs.present);
@@ -1213,26 +1221,16 @@ static void fit_saves_any_file_name(void **state)
  * keeps (awk over its fields), or NULL when the fit warns of nothing. */
 static char *fit_warning_of(const char *awk_keep)
 {
-    char csv[] = "/tmp/rl_fit_few_XXXXXX.csv", cmd[1024], err[1024];
+    char csv[] = "/tmp/rl_fit_few_XXXXXX.csv", cmd[1024];
     int fd = mkstemps(csv, 4);
     assert_true(fd >= 0);
     close(fd);
     snprintf(cmd, sizeof cmd, "awk -F, '/^#/||/^phase/||(%s)' '%s' > %s", awk_keep, EXCERPT, csv);
     assert_int_equal(system(cmd), 0);
-    rl_meas m;
-    if (rl_measure_read(csv, &m, err, sizeof err))
-        fail_msg("%s", err);
-    rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
-    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
-                     .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
-                     .band_hi = 0.9};
-    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-    if (!res)
-        fail_msg("%s", err);
+    cJSON *res = fit_llama2_70b(csv, NULL);
     const cJSON *w = cJSON_GetObjectItem(res, "fit_warning");
     char *out = w ? strdup(w->valuestring) : NULL;
     cJSON_Delete(res);
-    rl_measure_free(&m);
     unlink(csv);
     return out;
 }
