@@ -1325,10 +1325,12 @@ done:
     return rc;
 }
 
-static int count_configs(const rows *rs)
+static int count_configs(const rows *rs, int phase)
 {
     int n = 0;
     for (int i = 0; i < rs->n; i++) {
+        if (phase >= 0 && (int)rs->row[i]->phase != phase)
+            continue;
         int j = 0;
         while (j < i && rs->row[j]->config != rs->row[i]->config)
             j++;
@@ -1458,6 +1460,40 @@ static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t
     return 0;
 }
 
+/* A band that is no sample of the fit's error says so (tester18 F6: two
+ * prefill configurations, one held out at a time, left the other to
+ * extrapolate: cross-validated p90 |error| 206%, the prefill band p10..p90
+ * -1.88..-0.03, below every prediction, saved in silence).  Appended to
+ * out[n] at *k, each when it holds: a class of rows (decode, prefill,
+ * static) with fewer than RL_E2E_FEW_CONFIGS configurations, whose
+ * p10..p90 is then its extremes (the reason of WIDEN_MIN_ROWS); a class
+ * band whose p10 and p90 lie on one side of 0 (rl_ec_band then puts one
+ * edge at the prediction, no room on that side); a cross-validated p90
+ * |error| above RL_E2E_MISFIT_CV_P90. */
+#define RL_E2E_FEW_CONFIGS 5
+#define RL_E2E_MISFIT_CV_P90 1.0 /* predictions off by more than 2x, one row in ten */
+static void few_configs_warning(const rl_engine_costs *c, const rows *rs, char *out, size_t n,
+                                size_t *k)
+{
+    static const char *const CLASS[RL_EC_CLASSES] = {"decode", "prefill", "static"};
+#define FEW_ADD(...) (*k += (size_t)snprintf(out + *k, *k < n ? n - *k : 0, __VA_ARGS__))
+    for (int q = 0; q < RL_EC_CLASSES; q++) {
+        int nc = count_configs(rs, q);
+        if (nc > 0 && nc < RL_E2E_FEW_CONFIGS)
+            FEW_ADD("%s%s rows: %d configuration%s (fewer than %d): each held out is predicted "
+                    "from too few others, so its band is not a sample of the fit's error",
+                    *k ? "; " : "", CLASS[q], nc, nc == 1 ? "" : "s", RL_E2E_FEW_CONFIGS);
+        if (nc > 0 && c->classed && (c->cband[q][1] > 0 || c->cband[q][2] < 0))
+            FEW_ADD("%s%s band p10 %+.3g, p90 %+.3g: nine held-out rows in ten measured %s "
+                    "than predicted (one edge is the prediction itself)", *k ? "; " : "", CLASS[q],
+                    c->cband[q][1], c->cband[q][2], c->cband[q][1] > 0 ? "slower" : "faster");
+    }
+    if (c->cv_p90 > RL_E2E_MISFIT_CV_P90)
+        FEW_ADD("%scross-validated p90 |error| %.0f%% (above %.0f%%)", *k ? "; " : "",
+                100 * c->cv_p90, 100 * RL_E2E_MISFIT_CV_P90);
+#undef FEW_ADD
+}
+
 /* A fit that cannot match its rows says so (tester8 item 2: times in
  * milliseconds under measured_s gave a 69% CV error, two costs at a bound
  * and every residual of one sign, and fit said nothing).  The warning
@@ -1499,6 +1535,7 @@ static void misfit_warning(const rl_fit_result *fr, const rl_engine_costs *c, co
                    rs->meas_s[i] * f, RL_E2E_MISFIT_ROW);
         shown++;
     }
+    few_configs_warning(c, rs, out, n, &k);
 #undef MISFIT_ADD
 }
 
@@ -1568,7 +1605,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    int nconf = count_configs(&rs), k = o->folds < nconf ? o->folds : nconf;
+    int nconf = count_configs(&rs, -1), k = o->folds < nconf ? o->folds : nconf;
     if (k < 2) {
         snprintf(err, errlen, "%s: %d configuration%s: cross-validation needs at least 2", m->path,
                  nconf, nconf == 1 ? "" : "s");
@@ -1676,7 +1713,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
         cJSON_AddItemToArray(params, param_json(&fr, p));
-    char misfit[1024];
+    char misfit[2048]; /* every warning of misfit_warning and few_configs_warning */
     misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);

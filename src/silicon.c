@@ -5,6 +5,7 @@
 #include "silicon.h"
 #include "error.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -136,10 +137,12 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
         if (c->buf[0] == '#') {
-            static const char *const keys[] = {"# version: ", "# source: ", "# device: "};
-            char *dst[] = {s->version, s->source, s->device};
-            size_t cap[] = {sizeof s->version, sizeof s->source, sizeof s->device};
-            for (int i = 0; i < 3; i++)
+            static const char *const keys[] = {"# version: ", "# source: ", "# device: ",
+                                               "# framework: "};
+            char *dst[] = {s->version, s->source, s->device, s->framework};
+            size_t cap[] = {sizeof s->version, sizeof s->source, sizeof s->device,
+                            sizeof s->framework};
+            for (int i = 0; i < 4; i++)
                 if (!strncmp(c->buf, keys[i], strlen(keys[i])) && !dst[i][0])
                     snprintf(dst[i], cap[i], "%s", c->buf + strlen(keys[i]));
             continue;
@@ -1229,6 +1232,27 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     return j;
 }
 
+/* The engine a "# framework: " header line names, as --engine spells it:
+ * its letters and digits in lower case ("vLLM" -> vllm), then the known
+ * full names mapped: AIConfigurator's tables write TRTLLM, VLLM or vLLM
+ * (every file of ../shared/data/silicon/<gpu>/{trtllm,vllm}), TensorRT-LLM
+ * is the first's full name, and `calibrate --backend` writes "roofline
+ * reference engine" (calib/calibrate.c put_table) into a folder it reads
+ * as engine reference. */
+static void framework_engine(const char *framework, char *engine, size_t n)
+{
+    static const char *const FULL[][2] = {{"tensorrtllm", "trtllm"},
+                                          {"rooflinereferenceengine", RL_ENGINE_REFERENCE}};
+    size_t k = 0;
+    for (const char *p = framework; *p && k + 1 < n; p++)
+        if (isalnum((unsigned char)*p))
+            engine[k++] = (char)tolower((unsigned char)*p);
+    engine[k] = 0;
+    for (size_t i = 0; i < sizeof FULL / sizeof *FULL; i++)
+        if (!strcmp(engine, FULL[i][0]))
+            snprintf(engine, n, "%s", FULL[i][1]);
+}
+
 /* The device dir/engine's files name in their "# device: " header line
  * into device; every file present must name one, and the same one: else -1
  * with err naming the file, unless `unchecked` (--device-unchecked), which
@@ -1250,6 +1274,11 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
             continue;
         csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
         gzclose(f.gz);
+        char named[sizeof s.framework];
+        framework_engine(s.framework, named, sizeof named);
+        if (named[0] && strcmp(named, engine)) /* tester18 F7: none names --engine's */
+            RL_FAIL("%s: '# framework: %s' is engine %s, not %s: the tables of the folder's "
+                    "engine only", path, s.framework, named, engine);
         if (!s.device[0] && !unchecked)
             RL_FAIL("%s: no '# device:' line: cannot check the chip the table was measured on "
                     "against --hw (give --device-unchecked to import it as an estimate)", path);

@@ -91,6 +91,7 @@ typedef struct {
     rl_engine_tables *tables;   /* owned (rl_silicon_free) until handed to rl_engines_keep */
     char engine[32];            /* the engine imported: its floor rule (engines.h rl_engine_floor) */
     char version[64];           /* engine version from the files' headers */
+    char framework[32];         /* the "# framework: " line of the last file read */
     char device[128];           /* device the files name */
     char source[512];           /* the files' source line */
     long configs[RL_KC_COUNT][RL_KV_COUNT]; /* configurations fitted */

@@ -1170,6 +1170,25 @@ static void fit_needs_both_phases(void **state)
     }
 }
 
+/* The fit of llama2-70b on h100-sxm to the rows of csv (5 folds, p10-p90),
+ * saved to `save` unless NULL. */
+static cJSON *fit_llama2_70b(const char *csv, const char *save)
+{
+    rl_meas m;
+    char err[1024];
+    if (rl_measure_read(csv, &m, err, sizeof err))
+        fail_msg("%s", err);
+    rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
+                     .band_hi = 0.9, .save = save};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    rl_measure_free(&m);
+    return res;
+}
+
 /* Tester7 #5: the engine a CSV's file name names is a key of the saved
  * profile's engines table; my-run.csv and end.csv (not Lua names) wrote
  * `my-run = {` and `end = {`, which do not load back (exit 2, nothing
@@ -1179,7 +1198,7 @@ static void fit_saves_any_file_name(void **state)
 {
     (void)state;
     static const char *const names[] = {"my-run", "end"};
-    char dir[] = "/tmp/rl_fit_name_XXXXXX", csv[128], prof[128], err[1024], cmd[512];
+    char dir[] = "/tmp/rl_fit_name_XXXXXX", csv[128], prof[128], cmd[512];
     assert_non_null(mkdtemp(dir));
     use_source_tree();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -1187,18 +1206,7 @@ static void fit_saves_any_file_name(void **state)
         snprintf(prof, sizeof prof, "%s/%s.lua", dir, names[i]);
         snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
         assert_int_equal(system(cmd), 0);
-        rl_meas m;
-        if (rl_measure_read(csv, &m, err, sizeof err))
-            fail_msg("%s", err);
-        rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
-        rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
-                         .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
-                         .band_hi = 0.9, .save = prof};
-        cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-        if (!res)
-            fail_msg("%s", err);
-        cJSON_Delete(res);
-        rl_measure_free(&m);
+        cJSON_Delete(fit_llama2_70b(csv, prof));
         static rl_hw back; /* ~60 kB: off the stack (valgrind) */
         back = load_hw(prof, NULL, 0);
         assert_true(back.engine_costs.present);
@@ -1207,6 +1215,44 @@ static void fit_saves_any_file_name(void **state)
         unlink(prof);
     }
     rmdir(dir);
+}
+
+/* The fit_warning of fitting llama2-70b on EXCERPT's rows that `awk_keep`
+ * keeps (awk over its fields), or NULL when the fit warns of nothing. */
+static char *fit_warning_of(const char *awk_keep)
+{
+    char csv[] = "/tmp/rl_fit_few_XXXXXX.csv", cmd[1024];
+    int fd = mkstemps(csv, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "awk -F, '/^#/||/^phase/||(%s)' '%s' > %s", awk_keep, EXCERPT, csv);
+    assert_int_equal(system(cmd), 0);
+    cJSON *res = fit_llama2_70b(csv, NULL);
+    const cJSON *w = cJSON_GetObjectItem(res, "fit_warning");
+    char *out = w ? strdup(w->valuestring) : NULL;
+    cJSON_Delete(res);
+    unlink(csv);
+    return out;
+}
+
+/* Tester18 F6: a fit on 2 prefill configurations saved silently a band
+ * that was no sample of its error (cv p90 206%, the prefill band below
+ * every prediction).  EXCERPT's 28 decode configurations with its 2 TP4
+ * batch-1 prefill rows (1024 and 2048 tokens): the warning names the
+ * prefill class's 2 configurations (fewer than 5), not the decode class;
+ * the whole EXCERPT (19 prefill configurations) warns of nothing. */
+static void few_configurations_warn(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char *w = fit_warning_of("$1==\"decode\"||($3==4&&$4==1&&($6==1024||$6==2048))");
+    assert_non_null(w);
+    if (!strstr(w, "prefill rows: 2 configurations (fewer than 5)") || strstr(w, "decode rows"))
+        fail_msg("%s", w);
+    free(w);
+    w = fit_warning_of("1");
+    if (w)
+        fail_msg("the whole excerpt warns: %s", w);
 }
 
 /* A number of a result's first row. */
@@ -1402,6 +1448,7 @@ int main(void)
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
+        cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),
     };

@@ -991,8 +991,7 @@ static void copy_excerpt(const char *dir, const char *strip, const char *swap)
              EXCERPT, dir);
     assert_int_equal(system(cmd), 0);
     if (swap) {
-        snprintf(cmd, sizeof cmd, "cp %s/tests/data/silicon/a100_sxm/trtllm/%s %s/trtllm/%s",
-                 RL_SRCDIR, swap, dir, swap);
+        snprintf(cmd, sizeof cmd, "cp %s/tests/data/silicon/%s %s/trtllm/", RL_SRCDIR, swap, dir);
         assert_int_equal(system(cmd), 0);
     }
     if (strip) {
@@ -1006,7 +1005,10 @@ static void copy_excerpt(const char *dir, const char *strip, const char *swap)
  * --hw (an A100's tables so stripped became a "calibrated" h100-sxm
  * profile): calibrate exits 2 naming the file and writes nothing, whether
  * every file lacks the line or one does; files naming two devices (the
- * H100 excerpt with the A100 excerpt's decode attention) are refused too.
+ * H100 excerpt with the A100 excerpt's decode attention) are refused too,
+ * and so is a file whose "# framework:" names another engine than the
+ * folder's (tester18 F7: the H100 vLLM MoE excerpt, same device, in the
+ * trtllm folder imported as trtllm).
  * --device-unchecked imports them, labelled: measured_on and the source say
  * RL_DEVICE_UNCHECKED, so the runs are `estimated`, not `calibrated`, even
  * on h100-sxm, the chip these rows were measured on; so when only one file
@@ -1020,9 +1022,12 @@ static void test_tables_without_a_device(void **state)
         {"*", NULL, "/trtllm/gemm_perf.csv.gz: no '# device:' line: cannot check the chip"},
         {"generation_attention_perf.csv.gz", NULL,
          "/trtllm/generation_attention_perf.csv.gz: no '# device:' line: cannot check the chip"},
-        {NULL, "generation_attention_perf.csv.gz",
+        {NULL, "a100_sxm/trtllm/generation_attention_perf.csv.gz",
          "/trtllm/generation_attention_perf.csv.gz: device 'NVIDIA A100-SXM4-80GB', another file "
          "of "},
+        {NULL, "h100_sxm/vllm/moe_perf.csv.gz",
+         "/trtllm/moe_perf.csv.gz: '# framework: VLLM' is engine vllm, not trtllm: the tables of "
+         "the folder's engine only"},
     };
     char out[4096], cmd[1024], save[256];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
