@@ -10,6 +10,7 @@
 
 #include "arch.h"
 #include "efficiency.h"
+#include "memory.h"
 #include "ops.h"
 
 /* ---- a document that is Markdown or HTML ---- */
@@ -339,6 +340,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     else
         item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
              b->chips_total);
+    if (in->conservative)
+        item(d, "Conservative (size --conservative): every figure below is the band's high edge "
+                "(each step at the slow edge of its fitted or table-timed cost), so a simulate "
+                "run of this row, at the band's centre, predicts lower latencies and a higher "
+                "sustainable load.");
     item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT p50 %.1f ms / p99 "
             "%.1f ms; end-to-end p50 %.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of "
             "requests within both targets; replicas run a step %.0f%% of the time, with "
@@ -353,14 +359,16 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s ms: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
-                "quantile: docs/model.md, Bands in simulate and size); size --conservative sizes on the high "
-                "edge.", in->band_wide ? "p5-p95" : "p10-p90", t1, t2,
-             in->band_wide ? "p5 and p95" : "p10 and p90");
+                "quantile: docs/model.md, Bands in simulate and size); %s.",
+             in->band_wide ? "p5-p95" : "p10-p90", t1, t2, in->band_wide ? "p5 and p95" : "p10 and p90",
+             in->conservative ? "this row is sized on the high edge (--conservative)"
+                              : "size --conservative sizes on the high edge");
     }
     if (isfinite(b->max_qps))
         item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it stops meeting the targets "
-                "at %.3g req/s (capacity utilization %.0f%% at the load).",
+                "at %.3g req/s%s (capacity utilization %.0f%% at the load).",
              in->w.qps * (1 + in->headroom), 100 * in->headroom, b->max_qps,
+             in->conservative ? " at the band's high edge (--conservative)" : "",
              b->max_qps > 0 ? 100 * in->w.qps / b->max_qps : 100.0);
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
@@ -475,10 +483,15 @@ static void recommend_each_hw(doc *d, const rl_size_report_data *x)
         if (!(in->hw[h].price_per_chip_hour > 0))
             snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
                      unpriced[0] ? ", " : "", in->hw[h].name);
+    /* the sections below follow r->c[0] (report_memory, rl_size_study's row): the
+     * fewest chips, not necessarily the first block, which is in hardware order */
+    char first[128];
+    rl_size_label(in, &r->c[0], first, sizeof first);
     para(d, "No price for %s (price_per_chip_hour absent or 0), so cost is counted in chips, "
             "and chips of different hardware cannot be compared: the cheapest configuration "
             "of each is given. Choose with your prices. The load curve, memory and "
-            "sensitivity sections below are for the first one (the fewest chips).", unpriced);
+            "sensitivity sections below are for the fewest chips: %lld x %s, %s.",
+         unpriced, r->c[0].chips_total, in->hw[r->c[0].hw].name, first);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 0; i < r->n && r->c[i].meets; i++)
             if (r->c[i].hw == h) {
@@ -637,6 +650,26 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
         curve_charts(d, in, c);
 }
 
+/* The memory rule the KV pool on h is sized by (rl_serve_kv_capacity): the
+ * selected engine's (memory.h rl_memory_usable), else --hbm-reserve. */
+static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
+{
+    rl_memory mem = rl_memory_use(in->m, h, 1, 0, 1, RL_BF16, RL_BF16);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!mem.engine_memory)
+        item(d, "Memory on %s: %.0f%% of HBM reserved for activations and workspace "
+                "(--hbm-reserve: no engine memory rule applies).",
+             h->name, 100 * in->hbm_reserve);
+    else
+        item(d, "Memory on %s: the %s engine's rule (docs/model.md, serving engines): %s %.2f of "
+                "%s %.2f GB of CUDA context and workspace and, on a multi-chip replica, %.2f GB "
+                "of collective buffers per chip; the rest is the reserve (--hbm-reserve does not "
+                "apply).",
+             h->name, e->name, e->mem.of_free ? "the KV pool is" : "weights and KV pool take",
+             e->mem.fraction, e->mem.of_free ? "the HBM free after the weights," : "HBM less",
+             (e->mem.context_bytes + e->mem.workspace_bytes) / 1e9, e->mem.comm_bytes / 1e9);
+}
+
 /* HBM per chip of the recommendation. */
 static void report_memory(doc *d, const rl_size_report_data *x)
 {
@@ -652,10 +685,13 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     char hd[2][96] = {"item", "GB per chip (1 GB = 1e9 bytes)"};
     row(d, 1, 2, hd);
     char v[2][96];
+    /* the reserve is what the memory rule the KV pool was sized by leaves
+     * (rl_serve_kv_capacity; Assumptions names the rule), so the rows add up */
     double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
-                       h->hbm_bytes * in->hbm_reserve};
+                       h->hbm_bytes - b->weight_bytes_per_chip - b->kv_bytes_per_chip};
     const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
-                            "KV cache pool", "reserve (activations, workspace)"};
+                            "KV cache pool", "reserve (what the memory rule leaves: activations, "
+                            "workspace)"};
     for (int i = 0; i < 4; i++) {
         snprintf(v[0], 96, "%s", names[i]);
         snprintf(v[1], 96, "%.1f", items[i] / 1e9);
@@ -858,9 +894,10 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     }
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
-    item(d, "Memory: %.0f%% of HBM reserved for activations and workspace; KV in %d-token pages "
-            "with half a page of fragmentation per sequence; preemption by recompute.",
-         100 * in->hbm_reserve, rl_serve_config_default().page_tokens);
+    for (int i = 0; i < in->nhw; i++)
+        memory_rule(d, in, &in->hw[i]);
+    item(d, "KV cache in %d-token pages with half a page of fragmentation per sequence; "
+            "preemption by recompute.", rl_serve_config_default().page_tokens);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
             "(no warm-up discarded); prompt + output truncated to the model's max_context.",
          in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));

@@ -917,6 +917,96 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+/* tester18 F8: the report's Memory per chip table adds up to the HBM under
+ * an engine memory rule.  llama3-8b on one H100 (80 GB) under TensorRT-LLM's
+ * rule (engines.c: the KV pool is 0.9 of the HBM free after the weights,
+ * 392 MiB of collective buffers only on multi-chip replicas, docs/model.md):
+ * the pool is 0.9 x (80 - w - buffers) GB per chip (1e-9 relative), the
+ * reserve row HBM - weights - pool (about 6 GB in bf16, not the 10%
+ * --hbm-reserve's 8.0), the four printed rows (0.1 GB each) add up to the
+ * HBM within their rounding, and Assumptions names the engine's rule. */
+static void test_report_memory_adds_up(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", h.origin, err, sizeof err), 0);
+    const rl_engine_memory *g = &rl_engines_selected(&h.engines)->mem;
+    assert_true(g->present && g->of_free);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}, .calibrated = 1};
+    in.w = (rl_workload){.n = 100, .qps = 2, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(r.nmeet > 0);
+    const rl_size_candidate *b = &r.c[0];
+    double w = b->weight_bytes_per_chip, kv = b->kv_bytes_per_chip;
+    double over = g->context_bytes + g->workspace_bytes + (b->chips > 1 ? g->comm_bytes : 0);
+    assert_rel(kv, g->fraction * (h.hbm_bytes - w - over), 1e-9);
+    rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    const char *p = strstr(t, "| HBM capacity |");
+    assert_non_null(p);
+    double v[4];
+    assert_int_equal(sscanf(p, "| HBM capacity | %lf |\n| weights (sharded over the replica) | "
+                               "%lf |\n| KV cache pool | %lf |\n| reserve (what the memory rule "
+                               "leaves: activations, workspace) | %lf |",
+                            &v[0], &v[1], &v[2], &v[3]), 4);
+    assert_true(fabs(v[3] - (h.hbm_bytes - w - kv) / 1e9) <= 0.05);
+    assert_true(fabs(v[1] + v[2] + v[3] - v[0]) <= 0.15);
+    assert_true(fabs(v[3] - 8.0) > 0.5); /* not the 10% --hbm-reserve */
+    if (!strstr(t, "Memory on h100-sxm: the trtllm engine's rule") || strstr(t, "10% of HBM reserved"))
+        fail_msg("Assumptions do not name the engine's memory rule: %s", t);
+    free(t);
+    rl_size_result_free(&r);
+}
+
+/* tester18 F9: under --conservative the Recommendation says its figures are
+ * the band's high edge and labels the stops-meeting load so; without it,
+ * neither.  With no price for every profile, the sentence on which row the
+ * load curve, memory and sensitivity sections follow names that row (the
+ * fewest chips, r.c[0]) even when another hardware's block comes first:
+ * the profiles given as tpu-v5e, h100-sxm, the H100 row needs fewer chips. */
+static void test_report_conservative_and_first_row(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    assert_true(isfinite(f->res.c[0].max_qps));
+    for (int cons = 0; cons < 2; cons++) {
+        in.conservative = cons;
+        char *t = rl_size_report_render(&d, 0), want[160];
+        assert_non_null(t);
+        assert_int_equal(strstr(t, "every figure below is the band's high edge") != NULL, cons);
+        snprintf(want, sizeof want, "it stops meeting the targets at %.3g req/s at the band's high "
+                 "edge (--conservative)", f->res.c[0].max_qps);
+        assert_int_equal(strstr(t, want) != NULL, cons);
+        free(t);
+    }
+    rl_hw hw[2] = {f->h[1], f->h[0]};
+    rl_size_result r = unpriced_search(f, hw, 2);
+    assert_int_equal(r.c[0].hw, 1); /* not the first block (hardware order) */
+    in = f->in;
+    in.hw = hw;
+    in.nhw = 2;
+    in.w.qps = 5;
+    d.res = &r;
+    char *t = rl_size_report_render(&d, 0), label[128], want[256];
+    assert_non_null(t);
+    rl_size_label(&in, &r.c[0], label, sizeof label);
+    snprintf(want, sizeof want, "sections below are for the fewest chips: %lld x h100-sxm, %s.",
+             r.c[0].chips_total, label);
+    if (!strstr(t, want))
+        fail_msg("report lacks '%s'", want);
+    free(t);
+    rl_size_result_free(&r);
+}
+
 static char out[1 << 16];
 
 /* tester5 #9: the report's "QPS x1.5" row resized the (5P+2D)x2 tp2 fp8
@@ -1265,6 +1355,8 @@ int main(void)
         cmocka_unit_test(test_equal_cost_precisions_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
+        cmocka_unit_test(test_report_memory_adds_up),
+        cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
