@@ -690,8 +690,8 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
                        h->hbm_bytes - b->weight_bytes_per_chip - b->kv_bytes_per_chip};
     const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
-                            "KV cache pool", "reserve (what the memory rule leaves: activations, "
-                            "workspace)"};
+                            "KV cache pool",
+                            "reserve (what the memory rule leaves: activations, workspace)"};
     for (int i = 0; i < 4; i++) {
         snprintf(v[0], 96, "%s", names[i]);
         snprintf(v[1], 96, "%.1f", items[i] / 1e9);
