@@ -1307,17 +1307,23 @@ static void outstanding_add(sim *S, replica *r, int d)
 static int alloc_replica(sim *S, int j);
 
 /* The replica of pool `pool` (replicas first..first+count-1) a new request
- * goes to, set up on its first request; -1 when out of memory. */
+ * goes to, set up on its first request, with the request counted
+ * outstanding there; -1 when out of memory (S->oom set: run_events stops). */
 static int route(sim *S, int first, int count, int pool)
 {
     int used = S->nused[pool], top = used > 0 ? S->rh[pool][0] : -1;
     int j = S->c->route == RL_ROUTE_ROUND_ROBIN ? first + (S->rr[pool]++ % count)
             : used < count && (top < 0 || S->r[top].outstanding > 0) ? first + used : top;
-    if (j < first + used)
-        return j;
-    S->nused[pool]++; /* before its buffers: sim_free frees what was allocated */
-    rh_place(S, pool, used, j); /* a leaf: the caller's count of 1 places it (rh_fix) */
-    return alloc_replica(S, j) == 0 ? j : -1;
+    if (j >= first + used) {
+        S->nused[pool]++; /* before its buffers: sim_free frees what was allocated */
+        rh_place(S, pool, used, j); /* a leaf: the count below places it (rh_fix) */
+        if (alloc_replica(S, j) != 0) {
+            S->oom = 1;
+            return -1;
+        }
+    }
+    outstanding_add(S, &S->r[j], 1);
+    return j;
 }
 
 /* Preempt the most recently admitted sequences until one more decode step
@@ -2048,12 +2054,9 @@ static void arrive(sim *S, long long *next, double now)
     int nstart = 0;
     do {
         int ri = route(S, 0, pool_n, 0);
-        if (ri < 0) {
-            S->oom = 1; /* run_events stops */
+        if (ri < 0)
             return;
-        }
         S->nsys++;
-        outstanding_add(S, &S->r[ri], 1);
         q_push(S, &S->r[ri].wait, (int)(*next)++, 0);
         if (S->r[ri].busy)
             cut_run(S, ri, now, 0);
@@ -2081,14 +2084,11 @@ static void handle_event(sim *S, event e, double now)
             peak_kv(S, &S->r[e.id]);
     } else {
         int ri = route(S, S->nprefill, c->replicas, 1);
-        if (ri < 0) {
-            S->oom = 1; /* run_events stops */
+        if (ri < 0)
             return;
-        }
         S->s[e.id].state = S_WAIT;
         S->t_ready[e.id] = now;
         S->xfer_order[S->nxfer++] = e.id;
-        outstanding_add(S, &S->r[ri], 1);
         q_push(S, &S->r[ri].wait, e.id, 0);
         if (S->r[ri].busy)
             cut_run(S, ri, now, 1);
