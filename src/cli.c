@@ -2133,11 +2133,12 @@ static cJSON *run_calib(rl_opts *o, const char *name,
 }
 
 /* calibrate/validate --tables DIR --hw H --engine E: load *h, refuse
- * tables measured on another chip (silicon.h rl_silicon_check_device) and,
+ * tables measured on another chip (silicon.h rl_silicon_check_device; the
+ * the device they name into device[RL_SILICON_DEVICE_LEN]) and,
  * with s, import the measured kernel tables of DIR/E for H into *s (holding
  * back every --holdout-th configuration).  Returns 0 or an exit code
  * (printed). */
-static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
+static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, char *device, rl_silicon *s)
 {
     char err[ERRLEN];
     if (o->calib.backend) {
@@ -2153,7 +2154,8 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
      * (tester16 F9: validate labelled H100 tables' errors tpu-v5e) */
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
         rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
-                                o->given[RL_P_DEVICE_UNCHECKED] != NULL, err, sizeof err) != 0 ||
+                                o->given[RL_P_DEVICE_UNCHECKED] != NULL, device, RL_SILICON_DEVICE_LEN,
+                                err, sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         rl_cli_tell(cmd, "%s", err);
         return RL_EXIT_INPUT;
@@ -2221,14 +2223,14 @@ static int calibrate_tables(rl_opts *o)
     rl_moe_keep keep;
     if (o->moe_models && moe_keep("calibrate", o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
-    int rc = import_tables(o, "calibrate", &h, NULL);
-    char err[ERRLEN], date[32];
+    char err[ERRLEN], date[32], device[RL_SILICON_DEVICE_LEN];
+    int rc = import_tables(o, "calibrate", &h, device, NULL);
     if (rc != 0)
         return rc;
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
+    rc = rl_silicon_calibrate(o->tables, o->engine, device, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, NULL, save, &r, err, sizeof err);
     if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
         return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
@@ -2257,7 +2259,8 @@ static int validate_tables(rl_opts *o)
     rl_moe_keep keep;
     if (o->moe_models && moe_keep("validate", o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
-    int rc = import_tables(o, "validate", &h, &s);
+    char device[RL_SILICON_DEVICE_LEN];
+    int rc = import_tables(o, "validate", &h, device, &s);
     if (rc != 0)
         return rc;
     char err[ERRLEN];
