@@ -1888,9 +1888,12 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside)
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+                         long long tp)
 {
     const rl_engine_costs *c = &h->engine_costs;
+    char outside[600];
+    rl_hw_fit_mode(h, 1, model, weights, tp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
         cJSON_SetValuestring(mode, *outside || rl_hw_what_if_of(h) ? "estimated" : "fitted");
@@ -1980,9 +1983,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    char outside[600];
-    rl_hw_fit_mode(h, 1, m->name, p.weights, chips, outside, sizeof outside);
-    rl_e2e_fitted_label(result, h, outside);
+    rl_e2e_fitted_label(result, h, m->name, p.weights, chips);
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"

@@ -221,12 +221,14 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
  * (tester16 F4).  0, or -1 when the costs do not evaluate. */
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
 
-/* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
- * on a what-if chip, or when `outside`, what spec.h rl_hw_fit_mode says
- * differs from the fit, is not "": then key fitted_outside gets it),
+/* Label result, a run of `model` with `weights` weights, TP over `tp`
+ * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"
+ * ("estimated" on a what-if chip, or when spec.h rl_hw_fit_mode says the
+ * run lies outside the fit: then key fitted_outside says what differs),
  * engine and engine_source the costs' (what rl_e2e_retime writes;
  * pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside);
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+                         long long tp);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)
  * that its costs do not time (`what`: the plan or model they leave out):

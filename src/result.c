@@ -698,11 +698,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
-    char outside[600];
-    if (fit) { /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
-        rl_hw_fit_mode(h, 1, m->name, p.weights, plan->tp, outside, sizeof outside);
-        rl_e2e_fitted_label(o, h, outside);
-    } else
+    if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
+        rl_e2e_fitted_label(o, h, m->name, p.weights, plan->tp);
+    else
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
                                              : "EP, --sp, --pp, 2D sharding, a KV split other "
                                                "than by batch, --moe-attn or --overlap");
@@ -961,29 +959,39 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
-/* What the first of s's points differs in from what h's costs were fitted
- * on, into why (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
- * vary TP); returns that point's mode. */
-static const char *sweep_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, char *why,
-                                  size_t n)
+/* The weights a fitted sweep's label is decided on: bf16, or when the fit
+ * covers them, the first of s's points' weights it does not cover, else the
+ * last point's (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
+ * vary TP). */
+static rl_dtype sweep_fit_weights(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    const char *mode = rl_hw_fit_mode(h, 1, m->name, RL_BF16, 0, why, n);
+    char why[600];
+    rl_dtype w = RL_BF16;
+    rl_hw_fit_mode(h, 1, m->name, w, 0, why, sizeof why);
     for (size_t i = 0; i < s->n && !*why; i++)
-        mode = rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, n);
-    return mode;
+        rl_hw_fit_mode(h, 1, m->name, w = s->pts[i].prec.weights, 0, why, sizeof why);
+    return w;
 }
 
-const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+/* The mode of s; *w gets the weights a fitted sweep's label is decided on
+ * (sweep_fit_weights), bf16 otherwise. */
+static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, rl_dtype *w)
 {
+    *w = s->fitted ? sweep_fit_weights(m, h, s) : RL_BF16;
+    if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
+        return rl_hw_fit_mode(h, 1, m->name, *w, 0, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
-    char why[600];
-    if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return sweep_fit_mode(m, h, s, why, sizeof why);
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
     return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
+}
+
+const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+{
+    rl_dtype w;
+    return sweep_mode(m, h, s, &w);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -999,14 +1007,12 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    const char *mode = rl_result_sweep_mode(m, h, s);
+    rl_dtype w;
+    const char *mode = sweep_mode(m, h, s, &w);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
-    char outside[600] = "";
-    if (s->fitted) {
-        sweep_fit_mode(m, h, s, outside, sizeof outside);
-        rl_e2e_fitted_label(o, h, outside);
-    }
+    if (s->fitted)
+        rl_e2e_fitted_label(o, h, m->name, w, 0);
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
                             : s->fitted     ? "included: tensor parallel over each replica's "
