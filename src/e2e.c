@@ -1850,9 +1850,14 @@ static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long l
                          .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
 }
 
-double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
-                          long long tp, long long batch, long long len, double *comm_s, char *err,
-                          size_t errlen)
+/* rl_e2e_fitted_step of one pass through a pipeline whose stage sends
+ * take sends_s (their time as rl_shard_pp_sends gives it; 0: one stage):
+ * the sends join the step's collectives, at the fitted comm_eff, as the
+ * simulator charges a pass (serve.c tp_comm adds them to the collectives
+ * rl_e2e_mixed_time takes; tester18 F10). */
+static double fitted_pass(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double sends_s,
+                          double *comm_s, char *err, size_t errlen)
 {
     rl_meas_row r = fitted_row(prefill, tp, batch, len);
     double x[RL_EC_N];
@@ -1860,25 +1865,38 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
     rl_ec_terms t;
     if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
         return -1;
+    t.step[0].comm_s += sends_s;
     if (comm_s)
         *comm_s = fitted_comm(&t, x);
     return rl_ec_time(&t, x, NULL);
 }
 
+double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double *comm_s, char *err,
+                          size_t errlen)
+{
+    return fitted_pass(m, h, p, prefill, tp, batch, len, 0, comm_s, err, errlen);
+}
+
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 {
-    return h->engine_costs.present && rl_shard_plan_is_tp_over(pl, pl->tp);
+    rl_shard_plan stage = *pl; /* a pipeline's stage: one replica TP over its chips */
+    stage.pp = 1;
+    return h->engine_costs.present && rl_shard_plan_is_tp_over(&stage, stage.tp);
 }
 
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
 {
     char err[256];
-    double comm = 0;
-    double s = rl_e2e_fitted_step(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, &comm,
-                                  err, sizeof err);
+    double comm = 0, sends = 0;
+    for (int i = 0; i < r->ncoll; i++) /* a pipeline's stage sends (result.c pp_step_calibrated) */
+        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, sends, &comm, err,
+                           sizeof err);
     if (s <= 0)
         return -1;
-    r->step_s = r->tick_s = s;
+    r->step_s = s;
+    r->tick_s = s / (double)r->plan.pp;
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;

@@ -210,12 +210,18 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
 /* 1 when h's fitted engine costs time plan pl: they model one replica TP
  * over its GPUs (a 1D plan, no EP, KV split by batch: what `step --chips
  * tp` re-times), however many such replicas the chips hold (pareto's
- * plans, `step --tp T --chips k*T`: replicas are independent). */
+ * plans, `step --tp T --chips k*T`: replicas are independent), and a
+ * pipeline of such stages (`--pp`: a pass is the whole op list on one
+ * stage's chips plus the stage sends, as `simulate --pp` times a step;
+ * tester18 F10). */
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
 
 /* Calibrated plan result *r (rl_e2e_fitted_plan) re-timed by h's fitted
  * costs per replica, as `step --chips tp --batch replica_batch` on the
- * profile (rl_e2e_fitted_step): step_s, comm_s at the fitted comm_eff,
+ * profile (rl_e2e_fitted_step); a pipeline's (r from result.c
+ * pp_step_calibrated: its P2P rows are the stage sends) per pass, the
+ * sends among the step's collectives, as the simulator's fitted step
+ * (rl_e2e_mixed_time) charges them: step_s, comm_s at the fitted comm_eff,
  * table_s 0, kernel_excess_s what step_s has above the roofline terms,
  * tokens_per_s over all replicas; pareto and step --tp time plans by it
  * (tester16 F4).  0, or -1 when the costs do not evaluate. */

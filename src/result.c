@@ -677,6 +677,29 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
     return 0;
 }
 
+/* Whether h's measurements time plan pl: calibrated, a 1D plan's replicas
+ * at their calibrated step (shard.h), a pipeline's as its stages'
+ * (pp_step_calibrated); fitted (`fit`: rl_e2e_fitted_plan), plain TP
+ * replicas and their pipelines by the costs (e2e.h rl_e2e_fitted_shard, as
+ * pareto; tester16 F4).  Neither times a step with its collectives
+ * overlapped (rl_result_drop_overlap). */
+static int plan_measured(const rl_hw *h, const rl_shard_plan *pl, int fit)
+{
+    return (rl_hw_measured(h) || fit) && pl->sp <= 1 && pl->layout == RL_LAYOUT_1D &&
+           !pl->overlap;
+}
+
+int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
+{
+    rl_shard_plan added = *pl;
+    added.overlap = 0;
+    if (!pl->overlap || h->ideal ||
+        !plan_measured(h, &added, !m->abstract && rl_e2e_fitted_plan(h, &added)))
+        return 0;
+    pl->overlap = 0;
+    return 1;
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -685,13 +708,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h),
-     * a pipeline's as its stages' (pp_step_calibrated); a fitted profile
-     * times plain TP replicas by its costs, per replica (e2e.h
-     * rl_e2e_fitted_shard, as pareto; tester16 F4) */
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
-    int cal = (rl_hw_measured(h) || fit) && plan->sp <= 1 && plan->layout == RL_LAYOUT_1D &&
-              !plan->overlap;
+    int cal = plan_measured(h, plan, fit);
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
@@ -702,20 +720,23 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         rl_e2e_fitted_label(o, h, m->name, p.weights, plan->tp);
     else
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
-                                             : "EP, --sp, --pp, 2D sharding, a KV split other "
-                                               "than by batch, --moe-attn or --overlap");
+                                             : "EP, --sp, 2D sharding, a KV split other than by "
+                                               "batch, --moe-attn or --overlap");
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             fit   ? "included: tensor parallel over each replica's chips (1D "
                                     "plan), at the fitted comm_eff"
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
+    char fitted[640];
+    snprintf(fitted, sizeof fitted, "step_s from the fitted engine costs (src/enginecost.h (E)) "
+             "per replica, as step --chips tp gives it%s; kv_load_s, weight_load_s and compute_s "
+             "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
+             "them, comm_s the collectives at the fitted comm_eff",
+             plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
+                            "its collectives, as simulate --pp times a step)" : "");
     if (fit)
-        cJSON_AddStringToObject(o, "fitted", "step_s from the fitted engine costs (src/enginecost.h "
-                                "(E)) per replica, as step --chips tp gives it; kv_load_s, "
-                                "weight_load_s and compute_s are the calibrated step's roofline "
-                                "terms, kernel_excess_s the fitted step_s above them, comm_s the "
-                                "collectives at the fitted comm_eff");
+        cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);

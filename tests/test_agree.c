@@ -217,6 +217,37 @@ static void pipeline_step_is_simulate(void **state)
     cJSON_Delete(m);
 }
 
+/* tester18 F10: on a fitted profile `step --pp 2` read 13.29 ms
+ * `estimated` (the costs dropped) where `simulate --pp 2` timed each pass
+ * by them (TPOT 29.90 ms, `fitted`).  step now times a pass as simulate
+ * does (docs/model.md "Pipeline parallelism in the simulator": the whole op
+ * list on a stage's 4 chips under the fitted costs, the stage send among
+ * its collectives): llama2-70b tp4 pp2 on 8 H100 of h100-sxm-splitwise at
+ * batch 1, context 2048 equals simulate's TPOT at 0.05 req/s of 2000/100-
+ * token requests (one at a time; 1e-9: the same terms, summed in another
+ * order), and the TP4 step of one stage (`--chips 4`, no pipeline) to
+ * 1e-6: the send (2 x 8192 bf16 activations, ~2 us at the fitted
+ * comm_eff) lies under the host floor the step is bound by. */
+static void fitted_pipeline_step_is_simulate(void **state)
+{
+    (void)state;
+    cJSON *s = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 8 --tp 4 "
+                            "--pp 2 --batch 1 --context 2048 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
+    double step = num(row(s, 0), "step_s");
+    cJSON_Delete(s);
+    cJSON *m = run_cli_json("simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 --pp 2 "
+                            "--qps 0.05 --prompt-len 2000 --out-len 100 --requests 20 --format json",
+                            out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, "fitted");
+    assert_rel(step, num(m, "tpot_p50_s"), 1e-9);
+    cJSON_Delete(m);
+    cJSON *t = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --batch 1 "
+                            "--context 2048 --format json", out, sizeof out);
+    assert_rel(step, num(row(t, 0), "step_s"), 1e-6);
+    cJSON_Delete(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +256,7 @@ int main(void)
         cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(plan_rows_carry_context),
         cmocka_unit_test(pipeline_step_is_simulate),
+        cmocka_unit_test(fitted_pipeline_step_is_simulate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
