@@ -1888,11 +1888,9 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
 {
     char err[256];
-    double comm = 0, sends = 0;
-    for (int i = 0; i < r->ncoll; i++) /* a pipeline's stage sends (result.c pp_step_calibrated) */
-        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
-    double s = fitted_pass(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, sends, &comm, err,
-                           sizeof err);
+    double comm = 0; /* a pipeline's stage sends: the rows result.c pp_step_calibrated kept */
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, r->replica_batch, r->context,
+                           rl_shard_sends_s(r), &comm, err, sizeof err);
     if (s <= 0)
         return -1;
     r->step_s = s;

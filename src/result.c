@@ -650,12 +650,10 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
                                  errlen))
         return -1;
     int n = c.ncoll; /* the stages' collectives, then the sends */
-    double sends = 0;
+    double sends = rl_shard_sends_s(s);
     for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
-        if (s->coll[i].c.kind == RL_P2P) {
-            sends += s->coll[i].total_s;
+        if (s->coll[i].c.kind == RL_P2P)
             c.coll[n++] = s->coll[i];
-        }
     memcpy(s->coll, c.coll, sizeof c.coll);
     s->ncoll = n;
     s->latency_bound = c.latency_bound || s->latency_bound;

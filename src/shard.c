@@ -165,6 +165,14 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
     return 0;
 }
 
+double rl_shard_sends_s(const rl_shard_result *r)
+{
+    double sends = 0;
+    for (int i = 0; i < r->ncoll; i++)
+        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    return sends;
+}
+
 /* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
  * those inside a domain and one for those over the network. */
 static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long long pp)
@@ -459,9 +467,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
      * collectives (1/P of the step's); the step is P ticks plus the P-1
      * stage-to-stage sends of a pass, which wait for the stage before
      * (rl_shard_pp_sends) */
-    double sends = 0;
-    for (int i = 0; i < r->ncoll; i++)
-        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    double sends = rl_shard_sends_s(r);
     double layer_comm = (r->comm_s - sends) / P;
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
     r->step_s = P * r->tick_s + sends;
