@@ -1904,6 +1904,19 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
+void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
+{
+    rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
+    static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
+    for (int k = 0; k < 2; k++) {
+        double lo, hi;
+        band_of(&h->engine_costs, LOW[k], m, h, p, &row, &lo, &hi);
+        r->band_s[k] = r->step_s * exp(lo);
+        r->band_s[3 - k] = r->step_s * exp(hi);
+    }
+    r->banded = 1;
+}
+
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
                          long long tp)
 {

@@ -227,6 +227,12 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
  * (tester16 F4).  0, or -1 when the costs do not evaluate. */
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
 
+/* r->band_s (p5, p10, p90, p95) and banded of a result re-timed by
+ * rl_e2e_fitted_shard: the fitted band at its replica's shape (TP over
+ * plan.tp, replica_batch, context), the band rl_e2e_retime gives `step
+ * --chips tp --batch replica_batch` (review26 L4: plan rows carried none). */
+void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
+
 /* Label result, a run of `model` with `weights` weights, TP over `tp`
  * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"
  * ("estimated" on a what-if chip, or when spec.h rl_hw_fit_mode says the

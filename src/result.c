@@ -757,12 +757,14 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_Delete(o);
             return NULL;
         }
+        if (fit)
+            rl_e2e_fitted_band(m, h, p, &s);
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
         add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
-        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && !fit && s.banded, h);
+        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));

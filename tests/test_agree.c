@@ -143,18 +143,22 @@ static void pareto_fitted_is_step(void **state)
         char cmd[256];
         snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--batch %lld --context 2048 --format json", tp, b);
-        cJSON *s = run_cli_json(cmd, out, sizeof out);
-        assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
-        assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
-        cJSON_Delete(s);
+        cJSON *one = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(one, "mode")->valuestring, "fitted");
+        assert_rel(num(r, "step_s"), num(row(one, 0), "step_s"), 1e-12);
         /* tester16 F4: step --tp over the plan's chips (its replicas
-         * independent) is the same fitted time, not the tables' */
+         * independent) is the same fitted time, not the tables'; and
+         * (review26 L4) the same band, which its rows lacked */
         snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--tp %lld --batch %lld --context 2048 --format json", tp * replicas, tp,
                  (long long)num(r, "batch"));
-        s = run_cli_json(cmd, out, sizeof out);
+        cJSON *s = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
         assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
+        assert_string_equal(cJSON_GetObjectItem(s, "band")->valuestring, "p10-p90");
+        assert_rel(num(row(s, 0), "step_s_low"), num(row(one, 0), "step_s_low"), 1e-12);
+        assert_rel(num(row(s, 0), "step_s_high"), num(row(one, 0), "step_s_high"), 1e-12);
+        cJSON_Delete(one);
         cJSON_Delete(s);
         snprintf(cmd, sizeof cmd, "prefill --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--tokens 2048 --format json", tp);
