@@ -980,18 +980,20 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
-/* The weights a fitted sweep's label is decided on: bf16, or when the fit
- * covers them, the first of s's points' weights it does not cover, else the
- * last point's (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
- * vary TP). */
+/* The weights a fitted sweep's label is decided on: those of the first of
+ * s's points the fit does not cover, else the first point's (bf16 with
+ * none) (spec.h rl_hw_fit_mode; model and weights: a sweep's plans vary
+ * TP).  A bf16 check came first until stop 26: a profile fitted on fp8
+ * weights labelled a sweep of fp8 points "weights bf16 (fitted on fp8)". */
 static rl_dtype sweep_fit_weights(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
     char why[600];
-    rl_dtype w = RL_BF16;
-    rl_hw_fit_mode(h, 1, m->name, w, 0, why, sizeof why);
-    for (size_t i = 0; i < s->n && !*why; i++)
-        rl_hw_fit_mode(h, 1, m->name, w = s->pts[i].prec.weights, 0, why, sizeof why);
-    return w;
+    for (size_t i = 0; i < s->n; i++) {
+        rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, sizeof why);
+        if (*why)
+            return s->pts[i].prec.weights;
+    }
+    return s->n ? s->pts[0].prec.weights : RL_BF16;
 }
 
 /* The mode of s; *w gets the weights a fitted sweep's label is decided on

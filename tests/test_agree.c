@@ -171,6 +171,38 @@ static void pareto_fitted_is_step(void **state)
     cJSON_Delete(p);
 }
 
+/* pareto labelled its points by bf16 weights before looking at them: on
+ * h100-sxm-splitwise with its fit recorded as on fp8 weights (the one
+ * `weights = "bf16"` line of fitted_on changed), a sweep of fp8 points
+ * read `estimated`, fitted_outside "weights bf16 (fitted on fp8)", where
+ * step of the same fp8 plan reads `fitted`.  Now fp8 points read fitted as
+ * step does, and a bf16 point among them still reads estimated. */
+static void sweep_labelled_by_its_points(void **state)
+{
+    (void)state;
+    char *text = slurp_text(RL_SRCDIR "/hw_profiles/h100-sxm-splitwise.lua");
+    char *at = strstr(text, "weights = \"bf16\",");
+    assert_non_null(at);
+    assert_null(strstr(at + 1, "weights = \"bf16\","));
+    memcpy(at, "weights =  \"fp8\",", strlen("weights =  \"fp8\","));
+    char path[64], cmd[256];
+    write_temp(path, ".lua", text);
+    free(text);
+    static const struct {
+        const char *cmd, *weights, *mode;
+    } cases[] = {{"pareto", "fp8", "fitted"},
+                 {"step", "fp8", "fitted"},
+                 {"pareto", "fp8,bf16", "estimated"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "%s --model llama2-70b --hw %s --chips 4 --batch 16 --context "
+                 "2048 --weights %s --format json", cases[i].cmd, path, cases[i].weights);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
+        cJSON_Delete(j);
+    }
+    unlink(path);
+}
+
 /* tester16 F4: a plan the fitted costs do not model (EP) keeps its
  * estimate, and its engine_source says the costs do not time it (it read
  * as the fitted engine's source beside an estimated step). */
@@ -257,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_memory_rule),
         cmocka_unit_test(pareto_fitted_is_step),
+        cmocka_unit_test(sweep_labelled_by_its_points),
         cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(plan_rows_carry_context),
         cmocka_unit_test(pipeline_step_is_simulate),
