@@ -231,6 +231,29 @@ static void plan_rows_carry_context(void **state)
     assert_non_null(strstr(out, ",batch,context,"));
 }
 
+/* `step ARGS PLAN --batch 1 --context C` and `simulate ARGS --prompt-len P`
+ * of one request at a time (0.05 req/s, 100 output tokens) both read
+ * `mode`, and simulate's TPOT p50 is the step's to 1e-9; returns the step
+ * (s).  PLAN: step's --tp of simulate's replica (simulate takes none). */
+static double step_is_tpot(const char *args, const char *plan, long long context,
+                           long long prompt, const char *mode)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s %s --batch 1 --context %lld --format json", args, plan,
+             context);
+    cJSON *s = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, mode);
+    double step = num(row(s, 0), "step_s");
+    cJSON_Delete(s);
+    snprintf(cmd, sizeof cmd, "simulate %s --qps 0.05 --prompt-len %lld --out-len 100 --requests 20 "
+             "--format json", args, prompt);
+    cJSON *m = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, mode);
+    assert_rel(step, num(m, "tpot_p50_s"), 1e-9);
+    cJSON_Delete(m);
+    return step;
+}
+
 /* tester16 F12: a pipeline plan read `ideal` in step (41.6 ms) and
  * `calibrated` in simulate (TPOT 51.2 ms).  step now times it as simulate
  * does (the stages' op list by the kernel tables plus the 7 stage sends):
@@ -240,17 +263,7 @@ static void plan_rows_carry_context(void **state)
 static void pipeline_step_is_simulate(void **state)
 {
     (void)state;
-    cJSON *s = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 8 --pp 8 --batch 1 "
-                            "--context 1050 --format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "calibrated");
-    double step = num(row(s, 0), "step_s");
-    cJSON_Delete(s);
-    cJSON *m = run_cli_json("simulate --model llama3-70b --hw h100-sxm --chips 8 --pp 8 --qps 0.05 "
-                            "--prompt-len 1000 --out-len 100 --requests 20 --format json", out,
-                            sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, "calibrated");
-    assert_rel(step, num(m, "tpot_p50_s"), 1e-9);
-    cJSON_Delete(m);
+    step_is_tpot("--model llama3-70b --hw h100-sxm --chips 8 --pp 8", "", 1050, 1000, "calibrated");
 }
 
 /* tester18 F10: on a fitted profile `step --pp 2` read 13.29 ms
@@ -267,17 +280,8 @@ static void pipeline_step_is_simulate(void **state)
 static void fitted_pipeline_step_is_simulate(void **state)
 {
     (void)state;
-    cJSON *s = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 8 --tp 4 "
-                            "--pp 2 --batch 1 --context 2048 --format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
-    double step = num(row(s, 0), "step_s");
-    cJSON_Delete(s);
-    cJSON *m = run_cli_json("simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 --pp 2 "
-                            "--qps 0.05 --prompt-len 2000 --out-len 100 --requests 20 --format json",
-                            out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, "fitted");
-    assert_rel(step, num(m, "tpot_p50_s"), 1e-9);
-    cJSON_Delete(m);
+    double step = step_is_tpot("--model llama2-70b --hw h100-sxm-splitwise --chips 8 --pp 2",
+                               "--tp 4", 2048, 2000, "fitted");
     cJSON *t = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 --batch 1 "
                             "--context 2048 --format json", out, sizeof out);
     assert_rel(step, num(row(t, 0), "step_s"), 1e-6);
