@@ -584,16 +584,17 @@ static void named(const char *target, char *err, size_t errlen)
 
 /* The profile from the tables as `calibrate --tables dir --hw base --engine
  * reference --save lpath` makes it (silicon.h rl_silicon_calibrate), written
- * to lpath's temporary `temp`; the import's summary goes to *summary.  0, -1
+ * to lpath's temporary `temp`; `device` is the one every table was written
+ * naming (put_table); the import's summary goes to *summary.  0, -1
  * (err) or -2 when the file could not be written. */
-static int profile_from_tables(const char *dir, const char *base, const char *date,
-                               const char *temp, const char *lpath, cJSON **summary, char *err,
-                               size_t errlen)
+static int profile_from_tables(const char *dir, const char *device, const char *base,
+                               const char *date, const char *temp, const char *lpath,
+                               cJSON **summary, char *err, size_t errlen)
 {
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
-    int rc = rl_silicon_calibrate(dir, RL_ENGINE_REFERENCE, &h, 0, NULL, base, NULL, 0, date,
+    int rc = rl_silicon_calibrate(dir, RL_ENGINE_REFERENCE, device, &h, 0, NULL, base, NULL, 0, date,
                                   "`roofline calibrate --backend` over the tables it measured", temp,
                                   summary, err, errlen);
     if (rc == -2)
@@ -815,7 +816,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     if (rc == 0 && !io) {
         char date[16];
         snprintf(date, sizeof date, "%.10s", utc);
-        rc = profile_from_tables(tdir, base, date, st[0].temp, lpath, &kt, err, errlen);
+        rc = profile_from_tables(tdir, device, base, date, st[0].temp, lpath, &kt, err, errlen);
         io = rc == -2;
     }
     if (rc == 0 && !io && rl_write_atomic(st[1].temp, json, strlen(json), err, errlen) != 0) {

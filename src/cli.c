@@ -603,7 +603,7 @@ static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_mode
                          "ignores them", h->name,
                     m->abstract ? "models with an operator list (not abstract ones)"
                                 : "tensor parallelism over the chips or over each replica's (a plan "
-                                  "with --ep, --sp, --pp, 2D sharding or refinements is another "
+                                  "with --ep, --sp, 2D sharding or refinements is another "
                                   "layout)");
 }
 
@@ -796,11 +796,15 @@ int rl_cli_step(rl_opts *o)
     char err[ERRLEN];
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+    if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
+        rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
+                    "overlap was measured); --overlap ignored (--ideal --overlap times the "
+                    "overlapped roofline)", h.name,
+                    h.engine_costs.present ? "fitted" : "calibrated");
     /* calibrated mode: a 1D TP/EP plan (given, or tp over --chips) per replica */
     int one_d = !(o->plan.sp > 1 || o->plan.pp > 1 || o->plan.layout != RL_LAYOUT_1D);
     /* a 1D pipeline: its stages calibrated, as simulate's (result.c) */
-    int staged = o->plan.pp > 1 && o->plan.sp <= 1 && o->plan.layout == RL_LAYOUT_1D &&
-                 !o->plan.overlap;
+    int staged = o->plan.pp > 1 && o->plan.sp <= 1 && o->plan.layout == RL_LAYOUT_1D;
     /* a fitted profile times a step without a plan, or with the plan its
      * costs model (TP over the chips), by its engine costs (emit_fitted) */
     int fitted = h.engine_costs.present && !o->ideal && !m.abstract &&
@@ -812,27 +816,23 @@ int rl_cli_step(rl_opts *o)
     int tp_path = !fitted && ((rl_hw_plans_measured(&h) && o->sharded) || default_tp);
     if (tp_path && !one_d && !staged)
         rl_cli_tell("step", "note: calibrated mode models 1D --tp/--ep plans and their "
-                            "pipelines (--pp); this plan (--sp, --sharding 2d, or --pp with "
-                            "--overlap) is evaluated ideal");
-    /* plain TP replicas (--tp T, chips k*T): the fitted costs per replica,
-     * as pareto (result.c rl_result_step_sharded; tester16 F4); judged on
-     * the plan the 1D path times, --overlap dropped (review26 M3: the note
-     * said the costs were ignored, the result read fitted) */
-    rl_shard_plan timed = o->plan;
-    if (tp_path && one_d)
-        timed.overlap = 0;
+                            "pipelines (--pp); this plan (--sp or --sharding 2d) is evaluated "
+                            "ideal");
+    /* plain TP replicas (--tp T, chips k*T) and their pipelines: the fitted
+     * costs per replica, as pareto and simulate (result.c
+     * rl_result_step_sharded; tester16 F4, tester18 F10) */
     int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
-                   rl_e2e_fitted_plan(&h, &timed);
+                   rl_e2e_fitted_plan(&h, &o->plan);
     if (replicas)
         note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
-    else if (tp_path)
+    else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d) {
         rl_shard_plan plan = o->plan;
         err[0] = '\0';
-        if (plan.overlap)
-            rl_cli_tell("step", "note: the calibrated step adds its collectives to the "
-                                "local time (no overlap measured); --overlap ignored");
+        if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap above) */
+            rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
+                                "--chips without one adds its collectives; --overlap ignored");
         plan.overlap = 0;
         if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
             rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
@@ -1574,7 +1574,7 @@ int rl_cli_simulate(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     if (j && h.engine_costs.present && !o->ideal)
-        note_fitted_on("simulate", &m, &h, o->chips, o->prec);
+        note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->prec);
     if (j)
         note_band_outside("simulate", &h, 1);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
@@ -2133,11 +2133,12 @@ static cJSON *run_calib(rl_opts *o, const char *name,
 }
 
 /* calibrate/validate --tables DIR --hw H --engine E: load *h, refuse
- * tables measured on another chip (silicon.h rl_silicon_check_device) and,
+ * tables measured on another chip (silicon.h rl_silicon_check_device; the
+ * the device they name into device[RL_SILICON_DEVICE_LEN]) and,
  * with s, import the measured kernel tables of DIR/E for H into *s (holding
  * back every --holdout-th configuration).  Returns 0 or an exit code
  * (printed). */
-static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
+static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, char *device, rl_silicon *s)
 {
     char err[ERRLEN];
     if (o->calib.backend) {
@@ -2153,7 +2154,8 @@ static int import_tables(rl_opts *o, const char *cmd, rl_hw *h, rl_silicon *s)
      * (tester16 F9: validate labelled H100 tables' errors tpu-v5e) */
     if (rl_hw_load(o->hw, sets, o->nsets[1] + 1, h, err, sizeof err) != 0 ||
         rl_silicon_check_device(o->tables, o->engine, o->hw, o->sets[1], o->nsets[1],
-                                o->given[RL_P_DEVICE_UNCHECKED] != NULL, err, sizeof err) != 0 ||
+                                o->given[RL_P_DEVICE_UNCHECKED] != NULL, device, RL_SILICON_DEVICE_LEN,
+                                err, sizeof err) != 0 ||
         (s && rl_silicon_import(o->tables, o->engine, h, o->holdout, NULL, s, err, sizeof err) != 0)) {
         rl_cli_tell(cmd, "%s", err);
         return RL_EXIT_INPUT;
@@ -2221,14 +2223,14 @@ static int calibrate_tables(rl_opts *o)
     rl_moe_keep keep;
     if (o->moe_models && moe_keep("calibrate", o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
-    int rc = import_tables(o, "calibrate", &h, NULL);
-    char err[ERRLEN], date[32];
+    char err[ERRLEN], date[32], device[RL_SILICON_DEVICE_LEN];
+    int rc = import_tables(o, "calibrate", &h, device, NULL);
     if (rc != 0)
         return rc;
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
-    rc = rl_silicon_calibrate(o->tables, o->engine, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
+    rc = rl_silicon_calibrate(o->tables, o->engine, device, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
                               date, NULL, save, &r, err, sizeof err);
     if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
         return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
@@ -2257,7 +2259,8 @@ static int validate_tables(rl_opts *o)
     rl_moe_keep keep;
     if (o->moe_models && moe_keep("validate", o->moe_models, &keep) != 0)
         return RL_EXIT_INPUT;
-    int rc = import_tables(o, "validate", &h, &s);
+    char device[RL_SILICON_DEVICE_LEN];
+    int rc = import_tables(o, "validate", &h, device, &s);
     if (rc != 0)
         return rc;
     char err[ERRLEN];

@@ -1850,9 +1850,14 @@ static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long l
                          .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
 }
 
-double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
-                          long long tp, long long batch, long long len, double *comm_s, char *err,
-                          size_t errlen)
+/* rl_e2e_fitted_step of one pass through a pipeline whose stage sends
+ * take sends_s (their time as rl_shard_pp_sends gives it; 0: one stage):
+ * the sends join the step's collectives, at the fitted comm_eff, as the
+ * simulator charges a pass (serve.c tp_comm adds them to the collectives
+ * rl_e2e_mixed_time takes; tester18 F10). */
+static double fitted_pass(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double sends_s,
+                          double *comm_s, char *err, size_t errlen)
 {
     rl_meas_row r = fitted_row(prefill, tp, batch, len);
     double x[RL_EC_N];
@@ -1860,25 +1865,36 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
     rl_ec_terms t;
     if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
         return -1;
+    t.step[0].comm_s += sends_s;
     if (comm_s)
         *comm_s = fitted_comm(&t, x);
     return rl_ec_time(&t, x, NULL);
 }
 
+double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
+                          long long tp, long long batch, long long len, double *comm_s, char *err,
+                          size_t errlen)
+{
+    return fitted_pass(m, h, p, prefill, tp, batch, len, 0, comm_s, err, errlen);
+}
+
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 {
-    return h->engine_costs.present && rl_shard_plan_is_tp_over(pl, pl->tp);
+    rl_shard_plan stage = *pl; /* a pipeline's stage: one replica TP over its chips */
+    stage.pp = 1;
+    return h->engine_costs.present && rl_shard_plan_is_tp_over(&stage, stage.tp);
 }
 
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
 {
     char err[256];
-    double comm = 0;
-    double s = rl_e2e_fitted_step(m, h, p, 0, r->plan.tp, r->replica_batch, r->context, &comm,
-                                  err, sizeof err);
+    double comm = 0; /* a pipeline's stage sends: the rows result.c pp_step_calibrated kept */
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, r->replica_batch, r->context,
+                           rl_shard_sends_s(r), &comm, err, sizeof err);
     if (s <= 0)
         return -1;
-    r->step_s = r->tick_s = s;
+    r->step_s = s;
+    r->tick_s = s / (double)r->plan.pp;
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;
@@ -1888,9 +1904,25 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside)
+void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
+{
+    rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
+    static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
+    for (int k = 0; k < 2; k++) {
+        double lo, hi;
+        band_of(&h->engine_costs, LOW[k], m, h, p, &row, &lo, &hi);
+        r->band_s[k] = r->step_s * exp(lo);
+        r->band_s[3 - k] = r->step_s * exp(hi);
+    }
+    r->banded = 1;
+}
+
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+                         long long tp)
 {
     const rl_engine_costs *c = &h->engine_costs;
+    char outside[600];
+    rl_hw_fit_mode(h, 1, model, weights, tp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
         cJSON_SetValuestring(mode, *outside || rl_hw_what_if_of(h) ? "estimated" : "fitted");
@@ -1980,9 +2012,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    char outside[600];
-    rl_hw_fit_mode(h, 1, m->name, p.weights, chips, outside, sizeof outside);
-    rl_e2e_fitted_label(result, h, outside);
+    rl_e2e_fitted_label(result, h, m->name, p.weights, chips);
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"

@@ -210,23 +210,37 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
 /* 1 when h's fitted engine costs time plan pl: they model one replica TP
  * over its GPUs (a 1D plan, no EP, KV split by batch: what `step --chips
  * tp` re-times), however many such replicas the chips hold (pareto's
- * plans, `step --tp T --chips k*T`: replicas are independent). */
+ * plans, `step --tp T --chips k*T`: replicas are independent), and a
+ * pipeline of such stages (`--pp`: a pass is the whole op list on one
+ * stage's chips plus the stage sends, as `simulate --pp` times a step;
+ * tester18 F10). */
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
 
 /* Calibrated plan result *r (rl_e2e_fitted_plan) re-timed by h's fitted
  * costs per replica, as `step --chips tp --batch replica_batch` on the
- * profile (rl_e2e_fitted_step): step_s, comm_s at the fitted comm_eff,
+ * profile (rl_e2e_fitted_step); a pipeline's (r from result.c
+ * pp_step_calibrated: its P2P rows are the stage sends) per pass, the
+ * sends among the step's collectives, as the simulator's fitted step
+ * (rl_e2e_mixed_time) charges them: step_s, comm_s at the fitted comm_eff,
  * table_s 0, kernel_excess_s what step_s has above the roofline terms,
  * tokens_per_s over all replicas; pareto and step --tp time plans by it
  * (tester16 F4).  0, or -1 when the costs do not evaluate. */
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
 
-/* Label result as timed by h's engine_costs: mode "fitted" ("estimated"
- * on a what-if chip, or when `outside`, what spec.h rl_hw_fit_mode says
- * differs from the fit, is not "": then key fitted_outside gets it),
+/* r->band_s (p5, p10, p90, p95) and banded of a result re-timed by
+ * rl_e2e_fitted_shard: the fitted band at its replica's shape (TP over
+ * plan.tp, replica_batch, context), the band rl_e2e_retime gives `step
+ * --chips tp --batch replica_batch` (review26 L4: plan rows carried none). */
+void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
+
+/* Label result, a run of `model` with `weights` weights, TP over `tp`
+ * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"
+ * ("estimated" on a what-if chip, or when spec.h rl_hw_fit_mode says the
+ * run lies outside the fit: then key fitted_outside says what differs),
  * engine and engine_source the costs' (what rl_e2e_retime writes;
  * pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *outside);
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+                         long long tp);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)
  * that its costs do not time (`what`: the plan or model they leave out):

@@ -888,6 +888,8 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return luaL_error(L, "%s", xerr);
     int planned = opt_plan(L, 1, &pl);
+    if (planned) /* overlap where measurements time the plan: dropped, as the CLI drops it */
+        rl_result_drop_overlap(&m, &h, &pl);
     /* a fitted profile times a step without a plan, or with the plan its
      * costs model, by its engine costs (as the CLI) */
     int fitted = h.engine_costs.present && !h.ideal &&

@@ -153,7 +153,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
                        AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},
     [RL_P_OVERLAP] = {"overlap", "overlap", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                      "step = max(local, comm) instead of the sum", AT(plan.overlap), 0, 0, 0},
+                      "step = max(local, comm) instead of the sum (the roofline's: a step "
+                      "kernel tables or fitted costs time keeps the sum)", AT(plan.overlap), 0, 0,
+                      0},
     [RL_P_BACKEND] = {"backend", NULL, NULL, "backend", RL_PT_STRING, "cpu|cuda", "", 0, 0, NULL,
                       NULL, "the reference engine's backend", AT(calib.backend), 0, 0, 0},
     [RL_P_PROFILE] = {"profile", NULL, NULL, NULL, RL_PT_STRING, "P", "", 0, 0, NULL, NULL,

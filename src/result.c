@@ -650,12 +650,10 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
                                  errlen))
         return -1;
     int n = c.ncoll; /* the stages' collectives, then the sends */
-    double sends = 0;
+    double sends = rl_shard_sends_s(s);
     for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
-        if (s->coll[i].c.kind == RL_P2P) {
-            sends += s->coll[i].total_s;
+        if (s->coll[i].c.kind == RL_P2P)
             c.coll[n++] = s->coll[i];
-        }
     memcpy(s->coll, c.coll, sizeof c.coll);
     s->ncoll = n;
     s->latency_bound = c.latency_bound || s->latency_bound;
@@ -677,6 +675,29 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
     return 0;
 }
 
+/* Whether h's measurements time plan pl: calibrated, a 1D plan's replicas
+ * at their calibrated step (shard.h), a pipeline's as its stages'
+ * (pp_step_calibrated); fitted (`fit`: rl_e2e_fitted_plan), plain TP
+ * replicas and their pipelines by the costs (e2e.h rl_e2e_fitted_shard, as
+ * pareto; tester16 F4).  Neither times a step with its collectives
+ * overlapped (rl_result_drop_overlap). */
+static int plan_measured(const rl_hw *h, const rl_shard_plan *pl, int fit)
+{
+    return (rl_hw_measured(h) || fit) && pl->sp <= 1 && pl->layout == RL_LAYOUT_1D &&
+           !pl->overlap;
+}
+
+int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
+{
+    rl_shard_plan added = *pl;
+    added.overlap = 0;
+    if (!pl->overlap || h->ideal ||
+        !plan_measured(h, &added, !m->abstract && rl_e2e_fitted_plan(h, &added)))
+        return 0;
+    pl->overlap = 0;
+    return 1;
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -685,39 +706,35 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    /* calibrated: a 1D plan's replicas at their calibrated step (shard.h),
-     * a pipeline's as its stages' (pp_step_calibrated); a fitted profile
-     * times plain TP replicas by its costs, per replica (e2e.h
-     * rl_e2e_fitted_shard, as pareto; tester16 F4) */
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
-    int cal = (rl_hw_measured(h) || fit) && plan->sp <= 1 && plan->layout == RL_LAYOUT_1D &&
-              !plan->overlap;
+    int cal = plan_measured(h, plan, fit);
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
-    char outside[600];
-    if (fit) { /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
-        rl_hw_fit_mode(h, 1, m->name, p.weights, plan->tp, outside, sizeof outside);
-        rl_e2e_fitted_label(o, h, outside);
-    } else
+    if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
+        rl_e2e_fitted_label(o, h, m->name, p.weights, plan->tp);
+    else
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
-                                             : "EP, --sp, --pp, 2D sharding, a KV split other "
-                                               "than by batch, --moe-attn or --overlap");
+                                             : "EP, --sp, 2D sharding, a KV split other than by "
+                                               "batch, --moe-attn or --overlap");
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             fit   ? "included: tensor parallel over each replica's chips (1D "
                                     "plan), at the fitted comm_eff"
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
+    char fitted[640];
+    snprintf(fitted, sizeof fitted, "step_s from the fitted engine costs (src/enginecost.h (E)) "
+             "per replica, as step --chips tp gives it%s; kv_load_s, weight_load_s and compute_s "
+             "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
+             "them, comm_s the collectives at the fitted comm_eff",
+             plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
+                            "its collectives, as simulate --pp times a step)" : "");
     if (fit)
-        cJSON_AddStringToObject(o, "fitted", "step_s from the fitted engine costs (src/enginecost.h "
-                                "(E)) per replica, as step --chips tp gives it; kv_load_s, "
-                                "weight_load_s and compute_s are the calibrated step's roofline "
-                                "terms, kernel_excess_s the fitted step_s above them, comm_s the "
-                                "collectives at the fitted comm_eff");
+        cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
@@ -740,12 +757,14 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_Delete(o);
             return NULL;
         }
+        if (fit)
+            rl_e2e_fitted_band(m, h, p, &s);
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
         add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
-        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && !fit && s.banded, h);
+        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -961,29 +980,41 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
-/* What the first of s's points differs in from what h's costs were fitted
- * on, into why (spec.h rl_hw_fit_mode; model and weights: a sweep's plans
- * vary TP); returns that point's mode. */
-static const char *sweep_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, char *why,
-                                  size_t n)
+/* The weights a fitted sweep's label is decided on: those of the first of
+ * s's points the fit does not cover, else the first point's (bf16 with
+ * none) (spec.h rl_hw_fit_mode; model and weights: a sweep's plans vary
+ * TP).  A bf16 check came first until stop 26: a profile fitted on fp8
+ * weights labelled a sweep of fp8 points "weights bf16 (fitted on fp8)". */
+static rl_dtype sweep_fit_weights(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    const char *mode = rl_hw_fit_mode(h, 1, m->name, RL_BF16, 0, why, n);
-    for (size_t i = 0; i < s->n && !*why; i++)
-        mode = rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, n);
-    return mode;
+    char why[600];
+    for (size_t i = 0; i < s->n; i++) {
+        rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, sizeof why);
+        if (*why)
+            return s->pts[i].prec.weights;
+    }
+    return s->n ? s->pts[0].prec.weights : RL_BF16;
 }
 
-const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+/* The mode of s; *w gets the weights a fitted sweep's label is decided on
+ * (sweep_fit_weights), bf16 otherwise. */
+static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, rl_dtype *w)
 {
+    *w = s->fitted ? sweep_fit_weights(m, h, s) : RL_BF16;
+    if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
+        return rl_hw_fit_mode(h, 1, m->name, *w, 0, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
-    char why[600];
-    if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return sweep_fit_mode(m, h, s, why, sizeof why);
     double share = -1.0;
     for (size_t i = 0; i < s->n && !m->abstract; i++)
         share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
     return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
+}
+
+const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+{
+    rl_dtype w;
+    return sweep_mode(m, h, s, &w);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -999,14 +1030,12 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    const char *mode = rl_result_sweep_mode(m, h, s);
+    rl_dtype w;
+    const char *mode = sweep_mode(m, h, s, &w);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
-    char outside[600] = "";
-    if (s->fitted) {
-        sweep_fit_mode(m, h, s, outside, sizeof outside);
-        rl_e2e_fitted_label(o, h, outside);
-    }
+    if (s->fitted)
+        rl_e2e_fitted_label(o, h, m->name, w, 0);
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
                             : s->fitted     ? "included: tensor parallel over each replica's "

@@ -50,10 +50,22 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
 cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p, int overlap);
 
+/* --overlap / overlap on a plan, one rule for the CLI and Lua (review26
+ * M3: Lua read `ideal` 2.9x faster where the CLI read calibrated): kernel
+ * tables and fitted costs time a step with its collectives added to the
+ * local time, as the engines they were measured on run it (no overlap was
+ * measured), so on a plan they time (1D, no --sp; plain TP replicas and
+ * pipelines for fitted costs) and a chip not made ideal, pl's overlap is
+ * cleared; elsewhere (--ideal, a chip with no measurements, --sp, 2D) it
+ * stays: max(local, comm).  Returns 1 when it cleared it (the CLI notes
+ * it), 0 else.  Both front ends call it before choosing how to time pl. */
+int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl);
+
 /* `roofline step --tp ...`: one sharded generation step per batch size,
  * with "communication": "included" and every collective.  Calibrated (mode
  * "calibrated") when h has efficiency tables and the plan is 1D tp/ep
- * without overlap: rl_shard_step_calibrated; else ideal: rl_shard_eval.
+ * without overlap: rl_shard_step_calibrated; fitted when h's costs time
+ * it (e2e.h rl_e2e_fitted_plan); else ideal: rl_shard_eval.
  * NULL with err set when the plan is invalid, or out of memory. */
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,

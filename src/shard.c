@@ -165,6 +165,14 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
     return 0;
 }
 
+double rl_shard_sends_s(const rl_shard_result *r)
+{
+    double sends = 0;
+    for (int i = 0; i < r->ncoll; i++)
+        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    return sends;
+}
+
 /* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
  * those inside a domain and one for those over the network. */
 static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long long pp)
@@ -332,43 +340,18 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
 
-int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
-                  long long chips, long long batch, long long context, rl_precision p,
-                  rl_shard_result *out, char *err, size_t errlen)
+/* Weights per chip of plan pl in p.weights (the MoE router bf16): what a
+ * chip stores into r->weight_bytes; returns what one tick over `tokens`
+ * token rows of the replica reads (bytes). */
+static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
+                           double tokens, rl_shard_result *r)
 {
-    if (batch < 1)
-        RL_FAIL("batch: must be >= 1, got %lld", batch);
-    if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
-        return -1;
-    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
-        return -1;
-    rl_shard_result *r = out;
-    memset(r, 0, sizeof *r);
-    const rl_shard_plan *pl = plan;
-    r->plan = *pl;
-    r->phase = phase;
-    r->chips = chips;
-    r->batch = batch;
-    r->context = context;
-    long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp;
-    long long M = tp * ep; /* model-parallel chips of one stage */
-    r->replicas = chips / (M * sp * pp);
-    r->replica_batch = ceil_div(batch, r->replicas);
-    long long x = pl->layout == RL_LAYOUT_2D ? (pl->x ? pl->x : best_x(m, tp)) : 1;
-    r->plan.x = x;
-    int prefill = phase == RL_PHASE_PREFILL;
-    plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
-
-    double wb = rl_dtype_bytes(p.weights);
-    double P = (double)pp, Mtp = (double)tp;
-    long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
-    double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
-
-    /* ---- weights per chip (stored, and read per tick) ---- */
+    long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
+    double P = (double)pl->pp, Mtp = (double)pl->tp;
     rl_params pc = rl_arch_params(m);
     double stored, read;
     if (m->abstract) {
-        stored = pc.total / (double)(M * pp);
+        stored = pc.total / (double)(M * pl->pp);
         read = stored;
     } else {
         double D = (double)m->d_model, H = (double)m->head_dim, L = (double)m->layers;
@@ -387,30 +370,38 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
         if (m->experts > 0) /* the replica's tokens of one tick; the busiest EP chip's */
-            touched = rl_arch_experts_read_ep(m, tokens, ep) / (double)m->experts;
+            touched = rl_arch_experts_read_ep(m, tokens, pl->ep) / (double)m->experts;
         stored = (attn + vocab + dense_mlp / Mtp + experts + pc.norms) / P;
         read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + pc.norms) / P;
     }
     /* the MoE router: whole on every chip and bf16 whatever --weights, as
      * the engines hold it (ops.c `replicated` and the router's dtype) */
-    double router = pc.router / P * rl_dtype_bytes(RL_BF16);
+    double wb = rl_dtype_bytes(p.weights), router = pc.router / P * rl_dtype_bytes(RL_BF16);
     r->weight_bytes = stored * wb + router;
-    double weight_read = read * wb + router;
+    return read * wb + router;
+}
 
-    /* ---- KV cache per chip ---- */
+/* KV cache per chip of plan pl for micro-batches of bm sequences at
+ * `context` tokens (prefill: written): r->kv_groups, kv_seq_chip and
+ * kv_bytes (every micro-batch's cache resident); returns what one tick
+ * reads (bytes). */
+static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
+                      long long context, long long bm, int prefill, rl_shard_result *r)
+{
+    double P = (double)pl->pp;
     /* one sequence's cache: S cached (generation) or T written (prefill),
      * windowed layers capped at their window */
     double kv_seq = rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context, RL_KV_IDEAL);
     double kv_chip_seqs, kv_chip_frac; /* sequences per chip and fraction of each */
     if (m->abstract) {
-        kv_chip_seqs = (double)ceil_div(bm, ep);
-        kv_chip_frac = 1.0 / (double)(tp * sp);
-        r->kv_groups = ep;
+        kv_chip_seqs = (double)ceil_div(bm, pl->ep);
+        kv_chip_frac = 1.0 / (double)(pl->tp * pl->sp);
+        r->kv_groups = pl->ep;
     } else { /* the plan's layout (rl_shard_kv_layout); prefill: K/V projections
                 replicated beyond K chips, cache with them */
         rl_kv_layout k = rl_shard_kv_layout(m, pl, !prefill);
         kv_chip_seqs = (double)ceil_div(bm, k.groups);
-        kv_chip_frac = 1.0 / (double)(k.heads * sp);
+        kv_chip_frac = 1.0 / (double)(k.heads * pl->sp);
         r->kv_groups = k.groups;
         if (k.z > 1 && k.split == RL_KV_BATCH) {
             kv_chip_seqs = (double)ceil_div(ceil_div(bm, k.groups), k.z);
@@ -420,8 +411,42 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     }
     r->kv_seq_chip = kv_seq * kv_chip_frac / P;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
-    /* storage: every micro-batch's cache stays resident */
     r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
+    return kv_tick;
+}
+
+int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                  long long chips, long long batch, long long context, rl_precision p,
+                  rl_shard_result *out, char *err, size_t errlen)
+{
+    if (batch < 1)
+        RL_FAIL("batch: must be >= 1, got %lld", batch);
+    if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
+        return -1;
+    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+        return -1;
+    rl_shard_result *r = out;
+    memset(r, 0, sizeof *r);
+    const rl_shard_plan *pl = plan;
+    r->plan = *pl;
+    r->phase = phase;
+    r->chips = chips;
+    r->batch = batch;
+    r->context = context;
+    long long tp = pl->tp, sp = pl->sp, pp = pl->pp;
+    long long M = tp * pl->ep; /* model-parallel chips of one stage */
+    double P = (double)pp;
+    r->replicas = chips / (M * sp * pp);
+    r->replica_batch = ceil_div(batch, r->replicas);
+    long long x = pl->layout == RL_LAYOUT_2D ? (pl->x ? pl->x : best_x(m, tp)) : 1;
+    r->plan.x = x;
+    int prefill = phase == RL_PHASE_PREFILL;
+    plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
+
+    long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
+    double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
+    double weight_read = plan_weights(m, pl, p, tokens, r);
+    double kv_tick = plan_kv(m, pl, p, context, bm, prefill, r);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
     r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
 
@@ -459,9 +484,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
      * collectives (1/P of the step's); the step is P ticks plus the P-1
      * stage-to-stage sends of a pass, which wait for the stage before
      * (rl_shard_pp_sends) */
-    double sends = 0;
-    for (int i = 0; i < r->ncoll; i++)
-        sends += r->coll[i].c.kind == RL_P2P ? r->coll[i].total_s : 0.0;
+    double sends = rl_shard_sends_s(r);
     double layer_comm = (r->comm_s - sends) / P;
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
     r->step_s = P * r->tick_s + sends;

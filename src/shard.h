@@ -211,6 +211,10 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
 int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long long pp,
                       double bytes, rl_comm c[2], double n[2], char *err, size_t errlen);
 
+/* The time of r's stage sends (its RL_P2P rows, rl_shard_pp_sends: the
+ * pipeline's P-1 sends a step), seconds; 0 without a pipeline. */
+double rl_shard_sends_s(const rl_shard_result *r);
+
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
  * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of
  * activations in p.compute's dtype (callers pass the dtype activations

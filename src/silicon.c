@@ -1322,11 +1322,11 @@ static int hw_names_device(rl_hw *h, const char *device, char *engine, size_t n)
 }
 
 int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
-                            const rl_override *ov, int nov, int unchecked, char *err,
-                            size_t errlen)
+                            const rl_override *ov, int nov, int unchecked, char *device, size_t n,
+                            char *err, size_t errlen)
 {
-    char device[128], eng[32] = "", e[1024];
-    if (tables_device(dir, engine, unchecked, device, sizeof device, err, errlen) != 0)
+    char eng[32] = "", e[1024];
+    if (tables_device(dir, engine, unchecked, device, n, err, errlen) != 0)
         return -1;
     rl_hw *h = device[0] ? malloc(sizeof *h) : NULL;
     if (!h) /* no device named (--device-unchecked; or no memory): nothing to compare */
@@ -1351,18 +1351,20 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
     return named == 0 ? -1 : 0;
 }
 
-int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
-                         const char *by, const char *path, cJSON **summary, char *err, size_t errlen)
+int rl_silicon_calibrate(const char *dir, const char *engine, const char *device, const rl_hw *h,
+                         int holdout, const rl_moe_keep *keep, const char *base,
+                         const rl_override *ov, int nov, const char *date, const char *by,
+                         const char *path, cJSON **summary, char *err, size_t errlen)
 {
     rl_silicon s, held;
     if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
         return -1;
     /* the device of every file, or none (the import kept the first file's) */
-    int rc = tables_device(dir, engine, 1, s.device, sizeof s.device, err, errlen);
-    if (rc == 0 && holdout)
+    snprintf(s.device, sizeof s.device, "%s", device);
+    int rc;
+    if (holdout)
         rc = rl_silicon_residuals(&s, &s, h, holdout, err, errlen);
-    else if (rc == 0 && (rc = rl_silicon_import(dir, engine, h, 5, keep, &held, err, errlen)) == 0) {
+    else if ((rc = rl_silicon_import(dir, engine, h, 5, keep, &held, err, errlen)) == 0) {
         rc = rl_silicon_residuals(&s, &held, h, 5, err, errlen);
         rl_silicon_free(&held);
     }

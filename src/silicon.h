@@ -87,12 +87,14 @@ typedef struct {
     double measured_s; /* fastest kernel's latency, seconds */
 } rl_silicon_row;
 
+#define RL_SILICON_DEVICE_LEN 128 /* a "# device: " name's bytes, its NUL included */
+
 typedef struct {
     rl_engine_tables *tables;   /* owned (rl_silicon_free) until handed to rl_engines_keep */
     char engine[32];            /* the engine imported: its floor rule (engines.h rl_engine_floor) */
     char version[64];           /* engine version from the files' headers */
     char framework[32];         /* the "# framework: " line of the last file read */
-    char device[128];           /* device the files name */
+    char device[RL_SILICON_DEVICE_LEN]; /* device the files name */
     char source[512];           /* the files' source line */
     long configs[RL_KC_COUNT][RL_KV_COUNT]; /* configurations fitted */
     long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
@@ -176,14 +178,18 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
  * "calibrated" h100-sxm profile), unless `unchecked` (--device-unchecked):
  * then the saved engine's measured_on and source say RL_DEVICE_UNCHECKED,
  * which is no chip's name, so its runs are `estimated` (spec.h rl_hw_mode).
+ * device[n] gets the device every file names, "" when one names none
+ * (unchecked), what rl_silicon_calibrate takes: the headers are read once.
  * Returns 0, or -1 with err naming the file, or the device and --hw. */
 #define RL_DEVICE_UNCHECKED "device unchecked (the tables name none)"
 int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
-                            const rl_override *ov, int nov, int unchecked, char *err,
-                            size_t errlen);
+                            const rl_override *ov, int nov, int unchecked, char *device, size_t n,
+                            char *err, size_t errlen);
 
 /* `calibrate --tables`, for the CLI and for calibrate --backend's own
- * tables (calib.h): import dir/engine for h (MoE shapes of keep, NULL: all) holding back every holdout-th
+ * tables (calib.h): import dir/engine, measured on `device` (what every
+ * file's "# device: " line names, as rl_silicon_check_device gives it; "":
+ * unchecked, saved as RL_DEVICE_UNCHECKED), for h (MoE shapes of keep, NULL: all) holding back every holdout-th
  * configuration, take the residuals the spec carries (of those held back;
  * with holdout 0, of a second import holding back every 5th, validate
  * --tables' default, the tables written keeping every configuration), and
@@ -193,9 +199,10 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
  * bad tables or out of memory, or when SIGINT/SIGTERM arrived before the
  * save (interrupt.h: the import polls it; nothing is written then); -2 (err)
  * when path cannot be written. */
-int rl_silicon_calibrate(const char *dir, const char *engine, const rl_hw *h, int holdout,
-                         const rl_moe_keep *keep, const char *base, const rl_override *ov, int nov, const char *date,
-                         const char *by, const char *path, cJSON **summary, char *err, size_t errlen);
+int rl_silicon_calibrate(const char *dir, const char *engine, const char *device, const rl_hw *h,
+                         int holdout, const rl_moe_keep *keep, const char *base,
+                         const rl_override *ov, int nov, const char *date, const char *by,
+                         const char *path, cJSON **summary, char *err, size_t errlen);
 
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes, filled nodes and configurations

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "error.h"
 #include "interrupt.h"
 #include "number.h"
 #include "report.h"
@@ -370,12 +371,69 @@ static int check_header(char **fld, int nf, const char *const *names, const char
     return -1;
 }
 
+/* A trace's column names, in order, and each field's range. */
+static const char *const NAMES[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
+                                    "prefix_tokens"};
+static const double LO[] = {0, 1, 1, 0, 0}, HI[] = {1e12, 1e7, 1e7, 1e9, 1e7};
+
+/* err for line `line` read_line stopped short of (why). */
+static void line_failed(int why, const char *path, long long line, char *err, size_t errlen)
+{
+    if (why == LINE_TOO_LONG)
+        snprintf(err, errlen, "%s:%lld: line longer than %d bytes (one request is a few dozen)",
+                 path, line, TRACE_LINE_MAX - 2);
+    else if (why == LINE_NUL)
+        snprintf(err, errlen, "%s:%lld: a NUL byte: binary data, not a CSV text line", path, line);
+    else
+        snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
+}
+
+/* A data line's nf fields fld (nf 7: more than 6) into v (the caller's
+ * defaults kept for fields absent): 3 to 5 fields in range, arrivals in
+ * order (`last`: the previous one), a prefix id with a length below the
+ * prompt.  0, or -1 with err naming the line and field. */
+static int trace_row(char **fld, int nf, double last, double *v, const char *path,
+                     long long line, char *err, size_t errlen)
+{
+    if (nf < 3 || nf > 5) /* the line's count first, short or long (tester9 #8) */
+        RL_FAIL("%s:%lld: expected 3 to 5 comma-separated fields, got %s%d (%s%s%sthe columns are "
+                TRACE_COLUMNS ")", path, line, nf > 6 ? "more than " : "", nf > 6 ? 6 : nf,
+                nf < 3 ? "no " : "", nf < 3 ? NAMES[nf] : "", nf < 3 ? "; " : "");
+    for (int i = 0; i < nf; i++)
+        if (trace_field(fld[i], NAMES[i], LO[i], HI[i], i > 0, &v[i], path, line, err, errlen))
+            return -1;
+    if (v[0] < last)
+        RL_FAIL("%s:%lld: field 'arrival_s': %g is before the previous arrival %g", path, line,
+                v[0], last);
+    if (nf >= 4 && v[4] <= 0)
+        RL_FAIL("%s:%lld: field 'prefix_tokens': a prefix id needs its length (a 5th field, or "
+                "LEN of --prefixes N:LEN for the whole trace)", path, line);
+    if (v[4] >= v[1] && nf >= 4)
+        RL_FAIL("%s:%lld: field 'prefix_tokens': %g must be below prompt_tokens %g", path, line,
+                v[4], v[1]);
+    return 0;
+}
+
+/* Double the room of the request and prefix-use arrays (*cap of each; 1024
+ * at first).  0, or -1 (out of memory; each array as it was, or moved). */
+static int grow_requests(rl_request **r, prefix_use **use, long long *cap)
+{
+    long long c = *cap ? *cap * 2 : 1024;
+    rl_request *nr = realloc(*r, (size_t)c * sizeof **r);
+    if (!nr)
+        return -1;
+    *r = nr;
+    prefix_use *nu = realloc(*use, (size_t)c * sizeof **use);
+    if (!nu)
+        return -1;
+    *use = nu;
+    *cap = c;
+    return 0;
+}
+
 long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
                         rl_request **out, char *err, size_t errlen)
 {
-    static const char *names[] = {"arrival_s", "prompt_tokens", "output_tokens", "prefix_id",
-                                  "prefix_tokens"};
-    static const double lo[] = {0, 1, 1, 0, 0}, hi[] = {1e12, 1e7, 1e7, 1e9, 1e7};
     FILE *f = rl_fopen_input(path, err, errlen);
     if (!f)
         return -1;
@@ -390,14 +448,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     for (long len; (len = read_line(f, &buf, &bufcap, &why)) != 0;) {
         line++;
         if (len < 0) {
-            if (why == LINE_TOO_LONG)
-                snprintf(err, errlen, "%s:%lld: line longer than %d bytes (one request is a few "
-                                      "dozen)", path, line, TRACE_LINE_MAX - 2);
-            else if (why == LINE_NUL)
-                snprintf(err, errlen, "%s:%lld: a NUL byte: binary data, not a CSV text line",
-                         path, line);
-            else
-                snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
+            line_failed(why, path, line, err, errlen);
             goto fail;
         }
         char *p = buf;
@@ -432,53 +483,21 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
         /* nf is 7 when the line has more than 6 fields: only 6 were stored */
         if (n == 0 && !header && !any_numeric(fld, nf > 6 ? 6 : nf)) {
             header = 1; /* one header line before the data: no field reads as a number */
-            if (check_header(fld, nf, names, path, line, err, errlen) != 0)
+            if (check_header(fld, nf, NAMES, path, line, err, errlen) != 0)
                 goto fail;
             continue;
         }
-        if (nf < 3 || nf > 5) { /* the line's count first, short or long (tester9 #8) */
-            snprintf(err, errlen, "%s:%lld: expected 3 to 5 comma-separated fields, got %s%d (%s%s%s"
-                     "the columns are " TRACE_COLUMNS ")", path, line, nf > 6 ? "more than " : "",
-                     nf > 6 ? 6 : nf, nf < 3 ? "no " : "",
-                     nf < 3 ? names[nf] : "", nf < 3 ? "; " : "");
-            goto fail;
-        }
         double v[5] = {0, 0, 0, -1, default_prefix_len};
-        for (int i = 0; i < nf; i++)
-            if (trace_field(fld[i], names[i], lo[i], hi[i], i > 0, &v[i], path, line, err, errlen))
-                goto fail;
-        if (v[0] < last) {
-            snprintf(err, errlen, "%s:%lld: field 'arrival_s': %g is before the previous arrival %g",
-                     path, line, v[0], last);
+        if (trace_row(fld, nf, last, v, path, line, err, errlen) != 0)
             goto fail;
-        }
-        if (nf >= 4 && v[4] <= 0) {
-            snprintf(err, errlen,
-                     "%s:%lld: field 'prefix_tokens': a prefix id needs its length (a 5th field, or "
-                     "LEN of --prefixes N:LEN for the whole trace)",
-                     path, line);
-            goto fail;
-        }
-        if (v[4] >= v[1] && nf >= 4) {
-            snprintf(err, errlen, "%s:%lld: field 'prefix_tokens': %g must be below prompt_tokens %g",
-                     path, line, v[4], v[1]);
-            goto fail;
-        }
         if (max_context > 0 && v[1] + v[2] > (double)max_context && too_long++ == 0) {
             first_long = line;
             first_len = (long long)(v[1] + v[2]);
         }
         last = v[0];
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            rl_request *nr = realloc(r, (size_t)cap * sizeof *r);
-            r = nr ? nr : r;
-            prefix_use *nu = nr ? realloc(use, (size_t)cap * sizeof *use) : NULL;
-            use = nu ? nu : use;
-            if (!nr || !nu) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                goto fail;
-            }
+        if (n == cap && grow_requests(&r, &use, &cap) != 0) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            goto fail;
         }
         if (nf >= 4)
             use[nuse++] = (prefix_use){(long long)v[3], (long long)v[4], line};

@@ -230,8 +230,12 @@ static void test_calibrate_writes_kernel_tables(void **state)
              "'^# device: .* (cpu backend, 1 thread(s))$' || exit 1; done", tables);
     assert_int_equal(system(line), 0);
     snprintf(path, sizeof path, "%s/base.lua", tables);
-    if (rl_silicon_check_device(tables, "reference", path, NULL, 0, 0, err, sizeof err) != 0)
+    char device[RL_SILICON_DEVICE_LEN];
+    if (rl_silicon_check_device(tables, "reference", path, NULL, 0, 0, device, sizeof device, err,
+                                sizeof err) != 0)
         fail_msg("device check: %s", err);
+    if (!strstr(device, " (cpu backend, 1 thread(s))"))
+        fail_msg("device '%s': not the host's as written", device);
 
     char row[512];
     int at, lines;

@@ -15,6 +15,7 @@
 #include "silicon.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm_mla"
+#define EXCERPT_DEVICE "NVIDIA H100 80GB HBM3" /* its files' "# device: " line */
 
 /* The excerpt's rows used below (ms): context_mla bfloat16/bfloat16 at
  * (num_heads, batch, isl) and generation_mla at (num_heads, batch, isl + step). */
@@ -80,7 +81,7 @@ static void save_mla(char *path)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
     write_temp(path, ".lua", "");
-    if (rl_silicon_calibrate(EXCERPT, "trtllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
+    if (rl_silicon_calibrate(EXCERPT, "trtllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
                              path, NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
 }

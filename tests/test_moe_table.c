@@ -12,6 +12,7 @@
 #include "silicon.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
+#define EXCERPT_DEVICE "NVIDIA H100 80GB HBM3" /* its files' "# device: " line */
 
 /* Mixtral-8x7B's MoE shape: hidden 4096, inter 14336, topk 2, 8 experts. */
 #define MIXTRAL 0, 4096, 14336, 2, 8
@@ -108,7 +109,7 @@ static void save_moe(char *path)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
     write_temp(path, ".lua", "");
-    if (rl_silicon_calibrate(EXCERPT, "vllm", &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, path,
+    if (rl_silicon_calibrate(EXCERPT, "vllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, path,
                              NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
 }

@@ -10,6 +10,15 @@ local calls = {
     return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024, overlap = true, kv_split = 'seq' }
   end,
   step_tp = function() return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8, context = 1024, tp = 8 } end,
+  step_tp_overlap = function()
+    return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8, context = 1024, tp = 4, overlap = true }
+  end,
+  step_fitted_overlap = function()
+    return roofline.step{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', chips = 8, context = 2048, tp = 4, overlap = true }
+  end,
+  step_fitted_pp = function()
+    return roofline.step{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', chips = 8, context = 2048, tp = 4, pp = 2 }
+  end,
   shard = function() return roofline.shard{ model = 'llama3-70b', hw = 'h100-sxm', chips = 8, context = 1024 } end,
   ops = function() return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024 } end,
   prefill = function() return roofline.prefill{ model = 'llama3-8b', hw = 'h100-sxm', tokens = 512 } end,
