@@ -488,13 +488,14 @@ static int check_keys(lua_State *L, int idx, const rl_ktable *t, const char *ori
         int known = 0;
         if (lua_type(L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(L, -1);
-            known = !strcmp(k, "axes") || !strcmp(k, "values") || !strcmp(k, "filled");
+            known = !strcmp(k, "axes") || !strcmp(k, "values") || !strcmp(k, "values_us") ||
+                    !strcmp(k, "filled");
             for (int a = 0; a < t->naxes && !known; a++)
                 known = !strcmp(k, t->axis_name[a]);
         }
         if (!known) {
-            snprintf(err, errlen, "%s: field '%s': unknown key '%s' (axes, values, filled, or "
-                     "an axis named in axes)", origin, field,
+            snprintf(err, errlen, "%s: field '%s': unknown key '%s' (axes, values, values_us, "
+                     "filled, or an axis named in axes)", origin, field,
                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
             lua_pop(L, 1);
             return -1;
@@ -520,7 +521,7 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         size_t len = 0;
         const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
         int bad = !s || len == 0 || len >= sizeof t->axis_name[a] || !strcmp(s, "axes") ||
-                  !strcmp(s, "values") || !strcmp(s, "filled");
+                  !strcmp(s, "values") || !strcmp(s, "values_us") || !strcmp(s, "filled");
         for (int b = 0; b < a && !bad; b++)
             bad = !strcmp(s, t->axis_name[b]);
         if (!bad)
@@ -529,7 +530,8 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         if (bad) {
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
-                    "(not axes, values or filled)", origin, field, a + 1, sizeof t->axis_name[a] - 1);
+                    "(not axes, values, values_us or filled)", origin, field, a + 1,
+                    sizeof t->axis_name[a] - 1);
         }
     }
     lua_pop(L, 1);
@@ -563,6 +565,24 @@ static int read_filled(lua_State *L, int idx, const char *origin, const char *fi
     return rc;
 }
 
+/* Which of `values` (seconds) and `values_us` (microseconds) the table at
+ * idx gives its latencies in: exactly one.  NULL with err set otherwise. */
+static const char *values_key(lua_State *L, int idx, const char *origin, const char *field,
+                              char *err, size_t errlen)
+{
+    lua_getfield(L, idx, "values");
+    int s = !lua_isnil(L, -1);
+    lua_getfield(L, idx, "values_us");
+    int us = !lua_isnil(L, -1);
+    lua_pop(L, 2);
+    if (s != us)
+        return s ? "values" : "values_us";
+    snprintf(err, errlen, "%s: field '%s': %s", origin, field,
+             s ? "both values and values_us given (latencies in seconds or in microseconds: one)"
+               : "expected values (latencies in seconds) or values_us (in microseconds)");
+    return NULL;
+}
+
 int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *out,
                char *err, size_t errlen)
 {
@@ -585,19 +605,26 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     if (rl_kt_alloc(&t, e2, sizeof e2) != 0)
         RL_FAIL("%s: field '%s': %s", origin, field, e2);
     size_t n;
-    int rc = read_array(L, idx, "values", origin, field, t.logv, t.n, &n, err, errlen);
+    int rc = 0;
+    const char *key = values_key(L, idx, origin, field, err, errlen);
+    double unit = key && !strcmp(key, "values_us") ? 1e-6 : 1.0;
+    if (!key)
+        rc = -1;
+    if (rc == 0)
+        rc = read_array(L, idx, key, origin, field, t.logv, t.n, &n, err, errlen);
     if (rc == 0 && n != t.n) {
-        snprintf(err, errlen, "%s: field '%s.values': expected %zu latencies (the product of "
-                 "the axis lengths), got %zu", origin, field, t.n, n);
+        snprintf(err, errlen, "%s: field '%s.%s': expected %zu latencies (the product of "
+                 "the axis lengths), got %zu", origin, field, key, t.n, n);
         rc = -1;
     }
     for (size_t i = 0; rc == 0 && i < t.n; i++) {
         if (!(t.logv[i] > 0)) {
-            snprintf(err, errlen, "%s: field '%s.values[%zu]': a latency must be > 0 seconds, "
-                     "got %g", origin, field, i + 1, t.logv[i]);
+            snprintf(err, errlen, "%s: field '%s.%s[%zu]': a latency must be > 0 %s, got %g",
+                     origin, field, key, i + 1, unit == 1.0 ? "seconds" : "microseconds",
+                     t.logv[i]);
             rc = -1;
         }
-        t.logv[i] = log(t.logv[i]);
+        t.logv[i] = log(t.logv[i] * unit);
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
@@ -625,13 +652,13 @@ void rl_kt_write(FILE *f, const rl_ktable *t, int indent)
             fprintf(f, "%s%.10g", i ? ", " : " ", t->axis[a][i]);
         fprintf(f, " },\n");
     }
-    fprintf(f, "%*svalues = [[", indent + 2, "");
+    fprintf(f, "%*svalues_us = [[", indent + 2, "");
     for (size_t i = 0; i < t->n; i++) {
         char v[32];
-        snprintf(v, sizeof v, "%.4g", exp(t->logv[i]));
-        char *e = strstr(v, "e-0"); /* 1.234e-05 -> 1.234e-5: a tenth of the file */
+        snprintf(v, sizeof v, "%.4g", exp(t->logv[i]) * 1e6);
+        char *e = strstr(v, "e+0"); /* 1.234e+04 -> 1.234e4 */
         if (e)
-            memmove(e + 2, e + 3, strlen(e + 3) + 1);
+            memmove(e + 1, e + 3, strlen(e + 3) + 1);
         fprintf(f, "%s%s", i % 16 ? " " : "\n", v);
     }
     fprintf(f, "\n%*s]],\n", indent + 2, "");

@@ -82,18 +82,23 @@
  *    streams), so they are not fitted.  A measured node keeps provenance
  *    `measured`; its stored latency is the fit's.
  *
- * Lua form (latencies in seconds, 4 significant digits):
+ * Lua form (4 significant digits):
  *
  *   gemm = { axes = { "m", "n", "k" },
  *            m = { 1, 2, 4, ... }, n = { ... }, k = { ... },
- *            values = { ... },     -- prod(len) latencies, last axis fastest
+ *            values_us = { ... },  -- prod(len) latencies in microseconds, last axis fastest
  *            filled = { 17, ... }, -- optional: 1-based nodes filled, not measured
  *          }
  *
- * `values` and `filled` may also be strings of numbers separated by spaces,
- * commas or newlines; rl_kt_write writes them so (Lua long strings), as
- * Lua's parser takes about ten times longer over the same numbers as table
- * constants (a 90,000-value profile: ~110 ms as constants). */
+ * `values` (seconds) may stand for `values_us`, exactly one of the two
+ * given: rl_kt_write writes microseconds since stop 26, a third fewer
+ * characters ("12.34" against "1.234e-5"), which keeps b200-vllm under
+ * 1 MB with attention's group nodes at 3 * 2^i (silicon.c subsampled);
+ * profiles in seconds read as before.  `values`, `values_us` and `filled`
+ * may also be strings of numbers separated by spaces, commas or newlines;
+ * rl_kt_write writes them so (Lua long strings), as Lua's parser takes
+ * about ten times longer over the same numbers as table constants (a
+ * 90,000-value profile: ~110 ms as constants). */
 #ifndef RL_KTABLE_H
 #define RL_KTABLE_H
 

@@ -78,15 +78,27 @@ static int naxes_of(rl_kclass cls)
 
 /* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
  * one more than those (gemm m: the tables measure m = 2048 and 2049, either
- * side of a tile step); 2: 2^i (attention streams and group, MoE tokens,
- * MLA prompt and context: their 1536, 3072, ... validate only, keeping the
- * profiles under 1 MB). */
+ * side of a tile step); 2: 2^i (attention streams, MoE tokens, MLA prompt
+ * and context: their 1536, 3072, ... validate only, keeping the profiles
+ * under 1 MB); 3: 2^i and 3 * 2^i (attention group).  Group keeps its
+ * 3 * 2^i values because the kernel changes between them: A100 TensorRT-LLM
+ * decode attention, 32 streams, context 2048, head_dim 128, measures 49.5 us
+ * at group 32, 432 us at 48 and 560 us at 64 (TensorRT-LLM times generation
+ * attention with its XQA kernels for MQA/GQA or with masked MHA, docs
+ * "Multi-Head, Multi-Query, and Group-Query Attention"; which one runs at
+ * 48 the tables do not say), so log-log interpolation between 32 and 64
+ * read 204 us there.  Held back (`make accuracy-kernels`, stop 26), A100
+ * TensorRT-LLM bf16 decode attention p90 19.1% -> 13.8%; no attention class
+ * worse by more than 0.8 points (docs/validation.md).  Along streams the
+ * same 3 * 2^i nodes helped less (13.8% -> 10.8% there, under 0.5 points
+ * elsewhere) for another 1.5x in table size: not kept. */
 static int subsampled(rl_kclass cls, int a)
 {
     return cls == RL_KC_GEMM ? a == 0
            : cls == RL_KC_MOE ? 2 * (a == 0)
            : is_mla(cls)      ? 2 * (a == 1)
-           : a == 0 || a == 2 ? 2
+           : a == 0           ? 2
+           : a == 2           ? 3
                               : 0;
 }
 
@@ -488,7 +500,7 @@ static int pow2(double v, int threes)
 /* Whether value v stays a node of an axis subsampled by rule (subsampled). */
 static int keep(int rule, double v)
 {
-    return rule == 0 || pow2(v, rule == 1) || (rule == 1 && v > 2 && pow2(v - 1, 1));
+    return rule == 0 || pow2(v, rule == 1 || rule == 3) || (rule == 1 && v > 2 && pow2(v - 1, 1));
 }
 
 static int axis_pos(const rl_ktable *t, int a, double v)

@@ -29,7 +29,9 @@
  *    of vLLM's fp8 GEMM on H100 was 18%, 13% with it; the rest only
  *    validate the interpolation).  Attention over (streams = batch x KV
  *    heads, isl or context, group = heads / KV heads, head_dim) at window
- *    0 (prefill: step 0), streams and group subsampled to 2^i: each
+ *    0 (prefill: step 0), streams subsampled to 2^i, group to 2^i and
+ *    3 * 2^i (the kernel changes between group 32 and 48: silicon.c
+ *    subsampled): each
  *    (sequence, KV head) pair is one stream of K/V reads shared by `group`
  *    query heads (the GQA work split of decode kernels such as
  *    FlashDecoding / TensorRT-LLM XQA); FLOPs

@@ -400,6 +400,50 @@ static void test_lua_errors(void **state)
                  "field 'tables.gemm.filled[1]': expected a node number in 1..2");
 }
 
+/* Latencies in microseconds (`values_us`, what rl_kt_write writes since
+ * stop 26, ktable.h) or seconds (`values`, profiles written before), exactly
+ * one of the two.  A 1-node table at 12.5 us written reads back exactly
+ * "12.5" (the "%.4g" form of 12.5 us); 12,340 us is written "1.234e4", not
+ * "1.234e+04".  `values_us = '12.34 1.234e4'` reads 12.34e-6 and
+ * 1.234e-2 s (tolerance 1e-12: exact decimal arithmetic). */
+static void test_values_units(void **state)
+{
+    (void)state;
+    rl_ktable t = {.naxes = 1, .axis_name = {"m"}, .len = {2}, .axis = {{1, 2}}}, back;
+    char err[256] = "";
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    t.logv[0] = log(12.5e-6);
+    t.logv[1] = log(12.34e-3);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rl_kt_write(f, &t, 0);
+    fclose(f);
+    if (!strstr(buf, "values_us = [[\n12.5 1.234e4\n"))
+        fail_msg("written form lacks the microseconds: %s", buf);
+    free(buf);
+    assert_int_equal(round_trip(&t, &back, err, sizeof err), 0);
+    assert_rel(exp(back.logv[0]), 12.5e-6, 1e-12);
+    rl_kt_free(&back);
+    rl_kt_free(&t);
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, "return { axes = {'m'}, m = {1, 2}, "
+                                      "values_us = '12.34 1.234e4' }"), LUA_OK);
+    assert_int_equal(rl_kt_read(L, -1, "f.lua", "tables.gemm", &back, err, sizeof err), 0);
+    assert_rel(exp(back.logv[0]), 12.34e-6, 1e-12);
+    assert_rel(exp(back.logv[1]), 1.234e-2, 1e-12);
+    rl_kt_free(&back);
+    lua_close(L);
+    expect_error("return { axes = {'m'}, m = {1}, values = {1e-6}, values_us = {1} }",
+                 "field 'tables.gemm': both values and values_us given");
+    expect_error("return { axes = {'m'}, m = {1} }",
+                 "field 'tables.gemm': expected values (latencies in seconds) or values_us");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values_us = {1, 0} }",
+                 "field 'tables.gemm.values_us[2]': a latency must be > 0 microseconds");
+    expect_error("return { axes = {'values_us'}, values_us = {1}, values = {1e-6} }",
+                 "field 'tables.gemm.axes[1]'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_isotonic_reach),
         cmocka_unit_test(test_two_axis_rounds),
         cmocka_unit_test(test_lua_errors),
+        cmocka_unit_test(test_values_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -920,6 +920,43 @@ static void test_bad_tables(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* Attention's group axis keeps its 3 * 2^i nodes (silicon.c subsampled,
+ * stop 26): three rows of A100 TensorRT-LLM decode attention
+ * (../shared/data/silicon/a100_sxm/trtllm/generation_attention_perf.csv.gz,
+ * NVIDIA AIConfigurator, Apache-2.0), 32 streams (batch x KV heads 32 x 1,
+ * 16 x 2, 32 x 1), context 1 + 2047, head_dim 128, at group 32, 48 and 64:
+ * 0.04949333270390829, 0.43161598841349286 and 0.5602986812591553 ms.  At
+ * group 48 the lookup reads its own row, measured (tolerance 1e-12); with
+ * group at 2^i only it read 204.7 us, log-log between groups 32 and 64
+ * (49.49 x (560.3 / 49.49)^(ln 1.5 / ln 2), by hand). */
+static void test_group_keeps_three_times_powers(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,batch_size,isl,num_heads,num_key_value_heads,"
+                           "head_dim,window_size,beam_width,attn_dtype,kv_cache_dtype,step,latency";
+    char dir[64], err[1024] = "";
+    table_dir(dir, "generation_attention_perf.csv.gz", H,
+              "generation_attention,torch_flow,32,1,32,1,128,0,1,bfloat16,bfloat16,2047,"
+              "0.04949333270390829\n"
+              "generation_attention,torch_flow,16,1,96,2,128,0,1,bfloat16,bfloat16,2047,"
+              "0.43161598841349286\n"
+              "generation_attention,torch_flow,32,1,64,1,128,0,1,bfloat16,bfloat16,2047,"
+              "0.5602986812591553\n");
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_ktable *d = s.tables->t[RL_KC_DECODE_ATTN][RL_KV_BF16];
+    assert_non_null(d);
+    assert_int_equal(d->len[2], 3);
+    rl_provenance p;
+    double x[4] = {32, 2048, 48, 128};
+    assert_rel(rl_kt_time(d, x, NULL, NULL, &p), 0.43161598841349286e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* calibrate --tables with --set: the saved profile names its base and keeps
  * the changed field, so it reads back as the spec it was fitted against;
  * the engine table is the one of a plain save. */
@@ -1089,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_derived_reference),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
+        cmocka_unit_test(test_group_keeps_three_times_powers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
