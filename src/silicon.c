@@ -675,15 +675,15 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
  * then measured by the configurations of plausible rows sharing it, or
  * filled from its neighbours' efficiency (rl_kt_fill_holes), which keeps a
  * measured fraction of the roof rather than the roof itself.  The
- * reference engine's tables are kept whole (engines.h rl_engine_floor). */
-static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char *engine,
-                             rl_silicon *s)
+ * reference engine's tables too, at its base.lua's own measured figures
+ * (engines.h rl_engine_floor). */
+static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *s)
 {
     for (size_t i = 0; i < r->n; i++) {
         row *x = &r->v[i];
         if (x->var < 0)
             continue;
-        if (x->lat_s < rl_engine_floor(engine, cls, x->var, x->x,
+        if (x->lat_s < rl_engine_floor(cls, x->var, x->x,
                                        rl_kvariant_peak(h->flops, x->var), h->hbm_bw)) {
             s->below[cls][x->var]++;
             x->var = -1;
@@ -691,9 +691,8 @@ static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char 
     }
 }
 
-static int import_class(const char *path, rl_kclass cls, const rl_hw *h, const char *engine,
-                        int holdout, int edge, const rl_moe_keep *keep, rl_silicon *s, char *err,
-                        size_t errlen)
+static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
+                        const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
     rows r = {0};
     int rc = read_file(path, cls, s, &r, err, errlen);
@@ -703,7 +702,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, const c
         if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
             r.v[i].var = -1;
     if (rc == 0)
-        drop_below_floor(&r, cls, h, engine, s);
+        drop_below_floor(&r, cls, h, s);
     unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
     if (rc == 0 && !held) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -782,8 +781,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
         if ((edge >= 0 && edge / 2 >= naxes_of((rl_kclass)c)) || access(path, F_OK) != 0)
             continue;
         found++;
-        if (import_class(path, (rl_kclass)c, h, engine, holdout, edge, keep, out, err, errlen) !=
-            0) {
+        if (import_class(path, (rl_kclass)c, h, holdout, edge, keep, out, err, errlen) != 0) {
             rl_silicon_free(out);
             return -1;
         }
@@ -824,10 +822,7 @@ static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
     return 0;
 }
 
-/* s's tables as the engine they were imported for: named, so its floor
- * rule is the engine's own (rl_engine_floor: the reference engine's rows
- * are not floored; unnamed, a host calibration's held-back rows were timed
- * floored at its DRAM figure and a note said so). */
+/* s's tables as the engine they were imported for, named. */
 static rl_serving_engine engine_of(const rl_silicon *s)
 {
     rl_serving_engine e = {.tables = s->tables};
