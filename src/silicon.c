@@ -128,9 +128,14 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         /* a line whose text stops short of its newline holds a NUL byte
          * (gzgets reads up to the newline; read as text, it was cut there and
          * the rest of the line went unread, the next line's first byte taken
-         * as the end test's) unless the stream ended there */
-        if ((n == 0 || c->buf[n - 1] != '\n') && !gzeof(c->gz) && !gz_failed(c, c->line, err, errlen))
+         * as the end test's) unless the stream ended there; an empty one
+         * always does (gzgets read a byte, and it was NUL: a gzip of zeros
+         * read as an empty file, tester19 F6) */
+        if (n == 0 || (c->buf[n - 1] != '\n' && !gzeof(c->gz))) {
+            if (gz_failed(c, c->line, err, errlen) != 0)
+                return -1;
             RL_FAIL("%s: line %ld: a NUL byte: binary data, not a CSV text line", c->path, c->line);
+        }
         /* a last line without its newline: the stream's end, or its break */
         if (n > 0 && c->buf[n - 1] != '\n' && gz_failed(c, c->line, err, errlen) != 0)
             return -1;
@@ -1261,14 +1266,17 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
     int unnamed = 0;
     device[0] = 0;
     for (int c = 0; c < RL_KC_COUNT; c++) {
-        char path[1024], e[256];
+        char path[1024], e[1200];
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
         memset(&s, 0, sizeof s);
         csv f = {.path = path, .gz = rl_gzopen_input(path, "a kernel table", e, sizeof e)};
         if (!f.gz)
             continue;
-        csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
+        int rc = csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
         gzclose(f.gz);
+        if (rc < 0) /* a truncated or corrupt stream said as one, not as a missing device line
+                     * (tester19 F6) */
+            RL_FAIL("%s", e);
         char named[sizeof s.framework];
         framework_engine(s.framework, named, sizeof named);
         if (named[0] && strcmp(named, engine)) /* tester18 F7: none names --engine's */

@@ -901,7 +901,32 @@ static void test_bad_tables(void **state)
         assert_int_equal(rl_silicon_import(tdir, "trtllm", &h, 0, NULL, &t, terr, sizeof terr), -1);
         if (!strstr(terr, "the gzip stream is truncated or corrupt"))
             fail_msg("truncated: '%s'", terr);
+        /* tester19 F6: the device check (calibrate --tables reads each
+         * file's '# device:' line first) says so too; it said "no '# device:'
+         * line ... give --device-unchecked" */
+        terr[0] = 0;
+        assert_int_equal(rl_silicon_check_device(tdir, "trtllm", "h100-sxm", NULL, 0, 0, terr,
+                                                 sizeof terr), -1);
+        if (!strstr(terr, "gemm_perf.csv.gz: line 1: the gzip stream is truncated or corrupt"))
+            fail_msg("truncated, device check: '%s'", terr);
         assert_int_equal(remove_tree(tdir), 0);
+    }
+    /* tester19 F6: a gzip of zeros read as an empty file (its NUL lines as
+     * empty ones): "no '# device:' line"; it is binary data, said on line 1 */
+    {
+        char zdir[64], zerr[1024] = "", file[160];
+        table_dir(zdir, "gemm_perf.csv.gz", H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", zdir);
+        gzFile gz = gzopen(file, "wb");
+        assert_non_null(gz);
+        static const char zeros[4000];
+        assert_int_equal(gzwrite(gz, zeros, sizeof zeros), (int)sizeof zeros);
+        gzclose(gz);
+        assert_int_equal(rl_silicon_check_device(zdir, "trtllm", "h100-sxm", NULL, 0, 0, zerr,
+                                                 sizeof zerr), -1);
+        if (!strstr(zerr, "gemm_perf.csv.gz: line 1: a NUL byte: binary data"))
+            fail_msg("zeros: '%s'", zerr);
+        assert_int_equal(remove_tree(zdir), 0);
     }
     /* a NUL byte inside a row is binary data, said by line (before: the line
      * was read up to the NUL and the next line's first byte eaten, so a row
