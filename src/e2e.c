@@ -757,6 +757,25 @@ static int other_rows(const rows *rs, const char *hw)
     return n;
 }
 
+/* The content hash a fit records of its CSV m (fitted_on.hash). */
+static void csv_hash(const rl_meas *m, char *out, size_t n)
+{
+    snprintf(out, n, "fnv1a64:%016llx", m->hash);
+}
+
+/* Whether a profile predicting rs's rows was fitted on the CSV m itself
+ * (its fitted_on.hash is m's): then validate's error is the fit's own,
+ * in-sample (tester19 F5: it was printed with nothing saying so). */
+static int fitted_on_this_csv(const rows *rs, const rl_meas *m)
+{
+    char hash[32];
+    csv_hash(m, hash, sizeof hash);
+    for (int k = 0; k < rs->nhw; k++)
+        if (rs->hws[k].engine_costs.present && !strcmp(rs->hws[k].engine_costs.hash, hash))
+            return 1;
+    return 0;
+}
+
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
@@ -811,6 +830,15 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         cJSON_AddStringToObject(res, "mode_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
+    int in_sample = fitted_on_this_csv(&rs, m);
+    cJSON_AddBoolToObject(res, "in_sample", in_sample);
+    if (in_sample)
+        cJSON_AddStringToObject(res, "in_sample_note",
+                                "the profile was fitted on this very CSV (its fitted_on.hash is the "
+                                "file's): these errors and band coverage are the fit's own, "
+                                "in-sample, not a prediction of unseen rows (fit's cv_* figures "
+                                "are its cross-validated ones; or validate on a CSV it did not "
+                                "see)");
     add_summary(res, "", e, rs.n);
     if (banded) {
         char band[32];
@@ -1649,7 +1677,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     snprintf(c.engine, sizeof c.engine, "%s", saved_as);
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
-    snprintf(c.hash, sizeof c.hash, "fnv1a64:%016llx", m->hash);
+    csv_hash(m, c.hash, sizeof c.hash);
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

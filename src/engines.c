@@ -329,7 +329,7 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
         return -1;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     double time = rl_kt_time(t, x, rl_kideal, &k, prov);
-    double floor_s = rl_engine_floor(e->name, c, v, x, peak, bw);
+    double floor_s = rl_engine_floor(c, v, x, peak, bw);
     if (time < floor_s) { /* the floor rule (engines.h): never faster than the roofline */
         FLOORED++;
         return floor_s;
@@ -339,10 +339,9 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
 
 long rl_engine_floored(void) { return FLOORED; }
 
-double rl_engine_floor(const char *engine, rl_kclass c, int v, const double *x, double peak,
-                       double bw)
+double rl_engine_floor(rl_kclass c, int v, const double *x, double peak, double bw)
 {
-    if (c == RL_KC_MOE || !strcmp(engine, RL_ENGINE_REFERENCE))
+    if (c == RL_KC_MOE)
         return 0;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     return rl_kideal(x, &k);

@@ -444,25 +444,23 @@ void rl_engine_put_residuals(FILE *f, const rl_kresidual *r, int holdout, int in
  * (rl_engine_floored; the command line notes it once per run).  MoE rows
  * are not floored: rl_kideal counts every expert a chip's tokens can reach
  * (min(T k, E)) as read, while the measured routing (power_law_1.01) may
- * touch fewer, so it is not a lower bound there; nor are the reference
- * engine's (rl_engine_floor).  ops.c floors each operator it times by a
+ * touch fewer, so it is not a lower bound there.  ops.c floors each operator it times by a
  * table at the operator's own roofline again (the bytes and FLOPs it
  * lists), MoE and derived times included (tester16 F1). */
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov);
 
-/* The floor rule's floor for a kernel of class c and variant v at shape x
- * of engine `engine`'s tables, measured at peak and bw: rl_kideal, or 0
- * where the rule does not hold: MoE (above), and the `reference` engine,
- * whose tables `calibrate --backend` times on this host with operands its
- * caches hold: its roofline's bandwidth is the host's measured DRAM stream
- * figure, which an operand served from L1/L2 beats (the cache levels' own
- * roofs: Ilic et al., IEEE CAL 13(1), 2014, the cache-aware roofline), and
- * the engine's own steps run from the same caches, so such a row is a
- * timing of that shape there.  One rule for lookups (rl_engine_time) and
- * imports (silicon.h). */
-double rl_engine_floor(const char *engine, rl_kclass c, int v, const double *x, double peak,
-                       double bw);
+/* The floor rule's floor for a kernel of class c and variant v at shape x,
+ * measured at peak and bw: rl_kideal, or 0 for MoE (above).  Every
+ * engine's tables, the `reference` engine's included: `calibrate
+ * --backend` reads their weights and K/V pages from DRAM (calib.h: one
+ * rotation through 256 MiB), and its base.lua's hbm_bw and flops are the
+ * same run's stream copy and best GEMM, so a row below this floor read a
+ * cache, not the chip's DRAM (tester19 F1: they were spared until stop 26,
+ * and a 1 MiB GEMM that read its predecessor's cached weights became
+ * peak_flops).  One rule for lookups (rl_engine_time) and imports
+ * (silicon.h). */
+double rl_engine_floor(rl_kclass c, int v, const double *x, double peak, double bw);
 
 /* How many table times were raised to their roofline floor (the floor rule
  * of rl_engine_time) in this process. */

@@ -138,8 +138,35 @@ static void order_keys(lua_State *L, int columns_idx, const char **keys, size_t 
     qsort(keys + placed, n - placed, sizeof *keys, cmp_str);
 }
 
-/* Object from a table with string keys: keys in `columns` order when given,
- * otherwise sorted; the key "columns" itself is dropped. */
+/* o's fields in the order of the column names listed in the table at
+ * columns_idx, a name o lacks (a Lua nil) as null, as the command line's
+ * rows carry one (tester19 F2: the CSV and table formats take their
+ * columns from the first row, which lost a column nil there), then the
+ * rest in their order.  o itself, emptied, is freed; NULL when out of
+ * memory. */
+static cJSON *with_columns(lua_State *L, int columns_idx, cJSON *o)
+{
+    cJSON *out = cJSON_CreateObject();
+    lua_Integer nc = (lua_Integer)lua_rawlen(L, columns_idx);
+    for (lua_Integer c = 1; out && c <= nc; c++) {
+        lua_rawgeti(L, columns_idx, c);
+        const char *name = lua_tostring(L, -1);
+        if (name && !cJSON_GetObjectItemCaseSensitive(out, name)) {
+            cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(o, name);
+            cJSON_AddItemToObject(out, name, v ? v : cJSON_CreateNull());
+        }
+        lua_pop(L, 1);
+    }
+    while (out && o->child) {
+        cJSON *v = cJSON_DetachItemViaPointer(o, o->child); /* keeps its name */
+        cJSON_AddItemToObject(out, v->string, v);
+    }
+    cJSON_Delete(o);
+    return out;
+}
+
+/* Object from a table with string keys: keys in `columns` order when given
+ * (with_columns), otherwise sorted; the key "columns" itself is dropped. */
 static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
                               size_t errlen)
 {
@@ -170,6 +197,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     }
     lua_pop(L, 1);
     free(keys);
+    if (o && columns_idx && !(o = with_columns(L, columns_idx, o)))
+        rl_fail(err, errlen, "out of memory");
     return o;
 }
 

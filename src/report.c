@@ -355,6 +355,13 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     buf b = {0};
     int csv = fmt == RL_FMT_CSV;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
+    int at = 1; /* a row is an object of named fields (tester19 F7: {rows = {1, 2, 3}} gave
+                 * blank lines); Lua counts from 1 */
+    for (const cJSON *r = cJSON_IsArray(rows) ? rows->child : NULL; r; r = r->next, at++)
+        if (!cJSON_IsObject(r)) {
+            snprintf(err, errlen, "rows[%d] is not a row: a row is a table of named fields", at);
+            return NULL;
+        }
     if (csv && cJSON_IsArray(rows)) {
         put_csv(&b, result, rows);
     } else if (csv) { /* a result without rows: a header line and one row (tester4: it was a

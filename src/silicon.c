@@ -140,9 +140,14 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
         /* a line whose text stops short of its newline holds a NUL byte
          * (gzgets reads up to the newline; read as text, it was cut there and
          * the rest of the line went unread, the next line's first byte taken
-         * as the end test's) unless the stream ended there */
-        if ((n == 0 || c->buf[n - 1] != '\n') && !gzeof(c->gz) && !gz_failed(c, c->line, err, errlen))
+         * as the end test's) unless the stream ended there; an empty one
+         * always does (gzgets read a byte, and it was NUL: a gzip of zeros
+         * read as an empty file, tester19 F6) */
+        if (n == 0 || (c->buf[n - 1] != '\n' && !gzeof(c->gz))) {
+            if (gz_failed(c, c->line, err, errlen) != 0)
+                return -1;
             RL_FAIL("%s: line %ld: a NUL byte: binary data, not a CSV text line", c->path, c->line);
+        }
         /* a last line without its newline: the stream's end, or its break */
         if (n > 0 && c->buf[n - 1] != '\n' && gz_failed(c, c->line, err, errlen) != 0)
             return -1;
@@ -687,15 +692,15 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
  * then measured by the configurations of plausible rows sharing it, or
  * filled from its neighbours' efficiency (rl_kt_fill_holes), which keeps a
  * measured fraction of the roof rather than the roof itself.  The
- * reference engine's tables are kept whole (engines.h rl_engine_floor). */
-static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char *engine,
-                             rl_silicon *s)
+ * reference engine's tables too, at its base.lua's own measured figures
+ * (engines.h rl_engine_floor). */
+static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *s)
 {
     for (size_t i = 0; i < r->n; i++) {
         row *x = &r->v[i];
         if (x->var < 0)
             continue;
-        if (x->lat_s < rl_engine_floor(engine, cls, x->var, x->x,
+        if (x->lat_s < rl_engine_floor(cls, x->var, x->x,
                                        rl_kvariant_peak(h->flops, x->var), h->hbm_bw)) {
             s->below[cls][x->var]++;
             x->var = -1;
@@ -703,9 +708,8 @@ static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, const char 
     }
 }
 
-static int import_class(const char *path, rl_kclass cls, const rl_hw *h, const char *engine,
-                        int holdout, int edge, const rl_moe_keep *keep, rl_silicon *s, char *err,
-                        size_t errlen)
+static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
+                        const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
     rows r = {0};
     int rc = read_file(path, cls, s, &r, err, errlen);
@@ -715,7 +719,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, const c
         if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
             r.v[i].var = -1;
     if (rc == 0)
-        drop_below_floor(&r, cls, h, engine, s);
+        drop_below_floor(&r, cls, h, s);
     unsigned char *held = rc == 0 ? calloc(r.n + 1, 1) : NULL;
     if (rc == 0 && !held) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -794,8 +798,7 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
         if ((edge >= 0 && edge / 2 >= naxes_of((rl_kclass)c)) || access(path, F_OK) != 0)
             continue;
         found++;
-        if (import_class(path, (rl_kclass)c, h, engine, holdout, edge, keep, out, err, errlen) !=
-            0) {
+        if (import_class(path, (rl_kclass)c, h, holdout, edge, keep, out, err, errlen) != 0) {
             rl_silicon_free(out);
             return -1;
         }
@@ -836,10 +839,7 @@ static int push_pair(double **v, size_t *n, size_t *cap, double r, double d)
     return 0;
 }
 
-/* s's tables as the engine they were imported for: named, so its floor
- * rule is the engine's own (rl_engine_floor: the reference engine's rows
- * are not floored; unnamed, a host calibration's held-back rows were timed
- * floored at its DRAM figure and a note said so). */
+/* s's tables as the engine they were imported for, named. */
 static rl_serving_engine engine_of(const rl_silicon *s)
 {
     rl_serving_engine e = {.tables = s->tables};
@@ -1278,14 +1278,17 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
     int unnamed = 0;
     device[0] = 0;
     for (int c = 0; c < RL_KC_COUNT; c++) {
-        char path[1024], e[256];
+        char path[1024], e[1200];
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
         memset(&s, 0, sizeof s);
         csv f = {.path = path, .gz = rl_gzopen_input(path, "a kernel table", e, sizeof e)};
         if (!f.gz)
             continue;
-        csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
+        int rc = csv_next(&f, &s, e, sizeof e); /* the comments up to the header line */
         gzclose(f.gz);
+        if (rc < 0) /* a truncated or corrupt stream said as one, not as a missing device line
+                     * (tester19 F6) */
+            RL_FAIL("%s", e);
         char named[sizeof s.framework];
         framework_engine(s.framework, named, sizeof named);
         if (named[0] && strcmp(named, engine)) /* tester18 F7: none names --engine's */

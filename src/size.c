@@ -228,6 +228,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->ttft_p99 = r.ttft.p99;
     c->tpot_p50 = r.tpot.p50;
     c->tpot_p99 = r.tpot.p99;
+    c->no_tpot = r.tpot.n == 0;
     c->e2e_p50 = r.e2e.p50;
     c->e2e_p99 = r.e2e.p99;
     c->out_tokens_per_s = r.out_tokens_per_s;

@@ -179,6 +179,9 @@ typedef struct {
     int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets) */
     double sized_ttft_p99, sized_tpot_p99; /* size rows: the p99s at (1 + headroom) x the load */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
+    int no_tpot; /* no request had 2 output tokens (1-token outputs): the TPOT
+                    fields are 0 and unobserved, JSON null and "n/a" in the
+                    report, as simulate's (serve.h rl_pcts n 0; tester19 F4) */
     double out_tokens_per_s;  /* over the whole run, drain tail in (serve.h out_tokens_per_s) */
     double steady_out_tokens_per_s; /* steady state (serve.h): the cost per token and the
                                        report's throughput */

@@ -248,6 +248,26 @@ static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/
 /* A time s in ms at `dec` decimals, with c's band beside it when it has
  * one: "v (lo-hi)", the band of size's JSON rows (the runs at the band's
  * edges, size.h rl_size_candidate.edge; k indexes them). */
+/* What the report says for a TPOT when no request had two output tokens
+ * (size.h no_tpot; JSON null, as simulate's "-": tester19 F4). */
+#define NO_TPOT "n/a (1-token outputs)"
+
+/* A TPOT of s seconds in ms to dec places, or NO_TPOT when none was seen. */
+static void tpot_ms(char *cell, size_t n, double s, int dec, int none)
+{
+    if (none)
+        snprintf(cell, n, NO_TPOT);
+    else
+        snprintf(cell, n, "%.*f", dec, s * 1e3);
+}
+
+/* The report's flag for the recommendation's workload (the load curve and
+ * the sensitivity rows serve the same requests' lengths). */
+static int report_no_tpot(const rl_size_report_data *x)
+{
+    return x->res->n > 0 && x->res->c[0].no_tpot;
+}
+
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
     if (c->banded)
@@ -265,7 +285,10 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     snprintf(cells[2], 96, "%lld", c->chips_total);
     snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
     time_cell(cells[4], 96, c->ttft_p99, 0, c, 1);
-    time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
+    if (c->no_tpot)
+        tpot_ms(cells[5], 96, 0, 1, 1);
+    else
+        time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
     snprintf(cells[6], 96, "%.2f", c->e2e_p50);
     snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
@@ -345,22 +368,30 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 "(each step at the slow edge of its fitted or table-timed cost), so a simulate "
                 "run of this row, at the band's centre, predicts lower latencies and a higher "
                 "sustainable load.");
-    item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT p50 %.1f ms / p99 "
-            "%.1f ms; end-to-end p50 %.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of "
-            "requests within both targets; replicas run a step %.0f%% of the time, with "
-            "%.1f sequences per decode step on average.",
-         in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, b->tpot_p50 * 1e3, b->tpot_p99 * 1e3,
-         b->e2e_p50, b->e2e_p99, b->steady_out_tokens_per_s, 100 * b->slo_attainment,
-         100 * b->utilization, b->mean_decode_batch);
+    char tpot[96];
+    if (b->no_tpot)
+        tpot_ms(tpot, sizeof tpot, 0, 1, 1);
+    else
+        snprintf(tpot, sizeof tpot, "p50 %.1f ms / p99 %.1f ms", b->tpot_p50 * 1e3, b->tpot_p99 * 1e3);
+    item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT %s; end-to-end p50 "
+            "%.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of requests within %s; replicas "
+            "run a step %.0f%% of the time, with %.1f sequences per decode step on average.",
+         in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
+         b->steady_out_tokens_per_s, 100 * b->slo_attainment,
+         b->no_tpot ? "the TTFT target (no TPOT to judge)" : "both targets", 100 * b->utilization,
+         b->mean_decode_batch);
     if (b->banded) {
         char t1[64], t2[64];
         time_cell(t1, sizeof t1, b->ttft_p99, 0, b, 1);
-        time_cell(t2, sizeof t2, b->tpot_p99, 1, b, 3);
-        item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s ms: the same requests served again with "
+        if (b->no_tpot)
+            tpot_ms(t2, sizeof t2, 0, 1, 1);
+        else
+            time_cell(t2, sizeof t2, b->tpot_p99, 1, b, 3);
+        item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
                 "quantile: docs/model.md, Bands in simulate and size); %s.",
-             in->band_wide ? "p5-p95" : "p10-p90", t1, t2, in->band_wide ? "p5 and p95" : "p10 and p90",
+             in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->conservative ? "this row is sized on the high edge (--conservative)"
                               : "size --conservative sizes on the high edge");
     }
@@ -378,11 +409,13 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 ok = i;
             else
                 break;
+        char t[96];
+        tpot_ms(t, sizeof t, ok + 1 < c->n ? c->tpot_p99[ok + 1] : 0, 1, b->no_tpot);
         if (ok >= 0 && ok + 1 < c->n)
             item(d, "Headroom: within both targets up to %.3g req/s; at %.3g req/s TTFT p99 is "
-                    "%.0f ms and TPOT p99 %.1f ms (load curve below). Size for your peak, not "
+                    "%.0f ms and TPOT p99 %s%s (load curve below). Size for your peak, not "
                     "your mean.",
-                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, c->tpot_p99[ok + 1] * 1e3);
+                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, t, b->no_tpot ? "" : " ms");
         else if (ok + 1 == c->n)
             item(d, "Headroom: within both targets up to at least %.3g req/s.", c->qps[ok]);
     }
@@ -575,7 +608,7 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    if (!d->html || r->n == 0)
+    if (!d->html || r->n == 0 || report_no_tpot(x))
         return;
     double *cx = malloc((size_t)r->n * 2 * sizeof *cx), *fx = malloc((size_t)(nf + 1) * 2 * sizeof *fx);
     if (cx && fx) {
@@ -602,7 +635,7 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
 }
 
 /* Load against TTFT and TPOT p99 of the recommendation (HTML). */
-static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c)
+static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c, int no_tpot)
 {
     double ttft[RL_SIZE_CURVE_POINTS], tpot[RL_SIZE_CURVE_POINTS];
     for (int i = 0; i < c->n; i++) {
@@ -613,6 +646,8 @@ static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c
     figure(d, rl_svg_chart("Load vs TTFT p99", "QPS (req/s)", "TTFT p99 (ms)", &s1, 1,
                            in->slo_ttft * 1e3, "TTFT target"),
            "TTFT p99 of the recommended deployment against offered load.");
+    if (no_tpot) /* nothing measured to draw (NO_TPOT) */
+        return;
     rl_svg_series s2 = {"TPOT p99", c->qps, tpot, c->n, 0};
     figure(d, rl_svg_chart("Load vs TPOT p99", "QPS (req/s)", "TPOT p99 (ms)", &s2, 1,
                            in->slo_tpot * 1e3, "TPOT target"),
@@ -639,7 +674,7 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
         char v[6][96];
         snprintf(v[0], 96, "%.3g", c->qps[i]);
         snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
-        snprintf(v[2], 96, "%.1f", c->tpot_p99[i] * 1e3);
+        tpot_ms(v[2], 96, c->tpot_p99[i], 1, report_no_tpot(x));
         snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
         snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
         snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
@@ -647,7 +682,7 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
     }
     table_end(d);
     if (d->html)
-        curve_charts(d, in, c);
+        curve_charts(d, in, c, report_no_tpot(x));
 }
 
 /* The memory rule the KV pool on h is sized by (rl_serve_kv_capacity): the
@@ -752,7 +787,7 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
         else
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
-        snprintf(v[2], 96, "%.1f", s->fixed.tpot_p99 * 1e3);
+        tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
         snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
         if (s->resized_ok) {
             snprintf(v[4], 96, "%lld", s->resized.chips_total);

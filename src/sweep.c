@@ -24,7 +24,10 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips)
     long long dom = h->domain_chips > 0 ? h->domain_chips : 1;
     if (chips < 1)
         return 0;
-    if (chips > dom)
+    /* the whole domain, which need not be a power of two (sweep.h; a spec's
+     * domain_chips = 12 refused 12 and accepted 24, tpu-v5p its 8960:
+     * tester19 F3), and whole multiples of it */
+    if (chips >= dom)
         return chips % dom == 0;
     if ((chips & (chips - 1)) != 0)
         return 0; /* slices inside a domain are powers of two */
@@ -58,10 +61,10 @@ int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)
     if (max <= 0)
         max = dom;
     int n = 0;
-    for (long long c = 1; c <= max && c <= dom && n < cap; c *= 2)
+    for (long long c = 1; c <= max && c < dom && n < cap; c *= 2)
         if (rl_sweep_valid_chips(h, c))
             out[n++] = c;
-    for (long long c = 2 * dom; c <= max && n < cap; c += dom)
+    for (long long c = dom; c <= max && n < cap; c += dom)
         out[n++] = c;
     return n;
 }

@@ -127,8 +127,10 @@ const char *rl_sweep_name(const rl_sweep *s, int i);
 /* Valid slice sizes of `h` up to `max` chips (max <= 0: domain_chips), in
  * ascending order, into out[cap].  Torus slices (TPU) are 1 and then 4, 8,
  * 16, ... (2x2, 2x4, 4x4 ...; 3D tori start at 4); NVLink-switch and ring
- * domains are powers of two 1..domain_chips.  Beyond one domain, whole
- * multiples of domain_chips (scale-out over the data-center network).
+ * domains are powers of two 1..domain_chips.  Then the whole domain, a
+ * power of two or not (a torus slice need not be one: Google's Cloud TPU
+ * v5p page lists 16x16x24, 6144 chips, as its largest slice), and its
+ * whole multiples (scale-out over the data-center network).
  * Returns the count. */
 int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
 

@@ -41,6 +41,19 @@ static cJSON *run_json(const char *args)
     return j;
 }
 
+/* run_json of a command that also says `note` on stderr (before its JSON). */
+static cJSON *run_json_noted(const char *args, const char *note)
+{
+    int rc = run_cli(args, out, sizeof out);
+    const char *json = strchr(out, '{');
+    if (rc != 0 || !json || !strstr(out, note) || strstr(out, note) > json)
+        fail_msg("roofline %s: exit %d, no note '%s' before its JSON: %.600s", args, rc, note, out);
+    cJSON *j = cJSON_Parse(json);
+    if (!j)
+        fail_msg("roofline %s printed no JSON: %s", args, out);
+    return j;
+}
+
 static double num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -2382,10 +2395,18 @@ static void fit_then_validate(void **state)
     cJSON_Delete(f);
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--hw %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    cJSON *v = run_json(cmd);
+    static const char IN_SAMPLE[] = "roofline validate: warning: the profile was fitted on this "
+                                    "very CSV";
+    cJSON *v = run_json_noted(cmd, IN_SAMPLE);
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
     assert_null(cJSON_GetObjectItem(v, "mode_note"));
     assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    /* tester19 F5: the profile records the CSV's hash (fitted_on.hash), so
+     * the error is said to be in-sample (a key and its note, which the CLI
+     * prints on stderr: run_json_noted) */
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
+    assert_non_null(strstr(cJSON_GetObjectItem(v, "in_sample_note")->valuestring,
+                           "fitted on this very CSV"));
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
     cJSON_Delete(v);
@@ -2393,9 +2414,15 @@ static void fit_then_validate(void **state)
      * the same fitted result, not the stock profile's ideal one */
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--profile %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    v = run_json(cmd);
+    v = run_json_noted(cmd, IN_SAMPLE);
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
     assert_true(fabs(cJSON_GetObjectItem(v, "median_abs_error")->valuedouble - fit_med) < 1e-4);
+    cJSON_Delete(v);
+    /* the stock profile was not fitted on it: out of sample, no note */
+    v = run_json("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+                 "--model llama2-70b --set model.max_context=16384 --format json");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(v, "in_sample")));
+    assert_null(cJSON_GetObjectItem(v, "in_sample_note"));
     cJSON_Delete(v);
     /* and two different profiles are refused, exit 2, naming both */
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "

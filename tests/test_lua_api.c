@@ -217,6 +217,25 @@ static void format_round_trip(void **state)
     lua_pop(L, 1);
     assert_int_equal(run("return roofline.format({ a = 0/0 }, 'json')", err, sizeof err), -1);
     assert_non_null(strstr(err, "not finite"));
+    /* tester19 F2: the columns are result.columns, as the command line's; a
+     * column nil in row 1 (JSON null) was dropped for every row, b = 'y' of
+     * row 2 lost ("a\n1\n2").  Expected by hand: header a,b; row 1's b
+     * empty (null), row 2's y.  The table format says '-' for the null. */
+    static const char *const cols = "{ columns = { 'a', 'b' }, rows = { { a = 1 }, { a = 2, b = 'y' } } }";
+    char code[256];
+    snprintf(code, sizeof code, "return roofline.format(%s, 'csv')", cols);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "a,b\n1,\n2,y\n");
+    lua_pop(L, 1);
+    snprintf(code, sizeof code, "return roofline.format(%s, 'table')", cols);
+    assert_int_equal(run(code, err, sizeof err), 0);
+    if (!strstr(lua_tostring(L, -1), "y") || !strstr(lua_tostring(L, -1), "-"))
+        fail_msg("table lost column b: '%s'", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    /* tester19 F7: rows that are not tables gave blank lines */
+    assert_int_equal(run("return roofline.format({ rows = { 1, 2, 3 } }, 'csv')", err, sizeof err), -1);
+    if (!strstr(err, "roofline.format: rows[1] is not a row: a row is a table of named fields"))
+        fail_msg("'%s'", err);
 }
 
 /* sweep and pareto: counts add up (infeasible + feasible = grid), the

@@ -154,11 +154,11 @@ static void test_what_if_keeps_the_excess(void **state)
             for (int a = g->naxes - 1, rest = (int)i; a >= 0; rest /= g->len[a], a--)
                 x[a] = g->axis[a][rest % g->len[a]];
             double t = rl_engine_time(&e, cls[c], RL_KV_BF16, x, was[0], was[1], NULL);
-            double r0 = rl_engine_floor("trtllm", cls[c], RL_KV_BF16, x, was[0], was[1]);
+            double r0 = rl_engine_floor(cls[c], RL_KV_BF16, x, was[0], was[1]);
             with_excess += t > r0 * (1 + 1e-9);
             for (size_t k = 0; k < sizeof nows / sizeof *nows; k++) {
                 double tn = rl_engine_time_on(&e, cls[c], RL_KV_BF16, x, was, nows[k], NULL);
-                double r1 = rl_engine_floor("trtllm", cls[c], RL_KV_BF16, x, nows[k][0],
+                double r1 = rl_engine_floor(cls[c], RL_KV_BF16, x, nows[k][0],
                                             nows[k][1]);
                 if (!(tn >= (t - r0) * (1 - 1e-12) && tn >= r1 * (1 - 1e-12) && tn <= t))
                     fail_msg("class %d node %zu what-if %zu: %g s, excess %g s, roofline %g s, "
@@ -234,6 +234,52 @@ static void test_rows_below_the_floor_left_out(void **state)
     assert_int_equal(cJSON_GetObjectItem(row, "below_floor")->valueint, 4);
     cJSON_Delete(sum);
     rl_silicon_free(&s);
+}
+
+/* tester19 F1: the floor rule holds for the reference engine's tables too,
+ * at the profile's own measured figures (its base.lua).  A synthetic fp32
+ * GEMM table as `calibrate --backend cpu --quick` wrote it on the tester's
+ * host: hbm_bw 2.0753e10 B/s (its stream copy), flops 2.8e10 (the best
+ * GEMM, as the old calibrate took it from the row below).  m = 2, n = 256,
+ * k = 1024 in 0.0378 ms reads 256 x 1024 x 4 B of weights (1048576 B, plus
+ * 4 x 2 x (256 + 1024) of activations): 1058816 / 2.0753e10 = 0.0510 ms,
+ * above its time: a cache's speed, left out and counted (below_floor 1);
+ * its compute floor, 2 x 2 x 256 x 1024 / 2.8e10 = 0.0375 ms, does not
+ * catch it.  m = 1 (0.054 ms; floor 0.0507 ms) and m = 4 (0.2 ms) stand.
+ * Before: spared, below_floor 0, 3 configurations. */
+static void test_reference_rows_below_the_floor_left_out(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_reff_XXXXXX", sub[64], path[128], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/reference", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(path, sizeof path, "%s/gemm_perf.csv.gz", sub);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    gzputs(gz, "# framework: roofline reference engine\n# device: host (cpu backend, 1 thread(s))\n"
+               "op_name,kernel_source,gemm_dtype,m,n,k,latency\n"
+               "gemm,reference_cpu,float32,1,256,1024,0.054\n"
+               "gemm,reference_cpu,float32,2,256,1024,0.0378\n"
+               "gemm,reference_cpu,float32,4,256,1024,0.2\n");
+    gzclose(gz);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    h.flops[RL_FP32] = 2.8e10;
+    h.hbm_bw = 2.0753e10;
+    rl_silicon s;
+    if (rl_silicon_import(dir, "reference", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    int v = rl_kvariant_gemm(RL_FP32, RL_FP32);
+    assert_int_equal(s.below[RL_KC_GEMM][v], 1);
+    assert_int_equal(s.configs[RL_KC_GEMM][v], 2);
+    /* the lookup at that shape: no faster than its memory floor */
+    rl_serving_engine e = {.tables = s.tables};
+    snprintf(e.name, sizeof e.name, "reference");
+    double x[4] = {2, 256, 1024, 0};
+    assert_true(rl_engine_time(&e, RL_KC_GEMM, v, x, h.flops[RL_FP32], h.hbm_bw, NULL) >=
+                1058816 / 2.0753e10 * (1 - 1e-12));
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* The isotonic median fit at import (ktable.h, silicon.h) on
@@ -855,7 +901,32 @@ static void test_bad_tables(void **state)
         assert_int_equal(rl_silicon_import(tdir, "trtllm", &h, 0, NULL, &t, terr, sizeof terr), -1);
         if (!strstr(terr, "the gzip stream is truncated or corrupt"))
             fail_msg("truncated: '%s'", terr);
+        /* tester19 F6: the device check (calibrate --tables reads each
+         * file's '# device:' line first) says so too; it said "no '# device:'
+         * line ... give --device-unchecked" */
+        terr[0] = 0;
+        assert_int_equal(rl_silicon_check_device(tdir, "trtllm", "h100-sxm", NULL, 0, 0, terr,
+                                                 sizeof terr), -1);
+        if (!strstr(terr, "gemm_perf.csv.gz: line 1: the gzip stream is truncated or corrupt"))
+            fail_msg("truncated, device check: '%s'", terr);
         assert_int_equal(remove_tree(tdir), 0);
+    }
+    /* tester19 F6: a gzip of zeros read as an empty file (its NUL lines as
+     * empty ones): "no '# device:' line"; it is binary data, said on line 1 */
+    {
+        char zdir[64], zerr[1024] = "", file[160];
+        table_dir(zdir, "gemm_perf.csv.gz", H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", zdir);
+        gzFile gz = gzopen(file, "wb");
+        assert_non_null(gz);
+        static const char zeros[4000];
+        assert_int_equal(gzwrite(gz, zeros, sizeof zeros), (int)sizeof zeros);
+        gzclose(gz);
+        assert_int_equal(rl_silicon_check_device(zdir, "trtllm", "h100-sxm", NULL, 0, 0, zerr,
+                                                 sizeof zerr), -1);
+        if (!strstr(zerr, "gemm_perf.csv.gz: line 1: a NUL byte: binary data"))
+            fail_msg("zeros: '%s'", zerr);
+        assert_int_equal(remove_tree(zdir), 0);
     }
     /* a NUL byte inside a row is binary data, said by line (before: the line
      * was read up to the NUL and the next line's first byte eaten, so a row
@@ -1124,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_kv_split_runs_the_head_group),
         cmocka_unit_test(test_derived_dtype),
         cmocka_unit_test(test_derived_reference),
+        cmocka_unit_test(test_reference_rows_below_the_floor_left_out),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_group_keeps_three_times_powers),

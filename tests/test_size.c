@@ -917,6 +917,46 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+/* tester19 F4: with 1-token outputs no request has an inter-token gap, so
+ * there is no TPOT (serve.h: TPOT over requests of >= 2 output tokens;
+ * simulate writes null): size's rows say null for tpot_p99_s, tpot_p50_s
+ * and tpot_p99_at_sized_s (they said 0), and the report "n/a (1-token
+ * outputs)" and "within the TTFT target" (it said "TPOT p50 0.0 ms / p99
+ * 0.0 ms ... within both targets").  With 2-token outputs the TPOT is a
+ * number again. */
+static void test_one_token_outputs_have_no_tpot(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    for (int out = 1; out <= 2; out++) {
+        rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 1,
+                            .slo_tpot = 0.05, .headroom = RL_SIZE_HEADROOM};
+        in.w = (rl_workload){.n = 200, .qps = 5, .prompt = {RL_DIST_FIXED, 100, 0},
+                             .output = {RL_DIST_FIXED, out, 0}, .seed = 1};
+        rl_size_result r;
+        char err[512];
+        if (rl_size_search(&in, &r, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(r.n > 0);
+        cJSON *j = rl_result_size(&in, &r, 1);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        static const char *const keys[] = {"tpot_p99_s", "tpot_p50_s", "tpot_p99_at_sized_s"};
+        for (int k = 0; k < 3; k++)
+            if (cJSON_IsNull(cJSON_GetObjectItem(row, keys[k])) != (out == 1))
+                fail_msg("out_len %d: %s is %s", out, keys[k], out == 1 ? "not null" : "null");
+        cJSON_Delete(j);
+        rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
+        char *t = rl_size_report_render(&d, 0);
+        assert_non_null(t);
+        if ((strstr(t, "TPOT n/a (1-token outputs); ") != NULL) != (out == 1) ||
+            (strstr(t, "requests within the TTFT target (no TPOT to judge)") != NULL) != (out == 1))
+            fail_msg("out_len %d: report %.2000s", out, t);
+        free(t);
+        rl_size_result_free(&r);
+    }
+}
+
 /* tester18 F8: the report's Memory per chip table adds up to the HBM under
  * an engine memory rule.  llama3-8b on one H100 (80 GB) under TensorRT-LLM's
  * rule (engines.c: the KV pool is 0.9 of the HBM free after the weights,
@@ -1334,6 +1374,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommendation_is_minimal),
+        cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
         cmocka_unit_test(test_frontier_drops_equal_cost_rows),
         cmocka_unit_test(test_frontier_tolerance),

@@ -31,6 +31,33 @@ static void test_topologies_tpu(void **state)
     assert_false(rl_sweep_valid_chips(&h, 300));
 }
 
+/* tester19 F3: a domain that is not a power of two is a valid slice itself,
+ * as the message's "then multiples of D" says (a torus slice need not be a
+ * power of two: Cloud TPU v5p's largest is 16x16x24, 6144 chips): the
+ * tpu-v5p preset's 8960-chip domain (refused before while 17920 ran), and
+ * a torus2d spec of domain_chips 12 (1, 4, 8, then 12, 24, ...; 12 refused
+ * before, 24 accepted). */
+static void test_whole_domain_is_a_slice(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("tpu-v5p", NULL, 0);
+    assert_true(rl_sweep_valid_chips(&h, 8960));
+    assert_true(rl_sweep_valid_chips(&h, 17920));
+    assert_false(rl_sweep_valid_chips(&h, 8961));
+    h = load_hw("tpu-v5e", NULL, 0);
+    h.domain_chips = 12;
+    long long v[64], want[] = {1, 4, 8, 12, 24};
+    int n = rl_sweep_topologies(&h, 24, v, 64);
+    assert_int_equal(n, 5);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(v[i], want[i]);
+    char err[600];
+    assert_int_equal(rl_sweep_check_chips(&h, 12, err, sizeof err), 0);
+    assert_int_equal(rl_sweep_check_chips(&h, 6, err, sizeof err), -1);
+    assert_string_equal(err, "6 is not a valid slice of tpu-v5e (valid: 1, 4, 8, 12, then multiples "
+                             "of 12)");
+}
+
 /* An 8-GPU NVLink node: 1, 2, 4, 8, then whole nodes (16, 24, ...). */
 static void test_topologies_gpu(void **state)
 {
@@ -627,6 +654,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_topologies_tpu),     cmocka_unit_test(test_topologies_gpu),
+        cmocka_unit_test(test_whole_domain_is_a_slice),
         cmocka_unit_test(test_case_study_cost),    cmocka_unit_test(test_infeasible_counted),
         cmocka_unit_test(test_bad_chips),          cmocka_unit_test(test_pareto_small),
         cmocka_unit_test(test_pareto_tolerance),
