@@ -1495,7 +1495,7 @@ int rl_cli_simulate(rl_opts *o)
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
     if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0)
+        load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */

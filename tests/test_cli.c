@@ -1703,8 +1703,11 @@ static void torus_slices_checked(void **state)
         "step --model llama3-405b --hw tpu-v5p --chips 1000000 --batch 1 --context 1",
         "shard --model llama3-70b --hw tpu-v5p --chips 3 --batch 1 --context 100",
         "ops --model llama3-8b --hw tpu-v5p --chips 3 --batch 1 --context 100",
-        "prefill --model llama3-8b --hw tpu-v5p --chips 3 --tokens 100"};
-    for (int i = 0; i < 4; i++) {
+        "prefill --model llama3-8b --hw tpu-v5p --chips 3 --tokens 100",
+        /* tester20 F14: simulate timed a replica nobody can rent */
+        "simulate --model llama3-8b --hw tpu-v5p --chips 2 --qps 1 --requests 10 "
+        "--prompt-len 50 --out-len 5"};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(run_cli(bad[i], out, sizeof out), 2);
         assert_non_null(strstr(out, "is not a valid slice of tpu-v5p (valid: 4, 8, "));
     }
