@@ -391,8 +391,8 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
 static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (o->ideal || m->abstract || !e || !e->tables)
-        return;
+    if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
+        return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
     rl_kclass attn = m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
     int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
     char have[256];

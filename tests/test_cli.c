@@ -2687,6 +2687,15 @@ static void reference_engine_profile(void **state)
              "--engine reference --weights fp32 --compute fp32 --kv fp32", dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "is a `calibrate --quick` profile, a smoke test"));
+    /* tester20 F11: the default bf16 compute has no flops on this profile:
+     * the refusal names the figure and the --compute it has, with no note
+     * promising bf16 kernels derived from the float32 tables first */
+    snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/p.lua --batch 2 --context 256 "
+             "--engine reference", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "field 'flops.bf16': missing, so compute dtype bf16 cannot be used "
+                                "(give --compute, Lua field compute, one of: fp32)"));
+    assert_null(strstr(out, "derived"));
     snprintf(sh, sizeof sh, "%s/full.lua", dir);
     FILE *f = fopen(sh, "w");
     assert_non_null(f);
