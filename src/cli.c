@@ -557,7 +557,7 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
  * outside the grid h's costs were fitted on (tester8 item 3: only TP
  * outside its range had one): the band widens by each octave above it,
  * and below it by no more than the estimate moves (enginecost.h
- * rl_ec_band).  Names the first value out per axis. */
+ * rl_ec_band).  Names the value farthest out per axis, in octaves. */
 static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, int prefill)
 {
     const rl_engine_costs *c = &h->engine_costs;
@@ -569,12 +569,17 @@ static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, 
     size_t k = 0;
     for (int i = prefill ? 2 : 0; i < (prefill ? 3 : 2); i++) {
         const double *g = c->grid[ax[i].a];
-        for (int j = 0; g[0] > 0 && j < ax[i].n && k < sizeof out; j++)
-            if (ax[i].v[j] > 0 && ((double)ax[i].v[j] < g[0] || (double)ax[i].v[j] > g[1])) {
-                k += (size_t)snprintf(out + k, sizeof out - k, "%s%s %lld (fitted on %g-%g)",
-                                      k ? ", " : "", ax[i].name, ax[i].v[j], g[0], g[1]);
-                break;
-            }
+        int far = -1; /* the value most octaves outside the grid (tester20 F12) */
+        double far_oct = 0;
+        for (int j = 0; g[0] > 0 && j < ax[i].n; j++) {
+            double v = (double)ax[i].v[j];
+            double oct = v <= 0 ? 0 : fmax(log2(g[0] / v), log2(v / g[1]));
+            if (oct > far_oct)
+                far = j, far_oct = oct;
+        }
+        if (far >= 0 && k < sizeof out)
+            k += (size_t)snprintf(out + k, sizeof out - k, "%s%s %lld (fitted on %g-%g)",
+                                  k ? ", " : "", ax[i].name, ax[i].v[far], g[0], g[1]);
     }
     if (*out)
         rl_cli_tell(cmd, "note: %s's band is applied outside the grid its costs were "

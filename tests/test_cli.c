@@ -2359,7 +2359,7 @@ static void bursty_idle_is_not_overloaded(void **state)
  * tokens it was fitted on says so, as TP outside its range did: the
  * splitwise preset's grid is batch 1-64, context 192-8256, tokens
  * 128-8192 (hw_profiles/h100-sxm-splitwise.lua fitted_on.grid); inside it
- * no such note. */
+ * no such note.  Each axis names its value farthest outside, in octaves. */
 static void fitted_grid_note(void **state)
 {
     (void)state;
@@ -2370,6 +2370,10 @@ static void fitted_grid_note(void **state)
          "192-8256)"},
         {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,128 --context 4096",
          "fitted on: batch 128 (fitted on 1-64);"},
+        /* tester20 F12: the farthest value out (the extent of the
+         * extrapolation), not the first: 512 is 3 octaves above 64, 128 one */
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 64,128,512,256 "
+         "--context 4096", "fitted on: batch 512 (fitted on 1-64);"},
         {"prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tokens 64",
          "fitted on: tokens 64 (fitted on 128-8192);"},
         {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,64 --context 4096",
