@@ -442,6 +442,25 @@ static void say_smoke(const rl_opts *o, const rl_hw *h)
     say_smoke_of(o, h->smoke_test, h->name);
 }
 
+/* The one note that h has nothing measured (tester10 #1: size; tester20
+ * F3: step, ops, prefill and simulate said nothing, and h100-pcie at its
+ * datasheet peaks read faster than the measured h100-sxm). */
+static void note_unmeasured(const char *cmd, const rl_hw *h)
+{
+    rl_cli_tell(cmd, "note: %s has nothing measured (no kernel or efficiency tables): its "
+                "times are estimated from datasheet peaks at efficiency 1.0, optimistic beside "
+                "a calibrated profile's (each result's mode); calibrate it (roofline calibrate) "
+                "before comparing", h->name);
+}
+
+/* note_unmeasured for a command timing h in its default mode (not --ideal
+ * or --mfu, which ask for the peaks; not a fitted profile). */
+static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *h)
+{
+    if (!o->ideal && o->mfu == 0 && !rl_hw_measured(h) && !h->engine_costs.present)
+        note_unmeasured(cmd, h);
+}
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -790,6 +809,7 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    note_unmeasured_run("step", o, &h);
     if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
         step_reserve(o, &m, &h) != 0)
         return RL_EXIT_INPUT;
@@ -1502,6 +1522,7 @@ int rl_cli_simulate(rl_opts *o)
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
+    note_unmeasured_run("simulate", o, &h);
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
@@ -1678,11 +1699,7 @@ static void size_compare_notes(const rl_size_input *in)
     }
     for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
         if (!rl_hw_measured(&in->hw[i]))
-            rl_cli_tell("size", "note: %s has nothing measured (no kernel or efficiency "
-                        "tables): its rows are estimated from datasheet peaks at efficiency "
-                        "1.0, optimistic beside the calibrated profiles (each row's mode); "
-                        "calibrate it (roofline calibrate) before comparing",
-                        in->hw[i].name);
+            note_unmeasured("size", &in->hw[i]);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
             rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
@@ -1890,6 +1907,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0 ||
         check_slice(cmd, h, o->chips) != 0)
         return -1;
+    note_unmeasured_run(cmd, o, h);
     *c = rl_ops_config_default();
     c->chips = o->chips;
     c->prec = o->prec;

@@ -1136,8 +1136,9 @@ static void shard_json(void **state)
     assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
                              "--context 8192", out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline shard: note: every plan is ranked by formula (1)"));
-    j = run_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
-                 "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 --format json");
+    j = run_cli_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
+                     "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 "
+                     "--format json", out, sizeof out); /* nothing measured: a note */
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "included"));
     assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "comm_s"), 64 * 18e-6, 1e-9);
     cJSON_Delete(j);
@@ -1335,6 +1336,31 @@ static void size_notes_mixed_modes(void **state)
     assert_null(strstr(out, "has no price"));
 }
 
+/* tester20 F3: step, ops, prefill and simulate on a profile with nothing
+ * measured (h100-pcie: datasheet peaks at efficiency 1.0) print size's note,
+ * so its times are not compared with a measured profile's unaware; not on
+ * a measured one (h100-sxm) nor under --ideal, which asks for the peaks. */
+static void unmeasured_note_every_command(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
+        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5"};
+    static const char *const runs[][2] = {
+        {"h100-pcie", ""}, {"h100-sxm", ""}, {"h100-pcie", " --ideal"}};
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        for (int r = 0; r < 3; r++) {
+            snprintf(cmd, sizeof cmd, "%s --model llama3-8b --hw %s%s", cmds[i], runs[r][0],
+                     runs[r][1]);
+            assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+            if ((strstr(out, "note: h100-pcie has nothing measured (no kernel or efficiency "
+                             "tables): its times are estimated from datasheet peaks") != NULL) !=
+                (r == 0))
+                fail_msg("%s: %.600s", cmd, out);
+        }
+}
+
 /* Tester10 #1: step --chips N without a plan runs the plan simulate's
  * replicas run on an estimated profile too (h100-pcie: datasheet figures,
  * nothing measured), its collectives included: llama3-70b on 2 H100 PCIe
@@ -1350,8 +1376,8 @@ static void step_chips_plan_on_estimated(void **state)
     /* run_cli_json: its stderr note is not JSON */
     cJSON *a = run_cli_json("step --model llama3-70b --hw h100-pcie --chips 2 --batch 1 "
                             "--context 2048 --format json", out, sizeof out);
-    cJSON *b = run_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 --context 2048 "
-                        "--format json");
+    cJSON *b = run_cli_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 "
+                            "--context 2048 --format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp2");
     const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
     const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
@@ -3032,6 +3058,7 @@ int main(void)
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
         cmocka_unit_test(size_notes_mixed_modes),
+        cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
