@@ -2360,8 +2360,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         rl_cli_tell(cmd, "%s", err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
-    static const char *const warn[] = {"mode_note", "fit_warning"}; /* not only in a key one may skip */
-    for (int i = 0; i < 2; i++) {
+    static const char *const warn[] = {"mode_note", "left_out_note", "fit_warning"}; /* not only
+                                                                                   * in a key */
+    for (int i = 0; i < 3; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);

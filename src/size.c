@@ -979,8 +979,11 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
     int rc = 0;
     cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
     for (int k = 0; k < out->n && rc == 0; k++) {
-        if (!has[out->c[k].hw])
-            continue;
+        char why[512];
+        long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
+        if (!has[out->c[k].hw] || rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name,
+                                                       out->c[k].chips / pp, why, sizeof why))
+            continue; /* no band there (e2e.h) */
         if (over_budget(in, *work)) {
             for (; k < out->n; k++)
                 out->unbanded_for_time += has[out->c[k].hw];
