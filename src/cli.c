@@ -1726,7 +1726,7 @@ int rl_cli_size(rl_opts *o)
         nhw++;
     }
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-        rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
+        rl_size_slow_edges(hw, nhw, m.name, o->ideal, wide, err, sizeof err) != 0) {
         rl_cli_tell("size", "--conservative %s", err);
         return RL_EXIT_INPUT;
     }

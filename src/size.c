@@ -907,11 +907,18 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 }
 
 
-int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen)
+int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
+                       size_t errlen)
 {
-    char none[512] = "", some[512] = "";
+    char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
+        if (!ideal && rl_e2e_band_withheld(&hw[i], model, 0, why, sizeof why)) {
+            snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
+                     "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
+                     "measurements of it, or drop --conservative", hw[i].name, why);
+            return -1;
+        }
         int has = !ideal && rl_e2e_has_band(&hw[i]);
         char *list = has ? some : none;
         size_t l = strlen(list);
