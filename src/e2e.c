@@ -1953,6 +1953,16 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     if (s <= 0)
         return -1;
     r->step_s = r->tick_s = s;
+    /* the band of the replica's step, as step --chips tp's (review26 L4: these rows had none) */
+    rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
+    double lo[2], hi[2];
+    char why[512];
+    r->banded = !band_of(&h->engine_costs, 0.05, m, h, p, &row, &lo[0], &hi[0], why, sizeof why) &&
+                !band_of(&h->engine_costs, 0.10, m, h, p, &row, &lo[1], &hi[1], why, sizeof why);
+    if (r->banded) {
+        const double b[4] = {s * exp(lo[0]), s * exp(lo[1]), s * exp(hi[1]), s * exp(hi[0])};
+        memcpy(r->band_s, b, sizeof b);
+    }
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;

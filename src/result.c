@@ -713,10 +713,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     if (fit)
-        cJSON_AddStringToObject(o, "fitted", "step_s from the fitted engine costs (src/enginecost.h "
-                                "(E)) per replica, as step --chips tp gives it; kv_load_s, "
-                                "weight_load_s and compute_s are the calibrated step's roofline "
-                                "terms, kernel_excess_s the fitted step_s above them, comm_s the "
+        cJSON_AddStringToObject(o, "fitted", "step_s and its band from the fitted engine costs "
+                                "(src/enginecost.h (E)) per replica, as step --chips tp gives "
+                                "them; kv_load_s, weight_load_s and compute_s are the "
+                                "calibrated step's roofline terms, kernel_excess_s the fitted step_s above them, comm_s the "
                                 "collectives at the fitted comm_eff");
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
@@ -745,7 +745,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
         add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
-        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && !fit && s.banded, h);
+        add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));

@@ -146,15 +146,20 @@ static void pareto_fitted_is_step(void **state)
         cJSON *s = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
         assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
+        double lo = num(row(s, 0), "step_s_low"), hi = num(row(s, 0), "step_s_high");
         cJSON_Delete(s);
         /* tester16 F4: step --tp over the plan's chips (its replicas
-         * independent) is the same fitted time, not the tables' */
+         * independent) is the same fitted time, not the tables'; and
+         * (review26 L4) the same band, which its rows lacked */
         snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--tp %lld --batch %lld --context 2048 --format json", tp * replicas, tp,
                  (long long)num(r, "batch"));
         s = run_cli_json(cmd, out, sizeof out);
         assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "fitted");
         assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
+        assert_true(lo < num(r, "step_s") && hi > num(r, "step_s"));
+        assert_rel(num(row(s, 0), "step_s_low"), lo, 1e-12);
+        assert_rel(num(row(s, 0), "step_s_high"), hi, 1e-12);
         cJSON_Delete(s);
         snprintf(cmd, sizeof cmd, "prefill --model llama2-70b --hw h100-sxm-splitwise --chips %lld "
                  "--tokens 2048 --format json", tp);
