@@ -1726,7 +1726,7 @@ int rl_cli_size(rl_opts *o)
         nhw++;
     }
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-        rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
+        rl_size_slow_edges(hw, nhw, m.name, o->ideal, wide, err, sizeof err) != 0) {
         rl_cli_tell("size", "--conservative %s", err);
         return RL_EXIT_INPUT;
     }
@@ -2363,9 +2363,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         rl_cli_tell(cmd, "%s", err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
-    static const char *const warn[] = {"mode_note", "fit_warning", /* not only in a key one may skip */
-                                       "in_sample_note"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const warn[] = {"mode_note", "left_out_note", "fit_warning",
+                                       "in_sample_note"}; /* not only in a key one may skip */
+    for (size_t i = 0; i < sizeof warn / sizeof *warn; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);

@@ -908,11 +908,18 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 }
 
 
-int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen)
+int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
+                       size_t errlen)
 {
-    char none[512] = "", some[512] = "";
+    char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
+        if (!ideal && rl_e2e_band_withheld(&hw[i], model, 0, why, sizeof why)) {
+            snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
+                     "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
+                     "measurements of it, or drop --conservative", hw[i].name, why);
+            return -1;
+        }
         int has = !ideal && rl_e2e_has_band(&hw[i]);
         char *list = has ? some : none;
         size_t l = strlen(list);
@@ -980,8 +987,11 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
     int rc = 0;
     cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
     for (int k = 0; k < out->n && rc == 0; k++) {
-        if (!has[out->c[k].hw])
-            continue;
+        char why[512];
+        long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
+        if (!has[out->c[k].hw] || rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name,
+                                                       out->c[k].chips / pp, why, sizeof why))
+            continue; /* no band there (e2e.h) */
         if (over_budget(in, *work)) {
             for (; k < out->n; k++)
                 out->unbanded_for_time += has[out->c[k].hw];

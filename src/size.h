@@ -322,10 +322,13 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
  * rl_e2e_band_edge; wide: p95, else p90).  When the search is ideal or a
  * profile has no band, none is moved and it fails: -1 with err "sizes on
  * the slow end ...; H1, H2 have none (H3 has one). A band comes from ...",
- * naming every profile without one and how to get one.  Our decision
+ * naming every profile without one and how to get one; a profile whose
+ * fitted band does not cover `model` (e2e.h rl_e2e_band_withheld: a model
+ * the fit never saw) has none (h26fit).  Our decision
  * (issue 13): not sizing those rows at their point estimate, which beside
  * rows at their slow edge would favour the hardware without a band. */
-int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen);
+int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
+                       size_t errlen);
 
 /* Whether the searched profiles hw[nhw] mix the two kinds of measured
  * evidence: one with engine costs fitted end to end (mode "fitted": a
