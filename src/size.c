@@ -141,14 +141,20 @@ struct rl_size_runs {
     int n, cap;
 };
 
-/* The same deployment, whatever the batch cap: hardware, precision, replica
- * layout and counts, policy and token budget. */
-static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
+/* The same replica, whatever the batch cap, policy and replica counts:
+ * hardware, precision, chips, layout, stages and expert groups. */
+static int same_replica(const rl_size_candidate *a, const rl_size_candidate *b)
 {
     return a->hw == b->hw && a->chips == b->chips && a->pp == b->pp && a->ep == b->ep &&
-           a->layout == b->layout && a->policy == b->policy && a->max_tokens == b->max_tokens &&
-           a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas &&
-           !memcmp(&a->p, &b->p, sizeof a->p);
+           a->layout == b->layout && !memcmp(&a->p, &b->p, sizeof a->p);
+}
+
+/* The same deployment, whatever the batch cap: the same replica, replica
+ * counts, policy and token budget. */
+static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return same_replica(a, b) && a->policy == b->policy && a->max_tokens == b->max_tokens &&
+           a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas;
 }
 
 /* The kept run of c's configuration under a cap above its peak, else NULL. */
@@ -279,15 +285,31 @@ static int meets_with(const rl_size_input *in, rl_size_candidate *c, int R, doub
     return evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0 ? -1 : c->meets;
 }
 
-int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
-                   double prompt_scale, char *err, size_t errlen)
+/* The replica search's next count above R (rl_size_resize): about 1.25 x. */
+static int grow(int R)
+{
+    return R + (R + 3) / 4;
+}
+
+/* rl_size_resize starting from `start` decode replicas (0: c's own count R0).
+ * The counts searched are R0's: from R0 / 2 up to the last count of R0's
+ * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and
+ * RL_SIZE_MAX_REPLICAS); a start outside them is held to them.  The
+ * fewest that meet is the same from any start when meeting is monotone in
+ * the replicas, as the bisection assumes; from R0 the runs are R0's. */
+static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
+                       double qps_scale, double prompt_scale, char *err, size_t errlen)
 {
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
-    int R0 = c->replicas, lo = 0, hi = -1;
+    int R0 = c->replicas, lo = 0, hi = -1, top = R0;
+    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = grow(R))
+        top = R;
+    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    int R = start < fewest ? R0 : start > top ? top : start;
     rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
     /* grow geometrically until the targets hold, then bisect down; a run that
      * misses stops early (only its verdict is kept) */
-    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
+    for (int any = R0 <= RL_SIZE_MAX_REPLICAS; any;) { /* R0 past the bound: nothing tried */
         int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
         if (met < 0)
             return -2;
@@ -297,16 +319,19 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
             break;
         }
         lo = R;
+        if (R >= top)
+            break;
+        R = grow(R) < top ? grow(R) : top;
     }
     if (hi < 0) /* c at the largest count tried, with that count's results */
         return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
-    /* R0 met the targets: try fewer, down to R0 / 2 (the analytic estimate
-     * is conservative), 1, 2, 4, ... below the fewest met so far until one
-     * misses, then bisect: a count below R0 / 2 is never tried, and the
-     * fewest that meet is found as a walk down one at a time would find it
-     * when meeting is monotone in the replicas, as the bisection after
-     * growing assumes (a met run is complete; a missed one stops early) */
-    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    /* the start met the targets: try fewer, down to R0 / 2 (the analytic
+     * estimate is conservative), 1, 2, 4, ... below the fewest met so far
+     * until one misses, then bisect: a count below R0 / 2 is never tried,
+     * and the fewest that meet is found as a walk down one at a time would
+     * find it when meeting is monotone in the replicas, as the bisection
+     * after growing assumes (a met run is complete; a missed one stops
+     * early) */
     for (int d = 1; lo == 0 && hi > fewest; d *= 2) {
         int R = hi - d > fewest ? hi - d : fewest;
         int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
@@ -333,9 +358,23 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     return hi;
 }
 
-int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                   double prompt_scale, char *err, size_t errlen)
+{
+    return resize_from(in, c, 0, qps_scale, prompt_scale, err, errlen);
+}
+
+/* rl_size_capacity; `from` > 0: the search starts there instead when c
+ * missed at the load and it lies below (a sibling's figure, simulate_plans):
+ * the figure is the same from any start when the verdict is monotone in
+ * load, as the search assumes (serve.h rl_serve_capacity), and a start
+ * near it saves the runs stepping down from the load.  A kept run is found
+ * and kept by the default start. */
+static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
+                         size_t errlen)
 {
     double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
+    double start = !c->meets && from > 0 && from < q ? from : q;
     const kept_run *e = find_run(in, c, 2, q, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
@@ -355,6 +394,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     s.capacity_repeated = &c->max_qps_repeated;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
+    q = start;
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
                 : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
                                              req, n, &s, &q, err, errlen);
@@ -364,6 +404,11 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     if (rc == 0)
         keep_run(in, &run);
     return rc;
+}
+
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return capacity_from(in, c, 0, err, errlen);
 }
 
 typedef struct {
@@ -744,13 +789,15 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
     return buf;
 }
 
-int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+/* rl_size_verify, its capacity search from `from` (capacity_from). */
+static int verify_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
+                       size_t errlen)
 {
     double load = in->w.qps, sized = load * (1 + in->headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
-        rl_size_capacity(in, c, err, errlen) != 0)
+        capacity_from(in, c, from, err, errlen) != 0)
         return -1;
     c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
     c->sized_tpot_p99 = tpot;
@@ -765,6 +812,11 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
                                            c->meets ? INFINITY : c->fails_at_qps);
     c->max_qps_lower_bound &= !(c->max_qps < searched); /* a missed load held it down */
     return 0;
+}
+
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return verify_from(in, c, 0, err, errlen);
 }
 
 /* Whether the search has spent its work budget (size.h work_budget). */
@@ -819,6 +871,30 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
+/* Where the searches of plan c may start, from the rows simulated before
+ * it (out->c; simulate_plans), each left as it is (0) without one: *start,
+ * the replica count of the latest row of c's replica, policy and token
+ * budget (another batch cap's); *from, the capacity of the latest row of
+ * c's replica and replica counts that missed at the load, when above 0.
+ * Either may be NULL.  The searches' results are the same from any start
+ * when their verdicts are monotone (resize_from, capacity_from); a start
+ * near them saves runs. */
+static void sibling_hints(const rl_size_result *out, const rl_size_candidate *c, int *start,
+                          double *from)
+{
+    for (int j = out->n - 1; j >= 0; j--) {
+        const rl_size_candidate *s = &out->c[j];
+        if (!same_replica(s, c))
+            continue;
+        if (start && !*start && s->policy == c->policy && s->max_tokens == c->max_tokens)
+            *start = s->replicas;
+        if (from && !*from && s->replicas == c->replicas &&
+            s->prefill_replicas == c->prefill_replicas && s->miss && isfinite(s->max_qps) &&
+            s->max_qps > 0)
+            *from = s->max_qps;
+    }
+}
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
@@ -845,8 +921,13 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
-        if (rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen) == -2 ||
-            rl_size_verify(&run, &c, err, errlen) != 0)
+        int start = 0;
+        double from = 0;
+        sibling_hints(out, &c, &start, NULL);
+        if (resize_from(&run, &c, start, 1 + in->headroom, 1, err, errlen) == -2)
+            rc = -1;
+        sibling_hints(out, &c, NULL, &from); /* now that c has its replica count */
+        if (rc == 0 && verify_from(&run, &c, from, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }
