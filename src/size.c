@@ -671,14 +671,21 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
                               size_t errlen)
 {
     long long stage = chips / pp;
+    char why[256];
+    int dp = !rl_attn_layout_check(in->m, stage, RL_ATTN_LAYOUT_DP, why, sizeof why);
     for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
-        char why[256];
         if (rl_attn_layout_check(in->m, stage, (rl_attn_layout)l, why, sizeof why))
             continue; /* attn-dp: MoE models on chips dividing their experts */
         int moe_tp = l == RL_ATTN_LAYOUT_TP && in->m->experts > 0;
         for (long long ep = 1; ep <= (moe_tp ? stage : 1); ep *= 2) {
             if (in->m->experts % ep != 0)
                 break;
+            /* tp1 epN is attn-dp N (serve.h rl_serve_replica_plan: attention
+             * whole on each chip, experts split N ways, no TP collective):
+             * one plan, searched once, under attn-dp's name (tester18 F13:
+             * Mixtral on 2 H100 listed tp1 ep2 and attn-dp2 with equal p99s) */
+            if (ep > 1 && ep == stage && dp)
+                continue;
             replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
             if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
                 out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;

@@ -83,7 +83,8 @@ char *rl_size_miss_names(int miss, char *buf, size_t len);
  * for a model that does not fit one node: TP = GPUs per node, PP = nodes,
  * docs.vllm.ai serving/distributed_serving).  For MoE models each stage is
  * also searched with ep expert-parallel groups, every power of 2 dividing
- * its chips and the experts (serve.h rl_ops_cost_experts).  Replica
+ * its chips and the experts (serve.h rl_ops_cost_experts), but for ep =
+ * the stage's chips where attn-dp is searched: tp1 epN is attn-dp N's plan.  Replica
  * counts are estimated from per-replica capacity with decode replicas at
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
