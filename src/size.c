@@ -746,6 +746,15 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
            a->layout == b->layout && a->pp == b->pp && a->ep == b->ep;
 }
 
+/* The mode c's profile gives its model, weights and TP (spec.h
+ * rl_hw_fit_mode: "fitted" only inside what its engine costs were fitted on). */
+static const char *fit_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    long long pp = c->pp > 1 ? c->pp : 1;
+    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights,
+                          c->chips / pp, NULL, 0);
+}
+
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
  * the cheapest analytic plan of every replica kind (hardware, replica size,
  * layout, stages, expert groups), since the estimate can misjudge a replica
@@ -755,22 +764,37 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
  * hardware are not comparable without prices).  A MoE model's ep > 1
  * kinds, whose estimates sit beside their ep 1 twin's, get their cheapest
  * plan simulated over and above the bound, so they never take the
- * simulations the search without them ran.  Returns 0 or -1 (out of
- * memory). */
+ * simulations the search without them ran; so does the cheapest plan of
+ * each kind that its profile's fitted engine costs time (spec.h
+ * rl_hw_fit_mode: the model, weights and TP they were fitted on), whose
+ * measured evidence ranks first at equal cost (tester18 F14: a TP4-only
+ * fit of Llama-2-70B in bf16 listed 18 fp8/int8 rows, all estimated, and
+ * no bf16 TP4 one).  Returns 0 or -1 (out of memory). */
 static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
 {
     int *picked = calloc((size_t)in->nhw, sizeof *picked); /* ep 1 plans picked per hardware */
-    if (!picked)
+    char *fitted = malloc((size_t)n + 1); /* per plan: its profile's fitted costs apply */
+    if (!picked || !fitted) {
+        free(picked);
+        free(fitted);
         return -1;
+    }
+    for (int i = 0; i < n; i++)
+        fitted[i] = (char)!strcmp(fit_mode(in, &plans[i].c), "fitted");
     for (int i = 0; i < n; i++) { /* each kind's cheapest: the first of its kind */
-        int first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = !same_kind(&plans[j].c, &plans[i].c);
+        int first = 1, first_fitted = fitted[i];
+        for (int j = 0; j < i && (first || first_fitted); j++)
+            if (same_kind(&plans[j].c, &plans[i].c)) {
+                first = 0;
+                first_fitted = first_fitted && !fitted[j];
+            }
         if (first) {
             pick[i] = 1;
             picked[plans[i].c.hw] += plans[i].c.ep <= 1;
         }
+        pick[i] |= (char)first_fitted; /* over and above the bound, as ep > 1 kinds */
     }
+    free(fitted);
     for (int i = 0; i < n; i++) /* then the cheapest of the rest */
         if (!pick[i] && plans[i].c.ep <= 1 && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
             pick[i] = 1;
@@ -946,11 +970,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
 /* The mode that labels c at table-time share `share` (rl_size_mode). */
 static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
 {
-    const rl_hw *h = &in->hw[c->hw];
-    long long pp = c->pp > 1 ? c->pp : 1;
-    return rl_run_mode(rl_hw_fit_mode(h, in->calibrated, in->m->name, c->p.weights, c->chips / pp,
-                                      NULL, 0),
-                       h, share);
+    return rl_run_mode(fit_mode(in, c), &in->hw[c->hw], share);
 }
 
 /* Rank out->c (each row's optimism set from its mode first) and drop the
