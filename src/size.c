@@ -41,7 +41,41 @@ long long rl_size_requests(const rl_size_input *in, double qps_scale)
     return want > RL_SIZE_MAX_REQUESTS ? (long long)RL_SIZE_MAX_REQUESTS : (long long)want;
 }
 
-/* The workload of a run: the trace, or w with the QPS and prompts scaled. */
+/* Workloads kept by a search (size.h draws): the first SIZE_KEPT_DRAWS
+ * (QPS, prompt) scales drawn; the search draws two (the load and the
+ * headroom load), a study a few more. */
+#define SIZE_KEPT_DRAWS 4
+
+struct rl_size_draws {
+    struct {
+        double qs, ps;
+        long long n;
+        rl_request *req;
+    } d[SIZE_KEPT_DRAWS];
+    int n;
+};
+
+static void draws_free(rl_size_draws *k)
+{
+    for (int i = 0; i < k->n; i++)
+        free(k->d[i].req);
+    k->n = 0;
+}
+
+/* A copy of the n requests src into *req.  Returns 0 or -1 (err set). */
+static int copy_requests(const rl_request *src, long long n, rl_request **req, char *err,
+                         size_t errlen)
+{
+    *req = malloc((size_t)n * sizeof **req);
+    if (!*req)
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    memcpy(*req, src, (size_t)n * sizeof **req);
+    return 0;
+}
+
+/* The workload of a run: the trace, or w with the QPS and prompts scaled
+ * (in->draws' copy when it keeps one, else drawn, and kept when there is
+ * room). */
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
@@ -60,13 +94,25 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
         *n = in->ntrace;
         return 0;
     }
+    rl_size_draws *k = in->draws;
+    for (int i = 0; k && i < k->n; i++)
+        if (k->d[i].qs == qs && k->d[i].ps == ps) {
+            *n = k->d[i].n;
+            return copy_requests(k->d[i].req, *n, req, err, errlen);
+        }
     rl_workload w = in->w;
     w.max_context = in->m->max_context;
     w.qps *= qs;
     w.prompt = scale_dist(w.prompt, ps);
     w.n = rl_size_requests(in, qs);
     *n = w.n;
-    return rl_workload_generate(&w, req, err, errlen);
+    if (rl_workload_generate(&w, req, err, errlen) != 0)
+        return -1;
+    if (k && k->n < SIZE_KEPT_DRAWS &&
+        copy_requests(*req, *n, &k->d[k->n].req, err, errlen) == 0) /* else not kept */
+        k->d[k->n].qs = qs, k->d[k->n].ps = ps, k->d[k->n++].n = *n;
+    err[0] = '\0';
+    return 0;
 }
 
 static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_candidate *c)
@@ -939,6 +985,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     cost_pool pool = {0};
     rl_size_runs runs = {0};
     run.runs = &runs;
+    rl_size_draws draws = {0};
+    run.draws = &draws;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         rl_size_candidate c = plans[i].c;
@@ -964,6 +1012,7 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     }
     pool_free(&pool);
     free(runs.r);
+    draws_free(&draws);
     return rc;
 }
 
@@ -1086,6 +1135,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         }
     int rc = 0;
     cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
+    rl_size_draws draws = {0}; /* every band run serves the load's requests */
     for (int k = 0; k < out->n && rc == 0; k++) {
         if (!has[out->c[k].hw])
             continue;
@@ -1098,6 +1148,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
             at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+            at.draws = &draws;
             at.work = work;
             rl_size_candidate c = out->c[k];
             rc = pool_cost(&pool, &at, &c, err, errlen);
@@ -1110,6 +1161,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         }
     }
     pool_free(&pool);
+    draws_free(&draws);
     free(hw);
     free(has);
     return rc;

@@ -108,6 +108,7 @@ extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn
 
 
 typedef struct rl_size_runs rl_size_runs; /* size.c: runs kept across batch caps */
+typedef struct rl_size_draws rl_size_draws; /* size.c: workloads kept by their scales */
 
 typedef struct {
     const rl_model *m;
@@ -130,6 +131,9 @@ typedef struct {
                             rl_size_search sets it on its own copies: callers leave it NULL) */
     rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
                             being searched, kept across its runs (rl_size_search sets it) */
+    rl_size_draws *draws; /* NULL, or the workloads drawn so far, kept by QPS and prompt
+                             scale: a seeded draw is the same each time, so it is drawn once
+                             (rl_size_search sets it on its own copies; callers leave it NULL) */
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
                             its run would be the same (rl_size_search's simulate_plans sets
