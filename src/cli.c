@@ -1000,12 +1000,21 @@ static int warn_truncated(const rl_opts *o, long long cut, long long n, long lon
     return 0;
 }
 
-/* Percentiles of a handful of requests mean little: say so. */
-static void warn_few(const rl_opts *o, long long n)
+/* Percentiles of a handful of requests mean little, and so does the
+ * throughput of a run that gives each of its `replicas` (the larger pool
+ * under disagg) fewer requests than a steady window needs
+ * (RL_SERVE_STEADY_MIN; tester18 F5: 20000 requests on 10000 replicas got
+ * no note): say so. */
+static void warn_few(const rl_opts *o, long long n, long long replicas)
 {
+    double each = (double)n / (double)(replicas > 1 ? replicas : 1);
     if (n < 100)
         rl_cli_say(o, "note: only %lld requests: p99 needs 100 or more, and throughput "
                         "over so short a run is noise", n);
+    else if (each < RL_SERVE_STEADY_MIN)
+        rl_cli_say(o, "note: %lld requests over %lld replicas, %.3g each: throughput over so "
+                        "short a run per replica is noise (each needs %d or more for a steady "
+                        "window)", n, replicas, each, RL_SERVE_STEADY_MIN);
 }
 
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
@@ -1057,7 +1066,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
         if (few_note)
-            warn_few(o, *n);
+            warn_few(o, *n, 1);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
@@ -1116,7 +1125,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     if (warn_truncated(o, *truncated, *n, max_context) != 0)
         return -1;
     if (few_note)
-        warn_few(o, *n);
+        warn_few(o, *n, 1);
     return 0;
 }
 
@@ -1513,11 +1522,13 @@ int rl_cli_simulate(rl_opts *o)
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
     long long truncated = 0;
-    if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 1, &w, &req, &n, &truncated) != 0 ||
+    if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
+                       ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
