@@ -9,7 +9,8 @@
 #              (target: median |error| <= 15% for decode and prefill apart)
 #   bloom      fit on every Llama-2-70B configuration, predict BLOOM-176B's
 #              (TP8 only in the data; model/bloom-176b.lua): a transfer
-#              across models, no target
+#              across models, no target; its rows get no band (a model the
+#              fit never saw: enginecost.h rl_ec_no_band), so none is scored
 # and the coverage of the p10-p90 band on the predicted rows (target 70-90%).
 # The band is the fit's cross-validated residual quantiles inside its grid;
 # a row outside it (TP8 from TP2+TP4) gets it widened per octave by the
@@ -45,7 +46,8 @@ select_rows() {
 # the summary value KEY from a table-format result
 value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 
-# fit on $2, validate on $3; print one line labelled $1
+# fit on $2, validate on $3; print one line labelled $1; add its banded
+# rows and those inside to the pool $4 (grid or tp8; none: not pooled)
 run() {
     label=$1
     "$bin" fit "$2" --model llama2-70b --hw "$hw" --engine splitwise $set_ctx \
@@ -58,8 +60,13 @@ run() {
         -v cv="$(value cv_median_abs_error "$tmp/fit.txt")" \
         -v wd="$(value band_per_octave_decode "$tmp/fit.txt")" \
         -v wp="$(value band_per_octave_prefill "$tmp/fit.txt")" 'BEGIN {
-        printf "  %-34s %3d rows  median %5.1f%%  p90 %5.1f%%  bias %+5.1f%%  p10-p90 coverage %3.0f%%  (fit CV median %.1f%%; widening/octave decode %.3f prefill %.3f)\n",
-            l, n, 100 * med, 100 * p90, 100 * bias, 100 * cov, 100 * cv, wd, wp }'
+        band = cov == "" ? "no band" : sprintf("p10-p90 coverage %3.0f%%", 100 * cov)
+        printf "  %-34s %3d rows  median %5.1f%%  p90 %5.1f%%  bias %+5.1f%%  %s  (fit CV median %.1f%%; widening/octave decode %.3f prefill %.3f)\n",
+            l, n, 100 * med, 100 * p90, 100 * bias, band, 100 * cv, wd, wp }'
+    cov=$(value band_coverage "$tmp/val.txt")
+    if [ -n "${4:-}" ] && [ -n "$cov" ]; then
+        echo "$4 $(value measured_rows "$tmp/val.txt") $cov" >> "$tmp/pool.txt"
+    fi
 }
 
 echo "accuracy (e2e fit): SplitwiseSim Llama-2-70B and BLOOM-176B fp16 ($src), medians of repeats"
@@ -69,14 +76,21 @@ for hw in a100-sxm-80g h100-sxm; do
     for half in 1 0; do
         select_rows "$hw" "$llama && n % 2 == $half" > "$tmp/train.csv"
         select_rows "$hw" "$llama && n % 2 != $half" > "$tmp/test.csv"
-        run "alternate configs, half $((2 - half)) (target <= 5%)" "$tmp/train.csv" "$tmp/test.csv"
+        run "alternate configs, half $((2 - half)) (target <= 5%)" "$tmp/train.csv" "$tmp/test.csv" grid
     done
     select_rows "$hw" "$llama && tp != 8" > "$tmp/train.csv"
     for ph in decode prefill; do
         select_rows "$hw" "$llama && tp == 8 && phase == \"$ph\"" > "$tmp/test.csv"
-        run "TP2+TP4 -> TP8 $ph (target <= 15%)" "$tmp/train.csv" "$tmp/test.csv"
+        run "TP2+TP4 -> TP8 $ph (target <= 15%)" "$tmp/train.csv" "$tmp/test.csv" tp8
     done
     select_rows "$hw" "$llama" > "$tmp/train.csv"
     select_rows "$hw" 'model == "bloom-176b"' > "$tmp/test.csv"
     run "Llama-2-70B -> BLOOM-176B (no target)" "$tmp/train.csv" "$tmp/test.csv"
 done
+# The coverage of each kind of cell pooled over both chips: one cell of 13-47
+# rows scatters around its band's coverage by sampling alone (docs/validation.md:
+# an exactly calibrated 80% band lands in 70-90% on about 81% of 47-row cells
+# and 48% of 13-row ones), so the pools are the steadier reading.
+awk '{ n[$1] += $2; k[$1] += $2 * $3 }
+     END { printf "pooled p10-p90 coverage (target 70-90%%): inside the grid (alternate halves) %.0f%% of %d rows, outside it (TP8 from TP2+TP4) %.0f%% of %d rows\n",
+           100 * k["grid"] / n["grid"], n["grid"], 100 * k["tp8"] / n["tp8"], n["tp8"] }' "$tmp/pool.txt"

@@ -1025,12 +1025,21 @@ static int warn_truncated(const rl_opts *o, long long cut, long long n, long lon
     return 0;
 }
 
-/* Percentiles of a handful of requests mean little: say so. */
-static void warn_few(const rl_opts *o, long long n)
+/* Percentiles of a handful of requests mean little, and so does the
+ * throughput of a run that gives each of its `replicas` (the larger pool
+ * under disagg) fewer requests than a steady window needs
+ * (RL_SERVE_STEADY_MIN; tester18 F5: 20000 requests on 10000 replicas got
+ * no note): say so. */
+static void warn_few(const rl_opts *o, long long n, long long replicas)
 {
+    double each = (double)n / (double)(replicas > 1 ? replicas : 1);
     if (n < 100)
         rl_cli_say(o, "note: only %lld requests: p99 needs 100 or more, and throughput "
                         "over so short a run is noise", n);
+    else if (each < RL_SERVE_STEADY_MIN)
+        rl_cli_say(o, "note: %lld requests over %lld replicas, %.3g each: throughput over so "
+                        "short a run per replica is noise (each needs %d or more for a steady "
+                        "window)", n, replicas, each, RL_SERVE_STEADY_MIN);
 }
 
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
@@ -1082,7 +1091,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
         if (few_note)
-            warn_few(o, *n);
+            warn_few(o, *n, 1);
         w->n = *n;
         w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
@@ -1141,7 +1150,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     if (warn_truncated(o, *truncated, *n, max_context) != 0)
         return -1;
     if (few_note)
-        warn_few(o, *n);
+        warn_few(o, *n, 1);
     return 0;
 }
 
@@ -1539,11 +1548,13 @@ int rl_cli_simulate(rl_opts *o)
     rl_ops_cost dc = {0};
     rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
     long long truncated = 0;
-    if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 1, &w, &req, &n, &truncated) != 0 ||
+    if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
+                       ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
@@ -1748,7 +1759,7 @@ int rl_cli_size(rl_opts *o)
         nhw++;
     }
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
-        rl_size_slow_edges(hw, nhw, o->ideal, wide, err, sizeof err) != 0) {
+        rl_size_slow_edges(hw, nhw, m.name, o->ideal, wide, err, sizeof err) != 0) {
         rl_cli_tell("size", "--conservative %s", err);
         return RL_EXIT_INPUT;
     }
@@ -2386,9 +2397,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         rl_cli_tell(cmd, "%s", err);
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
-    static const char *const warn[] = {"mode_note", "fit_warning", /* not only in a key one may skip */
-                                       "in_sample_note"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const warn[] = {"mode_note", "left_out_note", "fit_warning",
+                                       "in_sample_note"}; /* not only in a key one may skip */
+    for (size_t i = 0; i < sizeof warn / sizeof *warn; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);

@@ -188,6 +188,8 @@ typedef struct {
     char hw_names[MAX_SPECS][256];
     rl_model *models;          /* [MAX_SPECS] */
     char model_names[MAX_SPECS][256];
+    int beyond;                /* rows left out beyond their model's max_context */
+    char beyond_first[1024];   /* the first of them, as a sentence */
 } rows;
 
 static void rows_free(rows *r)
@@ -384,6 +386,14 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         if ((only_hw && strcmp(rs->hws[hi].name, only_hw) != 0) ||
             (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0))
             continue;
+        const rl_model *mod = &rs->models[mi];
+        if (mod->max_context > 0 && rl_e2e_row_seq(r) > mod->max_context) {
+            if (!rs->beyond++) /* tester18 F11: measured, so not bad input; left out, said */
+                snprintf(rs->beyond_first, sizeof rs->beyond_first, "line %d holds %lld tokens, "
+                         "%.200s's max_context is %lld (%.400s)", r->line, rl_e2e_row_seq(r), mod->name,
+                         mod->max_context, mod->origin);
+            continue;
+        }
         rl_precision p = o->prec;
         char e[1024];
         if (row_precision(r, &p, m->path, err, errlen) != 0 ||
@@ -404,6 +414,19 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         rs->n++;
     }
     return 0;
+}
+
+/* The left_out_note of a fit or validate result on rs: rows beyond their
+ * model's context, which load_rows leaves out. */
+static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
+{
+    char note[2048];
+    if (!rs->beyond)
+        return;
+    snprintf(note, sizeof note, "%.600s: %d row%s left out: longer than the model's max_context "
+             "(the first: %s); to keep them, raise it with --set model.max_context=N", file, rs->beyond,
+             rs->beyond == 1 ? "" : "s", rs->beyond_first);
+    cJSON_AddStringToObject(res, "left_out_note", note);
 }
 
 /* A row of the result: the configuration and its measured time. */
@@ -520,14 +543,27 @@ static double moved_octaves(const rl_engine_costs *c, const rl_model *m, const r
 
 /* The band's log quantiles of costs c for quantiles band_lo/band_hi at row
  * r (model m on h at precision p), widened by how far its estimate moves
- * outside the fitted grid (moved_octaves, rl_ec_band). */
-static void band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, const rl_hw *h,
-                    rl_precision p, const rl_meas_row *r, double *lo, double *hi)
+ * outside the fitted grid (moved_octaves, rl_ec_band).  Returns 1, with
+ * why set, where c gives the row no band (rl_ec_no_band; lo and hi are
+ * still the widened band, which a band edge of simulate and size --conservative
+ * moves to), else 0. */
+static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, const rl_hw *h,
+                   rl_precision p, const rl_meas_row *r, double *lo, double *hi, char *why,
+                   size_t n)
 {
-    double x[RL_EC_N], o[RL_EC_AXES];
+    double x[RL_EC_N], o[RL_EC_AXES], v[RL_EC_AXES];
     rl_ec_to_x(c, x);
     moved_octaves(c, m, h, p, r, x, o);
     rl_ec_band(c, o, (rl_ec_class)r->phase, band_lo < 0.075, lo, hi);
+    shape_of(r, v);
+    return rl_ec_no_band(c, m->name, v, why, n);
+}
+
+int rl_e2e_band_withheld(const rl_hw *h, const char *model, long long tp, char *why, size_t n)
+{
+    const double v[RL_EC_AXES] = {(double)tp, -1, -1, -1};
+    *why = '\0';
+    return h->engine_costs.present && rl_ec_no_band(&h->engine_costs, model, v, why, n);
 }
 
 /* ---- rows on measured tables (calibrated mode) --------------------------------- */
@@ -631,11 +667,12 @@ static int cal_row(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
  * *lo / *hi get the band's edges in seconds for quantile band_lo (NAN when
  * nothing gives the row a band).  0, or -1 with err "FILE:LINE: ...". */
 static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const char *file,
-                       double *pred, double *lo, double *hi, const char **mode, char *err,
-                       size_t errlen)
+                       double *pred, double *lo, double *hi, const char **mode, char *why,
+                       size_t whyn, char *err, size_t errlen)
 {
     const rl_hw *h = &rs->hws[rs->hw[i]];
     *lo = *hi = NAN;
+    *why = '\0';
     if (h->engine_costs.present || !rl_hw_measured(h)) {
         rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
         double x[RL_EC_N], blo, bhi;
@@ -647,9 +684,8 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
                     ? rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
                                      rs->row[i]->tp, NULL, 0)
                     : "ideal";
-        if (h->engine_costs.present) {
-            band_of(&c, o->band_lo, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &blo,
-                    &bhi);
+        if (h->engine_costs.present && !band_of(&c, o->band_lo, &rs->models[rs->model[i]], h,
+                                                rs->prec[i], rs->row[i], &blo, &bhi, why, whyn)) {
             *lo = *pred * exp(blo);
             *hi = *pred * exp(bhi);
         }
@@ -795,13 +831,15 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         res = NULL;
         goto done;
     }
-    int banded = 0, inside = 0;
+    int banded = 0, inside = 0, withheld = 0;
+    char why[512], first_why[512] = "";
     const char *mode = NULL;
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rs.n; i++) {
         double lo, hi;
         const char *row_mode;
-        if (predict_as_step(&rs, i, o, m->path, &pred[i], &lo, &hi, &row_mode, err, errlen) != 0) {
+        if (predict_as_step(&rs, i, o, m->path, &pred[i], &lo, &hi, &row_mode, why, sizeof why,
+                            err, errlen) != 0) {
             cJSON_Delete(res);
             cJSON_Delete(arr);
             res = NULL;
@@ -817,6 +855,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
             banded++;
             inside += rs.meas_s[i] >= lo && rs.meas_s[i] <= hi;
         }
+        if (*why && !withheld++)
+            snprintf(first_why, sizeof first_why, "%s", why);
         cJSON_AddNumberToObject(row, "error", e[i]);
         cJSON_AddItemToArray(arr, row);
     }
@@ -839,12 +879,19 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
                                 "in-sample, not a prediction of unseen rows (fit's cv_* figures "
                                 "are its cross-validated ones; or validate on a CSV it did not "
                                 "see)");
+    add_beyond_note(res, &rs, m->path);
     add_summary(res, "", e, rs.n);
     if (banded) {
         char band[32];
         snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * o->band_lo, 100 * o->band_hi);
         cJSON_AddStringToObject(res, "band", band);
         cJSON_AddNumberToObject(res, "band_coverage", (double)inside / banded);
+    }
+    if (withheld) { /* rl_ec_no_band */
+        char note[768];
+        snprintf(note, sizeof note, "%d of %d rows carry no band (the first: %s): the fit's "
+                 "residuals say nothing there", withheld, rs.n, first_why);
+        cJSON_AddStringToObject(res, "no_band", note);
     }
     if (o->plot) {
         if (add_plot(res, o->plot, "roofline validate: predicted vs measured", &rs, pred, err,
@@ -1061,10 +1108,27 @@ static int hold_act_on_one_tp(rows *rs, char *note, size_t n)
     for (int i = 0; i < rs->n; i++)
         for (int k = 0; k < rs->t[i].n; k++)
             rs->t[i].step[k].act_bytes = 0;
-    snprintf(note, n, "%s held at 0: every prefill row has tp %lld, and on one TP degree it cannot "
-             "be separated from compute_eff and prefill_comm_eff (all three grow with the prompt "
-             "tokens); fit rows of two TP degrees or more", rl_ec_name(RL_EC_PREFILL_ACT), tp);
+    snprintf(note, n, "%s held at 0: every prefill row has tp %lld, where its term, the compute "
+             "term and the collectives all grow with the prompt tokens, so the three cannot all "
+             "be told apart (compute_eff and prefill_comm_eff fit what is left: the table gives "
+             "their status); fit rows of two TP degrees or more", rl_ec_name(RL_EC_PREFILL_ACT),
+             tp);
     return 1;
+}
+
+/* Remove clause (with the "; " that joins it to another) from note, where
+ * it occurs. */
+static void drop_clause(char *note, const char *clause)
+{
+    char *p = strstr(note, clause);
+    if (!p)
+        return;
+    char *end = p + strlen(clause);
+    if (!strncmp(end, "; ", 2))
+        end += 2;
+    else if (p >= note + 2 && !strncmp(p - 2, "; ", 2))
+        p -= 2;
+    memmove(p, end, strlen(end) + 1);
 }
 
 /* k-fold cross-validation over whole configurations: cvp[i] gets row i's
@@ -1586,8 +1650,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (load_rows(m, o, base.name, o->engine, &rs, err, errlen) != 0)
         goto done;
     if (rs.n == 0) {
-        snprintf(err, errlen, "%s: no rows for hardware %s%s%s", m->path, base.name,
-                 o->engine ? " and engine " : "", o->engine ? o->engine : "");
+        snprintf(err, errlen, "%s: no rows for hardware %s%s%s%s%s%s", m->path, base.name,
+                 o->engine ? " and engine " : "", o->engine ? o->engine : "",
+                 rs.beyond ? " within the model's max_context (" : "", rs.beyond_first,
+                 rs.beyond ? "; raise it with --set model.max_context=N)" : "");
         goto done;
     }
     char saved_as[32];
@@ -1710,9 +1776,17 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON_AddNumberToObject(res, "fitted_rows", rs.n);
     cJSON_AddNumberToObject(res, "configurations", nconf);
     cJSON_AddNumberToObject(res, "left_out_rows", m->n - rs.n);
+    add_beyond_note(res, &rs, m->path);
     cJSON_AddNumberToObject(res, "iterations", fr.iterations);
     cJSON_AddNumberToObject(res, "residual_sd_log", fr.scale);
     char ident[sizeof fr.note + sizeof held + 2];
+    if (*held) { /* one reason per parameter (tester18 F15): held's, not fit.c's words for a
+                  * column that is 0 in every row */
+        char c[128];
+        snprintf(c, sizeof c, "%s: no row depends on it; held at its start value",
+                 rl_ec_name(RL_EC_PREFILL_ACT));
+        drop_clause(fr.note, c);
+    }
     snprintf(ident, sizeof ident, "%s%s%s", fr.note, *fr.note && *held ? "; " : "", held);
     cJSON_AddStringToObject(res, "identifiability", *ident ? ident : "every parameter identified");
     add_summary(res, "fit_", err_fit, rs.n);
@@ -1936,13 +2010,14 @@ void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 {
     rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
-    for (int k = 0; k < 2; k++) {
-        double lo, hi;
-        band_of(&h->engine_costs, LOW[k], m, h, p, &row, &lo, &hi);
+    char why[512];
+    r->banded = 1;
+    for (int k = 0; k < 2 && r->banded; k++) {
+        double lo, hi; /* none off the fit (rl_ec_no_band): the row stays unbanded */
+        r->banded = !band_of(&h->engine_costs, LOW[k], m, h, p, &row, &lo, &hi, why, sizeof why);
         r->band_s[k] = r->step_s * exp(lo);
         r->band_s[3 - k] = r->step_s * exp(hi);
     }
-    r->banded = 1;
 }
 
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
@@ -1986,6 +2061,18 @@ void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what)
     set_string(result, "engine_source", source);
 }
 
+/* The result's no_band note where the fitted costs give a run no band
+ * (why, from rl_ec_no_band; nothing when ""). */
+static void add_no_band(cJSON *result, const char *why)
+{
+    char note[768];
+    if (!*why)
+        return;
+    snprintf(note, sizeof note, "no band: %s; the fit's residuals say nothing there (the time "
+             "is an estimate)", why);
+    cJSON_AddStringToObject(result, "no_band", note);
+}
+
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
 {
@@ -1996,7 +2083,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char klo[32], khi[32];
     snprintf(klo, sizeof klo, "%s_low", key);
     snprintf(khi, sizeof khi, "%s_high", key);
-    int kept = 0;
+    int kept = 0, banded = 0;
+    char why[512], first_why[512] = "";
     cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
         rl_meas_row r = fitted_row(prefill, chips, (long long)get_number(row, "batch"),
@@ -2008,11 +2096,16 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         rl_ec_terms t;
         if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
             return -1;
-        band_of(c, band_lo, m, h, p, &r, &lo, &hi);
+        int none = band_of(c, band_lo, m, h, p, &r, &lo, &hi, why, sizeof why);
         double s = rl_ec_time(&t, x, NULL), old = get_number(row, key);
         set_number(row, key, s);
-        cJSON_AddNumberToObject(row, klo, s * exp(lo));
-        cJSON_AddNumberToObject(row, khi, s * exp(hi));
+        if (none && !*first_why)
+            snprintf(first_why, sizeof first_why, "%s", why);
+        if (!none) {
+            banded++;
+            cJSON_AddNumberToObject(row, klo, s * exp(lo));
+            cJSON_AddNumberToObject(row, khi, s * exp(hi));
+        }
         if (prefill && cJSON_GetObjectItem(row, "chunked_s")) {
             double ch = fitted_chunked(m, h, chips, p, x, r.tokens,
                                        (long long)get_number(result, "chunk"), err, errlen);
@@ -2048,7 +2141,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                              "at the fitted comm_eff");
     char band[32], note[512], terms[256] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
-    cJSON_AddStringToObject(result, "band", band);
+    if (banded)
+        cJSON_AddStringToObject(result, "band", band);
+    add_no_band(result, first_why);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
                  "step's roofline terms%s, kernel_excess_s the fitted step_s above them",
@@ -2142,7 +2237,8 @@ static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config
     if (e->gen == edge_gen && e->m == m && e->h == h && !memcmp(e->key, key, sizeof key))
         return e->factor;
     double lo, hi;
-    band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, m, h, c->prec, &r, &lo, &hi);
+    char why[512]; /* withheld or not, an edge moves by the widened band (band_of) */
+    band_of(costs, q == 0 || q == 3 ? 0.05 : 0.10, m, h, c->prec, &r, &lo, &hi, why, sizeof why);
     note_outside(costs, &r);
     *e = (edge_slot){edge_gen, m, h, {key[0], key[1], key[2], key[3], key[4]}, exp(q < 2 ? lo : hi)};
     return e->factor;
@@ -2212,8 +2308,14 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
      * forget those an earlier size or roofline.simulate in this process
      * timed at an edge (review23 L4) */
     memset(out_oct, 0, sizeof out_oct);
+    char why[512];
     if (!run->calibrated || !rl_e2e_has_band(run->h))
         return 0;
+    long long pp = run->c->pp > 1 ? run->c->pp : 1;
+    if (rl_e2e_band_withheld(run->h, run->m->name, run->chips_per_replica / pp, why, sizeof why)) {
+        add_no_band(result, why);
+        return 0;
+    }
     static rl_hw eh[2]; /* large; the runs are one after the other */
     cJSON *edge[2] = {NULL, NULL};
     int rc = 0;

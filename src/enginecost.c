@@ -278,6 +278,25 @@ double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
     return d;
 }
 
+int rl_ec_no_band(const rl_engine_costs *c, const char *model, const double *v, char *why,
+                  size_t n)
+{
+    size_t k = 0;
+    *why = '\0';
+    if (*c->models && model && !rl_ec_listed(c->models, model))
+        k += (size_t)snprintf(why, n, "model %s (fitted on %s only)", model, c->models);
+    for (int a = 0; a < RL_EC_AXES && k < n; a++)
+        if (c->grid[a][0] > 0 && c->grid[a][0] == c->grid[a][1] && v[a] != 0 &&
+            v[a] != c->grid[a][0])
+            k += (size_t)(v[a] > 0 ? snprintf(why + k, n - k, "%s%s %g (fitted on %s %g only)",
+                                              k ? ", " : "", AXES[a], v[a], AXES[a],
+                                              c->grid[a][0])
+                                   : snprintf(why + k, n - k, "%severy %s (fitted on %s %g "
+                                              "only)", k ? ", " : "", AXES[a], AXES[a],
+                                              c->grid[a][0]));
+    return *why != '\0';
+}
+
 const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double *q)
 {
     const double *own = c->classed && cls < RL_EC_CLASSES ? c->cband[cls] : NULL;

@@ -192,6 +192,18 @@ int rl_ec_listed(const char *list, const char *name);
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
                    long long tp, char *out, size_t n);
 
+/* Why c gives no band to a run of model `model` at shape v[RL_EC_AXES]
+ * (rl_ec_axis order; 0: the axis does not apply; < 0: the run spans many
+ * values of it, as a simulation's steps do), as a sentence into why ("" and
+ * 0 when it gives one; returns 1 when not).  None for a model the fit
+ * never saw (c->models; tester18 F1: a llama2-70b fit's per-step floor
+ * gave llama3-8b 29.8 ms inside a +-5% band), nor off the one value of an
+ * axis the fit saw at one value only (tester18 F4/F12: a TP4-only fit's
+ * band held 0 of 90 TP2 rows): the fit's residuals, and its hold-outs,
+ * say nothing about how the time moves there (h26fit; docs/model.md). */
+int rl_ec_no_band(const rl_engine_costs *c, const char *model, const double *v, char *why,
+                  size_t n);
+
 /* Octaves by which x > 0 lies outside [lo, hi]: log2(x / hi) or
  * log2(lo / x), whichever is positive, else 0.  The widening rule of every
  * band (fitted costs here, kernel tables in engines.h). */

@@ -1658,7 +1658,7 @@ int rl_lua_size(lua_State *L)
     if (in.conservative) { /* as size --conservative: the rows keep the profiles' own band */
         rl_hw *base = lua_newuserdatauv(L, (size_t)nhw * sizeof *base, 0);
         memcpy(base, hw, (size_t)nhw * sizeof *base);
-        if (rl_size_slow_edges(hw, nhw, ideal, in.band_wide, err, sizeof err) != 0)
+        if (rl_size_slow_edges(hw, nhw, m.name, ideal, in.band_wide, err, sizeof err) != 0)
             return luaL_error(L, "roofline.size: field 'conservative': %s", err);
         in.band_hw = base;
     }

@@ -541,9 +541,10 @@ const rl_command RL_COMMANDS[] = {
      "  the command line), pp, ep (1 only).  Other columns (roofline's own CSV results) are\n"
      "  not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
      "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
-     "  rows of another chip (or --engine) are left out.  A row whose weights, or weights and\n"
-     "  its batch's KV cache, exceed the HBM of its tp GPUs cannot have run: refused (exit 2,\n"
-     "  naming its line).\n"
+     "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
+     "  model's max_context (a warning names the first; --set model.max_context=N keeps them).\n"
+     "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of its tp\n"
+     "  GPUs cannot have run: refused (exit 2, naming its line).\n"
      "--engine names the engine measured: trtllm, vllm, reference, splitwise (SplitwiseSim's\n"
      "  measured H100/A100 perf model, the shipped *-splitwise profiles) or a name the CSV's\n"
      "  engine column carries; anything else is refused as a likely typo.\n"
@@ -560,7 +561,9 @@ const rl_command RL_COMMANDS[] = {
      "folder and extension (runs/my.csv: engine my; 'fitted' when none of its characters is a\n"
      "name's); what it was fitted on, CV error, band, each parameter's status and sd), its\n"
      "default engine, loadable with --hw\n"
-     "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.",
+     "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
+     "The band it saves covers the fitted model(s) only, and a TP degree other than the one\n"
+     "fitted only when the rows have two or more: elsewhere results carry no band (no_band).",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -727,8 +727,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[640];
-    snprintf(fitted, sizeof fitted, "step_s from the fitted engine costs (src/enginecost.h (E)) "
-             "per replica, as step --chips tp gives it%s; kv_load_s, weight_load_s and compute_s "
+    snprintf(fitted, sizeof fitted, "step_s and its band from the fitted engine costs (src/enginecost.h "
+             "(E)) per replica, as step --chips tp gives them%s; kv_load_s, weight_load_s and compute_s "
              "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
              "them, comm_s the collectives at the fitted comm_eff",
              plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "

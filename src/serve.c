@@ -366,7 +366,12 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
 }
 
 /* The slot of span sp's terms under `key` (rl_ops_cost.terms), or NULL
- * (key 0: not kept; no memory). */
+ * (key 0: not kept; no memory).  Counts (token rows, sequences) index
+ * their span directly and a decode batch (B, S) goes to S + 1031 B, so the
+ * steps of a run, whose counts and context move by little, read nearby
+ * slots (a hashed slot was a cache miss per span per step: 85% of
+ * step_time's own time, h26size); a prompt's (T, P) is hashed.  Where a
+ * key sits changes which slots it evicts, never a step's time. */
 static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
 {
     if (!key)
@@ -376,7 +381,10 @@ static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long ke
         for (int j = 0; t && j < RL_OPS_SPANS; j++)
             c->terms[j] = t + (size_t)j * RL_OPS_TERM_SLOTS;
     }
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (RL_OPS_TERM_SLOTS - 1);
+    size_t i = sp == RL_OPS_PREFILL ? (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40)
+               : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 1031)
+                                     : (size_t)key;
+    i &= RL_OPS_TERM_SLOTS - 1;
     return c->terms[sp] ? &c->terms[sp][i] : NULL;
 }
 
@@ -513,11 +521,15 @@ static void fit_decode(rl_ops_cost *c, long long B)
 }
 
 /* Decode-only step at batch B, context S: interpolated in S per batch
- * (serve.h; fitted engine costs are evaluated every time). */
+ * (serve.h); fitted engine costs, which no line in S is checked for, in
+ * the dense memo (each (B, S) evaluated once: tester18 F14, a size search
+ * on a fitted profile took 144 s). */
 static double decode_step(rl_ops_cost *c, long long B, long long S)
 {
-    if (B > c->cap || c->fitted)
+    if (B > c->cap)
         return step_time(c, NULL, 0, B, S, B);
+    if (c->fitted)
+        return decode_memo(c, B, S);
     if (isnan(c->slope[B]))
         fit_decode(c, B);
     if (c->slope[B] < 0)

@@ -41,7 +41,41 @@ long long rl_size_requests(const rl_size_input *in, double qps_scale)
     return want > RL_SIZE_MAX_REQUESTS ? (long long)RL_SIZE_MAX_REQUESTS : (long long)want;
 }
 
-/* The workload of a run: the trace, or w with the QPS and prompts scaled. */
+/* Workloads kept by a search (size.h draws): the first SIZE_KEPT_DRAWS
+ * (QPS, prompt) scales drawn; the search draws two (the load and the
+ * headroom load), a study a few more. */
+#define SIZE_KEPT_DRAWS 4
+
+struct rl_size_draws {
+    struct {
+        double qs, ps;
+        long long n;
+        rl_request *req;
+    } d[SIZE_KEPT_DRAWS];
+    int n;
+};
+
+static void draws_free(rl_size_draws *k)
+{
+    for (int i = 0; i < k->n; i++)
+        free(k->d[i].req);
+    k->n = 0;
+}
+
+/* A copy of the n requests src into *req.  Returns 0 or -1 (err set). */
+static int copy_requests(const rl_request *src, long long n, rl_request **req, char *err,
+                         size_t errlen)
+{
+    *req = malloc((size_t)n * sizeof **req);
+    if (!*req)
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    memcpy(*req, src, (size_t)n * sizeof **req);
+    return 0;
+}
+
+/* The workload of a run: the trace, or w with the QPS and prompts scaled
+ * (in->draws' copy when it keeps one, else drawn, and kept when there is
+ * room). */
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
@@ -60,13 +94,25 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
         *n = in->ntrace;
         return 0;
     }
+    rl_size_draws *k = in->draws;
+    for (int i = 0; k && i < k->n; i++)
+        if (k->d[i].qs == qs && k->d[i].ps == ps) {
+            *n = k->d[i].n;
+            return copy_requests(k->d[i].req, *n, req, err, errlen);
+        }
     rl_workload w = in->w;
     w.max_context = in->m->max_context;
     w.qps *= qs;
     w.prompt = scale_dist(w.prompt, ps);
     w.n = rl_size_requests(in, qs);
     *n = w.n;
-    return rl_workload_generate(&w, req, err, errlen);
+    if (rl_workload_generate(&w, req, err, errlen) != 0)
+        return -1;
+    if (k && k->n < SIZE_KEPT_DRAWS &&
+        copy_requests(*req, *n, &k->d[k->n].req, err, errlen) == 0) /* else not kept */
+        k->d[k->n].qs = qs, k->d[k->n].ps = ps, k->d[k->n++].n = *n;
+    err[0] = '\0';
+    return 0;
 }
 
 static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_candidate *c)
@@ -141,14 +187,20 @@ struct rl_size_runs {
     int n, cap;
 };
 
-/* The same deployment, whatever the batch cap: hardware, precision, replica
- * layout and counts, policy and token budget. */
-static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
+/* The same replica, whatever the batch cap, policy and replica counts:
+ * hardware, precision, chips, layout, stages and expert groups. */
+static int same_replica(const rl_size_candidate *a, const rl_size_candidate *b)
 {
     return a->hw == b->hw && a->chips == b->chips && a->pp == b->pp && a->ep == b->ep &&
-           a->layout == b->layout && a->policy == b->policy && a->max_tokens == b->max_tokens &&
-           a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas &&
-           !memcmp(&a->p, &b->p, sizeof a->p);
+           a->layout == b->layout && !memcmp(&a->p, &b->p, sizeof a->p);
+}
+
+/* The same deployment, whatever the batch cap: the same replica, replica
+ * counts, policy and token budget. */
+static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *b)
+{
+    return same_replica(a, b) && a->policy == b->policy && a->max_tokens == b->max_tokens &&
+           a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas;
 }
 
 /* The kept run of c's configuration under a cap above its peak, else NULL. */
@@ -280,15 +332,31 @@ static int meets_with(const rl_size_input *in, rl_size_candidate *c, int R, doub
     return evaluate(in, c, qps_scale, prompt_scale, 1, err, errlen) != 0 ? -1 : c->meets;
 }
 
-int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
-                   double prompt_scale, char *err, size_t errlen)
+/* The replica search's next count above R (rl_size_resize): about 1.25 x. */
+static int grow(int R)
+{
+    return R + (R + 3) / 4;
+}
+
+/* rl_size_resize starting from `start` decode replicas (0: c's own count R0).
+ * The counts searched are R0's: from R0 / 2 up to the last count of R0's
+ * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and
+ * RL_SIZE_MAX_REPLICAS); a start outside them is held to them.  The
+ * fewest that meet is the same from any start when meeting is monotone in
+ * the replicas, as the bisection assumes; from R0 the runs are R0's. */
+static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
+                       double qps_scale, double prompt_scale, char *err, size_t errlen)
 {
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
-    int R0 = c->replicas, lo = 0, hi = -1;
+    int R0 = c->replicas, lo = 0, hi = -1, top = R0;
+    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = grow(R))
+        top = R;
+    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    int R = start < fewest ? R0 : start > top ? top : start;
     rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
     /* grow geometrically until the targets hold, then bisect down; a run that
      * misses stops early (only its verdict is kept) */
-    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = R + (R + 3) / 4) {
+    for (int any = R0 <= RL_SIZE_MAX_REPLICAS; any;) { /* R0 past the bound: nothing tried */
         int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
         if (met < 0)
             return -2;
@@ -298,16 +366,19 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
             break;
         }
         lo = R;
+        if (R >= top)
+            break;
+        R = grow(R) < top ? grow(R) : top;
     }
     if (hi < 0) /* c at the largest count tried, with that count's results */
         return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
-    /* R0 met the targets: try fewer, down to R0 / 2 (the analytic estimate
-     * is conservative), 1, 2, 4, ... below the fewest met so far until one
-     * misses, then bisect: a count below R0 / 2 is never tried, and the
-     * fewest that meet is found as a walk down one at a time would find it
-     * when meeting is monotone in the replicas, as the bisection after
-     * growing assumes (a met run is complete; a missed one stops early) */
-    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    /* the start met the targets: try fewer, down to R0 / 2 (the analytic
+     * estimate is conservative), 1, 2, 4, ... below the fewest met so far
+     * until one misses, then bisect: a count below R0 / 2 is never tried,
+     * and the fewest that meet is found as a walk down one at a time would
+     * find it when meeting is monotone in the replicas, as the bisection
+     * after growing assumes (a met run is complete; a missed one stops
+     * early) */
     for (int d = 1; lo == 0 && hi > fewest; d *= 2) {
         int R = hi - d > fewest ? hi - d : fewest;
         int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
@@ -334,9 +405,23 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     return hi;
 }
 
-int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                   double prompt_scale, char *err, size_t errlen)
+{
+    return resize_from(in, c, 0, qps_scale, prompt_scale, err, errlen);
+}
+
+/* rl_size_capacity; `from` > 0: the search starts there instead when c
+ * missed at the load and it lies below (a sibling's figure, simulate_plans):
+ * the figure is the same from any start when the verdict is monotone in
+ * load, as the search assumes (serve.h rl_serve_capacity), and a start
+ * near it saves the runs stepping down from the load.  A kept run is found
+ * and kept by the default start. */
+static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
+                         size_t errlen)
 {
     double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
+    double start = !c->meets && from > 0 && from < q ? from : q;
     const kept_run *e = find_run(in, c, 2, q, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
@@ -356,6 +441,7 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     s.capacity_repeated = &c->max_qps_repeated;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
+    q = start;
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
                 : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
                                              req, n, &s, &q, err, errlen);
@@ -365,6 +451,11 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     if (rc == 0)
         keep_run(in, &run);
     return rc;
+}
+
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return capacity_from(in, c, 0, err, errlen);
 }
 
 typedef struct {
@@ -627,14 +718,21 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
                               size_t errlen)
 {
     long long stage = chips / pp;
+    char why[256];
+    int dp = !rl_attn_layout_check(in->m, stage, RL_ATTN_LAYOUT_DP, why, sizeof why);
     for (int l = 0; l < RL_ATTN_LAYOUT_COUNT; l++) {
-        char why[256];
         if (rl_attn_layout_check(in->m, stage, (rl_attn_layout)l, why, sizeof why))
             continue; /* attn-dp: MoE models on chips dividing their experts */
         int moe_tp = l == RL_ATTN_LAYOUT_TP && in->m->experts > 0;
         for (long long ep = 1; ep <= (moe_tp ? stage : 1); ep *= 2) {
             if (in->m->experts % ep != 0)
                 break;
+            /* tp1 epN is attn-dp N (serve.h rl_serve_replica_plan: attention
+             * whole on each chip, experts split N ways, no TP collective):
+             * one plan, searched once, under attn-dp's name (tester18 F13:
+             * Mixtral on 2 H100 listed tp1 ep2 and attn-dp2 with equal p99s) */
+            if (ep > 1 && ep == stage && dp)
+                continue;
             replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
             if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
                 out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
@@ -695,6 +793,15 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
            a->layout == b->layout && a->pp == b->pp && a->ep == b->ep;
 }
 
+/* The mode c's profile gives its model, weights and TP (spec.h
+ * rl_hw_fit_mode: "fitted" only inside what its engine costs were fitted on). */
+static const char *fit_mode(const rl_size_input *in, const rl_size_candidate *c)
+{
+    long long pp = c->pp > 1 ? c->pp : 1;
+    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights,
+                          c->chips / pp, NULL, 0);
+}
+
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
  * the cheapest analytic plan of every replica kind (hardware, replica size,
  * layout, stages, expert groups), since the estimate can misjudge a replica
@@ -704,22 +811,37 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
  * hardware are not comparable without prices).  A MoE model's ep > 1
  * kinds, whose estimates sit beside their ep 1 twin's, get their cheapest
  * plan simulated over and above the bound, so they never take the
- * simulations the search without them ran.  Returns 0 or -1 (out of
- * memory). */
+ * simulations the search without them ran; so does the cheapest plan of
+ * each kind that its profile's fitted engine costs time (spec.h
+ * rl_hw_fit_mode: the model, weights and TP they were fitted on), whose
+ * measured evidence ranks first at equal cost (tester18 F14: a TP4-only
+ * fit of Llama-2-70B in bf16 listed 18 fp8/int8 rows, all estimated, and
+ * no bf16 TP4 one).  Returns 0 or -1 (out of memory). */
 static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *pick)
 {
     int *picked = calloc((size_t)in->nhw, sizeof *picked); /* ep 1 plans picked per hardware */
-    if (!picked)
+    char *fitted = malloc((size_t)n + 1); /* per plan: its profile's fitted costs apply */
+    if (!picked || !fitted) {
+        free(picked);
+        free(fitted);
         return -1;
+    }
+    for (int i = 0; i < n; i++)
+        fitted[i] = (char)!strcmp(fit_mode(in, &plans[i].c), "fitted");
     for (int i = 0; i < n; i++) { /* each kind's cheapest: the first of its kind */
-        int first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = !same_kind(&plans[j].c, &plans[i].c);
+        int first = 1, first_fitted = fitted[i];
+        for (int j = 0; j < i && (first || first_fitted); j++)
+            if (same_kind(&plans[j].c, &plans[i].c)) {
+                first = 0;
+                first_fitted = first_fitted && !fitted[j];
+            }
         if (first) {
             pick[i] = 1;
             picked[plans[i].c.hw] += plans[i].c.ep <= 1;
         }
+        pick[i] |= (char)first_fitted; /* over and above the bound, as ep > 1 kinds */
     }
+    free(fitted);
     for (int i = 0; i < n; i++) /* then the cheapest of the rest */
         if (!pick[i] && plans[i].c.ep <= 1 && picked[plans[i].c.hw] < RL_SIZE_MAX_SIMULATED) {
             pick[i] = 1;
@@ -745,13 +867,15 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
     return buf;
 }
 
-int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+/* rl_size_verify, its capacity search from `from` (capacity_from). */
+static int verify_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
+                       size_t errlen)
 {
     double load = in->w.qps, sized = load * (1 + in->headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
-        rl_size_capacity(in, c, err, errlen) != 0)
+        capacity_from(in, c, from, err, errlen) != 0)
         return -1;
     c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
     c->sized_tpot_p99 = tpot;
@@ -766,6 +890,11 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
                                            c->meets ? INFINITY : c->fails_at_qps);
     c->max_qps_lower_bound &= !(c->max_qps < searched); /* a missed load held it down */
     return 0;
+}
+
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return verify_from(in, c, 0, err, errlen);
 }
 
 /* Whether the search has spent its work budget (size.h work_budget). */
@@ -820,6 +949,30 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
+/* Where the searches of plan c may start, from the rows simulated before
+ * it (out->c; simulate_plans), each left as it is (0) without one: *start,
+ * the replica count of the latest row of c's replica, policy and token
+ * budget (another batch cap's); *from, the capacity of the latest row of
+ * c's replica and replica counts that missed at the load, when above 0.
+ * Either may be NULL.  The searches' results are the same from any start
+ * when their verdicts are monotone (resize_from, capacity_from); a start
+ * near them saves runs. */
+static void sibling_hints(const rl_size_result *out, const rl_size_candidate *c, int *start,
+                          double *from)
+{
+    for (int j = out->n - 1; j >= 0; j--) {
+        const rl_size_candidate *s = &out->c[j];
+        if (!same_replica(s, c))
+            continue;
+        if (start && !*start && s->policy == c->policy && s->max_tokens == c->max_tokens)
+            *start = s->replicas;
+        if (from && !*from && s->replicas == c->replicas &&
+            s->prefill_replicas == c->prefill_replicas && s->miss && isfinite(s->max_qps) &&
+            s->max_qps > 0)
+            *from = s->max_qps;
+    }
+}
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
@@ -833,6 +986,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     cost_pool pool = {0};
     rl_size_runs runs = {0};
     run.runs = &runs;
+    rl_size_draws draws = {0};
+    run.draws = &draws;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         rl_size_candidate c = plans[i].c;
@@ -846,24 +1001,26 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
-        if (rl_size_resize(&run, &c, 1 + in->headroom, 1, err, errlen) == -2 ||
-            rl_size_verify(&run, &c, err, errlen) != 0)
+        int start = 0;
+        double from = 0;
+        sibling_hints(out, &c, &start, NULL);
+        if (resize_from(&run, &c, start, 1 + in->headroom, 1, err, errlen) == -2)
+            rc = -1;
+        sibling_hints(out, &c, NULL, &from); /* now that c has its replica count */
+        if (rc == 0 && verify_from(&run, &c, from, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }
     pool_free(&pool);
     free(runs.r);
+    draws_free(&draws);
     return rc;
 }
 
 /* The mode that labels c at table-time share `share` (rl_size_mode). */
 static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
 {
-    const rl_hw *h = &in->hw[c->hw];
-    long long pp = c->pp > 1 ? c->pp : 1;
-    return rl_run_mode(rl_hw_fit_mode(h, in->calibrated, in->m->name, c->p.weights, c->chips / pp,
-                                      NULL, 0),
-                       h, share);
+    return rl_run_mode(fit_mode(in, c), &in->hw[c->hw], share);
 }
 
 /* Rank out->c (each row's optimism set from its mode first) and drop the
@@ -908,11 +1065,18 @@ static int longest_request(const rl_size_input *in, double *longest, char *err, 
 }
 
 
-int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen)
+int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
+                       size_t errlen)
 {
-    char none[512] = "", some[512] = "";
+    char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
+        if (!ideal && rl_e2e_band_withheld(&hw[i], model, 0, why, sizeof why)) {
+            snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
+                     "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
+                     "measurements of it, or drop --conservative", hw[i].name, why);
+            return -1;
+        }
         int has = !ideal && rl_e2e_has_band(&hw[i]);
         char *list = has ? some : none;
         size_t l = strlen(list);
@@ -979,9 +1143,13 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         }
     int rc = 0;
     cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
+    rl_size_draws draws = {0}; /* every band run serves the load's requests */
     for (int k = 0; k < out->n && rc == 0; k++) {
-        if (!has[out->c[k].hw])
-            continue;
+        char why[512];
+        long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
+        if (!has[out->c[k].hw] || rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name,
+                                                       out->c[k].chips / pp, why, sizeof why))
+            continue; /* no band there (e2e.h) */
         if (over_budget(in, *work)) {
             for (; k < out->n; k++)
                 out->unbanded_for_time += has[out->c[k].hw];
@@ -991,6 +1159,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             rl_size_input at = *in;
             at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
             at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+            at.draws = &draws;
             at.work = work;
             rl_size_candidate c = out->c[k];
             rc = pool_cost(&pool, &at, &c, err, errlen);
@@ -1003,6 +1172,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         }
     }
     pool_free(&pool);
+    draws_free(&draws);
     free(hw);
     free(has);
     return rc;

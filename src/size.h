@@ -83,7 +83,8 @@ char *rl_size_miss_names(int miss, char *buf, size_t len);
  * for a model that does not fit one node: TP = GPUs per node, PP = nodes,
  * docs.vllm.ai serving/distributed_serving).  For MoE models each stage is
  * also searched with ep expert-parallel groups, every power of 2 dividing
- * its chips and the experts (serve.h rl_ops_cost_experts).  Replica
+ * its chips and the experts (serve.h rl_ops_cost_experts), but for ep =
+ * the stage's chips where attn-dp is searched: tp1 epN is attn-dp N's plan.  Replica
  * counts are estimated from per-replica capacity with decode replicas at
  * RL_SIZE_DECODE_LOAD and disaggregated prefill replicas at
  * RL_SIZE_PREFILL_LOAD of it (our choice: below saturation, where queueing
@@ -107,6 +108,7 @@ extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn
 
 
 typedef struct rl_size_runs rl_size_runs; /* size.c: runs kept across batch caps */
+typedef struct rl_size_draws rl_size_draws; /* size.c: workloads kept by their scales */
 
 typedef struct {
     const rl_model *m;
@@ -129,6 +131,9 @@ typedef struct {
                             rl_size_search sets it on its own copies: callers leave it NULL) */
     rl_ops_cost *cost;   /* NULL, or the step cost (and its caches) of the configuration
                             being searched, kept across its runs (rl_size_search sets it) */
+    rl_size_draws *draws; /* NULL, or the workloads drawn so far, kept by QPS and prompt
+                             scale: a seeded draw is the same each time, so it is drawn once
+                             (rl_size_search sets it on its own copies; callers leave it NULL) */
     rl_size_runs *runs;  /* NULL, or the search's runs whose batch cap never bound (serve.h
                             seqs_peak), reused by a plan that differs only in a larger cap:
                             its run would be the same (rl_size_search's simulate_plans sets
@@ -322,10 +327,13 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
  * rl_e2e_band_edge; wide: p95, else p90).  When the search is ideal or a
  * profile has no band, none is moved and it fails: -1 with err "sizes on
  * the slow end ...; H1, H2 have none (H3 has one). A band comes from ...",
- * naming every profile without one and how to get one.  Our decision
+ * naming every profile without one and how to get one; a profile whose
+ * fitted band does not cover `model` (e2e.h rl_e2e_band_withheld: a model
+ * the fit never saw) has none (h26fit).  Our decision
  * (issue 13): not sizing those rows at their point estimate, which beside
  * rows at their slow edge would favour the hardware without a band. */
-int rl_size_slow_edges(rl_hw *hw, int nhw, int ideal, int wide, char *err, size_t errlen);
+int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
+                       size_t errlen);
 
 /* Whether the searched profiles hw[nhw] mix the two kinds of measured
  * evidence: one with engine costs fitted end to end (mode "fitted": a

@@ -3023,6 +3023,31 @@ static void derived_dtype_note(void **state)
                                 "int4 KV-cache attention"));
 }
 
+/* tester18 F5: a run that gives each replica fewer requests than a steady
+ * window needs (serve.h RL_SERVE_STEADY_MIN, 50) says its throughput is
+ * noise, as a run of under 100 requests does: 200 requests on 20 replicas
+ * (10 each) are noted, on 2 replicas (100 each) not, and a disagg run
+ * counts its larger pool (200 requests, 2 decode and 8 prefill replicas:
+ * 25 each). */
+static void short_run_per_replica_noted(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {"--replicas 20", "--replicas 2",
+                                        "--policy disagg --replicas 2 --prefill-replicas 8"};
+    static const char *const want[] = {"200 requests over 20 replicas, 10 each", NULL,
+                                       "200 requests over 8 replicas, 25 each"};
+    for (int i = 0; i < 3; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --qps 20 "
+                 "--prompt-len 100 --out-len 10 --requests 200 --format json %s", tails[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        if (want[i])
+            assert_non_null(strstr(out, want[i]));
+        else
+            assert_null(strstr(out, "short a run"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3099,6 +3124,7 @@ int main(void)
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
         cmocka_unit_test(derived_dtype_note),
+        cmocka_unit_test(short_run_per_replica_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1018,8 +1018,12 @@ static void one_tp_holds_the_act_term(void **state)
     cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
     if (!res)
         fail_msg("%s", err);
-    assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
-                           "prefill_act_byte_s held at 0: every prefill row has tp 4"));
+    const char *ident = cJSON_GetObjectItem(res, "identifiability")->valuestring;
+    assert_non_null(strstr(ident, "prefill_act_byte_s held at 0: every prefill row has tp 4"));
+    /* tester18 F15: one reason per parameter; fit.c's "no row depends on it" (its zeroed
+     * column) was printed beside the held one's */
+    if (strstr(ident, "prefill_act_byte_s: no row depends on it"))
+        fail_msg("two reasons: %s", ident);
     const cJSON *p;
     int seen = 0;
     cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters"))
@@ -1030,6 +1034,93 @@ static void one_tp_holds_the_act_term(void **state)
             seen = 1;
         }
     assert_true(seen);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
+/* h26fit, tester18 F1/F4/F12: no band off the fit.  Costs fitted on
+ * llama2-70b at TP 4 only (grid tp [4, 4]) and on batch 1-64: no band for
+ * llama3-8b (a model the fit never saw), for TP 2 or 8 (an axis the fit saw
+ * at one value), nor for a simulation's steps (v < 0) along that axis; a
+ * band for llama2-70b at TP 4, also at batch 128 (outside the grid along an
+ * axis the fit varied: the widening rule of rl_ec_band).  Each reason is
+ * said. */
+static void no_band_off_the_fit(void **state)
+{
+    (void)state;
+    rl_engine_costs c = rl_engine_costs_ideal();
+    snprintf(c.models, sizeof c.models, "llama2-70b");
+    c.grid[RL_EC_TP][0] = c.grid[RL_EC_TP][1] = 4;
+    c.grid[RL_EC_BATCH][0] = 1;
+    c.grid[RL_EC_BATCH][1] = 64;
+    char why[512];
+    double in[RL_EC_AXES] = {4, 128, 1024, 0}, tp2[RL_EC_AXES] = {2, 1, 1024, 0},
+           run[RL_EC_AXES] = {-1, -1, -1, -1};
+    assert_int_equal(rl_ec_no_band(&c, "llama2-70b", in, why, sizeof why), 0);
+    assert_string_equal(why, "");
+    assert_int_equal(rl_ec_no_band(&c, "llama3-8b", in, why, sizeof why), 1);
+    assert_string_equal(why, "model llama3-8b (fitted on llama2-70b only)");
+    assert_int_equal(rl_ec_no_band(&c, "llama2-70b", tp2, why, sizeof why), 1);
+    assert_string_equal(why, "tp 2 (fitted on tp 4 only)");
+    assert_int_equal(rl_ec_no_band(&c, "llama2-70b", run, why, sizeof why), 1);
+    assert_string_equal(why, "every tp (fitted on tp 4 only)");
+    c.grid[RL_EC_TP][1] = 8; /* two TP degrees: TP 16 is banded (widened) */
+    tp2[RL_EC_TP] = 16;
+    assert_int_equal(rl_ec_no_band(&c, "llama2-70b", tp2, why, sizeof why), 0);
+}
+
+/* tester18 F1 through step: the shipped h100-sxm-splitwise (fitted on
+ * llama2-70b) times llama3-8b with no step_s_low/_high and a no_band note
+ * naming the model; llama2-70b on it keeps its band (step_retimed_by_the_fit). */
+static void step_no_band_for_another_model(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    long long batch[] = {1};
+    cJSON *r = rl_result_step(&m, &h, 8, batch, 1, 1024, rl_precision_default());
+    char err[256];
+    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, rl_precision_default(), 0.1, 0.9, err,
+                                   sizeof err),
+                     0);
+    cJSON *out = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0);
+    assert_null(cJSON_GetObjectItem(out, "step_s_low"));
+    assert_null(cJSON_GetObjectItem(out, "step_s_high"));
+    assert_null(cJSON_GetObjectItem(r, "band"));
+    assert_non_null(strstr(cJSON_GetObjectItem(r, "no_band")->valuestring,
+                           "model llama3-8b (fitted on llama2-70b only)"));
+    cJSON_Delete(r);
+}
+
+/* tester18 F11 (carried as F12 in CLOSING25): rows longer than the model's
+ * max_context are left out with a note, not a refusal of the file.
+ * EXCERPT has 3 decode rows of context 4608 or 8256 and prefill rows of
+ * 8192 tokens beyond llama2-70b's 4096 (counted here from the file); without
+ * --set model.max_context the fit runs on the rest and left_out_note names
+ * the first. */
+static void rows_beyond_context_left_out(void **state)
+{
+    (void)state;
+    use_source_tree();
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    int beyond = 0;
+    for (int i = 0; i < m.n; i++)
+        beyond += (m.row[i].phase == RL_MEAS_DECODE ? m.row[i].context : m.row[i].tokens) > 4096;
+    assert_true(beyond > 0);
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                     .prec = rl_precision_default(), .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_rel(num(res, "left_out_rows"), beyond, 0);
+    assert_rel(num(res, "fitted_rows"), m.n - beyond, 0);
+    const char *note = cJSON_GetObjectItem(res, "left_out_note")->valuestring;
+    char want[64];
+    snprintf(want, sizeof want, "%d rows left out: longer than the model's max_context", beyond);
+    if (!strstr(note, want) || !strstr(note, "--set model.max_context=N"))
+        fail_msg("%s", note);
     cJSON_Delete(res);
     rl_measure_free(&m);
 }
@@ -1443,6 +1534,9 @@ int main(void)
         cmocka_unit_test(act_term_scales_with_the_model),
         cmocka_unit_test(token_alias),
         cmocka_unit_test(one_tp_holds_the_act_term),
+        cmocka_unit_test(no_band_off_the_fit),
+        cmocka_unit_test(step_no_band_for_another_model),
+        cmocka_unit_test(rows_beyond_context_left_out),
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),

@@ -905,8 +905,9 @@ static void test_bad_tables(void **state)
          * file's '# device:' line first) says so too; it said "no '# device:'
          * line ... give --device-unchecked" */
         terr[0] = 0;
-        assert_int_equal(rl_silicon_check_device(tdir, "trtllm", "h100-sxm", NULL, 0, 0, terr,
-                                                 sizeof terr), -1);
+        char tdev[128];
+        assert_int_equal(rl_silicon_check_device(tdir, "trtllm", "h100-sxm", NULL, 0, 0, tdev,
+                                                 sizeof tdev, terr, sizeof terr), -1);
         if (!strstr(terr, "gemm_perf.csv.gz: line 1: the gzip stream is truncated or corrupt"))
             fail_msg("truncated, device check: '%s'", terr);
         assert_int_equal(remove_tree(tdir), 0);
@@ -914,7 +915,7 @@ static void test_bad_tables(void **state)
     /* tester19 F6: a gzip of zeros read as an empty file (its NUL lines as
      * empty ones): "no '# device:' line"; it is binary data, said on line 1 */
     {
-        char zdir[64], zerr[1024] = "", file[160];
+        char zdir[64], zerr[1024] = "", file[160], zdev[128];
         table_dir(zdir, "gemm_perf.csv.gz", H, "");
         snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", zdir);
         gzFile gz = gzopen(file, "wb");
@@ -922,8 +923,8 @@ static void test_bad_tables(void **state)
         static const char zeros[4000];
         assert_int_equal(gzwrite(gz, zeros, sizeof zeros), (int)sizeof zeros);
         gzclose(gz);
-        assert_int_equal(rl_silicon_check_device(zdir, "trtllm", "h100-sxm", NULL, 0, 0, zerr,
-                                                 sizeof zerr), -1);
+        assert_int_equal(rl_silicon_check_device(zdir, "trtllm", "h100-sxm", NULL, 0, 0, zdev,
+                                                 sizeof zdev, zerr, sizeof zerr), -1);
         if (!strstr(zerr, "gemm_perf.csv.gz: line 1: a NUL byte: binary data"))
             fail_msg("zeros: '%s'", zerr);
         assert_int_equal(remove_tree(zdir), 0);

@@ -1,5 +1,5 @@
--- Engine profile: the trtllm kernel tables of /work/shared/data/silicon/a100_sxm for a100-sxm-80g.
--- Written by `roofline calibrate --tables /work/shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine trtllm` on 2026-12-02.
+-- Engine profile: the trtllm kernel tables of ../shared/data/silicon/a100_sxm for a100-sxm-80g.
+-- Written by `roofline calibrate --tables ../shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine trtllm` on 2026-12-02.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/trtllm/1.0.0, engine version 1.0.0,
 -- device 'NVIDIA A100-SXM4-80GB'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).

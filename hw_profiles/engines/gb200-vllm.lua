@@ -1,5 +1,5 @@
--- Engine profile: the vllm kernel tables of /work/shared/data/silicon/gb200 for gb200.
--- Written by `roofline calibrate --tables /work/shared/data/silicon/gb200 --hw gb200 --engine vllm` on 2026-12-02.
+-- Engine profile: the vllm kernel tables of ../shared/data/silicon/gb200 for gb200.
+-- Written by `roofline calibrate --tables ../shared/data/silicon/gb200 --hw gb200 --engine vllm` on 2026-12-02.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA GB200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
