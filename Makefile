@@ -214,7 +214,9 @@ profiles: $(BIN)
 # (every 5th), for each shipped GPU and engine; figures in out/accuracy.
 accuracy-kernels: $(BIN)
 	@mkdir -p out/accuracy
-	@for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
+	@[ -d $(SILICON) ] || { echo "accuracy-kernels: data not found at $(SILICON): nothing" \
+	    "measured (NVIDIA AIConfigurator's systems/data, ../shared/data/README.md)"; exit 0; }; \
+	for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5 --moe-models $(SILICON_MOE)"; \
 	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
 	        --engine $$e --holdout 5 --moe-models $(SILICON_MOE) \

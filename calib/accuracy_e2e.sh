@@ -25,7 +25,7 @@ set -eu
 bin=${1:-bin/roofline}
 src=${2:-../shared/data/e2e/splitwise_perf_model.csv}
 if [ ! -r "$src" ]; then
-    echo "accuracy (e2e fit): $src not found; skipped"
+    echo "accuracy (e2e fit): data not found at $src: nothing measured (SplitwiseSim's perf_model.csv, ../shared/data/README.md)"
     exit 0
 fi
 tmp=$(mktemp -d)

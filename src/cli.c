@@ -391,8 +391,8 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
 static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (o->ideal || m->abstract || !e || !e->tables)
-        return;
+    if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
+        return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
     rl_kclass attn = m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
     int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
     char have[256];
@@ -440,6 +440,25 @@ static void say_smoke_of(const rl_opts *o, int smoke, const char *name)
 static void say_smoke(const rl_opts *o, const rl_hw *h)
 {
     say_smoke_of(o, h->smoke_test, h->name);
+}
+
+/* The one note that h has nothing measured (tester10 #1: size; tester20
+ * F3: step, ops, prefill and simulate said nothing, and h100-pcie at its
+ * datasheet peaks read faster than the measured h100-sxm). */
+static void note_unmeasured(const char *cmd, const rl_hw *h)
+{
+    rl_cli_tell(cmd, "note: %s has nothing measured (no kernel or efficiency tables): its "
+                "times are estimated from datasheet peaks at efficiency 1.0, optimistic beside "
+                "a calibrated profile's (each result's mode); calibrate it (roofline calibrate) "
+                "before comparing", h->name);
+}
+
+/* note_unmeasured for a command timing h in its default mode (not --ideal
+ * or --mfu, which ask for the peaks; not a fitted profile). */
+static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *h)
+{
+    if (!o->ideal && o->mfu == 0 && !rl_hw_measured(h) && !h->engine_costs.present)
+        note_unmeasured(cmd, h);
 }
 
 /* Load the hardware spec `name` with the --set overrides and select the
@@ -557,7 +576,7 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
  * outside the grid h's costs were fitted on (tester8 item 3: only TP
  * outside its range had one): the band widens by each octave above it,
  * and below it by no more than the estimate moves (enginecost.h
- * rl_ec_band).  Names the first value out per axis. */
+ * rl_ec_band).  Names the value farthest out per axis, in octaves. */
 static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, int prefill)
 {
     const rl_engine_costs *c = &h->engine_costs;
@@ -569,12 +588,17 @@ static void note_fitted_grid(const char *cmd, const rl_opts *o, const rl_hw *h, 
     size_t k = 0;
     for (int i = prefill ? 2 : 0; i < (prefill ? 3 : 2); i++) {
         const double *g = c->grid[ax[i].a];
-        for (int j = 0; g[0] > 0 && j < ax[i].n && k < sizeof out; j++)
-            if (ax[i].v[j] > 0 && ((double)ax[i].v[j] < g[0] || (double)ax[i].v[j] > g[1])) {
-                k += (size_t)snprintf(out + k, sizeof out - k, "%s%s %lld (fitted on %g-%g)",
-                                      k ? ", " : "", ax[i].name, ax[i].v[j], g[0], g[1]);
-                break;
-            }
+        int far = -1; /* the value most octaves outside the grid (tester20 F12) */
+        double far_oct = 0;
+        for (int j = 0; g[0] > 0 && j < ax[i].n; j++) {
+            double v = (double)ax[i].v[j];
+            double oct = v <= 0 ? 0 : fmax(log2(g[0] / v), log2(v / g[1]));
+            if (oct > far_oct)
+                far = j, far_oct = oct;
+        }
+        if (far >= 0 && k < sizeof out)
+            k += (size_t)snprintf(out + k, sizeof out - k, "%s%s %lld (fitted on %g-%g)",
+                                  k ? ", " : "", ax[i].name, ax[i].v[far], g[0], g[1]);
     }
     if (*out)
         rl_cli_tell(cmd, "note: %s's band is applied outside the grid its costs were "
@@ -785,6 +809,7 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    note_unmeasured_run("step", o, &h);
     if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
         step_reserve(o, &m, &h) != 0)
         return RL_EXIT_INPUT;
@@ -1504,8 +1529,9 @@ int rl_cli_simulate(rl_opts *o)
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
     if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0)
+        load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
+    note_unmeasured_run("simulate", o, &h);
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
@@ -1684,11 +1710,7 @@ static void size_compare_notes(const rl_size_input *in)
     }
     for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
         if (!rl_hw_measured(&in->hw[i]))
-            rl_cli_tell("size", "note: %s has nothing measured (no kernel or efficiency "
-                        "tables): its rows are estimated from datasheet peaks at efficiency "
-                        "1.0, optimistic beside the calibrated profiles (each row's mode); "
-                        "calibrate it (roofline calibrate) before comparing",
-                        in->hw[i].name);
+            note_unmeasured("size", &in->hw[i]);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
             rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
@@ -1896,6 +1918,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0 ||
         check_slice(cmd, h, o->chips) != 0)
         return -1;
+    note_unmeasured_run(cmd, o, h);
     *c = rl_ops_config_default();
     c->chips = o->chips;
     c->prec = o->prec;

@@ -1482,6 +1482,7 @@ int rl_lua_simulate(lua_State *L)
     check_keys(L, 1, "simulate");
     int wide = check_model_hw(L, 1, &m, &h);
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
+    opt_chips(L, &h); /* a given chips is a slice, as in step (tester20 F14) */
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arch.h"
 
@@ -85,9 +86,15 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
     }
     if (rl_model_check_context(m, context, err, errlen) != 0)
         return -1;
-    if (rl_hw_peak(h, p.compute) <= 0) {
-        snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used",
-                 h->origin, rl_dtype_name(p.compute), rl_dtype_name(p.compute));
+    if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
+        char have[64] = "";
+        for (int d = 0; d < RL_DTYPE_COUNT; d++)
+            if (rl_hw_peak(h, (rl_dtype)d) > 0)
+                snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
+                         have[0] ? ", " : "", rl_dtype_name((rl_dtype)d));
+        snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used "
+                 "(give --compute, Lua field compute, one of: %s)", h->origin,
+                 rl_dtype_name(p.compute), rl_dtype_name(p.compute), have[0] ? have : "none");
         return -1;
     }
     if (rl_dtype_bytes(p.compute) < rl_dtype_bytes(p.weights)) {

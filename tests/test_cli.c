@@ -1136,8 +1136,9 @@ static void shard_json(void **state)
     assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
                              "--context 8192", out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline shard: note: every plan is ranked by formula (1)"));
-    j = run_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
-                 "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 --format json");
+    j = run_cli_json("step --model scaling-book-18b --hw tpu-v5e --chips 16 --tp 16 --kv-split seq "
+                     "--batch 1 --context 128000 --weights int8 --kv int8 --compute int8 "
+                     "--format json", out, sizeof out); /* nothing measured: a note */
     assert_non_null(strstr(cJSON_GetObjectItem(j, "communication")->valuestring, "included"));
     assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "comm_s"), 64 * 18e-6, 1e-9);
     cJSON_Delete(j);
@@ -1335,6 +1336,31 @@ static void size_notes_mixed_modes(void **state)
     assert_null(strstr(out, "has no price"));
 }
 
+/* tester20 F3: step, ops, prefill and simulate on a profile with nothing
+ * measured (h100-pcie: datasheet peaks at efficiency 1.0) print size's note,
+ * so its times are not compared with a measured profile's unaware; not on
+ * a measured one (h100-sxm) nor under --ideal, which asks for the peaks. */
+static void unmeasured_note_every_command(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
+        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5"};
+    static const char *const runs[][2] = {
+        {"h100-pcie", ""}, {"h100-sxm", ""}, {"h100-pcie", " --ideal"}};
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        for (int r = 0; r < 3; r++) {
+            snprintf(cmd, sizeof cmd, "%s --model llama3-8b --hw %s%s", cmds[i], runs[r][0],
+                     runs[r][1]);
+            assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+            if ((strstr(out, "note: h100-pcie has nothing measured (no kernel or efficiency "
+                             "tables): its times are estimated from datasheet peaks") != NULL) !=
+                (r == 0))
+                fail_msg("%s: %.600s", cmd, out);
+        }
+}
+
 /* Tester10 #1: step --chips N without a plan runs the plan simulate's
  * replicas run on an estimated profile too (h100-pcie: datasheet figures,
  * nothing measured), its collectives included: llama3-70b on 2 H100 PCIe
@@ -1350,8 +1376,8 @@ static void step_chips_plan_on_estimated(void **state)
     /* run_cli_json: its stderr note is not JSON */
     cJSON *a = run_cli_json("step --model llama3-70b --hw h100-pcie --chips 2 --batch 1 "
                             "--context 2048 --format json", out, sizeof out);
-    cJSON *b = run_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 --context 2048 "
-                        "--format json");
+    cJSON *b = run_cli_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 "
+                            "--context 2048 --format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp2");
     const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
     const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
@@ -1703,8 +1729,11 @@ static void torus_slices_checked(void **state)
         "step --model llama3-405b --hw tpu-v5p --chips 1000000 --batch 1 --context 1",
         "shard --model llama3-70b --hw tpu-v5p --chips 3 --batch 1 --context 100",
         "ops --model llama3-8b --hw tpu-v5p --chips 3 --batch 1 --context 100",
-        "prefill --model llama3-8b --hw tpu-v5p --chips 3 --tokens 100"};
-    for (int i = 0; i < 4; i++) {
+        "prefill --model llama3-8b --hw tpu-v5p --chips 3 --tokens 100",
+        /* tester20 F14: simulate timed a replica nobody can rent */
+        "simulate --model llama3-8b --hw tpu-v5p --chips 2 --qps 1 --requests 10 "
+        "--prompt-len 50 --out-len 5"};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(run_cli(bad[i], out, sizeof out), 2);
         assert_non_null(strstr(out, "is not a valid slice of tpu-v5p (valid: 4, 8, "));
     }
@@ -2356,7 +2385,7 @@ static void bursty_idle_is_not_overloaded(void **state)
  * tokens it was fitted on says so, as TP outside its range did: the
  * splitwise preset's grid is batch 1-64, context 192-8256, tokens
  * 128-8192 (hw_profiles/h100-sxm-splitwise.lua fitted_on.grid); inside it
- * no such note. */
+ * no such note.  Each axis names its value farthest outside, in octaves. */
 static void fitted_grid_note(void **state)
 {
     (void)state;
@@ -2367,6 +2396,10 @@ static void fitted_grid_note(void **state)
          "192-8256)"},
         {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,128 --context 4096",
          "fitted on: batch 128 (fitted on 1-64);"},
+        /* tester20 F12: the farthest value out (the extent of the
+         * extrapolation), not the first: 512 is 3 octaves above 64, 128 one */
+        {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 64,128,512,256 "
+         "--context 4096", "fitted on: batch 512 (fitted on 1-64);"},
         {"prefill --model llama2-70b --hw h100-sxm-splitwise --chips 2 --tokens 64",
          "fitted on: tokens 64 (fitted on 128-8192);"},
         {"step --model llama2-70b --hw h100-sxm-splitwise --chips 2 --batch 1,64 --context 4096",
@@ -2684,6 +2717,15 @@ static void reference_engine_profile(void **state)
              "--engine reference --weights fp32 --compute fp32 --kv fp32", dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "is a `calibrate --quick` profile, a smoke test"));
+    /* tester20 F11: the default bf16 compute has no flops on this profile:
+     * the refusal names the figure and the --compute it has, with no note
+     * promising bf16 kernels derived from the float32 tables first */
+    snprintf(cmd, sizeof cmd, "step --model tiny-test --hw %s/p.lua --batch 2 --context 256 "
+             "--engine reference", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "field 'flops.bf16': missing, so compute dtype bf16 cannot be used "
+                                "(give --compute, Lua field compute, one of: fp32)"));
+    assert_null(strstr(out, "derived"));
     snprintf(sh, sizeof sh, "%s/full.lua", dir);
     FILE *f = fopen(sh, "w");
     assert_non_null(f);
@@ -3041,6 +3083,7 @@ int main(void)
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
         cmocka_unit_test(size_notes_mixed_modes),
+        cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),

@@ -287,9 +287,11 @@ static void torus_slices_checked(void **state)
         {"step", "model = 'llama3-405b', chips = 1000000, context = 1"},
         {"shard", "model = 'llama3-70b', chips = 3, context = 100"},
         {"ops", "model = 'llama3-8b', chips = 3, context = 100"},
-        {"prefill", "model = 'llama3-8b', chips = 3, tokens = 100"}};
+        {"prefill", "model = 'llama3-8b', chips = 3, tokens = 100"},
+        {"simulate", "model = 'llama3-8b', chips = 3, qps = 1, requests = 10, prompt_len = '50',"
+                     " out_len = '5'"}}; /* tester20 F14 */
     char code[256], err[1024], want[128];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         snprintf(code, sizeof code, "return roofline.%s{ hw = 'tpu-v5p', %s }", bad[i][0], bad[i][1]);
         assert_int_equal(run(code, err, sizeof err), -1);
         snprintf(want, sizeof want, "roofline.%s: field 'chips': %s is not a valid slice of tpu-v5p "
