@@ -218,10 +218,10 @@ accuracy-kernels: $(BIN)
 	    "measured (NVIDIA AIConfigurator's systems/data, ../shared/data/README.md)"; exit 0; }; \
 	for p in $(SILICON_HW); do for e in $(SILICON_ENGINES); do \
 	    echo "== $${p%%:*} $$e: roofline validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} --engine $$e --holdout 5 --moe-models $(SILICON_MOE)"; \
-	    ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} --hw $${p%%:*} \
-	        --engine $$e --holdout 5 --moe-models $(SILICON_MOE) \
-	        --plot out/accuracy/$${p%%:*}-$$e.png | sed -n '/^operators/,$$p' \
-	        || exit 1; done; done
+	    out=$$(ROOFLINE_DATA=$(CURDIR) $(BIN) validate --tables $(SILICON)/$${p##*:} \
+	        --hw $${p%%:*} --engine $$e --holdout 5 --moe-models $(SILICON_MOE) \
+	        --plot out/accuracy/$${p%%:*}-$$e.png) || exit 1; \
+	    printf '%s\n' "$$out" | sed -n '/^operators/,$$p'; done; done
 # Derived times (engines.h DERIVED) against the GEMM tables they stand in
 # for: each non-bf16 table of the shipped profiles hidden in turn
 # (tools/derivedcheck.c); reads only hw_profiles.
