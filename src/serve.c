@@ -717,6 +717,13 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
     c->kv_model = NULL; /* two models' KV a token: charged at full size */
 }
 
+double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len)
+{
+    if (m->abstract || rl_arch_local_layers(m) == 0)
+        return len;
+    return rl_arch_kv_bytes_per_sequence(m, kv, len, RL_KV_IDEAL) / rl_arch_kv_bytes_per_token(m, kv);
+}
+
 double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n)
 {
     const rl_model *m = c->kv_model;
@@ -726,9 +733,9 @@ double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long l
     for (long long i = 0; i < n; i++) {
         double len = (double)req[i].prompt + req[i].output;
         full += len;
-        held += rl_arch_kv_bytes_per_sequence(m, c->kv_dtype, len, RL_KV_IDEAL);
+        held += rl_serve_kv_tokens(m, c->kv_dtype, len);
     }
-    return full > 0 ? held / (full * rl_arch_kv_bytes_per_token(m, c->kv_dtype)) : 1;
+    return full > 0 ? held / full : 1;
 }
 
 double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,

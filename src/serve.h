@@ -408,6 +408,11 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
  * 1 without c->kv_model or without windowed layers (tester20 F13). */
 double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n);
 
+/* The full-size KV tokens a sequence of `len` tokens of m holds in kv:
+ * rl_arch_kv_bytes_per_sequence (windowed layers capped, ideal view) over
+ * rl_arch_kv_bytes_per_token; len itself without windowed layers. */
+double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len);
+
 /* The prefix cache of --prefix-cache HBM_GB[:HOST_GB] (Lua prefix_cache)
  * into c's token budgets: GB x 1e9 / c->kv_bytes_per_token per tier (so
  * after rl_serve_config_hw). */

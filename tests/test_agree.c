@@ -326,7 +326,9 @@ static void replicated_kv_weights_everywhere(void **state)
  * windowed share (serve.h rl_serve_kv_share, the same function as step):
  * static batching of 2 x 109 such requests, all there at once, decodes
  * them in two batches of exactly step's max_batch (a whole batch, no
- * tolerance). */
+ * tolerance).  `size` bounded a plan's batch by the pool at full size too
+ * (999,182 tokens / 32,100 = 31 on one H100), pruning every cap above 32 on
+ * one chip; now a one-chip row with a cap above that is simulated. */
 static void windowed_kv_everywhere(void **state)
 {
     (void)state;
@@ -342,6 +344,15 @@ static void windowed_kv_everywhere(void **state)
     cJSON *m = run_cli_json(cmd, out, sizeof out);
     assert_true(num(m, "mean_decode_batch") == B);
     cJSON_Delete(m);
+    cJSON *z = run_cli_json("size --model mistral-7b --hw h100-sxm --qps 0.5 --prompt-len 32000 "
+                            "--out-len 100 --ttft-p99 5 --tpot-p99 0.05 --format json",
+                            out, sizeof out);
+    const cJSON *r;
+    int wide = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(z, "rows"))
+        wide |= num(r, "chips_total") == 1 && num(r, "max_seqs") > 32;
+    assert_true(wide);
+    cJSON_Delete(z);
 }
 
 int main(void)
