@@ -618,8 +618,12 @@ static void mha_head(builder *x)
     double N = (double)m->heads, K = (double)m->kv_heads;
     int qkv = x->o->n;
     matmul(x, "q_proj", L, x->M, 1, D, N * H, 1, 1, 0);
-    matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1);
-    matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1);
+    /* the z chips of a TP group beyond its K KV heads each read their head's
+     * K/V projections (shard.c plan_weights: K/V weights over min(tp, K)
+     * chips), so those weights are read z times (tester20 F1) */
+    double z = (double)ops_kv_layout(x, 1).z;
+    matmul(x, "k_proj", L, x->M, 1, D, K * H, 1, 1, 1)->weight_bytes *= z;
+    matmul(x, "v_proj", L, x->M, 1, D, K * H, 1, 1, 1)->weight_bytes *= z;
     fuse(x, qkv, 3);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + K) * H, ROPE_FLOPS, 1, 0);
 }

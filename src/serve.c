@@ -696,6 +696,8 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
                         rl_precision p, double reserve)
 {
     c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
+    c->kv_model = m;
+    c->kv_dtype = p.kv;
     c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
@@ -712,6 +714,28 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
     c->kv_capacity_tokens = (c->kv_capacity_tokens * c->kv_bytes_per_token - wd) /
                             (c->kv_bytes_per_token + kd);
     c->kv_bytes_per_token += kd;
+    c->kv_model = NULL; /* two models' KV a token: charged at full size */
+}
+
+double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len)
+{
+    if (m->abstract || rl_arch_local_layers(m) == 0)
+        return len;
+    return rl_arch_kv_bytes_per_sequence(m, kv, len, RL_KV_IDEAL) / rl_arch_kv_bytes_per_token(m, kv);
+}
+
+double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n)
+{
+    const rl_model *m = c->kv_model;
+    if (!m || m->abstract || rl_arch_local_layers(m) == 0)
+        return 1;
+    double full = 0, held = 0;
+    for (long long i = 0; i < n; i++) {
+        double len = (double)req[i].prompt + req[i].output;
+        full += len;
+        held += rl_serve_kv_tokens(m, c->kv_dtype, len);
+    }
+    return full > 0 ? held / full : 1;
 }
 
 double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
@@ -720,7 +744,9 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     char err[256];
     pp = pp < 1 ? 1 : pp;
     ep = ep < 1 ? 1 : ep;
-    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0)
+    /* a TP over more than K chips stores K/V projections replicated (shard.c) */
+    int kv_rep = !m->abstract && m->attention != RL_ATTN_MLA && chips / pp > m->kv_heads;
+    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep)
         return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     /* the plan's stored weights on each chip: attention, dense and vocab once
      * per group (fixY); the MoE router whole, in bf16 (shard.c) */
@@ -1882,7 +1908,7 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
     if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
         (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
         RL_FAIL("kv_bytes_per_token, host_bw, net_bw: must be > 0");
-    double cap = c->kv_capacity_tokens - c->prefix_hbm_tokens;
+    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
             RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
@@ -1987,10 +2013,14 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->n = n;
     S->c = c;
     S->E = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
-    S->cap_pages = floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / c->page_tokens);
+    /* windowed layers: each KV token charged at the workload's share of its
+     * full size (rl_serve_kv_share), the pool's tokens so many more */
+    double share = rl_serve_kv_share(c, req, n);
+    S->cap_pages =
+        floor((c->kv_capacity_tokens - c->prefix_hbm_tokens) / share / c->page_tokens);
     if ((c->page_tokens & (c->page_tokens - 1)) == 0)
         S->inv_page = 1.0 / c->page_tokens;
-    S->kv_tok = c->kv_bytes_per_token;
+    S->kv_tok = c->kv_bytes_per_token * share;
     S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
     /* p99 = the ceil(0.99 m)-th smallest of m values (pcts): it exceeds a

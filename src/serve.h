@@ -321,6 +321,12 @@ typedef struct {
     rl_attn_layout layout;  /* attention and KV layout of a replica (default TP) */
     rl_preempt preempt;
     double kv_bytes_per_token; /* for swap, prefix-cache and disagg transfer times */
+    /* The model whose sliding-window layers cap a sequence's KV (NULL: every
+     * token at kv_bytes_per_token), and its KV dtype: rl_serve_config_hw sets
+     * them, rl_serve_config_draft clears the model.  A run charges each KV
+     * token at rl_serve_kv_share of kv_bytes_per_token (serve.c sim_init). */
+    const rl_model *kv_model;
+    rl_dtype kv_dtype;
     double host_bw;         /* bytes/s per replica to host memory (all its chips) */
     double net_bw;          /* bytes/s per replica over the scale-out network */
     double net_latency;     /* seconds */
@@ -393,6 +399,20 @@ rl_serve_config rl_serve_config_default(void);
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
 
+/* The share of kv_bytes_per_token a run of the n requests req charges per
+ * KV token: the KV bytes of every request at its final length (prompt +
+ * output), windowed layers capped at their window as step's memory rule
+ * caps them (rl_arch_kv_bytes_per_sequence, ideal view), over those tokens
+ * at full size.  Exact for requests of one length, the workload's mean for
+ * mixed ones (a long request is charged below its cap, a short one above).
+ * 1 without c->kv_model or without windowed layers (tester20 F13). */
+double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n);
+
+/* The full-size KV tokens a sequence of `len` tokens of m holds in kv:
+ * rl_arch_kv_bytes_per_sequence (windowed layers capped, ideal view) over
+ * rl_arch_kv_bytes_per_token; len itself without windowed layers. */
+double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len);
+
 /* The prefix cache of --prefix-cache HBM_GB[:HOST_GB] (Lua prefix_cache)
  * into c's token budgets: GB x 1e9 / c->kv_bytes_per_token per tier (so
  * after rl_serve_config_hw). */
@@ -409,9 +429,11 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 /* The weights one replica of `chips` chips in `pp` pipeline stages stores
  * under layout l with `ep` expert-parallel groups per stage, bytes over all
  * its chips: the model's total (memory.h, evenly split) for a dense model
- * under plain TP; else chips x the per-chip weights of the plan as shard.h
- * stores them (attn-dp or ep > 1: attention, dense and vocab once per
- * group; a MoE model: its router whole and bf16 on every chip, ops.c).
+ * under plain TP over at most K chips a stage; else chips x the per-chip
+ * weights of the plan as shard.h stores them (attn-dp or ep > 1: attention,
+ * dense and vocab once per group; a MoE model: its router whole and bf16 on
+ * every chip, ops.c; TP beyond K: the K/V projections on each of the tp / K
+ * chips sharing a head, tester20 F1).
  * -1 when the plan cannot be evaluated. */
 double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                              long long ep, rl_precision p, rl_attn_layout l);

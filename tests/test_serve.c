@@ -1704,10 +1704,13 @@ static double const_step(void *ctx, const rl_step_work *w)
  *    latency, so 5 us (the NIC latency);
  *  - PP2 x TP4 in one node, B = 64: 4,194,304 / 4.5e11 = 9.321 us.
  * KV: each stage keeps its 63 layers of every token, so 16 chips as PP2 x
- * TP8 hold one copy per token, TP16 two (K = 8 heads): exactly twice the
- * tokens (1e-12), and by hand the TensorRT-LLM rule of the profile's
- * engine, 16 x 0.9 x (80e9 - W / 16 - 392 MiB) / 516,096 B per token (2 x
- * 126 layers x 8 heads x 128 x 2 B), W the bf16 weights (1e-9).
+ * TP8 hold one copy per token, TP16 two (K = 8 heads), and by hand the
+ * TensorRT-LLM rule of the profile's engine, 16 x 0.9 x (80e9 - W / 16 -
+ * 392 MiB) / 516,096 B per token (2 x 126 layers x 8 heads x 128 x 2 B),
+ * W the bf16 weights (1e-9).  TP16 stores more weights, Wt: each KV head's
+ * K/V projections on both of its chips (126 x 2 x 16384 x 128 x 8 x 2 B
+ * more, as step: tester20 F1; before, twice PP2's tokens exactly) and the
+ * norm gains whole on each chip (15 x 253 x 16384 x 2 B, shard.c).
  * Simulator: two requests at t = 0 of 10 output tokens at a constant 10 ms
  * step and max_seqs 1: one engine serves them in turn (makespan 200 ms),
  * two pipeline streams at once (100 ms, exact); each stream has half the
@@ -1747,7 +1750,9 @@ static void test_pipeline_parallel(void **state)
     double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double W = rl_memory_use(&m, &h, 16, 0, 1, p.weights, p.kv).weight_bytes;
     assert_rel(W, 2 * rl_arch_params(&m).total, 1e-12);
-    assert_rel(kv_pp, 2 * kv_tp, 1e-12);
+    double Wt = rl_serve_weight_bytes(&m, &h, 16, 1, 1, p, RL_ATTN_LAYOUT_TP);
+    assert_rel(Wt - W, 126.0 * 2 * 16384 * 128 * 8 * 2 + 15.0 * 253 * 16384 * 2, 1e-9);
+    assert_rel(kv_tp, 16 * 0.9 * (80e9 - Wt / 16 - 411041792.0) / (2 * 516096.0), 1e-9);
     assert_rel(kv_pp, 16 * 0.9 * (80e9 - W / 16 - 411041792.0) / 516096.0, 1e-9);
 
     double step = 0.01;
