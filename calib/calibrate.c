@@ -742,8 +742,11 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
                  "256 MiB), %s M = %d, N = %d, K = %d, S = %d", readb->name, readb->M, readb->N,
                  readb->K, readb->S);
     }
-    snprintf(peak_label, sizeof peak_label, "%s, M = %d, N = %d, K = %d", peakb->name, peakb->M,
-             peakb->N, peakb->K);
+    if (peakb)
+        snprintf(peak_label, sizeof peak_label, "%s, M = %d, N = %d, K = %d", peakb->name,
+                 peakb->M, peakb->N, peakb->K);
+    else
+        snprintf(peak_label, sizeof peak_label, "none measured");
     rl_efficiency eff = {.present = 1, .overhead_s = overhead};
     for (int c = 0; c < RL_EFF_CLASSES; c++)
         fit_class(&l, (rl_eff_class)c, overhead, peak, bw, &eff.curve[c]);

@@ -1815,7 +1815,9 @@ int rl_cli_size(rl_opts *o)
     if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
         rl_cli_tell("size", "note: each row ran %lld requests at --qps (%.0f s of "
                             "arrivals, more than --requests %lld; JSON key requests): simulate "
-                            "reproduces a row with --requests %lld",
+                            "reproduces a row with --requests %lld (at the replica count "
+                            "size found: a search may start from an earlier row's, "
+                            "docs/serving.md)",
                     ran,
                     RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
     int bounded = 0;
@@ -1855,6 +1857,10 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
                             "stops starting plans after %.0e simulator events (docs/serving.md)",
                     r.skipped_for_time, (double)RL_SIZE_MAX_WORK);
+    if (r.unbanded_off_fit > 0)
+        rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
+                            "(first: %s; the fit's residuals say nothing there)",
+                    r.unbanded_off_fit, r.n, r.off_fit_why);
     if (r.unbanded_for_time > 0)
         rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
                             "runs stop after %.0e simulator events too (docs/serving.md)",

@@ -2006,7 +2006,20 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
-void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
+/* The result's no_band note where the fitted costs give a run no band
+ * (why, from rl_ec_no_band; nothing when ""). */
+static void add_no_band(cJSON *result, const char *why)
+{
+    char note[768];
+    if (!*why)
+        return;
+    snprintf(note, sizeof note, "no band: %s; the fit's residuals say nothing there (the time "
+             "is an estimate)", why);
+    cJSON_AddStringToObject(result, "no_band", note);
+}
+
+void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
+                        rl_shard_result *r)
 {
     rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
@@ -2018,6 +2031,8 @@ void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
         r->band_s[k] = r->step_s * exp(lo);
         r->band_s[3 - k] = r->step_s * exp(hi);
     }
+    if (!r->banded && !cJSON_GetObjectItem(result, "no_band"))
+        add_no_band(result, why);
 }
 
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
@@ -2061,17 +2076,6 @@ void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what)
     set_string(result, "engine_source", source);
 }
 
-/* The result's no_band note where the fitted costs give a run no band
- * (why, from rl_ec_no_band; nothing when ""). */
-static void add_no_band(cJSON *result, const char *why)
-{
-    char note[768];
-    if (!*why)
-        return;
-    snprintf(note, sizeof note, "no band: %s; the fit's residuals say nothing there (the time "
-             "is an estimate)", why);
-    cJSON_AddStringToObject(result, "no_band", note);
-}
 
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
                   rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)

@@ -236,8 +236,11 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 /* r->band_s (p5, p10, p90, p95) and banded of a result re-timed by
  * rl_e2e_fitted_shard: the fitted band at its replica's shape (TP over
  * plan.tp, replica_batch, context), the band rl_e2e_retime gives `step
- * --chips tp --batch replica_batch` (review26 L4: plan rows carried none). */
-void rl_e2e_fitted_band(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r);
+ * --chips tp --batch replica_batch` (review26 L4: plan rows carried none).
+ * Off the fit (rl_ec_no_band) the row stays unbanded and result gets the
+ * no_band note once (review27 M1). */
+void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
+                        rl_shard_result *r);
 
 /* Label result, a run of `model` with `weights` weights, TP over `tp`
  * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"

@@ -364,8 +364,10 @@ void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weig
                               weights, c->weights);
     if (k < n && tp > 0 && c->grid[RL_EC_TP][0] > 0 &&
         (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1]))
-        snprintf(out + k, n - k, "%stp %lld (fitted on tp %g-%g)", k ? ", " : "", tp,
-                 c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
+        snprintf(out + k, n - k, c->grid[RL_EC_TP][0] == c->grid[RL_EC_TP][1]
+                                     ? "%stp %lld (fitted on tp %g only)"
+                                     : "%stp %lld (fitted on tp %g-%g)",
+                 k ? ", " : "", tp, c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
 }
 
 /* The parameter named key, or -1. */

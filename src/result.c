@@ -727,8 +727,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[640];
-    snprintf(fitted, sizeof fitted, "step_s and its band from the fitted engine costs (src/enginecost.h "
-             "(E)) per replica, as step --chips tp gives them%s; kv_load_s, weight_load_s and compute_s "
+    snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
+             "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
+             "them%s; kv_load_s, weight_load_s and compute_s "
              "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
              "them, comm_s the collectives at the fitted comm_eff",
              plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
@@ -758,7 +759,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             return NULL;
         }
         if (fit)
-            rl_e2e_fitted_band(m, h, p, &s);
+            rl_e2e_fitted_band(o, m, h, p, &s);
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
@@ -1449,6 +1450,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"beyond_replica_bound", (double)r->beyond_bound},
         {"skipped_for_time", (double)r->skipped_for_time},
         {"unbanded_for_time", (double)r->unbanded_for_time},
+        {"unbanded_off_fit", (double)r->unbanded_off_fit},
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
     int banded = in->conservative; /* the band the rows report (and --conservative sized on) */

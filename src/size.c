@@ -1148,9 +1148,14 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
     for (int k = 0; k < out->n && rc == 0; k++) {
         char why[512];
         long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
-        if (!has[out->c[k].hw] || rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name,
-                                                       out->c[k].chips / pp, why, sizeof why))
-            continue; /* no band there (e2e.h) */
+        if (!has[out->c[k].hw])
+            continue;
+        if (rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, out->c[k].chips / pp, why,
+                                 sizeof why)) { /* no band there (e2e.h) */
+            if (out->unbanded_off_fit++ == 0)
+                snprintf(out->off_fit_why, sizeof out->off_fit_why, "%s", why);
+            continue;
+        }
         if (over_budget(in, *work)) {
             for (; k < out->n; k++)
                 out->unbanded_for_time += has[out->c[k].hw];

@@ -245,9 +245,6 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
 
 static const char *cost_unit(const rl_size_result *r) { return r->priced ? "USD/h" : "chips"; }
 
-/* A time s in ms at `dec` decimals, with c's band beside it when it has
- * one: "v (lo-hi)", the band of size's JSON rows (the runs at the band's
- * edges, size.h rl_size_candidate.edge; k indexes them). */
 /* What the report says for a TPOT when no request had two output tokens
  * (size.h no_tpot; JSON null, as simulate's "-": tester19 F4). */
 #define NO_TPOT "n/a (1-token outputs)"
@@ -268,6 +265,9 @@ static int report_no_tpot(const rl_size_report_data *x)
     return x->res->n > 0 && x->res->c[0].no_tpot;
 }
 
+/* A time s in ms at `dec` decimals, with c's band beside it when it has
+ * one: "v (lo-hi)", the band of size's JSON rows (the runs at the band's
+ * edges, size.h rl_size_candidate.edge; k indexes them). */
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
     if (c->banded)

@@ -217,6 +217,26 @@ static void unfitted_plan_says_so(void **state)
     cJSON_Delete(j);
 }
 
+/* review27 M1: replica and pipeline rows of a model the fit never saw
+ * carry no band, and say why once (no_band), as step --chips 4 does; the
+ * merge of two fixes for review26 L4 dropped the sentence. */
+static void replica_rows_off_the_fit_say_no_band(void **state)
+{
+    (void)state;
+    static const char *const plans[] = {"--tp 4", "--tp 4 --pp 2"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-sxm-splitwise --chips 8 %s "
+                 "--batch 1 --context 2048 --format json", plans[i]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_null(cJSON_GetObjectItem(row(j, 0), "step_s_low"));
+        const cJSON *why = cJSON_GetObjectItem(j, "no_band");
+        assert_true(cJSON_IsString(why));
+        assert_non_null(strstr(why->valuestring, "model llama3-8b (fitted on llama2-70b only)"));
+        cJSON_Delete(j);
+    }
+}
+
 /* tester15 F-csv-1: a plan's step rows say at which context they were
  * computed, as step's rows do (JSON key and CSV column `context`). */
 static void plan_rows_carry_context(void **state)
@@ -362,6 +382,7 @@ int main(void)
         cmocka_unit_test(pareto_fitted_is_step),
         cmocka_unit_test(sweep_labelled_by_its_points),
         cmocka_unit_test(unfitted_plan_says_so),
+        cmocka_unit_test(replica_rows_off_the_fit_say_no_band),
         cmocka_unit_test(plan_rows_carry_context),
         cmocka_unit_test(pipeline_step_is_simulate),
         cmocka_unit_test(fitted_pipeline_step_is_simulate),

@@ -1398,10 +1398,37 @@ static void test_fitted_plans_simulated(void **state)
     rl_size_result_free(&r);
 }
 
+/* review27 M2: rows whose plan lies off a fitted profile's fit (here a
+ * model it never saw: every row) carry no band, and the result counts them
+ * and says why (unbanded_off_fit, off_fit_why; the CLI prints the note);
+ * they were skipped silently beside "band: p10-p90". */
+static void test_off_fit_rows_counted(void **state)
+{
+    (void)state;
+    static rl_model m;
+    static rl_hw hw[1];
+    m = load_model("llama3-8b", NULL, 0);
+    hw[0] = load_hw("h100-sxm-splitwise", NULL, 0);
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
+    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_true(r.n > 0);
+    assert_int_equal(r.unbanded_off_fit, r.n);
+    assert_non_null(strstr(r.off_fit_why, "model llama3-8b (fitted on llama2-70b only)"));
+    for (int i = 0; i < r.n; i++)
+        assert_false(r.c[i].banded);
+    rl_size_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fitted_plans_simulated),
+        cmocka_unit_test(test_off_fit_rows_counted),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
