@@ -154,6 +154,8 @@ static const char *const BANDS[2] = {"p10_p90", "p5_p95"};
 static const char *const QUANTILES[4] = {"p5", "p10", "p90", "p95"};
 static const char *const AXES[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
 
+const char *rl_ec_axis_name(rl_ec_axis a) { return a < RL_EC_AXES ? AXES[a] : "?"; }
+
 /* band.per_octave.CLASS.BAND: a widening in log units per octave, [0,
  * RL_EC_WIDEN_MAX]; band.per_octave.CLASS.up_to_octaves: how far out it
  * was seen, [0, 1000] */

@@ -299,6 +299,8 @@ double rl_ec_widening(const double *r, const double *d, int n, double q_lo, doub
  * "compute_eff", "memory_eff", "comm_eff", "prefill_comm_eff", "launch_s",
  * "prefill_act_byte_s". */
 const char *rl_ec_name(rl_ec_param p);
+/* "tp", "batch", "context", "tokens": the keys of fitted_on.grid. */
+const char *rl_ec_axis_name(rl_ec_axis a);
 /* 1 for the efficiencies (fractions), 0 for the costs (seconds). */
 int rl_ec_is_eff(rl_ec_param p);
 /* Physical range of each parameter: costs in [0, max]; efficiencies in

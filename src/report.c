@@ -128,16 +128,35 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         put(b, "%s", "(nested)");
 }
 
+/* An array in a table cell: "[a, b]" (info's fitted_on.grid.tp). */
+static void put_list(buf *b, const cJSON *a)
+{
+    put(b, "[");
+    for (const cJSON *c = a->child; c; c = c->next) {
+        put(b, "%s", c == a->child ? "" : ", ");
+        put_value(b, c, 1.0, 0);
+    }
+    put(b, "]");
+}
+
 /* An object in one cell as "key value, key value" (quoted in CSV); its
- * values are scalars (numbers, strings, booleans). */
+ * values are scalars (numbers, strings, booleans); in the table format a
+ * nested object reads "key (key value, ...)" and an array "key [a, b]"
+ * (info's fitted_on.grid: tester20 F5). */
 static void put_object(buf *b, const cJSON *o, int csv)
 {
     if (csv)
         put(b, "\"");
     for (const cJSON *c = o->child; c; c = c->next) {
         put(b, "%s%s ", c == o->child ? "" : ", ", c->string);
-        if (cJSON_IsObject(c) || cJSON_IsArray(c) || (csv && cJSON_IsString(c)))
+        if (csv && (cJSON_IsObject(c) || cJSON_IsArray(c) || cJSON_IsString(c)))
             put(b, "%s", "(nested)");
+        else if (cJSON_IsObject(c)) {
+            put(b, "(");
+            put_object(b, c, 0);
+            put(b, ")");
+        } else if (cJSON_IsArray(c))
+            put_list(b, c);
         else
             put_value(b, c, 1.0, 0);
     }

@@ -170,6 +170,46 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
     cJSON_AddStringToObject(r, "costs_source", e->costs_source);
 }
 
+/* An engine's fitted costs of (E) (enginecost.h: `roofline fit`) as
+ * "fitted_costs" {decode_step_s, ..., prefill_act_byte_s} and what they
+ * were fitted on as "fitted_on" {file, hash, date, rows, configs,
+ * cv_median_abs_error, cv_p90_abs_error, models, weights, grid {tp: [lo,
+ * hi], ...}}, the keys of the profile's engines.NAME.costs; both null for
+ * an engine without fitted costs.  step_s, seq_s and launch_s above are the
+ * kernel-table engine's keys, 0 beside fitted costs, which time a fitted
+ * step instead (tester20 F5: a script reading info saw a fitted engine
+ * with no host floor). */
+static void add_fitted_costs(cJSON *r, const rl_engine_costs *c)
+{
+    if (!c->present) {
+        cJSON_AddNullToObject(r, "fitted_costs");
+        cJSON_AddNullToObject(r, "fitted_on");
+        return;
+    }
+    cJSON *v = cJSON_AddObjectToObject(r, "fitted_costs");
+    for (int p = 0; p < RL_EC_N; p++)
+        cJSON_AddNumberToObject(v, rl_ec_name((rl_ec_param)p), c->v[p]);
+    if (c->rows <= 0) { /* costs written by hand: no fit recorded */
+        cJSON_AddNullToObject(r, "fitted_on");
+        return;
+    }
+    cJSON *on = cJSON_AddObjectToObject(r, "fitted_on");
+    cJSON_AddStringToObject(on, "file", c->file);
+    cJSON_AddStringToObject(on, "hash", c->hash);
+    cJSON_AddStringToObject(on, "date", c->date);
+    cJSON_AddNumberToObject(on, "rows", (double)c->rows);
+    cJSON_AddNumberToObject(on, "configs", (double)c->configs);
+    cJSON_AddNumberToObject(on, "cv_median_abs_error", c->cv_median);
+    cJSON_AddNumberToObject(on, "cv_p90_abs_error", c->cv_p90);
+    cJSON_AddStringToObject(on, "models", c->models);
+    cJSON_AddStringToObject(on, "weights", c->weights);
+    cJSON *grid = cJSON_AddObjectToObject(on, "grid");
+    for (int a = 0; a < RL_EC_AXES; a++)
+        if (c->grid[a][0] > 0)
+            cJSON_AddItemToObject(grid, rl_ec_axis_name((rl_ec_axis)a),
+                                  cJSON_CreateDoubleArray(c->grid[a], 2));
+}
+
 /* An engine's memory rule (engines.h): fraction, what it is a fraction of,
  * per-chip overheads and source; "memory_rule": "none" without one. */
 static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
@@ -242,6 +282,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON_AddStringToObject(r, "tables", tables);
         cJSON_AddStringToObject(r, "source", e->source);
         add_engine_costs(r, e);
+        add_fitted_costs(r, &e->fitted);
         add_memory_rule(r, &e->mem);
         cJSON_AddItemToArray(rows, r);
     }
@@ -305,7 +346,9 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     static const char terms[] =
         "formula (1)'s roofline terms, the collectives, and the time the kernels take above "
         "their roofline (measured kernels, elementwise ops and activations formula (1) leaves "
-        "out, engine costs; 0 in ideal mode)";
+        "out, engine costs; 0 in ideal mode); negative where attention is compute-heavy (MLA "
+        "at long context): compute_s holds attention's FLOPs and kv_load_s its KV bytes, so the "
+        "terms count the attention kernels twice and can exceed the step (docs/model.md)";
     char rule[1024];
     if (!overlap)
         snprintf(rule, sizeof rule, "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "

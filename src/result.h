@@ -29,7 +29,9 @@
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context);
 
 /* `roofline info --hw H`: hw, mode, default_engine and one row per engine
- * (engine, default, mode, version, measured_on, date, tables, source). */
+ * (engine, default, mode, version, measured_on, date, tables, source, the
+ * kernel-table engine costs step_s ... costs_source, fitted_costs and
+ * fitted_on (null without fitted costs), the memory rule). */
 cJSON *rl_result_engines(const rl_hw *h);
 
 /* `roofline step`: mode ("calibrated" when h has efficiency tables, else
