@@ -1370,27 +1370,34 @@ static void test_evidence_note(void **state)
     assert_int_equal(rl_size_evidence_note(hw, 2, 0, note, sizeof note), 0);
 }
 
-/* tester18 F14: on a profile with fitted engine costs, the plans they
- * time (h100-sxm-splitwise: Llama-2-70B, fp16 weights, TP2-TP8) are
- * searched.  Their estimated cost sits above fp8's, so no bf16 plan was
- * among the simulated ones and every row read `estimated`; each replica
- * kind's cheapest fitted plan is now simulated too (size.c pick_plans), so
- * some row is bf16 and labelled fitted.  0.5 req/s of 500-token prompts
- * and 50-token outputs (60 requests), TTFT p99 <= 2 s, TPOT p99 <= 0.1 s. */
-static void test_fitted_plans_simulated(void **state)
+/* size of `model` on h100-sxm-splitwise (fitted on Llama-2-70B): 0.5 req/s
+ * of 500-token prompts and 50-token outputs (60 requests), TTFT p99 <= 2 s,
+ * TPOT p99 <= 0.1 s. */
+static void search_on_splitwise(const char *model, rl_size_result *r)
 {
-    (void)state;
     static rl_model m;
     static rl_hw hw[1];
-    m = load_model("llama2-70b", NULL, 0);
+    m = load_model(model, NULL, 0);
     hw[0] = load_hw("h100-sxm-splitwise", NULL, 0);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
                         .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
     in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
                          .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
-    rl_size_result r;
     char err[512];
-    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_int_equal(rl_size_search(&in, r, err, sizeof err), 0);
+}
+
+/* tester18 F14: on a profile with fitted engine costs, the plans they
+ * time (h100-sxm-splitwise: Llama-2-70B, fp16 weights, TP2-TP8) are
+ * searched.  Their estimated cost sits above fp8's, so no bf16 plan was
+ * among the simulated ones and every row read `estimated`; each replica
+ * kind's cheapest fitted plan is now simulated too (size.c pick_plans), so
+ * some row is bf16 and labelled fitted. */
+static void test_fitted_plans_simulated(void **state)
+{
+    (void)state;
+    rl_size_result r;
+    search_on_splitwise("llama2-70b", &r);
     int fitted = 0;
     for (int i = 0; i < r.n; i++)
         fitted += r.c[i].p.weights == RL_BF16 && !strcmp(r.c[i].mode, "fitted");
@@ -1405,17 +1412,8 @@ static void test_fitted_plans_simulated(void **state)
 static void test_off_fit_rows_counted(void **state)
 {
     (void)state;
-    static rl_model m;
-    static rl_hw hw[1];
-    m = load_model("llama3-8b", NULL, 0);
-    hw[0] = load_hw("h100-sxm-splitwise", NULL, 0);
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
-                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
-    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
-                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
     rl_size_result r;
-    char err[512];
-    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    search_on_splitwise("llama3-8b", &r);
     assert_true(r.n > 0);
     assert_int_equal(r.unbanded_off_fit, r.n);
     assert_non_null(strstr(r.off_fit_why, "model llama3-8b (fitted on llama2-70b only)"));
