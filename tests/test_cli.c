@@ -1765,8 +1765,8 @@ static void prefill_share_as_ops(void **state)
 
 /* Tester 4 finding 10: step, shard, ops and prefill refuse the chip counts
  * pareto refuses on a torus chip, with pareto's message (exit 2): tpu-v5p
- * --chips 3 and 1000000 (not 4, 8, ..., 8192 or a multiple of the 8960-chip
- * pod; 1000000 read a 0.29 us llama3-405b step).  One chip and GPU counts
+ * --chips 3 and 1000000 (not 4, 8, ..., 4096 or a multiple of its 6144-chip
+ * domain; 1000000 read a 0.29 us llama3-405b step).  One chip and GPU counts
  * stay allowed (llama3-8b on h100-sxm --chips 3 runs tp1 replicas). */
 static void torus_slices_checked(void **state)
 {

@@ -278,7 +278,7 @@ static void sweep_pareto_plot(void **state)
 
 /* The torus slice check of the command line (test_cli.c torus_slices_checked)
  * holds in Lua too, with its message: tpu-v5p chips = 3 and 1000000 are not
- * 4, 8, ..., 8192 or a multiple of the 8960-chip pod (rl_sweep_check_slice);
+ * 4, 8, ..., 4096 or a multiple of the 6144-chip domain (rl_sweep_check_slice);
  * one chip and a GPU count of 3 stay allowed. */
 static void torus_slices_checked(void **state)
 {
