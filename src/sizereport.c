@@ -321,14 +321,24 @@ static const char *hw_mode(const rl_size_report_data *x, int hw)
     return rl_hw_default_mode(&x->in->hw[hw], x->in->calibrated);
 }
 
-/* What a mode label short of measured means for the figures ("" else). */
-static const char *mode_caution(const char *mode)
+/* What a mode label short of measured means for the figures on h ("" else):
+ * an estimate is a what-if of another chip's tables (h100-pcie), a chip
+ * with nothing measured (the TPU presets), or tables timing under half of
+ * a step (stop 27: the last was said of all three). */
+static const char *mode_caution(const char *mode, const rl_hw *h, int calibrated)
 {
-    return !strcmp(mode, "estimated") ? " (estimated: under half of a decode step's time comes "
-                                        "from measured or interpolated kernel-table times, the "
-                                        "rest derived or at the roofline: optimistic)"
-           : !strcmp(mode, "ideal") ? " (ideal: the roofline at full efficiency: optimistic)"
-                                    : "";
+    if (!strcmp(mode, "ideal"))
+        return " (ideal: the roofline at full efficiency: optimistic)";
+    if (strcmp(mode, "estimated") != 0)
+        return "";
+    if (!calibrated || !rl_hw_measured(h))
+        return " (estimated: datasheet figures at full efficiency, nothing measured on this "
+               "chip: optimistic beside a measured one)";
+    if (rl_hw_what_if_of(h))
+        return " (estimated: another chip's measured kernel times, their roofline part moved "
+               "to this chip's datasheet figures and their excess kept)";
+    return " (estimated: under half of a decode step's time comes from measured or "
+           "interpolated kernel-table times, the rest derived or at the roofline: optimistic)";
 }
 
 /* The recommendation block for candidate b. */
@@ -343,7 +353,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     const char *mode = rl_size_mode(in, b);
     item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
             "calibrated, then estimated, then ideal), then the one sustaining more load.",
-         mode, mode_caution(mode));
+         mode, mode_caution(mode, &in->hw[b->hw], in->calibrated));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
                 "the scale-out network.",
@@ -846,7 +856,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
         item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
                 "dtypes take its times (provenance below), every other operator its roofline "
                 "divided by %s (size: fraction of peak) plus %.3g s per kernel: %s (%s).",
-             h->name, mode, mode_caution(mode), whose, h->efficiency.overhead_s, tab,
+             h->name, mode, mode_caution(mode, h, in->calibrated), whose, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "

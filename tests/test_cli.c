@@ -1338,6 +1338,31 @@ static void size_notes_mixed_modes(void **state)
     assert_null(strstr(out, "has no price"));
 }
 
+/* The sizing report says what an `estimated` row rests on (stop 27): on
+ * h100-pcie, h100-sxm's kernel times moved to its figures; on tpu-v4,
+ * datasheet figures with nothing measured.  Before, both read "under half
+ * of a decode step's time comes from measured or interpolated kernel-table
+ * times", true of neither (h100-pcie's tables time ~95% of its steps). */
+static void size_report_says_why_estimated(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v4 --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+             "--report %s/r.md", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    char *t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Mode: estimated (estimated: another chip's measured kernel "
+                              "times, their roofline part moved to this chip's datasheet"));
+    assert_non_null(strstr(t, "Mode: estimated (estimated: datasheet figures at full "
+                              "efficiency, nothing measured on this chip"));
+    assert_null(strstr(t, "under half of a decode step's time"));
+    free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester20 F3: step, ops, prefill and simulate on a profile with nothing
  * measured (tpu-v4: datasheet peaks at efficiency 1.0) print size's note,
  * so its times are not compared with a measured profile's unaware; not on
@@ -3200,6 +3225,7 @@ int main(void)
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
+        cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
