@@ -357,13 +357,17 @@ static int load_model(const rl_opts *o, rl_model *m)
 }
 
 /* A --set that changed the chip scales its measurements (spec.h
- * rl_hw_what_if_of). */
+ * rl_hw_what_if_of).  The chip named is the one its engine's tables were
+ * measured on (h100-pcie, a spec over h100-sxm's tables, said "h100-pcie's
+ * measurements", which do not exist), else h's own. */
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
         rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                       "estimated; the plan and its collectives are kept",
-                   h->changed, h->name,
+                   h->changed, on,
                    h->engine_costs.present
                        ? "the fitted engine costs' device terms over the changed figures"
                        : RL_ENGINE_WHAT_IF_RULE,
@@ -1698,8 +1702,8 @@ static int report_path_check(const char *path)
 /* Notes on a comparison across hardware that every output format needs
  * (tester10 #1, #14: only the Markdown/HTML report warned): profiles in
  * two modes (measured tables beside datasheet peaks at efficiency 1.0,
- * which reads faster than the measured: h100-pcie estimated ahead of
- * h100-sxm calibrated), and a cost unit of chips because a profile has no
+ * which reads faster than the measured: h100-pcie at its peaks ahead of
+ * h100-sxm calibrated, until stop 27), and a cost unit of chips because a profile has no
  * price. */
 static void size_compare_notes(const rl_size_input *in)
 {

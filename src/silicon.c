@@ -1316,6 +1316,11 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
 static int hw_names_device(rl_hw *h, const char *device, char *engine, size_t n)
 {
     int any = 0;
+    /* a what-if's tables are of the chip as measured, not of h (h100-pcie's
+     * are h100-sxm's since stop 27): it names no device of its own, so the
+     * preset scan names the chip they were measured on */
+    if (rl_hw_what_if_of(h))
+        return -1;
     for (int i = 0; i < h->engines.n; i++) {
         char err[256], name[sizeof h->engines.e[i].name];
         snprintf(name, sizeof name, "%s", h->engines.e[i].name);

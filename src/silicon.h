@@ -173,7 +173,8 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
  * F9): the tables must come from H's chip.  The
  * device DIR/<engine>'s files name ("# device: ") must be one that H's
  * engines were imported from (their source's "device '...'"); when H names
- * none (the TPU presets, h100-pcie, a reference-engine base.lua) it must
+ * none (the TPU presets, a reference-engine base.lua; a what-if of another
+ * chip's tables, as h100-pcie of h100-sxm's, names none of its own) it must
  * not be one that another hardware preset's engines name.  Every file must
  * name a device, all the same one: a file without the line is refused
  * naming it (tester16 F3: an A100's tables stripped of it became a

@@ -249,7 +249,8 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
  * selected engine's tables (or, without an engine, the efficiency tables)
  * were measured on this chip (measured_on equals h's name, or is not given
  * for efficiency); "estimated" when they were borrowed from another chip,
- * or when h has no measurement at all (the TPU presets, h100-pcie): its
+ * or h is a what-if of them (h100-pcie over h100-sxm's tables), or when h
+ * has no measurement at all (the TPU presets): its
  * datasheet figures at full efficiency, an assumption each result and the
  * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);

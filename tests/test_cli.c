@@ -1314,19 +1314,21 @@ static void over_budget_note_names_engine(void **state)
 
 /* Tester10 #1 and #14: size across profiles of two modes, or with one
  * profile unpriced, says so on stderr in every output format (only the
- * Markdown/HTML report did): h100-pcie has nothing measured and no price. */
+ * Markdown/HTML report did): tpu-v4 has nothing measured and no price
+ * (h100-pcie was the example until stop 27, when it took h100-sxm's
+ * measured tables as a what-if). */
 static void size_notes_mixed_modes(void **state)
 {
     (void)state;
     static const char *const fmts[] = {"table", "csv", "json"};
     char cmd[512];
     for (int i = 0; i < 3; i++) {
-        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,h100-pcie --qps 5 "
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,tpu-v4 --qps 5 "
                  "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
                  "--format %s", fmts[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-        if (!strstr(out, "note: h100-pcie has nothing measured") ||
-            !strstr(out, "note: h100-pcie has no price"))
+        if (!strstr(out, "note: tpu-v4 has nothing measured") ||
+            !strstr(out, "note: tpu-v4 has no price"))
             fail_msg("%s: %.600s", fmts[i], out);
     }
     assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
@@ -1336,8 +1338,33 @@ static void size_notes_mixed_modes(void **state)
     assert_null(strstr(out, "has no price"));
 }
 
+/* The sizing report says what an `estimated` row rests on (stop 27): on
+ * h100-pcie, h100-sxm's kernel times moved to its figures; on tpu-v4,
+ * datasheet figures with nothing measured.  Before, both read "under half
+ * of a decode step's time comes from measured or interpolated kernel-table
+ * times", true of neither (h100-pcie's tables time ~95% of its steps). */
+static void size_report_says_why_estimated(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v4 --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+             "--report %s/r.md", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    char *t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Mode: estimated (estimated: another chip's measured kernel "
+                              "times, their roofline part moved to this chip's datasheet"));
+    assert_non_null(strstr(t, "Mode: estimated (estimated: datasheet figures at full "
+                              "efficiency, nothing measured on this chip"));
+    assert_null(strstr(t, "under half of a decode step's time"));
+    free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester20 F3: step, ops, prefill and simulate on a profile with nothing
- * measured (h100-pcie: datasheet peaks at efficiency 1.0) print size's note,
+ * measured (tpu-v4: datasheet peaks at efficiency 1.0) print size's note,
  * so its times are not compared with a measured profile's unaware; not on
  * a measured one (h100-sxm) nor under --ideal, which asks for the peaks. */
 static void unmeasured_note_every_command(void **state)
@@ -1347,14 +1374,14 @@ static void unmeasured_note_every_command(void **state)
         "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
         "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5"};
     static const char *const runs[][2] = {
-        {"h100-pcie", ""}, {"h100-sxm", ""}, {"h100-pcie", " --ideal"}};
+        {"tpu-v4", ""}, {"h100-sxm", ""}, {"tpu-v4", " --ideal"}};
     char cmd[512];
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         for (int r = 0; r < 3; r++) {
             snprintf(cmd, sizeof cmd, "%s --model llama3-8b --hw %s%s", cmds[i], runs[r][0],
                      runs[r][1]);
             assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-            if ((strstr(out, "note: h100-pcie has nothing measured (no kernel or efficiency "
+            if ((strstr(out, "note: tpu-v4 has nothing measured (no kernel or efficiency "
                              "tables): its times are estimated from datasheet peaks") != NULL) !=
                 (r == 0))
                 fail_msg("%s: %.600s", cmd, out);
@@ -1362,21 +1389,65 @@ static void unmeasured_note_every_command(void **state)
 }
 
 /* Tester10 #1: step --chips N without a plan runs the plan simulate's
- * replicas run on an estimated profile too (h100-pcie: datasheet figures,
- * nothing measured), its collectives included: llama3-70b on 2 H100 PCIe
+ * replicas run on an estimated profile too (h100-pcie as it was until stop
+ * 27, tests/data/hw/h100-pcie-datasheet.lua: datasheet figures, nothing
+ * measured), its collectives included: llama3-70b on 2 H100 PCIe
  * at batch 1 equals step --tp 2 (same function, 1e-12), and its 160
  * AllReduces of 16 KiB take the alpha-beta model's one-shot, max(2 us,
- * 16384 / (12 x 2.5e10)) = 2 us each (h100-pcie.lua ici_latency 2e-6;
+ * 16384 / (12 x 2.5e10)) = 2 us each (its ici_latency 2e-6;
  * comm.h switch; 2 x 2 us before stop 24's one-shot) = 0.32 ms; before, the
  * step was formula (1) over 2 fully sharded chips, no collectives.  The
  * same for prefill --chips 2. */
+#define PCIE_DATASHEET RL_SRCDIR "/tests/data/hw/h100-pcie-datasheet.lua"
+
+/* tester20 F3, the ranking half (stop 27): h100-pcie is timed by h100-sxm's
+ * measured tables moved to its datasheet figures (a what-if, mode
+ * estimated), not by its datasheet peaks.  llama3-8b, batch 8, context
+ * 2048, fp8 weights, KV and compute: the measured h100-sxm step 5.086 ms;
+ * h100-pcie at its peaks (the fixture of the preset as it was) read 4.289
+ * ms, faster than the measured SXM, so size ranked it ahead; now 6.824 ms
+ * (figures of this commit, rounded; the test checks the order, and that
+ * the PCIe card is slower than its own roofline and the SXM, not the
+ * figures).  The run reads `estimated`, engine trtllm with a table time
+ * share above one half, its engine_source says "scaled what-if" of the
+ * h100_sxm tables, and its note names h100-sxm's measurements. */
+static void h100_pcie_ranks_behind_sxm(void **state)
+{
+    (void)state;
+    const char *tail = " --batch 8 --context 2048 --weights fp8 --kv fp8 --compute fp8 "
+                       "--format json";
+    char cmd[512];
+    double t[3];
+    const char *const hw[] = {"h100-sxm", "h100-pcie", PCIE_DATASHEET};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw %s%s", hw[i], tail);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        t[i] = num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s");
+        if (i == 1) {
+            assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+            assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "trtllm");
+            assert_true(num(j, "table_time_share") > 0.5);
+            const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+            assert_non_null(strstr(src, "scaled what-if"));
+            assert_non_null(strstr(src, "systems/data/h100_sxm"));
+        }
+        cJSON_Delete(j);
+    }
+    assert_true(t[1] > t[0]); /* the PCIe card behind the measured SXM */
+    assert_true(t[1] > t[2]); /* and behind its own peaks */
+    assert_true(t[2] < t[0]); /* the old preset's order, the finding */
+    snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-pcie --batch 8 --context 2048");
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "changes the chip: h100-sxm's measurements time it"));
+    assert_null(strstr(out, "has nothing measured"));
+}
 static void step_chips_plan_on_estimated(void **state)
 {
     (void)state;
     /* run_cli_json: its stderr note is not JSON */
-    cJSON *a = run_cli_json("step --model llama3-70b --hw h100-pcie --chips 2 --batch 1 "
+    cJSON *a = run_cli_json("step --model llama3-70b --hw " PCIE_DATASHEET " --chips 2 --batch 1 "
                             "--context 2048 --format json", out, sizeof out);
-    cJSON *b = run_cli_json("step --model llama3-70b --hw h100-pcie --tp 2 --batch 1 "
+    cJSON *b = run_cli_json("step --model llama3-70b --hw " PCIE_DATASHEET " --tp 2 --batch 1 "
                             "--context 2048 --format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp2");
     const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
@@ -1385,7 +1456,7 @@ static void step_chips_plan_on_estimated(void **state)
     assert_rel(num(ra, "comm_s"), 160 * 2e-6, 1e-9);
     cJSON_Delete(a);
     cJSON_Delete(b);
-    a = run_cli_json("prefill --model llama3-70b --hw h100-pcie --chips 2 --tokens 512 "
+    a = run_cli_json("prefill --model llama3-70b --hw " PCIE_DATASHEET " --chips 2 --tokens 512 "
                      "--format json", out, sizeof out);
     assert_non_null(strstr(cJSON_GetObjectItem(a, "communication")->valuestring, "tp2"));
     cJSON_Delete(a);
@@ -1719,8 +1790,8 @@ static void prefill_share_as_ops(void **state)
 
 /* Tester 4 finding 10: step, shard, ops and prefill refuse the chip counts
  * pareto refuses on a torus chip, with pareto's message (exit 2): tpu-v5p
- * --chips 3 and 1000000 (not 4, 8, ..., 8192 or a multiple of the 8960-chip
- * pod; 1000000 read a 0.29 us llama3-405b step).  One chip and GPU counts
+ * --chips 3 and 1000000 (not 4, 8, ..., 4096 or a multiple of its 6144-chip
+ * domain; 1000000 read a 0.29 us llama3-405b step).  One chip and GPU counts
  * stay allowed (llama3-8b on h100-sxm --chips 3 runs tp1 replicas). */
 static void torus_slices_checked(void **state)
 {
@@ -3153,6 +3224,8 @@ int main(void)
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
+        cmocka_unit_test(h100_pcie_ranks_behind_sxm),
+        cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
