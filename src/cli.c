@@ -1857,7 +1857,12 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
                             "stops starting plans after %.0e simulator events (docs/serving.md)",
                     r.skipped_for_time, (double)RL_SIZE_MAX_WORK);
-    if (r.unbanded_off_fit > 0)
+    if (r.unbanded_off_fit > 0 && in.conservative) /* rl_size_search: not eligible */
+        rl_cli_tell("size", "note: --conservative: %lld plans lie off the fit and were not "
+                            "sized (no slow edge: the fit's residuals say nothing there; "
+                            "first: %s; docs/serving.md)",
+                    r.unbanded_off_fit, r.off_fit_why);
+    else if (r.unbanded_off_fit > 0)
         rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
                             "(first: %s; the fit's residuals say nothing there)",
                     r.unbanded_off_fit, r.n, r.off_fit_why);

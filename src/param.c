@@ -563,8 +563,9 @@ const rl_command RL_COMMANDS[] = {
      "name's); what it was fitted on, CV error, band, each parameter's status and sd), its\n"
      "default engine, loadable with --hw\n"
      "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
-     "The band it saves covers the fitted model(s) only, and a TP degree other than the one\n"
-     "fitted only when the rows have two or more: elsewhere results carry no band (no_band).",
+     "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
+     "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
+     "carry no band (no_band).",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -203,6 +203,8 @@ static void add_fitted_costs(cJSON *r, const rl_engine_costs *c)
     cJSON_AddNumberToObject(on, "cv_p90_abs_error", c->cv_p90);
     cJSON_AddStringToObject(on, "models", c->models);
     cJSON_AddStringToObject(on, "weights", c->weights);
+    cJSON_AddStringToObject(on, "kv", c->kv);
+    cJSON_AddStringToObject(on, "compute", c->compute);
     cJSON *grid = cJSON_AddObjectToObject(on, "grid");
     for (int a = 0; a < RL_EC_AXES; a++)
         if (c->grid[a][0] > 0)
