@@ -396,8 +396,10 @@ const rl_command RL_COMMANDS[] = {
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
      "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
      "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
-     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...) and\n"
-     "what they were fitted on (fitted_on: file, rows, models, weights, grid).",
+     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...),\n"
+     "which replace the kernel-table keys step_s, seq_s, launch_s (0 there; costs_source\n"
+     "says so), and what they were fitted on (fitted_on: file, rows, models, weights, kv,\n"
+     "compute, grid).  Byte counts print whole (rounded to the nearest byte).",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,

@@ -1970,7 +1970,10 @@ static void provenance_cell(void **state)
  * with rl_hw_load: the same numbers, exactly), in JSON and in the table;
  * before, the engine row showed only the kernel-table keys step_s, seq_s,
  * launch_s = 0, as if the fitted engine had no host floor.  An engine
- * without fitted costs has both keys null. */
+ * without fitted costs has both keys null.  Those keys stay (0, numbers)
+ * and the fitted engine's costs_source says fitted_costs replace them,
+ * naming decode_step_s (h27lab: the 0 beside 0.0296 read as a second,
+ * zero floor); fitted_on records kv and compute beside weights. */
 static void info_fitted_costs(void **state)
 {
     (void)state;
@@ -1984,12 +1987,24 @@ static void info_fitted_costs(void **state)
     for (const cJSON *r = rows ? rows->child : NULL; r; r = r->next) {
         const cJSON *f = cJSON_GetObjectItem(r, "fitted_costs");
         assert_non_null(f);
+        const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(r, "costs_source"));
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(r, "step_s")));
         if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), c->engine))
             fitted = r;
-        else
+        else {
             assert_true(cJSON_IsNull(f) && cJSON_IsNull(cJSON_GetObjectItem(r, "fitted_on")));
+            assert_null(strstr(src, "fitted_costs replace them"));
+        }
     }
     assert_non_null(fitted);
+    char replaced[160];
+    snprintf(replaced, sizeof replaced, "step_s, seq_s, launch_s, prefill_layer_s unused: "
+             "fitted_costs replace them (decode_step_s %.4g s,", c->v[RL_EC_DECODE_STEP]);
+    const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(fitted, "costs_source"));
+    if (strncmp(src, replaced, strlen(replaced)) != 0)
+        fail_msg("%s", src);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
+                            cJSON_GetObjectItem(fitted, "fitted_on"), "kv")), "bf16");
     const cJSON *f = cJSON_GetObjectItem(fitted, "fitted_costs");
     for (int p = 0; p < RL_EC_N; p++) {
         const cJSON *v = cJSON_GetObjectItem(f, rl_ec_name((rl_ec_param)p));
@@ -2009,6 +2024,42 @@ static void info_fitted_costs(void **state)
     assert_int_equal(cli2("info --hw h100-sxm-splitwise", ""), 0);
     assert_non_null(strstr(out, want));
     assert_non_null(strstr(out, "decode_step_s "));
+}
+
+/* h27lab (issue 14 carried): the memory rule's byte counts print whole
+ * (round to the nearest byte): vLLM's context 1.79 GiB read
+ * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
+ * - ... 70325087436.8 in step.  Expected: 1921997865, 1352914698 (1.26
+ * GiB), every *_bytes key an integer. */
+static void memory_bytes_whole(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw h100-sxm", " --format json");
+    int vllm = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "engines")->child; r; r = r->next)
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "vllm")) {
+            vllm = 1;
+            assert_true(num(r, "cuda_context_bytes") == 1921997865.0);
+            assert_true(num(r, "workspace_bytes") == 1352914698.0);
+        }
+    assert_true(vllm);
+    cJSON_Delete(j);
+    static const char *const keys[] = {"cuda_context_bytes", "comm_buffer_bytes",
+                                       "workspace_bytes", "capacity_bytes", "usable_bytes"};
+    static const char *const steps[] = {"--model llama3-70b --chips 4", /* comm buffers */
+                                        "--model llama3-8b"};          /* usable_bytes */
+    for (int s = 0; s < 2; s++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step %s --hw h100-sxm --engine vllm --batch 8 --context 1000",
+                 steps[s]);
+        j = json2(cmd, " --format json");
+        for (size_t i = 0; i < (s ? 5 : 3); i++) {
+            double v = num(j, keys[i]);
+            if (!(v > 0 || (s && i == 1)) || v != floor(v)) /* no comm buffers at TP 1 */
+                fail_msg("%s: %s %.17g", cmd, keys[i], v);
+        }
+        cJSON_Delete(j);
+    }
 }
 
 /* Tester finding 4: size selects --engine as simulate does (vLLM's kernel
@@ -3175,6 +3226,7 @@ int main(void)
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(info_fitted_costs),
+        cmocka_unit_test(memory_bytes_whole),
         cmocka_unit_test(mla_excess_documented),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
