@@ -1860,7 +1860,7 @@ int rl_cli_size(rl_opts *o)
     if (r.unbanded_off_fit > 0 && in.conservative) /* rl_size_search: not eligible */
         rl_cli_tell("size", "note: --conservative: %lld plans lie off the fit and were not "
                             "sized (no slow edge: the fit's residuals say nothing there; "
-                            "first: %s; docs/serving.md)",
+                            "first: %s; docs/model.md)",
                     r.unbanded_off_fit, r.off_fit_why);
     else if (r.unbanded_off_fit > 0)
         rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "

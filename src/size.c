@@ -1209,11 +1209,12 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
             continue;
         }
         if (out->unbanded_off_fit++ == 0)
-            snprintf(out->off_fit_why, sizeof out->off_fit_why, "%.64s %lld chips: %.400s",
-                     base[c->hw].name, c->chips, why);
+            snprintf(out->off_fit_why, sizeof out->off_fit_why,
+                     "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips, why);
     }
     if (kept == 0 && pl->n > 0)
-        RL_FAIL("sizes on the slow end of a profile's band; every plan searched lies off its "
+        RL_FAIL("--conservative sizes on the slow end of a profile's band; every plan searched "
+                "lies off its "
                 "fit (first: %s), so none has a slow edge. Fit the profile on measurements of "
                 "the plans to size, or drop --conservative", out->off_fit_why);
     pl->n = kept;

@@ -1336,6 +1336,26 @@ static void size_notes_mixed_modes(void **state)
     assert_null(strstr(out, "has no price"));
 }
 
+/* h27lab (review27 M2): size --conservative sizes only plans that carry a
+ * band; fp8 alone (--keep-precision) on the bf16-only h100-sxm-splitwise
+ * fit leaves none: exit 2, naming why; bf16 runs and notes the plans left
+ * out (int8/fp8 ones). */
+static void size_conservative_off_fit(void **state)
+{
+    (void)state;
+    const char *base = "size --model llama2-70b --hw h100-sxm-splitwise --qps 1 --requests 60 "
+                       "--prompt-len 500 --out-len 50 --ttft-p99 3 --tpot-p99 0.1 --conservative";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --weights fp8 --keep-precision", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    if (!strstr(out, "every plan searched lies off its fit") ||
+        !strstr(out, "weights fp8 (fitted on weights bf16 only)"))
+        fail_msg("%.600s", out);
+    assert_int_equal(run_cli(base, out, sizeof out), 0);
+    if (!strstr(out, "plans lie off the fit and were not sized"))
+        fail_msg("%.600s", out);
+}
+
 /* tester20 F3: step, ops, prefill, simulate and size on a profile with nothing
  * measured (h100-pcie: datasheet peaks at efficiency 1.0) print size's note,
  * so its times are not compared with a measured profile's unaware; not on
@@ -3226,6 +3246,7 @@ int main(void)
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(info_fitted_costs),
+        cmocka_unit_test(size_conservative_off_fit),
         cmocka_unit_test(memory_bytes_whole),
         cmocka_unit_test(mla_excess_documented),
         cmocka_unit_test(unmeasured_dtype_derived),
