@@ -1705,16 +1705,16 @@ static int report_path_check(const char *path)
  * which reads faster than the measured: h100-pcie at its peaks ahead of
  * h100-sxm calibrated, until stop 27), and a cost unit of chips because a profile has no
  * price. */
-static void size_compare_notes(const rl_size_input *in)
+static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
 {
-    int measured = 0, priced = 0;
-    for (int i = 0; i < in->nhw; i++) {
-        measured += in->calibrated && rl_hw_measured(&in->hw[i]);
+    int priced = 0;
+    for (int i = 0; i < in->nhw; i++)
         priced += in->hw[i].price_per_chip_hour > 0;
-    }
-    for (int i = 0; measured > 0 && measured < in->nhw && i < in->nhw; i++)
-        if (!rl_hw_measured(&in->hw[i]))
-            note_unmeasured("size", &in->hw[i]);
+    /* Each profile with nothing measured, whether or not a measured one is
+     * beside it (tester20 F3 carried: size --hw tpu-v5e alone said nothing
+     * while step/ops/prefill/simulate did). */
+    for (int i = 0; i < in->nhw; i++)
+        note_unmeasured_run("size", o, &in->hw[i]);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
             rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
@@ -1807,7 +1807,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         req = NULL;
     }
-    size_compare_notes(&in);
+    size_compare_notes(o, &in);
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         rl_cli_tell("size", "%s", err);
@@ -1861,7 +1861,12 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
                             "stops starting plans after %.0e simulator events (docs/serving.md)",
                     r.skipped_for_time, (double)RL_SIZE_MAX_WORK);
-    if (r.unbanded_off_fit > 0)
+    if (r.unbanded_off_fit > 0 && in.conservative) /* rl_size_search: not eligible */
+        rl_cli_tell("size", "note: --conservative: %lld plans lie off the fit and were not "
+                            "sized (no slow edge: the fit's residuals say nothing there; "
+                            "first: %s; docs/model.md)",
+                    r.unbanded_off_fit, r.off_fit_why);
+    else if (r.unbanded_off_fit > 0)
         rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
                             "(first: %s; the fit's residuals say nothing there)",
                     r.unbanded_off_fit, r.n, r.off_fit_why);

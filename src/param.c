@@ -396,8 +396,10 @@ const rl_command RL_COMMANDS[] = {
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
      "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
      "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
-     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...) and\n"
-     "what they were fitted on (fitted_on: file, rows, models, weights, grid).",
+     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...),\n"
+     "which replace the kernel-table keys step_s, seq_s, launch_s (0 there; costs_source\n"
+     "says so), and what they were fitted on (fitted_on: file, rows, models, weights, kv,\n"
+     "compute, grid).  Byte counts print whole (rounded to the nearest byte).",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
@@ -563,8 +565,9 @@ const rl_command RL_COMMANDS[] = {
      "name's); what it was fitted on, CV error, band, each parameter's status and sd), its\n"
      "default engine, loadable with --hw\n"
      "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
-     "The band it saves covers the fitted model(s) only, and a TP degree other than the one\n"
-     "fitted only when the rows have two or more: elsewhere results carry no band (no_band).",
+     "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
+     "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
+     "carry no band (no_band).",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -1448,16 +1448,27 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     return chunk;
 }
 
+/* take_prefill, counting the request in over_budget when `over` (its
+ * prompt, over max_tokens, is prefilled whole) the first time it starts:
+ * once per request (h27lab, tester: "3620 of 2000 requests": every step
+ * that found no KV room for it counted it again, and a recompute after a
+ * preemption would too). */
+static int take_counted(sim *S, replica *r, long long budget, int whole, int over)
+{
+    int first = S->s[r->wait.head].t_start < 0;
+    int t = take_prefill(S, r, budget, whole);
+    S->over_budget += t > 0 && first && over;
+    return t;
+}
+
 /* A prefill replica (disagg): whole prompts up to the token budget. */
 static void admit_prefill_pool(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     long long used = 0;
     while (r->wait.head >= 0 && seqs_below(S, r->npf) &&
-           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens)) {
-        S->over_budget += S->s[r->wait.head].need > c->max_tokens;
-        used += take_prefill(S, r, 0, 1);
-    }
+           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
+        used += take_counted(S, r, 0, 1, S->s[r->wait.head].need > c->max_tokens);
 }
 
 /* Static batching: a new batch only when the last one has finished, with
@@ -1527,8 +1538,8 @@ static void admit_batched(sim *S, replica *r, int chunked)
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         if (!chunked && r->npf > 0 && need > budget)
             break;
-        S->over_budget += !chunked && need > c->max_tokens; /* whole, in a step of its own */
-        int t = take_prefill(S, r, budget, !chunked);
+        /* whole, in a step of its own */
+        int t = take_counted(S, r, budget, !chunked, !chunked && need > c->max_tokens);
         if (t == 0)
             break;
         budget -= t;

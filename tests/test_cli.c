@@ -1363,7 +1363,27 @@ static void size_report_says_why_estimated(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* tester20 F3: step, ops, prefill and simulate on a profile with nothing
+/* h27lab (review27 M2): size --conservative sizes only plans that carry a
+ * band; fp8 alone (--keep-precision) on the bf16-only h100-sxm-splitwise
+ * fit leaves none: exit 2, naming why; bf16 runs and notes the plans left
+ * out (int8/fp8 ones). */
+static void size_conservative_off_fit(void **state)
+{
+    (void)state;
+    const char *base = "size --model llama2-70b --hw h100-sxm-splitwise --qps 1 --requests 60 "
+                       "--prompt-len 500 --out-len 50 --ttft-p99 3 --tpot-p99 0.1 --conservative";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --weights fp8 --keep-precision", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    if (!strstr(out, "every plan searched lies off its fit") ||
+        !strstr(out, "weights fp8 (fitted on weights bf16 only)"))
+        fail_msg("%.600s", out);
+    assert_int_equal(run_cli(base, out, sizeof out), 0);
+    if (!strstr(out, "plans lie off the fit and were not sized"))
+        fail_msg("%.600s", out);
+}
+
+/* tester20 F3: step, ops, prefill, simulate and size on a profile with nothing
  * measured (tpu-v4: datasheet peaks at efficiency 1.0) print size's note,
  * so its times are not compared with a measured profile's unaware; not on
  * a measured one (h100-sxm) nor under --ideal, which asks for the peaks. */
@@ -1372,7 +1392,9 @@ static void unmeasured_note_every_command(void **state)
     (void)state;
     static const char *const cmds[] = {
         "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
-        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5"};
+        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5",
+        /* h27lab: size said it only beside a measured profile (issue 14 carried) */
+        "size --qps 1 --requests 50 --prompt-len 100 --out-len 5 --ttft-p99 2 --tpot-p99 0.1"};
     static const char *const runs[][2] = {
         {"tpu-v4", ""}, {"h100-sxm", ""}, {"tpu-v4", " --ideal"}};
     char cmd[512];
@@ -2039,7 +2061,10 @@ static void provenance_cell(void **state)
  * with rl_hw_load: the same numbers, exactly), in JSON and in the table;
  * before, the engine row showed only the kernel-table keys step_s, seq_s,
  * launch_s = 0, as if the fitted engine had no host floor.  An engine
- * without fitted costs has both keys null. */
+ * without fitted costs has both keys null.  Those keys stay (0, numbers)
+ * and the fitted engine's costs_source says fitted_costs replace them,
+ * naming decode_step_s (h27lab: the 0 beside 0.0296 read as a second,
+ * zero floor); fitted_on records kv and compute beside weights. */
 static void info_fitted_costs(void **state)
 {
     (void)state;
@@ -2053,12 +2078,24 @@ static void info_fitted_costs(void **state)
     for (const cJSON *r = rows ? rows->child : NULL; r; r = r->next) {
         const cJSON *f = cJSON_GetObjectItem(r, "fitted_costs");
         assert_non_null(f);
+        const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(r, "costs_source"));
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(r, "step_s")));
         if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), c->engine))
             fitted = r;
-        else
+        else {
             assert_true(cJSON_IsNull(f) && cJSON_IsNull(cJSON_GetObjectItem(r, "fitted_on")));
+            assert_null(strstr(src, "fitted_costs replace them"));
+        }
     }
     assert_non_null(fitted);
+    char replaced[160];
+    snprintf(replaced, sizeof replaced, "step_s, seq_s, launch_s, prefill_layer_s unused: "
+             "fitted_costs replace them (decode_step_s %.4g s,", c->v[RL_EC_DECODE_STEP]);
+    const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(fitted, "costs_source"));
+    if (strncmp(src, replaced, strlen(replaced)) != 0)
+        fail_msg("%s", src);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
+                            cJSON_GetObjectItem(fitted, "fitted_on"), "kv")), "bf16");
     const cJSON *f = cJSON_GetObjectItem(fitted, "fitted_costs");
     for (int p = 0; p < RL_EC_N; p++) {
         const cJSON *v = cJSON_GetObjectItem(f, rl_ec_name((rl_ec_param)p));
@@ -2078,6 +2115,42 @@ static void info_fitted_costs(void **state)
     assert_int_equal(cli2("info --hw h100-sxm-splitwise", ""), 0);
     assert_non_null(strstr(out, want));
     assert_non_null(strstr(out, "decode_step_s "));
+}
+
+/* h27lab (issue 14 carried): the memory rule's byte counts print whole
+ * (round to the nearest byte): vLLM's context 1.79 GiB read
+ * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
+ * - ... 70325087436.8 in step.  Expected: 1921997865, 1352914698 (1.26
+ * GiB), every *_bytes key an integer. */
+static void memory_bytes_whole(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw h100-sxm", " --format json");
+    int vllm = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "engines")->child; r; r = r->next)
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "vllm")) {
+            vllm = 1;
+            assert_true(num(r, "cuda_context_bytes") == 1921997865.0);
+            assert_true(num(r, "workspace_bytes") == 1352914698.0);
+        }
+    assert_true(vllm);
+    cJSON_Delete(j);
+    static const char *const keys[] = {"cuda_context_bytes", "comm_buffer_bytes",
+                                       "workspace_bytes", "capacity_bytes", "usable_bytes"};
+    static const char *const steps[] = {"--model llama3-70b --chips 4", /* comm buffers */
+                                        "--model llama3-8b"};          /* usable_bytes */
+    for (int s = 0; s < 2; s++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step %s --hw h100-sxm --engine vllm --batch 8 --context 1000",
+                 steps[s]);
+        j = json2(cmd, " --format json");
+        for (size_t i = 0; i < (s ? 5 : 3); i++) {
+            double v = num(j, keys[i]);
+            if (!(v > 0 || (s && i == 1)) || v != floor(v)) /* no comm buffers at TP 1 */
+                fail_msg("%s: %s %.17g", cmd, keys[i], v);
+        }
+        cJSON_Delete(j);
+    }
 }
 
 /* Tester finding 4: size selects --engine as simulate does (vLLM's kernel
@@ -3246,6 +3319,8 @@ int main(void)
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(info_fitted_costs),
+        cmocka_unit_test(size_conservative_off_fit),
+        cmocka_unit_test(memory_bytes_whole),
         cmocka_unit_test(mla_excess_documented),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),

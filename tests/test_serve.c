@@ -430,7 +430,11 @@ static void test_static_batch_closed_form(void **state)
  * about 20 prefill steps (more than 10, as 2 would fit in 2000 tokens);
  * none is over the budget.  At max_tokens 100 every prompt is longer than
  * the budget: each is prefilled whole in a step of its own and counted
- * (over_budget = 20, exact); chunked batching cuts them instead (0). */
+ * (over_budget = 20, exact); chunked batching cuts them instead (0).
+ * Counted once per request (h27lab; a tester read "3620 of 2000"): with KV
+ * room for about two prompts (2200 tokens) each waits many steps for room,
+ * and every step that found none counted it again; 64-token outputs and a
+ * pool this small also preempt, and a recompute is no second request. */
 static void test_continuous_token_budget(void **state)
 {
     fixture *f = *state;
@@ -446,6 +450,17 @@ static void test_continuous_token_budget(void **state)
     out = run(f, r, 20, &c);
     assert_int_equal(out.over_budget, 20);
     assert_true(out.ttft.max > 10 * t_pf);
+    rl_serve_result_free(&out);
+    c.kv_capacity_tokens = 2200;
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.completed, 20);
+    assert_int_equal(out.over_budget, 20);
+    rl_serve_result_free(&out);
+    free(r);
+    r = workload(20, 1e9, 1000, 64, 7);
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.completed, 20);
+    assert_int_equal(out.over_budget, 20);
     rl_serve_result_free(&out);
     c.policy = RL_POLICY_CHUNKED;
     out = run(f, r, 20, &c);
