@@ -1189,7 +1189,8 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
+    fprintf(df, "# class dtype measured_s predicted_s x0..x%d (held-back configurations; x: the "
+            "shape, rl_kclass_axes order, MoE's model shape from x%d)\n", RL_KSHAPE - 1, RL_KX_MOE);
     const rl_serving_engine eng = engine_of(s);
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
@@ -1204,7 +1205,10 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
                     continue;
                 prov[p]++;
                 e[n++] = fabs(pred / r->measured_s - 1.0);
-                fprintf(df, "%d %d %.6g %.6g\n", c, v, r->measured_s, pred);
+                fprintf(df, "%d %d %.6g %.6g", c, v, r->measured_s, pred);
+                for (int a = 0; a < RL_KSHAPE; a++)
+                    fprintf(df, " %.6g", r->x[a]);
+                fputc('\n', df);
             }
             if (n == 0)
                 continue;
