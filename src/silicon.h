@@ -40,13 +40,13 @@
  *    (batch, isl, heads, head_dim) averaged over KV heads missed vLLM by
  *    p90 30-55%: its latency grows up to 1.6x from 1 KV head to MHA.)
  *    MoE: one grid per model shape (hidden, inter, topk, experts) over
- *    (tokens at 2^i, 1/moe_tp_size, 1/moe_ep_size), rows of routing
+ *    (tokens, 1/moe_tp_size, 1/moe_ep_size), rows of routing
  *    power_law_1.01 only (engines.h says why); a missing MoE file or one
  *    with no imported dtype leaves the engine without MoE tables.
- *    MLA (engines.h): prefill over (batch, isl at 2^i), decode over
- *    (batch, context), both with heads per GPU, rows of mla_dtype bfloat16
- *    (the only one measured); the isl values between powers of 2 (1536,
- *    3072, ...) only validate, keeping every profile under 1 MB.
+ *    MLA (engines.h): prefill over (batch, isl), decode over (batch,
+ *    context), both with heads per GPU, rows of mla_dtype bfloat16 (the
+ *    only one measured).  MoE tokens and MLA isl keep every measured value
+ *    (2^i only until stop 27: silicon.c subsampled says why).
  *    A node's ln latency is the mean of its configurations'; the nodes
  *    are fitted non-decreasing along the batched axes (ktable.h,
  *    rl_kt_isotonic), nodes no configuration measured are then filled
