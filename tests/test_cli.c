@@ -1021,6 +1021,63 @@ static void set_changes_the_chip(void **state)
     cJSON_Delete(j);
 }
 
+/* One rule for the mode, on what was measured, not the name (tester22 F1):
+ * h100-sxm's engine tables record the figures they were measured at
+ * (engines.h measured_at: 3.35e12 B/s), so
+ * - a copy of hw_profiles/h100-sxm.lua with hbm_bw doubled and the name kept
+ *   is the what-if --set hw.hbm_bw=6.7e12 is: mode estimated, its step_s
+ *   (7.54 ms, llama3-70b fp8 tp8 B=1 ctx 4096) equal to the --set run's
+ *   (rel 1e-12) and below the measured chip's 8.86 ms; it read
+ *   `calibrated` at 8.86 ms, the tables taken as measured at 6.7 TB/s;
+ * - h100-sxm-splitwise --engine trtllm (h100-sxm's figures and tables,
+ *   another name) reads calibrated, with h100-sxm's step_s (rel 1e-12),
+ *   as --set hw.name=foo does; it read `estimated`. */
+static void mode_follows_the_figures(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --chips 8 --batch 1 --context 4096 --weights fp8 "
+                       "--compute fp8 --format json";
+    char dir[] = "/tmp/rl_mode_fig_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    char *text = slurp_text(RL_SRCDIR "/hw_profiles/h100-sxm.lua");
+    assert_non_null(text);
+    char *at = strstr(text, "hbm_bw = 3.35e12,");
+    assert_non_null(at);
+    snprintf(path, sizeof path, "%s/fast.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*shbm_bw = 6.7e12,%s", (int)(at - text), text, at + strlen("hbm_bw = 3.35e12,"));
+    fclose(f);
+    free(text);
+    static char out[1 << 16];
+    const struct {
+        const char *hw, *mode;
+    } runs[] = {{"h100-sxm", "calibrated"},
+                {"h100-sxm --set hw.hbm_bw=6.7e12", "estimated"},
+                {NULL, "estimated"}, /* the copy */
+                {"h100-sxm-splitwise --engine trtllm", "calibrated"},
+                {"h100-sxm --set hw.name=foo", "calibrated"}};
+    double t[5];
+    for (int i = 0; i < 5; i++) {
+        snprintf(args, sizeof args, "%s --hw %s", base, runs[i].hw ? runs[i].hw : path);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, runs[i].mode);
+        t[i] = num(cJSON_GetObjectItem(j, "rows")->child, "step_s");
+        cJSON_Delete(j);
+    }
+    assert_rel(t[2], t[1], 1e-12);
+    assert_true(t[2] < 0.95 * t[0]);
+    assert_rel(t[3], t[0], 1e-12);
+    assert_rel(t[4], t[0], 1e-12);
+    /* the copy's run says its figure overrides the measured one */
+    snprintf(args, sizeof args, "%s --hw %s", base, path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "hbm_bw=6.7e+12 (as measured 3.35e+12) changes the chip"));
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A failed write on stdout (a full device: /dev/full, Linux) says so on
  * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
 static void stdout_full(void **state)
@@ -3143,6 +3200,7 @@ int main(void)
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
+        cmocka_unit_test(mode_follows_the_figures),
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
