@@ -1078,6 +1078,37 @@ static void mode_follows_the_figures(void **state)
     rmdir(dir);
 }
 
+/* Seeds are exact 64-bit integers in 0..1e18 (tester22 F7): 2^53 and
+ * 2^53 + 1 draw different workloads (the same run before: both read as the
+ * double 2^53), JSON echoes 9007199254740993 digit for digit (it echoed
+ * 9007199254740990.0, which drew a third run), and 1e18 + 1 is refused,
+ * exit 2 (it was taken as 1e18). */
+static void seed_exact(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len "
+                       "lognormal:1000:1 --out-len lognormal:100:1 --requests 100 --format json "
+                       "--seed ";
+    double ttft[2];
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s%s", base,
+                 i ? "9007199254740993" : "9007199254740992");
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        ttft[i] = num(j, "ttft_p50_s");
+        cJSON_Delete(j);
+        assert_non_null(strstr(out, i ? "\"seed\":\t9007199254740993," : "\"seed\":\t9007199254740992,"));
+    }
+    assert_true(ttft[0] != ttft[1]);
+    char args[512];
+    snprintf(args, sizeof args, "%s1000000000000000001", base);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--seed '1000000000000000001': expected a whole number in [0, "
+                                "1000000000000000000]"));
+}
+
 /* A failed write on stdout (a full device: /dev/full, Linux) says so on
  * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
 static void stdout_full(void **state)
@@ -3201,6 +3232,7 @@ int main(void)
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
         cmocka_unit_test(mode_follows_the_figures),
+        cmocka_unit_test(seed_exact),
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
