@@ -386,7 +386,7 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ run --out @D@ @D@/w.lua", "w.lua: it is an input of this run (the scenario)"},
         {"@BIN@ @STEP@ --save @D@", "exists and is not a regular file (a folder)"},
         {"@BIN@ @STEP@ --save /dev/full", "exists and is not a regular file (a device"},
-        {"@BIN@ @STEP@ --save /proc/self/x", "its folder does not take a new file"},
+        {"@BIN@ @STEP@ --save /proc/self/x", "its folder '/proc/self' is on procfs (/proc)"},
         {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/g.png", "--plot and --save name the same file"},
         {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/./g.dat",
          "--plot's data file and --save name the same file"},
