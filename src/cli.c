@@ -1112,10 +1112,8 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     if (rl_param_number(o, RL_P_QPS, &w->qps) || rl_param_number(o, RL_P_REQUESTS, &d))
         return -1;
     w->n = (long long)d;
-    d = (double)w->seed;
-    if (rl_param_number(o, RL_P_SEED, &d))
+    if (rl_param_seed(o, RL_P_SEED, &w->seed))
         return -1;
-    w->seed = (uint64_t)d;
     w->max_context = 0; /* the CLI truncates below, and says so */
     if (o->given[RL_P_BURST]) {
         w->arrival = RL_ARRIVAL_GAMMA;
@@ -1590,7 +1588,7 @@ int rl_cli_simulate(rl_opts *o)
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
-                           w.qps, trace ? -1 : (double)w.seed, truncated, o->fmt == RL_FMT_JSON,
+                           w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
@@ -2533,11 +2531,11 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
 {
     *w = (rl_workload){.n = 24, .qps = 1, .prompt = {RL_DIST_UNIFORM, 32, 256},
                        .output = {RL_DIST_UNIFORM, 8, 64}, .seed = 1};
-    double d = (double)w->n, seed = 1, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
+    double d = (double)w->n, slots = 4, repeats = rl_param_default(RL_P_REPEATS);
     *vo = (rl_serve_validate_opts){.backend = o->calib.backend ? o->calib.backend : "cpu",
                                    .threads = o->calib.threads, .fractions = frac};
     if (rl_param_number_for(o, "validate-serve", RL_P_REQUESTS, &d) ||
-        rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_number(o, RL_P_SEED, &seed) ||
+        rl_param_number(o, RL_P_QPS, &vo->qps) || rl_param_seed(o, RL_P_SEED, &w->seed) ||
         rl_param_number_for(o, "validate-serve", RL_P_MAX_SEQS, &slots) ||
         rl_param_number(o, RL_P_REPEATS, &repeats))
         return -1;
@@ -2553,7 +2551,6 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     vo->slots = (int)slots;
     vo->repeats = (int)repeats;
     w->n = (long long)d;
-    w->seed = (uint64_t)seed;
     return 0;
 }
 

@@ -967,6 +967,34 @@ int rl_list_repeats(const long long *v, int n)
     return 0;
 }
 
+int rl_param_seed(const rl_opts *o, rl_param_id id, uint64_t *v)
+{
+    const char *s = o->given[id];
+    if (!s)
+        return 0;
+    const rl_param *p = &RL_PARAMS[id];
+    const unsigned long long lo = (unsigned long long)p->min, hi = (unsigned long long)p->max;
+    if (*s && strspn(s, "0123456789") == strlen(s)) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(s, &end, 10);
+        if (errno == ERANGE || *end || x < lo || x > hi)
+            return rl_cli_say(o, "--%s '%.40s': expected a whole number in [%llu, %llu]",
+                              rl_param_flag(o, id), s, lo, hi);
+        *v = x;
+        return 0;
+    }
+    double x;
+    if (parse_number(o, id, s, p->min, p->max, &x) != 0)
+        return -1;
+    if (x > 9007199254740992.0) /* 2^53: above it a double skips whole numbers */
+        return rl_cli_say(o, "--%s '%.40s': above 2^53 = 9007199254740992 give the seed in plain "
+                             "digits (this form is read as a double, which rounds it)",
+                          rl_param_flag(o, id), s);
+    *v = (uint64_t)x;
+    return 0;
+}
+
 double rl_param_default(rl_param_id id)
 {
     return RL_PARAMS[id].def ? strtod(RL_PARAMS[id].def, NULL) : 0;

@@ -1333,7 +1333,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     if (run->seed < 0) /* a trace draws nothing (tester9 #8: -1 leaked into the key) */
         cJSON_AddNullToObject(j, "seed");
     else
-        cJSON_AddNumberToObject(j, "seed", run->seed);
+        rl_result_add_seed(j, run->seed);
     cJSON_AddStringToObject(j, "weights", rl_dtype_name(run->p.weights));
     cJSON_AddStringToObject(j, "kv", rl_dtype_name(run->p.kv));
     cJSON_AddStringToObject(j, "compute", rl_dtype_name(run->p.compute));
@@ -1350,6 +1350,16 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
         cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
         cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
     }
+}
+
+/* The seed as its digits (a raw JSON number): a double holds whole numbers
+ * exactly only to 2^53 and the seed goes to 1e18 (tester22 F7: 2^53 + 1
+ * echoed as 9007199254740990, which draws another run). */
+void rl_result_add_seed(cJSON *j, long long seed)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%lld", seed);
+    cJSON_AddRawToObject(j, "seed", digits);
 }
 
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)

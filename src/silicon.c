@@ -1005,6 +1005,13 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     rl_spec_put_string(f, src);
     fputs(",\n      measured_on = ", f);
     rl_spec_put_string(f, s->device[0] ? h->name : RL_DEVICE_UNCHECKED);
+    if (s->device[0]) { /* the figures of the chip measured (engines.h at_bw) */
+        fprintf(f, ",\n      measured_at = { hbm_bw = %.15g, flops = {", h->hbm_bw);
+        for (int t = 0; t < RL_DTYPE_COUNT; t++)
+            if (h->flops[t] > 0)
+                fprintf(f, " %s = %.15g,", rl_dtype_name((rl_dtype)t), h->flops[t]);
+        fputs(" } }", f);
+    }
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
     rl_engine_cost_default ec = rl_engine_costs_default(engine);

@@ -612,7 +612,8 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     int cap = rl_size_batch_caps[ci] * per;
     double pp = (double)k->pp;       /* virtual engines of the replica (serve.h), each with */
     /* its cap and 1/pp of the KV; windowed layers capped (serve.h) */
-    double bkv = k->kvcap / pp / rl_serve_kv_tokens(in->m, k->p.kv, P + G);
+    /* the mean-length sequences that fit, whole (tester22 F12) */
+    double bkv = floor(k->kvcap / pp / rl_serve_kv_tokens(in->m, k->p.kv, P + G));
     double B = fmin(cap, bkv);
     if (ci > 0 && rl_size_batch_caps[ci - 1] * per >= bkv) {
         out->pruned++; /* the KV limit already binds at the smaller cap */

@@ -755,9 +755,11 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     table_end(d);
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
+    /* the sequences that fit: floored (tester22 F12: 486827 / 2300 = 211.66
+     * printed 212, one more than the pool holds) */
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
-         b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+         b->kv_capacity_tokens, floor(b->kv_capacity_tokens / (P + G)), P, G);
     long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
     long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
     double copies = rl_serve_kv_copies(in->m, stage, ep, b->layout);

@@ -386,7 +386,7 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ run --out @D@ @D@/w.lua", "w.lua: it is an input of this run (the scenario)"},
         {"@BIN@ @STEP@ --save @D@", "exists and is not a regular file (a folder)"},
         {"@BIN@ @STEP@ --save /dev/full", "exists and is not a regular file (a device"},
-        {"@BIN@ @STEP@ --save /proc/self/x", "its folder does not take a new file"},
+        {"@BIN@ @STEP@ --save /proc/self/x", "its folder '/proc/self' is on procfs (/proc)"},
         {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/g.png", "--plot and --save name the same file"},
         {"@BIN@ @PARETO@ --plot @D@/g.png --save @D@/./g.dat",
          "--plot's data file and --save name the same file"},
@@ -1019,6 +1019,94 @@ static void set_changes_the_chip(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "calibrated");
     assert_rel(num(cJSON_GetObjectItem(j, "rows")->child, "step_s"), plain, 1e-12);
     cJSON_Delete(j);
+}
+
+/* One rule for the mode, on what was measured, not the name (tester22 F1):
+ * h100-sxm's engine tables record the figures they were measured at
+ * (engines.h measured_at: 3.35e12 B/s), so
+ * - a copy of hw_profiles/h100-sxm.lua with hbm_bw doubled and the name kept
+ *   is the what-if --set hw.hbm_bw=6.7e12 is: mode estimated, its step_s
+ *   (7.54 ms, llama3-70b fp8 tp8 B=1 ctx 4096) equal to the --set run's
+ *   (rel 1e-12) and below the measured chip's 8.86 ms; it read
+ *   `calibrated` at 8.86 ms, the tables taken as measured at 6.7 TB/s;
+ * - h100-sxm-splitwise --engine trtllm (h100-sxm's figures and tables,
+ *   another name) reads calibrated, with h100-sxm's step_s (rel 1e-12),
+ *   as --set hw.name=foo does; it read `estimated`. */
+static void mode_follows_the_figures(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --chips 8 --batch 1 --context 4096 --weights fp8 "
+                       "--compute fp8 --format json";
+    char dir[] = "/tmp/rl_mode_fig_XXXXXX", path[256], args[1024];
+    assert_non_null(mkdtemp(dir));
+    char *text = slurp_text(RL_SRCDIR "/hw_profiles/h100-sxm.lua");
+    assert_non_null(text);
+    char *at = strstr(text, "hbm_bw = 3.35e12,");
+    assert_non_null(at);
+    snprintf(path, sizeof path, "%s/fast.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*shbm_bw = 6.7e12,%s", (int)(at - text), text, at + strlen("hbm_bw = 3.35e12,"));
+    fclose(f);
+    free(text);
+    static char out[1 << 16];
+    const struct {
+        const char *hw, *mode;
+    } runs[] = {{"h100-sxm", "calibrated"},
+                {"h100-sxm --set hw.hbm_bw=6.7e12", "estimated"},
+                {NULL, "estimated"}, /* the copy */
+                {"h100-sxm-splitwise --engine trtllm", "calibrated"},
+                {"h100-sxm --set hw.name=foo", "calibrated"}};
+    double t[5];
+    for (int i = 0; i < 5; i++) {
+        snprintf(args, sizeof args, "%s --hw %s", base, runs[i].hw ? runs[i].hw : path);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, runs[i].mode);
+        t[i] = num(cJSON_GetObjectItem(j, "rows")->child, "step_s");
+        cJSON_Delete(j);
+    }
+    assert_rel(t[2], t[1], 1e-12);
+    assert_true(t[2] < 0.95 * t[0]);
+    assert_rel(t[3], t[0], 1e-12);
+    assert_rel(t[4], t[0], 1e-12);
+    /* the copy's run says its figure overrides the measured one */
+    snprintf(args, sizeof args, "%s --hw %s", base, path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "hbm_bw=6.7e+12 (as measured 3.35e+12) changes the chip"));
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Seeds are exact 64-bit integers in 0..1e18 (tester22 F7): 2^53 and
+ * 2^53 + 1 draw different workloads (the same run before: both read as the
+ * double 2^53), JSON echoes 9007199254740993 digit for digit (it echoed
+ * 9007199254740990.0, which drew a third run), and 1e18 + 1 is refused,
+ * exit 2 (it was taken as 1e18). */
+static void seed_exact(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len "
+                       "lognormal:1000:1 --out-len lognormal:100:1 --requests 100 --format json "
+                       "--seed ";
+    double ttft[2];
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s%s", base,
+                 i ? "9007199254740993" : "9007199254740992");
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        ttft[i] = num(j, "ttft_p50_s");
+        cJSON_Delete(j);
+        assert_non_null(strstr(out, i ? "\"seed\":\t9007199254740993," : "\"seed\":\t9007199254740992,"));
+    }
+    assert_true(ttft[0] != ttft[1]);
+    char args[512];
+    snprintf(args, sizeof args, "%s1000000000000000001", base);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--seed '1000000000000000001': expected a whole number in [0, "
+                                "1000000000000000000]"));
 }
 
 /* A failed write on stdout (a full device: /dev/full, Linux) says so on
@@ -3287,6 +3375,8 @@ int main(void)
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
+        cmocka_unit_test(mode_follows_the_figures),
+        cmocka_unit_test(seed_exact),
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),

@@ -917,6 +917,30 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+/* The report's KV pool count is the sequences that fit, floored (tester22
+ * F12: 486827 tokens / (2000 + 300) = 211.66 printed 212): a pool of 211.66
+ * mean-length requests reads 211 sequences (exact, a count). */
+static void test_report_kv_sequences_floored(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    double P, G;
+    rl_size_mean_lengths(&f->in, &P, &G);
+    res.c[0].kv_capacity_tokens = 211.66 * (P + G);
+    rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0), want[160];
+    assert_non_null(t);
+    snprintf(want, sizeof want, "tokens per replica: 211 sequences of the mean prompt");
+    if (!strstr(t, want))
+        fail_msg("report lacks '%s'", want);
+    free(t);
+    free(res.c);
+}
+
 /* tester19 F4: with 1-token outputs no request has an inter-token gap, so
  * there is no TPOT (serve.h: TPOT over requests of >= 2 output tokens;
  * simulate writes null): size's rows say null for tpot_p99_s, tpot_p50_s
@@ -1506,6 +1530,7 @@ int main(void)
         cmocka_unit_test(test_equal_cost_precisions_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
+        cmocka_unit_test(test_report_kv_sequences_floored),
         cmocka_unit_test(test_report_memory_adds_up),
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_escapes_names),

@@ -20,6 +20,7 @@ return {
       version = "0.14.0",
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/vllm/0.14.0; device 'NVIDIA A100-SXM4-80GB'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "a100-sxm-80g",
+      measured_at = { hbm_bw = 2039000000000, flops = { bf16 = 312000000000000, fp16 = 312000000000000, int8 = 624000000000000, int4 = 1.248e+15, } },
       date = "2026-12-03",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,

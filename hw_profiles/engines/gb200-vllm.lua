@@ -20,6 +20,7 @@ return {
       version = "0.24.0",
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/vllm/0.24.0; device 'NVIDIA GB200'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "gb200",
+      measured_at = { hbm_bw = 8000000000000, flops = { bf16 = 2.5e+15, fp16 = 2.5e+15, fp8 = 5e+15, int8 = 5e+15, fp4 = 1e+16, } },
       date = "2026-12-03",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,

@@ -20,6 +20,7 @@ return {
       version = "0.24.0",
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/vllm/0.24.0; device 'NVIDIA H200'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "h200",
+      measured_at = { hbm_bw = 4800000000000, flops = { bf16 = 989000000000000, fp16 = 989000000000000, fp8 = 1.979e+15, int8 = 1.979e+15, } },
       date = "2026-12-03",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
