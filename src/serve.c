@@ -1180,7 +1180,7 @@ static void itl_pcts(const sim *S, rl_pcts *p)
  * own last token, not from the replica's last decode step. */
 static void itl_join(sim *S, replica *r, int i)
 {
-    if (S->s[i].itl_pending)
+    if (S->s[i].itl_pending || S->c->no_itl)
         return;
     if (r->njoined == r->joined_cap) {
         int cap = 2 * r->joined_cap;
@@ -1201,6 +1201,8 @@ static void itl_join(sim *S, replica *r, int i)
  * from that step. */
 static inline void itl_step(sim *S, replica *r, double now)
 {
+    if (S->c->no_itl)
+        return; /* nothing joined (itl_join) */
     int fresh = 0;
     for (int j = 0; j < r->njoined; j++) {
         seq *s = &S->s[r->joined[j]];
@@ -2705,6 +2707,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.kv_samples = 0;
     c.keep_requests = 0;
     c.stop_when_missed = 1; /* only the verdict counts */
+    c.no_itl = 1;
     int rc;
     search_end end;
     for (int grows = 0;; grows++) {

@@ -345,6 +345,10 @@ typedef struct {
     int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
                                (rl_serve_run returns RL_SERVE_MISSED): searches that need
                                only the verdict */
+    int no_itl;             /* 1: leave the inter-token latencies out (rl_serve_result.itl
+                               all 0): runs read for their verdict or latencies other than
+                               ITL (the capacity search, size), which then skip a histogram
+                               update per decode step; nothing else changes */
     int every_step;         /* 1: every step end an event of its own, the reference the
                                decode runs are tested against (serve.c plan_run: the same
                                per-request latencies, step counts and KV figures; the

@@ -1015,6 +1015,41 @@ static void same_as_every_step(const fixture *f, const rl_request *r, long long 
     rl_serve_result_free(&ref);
 }
 
+/* rl_serve_config.no_itl leaves the ITL figures out and nothing else: on
+ * every policy, a run with it has the same per-request latencies, step
+ * counts, steady rate and busy time, bit for bit, as one without (size and
+ * the capacity search set it), and no ITL (n 0, where the full run counts
+ * one gap per token after the first). */
+static void test_no_itl_changes_only_itl(void **state)
+{
+    fixture *f = *state;
+    long long n = 400;
+    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 5};
+    rl_request *r = NULL;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    for (int p = 0; p < RL_POLICY_COUNT; p++) {
+        rl_serve_config c = config(f, (rl_policy)p);
+        c.replicas = 2;
+        c.keep_requests = 1;
+        rl_serve_result full = run(f, r, n, &c);
+        c.no_itl = 1;
+        rl_serve_result lean = run(f, r, n, &c);
+        assert_memory_equal(full.ttft_s, lean.ttft_s, (size_t)n * sizeof(double));
+        assert_memory_equal(full.tpot_s, lean.tpot_s, (size_t)n * sizeof(double));
+        assert_memory_equal(full.e2e_s, lean.e2e_s, (size_t)n * sizeof(double));
+        assert_true(full.steps == lean.steps && full.decode_steps == lean.decode_steps &&
+                    full.keep_up == lean.keep_up && full.utilization == lean.utilization &&
+                    full.steady_req_per_s == lean.steady_req_per_s);
+        assert_true(full.itl.n > 0 && full.itl.p99 > 0);
+        assert_true(lean.itl.n == 0 && lean.itl.p99 == 0 && lean.itl.mean == 0);
+        rl_serve_result_free(&full);
+        rl_serve_result_free(&lean);
+    }
+    free(r);
+}
+
 /* Decode runs against the reference on every policy: several replicas
  * under either routing, a batch cap that binds under overload, KV small
  * enough to preempt (recompute and swap), speculative decoding, a prefix
@@ -1997,6 +2032,7 @@ int main(void)
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
+        cmocka_unit_test(test_no_itl_changes_only_itl),
         cmocka_unit_test(test_continuous_token_budget),
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),
