@@ -374,7 +374,7 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
  * key sits changes which slots it evicts, never a step's time. */
 static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
 {
-    if (!key)
+    if (!key || (!c->terms[0] && c->unmapped < RL_OPS_MAP_AFTER))
         return NULL;
     if (!c->terms[0]) {
         rl_ops_term_slot *t = table_map(RL_OPS_SPANS * RL_OPS_TERM_SLOTS * sizeof *t);
@@ -433,6 +433,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
                         long long rows)
 {
     rl_ops_config oc = step_config(c, parts, n, B, S);
+    c->unmapped += !c->terms[0] || !c->dense_map; /* serve.h RL_OPS_MAP_AFTER */
     if (c->fitted)
         return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
     return span_time(c, &oc, rows) + tp_comm(c, rows);
@@ -491,6 +492,8 @@ static void *dense_alloc(rl_ops_cost *c, size_t n, size_t size)
  * the dense memo is at its bound (dense_max) or there is no memory. */
 static double decode_memo(rl_ops_cost *c, long long B, long long S)
 {
+    if (!c->dense_map && c->unmapped < RL_OPS_MAP_AFTER)
+        return step_time(c, NULL, 0, B, S, B); /* a cost's first steps: no memo yet */
     size_t blocks = (size_t)(c->smax / RL_OPS_DENSE) + 1;
     if (!c->dense)
         c->dense = dense_alloc(c, (size_t)c->cap + 1, sizeof *c->dense);

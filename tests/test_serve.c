@@ -187,6 +187,7 @@ static void test_dense_memo_bounded(void **state)
     assert_int_equal(a.dense_max, RL_OPS_DENSE_MAX);
     size_t blocks = (size_t)(b.smax / RL_OPS_DENSE) + 1;
     b.dense_max = ((size_t)b.cap + 1 + blocks) * sizeof(double *) + RL_OPS_DENSE * sizeof(double);
+    a.unmapped = b.unmapped = RL_OPS_MAP_AFTER; /* the memos from the first step on */
     for (int pass = 0; pass < 2; pass++) /* the second pass reads both memos */
         for (long long B = 1; B <= 3; B++)
             for (long long S = 100; S <= 5100; S += 1250)
@@ -197,6 +198,30 @@ static void test_dense_memo_bounded(void **state)
     assert_true(a.dense_bytes > b.dense_max);
     assert_true(b.dense_bytes <= b.dense_max);
     assert_int_equal(b.memo_n, 3 * 5 - 1); /* all but the one block's step */
+    rl_ops_cost_free(&a);
+    rl_ops_cost_free(&b);
+}
+
+/* A cost maps its span terms and dense memo at its RL_OPS_MAP_AFTER-th
+ * step, not its first (size's pruning costs time two or three steps each):
+ * none after RL_OPS_MAP_AFTER - 1 decode and prompt steps, both after the
+ * next few, and every time equal to a cost's that maps them at once (the
+ * same step_time call, bit for bit). */
+static void test_memos_mapped_after_first_steps(void **state)
+{
+    rl_ops_cost a, b;
+    two_costs(*state, &a, &b);
+    b.unmapped = RL_OPS_MAP_AFTER;
+    for (long long k = 0; k < 2 * RL_OPS_MAP_AFTER; k++) { /* one step_time call each */
+        double B = (double)(1 + k % 3), S = (double)(100 + 37 * k), T = (double)(64 + k);
+        if (k % 2)
+            assert_true(rl_serve_ops_time1(&a, 0, 0, B, S) == rl_serve_ops_time1(&b, 0, 0, B, S));
+        else
+            assert_true(rl_serve_ops_time1(&a, T, 0, B, S) == rl_serve_ops_time1(&b, T, 0, B, S));
+        if (k == RL_OPS_MAP_AFTER - 2)
+            assert_true(!a.dense_map && !a.terms[0]);
+    }
+    assert_true(a.slope[1] < 0 && a.dense_map && a.terms[0]); /* decode steps take the memo */
     rl_ops_cost_free(&a);
     rl_ops_cost_free(&b);
 }
@@ -2026,6 +2051,7 @@ int main(void)
         cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_dispatch_on_ttft_not_steps),
         cmocka_unit_test(test_dense_memo_bounded),
+        cmocka_unit_test(test_memos_mapped_after_first_steps),
         cmocka_unit_test(test_setters_forget_steps),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
