@@ -1040,6 +1040,18 @@ static void same_as_every_step(const fixture *f, const rl_request *r, long long 
     rl_serve_result_free(&ref);
 }
 
+/* n Poisson arrivals at 20 req/s of lognormal 400 (prompt) and 150
+ * (output) tokens, sigma 0.8, drawn with `seed`. */
+static rl_request *mixed_requests(long long n, uint64_t seed)
+{
+    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = seed};
+    rl_request *r = NULL;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    return r;
+}
+
 /* rl_serve_config.no_itl leaves the ITL figures out and nothing else: on
  * every policy, a run with it has the same per-request latencies, step
  * counts, steady rate and busy time, bit for bit, as one without (size and
@@ -1049,11 +1061,7 @@ static void test_no_itl_changes_only_itl(void **state)
 {
     fixture *f = *state;
     long long n = 400;
-    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
-                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 5};
-    rl_request *r = NULL;
-    char err[256];
-    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    rl_request *r = mixed_requests(n, 5);
     for (int p = 0; p < RL_POLICY_COUNT; p++) {
         rl_serve_config c = config(f, (rl_policy)p);
         c.replicas = 2;
@@ -1085,11 +1093,7 @@ static void test_decode_runs_match_every_step(void **state)
 {
     fixture *f = *state;
     long long n = 600;
-    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
-                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 3};
-    rl_request *r = NULL;
-    char err[256];
-    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    rl_request *r = mixed_requests(n, 3);
     for (int p = 0; p < RL_POLICY_COUNT; p++) {
         rl_serve_config c = config(f, (rl_policy)p);
         c.replicas = 3;
