@@ -131,6 +131,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;
+    s.no_itl = 1; /* a row reports no inter-token latency */
     s.work = in->work;
     return s;
 }
