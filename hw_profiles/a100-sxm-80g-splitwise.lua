@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
         band = {
           p10 = -0.104925396749469,
           p5 = -0.219403293123,
@@ -244,7 +244,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-03T02:55:45Z",
+          date = "2026-12-03T03:52:53Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -302,7 +302,7 @@ return {
     int8 = 624000000000000,
   },
   hbm_bw = 2039000000000,
-  hbm_bytes = 80000000000,
+  hbm_bytes = 85899345920,
   host_bw = 32000000000,
   host_bytes = 0,
   ici_bw = 25000000000,

@@ -2,7 +2,9 @@
 -- are 2:4 sparse, twice these).
 --   flops: 3.12e14 bf16/fp16, 6.24e14 int8, 1.248e15 int4 (NVIDIA A100
 --          datasheet, "312 | 624*" etc.); no fp8 on Ampere
---   hbm:   80 GB HBM2e = 80e9 bytes at 2,039 GB/s (A100 datasheet)
+--   hbm:   80 GB HBM2e = 80 GiB = 85899345920 bytes (NVIDIA AIConfigurator
+--          systems/a100_sxm/system.yaml mem_capacity "80GiB", Apache-2.0;
+--          docs/model.md "HBM capacity") at 2,039 GB/s (A100 datasheet)
 --   nvlink: NVLink 3, 600 GB/s per GPU both directions = 300 GB/s one-way,
 --          12 links of 25 GB/s one-way, behind NVSwitch in an 8-GPU HGX node
 --   host:  PCIe Gen4 x16, 32 GB/s one-way (datasheet "32+32 GB/s")
@@ -25,7 +27,7 @@ return {
   name = "a100-sxm-80g",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
   flops = { bf16 = 3.12e14, fp16 = 3.12e14, int8 = 6.24e14, int4 = 1.248e15 },
-  hbm_bytes = 80e9,
+  hbm_bytes = 85899345920,
   hbm_bw = 2.039e12,
   topology = "switch", ici_links = 12, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 8,

@@ -1,7 +1,10 @@
 -- NVIDIA B200 (HGX/DGX B200, 1000 W), one GPU.  Dense peaks only.
 --   flops: 2.25e15 bf16/fp16, 4.5e15 fp8/int8, 9e15 fp4 (NVIDIA HGX B200
 --          specifications, sparse figures halved: "FP4 18 PFLOPS*" -> 9)
---   hbm:   180 GB HBM3e per GPU in DGX B200 (1,440 GB / 8) at 8 TB/s
+--   hbm:   180 GB HBM3e per GPU in DGX B200 (1,440 GB / 8) = 180 GiB =
+--          193273528320 bytes (NVIDIA AIConfigurator systems/b200_sxm/
+--          system.yaml mem_capacity "180GiB", Apache-2.0; docs/model.md "HBM
+--          capacity") at 8 TB/s
 --          (DGX B200 spec sheet: 64 TB/s / 8)
 --   nvlink: NVLink 5, 18 links, 1.8 TB/s both directions = 50 GB/s one-way
 --          per link (DGX B200: "14.4 TB/s aggregate NVLink")
@@ -28,7 +31,7 @@ return {
   name = "b200",
   source = "NVIDIA DGX/HGX B200 specifications",
   flops = { bf16 = 2.25e15, fp16 = 2.25e15, fp8 = 4.5e15, int8 = 4.5e15, fp4 = 9e15 },
-  hbm_bytes = 180e9,
+  hbm_bytes = 193273528320,
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
   domain_chips = 8, nvls = true,

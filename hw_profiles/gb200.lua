@@ -5,9 +5,11 @@
 --          GPU, the "*" sparse figures halved; the same dense figures are in
 --          NVIDIA AIConfigurator's systems/gb200/system.yaml, Apache-2.0,
 --          which cites the Blackwell datasheet)
---   hbm:   186 GB HBM3e = 186e9 bytes per GPU (13.4 TB over 72 GPUs on the
---          NVL72 page; MLPerf inference v6.1 Crusoe GB200-NVL72 system
---          description: "186 GB") at 8 TB/s (576 TB/s over 72; system.yaml
+--   hbm:   186 GB HBM3e per GPU (13.4 TB over 72 GPUs on the NVL72 page;
+--          MLPerf inference v6.1 Crusoe GB200-NVL72 system description:
+--          "186 GB"); 198674743296 bytes = 189471 MiB, the total nvidia-smi
+--          reports (NVIDIA AIConfigurator systems/gb200/system.yaml
+--          mem_capacity, Apache-2.0; docs/model.md "HBM capacity") at 8 TB/s (576 TB/s over 72; system.yaml
 --          mem_bw 8 TB/s)
 --   nvlink: NVLink 5, 18 links, 1.8 TB/s both directions = 50 GB/s one-way
 --          per link; all 72 GPUs of the rack in one NVLink Switch domain
@@ -40,7 +42,7 @@ return {
   name = "gb200",
   source = "NVIDIA GB200 NVL72 specifications (per GPU) and NVIDIA AIConfigurator systems/gb200/system.yaml",
   flops = { bf16 = 2.5e15, fp16 = 2.5e15, fp8 = 5e15, int8 = 5e15, fp4 = 1e16 },
-  hbm_bytes = 186e9,
+  hbm_bytes = 198674743296,
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
   domain_chips = 72, nvls = true,

@@ -1,7 +1,10 @@
 -- NVIDIA H100 PCIe 80GB, one GPU.  Dense peaks only.
 --   flops: 7.56e14 bf16/fp16, 1.513e15 fp8/int8 (NVIDIA H100 datasheet,
 --          PCIe column, halved "*" sparse figures)
---   hbm:   80 GB HBM2e = 80e9 bytes at 2.0 TB/s (H100 datasheet)
+--   hbm:   80 GB HBM2e = 80 GiB = 85899345920 bytes, five 16 GiB HBM2e stacks
+--          (NVIDIA LaunchPad H100 MIG guide: "80 GB HBM2e, 5 HBM2e stacks";
+--          the same 80 GiB AIConfigurator states for the SXM part; docs/model.md
+--          "HBM capacity") at 2.0 TB/s (H100 datasheet)
 --   nvlink: NVLink bridge between pairs only, 600 GB/s both directions =
 --          300 GB/s one-way as 12 links of 25 GB/s; a domain is 2 GPUs, no
 --          NVSwitch, so no in-switch reduction (nvls false)
@@ -38,7 +41,7 @@ return {
   name = "h100-pcie",
   source = "NVIDIA H100 Tensor Core GPU datasheet (PCIe); kernel and collective times: h100-sxm's measured tables moved to these figures (what-if, estimated)",
   flops = { bf16 = 7.56e14, fp16 = 7.56e14, fp8 = 1.513e15, int8 = 1.513e15 },
-  hbm_bytes = 80e9,
+  hbm_bytes = 85899345920,
   hbm_bw = 2.0e12,
   topology = "switch", ici_links = 12, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 2, nvls = false,

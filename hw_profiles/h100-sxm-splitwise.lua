@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
         band = {
           p10 = -0.061053518805657,
           p5 = -0.163925923292615,
@@ -258,7 +258,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-03T02:55:45Z",
+          date = "2026-12-03T03:52:53Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -316,7 +316,7 @@ return {
     int8 = 1.979e+15,
   },
   hbm_bw = 3350000000000,
-  hbm_bytes = 80000000000,
+  hbm_bytes = 85899345920,
   host_bw = 64000000000,
   host_bytes = 0,
   ici_bw = 25000000000,

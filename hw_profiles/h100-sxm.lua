@@ -2,7 +2,10 @@
 -- "1,979 TFLOPS*" is 2:4 sparse; dense is 989 (issue 3 pitfall).
 --   flops: 9.89e14 bf16/fp16, 1.979e15 fp8/int8 (NVIDIA H100 datasheet,
 --          halved "*" figures; 989.4 / 1978.9 dense)
---   hbm:   80 GB HBM3 = 80e9 bytes at 3.35 TB/s (H100 datasheet)
+--   hbm:   80 GB HBM3 = 80 GiB = 85899345920 bytes (NVIDIA AIConfigurator
+--          systems/h100_sxm/system.yaml mem_capacity "80GiB", Apache-2.0; the
+--          datasheet's GB are binary: docs/model.md "HBM capacity") at
+--          3.35 TB/s (H100 datasheet)
 --   nvlink: NVLink 4, 900 GB/s per GPU both directions = 450 GB/s one-way,
 --          18 links of 25 GB/s one-way, NVSwitch in an 8-GPU HGX node
 --   nvls:  true: the NVSwitch reduces in the switch (NVLink SHARP, "NVLS"),
@@ -37,7 +40,7 @@ return {
   name = "h100-sxm",
   source = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)",
   flops = { bf16 = 9.89e14, fp16 = 9.89e14, fp8 = 1.979e15, int8 = 1.979e15 },
-  hbm_bytes = 80e9,
+  hbm_bytes = 85899345920,
   hbm_bw = 3.35e12,
   topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 8, nvls = true,

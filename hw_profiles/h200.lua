@@ -1,7 +1,9 @@
 -- NVIDIA H200 SXM 141GB, one GPU.  Dense peaks only.
 --   flops: 9.89e14 bf16/fp16, 1.979e15 fp8/int8 (NVIDIA H200 datasheet: the
 --          same Hopper core as H100 SXM; "3,958 TFLOPS*" fp8 is sparse)
---   hbm:   141 GB HBM3e = 141e9 bytes at 4.8 TB/s (H200 datasheet)
+--   hbm:   141 GB HBM3e = 141 GiB = 151397597184 bytes (NVIDIA AIConfigurator
+--          systems/h200_sxm/system.yaml mem_capacity "141GiB", Apache-2.0;
+--          docs/model.md "HBM capacity") at 4.8 TB/s (H200 datasheet)
 --   nvlink: NVLink 4, 18 links, 900 GB/s both directions = 25 GB/s one-way
 --          per link (MLPerf inference v4.1 NVIDIA H200-SXM-141GBx8 system
 --          description: "18x 4th Gen NVLink, 900GB/s")
@@ -36,7 +38,7 @@ return {
   name = "h200",
   source = "NVIDIA H200 Tensor Core GPU datasheet; MLPerf inference v4.1 system description",
   flops = { bf16 = 9.89e14, fp16 = 9.89e14, fp8 = 1.979e15, int8 = 1.979e15 },
-  hbm_bytes = 141e9,
+  hbm_bytes = 151397597184,
   hbm_bw = 4.8e12,
   topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 8, nvls = true,

@@ -2,7 +2,8 @@
 --   flops: 1.97e14 bf16, 3.94e14 int8 (Google Cloud "TPU v5e" doc: 197 TFLOPs
 --          bf16, 393 TOPs int8; Scaling Book "How to Scale Your Model",
 --          chapter "TPUs", spec table: 1.97e14 / 3.94e14)
---   hbm:   16 GB = 16e9 bytes at 819 GBps (Google Cloud TPU v5e doc); the
+--   hbm:   16 GB HBM2 = 16 GiB = 17179869184 bytes (GB binary, as Google
+--          states v4's 32 GiB and v5p's 95 GiB; docs/model.md "HBM capacity") at 819 GBps (Google Cloud TPU v5e doc); the
 --          Scaling Book rounds the bandwidth to 8.1e11 or 8.2e11
 --   ici:   2D torus, 4 links per chip, 4.5e10 B/s one-way per link (Scaling
 --          Book TPU table); 1 us per hop (seed 000 Appendix C); 256-chip pod
@@ -12,7 +13,7 @@ return {
   name = "tpu-v5e",
   source = "Google Cloud TPU v5e documentation; Scaling Book TPU spec table",
   flops = { bf16 = 1.97e14, int8 = 3.94e14 },
-  hbm_bytes = 16e9,
+  hbm_bytes = 17179869184,
   hbm_bw = 8.19e11,
   topology = "torus2d", ici_links = 4, ici_bw = 4.5e10, ici_latency = 1e-6,
   domain_chips = 256,

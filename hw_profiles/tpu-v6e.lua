@@ -1,7 +1,8 @@
 -- Google TPU v6e (Trillium), one chip.
 --   flops: 9.18e14 bf16, 1.836e15 int8 (Google Cloud "TPU v6e" doc: 918 TFLOPs,
 --          1836 TOPs)
---   hbm:   32 GB = 32e9 bytes at 1638 GBps (Google Cloud TPU v6e doc)
+--   hbm:   32 GB = 32 GiB = 34359738368 bytes (GB binary, as Google states
+--          v4's 32 GiB and v5p's 95 GiB; docs/model.md "HBM capacity") at 1638 GBps (Google Cloud TPU v6e doc)
 --   ici:   2D torus, 4 links, 9e10 B/s one-way per link (Scaling Book TPU
 --          table); 1 us per hop (seed 000 Appendix C); 256-chip pod
 --   net:   DCN 1.25e10 B/s per chip; PCIe 3.2e10 B/s (Scaling Book)
@@ -10,7 +11,7 @@ return {
   name = "tpu-v6e",
   source = "Google Cloud TPU v6e documentation; Scaling Book TPU spec table",
   flops = { bf16 = 9.18e14, int8 = 1.836e15 },
-  hbm_bytes = 32e9,
+  hbm_bytes = 34359738368,
   hbm_bw = 1.638e12,
   topology = "torus2d", ici_links = 4, ici_bw = 9e10, ici_latency = 1e-6,
   domain_chips = 256,

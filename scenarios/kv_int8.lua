@@ -7,7 +7,7 @@
 -- K = 40, H = 128) and section 5 problem 2's max batch
 -- floor((HBM - weights) / (S * KV per token)).  Checked lines: "check NAME VALUE".
 
-local hw = roofline.hw("tpu-v5e", { hbm_bw = 8.2e11 })
+local hw = roofline.hw("tpu-v5e", { hbm_bw = 8.2e11, hbm_bytes = 16e9 }) -- the book's figures (16 GB; the preset: 16 GiB)
 local m = roofline.model("llama2-13b", { max_context = 8192 })
 local rows = {}
 for _, kv in ipairs({ "bf16", "int8" }) do

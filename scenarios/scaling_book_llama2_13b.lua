@@ -9,7 +9,7 @@
 -- to K = 8 ("在保持总参数量不变的前提下"): we model that as an abstract model
 -- with the MHA model's parameters and the GQA model's KV bytes per token.
 
-local hw = roofline.hw("tpu-v5e", { hbm_bw = 8.2e11 })   -- the book's figure
+local hw = roofline.hw("tpu-v5e", { hbm_bw = 8.2e11, hbm_bytes = 16e9 })   -- the book's figures (16 GB; the preset: 16 GiB)
 local mha = roofline.model("llama2-13b", { max_context = 8192 })
 local gqa_kv = roofline.info(roofline.model(mha, { kv_heads = 8 })).kv_bytes_per_token
 local gqa = roofline.model({

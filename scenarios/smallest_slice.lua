@@ -9,6 +9,7 @@
 -- (K = 1: 56).  Valid slices come from rl_sweep_topologies (1, 4, 8, 16, ...).
 
 local S = 128000
+local v5e = roofline.hw("tpu-v5e", { hbm_bytes = 16e9 }) -- the book's 16 GB (the preset: 16 GiB)
 local moe = roofline.model("scaling-book-18b-moe")
 local weights_gb = roofline.info(moe, { weights = "int8" }).weight_bytes / 1e9
 print(string.format("MoE int8 weights: %.1f GB -> at least %d chips of 16 GB for the weights alone",
@@ -17,7 +18,7 @@ print(string.format("check moe_weights_gb %.6g", weights_gb))
 print(string.format("check moe_chips_for_weights %d", math.ceil(weights_gb / 16)))
 
 -- Every valid slice (chips left out = all of them) at B = 1; infeasible ones are dropped.
-local s = roofline.sweep{ model = moe, hw = "tpu-v5e", batch = { 1 }, context = S,
+local s = roofline.sweep{ model = moe, hw = v5e, batch = { 1 }, context = S,
                           weights = "int8", kv = "int8", ideal = true }
 local smallest = math.huge
 for _, row in ipairs(s.rows) do smallest = math.min(smallest, row.chips) end
@@ -27,7 +28,7 @@ print(string.format("check moe_smallest_slice %d", smallest))
 
 for _, K in ipairs({ 8, 1 }) do
   local m = roofline.model("scaling-book-18b", { kv_heads = K })
-  local r = roofline.step{ model = m, hw = "tpu-v5e", chips = 16, context = S, weights = "int8", kv = "int8",
+  local r = roofline.step{ model = m, hw = v5e, chips = 16, context = S, weights = "int8", kv = "int8",
                            ideal = true } -- the chapter's fully sharded chips (without: tp with collectives)
   print(string.format("dense 18B, K = %d, int8, 16 v5e, S = %d: max batch %d", K, S, r.max_batch))
   print(string.format("check dense_max_batch_k%d %d", K, r.max_batch))

@@ -77,6 +77,14 @@ rl_params rl_arch_params(const rl_model *m)
     return p;
 }
 
+double rl_arch_tp_replicated_params(const rl_model *m)
+{
+    if (m->abstract || m->attention != RL_ATTN_MLA)
+        return 0.0;
+    return (double)m->layers * (double)m->d_model *
+           (double)(m->q_lora_rank + m->kv_lora_rank + m->qk_rope_head_dim);
+}
+
 double rl_arch_flops_per_token(const rl_model *m)
 {
     if (m->abstract)
@@ -135,6 +143,14 @@ double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep)
         return touched;
     double busiest = ceil(touched / (double)ep - 1e-9), held = (double)m->experts / (double)ep;
     return (double)ep * fmin(busiest, ceil(held));
+}
+
+double rl_arch_vocab_read(const rl_model *m, double tokens)
+{
+    if (m->abstract)
+        return 0.0;
+    rl_params p = rl_arch_params(m);
+    return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
 double rl_arch_params_read(const rl_model *m, double tokens)

@@ -43,6 +43,25 @@ typedef struct {
  * matrices and MoE experts (problem 5). */
 rl_params rl_arch_params(const rl_model *m);
 
+/* Parameters every tensor-parallel chip holds and multiplies whole (0 for
+ * none): MLA's down-projections q_a_proj (D x q_lora_rank) and
+ * kv_a_proj_with_mqa (D x (kv_lora_rank + qk_rope_head_dim)), all layers.
+ * The engines replicate them: vLLM builds both as ReplicatedLinear
+ * (vllm/model_executor/models/deepseek_v2.py, DeepseekV2MLAAttention; the
+ * newer fused_qkv_a_proj is a MergedColumnParallelLinear with
+ * disable_tp=True), SGLang likewise (python/sglang/srt/models/
+ * deepseek_v2.py), TensorRT-LLM as one Linear of width q_lora_rank +
+ * kv_lora_rank + qk_rope_head_dim with no tensor-parallel mapping (MLA's
+ * kv_a_proj_with_mqa, tensorrt_llm/_torch/modules/attention.py).  Used by
+ * shard.c (weights per chip), ops.c (their FLOPs and reads on every chip)
+ * and serve.c (tester22 F3). */
+double rl_arch_tp_replicated_params(const rl_model *m);
+
+/* Of rl_arch_params_read(m, tokens): the embedding / LM head elements (the
+ * LM head's table, or the tied table, plus the `tokens` gathered embedding
+ * rows); 0 for abstract models.  They keep rl_dtype_vocab's dtype. */
+double rl_arch_vocab_read(const rl_model *m, double tokens);
+
 /* Matmul FLOPs per token from the weights alone (no attention scores):
  * 2 * (attention + active MLP + router + V*D LM head).  The embedding lookup
  * costs none; the LM head costs 2*V*D whether or not it is tied.  Abstract

@@ -18,11 +18,30 @@ double rl_dtype_bytes(rl_dtype t) { return DTYPES[t].bytes; }
 double rl_dtype_matrix_bytes(rl_dtype t, double rows, double cols)
 {
     double scales = 0.0;
-    if (t == RL_INT4 || t == RL_FP4)
+    if (t == RL_FP4) /* NVFP4: an E4M3 byte per 16 (dtype.h) */
+        scales = ceil(rows / 16.0) * cols * 1.0;
+    else if (t == RL_INT4)
         scales = ceil(rows / 128.0) * cols * 2.0;
     else if (t == RL_INT8 || t == RL_FP8)
         scales = cols * 2.0;
     return rows * cols * DTYPES[t].bytes + scales;
+}
+
+double rl_dtype_weight_bytes(rl_dtype t)
+{
+    if (t == RL_FP4)
+        return DTYPES[t].bytes + 1.0 / 16.0;
+    if (t == RL_INT4)
+        return DTYPES[t].bytes + 2.0 / 128.0;
+    return DTYPES[t].bytes;
+}
+
+rl_dtype rl_dtype_vocab(rl_dtype w) { return w == RL_INT4 || w == RL_FP4 ? RL_BF16 : w; }
+
+double rl_dtype_weights_bytes(rl_dtype w, double params, double vocab)
+{
+    return (params - vocab) * rl_dtype_weight_bytes(w) +
+           vocab * rl_dtype_weight_bytes(rl_dtype_vocab(w));
 }
 
 const char *rl_dtype_name(rl_dtype t) { return DTYPES[t].name; }

@@ -19,6 +19,18 @@
  *    roofline time ratio ideal(x) / ideal(xc): the edge point's efficiency is
  *    held, so large shapes extrapolate along the roofline.  `extrapolated`.
  *    Without an ideal function the edge latency is held.
+ *  - THE LATENCY FLOOR: a time is never below the table's fastest measured
+ *    node (its operator and dtype's least latency, the launch and pipeline
+ *    start-up every kernel pays, whatever its size).  Only shapes below the
+ *    grid (and filled nodes) reach it: interpolation stays at or above the
+ *    least of its corners, but the roofline ratio carries a shape far below
+ *    the grid toward zero (tester22 F5: a one-dimension model's H100 decode
+ *    step took 0.11 us, 11 operators each far under the smallest GEMM
+ *    measured, and `size` gave 4.5e8 requests/s on one GPU; now 20.3 us).
+ *    The GEMM tables' least rows are 1.7-2.6 us on the shipped GPUs' bf16
+ *    variants (up to 12 us for others), decode attention's 5-17 us: the
+ *    few-microsecond launch latency of a CUDA kernel.  Provenance stays
+ *    `extrapolated`.
  *  - every table is fitted non-decreasing along its batched axes (those
  *    that count tokens or sequences: m, tokens, streams, batch, isl,
  *    context; streams = batch x the KV heads a chip holds, fixed for a
@@ -129,6 +141,9 @@ typedef struct {
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
+    double logmin;         /* ln of the fastest measured node (the latency floor,
+                              rl_kt_time); NaN until rl_kt_time first needs it,
+                              reset by rl_kt_alloc, rl_kt_isotonic, rl_kt_fill_holes */
 } rl_ktable;
 
 /* The ideal roofline time of the table's operator at shape x[naxes],

@@ -265,14 +265,21 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
  * (MixtralMoE.gate, tensorrt_llm/_torch/models/modeling_mixtral.py: Linear
  * defaults to Mapping(), tp_size 1, tensor_parallel_mode None, so its
  * out_features stay whole, tensorrt_llm/_torch/modules/linear.py) or a
- * plain [E, D] weight (DeepseekV3Gate); shard.c stores it whole too. */
-static void replicated(builder *x, const char *name, double layers, double din, double dout)
+ * plain [E, D] weight (DeepseekV3Gate); shard.c stores it whole too.  So
+ * are MLA's down-projections (arch.h rl_arch_tp_replicated_params); the one
+ * writing the latent cache (to_kv) writes it as matmul would: the KV
+ * layout (ops_kv_layout) counts the cache's copies. */
+static rl_op *replicated(builder *x, const char *name, double layers, double din, double dout,
+                         int to_kv)
 {
     double wrep = x->wrep, chips = (double)x->c->chips;
     x->wrep = chips; /* every chip its own group: the whole matrix each */
-    rl_op *op = matmul(x, name, layers, x->M * chips / wrep, 1, din, dout, 1, 1, 0);
+    rl_op *op = matmul(x, name, layers, x->M * chips / wrep, 1, din, dout, 1, 1, to_kv);
     op->tokens = x->M; /* the step's rows, as the other matmuls (efficiency.h size) */
+    if (to_kv) /* the cache written as before: the KV layout counts its copies */
+        op->kv_write = x->M * dout * x->kb;
     x->wrep = wrep;
+    return op;
 }
 
 /* Gives a row-parallel matmul its GEMM shape.  Tensor parallelism splits
@@ -645,13 +652,15 @@ static void mla_head(builder *x)
     double L = (double)m->layers, D = (double)m->d_model, N = (double)m->heads;
     double cq = (double)m->q_lora_rank, ckv = (double)m->kv_lora_rank;
     double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
+    /* the down-projections whole on every chip, as the engines hold them
+     * (arch.h rl_arch_tp_replicated_params; tester22 F3) */
     if (cq > 0) {
-        matmul(x, "q_a_proj", L, x->M, 1, D, cq, 1, 1, 0);
+        replicated(x, "q_a_proj", L, D, cq, 0);
         matmul(x, "q_b_proj", L, x->M, 1, cq, N * (nope + rope), 1, 1, 0);
     } else {
         matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
     }
-    matmul(x, "kv_a_proj", L, x->M, 1, D, ckv + rope, 1, 1, 1);
+    replicated(x, "kv_a_proj", L, D, ckv + rope, 1);
     elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
 }
@@ -947,7 +956,8 @@ static void rows_head(builder *x)
     double L = (double)x->m->layers, D = (double)x->m->d_model;
     rl_op *emb = add(x, "embedding", NULL, RL_OP_WEIGHT, RL_EFF_GEMM, 1);
     emb->tokens = x->M;
-    emb->weight_bytes = x->M * D * x->wb; /* gathered rows only */
+    /* gathered rows only, in the table's dtype (dtype.h rl_dtype_vocab) */
+    emb->weight_bytes = x->M * D * rl_dtype_weight_bytes(rl_dtype_vocab(x->c->prec.weights));
     emb->act_write = x->M * D * x->ab;
     elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
     if (x->m->attention == RL_ATTN_MLA)
@@ -980,7 +990,7 @@ static void rows_tail(builder *x)
          * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d);
          * and it is whole on every chip (replicated) */
         x->half = 1;
-        replicated(x, "router", moe, D, E);
+        replicated(x, "router", moe, D, E, 0);
         x->half = 0;
         double wrep = x->wrep; /* routed experts stay split over the chips (EP) */
         x->wrep = 1;
@@ -1040,9 +1050,12 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                 rows_head(&x);
             else if (sp == RL_OPS_TAIL)
                 rows_tail(&x);
-            else if (sp == RL_OPS_SEQS)
+            else if (sp == RL_OPS_SEQS) { /* bf16 under 4-bit weights (rl_dtype_vocab) */
+                x.half = rl_dtype_vocab(c->prec.weights) != c->prec.weights;
                 matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1,
                        (double)m->d_model, (double)m->vocab, 1, 1, 0);
+                x.half = 0;
+            }
             else if (m->attention == RL_ATTN_MLA)
                 mla_segment(&x, &seg[sp - RL_OPS_PREFILL]);
             else

@@ -747,8 +747,10 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     char err[256];
     pp = pp < 1 ? 1 : pp;
     ep = ep < 1 ? 1 : ep;
-    /* a TP over more than K chips stores K/V projections replicated (shard.c) */
+    /* a TP over more than K chips stores K/V projections replicated, a TP
+     * over MLA its down-projections (shard.c) */
     int kv_rep = !m->abstract && m->attention != RL_ATTN_MLA && chips / pp > m->kv_heads;
+    kv_rep = kv_rep || (chips / pp > 1 && rl_arch_tp_replicated_params(m) > 0);
     if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep)
         return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     /* the plan's stored weights on each chip: attention, dense and vocab once

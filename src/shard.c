@@ -336,7 +336,12 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
     double room = rl_shard_chip_room(h, r) - r->weight_bytes;
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
-    double b = floor(room / r->kv_seq_chip) * (double)r->kv_groups * (double)r->replicas;
+    double n = floor(room / r->kv_seq_chip), pp = (double)(r->plan.pp > 1 ? r->plan.pp : 1);
+    /* a pipeline's pp micro-batches of ceil(batch / pp) each (plan_kv): a
+     * multiple of pp, or the last one's padding does not fit (a tp2 pp4
+     * llama3-70b on 80 GiB H100s: 363 sequences held 4 x 91) */
+    n = floor(n / pp) * pp;
+    double b = n * (double)r->kv_groups * (double)r->replicas;
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
 
@@ -349,23 +354,26 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
     long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
     double P = (double)pl->pp, Mtp = (double)pl->tp;
     rl_params pc = rl_arch_params(m);
-    double stored, read;
+    double stored, read, vocab = 0, vocab_read = 0; /* vocab: in rl_dtype_vocab's dtype */
     if (m->abstract) {
         stored = pc.total / (double)(M * pl->pp);
         read = stored;
     } else {
         double D = (double)m->d_model, H = (double)m->head_dim, L = (double)m->layers;
         double K = (double)m->kv_heads;
-        /* K/V projections shard over at most K chips; the rest of the
-         * attention weights over heads (MLA: all of them, by heads) */
+        /* K/V projections shard over at most K chips; MLA's down-projections
+         * are whole on every chip (rl_arch_tp_replicated_params); the rest of
+         * the attention weights over heads */
         double kvp = m->attention == RL_ATTN_MLA ? 0.0 : L * 2.0 * D * H * K;
-        double qo = pc.attention - kvp;
+        double rep = rl_arch_tp_replicated_params(m);
+        double qo = pc.attention - kvp - rep;
         double kv_shards = fmin(Mtp, K);
-        double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp : qo / Mtp + kvp / kv_shards;
-        double vocab = (pc.embedding + pc.lm_head) / Mtp;
+        double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp + rep
+                                                        : qo / Mtp + kvp / kv_shards + rep;
+        vocab = (pc.embedding + pc.lm_head) / Mtp;
         /* read: the embedding's gathered rows, not its table (tied: the LM
          * head reads the table), as rl_arch_params_read (tester12 #2) */
-        double vocab_read = ((m->tied_embeddings ? pc.embedding : pc.lm_head) + tokens * D) / Mtp;
+        vocab_read = rl_arch_vocab_read(m, tokens) / Mtp;
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
@@ -376,9 +384,9 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
     }
     /* the MoE router: whole on every chip and bf16 whatever --weights, as
      * the engines hold it (ops.c `replicated` and the router's dtype) */
-    double wb = rl_dtype_bytes(p.weights), router = pc.router / P * rl_dtype_bytes(RL_BF16);
-    r->weight_bytes = stored * wb + router;
-    return read * wb + router;
+    double router = pc.router / P * rl_dtype_bytes(RL_BF16);
+    r->weight_bytes = rl_dtype_weights_bytes(p.weights, stored, vocab / P) + router;
+    return rl_dtype_weights_bytes(p.weights, read, vocab_read / P) + router;
 }
 
 /* KV cache per chip of plan pl for micro-batches of bm sequences at

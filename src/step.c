@@ -20,7 +20,8 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     r.context = context;
     r.mem = rl_memory_use(m, h, chips, batch, context, p.weights, p.kv);
     r.kv_load_s = r.mem.kv_bytes / bw;
-    double p_bytes = rl_arch_params_read(m, B) * rl_dtype_bytes(p.weights);
+    double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_params_read(m, B),
+                                            rl_arch_vocab_read(m, B));
     rl_roofline mlp = rl_roofline_time(B * rl_arch_flops_per_token(m), p_bytes, peak, bw);
     r.weight_load_s = mlp.memory_s;
     r.compute_s = mlp.compute_s;

@@ -94,27 +94,28 @@ static void same_fit_everywhere(const char *model, long long chips, long long co
 /* tester15 F-mem-1: `step --tp N` and `shard` judged `fits` against the raw
  * HBM (step --tp 1 took batch 115 of llama3-8b at 4096 where step's max
  * was 107; llama3-70b tp2 took 14 where the rule allows 12).
- * Hand figures (h100-sxm 80e9 B, TensorRT-LLM fraction 0.9 of the free
+ * Hand figures (h100-sxm 80 GiB = 85,899,345,920 B (80e9, 107 and 12 until
+ * tester22 F2), TensorRT-LLM fraction 0.9 of the free
  * memory, 392 MiB = 411,041,792 B of NCCL buffers per chip at TP > 1;
  * hw_profiles/engines/h100-sxm-trtllm.lua's memory rule):
  *  - llama3-8b, 8,030,261,248 params x 2 B = 16.06e9 B; KV 131,072 B/token
- *    x 4096 = 536.9e6 B a sequence: 0.9 x (80e9 - 16.06e9) / 536.9e6 =
- *    107.2 -> 107;
+ *    x 4096 = 536.9e6 B a sequence: 0.9 x (85.90e9 - 16.06e9) / 536.9e6 =
+ *    117.1 -> 117;
  *  - llama3-70b tp2, 70.55e9 B of weights per chip; KV per chip 327,680 B
- *    /token / 2 x 4096 = 671.1e6 B: 0.9 x (80e9 - 70.55e9 - 0.411e9) /
- *    671.1e6 = 12.1 -> 12.
+ *    /token / 2 x 4096 = 671.1e6 B: 0.9 x (85.90e9 - 70.55e9 - 0.411e9) /
+ *    671.1e6 = 20.03 -> 20.
  * Every command must agree exactly (a whole batch; no tolerance). */
 static void one_memory_rule(void **state)
 {
     (void)state;
-    same_fit_everywhere("llama3-8b", 1, 4096, 107, "tp1");
-    same_fit_everywhere("llama3-70b", 2, 4096, 12, "tp2");
+    same_fit_everywhere("llama3-8b", 1, 4096, 117, "tp1");
+    same_fit_everywhere("llama3-70b", 2, 4096, 20, "tp2");
     /* the rule is named beside the plan rows */
-    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --tp 1 --context 4096 --batch 107 "
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --tp 1 --context 4096 --batch 117 "
                             "--format json", out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "memory_rule")->valuestring, "free");
-    /* usable = w + 0.9 (80e9 - w), w = 16.06e9 B: 73.61e9 B (1e-3: w rounded here) */
-    assert_rel(num(row(j, 0), "usable_bytes_per_chip"), 73.61e9, 1e-3);
+    /* usable = w + 0.9 (85.90e9 - w), w = 16.06e9 B: 78.92e9 B (1e-3: w rounded here) */
+    assert_rel(num(row(j, 0), "usable_bytes_per_chip"), 78.92e9, 1e-3);
     cJSON_Delete(j);
 }
 
@@ -319,7 +320,9 @@ static void fitted_pipeline_step_is_simulate(void **state)
  * the op list's activation traffic and its norm gains split over the chips,
  * which step reads whole on each; the K/V weights were 4%), and its pool
  * holds step's max_batch sequences of 4096 tokens exactly (simulate's
- * default reserve 0.1 = --hbm-reserve 0.1). */
+ * default reserve 0.1 = --hbm-reserve 0.1): 0.9 x 16 GiB - 8.989e9 B of
+ * weights, over 167,772,160 B of KV a sequence per chip, 38.6 -> 38 (32 on
+ * 16e9-byte chips until tester22 F2). */
 static void replicated_kv_weights_everywhere(void **state)
 {
     (void)state;
@@ -330,7 +333,7 @@ static void replicated_kv_weights_everywhere(void **state)
                             out, sizeof out);
     double B = num(row(s, 0), "max_batch");
     cJSON_Delete(s);
-    assert_true(B == 32);
+    assert_true(B == 38);
     cJSON *m = run_cli_json("simulate --model llama3-70b --hw tpu-v5e --chips 16 --qps 1 "
                             "--prompt-len 100 --out-len 10 --requests 50 --format json",
                             out, sizeof out);
@@ -341,7 +344,8 @@ static void replicated_kv_weights_everywhere(void **state)
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
- * tokens on one H100) while the simulator's pool charged every token at
+ * tokens on one 80e9-byte H100; 0.9 x (85.90e9 - 14.48e9) / 0.537e9 =
+ * 119.7 -> 119 on its 80 GiB, tester22 F2) while the simulator's pool charged every token at
  * full size (13.6 a batch).  Now the pool charges each token at the
  * windowed share (serve.h rl_serve_kv_share, the same function as step):
  * static batching of 2 x 109 such requests, all there at once, decodes
@@ -356,7 +360,7 @@ static void windowed_kv_everywhere(void **state)
                             "--format json", out, sizeof out);
     double B = num(s, "max_batch");
     cJSON_Delete(s);
-    assert_true(B == 109);
+    assert_true(B == 119);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "simulate --model mistral-7b --hw h100-sxm --offline --policy static "
              "--requests %.0f --prompt-len 32000 --out-len 100 --max-seqs 1000 --format json",

@@ -84,7 +84,9 @@ static void step_json(void **state)
     (void)state;
     cJSON *j = run_json("step --model llama2-13b --hw tpu-v5e --chips 8 --batch 1,8,16 "
                         "--context 8192 --set hw.hbm_bw=8.2e11 --set model.max_context=8192 "
-                        "--ideal --format json"); /* the book's model: --ideal (issue 12) */
+                        "--set hw.hbm_bytes=16e9 --ideal --format json");
+    /* the book's model: --ideal (issue 12), its 16 GB = 16e9 B chips (the
+     * preset: 16 GiB, docs/model.md "HBM capacity") */
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     assert_rel(num(j, "b_crit"), 240, 0.01);
     assert_true(num(j, "max_batch") == 15);
@@ -2027,7 +2029,9 @@ static void unmeasured_dtype_derived(void **state)
  * --engine it is refused (exit 2, both flags named); a repeated --engine
  * keeps the last, as every repeated option.  simulate --ideal honours
  * --hbm-reserve as --engine ideal does, the two outputs byte-equal: the KV
- * room of llama3-8b on one h100-sxm at --hbm-reserve 0.5 is 182643 tokens
+ * room of llama3-8b on one h100-sxm at --hbm-reserve 0.5 is (0.5 x
+ * 85,899,345,920 - 16,060,522,496) / 131072 = 205147 tokens (floor; 182643
+ * on 80e9 bytes until tester22 F2)
  * (--ideal gave the trtllm memory rule's 439037 before, whatever the
  * reserve). */
 static void ideal_is_engine_ideal(void **state)
@@ -2048,7 +2052,7 @@ static void ideal_is_engine_ideal(void **state)
     assert_int_equal(run_cli(cmd, first, sizeof first), 0);
     assert_int_equal(cli2(sim, " --engine ideal"), 0);
     assert_string_equal(first, out);
-    assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t182643,"));
+    assert_non_null(strstr(out, "\"kv_capacity_tokens_per_replica\":\t205147,"));
 }
 
 /* Tester 2 findings 3 and 6: size echoes a target as given (a 1 us TTFT
@@ -2499,10 +2503,11 @@ static void simulate_slo_missed_not_overloaded(void **state)
 
 /* tester6: step --ideal used the whole HBM where simulate --ideal keeps
  * --hbm-reserve (0.1) back.  With the same reserve they agree: llama3-8b on
- * one h100-sxm, bf16, ideal: simulate's KV room is (0.9 x 80 GB - 16.06 GB)
- * / 131072 B = 426784 tokens (floor), so step's max batch at 1024 tokens is
- * floor(426784 / 1024) = 416 (exact, integers); without --hbm-reserve step
- * keeps seed 000's whole-HBM rule (476). */
+ * one h100-sxm, bf16, ideal: simulate's KV room is (0.9 x 85,899,345,920 B
+ * (80 GiB) - 16,060,522,496 B) / 131072 B = 467292 tokens (floor), so step's
+ * max batch at 1024 tokens is floor(467292 / 1024) = 456 (exact, integers;
+ * 416 on 80e9 bytes until tester22 F2); without --hbm-reserve step keeps
+ * seed 000's whole-HBM rule: 69,838,823,424 / 134,217,728 = 520 (was 476). */
 static void step_reserve_agrees_with_simulate(void **state)
 {
     (void)state;
@@ -2514,12 +2519,12 @@ static void step_reserve_agrees_with_simulate(void **state)
     j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --hbm-reserve 0.1 "
                      "--format json", out, sizeof out);
     assert_true(num(j, "max_batch") == floor(kv_tokens / 1024));
-    assert_true(num(j, "max_batch") == 416);
-    assert_rel(num(j, "usable_bytes"), 0.9 * 80e9, 1e-12);
+    assert_true(num(j, "max_batch") == 456);
+    assert_rel(num(j, "usable_bytes"), 0.9 * 85899345920.0, 1e-12);
     cJSON_Delete(j);
     j = run_cli_json("step --model llama3-8b --hw h100-sxm --ideal --context 1024 --format json",
                      out, sizeof out);
-    assert_true(num(j, "max_batch") == 476);
+    assert_true(num(j, "max_batch") == 520);
     cJSON_Delete(j);
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --hbm-reserve 0.1",
                              out, sizeof out), 0);
@@ -2878,7 +2883,7 @@ static void list_presets(void **state)
             found += strcmp(mode, "calibrated") == 0;
         if (strcmp(name, "tpu-v5e") == 0) /* no measurement: datasheet figures, estimated */
             found += strcmp(mode, "estimated") == 0 &&
-                     cJSON_GetObjectItem(r, "hbm_bytes")->valuedouble == 16e9;
+                     cJSON_GetObjectItem(r, "hbm_bytes")->valuedouble == 17179869184.0;
     }
     assert_int_equal(found, 2);
     cJSON_Delete(j);

@@ -77,10 +77,27 @@ static void test_extrapolation_holds_efficiency(void **state)
     assert_int_equal(p, RL_PROV_EXTRAPOLATED);
     /* without an ideal function the edge latency is held: 2.592e-3 */
     assert_rel(rl_kt_time(&t, x, NULL, NULL, &p), 2.592e-3, 1e-12);
-    /* below the first node on two axes: (0.5, 1, 3) from (1, 2, 3): ratio 1/4 */
-    double y[3] = {0.5, 1, 3};
-    assert_rel(rl_kt_time(&t, y, ideal_mnk, NULL, &p), 1e-6 * 2 * 9 / 4, 1e-12);
+    /* below the first node on one axis: (0.5, 2, 27) from (1, 2, 27): ratio
+     * 1/2, 1e-6 * 2 * 729 / 2 = 7.29e-4 (above the latency floor) */
+    double y0[3] = {0.5, 2, 27};
+    assert_rel(rl_kt_time(&t, y0, ideal_mnk, NULL, &p), 1e-6 * 2 * 729 / 2, 1e-12);
     assert_int_equal(p, RL_PROV_EXTRAPOLATED);
+    /* THE LATENCY FLOOR (ktable.h; tester22 F5): below the first node on two
+     * axes, (0.5, 1, 3) from (1, 2, 3), the ratio 1/4 would give 4.5e-6 s,
+     * under the fastest measured node, t(1, 2, 3) = 1e-6 * 2 * 9 = 1.8e-5 s,
+     * which holds (exact; the old rule gave 4.5e-6) */
+    double y[3] = {0.5, 1, 3};
+    assert_rel(rl_kt_time(&t, y, ideal_mnk, NULL, &p), 1.8e-5, 1e-12);
+    assert_int_equal(p, RL_PROV_EXTRAPOLATED);
+    /* far below: the same floor, not a vanishing time */
+    double z[3] = {1e-3, 1e-3, 1e-3};
+    assert_rel(rl_kt_time(&t, z, ideal_mnk, NULL, &p), 1.8e-5, 1e-12);
+    /* the floor follows the nodes: a faster measured node lowers it (the
+     * cached floor is found again after rl_kt_isotonic) */
+    int lo[3] = {0, 0, 0};
+    t.logv[rl_kt_index(&t, lo)] = log(9e-6);
+    assert_int_equal(rl_kt_isotonic(&t, 3) >= 0, 1);
+    assert_rel(rl_kt_time(&t, z, ideal_mnk, NULL, &p), 9e-6, 1e-12);
     rl_kt_free(&t);
 }
 

@@ -6,11 +6,13 @@
 
 /* Problem 2: 16 v5e x 16e9 B = 256 GB, int8 weights (18.4 GB) and KV
  * (262,144 B/token), 128,000-token context: (256 - 18.4) / 33.5 -> 7; with
- * K = 1 the KV shrinks 8x -> 56. */
+ * K = 1 the KV shrinks 8x -> 56.  The book's 16e9 B per chip (the preset
+ * holds 16 GiB: preset_capacities). */
 static void worked_problem_2(void **state)
 {
     (void)state;
-    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_override gb = {"hbm_bytes", "16e9"};
+    rl_hw h = load_hw("tpu-v5e", &gb, 1);
     assert_true(h.hbm_bytes == 16e9);
     rl_model m = load_model("scaling-book-18b", NULL, 0);
     assert_int_equal(rl_memory_max_batch(&m, &h, 16, 128000, RL_INT8, RL_INT8), 7);
@@ -19,8 +21,35 @@ static void worked_problem_2(void **state)
     assert_int_equal(rl_memory_max_batch(&mqa, &h, 16, 128000, RL_INT8, RL_INT8), 56);
 }
 
+/* The presets' HBM in bytes, the vendor's "GB" read as GiB (docs/model.md
+ * "HBM capacity"; tester22 F2): exact.  Sources: NVIDIA AIConfigurator
+ * systems/<gpu>/system.yaml mem_capacity (h100_sxm and a100_sxm
+ * 85899345920 "80GiB", h200_sxm 151397597184 "141GiB", b200_sxm
+ * 193273528320 "180GiB", gb200 198674743296 "189471MiB reported by
+ * nvidia-smi"); Google's v4 (32 GiB) and v5p (95 GiB) pages; v5e 16 GiB,
+ * v6e 32 GiB by the same reading.  Fails on the decimal 80e9 ... 32e9. */
+static void preset_capacities(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *hw;
+        double bytes;
+    } want[] = {{"h100-sxm", 80.0 * 1073741824}, {"h100-pcie", 80.0 * 1073741824},
+                {"a100-sxm-80g", 80.0 * 1073741824}, {"h200", 141.0 * 1073741824},
+                {"b200", 180.0 * 1073741824}, {"gb200", 189471.0 * 1048576},
+                {"tpu-v4", 32.0 * 1073741824}, {"tpu-v5e", 16.0 * 1073741824},
+                {"tpu-v5p", 95.0 * 1073741824}, {"tpu-v6e", 32.0 * 1073741824},
+                {"h100-sxm-splitwise", 80.0 * 1073741824},
+                {"a100-sxm-80g-splitwise", 80.0 * 1073741824}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        rl_hw h = load_hw(want[i].hw, NULL, 0);
+        if (h.hbm_bytes != want[i].bytes)
+            fail_msg("%s: hbm_bytes %.0f, expected %.0f", want[i].hw, h.hbm_bytes, want[i].bytes);
+    }
+}
+
 /* Weights that do not fit leave no room for any sequence: llama3-405b in
- * bf16 (810 GB) on one H100 (80 GB). */
+ * bf16 (810 GB) on one H100 (80 GiB). */
 static void weights_do_not_fit(void **state)
 {
     (void)state;
@@ -29,7 +58,7 @@ static void weights_do_not_fit(void **state)
     assert_int_equal(rl_memory_max_batch(&m, &h, 1, 1024, RL_BF16, RL_BF16), 0);
     rl_memory u = rl_memory_use(&m, &h, 1, 1, 1024, RL_BF16, RL_BF16);
     assert_false(u.fits);
-    assert_true(u.capacity_bytes == 80e9);
+    assert_true(u.capacity_bytes == 85899345920.0);
 }
 
 /* An engine's memory rule (engines.h, memory.h) on a made-up 80e9-byte chip
@@ -93,6 +122,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(worked_problem_2),
+        cmocka_unit_test(preset_capacities),
         cmocka_unit_test(weights_do_not_fit),
         cmocka_unit_test(engine_memory_rules),
     };

@@ -1216,15 +1216,15 @@ static void test_speculative(void **state)
     rl_serve_result_free(&out);
     free(r);
     /* a draft model shares the HBM: llama3-8b drafting for itself on one
-     * H100 (80e9 B) under its default engine's memory rule (TensorRT-LLM:
-     * KV gets 0.9 x (80e9 - W), no overheads on one chip, engines.h) leaves
-     * 0.9 (80e9 - W) - W bytes for the KV of both models, 2 x 131072 B per
-     * token (GQA K = 8, bf16) */
+     * H100 (80 GiB = 85,899,345,920 B) under its default engine's memory
+     * rule (TensorRT-LLM: KV gets 0.9 x (HBM - W), no overheads on one chip,
+     * engines.h) leaves 0.9 (HBM - W) - W bytes for the KV of both models,
+     * 2 x 131072 B per token (GQA K = 8, bf16) */
     rl_serve_config dc = config(f, RL_POLICY_CONTINUOUS);
     double W = 2.0 * (double)rl_arch_params(&f->m).total;
     rl_serve_config_draft(&dc, &f->m, &f->h, 1, rl_precision_default());
     assert_rel(dc.kv_bytes_per_token, 2 * 131072.0, 1e-12);
-    assert_rel(dc.kv_capacity_tokens, (0.9 * (80e9 - W) - W) / (2 * 131072.0), 1e-9);
+    assert_rel(dc.kv_capacity_tokens, (0.9 * (85899345920.0 - W) - W) / (2 * 131072.0), 1e-9);
 }
 
 /* Without SLOs there is no goodput: the JSON gives goodput_req_per_s and
@@ -1395,7 +1395,8 @@ static void test_harness_can_fail(void **state)
  * readmit_room): the run completes all 400 requests, overloaded, with 12
  * preemptions here (asserted: under 100), and max_sustainable_qps is
  * found (about 29 req/s) instead of every load past the knee reading as
- * stalled. */
+ * stalled.  On the H100 as found, 80e9 bytes (--set: the preset's 80 GiB,
+ * tester22 F2, leaves room enough that nothing is preempted). */
 static void test_thrashing_run_completes(void **state)
 {
     (void)state;
@@ -1403,7 +1404,7 @@ static void test_thrashing_run_completes(void **state)
     const char *cmd = "simulate --model llama3-8b --hw h100-sxm --policy interleaved "
                     "--prefix-cache 10:40 --prefixes 8:800 --requests 400 "
                     "--prompt-len lognormal:1500:0.8 --out-len lognormal:200:0.8 --qps 32 "
-                    "--format json";
+                    "--set hw.hbm_bytes=80e9 --format json";
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     cJSON *j = cJSON_Parse(strchr(out, '{'));
     assert_non_null(j);
@@ -1627,26 +1628,31 @@ static void test_seqs_peak_and_memo(void **state)
 
 /* KV capacity of one replica under the two layouts (serve.h rl_attn_layout):
  * DeepSeek-V3 (model/deepseek-v3.lua: 61 layers, one latent of
- * kv_lora_rank 512 + qk_rope_head_dim 64) on 8 H200 (141e9 B each,
- * hw_profiles/h200.lua), fp8 weights and KV: 61 x 576 x 1 B = 35,136 B per
+ * kv_lora_rank 512 + qk_rope_head_dim 64) on 8 H200 (141 GiB =
+ * 151,397,597,184 B each, hw_profiles/h200.lua; 141e9 until tester22 F2),
+ * fp8 weights and KV: 61 x 576 x 1 B = 35,136 B per
  * token.  HBM as h200's default engine allocates it (TensorRT-LLM,
  * engines.h: KV gets 0.9 of what each chip has free after its weights and
  * 411,041,792 B of collective buffers; memory.h), so per chip the KV holds
- * 0.9 x (141e9 - w - 411,041,792) for w the chip's weights.
+ * 0.9 x (HBM - w - 411,041,792) for w the chip's weights.
  *  - tp: each chip holds the whole latent cache (8 copies), and the weights
  *    as shard stores them (the pool reads shard.h for every MoE plan): all
- *    parameters but the router and norms split over the 8 chips, the norms
+ *    parameters but the router, norms and MLA's down-projections split over
+ *    the 8 chips, the norms and down-projections (61 x 7168 x (1536 + 512 +
+ *    64) = 923,467,776, arch.h rl_arch_tp_replicated_params, tester22 F3)
  *    whole, the router whole in bf16 (ops.c `replicated`): w =
- *    (671,026,404,352 - 106,430,464 - 1,006,592) / 8 + 1,006,592 + 2 x
- *    106,430,464 = 84,078,738,432 B: 8 x 0.9 x (141e9 - w - 411,041,792) /
- *    (35,136 x 8) = 1,447,495.4 tokens (1,452,629.5 with the even split
+ *    (671,026,404,352 - 106,430,464 - 1,006,592 - 923,467,776) / 8 +
+ *    1,006,592 + 2 x 106,430,464 + 923,467,776 = 84,886,772,736 B: 8 x 0.9 x
+ *    (151,397,597,184 - w - 411,041,792) / (35,136 x 8) = 1,693,129.7
+ *    tokens (1,447,495.4 on 141e9-byte chips with the down-projections
+ *    split; 1,452,629.5 with the even split
  *    of all parameters, w = 671,026,404,352 / 8, before stop 25); the
  *    split the simulator made before stop 23 (one copy over 8 chips)
  *    would be 8x that.
  *  - attn-dp: one copy, but each chip stores attention, embeddings, LM
  *    head, router (bf16: 2 B a parameter), norms and the dense MLP whole
  *    beside 1/8 of the routed experts (shard.h "ep8 attn=rep"): 8 x 0.9 x
- *    (141e9 - that -
+ *    (151,397,597,184 - that -
  *    411,041,792) / 35,136, from model's parameter groups (test_arch pins
  *    them).
  * Tolerance 1e-9 relative (one formula, doubles).  A dense model refuses
@@ -1660,15 +1666,17 @@ static void test_mla_kv_layouts(void **state)
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
     double nccl = 411041792.0;
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
-    double w = (671026404352.0 - 106430464 - 1006592) / 8 + 1006592 + 2 * 106430464.0;
-    assert_rel(tp, 8 * 0.9 * (141e9 - w - nccl) / (35136.0 * 8), 1e-9);
-    assert_rel(tp, 1447495.4, 1e-7);
+    double rep = 61 * 7168 * (1536 + 512 + 64.0), hbm = 151397597184.0;
+    assert_true(rl_arch_tp_replicated_params(&m) == rep);
+    double w = (671026404352.0 - 106430464 - 1006592 - rep) / 8 + 1006592 + 2 * 106430464.0 + rep;
+    assert_rel(tp, 8 * 0.9 * (hbm - w - nccl) / (35136.0 * 8), 1e-9);
+    assert_rel(tp, 1693129.7, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + pc.embedding + pc.lm_head + 2 * pc.router + pc.norms +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
-    assert_rel(dp, 8 * 0.9 * (141e9 - chip - nccl) / 35136.0, 1e-9);
+    assert_rel(dp, 8 * 0.9 * (hbm - chip - nccl) / 35136.0, 1e-9);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
     rl_model dense = load_model("llama3-8b", NULL, 0);
@@ -1699,8 +1707,9 @@ static void test_mla_kv_layouts(void **state)
  *    as step does (the attention, vocab, dense and shared-expert weights
  *    whole: 98,856,229,888 B, not the even split's 83.9 GB, fixY's open
  *    item; the router whole in bf16, 106,430,464 B more, since stop 25:
- *    98,962,660,352 B): 8 x 0.9 x (141e9 - 98,962,660,352 - 392 MiB) /
- *    35,136 B = 8,529,979.1 tokens (by hand; 8 x tp8's 1,452,629.5 before
+ *    98,962,660,352 B): 8 x 0.9 x (151,397,597,184 - 98,962,660,352 - 392
+ *    MiB) / 35,136 B = 10,660,634.2 tokens (by hand; 8,529,979.1 on
+ *    141e9-byte chips until tester22 F2; 8 x tp8's 1,452,629.5 before
  *    stop 24),
  *    and its decode step at B = 64 and context 4096 the step's time (both
  *    the same op list and collectives; ops reads those weights whole on
@@ -1755,7 +1764,7 @@ static void test_mla_ep_layout_agrees(void **state)
     /* simulator */
     double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
-    assert_rel(ep8, 8 * 0.9 * (141e9 - 98962660352.0 - 411041792.0) / 35136, 1e-9);
+    assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 98962660352.0 - 411041792.0) / 35136, 1e-9);
     assert_true(ep8 < 8 * tp8);
     rl_ops_cost c;
     assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
@@ -1784,8 +1793,8 @@ static double const_step(void *ctx, const rl_step_work *w)
  *  - PP2 x TP4 in one node, B = 64: 4,194,304 / 4.5e11 = 9.321 us.
  * KV: each stage keeps its 63 layers of every token, so 16 chips as PP2 x
  * TP8 hold one copy per token, TP16 two (K = 8 heads), and by hand the
- * TensorRT-LLM rule of the profile's engine, 16 x 0.9 x (80e9 - W / 16 -
- * 392 MiB) / 516,096 B per token (2 x 126 layers x 8 heads x 128 x 2 B),
+ * TensorRT-LLM rule of the profile's engine, 16 x 0.9 x (85,899,345,920
+ * (80 GiB; 80e9 until tester22 F2) - W / 16 - 392 MiB) / 516,096 B per token (2 x 126 layers x 8 heads x 128 x 2 B),
  * W the bf16 weights (1e-9).  TP16 stores more weights, Wt: each KV head's
  * K/V projections on both of its chips (126 x 2 x 16384 x 128 x 8 x 2 B
  * more, as step: tester20 F1; before, twice PP2's tokens exactly) and the
@@ -1831,8 +1840,8 @@ static void test_pipeline_parallel(void **state)
     assert_rel(W, 2 * rl_arch_params(&m).total, 1e-12);
     double Wt = rl_serve_weight_bytes(&m, &h, 16, 1, 1, p, RL_ATTN_LAYOUT_TP);
     assert_rel(Wt - W, 126.0 * 2 * 16384 * 128 * 8 * 2 + 15.0 * 253 * 16384 * 2, 1e-9);
-    assert_rel(kv_tp, 16 * 0.9 * (80e9 - Wt / 16 - 411041792.0) / (2 * 516096.0), 1e-9);
-    assert_rel(kv_pp, 16 * 0.9 * (80e9 - W / 16 - 411041792.0) / 516096.0, 1e-9);
+    assert_rel(kv_tp, 16 * 0.9 * (85899345920.0 - Wt / 16 - 411041792.0) / (2 * 516096.0), 1e-9);
+    assert_rel(kv_pp, 16 * 0.9 * (85899345920.0 - W / 16 - 411041792.0) / 516096.0, 1e-9);
 
     double step = 0.01;
     rl_step_cost cost = {const_step, &step, 0};
@@ -1885,11 +1894,13 @@ static void test_pipeline_parallel(void **state)
  * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
  * 8 copies under tp8 and 2 under tp2 ep4, and ep4's chips hold the
  * attention, vocab, dense and shared-expert weights (17.01 GB in fp8) at
- * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 90,457,562,112
- * and 84,078,738,432 B, the router whole in bf16 on each: 106,430,464 B
- * more than at 1 B a parameter): by hand 8 x 0.9 x (141e9 -
- * 90,457,562,112 B - 392 MiB) / (35,136 B x 2 copies) = 5,136,413.5
- * tokens under the
+ * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 90,919,296,000
+ * and 84,886,772,736 B, the router whole in bf16 on each: 106,430,464 B
+ * more than at 1 B a parameter, MLA's down-projections whole, 923,467,776
+ * B: tester22 F3, 90,457,562,112 and 84,078,738,432 B before): by hand
+ * 8 x 0.9 x (151,397,597,184 (141 GiB) - 90,919,296,000 B - 392 MiB) /
+ * (35,136 B x 2 copies) = 6,154,432.3 tokens (5,136,413.5 before, on
+ * 141e9-byte chips) under the
  * profile's TensorRT-LLM rule (1e-9), less than 4x tp8's (4x while the
  * pool took the even split, W/8, for both).  A dense model,
  * an ep not dividing the experts or the chips, or attn-dp with ep is
@@ -1932,7 +1943,7 @@ static void test_expert_parallel_degrees(void **state)
     double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP);
     double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP);
     assert_true(k24 < 4 * k8);
-    assert_rel(k24, 8 * 0.9 * (141e9 - 90457562112.0 - 411041792.0) / (35136.0 * 2), 1e-9);
+    assert_rel(k24, 8 * 0.9 * (151397597184.0 - 90919296000.0 - 411041792.0) / (35136.0 * 2), 1e-9);
 }
 
 /* Steps with prompts are costed from the op list's spans, each kept by what
