@@ -696,7 +696,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     /* Peaks: bandwidth = the best DRAM rate measured: the stream copy
      * moving >= 64 MiB (both grids have one: build_grid) or a GEMM or
      * decode attention reading its weights or K/V pages from the rotation
-     * (256 MiB: from DRAM), which reads only where the copy also writes and
+     * (256 MiB or more: from DRAM), which reads only where the copy also writes and
      * so beats it on some hosts (a gemv at 1.8e10 B/s, the copy 1.5-2.0e10
      * on this project's VM); FLOP/s = the best of the benches written as
      * kernel tables (GEMM, attention) that read their bytes no faster than
@@ -734,8 +734,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     if (readb) {
         size_t n = strlen(bw_label);
         snprintf(bw_label + n, sizeof bw_label - n, ", beaten by a read from DRAM (rotated through "
-                 "256 MiB), %s M = %d, N = %d, K = %d, S = %d", readb->name, readb->M, readb->N,
-                 readb->K, readb->S);
+                 "%.0f MiB), %s M = %d, N = %d, K = %d, S = %d", arena_bytes / 1048576.0, readb->name,
+                 readb->M, readb->N, readb->K, readb->S);
     }
     if (peakb)
         snprintf(peak_label, sizeof peak_label, "%s, M = %d, N = %d, K = %d", peakb->name,
