@@ -35,6 +35,7 @@ typedef struct {
     int n;
     double op_abs[RL_EOP_COUNT][256];
     int op_n[RL_EOP_COUNT];
+    double min_share;   /* the smallest row table_time_share (spec.h rl_run_mode) */
     int noisy;          /* runs whose repeats' MAD / median > RL_CALIB_NOISE */
     double worst_noise; /* the largest such ratio */
 } run_ctx;
@@ -60,13 +61,15 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
 {
     rl_engine_op ops[RL_EOP_COUNT];
     rl_engine_ops(c->m, phase[0] == 'p', M, S, c->be->weight_bytes, ops);
-    double pred = 0;
+    double pred = 0, tab = 0; /* tab: the part timed by a table, measured or interpolated */
     cJSON *r = cJSON_CreateObject();
     add_shape(r, phase, M, S);
     for (int i = 0; i < RL_EOP_COUNT; i++) {
         rl_provenance prov;
         double p = rl_engine_op_predict(&ops[i], c->h, c->peak, c->gemm_var, &prov);
         pred += p;
+        if (prov == RL_PROV_MEASURED || prov == RL_PROV_INTERPOLATED)
+            tab += p;
         cJSON *o = cJSON_CreateObject();
         add_shape(o, phase, M, S);
         cJSON_AddStringToObject(o, "op", rl_eop_name((rl_eop)i));
@@ -94,6 +97,12 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
     cJSON_AddNumberToObject(r, "measured_min_s", fastest);
     cJSON_AddNumberToObject(r, "predicted_s", pred);
     cJSON_AddNumberToObject(r, "error", err);
+    /* labelled as step and prefill label the same shape (tester22 F4: a
+     * --quick profile's prefill, 99% extrapolated, read calibrated here) */
+    double share = pred > 0 ? tab / pred : 0;
+    cJSON_AddNumberToObject(r, "table_time_share", share);
+    cJSON_AddStringToObject(r, "mode", rl_run_mode(rl_hw_mode(c->h, 1), c->h, share));
+    c->min_share = fmin(c->min_share, share);
     cJSON_AddNumberToObject(r, "noise", noise);
     if (noise > RL_CALIB_NOISE) {
         c->noisy++;
@@ -295,7 +304,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     rl_dtype cd;
     rl_dtype_parse(be.compute_dtype, &cd);
     run_ctx c = {.m = &m, .h = &h, .be = &be, .peak = rl_hw_peak(&h, cd),
-                 .gemm_var = rl_kvariant_gemm(cd, cd)};
+                 .gemm_var = rl_kvariant_gemm(cd, cd), .min_share = 1};
     if (c.peak <= 0) {
         snprintf(err, errlen, "%s: field 'flops.%s': missing", h.origin, be.compute_dtype);
         return NULL;
@@ -309,7 +318,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     if (!e)
         return NULL;
     cJSON *res = cJSON_CreateObject();
-    cJSON_AddStringToObject(res, "mode", rl_hw_mode(&h, 1));
+    cJSON *mode = cJSON_AddStringToObject(res, "mode", rl_hw_mode(&h, 1)); /* set by the rows */
     const rl_serving_engine *eng = rl_engines_selected(&h.engines);
     cJSON_AddStringToObject(res, "engine", eng ? eng->name : "none");
     cJSON_AddStringToObject(res, "backend", be.name);
@@ -387,6 +396,10 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
                         "checks that the engine and the profile run, and its errors are not an "
                         "accuracy figure; run validate without --quick (about 2.5 min) on a "
                         "calibrate run without --quick for one\n", c.n);
+    /* the result's mode: its smallest row share decides, as for step's rows
+     * (spec.h rl_run_mode, docs/model.md) */
+    cJSON_SetValuestring(mode, rl_run_mode(rl_hw_mode(&h, 1), &h, c.min_share));
+    cJSON_AddNumberToObject(res, "table_time_share", c.min_share);
     cJSON_AddNumberToObject(res, "runs", c.n);
     cJSON_AddNumberToObject(res, "noise_threshold", RL_CALIB_NOISE);
     cJSON_AddNumberToObject(res, "noisy_runs", c.noisy);

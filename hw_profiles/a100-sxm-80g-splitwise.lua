@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
         band = {
           p10 = -0.104925396749469,
           p5 = -0.219403293123,
@@ -240,10 +240,11 @@ return {
         decode_seq_s = 0.000260890296710504,
         decode_step_s = 0.0445463507956528,
         fitted_on = {
+          compute = "bf16",
           configs = 94,
           cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-02T18:00:55Z",
+          date = "2026-12-03T02:55:45Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -252,6 +253,7 @@ return {
             tp = { 2, 8 },
           },
           hash = "fnv1a64:335c0bae0b3a439f",
+          kv = "bf16",
           models = "llama2-70b",
           rows = 94,
           sd = {

@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-02T18:00:55Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T02:55:45Z)",
         band = {
           p10 = -0.061053518805657,
           p5 = -0.163925923292615,
@@ -254,10 +254,11 @@ return {
         decode_seq_s = 0.000276754682842688,
         decode_step_s = 0.0296218872559066,
         fitted_on = {
+          compute = "bf16",
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-02T18:00:55Z",
+          date = "2026-12-03T02:55:45Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -266,6 +267,7 @@ return {
             tp = { 2, 8 },
           },
           hash = "fnv1a64:335c0bae0b3a439f",
+          kv = "bf16",
           models = "llama2-70b",
           rows = 94,
           sd = {

@@ -556,14 +556,20 @@ static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, 
     moved_octaves(c, m, h, p, r, x, o);
     rl_ec_band(c, o, (rl_ec_class)r->phase, band_lo < 0.075, lo, hi);
     shape_of(r, v);
-    return rl_ec_no_band(c, m->name, v, why, n);
+    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(p.weights), rl_dtype_name(p.kv),
+                                    rl_dtype_name(p.compute)};
+    return rl_ec_no_band(c, m->name, dt, v, why, n);
 }
 
-int rl_e2e_band_withheld(const rl_hw *h, const char *model, long long tp, char *why, size_t n)
+int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
+                         char *why, size_t n)
 {
     const double v[RL_EC_AXES] = {(double)tp, -1, -1, -1};
+    const char *dt[RL_EC_DTYPES] = {p ? rl_dtype_name(p->weights) : NULL,
+                                    p ? rl_dtype_name(p->kv) : NULL,
+                                    p ? rl_dtype_name(p->compute) : NULL};
     *why = '\0';
-    return h->engine_costs.present && rl_ec_no_band(&h->engine_costs, model, v, why, n);
+    return h->engine_costs.present && rl_ec_no_band(&h->engine_costs, model, dt, v, why, n);
 }
 
 /* ---- rows on measured tables (calibrated mode) --------------------------------- */
@@ -1758,8 +1764,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         for (int j = 0; j < rs.nmodel; j++)
             if (strcmp(rs.model_names[j], mn) == 0)
                 add_name(c.models, sizeof c.models, rs.models[j].name);
-        if (row_precision(rs.row[i], &pr, m->path, e, sizeof e) == 0)
+        if (row_precision(rs.row[i], &pr, m->path, e, sizeof e) == 0) {
             add_name(c.weights, sizeof c.weights, rl_dtype_name(pr.weights));
+            add_name(c.kv, sizeof c.kv, rl_dtype_name(pr.kv));
+            add_name(c.compute, sizeof c.compute, rl_dtype_name(pr.compute));
+        }
     }
     grid_of(&rs, NULL, c.grid);
     if (tune_widening(&pb, &rs, &c, e, sizeof e) != 0) {
@@ -2316,7 +2325,8 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     if (!run->calibrated || !rl_e2e_has_band(run->h))
         return 0;
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
-    if (rl_e2e_band_withheld(run->h, run->m->name, run->chips_per_replica / pp, why, sizeof why)) {
+    if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, why,
+                             sizeof why)) {
         add_no_band(result, why);
         return 0;
     }

@@ -146,10 +146,12 @@ void rl_e2e_band_quantiles(int wide, double *lo, double *hi);
 void rl_e2e_band_select(rl_hw *h, int wide);
 
 /* 1, with why set, when h's fitted engine costs give no band to a run of
- * `model` at TP degree tp (a model the fit never saw, a TP off a fit on one
- * TP degree: enginecost.h rl_ec_no_band; simulate's and size's steps span
+ * `model` at precision *p (NULL: not checked) and TP degree tp (tp 0: not
+ * checked) (a model or dtype the fit never saw, a TP off a fit on one TP
+ * degree: enginecost.h rl_ec_no_band; simulate's and size's steps span
  * every other axis); 0 and "" otherwise, also without fitted costs. */
-int rl_e2e_band_withheld(const rl_hw *h, const char *model, long long tp, char *why, size_t n);
+int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
+                         char *why, size_t n);
 
 /* 1 when h has a band: fitted engine costs (their cross-validated
  * residual quantiles) or a selected engine whose kernel tables carry

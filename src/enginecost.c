@@ -280,13 +280,19 @@ double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
     return d;
 }
 
-int rl_ec_no_band(const rl_engine_costs *c, const char *model, const double *v, char *why,
-                  size_t n)
+int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const *dt,
+                  const double *v, char *why, size_t n)
 {
+    static const char *const DT[RL_EC_DTYPES] = {"weights", "kv", "compute"};
+    const char *const fit[RL_EC_DTYPES] = {c->weights, c->kv, c->compute};
     size_t k = 0;
     *why = '\0';
     if (*c->models && model && !rl_ec_listed(c->models, model))
         k += (size_t)snprintf(why, n, "model %s (fitted on %s only)", model, c->models);
+    for (int d = 0; dt && d < RL_EC_DTYPES && k < n; d++)
+        if (*fit[d] && dt[d] && !rl_ec_listed(fit[d], dt[d]))
+            k += (size_t)snprintf(why + k, n - k, "%s%s %s (fitted on %s %s only)",
+                                  k ? ", " : "", DT[d], dt[d], DT[d], fit[d]);
     for (int a = 0; a < RL_EC_AXES && k < n; a++)
         if (c->grid[a][0] > 0 && c->grid[a][0] == c->grid[a][1] && v[a] != 0 &&
             v[a] != c->grid[a][0])
@@ -435,12 +441,17 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
         return read_string(L, r, "fitted_on.models", c->models, sizeof c->models, err, errlen);
     if (strcmp(key, "weights") == 0)
         return read_string(L, r, "fitted_on.weights", c->weights, sizeof c->weights, err, errlen);
+    if (strcmp(key, "kv") == 0)
+        return read_string(L, r, "fitted_on.kv", c->kv, sizeof c->kv, err, errlen);
+    if (strcmp(key, "compute") == 0)
+        return read_string(L, r, "fitted_on.compute", c->compute, sizeof c->compute, err, errlen);
     if (strcmp(key, "status") == 0)
         return each_field(L, r, "fitted_on.status", status_field, err, errlen);
     if (strcmp(key, "sd") == 0)
         return each_field(L, r, "fitted_on.sd", sd_field, err, errlen);
     RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
-            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights, status, sd)", r->origin,
+            "cv_median_abs_error, cv_p90_abs_error, grid, models, weights, kv, compute, status, "
+            "sd)", r->origin,
             r->field, key);
 }
 
@@ -630,6 +641,8 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
         set_num(L, "cv_p90_abs_error", c->cv_p90);
         set_str(L, "models", c->models);
         set_str(L, "weights", c->weights);
+        set_str(L, "kv", c->kv);
+        set_str(L, "compute", c->compute);
         push_status(L, c);
         lua_newtable(L);
         for (int a = 0; a < RL_EC_AXES; a++)

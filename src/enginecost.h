@@ -85,8 +85,9 @@
  *                   date = "2026-12-01T16:00:00Z", cv_median_abs_error = 0.04,
  *                   cv_p90_abs_error = 0.1, grid = { tp = {2, 8}, batch = {1, 64},
  *                   context = {192, 8256}, tokens = {128, 8192} },
- *                   models = "llama2-70b", weights = "bf16",  -- the rows' models and
- *     --  weight dtypes (optional; a run outside them, or outside grid.tp, gets a note)
+ *                   models = "llama2-70b", weights = "bf16", kv = "bf16",
+ *                   compute = "bf16",  -- the rows' models and weight, KV and compute
+ *     --  dtypes (optional; a run outside them, or outside grid.tp, gets a note and no band)
  *                   status = { compute_eff = "fitted", launch_s = "held", ... },
  *                   sd = { compute_eff = 0.02, ... } },  -- what the fit said of each
  *     --  parameter (optional): "fitted", "at bound", "not identified" or "held"
@@ -170,9 +171,10 @@ typedef struct {
     /* the fitted rows' range of each shape axis (rl_ec_axis), {0, 0}
      * where no row has it */
     double grid[RL_EC_AXES][2];
-    /* the fitted rows' models and weight dtypes, comma-separated
-     * (fitted_on.models, fitted_on.weights; "" in profiles from before) */
-    char models[256], weights[64];
+    /* the fitted rows' models and weight, KV and compute dtypes,
+     * comma-separated (fitted_on.models, .weights, .kv, .compute; "" in
+     * profiles from before: not checked) */
+    char models[256], weights[64], kv[64], compute[64];
     /* what the fit said of each parameter (fitted_on.status, fitted_on.sd):
      * status[p] an rl_ec_status, sd[p] in the file's units (NAN: not
      * recorded, or held) */
@@ -192,17 +194,24 @@ int rl_ec_listed(const char *list, const char *name);
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
                    long long tp, char *out, size_t n);
 
-/* Why c gives no band to a run of model `model` at shape v[RL_EC_AXES]
+/* The dtype axes of a fit (fitted_on.weights, .kv, .compute), in the
+ * order of rl_ec_no_band's dt. */
+enum { RL_EC_DTYPES = 3 };
+
+/* Why c gives no band to a run of model `model` at dtypes dt[RL_EC_DTYPES]
+ * (weights, kv, compute names; dt NULL or an entry NULL: not checked) and shape v[RL_EC_AXES]
  * (rl_ec_axis order; 0: the axis does not apply; < 0: the run spans many
  * values of it, as a simulation's steps do), as a sentence into why ("" and
  * 0 when it gives one; returns 1 when not).  None for a model the fit
  * never saw (c->models; tester18 F1: a llama2-70b fit's per-step floor
- * gave llama3-8b 29.8 ms inside a +-5% band), nor off the one value of an
- * axis the fit saw at one value only (tester18 F4/F12: a TP4-only fit's
- * band held 0 of 90 TP2 rows): the fit's residuals, and its hold-outs,
- * say nothing about how the time moves there (h26fit; docs/model.md). */
-int rl_ec_no_band(const rl_engine_costs *c, const char *model, const double *v, char *why,
-                  size_t n);
+ * gave llama3-8b 29.8 ms inside a +-5% band), nor at a dtype the fit never
+ * saw (h27lab: fp8 weights on the bf16-only splitwise fits kept +-4%), nor
+ * off the one value of an axis the fit saw at one value only (tester18
+ * F4/F12: a TP4-only fit's band held 0 of 90 TP2 rows): the fit's
+ * residuals, and its hold-outs, say nothing about how the time moves
+ * there (h26fit; docs/model.md). */
+int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const *dt,
+                  const double *v, char *why, size_t n);
 
 /* Octaves by which x > 0 lies outside [lo, hi]: log2(x / hi) or
  * log2(lo / x), whichever is positive, else 0.  The widening rule of every

@@ -882,6 +882,43 @@ double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const d
     return above ? below : up + below;
 }
 
+/* measured_at = { hbm_bw = B/s, flops = { dtype = FLOP/s, ... } } (field f,
+ * on top of the stack): the figures the tables were measured at, both
+ * required (engines.h rl_serving_engine.at_bw). */
+static int read_measured_at(lua_State *L, const char *origin, const char *f, rl_serving_engine *e,
+                            char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1))
+        RL_FAIL("%s: field '%s': expected a table { hbm_bw = B/s, flops = { bf16 = ... } }, got %s",
+                origin, f, luaL_typename(L, -1));
+    char g[600];
+    lua_getfield(L, -1, "hbm_bw");
+    snprintf(g, sizeof g, "%s.hbm_bw", f);
+    double bw = lua_tonumber(L, -1);
+    int ok = lua_type(L, -1) == LUA_TNUMBER && isfinite(bw) && bw >= 1 && bw <= 1e30;
+    lua_pop(L, 1);
+    if (!ok)
+        RL_FAIL("%s: field '%s': expected a finite number of bytes/s in [1, 1e30]", origin, g);
+    lua_getfield(L, -1, "flops");
+    snprintf(g, sizeof g, "%s.flops", f);
+    int rc = rl_spec_read_flops(L, origin, g, e->at_flops, err, errlen);
+    lua_pop(L, 1);
+    if (rc != 0)
+        return -1;
+    lua_pushnil(L); /* only the two keys */
+    while (lua_next(L, -2)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (strcmp(k, "hbm_bw") && strcmp(k, "flops")) {
+            snprintf(err, errlen, "%s: field '%s.%.60s': unknown key (hbm_bw, flops)", origin, f, k);
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    e->at_bw = bw;
+    return 0;
+}
+
 static int engine_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
 {
     char f[512];
@@ -899,6 +936,8 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
                                errlen);
     if (!strcmp(k, "tables"))
         return read_tables(L, r->origin, f, &e->tables, err, errlen);
+    if (!strcmp(k, "measured_at"))
+        return read_measured_at(L, r->origin, f, e, err, errlen);
     if (!strcmp(k, "residuals"))
         return read_residuals(L, r, err, errlen);
     if (!strcmp(k, "costs")) {
@@ -929,8 +968,8 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         e->mem.fraction = 1;
         return each_key(L, memory_key, &c, err, errlen);
     }
-    RL_FAIL("%s: field '%s': unknown key (version, source, measured_on, date, tables, costs, "
-            "residuals, memory)", r->origin, f);
+    RL_FAIL("%s: field '%s': unknown key (version, source, measured_on, measured_at, date, "
+            "tables, costs, residuals, memory)", r->origin, f);
 }
 
 /* One inline engine (table on top of the stack) named `name`. */
@@ -1086,6 +1125,18 @@ void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m)
     push_string(L, "source", m->source);
 }
 
+void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g)
+{
+    lua_createtable(L, 0, 2);
+    push_number(L, "hbm_bw", g->at_bw);
+    lua_createtable(L, 0, RL_DTYPE_COUNT);
+    for (int t = 0; t < RL_DTYPE_COUNT; t++)
+        if (g->at_flops[t] > 0)
+            push_number(L, rl_dtype_name((rl_dtype)t), g->at_flops[t]);
+    lua_setfield(L, -2, "flops");
+    lua_setfield(L, -2, "measured_at");
+}
+
 void rl_engines_push(lua_State *L, const rl_engines *e)
 {
     lua_createtable(L, 0, e->n + 1);
@@ -1102,6 +1153,8 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         push_string(L, "version", g->version);
         push_string(L, "source", g->source);
         push_string(L, "measured_on", g->measured_on);
+        if (g->at_bw > 0)
+            rl_engine_measured_at_push(L, g);
         push_string(L, "date", g->date);
         if (g->tables) {
             lua_pushlightuserdata(L, (void *)(uintptr_t)g->tables);

@@ -12,6 +12,8 @@
  *       version = "0.24.0",
  *       source = "NVIDIA AIConfigurator ... (Apache-2.0)",
  *       measured_on = "h100-sxm",   -- the hw spec `name` of the chip the tables were measured on
+ *       measured_at = { hbm_bw = 3.35e12, flops = { bf16 = 9.89e14, ... } },
+ *                                   -- its figures as measured (optional; rl_serving_engine.at_bw)
  *       date = "2026-12-01",
  *       tables = {
  *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
@@ -279,6 +281,15 @@ typedef struct {
     char version[64];
     char source[512];
     char measured_on[64]; /* hw spec name of the chip measured */
+    /* The timing figures of the chip as the tables were measured (key
+     * measured_at = { hbm_bw = B/s, flops = { bf16 = ..., ... } }, written
+     * by calibrate --tables from its --hw): at_bw 0 when the file records
+     * none (written before 0.27).  When recorded they are the chip "as
+     * measured" (spec.h rl_hw.measured) while this engine is selected, so a
+     * profile whose figures differ from them is a what-if, whatever its
+     * name (tester22 F1). */
+    double at_bw;
+    double at_flops[RL_DTYPE_COUNT];
     char date[32];
     const rl_engine_tables *tables; /* kept until exit; NULL: none */
     rl_kresidual resid[RL_KC_COUNT];  /* per class; residuals.holdout below */
@@ -391,6 +402,8 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
  * that rl_engines_read takes back (scenario scripts pass specs through Lua;
  * they cannot make one); `default` names the selected engine. */
 void rl_engines_push(lua_State *L, const rl_engines *e);
+/* Set measured_at = { hbm_bw, flops } (g->at_bw > 0) on the table on top. */
+void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g);
 
 /* Select engine `name` ("ideal": none), reading its file when it has not
  * been.  Returns 0, or -1 with err naming the engines the spec carries (or

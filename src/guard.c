@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "error.h"
 #include "spec.h"
@@ -198,6 +201,26 @@ static void folder_of(const char *path, char *dir, size_t len)
              slash ? path : ".");
 }
 
+/* The name of the virtual file system `dir` is on (proc, sysfs and the
+ * like: statfs f_type, linux/magic.h), or NULL. */
+static const char *virtual_fs(const char *dir)
+{
+    static const struct {
+        long magic;
+        const char *name;
+    } kinds[] = {{PROC_SUPER_MAGIC, "procfs (/proc)"},   {SYSFS_MAGIC, "sysfs (/sys)"},
+                 {DEBUGFS_MAGIC, "debugfs"},             {SECURITYFS_MAGIC, "securityfs"},
+                 {CGROUP_SUPER_MAGIC, "cgroupfs"},       {CGROUP2_SUPER_MAGIC, "cgroup2fs"},
+                 {TRACEFS_MAGIC, "tracefs"},             {BPF_FS_MAGIC, "bpffs"}};
+    struct statfs fs;
+    if (statfs(dir, &fs) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if ((long)fs.f_type == kinds[i].magic)
+            return kinds[i].name;
+    return NULL;
+}
+
 /* Whether the existing folder `dir` takes a new file: one is created and
  * removed (access(W_OK) says yes to root on a folder that refuses files,
  * such as /proc/self).  0, or -1 with the reason in why. */
@@ -207,8 +230,20 @@ static int takes_a_file(const char *dir, char *why, size_t whylen)
     if ((size_t)snprintf(probe, sizeof probe, "%s/.roofline-probe-XXXXXX", dir) >= sizeof probe)
         return rl_fail(why, whylen, "its folder's path is too long");
     int fd = mkstemp(probe);
-    if (fd < 0)
-        return rl_fail(why, whylen, "its folder does not take a new file: %s", strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+        const char *vfs = virtual_fs(dir);
+        if (vfs) /* tester22 F13: /proc/version read "No such file or directory" */
+            return rl_fail(why, whylen, "its folder '%s' is on %s, a virtual file system of the "
+                           "kernel's own files that takes no new file (roofline writes a "
+                           "temporary file beside the target, then renames it over); name a "
+                           "file on a disk", dir, vfs);
+        if (e == ENOENT) /* an existing folder: the file system makes no files */
+            return rl_fail(why, whylen, "its folder '%s' takes no new files (a read-only or "
+                           "virtual file system)", dir);
+        return rl_fail(why, whylen, "its folder '%s' does not take a new file: %s", dir,
+                       strerror(e));
+    }
     close(fd);
     unlink(probe);
     return 0;

@@ -42,6 +42,8 @@ void rl_lua_push_json(lua_State *L, const cJSON *j)
             lua_pushinteger(L, (lua_Integer)x);
         else
             lua_pushnumber(L, x);
+    } else if (cJSON_IsRaw(j)) { /* whole digits (rl_result_add_seed) */
+        lua_pushinteger(L, (lua_Integer)strtoll(j->valuestring, NULL, 10));
     } else if (cJSON_IsBool(j)) {
         lua_pushboolean(L, cJSON_IsTrue(j));
     } else if (cJSON_IsString(j)) {
@@ -1409,6 +1411,31 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     return v;
 }
 
+/* The seed field (RL_P_SEED), exact as --seed (param.h rl_param_seed): a
+ * Lua integer is kept digit for digit in [0, 1e18]; a float only up to 2^53,
+ * where it is still exact (tester22 F7). */
+static uint64_t opt_seed(lua_State *L)
+{
+    const rl_param *p = &RL_PARAMS[RL_P_SEED];
+    const char *key = get_param(L, 1, RL_P_SEED);
+    uint64_t v = (uint64_t)rl_param_default(RL_P_SEED);
+    if (lua_isinteger(L, -1)) {
+        lua_Integer i = lua_tointeger(L, -1);
+        if (i < (lua_Integer)p->min || i > (lua_Integer)p->max)
+            opt_error(L, "field '%s': expected a whole number in [%.0f, %.0f]", key, p->min, p->max);
+        v = (uint64_t)i;
+    } else if (!lua_isnil(L, -1)) {
+        int ok;
+        double d = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(d >= p->min && d <= 9007199254740992.0) || d != floor(d))
+            opt_error(L, "field '%s': expected a whole number in [%.0f, %.0f] (an integer; a "
+                         "float only up to 2^53, where it is exact)", key, p->min, p->max);
+        v = (uint64_t)d;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
 /* Field of parameter id "A:B[:C]" (its row's arg) into v[max]; how many
  * numbers it gave (0 when absent). */
 static int opt_tuple(lua_State *L, rl_param_id id, double *v, int min, int max)
@@ -1486,7 +1513,7 @@ int rl_lua_simulate(lua_State *L)
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
-                     .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
+                     .seed = opt_seed(L),
                      .max_context = m.max_context};
     lua_getfield(L, 1, RL_PARAMS[RL_P_OFFLINE].lua);
     int offline = lua_toboolean(L, -1);
@@ -1566,7 +1593,7 @@ int rl_lua_simulate(lua_State *L)
     if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
-    rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (double)w.seed,
+    rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
                            -1, 0, offline, max_qps, lower_bound,
                            rl_serve_reached_qps(req, w.n, w.qps), repeated};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
@@ -1669,7 +1696,7 @@ int rl_lua_size(lua_State *L)
     luaL_argcheck(L, in.slo_ttft > 0 && in.slo_tpot > 0, 1,
                   "fields 'ttft_p99' and 'tpot_p99' (seconds) are required");
     in.w = (rl_workload){.n = (long long)opt_param(L, RL_P_REQUESTS, 4000),
-                         .seed = (uint64_t)opt_param(L, RL_P_SEED, rl_param_default(RL_P_SEED)),
+                         .seed = opt_seed(L),
                          .max_context = m.max_context};
     in.w.qps = opt_param(L, RL_P_QPS, 0);
     luaL_argcheck(L, in.w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");

@@ -396,8 +396,10 @@ const rl_command RL_COMMANDS[] = {
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
      "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
      "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
-     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...) and\n"
-     "what they were fitted on (fitted_on: file, rows, models, weights, grid).",
+     "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...),\n"
+     "which replace the kernel-table keys step_s, seq_s, launch_s (0 there; costs_source\n"
+     "says so), and what they were fitted on (fitted_on: file, rows, models, weights, kv,\n"
+     "compute, grid).  Byte counts print whole (rounded to the nearest byte).",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
@@ -563,8 +565,9 @@ const rl_command RL_COMMANDS[] = {
      "name's); what it was fitted on, CV error, band, each parameter's status and sd), its\n"
      "default engine, loadable with --hw\n"
      "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
-     "The band it saves covers the fitted model(s) only, and a TP degree other than the one\n"
-     "fitted only when the rows have two or more: elsewhere results carry no band (no_band).",
+     "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
+     "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
+     "carry no band (no_band).",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
@@ -961,6 +964,34 @@ int rl_list_repeats(const long long *v, int n)
     for (int i = 0; i + 1 < n; i++)
         if (v[i] == v[n - 1])
             return 1;
+    return 0;
+}
+
+int rl_param_seed(const rl_opts *o, rl_param_id id, uint64_t *v)
+{
+    const char *s = o->given[id];
+    if (!s)
+        return 0;
+    const rl_param *p = &RL_PARAMS[id];
+    const unsigned long long lo = (unsigned long long)p->min, hi = (unsigned long long)p->max;
+    if (*s && strspn(s, "0123456789") == strlen(s)) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(s, &end, 10);
+        if (errno == ERANGE || *end || x < lo || x > hi)
+            return rl_cli_say(o, "--%s '%.40s': expected a whole number in [%llu, %llu]",
+                              rl_param_flag(o, id), s, lo, hi);
+        *v = x;
+        return 0;
+    }
+    double x;
+    if (parse_number(o, id, s, p->min, p->max, &x) != 0)
+        return -1;
+    if (x > 9007199254740992.0) /* 2^53: above it a double skips whole numbers */
+        return rl_cli_say(o, "--%s '%.40s': above 2^53 = 9007199254740992 give the seed in plain "
+                             "digits (this form is read as a double, which rounds it)",
+                          rl_param_flag(o, id), s);
+    *v = (uint64_t)x;
     return 0;
 }
 

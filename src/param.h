@@ -14,6 +14,7 @@
 #define RL_PARAM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "calib.h"
@@ -233,6 +234,12 @@ int rl_param_number_in(const rl_opts *o, rl_param_id id, double lo, double hi, d
 
 /* The same within the row's own bounds. */
 int rl_param_number(const rl_opts *o, rl_param_id id, double *v);
+/* A seed (--seed), exact: plain digits are read as a 64-bit integer
+ * (strtoull, every digit kept), other forms (1e6) as numbers up to 2^53,
+ * where a double is still exact; in [min, max] of id (0..1e18).  *v kept
+ * when not given.  0, or -1 (said) (tester22 F7: 2^53 and 2^53 + 1 were one
+ * run, 1e18 + 1 was taken as 1e18). */
+int rl_param_seed(const rl_opts *o, rl_param_id id, uint64_t *v);
 
 /* The number given for id within the bounds command `cmd` gives it, and
  * when not given that command's own default (the ones its --help and

@@ -122,6 +122,8 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         }
     } else if (cJSON_IsNull(v))
         put(b, "%s", csv ? "" : "-");
+    else if (cJSON_IsRaw(v)) /* a whole number beyond a double's (rl_result_add_seed) */
+        put(b, "%s", v->valuestring);
     else if (cJSON_IsObject(v)) /* a cell of counts, e.g. provenance: "measured 7, roofline 2" */
         put_object(b, v, csv);
     else

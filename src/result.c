@@ -160,14 +160,27 @@ static void add_provenance(cJSON *o, const rl_ops *ops)
 }
 
 /* An engine's costs outside its kernels (engines.h): per step, per
- * sequence, per launch, the prefill dispatch per layer, and their source. */
+ * sequence, per launch, the prefill dispatch per layer, and their source.
+ * Beside fitted costs (add_fitted_costs) the four are the kernel-table
+ * engine's and unused; costs_source says that their fitted_costs replace
+ * them, naming the decode floor (tester20 F5 carried, issue 14: info read
+ * step_s 0 beside decode_step_s 0.0296 on h100-sxm-splitwise).  The keys
+ * and their type stay (a contract). */
 static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
 {
     cJSON_AddNumberToObject(r, "step_s", e->step_s);
     cJSON_AddNumberToObject(r, "seq_s", e->seq_s);
     cJSON_AddNumberToObject(r, "launch_s", e->launch_s);
     cJSON_AddNumberToObject(r, "prefill_layer_s", e->prefill_layer_s);
-    cJSON_AddStringToObject(r, "costs_source", e->costs_source);
+    if (!e->fitted.present) {
+        cJSON_AddStringToObject(r, "costs_source", e->costs_source);
+        return;
+    }
+    char s[1024];
+    snprintf(s, sizeof s, "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
+             "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
+             e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
+    cJSON_AddStringToObject(r, "costs_source", s);
 }
 
 /* An engine's fitted costs of (E) (enginecost.h: `roofline fit`) as
@@ -203,11 +216,23 @@ static void add_fitted_costs(cJSON *r, const rl_engine_costs *c)
     cJSON_AddNumberToObject(on, "cv_p90_abs_error", c->cv_p90);
     cJSON_AddStringToObject(on, "models", c->models);
     cJSON_AddStringToObject(on, "weights", c->weights);
+    cJSON_AddStringToObject(on, "kv", c->kv);
+    cJSON_AddStringToObject(on, "compute", c->compute);
     cJSON *grid = cJSON_AddObjectToObject(on, "grid");
     for (int a = 0; a < RL_EC_AXES; a++)
         if (c->grid[a][0] > 0)
             cJSON_AddItemToObject(grid, rl_ec_axis_name((rl_ec_axis)a),
                                   cJSON_CreateDoubleArray(c->grid[a], 2));
+}
+
+/* A byte count, whole: the memory rule's figures are computed from
+ * fractions (vLLM's 1.79 GiB context = 1921997864.96; capacity x 0.92),
+ * which the model keeps as they are; the JSON prints them rounded to the
+ * nearest byte (h27lab, issue 14 carried: info read cuda_context_bytes
+ * 1921997864.96). */
+static void add_bytes(cJSON *o, const char *key, double v)
+{
+    cJSON_AddNumberToObject(o, key, round(v));
 }
 
 /* An engine's memory rule (engines.h): fraction, what it is a fraction of,
@@ -218,9 +243,9 @@ static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
     if (!m->present)
         return;
     cJSON_AddNumberToObject(r, "memory_fraction", m->fraction);
-    cJSON_AddNumberToObject(r, "cuda_context_bytes", m->context_bytes);
-    cJSON_AddNumberToObject(r, "comm_buffer_bytes", m->comm_bytes);
-    cJSON_AddNumberToObject(r, "workspace_bytes", m->workspace_bytes);
+    add_bytes(r, "cuda_context_bytes", m->context_bytes);
+    add_bytes(r, "comm_buffer_bytes", m->comm_bytes);
+    add_bytes(r, "workspace_bytes", m->workspace_bytes);
     cJSON_AddStringToObject(r, "memory_source", m->source);
 }
 
@@ -238,12 +263,12 @@ static void add_plan_memory_rule(cJSON *o, const rl_hw *h)
  * the engine's fraction and overheads, and what weights + KV may use. */
 static void add_memory(cJSON *o, const rl_memory *mem)
 {
-    cJSON_AddNumberToObject(o, "capacity_bytes", mem->hbm_bytes);
+    add_bytes(o, "capacity_bytes", mem->hbm_bytes);
     cJSON_AddNumberToObject(o, "memory_fraction", mem->engine_fraction);
-    cJSON_AddNumberToObject(o, "cuda_context_bytes", mem->context_bytes);
-    cJSON_AddNumberToObject(o, "comm_buffer_bytes", mem->comm_bytes);
-    cJSON_AddNumberToObject(o, "workspace_bytes", mem->workspace_bytes);
-    cJSON_AddNumberToObject(o, "usable_bytes", mem->capacity_bytes);
+    add_bytes(o, "cuda_context_bytes", mem->context_bytes);
+    add_bytes(o, "comm_buffer_bytes", mem->comm_bytes);
+    add_bytes(o, "workspace_bytes", mem->workspace_bytes);
+    add_bytes(o, "usable_bytes", mem->capacity_bytes);
 }
 
 cJSON *rl_result_engines(const rl_hw *h)
@@ -510,7 +535,7 @@ static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
     cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
-    cJSON_AddNumberToObject(r, "usable_bytes_per_chip", rl_shard_chip_room(h, s));
+    add_bytes(r, "usable_bytes_per_chip", rl_shard_chip_room(h, s));
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
@@ -1308,7 +1333,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     if (run->seed < 0) /* a trace draws nothing (tester9 #8: -1 leaked into the key) */
         cJSON_AddNullToObject(j, "seed");
     else
-        cJSON_AddNumberToObject(j, "seed", run->seed);
+        rl_result_add_seed(j, run->seed);
     cJSON_AddStringToObject(j, "weights", rl_dtype_name(run->p.weights));
     cJSON_AddStringToObject(j, "kv", rl_dtype_name(run->p.kv));
     cJSON_AddStringToObject(j, "compute", rl_dtype_name(run->p.compute));
@@ -1325,6 +1350,16 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
         cJSON_AddNumberToObject(j, "spec_alpha", c->spec_alpha);
         cJSON_AddNumberToObject(j, "spec_gamma", c->spec_gamma);
     }
+}
+
+/* The seed as its digits (a raw JSON number): a double holds whole numbers
+ * exactly only to 2^53 and the seed goes to 1e18 (tester22 F7: 2^53 + 1
+ * echoed as 9007199254740990, which draws another run). */
+void rl_result_add_seed(cJSON *j, long long seed)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%lld", seed);
+    cJSON_AddRawToObject(j, "seed", digits);
 }
 
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)

@@ -130,7 +130,7 @@ typedef struct {
     rl_precision p;
     const char *prompt, *output; /* the DIST texts, or "trace" */
     double qps;                  /* requests/s offered */
-    double seed;                 /* -1 for a trace */
+    long long seed;              /* -1 for a trace; whole, echoed digit for digit */
     long long truncated;         /* requests shortened to max_context; -1: not counted (no key) */
     int timeline;                /* add kv_timeline */
     int offline;                 /* every request at t = 0: offline true, qps null */
@@ -171,6 +171,10 @@ typedef struct {
  * `roofline simulate` sets it to the capacity of the same arrivals without
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
  * NULL on OOM. */
+/* Add key "seed" to j: seed's decimal digits, exact (a raw JSON number;
+ * the table printer and Lua read it as an integer). */
+void rl_result_add_seed(cJSON *j, long long seed);
+
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,

@@ -195,6 +195,8 @@ typedef struct {
      * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
+    long long unmapped; /* steps timed before the terms and the dense memo were mapped: both
+                           are mapped at the RL_OPS_MAP_AFTER-th (serve.c term_slot) */
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
                             the plan, KV copies, precision; chips 0: not yet made */
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
@@ -206,6 +208,12 @@ typedef struct {
                           0 with fitted costs, which time the engine end to end) */
 } rl_ops_cost;
 
+/* Steps a cost times before it maps its span terms and dense memo: both
+ * are zeroed by the system a 2 MiB page at a time (serve.c table_map),
+ * about 14 MB for the first steps, which the few steps of size's pruning
+ * costs (add_kind: two or three each, 33 of the 53 costs of the README's
+ * search) paid for nothing (h27speed). */
+#define RL_OPS_MAP_AFTER 64
 #define RL_OPS_MEMO (1 << 19)
 #define RL_OPS_MEMO_WAYS 4
 #define RL_OPS_DENSE 1024
@@ -345,6 +353,10 @@ typedef struct {
     int stop_when_missed;   /* 1: stop as soon as a p99 target given is certain to be missed
                                (rl_serve_run returns RL_SERVE_MISSED): searches that need
                                only the verdict */
+    int no_itl;             /* 1: leave the inter-token latencies out (rl_serve_result.itl
+                               all 0): runs read for their verdict or latencies other than
+                               ITL (the capacity search, size), which then skip a histogram
+                               update per decode step; nothing else changes */
     int every_step;         /* 1: every step end an event of its own, the reference the
                                decode runs are tested against (serve.c plan_run: the same
                                per-request latencies, step counts and KV figures; the

@@ -76,11 +76,23 @@ static int naxes_of(rl_kclass cls)
 /* The MoE routing imported (engines.h: AIConfigurator's default). */
 #define MOE_ROUTING "power_law_1.01"
 
-/* Which node values an axis keeps (keep()): 0 all; 1: 2^i and 3 * 2^i and
- * one more than those (gemm m: the tables measure m = 2048 and 2049, either
- * side of a tile step); 2: 2^i (attention streams, MoE tokens, MLA prompt
- * and context: their 1536, 3072, ... validate only, keeping the profiles
- * under 1 MB); 3: 2^i and 3 * 2^i (attention group).  Group keeps its
+/* Which node values an axis keeps (keep()): 0 all (MoE, MLA: their
+ * tables are small; below); 1: 2^i and 3 * 2^i and one more than those
+ * (gemm m: the tables measure m = 2048 and 2049, either side of a tile
+ * step); 2: 2^i (attention streams: their 3 * 2^i validate only, keeping
+ * the profiles under 1 MB); 3: 2^i and 3 * 2^i (attention group).  MoE
+ * tokens and MLA prompt and context kept 2^i only until stop 27; every
+ * measured value is now a node, because a table's nodes should be the
+ * measurements wherever the size allows, and here it does: MoE tokens go
+ * from 17 to up to 30 nodes per (tp, ep), MLA prompts from 13 to 18
+ * (b200-vllm 901 -> 930 kB, the largest profile; docs/validation.md).
+ * With 2^i only a held-back 2^i row sat in a 4x gap read log-log, and MLA
+ * prefill and MoE times are not power laws there (GB200 TensorRT-LLM
+ * prefill MLA, batch 1, 8 heads: 45.4, 54.9, 70.6, 131 us at prompts 2048,
+ * 3072, 4096, 6144; A100 TensorRT-LLM Mixtral-8x7B, tp 1, ep 4: 11.6,
+ * 15.3, 28.7 ms at 4096, 6144, 8192 tokens).  Held back (`make
+ * accuracy-kernels`, stop 27): MLA classes meeting the targets 12 -> 15 of
+ * 20, MoE 21 -> 24 of 24.  Group keeps its
  * 3 * 2^i values because the kernel changes between them: A100 TensorRT-LLM
  * decode attention, 32 streams, context 2048, head_dim 128, measures 49.5 us
  * at group 32, 432 us at 48 and 560 us at 64 (TensorRT-LLM times generation
@@ -95,8 +107,8 @@ static int naxes_of(rl_kclass cls)
 static int subsampled(rl_kclass cls, int a)
 {
     return cls == RL_KC_GEMM ? a == 0
-           : cls == RL_KC_MOE ? 2 * (a == 0)
-           : is_mla(cls)      ? 2 * (a == 1)
+           : cls == RL_KC_MOE ? 0
+           : is_mla(cls)      ? 0
            : a == 0           ? 2
            : a == 2           ? 3
                               : 0;
@@ -993,6 +1005,13 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     rl_spec_put_string(f, src);
     fputs(",\n      measured_on = ", f);
     rl_spec_put_string(f, s->device[0] ? h->name : RL_DEVICE_UNCHECKED);
+    if (s->device[0]) { /* the figures of the chip measured (engines.h at_bw) */
+        fprintf(f, ",\n      measured_at = { hbm_bw = %.15g, flops = {", h->hbm_bw);
+        for (int t = 0; t < RL_DTYPE_COUNT; t++)
+            if (h->flops[t] > 0)
+                fprintf(f, " %s = %.15g,", rl_dtype_name((rl_dtype)t), h->flops[t]);
+        fputs(" } }", f);
+    }
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
     rl_engine_cost_default ec = rl_engine_costs_default(engine);
@@ -1084,7 +1103,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
-               "-- batch, prompt (2^i) or context, and heads per GPU; ln latencies fitted\n"
+               "-- batch, prompt or context, and heads per GPU; ln latencies fitted\n"
                "-- non-decreasing along tokens, batch and lengths by isotonic regression\n"
                "-- (pool adjacent violators), then unmeasured nodes filled in log-log between\n"
                "-- measured ones on both sides along an axis, else from the nearest measured\n"
@@ -1189,7 +1208,8 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    fprintf(df, "# class dtype measured_s predicted_s (held-back configurations)\n");
+    fprintf(df, "# class dtype measured_s predicted_s x0..x%d (held-back configurations; x: the "
+            "shape, rl_kclass_axes order, MoE's model shape from x%d)\n", RL_KSHAPE - 1, RL_KX_MOE);
     const rl_serving_engine eng = engine_of(s);
     for (int c = 0; c < RL_KC_COUNT; c++)
         for (int v = 0; v < RL_KV_COUNT; v++) {
@@ -1204,7 +1224,10 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
                     continue;
                 prov[p]++;
                 e[n++] = fabs(pred / r->measured_s - 1.0);
-                fprintf(df, "%d %d %.6g %.6g\n", c, v, r->measured_s, pred);
+                fprintf(df, "%d %d %.6g %.6g", c, v, r->measured_s, pred);
+                for (int a = 0; a < RL_KSHAPE; a++)
+                    fprintf(df, " %.6g", r->x[a]);
+                fputc('\n', df);
             }
             if (n == 0)
                 continue;
@@ -1316,6 +1339,11 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
 static int hw_names_device(rl_hw *h, const char *device, char *engine, size_t n)
 {
     int any = 0;
+    /* a what-if's tables are of the chip as measured, not of h (h100-pcie's
+     * are h100-sxm's since stop 27): it names no device of its own, so the
+     * preset scan names the chip they were measured on */
+    if (rl_hw_what_if_of(h))
+        return -1;
     for (int i = 0; i < h->engines.n; i++) {
         char err[256], name[sizeof h->engines.e[i].name];
         snprintf(name, sizeof name, "%s", h->engines.e[i].name);

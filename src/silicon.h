@@ -40,13 +40,13 @@
  *    (batch, isl, heads, head_dim) averaged over KV heads missed vLLM by
  *    p90 30-55%: its latency grows up to 1.6x from 1 KV head to MHA.)
  *    MoE: one grid per model shape (hidden, inter, topk, experts) over
- *    (tokens at 2^i, 1/moe_tp_size, 1/moe_ep_size), rows of routing
+ *    (tokens, 1/moe_tp_size, 1/moe_ep_size), rows of routing
  *    power_law_1.01 only (engines.h says why); a missing MoE file or one
  *    with no imported dtype leaves the engine without MoE tables.
- *    MLA (engines.h): prefill over (batch, isl at 2^i), decode over
- *    (batch, context), both with heads per GPU, rows of mla_dtype bfloat16
- *    (the only one measured); the isl values between powers of 2 (1536,
- *    3072, ...) only validate, keeping every profile under 1 MB.
+ *    MLA (engines.h): prefill over (batch, isl), decode over (batch,
+ *    context), both with heads per GPU, rows of mla_dtype bfloat16 (the
+ *    only one measured).  MoE tokens and MLA isl keep every measured value
+ *    (2^i only until stop 27: silicon.c subsampled says why).
  *    A node's ln latency is the mean of its configurations'; the nodes
  *    are fitted non-decreasing along the batched axes (ktable.h,
  *    rl_kt_isotonic), nodes no configuration measured are then filled
@@ -173,7 +173,8 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
  * F9): the tables must come from H's chip.  The
  * device DIR/<engine>'s files name ("# device: ") must be one that H's
  * engines were imported from (their source's "device '...'"); when H names
- * none (the TPU presets, h100-pcie, a reference-engine base.lua) it must
+ * none (the TPU presets, a reference-engine base.lua; a what-if of another
+ * chip's tables, as h100-pcie of h100-sxm's, names none of its own) it must
  * not be one that another hardware preset's engines name.  Every file must
  * name a device, all the same one: a file without the line is refused
  * naming it (tester16 F3: an A100's tables stripped of it became a

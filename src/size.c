@@ -131,6 +131,7 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;
+    s.no_itl = 1; /* a row reports no inter-token latency */
     s.work = in->work;
     return s;
 }
@@ -612,7 +613,8 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     int cap = rl_size_batch_caps[ci] * per;
     double pp = (double)k->pp;       /* virtual engines of the replica (serve.h), each with */
     /* its cap and 1/pp of the KV; windowed layers capped (serve.h) */
-    double bkv = k->kvcap / pp / rl_serve_kv_tokens(in->m, k->p.kv, P + G);
+    /* the mean-length sequences that fit, whole (tester22 F12) */
+    double bkv = floor(k->kvcap / pp / rl_serve_kv_tokens(in->m, k->p.kv, P + G));
     double B = fmin(cap, bkv);
     if (ci > 0 && rl_size_batch_caps[ci - 1] * per >= bkv) {
         out->pruned++; /* the KV limit already binds at the smaller cap */
@@ -1072,7 +1074,7 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
     char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
-        if (!ideal && rl_e2e_band_withheld(&hw[i], model, 0, why, sizeof why)) {
+        if (!ideal && rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
             snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
                      "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
                      "measurements of it, or drop --conservative", hw[i].name, why);
@@ -1150,7 +1152,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
         if (!has[out->c[k].hw])
             continue;
-        if (rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, out->c[k].chips / pp, why,
+        if (rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, &out->c[k].p, out->c[k].chips / pp, why,
                                  sizeof why)) { /* no band there (e2e.h) */
             if (out->unbanded_off_fit++ == 0)
                 snprintf(out->off_fit_why, sizeof out->off_fit_why, "%s", why);
@@ -1184,6 +1186,43 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
     return rc;
 }
 
+/* size --conservative sizes on the slow edge of each profile's band; a
+ * plan whose band a fitted profile withholds (e2e.h rl_e2e_band_withheld:
+ * a weights/KV/compute dtype or a TP degree off the fit) has no slow edge,
+ * only the widened one its profile moved to, which the fit's residuals say
+ * nothing about (review27 M2; h27lab).  Our rule: such plans are not
+ * eligible; they are left out of pl (counted in out->unbanded_off_fit,
+ * the first one's reason in off_fit_why) and, when no plan is left, the
+ * search is refused.  Returns 0 or -1 with err. */
+static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_result *out,
+                              char *err, size_t errlen)
+{
+    if (!in->conservative)
+        return 0;
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    int kept = 0;
+    for (int i = 0; i < pl->n; i++) {
+        const rl_size_candidate *c = &pl->p[i].c;
+        long long pp = c->pp > 1 ? c->pp : 1;
+        char why[512];
+        if (!rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, why,
+                                  sizeof why)) {
+            pl->p[kept++] = pl->p[i];
+            continue;
+        }
+        if (out->unbanded_off_fit++ == 0)
+            snprintf(out->off_fit_why, sizeof out->off_fit_why,
+                     "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips, why);
+    }
+    if (kept == 0 && pl->n > 0)
+        RL_FAIL("--conservative sizes on the slow end of a profile's band; every plan searched "
+                "lies off its "
+                "fit (first: %s), so none has a slow edge. Fit the profile on measurements of "
+                "the plans to size, or drop --conservative", out->off_fit_why);
+    pl->n = kept;
+    return 0;
+}
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -1202,6 +1241,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
         RL_FAIL_GOTO(done, "size: out of memory");
     out->priced = all_priced(in);
     enumerate_plans(in, longest, &pl, out, err, errlen);
+    if (conservative_plans(in, &pl, out, err, errlen) != 0)
+        goto done;
     qsort(pl.p, (size_t)pl.n, sizeof *pl.p, cmp_plan);
     out->c = calloc((size_t)(pl.n > 0 ? pl.n : 1), sizeof *out->c);
     pick = calloc((size_t)(pl.n > 0 ? pl.n : 1), 1);

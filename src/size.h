@@ -234,7 +234,9 @@ typedef struct {
     long long unbanded_for_time; /* rows left without their band runs (banded 0): the band
                                     runs count in work_budget too, and it was spent */
     long long unbanded_off_fit; /* rows of a fitted profile without a band: their plan lies
-                                   off the fit (e2e.h rl_e2e_band_withheld; review27 M2) */
+                                   off the fit (e2e.h rl_e2e_band_withheld: model, dtype, TP;
+                                   review27 M2); under conservative, the plans left out of
+                                   the search for it (not eligible: size.c conservative_plans) */
     char off_fit_why[512];      /* why, for the first of them */
     int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
                              hw's) with no band, when calibrated: its rows are not banded

@@ -321,14 +321,24 @@ static const char *hw_mode(const rl_size_report_data *x, int hw)
     return rl_hw_default_mode(&x->in->hw[hw], x->in->calibrated);
 }
 
-/* What a mode label short of measured means for the figures ("" else). */
-static const char *mode_caution(const char *mode)
+/* What a mode label short of measured means for the figures on h ("" else):
+ * an estimate is a what-if of another chip's tables (h100-pcie), a chip
+ * with nothing measured (the TPU presets), or tables timing under half of
+ * a step (stop 27: the last was said of all three). */
+static const char *mode_caution(const char *mode, const rl_hw *h, int calibrated)
 {
-    return !strcmp(mode, "estimated") ? " (estimated: under half of a decode step's time comes "
-                                        "from measured or interpolated kernel-table times, the "
-                                        "rest derived or at the roofline: optimistic)"
-           : !strcmp(mode, "ideal") ? " (ideal: the roofline at full efficiency: optimistic)"
-                                    : "";
+    if (!strcmp(mode, "ideal"))
+        return " (ideal: the roofline at full efficiency: optimistic)";
+    if (strcmp(mode, "estimated") != 0)
+        return "";
+    if (!calibrated || !rl_hw_measured(h))
+        return " (estimated: datasheet figures at full efficiency, nothing measured on this "
+               "chip: optimistic beside a measured one)";
+    if (rl_hw_what_if_of(h))
+        return " (estimated: another chip's measured kernel times, their roofline part moved "
+               "to this chip's datasheet figures and their excess kept)";
+    return " (estimated: under half of a decode step's time comes from measured or "
+           "interpolated kernel-table times, the rest derived or at the roofline: optimistic)";
 }
 
 /* The recommendation block for candidate b. */
@@ -343,7 +353,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     const char *mode = rl_size_mode(in, b);
     item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
             "calibrated, then estimated, then ideal), then the one sustaining more load.",
-         mode, mode_caution(mode));
+         mode, mode_caution(mode, &in->hw[b->hw], in->calibrated));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
                 "the scale-out network.",
@@ -465,6 +475,22 @@ static void recommend_none(doc *d, const rl_size_report_data *x)
             "allow larger replicas (--max-chips) or add hardware.", why);
 }
 
+/* What times hardware h in this search: 0 datasheet figures, nothing
+ * measured; 1 another chip's measurements moved to h's figures (a what-if:
+ * h100-pcie over h100-sxm's tables; spec.h rl_hw_mode `estimated`); 2 its
+ * own measurements (`calibrated`). */
+static int evidence_of(const rl_size_input *in, int h)
+{
+    if (!in->calibrated || !rl_hw_measured(&in->hw[h]))
+        return 0;
+    return strcmp(rl_hw_mode(&in->hw[h], 1), "calibrated") == 0 ? 2 : 1;
+}
+
+static const char *const EVIDENCE[3] = {
+    "estimated (datasheet figures, nothing measured: optimistic)",
+    "estimated (another chip's measured kernel times moved to its datasheet figures)",
+    "calibrated (measured kernel times or efficiencies, Provenance below)"};
+
 /* One recommendation (prices compare the hardware, or one hardware): the
  * cheapest, and the cheapest on each other hardware. */
 static void recommend_cheapest(doc *d, const rl_size_report_data *x)
@@ -473,34 +499,28 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
     const rl_size_result *r = x->res;
     int ncal = 0;
     for (int h = 0; h < in->nhw; h++)
-        ncal += in->calibrated && rl_hw_measured(&in->hw[h]);
+        ncal += evidence_of(in, h) > 0;
+    int ev0 = evidence_of(in, r->c[0].hw);
     if (ncal > 0 && ncal < in->nhw)
         para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
                 "with nothing measured (no kernel or efficiency tables) are estimated from "
                 "their datasheet figures at efficiency 1.0 (the ideal roofline's numbers), "
-                "optimistic "
-                "against calibrated ones. Calibrate each (roofline calibrate) before buying.",
-             in->hw[r->c[0].hw].name,
-             in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw])
-                 ? "calibrated (measured kernel times or efficiencies, Provenance below)"
-                 : "estimated (datasheet figures, nothing measured)");
+                "optimistic against measured ones, so their rank is optimistic. Calibrate "
+                "each (roofline calibrate) before buying.",
+             in->hw[r->c[0].hw].name, EVIDENCE[ev0]);
     recommend(d, x, &r->c[0]);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
             if (r->c[i].hw == h) {
-                char label[128];
+                char label[128], note[320] = ".";
                 rl_size_label(in, &r->c[i], label, sizeof label);
-                int cal_h = in->calibrated && rl_hw_measured(&in->hw[h]);
-                int cal_0 = in->calibrated && rl_hw_measured(&in->hw[r->c[0].hw]);
+                int ev = evidence_of(in, h);
+                if (ev != ev0)
+                    snprintf(note, sizeof note, "; note: %s there, %s for the recommendation's "
+                                                "hardware.", EVIDENCE[ev], EVIDENCE[ev0]);
                 item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
                      in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
-                     r->c[i].cost_per_hour / r->c[0].cost_per_hour,
-                     cal_h == cal_0 ? "."
-                     : cal_h ? "; note: calibrated there, estimated from datasheet figures for "
-                               "the recommendation's hardware."
-                             : "; note: estimated there (datasheet figures, nothing "
-                               "measured: optimistic), "
-                               "calibrated for the recommendation's hardware.");
+                     r->c[i].cost_per_hour / r->c[0].cost_per_hour, note);
                 break;
             }
     end_list(d);
@@ -735,9 +755,11 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     table_end(d);
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
+    /* the sequences that fit: floored (tester22 F12: 486827 / 2300 = 211.66
+     * printed 212, one more than the pool holds) */
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
-         b->kv_capacity_tokens, b->kv_capacity_tokens / (P + G), P, G);
+         b->kv_capacity_tokens, floor(b->kv_capacity_tokens / (P + G)), P, G);
     long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
     long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
     double copies = rl_serve_kv_copies(in->m, stage, ep, b->layout);
@@ -836,7 +858,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
         item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
                 "dtypes take its times (provenance below), every other operator its roofline "
                 "divided by %s (size: fraction of peak) plus %.3g s per kernel: %s (%s).",
-             h->name, mode, mode_caution(mode), whose, h->efficiency.overhead_s, tab,
+             h->name, mode, mode_caution(mode, h, in->calibrated), whose, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "

@@ -19,6 +19,7 @@
 #include "sandbox.h"
 #include "error.h"
 #include "guard.h"
+#include "silicon.h"
 
 /* Dimensions above this are refused as absurd.  Products of several
  * dimensions can still pass 2^53, where doubles stop counting exactly: the
@@ -149,7 +150,7 @@ static int read_number(lua_State *L, const char *origin, const char *fname, doub
 }
 
 /* A table of FLOP/s by dtype at field `field` (flops, measured_flops). */
-static int read_flops(lua_State *L, const char *origin, const char *field, double *flops, char *err,
+int rl_spec_read_flops(lua_State *L, const char *origin, const char *field, double *flops, char *err,
                       size_t errlen)
 {
     if (!lua_istable(L, -1))
@@ -237,7 +238,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         RL_FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
     }
     case T_FLOPS:
-        return read_flops(L, origin, f->name, (double *)dst, err, errlen);
+        return rl_spec_read_flops(L, origin, f->name, (double *)dst, err, errlen);
     case T_EFF:
         return rl_efficiency_read(L, origin, (rl_efficiency *)(void *)dst, err, errlen);
     case T_ENGINES:
@@ -662,7 +663,10 @@ static void settle_link(rl_hw *h)
 
 /* The one rule for a what-if, on every conversion of a spec table: h's
  * figures against those its measurements were taken at (rl_hw.measured,
- * h's own when the table gives none: then nothing was changed).  Sets
+ * h's own when the table gives none: then nothing was changed; the
+ * selected engine's measured_at when its tables record them, engines.h
+ * at_bw, whatever the profile says: tester22 F1, a copy of h100-sxm.lua
+ * with hbm_bw doubled read as measured at the doubled figure).  Sets
  * h->changed to the first that differs.  Nothing is dropped: each
  * measurement times the changed chip at its measured efficiency (kernel
  * tables: engines.h rl_engine_time_on; efficiency tables: efficiency.h
@@ -672,6 +676,11 @@ static void settle_link(rl_hw *h)
  * collectives: comm.h, the link what-if rule). */
 static void settle_what_if(rl_hw *h)
 {
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (e && e->tables && e->at_bw > 0) { /* the figures its tables record */
+        h->measured.hbm_bw = e->at_bw;
+        memcpy(h->measured.flops, e->at_flops, sizeof h->measured.flops);
+    }
     int given = 0;
     for (int t = 0; t < RL_DTYPE_COUNT; t++)
         given |= h->measured.flops[t] > 0;
@@ -696,6 +705,7 @@ int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
     if (strcmp(name, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(h);
     rl_hw_sync_costs(h);
+    settle_what_if(h); /* this engine's tables may record other figures */
     return 0;
 }
 
@@ -759,8 +769,14 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
         return "ideal";
     if (rl_hw_what_if_of(h))
         return "estimated"; /* measured times scaled to figures nobody measured */
-    if (e && e->tables)
+    if (e && e->tables) {
+        if (!strcmp(e->measured_on, RL_DEVICE_UNCHECKED))
+            return "estimated"; /* no chip known to have run them */
+        if (e->at_bw > 0)
+            return "calibrated"; /* h's figures are those the tables record */
+        /* tables that record no figures (written before 0.27): the name */
         return measured_here(h, e->measured_on) ? "calibrated" : "estimated";
+    }
     if (h->efficiency.present)
         return h->efficiency.measured_on[0] && !measured_here(h, h->efficiency.measured_on)
                    ? "estimated"

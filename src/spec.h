@@ -245,11 +245,16 @@ int rl_engine_with_ideal(int ideal, const char **engine, const char *ideal_opt,
 int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen);
 
 /* The mode of estimates on h: "ideal" when !calibrated or after
- * rl_hw_set_ideal (the pure roofline asked for); "calibrated" when the
- * selected engine's tables (or, without an engine, the efficiency tables)
- * were measured on this chip (measured_on equals h's name, or is not given
- * for efficiency); "estimated" when they were borrowed from another chip,
- * or when h has no measurement at all (the TPU presets, h100-pcie): its
+ * rl_hw_set_ideal (the pure roofline asked for); "estimated" on a what-if
+ * (rl_hw_what_if_of: h's figures differ from those its measurements were
+ * taken at, the selected engine's measured_at among them, whatever h's
+ * name; h100-pcie over h100-sxm's tables); else "calibrated" when the
+ * selected engine's tables record the figures they were measured at
+ * (engines.h at_bw; tables imported --device-unchecked aside: "estimated"),
+ * or, for tables recording none (written before 0.27) and for efficiency
+ * tables, when measured_on names this chip (h's name or renamed_from; not
+ * given, for efficiency); "estimated" when they were borrowed from another
+ * chip, or when h has no measurement at all (the TPU presets): its
  * datasheet figures at full efficiency, an assumption each result and the
  * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);
@@ -388,6 +393,12 @@ void rl_spec_put_fields(FILE *f, lua_State *L, int indent);
  * runs).  Only the profile that carries the measurements states them: a
  * derived spec, --set or roofline.hw's overrides may not (tester11 #2). */
 const char *rl_spec_measured_field(lua_State *L, int idx);
+
+/* Read the table of FLOP/s by dtype on top of the stack (field `field`:
+ * flops, measured_flops, an engine's measured_at.flops) into
+ * flops[RL_DTYPE_COUNT].  0, or -1 with err. */
+int rl_spec_read_flops(lua_State *L, const char *origin, const char *field, double *flops,
+                       char *err, size_t errlen);
 
 /* Whether `name` (with or without "hw.", "measured_flops.bf16" as its
  * field) is one of those measured_* fields. */

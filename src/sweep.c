@@ -25,8 +25,8 @@ int rl_sweep_valid_chips(const rl_hw *h, long long chips)
     if (chips < 1)
         return 0;
     /* the whole domain, which need not be a power of two (sweep.h; a spec's
-     * domain_chips = 12 refused 12 and accepted 24, tpu-v5p its 8960:
-     * tester19 F3), and whole multiples of it */
+     * domain_chips = 12 refused 12 and accepted 24, tpu-v5p its 8960-chip pod
+     * as it was then: tester19 F3), and whole multiples of it */
     if (chips >= dom)
         return chips % dom == 0;
     if ((chips & (chips - 1)) != 0)

@@ -138,7 +138,7 @@ int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap);
 int rl_sweep_valid_chips(const rl_hw *h, long long chips);
 
 /* 0 when `chips` is a valid slice of h, else -1 with err saying "3 is not a
- * valid slice of tpu-v5p (valid: 4, 8, ..., then multiples of 8960)";
+ * valid slice of tpu-v5p (valid: 4, 8, ..., then multiples of 6144)";
  * pareto's check. */
 int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errlen);
 

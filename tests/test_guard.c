@@ -105,7 +105,7 @@ static void targets(void **state)
         const char *path, *fragment;
     } bad[] = {{"/tmp", "exists and is not a regular file (a folder)"},
                {"/dev/full", "a device, pipe or socket"},
-               {"/proc/self/x", "its folder does not take a new file"},
+               {"/proc/self/x", "its folder '/proc/self' is on procfs (/proc), a virtual file system"}, /* tester22 F13 */
                {"/nonexistent/x.json", "its folder does not exist"},
                {"/tmp/", "names a folder"},
                {"/tmp/a\nb.json", "control character (byte 0x0a)"}, /* tester10 #12 */

@@ -278,7 +278,7 @@ static void sweep_pareto_plot(void **state)
 
 /* The torus slice check of the command line (test_cli.c torus_slices_checked)
  * holds in Lua too, with its message: tpu-v5p chips = 3 and 1000000 are not
- * 4, 8, ..., 8192 or a multiple of the 8960-chip pod (rl_sweep_check_slice);
+ * 4, 8, ..., 4096 or a multiple of the 6144-chip domain (rl_sweep_check_slice);
  * one chip and a GPU count of 3 stay allowed. */
 static void torus_slices_checked(void **state)
 {
@@ -420,7 +420,7 @@ static void chips_run_tensor_parallel(void **state)
 /* chips = 8 keeps the command line's 8 chips (tester7 #1: Lua read chips
  * 1, "one chip", TTFT 323.8 ms on tpu-v5p and 154.6 ms on ideal h100-sxm
  * against the CLI's 40.47 and 19.33 ms): on a profile without kernel
- * tables (tpu-v5p, h100-pcie) tp8 with its collectives, as simulate's
+ * tables (tpu-v5p, tpu-v4) tp8 with its collectives, as simulate's
  * replicas (tester10 #1; 60.36 ms on tpu-v5p, 40.47 ms fully sharded
  * before), with ideal = true formula (1)'s 8 fully sharded chips: the
  * prefill's ttft_s (llama3-70b, 2048 tokens, int8) and ops' chips equal the
@@ -430,7 +430,7 @@ static void chips_kept_without_tables(void **state)
     (void)state;
     static const char *const prefill_keys[] = {"ttft_s", "chips"}, *const ops_keys[] = {"chips"};
     static const char *const runs[][2] = {{"tpu-v5p", ""}, {"h100-sxm", " --ideal"},
-                                          {"h100-pcie", ""}};
+                                          {"tpu-v4", ""}};
     char cli[512], lua[512];
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         int ideal = runs[i][1][0] != 0;
@@ -997,9 +997,9 @@ static void simulate_engine_rows(void **state)
              " 'swap') and 1 or 0", lua);
     assert_true(run_number(code) == 1.0);
     /* the reserve is read, not ignored: the default 0.1 leaves more KV (the burst is read:
-     * the TTFT above matches the CLI's gamma arrivals).  On h100-pcie, which carries no
+     * the TTFT above matches the CLI's gamma arrivals).  On tpu-v4, which carries no
      * engine: an engine's memory rule sets the KV room in place of the reserve (memory.h) */
-    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'h100-pcie'"
+    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'tpu-v4'"
              " t.qps = 20 t.prompt_len = '10' t.out_len = '10' t.requests = 10"
              " return roofline.simulate(t).kv_capacity_tokens_per_replica end"
              " return kv{} > kv{ hbm_reserve = 0.5 } and 1 or 0");

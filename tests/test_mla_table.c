@@ -232,6 +232,39 @@ static void test_mla_bad_profile(void **state)
                           "prefill_attention, decode_attention, moe, prefill_mla, decode_mla)");
 }
 
+/* Every measured prompt length is a node (silicon.c subsampled, stop 27):
+ * three rows of NVIDIA AIConfigurator's GB200 TensorRT-LLM 1.3.0rc20
+ * context_mla table (Apache-2.0; ../shared/data/silicon/gb200/trtllm/
+ * context_mla_perf.csv.gz), 8 heads, batch 1: prompt 2048 45.44 us, 3072
+ * 54.92 us, 4096 70.58 us.  3072 reads its own row (exact, tolerance
+ * 1e-12).  The import before kept prompts at 2^i only and read 3072 in
+ * log-log between 2048 and 4096: exp(0.415 ln 45.44 + 0.585 ln 70.58) =
+ * 58.9 us, 7% slow. */
+static void test_mla_keeps_every_prompt(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,mla_dtype,kv_cache_dtype,num_heads,batch_size,"
+                           "isl,tp_size,step,latency";
+    char dir[64], err[1024] = "";
+    table_dir(dir, "context_mla_perf.csv.gz", H,
+              "mla_context,default,bfloat16,bfloat16,8,1,2048,8,0,0.04543999830881754\n"
+              "mla_context,default,bfloat16,bfloat16,8,1,3072,8,0,0.05492266515890757\n"
+              "mla_context,default,bfloat16,bfloat16,8,1,4096,8,0,0.0705813318490982\n");
+    rl_hw h = load_hw("gb200", NULL, 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_ktable *t = s.tables->t[RL_KC_PREFILL_MLA][RL_KV_BF16];
+    assert_non_null(t);
+    assert_int_equal(t->len[1], 3);
+    rl_provenance p;
+    double x[RL_KSHAPE] = {1, 3072, 8};
+    assert_rel(rl_kt_time(t, x, NULL, NULL, &p), 0.05492266515890757e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_mla_step),
         cmocka_unit_test(test_mla_bad_tables),
         cmocka_unit_test(test_mla_bad_profile),
+        cmocka_unit_test(test_mla_keeps_every_prompt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

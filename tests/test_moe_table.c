@@ -253,6 +253,44 @@ static void test_moe_bad_profile(void **state)
         assert_tables_refused("moe", cases[i].entry, cases[i].want);
 }
 
+/* Every measured token count is a node (silicon.c subsampled, stop 27):
+ * three rows of NVIDIA AIConfigurator's A100 SXM TensorRT-LLM 1.0.0 MoE
+ * table (Apache-2.0; ../shared/data/silicon/a100_sxm/trtllm/moe_perf.csv.gz),
+ * Mixtral-8x7B's shape, tp 1, ep 4, power_law_1.01: 4096 tokens 11.6429 ms,
+ * 6144 tokens 15.3238 ms, 8192 tokens 28.6788 ms.  6144 = 3 x 2^11 reads
+ * its own row (exact, tolerance 1e-12).  The import before kept tokens at
+ * 2^i only and read 6144 in log-log between 4096 and 8192:
+ * exp(0.415 ln 11.64 + 0.585 ln 28.68) = 19.7 ms, 29% slow. */
+static void test_moe_keeps_every_token_count(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,moe_dtype,num_tokens,hidden_size,inter_size,"
+                           "topk,num_experts,moe_tp_size,moe_ep_size,distribution,latency";
+    char dir[64], err[1024] = "";
+    table_dir(dir, "moe_perf.csv.gz", H,
+              "moe,moe_torch_flow,bfloat16,4096,4096,14336,2,8,1,4,power_law_1.01,"
+              "11.642880249023438\n"
+              "moe,moe_torch_flow,bfloat16,6144,4096,14336,2,8,1,4,power_law_1.01,"
+              "15.323750305175782\n"
+              "moe,moe_torch_flow,bfloat16,8192,4096,14336,2,8,1,4,power_law_1.01,"
+              "28.678759765625\n");
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_moe_tables *m = &s.tables->moe[RL_KV_BF16];
+    assert_int_equal(m->n, 1);
+    assert_int_equal(m->t[0]->len[0], 3);
+    rl_serving_engine e = {.tables = s.tables};
+    double x[RL_KSHAPE] = {6144, 1, 0.25, MIXTRAL};
+    rl_provenance p;
+    assert_rel(rl_engine_time(&e, RL_KC_MOE, RL_KV_BF16, x, h.flops[RL_BF16], h.hbm_bw, &p),
+               15.323750305175782e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_moe_step),
         cmocka_unit_test(test_moe_plan_step),
         cmocka_unit_test(test_moe_bad_profile),
+        cmocka_unit_test(test_moe_keeps_every_token_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

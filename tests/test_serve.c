@@ -187,6 +187,7 @@ static void test_dense_memo_bounded(void **state)
     assert_int_equal(a.dense_max, RL_OPS_DENSE_MAX);
     size_t blocks = (size_t)(b.smax / RL_OPS_DENSE) + 1;
     b.dense_max = ((size_t)b.cap + 1 + blocks) * sizeof(double *) + RL_OPS_DENSE * sizeof(double);
+    a.unmapped = b.unmapped = RL_OPS_MAP_AFTER; /* the memos from the first step on */
     for (int pass = 0; pass < 2; pass++) /* the second pass reads both memos */
         for (long long B = 1; B <= 3; B++)
             for (long long S = 100; S <= 5100; S += 1250)
@@ -197,6 +198,30 @@ static void test_dense_memo_bounded(void **state)
     assert_true(a.dense_bytes > b.dense_max);
     assert_true(b.dense_bytes <= b.dense_max);
     assert_int_equal(b.memo_n, 3 * 5 - 1); /* all but the one block's step */
+    rl_ops_cost_free(&a);
+    rl_ops_cost_free(&b);
+}
+
+/* A cost maps its span terms and dense memo at its RL_OPS_MAP_AFTER-th
+ * step, not its first (size's pruning costs time two or three steps each):
+ * none after RL_OPS_MAP_AFTER - 1 decode and prompt steps, both after the
+ * next few, and every time equal to a cost's that maps them at once (the
+ * same step_time call, bit for bit). */
+static void test_memos_mapped_after_first_steps(void **state)
+{
+    rl_ops_cost a, b;
+    two_costs(*state, &a, &b);
+    b.unmapped = RL_OPS_MAP_AFTER;
+    for (long long k = 0; k < 2 * RL_OPS_MAP_AFTER; k++) { /* one step_time call each */
+        double B = (double)(1 + k % 3), S = (double)(100 + 37 * k), T = (double)(64 + k);
+        if (k % 2)
+            assert_true(rl_serve_ops_time1(&a, 0, 0, B, S) == rl_serve_ops_time1(&b, 0, 0, B, S));
+        else
+            assert_true(rl_serve_ops_time1(&a, T, 0, B, S) == rl_serve_ops_time1(&b, T, 0, B, S));
+        if (k == RL_OPS_MAP_AFTER - 2)
+            assert_true(!a.dense_map && !a.terms[0]);
+    }
+    assert_true(a.slope[1] < 0 && a.dense_map && a.terms[0]); /* decode steps take the memo */
     rl_ops_cost_free(&a);
     rl_ops_cost_free(&b);
 }
@@ -430,7 +455,11 @@ static void test_static_batch_closed_form(void **state)
  * about 20 prefill steps (more than 10, as 2 would fit in 2000 tokens);
  * none is over the budget.  At max_tokens 100 every prompt is longer than
  * the budget: each is prefilled whole in a step of its own and counted
- * (over_budget = 20, exact); chunked batching cuts them instead (0). */
+ * (over_budget = 20, exact); chunked batching cuts them instead (0).
+ * Counted once per request (h27lab; a tester read "3620 of 2000"): with KV
+ * room for about two prompts (2200 tokens) each waits many steps for room,
+ * and every step that found none counted it again; 64-token outputs and a
+ * pool this small also preempt, and a recompute is no second request. */
 static void test_continuous_token_budget(void **state)
 {
     fixture *f = *state;
@@ -446,6 +475,17 @@ static void test_continuous_token_budget(void **state)
     out = run(f, r, 20, &c);
     assert_int_equal(out.over_budget, 20);
     assert_true(out.ttft.max > 10 * t_pf);
+    rl_serve_result_free(&out);
+    c.kv_capacity_tokens = 2200;
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.completed, 20);
+    assert_int_equal(out.over_budget, 20);
+    rl_serve_result_free(&out);
+    free(r);
+    r = workload(20, 1e9, 1000, 64, 7);
+    out = run(f, r, 20, &c);
+    assert_int_equal(out.completed, 20);
+    assert_int_equal(out.over_budget, 20);
     rl_serve_result_free(&out);
     c.policy = RL_POLICY_CHUNKED;
     out = run(f, r, 20, &c);
@@ -1015,6 +1055,49 @@ static void same_as_every_step(const fixture *f, const rl_request *r, long long 
     rl_serve_result_free(&ref);
 }
 
+/* n Poisson arrivals at 20 req/s of lognormal 400 (prompt) and 150
+ * (output) tokens, sigma 0.8, drawn with `seed`. */
+static rl_request *mixed_requests(long long n, uint64_t seed)
+{
+    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
+                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = seed};
+    rl_request *r = NULL;
+    char err[256];
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    return r;
+}
+
+/* rl_serve_config.no_itl leaves the ITL figures out and nothing else: on
+ * every policy, a run with it has the same per-request latencies, step
+ * counts, steady rate and busy time, bit for bit, as one without (size and
+ * the capacity search set it), and no ITL (n 0, where the full run counts
+ * one gap per token after the first). */
+static void test_no_itl_changes_only_itl(void **state)
+{
+    fixture *f = *state;
+    long long n = 400;
+    rl_request *r = mixed_requests(n, 5);
+    for (int p = 0; p < RL_POLICY_COUNT; p++) {
+        rl_serve_config c = config(f, (rl_policy)p);
+        c.replicas = 2;
+        c.keep_requests = 1;
+        rl_serve_result full = run(f, r, n, &c);
+        c.no_itl = 1;
+        rl_serve_result lean = run(f, r, n, &c);
+        assert_memory_equal(full.ttft_s, lean.ttft_s, (size_t)n * sizeof(double));
+        assert_memory_equal(full.tpot_s, lean.tpot_s, (size_t)n * sizeof(double));
+        assert_memory_equal(full.e2e_s, lean.e2e_s, (size_t)n * sizeof(double));
+        assert_true(full.steps == lean.steps && full.decode_steps == lean.decode_steps &&
+                    full.keep_up == lean.keep_up && full.utilization == lean.utilization &&
+                    full.steady_req_per_s == lean.steady_req_per_s);
+        assert_true(full.itl.n > 0 && full.itl.p99 > 0);
+        assert_true(lean.itl.n == 0 && lean.itl.p99 == 0 && lean.itl.mean == 0);
+        rl_serve_result_free(&full);
+        rl_serve_result_free(&lean);
+    }
+    free(r);
+}
+
 /* Decode runs against the reference on every policy: several replicas
  * under either routing, a batch cap that binds under overload, KV small
  * enough to preempt (recompute and swap), speculative decoding, a prefix
@@ -1025,11 +1108,7 @@ static void test_decode_runs_match_every_step(void **state)
 {
     fixture *f = *state;
     long long n = 600;
-    rl_workload w = {.n = n, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 400, 0.8},
-                     .output = {RL_DIST_LOGNORMAL, 150, 0.8}, .seed = 3};
-    rl_request *r = NULL;
-    char err[256];
-    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    rl_request *r = mixed_requests(n, 3);
     for (int p = 0; p < RL_POLICY_COUNT; p++) {
         rl_serve_config c = config(f, (rl_policy)p);
         c.replicas = 3;
@@ -1991,12 +2070,14 @@ int main(void)
         cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_dispatch_on_ttft_not_steps),
         cmocka_unit_test(test_dense_memo_bounded),
+        cmocka_unit_test(test_memos_mapped_after_first_steps),
         cmocka_unit_test(test_setters_forget_steps),
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
+        cmocka_unit_test(test_no_itl_changes_only_itl),
         cmocka_unit_test(test_continuous_token_budget),
         cmocka_unit_test(test_metric_definitions),
         cmocka_unit_test(test_capacity_md1),

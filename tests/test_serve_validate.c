@@ -94,6 +94,16 @@ static void one_load_keeps_old_keys(void **state)
     for (size_t k = 0; k < sizeof top / sizeof *top; k++)
         if (!cJSON_GetObjectItem(r, top[k]))
             fail_msg("no '%s'", top[k]);
+    /* tester22 F4: the mode by the rule simulate labels the run by (spec.h
+     * rl_run_mode over the run's table share); h100-sxm given an fp32 peak
+     * its tables were not measured at is a what-if: `estimated` (it read
+     * `calibrated`, for any profile with efficiency tables) */
+    const cJSON *sh = cJSON_GetObjectItem(r, "table_time_share");
+    assert_non_null(sh);
+    const char *mode = cJSON_GetObjectItem(r, "mode")->valuestring;
+    assert_string_equal(mode, rl_run_mode(rl_hw_mode(&h, 1), &h,
+                                          cJSON_IsNumber(sh) ? sh->valuedouble : -1));
+    assert_string_equal(mode, "estimated");
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
     assert_int_equal(cJSON_GetArraySize(rows), 4);
     static const char *keys[] = {"metric", "quantile", "measured_s", "simulated_s", "error",

@@ -127,6 +127,56 @@ static void test_what_if_scaling(void **state)
     rl_silicon_free(&s);
 }
 
+/* The h100-pcie preset (stop 27, tester20 F3 ranking half) is the what-if
+ * of h100-sxm above: it names h100-sxm as its base, so it keeps the H100
+ * SXM's measured tables and figures as measured (bf16 9.89e14 FLOP/s,
+ * 3.35e12 B/s: h100-sxm.lua) under its own datasheet figures (7.56e14,
+ * 2.0e12: h100-pcie.lua), and every run is `estimated` with tables
+ * measured on h100-sxm.  On the excerpt's nodes, worked by hand from the
+ * rows (TensorRT-LLM 1.3.0rc20 on an H100 SXM, tests/data/silicon):
+ * - GEMM (1, 4096, 4096), t = 1.6362667e-5 s (test above), memory-bound on
+ *   both chips: t - 33570816 / 3.35e12 + 33570816 / 2e12 = 2.31269e-5 s;
+ * - prefill attention (streams 16, isl 1024, group 4, head_dim 128), t =
+ *   0.08539199829101562 ms, compute-bound on both: 17196646400 FLOPs,
+ *   41943040 bytes; t - F / 9.89e14 + F / 7.56e14 = 9.07510e-5 s.
+ * 1e-12 against the formula, 1e-5 against the rounded figures.  Before
+ * stop 27 the preset had no tables: its GEMM read its roofline, 1.67854e-5
+ * s, 27% under this. */
+static void test_h100_pcie_is_sxm_what_if(void **state)
+{
+    (void)state;
+    rl_hw pcie = load_hw("h100-pcie", NULL, 0);
+    assert_rel(pcie.flops[RL_BF16], 7.56e14, 0);
+    assert_rel(pcie.hbm_bw, 2.0e12, 0);
+    assert_rel(pcie.measured.flops[RL_BF16], 9.89e14, 0);
+    assert_rel(pcie.measured.hbm_bw, 3.35e12, 0);
+    assert_true(rl_hw_what_if_of(&pcie));
+    assert_string_equal(rl_hw_mode(&pcie, 1), "estimated");
+    const rl_serving_engine *pe = rl_engines_selected(&pcie.engines);
+    assert_non_null(pe);
+    assert_string_equal(pe->name, "trtllm");
+    assert_string_equal(pe->measured_on, "h100-sxm");
+    assert_int_equal(pcie.nvls, 0);
+    assert_int_equal(pcie.domain_chips, 2);
+    assert_false(pcie.price_per_chip_hour > 0);
+    rl_silicon s;
+    import_excerpt(&s, 0);
+    rl_serving_engine e = {.tables = s.tables};
+    const double was[2] = {pcie.measured.flops[RL_BF16], pcie.measured.hbm_bw};
+    const double now[2] = {pcie.flops[RL_BF16], pcie.hbm_bw};
+    double x[3] = {1, 4096, 4096};
+    double t = 0.016362667083740234e-3, g = rl_engine_time_on(&e, RL_KC_GEMM, RL_KV_BF16, x, was,
+                                                              now, NULL);
+    assert_rel(g, t - 33570816 / 3.35e12 + 33570816 / 2e12, 1e-12);
+    assert_rel(g, 2.31269e-5, 1e-5);
+    double xc[4] = {16, 1024, 4, 128}, F = 17196646400.0;
+    t = 0.08539199829101562e-3;
+    double c = rl_engine_time_on(&e, RL_KC_PREFILL_ATTN, RL_KV_BF16, xc, was, now, NULL);
+    assert_rel(c, t - F / 9.89e14 + F / 7.56e14, 1e-12);
+    assert_rel(c, 9.07510e-5, 1e-5);
+    rl_silicon_free(&s);
+}
+
 /* Each node of the excerpt's bf16 GEMM, decode- and prefill-attention tables
  * (every measured kernel shape, tests/data/silicon) on a chip with 100x
  * the HBM bandwidth, 100x the bf16 peak, or both keeps at least its measured
@@ -1056,7 +1106,9 @@ static void test_saved_overrides(void **state)
 /* Tester3 item 3: tables measured on one GPU are not another chip's
  * profile.  The excerpt's files name device 'NVIDIA H100 80GB HBM3': onto
  * h200 (whose engines name 'NVIDIA H200') and onto tpu-v5e (no engine; the
- * device is h100-sxm's) calibrate exits 2 naming the device and --hw, and
+ * device is h100-sxm's) and onto h100-pcie (a what-if of h100-sxm's tables
+ * since stop 27: they are not a PCIe card's, and the chip named is
+ * h100-sxm, not the what-if) calibrate exits 2 naming the device and --hw, and
  * writes nothing; validate --tables exits 2 with the same words. */
 static void test_tables_of_another_chip(void **state)
 {
@@ -1066,6 +1118,7 @@ static void test_tables_of_another_chip(void **state)
     } cases[] = {
         {"h200", "device 'NVIDIA H100 80GB HBM3', but --hw h200 is another chip"},
         {"tpu-v5e", "device 'NVIDIA H100 80GB HBM3', the chip of preset h100-sxm (its "},
+        {"h100-pcie", "device 'NVIDIA H100 80GB HBM3', the chip of preset h100-sxm (its "},
     };
     char dir[] = "/tmp/rl_sil_XXXXXX", cmd[1024], out[4096];
     assert_non_null(mkdtemp(dir));
@@ -1184,6 +1237,7 @@ int main(void)
         cmocka_unit_test(test_spike_made_monotone),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_what_if_scaling),
+        cmocka_unit_test(test_h100_pcie_is_sxm_what_if),
         cmocka_unit_test(test_what_if_keeps_the_excess),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),

@@ -917,6 +917,30 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+/* The report's KV pool count is the sequences that fit, floored (tester22
+ * F12: 486827 tokens / (2000 + 300) = 211.66 printed 212): a pool of 211.66
+ * mean-length requests reads 211 sequences (exact, a count). */
+static void test_report_kv_sequences_floored(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    double P, G;
+    rl_size_mean_lengths(&f->in, &P, &G);
+    res.c[0].kv_capacity_tokens = 211.66 * (P + G);
+    rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0), want[160];
+    assert_non_null(t);
+    snprintf(want, sizeof want, "tokens per replica: 211 sequences of the mean prompt");
+    if (!strstr(t, want))
+        fail_msg("report lacks '%s'", want);
+    free(t);
+    free(res.c);
+}
+
 /* tester19 F4: with 1-token outputs no request has an inter-token gap, so
  * there is no TPOT (serve.h: TPOT over requests of >= 2 output tokens;
  * simulate writes null): size's rows say null for tpot_p99_s, tpot_p50_s
@@ -1372,19 +1396,37 @@ static void test_evidence_note(void **state)
 
 /* size of `model` on h100-sxm-splitwise (fitted on Llama-2-70B): 0.5 req/s
  * of 500-token prompts and 50-token outputs (60 requests), TTFT p99 <= 2 s,
- * TPOT p99 <= 0.1 s. */
-static void search_on_splitwise(const char *model, rl_size_result *r)
+ * TPOT p99 <= 0.1 s; with tp4 > 0 its fit is read as TP4-only
+ * (fitted_on.grid.tp = {4, 4}); conservative as size --conservative (the
+ * profile moved to its slow edge, rows banded on the profile's own);
+ * prec, when given, the one precision searched.  Returns
+ * rl_size_search's status, err in err. */
+static int search_splitwise_as(const char *model, int tp4, int conservative,
+                               const rl_precision *prec, rl_size_result *r, char *err,
+                               size_t errlen)
 {
     static rl_model m;
-    static rl_hw hw[1];
+    static rl_hw hw[1], base[1];
     m = load_model(model, NULL, 0);
-    hw[0] = load_hw("h100-sxm-splitwise", NULL, 0);
+    base[0] = load_hw("h100-sxm-splitwise", NULL, 0);
+    if (tp4)
+        base[0].engine_costs.grid[RL_EC_TP][0] = base[0].engine_costs.grid[RL_EC_TP][1] = 4;
+    hw[0] = base[0];
+    if (conservative)
+        assert_int_equal(rl_size_slow_edges(hw, 1, m.name, 0, 0, err, errlen), 0);
     rl_size_input in = {.m = &m, .hw = hw, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
-                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1};
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
+                        .band_hw = base, .conservative = conservative, .prec = prec,
+                        .nprec = prec != NULL};
     in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
                          .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    return rl_size_search(&in, r, err, errlen);
+}
+
+static void search_on_splitwise(const char *model, rl_size_result *r)
+{
     char err[512];
-    assert_int_equal(rl_size_search(&in, r, err, sizeof err), 0);
+    assert_int_equal(search_splitwise_as(model, 0, 0, NULL, r, err, sizeof err), 0);
 }
 
 /* tester18 F14: on a profile with fitted engine costs, the plans they
@@ -1398,11 +1440,48 @@ static void test_fitted_plans_simulated(void **state)
     (void)state;
     rl_size_result r;
     search_on_splitwise("llama2-70b", &r);
-    int fitted = 0;
-    for (int i = 0; i < r.n; i++)
+    int fitted = 0, other = 0;
+    for (int i = 0; i < r.n; i++) {
         fitted += r.c[i].p.weights == RL_BF16 && !strcmp(r.c[i].mode, "fitted");
+        /* h27lab: fp8/int8 rows lie off the bf16-only fit: no band, counted */
+        if (r.c[i].p.weights != RL_BF16) {
+            other++;
+            assert_false(r.c[i].banded);
+        }
+    }
     assert_true(fitted > 0);
+    assert_true(other > 0);
+    assert_int_equal(r.unbanded_off_fit, other);
     rl_size_result_free(&r);
+}
+
+/* review27 M2 (second half) and h27lab: size --conservative sized every
+ * plan on its profile's slow edge, also plans the fit withholds a band
+ * from (fp8/int8 on the bf16-only fit; TP 2 and 8 on a TP4-only one),
+ * whose edge is only the widened rule of thumb.  Only plans with a band
+ * are eligible now: on the TP4-only reading of h100-sxm-splitwise every
+ * row is bf16 at TP 4, the others counted (unbanded_off_fit); searching
+ * fp8 alone leaves no plan: refused, saying why. */
+static void test_conservative_only_banded_plans(void **state)
+{
+    (void)state;
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(search_splitwise_as("llama2-70b", 1, 1, NULL, &r, err, sizeof err), 0);
+    assert_true(r.n > 0);
+    assert_true(r.unbanded_off_fit > 0);
+    for (int i = 0; i < r.n; i++) {
+        long long pp = r.c[i].pp > 1 ? r.c[i].pp : 1;
+        if (r.c[i].p.weights != RL_BF16 || r.c[i].p.kv != RL_BF16 || r.c[i].chips / pp != 4)
+            fail_msg("row %d: %s, %lld chips, pp %lld", i, rl_dtype_name(r.c[i].p.weights),
+                     r.c[i].chips, pp);
+    }
+    rl_size_result_free(&r);
+    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
+    assert_int_equal(search_splitwise_as("llama2-70b", 0, 1, &fp8, &r, err, sizeof err), -1);
+    if (!strstr(err, "every plan searched lies off its fit") ||
+        !strstr(err, "weights fp8 (fitted on weights bf16 only)"))
+        fail_msg("%s", err);
 }
 
 /* review27 M2: rows whose plan lies off a fitted profile's fit (here a
@@ -1427,6 +1506,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fitted_plans_simulated),
         cmocka_unit_test(test_off_fit_rows_counted),
+        cmocka_unit_test(test_conservative_only_banded_plans),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
@@ -1450,6 +1530,7 @@ int main(void)
         cmocka_unit_test(test_equal_cost_precisions_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
+        cmocka_unit_test(test_report_kv_sequences_floored),
         cmocka_unit_test(test_report_memory_adds_up),
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_escapes_names),

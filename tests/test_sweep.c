@@ -34,16 +34,21 @@ static void test_topologies_tpu(void **state)
 /* tester19 F3: a domain that is not a power of two is a valid slice itself,
  * as the message's "then multiples of D" says (a torus slice need not be a
  * power of two: Cloud TPU v5p's largest is 16x16x24, 6144 chips): the
- * tpu-v5p preset's 8960-chip domain (refused before while 17920 ran), and
+ * tpu-v5p preset's domain (its 8960-chip pod, refused before while 17920
+ * ran, until stop 27; now the 6144-chip largest slice: 6144 and 12288 run,
+ * 8192, a power of two above the slice, and 8960 do not), and
  * a torus2d spec of domain_chips 12 (1, 4, 8, then 12, 24, ...; 12 refused
  * before, 24 accepted). */
 static void test_whole_domain_is_a_slice(void **state)
 {
     (void)state;
     rl_hw h = load_hw("tpu-v5p", NULL, 0);
-    assert_true(rl_sweep_valid_chips(&h, 8960));
-    assert_true(rl_sweep_valid_chips(&h, 17920));
-    assert_false(rl_sweep_valid_chips(&h, 8961));
+    assert_true(rl_sweep_valid_chips(&h, 4096));
+    assert_true(rl_sweep_valid_chips(&h, 6144));
+    assert_true(rl_sweep_valid_chips(&h, 12288));
+    assert_false(rl_sweep_valid_chips(&h, 6145));
+    assert_false(rl_sweep_valid_chips(&h, 8192));
+    assert_false(rl_sweep_valid_chips(&h, 8960));
     h = load_hw("tpu-v5e", NULL, 0);
     h.domain_chips = 12;
     long long v[64], want[] = {1, 4, 8, 12, 24};
