@@ -91,6 +91,38 @@ void rl_validate_steps_plot(const char *plot, char *steps, size_t len);
 /* Monotonic clock, seconds. */
 double rl_calib_now(void);
 
+/* The rotation memory calibrate's benchmarks share: two arenas of `bytes`
+ * (weights; K and V pages) and the offset the next run reads from.  One
+ * cursor for all benches, so a run reads memory that at least
+ * RL_CALIB_REUSE_BYTES of other runs' reads separate from its last read
+ * (4x a 32 MiB LLC: from DRAM, as the engine's weights and K/V are, stop
+ * 27's measurement in docs/validation.md); each bench restarting at offset
+ * 0 made a bench read the copies its predecessor of the same weight size
+ * had just pulled into the cache (tester19: gemm M = 2, N = 256, K = 1024,
+ * 1 MiB, right after the M = 1 gemv of that weight, read 1.2-2.3x faster
+ * than the host's DRAM copy). */
+typedef struct {
+    char *arena[2];
+    size_t bytes, next;
+} rl_calib_rotation;
+#define RL_CALIB_REUSE_BYTES ((size_t)128 << 20)
+
+/* Bytes an arena needs so that units up to `largest` bytes keep that
+ * distance: 256 MiB, or RL_CALIB_REUSE_BYTES + 2 x largest when more (a
+ * 128.5 MiB K page set of decode attention, B = 32, S = 4097, fits 256 MiB
+ * once: each run read the same memory as the run before: stop 27). */
+size_t rl_calib_rotation_bytes(size_t largest);
+
+/* The offset of the next unit of `unit` bytes in r: the cursor rounded up
+ * to a multiple of `align` (a weight copy 4096, a K/V page set its page),
+ * back to 0 where the unit would pass the end: a ring, so memory is read
+ * again only after about `bytes` less twice the largest unit of other
+ * reads.  (Until stop 27 the cursor went up to a multiple of the unit: a
+ * bench's first unit after a smaller one's could land back on memory just
+ * read, the B = 32, S = 4097 decode attention's on the B = 32, S = 2049
+ * one's.) */
+size_t rl_calib_rotation_take(rl_calib_rotation *r, size_t unit, size_t align);
+
 /* p-quantile (0..1) of v (n >= 1) by nearest rank (p = 0: the minimum,
  * 0.5: the median); sorts v in place. */
 double rl_calib_quantile(double *v, int n, double p);

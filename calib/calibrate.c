@@ -77,24 +77,15 @@ static double median(const double *v, int n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-/* The rotation memory every bench shares: two arenas of `bytes` (weights;
- * K and V pages) and the offset the next run reads from.  One cursor for
- * all benches, so a run never reads what an earlier run read until the
- * cursor has gone round the whole arena (256 MiB, > 4x a 32 MiB LLC): each
- * bench restarting at offset 0 made a bench read the copies its
- * predecessor of the same weight size had just pulled into the cache
- * (tester19: gemm M = 2, N = 256, K = 1024, 1 MiB, right after the M = 1
- * gemv of that weight, read 1.2-2.3x faster than the host's DRAM copy). */
-typedef struct {
-    char *arena[2];
-    size_t bytes, next;
-} rotation;
-
-/* The offset of the next unit of `unit` bytes in r: the cursor rounded up
- * to a multiple of unit, back to 0 where the unit would pass the end. */
-static size_t rotation_take(rotation *r, size_t unit)
+size_t rl_calib_rotation_bytes(size_t largest)
 {
-    size_t at = (r->next + unit - 1) / unit * unit;
+    size_t least = (size_t)ROTATE_BYTES, need = RL_CALIB_REUSE_BYTES + 2 * largest;
+    return need > least ? need : least;
+}
+
+size_t rl_calib_rotation_take(rl_calib_rotation *r, size_t unit, size_t align)
+{
+    size_t at = (r->next + align - 1) / align * align;
     if (at + unit > r->bytes)
         at = 0;
     r->next = at + unit;
@@ -112,7 +103,7 @@ struct bench {
     double flops, bytes;
     void (*run)(bench *b);
     const rl_backend *be;
-    rotation *rot; /* shared rotation memory (weights; K and V pages) */
+    rl_calib_rotation *rot; /* shared rotation memory (weights; K and V pages; calib.h) */
     float *x, *y, *z;
     int *bt, *len;
     /* results */
@@ -121,17 +112,19 @@ struct bench {
     double med, mad, best; /* median, median absolute deviation, minimum */
 };
 
-/* One pass: a warm-up, then 3..PASS_SAMPLES samples (~20 ms) appended. */
+/* One pass: a warm-up, then 3..PASS_SAMPLES samples (~20 ms) appended,
+ * each timed on the backend's clock (backend.h: one CPU thread's CPU time,
+ * else the wall clock). */
 static void time_bench(bench *b)
 {
     b->run(b); /* warm-up */
     b->be->sync(b->be->ctx);
     double total = 0;
     for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
-        double t0 = rl_calib_now();
+        double t0 = rl_backend_clock(b->be);
         b->run(b);
         b->be->sync(b->be->ctx);
-        b->t[b->n] = rl_calib_now() - t0;
+        b->t[b->n] = rl_backend_clock(b->be) - t0;
         total += b->t[b->n++];
     }
 }
@@ -151,8 +144,8 @@ static void summarize(bench *b)
 static void run_gemm(bench *b)
 {
     size_t w = (size_t)b->N * b->K * b->be->weight_bytes;
-    b->be->matmul(b->be->ctx, b->x, b->rot->arena[0] + rotation_take(b->rot, w), b->y, b->M, b->N,
-                  b->K);
+    b->be->matmul(b->be->ctx, b->x, b->rot->arena[0] + rl_calib_rotation_take(b->rot, w, 4096), b->y,
+                  b->M, b->N, b->K);
 }
 static void run_copy(bench *b)
 {
@@ -181,7 +174,7 @@ static void run_attn(bench *b)
     const rl_backend *be = b->be;
     float *kp = (float *)(void *)b->rot->arena[0], *vp = (float *)(void *)b->rot->arena[1];
     size_t page = (size_t)16 * b->K * b->hd * sizeof(float);
-    int off = (int)(rotation_take(b->rot, (size_t)b->M * mb * page) / page);
+    int off = (int)(rl_calib_rotation_take(b->rot, (size_t)b->M * mb * page, page) / page);
     for (int i = 0; i < b->M * mb; i++)
         b->bt[i] = off + i;
     be->attn_decode(be->ctx, b->x, kp, vp, b->bt, b->len, b->M, mb, 16, b->N, b->K, b->hd, b->y);
@@ -364,7 +357,7 @@ static size_t unit_bytes(const bench *b)
 }
 
 /* Allocate inputs, time one pass, free (the arenas stay). */
-static void measure(bench *b, const rl_backend *be, rotation *rot)
+static void measure(bench *b, const rl_backend *be, rl_calib_rotation *rot)
 {
     b->be = be;
     b->rot = rot;
@@ -649,16 +642,18 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     bench_list l = {0};
     build_grid(&l, &m, &be, o->quick);
-    /* Two arenas of at least 256 MiB (beyond the LLC) that hold every
-     * bench's largest rotation unit; their contents are finite values. */
-    size_t arena_bytes = (size_t)ROTATE_BYTES;
+    /* Two arenas of at least 256 MiB (beyond the LLC), large enough that
+     * the largest rotation unit is read again only after
+     * RL_CALIB_REUSE_BYTES of others (calib.h); contents finite values. */
+    size_t largest = 0;
     for (int i = 0; i < l.n; i++) {
         l.v[i].be = &be;
-        arena_bytes = unit_bytes(&l.v[i]) > arena_bytes ? unit_bytes(&l.v[i]) : arena_bytes;
+        largest = unit_bytes(&l.v[i]) > largest ? unit_bytes(&l.v[i]) : largest;
     }
+    size_t arena_bytes = rl_calib_rotation_bytes(largest);
     char *arena[2] = {(char *)filled(&be, arena_bytes / sizeof(float)),
                       (char *)filled(&be, arena_bytes / sizeof(float))};
-    rotation rot = {{arena[0], arena[1]}, arena_bytes, 0};
+    rl_calib_rotation rot = {{arena[0], arena[1]}, arena_bytes, 0};
     if (!arena[0] || !arena[1]) {
         snprintf(err, errlen, "calibrate: out of %s memory for 2 x %zu bytes", be.name, arena_bytes);
         free(l.v);
@@ -701,7 +696,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     /* Peaks: bandwidth = the best DRAM rate measured: the stream copy
      * moving >= 64 MiB (both grids have one: build_grid) or a GEMM or
      * decode attention reading its weights or K/V pages from the rotation
-     * (256 MiB: from DRAM), which reads only where the copy also writes and
+     * (256 MiB or more: from DRAM), which reads only where the copy also writes and
      * so beats it on some hosts (a gemv at 1.8e10 B/s, the copy 1.5-2.0e10
      * on this project's VM); FLOP/s = the best of the benches written as
      * kernel tables (GEMM, attention) that read their bytes no faster than
@@ -739,8 +734,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     if (readb) {
         size_t n = strlen(bw_label);
         snprintf(bw_label + n, sizeof bw_label - n, ", beaten by a read from DRAM (rotated through "
-                 "256 MiB), %s M = %d, N = %d, K = %d, S = %d", readb->name, readb->M, readb->N,
-                 readb->K, readb->S);
+                 "%.0f MiB), %s M = %d, N = %d, K = %d, S = %d", arena_bytes / 1048576.0, readb->name,
+                 readb->M, readb->N, readb->K, readb->S);
     }
     if (peakb)
         snprintf(peak_label, sizeof peak_label, "%s, M = %d, N = %d, K = %d", peakb->name,
@@ -764,6 +759,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     snprintf(threads, sizeof threads, strcmp(be.name, "cpu") ? "device" : o->threads > 0 ? "%d thread(s)" : "every core",
              o->threads);
     cJSON_AddStringToObject(raw, "threads", threads);
+    cJSON_AddStringToObject(raw, "clock", rl_backend_clock_name(&be)); /* what samples_s read */
     cJSON_AddStringToObject(raw, "model", m.name);
     cJSON *rows = cJSON_AddArrayToObject(raw, "rows");
     for (int i = 0; i < l.n; i++) {
@@ -901,6 +897,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     cJSON_AddStringToObject(sum, "raw", jpath);
     cJSON_AddStringToObject(sum, "host", host);
     cJSON_AddStringToObject(sum, "backend", be.name);
+    cJSON_AddStringToObject(sum, "clock", rl_backend_clock_name(&be));
     cJSON_AddNumberToObject(sum, "hbm_bw", bw);
     cJSON_AddNumberToObject(sum, "hbm_bw_copy_bytes", copy_bytes);
     cJSON_AddNumberToObject(sum, "llc_bytes", llc > 0 ? llc : 0);

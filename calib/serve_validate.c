@@ -47,11 +47,11 @@ static int serve_on_engine(rl_engine *e, int slots, long long vocab, const rl_re
                 free_slot = s;
         if (next < n && req[next].arrival <= t && free_slot >= 0) {
             rl_prefix p;
-            double t0 = rl_calib_now();
+            double t0 = rl_engine_clock(e);
             if (rl_engine_prefill(e, tok, req[next].prompt, &p, NULL, err, errlen) != 0 ||
                 rl_engine_insert(e, &p, free_slot, 1, err, errlen) != 0)
                 goto done;
-            double dt = rl_calib_now() - t0;
+            double dt = rl_engine_clock(e) - t0;
             t += dt;
             *busy += dt;
             ttft[next] = t - req[next].arrival;
@@ -67,10 +67,10 @@ static int serve_on_engine(rl_engine *e, int slots, long long vocab, const rl_re
             }
             next++;
         } else if (active > 0) {
-            double t0 = rl_calib_now();
+            double t0 = rl_engine_clock(e);
             if (rl_engine_generate(e, NULL, err, errlen) < 0)
                 goto done;
-            double dt = rl_calib_now() - t0;
+            double dt = rl_engine_clock(e) - t0;
             t += dt;
             *busy += dt;
             for (int s = 0; s < slots; s++) {
@@ -339,6 +339,7 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_valid
         measure_capacity(&v, cap) != 0 || simulate(&v, &sr) != 0)
         goto done;
     out = result_header(&v, cap, (double)n / sr.duration_s, run_share(&v, &sr));
+    cJSON_AddStringToObject(out, "clock", rl_backend_clock_name(&be)); /* what engine calls read */
     rl_serve_result_free(&sr);
     cJSON *all = cJSON_AddTrueToObject(out, "all_within_target");
     cJSON *loads = cJSON_AddArrayToObject(out, "loads");

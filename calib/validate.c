@@ -134,7 +134,7 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
     rl_engine_timers_reset(e);
     for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
-        double t0 = rl_calib_now();
+        double t0 = rl_engine_clock(e);
         if (decode) {
             if (rl_engine_generate(e, NULL, err, errlen) < 0)
                 return -1;
@@ -144,7 +144,7 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
                 return -1;
             rl_engine_prefix_free(e, &p);
         }
-        double dt = rl_calib_now() - t0;
+        double dt = rl_engine_clock(e) - t0;
         rl_engine_timers(e, cur, NULL);
         if (r == 0)
             continue; /* warm-up */
@@ -322,6 +322,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     const rl_serving_engine *eng = rl_engines_selected(&h.engines);
     cJSON_AddStringToObject(res, "engine", eng ? eng->name : "none");
     cJSON_AddStringToObject(res, "backend", be.name);
+    cJSON_AddStringToObject(res, "clock", rl_backend_clock_name(&be)); /* what measured_s reads */
     cJSON_AddStringToObject(res, "model", m.name);
     cJSON_AddStringToObject(res, "hw", h.name);
     c.rows = cJSON_AddArrayToObject(res, "rows");

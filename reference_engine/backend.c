@@ -4,6 +4,21 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+double rl_backend_clock(const rl_backend *be)
+{
+    if (be->clock)
+        return be->clock(be->ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *rl_backend_clock_name(const rl_backend *be)
+{
+    return be->clock && be->clock_name ? be->clock_name : "wall";
+}
 
 #ifndef RL_HAVE_CUDA
 int rl_backend_cuda(rl_backend *out, char *err, size_t errlen)

@@ -59,7 +59,21 @@ typedef struct rl_backend {
                         int nh, int kvh, int hd, float *o);
     /* Release the context. */
     void (*destroy)(void *ctx);
+    /* The clock kernels and steps are timed by (calibrate, validate,
+     * validate-serve, the engine's timers), seconds; NULL: CLOCK_MONOTONIC,
+     * the wall clock.  The CPU backend on one thread reads the calling
+     * thread's CPU time (CLOCK_THREAD_CPUTIME_ID): every kernel runs on that
+     * thread, so on an idle host it is the wall time, and on a shared one it
+     * leaves out the time slices other processes take (measured stop 27: a
+     * decode-attention call read 2-4x its quiet wall time at load 4-8 on the
+     * 2-core VM; docs/validation.md). */
+    double (*clock)(void *ctx);
+    const char *clock_name; /* what `clock` reads, for outputs; NULL: "wall" */
 } rl_backend;
+
+/* be's clock (seconds; an arbitrary origin), and its name. */
+double rl_backend_clock(const rl_backend *be);
+const char *rl_backend_clock_name(const rl_backend *be);
 
 /* The CPU backend (OpenBLAS GEMMs, OpenMP kernels).  `threads` <= 0 means
  * every core.  Returns 0 or -1 with err set. */

@@ -108,6 +108,11 @@ void rl_engine_set_timing(rl_engine *e, int on);
 void rl_engine_timers_reset(rl_engine *e);
 void rl_engine_timers(const rl_engine *e, double *seconds, long *calls);
 
+/* Seconds on the clock the engine's timers read (its backend's, backend.h:
+ * one CPU thread's CPU time, else the wall clock), for callers timing
+ * whole steps alike. */
+double rl_engine_clock(const rl_engine *e);
+
 /* Engine limits after defaults, for callers sizing a run. */
 const rl_engine_config *rl_engine_config_of(const rl_engine *e);
 

@@ -24,6 +24,7 @@
 static void bandwidth_label_is_what_was_measured(const cJSON *sum)
 {
     assert_rel(cJSON_GetObjectItem(sum, "hbm_bw_copy_bytes")->valuedouble, 134217728.0, 0);
+    assert_string_equal(cJSON_GetObjectItem(sum, "clock")->valuestring, "thread CPU time (one thread)");
     double bw = cJSON_GetObjectItem(sum, "hbm_bw")->valuedouble, copy_bw = 0, read_bw = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(sum, "rows")) {
@@ -134,6 +135,9 @@ static void test_calibrate_then_validate(void **state)
     assert_true(cJSON_GetObjectItem(v, "noisy_runs")->valueint >= 0 &&
                 cJSON_GetObjectItem(v, "noisy_runs")->valueint <= runs);
     assert_rel(cJSON_GetObjectItem(v, "noise_threshold")->valuedouble, RL_CALIB_NOISE, 0);
+    /* one CPU thread (the default): runs are timed on that thread's CPU
+     * time, as calibrate times its kernels (backend.h; stop 27) */
+    assert_string_equal(cJSON_GetObjectItem(v, "clock")->valuestring, "thread CPU time (one thread)");
     /* the step-level figure's data: 3 runs, decode and prefill blocks */
     char dat[1200], gp[1200];
     assert_string_equal(cJSON_GetObjectItem(v, "plot_steps")->valuestring, "v-steps.png");
@@ -364,10 +368,71 @@ static void test_calibrate_keeps_the_older_profile(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* The smallest count of bytes other runs read between two reads of the
+ * same rotation memory, over calibrate's full grid for tiny-ref in its
+ * order (calibrate.c build_grid: GEMMs over the five weight shapes, M = 1 ..
+ * 2048, the LM head to 32; then decode attention, B in {1, 4, 16, 32} x S in
+ * {129, 513, 2049, 4097}, a unit one K (or V) page set: B x ceil(S / 16)
+ * pages of 16 x 4 x 64 floats), three passes, each bench `takes` times (a
+ * warm-up and 3 to 8 samples), through arenas of `bytes`. */
+static double least_reuse(size_t bytes, int takes)
+{
+    size_t units[64];
+    int n = 0;
+    size_t shapes[5][2] = {{1024, 1024}, {256, 1024}, {2816, 1024}, {1024, 2816}, {8192, 1024}};
+    int Ms[] = {1, 2, 4, 8, 16, 32, 128, 512, 2048}, Bs[] = {1, 4, 16, 32}, Ss[] = {129, 513, 2049, 4097};
+    for (int i = 0; i < 5; i++)
+        for (int m = 0; m < 9; m++)
+            if (i < 4 || Ms[m] <= 32)
+                units[n++] = shapes[i][0] * shapes[i][1] * 4;
+    for (int b = 0; b < 4; b++)
+        for (int j = 0; j < 4; j++)
+            units[n++] = (size_t)Bs[b] * ((Ss[j] + 15) / 16) * 16 * 4 * 64 * 4;
+    enum { MAXT = 3 * 64 * 9 };
+    static size_t at[MAXT], len[MAXT];
+    static double before[MAXT];
+    rl_calib_rotation r = {{NULL, NULL}, bytes, 0};
+    double taken = 0, least = INFINITY;
+    int t = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < takes; k++, t++) {
+                at[t] = rl_calib_rotation_take(&r, units[i], i < n - 16 ? 4096 : 16384), len[t] = units[i], before[t] = taken;
+                assert_true(at[t] + len[t] <= bytes);
+                for (int p = t - 1; p >= 0; p--)
+                    if (at[p] < at[t] + len[t] && at[t] < at[p] + len[p]) { /* last read */
+                        least = fmin(least, before[t] - before[p] - (double)len[p]);
+                        break;
+                    }
+                taken += (double)units[i];
+            }
+    return least;
+}
+
+/* Stop 27: every weight copy and K/V page set calibrate reads has had at
+ * least RL_CALIB_REUSE_BYTES (128 MiB, 4x the 32 MiB LLC) of other reads
+ * since it was last read, so it comes from DRAM, as the engine's do (its
+ * decode attention ran as fast as with every K/V line flushed first:
+ * docs/validation.md).  The arenas of 256 MiB before it left the largest
+ * unit, 128.5 MiB of K pages at B = 32, S = 4097, no room for a second one:
+ * each run read the same memory again with nothing between (expected 0). */
+static void test_rotation_reads_from_dram(void **state)
+{
+    (void)state;
+    size_t largest = (size_t)32 * 257 * 16 * 4 * 64 * 4; /* 128.5 MiB */
+    size_t bytes = rl_calib_rotation_bytes(largest);
+    assert_true(bytes == RL_CALIB_REUSE_BYTES + 2 * largest); /* 385 MiB */
+    for (int takes = 4; takes <= 9; takes += 5)
+        assert_true(least_reuse(bytes, takes) >= (double)RL_CALIB_REUSE_BYTES);
+    assert_true(least_reuse((size_t)256 << 20, 9) == 0); /* the arena before */
+    assert_true(rl_calib_rotation_bytes(1 << 20) == (size_t)256 << 20); /* small units: 256 MiB */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_rotation_reads_from_dram),
         cmocka_unit_test(test_calibrate_then_validate),
         cmocka_unit_test(test_calibrate_writes_kernel_tables),
         cmocka_unit_test(test_calibrate_keeps_the_older_profile),

@@ -3,6 +3,8 @@
  * slots, seeded vs .safetensors weights, and input errors. */
 #include "testutil.h"
 
+#include <time.h>
+
 #include "backend.h"
 #include "engine.h"
 #include "weights.h"
@@ -297,6 +299,33 @@ static void test_errors_and_timers(void **state)
     rl_engine_free(e);
 }
 
+/* Kernel timing clock (backend.h, stop 27): on one CPU thread it is that
+ * thread's CPU time, so time the thread does not run (here a 50 ms sleep;
+ * on a shared host another process's time slice) is not counted; on more
+ * threads, and on a backend without one, the wall clock, which counts it.
+ * Expected: one thread < 10 ms over the sleep (the thread's own CPU time
+ * for two clock reads and the syscall, microseconds); two threads >= 50 ms
+ * (CLOCK_MONOTONIC never runs short of a completed nanosleep).  Last in
+ * main: it leaves OpenMP and OpenBLAS at two threads. */
+static void test_backend_clock(void **state)
+{
+    (void)state;
+    char err[256];
+    rl_backend one, two;
+    struct timespec nap = {0, 50000000};
+    assert_int_equal(rl_backend_cpu(&one, 1, err, sizeof err), 0);
+    assert_non_null(strstr(rl_backend_clock_name(&one), "thread CPU time"));
+    double t0 = rl_backend_clock(&one);
+    nanosleep(&nap, NULL);
+    double slept_cpu = rl_backend_clock(&one) - t0;
+    assert_true(slept_cpu >= 0 && slept_cpu < 0.01);
+    assert_int_equal(rl_backend_cpu(&two, 2, err, sizeof err), 0);
+    assert_string_equal(rl_backend_clock_name(&two), "wall");
+    t0 = rl_backend_clock(&two);
+    nanosleep(&nap, NULL);
+    assert_true(rl_backend_clock(&two) - t0 >= 0.05);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_paged_vs_contiguous),
         cmocka_unit_test(test_safetensors),
         cmocka_unit_test(test_errors_and_timers),
+        cmocka_unit_test(test_backend_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
