@@ -580,13 +580,16 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit)
 {
-    char room[160]; /* what `fits` was judged against (rl_shard_chip_room) */
+    char room[256]; /* what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    /* the capacity also in GiB, the datasheet's unit (its "80GB" H100), review28 M2 */
+    char cap[64];
+    snprintf(cap, sizeof cap, "%.3g GB (%.4g GiB)", h->hbm_bytes * 1e-9, h->hbm_bytes / 1073741824.0);
     if (e && e->mem.present)
-        snprintf(room, sizeof room, "what the %s engine's memory rule leaves of %.3g GB per chip "
-                 "(usable_bytes_per_chip)", e->name, h->hbm_bytes * 1e-9);
+        snprintf(room, sizeof room, "what the %s engine's memory rule leaves of %s per chip "
+                 "(usable_bytes_per_chip)", e->name, cap);
     else
-        snprintf(room, sizeof room, "%.3g GB per chip", h->hbm_bytes * 1e-9);
+        snprintf(room, sizeof room, "%s per chip", cap);
     if (!lat) {
         snprintf(out, n, "no strategy fits in %s", room);
         return;
@@ -1583,6 +1586,9 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
         cJSON_AddStringToObject(r, "name", h[i].name);
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
+        /* the capacity in the datasheet's unit: an "80GB" H100 is 80 GiB, which
+         * hbm_GB (decimal, as every other byte figure) prints as 85.9 (review28 M2) */
+        cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / 1073741824.0);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
         cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";

@@ -195,7 +195,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * tpot_p50_s, e2e_p99_s, slo_attainment, utilization, mean_decode_batch,
  * kv_capacity_tokens_per_replica.  NULL on OOM. */
 /* roofline list: one row per preset.  models: name, params, params_active,
- * max_context; hw: name, bf16_flops_per_s, hbm_bytes, hbm_bw_bytes_per_s,
+ * max_context; hw: name, bf16_flops_per_s, hbm_bytes, hbm_GiB, hbm_bw_bytes_per_s,
  * mode (calibrated when the profile has efficiency tables, else ideal);
  * engines: ideal, then every engine the hw presets h[0..n) carry (name,
  * hardware: the presets carrying it, * where it is their default,

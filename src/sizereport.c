@@ -744,7 +744,11 @@ static void report_memory(doc *d, const rl_size_report_data *x)
      * (rl_serve_kv_capacity; Assumptions names the rule), so the rows add up */
     double items[4] = {h->hbm_bytes, b->weight_bytes_per_chip, b->kv_bytes_per_chip,
                        h->hbm_bytes - b->weight_bytes_per_chip - b->kv_bytes_per_chip};
-    const char *names[4] = {"HBM capacity", "weights (sharded over the replica)",
+    /* the chip's capacity in the vendor's unit (hw_profiles give nominal GiB:
+     * "80GB" H100 = 80 GiB, review28 M2); the column stays decimal so it adds up */
+    char cap[64];
+    snprintf(cap, sizeof cap, "HBM capacity (%.4g GiB)", h->hbm_bytes / 1073741824.0);
+    const char *names[4] = {cap, "weights (sharded over the replica)",
                             "KV cache pool",
                             "reserve (what the memory rule leaves: activations, workspace)"};
     for (int i = 0; i < 4; i++) {
@@ -966,9 +970,10 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
         else
             item(d, "Price of %s: none (price_per_chip_hour absent or 0 in %s); cost is counted in chips.", h->name,
                  h->origin);
-        item(d, "%s: %.0f GB HBM at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
+        /* the datasheet names the capacity in GiB (its "80GB"), review28 M2 */
+        item(d, "%s: %.4g GiB HBM (%.1f GB) at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
                 "chip (%s).",
-             h->name, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
+             h->name, h->hbm_bytes / 1073741824.0, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
              h->net_bw / 1e9, h->source);
     }
 }

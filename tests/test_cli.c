@@ -7,7 +7,9 @@
 #include "spec.h"
 #include "version.h"
 
+#include <ctype.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -1249,6 +1251,94 @@ static void shard_json(void **state)
     assert_int_equal(run_cli("run " RL_SRCDIR "/scenarios/sharding_worked_problem_4.lua", out,
                              sizeof out), 0);
     assert_non_null(strstr(out, "tp16 kv=seq: step 5.20 ms"));
+}
+
+/* The doc text at path with every run of white space one space, so a quoted
+ * figure is found across the doc's line breaks and indentation. */
+static char *doc_words(const char *path)
+{
+    char *t = slurp_text(path), *w = t;
+    for (const char *r = t; *r; r++)
+        if (!isspace((unsigned char)*r))
+            *w++ = *r;
+        else if (w > t && w[-1] != ' ')
+            *w++ = ' ';
+    *w = '\0';
+    return t;
+}
+
+/* The doc (white space folded) must quote `fmt`'s text. */
+static void doc_quotes(const char *doc, const char *name, const char *fmt, ...)
+{
+    char want[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(want, sizeof want, fmt, ap);
+    va_end(ap);
+    if (!strstr(doc, want))
+        fail_msg("%s does not quote what the tool prints now: '%s'", name, want);
+}
+
+/* max_batch of `step ARGS --format json`. */
+static int step_max_batch(const char *args)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --format json", args);
+    cJSON *j = run_json(cmd);
+    int b = (int)num(j, "max_batch");
+    cJSON_Delete(j);
+    return b;
+}
+
+/* review28 M1: docs/model.md and docs/serving.md quoted figures of the
+ * 80e9-byte H100 after the presets moved to 80 GiB (tp8 332, now 363;
+ * max_batch 202, now 222; "leaves of 80 GB per chip").  Each figure below
+ * is rerun here and must be what the doc quotes (exact: they are printed
+ * integers and the tool's own sentences; fails on the docs of 45a8e51). */
+static void docs_quote_current_capacity_figures(void **state)
+{
+    (void)state;
+    char *md = doc_words(RL_SRCDIR "/docs/model.md");
+    /* the shard transcript: its advice sentences, word for word */
+    const char *ideal = "every plan is ranked by formula (1)"; /* shard's note */
+    cJSON *j = run_json_noted("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
+                              "--context 8192 --format json", ideal);
+    const cJSON *adv = cJSON_GetObjectItem(j, "advice");
+    doc_quotes(md, "docs/model.md", "advice.prefill %s", cJSON_GetObjectItem(adv, "prefill")->valuestring);
+    doc_quotes(md, "docs/model.md", "advice.generate %s", cJSON_GetObjectItem(adv, "generate")->valuestring);
+    cJSON_Delete(j);
+    /* a plan's max_batch (the `max_batch` paragraph) */
+    j = run_json_noted("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096 "
+                       "--format json", ideal);
+    int mb[4] = {-1, -1, -1, -1};
+    static const char *const plan[4] = {"tp8", "tp4 x2", "tp2 x4", "tp2 pp4"};
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next)
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "generate") &&
+                !strcmp(cJSON_GetObjectItem(r, "strategy")->valuestring, plan[k]))
+                mb[k] = (int)num(r, "max_batch");
+    cJSON_Delete(j);
+    doc_quotes(md, "docs/model.md", "4096 tokens: tp8 %d = floor(", mb[0]);
+    doc_quotes(md, "docs/model.md", "tp4 x2 %d, tp2 x4 %d, tp2 pp4 %d", mb[1], mb[2], mb[3]);
+    /* the memory-rule paragraph */
+    const char *s8 = "--model llama3-8b --hw h100-sxm --batch 1";
+    char a[256];
+    snprintf(a, sizeof a, "%s --ideal --hbm-reserve 0.1 --context 1024", s8);
+    doc_quotes(md, "docs/model.md", "`max_batch` %d = floor(", step_max_batch(a));
+    snprintf(a, sizeof a, "%s --ideal --context 1024", s8);
+    doc_quotes(md, "docs/model.md", "against %d with the whole HBM", step_max_batch(a));
+    snprintf(a, sizeof a, "%s --engine vllm --context 2048", s8);
+    doc_quotes(md, "docs/model.md", "GB usable, `max_batch` %d (", step_max_batch(a));
+    snprintf(a, sizeof a, "%s --engine trtllm --context 2048", s8);
+    doc_quotes(md, "docs/model.md", "GB, %d; ideal", step_max_batch(a));
+    snprintf(a, sizeof a, "%s --ideal --context 2048", s8);
+    doc_quotes(md, "docs/model.md", "85.9 GB, %d.", step_max_batch(a));
+    free(md);
+    /* serving.md: a windowed model's sequences, step's max_batch */
+    char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
+    doc_quotes(sv, "docs/serving.md", "32,100 tokens: %d sequences",
+               step_max_batch("--model mistral-7b --hw h100-sxm --batch 1 --context 32100"));
+    free(sv);
 }
 
 /* The issue's "done when": ops explains a decode step of LLaMA-3-70B on
@@ -3386,6 +3476,7 @@ int main(void)
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
+        cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),

@@ -1014,10 +1014,12 @@ static void test_report_memory_adds_up(void **state)
     rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
     char *t = rl_size_report_render(&d, 0);
     assert_non_null(t);
-    const char *p = strstr(t, "| HBM capacity |");
+    /* the row names the capacity in GiB, the vendor's unit (review28 M2):
+     * 80 GiB for an H100's 85.9 decimal GB, exact */
+    const char *p = strstr(t, "| HBM capacity (80 GiB) |");
     assert_non_null(p);
     double v[4];
-    assert_int_equal(sscanf(p, "| HBM capacity | %lf |\n| weights (sharded over the replica) | "
+    assert_int_equal(sscanf(p, "| HBM capacity (80 GiB) | %lf |\n| weights (sharded over the replica) | "
                                "%lf |\n| KV cache pool | %lf |\n| reserve (what the memory rule "
                                "leaves: activations, workspace) | %lf |",
                             &v[0], &v[1], &v[2], &v[3]), 4);
