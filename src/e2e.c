@@ -688,7 +688,8 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
          * step does (spec.h rl_hw_fit_mode; tester18 F2) */
         *mode = h->engine_costs.present
                     ? rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
-                                     rs->row[i]->tp, NULL, 0)
+                                     rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL,
+                                     0)
                     : "ideal";
         if (h->engine_costs.present && !band_of(&c, o->band_lo, &rs->models[rs->model[i]], h,
                                                 rs->prec[i], rs->row[i], &blo, &bhi, why, whyn)) {
@@ -2044,12 +2045,12 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
         add_no_band(result, why);
 }
 
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
                          long long tp)
 {
     const rl_engine_costs *c = &h->engine_costs;
     char outside[600];
-    rl_hw_fit_mode(h, 1, model, weights, tp, outside, sizeof outside);
+    rl_hw_fit_mode(h, 1, model, p.weights, p.kv, p.compute, tp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
         cJSON_SetValuestring(mode, *outside || rl_hw_what_if_of(h) ? "estimated" : "fitted");
@@ -2146,7 +2147,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    rl_e2e_fitted_label(result, h, m->name, p.weights, chips);
+    rl_e2e_fitted_label(result, h, m->name, p, chips);
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"

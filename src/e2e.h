@@ -250,7 +250,7 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
  * run lies outside the fit: then key fitted_outside says what differs),
  * engine and engine_source the costs' (what rl_e2e_retime writes;
  * pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
                          long long tp);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)

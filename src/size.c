@@ -801,8 +801,8 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
 static const char *fit_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     long long pp = c->pp > 1 ? c->pp : 1;
-    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights,
-                          c->chips / pp, NULL, 0);
+    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights, c->p.kv,
+                          c->p.compute, c->chips / pp, NULL, 0);
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):

@@ -792,12 +792,14 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 }
 
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           long long tp, char *why, size_t n)
+                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n)
 {
     char d[600] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
+    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(weights), rl_dtype_name(kv),
+                                    rl_dtype_name(compute)};
     if (!strcmp(mode, "fitted"))
-        rl_ec_differs(&h->engine_costs, model, rl_dtype_name(weights), tp, d, sizeof d);
+        rl_ec_differs(&h->engine_costs, model, dt, tp, d, sizeof d);
     if (why && n)
         snprintf(why, n, "%s", d);
     return *d ? "estimated" : mode;
