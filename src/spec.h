@@ -170,6 +170,12 @@ typedef struct {
      * moved by the link what-if rule (comm.h), and the mode is
      * `estimated`. */
     rl_hw_figures measured;
+    /* The profile's own `measured` as read (own_set 1 once kept), before
+     * settle_what_if overlays the selected engine's measured_at on a copy:
+     * switching to an engine whose tables record none restores it
+     * (review28 M5).  Not a spec field. */
+    rl_hw_figures own_measured;
+    int own_set;
     /* "FIELD=VALUE" of the first timing figure that differs from the chip
      * as measured (hbm_bw, then flops.* in dtype order), then each of
      * ici_bw, ici_latency, ici_links and topology that differs when the

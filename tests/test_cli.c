@@ -1033,7 +1033,11 @@ static void set_changes_the_chip(void **state)
  *   `calibrated` at 8.86 ms, the tables taken as measured at 6.7 TB/s;
  * - h100-sxm-splitwise --engine trtllm (h100-sxm's figures and tables,
  *   another name) reads calibrated, with h100-sxm's step_s (rel 1e-12),
- *   as --set hw.name=foo does; it read `estimated`. */
+ *   as --set hw.name=foo does; it read `estimated`;
+ * - --set hw.flops.fp4=2e15 (a dtype the tables' measured_at does not
+ *   list, so never measured) leaves the fp8 run calibrated at the measured
+ *   chip's step_s (rel 1e-12); it read `estimated`, "as measured 0"
+ *   (review28 M5). */
 static void mode_follows_the_figures(void **state)
 {
     (void)state;
@@ -1058,9 +1062,10 @@ static void mode_follows_the_figures(void **state)
                 {"h100-sxm --set hw.hbm_bw=6.7e12", "estimated"},
                 {NULL, "estimated"}, /* the copy */
                 {"h100-sxm-splitwise --engine trtllm", "calibrated"},
-                {"h100-sxm --set hw.name=foo", "calibrated"}};
-    double t[5];
-    for (int i = 0; i < 5; i++) {
+                {"h100-sxm --set hw.name=foo", "calibrated"},
+                {"h100-sxm --set hw.flops.fp4=2e15", "calibrated"}};
+    double t[6];
+    for (int i = 0; i < 6; i++) {
         snprintf(args, sizeof args, "%s --hw %s", base, runs[i].hw ? runs[i].hw : path);
         cJSON *j = run_cli_json(args, out, sizeof out);
         assert_non_null(j);
@@ -1072,6 +1077,7 @@ static void mode_follows_the_figures(void **state)
     assert_true(t[2] < 0.95 * t[0]);
     assert_rel(t[3], t[0], 1e-12);
     assert_rel(t[4], t[0], 1e-12);
+    assert_rel(t[5], t[0], 1e-12);
     /* the copy's run says its figure overrides the measured one */
     snprintf(args, sizeof args, "%s --hw %s", base, path);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
