@@ -153,6 +153,14 @@ void rl_e2e_band_select(rl_hw *h, int wide);
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
                          char *why, size_t n);
 
+/* 1, with why set, when h is a what-if (spec.h rl_hw_what_if_of) of the
+ * chip its kernel tables or fitted costs were measured on: their residual
+ * band is withheld, as those quantiles were measured on that chip's
+ * figures and the what-if rule adds its own unmeasured error (review28 M4:
+ * h100-pcie carried h100-sxm's p10-p90).  rl_e2e_band_withheld and every
+ * band (step, prefill, simulate, size, Lua) ask it first. */
+int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n);
+
 /* 1 when h has a band: fitted engine costs (their cross-validated
  * residual quantiles) or a selected engine whose kernel tables carry
  * residuals (engines.h rl_kresidual). */

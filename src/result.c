@@ -131,9 +131,16 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
 static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s, int banded,
                      const rl_hw *h)
 {
-    char k[48];
+    char k[48], why[512];
     if (!banded)
         return;
+    if (rl_e2e_what_if_band(h, why, sizeof why)) { /* no band on a what-if (e2e.h) */
+        char note[768];
+        snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
+        if (!cJSON_GetObjectItem(top, "no_band"))
+            cJSON_AddStringToObject(top, "no_band", note);
+        return;
+    }
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int wide = e && e->wide_band;
     if (!cJSON_GetObjectItem(top, "band")) /* the result names its band once */

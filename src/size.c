@@ -1074,7 +1074,9 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
     char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
-        if (!ideal && rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
+        /* a what-if's plans are left out one by one (conservative_plans) */
+        if (!ideal && !rl_hw_what_if_of(&hw[i]) &&
+            rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
             snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
                      "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
                      "measurements of it, or drop --conservative", hw[i].name, why);

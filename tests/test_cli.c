@@ -1086,6 +1086,49 @@ static void mode_follows_the_figures(void **state)
     rmdir(dir);
 }
 
+/* review28 M4: h100-pcie is a what-if of h100-sxm's tables (base
+ * h100-sxm, hbm_bw 2e12 and 12 links against 3.35e12 and 18), so the
+ * p10-p90 band of h100-sxm's held-back residuals is withheld with a
+ * no_band naming the what-if: step (it printed step_s_low/high 6.87/7.52
+ * ms), simulate (every _high key), and size, which counts such plans in
+ * unbanded_off_fit (0 before; expected > 0: the search's h100-pcie plans)
+ * and leaves them out under --conservative.  h100-sxm itself keeps its
+ * band (the control). */
+static void what_if_has_no_band(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    const char *hw[2] = {"h100-sxm", "h100-pcie"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "step --model llama3-8b --hw %s --batch 8 --context 1024 "
+                 "--weights fp8 --compute fp8 --format json", hw[i]);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        cJSON *row = cJSON_GetObjectItem(j, "rows")->child, *nb = cJSON_GetObjectItem(j, "no_band");
+        assert_int_equal(cJSON_GetObjectItem(row, "step_s_low") != NULL, i == 0);
+        assert_int_equal(nb != NULL, i == 1);
+        if (i)
+            assert_non_null(strstr(nb->valuestring, "a what-if of h100-sxm's tables"));
+        cJSON_Delete(j);
+        snprintf(args, sizeof args, "simulate --model llama3-8b --hw %s --qps 1 --prompt-len 100 "
+                 "--out-len 10 --format json", hw[i]);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        assert_int_equal(strstr(out, "_high") != NULL, i == 0);
+    }
+    const char *size = "size --model llama3-70b --hw h100-sxm,h100-pcie --qps 5 --prompt-len 1000 "
+                       "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --format json";
+    cJSON *j = run_cli_json(size, out, sizeof out);
+    assert_non_null(j);
+    assert_true(num(j, "unbanded_off_fit") > 0);
+    cJSON_Delete(j);
+    char args[512];
+    snprintf(args, sizeof args, "%s --conservative", size);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_null(strstr(out, "\"hw\":\t\"h100-pcie\"")); /* no plan of it */
+    assert_non_null(strstr(out, "\"hw\":\t\"h100-sxm\""));
+}
+
 /* Seeds are exact 64-bit integers in 0..1e18 (tester22 F7): 2^53 and
  * 2^53 + 1 draw different workloads (the same run before: both read as the
  * double 2^53), JSON echoes 9007199254740993 digit for digit (it echoed
@@ -3445,6 +3488,7 @@ int main(void)
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
+        cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
     };
