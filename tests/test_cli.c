@@ -1498,6 +1498,26 @@ static void size_report_says_why_estimated(void **state)
                               "efficiency, nothing measured on this chip"));
     assert_null(strstr(t, "under half of a decode step's time"));
     free(t);
+    /* review28 L2: both estimated (priced: the caution is the
+     * recommendation's), on different evidence: not "two modes" */
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v5e --set hw.price_per_chip_hour=2 --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+             "--report %s/r.md", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Caution: the hardware is compared on different evidence."));
+    assert_null(strstr(t, "two modes"));
+    free(t);
+    /* review28 L2: calibrated h100-sxm beside the what-if h100-pcie had no
+     * caution (the what-if counted as measured) */
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,h100-pcie --set hw.price_per_chip_hour=2 --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+             "--report %s/r.md", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Caution: the hardware is compared in two modes."));
+    assert_non_null(strstr(t, "what-if profiles time another chip's measured kernels"));
+    free(t);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
