@@ -1482,16 +1482,24 @@ static void size_notes_mixed_modes(void **state)
  * datasheet figures with nothing measured.  Before, both read "under half
  * of a decode step's time comes from measured or interpolated kernel-table
  * times", true of neither (h100-pcie's tables time ~95% of its steps). */
+/* The Markdown report of llama3-8b at 5 req/s on `hw` (with `extra`
+ * flags), written under dir; the caller frees it. */
+static char *size_report_of(const char *dir, const char *hw, const char *extra)
+{
+    char cmd[768];
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s %s --qps 5 --prompt-len 1000 "
+             "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 --report %s/r.md",
+             hw, extra, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    return slurp_in(dir, "r.md");
+}
+
 static void size_report_says_why_estimated(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v4 --qps 5 "
-             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-             "--report %s/r.md", dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    char *t = slurp_in(dir, "r.md");
+    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "");
     assert_non_null(strstr(t, "Mode: estimated (estimated: another chip's measured kernel "
                               "times, their roofline part moved to this chip's datasheet"));
     assert_non_null(strstr(t, "Mode: estimated (estimated: datasheet figures at full "
@@ -1500,21 +1508,13 @@ static void size_report_says_why_estimated(void **state)
     free(t);
     /* review28 L2: both estimated (priced: the caution is the
      * recommendation's), on different evidence: not "two modes" */
-    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v5e --set hw.price_per_chip_hour=2 --qps 5 "
-             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-             "--report %s/r.md", dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    t = slurp_in(dir, "r.md");
+    t = size_report_of(dir, "h100-pcie,tpu-v5e", "--set hw.price_per_chip_hour=2");
     assert_non_null(strstr(t, "Caution: the hardware is compared on different evidence."));
     assert_null(strstr(t, "two modes"));
     free(t);
     /* review28 L2: calibrated h100-sxm beside the what-if h100-pcie had no
      * caution (the what-if counted as measured) */
-    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,h100-pcie --set hw.price_per_chip_hour=2 --qps 5 "
-             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-             "--report %s/r.md", dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    t = slurp_in(dir, "r.md");
+    t = size_report_of(dir, "h100-sxm,h100-pcie", "--set hw.price_per_chip_hour=2");
     assert_non_null(strstr(t, "Caution: the hardware is compared in two modes."));
     assert_non_null(strstr(t, "what-if profiles time another chip's measured kernels"));
     free(t);
