@@ -541,6 +541,20 @@ static double moved_octaves(const rl_engine_costs *c, const rl_model *m, const r
     return sum;
 }
 
+int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n)
+{
+    if (!rl_hw_what_if_of(h))
+        return 0;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    const char *of = e && *e->measured_on ? e->measured_on
+                     : *h->renamed_from  ? h->renamed_from
+                                         : h->name;
+    snprintf(why, n, "a what-if of %s's %s (%s): the band's residuals were measured on that "
+             "chip's figures, not on these", of, h->engine_costs.present ? "fitted costs" : "tables",
+             h->changed);
+    return 1;
+}
+
 /* The band's log quantiles of costs c for quantiles band_lo/band_hi at row
  * r (model m on h at precision p), widened by how far its estimate moves
  * outside the fitted grid (moved_octaves, rl_ec_band).  Returns 1, with
@@ -558,7 +572,7 @@ static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, 
     shape_of(r, v);
     const char *dt[RL_EC_DTYPES] = {rl_dtype_name(p.weights), rl_dtype_name(p.kv),
                                     rl_dtype_name(p.compute)};
-    return rl_ec_no_band(c, m->name, dt, v, why, n);
+    return rl_e2e_what_if_band(h, why, n) || rl_ec_no_band(c, m->name, dt, v, why, n);
 }
 
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
@@ -569,6 +583,8 @@ int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *
                                     p ? rl_dtype_name(p->kv) : NULL,
                                     p ? rl_dtype_name(p->compute) : NULL};
     *why = '\0';
+    if (rl_e2e_has_band(h) && rl_e2e_what_if_band(h, why, n))
+        return 1; /* review28 M4: kernel tables and fitted costs alike */
     return h->engine_costs.present && rl_ec_no_band(&h->engine_costs, model, dt, v, why, n);
 }
 
@@ -688,7 +704,8 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
          * step does (spec.h rl_hw_fit_mode; tester18 F2) */
         *mode = h->engine_costs.present
                     ? rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
-                                     rs->row[i]->tp, NULL, 0)
+                                     rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL,
+                                     0)
                     : "ideal";
         if (h->engine_costs.present && !band_of(&c, o->band_lo, &rs->models[rs->model[i]], h,
                                                 rs->prec[i], rs->row[i], &blo, &bhi, why, whyn)) {
@@ -2017,13 +2034,13 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 
 /* The result's no_band note where the fitted costs give a run no band
  * (why, from rl_ec_no_band; nothing when ""). */
-static void add_no_band(cJSON *result, const char *why)
+static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
 {
     char note[768];
     if (!*why)
         return;
-    snprintf(note, sizeof note, "no band: %s; the fit's residuals say nothing there (the time "
-             "is an estimate)", why);
+    snprintf(note, sizeof note, "no band: %s%s (the time is an estimate)", why,
+             rl_hw_what_if_of(h) ? "" : "; the fit's residuals say nothing there");
     cJSON_AddStringToObject(result, "no_band", note);
 }
 
@@ -2041,15 +2058,15 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
         r->band_s[3 - k] = r->step_s * exp(hi);
     }
     if (!r->banded && !cJSON_GetObjectItem(result, "no_band"))
-        add_no_band(result, why);
+        add_no_band(result, h, why);
 }
 
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
                          long long tp)
 {
     const rl_engine_costs *c = &h->engine_costs;
     char outside[600];
-    rl_hw_fit_mode(h, 1, model, weights, tp, outside, sizeof outside);
+    rl_hw_fit_mode(h, 1, model, p.weights, p.kv, p.compute, tp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
         cJSON_SetValuestring(mode, *outside || rl_hw_what_if_of(h) ? "estimated" : "fitted");
@@ -2146,7 +2163,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    rl_e2e_fitted_label(result, h, m->name, p.weights, chips);
+    rl_e2e_fitted_label(result, h, m->name, p, chips);
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted prefill_comm_eff"
@@ -2156,7 +2173,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
-    add_no_band(result, first_why);
+    add_no_band(result, h, first_why);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
                  "step's roofline terms%s, kernel_excess_s the fitted step_s above them",
@@ -2327,7 +2344,7 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
     if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, why,
                              sizeof why)) {
-        add_no_band(result, why);
+        add_no_band(result, run->h, why);
         return 0;
     }
     static rl_hw eh[2]; /* large; the runs are one after the other */

@@ -153,6 +153,14 @@ void rl_e2e_band_select(rl_hw *h, int wide);
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
                          char *why, size_t n);
 
+/* 1, with why set, when h is a what-if (spec.h rl_hw_what_if_of) of the
+ * chip its kernel tables or fitted costs were measured on: their residual
+ * band is withheld, as those quantiles were measured on that chip's
+ * figures and the what-if rule adds its own unmeasured error (review28 M4:
+ * h100-pcie carried h100-sxm's p10-p90).  rl_e2e_band_withheld and every
+ * band (step, prefill, simulate, size, Lua) ask it first. */
+int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n);
+
 /* 1 when h has a band: fitted engine costs (their cross-validated
  * residual quantiles) or a selected engine whose kernel tables carry
  * residuals (engines.h rl_kresidual). */
@@ -250,7 +258,7 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
  * run lies outside the fit: then key fitted_outside says what differs),
  * engine and engine_source the costs' (what rl_e2e_retime writes;
  * pareto's fitted points too). */
-void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dtype weights,
+void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
                          long long tp);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)

@@ -280,8 +280,8 @@ double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
     return d;
 }
 
-int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const *dt,
-                  const double *v, char *why, size_t n)
+size_t rl_ec_outside(const rl_engine_costs *c, const char *model, const char *const *dt,
+                     char *why, size_t n)
 {
     static const char *const DT[RL_EC_DTYPES] = {"weights", "kv", "compute"};
     const char *const fit[RL_EC_DTYPES] = {c->weights, c->kv, c->compute};
@@ -293,6 +293,13 @@ int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const
         if (*fit[d] && dt[d] && !rl_ec_listed(fit[d], dt[d]))
             k += (size_t)snprintf(why + k, n - k, "%s%s %s (fitted on %s %s only)",
                                   k ? ", " : "", DT[d], dt[d], DT[d], fit[d]);
+    return k < n ? k : n;
+}
+
+int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const *dt,
+                  const double *v, char *why, size_t n)
+{
+    size_t k = rl_ec_outside(c, model, dt, why, n);
     for (int a = 0; a < RL_EC_AXES && k < n; a++)
         if (c->grid[a][0] > 0 && c->grid[a][0] == c->grid[a][1] && v[a] != 0 &&
             v[a] != c->grid[a][0])
@@ -360,16 +367,10 @@ int rl_ec_listed(const char *list, const char *name)
     return 0;
 }
 
-void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
+void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *const *dt,
                    long long tp, char *out, size_t n)
 {
-    size_t k = 0;
-    out[0] = '\0';
-    if (*c->models && !rl_ec_listed(c->models, model))
-        k += (size_t)snprintf(out + k, n - k, "model %s (fitted on %s)", model, c->models);
-    if (k < n && *c->weights && !rl_ec_listed(c->weights, weights))
-        k += (size_t)snprintf(out + k, n - k, "%sweights %s (fitted on %s)", k ? ", " : "",
-                              weights, c->weights);
+    size_t k = rl_ec_outside(c, model, dt, out, n);
     if (k < n && tp > 0 && c->grid[RL_EC_TP][0] > 0 &&
         (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1]))
         snprintf(out + k, n - k, c->grid[RL_EC_TP][0] == c->grid[RL_EC_TP][1]

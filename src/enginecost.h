@@ -188,15 +188,27 @@ typedef struct {
 /* 1 when name is one of the comma-separated names of list. */
 int rl_ec_listed(const char *list, const char *name);
 
-/* How a run (model name, weight dtype name, TP degree) differs from what c
- * was fitted on, as one sentence into out ("" when it does not, or when c
- * does not record it; tp <= 0: TP not checked): "model llama3-8b (fitted on llama3-70b), ...". */
-void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *weights,
-                   long long tp, char *out, size_t n);
-
 /* The dtype axes of a fit (fitted_on.weights, .kv, .compute), in the
  * order of rl_ec_no_band's dt. */
 enum { RL_EC_DTYPES = 3 };
+
+/* How a run of model `model` at dtypes dt[RL_EC_DTYPES] (weights, kv,
+ * compute names; dt NULL or an entry NULL: not checked) lies outside the
+ * model and dtypes c was fitted on, as one sentence into why ("" when it
+ * does not, or c does not record them): "model llama3-8b (fitted on
+ * llama2-70b only), kv fp8 (fitted on kv bf16 only)".  Returns its length.
+ * The one outside-the-fit rule: rl_ec_differs (the mode label) and
+ * rl_ec_no_band (the band) both start from it (review28 M3: the label
+ * checked model and weights only, so --kv fp8 read "fitted" beside a
+ * no_band). */
+size_t rl_ec_outside(const rl_engine_costs *c, const char *model, const char *const *dt,
+                     char *why, size_t n);
+
+/* rl_ec_outside, and TP over `tp` GPUs outside the fitted range (tp <= 0:
+ * not checked), as one sentence into out: "model llama3-8b (fitted on
+ * llama2-70b only), tp 1 (fitted on tp 2-8)". */
+void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *const *dt,
+                   long long tp, char *out, size_t n);
 
 /* Why c gives no band to a run of model `model` at dtypes dt[RL_EC_DTYPES]
  * (weights, kv, compute names; dt NULL or an entry NULL: not checked) and shape v[RL_EC_AXES]

@@ -131,9 +131,16 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
 static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s, int banded,
                      const rl_hw *h)
 {
-    char k[48];
+    char k[48], why[512];
     if (!banded)
         return;
+    if (rl_e2e_what_if_band(h, why, sizeof why)) { /* no band on a what-if (e2e.h) */
+        char note[768];
+        snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
+        if (!cJSON_GetObjectItem(top, "no_band"))
+            cJSON_AddStringToObject(top, "no_band", note);
+        return;
+    }
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int wide = e && e->wide_band;
     if (!cJSON_GetObjectItem(top, "band")) /* the result names its band once */
@@ -787,7 +794,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
-        rl_e2e_fitted_label(o, h, m->name, p.weights, plan->tp);
+        rl_e2e_fitted_label(o, h, m->name, p, plan->tp);
     else
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
                                              : "EP, --sp, 2D sharding, a KV split other than by "
@@ -1053,29 +1060,31 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddItemToArray(rows, r);
 }
 
-/* The weights a fitted sweep's label is decided on: those of the first of
+/* The precision a fitted sweep's label is decided on: that of the first of
  * s's points the fit does not cover, else the first point's (bf16 with
- * none) (spec.h rl_hw_fit_mode; model and weights: a sweep's plans vary
+ * none) (spec.h rl_hw_fit_mode; model and dtypes: a sweep's plans vary
  * TP).  A bf16 check came first until stop 26: a profile fitted on fp8
  * weights labelled a sweep of fp8 points "weights bf16 (fitted on fp8)". */
-static rl_dtype sweep_fit_weights(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+static rl_precision sweep_fit_prec(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
     char why[600];
     for (size_t i = 0; i < s->n; i++) {
-        rl_hw_fit_mode(h, 1, m->name, s->pts[i].prec.weights, 0, why, sizeof why);
+        rl_precision p = s->pts[i].prec;
+        rl_hw_fit_mode(h, 1, m->name, p.weights, p.kv, p.compute, 0, why, sizeof why);
         if (*why)
-            return s->pts[i].prec.weights;
+            return p;
     }
-    return s->n ? s->pts[0].prec.weights : RL_BF16;
+    return s->n ? s->pts[0].prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
 }
 
-/* The mode of s; *w gets the weights a fitted sweep's label is decided on
- * (sweep_fit_weights), bf16 otherwise. */
-static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s, rl_dtype *w)
+/* The mode of s; *p gets the precision a fitted sweep's label is decided
+ * on (sweep_fit_prec), bf16 otherwise. */
+static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                              rl_precision *p)
 {
-    *w = s->fitted ? sweep_fit_weights(m, h, s) : RL_BF16;
+    *p = s->fitted ? sweep_fit_prec(m, h, s) : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_fit_mode(h, 1, m->name, *w, 0, NULL, 0);
+        return rl_hw_fit_mode(h, 1, m->name, p->weights, p->kv, p->compute, 0, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
@@ -1086,7 +1095,7 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    rl_dtype w;
+    rl_precision w;
     return sweep_mode(m, h, s, &w);
 }
 
@@ -1103,7 +1112,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    rl_dtype w;
+    rl_precision w;
     const char *mode = sweep_mode(m, h, s, &w);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
@@ -1312,7 +1321,8 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "hw", run->h->name);
     long long pp = c->pp > 1 ? c->pp : 1;
     const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
-                                                  run->p.weights, run->chips_per_replica / pp,
+                                                  run->p.weights, run->p.kv, run->p.compute,
+                                                  run->chips_per_replica / pp,
                                                   NULL, 0),
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);

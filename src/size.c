@@ -801,8 +801,8 @@ static int same_kind(const rl_size_candidate *a, const rl_size_candidate *b)
 static const char *fit_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     long long pp = c->pp > 1 ? c->pp : 1;
-    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights,
-                          c->chips / pp, NULL, 0);
+    return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights, c->p.kv,
+                          c->p.compute, c->chips / pp, NULL, 0);
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):
@@ -1074,7 +1074,9 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
     char none[512] = "", some[512] = "", why[512];
     int nnone = 0;
     for (int i = 0; i < nhw; i++) {
-        if (!ideal && rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
+        /* a what-if's plans are left out one by one (conservative_plans) */
+        if (!ideal && !rl_hw_what_if_of(&hw[i]) &&
+            rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
             snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
                      "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
                      "measurements of it, or drop --conservative", hw[i].name, why);

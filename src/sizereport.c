@@ -491,23 +491,53 @@ static const char *const EVIDENCE[3] = {
     "estimated (another chip's measured kernel times moved to its datasheet figures)",
     "calibrated (measured kernel times or efficiencies, Provenance below)"};
 
+/* The evidence of plan c (review28 L2: per row, not per hardware): its
+ * hardware's (evidence_of), except that a calibrated chip's plan whose
+ * own mode (rl_size_mode) is estimated, its dtypes derived or roofline
+ * times (int8 on h100-sxm: table_time_share 0), says so. */
+static const char *evidence_text(const rl_size_input *in, const rl_size_candidate *c)
+{
+    int ev = evidence_of(in, c->hw);
+    if (ev == 2 && strcmp(rl_size_mode(in, c), "estimated") == 0)
+        return "estimated (this plan's dtypes are not among its measured kernel times: derived "
+               "or roofline times)";
+    return EVIDENCE[ev];
+}
+
+/* The caution before a recommendation when the searched hardware rests on
+ * different evidence (evidence_of; review28 L2: it compared "some measured"
+ * against "none", so h100-sxm beside the what-if h100-pcie had none and
+ * h100-pcie beside tpu-v5e, both estimated, read "two modes"): "two modes"
+ * only when calibrated meets estimated, each kind of other evidence named. */
+static void caution_evidence(doc *d, const rl_size_input *in, const rl_size_candidate *c0)
+{
+    int has[3] = {0, 0, 0};
+    for (int h = 0; h < in->nhw; h++)
+        has[evidence_of(in, h)] = 1;
+    if (has[0] + has[1] + has[2] < 2)
+        return;
+    para(d, "Caution: the hardware is compared %s. %s is modelled %s; %s%s%sCalibrate each "
+            "(roofline calibrate) before buying.",
+         has[2] ? "in two modes" : "on different evidence", in->hw[c0->hw].name,
+         evidence_text(in, c0),
+         has[0] ? "profiles with nothing measured (no kernel or efficiency tables) are estimated "
+                  "from their datasheet figures at efficiency 1.0 (the ideal roofline's "
+                  "numbers), optimistic against measured ones, so their rank is optimistic"
+                : "",
+         has[0] && has[1] ? "; " : "",
+         has[1] ? "what-if profiles time another chip's measured kernels at their own figures, "
+                  "with an error no table measures and no band. "
+                : ". ");
+}
+
 /* One recommendation (prices compare the hardware, or one hardware): the
  * cheapest, and the cheapest on each other hardware. */
 static void recommend_cheapest(doc *d, const rl_size_report_data *x)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    int ncal = 0;
-    for (int h = 0; h < in->nhw; h++)
-        ncal += evidence_of(in, h) > 0;
     int ev0 = evidence_of(in, r->c[0].hw);
-    if (ncal > 0 && ncal < in->nhw)
-        para(d, "Caution: the hardware is compared in two modes. %s is modelled %s; profiles "
-                "with nothing measured (no kernel or efficiency tables) are estimated from "
-                "their datasheet figures at efficiency 1.0 (the ideal roofline's numbers), "
-                "optimistic against measured ones, so their rank is optimistic. Calibrate "
-                "each (roofline calibrate) before buying.",
-             in->hw[r->c[0].hw].name, EVIDENCE[ev0]);
+    caution_evidence(d, in, &r->c[0]);
     recommend(d, x, &r->c[0]);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)

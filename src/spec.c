@@ -676,16 +676,25 @@ static void settle_link(rl_hw *h)
  * collectives: comm.h, the link what-if rule). */
 static void settle_what_if(rl_hw *h)
 {
+    if (!h->own_set) { /* the profile's own, kept for every later engine */
+        h->own_measured = h->measured;
+        h->own_set = 1;
+    }
+    h->measured = h->own_measured; /* each engine's figures on a copy (review28 M5) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (e && e->tables && e->at_bw > 0) { /* the figures its tables record */
         h->measured.hbm_bw = e->at_bw;
-        memcpy(h->measured.flops, e->at_flops, sizeof h->measured.flops);
+        for (int t = 0; t < RL_DTYPE_COUNT; t++)
+            if (e->at_flops[t] > 0)
+                h->measured.flops[t] = e->at_flops[t];
     }
-    int given = 0;
+    /* a dtype neither the tables nor the profile record was not measured,
+     * so it is no what-if: the chip's own peak (review28 M5: --set
+     * hw.flops.fp4=2e15 on h100-sxm read "as measured 0" and turned a bf16
+     * run estimated) */
     for (int t = 0; t < RL_DTYPE_COUNT; t++)
-        given |= h->measured.flops[t] > 0;
-    if (!given)
-        memcpy(h->measured.flops, h->flops, sizeof h->flops);
+        if (!(h->measured.flops[t] > 0))
+            h->measured.flops[t] = h->flops[t];
     if (!(h->measured.hbm_bw > 0))
         h->measured.hbm_bw = h->hbm_bw;
     h->changed[0] = '\0';
@@ -792,12 +801,14 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 }
 
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           long long tp, char *why, size_t n)
+                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n)
 {
     char d[600] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
+    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(weights), rl_dtype_name(kv),
+                                    rl_dtype_name(compute)};
     if (!strcmp(mode, "fitted"))
-        rl_ec_differs(&h->engine_costs, model, rl_dtype_name(weights), tp, d, sizeof d);
+        rl_ec_differs(&h->engine_costs, model, dt, tp, d, sizeof d);
     if (why && n)
         snprintf(why, n, "%s", d);
     return *d ? "estimated" : mode;

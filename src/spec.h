@@ -170,6 +170,12 @@ typedef struct {
      * moved by the link what-if rule (comm.h), and the mode is
      * `estimated`. */
     rl_hw_figures measured;
+    /* The profile's own `measured` as read (own_set 1 once kept), before
+     * settle_what_if overlays the selected engine's measured_at on a copy:
+     * switching to an engine whose tables record none restores it
+     * (review28 M5).  Not a spec field. */
+    rl_hw_figures own_measured;
+    int own_set;
     /* "FIELD=VALUE" of the first timing figure that differs from the chip
      * as measured (hbm_bw, then flops.* in dtype order), then each of
      * ici_bw, ici_latency, ici_links and topology that differs when the
@@ -266,14 +272,16 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
-/* The mode of a run of model `model` with `weights` weights, TP over `tp`
- * GPUs (0: not checked), on h: rl_hw_default_mode, except that "fitted"
- * costs applied outside what the profile records they were fitted on
- * (enginecost.h rl_ec_differs: another model, weight dtype, or TP outside
- * the fitted range) read "estimated" (tester16 F11); *why (when given)
- * gets what differs, "" else.  Every command labels fitted runs by it. */
+/* The mode of a run of model `model` with `weights` weights, `kv` KV cache
+ * and `compute` math, TP over `tp` GPUs (0: not checked), on h:
+ * rl_hw_default_mode, except that "fitted" costs applied outside what the
+ * profile records they were fitted on (enginecost.h rl_ec_differs: another
+ * model, weight, KV or compute dtype, or TP outside the fitted range) read
+ * "estimated" (tester16 F11; the dtypes all three, as rl_ec_no_band checks
+ * them: review28 M3); *why (when given) gets what differs, "" else.  Every
+ * command labels fitted runs by it. */
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           long long tp, char *why, size_t n);
+                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n);
 
 /* The smallest share of a step's time that operators timed by kernel
  * tables must carry for the run to read "calibrated" (rl_run_mode): half,

@@ -1035,7 +1035,11 @@ static void set_changes_the_chip(void **state)
  *   `calibrated` at 8.86 ms, the tables taken as measured at 6.7 TB/s;
  * - h100-sxm-splitwise --engine trtllm (h100-sxm's figures and tables,
  *   another name) reads calibrated, with h100-sxm's step_s (rel 1e-12),
- *   as --set hw.name=foo does; it read `estimated`. */
+ *   as --set hw.name=foo does; it read `estimated`;
+ * - --set hw.flops.fp4=2e15 (a dtype the tables' measured_at does not
+ *   list, so never measured) leaves the fp8 run calibrated at the measured
+ *   chip's step_s (rel 1e-12); it read `estimated`, "as measured 0"
+ *   (review28 M5). */
 static void mode_follows_the_figures(void **state)
 {
     (void)state;
@@ -1060,9 +1064,10 @@ static void mode_follows_the_figures(void **state)
                 {"h100-sxm --set hw.hbm_bw=6.7e12", "estimated"},
                 {NULL, "estimated"}, /* the copy */
                 {"h100-sxm-splitwise --engine trtllm", "calibrated"},
-                {"h100-sxm --set hw.name=foo", "calibrated"}};
-    double t[5];
-    for (int i = 0; i < 5; i++) {
+                {"h100-sxm --set hw.name=foo", "calibrated"},
+                {"h100-sxm --set hw.flops.fp4=2e15", "calibrated"}};
+    double t[6];
+    for (int i = 0; i < 6; i++) {
         snprintf(args, sizeof args, "%s --hw %s", base, runs[i].hw ? runs[i].hw : path);
         cJSON *j = run_cli_json(args, out, sizeof out);
         assert_non_null(j);
@@ -1074,12 +1079,56 @@ static void mode_follows_the_figures(void **state)
     assert_true(t[2] < 0.95 * t[0]);
     assert_rel(t[3], t[0], 1e-12);
     assert_rel(t[4], t[0], 1e-12);
+    assert_rel(t[5], t[0], 1e-12);
     /* the copy's run says its figure overrides the measured one */
     snprintf(args, sizeof args, "%s --hw %s", base, path);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "hbm_bw=6.7e+12 (as measured 3.35e+12) changes the chip"));
     unlink(path);
     rmdir(dir);
+}
+
+/* review28 M4: h100-pcie is a what-if of h100-sxm's tables (base
+ * h100-sxm, hbm_bw 2e12 and 12 links against 3.35e12 and 18), so the
+ * p10-p90 band of h100-sxm's held-back residuals is withheld with a
+ * no_band naming the what-if: step (it printed step_s_low/high 6.87/7.52
+ * ms), simulate (every _high key), and size, which counts such plans in
+ * unbanded_off_fit (0 before; expected > 0: the search's h100-pcie plans)
+ * and leaves them out under --conservative.  h100-sxm itself keeps its
+ * band (the control). */
+static void what_if_has_no_band(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    const char *hw[2] = {"h100-sxm", "h100-pcie"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "step --model llama3-8b --hw %s --batch 8 --context 1024 "
+                 "--weights fp8 --compute fp8 --format json", hw[i]);
+        cJSON *j = run_cli_json(args, out, sizeof out);
+        assert_non_null(j);
+        cJSON *row = cJSON_GetObjectItem(j, "rows")->child, *nb = cJSON_GetObjectItem(j, "no_band");
+        assert_int_equal(cJSON_GetObjectItem(row, "step_s_low") != NULL, i == 0);
+        assert_int_equal(nb != NULL, i == 1);
+        if (i)
+            assert_non_null(strstr(nb->valuestring, "a what-if of h100-sxm's tables"));
+        cJSON_Delete(j);
+        snprintf(args, sizeof args, "simulate --model llama3-8b --hw %s --qps 1 --prompt-len 100 "
+                 "--out-len 10 --format json", hw[i]);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        assert_int_equal(strstr(out, "_high") != NULL, i == 0);
+    }
+    const char *size = "size --model llama3-70b --hw h100-sxm,h100-pcie --qps 5 --prompt-len 1000 "
+                       "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --format json";
+    cJSON *j = run_cli_json(size, out, sizeof out);
+    assert_non_null(j);
+    assert_true(num(j, "unbanded_off_fit") > 0);
+    cJSON_Delete(j);
+    char args[512];
+    snprintf(args, sizeof args, "%s --conservative", size);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_null(strstr(out, "\"hw\":\t\"h100-pcie\"")); /* no plan of it */
+    assert_non_null(strstr(out, "\"hw\":\t\"h100-sxm\""));
 }
 
 /* Seeds are exact 64-bit integers in 0..1e18 (tester22 F7): 2^53 and
@@ -1523,21 +1572,41 @@ static void size_notes_mixed_modes(void **state)
  * datasheet figures with nothing measured.  Before, both read "under half
  * of a decode step's time comes from measured or interpolated kernel-table
  * times", true of neither (h100-pcie's tables time ~95% of its steps). */
+/* The Markdown report of llama3-8b at 5 req/s on `hw` (with `extra`
+ * flags), written under dir; the caller frees it. */
+static char *size_report_of(const char *dir, const char *hw, const char *extra)
+{
+    char cmd[768];
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s %s --qps 5 --prompt-len 1000 "
+             "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 --report %s/r.md",
+             hw, extra, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    return slurp_in(dir, "r.md");
+}
+
 static void size_report_says_why_estimated(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-pcie,tpu-v4 --qps 5 "
-             "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-             "--report %s/r.md", dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    char *t = slurp_in(dir, "r.md");
+    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "");
     assert_non_null(strstr(t, "Mode: estimated (estimated: another chip's measured kernel "
                               "times, their roofline part moved to this chip's datasheet"));
     assert_non_null(strstr(t, "Mode: estimated (estimated: datasheet figures at full "
                               "efficiency, nothing measured on this chip"));
     assert_null(strstr(t, "under half of a decode step's time"));
+    free(t);
+    /* review28 L2: both estimated (priced: the caution is the
+     * recommendation's), on different evidence: not "two modes" */
+    t = size_report_of(dir, "h100-pcie,tpu-v5e", "--set hw.price_per_chip_hour=2");
+    assert_non_null(strstr(t, "Caution: the hardware is compared on different evidence."));
+    assert_null(strstr(t, "two modes"));
+    free(t);
+    /* review28 L2: calibrated h100-sxm beside the what-if h100-pcie had no
+     * caution (the what-if counted as measured) */
+    t = size_report_of(dir, "h100-sxm,h100-pcie", "--set hw.price_per_chip_hour=2");
+    assert_non_null(strstr(t, "Caution: the hardware is compared in two modes."));
+    assert_non_null(strstr(t, "what-if profiles time another chip's measured kernels"));
     free(t);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -3530,6 +3599,7 @@ int main(void)
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
+        cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
     };

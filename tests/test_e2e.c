@@ -257,10 +257,12 @@ static void fit_recovers_known_costs(void **state)
     assert_true(back.engine_costs.sd[RL_EC_COMPUTE] > 0 &&
                 back.engine_costs.sd[RL_EC_COMPUTE] < 0.01 * 0.6);
     char differs[600];
-    rl_ec_differs(&back.engine_costs, "llama3-8b", "fp8", 1, differs, sizeof differs);
-    assert_string_equal(differs, "model llama3-8b (fitted on llama2-70b), weights fp8 (fitted on "
-                                 "bf16), tp 1 (fitted on tp 2-8)");
-    rl_ec_differs(&back.engine_costs, "llama2-70b", "bf16", 4, differs, sizeof differs);
+    const char *fp8w[RL_EC_DTYPES] = {"fp8", NULL, NULL}, *bf16w[RL_EC_DTYPES] = {"bf16", NULL,
+                                                                                   NULL};
+    rl_ec_differs(&back.engine_costs, "llama3-8b", fp8w, 1, differs, sizeof differs);
+    assert_string_equal(differs, "model llama3-8b (fitted on llama2-70b only), weights fp8 (fitted "
+                                 "on weights bf16 only), tp 1 (fitted on tp 2-8)");
+    rl_ec_differs(&back.engine_costs, "llama2-70b", bf16w, 4, differs, sizeof differs);
     assert_string_equal(differs, "");
     assert_int_equal(strncmp(back.engine_costs.hash, "fnv1a64:", 8), 0);
     assert_rel(back.hbm_bw, h.hbm_bw, 0); /* the base spec carried over */
@@ -1136,7 +1138,12 @@ static void step_no_band_for_another_dtype(void **state)
             assert_null(cJSON_GetObjectItem(out, "step_s_high"));
             assert_non_null(nb);
             assert_non_null(strstr(nb->valuestring, runs[i].why));
+            /* the label agrees with the band rule (review28 M3: kv fp8 read "fitted") */
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+            assert_string_equal(cJSON_GetObjectItem(r, "fitted_outside")->valuestring,
+                                runs[i].why);
         } else {
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
             assert_non_null(cJSON_GetObjectItem(out, "step_s_low"));
             assert_null(nb);
         }
@@ -1554,18 +1561,28 @@ static void fitted_only_inside_fit(void **state)
     (void)state;
     rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
     char why[600];
-    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, 4, why, sizeof why), "fitted");
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, RL_BF16, RL_BF16, 4, why, sizeof why), "fitted");
     assert_string_equal(why, "");
-    assert_string_equal(rl_hw_fit_mode(&h, 1, "deepseek-v3", RL_BF16, 8, why, sizeof why),
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "deepseek-v3", RL_BF16, RL_BF16, RL_BF16, 8, why,
+                                       sizeof why),
                         "estimated");
-    assert_non_null(strstr(why, "model deepseek-v3 (fitted on llama2-70b)"));
-    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_FP8, 4, why, sizeof why),
+    assert_non_null(strstr(why, "model deepseek-v3 (fitted on llama2-70b only)"));
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_FP8, RL_BF16, RL_BF16, 4, why,
+                                       sizeof why),
                         "estimated");
     assert_non_null(strstr(why, "weights fp8"));
-    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, 16, why, sizeof why),
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, RL_BF16, RL_BF16, 16, why, sizeof why),
                         "estimated");
     assert_non_null(strstr(why, "tp 16"));
-    assert_string_equal(rl_hw_fit_mode(&h, 0, "deepseek-v3", RL_BF16, 8, why, sizeof why), "ideal");
+    /* review28 M3: a KV or compute dtype off the fit reads estimated too,
+     * as rl_ec_no_band withholds its band (was "fitted" beside a no_band) */
+    assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, RL_FP8, RL_BF16, 4, why,
+                                       sizeof why),
+                        "estimated");
+    assert_string_equal(why, "kv fp8 (fitted on kv bf16 only)");
+    assert_string_equal(rl_hw_fit_mode(&h, 0, "deepseek-v3", RL_BF16, RL_BF16, RL_BF16, 8, why,
+                                       sizeof why),
+                        "ideal");
     static char buf[1 << 16];
     cJSON *j = run_cli_json("step --model deepseek-v3 --hw h100-sxm-splitwise --chips 8 --batch 1 "
                             "--context 1024 --format json", buf, sizeof buf);
