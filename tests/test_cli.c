@@ -2695,6 +2695,36 @@ static void fitted_grid_note(void **state)
     }
 }
 
+/* tester23 F1: in-sample is decided by the rows (fitted_on.row_keys), not
+ * the file's bytes: the 47 fitted rows reordered, with a comment added, are
+ * all in-sample (the old byte hash said false); with one new row, 47 of 48
+ * (in_sample false, in_sample_rows 47, a warning); a profile without
+ * row_keys (before 0.27) keeps the file-hash check. dir holds p.lua, fitted
+ * on splitwise_h100.csv. */
+static void fit_rows_in_sample(const char *dir)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "f=%s; (grep '^phase' $f; grep -v '^#' $f | grep -v '^phase' | sort -r; "
+             "echo '# a note') > %s/shuf.csv && (cat %s/shuf.csv; echo "
+             "'decode,h100-sxm,4,1,777,,0.05') > %s/plus.csv && grep -v row_keys %s/p.lua > "
+             "%s/old.lua", RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const csv[] = {"shuf", "plus", "shuf"};
+    static const char *const prof[] = {"p", "p", "old"};
+    static const int in_rows[] = {47, 47, 0};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s/%s.csv --hw %s/%s.lua --model llama2-70b "
+                 "--set model.max_context=16384 --format json", dir, csv[i], dir, prof[i]);
+        cJSON *v = i < 2 ? run_json_noted(cmd, i == 0 ? "warning: the profile was fitted on these "
+                                                        "very rows" : "warning: 47 of 48 rows were "
+                                                        "fitted on")
+                         : run_json(cmd);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")), i == 0);
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, in_rows[i]);
+        cJSON_Delete(v);
+    }
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -2711,8 +2741,8 @@ static void fit_then_validate(void **state)
     cJSON_Delete(f);
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--hw %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    static const char IN_SAMPLE[] = "roofline validate: warning: the profile was fitted on this "
-                                    "very CSV";
+    static const char IN_SAMPLE[] = "roofline validate: warning: the profile was fitted on these "
+                                    "very rows";
     cJSON *v = run_json_noted(cmd, IN_SAMPLE);
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
     assert_null(cJSON_GetObjectItem(v, "mode_note"));
@@ -2722,7 +2752,8 @@ static void fit_then_validate(void **state)
      * prints on stderr: run_json_noted) */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
     assert_non_null(strstr(cJSON_GetObjectItem(v, "in_sample_note")->valuestring,
-                           "fitted on this very CSV"));
+                           "fitted on these very rows"));
+    assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
     cJSON_Delete(v);
@@ -2761,7 +2792,8 @@ static void fit_then_validate(void **state)
     cJSON_Delete(run_json(cmd));
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--hw %s/p4.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    v = run_json(cmd);
+    /* tester23 F1: the 17 TP4 rows were fitted on, and validate says so */
+    v = run_json_noted(cmd, "warning: 17 of 47 rows were fitted on");
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "mixed");
     int fitted = 0, estimated = 0;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(v, "rows")) {
@@ -2774,6 +2806,7 @@ static void fit_then_validate(void **state)
     assert_int_equal(fitted, 17);
     assert_int_equal(estimated, 30);
     cJSON_Delete(v);
+    fit_rows_in_sample(dir);
     assert_int_equal(remove_tree(dir), 0);
 }
 
