@@ -1195,6 +1195,29 @@ done:
     return rc;
 }
 
+/* fit's error when cross-validation (k folds of nconf configurations)
+ * failed with e: how many configurations k folds need, each fold fitted
+ * on the others' rows, one row more than fr's identifiable parameters
+ * (tester23 F4: 10 rows for 8 said only that a fold was short), and the
+ * leave-one-configuration-out --folds that the file allows, if any. */
+static void cv_failed(const rl_fit_result *fr, const char *path, const char *e, int nconf, int k,
+                      char *err, size_t errlen)
+{
+    int nfree = 0, need = 1;
+    for (int j = 0; j < RL_EC_N; j++)
+        nfree += !fr->held[j];
+    while (need - (need + k - 1) / k < nfree + 1) /* the largest fold left out */
+        need++;
+    char alt[160] = "";
+    if (nconf >= nfree + 2 && nconf > k)
+        snprintf(alt, sizeof alt, ", or --folds %d (one configuration left out at a time, which "
+                 "needs %d)", nconf, nfree + 2);
+    snprintf(err, errlen, "%s: %s; %d-fold cross-validation (--folds) fits each fold on the "
+             "other configurations' rows, at least %d for %d identifiable parameters: with one "
+             "row a configuration, give at least %d configurations (this file has %d)%s; "
+             "nothing written", path, e, k, nfree + 1, nfree, need, nconf, alt);
+}
+
 /* The range of each shape axis over the rows with use[i] (use NULL: all)
  * into grid ({0, 0} where no such row has the axis). */
 static void grid_of(const rows *rs, const unsigned char *use, double (*grid)[2])
@@ -1726,7 +1749,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         goto done;
     }
     if (cross_validate(&pb, &rs, k, cvp, e, sizeof e) < 0) {
-        snprintf(err, errlen, "%s: %s", m->path, e);
+        cv_failed(&fr, m->path, e, nconf, k, err, errlen);
         goto done;
     }
     res = cJSON_CreateObject();

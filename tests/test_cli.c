@@ -2570,6 +2570,32 @@ static void fit_warns_on_a_misfit(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester23 F4: 10 rows (10 configurations) for 8 identifiable parameters
+ * fit, but a 5-fold CV fold trains on 8: refused, exit 2, saying 12
+ * configurations are needed (n - ceil(n/5) >= 9) and that --folds 10
+ * (leave one out: 9 each) fits; with it the fit runs, exit 0. */
+static void fit_too_few_for_folds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_folds_XXXXXX", cmd[1024], out[8192];
+    assert_non_null(mkdtemp(dir));
+    static const char *const name[] = {"s.csv"};
+    static const char *const text[] = {
+        "phase,tp,batch,context,tokens,measured_s\ndecode,1,1,1024,,0.0095\n"
+        "decode,1,8,1024,,0.0102\ndecode,1,32,1024,,0.0125\ndecode,1,64,2048,,0.0160\n"
+        "decode,2,1,1024,,0.0058\ndecode,2,16,2048,,0.0075\nprefill,1,1,,512,0.045\n"
+        "prefill,1,1,,2048,0.160\nprefill,2,1,,1024,0.050\nprefill,2,1,,4096,0.190\n"};
+    put_files(dir, name, text, 1);
+    snprintf(cmd, sizeof cmd, "fit %s/s.csv --hw h100-sxm --model llama3-8b --format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "give at least 12 configurations (this file has 10), or --folds "
+                                "10 (one configuration left out at a time, which needs 10)"));
+    snprintf(cmd, sizeof cmd, "fit %s/s.csv --hw h100-sxm --model llama3-8b --folds 10 "
+             "--format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* CLOSING21 leftover: fit --save wrote a profile its reader refused ("does
  * not load back") when the rows scattered so wide that a band quantile
  * passed +-5 (148x).  splitwise_h100.csv with row n's measured_s times
@@ -3464,6 +3490,7 @@ int main(void)
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(step_reserve_agrees_with_simulate),
         cmocka_unit_test(fit_then_validate),
+        cmocka_unit_test(fit_too_few_for_folds),
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),
