@@ -491,7 +491,8 @@ const rl_command RL_COMMANDS[] = {
      "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
      "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
-     "and key.",
+     "and key.  A quantization_config is not applied (the spec has no dtype; runs default to\n"
+     "bf16 weights): a note on stderr says what it says and which --weights matches.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
