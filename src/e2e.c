@@ -2097,7 +2097,7 @@ void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_dt
     if (*outside)
         set_string(result, "fitted_outside", outside);
     set_string(result, "engine", c->engine);
-    char source[1536];
+    char source[3072];
     snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
              rl_hw_what_if_of(h) ? h->changed : "",
              rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "

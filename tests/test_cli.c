@@ -996,6 +996,20 @@ static void set_changes_the_chip(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "note: hw.hbm_bw=1e+12 (as measured 3.35e+12) changes the chip"));
+    /* tester23 F5, F6: the note names every changed figure, the FLOP/s
+     * too (h100-pcie over h100-sxm's tables: its profile's bf16 7.56e14,
+     * fp8 1.513e15 against 9.89e14, 1.979e15), and with the digits that
+     * tell a tiny change apart (it named hbm_bw alone; "3.35e+12 (as
+     * measured 3.35e+12)") */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-pcie --context 1024", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "note: hw.hbm_bw=2e+12 (as measured 3.35e+12); flops.bf16=7.56e+14 "
+                                "(as measured 9.89e+14); flops.fp16=7.56e+14 (as measured "
+                                "9.89e+14); flops.fp8=1.513e+15 (as measured 1.979e+15); "
+                                "flops.int8=1.513e+15 (as measured 1.979e+15); ici_links=12"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --set "
+                             "hw.hbm_bw=3.3500001e12", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: hw.hbm_bw=3.3500001e+12 (as measured 3.35e+12) changes"));
     snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
