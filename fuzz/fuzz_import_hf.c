@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_file("hf", ".json", data, size);
     char err[1024];
     int oom;
-    char *text = rl_import_hf(path, NULL, NULL, &oom, err, sizeof err);
+    char *text = rl_import_hf(path, NULL, NULL, &oom, err, sizeof err, NULL, 0);
     free(text);
     return 0;
 }

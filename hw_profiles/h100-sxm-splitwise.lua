@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T03:52:53Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z)",
         band = {
           p10 = -0.061053518805657,
           p5 = -0.163925923292615,
@@ -258,7 +258,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-03T03:52:53Z",
+          date = "2026-12-03T04:10:21Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -269,6 +269,7 @@ return {
           hash = "fnv1a64:335c0bae0b3a439f",
           kv = "bf16",
           models = "llama2-70b",
+          row_keys = "0230c63c 030d75ed 099a355b 0b211efd 0d2b4a96 0f61adf9 116e6adb 11b11f24 167e0e75 1f6664f8 206f3e01 229c9100 24665fc4 288321ec 2c6c9045 300a60e6 3158d36a 358dbe65 3eba42ac 4224be3f 42fbf307 49f36e5f 4f80092f 4ffdcecc 53b9a260 54132a71 5587e4ee 5590dff1 559bf12c 566ae3e1 57baa60e 5853a2ec 5c70e395 5e470271 5e7cabbd 6004f65f 60be42a5 6112ae6c 63726190 68540c2e 6c34c04d 6c460b82 72733d0e 753db3b2 7b074628 7c381d46 7cd09e49 7d40b738 7f49bc35 8196adf0 834a5bea 8aabdb58 95919aef 995df229 9b3b4cb6 9e582478 a04167f7 a9c6591d ad9e92b5 af0ec6a3 b2c20665 be89e4d3 c1f471ad c3ff5a97 c7e7e772 c8a74423 cae1e3f8 cdc866ca d0074b6c d05bbcc8 d1611421 d5e6cb52 d6629150 da74cf4c dc5bdb19 dcb1ab77 df812b18 e1d35697 e2ff15a6 e3729c64 e56e5469 e95e040b ea3e5862 eb591435 ebd7eee3 ebeb9b20 ed0a5fb6 ed713c69 eddc8bed ee44a332 ee7755d2 f683de27 f9763d05 f98affb9",
           rows = 94,
           sd = {
             comm_eff = 0.0242648463840231,

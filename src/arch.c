@@ -117,7 +117,7 @@ double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double cont
 {
     if (m->abstract)
         return context * m->kv_bytes_per_token;
-    return rl_arch_kv_elems_per_token_layer(m) * rl_dtype_bytes(kv) *
+    return rl_arch_kv_elems_per_token_layer(m) * rl_dtype_kv_bytes(kv) *
            layer_context_sum(m, context, view);
 }
 
@@ -125,7 +125,7 @@ double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv)
 {
     if (m->abstract)
         return m->kv_bytes_per_token;
-    return (double)m->layers * rl_arch_kv_elems_per_token_layer(m) * rl_dtype_bytes(kv);
+    return (double)m->layers * rl_arch_kv_elems_per_token_layer(m) * rl_dtype_kv_bytes(kv);
 }
 
 double rl_arch_expected_experts(const rl_model *m, double tokens)

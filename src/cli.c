@@ -2048,13 +2048,16 @@ int rl_cli_import_hf(rl_opts *o)
 {
     if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
         return RL_EXIT_INPUT;
-    char err[ERRLEN];
+    char err[ERRLEN], note[512];
     int oom;
-    char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err);
+    char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err, note,
+                              sizeof note);
     if (!text) {
         rl_cli_tell("import-hf", "%s", err);
         return oom ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
+    if (*note)
+        rl_cli_say(o, "note: %s", note);
     return emit_text(o, text);
 }
 

@@ -38,6 +38,8 @@ double rl_dtype_weight_bytes(rl_dtype t)
 
 rl_dtype rl_dtype_vocab(rl_dtype w) { return w == RL_INT4 || w == RL_FP4 ? RL_BF16 : w; }
 
+double rl_dtype_kv_bytes(rl_dtype t) { return rl_dtype_weight_bytes(t); }
+
 double rl_dtype_weights_bytes(rl_dtype w, double params, double vocab)
 {
     return (params - vocab) * rl_dtype_weight_bytes(w) +

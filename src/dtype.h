@@ -45,6 +45,13 @@ double rl_dtype_matrix_bytes(rl_dtype t, double rows, double cols);
  * parameters x bytes per element), the others their width (tester22 F11). */
 double rl_dtype_weight_bytes(rl_dtype t);
 
+/* Bytes per KV-cache element stored in `t`: the same rule as weights
+ * (rl_dtype_weight_bytes), so an fp4 KV cache is NVFP4 with its E4M3
+ * scale per 16 elements, 4.5 bits (TensorRT-LLM's NVFP4 KV cache: the
+ * format its fp4 kernels read; tester23 F2), int4 4.125 bits, fp8 and int8
+ * their width (per-tensor scales, negligible). */
+double rl_dtype_kv_bytes(rl_dtype t);
+
 /* The dtype the embedding table and LM head keep under --weights `w`: bf16
  * for the 4-bit formats, `w` otherwise.  4-bit checkpoints quantize the
  * transformer blocks' Linear layers only: llm-compressor's NVFP4 and W4A16

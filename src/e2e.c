@@ -822,17 +822,23 @@ static void csv_hash(const rl_meas *m, char *out, size_t n)
     snprintf(out, n, "fnv1a64:%016llx", m->hash);
 }
 
-/* Whether a profile predicting rs's rows was fitted on the CSV m itself
- * (its fitted_on.hash is m's): then validate's error is the fit's own,
- * in-sample (tester19 F5: it was printed with nothing saying so). */
-static int fitted_on_this_csv(const rows *rs, const rl_meas *m)
+/* How many of rs's rows the profile predicting them was fitted on: by
+ * the row keys the fit recorded (fitted_on.row_keys: whatever the file's
+ * order, comments or other rows, tester23 F1); with none recorded (older
+ * profiles), all rows when its fitted_on.hash is the CSV m's, else none.
+ * In-sample rows' errors are the fit's own (tester19 F5). */
+static int fitted_rows_of(const rows *rs, const rl_meas *m)
 {
     char hash[32];
+    int n = 0;
     csv_hash(m, hash, sizeof hash);
-    for (int k = 0; k < rs->nhw; k++)
-        if (rs->hws[k].engine_costs.present && !strcmp(rs->hws[k].engine_costs.hash, hash))
-            return 1;
-    return 0;
+    for (int i = 0; i < rs->n; i++) {
+        const rl_engine_costs *c = &rs->hws[rs->hw[i]].engine_costs;
+        if (c->present && (c->nrow_keys > 0 ? rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
+                                            : !strcmp(c->hash, hash)))
+            n++;
+    }
+    return n;
 }
 
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
@@ -893,15 +899,23 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         cJSON_AddStringToObject(res, "mode_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
-    int in_sample = fitted_on_this_csv(&rs, m);
-    cJSON_AddBoolToObject(res, "in_sample", in_sample);
-    if (in_sample)
+    int fitted = fitted_rows_of(&rs, m);
+    cJSON_AddBoolToObject(res, "in_sample", fitted == rs.n);
+    cJSON_AddNumberToObject(res, "in_sample_rows", fitted);
+    if (fitted == rs.n)
         cJSON_AddStringToObject(res, "in_sample_note",
-                                "the profile was fitted on this very CSV (its fitted_on.hash is the "
-                                "file's): these errors and band coverage are the fit's own, "
-                                "in-sample, not a prediction of unseen rows (fit's cv_* figures "
-                                "are its cross-validated ones; or validate on a CSV it did not "
-                                "see)");
+                                "the profile was fitted on these very rows (fitted_on.row_keys, or "
+                                "in older profiles fitted_on.hash, the file's): these errors and "
+                                "band coverage are the fit's own, in-sample, not a prediction of "
+                                "unseen rows (fit's cv_* figures are its cross-validated ones; or "
+                                "validate on rows it did not see)");
+    else if (fitted > 0) {
+        char note[512];
+        snprintf(note, sizeof note, "%d of %d rows were fitted on (fitted_on.row_keys): their "
+                 "errors are the fit's own, in-sample, and pull these figures toward it; only the "
+                 "other %d rows test the profile", fitted, rs.n, rs.n - fitted);
+        cJSON_AddStringToObject(res, "in_sample_note", note);
+    }
     add_beyond_note(res, &rs, m->path);
     add_summary(res, "", e, rs.n);
     if (banded) {
@@ -1196,6 +1210,29 @@ done:
     free(seen);
     free(use);
     return rc;
+}
+
+/* fit's error when cross-validation (k folds of nconf configurations)
+ * failed with e: how many configurations k folds need, each fold fitted
+ * on the others' rows, one row more than fr's identifiable parameters
+ * (tester23 F4: 10 rows for 8 said only that a fold was short), and the
+ * leave-one-configuration-out --folds that the file allows, if any. */
+static void cv_failed(const rl_fit_result *fr, const char *path, const char *e, int nconf, int k,
+                      char *err, size_t errlen)
+{
+    int nfree = 0, need = 1;
+    for (int j = 0; j < RL_EC_N; j++)
+        nfree += !fr->held[j];
+    while (need - (need + k - 1) / k < nfree + 1) /* the largest fold left out */
+        need++;
+    char alt[160] = "";
+    if (nconf >= nfree + 2 && nconf > k)
+        snprintf(alt, sizeof alt, ", or --folds %d (one configuration left out at a time, which "
+                 "needs %d)", nconf, nfree + 2);
+    snprintf(err, errlen, "%s: %s; %d-fold cross-validation (--folds) fits each fold on the "
+             "other configurations' rows, at least %d for %d identifiable parameters: with one "
+             "row a configuration, give at least %d configurations (this file has %d)%s; "
+             "nothing written", path, e, k, nfree + 1, nfree, need, nconf, alt);
 }
 
 /* The range of each shape axis over the rows with use[i] (use NULL: all)
@@ -1729,7 +1766,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         goto done;
     }
     if (cross_validate(&pb, &rs, k, cvp, e, sizeof e) < 0) {
-        snprintf(err, errlen, "%s: %s", m->path, e);
+        cv_failed(&fr, m->path, e, nconf, k, err, errlen);
         goto done;
     }
     res = cJSON_CreateObject();
@@ -1757,6 +1794,10 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     for (int i = 0; i < rs.n; i++)
         cls[i] = (int)rs.row[i]->phase;
     class_bands(logr, cls, rs.n, &c);
+    unsigned int *keys = (unsigned int *)cls; /* rs.n ints, free again */
+    for (int i = 0; i < rs.n; i++)
+        keys[i] = rl_meas_row_key(rs.row[i]);
+    rl_ec_set_row_keys(&c, keys, rs.n);
     free(cls);
     c.band_p5 = rl_fit_bound(logr, rs.n, 0.05);
     c.band_p10 = rl_fit_bound(logr, rs.n, 0.10);
@@ -2073,7 +2114,7 @@ void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_pr
     if (*outside)
         set_string(result, "fitted_outside", outside);
     set_string(result, "engine", c->engine);
-    char source[1536];
+    char source[3072];
     snprintf(source, sizeof source, "%s%s%s%s%s", rl_hw_what_if_of(h) ? "scaled what-if: " : "",
              rl_hw_what_if_of(h) ? h->changed : "",
              rl_hw_what_if_of(h) ? " changes the chip; the fitted costs' device terms (the op "

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -415,6 +416,52 @@ static int sd_field(lua_State *L, const reading *r, const char *key, char *err, 
     return read_num(L, r, k, 0, 1e300, &r->c->sd[p], err, errlen);
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+    return (x > y) - (x < y);
+}
+
+/* fitted_on.row_keys = "8-hex-digit words, ascending, space-separated" */
+static int read_row_keys(lua_State *L, const reading *r, rl_engine_costs *c, char *err,
+                         size_t errlen)
+{
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int n = 0;
+    while (s && *s) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 16);
+        if (end != s + 8 || (*end && *end != ' ') || n == RL_EC_ROW_KEYS ||
+            (n > 0 && v <= c->row_keys[n - 1]))
+            break;
+        c->row_keys[n++] = (unsigned int)v;
+        s = *end ? end + 1 : end;
+    }
+    if (!s || *s || n == 0)
+        RL_FAIL("%s: field '%s.fitted_on.row_keys': expected 1 to %d ascending 8-digit hex "
+                "words, one space between", r->origin, r->field, RL_EC_ROW_KEYS);
+    c->nrow_keys = n;
+    return 0;
+}
+
+void rl_ec_set_row_keys(rl_engine_costs *c, unsigned int *keys, int n)
+{
+    int d = 0;
+    qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+    for (int i = 0; i < n; i++)
+        if (d == 0 || keys[i] != keys[d - 1])
+            keys[d++] = keys[i];
+    c->nrow_keys = d <= RL_EC_ROW_KEYS ? d : 0;
+    if (c->nrow_keys)
+        memcpy(c->row_keys, keys, (size_t)d * sizeof *keys);
+}
+
+int rl_ec_fitted_row(const rl_engine_costs *c, unsigned int key)
+{
+    return c->nrow_keys > 0 &&
+           bsearch(&key, c->row_keys, (size_t)c->nrow_keys, sizeof key, cmp_key) != NULL;
+}
+
 static int fitted_field(lua_State *L, const reading *r, const char *key, char *err,
                         size_t errlen)
 {
@@ -426,6 +473,8 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
         return read_string(L, r, "fitted_on.hash", c->hash, sizeof c->hash, err, errlen);
     if (strcmp(key, "date") == 0)
         return read_string(L, r, "fitted_on.date", c->date, sizeof c->date, err, errlen);
+    if (strcmp(key, "row_keys") == 0)
+        return read_row_keys(L, r, c, err, errlen);
     if (strcmp(key, "rows") == 0 || strcmp(key, "configs") == 0) {
         if (read_num(L, r, "fitted_on.rows", 1, 1e9, &v, err, errlen) != 0)
             return -1;
@@ -450,7 +499,7 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
         return each_field(L, r, "fitted_on.status", status_field, err, errlen);
     if (strcmp(key, "sd") == 0)
         return each_field(L, r, "fitted_on.sd", sd_field, err, errlen);
-    RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, date, "
+    RL_FAIL("%s: field '%s.fitted_on.%s': unknown (known: file, rows, configs, hash, row_keys, date, "
             "cv_median_abs_error, cv_p90_abs_error, grid, models, weights, kv, compute, status, "
             "sd)", r->origin,
             r->field, key);
@@ -636,6 +685,17 @@ void rl_engine_costs_push_keys(lua_State *L, const rl_engine_costs *c)
         set_str(L, "file", c->file);
         set_str(L, "hash", c->hash);
         set_str(L, "date", c->date);
+        if (c->nrow_keys > 0) {
+            luaL_Buffer b;
+            char w[12];
+            luaL_buffinit(L, &b);
+            for (int i = 0; i < c->nrow_keys; i++) {
+                snprintf(w, sizeof w, i ? " %08x" : "%08x", c->row_keys[i]);
+                luaL_addstring(&b, w);
+            }
+            luaL_pushresult(&b);
+            lua_setfield(L, -2, "row_keys");
+        }
         set_num(L, "rows", (double)c->rows);
         set_num(L, "configs", (double)c->configs);
         set_num(L, "cv_median_abs_error", c->cv_median);

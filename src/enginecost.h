@@ -114,6 +114,9 @@ typedef enum {
     RL_EC_MEMORY, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH, RL_EC_PREFILL_ACT, RL_EC_N
 } rl_ec_param;
 
+/* The most row keys a fit records (fitted_on.row_keys): 4 KB a profile. */
+enum { RL_EC_ROW_KEYS = 1024 };
+
 /* A fitted parameter's status (fitted_on.status): not recorded, fitted
  * inside its range, at a bound of its range, not identified (its sd exceeds
  * its value or half its range: e2e.h rl_e2e_fit), held (the rows cannot
@@ -166,6 +169,12 @@ typedef struct {
      * of thumb (rl_ec_band); "" (profiles from before): every axis */
     char widen_axes[64];
     char file[256], hash[32], date[32];
+    /* the fitted rows' keys (measure.h rl_meas_row_key), sorted, distinct
+     * (fitted_on.row_keys, hex words); nrow_keys 0: not recorded (a profile
+     * from before, or a fit of more than RL_EC_ROW_KEYS distinct rows):
+     * validate then knows in-sample only by the file's hash */
+    unsigned int row_keys[RL_EC_ROW_KEYS];
+    int nrow_keys;
     long long rows, configs;
     double cv_median, cv_p90;
     /* the fitted rows' range of each shape axis (rl_ec_axis), {0, 0}
@@ -184,6 +193,13 @@ typedef struct {
      * converts it */
     double token_alias;
 } rl_engine_costs;
+
+/* Record keys[n] (sorted and made distinct in place) as c's row keys;
+ * none when more than RL_EC_ROW_KEYS are distinct. */
+void rl_ec_set_row_keys(rl_engine_costs *c, unsigned int *keys, int n);
+
+/* Whether key is one of c's fitted rows' keys (0 when none recorded). */
+int rl_ec_fitted_row(const rl_engine_costs *c, unsigned int key);
 
 /* 1 when name is one of the comma-separated names of list. */
 int rl_ec_listed(const char *list, const char *name);

@@ -406,10 +406,82 @@ static void default_name(const char *path, char *name, size_t len)
             *c = '_';
 }
 
+/* The --weights matching quantization_config q (NULL: none), its method
+ * and what decides it into what (e.g. "bits 4").  quant_method names:
+ * transformers' QuantizationMethod ("fp8", "awq", "gptq", "bitsandbytes",
+ * "compressed-tensors", "modelopt", "mxfp4"); compressed-tensors reads
+ * config_groups.*.weights {num_bits, type}; modelopt quant_algo. */
+static const char *quant_weights(const cJSON *q, char *what, size_t n)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(q, "quant_method");
+    const char *meth = cJSON_IsString(m) ? m->valuestring : "?";
+    const cJSON *bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
+    const cJSON *algo = cJSON_GetObjectItemCaseSensitive(q, "quant_algo");
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(q, "fmt");
+    snprintf(what, n, "quant_method \"%.40s\"%s%.20s%s", meth, cJSON_IsString(fmt) ? ", fmt \"" : "",
+             cJSON_IsString(fmt) ? fmt->valuestring : "", cJSON_IsString(fmt) ? "\"" : "");
+    if (!strcmp(meth, "fp8"))
+        return "fp8";
+    if (!strcmp(meth, "mxfp4"))
+        return "fp4 (NVFP4's 4.5 bits: 0.25 bit more than MXFP4's 4.25)";
+    if ((!strcmp(meth, "awq") || !strcmp(meth, "gptq")) && cJSON_IsNumber(bits)) {
+        snprintf(what + strlen(what), n - strlen(what), ", bits %d", bits->valueint);
+        return bits->valueint == 4 ? "int4" : bits->valueint == 8 ? "int8" : NULL;
+    }
+    if (!strcmp(meth, "modelopt") && cJSON_IsString(algo)) {
+        snprintf(what + strlen(what), n - strlen(what), ", quant_algo \"%.20s\"", algo->valuestring);
+        return !strcmp(algo->valuestring, "FP8") ? "fp8" : !strcmp(algo->valuestring, "NVFP4") ? "fp4"
+                                                                                             : NULL;
+    }
+    if (!strcmp(meth, "bitsandbytes")) {
+        int b4 = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit"));
+        int b8 = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit"));
+        snprintf(what + strlen(what), n - strlen(what), "%s", b4 ? ", load_in_4bit" : b8 ? ", load_in_8bit" : "");
+        return b4 ? "int4 (NF4 with its scales: close)" : b8 ? "int8" : NULL;
+    }
+    if (!strcmp(meth, "compressed-tensors")) {
+        const cJSON *g, *groups = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
+        cJSON_ArrayForEach(g, groups) {
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "weights");
+            const cJSON *nb = cJSON_GetObjectItemCaseSensitive(w, "num_bits");
+            const cJSON *ty = cJSON_GetObjectItemCaseSensitive(w, "type");
+            if (!cJSON_IsNumber(nb) || !cJSON_IsString(ty))
+                continue;
+            int fl = !strcmp(ty->valuestring, "float");
+            snprintf(what + strlen(what), n - strlen(what), ", weights num_bits %d type \"%.10s\"",
+                     nb->valueint, ty->valuestring);
+            return nb->valueint == 8 ? (fl ? "fp8" : "int8") : nb->valueint == 4 ? (fl ? "fp4" : "int4")
+                                                                               : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* note: what root's quantization_config says (rl_import_hf). */
+static void quant_note(const cJSON *root, char *note, size_t n)
+{
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    if (n)
+        *note = '\0';
+    if (!n || !cJSON_IsObject(q))
+        return;
+    char what[160];
+    const char *w = quant_weights(q, what, sizeof what);
+    if (w)
+        snprintf(note, n, "quantization_config says %s: the spec has no dtype and runs default to "
+                 "bf16 weights; pass --weights %s to match", what, w);
+    else
+        snprintf(note, n, "quantization_config says %s, which no --weights matches (fp8 int8 int4 "
+                 "fp4): the spec has no dtype and runs default to bf16 weights; choose --weights "
+                 "by hand", what);
+}
+
 char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
-                   size_t errlen)
+                   size_t errlen, char *note, size_t notelen)
 {
     *oom = 0;
+    if (notelen)
+        *note = '\0';
     FILE *fp = rl_fopen_input(path, err, errlen); /* a FIFO would block forever */
     if (!fp)
         return NULL;
@@ -483,6 +555,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
              : check_duplicates(&o, root, "the top level", oom) != 0 ? -1
                                                                       : convert(&o, root, nm, src);
+    if (rc == 0)
+        quant_note(root, note, notelen);
     cJSON_Delete(root);
     if (!o.f || fclose(o.f) != 0) { /* the stream could not grow */
         snprintf(err, errlen, "%s: out of memory", path);

@@ -32,7 +32,8 @@
  * max_position_embeddings 131072.  Every other key is required.
  * Not modelled (small or no effect on bytes/FLOPs): biases, q/k norms,
  * Gemma's extra post-norms and softcapping, DeepSeek's multi-token
- * prediction layer, quantization_config (choose --weights instead). */
+ * prediction layer, quantization_config (choose --weights instead: import-hf
+ * notes on stderr what it says and which --weights matches). */
 #ifndef RL_IMPORT_HF_H
 #define RL_IMPORT_HF_H
 
@@ -45,8 +46,11 @@
  * machine).  On failure returns NULL with err as "FILE: key 'K': reason"
  * and *oom 1 when memory ran out, 0 for bad input (a file that cannot be
  * read, unknown model_type, a missing or ill-typed key, a spec that fails
- * validation). */
+ * validation).  note (notelen > 0) gets "" or, when the config has a
+ * quantization_config, a sentence naming what it says (quant_method and
+ * its bits or format) and the --weights that matches, if one does: the
+ * spec has no dtype and runs default to bf16 weights (tester23 F8). */
 char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
-                   size_t errlen);
+                   size_t errlen, char *note, size_t notelen);
 
 #endif

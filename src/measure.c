@@ -265,6 +265,12 @@ static unsigned long long config_hash(const rl_meas_row *r)
     return h;
 }
 
+unsigned int rl_meas_row_key(const rl_meas_row *r)
+{
+    unsigned long long h = rl_fnv1a(config_hash(r), &r->measured, sizeof r->measured);
+    return (unsigned int)(h ^ h >> 32);
+}
+
 static int assign_configs(rl_meas *m)
 {
     unsigned long long *seen = malloc((size_t)m->n * sizeof *seen);

@@ -81,4 +81,12 @@ double rl_meas_time(const rl_meas_row *r);
 #define RL_FNV_BASIS 14695981039346656037ULL
 unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n);
 
+/* A row's key: FNV-1a 64 of its configuration (phase, tp, batch, pp, ep,
+ * context, tokens, output, model, hw, engine, weights, kv, compute) and its
+ * measured value, folded to 32 bits.  Equal rows key alike wherever they
+ * stand in a file and whatever else the file holds (comments, order, line
+ * endings): a fit records its rows' keys (fitted_on.row_keys) and validate
+ * counts a CSV's rows that were fitted on (tester23 F1). */
+unsigned int rl_meas_row_key(const rl_meas_row *r);
+
 #endif

@@ -1029,7 +1029,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
     builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
-                 rl_dtype_bytes(c->prec.kv), 0, 0, named, bands, 0,
+                 rl_dtype_kv_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep

@@ -491,7 +491,8 @@ const rl_command RL_COMMANDS[] = {
      "deepseek_v2/v3, gpt_oss; e.g. roofline import-hf config.json > model/NAME.lua.\n"
      "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
-     "and key.",
+     "and key.  A quantization_config is not applied (the spec has no dtype; runs default to\n"
+     "bf16 weights): a note on stderr says what it says and which --weights matches.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
@@ -567,7 +568,10 @@ const rl_command RL_COMMANDS[] = {
      "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
      "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
      "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
-     "carry no band (no_band).",
+     "carry no band (no_band).  Cross-validation is required (the band is its residuals): each\n"
+     "of the K folds is fitted on the other configurations' rows, one more than the identifiable\n"
+     "parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV is refused, exit 2,\n"
+     "saying how many it needs and which --folds (up to one per configuration) it allows.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -43,7 +43,7 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
     if (!e)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
-    char used[1536];
+    char used[3072];
     if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
         snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
                  "given fraction of peak; kept: the plan and its collectives (the engine's own "

@@ -255,7 +255,7 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
         if (sp > 1) /* ring attention: every chip sees the whole prompt's K and V */
             add_coll(&cx, "KV AllGather (seq)", RL_ALLGATHER,
                      (double)bm * (double)context * rl_arch_kv_elems_per_token_layer(m) /
-                         (double)kh * rl_dtype_bytes(p.kv),
+                         (double)kh * rl_dtype_kv_bytes(p.kv),
                      sp, M, 1, L);
     }
     if (pp > 1)

@@ -616,22 +616,28 @@ const double *rl_hw_measured_flops(const rl_hw *h)
 }
 
 /* Name a changed figure in h->changed, "FIELD=NOW (as measured WAS)",
- * when now differs from was: after "; " when `each` (every link figure is
- * named), else only while nothing is named (the chip's first differing
- * figure).  `names`: an enum's value names, else the values are numbers. */
-static void note_change(rl_hw *h, int each, const char *field, double now, double was,
+ * when now differs from was, after "; ": every differing figure (the
+ * chip's too: naming only its first left h100-pcie's 24% lower FLOP/s
+ * out of the note, tester23 F5).  Numbers with %.6g, or as many more digits as
+ * tell NOW from WAS (3.3500001e12 read "3.35e+12 (as measured
+ * 3.35e+12)", tester23 F6).  `names`: an enum's value names. */
+static void note_change(rl_hw *h, const char *field, double now, double was,
                         const char *const *names)
 {
     size_t n = strlen(h->changed);
-    if (now == was || (n && !each))
+    if (now == was)
         return;
     char v[2][32];
-    for (int i = 0; i < 2; i++) {
-        double x = i ? was : now;
-        if (names)
-            snprintf(v[i], sizeof v[i], "%s", names[(int)x]);
-        else
-            snprintf(v[i], sizeof v[i], "%.6g", x);
+    for (int p = 6; p <= 17; p++) {
+        for (int i = 0; i < 2; i++) {
+            double x = i ? was : now;
+            if (names)
+                snprintf(v[i], sizeof v[i], "%s", names[(int)x]);
+            else
+                snprintf(v[i], sizeof v[i], "%.*g", p, x);
+        }
+        if (strcmp(v[0], v[1]) != 0)
+            break;
     }
     snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%s (as measured %s)", n ? "; " : "",
              field, v[0], v[1]);
@@ -655,10 +661,10 @@ static void settle_link(rl_hw *h)
     }
     if (!h->collectives.present)
         return;
-    note_change(h, 1, "ici_bw", h->ici_bw, m->ici_bw, NULL);
-    note_change(h, 1, "ici_latency", h->ici_latency, m->ici_latency, NULL);
-    note_change(h, 1, "ici_links", (double)h->ici_links, (double)m->ici_links, NULL);
-    note_change(h, 1, "topology", (double)h->topology, (double)m->topology, TOPO_NAMES);
+    note_change(h, "ici_bw", h->ici_bw, m->ici_bw, NULL);
+    note_change(h, "ici_latency", h->ici_latency, m->ici_latency, NULL);
+    note_change(h, "ici_links", (double)h->ici_links, (double)m->ici_links, NULL);
+    note_change(h, "topology", (double)h->topology, (double)m->topology, TOPO_NAMES);
 }
 
 /* The one rule for a what-if, on every conversion of a spec table: h's
@@ -667,7 +673,7 @@ static void settle_link(rl_hw *h)
  * selected engine's measured_at when its tables record them, engines.h
  * at_bw, whatever the profile says: tester22 F1, a copy of h100-sxm.lua
  * with hbm_bw doubled read as measured at the doubled figure).  Sets
- * h->changed to the first that differs.  Nothing is dropped: each
+ * h->changed to every figure that differs.  Nothing is dropped: each
  * measurement times the changed chip at its measured efficiency (kernel
  * tables: engines.h rl_engine_time_on; efficiency tables: efficiency.h
  * rl_eff_time; fitted engine costs: enginecost.h (E), whose device terms
@@ -698,11 +704,11 @@ static void settle_what_if(rl_hw *h)
     if (!(h->measured.hbm_bw > 0))
         h->measured.hbm_bw = h->hbm_bw;
     h->changed[0] = '\0';
-    note_change(h, 0, "hbm_bw", h->hbm_bw, h->measured.hbm_bw, NULL);
+    note_change(h, "hbm_bw", h->hbm_bw, h->measured.hbm_bw, NULL);
     for (int t = 0; t < RL_DTYPE_COUNT; t++) {
         char field[32];
         snprintf(field, sizeof field, "flops.%s", rl_dtype_name((rl_dtype)t));
-        note_change(h, 0, field, h->flops[t], h->measured.flops[t], NULL);
+        note_change(h, field, h->flops[t], h->measured.flops[t], NULL);
     }
     settle_link(h);
 }

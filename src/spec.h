@@ -176,14 +176,16 @@ typedef struct {
      * (review28 M5).  Not a spec field. */
     rl_hw_figures own_measured;
     int own_set;
-    /* "FIELD=VALUE" of the first timing figure that differs from the chip
-     * as measured (hbm_bw, then flops.* in dtype order), then each of
+    /* "FIELD=VALUE (as measured WAS)" of every timing figure that differs
+     * from the chip as measured (hbm_bw, then flops.* in dtype order: a
+     * what-if note named only the first, tester23 F5; each value with the
+     * digits that tell it from the other, at least 6, tester23 F6), then each of
      * ici_bw, ici_latency, ici_links and topology that differs when the
      * spec has measured
      * collectives ("; " between), else "": set from
      * the figures on every conversion (rl_hw_from_table), the one place
      * that decides.  A spec field only so that older tables still read. */
-    char changed[384];
+    char changed[1024];
     /* The chip's name in its profile when `name` was overridden (--set
      * hw.name, Lua roofline.hw(name, {name = ...})), else "": tables whose
      * measured_on names it are still this chip's own (rl_hw_mode).  A spec

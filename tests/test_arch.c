@@ -28,6 +28,19 @@ static void llama2_13b_kv(void **state)
     assert_rel(8192 * rl_arch_kv_bytes_per_token(&m, RL_BF16), 6.7e9, 0.01);
 }
 
+/* tester23 F2: an fp4 KV cache is NVFP4, 4.5 bits per element (an E4M3
+ * scale per 16, as fp4 weights: dtype.h rl_dtype_kv_bytes).  LLaMA-3-8B:
+ * 32 layers x 8 KV heads x 128 x 2 (K, V) = 65,536 elements per token;
+ * fp8 65,536 B, fp4 65,536 x 0.5625 = 36,864 B (not 32,768), exact. */
+static void llama3_8b_fp4_kv(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 65536.0);
+    assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP4) == 36864.0);
+    assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_FP4, 1000, RL_KV_IDEAL) == 36864000.0);
+}
+
 /* Worked problem 1 (seed 000 section 5): L*D*(3F + 2H(N+K)) + D*V ~ 18.4e9
  * parameters (tied embeddings counted once); int8 KV 2*64*8*256 = 262,144 B. */
 static void worked_problem_1(void **state)
@@ -233,6 +246,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(llama2_13b_params_exact), cmocka_unit_test(llama2_13b_kv),
+        cmocka_unit_test(llama3_8b_fp4_kv),
         cmocka_unit_test(worked_problem_1),        cmocka_unit_test(worked_problem_5),
         cmocka_unit_test(swiglu_three_matrices),   cmocka_unit_test(tied_embeddings),
         cmocka_unit_test(expected_experts),        cmocka_unit_test(deepseek_v3_mla),

@@ -998,6 +998,20 @@ static void set_changes_the_chip(void **state)
     cJSON_Delete(j);
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "note: hw.hbm_bw=1e+12 (as measured 3.35e+12) changes the chip"));
+    /* tester23 F5, F6: the note names every changed figure, the FLOP/s
+     * too (h100-pcie over h100-sxm's tables: its profile's bf16 7.56e14,
+     * fp8 1.513e15 against 9.89e14, 1.979e15), and with the digits that
+     * tell a tiny change apart (it named hbm_bw alone; "3.35e+12 (as
+     * measured 3.35e+12)") */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-pcie --context 1024", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "note: hw.hbm_bw=2e+12 (as measured 3.35e+12); flops.bf16=7.56e+14 "
+                                "(as measured 9.89e+14); flops.fp16=7.56e+14 (as measured "
+                                "9.89e+14); flops.fp8=1.513e+15 (as measured 1.979e+15); "
+                                "flops.int8=1.513e+15 (as measured 1.979e+15); ici_links=12"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --set "
+                             "hw.hbm_bw=3.3500001e12", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: hw.hbm_bw=3.3500001e+12 (as measured 3.35e+12) changes"));
     snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
@@ -2729,6 +2743,32 @@ static void fit_warns_on_a_misfit(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester23 F4: 10 rows (10 configurations) for 8 identifiable parameters
+ * fit, but a 5-fold CV fold trains on 8: refused, exit 2, saying 12
+ * configurations are needed (n - ceil(n/5) >= 9) and that --folds 10
+ * (leave one out: 9 each) fits; with it the fit runs, exit 0. */
+static void fit_too_few_for_folds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_folds_XXXXXX", cmd[1024], out[8192];
+    assert_non_null(mkdtemp(dir));
+    static const char *const name[] = {"s.csv"};
+    static const char *const text[] = {
+        "phase,tp,batch,context,tokens,measured_s\ndecode,1,1,1024,,0.0095\n"
+        "decode,1,8,1024,,0.0102\ndecode,1,32,1024,,0.0125\ndecode,1,64,2048,,0.0160\n"
+        "decode,2,1,1024,,0.0058\ndecode,2,16,2048,,0.0075\nprefill,1,1,,512,0.045\n"
+        "prefill,1,1,,2048,0.160\nprefill,2,1,,1024,0.050\nprefill,2,1,,4096,0.190\n"};
+    put_files(dir, name, text, 1);
+    snprintf(cmd, sizeof cmd, "fit %s/s.csv --hw h100-sxm --model llama3-8b --format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "give at least 12 configurations (this file has 10), or --folds "
+                                "10 (one configuration left out at a time, which needs 10)"));
+    snprintf(cmd, sizeof cmd, "fit %s/s.csv --hw h100-sxm --model llama3-8b --folds 10 "
+             "--format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* CLOSING21 leftover: fit --save wrote a profile its reader refused ("does
  * not load back") when the rows scattered so wide that a band quantile
  * passed +-5 (148x).  splitwise_h100.csv with row n's measured_s times
@@ -2854,6 +2894,36 @@ static void fitted_grid_note(void **state)
     }
 }
 
+/* tester23 F1: in-sample is decided by the rows (fitted_on.row_keys), not
+ * the file's bytes: the 47 fitted rows reordered, with a comment added, are
+ * all in-sample (the old byte hash said false); with one new row, 47 of 48
+ * (in_sample false, in_sample_rows 47, a warning); a profile without
+ * row_keys (before 0.27) keeps the file-hash check. dir holds p.lua, fitted
+ * on splitwise_h100.csv. */
+static void fit_rows_in_sample(const char *dir)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "f=%s; (grep '^phase' $f; grep -v '^#' $f | grep -v '^phase' | sort -r; "
+             "echo '# a note') > %s/shuf.csv && (cat %s/shuf.csv; echo "
+             "'decode,h100-sxm,4,1,777,,0.05') > %s/plus.csv && grep -v row_keys %s/p.lua > "
+             "%s/old.lua", RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const csv[] = {"shuf", "plus", "shuf"};
+    static const char *const prof[] = {"p", "p", "old"};
+    static const int in_rows[] = {47, 47, 0};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s/%s.csv --hw %s/%s.lua --model llama2-70b "
+                 "--set model.max_context=16384 --format json", dir, csv[i], dir, prof[i]);
+        cJSON *v = i < 2 ? run_json_noted(cmd, i == 0 ? "warning: the profile was fitted on these "
+                                                        "very rows" : "warning: 47 of 48 rows were "
+                                                        "fitted on")
+                         : run_json(cmd);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")), i == 0);
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, in_rows[i]);
+        cJSON_Delete(v);
+    }
+}
+
 /* Tester3 item 1: fit then validate --against on the same CSV (its rows name
  * hw h100-sxm): the --hw profile fit saved serves the rows of the chip it was
  * fitted on, so validate reports mode fitted and the fit's own median
@@ -2870,8 +2940,8 @@ static void fit_then_validate(void **state)
     cJSON_Delete(f);
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--hw %s/p.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    static const char IN_SAMPLE[] = "roofline validate: warning: the profile was fitted on this "
-                                    "very CSV";
+    static const char IN_SAMPLE[] = "roofline validate: warning: the profile was fitted on these "
+                                    "very rows";
     cJSON *v = run_json_noted(cmd, IN_SAMPLE);
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "fitted");
     assert_null(cJSON_GetObjectItem(v, "mode_note"));
@@ -2881,7 +2951,8 @@ static void fit_then_validate(void **state)
      * prints on stderr: run_json_noted) */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
     assert_non_null(strstr(cJSON_GetObjectItem(v, "in_sample_note")->valuestring,
-                           "fitted on this very CSV"));
+                           "fitted on these very rows"));
+    assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
     cJSON_Delete(v);
@@ -2920,7 +2991,8 @@ static void fit_then_validate(void **state)
     cJSON_Delete(run_json(cmd));
     snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
              "--hw %s/p4.lua --model llama2-70b --set model.max_context=16384 --format json", dir);
-    v = run_json(cmd);
+    /* tester23 F1: the 17 TP4 rows were fitted on, and validate says so */
+    v = run_json_noted(cmd, "warning: 17 of 47 rows were fitted on");
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "mixed");
     int fitted = 0, estimated = 0;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(v, "rows")) {
@@ -2933,6 +3005,7 @@ static void fit_then_validate(void **state)
     assert_int_equal(fitted, 17);
     assert_int_equal(estimated, 30);
     cJSON_Delete(v);
+    fit_rows_in_sample(dir);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -3591,6 +3664,7 @@ int main(void)
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(step_reserve_agrees_with_simulate),
         cmocka_unit_test(fit_then_validate),
+        cmocka_unit_test(fit_too_few_for_folds),
         cmocka_unit_test(step_tp_band),
         cmocka_unit_test(help_defaults_and_citations),
         cmocka_unit_test(reference_engine_profile),

@@ -120,6 +120,18 @@ static void targets(void **state)
     assert_non_null(strstr(why, "roofline ships"));
     snprintf(p, sizeof p, "%s/new.json", data);
     assert_int_equal(rl_guard_target(p, 0, why, sizeof why), 0);
+    /* tester23 F9: a symlink whose target is absent is refused before the
+     * run (exit 2), not when written (exit 1); one to a file is taken */
+    char t[300];
+    snprintf(p, sizeof p, "%s/dangling.txt", data);
+    snprintf(t, sizeof t, "%s/absent.txt", data);
+    assert_int_equal(symlink(t, p), 0);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), -1);
+    assert_non_null(strstr(why, "a symlink whose target cannot be resolved (No such file"));
+    put("absent.txt", "x\n");
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), 0);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(unlink(t), 0);
     snprintf(p, sizeof p, "%s/made/new.svg", data);
     assert_int_equal(rl_guard_target(p, 0, why, sizeof why), -1);
     assert_int_equal(rl_guard_target(p, 1, why, sizeof why), 0);

@@ -17,7 +17,7 @@ static rl_model import_model(const char *file, const char *name)
 {
     char err[1024], path[64];
     int io;
-    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err);
+    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err, NULL, 0);
     if (!text)
         fail_msg("import %s: %s", file, err);
     write_temp(path, ".lua", text);
@@ -119,6 +119,30 @@ static void family_mappings(void **state)
     assert_int_equal(d.d_ff_expert, 2048);
 }
 
+/* tester23 F8: quantization_config is noted, not applied: DeepSeek-V3's
+ * {"quant_method": "fp8", "fmt": "e4m3"} -> --weights fp8, gpt-oss's
+ * "mxfp4" -> fp4; a config without one (llama3-8b) -> no note. */
+static void quantization_noted(void **state)
+{
+    (void)state;
+    static const char *const file[] = {HF "deepseek-v3.json", HF "gpt-oss-120b.json",
+                                       HF "llama3-8b.json"};
+    static const char *const want[] = {
+        "quantization_config says quant_method \"fp8\", fmt \"e4m3\": the spec has no dtype "
+        "and runs default to bf16 weights; pass --weights fp8 to match",
+        "quant_method \"mxfp4\": the spec has no dtype and runs default to bf16 weights; pass "
+        "--weights fp4 (", ""};
+    for (int i = 0; i < 3; i++) {
+        char err[1024], note[512];
+        int io;
+        char *text = rl_import_hf(file[i], NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        assert_non_null(text);
+        free(text);
+        if (*want[i] ? !strstr(note, want[i]) : *note != '\0')
+            fail_msg("%s: note '%s', want '%s'", file[i], note, want[i]);
+    }
+}
+
 static void expect_error(const char *file_or_text, int is_text, const char *want, int want_io)
 {
     char err[1024], path[64];
@@ -128,7 +152,7 @@ static void expect_error(const char *file_or_text, int is_text, const char *want
         file = path;
     }
     int io = -1;
-    char *text = rl_import_hf(file, NULL, NULL, &io, err, sizeof err);
+    char *text = rl_import_hf(file, NULL, NULL, &io, err, sizeof err, NULL, 0);
     if (is_text)
         unlink(path);
     assert_null(text);
@@ -173,7 +197,7 @@ static void source_without_local_directories(void **state)
     snprintf(cmd, sizeof cmd, "cp %sllama3-8b.json %s", HF, cfg);
     assert_int_equal(system(cmd), 0);
     int io;
-    char *text = rl_import_hf(cfg, NULL, NULL, &io, err, sizeof err);
+    char *text = rl_import_hf(cfg, NULL, NULL, &io, err, sizeof err, NULL, 0);
     assert_non_null(text);
     if (!strstr(text, "source = \"Hugging Face config.json (Model-X/config.json)\"") ||
         strstr(text, dir))
@@ -260,6 +284,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_hand_written),
+        cmocka_unit_test(quantization_noted),
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
