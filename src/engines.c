@@ -171,7 +171,6 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
  *    at 2).  Context and workspace: no public figure for TensorRT-LLM found:
  *    0, the tenth of the free memory the fraction leaves being the engine's
  *    headroom for them. */
-#define GIB 1073741824.0
 int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
 {
     memset(out, 0, sizeof *out);
@@ -179,9 +178,9 @@ int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
     out->fraction = 0.9;
     if (!strcmp(engine, "vllm")) {
         out->fraction = 0.92;
-        out->context_bytes = 1.79 * GIB;
-        out->comm_bytes = (3.58 - 1.79) * GIB;
-        out->workspace_bytes = 1.26 * GIB;
+        out->context_bytes = 1.79 * RL_GIB;
+        out->comm_bytes = (3.58 - 1.79) * RL_GIB;
+        out->workspace_bytes = 1.26 * RL_GIB;
         snprintf(out->source, sizeof out->source,
                  "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 "
                  "(vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per "

@@ -591,7 +591,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     /* the capacity also in GiB, the datasheet's unit (its "80GB" H100), review28 M2 */
     char cap[64];
-    snprintf(cap, sizeof cap, "%.3g GB (%.4g GiB)", h->hbm_bytes * 1e-9, h->hbm_bytes / 1073741824.0);
+    snprintf(cap, sizeof cap, "%.3g GB (%.4g GiB)", h->hbm_bytes * 1e-9, h->hbm_bytes / RL_GIB);
     if (e && e->mem.present)
         snprintf(room, sizeof room, "what the %s engine's memory rule leaves of %s per chip "
                  "(usable_bytes_per_chip)", e->name, cap);
@@ -1598,7 +1598,7 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         /* the capacity in the datasheet's unit: an "80GB" H100 is 80 GiB, which
          * hbm_GB (decimal, as every other byte figure) prints as 85.9 (review28 M2) */
-        cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / 1073741824.0);
+        cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / RL_GIB);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
         cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";

@@ -777,7 +777,7 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     /* the chip's capacity in the vendor's unit (hw_profiles give nominal GiB:
      * "80GB" H100 = 80 GiB, review28 M2); the column stays decimal so it adds up */
     char cap[64];
-    snprintf(cap, sizeof cap, "HBM capacity (%.4g GiB)", h->hbm_bytes / 1073741824.0);
+    snprintf(cap, sizeof cap, "HBM capacity (%.4g GiB)", h->hbm_bytes / RL_GIB);
     const char *names[4] = {cap, "weights (sharded over the replica)",
                             "KV cache pool",
                             "reserve (what the memory rule leaves: activations, workspace)"};
@@ -1003,7 +1003,7 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
         /* the datasheet names the capacity in GiB (its "80GB"), review28 M2 */
         item(d, "%s: %.4g GiB HBM (%.1f GB) at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
                 "chip (%s).",
-             h->name, h->hbm_bytes / 1073741824.0, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
+             h->name, h->hbm_bytes / RL_GIB, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
              h->net_bw / 1e9, h->source);
     }
 }

@@ -112,6 +112,10 @@ typedef struct {
     int topology;        /* an rl_topology; read with ici_links */
 } rl_hw_figures;
 
+/* Bytes in a GiB: vendors' "80GB" of HBM is 80 GiB (docs/model.md,
+ * HBM capacity), the unit reports name a chip's memory in. */
+#define RL_GIB 1073741824.0
+
 typedef struct {
     char name[64];
     char source[512];
