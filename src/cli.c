@@ -560,8 +560,8 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                            rl_precision p)
 {
     char d[600];
-    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(p.weights), rl_dtype_name(p.kv),
-                                    rl_dtype_name(p.compute)};
+    const char *dt[RL_EC_DTYPES];
+    rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
     rl_ec_differs(&h->engine_costs, m->name, dt, chips, d, sizeof d);
     const rl_engine_costs *c = &h->engine_costs;
     double act = c->v[RL_EC_PREFILL_ACT];
