@@ -6,20 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "arch.h"
+#include "clock.h"
 #include "e2e.h"
 #include "error.h"
 #include "memory.h"
 #include "pareto.h"
-
-static double wall_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static rl_dist scale_dist(rl_dist d, double k)
 {
@@ -1267,7 +1260,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
 {
     memset(out, 0, sizeof *out);
     out->min_ttft_s = out->min_tpot_s = INFINITY;
-    double t0 = wall_s();
+    double t0 = rl_now_s();
     unsigned long long work = 0; /* simulator events (size.h work_budget) */
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0)))
         RL_FAIL("size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
@@ -1294,7 +1287,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (band_rows(in, &work, out, err, errlen) != 0)
         goto done;
     out->events = work;
-    out->search_s = wall_s() - t0;
+    out->search_s = rl_now_s() - t0;
     rc = 0;
 done:
     free(pick);
