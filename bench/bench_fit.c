@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "bench.h"
-#include "calib.h"
+#include "clock.h"
 #include "e2e.h"
 #include "fit.h"
 #include "measure.h"
@@ -106,9 +106,9 @@ int main(void)
                      .band_hi = 0.9};
     double t[REPS], c[REPS], cv = 0;
     for (int r = -1; r < REPS; r++) { /* r = -1: warm-up */
-        double t0 = rl_calib_now(), c0 = bench_cpu_s();
+        double t0 = rl_now_s(), c0 = bench_cpu_s();
         cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-        double dt = rl_calib_now() - t0, dc = bench_cpu_s() - c0;
+        double dt = rl_now_s() - t0, dc = bench_cpu_s() - c0;
         if (!res) {
             fprintf(stderr, "bench_fit: %s\n", err);
             return 1;

@@ -12,7 +12,7 @@
 
 #include "arch.h"
 #include "bench.h"
-#include "calib.h"
+#include "clock.h"
 #include "serve.h"
 
 /* Linearised step: the op-list decode step plus a per-token prefill cost. */
@@ -54,12 +54,12 @@ int main(void)
     rl_workload w = {.n = n, .qps = 400, .prompt = {RL_DIST_LOGNORMAL, 1000, 0.8},
                      .output = {RL_DIST_LOGNORMAL, 200, 0.8}, .seed = 1};
     rl_request *req;
-    double t0 = rl_calib_now();
+    double t0 = rl_now_s();
     if (rl_workload_generate(&w, &req, err, sizeof err)) {
         fprintf(stderr, "bench_serve: %s\n", err);
         return 1;
     }
-    double tgen = rl_calib_now() - t0;
+    double tgen = rl_now_s() - t0;
     rl_ops_cost oc;
     if (rl_ops_cost_init(&oc, &m, &h, chips, p, 1, err, sizeof err)) {
         fprintf(stderr, "bench_serve: %s\n", err);
@@ -90,13 +90,13 @@ int main(void)
         long long steps = 0;
         for (int k = 0; k < 4; k++) {
             rl_serve_result r;
-            double s = rl_calib_now(), s_cpu = bench_cpu_s();
+            double s = rl_now_s(), s_cpu = bench_cpu_s();
             if (rl_serve_run(req, n, &c, &costs[ci], &costs[ci], &r, err, sizeof err)) {
                 fprintf(stderr, "bench_serve: %s\n", err);
                 rc = 1;
                 break;
             }
-            t[k] = rl_calib_now() - s;
+            t[k] = rl_now_s() - s;
             cpu[k] = bench_cpu_s() - s_cpu;
             steps = r.steps;
             rl_serve_result_free(&r);

@@ -88,9 +88,6 @@ void rl_validate_steps_plot(const char *plot, char *steps, size_t len);
  * is a 5% median error, so noise beyond 5% makes it unjudgeable). */
 #define RL_CALIB_NOISE 0.05
 
-/* Monotonic clock, seconds. */
-double rl_calib_now(void);
-
 /* The rotation memory calibrate's benchmarks share: two arenas of `bytes`
  * (weights; K and V pages) and the offset the next run reads from.  One
  * cursor for all benches, so a run reads memory that at least

@@ -39,13 +39,6 @@ void rl_calib_host(char *out, size_t len)
         *dot = '\0';
 }
 
-double rl_calib_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -4,15 +4,14 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "clock.h"
 
 double rl_backend_clock(const rl_backend *be)
 {
     if (be->clock)
         return be->clock(be->ctx);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return rl_now_s();
 }
 
 const char *rl_backend_clock_name(const rl_backend *be)

@@ -397,10 +397,11 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
         return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
-    rl_kclass attn = m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
-    int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    int mla = m->attention == RL_ATTN_MLA;
+    int derived = rl_engine_derived(e->tables, mla, o->prec.weights, o->prec.kv, o->prec.compute);
     char have[256];
-    if (kv < 0 || !rl_engine_has(e->tables, attn, kv)) {
+    if (derived & RL_DERIVED_KV) {
+        rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
         measured_variants(e, attn, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no %s KV-cache attention (they measure "
                       "%s): attention is derived, the nearest measured KV dtype's efficiency at "
@@ -408,7 +409,7 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
                    e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
                    rl_dtype_name(o->prec.kv));
     }
-    if (gemm < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, gemm)) {
+    if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "
                       "(they measure %s): the matmuls are derived from the nearest measured "
@@ -559,8 +560,8 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                            rl_precision p)
 {
     char d[600];
-    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(p.weights), rl_dtype_name(p.kv),
-                                    rl_dtype_name(p.compute)};
+    const char *dt[RL_EC_DTYPES];
+    rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
     rl_ec_differs(&h->engine_costs, m->name, dt, chips, d, sizeof d);
     const rl_engine_costs *c = &h->engine_costs;
     double act = c->v[RL_EC_PREFILL_ACT];
@@ -1870,6 +1871,12 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
                             "(first: %s; the fit's residuals say nothing there)",
                     r.unbanded_off_fit, r.n, r.off_fit_why);
+    if (r.unbanded_derived > 0) /* rl_size_search: not eligible (review28 L3) */
+        rl_cli_tell("size", "note: --conservative: %lld plans run a dtype their kernel tables "
+                            "do not measure and were not sized (derived from another dtype: "
+                            "the band widened one octave does not cover that bias; first: %s; "
+                            "docs/model.md)",
+                    r.unbanded_derived, r.derived_why);
     if (r.unbanded_for_time > 0)
         rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
                             "runs stop after %.0e simulator events too (docs/serving.md)",

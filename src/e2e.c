@@ -570,8 +570,8 @@ static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, 
     moved_octaves(c, m, h, p, r, x, o);
     rl_ec_band(c, o, (rl_ec_class)r->phase, band_lo < 0.075, lo, hi);
     shape_of(r, v);
-    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(p.weights), rl_dtype_name(p.kv),
-                                    rl_dtype_name(p.compute)};
+    const char *dt[RL_EC_DTYPES];
+    rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
     return rl_e2e_what_if_band(h, why, n) || rl_ec_no_band(c, m->name, dt, v, why, n);
 }
 
@@ -579,9 +579,9 @@ int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *
                          char *why, size_t n)
 {
     const double v[RL_EC_AXES] = {(double)tp, -1, -1, -1};
-    const char *dt[RL_EC_DTYPES] = {p ? rl_dtype_name(p->weights) : NULL,
-                                    p ? rl_dtype_name(p->kv) : NULL,
-                                    p ? rl_dtype_name(p->compute) : NULL};
+    const char *dt[RL_EC_DTYPES] = {NULL, NULL, NULL}; /* no precision: not checked */
+    if (p)
+        rl_ec_dtypes(dt, p->weights, p->kv, p->compute);
     *why = '\0';
     if (rl_e2e_has_band(h) && rl_e2e_what_if_band(h, why, n))
         return 1; /* review28 M4: kernel tables and fitted costs alike */

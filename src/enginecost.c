@@ -281,6 +281,13 @@ double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o)
     return d;
 }
 
+void rl_ec_dtypes(const char **dt, rl_dtype weights, rl_dtype kv, rl_dtype compute)
+{
+    dt[0] = rl_dtype_name(weights);
+    dt[1] = rl_dtype_name(kv);
+    dt[2] = rl_dtype_name(compute);
+}
+
 size_t rl_ec_outside(const rl_engine_costs *c, const char *model, const char *const *dt,
                      char *why, size_t n)
 {

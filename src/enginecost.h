@@ -106,6 +106,7 @@
 
 #include <lua.h>
 
+#include "dtype.h"
 
 /* Parameters of (E), in the fit's order of precedence: when two cannot be
  * separated the later one is held and the earlier absorbs it. */
@@ -207,6 +208,12 @@ int rl_ec_listed(const char *list, const char *name);
 /* The dtype axes of a fit (fitted_on.weights, .kv, .compute), in the
  * order of rl_ec_no_band's dt. */
 enum { RL_EC_DTYPES = 3 };
+
+/* dt[RL_EC_DTYPES] = the names of weights, kv and compute, as
+ * rl_ec_outside, rl_ec_differs and rl_ec_no_band take them: the one place
+ * a run's dtypes become that triple (cli.c, e2e.c twice and spec.c each
+ * built it). */
+void rl_ec_dtypes(const char **dt, rl_dtype weights, rl_dtype kv, rl_dtype compute);
 
 /* How a run of model `model` at dtypes dt[RL_EC_DTYPES] (weights, kv,
  * compute names; dt NULL or an entry NULL: not checked) lies outside the

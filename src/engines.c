@@ -317,6 +317,18 @@ int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v)
     return t && (c == RL_KC_MOE ? t->moe[v].n > 0 : t->t[c][v] != NULL);
 }
 
+int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_dtype kv,
+                      rl_dtype compute)
+{
+    if (!t)
+        return 0;
+    int a = rl_kvariant_kv(kv), g = rl_kvariant_gemm(weights, compute);
+    return (a < 0 || !rl_engine_has(t, mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN, a)
+                ? RL_DERIVED_KV
+                : 0) |
+           (g < 0 || !rl_engine_has(t, RL_KC_GEMM, g) ? RL_DERIVED_GEMM : 0);
+}
+
 /* Table times raised to their roofline floor in this process (engines.h). */
 static long FLOORED;
 

@@ -237,6 +237,17 @@ const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, 
 /* Whether t has any table of class c, variant v. */
 int rl_engine_has(const rl_engine_tables *t, rl_kclass c, int v);
 
+/* Which of a run's dtypes tables t have no kernel for, so that ops.c times
+ * those operators derived (DERIVED below), not measured: RL_DERIVED_KV
+ * when t has no decode attention (MLA's when mla) of KV dtype kv,
+ * RL_DERIVED_GEMM when t has no GEMM of weights x compute; 0 for both
+ * measured, and without tables (t NULL: nothing is derived).  One check
+ * for step's stderr note and size --conservative (size.c
+ * conservative_plans; review28 L3). */
+enum { RL_DERIVED_KV = 1, RL_DERIVED_GEMM = 2 };
+int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_dtype kv,
+                      rl_dtype compute);
+
 /* How an engine allocates HBM on each chip (memory.h applies it):
  *
  *   memory = { fraction = 0.9, fraction_of = "capacity" | "free",

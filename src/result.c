@@ -1543,6 +1543,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"skipped_for_time", (double)r->skipped_for_time},
         {"unbanded_for_time", (double)r->unbanded_for_time},
         {"unbanded_off_fit", (double)r->unbanded_off_fit},
+        {"unbanded_derived", (double)r->unbanded_derived}, /* review28 L3 */
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
     int banded = in->conservative; /* the band the rows report (and --conservative sized on) */

@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "clock.h"
 #include "interrupt.h"
 #include "report.h"
 
@@ -41,13 +42,6 @@ typedef struct {
     char spent[128]; /* non-empty once a budget is exhausted: the reason */
     unsigned long refusals; /* allocations refused for the memory cap */
 } sandbox_state;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -99,7 +93,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         if (s->executed > s->lim.instructions)
             snprintf(s->spent, sizeof s->spent,
                      "instruction budget of %ld exceeded (endless loop?)", s->lim.instructions);
-        else if (now_s() > s->deadline)
+        else if (rl_now_s() > s->deadline)
             snprintf(s->spent, sizeof s->spent, "time limit of %.0f s exceeded", s->lim.seconds);
         else if (rl_interrupted())
             snprintf(s->spent, sizeof s->spent, "interrupted (%s)", rl_interrupt_name());
@@ -397,7 +391,7 @@ void rl_sandbox_reset_budget(lua_State *L)
     sandbox_state *s = state_of(L);
     s->executed = 0;
     s->spent[0] = '\0';
-    s->deadline = now_s() + s->lim.seconds;
+    s->deadline = rl_now_s() + s->lim.seconds;
     lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKCALL, HOOK_EVERY);
 }
 
@@ -458,7 +452,7 @@ static void *watch(void *arg)
     double sigint_at = 0; /* when SIGINT or SIGTERM arrived */
     pthread_mutex_lock(&w->mu);
     while (!w->done) {
-        double t = now_s();
+        double t = rl_now_s();
         if (!sigint_at && rl_interrupted())
             sigint_at = t;
         if (t > w->deadline + WATCHDOG_GRACE_S ||
@@ -493,7 +487,7 @@ static int watchdog_start(watchdog *w, pthread_t *thread, const char *path, doub
     pthread_condattr_t ca;
     w->done = 0;
     w->seconds = seconds;
-    w->deadline = now_s() + seconds;
+    w->deadline = rl_now_s() + seconds;
     w->path = path;
     if (pthread_condattr_init(&ca) != 0)
         return -1;

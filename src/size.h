@@ -238,6 +238,12 @@ typedef struct {
                                    review27 M2); under conservative, the plans left out of
                                    the search for it (not eligible: size.c conservative_plans) */
     char off_fit_why[512];      /* why, for the first of them */
+    long long unbanded_derived; /* under conservative, kernel-table plans left out of the
+                                   search: their engine's tables measure none of their GEMM's
+                                   weights x compute or their KV dtype, so those operators are
+                                   derived and their one-octave band does not cover the bias
+                                   (engines.h rl_engine_derived; review28 L3); else 0 */
+    char derived_why[512];      /* which, for the first of them */
     int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
                              hw's) with no band, when calibrated: its rows are not banded
                              (the other profiles' rows are); 0 otherwise */

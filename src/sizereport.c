@@ -321,24 +321,56 @@ static const char *hw_mode(const rl_size_report_data *x, int hw)
     return rl_hw_default_mode(&x->in->hw[hw], x->in->calibrated);
 }
 
-/* What a mode label short of measured means for the figures on h ("" else):
- * an estimate is a what-if of another chip's tables (h100-pcie), a chip
- * with nothing measured (the TPU presets), or tables timing under half of
- * a step (stop 27: the last was said of all three). */
-static const char *mode_caution(const char *mode, const rl_hw *h, int calibrated)
+/* What times a plan on hardware h, the one classification the Mode lines,
+ * the caution and the cheapest-per-hardware notes word (review28 L2 left
+ * two: mode_caution checked a what-if, evidence_of any profile whose tables
+ * read short of calibrated, and they named one case two ways):
+ * EV_DATASHEET nothing measured on h (TPU presets); EV_OTHER another
+ * chip's measurements (spec.h rl_hw_mode short of calibrated: a what-if,
+ * h100-pcie over h100-sxm's tables, or tables measured elsewhere);
+ * EV_DERIVED a measured chip, but the plan's own mode (rl_size_mode) is
+ * estimated: its dtypes derived or at the roofline (int8 on h100-sxm:
+ * table_time_share 0); EV_MEASURED its own measurements.  `mode`: the
+ * plan's mode, NULL for the hardware's own. */
+enum { EV_DATASHEET, EV_OTHER, EV_DERIVED, EV_MEASURED, EV_KINDS };
+
+static int evidence_of(const rl_size_input *in, int h, const char *mode)
+{
+    if (!in->calibrated || !rl_hw_measured(&in->hw[h]))
+        return EV_DATASHEET;
+    if (strcmp(rl_hw_mode(&in->hw[h], 1), "calibrated") != 0)
+        return EV_OTHER;
+    return mode && !strcmp(mode, "estimated") ? EV_DERIVED : EV_MEASURED;
+}
+
+static const char *const EVIDENCE[EV_KINDS] = {
+    "datasheet figures at full efficiency, nothing measured on this chip: optimistic beside a "
+    "measured one",
+    "another chip's measured kernel times, their roofline part moved to this chip's datasheet "
+    "figures and their excess kept",
+    "under half of a decode step's time comes from measured or interpolated kernel-table "
+    "times, the rest derived or at the roofline: optimistic",
+    "measured kernel times or efficiencies, Provenance below"};
+
+/* Evidence ev as a label, "estimated (...)" or "calibrated (...)", into buf. */
+static const char *evidence_label(int ev, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s (%s)", ev == EV_MEASURED ? "calibrated" : "estimated", EVIDENCE[ev]);
+    return buf;
+}
+
+/* What a mode label short of measured means for the figures of a plan of
+ * mode `mode` on hardware h ("" else): its evidence (evidence_of; stop 27:
+ * the last case was said of all three). */
+static const char *mode_caution(const char *mode, const rl_size_input *in, int h, char *buf,
+                                size_t n)
 {
     if (!strcmp(mode, "ideal"))
         return " (ideal: the roofline at full efficiency: optimistic)";
     if (strcmp(mode, "estimated") != 0)
         return "";
-    if (!calibrated || !rl_hw_measured(h))
-        return " (estimated: datasheet figures at full efficiency, nothing measured on this "
-               "chip: optimistic beside a measured one)";
-    if (rl_hw_what_if_of(h))
-        return " (estimated: another chip's measured kernel times, their roofline part moved "
-               "to this chip's datasheet figures and their excess kept)";
-    return " (estimated: under half of a decode step's time comes from measured or "
-           "interpolated kernel-table times, the rest derived or at the roofline: optimistic)";
+    snprintf(buf, n, " (estimated: %s)", EVIDENCE[evidence_of(in, h, mode)]);
+    return buf;
 }
 
 /* The recommendation block for candidate b. */
@@ -351,9 +383,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         fputs("<div class=\"rec\">", d->f);
     para(d, "Deploy %lld x %s: %s.", b->chips_total, in->hw[b->hw].name, label);
     const char *mode = rl_size_mode(in, b);
+    char why[320];
     item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
             "calibrated, then estimated, then ideal), then the one sustaining more load.",
-         mode, mode_caution(mode, &in->hw[b->hw], in->calibrated));
+         mode, mode_caution(mode, in, b->hw, why, sizeof why));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
                 "the scale-out network.",
@@ -475,35 +508,6 @@ static void recommend_none(doc *d, const rl_size_report_data *x)
             "allow larger replicas (--max-chips) or add hardware.", why);
 }
 
-/* What times hardware h in this search: 0 datasheet figures, nothing
- * measured; 1 another chip's measurements moved to h's figures (a what-if:
- * h100-pcie over h100-sxm's tables; spec.h rl_hw_mode `estimated`); 2 its
- * own measurements (`calibrated`). */
-static int evidence_of(const rl_size_input *in, int h)
-{
-    if (!in->calibrated || !rl_hw_measured(&in->hw[h]))
-        return 0;
-    return strcmp(rl_hw_mode(&in->hw[h], 1), "calibrated") == 0 ? 2 : 1;
-}
-
-static const char *const EVIDENCE[3] = {
-    "estimated (datasheet figures, nothing measured: optimistic)",
-    "estimated (another chip's measured kernel times moved to its datasheet figures)",
-    "calibrated (measured kernel times or efficiencies, Provenance below)"};
-
-/* The evidence of plan c (review28 L2: per row, not per hardware): its
- * hardware's (evidence_of), except that a calibrated chip's plan whose
- * own mode (rl_size_mode) is estimated, its dtypes derived or roofline
- * times (int8 on h100-sxm: table_time_share 0), says so. */
-static const char *evidence_text(const rl_size_input *in, const rl_size_candidate *c)
-{
-    int ev = evidence_of(in, c->hw);
-    if (ev == 2 && strcmp(rl_size_mode(in, c), "estimated") == 0)
-        return "estimated (this plan's dtypes are not among its measured kernel times: derived "
-               "or roofline times)";
-    return EVIDENCE[ev];
-}
-
 /* The caution before a recommendation when the searched hardware rests on
  * different evidence (evidence_of; review28 L2: it compared "some measured"
  * against "none", so h100-sxm beside the what-if h100-pcie had none and
@@ -511,21 +515,22 @@ static const char *evidence_text(const rl_size_input *in, const rl_size_candidat
  * only when calibrated meets estimated, each kind of other evidence named. */
 static void caution_evidence(doc *d, const rl_size_input *in, const rl_size_candidate *c0)
 {
-    int has[3] = {0, 0, 0};
+    int has[EV_KINDS] = {0};
     for (int h = 0; h < in->nhw; h++)
-        has[evidence_of(in, h)] = 1;
-    if (has[0] + has[1] + has[2] < 2)
+        has[evidence_of(in, h, NULL)] = 1;
+    if (has[EV_DATASHEET] + has[EV_OTHER] + has[EV_MEASURED] < 2)
         return;
+    char own[320];
     para(d, "Caution: the hardware is compared %s. %s is modelled %s; %s%s%sCalibrate each "
             "(roofline calibrate) before buying.",
-         has[2] ? "in two modes" : "on different evidence", in->hw[c0->hw].name,
-         evidence_text(in, c0),
-         has[0] ? "profiles with nothing measured (no kernel or efficiency tables) are estimated "
+         has[EV_MEASURED] ? "in two modes" : "on different evidence", in->hw[c0->hw].name,
+         evidence_label(evidence_of(in, c0->hw, rl_size_mode(in, c0)), own, sizeof own),
+         has[EV_DATASHEET] ? "profiles with nothing measured (no kernel or efficiency tables) are estimated "
                   "from their datasheet figures at efficiency 1.0 (the ideal roofline's "
                   "numbers), optimistic against measured ones, so their rank is optimistic"
                 : "",
-         has[0] && has[1] ? "; " : "",
-         has[1] ? "what-if profiles time another chip's measured kernels at their own figures, "
+         has[EV_DATASHEET] && has[EV_OTHER] ? "; " : "",
+         has[EV_OTHER] ? "what-if profiles time another chip's measured kernels at their own figures, "
                   "with an error no table measures and no band. "
                 : ". ");
 }
@@ -536,18 +541,19 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    int ev0 = evidence_of(in, r->c[0].hw);
+    int ev0 = evidence_of(in, r->c[0].hw, rl_size_mode(in, &r->c[0]));
     caution_evidence(d, in, &r->c[0]);
     recommend(d, x, &r->c[0]);
     for (int h = 0; h < in->nhw; h++)
         for (int i = 1; i < r->n && r->c[i].meets && h != r->c[0].hw; i++)
             if (r->c[i].hw == h) {
-                char label[128], note[320] = ".";
+                char label[128], note[768] = ".", there[320], here[320];
                 rl_size_label(in, &r->c[i], label, sizeof label);
-                int ev = evidence_of(in, h);
+                int ev = evidence_of(in, h, rl_size_mode(in, &r->c[i]));
                 if (ev != ev0)
-                    snprintf(note, sizeof note, "; note: %s there, %s for the recommendation's "
-                                                "hardware.", EVIDENCE[ev], EVIDENCE[ev0]);
+                    snprintf(note, sizeof note, "; note: %s there, %s for the recommendation.",
+                             evidence_label(ev, there, sizeof there),
+                             evidence_label(ev0, here, sizeof here));
                 item(d, "Cheapest on %s: %s, %lld chips, %.2f USD/hour (%.1fx the recommendation)%s",
                      in->hw[h].name, label, r->c[i].chips_total, r->c[i].cost_per_hour,
                      r->c[i].cost_per_hour / r->c[0].cost_per_hour, note);
@@ -875,7 +881,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
              ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
              100 * ec->cv_p90);
     } else if (in->calibrated && h->efficiency.present) {
-        char tab[512] = "";
+        char tab[512] = "", why[320];
         for (int c = 0; c < RL_EFF_CLASSES; c++) {
             const rl_eff_curve *cv = &h->efficiency.curve[c];
             for (int k = 0; k < cv->n; k++)
@@ -892,7 +898,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
         item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
                 "dtypes take its times (provenance below), every other operator its roofline "
                 "divided by %s (size: fraction of peak) plus %.3g s per kernel: %s (%s).",
-             h->name, mode, mode_caution(mode, h, in->calibrated), whose, h->efficiency.overhead_s, tab,
+             h->name, mode, mode_caution(mode, in, hw, why, sizeof why), whose, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "

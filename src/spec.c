@@ -811,8 +811,8 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
 {
     char d[600] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
-    const char *dt[RL_EC_DTYPES] = {rl_dtype_name(weights), rl_dtype_name(kv),
-                                    rl_dtype_name(compute)};
+    const char *dt[RL_EC_DTYPES];
+    rl_ec_dtypes(dt, weights, kv, compute);
     if (!strcmp(mode, "fitted"))
         rl_ec_differs(&h->engine_costs, model, dt, tp, d, sizeof d);
     if (why && n)

@@ -1615,6 +1615,22 @@ static void size_report_says_why_estimated(void **state)
     t = size_report_of(dir, "h100-pcie,tpu-v5e", "--set hw.price_per_chip_hour=2");
     assert_non_null(strstr(t, "Caution: the hardware is compared on different evidence."));
     assert_null(strstr(t, "two modes"));
+    /* h28tidy: the caution and the Mode line describe the recommendation's
+     * evidence in one wording (sizereport.c evidence_of); they were two
+     * classifications, the caution's "another chip's measured kernel times
+     * moved to its datasheet figures" beside the Mode line's "... their
+     * roofline part moved to this chip's datasheet figures and their excess
+     * kept" */
+    const char *said = strstr(t, " is modelled estimated ("), *mode = strstr(t, "- Mode: "
+                                                                              "estimated (estimated: ");
+    assert_non_null(said);
+    assert_non_null(mode);
+    said += strlen(" is modelled estimated (");
+    mode += strlen("- Mode: estimated (estimated: ");
+    size_t len = strcspn(said, ")");
+    assert_true(len > 20);
+    if (strncmp(said, mode, len) != 0 || mode[len] != ')')
+        fail_msg("caution: %.*s\nmode: %.200s", (int)len, said, mode);
     free(t);
     /* review28 L2: calibrated h100-sxm beside the what-if h100-pcie had no
      * caution (the what-if counted as measured) */

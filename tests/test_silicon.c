@@ -177,6 +177,53 @@ static void test_h100_pcie_is_sxm_what_if(void **state)
     rl_silicon_free(&s);
 }
 
+/* review28 M5, engine-switch half: switching engines restores the profile's
+ * own figures as measured before the new engine's measured_at is laid over
+ * them.  A copy of hw_profiles/h100-sxm.lua with hbm_bw 6.7e12 written in
+ * (its own figure, no base) selects trtllm, whose tables record 3.35e12:
+ * the what-if "hbm_bw=6.7e+12 (as measured 3.35e+12)", estimated.  Its vllm
+ * tables, stripped of measured_at (tables written before 0.27, which record
+ * none), are then taken at the profile's own 6.7e12: no what-if, and the
+ * name rule (measured_on h100-sxm = the name) reads calibrated.  Before the
+ * copy (spec.c settle_what_if, fixV) the switch left trtllm's 3.35e12 as
+ * "as measured": still the what-if, estimated.  Back on trtllm, its
+ * figures again.  Exact: figures copied, not computed. */
+static void test_engine_switch_restores_own_figures(void **state)
+{
+    (void)state;
+    char path[64], err[512];
+    char *text = slurp_text(RL_SRCDIR "/hw_profiles/h100-sxm.lua");
+    assert_non_null(text);
+    char *at = strstr(text, "hbm_bw = 3.35e12,");
+    assert_non_null(at);
+    memcpy(at, "hbm_bw = 6.70e12,", strlen("hbm_bw = 6.70e12,"));
+    write_temp(path, ".lua", text);
+    free(text);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    assert_rel(h.measured.hbm_bw, 3.35e12, 0); /* trtllm's measured_at */
+    assert_string_equal(h.changed, "hbm_bw=6.7e+12 (as measured 3.35e+12)");
+    assert_string_equal(rl_hw_mode(&h, 1), "estimated");
+    if (rl_hw_select_engine(&h, "vllm", err, sizeof err) != 0) /* read from its file */
+        fail_msg("%s", err);
+    rl_serving_engine *v = &h.engines.e[h.engines.sel];
+    assert_true(v->at_bw == 3.35e12);
+    v->at_bw = 0; /* as written before 0.27: no measured_at */
+    memset(v->at_flops, 0, sizeof v->at_flops);
+    if (rl_hw_select_engine(&h, "trtllm", err, sizeof err) != 0 ||
+        rl_hw_select_engine(&h, "vllm", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_rel(h.measured.hbm_bw, 6.7e12, 0);
+    assert_rel(h.measured.flops[RL_BF16], 9.89e14, 0);
+    assert_string_equal(h.changed, "");
+    assert_false(rl_hw_what_if_of(&h));
+    assert_string_equal(rl_hw_mode(&h, 1), "calibrated");
+    if (rl_hw_select_engine(&h, "trtllm", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_rel(h.measured.hbm_bw, 3.35e12, 0);
+    assert_string_equal(rl_hw_mode(&h, 1), "estimated");
+}
+
 /* Each node of the excerpt's bf16 GEMM, decode- and prefill-attention tables
  * (every measured kernel shape, tests/data/silicon) on a chip with 100x
  * the HBM bandwidth, 100x the bf16 peak, or both keeps at least its measured
@@ -1238,6 +1285,7 @@ int main(void)
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_h100_pcie_is_sxm_what_if),
+        cmocka_unit_test(test_engine_switch_restores_own_figures),
         cmocka_unit_test(test_what_if_keeps_the_excess),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),

@@ -1403,14 +1403,13 @@ static void test_evidence_note(void **state)
  * profile moved to its slow edge, rows banded on the profile's own);
  * prec, when given, the one precision searched.  Returns
  * rl_size_search's status, err in err. */
-static int search_splitwise_as(const char *model, int tp4, int conservative,
-                               const rl_precision *prec, rl_size_result *r, char *err,
-                               size_t errlen)
+static int search_on_as(const char *hwname, const char *model, int tp4, int conservative,
+                        const rl_precision *prec, rl_size_result *r, char *err, size_t errlen)
 {
     static rl_model m;
     static rl_hw hw[1], base[1];
     m = load_model(model, NULL, 0);
-    base[0] = load_hw("h100-sxm-splitwise", NULL, 0);
+    base[0] = load_hw(hwname, NULL, 0);
     if (tp4)
         base[0].engine_costs.grid[RL_EC_TP][0] = base[0].engine_costs.grid[RL_EC_TP][1] = 4;
     hw[0] = base[0];
@@ -1423,6 +1422,13 @@ static int search_splitwise_as(const char *model, int tp4, int conservative,
     in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
                          .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
     return rl_size_search(&in, r, err, errlen);
+}
+
+static int search_splitwise_as(const char *model, int tp4, int conservative,
+                               const rl_precision *prec, rl_size_result *r, char *err,
+                               size_t errlen)
+{
+    return search_on_as("h100-sxm-splitwise", model, tp4, conservative, prec, r, err, errlen);
 }
 
 static void search_on_splitwise(const char *model, rl_size_result *r)
@@ -1486,6 +1492,42 @@ static void test_conservative_only_banded_plans(void **state)
         fail_msg("%s", err);
 }
 
+/* review28 L3: on kernel tables, --conservative sized plans at a dtype the
+ * tables do not measure (h100-sxm's TensorRT-LLM tables hold bf16 and fp8:
+ * int8 weights and KV are derived, engines.h DERIVED, mode estimated) on a
+ * band widened one octave that docs/model.md says does not cover the
+ * derived time's bias, while it left fitted plans off their dtype out.
+ * Now they are left out too: llama3-8b on h100-sxm under --conservative
+ * keeps rows (bf16, fp8) and none at int8, the int8 plans counted in
+ * unbanded_derived (0 before: every int8 plan searched; expected > 0) and
+ * named in derived_why; searching int8 alone leaves no plan: refused,
+ * saying why.  A plain search keeps its int8 plans (count 0). */
+static void test_conservative_leaves_derived_dtypes_out(void **state)
+{
+    (void)state;
+    rl_size_result r;
+    char err[1024];
+    assert_int_equal(search_on_as("h100-sxm", "llama3-8b", 0, 1, NULL, &r, err, sizeof err), 0);
+    assert_true(r.n > 0);
+    assert_true(r.unbanded_derived > 0);
+    assert_int_equal(r.unbanded_off_fit, 0);
+    assert_non_null(strstr(r.derived_why, "h100-sxm: trtllm's kernel tables measure no "));
+    for (int i = 0; i < r.n; i++)
+        if (r.c[i].p.weights == RL_INT8 || r.c[i].p.kv == RL_INT8)
+            fail_msg("row %d: int8 (derived) sized on its widened band", i);
+    rl_size_result_free(&r);
+    rl_precision int8 = {RL_INT8, RL_INT8, RL_INT8};
+    assert_int_equal(search_on_as("h100-sxm", "llama3-8b", 0, 1, &int8, &r, err, sizeof err), -1);
+    if (!strstr(err, "every plan searched runs a dtype its kernel tables do not measure (first: "
+                     "h100-sxm: trtllm's kernel tables measure no GEMM of int8 weights x int8 "
+                     "compute, nor int8 KV-cache attention)"))
+        fail_msg("%s", err);
+    assert_int_equal(search_on_as("h100-sxm", "llama3-8b", 0, 0, &int8, &r, err, sizeof err), 0);
+    assert_true(r.n > 0);
+    assert_int_equal(r.unbanded_derived, 0);
+    rl_size_result_free(&r);
+}
+
 /* review27 M2: rows whose plan lies off a fitted profile's fit (here a
  * model it never saw: every row) carry no band, and the result counts them
  * and says why (unbanded_off_fit, off_fit_why; the CLI prints the note);
@@ -1509,6 +1551,7 @@ int main(void)
         cmocka_unit_test(test_fitted_plans_simulated),
         cmocka_unit_test(test_off_fit_rows_counted),
         cmocka_unit_test(test_conservative_only_banded_plans),
+        cmocka_unit_test(test_conservative_leaves_derived_dtypes_out),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
