@@ -398,7 +398,10 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
     if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
         return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
     rl_kclass attn = m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
-    int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    rl_dtype gw = o->prec.weights, gc = o->prec.compute;
+    if (m->quantized == RL_QUANT_EXPERTS && rl_dtype_kept(gw) != gw)
+        gw = gc = rl_dtype_kept(gw); /* its GEMMs stay unquantized (spec.h `quantized`) */
+    int kv = rl_kvariant_kv(o->prec.kv), gemm = rl_kvariant_gemm(gw, gc);
     char have[256];
     if (kv < 0 || !rl_engine_has(e->tables, attn, kv)) {
         measured_variants(e, attn, have, sizeof have);
@@ -413,8 +416,7 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
         rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "
                       "(they measure %s): the matmuls are derived from the nearest measured "
                       "variant's efficiency (provenance derived), not measured",
-                   e->name, h->name, rl_dtype_name(o->prec.weights),
-                   rl_dtype_name(o->prec.compute), have[0] ? have : "none");
+                   e->name, h->name, rl_dtype_name(gw), rl_dtype_name(gc), have[0] ? have : "none");
     }
 }
 
