@@ -577,8 +577,9 @@ static void calibrated_memory_is_the_plans(void **state)
     assert_true(c.weight_bytes > rl_arch_params(&x).total * 2 / 8 * 1.1);
 }
 
-/* The MoE router (gate) is whole on every chip and bf16 whatever
- * --weights, in ops, shard and the simulator alike (ops.c `replicated`:
+/* The MoE router (gate) is whole on every chip and bf16 under any
+ * --weights narrower than 16 bits (dtype.h rl_dtype_kept), in ops, shard
+ * and the simulator alike (ops.c `replicated`:
  * vLLM's ReplicatedLinear / GateLinear, TensorRT-LLM's Linear without a
  * tensor-parallel mapping).  Mixtral-8x7B (L 32, D 4096, E 8), decode
  * B = 1 at S = 1024 on tp2 and tp8 (h100-sxm), by hand:
