@@ -12,5 +12,6 @@ return {
   experts = 128, top_k = 4,
   sliding_window = 128,
   sliding_window_pattern = 2,
+  quantized = "experts",
   max_context = 131072,
 }

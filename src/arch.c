@@ -153,6 +153,39 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
     return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
+/* The kept elements (arch.h) of the non-vocabulary weights: norm gains,
+ * the router and, for a model that quantizes its routed experts only, the
+ * attention and the dense and shared MLP blocks. */
+static double kept_blocks(const rl_model *m, const rl_params *p)
+{
+    double k = p->norms + p->router;
+    if (m->quantized == RL_QUANT_EXPERTS)
+        k += p->attention + p->mlp - p->routed_experts;
+    return k;
+}
+
+double rl_arch_kept_params(const rl_model *m)
+{
+    if (m->abstract)
+        return 0.0;
+    rl_params p = rl_arch_params(m);
+    return p.embedding + p.lm_head + kept_blocks(m, &p);
+}
+
+void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute)
+{
+    if (m->quantized == RL_QUANT_EXPERTS && rl_dtype_kept(*weights) != *weights)
+        *weights = *compute = rl_dtype_kept(*weights);
+}
+
+double rl_arch_kept_read(const rl_model *m, double tokens)
+{
+    if (m->abstract)
+        return 0.0;
+    rl_params p = rl_arch_params(m);
+    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p);
+}
+
 double rl_arch_params_read(const rl_model *m, double tokens)
 {
     rl_params p = rl_arch_params(m);

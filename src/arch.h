@@ -59,8 +59,29 @@ double rl_arch_tp_replicated_params(const rl_model *m);
 
 /* Of rl_arch_params_read(m, tokens): the embedding / LM head elements (the
  * LM head's table, or the tied table, plus the `tokens` gathered embedding
- * rows); 0 for abstract models.  They keep rl_dtype_vocab's dtype. */
+ * rows); 0 for abstract models.  They keep rl_dtype_kept's dtype. */
 double rl_arch_vocab_read(const rl_model *m, double tokens);
+
+/* Of rl_arch_params(m).total: the elements a checkpoint quantized below 16
+ * bits keeps unquantized, in rl_dtype_kept's dtype (dtype.h): the embedding
+ * table, the LM head, the norm gains and the MoE router always; the
+ * attention and the dense and shared MLP blocks too when the model's
+ * `quantized` field is "experts" (spec.h; gpt-oss).  0 for abstract models
+ * (all their parameters take --weights).  The one split memory, info,
+ * step, shard and ops use. */
+double rl_arch_kept_params(const rl_model *m);
+
+/* The weights x compute dtypes the model's dense (not routed-expert)
+ * matmuls run at, given the run's in *weights and *compute: both become
+ * rl_dtype_kept(weights) for a `quantized = "experts"` model quantized
+ * below 16 bits (spec.h; gpt-oss keeps its attention bf16), unchanged
+ * otherwise.  What a kernel-table check of "the run's GEMM" asks (step's
+ * derived note, size --conservative). */
+void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute);
+
+/* Of rl_arch_params_read(m, tokens): its kept elements, as
+ * rl_arch_kept_params (the vocabulary as rl_arch_vocab_read counts it). */
+double rl_arch_kept_read(const rl_model *m, double tokens);
 
 /* Matmul FLOPs per token from the weights alone (no attention scores):
  * 2 * (attention + active MLP + router + V*D LM head).  The embedding lookup

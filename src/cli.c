@@ -398,7 +398,9 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
     if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
         return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
     int mla = m->attention == RL_ATTN_MLA;
-    int derived = rl_engine_derived(e->tables, mla, o->prec.weights, o->prec.kv, o->prec.compute);
+    rl_dtype gw = o->prec.weights, gc = o->prec.compute;
+    rl_arch_dense_gemm(m, &gw, &gc);
+    int derived = rl_engine_derived(e->tables, mla, gw, o->prec.kv, gc);
     char have[256];
     if (derived & RL_DERIVED_KV) {
         rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
@@ -414,8 +416,7 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
         rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "
                       "(they measure %s): the matmuls are derived from the nearest measured "
                       "variant's efficiency (provenance derived), not measured",
-                   e->name, h->name, rl_dtype_name(o->prec.weights),
-                   rl_dtype_name(o->prec.compute), have[0] ? have : "none");
+                   e->name, h->name, rl_dtype_name(gw), rl_dtype_name(gc), have[0] ? have : "none");
     }
 }
 

@@ -261,6 +261,23 @@ static const char *short_path(const char *path)
     return start < base ? start : base + 1;
 }
 
+/* quantized = "experts" (spec.h) for a MoE config whose quantization_config
+ * leaves the attention unquantized: a modules_to_not_convert entry naming
+ * "self_attn" (gpt-oss: "model.layers.*.self_attn", its config.json). */
+static void emit_quantized(out_t *o, const cJSON *root, const family *f)
+{
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    const cJSON *skip = cJSON_GetObjectItemCaseSensitive(q, "modules_to_not_convert"), *e;
+    if (f->moe == MOE_NONE)
+        return;
+    cJSON_ArrayForEach(e, skip) {
+        if (cJSON_IsString(e) && strstr(e->valuestring, "self_attn")) {
+            put(o, "  quantized = \"experts\",\n");
+            return;
+        }
+    }
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -319,6 +336,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         return -1;
     if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0)
         return -1;
+    emit_quantized(o, root, f);
     put(o, "  max_context = %lld,\n}\n", ctx);
     return 0;
 }
@@ -423,7 +441,7 @@ static const char *quant_weights(const cJSON *q, char *what, size_t n)
     if (!strcmp(meth, "fp8"))
         return "fp8";
     if (!strcmp(meth, "mxfp4"))
-        return "fp4 (NVFP4's 4.5 bits: 0.25 bit more than MXFP4's 4.25)";
+        return "mxfp4";
     if ((!strcmp(meth, "awq") || !strcmp(meth, "gptq")) && cJSON_IsNumber(bits)) {
         snprintf(what + strlen(what), n - strlen(what), ", bits %d", bits->valueint);
         return bits->valueint == 4 ? "int4" : bits->valueint == 8 ? "int8" : NULL;
@@ -472,7 +490,7 @@ static void quant_note(const cJSON *root, char *note, size_t n)
                  "bf16 weights; pass --weights %s to match", what, w);
     else
         snprintf(note, n, "quantization_config says %s, which no --weights matches (fp8 int8 int4 "
-                 "fp4): the spec has no dtype and runs default to bf16 weights; choose --weights "
+                 "fp4 mxfp4): the spec has no dtype and runs default to bf16 weights; choose --weights "
                  "by hand", what);
 }
 

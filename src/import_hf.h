@@ -33,7 +33,9 @@
  * Not modelled (small or no effect on bytes/FLOPs): biases, q/k norms,
  * Gemma's extra post-norms and softcapping, DeepSeek's multi-token
  * prediction layer, quantization_config (choose --weights instead: import-hf
- * notes on stderr what it says and which --weights matches). */
+ * notes on stderr what it says and which --weights matches), except that a
+ * MoE config whose modules_to_not_convert names "self_attn" (gpt-oss) gets
+ * quantized = "experts": its checkpoint quantizes the routed experts only. */
 #ifndef RL_IMPORT_HF_H
 #define RL_IMPORT_HF_H
 

@@ -33,7 +33,7 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
 {
     rl_memory r;
     rl_params pc = rl_arch_params(m);
-    r.weight_bytes = rl_dtype_weights_bytes(weights, pc.total, pc.embedding + pc.lm_head);
+    r.weight_bytes = rl_dtype_weights_bytes(weights, pc.total, rl_arch_kept_params(m));
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
     r.hbm_bytes = (double)chips * h->hbm_bytes;

@@ -133,7 +133,7 @@ typedef struct {
     const rl_hw *h;
     const rl_ops_config *c;
     rl_ops *o;
-    double wb, ab, kb; /* bytes per element: weights, activations, KV */
+    double ab, kb;     /* bytes per element: activations, KV */
     double M;          /* rows through every layer: all new tokens */
     int mixed;         /* prefill and decode in one step: prefix attention rows */
     int named;         /* 0: leave op names empty (step time only: formatting
@@ -148,7 +148,8 @@ typedef struct {
                           an EP plan, its ep attention groups (shard.c stores the
                           attention, dense and vocab weights once per group; fixY);
                           else 1, split over all the chips */
-    int half;          /* the matmuls added now keep bf16 weights and math (rl_op.half) */
+    int half;          /* the matmuls added now stay unquantized (rl_op.half) */
+    rl_dtype kept;     /* their dtype: rl_dtype_kept(weights) */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -165,11 +166,11 @@ static rl_dtype attention_compute(const rl_precision *p)
     return rl_dtype_bytes(p->kv) > rl_dtype_bytes(p->compute) ? p->kv : p->compute;
 }
 
-/* The compute dtype of op: bf16 for a matmul kept in it (rl_op.half),
- * attention's own for attention (attention_compute). */
+/* The compute dtype of op: the kept dtype for a matmul kept unquantized
+ * (rl_op.half), attention's own for attention (attention_compute). */
 static rl_dtype op_compute(const builder *x, const rl_op *op)
 {
-    return op->half                        ? RL_BF16
+    return op->half                        ? x->kept
            : op->kind == RL_OP_ATTENTION ? attention_compute(&x->c->prec)
                                          : x->c->prec.compute;
 }
@@ -230,7 +231,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
                      double din, double dout, double copies, double use_frac, int to_kv)
 {
     rl_op *op = add(x, name, NULL, RL_OP_WEIGHT, RL_EFF_GEMM, layers);
-    rl_dtype w = x->half ? RL_BF16 : x->c->prec.weights;
+    rl_dtype w = x->half ? x->kept : x->c->prec.weights;
     double mat = rl_dtype_matrix_bytes(w, din, dout);
     double rows = tokens * per_token;
     op->tokens = tokens;
@@ -241,8 +242,8 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         op->kv_write = rows * dout * x->kb;
     else
         op->act_write = rows * dout * x->ab;
-    op->b_crit = rl_hw_intensity(x->h, x->half ? RL_BF16 : x->c->prec.compute) * (mat / (din * dout)) /
-                 2.0 / use_frac;
+    op->b_crit = rl_hw_intensity(x->h, x->half ? x->kept : x->c->prec.compute) *
+                 (mat / (din * dout)) / 2.0 / use_frac;
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
@@ -341,7 +342,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
     op->flops = fpe * elems;
     op->act_read = reads * elems * x->ab;
     op->act_write = elems * x->ab;
-    op->weight_bytes = weights * x->wb;
+    op->weight_bytes = weights * rl_dtype_weight_bytes(x->kept); /* gains: never quantized */
 }
 
 /* One attention segment: the shapes of one kind ("prefill" | "decode"),
@@ -736,7 +737,7 @@ static int table_variant(const builder *x, const rl_serving_engine *e, const rl_
     if (op->kclass == RL_KC_MOE && !op->half)
         return rl_kvariant_moe(e ? e->tables : NULL, p->weights, p->compute, op->kshape);
     if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
-        return op->half ? RL_KV_BF16 : rl_kvariant_gemm(p->weights, p->compute);
+        return op->half ? rl_kvariant_gemm(x->kept, x->kept) : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
 }
 
@@ -747,8 +748,8 @@ static int derived_variant(const builder *x, const rl_serving_engine *e, const r
     const rl_precision *p = &x->c->prec;
     int gemm = op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE;
     return rl_engine_nearest_variant(
-        e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? RL_BF16 : gemm ? p->weights : p->kv),
-        rl_dtype_bytes(op->half ? RL_BF16 : p->compute), op->t.compute_s > op->t.memory_s);
+        e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? x->kept : gemm ? p->weights : p->kv),
+        rl_dtype_bytes(op->half ? x->kept : p->compute), op->t.compute_s > op->t.memory_s);
 }
 
 /* The octaves below the table's grid that op's band widens by, t its
@@ -956,8 +957,8 @@ static void rows_head(builder *x)
     double L = (double)x->m->layers, D = (double)x->m->d_model;
     rl_op *emb = add(x, "embedding", NULL, RL_OP_WEIGHT, RL_EFF_GEMM, 1);
     emb->tokens = x->M;
-    /* gathered rows only, in the table's dtype (dtype.h rl_dtype_vocab) */
-    emb->weight_bytes = x->M * D * rl_dtype_weight_bytes(rl_dtype_vocab(x->c->prec.weights));
+    /* gathered rows only, in the table's dtype (dtype.h rl_dtype_kept) */
+    emb->weight_bytes = x->M * D * rl_dtype_weight_bytes(x->kept);
     emb->act_write = x->M * D * x->ab;
     elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
     if (x->m->attention == RL_ATTN_MLA)
@@ -989,9 +990,10 @@ static void rows_tail(builder *x)
          * the model's torch_dtype, not a quantized Linear
          * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d);
          * and it is whole on every chip (replicated) */
+        int half = x->half;
         x->half = 1;
         replicated(x, "router", moe, D, E, 0);
-        x->half = 0;
+        x->half = 0; /* the routed experts take --weights (spec.h `quantized`) */
         double wrep = x->wrep; /* routed experts stay split over the chips (EP) */
         x->wrep = 1;
         int first = x->o->n;
@@ -999,6 +1001,7 @@ static void rows_tail(builder *x)
         mlp(x, "expert", moe, k, (double)m->d_ff_expert,
             rl_arch_experts_read_ep(m, x->M, c->ep), k / E);
         x->wrep = wrep;
+        x->half = half;
         if (x->o->n > first) { /* the fused MoE table: this chip's share at the plan's TP and EP */
             double ep = c->ep > 1 ? (double)c->ep : 1; /* tp: the other chips */
             double shape[RL_KSHAPE] = {x->M, ep / (double)c->chips, 1 / ep, 0,
@@ -1028,12 +1031,17 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
-    builder x = {m, h, c, out, rl_dtype_bytes(c->prec.weights), rl_dtype_bytes(c->act),
+    builder x = {m, h, c, out, rl_dtype_bytes(c->act),
                  rl_dtype_kv_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
-                             : 1.0, 0};
+                             : 1.0, 0, rl_dtype_kept(c->prec.weights)};
+    /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
+     * stay unquantized; a `quantized = "experts"` model keeps all its
+     * matmuls but the routed experts' so (spec.h) */
+    int quantized = x.kept != c->prec.weights;
+    x.half = quantized && m->quantized == RL_QUANT_EXPERTS;
     rl_ops_part one, dec = {c->decode_batch, 1, c->decode_context - 1};
     const rl_ops_part *pp;
     int np = prefill_parts(c, &one, &pp);
@@ -1050,11 +1058,12 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                 rows_head(&x);
             else if (sp == RL_OPS_TAIL)
                 rows_tail(&x);
-            else if (sp == RL_OPS_SEQS) { /* bf16 under 4-bit weights (rl_dtype_vocab) */
-                x.half = rl_dtype_vocab(c->prec.weights) != c->prec.weights;
+            else if (sp == RL_OPS_SEQS) { /* never quantized (dtype.h rl_dtype_kept) */
+                int half = x.half;
+                x.half = quantized;
                 matmul(&x, "lm_head", 1, seg_seqs(&seg[0]) + seg_seqs(&seg[1]), 1,
                        (double)m->d_model, (double)m->vocab, 1, 1, 0);
-                x.half = 0;
+                x.half = half;
             }
             else if (m->attention == RL_ATTN_MLA)
                 mla_segment(&x, &seg[sp - RL_OPS_PREFILL]);

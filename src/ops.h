@@ -91,8 +91,11 @@ typedef struct {
     double kshape[RL_KSHAPE]; /* its shape on the table's axes (engines.h), per chip */
     double kscale;       /* table time multiplier (prefill attention: query-key pairs
                             over those of a causal prompt of the same length) */
-    int half;            /* a weight matmul kept in bf16 whatever --weights / --compute
-                            (the MoE router, ops.c) */
+    int half;            /* a weight matmul kept unquantized, its weights and math in
+                            rl_dtype_kept(--weights) whatever --compute (bf16 under
+                            8- and 4-bit weights): the MoE router, the LM head, and
+                            under a `quantized = "experts"` model every matmul but
+                            the routed experts' (ops.c) */
     rl_provenance prov;  /* where its time comes from */
     double scores;       /* materialized attention: score-matrix bytes it writes and reads
                             (part of act_read + act_write); 0 when fused */

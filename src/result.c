@@ -345,7 +345,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
         cJSON_AddNumberToObject(c, "norms", pc.norms);
     }
     cJSON_AddNumberToObject(o, "weight_bytes",
-                            rl_dtype_weights_bytes(p.weights, pc.total, pc.embedding + pc.lm_head));
+                            rl_dtype_weights_bytes(p.weights, pc.total, rl_arch_kept_params(m)));
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
     cJSON_AddNumberToObject(o, "flops_per_token", rl_arch_flops_per_token(m));
     if (context > 0) {

@@ -754,7 +754,8 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep)
         return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     /* the plan's stored weights on each chip: attention, dense and vocab once
-     * per group (fixY); the MoE router whole, in bf16 (shard.c) */
+     * per group (fixY); the MoE router whole, the kept classes in
+     * rl_dtype_kept's dtype (shard.c) */
     rl_shard_plan plan = rl_serve_replica_plan(chips / pp, ep, l);
     plan.pp = pp;
     rl_shard_result r;

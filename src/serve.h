@@ -443,8 +443,8 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
  * its chips: the model's total (memory.h, evenly split) for a dense model
  * under plain TP over at most K chips a stage; else chips x the per-chip
  * weights of the plan as shard.h stores them (attn-dp or ep > 1: attention,
- * dense and vocab once per group; a MoE model: its router whole and bf16 on
- * every chip, ops.c; TP beyond K: the K/V projections on each of the tp / K
+ * dense and vocab once per group; a MoE model: its router whole on every
+ * chip, ops.c; the unquantized classes in dtype.h rl_dtype_kept's dtype; TP beyond K: the K/V projections on each of the tp / K
  * chips sharing a head, tester20 F1).
  * -1 when the plan cannot be evaluated. */
 double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,

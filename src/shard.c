@@ -345,16 +345,17 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
 
-/* Weights per chip of plan pl in p.weights (the MoE router bf16): what a
- * chip stores into r->weight_bytes; returns what one tick over `tokens`
- * token rows of the replica reads (bytes). */
+/* Weights per chip of plan pl in p.weights, the kept classes (arch.h
+ * rl_arch_kept_params) in rl_dtype_kept's dtype: what a chip stores into
+ * r->weight_bytes; returns what one tick over `tokens` token rows of the
+ * replica reads (bytes). */
 static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
                            double tokens, rl_shard_result *r)
 {
     long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
     double P = (double)pl->pp, Mtp = (double)pl->tp;
     rl_params pc = rl_arch_params(m);
-    double stored, read, vocab = 0, vocab_read = 0; /* vocab: in rl_dtype_vocab's dtype */
+    double stored, read, kept = 0, kept_read = 0; /* in rl_dtype_kept's dtype */
     if (m->abstract) {
         stored = pc.total / (double)(M * pl->pp);
         read = stored;
@@ -370,23 +371,28 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
         double kv_shards = fmin(Mtp, K);
         double attn = pl->ep > 1 && pl->attn_replicated ? qo + kvp + rep
                                                         : qo / Mtp + kvp / kv_shards + rep;
-        vocab = (pc.embedding + pc.lm_head) / Mtp;
+        double vocab = (pc.embedding + pc.lm_head) / Mtp;
         /* read: the embedding's gathered rows, not its table (tied: the LM
          * head reads the table), as rl_arch_params_read (tester12 #2) */
-        vocab_read = rl_arch_vocab_read(m, tokens) / Mtp;
+        double vocab_read = rl_arch_vocab_read(m, tokens) / Mtp;
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
         if (m->experts > 0) /* the replica's tokens of one tick; the busiest EP chip's */
             touched = rl_arch_experts_read_ep(m, tokens, pl->ep) / (double)m->experts;
-        stored = (attn + vocab + dense_mlp / Mtp + experts + pc.norms) / P;
-        read = (attn + vocab_read + dense_mlp / Mtp + experts * touched + pc.norms) / P;
+        /* the MoE router whole on every chip, as the engines hold it (ops.c
+         * `replicated`); the kept blocks as rl_arch_kept_params splits them */
+        double blocks = attn + dense_mlp / Mtp + pc.norms + pc.router;
+        double kept_blocks = pc.norms + pc.router;
+        if (m->quantized == RL_QUANT_EXPERTS)
+            kept_blocks += attn + dense_mlp / Mtp;
+        stored = (blocks + vocab + experts) / P;
+        read = (blocks + vocab_read + experts * touched) / P;
+        kept = (kept_blocks + vocab) / P;
+        kept_read = (kept_blocks + vocab_read) / P;
     }
-    /* the MoE router: whole on every chip and bf16 whatever --weights, as
-     * the engines hold it (ops.c `replicated` and the router's dtype) */
-    double router = pc.router / P * rl_dtype_bytes(RL_BF16);
-    r->weight_bytes = rl_dtype_weights_bytes(p.weights, stored, vocab / P) + router;
-    return rl_dtype_weights_bytes(p.weights, read, vocab_read / P) + router;
+    r->weight_bytes = rl_dtype_weights_bytes(p.weights, stored, kept);
+    return rl_dtype_weights_bytes(p.weights, read, kept_read);
 }
 
 /* KV cache per chip of plan pl for micro-batches of bm sequences at

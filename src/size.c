@@ -1188,15 +1188,17 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
                         size_t n)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    int d = e && e->tables ? rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA,
-                                               c->p.weights, c->p.kv, c->p.compute)
-                           : 0;
+    rl_dtype gw = c->p.weights, gc = c->p.compute;
+    rl_arch_dense_gemm(m, &gw, &gc);
+    int d = e && e->tables
+                ? rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, c->p.kv, gc)
+                : 0;
     if (d)
         snprintf(why, n, "%.64s: %.32s's kernel tables measure no %s%s%s%s%s%s%s", h->name,
                  e->name, d & RL_DERIVED_GEMM ? "GEMM of " : "",
-                 d & RL_DERIVED_GEMM ? rl_dtype_name(c->p.weights) : "",
+                 d & RL_DERIVED_GEMM ? rl_dtype_name(gw) : "",
                  d & RL_DERIVED_GEMM ? " weights x " : "",
-                 d & RL_DERIVED_GEMM ? rl_dtype_name(c->p.compute) : "",
+                 d & RL_DERIVED_GEMM ? rl_dtype_name(gc) : "",
                  d == (RL_DERIVED_GEMM | RL_DERIVED_KV) ? " compute, nor " : d & RL_DERIVED_GEMM
                                                                            ? " compute" : "",
                  d & RL_DERIVED_KV ? rl_dtype_name(c->p.kv) : "",

@@ -60,6 +60,7 @@ typedef struct {
 
 static const char *const MLP_NAMES[] = {"swiglu", "gelu", "geglu", NULL};
 static const char *const ATTN_NAMES[] = {"mha", "gqa", "mla", NULL};
+static const char *const QUANT_NAMES[] = {"linear", "experts", NULL};
 static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
 
 #define MF(n, t, fl) {#n, t, offsetof(rl_model, n), 0, NULL, fl}
@@ -93,6 +94,7 @@ static const field MODEL_FIELDS[] = {
     MF(sliding_window, T_INT, POS),
     MF(sliding_window_pattern, T_INT, POS),
     MF(max_context, T_INT, ABS | POS),
+    {"quantized", T_ENUM, offsetof(rl_model, quantized), 0, QUANT_NAMES, 0},
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -424,6 +426,8 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
                 m->top_k > 0 ? "top_k" : "shared_experts");
     if (m->top_k > m->experts)
         RL_FAIL("%s: field 'top_k': %lld exceeds experts (%lld)", origin, m->top_k, m->experts);
+    if (m->quantized == RL_QUANT_EXPERTS && m->experts == 0)
+        RL_FAIL("%s: field 'quantized': \"experts\" needs routed experts (experts > 0)", origin);
     if (m->dense_layers > m->layers)
         RL_FAIL("%s: field 'dense_layers': %lld exceeds layers (%lld)", origin, m->dense_layers,
                 m->layers);

@@ -38,6 +38,20 @@ typedef enum { RL_MLP_SWIGLU, RL_MLP_GELU, RL_MLP_GEGLU } rl_mlp;
  * latent attention (kv_lora_rank ... below).  Default: mha when K = N, else gqa. */
 typedef enum { RL_ATTN_MHA, RL_ATTN_GQA, RL_ATTN_MLA } rl_attention;
 
+/* The tensor classes the model's checkpoints quantize under --weights
+ * narrower than 16 bits (dtype.h rl_dtype_kept: the rest stay bf16).
+ * linear (default): every Linear layer of the transformer blocks
+ * (attention, dense MLP, shared and routed experts), as llm-compressor's
+ * recipes (targets="Linear", ignore=["lm_head"]) and NVIDIA's and Neural
+ * Magic's FP8/NVFP4 checkpoints do.  experts: the routed experts only, as
+ * gpt-oss ships: its MXFP4 checkpoint lists "model.layers.*.self_attn",
+ * "model.layers.*.mlp.router", "model.embed_tokens" and "lm_head" in
+ * modules_to_not_convert (config.json, tests/data/hf/gpt-oss-120b.json);
+ * "it uses the standard bfloat16 for attention and other layers" (the vLLM
+ * blog's GPT-OSS post, vllm-project.github.io).  The embedding, LM head,
+ * norms and router are never quantized (dtype.h). */
+typedef enum { RL_QUANT_LINEAR, RL_QUANT_EXPERTS } rl_quantized;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -92,6 +106,7 @@ typedef struct {
     long long sliding_window_pattern;
 
     long long max_context; /* longest sequence the model supports (tokens) */
+    rl_quantized quantized; /* `quantized`: "linear" | "experts" (above) */
 } rl_model;
 
 typedef enum {

@@ -21,7 +21,7 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     r.mem = rl_memory_use(m, h, chips, batch, context, p.weights, p.kv);
     r.kv_load_s = r.mem.kv_bytes / bw;
     double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_params_read(m, B),
-                                            rl_arch_vocab_read(m, B));
+                                            rl_arch_kept_read(m, B));
     rl_roofline mlp = rl_roofline_time(B * rl_arch_flops_per_token(m), p_bytes, peak, bw);
     r.weight_load_s = mlp.memory_s;
     r.compute_s = mlp.compute_s;
@@ -87,6 +87,14 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
     }
     if (rl_model_check_context(m, context, err, errlen) != 0)
         return -1;
+    if (p.kv == RL_MXFP4 || p.compute == RL_MXFP4) {
+        /* a checkpoint format (dtype.h): no engine caches KV in it, and its
+         * GEMMs run on the chip's fp4, fp8 or bf16 units */
+        const char *f = p.kv == RL_MXFP4 ? "kv" : "compute";
+        snprintf(err, errlen, "%s mxfp4: mxfp4 is a weights format only (gpt-oss's MoE "
+                 "experts); give --weights mxfp4 with --%s fp4, fp8 or bf16", f, f);
+        return -1;
+    }
     if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
         char have[64] = "";
         for (int d = 0; d < RL_DTYPE_COUNT; d++)

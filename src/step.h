@@ -102,7 +102,9 @@ void rl_step_settle_excess(rl_step *s);
  * weight-only quantization, dequantized in the kernel), is modelled: weight
  * bytes of the weights' format, FLOPs at the compute format's peak.  Equal
  * widths (int8 weights, fp8 compute) are taken as a cast at load at no cost.
- * Returns 0 or -1 with err naming the field. */
+ * mxfp4 is a weights format only: --kv mxfp4 and --compute mxfp4 are
+ * refused (no engine caches KV in it; its GEMMs run on fp4, fp8 or bf16
+ * units, dtype.h).  Returns 0 or -1 with err naming the field. */
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen);
 

@@ -2,6 +2,8 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "memory.h"
+#include "ops.h"
 
 /* LLaMA-2-13B: 13,015,864,320 parameters, exact.  Source: the sum of the
  * shapes in meta-llama/Llama-2-13b-hf config.json (the Hugging Face model's
@@ -166,6 +168,78 @@ static void gpt_oss_window(void **state)
     assert_rel(rl_arch_flops_per_token(&m), 2 * (p.active_nonembedding - p.norms), 1e-12);
 }
 
+/* The op named `name` in o, or NULL. */
+static const rl_op *find_op(const rl_ops *o, const char *name)
+{
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->op[i].name, name) == 0)
+            return &o->op[i];
+    return NULL;
+}
+
+/* Weight bytes as quantized checkpoints store them (dtype.h rl_dtype_kept,
+ * arch.h rl_arch_kept_params; tester23 F3).  LLaMA-3-8B under fp8 or int8,
+ * by hand from its config (L 32, D 4096, F 14336, 32 heads, 8 KV heads of
+ * 128, V 128,256, untied):
+ *   Linear layers at 1 B: 32 x (2 x 4096 x 4096 (q, o) + 2 x 4096 x 1024
+ *     (k, v) + 3 x 4096 x 14336 (gate, up, down)) = 6,979,321,856;
+ *   kept bf16: embedding + LM head 2 x 128,256 x 4096 = 1,050,673,152, norm
+ *     gains 65 x 4096 = 266,240: 1,050,939,392 x 2 B;
+ *   9,081,200,640 B (the old rule, all 8,030,261,248 parameters at 1 B:
+ *   8,030,261,248 B, 11.6% low; tester23's ~9.08 GB real).
+ * bf16 and fp32 weights keep every tensor in their own width.  The step's
+ * LM head reads 128,256 x 4096 x 2 B under fp8 (ops, a bf16 matmul).
+ * gpt-oss-120b ships MXFP4 experts only (quantized = "experts"): 36 x 128
+ * x 3 x 2880 x 2880 = 114,661,785,600 expert weights at 0.53125 B (MXFP4:
+ * 4 bits + an E8M0 byte per 32) beside the attention 955,514,880, router
+ * 13,271,040, embedding + LM head 1,158,266,880 and norms 210,240 at 2 B:
+ * 65,168,599,680 B (the checkpoint: ~65 GB); under fp4 (NVFP4, 0.5625 B)
+ * 68,751,780,480 B (the old rule, attention at fp4 too: 67,358,848,500).
+ * Its q_proj is a bf16 matmul (2880 x 4096 x 2 B), its experts are not.
+ * Exact (integers and binary fractions). */
+static void quantized_checkpoint_bytes(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h100-sxm", NULL, 0);
+    double linear = 32.0 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336);
+    double kept = 2 * 128256.0 * 4096 + 65 * 4096.0;
+    assert_true(linear == 6979321856.0 && kept == 1050939392.0);
+    assert_true(rl_arch_params(&m).total == linear + kept);
+    assert_true(rl_arch_kept_params(&m) == kept);
+    assert_true(rl_memory_use(&m, h, 1, 0, 1, RL_FP8, RL_FP8).weight_bytes == 9081200640.0);
+    assert_true(rl_memory_use(&m, h, 1, 0, 1, RL_INT8, RL_FP8).weight_bytes == 9081200640.0);
+    assert_true(rl_memory_use(&m, h, 1, 0, 1, RL_BF16, RL_FP8).weight_bytes == 2 * 8030261248.0);
+    assert_true(rl_memory_use(&m, h, 1, 0, 1, RL_FP32, RL_FP8).weight_bytes == 4 * 8030261248.0);
+    rl_ops *o = malloc(sizeof *o);
+    assert_non_null(o);
+    char err[256];
+    rl_ops_config c = rl_ops_mixed_config(1, (rl_precision){RL_FP8, RL_FP8, RL_FP8}, 0, 0, 1, 1024);
+    assert_int_equal(rl_ops_build(&m, h, &c, o, err, sizeof err), 0);
+    const rl_op *lm = find_op(o, "lm_head");
+    assert_non_null(lm);
+    assert_true(lm->half && lm->weight_bytes == 128256.0 * 4096 * 2);
+
+    rl_model g = load_model("gpt-oss-120b", NULL, 0);
+    assert_int_equal(g.quantized, RL_QUANT_EXPERTS);
+    double experts = 36 * 128 * 3 * 2880.0 * 2880, rest = 955514880.0 + 13271040 + 1158266880 + 210240;
+    assert_true(rl_arch_params(&g).total == experts + rest);
+    assert_true(rl_arch_kept_params(&g) == rest);
+    assert_true(rl_memory_use(&g, h, 1, 0, 1, RL_MXFP4, RL_BF16).weight_bytes == 65168599680.0);
+    assert_true(rl_memory_use(&g, h, 1, 0, 1, RL_FP4, RL_BF16).weight_bytes == 68751780480.0);
+    c = rl_ops_mixed_config(1, (rl_precision){RL_MXFP4, RL_BF16, RL_BF16}, 0, 0, 1, 1024);
+    assert_int_equal(rl_ops_build(&g, h, &c, o, err, sizeof err), 0);
+    const rl_op *q = find_op(o, "q_proj"), *e = find_op(o, "expert_up");
+    assert_non_null(q);
+    assert_non_null(e);
+    assert_true(q->half && q->weight_bytes == 2880.0 * 4096 * 2);
+    assert_false(e->half);
+    free(o);
+    free(h);
+}
+
 /* Gemma 3's 5:1 local:global (sliding_window_pattern 6): of 62 layers the
  * global ones are 5, 11, ..., 59 (10), so 52 are local.  Mistral v0.1 has
  * every layer local (no pattern). */
@@ -225,6 +299,7 @@ static void attention_field_errors(void **state)
         {"sliding_window_pattern = 2", "'sliding_window_pattern': set, but"},
         {"sliding_window = 128, sliding_window_pattern = 1", "'sliding_window_pattern': 1"},
         {"attention = 'sparse'", "'attention': unknown value"},
+        {"quantized = 'experts'", "'quantized': \"experts\" needs routed experts"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], path[64], err[1024];
@@ -251,6 +326,7 @@ int main(void)
         cmocka_unit_test(swiglu_three_matrices),   cmocka_unit_test(tied_embeddings),
         cmocka_unit_test(expected_experts),        cmocka_unit_test(deepseek_v3_mla),
         cmocka_unit_test(gpt_oss_window),          cmocka_unit_test(window_patterns),
+        cmocka_unit_test(quantized_checkpoint_bytes),
         cmocka_unit_test(qwen3_attention_params), cmocka_unit_test(llama31_presets),  cmocka_unit_test(attention_field_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

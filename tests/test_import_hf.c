@@ -121,7 +121,7 @@ static void family_mappings(void **state)
 
 /* tester23 F8: quantization_config is noted, not applied: DeepSeek-V3's
  * {"quant_method": "fp8", "fmt": "e4m3"} -> --weights fp8, gpt-oss's
- * "mxfp4" -> fp4; a config without one (llama3-8b) -> no note. */
+ * "mxfp4" -> mxfp4; a config without one (llama3-8b) -> no note. */
 static void quantization_noted(void **state)
 {
     (void)state;
@@ -131,7 +131,7 @@ static void quantization_noted(void **state)
         "quantization_config says quant_method \"fp8\", fmt \"e4m3\": the spec has no dtype "
         "and runs default to bf16 weights; pass --weights fp8 to match",
         "quant_method \"mxfp4\": the spec has no dtype and runs default to bf16 weights; pass "
-        "--weights fp4 (", ""};
+        "--weights mxfp4 to match", ""};
     for (int i = 0; i < 3; i++) {
         char err[1024], note[512];
         int io;

@@ -1640,18 +1640,22 @@ static void test_seqs_peak_and_memo(void **state)
  *    parameters but the router, norms and MLA's down-projections split over
  *    the 8 chips, the norms and down-projections (61 x 7168 x (1536 + 512 +
  *    64) = 923,467,776, arch.h rl_arch_tp_replicated_params, tester22 F3)
- *    whole, the router whole in bf16 (ops.c `replicated`): w =
+ *    whole, the router whole; the router, the norms and the vocab-parallel
+ *    embedding and LM head (2 x 129,280 x 7168 = 1,853,358,080) bf16, as
+ *    the fp8 checkpoint keeps them (dtype.h rl_dtype_kept): w =
  *    (671,026,404,352 - 106,430,464 - 1,006,592 - 923,467,776) / 8 +
- *    1,006,592 + 2 x 106,430,464 + 923,467,776 = 84,886,772,736 B: 8 x 0.9 x
- *    (151,397,597,184 - w - 411,041,792) / (35,136 x 8) = 1,693,129.7
- *    tokens (1,447,495.4 on 141e9-byte chips with the down-projections
+ *    2 x 1,006,592 + 2 x 106,430,464 + 923,467,776 + 1,853,358,080 / 8 =
+ *    85,119,449,088 B: 8 x 0.9 x (151,397,597,184 - w - 411,041,792) /
+ *    (35,136 x 8) = 1,687,169.7 tokens (1,693,129.7 with the embedding, LM
+ *    head and norms at 1 B, w = 84,886,772,736; 1,447,495.4 on 141e9-byte
+ *    chips with the down-projections
  *    split; 1,452,629.5 with the even split
  *    of all parameters, w = 671,026,404,352 / 8, before stop 25); the
  *    split the simulator made before stop 23 (one copy over 8 chips)
  *    would be 8x that.
  *  - attn-dp: one copy, but each chip stores attention, embeddings, LM
- *    head, router (bf16: 2 B a parameter), norms and the dense MLP whole
- *    beside 1/8 of the routed experts (shard.h "ep8 attn=rep"): 8 x 0.9 x
+ *    head, router, norms (those four bf16: 2 B a parameter) and the dense
+ *    MLP whole beside 1/8 of the routed experts (shard.h "ep8 attn=rep"): 8 x 0.9 x
  *    (151,397,597,184 - that -
  *    411,041,792) / 35,136, from model's parameter groups (test_arch pins
  *    them).
@@ -1668,12 +1672,13 @@ static void test_mla_kv_layouts(void **state)
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double rep = 61 * 7168 * (1536 + 512 + 64.0), hbm = 151397597184.0;
     assert_true(rl_arch_tp_replicated_params(&m) == rep);
-    double w = (671026404352.0 - 106430464 - 1006592 - rep) / 8 + 1006592 + 2 * 106430464.0 + rep;
+    double w = (671026404352.0 - 106430464 - 1006592 - rep) / 8 + 2 * 1006592 + 2 * 106430464.0 +
+               rep + 1853358080.0 / 8;
     assert_rel(tp, 8 * 0.9 * (hbm - w - nccl) / (35136.0 * 8), 1e-9);
-    assert_rel(tp, 1693129.7, 1e-7);
+    assert_rel(tp, 1687169.7, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
-    double chip = pc.attention + pc.embedding + pc.lm_head + 2 * pc.router + pc.norms +
+    double chip = pc.attention + 2 * (pc.embedding + pc.lm_head + pc.router + pc.norms) +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
     double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP);
     assert_rel(dp, 8 * 0.9 * (hbm - chip - nccl) / 35136.0, 1e-9);
@@ -1707,10 +1712,12 @@ static void test_mla_kv_layouts(void **state)
  *    as step does (the attention, vocab, dense and shared-expert weights
  *    whole: 98,856,229,888 B, not the even split's 83.9 GB, fixY's open
  *    item; the router whole in bf16, 106,430,464 B more, since stop 25:
- *    98,962,660,352 B): 8 x 0.9 x (151,397,597,184 - 98,962,660,352 - 392
- *    MiB) / 35,136 B = 10,660,634.2 tokens (by hand; 8,529,979.1 on
- *    141e9-byte chips until tester22 F2; 8 x tp8's 1,452,629.5 before
- *    stop 24),
+ *    98,962,660,352 B; the embedding, LM head (1,853,358,080) and norms
+ *    (1,006,592) bf16 as the fp8 checkpoint keeps them, dtype.h
+ *    rl_dtype_kept: 100,817,025,024 B): 8 x 0.9 x (151,397,597,184 -
+ *    100,817,025,024 - 392 MiB) / 35,136 B = 10,280,641.5 tokens (by hand;
+ *    10,660,634.2 with those at 1 B; 8,529,979.1 on 141e9-byte chips
+ *    until tester22 F2; 8 x tp8's 1,452,629.5 before stop 24),
  *    and its decode step at B = 64 and context 4096 the step's time (both
  *    the same op list and collectives; ops reads those weights whole on
  *    each chip too, 30.56 -> 33.92 ms).
@@ -1764,7 +1771,7 @@ static void test_mla_ep_layout_agrees(void **state)
     /* simulator */
     double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP);
-    assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 98962660352.0 - 411041792.0) / 35136, 1e-9);
+    assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 100817025024.0 - 411041792.0) / 35136, 1e-9);
     assert_true(ep8 < 8 * tp8);
     rl_ops_cost c;
     assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
@@ -1894,13 +1901,16 @@ static void test_pipeline_parallel(void **state)
  * DeepSeek-V3 in fp8 on 8 H200: MLA's one latent is whole on each TP chip,
  * 8 copies under tp8 and 2 under tp2 ep4, and ep4's chips hold the
  * attention, vocab, dense and shared-expert weights (17.01 GB in fp8) at
- * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 90,919,296,000
- * and 84,886,772,736 B, the router whole in bf16 on each: 106,430,464 B
+ * 1/2 where tp8's hold 1/8 (step's weight_bytes_per_chip 91,846,981,632
+ * and 85,119,449,088 B, the router whole in bf16 on each: 106,430,464 B
  * more than at 1 B a parameter, MLA's down-projections whole, 923,467,776
- * B: tester22 F3, 90,457,562,112 and 84,078,738,432 B before): by hand
- * 8 x 0.9 x (151,397,597,184 (141 GiB) - 90,919,296,000 B - 392 MiB) /
- * (35,136 B x 2 copies) = 6,154,432.3 tokens (5,136,413.5 before, on
- * 141e9-byte chips) under the
+ * B: tester22 F3; the vocab-parallel embedding and LM head (1,853,358,080
+ * / tp) and the norms (1,006,592) bf16 as the fp8 checkpoint keeps them,
+ * dtype.h rl_dtype_kept; 90,919,296,000 and 84,886,772,736 B with those at
+ * 1 B, 90,457,562,112 and 84,078,738,432 B before F3): by hand
+ * 8 x 0.9 x (151,397,597,184 (141 GiB) - 91,846,981,632 B - 392 MiB) /
+ * (35,136 B x 2 copies) = 6,059,382.6 tokens (6,154,432.3 with the
+ * embedding at 1 B; 5,136,413.5 on 141e9-byte chips) under the
  * profile's TensorRT-LLM rule (1e-9), less than 4x tp8's (4x while the
  * pool took the even split, W/8, for both).  A dense model,
  * an ep not dividing the experts or the chips, or attn-dp with ep is
@@ -1943,7 +1953,7 @@ static void test_expert_parallel_degrees(void **state)
     double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP);
     double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP);
     assert_true(k24 < 4 * k8);
-    assert_rel(k24, 8 * 0.9 * (151397597184.0 - 90919296000.0 - 411041792.0) / (35136.0 * 2), 1e-9);
+    assert_rel(k24, 8 * 0.9 * (151397597184.0 - 91846981632.0 - 411041792.0) / (35136.0 * 2), 1e-9);
 }
 
 /* Steps with prompts are costed from the op list's spans, each kept by what
