@@ -885,7 +885,7 @@ typedef struct {
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
-    double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
+    double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long preempt, completed;
     long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
@@ -1232,6 +1232,14 @@ static inline void itl_step(sim *S, replica *r, double now)
 
 /* ---- sequence transitions ---- */
 
+/* Whether a completed request met c's SLOs (those given): TTFT and TPOT
+ * (a one-token output has none, and meets any TPOT target). */
+static int within_slo(const rl_serve_config *c, double ttft, double tpot)
+{
+    double tp = isfinite(tpot) ? tpot : 0;
+    return (c->slo_ttft <= 0 || ttft <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot);
+}
+
 static void done(sim *S, int i, double now)
 {
     const rl_request *q = &S->req[i];
@@ -1252,6 +1260,7 @@ static void done(sim *S, int i, double now)
     else if (S->completed > S->warm && now <= S->w1) {
         S->win_done++;
         S->win_tokens += q->output;
+        S->win_good += within_slo(S->c, S->ttft[i], S->tpot[i]);
     }
 }
 
@@ -2272,6 +2281,7 @@ static void steady_window(sim *S, rl_serve_result *out)
     if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
+    out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
 
 /* The settle time of the latencies v[0..n) (serve.h e2e_settle_s): the
@@ -2362,9 +2372,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->kv_peak_frac = S->kv_peak / S->cap_pages;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
-        double tp = isfinite(S->tpot[i]) ? S->tpot[i] : 0;
-        if ((c->slo_ttft <= 0 || S->ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
-            good++;
+        good += within_slo(c, S->ttft[i], S->tpot[i]);
         out->prefill_tokens_done += req[i].prompt;
     }
     out->prefill_tokens_done -= S->saved;

@@ -536,7 +536,13 @@ typedef struct {
                          at a decode replica (tester12 #12: a saturated decode pool's
                          queue grew unseen behind a prefill pool that kept up) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
-    double goodput_req_per_s; /* completed within both SLOs, per second */
+    double goodput_req_per_s; /* completed within both SLOs, per second of the whole run
+                                 (first arrival to last completion: the drain tail in) */
+    double steady_goodput_req_per_s; /* the same in the steady window (steady_req_per_s's:
+                                        completions within both SLOs per second of it; about
+                                        the offered rate x the attainment when the system
+                                        keeps up; tester22 F10); goodput_req_per_s without
+                                        a window */
     double slo_attainment;    /* fraction of requests within both SLOs */
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
