@@ -373,6 +373,11 @@ typedef struct {
                                not last RL_SERVE_CAPACITY_SPANS end-to-end latencies at the
                                first load it failed (--requests or RL_SERVE_CAPACITY_GROW_MAX
                                too few): *qps is then a lower bound; 0 otherwise */
+    double static_saturation; /* set by rl_serve_capacity on its own copy (0: unused):
+                               --policy static's saturation rate on the sample searched,
+                               every request at one instant (serve.c static_saturation);
+                               a load is then sustained when it is at most this rate and
+                               the targets hold, in place of the keep-up rule */
     int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
                                rests on repeated the n requests given (n too few to outlast
                                the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
