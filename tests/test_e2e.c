@@ -170,6 +170,25 @@ static double param(const cJSON *res, const char *name)
     return 0;
 }
 
+/* The excerpt's rows (EXCERPT) read into *m, each measured_s replaced by
+ * (E)'s time with the costs `truth` for llama2-70b (max_context 16384) on
+ * h100-sxm, which is returned. */
+static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
+{
+    char err[1024];
+    use_source_tree();
+    assert_int_equal(rl_measure_read(EXCERPT, m, err, sizeof err), 0);
+    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double x[RL_EC_N];
+    rl_ec_to_x(truth, x);
+    for (int i = 0; i < m->n; i++) {
+        rl_ec_terms t = terms(&mod, &h, m->row[i]);
+        m->row[i].measured = rl_ec_time(&t, x, NULL);
+    }
+    return h;
+}
+
 /* Measurements made by (E) itself from known costs on the excerpt's 47
  * configurations: fit recovers them (launch_s merges into the step floors:
  * every step of one model launches the same kernels), the profile loads
@@ -177,12 +196,8 @@ static double param(const cJSON *res, const char *name)
 static void fit_recovers_known_costs(void **state)
 {
     (void)state;
-    use_source_tree();
     rl_meas m;
     char err[1024];
-    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
-    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_engine_costs truth = rl_engine_costs_ideal();
     truth.v[RL_EC_DECODE_STEP] = 0.03;
     truth.v[RL_EC_PREFILL_STEP] = 0.05;
@@ -193,13 +208,9 @@ static void fit_recovers_known_costs(void **state)
     truth.v[RL_EC_COMM] = 0.6; /* inside the fit's [0.5, 1] (rl_ec_range) */
     truth.v[RL_EC_PREFILL_COMM] = 0.8;
     truth.v[RL_EC_PREFILL_ACT] = 2.5e-11; /* 33 us a Llama-2-70B token: 40 GB/s */
-    double x[RL_EC_N];
-    rl_ec_to_x(&truth, x);
-    for (int i = 0; i < m.n; i++) {
-        rl_ec_terms t = terms(&mod, &h, m.row[i]);
-        m.row[i].measured = rl_ec_time(&t, x, NULL);
+    rl_hw h = excerpt_measured_by(&truth, &m);
+    for (int i = 0; i < m.n; i++)
         m.row[i].hw[0] = '\0'; /* validate below runs on the profile */
-    }
     char prof[64];
     write_temp(prof, ".lua", "");
     rl_override ctx = {"max_context", "16384"};
@@ -314,24 +325,15 @@ static void fit_recovers_known_costs(void **state)
 static void fit_bounds_comm_eff(void **state)
 {
     (void)state;
-    use_source_tree();
     rl_meas m;
     char err[1024];
-    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
-    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_engine_costs truth = rl_engine_costs_ideal();
     truth.v[RL_EC_DECODE_STEP] = 0.03;
     truth.v[RL_EC_PREFILL_STEP] = 0.05;
     truth.v[RL_EC_COMPUTE] = 0.6;
     truth.v[RL_EC_MEMORY] = 0.7;
     truth.v[RL_EC_COMM] = 0.2;
-    double x[RL_EC_N];
-    rl_ec_to_x(&truth, x);
-    for (int i = 0; i < m.n; i++) {
-        rl_ec_terms t = terms(&mod, &h, m.row[i]);
-        m.row[i].measured = rl_ec_time(&t, x, NULL);
-    }
+    excerpt_measured_by(&truth, &m);
     rl_override ctx = {"max_context", "16384"};
     rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
                      .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
