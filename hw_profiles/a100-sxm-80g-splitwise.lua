@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:20Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -186,9 +186,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:20Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:20Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z)",
         band = {
           p10 = -0.104925396749469,
           p5 = -0.219403293123,
@@ -235,16 +235,16 @@ return {
           per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
-        comm_eff = 0.150717833826106,
+        comm_eff = 1,
         compute_eff = 0.816255249011224,
-        decode_seq_s = 0.000260890296710504,
+        decode_seq_s = 0.000260890296710503,
         decode_step_s = 0.0445463507956528,
         fitted_on = {
           compute = "bf16",
           configs = 94,
           cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-03T04:10:20Z",
+          date = "2026-12-03T07:47:51Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -258,7 +258,6 @@ return {
           row_keys = "001e1895 0276a5ae 02c496b0 030e8c3a 083ffcc6 08777635 0a9612c3 0cbb0b1e 15c31b52 19228060 1c0f1cf0 1c190ee2 1cef1ac6 1ea1b5d4 22f02c9e 23a95795 2435fecf 29735aab 2b83954d 2cc14c87 2d54934f 34f0085d 35b3f7fb 390bb96a 416ffbc6 4318ee5e 4df050bd 4fa680bc 4fbabe99 4fc80f75 525cb924 5b82c42e 5f8559d2 6085abb8 621980b8 64395cd0 65e6ad2a 66c78afe 6b5d3073 6dce1cb0 6f0a3808 710b8246 71c3f498 770571ef 771a8191 796af9eb 7a9f60e6 7f651a2c 84093784 84366f20 84b45c70 850b188f 8969c7a2 8bda07ac 92e10ecc 94167b56 a17e8cb1 a32f9697 a4d5506a a73d63df a839e01e b8e758d8 b9da5705 bab21488 bc915421 bdb78aea be62bb40 bedc80c8 bf5fb980 c30c63b5 c5217cba c63b14e4 c7cf58e7 c86a47aa ca67841a cc40a29e cd3ea2f0 d04c3c71 d5e2754a d8e7fc76 db3d2dd6 dbdb25e6 de7f3555 e03dbe90 e58b6a21 e7350453 e84af2d0 ea4adbcc eac8fc39 ecb29018 f1d65ac6 f896ee16 fa35c20c fd14b9a8",
           rows = 94,
           sd = {
-            comm_eff = 0.0208226086308644,
             compute_eff = 0.0371982377713883,
             decode_seq_s = 6.14177454385409e-05,
             decode_step_s = 0.000450042811749662,
@@ -267,9 +266,10 @@ return {
             prefill_comm_eff = 0.543202821620662,
             prefill_seq_s = 0.00351236168262437,
             prefill_step_s = 0.00424223965418043,
+            tp_excess = 0.916654868028954,
           },
           status = {
-            comm_eff = "fitted",
+            comm_eff = "held",
             compute_eff = "fitted",
             decode_seq_s = "fitted",
             decode_step_s = "fitted",
@@ -279,6 +279,7 @@ return {
             prefill_comm_eff = "not identified",
             prefill_seq_s = "fitted",
             prefill_step_s = "fitted",
+            tp_excess = "fitted",
           },
           weights = "bf16",
         },
@@ -291,6 +292,7 @@ return {
         prefill_step_s = 0.0437291375647138,
         seq_s = 0,
         step_s = 0,
+        tp_excess = 5.63491489105244,
       },
     },
     trtllm = "engines/a100-sxm-80g-trtllm.lua",

@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -200,9 +200,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T04:10:21Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-03T07:47:51Z)",
         band = {
           p10 = -0.061053518805657,
           p5 = -0.163925923292615,
@@ -210,29 +210,29 @@ return {
           p95 = 0.13080981113504,
           per_class = {
             decode = {
-              p10 = -0.0432471870535408,
+              p10 = -0.0432471870535409,
               p5 = -0.0611007564018403,
-              p90 = 0.0373680668025546,
-              p95 = 0.0465374139192675,
+              p90 = 0.0373680668025547,
+              p95 = 0.0465374139192676,
             },
             prefill = {
-              p10 = -0.151401148606711,
-              p5 = -0.213903500556577,
+              p10 = -0.15140114860671,
+              p5 = -0.213903500556576,
               p90 = 0.1308193346336,
               p95 = 0.162919681038218,
             },
             static = {
-              p10 = -0.0656508263851521,
-              p5 = -0.0927532037071591,
+              p10 = -0.0656508263851519,
+              p5 = -0.0927532037071588,
               p90 = 0.0567261048207855,
-              p95 = 0.0706455122236129,
+              p95 = 0.0706455122236128,
             },
           },
           per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0136, prefill 0.0476, static 0.0207 pooled; a class with fewer than 5 rows takes the pooled s)",
           per_octave = {
             decode = {
-              p10_p90 = 0.0062658190651243,
-              p5_p95 = 0.0062658190651243,
+              p10_p90 = 0.00626581906512414,
+              p5_p95 = 0.00626581906512414,
               up_to_octaves = 3.86455020230614,
             },
             prefill = {
@@ -241,15 +241,15 @@ return {
               up_to_octaves = 4.99227837138002,
             },
             static = {
-              p10_p90 = 0.0746796657204935,
-              p5_p95 = 0.0995522114920332,
+              p10_p90 = 0.0746796657204933,
+              p5_p95 = 0.0995522114920333,
               up_to_octaves = 4.99227837138002,
             },
           },
           per_octave_axes = "tp,batch,context,tokens",
           per_octave_from = "nested hold-outs of the fitted rows, each axis end held out and (E) fitted on the rest: tp 8 (32 rows), tp 2 (30 rows), batch 64 (4 rows), batch 1 (60 rows), context 8256 (3 rows), context 192 (3 rows), tokens 8192 (3 rows), tokens 128 (3 rows); every class's rows pooled for static (fewer than 5 held out)",
         },
-        comm_eff = 0.170564849911945,
+        comm_eff = 1,
         compute_eff = 0.835698883018688,
         decode_seq_s = 0.000276754682842688,
         decode_step_s = 0.0296218872559066,
@@ -258,7 +258,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-03T04:10:21Z",
+          date = "2026-12-03T07:47:51Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -272,18 +272,18 @@ return {
           row_keys = "0230c63c 030d75ed 099a355b 0b211efd 0d2b4a96 0f61adf9 116e6adb 11b11f24 167e0e75 1f6664f8 206f3e01 229c9100 24665fc4 288321ec 2c6c9045 300a60e6 3158d36a 358dbe65 3eba42ac 4224be3f 42fbf307 49f36e5f 4f80092f 4ffdcecc 53b9a260 54132a71 5587e4ee 5590dff1 559bf12c 566ae3e1 57baa60e 5853a2ec 5c70e395 5e470271 5e7cabbd 6004f65f 60be42a5 6112ae6c 63726190 68540c2e 6c34c04d 6c460b82 72733d0e 753db3b2 7b074628 7c381d46 7cd09e49 7d40b738 7f49bc35 8196adf0 834a5bea 8aabdb58 95919aef 995df229 9b3b4cb6 9e582478 a04167f7 a9c6591d ad9e92b5 af0ec6a3 b2c20665 be89e4d3 c1f471ad c3ff5a97 c7e7e772 c8a74423 cae1e3f8 cdc866ca d0074b6c d05bbcc8 d1611421 d5e6cb52 d6629150 da74cf4c dc5bdb19 dcb1ab77 df812b18 e1d35697 e2ff15a6 e3729c64 e56e5469 e95e040b ea3e5862 eb591435 ebd7eee3 ebeb9b20 ed0a5fb6 ed713c69 eddc8bed ee44a332 ee7755d2 f683de27 f9763d05 f98affb9",
           rows = 94,
           sd = {
-            comm_eff = 0.0242648463840231,
             compute_eff = 0.0393107298314504,
-            decode_seq_s = 3.59890336077122e-05,
+            decode_seq_s = 3.59890336077121e-05,
             decode_step_s = 0.000248937855795275,
             memory_eff = 0.0217722370760384,
             prefill_act_byte_s = 5.22563088078692e-12,
             prefill_comm_eff = 0.425881898149326,
             prefill_seq_s = 0.00142990998309452,
             prefill_step_s = 0.00169911744878663,
+            tp_excess = 0.834062265497514,
           },
           status = {
-            comm_eff = "fitted",
+            comm_eff = "held",
             compute_eff = "fitted",
             decode_seq_s = "fitted",
             decode_step_s = "fitted",
@@ -293,6 +293,7 @@ return {
             prefill_comm_eff = "at bound",
             prefill_seq_s = "at bound",
             prefill_step_s = "fitted",
+            tp_excess = "fitted",
           },
           weights = "bf16",
         },
@@ -305,6 +306,7 @@ return {
         prefill_step_s = 0.0515632166725509,
         seq_s = 0,
         step_s = 0,
+        tp_excess = 4.8628726875218,
       },
     },
     trtllm = "engines/h100-sxm-trtllm.lua",

@@ -133,8 +133,10 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
+        double tpx = s->prefill ? 0 : s->comm_s; /* what tp_excess multiplies */
         double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
-               dev = x[comm] * s->comm_s + x[RL_EC_PREFILL_ACT] * s->act_bytes;
+               dev = x[comm] * s->comm_s + x[RL_EC_TP_EXCESS] * tpx +
+                     x[RL_EC_PREFILL_ACT] * s->act_bytes;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
         for (int i = 0; i < s->nops; i++) {
             double c = s->op_c[i] * x[RL_EC_COMPUTE], m = s->op_m[i] * x[RL_EC_MEMORY];
@@ -160,6 +162,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
             grad[comm] += s->count * s->comm_s;
+            grad[RL_EC_TP_EXCESS] += s->count * tpx;
             grad[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         }
     }
@@ -1007,6 +1010,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
+        cols[RL_EC_TP_EXCESS] += s->prefill ? 0 : s->count * s->comm_s;
         cols[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
@@ -1021,7 +1025,9 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
  * measured step of their phase (10 ms without one), 0.1 ms a decoding and
  * 1 ms a prefilled sequence, no
  * launch or per-token cost, half the peak FLOP/s, 80% of the HBM bandwidth, half the
- * collective speed.  A floor above every step's device time starts with no
+ * collective speed (a prefill's at prefill_comm_eff 0.5, a decode step's
+ * as the measured collectives at comm_eff 1 plus tp_excess 1: the two
+ * have one column, and comm_eff, held, keeps its start).  A floor above every step's device time starts with no
  * gradient toward the device terms, one below all of them with none toward
  * the floor: the three cover both sides. */
 static void starts(const rows *rs, const unsigned char *use, double *x0)
@@ -1043,7 +1049,9 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_PREFILL_ACT] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
-        x[RL_EC_COMM] = x[RL_EC_PREFILL_COMM] = 2.0;
+        x[RL_EC_COMM] = 1.0; /* held (tp_excess fits what the rows add) */
+        x[RL_EC_TP_EXCESS] = 1.0;
+        x[RL_EC_PREFILL_COMM] = 2.0;
         for (int p = 0; p < RL_EC_N; p++) { /* inside the bounds */
             double lo, hi;
             rl_ec_range((rl_ec_param)p, &lo, &hi);
@@ -1110,7 +1118,9 @@ static cJSON *param_json(const rl_fit_result *f, int p)
     else
         cJSON_AddNumberToObject(o, "sd", sd);
     cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak"
-                                       : p == RL_EC_PREFILL_ACT ? "s per activation byte" : "s");
+                                       : p == RL_EC_PREFILL_ACT ? "s per activation byte"
+                                       : p == RL_EC_TP_EXCESS   ? "x the collectives' time"
+                                                                : "s");
     cJSON_AddStringToObject(o, "status", status);
     return o;
 }
@@ -1357,7 +1367,7 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
     rl_fit_result fr;
     char e[512];
     double x0[NSTART * RL_EC_N];
-    if (use && kept >= RL_EC_N && (phases_of(rs, held, 1) & ~phases_of(rs, held, 0)) == 0) {
+    if (use && kept >= RL_EC_N - 1 && (phases_of(rs, held, 1) & ~phases_of(rs, held, 0)) == 0) {
         starts(rs, use, x0);
         rl_engine_costs sub = *c;
         grid_of(rs, use, sub.grid);
@@ -1720,13 +1730,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     engine_name(m, &rs, o->engine, saved_as, sizeof saved_as);
     if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)
         goto done;
-    if (rs.n < RL_EC_N) {
+    if (rs.n < RL_EC_N - 1) { /* comm_eff and tp_excess: one column (enginecost.h), one to fit */
         char names[256] = "";
         for (int p = 0, k = 0; p < RL_EC_N; p++)
-            k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", p ? ", " : "",
-                          rl_ec_name((rl_ec_param)p));
+            if (p != RL_EC_COMM)
+                k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", p ? ", " : "",
+                              p == RL_EC_TP_EXCESS ? "tp_excess with comm_eff"
+                                                   : rl_ec_name((rl_ec_param)p));
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
-                 "parameters (%s); nothing written", m->path, rs.n, base.name, RL_EC_N, names);
+                 "parameters (%s); nothing written", m->path, rs.n, base.name, RL_EC_N - 1, names);
         goto done;
     }
     if (o->save && check_both_phases(m, &rs, err, errlen) != 0)
@@ -2001,9 +2013,22 @@ static double fitted_comm(const rl_ec_terms *t, const double *x)
     return comm;
 }
 
+/* A fitted row's tp_excess_s: the decode device time (E) adds for TP
+ * beyond its collectives (tp_excess x their measured time, enginecost.h),
+ * of kernel_excess_s, named apart so that comm_s stays the collectives
+ * (tester22 F6: a fitted comm_s read 30x the measured AllReduces). */
+static double fitted_tp_excess(const rl_ec_terms *t, const double *x)
+{
+    double s = 0;
+    for (int k = 0; k < t->n; k++)
+        s += t->step[k].prefill ? 0 : t->step[k].count * t->step[k].comm_s * x[RL_EC_TP_EXCESS];
+    return s;
+}
+
 static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
 {
     cJSON_AddNumberToObject(row, "comm_s", fitted_comm(t, x));
+    cJSON_AddNumberToObject(row, "tp_excess_s", fitted_tp_excess(t, x));
     cJSON_AddNumberToObject(row, "collectives", t->step[0].ncoll);
     cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
 }
@@ -2210,15 +2235,19 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                              "at the fitted prefill_comm_eff"
                                            : "included: tensor parallel over the chips (1D plan), "
                                              "at the fitted comm_eff");
-    char band[32], note[512], terms[256] = "";
+    char band[32], note[768], terms[512] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     add_no_band(result, h, first_why);
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's roofline terms%s, kernel_excess_s the fitted step_s above them",
-                 was, chips > 1 ? ", comm_s its collectives at the fitted comm_eff" : "");
+                 "step's roofline terms%s, kernel_excess_s the fitted step_s above them%s", was,
+                 chips > 1 ? ", comm_s its collectives at the fitted comm_eff (the chip's "
+                             "measured NCCL tables)" : "",
+                 chips > 1 ? ", of it tp_excess_s the device time the fit adds for TP beyond "
+                             "the collectives (tp_excess x their time; mechanism not "
+                             "identified: src/enginecost.h)" : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);

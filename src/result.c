@@ -1220,6 +1220,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"steady_req_per_s", r->steady_req_per_s},
         {"steady_out_tokens_per_s", r->steady_out_tokens_per_s},
         {"goodput_req_per_s", r->goodput_req_per_s},
+        {"steady_goodput_req_per_s", r->steady_goodput_req_per_s},
         {"slo_attainment", r->slo_attainment},
         {"utilization", r->utilization},
         {"mean_in_system", r->mean_in_system},
@@ -1244,12 +1245,14 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[4] = {NULL, NULL, NULL, NULL};
+    const char *none[5] = {NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
         none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
-    for (int k = 0; k < 4; k++)
+    if (!r->steady_valid || !r->slo_given)
+        none[4] = "steady_goodput_req_per_s";
+    for (int k = 0; k < 5; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }

@@ -886,7 +886,7 @@ typedef struct {
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
-    double w0, w1, win_done, win_tokens; /* steady-state window (rl_serve_result) */
+    double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long preempt, completed;
     long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
@@ -1233,6 +1233,14 @@ static inline void itl_step(sim *S, replica *r, double now)
 
 /* ---- sequence transitions ---- */
 
+/* Whether a completed request met c's SLOs (those given): TTFT and TPOT
+ * (a one-token output has none, and meets any TPOT target). */
+static int within_slo(const rl_serve_config *c, double ttft, double tpot)
+{
+    double tp = isfinite(tpot) ? tpot : 0;
+    return (c->slo_ttft <= 0 || ttft <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot);
+}
+
 static void done(sim *S, int i, double now)
 {
     const rl_request *q = &S->req[i];
@@ -1253,6 +1261,7 @@ static void done(sim *S, int i, double now)
     else if (S->completed > S->warm && now <= S->w1) {
         S->win_done++;
         S->win_tokens += q->output;
+        S->win_good += within_slo(S->c, S->ttft[i], S->tpot[i]);
     }
 }
 
@@ -2273,6 +2282,7 @@ static void steady_window(sim *S, rl_serve_result *out)
     if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
+    out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
 
 /* The settle time of the latencies v[0..n) (serve.h e2e_settle_s): the
@@ -2363,9 +2373,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->kv_peak_frac = S->kv_peak / S->cap_pages;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
-        double tp = isfinite(S->tpot[i]) ? S->tpot[i] : 0;
-        if ((c->slo_ttft <= 0 || S->ttft[i] <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot))
-            good++;
+        good += within_slo(c, S->ttft[i], S->tpot[i]);
         out->prefill_tokens_done += req[i].prompt;
     }
     out->prefill_tokens_done -= S->saved;
@@ -2505,6 +2513,26 @@ static int sustained(const rl_serve_result *r, const rl_serve_config *c)
            (c->slo_tpot <= 0 || r->tpot.n == 0 || r->tpot.p99 <= c->slo_tpot);
 }
 
+/* The capacity search's verdict on run r at `load` requests/s: sustained(),
+ * but under --policy static with a saturation rate (serve.h
+ * static_saturation) the load must be at most that rate in place of the
+ * keep-up rule.  A static batch runs until its last sequence finishes, so
+ * the more requests queue the larger the next batch and the more a replica
+ * serves: below saturation the queue stays bounded, and past the knee the
+ * served rate follows the offered one over a wide band, where keep-up at
+ * each load was decided by the sample's fluctuations (tester20 F8: 4
+ * replicas read 15.6, 16.5 and 9.6 req/s at --qps 10, 20 and 30).  The
+ * saturation rate, every batch full, is the most static batching serves:
+ * a verdict monotone in the load, and the same at every --qps. */
+static int sustained_at(const rl_serve_result *r, const rl_serve_config *c, double load)
+{
+    if (!(c->policy == RL_POLICY_STATIC && c->static_saturation > 0))
+        return sustained(r, c);
+    rl_serve_result kept = *r;
+    kept.keep_up = 1;
+    return load <= c->static_saturation && sustained(&kept, c);
+}
+
 /* The arrivals' own rate, (n - 1) / span; NAN without a span. */
 static double own_rate(const rl_request *req, long long n)
 {
@@ -2534,7 +2562,10 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
-    return isnan(searched) || isnan(own) || !sustained(r, c) || !run_settled(r, req, n)
+    /* static: the search's saturation rule decides (sustained_at), not the
+     * run's keep-up, which passes past the knee by the sample's chance */
+    return isnan(searched) || isnan(own) || c->policy == RL_POLICY_STATIC ||
+                   !sustained(r, c) || !run_settled(r, req, n)
                ? searched
                : fmax(searched, own);
 }
@@ -2566,7 +2597,7 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     }
     if (rc != 0)
         return -1;
-    *ok = sustained(&r, c);
+    *ok = sustained_at(&r, c, (double)(n - 1) / ((req[n - 1].arrival - req[0].arrival) / scale));
     if (*ok) /* serve.h: the span a steady state needs */
         *e2e = fmax(r.e2e.mean, r.e2e_settle_s);
     rl_serve_result_free(&r);
@@ -2702,6 +2733,40 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     return rc;
 }
 
+/* --policy static's saturation rate on the m requests req (serve.h
+ * static_saturation): all of them at the first one's arrival, the targets
+ * off, requests completed per second (m / (last completion - first
+ * arrival)); 0 when the run does not finish (the keep-up rule then
+ * decides).  0, or -1 with err. */
+static int static_saturation(const rl_request *req, long long m, const rl_serve_config *c,
+                             const rl_step_cost *pc, const rl_step_cost *dc, double *sat,
+                             char *err, size_t errlen)
+{
+    rl_request *buf = malloc((size_t)m * sizeof *buf);
+    if (!buf)
+        return snprintf(err, errlen, "capacity: out of memory"), -1;
+    for (long long i = 0; i < m; i++) {
+        buf[i] = req[i];
+        buf[i].arrival = req[0].arrival;
+    }
+    rl_serve_config off = *c;
+    off.slo_ttft = off.slo_tpot = 0;
+    off.stop_when_missed = 0;
+    rl_serve_result r;
+    int rc = rl_serve_run(buf, m, &off, pc, dc, &r, err, errlen);
+    free(buf);
+    *sat = 0;
+    if (rc == RL_SERVE_STALLED || rc == RL_SERVE_MISSED) {
+        err[0] = '\0';
+        return 0;
+    }
+    if (rc != 0)
+        return -1;
+    *sat = r.completed == r.requests && r.duration_s > 0 ? (double)m / r.duration_s : 0;
+    rl_serve_result_free(&r);
+    return 0;
+}
+
 /* The capacity search's sample of m requests from the n given (serve.h
  * rl_serve_capacity): the first m, or, when m > n, the n repeated, each
  * repeat a period later (the span and one mean gap: the rate stays
@@ -2746,8 +2811,13 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
             return snprintf(err, errlen, "capacity: out of memory"), -1;
-        rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint,
-                           grows > 0, qps, &end, err, errlen);
+        rc = c.policy == RL_POLICY_STATIC
+                 ? static_saturation(sample ? sample : req, m, &c, prefill_cost, decode_cost,
+                                     &c.static_saturation, err, errlen)
+                 : 0;
+        if (rc == 0)
+            rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint,
+                               grows > 0, qps, &end, err, errlen);
         free(sample);
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;

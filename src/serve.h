@@ -373,6 +373,11 @@ typedef struct {
                                not last RL_SERVE_CAPACITY_SPANS end-to-end latencies at the
                                first load it failed (--requests or RL_SERVE_CAPACITY_GROW_MAX
                                too few): *qps is then a lower bound; 0 otherwise */
+    double static_saturation; /* set by rl_serve_capacity on its own copy (0: unused):
+                               --policy static's saturation rate on the sample searched,
+                               every request at one instant (serve.c static_saturation);
+                               a load is then sustained when it is at most this rate and
+                               the targets hold, in place of the keep-up rule */
     int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
                                rests on repeated the n requests given (n too few to outlast
                                the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
@@ -536,7 +541,13 @@ typedef struct {
                          at a decode replica (tester12 #12: a saturated decode pool's
                          queue grew unseen behind a prefill pool that kept up) */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
-    double goodput_req_per_s; /* completed within both SLOs, per second */
+    double goodput_req_per_s; /* completed within both SLOs, per second of the whole run
+                                 (first arrival to last completion: the drain tail in) */
+    double steady_goodput_req_per_s; /* the same in the steady window (steady_req_per_s's:
+                                        completions within both SLOs per second of it; about
+                                        the offered rate x the attainment when the system
+                                        keeps up; tester22 F10); goodput_req_per_s without
+                                        a window */
     double slo_attainment;    /* fraction of requests within both SLOs */
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */

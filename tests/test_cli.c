@@ -1890,14 +1890,35 @@ static void fitted_breakdown_label(void **state)
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
     assert_non_null(strstr(note, "are the estimated step's roofline terms, comm_s its collectives "
-                                 "at the fitted comm_eff, kernel_excess_s the fitted step_s "
-                                 "above them"));
+                                 "at the fitted comm_eff (the chip's measured NCCL tables), "
+                                 "kernel_excess_s the fitted step_s above them, of it tp_excess_s"));
     assert_null(strstr(note, "formula (1)"));
     /* the breakdown holds on the fitted step too (step_columns_add_up) */
     const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     assert_rel(num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
                    num(r, "comm_s") + num(r, "kernel_excess_s"),
                num(r, "step_s"), 1e-12);
+    cJSON_Delete(j);
+}
+
+/* tester22 F6: a fitted profile's comm_s is the collectives at the chip's
+ * measured NCCL time, not the TP cost the rows add beyond it.  Llama-2-70B
+ * TP8 decode, batch 1, context 2048 on h100-sxm-splitwise: 160 AllReduces
+ * of 16 KB, 18.4 us each in h100-sxm's NCCL table (8 GPUs; 2.95 ms); was
+ * 17.3 ms (comm_eff 0.17).  What the fit adds for TP is tp_excess_s (4.86x
+ * that time: the shipped fit, calib/fit_splitwise.sh), of kernel_excess_s,
+ * so the step is unchanged (29.90 ms).  Tolerances: 1% on the table time,
+ * 2% on tp_excess (a refit moves it). */
+static void fitted_comm_is_the_collectives(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 8 "
+                            "--context 2048 --batch 1 --format json", out, sizeof out);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(num(r, "comm_s"), 2.95e-3, 0.01);
+    assert_rel(num(r, "tp_excess_s") / num(r, "comm_s"), 4.86, 0.02);
+    assert_true(num(r, "tp_excess_s") <= num(r, "kernel_excess_s"));
+    assert_rel(num(r, "step_s"), 29.90e-3, 0.005);
     cJSON_Delete(j);
 }
 
@@ -3655,6 +3676,7 @@ int main(void)
         cmocka_unit_test(default_flags_keep_plan),
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
+        cmocka_unit_test(fitted_comm_is_the_collectives),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(control_bytes_not_echoed),

@@ -170,6 +170,25 @@ static double param(const cJSON *res, const char *name)
     return 0;
 }
 
+/* The excerpt's rows (EXCERPT) read into *m, each measured_s replaced by
+ * (E)'s time with the costs `truth` for llama2-70b (max_context 16384) on
+ * h100-sxm, which is returned. */
+static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
+{
+    char err[1024];
+    use_source_tree();
+    assert_int_equal(rl_measure_read(EXCERPT, m, err, sizeof err), 0);
+    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    double x[RL_EC_N];
+    rl_ec_to_x(truth, x);
+    for (int i = 0; i < m->n; i++) {
+        rl_ec_terms t = terms(&mod, &h, m->row[i]);
+        m->row[i].measured = rl_ec_time(&t, x, NULL);
+    }
+    return h;
+}
+
 /* Measurements made by (E) itself from known costs on the excerpt's 47
  * configurations: fit recovers them (launch_s merges into the step floors:
  * every step of one model launches the same kernels), the profile loads
@@ -177,12 +196,8 @@ static double param(const cJSON *res, const char *name)
 static void fit_recovers_known_costs(void **state)
 {
     (void)state;
-    use_source_tree();
     rl_meas m;
     char err[1024];
-    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
-    rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_engine_costs truth = rl_engine_costs_ideal();
     truth.v[RL_EC_DECODE_STEP] = 0.03;
     truth.v[RL_EC_PREFILL_STEP] = 0.05;
@@ -190,16 +205,12 @@ static void fit_recovers_known_costs(void **state)
     truth.v[RL_EC_PREFILL_SEQ] = 5e-3;
     truth.v[RL_EC_COMPUTE] = 0.6;
     truth.v[RL_EC_MEMORY] = 0.7;
-    truth.v[RL_EC_COMM] = 0.2;
-    truth.v[RL_EC_PREFILL_COMM] = 0.4;
+    truth.v[RL_EC_COMM] = 0.6; /* inside the fit's [0.5, 1] (rl_ec_range) */
+    truth.v[RL_EC_PREFILL_COMM] = 0.8;
     truth.v[RL_EC_PREFILL_ACT] = 2.5e-11; /* 33 us a Llama-2-70B token: 40 GB/s */
-    double x[RL_EC_N];
-    rl_ec_to_x(&truth, x);
-    for (int i = 0; i < m.n; i++) {
-        rl_ec_terms t = terms(&mod, &h, m.row[i]);
-        m.row[i].measured = rl_ec_time(&t, x, NULL);
+    rl_hw h = excerpt_measured_by(&truth, &m);
+    for (int i = 0; i < m.n; i++)
         m.row[i].hw[0] = '\0'; /* validate below runs on the profile */
-    }
     char prof[64];
     write_temp(prof, ".lua", "");
     rl_override ctx = {"max_context", "16384"};
@@ -215,8 +226,11 @@ static void fit_recovers_known_costs(void **state)
     assert_rel(param(res, "prefill_seq_s"), 5e-3, 0.01);
     assert_rel(param(res, "compute_eff"), 0.6, 0.01);
     assert_rel(param(res, "memory_eff"), 0.7, 0.01);
-    assert_rel(param(res, "comm_eff"), 0.2, 0.01);
-    assert_rel(param(res, "prefill_comm_eff"), 0.4, 0.01);
+    /* decode's collectives and tp_excess share one column: comm_eff held
+     * at 1 (the measured tables), tp_excess = 1 / 0.6 - 1 */
+    assert_rel(param(res, "comm_eff"), 1, 0);
+    assert_rel(param(res, "tp_excess"), 1 / 0.6 - 1, 0.01);
+    assert_rel(param(res, "prefill_comm_eff"), 0.8, 0.01);
     assert_rel(param(res, "prefill_act_byte_s"), 2.5e-11, 0.01);
     assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
                            "launch_s cannot be separated from decode_step_s + prefill_step_s"));
@@ -300,6 +314,45 @@ static void fit_recovers_known_costs(void **state)
     assert_true(num(res, "max_abs_error") < 0.02);
     cJSON_Delete(res);
     unlink(prof);
+    rl_measure_free(&m);
+}
+
+/* tester22 F6: rows whose decode collectives take 5x the measured NCCL
+ * time (what an unbounded comm_eff of 0.17 made of SplitwiseSim's) fit
+ * comm_eff 1, held (the measured collectives: it cannot be told from
+ * tp_excess, and the fit says so), and tp_excess 4: the TP cost beyond the
+ * collectives, named apart.  The old fit returned comm_eff 0.2 "fitted". */
+static void fit_bounds_comm_eff(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    rl_engine_costs truth = rl_engine_costs_ideal();
+    truth.v[RL_EC_DECODE_STEP] = 0.03;
+    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    truth.v[RL_EC_COMPUTE] = 0.6;
+    truth.v[RL_EC_MEMORY] = 0.7;
+    truth.v[RL_EC_COMM] = 0.2;
+    excerpt_measured_by(&truth, &m);
+    rl_override ctx = {"max_context", "16384"};
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    double lo, hi;
+    rl_ec_range(RL_EC_COMM, &lo, &hi); /* a correction to measured tables, at most 2x */
+    assert_rel(lo, 0.5, 0);
+    assert_rel(param(res, "comm_eff"), 1, 0);
+    assert_rel(param(res, "tp_excess"), 4, 0.01);
+    assert_non_null(strstr(cJSON_GetObjectItem(res, "identifiability")->valuestring,
+                           "comm_eff cannot be separated from tp_excess"));
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(res, "parameters"))
+        if (strcmp(cJSON_GetObjectItem(p, "parameter")->valuestring, "comm_eff") == 0)
+            assert_string_not_equal(cJSON_GetObjectItem(p, "status")->valuestring, "fitted");
+    cJSON_Delete(res);
     rl_measure_free(&m);
 }
 
@@ -1655,6 +1708,7 @@ int main(void)
         cmocka_unit_test(static_is_prefill_plus_decode_steps),
         cmocka_unit_test(host_and_device_overlap),
         cmocka_unit_test(fit_recovers_known_costs),
+        cmocka_unit_test(fit_bounds_comm_eff),
         cmocka_unit_test(fit_selects_its_hardware),
         cmocka_unit_test(engine_costs_alias),
         cmocka_unit_test(shipped_profiles),
