@@ -690,9 +690,18 @@ static void mla_segment(builder *x, const segment *s)
         return;
     if (rows == seg_seqs(s)) { /* one token each (decode): absorbed form over the latent */
         matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
+        /* fused (FlashMLA, TensorRT-LLM's MLA generation kernel): one kernel
+         * reads each cached latent once, as K (latent + rope) and as V (the
+         * latent), so qk and pv share those bytes in the ratio of their
+         * FLOPs and their summed roofline is the kernel's, max(bytes,
+         * FLOPs); with all of them on qk, pv's FLOP time came on top of qk's
+         * byte time (DeepSeek-V3, 121 FLOP/B, near the ridge: ops --ideal
+         * counted pv twice over).  Materialized: pv reads the latent again. */
+        double lat = (ckv + rope) * x->kb, qk_part = (ckv + rope) / (2.0 * ckv + rope);
+        int mat = x->c->materialized;
         attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
-                        (ckv + rope) * x->kb, 0,
-                        x->c->materialized ? ckv * x->kb : 0, 0};
+                        mat ? lat : lat * qk_part, 0,
+                        mat ? ckv * x->kb : lat * (1.0 - qk_part), 0};
         attention_layers(x, s, &a);
         matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
     } else { /* prefill: up-project the latents of all P + T tokens */

@@ -429,6 +429,34 @@ static void mla_down_projections_fused(void **state)
     assert_true(find(o, "kv_a_proj")->kshape[1] == 576);
 }
 
+/* MLA's fused decode attention reads each cached latent once, as K and as
+ * V (ops.c mla_segment): qk and pv share those bytes in the ratio of their
+ * FLOPs, so their summed roofline is the one kernel's, max(bytes, FLOPs).
+ * DeepSeek-V3 on one h100-sxm, ideal, B = 64, S = 32000, bf16: per layer
+ * the latents 64 x 32000 x 576 x 2 = 2,359,296,000 B, with the queries and
+ * outputs 64 x 128 x (576 + 512) x 2 = 17,825,792 B, for 2 x 64 x 32000 x
+ * 128 x 1088 = 5.704e11 FLOPs (240 FLOP/B, below the 295 ridge): qk + pv =
+ * 2,377,121,792 / 3.35e12 = 709.6 us (1e-9).  Before, qk held every byte
+ * (706.9 us) and pv only FLOPs (271.4 us): 978.3 us, the FLOP time of pv
+ * counted beside the bytes it shares.  The cache read stays 2,359,296,000
+ * B a layer; materialized scores keep pv's own read of the latent. */
+static void mla_fused_attention_once(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    m.max_context = 200000;
+    rl_ops_config c = decode_cfg(64, 32000);
+    const rl_ops *o = build(&m, &h, &c);
+    const rl_op *qk = find(o, "qk"), *pv = find(o, "pv");
+    assert_rel(qk->kv_read + pv->kv_read, 2359296000.0, 1e-12);
+    assert_rel(qk->t.time_s + pv->t.time_s, 2377121792.0 / h.hbm_bw, 1e-9);
+    assert_rel(qk->flops + pv->flops, 2.0 * 64 * 32000 * 128 * 1088, 1e-12);
+    c.materialized = 1;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "pv")->kv_read, 64.0 * 32000 * 512 * 2, 1e-12);
+}
+
 /* The replica layouts' traffic (ops.h kv_copies, attn_replicated), the same
  * DeepSeek-V3 decode step (B = 4, S = 4096, bf16) on 8 chips: under TP
  * every chip reads the whole latent cache, 8 x 1,151,336,448 B; with the
@@ -1091,7 +1119,8 @@ int main(void)
         cmocka_unit_test(gb_vs_gib),
         cmocka_unit_test(moe_expected_experts),
         cmocka_unit_test(mla_decode),
-        cmocka_unit_test(mla_down_projections_fused), cmocka_unit_test(layout_traffic),
+        cmocka_unit_test(mla_down_projections_fused),
+        cmocka_unit_test(mla_fused_attention_once), cmocka_unit_test(layout_traffic),
         cmocka_unit_test(mla_prefill),
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
