@@ -695,8 +695,8 @@ static void mla_segment(builder *x, const segment *s)
          * latent), so qk and pv share those bytes in the ratio of their
          * FLOPs and their summed roofline is the kernel's, max(bytes,
          * FLOPs); with all of them on qk, pv's FLOP time came on top of qk's
-         * byte time (DeepSeek-V3, 121 FLOP/B, near the ridge: ops --ideal
-         * counted pv twice over).  Materialized: pv reads the latent again. */
+         * byte time (DeepSeek-V3: 242 FLOP/B of a bf16 cache, near the
+         * ridge).  Materialized: pv reads the latent again. */
         double lat = (ckv + rope) * x->kb, qk_part = (ckv + rope) / (2.0 * ckv + rope);
         int mat = x->c->materialized;
         attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,

@@ -3407,7 +3407,7 @@ static void help_names_a_command(void **state)
  * (shard.c), attention counted once as max(bytes, FLOPs).  DeepSeek-V3 tp8
  * on h100-sxm at 32000 tokens, batch 2048 (256 per chip):
  *   bf16 KV, 1152 B per cached token per layer for 2 x 128 x (576 + 512)
- *   FLOPs (121 FLOP/B at bf16, below the 295 of 9.89e14 / 3.35e12): all
+ *   FLOPs (242 FLOP/B, below the 295 of 9.89e14 / 3.35e12): all
  *   hidden, compute_s = the matmuls' alone, 2048 x 73,249,193,984 / 8 /
  *   9.89e14 = 18.96 ms, plain --ideal --chips 8's compute_s (1e-12);
  *   kernel_excess_s > 0 (+98.4 ms).
