@@ -654,14 +654,25 @@ static void mla_head(builder *x)
     double cq = (double)m->q_lora_rank, ckv = (double)m->kv_lora_rank;
     double rope = (double)m->qk_rope_head_dim, nope = (double)m->qk_nope_head_dim;
     /* the down-projections whole on every chip, as the engines hold them
-     * (arch.h rl_arch_tp_replicated_params; tester22 F3) */
+     * (arch.h rl_arch_tp_replicated_params; tester22 F3), and with a query
+     * LoRA run as one GEMM of n = q_lora_rank + kv_lora_rank + rope (2112
+     * for DeepSeek-V3): vLLM's fused_qkv_a_proj, a MergedColumnParallelLinear
+     * of [q_lora_rank, kv_lora_rank + qk_rope_head_dim] with disable_tp
+     * (DeepseekV2MLAAttention, vllm/model_executor/models/deepseek_v2.py);
+     * TensorRT-LLM's MLA kv_a_proj_with_mqa, one Linear of q_lora_rank +
+     * kv_lora_rank + qk_rope_head_dim outputs unless is_lite (no q LoRA),
+     * tensorrt_llm/_torch/modules/attention.py.  Without a query LoRA
+     * (DeepSeek-V2-Lite) kv_a_proj runs alone in both. */
     if (cq > 0) {
+        int down = x->o->n;
         replicated(x, "q_a_proj", L, D, cq, 0);
+        replicated(x, "kv_a_proj", L, D, ckv + rope, 1);
+        fuse(x, down, 2);
         matmul(x, "q_b_proj", L, x->M, 1, cq, N * (nope + rope), 1, 1, 0);
     } else {
         matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
+        replicated(x, "kv_a_proj", L, D, ckv + rope, 1);
     }
-    replicated(x, "kv_a_proj", L, D, ckv + rope, 1);
     elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
 }
@@ -680,9 +691,18 @@ static void mla_segment(builder *x, const segment *s)
         return;
     if (rows == seg_seqs(s)) { /* one token each (decode): absorbed form over the latent */
         matmul(x, "q_absorb", L, rows, N, nope, ckv, N, 1, 0);
+        /* fused (FlashMLA, TensorRT-LLM's MLA generation kernel): one kernel
+         * reads each cached latent once, as K (latent + rope) and as V (the
+         * latent), so qk and pv share those bytes in the ratio of their
+         * FLOPs and their summed roofline is the kernel's, max(bytes,
+         * FLOPs); with all of them on qk, pv's FLOP time came on top of qk's
+         * byte time (DeepSeek-V3: 242 FLOP/B of a bf16 cache, near the
+         * ridge).  Materialized: pv reads the latent again. */
+        double lat = (ckv + rope) * x->kb, qk_part = (ckv + rope) / (2.0 * ckv + rope);
+        int mat = x->c->materialized;
         attn_shape a = {ckv + rope,     ckv,          N * (ckv + rope) * x->ab, N * ckv * x->ab,
-                        (ckv + rope) * x->kb, 0,
-                        x->c->materialized ? ckv * x->kb : 0, 0};
+                        mat ? lat : lat * qk_part, 0,
+                        mat ? ckv * x->kb : lat * (1.0 - qk_part), 0};
         attention_layers(x, s, &a);
         matmul(x, "v_absorb", L, rows, N, ckv, v, N, 1, 0);
     } else { /* prefill: up-project the latents of all P + T tokens */

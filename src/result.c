@@ -379,9 +379,9 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     static const char terms[] =
         "formula (1)'s roofline terms, the collectives, and the time the kernels take above "
         "their roofline (measured kernels, elementwise ops and activations formula (1) leaves "
-        "out, engine costs; 0 in ideal mode); negative where attention is compute-heavy (MLA "
-        "at long context): compute_s holds attention's FLOPs and kv_load_s its KV bytes, so the "
-        "terms count the attention kernels twice and can exceed the step (docs/model.md)";
+        "out, engine costs; 0 in ideal mode); a decode plan's compute_s holds the attention FLOPs "
+        "only beyond the time its KV read (kv_load_s) takes, so attention counts once, as "
+        "max(bytes, FLOPs) (docs/model.md)";
     char rule[1024];
     if (!overlap)
         snprintf(rule, sizeof rule, "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "

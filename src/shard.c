@@ -481,10 +481,22 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
         double per_token = rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context);
         r->flops = tokens * per_token / (double)(M * sp * pp);
     }
-    rl_roofline mm = rl_roofline_time(r->flops, weight_read, rl_hw_peak(h, p.compute), h->hbm_bw);
+    double peak = rl_hw_peak(h, p.compute);
+    r->kv_load_s = kv_tick / h->hbm_bw;
+    /* decode: the attention kernels that read kv_load_s's bytes also do the
+     * attention-score FLOPs, and take max(bytes, FLOPs) once; the FLOPs
+     * the KV read hides (all of them for GQA: formula (1) has none) stay
+     * out of compute_s.  MLA's absorbed attention, ~242 FLOP per KV byte for
+     * DeepSeek-V3, near the ridge, had them counted in both terms, its
+     * kernel time twice (tester20 F7; docs/model.md).  Prefill's KV term is
+     * the cache write, not the attention's reads: all FLOPs count. */
+    double attn = prefill ? 0.0
+                          : tokens * rl_arch_attention_flops_per_token(m, context) /
+                                (double)(M * sp * pp);
+    double hidden = fmin(attn, r->kv_load_s * peak);
+    rl_roofline mm = rl_roofline_time(r->flops - hidden, weight_read, peak, h->hbm_bw);
     r->compute_s = mm.compute_s;
     r->weight_load_s = mm.memory_s;
-    r->kv_load_s = kv_tick / h->hbm_bw;
     r->bound = rl_bound_of(r->compute_s, r->kv_load_s + r->weight_load_s);
     r->local_s = r->kv_load_s + mm.time_s;
 

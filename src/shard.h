@@ -125,7 +125,10 @@ typedef struct {
     double kv_seq_chip;  /* KV bytes one sequence puts on a chip that holds it */
     long long kv_groups; /* chip groups of a replica holding distinct sequences */
     double flops;        /* per chip per step (pp ticks) */
-    double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms */
+    double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms;
+                                                   * decode compute_s: the matmuls plus the
+                                                   * attention FLOPs beyond kv_load_s's time
+                                                   * (attention once, as max(bytes, FLOPs)) */
     double kernel_excess_s; /* per step, of local_s: the calibrated time above those
                                terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
     double local_s;      /* per step: formula (1) on one chip, pp ticks (calibrated:

@@ -55,10 +55,10 @@ typedef struct {
                              * (rl_step_settle_excess): kernels slower than their roofline
                              * (measured, or by the efficiency curves), the elementwise ops
                              * and activation traffic formula (1) leaves out, the engine's
-                             * costs; 0 in ideal mode (tester12 #9); negative where
-                             * a plan's compute_s holds compute-heavy attention FLOPs
-                             * (MLA at long context) that kv_load_s counts again as
-                             * bytes (tester20 F7; docs/model.md) */
+                             * costs; 0 in ideal mode (tester12 #9).  A decode plan's
+                             * compute_s holds attention FLOPs only beyond its KV
+                             * read's time (shard.c): counted in both terms, MLA at
+                             * long context read -10 ms here (tester20 F7) */
     double step_s;        /* formula (1), plus comm_s (and kernel_excess_s) */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;

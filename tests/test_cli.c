@@ -3439,28 +3439,46 @@ static void help_names_a_command(void **state)
     assert_non_null(strstr(out, "roofline help: unknown command 'nosuch'"));
 }
 
-/* Tester20 F7, documented (docs/model.md): kernel_excess_s goes negative
- * where attention is compute-heavy, since a plan's compute_s holds the
- * attention FLOPs and kv_load_s the same kernels' KV bytes.  DeepSeek-V3
- * (MLA) tp8 on h100-sxm at 32000 tokens, batch 2048: -13.9 ms (171.8 +
- * max(50.06, 159.7) + 60.25 = 391.8 ms of terms against a 377.9 ms step);
- * the columns still add up to step_s (1e-12), and the header's breakdown
- * names the case.  If the split is made per operator one day, this test
- * is where that shows: update it and docs/model.md together. */
-static void mla_excess_documented(void **state)
+/* Tester20 F7: a decode plan's compute_s held the attention FLOPs and
+ * kv_load_s the same kernels' KV bytes, so formula (1)'s sum counted the
+ * attention kernels twice, and kernel_excess_s went negative where MLA's
+ * attention is near the ridge (-10.02 ms at main 3ba4c55: 171.8 +
+ * max(50.55, 159.7) + 60.25 = 442.3 ms of terms against a 381.8 ms step).
+ * Now compute_s holds attention FLOPs only beyond the KV read's time
+ * (shard.c), attention counted once as max(bytes, FLOPs).  DeepSeek-V3 tp8
+ * on h100-sxm at 32000 tokens, batch 2048 (256 per chip):
+ *   bf16 KV, 1152 B per cached token per layer for 2 x 128 x (576 + 512)
+ *   FLOPs (242 FLOP/B, below the 295 of 9.89e14 / 3.35e12): all
+ *   hidden, compute_s = the matmuls' alone, 2048 x 73,249,193,984 / 8 /
+ *   9.89e14 = 18.96 ms, plain --ideal --chips 8's compute_s (1e-12);
+ *   kernel_excess_s > 0 (+98.4 ms).
+ *   fp8 KV halves the bytes: attention compute-bound, compute_s =
+ *   flops_per_chip / 9.89e14 - kv_load_s = 159.69 - 85.92 = 73.77 ms (1e-9).
+ * The columns still add up to step_s (1e-12). */
+static void mla_attention_counted_once(void **state)
 {
     (void)state;
-    cJSON *j = json2("step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 2048 "
-                     "--context 32000 --set model.max_context=200000",
-                     " --format json");
+    const char *run = "step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 2048 "
+                      "--context 32000 --set model.max_context=200000";
+    cJSON *j = json2(run, " --format json");
     assert_non_null(strstr(cJSON_GetObjectItem(j, "breakdown")->valuestring,
-                           "negative where attention is compute-heavy"));
+                           "attention counts once"));
     const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     double x = num(r, "kernel_excess_s");
-    assert_true(x < 0);
+    assert_true(x > 0);
     assert_rel(num(r, "kv_load_s") + fmax(num(r, "weight_load_s"), num(r, "compute_s")) +
                    num(r, "comm_s") + x,
                num(r, "step_s"), 1e-12);
+    assert_rel(num(r, "compute_s"), 2048.0 * 73249193984.0 / 8 / 9.89e14, 1e-12);
+    cJSON *ideal = json2(run, " --ideal --format json");
+    assert_rel(num(r, "compute_s"),
+               num(cJSON_GetArrayItem(cJSON_GetObjectItem(ideal, "rows"), 0), "compute_s"), 1e-12);
+    cJSON_Delete(ideal);
+    cJSON_Delete(j);
+    j = json2(run, " --kv fp8 --format json");
+    r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(num(r, "compute_s"), num(r, "flops_per_chip") / 9.89e14 - num(r, "kv_load_s"), 1e-9);
+    assert_rel(num(r, "compute_s"), 0.07377, 1e-3);
     cJSON_Delete(j);
 }
 
@@ -3693,7 +3711,7 @@ int main(void)
         cmocka_unit_test(info_fitted_costs),
         cmocka_unit_test(size_conservative_off_fit),
         cmocka_unit_test(memory_bytes_whole),
-        cmocka_unit_test(mla_excess_documented),
+        cmocka_unit_test(mla_attention_counted_once),
         cmocka_unit_test(unmeasured_dtype_derived),
         cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(targets_and_defaults_as_given),

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "engines.h"
 #include "ops.h"
 #include "step.h"
 
@@ -386,6 +387,74 @@ static void mla_decode(void **state)
     double wf;
     rl_ops_sum_kind(o, RL_OP_WEIGHT, &wf, NULL);
     assert_rel(wf, 4 * rl_arch_flops_per_token(&m) + 5960105984.0 + 51714195456.0, 1e-12);
+}
+
+/* MLA's down-projections as the engines run them: with a query LoRA, one
+ * GEMM of n = q_lora_rank + kv_lora_rank + rope = 1536 + 512 + 64 = 2112
+ * (vLLM's fused_qkv_a_proj, vllm/model_executor/models/deepseek_v2.py;
+ * TensorRT-LLM's MLA kv_a_proj_with_mqa, tensorrt_llm/_torch/modules/
+ * attention.py; ops.c mla_head).  DeepSeek-V3 decode B = 1, S = 4096 on
+ * h200 (its default engine, TensorRT-LLM, bf16 tables): q_a_proj and
+ * kv_a_proj together take the engine's GEMM time at (m, n, k) = (1, 2112,
+ * 7168), looked up here directly (1e-12; the table interpolates between its
+ * n = 2048 and 2560 nodes), 12.75 us, split by their rooflines; the old two
+ * lookups, (1, 1536, 7168) + (1, 576, 7168), read 10.30 + 6.60 = 16.90 us
+ * (per layer; the step 20.58 -> 20.32 ms).  Fails on the old op list
+ * (kspan 1). */
+static void mla_down_projections_fused(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_ops_config c = decode_cfg(1, 4096);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    const rl_op *qa = find(o, "q_a_proj"), *kva = find(o, "kv_a_proj");
+    assert_int_equal(qa->kclass, RL_KC_GEMM);
+    assert_int_equal(qa->kspan, 2);
+    assert_true(qa->kshape[0] == 1 && qa->kshape[1] == 2112 && qa->kshape[2] == 7168);
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    double x[RL_KSHAPE] = {1, 2112, 7168, 0};
+    rl_provenance prov;
+    double t = rl_engine_time(e, RL_KC_GEMM, RL_KV_BF16, x, rl_hw_peak(&h, RL_BF16), h.hbm_bw,
+                              &prov);
+    assert_rel(qa->t.time_s + kva->t.time_s, t, 1e-12);
+    assert_true(t > 12.0e-6 && t < 13.5e-6);
+    /* flops and bytes stay each op's own */
+    assert_true(qa->flops == 2.0 * 7168 * 1536 && kva->flops == 2.0 * 7168 * 576);
+    /* without a query LoRA (DeepSeek-V2-Lite's shape) kv_a_proj runs alone */
+    m.q_lora_rank = 0;
+    o = build(&m, &h, &c);
+    assert_int_equal(find(o, "kv_a_proj")->kspan, 1);
+    assert_true(find(o, "kv_a_proj")->kshape[1] == 576);
+}
+
+/* MLA's fused decode attention reads each cached latent once, as K and as
+ * V (ops.c mla_segment): qk and pv share those bytes in the ratio of their
+ * FLOPs, so their summed roofline is the one kernel's, max(bytes, FLOPs).
+ * DeepSeek-V3 on one h100-sxm, ideal, B = 64, S = 32000, bf16: per layer
+ * the latents 64 x 32000 x 576 x 2 = 2,359,296,000 B, with the queries and
+ * outputs 64 x 128 x (576 + 512) x 2 = 17,825,792 B, for 2 x 64 x 32000 x
+ * 128 x 1088 = 5.704e11 FLOPs (240 FLOP/B, below the 295 ridge): qk + pv =
+ * 2,377,121,792 / 3.35e12 = 709.6 us (1e-9).  Before, qk held every byte
+ * (706.9 us) and pv only FLOPs (271.4 us): 978.3 us, the FLOP time of pv
+ * counted beside the bytes it shares.  The cache read stays 2,359,296,000
+ * B a layer; materialized scores keep pv's own read of the latent. */
+static void mla_fused_attention_once(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    m.max_context = 200000;
+    rl_ops_config c = decode_cfg(64, 32000);
+    const rl_ops *o = build(&m, &h, &c);
+    const rl_op *qk = find(o, "qk"), *pv = find(o, "pv");
+    assert_rel(qk->kv_read + pv->kv_read, 2359296000.0, 1e-12);
+    assert_rel(qk->t.time_s + pv->t.time_s, 2377121792.0 / h.hbm_bw, 1e-9);
+    assert_rel(qk->flops + pv->flops, 2.0 * 64 * 32000 * 128 * 1088, 1e-12);
+    c.materialized = 1;
+    o = build(&m, &h, &c);
+    assert_rel(find(o, "pv")->kv_read, 64.0 * 32000 * 512 * 2, 1e-12);
 }
 
 /* The replica layouts' traffic (ops.h kv_copies, attn_replicated), the same
@@ -1049,7 +1118,9 @@ int main(void)
         cmocka_unit_test(dense_peak),
         cmocka_unit_test(gb_vs_gib),
         cmocka_unit_test(moe_expected_experts),
-        cmocka_unit_test(mla_decode), cmocka_unit_test(layout_traffic),
+        cmocka_unit_test(mla_decode),
+        cmocka_unit_test(mla_down_projections_fused),
+        cmocka_unit_test(mla_fused_attention_once), cmocka_unit_test(layout_traffic),
         cmocka_unit_test(mla_prefill),
         cmocka_unit_test(prefill_parts_per_prompt),
         cmocka_unit_test(sliding_window_ops),
