@@ -173,6 +173,11 @@ double rl_shard_sends_s(const rl_shard_result *r)
     return sends;
 }
 
+long long rl_shard_micro_batch(const rl_shard_result *r)
+{
+    return ceil_div(r->replica_batch, r->plan.pp > 1 ? r->plan.pp : 1);
+}
+
 /* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
  * those inside a domain and one for those over the network. */
 static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long long pp)
@@ -451,7 +456,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     int prefill = phase == RL_PHASE_PREFILL;
     plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
 
-    long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
+    long long bm = rl_shard_micro_batch(r); /* sequences per micro-batch */
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
     double weight_read = plan_weights(m, pl, p, tokens, r);
     double kv_tick = plan_kv(m, pl, p, context, bm, prefill, r);

@@ -215,6 +215,15 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
  * pipeline's P-1 sends a step), seconds; 0 without a pipeline. */
 double rl_shard_sends_s(const rl_shard_result *r);
 
+/* The sequences one tick of plan result r runs per replica: a pipeline's
+ * micro-batch, ceil(replica_batch / pp) (the replica batch without one).
+ * The one view of a pipeline step: rl_shard_eval's ticks, the calibrated
+ * and fitted passes of `step --pp` (result.c pp_step_calibrated,
+ * e2e.h rl_e2e_fitted_shard) and `simulate --pp`'s P streams, each with
+ * its own batch (tester28 F2: calibrated and fitted ran the whole batch
+ * through every tick, pp times the plan's KV, FLOPs and collectives). */
+long long rl_shard_micro_batch(const rl_shard_result *r);
+
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
  * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of
  * activations in p.compute's dtype (callers pass the dtype activations
