@@ -282,8 +282,12 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
         if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
             RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
                     m->kv_heads);
-        if (pl->pp > m->layers)
-            RL_FAIL("pp: %lld stages for %lld layers", pl->pp, m->layers);
+        /* equal stages, the rule simulate --pp keeps (serve.c
+         * rl_serve_layout_check; tester28 F3: step split 32 layers over 3
+         * stages, 10.67 a stage, where an engine's busiest holds 11) */
+        if (m->layers % pl->pp != 0)
+            RL_FAIL("pp: %lld pipeline stages must divide the %lld layers of %s (equal stages)",
+                    pl->pp, m->layers, m->name);
     }
     if (pl->ep > 1 && (m->abstract || m->experts == 0))
         RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);

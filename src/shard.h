@@ -186,7 +186,8 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r);
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors
  * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
- * multiple or divisor of K, or above N; ep on a dense model or not dividing
+ * multiple or divisor of K, or above N; pp not dividing the layers (equal
+ * stages, as simulate --pp); ep on a dense model or not dividing
  * E; sp in generation; 2D on an MoE model, or x not dividing tp; missing
  * interconnect fields; and those of rl_step_check.  The local step is
  * formula (1) at h's peaks, so the collectives are the alpha-beta model's at

@@ -227,6 +227,12 @@ static void bad_input(void **state)
         /* --ep beside attn-dp: the one failing condition named */
         {"simulate --model deepseek-v3 --hw h200 --chips 8 --ep 8 --attn-layout attn-dp --qps 1 "
          "--prompt-len 100 --out-len 10", "--attn-layout attn-dp exclude each other"},
+        /* tester28 F3: step --pp took 3 stages of llama3-8b's 32 layers (10.67
+         * a stage) that simulate --pp refuses; one rule, equal stages */
+        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024",
+         "pp: 3 pipeline stages must divide the 32 layers of llama3-8b (equal stages)"},
+        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024 --ideal",
+         "must divide the 32 layers"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);
