@@ -1363,7 +1363,12 @@ static int step_max_batch(const char *args)
  * 80e9-byte H100 after the presets moved to 80 GiB (tp8 332, now 363;
  * max_batch 202, now 222; "leaves of 80 GB per chip").  Each figure below
  * is rerun here and must be what the doc quotes (exact: they are printed
- * integers and the tool's own sentences; fails on the docs of 45a8e51). */
+ * integers and the tool's own sentences; fails on the docs of 45a8e51).
+ * tester28 F10: serving.md's DeepSeek-V3 KV pools (1,447,495 / 8,529,979
+ * before the 141 GiB H200, now 1,693,129 / 10,660,634) and model.md's
+ * negative kernel_excess_s paragraph (step 377.9 ms, excess -13.9, before
+ * the MLA down-projections went whole on every chip; now 381.8, -10.0)
+ * were stale: they are rerun too, to the digits the docs print. */
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -1402,11 +1407,40 @@ static void docs_quote_current_capacity_figures(void **state)
     doc_quotes(md, "docs/model.md", "GB, %d; ideal", step_max_batch(a));
     snprintf(a, sizeof a, "%s --ideal --context 2048", s8);
     doc_quotes(md, "docs/model.md", "85.9 GB, %d.", step_max_batch(a));
+    /* "`kernel_excess_s` is not always >= 0": its command, B = 300 and 2048 */
+    j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 300,2048 "
+                       "--context 32000 --set model.max_context=200000 --format json",
+                       "run tensor parallel");
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const cJSON *b300 = cJSON_GetArrayItem(rows, 0), *b2k = cJSON_GetArrayItem(rows, 1);
+    double w = 1e3 * num(b2k, "weight_load_s"), kv = 1e3 * num(b2k, "kv_load_s");
+    doc_quotes(md, "docs/model.md", "`kv_load_s` %.1f ms, `weight_load_s` %.2f ms", kv, w);
+    doc_quotes(md, "docs/model.md", "sum to %.1f ms while the step is %.1f ms: `kernel_excess_s` "
+               "%.1f ms", 1e3 * (num(b2k, "step_s") - num(b2k, "kernel_excess_s")),
+               1e3 * num(b2k, "step_s"), 1e3 * num(b2k, "kernel_excess_s"));
+    doc_quotes(md, "docs/model.md", "floor, %.2f + %.1f = %.1f ms", w, kv, w + kv);
+    doc_quotes(md, "docs/model.md", "excess is %+.1f ms", 1e3 * num(b300, "kernel_excess_s"));
+    cJSON_Delete(j);
     free(md);
     /* serving.md: a windowed model's sequences, step's max_batch */
     char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
     doc_quotes(sv, "docs/serving.md", "32,100 tokens: %d sequences",
                step_max_batch("--model mistral-7b --hw h100-sxm --batch 1 --context 32100"));
+    /* "Replica layouts": DeepSeek-V3's KV pool per replica under tp and attn-dp */
+    double pool[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(a, sizeof a, "simulate --model deepseek-v3 --hw h200 --chips 8 --weights fp8 "
+                 "--kv fp8 --compute fp8 --attn-layout %s --qps 1 --prompt-len 100 --out-len 10 "
+                 "--requests 5 --format json", k ? "attn-dp" : "tp");
+        j = run_json_noted(a, "only 5 requests");
+        pool[k] = num(j, "kv_capacity_tokens_per_replica");
+        cJSON_Delete(j);
+    }
+    doc_quotes(sv, "docs/serving.md", "holds %.2f M tokens per replica this way", pool[0] / 1e6);
+    doc_quotes(sv, "docs/serving.md", "`kv_capacity_tokens_per_replica` %.0f; %.0f with "
+               "`--attn-layout attn-dp`", pool[0], pool[1]);
+    doc_quotes(sv, "docs/serving.md", "not the %.1f M a split would", 8 * pool[0] / 1e6);
+    doc_quotes(sv, "docs/serving.md", "in fp8: %.2f M tokens per replica", pool[1] / 1e6);
     free(sv);
 }
 
