@@ -2422,6 +2422,26 @@ static void info_fitted_costs(void **state)
     assert_non_null(strstr(out, "decode_step_s "));
 }
 
+/* tester28 F11: info --hw printed `date` beside `measured_on`, read as the
+ * day the tables were measured; it is the day calibrate --tables imported
+ * them (silicon.c writes today).  Each engine row has imported_on, the
+ * same string as the old key `date` (kept in JSON); the table shows
+ * imported_on and no `date` column. */
+static void engine_date_says_imported(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw h100-sxm", " --format json");
+    int n = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "engines")->child; r; r = r->next, n++)
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "imported_on")),
+                            cJSON_GetStringValue(cJSON_GetObjectItem(r, "date")));
+    assert_int_equal(n, 2);
+    cJSON_Delete(j);
+    assert_int_equal(cli2("info --hw h100-sxm", ""), 0);
+    assert_non_null(strstr(out, "measured_on  imported_on"));
+    assert_null(strstr(out, " date "));
+}
+
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
  * (round to the nearest byte): vLLM's context 1.79 GiB read
  * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
@@ -3659,6 +3679,7 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
