@@ -1294,10 +1294,16 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                       "(docs/model.md, serving engines; --engine ideal or --ideal for the reserve)", rule);
     if (!mem.engine_memory)
         snprintf(rule, sizeof rule, "less the %.0f%% --hbm-reserve", 100 * reserve);
+    /* the HBM to one decimal, as usable (tester28 F4: %.0f printed 85.9 GB
+     * as "86 GB each", above the 85.9 GB usable), and said when the weights
+     * alone exceed it (usable is then capped at the HBM, as step's) */
+    double weights = usable - room;
+    if (weights > (double)o->chips * h->hbm_bytes)
+        snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                             "%lld x %s (%.0f GB each %s): more --chips, or int8/fp8 --weights",
-                          (usable - room) / 1e9, has_draft ? ", target and draft" : "",
+                             "%lld x %s (%.1f GB each %s): more --chips, or int8/fp8 --weights",
+                          weights / 1e9, has_draft ? ", target and draft" : "",
                           usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, rule);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "

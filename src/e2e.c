@@ -2083,7 +2083,7 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 {
     char err[256];
     double comm = 0; /* a pipeline's stage sends: the rows result.c pp_step_calibrated kept */
-    double s = fitted_pass(m, h, p, 0, r->plan.tp, r->replica_batch, r->context,
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r), r->context,
                            rl_shard_sends_s(r), &comm, err, sizeof err);
     if (s <= 0)
         return -1;
@@ -2113,7 +2113,7 @@ static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
 void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
                         rl_shard_result *r)
 {
-    rl_meas_row row = fitted_row(0, r->plan.tp, r->replica_batch, r->context);
+    rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
     char why[512];
     r->banded = 1;

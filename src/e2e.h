@@ -235,8 +235,9 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
 /* Calibrated plan result *r (rl_e2e_fitted_plan) re-timed by h's fitted
  * costs per replica, as `step --chips tp --batch replica_batch` on the
  * profile (rl_e2e_fitted_step); a pipeline's (r from result.c
- * pp_step_calibrated: its P2P rows are the stage sends) per pass, the
- * sends among the step's collectives, as the simulator's fitted step
+ * pp_step_calibrated: its P2P rows are the stage sends) per pass of one
+ * micro-batch (shard.h rl_shard_micro_batch: ceil(replica_batch / pp);
+ * tester28 F2), the sends among the step's collectives, as the simulator's fitted step
  * (rl_e2e_mixed_time) charges them: step_s, comm_s at the fitted comm_eff,
  * table_s 0, kernel_excess_s what step_s has above the roofline terms,
  * tokens_per_s over all replicas; pareto and step --tp time plans by it
@@ -245,8 +246,9 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 
 /* r->band_s (p5, p10, p90, p95) and banded of a result re-timed by
  * rl_e2e_fitted_shard: the fitted band at its replica's shape (TP over
- * plan.tp, replica_batch, context), the band rl_e2e_retime gives `step
- * --chips tp --batch replica_batch` (review26 L4: plan rows carried none).
+ * plan.tp, its micro-batch rl_shard_micro_batch (replica_batch without a
+ * pipeline), context), the band rl_e2e_retime gives `step --chips tp
+ * --batch` that (review26 L4: plan rows carried none).
  * Off the fit (rl_ec_no_band) the row stays unbanded and result gets the
  * no_band note once (review27 M1). */
 void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,

@@ -227,9 +227,14 @@ static buf table_cell(const cJSON *r, const char *key)
  * has X_bytes_per_chip, which the table shows as X_GB/chip.  X_bytes means
  * the whole copy in some rows and one chip's share in others (step's
  * formula (1) vs a plan), and the whole model in ops's weight_GB (tester9
- * #8: one name, two meanings); JSON and CSV keep both keys. */
+ * #8: one name, two meanings); JSON and CSV keep both keys.  Likewise an
+ * engine row's `date` beside `imported_on`, its clearer name (the day the
+ * tables were imported, read beside measured_on as the day they were
+ * measured: tester28 F11). */
 static int table_hides(const cJSON *r, const char *key)
 {
+    if (strcmp(key, "date") == 0 && cJSON_GetObjectItemCaseSensitive(r, "imported_on"))
+        return 1;
     char per_chip[300];
     snprintf(per_chip, sizeof per_chip, "%s_per_chip", key);
     return ends_with(key, "_bytes") && cJSON_GetObjectItemCaseSensitive(r, per_chip);

@@ -173,6 +173,11 @@ double rl_shard_sends_s(const rl_shard_result *r)
     return sends;
 }
 
+long long rl_shard_micro_batch(const rl_shard_result *r)
+{
+    return ceil_div(r->replica_batch, r->plan.pp > 1 ? r->plan.pp : 1);
+}
+
 /* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
  * those inside a domain and one for those over the network. */
 static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long long pp)
@@ -277,8 +282,12 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
         if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
             RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
                     m->kv_heads);
-        if (pl->pp > m->layers)
-            RL_FAIL("pp: %lld stages for %lld layers", pl->pp, m->layers);
+        /* equal stages, the rule simulate --pp keeps (serve.c
+         * rl_serve_layout_check; tester28 F3: step split 32 layers over 3
+         * stages, 10.67 a stage, where an engine's busiest holds 11) */
+        if (m->layers % pl->pp != 0)
+            RL_FAIL("pp: %lld pipeline stages must divide the %lld layers of %s (equal stages)",
+                    pl->pp, m->layers, m->name);
     }
     if (pl->ep > 1 && (m->abstract || m->experts == 0))
         RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
@@ -457,7 +466,7 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     int prefill = phase == RL_PHASE_PREFILL;
     plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
 
-    long long bm = ceil_div(r->replica_batch, pp);  /* sequences per micro-batch */
+    long long bm = rl_shard_micro_batch(r); /* sequences per micro-batch */
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
     double weight_read = plan_weights(m, pl, p, tokens, r);
     double kv_tick = plan_kv(m, pl, p, context, bm, prefill, r);

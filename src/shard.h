@@ -189,7 +189,8 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r);
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors
  * (-1, err names the field): degrees < 1 or not dividing chips; tp not a
- * multiple or divisor of K, or above N; ep on a dense model or not dividing
+ * multiple or divisor of K, or above N; pp not dividing the layers (equal
+ * stages, as simulate --pp); ep on a dense model or not dividing
  * E; sp in generation; 2D on an MoE model, or x not dividing tp; missing
  * interconnect fields; and those of rl_step_check.  The local step is
  * formula (1) at h's peaks, so the collectives are the alpha-beta model's at
@@ -217,6 +218,15 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
 /* The time of r's stage sends (its RL_P2P rows, rl_shard_pp_sends: the
  * pipeline's P-1 sends a step), seconds; 0 without a pipeline. */
 double rl_shard_sends_s(const rl_shard_result *r);
+
+/* The sequences one tick of plan result r runs per replica: a pipeline's
+ * micro-batch, ceil(replica_batch / pp) (the replica batch without one).
+ * The one view of a pipeline step: rl_shard_eval's ticks, the calibrated
+ * and fitted passes of `step --pp` (result.c pp_step_calibrated,
+ * e2e.h rl_e2e_fitted_shard) and `simulate --pp`'s P streams, each with
+ * its own batch (tester28 F2: calibrated and fitted ran the whole batch
+ * through every tick, pp times the plan's KV, FLOPs and collectives). */
+long long rl_shard_micro_batch(const rl_shard_result *r);
 
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
  * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of

@@ -21,7 +21,12 @@ typedef struct {
     int in_list;
 } doc;
 
-static void esc(doc *d, const char *s)
+/* s in d's markup: HTML's <, > and &; in Markdown `|` only inside a table
+ * cell (`cell`), where it would end the cell (GFM: `\|`, code spans
+ * too); elsewhere `\|` would print its backslash, in a code span as
+ * text (tester28 F11: the Command line's `--set 'model.name=a\|b'` was
+ * not the command run). */
+static void esc_in(doc *d, const char *s, int cell)
 {
     for (; *s; s++) {
         if (d->html && *s == '<')
@@ -30,12 +35,14 @@ static void esc(doc *d, const char *s)
             fputs("&gt;", d->f);
         else if (d->html && *s == '&')
             fputs("&amp;", d->f);
-        else if (!d->html && *s == '|')
+        else if (!d->html && cell && *s == '|')
             fputs("\\|", d->f);
         else
             fputc(*s, d->f);
     }
 }
+
+static void esc(doc *d, const char *s) { esc_in(d, s, 0); }
 
 static void vtext(doc *d, const char *fmt, va_list ap)
 {
@@ -117,7 +124,7 @@ static void row(doc *d, int header, int n, char cells[][96])
     fputs("|", d->f);
     for (int i = 0; i < n; i++) {
         fputc(' ', d->f);
-        esc(d, cells[i]);
+        esc_in(d, cells[i], 1);
         fputs(" |", d->f);
     }
     fputc('\n', d->f);

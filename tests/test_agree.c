@@ -310,6 +310,62 @@ static void fitted_pipeline_step_is_simulate(void **state)
     cJSON_Delete(t);
 }
 
+/* step_s of `step ARGS --format json`'s first row. */
+static double step_s_of(const char *args)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --format json", args);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    double s = num(row(j, 0), "step_s");
+    cJSON_Delete(j);
+    return s;
+}
+
+/* tester28 F2: calibrated and fitted `step --pp` ran the WHOLE batch
+ * through every tick, so a pipeline's kv_load_s, compute_s and
+ * collectives were pp times its plan's (llama3-70b fp8 tp2 pp4 on 8 H100,
+ * B = 64, context 4096: kv_load 12.82 ms, step 34.12 ms, the tp2 step at
+ * B = 64 plus the sends).  A step is pp ticks of one micro-batch of
+ * ceil(64 / 4) = 16 (shard.h rl_shard_micro_batch), as the ideal plan and
+ * simulate's P streams run it (docs/model.md: the calibrated columns are
+ * the same figures as --ideal with that plan).  Expected: the calibrated
+ * row's kv_load_s (3.205 ms), weight_load_s and compute_s equal the
+ * --ideal row's to 1e-9 (the same rl_shard_eval terms); its step_s is the
+ * tp2 step of one stage's 2 chips at B = 16 (23.13 ms) plus the 3 stage
+ * sends (the P2P row's total_s), 1e-9; fitted (h100-sxm-splitwise,
+ * llama2-70b tp4 pp2 on 8, B = 16, context 1024) the fitted tp4 step at
+ * B = 8, 31.84 ms, to 1e-6 (the ~2 us send lies under its host floor, as in
+ * fitted_pipeline_step_is_simulate; it read the B = 16 step, 34.05 ms). */
+static void pipeline_step_runs_micro_batches(void **state)
+{
+    (void)state;
+    const char *plan = "--model llama3-70b --hw h100-sxm --chips 8 --tp 2 --pp 4 --batch 64 "
+                       "--context 4096 --weights fp8 --compute fp8";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --format json", plan);
+    cJSON *c = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "step %s --ideal --format json", plan);
+    cJSON *i = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(c, "mode")->valuestring, "calibrated");
+    static const char *const terms[] = {"kv_load_s", "weight_load_s", "compute_s"};
+    for (int k = 0; k < 3; k++)
+        assert_rel(num(row(c, 0), terms[k]), num(row(i, 0), terms[k]), 1e-9);
+    assert_rel(num(row(c, 0), "kv_load_s"), 3.205e-3, 1e-3);
+    const cJSON *colls = cJSON_GetObjectItem(c, "collectives");
+    const cJSON *send = cJSON_GetArrayItem(colls, cJSON_GetArraySize(colls) - 1);
+    assert_string_equal(cJSON_GetObjectItem(send, "what")->valuestring, "stage P2P");
+    double stage = step_s_of("--model llama3-70b --hw h100-sxm --chips 2 --tp 2 --batch 16 "
+                             "--context 4096 --weights fp8 --compute fp8");
+    assert_rel(num(row(c, 0), "step_s"), stage + num(send, "total_s"), 1e-9);
+    cJSON_Delete(c);
+    cJSON_Delete(i);
+    assert_rel(step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 8 --tp 4 --pp 2 "
+                         "--batch 16 --context 1024"),
+               step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 4 --tp 4 --batch 8 "
+                         "--context 1024"),
+               1e-6);
+}
+
 /* tester20 F1: at TP beyond the KV heads (llama3-70b, K = 8) the op list
  * (ops, simulate, size) read each K/V projection over tp chips where step
  * reads it over min(tp, K), the z = tp / K chips sharing a head each
@@ -390,6 +446,7 @@ int main(void)
         cmocka_unit_test(plan_rows_carry_context),
         cmocka_unit_test(pipeline_step_is_simulate),
         cmocka_unit_test(fitted_pipeline_step_is_simulate),
+        cmocka_unit_test(pipeline_step_runs_micro_batches),
         cmocka_unit_test(replicated_kv_weights_everywhere),
         cmocka_unit_test(windowed_kv_everywhere),
     };

@@ -227,6 +227,12 @@ static void bad_input(void **state)
         /* --ep beside attn-dp: the one failing condition named */
         {"simulate --model deepseek-v3 --hw h200 --chips 8 --ep 8 --attn-layout attn-dp --qps 1 "
          "--prompt-len 100 --out-len 10", "--attn-layout attn-dp exclude each other"},
+        /* tester28 F3: step --pp took 3 stages of llama3-8b's 32 layers (10.67
+         * a stage) that simulate --pp refuses; one rule, equal stages */
+        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024",
+         "pp: 3 pipeline stages must divide the 32 layers of llama3-8b (equal stages)"},
+        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024 --ideal",
+         "must divide the 32 layers"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);
@@ -1358,7 +1364,14 @@ static int step_max_batch(const char *args)
  * 80e9-byte H100 after the presets moved to 80 GiB (tp8 332, now 363;
  * max_batch 202, now 222; "leaves of 80 GB per chip").  Each figure below
  * is rerun here and must be what the doc quotes (exact: they are printed
- * integers and the tool's own sentences; fails on the docs of 45a8e51). */
+ * integers and the tool's own sentences; fails on the docs of 45a8e51).
+ * tester28 F10: serving.md's DeepSeek-V3 KV pools (1,447,495 / 8,529,979
+ * before the 141 GiB H200; 1,693,129 / 10,660,634 before stop 28 kept
+ * fp8 checkpoints' vocabulary bf16; now 1,687,169 / 10,280,641) and model.md's
+ * negative kernel_excess_s paragraph (step 377.9 ms, excess -13.9, before
+ * the MLA down-projections went whole on every chip; 381.8, -10.0 before
+ * h28acc counted attention once: now 356.0, +73.3) were stale: they are
+ * rerun too, to the digits the docs print. */
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -1397,11 +1410,37 @@ static void docs_quote_current_capacity_figures(void **state)
     doc_quotes(md, "docs/model.md", "GB, %d; ideal", step_max_batch(a));
     snprintf(a, sizeof a, "%s --ideal --context 2048", s8);
     doc_quotes(md, "docs/model.md", "85.9 GB, %d.", step_max_batch(a));
+    /* the attention-counted-once paragraph: its command's B = 2048 row */
+    j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 300,2048 "
+                       "--context 32000 --set model.max_context=200000 --format json",
+                       "run tensor parallel");
+    const cJSON *b2k = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 1);
+    double w = 1e3 * num(b2k, "weight_load_s"), kv = 1e3 * num(b2k, "kv_load_s");
+    doc_quotes(md, "docs/model.md", "`kv_load_s` %.1f ms, `weight_load_s` %.2f ms", kv, w);
+    doc_quotes(md, "docs/model.md", "`kernel_excess_s` -10.0 -> %+.1f ms of a %.1f ms step",
+               1e3 * num(b2k, "kernel_excess_s"), 1e3 * num(b2k, "step_s"));
+    doc_quotes(md, "docs/model.md", "`compute_s` 159.7 -> %.2f ms", 1e3 * num(b2k, "compute_s"));
+    cJSON_Delete(j);
     free(md);
     /* serving.md: a windowed model's sequences, step's max_batch */
     char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
     doc_quotes(sv, "docs/serving.md", "32,100 tokens: %d sequences",
                step_max_batch("--model mistral-7b --hw h100-sxm --batch 1 --context 32100"));
+    /* "Replica layouts": DeepSeek-V3's KV pool per replica under tp and attn-dp */
+    double pool[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(a, sizeof a, "simulate --model deepseek-v3 --hw h200 --chips 8 --weights fp8 "
+                 "--kv fp8 --compute fp8 --attn-layout %s --qps 1 --prompt-len 100 --out-len 10 "
+                 "--requests 5 --format json", k ? "attn-dp" : "tp");
+        j = run_json_noted(a, "only 5 requests");
+        pool[k] = num(j, "kv_capacity_tokens_per_replica");
+        cJSON_Delete(j);
+    }
+    doc_quotes(sv, "docs/serving.md", "holds %.2f M tokens per replica this way", pool[0] / 1e6);
+    doc_quotes(sv, "docs/serving.md", "`kv_capacity_tokens_per_replica` %.0f; %.0f with "
+               "`--attn-layout attn-dp`", pool[0], pool[1]);
+    doc_quotes(sv, "docs/serving.md", "not the %.1f M a split would", 8 * pool[0] / 1e6);
+    doc_quotes(sv, "docs/serving.md", "in fp8: %.2f M tokens per replica", pool[1] / 1e6);
     free(sv);
 }
 
@@ -2421,6 +2460,26 @@ static void info_fitted_costs(void **state)
     assert_int_equal(cli2("info --hw h100-sxm-splitwise", ""), 0);
     assert_non_null(strstr(out, want));
     assert_non_null(strstr(out, "decode_step_s "));
+}
+
+/* tester28 F11: info --hw printed `date` beside `measured_on`, read as the
+ * day the tables were measured; it is the day calibrate --tables imported
+ * them (silicon.c writes today).  Each engine row has imported_on, the
+ * same string as the old key `date` (kept in JSON); the table shows
+ * imported_on and no `date` column. */
+static void engine_date_says_imported(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw h100-sxm", " --format json");
+    int n = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "engines")->child; r; r = r->next, n++)
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "imported_on")),
+                            cJSON_GetStringValue(cJSON_GetObjectItem(r, "date")));
+    assert_int_equal(n, 2);
+    cJSON_Delete(j);
+    assert_int_equal(cli2("info --hw h100-sxm", ""), 0);
+    assert_non_null(strstr(out, "measured_on  imported_on"));
+    assert_null(strstr(out, " date "));
 }
 
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
@@ -3451,7 +3510,7 @@ static void help_names_a_command(void **state)
  *   FLOPs (242 FLOP/B, below the 295 of 9.89e14 / 3.35e12): all
  *   hidden, compute_s = the matmuls' alone, 2048 x 73,249,193,984 / 8 /
  *   9.89e14 = 18.96 ms, plain --ideal --chips 8's compute_s (1e-12);
- *   kernel_excess_s > 0 (+98.4 ms).
+ *   kernel_excess_s > 0 (+73.3 ms).
  *   fp8 KV halves the bytes: attention compute-bound, compute_s =
  *   flops_per_chip / 9.89e14 - kv_load_s = 159.69 - 85.92 = 73.77 ms (1e-9).
  * The columns still add up to step_s (1e-12). */
@@ -3680,6 +3739,7 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),

@@ -866,7 +866,10 @@ static void test_report_sections(void **state)
 
 /* A spec name reaches the HTML report escaped everywhere, the <title> included
  * (tester4 #3: "x</title><img src=x onerror=alert(1)>" closed the title and
- * ran the script); the Markdown report escapes '|'. */
+ * ran the script); the Markdown report escapes '|' inside table cells only
+ * (a hardware name in the ranked table's Config cell: `h\|x`), and prints
+ * it as is elsewhere, where `\|` would show its backslash in a code span
+ * (tester28 F11; test_report_command_verbatim). */
 static void test_report_escapes_names(void **state)
 {
     fixture *f = *state;
@@ -881,10 +884,18 @@ static void test_report_escapes_names(void **state)
     assert_null(strstr(t, "<b>"));
     assert_non_null(strstr(t, "<title>Sizing: x&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;|&amp;</title>"));
     free(t);
+    rl_hw *hw = malloc((size_t)in.nhw * sizeof *hw);
+    assert_non_null(hw);
+    memcpy(hw, in.hw, (size_t)in.nhw * sizeof *hw);
+    snprintf(hw[f->res.c[0].hw].name, sizeof hw->name, "h|x");
+    in.hw = hw;
     t = rl_size_report_render(&d, 0);
     assert_non_null(t);
-    assert_non_null(strstr(t, "# Deployment sizing: x</title><img src=x onerror=alert(1)>\\|&"));
+    assert_non_null(strstr(t, "# Deployment sizing: x</title><img src=x onerror=alert(1)>|&"));
+    assert_non_null(strstr(t, "| 1 | h\\|x "));  /* the first ranked row's Config cell */
+    assert_non_null(strstr(t, " x h|x: ")); /* the Recommendation paragraph: as is */
     free(t);
+    free(hw);
 }
 
 /* The report's band is the row's runs at the band's edges (size.h
@@ -1080,6 +1091,24 @@ static void test_report_conservative_and_first_row(void **state)
 
 static char out[1 << 16];
 
+/* `ARGS --report DIR/r.md` (exit 0) with the Markdown report read into
+ * `out`; the file and its temporary folder removed. */
+static void size_report(const char *args)
+{
+    char dir[] = "/tmp/rl_rep_XXXXXX", cmd[768], path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.md", dir);
+    snprintf(cmd, sizeof cmd, "%s --report %s", args, path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* tester5 #9: the report's "QPS x1.5" row resized the (5P+2D)x2 tp2 fp8
  * disagg recommendation for llama3-70b on h100-sxm at the same P:D ratio,
  * 22 chips (88.00 + 5.50 = 93.50 USD/h), where simulate meets 30 req/s with
@@ -1101,23 +1130,26 @@ static char out[1 << 16];
 static void test_sensitivity_trims_pools(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rl_sens_XXXXXX", args[512], path[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/s.md", dir);
-    snprintf(args, sizeof args, "size --model llama3-70b --hw h100-sxm --qps 20 "
-             "--prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
-             "--tpot-p99 0.05 --report %s", path);
-    assert_int_equal(run_cli(args, out, sizeof out), 0);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = 0;
-    fclose(f);
+    size_report("size --model llama3-70b --hw h100-sxm --qps 20 --prompt-len "
+                "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 --tpot-p99 0.05");
     assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 disagg"));
     if (!strstr(out, "| QPS x1.5 (30 req/s) | 1251 | 103.9 | no | 18 | 76.50 |"))
         fail_msg("x1.5 row: %s", strstr(out, "| QPS x1.5") ? strstr(out, "| QPS x1.5") : out);
-    unlink(path);
-    rmdir(dir);
+}
+
+/* tester28 F11: the Markdown report escaped `|` as `\|` everywhere, so
+ * its Command line (a code span outside any table) read `--set
+ * 'model.name=a\|b*c'`, not the command run.  Expected: the command
+ * verbatim in its code span, and the name unescaped in the heading; `\|`
+ * stays for table cells only (sizereport.c esc_in). */
+static void test_report_command_verbatim(void **state)
+{
+    (void)state;
+    size_report("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 --out-len 10 "
+                "--ttft-p99 1 --tpot-p99 0.05 --set 'model.name=a|b*c'");
+    assert_non_null(strstr(out, "# Deployment sizing: a|b*c at 1 req/s"));
+    assert_non_null(strstr(out, "--set 'model.name=a|b*c' --report"));
+    assert_null(strstr(out, "a\\|b"));
 }
 
 /* A chart with a target line: one polyline per line series, a circle per
@@ -1590,6 +1622,7 @@ int main(void)
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
+        cmocka_unit_test(test_report_command_verbatim),
         cmocka_unit_test(test_evidence_note),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_rows_flag_lower_bounds),
