@@ -12,5 +12,8 @@ return {
   experts = 128, top_k = 4,
   sliding_window = 128,
   sliding_window_pattern = 2,
+  attention_bias = true,
+  mlp_bias = true,
+  attention_sinks = true,
   max_context = 131072,
 }
