@@ -1340,7 +1340,12 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
-    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
+    /* the running sequences' pool: what --prefix-cache's HBM tier leaves of
+     * the KV room (serve.c carves the tier out of it; tester28 F7), and the
+     * tier beside it */
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica",
+                            floor(c->kv_capacity_tokens - c->prefix_hbm_tokens));
+    cJSON_AddNumberToObject(j, "prefix_cache_hbm_tokens_per_replica", floor(c->prefix_hbm_tokens));
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
     cJSON_AddNumberToObject(j, "qps", run->qps);
