@@ -11,5 +11,6 @@ return {
   vocab = 256000, tied_embeddings = true, mlp = "geglu",
   sliding_window = 4096,
   sliding_window_pattern = 2,
+  norms_per_layer = 4,
   max_context = 8192,
 }

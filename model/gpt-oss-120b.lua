@@ -12,6 +12,9 @@ return {
   experts = 128, top_k = 4,
   sliding_window = 128,
   sliding_window_pattern = 2,
+  attention_bias = true,
+  mlp_bias = true,
+  attention_sinks = true,
   quantized = "experts",
   max_context = 131072,
 }

@@ -9,5 +9,6 @@ return {
   heads = 64, kv_heads = 8,
   head_dim = 128,
   vocab = 151936, tied_embeddings = false, mlp = "swiglu",
+  qk_norm = true,
   max_context = 40960,
 }

@@ -8,15 +8,27 @@ int rl_arch_mlp_matrices(const rl_model *m) { return m->mlp == RL_MLP_GELU ? 2 :
 
 double rl_arch_attention_params_layer(const rl_model *m)
 {
-    double D = (double)m->d_model, N = (double)m->heads;
+    double D = (double)m->d_model, N = (double)m->heads, H = (double)m->head_dim;
+    double K = (double)m->kv_heads;
+    /* biases of q, k, v (their output widths) and o (D); one sink per head */
+    double bias = m->attention_bias ? H * (N + 2.0 * K) + D : 0.0;
+    double sinks = m->attention_sinks ? N : 0.0;
     if (m->attention != RL_ATTN_MLA)
-        return 2.0 * D * (double)m->head_dim * (N + (double)m->kv_heads);
+        return 2.0 * D * H * (N + K) + bias + sinks;
     double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim), cq = (double)m->q_lora_rank;
     double ckv = (double)m->kv_lora_rank;
     double q = cq > 0 ? D * cq + cq * N * qk : D * N * qk;
     double kv_a = D * (ckv + (double)m->qk_rope_head_dim);
     double kv_b = ckv * N * (double)(m->qk_nope_head_dim + m->v_head_dim);
-    return q + kv_a + kv_b + N * (double)m->v_head_dim * D;
+    return q + kv_a + kv_b + N * (double)m->v_head_dim * D + sinks; /* spec.c refuses MLA biases */
+}
+
+/* One MLP (or expert) block of hidden width F: its matrices and, with
+ * mlp_bias, their biases (gate and up: F each, GELU's up only; down: D). */
+static double mlp_block(const rl_model *m, double F)
+{
+    double mats = rl_arch_mlp_matrices(m), D = (double)m->d_model;
+    return mats * D * F + (m->mlp_bias ? (mats - 1.0) * F + D : 0.0);
 }
 
 int rl_arch_layer_is_local(const rl_model *m, long long l)
@@ -53,23 +65,26 @@ rl_params rl_arch_params(const rl_model *m)
         return p;
     }
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
-    double mats = rl_arch_mlp_matrices(m);
     p.attention = L * rl_arch_attention_params_layer(m);
-    double dense_block = mats * D * (double)m->d_ff;
+    double dense_block = mlp_block(m, (double)m->d_ff);
     if (m->experts == 0) {
         p.mlp = p.mlp_active = L * dense_block;
     } else {
         double moe_layers = L - (double)m->dense_layers;
-        double expert = mats * D * (double)m->d_ff_expert;
+        double expert = mlp_block(m, (double)m->d_ff_expert);
         double E = (double)m->experts, k = (double)m->top_k, shared = (double)m->shared_experts;
         p.routed_experts = moe_layers * E * expert;
         p.mlp = (double)m->dense_layers * dense_block + p.routed_experts + moe_layers * shared * expert;
         p.mlp_active = (double)m->dense_layers * dense_block + moe_layers * (k + shared) * expert;
-        p.router = moe_layers * D * E;
+        p.router = moe_layers * (D * E + (m->mlp_bias ? E : 0.0));
     }
     p.embedding = V * D;
     p.lm_head = m->tied_embeddings ? 0.0 : V * D;
-    p.norms = (2.0 * L + 1.0) * D + L * (double)(m->q_lora_rank + m->kv_lora_rank);
+    /* per layer: norms_per_layer gains of D, MLA's latent norms, qk_norm's
+     * two of head_dim; one final norm */
+    double qk = m->qk_norm ? 2.0 * (double)m->head_dim : 0.0;
+    p.norms = ((double)m->norms_per_layer * L + 1.0) * D +
+              L * ((double)(m->q_lora_rank + m->kv_lora_rank) + qk);
     double shared_part = p.attention + p.router + p.embedding + p.lm_head + p.norms;
     p.total = shared_part + p.mlp;
     p.active = shared_part + p.mlp_active;
@@ -89,7 +104,11 @@ double rl_arch_flops_per_token(const rl_model *m)
 {
     if (m->abstract)
         return 2.0 * m->params_active;
-    rl_params p = rl_arch_params(m);
+    /* the matrices only: a bias is an add and a sink a softmax term, no
+     * multiply-accumulate (the operator list's weight matmuls, ops.c) */
+    rl_model mats = *m;
+    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
+    rl_params p = rl_arch_params(&mats);
     return 2.0 * (p.attention + p.mlp_active + p.router + (double)m->vocab * (double)m->d_model);
 }
 

@@ -17,21 +17,24 @@ typedef enum { RL_KV_IDEAL, RL_KV_ALLOCATOR } rl_kv_view;
 
 /* Parameter counts (elements, not bytes), all layers. */
 typedef struct {
-    double attention;  /* W_Q, W_K, W_V, W_O: L * 2 * D * H * (N + K); MLA: see
-                        * rl_arch_attention_params_layer */
-    double mlp;        /* every MLP / expert matrix */
+    double attention;  /* W_Q, W_K, W_V, W_O: L * 2 * D * H * (N + K), plus their
+                        * biases and the sinks when the model has them
+                        * (spec.h); MLA: see rl_arch_attention_params_layer */
+    double mlp;        /* every MLP / expert matrix (and its bias, mlp_bias) */
     double mlp_active; /* MLP matrices one token uses (k routed + shared experts) */
-    double router;     /* MoE gates: D * E per MoE layer */
+    double router;     /* MoE gates: D * E per MoE layer (+ E, mlp_bias) */
     double embedding;  /* input embedding table V * D */
     double lm_head;    /* output projection V * D; 0 when tied to the embedding */
-    double norms;      /* RMSNorm gains: (2 L + 1) * D */
+    double norms;      /* RMSNorm gains: (norms_per_layer L + 1) * D, + 2 H per
+                        * layer with qk_norm, + MLA's latent norms */
     double total;
     double active;     /* used per token; equals total for dense models.  Counts the
                         * input embedding table, which a token only reads one row of */
     double active_nonembedding; /* active less the input embedding table (untied
                         * models; a tied table is the LM head's matmul and stays):
                         * the weights one token multiplies by, so flops_per_token
-                        * = 2 x (this - norms); OpenAI's convention for gpt-oss
+                        * = 2 x (this - norms - the biases and sinks it
+                        * holds, which multiply nothing); OpenAI's convention for gpt-oss
                         * ("5.13B active" for gpt-oss-120b, model card Table 1).
                         * Abstract models: equals active */
     double routed_experts; /* routed-expert matrices only (subset of mlp) */

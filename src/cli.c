@@ -1312,6 +1312,26 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     return 0;
 }
 
+/* An HBM prefix tier smaller than every prefix caches none (serve.c
+ * lru_insert skips a prefix over the tier, per pipeline stage), so the
+ * host tier, fed by HBM evictions, stays empty too: say so, as serve_hbm
+ * does for no HBM tier (tester28 F7). */
+static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const rl_request *req,
+                             long long n)
+{
+    double tier = c->prefix_hbm_tokens / (double)c->pp, shortest = INFINITY;
+    for (long long i = 0; i < n; i++)
+        if (req[i].prefix_id >= 0 && req[i].prefix_len > 0)
+            shortest = fmin(shortest, (double)req[i].prefix_len);
+    if (!(tier >= 1) || !isfinite(shortest) || tier >= shortest)
+        return;
+    rl_cli_say(o, "note: --prefix-cache: the HBM tier holds %.0f tokens%s, less than the shortest "
+                  "prefix (%.0f tokens): no prefix is cached%s",
+               floor(tier), c->pp > 1 ? " per pipeline stage" : "", shortest,
+               c->prefix_host_tokens > 0 ? ", and the host tier, which holds prefixes evicted "
+                                           "from the HBM tier, stays empty" : "");
+}
+
 /* Engine options into c for replicas of `chips` chips of h running m; a
  * draft model given in --spec is loaded into *draft (*has_draft 1). */
 static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
@@ -1568,6 +1588,7 @@ int rl_cli_simulate(rl_opts *o)
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
+    note_prefix_tier(o, &c, req, n);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
         if (rl_ops_cost_init(&dc, &draft, &h, o->chips / c.pp, o->prec, !o->ideal, err,

@@ -23,21 +23,25 @@ typedef struct {
     const char *model_type;
     int moe, window, mla, tied_default;
     const char *act_key; /* key naming the MLP activation */
+    /* the small tensors (spec.h): RMSNorms per layer; q_norm/k_norm; gpt-oss's
+     * always-present MLP/router biases and attention sinks (its config has no
+     * key for them: GptOssExperts, GptOssTopKRouter, GptOssAttention) */
+    int norms, qk_norm, oss;
 } family;
 
 static const family FAMILIES[] = {
-    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act"},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act"},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act"},
-    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
-    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act"},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act"},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act"},
-    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation"},
-    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation"},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act"},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act"},
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
+    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0},
+    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -278,6 +282,27 @@ static void emit_quantized(out_t *o, const cJSON *root, const family *f)
     }
 }
 
+/* The small tensors (spec.h), written only when they differ from the
+ * defaults so that other families' specs keep their lines. */
+static int emit_small(out_t *o, const cJSON *cfg, const family *f)
+{
+    int attn_bias = 0, mlp_bias = f->oss;
+    if ((!f->mla && get_bool(o, cfg, "attention_bias", 0, &attn_bias) != 0) ||
+        (!f->oss && get_bool(o, cfg, "mlp_bias", 0, &mlp_bias) != 0))
+        return -1;
+    if (f->norms != 2)
+        put(o, "  norms_per_layer = %d,\n", f->norms);
+    if (f->qk_norm)
+        put(o, "  qk_norm = true,\n");
+    if (attn_bias)
+        put(o, "  attention_bias = true,\n");
+    if (mlp_bias)
+        put(o, "  mlp_bias = true,\n");
+    if (f->oss)
+        put(o, "  attention_sinks = true,\n");
+    return 0;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -334,7 +359,8 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     put(o, "  vocab = %lld, tied_embeddings = %s, mlp = \"%s\",\n", V, tied ? "true" : "false", mlp);
     if (f->mla && emit_mla(o, cfg) != 0)
         return -1;
-    if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0)
+    if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0 ||
+        emit_small(o, cfg, f) != 0)
         return -1;
     emit_quantized(o, root, f);
     put(o, "  max_context = %lld,\n}\n", ctx);

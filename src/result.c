@@ -74,6 +74,39 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h);
 }
 
+/* What a result timed by an engine (`cal`: its tables or efficiency; not
+ * --ideal, --mfu or a fitted profile, whose costs time steps and requests
+ * end to end) leaves out and adds from elsewhere (tester28 F8; docs/model.md,
+ * engine costs): host_cost_note when the engine has no per-step cost (its
+ * steps are kernel + collective time only), and with `ttft` (prefill,
+ * simulate) prefill_dispatch_note naming the source of the dispatch each
+ * TTFT carries (rl_ops_prefill_dispatch). */
+static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal, int ttft)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!cal || h->ideal || h->engine_costs.present || !e || m->abstract)
+        return;
+    char s[640];
+    if (rl_hw_measured(h) && e->step_s == 0 && e->seq_s == 0 && e->launch_s == 0) {
+        snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
+                 "the %s engine (scheduling, sampling, launch gaps) is charged, none being public "
+                 "for its version (docs/model.md, engine costs); roofline fit fits one on "
+                 "end-to-end measurements", e->name);
+        cJSON_AddStringToObject(o, "host_cost_note", s);
+    }
+    if (!ttft || !(e->prefill_layer_s > 0))
+        return;
+    int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
+    snprintf(s, sizeof s, "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
+             "x %.3g ms, prefill_dispatch_s): %s", e->name,
+             e->prefill_layer_s * (double)m->layers * 1e3, m->layers, e->prefill_layer_s * 1e3,
+             stock ? "NVIDIA AIConfigurator's calibrated constant for vLLM's CPU-side prefill "
+                     "dispatch (vllm_backend.py _prefill_dispatch_overhead_ms), not a kernel "
+                     "measurement and not ours"
+                   : "the profile's engine cost prefill_layer_s (info --hw H gives its source)");
+    cJSON_AddStringToObject(o, "prefill_dispatch_note", s);
+}
+
 /* The mode of a plan's result on h, `cal` when the calibrated path timed
  * it: a chip with nothing measured reads `estimated` (its datasheet
  * figures) unless --ideal asked for the peaks (h->ideal); a measured chip
@@ -438,6 +471,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     if (!o)
         return NULL;
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
+    add_host_notes(o, m, h, 1, 0);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -802,6 +836,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * notes it) (tester3 #12: tpu-v5p --tp 16 read ideal, --chips 16
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
+    add_host_notes(o, m, h, cal, 0);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp);
     else
@@ -878,10 +913,13 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
     cJSON_AddBoolToObject(o, "fits", d.weight_bytes + kv <= d.capacity_bytes);
 }
 
-static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+/* ttft: the result reports TTFTs (prefill), not steps (ops) */
+static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                           int ttft)
 {
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
                    c->chips);
+    add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -915,7 +953,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_ops_header(o, m, h, c);
+    add_ops_header(o, m, h, c, 0);
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);
@@ -986,7 +1024,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_ops_header(o, m, h, c);
+    add_ops_header(o, m, h, c, 1);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);
     if (chunk > 0)
         cJSON_AddNumberToObject(o, "chunk", (double)chunk);
@@ -1349,10 +1387,16 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
              c->pp > 1 ? " + the pipeline's stage-to-stage activation sends (serve.h "
                          "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
+    add_host_notes(j, run->m, run->h, run->calibrated, 1);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
-    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens));
+    /* the running sequences' pool: what --prefix-cache's HBM tier leaves of
+     * the KV room (serve.c carves the tier out of it; tester28 F7), and the
+     * tier beside it */
+    cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica",
+                            floor(c->kv_capacity_tokens - c->prefix_hbm_tokens));
+    cJSON_AddNumberToObject(j, "prefix_cache_hbm_tokens_per_replica", floor(c->prefix_hbm_tokens));
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
     cJSON_AddNumberToObject(j, "qps", run->qps);

@@ -1416,14 +1416,18 @@ static void make_room(sim *S, replica *r)
     }
 }
 
-/* KV tokens a recomputed (preempted) sequence must leave free beside its
- * own when it is readmitted while others decode: one decode step of growth
- * for each of them plus 1% of the pool, vLLM's watermark (its block
- * manager admits a waiting sequence only when the free blocks less those it
+/* KV tokens a preempted sequence must leave free beside its own when it is
+ * readmitted (recompute) or swapped back in (swap) while others decode: one
+ * decode step of growth for each of them plus 1% of the pool, vLLM's
+ * watermark (its block manager admits a waiting sequence, and swaps a
+ * swapped one back to the GPU, only when the free blocks less those it
  * needs stay at or above watermark = 0.01 of the blocks: docs.vllm.ai
  * v0.9.2 vllm/core/block_manager.py, SelfAttnBlockSpaceManager
- * can_allocate).  Without it the newest sequence was readmitted the
- * moment its own pages were freed and preempted again at the next step. */
+ * can_allocate, and can_swap_in -> _can_swap, which applies
+ * watermark_blocks when the device is the GPU; vllm-project/vllm commit
+ * 006a839f).  Without it the newest sequence was readmitted the moment its
+ * own pages were freed and preempted again at the next step (swap: 101
+ * preemptions where recompute had 13, tester28 F5). */
 static double readmit_room(const sim *S, const replica *r, const seq *s)
 {
     if (s->gen0 < 1 || r->nactive == 0)
@@ -1448,6 +1452,14 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     seq *s = &S->s[i];
     if (s->state == S_WAIT) {
         int left = s->need;
+        /* no new prompt starts while a sequence is swapped out: swapped
+         * requests come first (vLLM's Scheduler._schedule_default, "If any
+         * requests are swapped, prioritized swapped requests": it schedules
+         * prefills only when self.swapped is empty; vllm/core/scheduler.py,
+         * vllm-project/vllm commit 0054e1fa).  Without it a new prompt took
+         * the room a swapped sequence waited for under its watermark. */
+        if (r->swapped.head >= 0)
+            return 0;
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         s->state = S_PREFILL;
@@ -1521,13 +1533,14 @@ static void admit_static(sim *S, replica *r)
     r->static_b = r->npf;
 }
 
-/* Swapped-out sequences back into the decode batch while they fit; the
- * transfer from host memory adds to the step. */
+/* Swapped-out sequences back into the decode batch while they fit with the
+ * watermark (readmit_room); the transfer from host memory adds to the step. */
 static void resume_swapped(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
-           kv_fits(S, r, S->s[r->swapped.head].c0 + 1, 1)) {
+           kv_fits(S, r, S->s[r->swapped.head].c0 + 1 +
+                             readmit_room(S, r, &S->s[r->swapped.head]), 1)) {
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
         join_decode(S, r, i, S->s[i].c0);

@@ -93,6 +93,11 @@ static const field MODEL_FIELDS[] = {
     MF(v_head_dim, T_INT, POS),
     MF(sliding_window, T_INT, POS),
     MF(sliding_window_pattern, T_INT, POS),
+    MF(norms_per_layer, T_INT, 0),
+    MF(qk_norm, T_BOOL, 0),
+    MF(attention_bias, T_BOOL, 0),
+    MF(mlp_bias, T_BOOL, 0),
+    MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
     {"quantized", T_ENUM, offsetof(rl_model, quantized), 0, QUANT_NAMES, 0},
     {NULL, 0, 0, 0, NULL, 0},
@@ -368,6 +373,10 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
         RL_FAIL("%s: field 'sliding_window_pattern': 1 would leave no local layer; use >= 2, or "
                 "leave it unset for all-local",
                 origin);
+    if (m->attention == RL_ATTN_MLA && m->attention_bias)
+        RL_FAIL("%s: field 'attention_bias': not with attention = \"mla\" (no MLA checkpoint has "
+                "projection biases)",
+                origin);
     return 0;
 }
 
@@ -437,13 +446,22 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
         RL_FAIL("%s: field 'd_ff_expert': set, but experts = 0 (dense model)", origin);
     if (!present[find_field(F, "d_ff_expert") - F])
         m->d_ff_expert = m->d_ff;
+    if (!present[find_field(F, "norms_per_layer") - F])
+        m->norms_per_layer = 2;
+    if (m->norms_per_layer > 16)
+        RL_FAIL("%s: field 'norms_per_layer': %lld; at most 16", origin, m->norms_per_layer);
     /* An upper bound of every term arch.c sums (3 MLP matrices, every expert,
      * the router, both embeddings): all terms are non-negative products of
      * integers, so if the bound is below 2^51 each product and sum is exact. */
     double L = (double)m->layers, D = (double)m->d_model, H = (double)m->head_dim;
     double E = (double)m->experts, S = (double)m->shared_experts;
     double bound = L * (2.0 * D * H * (double)(m->heads + m->kv_heads) + 3.0 * D * (double)m->d_ff +
-                        3.0 * D * (double)m->d_ff_expert * (E + S) + D * E + 2.0 * D) +
+                        3.0 * D * (double)m->d_ff_expert * (E + S) + D * E + 2.0 * D +
+                        /* the small tensors: at most 16 norms and a bias per
+                         * matrix row, below the matrices' D (or H) rows */
+                        16.0 * D + 2.0 * H + 2.0 * H * (double)(m->heads + m->kv_heads) + D +
+                        3.0 * (double)m->d_ff + 3.0 * (double)m->d_ff_expert * (E + S) + E +
+                        (double)m->heads) +
                    2.0 * (double)m->vocab * D + D;
     if (bound > PARAMS_MAX)
         RL_FAIL("%s: field 'layers': this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "

@@ -105,6 +105,26 @@ typedef struct {
     long long sliding_window;
     long long sliding_window_pattern;
 
+    /* Small tensors (counted in the parameters, arch.c; tester28 F1), from
+     * the Hugging Face modeling files of each family.  norms_per_layer: RMSNorm
+     * gains of D per layer (default 2, input_layernorm and
+     * post_attention_layernorm; Gemma 2 and 3: 4, adding pre_feedforward_ and
+     * post_feedforward_layernorm, modeling_gemma2.py Gemma2DecoderLayer).
+     * qk_norm: an RMSNorm of head_dim on the queries and one on the keys per
+     * layer (Qwen3Attention q_norm/k_norm, Gemma3Attention).  attention_bias:
+     * the q, k, v and o projections carry biases of their output widths (HF
+     * `attention_bias`, LlamaAttention / GptOssAttention).  mlp_bias: every MLP
+     * and expert matrix carries a bias of its output width and the MoE router
+     * one of E (HF `mlp_bias`; gpt-oss always: GptOssExperts gate_up_proj_bias
+     * and down_proj_bias, GptOssTopKRouter bias).  attention_sinks: one
+     * learned sink logit per query head per layer (GptOssAttention sinks).
+     * Not with attention = "mla" (attention_bias). */
+    long long norms_per_layer;
+    int qk_norm;
+    int attention_bias;
+    int mlp_bias;
+    int attention_sinks;
+
     long long max_context; /* longest sequence the model supports (tokens) */
     rl_quantized quantized; /* `quantized`: "linear" | "experts" (above) */
 } rl_model;

@@ -3708,6 +3708,41 @@ static void short_run_per_replica_noted(void **state)
     }
 }
 
+/* What an engine-timed result leaves out and adds (tester28 F8): vLLM's
+ * prefill carries 32 layers x 0.8 ms = 25.6 ms of dispatch on every TTFT,
+ * AIConfigurator's constant, and no engine has a per-step host cost.  The
+ * header names both (host_cost_note, prefill_dispatch_note, with the
+ * source); TensorRT-LLM (dispatch 0) has the first only; --ideal neither;
+ * ops (steps, not TTFTs) no dispatch note. */
+static void host_cost_notes(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("prefill --model llama3-8b --hw h100-sxm --engine vllm --tokens 128 "
+                        "--format json");
+    const cJSON *d = cJSON_GetObjectItem(j, "prefill_dispatch_note");
+    assert_true(cJSON_IsString(d));
+    assert_non_null(strstr(d->valuestring, "25.6 ms (32 layers x 0.8 ms"));
+    assert_non_null(strstr(d->valuestring, "AIConfigurator"));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
+    cJSON_Delete(j);
+    j = run_json("prefill --model llama3-8b --hw h100-sxm --engine trtllm --tokens 128 "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    const cJSON *hc = cJSON_GetObjectItem(j, "host_cost_note");
+    assert_true(cJSON_IsString(hc));
+    assert_non_null(strstr(hc->valuestring, "kernel + collective time"));
+    cJSON_Delete(j);
+    j = run_json("ops --model llama3-8b --hw h100-sxm --engine vllm --phase prefill --tokens 128 "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
+    cJSON_Delete(j);
+    j = run_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 2048 --ideal "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "host_cost_note"));
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3798,6 +3833,7 @@ int main(void)
         cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
+        cmocka_unit_test(host_cost_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1415,6 +1415,80 @@ static void test_thrashing_run_completes(void **state)
     cJSON_Delete(j);
 }
 
+/* Swap preemption gated like recompute (tester28 F5): llama3-8b on an
+ * H100 cut to 20e9 bytes, 32 offline requests of 1000 + 1000 tokens.  A
+ * swapped sequence came back the moment its own pages fitted and new
+ * prompts took the room it waited for: 101 preemptions (3 a request) where
+ * recompute had 13, TPOT p50 9.89 vs 8.25 ms.  Swap-in now needs vLLM's
+ * watermark (serve.c readmit_room) and no new prompt starts while one is
+ * swapped out: 21 vs 13 preemptions, TPOT p50 8.34 vs 8.25 ms.  Asserted:
+ * swap's preemptions at most 2x recompute's and its TPOT p50 within 5%. */
+static void test_swap_no_thrash(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    double pre[2], tpot[2];
+    const char *mode[2] = {"recompute", "swap"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "simulate --model llama3-8b --hw h100-sxm --set hw.hbm_bytes=20e9 --offline "
+                 "--requests 32 --prompt-len 1000 --out-len 1000 --preempt %s --format json",
+                 mode[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        cJSON *j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        assert_true(cJSON_GetObjectItem(j, "completed")->valuedouble == 32);
+        pre[i] = cJSON_GetObjectItem(j, "preemptions")->valuedouble;
+        tpot[i] = cJSON_GetObjectItem(j, "tpot_p50_s")->valuedouble;
+        cJSON_Delete(j);
+    }
+    assert_true(pre[0] > 0 && pre[1] > 0);
+    if (pre[1] > 2 * pre[0])
+        fail_msg("swap %g preemptions vs recompute %g", pre[1], pre[0]);
+    assert_rel(tpot[1], tpot[0], 0.05);
+}
+
+/* --prefix-cache's HBM tier is carved out of the KV room (tester28 F7):
+ * llama3-8b on one H100, --ideal, 64 offline 1500 + 200-token requests.
+ * Without a cache the pool is 467,291 tokens; a 60 GB tier takes
+ * 60e9 / 131,072 B = 457,763.7 tokens of it, so the running pool is 9,528
+ * (floors; kv_peak_frac 0.999 is a fraction of that).  The key said 467,291
+ * with the tier too.  Asserted: the running pool below 10,000 and the pool
+ * plus prefix_cache_hbm_tokens_per_replica within 1 token (the floors) of
+ * the cache-less pool.  A tier of 0.001 GB (7 tokens) under 800-token
+ * prefixes caches nothing: a note says so (and none for 0.2 GB). */
+static void test_prefix_tier_capacity(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    double pool[2], tier = 0;
+    const char *pc[2] = {"", "--prefix-cache 60"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "simulate --model llama3-8b --hw h100-sxm --offline --requests 64 "
+                 "--prompt-len 1500 --out-len 200 --ideal %s --format json", pc[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        cJSON *j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        pool[i] = cJSON_GetObjectItem(j, "kv_capacity_tokens_per_replica")->valuedouble;
+        tier = cJSON_GetObjectItem(j, "prefix_cache_hbm_tokens_per_replica")->valuedouble;
+        cJSON_Delete(j);
+    }
+    assert_true(pool[0] == 467291 && pool[1] < 10000);
+    assert_true(fabs(pool[1] + tier - pool[0]) <= 1);
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --qps 2 --requests 50 "
+                       "--prompt-len 1500 --out-len 20 --prefixes 4:800 --prefix-cache ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s0.001:10", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "less than the shortest prefix (800 tokens)"));
+    snprintf(cmd, sizeof cmd, "%s0.2:10", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "shortest prefix"));
+}
+
 /* The overload note (cli.c note_overload): gamma arrivals with CV 100 at
  * 5 req/s (--burst 100; llama3-8b, one H100, 100-token prompts, 10 out;
  * 1% utilisation) complete fewer than 5 req/s while a clump is still
@@ -2198,6 +2272,8 @@ int main(void)
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
+        cmocka_unit_test(test_swap_no_thrash),
+        cmocka_unit_test(test_prefix_tier_capacity),
         cmocka_unit_test(test_determinism_and_policies),
         cmocka_unit_test(test_json_nulls),
         cmocka_unit_test(test_config_errors),
