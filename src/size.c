@@ -290,7 +290,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
      * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
      * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
      * one.  An overloaded system that has not yet breached p99 fails */
-    int keeps_up = r.steady_valid ? r.keep_up >= RL_SERVE_KEEP_UP
+    int keeps_up = r.steady_valid ? rl_serve_keeps_up(&r)
                                   : span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
     c->miss = (r.completed == n ? 0 : RL_SIZE_MISS_INCOMPLETE) | (keeps_up ? 0 : RL_SIZE_MISS_QUEUE) |
               (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |
