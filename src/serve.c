@@ -799,8 +799,9 @@ typedef struct {
     int itl_pending;    /* joined decode since its replica's last decode step */
     double t_first;     /* first token (end of its prefill) */
     double t_start;     /* its first prefill step began (TTFT less queueing) */
-    int behind;         /* requests waited behind it at its replica when it began: the
-                           replica's admission pass was full (steady_window's backlog) */
+    int behind;         /* bit 0: requests waited behind it at its replica when its first
+                           prefill began, bit 1 (disagg): when it joined a decode batch;
+                           that admission pass was full (backlog_outpaced) */
     double t_last;      /* its last token before it joined decode (ITL) */
 } seq;
 
@@ -1455,7 +1456,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
         s->state = S_PREFILL;
         if (s->t_start < 0) {
             s->t_start = S->tlast; /* the current time */
-            s->behind = s->qnext >= 0;
+            s->behind |= s->qnext >= 0;
         }
         s->prefilled = prefix_lookup(S, r, i);
         S->saved += s->prefilled;
@@ -1544,8 +1545,10 @@ static void admit_transferred(sim *S, replica *r)
     while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         int i = q_pop(S, &r->wait);
-        if (isnan(S->t_join[i]))
+        if (isnan(S->t_join[i])) {
             S->t_join[i] = S->tlast; /* the current time */
+            S->s[i].behind |= (r->wait.head >= 0) << 1;
+        }
         join_decode(S, r, i, S->s[i].need);
     }
 }
@@ -2271,15 +2274,22 @@ static double queue_keep_up(const sim *S, int decode)
     return arrived > 0 ? admitted / arrived : 1;
 }
 
+/* The request that is the j-th to arrive at one queue (queue_len). */
+static long long queue_req(const sim *S, int decode, long long j)
+{
+    return decode ? S->xfer_order[j] : j;
+}
+
 /* The coefficient of variation of the requests' prompt or output
- * lengths, whichever is larger, over those j with first-prefill start in
- * (t0, t1]: the spread of their service times (backlog_outpaced). */
-static double length_cv(const sim *S, double t0, double t1)
+ * lengths, whichever is larger, over those whose service at one queue
+ * began in (t0, t1]: the spread of their service times (backlog_outpaced). */
+static double length_cv(const sim *S, int decode, double t0, double t1)
 {
     double m[2][3] = {{0}};
-    for (long long j = 0; j < S->n; j++)
-        if (S->s[j].t_start > t0 && S->s[j].t_start <= t1) {
-            double x[2] = {S->req[j].prompt, S->req[j].output};
+    for (long long j = 0; j < queue_len(S, decode); j++)
+        if (queue_start(S, decode, j) > t0 && queue_start(S, decode, j) <= t1) {
+            const rl_request *q = &S->req[queue_req(S, decode, j)];
+            double x[2] = {q->prompt, q->output};
             for (int k = 0; k < 2; k++)
                 m[k][0]++, m[k][1] += x[k], m[k][2] += x[k] * x[k];
         }
@@ -2291,9 +2301,10 @@ static double length_cv(const sim *S, double t0, double t1)
     return cv;
 }
 
-/* Whether the arrivals outpaced a backlogged system (serve.h
- * backlog_outpaced): over the second half of the steady window, every
- * request that began its first prefill step found others waiting behind
+/* Whether the arrivals outpaced a backlogged queue (serve.h
+ * backlog_outpaced; decode 0: the first prefill step, 1: disagg's decode
+ * batch, as queue_keep_up): over the second half of the steady window,
+ * every request whose service there began found others waiting behind
  * it at its replica (each admission pass ended full: the system ran at
  * its saturated rate), and the arrivals' own rate over that half-window's
  * length exceeds the N admissions there by more than their noise,
@@ -2303,21 +2314,23 @@ static double length_cv(const sim *S, double t0, double t1)
  * a load up to 2% past a fixed-length server's rate pass (tester28 F9:
  * admitted 98.4% at 1.6% over, the backlog growing); this test is exact
  * for it. */
-static int backlog_outpaced(const sim *S)
+static int backlog_outpaced(const sim *S, int decode)
 {
     const rl_request *req = S->req;
     long long n = S->n, adm = 0;
     double half = S->w0 + 0.5 * (S->w1 - S->w0), span = req[n - 1].arrival - req[0].arrival;
-    for (long long j = 0; j < n; j++)
-        if (S->s[j].t_start > half && S->s[j].t_start <= S->w1) {
-            if (!S->s[j].behind)
+    for (long long j = 0; j < queue_len(S, decode); j++) {
+        double t = queue_start(S, decode, j);
+        if (t > half && t <= S->w1) {
+            if (!(S->s[queue_req(S, decode, j)].behind >> decode & 1))
                 return 0; /* the queue ran dry: not saturated there */
             adm++;
         }
+    }
     if (adm < 20 || !(span > 0))
         return 0;
     double arrivals = (double)(n - 1) / span * (S->w1 - half);
-    return arrivals > (double)adm + 1 + 2 * length_cv(S, half, S->w1) * sqrt((double)adm);
+    return arrivals > (double)adm + 1 + 2 * length_cv(S, decode, half, S->w1) * sqrt((double)adm);
 }
 
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
@@ -2334,7 +2347,8 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
     if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
-    out->backlog_outpaced = steady && backlog_outpaced(S);
+    out->backlog_outpaced =
+        steady && (backlog_outpaced(S, 0) || (S->nprefill > 0 && backlog_outpaced(S, 1)));
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
