@@ -1626,7 +1626,7 @@ static void test_static_capacity_is_saturation(void **state)
  * within one lattice step
  * (2%) of it, on both seeds and sample sizes; at 16.7 req/s (1.7% past
  * 1/S) the overload note.  Before (keep-up's 98% rule alone): 16.68-16.70
- * on every sample, no note at 16.7. */
+ * on every sample, no note at 16.7.  Disagg's decode queue below. */
 static void test_md1_capacity_closed_form(void **state)
 {
     (void)state;
@@ -1658,6 +1658,22 @@ static void test_md1_capacity_closed_form(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: 16.7 req/s offered"))
         fail_msg("no overload note at 16.7 req/s past 1/S %g:\n%s", 1 / S, out);
+    /* the same on disagg's decode queue: 3 prefill replicas beside one
+     * decode replica of --max-seqs 1, 50 output tokens, at 5 req/s: the
+     * decode replica saturated, its steady completions (3.256 req/s) are
+     * its service rate; capacity at most that +0.2% (before: 3.289) */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --policy disagg --replicas 1 "
+                             "--prefill-replicas 3 --max-seqs 1 --qps 5 --prompt-len 1000 "
+                             "--out-len 50 --format json",
+                             out, sizeof out),
+                     0);
+    j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    double done = cJSON_GetObjectItem(j, "steady_req_per_s")->valuedouble;
+    double cap = cJSON_GetObjectItem(j, "max_sustainable_qps")->valuedouble;
+    cJSON_Delete(j);
+    if (!(cap <= 1.002 * done && cap >= done / 1.02))
+        fail_msg("disagg decode pool: capacity %g, saturated completions %g", cap, done);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
