@@ -1632,29 +1632,21 @@ static void test_md1_capacity_closed_form(void **state)
     (void)state;
     static char out[1 << 16];
     const char *base = "simulate --model llama3-8b --hw h100-sxm --ideal --max-seqs 1 "
-                       "--prompt-len 1000 --out-len 11";
+                       "--prompt-len 1000 --out-len 11 --format json";
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --qps 1 --requests 2000 --format json", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    cJSON *j = cJSON_Parse(strchr(out, '{'));
-    assert_non_null(j);
-    double S = cJSON_GetObjectItem(j, "utilization")->valuedouble /
-               cJSON_GetObjectItem(j, "req_per_s")->valuedouble;
-    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --qps 1 --requests 2000", base);
+    double S = cli_number(cmd, "utilization", out, sizeof out) /
+               cli_number(cmd, "req_per_s", out, sizeof out);
     assert_true(fabs(S - 0.06091) < 0.0001); /* tester28's hand sum: 15.68 + 10 x 4.523 ms */
     for (int seed = 1; seed <= 2; seed++)
         for (int n = 2000; n <= 4000; n += 2000) {
-            snprintf(cmd, sizeof cmd, "%s --qps 5 --seed %d --requests %d --format json", base,
-                     seed, n);
-            assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-            j = cJSON_Parse(strchr(out, '{'));
-            assert_non_null(j);
-            double cap = cJSON_GetObjectItem(j, "max_sustainable_qps")->valuedouble;
-            cJSON_Delete(j);
+            snprintf(cmd, sizeof cmd, "%s --qps 5 --seed %d --requests %d", base, seed, n);
+            double cap = cli_number(cmd, "max_sustainable_qps", out, sizeof out);
             if (!(cap <= 1.002 / S && cap >= 1 / (1.02 * S)))
                 fail_msg("seed %d, %d requests: capacity %g, 1/S %g", seed, n, cap, 1 / S);
         }
-    snprintf(cmd, sizeof cmd, "%s --qps 16.7 --seed 1 --requests 5000", base);
+    snprintf(cmd, sizeof cmd, "%.*s --qps 16.7 --seed 1 --requests 5000",
+             (int)(strlen(base) - strlen(" --format json")), base);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: 16.7 req/s offered"))
         fail_msg("no overload note at 16.7 req/s past 1/S %g:\n%s", 1 / S, out);
@@ -1662,16 +1654,11 @@ static void test_md1_capacity_closed_form(void **state)
      * decode replica of --max-seqs 1, 50 output tokens, at 5 req/s: the
      * decode replica saturated, its steady completions (3.256 req/s) are
      * its service rate; capacity at most that +0.2% (before: 3.289) */
-    assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --policy disagg --replicas 1 "
-                             "--prefill-replicas 3 --max-seqs 1 --qps 5 --prompt-len 1000 "
-                             "--out-len 50 --format json",
-                             out, sizeof out),
-                     0);
-    j = cJSON_Parse(strchr(out, '{'));
-    assert_non_null(j);
-    double done = cJSON_GetObjectItem(j, "steady_req_per_s")->valuedouble;
-    double cap = cJSON_GetObjectItem(j, "max_sustainable_qps")->valuedouble;
-    cJSON_Delete(j);
+    const char *dis = "simulate --model llama3-8b --hw h100-sxm --policy disagg --replicas 1 "
+                      "--prefill-replicas 3 --max-seqs 1 --qps 5 --prompt-len 1000 "
+                      "--out-len 50 --format json";
+    double done = cli_number(dis, "steady_req_per_s", out, sizeof out);
+    double cap = cli_number(dis, "max_sustainable_qps", out, sizeof out);
     if (!(cap <= 1.002 * done && cap >= done / 1.02))
         fail_msg("disagg decode pool: capacity %g, saturated completions %g", cap, done);
 }
