@@ -797,11 +797,12 @@ typedef struct {
     int qnext;          /* wait/swap queue link */
     int state;
     int itl_pending;    /* joined decode since its replica's last decode step */
-    double t_first;     /* first token (end of its prefill) */
-    double t_start;     /* its first prefill step began (TTFT less queueing) */
     int behind;         /* bit 0: requests waited behind it at its replica when its first
                            prefill began, bit 1 (disagg): when it joined a decode batch;
-                           that admission pass was full (backlog_outpaced) */
+                           that admission pass was full (backlog_outpaced); beside
+                           itl_pending, in what was padding: no byte more a request */
+    double t_first;     /* first token (end of its prefill) */
+    double t_start;     /* its first prefill step began (TTFT less queueing) */
     double t_last;      /* its last token before it joined decode (ITL) */
 } seq;
 
@@ -2303,10 +2304,12 @@ static double length_cv(const sim *S, int decode, double t0, double t1)
 
 /* Whether the arrivals outpaced a backlogged queue (serve.h
  * backlog_outpaced; decode 0: the first prefill step, 1: disagg's decode
- * batch, as queue_keep_up): over the second half of the steady window,
- * every request whose service there began found others waiting behind
- * it at its replica (each admission pass ended full: the system ran at
- * its saturated rate), and the arrivals' own rate over that half-window's
+ * batch, as queue_keep_up): over the second half of the steady window, no
+ * arrival found the waiting queue empty (queue_emptied: otherwise a clump
+ * of --burst arrivals ending the window, admitted at once after an idle
+ * stretch, looks saturated) and every request whose service there began
+ * found others waiting behind it at its replica (each admission pass
+ * ended full: the system ran at its saturated rate all along), and the arrivals' own rate over that half-window's
  * length exceeds the N admissions there by more than their noise,
  * 1 + 2 cv sqrt(N) (one for the count's ends; cv the lengths' spread: a
  * saturated server's admissions are a renewal count of service times, of
@@ -2319,6 +2322,8 @@ static int backlog_outpaced(const sim *S, int decode)
     const rl_request *req = S->req;
     long long n = S->n, adm = 0;
     double half = S->w0 + 0.5 * (S->w1 - S->w0), span = req[n - 1].arrival - req[0].arrival;
+    if (!isnan(queue_emptied(S, decode)))
+        return 0;
     for (long long j = 0; j < queue_len(S, decode); j++) {
         double t = queue_start(S, decode, j);
         if (t > half && t <= S->w1) {
@@ -2573,7 +2578,8 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 }
 
 /* Whether a run sustained its load: every request completed, completions
- * kept up with arrivals (RL_SERVE_KEEP_UP) and the SLOs given hold at p99. */
+ * kept up with arrivals (rl_serve_keeps_up: RL_SERVE_KEEP_UP, and not
+ * backlog_outpaced) and the SLOs given hold at p99. */
 static int sustained(const rl_serve_result *r, const rl_serve_config *c)
 {
     return r->completed == r->requests && rl_serve_keeps_up(r) &&

@@ -697,8 +697,9 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * When it still does not, *cfg->capacity_lower_bound is set: the figure is
  * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up
- * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
- * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
+ * with arrivals (rl_serve_keeps_up: keep_up >= RL_SERVE_KEEP_UP, and the
+ * arrivals do not outpace a saturated system, backlog_outpaced: a queue
+ * that grows without bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
  * *qps: that rate (requests/s); NAN when there are too few requests
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
