@@ -540,6 +540,12 @@ typedef struct {
                          requests that joined a decode batch over those whose KV arrived
                          at a decode replica (tester12 #12: a saturated decode pool's
                          queue grew unseen behind a prefill pool that kept up) */
+    int backlog_outpaced; /* the arrivals outpaced a saturated system (serve.c
+                             backlog_outpaced): over the steady window's second half every
+                             request began with others waiting behind it at its replica,
+                             and the arrivals' own rate x that half's length exceeds its
+                             admissions beyond their noise; a load past the service rate
+                             keep-up's 2% lets through (tester28 F9).  0 without a window */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
     double goodput_req_per_s; /* completed within both SLOs, per second of the whole run
                                  (first arrival to last completion: the drain tail in) */
@@ -691,8 +697,9 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * When it still does not, *cfg->capacity_lower_bound is set: the figure is
  * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up
- * with arrivals (keep_up >= RL_SERVE_KEEP_UP: a queue that grows without
- * bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
+ * with arrivals (rl_serve_keeps_up: keep_up >= RL_SERVE_KEEP_UP, and the
+ * arrivals do not outpace a saturated system, backlog_outpaced: a queue
+ * that grows without bound fails) and, when cfg sets SLOs, TTFT and TPOT p99 are within them.
  * *qps: that rate (requests/s); NAN when there are too few requests
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
@@ -745,8 +752,9 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
 
 /* Whether a run at arrival rate `arrived` (requests/s) fell measurably
  * short of it (tester14 F2b: 74.3 req/s completed of 80 offered, no note):
- * its steady window's waiting queue grew (keep_up below RL_SERVE_KEEP_UP,
- * the capacity search's own rule for a load not sustained) and its steady
+ * its steady window's arrivals outpaced a saturated system (backlog_outpaced,
+ * the search's rule, alone), or its waiting queue grew (keep_up below
+ * RL_SERVE_KEEP_UP, the capacity search's own rule for a load not sustained) and its steady
  * completions fell more than RL_SERVE_CAPACITY_TOL (one step of the
  * search's lattice) below `arrived`.  Both are needed: a heavy-tailed run
  * that keeps up completes a few percent below its arrivals while the
@@ -761,6 +769,12 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
  * would take the arrivals and the offered rate for callers that each read
  * one). */
 int rl_serve_falls_short(const rl_serve_result *r, double arrived);
+
+/* The keep-up verdict the capacity search, size's rows and the overload
+ * note share: keep_up >= RL_SERVE_KEEP_UP and not backlog_outpaced (a
+ * saturated system whose arrivals exceed its admissions: tester28 F9;
+ * rl_serve_falls_short says a run is short when backlog_outpaced alone). */
+int rl_serve_keeps_up(const rl_serve_result *r);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
  * holds the hint on entry (0: none). */

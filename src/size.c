@@ -287,10 +287,11 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
                               (double)r.decode_steps, (double)r.requests, r.prefill_tokens_done};
     c->mode = NULL; /* its label follows this run's busy time (rl_size_share) */
     /* keeping up: completions over arrivals in the steady window reach
-     * RL_SERVE_KEEP_UP (serve.h, as rl_serve_capacity judges); without a
+     * RL_SERVE_KEEP_UP and the arrivals do not outpace a saturated system
+     * (rl_serve_keeps_up, as rl_serve_capacity judges); without a
      * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
      * one.  An overloaded system that has not yet breached p99 fails */
-    int keeps_up = r.steady_valid ? r.keep_up >= RL_SERVE_KEEP_UP
+    int keeps_up = r.steady_valid ? rl_serve_keeps_up(&r)
                                   : span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
     c->miss = (r.completed == n ? 0 : RL_SIZE_MISS_INCOMPLETE) | (keeps_up ? 0 : RL_SIZE_MISS_QUEUE) |
               (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |

@@ -1687,6 +1687,56 @@ static void test_static_capacity_is_saturation(void **state)
     }
 }
 
+/* Issue 14's check "capacity utilisation of an M/D/1-like single-server
+ * case matches its closed form" (tester28 F9): one llama3-8b replica on an
+ * H100, --ideal, --max-seqs 1 (one request at a time), every request 1000
+ * prompt and 11 output tokens, Poisson arrivals.  Each request holds the
+ * server for S = prefill + 10 decode steps = 60.91 ms (the run's own
+ * utilization / req_per_s, read here), and M/D/1 is stable only below
+ * 1/S = 16.42 req/s (rho < 1; Kleinrock, Queueing Systems I, 1975, 5.6).
+ * Expected: max_sustainable_qps <= 1/S + 0.2% (seed 2 on 2000 requests
+ * reads 16.435, rho 1.001: over the 54 s half-window its backlog grows by
+ * one request, the count's own resolution, serve.c backlog_outpaced) and
+ * within one lattice step
+ * (2%) of it, on both seeds and sample sizes; at 16.7 req/s (1.7% past
+ * 1/S) the overload note.  Before (keep-up's 98% rule alone): 16.68-16.70
+ * on every sample, no note at 16.7.  Disagg's decode queue below. */
+static void test_md1_capacity_closed_form(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --ideal --max-seqs 1 "
+                       "--prompt-len 1000 --out-len 11 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --qps 1 --requests 2000", base);
+    double S = cli_number(cmd, "utilization", out, sizeof out) /
+               cli_number(cmd, "req_per_s", out, sizeof out);
+    assert_true(fabs(S - 0.06091) < 0.0001); /* tester28's hand sum: 15.68 + 10 x 4.523 ms */
+    for (int seed = 1; seed <= 2; seed++)
+        for (int n = 2000; n <= 4000; n += 2000) {
+            snprintf(cmd, sizeof cmd, "%s --qps 5 --seed %d --requests %d", base, seed, n);
+            double cap = cli_number(cmd, "max_sustainable_qps", out, sizeof out);
+            if (!(cap <= 1.002 / S && cap >= 1 / (1.02 * S)))
+                fail_msg("seed %d, %d requests: capacity %g, 1/S %g", seed, n, cap, 1 / S);
+        }
+    snprintf(cmd, sizeof cmd, "%.*s --qps 16.7 --seed 1 --requests 5000",
+             (int)(strlen(base) - strlen(" --format json")), base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: 16.7 req/s offered"))
+        fail_msg("no overload note at 16.7 req/s past 1/S %g:\n%s", 1 / S, out);
+    /* the same on disagg's decode queue: 3 prefill replicas beside one
+     * decode replica of --max-seqs 1, 50 output tokens, at 5 req/s: the
+     * decode replica saturated, its steady completions (3.256 req/s) are
+     * its service rate; capacity at most that +0.2% (before: 3.289) */
+    const char *dis = "simulate --model llama3-8b --hw h100-sxm --policy disagg --replicas 1 "
+                      "--prefill-replicas 3 --max-seqs 1 --qps 5 --prompt-len 1000 "
+                      "--out-len 50 --format json";
+    double done = cli_number(dis, "steady_req_per_s", out, sizeof out);
+    double cap = cli_number(dis, "max_sustainable_qps", out, sizeof out);
+    if (!(cap <= 1.002 * done && cap >= done / 1.02))
+        fail_msg("disagg decode pool: capacity %g, saturated completions %g", cap, done);
+}
+
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
  * on one H100, 2000 requests of 1000-token prompts and 100-token outputs.
  * At 200 req/s (beyond its ~30 req/s) the full run's TTFT p99 exceeds
@@ -2283,6 +2333,7 @@ int main(void)
         cmocka_unit_test(test_capacity_not_below_sustained_load),
         cmocka_unit_test(test_steady_goodput),
         cmocka_unit_test(test_static_capacity_is_saturation),
+        cmocka_unit_test(test_md1_capacity_closed_form),
         cmocka_unit_test(test_mla_kv_layouts), cmocka_unit_test(test_mla_ep_layout_agrees),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),
