@@ -880,6 +880,7 @@ typedef struct {
                              their heap by (outstanding, id) */
     event *ev;
     long long nev;
+    int ev_hole; /* ev[0] was popped and not yet refilled (ev_pop, ev_push) */
     double E, cap_pages, kv_tok, *plen;
     int nprefix, rr[2];
     double extra_s; /* host-link time of the step being composed */
@@ -947,29 +948,57 @@ static void ev_up(sim *S, long long i, event e)
     ev_place(S, i, e);
 }
 
-static void ev_push(sim *S, event e)
+/* Event e into slot i or below it, by ev_before (the heap's nev slots). */
+static void ev_down(sim *S, long long i, event e)
 {
-    ev_up(S, S->nev++, e);
-}
-
-static event ev_pop(sim *S)
-{
-    event top = S->ev[0], last = S->ev[--S->nev];
-    long long i = 0, n = S->nev;
+    long long n = S->nev;
     for (;;) {
         long long c = 2 * i + 1;
         if (c >= n)
             break;
         if (c + 1 < n && ev_before(&S->ev[c + 1], &S->ev[c]))
             c++;
-        if (!ev_before(&S->ev[c], &last))
+        if (!ev_before(&S->ev[c], &e))
             break;
         ev_place(S, i, S->ev[c]);
         i = c;
     }
-    if (n > 0)
-        ev_place(S, i, last);
-    return top;
+    ev_place(S, i, e);
+}
+
+/* Close the hole a pop left at the root (ev_pop): the last event sifted
+ * down from there.  Every heap access but ev_push's refill comes after it. */
+static void ev_settle(sim *S)
+{
+    if (!S->ev_hole)
+        return;
+    S->ev_hole = 0;
+    event last = S->ev[--S->nev];
+    if (S->nev > 0)
+        ev_down(S, 0, last);
+}
+
+/* A new event; after a pop it takes the root's place and sifts down (one
+ * pass instead of a pop's and a push's: a step end is mostly followed by
+ * the replica's next).  The heap's keys are unique (ev_before's total
+ * order), so the events come out in the same order whatever the heap's
+ * shape. */
+static void ev_push(sim *S, event e)
+{
+    if (S->ev_hole) {
+        S->ev_hole = 0;
+        ev_down(S, 0, e);
+        return;
+    }
+    ev_up(S, S->nev++, e);
+}
+
+/* The earliest event, leaving its slot open for the next ev_push. */
+static event ev_pop(sim *S)
+{
+    ev_settle(S);
+    S->ev_hole = 1;
+    return S->ev[0];
 }
 
 /* Finish heap of a replica: sequence ids by kfin, positions kept in seq.hpos. */
@@ -1872,6 +1901,7 @@ static void cut_run(sim *S, int ri, double t, int after)
         return;
     r->nrun = q;
     r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
+    ev_settle(S); /* evpos is a settled heap's index */
     ev_up(S, r->evpos, (event){r->run[q].end, 0, ri});
 }
 
@@ -2210,7 +2240,10 @@ static int run_events(sim *S, long long *next)
     const rl_request *req = S->req;
     long long n = S->n;
     double now = req[0].arrival;
-    while (*next < n || S->nev > 0) {
+    for (;;) {
+        ev_settle(S); /* a pop that pushed nothing in its place */
+        if (!(*next < n || S->nev > 0))
+            break;
         if ((++S->events & 0xff) == 0 && rl_interrupted())
             return -1;
         if (S->events + S->quiet > S->max_events)

@@ -310,26 +310,73 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
     return 0;
 }
 
+/* A label built piece by piece into out[n] (n >= 1), cut at n - 1
+ * characters as snprintf would cut it: plan_name runs on every calibrated
+ * step (callgrind: its five snprintf calls were ~3.5% of `make bench`'s
+ * calibrated decode step). */
+typedef struct {
+    char *out;
+    size_t n, k;
+} label;
+
+static void label_str(label *b, const char *s)
+{
+    while (*s && b->k + 1 < b->n)
+        b->out[b->k++] = *s++;
+    b->out[b->k] = '\0';
+}
+
+/* %lld */
+static void label_ll(label *b, long long v)
+{
+    char d[24], *e = d + sizeof d - 1;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    *e = '\0';
+    do
+        *--e = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--e = '-';
+    label_str(b, e);
+}
+
 /* Plan label for tables: "tp8 kv=batch", "2d 2x8", "tp4 ep8", "pp4", "... x2". */
 static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, long long x,
                       long long replicas, char *out, size_t n)
 {
-    int k = 0;
-    if (pl->layout == RL_LAYOUT_2D)
-        k += snprintf(out + k, n - k, "2d %lldx%lld", x, pl->tp / x);
-    else
-        k += snprintf(out + k, n - k, "tp%lld", pl->tp);
-    if (pl->ep > 1)
-        k += snprintf(out + k, n - k, " ep%lld%s", pl->ep, pl->attn_replicated ? " attn=rep" : "");
-    if (pl->sp > 1)
-        k += snprintf(out + k, n - k, " sp%lld", pl->sp);
+    label b = {out, n, 0};
+    label_str(&b, "");
+    if (pl->layout == RL_LAYOUT_2D) {
+        label_str(&b, "2d ");
+        label_ll(&b, x);
+        label_str(&b, "x");
+        label_ll(&b, pl->tp / x);
+    } else {
+        label_str(&b, "tp");
+        label_ll(&b, pl->tp);
+    }
+    if (pl->ep > 1) {
+        label_str(&b, " ep");
+        label_ll(&b, pl->ep);
+        label_str(&b, pl->attn_replicated ? " attn=rep" : "");
+    }
+    if (pl->sp > 1) {
+        label_str(&b, " sp");
+        label_ll(&b, pl->sp);
+    }
     if (!prefill && !m->abstract && pl->tp > kv_head_shards(m, pl->tp) &&
-        !(pl->ep > 1 && pl->attn_replicated))
-        k += snprintf(out + k, n - k, " kv=%s", rl_kv_split_name(pl->kv));
-    if (pl->pp > 1)
-        k += snprintf(out + k, n - k, " pp%lld", pl->pp);
-    if (replicas > 1)
-        snprintf(out + k, n - k, " x%lld", replicas);
+        !(pl->ep > 1 && pl->attn_replicated)) {
+        label_str(&b, " kv=");
+        label_str(&b, rl_kv_split_name(pl->kv));
+    }
+    if (pl->pp > 1) {
+        label_str(&b, " pp");
+        label_ll(&b, pl->pp);
+    }
+    if (replicas > 1) {
+        label_str(&b, " x");
+        label_ll(&b, replicas);
+    }
 }
 
 double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
@@ -438,9 +485,14 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
     return kv_tick;
 }
 
-int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
-                  long long chips, long long batch, long long context, rl_precision p,
-                  rl_shard_result *out, char *err, size_t errlen)
+/* rl_shard_eval; `local` 1 stops after the local (formula (1)) terms and
+ * memory, times per step (no name, no collectives, no step time): the
+ * calibrated step reads only those of the plan's roofline (its own
+ * collectives come from rl_shard_collectives; callgrind: the held
+ * evaluation's collectives were ~2% of `make bench`'s calibrated step). */
+static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                      long long chips, long long batch, long long context, rl_precision p,
+                      int local, rl_shard_result *out, char *err, size_t errlen)
 {
     if (batch < 1)
         RL_FAIL("batch: must be >= 1, got %lld", batch);
@@ -464,7 +516,8 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     long long x = pl->layout == RL_LAYOUT_2D ? (pl->x ? pl->x : best_x(m, tp)) : 1;
     r->plan.x = x;
     int prefill = phase == RL_PHASE_PREFILL;
-    plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
+    if (!local)
+        plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
 
     long long bm = rl_shard_micro_batch(r); /* sequences per micro-batch */
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
@@ -509,6 +562,14 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     r->bound = rl_bound_of(r->compute_s, r->kv_load_s + r->weight_load_s);
     r->local_s = r->kv_load_s + mm.time_s;
 
+    if (local) { /* the local terms per step: P ticks, as below */
+        r->flops *= P;
+        r->compute_s *= P;
+        r->weight_load_s *= P;
+        r->kv_load_s *= P;
+        r->local_s *= P;
+        return 0;
+    }
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
@@ -533,6 +594,13 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
     return 0;
+}
+
+int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                  long long chips, long long batch, long long context, rl_precision p,
+                  rl_shard_result *out, char *err, size_t errlen)
+{
+    return shard_eval(m, h, plan, phase, chips, batch, context, p, 0, out, err, errlen);
 }
 
 int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
@@ -582,9 +650,9 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     /* what a chip holds is the plan's (KV heads replicated beyond K chips,
      * attention replicated under EP: not total / M); its step reads its own
      * cache, held.kv_bytes, not the replica's cache / M */
-    rl_shard_result held;
-    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, &held, err,
-                      errlen) != 0)
+    rl_shard_result held; /* its local terms and memory (shard_eval local) */
+    if (shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, 1, &held, err,
+                   errlen) != 0)
         return -1;
     double Md = (double)M;
     double even = (double)rb * rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,

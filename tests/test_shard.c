@@ -118,6 +118,37 @@ static void worked_problem_6(void **state)
     assert_rel(rep.weight_bytes, 7.11e9, 0.02);
 }
 
+/* Plan labels (plan_name; built without snprintf since stop 28): every part
+ * of the label at once, each string as the snprintf version printed it
+ * (checked against the stop-27 build). */
+static void plan_names(void **state)
+{
+    (void)state;
+    rl_model moe = load_model("scaling-book-18b-moe", NULL, 0);
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_shard_plan pl = tp_plan(8);
+    pl.ep = 16;
+    pl.attn_replicated = 1;
+    assert_string_equal(eval(&moe, &h, pl, RL_PHASE_GENERATE, 256, 128, 8192, INT8).name,
+                        "tp8 ep16 attn=rep x2");
+    pl = tp_plan(16);
+    assert_string_equal(eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 64, 4096, INT8).name,
+                        "tp16 kv=batch");
+    pl = tp_plan(2);
+    pl.pp = 4;
+    assert_string_equal(eval(&m, &h, pl, RL_PHASE_GENERATE, 24, 64, 4096, INT8).name,
+                        "tp2 pp4 x3");
+    pl = tp_plan(4);
+    pl.sp = 2;
+    assert_string_equal(eval(&m, &h, pl, RL_PHASE_PREFILL, 8, 1, 4096, INT8).name, "tp4 sp2");
+    pl = tp_plan(16);
+    pl.layout = RL_LAYOUT_2D;
+    pl.x = 2;
+    assert_string_equal(eval(&m, &h, pl, RL_PHASE_PREFILL, 1024, 1, 4096, INT8).name,
+                        "2d 2x8 x64");
+}
+
 /* Worked problem 7 / Appendix B, for F = 4D (the 18.4B model: D 4096,
  * F 16384).  T_2D = 2BD/(X W) + 4BF/(YZ W) is least at X = sqrt(N D/(2F)),
  * giving sqrt(128) B D / (sqrt(N) W) = 11.31 B D / (sqrt(N) W).  It beats
@@ -676,7 +707,7 @@ int main(void)
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
         cmocka_unit_test(router_whole_on_every_chip), cmocka_unit_test(plan_max_batch),
-        cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(plan_names), cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
