@@ -1152,6 +1152,25 @@ static void test_report_command_verbatim(void **state)
     assert_null(strstr(out, "a\\|b"));
 }
 
+/* review29 M4: a fitted profile's mode line read "communication 1.00 of
+ * peak" although comm_eff is held at 1 (not fitted: the fit cannot split
+ * it from tp_excess) and scales the chip's measured NCCL tables, not a
+ * peak; tp_excess (4.86 on h100-sxm-splitwise, calib/fit_splitwise.sh) went
+ * unnamed.  Expected: each figure with what the fit said of it (the
+ * profile's fitted_on.status), comm_eff against the measured time and
+ * tp_excess named.  Exact text of the shipped profile's values (%.2f /
+ * %.3g). */
+static void test_report_fitted_comm(void **state)
+{
+    (void)state;
+    size_report("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 --prompt-len 500 "
+                "--out-len 50 --ttft-p99 3 --tpot-p99 0.1 --requests 100");
+    assert_non_null(strstr(out, "the device at compute 0.84 (fitted) and memory 0.68 (fitted) of "
+                                "peak, the collectives at comm_eff 1 (held) of the chip's measured "
+                                "NCCL time, plus tp_excess 4.86 (fitted) x that time"));
+    assert_null(strstr(out, "communication 1.00 of peak"));
+}
+
 /* A chart with a target line: one polyline per line series, a circle per
  * point, the dashed target. */
 static void test_svg_chart(void **state)
@@ -1623,6 +1642,7 @@ int main(void)
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
         cmocka_unit_test(test_report_command_verbatim),
+        cmocka_unit_test(test_report_fitted_comm),
         cmocka_unit_test(test_evidence_note),
         cmocka_unit_test(test_cli_simulate_and_size),
         cmocka_unit_test(test_rows_flag_lower_bounds),
