@@ -1985,6 +1985,29 @@ static void fitted_comm_is_the_collectives(void **state)
     cJSON_Delete(j);
 }
 
+/* review29 L5: mxfp4 is a weights format only (dtype.h), refused for
+ * --act as for --kv and --compute (ops ran --act mxfp4 at 0.5 B an
+ * activation), refused before any note on the run (step --kv mxfp4 said
+ * "attention is derived" first), and size says that --weights without
+ * --keep-precision is not what it searches (it sized gpt-oss --weights
+ * mxfp4 in fp8 and int8 without a word). */
+static void mxfp4_weights_only(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --act mxfp4 --batch 1 "
+                             "--context 100", out, sizeof out), 2);
+    assert_non_null(strstr(out, "act mxfp4: mxfp4 is a weights format only"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --kv mxfp4 --context 100",
+                             out, sizeof out), 2);
+    assert_true(strncmp(out, "roofline step: kv mxfp4: mxfp4 is a weights format only", 55) == 0);
+    assert_null(strstr(out, "note:"));
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                             "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --weights mxfp4 "
+                             "--format json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --weights mxfp4 ignored: without --keep-precision size "
+                                "searches its own weights/KV/compute"));
+}
+
 /* Tester finding 13: a fitted step names its engine once (the fitted
  * engine's keys replace the run header's, no duplicate JSON keys). */
 static void fitted_keys_once(void **state)
@@ -3819,6 +3842,7 @@ int main(void)
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(fitted_comm_is_the_collectives),
+        cmocka_unit_test(mxfp4_weights_only),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(control_bytes_not_echoed),
