@@ -395,8 +395,11 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
 static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (o->ideal || m->abstract || !e || !e->tables || rl_hw_peak(h, o->prec.compute) <= 0)
-        return; /* the last: refused, rl_step_check naming the flag (tester20 F11) */
+    char err[ERRLEN];
+    if (o->ideal || m->abstract || !e || !e->tables ||
+        rl_step_check(m, h, 1, 1, o->prec, err, sizeof err) != 0)
+        return; /* the last: refused first, rl_step_check naming the flag (tester20 F11: a
+                 * compute dtype without a peak; review29 L5: --kv mxfp4) */
     int mla = m->attention == RL_ATTN_MLA;
     rl_dtype gw = o->prec.weights, gc = o->prec.compute;
     rl_arch_dense_gemm(m, &gw, &gc);
@@ -1744,6 +1747,20 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
      * while step/ops/prefill/simulate did). */
     for (int i = 0; i < in->nhw; i++)
         note_unmeasured_run("size", o, &in->hw[i]);
+    /* --weights/--kv/--compute restrict the search only with
+     * --keep-precision; said, not dropped in silence (review29 L5: --weights
+     * mxfp4 on gpt-oss read fp8 and int8 rows and no word) */
+    static const rl_param_id given[] = {RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE};
+    char flags[96] = "";
+    for (int k = 0; !o->given[RL_P_KEEP_PREC] && k < 3; k++)
+        if (o->given[given[k]])
+            snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s--%s %s",
+                     flags[0] ? ", " : "", RL_PARAMS[given[k]].flag, o->given[given[k]]);
+    if (flags[0])
+        rl_cli_tell("size", "note: %s ignored: without --keep-precision size searches "
+                            "its own weights/KV/compute (bf16/bf16/bf16, int8/int8/bf16 and fp8/fp8/fp8, "
+                            "int8 compute where the chip has no fp8); add --keep-precision to size "
+                            "the given dtypes alone", flags);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
             rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "

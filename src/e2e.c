@@ -1117,7 +1117,9 @@ static cJSON *param_json(const rl_fit_result *f, int p)
         cJSON_AddNullToObject(o, "sd");
     else
         cJSON_AddNumberToObject(o, "sd", sd);
-    cJSON_AddStringToObject(o, "unit", eff ? "fraction of peak"
+    cJSON_AddStringToObject(o, "unit", p == RL_EC_COMM || p == RL_EC_PREFILL_COMM
+                                           ? "fraction of the measured collectives' speed"
+                                       : eff ? "fraction of peak"
                                        : p == RL_EC_PREFILL_ACT ? "s per activation byte"
                                        : p == RL_EC_TP_EXCESS   ? "x the collectives' time"
                                                                 : "s");
@@ -2013,16 +2015,21 @@ static double fitted_comm(const rl_ec_terms *t, const double *x)
     return comm;
 }
 
-/* A fitted row's tp_excess_s: the decode device time (E) adds for TP
- * beyond its collectives (tp_excess x their measured time, enginecost.h),
+/* A fitted row's tp_excess_s: the step time TP's decode cost beyond the
+ * collectives adds, (E) with tp_excess less (E) without it (enginecost.h),
  * of kernel_excess_s, named apart so that comm_s stays the collectives
- * (tester22 F6: a fitted comm_s read 30x the measured AllReduces). */
+ * (tester22 F6: a fitted comm_s read 30x the measured AllReduces).
+ * tp_excess x the collectives' measured time is device time, and a step
+ * takes max(host, device): only its part above the host floor is in the
+ * step, 0 where the floor sets it (review29 M2: Llama-2-70B TP8 B=1 on
+ * h100-sxm-splitwise printed 14.35 ms that the 29.90 ms step, the host
+ * floor, does not contain). */
 static double fitted_tp_excess(const rl_ec_terms *t, const double *x)
 {
-    double s = 0;
-    for (int k = 0; k < t->n; k++)
-        s += t->step[k].prefill ? 0 : t->step[k].count * t->step[k].comm_s * x[RL_EC_TP_EXCESS];
-    return s;
+    double none[RL_EC_N];
+    memcpy(none, x, sizeof none);
+    none[RL_EC_TP_EXCESS] = 0;
+    return rl_ec_time(t, x, NULL) - rl_ec_time(t, none, NULL);
 }
 
 static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
@@ -2230,24 +2237,28 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
     rl_e2e_fitted_label(result, h, m->name, p, chips);
+    char how[320], label[400];
+    rl_ec_comm_text(c, prefill, 1, how, sizeof how);
+    snprintf(label, sizeof label, "included: tensor parallel over the chips (1D plan), the "
+             "collectives %s", how);
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, prefill ? "included: tensor parallel over the chips (1D plan), "
-                                             "at the fitted prefill_comm_eff"
-                                           : "included: tensor parallel over the chips (1D plan), "
-                                             "at the fitted comm_eff");
-    char band[32], note[768], terms[512] = "";
+        cJSON_SetValuestring(comm, label);
+    char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     add_no_band(result, h, first_why);
+    rl_ec_comm_text(c, 0, 0, how, sizeof how);
+    char tpx[320];
+    snprintf(tpx, sizeof tpx, ", of it tp_excess_s the step time that tp_excess %.3g (%s) x the "
+             "collectives' time of decode device time adds: its part above the host floor of "
+             "max(host, device), 0 where the floor sets the step (mechanism not identified: "
+             "src/enginecost.h)", c->v[RL_EC_TP_EXCESS], rl_ec_said(c, RL_EC_TP_EXCESS));
     if (!prefill)
         snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's roofline terms%s, kernel_excess_s the fitted step_s above them%s", was,
-                 chips > 1 ? ", comm_s its collectives at the fitted comm_eff (the chip's "
-                             "measured NCCL tables)" : "",
-                 chips > 1 ? ", of it tp_excess_s the device time the fit adds for TP beyond "
-                             "the collectives (tp_excess x their time; mechanism not "
-                             "identified: src/enginecost.h)" : "");
+                 "step's roofline terms%s%s, kernel_excess_s the fitted step_s above them%s", was,
+                 chips > 1 ? ", comm_s its collectives " : "", chips > 1 ? how : "",
+                 chips > 1 ? tpx : "");
     snprintf(note, sizeof note,
              "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
              chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);

@@ -56,6 +56,23 @@ static const char *const STATUS[] = {"-", "fitted", "at bound", "not identified"
 
 const char *rl_ec_status_name(rl_ec_status st) { return STATUS[st]; }
 
+const char *rl_ec_said(const rl_engine_costs *c, rl_ec_param p)
+{
+    int st = c->status[p];
+    return st > RL_EC_UNRECORDED && st < NSTATUS ? STATUS[st] : "status not recorded";
+}
+
+void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, char *buf, size_t n)
+{
+    rl_ec_param e = prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
+    int len = snprintf(buf, n, "at %s %.3g (%s) of the chip's measured NCCL time", rl_ec_name(e),
+                       c->v[e], rl_ec_said(c, e));
+    if (excess && !prefill && c->v[RL_EC_TP_EXCESS] > 0 && len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, ", plus tp_excess %.3g (%s) x that time of decode "
+                 "device time beyond them (mechanism not identified)",
+                 c->v[RL_EC_TP_EXCESS], rl_ec_said(c, RL_EC_TP_EXCESS));
+}
+
 /* The alias prefill_token_s (seconds per prompt token, stop-25 profiles)
  * per activation byte: a Llama-2-70B bf16 token's 80 x 8192 x 2 bytes
  * (e2e.h rl_e2e_act_bytes), the model it was fitted on. */

@@ -30,7 +30,8 @@
  * measured speed (160 AllReduces of 16 KB at 108 us each on H100 TP8
  * against 18.4 us measured); the step breakdown now shows the collectives
  * at their measured time in comm_s and this cost apart (`tp_excess_s`, of
- * kernel_excess_s).  Its mechanism is not identified (the rows name no
+ * kernel_excess_s: the step time it adds, its part above the host floor;
+ * e2e.c fitted_tp_excess).  Its mechanism is not identified (the rows name no
  * framework); its form, proportional to the collectives' measured time
  * (so it grows with TP degree, layers and batch as they do), is an
  * assumption, the form the fit had used for it since stop 22; the TP2
@@ -220,6 +221,21 @@ typedef struct {
      * converts it */
     double token_alias;
 } rl_engine_costs;
+
+/* What the fit said of c's parameter p, for output texts: its status name,
+ * or "status not recorded" (costs written by hand, or by a fit from before
+ * fitted_on.status). */
+const char *rl_ec_said(const rl_engine_costs *c, rl_ec_param p);
+
+/* How c times a step's collectives, for output texts (review29 L1, M4: a
+ * held comm_eff of 1 read "the fitted comm_eff" and "communication 1.00 of
+ * peak", and tp_excess went unnamed): "at comm_eff V (STATUS) of the
+ * chip's measured NCCL time" (prefill_comm_eff in a prefill), and with
+ * excess, in a decode step with tp_excess > 0, ", plus tp_excess V
+ * (STATUS) x that time of decode device time beyond them (mechanism not
+ * identified)".  comm_eff scales the measured tables (collectives.h), not
+ * a datasheet peak. */
+void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, char *buf, size_t n);
 
 /* Record keys[n] (sorted and made distinct in place) as c's row keys;
  * none when more than RL_EC_ROW_KEYS are distinct. */

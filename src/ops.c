@@ -123,6 +123,8 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
         RL_FAIL("batch/tokens/context: the step's KV cache would be %.4g bytes, beyond the 2^53 "
                 "(%.4g) bytes that 64-bit doubles count exactly; refused (%s)",
                 kv, RL_EXACT_MAX, m->origin);
+    if (rl_step_check_not_weights_only("act", c->act, err, errlen) != 0)
+        return -1;
     return rl_step_check(m, h, c->chips, 1, c->prec, err, errlen);
 }
 

@@ -227,7 +227,8 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
  * "fitted_costs" {decode_step_s, ..., prefill_act_byte_s} and what they
  * were fitted on as "fitted_on" {file, hash, date, rows, configs,
  * cv_median_abs_error, cv_p90_abs_error, models, weights, grid {tp: [lo,
- * hi], ...}}, the keys of the profile's engines.NAME.costs; both null for
+ * hi], ...}, status {decode_step_s: "fitted", comm_eff: "held", ...}}
+ * (rl_ec_said), the keys of the profile's engines.NAME.costs; both null for
  * an engine without fitted costs.  step_s, seq_s and launch_s above are the
  * kernel-table engine's keys, 0 beside fitted costs, which time a fitted
  * step instead (tester20 F5: a script reading info saw a fitted engine
@@ -263,6 +264,23 @@ static void add_fitted_costs(cJSON *r, const rl_engine_costs *c)
         if (c->grid[a][0] > 0)
             cJSON_AddItemToObject(grid, rl_ec_axis_name((rl_ec_axis)a),
                                   cJSON_CreateDoubleArray(c->grid[a], 2));
+    /* which values the fit set and which it held (the profile's
+     * fitted_on.status; review29 M4: a held comm_eff of 1 read as fitted) */
+    cJSON *st = cJSON_AddObjectToObject(on, "status");
+    for (int p = 0; p < RL_EC_N; p++)
+        cJSON_AddStringToObject(st, rl_ec_name((rl_ec_param)p), rl_ec_said(c, (rl_ec_param)p));
+}
+
+/* The `communication` text of a run on h's fitted costs: TP per replica,
+ * the collectives as rl_ec_comm_text says (comm_eff held or fitted, and
+ * tp_excess named; review29 L1). */
+static const char *fitted_comm_label(const rl_hw *h, char *buf, size_t n)
+{
+    char how[320];
+    rl_ec_comm_text(&h->engine_costs, 0, 1, how, sizeof how);
+    snprintf(buf, n, "included: tensor parallel over each replica's chips (1D plan), the "
+             "collectives %s", how);
+    return buf;
 }
 
 /* A byte count, whole: the memory rule's figures are computed from
@@ -844,19 +862,20 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                                              : "EP, --sp, 2D sharding, a KV split other than by "
                                                "batch, --moe-attn or --overlap");
     add_precision(o, p, m->abstract);
+    char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
-                            fit   ? "included: tensor parallel over each replica's chips (1D "
-                                    "plan), at the fitted comm_eff"
+                            fit   ? fitted_comm_label(h, label, sizeof label)
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
-    char fitted[640];
+    char fitted[1024];
+    rl_ec_comm_text(&h->engine_costs, 0, 0, how, sizeof how);
     snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
              "them%s; kv_load_s, weight_load_s and compute_s "
              "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
-             "them, comm_s the collectives at the fitted comm_eff",
+             "them (tp_excess's share, step's tp_excess_s, included), comm_s the collectives %s",
              plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
-                            "its collectives, as simulate --pp times a step)" : "");
+                            "its collectives, as simulate --pp times a step)" : "", how);
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
@@ -1165,10 +1184,10 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     add_engine(o, mode, h);
     if (s->fitted)
         rl_e2e_fitted_label(o, h, m->name, w, 0);
+    char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
-                            : s->fitted     ? "included: tensor parallel over each replica's "
-                                              "chips (1D plan), at the fitted comm_eff"
+                            : s->fitted     ? fitted_comm_label(h, label, sizeof label)
                             : s->calibrated ? "included: each replica's calibrated step plus its "
                                               "collectives"
                                             : peak_plan_comm(h));
@@ -1178,7 +1197,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                                 "(E)), as step --chips tp and prefill --chips tp give them on this "
                                 "profile, tp each plan's GPUs per replica; kv_load_s, "
                                 "weight_load_s and compute_s are the calibrated step's roofline "
-                                "terms, kernel_excess_s the fitted step_s above them; plans the "
+                                "terms, kernel_excess_s the fitted step_s above them "
+                                "(tp_excess's share included); plans the "
                                 "costs do not model (EP, KV split other than by batch, 2d, "
                                 "pipelines) are left out and counted in uncalibrated_plans");
     cJSON_AddStringToObject(o, "model", m->name);

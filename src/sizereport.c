@@ -880,13 +880,19 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
     const char *mode = hw_mode(x, hw);
     const rl_engine_costs *ec = &h->engine_costs;
     if (in->calibrated && ec->present) {
+        /* what each figure is relative to and whether the fit set it or
+         * held it (review29 M4: "communication 1.00 of peak" for a held
+         * comm_eff, tp_excess unnamed) */
+        char how[320];
+        rl_ec_comm_text(ec, 0, 1, how, sizeof how);
         item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
-                "device time) plus per-sequence costs, the device at compute %.2f, memory %.2f "
-                "and communication %.2f of peak (src/enginecost.h); cross-validated |error| on "
-                "the benchmark rows it was fitted on: median %.1f%%, p90 %.1f%%.",
+                "device time) plus per-sequence costs, the device at compute %.2f (%s) and "
+                "memory %.2f (%s) of peak, the collectives %s (src/enginecost.h); "
+                "cross-validated |error| on the benchmark rows it was fitted on: median %.1f%%, "
+                "p90 %.1f%%.",
              h->name, ec->engine, ec->source[0] ? ec->source : "source not given",
-             ec->v[RL_EC_COMPUTE], ec->v[RL_EC_MEMORY], ec->v[RL_EC_COMM], 100 * ec->cv_median,
-             100 * ec->cv_p90);
+             ec->v[RL_EC_COMPUTE], rl_ec_said(ec, RL_EC_COMPUTE), ec->v[RL_EC_MEMORY],
+             rl_ec_said(ec, RL_EC_MEMORY), how, 100 * ec->cv_median, 100 * ec->cv_p90);
     } else if (in->calibrated && h->efficiency.present) {
         char tab[512] = "", why[320];
         for (int c = 0; c < RL_EFF_CLASSES; c++) {

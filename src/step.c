@@ -74,6 +74,18 @@ void rl_step_settle_excess(rl_step *s)
     s->kernel_excess_s = fabs(x) <= 1e-12 * s->step_s ? 0.0 : x; /* else: rounding */
 }
 
+int rl_step_check_not_weights_only(const char *flag, rl_dtype d, char *err, size_t errlen)
+{
+    if (d != RL_MXFP4)
+        return 0;
+    /* a checkpoint format (dtype.h): no engine caches KV or keeps
+     * activations in it, and its GEMMs run on the chip's fp4, fp8 or bf16
+     * units */
+    snprintf(err, errlen, "%s mxfp4: mxfp4 is a weights format only (gpt-oss's MoE experts); "
+             "give --weights mxfp4 with --%s fp4, fp8 or bf16", flag, flag);
+    return -1;
+}
+
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen)
 {
@@ -87,14 +99,9 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
     }
     if (rl_model_check_context(m, context, err, errlen) != 0)
         return -1;
-    if (p.kv == RL_MXFP4 || p.compute == RL_MXFP4) {
-        /* a checkpoint format (dtype.h): no engine caches KV in it, and its
-         * GEMMs run on the chip's fp4, fp8 or bf16 units */
-        const char *f = p.kv == RL_MXFP4 ? "kv" : "compute";
-        snprintf(err, errlen, "%s mxfp4: mxfp4 is a weights format only (gpt-oss's MoE "
-                 "experts); give --weights mxfp4 with --%s fp4, fp8 or bf16", f, f);
+    if (rl_step_check_not_weights_only("kv", p.kv, err, errlen) != 0 ||
+        rl_step_check_not_weights_only("compute", p.compute, err, errlen) != 0)
         return -1;
-    }
     if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
         char have[64] = "";
         for (int d = 0; d < RL_DTYPE_COUNT; d++)

@@ -108,6 +108,11 @@ void rl_step_settle_excess(rl_step *s);
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen);
 
+/* 0 when `flag`'s dtype d may hold KV, activations or math; -1 with err
+ * when d is mxfp4, a weights format only (rl_step_check; review29 L5:
+ * --act mxfp4 ran at 0.5 B an activation). */
+int rl_step_check_not_weights_only(const char *flag, rl_dtype d, char *err, size_t errlen);
+
 /* B_crit of the model's weight matmuls on this chip: rl_b_crit for dense
  * models, times E/k for MoE (expert weights are read E/k times more often
  * than a token uses them; seed 000 section 5 problem 5 (2)). */

@@ -1929,7 +1929,7 @@ static void fitted_breakdown_label(void **state)
                             "--context 2048 --format json", out, sizeof out);
     const char *note = cJSON_GetObjectItem(j, "fitted")->valuestring;
     assert_non_null(strstr(note, "are the estimated step's roofline terms, comm_s its collectives "
-                                 "at the fitted comm_eff (the chip's measured NCCL tables), "
+                                 "at comm_eff 1 (held) of the chip's measured NCCL time, "
                                  "kernel_excess_s the fitted step_s above them, of it tp_excess_s"));
     assert_null(strstr(note, "formula (1)"));
     /* the breakdown holds on the fitted step too (step_columns_add_up) */
@@ -1942,23 +1942,70 @@ static void fitted_breakdown_label(void **state)
 
 /* tester22 F6: a fitted profile's comm_s is the collectives at the chip's
  * measured NCCL time, not the TP cost the rows add beyond it.  Llama-2-70B
- * TP8 decode, batch 1, context 2048 on h100-sxm-splitwise: 160 AllReduces
- * of 16 KB, 18.4 us each in h100-sxm's NCCL table (8 GPUs; 2.95 ms); was
- * 17.3 ms (comm_eff 0.17).  What the fit adds for TP is tp_excess_s (4.86x
- * that time: the shipped fit, calib/fit_splitwise.sh), of kernel_excess_s,
- * so the step is unchanged (29.90 ms).  Tolerances: 1% on the table time,
- * 2% on tp_excess (a refit moves it). */
+ * TP8 decode, context 2048 on h100-sxm-splitwise: 160 AllReduces of 16 KB,
+ * 18.4 us each in h100-sxm's NCCL table (8 GPUs; 2.95 ms at batch 1); was
+ * 17.3 ms (comm_eff 0.17).  What the fit adds for TP (tp_excess 4.86x
+ * that time: the shipped fit, calib/fit_splitwise.sh) is device time, and
+ * a step is max(host, device) + seq_s B (enginecost.h (E)), so
+ * tp_excess_s is the step time it adds (review29 M2): at batch 1 the host
+ * floor sets the step (29.90 ms, decode_step_s + decode_seq_s) and it adds
+ * nothing, 0 (was 14.35 ms); at batch 64 it is the step less the same
+ * step with tp_excess = 0 (--set), 51.65 - 47.33 = 4.31 ms, not tp_excess
+ * x comm_s = 19.76 ms.  Tolerances: 1% on the table time, 0.5% on the
+ * fitted steps (a refit moves them), 1e-9 on the difference (the same
+ * arithmetic). */
 static void fitted_comm_is_the_collectives(void **state)
 {
     (void)state;
-    cJSON *j = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 8 "
-                            "--context 2048 --batch 1 --format json", out, sizeof out);
-    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
-    assert_rel(num(r, "comm_s"), 2.95e-3, 0.01);
-    assert_rel(num(r, "tp_excess_s") / num(r, "comm_s"), 4.86, 0.02);
-    assert_true(num(r, "tp_excess_s") <= num(r, "kernel_excess_s"));
-    assert_rel(num(r, "step_s"), 29.90e-3, 0.005);
+    const char *cmd = "step --model llama2-70b --hw h100-sxm-splitwise --chips 8 --context 2048 "
+                      "--batch 1,64 --format json";
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *one = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0),
+                *b64 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 1);
+    assert_rel(num(one, "comm_s"), 2.95e-3, 0.01);
+    assert_rel(num(one, "step_s"), 29.90e-3, 0.005);
+    assert_true(num(one, "tp_excess_s") == 0);
+    char none[512];
+    snprintf(none, sizeof none, "%s --set hw.engines.splitwise.costs.tp_excess=0", cmd);
+    cJSON *j0 = run_cli_json(none, out, sizeof out);
+    const cJSON *one0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j0, "rows"), 0),
+                *b640 = cJSON_GetArrayItem(cJSON_GetObjectItem(j0, "rows"), 1);
+    assert_rel(num(one0, "step_s"), num(one, "step_s"), 1e-12); /* the host floor */
+    assert_rel(num(b64, "step_s"), 51.65e-3, 0.005);
+    assert_rel(num(b640, "step_s"), 47.33e-3, 0.005);
+    assert_rel(num(b64, "tp_excess_s"), num(b64, "step_s") - num(b640, "step_s"), 1e-9);
+    assert_true(num(b64, "tp_excess_s") < 4.86 * num(b64, "comm_s") / 2);
+    assert_true(num(b64, "tp_excess_s") <= num(b64, "kernel_excess_s"));
+    /* comm_eff is held, not fitted (review29 L1), and tp_excess named */
+    const char *comm = cJSON_GetObjectItem(j, "communication")->valuestring;
+    assert_non_null(strstr(comm, "the collectives at comm_eff 1 (held) of the chip's measured "
+                                 "NCCL time, plus tp_excess 4.86 (fitted) x that time"));
+    assert_null(strstr(comm, "fitted comm_eff"));
+    cJSON_Delete(j0);
     cJSON_Delete(j);
+}
+
+/* review29 L5: mxfp4 is a weights format only (dtype.h), refused for
+ * --act as for --kv and --compute (ops ran --act mxfp4 at 0.5 B an
+ * activation), refused before any note on the run (step --kv mxfp4 said
+ * "attention is derived" first), and size says that --weights without
+ * --keep-precision is not what it searches (it sized gpt-oss --weights
+ * mxfp4 in fp8 and int8 without a word). */
+static void mxfp4_weights_only(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --act mxfp4 --batch 1 "
+                             "--context 100", out, sizeof out), 2);
+    assert_non_null(strstr(out, "act mxfp4: mxfp4 is a weights format only"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --kv mxfp4 --context 100",
+                             out, sizeof out), 2);
+    assert_true(strncmp(out, "roofline step: kv mxfp4: mxfp4 is a weights format only", 55) == 0);
+    assert_null(strstr(out, "note:"));
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                             "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --weights mxfp4 "
+                             "--format json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --weights mxfp4 ignored: without --keep-precision size "
+                                "searches its own weights/KV/compute"));
 }
 
 /* Tester finding 13: a fitted step names its engine once (the fitted
@@ -2451,6 +2498,11 @@ static void info_fitted_costs(void **state)
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(on, "models")), c->models);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(on, "weights")), c->weights);
     assert_int_equal((long long)cJSON_GetNumberValue(cJSON_GetObjectItem(on, "rows")), c->rows);
+    /* what the fit set and what it held (review29 M4): comm_eff held at 1,
+     * tp_excess fitted (the shipped profile's fitted_on.status) */
+    const cJSON *st = cJSON_GetObjectItem(on, "status");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(st, "comm_eff")), "held");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(st, "tp_excess")), "fitted");
     const cJSON *tp = cJSON_GetObjectItem(cJSON_GetObjectItem(on, "grid"), "tp");
     assert_int_equal(cJSON_GetArraySize(tp), 2);
     assert_rel(cJSON_GetArrayItem(tp, 1)->valuedouble, c->grid[RL_EC_TP][1], 1e-12);
@@ -3790,6 +3842,7 @@ int main(void)
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(fitted_comm_is_the_collectives),
+        cmocka_unit_test(mxfp4_weights_only),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(control_bytes_not_echoed),
