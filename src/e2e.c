@@ -2092,7 +2092,8 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;
-    r->kernel_excess_s = s - r->kv_load_s - comm - fmax(r->weight_load_s, r->compute_s);
+    r->kernel_excess_s = s - r->kv_load_s - r->attention_compute_s - comm -
+                         fmax(r->weight_load_s, r->compute_s);
     r->tokens_per_s = (double)r->batch / s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
     return 0;
@@ -2221,7 +2222,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             if (cJSON_GetObjectItem(row, "kernel_excess_s")) /* the breakdown (result.c) */
                 set_number(row, "kernel_excess_s",
                            s - get_number(row, "kv_load_s") - get_number(row, "comm_s") -
-                               fmax(get_number(row, "weight_load_s"),
+                               get_number(row, "attention_compute_s") - fmax(get_number(row, "weight_load_s"),
                                     get_number(row, "compute_s")));
         }
     }
@@ -2241,7 +2242,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         cJSON_AddStringToObject(result, "band", band);
     add_no_band(result, h, first_why);
     if (!prefill)
-        snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
+        snprintf(terms, sizeof terms, "; kv_load_s, attention_compute_s, weight_load_s and "
+                 "compute_s are the %s "
                  "step's roofline terms%s, kernel_excess_s the fitted step_s above them%s", was,
                  chips > 1 ? ", comm_s its collectives at the fitted comm_eff (the chip's "
                              "measured NCCL tables)" : "",
