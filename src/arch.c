@@ -112,6 +112,19 @@ double rl_arch_flops_per_token(const rl_model *m)
     return 2.0 * (p.attention + p.mlp_active + p.router + (double)m->vocab * (double)m->d_model);
 }
 
+double rl_arch_kept_flops_per_token(const rl_model *m)
+{
+    if (m->abstract)
+        return 0.0;
+    rl_model mats = *m; /* the matrices only, as rl_arch_flops_per_token */
+    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
+    rl_params p = rl_arch_params(&mats);
+    double k = p.router + (double)m->vocab * (double)m->d_model;
+    if (m->quantized == RL_QUANT_EXPERTS)
+        k += p.attention + p.mlp - p.routed_experts;
+    return 2.0 * k;
+}
+
 double rl_arch_attention_flops_per_token(const rl_model *m, double context)
 {
     if (m->abstract)

@@ -92,6 +92,15 @@ double rl_arch_kept_read(const rl_model *m, double tokens);
  * models: 2 * params_active (seed 000 section 5 problem 5 (4)). */
 double rl_arch_flops_per_token(const rl_model *m);
 
+/* Of rl_arch_flops_per_token(m): the FLOPs of the matmuls on kept tensors
+ * (rl_arch_kept_params), which run in rl_dtype_kept(weights) when the
+ * checkpoint is quantized below 16 bits: the V*D LM head and the MoE
+ * router always, plus the attention and the dense and shared MLP blocks
+ * under `quantized = "experts"` (gpt-oss).  The operator list's `half`
+ * matmuls (ops.c), so step and shard time them at the same peak as ops
+ * (review29 M1).  0 for abstract models. */
+double rl_arch_kept_flops_per_token(const rl_model *m);
+
 /* Attention-score FLOPs of one new token against `context` cached tokens:
  * QK^T and PV, 2 * 2 * context * N * H per layer (seed 000 section 1
  * "What about attention?", 2BSTD each with T = 1), with context capped at

@@ -2099,7 +2099,8 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;
-    r->kernel_excess_s = s - r->kv_load_s - comm - fmax(r->weight_load_s, r->compute_s);
+    r->kernel_excess_s = s - r->kv_load_s - r->attention_compute_s - comm -
+                         fmax(r->weight_load_s, r->compute_s);
     r->tokens_per_s = (double)r->batch / s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
     return 0;
@@ -2228,7 +2229,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             if (cJSON_GetObjectItem(row, "kernel_excess_s")) /* the breakdown (result.c) */
                 set_number(row, "kernel_excess_s",
                            s - get_number(row, "kv_load_s") - get_number(row, "comm_s") -
-                               fmax(get_number(row, "weight_load_s"),
+                               get_number(row, "attention_compute_s") - fmax(get_number(row, "weight_load_s"),
                                     get_number(row, "compute_s")));
         }
     }
@@ -2255,8 +2256,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
              "max(host, device), 0 where the floor sets the step (mechanism not identified: "
              "src/enginecost.h)", c->v[RL_EC_TP_EXCESS], rl_ec_said(c, RL_EC_TP_EXCESS));
     if (!prefill)
-        snprintf(terms, sizeof terms, "; kv_load_s, weight_load_s and compute_s are the %s "
-                 "step's roofline terms%s%s, kernel_excess_s the fitted step_s above them%s", was,
+        snprintf(terms, sizeof terms, "; kv_load_s, attention_compute_s, weight_load_s and "
+                 "compute_s are the %s step's roofline terms%s%s, kernel_excess_s the fitted "
+                 "step_s above them%s", was,
                  chips > 1 ? ", comm_s its collectives " : "", chips > 1 ? how : "",
                  chips > 1 ? tpx : "");
     snprintf(note, sizeof note,

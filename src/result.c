@@ -435,21 +435,21 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     static const char terms[] =
         "formula (1)'s roofline terms, the collectives, and the time the kernels take above "
         "their roofline (measured kernels, elementwise ops and activations formula (1) leaves "
-        "out, engine costs; 0 in ideal mode); a decode plan's compute_s holds the attention FLOPs "
-        "only beyond the time its KV read (kv_load_s) takes, so attention counts once, as "
-        "max(bytes, FLOPs) (docs/model.md)";
+        "out, engine costs; 0 in ideal mode); the attention kernels take kv_load_s + "
+        "attention_compute_s = max(KV read, attention FLOPs) and the matmuls max(weight_load_s, "
+        "compute_s), one after the other (docs/model.md)";
     char rule[1024];
     if (!overlap)
-        snprintf(rule, sizeof rule, "step_s = kv_load_s + max(weight_load_s, compute_s) + comm_s + "
-                 "kernel_excess_s: %s%s", terms, pp > 1 ? "; the columns are per step (pp ticks; "
+        snprintf(rule, sizeof rule, "step_s = kv_load_s + attention_compute_s + max(weight_load_s, compute_s) + "
+                 "comm_s + kernel_excess_s: %s%s", terms, pp > 1 ? "; the columns are per step (pp ticks; "
                  "comm_s holds the pp-1 stage sends)" : "");
     else if (pp <= 1)
-        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + max(weight_load_s, compute_s) + "
-                 "kernel_excess_s, comm_s): --overlap runs the collectives beside the local "
+        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + attention_compute_s + max(weight_load_s, "
+                 "compute_s) + kernel_excess_s, comm_s): --overlap runs the collectives beside the local "
                  "step; %s", terms);
     else
-        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + max(weight_load_s, compute_s) + "
-                 "kernel_excess_s, comm_s - sends) + sends, sends the summed total_s of the "
+        snprintf(rule, sizeof rule, "step_s = max(kv_load_s + attention_compute_s + max(weight_load_s, "
+                 "compute_s) + kernel_excess_s, comm_s - sends) + sends, sends the summed total_s of the "
                  "batch's P2P rows in collectives (the stage sends): --overlap runs each of the "
                  "pp ticks' collectives "
                  "beside its local step, then the pp-1 stage sends follow; the columns are per "
@@ -468,6 +468,7 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
+    cJSON_AddNumberToObject(r, "attention_compute_s", s->attention_compute_s);
     cJSON_AddNumberToObject(r, "kernel_excess_s", s->kernel_excess_s);
     cJSON_AddNumberToObject(r, "weight_bytes", s->mem.weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->mem.kv_bytes);
@@ -613,6 +614,7 @@ static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
     cJSON_AddNumberToObject(r, "weight_load_s", s->weight_load_s);
     cJSON_AddNumberToObject(r, "kv_load_s", s->kv_load_s);
     cJSON_AddNumberToObject(r, "compute_s", s->compute_s);
+    cJSON_AddNumberToObject(r, "attention_compute_s", s->attention_compute_s);
     cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
     if (excess)
         cJSON_AddNumberToObject(r, "kernel_excess_s", s->kernel_excess_s);
@@ -800,6 +802,7 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
     s->weight_load_s = c.weight_load_s;
     s->kv_load_s = c.kv_load_s;
     s->compute_s = c.compute_s;
+    s->attention_compute_s = c.attention_compute_s;
     s->kernel_excess_s = c.kernel_excess_s;
     s->local_s = c.local_s;
     s->bound = c.bound;
@@ -871,7 +874,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     rl_ec_comm_text(&h->engine_costs, 0, 0, how, sizeof how);
     snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
-             "them%s; kv_load_s, weight_load_s and compute_s "
+             "them%s; kv_load_s, attention_compute_s, weight_load_s and compute_s "
              "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
              "them (tp_excess's share, step's tp_excess_s, included), comm_s the collectives %s",
              plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
@@ -1114,6 +1117,7 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
     cJSON_AddNumberToObject(r, "weight_load_s", p->weight_load_s);
     cJSON_AddNumberToObject(r, "kv_load_s", p->kv_load_s);
     cJSON_AddNumberToObject(r, "compute_s", p->compute_s);
+    cJSON_AddNumberToObject(r, "attention_compute_s", p->attention_compute_s);
     if (sharded) {
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
         cJSON_AddNumberToObject(r, "kernel_excess_s", p->kernel_excess_s);
@@ -1196,8 +1200,9 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                                 "step_s and ttft_s from the fitted engine costs (src/enginecost.h "
                                 "(E)), as step --chips tp and prefill --chips tp give them on this "
                                 "profile, tp each plan's GPUs per replica; kv_load_s, "
-                                "weight_load_s and compute_s are the calibrated step's roofline "
-                                "terms, kernel_excess_s the fitted step_s above them "
+                                "attention_compute_s, weight_load_s and compute_s are the "
+                                "calibrated step's roofline terms, kernel_excess_s the "
+                                "fitted step_s above them "
                                 "(tp_excess's share included); plans the "
                                 "costs do not model (EP, KV split other than by batch, 2d, "
                                 "pipelines) are left out and counted in uncalibrated_plans");

@@ -527,9 +527,11 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
+    double chip_share = 1.0 / (double)(M * sp * pp), kept, attn;
     if (prefill && !m->abstract) {
         /* the operator list counts causal pairs T(T+1)/2, windows, norms and
-         * the LM head on the last token only (ops.h) */
+         * the LM head on the last token only (ops.h); its `half` matmuls are
+         * the kept tensors' (rl_arch_kept_flops_per_token) */
         rl_ops_config oc = rl_ops_config_default();
         oc.prec = p;
         oc.act = p.compute;
@@ -538,29 +540,32 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
         rl_ops ops;
         if (rl_ops_build(m, h, &oc, &ops, err, errlen) != 0)
             return -1;
-        r->flops = ops.flops / (double)(M * sp * pp);
+        r->flops = ops.flops * chip_share;
+        kept = 0;
+        for (int i = 0; i < ops.n; i++)
+            if (ops.op[i].half)
+                kept += ops.op[i].layers * ops.op[i].flops;
+        kept *= chip_share;
+        attn = 0; /* prefill's KV term is the cache write, not the attention's reads */
     } else {
-        double per_token = rl_arch_flops_per_token(m) + rl_arch_attention_flops_per_token(m, context);
-        r->flops = tokens * per_token / (double)(M * sp * pp);
+        attn = tokens * rl_arch_attention_flops_per_token(m, context) * chip_share;
+        kept = tokens * rl_arch_kept_flops_per_token(m) * chip_share;
+        r->flops = tokens * rl_arch_flops_per_token(m) * chip_share + attn;
     }
-    double peak = rl_hw_peak(h, p.compute);
     r->kv_load_s = kv_tick / h->hbm_bw;
-    /* decode: the attention kernels that read kv_load_s's bytes also do the
-     * attention-score FLOPs, and take max(bytes, FLOPs) once; the FLOPs
-     * the KV read hides (all of them for GQA: formula (1) has none) stay
-     * out of compute_s.  MLA's absorbed attention, ~242 FLOP per KV byte for
-     * DeepSeek-V3, near the ridge, had them counted in both terms, its
-     * kernel time twice (tester20 F7; docs/model.md).  Prefill's KV term is
-     * the cache write, not the attention's reads: all FLOPs count. */
-    double attn = prefill ? 0.0
-                          : tokens * rl_arch_attention_flops_per_token(m, context) /
-                                (double)(M * sp * pp);
-    double hidden = fmin(attn, r->kv_load_s * peak);
-    rl_roofline mm = rl_roofline_time(r->flops - hidden, weight_read, peak, h->hbm_bw);
-    r->compute_s = mm.compute_s;
-    r->weight_load_s = mm.memory_s;
-    r->bound = rl_bound_of(r->compute_s, r->kv_load_s + r->weight_load_s);
-    r->local_s = r->kv_load_s + mm.time_s;
+    r->weight_load_s = weight_read / h->hbm_bw;
+    r->compute_s = rl_step_matmul_s(h, p, r->flops - attn, kept);
+    /* decode: the attention kernels read kv_load_s's bytes and do the score
+     * FLOPs, taking max(bytes, FLOPs) as their own term; the matmuls take
+     * max(weight_load_s, compute_s) after them.  MLA's absorbed attention,
+     * ~242 FLOP per latent byte for DeepSeek-V3, is compute-bound on chips
+     * whose ridge lies below that (H200, A100, or any under --kv fp8):
+     * folded into compute_s, its FLOP time hid under the MLP's weight read
+     * (review29 H1; tester20 F7 had it counted in both) */
+    r->attention_compute_s = fmax(0.0, attn / rl_hw_peak(h, p.compute) - r->kv_load_s);
+    r->bound = rl_step_bound(r->kv_load_s, r->attention_compute_s, r->weight_load_s,
+                             r->compute_s);
+    r->local_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
 
     if (local) { /* the local terms per step: P ticks, as below */
         r->flops *= P;
@@ -587,6 +592,7 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     /* the row per step: every chip runs P ticks */
     r->flops *= P;
     r->compute_s *= P;
+    r->attention_compute_s *= P;
     r->weight_load_s *= P;
     r->kv_load_s *= P;
     r->local_s *= P;
@@ -673,6 +679,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     st->weight_load_s = held.weight_load_s;
     st->kv_load_s = held.kv_load_s;
     st->compute_s = held.compute_s;
+    st->attention_compute_s = held.attention_compute_s;
     st->bound = held.bound;
     rl_step_settle_excess(st);
     coll->weight_bytes = held.weight_bytes;
@@ -686,6 +693,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->weight_load_s = st->weight_load_s;
     coll->kv_load_s = st->kv_load_s;
     coll->compute_s = st->compute_s;
+    coll->attention_compute_s = st->attention_compute_s;
     coll->kernel_excess_s = st->kernel_excess_s;
     coll->local_s = st->step_s - st->comm_s;
     coll->tick_s = coll->step_s = st->step_s;

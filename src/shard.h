@@ -126,14 +126,16 @@ typedef struct {
     long long kv_groups; /* chip groups of a replica holding distinct sequences */
     double flops;        /* per chip per step (pp ticks) */
     double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms;
-                                                   * decode compute_s: the matmuls plus the
-                                                   * attention FLOPs beyond kv_load_s's time
-                                                   * (attention once, as max(bytes, FLOPs)) */
+                                                   * decode compute_s: the matmuls (kept
+                                                   * tensors at rl_dtype_kept's peak) */
+    double attention_compute_s; /* per step, decode: the attention FLOP time beyond
+                                   kv_load_s (rl_step.attention_compute_s); 0 in prefill,
+                                   whose compute_s holds every FLOP */
     double kernel_excess_s; /* per step, of local_s: the calibrated time above those
                                terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
     double local_s;      /* per step: formula (1) on one chip, pp ticks (calibrated:
-                            the replica's step, kv_load_s + max(weight_load_s,
-                            compute_s) + kernel_excess_s) */
+                            the replica's step, kv_load_s + attention_compute_s +
+                            max(weight_load_s, compute_s) + kernel_excess_s) */
     double comm_s;       /* per step: sum of the collectives (coll[].total_s) */
     double tick_s;       /* one micro-batch through one stage: local_s / pp plus its
                           * layers' collectives, comm_s less the sends / pp (max with
@@ -144,7 +146,7 @@ typedef struct {
                             rl_step.table_s), else 0 */
     double tokens_per_s; /* all replicas */
     double tokens_per_s_per_chip;
-    rl_bound bound;      /* of the local step: compute when compute_s exceeds the HBM time */
+    rl_bound bound;      /* of the local step (step.h rl_step_bound) */
     int latency_bound;   /* collectives whose latency term wins */
     int ncoll;
     rl_shard_coll coll[RL_SHARD_MAX_COLL];

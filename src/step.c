@@ -9,6 +9,23 @@
 
 rl_precision rl_precision_default(void) { return (rl_precision){RL_BF16, RL_BF16, RL_BF16}; }
 
+double rl_step_matmul_s(const rl_hw *h, rl_precision p, double flops, double kept)
+{
+    double peak = rl_hw_peak(h, p.compute);
+    rl_dtype k = rl_dtype_kept(p.weights);
+    double kpeak = k != p.weights && rl_hw_peak(h, k) > 0 ? rl_hw_peak(h, k) : peak;
+    return (flops - kept) / peak + kept / kpeak;
+}
+
+rl_bound rl_step_bound(double kv_load_s, double attention_compute_s, double weight_load_s,
+                       double compute_s)
+{
+    int attn_c = attention_compute_s > 0, mm_c = compute_s > weight_load_s;
+    double c = (attn_c ? kv_load_s + attention_compute_s : 0) + (mm_c ? compute_s : 0);
+    double b = (attn_c ? 0 : kv_load_s) + (mm_c ? 0 : weight_load_s);
+    return rl_bound_of(c, b);
+}
+
 rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p)
 {
@@ -22,12 +39,16 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     r.kv_load_s = r.mem.kv_bytes / bw;
     double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_params_read(m, B),
                                             rl_arch_kept_read(m, B));
-    rl_roofline mlp = rl_roofline_time(B * rl_arch_flops_per_token(m), p_bytes, peak, bw);
-    r.weight_load_s = mlp.memory_s;
-    r.compute_s = mlp.compute_s;
-    r.mlp_bound = mlp.bound;
-    r.bound = rl_bound_of(r.compute_s, r.kv_load_s + r.weight_load_s);
-    r.step_s = r.kv_load_s + mlp.time_s;
+    r.weight_load_s = p_bytes / bw;
+    r.compute_s = rl_step_matmul_s(h, p, B * rl_arch_flops_per_token(m),
+                                   B * rl_arch_kept_flops_per_token(m)) / (double)chips;
+    r.mlp_bound = rl_bound_of(r.compute_s, r.weight_load_s);
+    /* the attention kernels read the cache and do the score FLOPs: max(bytes,
+     * FLOPs) as their own term, beside the matmuls' (review29 H1) */
+    r.attention_s = B * rl_arch_attention_flops_per_token(m, (double)context) / peak;
+    r.attention_compute_s = fmax(0.0, r.attention_s - r.kv_load_s);
+    r.bound = rl_step_bound(r.kv_load_s, r.attention_compute_s, r.weight_load_s, r.compute_s);
+    r.step_s = r.kv_load_s + r.attention_compute_s + fmax(r.weight_load_s, r.compute_s);
     r.tokens_per_s = B / r.step_s;
     r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
     return r;
@@ -48,10 +69,11 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
 {
     rl_step r = rl_step_decode(m, h, chips, batch, context, p);
     const rl_efficiency *e = &h->efficiency;
-    double B = (double)batch, mlp_ideal = r.step_s - r.kv_load_s, kv_s = r.kv_load_s;
+    double B = (double)batch, mlp_ideal = fmax(r.weight_load_s, r.compute_s), kv_s = r.kv_load_s;
     r.kv_load_s *= kv_copies;
-    r.bound = rl_bound_of(r.compute_s, r.kv_load_s + r.weight_load_s);
-    r.step_s = r.kv_load_s + mlp_ideal;
+    r.attention_compute_s = fmax(0.0, r.attention_s - r.kv_load_s);
+    r.bound = rl_step_bound(r.kv_load_s, r.attention_compute_s, r.weight_load_s, r.compute_s);
+    r.step_s = r.kv_load_s + r.attention_compute_s + mlp_ideal;
     if (e->present) {
         double L = m->abstract ? 1.0 : (double)m->layers;
         double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
@@ -60,7 +82,8 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
                         kv_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
         double mlp_s = mm * e->overhead_s + mlp_ideal / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
         r.calibrated = 1;
-        r.step_s = kv_cal * kv_copies + mlp_s + other * e->overhead_s;
+        /* the attention kernels take at least their FLOP time (review29 H1) */
+        r.step_s = fmax(kv_cal * kv_copies, r.attention_s) + mlp_s + other * e->overhead_s;
     }
     r.tokens_per_s = B / r.step_s;
     r.tokens_per_s_per_chip = r.tokens_per_s / (double)chips;
@@ -70,7 +93,8 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
 
 void rl_step_settle_excess(rl_step *s)
 {
-    double x = s->step_s - s->comm_s - s->kv_load_s - fmax(s->weight_load_s, s->compute_s);
+    double x = s->step_s - s->comm_s - s->kv_load_s - s->attention_compute_s -
+               fmax(s->weight_load_s, s->compute_s);
     s->kernel_excess_s = fabs(x) <= 1e-12 * s->step_s ? 0.0 : x; /* else: rounding */
 }
 

@@ -48,23 +48,31 @@ typedef struct {
      * times the step, not these: its time above them is kernel_excess_s) */
     double kv_load_s;     /* B * S * kv / BW_total */
     double weight_load_s; /* P_bytes / BW_total */
-    double compute_s;     /* 2 * B * P_active / FLOPs_total */
+    double compute_s;     /* the matmuls: 2 * B * P_active / FLOPs_total, the kept
+                           * tensors' share (arch.h rl_arch_kept_flops_per_token) at
+                           * rl_dtype_kept's peak (rl_step_matmul_s; review29 M1) */
+    double attention_compute_s; /* the attention kernels' FLOP time beyond their KV
+                                 * read: max(0, attention_s - kv_load_s), so that they
+                                 * take max(bytes, FLOPs) as their own term beside the
+                                 * matmuls' max(weight_load_s, compute_s) (review29 H1;
+                                 * > 0 only for MLA's ~242 FLOP per latent byte above
+                                 * the chip's ridge) */
+    double attention_s;   /* B * attention FLOPs / FLOPs_total at --compute (not printed) */
     double comm_s;        /* collectives of a TP/EP plan (rl_shard_step_calibrated), else 0 */
     double kernel_excess_s; /* of step_s, the time above the roofline terms:
-                             * step_s - comm_s - kv_load_s - max(weight_load_s, compute_s)
-                             * (rl_step_settle_excess): kernels slower than their roofline
-                             * (measured, or by the efficiency curves), the elementwise ops
-                             * and activation traffic formula (1) leaves out, the engine's
-                             * costs; 0 in ideal mode (tester12 #9).  A decode plan's
-                             * compute_s holds attention FLOPs only beyond its KV
-                             * read's time (shard.c): counted in both terms, MLA at
-                             * long context read -10 ms here (tester20 F7) */
-    double step_s;        /* formula (1), plus comm_s (and kernel_excess_s) */
+                             * step_s - comm_s - kv_load_s - attention_compute_s -
+                             * max(weight_load_s, compute_s) (rl_step_settle_excess):
+                             * kernels slower than their roofline (measured, or by the
+                             * efficiency curves), the elementwise ops and activation
+                             * traffic formula (1) leaves out, the engine's costs; 0 in
+                             * ideal mode (tester12 #9) */
+    double step_s;        /* kv_load_s + attention_compute_s + max(weight_load_s,
+                           * compute_s), plus comm_s (and kernel_excess_s) */
     double tokens_per_s;  /* B / step_s */
     double tokens_per_s_per_chip;
     rl_bound mlp_bound;   /* the MLP term of (1): compute when FLOPs beat P_bytes / BW */
-    rl_bound bound;       /* the whole step: compute when compute_s exceeds all HBM time
-                           * (kv_load_s + weight_load_s), else memory */
+    rl_bound bound;       /* the whole step (rl_step_bound): compute when its
+                           * compute-bound kernels take longer than its memory-bound ones */
     int calibrated;       /* 1 when the efficiency tables were used */
     double table_s;       /* of step_s: operators timed by the engine's kernel tables at
                              the run's dtypes (rl_ops.table_s; rl_shard_step_calibrated), else 0 */
@@ -87,8 +95,23 @@ int rl_model_check_context(const rl_model *m, long long context, char *err, size
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                            long long context, rl_precision p, double kv_copies);
 
-/* Set s->kernel_excess_s to step_s - comm_s - kv_load_s - max(weight_load_s,
- * compute_s): the time of a calibrated step above its roofline terms (0
+/* Seconds one chip takes for `flops` matmul FLOPs, `kept` of them on kept
+ * tensors (arch.h rl_arch_kept_flops_per_token): those at rl_dtype_kept(
+ * p.weights)'s peak when the weights are below 16 bits (their math is bf16,
+ * as ops.c times its `half` matmuls), the rest at p.compute's.  One rule for
+ * step, shard and ops (review29 M1). */
+double rl_step_matmul_s(const rl_hw *h, rl_precision p, double flops, double kept);
+
+/* The bound of a decode step whose attention kernels take kv_load_s +
+ * attention_compute_s and whose matmuls take max(weight_load_s,
+ * compute_s): compute when the kernels bound by FLOPs (attention when
+ * attention_compute_s > 0, the matmuls when compute_s > weight_load_s)
+ * take longer than those bound by HBM (review29 H1). */
+rl_bound rl_step_bound(double kv_load_s, double attention_compute_s, double weight_load_s,
+                       double compute_s);
+
+/* Set s->kernel_excess_s to step_s - comm_s - kv_load_s - attention_compute_s -
+ * max(weight_load_s, compute_s): the time of a calibrated step above its roofline terms (0
  * when within 1e-12 of step_s: the rounding of an ideal step's sum). */
 void rl_step_settle_excess(rl_step *s);
 

@@ -171,7 +171,8 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
         rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
                              .layout = 1 /* "ideal" */, .step_s = st.step_s, .ttft_s = ttft,
                              .weight_load_s = st.weight_load_s, .kv_load_s = st.kv_load_s,
-                             .compute_s = st.compute_s, .tokens_per_s = st.tokens_per_s,
+                             .compute_s = st.compute_s,
+                             .attention_compute_s = st.attention_compute_s, .tokens_per_s = st.tokens_per_s,
                              .total_bytes = st.mem.total_bytes, .b_crit = rl_step_b_crit(m, h, p),
                              .max_batch = rl_memory_max_batch(m, h, chips, S, p.weights, p.kv)};
         int rc = push(out, &pt, h);
@@ -353,7 +354,8 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .step_s = r->step_s, .table_s = r->table_s,
                                  .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
                                  .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
-                                 .compute_s = r->compute_s, .comm_s = r->comm_s,
+                                 .compute_s = r->compute_s,
+                                 .attention_compute_s = r->attention_compute_s, .comm_s = r->comm_s,
                                  .kernel_excess_s = r->kernel_excess_s,
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes,

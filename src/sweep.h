@@ -90,6 +90,7 @@ typedef struct {
     double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
                                 list (abstract model) */
     double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */
+    double attention_compute_s; /* the attention FLOP time beyond kv_load_s (step.h) */
     double comm_s;           /* collectives per step (0 in ideal mode) */
     double kernel_excess_s;  /* sharded: the calibrated step's time above the terms
                                 (shard.h); 0 in ideal mode */
