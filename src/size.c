@@ -1204,6 +1204,14 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
                                                                            ? " compute" : "",
                  d & RL_DERIVED_KV ? rl_dtype_name(c->p.kv) : "",
                  d & RL_DERIVED_KV ? " KV-cache attention" : "");
+    else if (e && e->tables && m->experts > 0 && gw != c->p.weights &&
+             (rl_engine_derived(e->tables, 0, c->p.weights, c->p.kv, c->p.compute) &
+              RL_DERIVED_GEMM)) { /* the routed experts' own dtype (tester29 F10) */
+        snprintf(why, n, "%.64s: %.32s's kernel tables measure no GEMM of %s weights x %s "
+                 "compute for the routed experts", h->name, e->name,
+                 rl_dtype_name(c->p.weights), rl_dtype_name(c->p.compute));
+        d = RL_DERIVED_GEMM;
+    }
     return d != 0;
 }
 
@@ -1215,7 +1223,8 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
  * eligible; they are left out of pl (counted in out->unbanded_off_fit,
  * the first one's reason in off_fit_why).  So are plans on kernel tables
  * at a dtype the tables do not measure (derived_plan: int8 on h100-sxm,
- * whose tables hold bf16 and fp8): their band is the reference dtype's
+ * whose tables hold bf16 and fp8; a `quantized = "experts"` model's routed
+ * experts at theirs, gpt-oss mxfp4): their band is the reference dtype's
  * widened one octave, which does not cover the derived time's bias
  * (docs/model.md: fp8 from bf16 -33 to -48%), the same kind of edge the
  * fitted rule refuses (review28 L3; counted in out->unbanded_derived, the

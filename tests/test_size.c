@@ -1600,6 +1600,16 @@ static void test_conservative_leaves_derived_dtypes_out(void **state)
     assert_true(r.n > 0);
     assert_int_equal(r.unbanded_derived, 0);
     rl_size_result_free(&r);
+    /* tester29 F10: gpt-oss (quantized = "experts") in mxfp4 runs its dense
+     * matmuls bf16, measured, but its routed experts at mxfp4, which no
+     * table holds (timed at their roofline: step reads estimated, table
+     * share 0.28); it was sized under --conservative (the check read the
+     * dense pair only) while llama3-8b mxfp4 was refused */
+    rl_precision mx = {RL_MXFP4, RL_BF16, RL_BF16};
+    assert_int_equal(search_on_as("h100-sxm", "gpt-oss-120b", 0, 1, &mx, &r, err, sizeof err), -1);
+    if (!strstr(err, "h100-sxm: trtllm's kernel tables measure no GEMM of mxfp4 weights x bf16 "
+                     "compute for the routed experts"))
+        fail_msg("%s", err);
 }
 
 /* review27 M2: rows whose plan lies off a fitted profile's fit (here a
