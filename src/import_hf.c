@@ -268,18 +268,27 @@ static const char *short_path(const char *path)
 /* quantized = "experts" (spec.h) for a MoE config whose quantization_config
  * leaves the attention unquantized: a modules_to_not_convert entry naming
  * "self_attn" (gpt-oss: "model.layers.*.self_attn", its config.json). */
-static void emit_quantized(out_t *o, const cJSON *root, const family *f)
+static int emit_quantized(out_t *o, const cJSON *root, const family *f)
 {
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
     const cJSON *skip = cJSON_GetObjectItemCaseSensitive(q, "modules_to_not_convert"), *e;
-    if (f->moe == MOE_NONE)
-        return;
+    if (skip && !cJSON_IsArray(skip) && !cJSON_IsNull(skip))
+        return fail(o, "quantization_config.modules_to_not_convert",
+                    "not a list of module names (they decide which weights stay bf16)");
     cJSON_ArrayForEach(e, skip) {
-        if (cJSON_IsString(e) && strstr(e->valuestring, "self_attn")) {
+        if (!cJSON_IsString(e))
+            return fail(o, "quantization_config.modules_to_not_convert",
+                        "an entry is not a string (module name patterns)");
+    }
+    if (f->moe == MOE_NONE)
+        return 0;
+    cJSON_ArrayForEach(e, skip) {
+        if (strstr(e->valuestring, "self_attn")) {
             put(o, "  quantized = \"experts\",\n");
-            return;
+            return 0;
         }
     }
+    return 0;
 }
 
 /* The small tensors (spec.h), written only when they differ from the
@@ -360,9 +369,8 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     if (f->mla && emit_mla(o, cfg) != 0)
         return -1;
     if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0 ||
-        emit_small(o, cfg, f) != 0)
+        emit_small(o, cfg, f) != 0 || emit_quantized(o, root, f) != 0)
         return -1;
-    emit_quantized(o, root, f);
     put(o, "  max_context = %lld,\n}\n", ctx);
     return 0;
 }

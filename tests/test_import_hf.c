@@ -181,6 +181,20 @@ static void errors(void **state)
     expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2.5}", 1,
                  "key 'num_hidden_layers': expected a non-negative integer", 0);
     expect_error("/nonexistent/config.json", 0, "cannot read", 0); /* bad input, not out of memory */
+    /* tester29 F9: a malformed modules_to_not_convert (it decides which
+     * weights stay bf16: gpt-oss's attention, 1.4 GB) was ignored, the spec
+     * written as if every linear layer were quantized */
+    static const char *const bad_skip[] = {"\"self_attn\"", "[1, null]"};
+    for (int i = 0; i < 2; i++) {
+        char cfg[1024];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, "
+                 "\"num_key_value_heads\": 2, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"quantization_config\": {\"modules_to_not_convert\": %s}}", bad_skip[i]);
+        expect_error(cfg, 1, "key 'quantization_config.modules_to_not_convert'", 0);
+    }
 }
 
 /* The spec's provenance names the model's folder and config.json, not the
