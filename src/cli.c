@@ -1759,8 +1759,9 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
     if (flags[0])
         rl_cli_tell("size", "note: %s ignored: without --keep-precision size searches "
                             "its own weights/KV/compute (bf16/bf16/bf16, int8/int8/bf16 and fp8/fp8/fp8, "
-                            "int8 compute where the chip has no fp8); add --keep-precision to size "
-                            "the given dtypes alone", flags);
+                            "int8 compute where the chip has no fp8, and mxfp4/bf16/bf16, the "
+                            "checkpoint's own, for a quantized = \"experts\" model); add "
+                            "--keep-precision to size the given dtypes alone", flags);
     for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
             rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "

@@ -133,7 +133,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
-        double tpx = s->prefill ? 0 : s->comm_s; /* what tp_excess multiplies */
+        double tpx = s->prefill ? 0 : s->comm_s - s->sends_s; /* what tp_excess multiplies */
         double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
                dev = x[comm] * s->comm_s + x[RL_EC_TP_EXCESS] * tpx +
                      x[RL_EC_PREFILL_ACT] * s->act_bytes;
@@ -1010,7 +1010,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
-        cols[RL_EC_TP_EXCESS] += s->prefill ? 0 : s->count * s->comm_s;
+        cols[RL_EC_TP_EXCESS] += s->prefill ? 0 : s->count * (s->comm_s - s->sends_s);
         cols[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
@@ -2058,7 +2058,7 @@ static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long l
  * rl_e2e_mixed_time takes; tester18 F10). */
 static double fitted_pass(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
                           long long tp, long long batch, long long len, double sends_s,
-                          double *comm_s, char *err, size_t errlen)
+                          double *comm_s, double *tp_excess_s, char *err, size_t errlen)
 {
     rl_meas_row r = fitted_row(prefill, tp, batch, len);
     double x[RL_EC_N];
@@ -2067,8 +2067,11 @@ static double fitted_pass(const rl_model *m, const rl_hw *h, rl_precision p, int
     if (rl_ec_terms_of(m, h, p, &r, &t, err, errlen) != 0)
         return -1;
     t.step[0].comm_s += sends_s;
+    t.step[0].sends_s = sends_s;
     if (comm_s)
         *comm_s = fitted_comm(&t, x);
+    if (tp_excess_s)
+        *tp_excess_s = fitted_tp_excess(&t, x);
     return rl_ec_time(&t, x, NULL);
 }
 
@@ -2076,7 +2079,7 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
                           long long tp, long long batch, long long len, double *comm_s, char *err,
                           size_t errlen)
 {
-    return fitted_pass(m, h, p, prefill, tp, batch, len, 0, comm_s, err, errlen);
+    return fitted_pass(m, h, p, prefill, tp, batch, len, 0, comm_s, NULL, err, errlen);
 }
 
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
@@ -2091,7 +2094,7 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     char err[256];
     double comm = 0; /* a pipeline's stage sends: the rows result.c pp_step_calibrated kept */
     double s = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r), r->context,
-                           rl_shard_sends_s(r), &comm, err, sizeof err);
+                           rl_shard_sends_s(r), &comm, &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
     r->step_s = s;
@@ -2099,6 +2102,7 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;
+    r->fitted = 1;
     r->kernel_excess_s = s - r->kv_load_s - r->attention_compute_s - comm -
                          fmax(r->weight_load_s, r->compute_s);
     r->tokens_per_s = (double)r->batch / s;
@@ -2358,7 +2362,7 @@ static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config
 }
 
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                         double comm_s)
+                         double comm_s, double sends_s)
 {
     rl_ops o;
     char err[256];
@@ -2368,7 +2372,7 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     int prefills = rl_ops_prefill_rows(c) > 0;
     rl_ec_terms t = {1, {{.count = 1, .prefill = prefills, .batch = decode_batch,
                           .act_bytes = rl_ops_prefill_rows(c) * rl_e2e_act_bytes(m, c->prec),
-                          .comm_s = comm_s}}};
+                          .comm_s = comm_s, .sends_s = sends_s}}};
     fill_ops(&t.step[0], &o);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);

@@ -36,7 +36,9 @@ typedef struct {
     double act_bytes; /* activation bytes of the step's prompt tokens (rl_e2e_act_bytes
                        * x tokens; 0 for decode): what prefill_act_byte_s multiplies */
     double launches; /* kernel launches a step: operator instances */
-    double comm_s;   /* ideal collective time a step */
+    double comm_s;   /* ideal collective time a step (what comm_eff divides) */
+    double sends_s;  /* of comm_s, a pipeline's stage P2P sends: at comm_eff, but no
+                      * tp_excess, which was fitted on TP collectives only (tester29 F2) */
     int ncoll;       /* the plan's collectives a step (shard.h), of them latency-bound: */
     int latency_bound;
     int nops;
@@ -124,14 +126,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
 
 /* One serving step under h's engine_costs (E): the step `c` (ops.h: its
  * prompts, each on its own prefix, beside a decode batch, over c->chips
- * GPUs) with the step's ideal TP collective time comm_s (scaled by
- * 1 / comm_eff here).  The host floor is the prefill one when the step
+ * GPUs) with the step's ideal collective time comm_s (scaled by
+ * 1 / comm_eff here), of it sends_s a pipeline's stage sends (no
+ * tp_excess on them: it was fitted on TP collectives only; tester29 F2).  The host floor is the prefill one when the step
  * prefills, the per-sequence costs count the decoding sequences and one
  * prefill, the activation-byte cost (prefill_act_byte_s) the step's prompt
  * tokens (rl_ops_prefill_rows) x rl_e2e_act_bytes.  Seconds, or -1 on invalid input.  For the serving simulator's
  * step cost (serve.h). */
 double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                         double comm_s);
+                         double comm_s, double sends_s);
 
 /* The band --band (band=; param.h RL_P_BAND) names: 1 for "p5-p95" (wide),
  * 0 for "p10-p90" or NULL (the default), -1 for any other name.  The one

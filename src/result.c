@@ -618,6 +618,8 @@ static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
     cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
     if (excess)
         cJSON_AddNumberToObject(r, "kernel_excess_s", s->kernel_excess_s);
+    if (excess && s->fitted) /* as step's 1D rows (e2e.c add_fitted_comm; tester29 F1) */
+        cJSON_AddNumberToObject(r, "tp_excess_s", s->tp_excess_s);
     cJSON_AddNumberToObject(r, "step_s", s->step_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
@@ -709,9 +711,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     add_run_header(o, plan_mode(h, 0), m, h, chips);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
         char note[512];
+        int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */
         snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
-                 "(mode ideal), not by its measured tables, so its times are lower bounds; "
-                 "step --tp N (1D plans) times one calibrated", h->name);
+                 "(mode ideal), not by its %s, so its times are lower bounds; "
+                 "step --tp N (1D plans) times one %s", h->name,
+                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated");
         cJSON_AddStringToObject(o, "mode_note", note);
     }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
@@ -876,9 +880,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
              "them%s; kv_load_s, attention_compute_s, weight_load_s and compute_s "
              "are the calibrated step's roofline terms, kernel_excess_s the fitted step_s above "
-             "them (tp_excess's share, step's tp_excess_s, included), comm_s the collectives %s",
+             "them (tp_excess's share, tp_excess_s, included), comm_s the collectives %s",
              plan->pp > 1 ? " (per pass: the op list on a stage's chips, the stage sends among "
-                            "its collectives, as simulate --pp times a step)" : "", how);
+                            "its collectives, at the comm_eff but no tp_excess, as simulate --pp "
+                            "times a step)" : "", how);
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
@@ -1402,15 +1407,23 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
-    char cost[256]; /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline) */
-    snprintf(cost, sizeof cost, "%s%s",
-             run->calibrated && run->h->engine_costs.present
-                 ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
+    /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline);
+     * fitted: how the costs time the collectives, comm_eff and tp_excess
+     * named as step names them (rl_ec_comm_text; tester29 F6) */
+    int fit = run->calibrated && run->h->engine_costs.present;
+    char how[320] = "", cost[768];
+    if (fit)
+        rl_ec_comm_text(&run->h->engine_costs, 0, 1, how, sizeof how);
+    snprintf(cost, sizeof cost, "%s%s%s%s",
+             fit ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
                    "plan's collectives"
                  : "operator list (ops) + the replica plan's collectives (shard; serve.h "
                    "rl_attn_layout)",
-             c->pp > 1 ? " + the pipeline's stage-to-stage activation sends (serve.h "
-                         "rl_ops_cost_pipeline)" : "");
+             fit ? " " : "", how,
+             c->pp > 1 ? fit ? " + the pipeline's stage-to-stage activation sends (serve.h "
+                               "rl_ops_cost_pipeline; at the comm_eff, no tp_excess)"
+                             : " + the pipeline's stage-to-stage activation sends (serve.h "
+                               "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);

@@ -181,6 +181,14 @@ static double pp_send(const rl_ops_cost *c, long long rows, char *err, size_t er
     return n[0] * x[0].time_s + n[1] * x[1].time_s;
 }
 
+/* Of tp_comm, the pipeline's sends (pp_send; 0 on error, as tp_comm): the
+ * fitted costs charge them no tp_excess (e2e.h rl_e2e_mixed_time). */
+static double pp_sends(const rl_ops_cost *c, long long rows)
+{
+    char err[256];
+    return rows > 0 ? fmax(0, pp_send(c, rows, err, sizeof err)) : 0;
+}
+
 /* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =
  * chips) and the pipeline's sends; 0 on one chip without a pipeline. */
 static double tp_comm(rl_ops_cost *c, long long rows)
@@ -435,7 +443,7 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
     rl_ops_config oc = step_config(c, parts, n, B, S);
     c->unmapped += !c->terms[0] || !c->dense_map; /* serve.h RL_OPS_MAP_AFTER */
     if (c->fitted)
-        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows));
+        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows), pp_sends(c, rows));
     return span_time(c, &oc, rows) + tp_comm(c, rows);
 }
 

@@ -133,6 +133,9 @@ typedef struct {
                                    whose compute_s holds every FLOP */
     double kernel_excess_s; /* per step, of local_s: the calibrated time above those
                                terms (rl_step.kernel_excess_s); 0 from rl_shard_eval */
+    int fitted;          /* 1: timed by fitted engine costs (e2e.h rl_e2e_fitted_shard) */
+    double tp_excess_s;  /* fitted: of kernel_excess_s, the step less the same step at
+                            tp_excess 0 (e2e.c fitted_tp_excess; tester29 F1); else 0 */
     double local_s;      /* per step: formula (1) on one chip, pp ticks (calibrated:
                             the replica's step, kv_load_s + attention_compute_s +
                             max(weight_load_s, compute_s) + kernel_excess_s) */

@@ -513,11 +513,20 @@ static int same_outcome(const rl_size_candidate *a, const rl_size_candidate *b)
 /* The precisions tried on a chip: bf16; int8 weights and KV with bf16
  * compute (weight-only quantization); fp8 (else int8) end to end where the
  * chip has that peak; fp32 end to end on a profile whose only peak is fp32
- * (a CPU host calibrated by `calibrate --backend cpu`). */
-static int precisions(const rl_hw *h, rl_precision *out)
+ * (a CPU host calibrated by `calibrate --backend cpu`); and the model's own
+ * checkpoint format where it ships one below 16 bits: a `quantized =
+ * "experts"` model (spec.h) ships its experts in MXFP4 (gpt-oss, the one
+ * such model: its config.json's quantization_config quant_method "mxfp4",
+ * tests/data/hf/gpt-oss-120b.json), weight-only with bf16 KV and compute
+ * ("the standard bfloat16 for attention and other layers", the vLLM
+ * blog's GPT-OSS post, spec.h) (tester29 F5: size searched only a
+ * requantization to int8/fp8, at twice the chips). */
+static int precisions(const rl_model *m, const rl_hw *h, rl_precision *out)
 {
     int n = 0;
     out[n++] = rl_precision_default();
+    if (m->quantized == RL_QUANT_EXPERTS)
+        out[n++] = (rl_precision){RL_MXFP4, RL_BF16, RL_BF16};
     out[n++] = (rl_precision){RL_INT8, RL_INT8, RL_BF16};
     if (rl_hw_peak(h, RL_FP8) > 0)
         out[n++] = (rl_precision){RL_FP8, RL_FP8, RL_FP8};
@@ -773,7 +782,7 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
     for (int hi = 0; hi < in->nhw; hi++) {
         const rl_hw *h = &in->hw[hi];
         rl_precision precs[8];
-        int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(h, precs);
+        int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(in->m, h, precs);
         if (in->prec && in->nprec > 0)
             memcpy(precs, in->prec, (size_t)np * sizeof *precs);
         for (int pi = 0; pi < np; pi++)

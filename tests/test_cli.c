@@ -2021,6 +2021,50 @@ static void fitted_comm_is_the_collectives(void **state)
     cJSON_Delete(j);
 }
 
+/* tester29 F1, F2: a fitted profile's --tp plan rows (step's shard path,
+ * e2e.h rl_e2e_fitted_shard) carry tp_excess_s as the 1D rows do: the step
+ * less the same step at tp_excess 0 (--set), to 1e-9 (the same
+ * arithmetic); it was absent.  Llama-2-70B on h100-sxm-splitwise, context
+ * 2048: tp4 at batch 64 is device-bound (54.92 ms against the 29.9 ms
+ * host floor), so it is not 0 (7.59 ms).  And tp_excess (fitted on TP
+ * collectives only, enginecost.h) no longer scales a pipeline's stage
+ * sends: tp4 pp2 at batch 128 is two micro-batches of 64 in one pass, the
+ * tp4 batch-64 step plus its one stage P2P (2.33 us, the collectives row)
+ * at comm_eff 1 (held), to 1e-9 s; it read the step plus 2.33 us x (1 +
+ * tp_excess 4.86) = 13.7 us. */
+static void fitted_tp_rows_carry_tp_excess(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama2-70b --hw h100-sxm-splitwise --context 2048 "
+                       "--format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --chips 8 --tp 4 --pp 2 --batch 128", base);
+    cJSON *pp = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --chips 8 --tp 4 --pp 2 --batch 128 "
+             "--set hw.engines.splitwise.costs.tp_excess=0", base);
+    cJSON *pp0 = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --chips 4 --tp 4 --batch 64", base);
+    cJSON *tp = run_cli_json(cmd, out, sizeof out);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(pp, "rows"), 0),
+                *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(pp0, "rows"), 0),
+                *t = cJSON_GetArrayItem(cJSON_GetObjectItem(tp, "rows"), 0);
+    assert_non_null(cJSON_GetObjectItem(t, "tp_excess_s"));
+    assert_non_null(cJSON_GetObjectItem(r, "tp_excess_s"));
+    assert_true(num(r, "tp_excess_s") > 1e-3);
+    assert_true(fabs(num(r, "tp_excess_s") - (num(r, "step_s") - num(r0, "step_s"))) < 1e-9);
+    assert_true(num(r, "tp_excess_s") <= num(r, "kernel_excess_s"));
+    double sends = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(pp, "collectives"))
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "what")), "stage P2P"))
+            sends += num(c, "total_s");
+    assert_rel(sends, 2.33e-6, 0.01);
+    assert_true(fabs(num(r, "step_s") - num(t, "step_s") - sends) < 1e-9);
+    cJSON_Delete(tp);
+    cJSON_Delete(pp0);
+    cJSON_Delete(pp);
+}
+
 /* review29 L5: mxfp4 is a weights format only (dtype.h), refused for
  * --act as for --kv and --compute (ops ran --act mxfp4 at 0.5 B an
  * activation), refused before any note on the run (step --kv mxfp4 said
@@ -2042,6 +2086,50 @@ static void mxfp4_weights_only(void **state)
                              "--format json", out, sizeof out), 0);
     assert_non_null(strstr(out, "note: --weights mxfp4 ignored: without --keep-precision size "
                                 "searches its own weights/KV/compute"));
+}
+
+/* tester29 F5: size searches a model's own checkpoint format: gpt-oss-120b
+ * (quantized = "experts": MXFP4 experts, size.c precisions) at 2 req/s,
+ * prompt 1000, output 200, TTFT p99 2 s, TPOT p99 50 ms on h100-sxm is one
+ * chip in mxfp4 (cost 4.25, the chip's price; its p99s 55 ms and 6.8 ms,
+ * as `--weights mxfp4 --keep-precision` gives them); without mxfp4 in the
+ * search it recommended int8 on two chips (cost 8.5).  Tolerance: exact
+ * (one chip's hourly price). */
+static void size_tries_native_format(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("size --model gpt-oss-120b --hw h100-sxm --qps 2 --prompt-len 1000 "
+                            "--out-len 200 --ttft-p99 2 --tpot-p99 0.05 --format json",
+                            out, sizeof out);
+    const cJSON *best = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(best, "weights")), "mxfp4");
+    assert_true(num(best, "cost") == 4.25);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(best, "meets")));
+    cJSON_Delete(j);
+}
+
+/* tester29 F6: simulate on a fitted profile names how its costs time the
+ * collectives as step does (enginecost.h rl_ec_comm_text: comm_eff 1 held,
+ * tp_excess 4.86 fitted on h100-sxm-splitwise, calib/fit_splitwise.sh); it
+ * said only "fitted engine costs ... + the replica plan's collectives".
+ * shard's ideal-ranking note on a fitted profile says step --tp times a
+ * fitted plan, not "one calibrated" (the profile has no tables). */
+static void fitted_wording_simulate_shard(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 "
+                            "--qps 1 --prompt-len 1000 --out-len 100 --requests 100 "
+                            "--format json", out, sizeof out);
+    const char *cost = cJSON_GetStringValue(cJSON_GetObjectItem(j, "step_cost"));
+    assert_non_null(strstr(cost, "collectives at comm_eff 1 (held) of the chip's measured NCCL "
+                                 "time, plus tp_excess 4.86 (fitted)"));
+    cJSON_Delete(j);
+    j = run_cli_json("shard --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 16 "
+                     "--context 1024 --format json", out, sizeof out);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode_note"));
+    assert_non_null(strstr(note, "not by its fitted engine costs"));
+    assert_non_null(strstr(note, "step --tp N (1D plans) times one fitted"));
+    cJSON_Delete(j);
 }
 
 /* Tester finding 13: a fitted step names its engine once (the fitted
@@ -3985,6 +4073,9 @@ int main(void)
         cmocka_unit_test(mfu_keeps_collectives),
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(fitted_comm_is_the_collectives),
+        cmocka_unit_test(fitted_tp_rows_carry_tp_excess),
+        cmocka_unit_test(size_tries_native_format),
+        cmocka_unit_test(fitted_wording_simulate_shard),
         cmocka_unit_test(mxfp4_weights_only),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),

@@ -495,8 +495,8 @@ static void simulator_step_is_e(void **state)
     double e = rl_ec_time(&t, x, NULL);
     rl_ops_config dec = rl_ops_mixed_config(8, rl_precision_default(), 0, 0, 16, 2048);
     rl_ops_config mix = rl_ops_mixed_config(8, rl_precision_default(), 256, 0, 16, 2048);
-    assert_rel(rl_e2e_mixed_time(&m, &h, &dec, t.step[0].comm_s), e, 1e-12);
-    double mixed = rl_e2e_mixed_time(&m, &h, &mix, t.step[0].comm_s);
+    assert_rel(rl_e2e_mixed_time(&m, &h, &dec, t.step[0].comm_s, 0), e, 1e-12);
+    double mixed = rl_e2e_mixed_time(&m, &h, &mix, t.step[0].comm_s, 0);
     const double *v = h.engine_costs.v;
     /* here the host floor wins: equal to rounding */
     assert_true(mixed >= (v[RL_EC_PREFILL_STEP] + v[RL_EC_PREFILL_SEQ] + 16 * v[RL_EC_DECODE_SEQ]) *
@@ -510,7 +510,7 @@ static void simulator_step_is_e(void **state)
     assert_true(v[RL_EC_PREFILL_ACT] * rl_e2e_act_bytes(&m, rl_precision_default()) > 1e-5);
     rl_ec_terms p = terms(&m, &h, row(RL_MEAS_PREFILL, 8, 1, 0, 4096, 0));
     rl_ops_config pre = rl_ops_mixed_config(8, rl_precision_default(), 4096, 0, 0, 0);
-    assert_rel(rl_e2e_mixed_time(&m, &h, &pre, p.step[0].comm_s), rl_ec_time(&p, x, NULL), 1e-12);
+    assert_rel(rl_e2e_mixed_time(&m, &h, &pre, p.step[0].comm_s, 0), rl_ec_time(&p, x, NULL), 1e-12);
 }
 
 /* simulate's and size's band comes from the runs at the band's edges: each
@@ -640,9 +640,9 @@ static void slow_edge_scales_every_step(void **state)
                 assert_rel(want, qs[q], 1e-12);
             else /* 16384 tokens, an octave past the grid: widened */
                 assert_true(q == 2 ? want > qs[2] + 0.04 : want < qs[1] - 0.04);
-            double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3);
+            double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3, 0);
             assert_true(central > 0);
-            assert_rel(rl_e2e_mixed_time(&m, &e, &c, 1e-3), central * exp(want), 1e-12);
+            assert_rel(rl_e2e_mixed_time(&m, &e, &c, 1e-3, 0), central * exp(want), 1e-12);
         }
     }
     assert_true(h.engine_costs.band_p10 < 0 && h.engine_costs.band_p90 > 0);
@@ -707,8 +707,8 @@ static void band_follows_the_estimate_below_the_grid(void **state)
     for (int i = 0; i < 3; i++) {
         rl_ops_config c = rl_ops_mixed_config(cases[i].chips, rl_precision_default(), 0, 0, 1,
                                               cases[i].context);
-        double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3);
-        double hi = log(rl_e2e_mixed_time(&m, &e, &c, 1e-3) / central);
+        double central = rl_e2e_mixed_time(&m, &h, &c, 1e-3, 0);
+        double hi = log(rl_e2e_mixed_time(&m, &e, &c, 1e-3, 0) / central);
         if (!(fabs(hi - cases[i].want) <= cases[i].tol))
             fail_msg("case %d: hi %.6f, expected %.6f within %g", i, hi, cases[i].want,
                      cases[i].tol);
