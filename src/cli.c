@@ -798,12 +798,13 @@ static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
  * them by batch (seed 000's layout, kept for its worked example) while
  * simulate and size replicate each head there (vLLM under plain TP): a
  * note names the flag that times the simulator's layout. */
-static void note_kv_split_default(const rl_opts *o, const rl_model *m, const rl_shard_plan *pl)
+static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_model *m,
+                                  const rl_shard_plan *pl)
 {
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
     if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
         return;
-    rl_cli_tell("step", "note: tp%lld over %lld KV head shard(s) splits the KV cache "
+    rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) splits the KV cache "
                 "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
                 "replicate each KV head on %lld chips, as vLLM does under plain TP: "
                 "--kv-split replicate times their layout (docs/model.md)",
@@ -883,7 +884,7 @@ int rl_cli_step(rl_opts *o)
             rl_cli_tell("step", "%s", err);
             return RL_EXIT_INPUT;
         }
-        note_kv_split_default(o, &m, &plan);
+        note_kv_split_default("step", o, &m, &plan);
         return emit(o, r);
     }
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
@@ -901,7 +902,7 @@ int rl_cli_step(rl_opts *o)
             rl_cli_tell("step", "%s", err);
             return RL_EXIT_INPUT;
         }
-        note_kv_split_default(o, &m, &o->plan);
+        note_kv_split_default("step", o, &m, &o->plan);
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
@@ -2003,6 +2004,9 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
+    /* step's layout beyond the K KV heads (--kv-split, default batch: the
+     * plan's), its attention and its collectives alike (ops.c) */
+    c->kv_split = o->plan.kv;
     return 0;
 }
 
@@ -2068,6 +2072,16 @@ int rl_cli_ops(rl_opts *o)
     if (c.decode_batch == 0 && o->context)
         rl_cli_tell("ops", "note: --context is the decode KV length; a prefill's cached "
                            "prefix is --prefix; --context ignored");
+    if (h.engine_costs.present && c.calibrated && !m.abstract) /* tester29 F8 */
+        rl_cli_tell("ops", "note: %s's fitted per-step engine costs are not applied to the "
+                           "operator list (each operator at its roofline or kernel-table time: "
+                           "the result's mode); step and prefill apply them", h.name);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) { /* step's note on its layout */
+        rl_shard_plan pl = rl_ops_plan(&c);
+        note_kv_split_default("ops", o, &m, &pl);
+        if (c.prefill_seqs == 0) /* the copies step reads (shard.c rl_shard_step_calibrated) */
+            c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies;
+    }
     return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
 }
 

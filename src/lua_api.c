@@ -1019,7 +1019,7 @@ static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, co
 
 /* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
  * context=, tokens=, prefix=, chips=, weights=, kv=, compute=, act=,
- * attn="fused"|"materialized", causal=true, mfu=, tp=, ep=, moe_attn=} ->
+ * attn="fused"|"materialized", causal=true, mfu=, tp=, ep=, moe_attn=, kv_split=} ->
  * the `roofline ops` result (rows = operators, the plan's collectives among
  * them). */
 int rl_lua_ops(lua_State *L)
@@ -1030,6 +1030,12 @@ int rl_lua_ops(lua_State *L)
     check_keys(L, 1, "ops");
     int wide;
     opt_ops(L, &m, &h, &c, &wide);
+    /* step's KV layout beyond the K KV heads (kv_split, default the plan's:
+     * batch), for the attention and its collectives alike (ops.c) */
+    c.kv_split = rl_shard_plan_default().kv;
+    const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
+    if (ks && rl_kv_split_parse(ks, &c.kv_split) != 0)
+        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
     const char *phase = opt_string(L, 1, RL_P_PHASE);
     long long batch = opt_count(L, 1, RL_P_BATCH, 1);
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
@@ -1037,6 +1043,10 @@ int rl_lua_ops(lua_State *L)
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
         return luaL_error(L, "roofline.ops: field %s", err);
+    if (c.prefill_seqs == 0 && !m.abstract && (c.tp > 1 || c.ep > 1)) { /* as the CLI's ops */
+        rl_shard_plan pl = rl_ops_plan(&c);
+        c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */
+    }
     check_ops_config(L, &m, &h, &c);
     return push_result(L, rl_result_ops(&m, &h, &c));
 }

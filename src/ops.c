@@ -945,6 +945,16 @@ static void finish(builder *x)
         o->band_s[q] += o->step_s;
 }
 
+rl_shard_plan rl_ops_plan(const rl_ops_config *c)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = c->tp > 1 ? c->tp : 1;
+    plan.ep = c->ep > 1 ? c->ep : 1;
+    plan.attn_replicated = c->attn_replicated;
+    plan.kv = c->kv_split;
+    return plan;
+}
+
 /* The collectives of the configuration's TP/EP plan over the step's M
  * token rows (ops.h), moving activations of the configuration's act dtype:
  * prefill phase when the step prefills (K/V projections replicated beyond K
@@ -954,10 +964,7 @@ static int add_collectives(builder *x, char *err, size_t errlen)
     const rl_ops_config *c = x->c;
     if ((c->tp <= 1 && c->ep <= 1) || c->no_collectives || x->M <= 0)
         return 0;
-    rl_shard_plan plan = rl_shard_plan_default();
-    plan.tp = c->tp > 1 ? c->tp : 1;
-    plan.ep = c->ep > 1 ? c->ep : 1;
-    plan.attn_replicated = c->attn_replicated;
+    rl_shard_plan plan = rl_ops_plan(c); /* its kv: the layout ops_kv_layout times */
     rl_phase ph = x->prefills ? RL_PHASE_PREFILL : RL_PHASE_GENERATE;
     rl_precision moved = c->prec;
     moved.compute = c->act; /* the activations the collectives move (shard.h) */

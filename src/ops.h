@@ -181,6 +181,10 @@ typedef struct {
     rl_kv_split kv_split;
 } rl_ops_config;
 
+/* The 1D TP/EP plan of configuration c (tp, ep, attn_replicated and
+ * kv_split; tp, ep 0 read 1): the plan whose collectives join its step. */
+rl_shard_plan rl_ops_plan(const rl_ops_config *c);
+
 /* Defaults: 1 chip, bf16 everywhere, fused, causal, ideal peak; no tokens. */
 rl_ops_config rl_ops_config_default(void);
 

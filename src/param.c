@@ -355,7 +355,7 @@ static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                             RL_P_IDEAL, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
-                            REPLICA_PLAN, OUTPUT, END};
+                            REPLICA_PLAN, RL_P_KV_SPLIT, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND, OUTPUT, END};
@@ -475,11 +475,15 @@ const rl_command RL_COMMANDS[] = {
      "FLOPs, weight/activation/KV bytes, intensity, bound, B_crit and ideal time of every "
      "operator of a layer, the embedding and the LM head.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
-     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.",
+     "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
+     "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
+     "--kv-split layout (default batch), so ops and step time one step alike.  A fitted\n"
+     "profile's per-step engine costs are not applied to the operator list (step and prefill\n"
+     "apply them; a note says so).",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
-     "       [--set ...] [--format F]"},
+     "       [--kv-split K] [--set ...] [--format F]"},
     {"prefill", rl_cli_prefill, rl_lua_prefill, PREFILL, NULL, 0,
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, one request each, from the operator list plus the engine's "

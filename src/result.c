@@ -981,6 +981,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     if (!o)
         return NULL;
     add_ops_header(o, m, h, c, 0);
+    if (c->calibrated) /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
+        rl_e2e_unfitted_label(o, h, "ops's operator list, each operator at its roofline or "
+                                    "kernel-table time; step and prefill apply them per step");
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);

@@ -2546,6 +2546,73 @@ static void router_stays_bf16(void **state)
     assert_rel(t[0], 5.9317e-6, 1e-3);
 }
 
+/* tester29 F3: ops times its attention and charges its collectives in one
+ * KV layout, step's (shard.h rl_shard_kv_layout; --kv-split, default
+ * batch, the plan's): ops step_s equals step's to 1e-12 (same operator
+ * list, same kernel tables, same plan collectives) for DeepSeek-V3 (MLA,
+ * one latent over tp8) on h200 fp8, B 64, context 4096, and llama3-70b
+ * (8 KV heads, tp16) on h100-sxm fp8, each --kv-split and the default.
+ * Before, ops timed the replicated-latent attention (kv_split 0) but
+ * charged the batch split's Q/O AllToAlls: DeepSeek-V3 34.111 ms against
+ * step's 30.882 (batch) and 31.367 (replicate); llama3-70b 18.940 against
+ * 16.892 and 18.140 (tester29's figures).  The layouts still differ from
+ * each other (replicate above batch by 1.6% / 7.4% here), so the test can
+ * tell them apart.  Under --ideal, replicate's KV copies (z = 8 on MLA)
+ * are read by ops as by step: ops within 2% of step (ops sums per-operator
+ * rooflines, step formula (1)'s terms; before, 16.66 ms against 19.78). */
+static void ops_kv_layout_is_step(void **state)
+{
+    (void)state;
+    static const char *const base[] = {
+        " --model deepseek-v3 --weights fp8 --compute fp8 --hw h200 --chips 8 --tp 8 --batch 64 "
+        "--context 4096 --format json",
+        " --model llama3-70b --weights fp8 --compute fp8 --hw h100-sxm --chips 16 --tp 16 "
+        "--batch 64 --context 4096 --format json"};
+    static const char *const kv[] = {"", " --kv-split batch", " --kv-split replicate",
+                                     " --kv-split seq"};
+    char tail[512];
+    for (size_t b = 0; b < 2; b++) {
+        double t[4];
+        for (size_t k = 0; k < 4; k++) {
+            snprintf(tail, sizeof tail, "%s%s", base[b], kv[k]);
+            cJSON *o = json2("ops", tail), *s = json2("step", tail);
+            const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "rows"), 0);
+            t[k] = num(o, "step_s");
+            assert_rel(t[k], num(row, "step_s"), 1e-12);
+            assert_rel(num(o, "comm_s"), num(row, "comm_s"), 1e-12);
+            cJSON_Delete(o);
+            cJSON_Delete(s);
+        }
+        assert_rel(t[0], t[1], 1e-12);   /* the default is step's: batch */
+        assert_true(t[2] > t[1] * 1.01); /* replicate reads z copies: not batch */
+    }
+    snprintf(tail, sizeof tail, "%s --ideal --kv-split replicate", base[0]);
+    cJSON *o = json2("ops", tail), *s = json2("step", tail);
+    assert_rel(num(o, "step_s"), num(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "rows"), 0),
+                                     "step_s"), 0.02);
+    cJSON_Delete(o);
+    cJSON_Delete(s);
+}
+
+/* tester29 F8: ops on a fitted profile lists its operators at their
+ * roofline or kernel-table times, without the fitted per-step engine
+ * costs (step and prefill apply them): it says so on stderr, its mode
+ * stays the operator list's (estimated on h100-sxm-splitwise, no tables),
+ * and engine_source says the costs do not time it (before: the fit's
+ * source alone, as if it timed the 12.0 ms against step's fitted 51.6). */
+static void ops_fitted_costs_named(void **state)
+{
+    (void)state;
+    const char *cmd = "ops --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 64 "
+                      "--context 2048 --format json";
+    cJSON *j = run_json_noted(cmd, "fitted per-step engine costs are not applied to the "
+                                   "operator list");
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "engine_source")->valuestring,
+                           "its fitted engine costs do not time this run"));
+    cJSON_Delete(j);
+}
+
 /* Tester finding 18: a table or CSV cell renders provenance's counts
  * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
  * never the literal "(nested)". */
@@ -4099,6 +4166,8 @@ int main(void)
         cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(targets_and_defaults_as_given),
         cmocka_unit_test(router_stays_bf16),
+        cmocka_unit_test(ops_kv_layout_is_step),
+        cmocka_unit_test(ops_fitted_costs_named),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),

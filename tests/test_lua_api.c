@@ -359,6 +359,23 @@ static void ops_from_lua(void **state)
     assert_rel(run_number("local r = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
                           " context = 4096 } return r.chips == 8 and r.comm_s or -1"),
                160 * 3.559e-6, 1e-3);
+    /* kv_split as step's (tester29 F3): DeepSeek-V3 tp8 on h200 fp8, B 64 at
+     * 4096, ops's step_s is step's to 1e-12 under each layout (one operator
+     * list, one plan's collectives); before, ops had no kv_split and mixed
+     * replicate's attention with batch's AllToAlls (34.111 ms against 30.882
+     * and 31.367); a bad value is refused naming the field */
+    static const char *const split[] = {"nil", "'batch'", "'replicate'", "'seq'"};
+    for (int k = 0; k < 4; k++) {
+        char code[768];
+        snprintf(code, sizeof code,
+                 "local a = { model = 'deepseek-v3', hw = 'h200', tp = 8, chips = 8, batch = 64,"
+                 " context = 4096, weights = 'fp8', compute = 'fp8', kv_split = %s }"
+                 " return roofline.ops(a).step_s / roofline.step(a).rows[1].step_s", split[k]);
+        assert_rel(run_number(code), 1.0, 1e-12);
+    }
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 10,"
+                         " kv_split = 'sideways' }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "kv_split"));
     /* ideal = true holds for a plan too: mode ideal, not the calibrated step */
     assert_true(run_number("local r = roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
                            " chips = 8, context = 4096, ideal = true }"
