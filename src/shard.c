@@ -485,6 +485,17 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
     return kv_tick;
 }
 
+/* r's local (formula (1)) terms of one tick scaled to a step of P ticks. */
+static void local_per_step(rl_shard_result *r, double P)
+{
+    r->flops *= P;
+    r->compute_s *= P;
+    r->attention_compute_s *= P;
+    r->weight_load_s *= P;
+    r->kv_load_s *= P;
+    r->local_s *= P;
+}
+
 /* rl_shard_eval; `local` 1 stops after the local (formula (1)) terms and
  * memory, times per step (no name, no collectives, no step time): the
  * calibrated step reads only those of the plan's roofline (its own
@@ -568,11 +579,7 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     r->local_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
 
     if (local) { /* the local terms per step: P ticks, as below */
-        r->flops *= P;
-        r->compute_s *= P;
-        r->weight_load_s *= P;
-        r->kv_load_s *= P;
-        r->local_s *= P;
+        local_per_step(r, P);
         return 0;
     }
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
@@ -589,13 +596,7 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     double layer_comm = (r->comm_s - sends) / P;
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
     r->step_s = P * r->tick_s + sends;
-    /* the row per step: every chip runs P ticks */
-    r->flops *= P;
-    r->compute_s *= P;
-    r->attention_compute_s *= P;
-    r->weight_load_s *= P;
-    r->kv_load_s *= P;
-    r->local_s *= P;
+    local_per_step(r, P); /* the row per step: every chip runs P ticks */
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
