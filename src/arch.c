@@ -100,15 +100,32 @@ double rl_arch_tp_replicated_params(const rl_model *m)
            (double)(m->q_lora_rank + m->kv_lora_rank + m->qk_rope_head_dim);
 }
 
+/* The parameters of m's weight matrices only: a bias is an add and a sink
+ * a softmax term, no multiply-accumulate (the operator list's weight
+ * matmuls, ops.c). */
+static rl_params matrix_params(const rl_model *m)
+{
+    rl_model mats = *m;
+    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
+    return rl_arch_params(&mats);
+}
+
+/* The kept (arch.h) matmul weights of p beside the vocabulary: the router
+ * and, for a model that quantizes its routed experts only, the attention
+ * and the dense and shared MLP blocks. */
+static double kept_matrices(const rl_model *m, const rl_params *p)
+{
+    double k = p->router;
+    if (m->quantized == RL_QUANT_EXPERTS)
+        k += p->attention + p->mlp - p->routed_experts;
+    return k;
+}
+
 double rl_arch_flops_per_token(const rl_model *m)
 {
     if (m->abstract)
         return 2.0 * m->params_active;
-    /* the matrices only: a bias is an add and a sink a softmax term, no
-     * multiply-accumulate (the operator list's weight matmuls, ops.c) */
-    rl_model mats = *m;
-    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
-    rl_params p = rl_arch_params(&mats);
+    rl_params p = matrix_params(m);
     return 2.0 * (p.attention + p.mlp_active + p.router + (double)m->vocab * (double)m->d_model);
 }
 
@@ -116,13 +133,8 @@ double rl_arch_kept_flops_per_token(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
-    rl_model mats = *m; /* the matrices only, as rl_arch_flops_per_token */
-    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
-    rl_params p = rl_arch_params(&mats);
-    double k = p.router + (double)m->vocab * (double)m->d_model;
-    if (m->quantized == RL_QUANT_EXPERTS)
-        k += p.attention + p.mlp - p.routed_experts;
-    return 2.0 * k;
+    rl_params p = matrix_params(m);
+    return 2.0 * (kept_matrices(m, &p) + (double)m->vocab * (double)m->d_model);
 }
 
 double rl_arch_attention_flops_per_token(const rl_model *m, double context)
@@ -185,15 +197,11 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
     return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
-/* The kept elements (arch.h) of the non-vocabulary weights: norm gains,
- * the router and, for a model that quantizes its routed experts only, the
- * attention and the dense and shared MLP blocks. */
+/* The kept elements (arch.h) of the non-vocabulary weights: the norm
+ * gains and the kept matrices. */
 static double kept_blocks(const rl_model *m, const rl_params *p)
 {
-    double k = p->norms + p->router;
-    if (m->quantized == RL_QUANT_EXPERTS)
-        k += p->attention + p->mlp - p->routed_experts;
-    return k;
+    return p->norms + kept_matrices(m, p);
 }
 
 double rl_arch_kept_params(const rl_model *m)
