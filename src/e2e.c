@@ -118,6 +118,14 @@ int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
     return rc;
 }
 
+/* What tp_excess multiplies in step s (enginecost.h): its decode TP
+ * collectives, the pipeline's stage sends left out (tester29 F2); 0 for a
+ * prefill step. */
+static double tp_collectives_s(const rl_ec_step *s)
+{
+    return s->prefill ? 0 : s->comm_s - s->sends_s;
+}
+
 /* rl_ec_time, and with sides non-NULL the two sides of its max summed
  * over the steps: sides[0] the host's (step floor, launches and the
  * per-sequence cost), sides[1] the device's (operators, collectives and
@@ -133,7 +141,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         const rl_ec_step *s = &t->step[k];
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
-        double tpx = s->prefill ? 0 : s->comm_s - s->sends_s; /* what tp_excess multiplies */
+        double tpx = tp_collectives_s(s);
         double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
                dev = x[comm] * s->comm_s + x[RL_EC_TP_EXCESS] * tpx +
                      x[RL_EC_PREFILL_ACT] * s->act_bytes;
@@ -1010,7 +1018,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         cols[RL_EC_LAUNCH] += s->count * s->launches;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
-        cols[RL_EC_TP_EXCESS] += s->prefill ? 0 : s->count * (s->comm_s - s->sends_s);
+        cols[RL_EC_TP_EXCESS] += s->count * tp_collectives_s(s);
         cols[RL_EC_PREFILL_ACT] += s->count * s->act_bytes;
         for (int j = 0; j < s->nops; j++) {
             int compute = s->op_c[j] * x[RL_EC_COMPUTE] > s->op_m[j] * x[RL_EC_MEMORY];
