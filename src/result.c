@@ -1120,6 +1120,8 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
         cJSON_AddNumberToObject(r, "kernel_excess_s", p->kernel_excess_s);
     }
+    if (s->fitted) /* as step's and its plans' rows (e2e.c fitted_tp_excess) */
+        cJSON_AddNumberToObject(r, "tp_excess_s", p->tp_excess_s);
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
     if (sharded)
         cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
@@ -1203,7 +1205,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                                 "attention_compute_s, weight_load_s and compute_s are the "
                                 "calibrated step's roofline terms, kernel_excess_s the "
                                 "fitted step_s above them "
-                                "(tp_excess's share included); plans the "
+                                "(tp_excess's share, tp_excess_s, included); plans the "
                                 "costs do not model (EP, KV split other than by batch, 2d, "
                                 "pipelines) are left out and counted in uncalibrated_plans");
     cJSON_AddStringToObject(o, "model", m->name);
