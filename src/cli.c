@@ -812,6 +812,47 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
                 kl.heads, kl.z);
 }
 
+/* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
+ * of memory: emit says so), the default KV split noted.  -1 on an error
+ * (said). */
+static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                        const rl_shard_plan *plan, cJSON **out)
+{
+    char err[ERRLEN] = "";
+    *out = rl_result_step_sharded(m, h, plan, o->chips, o->batch, o->nbatch, o->context, o->prec,
+                                  err, sizeof err);
+    if (!*out && err[0]) {
+        rl_cli_tell("step", "%s", err);
+        return -1;
+    }
+    note_kv_split_default("step", o, m, plan);
+    return 0;
+}
+
+/* step on a calibrated 1D TP/EP plan per replica: the plan given, or TP
+ * over --chips (replica_plan) without one, where --overlap does not
+ * apply.  Returns the exit code. */
+static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    rl_shard_plan plan = o->plan;
+    char err[ERRLEN] = "";
+    if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step) */
+        rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
+                            "--chips without one adds its collectives; --overlap ignored");
+    plan.overlap = 0;
+    if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+        rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
+                              sizeof err) != 0) {
+        if (err[0])
+            rl_cli_tell("step", "%s", err);
+        return RL_EXIT_INPUT;
+    }
+    cJSON *r;
+    if (step_sharded(o, m, h, &plan, &r) != 0)
+        return RL_EXIT_INPUT;
+    return emit(o, r);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -864,29 +905,8 @@ int rl_cli_step(rl_opts *o)
         note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
-    if (tp_path && one_d) {
-        rl_shard_plan plan = o->plan;
-        err[0] = '\0';
-        if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap above) */
-            rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
-                                "--chips without one adds its collectives; --overlap ignored");
-        plan.overlap = 0;
-        if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
-            rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
-                                  sizeof err) != 0) {
-            if (err[0])
-                rl_cli_tell("step", "%s", err);
-            return RL_EXIT_INPUT;
-        }
-        cJSON *r = rl_result_step_sharded(&m, &h, &plan, o->chips, o->batch, o->nbatch,
-                                          o->context, o->prec, err, sizeof err);
-        if (!r && err[0]) {
-            rl_cli_tell("step", "%s", err);
-            return RL_EXIT_INPUT;
-        }
-        note_kv_split_default("step", o, &m, &plan);
-        return emit(o, r);
-    }
+    if (tp_path && one_d)
+        return step_tp_replicas(o, &m, &h);
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         rl_cli_tell("step", "%s", err);
@@ -896,13 +916,9 @@ int rl_cli_step(rl_opts *o)
         rl_cli_tell("step", "note: --kv-split, --moe-attn and --overlap refine a sharded "
                             "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored");
     if (o->sharded && !fitted) {
-        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
-                                          o->context, o->prec, err, sizeof err);
-        if (!r && err[0]) {
-            rl_cli_tell("step", "%s", err);
+        cJSON *r;
+        if (step_sharded(o, &m, &h, &o->plan, &r) != 0)
             return RL_EXIT_INPUT;
-        }
-        note_kv_split_default("step", o, &m, &o->plan);
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
