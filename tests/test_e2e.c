@@ -189,6 +189,19 @@ static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
     return h;
 }
 
+/* Known costs the fit tests make rows from: step floors of 30 ms
+ * (decode) and 50 ms (prefill), compute_eff 0.6, memory_eff 0.7, the
+ * rest ideal (each test sets what it studies). */
+static rl_engine_costs known_floors_and_effs(void)
+{
+    rl_engine_costs truth = rl_engine_costs_ideal();
+    truth.v[RL_EC_DECODE_STEP] = 0.03;
+    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    truth.v[RL_EC_COMPUTE] = 0.6;
+    truth.v[RL_EC_MEMORY] = 0.7;
+    return truth;
+}
+
 /* Measurements made by (E) itself from known costs on the excerpt's 47
  * configurations: fit recovers them (launch_s merges into the step floors:
  * every step of one model launches the same kernels), the profile loads
@@ -198,13 +211,9 @@ static void fit_recovers_known_costs(void **state)
     (void)state;
     rl_meas m;
     char err[1024];
-    rl_engine_costs truth = rl_engine_costs_ideal();
-    truth.v[RL_EC_DECODE_STEP] = 0.03;
-    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    rl_engine_costs truth = known_floors_and_effs();
     truth.v[RL_EC_DECODE_SEQ] = 3e-4;
     truth.v[RL_EC_PREFILL_SEQ] = 5e-3;
-    truth.v[RL_EC_COMPUTE] = 0.6;
-    truth.v[RL_EC_MEMORY] = 0.7;
     truth.v[RL_EC_COMM] = 0.6; /* inside the fit's [0.5, 1] (rl_ec_range) */
     truth.v[RL_EC_PREFILL_COMM] = 0.4; /* below comm_eff's [0.5, 1]: prefill keeps [0.01, 1] */
     truth.v[RL_EC_PREFILL_ACT] = 2.5e-11; /* 33 us a Llama-2-70B token: 40 GB/s */
@@ -327,11 +336,7 @@ static void fit_bounds_comm_eff(void **state)
     (void)state;
     rl_meas m;
     char err[1024];
-    rl_engine_costs truth = rl_engine_costs_ideal();
-    truth.v[RL_EC_DECODE_STEP] = 0.03;
-    truth.v[RL_EC_PREFILL_STEP] = 0.05;
-    truth.v[RL_EC_COMPUTE] = 0.6;
-    truth.v[RL_EC_MEMORY] = 0.7;
+    rl_engine_costs truth = known_floors_and_effs();
     truth.v[RL_EC_COMM] = 0.2;
     excerpt_measured_by(&truth, &m);
     rl_override ctx = {"max_context", "16384"};
