@@ -1,7 +1,9 @@
 # Decode step time vs batch, split into the terms of formula (1) (seed 000 section 1).
-# Variables: datafile, outfile, plottitle, bcrit, bmin, bmax, ncontexts, titles[].
-# datafile: one block per context; columns batch weight_ms kv_ms flops_ms step_ms
-# (KV and step are NaN where weights + KV exceed HBM, so those curves end there).
+# Variables: datafile, outfile, plottitle, bcrit, bmin, bmax, ncontexts, titles[], hasattn.
+# datafile: one block per context; columns batch weight_ms kv_ms flops_ms step_ms attn_ms
+# (KV, step and attention are NaN where weights + KV exceed HBM, so those curves end there).
+# attn_ms: the attention kernels' FLOP time beyond their KV read (attention_compute_s),
+# step = kv + attn + max(weight, flops); drawn when hasattn (some point above 0: MLA).
 set title plottitle noenhanced
 set xlabel 'batch B (sequences), log scale'
 set ylabel 'time per decode step (ms), log scale'
@@ -19,4 +21,5 @@ if (bcrit < bmax) {
 plot datafile index 0 using 1:2 with lines lw 3 lc rgb '#000000' title 'parameter loading', \
      datafile index 0 using 1:4 with lines lw 3 dt 2 lc rgb '#777777' title 'matmul FLOPs', \
      for [i=1:ncontexts] datafile index (i-1) using 1:3 with lines lw 2 dt 3 lc i title 'KV loading, '.titles[i], \
+     for [i=1:(hasattn ? ncontexts : 0)] datafile index (i-1) using 1:($6 > 0 ? $6 : NaN) with lines lw 2 dt 4 lc i title 'attention FLOPs beyond KV, '.titles[i], \
      for [i=1:ncontexts] datafile index (i-1) using 1:5 with linespoints lw 2.5 pt 7 ps 0.8 lc i title 'step, '.titles[i]

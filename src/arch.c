@@ -110,15 +110,21 @@ static rl_params matrix_params(const rl_model *m)
     return rl_arch_params(&mats);
 }
 
+double rl_arch_kept_of(const rl_model *m, double norms, double router, double attention,
+                       double dense_mlp)
+{
+    double k = norms + router;
+    if (m->quantized == RL_QUANT_EXPERTS)
+        k += attention + dense_mlp;
+    return k;
+}
+
 /* The kept (arch.h) matmul weights of p beside the vocabulary: the router
  * and, for a model that quantizes its routed experts only, the attention
  * and the dense and shared MLP blocks. */
 static double kept_matrices(const rl_model *m, const rl_params *p)
 {
-    double k = p->router;
-    if (m->quantized == RL_QUANT_EXPERTS)
-        k += p->attention + p->mlp - p->routed_experts;
-    return k;
+    return rl_arch_kept_of(m, 0.0, p->router, p->attention, p->mlp - p->routed_experts);
 }
 
 double rl_arch_flops_per_token(const rl_model *m)
@@ -201,7 +207,7 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
  * gains and the kept matrices. */
 static double kept_blocks(const rl_model *m, const rl_params *p)
 {
-    return p->norms + kept_matrices(m, p);
+    return rl_arch_kept_of(m, p->norms, p->router, p->attention, p->mlp - p->routed_experts);
 }
 
 double rl_arch_kept_params(const rl_model *m)

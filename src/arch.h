@@ -74,6 +74,16 @@ double rl_arch_vocab_read(const rl_model *m, double tokens);
  * step, shard and ops use. */
 double rl_arch_kept_params(const rl_model *m);
 
+/* rl_arch_kept_params' rule on non-vocabulary weights given by class: of
+ * `norms` norm gains, `router` MoE router, `attention` attention and
+ * `dense_mlp` dense and shared MLP elements, those kept (the norms and the
+ * router; the attention and the dense MLP too under `quantized =
+ * "experts"`).  The classes may be one chip's shard of each (shard.c
+ * plan_weights); the whole model's give rl_arch_kept_params less the
+ * vocabulary. */
+double rl_arch_kept_of(const rl_model *m, double norms, double router, double attention,
+                       double dense_mlp);
+
 /* The weights x compute dtypes the model's dense (not routed-expert)
  * matmuls run at, given the run's in *weights and *compute: both become
  * rl_dtype_kept(weights) for a `quantized = "experts"` model quantized

@@ -812,6 +812,47 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
                 kl.heads, kl.z);
 }
 
+/* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
+ * of memory: emit says so), the default KV split noted.  -1 on an error
+ * (said). */
+static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                        const rl_shard_plan *plan, cJSON **out)
+{
+    char err[ERRLEN] = "";
+    *out = rl_result_step_sharded(m, h, plan, o->chips, o->batch, o->nbatch, o->context, o->prec,
+                                  err, sizeof err);
+    if (!*out && err[0]) {
+        rl_cli_tell("step", "%s", err);
+        return -1;
+    }
+    note_kv_split_default("step", o, m, plan);
+    return 0;
+}
+
+/* step on a calibrated 1D TP/EP plan per replica: the plan given, or TP
+ * over --chips (replica_plan) without one, where --overlap does not
+ * apply.  Returns the exit code. */
+static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    rl_shard_plan plan = o->plan;
+    char err[ERRLEN] = "";
+    if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step) */
+        rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
+                            "--chips without one adds its collectives; --overlap ignored");
+    plan.overlap = 0;
+    if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+        rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
+                              sizeof err) != 0) {
+        if (err[0])
+            rl_cli_tell("step", "%s", err);
+        return RL_EXIT_INPUT;
+    }
+    cJSON *r;
+    if (step_sharded(o, m, h, &plan, &r) != 0)
+        return RL_EXIT_INPUT;
+    return emit(o, r);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -864,29 +905,8 @@ int rl_cli_step(rl_opts *o)
         note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
-    if (tp_path && one_d) {
-        rl_shard_plan plan = o->plan;
-        err[0] = '\0';
-        if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap above) */
-            rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
-                                "--chips without one adds its collectives; --overlap ignored");
-        plan.overlap = 0;
-        if (replica_plan(o, "step", &m, &h, 1, &plan.tp, &plan.ep) != 0 ||
-            rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err,
-                                  sizeof err) != 0) {
-            if (err[0])
-                rl_cli_tell("step", "%s", err);
-            return RL_EXIT_INPUT;
-        }
-        cJSON *r = rl_result_step_sharded(&m, &h, &plan, o->chips, o->batch, o->nbatch,
-                                          o->context, o->prec, err, sizeof err);
-        if (!r && err[0]) {
-            rl_cli_tell("step", "%s", err);
-            return RL_EXIT_INPUT;
-        }
-        note_kv_split_default("step", o, &m, &plan);
-        return emit(o, r);
-    }
+    if (tp_path && one_d)
+        return step_tp_replicas(o, &m, &h);
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         rl_cli_tell("step", "%s", err);
@@ -896,13 +916,9 @@ int rl_cli_step(rl_opts *o)
         rl_cli_tell("step", "note: --kv-split, --moe-attn and --overlap refine a sharded "
                             "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored");
     if (o->sharded && !fitted) {
-        cJSON *r = rl_result_step_sharded(&m, &h, &o->plan, o->chips, o->batch, o->nbatch,
-                                          o->context, o->prec, err, sizeof err);
-        if (!r && err[0]) {
-            rl_cli_tell("step", "%s", err);
+        cJSON *r;
+        if (step_sharded(o, &m, &h, &o->plan, &r) != 0)
             return RL_EXIT_INPUT;
-        }
-        note_kv_split_default("step", o, &m, &o->plan);
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
@@ -1772,6 +1788,116 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                         in->hw[i].name);
 }
 
+/* size's --hw H[,H2]: each profile into hw[] and its copy base_hw[] (the
+ * band the rows report is the profile's own), at most max, none given
+ * twice, --keep-precision's dtypes checked on each as simulate would.
+ * Returns how many, or -1 (said). */
+static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *base_hw, int max)
+{
+    char hwnames[1024], err[ERRLEN];
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
+    int nhw = 0;
+    for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nhw == max) {
+            rl_cli_tell("size", "more than %d hardware profiles", max);
+            return -1;
+        }
+        if (load_hw_named(o, t, &hw[nhw]) != 0)
+            return -1;
+        for (int i = 0; i < nhw; i++)
+            if (strcmp(hw[i].name, hw[nhw].name) == 0) {
+                rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
+                return -1;
+            }
+        /* what simulate would refuse: a compute dtype the chip has no peak for */
+        if (o->given[RL_P_KEEP_PREC] && rl_step_check(m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
+            rl_cli_tell("size", "--keep-precision on %s: %s", hw[nhw].name, err);
+            return -1;
+        }
+        base_hw[nhw] = hw[nhw];
+        nhw++;
+    }
+    return nhw;
+}
+
+/* size's notes on the rows' bands and what the search left out: the band
+ * edges of fitted profiles' rows, plans not simulated for time, rows with
+ * no band (off the fit, a derived dtype, out of time), --band where no
+ * profile has one.  base_hw[nhw]: the profiles as loaded. */
+static void size_band_notes(const rl_opts *o, const rl_size_input *in, const rl_size_result *r,
+                            const rl_hw *base_hw, int nhw)
+{
+    int fitted = 0, last = 0;
+    for (int i = 0; i < nhw && !o->ideal; i++)
+        if (base_hw[i].engine_costs.present) {
+            fitted++;
+            last = i;
+        }
+    if (fitted) /* the band edges' runs of its rows (rl_size_search) */
+        note_band_outside("size", &base_hw[last], fitted == 1);
+    if (r->skipped_for_time > 0)
+        rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
+                            "stops starting plans after %.0e simulator events (docs/serving.md)",
+                    r->skipped_for_time, (double)RL_SIZE_MAX_WORK);
+    if (r->unbanded_off_fit > 0 && in->conservative) /* rl_size_search: not eligible */
+        rl_cli_tell("size", "note: --conservative: %lld plans lie off the fit and were not "
+                            "sized (no slow edge: the fit's residuals say nothing there; "
+                            "first: %s; docs/model.md)",
+                    r->unbanded_off_fit, r->off_fit_why);
+    else if (r->unbanded_off_fit > 0)
+        rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
+                            "(first: %s; the fit's residuals say nothing there)",
+                    r->unbanded_off_fit, r->n, r->off_fit_why);
+    if (r->unbanded_derived > 0) /* rl_size_search: not eligible (review28 L3) */
+        rl_cli_tell("size", "note: --conservative: %lld plans run a dtype their kernel tables "
+                            "do not measure and were not sized (derived from another dtype: "
+                            "the band widened one octave does not cover that bias; first: %s; "
+                            "docs/model.md)",
+                    r->unbanded_derived, r->derived_why);
+    if (r->unbanded_for_time > 0)
+        rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
+                            "runs stop after %.0e simulator events too (docs/serving.md)",
+                    r->unbanded_for_time, r->n, (double)RL_SIZE_MAX_WORK);
+    if (o->given[RL_P_BAND] && (o->ideal || r->no_band))
+        rl_cli_tell("size", "note: --band: %s has no band here (neither fitted costs "
+                            "nor kernel-table residuals%s); %s",
+                    o->ideal ? "the search" : base_hw[r->no_band - 1].name,
+                    o->ideal ? " under --ideal" : "",
+                    o->ideal ? "no row carries one" : "its rows carry none");
+}
+
+/* size --report: the cheapest meeting row's study (rl_size_study) and the
+ * report (.html or Markdown by the name) written atomically.  Returns
+ * RL_EXIT_OK, RL_EXIT_IO (said), or RL_EXIT_INTERRUPTED (SIGINT during
+ * the study: nothing written). */
+static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl_size_result *r,
+                             const char *out_dist)
+{
+    char err[ERRLEN];
+    rl_size_curve curve;
+    rl_size_sensitivity sens[3];
+    int studied = r->nmeet > 0 && rl_size_study(in, &r->c[0], &curve, sens, err, sizeof err) == 0;
+    if (r->nmeet > 0 && !studied)
+        rl_cli_tell("size", "%s", err);
+    if (rl_interrupted())
+        return RL_EXIT_INTERRUPTED;
+    char desc[512];
+    workload_desc(o, &in->w, out_dist, desc, sizeof desc);
+    const char *rp = o->given[RL_P_REPORT];
+    size_t rl = strlen(rp);
+    int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
+    rl_size_report_data d = {in, r, studied ? &curve : NULL, studied ? sens : NULL, desc,
+                             o->cmdline};
+    char *text = rl_size_report_render(&d, html);
+    int rc = RL_EXIT_OK;
+    if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
+        rl_cli_tell("size", "%s", text ? err : "out of memory");
+        rc = RL_EXIT_IO;
+    }
+    free(text);
+    return rc;
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -1787,29 +1913,9 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
         return RL_EXIT_INPUT; /* before a search that may take a minute */
-    char hwnames[1024];
-    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
-    int nhw = 0;
-    for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nhw == MAX_HW) {
-            rl_cli_tell("size", "more than %d hardware profiles", MAX_HW);
-            return RL_EXIT_INPUT;
-        }
-        if (load_hw_named(o, t, &hw[nhw]) != 0)
-            return RL_EXIT_INPUT;
-        for (int i = 0; i < nhw; i++)
-            if (strcmp(hw[i].name, hw[nhw].name) == 0) {
-                rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
-                return RL_EXIT_INPUT;
-            }
-        /* what simulate would refuse: a compute dtype the chip has no peak for */
-        if (o->given[RL_P_KEEP_PREC] && rl_step_check(&m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
-            rl_cli_tell("size", "--keep-precision on %s: %s", hw[nhw].name, err);
-            return RL_EXIT_INPUT;
-        }
-        base_hw[nhw] = hw[nhw]; /* the band the rows report is the profile's own */
-        nhw++;
-    }
+    int nhw = size_load_hw(o, &m, hw, base_hw, MAX_HW);
+    if (nhw < 0)
+        return RL_EXIT_INPUT;
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
         rl_size_slow_edges(hw, nhw, m.name, o->ideal, wide, err, sizeof err) != 0) {
         rl_cli_tell("size", "--conservative %s", err);
@@ -1862,7 +1968,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    int rc = RL_EXIT_OK, fitted = 0, last = 0;
+    int rc = RL_EXIT_OK;
     long long ran = rl_size_requests(&in, 1);
     if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
         rl_cli_tell("size", "note: each row ran %lld requests at --qps (%.0f s of "
@@ -1898,42 +2004,7 @@ int rl_cli_size(rl_opts *o)
                                          in.trace ? in.trace[in.ntrace - 1].arrival - in.trace[0].arrival
                                                   : (double)(ran > 1), /* generated at --qps > 0 */
                                          why, sizeof why));
-    for (int i = 0; i < nhw && !o->ideal; i++)
-        if (base_hw[i].engine_costs.present) {
-            fitted++;
-            last = i;
-        }
-    if (fitted) /* the band edges' runs of its rows (rl_size_search) */
-        note_band_outside("size", &base_hw[last], fitted == 1);
-    if (r.skipped_for_time > 0)
-        rl_cli_tell("size", "note: %lld costlier plans were not simulated: the search "
-                            "stops starting plans after %.0e simulator events (docs/serving.md)",
-                    r.skipped_for_time, (double)RL_SIZE_MAX_WORK);
-    if (r.unbanded_off_fit > 0 && in.conservative) /* rl_size_search: not eligible */
-        rl_cli_tell("size", "note: --conservative: %lld plans lie off the fit and were not "
-                            "sized (no slow edge: the fit's residuals say nothing there; "
-                            "first: %s; docs/model.md)",
-                    r.unbanded_off_fit, r.off_fit_why);
-    else if (r.unbanded_off_fit > 0)
-        rl_cli_tell("size", "note: %lld of %d rows carry no band: their plan lies off the fit "
-                            "(first: %s; the fit's residuals say nothing there)",
-                    r.unbanded_off_fit, r.n, r.off_fit_why);
-    if (r.unbanded_derived > 0) /* rl_size_search: not eligible (review28 L3) */
-        rl_cli_tell("size", "note: --conservative: %lld plans run a dtype their kernel tables "
-                            "do not measure and were not sized (derived from another dtype: "
-                            "the band widened one octave does not cover that bias; first: %s; "
-                            "docs/model.md)",
-                    r.unbanded_derived, r.derived_why);
-    if (r.unbanded_for_time > 0)
-        rl_cli_tell("size", "note: the last %lld of %d rows carry no band: the band's "
-                            "runs stop after %.0e simulator events too (docs/serving.md)",
-                    r.unbanded_for_time, r.n, (double)RL_SIZE_MAX_WORK);
-    if (o->given[RL_P_BAND] && (o->ideal || r.no_band))
-        rl_cli_tell("size", "note: --band: %s has no band here (neither fitted costs "
-                            "nor kernel-table residuals%s); %s",
-                    o->ideal ? "the search" : base_hw[r.no_band - 1].name,
-                    o->ideal ? " under --ideal" : "",
-                    o->ideal ? "no row carries one" : "its rows carry none");
+    size_band_notes(o, &in, &r, base_hw, nhw);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -1945,30 +2016,12 @@ int rl_cli_size(rl_opts *o)
         }
     }
     if (o->given[RL_P_REPORT]) {
-        rl_size_curve curve;
-        rl_size_sensitivity sens[3];
-        int studied = r.nmeet > 0 &&
-                      rl_size_study(&in, &r.c[0], &curve, sens, err, sizeof err) == 0;
-        if (r.nmeet > 0 && !studied)
-            rl_cli_tell("size", "%s", err);
-        if (rl_interrupted()) { /* SIGINT during the study: write no report */
+        rc = size_write_report(o, &in, &r, out_dist);
+        if (rc == RL_EXIT_INTERRUPTED) { /* SIGINT during the study: no report */
             rl_size_result_free(&r);
             free(req);
-            return RL_EXIT_INTERRUPTED;
+            return rc;
         }
-        char desc[512];
-        workload_desc(o, &in.w, out_dist, desc, sizeof desc);
-        const char *rp = o->given[RL_P_REPORT];
-        size_t rl = strlen(rp);
-        int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
-        rl_size_report_data d = {&in, &r, studied ? &curve : NULL, studied ? sens : NULL, desc,
-                                 o->cmdline};
-        char *text = rl_size_report_render(&d, html);
-        if (!text || rl_write_atomic(rp, text, strlen(text), err, sizeof err) != 0) {
-            rl_cli_tell("size", "%s", text ? err : "out of memory");
-            rc = RL_EXIT_IO;
-        }
-        free(text);
     }
     int none = r.nmeet == 0;
     cJSON *j = rl_result_size(&in, &r, o->fmt != RL_FMT_TABLE);

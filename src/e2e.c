@@ -2118,6 +2118,15 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
+const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, const char *over,
+                                     char *buf, size_t n)
+{
+    char how[320];
+    rl_ec_comm_text(c, prefill, 1, how, sizeof how);
+    snprintf(buf, n, "included: tensor parallel over %s (1D plan), the collectives %s", over, how);
+    return buf;
+}
+
 /* The result's no_band note where the fitted costs give a run no band
  * (why, from rl_ec_no_band; nothing when ""). */
 static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
@@ -2250,12 +2259,10 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
     rl_e2e_fitted_label(result, h, m->name, p, chips);
-    char how[320], label[400];
-    rl_ec_comm_text(c, prefill, 1, how, sizeof how);
-    snprintf(label, sizeof label, "included: tensor parallel over the chips (1D plan), the "
-             "collectives %s", how);
+    char how[320], label[512];
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, label);
+        cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,
+                                                            sizeof label));
     char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     if (banded)

@@ -514,20 +514,30 @@ int rl_plot_step_breakdown(int dir, const char *out, const char *title, const rl
     put_batch_range(v.f, batch, nb);
     fprintf(v.f, "bcrit = %.6g\nncontexts = %d\narray titles[%d]\n", rl_step_b_crit(m, h, p), nctx,
             nctx);
-    fprintf(d.f, "# batch, parameter loading (ms), KV loading (ms), matmul FLOPs (ms), step (ms)\n");
+    /* the step's fifth term, attention_compute_s (step.h: the attention
+     * kernels' FLOP time beyond their KV read; stop 28, fixR), a sixth
+     * column so the first five keep their places; drawn (hasattn) only
+     * where some point has it (MLA: GQA's stays under its KV read) */
+    fprintf(d.f, "# batch, parameter loading (ms), KV loading (ms), matmul FLOPs (ms), step (ms), "
+                 "attention FLOPs beyond the KV read (ms)\n");
+    int hasattn = 0;
     for (int c = 0; c < nctx; c++) {
         fprintf(v.f, "titles[%d] = 'S = %lld'\n", c + 1, ctx[c]);
         fprintf(d.f, "%s# context %lld tokens\n", c ? "\n\n" : "", ctx[c]);
         for (int b = 0; b < nb; b++) {
             rl_step s = rl_step_decode(m, h, chips, batch[b], ctx[c], p);
-            if (s.mem.fits)
-                fprintf(d.f, "%lld %.6g %.6g %.6g %.6g\n", batch[b], s.weight_load_s * 1e3,
-                        s.kv_load_s * 1e3, s.compute_s * 1e3, s.step_s * 1e3);
-            else /* out of HBM: gnuplot leaves NaN undrawn */
-                fprintf(d.f, "%lld %.6g NaN %.6g NaN\n", batch[b], s.weight_load_s * 1e3,
+            if (s.mem.fits) {
+                fprintf(d.f, "%lld %.6g %.6g %.6g %.6g %.6g\n", batch[b], s.weight_load_s * 1e3,
+                        s.kv_load_s * 1e3, s.compute_s * 1e3, s.step_s * 1e3,
+                        s.attention_compute_s * 1e3);
+                hasattn |= s.attention_compute_s > 0;
+            } else { /* out of HBM: gnuplot leaves NaN undrawn */
+                fprintf(d.f, "%lld %.6g NaN %.6g NaN NaN\n", batch[b], s.weight_load_s * 1e3,
                         s.compute_s * 1e3);
+            }
         }
     }
+    fprintf(v.f, "hasattn = %d\n", hasattn);
     return finish(dir, "step_breakdown.gp", out, &v, &d, err, errlen);
 }
 

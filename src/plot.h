@@ -76,7 +76,9 @@ int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_h
 
 /* Step time vs batch over `chips` chips for each context in ctx[nctx],
  * split into the terms of formula (1): parameter loading, KV loading (one
- * curve per context, ending where weights + KV exceed HBM) and matmul FLOPs
+ * curve per context, ending where weights + KV exceed HBM), the attention
+ * FLOPs beyond the KV read (attention_compute_s, step.h; one curve per
+ * context, drawn where some point has it) and matmul FLOPs
  * time, with B > B_crit shaded as the
  * compute-bound region of the weight matmuls.  batch[nb] ascending. */
 int rl_plot_step_breakdown(int dir, const char *out, const char *title, const rl_model *m,

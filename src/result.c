@@ -271,18 +271,6 @@ static void add_fitted_costs(cJSON *r, const rl_engine_costs *c)
         cJSON_AddStringToObject(st, rl_ec_name((rl_ec_param)p), rl_ec_said(c, (rl_ec_param)p));
 }
 
-/* The `communication` text of a run on h's fitted costs: TP per replica,
- * the collectives as rl_ec_comm_text says (comm_eff held or fitted, and
- * tp_excess named; review29 L1). */
-static const char *fitted_comm_label(const rl_hw *h, char *buf, size_t n)
-{
-    char how[320];
-    rl_ec_comm_text(&h->engine_costs, 0, 1, how, sizeof how);
-    snprintf(buf, n, "included: tensor parallel over each replica's chips (1D plan), the "
-             "collectives %s", how);
-    return buf;
-}
-
 /* A byte count, whole: the memory rule's figures are computed from
  * fractions (vLLM's 1.79 GiB context = 1921997864.96; capacity x 0.92),
  * which the model keeps as they are; the JSON prints them rounded to the
@@ -871,7 +859,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
-                            fit   ? fitted_comm_label(h, label, sizeof label)
+                            fit ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                                                           "each replica's chips", label,
+                                                           sizeof label)
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[1024];
@@ -1130,6 +1120,8 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
         cJSON_AddNumberToObject(r, "comm_s", p->comm_s);
         cJSON_AddNumberToObject(r, "kernel_excess_s", p->kernel_excess_s);
     }
+    if (s->fitted) /* as step's and its plans' rows (e2e.c fitted_tp_excess) */
+        cJSON_AddNumberToObject(r, "tp_excess_s", p->tp_excess_s);
     cJSON_AddNumberToObject(r, sharded ? "bytes_per_chip" : "total_bytes", p->total_bytes);
     if (sharded)
         cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
@@ -1199,7 +1191,9 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
-                            : s->fitted     ? fitted_comm_label(h, label, sizeof label)
+                            : s->fitted     ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                                                                       "each replica's chips",
+                                                                       label, sizeof label)
                             : s->calibrated ? "included: each replica's calibrated step plus its "
                                               "collectives"
                                             : peak_plan_comm(h));
@@ -1211,7 +1205,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                                 "attention_compute_s, weight_load_s and compute_s are the "
                                 "calibrated step's roofline terms, kernel_excess_s the "
                                 "fitted step_s above them "
-                                "(tp_excess's share included); plans the "
+                                "(tp_excess's share, tp_excess_s, included); plans the "
                                 "costs do not model (EP, KV split other than by batch, 2d, "
                                 "pipelines) are left out and counted in uncalibrated_plans");
     cJSON_AddStringToObject(o, "model", m->name);

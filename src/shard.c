@@ -439,9 +439,7 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
         /* the MoE router whole on every chip, as the engines hold it (ops.c
          * `replicated`); the kept blocks as rl_arch_kept_params splits them */
         double blocks = attn + dense_mlp / Mtp + pc.norms + pc.router;
-        double kept_blocks = pc.norms + pc.router;
-        if (m->quantized == RL_QUANT_EXPERTS)
-            kept_blocks += attn + dense_mlp / Mtp;
+        double kept_blocks = rl_arch_kept_of(m, pc.norms, pc.router, attn, dense_mlp / Mtp);
         stored = (blocks + vocab + experts) / P;
         read = (blocks + vocab_read + experts * touched) / P;
         kept = (kept_blocks + vocab) / P;

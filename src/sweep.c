@@ -357,6 +357,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .compute_s = r->compute_s,
                                  .attention_compute_s = r->attention_compute_s, .comm_s = r->comm_s,
                                  .kernel_excess_s = r->kernel_excess_s,
+                                 .tp_excess_s = r->tp_excess_s,
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
                                  .b_crit = rl_step_b_crit(m, h, p),

@@ -51,8 +51,9 @@
  *    by batch) is timed as `step --chips tp --batch B/replicas` and its TTFT
  *    as `prefill --chips tp` time it on the profile (rl_e2e_fitted_step);
  *    the breakdown columns stay the calibrated step's roofline terms, with
- *    kernel_excess_s the fitted time above them, and comm_s the collectives
- *    at the fitted comm_eff.  Other plans are left out and counted with
+ *    kernel_excess_s the fitted time above them (of it tp_excess_s, the
+ *    step time the fit's tp_excess adds, as step's rows), and comm_s the
+ *    collectives at the fitted comm_eff.  Other plans are left out and counted with
  *    uncalibrated; HBM follows the engine's memory rule as above.
  * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
@@ -94,6 +95,8 @@ typedef struct {
     double comm_s;           /* collectives per step (0 in ideal mode) */
     double kernel_excess_s;  /* sharded: the calibrated step's time above the terms
                                 (shard.h); 0 in ideal mode */
+    double tp_excess_s;      /* fitted: of kernel_excess_s, the step time tp_excess adds
+                                (shard.h tp_excess_s); else 0 */
     double tokens_per_s;     /* all replicas */
     double chip_s_per_token; /* chips / tokens_per_s: chip-seconds per generated token */
     double usd_per_mtok;     /* chip_s_per_token * 1e6 * price / 3600; 0 if no price */

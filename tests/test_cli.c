@@ -2065,6 +2065,42 @@ static void fitted_tp_rows_carry_tp_excess(void **state)
     cJSON_Delete(pp);
 }
 
+/* h29tidy (stop 28's final read): pareto's fitted rows carry tp_excess_s
+ * as step's do; the sweep computed it (rl_e2e_fitted_shard) and dropped
+ * it.  Llama-2-70B on h100-sxm-splitwise, context 2048, 8 GPUs at batch
+ * 64: the plan tp4 x2 is timed as `step --chips 4 --batch 32`, whose row
+ * reads tp_excess_s 1.70 ms (device-bound: 40.18 ms against the 29.9 ms
+ * host floor), so the pareto row's must be that figure, to 1e-12 s (the
+ * same arithmetic).  A calibrated (unfitted) pareto has no such key. */
+static void pareto_fitted_rows_carry_tp_excess(void **state)
+{
+    (void)state;
+    cJSON *par = run_cli_json("pareto --model llama2-70b --hw h100-sxm-splitwise --chips 8 "
+                              "--batch 64 --context 2048 --format json",
+                              out, sizeof out);
+    cJSON *st = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                             "--batch 32 --context 2048 --format json",
+                             out, sizeof out);
+    const cJSON *r = NULL, *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(par, "rows"))
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "layout")), "tp4 x2"))
+            r = row;
+    assert_non_null(r);
+    const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0);
+    assert_non_null(cJSON_GetObjectItem(r, "tp_excess_s"));
+    assert_rel(num(t, "tp_excess_s"), 1.70e-3, 0.01);
+    assert_true(fabs(num(r, "tp_excess_s") - num(t, "tp_excess_s")) < 1e-12);
+    assert_true(num(r, "tp_excess_s") <= num(r, "kernel_excess_s"));
+    cJSON *cal = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 2 --batch 8 "
+                              "--format json",
+                              out, sizeof out);
+    assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cal, "rows"), 0),
+                                    "tp_excess_s"));
+    cJSON_Delete(cal);
+    cJSON_Delete(st);
+    cJSON_Delete(par);
+}
+
 /* review29 L5: mxfp4 is a weights format only (dtype.h), refused for
  * --act as for --kv and --compute (ops ran --act mxfp4 at 0.5 B an
  * activation), refused before any note on the run (step --kv mxfp4 said
@@ -4141,6 +4177,7 @@ int main(void)
         cmocka_unit_test(fitted_breakdown_label),
         cmocka_unit_test(fitted_comm_is_the_collectives),
         cmocka_unit_test(fitted_tp_rows_carry_tp_excess),
+        cmocka_unit_test(pareto_fitted_rows_carry_tp_excess),
         cmocka_unit_test(size_tries_native_format),
         cmocka_unit_test(fitted_wording_simulate_shard),
         cmocka_unit_test(mxfp4_weights_only),

@@ -189,6 +189,35 @@ static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
     return h;
 }
 
+/* rl_e2e_fit of rows m as SplitwiseSim's: Llama-2-70B on h100-sxm, engine
+ * splitwise, max_context 16384 (the rows reach 8256 tokens), 5 folds,
+ * the p10-p90 band, not saved; fails the test when the fit does. */
+static cJSON *fit_splitwise_rows(rl_meas *m)
+{
+    char err[1024];
+    rl_override ctx = {"max_context", "16384"};
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
+                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    cJSON *res = rl_e2e_fit(m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    return res;
+}
+
+/* Known costs the fit tests make rows from: step floors of 30 ms
+ * (decode) and 50 ms (prefill), compute_eff 0.6, memory_eff 0.7, the
+ * rest ideal (each test sets what it studies). */
+static rl_engine_costs known_floors_and_effs(void)
+{
+    rl_engine_costs truth = rl_engine_costs_ideal();
+    truth.v[RL_EC_DECODE_STEP] = 0.03;
+    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    truth.v[RL_EC_COMPUTE] = 0.6;
+    truth.v[RL_EC_MEMORY] = 0.7;
+    return truth;
+}
+
 /* Measurements made by (E) itself from known costs on the excerpt's 47
  * configurations: fit recovers them (launch_s merges into the step floors:
  * every step of one model launches the same kernels), the profile loads
@@ -198,13 +227,9 @@ static void fit_recovers_known_costs(void **state)
     (void)state;
     rl_meas m;
     char err[1024];
-    rl_engine_costs truth = rl_engine_costs_ideal();
-    truth.v[RL_EC_DECODE_STEP] = 0.03;
-    truth.v[RL_EC_PREFILL_STEP] = 0.05;
+    rl_engine_costs truth = known_floors_and_effs();
     truth.v[RL_EC_DECODE_SEQ] = 3e-4;
     truth.v[RL_EC_PREFILL_SEQ] = 5e-3;
-    truth.v[RL_EC_COMPUTE] = 0.6;
-    truth.v[RL_EC_MEMORY] = 0.7;
     truth.v[RL_EC_COMM] = 0.6; /* inside the fit's [0.5, 1] (rl_ec_range) */
     truth.v[RL_EC_PREFILL_COMM] = 0.4; /* below comm_eff's [0.5, 1]: prefill keeps [0.01, 1] */
     truth.v[RL_EC_PREFILL_ACT] = 2.5e-11; /* 33 us a Llama-2-70B token: 40 GB/s */
@@ -326,21 +351,10 @@ static void fit_bounds_comm_eff(void **state)
 {
     (void)state;
     rl_meas m;
-    char err[1024];
-    rl_engine_costs truth = rl_engine_costs_ideal();
-    truth.v[RL_EC_DECODE_STEP] = 0.03;
-    truth.v[RL_EC_PREFILL_STEP] = 0.05;
-    truth.v[RL_EC_COMPUTE] = 0.6;
-    truth.v[RL_EC_MEMORY] = 0.7;
+    rl_engine_costs truth = known_floors_and_effs();
     truth.v[RL_EC_COMM] = 0.2;
     excerpt_measured_by(&truth, &m);
-    rl_override ctx = {"max_context", "16384"};
-    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
-                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
-                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
-    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-    if (!res)
-        fail_msg("%s", err);
+    cJSON *res = fit_splitwise_rows(&m);
     double lo, hi;
     rl_ec_range(RL_EC_COMM, &lo, &hi); /* a correction to measured tables, at most 2x */
     assert_rel(lo, 0.5, 0);
@@ -1066,13 +1080,7 @@ static void one_tp_holds_the_act_term(void **state)
             m.row[n++] = m.row[i];
     m.n = n;
     assert_int_equal(n, 17);
-    rl_override ctx = {"max_context", "16384"};
-    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
-                     .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
-                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
-    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
-    if (!res)
-        fail_msg("%s", err);
+    cJSON *res = fit_splitwise_rows(&m);
     const char *ident = cJSON_GetObjectItem(res, "identifiability")->valuestring;
     assert_non_null(strstr(ident, "prefill_act_byte_s held at 0: every prefill row has tp 4"));
     /* tester18 F15: one reason per parameter; fit.c's "no row depends on it" (its zeroed

@@ -19,6 +19,24 @@ static void make_dir(char *dir)
     assert_non_null(mkdtemp(dir));
 }
 
+/* A fresh folder in dir with PATH set to it (empty: no gnuplot, so a
+ * figure call writes its data and script only); returns the old PATH for
+ * path_back. */
+static char *without_gnuplot(char *dir)
+{
+    use_source_tree();
+    make_dir(dir);
+    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", dir, 1);
+    return old;
+}
+
+static void path_back(char *old)
+{
+    setenv("PATH", old, 1);
+    free(old);
+}
+
 static long file_size(const char *dir, const char *name)
 {
     char p[256];
@@ -119,18 +137,14 @@ static void test_title_injection(void **state)
 static void test_missing_gnuplot(void **state)
 {
     (void)state;
-    use_source_tree();
     char dir[64], out[128], err[512];
-    make_dir(dir);
-    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    setenv("PATH", dir, 1); /* an empty directory */
+    char *old = without_gnuplot(dir);
     snprintf(out, sizeof out, "%s/mem.png", dir);
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long batch[] = {1, 8, 64};
     int rc = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 4, BF16, 2048, batch, 3, err, sizeof err);
-    setenv("PATH", old, 1);
-    free(old);
+    path_back(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
     assert_non_null(strstr(err, "gnuplot not found"));
     assert_true(file_size(dir, "mem.dat") > 0);
@@ -144,11 +158,8 @@ static void test_missing_gnuplot(void **state)
 static void test_model_figure_title(void **state)
 {
     (void)state;
-    use_source_tree();
     char dir[64], out[128], err[512];
-    make_dir(dir);
-    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    setenv("PATH", dir, 1); /* the .gp is written before gnuplot is looked for */
+    char *old = without_gnuplot(dir); /* the .gp is written before gnuplot is looked for */
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     long long ctx = 2048, batch[] = {1, 8};
@@ -160,8 +171,7 @@ static void test_model_figure_title(void **state)
     rl_plot_memory(AT_FDCWD, out, "My memory", &m, &h, 1, BF16, ctx, batch, 2, err, sizeof err);
     snprintf(out, sizeof out, "%s/d.svg", dir);
     rl_plot_memory(AT_FDCWD, out, "", &m, &h, 1, BF16, ctx, batch, 2, err, sizeof err);
-    setenv("PATH", old, 1);
-    free(old);
+    path_back(old);
     assert_file_contains(dir, "s.gp", "plottitle = 'My step'\n");
     assert_file_contains(dir, "r.gp", "plottitle = 'My roofline'\n");
     assert_file_contains(dir, "m.gp", "plottitle = 'My memory'\n");
@@ -175,11 +185,8 @@ static void test_model_figure_title(void **state)
 static void test_step_data(void **state)
 {
     (void)state;
-    use_source_tree();
     char dir[64], out[128], err[512], dat[160];
-    make_dir(dir);
-    char *old = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    setenv("PATH", dir, 1); /* data only: no need to render */
+    char *old = without_gnuplot(dir); /* data only: no need to render */
     snprintf(out, sizeof out, "%s/step.svg", dir);
     rl_override mo[] = {{"max_context", "8192"}};
     rl_model m = load_model("llama2-13b", mo, 1);
@@ -187,8 +194,7 @@ static void test_step_data(void **state)
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long ctx = 8192, batch[] = {1, 8};
     int rc = rl_plot_step_breakdown(AT_FDCWD, out, NULL, &m, &h, 8, BF16, &ctx, 1, batch, 2, err, sizeof err);
-    setenv("PATH", old, 1);
-    free(old);
+    path_back(old);
     assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
     snprintf(dat, sizeof dat, "%s/step.dat", dir);
     FILE *f = fopen(dat, "r");
@@ -204,6 +210,53 @@ static void test_step_data(void **state)
     /* the book's 4.98 ms less the embedding table our step gathers one row
      * of (test_scenarios test_llama2_13b_tables) */
     assert_rel(st, 4.98 - 31999.0 * 5120 * 2 / (8 * 8.2e11) * 1e3, 0.005);
+    check_no_temp_and_clean(dir);
+}
+
+/* The step figure carries the step's fifth term, attention_compute_s (the
+ * attention kernels' FLOP time beyond their KV read, stop 28 fixR; it was
+ * missing, so the drawn terms did not add up to the step for MLA): a sixth
+ * data column and its curve in the script.  DeepSeek-V3 fp8 on 8 H200,
+ * S = 4096, B = 64: 0.0832 ms, `step --ideal`'s attention_compute_s
+ * (8.32038e-05 s), to 1e-5 (the data's %.6g); and step = kv + attention +
+ * max(weights, matmul FLOPs) to 1e-5 (step.h).  A GQA model's attention
+ * stays under its KV read: hasattn = 0, its curve not drawn. */
+static void test_step_attention_term(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512], dat[160];
+    char *old = without_gnuplot(dir); /* data only: no need to render */
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_precision fp8 = {RL_FP8, RL_BF16, RL_BF16};
+    long long ctx = 4096, batch[] = {64};
+    snprintf(out, sizeof out, "%s/ds.svg", dir);
+    int rc = rl_plot_step_breakdown(AT_FDCWD, out, NULL, &m, &h, 8, fp8, &ctx, 1, batch, 1, err,
+                                    sizeof err);
+    rl_model g = load_model("llama3-8b", NULL, 0);
+    snprintf(out, sizeof out, "%s/g.svg", dir);
+    int rcg = rl_plot_step_breakdown(AT_FDCWD, out, NULL, &g, &h, 1, BF16, &ctx, 1, batch, 1, err,
+                                     sizeof err);
+    path_back(old);
+    assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
+    assert_int_equal(rcg, RL_PLOT_NO_GNUPLOT);
+    assert_file_contains(dir, "ds.gp", "hasattn = 1\n");
+    assert_file_contains(dir, "ds.gp", "title 'attention FLOPs beyond KV, '");
+    assert_file_contains(dir, "g.gp", "hasattn = 0\n");
+    snprintf(dat, sizeof dat, "%s/ds.dat", dir);
+    FILE *f = fopen(dat, "r");
+    assert_non_null(f);
+    char line[256];
+    long long b = 0;
+    double w = 0, kv = 0, fl = 0, st = 0, at = -1;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' &&
+            sscanf(line, "%lld %lf %lf %lf %lf %lf", &b, &w, &kv, &fl, &st, &at) == 6)
+            break;
+    fclose(f);
+    assert_int_equal(b, 64);
+    assert_rel(at, 8.32038e-2, 1e-5);
+    assert_rel(st, kv + at + (w > fl ? w : fl), 1e-5);
     check_no_temp_and_clean(dir);
 }
 
@@ -327,7 +380,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
-        cmocka_unit_test(test_step_data), cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
+        cmocka_unit_test(test_step_data), cmocka_unit_test(test_step_attention_term),
+        cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
         cmocka_unit_test(test_one_batch),
     };
