@@ -149,18 +149,55 @@ static int layer_types_pattern(out_t *o, const cJSON *cfg, long long layers, lon
     return 0;
 }
 
+/* Qwen2/Qwen3 with use_sliding_window true: *first = the first sliding
+ * layer (>= layers: none slides).  transformers' Qwen2Config and
+ * Qwen3Config (configuration_qwen2.py, configuration_qwen3.py): an explicit
+ * layer_types list wins; otherwise layer i is "sliding_attention" iff
+ * i >= max_window_layers (default 28), the rest "full_attention".
+ * Qwen3MoeConfig has no max_window_layers (its attention takes
+ * config.sliding_window on every layer), so a qwen3_moe config without the
+ * key slides everywhere (0); one that states it gets the Qwen2 rule, which
+ * never counts less KV (the published Qwen3-MoE configs state it equal to
+ * num_hidden_layers with use_sliding_window false). */
+static int qwen_first_sliding(out_t *o, const cJSON *cfg, const family *f, long long layers,
+                              long long *first)
+{
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
+    if (!lt || cJSON_IsNull(lt))
+        return get_int(o, cfg, "max_window_layers", f->moe == MOE_QWEN3 ? 0 : 28, first);
+    if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != layers)
+        return fail(o, "layer_types", "expected a list of %lld layer types", layers);
+    long long i = 0, full = 0;
+    for (const cJSON *t = lt->child; t; t = t->next, i++) {
+        const char *v = cJSON_IsString(t) ? t->valuestring : "";
+        int sliding = strcmp(v, "sliding_attention") == 0;
+        if (!sliding && strcmp(v, "full_attention") != 0)
+            return fail(o, "layer_types", "entry %lld is neither \"full_attention\" nor "
+                        "\"sliding_attention\"", i);
+        if (!sliding && full != i)
+            return fail(o, "layer_types", "entry %lld is \"full_attention\" after a sliding layer: "
+                        "only full layers followed by sliding ones (max_window_layers' layout) "
+                        "is supported", i);
+        full += !sliding;
+    }
+    *first = full;
+    return 0;
+}
+
 static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long layers)
 {
-    long long W = 0, pattern = 0;
+    long long W = 0, pattern = 0, first = 0;
     if (f->window == WIN_NONE)
         return 0;
     if (get_int(o, cfg, "sliding_window", 0, &W) != 0)
         return -1;
-    if (f->window == WIN_QWEN) {
+    if (f->window == WIN_QWEN) { /* sliding_window is None unless use_sliding_window */
         int use;
         if (get_bool(o, cfg, "use_sliding_window", 0, &use) != 0)
             return -1;
-        if (!use)
+        if (use && W && qwen_first_sliding(o, cfg, f, layers, &first) != 0)
+            return -1;
+        if (!use || first >= layers)
             W = 0;
     }
     if (W == 0)
@@ -174,6 +211,8 @@ static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long la
     put(o, "  sliding_window = %lld,\n", W);
     if (pattern)
         put(o, "  sliding_window_pattern = %lld,\n", pattern);
+    if (first)
+        put(o, "  first_sliding_layer = %lld, -- max_window_layers / layer_types\n", first);
     return 0;
 }
 

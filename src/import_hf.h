@@ -23,7 +23,10 @@
  *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
  *   qk_nope_head_dim, v_head_dim, attention = "mla".
  *   Windows: sliding_window (mistral, phi3: every layer; qwen2/3: only when
- *   use_sliding_window is true; gemma2: alternating, pattern 2; gemma3:
+ *   use_sliding_window is true, and then layers i >= max_window_layers
+ *   (default 28; qwen3_moe: 0) or as an explicit layer_types list of full
+ *   layers then sliding ones says -> first_sliding_layer (transformers
+ *   Qwen2Config/Qwen3Config.layer_types); gemma2: alternating, pattern 2; gemma3:
  *   sliding_window_pattern, default 6; gpt_oss: layer_types, which must
  *   alternate "sliding_attention", "full_attention").
  * Defaults, only where the family's transformers config class defines one

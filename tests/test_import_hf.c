@@ -294,6 +294,86 @@ static void qwen3_moe_and_phi3(void **state)
                  1, "key 'mlp_only_layers'", 0);
 }
 
+/* A small Qwen2-style config (LLaMA-3-8B shape: 32 layers, 8 KV heads of
+ * 128, so 2*8*128*2 = 4096 B of bf16 KV per token per layer) with `extra`
+ * keys, imported and loaded. */
+static rl_model qwen_window(const char *type, const char *extra)
+{
+    char cfg[2048], path[64];
+    snprintf(cfg, sizeof cfg,
+             "{\"model_type\": \"%s\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+             "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+             "\"vocab_size\": 128256, \"max_position_embeddings\": 8192, \"hidden_act\": \"silu\", "
+             "\"moe_intermediate_size\": 512, \"num_experts\": 8, \"num_experts_per_tok\": 2, "
+             "\"sliding_window\": 4096%s}", type, extra);
+    write_temp(path, ".json", cfg);
+    rl_model m = import_model(path, NULL);
+    unlink(path);
+    return m;
+}
+
+/* tester30 F1: Qwen2/Qwen3 slide only layers i >= max_window_layers
+ * (transformers Qwen2Config/Qwen3Config: layer_types[i] =
+ * "sliding_attention" iff sliding_window is set, i.e. use_sliding_window,
+ * and i >= max_window_layers, default 28; an explicit layer_types wins).
+ * The tester's config (32 layers, max_window_layers 28, W 4096) at 8192
+ * tokens, by hand: 28 global layers x 8192 + 4 local x 4096 tokens, x 4096
+ * B = 939,524,096 + 67,108,864 = 1,006,632,960 B, exact (integer bytes);
+ * the old importer slid every layer: 32 x 4096 x 4096 = 536,870,912 B. */
+static void qwen_max_window_layers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *extra;
+        long long local;
+        double kv;
+    } want[] = {
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 28", 4, 1006632960.0},
+        {"qwen3", ", \"use_sliding_window\": true", 4, 1006632960.0}, /* default 28 */
+        /* Qwen3MoeConfig has no max_window_layers: every layer slides */
+        {"qwen3_moe", ", \"use_sliding_window\": true", 32, 536870912.0},
+        {"qwen3_moe", ", \"use_sliding_window\": true, \"max_window_layers\": 28", 4, 1006632960.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 0", 32, 536870912.0},
+        /* none slides: use_sliding_window false, or max_window_layers >= layers */
+        {"qwen2", ", \"use_sliding_window\": false, \"max_window_layers\": 4", 0, 1073741824.0},
+        {"qwen2", ", \"max_window_layers\": 4", 0, 1073741824.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 32", 0, 1073741824.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 40", 0, 1073741824.0},
+        /* explicit layer_types (30 full, 2 sliding): 30 x 8192 + 2 x 4096 tokens x 4096 B */
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 4, \"layer_types\": ["
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"sliding_attention\", "
+                  "\"sliding_attention\"]", 2, 1040187392.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        rl_model m = qwen_window(want[i].type, want[i].extra);
+        if (rl_arch_local_layers(&m) != want[i].local)
+            fail_msg("case %zu: local_layers %lld, want %lld", i, rl_arch_local_layers(&m),
+                     want[i].local);
+        assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 8192, RL_KV_IDEAL) == want[i].kv);
+        if (want[i].local == 4)
+            assert_true(!rl_arch_layer_is_local(&m, 27) && rl_arch_layer_is_local(&m, 28));
+    }
+    /* layer_types other than full layers then sliding ones are refused */
+    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
+                 "\"use_sliding_window\": true, "
+                 "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}",
+                 1, "key 'layer_types': entry 1 is \"full_attention\" after a sliding layer", 0);
+    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
+                 "\"use_sliding_window\": true, \"layer_types\": [\"full_attention\"]}",
+                 1, "key 'layer_types': expected a list of 2", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +382,7 @@ int main(void)
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
+        cmocka_unit_test(qwen_max_window_layers),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(cli_exit_codes),
