@@ -374,6 +374,75 @@ static void qwen_max_window_layers(void **state)
                  1, "key 'layer_types': expected a list of 2", 0);
 }
 
+/* tester30 F2: rope_scaling sets max_context by vLLM's max_model_len rule
+ * (_get_and_verify_max_len: yarn -> original_max_position_embeddings x
+ * factor, linear/dynamic -> max_position_embeddings x factor, llama3 /
+ * longrope / su unchanged) with a note naming it.  Expected lengths exact:
+ * the tester's yarn 4 x 8192 = 32768; Qwen2.5's documented YaRN block
+ * (factor 4, original 32768; Qwen/Qwen2.5-7B-Instruct model card) = 131072;
+ * linear 2 x 4096 = 8192; llama3 keeps 8192 and notes nothing. */
+static void rope_scaling_context(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rope;
+        long long max_pos, want;
+        const char *note;
+    } cases[] = {
+        {"{\"type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 8192}", 8192,
+         32768, "rope_scaling yarn factor 4 on original_max_position_embeddings 8192: "
+                "max_context = 32768"},
+        {"{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}",
+         32768, 131072, "max_position_embeddings says 32768); pass --set model.max_context=N"},
+        {"{\"type\": \"yarn\", \"factor\": 4.0}", 8192, 32768, "yarn factor 4"},
+        {"{\"rope_type\": \"linear\", \"factor\": 2}", 4096, 8192,
+         "linear factor 2 on max_position_embeddings 4096: max_context = 8192"},
+        {"{\"rope_type\": \"llama3\", \"factor\": 8.0, \"original_max_position_embeddings\": 8192}",
+         8192, 8192, ""},
+        {"null", 8192, 8192, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[1024], path[64], err[1024], note[1024];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": %lld, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": %s}", cases[i].max_pos, cases[i].rope);
+        write_temp(path, ".json", cfg);
+        int io;
+        char *text = rl_import_hf(path, NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        unlink(path);
+        if (!text)
+            fail_msg("case %zu: %s", i, err);
+        char want[64];
+        snprintf(want, sizeof want, "max_context = %lld,", cases[i].want);
+        if (!strstr(text, want))
+            fail_msg("case %zu: no '%s' in\n%s", i, want, text);
+        free(text);
+        if (*cases[i].note ? !strstr(note, cases[i].note) : *note != '\0')
+            fail_msg("case %zu: note '%s', want '%s'", i, note, cases[i].note);
+    }
+    /* DeepSeek-V3 (yarn 40 x 4096 = its 163840) and gpt-oss (32 x 4096 =
+     * 131072) already agree: the presets stay (presets_match_import), no note */
+    char err[1024], note[1024];
+    int io;
+    char *text = rl_import_hf(HF "gpt-oss-120b.json", NULL, NULL, &io, err, sizeof err, note,
+                              sizeof note);
+    assert_non_null(text);
+    assert_null(strstr(note, "rope_scaling"));
+    free(text);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": -2}}",
+                 1, "key 'rope_scaling.factor'", 0);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": {\"factor\": 2}}",
+                 1, "key 'rope_scaling': no rope_type", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +452,7 @@ int main(void)
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
         cmocka_unit_test(qwen_max_window_layers),
+        cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(cli_exit_codes),
