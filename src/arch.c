@@ -35,6 +35,8 @@ int rl_arch_layer_is_local(const rl_model *m, long long l)
 {
     if (m->abstract || m->sliding_window == 0)
         return 0;
+    if (m->first_sliding_layer > 0) /* global 0..N-1, local N.. (spec.h) */
+        return l >= m->first_sliding_layer;
     long long P = m->sliding_window_pattern;
     return P == 0 || l % P != P - 1;
 }
@@ -43,6 +45,8 @@ long long rl_arch_local_layers(const rl_model *m)
 {
     if (m->abstract || m->sliding_window == 0)
         return 0;
+    if (m->first_sliding_layer > 0)
+        return m->layers - m->first_sliding_layer;
     long long P = m->sliding_window_pattern; /* layer l is global when l % P == P - 1 */
     return P == 0 ? m->layers : m->layers - m->layers / P;
 }

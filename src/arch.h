@@ -137,8 +137,8 @@ double rl_arch_kv_elems_per_token_layer(const rl_model *m);
 double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double context,
                                      rl_kv_view view);
 
-/* 1 if layer `l` (0-based) uses the sliding window, per sliding_window and
- * sliding_window_pattern (spec.h). */
+/* 1 if layer `l` (0-based) uses the sliding window, per sliding_window,
+ * sliding_window_pattern and first_sliding_layer (spec.h). */
 int rl_arch_layer_is_local(const rl_model *m, long long l);
 
 /* Number of local (windowed) layers. */

@@ -2168,7 +2168,7 @@ int rl_cli_import_hf(rl_opts *o)
 {
     if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
         return RL_EXIT_INPUT;
-    char err[ERRLEN], note[512];
+    char err[ERRLEN], note[1024];
     int oom;
     char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err, note,
                               sizeof note);
@@ -2176,8 +2176,10 @@ int rl_cli_import_hf(rl_opts *o)
         rl_cli_tell("import-hf", "%s", err);
         return oom ? RL_EXIT_IO : RL_EXIT_INPUT;
     }
-    if (*note)
-        rl_cli_say(o, "note: %s", note);
+    for (char *line = note, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+        nl = strchr(line, '\n'); /* a note per line (quantization_config, rope_scaling) */
+        rl_cli_say(o, "note: %.*s", (int)(nl ? nl - line : (long)strlen(line)), line);
+    }
     return emit_text(o, text);
 }
 

@@ -55,6 +55,7 @@ typedef struct {
     const char *type;
     char *err;
     size_t errlen;
+    char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -149,18 +150,55 @@ static int layer_types_pattern(out_t *o, const cJSON *cfg, long long layers, lon
     return 0;
 }
 
+/* Qwen2/Qwen3 with use_sliding_window true: *first = the first sliding
+ * layer (>= layers: none slides).  transformers' Qwen2Config and
+ * Qwen3Config (configuration_qwen2.py, configuration_qwen3.py): an explicit
+ * layer_types list wins; otherwise layer i is "sliding_attention" iff
+ * i >= max_window_layers (default 28), the rest "full_attention".
+ * Qwen3MoeConfig has no max_window_layers (its attention takes
+ * config.sliding_window on every layer), so a qwen3_moe config without the
+ * key slides everywhere (0); one that states it gets the Qwen2 rule, which
+ * never counts less KV (the published Qwen3-MoE configs state it equal to
+ * num_hidden_layers with use_sliding_window false). */
+static int qwen_first_sliding(out_t *o, const cJSON *cfg, const family *f, long long layers,
+                              long long *first)
+{
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
+    if (!lt || cJSON_IsNull(lt))
+        return get_int(o, cfg, "max_window_layers", f->moe == MOE_QWEN3 ? 0 : 28, first);
+    if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != layers)
+        return fail(o, "layer_types", "expected a list of %lld layer types", layers);
+    long long i = 0, full = 0;
+    for (const cJSON *t = lt->child; t; t = t->next, i++) {
+        const char *v = cJSON_IsString(t) ? t->valuestring : "";
+        int sliding = strcmp(v, "sliding_attention") == 0;
+        if (!sliding && strcmp(v, "full_attention") != 0)
+            return fail(o, "layer_types", "entry %lld is neither \"full_attention\" nor "
+                        "\"sliding_attention\"", i);
+        if (!sliding && full != i)
+            return fail(o, "layer_types", "entry %lld is \"full_attention\" after a sliding layer: "
+                        "only full layers followed by sliding ones (max_window_layers' layout) "
+                        "is supported", i);
+        full += !sliding;
+    }
+    *first = full;
+    return 0;
+}
+
 static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long layers)
 {
-    long long W = 0, pattern = 0;
+    long long W = 0, pattern = 0, first = 0;
     if (f->window == WIN_NONE)
         return 0;
     if (get_int(o, cfg, "sliding_window", 0, &W) != 0)
         return -1;
-    if (f->window == WIN_QWEN) {
+    if (f->window == WIN_QWEN) { /* sliding_window is None unless use_sliding_window */
         int use;
         if (get_bool(o, cfg, "use_sliding_window", 0, &use) != 0)
             return -1;
-        if (!use)
+        if (use && W && qwen_first_sliding(o, cfg, f, layers, &first) != 0)
+            return -1;
+        if (!use || first >= layers)
             W = 0;
     }
     if (W == 0)
@@ -174,6 +212,66 @@ static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long la
     put(o, "  sliding_window = %lld,\n", W);
     if (pattern)
         put(o, "  sliding_window_pattern = %lld,\n", pattern);
+    if (first)
+        put(o, "  first_sliding_layer = %lld, -- max_window_layers / layer_types\n", first);
+    return 0;
+}
+
+/* rope_scaling -> max_context by vLLM's rule for max_model_len
+ * (_get_and_verify_max_len, vllm/config/model.py): rope types "su",
+ * "longrope" and "llama3" keep max_position_embeddings (it already is the
+ * extended length), as does gemma3 (vLLM: "Gemma3's max_model_len (128K) is
+ * already scaled"); any other type ("linear", "dynamic", "yarn", ...)
+ * multiplies by its factor (default 1) -- yarn's original_max_position_
+ * embeddings, every other type's max_position_embeddings.  A yarn block
+ * without original_max_position_embeddings (vLLM would stop on the missing
+ * key) takes max_position_embeddings, transformers' yarn default
+ * (modeling_rope_utils._compute_yarn_parameters).  When the length moves,
+ * o->rope gets a note naming type, factor and the result (tester30 F2). */
+static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *ctx)
+{
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(cfg, "rope_scaling");
+    if (!rs || cJSON_IsNull(rs) || f->window == WIN_GEMMA3)
+        return 0;
+    if (!cJSON_IsObject(rs))
+        return fail(o, "rope_scaling", "expected an object or null");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(rs, "rope_type");
+    if (!t)
+        t = cJSON_GetObjectItemCaseSensitive(rs, "type");
+    if (!cJSON_IsString(t))
+        return fail(o, "rope_scaling", "no rope_type (or type) string");
+    const char *type = t->valuestring;
+    if (!strcmp(type, "su") || !strcmp(type, "longrope") || !strcmp(type, "llama3"))
+        return 0;
+    const cJSON *fj = cJSON_GetObjectItemCaseSensitive(rs, "factor");
+    double factor = 1.0;
+    if (fj && !cJSON_IsNull(fj)) {
+        if (!cJSON_IsNumber(fj) || !isfinite(fj->valuedouble) || fj->valuedouble <= 0 ||
+            fj->valuedouble > 1e6)
+            return fail(o, "rope_scaling.factor", "expected a positive number (at most 1e6)");
+        factor = fj->valuedouble;
+    }
+    long long base = *ctx;
+    int yarn = !strcmp(type, "yarn");
+    if (yarn) {
+        out_t sub = *o; /* the key's errors name it under rope_scaling */
+        if (get_int(&sub, rs, "original_max_position_embeddings", *ctx, &base) != 0)
+            return fail(o, "rope_scaling.original_max_position_embeddings",
+                        "expected a non-negative integer");
+    }
+    double derived = floor((double)base * factor); /* vLLM: int(len * factor) */
+    if (derived < 1 || derived > 1e12)
+        return fail(o, "rope_scaling", "%s factor %g gives a context of %.6g tokens", type, factor,
+                    derived);
+    if ((long long)derived == *ctx)
+        return 0;
+    snprintf(o->rope, sizeof o->rope,
+             "rope_scaling %.20s factor %g on %s %lld: max_context = %lld (vLLM's derived "
+             "max_model_len; max_position_embeddings says %lld); pass --set model.max_context=N "
+             "to plan for another length",
+             type, factor, yarn ? "original_max_position_embeddings" : "max_position_embeddings",
+             base, (long long)derived, *ctx);
+    *ctx = (long long)derived;
     return 0;
 }
 
@@ -351,7 +449,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_int(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
         get_int(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
-        get_mlp(o, cfg, f, &mlp) != 0)
+        get_mlp(o, cfg, f, &mlp) != 0 || rope_context(o, cfg, f, &ctx) != 0)
         return -1;
     put(o, "-- Imported by `roofline import-hf` from ");
     for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
@@ -601,7 +699,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen};
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen, ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -609,6 +707,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
+    if (rc == 0 && *o.rope && notelen) /* one line each */
+        snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "", o.rope);
     cJSON_Delete(root);
     if (!o.f || fclose(o.f) != 0) { /* the stream could not grow */
         snprintf(err, errlen, "%s: out of memory", path);

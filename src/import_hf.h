@@ -10,7 +10,9 @@
  *   num_hidden_layers -> layers, hidden_size -> d_model, intermediate_size
  *   -> d_ff, num_attention_heads -> heads, num_key_value_heads -> kv_heads,
  *   head_dim -> head_dim (when given), vocab_size -> vocab,
- *   max_position_embeddings -> max_context, tie_word_embeddings ->
+ *   max_position_embeddings -> max_context (rope_scaling applied as vLLM's
+ *   max_model_len rule, import_hf.c rope_context, with a note),
+ *   tie_word_embeddings ->
  *   tied_embeddings; hidden_act "silu" -> mlp "swiglu", Gemma's
  *   hidden_activation "gelu_pytorch_tanh" -> "geglu" (all listed families
  *   use a gated 3-matrix MLP).
@@ -23,7 +25,10 @@
  *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
  *   qk_nope_head_dim, v_head_dim, attention = "mla".
  *   Windows: sliding_window (mistral, phi3: every layer; qwen2/3: only when
- *   use_sliding_window is true; gemma2: alternating, pattern 2; gemma3:
+ *   use_sliding_window is true, and then layers i >= max_window_layers
+ *   (default 28; qwen3_moe: 0) or as an explicit layer_types list of full
+ *   layers then sliding ones says -> first_sliding_layer (transformers
+ *   Qwen2Config/Qwen3Config.layer_types); gemma2: alternating, pattern 2; gemma3:
  *   sliding_window_pattern, default 6; gpt_oss: layer_types, which must
  *   alternate "sliding_attention", "full_attention").
  * Defaults, only where the family's transformers config class defines one
@@ -51,7 +56,9 @@
  * validation).  note (notelen > 0) gets "" or, when the config has a
  * quantization_config, a sentence naming what it says (quant_method and
  * its bits or format) and the --weights that matches, if one does: the
- * spec has no dtype and runs default to bf16 weights (tester23 F8). */
+ * spec has no dtype and runs default to bf16 weights (tester23 F8); and,
+ * on a line of its own, what rope_scaling did to max_context when it moved
+ * it (tester30 F2). */
 char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
                    size_t errlen, char *note, size_t notelen);
 

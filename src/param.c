@@ -499,7 +499,10 @@ const rl_command RL_COMMANDS[] = {
      "The spec is validated before it\n"
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key.  A quantization_config is not applied (the spec has no dtype; runs default to\n"
-     "bf16 weights): a note on stderr says what it says and which --weights matches.",
+     "bf16 weights): a note on stderr says what it says and which --weights matches.\n"
+     "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
+     "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
+     "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"

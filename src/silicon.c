@@ -720,6 +720,33 @@ static void drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon 
     }
 }
 
+/* 1 with err set when every row of an imported dtype variant was left out
+ * by drop_below_floor (none survives it): the error then names the rows
+ * and the chip, not the dtype, which was right (tester30 F4: a ms/us mix-up
+ * put every GEMM below the roofline and was told "no row of an imported
+ * dtype variant").  0 otherwise. */
+static int below_floor_only(const rows *r, rl_kclass cls, const rl_hw *h, const rl_silicon *s,
+                            const char *path, char *err, size_t errlen)
+{
+    long total = 0;
+    char which[256] = "";
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].var >= 0)
+            return 0; /* rows survived: they failed for another reason */
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        if (s->below[cls][v] > 0) {
+            size_t n = strlen(which);
+            snprintf(which + n, sizeof which - n, "%s%ld %s", total ? ", " : "",
+                     s->below[cls][v], rl_kvariant_name((rl_kvariant)v));
+            total += s->below[cls][v];
+        }
+    if (total == 0)
+        return 0;
+    snprintf(err, errlen, "%s: all %s rows are faster than %s's roofline (left out): wrong "
+             "units or wrong --hw?", path, which, h->name);
+    return 1;
+}
+
 static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
                         const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
@@ -779,7 +806,10 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         }
         any |= rl_engine_has(s->tables, cls, v);
     }
-    if (rc == 0 && !any && cls != RL_KC_MOE && edge < 0) {
+    if (rc == 0 && !any && cls != RL_KC_MOE && edge < 0 && below_floor_only(&r, cls, h, s, path,
+                                                                             err, errlen))
+        rc = -1;
+    else if (rc == 0 && !any && cls != RL_KC_MOE && edge < 0) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s)", path,
                  cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32"
                  : is_mla(cls)     ? "mla_dtype bfloat16 with a bfloat16 or fp8 KV cache"

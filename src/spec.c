@@ -93,6 +93,7 @@ static const field MODEL_FIELDS[] = {
     MF(v_head_dim, T_INT, POS),
     MF(sliding_window, T_INT, POS),
     MF(sliding_window_pattern, T_INT, POS),
+    MF(first_sliding_layer, T_INT, POS),
     MF(norms_per_layer, T_INT, 0),
     MF(qk_norm, T_BOOL, 0),
     MF(attention_bias, T_BOOL, 0),
@@ -373,6 +374,16 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
         RL_FAIL("%s: field 'sliding_window_pattern': 1 would leave no local layer; use >= 2, or "
                 "leave it unset for all-local",
                 origin);
+    if (m->first_sliding_layer > 0 && m->sliding_window == 0)
+        RL_FAIL("%s: field 'first_sliding_layer': set, but sliding_window is not", origin);
+    if (m->first_sliding_layer > 0 && m->sliding_window_pattern > 0)
+        RL_FAIL("%s: field 'first_sliding_layer': not with sliding_window_pattern (one layout: "
+                "a periodic pattern, or global layers 0..N-1 then local ones)",
+                origin);
+    if (m->first_sliding_layer > 0 && m->first_sliding_layer >= m->layers)
+        RL_FAIL("%s: field 'first_sliding_layer': %lld leaves no local layer (layers = %lld); "
+                "leave sliding_window unset for none",
+                origin, m->first_sliding_layer, m->layers);
     if (m->attention == RL_ATTN_MLA && m->attention_bias)
         RL_FAIL("%s: field 'attention_bias': not with attention = \"mla\" (no MLA checkpoint has "
                 "projection biases)",

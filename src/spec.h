@@ -101,9 +101,15 @@ typedef struct {
      * sliding_window_pattern P (>= 2): in each run of P layers the first P-1
      * are local and the last is global (gpt-oss and Gemma 2: 2, alternating
      * starting with a local layer; Gemma 3: 6, i.e. 5 local : 1 global);
-     * unset (0) with a window means every layer is local (Mistral v0.1). */
+     * unset (0) with a window means every layer is local (Mistral v0.1).
+     * first_sliding_layer N (0 < N < layers, not with a pattern): layers
+     * 0..N-1 are global and N.. local -- Qwen2/Qwen3's max_window_layers
+     * (transformers Qwen2Config.layer_types: "sliding_attention" iff
+     * i >= max_window_layers).  arch.c (rl_arch_layer_is_local,
+     * rl_arch_local_layers) owns which layers are local. */
     long long sliding_window;
     long long sliding_window_pattern;
+    long long first_sliding_layer;
 
     /* Small tensors (counted in the parameters, arch.c; tester28 F1), from
      * the Hugging Face modeling files of each family.  norms_per_layer: RMSNorm

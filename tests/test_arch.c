@@ -340,6 +340,11 @@ static void attention_field_errors(void **state)
          "'kv_lora_rank': missing"},
         {"sliding_window_pattern = 2", "'sliding_window_pattern': set, but"},
         {"sliding_window = 128, sliding_window_pattern = 1", "'sliding_window_pattern': 1"},
+        {"first_sliding_layer = 1", "'first_sliding_layer': set, but sliding_window"},
+        {"sliding_window = 8, sliding_window_pattern = 2, first_sliding_layer = 1",
+         "'first_sliding_layer': not with sliding_window_pattern"},
+        {"sliding_window = 8, first_sliding_layer = 2", "'first_sliding_layer': 2 leaves no local"},
+        {"sliding_window = 8, first_sliding_layer = -1", "'first_sliding_layer'"},
         {"attention = 'sparse'", "'attention': unknown value"},
         {"quantized = 'experts'", "'quantized': \"experts\" needs routed experts"},
     };

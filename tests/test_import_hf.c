@@ -294,6 +294,155 @@ static void qwen3_moe_and_phi3(void **state)
                  1, "key 'mlp_only_layers'", 0);
 }
 
+/* A small Qwen2-style config (LLaMA-3-8B shape: 32 layers, 8 KV heads of
+ * 128, so 2*8*128*2 = 4096 B of bf16 KV per token per layer) with `extra`
+ * keys, imported and loaded. */
+static rl_model qwen_window(const char *type, const char *extra)
+{
+    char cfg[2048], path[64];
+    snprintf(cfg, sizeof cfg,
+             "{\"model_type\": \"%s\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+             "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+             "\"vocab_size\": 128256, \"max_position_embeddings\": 8192, \"hidden_act\": \"silu\", "
+             "\"moe_intermediate_size\": 512, \"num_experts\": 8, \"num_experts_per_tok\": 2, "
+             "\"sliding_window\": 4096%s}", type, extra);
+    write_temp(path, ".json", cfg);
+    rl_model m = import_model(path, NULL);
+    unlink(path);
+    return m;
+}
+
+/* tester30 F1: Qwen2/Qwen3 slide only layers i >= max_window_layers
+ * (transformers Qwen2Config/Qwen3Config: layer_types[i] =
+ * "sliding_attention" iff sliding_window is set, i.e. use_sliding_window,
+ * and i >= max_window_layers, default 28; an explicit layer_types wins).
+ * The tester's config (32 layers, max_window_layers 28, W 4096) at 8192
+ * tokens, by hand: 28 global layers x 8192 + 4 local x 4096 tokens, x 4096
+ * B = 939,524,096 + 67,108,864 = 1,006,632,960 B, exact (integer bytes);
+ * the old importer slid every layer: 32 x 4096 x 4096 = 536,870,912 B. */
+static void qwen_max_window_layers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *extra;
+        long long local;
+        double kv;
+    } want[] = {
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 28", 4, 1006632960.0},
+        {"qwen3", ", \"use_sliding_window\": true", 4, 1006632960.0}, /* default 28 */
+        /* Qwen3MoeConfig has no max_window_layers: every layer slides */
+        {"qwen3_moe", ", \"use_sliding_window\": true", 32, 536870912.0},
+        {"qwen3_moe", ", \"use_sliding_window\": true, \"max_window_layers\": 28", 4, 1006632960.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 0", 32, 536870912.0},
+        /* none slides: use_sliding_window false, or max_window_layers >= layers */
+        {"qwen2", ", \"use_sliding_window\": false, \"max_window_layers\": 4", 0, 1073741824.0},
+        {"qwen2", ", \"max_window_layers\": 4", 0, 1073741824.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 32", 0, 1073741824.0},
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 40", 0, 1073741824.0},
+        /* explicit layer_types (30 full, 2 sliding): 30 x 8192 + 2 x 4096 tokens x 4096 B */
+        {"qwen2", ", \"use_sliding_window\": true, \"max_window_layers\": 4, \"layer_types\": ["
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", "
+                  "\"full_attention\", \"full_attention\", \"sliding_attention\", "
+                  "\"sliding_attention\"]", 2, 1040187392.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        rl_model m = qwen_window(want[i].type, want[i].extra);
+        if (rl_arch_local_layers(&m) != want[i].local)
+            fail_msg("case %zu: local_layers %lld, want %lld", i, rl_arch_local_layers(&m),
+                     want[i].local);
+        assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 8192, RL_KV_IDEAL) == want[i].kv);
+        if (want[i].local == 4)
+            assert_true(!rl_arch_layer_is_local(&m, 27) && rl_arch_layer_is_local(&m, 28));
+    }
+    /* layer_types other than full layers then sliding ones are refused */
+    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
+                 "\"use_sliding_window\": true, "
+                 "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}",
+                 1, "key 'layer_types': entry 1 is \"full_attention\" after a sliding layer", 0);
+    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
+                 "\"use_sliding_window\": true, \"layer_types\": [\"full_attention\"]}",
+                 1, "key 'layer_types': expected a list of 2", 0);
+}
+
+/* tester30 F2: rope_scaling sets max_context by vLLM's max_model_len rule
+ * (_get_and_verify_max_len: yarn -> original_max_position_embeddings x
+ * factor, linear/dynamic -> max_position_embeddings x factor, llama3 /
+ * longrope / su unchanged) with a note naming it.  Expected lengths exact:
+ * the tester's yarn 4 x 8192 = 32768; Qwen2.5's documented YaRN block
+ * (factor 4, original 32768; Qwen/Qwen2.5-7B-Instruct model card) = 131072;
+ * linear 2 x 4096 = 8192; llama3 keeps 8192 and notes nothing. */
+static void rope_scaling_context(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rope;
+        long long max_pos, want;
+        const char *note;
+    } cases[] = {
+        {"{\"type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 8192}", 8192,
+         32768, "rope_scaling yarn factor 4 on original_max_position_embeddings 8192: "
+                "max_context = 32768"},
+        {"{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}",
+         32768, 131072, "max_position_embeddings says 32768); pass --set model.max_context=N"},
+        {"{\"type\": \"yarn\", \"factor\": 4.0}", 8192, 32768, "yarn factor 4"},
+        {"{\"rope_type\": \"linear\", \"factor\": 2}", 4096, 8192,
+         "linear factor 2 on max_position_embeddings 4096: max_context = 8192"},
+        {"{\"rope_type\": \"llama3\", \"factor\": 8.0, \"original_max_position_embeddings\": 8192}",
+         8192, 8192, ""},
+        {"null", 8192, 8192, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[1024], path[64], err[1024], note[1024];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": %lld, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": %s}", cases[i].max_pos, cases[i].rope);
+        write_temp(path, ".json", cfg);
+        int io;
+        char *text = rl_import_hf(path, NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        unlink(path);
+        if (!text)
+            fail_msg("case %zu: %s", i, err);
+        char want[64];
+        snprintf(want, sizeof want, "max_context = %lld,", cases[i].want);
+        if (!strstr(text, want))
+            fail_msg("case %zu: no '%s' in\n%s", i, want, text);
+        free(text);
+        if (*cases[i].note ? !strstr(note, cases[i].note) : *note != '\0')
+            fail_msg("case %zu: note '%s', want '%s'", i, note, cases[i].note);
+    }
+    /* DeepSeek-V3 (yarn 40 x 4096 = its 163840) and gpt-oss (32 x 4096 =
+     * 131072) already agree: the presets stay (presets_match_import), no note */
+    char err[1024], note[1024];
+    int io;
+    char *text = rl_import_hf(HF "gpt-oss-120b.json", NULL, NULL, &io, err, sizeof err, note,
+                              sizeof note);
+    assert_non_null(text);
+    assert_null(strstr(note, "rope_scaling"));
+    free(text);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": -2}}",
+                 1, "key 'rope_scaling.factor'", 0);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": {\"factor\": 2}}",
+                 1, "key 'rope_scaling': no rope_type", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +451,8 @@ int main(void)
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
+        cmocka_unit_test(qwen_max_window_layers),
+        cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(cli_exit_codes),

@@ -957,6 +957,13 @@ static void test_bad_tables(void **state)
          "at 0.01 ms (more than 2x apart)"},
         {NULL, "gemm,t,bfloat16,1,2\n", "line 3: 5 columns, the header has 7"},
         {NULL, "gemm,t,fp8_block,1,2,3,0.01\n", "no row of an imported dtype variant"},
+        /* tester30 F4: every row below h100-sxm's roofline (a ms/us mix-up):
+         * 2 x 4096^3 FLOP / 989e12 = 0.139 ms and 4096^2 x 2 B / 3.35e12 =
+         * 0.010 ms of floor against 0.0002 ms.  Before: "no row of an
+         * imported dtype variant", though both rows are bfloat16 */
+        {NULL, "gemm,t,bfloat16,4096,4096,4096,0.0002\ngemm,t,bfloat16,8,4096,4096,0.0002\n",
+         "gemm_perf.csv.gz: all 2 bfloat16 rows are faster than h100-sxm's roofline (left out): "
+         "wrong units or wrong --hw?"},
         /* tester10 #10: a physically impossible kernel time */
         {NULL, "gemm,t,bfloat16,1,2,3,1e30\n",
          "line 3, column 7 (latency): 1e+30 ms is not one kernel's time"},
