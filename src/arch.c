@@ -197,19 +197,36 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
     return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
-/* The kept elements (arch.h) of the non-vocabulary weights: the norm
- * gains and the kept matrices. */
-static double kept_blocks(const rl_model *m, const rl_params *p)
+rl_params rl_arch_vector_params(const rl_model *m)
 {
-    return p->norms + kept_matrices(m, p);
+    rl_params p = rl_arch_params(m), mats = matrix_params(m), v = {0};
+    if (m->abstract)
+        return v;
+    v.attention = p.attention - mats.attention;
+    v.mlp = p.mlp - mats.mlp;
+    v.routed_experts = p.routed_experts - mats.routed_experts;
+    v.router = p.router - mats.router;
+    v.total = p.total - mats.total;
+    return v;
+}
+
+/* The kept elements (arch.h) of the non-vocabulary weights: the norm
+ * gains, the kept matrices (whole, with their biases) and the biases and
+ * sinks of the quantized ones (v: rl_arch_vector_params): under
+ * `quantized = "experts"` the routed experts', else the attention's and
+ * MLP's (the router is kept whole either way). */
+static double kept_blocks(const rl_model *m, const rl_params *p, const rl_params *v)
+{
+    return p->norms + kept_matrices(m, p) +
+           (m->quantized == RL_QUANT_EXPERTS ? v->routed_experts : v->attention + v->mlp);
 }
 
 double rl_arch_kept_params(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m);
-    return p.embedding + p.lm_head + kept_blocks(m, &p);
+    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    return p.embedding + p.lm_head + kept_blocks(m, &p, &v);
 }
 
 void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute)
@@ -222,8 +239,13 @@ double rl_arch_kept_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m);
-    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p);
+    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    /* the routed experts' biases as rl_arch_params_read reads their blocks:
+     * those of the experts the tokens touch */
+    double untouched = m->experts > 0
+                           ? 1.0 - rl_arch_expected_experts(m, tokens) / (double)m->experts
+                           : 0.0;
+    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
 }
 
 double rl_arch_params_read(const rl_model *m, double tokens)

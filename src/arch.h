@@ -65,13 +65,27 @@ double rl_arch_tp_replicated_params(const rl_model *m);
  * rows); 0 for abstract models.  They keep rl_dtype_kept's dtype. */
 double rl_arch_vocab_read(const rl_model *m, double tokens);
 
+/* Of rl_arch_params(m): the elements outside the weight matrices, per
+ * field (attention: its biases and sinks; mlp, routed_experts, router:
+ * their biases; total: all of them); the others 0, and all 0 for abstract
+ * models. */
+rl_params rl_arch_vector_params(const rl_model *m);
+
 /* Of rl_arch_params(m).total: the elements a checkpoint quantized below 16
  * bits keeps unquantized, in rl_dtype_kept's dtype (dtype.h): the embedding
- * table, the LM head, the norm gains and the MoE router always; the
- * attention and the dense and shared MLP blocks too when the model's
- * `quantized` field is "experts" (spec.h; gpt-oss).  0 for abstract models
- * (all their parameters take --weights).  The one split memory, info,
- * step, shard and ops use. */
+ * table, the LM head, the norm gains, the MoE router and every bias and
+ * attention sink always; the attention and the dense and shared MLP blocks
+ * too when the model's `quantized` field is "experts" (spec.h; gpt-oss).
+ * Biases are vectors added after a matmul, not Linear weights: quantizers
+ * leave them in the model dtype.  gpt-oss's MXFP4 checkpoint stores its
+ * experts' biases as tensors of their own, `mlp.experts.gate_up_proj_bias`
+ * and `down_proj_bias` beside the quantized `_blocks` and `_scales`
+ * (openai/gpt-oss-120b on Hugging Face; OpenAI's reference loader reads
+ * `mlp1_bias` apart from `mlp1_weight.blocks` / `.scales`), in bf16 as
+ * vLLM holds them (its MXFP4 MoE method's w13_bias / w2_bias,
+ * torch.bfloat16, vllm/model_executor/layers/quantization/mxfp4.py).
+ * 0 for abstract models (all their parameters take --weights).  The one
+ * split memory, info, step, shard and ops use. */
 double rl_arch_kept_params(const rl_model *m);
 
 /* The weights x compute dtypes the model's dense (not routed-expert)
