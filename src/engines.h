@@ -84,7 +84,8 @@
  * TensorRT-LLM/deployment-guide/deployment-guide-for-gpt-oss-on-trtllm.html);
  * its tables hold no w4a16_mxfp4 row and w4a8_mxfp4_mxfp8 rows only on
  * B200/GB200 at two other models' shapes, so TensorRT-LLM's gpt-oss
- * experts stay derived (DERIVED below).  GEMM fp8_block rows and
+ * experts keep their roofline time (no variant holds gpt-oss's shape for
+ * DERIVED below to scale from).  GEMM fp8_block rows and
  * w4a8_mxfp4_mxfp8 (MXFP8 activations: no roofline flag) are not
  * imported.
  *
