@@ -115,11 +115,13 @@ static rl_params matrix_params(const rl_model *m)
 }
 
 double rl_arch_kept_of(const rl_model *m, double norms, double router, double attention,
-                       double dense_mlp)
+                       double dense_mlp, double dense_vectors)
 {
     double k = norms + router;
     if (m->quantized == RL_QUANT_EXPERTS)
         k += attention + dense_mlp;
+    else
+        k += dense_vectors;
     return k;
 }
 
@@ -128,7 +130,7 @@ double rl_arch_kept_of(const rl_model *m, double norms, double router, double at
  * and the dense and shared MLP blocks. */
 static double kept_matrices(const rl_model *m, const rl_params *p)
 {
-    return rl_arch_kept_of(m, 0.0, p->router, p->attention, p->mlp - p->routed_experts);
+    return rl_arch_kept_of(m, 0.0, p->router, p->attention, p->mlp - p->routed_experts, 0.0);
 }
 
 double rl_arch_flops_per_token(const rl_model *m)
@@ -207,19 +209,37 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
     return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
-/* The kept elements (arch.h) of the non-vocabulary weights: the norm
- * gains and the kept matrices. */
-static double kept_blocks(const rl_model *m, const rl_params *p)
+rl_params rl_arch_vector_params(const rl_model *m)
 {
-    return rl_arch_kept_of(m, p->norms, p->router, p->attention, p->mlp - p->routed_experts);
+    rl_params p = rl_arch_params(m), mats = matrix_params(m), v = {0};
+    if (m->abstract)
+        return v;
+    v.attention = p.attention - mats.attention;
+    v.mlp = p.mlp - mats.mlp;
+    v.routed_experts = p.routed_experts - mats.routed_experts;
+    v.router = p.router - mats.router;
+    v.total = p.total - mats.total;
+    return v;
+}
+
+/* The kept elements (arch.h) of the non-vocabulary weights: the norm
+ * gains, the kept matrices (whole, with their biases) and the biases and
+ * sinks of the quantized ones (v: rl_arch_vector_params): under
+ * `quantized = "experts"` the routed experts', else the attention's and
+ * MLP's (the router is kept whole either way). */
+static double kept_blocks(const rl_model *m, const rl_params *p, const rl_params *v)
+{
+    return rl_arch_kept_of(m, p->norms, p->router, p->attention, p->mlp - p->routed_experts,
+                           v->attention + v->mlp - v->routed_experts) +
+           v->routed_experts;
 }
 
 double rl_arch_kept_params(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m);
-    return p.embedding + p.lm_head + kept_blocks(m, &p);
+    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    return p.embedding + p.lm_head + kept_blocks(m, &p, &v);
 }
 
 void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute)
@@ -232,8 +252,13 @@ double rl_arch_kept_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m);
-    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p);
+    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    /* the routed experts' biases as rl_arch_params_read reads their blocks:
+     * those of the experts the tokens touch */
+    double untouched = m->experts > 0
+                           ? 1.0 - rl_arch_expected_experts(m, tokens) / (double)m->experts
+                           : 0.0;
+    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
 }
 
 double rl_arch_params_read(const rl_model *m, double tokens)

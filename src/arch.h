@@ -65,24 +65,40 @@ double rl_arch_tp_replicated_params(const rl_model *m);
  * rows); 0 for abstract models.  They keep rl_dtype_kept's dtype. */
 double rl_arch_vocab_read(const rl_model *m, double tokens);
 
+/* Of rl_arch_params(m): the elements outside the weight matrices, per
+ * field (attention: its biases and sinks; mlp, routed_experts, router:
+ * their biases; total: all of them); the others 0, and all 0 for abstract
+ * models. */
+rl_params rl_arch_vector_params(const rl_model *m);
+
 /* Of rl_arch_params(m).total: the elements a checkpoint quantized below 16
  * bits keeps unquantized, in rl_dtype_kept's dtype (dtype.h): the embedding
- * table, the LM head, the norm gains and the MoE router always; the
- * attention and the dense and shared MLP blocks too when the model's
- * `quantized` field is "experts" (spec.h; gpt-oss).  0 for abstract models
- * (all their parameters take --weights).  The one split memory, info,
- * step, shard and ops use. */
+ * table, the LM head, the norm gains, the MoE router and every bias and
+ * attention sink always; the attention and the dense and shared MLP blocks
+ * too when the model's `quantized` field is "experts" (spec.h; gpt-oss).
+ * Biases are vectors added after a matmul, not Linear weights: quantizers
+ * leave them in the model dtype.  gpt-oss's MXFP4 checkpoint stores its
+ * experts' biases as tensors of their own, `mlp.experts.gate_up_proj_bias`
+ * and `down_proj_bias` beside the quantized `_blocks` and `_scales`
+ * (openai/gpt-oss-120b on Hugging Face; OpenAI's reference loader reads
+ * `mlp1_bias` apart from `mlp1_weight.blocks` / `.scales`), in bf16 as
+ * vLLM holds them (its MXFP4 MoE method's w13_bias / w2_bias,
+ * torch.bfloat16, vllm/model_executor/layers/quantization/mxfp4.py).
+ * 0 for abstract models (all their parameters take --weights).  The one
+ * split memory, info, step, shard and ops use. */
 double rl_arch_kept_params(const rl_model *m);
 
 /* rl_arch_kept_params' rule on non-vocabulary weights given by class: of
  * `norms` norm gains, `router` MoE router, `attention` attention and
- * `dense_mlp` dense and shared MLP elements, those kept (the norms and the
- * router; the attention and the dense MLP too under `quantized =
- * "experts"`).  The classes may be one chip's shard of each (shard.c
- * plan_weights); the whole model's give rl_arch_kept_params less the
- * vocabulary. */
+ * `dense_mlp` dense and shared MLP elements (biases included), and
+ * `dense_vectors` the biases and sinks among those two, the elements kept:
+ * the norms and the router; the attention and the dense MLP whole under
+ * `quantized = "experts"`, else their vectors only.  The routed experts'
+ * vectors are kept too; the caller adds them.  The classes may be one
+ * chip's shard of each (shard.c plan_weights); the whole model's give
+ * rl_arch_kept_params less the vocabulary and the routed experts' vectors. */
 double rl_arch_kept_of(const rl_model *m, double norms, double router, double attention,
-                       double dense_mlp);
+                       double dense_mlp, double dense_vectors);
 
 /* The weights x compute dtypes the model's dense (not routed-expert)
  * matmuls run at, given the run's in *weights and *compute: both become

@@ -24,10 +24,10 @@ static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm",        "prefill_att
                                                      "prefill_mla", "decode_mla"};
 static const char *const VARIANT_NAMES[RL_KV_COUNT] = {"bfloat16", "fp8",     "int8_wo",
                                                        "int4_wo",  "sq",      "nvfp4",
-                                                       "float32",  "fp8_block"};
+                                                       "float32",  "fp8_block", "w4a16_mxfp4"};
 /* bytes per weight and per activation element of each variant */
-static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5, 4, 1};
-static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5, 4, 1};
+static const double WEIGHT_BYTES[RL_KV_COUNT] = {2, 1, 1, 0.5, 1, 0.5, 4, 1, 0.5};
+static const double ACT_BYTES[RL_KV_COUNT] = {2, 1, 2, 2, 1, 0.5, 4, 1, 2};
 
 /* the axes of each class's grid (engines.h) */
 static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
@@ -88,6 +88,8 @@ int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute)
 int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
                     const double *x)
 {
+    if (weights == RL_MXFP4 && is_half(compute))
+        return RL_KV_MXFP4;
     int v = rl_kvariant_gemm(weights, compute);
     if (v == RL_KV_FP8 && !rl_engine_table(t, RL_KC_MOE, v, x) &&
         rl_engine_table(t, RL_KC_MOE, RL_KV_FP8_BLOCK, x))
@@ -253,7 +255,7 @@ double rl_kideal(const double *x, const void *ctx)
 double rl_kvariant_peak(const double *flops, rl_kvariant v)
 {
     static const rl_dtype compute[RL_KV_COUNT] = {RL_BF16, RL_FP8, RL_BF16, RL_BF16, RL_INT8,
-                                                  RL_FP4,  RL_FP32, RL_FP8};
+                                                  RL_FP4,  RL_FP32, RL_FP8,  RL_BF16};
     double p = flops[compute[v]];
     return p > 0 ? p : flops[RL_BF16];
 }

@@ -50,6 +50,7 @@
  *   int4        bf16/fp16    int4_wo (weight-only)
  *   int8        int8         sq (SmoothQuant W8A8)
  *   fp4         fp4          nvfp4
+ *   mxfp4       bf16/fp16    w4a16_mxfp4 (MoE only: gpt-oss's experts; below)
  *   fp32        fp32         float32     |  fp32        float32 (attn_dtype float32 too)
  *   anything else: no table (the operator keeps its roofline / efficiency time)
  *
@@ -62,8 +63,30 @@
  * DeepSeek-V3's checkpoint is fp8 with 128 x 128 weight blocks
  * (quantization_config.weight_block_size, its config.json, copied in
  * tests/data/hf/deepseek-v3.json), and the tables time its MoE in vLLM only
- * so on H100/H200.  GEMM fp8_block rows and the MX formats
- * (w4a8_mxfp4_mxfp8, w4a16_mxfp4) have no roofline flag and are not
+ * so on H100/H200.  mxfp4 x bf16 (gpt-oss's weights-only MXFP4 experts,
+ * dtype.h) reads `w4a16_mxfp4` rows of the kernel vLLM runs for an MXFP4
+ * checkpoint (quant_method "mxfp4", gpt-oss's config.json) and no other:
+ * vLLM's GptOssMxfp4MoEMethod picks its backend by priority,
+ * FLASHINFER_TRTLLM_MXFP4_BF16 (SM100), CK (ROCm), TRITON (SM90-SM10x,
+ * OAI triton_kernels), ..., MARLIN, the MXFP8-activation backends only
+ * when an environment variable asks (select_mxfp4_moe_backend,
+ * _get_priority_backends, vllm/model_executor/layers/fused_moe/oracle/
+ * gpt_oss_mxfp4.py): so H100/H200 rows of kernel_source
+ * `vllm_gptossmxfp4moe_triton_oaitritonmxfp4expertsmonolithic`, B200/GB200
+ * `vllm_gptossmxfp4moe_flashinfer_trtllm_mxfp4_bf16_...`, both at gpt-oss's
+ * shapes (2880/2880, top-4 of 32 or 128).  The tables' other w4a16_mxfp4
+ * rows (`vllm_compressedtensorsw4a4mxfp4moe_marlin_...`, one unrelated
+ * model shape) are compressed-tensors checkpoints on Marlin, another
+ * checkpoint format: not imported (silicon.c MXFP4_KERNEL).  TensorRT-LLM
+ * runs gpt-oss with bf16 activations on Hopper (TRITON MoE backend) and
+ * MXFP8 ones on Blackwell (TRTLLM backend) ("Deployment Guide for GPT-OSS
+ * on TensorRT-LLM", MoE backend support matrix, nvidia.github.io/
+ * TensorRT-LLM/deployment-guide/deployment-guide-for-gpt-oss-on-trtllm.html);
+ * its tables hold no w4a16_mxfp4 row and w4a8_mxfp4_mxfp8 rows only on
+ * B200/GB200 at two other models' shapes, so TensorRT-LLM's gpt-oss
+ * experts keep their roofline time (no variant holds gpt-oss's shape for
+ * DERIVED below to scale from).  GEMM fp8_block rows and
+ * w4a8_mxfp4_mxfp8 (MXFP8 activations: no roofline flag) are not
  * imported.
  *
  * MoE (RL_KC_MOE): the routed experts of one MoE layer on one chip, timed
@@ -156,6 +179,7 @@ typedef enum {
     RL_KV_NVFP4,   /* "nvfp4" */
     RL_KV_FP32,    /* "float32": the CPU reference engine's tables (calibrate --backend cpu) */
     RL_KV_FP8_BLOCK, /* "fp8_block" (128 x 128 block scales): MoE only, below */
+    RL_KV_MXFP4,     /* "w4a16_mxfp4" (MXFP4 weights, bf16 activations): MoE only, below */
     RL_KV_COUNT
 } rl_kvariant;
 
@@ -351,7 +375,8 @@ int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute);
 int rl_kvariant_kv(rl_dtype kv);
 /* The MoE variant for weights/compute at shape x[RL_KSHAPE] in tables t:
  * the gemm variant, or fp8_block for fp8 x fp8 where t has no per-tensor
- * fp8 table of x's model shape but a block-scaled one; -1 when none. */
+ * fp8 table of x's model shape but a block-scaled one, w4a16_mxfp4 for
+ * mxfp4 x bf16/fp16 (the table above); -1 when none. */
 int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
                     const double *x);
 

@@ -439,11 +439,18 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
         /* the MoE router whole on every chip, as the engines hold it (ops.c
          * `replicated`); the kept blocks as rl_arch_kept_params splits them */
         double blocks = attn + dense_mlp / Mtp + pc.norms + pc.router;
-        double kept_blocks = rl_arch_kept_of(m, pc.norms, pc.router, attn, dense_mlp / Mtp);
+        /* every bias and sink is kept (arch.h): the routed experts' with
+         * their blocks; the attention's and dense MLP's split over TP as
+         * their matrices (q/o by heads: k/v biases, 2 K H a layer, counted
+         * so too) */
+        rl_params vc = rl_arch_vector_params(m);
+        double kept_experts = vc.routed_experts / (double)M;
+        double kept_blocks = rl_arch_kept_of(m, pc.norms, pc.router, attn, dense_mlp / Mtp,
+                                             (vc.attention + vc.mlp - vc.routed_experts) / Mtp);
         stored = (blocks + vocab + experts) / P;
         read = (blocks + vocab_read + experts * touched) / P;
-        kept = (kept_blocks + vocab) / P;
-        kept_read = (kept_blocks + vocab_read) / P;
+        kept = (kept_blocks + vocab + kept_experts) / P;
+        kept_read = (kept_blocks + vocab_read + kept_experts * touched) / P;
     }
     r->weight_bytes = rl_dtype_weights_bytes(p.weights, stored, kept);
     return rl_dtype_weights_bytes(p.weights, read, kept_read);

@@ -75,6 +75,9 @@ static int naxes_of(rl_kclass cls)
 
 /* The MoE routing imported (engines.h: AIConfigurator's default). */
 #define MOE_ROUTING "power_law_1.01"
+/* The kernel_source (substring) of the w4a16_mxfp4 MoE rows imported:
+ * vLLM's GptOssMxfp4MoEMethod, what an MXFP4 checkpoint runs (engines.h). */
+#define MXFP4_KERNEL "gptossmxfp4moe"
 
 /* Which node values an axis keeps (keep()): 0 all (MoE, MLA: their
  * tables are small; below); 1: 2^i and 3 * 2^i and one more than those
@@ -296,6 +299,8 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     }
     if (cls == RL_KC_MOE) {
         r->var = strcmp(c->f[idx[9]], MOE_ROUTING) ? -1 : rl_kvariant_parse(c->f[idx[1]]);
+        if (r->var == RL_KV_MXFP4 && !strstr(c->f[idx[0]], MXFP4_KERNEL))
+            r->var = -1;
         static const char *const ax[RL_KSHAPE] = {"num_tokens",  "moe_tp_size", "moe_ep_size",
                                                   NULL,          "hidden_size", "inter_size",
                                                   "topk",        "num_experts"};
@@ -324,7 +329,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     }
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
-        if (r->var == RL_KV_FP8_BLOCK) /* MoE only (engines.h) */
+        if (r->var == RL_KV_FP8_BLOCK || r->var == RL_KV_MXFP4) /* MoE only (engines.h) */
             r->var = -1;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||

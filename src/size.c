@@ -1213,13 +1213,18 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
                                                                            ? " compute" : "",
                  d & RL_DERIVED_KV ? rl_dtype_name(c->p.kv) : "",
                  d & RL_DERIVED_KV ? " KV-cache attention" : "");
-    else if (e && e->tables && m->experts > 0 && gw != c->p.weights &&
-             (rl_engine_derived(e->tables, 0, c->p.weights, c->p.kv, c->p.compute) &
-              RL_DERIVED_GEMM)) { /* the routed experts' own dtype (tester29 F10) */
-        snprintf(why, n, "%.64s: %.32s's kernel tables measure no GEMM of %s weights x %s "
-                 "compute for the routed experts", h->name, e->name,
-                 rl_dtype_name(c->p.weights), rl_dtype_name(c->p.compute));
-        d = RL_DERIVED_GEMM;
+    else if (e && e->tables && m->experts > 0 && gw != c->p.weights) {
+        /* the routed experts' own dtype (tester29 F10), by the MoE table
+         * of the model's shape that ops.c times them with (engines.h) */
+        double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                               (double)m->top_k, (double)m->experts};
+        if (!rl_engine_table(e->tables, RL_KC_MOE,
+                             rl_kvariant_moe(e->tables, c->p.weights, c->p.compute, x), x)) {
+            snprintf(why, n, "%.64s: %.32s's kernel tables measure no MoE kernel of %s weights "
+                     "x %s compute for the routed experts' shape", h->name, e->name,
+                     rl_dtype_name(c->p.weights), rl_dtype_name(c->p.compute));
+            d = RL_DERIVED_GEMM;
+        }
     }
     return d != 0;
 }

@@ -97,6 +97,22 @@ static void test_moe_grid(void **state)
                0.4427840232849121e-3, 1e-12);
     assert_int_equal(p, RL_PROV_MEASURED);
 
+    /* mxfp4 x bf16 (gpt-oss's experts): w4a16_mxfp4 rows of vLLM's gpt-oss
+     * MXFP4 kernel only (engines.h, silicon.c MXFP4_KERNEL): the
+     * vllm_gptossmxfp4moe_triton_... row at gpt-oss-120b's shape (8 tokens,
+     * 0.2002880096435547 ms) is imported, the compressed-tensors Marlin row
+     * of another shape (3584, 3072, 16, 896) is read and left out */
+    double oss[RL_KSHAPE] = {8, 1, 1, 0, 2880, 2880, 4, 128};
+    double marlin[RL_KSHAPE] = {8, 1, 1, 0, 3584, 3072, 16, 896};
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_BF16, oss), RL_KV_MXFP4);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_FP8, oss), -1);
+    assert_int_equal(rl_kvariant_gemm(RL_MXFP4, RL_BF16), -1); /* MoE only */
+    assert_int_equal(s.tables->moe[RL_KV_MXFP4].n, 1);
+    assert_rel(rl_engine_time(&eb, RL_KC_MOE, RL_KV_MXFP4, oss, 1e15, 3e12, &p),
+               0.2002880096435547e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    assert_null(rl_engine_table(s.tables, RL_KC_MOE, RL_KV_MXFP4, marlin));
+
     /* another model shape (inter 14335) has no table */
     double other[RL_KSHAPE] = {8, 1, 1, 0, 4096, 14335, 2, 8};
     assert_true(rl_engine_time(&eb, RL_KC_MOE, RL_KV_BF16, other, 1e15, 3e12, NULL) < 0);
@@ -244,10 +260,10 @@ static void test_moe_bad_profile(void **state)
          "'n', 'k' }, m = { 1 }, n = { 1 }, k = { 1 }, values = { 1 } } } }",
          "moe.bfloat16[1].table.axes': expected { tokens, tp_share, ep_share }"},
         {"bfloat16 = { 5 }", "moe.bfloat16[1]': expected { hidden, inter, topk, experts, table }"},
-        /* the variants named are engines.c's table of them, all eight (review-a
+        /* the variants named are engines.c's table of them, all nine (review-a
          * finding 6: the message listed six, without float32 and fp8_block) */
         {"fp9 = { }", "field 'engines.x.tables.moe.fp9': unknown dtype variant (bfloat16, fp8, "
-                      "int8_wo, int4_wo, sq, nvfp4, float32, fp8_block)"},
+                      "int8_wo, int4_wo, sq, nvfp4, float32, fp8_block, w4a16_mxfp4)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         assert_tables_refused("moe", cases[i].entry, cases[i].want);

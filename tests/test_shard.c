@@ -72,6 +72,29 @@ static void worked_problem_4(void **state)
     assert_rel(b.kv_load_s, 2 * r.kv_load_s, 1e-12);
 }
 
+/* gpt-oss-120b --weights mxfp4 on 8 H100s, EP 8 (tp 1): each chip holds
+ * an eighth of the routed experts, 114,661,785,600 / 8 weights at 0.53125
+ * B (MXFP4) = 7,614,259,200 B, and of their 39,813,120 biases at 2 B (kept
+ * bf16, arch.h rl_arch_kept_params; stop 28 put them at 0.53125 B:
+ * 2,643,840 B) = 9,953,280 B, plus the whole attention (955,805,184 with
+ * biases and sinks), router (13,275,648), embedding + LM head
+ * (1,158,266,880) and norms (210,240) at 2 B = 4,255,115,904 B: total
+ * 11,879,328,384 B, exact (integers and binary fractions); one chip holds
+ * memory's 65,248,815,744 (test_arch). */
+static void gpt_oss_ep_kept_biases(void **state)
+{
+    (void)state;
+    rl_model m = load_model("gpt-oss-120b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision mx = {RL_MXFP4, RL_BF16, RL_BF16};
+    rl_shard_plan pl = tp_plan(1);
+    pl.ep = 8;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 8, 1024, mx);
+    assert_true(r.weight_bytes == 11879328384.0);
+    r = eval(&m, &h, tp_plan(1), RL_PHASE_GENERATE, 1, 1, 1024, mx);
+    assert_true(r.weight_bytes == 65248815744.0);
+}
+
 /* Worked problem 6: the E = 16, k = 2 MoE model on v5e 8x16, experts
  * [E_Z, D, F_Y] with Y = 8, Z = 16, int8.  Per chip, by hand:
  *   experts 3 * 4096 * (16384 / 8) * 64 layers = 1.6106e9 B (seed 1.61 GB)
@@ -699,6 +722,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(worked_problem_4),          cmocka_unit_test(worked_problem_6),
+        cmocka_unit_test(gpt_oss_ep_kept_biases),
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),

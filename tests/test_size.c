@@ -1477,6 +1477,9 @@ static void test_evidence_note(void **state)
  * profile moved to its slow edge, rows banded on the profile's own);
  * prec, when given, the one precision searched.  Returns
  * rl_size_search's status, err in err. */
+/* The engine search_on_as selects (NULL: the profile's default). */
+static const char *search_engine;
+
 static int search_on_as(const char *hwname, const char *model, int tp4, int conservative,
                         const rl_precision *prec, rl_size_result *r, char *err, size_t errlen)
 {
@@ -1484,6 +1487,9 @@ static int search_on_as(const char *hwname, const char *model, int tp4, int cons
     static rl_hw hw[1], base[1];
     m = load_model(model, NULL, 0);
     base[0] = load_hw(hwname, NULL, 0);
+    if (search_engine)
+        assert_int_equal(rl_engines_select(&base[0].engines, search_engine, "test", err, errlen),
+                         0);
     if (tp4)
         base[0].engine_costs.grid[RL_EC_TP][0] = base[0].engine_costs.grid[RL_EC_TP][1] = 4;
     hw[0] = base[0];
@@ -1607,9 +1613,21 @@ static void test_conservative_leaves_derived_dtypes_out(void **state)
      * dense pair only) while llama3-8b mxfp4 was refused */
     rl_precision mx = {RL_MXFP4, RL_BF16, RL_BF16};
     assert_int_equal(search_on_as("h100-sxm", "gpt-oss-120b", 0, 1, &mx, &r, err, sizeof err), -1);
-    if (!strstr(err, "h100-sxm: trtllm's kernel tables measure no GEMM of mxfp4 weights x bf16 "
-                     "compute for the routed experts"))
+    if (!strstr(err, "h100-sxm: trtllm's kernel tables measure no MoE kernel of mxfp4 weights "
+                     "x bf16 compute for the routed experts' shape"))
         fail_msg("%s", err);
+    /* stop 29 (h29mxfp4): vLLM's tables time gpt-oss's MXFP4 experts
+     * (engines.h w4a16_mxfp4, gpt-oss-120b's shape measured on H100), so
+     * the check reads that MoE table and sizes it (it read the GEMM
+     * tables, which hold no mxfp4: refused, as trtllm above) */
+    search_engine = "vllm";
+    int rc = search_on_as("h100-sxm", "gpt-oss-120b", 0, 1, &mx, &r, err, sizeof err);
+    search_engine = NULL;
+    if (rc != 0)
+        fail_msg("%s", err);
+    assert_true(r.n > 0);
+    assert_int_equal(r.unbanded_derived, 0);
+    rl_size_result_free(&r);
 }
 
 /* review27 M2: rows whose plan lies off a fitted profile's fit (here a
