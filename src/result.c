@@ -591,9 +591,9 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
 /* A pipeline's split of m's layers over pp stages (shard.h
  * rl_shard_stage_layers, vLLM's): "pp_stage_layers" (each stage's layers),
  * "pp_max_stage_layers" (the largest stage, which sets the pace and the
- * memory per chip) and, where the stages are unequal, "pp_stages_note";
- * nothing for pp <= 1 or an abstract model. */
-static void add_stages(cJSON *o, const rl_model *m, long long pp)
+ * memory per chip) and, with `note` where the stages are unequal,
+ * "pp_stages_note"; nothing for pp <= 1 or an abstract model. */
+static void add_stages(cJSON *o, const rl_model *m, long long pp, int note)
 {
     if (pp <= 1 || m->abstract)
         return;
@@ -602,10 +602,10 @@ static void add_stages(cJSON *o, const rl_model *m, long long pp)
         cJSON_AddItemToArray(a, cJSON_CreateNumber((double)rl_shard_stage_layers(m->layers, pp, s)));
     long long big = rl_shard_stage_layers(m->layers, pp, pp - 1 - (m->layers % pp > 0));
     cJSON_AddNumberToObject(o, "pp_max_stage_layers", (double)big);
-    if (m->layers % pp == 0)
+    if (m->layers % pp == 0 || !note)
         return;
-    char note[1024];
-    snprintf(note, sizeof note,
+    char text[1024];
+    snprintf(text, sizeof text,
              "unequal stages: %lld layers over %lld stages as vLLM splits them (get_pp_indices: "
              "%lld each, the %lld left over one each to the stages before the last; TensorRT-LLM "
              "gives them to the first, the same sizes); the pipeline runs at the pace of its "
@@ -614,11 +614,12 @@ static void add_stages(cJSON *o, const rl_model *m, long long pp)
              "weights and of every token's KV (%lld/%lld, embedding and LM head spread as the "
              "layers)", m->layers, pp, m->layers / pp, m->layers % pp, big, pp,
              rl_shard_stage_scale(m, pp), pp - 1, big, m->layers);
-    cJSON_AddStringToObject(o, "pp_stages_note", note);
+    cJSON_AddStringToObject(o, "pp_stages_note", text);
 }
 
 static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
-                          const rl_shard_result *s, const char *best, int excess, double b_crit)
+                          const rl_shard_result *s, const char *best, int excess, double b_crit,
+                          int stages)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
@@ -653,7 +654,8 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
-    add_stages(r, m, s->plan.pp);
+    if (stages) /* shard's rows; step's header holds them (rl_result_step_sharded) */
+        add_stages(r, m, s->plan.pp, 0);
     if (best)
         cJSON_AddStringToObject(r, "best", best);
     cJSON_AddItemToArray(rows, r);
@@ -772,7 +774,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
-                                             : "", 0, rl_step_b_crit(m, h, p));
+                                             : "", 0, rl_step_b_crit(m, h, p), 1);
             /* every plan's own collectives (tester13 #7: `collectives` lists the
              * best plans' only, so a pp row's comm_s could not be checked); none,
              * no key (Lua would give an empty list back as an object) */
@@ -922,7 +924,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
-    add_stages(o, m, plan->pp);
+    add_stages(o, m, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
@@ -948,7 +950,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
+        add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
@@ -1398,7 +1400,7 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
-    add_stages(j, m, pp);
+    add_stages(j, m, pp, 1);
 }
 
 /* The run's table-time share (ops.h rl_ops_serving_share: its decode steps
