@@ -2105,6 +2105,13 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
                            rl_shard_sends_s(r), &comm, &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
+    /* unequal stages: the pass times pp x the largest stage's layers / the
+     * layers (shard.h rl_shard_stage_scale), its sends included (the fit
+     * is not linear in its terms: they are not taken out), as simulate */
+    double f = rl_shard_stage_scale(m, r->plan.pp);
+    s *= f;
+    comm *= f;
+    r->tp_excess_s *= f;
     r->step_s = s;
     r->tick_s = s / (double)r->plan.pp;
     r->comm_s = comm;

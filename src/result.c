@@ -576,8 +576,38 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
  * (rl_shard_chip_room, tester15 F-mem-1); b_crit (step.h rl_step_b_crit)
  * and max_batch (rl_shard_max_batch), as step's header gives them for one
  * copy, null on a prefill row. */
-static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
-                          const char *best, int excess, double b_crit)
+/* A pipeline's split of m's layers over pp stages (shard.h
+ * rl_shard_stage_layers, vLLM's): "pp_stage_layers" (each stage's layers),
+ * "pp_max_stage_layers" (the largest stage, which sets the pace and the
+ * memory per chip) and, with `note` where the stages are unequal,
+ * "pp_stages_note"; nothing for pp <= 1 or an abstract model. */
+static void add_stages(cJSON *o, const rl_model *m, long long pp, int note)
+{
+    if (pp <= 1 || m->abstract)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(o, "pp_stage_layers");
+    for (long long s = 0; s < pp; s++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)rl_shard_stage_layers(m->layers, pp, s)));
+    long long big = rl_shard_stage_layers(m->layers, pp, pp - 1 - (m->layers % pp > 0));
+    cJSON_AddNumberToObject(o, "pp_max_stage_layers", (double)big);
+    if (m->layers % pp == 0 || !note)
+        return;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "unequal stages: %lld layers over %lld stages as vLLM splits them (get_pp_indices: "
+             "%lld each, the %lld left over one each to the stages before the last; TensorRT-LLM "
+             "gives them to the first, the same sizes); the pipeline runs at the pace of its "
+             "largest stage (%lld layers): a pass is %lld of its ticks, x%.6g the whole model's "
+             "op list, plus the %lld stage sends, and each chip holds that stage's share of the "
+             "weights and of every token's KV (%lld/%lld, embedding and LM head spread as the "
+             "layers)", m->layers, pp, m->layers / pp, m->layers % pp, big, pp,
+             rl_shard_stage_scale(m, pp), pp - 1, big, m->layers);
+    cJSON_AddStringToObject(o, "pp_stages_note", text);
+}
+
+static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
+                          const rl_shard_result *s, const char *best, int excess, double b_crit,
+                          int stages)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
@@ -612,6 +642,8 @@ static void add_shard_row(cJSON *rows, const rl_hw *h, const rl_shard_result *s,
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
+    if (stages) /* shard's rows; step's header holds them (rl_result_step_sharded) */
+        add_stages(r, m, s->plan.pp, 0);
     if (best)
         cJSON_AddStringToObject(r, "best", best);
     cJSON_AddItemToArray(rows, r);
@@ -726,11 +758,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
                                  &bl, &bt);
         for (int i = 0; i < n; i++) {
-            add_shard_row(rows, h, &r[i],
+            add_shard_row(rows, m, h, &r[i],
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
-                                             : "", 0, rl_step_b_crit(m, h, p));
+                                             : "", 0, rl_step_b_crit(m, h, p), 1);
             /* every plan's own collectives (tester13 #7: `collectives` lists the
              * best plans' only, so a pp row's comm_s could not be checked); none,
              * no key (Lua would give an empty list back as an object) */
@@ -764,7 +796,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
  * plan ideal, simulate calibrated): the stages' calibrated step, the whole
  * op list on a stage's chips (the layers split evenly, so the stages sum
  * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
- * collectives included) on one micro-batch per replica (rl_shard_micro_batch,
+ * collectives included; unequal stages: pp ticks of the largest, that
+ * times rl_shard_stage_scale) on one micro-batch per replica (rl_shard_micro_batch,
  * the ideal plan's tick and one of simulate's P streams; tester28 F2: the
  * whole batch ran through every tick), plus the pp - 1 stage sends of a
  * pass as rl_shard_eval sizes them (rl_shard_pp_sends); memory and name
@@ -783,6 +816,8 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
                                  rl_shard_micro_batch(s) * s->replicas, context, p, &st, &c, err,
                                  errlen))
         return -1;
+    /* unequal stages: pp ticks of the largest stage (shard.h rl_shard_stage_scale) */
+    rl_shard_scale_stages(&c, rl_shard_stage_scale(m, plan->pp));
     int n = c.ncoll; /* the stages' collectives, then the sends */
     double sends = rl_shard_sends_s(s);
     for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
@@ -879,6 +914,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
+    add_stages(o, m, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
@@ -904,7 +940,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
         }
-        add_shard_row(rows, h, &s, NULL, 1, rl_step_b_crit(m, h, p));
+        add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
@@ -1358,6 +1394,7 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
+    add_stages(j, m, pp, 1);
 }
 
 /* The run's table-time share (ops.h rl_ops_serving_share: its decode steps

@@ -74,9 +74,9 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
 int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
                           rl_attn_layout l, char *err, size_t errlen)
 {
-    if (pp < 1 || chips % pp != 0 || (!m->abstract && m->layers % pp != 0))
-        RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and the %lld layers "
-                "of %s (equal stages)", pp, chips, m->layers, m->name);
+    if (pp < 1 || chips % pp != 0 || (!m->abstract && pp > m->layers))
+        RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and not exceed the "
+                "%lld layers of %s", pp, chips, m->layers, m->name);
     long long stage = chips / pp;
     /* --ep under the tp layout only, each condition named on its own
      * (tester3 #12: one message listed them all, met ones included) */
@@ -191,6 +191,17 @@ static double pp_sends(const rl_ops_cost *c, long long rows)
 
 /* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =
  * chips) and the pipeline's sends; 0 on one chip without a pipeline. */
+/* Step time t (op list, collectives and sends) of a pipeline of unequal
+ * stages: pp ticks of the largest, t less its sends times stage_f, plus
+ * the sends (serve.h rl_ops_cost_pipeline); t itself with equal stages. */
+static double stage_time(const rl_ops_cost *c, double t, long long rows)
+{
+    if (!(c->stage_f > 1))
+        return t;
+    double s = pp_sends(c, rows);
+    return (t - s) * c->stage_f + s;
+}
+
 static double tp_comm(rl_ops_cost *c, long long rows)
 {
     if ((c->chips <= 1 && c->pp <= 1) || rows <= 0)
@@ -288,6 +299,7 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
         c->pp = was;
         return -1;
     }
+    c->stage_f = rl_shard_stage_scale(c->m, pp);
     forget_steps(c);
     return 0;
 }
@@ -442,9 +454,10 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 {
     rl_ops_config oc = step_config(c, parts, n, B, S);
     c->unmapped += !c->terms[0] || !c->dense_map; /* serve.h RL_OPS_MAP_AFTER */
-    if (c->fitted)
-        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows), pp_sends(c, rows));
-    return span_time(c, &oc, rows) + tp_comm(c, rows);
+    if (c->fitted) /* unequal stages: the fitted pass times stage_f (serve.h) */
+        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows), pp_sends(c, rows)) *
+               (c->stage_f > 1 ? c->stage_f : 1);
+    return stage_time(c, span_time(c, &oc, rows) + tp_comm(c, rows), rows);
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
@@ -545,7 +558,7 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         fit_decode(c, B);
     if (c->slope[B] < 0)
         return decode_memo(c, B, S);
-    return c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B);
+    return stage_time(c, c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B), B);
 }
 
 /* llround(x) (halves away from zero) and ceil(x) without the library
@@ -599,7 +612,7 @@ static double decode_row_time(decode_row *d, double ctx)
     S = S < 1 ? 1 : S > d->c->smax ? d->c->smax : S;
     double t;
     if (d->slope >= 0) {
-        t = d->t1 + d->slope * (double)(S - 1) + d->comm;
+        t = stage_time(d->c, d->t1 + d->slope * (double)(S - 1) + d->comm, d->B);
     } else {
         const double *block = d->row ? d->row[S / RL_OPS_DENSE] : NULL;
         t = block ? block[S % RL_OPS_DENSE] : 0;
@@ -759,7 +772,8 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
      * over MLA its down-projections (shard.c) */
     int kv_rep = !m->abstract && m->attention != RL_ATTN_MLA && chips / pp > m->kv_heads;
     kv_rep = kv_rep || (chips / pp > 1 && rl_arch_tp_replicated_params(m) > 0);
-    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep)
+    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep &&
+        rl_shard_stage_scale(m, pp) == 1) /* else the largest stage's (shard.c) */
         return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     /* the plan's stored weights on each chip: attention, dense and vocab once
      * per group (fixY); the MoE router whole, the kept classes in
@@ -788,8 +802,8 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     /* an engine's memory rule keeps its own reserve (memory.h) */
     double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
                                       : mem.capacity_bytes * (1 - reserve);
-    return (usable - weights) /
-           (rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l));
+    return (usable - weights) / (rl_arch_kv_bytes_per_token(m, p.kv) *
+                                 rl_serve_kv_copies(m, stage, ep, l) * rl_shard_stage_scale(m, pp));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

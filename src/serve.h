@@ -114,7 +114,8 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
                          size_t errlen);
 
 /* Whether a replica of `chips` chips can run m in `pp` pipeline stages
- * (dividing the chips and the layers: equal stages) of `ep`
+ * (dividing the chips, at most the layers: unequal stages split them as
+ * vLLM does, shard.h rl_shard_stage_layers) of `ep`
  * expert-parallel groups each (ep 1, or layout TP on a MoE model whose
  * experts and stage chips ep divides) under layout l (rl_attn_layout_check
  * on a stage's chips).  Returns 0, or -1 with err naming pp, ep or the
@@ -203,6 +204,7 @@ typedef struct {
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
     long long pp;    /* pipeline stages (rl_ops_cost_pipeline); `chips` is then one stage's */
+    double stage_f;  /* pp > 1: shard.h rl_shard_stage_scale (1: equal stages; 0: unset) */
     long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
     double dispatch_s; /* the engine's prefill dispatch per request (rl_ops_prefill_dispatch;
                           0 with fitted costs, which time the engine end to end) */
@@ -248,8 +250,12 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * domain, the NIC across it).  The replica runs pp such streams at once
  * (rl_serve_config.pp).  Left out: contention between streams at a stage
  * (each stream is timed as if alone: optimistic when their batches differ)
- * and the imbalance of the first and last stages (embedding, LM head).  pp must divide the
- * model's layers (equal stages).  Returns 0, or -1 with err set. */
+ * and the imbalance of the first and last stages (embedding, LM head).  Stages
+ * that do not divide the layers (vLLM's split, shard.h rl_shard_stage_layers)
+ * run at the pace of the largest: a pass is pp ticks of it, the op list and
+ * its collectives times stage_f (shard.h rl_shard_stage_scale), plus the
+ * sends (fitted costs: the whole pass times stage_f, e2e.h).  pp may not
+ * exceed the layers.  Returns 0, or -1 with err set. */
 int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen);
 /* (It, and rl_ops_cost_experts below, may follow costed steps: every cached
  * time is forgotten, as all include the collectives they change.) */
@@ -458,9 +464,13 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
 /* KV tokens one replica of `chips` chips in `pp` pipeline stages holds
  * after the weights under layout l with `ep` expert-parallel groups per
  * stage: (chips * hbm_bytes * (1 - reserve) - weights) /
- * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)): each
+ * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep) * f): each
  * stage keeps its layers' share of every token's cache and weights / pp
  * over its chips / pp chips, so the weights per chip are weights / chips;
+ * unequal stages (shard.h rl_shard_stage_layers): the largest stage's
+ * chips fill first, so weights is chips x its per-chip weights and f =
+ * rl_shard_stage_scale (its share of a token's cache over 1 / pp; 1 with
+ * equal stages);
  * weights: rl_serve_weight_bytes.  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
  * fraction kept for activations and workspace (e.g. 0.1).  With the

@@ -173,6 +173,46 @@ double rl_shard_sends_s(const rl_shard_result *r)
     return sends;
 }
 
+long long rl_shard_stage_layers(long long layers, long long pp, long long s)
+{
+    if (pp <= 1)
+        return layers;
+    long long r = layers % pp; /* stages pp-2 .. pp-1-r hold one more */
+    return layers / pp + (s >= pp - 1 - r && s < pp - 1);
+}
+
+double rl_shard_stage_div(const rl_model *m, long long pp)
+{
+    pp = pp > 1 ? pp : 1;
+    if (m->abstract || m->layers < pp || m->layers % pp == 0)
+        return (double)pp;
+    return (double)m->layers / (double)ceil_div(m->layers, pp);
+}
+
+double rl_shard_stage_scale(const rl_model *m, long long pp)
+{
+    pp = pp > 1 ? pp : 1;
+    if (m->abstract || m->layers < pp || m->layers % pp == 0)
+        return 1.0;
+    return (double)(pp * ceil_div(m->layers, pp)) / (double)m->layers;
+}
+
+void rl_shard_scale_stages(rl_shard_result *r, double f)
+{
+    if (f == 1.0)
+        return;
+    double *t[] = {&r->flops, &r->weight_load_s, &r->kv_load_s, &r->compute_s,
+                   &r->attention_compute_s, &r->kernel_excess_s, &r->local_s, &r->comm_s,
+                   &r->tick_s, &r->step_s, &r->table_s, &r->tp_excess_s, &r->band_s[0],
+                   &r->band_s[1], &r->band_s[2], &r->band_s[3]};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        *t[i] *= f;
+    for (int i = 0; i < r->ncoll; i++) {
+        r->coll[i].count *= f;
+        r->coll[i].total_s *= f;
+    }
+}
+
 long long rl_shard_micro_batch(const rl_shard_result *r)
 {
     return ceil_div(r->replica_batch, r->plan.pp > 1 ? r->plan.pp : 1);
@@ -209,11 +249,14 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     coll_ctx cx = {h, peaks, r, err, errlen, 0};
     double D = (double)(m->abstract ? 0 : m->d_model);
     double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
-    double L = (double)(m->abstract ? 1 : m->layers); /* a step passes every stage's layers */
+    /* a step passes every stage's layers: pp ticks of the largest stage's
+     * (rl_shard_stage_scale; the layers themselves with equal stages) */
+    double f = rl_shard_stage_scale(m, pp);
+    double L = (double)(m->abstract ? 1 : m->layers) * f;
     if (!m->abstract) {
         double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
         long long kh = kv_head_shards(m, tp), z = tp / kh;
-        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) : 0.0;
+        double moe_layers = m->experts > 0 ? (double)(m->layers - m->dense_layers) * f : 0.0;
         double dense_layers = L - moe_layers;
         if (pl->layout == RL_LAYOUT_2D) {
             long long yz = tp / x;
@@ -282,12 +325,13 @@ static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase
         if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
             RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
                     m->kv_heads);
-        /* equal stages, the rule simulate --pp keeps (serve.c
-         * rl_serve_layout_check; tester28 F3: step split 32 layers over 3
-         * stages, 10.67 a stage, where an engine's busiest holds 11) */
-        if (m->layers % pl->pp != 0)
-            RL_FAIL("pp: %lld pipeline stages must divide the %lld layers of %s (equal stages)",
-                    pl->pp, m->layers, m->name);
+        /* stages that do not divide the layers split them as vLLM does
+         * (rl_shard_stage_layers; before stop 29 refused); each stage holds
+         * a layer at least (TensorRT-LLM mapping.py pp_layers: "pp size
+         * cannot be larger than num_hidden_layers") */
+        if (pl->pp > m->layers)
+            RL_FAIL("pp: %lld pipeline stages exceed the %lld layers of %s (a stage holds one "
+                    "layer at least)", pl->pp, m->layers, m->name);
     }
     if (pl->ep > 1 && (m->abstract || m->experts == 0))
         RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
@@ -409,7 +453,8 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
                            double tokens, rl_shard_result *r)
 {
     long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
-    double P = (double)pl->pp, Mtp = (double)pl->tp;
+    /* the largest stage's share (rl_shard_stage_div: pp with equal stages) */
+    double P = rl_shard_stage_div(m, pl->pp), Mtp = (double)pl->tp;
     rl_params pc = rl_arch_params(m);
     double stored, read, kept = 0, kept_read = 0; /* in rl_dtype_kept's dtype */
     if (m->abstract) {
@@ -463,7 +508,7 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
 static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
                       long long context, long long bm, int prefill, rl_shard_result *r)
 {
-    double P = (double)pl->pp;
+    double P = rl_shard_stage_div(m, pl->pp); /* the largest stage's share, as plan_weights */
     /* one sequence's cache: S cached (generation) or T written (prefill),
      * windowed layers capped at their window */
     double kv_seq = rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context, RL_KV_IDEAL);
@@ -543,7 +588,8 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
-    double chip_share = 1.0 / (double)(M * sp * pp), kept, attn;
+    /* a chip's share of the largest stage's work: 1 / (M sp pp) with equal stages */
+    double chip_share = 1.0 / ((double)(M * sp) * rl_shard_stage_div(m, pp)), kept, attn;
     if (prefill && !m->abstract) {
         /* the operator list counts causal pairs T(T+1)/2, windows, norms and
          * the LM head on the last token only (ops.h); its `half` matmuls are

@@ -220,6 +220,44 @@ int rl_shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, 
 int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long long pp,
                       double bytes, rl_comm c[2], double n[2], char *err, size_t errlen);
 
+/* Pipeline stages that do not divide the layers (issue 14, deployable
+ * layouts: Llama-3-70B's 80 layers on pp3, Llama-3-405B's 126 on pp4).
+ * rl_shard_stage_layers: the layers of stage s (0-based) of pp over
+ * `layers`, vLLM's split (vllm/distributed/utils.py get_pp_indices, without
+ * VLLM_PP_LAYER_PARTITION): layers / pp each, the remainder r one each to
+ * stages pp-2, pp-3, ..., pp-1-r (the stages before the last; llama3-70b
+ * pp3: 27 27 26, llama3-405b pp4: 31 32 32 31; vLLM's tests/distributed/
+ * test_pipeline_partition.py: 5 layers on 3 stages 2 2 1).  TensorRT-LLM
+ * (tensorrt_llm/mapping.py pp_layers, torch.tensor_split) gives the first r
+ * stages the extra layer: the same sizes, so the same largest stage,
+ * ceil(layers / pp), which is all the model reads.  Every stage holds its
+ * share of the layers of each kind and, as equal stages do (weights / C a
+ * chip), the same share of the embedding and LM head: the largest stage's
+ * share is ceil(layers / pp) / layers of every per-model quantity. */
+long long rl_shard_stage_layers(long long layers, long long pp, long long s);
+
+/* layers / the largest stage's layers: the divisor that takes a whole-model
+ * quantity (weights, one token's KV, a step's FLOPs and collectives) to
+ * the largest stage's; exactly pp when pp divides the layers (abstract
+ * models and pp <= 1: pp, at least 1). */
+double rl_shard_stage_div(const rl_model *m, long long pp);
+
+/* pp x the largest stage's layers / layers (>= 1; exactly 1 with equal
+ * stages): the factor by which a pass of pp ticks of the slowest stage (a
+ * pipeline runs at its bottleneck stage's pace: PipeDream, Narayanan et al.
+ * SOSP'19 section 3.1, partitions to minimise the slowest stage's time;
+ * GPipe, Huang et al. NeurIPS'19 section 2.2, balances the partitions'
+ * costs for that reason) exceeds the whole model's op list the equal
+ * stages sum to.  The sends are not scaled: pp - 1 per pass either way. */
+double rl_shard_stage_scale(const rl_model *m, long long pp);
+
+/* r's per-step time columns (local terms, comm_s, step_s, tick_s, band),
+ * FLOPs and its collectives' counts and times times f: the whole-model
+ * step of a stage's chips (result.c pp_step_calibrated) made the pass of
+ * pp ticks of the slowest stage (rl_shard_stage_scale).  f == 1: nothing
+ * changes. */
+void rl_shard_scale_stages(rl_shard_result *r, double f);
+
 /* The time of r's stage sends (its RL_P2P rows, rl_shard_pp_sends: the
  * pipeline's P-1 sends a step), seconds; 0 without a pipeline. */
 double rl_shard_sends_s(const rl_shard_result *r);

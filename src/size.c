@@ -591,8 +591,10 @@ static void kind_memory(const rl_size_input *in, replica_kind *k)
 {
     const rl_hw *h = &in->hw[k->hw];
     double w = rl_serve_weight_bytes(in->m, h, k->chips, k->pp, k->ep, k->p, k->layout);
+    /* unequal stages: the largest stage's chips (shard.h rl_shard_stage_scale) */
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout);
+                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout) *
+                      rl_shard_stage_scale(in->m, k->pp);
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
                                    ? w / (double)k->chips

@@ -227,12 +227,16 @@ static void bad_input(void **state)
         /* --ep beside attn-dp: the one failing condition named */
         {"simulate --model deepseek-v3 --hw h200 --chips 8 --ep 8 --attn-layout attn-dp --qps 1 "
          "--prompt-len 100 --out-len 10", "--attn-layout attn-dp exclude each other"},
-        /* tester28 F3: step --pp took 3 stages of llama3-8b's 32 layers (10.67
-         * a stage) that simulate --pp refuses; one rule, equal stages */
-        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024",
-         "pp: 3 pipeline stages must divide the 32 layers of llama3-8b (equal stages)"},
-        {"step --model llama3-8b --hw h100-sxm --chips 3 --pp 3 --batch 8 --context 1024 --ideal",
-         "must divide the 32 layers"},
+        /* tester28 F3 took step --pp 3 on llama3-8b's 32 layers as 10.67 a
+         * stage; since stop 29 unequal stages are modelled (vLLM's 11 11 10,
+         * shard.h rl_shard_stage_layers) and only more stages than layers
+         * are refused, by step, shard's plans and simulate alike */
+        {"step --model llama3-8b --hw h100-sxm --chips 33 --pp 33 --batch 8 --context 1024",
+         "pp: 33 pipeline stages exceed the 32 layers of llama3-8b"},
+        {"step --model llama3-8b --hw h100-sxm --chips 33 --pp 33 --batch 8 --context 1024 --ideal",
+         "exceed the 32 layers"},
+        {"simulate --model llama3-8b --hw h100-sxm --chips 33 --pp 33 --qps 1 --prompt-len 100 "
+         "--out-len 10", "not exceed the 32 layers of llama3-8b"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);

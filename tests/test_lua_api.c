@@ -1034,8 +1034,8 @@ static void simulate_engine_rows(void **state)
  * and expert-parallel groups give the same run in Lua as --pp and --ep on
  * the command line (TTFT/TPOT p50 and the KV capacity to 1e-12; pp, ep,
  * kv_copies and chips_per_stage echoed); stages that do not divide the
- * chips or the layers, and ep on a dense model, are refused naming the
- * field. */
+ * chips or outnumber the layers, and ep on a dense model, are refused
+ * naming the field. */
 static void simulate_pipeline_row(void **state)
 {
     (void)state;
@@ -1055,7 +1055,22 @@ static void simulate_pipeline_row(void **state)
     assert_lua_equals_cli("simulate --model mixtral-8x7b --hw h100-sxm --qps 20 --prompt-len 500 "
                           "--out-len 100 --requests 300 --chips 8 --ep 4 --format json",
                           moe, 0, ekeys, 4);
+    /* unequal stages (llama3-8b's 32 layers on 3, vLLM's 11 11 10; refused
+     * before stop 29) run as on the command line, the split echoed */
+    static const char *const ukeys[] = {"tpot_p50_s", "kv_capacity_tokens_per_replica",
+                                        "pp_max_stage_layers"};
+    assert_lua_equals_cli("simulate --model llama3-8b --hw h100-sxm --qps 20 --prompt-len "
+                          "lognormal:1000:0.8 --out-len 200 --requests 300 --chips 3 --pp 3 "
+                          "--format json",
+                          "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 20,"
+                          " prompt_len = 'lognormal:1000:0.8', out_len = '200', requests = 300,"
+                          " chips = 3, pp = 3 }",
+                          0, ukeys, 3);
+    assert_true(run_number("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
+                           " prompt_len = '10', out_len = '10', requests = 10, chips = 3, pp = 3 }"
+                           ".pp_stage_layers[3]") == 10);
     static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"},
+                                         {"chips = 33, pp = 33", "pp"},
                                          {"chips = 2, ep = 2", "ep"}};
     assert_refusals("roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
                     " prompt_len = '10', out_len = '10', requests = 10",

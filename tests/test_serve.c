@@ -2035,9 +2035,23 @@ static void test_pipeline_parallel(void **state)
     double t4 = rl_serve_ops_time1(&tp4, 0, 0, 64, 2048);
     assert_int_equal(rl_ops_cost_pipeline(&tp4, 2, err, sizeof err), 0);
     assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048) - t4, 4194304.0 / 4.5e11, 1e-9);
-    /* stages must divide the 126 layers */
-    assert_int_equal(rl_ops_cost_pipeline(&tp4, 4, err, sizeof err), -1);
+    /* 126 layers on 4 stages (refused before stop 29): vLLM's 31 32 32 31
+     * (shard.h rl_shard_stage_layers); a pass is 4 ticks of a 32-layer
+     * stage, 4 x 32 / 126 the op list and collectives of the whole model
+     * on a stage's 4 chips, plus 3 sends over 16 chips in domains of 8:
+     * stages 1 -> 2 cross the NIC (4,194,304 / 5e10), the others NVLink
+     * (4,194,304 / 4.5e11) (1e-9) */
+    rl_ops_cost tp4b;
+    assert_int_equal(rl_ops_cost_init(&tp4b, &m, &h, 4, p, 0, err, sizeof err), 0);
+    assert_int_equal(rl_ops_cost_pipeline(&tp4, 4, err, sizeof err), 0);
+    assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048),
+               128.0 / 126 * t4 + 4194304.0 / 5e10 + 2 * 4194304.0 / 4.5e11, 1e-9);
+    assert_rel(rl_serve_ops_time1(&tp4, 1000, 0, 63, 2048),
+               128.0 / 126 * rl_serve_ops_time1(&tp4b, 1000, 0, 63, 2048) +
+                   2.0 * 1063 * 16384 * 2 * (1 / 5e10 + 2 / 4.5e11), 1e-9);
+    assert_int_equal(rl_ops_cost_pipeline(&tp4, 127, err, sizeof err), -1);
     assert_non_null(strstr(err, "126 layers"));
+    rl_ops_cost_free(&tp4b);
     rl_ops_cost_free(&tp8);
     rl_ops_cost_free(&pp2);
     rl_ops_cost_free(&tp4);
@@ -2050,6 +2064,14 @@ static void test_pipeline_parallel(void **state)
     assert_rel(Wt - W, 126.0 * 2 * 16384 * 128 * 8 * 2 + 15.0 * 253 * 16384 * 2, 1e-9);
     assert_rel(kv_tp, 16 * 0.9 * (85899345920.0 - Wt / 16 - 411041792.0) / (2 * 516096.0), 1e-9);
     assert_rel(kv_pp, 16 * 0.9 * (85899345920.0 - W / 16 - 411041792.0) / 516096.0, 1e-9);
+    /* PP4 x TP8 on 32 chips (31 32 32 31 layers): each chip holds the
+     * 32-layer stage's 32/126 of a TP8 chip's whole-model weights (W / 8
+     * plus the 253 norm gains whole: 7/8 of them more than W / 8) and of
+     * every token's KV, 516,096 x 32/126 / 8 B (1e-9) */
+    double W4 = rl_serve_weight_bytes(&m, &h, 32, 4, 1, p, RL_ATTN_LAYOUT_TP);
+    assert_rel(W4, 32 * (W / 8 + 7.0 / 8 * 253 * 16384 * 2) * 32 / 126, 1e-12);
+    assert_rel(rl_serve_kv_capacity(&m, &h, 32, 4, 1, p, 0.1, RL_ATTN_LAYOUT_TP),
+               32 * 0.9 * (85899345920.0 - W4 / 32 - 411041792.0) / (516096.0 * 128 / 126), 1e-9);
 
     double step = 0.01;
     rl_step_cost cost = {const_step, &step, 0};

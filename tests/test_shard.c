@@ -333,6 +333,63 @@ static void pipeline_sends_per_boundary(void **state)
     assert_rel(n[1], 1, 0);
 }
 
+/* Uneven pipeline stages (issue 14, deployable layouts; refused before
+ * stop 29).  The split is vLLM's get_pp_indices (vllm/distributed/utils.py):
+ * layers / pp each, the remainder one each to the stages before the last:
+ * llama3-70b's 80 layers on pp3 27 27 26, llama3-405b's 126 on pp4 31 32 32
+ * 31, llama3-8b's 32 on pp3 11 11 10, and vLLM's own test cases
+ * (tests/distributed/test_pipeline_partition.py) 5 on 3: 2 2 1, 4 on 3:
+ * 1 2 1, 3 on 2: 2 1 (exact).
+ * The step: pp ticks of the largest stage plus the sends.  llama3-70b bf16
+ * tp1 pp3 on 3 H100, B = 8 (micro-batches of 3), context 1024: every tick
+ * term is the largest stage's 27/80 of the whole model's on one chip at
+ * B = 3 (tp1 on 1 chip), so step = 3 x 27/80 x that step + 2 sends =
+ * 1.0125 x the tp1 B=3 step + 2 x 2e-6 s (49,152 B = 3 x 8192 x 2 B over
+ * NVLink: its 2 us latency, h100-sxm.lua); weights per chip 27/80 of the
+ * tp1 chip's (a third with equal stages) = 47,623,751,884.8 B (bf16,
+ * 70,553,706,496 params x 2 x 0.3375); KV per sequence 27/80 of tp1's;
+ * the MLP AllReduce counts of tp2 pp3 on 6 chips: 3 ticks x 27 layers =
+ * 81 a step (80 with equal stages).  Tolerance 1e-12.  pp above the layers
+ * is refused. */
+static void uneven_pipeline_stages(void **state)
+{
+    (void)state;
+    static const long long split[][5] = {{80, 3, 27, 27, 26}, {126, 4, 31, 32, 32},
+                                         {32, 3, 11, 11, 10}, {5, 3, 2, 2, 1},
+                                         {4, 3, 1, 2, 1},     {3, 2, 2, 1, -1}};
+    for (size_t i = 0; i < sizeof split / sizeof *split; i++)
+        for (long long st = 0; st < split[i][1] && st < 3; st++)
+            assert_int_equal(rl_shard_stage_layers(split[i][0], split[i][1], st), split[i][2 + st]);
+    assert_int_equal(rl_shard_stage_layers(126, 4, 3), 31);
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    assert_rel(rl_shard_stage_scale(&m, 3), 81.0 / 80, 1e-15);
+    assert_true(rl_shard_stage_scale(&m, 4) == 1.0 && rl_shard_stage_div(&m, 4) == 4.0);
+    rl_shard_plan pl = tp_plan(1);
+    rl_shard_result one = eval(&m, &h, pl, RL_PHASE_GENERATE, 1, 3, 1024, p);
+    pl.pp = 3;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 8, 1024, p);
+    assert_int_equal(rl_shard_micro_batch(&r), 3);
+    assert_rel(r.step_s, 1.0125 * one.step_s + 2 * 2e-6, 1e-12);
+    assert_rel(r.step_s, 3 * r.tick_s + 4e-6, 1e-12);
+    assert_rel(r.weight_bytes, 70553706496.0 * 2 * 0.3375, 1e-12);
+    assert_rel(r.weight_bytes, one.weight_bytes * 27 / 80, 1e-12);
+    assert_rel(r.kv_seq_chip, one.kv_seq_chip * 27 / 80, 1e-12);
+    assert_rel(r.kv_load_s, 1.0125 * one.kv_load_s, 1e-12);
+    pl.tp = 2;
+    rl_shard_result t = eval(&m, &h, pl, RL_PHASE_GENERATE, 6, 8, 1024, p);
+    assert_string_equal(t.coll[1].what, "MLP out AllReduce");
+    assert_rel(t.coll[1].count, 81, 0);
+    rl_model s = load_model("llama3-8b", NULL, 0);
+    char err[512];
+    pl.tp = 1;
+    pl.pp = 33;
+    assert_int_equal(rl_shard_eval(&s, &h, &pl, RL_PHASE_GENERATE, 33, 1, 8, p, &r, err,
+                                   sizeof err), -1);
+    assert_non_null(strstr(err, "pp: 33 pipeline stages exceed the 32 layers"));
+}
+
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
  * (16 GB each) the chapter's layout, tp16 with the KV split by heads then
  * batch; on 8 H100 plain tp8 (NVLink keeps its AllReduces at 4 us). */
@@ -726,7 +783,7 @@ int main(void)
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
-        cmocka_unit_test(pipeline_sends_per_boundary),
+        cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
