@@ -141,9 +141,10 @@ typedef struct {
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
-    double logmin;         /* ln of the fastest measured node (the latency floor,
-                              rl_kt_time); NaN until rl_kt_time first needs it,
-                              reset by rl_kt_alloc, rl_kt_isotonic, rl_kt_fill_holes */
+    double floor_s;        /* the fastest measured node's latency, exp of its ln
+                              (the latency floor, rl_kt_time; 0 without one); NaN
+                              until rl_kt_time first needs it, reset by rl_kt_alloc,
+                              rl_kt_isotonic, rl_kt_fill_holes */
 } rl_ktable;
 
 /* The ideal roofline time of the table's operator at shape x[naxes],
