@@ -1017,10 +1017,11 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
     return n;
 }
 
-/* Requests longer than the model's context are shortened to fit (prompt +
- * output <= max_context); say how many, since the results then describe
- * shorter requests than asked for. */
-static int warn_truncated(const rl_opts *o, long long cut, long long n, long long max_context)
+/* Generated requests longer than the model's context are drawn again
+ * (workload.h rl_requests_redraw: a server refuses them, it never shortens
+ * them); say how many, since the lengths then follow the DISTs restricted to
+ * prompt + output <= max_context.  More than half: an error. */
+static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
 {
     if (2 * cut > n) {
         rl_cli_say(o, "%lld of %lld requests exceed the model's max_context (%lld "
@@ -1030,10 +1031,12 @@ static int warn_truncated(const rl_opts *o, long long cut, long long n, long lon
         return -1;
     }
     if (cut > 0)
-        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) exceed the model's "
-                        "max_context (%lld tokens) and were shortened to fit: the results "
-                        "describe shorter requests than asked for",
-                cut, n, 100.0 * (double)cut / (double)n, max_context);
+        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) drawn exceed the model's "
+                        "max_context (%lld tokens) and were drawn again (redrawn_requests): a "
+                        "server refuses such a request rather than shorten it, as a --trace row "
+                        "that long is refused, so the lengths follow --prompt-len/--out-len "
+                        "restricted to prompt + output <= %lld",
+                cut, n, 100.0 * (double)cut / (double)n, max_context, max_context);
     return 0;
 }
 
@@ -1056,8 +1059,9 @@ static void warn_few(const rl_opts *o, long long n, long long replicas)
 
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
  * DIST)/--requests/--seed/--burst/--prefixes;
- * few_note: say so when there are fewer than 100.  *truncated: requests
- * shortened to max_context (an error when they are more than half). */
+ * few_note: say so when there are fewer than 100.  *truncated: generated
+ * requests over max_context drawn again (an error when they are more than
+ * half; a --trace row over it is an error of the reader). */
 static int serve_workload(const rl_opts *o, long long default_n, long long max_context,
                           int few_note, rl_workload *w, rl_request **req, long long *n,
                           long long *truncated)
@@ -1122,7 +1126,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     w->n = (long long)d;
     if (rl_param_seed(o, RL_P_SEED, &w->seed))
         return -1;
-    w->max_context = 0; /* the CLI truncates below, and says so */
+    w->max_context = 0; /* the CLI redraws below, and says so */
     if (o->given[RL_P_BURST]) {
         w->arrival = RL_ARRIVAL_GAMMA;
         if (rl_param_number(o, RL_P_BURST, &w->burst_cv))
@@ -1156,9 +1160,17 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     *n = w->n;
     if (o->given[RL_P_OFFLINE])
         rl_requests_offline(*req, *n, w);
-    *truncated = rl_requests_truncate(*req, *n, max_context);
-    if (warn_truncated(o, *truncated, *n, max_context) != 0)
+    *truncated = 0;
+    for (long long i = 0; i < *n; i++) /* over half: an error before any redraw */
+        *truncated += (*req)[i].prompt + (long long)(*req)[i].output > max_context;
+    if (warn_redrawn(o, *truncated, *n, max_context) != 0 ||
+        rl_requests_redraw(*req, *n, w, max_context, err, sizeof err) < 0) {
+        if (*truncated * 2 <= *n)
+            rl_cli_say(o, "%s", err);
+        free(*req);
+        *req = NULL;
         return -1;
+    }
     if (few_note)
         warn_few(o, *n, 1);
     return 0;
