@@ -1033,10 +1033,11 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
     return n;
 }
 
-/* Requests longer than the model's context are shortened to fit (prompt +
- * output <= max_context); say how many, since the results then describe
- * shorter requests than asked for. */
-static int warn_truncated(const rl_opts *o, long long cut, long long n, long long max_context)
+/* Generated requests longer than the model's context are drawn again
+ * (workload.h rl_requests_redraw: a server refuses them, it never shortens
+ * them); say how many, since the lengths then follow the DISTs restricted to
+ * prompt + output <= max_context.  More than half: an error. */
+static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
 {
     if (2 * cut > n) {
         rl_cli_say(o, "%lld of %lld requests exceed the model's max_context (%lld "
@@ -1046,10 +1047,12 @@ static int warn_truncated(const rl_opts *o, long long cut, long long n, long lon
         return -1;
     }
     if (cut > 0)
-        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) exceed the model's "
-                        "max_context (%lld tokens) and were shortened to fit: the results "
-                        "describe shorter requests than asked for",
-                cut, n, 100.0 * (double)cut / (double)n, max_context);
+        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) drawn exceed the model's "
+                        "max_context (%lld tokens) and were drawn again (redrawn_requests): a "
+                        "server refuses such a request rather than shorten it, as a --trace row "
+                        "that long is refused, so the lengths follow --prompt-len/--out-len "
+                        "restricted to prompt + output <= %lld",
+                cut, n, 100.0 * (double)cut / (double)n, max_context, max_context);
     return 0;
 }
 
@@ -1072,8 +1075,9 @@ static void warn_few(const rl_opts *o, long long n, long long replicas)
 
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
  * DIST)/--requests/--seed/--burst/--prefixes;
- * few_note: say so when there are fewer than 100.  *truncated: requests
- * shortened to max_context (an error when they are more than half). */
+ * few_note: say so when there are fewer than 100.  *truncated: generated
+ * requests over max_context drawn again (an error when they are more than
+ * half; a --trace row over it is an error of the reader). */
 static int serve_workload(const rl_opts *o, long long default_n, long long max_context,
                           int few_note, rl_workload *w, rl_request **req, long long *n,
                           long long *truncated)
@@ -1138,7 +1142,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     w->n = (long long)d;
     if (rl_param_seed(o, RL_P_SEED, &w->seed))
         return -1;
-    w->max_context = 0; /* the CLI truncates below, and says so */
+    w->max_context = 0; /* the CLI redraws below, and says so */
     if (o->given[RL_P_BURST]) {
         w->arrival = RL_ARRIVAL_GAMMA;
         if (rl_param_number(o, RL_P_BURST, &w->burst_cv))
@@ -1172,9 +1176,17 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     *n = w->n;
     if (o->given[RL_P_OFFLINE])
         rl_requests_offline(*req, *n, w);
-    *truncated = rl_requests_truncate(*req, *n, max_context);
-    if (warn_truncated(o, *truncated, *n, max_context) != 0)
+    *truncated = 0;
+    for (long long i = 0; i < *n; i++) /* over half: an error before any redraw */
+        *truncated += (*req)[i].prompt + (long long)(*req)[i].output > max_context;
+    if (warn_redrawn(o, *truncated, *n, max_context) != 0 ||
+        rl_requests_redraw(*req, *n, w, max_context, err, sizeof err) < 0) {
+        if (*truncated * 2 <= *n)
+            rl_cli_say(o, "%s", err);
+        free(*req);
+        *req = NULL;
         return -1;
+    }
     if (few_note)
         warn_few(o, *n, 1);
     return 0;
@@ -1392,8 +1404,8 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * few requests, or all at one instant) keeps the rate test alone.  Past
  * capacity the batch cap bounds each decode step, so TPOT stops growing
  * (and can fall) while TTFT grows: the note says so. */
-static void note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
-                          double free_qps, long long n, int max_seqs)
+static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
+                         double free_qps, long long n, int max_seqs)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
@@ -1405,7 +1417,7 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
     int short_done = n >= 2 && (done_rate < 0.8 * arrived || rl_serve_falls_short(r, arrived));
     if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
         !(max_qps > 0 && arrived > max_qps))
-        return;
+        return 0;
     char above[200] = "", done[100] = "";
     if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
         snprintf(above, sizeof above, ", above the %.3g req/s these arrivals sustain%s", max_qps,
@@ -1420,6 +1432,22 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
                             "latency percentiles grow with --requests, and TPOT is capped by the "
                             "batch cap (max_seqs %d): a lower TPOT past capacity is not a better "
                             "deployment", qps, above, done, max_seqs);
+    return 1;
+}
+
+/* The targets run r's own p99s miss (c's), into buf ("" when none). */
+static const char *missed_targets(const rl_serve_result *r, const rl_serve_config *c, char *buf,
+                                  size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (c->slo_ttft > 0 && r->ttft.p99 > c->slo_ttft)
+        n += (size_t)snprintf(buf, len, "TTFT p99 %.4g ms over the --ttft-p99 target %.4g ms",
+                              r->ttft.p99 * 1e3, c->slo_ttft * 1e3);
+    if (c->slo_tpot > 0 && r->tpot.n > 0 && r->tpot.p99 > c->slo_tpot && n < len)
+        snprintf(buf + n, len - n, "%sTPOT p99 %.4g ms over the --tpot-p99 target %.4g ms",
+                 n ? ", " : "", r->tpot.p99 * 1e3, c->slo_tpot * 1e3);
+    return buf;
 }
 
 /* The SLO note, in place of the overload note when the capacity search,
@@ -1430,14 +1458,8 @@ static void note_overload(const rl_serve_result *r, double qps, double arrived, 
 static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
                             double qps, double max_qps, double free_qps)
 {
-    char missed[256] = "";
-    size_t n = 0;
-    if (c->slo_ttft > 0 && r->ttft.p99 > c->slo_ttft)
-        n += (size_t)snprintf(missed, sizeof missed, "TTFT p99 %.4g ms over the --ttft-p99 target "
-                              "%.4g ms", r->ttft.p99 * 1e3, c->slo_ttft * 1e3);
-    if (c->slo_tpot > 0 && r->tpot.n > 0 && r->tpot.p99 > c->slo_tpot)
-        snprintf(missed + n, sizeof missed - n, "%sTPOT p99 %.4g ms over the --tpot-p99 target "
-                 "%.4g ms", n ? ", " : "", r->tpot.p99 * 1e3, c->slo_tpot * 1e3);
+    char missed[256];
+    missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets); not overloaded: "
                   "these arrivals are sustained up to %.3g req/s without targets (%.3g req/s "
                   "offered, replicas %.0f%% busy; max_sustainable_qps_no_slo), and the targets "
@@ -1680,10 +1702,18 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
+    char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else
-        note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs);
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs) &&
+             *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
+        rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
+                      "offered; max_sustainable_qps (%.4g) comes from the capacity search's own "
+                      "sample, and this run does not cap it: %s", missed, r.slo_attainment * 100,
+                   w.qps, max_qps,
+                   c.policy == RL_POLICY_STATIC ? "--policy static's capacity is its saturation rate"
+                   : r.completed < r.requests ? "not every request completed"
+                                              : "too short for a steady state (more --requests)");
     if (o->plot) {
         char title[256];
         int plotted;

@@ -1519,8 +1519,10 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         cJSON_AddItemToArray(tl, p);
     }
     add_serve_run(o, r, run);
-    if (run->truncated >= 0)
+    if (run->truncated >= 0) { /* truncated_requests: the spelling before stop 29 */
+        cJSON_AddNumberToObject(o, "redrawn_requests", (double)run->truncated);
         cJSON_AddNumberToObject(o, "truncated_requests", (double)run->truncated);
+    }
     cJSON_AddBoolToObject(o, "offline", run->offline);
     if (run->offline || !(run->qps > 0)) /* no arrival rate: every request at one instant */
         cJSON_ReplaceItemInObject(o, "qps", cJSON_CreateNull());

@@ -131,7 +131,8 @@ typedef struct {
     const char *prompt, *output; /* the DIST texts, or "trace" */
     double qps;                  /* requests/s offered */
     long long seed;              /* -1 for a trace; whole, echoed digit for digit */
-    long long truncated;         /* requests shortened to max_context; -1: not counted (no key) */
+    long long truncated;         /* generated requests over max_context drawn again
+                                    (workload.h rl_requests_redraw); -1: not counted (no key) */
     int timeline;                /* add kv_timeline */
     int offline;                 /* every request at t = 0: offline true, qps null */
     double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
@@ -159,7 +160,8 @@ typedef struct {
  * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
  * seed (null for a trace), weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
- * speculation), truncated_requests (when counted), offline,
+ * speculation), redrawn_requests and its old spelling truncated_requests
+ * (when counted: requests drawn again, workload.h rl_requests_redraw), offline,
  * max_sustainable_qps and capacity_utilization (reached_qps / that; both null
  * offline or without a capacity), max_sustainable_qps_is_lower_bound (true
  * when the capacity sample was too short for a steady state: serve.h

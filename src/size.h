@@ -123,7 +123,7 @@ typedef struct {
                             many simulator events (serve.h work); 0: no bound */
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
-    double truncated_frac; /* requests shortened to max_context (for the report) */
+    double truncated_frac; /* requests drawn again over max_context (for the report) */
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;

@@ -621,9 +621,10 @@ static void report_workload(doc *d, const rl_size_report_data *x)
          m->source, rl_arch_params(m).total / 1e9, rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3);
     item(d, "Traffic: %s.", x->workload_desc);
     if (in->truncated_frac > 0)
-        item(d, "Caution: %.1f%% of the requests exceed %s's max_context (%lld tokens) and are "
-                "shortened to fit, so this sizing describes shorter requests than the traffic; "
-                "if the model serves longer contexts, rerun with --set model.max_context=N.",
+        item(d, "Caution: %.1f%% of the requests drawn exceed %s's max_context (%lld tokens), "
+                "which a server refuses, and were drawn again, so this sizing describes the "
+                "traffic's lengths restricted to what the model serves; if the model serves "
+                "longer contexts, rerun with --set model.max_context=N.",
              100 * in->truncated_frac, m->name, m->max_context);
     item(d, "Targets: TTFT p99 <= %.4g ms, TPOT p99 <= %.4g ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
@@ -1009,7 +1010,9 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     item(d, "KV cache in %d-token pages with half a page of fragmentation per sequence; "
             "preemption by recompute.", rl_serve_config_default().page_tokens);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
-            "(no warm-up discarded); prompt + output truncated to the model's max_context.",
+            "(no warm-up discarded); a drawn request whose prompt + output exceeds the "
+            "model's max_context is drawn again (a server refuses it; a trace row that long "
+            "is an error).",
          in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];

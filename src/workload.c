@@ -200,9 +200,42 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
             r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
         }
     }
-    rl_requests_truncate(r, w->n, w->max_context);
+    if (w->max_context > 0 && rl_requests_redraw(r, w->n, w, w->max_context, err, errlen) < 0) {
+        free(r);
+        return -1;
+    }
     *out = r;
     return 0;
+}
+
+long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
+                             long long max_context, char *err, size_t errlen)
+{
+    long long redrawn = 0;
+    for (long long i = 0; max_context > 1 && i < n; i++) {
+        if (r[i].prompt + (long long)r[i].output <= max_context)
+            continue;
+        /* a stream of the request's own (splitmix64's odd constant times its
+         * index), so that every other request stays as drawn */
+        rl_rng x;
+        rl_rng_seed(&x, w->seed ^ (0xd1b54a32d192ed03ULL * (uint64_t)(i + 1)));
+        int tries = 0;
+        do {
+            r[i].prompt = rl_dist_sample(&w->prompt, &x);
+            r[i].output = rl_dist_sample(&w->output, &x);
+        } while (r[i].prompt + (long long)r[i].output > max_context &&
+                 ++tries < RL_WORKLOAD_REDRAWS);
+        if (tries == RL_WORKLOAD_REDRAWS) {
+            snprintf(err, errlen, "workload: no prompt + output length within max_context (%lld "
+                     "tokens) in %d draws for request %lld: the lengths asked for mostly exceed "
+                     "what the model serves", max_context, RL_WORKLOAD_REDRAWS, i + 1);
+            return -1;
+        }
+        if (r[i].prefix_id >= 0)
+            r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
+        redrawn++;
+    }
+    return redrawn;
 }
 
 void rl_requests_offline(rl_request *r, long long n, rl_workload *w)

@@ -75,8 +75,8 @@ typedef struct {
     int prefixes;         /* synthetic shared prefixes: ids drawn uniformly in [0, prefixes) */
     int prefix_len;       /* their length (tokens, capped at the prompt) */
     uint64_t seed;
-    long long max_context; /* > 0: each request's prompt + output truncated to it
-                              (output first kept up to half of it, then the prompt) */
+    long long max_context; /* > 0: a request whose prompt + output exceeds it is drawn
+                              again (rl_requests_redraw) */
 } rl_workload;
 
 /* "N:LEN" (--prefixes, Lua `prefixes`) into w->prefixes and w->prefix_len:
@@ -93,11 +93,35 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
  * 0 (no arrival rate).  The lengths stay as generated. */
 void rl_requests_offline(rl_request *r, long long n, rl_workload *w);
 
+/* One rule for requests longer than the model's context (prompt + output
+ * > max_context; tester30 F3): a server refuses such a request, it never
+ * shortens it (vLLM: "The decoder prompt ... plus the number of requested
+ * output tokens ... is longer than the maximum model length", a
+ * ValueError, vllm-project/vllm tests/v1/e2e/test_context_length.py; its
+ * OpenAI server answers 400).  So nothing is shortened: a --trace row that
+ * long is refused (rl_trace_read: the trace's requests are exact, and
+ * one the server cannot serve is an input error, exit 2), and a generator
+ * never sends one: a draw that long is drawn again, as vLLM's benchmark
+ * samplers skip such sequences until they have the requests asked for
+ * (vllm/benchmarks/datasets.py is_valid_sequence), so the lengths follow
+ * the distributions asked for restricted to what the model serves.  Here:
+ * each request of r[0..n) over max_context (> 1) gets new lengths from
+ * w's DISTs, drawn from a stream of its own (seeded by w->seed and its
+ * index: the other requests stay as drawn) until they fit, at most
+ * RL_WORKLOAD_REDRAWS tries; its prefix shrinks below a shorter prompt.
+ * Returns the number redrawn, or -1 with err when a request finds no fit
+ * (the lengths asked for mostly exceed the context). */
+#define RL_WORKLOAD_REDRAWS 1000
+long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
+                             long long max_context, char *err, size_t errlen);
+
 /* Truncate requests to prompt + output <= max_context tokens (a model
  * cannot hold more): the output is cut to what the prompt leaves but never
  * below max_context / 2, then the prompt takes the rest; shared prefixes
  * shrink with it.  No-op when max_context
- * <= 1.  Returns the number of requests changed. */
+ * <= 1.  Returns the number of requests changed.  Only size's prompt-scale
+ * what-if on a --trace (size.c make_requests: its prompts scaled, not the
+ * user's requests) uses it; rl_requests_redraw's rule holds elsewhere. */
 long long rl_requests_truncate(rl_request *r, long long n, long long max_context);
 
 /* Read a trace CSV: one request per line, "arrival_s,prompt_tokens,
@@ -113,9 +137,8 @@ long long rl_requests_truncate(rl_request *r, long long n, long long max_context
  * output tokens ... is longer than the maximum model length", a ValueError,
  * vllm-project/vllm tests/v1/e2e/test_context_length.py; its benchmark's
  * dataset samplers drop such requests before sending them,
- * vllm/benchmarks/datasets.py is_valid_sequence).  Generated requests are
- * shortened instead (rl_requests_truncate), since a distribution's tail is
- * not a request anyone asked for.  Returns the number of requests (>= 1) in
+ * vllm/benchmarks/datasets.py is_valid_sequence).  Generated requests that
+ * long are drawn again (rl_requests_redraw: the one rule).  Returns the number of requests (>= 1) in
  * *out (malloc'd), or -1 with err "FILE:LINE: field 'F': reason". */
 long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
                         rl_request **out, char *err, size_t errlen);

@@ -1556,7 +1556,9 @@ static rl_request *even_arrivals(long long n, double rate)
  * capacity, at most 1.  The rule alone, on even arrivals at 23.8 req/s:
  * 23.7 -> 23.8; at 2.36 req/s offered as 5: 2 -> 2.36, not 5; a run that
  * misses a target, or does not keep up, leaves the search's figure; NAN
- * stays.  The CLI run: since stop 24's isotonic fit of the kernel tables
+ * stays; a settled run that misses a target caps the figure one lattice
+ * step below its arrivals' rate (tester29 F4: 23.7 -> 23.8 / 1.02; 23
+ * stays), a run too short to settle leaves it.  The CLI run: since stop 24's isotonic fit of the kernel tables
  * (ktable.h) the same run at 23.8 req/s misses TPOT (p99 50.17 ms), so it
  * runs at 23.5 req/s, where it meets both (TTFT p99 0.738 s, TPOT p99
  * 49.92 ms before h24cap's sample change), and checks the rule as
@@ -1578,8 +1580,12 @@ static void test_capacity_not_below_sustained_load(void **state)
     assert_true(fabs(rl_serve_reached_qps(burst, 100, 5) / 2.36 - 1) < 1e-12);
     assert_true(rl_serve_reached_qps(burst, 100, 2) == 2);
     assert_true(rl_serve_reached_qps(burst, 1, 5) == 5); /* no span */
-    r.tpot.p99 = 0.051;
+    r.tpot.p99 = 0.051; /* settled, missing TPOT: at most one step below 23.8 (tester29 F4) */
+    assert_true(fabs(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) * 1.02 / 23.8 - 1) < 1e-12);
+    assert_true(rl_serve_capacity_with_run(23, q, 100, &r, &c) == 23);
+    r.e2e_settle_s = 2.1; /* too short to say: the search's figure stands */
     assert_true(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) == 23.7);
+    r.e2e_settle_s = 0;
     r.tpot.p99 = 0.049;
     r.keep_up = 0.9;
     assert_true(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) == 23.7);
@@ -1735,6 +1741,77 @@ static void test_md1_capacity_closed_form(void **state)
     double cap = cli_number(dis, "max_sustainable_qps", out, sizeof out);
     if (!(cap <= 1.002 * done && cap >= done / 1.02))
         fail_msg("disagg decode pool: capacity %g, saturated completions %g", cap, done);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* P(W <= t) of M/D/1's stationary wait at arrival rate lam, service D:
+ * Erlang's formula (1 - rho) sum_{k=0}^{floor(t/D)} (lam (kD - t))^k / k!
+ * e^{-lam (kD - t)} (A. K. Erlang 1909; Franx, "A simple solution for the
+ * M/D/c waiting time distribution", Oper. Res. Letters 29, 2001, c = 1).
+ * Its terms alternate and reach e^{2 lam t} (about 1e12 at lam t = 14), so
+ * long double (x86's 64-bit mantissa) keeps the sum to about 1e-7. */
+static long double md1_wait_cdf(long double lam, long double D, long double t)
+{
+    long double sum = 0;
+    for (int k = 0; k <= (int)floorl(t / D); k++) {
+        long double x = lam * ((long double)k * D - t);
+        sum += powl(x, k) / tgammal(k + 1) * expl(-x);
+    }
+    return (1 - lam * D) * sum;
+}
+
+/* tester29 F4: the capacity under a TTFT p99 target against M/D/1's exact
+ * one.  test_md1_capacity_closed_form's case (one slot, deterministic S =
+ * prefill P + 10 decode steps = 60.91 ms, Poisson arrivals) with
+ * --ttft-p99 1: TTFT = wait + P, so the capacity is the lam at which
+ * Erlang's P(W <= 1 - P) = 0.99, 14.232 req/s (bisection here; a 3e6-
+ * customer Lindley recursion in python read p99 TTFT 0.962 s at 14.2,
+ * 1.014 at 14.31).  Near that knee a few thousand requests hold a handful
+ * of backlog clusters, so the search's figure scatters by several percent
+ * from seed to seed (old: 12.84-15.45 over seeds 1-8 of 20000 requests at
+ * 14.6); the verdict must not be optimistic: the median over the eight
+ * seeds at most lam* (old: 14.57, +2.4%; now about 13.9), none below
+ * 0.88 lam* (the bound's price; now 12.8 at the lowest).  And the
+ * tester's silent run (seed 2 at 14.6: TTFT p99 1.157 s, capacity 14.864,
+ * no note) now reads a capacity below 14.6 and says SLO missed. */
+static void test_md1_slo_capacity_not_optimistic(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --ideal --max-seqs 1 "
+                       "--prompt-len 1000 --out-len 11 --ttft-p99 1 --tpot-p99 0.01 "
+                       "--requests 20000 --qps 14.6 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%.*s --qps 1 --requests 2000 --format json",
+             (int)(strstr(base, " --ttft-p99") - base), base);
+    double S = cli_number(cmd, "utilization", out, sizeof out) /
+               cli_number(cmd, "req_per_s", out, sizeof out);
+    double P = cli_number(cmd, "ttft_service_p50_s", out, sizeof out);
+    assert_true(fabs(S - 0.06091) < 0.0001 && fabs(P - 0.01568) < 0.0001);
+    long double lo = 1, hi = 1 / (long double)S;
+    for (int i = 0; i < 100; i++) {
+        long double mid = (lo + hi) / 2;
+        *(md1_wait_cdf(mid, S, 1 - P) >= 0.99L ? &lo : &hi) = mid;
+    }
+    double star = (double)lo;
+    assert_true(fabs(star - 14.232) < 0.01); /* the hand figure above */
+    double cap[8];
+    for (int seed = 1; seed <= 8; seed++) {
+        snprintf(cmd, sizeof cmd, "%s --seed %d", base, seed);
+        cap[seed - 1] = cli_number(cmd, "max_sustainable_qps", out, sizeof out);
+        if (!(cap[seed - 1] >= 0.88 * star))
+            fail_msg("seed %d: capacity %g, M/D/1 %g", seed, cap[seed - 1], star);
+        if (seed == 2 && !(cap[1] < 14.6 && strstr(out, "note: SLO missed: TTFT p99")))
+            fail_msg("seed 2 at 14.6 req/s: capacity %g, no SLO note?\n%s", cap[1], out);
+    }
+    qsort(cap, 8, sizeof *cap, cmp_double);
+    if (!((cap[3] + cap[4]) / 2 <= star))
+        fail_msg("median capacity %g above M/D/1's %g", (cap[3] + cap[4]) / 2, star);
 }
 
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
@@ -2356,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_steady_goodput),
         cmocka_unit_test(test_static_capacity_is_saturation),
         cmocka_unit_test(test_md1_capacity_closed_form),
+        cmocka_unit_test(test_md1_slo_capacity_not_optimistic),
         cmocka_unit_test(test_mla_kv_layouts), cmocka_unit_test(test_mla_ep_layout_agrees),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),

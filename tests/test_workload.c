@@ -194,6 +194,51 @@ static void test_offline(void **state)
     free(a);
 }
 
+/* tester30 F3, one rule (workload.h rl_requests_redraw): a generated
+ * request over max_context is drawn again, never shortened.  llama3-8b's
+ * 8192 tokens, 5000 requests of lognormal:2000:0.8 prompts (mean 2000,
+ * sigma 0.8) and 10-token outputs, seed 1: P(prompt > 8182) = 1 -
+ * Phi((ln 8182 - mu) / 0.8) with mu = ln 2000 - 0.32 = 7.281, z = 2.15:
+ * 1.6%, 80 expected (sd 9); found 86 (the CLI's note says the same).
+ * After: no request exceeds 8192; every other request is exactly as drawn
+ * without a context (the redraws use streams of their own); arrivals
+ * unchanged; and the count returned matches.  The old code shortened those
+ * 86 to prompt + output = 8192 exactly (none is that long now). */
+static void test_redraw_over_context(void **state)
+{
+    (void)state;
+    rl_workload w = {.n = 5000, .qps = 5, .seed = 1};
+    char err[256];
+    assert_int_equal(rl_dist_parse("lognormal:2000:0.8", "p", &w.prompt, err, sizeof err), 0);
+    assert_int_equal(rl_dist_parse("10", "o", &w.output, err, sizeof err), 0);
+    rl_request *free_r, *r;
+    assert_int_equal(rl_workload_generate(&w, &free_r, err, sizeof err), 0);
+    w.max_context = 8192;
+    assert_int_equal(rl_workload_generate(&w, &r, err, sizeof err), 0);
+    long long over = 0, exact = 0;
+    for (long long i = 0; i < w.n; i++) {
+        assert_true(r[i].arrival == free_r[i].arrival);
+        assert_true(r[i].prompt + r[i].output <= 8192);
+        exact += r[i].prompt + r[i].output == 8192;
+        if (free_r[i].prompt + free_r[i].output > 8192)
+            over++;
+        else
+            assert_true(r[i].prompt == free_r[i].prompt && r[i].output == free_r[i].output);
+    }
+    assert_true(over >= 80 - 3 * 9 && over <= 80 + 3 * 9);
+    assert_true(exact < 3); /* shortening put all `over` at 8192 */
+    assert_int_equal(rl_requests_redraw(free_r, w.n, &w, 8192, err, sizeof err), over);
+    assert_memory_equal(free_r, r, (size_t)w.n * sizeof *r); /* the same rule, the same draws */
+    /* a length that never fits: an error, not a loop */
+    assert_int_equal(rl_dist_parse("9000", "p", &w.prompt, err, sizeof err), 0);
+    free(free_r);
+    rl_request *none = NULL;
+    assert_int_equal(rl_workload_generate(&w, &none, err, sizeof err), -1);
+    assert_null(none);
+    assert_non_null(strstr(err, "max_context"));
+    free(r);
+}
+
 /* Truncation to max_context 8192: (9000, 300) -> (7892, 300); (4000, 6000)
  * -> (4000, 4192): a long output takes what the prompt leaves; (7000, 3000)
  * -> (5192, 3000): an output up to half is kept, the prompt shrinks; a
@@ -224,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_burst_keeps_requests),
         cmocka_unit_test(test_offline),
         cmocka_unit_test(test_truncate),
+        cmocka_unit_test(test_redraw_over_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
