@@ -2423,6 +2423,39 @@ static int calibrate_tables(rl_opts *o)
     return emit(o, r);
 }
 
+/* validate --tables's hold-out, after the import into s (tester31 F15: a
+ * --holdout above every class's configuration count held nothing back and
+ * printed empty tables, exit 0; a class with fewer configurations than K
+ * vanished from the table): refused (exit 2, s freed) when nothing is held
+ * back, naming the largest K that holds one; otherwise a note per class
+ * that holds none.  0 or the exit code. */
+static int holdout_check(const rl_opts *o, rl_silicon *s)
+{
+    long most = 0;
+    int kc = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (s->pool[c] > most)
+            most = s->pool[c], kc = c;
+    if (s->nheld == 0) {
+        rl_silicon_free(s);
+        if (most < 2)
+            rl_cli_tell("validate", "--holdout %d: no configuration held back: no class has two "
+                        "configurations, one to hold back and one to fit", o->holdout);
+        else
+            rl_cli_tell("validate", "--holdout %d: no configuration held back (one in every %d "
+                        "of a class is; the largest class, %s, has %ld): give --holdout %ld or "
+                        "less", o->holdout, o->holdout, rl_kclass_name((rl_kclass)kc), most, most);
+        return RL_EXIT_INPUT;
+    }
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (s->pool[c] > 0 && s->pool[c] < o->holdout)
+            rl_cli_say(o, "note: %s: %ld configuration%s, fewer than --holdout %d: none held "
+                          "back, so the class is not in the table%s", rl_kclass_name((rl_kclass)c),
+                       s->pool[c], s->pool[c] == 1 ? "" : "s", o->holdout,
+                       s->pool[c] < 2 ? "" : " (a smaller --holdout includes it)");
+    return 0;
+}
+
 /* validate --tables: predicted vs measured on held-back configurations. */
 static int validate_tables(rl_opts *o)
 {
@@ -2435,7 +2468,7 @@ static int validate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     char device[RL_SILICON_DEVICE_LEN];
     int rc = import_tables(o, "validate", &h, device, &s);
-    if (rc != 0)
+    if (rc != 0 || (rc = holdout_check(o, &s)) != 0)
         return rc;
     char err[ERRLEN];
     cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);

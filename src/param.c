@@ -537,9 +537,10 @@ const rl_command RL_COMMANDS[] = {
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
      "residuals) adds predicted_s_low/_high (--band), the result band_coverage.\n"
      "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
-     "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
-     "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured);\n"
-     "tables of another chip's device are refused, as by calibrate --tables.",
+     "configuration of a class held back (--holdout K, default 5; a class with fewer than K is\n"
+     "named in a note, a K above every class's count refused), predicts the held-back ones and\n"
+     "prints median / p90 / max |error| per operator class and dtype (--plot: predicted vs\n"
+     "measured); tables of another chip's device are refused, as by calibrate --tables.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
      "   or: --against FILE.csv [--model M] [--hw H] [--engine E] [--weights D --kv D\n"
