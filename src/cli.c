@@ -319,6 +319,16 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     }
     if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
         rl_cli_tell(c->name, "note: --x applies to --sharding 2d only; ignored");
+    /* tester31 F12: without --tp the plan spans tp = 1 chip, and the 2D
+     * checks said "x: 4 must divide tp = 1" */
+    if (o->plan.layout == RL_LAYOUT_2D && !o->given[RL_P_TP]) {
+        char eg[64] = "";
+        if (o->chips >= 4)
+            snprintf(eg, sizeof eg, "; --tp %lld spans all --chips", o->chips);
+        rl_cli_tell(c->name, "--sharding 2d: give --tp N, the chips the 2D plan spans (N >= 4: "
+                    "two axes of >= 2 chips%s)", eg);
+        return -1;
+    }
     /* --sharding 1d (the default) or an ignored --x alone choose no plan */
     if (o->plan.layout == RL_LAYOUT_1D && !o->given[RL_P_TP] && !o->given[RL_P_EP] &&
         !o->given[RL_P_SP] && !o->given[RL_P_PP])

@@ -142,7 +142,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                 "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
-                       "1d|2d", "Megatron (1d) or 2D weight-stationary sharding",
+                       "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",
                        AT(plan.layout), 0, 0, RL_PF_PLAN},
     [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
                        "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "

@@ -4129,6 +4129,22 @@ static void host_cost_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* tester31 F12: `step --sharding 2d --chips 16` without --tp said "x: 4
+ * must divide tp = 1 and leave YZ > 1" (the plan spans tp chips, 1 by
+ * default): now exit 2 saying to give --tp, with --chips' count; with
+ * --tp 16 the same line runs (2d 4x4). */
+static void sharding_2d_asks_for_tp(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw tpu-v5e --chips 16 --sharding 2d --x 4 "
+                       "--batch 64 --context 4096 --ideal";
+    assert_int_equal(cli2(base, ""), 2);
+    if (!strstr(out, "--sharding 2d: give --tp N, the chips the 2D plan spans (N >= 4: two axes "
+                     "of >= 2 chips; --tp 16 spans all --chips)"))
+        fail_msg("%s", out);
+    assert_int_equal(cli2(base, " --tp 16"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4228,6 +4244,7 @@ int main(void)
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
+        cmocka_unit_test(sharding_2d_asks_for_tp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
