@@ -1456,6 +1456,13 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(b2k, "kernel_excess_s"), 1e3 * num(b2k, "step_s"));
     doc_quotes(md, "docs/model.md", "`compute_s` 159.7 -> %.2f ms", 1e3 * num(b2k, "compute_s"));
     cJSON_Delete(j);
+    /* the kept-bf16 paragraph's llama3-8b figure (tester31 F16: 8.086 quoted,
+     * 8.116 printed) */
+    j = run_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 --weights fp8 "
+                 "--compute fp8 --ideal --format json");
+    doc_quotes(md, "docs/model.md", "llama3-8b decode fp8/fp8 `compute_s` 7.584 -> %.3f us a token",
+               1e6 * num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "compute_s"));
+    cJSON_Delete(j);
     free(md);
     /* serving.md: a windowed model's sequences, step's max_batch */
     char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
