@@ -319,6 +319,16 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     }
     if (o->plan.x > 0 && o->plan.layout != RL_LAYOUT_2D)
         rl_cli_tell(c->name, "note: --x applies to --sharding 2d only; ignored");
+    /* tester31 F12: without --tp the plan spans tp = 1 chip, and the 2D
+     * checks said "x: 4 must divide tp = 1" */
+    if (o->plan.layout == RL_LAYOUT_2D && !o->given[RL_P_TP]) {
+        char eg[64] = "";
+        if (o->chips >= 4)
+            snprintf(eg, sizeof eg, "; --tp %lld spans all --chips", o->chips);
+        rl_cli_tell(c->name, "--sharding 2d: give --tp N, the chips the 2D plan spans (N >= 4: "
+                    "two axes of >= 2 chips%s)", eg);
+        return -1;
+    }
     /* --sharding 1d (the default) or an ignored --x alone choose no plan */
     if (o->plan.layout == RL_LAYOUT_1D && !o->given[RL_P_TP] && !o->given[RL_P_EP] &&
         !o->given[RL_P_SP] && !o->given[RL_P_PP])
@@ -2453,6 +2463,39 @@ static int calibrate_tables(rl_opts *o)
     return emit(o, r);
 }
 
+/* validate --tables's hold-out, after the import into s (tester31 F15: a
+ * --holdout above every class's configuration count held nothing back and
+ * printed empty tables, exit 0; a class with fewer configurations than K
+ * vanished from the table): refused (exit 2, s freed) when nothing is held
+ * back, naming the largest K that holds one; otherwise a note per class
+ * that holds none.  0 or the exit code. */
+static int holdout_check(const rl_opts *o, rl_silicon *s)
+{
+    long most = 0;
+    int kc = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (s->pool[c] > most)
+            most = s->pool[c], kc = c;
+    if (s->nheld == 0) {
+        rl_silicon_free(s);
+        if (most < 2)
+            rl_cli_tell("validate", "--holdout %d: no configuration held back: no class has two "
+                        "configurations, one to hold back and one to fit", o->holdout);
+        else
+            rl_cli_tell("validate", "--holdout %d: no configuration held back (one in every %d "
+                        "of a class is; the largest class, %s, has %ld): give --holdout %ld or "
+                        "less", o->holdout, o->holdout, rl_kclass_name((rl_kclass)kc), most, most);
+        return RL_EXIT_INPUT;
+    }
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (s->pool[c] > 0 && s->pool[c] < o->holdout)
+            rl_cli_say(o, "note: %s: %ld configuration%s, fewer than --holdout %d: none held "
+                          "back, so the class is not in the table%s", rl_kclass_name((rl_kclass)c),
+                       s->pool[c], s->pool[c] == 1 ? "" : "s", o->holdout,
+                       s->pool[c] < 2 ? "" : " (a smaller --holdout includes it)");
+    return 0;
+}
+
 /* validate --tables: predicted vs measured on held-back configurations. */
 static int validate_tables(rl_opts *o)
 {
@@ -2465,7 +2508,7 @@ static int validate_tables(rl_opts *o)
         return RL_EXIT_INPUT;
     char device[RL_SILICON_DEVICE_LEN];
     int rc = import_tables(o, "validate", &h, device, &s);
-    if (rc != 0)
+    if (rc != 0 || (rc = holdout_check(o, &s)) != 0)
         return rc;
     char err[ERRLEN];
     cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);

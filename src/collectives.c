@@ -8,6 +8,8 @@
 
 #include <lauxlib.h>
 
+#include "number.h"
+
 static const char *const OP_NAMES[] = {"AllGather", "ReduceScatter", "AllReduce", "AllToAll",
                                        "P2P"};
 
@@ -192,8 +194,9 @@ static int read_row(lua_State *L, const char *origin, lua_Integer i, rl_coll_row
         } else if (strcmp(k, "gpus") == 0) {
             rc = read_num(L, origin, kf, 1, &v, err, errlen);
             if (rc == 0 && (v < 2 || v != floor(v) || v > 1e6)) {
-                snprintf(err, errlen, "%s: field '%s': expected a whole number of GPUs >= 2, got %g",
-                         origin, kf, v);
+                char got[RL_NUMBER_STR];
+                snprintf(err, errlen, "%s: field '%s': expected a whole number of GPUs >= 2, got %s",
+                         origin, kf, rl_number_str(v, got));
                 rc = -1;
             }
             r->gpus = (long long)v;

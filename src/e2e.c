@@ -201,6 +201,8 @@ typedef struct {
     char model_names[MAX_SPECS][256];
     int beyond;                /* rows left out beyond their model's max_context */
     char beyond_first[1024];   /* the first of them, as a sentence */
+    int other;                 /* rows left out of another chip or engine (fit) */
+    char other_first[1024];    /* the first of them, as a sentence */
 } rows;
 
 static void rows_free(rows *r)
@@ -394,9 +396,15 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
             return -1;
         if (serves(&rs->hws[pi], &rs->hws[hi]))
             hi = pi;
-        if ((only_hw && strcmp(rs->hws[hi].name, only_hw) != 0) ||
-            (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0))
+        int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
+        if (other_hw || (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0)) {
+            if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */
+                snprintf(rs->other_first, sizeof rs->other_first, "line %d's %s '%.200s' is not "
+                         "%s's '%.200s'", r->line, other_hw ? "hw" : "engine",
+                         other_hw ? hname : r->engine, other_hw ? "--hw" : "--engine",
+                         other_hw ? only_hw : only_engine);
             continue;
+        }
         const rl_model *mod = &rs->models[mi];
         if (mod->max_context > 0 && rl_e2e_row_seq(r) > mod->max_context) {
             if (!rs->beyond++) /* tester18 F11: measured, so not bad input; left out, said */
@@ -428,15 +436,23 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
 }
 
 /* The left_out_note of a fit or validate result on rs: rows beyond their
- * model's context, which load_rows leaves out. */
+ * model's context and rows of another chip or engine, which load_rows
+ * leaves out, each kind with its first row. */
 static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
 {
-    char note[2048];
-    if (!rs->beyond)
+    char beyond[1536] = "", other[1536] = "", note[3200];
+    if (!rs->beyond && !rs->other)
         return;
-    snprintf(note, sizeof note, "%.600s: %d row%s left out: longer than the model's max_context "
-             "(the first: %s); to keep them, raise it with --set model.max_context=N", file, rs->beyond,
-             rs->beyond == 1 ? "" : "s", rs->beyond_first);
+    if (rs->beyond)
+        snprintf(beyond, sizeof beyond, "%d row%s left out: longer than the model's max_context "
+                 "(the first: %s); to keep them, raise it with --set model.max_context=N",
+                 rs->beyond, rs->beyond == 1 ? "" : "s", rs->beyond_first);
+    if (rs->other)
+        snprintf(other, sizeof other, "%d row%s left out: of another chip or engine (the first: "
+                 "%s); a fit reads --hw's chip and --engine's rows only", rs->other,
+                 rs->other == 1 ? "" : "s", rs->other_first);
+    snprintf(note, sizeof note, "%.600s: %s%s%s", file, beyond, *beyond && *other ? "; " : "",
+             other);
     cJSON_AddStringToObject(res, "left_out_note", note);
 }
 

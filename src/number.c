@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 const char *rl_number_end(const char *end)
@@ -52,6 +53,16 @@ int rl_parse_number(const char *s, double *out, const char **why)
     }
     *out = v; /* a subnormal (ERANGE, nonzero) is kept */
     return 0;
+}
+
+const char *rl_number_str(double v, char *buf)
+{
+    for (int digits = 6; digits <= 17; digits++) { /* %g's 6 first: the usual text */
+        snprintf(buf, RL_NUMBER_STR, "%.*g", digits, v);
+        if (!isfinite(v) || strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
 }
 
 int rl_parse_tuple(const char *s, double *v, int min, int max)

@@ -34,4 +34,11 @@ int rl_number_is_hex(const char *s);
  * Returns how many, or -1. */
 int rl_parse_tuple(const char *s, double *v, int min, int max);
 
+/* v as the shortest %g text that reads back (strtod) as v itself, at most
+ * 17 significant digits, into buf[RL_NUMBER_STR] (also returned): what a
+ * range error prints, so "must be an integer, got 4096.0000000001" never
+ * reads "got 4096" (tester31 F14: %g's 6 digits contradicted the rule). */
+#define RL_NUMBER_STR 32
+const char *rl_number_str(double v, char *buf);
+
 #endif

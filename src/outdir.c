@@ -127,7 +127,7 @@ void rl_outdir_close(rl_outdir *o)
 }
 
 /* Check the name's syntax: relative, no '..', '.', or empty component, no
- * control characters, bounded lengths. */
+ * control characters, bounded lengths, not in an undo folder's name. */
 static int check_name(const char *name, char *err, size_t errlen)
 {
     size_t len = strlen(name);
@@ -151,6 +151,10 @@ static int check_name(const char *name, char *err, size_t errlen)
             RL_FAIL("%s: '.' and '..' components are refused (outputs stay inside the --out "
                     "directory)",
                     name);
+        if (p == name && !strncmp(p, UNDO_PREFIX, strlen(UNDO_PREFIX)))
+            RL_FAIL("%s: names beginning '" UNDO_PREFIX "' are roofline's own (its undo "
+                    "folders, named on the next run as an interrupted run's); choose another "
+                    "name", name); /* tester31 F8: a script forged one */
         if (n > COMPONENT_MAX)
             RL_FAIL("%s: a path component is longer than %d bytes (a file's temporary name adds "
                     "11 to it, and 255 is the limit)", name, COMPONENT_MAX);

@@ -141,7 +141,8 @@ int rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen);
  * name is the last component of `name`) and, when path is not NULL, the
  * absolute path for messages in path (pathlen bytes).  Returns -1 with
  * "NAME: reason" in err: empty, absolute, '..' or empty component, control
- * character, longer than 1024 bytes in all or RL_NAME_MAX (244) a component
+ * character, a first component beginning ".roofline-undo-" (the undo
+ * folders' names), longer than 1024 bytes in all or RL_NAME_MAX (244) a component
  * (room for the temporary's suffix), a component that is a symbolic link or
  * not a directory, a target that is a directory, a symbolic link or not a
  * regular file (a FIFO, a device), a

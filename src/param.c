@@ -142,7 +142,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                 "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
-                       "1d|2d", "Megatron (1d) or 2D weight-stationary sharding",
+                       "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",
                        AT(plan.layout), 0, 0, RL_PF_PLAN},
     [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
                        "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "
@@ -537,9 +537,10 @@ const rl_command RL_COMMANDS[] = {
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
      "residuals) adds predicted_s_low/_high (--band), the result band_coverage.\n"
      "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
-     "configuration held back (--holdout K, default 5), predicts the held-back ones and prints\n"
-     "median / p90 / max |error| per operator class and dtype (--plot: predicted vs measured);\n"
-     "tables of another chip's device are refused, as by calibrate --tables.",
+     "configuration of a class held back (--holdout K, default 5; a class with fewer than K is\n"
+     "named in a note, a K above every class's count refused), predicts the held-back ones and\n"
+     "prints median / p90 / max |error| per operator class and dtype (--plot: predicted vs\n"
+     "measured); tables of another chip's device are refused, as by calibrate --tables.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
      "   or: --against FILE.csv [--model M] [--hw H] [--engine E] [--weights D --kv D\n"
@@ -556,7 +557,8 @@ const rl_command RL_COMMANDS[] = {
      "  not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
      "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
      "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
-     "  model's max_context (a warning names the first; --set model.max_context=N keeps them).\n"
+     "  model's max_context (a warning names the first of each; --set model.max_context=N\n"
+     "  keeps the long ones).\n"
      "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of its tp\n"
      "  GPUs cannot have run: refused (exit 2, naming its line).\n"
      "--engine names the engine measured: trtllm, vllm, reference, splitwise (SplitwiseSim's\n"

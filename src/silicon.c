@@ -773,10 +773,14 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     if (rc == 0 && edge >= 0)
         hold_edge(&r, cls, edge, held);
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
-        if (r.v[i].var >= 0 && edge < 0 && holdout >= 2 && ++nth % (size_t)holdout == 0)
+        int counted = r.v[i].var >= 0 && edge < 0;
+        nth += (size_t)counted;
+        if (counted && holdout >= 2 && nth % (size_t)holdout == 0)
             held[i] = 1;
         nheld += held[i];
     }
+    if (edge < 0)
+        s->pool[cls] = (long)nth;
     if (rc == 0 && nheld) {
         rl_silicon_row *v = realloc(s->held, (s->nheld + nheld) * sizeof *v);
         if (!v) {
@@ -838,6 +842,8 @@ static int import_held(const char *dir, const char *engine, const rl_hw *h, int 
     if (!out->tables)
         RL_FAIL("out of memory");
     int found = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        out->pool[c] = -1;
     for (int c = 0; c < RL_KC_COUNT; c++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);

@@ -102,6 +102,8 @@ typedef struct {
     long filled[RL_KC_COUNT][RL_KV_COUNT];  /* grid nodes filled */
     long below[RL_KC_COUNT][RL_KV_COUNT];   /* configurations left out: faster than
                                                their roofline (engines.h, the floor rule) */
+    long pool[RL_KC_COUNT];     /* configurations a holdout counts, per class (the
+                                   fitted and the held back; -1: no file) */
     rl_silicon_row *held;       /* configurations held back (holdout) */
     size_t nheld;
     rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */

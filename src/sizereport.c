@@ -21,11 +21,28 @@ typedef struct {
     int in_list;
 } doc;
 
-/* s in d's markup: HTML's <, > and &; in Markdown `|` only inside a table
- * cell (`cell`), where it would end the cell (GFM: `\|`, code spans
- * too); elsewhere `\|` would print its backslash, in a code span as
- * text (tester28 F11: the Command line's `--set 'model.name=a\|b'` was
- * not the command run). */
+/* Whether the Markdown text at s starts raw HTML, an entity or a code span
+ * (CommonMark 0.31, sec. 6.6 raw HTML: '<' then a tag name's letter, '/',
+ * '!' or '?'; sec. 2.5 entities: '&' then a name or '#'; sec. 6.1 code
+ * spans: '`'): escaped with a backslash (sec. 2.4), which renders the
+ * character itself.  A '<' before a space or '=' (the text's "p99 <= 5")
+ * starts nothing and stays as written. */
+static int md_markup(const char *s)
+{
+    unsigned char n = (unsigned char)s[1];
+    int letter = (n | 0x20) >= 'a' && (n | 0x20) <= 'z';
+    return (s[0] == '<' && (letter || (n && strchr("/!?", n)))) ||
+           (s[0] == '&' && (letter || n == '#')) || s[0] == '`';
+}
+
+/* s in d's markup: HTML's <, > and &; in Markdown what would start raw
+ * HTML, an entity or a code span (md_markup; tester31 F11: a spec's name
+ * "<script>..." and source "<img ... onerror=...>" passed into the .md
+ * report raw, which renderers that allow inline HTML run), and `|` only
+ * inside a table cell (`cell`), where it would end the cell (GFM: `\|`,
+ * code spans too); elsewhere `\|` would print its backslash, in a code
+ * span as text (tester28 F11: the Command line's `--set 'model.name=a\|b'`
+ * was not the command run; the Command's code span is md_code's). */
 static void esc_in(doc *d, const char *s, int cell)
 {
     for (; *s; s++) {
@@ -35,8 +52,8 @@ static void esc_in(doc *d, const char *s, int cell)
             fputs("&gt;", d->f);
         else if (d->html && *s == '&')
             fputs("&amp;", d->f);
-        else if (!d->html && cell && *s == '|')
-            fputs("\\|", d->f);
+        else if (!d->html && ((cell && *s == '|') || md_markup(s)))
+            fprintf(d->f, "\\%c", *s);
         else
             fputc(*s, d->f);
     }
@@ -102,6 +119,29 @@ static void item(doc *d, const char *fmt, ...)
     va_start(ap, fmt);
     block(d, 1, fmt, ap);
     va_end(ap);
+}
+
+/* A Markdown list item: label, then text verbatim in a code span, its
+ * fence one backtick longer than text's longest run of them and spaced off
+ * a backtick at either end (CommonMark 0.31, sec. 6.1); nothing in it is
+ * markup, so nothing is escaped. */
+static void md_code_item(doc *d, const char *label, const char *text)
+{
+    size_t run = 0, most = 0;
+    for (const char *c = text; *c; c++)
+        if ((run = *c == '`' ? run + 1 : 0) > most)
+            most = run;
+    size_t n = strlen(text);
+    const char *pad = n && (text[0] == '`' || text[n - 1] == '`') ? " " : "";
+    d->in_list = 1;
+    fprintf(d->f, "- %s", label);
+    for (int end = 0; end < 2; end++) {
+        if (end)
+            fprintf(d->f, "%s%s%s", pad, text, pad);
+        for (size_t i = 0; i <= most; i++)
+            fputc('`', d->f);
+    }
+    fputc('\n', d->f);
 }
 
 static void row(doc *d, int header, int n, char cells[][96])
@@ -1051,8 +1091,10 @@ static void report_method(doc *d, const rl_size_report_data *x)
     item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
             "simulator, each replica count searched until the targets hold: %.1f s in total.",
          r->n, r->search_s);
-    if (x->command)
-        item(d, d->html ? "Command: %s" : "Command: `%s`", x->command);
+    if (x->command && d->html)
+        item(d, "Command: %s", x->command);
+    else if (x->command)
+        md_code_item(d, "Command: ", x->command);
 }
 
 /* The whole report, section by section. */

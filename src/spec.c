@@ -190,7 +190,9 @@ int rl_spec_read_flops(lua_State *L, const char *origin, const char *field, doub
         }
         if (v < NUM_MIN_POS) {
             lua_pop(L, 2);
-            RL_FAIL("%s: field '%s': must be >= %g FLOP/s, got %g", origin, fname, NUM_MIN_POS, v);
+            char got[RL_NUMBER_STR];
+            RL_FAIL("%s: field '%s': must be >= %g FLOP/s, got %s", origin, fname, NUM_MIN_POS,
+                    rl_number_str(v, got));
         }
         flops[t] = v;
         n++;
@@ -258,22 +260,25 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
     case T_INT:
     case T_NUM: {
         double v;
+        char got[RL_NUMBER_STR]; /* the value in enough digits to be itself (number.h) */
         if (read_number(L, origin, f->name, &v, err, errlen) != 0)
             return -1;
         if ((f->flags & POS) ? !(v > 0) : !(v >= 0))
-            RL_FAIL("%s: field '%s': must be %s, got %g", origin, f->name,
-                    (f->flags & POS) ? "> 0" : ">= 0", v);
+            RL_FAIL("%s: field '%s': must be %s, got %s", origin, f->name,
+                    (f->flags & POS) ? "> 0" : ">= 0", rl_number_str(v, got));
         if (f->type == T_NUM) {
             if ((f->flags & (POS | MIN1)) && v != 0 && v < NUM_MIN_POS)
-                RL_FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %g",
-                        origin, f->name, NUM_MIN_POS, v);
+                RL_FAIL("%s: field '%s': must be >= %g (an SI unit: bytes, bytes/s, count), got %s",
+                        origin, f->name, NUM_MIN_POS, rl_number_str(v, got));
             *(double *)dst = v;
             return 0;
         }
         if (v != floor(v))
-            RL_FAIL("%s: field '%s': must be an integer, got %g", origin, f->name, v);
+            RL_FAIL("%s: field '%s': must be an integer, got %s", origin, f->name,
+                    rl_number_str(v, got));
         if (v > DIM_MAX)
-            RL_FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, f->name, v, DIM_MAX);
+            RL_FAIL("%s: field '%s': %s is beyond the supported maximum %g", origin, f->name,
+                    rl_number_str(v, got), DIM_MAX);
         *(long long *)dst = (long long)v;
         return 0;
     }

@@ -125,6 +125,22 @@ int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, siz
         *out = (rl_dist){RL_DIST_LOGNORMAL, a, b};
         return 0;
     }
+    /* numbers in a DIST form that break its rule: that rule, with the values
+     * as given (tester31 F14: uniform:100:10 got the grammar; a bad N does,
+     * N's rule first) */
+    const char *rule = NULL;
+    if (np == 3 && !strcmp(parts[0], "uniform") && !parse_num(parts[1], &a) &&
+             !parse_num(parts[2], &b))
+        rule = a > b ? "uniform:MIN:MAX needs MIN <= MAX"
+                     : "uniform:MIN:MAX needs whole tokens, MIN >= 1";
+    else if (np == 3 && !strcmp(parts[0], "lognormal") && !parse_num(parts[1], &a) &&
+             !parse_num(parts[2], &b))
+        rule = a < 1 ? "lognormal:MEAN:SIGMA needs MEAN >= 1"
+                     : "lognormal:MEAN:SIGMA needs 0 <= SIGMA <= 4";
+    if (rule) {
+        snprintf(err, errlen, "%s: '%s': %s", field, s, rule);
+        return -1;
+    }
     snprintf(err, errlen,
              "%s: '%s': expected N (whole tokens >= 1), uniform:MIN:MAX (whole tokens), "
              "lognormal:MEAN:SIGMA (0 <= SIGMA <= 4), or trace (with --trace)",

@@ -1460,6 +1460,13 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(b2k, "kernel_excess_s"), 1e3 * num(b2k, "step_s"));
     doc_quotes(md, "docs/model.md", "`compute_s` 159.7 -> %.2f ms", 1e3 * num(b2k, "compute_s"));
     cJSON_Delete(j);
+    /* the kept-bf16 paragraph's llama3-8b figure (tester31 F16: 8.086 quoted,
+     * 8.116 printed) */
+    j = run_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 --weights fp8 "
+                 "--compute fp8 --ideal --format json");
+    doc_quotes(md, "docs/model.md", "llama3-8b decode fp8/fp8 `compute_s` 7.584 -> %.3f us a token",
+               1e6 * num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "compute_s"));
+    cJSON_Delete(j);
     free(md);
     /* serving.md: a windowed model's sequences, step's max_batch */
     char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
@@ -4133,6 +4140,22 @@ static void host_cost_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* tester31 F12: `step --sharding 2d --chips 16` without --tp said "x: 4
+ * must divide tp = 1 and leave YZ > 1" (the plan spans tp chips, 1 by
+ * default): now exit 2 saying to give --tp, with --chips' count; with
+ * --tp 16 the same line runs (2d 4x4). */
+static void sharding_2d_asks_for_tp(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw tpu-v5e --chips 16 --sharding 2d --x 4 "
+                       "--batch 64 --context 4096 --ideal";
+    assert_int_equal(cli2(base, ""), 2);
+    if (!strstr(out, "--sharding 2d: give --tp N, the chips the 2D plan spans (N >= 4: two axes "
+                     "of >= 2 chips; --tp 16 spans all --chips)"))
+        fail_msg("%s", out);
+    assert_int_equal(cli2(base, " --tp 16"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4232,6 +4255,7 @@ int main(void)
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
+        cmocka_unit_test(sharding_2d_asks_for_tp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

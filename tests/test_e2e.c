@@ -385,6 +385,39 @@ static void fit_selects_its_hardware(void **state)
     rl_measure_free(&m);
 }
 
+/* tester31 F3: a row of another chip (a typo in its hw column) is left out
+ * with left_out_note naming its line and why, as a row beyond max_context
+ * is, not only counted in left_out_rows.  Row 0 of EXCERPT (a decode row
+ * within llama2-70b's context once max_context is raised) relabelled
+ * tpu-v5e: expected exactly 1 row left out, named by its file line. */
+static void fit_names_another_chip_row(void **state)
+{
+    (void)state;
+    use_source_tree();
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(rl_measure_read(EXCERPT, &m, err, sizeof err), 0);
+    snprintf(m.row[0].hw, sizeof m.row[0].hw, "tpu-v5e");
+    rl_override set = {"max_context", "16384"};
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+                     .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+    o.sets[0] = &set;
+    o.nsets[0] = 1;
+    cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+    if (!res)
+        fail_msg("%s", err);
+    assert_rel(num(res, "left_out_rows"), 1, 0);
+    const cJSON *note = cJSON_GetObjectItem(res, "left_out_note");
+    char want[128];
+    snprintf(want, sizeof want, "1 row left out: of another chip or engine (the first: line %d's "
+             "hw 'tpu-v5e' is not --hw's 'h100-sxm')", m.row[0].line);
+    if (!cJSON_IsString(note) || !strstr(note->valuestring, want))
+        fail_msg("left_out_note %s, want %s", cJSON_IsString(note) ? note->valuestring : "none",
+                 want);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
 /* A profile of before the engines container, its costs in the top-level
  * engine_costs (the alias, tests/data/hw/engine_costs_alias.lua), loads
  * as the engine it names, selected; written back it is that engine's
@@ -1718,6 +1751,7 @@ int main(void)
         cmocka_unit_test(fit_recovers_known_costs),
         cmocka_unit_test(fit_bounds_comm_eff),
         cmocka_unit_test(fit_selects_its_hardware),
+        cmocka_unit_test(fit_names_another_chip_row),
         cmocka_unit_test(engine_costs_alias),
         cmocka_unit_test(shipped_profiles),
         cmocka_unit_test(step_retimed_by_the_fit),

@@ -198,6 +198,36 @@ static void llama2_13b_matches_formula_1(void **state)
     }
 }
 
+/* tester31 F10: near B_crit the op list's step exceeds formula (1)'s by
+ * more than llama2_13b_matches_formula_1's 0.5%: each operator's own
+ * max(bytes, FLOPs) sums above the max of the sums where the weight
+ * matmuls turn compute-bound while the activations stay memory-bound.
+ * LLaMA-3-70B on 8 H100 (no plan: formula (1)'s fully sharded chips),
+ * S = 4096, bf16 and fp8/fp8 (B_crit 295): expected never below formula
+ * (1) and within 3%, the bound docs/model.md states (seen: largest at
+ * B = 292-295, 2.49% bf16 and 2.86% fp8; 1.05% and 1.21% at B = 1024). */
+static void formula_1_near_b_crit(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long batches[] = {1, 64, 256, 295, 1024};
+    double most = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 5; i++) {
+            rl_ops_config c = decode_cfg(batches[i], 4096);
+            c.chips = 8;
+            if (k)
+                c.prec.weights = c.prec.compute = RL_FP8;
+            const rl_ops *o = build(&m, &h, &c);
+            rl_step s = rl_step_decode(&m, &h, 8, batches[i], 4096, c.prec);
+            assert_true(o->step_s >= s.step_s);
+            assert_rel(o->step_s, s.step_s, 0.03);
+            most = fmax(most, o->step_s / s.step_s - 1);
+        }
+    assert_true(most > 0.025); /* the 1.5% the doc said did not hold */
+}
+
 /* Pitfall: head_dim is not D/N.  Qwen3-32B: 64 heads x 128 = 8192 != 5120,
  * so q_proj is [5120, 8192] and o_proj [8192, 5120]. */
 static void qwen3_head_dim(void **state)
@@ -1112,6 +1142,7 @@ int main(void)
         cmocka_unit_test(gqa_kv_read_per_kv_head),
         cmocka_unit_test(b_crit_per_op),
         cmocka_unit_test(llama2_13b_matches_formula_1),
+        cmocka_unit_test(formula_1_near_b_crit),
         cmocka_unit_test(qwen3_head_dim),
         cmocka_unit_test(tied_lm_head),
         cmocka_unit_test(swiglu_ops),

@@ -64,6 +64,9 @@ static void refuses_escapes(void **state)
     expect_refused(&o, "a//b", "empty path component");
     expect_refused(&o, "a/", "empty path component");
     expect_refused(&o, "bad\nname", "control character");
+    /* tester31 F8: the undo folders' names are the tool's own */
+    expect_refused(&o, ".roofline-undo-abc/NAMES", "roofline's own");
+    expect_refused(&o, ".roofline-undo-x", "roofline's own");
     expect_refused(&o, "escape/x", "symbolic link");
     expect_refused(&o, "filelink", "symbolic link");
     expect_refused(&o, "sub", "a directory");

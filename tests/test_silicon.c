@@ -452,6 +452,36 @@ static void test_holdout(void **state)
     rl_silicon_free(&s);
 }
 
+/* tester31 F15: validate --tables --holdout K above every class's
+ * configuration count (the excerpt: gemm 50, prefill and decode attention
+ * 4 each, counted in pool) held nothing back and printed empty tables,
+ * exit 0: refused (exit 2) naming the largest K that holds one (50); K 50
+ * holds one GEMM and notes the two attention classes it leaves out. */
+static void test_holdout_above_the_classes(void **state)
+{
+    (void)state;
+    rl_silicon s;
+    import_excerpt(&s, 2);
+    assert_int_equal(s.pool[RL_KC_GEMM], 50);
+    assert_int_equal(s.pool[RL_KC_PREFILL_ATTN], 4);
+    assert_int_equal(s.pool[RL_KC_DECODE_ATTN], 4);
+    rl_silicon_free(&s);
+    char cmd[1024], out[4096];
+    for (int k = 50; k <= 51; k++) {
+        snprintf(cmd, sizeof cmd, "validate --tables %s --hw h100-sxm --engine trtllm --holdout "
+                 "%d --format json", EXCERPT, k);
+        int rc = run_cli(cmd, out, sizeof out);
+        if (k == 51 && (rc != 2 || !strstr(out, "--holdout 51: no configuration held back (one in "
+                                                   "every 51 of a class is; the largest class, "
+                                                   "gemm, has 50): give --holdout 50 or less")))
+            fail_msg("--holdout 51: exit %d, %s", rc, out);
+        if (k == 50 && (rc != 0 || !strstr(out, "note: prefill_attention: 4 configurations, "
+                                                   "fewer than --holdout 50: none held back") ||
+                        !strstr(out, "note: decode_attention: 4 configurations")))
+            fail_msg("--holdout 50: exit %d, %s", rc, out);
+    }
+}
+
 static void save_excerpt(char *path);
 
 static void test_saved_spec_and_mode(void **state)
@@ -1294,6 +1324,7 @@ int main(void)
         cmocka_unit_test(test_rows_below_the_floor_left_out),
         cmocka_unit_test(test_spike_made_monotone),
         cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_holdout_above_the_classes),
         cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_h100_pcie_is_sxm_what_if),
         cmocka_unit_test(test_engine_switch_restores_own_figures),

@@ -883,7 +883,11 @@ static void test_report_sections(void **state)
  * ran the script); the Markdown report escapes '|' inside table cells only
  * (a hardware name in the ranked table's Config cell: `h\|x`), and prints
  * it as is elsewhere, where `\|` would show its backslash in a code span
- * (tester28 F11; test_report_command_verbatim). */
+ * (tester28 F11; test_report_command_verbatim).  The Markdown report
+ * backslash-escapes what would start raw HTML, an entity or a code span
+ * (tester31 F11: it wrote the name raw, "<img ... onerror=...>" included;
+ * CommonMark renders "\<img" as the text "<img"), in the heading and the
+ * Model line alike, and leaves "<=" as written. */
 static void test_report_escapes_names(void **state)
 {
     fixture *f = *state;
@@ -905,7 +909,12 @@ static void test_report_escapes_names(void **state)
     in.hw = hw;
     t = rl_size_report_render(&d, 0);
     assert_non_null(t);
-    assert_non_null(strstr(t, "# Deployment sizing: x</title><img src=x onerror=alert(1)>|&"));
+    assert_non_null(strstr(t, "# Deployment sizing: x\\</title>\\<img src=x onerror=alert(1)>|& "));
+    assert_non_null(strstr(t, "- Model: x\\</title>\\<img src=x onerror=alert(1)>|& ("));
+    /* none starts HTML outside the Command's code span ("cmd <b>", verbatim) */
+    for (const char *c = strchr(t, '<'); c; c = strchr(c + 1, '<'))
+        if ((c == t || c[-1] != '\\') && c[1] != ' ' && c[1] != '=' && strncmp(c - 5, "`cmd <b>`", 9))
+            fail_msg("unescaped '%.20s'", c);
     assert_non_null(strstr(t, "| 1 | h\\|x "));  /* the first ranked row's Config cell */
     assert_non_null(strstr(t, " x h|x: ")); /* the Recommendation paragraph: as is */
     free(t);

@@ -109,6 +109,13 @@ static void error_classes(void **state)
     expect_error("return { name = 't', layers = 2.5, d_model = 64, d_ff = 128, heads = 4, "
                  "kv_heads = 2, vocab = 100 }",
                  "field 'layers': must be an integer");
+    /* tester31 F14: the value in the digits that make it itself, not %g's 6
+     * ("must be an integer, got 64" contradicted itself) */
+    expect_error("return { name = 't', layers = 2, d_model = 64.0000000001, d_ff = 128, heads = 4, "
+                 "kv_heads = 2, vocab = 100 }",
+                 "field 'd_model': must be an integer, got 64.0000000001");
+    expect_error("return { " VALID_MODEL ", kv_bytes_per_token = 0.99999999 }",
+                 "must be >= 1 (an SI unit: bytes, bytes/s, count), got 0.99999999");
     expect_error("return { name = 't', layers = 2, d_model = 64, d_ff = 128, heads = 4, "
                  "kv_heads = 3, vocab = 100 }",
                  "field 'kv_heads': 3 does not divide heads (4)");
