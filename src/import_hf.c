@@ -27,21 +27,28 @@ typedef struct {
      * always-present MLP/router biases and attention sinks (its config has no
      * key for them: GptOssExperts, GptOssTopKRouter, GptOssAttention) */
     int norms, qk_norm, oss;
+    /* head_dim when the config lacks the key: the family's transformers
+     * config default (0: hidden_size / num_attention_heads, which the class
+     * or its model derives) -- Qwen3Config 128, Gemma2Config and
+     * Gemma3TextConfig 256, GptOssConfig 64 (configuration_*.py); Llama,
+     * Mistral, Mixtral, Qwen2, Phi-3 and Qwen3Moe (no head_dim field; its
+     * attention takes getattr(config, "head_dim", hidden // heads)) derive */
+    long long head_dim;
 } family;
 
 static const family FAMILIES[] = {
-    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0},
-    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0},
-    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1},
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256},
+    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -56,6 +63,7 @@ typedef struct {
     char *err;
     size_t errlen;
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
+    char head[300]; /* the head_dim default note ("" when the config gives it) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -443,6 +451,26 @@ static int emit_small(out_t *o, const cJSON *cfg, const family *f)
     return 0;
 }
 
+/* head_dim (0: D/N) when the config gives none (tester31 F1): the
+ * family's transformers default (family.head_dim), with a note, since
+ * hidden/heads would be wrong for Qwen3, Gemma and gpt-oss (gpt-oss: D/N =
+ * 45, KV 51,840 B a token instead of 73,728).  null counts as missing,
+ * except for gpt_oss, whose GptOssConfig.__post_init__ turns None into
+ * hidden_size // num_attention_heads. */
+static int head_dim(out_t *o, const cJSON *cfg, const family *f, long long *H)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, "head_dim");
+    long long def = f->oss && cJSON_IsNull(j) ? 0 : f->head_dim;
+    if (get_int(o, cfg, "head_dim", def, H) != 0)
+        return -1;
+    if (def && (!j || cJSON_IsNull(j)))
+        snprintf(o->head, sizeof o->head,
+                 "head_dim not given: %lld, the default of transformers' config for model_type "
+                 "\"%s\" (not hidden_size / num_attention_heads); pass --set model.head_dim=N "
+                 "if the checkpoint differs", def, f->model_type);
+    return 0;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -478,7 +506,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_int(o, cfg, "intermediate_size", -1, &F) != 0 ||
         get_int(o, cfg, "num_attention_heads", -1, &N) != 0 ||
         get_int(o, cfg, "num_key_value_heads", N, &K) != 0 ||
-        get_int(o, cfg, "head_dim", 0, &H) != 0 ||
+        head_dim(o, cfg, f, &H) != 0 ||
         get_int(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
         get_int(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
@@ -732,7 +760,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, ""};
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -740,8 +768,11 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    if (rc == 0 && *o.rope && notelen) /* one line each */
-        snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "", o.rope);
+    const char *extra[] = {o.rope, o.head};
+    for (int i = 0; i < 2; i++)
+        if (rc == 0 && *extra[i] && notelen) /* one line each */
+            snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
+                     extra[i]);
     cJSON_Delete(root);
     if (!o.f || fclose(o.f) != 0) { /* the stream could not grow */
         snprintf(err, errlen, "%s: out of memory", path);

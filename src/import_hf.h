@@ -9,7 +9,9 @@
  * multimodal config) / gemma3_text, deepseek_v2 / deepseek_v3, gpt_oss.  Key mapping (HF -> spec):
  *   num_hidden_layers -> layers, hidden_size -> d_model, intermediate_size
  *   -> d_ff, num_attention_heads -> heads, num_key_value_heads -> kv_heads,
- *   head_dim -> head_dim (when given), vocab_size -> vocab,
+ *   head_dim -> head_dim (when absent: the family's transformers default,
+ *   noted -- qwen3 128, gemma2/gemma3 256, gpt_oss 64 -- or hidden /
+ *   heads where the class derives it), vocab_size -> vocab,
  *   max_position_embeddings -> max_context (rope_scaling applied as vLLM's
  *   max_model_len rule, import_hf.c rope_context, with a note),
  *   tie_word_embeddings ->
@@ -40,7 +42,9 @@
  * Defaults, only where the family's transformers config class defines one
  * and published configs omit the key: num_key_value_heads = heads;
  * tie_word_embeddings false (true for Gemma); gemma3_text vocab_size 262208,
- * max_position_embeddings 131072.  Every other key is required.
+ * max_position_embeddings 131072; head_dim as above (stderr note when a
+ * family default other than hidden / heads is taken).  Every other key is
+ * required.
  * Not modelled (small or no effect on bytes/FLOPs): biases, q/k norms,
  * Gemma's extra post-norms and softcapping, DeepSeek's multi-token
  * prediction layer, quantization_config (choose --weights instead: import-hf

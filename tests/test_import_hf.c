@@ -493,6 +493,51 @@ static void layer_types_every_family(void **state)
     assert_same_info(&a, &b);
 }
 
+/* tester31 F1: a config without head_dim takes the family's transformers
+ * default (Qwen3Config 128, Gemma2Config 256, GptOssConfig 64; Qwen3Moe has
+ * no such field and derives hidden / heads), with a note, not hidden /
+ * heads.  KV bytes a token (bf16, 1-token sequence: every layer holds one
+ * token), by hand: gpt-oss 36 layers x 8 KV heads x 64 x 2 x 2 = 73,728
+ * (the old importer: 2880 / 64 = 45 -> 51,840, which is also what
+ * GptOssConfig makes of an explicit null); gemma2-27b 46 x 16 x 256 x 4 =
+ * 753,664; qwen3-32b the fixture's own 128 -> 64 x 8 x 128 x 4 = 262,144;
+ * qwen3-30b-a3b 48 x 4 x (2048 / 32 = 64) x 4 = 49,152. */
+static void head_dim_defaults(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int null;
+        double kv;
+        const char *note;
+    } want[] = {
+        {"gpt-oss-120b.json", 0, 73728.0, "head_dim not given: 64, the default of transformers' "
+                                          "config for model_type \"gpt_oss\""},
+        {"gpt-oss-120b.json", 1, 51840.0, NULL},
+        {"gemma2-27b.json", 0, 753664.0, "head_dim not given: 256"},
+        {"qwen3-32b.json", 1, 262144.0, "head_dim not given: 128"},
+        {"qwen3-30b-a3b.json", 0, 49152.0, NULL},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[64], err[1024], note[1024] = "", lua[64];
+        int io;
+        fixture_with(path, want[i].file, 0, "head_dim", want[i].null ? cJSON_CreateNull() : NULL);
+        char *text = rl_import_hf(path, NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        unlink(path);
+        if (!text)
+            fail_msg("case %zu: %s", i, err);
+        write_temp(lua, ".lua", text);
+        free(text);
+        rl_model m = load_model(lua, NULL, 0);
+        unlink(lua);
+        double kv = rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 1, RL_KV_IDEAL);
+        if (kv != want[i].kv)
+            fail_msg("case %zu: kv %.0f B a token, want %.0f", i, kv, want[i].kv);
+        if (want[i].note ? !strstr(note, want[i].note) : strstr(note, "head_dim") != NULL)
+            fail_msg("case %zu: note '%s'", i, note);
+    }
+}
+
 /* tester30 F2: rope_scaling sets max_context by vLLM's max_model_len rule
  * (_get_and_verify_max_len: yarn -> original_max_position_embeddings x
  * factor, linear/dynamic -> max_position_embeddings x factor, llama3 /
@@ -572,6 +617,7 @@ int main(void)
         cmocka_unit_test(qwen3_moe_and_phi3),
         cmocka_unit_test(qwen_max_window_layers),
         cmocka_unit_test(layer_types_every_family),
+        cmocka_unit_test(head_dim_defaults),
         cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
