@@ -12,12 +12,13 @@
 
 #define HF RL_SRCDIR "/tests/data/hf/"
 
-/* Import `file` (in tests/data/hf) and load the result as a model. */
-static rl_model import_model(const char *file, const char *name)
+/* Import `file` (in tests/data/hf) and load the result as a model; the
+ * import's stderr notes into note (notelen > 0). */
+static rl_model import_noted(const char *file, const char *name, char *note, size_t notelen)
 {
     char err[1024], path[64];
     int io;
-    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err, NULL, 0);
+    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err, note, notelen);
     if (!text)
         fail_msg("import %s: %s", file, err);
     write_temp(path, ".lua", text);
@@ -25,6 +26,11 @@ static rl_model import_model(const char *file, const char *name)
     rl_model m = load_model(path, NULL, 0);
     unlink(path);
     return m;
+}
+
+static rl_model import_model(const char *file, const char *name)
+{
+    return import_noted(file, name, NULL, 0);
 }
 
 /* `info` JSON text of a model with the name and provenance removed. */
@@ -519,17 +525,10 @@ static void head_dim_defaults(void **state)
         {"qwen3-30b-a3b.json", 0, 49152.0, NULL},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char path[64], err[1024], note[1024] = "", lua[64];
-        int io;
+        char path[64], note[1024] = "";
         fixture_with(path, want[i].file, 0, "head_dim", want[i].null ? cJSON_CreateNull() : NULL);
-        char *text = rl_import_hf(path, NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        rl_model m = import_noted(path, NULL, note, sizeof note);
         unlink(path);
-        if (!text)
-            fail_msg("case %zu: %s", i, err);
-        write_temp(lua, ".lua", text);
-        free(text);
-        rl_model m = load_model(lua, NULL, 0);
-        unlink(lua);
         double kv = rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 1, RL_KV_IDEAL);
         if (kv != want[i].kv)
             fail_msg("case %zu: kv %.0f B a token, want %.0f", i, kv, want[i].kv);
