@@ -718,6 +718,10 @@ int rl_cli_info(rl_opts *o)
     }
     if (need(o, "info", "--model M (or --hw H)", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
+    if (rl_step_check_precision(o->prec, err, sizeof err) != 0) {
+        rl_cli_tell("info", "%s", err);
+        return RL_EXIT_INPUT;
+    }
     static const long long one = 1;
     if (o->context > 0 &&
         rl_memory_check_exact(&m, &one, 1, o->context, o->prec.kv, err, sizeof err) != 0) {

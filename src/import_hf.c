@@ -27,21 +27,28 @@ typedef struct {
      * always-present MLP/router biases and attention sinks (its config has no
      * key for them: GptOssExperts, GptOssTopKRouter, GptOssAttention) */
     int norms, qk_norm, oss;
+    /* head_dim when the config lacks the key: the family's transformers
+     * config default (0: hidden_size / num_attention_heads, which the class
+     * or its model derives) -- Qwen3Config 128, Gemma2Config and
+     * Gemma3TextConfig 256, GptOssConfig 64 (configuration_*.py); Llama,
+     * Mistral, Mixtral, Qwen2, Phi-3 and Qwen3Moe (no head_dim field; its
+     * attention takes getattr(config, "head_dim", hidden // heads)) derive */
+    long long head_dim;
 } family;
 
 static const family FAMILIES[] = {
-    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0},
-    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0},
-    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0},
-    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1},
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
+    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256},
+    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -56,6 +63,7 @@ typedef struct {
     char *err;
     size_t errlen;
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
+    char head[300]; /* the head_dim default note ("" when the config gives it) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -132,83 +140,116 @@ static int get_mlp(out_t *o, const cJSON *cfg, const family *f, const char **mlp
     return 0;
 }
 
-/* gpt-oss layer_types: must alternate sliding/full starting with sliding
- * (pattern 2); anything else is refused rather than guessed. */
-static int layer_types_pattern(out_t *o, const cJSON *cfg, long long layers, long long *pattern)
+/* layer_types (transformers' list of "sliding_attention" /
+ * "full_attention", one per layer) -> the spec's layout, or the error
+ * naming the first entry it cannot express.  The spec (arch.c
+ * rl_arch_layer_is_local) expresses: no layer sliding (*sliding 0); every
+ * layer sliding (*pattern 0, *first 0); P-1 sliding then one full,
+ * repeating (sliding_window_pattern P: layer i full iff i % P == P-1);
+ * full layers 0..N-1 then sliding ones (first_sliding_layer N). */
+static int layer_types_layout(out_t *o, const cJSON *lt, long long layers, long long *sliding,
+                              long long *pattern, long long *first)
 {
-    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
     if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != layers)
         return fail(o, "layer_types", "expected a list of %lld layer types", layers);
-    long long i = 0;
-    for (const cJSON *t = lt->child; t; t = t->next, i++) {
-        const char *want = i % 2 == 0 ? "sliding_attention" : "full_attention";
-        if (!cJSON_IsString(t) || strcmp(t->valuestring, want) != 0)
-            return fail(o, "layer_types", "entry %lld is not \"%s\": only the alternating "
-                        "sliding/full pattern is supported", i, want);
-    }
-    *pattern = 2;
-    return 0;
-}
-
-/* Qwen2/Qwen3 with use_sliding_window true: *first = the first sliding
- * layer (>= layers: none slides).  transformers' Qwen2Config and
- * Qwen3Config (configuration_qwen2.py, configuration_qwen3.py): an explicit
- * layer_types list wins; otherwise layer i is "sliding_attention" iff
- * i >= max_window_layers (default 28), the rest "full_attention".
- * Qwen3MoeConfig has no max_window_layers (its attention takes
- * config.sliding_window on every layer), so a qwen3_moe config without the
- * key slides everywhere (0); one that states it gets the Qwen2 rule, which
- * never counts less KV (the published Qwen3-MoE configs state it equal to
- * num_hidden_layers with use_sliding_window false). */
-static int qwen_first_sliding(out_t *o, const cJSON *cfg, const family *f, long long layers,
-                              long long *first)
-{
-    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
-    if (!lt || cJSON_IsNull(lt))
-        return get_int(o, cfg, "max_window_layers", f->moe == MOE_QWEN3 ? 0 : 28, first);
-    if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != layers)
-        return fail(o, "layer_types", "expected a list of %lld layer types", layers);
-    long long i = 0, full = 0;
+    long long i = 0, n = 0, first_slide = -1, first_full = -1;
     for (const cJSON *t = lt->child; t; t = t->next, i++) {
         const char *v = cJSON_IsString(t) ? t->valuestring : "";
-        int sliding = strcmp(v, "sliding_attention") == 0;
-        if (!sliding && strcmp(v, "full_attention") != 0)
+        int s = strcmp(v, "sliding_attention") == 0;
+        if (!s && strcmp(v, "full_attention") != 0)
             return fail(o, "layer_types", "entry %lld is neither \"full_attention\" nor "
                         "\"sliding_attention\"", i);
-        if (!sliding && full != i)
-            return fail(o, "layer_types", "entry %lld is \"full_attention\" after a sliding layer: "
-                        "only full layers followed by sliding ones (max_window_layers' layout) "
-                        "is supported", i);
-        full += !sliding;
+        n += s;
+        if (s && first_slide < 0)
+            first_slide = i;
+        if (!s && first_full < 0)
+            first_full = i;
     }
-    *first = full;
+    *sliding = n;
+    *pattern = *first = 0;
+    if (n == 0 || n == layers)
+        return 0;
+    long long P = first_full + 1; /* starts sliding: the periodic layout */
+    i = 0;
+    for (const cJSON *t = lt->child; t; t = t->next, i++) {
+        int s = strcmp(t->valuestring, "sliding_attention") == 0;
+        int want = first_slide > 0 ? i >= first_slide : i % P != P - 1;
+        if (s != want)
+            return fail(o, "layer_types", "entry %lld is \"%s\": the layers %s, so a model spec can "
+                        "only continue them as %s (it expresses all layers sliding, P-1 sliding "
+                        "then one full repeating, or full layers then sliding ones)",
+                        i, t->valuestring,
+                        first_slide > 0 ? "start full and turn sliding" : "start sliding",
+                        first_slide > 0 ? "sliding layers to the end (first_sliding_layer)"
+                                        : "a repeating pattern (sliding_window_pattern)");
+    }
+    if (first_slide > 0)
+        *first = first_slide;
+    else
+        *pattern = P;
     return 0;
 }
 
+/* The layout when the config has no layer_types, as each family's
+ * transformers config derives it: Mistral/Mixtral/Phi-3 slide every layer
+ * (their models apply config.sliding_window to all layers); Gemma2Config,
+ * GptOssConfig: sliding iff (i+1) % 2 (pattern 2); Gemma3TextConfig:
+ * sliding_window_pattern (default 6); Qwen2Config/Qwen3Config: sliding iff
+ * i >= max_window_layers (default 28).  Qwen3MoeConfig has no
+ * max_window_layers (its attention takes config.sliding_window on every
+ * layer), so a qwen3_moe config without the key slides everywhere (0); one
+ * that states it gets the Qwen2 rule, which never counts less KV. */
+static int family_layout(out_t *o, const cJSON *cfg, const family *f, long long *pattern,
+                         long long *first)
+{
+    if (f->window == WIN_GEMMA2 || f->window == WIN_LAYER_TYPES)
+        *pattern = 2;
+    if (f->window == WIN_GEMMA3)
+        return get_int(o, cfg, "sliding_window_pattern", 6, pattern);
+    if (f->window == WIN_QWEN)
+        return get_int(o, cfg, "max_window_layers", f->moe == MOE_QWEN3 ? 0 : 28, first);
+    return 0;
+}
+
+/* Which layers slide, one rule for every family (tester30 F1, tester31 F9,
+ * F2): a config's layer_types decides when present (transformers uses it as
+ * given and derives it only when absent: Qwen2Config, Gemma3TextConfig,
+ * GptOssConfig), except in Mistral/Mixtral/Phi-3, whose models ignore it
+ * and slide every layer, so a list that says otherwise is refused as
+ * contradictory.  Sliding layers with no window (sliding_window missing,
+ * null or 0; Qwen's use_sliding_window false, which makes it None) are
+ * refused: transformers stops there too (masking_utils
+ * create_sliding_window_causal_mask: "Could not find a `sliding_window`
+ * argument in the config, or it is not set"). */
 static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long layers)
 {
-    long long W = 0, pattern = 0, first = 0;
+    long long W = 0, pattern = 0, first = 0, sliding = layers;
+    int use = 1;
     if (f->window == WIN_NONE)
         return 0;
-    if (get_int(o, cfg, "sliding_window", 0, &W) != 0)
+    if (get_int(o, cfg, "sliding_window", 0, &W) != 0 ||
+        (f->window == WIN_QWEN && get_bool(o, cfg, "use_sliding_window", 0, &use) != 0))
         return -1;
-    if (f->window == WIN_QWEN) { /* sliding_window is None unless use_sliding_window */
-        int use;
-        if (get_bool(o, cfg, "use_sliding_window", 0, &use) != 0)
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(cfg, "layer_types");
+    if (lt && !cJSON_IsNull(lt)) {
+        if (layer_types_layout(o, lt, layers, &sliding, &pattern, &first) != 0)
             return -1;
-        if (use && W && qwen_first_sliding(o, cfg, f, layers, &first) != 0)
-            return -1;
-        if (!use || first >= layers)
-            W = 0;
-    }
+        if (f->window == WIN_ALL && sliding != layers && W)
+            return fail(o, "layer_types", "lists %lld full layers, but transformers' %s model "
+                        "ignores layer_types and slides every layer by sliding_window %lld: "
+                        "contradictory (drop one)", layers - sliding, f->model_type, W);
+        if (sliding && !use)
+            return fail(o, "use_sliding_window", "false (transformers then sets sliding_window "
+                        "to None), but layer_types lists %lld sliding layers", sliding);
+        if (sliding && !W)
+            return fail(o, "sliding_window", "missing, null or 0, but layer_types lists %lld "
+                        "sliding layers (transformers stops: no sliding_window set)", sliding);
+    } else if (use && W && family_layout(o, cfg, f, &pattern, &first) != 0)
+        return -1;
+    if (!use || !sliding || first >= layers)
+        W = 0;
     if (W == 0)
         return 0;
-    if (f->window == WIN_GEMMA2)
-        pattern = 2;
-    else if (f->window == WIN_GEMMA3 && get_int(o, cfg, "sliding_window_pattern", 6, &pattern) != 0)
-        return -1;
-    else if (f->window == WIN_LAYER_TYPES && layer_types_pattern(o, cfg, layers, &pattern) != 0)
-        return -1;
     put(o, "  sliding_window = %lld,\n", W);
     if (pattern)
         put(o, "  sliding_window_pattern = %lld,\n", pattern);
@@ -410,6 +451,26 @@ static int emit_small(out_t *o, const cJSON *cfg, const family *f)
     return 0;
 }
 
+/* head_dim (0: D/N) when the config gives none (tester31 F1): the
+ * family's transformers default (family.head_dim), with a note, since
+ * hidden/heads would be wrong for Qwen3, Gemma and gpt-oss (gpt-oss: D/N =
+ * 45, KV 51,840 B a token instead of 73,728).  null counts as missing,
+ * except for gpt_oss, whose GptOssConfig.__post_init__ turns None into
+ * hidden_size // num_attention_heads. */
+static int head_dim(out_t *o, const cJSON *cfg, const family *f, long long *H)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, "head_dim");
+    long long def = f->oss && cJSON_IsNull(j) ? 0 : f->head_dim;
+    if (get_int(o, cfg, "head_dim", def, H) != 0)
+        return -1;
+    if (def && (!j || cJSON_IsNull(j)))
+        snprintf(o->head, sizeof o->head,
+                 "head_dim not given: %lld, the default of transformers' config for model_type "
+                 "\"%s\" (not hidden_size / num_attention_heads); pass --set model.head_dim=N "
+                 "if the checkpoint differs", def, f->model_type);
+    return 0;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
@@ -445,7 +506,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_int(o, cfg, "intermediate_size", -1, &F) != 0 ||
         get_int(o, cfg, "num_attention_heads", -1, &N) != 0 ||
         get_int(o, cfg, "num_key_value_heads", N, &K) != 0 ||
-        get_int(o, cfg, "head_dim", 0, &H) != 0 ||
+        head_dim(o, cfg, f, &H) != 0 ||
         get_int(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
         get_int(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
@@ -699,7 +760,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, ""};
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -707,8 +768,11 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    if (rc == 0 && *o.rope && notelen) /* one line each */
-        snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "", o.rope);
+    const char *extra[] = {o.rope, o.head};
+    for (int i = 0; i < 2; i++)
+        if (rc == 0 && *extra[i] && notelen) /* one line each */
+            snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
+                     extra[i]);
     cJSON_Delete(root);
     if (!o.f || fclose(o.f) != 0) { /* the stream could not grow */
         snprintf(err, errlen, "%s: out of memory", path);

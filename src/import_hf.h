@@ -9,7 +9,9 @@
  * multimodal config) / gemma3_text, deepseek_v2 / deepseek_v3, gpt_oss.  Key mapping (HF -> spec):
  *   num_hidden_layers -> layers, hidden_size -> d_model, intermediate_size
  *   -> d_ff, num_attention_heads -> heads, num_key_value_heads -> kv_heads,
- *   head_dim -> head_dim (when given), vocab_size -> vocab,
+ *   head_dim -> head_dim (when absent: the family's transformers default,
+ *   noted -- qwen3 128, gemma2/gemma3 256, gpt_oss 64 -- or hidden /
+ *   heads where the class derives it), vocab_size -> vocab,
  *   max_position_embeddings -> max_context (rope_scaling applied as vLLM's
  *   max_model_len rule, import_hf.c rope_context, with a note),
  *   tie_word_embeddings ->
@@ -24,17 +26,25 @@
  *   empty; Qwen3MoeConfig's defaults).
  *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
  *   qk_nope_head_dim, v_head_dim, attention = "mla".
- *   Windows: sliding_window (mistral, phi3: every layer; qwen2/3: only when
- *   use_sliding_window is true, and then layers i >= max_window_layers
- *   (default 28; qwen3_moe: 0) or as an explicit layer_types list of full
- *   layers then sliding ones says -> first_sliding_layer (transformers
- *   Qwen2Config/Qwen3Config.layer_types); gemma2: alternating, pattern 2; gemma3:
- *   sliding_window_pattern, default 6; gpt_oss: layer_types, which must
- *   alternate "sliding_attention", "full_attention").
+ *   Windows (import_hf.c emit_window, one rule for every family): an
+ *   explicit layer_types list decides which layers slide (transformers
+ *   uses it as given and derives it only when absent) and is written as
+ *   no window (all full), a window on every layer, sliding_window_pattern P
+ *   (P-1 sliding then one full, repeating) or first_sliding_layer N (N full
+ *   then sliding); any other list is refused naming the entry.  Without it,
+ *   each family's own derivation: mistral, mixtral, phi3 every layer (their
+ *   models ignore layer_types, so a list saying otherwise is refused);
+ *   qwen2/3 only when use_sliding_window is true, then layers i >=
+ *   max_window_layers (default 28; qwen3_moe: 0) -> first_sliding_layer;
+ *   gemma2 and gpt_oss pattern 2; gemma3 sliding_window_pattern, default
+ *   6.  Sliding layers with sliding_window missing, null or 0 (or qwen's
+ *   use_sliding_window false) are refused, as transformers refuses them.
  * Defaults, only where the family's transformers config class defines one
  * and published configs omit the key: num_key_value_heads = heads;
  * tie_word_embeddings false (true for Gemma); gemma3_text vocab_size 262208,
- * max_position_embeddings 131072.  Every other key is required.
+ * max_position_embeddings 131072; head_dim as above (stderr note when a
+ * family default other than hidden / heads is taken).  Every other key is
+ * required.
  * Not modelled (small or no effect on bytes/FLOPs): biases, q/k norms,
  * Gemma's extra post-norms and softcapping, DeepSeek's multi-token
  * prediction layer, quantization_config (choose --weights instead: import-hf

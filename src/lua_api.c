@@ -760,6 +760,9 @@ int rl_lua_info(lua_State *L)
         check_keys(L, opts, "info");
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
+    char err[ERRLEN];
+    if (rl_step_check_precision(p, err, sizeof err) != 0)
+        return luaL_error(L, "%s", err);
     return push_result(L, rl_result_info(&m, p, context));
 }
 

@@ -24,5 +24,7 @@ double rl_hw_intensity(const rl_hw *h, rl_dtype compute) { return rl_hw_peak(h, 
 
 double rl_b_crit(const rl_hw *h, rl_dtype weights, rl_dtype compute)
 {
-    return rl_hw_intensity(h, compute) * rl_dtype_bytes(weights) / 2.0;
+    /* bytes per stored weight as memory and weight_load count them: the
+     * 4-bit formats' block scales included (tester31 F4) */
+    return rl_hw_intensity(h, compute) * rl_dtype_weight_bytes(weights) / 2.0;
 }

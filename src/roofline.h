@@ -41,7 +41,10 @@ double rl_hw_intensity(const rl_hw *h, rl_dtype compute);
  * [B,D] x [D,F] is compute-bound, B_crit = peak * bytes(weight) / (2 * bw)
  * (seed 000 section 1: B_crit = beta * alpha_hbm with beta = bits per param
  * / bits per activation).  v5e: bf16 240, int8 weights + bf16 compute 120,
- * int8 x int8 240; H100 SXM bf16 295.  Returns 0 if the peak is unknown. */
+ * int8 x int8 240; H100 SXM bf16 295.  bytes(weight) is what memory and
+ * weight_load count per stored weight (rl_dtype_weight_bytes: mxfp4
+ * 0.53125, int4 0.515625, fp4 0.5625 with their block scales).  Returns 0
+ * if the peak is unknown. */
 double rl_b_crit(const rl_hw *h, rl_dtype weights, rl_dtype compute);
 
 #endif

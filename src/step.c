@@ -110,6 +110,52 @@ int rl_step_check_not_weights_only(const char *flag, rl_dtype d, char *err, size
     return -1;
 }
 
+/* TensorRT-LLM's quantization algorithms (tensorrt_llm/quantization/
+ * mode.py QuantAlgo) pair a narrow compute format with weights of its own
+ * kind (W8A8_SQ int8 x int8, FP8, NVFP4) or with 4-bit weights of another:
+ * W4A8_QSERVE int4 x int8, W4A8_AWQ int4 x fp8, W4A8_NVFP4_FP8 fp4 x fp8,
+ * W4A8_MXFP4_FP8 mxfp4 x fp8 (and mxfp4 on fp4 units, dtype.h).  Nothing
+ * runs int8 math on fp8 (E4M3) weights, fp8 math on int8 weights or int8
+ * math on fp4 weights without re-quantizing them, which would make them
+ * another checkpoint (tester31 F13). */
+static int engine_runs(rl_dtype w, rl_dtype c)
+{
+    if (w == c || rl_dtype_bytes(c) >= 2)
+        return 1;
+    if (c == RL_INT8)
+        return w == RL_INT4;
+    if (c == RL_FP8)
+        return w == RL_INT4 || w == RL_FP4 || w == RL_MXFP4;
+    if (c == RL_FP4)
+        return w == RL_MXFP4;
+    return 0;
+}
+
+int rl_step_check_precision(rl_precision p, char *err, size_t errlen)
+{
+    if (rl_step_check_not_weights_only("kv", p.kv, err, errlen) != 0 ||
+        rl_step_check_not_weights_only("compute", p.compute, err, errlen) != 0)
+        return -1;
+    const char *w = rl_dtype_name(p.weights), *c = rl_dtype_name(p.compute);
+    if (rl_dtype_bytes(p.compute) < rl_dtype_bytes(p.weights)) {
+        snprintf(err, errlen, "compute %s with %s weights: engines run %s matmuls only on %s "
+                 "weights, quantizing a %s checkpoint once at load (vLLM --quantization, "
+                 "TensorRT-LLM), so the weights in HBM are %s: give --weights %s (or --compute "
+                 "%s; %s weights with wider compute is weight-only quantization, which is "
+                 "modelled)", c, w, c, c, w, c, c, w, c);
+        return -1;
+    }
+    if (!engine_runs(p.weights, p.compute)) {
+        snprintf(err, errlen, "compute %s with %s weights: no engine runs %s matmuls on %s "
+                 "weights (TensorRT-LLM's pairs: int8 x int8, fp8 x fp8, fp4 x fp4, int4 weights "
+                 "with int8 or fp8 compute, fp4 and mxfp4 weights with fp8 compute); re-quantizing "
+                 "them makes a %s checkpoint: give --weights %s, or --compute bf16 "
+                 "(weight-only)", c, w, c, w, c, c);
+        return -1;
+    }
+    return 0;
+}
+
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen)
 {
@@ -137,16 +183,7 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
                  rl_dtype_name(p.compute), rl_dtype_name(p.compute), have[0] ? have : "none");
         return -1;
     }
-    if (rl_dtype_bytes(p.compute) < rl_dtype_bytes(p.weights)) {
-        const char *w = rl_dtype_name(p.weights), *c = rl_dtype_name(p.compute);
-        snprintf(err, errlen, "compute %s with %s weights: engines run %s matmuls only on %s "
-                 "weights, quantizing a %s checkpoint once at load (vLLM --quantization, "
-                 "TensorRT-LLM), so the weights in HBM are %s: give --weights %s (or --compute "
-                 "%s; %s weights with wider compute is weight-only quantization, which is "
-                 "modelled)", c, w, c, c, w, c, c, w, c);
-        return -1;
-    }
-    return 0;
+    return rl_step_check_precision(p, err, errlen);
 }
 
 double rl_step_b_crit(const rl_model *m, const rl_hw *h, rl_precision p)

@@ -123,13 +123,21 @@ void rl_step_settle_excess(rl_step *s);
  * after which the weights in HBM are fp8, which is --weights fp8.  The
  * other way round, narrower weights with wider compute (W8A16, W4A16:
  * weight-only quantization, dequantized in the kernel), is modelled: weight
- * bytes of the weights' format, FLOPs at the compute format's peak.  Equal
- * widths (int8 weights, fp8 compute) are taken as a cast at load at no cost.
+ * bytes of the weights' format, FLOPs at the compute format's peak.
+ * Formats no engine pairs (int8 x fp8, fp8 x int8, fp4 or mxfp4 weights x
+ * int8, int4 x fp4: rl_step_check_precision) are refused (tester31 F13).
  * mxfp4 is a weights format only: --kv mxfp4 and --compute mxfp4 are
  * refused (no engine caches KV in it; its GEMMs run on fp4, fp8 or bf16
  * units, dtype.h).  Returns 0 or -1 with err naming the field. */
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen);
+
+/* The hardware-free part of rl_step_check: mxfp4 neither KV nor compute,
+ * compute no narrower than the weights, and a weights x compute pair some
+ * engine runs (TensorRT-LLM's QuantAlgo list, step.c engine_runs).  `info`
+ * (CLI and Lua) checks it too, so no command prints figures for a
+ * precision the others refuse (tester31 F17).  0 or -1 with err. */
+int rl_step_check_precision(rl_precision p, char *err, size_t errlen);
 
 /* 0 when `flag`'s dtype d may hold KV, activations or math; -1 with err
  * when d is mxfp4, a weights format only (rl_step_check; review29 L5:

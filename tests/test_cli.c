@@ -2135,6 +2135,51 @@ static void mxfp4_weights_only(void **state)
                                 "searches its own weights/KV/compute"));
 }
 
+/* tester31 F17, F13: info (CLI and Lua) refuses what step refuses
+ * (rl_step_check_precision): --kv/--compute mxfp4 (info printed 34,816 B a
+ * token for an mxfp4 KV cache), and weights x compute pairs no engine runs
+ * (TensorRT-LLM's QuantAlgo: W8A8 int8 x int8, FP8, NVFP4, W4A8_QSERVE int4
+ * x int8, W4A8_AWQ int4 x fp8, W4A8_NVFP4_FP8, W4A8_MXFP4_FP8): fp8 x int8,
+ * int8 x fp8, fp4 x int8, int4 x fp4 are refused by step and info alike;
+ * the W4A8 pairs still run. */
+static void info_refuses_like_step(void **state)
+{
+    (void)state;
+    static const char *const refused[][2] = {
+        {"--kv mxfp4", "kv mxfp4: mxfp4 is a weights format only"},
+        {"--compute mxfp4", "compute mxfp4: mxfp4 is a weights format only"},
+        {"--weights fp8 --compute int8", "compute int8 with fp8 weights: no engine runs"},
+        {"--weights int8 --compute fp8", "compute fp8 with int8 weights: no engine runs"},
+        {"--weights fp4 --compute int8", "compute int8 with fp4 weights: no engine runs"},
+        {"--weights int4 --compute fp4", "compute fp4 with int4 weights: no engine runs"},
+    };
+    char cmd[256];
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(cmd, sizeof cmd, "info --model llama3-8b %s", refused[i][0]);
+        if (run_cli(cmd, out, sizeof out) != 2 || !strstr(out, refused[i][1]))
+            fail_msg("%s: '%s'", cmd, out);
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw b200 --context 100 %s",
+                 refused[i][0]);
+        if (run_cli(cmd, out, sizeof out) != 2 || !strstr(out, refused[i][1]))
+            fail_msg("%s: '%s'", cmd, out);
+    }
+    static const char *const runs[] = {"--weights int4 --compute int8", "--weights int4 --compute fp8",
+                                       "--weights fp4 --compute fp8", "--weights mxfp4 --compute fp8",
+                                       "--weights mxfp4 --compute fp4", "--weights int8 --compute bf16"};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw b200 --context 100 %s", runs[i]);
+        if (run_cli(cmd, out, sizeof out) != 0)
+            fail_msg("%s: '%s'", cmd, out);
+    }
+    char lua[64];
+    write_temp(lua, ".lua", "return roofline.info(\"llama3-8b\", {kv = \"mxfp4\"})");
+    snprintf(cmd, sizeof cmd, "run %s", lua);
+    int rc = run_cli(cmd, out, sizeof out);
+    unlink(lua);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "kv mxfp4: mxfp4 is a weights format only"));
+}
+
 /* tester29 F5: size searches a model's own checkpoint format: gpt-oss-120b
  * (quantized = "experts": MXFP4 experts, size.c precisions) at 2 req/s,
  * prompt 1000, output 200, TTFT p99 2 s, TPOT p99 50 ms on h100-sxm is one
@@ -4208,6 +4253,7 @@ int main(void)
         cmocka_unit_test(size_tries_native_format),
         cmocka_unit_test(fitted_wording_simulate_shard),
         cmocka_unit_test(mxfp4_weights_only),
+        cmocka_unit_test(info_refuses_like_step),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(control_bytes_not_echoed),

@@ -12,12 +12,13 @@
 
 #define HF RL_SRCDIR "/tests/data/hf/"
 
-/* Import `file` (in tests/data/hf) and load the result as a model. */
-static rl_model import_model(const char *file, const char *name)
+/* Import `file` (in tests/data/hf) and load the result as a model; the
+ * import's stderr notes into note (notelen > 0). */
+static rl_model import_noted(const char *file, const char *name, char *note, size_t notelen)
 {
     char err[1024], path[64];
     int io;
-    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err, NULL, 0);
+    char *text = rl_import_hf(file, name, NULL, &io, err, sizeof err, note, notelen);
     if (!text)
         fail_msg("import %s: %s", file, err);
     write_temp(path, ".lua", text);
@@ -25,6 +26,11 @@ static rl_model import_model(const char *file, const char *name)
     rl_model m = load_model(path, NULL, 0);
     unlink(path);
     return m;
+}
+
+static rl_model import_model(const char *file, const char *name)
+{
+    return import_noted(file, name, NULL, 0);
 }
 
 /* `info` JSON text of a model with the name and provenance removed. */
@@ -176,8 +182,8 @@ static void errors(void **state)
                  "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
                  " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
                  " \"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 8,"
-                 " \"layer_types\": [\"full_attention\", \"sliding_attention\"]}",
-                 1, "key 'layer_types'", 0);
+                 " \"layer_types\": [\"full_attention\", \"banded_attention\"]}",
+                 1, "key 'layer_types': entry 1 is neither", 0);
     expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2.5}", 1,
                  "key 'num_hidden_layers': expected a non-negative integer", 0);
     expect_error("/nonexistent/config.json", 0, "cannot read", 0); /* bad input, not out of memory */
@@ -360,18 +366,175 @@ static void qwen_max_window_layers(void **state)
         if (want[i].local == 4)
             assert_true(!rl_arch_layer_is_local(&m, 27) && rl_arch_layer_is_local(&m, 28));
     }
-    /* layer_types other than full layers then sliding ones are refused */
-    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+    /* a layout the spec cannot express (tester31 F9: every family) is refused */
+    expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 3, \"hidden_size\": 64, "
                  "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
                  "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
-                 "\"use_sliding_window\": true, "
-                 "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}",
-                 1, "key 'layer_types': entry 1 is \"full_attention\" after a sliding layer", 0);
+                 "\"use_sliding_window\": true, \"layer_types\": [\"sliding_attention\", "
+                 "\"full_attention\", \"full_attention\"]}",
+                 1, "key 'layer_types': entry 2 is \"full_attention\": the layers start sliding", 0);
     expect_error("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
                  "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
                  "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", \"sliding_window\": 8, "
                  "\"use_sliding_window\": true, \"layer_types\": [\"full_attention\"]}",
                  1, "key 'layer_types': expected a list of 2", 0);
+}
+
+/* A fixture (tests/data/hf) with `key` of its language-model object
+ * (text_config when `text` is set) replaced by `value` (taken; NULL:
+ * deleted), written to a temporary file `path`. */
+static void fixture_with(char *path, const char *file, int text, const char *key, cJSON *value)
+{
+    char full[512];
+    snprintf(full, sizeof full, HF "%s", file);
+    char *t = slurp_text(full);
+    cJSON *root = cJSON_Parse(t);
+    free(t);
+    assert_non_null(root);
+    cJSON *cfg = text ? cJSON_GetObjectItemCaseSensitive(root, "text_config") : root;
+    cJSON_DeleteItemFromObjectCaseSensitive(cfg, key);
+    if (value)
+        cJSON_AddItemToObject(cfg, key, value);
+    char *out = cJSON_PrintUnformatted(root);
+    write_temp(path, ".json", out);
+    free(out);
+    cJSON_Delete(root);
+}
+
+/* layer_types from a layout: layer i is sliding iff layout[i % len] is 's'. */
+static cJSON *layer_types(long long layers, const char *layout)
+{
+    cJSON *a = cJSON_CreateArray();
+    size_t n = strlen(layout);
+    for (long long i = 0; i < layers; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(layout[i % (long long)n] == 's'
+                                                       ? "sliding_attention" : "full_attention"));
+    return a;
+}
+
+/* tester31 F9, F6, F2: layer_types decides which layers slide in every
+ * family (one rule, import_hf.c emit_window).  Expected KV per sequence at
+ * 8192 tokens (bf16, ideal view), by hand, exact:
+ *  - gemma3-27b (62 layers, W 1024, 16 KV heads x 128 x 2 x 2 = 8192 B a
+ *    token and layer): all full 62 x 8192 x 8192 = 4,160,749,568 (the old
+ *    importer kept pattern 6: 1,107,296,256); full every 4th layer (15 full,
+ *    47 local) (15 x 8192 + 47 x 1024) x 8192 = 1,400,897,536; the first two
+ *    full (first_sliding_layer 2) (2 x 8192 + 60 x 1024) x 8192 =
+ *    637,534,208; the explicit 5:1 list = the default pattern 6,
+ *    (10 x 8192 + 52 x 1024) x 8192 = 1,107,296,256;
+ *  - tester31 F6's published Qwen3 config (huggingface.co/C10X/v334: 12
+ *    layers, W 512, 3 x [s, s, s, f], 2 KV heads x 64 -> 512 B): 3 full + 9
+ *    local, (3 x 8192 + 9 x 512) x 512 = 14,942,208 B;
+ *  - mistral-7b all sliding (32 x 4096 x 4096 = 536,870,912, as without the
+ *    list); gpt-oss without layer_types = GptOssConfig's default
+ *    alternating list = the fixture's own. */
+static void layer_types_every_family(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *layout;
+        int text;
+        long long local;
+        double kv;
+    } want[] = {
+        {"gemma3-27b.json", "f", 1, 0, 4160749568.0},
+        {"gemma3-27b.json", "sssf", 1, 47, 1400897536.0},
+        {"gemma3-27b.json", "ffssssssssssssssssssssssssssssssssssssssssssssssssssssssssssss", 1, 60,
+         637534208.0},
+        {"gemma3-27b.json", "sssssf", 1, 52, 1107296256.0},
+        {"mistral-7b.json", "s", 0, 32, 536870912.0},
+    };
+    char path[64];
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        long long L = strstr(want[i].file, "gemma3") ? 62 : 32;
+        fixture_with(path, want[i].file, want[i].text, "layer_types",
+                     layer_types(L, want[i].layout));
+        rl_model m = import_model(path, NULL);
+        unlink(path);
+        if (rl_arch_local_layers(&m) != want[i].local)
+            fail_msg("case %zu: local_layers %lld, want %lld", i, rl_arch_local_layers(&m),
+                     want[i].local);
+        assert_true(rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 8192, RL_KV_IDEAL) == want[i].kv);
+    }
+    /* the published Qwen3 config of tester31 F6 */
+    char cfg[4096];
+    cJSON *lt = layer_types(12, "sssf");
+    char *lts = cJSON_PrintUnformatted(lt);
+    cJSON_Delete(lt);
+    snprintf(cfg, sizeof cfg,
+             "{\"model_type\": \"qwen3\", \"hidden_size\": 512, \"intermediate_size\": 1536, "
+             "\"num_hidden_layers\": 12, \"num_attention_heads\": 8, \"num_key_value_heads\": 2, "
+             "\"head_dim\": 64, \"vocab_size\": 151936, \"max_position_embeddings\": 40960, "
+             "\"hidden_act\": \"silu\", \"use_sliding_window\": true, \"sliding_window\": 512, "
+             "\"max_window_layers\": 9, \"layer_types\": %s}", lts);
+    write_temp(path, ".json", cfg);
+    rl_model q = import_model(path, NULL);
+    unlink(path);
+    assert_int_equal(rl_arch_local_layers(&q), 9);
+    assert_true(!rl_arch_layer_is_local(&q, 3) && rl_arch_layer_is_local(&q, 4));
+    assert_true(rl_arch_kv_bytes_per_sequence(&q, RL_BF16, 8192, RL_KV_IDEAL) == 14942208.0);
+    /* tester31 F2: sliding layers with no window are refused (transformers'
+     * masking_utils stops: "Could not find a `sliding_window` argument") */
+    cJSON *no_window[] = {cJSON_CreateNull(), cJSON_CreateNumber(0)};
+    for (int i = 0; i < 2; i++) {
+        fixture_with(path, "gpt-oss-120b.json", 0, "sliding_window", no_window[i]);
+        expect_error(path, 0, "key 'sliding_window': missing, null or 0, but layer_types lists 18 "
+                     "sliding layers", 0);
+        unlink(path);
+    }
+    char *noqwen = strstr(cfg, "\"use_sliding_window\": true");
+    memcpy(noqwen, "\"use_sliding_window\":false", 26);
+    write_temp(path, ".json", cfg);
+    expect_error(path, 0, "key 'use_sliding_window': false", 0);
+    unlink(path);
+    free(lts);
+    /* Mistral's model slides every layer whatever layer_types says */
+    fixture_with(path, "mistral-7b.json", 0, "layer_types", layer_types(32, "f"));
+    expect_error(path, 0, "key 'layer_types': lists 32 full layers, but transformers' mistral", 0);
+    unlink(path);
+    /* GptOssConfig's default layer_types (alternating, sliding first) */
+    fixture_with(path, "gpt-oss-120b.json", 0, "layer_types", NULL);
+    rl_model a = import_model(path, NULL), b = import_model(HF "gpt-oss-120b.json", NULL);
+    unlink(path);
+    assert_same_info(&a, &b);
+}
+
+/* tester31 F1: a config without head_dim takes the family's transformers
+ * default (Qwen3Config 128, Gemma2Config 256, GptOssConfig 64; Qwen3Moe has
+ * no such field and derives hidden / heads), with a note, not hidden /
+ * heads.  KV bytes a token (bf16, 1-token sequence: every layer holds one
+ * token), by hand: gpt-oss 36 layers x 8 KV heads x 64 x 2 x 2 = 73,728
+ * (the old importer: 2880 / 64 = 45 -> 51,840, which is also what
+ * GptOssConfig makes of an explicit null); gemma2-27b 46 x 16 x 256 x 4 =
+ * 753,664; qwen3-32b the fixture's own 128 -> 64 x 8 x 128 x 4 = 262,144;
+ * qwen3-30b-a3b 48 x 4 x (2048 / 32 = 64) x 4 = 49,152. */
+static void head_dim_defaults(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int null;
+        double kv;
+        const char *note;
+    } want[] = {
+        {"gpt-oss-120b.json", 0, 73728.0, "head_dim not given: 64, the default of transformers' "
+                                          "config for model_type \"gpt_oss\""},
+        {"gpt-oss-120b.json", 1, 51840.0, NULL},
+        {"gemma2-27b.json", 0, 753664.0, "head_dim not given: 256"},
+        {"qwen3-32b.json", 1, 262144.0, "head_dim not given: 128"},
+        {"qwen3-30b-a3b.json", 0, 49152.0, NULL},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[64], note[1024] = "";
+        fixture_with(path, want[i].file, 0, "head_dim", want[i].null ? cJSON_CreateNull() : NULL);
+        rl_model m = import_noted(path, NULL, note, sizeof note);
+        unlink(path);
+        double kv = rl_arch_kv_bytes_per_sequence(&m, RL_BF16, 1, RL_KV_IDEAL);
+        if (kv != want[i].kv)
+            fail_msg("case %zu: kv %.0f B a token, want %.0f", i, kv, want[i].kv);
+        if (want[i].note ? !strstr(note, want[i].note) : strstr(note, "head_dim") != NULL)
+            fail_msg("case %zu: note '%s'", i, note);
+    }
 }
 
 /* tester30 F2: rope_scaling sets max_context by vLLM's max_model_len rule
@@ -452,6 +615,8 @@ int main(void)
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
         cmocka_unit_test(qwen_max_window_layers),
+        cmocka_unit_test(layer_types_every_family),
+        cmocka_unit_test(head_dim_defaults),
         cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),

@@ -19,6 +19,15 @@ static void b_crit_values(void **state)
     assert_rel(rl_b_crit(&v5e, RL_INT8, RL_BF16), 120, 0.01);
     assert_rel(rl_b_crit(&v5e, RL_INT8, RL_INT8), 240, 0.01);
     assert_rel(rl_b_crit(&h100, RL_BF16, RL_BF16), 295, 0.01);
+    /* tester31 F4: 4-bit weights at the bytes memory counts (dtype.h
+     * rl_dtype_weight_bytes), bf16 compute on H100 SXM (9.89e14 FLOP/s,
+     * 3.35e12 B/s): mxfp4 9.89e14 x 0.53125 / 6.7e12 = 78.419, int4 x
+     * 0.515625 = 76.113, fp4 (NVFP4, 4.5 bits) x 0.5625 = 83.032; the old
+     * nominal 0.5 B gave 73.806 for all three.  Exact arithmetic, 1e-9. */
+    assert_rel(rl_b_crit(&h100, RL_MXFP4, RL_BF16), 9.89e14 * 0.53125 / 6.7e12, 1e-9);
+    assert_rel(rl_b_crit(&h100, RL_INT4, RL_BF16), 9.89e14 * 0.515625 / 6.7e12, 1e-9);
+    assert_rel(rl_b_crit(&h100, RL_FP4, RL_BF16), 9.89e14 * 0.5625 / 6.7e12, 1e-9);
+    assert_rel(rl_b_crit(&h100, RL_MXFP4, RL_BF16), 78.419, 1e-4);
 }
 
 /* Pitfall (issue 3): H100 SXM's dense bf16 peak is 989 TFLOP/s, not the
