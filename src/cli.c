@@ -1036,16 +1036,10 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
 /* Generated requests longer than the model's context are drawn again
  * (workload.h rl_requests_redraw: a server refuses them, it never shortens
  * them); say how many, since the lengths then follow the DISTs restricted to
- * prompt + output <= max_context.  More than half: an error. */
-static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
+ * prompt + output <= max_context.  More than half: an error before this
+ * (workload.h rl_requests_fit, shared with Lua). */
+static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
 {
-    if (2 * cut > n) {
-        rl_cli_say(o, "%lld of %lld requests exceed the model's max_context (%lld "
-                        "tokens): shorten --prompt-len/--out-len, or raise it with --set "
-                        "model.max_context=N if the model supports longer contexts",
-                cut, n, max_context);
-        return -1;
-    }
     if (cut > 0)
         rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) drawn exceed the model's "
                         "max_context (%lld tokens) and were drawn again (redrawn_requests): a "
@@ -1053,7 +1047,6 @@ static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long 
                         "that long is refused, so the lengths follow --prompt-len/--out-len "
                         "restricted to prompt + output <= %lld",
                 cut, n, 100.0 * (double)cut / (double)n, max_context, max_context);
-    return 0;
 }
 
 /* Percentiles of a handful of requests mean little, and so does the
@@ -1168,25 +1161,15 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           o->given[RL_P_PROMPT_DIST], rl_dist_mean(&w->prompt),
                           w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
                           "caps its prefix");
-    if (rl_workload_generate(w, req, err, sizeof err) != 0) {
+    w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
+    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    w->max_context = max_context;
     *n = w->n;
     if (o->given[RL_P_OFFLINE])
         rl_requests_offline(*req, *n, w);
-    *truncated = 0;
-    for (long long i = 0; i < *n; i++) /* over half: an error before any redraw */
-        *truncated += (*req)[i].prompt + (long long)(*req)[i].output > max_context;
-    if (warn_redrawn(o, *truncated, *n, max_context) != 0 ||
-        rl_requests_redraw(*req, *n, w, max_context, err, sizeof err) < 0) {
-        if (*truncated * 2 <= *n)
-            rl_cli_say(o, "%s", err);
-        free(*req);
-        *req = NULL;
-        return -1;
-    }
+    warn_redrawn(o, *truncated, *n, max_context);
     if (few_note)
         warn_few(o, *n, 1);
     return 0;
