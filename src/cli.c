@@ -1691,6 +1691,14 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
+    double stage_f = rl_shard_stage_scale(&m, c.pp);
+    if (stage_f > 1.1) /* review30 M2: the steady-state pass, far from a lone stream's */
+        rl_cli_say(o, "note: --pp %d on %lld layers: stages of up to %lld layers; simulate charges "
+                      "every pass %d ticks of the largest stage, %.4g x the stages' sum, as with "
+                      "every stream busy: a lone stream's TPOT reads up to %.3g%% high (step --pp "
+                      "below %d sequences charges the sum)",
+                   c.pp, m.layers, rl_shard_stage_layers(m.layers, c.pp, c.pp - 2), c.pp, stage_f,
+                   100 * (stage_f - 1), c.pp);
     char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
