@@ -1050,16 +1050,10 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
 /* Generated requests longer than the model's context are drawn again
  * (workload.h rl_requests_redraw: a server refuses them, it never shortens
  * them); say how many, since the lengths then follow the DISTs restricted to
- * prompt + output <= max_context.  More than half: an error. */
-static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
+ * prompt + output <= max_context.  More than half: an error before this
+ * (workload.h rl_requests_fit, shared with Lua). */
+static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
 {
-    if (2 * cut > n) {
-        rl_cli_say(o, "%lld of %lld requests exceed the model's max_context (%lld "
-                        "tokens): shorten --prompt-len/--out-len, or raise it with --set "
-                        "model.max_context=N if the model supports longer contexts",
-                cut, n, max_context);
-        return -1;
-    }
     if (cut > 0)
         rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) drawn exceed the model's "
                         "max_context (%lld tokens) and were drawn again (redrawn_requests): a "
@@ -1067,7 +1061,6 @@ static int warn_redrawn(const rl_opts *o, long long cut, long long n, long long 
                         "that long is refused, so the lengths follow --prompt-len/--out-len "
                         "restricted to prompt + output <= %lld",
                 cut, n, 100.0 * (double)cut / (double)n, max_context, max_context);
-    return 0;
 }
 
 /* Percentiles of a handful of requests mean little, and so does the
@@ -1182,25 +1175,15 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           o->given[RL_P_PROMPT_DIST], rl_dist_mean(&w->prompt),
                           w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
                           "caps its prefix");
-    if (rl_workload_generate(w, req, err, sizeof err) != 0) {
+    w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
+    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    w->max_context = max_context;
     *n = w->n;
     if (o->given[RL_P_OFFLINE])
         rl_requests_offline(*req, *n, w);
-    *truncated = 0;
-    for (long long i = 0; i < *n; i++) /* over half: an error before any redraw */
-        *truncated += (*req)[i].prompt + (long long)(*req)[i].output > max_context;
-    if (warn_redrawn(o, *truncated, *n, max_context) != 0 ||
-        rl_requests_redraw(*req, *n, w, max_context, err, sizeof err) < 0) {
-        if (*truncated * 2 <= *n)
-            rl_cli_say(o, "%s", err);
-        free(*req);
-        *req = NULL;
-        return -1;
-    }
+    warn_redrawn(o, *truncated, *n, max_context);
     if (few_note)
         warn_few(o, *n, 1);
     return 0;
@@ -1472,15 +1455,21 @@ static const char *missed_targets(const rl_serve_result *r, const rl_serve_confi
 static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
                             double qps, double max_qps, double free_qps)
 {
-    char missed[256];
+    char missed[256], why[320];
     missed_targets(r, c, missed, sizeof missed);
-    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets); not overloaded: "
-                  "these arrivals are sustained up to %.3g req/s without targets (%.3g req/s "
-                  "offered, replicas %.0f%% busy; max_sustainable_qps_no_slo), and the targets "
-                  "hold only up to %.3g req/s (max_sustainable_qps)",
-               missed[0] ? missed : "the targets hold in this run but not in the capacity "
-                                    "search's sample of its requests",
-               r->slo_attainment * 100, free_qps, qps, r->utilization * 100, max_qps);
+    if (missed[0]) /* a p99 over its target */
+        snprintf(why, sizeof why, "SLO missed: %s (%.3g%% of requests within the targets)", missed,
+                 r->slo_attainment * 100);
+    else /* review30 L1: the p99s met, the bound on their tail not (serve.h RL_SERVE_SLO_TAIL) */
+        snprintf(why, sizeof why, "the targets hold at p99 in this run (%.3g%% of requests within "
+                 "them) but not with 95%% confidence: the upper bound on the share of requests "
+                 "over a target is %.3g%%, above %.3g%%", r->slo_attainment * 100,
+                 r->slo_miss_bound * 100, RL_SERVE_SLO_TAIL * 100);
+    rl_cli_say(o, "note: %s; not overloaded: these arrivals are sustained up to %.3g req/s "
+                  "without targets (%.3g req/s offered, replicas %.0f%% busy; "
+                  "max_sustainable_qps_no_slo), and the targets hold only up to %.3g req/s "
+                  "(max_sustainable_qps)",
+               why, free_qps, qps, r->utilization * 100, max_qps);
 }
 
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
@@ -1716,6 +1705,14 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
+    double stage_f = rl_shard_stage_scale(&m, c.pp);
+    if (stage_f > 1.1) /* review30 M2: the steady-state pass, far from a lone stream's */
+        rl_cli_say(o, "note: --pp %d on %lld layers: stages of up to %lld layers; simulate charges "
+                      "every pass %d ticks of the largest stage, %.4g x the stages' sum, as with "
+                      "every stream busy: a lone stream's TPOT reads up to %.3g%% high (step --pp "
+                      "below %d sequences charges the sum)",
+                   c.pp, m.layers, rl_shard_stage_layers(m.layers, c.pp, c.pp - 2), c.pp, stage_f,
+                   100 * (stage_f - 1), c.pp);
     char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);

@@ -2121,15 +2121,16 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
                            rl_shard_sends_s(r), &comm, &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
-    /* unequal stages: the pass times pp x the largest stage's layers / the
-     * layers (shard.h rl_shard_stage_scale), its sends included (the fit
-     * is not linear in its terms: they are not taken out), as simulate */
-    double f = rl_shard_stage_scale(m, r->plan.pp);
+    /* unequal stages: the pass times rl_shard_pass_scale of the replica's
+     * batch (pp x the largest stage's layers / the layers once pp
+     * micro-batches are in flight), its sends included (the fit is not
+     * linear in its terms: they are not taken out), as simulate */
+    double f = rl_shard_pass_scale(m, r->plan.pp, r->replica_batch);
     s *= f;
     comm *= f;
     r->tp_excess_s *= f;
     r->step_s = s;
-    r->tick_s = s / (double)r->plan.pp;
+    r->tick_s = s / rl_shard_pass_ticks(m, r->plan.pp, r->replica_batch);
     r->comm_s = comm;
     r->local_s = s - comm;
     r->table_s = 0;

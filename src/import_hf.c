@@ -293,8 +293,10 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
         factor = fj->valuedouble;
     }
     long long base = *ctx;
-    int yarn = !strcmp(type, "yarn");
+    int yarn = !strcmp(type, "yarn"), orig = 0; /* orig: the key given (review30 L3) */
     if (yarn) {
+        const cJSON *oj = cJSON_GetObjectItemCaseSensitive(rs, "original_max_position_embeddings");
+        orig = oj && !cJSON_IsNull(oj);
         out_t sub = *o; /* the key's errors name it under rope_scaling */
         if (get_int(&sub, rs, "original_max_position_embeddings", *ctx, &base) != 0)
             return fail(o, "rope_scaling.original_max_position_embeddings",
@@ -310,7 +312,10 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
              "rope_scaling %.20s factor %g on %s %lld: max_context = %lld (vLLM's derived "
              "max_model_len; max_position_embeddings says %lld); pass --set model.max_context=N "
              "to plan for another length",
-             type, factor, yarn ? "original_max_position_embeddings" : "max_position_embeddings",
+             type, factor,
+             orig ? "original_max_position_embeddings"
+                  : yarn ? "max_position_embeddings (no original_max_position_embeddings)"
+                         : "max_position_embeddings",
              base, (long long)derived, *ctx);
     *ctx = (long long)derived;
     return 0;

@@ -1589,7 +1589,8 @@ int rl_lua_simulate(lua_State *L)
     /* everything that can raise a Lua error is checked: allocate now */
     rl_request *req = NULL;
     rl_serve_result r;
-    if (rl_workload_generate(&w, &req, err, sizeof err) != 0)
+    long long redrawn = 0; /* over half: refused, as the CLI (workload.h rl_requests_fit) */
+    if (rl_workload_generate_counted(&w, &req, &redrawn, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
     if (offline)
         rl_requests_offline(req, w.n, &w);
@@ -1607,7 +1608,7 @@ int rl_lua_simulate(lua_State *L)
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
-                           -1, 0, offline, max_qps, lower_bound,
+                           redrawn, 0, offline, max_qps, lower_bound,
                            rl_serve_reached_qps(req, w.n, w.qps), repeated};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)

@@ -597,11 +597,14 @@ static void add_stages(cJSON *o, const rl_model *m, long long pp, int note)
              "unequal stages: %lld layers over %lld stages as vLLM splits them (get_pp_indices: "
              "%lld each, the %lld left over one each to the stages before the last; TensorRT-LLM "
              "gives them to the first, the same sizes); the pipeline runs at the pace of its "
-             "largest stage (%lld layers): a pass is %lld of its ticks, x%.6g the whole model's "
-             "op list, plus the %lld stage sends, and each chip holds that stage's share of the "
-             "weights and of every token's KV (%lld/%lld, embedding and LM head spread as the "
-             "layers)", m->layers, pp, m->layers / pp, m->layers % pp, big, pp,
-             rl_shard_stage_scale(m, pp), pp - 1, big, m->layers);
+             "largest stage (%lld layers): a pass of %lld micro-batches is %lld of its ticks, "
+             "x%.6g the whole model's op list, plus the %lld stage sends (step and shard: of "
+             "m = min(batch, %lld) micro-batches max(1, m x %lld / %lld) x, down to the sum of "
+             "the stages; simulate and size charge every pass the x%.6g), and each chip holds "
+             "that stage's share of the weights and of every token's KV (%lld/%lld, embedding "
+             "and LM head spread as the layers)", m->layers, pp, m->layers / pp,
+             m->layers % pp, big, pp, pp, rl_shard_stage_scale(m, pp), pp - 1, pp, big,
+             m->layers, rl_shard_stage_scale(m, pp), big, m->layers);
     cJSON_AddStringToObject(o, "pp_stages_note", text);
 }
 
@@ -796,8 +799,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
  * plan ideal, simulate calibrated): the stages' calibrated step, the whole
  * op list on a stage's chips (the layers split evenly, so the stages sum
  * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
- * collectives included; unequal stages: pp ticks of the largest, that
- * times rl_shard_stage_scale) on one micro-batch per replica (rl_shard_micro_batch,
+ * collectives included; unequal stages: the pass's ticks of the largest,
+ * that times rl_shard_pass_scale of the replica's batch) on one micro-batch per replica (rl_shard_micro_batch,
  * the ideal plan's tick and one of simulate's P streams; tester28 F2: the
  * whole batch ran through every tick), plus the pp - 1 stage sends of a
  * pass as rl_shard_eval sizes them (rl_shard_pp_sends); memory and name
@@ -816,8 +819,9 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
                                  rl_shard_micro_batch(s) * s->replicas, context, p, &st, &c, err,
                                  errlen))
         return -1;
-    /* unequal stages: pp ticks of the largest stage (shard.h rl_shard_stage_scale) */
-    rl_shard_scale_stages(&c, rl_shard_stage_scale(m, plan->pp));
+    /* unequal stages: the pass's ticks of the largest stage (shard.h
+     * rl_shard_pass_scale: pp of them once pp micro-batches are in flight) */
+    rl_shard_scale_stages(&c, rl_shard_pass_scale(m, plan->pp, s->replica_batch));
     int n = c.ncoll; /* the stages' collectives, then the sends */
     double sends = rl_shard_sends_s(s);
     for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
@@ -835,7 +839,7 @@ static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_
     s->bound = c.bound;
     s->table_s = c.table_s;
     s->comm_s = c.comm_s + sends;
-    s->tick_s = c.step_s / (double)plan->pp;
+    s->tick_s = c.step_s / rl_shard_pass_ticks(m, plan->pp, s->replica_batch);
     s->step_s = c.step_s + sends;
     s->tokens_per_s = (double)batch / s->step_s;
     s->tokens_per_s_per_chip = s->tokens_per_s / (double)chips;

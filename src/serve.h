@@ -71,9 +71,10 @@ typedef struct {
  * Megatron sharding over the replica's chips (shard.h, rl_shard_collectives
  * with tp = chips, generation phase, for the step's prompt + decode token
  * rows of bf16 activations (fp32 with fp32 compute), as the op list's; no
- * overlap).  Each prompt's prefix + tokens are capped at the model's
- * max_context (requests are truncated to it before they are simulated) and
- * so is S.  Decode-only compute is linear in S at a given B (weights do
+ * overlap).  Each prompt's prefix + tokens are within the model's
+ * max_context (a generated request longer is drawn again and a --trace row
+ * that long refused before they are simulated: workload.h
+ * rl_requests_redraw) and so is S.  Decode-only compute is linear in S at a given B (weights do
  * not depend on S, attention is memory-bound and linear), so it is
  * interpolated from two op-list evaluations per batch size, each batch
  * checked at a third point (a batch where the check fails is always

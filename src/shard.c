@@ -189,12 +189,25 @@ double rl_shard_stage_div(const rl_model *m, long long pp)
     return (double)m->layers / (double)ceil_div(m->layers, pp);
 }
 
-double rl_shard_stage_scale(const rl_model *m, long long pp)
+double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs)
 {
     pp = pp > 1 ? pp : 1;
     if (m->abstract || m->layers < pp || m->layers % pp == 0)
         return 1.0;
-    return (double)(pp * ceil_div(m->layers, pp)) / (double)m->layers;
+    long long in = seqs >= 1 && seqs < pp ? seqs : pp; /* micro-batches in flight */
+    return fmax(1.0, (double)(in * ceil_div(m->layers, pp)) / (double)m->layers);
+}
+
+double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
+{
+    pp = pp > 1 ? pp : 1;
+    long long in = seqs >= 1 && seqs < pp ? seqs : pp;
+    return fmax(rl_shard_stage_div(m, pp), (double)in);
+}
+
+double rl_shard_stage_scale(const rl_model *m, long long pp)
+{
+    return rl_shard_pass_scale(m, pp, pp);
 }
 
 void rl_shard_scale_stages(rl_shard_result *r, double f)
@@ -237,11 +250,12 @@ static void add_pp_sends(coll_ctx *cx, double bytes, long long stage_chips, long
 
 /* The collectives of one tick of plan `pl` (x: 2D's X axis, resolved) over
  * `tokens` token rows of `bm` sequences at `context` into r's coll, ncoll,
- * comm_s and latency_bound; `peaks`: coll_ctx's.  0, or -1 with err set (no
- * interconnect). */
+ * comm_s and latency_bound, the layers' counted `f` times (a pass of
+ * unequal stages: rl_shard_pass_scale; 1 otherwise); `peaks`: coll_ctx's.
+ * 0, or -1 with err set (no interconnect). */
 static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
                                 const rl_shard_plan *pl, long long x, int prefill, double tokens,
-                                long long bm, long long context, rl_precision p,
+                                long long bm, long long context, rl_precision p, double f,
                                 rl_shard_result *r, char *err, size_t errlen)
 {
     long long tp = pl->tp, ep = pl->ep, sp = pl->sp, pp = pl->pp, M = tp * ep;
@@ -249,9 +263,8 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     coll_ctx cx = {h, peaks, r, err, errlen, 0};
     double D = (double)(m->abstract ? 0 : m->d_model);
     double act = tokens / (double)sp * D * ab; /* one [b T, D] activation, bytes */
-    /* a step passes every stage's layers: pp ticks of the largest stage's
-     * (rl_shard_stage_scale; the layers themselves with equal stages) */
-    double f = rl_shard_stage_scale(m, pp);
+    /* a step passes every stage's layers: its ticks of the largest stage's
+     * (f: rl_shard_pass_scale; the layers themselves with equal stages) */
     double L = (double)(m->abstract ? 1 : m->layers) * f;
     if (!m->abstract) {
         double Hd = (double)m->head_dim, N = (double)m->heads, K = (double)m->kv_heads;
@@ -571,7 +584,6 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     r->context = context;
     long long tp = pl->tp, sp = pl->sp, pp = pl->pp;
     long long M = tp * pl->ep; /* model-parallel chips of one stage */
-    double P = (double)pp;
     r->replicas = chips / (M * sp * pp);
     r->replica_batch = ceil_div(batch, r->replicas);
     long long x = pl->layout == RL_LAYOUT_2D ? (pl->x ? pl->x : best_x(m, tp)) : 1;
@@ -629,25 +641,27 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
                              r->compute_s);
     r->local_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
 
-    if (local) { /* the local terms per step: P ticks, as below */
-        local_per_step(r, P);
+    if (local) { /* the local terms per step: T ticks, as below */
+        local_per_step(r, rl_shard_pass_ticks(m, pp, r->replica_batch));
         return 0;
     }
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
-    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, r, err,
-                             errlen) != 0)
+    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved,
+                             rl_shard_pass_scale(m, pp, r->replica_batch), r, err, errlen) != 0)
         return -1;
-    /* a tick runs one micro-batch through a stage and its layers'
-     * collectives (1/P of the step's); the step is P ticks plus the P-1
-     * stage-to-stage sends of a pass, which wait for the stage before
-     * (rl_shard_pp_sends) */
+    /* a tick runs one micro-batch through the largest stage and its layers'
+     * collectives (1/T of the step's); the step is T ticks (P; unequal
+     * stages: rl_shard_pass_ticks, max(the stages' sum, the micro-batches in
+     * flight), review30 M2) plus the P-1 stage-to-stage sends of a pass,
+     * which wait for the stage before (rl_shard_pp_sends) */
+    double T = rl_shard_pass_ticks(m, pp, r->replica_batch);
     double sends = rl_shard_sends_s(r);
-    double layer_comm = (r->comm_s - sends) / P;
+    double layer_comm = (r->comm_s - sends) / T;
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
-    r->step_s = P * r->tick_s + sends;
-    local_per_step(r, P); /* the row per step: every chip runs P ticks */
+    r->step_s = T * r->tick_s + sends;
+    local_per_step(r, T); /* the row per step: the largest stage's chips run T ticks */
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
@@ -676,7 +690,8 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     long long x = plan->layout == RL_LAYOUT_2D ? (plan->x ? plan->x : best_x(m, plan->tp)) : 1;
     out->plan.x = x;
     return add_plan_collectives(m, h, 0, plan, x, phase == RL_PHASE_PREFILL, tokens,
-                                (long long)ceil(tokens), 1, p, out, err, errlen);
+                                (long long)ceil(tokens), 1, p, rl_shard_stage_scale(m, plan->pp),
+                                out, err, errlen);
 }
 
 int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,

@@ -251,6 +251,26 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
  * stages sum to.  The sends are not scaled: pp - 1 per pass either way. */
 double rl_shard_stage_scale(const rl_model *m, long long pp);
 
+/* The factor of one pass (a decode round) over `seqs` sequences a replica
+ * (seqs < 1: pp), the one rule every pass time of unequal stages reads
+ * (step/shard ideal, calibrated and fitted; simulate's streams through
+ * rl_shard_stage_scale, its seqs = pp): the pass runs m = min(seqs, pp)
+ * micro-batches of ceil(seqs / pp) (rl_shard_micro_batch) and takes
+ * max(the sum of the stage ticks, m ticks of the largest stage) — a
+ * micro-batch passes every stage once (the sum: a lone sequence's pass is
+ * the whole model's op list, review30 M2), and the largest stage runs all m
+ * of them one after another (m = pp: the steady state of PipeDream/GPipe
+ * above).  With the stage ticks in proportion to their layers that is
+ * max(1, m ceil(L/pp) / L) times the whole model's op list: exactly 1 with
+ * equal stages (pp ticks of a stage sum to the model), rl_shard_stage_scale
+ * at m = pp, 1 for m <= L / ceil(L/pp).  The sends are not scaled. */
+double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs);
+
+/* The ticks of the largest stage such a pass lasts: max(L / ceil(L/pp),
+ * m) (rl_shard_stage_div, m as rl_shard_pass_scale); exactly pp with equal
+ * stages or m = pp. */
+double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs);
+
 /* r's per-step time columns (local terms, comm_s, step_s, tick_s, band),
  * FLOPs and its collectives' counts and times times f: the whole-model
  * step of a stage's chips (result.c pp_step_calibrated) made the pass of

@@ -66,9 +66,24 @@ static int copy_requests(const rl_request *src, long long n, rl_request **req, c
     return 0;
 }
 
+/* in's workload with the QPS and prompts scaled (its max_context unset). */
+static rl_workload scaled_workload(const rl_size_input *in, double qs, double ps)
+{
+    rl_workload w = in->w;
+    w.max_context = 0;
+    w.qps *= qs;
+    w.prompt = scale_dist(w.prompt, ps);
+    w.n = rl_size_requests(in, qs);
+    return w;
+}
+
 /* The workload of a run: the trace, or w with the QPS and prompts scaled
  * (in->draws' copy when it keeps one, else drawn, and kept when there is
- * room). */
+ * room).  Requests over the model's max_context are drawn again: the
+ * workload asked for (qs = ps = 1) under workload.h rl_requests_fit's
+ * rule, over half refused (as the command line and Lua refuse it); a
+ * what-if's scaled draw redrawn whatever its share, which
+ * rl_size_sensitivity.redrawn_frac reports (review30 M1). */
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
@@ -93,14 +108,16 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
             *n = k->d[i].n;
             return copy_requests(k->d[i].req, *n, req, err, errlen);
         }
-    rl_workload w = in->w;
-    w.max_context = in->m->max_context;
-    w.qps *= qs;
-    w.prompt = scale_dist(w.prompt, ps);
-    w.n = rl_size_requests(in, qs);
+    rl_workload w = scaled_workload(in, qs, ps);
+    int asked = qs == 1 && ps == 1;
+    w.max_context = asked ? in->m->max_context : 0;
     *n = w.n;
     if (rl_workload_generate(&w, req, err, errlen) != 0)
         return -1;
+    if (!asked && rl_requests_redraw(*req, *n, &w, in->m->max_context, err, errlen) < 0) {
+        free(*req);
+        return -1;
+    }
     if (k && k->n < SIZE_KEPT_DRAWS &&
         copy_requests(*req, *n, &k->d[k->n].req, err, errlen) == 0) /* else not kept */
         k->d[k->n].qs = qs, k->d[k->n].ps = ps, k->d[k->n++].n = *n;
@@ -1483,6 +1500,15 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         s->fixed = *c;
         if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0)
             return -1;
+        s->redrawn_frac = 0;
+        rl_request *r;
+        rl_workload w = scaled_workload(in, qs[i], ps[i]);
+        if (!in->trace && ps[i] != 1) { /* the share make_requests drew again */
+            if (rl_workload_generate(&w, &r, err, errlen) != 0)
+                return -1;
+            s->redrawn_frac = (double)rl_requests_over(r, w.n, in->m->max_context) / (double)w.n;
+            free(r);
+        }
         s->resized = *c;
         int R = rl_size_resize(in, &s->resized, qs[i], ps[i], err, errlen);
         if (R == -2 || (R > 0 && trim_pools(in, &s->resized, qs[i], ps[i], err, errlen) != 0))

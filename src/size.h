@@ -384,6 +384,8 @@ typedef struct {
     rl_size_candidate fixed;   /* the recommended deployment as is, under the change */
     rl_size_candidate resized; /* the same replica config resized to meet the targets */
     int resized_ok;            /* 0: nothing up to 4x the replicas meets them */
+    double redrawn_frac;       /* prompt_scale != 1: the share of the scaled draw over the
+                                  model's max_context, drawn again (size.c make_requests) */
 } rl_size_sensitivity;
 
 typedef struct {

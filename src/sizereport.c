@@ -892,7 +892,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < 3; i++) {
         const rl_size_sensitivity *s = &x->sens[i];
         char v[6][96];
-        if (s->prompt_scale != 1)
+        if (s->prompt_scale != 1 && s->redrawn_frac > 0) /* review30 M1 */
+            snprintf(v[0], 96, "prompt length x%g (%.1f%% over max_context, drawn again)",
+                     s->prompt_scale, 100 * s->redrawn_frac);
+        else if (s->prompt_scale != 1)
             snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);
         else
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);

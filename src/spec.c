@@ -91,9 +91,11 @@ static const field MODEL_FIELDS[] = {
     MF(qk_rope_head_dim, T_INT, POS),
     MF(qk_nope_head_dim, T_INT, POS),
     MF(v_head_dim, T_INT, POS),
-    MF(sliding_window, T_INT, POS),
+    /* 0 accepted (>= 0; 0 = unset, spec.h), so --set can clear them: no
+     * window, or no global prefix (review30 L5) */
+    MF(sliding_window, T_INT, 0),
     MF(sliding_window_pattern, T_INT, POS),
-    MF(first_sliding_layer, T_INT, POS),
+    MF(first_sliding_layer, T_INT, 0),
     MF(norms_per_layer, T_INT, 0),
     MF(qk_norm, T_BOOL, 0),
     MF(attention_bias, T_BOOL, 0),
@@ -380,14 +382,16 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
                 "leave it unset for all-local",
                 origin);
     if (m->first_sliding_layer > 0 && m->sliding_window == 0)
-        RL_FAIL("%s: field 'first_sliding_layer': set, but sliding_window is not", origin);
+        RL_FAIL("%s: field 'first_sliding_layer': set, but sliding_window is not (with no "
+                "window clear it too: --set model.first_sliding_layer=0)", origin);
     if (m->first_sliding_layer > 0 && m->sliding_window_pattern > 0)
         RL_FAIL("%s: field 'first_sliding_layer': not with sliding_window_pattern (one layout: "
                 "a periodic pattern, or global layers 0..N-1 then local ones)",
                 origin);
     if (m->first_sliding_layer > 0 && m->first_sliding_layer >= m->layers)
         RL_FAIL("%s: field 'first_sliding_layer': %lld leaves no local layer (layers = %lld); "
-                "leave sliding_window unset for none",
+                "for none set sliding_window = 0 and first_sliding_layer = 0 (--set "
+                "model.sliding_window=0 --set model.first_sliding_layer=0)",
                 origin, m->first_sliding_layer, m->layers);
     if (m->attention == RL_ATTN_MLA && m->attention_bias)
         RL_FAIL("%s: field 'attention_bias': not with attention = \"mla\" (no MLA checkpoint has "

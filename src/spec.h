@@ -97,13 +97,15 @@ typedef struct {
     long long qk_nope_head_dim;
     long long v_head_dim;
 
-    /* Sliding-window (local) attention: `sliding_window` tokens (W; 0 = none).
+    /* Sliding-window (local) attention: `sliding_window` tokens (W; 0 = none,
+     * as given too: --set model.sliding_window=0 clears it).
      * sliding_window_pattern P (>= 2): in each run of P layers the first P-1
      * are local and the last is global (gpt-oss and Gemma 2: 2, alternating
      * starting with a local layer; Gemma 3: 6, i.e. 5 local : 1 global);
      * unset (0) with a window means every layer is local (Mistral v0.1).
-     * first_sliding_layer N (0 < N < layers, not with a pattern): layers
-     * 0..N-1 are global and N.. local -- Qwen2/Qwen3's max_window_layers
+     * first_sliding_layer N (0 < N < layers, not with a pattern; 0 = unset,
+     * as given too, so --set can clear it: every windowed layer local):
+     * layers 0..N-1 are global and N.. local -- Qwen2/Qwen3's max_window_layers
      * (transformers Qwen2Config.layer_types: "sliding_attention" iff
      * i >= max_window_layers).  arch.c (rl_arch_layer_is_local,
      * rl_arch_local_layers) owns which layers are local. */

@@ -169,6 +169,14 @@ double rl_dist_mean(const rl_dist *d)
 
 int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen)
 {
+    return rl_workload_generate_counted(w, out, NULL, err, errlen);
+}
+
+int rl_workload_generate_counted(const rl_workload *w, rl_request **out, long long *redrawn,
+                                 char *err, size_t errlen)
+{
+    if (redrawn)
+        *redrawn = 0;
     if (w->n < 1 || !(w->qps > 0) || w->prompt.kind == RL_DIST_TRACE ||
         w->output.kind == RL_DIST_TRACE) {
         snprintf(err, errlen, "workload: need requests >= 1, qps > 0 and sampled lengths");
@@ -216,12 +224,37 @@ int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size
             r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
         }
     }
-    if (w->max_context > 0 && rl_requests_redraw(r, w->n, w, w->max_context, err, errlen) < 0) {
+    long long x = w->max_context > 0 ? rl_requests_fit(r, w->n, w, w->max_context, err, errlen) : 0;
+    if (x < 0) {
         free(r);
         return -1;
     }
+    if (redrawn)
+        *redrawn = x;
     *out = r;
     return 0;
+}
+
+long long rl_requests_over(const rl_request *r, long long n, long long max_context)
+{
+    long long over = 0;
+    for (long long i = 0; max_context > 1 && i < n; i++)
+        over += r[i].prompt + (long long)r[i].output > max_context;
+    return over;
+}
+
+long long rl_requests_fit(rl_request *r, long long n, const rl_workload *w, long long max_context,
+                          char *err, size_t errlen)
+{
+    long long over = rl_requests_over(r, n, max_context);
+    if (2 * over > n) {
+        snprintf(err, errlen, "%lld of %lld requests exceed the model's max_context (%lld "
+                 "tokens): shorten the prompt and output lengths (--prompt-len/--out-len; Lua "
+                 "prompt/output), or raise it with --set model.max_context=N if the model "
+                 "supports longer contexts", over, n, max_context);
+        return -1;
+    }
+    return over > 0 ? rl_requests_redraw(r, n, w, max_context, err, errlen) : 0;
 }
 
 long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,

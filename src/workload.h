@@ -85,8 +85,15 @@ typedef struct {
  * Returns 0, or -1 with err saying what is expected. */
 int rl_workload_prefixes(const char *s, rl_workload *w, char *err, size_t errlen);
 
-/* Generate w->n requests into *out (malloc'd; caller frees).  Returns 0 or -1. */
+/* Generate w->n requests into *out (malloc'd; caller frees); with
+ * w->max_context > 0 those longer are drawn again under rl_requests_fit's
+ * rule (over half: -1).  Returns 0 or -1 with err. */
 int rl_workload_generate(const rl_workload *w, rl_request **out, char *err, size_t errlen);
+
+/* rl_workload_generate, the count drawn again into *redrawn (0 without
+ * max_context; NULL: not wanted). */
+int rl_workload_generate_counted(const rl_workload *w, rl_request **out, long long *redrawn,
+                                 char *err, size_t errlen);
 
 /* Offline (benchmark) mode: every one of the n requests arrives at t = 0,
  * as in trtllm-bench's throughput mode and MLPerf Offline; w->qps is set to
@@ -114,6 +121,19 @@ void rl_requests_offline(rl_request *r, long long n, rl_workload *w);
 #define RL_WORKLOAD_REDRAWS 1000
 long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
                              long long max_context, char *err, size_t errlen);
+
+/* The requests of r[0..n) whose prompt + output exceed max_context (0 when
+ * max_context <= 1). */
+long long rl_requests_over(const rl_request *r, long long n, long long max_context);
+
+/* The one check on a workload the user asked for (the CLI's simulate and
+ * size, Lua's simulate and size, review30 M1): when more than half of the
+ * n requests exceed max_context the lengths asked for are not what the
+ * model serves, and redrawing them would simulate another workload: -1
+ * with err naming the count; else rl_requests_redraw (the count redrawn,
+ * or -1). */
+long long rl_requests_fit(rl_request *r, long long n, const rl_workload *w, long long max_context,
+                          char *err, size_t errlen);
 
 /* Truncate requests to prompt + output <= max_context tokens (a model
  * cannot hold more): the output is cut to what the prompt leaves but never

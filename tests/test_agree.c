@@ -252,16 +252,19 @@ static void plan_rows_carry_context(void **state)
     assert_non_null(strstr(out, ",batch,context,"));
 }
 
-/* `step ARGS PLAN --batch 1 --context C` and `simulate ARGS --prompt-len P`
+/* `step ARGS PLAN --batch B --context C` and `simulate ARGS --prompt-len P`
  * of one request at a time (0.05 req/s, 100 output tokens) both read
  * `mode`, and simulate's TPOT p50 is the step's to `tol`; returns the step
- * (s).  PLAN: step's --tp of simulate's replica (simulate takes none). */
-static double step_is_tpot(const char *args, const char *plan, long long context,
-                           long long prompt, const char *mode, double tol)
+ * (s).  PLAN: step's --tp of simulate's replica (simulate takes none).  B:
+ * 1, or pp for unequal stages (simulate charges each stream's pass the
+ * steady state of pp micro-batches in flight, docs/model.md "Unequal
+ * stages"; step at B = pp runs pp micro-batches of one sequence). */
+static double step_batch_is_tpot(const char *args, const char *plan, long long batch,
+                                 long long context, long long prompt, const char *mode, double tol)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "step %s %s --batch 1 --context %lld --format json", args, plan,
-             context);
+    snprintf(cmd, sizeof cmd, "step %s %s --batch %lld --context %lld --format json", args, plan,
+             batch, context);
     cJSON *s = run_cli_json(cmd, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, mode);
     double step = num(row(s, 0), "step_s");
@@ -273,6 +276,12 @@ static double step_is_tpot(const char *args, const char *plan, long long context
     assert_rel(step, num(m, "tpot_p50_s"), tol);
     cJSON_Delete(m);
     return step;
+}
+
+static double step_is_tpot(const char *args, const char *plan, long long context,
+                           long long prompt, const char *mode, double tol)
+{
+    return step_batch_is_tpot(args, plan, 1, context, prompt, mode, tol);
 }
 
 /* tester16 F12: a pipeline plan read `ideal` in step (41.6 ms) and
@@ -415,12 +424,33 @@ static void uneven_pipeline_everywhere(void **state)
                1.0125 * step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 4 --tp 4 "
                                   "--batch 8 --context 1024"),
                1e-6);
-    double pass = step_is_tpot("--model llama3-70b --hw h100-sxm --chips 3 --pp 3", "", 1050, 1000,
-                               "calibrated", 1e-9);
+    double one = step_s_of("--model llama3-70b --hw h100-sxm --chips 1 --tp 1 --batch 1 "
+                           "--context 1050");
+    double pass = step_batch_is_tpot("--model llama3-70b --hw h100-sxm --chips 3 --pp 3", "", 3,
+                                     1050, 1000, "calibrated", 1e-9);
+    assert_rel(pass, 1.0125 * one + 2 * 2e-6, 1e-9);
+    /* review30 M2: one sequence (one micro-batch in flight) passes the
+     * stages once, their sum: the one-chip step + the 2 sends (the merged
+     * code: 1.0125 x), calibrated and fitted alike (shard.h
+     * rl_shard_pass_scale) */
+    assert_rel(step_s_of("--model llama3-70b --hw h100-sxm --chips 3 --pp 3 --batch 1 "
+                         "--context 1050"),
+               one + 2 * 2e-6, 1e-9);
+    assert_rel(step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 12 --tp 4 --pp 3 "
+                         "--batch 2 --context 2048"),
+               step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 4 --tp 4 "
+                         "--batch 1 --context 2048"),
+               1e-6);
+    /* review30 L7: simulate's fitted uneven pass (serve.c step_time's
+     * fitted branch x stage_f): 1.0125 x the fitted TP4 step of one stage
+     * (review30's hand check: TPOT p50 0.0302723749629763 = 1.0125 x
+     * 0.0298986419), = step --pp 3 at B = 3 (1e-9: the same terms) */
+    pass = step_batch_is_tpot("--model llama2-70b --hw h100-sxm-splitwise --chips 12 --pp 3",
+                              "--tp 4", 3, 2048, 2000, "fitted", 1e-9);
     assert_rel(pass,
-               1.0125 * step_s_of("--model llama3-70b --hw h100-sxm --chips 1 --tp 1 --batch 1 "
-                                  "--context 1050") + 2 * 2e-6,
-               1e-9);
+               1.0125 * step_s_of("--model llama2-70b --hw h100-sxm-splitwise --chips 4 --tp 4 "
+                                  "--batch 1 --context 2048"),
+               1e-6);
 }
 
 /* tester20 F1: at TP beyond the KV heads (llama3-70b, K = 8) the op list

@@ -368,6 +368,38 @@ static void attention_field_errors(void **state)
     }
 }
 
+/* review30 L5: first_sliding_layer could not be cleared with --set (0 was
+ * refused, and the advice "leave sliding_window unset" could not be
+ * followed: 0 was refused there too).  0 is "unset" for both (spec.h):
+ * a 28-layer model with W 4096 and first_sliding_layer 20 (an imported
+ * Qwen2.5-7B with use_sliding_window: 8 local layers) gets every layer
+ * local with first_sliding_layer=0 (28) and none with sliding_window=0 as
+ * well (0); first_sliding_layer=28 is refused with advice that now works,
+ * and sliding_window=0 alone says to clear first_sliding_layer too. */
+static void sliding_fields_clear_with_set(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    write_temp(path, ".lua",
+               "return { name = 'q', layers = 28, d_model = 64, d_ff = 128, heads = 4, "
+               "kv_heads = 2, vocab = 100, sliding_window = 4096, first_sliding_layer = 20 }");
+    rl_model m;
+    assert_int_equal(rl_model_load(path, NULL, 0, &m, err, sizeof err), 0);
+    assert_int_equal(rl_arch_local_layers(&m), 8);
+    rl_override all_local[1] = {{"first_sliding_layer", "0"}};
+    assert_int_equal(rl_model_load(path, all_local, 1, &m, err, sizeof err), 0);
+    assert_int_equal(rl_arch_local_layers(&m), 28);
+    rl_override none[2] = {{"sliding_window", "0"}, {"first_sliding_layer", "0"}};
+    assert_int_equal(rl_model_load(path, none, 2, &m, err, sizeof err), 0);
+    assert_int_equal(rl_arch_local_layers(&m), 0);
+    rl_override all_global[1] = {{"first_sliding_layer", "28"}};
+    assert_int_equal(rl_model_load(path, all_global, 1, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--set model.sliding_window=0 --set model.first_sliding_layer=0"));
+    assert_int_equal(rl_model_load(path, none, 1, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "clear it too: --set model.first_sliding_layer=0"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,7 +409,8 @@ int main(void)
         cmocka_unit_test(swiglu_three_matrices),   cmocka_unit_test(tied_embeddings),
         cmocka_unit_test(expected_experts),        cmocka_unit_test(deepseek_v3_mla),
         cmocka_unit_test(gpt_oss_window),          cmocka_unit_test(small_tensors_exact),
-        cmocka_unit_test(window_patterns),         cmocka_unit_test(quantized_checkpoint_bytes),
+        cmocka_unit_test(window_patterns),
+        cmocka_unit_test(sliding_fields_clear_with_set),         cmocka_unit_test(quantized_checkpoint_bytes),
         cmocka_unit_test(qwen3_attention_params), cmocka_unit_test(llama31_presets),  cmocka_unit_test(attention_field_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

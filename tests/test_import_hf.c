@@ -557,7 +557,10 @@ static void rope_scaling_context(void **state)
                 "max_context = 32768"},
         {"{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}",
          32768, 131072, "max_position_embeddings says 32768); pass --set model.max_context=N"},
-        {"{\"type\": \"yarn\", \"factor\": 4.0}", 8192, 32768, "yarn factor 4"},
+        /* review30 L3: without the key the note names the one used */
+        {"{\"type\": \"yarn\", \"factor\": 4.0}", 8192, 32768,
+         "yarn factor 4 on max_position_embeddings (no original_max_position_embeddings) 8192: "
+         "max_context = 32768"},
         {"{\"rope_type\": \"linear\", \"factor\": 2}", 4096, 8192,
          "linear factor 2 on max_position_embeddings 4096: max_context = 8192"},
         {"{\"rope_type\": \"llama3\", \"factor\": 8.0, \"original_max_position_embeddings\": 8192}",

@@ -1077,6 +1077,36 @@ static void simulate_pipeline_row(void **state)
                     bad, sizeof bad / sizeof *bad);
 }
 
+/* review30 M1: Lua's simulate drew over-long requests again at any share,
+ * silently (no redrawn_requests).  One rule now (workload.h
+ * rl_requests_fit): 24 of 400 requests of lognormal:3000:1 +
+ * lognormal:300:1 over llama3-8b's 8192 tokens (seed 7, review30's
+ * figure) are drawn again and counted, as the command line counts them
+ * (redrawn_requests 24, its TPOT to 1e-12); 125 of 200 of
+ * lognormal:14000:0.8 (over half) are refused with the count, as the
+ * command line exits 2 (review30: Lua ran on, mean decode context 4857
+ * for prompts of 14000 asked for). */
+static void simulate_redrawn_as_cli(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"redrawn_requests", "tpot_p50_s"};
+    assert_lua_equals_cli("simulate --model llama3-8b --hw h100-sxm --ideal --qps 2 --requests 400 "
+                          "--prompt-len lognormal:3000:1 --out-len lognormal:300:1 --seed 7 "
+                          "--format json",
+                          "roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', ideal = true,"
+                          " qps = 2, requests = 400, prompt = 'lognormal:3000:1',"
+                          " output = 'lognormal:300:1', seed = 7 }",
+                          0, keys, 2);
+    assert_true(run_number("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', "
+                           "ideal = true, qps = 2, requests = 400, prompt = 'lognormal:3000:1', "
+                           "output = 'lognormal:300:1', seed = 7 }.redrawn_requests") == 24);
+    char err[1024];
+    assert_int_equal(run("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', "
+                         "ideal = true, qps = 0.5, requests = 200, prompt = 'lognormal:14000:0.8',"
+                         " output = '100', seed = 7 }", err, sizeof err), -1);
+    assert_non_null(strstr(err, "125 of 200 requests exceed the model's max_context (8192"));
+}
+
 /* prefixes, prefix_cache and offline, the other rows that were the command
  * line's only: the same run as simulate --prefixes 8:400 --prefix-cache 2:10
  * --offline (TTFT p50 and the prefix hit rate to 1e-12, offline true, qps
@@ -1158,6 +1188,7 @@ int main(void)
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
         cmocka_unit_test(simulate_pipeline_row),
+        cmocka_unit_test(simulate_redrawn_as_cli),
         cmocka_unit_test(simulate_prefix_offline_rows),
         cmocka_unit_test(what_if_and_size_errors),
         cmocka_unit_test(ideal_is_engine_ideal),

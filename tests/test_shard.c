@@ -390,6 +390,51 @@ static void uneven_pipeline_stages(void **state)
     assert_non_null(strstr(err, "pp: 33 pipeline stages exceed the 32 layers"));
 }
 
+/* review30 M2: a pass of unequal stages with fewer micro-batches in flight
+ * than stages is the sum of the stage ticks, not pp x the largest: with
+ * m = min(B, pp) micro-batches (shard.h rl_shard_pass_scale) it takes
+ * max(sum, m x largest) = max(1, m ceil(L/pp) / L) x the whole model's op
+ * list, plus the pp - 1 sends.  Hand figures (ideal, h100-sxm, llama3-70b
+ * bf16 tp1 pp3, 27 27 26; sends 2 x 2 us, NVLink latency of 49,152 B at
+ * B <= 3): B = 1: max(1, 27/80) = 1, the one-chip step + 4 us (the merged
+ * code charged 1.0125 x); B = 2: max(1, 54/80) = 1; B = 3: 81/80 = 1.0125
+ * (the steady state, unchanged).  llama3-8b pp12 (2 2 2 3 3 3 3 3 3 3 3 2,
+ * largest 3) at B = 11: 11 micro-batches of 1, max(1, 33/32) = 1.03125;
+ * B = 3: max(1, 9/32) = 1.  Ticks: max(L / ceil(L/pp), m): 80/27 at B = 1,
+ * 3 at B = 3.  Tolerance 1e-12 (the same sums in another order). */
+static void uneven_pipeline_few_micro_batches(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    assert_true(rl_shard_pass_scale(&m, 3, 1) == 1.0 && rl_shard_pass_scale(&m, 3, 2) == 1.0);
+    assert_true(rl_shard_pass_scale(&m, 3, 3) == rl_shard_stage_scale(&m, 3));
+    assert_true(rl_shard_pass_scale(&m, 3, 8) == 81.0 / 80);
+    assert_rel(rl_shard_pass_ticks(&m, 3, 1), 80.0 / 27, 1e-15);
+    assert_true(rl_shard_pass_ticks(&m, 3, 3) == 3.0 && rl_shard_pass_ticks(&m, 4, 1) == 4.0);
+    rl_shard_plan pl = tp_plan(1);
+    for (long long B = 1; B <= 3; B++) {
+        pl.pp = 1;
+        rl_shard_result one = eval(&m, &h, pl, RL_PHASE_GENERATE, 1, 1, 1024, p);
+        pl.pp = 3;
+        rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, B, 1024, p);
+        assert_rel(r.step_s, (B < 3 ? 1.0 : 1.0125) * one.step_s + 2 * 2e-6, 1e-12);
+        assert_rel(r.kv_load_s, (B < 3 ? 1.0 : 1.0125) * one.kv_load_s, 1e-12);
+    }
+    rl_model s = load_model("llama3-8b", NULL, 0);
+    assert_true(rl_shard_pass_scale(&s, 12, 11) == 1.03125 && rl_shard_pass_scale(&s, 12, 3) == 1);
+    pl.pp = 1;
+    rl_shard_result one = eval(&s, &h, pl, RL_PHASE_GENERATE, 1, 1, 1024, p);
+    pl.pp = 12;
+    rl_shard_result a = eval(&s, &h, pl, RL_PHASE_GENERATE, 12, 3, 1024, p);
+    rl_shard_result b = eval(&s, &h, pl, RL_PHASE_GENERATE, 12, 11, 1024, p);
+    double sends = rl_shard_sends_s(&a);
+    assert_true(sends > 0 && sends == rl_shard_sends_s(&b));
+    assert_rel(a.step_s, one.step_s + sends, 1e-12);
+    assert_rel(b.step_s, 1.03125 * one.step_s + sends, 1e-12);
+}
+
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
  * (16 GB each) the chapter's layout, tp16 with the KV split by heads then
  * batch; on 8 H100 plain tp8 (NVLink keeps its AllReduces at 4 us). */
@@ -784,6 +829,7 @@ int main(void)
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
+        cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),

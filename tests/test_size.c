@@ -830,7 +830,30 @@ static void test_report_sections(void **state)
     /* more load never needs fewer chips to meet the targets */
     assert_true(sens[1].resized.chips_total >= f->res.c[0].chips_total);
     assert_true(sens[0].resized.chips_total <= f->res.c[0].chips_total);
+    /* review30 M1: the prompt x2 what-if's own share over llama3-8b's
+     * 8192 tokens, drawn again, is reported (the report's caution gave the
+     * base draw's share only): by hand, the same draw (lognormal 3000:0.6
+     * prompts, uniform 50-400 outputs, seed 5, the run's request count)
+     * counted over 8192 (exact) */
+    assert_true(sens[0].redrawn_frac == 0 && sens[1].redrawn_frac == 0);
+    rl_workload x2 = f->in.w;
+    x2.prompt.a = 3000;
+    x2.n = rl_size_requests(&f->in, 1);
+    rl_request *req;
+    assert_int_equal(rl_workload_generate(&x2, &req, err, sizeof err), 0);
+    long long over = 0;
+    for (long long i = 0; i < x2.n; i++)
+        over += req[i].prompt + (long long)req[i].output > 8192;
+    free(req);
+    assert_true(over > 0);
+    assert_true(sens[2].redrawn_frac == (double)over / (double)x2.n);
+    char label[96];
+    snprintf(label, sizeof label, "prompt length x2 (%.1f%% over max_context, drawn again)",
+             100 * sens[2].redrawn_frac);
     rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
+    char *md = rl_size_report_render(&d, 0);
+    assert_non_null(strstr(md, label));
+    free(md);
     const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
                               "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour",
                               "Collectives on"};
