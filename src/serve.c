@@ -805,7 +805,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     if (weights < 0)
         return 0;
     /* an engine's memory rule keeps its own reserve (memory.h) */
-    double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
+    double usable = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, weights)
                                       : mem.capacity_bytes * (1 - reserve);
     return (usable - weights) / (rl_arch_kv_bytes_per_token(m, p.kv) *
                                  rl_serve_kv_copies(m, stage, ep, l) * rl_shard_stage_scale(m, pp));

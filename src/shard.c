@@ -426,7 +426,8 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
 double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
-    return rl_memory_usable(h, n, r->weight_bytes * (double)n) / (double)n;
+    long long pp = r->plan.pp > 1 ? r->plan.pp : 1; /* a stage's chips share the collectives */
+    return rl_memory_usable_group(h, n, n / pp, r->weight_bytes * (double)n) / (double)n;
 }
 
 long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)

@@ -390,6 +390,39 @@ static void uneven_pipeline_stages(void **state)
     assert_non_null(strstr(err, "pp: 33 pipeline stages exceed the 32 layers"));
 }
 
+/* tester32 F5: the collective buffers (392 MiB, TensorRT-LLM's rule,
+ * engines.c) are charged at a stage of more than one chip only: the
+ * sources key them by TP size (memory.h rl_memory_usable_group).
+ * llama3-70b bf16 tp1 pp3 on H200 (141 GiB): weights/chip W =
+ * 141,107,412,992 x 27/80 = 47,623,751,884.8 B; usable = W + 0.9 (141 GiB
+ * - W) = 141,020,212,654 B (tester32's hand figure; was 0.9 x 411,041,792
+ * lower).  tp2 pp2 keeps the buffer: W + 0.9 (141 GiB - W - 411,041,792).
+ * simulate's KV capacity likewise: 3 x (usable - W) / (327,680 B a token
+ * x 81/80) (1e-12). */
+static void pipeline_stage_comm_buffer(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_precision p = rl_precision_default();
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    assert_true(e && e->mem.present && e->mem.of_free && e->mem.comm_bytes == 411041792);
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 3;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 1, 1024, p);
+    double W = 141107412992.0 * 27 / 80, G = 141.0 * 1073741824;
+    assert_rel(r.weight_bytes, W, 1e-12);
+    assert_rel(rl_shard_chip_room(&h, &r), W + 0.9 * (G - W), 1e-12);
+    assert_rel(rl_shard_chip_room(&h, &r), 141020212654.0, 1e-11);
+    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(kv, 3 * 0.9 * (G - W) / (327680.0 * 81 / 80), 1e-12);
+    pl.tp = 2;
+    pl.pp = 2;
+    r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 1024, p);
+    assert_rel(rl_shard_chip_room(&h, &r),
+               r.weight_bytes + 0.9 * (G - r.weight_bytes - 411041792.0), 1e-12);
+}
+
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
  * (16 GB each) the chapter's layout, tp16 with the KV split by heads then
  * batch; on 8 H100 plain tp8 (NVLink keeps its AllReduces at 4 us). */
@@ -784,6 +817,7 @@ int main(void)
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
+        cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
