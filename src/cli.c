@@ -1312,7 +1312,11 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
-    double usable = mem.engine_memory ? mem.capacity_bytes : mem.capacity_bytes * (1 - reserve);
+    /* a pipeline's collective buffers: at stages of more than one chip
+     * (memory.h rl_memory_usable_group, rl_serve_kv_capacity) */
+    long long stage = o->chips / (c->pp > 1 ? c->pp : 1);
+    double usable = mem.engine_memory ? rl_memory_usable_group(h, o->chips, stage, mem.weight_bytes)
+                                      : mem.capacity_bytes * (1 - reserve);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
     char rule[128];
     if (mem.engine_memory)

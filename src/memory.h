@@ -40,6 +40,17 @@ typedef struct {
  * weights in all (the rule above; chips * hbm_bytes without one). */
 double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
 
+/* rl_memory_usable with the collective buffers charged only when `group`
+ * (the chips of one pipeline stage, which share its TP/EP/SP collectives)
+ * is > 1: the rule's sources key them by TP size (vLLM PR 10511 measured
+ * TP1 against TP2; NVIDIA AIConfigurator's backends read
+ * misc.nccl_mem[min(tp_size, 8)], pp_size not used, nccl_mem[1] = 0), so a
+ * pipeline of one-chip stages has none (tester32 F5).  Its stage-to-stage
+ * sends' NCCL P2P buffers (NCCL_BUFFSIZE, 4 MiB a channel and peer by
+ * default) are not modelled.  rl_memory_usable is group = chips. */
+double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
+                              double weight_bytes);
+
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
 

@@ -74,9 +74,14 @@ int rl_attn_layout_check(const rl_model *m, long long chips, rl_attn_layout l, c
 int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long long ep,
                           rl_attn_layout l, char *err, size_t errlen)
 {
-    if (pp < 1 || chips % pp != 0 || (!m->abstract && pp > m->layers))
-        RL_FAIL("pp: %lld pipeline stages must divide the replica's %lld chips and not exceed the "
-                "%lld layers of %s", pp, chips, m->layers, m->name);
+    /* each condition named on its own (tester32 F7), as step's (shard.c) */
+    if (pp < 1)
+        RL_FAIL("pp: %lld pipeline stages; at least 1", pp);
+    if (chips % pp != 0)
+        RL_FAIL("pp: %lld pipeline stages do not divide the replica's %lld chips", pp, chips);
+    if (!m->abstract && pp > m->layers)
+        RL_FAIL("pp: %lld pipeline stages exceed the %lld layers of %s (a stage holds one layer "
+                "at least)", pp, m->layers, m->name);
     long long stage = chips / pp;
     /* --ep under the tp layout only, each condition named on its own
      * (tester3 #12: one message listed them all, met ones included) */
@@ -800,7 +805,7 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     if (weights < 0)
         return 0;
     /* an engine's memory rule keeps its own reserve (memory.h) */
-    double usable = mem.engine_memory ? rl_memory_usable(h, chips, weights)
+    double usable = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, weights)
                                       : mem.capacity_bytes * (1 - reserve);
     return (usable - weights) / (rl_arch_kv_bytes_per_token(m, p.kv) *
                                  rl_serve_kv_copies(m, stage, ep, l) * rl_shard_stage_scale(m, pp));

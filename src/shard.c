@@ -189,6 +189,22 @@ double rl_shard_stage_div(const rl_model *m, long long pp)
     return (double)m->layers / (double)ceil_div(m->layers, pp);
 }
 
+double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context)
+{
+    double W = (double)m->sliding_window;
+    if (pp <= 1 || m->abstract || m->layers < pp || rl_arch_local_layers(m) == 0 || context <= W)
+        return rl_shard_stage_div(m, pp);
+    double total = 0, busiest = 0; /* token-layers of cache: whole, busiest stage */
+    for (long long s = 0, l = 0; s < pp; s++) {
+        double held = 0;
+        for (long long end = l + rl_shard_stage_layers(m->layers, pp, s); l < end; l++)
+            held += rl_arch_layer_is_local(m, l) ? W : context;
+        total += held;
+        busiest = held > busiest ? held : busiest;
+    }
+    return total / busiest;
+}
+
 double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs)
 {
     pp = pp > 1 ? pp : 1;
@@ -439,7 +455,8 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
 double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
-    return rl_memory_usable(h, n, r->weight_bytes * (double)n) / (double)n;
+    long long pp = r->plan.pp > 1 ? r->plan.pp : 1; /* a stage's chips share the collectives */
+    return rl_memory_usable_group(h, n, n / pp, r->weight_bytes * (double)n) / (double)n;
 }
 
 long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
@@ -542,9 +559,12 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
         } else if (k.z > 1 && k.split == RL_KV_SEQ)
             kv_chip_frac /= (double)k.z;
     }
-    r->kv_seq_chip = kv_seq * kv_chip_frac / P;
+    /* held: the stage with the most KV (tester32 F6); read a tick: the
+     * layer share, as the pass's other terms (rl_shard_stage_scale) */
+    double Pkv = rl_shard_stage_kv_div(m, pl->pp, (double)context);
+    r->kv_seq_chip = kv_seq * kv_chip_frac / Pkv;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
-    r->kv_bytes = kv_tick * (double)ceil_div(r->replica_batch, bm);
+    r->kv_bytes = kv_chip_seqs * kv_seq * kv_chip_frac / Pkv * (double)ceil_div(r->replica_batch, bm);
     return kv_tick;
 }
 

@@ -242,6 +242,18 @@ long long rl_shard_stage_layers(long long layers, long long pp, long long s);
  * models and pp <= 1: pp, at least 1). */
 double rl_shard_stage_div(const rl_model *m, long long pp);
 
+/* A sequence's KV at `context` tokens (ideal view: windowed layers hold
+ * min(context, window), arch.h) over the busiest stage's: the divisor that
+ * takes a sequence's whole KV to what the pipeline stage holding the most
+ * KV keeps (tester32 F6).  Stages take their layers in order, vLLM's split
+ * (rl_shard_stage_layers); a stage's KV is the sum of its own layers'
+ * (rl_arch_layer_is_local), so Qwen2's global-first layers
+ * (first_sliding_layer) or a window pattern that falls unevenly put more
+ * KV on some stages than the layer share.  rl_shard_stage_div whenever
+ * every layer holds the same KV (no windowed layer, or context <= window),
+ * so equal stages of uniform layers are unchanged bit for bit. */
+double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context);
+
 /* pp x the largest stage's layers / layers (>= 1; exactly 1 with equal
  * stages): the factor by which a pass of pp ticks of the slowest stage (a
  * pipeline runs at its bottleneck stage's pace: PipeDream, Narayanan et al.

@@ -236,7 +236,14 @@ static void bad_input(void **state)
         {"step --model llama3-8b --hw h100-sxm --chips 33 --pp 33 --batch 8 --context 1024 --ideal",
          "exceed the 32 layers"},
         {"simulate --model llama3-8b --hw h100-sxm --chips 33 --pp 33 --qps 1 --prompt-len 100 "
-         "--out-len 10", "not exceed the 32 layers of llama3-8b"},
+         "--out-len 10", "pp: 33 pipeline stages exceed the 32 layers of llama3-8b"},
+        /* tester32 F7: the one failing condition named (the old message
+         * named both: "must divide the replica's 3 chips and not exceed the
+         * 2 layers" when 3 divides 3) */
+        {"simulate --model tiny-test --hw h100-sxm --chips 3 --pp 3 --qps 1 --prompt-len 10 "
+         "--out-len 5 --requests 100", "pp: 3 pipeline stages exceed the 2 layers of tiny-test"},
+        {"simulate --model llama3-8b --hw h100-sxm --chips 4 --pp 3 --qps 1 --prompt-len 100 "
+         "--out-len 10", "pp: 3 pipeline stages do not divide the replica's 4 chips"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         int rc = run_cli(cases[i].args, out, sizeof out);

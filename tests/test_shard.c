@@ -435,6 +435,86 @@ static void uneven_pipeline_few_micro_batches(void **state)
     assert_rel(b.step_s, 1.03125 * one.step_s + sends, 1e-12);
 }
 
+/* tester32 F6: a stage holds its own layers' KV, not the layer share of a
+ * sequence's.  llama3-8b's shape (32 layers, K = 8, head_dim 128: 2 x 8 x
+ * 128 x 2 B = 4096 B a token and layer in bf16) with a 4096-token window,
+ * at 131072 tokens (hand arithmetic, exact: integers below 2^53).
+ *  - Qwen2-style first_sliding_layer 28 (global 0-27, windowed 28-31), pp4
+ *    [8 8 8 8]: stages 0-2 hold 8 global layers, 8 x 131072 x 4096 =
+ *    4,294,967,296 B a sequence (the layer share was 15,099,494,400 / 4 =
+ *    3,774,873,600); pp3 [11 11 10] (vLLM's split): 11 global layers,
+ *    5,905,580,032 B (the share 11/32 x 15,099,494,400 = 5,190,451,200).
+ *  - sliding_window_pattern 3 (global where l % 3 == 2), pp4: stages hold
+ *    2 3 3 2 global layers; the busiest 3 x 131072 + 5 x 4096 = 413,696
+ *    token-layers x 4096 B = 1,694,498,816 B (the share 1,434,451,968).
+ *  - max_batch: the busiest chip's room over 4,294,967,296 B (not the
+ *    share's), floored to the pp micro-batches (rl_shard_max_batch).
+ *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical). */
+static void stage_kv_is_its_layers(void **state)
+{
+    (void)state;
+    rl_override ov[3] = {{"sliding_window", "4096"}, {"first_sliding_layer", "28"},
+                         {"max_context", "131072"}};
+    rl_model q = load_model("llama3-8b", ov, 3);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 4;
+    rl_shard_result r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
+    assert_rel(r.kv_seq_chip, 4294967296.0, 1e-15);
+    assert_rel(r.kv_bytes, 4294967296.0, 1e-15); /* B = 1: one sequence held */
+    double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
+    assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(floor(room / 4294967296.0) / 4) * 4);
+    assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
+    pl.pp = 3;
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 3, 1, 131072, p);
+    assert_rel(r.kv_seq_chip, 5905580032.0, 1e-15);
+    rl_override pat[3] = {{"sliding_window", "4096"}, {"sliding_window_pattern", "3"},
+                          {"max_context", "131072"}};
+    rl_model g = load_model("llama3-8b", pat, 3);
+    pl.pp = 4;
+    r = eval(&g, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
+    assert_rel(r.kv_seq_chip, 1694498816.0, 1e-15);
+    /* at or under the window every layer holds the context: the layer share */
+    assert_true(rl_shard_stage_kv_div(&q, 4, 4096) == 4.0);
+    rl_model u = load_model("llama3-8b", NULL, 0);
+    assert_true(rl_shard_stage_kv_div(&u, 4, 131072) == 4.0);
+    assert_true(rl_shard_stage_kv_div(&u, 3, 8192) == rl_shard_stage_div(&u, 3));
+}
+
+/* tester32 F5: the collective buffers (392 MiB, TensorRT-LLM's rule,
+ * engines.c) are charged at a stage of more than one chip only: the
+ * sources key them by TP size (memory.h rl_memory_usable_group).
+ * llama3-70b bf16 tp1 pp3 on H200 (141 GiB): weights/chip W =
+ * 141,107,412,992 x 27/80 = 47,623,751,884.8 B; usable = W + 0.9 (141 GiB
+ * - W) = 141,020,212,654 B (tester32's hand figure; was 0.9 x 411,041,792
+ * lower).  tp2 pp2 keeps the buffer: W + 0.9 (141 GiB - W - 411,041,792).
+ * simulate's KV capacity likewise: 3 x (usable - W) / (327,680 B a token
+ * x 81/80) (1e-12). */
+static void pipeline_stage_comm_buffer(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_precision p = rl_precision_default();
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    assert_true(e && e->mem.present && e->mem.of_free && e->mem.comm_bytes == 411041792);
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 3;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 1, 1024, p);
+    double W = 141107412992.0 * 27 / 80, G = 141.0 * 1073741824;
+    assert_rel(r.weight_bytes, W, 1e-12);
+    assert_rel(rl_shard_chip_room(&h, &r), W + 0.9 * (G - W), 1e-12);
+    assert_rel(rl_shard_chip_room(&h, &r), 141020212654.0, 1e-11);
+    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    assert_rel(kv, 3 * 0.9 * (G - W) / (327680.0 * 81 / 80), 1e-12);
+    pl.tp = 2;
+    pl.pp = 2;
+    r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 1024, p);
+    assert_rel(rl_shard_chip_room(&h, &r),
+               r.weight_bytes + 0.9 * (G - r.weight_bytes - 411041792.0), 1e-12);
+}
+
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
  * (16 GB each) the chapter's layout, tp16 with the KV split by heads then
  * batch; on 8 H100 plain tp8 (NVLink keeps its AllReduces at 4 us). */
@@ -830,6 +910,7 @@ int main(void)
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
         cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
+        cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
