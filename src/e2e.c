@@ -440,7 +440,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
  * leaves out, each kind with its first row. */
 static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
 {
-    char beyond[1536] = "", other[1536] = "", note[3200];
+    char beyond[1536] = "", other[1536] = "", note[600 + 2 * 1536 + 8];
     if (!rs->beyond && !rs->other)
         return;
     if (rs->beyond)
