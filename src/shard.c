@@ -205,20 +205,26 @@ double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context)
     return total / busiest;
 }
 
+/* The micro-batches a pass of seqs sequences keeps in flight over pp
+ * stages (pp >= 1): min(seqs, pp), pp for seqs unset (< 1). */
+static long long micro_batches(long long pp, long long seqs)
+{
+    return seqs >= 1 && seqs < pp ? seqs : pp;
+}
+
 double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs)
 {
     pp = pp > 1 ? pp : 1;
     if (m->abstract || m->layers < pp || m->layers % pp == 0)
         return 1.0;
-    long long in = seqs >= 1 && seqs < pp ? seqs : pp; /* micro-batches in flight */
+    long long in = micro_batches(pp, seqs);
     return fmax(1.0, (double)(in * ceil_div(m->layers, pp)) / (double)m->layers);
 }
 
 double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
 {
     pp = pp > 1 ? pp : 1;
-    long long in = seqs >= 1 && seqs < pp ? seqs : pp;
-    return fmax(rl_shard_stage_div(m, pp), (double)in);
+    return fmax(rl_shard_stage_div(m, pp), (double)micro_batches(pp, seqs));
 }
 
 double rl_shard_stage_scale(const rl_model *m, long long pp)
