@@ -885,8 +885,11 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                 }
             }
         }
-        if (tp > 1 && tp < chips && chips / tp <= 16) {
-            rl_shard_plan pl = rl_shard_plan_default(); /* pipeline over the rest */
+        /* a pipeline over the rest, tp1 included (a pure pipeline, vLLM's
+         * --pipeline-parallel-size without TP; tester32 F4: the seed's loop
+         * began at tp2, so 3 chips listed no tp1 pp3 that step --pp takes) */
+        if (tp < chips && chips / tp <= 16) {
+            rl_shard_plan pl = rl_shard_plan_default();
             pl.tp = tp;
             pl.pp = chips / tp;
             pl.overlap = overlap;

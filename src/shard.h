@@ -350,8 +350,9 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
 
 /* Candidate plans for `chips` chips and a phase: tp over powers of two (with
  * the remaining chips as replicas), 2D for dense models, the KV splits when
- * tp > K, ep over divisors of E for MoE, sp in prefill, pipelines that fill
- * all chips.  Writes up to `cap` results (plans that fail to evaluate are
+ * tp > K, ep over divisors of E for MoE, sp in prefill, and for each tp
+ * below `chips` a pipeline of chips / tp stages (at most 16) that fills the
+ * chips, tp1 included (a pure pipeline: tester32 F4).  Writes up to `cap` results (plans that fail to evaluate are
  * skipped) and returns how many.  *best_latency / *best_throughput index
  * the fitting result with the least step_s / most tokens_per_s_per_chip
  * (ties within 0.1% go to the least HBM per chip; -1 if none fits). */

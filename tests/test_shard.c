@@ -601,6 +601,34 @@ static void compare_picks(void **state)
     assert_true(n > 0 && n <= 256 && bl >= 0 && bt >= 0);
 }
 
+/* tester32 F4: shard lists a pure pipeline (tp1 ppP), as step --tp 1 --pp P
+ * takes it (the candidate loop began its pipelines at tp2).  llama3-70b
+ * bf16 on 3 h100-sxm, B = 1, context 1024: the row "tp1 pp3" holds stage
+ * 0's 27 layers and the embedding, (27 x 855,654,400 + 1,050,673,152) x 2
+ * = 48,306,683,904 B a chip (model/llama3-70b.lua; exact), and one
+ * sequence passes the stages once: the one-chip tp1 B = 1 step plus two
+ * sends at NVLink's 2 us latency (rl_shard_pass_scale = 1 at m = 1;
+ * 1e-12).  Before: rows tp1 x3 and (prefill) tp1 sp3 only. */
+static void compare_pure_pipeline(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    static rl_shard_result res[64];
+    int bl, bt, found = 0;
+    int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 3, 1, 1024, p, 0, res, 64, &bl, &bt);
+    rl_shard_result one = eval(&m, &h, tp_plan(1), RL_PHASE_GENERATE, 1, 1, 1024, p);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(res[i].name, "tp1 pp3") != 0)
+            continue;
+        found++;
+        assert_rel(res[i].weight_bytes, (27 * 855654400.0 + 1050673152.0) * 2, 0);
+        assert_rel(res[i].step_s, one.step_s + 2 * 2e-6, 1e-12);
+    }
+    assert_int_equal(found, 1);
+}
+
 /* An abstract model (seed 000's 30B napkin model: totals only) shards by
  * totals: 8 v5e, tp8, int8 weights: 30e9 / 8 bytes per chip, no
  * collectives (no D to move). */
@@ -969,7 +997,7 @@ int main(void)
         cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
-        cmocka_unit_test(stage_weights_first_last),
+        cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
