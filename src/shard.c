@@ -576,6 +576,22 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
     return rl_dtype_weights_bytes(p.weights, read, kept_read);
 }
 
+/* What one tick reads of a micro-batch's whole-model KV (and does of its
+ * attention FLOPs) on a stage's chip, as a share: the layer share 1 /
+ * rl_shard_stage_div when every stage's KV is its layer share; else, with
+ * the stages' KV unequal (windowed layers placed unevenly, tester32 F6:
+ * rl_shard_stage_kv_div), the pass's T ticks (rl_shard_pass_ticks) read
+ * max(the stages' sum, m x the busiest stage's) = max(1, m / kv_div) of
+ * it, m micro-batches in flight (rl_shard_pass_scale's rule on the KV
+ * alone): a tick max(1, m / kv_div) / T.  0: the layer share. */
+static double stage_kv_tick_share(const rl_model *m, long long pp, long long seqs, double context)
+{
+    double div = rl_shard_stage_div(m, pp), kv_div = rl_shard_stage_kv_div(m, pp, context);
+    if (kv_div == div)
+        return 0;
+    return fmax(1.0, (double)micro_batches(pp, seqs) / kv_div) / rl_shard_pass_ticks(m, pp, seqs);
+}
+
 /* KV cache per chip of plan pl for micro-batches of bm sequences at
  * `context` tokens (prefill: written): r->kv_groups, kv_seq_chip and
  * kv_bytes (every micro-batch's cache resident); returns what one tick
@@ -605,10 +621,14 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
             kv_chip_frac /= (double)k.z;
     }
     /* held: the stage with the most KV (tester32 F6); read a tick: the
-     * layer share, as the pass's other terms (rl_shard_stage_scale) */
+     * layer share as the pass's other terms (rl_shard_stage_scale), or the
+     * stages' own KV when they differ (stage_kv_tick_share) */
     double Pkv = rl_shard_stage_kv_div(m, pl->pp, (double)context);
     r->kv_seq_chip = kv_seq * kv_chip_frac / Pkv;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
+    double share = stage_kv_tick_share(m, pl->pp, r->replica_batch, (double)context);
+    if (share > 0) /* the stages' own layers' KV (stage_kv_tick_share) */
+        kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac * share;
     r->kv_bytes = kv_chip_seqs * kv_seq * kv_chip_frac / Pkv * (double)ceil_div(r->replica_batch, bm);
     return kv_tick;
 }
@@ -688,6 +708,10 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
         attn = 0; /* prefill's KV term is the cache write, not the attention's reads */
     } else {
         attn = tokens * rl_arch_attention_flops_per_token(m, context) * chip_share;
+        double kv_share = stage_kv_tick_share(m, pp, r->replica_batch, (double)context);
+        if (kv_share > 0) /* a layer's attention FLOPs follow its cached tokens, as the KV */
+            attn = tokens * rl_arch_attention_flops_per_token(m, context) * kv_share /
+                   (double)(M * sp);
         kept = tokens * rl_arch_kept_flops_per_token(m) * chip_share;
         r->flops = tokens * rl_arch_flops_per_token(m) * chip_share + attn;
     }

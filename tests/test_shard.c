@@ -451,7 +451,22 @@ static void uneven_pipeline_few_micro_batches(void **state)
  *    token-layers x 4096 B = 1,694,498,816 B (the share 1,434,451,968).
  *  - max_batch: the busiest chip's room over 4,294,967,296 B (not the
  *    share's), floored to the pp micro-batches (rl_shard_max_batch).
- *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical). */
+ *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical).
+ *  - The KV a pass reads follows the stages' own layers too (h30pipe;
+ *    fixD had made only the KV held follow them): the Qwen2-style model
+ *    on pp4 at 131072 tokens, h200 (hbm_bw
+ *    4.8e12), ideal, tp1: stages 0-2 hold 8 x 131072 x 4096 = 4,294,967,296 B
+ *    a sequence, stage 3 2,214,592,512, the model 15,099,494,400.  B = 4 (4
+ *    micro-batches of 1): the busiest stage reads 4 x 4,294,967,296 =
+ *    17,179,869,184 B a pass, max(sum, m x busiest): kv_load_s = 17,179,869,184
+ *    / 4.8e12 = 3.5791394 ms (the layer share read 15,099,494,400 B,
+ *    3.145728 ms); B = 8: twice that; B = 1 (one micro-batch passes every
+ *    stage once): the sum, 3.145728 ms, unchanged.  The attention FLOPs
+ *    likewise (a layer's follow its cached tokens, arch.c 4 N hd ctx): at
+ *    B = 4 a chip does the busiest stage's 4 x 4 x 32 x 128 x 8 x 131072 =
+ *    68,719,476,736 beside the non-attention FLOPs of one token of the model
+ *    (4 tokens x 1/4 of the layers; the layer share gave 16384 x (28 x
+ *    131072 + 4 x 4096) = 60,397,977,600).  Tolerance 1e-12. */
 static void stage_kv_is_its_layers(void **state)
 {
     (void)state;
@@ -468,6 +483,14 @@ static void stage_kv_is_its_layers(void **state)
     double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
     assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(floor(room / 4294967296.0) / 4) * 4);
     assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
+    /* the KV read a pass and the attention FLOPs (stage_kv_tick_share) */
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 4, 131072, p);
+    assert_rel(r.kv_load_s, 17179869184.0 / 4.8e12, 1e-12);
+    assert_rel(r.flops, rl_arch_flops_per_token(&q) + 68719476736.0, 1e-12);
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 8, 131072, p);
+    assert_rel(r.kv_load_s, 2 * 17179869184.0 / 4.8e12, 1e-12);
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
+    assert_rel(r.kv_load_s, 15099494400.0 / 4.8e12, 1e-12);
     pl.pp = 3;
     r = eval(&q, &h, pl, RL_PHASE_GENERATE, 3, 1, 131072, p);
     assert_rel(r.kv_seq_chip, 5905580032.0, 1e-15);
