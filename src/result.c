@@ -600,9 +600,10 @@ static void add_stages(cJSON *o, const rl_model *m, long long pp, int note)
              "largest stage (%lld layers): a pass of %lld micro-batches is %lld of its ticks, "
              "x%.6g the whole model's op list, plus the %lld stage sends (step and shard: of "
              "m = min(batch, %lld) micro-batches max(1, m x %lld / %lld) x, down to the sum of "
-             "the stages; simulate and size charge every pass the x%.6g), and each chip holds "
-             "that stage's share of the weights and of every token's KV (%lld/%lld, embedding "
-             "and LM head spread as the layers)", m->layers, pp, m->layers / pp,
+             "the stages; simulate and size charge every pass the x%.6g); each chip holds "
+             "its stage's layers' weights and KV, the first stage's the embedding too and the "
+             "last stage's the LM head (vLLM, TensorRT-LLM), and memory is the heaviest "
+             "stage's (a time share %lld/%lld)", m->layers, pp, m->layers / pp,
              m->layers % pp, big, pp, pp, rl_shard_stage_scale(m, pp), pp - 1, pp, big,
              m->layers, rl_shard_stage_scale(m, pp), big, m->layers);
     cJSON_AddStringToObject(o, "pp_stages_note", text);

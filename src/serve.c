@@ -778,7 +778,7 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     int kv_rep = !m->abstract && m->attention != RL_ATTN_MLA && chips / pp > m->kv_heads;
     kv_rep = kv_rep || (chips / pp > 1 && rl_arch_tp_replicated_params(m) > 0);
     if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep &&
-        rl_shard_stage_scale(m, pp) == 1) /* else the largest stage's (shard.c) */
+        (pp == 1 || m->abstract)) /* else the heaviest stage's (shard.h rl_shard_stage_weights) */
         return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     /* the plan's stored weights on each chip: attention, dense and vocab once
      * per group (fixY); the MoE router whole, the kept classes in

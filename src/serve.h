@@ -251,7 +251,8 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * domain, the NIC across it).  The replica runs pp such streams at once
  * (rl_serve_config.pp).  Left out: contention between streams at a stage
  * (each stream is timed as if alone: optimistic when their batches differ)
- * and the imbalance of the first and last stages (embedding, LM head).  Stages
+ * and the time imbalance of the first and last stages (embedding, LM head;
+ * their memory is the heaviest stage's, rl_serve_weight_bytes).  Stages
  * that do not divide the layers (vLLM's split, shard.h rl_shard_stage_layers)
  * run at the pace of the largest: a pass is pp ticks of it, the op list and
  * its collectives times stage_f (shard.h rl_shard_stage_scale), plus the
@@ -453,11 +454,13 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
 /* The weights one replica of `chips` chips in `pp` pipeline stages stores
  * under layout l with `ep` expert-parallel groups per stage, bytes over all
  * its chips: the model's total (memory.h, evenly split) for a dense model
- * under plain TP over at most K chips a stage; else chips x the per-chip
+ * under plain TP over at most K chips and no pipeline; else chips x the per-chip
  * weights of the plan as shard.h stores them (attn-dp or ep > 1: attention,
  * dense and vocab once per group; a MoE model: its router whole on every
  * chip, ops.c; the unquantized classes in dtype.h rl_dtype_kept's dtype; TP beyond K: the K/V projections on each of the tp / K
- * chips sharing a head, tester20 F1).
+ * chips sharing a head, tester20 F1; a pipeline: its heaviest stage's,
+ * the embedding on the first and the LM head on the last, shard.h
+ * rl_shard_stage_weights).
  * -1 when the plan cannot be evaluated. */
 double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                              long long ep, rl_precision p, rl_attn_layout l);

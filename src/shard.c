@@ -181,12 +181,39 @@ long long rl_shard_stage_layers(long long layers, long long pp, long long s)
     return layers / pp + (s >= pp - 1 - r && s < pp - 1);
 }
 
+/* ceil(layers / pp), the largest stage's layers; 0 when the layers are not
+ * split (pp <= 1, abstract, pp > layers: refused by check_plan) or split
+ * evenly, where every stage is the largest.  The one equal-stage test of
+ * rl_shard_stage_div and rl_shard_pass_scale. */
+static long long unequal_stage(const rl_model *m, long long pp)
+{
+    if (pp <= 1 || m->abstract || m->layers < pp || m->layers % pp == 0)
+        return 0;
+    return ceil_div(m->layers, pp);
+}
+
 double rl_shard_stage_div(const rl_model *m, long long pp)
 {
-    pp = pp > 1 ? pp : 1;
-    if (m->abstract || m->layers < pp || m->layers % pp == 0)
-        return (double)pp;
-    return (double)m->layers / (double)ceil_div(m->layers, pp);
+    long long big = unequal_stage(m, pp);
+    return big ? (double)m->layers / (double)big : (double)(pp > 1 ? pp : 1);
+}
+
+double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double first,
+                              double last)
+{
+    if (pp <= 1 || m->abstract || m->layers < pp)
+        return layered + first + last;
+    /* the heaviest stage is the first, the last or one of the largest
+     * (rl_shard_stage_layers gives the extra layers to pp-2 first) */
+    long long cand[3] = {0, pp - 1, pp - 2};
+    double L = (double)m->layers, best = 0;
+    for (int i = 0; i < 3; i++) {
+        long long s = cand[i];
+        double w = layered * (double)rl_shard_stage_layers(m->layers, pp, s) / L +
+                   (s == 0 ? first : 0) + (s == pp - 1 ? last : 0);
+        best = w > best ? w : best;
+    }
+    return best;
 }
 
 double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context)
@@ -214,11 +241,12 @@ static long long micro_batches(long long pp, long long seqs)
 
 double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs)
 {
-    pp = pp > 1 ? pp : 1;
-    if (m->abstract || m->layers < pp || m->layers % pp == 0)
+    /* max(1, m / rl_shard_stage_div) in exact arithmetic; written m ceil(L/pp) / L
+     * (one rounding) on the same unequal_stage test */
+    long long big = unequal_stage(m, pp);
+    if (!big)
         return 1.0;
-    long long in = micro_batches(pp, seqs);
-    return fmax(1.0, (double)(in * ceil_div(m->layers, pp)) / (double)m->layers);
+    return fmax(1.0, (double)(micro_batches(pp, seqs) * big) / (double)m->layers);
 }
 
 double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
@@ -528,13 +556,40 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
         double kept_experts = vc.routed_experts / (double)M;
         double kept_blocks = rl_arch_kept_of(m, pc.norms, pc.router, attn, dense_mlp / Mtp,
                                              (vc.attention + vc.mlp - vc.routed_experts) / Mtp);
-        stored = (blocks + vocab + experts) / P;
         read = (blocks + vocab_read + experts * touched) / P;
-        kept = (kept_blocks + vocab + kept_experts) / P;
         kept_read = (kept_blocks + vocab_read + kept_experts * touched) / P;
+        if (pl->pp > 1) { /* the embedding on the first stage, the LM head and
+                             final norm on the last (rl_shard_stage_weights) */
+            double D = (double)m->d_model, emb = pc.embedding / Mtp;
+            double head = (m->tied_embeddings ? pc.embedding : pc.lm_head) / Mtp + D;
+            double layered = blocks + experts - D, layered_kept = kept_blocks + kept_experts - D;
+            r->weight_bytes = rl_shard_stage_weights(
+                m, pl->pp, rl_dtype_weights_bytes(p.weights, layered, layered_kept),
+                rl_dtype_weights_bytes(p.weights, emb, emb),
+                rl_dtype_weights_bytes(p.weights, head, head));
+            return rl_dtype_weights_bytes(p.weights, read, kept_read);
+        }
+        stored = blocks + vocab + experts;
+        kept = kept_blocks + vocab + kept_experts;
     }
     r->weight_bytes = rl_dtype_weights_bytes(p.weights, stored, kept);
     return rl_dtype_weights_bytes(p.weights, read, kept_read);
+}
+
+/* What one tick reads of a micro-batch's whole-model KV (and does of its
+ * attention FLOPs) on a stage's chip, as a share: the layer share 1 /
+ * rl_shard_stage_div when every stage's KV is its layer share; else, with
+ * the stages' KV unequal (windowed layers placed unevenly, tester32 F6:
+ * rl_shard_stage_kv_div), the pass's T ticks (rl_shard_pass_ticks) read
+ * max(the stages' sum, m x the busiest stage's) = max(1, m / kv_div) of
+ * it, m micro-batches in flight (rl_shard_pass_scale's rule on the KV
+ * alone): a tick max(1, m / kv_div) / T.  0: the layer share. */
+static double stage_kv_tick_share(const rl_model *m, long long pp, long long seqs, double context)
+{
+    double div = rl_shard_stage_div(m, pp), kv_div = rl_shard_stage_kv_div(m, pp, context);
+    if (kv_div == div)
+        return 0;
+    return fmax(1.0, (double)micro_batches(pp, seqs) / kv_div) / rl_shard_pass_ticks(m, pp, seqs);
 }
 
 /* KV cache per chip of plan pl for micro-batches of bm sequences at
@@ -566,10 +621,14 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
             kv_chip_frac /= (double)k.z;
     }
     /* held: the stage with the most KV (tester32 F6); read a tick: the
-     * layer share, as the pass's other terms (rl_shard_stage_scale) */
+     * layer share as the pass's other terms (rl_shard_stage_scale), or the
+     * stages' own KV when they differ (stage_kv_tick_share) */
     double Pkv = rl_shard_stage_kv_div(m, pl->pp, (double)context);
     r->kv_seq_chip = kv_seq * kv_chip_frac / Pkv;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
+    double share = stage_kv_tick_share(m, pl->pp, r->replica_batch, (double)context);
+    if (share > 0) /* the stages' own layers' KV (stage_kv_tick_share) */
+        kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac * share;
     r->kv_bytes = kv_chip_seqs * kv_seq * kv_chip_frac / Pkv * (double)ceil_div(r->replica_batch, bm);
     return kv_tick;
 }
@@ -649,6 +708,10 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
         attn = 0; /* prefill's KV term is the cache write, not the attention's reads */
     } else {
         attn = tokens * rl_arch_attention_flops_per_token(m, context) * chip_share;
+        double kv_share = stage_kv_tick_share(m, pp, r->replica_batch, (double)context);
+        if (kv_share > 0) /* a layer's attention FLOPs follow its cached tokens, as the KV */
+            attn = tokens * rl_arch_attention_flops_per_token(m, context) * kv_share /
+                   (double)(M * sp);
         kept = tokens * rl_arch_kept_flops_per_token(m) * chip_share;
         r->flops = tokens * rl_arch_flops_per_token(m) * chip_share + attn;
     }
@@ -846,8 +909,11 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                 }
             }
         }
-        if (tp > 1 && tp < chips && chips / tp <= 16) {
-            rl_shard_plan pl = rl_shard_plan_default(); /* pipeline over the rest */
+        /* a pipeline over the rest, tp1 included (a pure pipeline, vLLM's
+         * --pipeline-parallel-size without TP; tester32 F4: the seed's loop
+         * began at tp2, so 3 chips listed no tp1 pp3 that step --pp takes) */
+        if (tp < chips && chips / tp <= 16) {
+            rl_shard_plan pl = rl_shard_plan_default();
             pl.tp = tp;
             pl.pp = chips / tp;
             pl.overlap = overlap;

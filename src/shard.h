@@ -231,9 +231,10 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
  * (tensorrt_llm/mapping.py pp_layers, torch.tensor_split) gives the first r
  * stages the extra layer: the same sizes, so the same largest stage,
  * ceil(layers / pp), which is all the model reads.  Every stage holds its
- * share of the layers of each kind and, as equal stages do (weights / C a
- * chip), the same share of the embedding and LM head: the largest stage's
- * share is ceil(layers / pp) / layers of every per-model quantity. */
+ * share of the layers of each kind; the embedding and LM head sit on the
+ * first and last stage (rl_shard_stage_weights).  A pass's time takes the
+ * largest stage's share, ceil(layers / pp) / layers, of every per-model
+ * quantity (rl_shard_stage_scale). */
 long long rl_shard_stage_layers(long long layers, long long pp, long long s);
 
 /* layers / the largest stage's layers: the divisor that takes a whole-model
@@ -241,6 +242,23 @@ long long rl_shard_stage_layers(long long layers, long long pp, long long s);
  * the largest stage's; exactly pp when pp divides the layers (abstract
  * models and pp <= 1: pp, at least 1). */
 double rl_shard_stage_div(const rl_model *m, long long pp);
+
+/* The weights (bytes a chip) of the heaviest of pp pipeline stages: stage
+ * s holds `layered` (the per-layer weights of the whole model, a chip's
+ * share of them) x its layers / layers (rl_shard_stage_layers), stage 0
+ * also `first` (the embedding table) and stage pp-1 `last` (the LM head,
+ * its own copy of a tied table, and the final norm), as vLLM builds them
+ * (vllm/model_executor/models/llama.py LlamaModel: embed_tokens on the
+ * first rank, or on the last too when tie_word_embeddings, else
+ * PPMissingLayer; norm and LlamaForCausalLM.lm_head on the last rank
+ * only; every model file follows it) and TensorRT-LLM
+ * (tensorrt_llm/models/llama/model.py: vocab_embedding on
+ * mapping.is_first_pp_rank(), ln_f and lm_head on is_last_pp_rank()).
+ * pp <= 1 (one stage holds all) or an abstract model: the sum (tester31 F5:
+ * llama3-70b pp16's stage 0 holds 5 layers + the 2.1 GB embedding, not
+ * 1/16 of the model). */
+double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double first,
+                              double last);
 
 /* A sequence's KV at `context` tokens (ideal view: windowed layers hold
  * min(context, window), arch.h) over the busiest stage's: the divisor that
@@ -332,8 +350,9 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
 
 /* Candidate plans for `chips` chips and a phase: tp over powers of two (with
  * the remaining chips as replicas), 2D for dense models, the KV splits when
- * tp > K, ep over divisors of E for MoE, sp in prefill, pipelines that fill
- * all chips.  Writes up to `cap` results (plans that fail to evaluate are
+ * tp > K, ep over divisors of E for MoE, sp in prefill, and for each tp
+ * below `chips` a pipeline of chips / tp stages (at most 16) that fills the
+ * chips, tp1 included (a pure pipeline: tester32 F4).  Writes up to `cap` results (plans that fail to evaluate are
  * skipped) and returns how many.  *best_latency / *best_throughput index
  * the fitting result with the least step_s / most tokens_per_s_per_chip
  * (ties within 0.1% go to the least HBM per chip; -1 if none fits). */

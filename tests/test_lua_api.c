@@ -1069,6 +1069,14 @@ static void simulate_pipeline_row(void **state)
     assert_true(run_number("return roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1,"
                            " prompt_len = '10', out_len = '10', requests = 10, chips = 3, pp = 3 }"
                            ".pp_stage_layers[3]") == 10);
+    /* the heaviest stage's weights (shard.h rl_shard_stage_weights; tester31
+     * F5): llama3-70b pp16 on 16 H100 at 4096 tokens, the last stage's 5
+     * layers, LM head and final norm, (5 x 855,654,400 + 1,050,673,152 +
+     * 8192) x 2 = 10,657,906,688 B a chip, max_batch 896 (912 before);
+     * test_shard.c stage_weights_first_last derives both (exact) */
+    assert_true(run_number("return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm',"
+                           " context = 4096, pp = 16, chips = 16, batch = 896, ideal = true }"
+                           ".rows[1].max_batch") == 896);
     static const char *const bad[][2] = {{"chips = 4, pp = 3", "pp"}, {"pp = 0", "pp"},
                                          {"chips = 33, pp = 33", "pp"},
                                          {"chips = 2, ep = 2", "ep"}};

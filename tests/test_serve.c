@@ -2140,13 +2140,23 @@ static void test_pipeline_parallel(void **state)
     double Wt = rl_serve_weight_bytes(&m, &h, 16, 1, 1, p, RL_ATTN_LAYOUT_TP);
     assert_rel(Wt - W, 126.0 * 2 * 16384 * 128 * 8 * 2 + 15.0 * 253 * 16384 * 2, 1e-9);
     assert_rel(kv_tp, 16 * 0.9 * (85899345920.0 - Wt / 16 - 411041792.0) / (2 * 516096.0), 1e-9);
-    assert_rel(kv_pp, 16 * 0.9 * (85899345920.0 - W / 16 - 411041792.0) / 516096.0, 1e-9);
-    /* PP4 x TP8 on 32 chips (31 32 32 31 layers): each chip holds the
-     * 32-layer stage's 32/126 of a TP8 chip's whole-model weights (W / 8
-     * plus the 253 norm gains whole: 7/8 of them more than W / 8) and of
-     * every token's KV, 516,096 x 32/126 / 8 B (1e-9) */
+    /* PP2 x TP8: a TP8 chip's whole-model weights X = W / 8 plus the 253
+     * norm gains whole (7/8 of them more than W / 8); the last stage holds
+     * half of X's layers (X less the embedding and LM head, 128,256 x 16384
+     * x 2 B / 8 = 525,336,576 each, and the final norm's 32,768 B) and the
+     * LM head and final norm (shard.h rl_shard_stage_weights, vLLM's
+     * PPMissingLayer): X / 2 + 16,384 B a chip (stop 29: W / 16, the
+     * norms split and the vocab spread as the layers) (1e-9) */
+    double X = W / 8 + 7.0 / 8 * 253 * 16384 * 2, V8 = 128256.0 * 16384 * 2 / 8;
+    assert_rel(rl_serve_weight_bytes(&m, &h, 16, 2, 1, p, RL_ATTN_LAYOUT_TP), 16 * (X / 2 + 16384),
+               1e-12);
+    assert_rel(kv_pp, 16 * 0.9 * (85899345920.0 - (X / 2 + 16384) - 411041792.0) / 516096.0, 1e-9);
+    /* PP4 x TP8 on 32 chips (31 32 32 31 layers): the busiest chips are a
+     * 32-layer middle stage's, 32/126 of X's layers and no vocabulary
+     * (a 31-layer end stage adds 525,336,576 B to 31/126, one layer of
+     * ~805 MB less), and every token's KV 516,096 x 32/126 / 8 B (1e-9) */
     double W4 = rl_serve_weight_bytes(&m, &h, 32, 4, 1, p, RL_ATTN_LAYOUT_TP);
-    assert_rel(W4, 32 * (W / 8 + 7.0 / 8 * 253 * 16384 * 2) * 32 / 126, 1e-12);
+    assert_rel(W4, 32 * (X - 2 * V8 - 32768) * 32 / 126, 1e-12);
     assert_rel(rl_serve_kv_capacity(&m, &h, 32, 4, 1, p, 0.1, RL_ATTN_LAYOUT_TP),
                32 * 0.9 * (85899345920.0 - W4 / 32 - 411041792.0) / (516096.0 * 128 / 126), 1e-9);
 

@@ -345,9 +345,12 @@ static void pipeline_sends_per_boundary(void **state)
  * term is the largest stage's 27/80 of the whole model's on one chip at
  * B = 3 (tp1 on 1 chip), so step = 3 x 27/80 x that step + 2 sends =
  * 1.0125 x the tp1 B=3 step + 2 x 2e-6 s (49,152 B = 3 x 8192 x 2 B over
- * NVLink: its 2 us latency, h100-sxm.lua); weights per chip 27/80 of the
- * tp1 chip's (a third with equal stages) = 47,623,751,884.8 B (bf16,
- * 70,553,706,496 params x 2 x 0.3375); KV per sequence 27/80 of tp1's;
+ * NVLink: its 2 us latency, h100-sxm.lua); weights per chip the heaviest
+ * stage's, stage 0's 27 layers (855,654,400 params each) and the embedding
+ * (128,256 x 8192) in bf16: (27 x 855,654,400 + 1,050,673,152) x 2 =
+ * 48,306,683,904 B (shard.h rl_shard_stage_weights; stop 29 spread the
+ * embedding and LM head as the layers: 47,623,751,884.8 = 27/80 of the
+ * model); KV per sequence 27/80 of tp1's;
  * the MLP AllReduce counts of tp2 pp3 on 6 chips: 3 ticks x 27 layers =
  * 81 a step (80 with equal stages).  Tolerance 1e-12.  pp above the layers
  * is refused. */
@@ -373,8 +376,7 @@ static void uneven_pipeline_stages(void **state)
     assert_int_equal(rl_shard_micro_batch(&r), 3);
     assert_rel(r.step_s, 1.0125 * one.step_s + 2 * 2e-6, 1e-12);
     assert_rel(r.step_s, 3 * r.tick_s + 4e-6, 1e-12);
-    assert_rel(r.weight_bytes, 70553706496.0 * 2 * 0.3375, 1e-12);
-    assert_rel(r.weight_bytes, one.weight_bytes * 27 / 80, 1e-12);
+    assert_rel(r.weight_bytes, (27 * 855654400.0 + 1050673152.0) * 2, 1e-12);
     assert_rel(r.kv_seq_chip, one.kv_seq_chip * 27 / 80, 1e-12);
     assert_rel(r.kv_load_s, 1.0125 * one.kv_load_s, 1e-12);
     pl.tp = 2;
@@ -449,7 +451,22 @@ static void uneven_pipeline_few_micro_batches(void **state)
  *    token-layers x 4096 B = 1,694,498,816 B (the share 1,434,451,968).
  *  - max_batch: the busiest chip's room over 4,294,967,296 B (not the
  *    share's), floored to the pp micro-batches (rl_shard_max_batch).
- *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical). */
+ *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical).
+ *  - The KV a pass reads follows the stages' own layers too (h30pipe;
+ *    fixD had made only the KV held follow them): the Qwen2-style model
+ *    on pp4 at 131072 tokens, h200 (hbm_bw
+ *    4.8e12), ideal, tp1: stages 0-2 hold 8 x 131072 x 4096 = 4,294,967,296 B
+ *    a sequence, stage 3 2,214,592,512, the model 15,099,494,400.  B = 4 (4
+ *    micro-batches of 1): the busiest stage reads 4 x 4,294,967,296 =
+ *    17,179,869,184 B a pass, max(sum, m x busiest): kv_load_s = 17,179,869,184
+ *    / 4.8e12 = 3.5791394 ms (the layer share read 15,099,494,400 B,
+ *    3.145728 ms); B = 8: twice that; B = 1 (one micro-batch passes every
+ *    stage once): the sum, 3.145728 ms, unchanged.  The attention FLOPs
+ *    likewise (a layer's follow its cached tokens, arch.c 4 N hd ctx): at
+ *    B = 4 a chip does the busiest stage's 4 x 4 x 32 x 128 x 8 x 131072 =
+ *    68,719,476,736 beside the non-attention FLOPs of one token of the model
+ *    (4 tokens x 1/4 of the layers; the layer share gave 16384 x (28 x
+ *    131072 + 4 x 4096) = 60,397,977,600).  Tolerance 1e-12. */
 static void stage_kv_is_its_layers(void **state)
 {
     (void)state;
@@ -466,6 +483,14 @@ static void stage_kv_is_its_layers(void **state)
     double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
     assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(floor(room / 4294967296.0) / 4) * 4);
     assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
+    /* the KV read a pass and the attention FLOPs (stage_kv_tick_share) */
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 4, 131072, p);
+    assert_rel(r.kv_load_s, 17179869184.0 / 4.8e12, 1e-12);
+    assert_rel(r.flops, rl_arch_flops_per_token(&q) + 68719476736.0, 1e-12);
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 8, 131072, p);
+    assert_rel(r.kv_load_s, 2 * 17179869184.0 / 4.8e12, 1e-12);
+    r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
+    assert_rel(r.kv_load_s, 15099494400.0 / 4.8e12, 1e-12);
     pl.pp = 3;
     r = eval(&q, &h, pl, RL_PHASE_GENERATE, 3, 1, 131072, p);
     assert_rel(r.kv_seq_chip, 5905580032.0, 1e-15);
@@ -485,10 +510,12 @@ static void stage_kv_is_its_layers(void **state)
 /* tester32 F5: the collective buffers (392 MiB, TensorRT-LLM's rule,
  * engines.c) are charged at a stage of more than one chip only: the
  * sources key them by TP size (memory.h rl_memory_usable_group).
- * llama3-70b bf16 tp1 pp3 on H200 (141 GiB): weights/chip W =
- * 141,107,412,992 x 27/80 = 47,623,751,884.8 B; usable = W + 0.9 (141 GiB
- * - W) = 141,020,212,654 B (tester32's hand figure; was 0.9 x 411,041,792
- * lower).  tp2 pp2 keeps the buffer: W + 0.9 (141 GiB - W - 411,041,792).
+ * llama3-70b bf16 tp1 pp3 on H200 (141 GiB): weights/chip W = stage 0's
+ * 27 layers and the embedding, (27 x 855,654,400 + 1,050,673,152) x 2 =
+ * 48,306,683,904 B (rl_shard_stage_weights; fixD's 47,623,751,884.8 spread
+ * the embedding as the layers); usable = W + 0.9 (141 GiB - W) =
+ * 141,088,505,856 B (tester32's rule at that W; 0.9 x 411,041,792 lower
+ * before fixD).  tp2 pp2 keeps the buffer: W + 0.9 (141 GiB - W - 411,041,792).
  * simulate's KV capacity likewise: 3 x (usable - W) / (327,680 B a token
  * x 81/80) (1e-12). */
 static void pipeline_stage_comm_buffer(void **state)
@@ -502,10 +529,10 @@ static void pipeline_stage_comm_buffer(void **state)
     rl_shard_plan pl = tp_plan(1);
     pl.pp = 3;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 1, 1024, p);
-    double W = 141107412992.0 * 27 / 80, G = 141.0 * 1073741824;
+    double W = (27 * 855654400.0 + 1050673152.0) * 2, G = 141.0 * 1073741824;
     assert_rel(r.weight_bytes, W, 1e-12);
     assert_rel(rl_shard_chip_room(&h, &r), W + 0.9 * (G - W), 1e-12);
-    assert_rel(rl_shard_chip_room(&h, &r), 141020212654.0, 1e-11);
+    assert_rel(rl_shard_chip_room(&h, &r), 141088505856.0, 1e-11);
     double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
     assert_rel(kv, 3 * 0.9 * (G - W) / (327680.0 * 81 / 80), 1e-12);
     pl.tp = 2;
@@ -513,6 +540,60 @@ static void pipeline_stage_comm_buffer(void **state)
     r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 1024, p);
     assert_rel(rl_shard_chip_room(&h, &r),
                r.weight_bytes + 0.9 * (G - r.weight_bytes - 411041792.0), 1e-12);
+}
+
+/* tester31 F5: the first stage holds the embedding, the last the LM head
+ * and final norm (vLLM llama.py PPMissingLayer, TensorRT-LLM
+ * is_first/last_pp_rank; shard.h rl_shard_stage_weights), and `fits` /
+ * max_batch follow that heaviest stage.  Hand figures from
+ * model/llama3-70b.lua (80 layers of 855,654,400 params, vocab 128,256 x
+ * d_model 8192 = 1,050,673,152 each for embedding and untied LM head,
+ * final norm 8192), bf16, h100-sxm as `step --ideal` reads it (80 GiB =
+ * 85,899,345,920 B, engine "ideal": no engine memory rule, hbm_reserve 0),
+ * context 4096, tp1 pp16 on 16 chips (5 layers a stage):
+ * stage 15 = (5 x 855,654,400 + 1,050,673,152 + 8192) x 2 =
+ * 10,657,906,688 B (stage 0 16,384 B less; old: 141,107,412,992 / 16 =
+ * 8,819,213,312); a sequence's KV on a chip 5 x 4096 x 2 x 8 x 128 x 2 =
+ * 83,886,080 B; max_batch = floor((85,899,345,920 - W) / 83,886,080) =
+ * floor(896.95) = 896, tester31's figure (a multiple of 16 micro-batches
+ * already), 912 before; B = 912 does not fit (W + 912 x 83,886,080 =
+ * 87,162,011,648 B > 80 GiB).  Exact (1e-15) for bytes.  Tied
+ * gemma2-27b (model/gemma2-27b.lua: 27,227,128,320 params, embedding
+ * 256,000 x 4608 = 1,179,648,000, 46 layers) tp1 pp2: the last stage holds
+ * its own copy of the tied table (vLLM: embed_tokens on the last rank when
+ * tie_word_embeddings): (27,227,128,320 - 1,179,648,000 - 4608) / 2 +
+ * 1,179,648,000 + 4608 = 14,203,390,464 params = 28,406,780,928 B (old
+ * 27,227,128,320 B = half the model).  simulate/size read the same rule:
+ * rl_serve_weight_bytes = chips x the plan's per-chip bytes (1e-15). */
+static void stage_weights_first_last(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
+    h.hbm_reserve = 0; /* step's default (cli.c) */
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 16;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 896, 4096, p);
+    assert_rel(r.weight_bytes, 10657906688.0, 1e-15);
+    assert_rel(r.kv_seq_chip, 83886080.0, 1e-15);
+    assert_true(r.fits);
+    assert_int_equal(rl_shard_max_batch(&h, &r), 896);
+    r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 912, 4096, p);
+    assert_false(r.fits);
+    assert_rel(rl_serve_weight_bytes(&m, &h, 16, 16, 1, p, RL_ATTN_LAYOUT_TP),
+               16 * 10657906688.0, 1e-15);
+    assert_rel(rl_shard_stage_weights(&m, 16, 80.0, 1.0, 2.0), 7.0, 0); /* last: 5 + 2 */
+    assert_rel(rl_shard_stage_weights(&m, 3, 80.0, 1.0, 1.0), 28.0, 0); /* first: 27 + 1 */
+    assert_rel(rl_shard_stage_weights(&m, 1, 80.0, 1.0, 2.0), 83.0, 0); /* one stage: all */
+    rl_model g = load_model("gemma2-27b", NULL, 0);
+    pl.pp = 2;
+    r = eval(&g, &h, pl, RL_PHASE_GENERATE, 2, 1, 1024, p);
+    assert_rel(r.weight_bytes, 28406780928.0, 1e-15);
+    assert_rel(rl_serve_weight_bytes(&g, &h, 2, 2, 1, p, RL_ATTN_LAYOUT_TP),
+               2 * 28406780928.0, 1e-15);
 }
 
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
@@ -541,6 +622,34 @@ static void compare_picks(void **state)
     rl_model moe = load_model("mixtral-8x7b", NULL, 0);
     n = rl_shard_compare(&moe, &v5e, RL_PHASE_GENERATE, 4096, 4096, 4096, p, 0, res, 256, &bl, &bt);
     assert_true(n > 0 && n <= 256 && bl >= 0 && bt >= 0);
+}
+
+/* tester32 F4: shard lists a pure pipeline (tp1 ppP), as step --tp 1 --pp P
+ * takes it (the candidate loop began its pipelines at tp2).  llama3-70b
+ * bf16 on 3 h100-sxm, B = 1, context 1024: the row "tp1 pp3" holds stage
+ * 0's 27 layers and the embedding, (27 x 855,654,400 + 1,050,673,152) x 2
+ * = 48,306,683,904 B a chip (model/llama3-70b.lua; exact), and one
+ * sequence passes the stages once: the one-chip tp1 B = 1 step plus two
+ * sends at NVLink's 2 us latency (rl_shard_pass_scale = 1 at m = 1;
+ * 1e-12).  Before: rows tp1 x3 and (prefill) tp1 sp3 only. */
+static void compare_pure_pipeline(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    static rl_shard_result res[64];
+    int bl, bt, found = 0;
+    int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 3, 1, 1024, p, 0, res, 64, &bl, &bt);
+    rl_shard_result one = eval(&m, &h, tp_plan(1), RL_PHASE_GENERATE, 1, 1, 1024, p);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(res[i].name, "tp1 pp3") != 0)
+            continue;
+        found++;
+        assert_rel(res[i].weight_bytes, (27 * 855654400.0 + 1050673152.0) * 2, 0);
+        assert_rel(res[i].step_s, one.step_s + 2 * 2e-6, 1e-12);
+    }
+    assert_int_equal(found, 1);
 }
 
 /* An abstract model (seed 000's 30B napkin model: totals only) shards by
@@ -911,6 +1020,7 @@ int main(void)
         cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
+        cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
