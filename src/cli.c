@@ -357,6 +357,15 @@ static int load_model(const rl_opts *o, rl_model *m)
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    /* tester33 F4: a spec without max_context (optional, spec.h: the
+     * scaling-book presets, the book gives none) checks no length against
+     * one; said, not silent, as vLLM warns when a config gives no length
+     * (config.py _get_and_verify_max_len) */
+    if (m->max_context <= 0)
+        rl_cli_say(o, "note: %s gives no max_context: no context or request length is checked "
+                      "against the model's limit; add max_context = N (its "
+                      "max_position_embeddings) to the spec or --set model.max_context=N",
+                   m->origin);
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
         rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
                         "in bytes; --kv does not apply (change kv_bytes_per_token instead)",

@@ -64,6 +64,26 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester33 F4: a spec without max_context (optional: the scaling-book
+ * presets give none) checks no length, and says so: info's max_context is
+ * null ("-" in a table; the key was left out), and every command that loads
+ * it notes that no context is checked (step took 1e8 tokens silently). */
+static void no_max_context_said(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("info --model scaling-book-18b --format json",
+                              "gives no max_context: no context or request length is checked");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "max_context")));
+    cJSON_Delete(j);
+    j = run_json_noted("step --model scaling-book-18b --hw h100-sxm --context 100000000 --ideal "
+                       "--format json", "--set model.max_context=N");
+    cJSON_Delete(j);
+    j = run_json("info --model llama3-8b --format json"); /* given: a number, no note */
+    assert_true(num(j, "max_context") == 8192);
+    assert_null(strstr(out, "no max_context"));
+    cJSON_Delete(j);
+}
+
 /* info: the contract keys; LLaMA-2-13B's exact count. */
 static void info_json(void **state)
 {
@@ -74,7 +94,7 @@ static void info_json(void **state)
     assert_true(num(j, "kv_bytes_per_token") == 819200.0);
     assert_true(num(j, "flops_per_token") > 2 * 12.8e9);
     cJSON_Delete(j);
-    j = run_json("info --model scaling-book-18b --kv int8 --format json");
+    j = run_json_noted("info --model scaling-book-18b --kv int8 --format json", "no max_context");
     assert_true(num(j, "kv_bytes_per_token") == 262144.0); /* worked problem 1 */
     cJSON_Delete(j);
 }
@@ -4248,7 +4268,7 @@ int main(void)
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
         cmocka_unit_test(pareto_skips_invalid_precisions),
-        cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
+        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),
