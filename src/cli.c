@@ -990,6 +990,13 @@ int rl_cli_run(rl_opts *o)
      * if the script writes */
     struct stat st;
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
+    char note[PATH_MAX * 2 + 400];
+    if (o->outdir && rl_outdir_check(dir, note, sizeof note, err, sizeof err) != 0) {
+        rl_cli_tell("run", "--out '%s': %s", dir, err); /* as --plot-dir (tester33 F3) */
+        return RL_EXIT_INPUT;
+    }
+    if (o->outdir && note[0])
+        rl_cli_tell("run", "note: --out '%s' %s", dir, note);
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
         int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
         if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
@@ -2983,8 +2990,11 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char a[PATH_MAX], why[1024];
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT_DIR, 1) || !o->given[RL_P_PLOT_DIR])
         return 0;
-    if (rl_guard_folder(o->plot, why, sizeof why) != 0)
+    char note[PATH_MAX * 2 + 400];
+    if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+    if (note[0])
+        rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
     static const char *const ext[] = {"svg", "dat", "gp"};
     for (int f = 0; f < 2; f++)
         for (int e = 0; e < 3; e++) {
