@@ -2073,7 +2073,7 @@ int rl_cli_size(rl_opts *o)
         if (r.n == 0) { /* nothing simulated: nothing to report */
             rl_size_result_free(&r);
             free(req);
-            return RL_EXIT_INPUT;
+            return RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {
@@ -2090,7 +2090,7 @@ int rl_cli_size(rl_opts *o)
     free(req);
     int erc = emit(o, j);
     if (rc == RL_EXIT_OK && erc == RL_EXIT_OK && none)
-        return RL_EXIT_INPUT; /* no deployment meets the targets: the outputs say why */
+        return RL_EXIT_VERDICT; /* no deployment meets the targets: the outputs say why */
     return rc != RL_EXIT_OK ? rc : erc;
 }
 
