@@ -357,6 +357,15 @@ static int load_model(const rl_opts *o, rl_model *m)
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    /* tester33 F4: a spec without max_context (optional, spec.h: the
+     * scaling-book presets, the book gives none) checks no length against
+     * one; said, not silent, as vLLM warns when a config gives no length
+     * (config.py _get_and_verify_max_len) */
+    if (m->max_context <= 0)
+        rl_cli_say(o, "note: %s gives no max_context: no context or request length is checked "
+                      "against the model's limit; add max_context = N (its "
+                      "max_position_embeddings) to the spec or --set model.max_context=N",
+                   m->origin);
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
         rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
                         "in bytes; --kv does not apply (change kv_bytes_per_token instead)",
@@ -981,6 +990,13 @@ int rl_cli_run(rl_opts *o)
      * if the script writes */
     struct stat st;
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
+    char note[PATH_MAX * 2 + 400];
+    if (o->outdir && rl_outdir_check(dir, note, sizeof note, err, sizeof err) != 0) {
+        rl_cli_tell("run", "--out '%s': %s", dir, err); /* as --plot-dir (tester33 F3) */
+        return RL_EXIT_INPUT;
+    }
+    if (o->outdir && note[0])
+        rl_cli_tell("run", "note: --out '%s' %s", dir, note);
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
         int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
         if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
@@ -2057,7 +2073,7 @@ int rl_cli_size(rl_opts *o)
         if (r.n == 0) { /* nothing simulated: nothing to report */
             rl_size_result_free(&r);
             free(req);
-            return RL_EXIT_INPUT;
+            return RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {
@@ -2074,7 +2090,7 @@ int rl_cli_size(rl_opts *o)
     free(req);
     int erc = emit(o, j);
     if (rc == RL_EXIT_OK && erc == RL_EXIT_OK && none)
-        return RL_EXIT_INPUT; /* no deployment meets the targets: the outputs say why */
+        return RL_EXIT_VERDICT; /* no deployment meets the targets: the outputs say why */
     return rc != RL_EXIT_OK ? rc : erc;
 }
 
@@ -2974,8 +2990,11 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char a[PATH_MAX], why[1024];
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT_DIR, 1) || !o->given[RL_P_PLOT_DIR])
         return 0;
-    if (rl_guard_folder(o->plot, why, sizeof why) != 0)
+    char note[PATH_MAX * 2 + 400];
+    if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+    if (note[0])
+        rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
     static const char *const ext[] = {"svg", "dat", "gp"};
     for (int f = 0; f < 2; f++)
         for (int e = 0; e < 3; e++) {

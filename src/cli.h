@@ -20,7 +20,9 @@
 #define RL_CLI_H
 
 /* RL_EXIT_VERDICT: the check ran and its verdict failed (validate-serve: TTFT
- * and TPOT p50/p90 not all within 10%; not for a smoke test), for CI. */
+ * and TPOT p50/p90 not all within 10%; not for a smoke test; size: no
+ * deployment meets the targets, tester33: it exited 2, bad input, for a
+ * valid search), for CI and scripts: 2 stays bad input alone. */
 enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_VERDICT = 3,
        RL_EXIT_INTERRUPTED = 130 };
 

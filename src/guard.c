@@ -169,28 +169,41 @@ const char *rl_guard_was_read(const struct stat *st)
     return e ? e->what : NULL;
 }
 
-int rl_guard_in_tree(const char *path, char *tree, size_t len)
+/* Whether the canonical path `real` lies in a tree roofline ships outside
+ * its users' folders (rl_guard_in_tree); `dir`: real is a folder, which may
+ * be the tree's top itself or a user folder's parent. */
+static int in_tree(const char *real, int dir, char *tree, size_t len)
 {
-    char dirs[3][1024], real[PATH_MAX], top[PATH_MAX], p[PATH_MAX + 16];
+    char dirs[3][1024], top[PATH_MAX], p[PATH_MAX + 16];
     struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
     int n = rl_data_dirs(dirs);
     for (int i = 0; i < n; i++) {
         snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
         if (stat(p, &st) != 0 || !realpath(dirs[i], top))
             continue;
         size_t k = strlen(top);
-        if (strncmp(real, top, k) != 0 || real[k] != '/')
+        if (strncmp(real, top, k) != 0 || (real[k] != '/' && !(dir && real[k] == '\0')))
             continue;
-        const char *rest = real + k + 1;
-        if (!strncmp(rest, "model/", 6) || !strncmp(rest, "hw_profiles/", 12) ||
-            !strncmp(rest, "out/", 4))
-            return 0;
+        const char *rest = real[k] ? real + k + 1 : "";
+        static const char *const user[] = {"model", "hw_profiles", "out"};
+        for (size_t u = 0; u < sizeof user / sizeof *user; u++) {
+            size_t m = strlen(user[u]);
+            if (!strncmp(rest, user[u], m) && (rest[m] == '/' || (dir && rest[m] == '\0')))
+                return 0;
+        }
         snprintf(tree, len, "%s", top);
         return 1;
     }
     return 0;
+}
+
+int rl_guard_in_tree(const char *path, char *tree, size_t len)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return in_tree(real, 0, tree, len);
 }
 
 /* The folder of `path` into dir[len] ("." for a bare name). */
@@ -247,6 +260,31 @@ static int takes_a_file(const char *dir, char *why, size_t whylen)
     close(fd);
     unlink(probe);
     return 0;
+}
+
+int rl_guard_folder_in_tree(const char *dir, char *nearest, size_t nlen, char *tree, size_t len)
+{
+    char at[PATH_MAX], up[PATH_MAX], real[PATH_MAX];
+    struct stat st;
+    snprintf(at, sizeof at, "%s", dir);
+    while (stat(at, &st) != 0) { /* the nearest existing folder, as rl_guard_folder */
+        folder_of(at, up, sizeof up);
+        if (strcmp(up, at) == 0)
+            break;
+        memcpy(at, up, sizeof at);
+    }
+    snprintf(nearest, nlen, "%s", at);
+    if (!realpath(at, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    if (strcmp(at, dir) != 0) { /* a folder to be made: in a user folder when its first */
+        size_t k = strlen(at); /* missing component is one (out/new); at "." for a */
+        const char *rest = strncmp(dir, at, k) == 0 ? dir + k : dir; /* bare relative name */
+        rest += *rest == '/';
+        size_t n = strlen(real), m = strcspn(rest, "/");
+        if (n + 1 + m < sizeof real)
+            snprintf(real + n, sizeof real - n, "%s%.*s", strcmp(real, "/") ? "/" : "", (int)m, rest);
+    }
+    return in_tree(real, 1, tree, len);
 }
 
 int rl_guard_folder(const char *dir, char *why, size_t whylen)

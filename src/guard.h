@@ -69,6 +69,13 @@ const char *rl_guard_shipped_why(int kind);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
+/* The same for a folder the run writes into, existing or to be made: its
+ * nearest existing folder (itself, or a parent) goes to nearest[nlen]; 1
+ * with the tree's top in tree[len] when it is that tree's top or a folder
+ * of the tree outside model/, hw_profiles/ and out/ (tester33 F3: `run
+ * --out scenarios` put new files beside the shipped scripts), else 0. */
+int rl_guard_folder_in_tree(const char *dir, char *nearest, size_t nlen, char *tree, size_t len);
+
 /* Rule 2 for `path`, a file the run writes.  `may_create` set: its folder
  * may be missing, as rl_guard_folder allows (the run makes it).  0, or -1
  * with the reason (without the path) in why. */

@@ -87,9 +87,11 @@ static int fail(out_t *o, const char *key, const char *fmt, ...)
     return -1;
 }
 
-/* Integer key: 0 and *v set, or -1 with the error.  A missing or null key
- * takes `def` when def >= 0, else is an error. */
-static int get_int(out_t *o, const cJSON *cfg, const char *key, long long def, long long *v)
+/* Integer key of at least `min` (0 or 1): 0 and *v set, or -1 with the
+ * error.  A missing or null key takes `def` when def >= 0, else is an
+ * error. */
+static int get_int_min(out_t *o, const cJSON *cfg, const char *key, long long def, int min,
+                       long long *v)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, key);
     if (!j || cJSON_IsNull(j)) {
@@ -99,13 +101,29 @@ static int get_int(out_t *o, const cJSON *cfg, const char *key, long long def, l
         }
         return fail(o, key, "missing (required for model_type \"%s\")", o->type);
     }
-    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || j->valuedouble != floor(j->valuedouble) ||
-        j->valuedouble < 0)
-        return fail(o, key, "expected a non-negative integer");
+    const char *want = min ? "expected a positive integer" : "expected a non-negative integer";
+    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || j->valuedouble != floor(j->valuedouble))
+        return fail(o, key, "%s", want);
+    if (j->valuedouble < min)
+        return fail(o, key, "%s, got %.6g", want, j->valuedouble);
     if (j->valuedouble > 1e12) /* an integer, but beyond any model (tester8 item 10) */
         return fail(o, key, "%.6g is too large (at most 1e12)", j->valuedouble);
     *v = (long long)j->valuedouble;
     return 0;
+}
+
+static int get_int(out_t *o, const cJSON *cfg, const char *key, long long def, long long *v)
+{
+    return get_int_min(o, cfg, key, def, 0, v);
+}
+
+/* A size the model cannot have at 0 (layers, widths, heads, vocabulary,
+ * context): refused under the config's own key, not under the spec field
+ * it becomes or one defaulted from it (tester33 F2: num_attention_heads 0
+ * was reported as kv_heads, which defaults to it). */
+static int get_size(out_t *o, const cJSON *cfg, const char *key, long long def, long long *v)
+{
+    return get_int_min(o, cfg, key, def, 1, v);
 }
 
 static int get_bool(out_t *o, const cJSON *cfg, const char *key, int def, int *v)
@@ -506,14 +524,14 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     long long L, D, F, N, K, H = 0, V, ctx;
     int tied = 0;
     const char *mlp = NULL;
-    if (get_int(o, cfg, "num_hidden_layers", -1, &L) != 0 ||
-        get_int(o, cfg, "hidden_size", -1, &D) != 0 ||
-        get_int(o, cfg, "intermediate_size", -1, &F) != 0 ||
-        get_int(o, cfg, "num_attention_heads", -1, &N) != 0 ||
-        get_int(o, cfg, "num_key_value_heads", N, &K) != 0 ||
+    if (get_size(o, cfg, "num_hidden_layers", -1, &L) != 0 ||
+        get_size(o, cfg, "hidden_size", -1, &D) != 0 ||
+        get_size(o, cfg, "intermediate_size", -1, &F) != 0 ||
+        get_size(o, cfg, "num_attention_heads", -1, &N) != 0 ||
+        get_size(o, cfg, "num_key_value_heads", N, &K) != 0 ||
         head_dim(o, cfg, f, &H) != 0 ||
-        get_int(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
-        get_int(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
+        get_size(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
+        get_size(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
         get_mlp(o, cfg, f, &mlp) != 0 || rope_context(o, cfg, f, &ctx) != 0)
         return -1;

@@ -75,6 +75,24 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size_t whylen)
+{
+    char nearest[PATH_MAX], tree[PATH_MAX];
+    note[0] = '\0';
+    if (rl_guard_folder(dir, why, whylen) != 0)
+        return -1;
+    int own = rl_guard_folder_in_tree(dir, nearest, sizeof nearest, tree, sizeof tree);
+    size_t n = 0;
+    if (strcmp(nearest, dir) != 0)
+        n = (size_t)snprintf(note, notelen, "does not exist: it is made, with its missing parents, "
+                             "in '%s'", nearest);
+    if (own && n < notelen)
+        snprintf(note + n, notelen - n, "%sis a folder of roofline's own tree (%s), where files "
+                 "roofline does not ship would lie beside its sources (a later `git add` takes "
+                 "them); out/ is the tree's folder for outputs", n ? "; it " : "", tree);
+    return 0;
+}
+
 void rl_outdir_defer(rl_outdir *o, const char *dir)
 {
     outdir_init(o);

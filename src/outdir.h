@@ -120,6 +120,20 @@ int rl_outdir_leftovers(const rl_outdir *o, char *msg, size_t msglen);
  * Call before rl_outdir_close (after it the run's names are gone). */
 int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen);
 
+/* The one rule for a folder named as an output (`run --out`, `--plot-dir`),
+ * checked before the run: guard.h rule 2 for folders (rl_guard_folder: it,
+ * or its nearest existing parent, is a folder that takes a new file; a
+ * missing one is made with its missing parents, as calibrate's folders
+ * are).  Returns -1 with the reason in why (exit 2), else 0 with what the
+ * user should hear in note ("" when nothing): a folder that does not exist
+ * ("does not exist: it is made, with its missing parents, in NEAREST"; a
+ * typo'd absolute path made at the file system's root was silent,
+ * tester33 F3) and a folder of roofline's own tree outside model/,
+ * hw_profiles/ and out/ ("is a folder of roofline's own tree (TOP) ...":
+ * `--out scenarios` put new files beside the shipped scripts, tester33 F3),
+ * as a --save there is said (guard.h rl_guard_in_tree). */
+int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size_t whylen);
+
 /* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that
  * writes nothing creates nothing (the default `out` of `roofline run`). */
 void rl_outdir_defer(rl_outdir *o, const char *dir);

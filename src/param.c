@@ -54,9 +54,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
-                      "weight dtype", AT(prec.weights), 0, 0, 0},
+                      "weight dtype; 8- and 4-bit weights keep the embedding, LM head, norms, "
+                      "MoE router, biases and attention sinks in bf16 (as quantized checkpoints "
+                      "store them; 4-bit adds its group scales)", AT(prec.weights), 0, 0, 0},
     [RL_P_WEIGHTS_LIST] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE_LIST, "D[,D...]", "", 0,
-                           0, "bf16", NULL, "weight dtypes to sweep", AT(weights), AT(nweights),
+                           0, "bf16", NULL, "weight dtypes to sweep (8- and 4-bit keep the "
+                           "embedding, LM head, norms, router, biases and sinks in bf16)",
+                           AT(weights), AT(nweights),
                            RL_DTYPE_COUNT, 0},
     [RL_P_KV] = {"kv", "kv", NULL, "kv", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL, "KV-cache dtype",
                  AT(prec.kv), 0, 0, 0},
@@ -613,8 +617,9 @@ const rl_command RL_COMMANDS[] = {
      "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
-     "Exit 2 when no configuration meets the targets; the report and result then list the\n"
-     "closest simulated ones (nothing is written when none could be simulated).",
+     "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
+     "meets the targets; the report and result then list the closest simulated ones\n"
+     "(nothing is written when none could be simulated).",
      "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"
      "       --tpot-p99 S [--report out.html|out.md] [--save FILE] [options]"},
     {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,

@@ -12,6 +12,16 @@
 #include "memory.h"
 #include "shard.h"
 
+/* max_context, null when the spec gives none (no length is checked:
+ * tester33 F4, info left the key out, list printed 0). */
+static void add_max_context(cJSON *o, const rl_model *m)
+{
+    if (m->max_context > 0)
+        cJSON_AddNumberToObject(o, "max_context", (double)m->max_context);
+    else
+        cJSON_AddNullToObject(o, "max_context");
+}
+
 static void add_precision(cJSON *o, rl_precision p, int abstract)
 {
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(p.weights));
@@ -402,8 +412,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
                                 rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,
                                                               RL_KV_ALLOCATOR));
     }
-    if (m->max_context > 0)
-        cJSON_AddNumberToObject(o, "max_context", (double)m->max_context);
+    add_max_context(o, m);
     if (!m->abstract) {
         static const char *const ATTN[] = {"mha", "gqa", "mla"};
         cJSON_AddStringToObject(o, "attention", ATTN[m->attention]);
@@ -1718,7 +1727,7 @@ cJSON *rl_result_list_models(const rl_model *m, int n)
         cJSON_AddStringToObject(r, "name", m[i].name);
         cJSON_AddNumberToObject(r, "params", pc.total);
         cJSON_AddNumberToObject(r, "params_active", pc.active);
-        cJSON_AddNumberToObject(r, "max_context", (double)m[i].max_context);
+        add_max_context(r, &m[i]);
         cJSON_AddItemToArray(rows, r);
     }
     return o;

@@ -731,6 +731,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
+    c->hw_origin = h->origin;
 }
 
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
@@ -2006,6 +2007,31 @@ int rl_serve_holds(double cap, double tokens, int page_tokens)
     return tokens + 2.0 * page_tokens <= cap;
 }
 
+/* The host and network links a run of c moves KV over, and only those
+ * (tester33 F1: a continuous run on a spec without host_bw was refused with
+ * "kv_bytes_per_token, host_bw, net_bw: must be > 0", no file named): host_bw
+ * by swap preemption (make_room, resume_swapped) and the prefix cache's
+ * host tier (prefix_lookup), net_bw by disagg's transfers (end_step);
+ * a spec leaves either out as 0 (spec.c: MIN1 when given).  0, or -1 with
+ * "FILE: field 'F': missing, and USE moves KV over it ...". */
+static int check_links(const rl_serve_config *c, char *err, size_t errlen)
+{
+    const char *field = NULL, *use = NULL;
+    if (c->preempt == RL_PREEMPT_SWAP && !(c->host_bw > 0))
+        field = "host_bw", use = "swap preemption (--preempt swap) moves a preempted sequence's KV "
+                                 "to host memory and back";
+    else if (c->prefix_host_tokens > 0 && !(c->host_bw > 0))
+        field = "host_bw", use = "the prefix cache's host tier (--prefix-cache HBM:HOST) reads "
+                                 "prefixes back";
+    else if (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0))
+        field = "net_bw", use = "--policy disagg moves each prompt's KV from a prefill to a "
+                                "decode replica";
+    if (!field)
+        return 0;
+    RL_FAIL("%s: field '%s': missing, and %s over it (bytes/s per chip); give it in the spec or "
+            "--set hw.%s=B/S", c->hw_origin ? c->hw_origin : "the hw spec", field, use, field);
+}
+
 /* c is one virtual engine's config; `streams` the pipeline streams (pp) of
  * the replica it came from, 1 when not pipelined (for the error text). */
 static int check_config(const rl_serve_config *c, int streams, const rl_request *req, long long n,
@@ -2025,9 +2051,10 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
                c->kv_capacity_tokens - c->prefix_hbm_tokens, c->prefix_hbm_tokens);
     if (c->spec_gamma < 0 || !(c->spec_alpha >= 0 && c->spec_alpha < 1) || c->spec_draft_frac < 0)
         RL_FAIL("spec: gamma >= 0, 0 <= alpha < 1, draft_frac >= 0");
-    if (!(c->kv_bytes_per_token > 0) || !(c->host_bw > 0) ||
-        (c->policy == RL_POLICY_DISAGG && !(c->net_bw > 0)))
-        RL_FAIL("kv_bytes_per_token, host_bw, net_bw: must be > 0");
+    if (!(c->kv_bytes_per_token > 0))
+        RL_FAIL("kv_bytes_per_token: must be > 0, got %g", c->kv_bytes_per_token);
+    if (check_links(c, err, errlen) != 0)
+        return -1;
     double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)

@@ -343,9 +343,15 @@ typedef struct {
      * token at rl_serve_kv_share of kv_bytes_per_token (serve.c sim_init). */
     const rl_model *kv_model;
     rl_dtype kv_dtype;
-    double host_bw;         /* bytes/s per replica to host memory (all its chips) */
-    double net_bw;          /* bytes/s per replica over the scale-out network */
+    double host_bw;         /* bytes/s per replica to host memory (all its chips); read only
+                               by swap preemption and the prefix cache's host tier */
+    double net_bw;          /* bytes/s per replica over the scale-out network; read only by
+                               disagg's KV transfers */
     double net_latency;     /* seconds */
+    const char *hw_origin;  /* the hw spec these came from (rl_hw.origin, set by
+                               rl_serve_config_hw; it points into that rl_hw, which must
+                               outlive the runs), named by a run's error about host_bw or
+                               net_bw; NULL: "the hw spec" */
     /* prefix cache (0 disables): tokens of prefix KV per replica per tier */
     double prefix_hbm_tokens, prefix_host_tokens;
     /* speculative decoding (gamma 0 disables) */

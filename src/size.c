@@ -84,19 +84,28 @@ static rl_workload scaled_workload(const rl_size_input *in, double qs, double ps
  * rule, over half refused (as the command line and Lua refuse it); a
  * what-if's scaled draw redrawn whatever its share, which
  * rl_size_sensitivity.redrawn_frac reports (review30 M1). */
+/* The trace with arrivals over qs and prompts x ps (prefixes kept below
+ * them), as make_requests runs it before cutting what exceeds max_context;
+ * NULL when out of memory. */
+static rl_request *scaled_trace(const rl_size_input *in, double qs, double ps)
+{
+    rl_request *r = malloc((size_t)in->ntrace * sizeof *r);
+    for (long long i = 0; r && i < in->ntrace; i++) {
+        r[i] = in->trace[i];
+        r[i].arrival /= qs;
+        r[i].prompt = (int)fmax(1, round(r[i].prompt * ps));
+        r[i].prefix_len = (int)fmin(r[i].prefix_len, r[i].prompt - 1);
+    }
+    return r;
+}
+
 static int make_requests(const rl_size_input *in, double qs, double ps, rl_request **req,
                          long long *n, char *err, size_t errlen)
 {
     if (in->trace) {
-        rl_request *r = malloc((size_t)in->ntrace * sizeof *r);
+        rl_request *r = scaled_trace(in, qs, ps);
         if (!r)
             return snprintf(err, errlen, "size: out of memory"), -1;
-        for (long long i = 0; i < in->ntrace; i++) {
-            r[i] = in->trace[i];
-            r[i].arrival /= qs;
-            r[i].prompt = (int)fmax(1, round(r[i].prompt * ps));
-            r[i].prefix_len = (int)fmin(r[i].prefix_len, r[i].prompt - 1);
-        }
         rl_requests_truncate(r, in->ntrace, in->m->max_context);
         *req = r;
         *n = in->ntrace;
@@ -1501,12 +1510,15 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0)
             return -1;
         s->redrawn_frac = 0;
-        rl_request *r;
+        rl_request *r = NULL;
         rl_workload w = scaled_workload(in, qs[i], ps[i]);
-        if (!in->trace && ps[i] != 1) { /* the share make_requests drew again */
-            if (rl_workload_generate(&w, &r, err, errlen) != 0)
+        long long n = in->trace ? in->ntrace : w.n;
+        if (ps[i] != 1) { /* the share make_requests drew again, or cut on a trace */
+            if (in->trace && !(r = scaled_trace(in, qs[i], ps[i])))
+                return snprintf(err, errlen, "size: out of memory"), -1;
+            if (!in->trace && rl_workload_generate(&w, &r, err, errlen) != 0)
                 return -1;
-            s->redrawn_frac = (double)rl_requests_over(r, w.n, in->m->max_context) / (double)w.n;
+            s->redrawn_frac = (double)rl_requests_over(r, n, in->m->max_context) / (double)n;
             free(r);
         }
         s->resized = *c;

@@ -384,8 +384,11 @@ typedef struct {
     rl_size_candidate fixed;   /* the recommended deployment as is, under the change */
     rl_size_candidate resized; /* the same replica config resized to meet the targets */
     int resized_ok;            /* 0: nothing up to 4x the replicas meets them */
-    double redrawn_frac;       /* prompt_scale != 1: the share of the scaled draw over the
-                                  model's max_context, drawn again (size.c make_requests) */
+    double redrawn_frac;       /* prompt_scale != 1: the share of the scaled requests over
+                                  the model's max_context (size.c make_requests): drawn again,
+                                  or on a --trace cut to fit (rl_requests_truncate: a trace
+                                  has no distribution to draw from, and dropping them would
+                                  change the load; tester33 final read: the cut was silent) */
 } rl_size_sensitivity;
 
 typedef struct {

@@ -893,8 +893,9 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
         const rl_size_sensitivity *s = &x->sens[i];
         char v[6][96];
         if (s->prompt_scale != 1 && s->redrawn_frac > 0) /* review30 M1 */
-            snprintf(v[0], 96, "prompt length x%g (%.1f%% over max_context, drawn again)",
-                     s->prompt_scale, 100 * s->redrawn_frac);
+            snprintf(v[0], 96, "prompt length x%g (%.1f%% over max_context, %s)",
+                     s->prompt_scale, 100 * s->redrawn_frac,
+                     in->trace ? "cut to fit" : "drawn again");
         else if (s->prompt_scale != 1)
             snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);
         else

@@ -235,11 +235,18 @@ int rl_workload_generate_counted(const rl_workload *w, rl_request **out, long lo
     return 0;
 }
 
+/* The one predicate: a request longer than the model serves (prompt +
+ * output over max_context; none when max_context <= 1, unset). */
+static int too_long(const rl_request *q, long long max_context)
+{
+    return max_context > 1 && q->prompt + (long long)q->output > max_context;
+}
+
 long long rl_requests_over(const rl_request *r, long long n, long long max_context)
 {
     long long over = 0;
-    for (long long i = 0; max_context > 1 && i < n; i++)
-        over += r[i].prompt + (long long)r[i].output > max_context;
+    for (long long i = 0; i < n; i++)
+        over += too_long(&r[i], max_context);
     return over;
 }
 
@@ -261,8 +268,8 @@ long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
                              long long max_context, char *err, size_t errlen)
 {
     long long redrawn = 0;
-    for (long long i = 0; max_context > 1 && i < n; i++) {
-        if (r[i].prompt + (long long)r[i].output <= max_context)
+    for (long long i = 0; i < n; i++) {
+        if (!too_long(&r[i], max_context))
             continue;
         /* a stream of the request's own (splitmix64's odd constant times its
          * index), so that every other request stays as drawn */
@@ -272,8 +279,7 @@ long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
         do {
             r[i].prompt = rl_dist_sample(&w->prompt, &x);
             r[i].output = rl_dist_sample(&w->output, &x);
-        } while (r[i].prompt + (long long)r[i].output > max_context &&
-                 ++tries < RL_WORKLOAD_REDRAWS);
+        } while (too_long(&r[i], max_context) && ++tries < RL_WORKLOAD_REDRAWS);
         if (tries == RL_WORKLOAD_REDRAWS) {
             snprintf(err, errlen, "workload: no prompt + output length within max_context (%lld "
                      "tokens) in %d draws for request %lld: the lengths asked for mostly exceed "
@@ -297,8 +303,8 @@ void rl_requests_offline(rl_request *r, long long n, rl_workload *w)
 long long rl_requests_truncate(rl_request *r, long long n, long long max_context)
 {
     long long cut = 0;
-    for (long long i = 0; max_context > 1 && i < n; i++) {
-        if (r[i].prompt + (long long)r[i].output <= max_context)
+    for (long long i = 0; i < n; i++) {
+        if (!too_long(&r[i], max_context))
             continue;
         cut++;
         if (r[i].output > max_context / 2)

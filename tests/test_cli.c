@@ -64,6 +64,26 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester33 F4: a spec without max_context (optional: the scaling-book
+ * presets give none) checks no length, and says so: info's max_context is
+ * null ("-" in a table; the key was left out), and every command that loads
+ * it notes that no context is checked (step took 1e8 tokens silently). */
+static void no_max_context_said(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("info --model scaling-book-18b --format json",
+                              "gives no max_context: no context or request length is checked");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "max_context")));
+    cJSON_Delete(j);
+    j = run_json_noted("step --model scaling-book-18b --hw h100-sxm --context 100000000 --ideal "
+                       "--format json", "--set model.max_context=N");
+    cJSON_Delete(j);
+    j = run_json("info --model llama3-8b --format json"); /* given: a number, no note */
+    assert_true(num(j, "max_context") == 8192);
+    assert_null(strstr(out, "no max_context"));
+    cJSON_Delete(j);
+}
+
 /* info: the contract keys; LLaMA-2-13B's exact count. */
 static void info_json(void **state)
 {
@@ -74,7 +94,7 @@ static void info_json(void **state)
     assert_true(num(j, "kv_bytes_per_token") == 819200.0);
     assert_true(num(j, "flops_per_token") > 2 * 12.8e9);
     cJSON_Delete(j);
-    j = run_json("info --model scaling-book-18b --kv int8 --format json");
+    j = run_json_noted("info --model scaling-book-18b --kv int8 --format json", "no max_context");
     assert_true(num(j, "kv_bytes_per_token") == 262144.0); /* worked problem 1 */
     cJSON_Delete(j);
 }
@@ -555,6 +575,48 @@ static void run_into_own_tree_noted(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester33 F3: `run --out` follows the folder rule of --plot-dir, before
+ * the run (outdir.h rl_outdir_check): a folder of roofline's own tree outside
+ * model/, hw_profiles/ and out/ (scenarios/ here, in a temporary
+ * ROOFLINE_DATA with PRESETS) is said, a missing folder is made with its
+ * parents and said with the nearest one that exists, and a folder under a
+ * file is refused (exit 2) before the script runs (the old code said
+ * nothing for the first two and failed the third at the first write). */
+static void run_out_folder_rule(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_out_XXXXXX", path[256], cmd[1024], want[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/scenarios", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    static const char *const files[] = {"PRESETS", "w.lua"};
+    static const char *const text[] = {"", "print('ran') roofline.write('n.txt', 'x')\n"};
+    put_files(dir, files, text, 2);
+    static const char *const outs[] = {"scenarios", "out/a/b", "w.lua/a"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out %s %s/w.lua 2>&1", dir,
+                 dir, RL_BIN, outs[k], dir);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int rc = pclose(p);
+        if (k == 0)
+            snprintf(want, sizeof want, "note: --out 'scenarios' is a folder of roofline's own "
+                     "tree (%s)", dir);
+        else if (k == 1)
+            snprintf(want, sizeof want, "note: --out 'out/a/b' does not exist: it is made, with "
+                     "its missing parents, in '.'\n");
+        else
+            snprintf(want, sizeof want, "--out 'w.lua/a': 'w.lua' exists and is not a folder");
+        if (!strstr(out, want) || (k == 0) != (strstr(out, "own tree") != NULL) ||
+            rc != (k == 2 ? 2 << 8 : 0) || (k == 2) != (strstr(out, "ran") == NULL))
+            fail_msg("--out %s: exit %d, no '%s' in: %s", outs[k], rc, want, out);
+    }
+    assert_file_equal(dir, "out/a/b/n.txt", "x");
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* A failed run keeps nothing (tester9 #7): the file it rewrote holds its
  * older content again, the file it created is gone, and the message says
  * so; a run that succeeds replaces the file. */
@@ -609,12 +671,14 @@ static void run_refused_while_another_holds_the_folder(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
-/* fixB's note: `run --out /sys/...` exited 2 where README's exit codes
- * make an output folder that cannot be made an output failure (1).  The
- * script writes a.txt into a --out below a regular file (ENOTDIR for any
- * user, root included; a /sys path was not portable: in a chroot without
- * sysfs mounted, /sys is a plain folder root can write into); exit 1,
- * naming the folder. */
+/* fixB's note: `run --out /sys/...` exited 2 after the run where README's
+ * exit codes make an output folder that cannot be made an output failure
+ * (1).  Since tester33 F3 --out is checked before the run, as every output
+ * README lists and --plot-dir are (outdir.h rl_outdir_check): a --out below
+ * a regular file (ENOTDIR for any user, root included; a /sys path was not
+ * portable: in a chroot without sysfs mounted, /sys is a plain folder root
+ * can write into) is refused with exit 2 before the script runs, naming
+ * the file in the way. */
 static void unwritable_out_is_an_output_failure(void **state)
 {
     (void)state;
@@ -624,9 +688,10 @@ static void unwritable_out_is_an_output_failure(void **state)
     static const char *const text[] = {"roofline.write('a.txt', 'new')\n", "x\n"};
     put_files(dir, files, text, 2);
     snprintf(args, sizeof args, "run --out %s/plain/o %s/w.lua", dir, dir);
-    snprintf(want, sizeof want, "%s/plain/o: cannot create directory", dir);
+    snprintf(want, sizeof want, "--out '%s/plain/o': '%s/plain' exists and is not a folder", dir,
+             dir);
     int rc = run_cli(args, out, sizeof out);
-    if (rc != 1 || !strstr(out, want))
+    if (rc != 2 || !strstr(out, want))
         fail_msg("exit %d: %s", rc, out);
     assert_int_equal(remove_tree(dir), 0);
 }
@@ -4248,7 +4313,7 @@ int main(void)
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
         cmocka_unit_test(pareto_skips_invalid_precisions),
-        cmocka_unit_test(info_json),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
+        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),
@@ -4293,7 +4358,7 @@ int main(void)
         cmocka_unit_test(mxfp4_weights_only),
         cmocka_unit_test(info_refuses_like_step),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
-        cmocka_unit_test(run_into_own_tree_noted),
+        cmocka_unit_test(run_into_own_tree_noted), cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
         cmocka_unit_test(fitted_keys_once),

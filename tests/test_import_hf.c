@@ -185,7 +185,15 @@ static void errors(void **state)
                  " \"layer_types\": [\"full_attention\", \"banded_attention\"]}",
                  1, "key 'layer_types': entry 1 is neither", 0);
     expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2.5}", 1,
-                 "key 'num_hidden_layers': expected a non-negative integer", 0);
+                 "key 'num_hidden_layers': expected a positive integer", 0);
+    /* tester33 F2: heads 0 named under its key (was "field 'kv_heads': must be > 0",
+     * kv_heads defaulting to it), a negative width as not positive (was "non-negative") */
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 0, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\"}",
+                 1, "key 'num_attention_heads': expected a positive integer, got 0", 0);
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": -64}",
+                 1, "key 'hidden_size': expected a positive integer, got -64", 0);
     expect_error("/nonexistent/config.json", 0, "cannot read", 0); /* bad input, not out of memory */
     /* tester29 F9: a malformed modules_to_not_convert (it decides which
      * weights stay bf16: gpt-oss's attention, 1.4 GB) was ignored, the spec

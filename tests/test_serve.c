@@ -1814,6 +1814,38 @@ static void test_md1_slo_capacity_not_optimistic(void **state)
         fail_msg("median capacity %g above M/D/1's %g", (cap[3] + cap[4]) / 2, star);
 }
 
+/* tester33 F1: a run needs host_bw only for swap preemption or a host
+ * prefix tier, net_bw only for disagg (serve.c check_links): a spec without
+ * them runs continuous batching, and a run that needs one names the file,
+ * the field and its use (the old check refused every run without host_bw
+ * with "kv_bytes_per_token, host_bw, net_bw: must be > 0"). */
+static void test_links_only_when_used(void **state)
+{
+    fixture *f = *state;
+    rl_hw h = f->h;
+    h.host_bw = h.net_bw = 0; /* a spec that leaves both out */
+    snprintf(h.origin, sizeof h.origin, "/tmp/minimal.lua");
+    rl_serve_config c = rl_serve_config_default();
+    rl_serve_config_hw(&c, &f->m, &h, 1, rl_precision_default(), 0.1);
+    rl_request *r = workload(50, 1, 100, 10, 1);
+    rl_serve_result out;
+    char err[512];
+    assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), 0);
+    assert_int_equal(out.completed, 50);
+    c.preempt = RL_PREEMPT_SWAP;
+    assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'host_bw': missing, and swap preemption"));
+    c.preempt = RL_PREEMPT_RECOMPUTE;
+    c.prefix_host_tokens = 1000;
+    assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'host_bw': missing, and the prefix cache's host tier"));
+    c.prefix_host_tokens = 0;
+    c.policy = RL_POLICY_DISAGG;
+    assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'net_bw': missing, and --policy disagg"));
+    free(r);
+}
+
 /* stop_when_missed (serve.h RL_SERVE_MISSED) keeps the verdict: llama3-8b
  * on one H100, 2000 requests of 1000-token prompts and 100-token outputs.
  * At 200 req/s (beyond its ~30 req/s) the full run's TTFT p99 exceeds
@@ -2448,6 +2480,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),
         cmocka_unit_test(test_stop_when_missed),
+        cmocka_unit_test(test_links_only_when_used),
         cmocka_unit_test(test_seqs_peak_and_memo),
         cmocka_unit_test(test_span_terms_match_op_list),
     };

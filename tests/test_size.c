@@ -1192,6 +1192,31 @@ static void test_sensitivity_trims_pools(void **state)
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
 }
 
+/* tester33 final read: size's prompt x2 what-if on a --trace cuts the
+ * scaled requests over max_context to fit (workload.h rl_requests_truncate:
+ * a trace has no distribution to draw again from) and said nothing; the
+ * row now names the share, as it does for a generated draw.  Every request
+ * here (prompt 5000, output 50) is 10,050 tokens at x2, over llama3-8b's
+ * 8192: 100.0% (exact count, no tolerance). */
+static void test_report_trace_cut_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_trace_cut_XXXXXX", path[64], args[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "%g,5000,50\n", i * 0.5);
+    fclose(f);
+    snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --trace %s --ttft-p99 2 "
+             "--tpot-p99 0.05", path);
+    size_report(args);
+    assert_non_null(strstr(out, "prompt length x2 (100.0% over max_context, cut to fit)"));
+    unlink(path);
+    rmdir(dir);
+}
+
 /* tester28 F11: the Markdown report escaped `|` as `\|` everywhere, so
  * its Command line (a code span outside any table) read `--set
  * 'model.name=a\|b*c'`, not the command run.  Expected: the command
@@ -1725,6 +1750,7 @@ int main(void)
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
         cmocka_unit_test(test_report_command_verbatim),
+        cmocka_unit_test(test_report_trace_cut_said),
         cmocka_unit_test(test_report_fitted_comm),
         cmocka_unit_test(test_evidence_note),
         cmocka_unit_test(test_cli_simulate_and_size),
