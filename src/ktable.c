@@ -254,12 +254,13 @@ static int is_measured(const rl_ktable *t, size_t at)
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, log-log between the nearest
  * measured node below and above it (the other coordinates held), their ln
- * latencies; the mean of those axes' ln latencies into *logv.  0 when
- * no axis brackets it. */
+ * latencies; the mean of those axes' ln latencies, each weighted by the
+ * inverse of its bracket's width in ln(shape) (ktable.h), into *logv.  0
+ * when no axis brackets it. */
 static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
 {
     size_t stride = 1;
-    double sum = 0;
+    double sum = 0, wsum = 0;
     int n = 0;
     for (int a = t->naxes - 1; a >= 0; a--) {
         int lo = hi[a] - 1, up = hi[a] + 1;
@@ -272,13 +273,15 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
             double w = (la[hi[a]] - la[lo]) / (la[up] - la[lo]);
             size_t below = h - (size_t)(hi[a] - lo) * stride;
             size_t above = h + (size_t)(up - hi[a]) * stride;
-            sum += (1 - w) * t->logv[below] + w * t->logv[above];
+            double width = la[up] - la[lo];
+            sum += ((1 - w) * t->logv[below] + w * t->logv[above]) / width;
+            wsum += 1 / width;
             n++;
         }
         stride *= (size_t)t->len[a];
     }
     if (n)
-        *logv = sum / n;
+        *logv = sum / wsum;
     return n > 0;
 }
 

@@ -188,8 +188,18 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *  - a hole with measured nodes on both sides along some axis (the other
  *    coordinates held; the nearest measured one on each side, holes
  *    skipped) is interpolated in log-log between them, as a lookup between
- *    those two nodes would be; over several such axes, the geometric mean
- *    of their interpolations;
+ *    those two nodes would be; over several such axes, the mean of their
+ *    ln interpolations weighted by the inverse of each bracket's width in
+ *    ln(shape) (a geometric mean weighted 1 / width).  Why weighted: an
+ *    interpolation's error grows with its bracket (a straight line in
+ *    log-log misses the curvature and the steps of the kernel in between,
+ *    more so over 16x than over 2x: GEMM m and MoE tokens are measured
+ *    at steps of 1.25-2x, heads, tp and ep shares at 2-8x), so the nearer
+ *    pair of measured neighbours is the better witness; it is not dropped,
+ *    since one bracket alone picks up its own nodes' noise (the narrowest
+ *    bracket alone, tried at stop 20, lost on GEMM bf16: p90 8.9% -> 9.8%).
+ *    1 / width^2 (inverse of a curvature error) and the median over the
+ *    axes were tried beside it (stop 30, docs/validation.md);
  *  - otherwise (a hole on the grid's edge on every axis it has neighbours
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /
