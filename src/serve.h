@@ -627,10 +627,11 @@ typedef struct {
      * miss_bound, RL_SERVE_SLO_TAIL.  Not a JSON key: the
      * capacity search's verdict (rl_serve_capacity) reads it. */
     double slo_miss_bound;
-    /* The requests after the warm-up that count as independent for that
-     * bound: their number over their statistical inefficiency (the smaller
-     * of TTFT's and TPOT's; 0, none, without targets): serve.c
-     * effective_count, RL_SERVE_SLO_BATCHES.  Not a JSON key: rl_serve_slo_bound. */
+    /* The TTFTs after the warm-up that count as independent for that
+     * bound's floor: their number over their statistical inefficiency
+     * (serve.c effective_count, RL_SERVE_SLO_NONE); 0, none, without a TTFT
+     * target or with a TTFT p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON
+     * key: rl_serve_slo_bound. */
     double slo_effective_requests;
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
