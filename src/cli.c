@@ -1484,7 +1484,7 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
         snprintf(why, sizeof why, "the targets hold at p99 in this run (%.3g%% of requests within "
                  "them) but not with 95%% confidence: the upper bound on the share of requests "
                  "over a target is %.3g%%, above %.3g%%", r->slo_attainment * 100,
-                 r->slo_miss_bound * 100, RL_SERVE_SLO_TAIL * 100);
+                 rl_serve_slo_bound(r) * 100, RL_SERVE_SLO_TAIL * 100);
     rl_cli_say(o, "note: %s; not overloaded: these arrivals are sustained up to %.3g req/s "
                   "without targets (%.3g req/s offered, replicas %.0f%% busy; "
                   "max_sustainable_qps_no_slo), and the targets hold only up to %.3g req/s "

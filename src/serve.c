@@ -2561,21 +2561,79 @@ static double miss_bound(const double *v, long long from, long long n, double ta
     return fmax(over * k_up / clusters, over + z * sqrt(squares)) / counted;
 }
 
+/* The effective sample size of the values v[from..n) that are not NAN
+ * (serve.h RL_SERVE_SLO_BATCHES; scratch: room for n): their count over
+ * their statistical inefficiency, the variance of their mean relative to
+ * independent values' by overlapping batch means; their count when there
+ * are too few for batches or none varies (independent for all they show). */
+static double effective_count(const double *v, long long from, long long n, double *scratch)
+{
+    long long m = 0;
+    for (long long i = from; i < n; i++)
+        if (!isnan(v[i]))
+            scratch[m++] = v[i];
+    long long b = m / RL_SERVE_SLO_BATCHES;
+    if (b < 2)
+        return (double)m;
+    double mean = 0, var = 0, window = 0, obm = 0;
+    for (long long i = 0; i < m; i++)
+        mean += scratch[i];
+    mean /= (double)m;
+    for (long long i = 0; i < m; i++)
+        var += (scratch[i] - mean) * (scratch[i] - mean);
+    var /= (double)m;
+    for (long long i = 0; i < m; i++) { /* the mean of every window of b, by a running sum */
+        window += scratch[i] - mean;
+        if (i >= b)
+            window -= scratch[i - b] - mean;
+        if (i >= b - 1)
+            obm += (window / (double)b) * (window / (double)b);
+    }
+    /* Meketon and Schmeiser's estimator of the mean's variance times m */
+    obm *= (double)m * (double)b / ((double)(m - b + 1) * (double)(m - b));
+    if (!(var > 1e-12 * mean * mean) || !(obm > 0)) /* constant, but for rounding */
+        return (double)m;
+    return (double)m / fmax(1, obm / var);
+}
+
+/* Whether the 99th percentile of the values v[from..n) that are not NAN
+ * reaches RL_SERVE_SLO_NEAR of target (scratch: room for n). */
+static int near_target(const double *v, long long from, long long n, double target,
+                       double *scratch)
+{
+    long long m = 0;
+    for (long long i = from; i < n; i++)
+        if (!isnan(v[i]))
+            scratch[m++] = v[i];
+    if (m == 0)
+        return 0;
+    long long k = (long long)ceil(0.99 * (double)m) - 1;
+    select_kth(scratch, m, k);
+    return scratch[k] >= RL_SERVE_SLO_NEAR * target;
+}
+
 /* The larger of miss_bound's TTFT and TPOT bounds of run S (0 without
- * targets; the plain fraction over them when out of memory). */
-static double slo_miss_bound(const sim *S)
+ * targets; the plain fraction over them when out of memory) into *bound,
+ * TTFT's effective_count into *eff (serve.h RL_SERVE_SLO_NONE; 0, none,
+ * without a TTFT target, with a TTFT p99 under RL_SERVE_SLO_NEAR of it, or
+ * without memory). */
+static void slo_miss_bound(const sim *S, double *bound, double *eff)
 {
     const rl_serve_config *c = S->c;
     long long n = S->n;
     const double *v[2] = {S->ttft, S->tpot};
-    double target[2] = {c->slo_ttft, c->slo_tpot}, bound = 0;
+    double target[2] = {c->slo_ttft, c->slo_tpot};
     double *scratch = target[0] > 0 || target[1] > 0 ? malloc((size_t)n * sizeof *scratch) : NULL;
+    *bound = 0;
+    *eff = 0;
     for (int k = 0; k < 2; k++)
-        if (target[k] > 0)
-            bound = fmax(bound, miss_bound(v[k], S->warm, n, target[k],
-                                           scratch ? median_of(v[k], n, scratch) : INFINITY));
+        if (target[k] > 0) {
+            *bound = fmax(*bound, miss_bound(v[k], S->warm, n, target[k],
+                                             scratch ? median_of(v[k], n, scratch) : INFINITY));
+            if (k == 0 && scratch && near_target(v[k], S->warm, n, target[k], scratch))
+                *eff = effective_count(v[k], S->warm, n, scratch);
+        }
     free(scratch);
-    return bound;
 }
 
 /* The result of a finished run: counts, rates, the steady window, SLO
@@ -2623,7 +2681,7 @@ static void summarize(sim *S, rl_serve_result *out)
     steady_window(S, out);
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
-    out->slo_miss_bound = slo_miss_bound(S);
+    slo_miss_bound(S, &out->slo_miss_bound, &out->slo_effective_requests);
     percentiles(S, out);
 }
 
@@ -2757,7 +2815,14 @@ static int p99s_meet(const rl_serve_result *r, const rl_serve_config *c)
 static int sustained(const rl_serve_result *r, const rl_serve_config *c)
 {
     return r->completed == r->requests && rl_serve_keeps_up(r) && p99s_meet(r, c) &&
-           r->slo_miss_bound <= RL_SERVE_SLO_TAIL;
+           rl_serve_slo_bound(r) <= RL_SERVE_SLO_TAIL;
+}
+
+double rl_serve_slo_bound(const rl_serve_result *r)
+{
+    return r->slo_effective_requests > 0
+               ? fmax(r->slo_miss_bound, RL_SERVE_SLO_NONE / r->slo_effective_requests)
+               : r->slo_miss_bound;
 }
 
 /* The capacity search's verdict on run r at `load` requests/s: sustained(),
@@ -2836,17 +2901,29 @@ int rl_serve_falls_short(const rl_serve_result *r, double arrived)
                                     r->steady_req_per_s < (1 - RL_SERVE_CAPACITY_TOL) * arrived));
 }
 
+/* A capacity run's verdict (run_scaled). */
+typedef struct {
+    int ok;      /* sustained */
+    int open;    /* not sustained only for want of confidence: every request completed and
+                    kept up, the p99s met, the bound on the share over a target not (a longer
+                    sample may decide it) */
+    double e2e;  /* when ok: the mean end-to-end latency or the settle time, the longer */
+    double need; /* when ok: the requests a sample at this load needs for its effective
+                    ones to show the tail (RL_SERVE_SLO_NONE over them at most
+                    RL_SERVE_SLO_TAIL, serve.h), n when it has them */
+} verdict;
+
 /* Simulate the first n requests with their arrival gaps divided by `scale`
- * (into `buf`); *ok: sustained, *e2e: then the mean end-to-end latency or
- * the settle time (e2e_settle_s), whichever is longer; *open: not
- * sustained only for want of confidence (every request completed and kept
- * up, the p99s met, the bound on the share over a target not: a longer
- * sample may decide it).  Returns 0 or -1. */
+ * (into `buf`) and judge them (*v).  `locate`: the sample only locates the
+ * capacity (serve.h rl_serve_capacity: the first of a search whose figure
+ * a sample of v->need requests then confirms), so its verdict leaves out
+ * the floor that its effective requests set on the bound (rl_serve_slo_bound).
+ * Returns 0 or -1. */
 static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
                       const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                      int *ok, int *open, double *e2e, char *err, size_t errlen)
+                      int locate, verdict *v, char *err, size_t errlen)
 {
-    *open = 0;
+    *v = (verdict){.e2e = NAN, .need = (double)n};
     for (long long i = 0; i < n; i++) {
         buf[i] = req[i];
         buf[i].arrival = req[0].arrival + (req[i].arrival - req[0].arrival) / scale;
@@ -2854,19 +2931,23 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     rl_serve_result r;
     int rc = rl_serve_run(buf, n, c, pc, dc, &r, err, errlen);
     if (rc == RL_SERVE_STALLED || rc == RL_SERVE_MISSED) { /* thrashing, or a target missed */
-        *ok = 0;
         err[0] = '\0';
         return 0;
     }
     if (rc != 0)
         return -1;
-    *ok = sustained_at(&r, c, (double)(n - 1) / ((req[n - 1].arrival - req[0].arrival) / scale));
-    rl_serve_result sure = r;
-    sure.slo_miss_bound = 0;
-    *open = !*ok && sustained_at(&sure, c, (double)(n - 1) / ((req[n - 1].arrival -
-                                                                 req[0].arrival) / scale));
-    if (*ok) /* serve.h: the span a steady state needs */
-        *e2e = fmax(r.e2e.mean, r.e2e_settle_s);
+    double load = (double)(n - 1) / ((req[n - 1].arrival - req[0].arrival) / scale);
+    double eff = r.slo_effective_requests, want = RL_SERVE_SLO_NONE / RL_SERVE_SLO_TAIL;
+    rl_serve_result judged = r;
+    if (locate)
+        judged.slo_effective_requests = 0;
+    v->ok = sustained_at(&judged, c, load);
+    judged.slo_miss_bound = judged.slo_effective_requests = 0;
+    v->open = !v->ok && sustained_at(&judged, c, load);
+    if (v->ok) /* serve.h: the span a steady state needs */
+        v->e2e = fmax(r.e2e.mean, r.e2e_settle_s);
+    if (v->ok && eff > 0 && eff < want) /* the effective requests grow with the sample */
+        v->need = ceil((double)n * want / eff);
     rl_serve_result_free(&r);
     return 0;
 }
@@ -2896,9 +2977,10 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
 
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
- * when none) and the latency span at *qps (e2e: run_scaled). */
+ * when none), the latency span at *qps and the requests a sample needs
+ * there (e2e, need: run_scaled). */
 typedef struct {
-    double fail, e2e;
+    double fail, e2e, need;
     int open; /* fail failed only for want of confidence (run_scaled) */
 } search_end;
 
@@ -2907,25 +2989,36 @@ typedef struct {
  * *ok: it was sustained. */
 static int run_floor(const rl_request *req, long long m, double q0, rl_request *buf,
                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                     long *low_k, int *ok, char *err, size_t errlen)
+                     int locate, long *low_k, int *ok, char *err, size_t errlen)
 {
-    double e2e;
-    int open;
+    verdict v;
     long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
     *low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     *low_k = abs_k < *low_k ? abs_k : *low_k;
-    return run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, ok, &open, &e2e, err, errlen);
+    int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, locate, &v, err, errlen);
+    *ok = v.ok;
+    return rc;
 }
 
-/* One search over the first m requests (serve.h rl_serve_capacity);
- * `again`: a search of a grown sample from the figure of the one before. */
+/* How a search over a sample runs (search_sample). */
+enum {
+    SEARCH_LOCATE,  /* the first sample: locates the capacity (run_scaled locate) */
+    SEARCH_AGAIN,   /* a grown sample, from the figure of the one before */
+    SEARCH_CONFIRM, /* a sample grown only for its effective requests (rl_serve_capacity),
+                       from the figure of the one before: the point above it is not checked */
+};
+
+/* One search over the first m requests (serve.h rl_serve_capacity), `how`
+ * it runs. */
 static int search_sample(const rl_request *req, long long m, const rl_serve_config *c,
                          const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
-                         double hint, int again, double *qps, search_end *end, char *err,
+                         double hint, int how, double *qps, search_end *end, char *err,
                          size_t errlen)
 {
     *qps = end->fail = end->e2e = NAN;
+    end->need = (double)m;
     end->open = 0;
+    int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
     double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
@@ -2944,20 +3037,21 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     int gallop = again ? 1 : RL_SERVE_CAPACITY_GALLOP_AFTER;
     long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
-    int ok, open, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    int ok, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0;
-    double e2e = NAN;
+    verdict v;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
             if ((rc = run_scaled(req, m, lattice_scale(k), buf, c, prefill_cost, decode_cost,
-                                 &ok, &open, &e2e, err, errlen)))
+                                 locate, &v, err, errlen)))
                 break;
-            if (ok && hint > 0 && runs == 0)
+            if (v.ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step, hi_open = 0;
-            if (ok)
-                lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = e2e;
+            if (v.ok)
+                lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
+                end->need = v.need;
             else
-                hi = k, has_hi = 1, hi_open = open,
+                hi = k, has_hi = 1, hi_open = v.open,
                 k -= again ? step << (downs < 24 ? downs++ : 24) : step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
@@ -2967,8 +3061,8 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (!has_lo && !floored &&
                 hi <= k0 - (RL_SERVE_CAPACITY_FLOOR_AFTER - 1) * base) {
                 floored = 1;
-                if ((rc = run_floor(req, m, q0, buf, c, prefill_cost, decode_cost, &low_k, &ok,
-                                    err, errlen)) || !ok) {
+                if ((rc = run_floor(req, m, q0, buf, c, prefill_cost, decode_cost, locate,
+                                    &low_k, &ok, err, errlen)) || !ok) {
                     unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
                                                     RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
@@ -2979,25 +3073,28 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
              runs++) {
             long mid = lo + (hi - lo) / 2;
             if ((rc = run_scaled(req, m, lattice_scale(mid), buf, c, prefill_cost, decode_cost,
-                                 &ok, &open, &e2e, err, errlen)))
+                                 locate, &v, err, errlen)))
                 break;
-            *(ok ? &lo : &hi) = mid;
-            if (!ok)
-                hi_open = open;
-            if (ok)
-                end->e2e = e2e;
-            assumed = assumed && ok; /* hi is still the assumed point */
+            *(v.ok ? &lo : &hi) = mid;
+            if (!v.ok)
+                hi_open = v.open;
+            if (v.ok)
+                end->e2e = v.e2e, end->need = v.need;
+            assumed = assumed && v.ok; /* hi is still the assumed point */
         }
-        if (rc || !assumed || hi - lo > 1 || runs >= RL_SERVE_CAPACITY_RUNS)
+        /* confirming, the point above the figure failed on the shorter sample */
+        if (rc || !assumed || hi - lo > 1 || runs >= RL_SERVE_CAPACITY_RUNS ||
+            how == SEARCH_CONFIRM)
             break;
         assumed = 0; /* the bisection ended below the assumed point: check it */
-        rc = run_scaled(req, m, lattice_scale(hi), buf, c, prefill_cost, decode_cost, &ok, &open,
-                        &e2e, err, errlen);
-        hi_open = open;
+        rc = run_scaled(req, m, lattice_scale(hi), buf, c, prefill_cost, decode_cost, locate, &v,
+                        err, errlen);
+        hi_open = v.open;
         runs++;
-        if (rc || !ok)
+        if (rc || !v.ok)
             break;
-        lo = hi, has_hi = 0, k = hi + step, end->e2e = e2e; /* sustained after all: step on up */
+        /* sustained after all: step on up */
+        lo = hi, has_hi = 0, k = hi + step, end->e2e = v.e2e, end->need = v.need;
     }
     free(buf);
     if (rc == 0 && has_hi) {
@@ -3082,6 +3179,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.no_itl = 1;
     int rc;
     search_end end;
+    int how = SEARCH_LOCATE;
     for (int grows = 0;; grows++) {
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
@@ -3091,15 +3189,19 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                                      &c.static_saturation, err, errlen)
                  : 0;
         if (rc == 0)
-            rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint,
-                               grows > 0, qps, &end, err, errlen);
+            rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint, how,
+                               qps, &end, err, errlen);
         free(sample);
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
         /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
         double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;
         int settled = !(need > (double)m); /* a NAN latency: no evidence to grow on */
-        if (settled && !(end.open && grows < RL_SERVE_CAPACITY_OPEN_GROWS))
+        int opened = end.open && grows < RL_SERVE_CAPACITY_OPEN_GROWS;
+        /* serve.h: the located figure's effective requests (only a locating
+         * search passes a load without them) */
+        int confirm = how == SEARCH_LOCATE && end.need > (double)m;
+        if (settled && !opened && !confirm)
             break;
         if (m >= top || grows == RL_SERVE_CAPACITY_GROWS) {
             /* short of confidence alone: the figure is the highest load whose
@@ -3108,8 +3210,10 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                 *cfg->capacity_lower_bound = 1;
             break;
         }
-        m = fmax(need, 2.0 * (double)m) < (double)top ? (long long)fmax(need, 2.0 * (double)m)
-                                                      : top;
+        double grown = fmax(fmax(need, confirm ? end.need : 0),
+                            settled && !opened ? 0 : 2.0 * (double)m);
+        m = grown < (double)top ? (long long)grown : top;
+        how = settled && !opened ? SEARCH_CONFIRM : SEARCH_AGAIN;
         hint = *qps;
     }
     if (cfg->capacity_repeated)

@@ -549,6 +549,34 @@ typedef struct {
  * capacity search grows its sample for it (rl_serve_capacity). */
 #define RL_SERVE_SLO_TAIL 0.01
 #define RL_SERVE_SLO_Z 1.645 /* the standard normal's one-sided 95% point */
+/* The bound has a floor (rl_serve_slo_bound; tester32 F2): a sample's
+ * requests are not independent, and N effective ones with none over a
+ * target show the share over it at most RL_SERVE_SLO_NONE / N (the "rule of
+ * three": Garwood's 95% upper limit on a Poisson count seen 0, -ln 0.05;
+ * Hanley and Lippman-Hand, JAMA 249(13), 1983), however few its clusters.
+ * N is the requests after the warm-up over their statistical inefficiency
+ * (the variance of their mean relative to independent values': Friedberg
+ * and Cameron, J. Chem. Phys. 52, 1970), estimated by overlapping batch
+ * means over batches of 1/RL_SERVE_SLO_BATCHES of them (Meketon and
+ * Schmeiser, "Overlapping batch means: something for nothing?", Winter
+ * Simulation Conference 1984), of the TTFTs: a backlog near the knee
+ * holds TTFT up for the queue's relaxation time, and a sample that met no
+ * long backlog shows few exceedances of a target it misses (M/D/1 at
+ * 15.34 req/s, seed 8: 8 of 3600 over 1 s where the long run has 3%; N
+ * 69, 3/N 4.3%).  TPOT is not counted: its per-request means share their
+ * decode steps with every concurrent request, so N reads tens in any
+ * batched run, far from its target or not, and a backlog does not raise it
+ * past the step time at the batch cap (a limit of the floor: a TPOT
+ * target's verdict rests on the clustered bound alone). */
+#define RL_SERVE_SLO_NONE 2.996
+#define RL_SERVE_SLO_BATCHES 10
+/* The floor holds where a backlog shows: a TTFT p99 at least this share of
+ * its target.  3/N bounds the share over any level, however far above the
+ * sample; far below a target (a TTFT p99 of 18 ms under a 1 s target, the
+ * test_size case of 2000-token outputs) it would only cost runs.  A lucky
+ * sample's p99 read half the truth (M/D/1 seed 8 at 15.34 req/s: 0.887 s on
+ * 4000 requests, 1.84 s on 20000), so a quarter leaves a factor 2 more. */
+#define RL_SERVE_SLO_NEAR 0.25
 
 typedef struct {
     long long requests, completed;
@@ -608,6 +636,12 @@ typedef struct {
      * miss_bound, RL_SERVE_SLO_TAIL.  Not a JSON key: the
      * capacity search's verdict (rl_serve_capacity) reads it. */
     double slo_miss_bound;
+    /* The TTFTs after the warm-up that count as independent for that
+     * bound's floor: their number over their statistical inefficiency
+     * (serve.c effective_count, RL_SERVE_SLO_NONE); 0, none, without a TTFT
+     * target or with a TTFT p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON
+     * key: rl_serve_slo_bound. */
+    double slo_effective_requests;
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
@@ -760,6 +794,15 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * as it doubles the clusters seen; each more one costs size about a third more CPU:
  * stop 29, 2.1 -> 2.9 CPU-s for one on docs/sizing's h100-sxm command), then the bound
  * decides (a figure that errs low, not high).
+ * The bound's floor (rl_serve_slo_bound, RL_SERVE_SLO_NONE) would need 300
+ * effective requests at every load tried, about 14,000 requests near an
+ * M/D/1 knee: the first sample only locates the figure, judged without it;
+ * when the effective requests of the run at the figure fall short, the
+ * search runs again on as many requests as they need (N grows with the
+ * sample), with the floor, stepping down from the figure, never up
+ * (tester32 F2: M/D/1 seeds 1-20 read up to 15.34 req/s, 1.078 x the exact
+ * 14.232; now up to 14.44, 1.015 x; size pays for the few plans whose
+ * TTFT knee is a backlog's).  Every later sample is judged with the floor.
  * *qps: that rate (requests/s); NAN when there are too few requests
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
@@ -790,6 +833,12 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
  * test_overload_note_needs_overload), else `qps`.  `qps` when the
  * arrivals have no span. */
 double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
+
+/* The upper confidence bound on the share of run r's requests over a
+ * target by which the capacity search decides (RL_SERVE_SLO_TAIL): the
+ * larger of r's slo_miss_bound and RL_SERVE_SLO_NONE over its
+ * slo_effective_requests; 0 without targets. */
+double rl_serve_slo_bound(const rl_serve_result *r);
 
 /* The capacity a run reports (tester13 #4): the search's figure `searched`
  * (rl_serve_capacity), raised to the rate the run's n arrivals req reached,

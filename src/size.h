@@ -301,10 +301,15 @@ double rl_size_verified_capacity(double search, double met, double missed);
 
 /* The ranking of the result (< 0: a first): meeting first, then cheaper;
  * at equal cost the higher max_qps (the most margin against both targets)
- * when the two differ by more than 5%, then the wider weights and KV (no
+ * by its band (rl_size_qps_band), then the wider weights and KV (no
  * quantization risk for no saving), the lower TPOT p99, the smaller batch
  * cap. */
 int rl_size_rank(const rl_size_candidate *a, const rl_size_candidate *b);
+
+/* The band of a capacity in rl_size_rank: floor(log_1.05 qps), so loads 5%
+ * apart or more lie in different bands (a total order, unlike a 5%
+ * tolerance); -INFINITY for none (NAN or 0). */
+double rl_size_qps_band(double qps);
 
 /* The replica count (prefill replicas scaled with it under disagg) that
  * meets the targets for c's per-replica configuration under the scaled

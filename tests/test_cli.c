@@ -3198,17 +3198,20 @@ static void simulate_slo_missed_not_overloaded(void **state)
     assert_int_equal(cli2(base, "--qps 30"), 0);
     assert_non_null(strstr(out, "note: overloaded:"));
     assert_null(strstr(out, "SLO missed"));
-    /* review30 L1: both p99s met (TTFT p99 1.171 s <= 1.2 s, 99.1% within
+    /* review30 L1: both p99s met (TTFT p99 1.157 s <= 1.2 s, 99.3% within
      * the targets) but the 95% upper bound on the share over a target is
-     * 3.06% > 1% (serve.h RL_SERVE_SLO_TAIL), so max_sustainable_qps
-     * (13.85) is below the 14 offered: the note says that, not "SLO missed"
-     * nor the capacity search's sample (the merged wording) */
+     * above 1% (serve.h RL_SERVE_SLO_TAIL), so max_sustainable_qps (13.33)
+     * is below the 13.5 offered: the note says that, not "SLO missed" nor
+     * the capacity search's sample (the merged wording).  The bound is the
+     * floor (tester32 F2, serve.h RL_SERVE_SLO_NONE): 2.996 / 35.7
+     * effective requests = 8.39%, over the clustered bound's 3.68%.  (Until
+     * stop 30 seed 3 at 14 req/s: 3.06%; its capacity now reads 14.13.) */
     assert_int_equal(cli2("simulate --model llama3-8b --hw h100-sxm --ideal --max-seqs 1 "
                           "--prompt-len 1000 --out-len 11 --ttft-p99 1.2 --tpot-p99 0.01 "
-                          "--requests 4000 --seed 3 --format json ", "--qps 14"), 0);
-    assert_non_null(strstr(out, "note: the targets hold at p99 in this run (99.1% of requests "
+                          "--requests 4000 --seed 10 --format json ", "--qps 13.5"), 0);
+    assert_non_null(strstr(out, "note: the targets hold at p99 in this run (99.3% of requests "
                                 "within them) but not with 95% confidence: the upper bound on the "
-                                "share of requests over a target is 3.06%, above 1%"));
+                                "share of requests over a target is 8.39%, above 1%"));
     assert_null(strstr(out, "SLO missed"));
 }
 

@@ -1773,12 +1773,17 @@ static long double md1_wait_cdf(long double lam, long double D, long double t)
  * customer Lindley recursion in python read p99 TTFT 0.962 s at 14.2,
  * 1.014 at 14.31).  Near that knee a few thousand requests hold a handful
  * of backlog clusters, so the search's figure scatters by several percent
- * from seed to seed (old: 12.84-15.45 over seeds 1-8 of 20000 requests at
- * 14.6); the verdict must not be optimistic: the median over the eight
- * seeds at most lam* (old: 14.57, +2.4%; now about 13.9), none below
- * 0.88 lam* (the bound's price; now 12.8 at the lowest).  And the
+ * from seed to seed (stop 28: 12.84-15.45 over seeds 1-8 of 20000
+ * requests at 14.6).  tester32 F2: with the stop-29 bound seeds 1 and 12
+ * still read 14.85 and 15.11 (1.043 and 1.062 lam*): their first 4000
+ * requests held no long backlog.  The bound's floor on the figure's
+ * confirming sample (serve.h RL_SERVE_SLO_NONE) reads 14.25 and 14.10.
+ * Expected over seeds 1-12: every figure at most 1.02 lam* (one lattice
+ * step; now 14.25 at most, 1.0015 lam*) and at least 0.84 lam* (the 95%
+ * bound's price; now 12.06 on seed 8); the median at most lam* and at
+ * least 0.93 lam* (now 13.63, 0.957 lam*; stop 29: 13.87).  And the
  * tester's silent run (seed 2 at 14.6: TTFT p99 1.157 s, capacity 14.864,
- * no note) now reads a capacity below 14.6 and says SLO missed. */
+ * no note) reads a capacity below 14.6 and says SLO missed. */
 static void test_md1_slo_capacity_not_optimistic(void **state)
 {
     (void)state;
@@ -1800,18 +1805,19 @@ static void test_md1_slo_capacity_not_optimistic(void **state)
     }
     double star = (double)lo;
     assert_true(fabs(star - 14.232) < 0.01); /* the hand figure above */
-    double cap[8];
-    for (int seed = 1; seed <= 8; seed++) {
+    double cap[12];
+    for (int seed = 1; seed <= 12; seed++) {
         snprintf(cmd, sizeof cmd, "%s --seed %d", base, seed);
         cap[seed - 1] = cli_number(cmd, "max_sustainable_qps", out, sizeof out);
-        if (!(cap[seed - 1] >= 0.88 * star))
+        if (!(cap[seed - 1] >= 0.84 * star && cap[seed - 1] <= 1.02 * star))
             fail_msg("seed %d: capacity %g, M/D/1 %g", seed, cap[seed - 1], star);
         if (seed == 2 && !(cap[1] < 14.6 && strstr(out, "note: SLO missed: TTFT p99")))
             fail_msg("seed 2 at 14.6 req/s: capacity %g, no SLO note?\n%s", cap[1], out);
     }
-    qsort(cap, 8, sizeof *cap, cmp_double);
-    if (!((cap[3] + cap[4]) / 2 <= star))
-        fail_msg("median capacity %g above M/D/1's %g", (cap[3] + cap[4]) / 2, star);
+    qsort(cap, 12, sizeof *cap, cmp_double);
+    double median = (cap[5] + cap[6]) / 2;
+    if (!(median <= star && median >= 0.93 * star))
+        fail_msg("median capacity %g, M/D/1 %g", median, star);
 }
 
 /* tester33 F1: a run needs host_bw only for swap preemption or a host

@@ -805,10 +805,14 @@ static void test_mixed_prices_count_chips(void **state)
             assert_rel(r.c[i].usd_per_mtok,
                        2.5 * r.c[i].chips_total / (r.c[i].steady_out_tokens_per_s * 3600) * 1e6, 1e-12);
         if (i > 0 && r.c[i].meets && r.c[i].cost_per_hour == r.c[i - 1].cost_per_hour) {
-            /* the more margin first (sustained load 5% higher), else the wider precision */
+            /* the more margin first (sustained load in a higher 5% band,
+             * rl_size_qps_band: 5% apart or more is a higher band), else the
+             * wider precision */
             double q0 = r.c[i - 1].max_qps, q1 = r.c[i].max_qps;
             if (fabs(q0 - q1) > 0.05 * fmax(q0, q1))
                 assert_true(q0 > q1);
+            if (rl_size_qps_band(q0) != rl_size_qps_band(q1))
+                assert_true(rl_size_qps_band(q0) > rl_size_qps_band(q1));
             else
                 assert_true(rl_dtype_bytes(r.c[i].p.weights) <=
                             rl_dtype_bytes(r.c[i - 1].p.weights));
