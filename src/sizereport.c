@@ -445,6 +445,9 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              b->policy == RL_POLICY_CHUNKED ? "chunked prefill" : "continuous batching");
     item(d, "Precision: weights %s, KV cache %s, compute %s.", rl_dtype_name(b->p.weights),
          rl_dtype_name(b->p.kv), rl_dtype_name(b->p.compute));
+    char short_pool[1024];
+    if (rl_size_activation_caution(in, b, short_pool, sizeof short_pool))
+        item(d, "Caution on memory: %s.", short_pool);
     if (x->res->priced)
         item(d, "Cost: %.2f USD/hour on demand (%.2f USD per chip-hour, %s); %.3f USD per "
                 "million output tokens at this load.",
@@ -824,6 +827,37 @@ static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
              (e->mem.context_bytes + e->mem.workspace_bytes) / 1e9, e->mem.comm_bytes / 1e9);
 }
 
+/* tester34 F4 (sizereport.h) */
+int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                               size_t n)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    rl_engine_memory vllm;
+    if (!e || !e->mem.present || e->mem.workspace_bytes > 0 || e->mem.context_bytes > 0 ||
+        rl_engine_memory_default("vllm", &vllm) != 0)
+        return 0;
+    double left = h->hbm_bytes - c->weight_bytes_per_chip - c->kv_bytes_per_chip;
+    double floor_bytes = vllm.context_bytes + vllm.workspace_bytes;
+    if (!(left < floor_bytes))
+        return 0;
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    snprintf(buf, n,
+             "its KV pool on %s (%.2f GB per chip, %.0f tokens per replica: %.0f sequences of "
+             "the mean request, B<=%d) rests on the %s engine's memory rule, which charges no "
+             "activation workspace or CUDA context (no public figure); TensorRT-LLM allocates "
+             "the activations (sized at max_num_tokens) before the KV cache takes %.2f of the "
+             "memory then free (docs/source/reference/memory.md), and the %.2f GB per chip the "
+             "rule leaves is below the %.2f GB vLLM's own profile reserves for Llama-3-8B's "
+             "context and activations, so the real pool is smaller, or absent: check the row "
+             "with --engine vllm",
+             h->name, c->kv_bytes_per_chip / 1e9, c->kv_capacity_tokens,
+             floor(c->kv_capacity_tokens / (P + G)), c->max_seqs, e->name, e->mem.fraction,
+             left / 1e9, floor_bytes / 1e9);
+    return 1;
+}
+
 /* HBM per chip of the recommendation. */
 static void report_memory(doc *d, const rl_size_report_data *x)
 {
@@ -863,6 +897,9 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
          b->kv_capacity_tokens, floor(b->kv_capacity_tokens / (P + G)), P, G);
+    char why[1024];
+    if (rl_size_activation_caution(in, b, why, sizeof why))
+        para(d, "Caution: %s.", why);
     long long stage = b->chips / (b->pp > 1 ? b->pp : 1); /* chips of one pipeline stage */
     long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
     double copies = rl_serve_kv_copies(in->m, stage, ep, b->layout);

@@ -1094,6 +1094,44 @@ static void test_report_memory_adds_up(void **state)
     rl_size_result_free(&r);
 }
 
+/* tester34 F4: DeepSeek-V3 fp8 on 8 H100 was recommended under the trtllm
+ * memory rule (no activation workspace or context charged: engines.c, no
+ * public figure) with 0.33 GB of KV a GPU and 0.45 GB left, no caution.
+ * A row whose rule leaves less than vLLM's profiled context + workspace
+ * (1.79 + 1.26 GiB = 3.27e9 B, engines.c) now carries one, in the
+ * Recommendation and under the memory table; the same row with 10 GB left,
+ * or under vLLM's rule (which charges them), carries none.  llama3-8b on
+ * one H100 (trtllm), weights and KV per chip set by hand. */
+static void test_report_activation_caution(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512], why[1024];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", h.origin, err, sizeof err), 0);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}, .calibrated = 1};
+    in.w = (rl_workload){.n = 100, .qps = 2, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_candidate c = {0};
+    c.hw = 0;
+    c.chips = 1;
+    c.max_seqs = 16;
+    c.kv_bytes_per_chip = 0.33e9;
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
+    c.kv_capacity_tokens = 9448;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 1);
+    if (!strstr(why, "0.45 GB per chip the rule leaves is below the 3.27 GB") ||
+        !strstr(why, "9448 tokens per replica: 8 sequences"))
+        fail_msg("%s", why);
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 10e9;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", h.origin, err, sizeof err), 0);
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
+}
+
 /* tester34 F13: the Recommendation read "Sized for 24 req/s ...; it stops
  * meeting the targets at 24 req/s" of a row verified at 24, and next
  * "Headroom: within both targets up to 22.5 req/s" (the load curve's point
@@ -1767,6 +1805,7 @@ int main(void)
         cmocka_unit_test(test_report_memory_adds_up),
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_headroom_words),
+        cmocka_unit_test(test_report_activation_caution),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
