@@ -2066,6 +2066,11 @@ int rl_cli_size(rl_opts *o)
                                                   : (double)(ran > 1), /* generated at --qps > 0 */
                                          why, sizeof why));
     size_band_notes(o, &in, &r, base_hw, nhw);
+    char pool[1024], lab[128];
+    if (r.nmeet > 0 && rl_size_activation_caution(&in, &r.c[0], pool, sizeof pool)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
+        rl_cli_tell("size", "caution: the first row (%s): %s", lab, pool);
+    }
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

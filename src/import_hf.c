@@ -276,6 +276,25 @@ static int emit_window(out_t *o, const cJSON *cfg, const family *f, long long la
     return 0;
 }
 
+/* The rope types a config may name: transformers' ROPE_INIT_FUNCTIONS keys
+ * (modeling_rope_utils.py: default, linear, dynamic, ntk, yarn, longrope,
+ * llama3) and the legacy names vLLM's patch_rope_scaling_dict renames (su
+ * -> longrope, mrope -> default).  Any other name -- also a case slip such
+ * as "YaRN" -- is refused: transformers' ROPE_INIT_FUNCTIONS[rope_type]
+ * raises KeyError and vLLM's get_rope "Unknown RoPE scaling type", so the
+ * model would not load, and vLLM's max_model_len rule below would have
+ * multiplied the length by its factor (tester34 F6). */
+#define ROPE_TYPES "default linear dynamic ntk yarn longrope su llama3 mrope"
+static int rope_type_known(const char *type)
+{
+    static const char *const known[] = {"default", "linear", "dynamic", "ntk", "yarn",
+                                        "longrope", "su", "llama3", "mrope"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(type, known[i]))
+            return 1;
+    return 0;
+}
+
 /* rope_scaling -> max_context by vLLM's rule for max_model_len
  * (_get_and_verify_max_len, vllm/config/model.py): rope types "su",
  * "longrope" and "llama3" keep max_position_embeddings (it already is the
@@ -295,11 +314,22 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
     if (!cJSON_IsObject(rs))
         return fail(o, "rope_scaling", "expected an object or null");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(rs, "rope_type");
+    const cJSON *legacy = cJSON_GetObjectItemCaseSensitive(rs, "type");
     if (!t)
-        t = cJSON_GetObjectItemCaseSensitive(rs, "type");
+        t = legacy;
     if (!cJSON_IsString(t))
         return fail(o, "rope_scaling", "no rope_type (or type) string");
     const char *type = t->valuestring;
+    /* vLLM's patch_rope_scaling_dict refuses a rope_type/type pair that
+     * disagree (tester34 F6) */
+    if (legacy && legacy != t && (!cJSON_IsString(legacy) || strcmp(legacy->valuestring, type)))
+        return fail(o, "rope_scaling", "rope_type \"%.40s\" and type \"%.40s\" disagree (vLLM "
+                    "refuses the pair; give one)", type,
+                    cJSON_IsString(legacy) ? legacy->valuestring : "(not a string)");
+    if (!rope_type_known(type))
+        return fail(o, t == legacy ? "rope_scaling.type" : "rope_scaling.rope_type",
+                    "unknown rope type \"%.40s\" (known: %s; names are case-sensitive)", type,
+                    ROPE_TYPES);
     if (!strcmp(type, "su") || !strcmp(type, "longrope") || !strcmp(type, "llama3"))
         return 0;
     const cJSON *fj = cJSON_GetObjectItemCaseSensitive(rs, "factor");
@@ -433,6 +463,11 @@ static const char *short_path(const char *path)
 static int emit_quantized(out_t *o, const cJSON *root, const family *f)
 {
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    /* transformers reads it as a dict (QuantizationConfigMixin.from_dict,
+     * keyed by quant_method): anything else would be ignored unnoted
+     * (tester34 F6) */
+    if (q && !cJSON_IsObject(q) && !cJSON_IsNull(q))
+        return fail(o, "quantization_config", "expected an object (with quant_method) or null");
     const cJSON *skip = cJSON_GetObjectItemCaseSensitive(q, "modules_to_not_convert"), *e;
     if (skip && !cJSON_IsArray(skip) && !cJSON_IsNull(skip))
         return fail(o, "quantization_config.modules_to_not_convert",

@@ -291,9 +291,10 @@ static void check_type(lua_State *L, const char *cmd, const char *key, int id, i
     int count = t == RL_PT_COUNT || t == RL_PT_INT || t == RL_PT_COUNT_LIST;
     const char *want = t == RL_PT_SWITCH && vt != LUA_TBOOLEAN                 ? "true or false"
                        : count && vt != LUA_TNUMBER && vt != LUA_TTABLE ? "a number (or a list of them)"
+                       : t == RL_PT_NUMBER && vt != LUA_TNUMBER          ? "a number"
                                                                         : NULL;
     if (want)
-        luaL_error(L, "roofline.%s: option '%s': expected %s, got %s", cmd, key, want,
+        luaL_error(L, "roofline.%s: field '%s': expected %s, got %s", cmd, key, want,
                    lua_typename(L, vt));
 }
 
@@ -337,7 +338,7 @@ static void check_keys(lua_State *L, int idx, const char *cmd)
  * last read (simulate and size share the option readers below). */
 static int opt_error(lua_State *L, const char *fmt, ...)
 {
-    char msg[512]; /* vsnprintf: lua_pushfstring has no %g */
+    char msg[ERRLEN + 128]; /* vsnprintf: lua_pushfstring has no %g */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -345,6 +346,46 @@ static int opt_error(lua_State *L, const char *fmt, ...)
     lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command");
     const char *cmd = lua_tostring(L, -1);
     return luaL_error(L, "roofline.%s: %s", cmd ? cmd : "?", msg);
+}
+
+/* opt_error(msg) unless cond: a field's check, worded as the other errors
+ * of an options table ("roofline.step: field 'context' is required ...",
+ * docs/lua.md) rather than luaL_argcheck's "bad argument #1 to ..." */
+static void opt_check(lua_State *L, int cond, const char *msg)
+{
+    if (!cond)
+        opt_error(L, "%s", msg);
+}
+
+/* Raise err, an error of the checks the command line shares ("pp: 81
+ * pipeline stages exceed ..."), as "roofline.CMD: field 'pp': 81 pipeline
+ * stages exceed ..." when it starts with a key CMD takes, else as
+ * "roofline.CMD: err" (tester34 F7: step's said only "pp: ..."). */
+static int run_error(lua_State *L, const char *err)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command"); /* set by check_keys */
+    const rl_command *c = lua_isstring(L, -1) ? rl_command_find(lua_tostring(L, -1)) : NULL;
+    lua_pop(L, 1);
+    size_t n = strspn(err, "abcdefghijklmnopqrstuvwxyz_");
+    char key[32];
+    if (c && n > 0 && n < sizeof key && err[n] == ':' && err[n + 1] == ' ') {
+        memcpy(key, err, n);
+        key[n] = '\0';
+        if (rl_command_lua_param(c, key) >= 0)
+            return opt_error(L, "field '%s': %s", key, err + n + 2);
+    }
+    return opt_error(L, "%s", err);
+}
+
+/* A whole number at stack index idx: a Lua number only -- Lua would turn
+ * the string "4" into 4, which docs/lua.md refuses for a count, in a list
+ * as in a scalar (tester34 F8: batch = {"4", "8"} ran).  *ok 0 otherwise. */
+static lua_Integer opt_whole(lua_State *L, int idx, int *ok)
+{
+    lua_Integer v = lua_type(L, idx) == LUA_TNUMBER ? lua_tointegerx(L, idx, ok) : 0;
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        *ok = 0;
+    return v;
 }
 
 /* Model from a preset name / path (arg is a string) or a spec table, with an
@@ -546,9 +587,9 @@ static void select_engine(lua_State *L, int opts, rl_hw *h)
     if ((c && rl_command_takes(c, RL_P_IDEAL_SWEEP, 0) && /* pareto's and sweep's formula (1) */
          rl_engine_with_formula1(asked, engine, "ideal = true", "engine =", err, sizeof err) != 0) ||
         rl_engine_with_ideal(ideal, &engine, "ideal = true", "engine =", err, sizeof err) != 0)
-        luaL_error(L, "roofline.%s: %s", c->name, err);
+        opt_error(L, "%s", err);
     if (engine && rl_hw_select_engine(h, engine, err, sizeof err) != 0)
-        luaL_error(L, "%s", err);
+        run_error(L, err);
 }
 
 /* Field `band` of the options table at `opts`, as --band: "p10-p90"
@@ -560,7 +601,7 @@ static int opt_band(lua_State *L, int opts, rl_hw *h, int n)
     const char *b = opt_string(L, opts, RL_P_BAND);
     int wide = rl_e2e_band_parse(b);
     if (wide < 0)
-        luaL_error(L, "option 'band': expected p10-p90 or p5-p95, got '%s'", b);
+        opt_error(L, "field 'band': expected p10-p90 or p5-p95, got '%s'", b);
     for (int i = 0; i < n; i++)
         rl_e2e_band_select(&h[i], wide);
     return wide;
@@ -572,10 +613,10 @@ static int opt_band(lua_State *L, int opts, rl_hw *h, int n)
 static int check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'model' is required");
+    opt_check(L, !lua_isnil(L, -1), "field 'model' is required");
     check_model(L, lua_gettop(L), 0, m);
     lua_getfield(L, opts, "hw");
-    luaL_argcheck(L, !lua_isnil(L, -1), opts, "field 'hw' is required");
+    opt_check(L, !lua_isnil(L, -1), "field 'hw' is required");
     check_hw(L, lua_gettop(L), 0, h);
     lua_pop(L, 2);
     select_engine(L, opts, h);
@@ -592,8 +633,8 @@ static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
     if (!lua_isnil(L, -1)) {
         const char *name = lua_tostring(L, -1);
         if (!name || rl_dtype_parse(name, &t) != 0)
-            luaL_error(L, "option '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
-                       rl_dtype_list());
+            opt_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                      rl_dtype_list());
     }
     lua_pop(L, 1);
     return t;
@@ -624,9 +665,9 @@ static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def
     long long v = def;
     if (!lua_isnil(L, -1)) {
         int ok;
-        lua_Integer i = lua_tointegerx(L, -1, &ok);
+        lua_Integer i = opt_whole(L, -1, &ok);
         if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max)
-            luaL_error(L, "option '%s': expected an integer in %s", p->lua, bounds_text(p));
+            opt_error(L, "field '%s': expected an integer in %s", p->lua, bounds_text(p));
         v = (long long)i;
     }
     lua_pop(L, 1);
@@ -646,16 +687,17 @@ static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def,
     }
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n < 1 || n > MAX_BATCHES)
-        luaL_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
+        opt_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
     for (lua_Unsigned i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
         int ok;
-        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        lua_Integer v = opt_whole(L, -1, &ok);
         if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
-            luaL_error(L, "field '%s': values must be integers in %s", p->lua, bounds_text(p));
+            opt_error(L, "field '%s': values must be integers in %s (numbers, not strings)",
+                      p->lua, bounds_text(p));
         out[i - 1] = (long long)v;
         if (rl_list_repeats(out, (int)i))
-            luaL_error(L, "field '%s': %I is given twice", p->lua, v);
+            opt_error(L, "field '%s': %lld is given twice", p->lua, (long long)v);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -677,16 +719,16 @@ static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, 
     long long seen[RL_DTYPE_COUNT];
     lua_Unsigned len = lua_rawlen(L, -1);
     if (len < 1 || len > RL_DTYPE_COUNT)
-        luaL_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
+        opt_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
     for (lua_Unsigned i = 1; i <= len; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
         const char *name = lua_tostring(L, -1);
         if (!name || rl_dtype_parse(name, &out[n]) != 0)
-            luaL_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
-                       rl_dtype_list());
+            opt_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
+                      rl_dtype_list());
         seen[n] = out[n];
         if (rl_list_repeats(seen, ++n))
-            luaL_error(L, "field '%s': %s is given twice", key, name);
+            opt_error(L, "field '%s': %s is given twice", key, name);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -762,7 +804,7 @@ int rl_lua_info(lua_State *L)
     long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     char err[ERRLEN];
     if (rl_step_check_precision(p, err, sizeof err) != 0)
-        return luaL_error(L, "%s", err);
+        return run_error(L, err);
     return push_result(L, rl_result_info(&m, p, context));
 }
 
@@ -788,11 +830,11 @@ static int check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long
     int wide = check_model_hw(L, 1, m, h);
     *chips = opt_chips(L, h);
     *context = opt_count(L, 1, RL_P_CONTEXT, 0);
-    luaL_argcheck(L, *context > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    opt_check(L, *context > 0, "field 'context' is required (tokens in the KV cache)");
     *p = opt_precision(L, 1);
     char err[ERRLEN];
     if (rl_step_check(m, h, *chips, *context, *p, err, sizeof err) != 0)
-        luaL_error(L, "%s", err);
+        run_error(L, err);
     return wide;
 }
 
@@ -819,7 +861,7 @@ static const char *opt_string(lua_State *L, int opts, rl_param_id id)
     const char *key = get_param(L, opts, id);
     const char *s = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
     if (!lua_isnil(L, -1) && !s)
-        luaL_error(L, "option '%s': expected a string", key);
+        opt_error(L, "field '%s': expected a string", key);
     return s;
 }
 
@@ -845,13 +887,13 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
     pl->x = opt_count(L, opts, RL_P_X, 0);
     const char *s = opt_string(L, opts, RL_P_SHARDING);
     if (s && rl_layout_parse(s, &pl->layout) != 0)
-        luaL_error(L, "option 'sharding': expected '1d' or '2d', got '%s'", s);
+        opt_error(L, "field 'sharding': expected '1d' or '2d', got '%s'", s);
     s = opt_string(L, opts, RL_P_KV_SPLIT);
     if (s && rl_kv_split_parse(s, &pl->kv) != 0)
-        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
+        opt_error(L, "field 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", s);
     s = opt_string(L, opts, RL_P_MOE_ATTN);
     if (s && strcmp(s, "tp") != 0 && strcmp(s, "replicated") != 0)
-        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
+        opt_error(L, "field 'moe_attn': expected 'tp' or 'replicated', got '%s'", s);
     pl->attn_replicated = s && s[0] == 'r';
     lua_getfield(L, opts, RL_PARAMS[RL_P_OVERLAP].lua);
     pl->overlap = lua_toboolean(L, -1);
@@ -868,13 +910,11 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
 {
     if (!calibrated || chips <= 1 || m->abstract || h->ideal)
         return 1;
-    char err[ERRLEN], msg[ERRLEN + 128];
+    char err[ERRLEN];
     long long tp = rl_shard_tp_over(m, h, chips, p, err, sizeof err);
-    if (tp == 0) {
-        snprintf(msg, sizeof msg, "field 'chips' (%lld): %s; give chips a multiple of a degree "
-                 "that fits, tp=, or ideal=true", chips, err);
-        luaL_error(L, "%s", msg);
-    }
+    if (tp == 0)
+        opt_error(L, "field 'chips' (%lld): %s; give chips a multiple of a degree that fits, tp=, "
+                  "or ideal=true", chips, err);
     return tp;
 }
 
@@ -894,7 +934,7 @@ static cJSON *lua_fitted(lua_State *L, cJSON *r, int prefill, const rl_model *m,
     char err[ERRLEN];
     if (rl_e2e_retime(r, prefill, m, h, chips, p, lo, hi, err, sizeof err) != 0) {
         cJSON_Delete(r);
-        luaL_error(L, "%s", err);
+        run_error(L, err);
     }
     return r;
 }
@@ -920,7 +960,7 @@ int rl_lua_step(lua_State *L)
     rl_shard_plan pl;
     char xerr[ERRLEN];
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
-        return luaL_error(L, "%s", xerr);
+        return run_error(L, xerr);
     int planned = opt_plan(L, 1, &pl);
     if (planned) /* overlap where measurements time the plan: dropped, as the CLI drops it */
         rl_result_drop_overlap(&m, &h, &pl);
@@ -934,7 +974,7 @@ int rl_lua_step(lua_State *L)
         char err[ERRLEN] = "";
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
-            return luaL_error(L, "%s", err);
+            return run_error(L, err);
         return push_result(L, r);
     }
     return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
@@ -973,8 +1013,8 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
     lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
-    luaL_argcheck(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0, 1,
-                  "field 'attn' must be \"fused\" or \"materialized\"");
+    opt_check(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0,
+              "field 'attn' must be \"fused\" or \"materialized\"");
     c->materialized = attn[0] == 'm';
     lua_getfield(L, 1, RL_PARAMS[RL_P_CAUSAL].lua);
     c->non_causal = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
@@ -982,7 +1022,7 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     c->mfu = luaL_optnumber(L, -1, 0);
     lua_getfield(L, 1, RL_PARAMS[RL_P_PREFIX].lua);
     lua_Integer prefix = luaL_optinteger(L, -1, 0);
-    luaL_argcheck(L, prefix >= 0 && prefix <= 1000000000, 1, "field 'prefix' must be in 0..1e9");
+    opt_check(L, prefix >= 0 && prefix <= 1000000000, "field 'prefix' must be in 0..1e9");
     c->prefill_prefix = (long long)prefix;
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     c->calibrated = !lua_toboolean(L, -1) && c->mfu == 0; /* as the CLI: tables unless ideal/mfu */
@@ -1006,7 +1046,7 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)
-        luaL_error(L, "option 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
+        opt_error(L, "field 'moe_attn': expected 'tp' or 'replicated', got '%s'", moe);
     c->attn_replicated = moe && moe[0] == 'r';
     return planned;
 }
@@ -1015,9 +1055,9 @@ static void check_ops_config(lua_State *L, const rl_model *m, const rl_hw *h, co
 {
     char err[ERRLEN];
     if (m->abstract)
-        luaL_error(L, "%s: an abstract model has no operators", m->origin);
+        opt_error(L, "field 'model': %s: an abstract model has no operators", m->origin);
     if (rl_ops_check(m, h, c, err, sizeof err) != 0)
-        luaL_error(L, "%s", err);
+        run_error(L, err);
 }
 
 /* roofline.ops{model=, hw=, phase="decode"|"prefill"|"mixed", batch=,
@@ -1038,7 +1078,7 @@ int rl_lua_ops(lua_State *L)
     c.kv_split = rl_shard_plan_default().kv;
     const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
     if (ks && rl_kv_split_parse(ks, &c.kv_split) != 0)
-        luaL_error(L, "option 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
+        opt_error(L, "field 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
     const char *phase = opt_string(L, 1, RL_P_PHASE);
     long long batch = opt_count(L, 1, RL_P_BATCH, 1);
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
@@ -1066,7 +1106,7 @@ int rl_lua_prefill(lua_State *L)
     int wide, planned = opt_ops(L, &m, &h, &c, &wide);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
-    luaL_argcheck(L, tokens[0] > 0, 1, "field 'tokens' is required");
+    opt_check(L, tokens[0] > 0, "field 'tokens' is required");
     long long chunk = opt_count(L, 1, RL_P_CHUNK, 0);
     c.prefill_seqs = 1;
     for (int i = 0; i < n; i++) {
@@ -1099,7 +1139,7 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long def_c
         for (*nb = 0; (1LL << *nb) <= max_batch; (*nb)++)
             batch[*nb] = 1LL << *nb;
     *nctx = opt_count_list(L, 1, RL_P_CONTEXT, def_ctx, ctx);
-    luaL_argcheck(L, ctx[0] > 0, 1, "field 'context' is required (tokens in the KV cache)");
+    opt_check(L, ctx[0] > 0, "field 'context' is required (tokens in the KV cache)");
 }
 
 /* The sweep described by the options table at 1: model, hw, chips, batch,
@@ -1141,7 +1181,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
      * scenario's memory budget: bound the points to what it still holds */
     size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;
     if (rl_sweep_run_bounded(m, h, &sp, max_points, s, err, sizeof err) != 0)
-        luaL_error(L, "%s", err);
+        run_error(L, err);
     if (*prompt == 0 && nctx == 1) /* echoed as on the command line: the prompt is the context */
         *prompt = ctx[0];
 }
@@ -1220,16 +1260,16 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
                               char *path, char *err, size_t errlen)
 {
     lua_getfield(L, 1, "series");
-    luaL_argcheck(L, lua_istable(L, -1), 1, "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
+    opt_check(L, lua_istable(L, -1), "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
     int ns = (int)lua_rawlen(L, -1);
-    luaL_argcheck(L, ns >= 1 && ns <= 16, 1, "field 'series': 1 to 16 curves");
+    opt_check(L, ns >= 1 && ns <= 16, "field 'series': 1 to 16 curves");
     rl_plot_series ser[16];
     size_t total = 0;
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
-        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry is a table");
+        opt_check(L, lua_istable(L, -1), "field 'series': each entry is a table");
         raw_field(L, -1, "rows");
-        luaL_argcheck(L, lua_istable(L, -1), 1, "field 'series': each entry needs 'rows'");
+        opt_check(L, lua_istable(L, -1), "field 'series': each entry needs 'rows'");
         total += lua_rawlen(L, -1);
         lua_pop(L, 2);
     }
@@ -1240,7 +1280,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
     for (int i = 1; i <= ns; i++) {
         lua_rawgeti(L, -1, i);
         int t = raw_field(L, -1, "title");
-        luaL_argcheck(L, t == LUA_TNIL || t == LUA_TSTRING, 1, "field 'series': a title is a string");
+        opt_check(L, t == LUA_TNIL || t == LUA_TSTRING, "field 'series': a title is a string");
         ser[i - 1].title = t == LUA_TSTRING ? lua_tostring(L, -1) : "";
         lua_pop(L, 1); /* the string stays referenced by the entry (raw reads only below) */
         raw_field(L, -1, "rows");
@@ -1260,12 +1300,12 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
                 usd = 0;
             p->usd_per_mtok = lua_tonumber(L, -1);
             lua_pop(L, 2);
-            luaL_argcheck(L, p->step_s > 0 && p->chip_s_per_token > 0, 1,
-                          "series rows need step_s and chip_s_per_token (rows of sweep/pareto)");
+            opt_check(L, p->step_s > 0 && p->chip_s_per_token > 0,
+                      "field 'series': rows need step_s and chip_s_per_token (rows of sweep/pareto)");
         }
         lua_pop(L, 2);
     }
-    luaL_argcheck(L, total > 0, 1, "field 'series': no rows to draw (an empty frontier)");
+    opt_check(L, total > 0, "field 'series': no rows to draw (an empty frontier)");
     claim_figure(L, out, file, path, RL_PLOT_PATH_MAX);
     int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
     int rc = dir < 0 ? -1 : rl_plot_pareto(dir, file, title, ser, ns, usd, err, errlen);
@@ -1534,12 +1574,12 @@ int rl_lua_simulate(lua_State *L)
     w.qps = opt_param(L, RL_P_QPS, offline ? 1 : 0); /* offline: generated at 1 req/s */
     opt_burst(L, &w);
     lua_getfield(L, 1, RL_PARAMS[RL_P_QPS].lua);
-    luaL_argcheck(L, !offline || (lua_isnil(L, -1) && w.burst_cv == 0), 1,
-                  "field 'offline' puts every request at t = 0: it takes no 'qps' or 'burst'");
+    opt_check(L, !offline || (lua_isnil(L, -1) && w.burst_cv == 0),
+              "field 'offline' puts every request at t = 0: it takes no 'qps' or 'burst'");
     lua_pop(L, 1);
-    luaL_argcheck(L, w.qps > 0, 1, "field 'qps' (requests/s > 0) or 'offline' is required");
+    opt_check(L, w.qps > 0, "field 'qps' (requests/s > 0) or 'offline' is required");
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
-    luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    opt_check(L, ps && os, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt_len", &w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "out_len", &w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
@@ -1555,10 +1595,9 @@ int rl_lua_simulate(lua_State *L)
     c.pp = (int)pp;
     c.ep = (int)ep;
     if (rl_serve_layout_check(&m, chips, pp, ep, c.layout, err, sizeof err) != 0)
-        return luaL_error(L, "roofline.simulate: field '%s': %s",
-                          strncmp(err, "pp", 2) == 0   ? "pp"
-                          : strncmp(err, "ep", 2) == 0 ? "ep"
-                                                       : "attn_layout", err);
+        return strncmp(err, "pp: ", 4) == 0 || strncmp(err, "ep: ", 4) == 0
+                   ? run_error(L, err) /* "field 'pp': 3 pipeline stages ...", as step's */
+                   : opt_error(L, "field 'attn_layout': %s", err);
     c.max_seqs = (int)opt_param(L, RL_P_MAX_SEQS, c.max_seqs);
     if (c.policy == RL_POLICY_CHUNKED)
         c.max_tokens = 512; /* the chunk budget, as on the command line */
@@ -1630,13 +1669,13 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
     *hw = lua_newuserdatauv(L, (size_t)cap * sizeof **hw, 0);
     lua_getfield(L, opts, "hw");
     int at = lua_gettop(L), n = 0;
-    luaL_argcheck(L, lua_type(L, at) == LUA_TSTRING || lua_type(L, at) == LUA_TTABLE, opts,
-                  "field 'hw' (a name, \"a,b\", or a list of names and spec tables) is required");
+    opt_check(L, lua_type(L, at) == LUA_TSTRING || lua_type(L, at) == LUA_TTABLE,
+              "field 'hw' (a name, \"a,b\", or a list of names and spec tables) is required");
     if (lua_type(L, at) == LUA_TSTRING) {
         const char *s = lua_tostring(L, at);
         while (*s) {
             size_t len = strcspn(s, ",");
-            luaL_argcheck(L, len > 0 && n < cap, opts, "field 'hw': 1 to 8 names, comma-separated");
+            opt_check(L, len > 0 && n < cap, "field 'hw': 1 to 8 names, comma-separated");
             lua_pushlstring(L, s, len);
             check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
             lua_pop(L, 1);
@@ -1646,7 +1685,7 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
         check_hw(L, at, 0, &(*hw)[n++]); /* one spec table */
     } else {
         lua_Unsigned len = lua_rawlen(L, at);
-        luaL_argcheck(L, len <= (lua_Unsigned)cap, opts, "field 'hw': at most 8 profiles");
+        opt_check(L, len <= (lua_Unsigned)cap, "field 'hw': at most 8 profiles");
         for (lua_Unsigned i = 1; i <= len; i++) {
             lua_rawgeti(L, at, (lua_Integer)i);
             check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
@@ -1678,10 +1717,10 @@ int rl_lua_size(lua_State *L)
     char err[ERRLEN];
     check_keys(L, 1, "size");
     lua_getfield(L, 1, "model");
-    luaL_argcheck(L, !lua_isnil(L, -1), 1, "field 'model' is required");
+    opt_check(L, !lua_isnil(L, -1), "field 'model' is required");
     check_model(L, lua_gettop(L), 0, &m);
     lua_pop(L, 1);
-    luaL_argcheck(L, !m.abstract, 1, "field 'model': an abstract model has no operator list");
+    opt_check(L, !m.abstract, "field 'model': an abstract model has no operator list");
     int nhw = size_hw_list(L, 1, &hw, MAX_HW);
     rl_precision p = opt_precision(L, 1);
     lua_getfield(L, 1, RL_PARAMS[RL_P_KEEP_PREC].lua);
@@ -1707,17 +1746,17 @@ int rl_lua_size(lua_State *L)
     in.max_chips = (long long)opt_param(L, RL_P_MAX_CHIPS, 0);
     in.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     in.slo_tpot = opt_param(L, RL_P_TPOT, 0);
-    luaL_argcheck(L, in.slo_ttft > 0 && in.slo_tpot > 0, 1,
-                  "fields 'ttft_p99' and 'tpot_p99' (seconds) are required");
+    opt_check(L, in.slo_ttft > 0 && in.slo_tpot > 0,
+              "fields 'ttft_p99' and 'tpot_p99' (seconds) are required");
     in.w = (rl_workload){.n = (long long)opt_param(L, RL_P_REQUESTS, 4000),
                          .seed = opt_seed(L),
                          .max_context = m.max_context};
     in.w.qps = opt_param(L, RL_P_QPS, 0);
-    luaL_argcheck(L, in.w.qps > 0, 1, "field 'qps' (requests/s > 0) is required");
+    opt_check(L, in.w.qps > 0, "field 'qps' (requests/s > 0) is required");
     opt_burst(L, &in.w);
     in.hbm_reserve = opt_param(L, RL_P_RESERVE, in.hbm_reserve);
     const char *ps = opt_string(L, 1, RL_P_PROMPT_DIST), *os = opt_string(L, 1, RL_P_OUTPUT_DIST);
-    luaL_argcheck(L, ps && os, 1, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
+    opt_check(L, ps && os, "fields 'prompt_len' and 'out_len' (length DISTs) are required");
     if (rl_dist_parse(ps, "prompt_len", &in.w.prompt, err, sizeof err) != 0 ||
         rl_dist_parse(os, "out_len", &in.w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.size: %s", err);

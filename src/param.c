@@ -504,11 +504,13 @@ const rl_command RL_COMMANDS[] = {
      "is printed; an unknown model_type or a missing key is an error (exit 2) naming the file\n"
      "and key, except keys the family's transformers config defaults (e.g. head_dim: qwen3\n"
      "128, gemma 256, gpt_oss 64; a note says so).  layer_types decides which layers slide\n"
-     "(a layout the spec cannot express is an error).  A quantization_config is not applied (the spec has no dtype; runs default to\n"
+     "(a layout the spec cannot express is an error).  A quantization_config (an object) is not applied (the spec has no dtype; runs default to\n"
      "bf16 weights): a note on stderr says what it says and which --weights matches.\n"
      "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
-     "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.",
+     "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.\n"
+     "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
+     "(case-sensitive), or rope_type and type that disagree, is an error.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"

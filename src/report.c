@@ -100,6 +100,28 @@ static double table_scale(const char *key, char *label, size_t n)
 }
 
 static void put_object(buf *b, const cJSON *o, int csv);
+static void put_list(buf *b, const cJSON *a);
+
+/* Whether v is a list of scalars (step's pp_stage_layers [27, 27, 26]): a
+ * value of its own, not a table (an empty list may be an empty table:
+ * simulate's kv_timeline). */
+static int scalar_list(const cJSON *v)
+{
+    if (!cJSON_IsArray(v) || !v->child)
+        return 0;
+    for (const cJSON *c = v->child; c; c = c->next)
+        if (!cJSON_IsNumber(c) && !cJSON_IsString(c) && !cJSON_IsBool(c))
+            return 0;
+    return 1;
+}
+
+/* Whether the top-level value v is one CSV column (a leading constant one,
+ * put_csv): a scalar or a list of them (tester34 F5: pp_stage_layers was
+ * dropped). */
+static int csv_column(const cJSON *v)
+{
+    return !cJSON_IsObject(v) && (!cJSON_IsArray(v) || scalar_list(v));
+}
 
 static void put_value(buf *b, const cJSON *v, double scale, int csv)
 {
@@ -126,6 +148,14 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         put(b, "%s", v->valuestring);
     else if (cJSON_IsObject(v)) /* a cell of counts, e.g. provenance: "measured 7, roofline 2" */
         put_object(b, v, csv);
+    else if (scalar_list(v) && csv) { /* "27;27;26": one cell, no quotes (a comma would need
+                                        * them, and reads as a thousands separator) */
+        for (const cJSON *c = v->child; c; c = c->next) {
+            put(b, "%s", c == v->child ? "" : ";");
+            put_value(b, c, 1.0, 1);
+        }
+    } else if (scalar_list(v)) /* the table's "[27, 27, 26]", as put_object's lists */
+        put_list(b, v);
     else
         put(b, "%s", "(nested)");
 }
@@ -166,15 +196,16 @@ static void put_object(buf *b, const cJSON *o, int csv)
         put(b, "\"");
 }
 
-/* Call fn on every scalar field of o in order, nested objects flattened
- * to dotted keys (arrays are skipped: they are tables of their own). */
+/* Call fn on every scalar field of o in order (a list of scalars is one),
+ * nested objects flattened to dotted keys (other arrays are skipped: they
+ * are tables of their own). */
 typedef void (*scalar_fn)(buf *b, const char *key, const cJSON *v, void *ctx);
 static void each_scalar(buf *b, const cJSON *o, const char *prefix, scalar_fn fn, void *ctx)
 {
     for (const cJSON *v = o->child; v; v = v->next) {
         char key[256];
         snprintf(key, sizeof key, "%s%s", prefix, v->string);
-        if (cJSON_IsArray(v))
+        if (cJSON_IsArray(v) && !scalar_list(v))
             continue;
         if (cJSON_IsObject(v)) {
             char p[260];
@@ -292,28 +323,38 @@ static void put_rows(buf *b, const cJSON *rows)
 
 /* The rows as CSV in SI units.  The result's top-level scalars (mode,
  * model, hw, b_crit, ...) lead every line as constant columns, so each row
- * says what made it and files from several runs can be concatenated. */
+ * says what made it and files from several runs can be concatenated.  The
+ * row columns are the first row's keys, then any scalar key a later row
+ * adds (shard's pipeline rows: pp_stage_layers, tester34 F5), empty where
+ * a row lacks it; NULL cols (out of memory) writes the first row's only. */
 static void put_csv(buf *b, const cJSON *result, const cJSON *rows)
 {
     const cJSON *first = rows->child;
     if (!first)
         return;
+    cJSON *cols = cJSON_CreateObject(); /* the row columns, in order (values unused) */
+    for (const cJSON *r = rows->child; r && cols; r = r->next)
+        for (const cJSON *k = r->child; k; k = k->next)
+            if ((r == first || (csv_column(k) && !cJSON_GetObjectItemCaseSensitive(result, k->string))) &&
+                !cJSON_GetObjectItemCaseSensitive(cols, k->string) && !cJSON_AddNullToObject(cols, k->string))
+                b->oom = 1;
+    const cJSON *keys = cols ? cols : first;
     int c = 0;
     for (const cJSON *v = result->child; v; v = v->next)
-        if (!cJSON_IsArray(v) && !cJSON_IsObject(v) && !cJSON_GetObjectItemCaseSensitive(first, v->string))
+        if (csv_column(v) && !cJSON_GetObjectItemCaseSensitive(keys, v->string))
             put(b, "%s%s", c++ ? "," : "", v->string);
-    for (const cJSON *k = first->child; k; k = k->next)
+    for (const cJSON *k = keys->child; k; k = k->next)
         put(b, "%s%s", c++ ? "," : "", k->string);
     put(b, "\n");
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
         for (const cJSON *v = result->child; v; v = v->next) {
-            if (cJSON_IsArray(v) || cJSON_IsObject(v) || cJSON_GetObjectItemCaseSensitive(first, v->string))
+            if (!csv_column(v) || cJSON_GetObjectItemCaseSensitive(keys, v->string))
                 continue;
             put(b, "%s", c++ ? "," : "");
             put_value(b, v, 1.0, 1);
         }
-        for (const cJSON *k = first->child; k; k = k->next) {
+        for (const cJSON *k = keys->child; k; k = k->next) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
             put(b, "%s", c++ ? "," : "");
             if (v)
@@ -321,6 +362,7 @@ static void put_csv(buf *b, const cJSON *result, const cJSON *rows)
         }
         put(b, "\n");
     }
+    cJSON_Delete(cols);
 }
 
 /* First non-finite number in the tree, or NULL. */

@@ -22,6 +22,16 @@ typedef struct {
     const char *command;              /* the command line that produced it */
 } rl_size_report_data;
 
+/* 1 and a sentence in buf (n bytes, "its KV pool on ...") when row c's KV
+ * pool rests on a memory rule that charges no activation workspace or
+ * context (the trtllm default, engines.c: no public figure) and what the
+ * rule leaves per chip is below vLLM's profiled context + workspace
+ * (3.27 GB, Llama-3-8B on an H100): the pool is then optimistic, perhaps
+ * absent (tester34 F4: DeepSeek-V3 fp8 on 8 H100, 0.33 GB of KV a GPU,
+ * recommended with no caution).  0 otherwise. */
+int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                               size_t n);
+
 /* Render to a malloc'd string; html selects the format.  NULL on OOM. */
 char *rl_size_report_render(const rl_size_report_data *d, int html);
 

@@ -178,6 +178,12 @@ static void errors(void **state)
     expect_error(HF "bad-missing-key.json", 0, "key 'intermediate_size': missing", 0);
     expect_error("{\"model_type\": \"llama\",", 1, "not valid JSON", 0);
     expect_error("[1, 2]", 1, "expected a JSON object", 0);
+    /* tester34 F6: a string quantization_config was ignored with no note */
+    expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
+                 "\"quantization_config\": \"fp8\"}",
+                 1, "key 'quantization_config': expected an object", 0);
     expect_error("{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
                  "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
                  " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
@@ -615,6 +621,52 @@ static void rope_scaling_context(void **state)
                  "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "
                  "\"rope_scaling\": {\"factor\": 2}}",
                  1, "key 'rope_scaling': no rope_type", 0);
+    /* tester34 F6: a rope type transformers' ROPE_INIT_FUNCTIONS / vLLM's
+     * get_rope do not know -- also a case slip -- is refused (before: gpt-oss
+     * "YaRN" x 32 gave 4194304 tokens, "weird" x 3 gave 3 x the length), and
+     * so is a rope_type/type pair that disagree (vLLM's
+     * patch_rope_scaling_dict raises); an agreeing pair and vLLM's legacy
+     * "mrope" (-> default, factor 1) import. */
+    static const struct {
+        const char *rope, *err;
+    } bad[] = {
+        {"{\"rope_type\": \"YaRN\", \"factor\": 32}",
+         "key 'rope_scaling.rope_type': unknown rope type \"YaRN\""},
+        {"{\"type\": \"weird\", \"factor\": 3}", "key 'rope_scaling.type': unknown rope type"},
+        {"{\"type\": \"yarn\", \"rope_type\": \"linear\", \"factor\": 4}",
+         "key 'rope_scaling': rope_type \"linear\" and type \"yarn\" disagree"},
+        {"{\"type\": 1, \"rope_type\": \"linear\", \"factor\": 4}", "disagree"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cfg[1024];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 4096, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": %s}", bad[i].rope);
+        expect_error(cfg, 1, bad[i].err, 0);
+    }
+    static const char *const good[] = {
+        "{\"type\": \"linear\", \"rope_type\": \"linear\", \"factor\": 2}",
+        "{\"type\": \"mrope\", \"mrope_section\": [16, 24, 24]}",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char cfg[1024], path[64];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"max_position_embeddings\": 4096, \"hidden_act\": \"silu\", "
+                 "\"rope_scaling\": %s}", good[i]);
+        write_temp(path, ".json", cfg);
+        char *t = rl_import_hf(path, NULL, NULL, &io, err, sizeof err, note, sizeof note);
+        unlink(path);
+        if (!t)
+            fail_msg("good %zu: %s", i, err);
+        /* linear 2 x 4096 = 8192; mrope (no factor) keeps 4096 */
+        if (!strstr(t, i == 0 ? "max_context = 8192," : "max_context = 4096,"))
+            fail_msg("good %zu:\n%s", i, t);
+        free(t);
+    }
 }
 
 int main(void)

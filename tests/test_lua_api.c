@@ -103,11 +103,36 @@ static void argument_types(void **state)
         {"roofline.step{ model = 'llama3-8b', ['hw\\0x'] = 1 }", "unknown field 'hw\\0x'"},
         /* tester4 #15: Lua's coercions no longer pass for a switch or a count */
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, ideal = 'yes' }",
-         "roofline.step: option 'ideal': expected true or false, got string"},
+         "roofline.step: field 'ideal': expected true or false, got string"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = '100' }",
-         "roofline.step: option 'context': expected a number (or a list of them), got string"},
+         "roofline.step: field 'context': expected a number (or a list of them), got string"},
         {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', offline = 1, requests = 10,"
-         " prompt_len = 10, out_len = 10 }", "option 'offline': expected true or false, got number"},
+         " prompt_len = 10, out_len = 10 }",
+         "roofline.simulate: field 'offline': expected true or false, got number"},
+        /* tester34 F8: nor for a list's entries, nor for a real number */
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {'4', '8'} }",
+         "roofline.step: field 'batch': values must be integers in 1..1e9 (numbers, not strings)"},
+        {"roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', chips = {'1'}, context = 100,"
+         " batch = {1} }", "roofline.pareto: field 'chips': values must be integers"},
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = '1', requests = 10,"
+         " prompt_len = 10, out_len = 10 }", "roofline.simulate: field 'qps': expected a number, got string"},
+        /* tester34 F7: every error about a field reads "roofline.CMD: field 'KEY': ..."
+         * (docs/lua.md), also those of the checks the command line shares */
+        {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', pp = 81, chips = 81, ideal = true,"
+         " context = 10 }", "roofline.step: field 'pp': 81 pipeline stages exceed the 80 layers"},
+        {"roofline.simulate{ model = 'llama3-70b', hw = 'h100-sxm', pp = 3, chips = 4, ideal = true,"
+         " qps = 1, requests = 10, prompt_len = 10, out_len = 10 }",
+         "roofline.simulate: field 'pp': 3 pipeline stages do not divide"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {} }",
+         "roofline.step: field 'batch': 1 to 4096 values"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = 0 }",
+         "roofline.step: field 'batch': expected an integer in 1..1e9"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm' }",
+         "roofline.step: field 'context' is required"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100000 }",
+         "roofline.step: field 'context': 100000 tokens exceeds the model's max_context"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, weights = 'x' }",
+         "roofline.step: field 'weights': unknown dtype 'x'"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
@@ -975,7 +1000,7 @@ static void engine_and_band_as_cli(void **state)
              "return (b.band == 'p5-p95' and b.rows[1].step_s_high > a.rows[1].step_s_high) and 1"
              " or 0", step, step);
     assert_true(run_number(code) == 1.0);
-    static const char *const bad[][2] = {{"band = 'p1-p99'", "option 'band'"}};
+    static const char *const bad[][2] = {{"band = 'p1-p99'", "roofline.step: field 'band'"}};
     assert_refusals(step, bad, 1);
     static const char *const sweeps[][2] = {
         {"return roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', context = 1024, "

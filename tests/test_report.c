@@ -103,6 +103,37 @@ static void per_chip_columns_say_so(void **state)
     cJSON_Delete(o);
 }
 
+/* tester34 F5: a top-level list of scalars (step --pp's pp_stage_layers)
+ * is a leading CSV column written "27;27;26" (one cell, no quotes), and
+ * "[27, 27, 26]" in the table; before, both formats dropped it. */
+static void scalar_lists_kept(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = sample();
+    int split[] = {27, 27, 26};
+    cJSON_AddItemToObject(o, "pp_stage_layers", cJSON_CreateIntArray(split, 3));
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_non_null(strstr(c, "mode,b_crit,pp_stage_layers,batch,step_s,kv_bytes,bound\n"));
+    assert_non_null(strstr(c, "ideal,240.5,27;27;26,1,0.004991,"));
+    free(c);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_non_null(strstr(t, "[27, 27, 26]"));
+    free(t);
+    /* a key only a later row has (shard's pipeline rows) is a column too,
+     * empty where a row lacks it; a table in a row (collective_list) is not */
+    cJSON *row2 = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 1);
+    int two[] = {40, 40};
+    cJSON_AddItemToObject(row2, "row_split", cJSON_CreateIntArray(two, 2));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(row2, "collective_list"), cJSON_CreateObject());
+    c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_non_null(strstr(c, "mode,b_crit,pp_stage_layers,batch,step_s,kv_bytes,bound,row_split\n"));
+    assert_non_null(strstr(c, ",\"memory, mostly\",\n"));
+    assert_non_null(strstr(c, ",\"memory, mostly\",40;40\n"));
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* A NaN or infinity is a bug, never output. */
 static void refuses_nonfinite(void **state)
 {
@@ -182,8 +213,9 @@ static void table_columns_fit_cells(void **state)
 }
 
 /* A result without rows (simulate, info) renders as a CSV of one header
- * line and one row, nested objects as dotted columns, arrays left out
- * (tester4: it was a two-column key,value list). */
+ * line and one row, nested objects as dotted columns, tables (arrays of
+ * objects, or empty) left out (tester4: it was a two-column key,value
+ * list); a list of scalars is a column "a;b" (tester34 F5). */
 static void csv_without_rows(void **state)
 {
     (void)state;
@@ -196,9 +228,11 @@ static void csv_without_rows(void **state)
     cJSON_AddNumberToObject(m, "kv_bytes", 2e9);
     cJSON_AddArrayToObject(o, "kv_timeline");
     cJSON_AddStringToObject(o, "note", "a, b");
+    int split[] = {31, 30};
+    cJSON_AddItemToObject(o, "pp_stage_layers", cJSON_CreateIntArray(split, 2));
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
-    assert_string_equal(c, "policy,ttft_p99_s,goodput_req_per_s,memory.kv_bytes,note\n"
-                           "continuous,0.0125,,2000000000,\"a, b\"\n");
+    assert_string_equal(c, "policy,ttft_p99_s,goodput_req_per_s,memory.kv_bytes,note,pp_stage_layers\n"
+                           "continuous,0.0125,,2000000000,\"a, b\",31;30\n");
     free(c);
     cJSON_Delete(o);
 }
@@ -208,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
         cmocka_unit_test(csv_without_rows),
+        cmocka_unit_test(scalar_lists_kept),
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),
         cmocka_unit_test(table_columns_fit_cells),

@@ -1098,6 +1098,102 @@ static void test_report_memory_adds_up(void **state)
     rl_size_result_free(&r);
 }
 
+/* tester34 F4: DeepSeek-V3 fp8 on 8 H100 was recommended under the trtllm
+ * memory rule (no activation workspace or context charged: engines.c, no
+ * public figure) with 0.33 GB of KV a GPU and 0.45 GB left, no caution.
+ * A row whose rule leaves less than vLLM's profiled context + workspace
+ * (1.79 + 1.26 GiB = 3.27e9 B, engines.c) now carries one, in the
+ * Recommendation and under the memory table; the same row with 10 GB left,
+ * or under vLLM's rule (which charges them), carries none.  llama3-8b on
+ * one H100 (trtllm), weights and KV per chip set by hand. */
+static void test_report_activation_caution(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512], why[1024];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", h.origin, err, sizeof err), 0);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}, .calibrated = 1};
+    in.w = (rl_workload){.n = 100, .qps = 2, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_candidate c = {0};
+    c.hw = 0;
+    c.chips = 1;
+    c.max_seqs = 16;
+    c.kv_bytes_per_chip = 0.33e9;
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
+    c.kv_capacity_tokens = 9448;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 1);
+    if (!strstr(why, "0.45 GB per chip the rule leaves is below the 3.27 GB") ||
+        !strstr(why, "9448 tokens per replica: 8 sequences"))
+        fail_msg("%s", why);
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 10e9;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
+    c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", h.origin, err, sizeof err), 0);
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
+}
+
+/* tester34 F13: the Recommendation read "Sized for 24 req/s ...; it stops
+ * meeting the targets at 24 req/s" of a row verified at 24, and next
+ * "Headroom: within both targets up to 22.5 req/s" (the load curve's point
+ * below, its grid 0.25x-1.5x the load): now max_sustainable_qps is what the
+ * row sustains, the curve's two points are named as points, and a
+ * max_qps between them is said to lie between them.  A hand-made curve at
+ * 20 req/s (22.5 meets, 25 misses) with the fixture's rows, the first's
+ * max_qps set to 24. */
+static void test_report_headroom_words(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.w.qps = 20;
+    in.headroom = 0.2;
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    res.c[0].max_qps = 24;
+    rl_size_curve curve = {7, {5, 10, 15, 20, 22.5, 25, 30}, {0}, {0}, {0}, {0}, {0}};
+    for (int i = 0; i < 7; i++) {
+        curve.ttft_p99[i] = i < 5 ? 0.5 * in.slo_ttft : 2 * in.slo_ttft;
+        curve.tpot_p99[i] = 0.5 * in.slo_tpot;
+    }
+    rl_size_report_data d = {&in, &res, &curve, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    static const char *const want[] = {
+        "Sized for 24 req/s (the load + 20% headroom); it sustains up to 24 req/s within the "
+        "targets (max_sustainable_qps",
+        "is within both targets at every point up to 22.5 req/s and misses at the next, 25 req/s",
+        "the 24 req/s sustained above lies between the two points"};
+    for (int i = 0; i < 3; i++)
+        if (!strstr(t, want[i]))
+            fail_msg("no '%s' in\n%s", want[i], t);
+    assert_null(strstr(t, "stops meeting"));
+    free(t);
+    res.c[0].max_qps = 31.4; /* beyond the curve's miss: said to come from its own sample */
+    t = rl_size_report_render(&d, 0);
+    assert_non_null(strstr(t, "the capacity search above, on its own time-scaled sample, reads "
+                              "31.4 req/s"));
+    free(t);
+    /* every point meets and the last (30) lies above max_qps 29.6 (the
+     * merged docs/sizing h100-sxm report at stop 30): the sentence says why
+     * the curve may pass a load the capacity search does not */
+    for (int i = 0; i < 7; i++)
+        curve.ttft_p99[i] = 0.5 * in.slo_ttft;
+    res.c[0].max_qps = 29.6;
+    t = rl_size_report_render(&d, 0);
+    assert_non_null(strstr(t, "up to its last, 30 req/s (each point one run judged on its own p99"));
+    free(t);
+    res.c[0].max_qps = 31.4; /* above the curve's last point: nothing to explain */
+    t = rl_size_report_render(&d, 0);
+    assert_non_null(strstr(t, "up to its last, 30 req/s."));
+    free(t);
+    free(res.c);
+}
+
 /* tester18 F9: under --conservative the Recommendation says its figures are
  * the band's high edge and labels the stops-meeting load so; without it,
  * neither.  With no price for every profile, the sentence on which row the
@@ -1115,8 +1211,8 @@ static void test_report_conservative_and_first_row(void **state)
         char *t = rl_size_report_render(&d, 0), want[160];
         assert_non_null(t);
         assert_int_equal(strstr(t, "every figure below is the band's high edge") != NULL, cons);
-        snprintf(want, sizeof want, "it stops meeting the targets at %.3g req/s at the band's high "
-                 "edge (--conservative)", f->res.c[0].max_qps);
+        snprintf(want, sizeof want, "it sustains up to %.3g req/s within the targets at the band's "
+                 "high edge (--conservative)", f->res.c[0].max_qps);
         assert_int_equal(strstr(t, want) != NULL, cons);
         free(t);
     }
@@ -1750,6 +1846,8 @@ int main(void)
         cmocka_unit_test(test_report_kv_sequences_floored),
         cmocka_unit_test(test_report_memory_adds_up),
         cmocka_unit_test(test_report_conservative_and_first_row),
+        cmocka_unit_test(test_report_headroom_words),
+        cmocka_unit_test(test_report_activation_caution),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
