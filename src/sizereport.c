@@ -873,7 +873,7 @@ static void report_memory(doc *d, const rl_size_report_data *x)
             para(d, "Pipeline: %lld stages of %lld chips holding %s of the %lld layers (vLLM's "
                     "split; weights and every token's KV for them, the first stage the embedding "
                     "and the last the LM head too); the largest stage, %lld/%lld of the layers, "
-                    "sets the pace and the memory per chip above; the replica runs %lld batch "
+                    "sets the pace, the heaviest the memory per chip above; the replica runs %lld batch "
                     "streams at once, each step one pass through every stage plus %lld "
                     "stage-to-stage activation transfer%s (vLLM's virtual engines; docs/model.md).",
                  b->pp, stage, split, L, big, L, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
