@@ -325,11 +325,12 @@ void rl_shard_blend_stages(rl_shard_result *r, const rl_shard_result *lo, double
  * at ceil(B / pp), so llama3-8b pp8 at B = 9 read 16 sequences' KV).  vLLM
  * runs pp virtual engines, each scheduling its own share of the requests,
  * a new request to the one with the fewest unfinished (V0
- * LLMEngine.add_request; V1 keeps pp batches in flight,
- * max_concurrent_batches, from the requests not already running), so the
- * micro-batches differ by at most one sequence and none is padded;
- * TensorRT-LLM's pipeline likewise schedules pp micro-batches of the
- * active requests.  The fraction of the pass's ticks that run the largest
+ * LLMEngine.add_request); V1 keeps pp batches in flight
+ * (vllm/config/vllm.py max_concurrent_batches: "PP requires PP-size
+ * concurrent batches to fill the pipeline"), each of requests not already
+ * running, and no sequence is padded into a batch.  That they differ by
+ * at most one is this model's assumption (the balanced split the V0
+ * routing tends to; TensorRT-LLM not checked).  The fraction of the pass's ticks that run the largest
  * micro-batch, ceil(B / pp) (rl_shard_micro_batch): (B mod m) / m, or 1
  * when they are equal.  A pass of uneven micro-batches is that share of
  * the largest one's pass plus the rest of the pass of one sequence fewer
