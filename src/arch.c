@@ -209,6 +209,18 @@ double rl_arch_vocab_read(const rl_model *m, double tokens)
     return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
 }
 
+double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
+{
+    *vectors = 0.0;
+    if (m->abstract || m->experts == 0 || m->dense_layers == 0)
+        return 0.0;
+    double block = mlp_block(m, (double)m->d_ff);
+    rl_model mats = *m;
+    mats.mlp_bias = 0;
+    *vectors = block - mlp_block(&mats, (double)m->d_ff);
+    return block;
+}
+
 rl_params rl_arch_vector_params(const rl_model *m)
 {
     rl_params p = rl_arch_params(m), mats = matrix_params(m), v = {0};

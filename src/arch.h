@@ -65,6 +65,14 @@ double rl_arch_tp_replicated_params(const rl_model *m);
  * rows); 0 for abstract models.  They keep rl_dtype_kept's dtype. */
 double rl_arch_vocab_read(const rl_model *m, double tokens);
 
+/* One dense layer's MLP block (parameters, biases included; *vectors: its
+ * biases) of an MoE model with dense_layers > 0: layers 0 .. dense_layers-1
+ * (DeepSeek's first_k_dense_replace: HF modeling_deepseek.py builds a
+ * DeepseekV3MoE for layer_idx >= first_k_dense_replace, a dense
+ * DeepseekV3MLP of intermediate_size below).  0 (and *vectors 0) for any
+ * other model.  For a pipeline stage's own layers (shard.c plan_weights). */
+double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors);
+
 /* Of rl_arch_params(m): the elements outside the weight matrices, per
  * field (attention: its biases and sinks; mlp, routed_experts, router:
  * their biases; total: all of them); the others 0, and all 0 for abstract

@@ -2116,11 +2116,22 @@ int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_shard_result *r)
 {
     char err[256];
-    double comm = 0; /* a pipeline's stage sends: the rows result.c pp_step_calibrated kept */
+    double comm = 0; /* a pipeline's stage sends: the rows rl_shard_pp_step_calibrated kept */
     double s = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r), r->context,
                            rl_shard_sends_s(r), &comm, &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
+    double w = rl_shard_micro_big(r);
+    if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
+        double comm_lo = 0, excess_lo = 0;
+        double lo = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r) - 1, r->context,
+                                rl_shard_sends_s(r), &comm_lo, &excess_lo, err, sizeof err);
+        if (lo <= 0)
+            return -1;
+        s = w * s + (1.0 - w) * lo;
+        comm = w * comm + (1.0 - w) * comm_lo;
+        r->tp_excess_s = w * r->tp_excess_s + (1.0 - w) * excess_lo;
+    }
     /* unequal stages: the pass times rl_shard_pass_scale of the replica's
      * batch (pp x the largest stage's layers / the layers once pp
      * micro-batches are in flight), its sends included (the fit is not

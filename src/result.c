@@ -804,64 +804,9 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     return o;
 }
 
-/* A pipeline plan (1D, pp > 1) on a measured chip, timed as simulate times
- * its replicas (serve.h rl_ops_cost_pipeline; tester16 F12: step read the
- * plan ideal, simulate calibrated): the stages' calibrated step, the whole
- * op list on a stage's chips (the layers split evenly, so the stages sum
- * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
- * collectives included; unequal stages: the pass's ticks of the largest,
- * that times rl_shard_pass_scale of the replica's batch) on one micro-batch per replica (rl_shard_micro_batch,
- * the ideal plan's tick and one of simulate's P streams; tester28 F2: the
- * whole batch ran through every tick), plus the pp - 1 stage sends of a
- * pass as rl_shard_eval sizes them (rl_shard_pp_sends); memory and name
- * are rl_shard_eval's of the plan; throughput counts the whole batch.  0,
- * or -1 with err set. */
-static int pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
-                              long long chips, long long batch, long long context, rl_precision p,
-                              rl_shard_result *s, char *err, size_t errlen)
-{
-    rl_shard_plan stage = *plan;
-    stage.pp = 1;
-    rl_step st;
-    rl_shard_result c;
-    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen) ||
-        rl_shard_step_calibrated(m, h, &stage, chips / plan->pp,
-                                 rl_shard_micro_batch(s) * s->replicas, context, p, &st, &c, err,
-                                 errlen))
-        return -1;
-    /* unequal stages: the pass's ticks of the largest stage (shard.h
-     * rl_shard_pass_scale: pp of them once pp micro-batches are in flight) */
-    rl_shard_scale_stages(&c, rl_shard_pass_scale(m, plan->pp, s->replica_batch));
-    int n = c.ncoll; /* the stages' collectives, then the sends */
-    double sends = rl_shard_sends_s(s);
-    for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
-        if (s->coll[i].c.kind == RL_P2P)
-            c.coll[n++] = s->coll[i];
-    memcpy(s->coll, c.coll, sizeof c.coll);
-    s->ncoll = n;
-    s->latency_bound = c.latency_bound || s->latency_bound;
-    s->weight_load_s = c.weight_load_s;
-    s->kv_load_s = c.kv_load_s;
-    s->compute_s = c.compute_s;
-    s->attention_compute_s = c.attention_compute_s;
-    s->kernel_excess_s = c.kernel_excess_s;
-    s->local_s = c.local_s;
-    s->bound = c.bound;
-    s->table_s = c.table_s;
-    s->comm_s = c.comm_s + sends;
-    s->tick_s = c.step_s / rl_shard_pass_ticks(m, plan->pp, s->replica_batch);
-    s->step_s = c.step_s + sends;
-    s->tokens_per_s = (double)batch / s->step_s;
-    s->tokens_per_s_per_chip = s->tokens_per_s / (double)chips;
-    s->banded = c.banded;
-    for (int k = 0; k < 4; k++)
-        s->band_s[k] = c.band_s[k] + sends;
-    return 0;
-}
-
 /* Whether h's measurements time plan pl: calibrated, a 1D plan's replicas
  * at their calibrated step (shard.h), a pipeline's as its stages'
- * (pp_step_calibrated); fitted (`fit`: rl_e2e_fitted_plan), plain TP
+ * (shard.h rl_shard_pp_step_calibrated); fitted (`fit`: rl_e2e_fitted_plan), plain TP
  * replicas and their pipelines by the costs (e2e.h rl_e2e_fitted_shard, as
  * pareto; tester16 F4).  Neither times a step with its collectives
  * overlapped (rl_result_drop_overlap). */
@@ -935,7 +880,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
         if ((cal && plan->pp > 1
-                 ? pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err, errlen)
+                 ? rl_shard_pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err,
+                                              errlen)
              : cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
                                               errlen)
                    : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
@@ -1256,8 +1202,9 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                                 "calibrated step's roofline terms, kernel_excess_s the "
                                 "fitted step_s above them "
                                 "(tp_excess's share, tp_excess_s, included); plans the "
-                                "costs do not model (EP, KV split other than by batch, 2d, "
-                                "pipelines) are left out and counted in uncalibrated_plans");
+                                "costs do not model (EP, KV split other than by batch, 2d) "
+                                "are left out and counted in uncalibrated_plans; pipelines "
+                                "as step --pp times them");
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "prompt", (double)prompt);

@@ -178,7 +178,7 @@ static double pp_send(const rl_ops_cost *c, long long rows, char *err, size_t er
 {
     if (c->pp <= 1)
         return 0;
-    double bytes = 2.0 * (double)rows * (double)c->m->d_model * rl_dtype_bytes(moved_dtype(c));
+    double bytes = rl_shard_pp_send_bytes(c->m, (double)rows, moved_dtype(c));
     rl_comm x[2];
     double n[2];
     if (rl_shard_pp_sends(c->h, 0, c->chips, c->pp, bytes, x, n, err, errlen) != 0)

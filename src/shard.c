@@ -165,6 +165,12 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
     return 0;
 }
 
+double rl_shard_pp_send_bytes(const rl_model *m, double rows, rl_dtype moved)
+{
+    /* hidden state and residual (vLLM IntermediateTensors), rows x d_model each */
+    return m->abstract ? 0.0 : 2.0 * rows * (double)m->d_model * rl_dtype_bytes(moved);
+}
+
 double rl_shard_sends_s(const rl_shard_result *r)
 {
     double sends = 0;
@@ -198,20 +204,24 @@ double rl_shard_stage_div(const rl_model *m, long long pp)
     return big ? (double)m->layers / (double)big : (double)(pp > 1 ? pp : 1);
 }
 
-double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double first,
-                              double last)
+double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double dense,
+                              double first, double last)
 {
     if (pp <= 1 || m->abstract || m->layers < pp)
         return layered + first + last;
-    /* the heaviest stage is the first, the last or one of the largest
-     * (rl_shard_stage_layers gives the extra layers to pp-2 first) */
-    long long cand[3] = {0, pp - 1, pp - 2};
+    /* every stage: with dense layers (the first dense_layers) the heaviest
+     * may be any stage with the most MoE layers (tester34 F9) */
+    long long Ld = m->experts > 0 ? m->dense_layers : 0;
     double L = (double)m->layers, best = 0;
-    for (int i = 0; i < 3; i++) {
-        long long s = cand[i];
-        double w = layered * (double)rl_shard_stage_layers(m->layers, pp, s) / L +
-                   (s == 0 ? first : 0) + (s == pp - 1 ? last : 0);
+    for (long long s = 0, l = 0; s < pp; s++) {
+        long long n = rl_shard_stage_layers(m->layers, pp, s);
+        double w = layered * (double)n / L + (s == 0 ? first : 0) + (s == pp - 1 ? last : 0);
+        if (dense != 0 && Ld > 0) { /* its dense layers' excess over the layer share */
+            long long nd = l >= Ld ? 0 : (l + n <= Ld ? n : Ld - l);
+            w += dense * ((double)nd - (double)n * (double)Ld / L);
+        }
         best = w > best ? w : best;
+        l += n;
     }
     return best;
 }
@@ -260,15 +270,24 @@ double rl_shard_stage_scale(const rl_model *m, long long pp)
     return rl_shard_pass_scale(m, pp, pp);
 }
 
+/* r's per-step time columns and FLOPs (rl_shard_scale_stages'), into t. */
+#define STAGE_FIELDS 16
+static void stage_fields(rl_shard_result *r, double *t[STAGE_FIELDS])
+{
+    double *f[STAGE_FIELDS] = {&r->flops, &r->weight_load_s, &r->kv_load_s, &r->compute_s,
+                               &r->attention_compute_s, &r->kernel_excess_s, &r->local_s,
+                               &r->comm_s, &r->tick_s, &r->step_s, &r->table_s, &r->tp_excess_s,
+                               &r->band_s[0], &r->band_s[1], &r->band_s[2], &r->band_s[3]};
+    memcpy(t, f, sizeof f);
+}
+
 void rl_shard_scale_stages(rl_shard_result *r, double f)
 {
     if (f == 1.0)
         return;
-    double *t[] = {&r->flops, &r->weight_load_s, &r->kv_load_s, &r->compute_s,
-                   &r->attention_compute_s, &r->kernel_excess_s, &r->local_s, &r->comm_s,
-                   &r->tick_s, &r->step_s, &r->table_s, &r->tp_excess_s, &r->band_s[0],
-                   &r->band_s[1], &r->band_s[2], &r->band_s[3]};
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    double *t[STAGE_FIELDS];
+    stage_fields(r, t);
+    for (int i = 0; i < STAGE_FIELDS; i++)
         *t[i] *= f;
     for (int i = 0; i < r->ncoll; i++) {
         r->coll[i].count *= f;
@@ -276,9 +295,56 @@ void rl_shard_scale_stages(rl_shard_result *r, double f)
     }
 }
 
+void rl_shard_blend_stages(rl_shard_result *r, const rl_shard_result *lo, double w)
+{
+    if (w >= 1.0)
+        return;
+    double *t[STAGE_FIELDS], *u[STAGE_FIELDS];
+    stage_fields(r, t);
+    stage_fields((rl_shard_result *)lo, u);
+    for (int i = 0; i < STAGE_FIELDS; i++)
+        *t[i] = w * *t[i] + (1.0 - w) * *u[i];
+    for (int i = 0; i < r->ncoll && i < lo->ncoll; i++) { /* the same rows: same plan */
+        r->coll[i].c.bytes = w * r->coll[i].c.bytes + (1.0 - w) * lo->coll[i].c.bytes;
+        r->coll[i].total_s = w * r->coll[i].total_s + (1.0 - w) * lo->coll[i].total_s;
+    }
+}
+
 long long rl_shard_micro_batch(const rl_shard_result *r)
 {
     return ceil_div(r->replica_batch, r->plan.pp > 1 ? r->plan.pp : 1);
+}
+
+/* The micro-batches of a pass of seqs >= 1 sequences over pp >= 1
+ * stages (shard.h rl_shard_micro_big): m = min(seqs, pp), seqs / m each,
+ * the first seqs mod m of them one more. */
+typedef struct {
+    long long m, q, rem;
+} micro;
+
+static micro micro_split(long long pp, long long seqs)
+{
+    micro u;
+    pp = pp > 1 ? pp : 1;
+    seqs = seqs > 1 ? seqs : 1;
+    u.m = seqs < pp ? seqs : pp;
+    u.q = seqs / u.m;
+    u.rem = seqs % u.m;
+    return u;
+}
+
+double rl_shard_micro_big(const rl_shard_result *r)
+{
+    micro u = micro_split(r->plan.pp, r->replica_batch);
+    return u.rem ? (double)u.rem / (double)u.m : 1.0;
+}
+
+/* Sequences (whole) a chip holds of a replica batch of seqs over pp stages,
+ * each micro-batch (micro_split) split over `groups` chip groups. */
+static double held_seqs(long long pp, long long seqs, long long groups)
+{
+    micro u = micro_split(pp, seqs);
+    return (double)(u.rem * ceil_div(u.q + 1, groups) + (u.m - u.rem) * ceil_div(u.q, groups));
 }
 
 /* The pipeline's P-1 sends of a step (rl_shard_pp_sends), one row for
@@ -369,8 +435,8 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
                          (double)kh * rl_dtype_kv_bytes(p.kv),
                      sp, M, 1, L);
     }
-    if (pp > 1)
-        add_pp_sends(&cx, act, M * sp, pp);
+    if (pp > 1) /* a micro-batch's hidden state and residual (rl_shard_pp_send_bytes) */
+        add_pp_sends(&cx, rl_shard_pp_send_bytes(m, tokens / (double)sp, p.compute), M * sp, pp);
     return cx.failed ? -1 : 0;
 }
 
@@ -500,12 +566,18 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
     double room = rl_shard_chip_room(h, r) - r->weight_bytes;
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
-    double n = floor(room / r->kv_seq_chip), pp = (double)(r->plan.pp > 1 ? r->plan.pp : 1);
-    /* a pipeline's pp micro-batches of ceil(batch / pp) each (plan_kv): a
-     * multiple of pp, or the last one's padding does not fit (a tp2 pp4
-     * llama3-70b on 80 GiB H100s: 363 sequences held 4 x 91) */
-    n = floor(n / pp) * pp;
-    double b = n * (double)r->kv_groups * (double)r->replicas;
+    double n = floor(room / r->kv_seq_chip), b = n * (double)r->kv_groups;
+    if (r->plan.pp > 1 && r->kv_groups > 1 && b < RL_MAX_BATCH) {
+        /* a pipeline's micro-batches each split over the groups (plan_kv,
+         * held_seqs): the largest batch whose chips hold at most n; at
+         * most pp x groups below n groups (each micro-batch rounds up
+         * less than one) */
+        long long B = (long long)b;
+        while (B > 0 && held_seqs(r->plan.pp, B, r->kv_groups) > n)
+            B--;
+        b = (double)B;
+    }
+    b *= (double)r->replicas;
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
 }
 
@@ -563,8 +635,24 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
             double D = (double)m->d_model, emb = pc.embedding / Mtp;
             double head = (m->tied_embeddings ? pc.embedding : pc.lm_head) / Mtp + D;
             double layered = blocks + experts - D, layered_kept = kept_blocks + kept_experts - D;
+            /* a dense layer's bytes less an MoE layer's (tester34 F9): its
+             * MLP against the router, shared and routed experts, each class
+             * kept as above */
+            double dvec, dmlp = rl_arch_dense_layer_mlp(m, &dvec), delta = 0;
+            if (dmlp > 0 && m->dense_layers < m->layers) {
+                double Ld = (double)m->dense_layers, Lm = L - Ld;
+                double shared = (dense_mlp - Ld * dmlp) / Lm / Mtp;
+                double shared_vec = (vc.mlp - vc.routed_experts - Ld * dvec) / Lm / Mtp;
+                double moe = pc.router / Lm + shared + experts / Lm;
+                double moe_kept = rl_arch_kept_of(m, 0, pc.router / Lm, 0, shared, shared_vec) +
+                                  kept_experts / Lm;
+                delta = rl_dtype_weights_bytes(
+                            p.weights, dmlp / Mtp,
+                            rl_arch_kept_of(m, 0, 0, 0, dmlp / Mtp, dvec / Mtp)) -
+                        rl_dtype_weights_bytes(p.weights, moe, moe_kept);
+            }
             r->weight_bytes = rl_shard_stage_weights(
-                m, pl->pp, rl_dtype_weights_bytes(p.weights, layered, layered_kept),
+                m, pl->pp, rl_dtype_weights_bytes(p.weights, layered, layered_kept), delta,
                 rl_dtype_weights_bytes(p.weights, emb, emb),
                 rl_dtype_weights_bytes(p.weights, head, head));
             return rl_dtype_weights_bytes(p.weights, read, kept_read);
@@ -629,7 +717,15 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
     double share = stage_kv_tick_share(m, pl->pp, r->replica_batch, (double)context);
     if (share > 0) /* the stages' own layers' KV (stage_kv_tick_share) */
         kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac * share;
-    r->kv_bytes = kv_chip_seqs * kv_seq * kv_chip_frac / Pkv * (double)ceil_div(r->replica_batch, bm);
+    /* held: every sequence of the pass's micro-batches (micro_split: no
+     * padding to ceil(batch / pp); tester34 F11), each split over the
+     * groups; written so that equal micro-batches keep the old bits */
+    micro u = micro_split(pl->pp, r->replica_batch);
+    r->kv_bytes = (double)ceil_div(u.q, r->kv_groups) * kv_seq * kv_chip_frac / Pkv *
+                  (double)(u.m - u.rem);
+    if (u.rem)
+        r->kv_bytes +=
+            (double)ceil_div(u.q + 1, r->kv_groups) * kv_seq * kv_chip_frac / Pkv * (double)u.rem;
     return kv_tick;
 }
 
@@ -649,9 +745,9 @@ static void local_per_step(rl_shard_result *r, double P)
  * calibrated step reads only those of the plan's roofline (its own
  * collectives come from rl_shard_collectives; callgrind: the held
  * evaluation's collectives were ~2% of `make bench`'s calibrated step). */
-static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
-                      long long chips, long long batch, long long context, rl_precision p,
-                      int local, rl_shard_result *out, char *err, size_t errlen)
+static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     int local, long long small, rl_shard_result *out, char *err, size_t errlen)
 {
     if (batch < 1)
         RL_FAIL("batch: must be >= 1, got %lld", batch);
@@ -677,7 +773,8 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     if (!local)
         plan_name(m, pl, prefill, x, r->replicas, r->name, sizeof r->name);
 
-    long long bm = rl_shard_micro_batch(r); /* sequences per micro-batch */
+    /* sequences per micro-batch: the largest (small: the smaller of uneven ones) */
+    long long bm = rl_shard_micro_batch(r) - (small ? 1 : 0);
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
     double weight_read = plan_weights(m, pl, p, tokens, r);
     double kv_tick = plan_kv(m, pl, p, context, bm, prefill, r);
@@ -730,8 +827,12 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
                              r->compute_s);
     r->local_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
 
+    /* FLOPs a chip of the largest stage does a pass: its m micro-batches'
+     * (tester34 F10: T ticks' were the whole model's at B < pp) */
+    double chip_flops = r->flops * (double)micro_batches(pp, r->replica_batch);
     if (local) { /* the local terms per step: T ticks, as below */
         local_per_step(r, rl_shard_pass_ticks(m, pp, r->replica_batch));
+        r->flops = chip_flops;
         return 0;
     }
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
@@ -751,9 +852,34 @@ static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
     r->step_s = T * r->tick_s + sends;
     local_per_step(r, T); /* the row per step: the largest stage's chips run T ticks */
+    r->flops = chip_flops;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)chips;
+    return 0;
+}
+
+static int shard_eval(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, rl_phase phase,
+                      long long chips, long long batch, long long context, rl_precision p,
+                      int local, rl_shard_result *out, char *err, size_t errlen)
+{
+    if (eval_pass(m, h, plan, phase, chips, batch, context, p, local, 0, out, err, errlen) != 0)
+        return -1;
+    double w = rl_shard_micro_big(out);
+    if (w >= 1.0)
+        return 0;
+    /* uneven micro-batches (tester34 F11): the pass runs the largest stage's
+     * tick for each, w of them of ceil(B / pp) sequences and the rest of
+     * one fewer (rl_shard_micro_big) */
+    rl_shard_result lo;
+    if (eval_pass(m, h, plan, phase, chips, batch, context, p, local, 1, &lo, err, errlen) != 0)
+        return -1;
+    rl_shard_blend_stages(out, &lo, w);
+    if (!local) {
+        double step_tokens = (double)batch * (phase == RL_PHASE_PREFILL ? (double)context : 1.0);
+        out->tokens_per_s = step_tokens / out->step_s;
+        out->tokens_per_s_per_chip = out->tokens_per_s / (double)chips;
+    }
     return 0;
 }
 
@@ -857,6 +983,71 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->tokens_per_s = st->tokens_per_s;
     coll->tokens_per_s_per_chip = st->tokens_per_s_per_chip;
     coll->bound = st->bound;
+    return 0;
+}
+
+/* A pipeline plan (1D, pp > 1) on a measured chip, timed as simulate times
+ * its replicas (serve.h rl_ops_cost_pipeline; tester16 F12: step read the
+ * plan ideal, simulate calibrated): the stages' calibrated step, the whole
+ * op list on a stage's chips (the layers split evenly, so the stages sum
+ * to it: rl_shard_step_calibrated of the plan at pp 1 over chips / pp, its
+ * collectives included; unequal stages: the pass's ticks of the largest,
+ * that times rl_shard_pass_scale of the replica's batch) on one micro-batch per replica (rl_shard_micro_batch,
+ * the ideal plan's tick and one of simulate's P streams; tester28 F2: the
+ * whole batch ran through every tick; uneven micro-batches: rl_shard_micro_big's
+ * share of it and the rest at one sequence fewer), plus the pp - 1 stage sends of a
+ * pass as rl_shard_eval sizes them (rl_shard_pp_sends); memory and name
+ * are rl_shard_eval's of the plan; throughput counts the whole batch.  0,
+ * or -1 with err set. */
+int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                                long long chips, long long batch, long long context,
+                                rl_precision p, rl_shard_result *s, char *err, size_t errlen)
+{
+    rl_shard_plan stage = *plan;
+    stage.pp = 1;
+    rl_step st;
+    rl_shard_result c;
+    if (rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen) ||
+        rl_shard_step_calibrated(m, h, &stage, chips / plan->pp,
+                                 rl_shard_micro_batch(s) * s->replicas, context, p, &st, &c, err,
+                                 errlen))
+        return -1;
+    double w = rl_shard_micro_big(s);
+    if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
+        rl_shard_result lo;
+        if (rl_shard_step_calibrated(m, h, &stage, chips / plan->pp,
+                                     (rl_shard_micro_batch(s) - 1) * s->replicas, context, p, &st,
+                                     &lo, err, errlen))
+            return -1;
+        rl_shard_blend_stages(&c, &lo, w);
+    }
+    /* unequal stages: the pass's ticks of the largest stage (shard.h
+     * rl_shard_pass_scale: pp of them once pp micro-batches are in flight) */
+    rl_shard_scale_stages(&c, rl_shard_pass_scale(m, plan->pp, s->replica_batch));
+    int n = c.ncoll; /* the stages' collectives, then the sends */
+    double sends = rl_shard_sends_s(s);
+    for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
+        if (s->coll[i].c.kind == RL_P2P)
+            c.coll[n++] = s->coll[i];
+    memcpy(s->coll, c.coll, sizeof c.coll);
+    s->ncoll = n;
+    s->latency_bound = c.latency_bound || s->latency_bound;
+    s->weight_load_s = c.weight_load_s;
+    s->kv_load_s = c.kv_load_s;
+    s->compute_s = c.compute_s;
+    s->attention_compute_s = c.attention_compute_s;
+    s->kernel_excess_s = c.kernel_excess_s;
+    s->local_s = c.local_s;
+    s->bound = c.bound;
+    s->table_s = c.table_s;
+    s->comm_s = c.comm_s + sends;
+    s->tick_s = c.step_s / rl_shard_pass_ticks(m, plan->pp, s->replica_batch);
+    s->step_s = c.step_s + sends;
+    s->tokens_per_s = (double)batch / s->step_s;
+    s->tokens_per_s_per_chip = s->tokens_per_s / (double)chips;
+    s->banded = c.banded;
+    for (int k = 0; k < 4; k++)
+        s->band_s[k] = c.band_s[k] + sends;
     return 0;
 }
 

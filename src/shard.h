@@ -186,8 +186,8 @@ double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
  * context: each chip's room beside its weights (rl_shard_chip_room less
  * weight_bytes) over r->kv_seq_chip, times the groups of chips that hold
  * distinct sequences (r->kv_groups) and the replicas; the plan's
- * counterpart of memory.h rl_memory_max_batch (exact when the batch splits
- * evenly over groups and micro-batches); 0 when not one fits; -1 for a
+ * counterpart of memory.h rl_memory_max_batch (a pipeline's micro-batches
+ * unpadded, rl_shard_micro_big: every sequence the room holds, tester34 F11); 0 when not one fits; -1 for a
  * prefill result (a prompt's cache is written, not held). */
 long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r);
 
@@ -256,9 +256,14 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
  * mapping.is_first_pp_rank(), ln_f and lm_head on is_last_pp_rank()).
  * pp <= 1 (one stage holds all) or an abstract model: the sum (tester31 F5:
  * llama3-70b pp16's stage 0 holds 5 layers + the 2.1 GB embedding, not
- * 1/16 of the model). */
-double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double first,
-                              double last);
+ * 1/16 of the model).  `dense`: a dense layer's bytes less an MoE layer's
+ * for an MoE model with dense layers (the first dense_layers,
+ * rl_arch_dense_layer_mlp), else 0: a stage holds its own layers' kinds,
+ * so with DeepSeek-V3's 3 dense layers on stage 0 the heaviest of pp4 is
+ * stage 2's 16 MoE layers (tester34 F9: the layer share under-stated it
+ * 4%).  Every stage is weighed (O(pp)). */
+double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double dense,
+                              double first, double last);
 
 /* A sequence's KV at `context` tokens (ideal view: windowed layers hold
  * min(context, window), arch.h) over the busiest stage's: the divisor that
@@ -285,7 +290,8 @@ double rl_shard_stage_scale(const rl_model *m, long long pp);
  * (seqs < 1: pp), the one rule every pass time of unequal stages reads
  * (step/shard ideal, calibrated and fitted; simulate's streams through
  * rl_shard_stage_scale, its seqs = pp): the pass runs m = min(seqs, pp)
- * micro-batches of ceil(seqs / pp) (rl_shard_micro_batch) and takes
+ * micro-batches of at most ceil(seqs / pp) (rl_shard_micro_batch;
+ * uneven ones: rl_shard_micro_big) and takes
  * max(the sum of the stage ticks, m ticks of the largest stage) — a
  * micro-batch passes every stage once (the sum: a lone sequence's pass is
  * the whole model's op list, review30 M2), and the largest stage runs all m
@@ -303,10 +309,45 @@ double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs);
 
 /* r's per-step time columns (local terms, comm_s, step_s, tick_s, band),
  * FLOPs and its collectives' counts and times times f: the whole-model
- * step of a stage's chips (result.c pp_step_calibrated) made the pass of
+ * step of a stage's chips (rl_shard_pp_step_calibrated) made the pass of
  * pp ticks of the slowest stage (rl_shard_stage_scale).  f == 1: nothing
  * changes. */
 void rl_shard_scale_stages(rl_shard_result *r, double f);
+
+/* r's per-step time columns, FLOPs and its collectives' bytes and times
+ * made w x r's + (1 - w) x lo's (lo: the same plan's pass at micro-batches
+ * of one sequence fewer, rl_shard_micro_big); w >= 1: nothing changes. */
+void rl_shard_blend_stages(rl_shard_result *r, const rl_shard_result *lo, double w);
+
+/* The micro-batch rule of a pipeline pass over r's replica batch B and pp
+ * stages: m = min(B, pp) micro-batches, B / m sequences each, B mod m of
+ * them one more, no padding (tester34 F11: every micro-batch was counted
+ * at ceil(B / pp), so llama3-8b pp8 at B = 9 read 16 sequences' KV).  vLLM
+ * runs pp virtual engines, each scheduling its own share of the requests,
+ * a new request to the one with the fewest unfinished (V0
+ * LLMEngine.add_request); V1 keeps pp batches in flight
+ * (vllm/config/vllm.py max_concurrent_batches: "PP requires PP-size
+ * concurrent batches to fill the pipeline"), each of requests not already
+ * running, and no sequence is padded into a batch.  That they differ by
+ * at most one is this model's assumption (the balanced split the V0
+ * routing tends to; TensorRT-LLM not checked).  The fraction of the pass's ticks that run the largest
+ * micro-batch, ceil(B / pp) (rl_shard_micro_batch): (B mod m) / m, or 1
+ * when they are equal.  A pass of uneven micro-batches is that share of
+ * the largest one's pass plus the rest of the pass of one sequence fewer
+ * (rl_shard_blend_stages; rl_shard_eval, the calibrated and fitted
+ * `step --pp`), and a chip holds the KV of the B sequences. */
+double rl_shard_micro_big(const rl_shard_result *r);
+
+/* The bytes of one stage-to-stage send of `rows` token rows: the hidden
+ * state and the residual, rows x d_model each, in `moved` (the dtype
+ * activations travel in, rl_shard_moved_dtype): vLLM's decoder layers
+ * return (hidden_states, residual) and a non-last rank returns both as
+ * IntermediateTensors({"hidden_states": ..., "residual": ...}) to the next
+ * (vllm/model_executor/models/llama.py LlamaModel.forward; qwen2.py and the
+ * other model files alike).  0 for an abstract model.  The one count
+ * `step --pp`, shard and simulate read (tester34 F2: step sent one tensor,
+ * simulate two). */
+double rl_shard_pp_send_bytes(const rl_model *m, double rows, rl_dtype moved);
 
 /* The time of r's stage sends (its RL_P2P rows, rl_shard_pp_sends: the
  * pipeline's P-1 sends a step), seconds; 0 without a pipeline. */
@@ -315,11 +356,22 @@ double rl_shard_sends_s(const rl_shard_result *r);
 /* The sequences one tick of plan result r runs per replica: a pipeline's
  * micro-batch, ceil(replica_batch / pp) (the replica batch without one).
  * The one view of a pipeline step: rl_shard_eval's ticks, the calibrated
- * and fitted passes of `step --pp` (result.c pp_step_calibrated,
+ * and fitted passes of `step --pp` (rl_shard_pp_step_calibrated,
  * e2e.h rl_e2e_fitted_shard) and `simulate --pp`'s P streams, each with
  * its own batch (tester28 F2: calibrated and fitted ran the whole batch
  * through every tick, pp times the plan's KV, FLOPs and collectives). */
 long long rl_shard_micro_batch(const rl_shard_result *r);
+
+/* A 1D pipeline plan (pp > 1) on a measured chip timed as simulate times
+ * its replicas: the stages' calibrated step (rl_shard_step_calibrated of
+ * the plan at pp 1 over chips / pp) on one micro-batch per replica, made
+ * the pass (rl_shard_pass_scale; uneven micro-batches rl_shard_micro_big),
+ * plus the stage sends of rl_shard_eval's plan, whose memory and name *s
+ * keeps (shard.c says more).  `step --pp` and pareto/sweep (tester34 F14:
+ * pareto left every pipeline out as untimed) read it.  0, or -1 with err. */
+int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
+                                long long chips, long long batch, long long context,
+                                rl_precision p, rl_shard_result *s, char *err, size_t errlen);
 
 /* The collectives of one step of `plan` (one replica: tp*ep*sp*pp chips;
  * 2D's x resolved as in rl_shard_eval) over `tokens` token rows of

@@ -78,7 +78,9 @@ static int check_space(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     }
     for (int i = 0; i < sp->nchips; i++) {
         char why[600];
-        if (rl_sweep_check_chips(h, sp->chips[i], why, sizeof why) != 0) {
+        /* the rule step, shard and simulate apply (tester34 F14: pareto
+         * refused 3 H100s, where tp1 pp3 runs) */
+        if (rl_sweep_check_slice(h, sp->chips[i], why, sizeof why) != 0) {
             snprintf(err, errlen, "sweep: field 'chips': %s", why);
             return -1;
         }
@@ -291,8 +293,10 @@ static int pick_prefill(const rl_model *m, const rl_hw *h, const rl_shard_result
 }
 
 /* Plan result *r re-timed by the calibrated decode step into *out (sweep.h),
- * by the fitted costs when `fitted`; 0, or -1 when that path does not time
- * the plan (2D, pipelines; fitted: a plan rl_e2e_fitted_plan refuses). */
+ * by the fitted costs when `fitted`; a pipeline as `step --pp` times it
+ * (rl_shard_pp_step_calibrated; tester34 F14: pipelines were left out); 0,
+ * or -1 when that path does not time the plan (2D, --sp; fitted: a plan
+ * rl_e2e_fitted_plan refuses). */
 static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
                            rl_precision p, int fitted, rl_shard_result *out)
 {
@@ -300,9 +304,12 @@ static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_res
     pl.overlap = 0; /* no overlap measured: local + comm, as `step --tp` */
     rl_step st;
     char err[256];
-    if (pl.layout != RL_LAYOUT_1D || pl.pp > 1 || (fitted && !rl_e2e_fitted_plan(h, &pl)) ||
-        rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st, out, err,
-                                 sizeof err) != 0)
+    if (pl.layout != RL_LAYOUT_1D || (fitted && !rl_e2e_fitted_plan(h, &pl)))
+        return -1;
+    if (pl.pp > 1 ? rl_shard_pp_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, out,
+                                                err, sizeof err)
+                  : rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st,
+                                             out, err, sizeof err))
         return -1;
     return fitted ? rl_e2e_fitted_shard(m, h, p, out) : 0; /* out->fits: rl_shard_chip_room */
 }

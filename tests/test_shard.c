@@ -341,11 +341,12 @@ static void pipeline_sends_per_boundary(void **state)
  * (tests/distributed/test_pipeline_partition.py) 5 on 3: 2 2 1, 4 on 3:
  * 1 2 1, 3 on 2: 2 1 (exact).
  * The step: pp ticks of the largest stage plus the sends.  llama3-70b bf16
- * tp1 pp3 on 3 H100, B = 8 (micro-batches of 3), context 1024: every tick
+ * tp1 pp3 on 3 H100, B = 9 (micro-batches of 3; B = 8 before tester34
+ * F11 made uneven micro-batches 3 3 2, tested in uneven_micro_batches), context 1024: every tick
  * term is the largest stage's 27/80 of the whole model's on one chip at
  * B = 3 (tp1 on 1 chip), so step = 3 x 27/80 x that step + 2 sends =
- * 1.0125 x the tp1 B=3 step + 2 x 2e-6 s (49,152 B = 3 x 8192 x 2 B over
- * NVLink: its 2 us latency, h100-sxm.lua); weights per chip the heaviest
+ * 1.0125 x the tp1 B=3 step + 2 x 2e-6 s (98,304 B = 2 x 3 x 8192 x 2 B,
+ * hidden state and residual, over NVLink: its 2 us latency, h100-sxm.lua); weights per chip the heaviest
  * stage's, stage 0's 27 layers (855,654,400 params each) and the embedding
  * (128,256 x 8192) in bf16: (27 x 855,654,400 + 1,050,673,152) x 2 =
  * 48,306,683,904 B (shard.h rl_shard_stage_weights; stop 29 spread the
@@ -372,7 +373,7 @@ static void uneven_pipeline_stages(void **state)
     rl_shard_plan pl = tp_plan(1);
     rl_shard_result one = eval(&m, &h, pl, RL_PHASE_GENERATE, 1, 3, 1024, p);
     pl.pp = 3;
-    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 8, 1024, p);
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 9, 1024, p);
     assert_int_equal(rl_shard_micro_batch(&r), 3);
     assert_rel(r.step_s, 1.0125 * one.step_s + 2 * 2e-6, 1e-12);
     assert_rel(r.step_s, 3 * r.tick_s + 4e-6, 1e-12);
@@ -450,7 +451,7 @@ static void uneven_pipeline_few_micro_batches(void **state)
  *    2 3 3 2 global layers; the busiest 3 x 131072 + 5 x 4096 = 413,696
  *    token-layers x 4096 B = 1,694,498,816 B (the share 1,434,451,968).
  *  - max_batch: the busiest chip's room over 4,294,967,296 B (not the
- *    share's), floored to the pp micro-batches (rl_shard_max_batch).
+ *    share's), every sequence held (rl_shard_max_batch; no padding).
  *  - Uniform layers, equal stages: the divisor is exactly pp (bit-identical).
  *  - The KV a pass reads follows the stages' own layers too (h30pipe;
  *    fixD had made only the KV held follow them): the Qwen2-style model
@@ -481,7 +482,9 @@ static void stage_kv_is_its_layers(void **state)
     assert_rel(r.kv_seq_chip, 4294967296.0, 1e-15);
     assert_rel(r.kv_bytes, 4294967296.0, 1e-15); /* B = 1: one sequence held */
     double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
-    assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(floor(room / 4294967296.0) / 4) * 4);
+    /* every sequence held, none padded (tester34 F11; was floored to a
+     * multiple of pp: 28 where 30 fit) */
+    assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(room / 4294967296.0));
     assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
     /* the KV read a pass and the attention FLOPs (stage_kv_tick_share) */
     r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 4, 131072, p);
@@ -585,9 +588,9 @@ static void stage_weights_first_last(void **state)
     assert_false(r.fits);
     assert_rel(rl_serve_weight_bytes(&m, &h, 16, 16, 1, p, RL_ATTN_LAYOUT_TP),
                16 * 10657906688.0, 1e-15);
-    assert_rel(rl_shard_stage_weights(&m, 16, 80.0, 1.0, 2.0), 7.0, 0); /* last: 5 + 2 */
-    assert_rel(rl_shard_stage_weights(&m, 3, 80.0, 1.0, 1.0), 28.0, 0); /* first: 27 + 1 */
-    assert_rel(rl_shard_stage_weights(&m, 1, 80.0, 1.0, 2.0), 83.0, 0); /* one stage: all */
+    assert_rel(rl_shard_stage_weights(&m, 16, 80.0, 0.0, 1.0, 2.0), 7.0, 0); /* last: 5 + 2 */
+    assert_rel(rl_shard_stage_weights(&m, 3, 80.0, 0.0, 1.0, 1.0), 28.0, 0); /* first: 27 + 1 */
+    assert_rel(rl_shard_stage_weights(&m, 1, 80.0, 0.0, 1.0, 2.0), 83.0, 0); /* one stage: all */
     rl_model g = load_model("gemma2-27b", NULL, 0);
     pl.pp = 2;
     r = eval(&g, &h, pl, RL_PHASE_GENERATE, 2, 1, 1024, p);
@@ -1009,6 +1012,105 @@ static void plan_is_tp_over(void **state)
     assert_true(rl_shard_plan_is_tp_over(&pl, 1));
 }
 
+/* tester34 F11: a pass over B sequences that pp does not divide runs
+ * m = min(B, pp) micro-batches of B / m, B mod m of them one more, none
+ * padded (shard.h rl_shard_micro_big: vLLM's virtual engines), and a chip
+ * holds and reads the B sequences' KV.  llama3-8b bf16 tp1 pp8 on 8
+ * h100-sxm, ideal, context 8192: a stage's 4 layers hold 4 x 8192 x 4096
+ * B = 134,217,728 B a sequence.  B = 9 (2 + 1 x 7): kv_bytes 9 x that =
+ * 1,207,959,552 B (exact; was 10 sequences, 1,342,177,280), kv_load_s
+ * 1,207,959,552 / 3.35e12 (was 16 sequences' read, = B = 16's); the pass
+ * is 1/8 of the pass at micro-batches of 2 (B = 16's) and 7/8 of that at
+ * micro-batches of 1 (B = 8's): step_s(9) = (step_s(16) + 7 step_s(8)) / 8
+ * (1e-12; was step_s(16)).  FLOPs per chip likewise (tester34 F10):
+ * B = 1 on llama3-70b pp3 (27 27 26) at 4096: the chip's stage runs one
+ * token through 27 of the 80 layers, 27/80 of the model's 149,740,847,104
+ * (139,003,428,864 matmul + 4 x 80 x 64 x 128 x 4096 attention) =
+ * 50,537,535,897.6 (1e-12; was the whole 149,740,847,104); B = 3: 3 x it. */
+static void uneven_micro_batches(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 8;
+    rl_shard_result r8 = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 8, 8192, p);
+    rl_shard_result r9 = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 9, 8192, p);
+    rl_shard_result r16 = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 16, 8192, p);
+    assert_rel(r9.kv_bytes, 1207959552.0, 1e-15);
+    assert_rel(r9.kv_load_s, 1207959552.0 / 3.35e12, 1e-12);
+    assert_rel(r16.kv_load_s, 2147483648.0 / 3.35e12, 1e-12);
+    assert_rel(r9.step_s, (r16.step_s + 7 * r8.step_s) / 8, 1e-12);
+    assert_true(r9.step_s < r16.step_s); /* the case can fail */
+    assert_rel(rl_shard_micro_big(&r9), 1.0 / 8, 0);
+    assert_rel(rl_shard_micro_big(&r16), 1.0, 0);
+    /* memory: no padding; the max batch is every sequence the room holds */
+    double room = rl_shard_chip_room(&h, &r9) - r9.weight_bytes;
+    assert_int_equal(rl_shard_max_batch(&h, &r9), (long long)floor(room / 134217728.0));
+    rl_model b = load_model("llama3-70b", NULL, 0);
+    pl.pp = 3;
+    rl_shard_result f1 = eval(&b, &h, pl, RL_PHASE_GENERATE, 3, 1, 4096, p);
+    rl_shard_result f3 = eval(&b, &h, pl, RL_PHASE_GENERATE, 3, 3, 4096, p);
+    assert_rel(f1.flops, 149740847104.0 * 27 / 80, 1e-12);
+    assert_rel(f3.flops, 3 * 149740847104.0 * 27 / 80, 1e-12);
+}
+
+/* tester34 F2: a stage boundary carries the hidden state and the residual,
+ * rows x d_model each (vLLM llama.py: IntermediateTensors({"hidden_states",
+ * "residual"})), one count for step, shard and simulate
+ * (rl_shard_pp_send_bytes).  llama3-405b bf16 tp8 pp2 on 16 h100-sxm, B =
+ * 64, micro-batches of 32: 2 x 32 x 16384 x 2 B = 2,097,152 B a send (was
+ * 1,048,576, one tensor); simulate's stream of 64 rows 4,194,304 B
+ * (docs/model.md's figure).  Exact. */
+static void pipeline_send_bytes(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-405b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(8);
+    pl.pp = 2;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 64, 2048, p);
+    int found = 0;
+    for (int i = 0; i < r.ncoll; i++)
+        if (r.coll[i].c.kind == RL_P2P) {
+            assert_rel(r.coll[i].c.bytes, 2097152.0, 0);
+            found++;
+        }
+    assert_int_equal(found, 1);
+    assert_rel(rl_shard_pp_send_bytes(&m, 64, RL_BF16), 4194304.0, 0);
+}
+
+/* tester34 F9: a stage holds its own layers' kinds.  DeepSeek-V3 (61
+ * layers, the first 3 dense) fp8 (weights, KV, compute) tp1 pp4 on b200:
+ * vLLM's split 15 15 16 15 puts the 3 dense layers on stage 0 and 16 MoE
+ * layers (30-45) on stage 2, the heaviest: a MoE layer holds 256 routed +
+ * 1 shared expert (3 x 7168 x 2048 each) = 11,318,329,344 MLP and
+ * 187,105,280 attention parameters in fp8 (1 B), its router 256 x 7168 =
+ * 1,835,008 and norms 2 x 7168 + 1536 + 512 = 16,384 kept in bf16 (2 B):
+ * 16 x (11,505,434,624 + 3,670,016 + 32,768) = 184,146,198,528 B (exact
+ * integers; 1e-12).  The layer share gave 16/61 of the layers, 175.55e9
+ * (176.52e9 before h30pipe). */
+static void stage_weights_dense_layers(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_precision f8 = {RL_FP8, RL_FP8, RL_FP8};
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 4;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 4000, f8);
+    assert_rel(r.weight_bytes, 16 * (11505434624.0 + 3670016.0 + 32768.0), 1e-12);
+    /* unit: 10 layers, 4 dense, pp2 (5 5): per-layer bytes 1 on average,
+     * a dense layer 0.4 lighter (delta -0.4): stage 1 (5 MoE) = 5 +
+     * 0.4 x 5 x 4/10 = 5.8 (the first stage 5 - 0.4 x (4 - 2) = 4.2) */
+    rl_model u = m;
+    u.layers = 10;
+    u.dense_layers = 4;
+    assert_rel(rl_shard_stage_weights(&u, 2, 10.0, -0.4, 0.0, 0.0), 5.8, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1021,6 +1123,8 @@ int main(void)
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
+        cmocka_unit_test(uneven_micro_batches),      cmocka_unit_test(pipeline_send_bytes),
+        cmocka_unit_test(stage_weights_dense_layers),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),

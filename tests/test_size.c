@@ -1007,6 +1007,35 @@ static void test_report_kv_sequences_floored(void **state)
     free(res.c);
 }
 
+/* tester34 F12: the report gives an unequal pipeline's stages (vLLM's
+ * split, shard.h rl_shard_stage_layers): llama3-8b's 32 layers on pp3 are
+ * 11 + 11 + 10, the largest 11/32 (it read "each holding 1/3 of the
+ * layers"); equal stages keep "1/P" (exact text). */
+static void test_report_pipeline_stages(void **state)
+{
+    fixture *f = *state;
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    res.c[0].pp = 3;
+    res.c[0].chips = 3;
+    rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    if (!strstr(t, "Pipeline: 3 stages of 1 chips holding 11 + 11 + 10 of the 32 layers") ||
+        !strstr(t, "the largest stage, 11/32 of the layers"))
+        fail_msg("report lacks the stages: %s", strstr(t, "Pipeline:") ? strstr(t, "Pipeline:") : t);
+    assert_null(strstr(t, "1/3 of the layers"));
+    free(t);
+    res.c[0].pp = 2;
+    res.c[0].chips = 2;
+    t = rl_size_report_render(&d, 0);
+    assert_non_null(strstr(t, "Pipeline: 2 stages of 1 chips, each holding 1/2 of the layers"));
+    free(t);
+    free(res.c);
+}
+
 /* tester19 F4: with 1-token outputs no request has an inter-token gap, so
  * there is no TPOT (serve.h: TPOT over requests of >= 2 output tokens;
  * simulate writes null): size's rows say null for tpot_p99_s, tpot_p50_s
@@ -1844,6 +1873,7 @@ int main(void)
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
         cmocka_unit_test(test_report_kv_sequences_floored),
+        cmocka_unit_test(test_report_pipeline_stages),
         cmocka_unit_test(test_report_memory_adds_up),
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_headroom_words),

@@ -573,7 +573,8 @@ static void test_cli_pareto(void **state)
  *    which the isotonic median fit pools to 22.04 us (ktable.h).
  *    (Under NCCL's rows, 18.44 us at both sizes, batch 2 was the faster,
  *    10.99 against 11.02 ms.)
- *  - 2D and pipeline plans are counted as uncalibrated, not mixed in.
+ *  - 2D plans are counted as uncalibrated, not mixed in; pipelines are
+ *    timed as `step --pp` times them (rl_shard_pp_step_calibrated, exact).
  *  - HBM follows TensorRT-LLM's rule (KV <= 0.9 of the free memory): tp8 at
  *    batch 900 holds 9.08 GB of weights (the vocabulary and norms bf16) +
  *    900 x 4096 x 20,480 B = 75.5 GB of KV per chip, under the 85.9 GB (80
@@ -640,10 +641,18 @@ static void test_calibrated_points(void **state)
         int n = rl_shard_compare(&m, &h, RL_PHASE_GENERATE, 8, batch[b], 4096, p, 0, res, 256,
                                  &bl, &bt);
         for (int i = 0; i < n; i++)
-            other += res[i].plan.layout != RL_LAYOUT_1D || res[i].plan.pp > 1;
+            other += res[i].plan.layout != RL_LAYOUT_1D;
     }
     assert_true(other > 0);
     assert_int_equal(s.uncalibrated, other);
+    /* a pipeline point is timed as `step --pp` times it (tester34 F14:
+     * every pipeline was counted uncalibrated; 15 plans, now the 6 2D) */
+    const rl_sweep_point *pp4 = find_point(&s, "tp2 pp4", 1);
+    assert_non_null(pp4);
+    pl.tp = 2;
+    pl.pp = 4;
+    assert_int_equal(rl_shard_pp_step_calibrated(&m, &h, &pl, 8, 1, 4096, p, &r, err, sizeof err), 0);
+    assert_rel(pp4->step_s, r.step_s, 1e-12);
     assert_null(find_point(&s, "tp8", 900));
     assert_null(find_point(&plain, "tp8", 900));
     rl_sweep_free(&plain);
