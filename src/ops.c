@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* FLOPs per element of the elementwise operators (ops.h). */
@@ -152,6 +153,9 @@ typedef struct {
                           else 1, split over all the chips */
     int half;          /* the matmuls added now stay unquantized (rl_op.half) */
     rl_dtype kept;     /* their dtype: rl_dtype_kept(weights) */
+    rl_dtype attn;     /* attention's compute dtype: attention_compute(&c->prec) */
+    int totals;        /* 0: finish() times the ops only and leaves the step's totals
+                          (rl_ops_terms_of reads the ops' times alone) */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -173,7 +177,7 @@ static rl_dtype attention_compute(const rl_precision *p)
 static rl_dtype op_compute(const builder *x, const rl_op *op)
 {
     return op->half                        ? x->kept
-           : op->kind == RL_OP_ATTENTION ? attention_compute(&x->c->prec)
+           : op->kind == RL_OP_ATTENTION ? x->attn
                                          : x->c->prec.compute;
 }
 
@@ -404,6 +408,93 @@ typedef struct {
     double k_kv, k_act, v_kv, v_act;
 } attn_shape;
 
+/* A chunk's candidate lookups for prefix_envelope: the prefixes q it
+ * tries in the table's order (q = 0, then each that puts q + T on a grid
+ * length), each with its lookup's length, pairs scale and scaled time;
+ * found lazily, axis node by node, as far as the longest prefix asked so
+ * far (`next`: the node to try next, -1 for q = 0), so no lookup is made
+ * that the loop over the prefixes below P would not make.  Keyed by all
+ * the lookups read: the table, chip, engine, variant, dtype, causality,
+ * T, window and the shape's other axes. */
+typedef struct {
+    const rl_ktable *t; /* NULL: an empty entry */
+    const rl_hw *h;
+    const rl_serving_engine *e;
+    int v, d, non_causal;
+    double T, W, shape[RL_KSHAPE]; /* shape[1] (the length) 0 */
+    int next, n;
+    double q[RL_KT_AXIS_MAX + 1], len[RL_KT_AXIS_MAX + 1], sc[RL_KT_AXIS_MAX + 1],
+        tq[RL_KT_AXIS_MAX + 1];
+} envelope;
+
+#define ENVELOPES 128 /* direct mapped by (T, W): chunks of a run repeat their lengths */
+
+struct rl_ops_memo {
+    envelope env[ENVELOPES];
+};
+
+rl_ops_memo *rl_ops_memo_new(void) { return calloc(1, sizeof(rl_ops_memo)); }
+
+void rl_ops_memo_free(rl_ops_memo *memo) { free(memo); }
+
+/* The envelope entry of chunk (T, W) at `shape` for table t: the memo's
+ * (emptied when it held another key), else *scratch, empty. */
+static envelope *envelope_of(const builder *x, const rl_serving_engine *e, const rl_ktable *t,
+                             int v, rl_dtype d, double T, double W, const double *shape,
+                             envelope *scratch)
+{
+    double other[RL_KSHAPE]; /* the shape's axes but the length */
+    memcpy(other, shape, sizeof other);
+    other[1] = 0;
+    envelope *c = scratch;
+    if (x->c->memo) {
+        unsigned long long h = (unsigned long long)T * 0x9E3779B97F4A7C15ull ^
+                               (unsigned long long)W * 0xC2B2AE3D27D4EB4Full;
+        c = &x->c->memo->env[h >> 57 & (ENVELOPES - 1)];
+        if (c->t == t && c->h == x->h && c->e == e && c->v == v && c->d == (int)d &&
+            c->non_causal == x->c->non_causal && c->T == T && c->W == W &&
+            !memcmp(c->shape, other, sizeof other))
+            return c;
+    }
+    c->t = t; /* the key, no candidates yet (the lists are written as they are found) */
+    c->h = x->h;
+    c->e = e;
+    c->v = v;
+    c->d = (int)d;
+    c->non_causal = x->c->non_causal;
+    c->T = T;
+    c->W = W;
+    memcpy(c->shape, other, sizeof other);
+    c->next = -1;
+    c->n = 0;
+    return c;
+}
+
+/* Extend c's candidates to every prefix below P (the axis increases, so
+ * those are the ones before the first at or beyond P). */
+static void envelope_extend(const builder *x, envelope *c, double P)
+{
+    const rl_ktable *t = c->t;
+    double x1[RL_KSHAPE], pairs, keys;
+    rl_provenance prov;
+    memcpy(x1, c->shape, sizeof x1);
+    for (; c->next < t->len[1]; c->next++) {
+        int k = c->next;
+        double q = k < 0 ? 0 : t->axis[1][k] - c->T; /* the candidate prefix */
+        if (q >= P)
+            break;
+        if (q < 0 || (k >= 0 && q == 0))
+            continue;
+        pairs_keys(x, c->T, q, c->W, &pairs, &keys);
+        double len = q + c->T, sc = pairs / (len * (len + 1.0) / 2.0);
+        x1[1] = len;
+        c->q[c->n] = q;
+        c->len[c->n] = len;
+        c->sc[c->n] = sc;
+        c->tq[c->n++] = kernel_time(x, c->e, RL_KC_PREFILL_ATTN, c->v, x1, (rl_dtype)c->d, &prov) * sc;
+    }
+}
+
 /* The prefill attention table's monotone envelope in the cached prefix:
  * the lookup of T new tokens on prefix P (a causal prompt of P + T tokens
  * scaled by the query-key pairs, attention_table) is the largest of those
@@ -436,7 +527,7 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
         return RL_KC_PREFILL_ATTN;
-    rl_dtype d = attention_compute(&x->c->prec);
+    rl_dtype d = x->attn;
     double x1[RL_KSHAPE], pairs, keys;
     rl_provenance prov;
     memcpy(x1, shape, sizeof x1);
@@ -445,20 +536,14 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
     double read = keys; /* the distinct keys read, as a decode step's length */
     x1[1] = read;
     double floor_s = kernel_time(x, e, RL_KC_DECODE_ATTN, v, x1, d, &prov);
-    for (int k = -1; k < t->len[1]; k++) {
-        double q = k < 0 ? 0 : t->axis[1][k] - T; /* the candidate prefix */
-        if (q < 0 || q >= P || (k >= 0 && q == 0))
-            continue;
-        pairs_keys(x, T, q, W, &pairs, &keys);
-        double len = q + T, sc = pairs / (len * (len + 1.0) / 2.0);
-        x1[1] = len;
-        double tq = kernel_time(x, e, RL_KC_PREFILL_ATTN, v, x1, d, &prov) * sc;
-        if (tq > best) {
-            best = tq;
-            shape[1] = len;
-            *scale = sc;
+    envelope scratch, *c = envelope_of(x, e, t, v, d, T, W, shape, &scratch);
+    envelope_extend(x, c, P);
+    for (int k = 0; k < c->n && c->q[k] < P; k++) /* the candidates below P, in order */
+        if (c->tq[k] > best) {
+            best = c->tq[k];
+            shape[1] = c->len[k];
+            *scale = c->sc[k];
         }
-    }
     if (!(floor_s > best))
         return RL_KC_PREFILL_ATTN;
     shape[1] = read;
@@ -834,6 +919,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     if (below > 0 && eff <= 0)
         below = moved_below(x, e, c, v, op, t);
     below += eff > 0; /* a derived dtype: one octave more, by the rule of thumb */
+    /* the bands it sets: all four (x->bands), else the edge's alone (none at edge 0) */
+    int q0 = x->bands ? 0 : e->edge - 1, q1 = x->bands ? 4 : e->edge;
+    q0 = q0 > 0 ? q0 : 0;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         double roof = fmax(o->t.compute_s, o->t.memory_s);
@@ -851,15 +939,13 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * (tester16 F1) */
         o->t.time_s = fmax(o->t.time_s, roof);
         o->prov = prov;
-        for (int q = 0; q < 4; q++)
-            if (x->bands || q == e->edge - 1)
-                o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+        for (int q = q0; q < q1; q++)
+            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
         /* nor is a low edge (tester16 F1); a band left unset stays 0, which
          * this never lowers (time_s >= roof: log <= 0), so only the bands
          * set above need it (its log was 9% of a decode span's terms) */
-        for (int q = 0; q < 2 && roof > 0; q++)
-            if (x->bands || q == e->edge - 1)
-                o->band[q] = fmax(o->band[q], log(roof / o->t.time_s));
+        for (int q = q0; q < q1 && q < 2 && roof > 0; q++)
+            o->band[q] = fmax(o->band[q], log(roof / o->t.time_s));
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM
@@ -908,6 +994,8 @@ static void finish(builder *x)
     for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
+    if (!x->totals)
+        return;
     o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
     o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = o->table_s = 0;
     memset(o->prov, 0, sizeof o->prov);
@@ -1049,7 +1137,9 @@ static void rows_tail(builder *x)
 /* rl_ops_build, with op names when `named`, residual bands when `bands`,
  * of the spans in the mask `want` only (1 << rl_ops_span; ALL_SPANS: the
  * whole step with its collectives); ends (NULL: not wanted) gets each
- * span's end in out->op (ops.h rl_ops_span). */
+ * span's end in out->op (ops.h rl_ops_span), and a caller that wants them
+ * (rl_ops_terms_of) reads the ops' times alone, so out's step totals are
+ * then left unset (finish). */
 static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c, int named,
                        int bands, unsigned want, rl_ops *out, int *ends, char *err, size_t errlen)
 {
@@ -1065,7 +1155,8 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
-                             : 1.0, 0, rl_dtype_kept(c->prec.weights)};
+                             : 1.0, 0, rl_dtype_kept(c->prec.weights),
+                 attention_compute(&c->prec), !ends};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */

@@ -120,6 +120,20 @@ typedef struct {
     long long seqs, tokens, prefix;
 } rl_ops_part;
 
+/* Work kept between the steps a caller builds for one configuration
+ * (rl_ops_config.memo): the prefill attention envelope's lookups of a
+ * chunk at each candidate prefix (ops.c prefix_envelope), which do not
+ * depend on the prompt's own prefix.  Entries are keyed by everything
+ * those lookups read (the chip's data by its address), so a step's time
+ * is the same with or without one; a caller that changes a chip's data in
+ * place frees its memo. */
+typedef struct rl_ops_memo rl_ops_memo;
+
+/* A new, empty memo (NULL when out of memory); rl_ops_memo_free(NULL) is
+ * a no-op. */
+rl_ops_memo *rl_ops_memo_new(void);
+void rl_ops_memo_free(rl_ops_memo *memo);
+
 /* What a step computes, and how. */
 typedef struct {
     /* the step's prompts, each attending to its own prefix and tokens only
@@ -179,6 +193,9 @@ typedef struct {
      * keys), z = chips / K; under batch and seq each chip runs all N / K
      * query heads of its KV head.  The bytes a chip reads follow kv_copies. */
     rl_kv_split kv_split;
+    /* Lookups kept between steps (rl_ops_memo; serve.c's step costs);
+     * NULL: none (the default) */
+    rl_ops_memo *memo;
 } rl_ops_config;
 
 /* The 1D TP/EP plan of configuration c (tp, ep, attn_replicated and

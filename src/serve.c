@@ -282,10 +282,12 @@ static void free_dense(rl_ops_cost *c)
 
 /* Forget every cached time (a setter changed the plan they were costed
  * for): the collectives, the linear fits, both memos, the spans' terms,
- * the step template. */
+ * the step template and its op-list memo. */
 static void forget_steps(rl_ops_cost *c)
 {
     c->step0.chips = 0;
+    rl_ops_memo_free(c->memo);
+    c->memo = NULL;
     for (int b = 0; b <= c->cap; b++)
         c->slope[b] = c->comm[b] = NAN;
     free_dense(c);
@@ -355,6 +357,8 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->comm);
     free(c->parts);
     free_dense(c);
+    rl_ops_memo_free(c->memo);
+    c->memo = NULL;
     free(c->memo_key);
     free(c->memo_t);
     c->memo_key = NULL;
@@ -380,6 +384,9 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
         oc.no_collectives = 1;
         if (c->p.compute == RL_FP32)
             oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
+        if (!c->memo)
+            c->memo = rl_ops_memo_new(); /* NULL without memory: no memo, the same times */
+        oc.memo = c->memo;
         c->step0 = oc;
     }
     rl_ops_config oc = c->step0;

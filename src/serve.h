@@ -201,6 +201,8 @@ typedef struct {
                            are mapped at the RL_OPS_MAP_AFTER-th (serve.c term_slot) */
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
                             the plan, KV copies, precision; chips 0: not yet made */
+    rl_ops_memo *memo;   /* step0.memo: the op lists' lookups kept between steps (ops.h);
+                            made with step0, freed with the other caches (NULL: none) */
     rl_ops_part *parts; /* scratch: the step's prompts, capped (capacity nparts) */
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */

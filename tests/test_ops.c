@@ -691,6 +691,62 @@ static void prefill_prefix_monotone(void **state)
     }
 }
 
+/* The op-list memo (ops.h rl_ops_memo: the prefix envelope's candidate
+ * lookups kept by chunk) never moves a step's time: llama3-8b and
+ * gemma2-27b (sliding layers: a second window per chunk) on h100-sxm,
+ * calibrated: 30 chunk lengths T each on prefixes P visited up, down and
+ * in a scrambled order (an entry found up to one P extended to a longer
+ * one, read back at a shorter), then 300 lengths in turn (more than the
+ * memo's 128 slots: entries replaced): every step's time equals the
+ * memo-less build's, bit for bit (tolerance 0), and the envelope chose a
+ * candidate below P in some of them (121 of the 6000 when written).
+ * Checked to fail when an entry found before is not extended to a longer
+ * prefix. */
+static void memo_same_times(void **state)
+{
+    (void)state;
+    const char *models[] = {"llama3-8b", "gemma2-27b"};
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_memo *memo = rl_ops_memo_new();
+    assert_non_null(memo);
+    int checked = 0, candidate = 0;
+    for (int mi = 0; mi < 2; mi++) {
+        rl_model m = load_model(models[mi], NULL, 0);
+        unsigned long long r = 12345;
+        for (int i = 0; i < 3000; i++) {
+            /* 30 chunk lengths, each on 20 prefixes up, 20 down, 20 scrambled;
+             * then 300 lengths in turn (entries replaced) on scrambled prefixes */
+            int k = i % 60;
+            long long T = i < 1800 ? 16 + 67 * (i / 60) : 16 + 7 * (i % 300), P;
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            P = (long long)(r >> 33) % 6000 + 1;
+            if (i < 1800 && k < 20)
+                P = 1 + 300 * k;
+            else if (i < 1800 && k < 40)
+                P = 6000 - 290 * (k - 20);
+            if (m.max_context > 0 && T + P > m.max_context)
+                continue;
+            rl_ops_config c = prefill_cfg(T, P);
+            c.calibrated = 1;
+            const rl_ops *o = build(&m, &h, &c);
+            double plain = o->step_s;
+            for (int k = 0; k < o->n; k++) /* the envelope chose a candidate below P */
+                if (o->op[k].kclass == RL_KC_PREFILL_ATTN) {
+                    candidate += o->op[k].kshape[1] != (double)(T + P);
+                    break;
+                }
+            c.memo = memo;
+            double kept = build(&m, &h, &c)->step_s;
+            assert_true(plain > 0);
+            assert_memory_equal(&plain, &kept, sizeof plain);
+            checked++;
+        }
+    }
+    assert_true(checked > 5000);
+    assert_true(candidate > 20);
+    rl_ops_memo_free(memo);
+}
+
 /* GQA attention under --moe-attn replicated (stop 20's closing note: the
  * lookup ignored it).  Mixtral-8x7B (32 query heads, 8 KV heads) decode,
  * B = 3 at 4096 tokens on 2 chips with EP 2 and attention replicated: each
@@ -1160,6 +1216,7 @@ int main(void)
         cmocka_unit_test(prefill_prefix_reads_the_kv),
         cmocka_unit_test(materialized_over_table),
         cmocka_unit_test(prefill_prefix_monotone),
+        cmocka_unit_test(memo_same_times),
         cmocka_unit_test(gqa_replicated_attention),
         cmocka_unit_test(int4_scales),
         cmocka_unit_test(assumed_mfu),
