@@ -654,10 +654,11 @@ typedef struct {
      * capacity search's verdict (rl_serve_capacity) reads it. */
     double slo_miss_bound;
     /* The TTFTs after the warm-up that count as independent for that
-     * bound's floor: their number over their statistical inefficiency
-     * (serve.c effective_count, RL_SERVE_SLO_NONE); 0, none, without a TTFT
-     * target or with a TTFT p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON
-     * key: rl_serve_slo_bound. */
+     * bound's floor: their number over the statistical inefficiency of
+     * their waits (serve.c ttft_waits, rl_serve_effective_count,
+     * RL_SERVE_SLO_NONE); 0, none, without a TTFT target or with the
+     * waits' p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON key:
+     * rl_serve_slo_bound. */
     double slo_effective_requests;
     /* The TTFTs after the warm-up and how many exceed the TTFT target (0
      * without one).  Not JSON keys: rl_serve_slo_bound. */
