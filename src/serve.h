@@ -552,32 +552,47 @@ typedef struct {
 #define RL_SERVE_SLO_TAIL 0.01
 #define RL_SERVE_SLO_Z 1.645 /* the standard normal's one-sided 95% point */
 /* The bound has a floor (rl_serve_slo_bound; tester32 F2): a sample's
- * requests are not independent, and N effective ones with none over a
- * target show the share over it at most RL_SERVE_SLO_NONE / N (the "rule of
- * three": Garwood's 95% upper limit on a Poisson count seen 0, -ln 0.05;
- * Hanley and Lippman-Hand, JAMA 249(13), 1983), however few its clusters.
- * N is the requests after the warm-up over their statistical inefficiency
- * (the variance of their mean relative to independent values': Friedberg
- * and Cameron, J. Chem. Phys. 52, 1970), estimated by overlapping batch
- * means over batches of 1/RL_SERVE_SLO_BATCHES of them (Meketon and
- * Schmeiser, "Overlapping batch means: something for nothing?", Winter
- * Simulation Conference 1984), of the TTFTs: a backlog near the knee
- * holds TTFT up for the queue's relaxation time, and a sample that met no
- * long backlog shows few exceedances of a target it misses (M/D/1 at
- * 15.34 req/s, seed 8: 8 of 3600 over 1 s where the long run has 3%; N
- * 69, 3/N 4.3%).  TPOT is not counted: its per-request means share their
+ * requests are not independent, and N effective ones with k (the TTFTs
+ * over the target scaled by N / their count, rounded) over it show the
+ * share over it at most Garwood's 95% upper limit on a Poisson count seen
+ * k, over N (rl_serve_garwood_upper; review35 L1): RL_SERVE_SLO_NONE / N at
+ * k = 0, the "rule of three" (-ln 0.05; Hanley and Lippman-Hand, JAMA
+ * 249(13), 1983), 4.74 / N at 1, however few its clusters.  N is the
+ * requests after the warm-up over the statistical inefficiency (the
+ * variance of their mean relative to independent values': Friedberg and
+ * Cameron, J. Chem. Phys. 52, 1970) of their waits, each TTFT less its own
+ * service from its first prefill step (serve.c ttft_waits), estimated by
+ * overlapping batch means over batches of 1/RL_SERVE_SLO_BATCHES of them
+ * (rl_serve_effective_count; Meketon and Schmeiser, "Overlapping batch
+ * means: something for nothing?", Winter Simulation Conference 1984): a
+ * backlog near the knee holds the wait up for the queue's relaxation time,
+ * and a sample that met no long backlog shows few exceedances of a target
+ * it misses (M/D/1 at 15.34 req/s, seed 8: 8 of 3600 over 1 s where the
+ * long run has 3%; N 69, 3/N 4.3%).  The wait, not the TTFT (review35 H1):
+ * a TTFT is mostly its own prefill, so prompt lengths that come in runs (a
+ * tenant's or session's requests together) correlate TTFTs with no queue
+ * at all; 4000 requests at 5 req/s in blocks of 200 of 300 or 3000 tokens
+ * read N = 83 and a capacity of 0 beside a run that met its 0.5 s target
+ * with none over.  The inefficiency of the mean wait stands in for that of
+ * the share over the target, the quantity bounded (review35 L5): both come
+ * from the backlog's relaxation time.  With RL_SERVE_SLO_BATCHES batches,
+ * the estimate's relative sd is about sqrt(4/3 / RL_SERVE_SLO_BATCHES),
+ * 37% (Meketon and Schmeiser's variance, (4/3) b / m; review35 M3): N is a
+ * rough figure, and the confirming sample's need (rl_serve_capacity) with
+ * it.  TPOT is not counted: its per-request means share their
  * decode steps with every concurrent request, so N reads tens in any
  * batched run, far from its target or not, and a backlog does not raise it
  * past the step time at the batch cap (a limit of the floor: a TPOT
  * target's verdict rests on the clustered bound alone). */
 #define RL_SERVE_SLO_NONE 2.996
 #define RL_SERVE_SLO_BATCHES 10
-/* The floor holds where a backlog shows: a TTFT p99 at least this share of
- * its target.  3/N bounds the share over any level, however far above the
- * sample; far below a target (a TTFT p99 of 18 ms under a 1 s target, the
- * test_size case of 2000-token outputs) it would only cost runs.  A lucky
- * sample's p99 read half the truth (M/D/1 seed 8 at 15.34 req/s: 0.887 s on
- * 4000 requests, 1.84 s on 20000), so a quarter leaves a factor 2 more. */
+/* The floor holds where a backlog shows: a p99 of the waits (serve.c
+ * ttft_waits) at least this share of the TTFT target.  A floor bounds the
+ * share over any level, however far above the sample; far below a target
+ * (a TTFT p99 of 18 ms under a 1 s target, the test_size case of
+ * 2000-token outputs) it would only cost runs.  A lucky sample's p99 read
+ * half the truth (M/D/1 seed 8 at 15.34 req/s: 0.887 s on 4000 requests,
+ * 1.84 s on 20000), so a quarter leaves a factor 2 more. */
 #define RL_SERVE_SLO_NEAR 0.25
 
 typedef struct {
@@ -639,11 +654,15 @@ typedef struct {
      * capacity search's verdict (rl_serve_capacity) reads it. */
     double slo_miss_bound;
     /* The TTFTs after the warm-up that count as independent for that
-     * bound's floor: their number over their statistical inefficiency
-     * (serve.c effective_count, RL_SERVE_SLO_NONE); 0, none, without a TTFT
-     * target or with a TTFT p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON
-     * key: rl_serve_slo_bound. */
+     * bound's floor: their number over the statistical inefficiency of
+     * their waits (serve.c ttft_waits, rl_serve_effective_count,
+     * RL_SERVE_SLO_NONE); 0, none, without a TTFT target or with the
+     * waits' p99 under RL_SERVE_SLO_NEAR of it.  Not a JSON key:
+     * rl_serve_slo_bound. */
     double slo_effective_requests;
+    /* The TTFTs after the warm-up and how many exceed the TTFT target (0
+     * without one).  Not JSON keys: rl_serve_slo_bound. */
+    double slo_ttft_counted, slo_ttft_over;
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
@@ -838,9 +857,25 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
 
 /* The upper confidence bound on the share of run r's requests over a
  * target by which the capacity search decides (RL_SERVE_SLO_TAIL): the
- * larger of r's slo_miss_bound and RL_SERVE_SLO_NONE over its
- * slo_effective_requests; 0 without targets. */
+ * larger of r's slo_miss_bound and the floor its slo_effective_requests
+ * set (RL_SERVE_SLO_NONE: Garwood's limit at its effective exceedances
+ * over them); 0 without targets. */
 double rl_serve_slo_bound(const rl_serve_result *r);
+
+/* Garwood's 95% upper limit on the mean of a Poisson count seen k times,
+ * chi2(0.95; 2k + 2) / 2 (Biometrika 28, 1936): RL_SERVE_SLO_NONE at 0
+ * (exact), else Wilson and Hilferty's cube-root approximation (Biometrika
+ * 1931; 4.73 at 1 where the exact limit is 4.744). */
+double rl_serve_garwood_upper(double k);
+
+/* The effective sample size of the m values v: m over their statistical
+ * inefficiency (at least 1), the variance of their mean relative to
+ * independent values', by overlapping batch means over batches of
+ * m / RL_SERVE_SLO_BATCHES (serve.h RL_SERVE_SLO_NONE); m when there are
+ * too few for batches of 2 (under 2 RL_SERVE_SLO_BATCHES values) or none
+ * varies (independent for all they show).  An AR(1) series of
+ * coefficient phi reads about m (1 - phi) / (1 + phi). */
+double rl_serve_effective_count(const double *v, long long m);
 
 /* The capacity a run reports (tester13 #4): the search's figure `searched`
  * (rl_serve_capacity), raised to the rate the run's n arrivals req reached,

@@ -538,7 +538,15 @@ static void test_metric_definitions(void **state)
  * server is the busy fraction (utilization) too (2%, 20000 requests).  The
  * mean TTFT is the Pollaczek-Khinchine D + rho D / (2 (1 - rho)) = 1.5 D at
  * rho = 0.5 (3%, sampling).  With a TTFT p99 target of 4 D the capacity is
- * lower, sustained there and not at 10% more (the search's requests). */
+ * lower, sustained there (the search's requests) and within [0.84, 1.02]
+ * of M/D/1's exact figure for it, lambda D = 0.46288 (the wait's
+ * distribution, md1_wait_cdf below, at 3 D reaching 0.99), the band of
+ * test_md1_slo_capacity_not_optimistic.  It reads 0.410 (0.886 of it)
+ * since the floor takes Garwood's limit at the effective exceedances
+ * (review35 L1; 0.444 with the rule of three), so the old check that the
+ * search's requests miss the target at 10% more (0.451, still below the
+ * exact 0.463) no longer holds: at 1.15 times it (0.472, above it), the
+ * sample's p99 must exceed 4 D. */
 static void test_capacity_md1(void **state)
 {
     fixture *f = *state;
@@ -560,13 +568,14 @@ static void test_capacity_md1(void **state)
     double cap_slo;
     assert_int_equal(rl_serve_capacity(r, 20000, &c, &f->cost, &f->cost, 0, &cap_slo, err, sizeof err), 0);
     assert_true(cap_slo < cap);
+    assert_true(cap_slo * D >= 0.84 * 0.46288 && cap_slo * D <= 1.02 * 0.46288);
     /* the search's requests (the first 4000) at its load and 10% above */
     rl_request *q = malloc(4000 * sizeof *q);
     double q0 = 3999 / (r[3999].arrival - r[0].arrival);
     for (int k = 0; k < 2; k++) {
         for (int i = 0; i < 4000; i++) {
             q[i] = r[i];
-            q[i].arrival = (r[i].arrival - r[0].arrival) * q0 / (cap_slo * (k ? 1.1 : 1));
+            q[i].arrival = (r[i].arrival - r[0].arrival) * q0 / (cap_slo * (k ? 1.15 : 1));
         }
         out = run(f, q, 4000, &c);
         assert_true(k ? out.ttft.p99 > 4 * D : out.ttft.p99 <= 4 * D);
@@ -1820,6 +1829,134 @@ static void test_md1_slo_capacity_not_optimistic(void **state)
         fail_msg("median capacity %g, M/D/1 %g", median, star);
 }
 
+/* A uniform draw in (0, 1) from state *u: splitmix64 (Steele, Lea and
+ * Flood, OOPSLA 2014), the top 53 bits, offset by half a step. */
+static double rng_unit(unsigned long long *u)
+{
+    unsigned long long z = (*u += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* review35 M3: the floor's estimators alone.  rl_serve_effective_count on
+ * AR(1) series x_t = phi x_{t-1} + e_t of m = 20,000: the mean's
+ * statistical inefficiency is (1 + phi) / (1 - phi) (Priestley, "Spectral
+ * Analysis and Time Series", 1981, eq. 5.3.19 for the AR(1) spectrum at 0),
+ * so N = m (1 - phi) / (1 + phi): 1052.6 at phi 0.9, m at phi 0.  One
+ * estimate with 10 batches has a relative sd of about 37% (serve.h
+ * RL_SERVE_SLO_NONE), so the test averages the inefficiency m / N over 16
+ * series: sd about 9%, tolerance 20% (reads 19.77 against 19).  At phi 0
+ * the estimate is clipped at 1 (N at most m), which lifts the average of
+ * a 37%-sd estimate to about 1 + 0.37 x 0.399 = 1.15 (the normal's mean
+ * excess over its mean): reads 1.169, tolerance [1, 1.3].  A factor-2
+ * error in the OBM normalisation fails both.  Degenerate inputs: a constant series, and 19
+ * values (too few for batches of 2), count as independent (m).
+ * rl_serve_garwood_upper: chi2(0.95; 2k + 2) / 2 (tables: 2.996 exact at 0,
+ * 4.744 at 1, 6.296 at 2, 16.962 at 10), within 0.5% (Wilson and Hilferty).
+ * rl_serve_slo_bound: the floor at the effective exceedances (review35 L1):
+ * 10 of 3000 over with N = 300 is k = 1, 4.73 / 300 = 1.58%, not 3/300. */
+static void test_effective_count_and_floor(void **state)
+{
+    (void)state;
+    enum { M = 20000, SERIES = 16 };
+    static double x[M];
+    unsigned long long u = 12345;
+    static const double phis[2] = {0.9, 0}, lo[2] = {0.8, 1}, hi[2] = {1.2, 1.3};
+    for (int p = 0; p < 2; p++) {
+        double phi = phis[p], ineff = 0;
+        for (int s = 0; s < SERIES; s++) {
+            double prev = 0;
+            for (int i = 0; i < M; i++) {
+                double a = rng_unit(&u), b = rng_unit(&u); /* Box-Muller */
+                prev = phi * prev + sqrt(-2 * log(a)) * cos(2 * M_PI * b);
+                x[i] = 5 + prev;
+            }
+            ineff += M / rl_serve_effective_count(x, M) / SERIES;
+        }
+        double want = (1 + phi) / (1 - phi);
+        if (!(ineff / want >= lo[p] && ineff / want <= hi[p]))
+            fail_msg("phi %g: inefficiency %g, AR(1) %g", phi, ineff, want);
+    }
+    for (int i = 0; i < M; i++)
+        x[i] = 0.25;
+    assert_true(rl_serve_effective_count(x, M) == M);
+    for (int i = 0; i < 19; i++)
+        x[i] = i % 2 ? 1 : 3 * i;
+    assert_true(rl_serve_effective_count(x, 19) == 19);
+    assert_true(rl_serve_effective_count(x, 0) == 0);
+    static const double garwood[4][2] = {{0, 2.996}, {1, 4.744}, {2, 6.296}, {10, 16.962}};
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(rl_serve_garwood_upper(garwood[i][0]) / garwood[i][1] - 1) < 0.005);
+    rl_serve_result r = {.slo_miss_bound = 0.001, .slo_effective_requests = 300,
+                         .slo_ttft_counted = 3000, .slo_ttft_over = 10};
+    assert_true(fabs(rl_serve_slo_bound(&r) - rl_serve_garwood_upper(1) / 300) < 1e-12);
+    r.slo_ttft_over = 0;
+    assert_true(fabs(rl_serve_slo_bound(&r) - 2.996 / 300) < 1e-5);
+    r.slo_effective_requests = 0; /* no backlog shows: the clustered bound alone */
+    assert_true(rl_serve_slo_bound(&r) == 0.001);
+}
+
+/* review35 H1: prompt lengths that come in runs.  4000 requests, Poisson
+ * at 5 req/s, 100-token outputs, prompts in blocks of 200 whose mean is
+ * 300 or 3000 tokens (review35's trace's pattern of blocks, lognormal sigma
+ * 0.3, 10..7000), llama3-8b on one H100, TTFT target 0.5 s.  The run meets
+ * it with no request over (TTFT p99 0.271 s).  The floor counted effective
+ * requests from the TTFTs, which follow the blocks' prompts with no queue
+ * at all, and read a floor over 1% at every load: max_sustainable_qps 0 on
+ * main 7c7d8a7 (review35's own trace: 0, where bf864a6 read 8.64).
+ * Counted on the waits it reads 8.35 (8.35 with the rule of three too).
+ * The capacity must be at least the run's own rate (4.99: it meets the
+ * target with none over) and at least 60% of the same lengths shuffled
+ * (11.25; a block of long prompts is a real burst of work, so not all of
+ * it: bf864a6 read 0.80 of it on review35's trace, this one 0.74). */
+static void test_block_prompts_capacity(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    enum { N = 4000, BLOCK = 200 };
+    static int len[N], shuffled[N];
+    unsigned long long u = 3;
+    for (int b = 0; b < N / BLOCK; b++) {
+        double mu = "sLsLLLLLLLLLsLLLLsLs"[b] == 'L' ? 3000 : 300;
+        for (int i = b * BLOCK; i < (b + 1) * BLOCK; i++) {
+            double a = rng_unit(&u), c = rng_unit(&u);
+            double l = mu * exp(0.3 * sqrt(-2 * log(a)) * cos(2 * M_PI * c));
+            len[i] = shuffled[i] = (int)fmin(7000, fmax(10, l));
+        }
+    }
+    for (int i = N - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)(rng_unit(&u) * (i + 1)), t = shuffled[i];
+        shuffled[i] = shuffled[j];
+        shuffled[j] = t;
+    }
+    double cap[2], rate = 0;
+    for (int k = 0; k < 2; k++) {
+        char path[64], args[256];
+        snprintf(path, sizeof path, "/tmp/rl_blocks_%d_%d.csv", (int)getpid(), k);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        unsigned long long w = 7; /* the same arrivals for both */
+        double t = 0;
+        for (int i = 0; i < N; i++) {
+            t += -log(rng_unit(&w)) / 5.0;
+            fprintf(f, "%.6f,%d,100\n", t, k ? shuffled[i] : len[i]);
+        }
+        fclose(f);
+        rate = (N - 1) / t;
+        snprintf(args, sizeof args,
+                 "simulate --model llama3-8b --hw h100-sxm --trace %s --ttft-p99 0.5 --format json",
+                 path);
+        cap[k] = cli_number(args, "max_sustainable_qps", out, sizeof out);
+        if (k == 0)
+            assert_true(cli_number(args, "slo_attainment", out, sizeof out) == 1);
+        remove(path);
+    }
+    if (!(cap[0] >= rate && cap[0] >= 0.6 * cap[1]))
+        fail_msg("blocks: capacity %g, its own rate %g, shuffled %g", cap[0], rate, cap[1]);
+}
+
 /* tester33 F1: a run needs host_bw only for swap preemption or a host
  * prefix tier, net_bw only for disagg (serve.c check_links): a spec without
  * them runs continuous batching, and a run that needs one names the file,
@@ -2482,6 +2619,8 @@ int main(void)
         cmocka_unit_test(test_static_capacity_is_saturation),
         cmocka_unit_test(test_md1_capacity_closed_form),
         cmocka_unit_test(test_md1_slo_capacity_not_optimistic),
+        cmocka_unit_test(test_effective_count_and_floor),
+        cmocka_unit_test(test_block_prompts_capacity),
         cmocka_unit_test(test_mla_kv_layouts), cmocka_unit_test(test_mla_ep_layout_agrees),
         cmocka_unit_test(test_pipeline_parallel),
         cmocka_unit_test(test_expert_parallel_degrees),
