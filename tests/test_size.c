@@ -616,6 +616,22 @@ static void test_pipeline_layouts_searched(void **state)
     rl_size_result_free(&r);
 }
 
+/* A bf16 search of m on the one profile h (hbm_reserve 0.1, the default
+ * headroom; max_chips 0: the default), failing the test on an error. */
+static rl_size_result bf16_search(rl_model *m, rl_hw *h, long long max_chips, double ttft,
+                                  double tpot, rl_workload w)
+{
+    rl_precision bf16 = {RL_BF16, RL_BF16, RL_BF16};
+    rl_size_input in = {.m = m, .hw = h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = ttft,
+                        .slo_tpot = tpot, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
+                        .max_chips = max_chips, .prec = &bf16, .w = w};
+    rl_size_result r;
+    char err[512];
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return r;
+}
+
 /* A kind is kept only when each of its pipeline streams holds the longest
  * request (review-b finding 1): llama2-13b on h100-pcie cut to 8.6 GB of
  * HBM, 3500-token prompts and 400-token outputs.  The 4-chip tp2 pp2
@@ -629,15 +645,10 @@ static void test_pipeline_kind_holds_per_stream(void **state)
     rl_model m = load_model("llama2-13b", NULL, 0);
     rl_override hbm = {"hbm_bytes", "8.6e9"};
     rl_hw h = load_hw("h100-pcie", &hbm, 1);
-    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 20,
-                        .slo_tpot = 1, .headroom = RL_SIZE_HEADROOM, .nprec = 1,
-                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}};
-    in.w = (rl_workload){.n = 200, .qps = 0.5, .prompt = {RL_DIST_FIXED, 3500, 0},
-                         .output = {RL_DIST_FIXED, 400, 0}, .seed = 1};
-    rl_size_result r;
-    char err[512];
-    if (rl_size_search(&in, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    rl_size_result r = bf16_search(&m, &h, 0, 20, 1,
+                                   (rl_workload){.n = 200, .qps = 0.5,
+                                                 .prompt = {RL_DIST_FIXED, 3500, 0},
+                                                 .output = {RL_DIST_FIXED, 400, 0}, .seed = 1});
     assert_true(r.n > 0);
     for (int i = 0; i < r.n; i++) {
         double kv = rl_serve_kv_capacity(&m, &h, r.c[i].chips, r.c[i].pp, r.c[i].ep, r.c[i].p,
@@ -704,15 +715,10 @@ static void test_memory_busiest_kv_stage(void **state)
     rl_model m = load_model("gemma2-27b", NULL, 0);
     rl_override dom = {"domain_chips", "1"};
     rl_hw h = load_hw("h100-sxm", &dom, 1);
-    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 60,
-                        .slo_tpot = 1, .headroom = RL_SIZE_HEADROOM, .nprec = 1, .max_chips = 2,
-                        .prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16}};
-    in.w = (rl_workload){.n = 60, .qps = 0.2, .prompt = {RL_DIST_FIXED, 6000, 0},
-                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
-    rl_size_result r;
-    char err[512];
-    if (rl_size_search(&in, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    rl_size_result r = bf16_search(&m, &h, 2, 60, 1,
+                                   (rl_workload){.n = 60, .qps = 0.2,
+                                                 .prompt = {RL_DIST_FIXED, 6000, 0},
+                                                 .output = {RL_DIST_FIXED, 100, 0}, .seed = 1});
     int pp = 0;
     for (int i = 0; i < r.n; i++)
         if (r.c[i].pp == 2) {
