@@ -85,9 +85,9 @@ rl_params rl_arch_params(const rl_model *m)
     p.embedding = V * D;
     p.lm_head = m->tied_embeddings ? 0.0 : V * D;
     /* per layer: norms_per_layer gains of D, MLA's latent norms, qk_norm's
-     * two of head_dim; one final norm */
+     * two of head_dim; one final norm (rl_arch_final_norm_params) */
     double qk = m->qk_norm ? 2.0 * (double)m->head_dim : 0.0;
-    p.norms = ((double)m->norms_per_layer * L + 1.0) * D +
+    p.norms = (double)m->norms_per_layer * L * D + rl_arch_final_norm_params(m) +
               L * ((double)(m->q_lora_rank + m->kv_lora_rank) + qk);
     double shared_part = p.attention + p.router + p.embedding + p.lm_head + p.norms;
     p.total = shared_part + p.mlp;
@@ -175,6 +175,11 @@ double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double cont
         return context * m->kv_bytes_per_token;
     return rl_arch_kv_elems_per_token_layer(m) * rl_dtype_kv_bytes(kv) *
            layer_context_sum(m, context, view);
+}
+
+double rl_arch_final_norm_params(const rl_model *m)
+{
+    return m->abstract ? 0.0 : (double)m->d_model;
 }
 
 double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv)

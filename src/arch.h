@@ -60,6 +60,13 @@ rl_params rl_arch_params(const rl_model *m);
  * and serve.c (tester22 F3). */
 double rl_arch_tp_replicated_params(const rl_model *m);
 
+/* The final norm's parameters (before the LM head, on the last pipeline
+ * stage): one gain vector of d_model, an RMSNorm as every shipped spec's
+ * (Llama's `model.norm`; the spec format counts no norm biases, so a
+ * LayerNorm's bias is not counted here either); 0 for an abstract model.
+ * The one count rl_arch_params' norms and the stage split read. */
+double rl_arch_final_norm_params(const rl_model *m);
+
 /* Of rl_arch_params_read(m, tokens): the embedding / LM head elements (the
  * LM head's table, or the tied table, plus the `tokens` gathered embedding
  * rows); 0 for abstract models.  They keep rl_dtype_kept's dtype. */

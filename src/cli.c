@@ -1731,7 +1731,7 @@ int rl_cli_simulate(rl_opts *o)
                       "every pass %d ticks of the largest stage, %.4g x the stages' sum, as with "
                       "every stream busy: a lone stream's TPOT reads up to %.3g%% high (step --pp "
                       "below %d sequences charges the sum)",
-                   c.pp, m.layers, rl_shard_stage_layers(m.layers, c.pp, c.pp - 2), c.pp, stage_f,
+                   c.pp, m.layers, (m.layers + c.pp - 1) / c.pp, c.pp, stage_f,
                    100 * (stage_f - 1), c.pp);
     char missed[256];
     if (free_qps >= reached)

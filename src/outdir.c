@@ -84,8 +84,8 @@ int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size
     int own = rl_guard_folder_in_tree(dir, nearest, sizeof nearest, tree, sizeof tree);
     size_t n = 0;
     if (strcmp(nearest, dir) != 0)
-        n = (size_t)snprintf(note, notelen, "does not exist: it is made, with its missing parents, "
-                             "in '%s'", nearest);
+        n = (size_t)snprintf(note, notelen, "does not exist: it will be made, with its missing "
+                             "parents, in '%s' when the run writes a file", nearest);
     if (own && n < notelen)
         snprintf(note + n, notelen - n, "%sis a folder of roofline's own tree (%s), where files "
                  "roofline does not ship would lie beside its sources (a later `git add` takes "

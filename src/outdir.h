@@ -126,7 +126,9 @@ int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen);
  * missing one is made with its missing parents, as calibrate's folders
  * are).  Returns -1 with the reason in why (exit 2), else 0 with what the
  * user should hear in note ("" when nothing): a folder that does not exist
- * ("does not exist: it is made, with its missing parents, in NEAREST"; a
+ * ("does not exist: it will be made, with its missing parents, in NEAREST
+ * when the run writes a file": a run that writes nothing makes nothing,
+ * rl_outdir_defer; review35 L3; a
  * typo'd absolute path made at the file system's root was silent,
  * tester33 F3) and a folder of roofline's own tree outside model/,
  * hw_profiles/ and out/ ("is a folder of roofline's own tree (TOP) ...":

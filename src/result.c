@@ -586,35 +586,52 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
  * and max_batch (rl_shard_max_batch), as step's header gives them for one
  * copy, null on a prefill row. */
 /* A pipeline's split of m's layers over pp stages (shard.h
- * rl_shard_stage_layers, vLLM's): "pp_stage_layers" (each stage's layers),
- * "pp_max_stage_layers" (the largest stage, which sets the pace and the
- * memory per chip) and, with `note` where the stages are unequal,
- * "pp_stages_note"; nothing for pp <= 1 or an abstract model. */
-static void add_stages(cJSON *o, const rl_model *m, long long pp, int note)
+ * rl_shard_stage_layers under h's engine's split, rl_shard_split_of):
+ * "pp_stage_layers" (each stage's layers), "pp_max_stage_layers" (the
+ * largest stage, which sets the pace) and, with `note` where the stages
+ * are unequal, "pp_stages_note"; nothing for pp <= 1 or an abstract model. */
+static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp, int note)
 {
     if (pp <= 1 || m->abstract)
         return;
+    int split = rl_shard_split_of(h);
     cJSON *a = cJSON_AddArrayToObject(o, "pp_stage_layers");
-    for (long long s = 0; s < pp; s++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)rl_shard_stage_layers(m->layers, pp, s)));
-    long long big = rl_shard_stage_layers(m->layers, pp, pp - 1 - (m->layers % pp > 0));
+    long long big = 0;
+    for (long long s = 0; s < pp; s++) {
+        long long k = rl_shard_stage_layers(m->layers, pp, s, split);
+        big = k > big ? k : big;
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)k));
+    }
     cJSON_AddNumberToObject(o, "pp_max_stage_layers", (double)big);
     if (m->layers % pp == 0 || !note)
         return;
-    char text[1024];
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char how[320];
+    if (split == RL_SPLIT_TRTLLM)
+        snprintf(how, sizeof how,
+                 "as TensorRT-LLM splits them (engine %s; mapping.py pp_layers: %lld each, the "
+                 "%lld left over one each to the first stages; vLLM gives them to the stages "
+                 "before the last: the same sizes, another heaviest stage)",
+                 e->name, m->layers / pp, m->layers % pp);
+    else
+        snprintf(how, sizeof how,
+                 "as vLLM splits them (%s%s; get_pp_indices: %lld each, the %lld left over one "
+                 "each to the stages before the last; TensorRT-LLM gives them to the first: the "
+                 "same sizes, another heaviest stage)",
+                 e ? "engine " : "no engine selected: vLLM's split taken", e ? e->name : "",
+                 m->layers / pp, m->layers % pp);
+    char text[1600]; /* how (< 320) + the rest (< 1200 with 19-digit numbers) */
     snprintf(text, sizeof text,
-             "unequal stages: %lld layers over %lld stages as vLLM splits them (get_pp_indices: "
-             "%lld each, the %lld left over one each to the stages before the last; TensorRT-LLM "
-             "gives them to the first, the same sizes); the pipeline runs at the pace of its "
-             "largest stage (%lld layers): a pass of %lld micro-batches is %lld of its ticks, "
+             "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
+             "its largest stage (%lld layers): a pass of %lld micro-batches is %lld of its ticks, "
              "x%.6g the whole model's op list, plus the %lld stage sends (step and shard: of "
              "m = min(batch, %lld) micro-batches max(1, m x %lld / %lld) x, down to the sum of "
              "the stages; simulate and size charge every pass the x%.6g); each chip holds "
              "its stage's layers' weights and KV, the first stage's the embedding too and the "
              "last stage's the LM head (vLLM, TensorRT-LLM), and memory is the heaviest "
-             "stage's (a time share %lld/%lld)", m->layers, pp, m->layers / pp,
-             m->layers % pp, big, pp, pp, rl_shard_stage_scale(m, pp), pp - 1, pp, big,
-             m->layers, rl_shard_stage_scale(m, pp), big, m->layers);
+             "stage's (a time share %lld/%lld)", m->layers, pp, how, big, pp, pp,
+             rl_shard_stage_scale(m, pp), pp - 1, pp, big, m->layers, rl_shard_stage_scale(m, pp),
+             big, m->layers);
     cJSON_AddStringToObject(o, "pp_stages_note", text);
 }
 
@@ -656,7 +673,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
     if (stages) /* shard's rows; step's header holds them (rl_result_step_sharded) */
-        add_stages(r, m, s->plan.pp, 0);
+        add_stages(r, m, h, s->plan.pp, 0);
     if (best)
         cJSON_AddStringToObject(r, "best", best);
     cJSON_AddItemToArray(rows, r);
@@ -873,7 +890,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
-    add_stages(o, m, plan->pp, 1);
+    add_stages(o, m, h, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
@@ -1333,7 +1350,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
 /* A replica's layout (serve.h): its name, the copies of each token's KV,
  * its pipeline stages (pp), expert-parallel groups per stage (ep) and the
  * chips of one stage. */
-static void add_layout(cJSON *j, const rl_model *m, long long chips, long long pp, long long ep,
+static void add_layout(cJSON *j, const rl_model *m, const rl_hw *h, long long chips, long long pp, long long ep,
                        rl_attn_layout l)
 {
     pp = pp > 1 ? pp : 1;
@@ -1355,7 +1372,7 @@ static void add_layout(cJSON *j, const rl_model *m, long long chips, long long p
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
-    add_stages(j, m, pp, 1);
+    add_stages(j, m, h, pp, 1);
 }
 
 /* The run's table-time share (ops.h rl_ops_serving_share: its decode steps
@@ -1423,7 +1440,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
-    add_layout(j, run->m, run->chips_per_replica, c->pp, c->ep, c->layout);
+    add_layout(j, run->m, run->h, run->chips_per_replica, c->pp, c->ep, c->layout);
     /* the running sequences' pool: what --prefix-cache's HBM tier leaves of
      * the KV room (serve.c carves the tier out of it; tester28 F7), and the
      * tier beside it */
@@ -1524,7 +1541,7 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
     cJSON_AddStringToObject(o, "weights", rl_dtype_name(c->p.weights));
     cJSON_AddStringToObject(o, "kv", rl_dtype_name(c->p.kv));
     cJSON_AddStringToObject(o, "compute", rl_dtype_name(c->p.compute));
-    add_layout(o, in->m, c->chips, c->pp, c->ep, c->layout);
+    add_layout(o, in->m, h, c->chips, c->pp, c->ep, c->layout);
     const keyed more[] = {
         {"chips_per_replica", (double)c->chips},
         {"replicas", c->replicas},

@@ -179,12 +179,20 @@ double rl_shard_sends_s(const rl_shard_result *r)
     return sends;
 }
 
-long long rl_shard_stage_layers(long long layers, long long pp, long long s)
+int rl_shard_split_of(const rl_hw *h)
+{
+    const rl_serving_engine *e = h ? rl_engines_selected(&h->engines) : NULL;
+    return e && !strncmp(e->name, "trtllm", 6) ? RL_SPLIT_TRTLLM : RL_SPLIT_VLLM;
+}
+
+long long rl_shard_stage_layers(long long layers, long long pp, long long s, int split)
 {
     if (pp <= 1)
         return layers;
-    long long r = layers % pp; /* stages pp-2 .. pp-1-r hold one more */
-    return layers / pp + (s >= pp - 1 - r && s < pp - 1);
+    long long r = layers % pp;
+    if (split == RL_SPLIT_TRTLLM) /* stages 0 .. r-1 hold one more */
+        return layers / pp + (s < r);
+    return layers / pp + (s >= pp - 1 - r && s < pp - 1); /* stages pp-2 .. pp-1-r */
 }
 
 /* ceil(layers / pp), the largest stage's layers; 0 when the layers are not
@@ -204,8 +212,8 @@ double rl_shard_stage_div(const rl_model *m, long long pp)
     return big ? (double)m->layers / (double)big : (double)(pp > 1 ? pp : 1);
 }
 
-double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double dense,
-                              double first, double last)
+double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
+                              double dense, double first, double last)
 {
     if (pp <= 1 || m->abstract || m->layers < pp)
         return layered + first + last;
@@ -214,7 +222,7 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, d
     long long Ld = m->experts > 0 ? m->dense_layers : 0;
     double L = (double)m->layers, best = 0;
     for (long long s = 0, l = 0; s < pp; s++) {
-        long long n = rl_shard_stage_layers(m->layers, pp, s);
+        long long n = rl_shard_stage_layers(m->layers, pp, s, split);
         double w = layered * (double)n / L + (s == 0 ? first : 0) + (s == pp - 1 ? last : 0);
         if (dense != 0 && Ld > 0) { /* its dense layers' excess over the layer share */
             long long nd = l >= Ld ? 0 : (l + n <= Ld ? n : Ld - l);
@@ -226,7 +234,7 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, d
     return best;
 }
 
-double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context)
+double rl_shard_stage_kv_div(const rl_model *m, long long pp, int split, double context)
 {
     double W = (double)m->sliding_window;
     if (pp <= 1 || m->abstract || m->layers < pp || rl_arch_local_layers(m) == 0 || context <= W)
@@ -234,7 +242,7 @@ double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context)
     double total = 0, busiest = 0; /* token-layers of cache: whole, busiest stage */
     for (long long s = 0, l = 0; s < pp; s++) {
         double held = 0;
-        for (long long end = l + rl_shard_stage_layers(m->layers, pp, s); l < end; l++)
+        for (long long end = l + rl_shard_stage_layers(m->layers, pp, s, split); l < end; l++)
             held += rl_arch_layer_is_local(m, l) ? W : context;
         total += held;
         busiest = held > busiest ? held : busiest;
@@ -585,7 +593,7 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
  * rl_arch_kept_params) in rl_dtype_kept's dtype: what a chip stores into
  * r->weight_bytes; returns what one tick over `tokens` token rows of the
  * replica reads (bytes). */
-static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
+static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split, rl_precision p,
                            double tokens, rl_shard_result *r)
 {
     long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
@@ -632,9 +640,9 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
         kept_read = (kept_blocks + vocab_read + kept_experts * touched) / P;
         if (pl->pp > 1) { /* the embedding on the first stage, the LM head and
                              final norm on the last (rl_shard_stage_weights) */
-            double D = (double)m->d_model, emb = pc.embedding / Mtp;
-            double head = (m->tied_embeddings ? pc.embedding : pc.lm_head) / Mtp + D;
-            double layered = blocks + experts - D, layered_kept = kept_blocks + kept_experts - D;
+            double fin = rl_arch_final_norm_params(m), emb = pc.embedding / Mtp;
+            double head = (m->tied_embeddings ? pc.embedding : pc.lm_head) / Mtp + fin;
+            double layered = blocks + experts - fin, layered_kept = kept_blocks + kept_experts - fin;
             /* a dense layer's bytes less an MoE layer's (tester34 F9): its
              * MLP against the router, shared and routed experts, each class
              * kept as above */
@@ -652,7 +660,7 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
                         rl_dtype_weights_bytes(p.weights, moe, moe_kept);
             }
             r->weight_bytes = rl_shard_stage_weights(
-                m, pl->pp, rl_dtype_weights_bytes(p.weights, layered, layered_kept), delta,
+                m, pl->pp, split, rl_dtype_weights_bytes(p.weights, layered, layered_kept), delta,
                 rl_dtype_weights_bytes(p.weights, emb, emb),
                 rl_dtype_weights_bytes(p.weights, head, head));
             return rl_dtype_weights_bytes(p.weights, read, kept_read);
@@ -672,9 +680,10 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, rl_precis
  * max(the stages' sum, m x the busiest stage's) = max(1, m / kv_div) of
  * it, m micro-batches in flight (rl_shard_pass_scale's rule on the KV
  * alone): a tick max(1, m / kv_div) / T.  0: the layer share. */
-static double stage_kv_tick_share(const rl_model *m, long long pp, long long seqs, double context)
+static double stage_kv_tick_share(const rl_model *m, long long pp, int split, long long seqs,
+                                  double context)
 {
-    double div = rl_shard_stage_div(m, pp), kv_div = rl_shard_stage_kv_div(m, pp, context);
+    double div = rl_shard_stage_div(m, pp), kv_div = rl_shard_stage_kv_div(m, pp, split, context);
     if (kv_div == div)
         return 0;
     return fmax(1.0, (double)micro_batches(pp, seqs) / kv_div) / rl_shard_pass_ticks(m, pp, seqs);
@@ -684,7 +693,7 @@ static double stage_kv_tick_share(const rl_model *m, long long pp, long long seq
  * `context` tokens (prefill: written): r->kv_groups, kv_seq_chip and
  * kv_bytes (every micro-batch's cache resident); returns what one tick
  * reads (bytes). */
-static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p,
+static double plan_kv(const rl_model *m, const rl_shard_plan *pl, int split, rl_precision p,
                       long long context, long long bm, int prefill, rl_shard_result *r)
 {
     double P = rl_shard_stage_div(m, pl->pp); /* the largest stage's share, as plan_weights */
@@ -711,10 +720,10 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, rl_precision p
     /* held: the stage with the most KV (tester32 F6); read a tick: the
      * layer share as the pass's other terms (rl_shard_stage_scale), or the
      * stages' own KV when they differ (stage_kv_tick_share) */
-    double Pkv = rl_shard_stage_kv_div(m, pl->pp, (double)context);
+    double Pkv = rl_shard_stage_kv_div(m, pl->pp, split, (double)context);
     r->kv_seq_chip = kv_seq * kv_chip_frac / Pkv;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
-    double share = stage_kv_tick_share(m, pl->pp, r->replica_batch, (double)context);
+    double share = stage_kv_tick_share(m, pl->pp, split, r->replica_batch, (double)context);
     if (share > 0) /* the stages' own layers' KV (stage_kv_tick_share) */
         kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac * share;
     /* held: every sequence of the pass's micro-batches (micro_split: no
@@ -776,8 +785,9 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     /* sequences per micro-batch: the largest (small: the smaller of uneven ones) */
     long long bm = rl_shard_micro_batch(r) - (small ? 1 : 0);
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
-    double weight_read = plan_weights(m, pl, p, tokens, r);
-    double kv_tick = plan_kv(m, pl, p, context, bm, prefill, r);
+    int split = rl_shard_split_of(h); /* the engine's stage split */
+    double weight_read = plan_weights(m, pl, split, p, tokens, r);
+    double kv_tick = plan_kv(m, pl, split, p, context, bm, prefill, r);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
     r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
 
@@ -805,7 +815,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         attn = 0; /* prefill's KV term is the cache write, not the attention's reads */
     } else {
         attn = tokens * rl_arch_attention_flops_per_token(m, context) * chip_share;
-        double kv_share = stage_kv_tick_share(m, pp, r->replica_batch, (double)context);
+        double kv_share = stage_kv_tick_share(m, pp, split, r->replica_batch, (double)context);
         if (kv_share > 0) /* a layer's attention FLOPs follow its cached tokens, as the KV */
             attn = tokens * rl_arch_attention_flops_per_token(m, context) * kv_share /
                    (double)(M * sp);

@@ -222,20 +222,33 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
 
 /* Pipeline stages that do not divide the layers (issue 14, deployable
  * layouts: Llama-3-70B's 80 layers on pp3, Llama-3-405B's 126 on pp4).
+ * The engines place the r = layers % pp extra layers differently:
+ * - RL_SPLIT_VLLM: vLLM's split (vllm/distributed/utils.py get_pp_indices,
+ *   without VLLM_PP_LAYER_PARTITION): layers / pp each, the remainder one
+ *   each to stages pp-2, pp-3, ..., pp-1-r (the stages before the last;
+ *   llama3-70b pp3: 27 27 26, llama3-405b pp4: 31 32 32 31; vLLM's
+ *   tests/distributed/test_pipeline_partition.py: 5 layers on 3 stages
+ *   2 2 1).
+ * - RL_SPLIT_TRTLLM: TensorRT-LLM's (tensorrt_llm/mapping.py pp_layers:
+ *   torch.tensor_split(torch.arange(num_layers), pp_size)[pp_rank], "If
+ *   num_layers % pp_size = n != 0, first n ranks get one extra layer";
+ *   without a pp_partition given): the first r stages one more (405b pp4:
+ *   32 32 31 31).
+ * The sizes are the same, so the pace (the largest stage, ceil(layers /
+ * pp): rl_shard_stage_div, rl_shard_stage_scale) is too; the memory is
+ * not, since the first stage also holds the embedding and the last the LM
+ * head (rl_shard_stage_weights: llama3-70b bf16 pp6, TensorRT-LLM's first
+ * stage 14 layers + the embedding is 1.71 GB a chip above vLLM's heaviest)
+ * and windowed layers fall on other stages (rl_shard_stage_kv_div).
+ * rl_shard_split_of(h): the one rule choosing it, from h's selected engine
+ * (engines.h rl_engines_selected): TensorRT-LLM's for an engine named
+ * "trtllm", vLLM's for any other and for none (--engine ideal, a profile
+ * without engines: the engine is not known, vLLM's split is taken).
  * rl_shard_stage_layers: the layers of stage s (0-based) of pp over
- * `layers`, vLLM's split (vllm/distributed/utils.py get_pp_indices, without
- * VLLM_PP_LAYER_PARTITION): layers / pp each, the remainder r one each to
- * stages pp-2, pp-3, ..., pp-1-r (the stages before the last; llama3-70b
- * pp3: 27 27 26, llama3-405b pp4: 31 32 32 31; vLLM's tests/distributed/
- * test_pipeline_partition.py: 5 layers on 3 stages 2 2 1).  TensorRT-LLM
- * (tensorrt_llm/mapping.py pp_layers, torch.tensor_split) gives the first r
- * stages the extra layer: the same sizes, so the same largest stage,
- * ceil(layers / pp), which is all the model reads.  Every stage holds its
- * share of the layers of each kind; the embedding and LM head sit on the
- * first and last stage (rl_shard_stage_weights).  A pass's time takes the
- * largest stage's share, ceil(layers / pp) / layers, of every per-model
- * quantity (rl_shard_stage_scale). */
-long long rl_shard_stage_layers(long long layers, long long pp, long long s);
+ * `layers` under `split`. */
+enum { RL_SPLIT_VLLM = 0, RL_SPLIT_TRTLLM = 1 };
+int rl_shard_split_of(const rl_hw *h);
+long long rl_shard_stage_layers(long long layers, long long pp, long long s, int split);
 
 /* layers / the largest stage's layers: the divisor that takes a whole-model
  * quantity (weights, one token's KV, a step's FLOPs and collectives) to
@@ -245,7 +258,8 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
 
 /* The weights (bytes a chip) of the heaviest of pp pipeline stages: stage
  * s holds `layered` (the per-layer weights of the whole model, a chip's
- * share of them) x its layers / layers (rl_shard_stage_layers), stage 0
+ * share of them) x its layers / layers (rl_shard_stage_layers under
+ * `split`, rl_shard_split_of), stage 0
  * also `first` (the embedding table) and stage pp-1 `last` (the LM head,
  * its own copy of a tied table, and the final norm), as vLLM builds them
  * (vllm/model_executor/models/llama.py LlamaModel: embed_tokens on the
@@ -262,20 +276,20 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
  * so with DeepSeek-V3's 3 dense layers on stage 0 the heaviest of pp4 is
  * stage 2's 16 MoE layers (tester34 F9: the layer share under-stated it
  * 4%).  Every stage is weighed (O(pp)). */
-double rl_shard_stage_weights(const rl_model *m, long long pp, double layered, double dense,
-                              double first, double last);
+double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
+                              double dense, double first, double last);
 
 /* A sequence's KV at `context` tokens (ideal view: windowed layers hold
  * min(context, window), arch.h) over the busiest stage's: the divisor that
  * takes a sequence's whole KV to what the pipeline stage holding the most
- * KV keeps (tester32 F6).  Stages take their layers in order, vLLM's split
- * (rl_shard_stage_layers); a stage's KV is the sum of its own layers'
+ * KV keeps (tester32 F6).  Stages take their layers in order, the
+ * engine's split (rl_shard_stage_layers under `split`); a stage's KV is the sum of its own layers'
  * (rl_arch_layer_is_local), so Qwen2's global-first layers
  * (first_sliding_layer) or a window pattern that falls unevenly put more
  * KV on some stages than the layer share.  rl_shard_stage_div whenever
  * every layer holds the same KV (no windowed layer, or context <= window),
  * so equal stages of uniform layers are unchanged bit for bit. */
-double rl_shard_stage_kv_div(const rl_model *m, long long pp, double context);
+double rl_shard_stage_kv_div(const rl_model *m, long long pp, int split, double context);
 
 /* pp x the largest stage's layers / layers (>= 1; exactly 1 with equal
  * stages): the factor by which a pass of pp ticks of the slowest stage (a

@@ -625,10 +625,18 @@ static void kind_memory(const rl_size_input *in, replica_kind *k)
 {
     const rl_hw *h = &in->hw[k->hw];
     double w = rl_serve_weight_bytes(in->m, h, k->chips, k->pp, k->ep, k->p, k->layout);
-    /* unequal stages: the largest stage's chips (shard.h rl_shard_stage_scale) */
+    /* the chips of the stage holding the most KV with the pool full of
+     * mean-length sequences, as step and shard charge it (shard.h
+     * rl_shard_stage_kv_div under the engine's split; review35 L6: windowed
+     * layers placed unevenly put more on one stage); the largest stage's
+     * (rl_shard_stage_scale) when every layer holds the same KV */
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    double div = rl_shard_stage_div(in->m, k->pp);
+    double kv_div = rl_shard_stage_kv_div(in->m, k->pp, rl_shard_split_of(h), P + G);
+    double busiest = kv_div == div ? rl_shard_stage_scale(in->m, k->pp) : (double)k->pp / kv_div;
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
-                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout) *
-                      rl_shard_stage_scale(in->m, k->pp);
+                      rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout) * busiest;
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
     k->weight_bytes_per_chip = k->layout == RL_ATTN_LAYOUT_TP
                                    ? w / (double)k->chips

@@ -909,12 +909,13 @@ static void report_memory(doc *d, const rl_size_report_data *x)
     long long ep = b->ep > 1 ? b->ep : 1, tp = stage / ep;
     double copies = rl_serve_kv_copies(in->m, stage, ep, b->layout);
     if (b->pp > 1) {
-        /* the stages' own layers (shard.h rl_shard_stage_layers, vLLM's
-         * split; tester34 F12: "each 1/2 of the layers" for 31 + 30) */
+        /* the stages' own layers (shard.h rl_shard_stage_layers, the
+         * engine's split; tester34 F12: "each 1/2 of the layers" for 31 + 30) */
         char split[256] = "";
         long long L = in->m->layers, big = 0;
+        int how = rl_shard_split_of(&in->hw[b->hw]);
         for (long long s = 0; s < b->pp && !in->m->abstract; s++) {
-            long long k = rl_shard_stage_layers(L, b->pp, s);
+            long long k = rl_shard_stage_layers(L, b->pp, s, how);
             size_t n = strlen(split);
             big = k > big ? k : big;
             if (n + 24 < sizeof split)
@@ -927,13 +928,14 @@ static void report_memory(doc *d, const rl_size_report_data *x)
                     "stage-to-stage activation transfer%s (vLLM's virtual engines; docs/model.md).",
                  b->pp, stage, b->pp, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
         else
-            para(d, "Pipeline: %lld stages of %lld chips holding %s of the %lld layers (vLLM's "
+            para(d, "Pipeline: %lld stages of %lld chips holding %s of the %lld layers (%s "
                     "split; weights and every token's KV for them, the first stage the embedding "
                     "and the last the LM head too); the largest stage, %lld/%lld of the layers, "
                     "sets the pace, the heaviest the memory per chip above; the replica runs %lld batch "
                     "streams at once, each step one pass through every stage plus %lld "
                     "stage-to-stage activation transfer%s (vLLM's virtual engines; docs/model.md).",
-                 b->pp, stage, split, L, big, L, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
+                 b->pp, stage, split, L, how == RL_SPLIT_TRTLLM ? "TensorRT-LLM's" : "vLLM's",
+                 big, L, b->pp, b->pp - 1, b->pp > 2 ? "s" : "");
     }
     if (b->layout == RL_ATTN_LAYOUT_DP)
         para(d, "Layout attn-dp (attention data parallel): each chip runs attention for its own "

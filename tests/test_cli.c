@@ -605,8 +605,8 @@ static void run_out_folder_rule(void **state)
             snprintf(want, sizeof want, "note: --out 'scenarios' is a folder of roofline's own "
                      "tree (%s)", dir);
         else if (k == 1)
-            snprintf(want, sizeof want, "note: --out 'out/a/b' does not exist: it is made, with "
-                     "its missing parents, in '.'\n");
+            snprintf(want, sizeof want, "note: --out 'out/a/b' does not exist: it will be made, "
+                     "with its missing parents, in '.' when the run writes a file\n");
         else
             snprintf(want, sizeof want, "--out 'w.lua/a': 'w.lua' exists and is not a folder");
         if (!strstr(out, want) || (k == 0) != (strstr(out, "own tree") != NULL) ||

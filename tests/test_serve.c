@@ -2326,12 +2326,20 @@ static void test_pipeline_parallel(void **state)
     assert_rel(rl_serve_weight_bytes(&m, &h, 16, 2, 1, p, RL_ATTN_LAYOUT_TP), 16 * (X / 2 + 16384),
                1e-12);
     assert_rel(kv_pp, 16 * 0.9 * (85899345920.0 - (X / 2 + 16384) - 411041792.0) / 516096.0, 1e-9);
-    /* PP4 x TP8 on 32 chips (31 32 32 31 layers): the busiest chips are a
-     * 32-layer middle stage's, 32/126 of X's layers and no vocabulary
-     * (a 31-layer end stage adds 525,336,576 B to 31/126, one layer of
-     * ~805 MB less), and every token's KV 516,096 x 32/126 / 8 B (1e-9) */
+    /* PP4 x TP8 on 32 chips under h100-sxm's default engine, TensorRT-LLM
+     * (32 32 31 31 layers, mapping.py pp_layers; review35 M2): the busiest
+     * chips are stage 0's, 32/126 of X's layers and the embedding (V8)
+     * (stop 30 took vLLM's split under every engine: 2.06% less).  Under
+     * vLLM (31 32 32 31) a 32-layer middle stage's, 32/126 of X's layers
+     * and no vocabulary (a 31-layer end stage adds 525,336,576 B to
+     * 31/126, one layer of ~805 MB less).  Every token's KV 516,096 x
+     * 32/126 / 8 B (1e-9) */
     double W4 = rl_serve_weight_bytes(&m, &h, 32, 4, 1, p, RL_ATTN_LAYOUT_TP);
-    assert_rel(W4, 32 * (X - 2 * V8 - 32768) * 32 / 126, 1e-12);
+    assert_rel(W4, 32 * ((X - 2 * V8 - 32768) * 32 / 126 + V8), 1e-12);
+    rl_hw hv = h;
+    assert_int_equal(rl_engines_select(&hv.engines, "vllm", "t", err, sizeof err), 0);
+    assert_rel(rl_serve_weight_bytes(&m, &hv, 32, 4, 1, p, RL_ATTN_LAYOUT_TP),
+               32 * (X - 2 * V8 - 32768) * 32 / 126, 1e-12);
     assert_rel(rl_serve_kv_capacity(&m, &h, 32, 4, 1, p, 0.1, RL_ATTN_LAYOUT_TP),
                32 * 0.9 * (85899345920.0 - W4 / 32 - 411041792.0) / (516096.0 * 128 / 126), 1e-9);
 

@@ -363,8 +363,16 @@ static void uneven_pipeline_stages(void **state)
                                          {4, 3, 1, 2, 1},     {3, 2, 2, 1, -1}};
     for (size_t i = 0; i < sizeof split / sizeof *split; i++)
         for (long long st = 0; st < split[i][1] && st < 3; st++)
-            assert_int_equal(rl_shard_stage_layers(split[i][0], split[i][1], st), split[i][2 + st]);
-    assert_int_equal(rl_shard_stage_layers(126, 4, 3), 31);
+            assert_int_equal(rl_shard_stage_layers(split[i][0], split[i][1], st, RL_SPLIT_VLLM),
+                             split[i][2 + st]);
+    assert_int_equal(rl_shard_stage_layers(126, 4, 3, RL_SPLIT_VLLM), 31);
+    /* TensorRT-LLM's (mapping.py pp_layers, torch.tensor_split: the first
+     * 126 % 4 = 2 stages one more): 32 32 31 31; 80 on 6: 14 14 13 13 13 13 */
+    static const long long trt[][8] = {{126, 4, 32, 32, 31, 31}, {80, 6, 14, 14, 13, 13, 13, 13}};
+    for (size_t i = 0; i < sizeof trt / sizeof *trt; i++)
+        for (long long st = 0; st < trt[i][1]; st++)
+            assert_int_equal(rl_shard_stage_layers(trt[i][0], trt[i][1], st, RL_SPLIT_TRTLLM),
+                             trt[i][2 + st]);
     rl_model m = load_model("llama3-70b", NULL, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = rl_precision_default();
@@ -504,10 +512,10 @@ static void stage_kv_is_its_layers(void **state)
     r = eval(&g, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
     assert_rel(r.kv_seq_chip, 1694498816.0, 1e-15);
     /* at or under the window every layer holds the context: the layer share */
-    assert_true(rl_shard_stage_kv_div(&q, 4, 4096) == 4.0);
+    assert_true(rl_shard_stage_kv_div(&q, 4, RL_SPLIT_VLLM, 4096) == 4.0);
     rl_model u = load_model("llama3-8b", NULL, 0);
-    assert_true(rl_shard_stage_kv_div(&u, 4, 131072) == 4.0);
-    assert_true(rl_shard_stage_kv_div(&u, 3, 8192) == rl_shard_stage_div(&u, 3));
+    assert_true(rl_shard_stage_kv_div(&u, 4, RL_SPLIT_VLLM, 131072) == 4.0);
+    assert_true(rl_shard_stage_kv_div(&u, 3, RL_SPLIT_VLLM, 8192) == rl_shard_stage_div(&u, 3));
 }
 
 /* tester32 F5: the collective buffers (392 MiB, TensorRT-LLM's rule,
@@ -588,9 +596,9 @@ static void stage_weights_first_last(void **state)
     assert_false(r.fits);
     assert_rel(rl_serve_weight_bytes(&m, &h, 16, 16, 1, p, RL_ATTN_LAYOUT_TP),
                16 * 10657906688.0, 1e-15);
-    assert_rel(rl_shard_stage_weights(&m, 16, 80.0, 0.0, 1.0, 2.0), 7.0, 0); /* last: 5 + 2 */
-    assert_rel(rl_shard_stage_weights(&m, 3, 80.0, 0.0, 1.0, 1.0), 28.0, 0); /* first: 27 + 1 */
-    assert_rel(rl_shard_stage_weights(&m, 1, 80.0, 0.0, 1.0, 2.0), 83.0, 0); /* one stage: all */
+    assert_rel(rl_shard_stage_weights(&m, 16, RL_SPLIT_VLLM, 80.0, 0.0, 1.0, 2.0), 7.0, 0); /* last: 5 + 2 */
+    assert_rel(rl_shard_stage_weights(&m, 3, RL_SPLIT_VLLM, 80.0, 0.0, 1.0, 1.0), 28.0, 0); /* first: 27 + 1 */
+    assert_rel(rl_shard_stage_weights(&m, 1, RL_SPLIT_VLLM, 80.0, 0.0, 1.0, 2.0), 83.0, 0); /* one stage: all */
     rl_model g = load_model("gemma2-27b", NULL, 0);
     pl.pp = 2;
     r = eval(&g, &h, pl, RL_PHASE_GENERATE, 2, 1, 1024, p);
@@ -1098,17 +1106,74 @@ static void stage_weights_dense_layers(void **state)
     rl_model m = load_model("deepseek-v3", NULL, 0);
     rl_hw h = load_hw("b200", NULL, 0);
     rl_precision f8 = {RL_FP8, RL_FP8, RL_FP8};
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", "t", err, sizeof err), 0);
     rl_shard_plan pl = tp_plan(1);
     pl.pp = 4;
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 4000, f8);
     assert_rel(r.weight_bytes, 16 * (11505434624.0 + 3670016.0 + 32768.0), 1e-12);
+    /* review35 M2: under TensorRT-LLM (b200's default engine) the split is
+     * 16 15 15 15 (mapping.py pp_layers): stage 0 = 3 dense + 13 MoE layers
+     * + the embedding (129,280 x 7168, kept bf16: 1,853,358,080 B), stage 3
+     * = 15 MoE layers + the LM head (as large) + the final norm (7168 bf16):
+     * 15 x 11,509,137,408 + 1,853,358,080 + 14,336 = 174,490,433,536 B, the
+     * heaviest (stage 0: 13 x 11,509,137,408 + 3 x 583,499,776 (a dense
+     * layer: 396,361,728 MLP + 187,105,280 attention fp8, 32,768 B norms)
+     * + 1,853,358,080 = 153,222,643,712).  Exact integers; 1e-12.  vLLM's
+     * split gave this engine 184,146,198,528 before. */
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "t", err, sizeof err), 0);
+    r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 4000, f8);
+    assert_rel(r.weight_bytes, 174490433536.0, 1e-12);
     /* unit: 10 layers, 4 dense, pp2 (5 5): per-layer bytes 1 on average,
      * a dense layer 0.4 lighter (delta -0.4): stage 1 (5 MoE) = 5 +
      * 0.4 x 5 x 4/10 = 5.8 (the first stage 5 - 0.4 x (4 - 2) = 4.2) */
     rl_model u = m;
     u.layers = 10;
     u.dense_layers = 4;
-    assert_rel(rl_shard_stage_weights(&u, 2, 10.0, -0.4, 0.0, 0.0), 5.8, 1e-15);
+    assert_rel(rl_shard_stage_weights(&u, 2, RL_SPLIT_VLLM, 10.0, -0.4, 0.0, 0.0), 5.8, 1e-15);
+}
+
+/* review35 M2: the stage split follows the engine (shard.h
+ * rl_shard_split_of).  llama3-70b bf16 tp1 pp6 on h100-sxm, 80 layers of
+ * 855,654,400 params, embedding and LM head 1,050,673,152 each, final norm
+ * 8192: TensorRT-LLM (mapping.py pp_layers) 14 14 13 13 13 13, stage 0 =
+ * 14 x 855,654,400 + 1,050,673,152 = 13,029,834,752 params =
+ * 26,059,669,504 B; vLLM (get_pp_indices) 13 13 13 14 14 13, the heaviest
+ * the last: 13 x 855,654,400 + 1,050,673,152 + 8192 = 12,174,188,544 =
+ * 24,348,377,088 B (review35's hand figures; stop 30 charged vLLM's under
+ * both).  simulate/size's rl_serve_weight_bytes: 6 x the chip's.  No
+ * engine (ideal): vLLM's.  review35 M1 (fixed by fixF): deepseek-v3 bf16
+ * tp8 pp2 on h200, stage 1 = 30 MoE layers (a chip: 36,636,672 attention
+ * (MLA down-projections whole, q_b/kv_b/o over 8) + 14,336 norms +
+ * 11,318,329,344 / 8 MLP + 1,835,008 router = 1,453,277,184) + the LM
+ * head / 8 (115,834,880) + 7168 = 43,714,157,568 params = 87,428,315,136
+ * B (stop 30 before fixF: 86.166e9, 31/61 of the layers).  Exact
+ * integers; 1e-15. */
+static void stage_split_follows_engine(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 6;
+    static const char *eng[] = {"trtllm", "vllm", "ideal"};
+    static const double want[] = {26059669504.0, 24348377088.0, 24348377088.0};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(rl_engines_select(&h.engines, eng[i], "t", err, sizeof err), 0);
+        assert_int_equal(rl_shard_split_of(&h), i == 0 ? RL_SPLIT_TRTLLM : RL_SPLIT_VLLM);
+        rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 6, 1, 1024, p);
+        assert_rel(r.weight_bytes, want[i], 1e-15);
+        assert_rel(rl_serve_weight_bytes(&m, &h, 6, 6, 1, p, RL_ATTN_LAYOUT_TP), 6 * want[i],
+                   1e-15);
+    }
+    rl_model d = load_model("deepseek-v3", NULL, 0);
+    rl_hw g = load_hw("h200", NULL, 0);
+    pl = tp_plan(8);
+    pl.pp = 2;
+    rl_shard_result r = eval(&d, &g, pl, RL_PHASE_GENERATE, 16, 1, 4096, p);
+    assert_rel(r.weight_bytes, 87428315136.0, 1e-15);
 }
 
 int main(void)
@@ -1124,7 +1189,7 @@ int main(void)
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
         cmocka_unit_test(uneven_micro_batches),      cmocka_unit_test(pipeline_send_bytes),
-        cmocka_unit_test(stage_weights_dense_layers),
+        cmocka_unit_test(stage_weights_dense_layers), cmocka_unit_test(stage_split_follows_engine),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
