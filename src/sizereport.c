@@ -1167,8 +1167,9 @@ static void report_method(doc *d, const rl_size_report_data *x)
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
          rl_size_batch_caps[RL_SIZE_NCAPS - 1]);
     item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
-            "TTFT target; the decode step at the batch cap must fit the TPOT target; replica counts from "
-            "per-replica capacity at %.0f%% load. %lld configurations pruned.",
+            "TTFT target; the decode step of one sequence at the shortest prompt must fit the TPOT "
+            "target; replica counts from per-replica capacity at %.0f%% load, at the batch cap or "
+            "the largest batch whose step fits the TPOT target. %lld configurations pruned.",
          100 * RL_SIZE_DECODE_LOAD, r->pruned);
     item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
             "simulator, each replica count searched until the targets hold: %.1f s in total.",
