@@ -139,6 +139,30 @@ static void test_infeasible_counted(void **state)
     rl_sweep_free(&s);
 }
 
+/* tester35 F3: --ideal (formula (1)) holds the whole HBM, as step --ideal
+ * does, not the profile engine's rule.  llama3-70b bf16 on 3 H100 at 4096
+ * tokens: (3 x 85,899,345,920 - 141,107,412,992 weights) / 1,342,177,280 B
+ * of KV a sequence = 86.87, so B = 86 fits and 87 does not (exact, integer
+ * floor; step --ideal says max_batch 86).  TensorRT-LLM's rule, which
+ * pareto --ideal applied, gave 0.9 x (H - W - 3 x 392 MiB) / KV = 77.35. */
+static void test_ideal_whole_hbm(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long chips = 3, batch[] = {78, 86, 87}, ctx = 4096;
+    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_int_equal(s.evaluated, 3);
+    assert_int_equal(s.infeasible, 1);
+    assert_int_equal((long long)s.n, 2);
+    assert_int_equal(s.pts[1].batch, 86);
+    assert_int_equal(s.pts[1].max_batch, 86);
+    rl_sweep_free(&s);
+}
+
 static void test_bad_chips(void **state)
 {
     (void)state;
@@ -684,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_topologies_tpu),     cmocka_unit_test(test_topologies_gpu),
         cmocka_unit_test(test_whole_domain_is_a_slice),
         cmocka_unit_test(test_case_study_cost),    cmocka_unit_test(test_infeasible_counted),
+        cmocka_unit_test(test_ideal_whole_hbm),
         cmocka_unit_test(test_bad_chips),          cmocka_unit_test(test_pareto_small),
         cmocka_unit_test(test_pareto_tolerance),
         cmocka_unit_test(test_pareto_brute_force), cmocka_unit_test(test_sweep_frontier),
