@@ -248,6 +248,9 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
         if (cal && (r.step_s = out->fitted ? fitted_ttft(m, h, &pl, prompt, p)
                                            : calibrated_ttft(m, h, &pl, prompt, p)) < 0)
             continue;
+        if (cal) /* a pipeline's P-1 stage sends of the prompt, as the ideal rows and simulate
+                  * have them (tester35 F4: calibrated TTFT was one stage's chips alone) */
+            r.step_s += rl_shard_sends_s(&r);
         int k = f->n++;
         f->name[k] = name_index(out, r.name, -1);
         if (f->name[k] < 0)

@@ -677,6 +677,16 @@ static void test_calibrated_points(void **state)
     pl.pp = 4;
     assert_int_equal(rl_shard_pp_step_calibrated(&m, &h, &pl, 8, 1, 4096, p, &r, err, sizeof err), 0);
     assert_rel(pp4->step_s, r.step_s, 1e-12);
+    /* its TTFT is the calibrated prefill on one stage's chips (tp2) plus the
+     * pipeline's 3 stage sends of the prompt (tester35 F4: they were left
+     * out, where the ideal rows and simulate have them): each send 2 tensors
+     * (hidden, residual) x 4096 x 8192 x 2 B (bf16) = 134,217,728 B over
+     * NVLink at 450 GB/s one-way (hw_profiles/h100-sxm.lua; a stage's TP
+     * ranks each send the whole tensor): 3 x 134,217,728 / 4.5e11 =
+     * 894.785 us (shard.h rl_shard_pp_sends; tolerance 1e-9 s, the figure
+     * rounded) */
+    c.chips = c.tp = 2;
+    assert_true(fabs(pp4->ttft_s - rl_ops_prefill_time(&m, &h, &c, 4096, 0) - 894.785e-6) < 1e-9);
     assert_null(find_point(&s, "tp8", 900));
     assert_null(find_point(&plain, "tp8", 900));
     rl_sweep_free(&plain);
