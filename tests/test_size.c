@@ -1055,9 +1055,16 @@ static void test_report_pipeline_stages(void **state)
     memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
     res.c[0].pp = 3;
     res.c[0].chips = 3;
+    res.c[0].policy = RL_POLICY_CONTINUOUS;
     rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
     char *t = rl_size_report_render(&d, 0);
     assert_non_null(t);
+    /* tester35 F5: each of the 3 streams has its own cap: 3 x B per replica */
+    char cap[128];
+    snprintf(cap, sizeof cap, "at most %d sequences per batch stream x 3 streams (%d per replica)",
+             res.c[0].max_seqs, 3 * res.c[0].max_seqs);
+    if (!strstr(t, cap))
+        fail_msg("report lacks '%s'", cap);
     if (!strstr(t, "Pipeline: 3 stages of 1 chips holding 11 + 11 + 10 of the 32 layers") ||
         !strstr(t, "the largest stage, 11/32 of the layers"))
         fail_msg("report lacks the stages: %s", strstr(t, "Pipeline:") ? strstr(t, "Pipeline:") : t);
