@@ -587,6 +587,19 @@ void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *outpu
     *output = G / (double)in->ntrace;
 }
 
+/* The shortest prompt the workload can draw (rl_dist_sample: at least 1). */
+static double shortest_prompt(const rl_size_input *in)
+{
+    if (in->trace) {
+        double m = INFINITY;
+        for (long long i = 0; i < in->ntrace; i++)
+            m = fmin(m, in->trace[i].prompt);
+        return m;
+    }
+    const rl_dist *d = &in->w.prompt;
+    return d->kind == RL_DIST_FIXED || d->kind == RL_DIST_UNIFORM ? fmax(1, d->a) : 1;
+}
+
 const int rl_size_batch_caps[RL_SIZE_NCAPS] = {16, 32, 64, 128, 256};
 
 /* The policies searched and their token budget per step (size.h). */
@@ -667,10 +680,29 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
         out->pruned++; /* the KV limit already binds at the smaller cap */
         return;
     }
-    double td = rl_serve_ops_time1(oc, 0, 0, B, P + G / 2);
-    if (td > in->slo_tpot) {
-        out->pruned++; /* TPOT at the batch cap over target */
+    /* The step at the cap is an upper bound on TPOT at low load, not a lower
+     * one (tester35 F1): a plan whose full batch is over the TPOT target can
+     * still meet it with the batch the load leaves.  Its capacity is
+     * estimated at the largest batch whose step fits the target (at least 1:
+     * add_kind pruned the kinds whose fastest step misses it); a larger cap
+     * adds nothing once the smaller one's full step is over the target. */
+    if (ci > 0 && rl_serve_ops_time1(oc, 0, 0, fmin(rl_size_batch_caps[ci - 1] * per, bkv),
+                                     P + G / 2) > in->slo_tpot) {
+        out->pruned++; /* the TPOT target already binds at the smaller cap */
         return;
+    }
+    double td = rl_serve_ops_time1(oc, 0, 0, B, P + G / 2);
+    if (td > in->slo_tpot) { /* bisect the largest batch whose step fits the target */
+        double lo = 1, hi = B;
+        while (hi - lo > 1) {
+            double mid = floor((lo + hi) / 2);
+            if (rl_serve_ops_time1(oc, 0, 0, mid, P + G / 2) > in->slo_tpot)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        B = lo;
+        td = rl_serve_ops_time1(oc, 0, 0, B, P + G / 2);
     }
     plan one;
     memset(&one, 0, sizeof one);
@@ -744,11 +776,15 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
         return 1;
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
+    /* a lower bound on any request's TPOT: one sequence at the shortest
+     * prompt's context (a step grows with batch and context; dispatch and
+     * prefill chunks only add) */
+    double tpot_min = rl_serve_ops_time1(&oc, 0, 0, 1, shortest_prompt(in));
     if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, ttft);
-        out->min_tpot_s = fmin(out->min_tpot_s, rl_serve_ops_time1(&oc, 0, 0, 1, P + G / 2));
+        out->min_tpot_s = fmin(out->min_tpot_s, tpot_min);
     }
-    int pruned = !kind_holds(k, longest) || ttft > in->slo_ttft;
+    int pruned = !kind_holds(k, longest) || ttft > in->slo_ttft || tpot_min > in->slo_tpot;
     if (!pruned)
         kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
@@ -1415,12 +1451,12 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
                  in->slo_ttft * 1e3, P, r->min_ttft_s * 1e3);
     else if (r->min_tpot_s > in->slo_tpot)
         snprintf(buf, len, "the TPOT target (%.4g ms) is below the fastest decode step in the "
-                           "search space (one sequence), %.2f ms", in->slo_tpot * 1e3,
+                           "search space (one sequence at the shortest prompt), %.2f ms", in->slo_tpot * 1e3,
                  r->min_tpot_s * 1e3);
     else
         snprintf(buf, len, "every configuration was ruled out analytically: prefill of the mean "
-                           "prompt over the TTFT target, or the decode step at the smallest batch "
-                           "cap (16) over the TPOT target");
+                           "prompt over the TTFT target, or the decode step of one sequence at the "
+                           "shortest prompt over the TPOT target");
 }
 
 void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)

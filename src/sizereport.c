@@ -438,11 +438,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
                 "the scale-out network.",
              b->prefill_replicas, b->replicas, b->chips);
-    else
+    else {
+        /* a pipeline replica runs pp batch streams, each with its own cap
+         * (serve.h virtual engines; tester35 F5: "at most 32 sequences per
+         * replica" for a tp8 pp2 B<=32 plan that runs 64 at once) */
+        char cap[160];
+        if (b->pp > 1)
+            snprintf(cap, sizeof cap, "at most %d sequences per batch stream x %lld streams (%lld "
+                                      "per replica)",
+                     b->max_seqs, b->pp, b->pp * b->max_seqs);
+        else
+            snprintf(cap, sizeof cap, "at most %d sequences per replica", b->max_seqs);
         item(d, "%d replica(s) of %lld chips each (one copy of the weights per replica), "
-                "least-outstanding routing, at most %d sequences per replica, %s.",
-             b->replicas, b->chips, b->max_seqs,
+                "least-outstanding routing, %s, %s.",
+             b->replicas, b->chips, cap,
              b->policy == RL_POLICY_CHUNKED ? "chunked prefill" : "continuous batching");
+    }
     item(d, "Precision: weights %s, KV cache %s, compute %s.", rl_dtype_name(b->p.weights),
          rl_dtype_name(b->p.kv), rl_dtype_name(b->p.compute));
     char short_pool[1024];
@@ -1169,8 +1180,9 @@ static void report_method(doc *d, const rl_size_report_data *x)
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
          rl_size_batch_caps[RL_SIZE_NCAPS - 1]);
     item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
-            "TTFT target; the decode step at the batch cap must fit the TPOT target; replica counts from "
-            "per-replica capacity at %.0f%% load. %lld configurations pruned.",
+            "TTFT target; the decode step of one sequence at the shortest prompt must fit the TPOT "
+            "target; replica counts from per-replica capacity at %.0f%% load, at the batch cap or "
+            "the largest batch whose step fits the TPOT target. %lld configurations pruned.",
          100 * RL_SIZE_DECODE_LOAD, r->pruned);
     item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
             "simulator, each replica count searched until the targets hold: %.1f s in total.",

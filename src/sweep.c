@@ -248,6 +248,9 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
         if (cal && (r.step_s = out->fitted ? fitted_ttft(m, h, &pl, prompt, p)
                                            : calibrated_ttft(m, h, &pl, prompt, p)) < 0)
             continue;
+        if (cal) /* a pipeline's P-1 stage sends of the prompt, as the ideal rows and simulate
+                  * have them (tester35 F4: calibrated TTFT was one stage's chips alone) */
+            r.step_s += rl_shard_sends_s(&r);
         int k = f->n++;
         f->name[k] = name_index(out, r.name, -1);
         if (f->name[k] < 0)
@@ -411,15 +414,25 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
         return -1;
     }
     rl_shard_result *res = sp->sharded ? malloc(PLANS * sizeof *res) : NULL;
-    int rc = sp->sharded && !res ? -1 : 0;
+    /* formula (1) is --ideal, which is --engine ideal's memory too: the whole
+     * HBM (less --hbm-reserve), no engine's rule, as step --ideal has it
+     * (rl_hw_set_ideal; tester35 F3: pareto --ideal charged TRT-LLM's 0.9
+     * and its collective buffers, max_batch 77 where step --ideal says 86) */
+    rl_hw *ideal = sp->sharded ? NULL : malloc(sizeof *ideal);
+    if (ideal) {
+        *ideal = *h;
+        rl_hw_set_ideal(ideal);
+    }
+    int rc = (sp->sharded && !res) || (!sp->sharded && !ideal) ? -1 : 0;
     for (int c = 0; rc == 0 && c < nchips; c++)
         for (int q = 0; rc == 0 && q < sp->nprec; q++)
             for (int s = 0; rc == 0 && s < sp->ncontext; s++)
                 rc = rl_interrupted() ? -2 /* SIGINT: stop between slices */
                      : sp->sharded
                          ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
-                         : run_ideal(m, h, sp, chips[c], sp->prec[q], sp->context[s], out);
+                         : run_ideal(m, ideal, sp, chips[c], sp->prec[q], sp->context[s], out);
     free(res);
+    free(ideal);
     if (rc == -3)
         snprintf(err, errlen, "sweep: more than %zu feasible points, more than the memory budget "
                               "holds; narrow the grid (fewer chip counts, batch sizes, contexts or "

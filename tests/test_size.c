@@ -347,6 +347,41 @@ static void test_impossible_targets(void **state)
     assert_int_equal(rl_size_search(&in, &r, err, sizeof err), -1);
 }
 
+/* tester35 F1: llama3-8b on H100 at 0.5 req/s, prompts 1000 and outputs
+ * 100 tokens, TPOT p99 <= 1.9 ms.  tp8's calibrated decode step at context
+ * 1050 is 1.734 ms at B=1 and 2.000 ms at B=16 (step --chips 8, tester35),
+ * so the step at the smallest cap is over the target, yet at 0.6 req/s the
+ * batch stays near 1 and `simulate --chips 8 --max-seqs 16` meets it
+ * (TPOT p99 1.812 ms).  The search used to rule every plan out analytically
+ * on the step at the cap (nmeet 0, "no configuration meets"); it must keep
+ * the plan and find tp8 B<=16 meeting both targets (exact: the simulated
+ * TPOT p99 <= 1.9 ms, the target itself). */
+static void test_tpot_prune_is_lower_bound(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    in.nprec = 1;
+    in.calibrated = 1;
+    in.slo_ttft = 1;
+    in.slo_tpot = 0.0019;
+    in.w = (rl_workload){.n = 300, .qps = 0.5, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    if (r.nmeet == 0) {
+        char why[512];
+        rl_size_why_none(&in, &r, why, sizeof why);
+        fail_msg("no configuration meets: %s", why);
+    }
+    const rl_size_candidate *b = &r.c[0];
+    assert_true(b->meets && b->tpot_p99 <= in.slo_tpot);
+    assert_int_equal(b->chips, 8);
+    assert_int_equal(b->max_seqs, 16);
+    rl_size_result_free(&r);
+}
+
 /* Long prompts (lognormal mean 6000 tokens, llama3-70b with a 128k
  * context) at 30 req/s under TTFT p99 0.8 s: only 8-chip H100 replicas
  * prefill fast enough, while the analytic estimate ranks 2- and 4-chip
@@ -1062,9 +1097,16 @@ static void test_report_pipeline_stages(void **state)
     memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
     res.c[0].pp = 3;
     res.c[0].chips = 3;
+    res.c[0].policy = RL_POLICY_CONTINUOUS;
     rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
     char *t = rl_size_report_render(&d, 0);
     assert_non_null(t);
+    /* tester35 F5: each of the 3 streams has its own cap: 3 x B per replica */
+    char cap[128];
+    snprintf(cap, sizeof cap, "at most %d sequences per batch stream x 3 streams (%d per replica)",
+             res.c[0].max_seqs, 3 * res.c[0].max_seqs);
+    if (!strstr(t, cap))
+        fail_msg("report lacks '%s'", cap);
     if (!strstr(t, "Pipeline: 3 stages of 1 chips holding 11 + 11 + 10 of the 32 layers") ||
         !strstr(t, "the largest stage, 11/32 of the layers"))
         fail_msg("report lacks the stages: %s", strstr(t, "Pipeline:") ? strstr(t, "Pipeline:") : t);
@@ -1900,6 +1942,7 @@ int main(void)
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_impossible_targets),
+        cmocka_unit_test(test_tpot_prune_is_lower_bound),
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_label_names_compute),
         cmocka_unit_test(test_tie_prefers_evidence),

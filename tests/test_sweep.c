@@ -139,6 +139,30 @@ static void test_infeasible_counted(void **state)
     rl_sweep_free(&s);
 }
 
+/* tester35 F3: --ideal (formula (1)) holds the whole HBM, as step --ideal
+ * does, not the profile engine's rule.  llama3-70b bf16 on 3 H100 at 4096
+ * tokens: (3 x 85,899,345,920 - 141,107,412,992 weights) / 1,342,177,280 B
+ * of KV a sequence = 86.87, so B = 86 fits and 87 does not (exact, integer
+ * floor; step --ideal says max_batch 86).  TensorRT-LLM's rule, which
+ * pareto --ideal applied, gave 0.9 x (H - W - 3 x 392 MiB) / KV = 77.35. */
+static void test_ideal_whole_hbm(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long chips = 3, batch[] = {78, 86, 87}, ctx = 4096;
+    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
+    rl_sweep s;
+    char err[512];
+    assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+    assert_int_equal(s.evaluated, 3);
+    assert_int_equal(s.infeasible, 1);
+    assert_int_equal((long long)s.n, 2);
+    assert_int_equal(s.pts[1].batch, 86);
+    assert_int_equal(s.pts[1].max_batch, 86);
+    rl_sweep_free(&s);
+}
+
 static void test_bad_chips(void **state)
 {
     (void)state;
@@ -653,6 +677,16 @@ static void test_calibrated_points(void **state)
     pl.pp = 4;
     assert_int_equal(rl_shard_pp_step_calibrated(&m, &h, &pl, 8, 1, 4096, p, &r, err, sizeof err), 0);
     assert_rel(pp4->step_s, r.step_s, 1e-12);
+    /* its TTFT is the calibrated prefill on one stage's chips (tp2) plus the
+     * pipeline's 3 stage sends of the prompt (tester35 F4: they were left
+     * out, where the ideal rows and simulate have them): each send 2 tensors
+     * (hidden, residual) x 4096 x 8192 x 2 B (bf16) = 134,217,728 B over
+     * NVLink at 450 GB/s one-way (hw_profiles/h100-sxm.lua; a stage's TP
+     * ranks each send the whole tensor): 3 x 134,217,728 / 4.5e11 =
+     * 894.785 us (shard.h rl_shard_pp_sends; tolerance 1e-9 s, the figure
+     * rounded) */
+    c.chips = c.tp = 2;
+    assert_true(fabs(pp4->ttft_s - rl_ops_prefill_time(&m, &h, &c, 4096, 0) - 894.785e-6) < 1e-9);
     assert_null(find_point(&s, "tp8", 900));
     assert_null(find_point(&plain, "tp8", 900));
     rl_sweep_free(&plain);
@@ -684,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_topologies_tpu),     cmocka_unit_test(test_topologies_gpu),
         cmocka_unit_test(test_whole_domain_is_a_slice),
         cmocka_unit_test(test_case_study_cost),    cmocka_unit_test(test_infeasible_counted),
+        cmocka_unit_test(test_ideal_whole_hbm),
         cmocka_unit_test(test_bad_chips),          cmocka_unit_test(test_pareto_small),
         cmocka_unit_test(test_pareto_tolerance),
         cmocka_unit_test(test_pareto_brute_force), cmocka_unit_test(test_sweep_frontier),
