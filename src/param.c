@@ -511,7 +511,8 @@ const rl_command RL_COMMANDS[] = {
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
      "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
-     "(case-sensitive), or rope_type and type that disagree, is an error.",
+     "(case-sensitive), rope_type and type that disagree, a linear, dynamic, ntk or yarn\n"
+     "block with no factor, or a quantization_config without quant_method, is an error.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
