@@ -10,6 +10,7 @@
 
 #include <lauxlib.h>
 
+#include "cli.h"
 #include "e2e.h"
 #include "error.h"
 #include "guard.h"
@@ -23,6 +24,7 @@
 #include "serve.h"
 #include "shard.h"
 #include "spec.h"
+#include "step.h"
 #include "sweep.h"
 
 #define ERRLEN 1024
@@ -438,6 +440,37 @@ static void spec_type(lua_State *L, int arg, spec_arg a)
     }
 }
 
+/* The CLI's note for a model without max_context (step.h
+ * rl_model_context_note) on stderr, once per model name in a run: a
+ * scenario loads its model in every call, and roofline.model's table
+ * again as a table (tester35 F8: run said nothing where every command
+ * says it). */
+#define CONTEXT_NOTED "roofline.context_noted"
+static void context_note(lua_State *L, const rl_model *m)
+{
+    char note[ERRLEN];
+    rl_model named = *m; /* a table's origin says no more than "(scenario model table)" */
+    if (!strcmp(m->origin, MODEL_TABLE))
+        snprintf(named.origin, sizeof named.origin, "the model table '%.*s'",
+                 (int)(sizeof named.origin - 24), m->name);
+    if (!rl_model_context_note(&named, "roofline.model(m, {max_context = N})", note, sizeof note))
+        return;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CONTEXT_NOTED) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, CONTEXT_NOTED);
+    }
+    lua_pushstring(L, m->name);
+    if (lua_rawget(L, -2) == LUA_TNIL) {
+        rl_cli_tell("run", "%s", note);
+        lua_pushstring(L, m->name);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -4);
+    }
+    lua_pop(L, 2);
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg a)
@@ -465,6 +498,7 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg
     }
     if (rc != 0)
         spec_error(L, a, err);
+    context_note(L, m);
 }
 
 /* ---- the figures a chip was measured at, vouched for --------------------- */
@@ -1752,6 +1786,8 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
         }
     }
     lua_pop(L, 1);
+    opt_check(L, n > 0, "field 'hw': no hardware named (a name, \"a,b\", or a list of names and "
+                        "spec tables)"); /* tester35 F11: was "roofline.size: size: need hardware" */
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (strcmp((*hw)[i].name, (*hw)[j].name) == 0)

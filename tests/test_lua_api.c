@@ -155,6 +155,8 @@ static void argument_types(void **state)
          "roofline.step: field 'batch': values must be integers in 1..1e9; entry 1 is a table"},
         {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, requests = 10,"
          " prompt_len = '100000', out_len = 10 }", "Lua fields 'prompt_len'/'out_len'"},
+        {"roofline.size{ model = 'llama3-8b', hw = '', qps = 1, prompt_len = 10, out_len = 10,"
+         " ttft_p99 = 1, tpot_p99 = 1 }", "roofline.size: field 'hw': no hardware named"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
